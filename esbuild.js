@@ -1,0 +1,57 @@
+// Builds every bundle: the extension host bundle and the CLI (CommonJS, Node 20, jose bundled in),
+// and with --tests / --bench the test and benchmark bundles, built the same way so that tests load
+// jose exactly as the shipped code does.
+const esbuild = require('esbuild');
+const fs = require('fs');
+const path = require('path');
+
+const args = new Set(process.argv.slice(2));
+const production = args.has('--production');
+const watch = args.has('--watch');
+
+/** @type {import('esbuild').BuildOptions} */
+const nodeBase = {
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+  sourcemap: production ? false : 'linked',
+  minify: production,
+  logLevel: 'warning',
+  external: ['vscode'],
+};
+
+function listFiles(dir, suffix) {
+  if (!fs.existsSync(dir)) return [];
+  return fs.readdirSync(dir, { recursive: true })
+    .map(String)
+    .filter((f) => f.endsWith(suffix))
+    .map((f) => path.join(dir, f));
+}
+
+async function main() {
+  const builds = [
+    { ...nodeBase, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js' },
+    { ...nodeBase, entryPoints: ['src/cli.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
+  ];
+  if (args.has('--tests')) {
+    const unit = listFiles('test/unit', '.test.ts');
+    if (unit.length) builds.push({ ...nodeBase, sourcemap: 'inline', entryPoints: unit, outdir: 'out/test/unit', outbase: 'test/unit', external: ['vscode', 'mocha'] });
+  }
+  if (args.has('--bench')) {
+    const bench = listFiles('bench', '.ts');
+    if (bench.length) builds.push({ ...nodeBase, entryPoints: bench, outdir: 'dist/bench', outbase: 'bench' });
+  }
+  const existing = builds.filter((b) => (b.entryPoints || []).every((e) => fs.existsSync(e)));
+  if (watch) {
+    for (const b of existing) await (await esbuild.context(b)).watch();
+    return;
+  }
+  await Promise.all(existing.map((b) => esbuild.build(b)));
+  if (fs.existsSync('dist/cli.js')) fs.chmodSync('dist/cli.js', 0o755);
+}
+
+main().catch((err) => {
+  console.error(err.message || err);
+  process.exit(1);
+});

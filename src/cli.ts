@@ -1,0 +1,2 @@
+// placeholder: the CLI is written in this increment
+console.log('mobility-api');

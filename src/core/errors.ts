@@ -1,0 +1,56 @@
+/**
+ * Every failure the core reports has a stable `code` and a message that says what to fix.
+ * Messages never contain a private key or a token.
+ */
+export type ErrorCode =
+  // credentials and keys
+  | 'KEY_NOT_RECOGNISED'
+  | 'KEY_ENCRYPTED'
+  | 'KEY_PUBLIC_NOT_PRIVATE'
+  | 'KEY_CERTIFICATE'
+  | 'KEY_WRONG_CURVE'
+  | 'KEY_WRONG_TYPE'
+  | 'KEY_RSA_TOO_SMALL'
+  | 'KEY_FILE_INVALID'
+  | 'KID_MISSING'
+  | 'ISSUER_INVALID'
+  | 'CREDENTIAL_TYPE_UNKNOWN'
+  | 'CREDENTIAL_TYPE_MISMATCH'
+  | 'CREDENTIAL_NOT_FOR_API'
+  // environments and tokens
+  | 'BASE_URL_MISSING'
+  | 'BASE_URL_INVALID'
+  | 'AUDIENCE_INVALID'
+  | 'LIFETIME_OUT_OF_RANGE'
+  | 'CLOCK_STORE_FAILED'
+  | 'SIGNING_FAILED'
+  | 'SIGNATURE_INVALID'
+  // HTTP
+  | 'HTTP_TIMEOUT'
+  | 'HTTP_ABORTED'
+  | 'HTTP_CONNECTION_REFUSED'
+  | 'HTTP_DNS'
+  | 'HTTP_TLS'
+  | 'HTTP_NETWORK'
+  | 'HTTP_TOO_LARGE'
+  | 'HTTP_REDIRECT_CROSS_ORIGIN'
+  | 'HTTP_BAD_BODY'
+  // front ends
+  | 'USAGE'
+  | 'FILE_READ_FAILED';
+
+/** A typed, user-facing failure. `message` is one or two sentences: what is wrong and what to do. */
+export class MobilityError extends Error {
+  readonly code: ErrorCode;
+
+  constructor(code: ErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'MobilityError';
+    this.code = code;
+  }
+}
+
+/** True for errors thrown on purpose by this code base (as opposed to bugs). */
+export function isMobilityError(err: unknown): err is MobilityError {
+  return err instanceof MobilityError;
+}

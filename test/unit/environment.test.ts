@@ -1,0 +1,22 @@
+import assert from 'node:assert/strict';
+import { audienceOf, vehiclesUrl } from '../../src/core/environment';
+import type { Environment } from '../../src/core/environment';
+import { MobilityError } from '../../src/core/errors';
+
+const mds: Environment = { id: 'mds-staging', name: 'MDS staging', api: 'mds', stage: 'staging', baseUrl: 'https://mds.example.test/provider/' };
+
+describe('environment', () => {
+  it('uses the base URL without trailing slash as audience, or a one-element list', () => {
+    assert.equal(audienceOf(mds), 'https://mds.example.test/provider');
+    assert.deepEqual(audienceOf({ ...mds, audienceAsList: true }), ['https://mds.example.test/provider']);
+  });
+  it('builds the MDS and MaaS vehicles paths', () => {
+    assert.equal(vehiclesUrl(mds), 'https://mds.example.test/provider/vehicles');
+    assert.equal(vehiclesUrl(mds, { status: true }), 'https://mds.example.test/provider/vehicles/status');
+    assert.equal(vehiclesUrl({ ...mds, api: 'maas', baseUrl: 'https://maas.example.test' }), 'https://maas.example.test/v1alpha2/vehicles');
+  });
+  it('refuses an empty base URL with a message that says to set it', () => {
+    assert.throws(() => vehiclesUrl({ ...mds, baseUrl: '' }), (e: unknown) => e instanceof MobilityError && e.code === 'BASE_URL_MISSING' && /Set its base URL/.test(e.message));
+    assert.throws(() => vehiclesUrl({ ...mds, baseUrl: 'ftp://x' }), (e: unknown) => e instanceof MobilityError && e.code === 'BASE_URL_INVALID');
+  });
+});
