@@ -36,7 +36,8 @@ async function main() {
   ];
   if (args.has('--tests')) {
     const unit = listFiles('test/unit', '.test.ts');
-    if (unit.length) builds.push({ ...nodeBase, sourcemap: 'inline', entryPoints: unit, outdir: 'out/test/unit', outbase: 'test/unit', external: ['vscode', 'mocha'] });
+    // One build per test file, so that a file with an error does not keep the others from building.
+    for (const file of unit) builds.push({ ...nodeBase, sourcemap: 'inline', entryPoints: [file], outdir: 'out/test/unit', outbase: 'test/unit', external: ['vscode', 'mocha'] });
   }
   if (args.has('--bench')) {
     const bench = listFiles('bench', '.ts');
@@ -47,8 +48,10 @@ async function main() {
     for (const b of existing) await (await esbuild.context(b)).watch();
     return;
   }
-  await Promise.all(existing.map((b) => esbuild.build(b)));
+  const results = await Promise.allSettled(existing.map((b) => esbuild.build(b)));
   if (fs.existsSync('dist/cli.js')) fs.chmodSync('dist/cli.js', 0o755);
+  const failures = results.filter((r) => r.status === 'rejected');
+  if (failures.length) throw new Error(`${failures.length} bundle(s) failed to build (see the errors above)`);
 }
 
 main().catch((err) => {
