@@ -23,6 +23,7 @@ export type ErrorCode =
   | 'AUDIENCE_INVALID'
   | 'LIFETIME_OUT_OF_RANGE'
   | 'CLOCK_STORE_FAILED'
+  | 'CLOCK_BEHIND'
   | 'SIGNING_FAILED'
   | 'SIGNATURE_INVALID'
   // HTTP
@@ -35,6 +36,11 @@ export type ErrorCode =
   | 'HTTP_TOO_LARGE'
   | 'HTTP_REDIRECT_CROSS_ORIGIN'
   | 'HTTP_BAD_BODY'
+  // local sandbox
+  | 'TRUST_FILE_INVALID'
+  | 'SANDBOX_OPTIONS_INVALID'
+  | 'SANDBOX_START_FAILED'
+  | 'DEMO_KEY_INVALID'
   // front ends
   | 'USAGE'
   | 'FILE_READ_FAILED';

@@ -1,0 +1,134 @@
+import { MobilityError } from './errors';
+
+/**
+ * `seconds`: whole-second NumericDates (the default; what most verifiers expect).
+ * `milliseconds`: fractional NumericDates such as 1767225600.123 (RFC 7519 allows them), so one key
+ * can sign up to a thousand tokens a second.
+ */
+export type ClockPrecision = 'seconds' | 'milliseconds';
+
+/** What `decide` answers inside a store update: issue this time, or wait this long and ask again. */
+export type ClockDecision = { issue: number } | { waitMs: number };
+
+/**
+ * Persists the per-key high-water mark: the `iat` (NumericDate seconds, maybe fractional) of the
+ * last token issued with that key. Never holds key material. `update` must be atomic for its key:
+ * read the mark, call `decide`, and store `issue` when it decides to issue.
+ */
+export interface ClockStore {
+  update(keyId: string, decide: (last: number | undefined) => ClockDecision): Promise<ClockDecision> | ClockDecision;
+}
+
+/** A store that lives as long as the process. */
+export class MemoryClockStore implements ClockStore {
+  private readonly marks = new Map<string, number>();
+
+  update(keyId: string, decide: (last: number | undefined) => ClockDecision): ClockDecision {
+    const decision = decide(this.marks.get(keyId));
+    if ('issue' in decision) this.marks.set(keyId, decision.issue);
+    return decision;
+  }
+
+  /** For diagnostics and tests. */
+  get(keyId: string): number | undefined {
+    return this.marks.get(keyId);
+  }
+
+  delete(keyId: string): void {
+    this.marks.delete(keyId);
+  }
+}
+
+export interface IssueClockOptions {
+  store?: ClockStore;
+  precision?: ClockPrecision;
+  /** Wall clock in ms; injectable for tests. */
+  now?: () => number;
+  /**
+   * The longest wait for the clock to pass the last issued time before giving up with
+   * CLOCK_BEHIND (the wall clock stepped back further than this). Default 10 s.
+   */
+  maxWaitMs?: number;
+}
+
+/**
+ * Hands out issue times (`iat`) that are strictly later than every earlier one for the same key
+ * (spec 5.1 rule 6): under concurrent calls, across restarts (through the store) and when the wall
+ * clock steps backwards. It never forges a future time: when the next second (or millisecond) has
+ * not come yet, it waits for it.
+ */
+export class IssueClock {
+  readonly precision: ClockPrecision;
+  private readonly store: ClockStore;
+  private readonly now: () => number;
+  private readonly maxWaitMs: number;
+  private readonly chains = new Map<string, Promise<unknown>>();
+
+  constructor(options: IssueClockOptions = {}) {
+    this.store = options.store ?? new MemoryClockStore();
+    this.precision = options.precision ?? 'seconds';
+    this.now = options.now ?? Date.now;
+    this.maxWaitMs = options.maxWaitMs ?? 10_000;
+  }
+
+  /** The next issue time for `keyId`, as a NumericDate (seconds since the epoch). */
+  next(keyId: string, signal?: AbortSignal): Promise<number> {
+    // Calls for one key are served one after another, so each sees the mark its predecessor set.
+    const previous = this.chains.get(keyId) ?? Promise.resolve();
+    const result = previous.catch(() => undefined).then(() => this.issue(keyId, signal));
+    this.chains.set(keyId, result);
+    void result.catch(() => undefined).then(() => {
+      if (this.chains.get(keyId) === result) this.chains.delete(keyId);
+    });
+    return result;
+  }
+
+  private async issue(keyId: string, signal?: AbortSignal): Promise<number> {
+    let waitedMs = 0;
+    for (;;) {
+      if (signal?.aborted) throw new MobilityError('HTTP_ABORTED', 'Token issuing was cancelled.');
+      let decision: ClockDecision;
+      try {
+        decision = await this.store.update(keyId, (last) => this.decide(last));
+      } catch (err) {
+        if (err instanceof MobilityError) throw err;
+        throw new MobilityError('CLOCK_STORE_FAILED', `Could not read or save the issue time of key "${keyId}": ${(err as Error).message}`, { cause: err });
+      }
+      if ('issue' in decision) return decision.issue;
+      if (waitedMs + decision.waitMs > this.maxWaitMs) {
+        const behind = Math.ceil(decision.waitMs / 1000);
+        throw new MobilityError(
+          'CLOCK_BEHIND',
+          `The system clock is about ${behind} s behind the last token issued with key "${keyId}". A server refuses a token that is not later than the previous one (spec 5.1 rule 6): correct the system clock, or wait ${behind} s and try again.`,
+        );
+      }
+      await sleep(decision.waitMs, signal);
+      waitedMs += decision.waitMs;
+    }
+  }
+
+  private decide(last: number | undefined): ClockDecision {
+    const nowMs = this.now();
+    const step = this.precision === 'seconds' ? 1000 : 1;
+    const candidateMs = Math.floor(nowMs / step) * step;
+    const lastMs = last === undefined || !Number.isFinite(last) ? -Infinity : Math.round(last * 1000);
+    if (candidateMs > lastMs) return { issue: candidateMs / 1000 };
+    // The next allowed time is one step past the last one; wait until the wall clock gets there.
+    const nextMs = Math.floor(lastMs / step) * step + step;
+    return { waitMs: Math.max(1, nextMs - nowMs) };
+  }
+}
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(new MobilityError('HTTP_ABORTED', 'Token issuing was cancelled while it waited for the next second.'));
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
