@@ -1,0 +1,306 @@
+import { X509Certificate, createPrivateKey, createPublicKey } from 'node:crypto';
+import type { JsonWebKey, KeyObject } from 'node:crypto';
+import type { SigningAlgorithm } from './credential';
+import { MobilityError } from './errors';
+
+/** One `-----BEGIN …-----` / `-----END …-----` block, rebuilt in the canonical shape OpenSSL reads. */
+export interface PemBlock {
+  /** The label between `BEGIN ` and the dashes, e.g. `EC PRIVATE KEY`. */
+  label: string;
+  /** RFC 1421 header lines such as `Proc-Type: 4,ENCRYPTED`. */
+  headers: string[];
+  /** The block with LF line ends and its base64 body wrapped at 64 characters. */
+  pem: string;
+  /** True for `ENCRYPTED PRIVATE KEY` and for traditional PEM with `Proc-Type: 4,ENCRYPTED`. */
+  encrypted: boolean;
+}
+
+/** Key text after the damage that copying and pasting does to it has been undone. */
+export type KeyText =
+  | { form: 'pem'; blocks: PemBlock[] }
+  | { form: 'jwk'; jwk: JsonWebKey }
+  | { form: 'der'; der: Buffer };
+
+/** PEM labels of unencrypted private keys (PKCS#8, SEC1, PKCS#1). */
+export const PRIVATE_LABELS: ReadonlySet<string> = new Set(['PRIVATE KEY', 'EC PRIVATE KEY', 'RSA PRIVATE KEY']);
+/** PEM labels of public keys (SPKI, PKCS#1). */
+export const PUBLIC_LABELS: ReadonlySet<string> = new Set(['PUBLIC KEY', 'RSA PUBLIC KEY']);
+/** PEM labels of X.509 certificates. */
+export const CERTIFICATE_LABELS: ReadonlySet<string> = new Set(['CERTIFICATE', 'TRUSTED CERTIFICATE', 'X509 CERTIFICATE']);
+
+/** Only these JWK members reach `crypto`: unknown members (and `__proto__`) are never copied. */
+const JWK_MEMBERS = ['kty', 'crv', 'x', 'y', 'd', 'n', 'e', 'p', 'q', 'dp', 'dq', 'qi', 'k'] as const;
+
+const PRIVATE_FORMATS =
+  'Paste a PEM private key (BEGIN PRIVATE KEY, BEGIN EC PRIVATE KEY or BEGIN RSA PRIVATE KEY) or a private JWK (a JSON object with "kty" and "d").';
+
+const CURVE_NAMES: Record<string, string> = {
+  prime256v1: 'P-256',
+  secp384r1: 'P-384',
+  secp521r1: 'P-521',
+};
+
+/**
+ * Reads a private key for signing with `alg` from what a user pasted or loaded: PEM PKCS#8, SEC1
+ * or PKCS#1, a private JWK, or base64 DER without the PEM lines. Tolerates surrounding whitespace,
+ * CRLF, indentation, literal `\n` escapes and a key wrapped in double quotes (a JSON string value).
+ * Throws a {@link MobilityError} that says what to do (never quoting the key) when the text is
+ * encrypted, public, a certificate, or a key of the wrong type, curve or size for `alg`.
+ */
+export function parsePrivateKey(text: string, alg: SigningAlgorithm): KeyObject {
+  const keyText = readKeyText(text, PRIVATE_FORMATS);
+  let key: KeyObject;
+  if (keyText.form === 'jwk') key = privateKeyFromJwk(keyText.jwk);
+  else if (keyText.form === 'der') key = privateKeyFromDer(keyText.der);
+  else key = privateKeyFromPem(keyText.blocks);
+  return checkKeyForAlgorithm(key, alg);
+}
+
+/**
+ * Splits pasted key text into PEM blocks, a JWK or DER bytes, undoing paste damage first. Throws
+ * KEY_NOT_RECOGNISED, ending with `acceptedFormats`, for anything that is none of these.
+ */
+export function readKeyText(text: string, acceptedFormats: string): KeyText {
+  const cleaned = unwrapPastedText(text);
+  if (cleaned === '') {
+    throw new MobilityError('KEY_NOT_RECOGNISED', `The key is empty. ${acceptedFormats}`);
+  }
+  if (cleaned.startsWith('{')) return { form: 'jwk', jwk: readJwk(cleaned, acceptedFormats) };
+  if (cleaned.includes('-----BEGIN ')) return { form: 'pem', blocks: readPemBlocks(cleaned, acceptedFormats) };
+  const compact = cleaned.replace(/\s+/g, '');
+  if (compact.length >= 64 && isBase64(compact)) return { form: 'der', der: Buffer.from(compact, 'base64') };
+  throw new MobilityError('KEY_NOT_RECOGNISED', `The text is not a key in a format this tool reads. ${acceptedFormats}`);
+}
+
+/** Undoes a JSON string wrapper, literal `\n` escapes, CRLF and a byte-order mark. */
+function unwrapPastedText(text: string): string {
+  let t = text.replace(/^\uFEFF/, '').trim();
+  if (t.length >= 2 && t.startsWith('"') && t.endsWith('"')) {
+    t = jsonStringValue(t) ?? t.slice(1, -1).replace(/\\"/g, '"');
+    t = t.trim();
+  }
+  if (!t.startsWith('{')) {
+    // A key copied out of a JSON file keeps its escapes; JSON text itself is left to JSON.parse.
+    t = t.replace(/\\r\\n|\\n|\\r/g, '\n');
+  }
+  return t.replace(/\r\n?/g, '\n').trim();
+}
+
+function jsonStringValue(quoted: string): string | undefined {
+  try {
+    const value: unknown = JSON.parse(quoted);
+    return typeof value === 'string' ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function isBase64(compact: string): boolean {
+  return compact.length % 4 === 0 && /^[A-Za-z0-9+/]+={0,2}$/.test(compact);
+}
+
+function readPemBlocks(text: string, acceptedFormats: string): PemBlock[] {
+  const blocks: PemBlock[] = [];
+  const pattern = /-----BEGIN ([A-Z0-9 ]+)-----([\s\S]*?)-----END ([A-Z0-9 ]+)-----/g;
+  for (const match of text.matchAll(pattern)) {
+    const [, label, body, endLabel] = match as unknown as [string, string, string, string];
+    if (label !== endLabel) {
+      throw new MobilityError('KEY_NOT_RECOGNISED', `The PEM block starts with "BEGIN ${label}" but ends with "END ${endLabel}", so it is damaged. Copy the key again, whole and unchanged.`);
+    }
+    const lines = body.split('\n').map((l) => l.trim()).filter((l) => l !== '');
+    const headers = lines.filter((l) => /^[A-Za-z-]+:/.test(l));
+    const base64 = lines.filter((l) => !/^[A-Za-z-]+:/.test(l)).join('').replace(/\s+/g, '');
+    if (base64 === '' || !isBase64(base64)) {
+      throw new MobilityError('KEY_NOT_RECOGNISED', `The content of the "BEGIN ${label}" block is not valid base64: part of it is missing or was changed. Copy the key again, whole and unchanged.`);
+    }
+    const wrapped = base64.match(/.{1,64}/g)?.join('\n') ?? '';
+    const headerPart = headers.length > 0 ? `${headers.join('\n')}\n\n` : '';
+    blocks.push({
+      label,
+      headers,
+      pem: `-----BEGIN ${label}-----\n${headerPart}${wrapped}\n-----END ${label}-----\n`,
+      encrypted: label === 'ENCRYPTED PRIVATE KEY' || headers.some((h) => /^Proc-Type:\s*4,\s*ENCRYPTED/i.test(h)),
+    });
+  }
+  if (blocks.length === 0) {
+    throw new MobilityError('KEY_NOT_RECOGNISED', `The PEM text has a BEGIN line but no matching END line, so the key looks truncated. Copy it again including the "-----END" line. ${acceptedFormats}`);
+  }
+  return blocks;
+}
+
+function readJwk(text: string, acceptedFormats: string): JsonWebKey {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    // The parser's own message can quote the text, so only its position is passed on.
+    const position = /position (\d+)/.exec(err instanceof Error ? err.message : '')?.[1];
+    const where = position === undefined ? '' : ` (at character ${Number(position) + 1})`;
+    throw new MobilityError('KEY_NOT_RECOGNISED', `The text starts like JSON but is not valid JSON${where}. ${acceptedFormats}`);
+  }
+  if (isObject(value) && Array.isArray(value.keys)) {
+    const keys: unknown[] = value.keys;
+    if (keys.length !== 1) {
+      throw new MobilityError('KEY_NOT_RECOGNISED', `This is a JWK set with ${keys.length} keys. Paste the one key you want to use, as a single JSON object.`);
+    }
+    value = keys[0];
+  }
+  if (!isObject(value)) {
+    throw new MobilityError('KEY_NOT_RECOGNISED', `The JSON is not a JWK object. ${acceptedFormats}`);
+  }
+  if (typeof value.kty !== 'string') {
+    if (hasOwn(value, 'private_key') && hasOwn(value, 'client_email')) {
+      throw new MobilityError('KEY_NOT_RECOGNISED', 'This is a service-account key file, not a key. Load it as a service-account key file instead.');
+    }
+    throw new MobilityError('KEY_NOT_RECOGNISED', `The JSON has no "kty" member, so it is not a JWK. ${acceptedFormats}`);
+  }
+  const jwk: JsonWebKey = {};
+  for (const member of JWK_MEMBERS) {
+    const v = hasOwn(value, member) ? value[member] : undefined;
+    if (typeof v === 'string') jwk[member] = v;
+  }
+  return jwk;
+}
+
+/** A plain JSON object (not an array, not null). */
+export function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** True when the object has `key` as its own property (never through its prototype). */
+export function hasOwn(value: Record<string, unknown>, key: string): boolean {
+  return Object.prototype.hasOwnProperty.call(value, key);
+}
+
+function privateKeyFromJwk(jwk: JsonWebKey): KeyObject {
+  if (jwk.kty === 'oct') {
+    throw new MobilityError('KEY_WRONG_TYPE', 'This JWK is a shared secret (kty "oct"), not a private key; ES256 and RS256 sign with an EC or RSA private key. Use the private key delivered with the credentials.');
+  }
+  if (jwk.d === undefined) {
+    throw new MobilityError('KEY_PUBLIC_NOT_PRIVATE', 'This JWK is a public key (it has no "d" member), but signing needs the private key. Use the private key delivered with the credentials.');
+  }
+  try {
+    return createPrivateKey({ key: jwk, format: 'jwk' });
+  } catch (err) {
+    throw new MobilityError('KEY_NOT_RECOGNISED', `The JWK (kty "${String(jwk.kty)}") could not be read: a member is missing or is not valid base64url. ${PRIVATE_FORMATS}`, { cause: err });
+  }
+}
+
+function privateKeyFromPem(blocks: PemBlock[]): KeyObject {
+  const privateBlock = blocks.find((b) => PRIVATE_LABELS.has(b.label) && !b.encrypted);
+  if (privateBlock) {
+    try {
+      return createPrivateKey(privateBlock.pem);
+    } catch (err) {
+      if (isPassphraseError(err)) throw encryptedKeyError();
+      throw new MobilityError('KEY_NOT_RECOGNISED', `The "BEGIN ${privateBlock.label}" block could not be read as a key: its content is incomplete or damaged. Copy the key again, whole and unchanged.`, { cause: err });
+    }
+  }
+  if (blocks.some((b) => b.encrypted)) throw encryptedKeyError();
+  if (blocks.some((b) => PUBLIC_LABELS.has(b.label))) throw publicKeyError();
+  if (blocks.some((b) => CERTIFICATE_LABELS.has(b.label))) throw certificateError();
+  if (blocks.some((b) => b.label === 'OPENSSH PRIVATE KEY')) {
+    throw new MobilityError('KEY_NOT_RECOGNISED', `This is an OpenSSH private key, a format this tool does not read. ${PRIVATE_FORMATS}`);
+  }
+  const labels = blocks.map((b) => `"BEGIN ${b.label}"`).join(', ');
+  throw new MobilityError('KEY_NOT_RECOGNISED', `The PEM text holds ${labels} but no private key. ${PRIVATE_FORMATS}`);
+}
+
+function privateKeyFromDer(der: Buffer): KeyObject {
+  for (const type of ['pkcs8', 'sec1', 'pkcs1'] as const) {
+    try {
+      return createPrivateKey({ key: der, format: 'der', type });
+    } catch (err) {
+      if (isPassphraseError(err)) throw encryptedKeyError();
+    }
+  }
+  if (isPublicKeyDer(der)) throw publicKeyError();
+  if (isCertificate(der)) throw certificateError();
+  throw new MobilityError('KEY_NOT_RECOGNISED', `The text looks like base64 but is not a private key. ${PRIVATE_FORMATS}`);
+}
+
+function isPublicKeyDer(der: Buffer): boolean {
+  return (['spki', 'pkcs1'] as const).some((type) => {
+    try {
+      createPublicKey({ key: der, format: 'der', type });
+      return true;
+    } catch {
+      return false;
+    }
+  });
+}
+
+function isCertificate(der: Buffer): boolean {
+  try {
+    new X509Certificate(der);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** True for the errors `crypto` throws when a key needs a passphrase. */
+export function isPassphraseError(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return code === 'ERR_MISSING_PASSPHRASE' || code === 'ERR_OSSL_CRYPTO_INTERRUPTED_OR_CANCELLED';
+}
+
+/** The KEY_ENCRYPTED refusal, shared by the private- and public-key readers. */
+export function encryptedKeyError(): MobilityError {
+  return new MobilityError('KEY_ENCRYPTED', 'The private key is encrypted with a passphrase, which this tool does not store. Decrypt it first, e.g. with `openssl pkey -in key.pem -out key-plain.pem`, and use the decrypted key.');
+}
+
+function publicKeyError(): MobilityError {
+  return new MobilityError('KEY_PUBLIC_NOT_PRIVATE', 'This is a public key, but signing needs the private key. Use the private key delivered with the credentials.');
+}
+
+function certificateError(): MobilityError {
+  return new MobilityError('KEY_CERTIFICATE', 'This is a certificate, which holds only the public key. Use the private key delivered with the credentials.');
+}
+
+/** A short, safe description of a key's kind, e.g. `an EC key on P-384` or `an RSA key (1024 bits)`. */
+export function describeKeyKind(key: KeyObject): string {
+  const details = key.asymmetricKeyDetails ?? {};
+  switch (key.asymmetricKeyType) {
+    case 'ec':
+      return `an EC key on ${curveLabel(details.namedCurve)}`;
+    case 'rsa':
+      return `an RSA key (${String(details.modulusLength)} bits)`;
+    case 'rsa-pss':
+      return 'an RSA-PSS key';
+    case 'ed25519':
+      return 'an Ed25519 key';
+    case 'ed448':
+      return 'an Ed448 key';
+    default:
+      return `a ${String(key.asymmetricKeyType ?? 'unknown')} key`;
+  }
+}
+
+function curveLabel(namedCurve: string | undefined): string {
+  if (namedCurve === undefined) return 'an unknown curve';
+  const standard = CURVE_NAMES[namedCurve];
+  return standard === undefined ? namedCurve : `${standard} (${namedCurve})`;
+}
+
+function checkKeyForAlgorithm(key: KeyObject, alg: SigningAlgorithm): KeyObject {
+  const kind = describeKeyKind(key);
+  if (alg === 'ES256') {
+    if (key.asymmetricKeyType !== 'ec') {
+      throw new MobilityError('KEY_WRONG_TYPE', `This is ${kind}, but ES256 (External Organization and IAM credentials) needs an EC private key on P-256 (prime256v1). Use the EC key delivered with the credentials.`);
+    }
+    const curve = key.asymmetricKeyDetails?.namedCurve;
+    if (curve !== 'prime256v1') {
+      throw new MobilityError('KEY_WRONG_CURVE', `This EC key is on the curve ${curveLabel(curve)}, but ES256 needs P-256 (prime256v1). Use the P-256 key delivered with the credentials.`);
+    }
+    return key;
+  }
+  if (key.asymmetricKeyType !== 'rsa') {
+    throw new MobilityError('KEY_WRONG_TYPE', `This is ${kind}, but RS256 needs an RSA private key, as held in service-account key files. Use the private_key of the service-account key file.`);
+  }
+  const bits = key.asymmetricKeyDetails?.modulusLength ?? 0;
+  if (bits < 2048) {
+    throw new MobilityError('KEY_RSA_TOO_SMALL', `This RSA key has ${bits} bits, but RS256 needs at least 2048 bits. Use the key of a current service-account key file.`);
+  }
+  return key;
+}
