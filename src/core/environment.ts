@@ -42,7 +42,10 @@ export function normaliseBaseUrl(baseUrl: string | undefined, envName: string): 
   if (url.search || url.hash) {
     throw new MobilityError('BASE_URL_INVALID', `The base URL of "${envName}" must not contain a query or fragment: "${text}".`);
   }
-  return text.replace(/\/+$/, '');
+  // A loop, not /\/+$/: that regex is quadratic on long runs of slashes.
+  let end = text.length;
+  while (end > 0 && text[end - 1] === '/') end--;
+  return text.slice(0, end);
 }
 
 /** The `aud` claim for an environment (spec 5.3). */

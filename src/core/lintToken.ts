@@ -1,0 +1,345 @@
+import type { CredentialType, IssuerDomains, SigningAlgorithm } from './credential';
+import { MAX_LIFETIME_SECONDS, MIN_LIFETIME_SECONDS } from './claims';
+import { ALGORITHM_OF, CREDENTIAL_TYPE_LABELS, CREDENTIAL_TYPES, DEPRECATED_TYPES } from './credential';
+import type { DecodedToken } from './decodeJwt';
+import { jsonTypeOf, ownValue } from './decodeJwt';
+import { domainOf, typeOfIssuer } from './issuerDomain';
+import { describeRelative, formatDuration } from './relativeTime';
+
+/** Stable identifiers of lint findings, for filtering, tests and code actions. */
+export type LintId =
+  | 'alg-none'
+  | 'alg-hmac'
+  | 'alg-not-allowed'
+  | 'alg-wrong-for-type'
+  | 'signature-missing'
+  | 'kid-missing'
+  | 'claim-wrong-type'
+  | 'jti-missing'
+  | 'jti-not-uuid'
+  | 'jti-not-v4'
+  | 'exp-missing'
+  | 'iat-missing'
+  | 'time-in-milliseconds'
+  | 'lifetime-out-of-range'
+  | 'expired'
+  | 'iat-in-future'
+  | 'nbf-in-future'
+  | 'aud-missing'
+  | 'aud-unknown'
+  | 'aud-near-miss'
+  | 'iss-missing'
+  | 'iss-not-email'
+  | 'iss-domain-unknown'
+  | 'iss-type-undetermined'
+  | 'iss-type-mismatch'
+  | 'type-deprecated'
+  | 'sub-not-issuer'
+  | 'email-not-issuer';
+
+export type LintSeverity = 'error' | 'warning' | 'info';
+
+/** One thing that is wrong (or worth knowing) about a token, against a section of the spec. */
+export interface LintFinding {
+  id: LintId;
+  severity: LintSeverity;
+  /** What is wrong and what the spec wants, in one or two sentences. */
+  message: string;
+  /** The section of shared/spec/auth-and-access.md, e.g. "5.1 rule 5", "5.3". */
+  rule: string;
+}
+
+/** What the linter knows besides the token. */
+export interface LintContext {
+  /** "Now" in ms, for expiry and clock checks. */
+  now: number;
+  /** Configured e-mail domains of the credential types (spec 5.2). */
+  domains?: IssuerDomains;
+  /** Base URLs of the configured environments: the audiences a token may carry (spec 5.3). */
+  knownAudiences?: string[];
+  /** The type of the stored credential whose `kid` matches the token's, when there is one. */
+  credentialType?: CredentialType;
+}
+
+/** How far `iat` may lie ahead of our clock before it is more than ordinary clock skew. */
+export const IAT_FUTURE_TOLERANCE_SECONDS = 60;
+/**
+ * Seconds since 1970 stay below this until the year 5138; a larger `exp`/`iat` is almost
+ * certainly milliseconds (Date.now() used where seconds were meant).
+ */
+const MILLISECONDS_THRESHOLD = 1e11;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The spec section that describes a credential type's token. */
+const SECTION_OF: Record<CredentialType, string> = { 'external-org': '5.4', iam: '5.5', 'service-account': '5.6' };
+
+/**
+ * Checks a decoded token against the authentication spec (shared/spec/auth-and-access.md) and
+ * returns every finding, errors first. The signature is not checked here (see verifyTokenSignature).
+ * A well-formed External Organization token, checked within its lifetime, yields no errors or warnings.
+ */
+export function lintToken(token: DecodedToken, context: LintContext): LintFinding[] {
+  const findings: LintFinding[] = [];
+  const add = (id: LintId, severity: LintSeverity, rule: string, message: string): void => {
+    findings.push({ id, severity, rule, message });
+  };
+  const { header, payload } = token;
+
+  const iss = ownValue(payload, 'iss');
+  const issuerText = typeof iss === 'string' ? iss : undefined;
+  const type = resolveType(issuerText, context);
+  const section = type.type ? SECTION_OF[type.type] : '5.4';
+
+  lintAlgorithm(String(ownValue(header, 'alg')), token.signaturePresent, type, add);
+  lintKid(ownValue(header, 'kid'), section, add);
+  lintJti(ownValue(payload, 'jti'), add);
+  lintTimes(payload, context.now, add);
+  lintAudience(ownValue(payload, 'aud'), context.knownAudiences, add);
+  lintIssuer(iss, context, type, add);
+
+  if (type.type && DEPRECATED_TYPES.has(type.type)) {
+    add('type-deprecated', 'info', '5.2', `${CREDENTIAL_TYPE_LABELS[type.type]} credentials are deprecated, are not issued to new consumers, and work with the MDS Provider API only (not the MaaS API). Move to an External Organization credential when you can.`);
+  }
+  if (type.type === 'service-account') lintServiceAccount(payload, issuerText, add);
+
+  const order: Record<LintSeverity, number> = { error: 0, warning: 1, info: 2 };
+  return findings.sort((a, b) => order[a.severity] - order[b.severity]);
+}
+
+type Add = (id: LintId, severity: LintSeverity, rule: string, message: string) => void;
+
+interface ResolvedType {
+  type?: CredentialType;
+  /** Where the type came from, for messages. */
+  source?: 'credential' | 'issuer';
+  /** The type the issuer's domain says, when domains are configured and it differs or is alone. */
+  fromIssuer?: CredentialType;
+}
+
+function resolveType(iss: string | undefined, context: LintContext): ResolvedType {
+  const fromIssuer = iss !== undefined && context.domains ? typeOfIssuer(iss, context.domains) : undefined;
+  if (context.credentialType) return { type: context.credentialType, source: 'credential', fromIssuer };
+  if (fromIssuer) return { type: fromIssuer, source: 'issuer', fromIssuer };
+  return {};
+}
+
+function lintAlgorithm(alg: string, signaturePresent: boolean, type: ResolvedType, add: Add): void {
+  if (alg.toLowerCase() === 'none') {
+    add('alg-none', 'error', '5.1 rule 2', `The header says "alg": "${alg}", an unsigned token. Every token must be signed with the provisioned private key (ES256, or RS256 for a service account).`);
+    return;
+  }
+  if (/^HS\d+$/i.test(alg)) {
+    add('alg-hmac', 'error', '5.1 rule 2', `The header says "alg": "${alg}", a shared-secret (HMAC) signature. The APIs accept only tokens signed with the provisioned private key: ES256, or RS256 for a service account.`);
+    return;
+  }
+  if (type.type) {
+    const expected: SigningAlgorithm = ALGORITHM_OF[type.type];
+    if (alg !== expected) {
+      const why = type.source === 'credential' ? 'the stored credential with this kid is' : "the issuer's domain makes this";
+      add('alg-wrong-for-type', 'error', SECTION_OF[type.type], `The header says "alg": "${alg}", but ${why} a ${CREDENTIAL_TYPE_LABELS[type.type]} token, which must be signed with ${expected}.`);
+    }
+  } else if (alg !== 'ES256' && alg !== 'RS256') {
+    add('alg-not-allowed', 'error', '5.4', `The header says "alg": "${alg}". The APIs use only ES256 (External Organization and IAM) and RS256 (service account).`);
+  }
+  if (!signaturePresent) {
+    add('signature-missing', 'error', '5.1 rule 2', 'The token has no signature (nothing after the second dot). Send the whole signed token.');
+  }
+}
+
+function lintKid(kid: unknown, section: string, add: Add): void {
+  if (kid === undefined) {
+    add('kid-missing', 'error', section, 'The header has no "kid". Set it to the key identifier provisioned with the credentials (for a service account: the key file\'s private_key_id).');
+  } else if (typeof kid !== 'string') {
+    add('claim-wrong-type', 'error', section, `The header's "kid" is ${jsonTypeOf(kid)}; it must be a string: the provisioned key identifier.`);
+  } else if (kid.trim() === '') {
+    add('kid-missing', 'error', section, 'The header\'s "kid" is empty. Set it to the key identifier provisioned with the credentials.');
+  }
+}
+
+function lintJti(jti: unknown, add: Add): void {
+  if (jti === undefined) {
+    add('jti-missing', 'error', '5.1 rule 7', 'The token has no "jti". Each token must carry a random UUID in "jti", new for every token.');
+  } else if (typeof jti !== 'string') {
+    add('claim-wrong-type', 'error', '5.1 rule 7', `"jti" is ${jsonTypeOf(jti)}; it must be a string holding a random UUID.`);
+  } else if (!UUID.test(jti)) {
+    add('jti-not-uuid', 'error', '5.1 rule 7', `"jti" is not a UUID ("${truncate(jti)}"). It must be a random UUID such as crypto.randomUUID() makes, new for every token.`);
+  } else if (jti[14] !== '4' || !'89abAB'.includes(jti[19])) {
+    add('jti-not-v4', 'info', '5.1 rule 7', `"jti" is a UUID but not a random (version 4) one. The spec asks for a random UUID; crypto.randomUUID() makes one.`);
+  }
+}
+
+function lintTimes(payload: Record<string, unknown>, now: number, add: Add): void {
+  const nowSeconds = now / 1000;
+  const iat = numericClaim(payload, 'iat', nowSeconds, add);
+  const nbf = numericClaim(payload, 'nbf', nowSeconds, add);
+  const exp = numericClaim(payload, 'exp', nowSeconds, add);
+
+  if (exp === 'missing') {
+    add('exp-missing', 'error', '5.1 rule 5', `The token has no "exp". Every token must expire ${MIN_LIFETIME_SECONDS} to ${MAX_LIFETIME_SECONDS} seconds after it is issued.`);
+  }
+  if (iat === 'missing') {
+    add('iat-missing', 'warning', '5.1 rule 6', 'The token has no "iat". Tokens on one key must carry a timestamp later than every earlier one, and the local sandbox refuses tokens without "iat"; set it to the issue time in seconds.');
+  }
+
+  const inMs = (name: string, v: number): boolean => {
+    if (Math.abs(v) < MILLISECONDS_THRESHOLD) return false;
+    add('time-in-milliseconds', 'error', '5.1 rule 5', `"${name}" is ${v}, which looks like milliseconds. JWT times are whole seconds since 1970 (Math.floor(Date.now() / 1000)).`);
+    return true;
+  };
+  const iatOk = typeof iat === 'number' && !inMs('iat', iat);
+  const nbfOk = typeof nbf === 'number' && !inMs('nbf', nbf);
+  const expOk = typeof exp === 'number' && !inMs('exp', exp);
+
+  if (iatOk && expOk) {
+    const lifetime = exp - iat;
+    if (lifetime < MIN_LIFETIME_SECONDS || lifetime > MAX_LIFETIME_SECONDS) {
+      const found = lifetime <= 0
+        ? `"exp" is ${lifetime === 0 ? 'equal to' : `${formatDuration(-lifetime)} before`} "iat"`
+        : `the lifetime (exp − iat) is ${lifetime} s (${formatDuration(lifetime)})`;
+      add('lifetime-out-of-range', 'error', '5.1 rule 5', `${capitalise(found)}. A token must expire ${MIN_LIFETIME_SECONDS} to ${MAX_LIFETIME_SECONDS} seconds (1 min to 1 h) after it is issued.`);
+    }
+  }
+  if (expOk && exp <= nowSeconds) {
+    add('expired', 'error', '5.1 rule 5', `The token expired ${describeRelative(exp * 1000, now)} (exp ${isoOf(exp)}). Tokens live at most an hour and are used once: generate a new one for each request.`);
+  }
+  if (iatOk && iat - nowSeconds > IAT_FUTURE_TOLERANCE_SECONDS) {
+    add('iat-in-future', 'error', '5.1 rule 6', `"iat" is ${formatDuration(iat - nowSeconds)} in the future (${isoOf(iat)}). The clock that made the token is ahead of this one; check clock skew (sync the clock with NTP) or how the issue time is computed.`);
+  }
+  if (nbfOk && nbf > nowSeconds) {
+    add('nbf-in-future', 'warning', '5.1 rule 5', `"nbf" says the token becomes valid ${describeRelative(nbf * 1000, now)} (${isoOf(nbf)}), so it is refused until then. Leave "nbf" out or set it no later than "iat".`);
+  }
+}
+
+/** The claim's number, 'missing', or 'wrong' (reported here). */
+function numericClaim(payload: Record<string, unknown>, name: 'iat' | 'nbf' | 'exp', nowSeconds: number, add: Add): number | 'missing' | 'wrong' {
+  const v = ownValue(payload, name);
+  if (v === undefined) return 'missing';
+  if (typeof v === 'number' && Number.isFinite(v)) return v;
+  const rule = name === 'iat' ? '5.1 rule 6' : '5.1 rule 5';
+  const shown = typeof v === 'string' ? ` ("${truncate(v)}")` : '';
+  add('claim-wrong-type', 'error', rule, `"${name}" is ${typeof v === 'number' ? 'not a finite number' : jsonTypeOf(v)}${shown}; it must be a JSON number of seconds since 1970, e.g. ${Math.floor(nowSeconds)} for now.`);
+  return 'wrong';
+}
+
+function lintAudience(aud: unknown, known: string[] | undefined, add: Add): void {
+  if (aud === undefined) {
+    add('aud-missing', 'error', '5.3', 'The token has no "aud". Set it to the base URL of the environment that receives the request.');
+    return;
+  }
+  const list = Array.isArray(aud) ? (aud as unknown[]) : [aud];
+  if (list.length === 0) {
+    add('aud-missing', 'error', '5.3', '"aud" is an empty list. It must hold the base URL of the environment that receives the request.');
+    return;
+  }
+  const strings = list.filter((a): a is string => typeof a === 'string');
+  if (strings.length !== list.length) {
+    add('claim-wrong-type', 'error', '5.3', `"aud" is ${Array.isArray(aud) ? 'a list with values that are not strings' : jsonTypeOf(aud)}; it must be a string or a list of strings holding the environment's base URL.`);
+    return;
+  }
+  if (!known || known.length === 0) return;
+  if (strings.some((a) => known.includes(a))) return;
+
+  for (const a of strings) {
+    for (const k of known) {
+      const difference = nearMiss(a, k);
+      if (difference) {
+        add('aud-near-miss', 'error', '5.3', `"aud" is "${truncate(a)}", which nearly matches the environment base URL "${k}" but ${difference}. The audience must equal the base URL exactly.`);
+        return;
+      }
+    }
+  }
+  const shown = strings.slice(0, 3).map((a) => `"${truncate(a)}"`).join(', ');
+  add('aud-unknown', 'error', '5.3', `"aud" (${shown}) matches none of the configured environments' base URLs (${known.map((k) => `"${k}"`).join(', ')}). Set it to the base URL of the environment that receives the request.`);
+}
+
+/** How `aud` differs from a known base URL when the difference is a common slip, else undefined. */
+function nearMiss(aud: string, base: string): string | undefined {
+  const differences: string[] = [];
+  let a = aud;
+  let b = base;
+  if (a.trim() !== a) {
+    differences.push('has surrounding spaces');
+    a = a.trim();
+  }
+  const trailing = (s: string): boolean => s.endsWith('/');
+  if (trailing(a) !== trailing(b)) differences.push(trailing(a) ? 'ends in a slash the base URL does not have' : 'lacks the base URL\'s trailing slash');
+  a = withoutTrailingSlashes(a);
+  b = withoutTrailingSlashes(b);
+  const scheme = (s: string): string => s.slice(0, s.indexOf('://') + 3).toLowerCase();
+  if (a.includes('://') && b.includes('://') && scheme(a) !== scheme(b)) {
+    differences.push(`uses ${scheme(a)} instead of ${scheme(b)}`);
+    a = a.slice(a.indexOf('://') + 3);
+    b = b.slice(b.indexOf('://') + 3);
+  }
+  if (a === b) return differences.join(' and ') || undefined;
+  if (a.toLowerCase() === b.toLowerCase()) return [...differences, 'differs in upper/lower case'].join(' and ');
+  if (a.startsWith(`${b}/`)) {
+    return [...differences, `goes on with a path ("${truncate(a.slice(b.length))}"): use the base URL, not a request URL`].join(' and ');
+  }
+  return undefined;
+}
+
+/** A loop, not /\/+$/: that regex is quadratic on a long run of slashes not at the end. */
+function withoutTrailingSlashes(s: string): string {
+  let end = s.length;
+  while (end > 0 && s.charCodeAt(end - 1) === 0x2f) end--;
+  return s.slice(0, end);
+}
+
+function lintIssuer(iss: unknown, context: LintContext, type: ResolvedType, add: Add): void {
+  if (iss === undefined) {
+    add('iss-missing', 'error', '5.4', 'The token has no "iss". Set it to the e-mail address delivered with the credentials (for a service account: the key file\'s client_email).');
+    return;
+  }
+  if (typeof iss !== 'string') {
+    add('claim-wrong-type', 'error', '5.4', `"iss" is ${jsonTypeOf(iss)}; it must be a string: the e-mail address delivered with the credentials.`);
+    return;
+  }
+  if (!isEmail(iss)) {
+    add('iss-not-email', 'error', '5.2', `"iss" is "${truncate(iss)}", which is not an e-mail address. It must be the e-mail delivered with the credentials; its domain tells the credential type.`);
+    return;
+  }
+  const domains = context.domains;
+  const configured = domains !== undefined && CREDENTIAL_TYPES.some((t) => domains[t].some((d) => d.trim() !== ''));
+  const domain = domainOf(iss) ?? '';
+  if (!configured) {
+    if (!context.credentialType) {
+      add('iss-type-undetermined', 'info', '5.2', `The credential type could not be told from the issuer's domain "${domain}" because no credential-type domains are configured; type-specific checks were skipped. Configure the domains to get them.`);
+    }
+    return;
+  }
+  if (!type.fromIssuer) {
+    add('iss-domain-unknown', 'warning', '5.2', `The issuer's domain "${domain}" is none of the configured credential-type domains. The type is told by this domain, so check "iss" against the e-mail delivered with the credentials (or the configured domains).`);
+  } else if (type.source === 'credential' && type.type && type.fromIssuer !== type.type) {
+    add('iss-type-mismatch', 'warning', '5.2', `The issuer's domain "${domain}" belongs to ${CREDENTIAL_TYPE_LABELS[type.fromIssuer]} credentials, but the stored credential with this kid is ${CREDENTIAL_TYPE_LABELS[type.type]}. Use the e-mail delivered with that credential as "iss".`);
+  }
+}
+
+function isEmail(s: string): boolean {
+  if (s.length > 320 || /\s/.test(s)) return false;
+  const at = s.lastIndexOf('@');
+  return at > 0 && at < s.length - 1 && s.indexOf('@') === at;
+}
+
+function lintServiceAccount(payload: Record<string, unknown>, iss: string | undefined, add: Add): void {
+  if (iss === undefined) return; // already reported
+  for (const [name, id] of [['sub', 'sub-not-issuer'], ['email', 'email-not-issuer']] as const) {
+    const v = ownValue(payload, name);
+    if (v === iss) continue;
+    const found = v === undefined ? 'is missing' : typeof v === 'string' ? `is "${truncate(v)}"` : `is ${jsonTypeOf(v)}`;
+    add(id, 'error', '5.6', `"${name}" ${found}; for a service account it must equal "iss", the key file's client_email ("${truncate(iss)}").`);
+  }
+}
+
+function truncate(s: string, max = 80): string {
+  return s.length <= max ? s : `${s.slice(0, max)}…`;
+}
+
+function capitalise(s: string): string {
+  return s.charAt(0).toUpperCase() + s.slice(1);
+}
+
+function isoOf(seconds: number): string {
+  return Math.abs(seconds) <= 8.64e12 ? new Date(seconds * 1000).toISOString() : 'out of range';
+}
