@@ -66,6 +66,8 @@ export interface RequestOptions {
 
 export interface ListOptions extends RequestOptions {
   query?: VehiclesQuery;
+  /** Start at this page URL (a `links.next` from an earlier listing) instead of the first page. */
+  from?: string;
   allPages?: boolean;
   maxPages?: number;
   /** Called after each page, e.g. for progress. */
@@ -120,12 +122,15 @@ export class ApiClient {
 
   /** The vehicles listing (`/vehicles`, `/vehicles/status`, or MaaS `/v1alpha2/vehicles`), page after page. */
   async listVehicles(environment: Environment, credential: Credential, options: ListOptions = {}): Promise<VehicleListing> {
-    const first = vehiclesUrl(environment, options.query);
-    const origin = new URL(first).origin;
+    const origin = new URL(vehiclesUrl(environment, options.query)).origin;
+    const first = options.from ?? vehiclesUrl(environment, options.query);
+    if (new URL(first).origin !== origin) {
+      throw new MobilityError('HTTP_REDIRECT_CROSS_ORIGIN', `The page ${first} is on another origin than the environment (${origin}); the token is not sent there.`);
+    }
     const maxPages = options.maxPages ?? DEFAULT_MAX_PAGES;
     const listing: VehicleListing = { pages: [], items: [] };
-    let url: string | undefined = first;
-    while (url) {
+    let url = first;
+    for (;;) {
       const page = await this.get(url, environment, credential, options);
       listing.pages.push(page);
       options.onPage?.(page, listing.pages.length);
@@ -139,7 +144,6 @@ export class ApiClient {
         for (const item of list.items) listing.items.push(item);
       }
       const next = nextLinkOf(page.body);
-      url = undefined;
       if (!next) break;
       const nextUrl = new URL(next, page.url);
       if (nextUrl.origin !== origin) {

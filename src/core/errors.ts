@@ -43,6 +43,8 @@ export type ErrorCode =
   | 'DEMO_KEY_INVALID'
   // front ends
   | 'USAGE'
+  | 'SECRET_STORAGE_FAILED'
+  | 'NO_CREDENTIAL'
   | 'FILE_READ_FAILED';
 
 /** A typed, user-facing failure. `message` is one or two sentences: what is wrong and what to do. */

@@ -1,0 +1,313 @@
+import { rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { ApiKind } from '../core/environment';
+import { MobilityError } from '../core/errors';
+import type { AuthRuleId } from './authRules';
+import type { DemoCredential } from './demoCredential';
+import { writeDemoCredential } from './demoCredential';
+import type { MdsErrorBody } from './mdsResponses';
+import {
+  JSON_CONTENT_TYPE,
+  MAX_PAGE_SIZE,
+  MDS_CONTENT_TYPE,
+  errorBody,
+  maasVehiclesPage,
+  negotiateMds,
+  parsePage,
+  singleVehicle,
+  singleVehicleStatus,
+  vehiclesPage,
+  vehiclesStatusPage,
+} from './mdsResponses';
+import { MAX_FLEET_SIZE, SyntheticFleet } from './syntheticFleet';
+import type { TokenRefusal } from './tokenVerifier';
+import { TokenVerifier } from './tokenVerifier';
+import type { TrustedKey } from './trustStore';
+import { TrustStore } from './trustStore';
+
+export type { DemoCredential } from './demoCredential';
+export type { TrustedKey } from './trustStore';
+export { parseTrustFile } from './trustStore';
+
+/** How to start a sandbox. Every field is optional. */
+export interface SandboxOptions {
+  /** Default 0: an ephemeral port. */
+  port?: number;
+  /** Default `127.0.0.1`. */
+  host?: string;
+  /** Default 500; up to 1,000,000. */
+  fleetSize?: number;
+  /** Default 100; at most 1000. Clients may ask for another size with `page_size`. */
+  pageSize?: number;
+  /** Default fixed, so the fleet is the same on every start. */
+  seed?: number;
+  /** Keys trusted in addition to the demo key. */
+  trust?: TrustedKey[];
+  /** Where to write the demo credential; default a new folder under the OS temp folder, removed on close. */
+  demoDir?: string;
+  /** Reuse this demo key (PKCS#8 PEM) so a demo credential stays valid across restarts. */
+  demoPrivateKeyPem?: string;
+  /** Default true; false only for benchmarks (every request is then accepted). */
+  verifyTokens?: boolean;
+  /** Clock in ms since the epoch; default `Date.now`. */
+  now?: () => number;
+  /** How far `iat` may lie in the future, in seconds; default 60. */
+  maxSkewSeconds?: number;
+  /** Called once per answered request, e.g. to print why a token was refused. */
+  onRequest?: (entry: SandboxRequestLog) => void;
+}
+
+/** One answered request, for logs. Holds no token. */
+export interface SandboxRequestLog {
+  method: string;
+  path: string;
+  status: number;
+  environment?: SandboxEnvironment['id'];
+  /** For 401s: the broken rule. */
+  rule?: AuthRuleId;
+  /** The kid of the token, when it had one. */
+  kid?: string;
+  /** For errors: the error description sent to the client. */
+  description?: string;
+}
+
+/** One environment the sandbox serves; its base URL is also its audience (spec 5.3). */
+export interface SandboxEnvironment {
+  id: 'mds-staging' | 'mds-production' | 'maas-staging';
+  api: ApiKind;
+  stage: 'staging' | 'production';
+  baseUrl: string;
+}
+
+/** A started sandbox. */
+export interface RunningSandbox {
+  /** `http://127.0.0.1:<port>`, without trailing slash. */
+  url: string;
+  port: number;
+  environments: SandboxEnvironment[];
+  demo: DemoCredential;
+  /** Trusts one more key from now on; a key with a kid already trusted replaces it. */
+  trust(key: TrustedKey): void;
+  /** Stops listening, drops open connections and removes a demo folder the sandbox created. */
+  close(): Promise<void>;
+}
+
+/** The seed used when none is given. */
+export const DEFAULT_SEED = 20_240_501;
+
+const ENVIRONMENT_KINDS: readonly Omit<SandboxEnvironment, 'baseUrl'>[] = [
+  { id: 'mds-staging', api: 'mds', stage: 'staging' },
+  { id: 'mds-production', api: 'mds', stage: 'production' },
+  { id: 'maas-staging', api: 'maas', stage: 'staging' },
+];
+
+function invalidOption(name: string, value: unknown, want: string): never {
+  throw new MobilityError('SANDBOX_OPTIONS_INVALID', `The sandbox option ${name} is ${JSON.stringify(value)}; ${want}.`);
+}
+
+function checkInteger(name: string, value: number | undefined, fallback: number, min: number, max: number): number {
+  if (value === undefined) return fallback;
+  if (!Number.isInteger(value) || value < min || value > max) invalidOption(name, value, `use a whole number from ${min} to ${max}`);
+  return value;
+}
+
+/** Header values must be visible ASCII; quotes would end the quoted-string early. */
+function headerSafe(text: string): string {
+  return text.replace(/[\\"]/g, "'").replace(/[^\x20-\x7e]/g, '?');
+}
+
+interface Reply {
+  status: number;
+  body: unknown;
+  contentType: string;
+  headers?: Record<string, string>;
+  rule?: AuthRuleId;
+  kid?: string;
+}
+
+function errorReply(status: number, error: string, description: string, details: string[] = [], headers?: Record<string, string>): Reply {
+  const body: MdsErrorBody = errorBody(error, description, details);
+  return { status, body, contentType: JSON_CONTENT_TYPE, headers };
+}
+
+function unauthorized(refusal: TokenRefusal): Reply {
+  const challenge = `Bearer error="invalid_token", error_description="${headerSafe(`${refusal.rule}: ${refusal.description}`)}"`;
+  return { ...errorReply(401, 'invalid_token', refusal.description, refusal.details, { 'WWW-Authenticate': challenge }), rule: refusal.rule, kid: refusal.kid };
+}
+
+/**
+ * Starts the local sandbox provider: a real HTTP server that checks every token by the rules of
+ * spec section 5 and serves MDS 2.0 vehicle listings (and a MaaS listing) from a synthetic fleet.
+ */
+export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
+  const port = checkInteger('port', options.port, 0, 0, 65535);
+  const fleetSize = checkInteger('fleetSize', options.fleetSize, 500, 0, MAX_FLEET_SIZE);
+  const pageSize = checkInteger('pageSize', options.pageSize, 100, 1, MAX_PAGE_SIZE);
+  const seed = checkInteger('seed', options.seed, DEFAULT_SEED, 0, 0xffffffff);
+  const maxSkewSeconds = options.maxSkewSeconds ?? 60;
+  if (!Number.isFinite(maxSkewSeconds) || maxSkewSeconds < 0) invalidOption('maxSkewSeconds', maxSkewSeconds, 'use a number of seconds, 0 or more');
+  const host = options.host ?? '127.0.0.1';
+  const now = options.now ?? Date.now;
+  const verifyTokens = options.verifyTokens ?? true;
+
+  const setup = await writeDemoCredential(options.demoDir, options.demoPrivateKeyPem);
+  const removeDemoDir = () => {
+    if (setup.createdDir) rmSync(setup.demo.dir, { recursive: true, force: true });
+  };
+  let trust: TrustStore;
+  try {
+    trust = new TrustStore([setup.trusted, ...(options.trust ?? [])]);
+  } catch (err) {
+    removeDemoDir();
+    throw err;
+  }
+  const verifier = new TokenVerifier({ trust, now, maxSkewSeconds });
+  const fleet = new SyntheticFleet({ size: fleetSize, seed, createdAt: now() });
+  let environments: SandboxEnvironment[] = [];
+  let origin = '';
+
+  const route = async (req: IncomingMessage): Promise<Reply & { environment?: SandboxEnvironment['id'] }> => {
+    const method = req.method ?? 'GET';
+    const url = new URL(req.url ?? '/', origin);
+    const path = url.pathname.replace(/\/+$/, '') || '/';
+    if (method !== 'GET' && method !== 'HEAD') {
+      return errorReply(405, 'method_not_allowed', `The sandbox answers GET and HEAD only, not ${method}.`, [`path: ${path}`], { Allow: 'GET, HEAD' });
+    }
+    if (path === '/') {
+      return {
+        status: 200,
+        contentType: JSON_CONTENT_TYPE,
+        body: {
+          name: 'Mobility API Explorer sandbox',
+          environments: environments.map((e) => ({ ...e, audience: e.baseUrl, vehicles: e.api === 'mds' ? `${e.baseUrl}/vehicles` : `${e.baseUrl}/v1alpha2/vehicles` })),
+          demo: { type: setup.demo.type, kid: setup.demo.kid, issuer: setup.demo.issuer },
+          fleet_size: fleet.size,
+        },
+      };
+    }
+    const segments = path.split('/').slice(1);
+    const env = environments.find((e) => e.id === segments[0]);
+    if (!env) {
+      return errorReply(404, 'not_found', `Nothing is served at ${path}. The environments are under ${environments.map((e) => `/${e.id}`).join(', ')}.`, [`path: ${path}`]);
+    }
+    const answer = (reply: Reply) => ({ ...reply, environment: env.id });
+    if (verifyTokens) {
+      const check = await verifier.verify(req.headers.authorization, { api: env.api, audience: env.baseUrl });
+      if (!check.ok) return answer(unauthorized(check.refusal));
+    }
+    const rest = segments.slice(1);
+    const notFound = () => answer(errorReply(404, 'not_found', `The ${env.id} environment has no resource at ${path}.`, [`path: ${path}`, `routes: ${env.api === 'mds' ? '/vehicles, /vehicles/{device_id}, /vehicles/status, /vehicles/status/{device_id}' : '/v1alpha2/vehicles'}`]));
+    const page = () => parsePage(url.searchParams, pageSize, fleet.size);
+    const badPage = (problem: string) => answer(errorReply(400, 'bad_param', `The page parameters are wrong: ${problem}.`, [`page_size is capped at ${MAX_PAGE_SIZE}`]));
+    const endpoint = `${env.baseUrl}/${rest.join('/')}`;
+
+    if (env.api === 'maas') {
+      if (rest.length !== 2 || rest[0] !== 'v1alpha2' || rest[1] !== 'vehicles') return notFound();
+      const parsed = page();
+      if (!parsed.ok) return badPage(parsed.problem);
+      return answer({ status: 200, contentType: JSON_CONTENT_TYPE, body: maasVehiclesPage(fleet, endpoint, parsed.page) });
+    }
+
+    if (rest[0] !== 'vehicles' || rest.length > 3 || (rest.length === 3 && rest[1] !== 'status')) return notFound();
+    const accept = negotiateMds(req.headers.accept);
+    if (!accept.ok) {
+      return answer(errorReply(406, 'not_acceptable', `The sandbox serves MDS version 2.0 only, not ${accept.requested.map((v) => JSON.stringify(v)).join(', ')}.`, ['supported: application/vnd.mds+json;version=2.0']));
+    }
+    const mds = (body: unknown) => answer({ status: 200, contentType: MDS_CONTENT_TYPE, body });
+    const status = rest[1] === 'status';
+    const rawId = status ? rest[2] : rest[1];
+    if (rawId === undefined) {
+      const parsed = page();
+      if (!parsed.ok) return badPage(parsed.problem);
+      return mds(status ? vehiclesStatusPage(fleet, endpoint, parsed.page) : vehiclesPage(fleet, endpoint, parsed.page));
+    }
+    let deviceId: string;
+    try {
+      deviceId = decodeURIComponent(rawId);
+    } catch {
+      deviceId = rawId;
+    }
+    const index = fleet.indexOf(deviceId);
+    if (index === undefined) {
+      return answer(errorReply(404, 'not_found', `No vehicle has the device_id ${JSON.stringify(deviceId.slice(0, 80))}.`, [`device_id: ${deviceId.slice(0, 80)}`]));
+    }
+    return mds(status ? singleVehicleStatus(fleet, index) : singleVehicle(fleet, index));
+  };
+
+  const respond = (req: IncomingMessage, res: ServerResponse, reply: Reply & { environment?: SandboxEnvironment['id'] }) => {
+    const text = JSON.stringify(reply.body);
+    res.writeHead(reply.status, {
+      'Content-Type': reply.contentType,
+      'Content-Length': Buffer.byteLength(text),
+      'Cache-Control': 'no-store',
+      ...reply.headers,
+    });
+    res.end(req.method === 'HEAD' ? undefined : text);
+    if (options.onRequest) {
+      const body = reply.body as Partial<MdsErrorBody>;
+      const entry: SandboxRequestLog = { method: req.method ?? 'GET', path: (req.url ?? '/').split('?')[0] ?? '/', status: reply.status };
+      if (reply.environment) entry.environment = reply.environment;
+      if (reply.rule) entry.rule = reply.rule;
+      if (reply.kid) entry.kid = reply.kid;
+      if (reply.status >= 400 && typeof body.error_description === 'string') entry.description = body.error_description;
+      try {
+        options.onRequest(entry);
+      } catch {
+        // A failing logger must not take the server down.
+      }
+    }
+  };
+
+  const server: Server = createServer((req, res) => {
+    route(req).then(
+      (reply) => respond(req, res, reply),
+      (err: unknown) => {
+        if (res.headersSent) {
+          res.destroy();
+          return;
+        }
+        const reason = err instanceof Error ? err.message : String(err);
+        respond(req, res, errorReply(500, 'server_error', 'The sandbox failed to answer this request. This is a bug in the sandbox; the details say where.', [reason]));
+      },
+    );
+  });
+
+  try {
+    await new Promise<void>((resolveListen, rejectListen) => {
+      server.once('error', rejectListen);
+      server.listen(port, host, () => {
+        server.off('error', rejectListen);
+        resolveListen();
+      });
+    });
+  } catch (err) {
+    removeDemoDir();
+    const code = (err as NodeJS.ErrnoException).code;
+    const what = code === 'EADDRINUSE' ? `port ${port} on ${host} is already in use` : err instanceof Error ? err.message : String(err);
+    throw new MobilityError('SANDBOX_START_FAILED', `The sandbox could not start: ${what}. Choose another port, or 0 for any free port.`, { cause: err });
+  }
+
+  const actualPort = (server.address() as AddressInfo).port;
+  // An unspecified address accepts connections, but clients must dial a concrete one.
+  const dialHost = host === '0.0.0.0' || host === '' ? '127.0.0.1' : host === '::' ? '[::1]' : host.includes(':') ? `[${host}]` : host;
+  origin = `http://${dialHost}:${actualPort}`;
+  environments = ENVIRONMENT_KINDS.map((kind) => ({ ...kind, baseUrl: `${origin}/${kind.id}` }));
+
+  let closing: Promise<void> | undefined;
+  return {
+    url: origin,
+    port: actualPort,
+    environments: environments.map((e) => ({ ...e })),
+    demo: setup.demo,
+    trust: (key: TrustedKey) => trust.add(key),
+    close: () => {
+      closing ??= new Promise<void>((resolveClose) => {
+        server.close(() => resolveClose());
+        server.closeAllConnections();
+      }).then(removeDemoDir);
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,284 @@
+import assert from 'node:assert/strict';
+import { execFile, spawn } from 'node:child_process';
+import { generateKeyPairSync } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { decodeJwt, decodeProtectedHeader, jwtVerify } from 'jose';
+import { runCli } from '../../src/cli';
+import type { CliIo } from '../../src/cli';
+import { startSandbox } from '../../src/sandbox/sandboxServer';
+import type { RunningSandbox } from '../../src/sandbox/sandboxServer';
+
+const CLI = path.resolve('dist/cli.js');
+const run = promisify(execFile);
+
+interface Captured {
+  code: number;
+  out: string;
+  err: string;
+}
+
+async function cli(args: string[], stdin = '', env: NodeJS.ProcessEnv = {}): Promise<Captured> {
+  let out = '';
+  let err = '';
+  const io: CliIo = {
+    out: (t) => (out += t + '\n'),
+    err: (t) => (err += t + '\n'),
+    readStdin: () => Promise.resolve(stdin),
+    env,
+    untilStopped: () => Promise.resolve(),
+  };
+  const code = await runCli(args, io);
+  return { code, out, err };
+}
+
+/** Spawns the built CLI, as a user's shell would. */
+async function spawnCli(args: string[]): Promise<Captured> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, [CLI, ...args], { env: { ...process.env, MOBILITY_API_DEBUG: '' } });
+    return { code: 0, out: stdout, err: stderr };
+  } catch (e) {
+    const x = e as { code: number; stdout: string; stderr: string };
+    return { code: x.code, out: x.stdout, err: x.stderr };
+  }
+}
+
+describe('CLI mobility-api', () => {
+  let dir: string;
+  let stateDir: string;
+  let ecKeyFile: string;
+  let ecPublicFile: string;
+  let saKeyFile: string;
+  let sandbox: RunningSandbox;
+
+  before(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cli-test-'));
+    stateDir = path.join(dir, 'state');
+    const ec = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    ecKeyFile = path.join(dir, 'test-only-ec.pem');
+    fs.writeFileSync(ecKeyFile, ec.privateKey.export({ type: 'sec1', format: 'pem' }));
+    ecPublicFile = path.join(dir, 'test-only-ec.pub.pem');
+    fs.writeFileSync(ecPublicFile, ec.publicKey.export({ type: 'spki', format: 'pem' }));
+    const rsa = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    saKeyFile = path.join(dir, 'test-only-service-account.json');
+    fs.writeFileSync(saKeyFile, JSON.stringify({
+      type: 'service_account', project_id: 'p', private_key_id: 'sa-kid-1', private_key: rsa.privateKey.export({ type: 'pkcs1', format: 'pem' }),
+      client_email: 'robot@sa.test.invalid', client_id: '1', auth_uri: 'https://auth.test.invalid', token_uri: 'https://token.test.invalid',
+      auth_provider_x509_cert_url: 'https://certs.test.invalid', client_x509_cert_url: 'https://certs.test.invalid/robot',
+    }));
+    sandbox = await startSandbox({ fleetSize: 230, pageSize: 100, demoDir: path.join(dir, 'demo') });
+  });
+  after(async () => {
+    await sandbox.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  const ecFlags = () => ['--private-key', ecKeyFile, '--kid', 'kid-1', '--iss', 'org-1@org.test.invalid', '--type', 'external-org', '--state-dir', stateDir];
+
+  describe('token', () => {
+    it('prints the compact JWT alone on stdout, signed ES256 with the spec claims', async () => {
+      const r = await spawnCli(['token', ...ecFlags(), '--aud', 'https://mds.test.invalid']);
+      assert.equal(r.code, 0, r.err);
+      const token = r.out.trim();
+      assert.equal(r.out, token + '\n', 'nothing but the token');
+      assert.deepEqual(decodeProtectedHeader(token), { alg: 'ES256', kid: 'kid-1', typ: 'JWT' });
+      const pub = fs.readFileSync(ecPublicFile, 'utf8');
+      const { createPublicKey } = await import('node:crypto');
+      const { payload } = await jwtVerify(token, createPublicKey(pub), { audience: 'https://mds.test.invalid', issuer: 'org-1@org.test.invalid' });
+      assert.equal(payload.exp! - payload.iat!, 300);
+      assert.ok(fs.existsSync(path.join(stateDir, 'issue-clock.json')), 'the per-key clock is kept in the state dir');
+      assert.ok(!fs.readFileSync(path.join(stateDir, 'issue-clock.json'), 'utf8').includes('PRIVATE'), 'no key material in the state');
+    });
+
+    it('signs a service-account key file with RS256, sub and email', async () => {
+      const r = await cli(['token', '--key-file', saKeyFile, '--aud', 'https://mds.test.invalid', '--lifetime', '360', '--state-dir', stateDir]);
+      assert.equal(r.code, 0, r.err);
+      const token = r.out.trim();
+      assert.equal(decodeProtectedHeader(token).alg, 'RS256');
+      const claims = decodeJwt(token);
+      assert.equal(claims.sub, 'robot@sa.test.invalid');
+      assert.equal(claims.email, 'robot@sa.test.invalid');
+      assert.equal(claims.exp! - claims.iat!, 360);
+      assert.match(r.err, /deprecated/i, 'a warning on stderr for a deprecated type');
+    });
+
+    it('tells the type from a configured domain, and refuses an unknown one without --type', async () => {
+      const base = ['token', '--private-key', ecKeyFile, '--kid', 'k', '--iss', 'org@org.test.invalid', '--aud', 'https://x.test.invalid', '--state-dir', stateDir];
+      const unknown = await cli(base);
+      assert.equal(unknown.code, 2);
+      assert.match(unknown.err, /type/i);
+      assert.equal((await cli([...base, '--external-org-domain', 'org.test.invalid'])).code, 0);
+      assert.equal((await cli(base, '', { MOBILITY_API_EXTERNAL_ORG_DOMAINS: 'other.invalid, org.test.invalid' })).code, 0);
+      const mismatch = await cli([...base, '--iam-domain', 'org.test.invalid', '--type', 'external-org']);
+      assert.equal(mismatch.code, 2);
+    });
+
+    it('exits 2 with one clear line for bad input', async () => {
+      const cases: Array<[string[], RegExp]> = [
+        [['token', '--private-key', ecKeyFile, '--iss', 'a@b.invalid', '--type', 'iam', '--aud', 'https://x.invalid'], /--kid/],
+        [['token', ...ecFlags(), '--aud', 'https://x.invalid', '--lifetime', '30'], /60 to 3600/],
+        [['token', ...ecFlags(), '--aud', 'https://x.invalid', '--lifetime', '4000'], /60 to 3600/],
+        [['token', ...ecFlags()], /--aud/],
+        [['token', '--private-key', path.join(dir, 'missing.pem'), '--kid', 'k', '--iss', 'a@b.invalid', '--aud', 'https://x.invalid'], /no such file/],
+        [['token', '--private-key', saKeyFile.replace('.json', '-nope'), '--aud', 'x'], /Cannot read/],
+        [['token', '--nonsense'], /nonsense/],
+        [['token', ...ecFlags(), '--aud', 'https://x.invalid', '--api', 'maas', '--type', 'iam'], /MaaS|MDS/],
+        [['frobnicate'], /Unknown command/],
+      ];
+      for (const [args, message] of cases) {
+        const r = await spawnCli(args);
+        assert.equal(r.code, 2, `${args.join(' ')} → ${r.err}`);
+        assert.equal(r.out, '');
+        assert.equal(r.err.trim().split('\n').length, 1, `one line: ${r.err}`);
+        assert.match(r.err, message);
+        assert.doesNotMatch(r.err, /\n\s+at /, 'no stack trace');
+      }
+    });
+
+    it('refuses a key that is no key, without echoing it', async () => {
+      const junk = path.join(dir, 'junk.pem');
+      fs.writeFileSync(junk, '-----BEGIN PRIVATE KEY-----\nTUlJQ0FHSEFMTE8=\n-----END PRIVATE KEY-----\n');
+      const r = await spawnCli(['token', '--private-key', junk, '--kid', 'k', '--iss', 'a@b.invalid', '--type', 'external-org', '--aud', 'https://x.invalid']);
+      assert.equal(r.code, 2);
+      assert.doesNotMatch(r.err, /TUlJQ0FHSEFMTE8/);
+    });
+
+    it('hands out distinct, increasing iats to CLI processes run in parallel on one key', async () => {
+      const runs = await Promise.all(Array.from({ length: 4 }, () => spawnCli(['token', ...ecFlags(), '--kid', 'parallel', '--aud', 'https://x.invalid', '--precision', 'milliseconds'])));
+      const iats = runs.map((r) => {
+        assert.equal(r.code, 0, r.err);
+        return decodeJwt(r.out.trim()).iat!;
+      });
+      assert.equal(new Set(iats).size, 4, `distinct: ${iats.join(', ')}`);
+    });
+
+    it('never shows the spec placeholders as defaults', async () => {
+      const r = await cli(['help']);
+      assert.equal(r.code, 0);
+      assert.doesNotMatch(r.out, /<EXTERNAL_ORG_DOMAIN>|<IAM_DOMAIN>|<SERVICE_ACCOUNT_DOMAIN>|base_url_mds|base_url_maas/);
+    });
+  });
+
+  describe('decode', () => {
+    it('shows header, payload, relative times and no findings for a good token; --json for scripts', async () => {
+      const token = (await cli(['token', ...ecFlags(), '--aud', 'https://mds.test.invalid'])).out.trim();
+      const human = await cli(['decode', token, '--aud', 'https://mds.test.invalid', '--external-org-domain', 'org.test.invalid']);
+      assert.equal(human.code, 0, human.err);
+      assert.match(human.out, /Payload/);
+      assert.match(human.out, /expires in 5 min|expires in 4 min/);
+      assert.match(human.out, /Findings: none/);
+      const json = await cli(['decode', '-', '--json'], `Bearer ${token}\n`);
+      const parsed = JSON.parse(json.out) as { header: { kid: string }; payload: { aud: string }; signature: { state: string } };
+      assert.equal(parsed.header.kid, 'kid-1');
+      assert.equal(parsed.payload.aud, 'https://mds.test.invalid');
+      assert.equal(parsed.signature.state, 'not-verified');
+      assert.ok(!json.out.includes(token), 'the decoded view does not repeat the token');
+    });
+
+    it('verifies the signature with --public-key and fails (exit 1) with another key', async () => {
+      const token = (await cli(['token', ...ecFlags(), '--aud', 'https://mds.test.invalid'])).out.trim();
+      const ok = await cli(['decode', token, '--public-key', ecPublicFile]);
+      assert.match(ok.out, /Signature: verified/);
+      const other = path.join(dir, 'other.pub.pem');
+      fs.writeFileSync(other, generateKeyPairSync('ec', { namedCurve: 'P-256' }).publicKey.export({ type: 'spki', format: 'pem' }));
+      const bad = await cli(['decode', token, '--public-key', other]);
+      assert.equal(bad.code, 1);
+      assert.match(bad.out, /Signature: FAILED/);
+    });
+
+    it('names lint findings with the spec rule, and --strict turns errors into exit 1', async () => {
+      const token = (await cli(['token', ...ecFlags(), '--aud', 'https://other.test.invalid'])).out.trim();
+      const lenient = await cli(['decode', token, '--aud', 'https://mds.test.invalid']);
+      assert.equal(lenient.code, 0);
+      const r = await cli(['decode', token, '--aud', 'https://mds.test.invalid', '--strict']);
+      assert.equal(r.code, 1);
+      assert.match(r.out, /\[spec 5\.3\]/);
+    });
+
+    it('says why a string is not a JWT (exit 1)', async () => {
+      const r = await cli(['decode', 'abc.def']);
+      assert.equal(r.code, 1);
+      assert.match(r.err, /not a JWT: .*2/);
+    });
+  });
+
+  describe('vehicles against the sandbox', () => {
+    const mdsUrl = () => sandbox.environments.find((e) => e.id === 'mds-staging')!.baseUrl;
+    const maasUrl = () => sandbox.environments.find((e) => e.id === 'maas-staging')!.baseUrl;
+
+    it('lists MDS vehicles with the demo credential', async () => {
+      const r = await cli(['vehicles', '--api', 'mds', '--base-url', mdsUrl(), '--credential', sandbox.demo.credentialFile, '--state-dir', stateDir]);
+      assert.equal(r.code, 0, r.err);
+      assert.match(r.out, /→ 200/);
+      assert.match(r.out, /100 vehicles from 1 page/);
+      assert.match(r.out, /device_id\s+vehicle_id\s+type/);
+      assert.match(r.out, /--all-pages/);
+    });
+
+    it('fetches every page with --all-pages --json, one fresh token per page', async () => {
+      const r = await cli(['vehicles', '--api', 'mds', '--base-url', mdsUrl(), '--credential', sandbox.demo.credentialFile, '--status', '--all-pages', '--json', '--precision', 'milliseconds', '--state-dir', stateDir]);
+      assert.equal(r.code, 0, r.err);
+      const body = JSON.parse(r.out) as { pages: number; vehicles_status: Array<{ device_id: string }> };
+      assert.equal(body.pages, 3);
+      assert.equal(body.vehicles_status.length, 230);
+      assert.equal(new Set(body.vehicles_status.map((v) => v.device_id)).size, 230);
+    });
+
+    it('lists MaaS vehicles', async () => {
+      const r = await cli(['vehicles', '--api', 'maas', '--base-url', maasUrl(), '--credential', sandbox.demo.credentialFile, '--json', '--state-dir', stateDir]);
+      assert.equal(r.code, 0, r.err);
+      assert.ok(Array.isArray((JSON.parse(r.out) as { vehicles: unknown[] }).vehicles));
+    });
+
+    it('shows a refusal with the status, the MDS error and the rule broken (exit 1)', async () => {
+      const r = await cli(['vehicles', '--api', 'mds', '--base-url', `${mdsUrl()}`, '--aud-list', '--credential', sandbox.demo.credentialFile, '--state-dir', stateDir, '--header', 'Accept: application/vnd.mds+json;version=1.2']);
+      assert.equal(r.code, 1);
+      assert.match(r.err, /406/);
+      const wrongApi = await cli(['vehicles', '--api', 'mds', '--base-url', `${maasUrl()}`, '--credential', sandbox.demo.credentialFile, '--state-dir', stateDir]);
+      assert.equal(wrongApi.code, 1);
+      assert.match(wrongApi.err, /404/);
+    });
+
+    it('says connection refused for a sandbox that is not running', async () => {
+      const stopped = await startSandbox({ fleetSize: 1, demoDir: path.join(dir, 'demo-stopped') });
+      await stopped.close();
+      const r = await cli(['vehicles', '--api', 'mds', '--base-url', stopped.environments[0].baseUrl, '--credential', sandbox.demo.credentialFile, '--state-dir', stateDir]);
+      assert.equal(r.code, 1);
+      assert.match(r.err, /connection refused/);
+    });
+  });
+
+  describe('sandbox and demo', () => {
+    it('`sandbox --json` prints one JSON line once it listens and stops on SIGINT', async () => {
+      const child = spawn(process.execPath, [CLI, 'sandbox', '--json', '--fleet', '50', '--demo-dir', path.join(dir, 'demo2')], { stdio: ['ignore', 'pipe', 'pipe'] });
+      const line = await new Promise<string>((resolve, reject) => {
+        let buf = '';
+        child.stdout.on('data', (d: Buffer) => {
+          buf += d.toString();
+          if (buf.includes('\n')) resolve(buf.split('\n')[0]);
+        });
+        child.once('exit', (code) => reject(new Error(`exited ${code}`)));
+      });
+      const info = JSON.parse(line) as { environments: Array<{ name: string; api: string; baseUrl: string }>; demo: { credentialFile: string; privateKeyFile: string } };
+      assert.deepEqual(info.environments.map((e) => e.name).sort(), ['maas-staging', 'mds-production', 'mds-staging']);
+      assert.ok(fs.existsSync(info.demo.credentialFile));
+      const listed = await cli(['vehicles', '--api', 'mds', '--base-url', info.environments.find((e) => e.name === 'mds-production')!.baseUrl, '--credential', info.demo.credentialFile, '--json', '--state-dir', stateDir]);
+      assert.equal(listed.code, 0, listed.err);
+      const exit = new Promise<number | null>((resolve) => child.once('exit', resolve));
+      child.kill('SIGINT');
+      assert.equal(await exit, 0);
+    });
+
+    it('`demo` runs the whole job against a sandbox it starts and stops', async () => {
+      const r = await cli(['demo']);
+      assert.equal(r.code, 0, r.err);
+      assert.match(r.out, /mds-staging \(vehicle status\): a fresh ES256 token per page/);
+      assert.match(r.out, /250 vehicle statuses from 3 pages/);
+      assert.match(r.out, /maas-staging: a fresh ES256 token per page/);
+      assert.match(r.out, /401 Unauthorized/);
+      assert.match(r.out, /rule: aud_mismatch/);
+    });
+  });
+});
