@@ -404,7 +404,7 @@ function vehicleRow(item: unknown): string[] {
   const str = (x: unknown): string => {
     if (x === undefined || x === null) return '';
     if (Array.isArray(x)) return x.map(str).join(',');
-    return typeof x === 'object' ? JSON.stringify(x) : String(x);
+    return typeof x === 'string' ? x : JSON.stringify(x);
   };
   const battery = v.battery_percent ?? event.battery_percent;
   return [str(v.device_id ?? v.id), str(v.vehicle_id), str(v.vehicle_type), str(v.propulsion_types), str(event.vehicle_state ?? v.state), battery === undefined ? '' : `${str(battery)}%`];
