@@ -1,5 +1,5 @@
 // Builds every bundle: the extension host bundle and the CLI (CommonJS, Node 20, jose bundled in),
-// and with --tests / --bench the test and benchmark bundles, built the same way so that tests load
+// and with --tests / --integration / --e2e / --bench the test and benchmark bundles, built the same way so that tests load
 // jose exactly as the shipped code does.
 const esbuild = require('esbuild');
 const fs = require('fs');
@@ -33,11 +33,38 @@ async function main() {
   const builds = [
     { ...nodeBase, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js' },
     { ...nodeBase, entryPoints: ['src/cli.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
+    // The results panel's browser bundle (src/webview-ui, with @vscode-elements/elements and lit bundled in)
+    // and its stylesheet, imported by main.ts: dist/webview/main.js and main.css, the only files the
+    // webview may load (localResourceRoots).
+    {
+      bundle: true,
+      platform: 'browser',
+      format: 'iife',
+      target: 'es2022',
+      sourcemap: production ? false : 'linked',
+      minify: production,
+      logLevel: 'warning',
+      entryPoints: ['src/webview-ui/main.ts'],
+      outfile: 'dist/webview/main.js',
+    },
   ];
   if (args.has('--tests')) {
     const unit = listFiles('test/unit', '.test.ts');
     // One build per test file, so that a file with an error does not keep the others from building.
     for (const file of unit) builds.push({ ...nodeBase, sourcemap: 'inline', entryPoints: [file], outdir: 'out/test/unit', outbase: 'test/unit', external: ['vscode', 'mocha'] });
+  }
+  // The layers that run in a real VS Code (scripts/run-integration.mjs, scripts/run-e2e.mjs). Integration:
+  // the extensionTestsPath entry (index.ts) and every *.test.ts, run inside the extension host. E2e: every
+  // *.test.ts, run by mocha in plain Node, driving the workbench with playwright-core.
+  if (args.has('--integration')) {
+    // A stale bundle of a deleted test would otherwise still run.
+    fs.rmSync('out/test/integration', { recursive: true, force: true });
+    const entries = ['test/integration/index.ts', ...listFiles('test/integration', '.test.ts')];
+    for (const file of entries) builds.push({ ...nodeBase, sourcemap: 'inline', entryPoints: [file], outdir: 'out/test/integration', outbase: 'test/integration', external: ['vscode', 'mocha'] });
+  }
+  if (args.has('--e2e')) {
+    fs.rmSync('out/test/e2e', { recursive: true, force: true });
+    for (const file of listFiles('test/e2e', '.test.ts')) builds.push({ ...nodeBase, sourcemap: 'inline', entryPoints: [file], outdir: 'out/test/e2e', outbase: 'test/e2e', external: ['playwright-core', 'mocha'] });
   }
   if (args.has('--bench')) {
     const bench = listFiles('bench', '.ts');

@@ -13,6 +13,9 @@ const checks = [
 ];
 const layers = [
   { name: 'unit', script: 'test:unit' },
+  // In a real VS Code (code-server, installed into .vscode-test/ on first use: see README "Testing").
+  { name: 'integration', script: 'test:integration' },
+  { name: 'e2e', script: 'test:e2e' },
 ];
 
 const resultsDir = path.resolve('test-results');

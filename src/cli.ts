@@ -18,6 +18,7 @@ import { lintToken } from './core/lintToken';
 import type { LintFinding } from './core/lintToken';
 import { assertCredentialForApi, looksLikeServiceAccountKeyFile, parseCredential } from './core/parseCredential';
 import { parsePublicKey } from './core/publicKey';
+import { redactSecrets } from './core/redact';
 import { TokenIssuer } from './core/tokenIssuer';
 import { verifyTokenSignature } from './core/verifySignature';
 import type { SignatureCheck } from './core/verifySignature';
@@ -324,7 +325,8 @@ async function vehiclesCommand(args: string[], io: CliIo): Promise<number> {
     },
   });
   const last = listing.pages[listing.pages.length - 1];
-  if (!last.ok) {
+  // A 2xx whose body is broken is a failed listing too, not an empty one.
+  if (!last.ok || last.bodyProblem) {
     io.err(`mobility-api: ${describeFailure(last)}`);
     if (values.json && last.bodyKind === 'json') io.out(JSON.stringify(last.body, null, 2));
     return 1;
@@ -355,12 +357,15 @@ function positiveNumber(text: string, flag: string): number {
 
 /** One line: status, the MDS error body with the rule a sandbox names, and what to try. */
 export function describeFailure(page: HttpExchange): string {
-  const parts = [`${page.status} ${page.statusText} from ${page.url}`];
+  const parts = [`${page.status} ${fromServer(page.statusText, 80)} from ${page.url}`.replace(/ {2}/, ' ')];
   if (page.mdsError) {
-    parts.push(`${page.mdsError.error}${page.mdsError.error_description ? `: ${page.mdsError.error_description}` : ''}`);
-    if (page.mdsError.error_details?.length) parts.push(`(${page.mdsError.error_details.join('; ')})`);
+    const { error, error_description: description, error_details: details } = page.mdsError;
+    parts.push(fromServer(`${error}${description ? `: ${description}` : ''}`, 300));
+    if (details?.length) parts.push(`(${details.slice(0, 5).map((d) => fromServer(d, 200)).join('; ')}${details.length > 5 ? `; ${details.length - 5} more` : ''})`);
+  } else if (page.bodyProblem) {
+    parts.push(`but ${page.bodyProblem.charAt(0).toLowerCase()}${page.bodyProblem.slice(1)}`);
   } else if (page.bodyKind === 'text' && typeof page.body === 'string') {
-    parts.push(page.body.slice(0, 200).replace(/\s+/g, ' '));
+    parts.push(fromServer(page.body, 200));
   }
   const hint: Record<number, string> = {
     401: 'The token was refused: run `mobility-api decode` on a token from the same flags to see what is wrong.',
@@ -368,9 +373,24 @@ export function describeFailure(page: HttpExchange): string {
     404: 'Check the base URL and the API (--api).',
     406: 'The server does not support the requested version: check the Accept header.',
     429: 'Too many requests: wait and try again.',
+    500: 'The server failed to answer: try again later, and if it persists, tell the API provider the time of the request.',
+    502: 'A gateway in front of the server failed: try again later.',
+    503: 'The service is unavailable for now: try again later.',
+    504: 'A gateway in front of the server timed out: try again later.',
   };
   if (hint[page.status]) parts.push(`— ${hint[page.status]}`);
+  if (page.retryAfterSeconds !== undefined) parts.push(`The server asks to wait ${page.retryAfterSeconds} s before trying again (Retry-After).`);
   return parts.join(' ');
+}
+
+/**
+ * Server-sent text as it may be printed: one line, at most `max` characters, without control
+ * characters (a hostile server could otherwise send terminal escape sequences) and without tokens
+ * or keys (an echo server may send the request's Authorization header back).
+ */
+function fromServer(text: string, max: number): string {
+  const line = redactSecrets(text).replace(/\s+/g, ' ').replace(/[\p{Cc}\u202a-\u202e\u2066-\u2069]/gu, '?').trim();
+  return line.length > max ? `${line.slice(0, max)}…` : line;
 }
 
 function mergedBody(listing: VehicleListing): Record<string, unknown> {
@@ -401,11 +421,12 @@ function formatListing(listing: VehicleListing, maxRows = 20): string {
 function vehicleRow(item: unknown): string[] {
   const v = (typeof item === 'object' && item !== null ? item : {}) as Record<string, unknown>;
   const event = (v.last_event ?? {}) as Record<string, unknown>;
-  const str = (x: unknown): string => {
+  const plain = (x: unknown): string => {
     if (x === undefined || x === null) return '';
-    if (Array.isArray(x)) return x.map(str).join(',');
+    if (Array.isArray(x)) return x.map(plain).join(',');
     return typeof x === 'string' ? x : JSON.stringify(x);
   };
+  const str = (x: unknown): string => fromServer(plain(x), 80);
   const battery = v.battery_percent ?? event.battery_percent;
   return [str(v.device_id ?? v.id), str(v.vehicle_id), str(v.vehicle_type), str(v.propulsion_types), str(event.vehicle_state ?? v.state), battery === undefined ? '' : `${str(battery)}%`];
 }

@@ -1,10 +1,70 @@
 import * as vscode from 'vscode';
+import { registerAddCredential } from './commands/addCredential';
+import { COMMANDS } from './commands/commandIds';
+import type { CommandDeps } from './commands/commandDeps';
+import { registerDecodeJwt } from './commands/decodeJwtCommand';
+import { registerEnvironmentCommands } from './commands/environmentCommands';
+import { registerGenerateToken } from './commands/generateToken';
+import { registerListVehicles } from './commands/listVehicles';
+import { registerManageCredentials } from './commands/manageCredentials';
+import { ClientFactory } from './services/clientFactory';
+import { CredentialStore } from './services/credentialStore';
+import type { StoredCredentialInfo } from './services/credentialStore';
+import { EnvironmentRegistry } from './services/environmentRegistry';
+import { GlobalStateClockStore } from './services/globalStateClockStore';
+import { Logger } from './services/logger';
+import { SandboxService } from './services/sandboxService';
+import { Settings } from './services/settings';
+import { CredentialsTreeProvider } from './tree/credentialsTree';
+import { EnvironmentsTreeProvider } from './tree/environmentsTree';
+import { createEnvironmentStatusBar } from './tree/statusBar';
+import { registerResultsPanel } from './webview/resultsPanel';
 
-/** Wiring only: the extension shell is built in later increments. */
-export function activate(context: vscode.ExtensionContext): void {
-  const log = vscode.window.createOutputChannel('Mobility API', { log: true });
-  context.subscriptions.push(log);
-  context.subscriptions.push(vscode.commands.registerCommand('mobilityApi.showLog', () => log.show()));
+/** What other extensions (and the integration tests) may read: never key material or tokens. */
+export interface MobilityApiExports {
+  listCredentials(): Promise<StoredCredentialInfo[]>;
+  environmentIds(): string[];
+  globalStoragePath: string;
+}
+
+/** Wiring only: build the services, register every command, view and panel, and let VS Code dispose them. */
+export function activate(context: vscode.ExtensionContext): MobilityApiExports {
+  const channel = vscode.window.createOutputChannel('Mobility API', { log: true });
+  const log = new Logger(channel);
+  const settings = new Settings();
+  const credentials = new CredentialStore(context.secrets, () => settings.issuerDomains);
+  const environments = new EnvironmentRegistry(settings, context.globalState);
+  const sandbox = new SandboxService(context.secrets, credentials, environments, settings, log);
+  const clockStore = new GlobalStateClockStore(context.globalState);
+  const clients = new ClientFactory(settings, clockStore);
+  const results = registerResultsPanel(context, channel);
+  const deps: CommandDeps = { context, log, settings, credentials, environments, sandbox, clients, clockStore, results, session: { warnedDeprecated: new Set() } };
+
+  const environmentsTree = new EnvironmentsTreeProvider(environments, credentials, sandbox);
+  const credentialsTree = new CredentialsTreeProvider(credentials, environments);
+  context.subscriptions.push(
+    channel,
+    credentials,
+    environments,
+    sandbox,
+    clients,
+    results,
+    environmentsTree,
+    credentialsTree,
+    vscode.window.createTreeView('mobilityApi.environments', { treeDataProvider: environmentsTree, showCollapseAll: true }),
+    vscode.window.createTreeView('mobilityApi.credentials', { treeDataProvider: credentialsTree }),
+    createEnvironmentStatusBar(environments),
+    registerAddCredential(deps),
+    ...registerManageCredentials(deps),
+    ...registerGenerateToken(deps),
+    registerDecodeJwt(deps),
+    ...registerListVehicles(deps),
+    ...registerEnvironmentCommands(deps, () => channel.show(true), () => environmentsTree.refresh()),
+  );
+  void vscode.commands.executeCommand('setContext', 'mobilityApi.sandboxRunning', false);
+  if (settings.sandboxAutoStart) void vscode.commands.executeCommand(COMMANDS.startSandbox);
+  log.info('extension', `activated (VS Code ${vscode.version})`);
+  return { listCredentials: () => credentials.list(), environmentIds: () => environments.all().map((e) => e.id), globalStoragePath: context.globalStorageUri.fsPath };
 }
 
 export function deactivate(): void {}

@@ -2,6 +2,7 @@ import type { Credential } from './credential';
 import type { Environment, VehiclesQuery } from './environment';
 import { normaliseBaseUrl, vehiclesUrl } from './environment';
 import { MobilityError } from './errors';
+import { MAX_JSON_DEPTH, jsonNestsDeeperThan } from './jsonDepth';
 import { KeyedQueue } from './keyedQueue';
 import type { MdsErrorBody, VehicleListKey } from './mdsModels';
 import { nextLinkOf, parseMdsError, vehicleListOf } from './mdsModels';
@@ -11,8 +12,13 @@ import { TokenIssuer } from './tokenIssuer';
 export const DEFAULT_TIMEOUT_MS = 30_000;
 export const DEFAULT_MAX_BYTES = 50 * 1024 * 1024;
 export const DEFAULT_MAX_PAGES = 1000;
-/** Response text is kept for the raw view up to this size; larger JSON bodies keep only the parsed value. */
+/**
+ * Response text is kept for the raw view up to this size, for one response and for all pages of a
+ * listing together; beyond it JSON bodies keep only the parsed value (a 100-page listing would
+ * otherwise hold its JSON twice).
+ */
 const KEEP_TEXT_BYTES = 2 * 1024 * 1024;
+const UTF8 = new TextDecoder('utf-8');
 const MAX_REDIRECTS = 5;
 
 export interface ApiClientOptions {
@@ -38,13 +44,18 @@ export interface HttpExchange {
   /** Parsed JSON, or the text when the body is not JSON, or undefined when empty. */
   body: unknown;
   bodyKind: 'json' | 'text' | 'empty';
-  /** The body as received, when it is at most 2 MB (or not JSON). */
+  /** The body as received, for the raw view: kept up to 2 MB (for a listing, 2 MB over all pages), and always when not JSON. */
   text?: string;
   /** Set when a JSON content type carried a body that does not parse. */
   bodyProblem?: string;
   bytes: number;
   timings: { queuedMs: number; signMs: number; ttfbMs: number; totalMs: number };
   mdsError?: MdsErrorBody;
+  /**
+   * Seconds the server asks the client to wait before trying again (`Retry-After`, as seconds or
+   * as an HTTP date), when it sent one that can be read.
+   */
+  retryAfterSeconds?: number;
   redirectedFrom?: string[];
 }
 
@@ -130,6 +141,7 @@ export class ApiClient {
     const maxPages = options.maxPages ?? DEFAULT_MAX_PAGES;
     const listing: VehicleListing = { pages: [], items: [] };
     let url = first;
+    let keptText = 0;
     for (;;) {
       const page = await this.get(url, environment, credential, options);
       listing.pages.push(page);
@@ -138,6 +150,8 @@ export class ApiClient {
         listing.stoppedBecause = `page ${listing.pages.length} answered ${page.status} ${page.statusText}`.trim();
         break;
       }
+      keptText += page.text?.length ?? 0;
+      if (keptText > KEEP_TEXT_BYTES && page.bodyKind === 'json') delete page.text;
       const list = vehicleListOf(page.body);
       if (list) {
         listing.listKey ??= list.key;
@@ -215,6 +229,8 @@ export class ApiClient {
         bytes: raw.byteLength,
         timings: { queuedMs: tQueued - t0, signMs: tSigned - tQueued, ttfbMs: tHeaders - tSigned, totalMs: tDone - tSigned },
       };
+      const retryAfter = parseRetryAfter(response.headers.get('retry-after'), Date.now());
+      if (retryAfter !== undefined) exchange.retryAfterSeconds = retryAfter;
       interpretBody(exchange, raw);
       return exchange;
     } finally {
@@ -249,11 +265,18 @@ export class ApiClient {
   }
 }
 
-function interpretBody(exchange: HttpExchange, raw: Uint8Array): void {
+/**
+ * Fills `body`, `bodyKind`, `text`, `bodyProblem` and `mdsError` of an exchange from the raw body
+ * bytes and its `contentType` and `ok`. Never throws, whatever the bytes (exported for tests).
+ */
+export function interpretBody(exchange: HttpExchange, raw: Uint8Array): void {
   if (raw.byteLength === 0) return;
-  const text = new TextDecoder('utf-8').decode(raw);
+  const text = UTF8.decode(raw);
   const looksJson = /\bjson\b|\+json/i.test(exchange.contentType) || (!exchange.contentType && /^\s*[[{]/.test(text));
-  if (looksJson) {
+  if (looksJson && jsonNestsDeeperThan(text)) {
+    // It would parse, but rendering or serialising it later would overflow the stack.
+    exchange.bodyProblem = `The body is declared as JSON but nests lists or objects more than ${MAX_JSON_DEPTH} levels deep, so it is kept as text and not parsed.`;
+  } else if (looksJson) {
     try {
       exchange.body = JSON.parse(text) as unknown;
       exchange.bodyKind = 'json';
@@ -267,6 +290,21 @@ function interpretBody(exchange: HttpExchange, raw: Uint8Array): void {
   exchange.body = text;
   exchange.text = text;
   exchange.bodyKind = 'text';
+}
+
+/**
+ * `Retry-After` in seconds from `nowMs`: delta-seconds, or an HTTP date (0 when it has passed).
+ * Undefined when absent or unreadable.
+ */
+export function parseRetryAfter(value: string | null | undefined, nowMs: number): number | undefined {
+  const text = value?.trim() ?? '';
+  if (text === '') return undefined;
+  if (/^\d+$/.test(text)) {
+    const seconds = Number(text);
+    return Number.isSafeInteger(seconds) ? seconds : undefined;
+  }
+  const at = Date.parse(text);
+  return Number.isNaN(at) ? undefined : Math.max(0, Math.ceil((at - nowMs) / 1000));
 }
 
 function sanitiseHeaders(headers: Record<string, string> | undefined): Record<string, string> {
@@ -294,7 +332,7 @@ export function describeFetchError(err: unknown, url: string, userSignal: AbortS
   if (userSignal?.aborted) return new MobilityError('HTTP_ABORTED', `The request to ${host} was cancelled.`, { cause: err });
   const e = err as { name?: string; message?: string; cause?: { code?: string; message?: string } };
   if (e?.name === 'TimeoutError' || (e?.name === 'AbortError' && !userSignal?.aborted)) {
-    return new MobilityError('HTTP_TIMEOUT', `${host} did not answer within ${Math.round(timeoutMs / 1000)} s${duringBody ? ' (the body stopped arriving)' : ''}. Check that the server is up, or raise the timeout.`, { cause: err });
+    return new MobilityError('HTTP_TIMEOUT', `${host} did not answer within ${formatTimeout(timeoutMs)}${duringBody ? ' (the body stopped arriving)' : ''}. Check that the server is up, or raise the timeout.`, { cause: err });
   }
   const code = e?.cause?.code ?? (err as { code?: string })?.code ?? '';
   const detail = e?.cause?.message ?? e?.message ?? String(err);
@@ -321,6 +359,12 @@ export function describeFetchError(err: unknown, url: string, userSignal: AbortS
       if (/certificate|tls|ssl/i.test(detail)) return new MobilityError('HTTP_TLS', `TLS with ${host} failed: ${detail}`, { cause: err });
       return new MobilityError('HTTP_NETWORK', `The request to ${host} failed${code ? ` (${code})` : ''}: ${detail}`, { cause: err });
   }
+}
+
+/** "30 s", or "300 ms" for a timeout under a second (which "0 s" would misstate). */
+function formatTimeout(ms: number): string {
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  return `${(ms / 1000).toFixed(ms % 1000 === 0 ? 0 : 1)} s`;
 }
 
 function safeHost(url: string): string {

@@ -1,3 +1,4 @@
+import { MAX_JSON_DEPTH, jsonNestsDeeperThan } from './jsonDepth';
 import { describeExpiry, describeIssued, describeNotBefore } from './relativeTime';
 
 /**
@@ -17,6 +18,7 @@ export type DecodeFailureCode =
   | 'not-base64url'
   | 'not-utf8'
   | 'not-json'
+  | 'too-deep'
   | 'not-object'
   | 'alg-missing';
 
@@ -205,6 +207,10 @@ function parseJsonObject(segment: string, part: 'header' | 'payload'): { ok: tru
     value = JSON.parse(text);
   } catch {
     return { ok: false, failure: fail('not-json', `The ${part} is not valid JSON once decoded. Check that the token was copied whole and not altered.`, part) };
+  }
+  // Such a value parses, but would overflow the stack of whatever renders or serialises it later.
+  if (jsonNestsDeeperThan(text)) {
+    return { ok: false, failure: fail('too-deep', `The ${part} nests lists or objects more than ${MAX_JSON_DEPTH} levels deep; a JWT ${part} is a flat object of claims. This is not a token to use.`, part) };
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     return { ok: false, failure: fail('not-object', `The ${part} is JSON ${jsonTypeOf(value)}, not a JSON object ({…}) as a JWT ${part} must be.`, part) };

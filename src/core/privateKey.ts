@@ -99,11 +99,51 @@ function isBase64(compact: string): boolean {
   return compact.length % 4 === 0 && /^[A-Za-z0-9+/]+={0,2}$/.test(compact);
 }
 
+/**
+ * The `-----BEGIN x-----…-----END y-----` blocks of `text`, left to right, each ending at the first
+ * well-formed END line after its BEGIN line. A scan with indexOf rather than a lazy regex: the regex
+ * rescans to the end of the text for every BEGIN line that has no END, which is quadratic (a few MB
+ * of BEGIN lines took minutes).
+ */
+function* pemBlockMatches(text: string): Generator<{ label: string; body: string; endLabel: string }> {
+  let from = 0;
+  for (;;) {
+    const begin = text.indexOf('-----BEGIN ', from);
+    if (begin === -1) return;
+    const label = pemLabelAt(text, begin + '-----BEGIN '.length);
+    if (label === undefined) {
+      from = begin + 1;
+      continue;
+    }
+    const bodyStart = begin + '-----BEGIN '.length + label.length + 5;
+    let search = bodyStart;
+    let end = -1;
+    let endLabel: string | undefined;
+    while (endLabel === undefined) {
+      end = text.indexOf('-----END ', search);
+      // No END line after this BEGIN means none after any later BEGIN either.
+      if (end === -1) return;
+      endLabel = pemLabelAt(text, end + '-----END '.length);
+      search = end + 1;
+    }
+    yield { label, body: text.slice(bodyStart, end), endLabel };
+    from = end + '-----END '.length + endLabel.length + 5;
+  }
+}
+
+/** The label (`[A-Z0-9 ]+`) starting at `at` when five dashes follow it, else undefined. */
+function pemLabelAt(text: string, at: number): string | undefined {
+  let i = at;
+  for (; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (!((c >= 0x41 && c <= 0x5a) || (c >= 0x30 && c <= 0x39) || c === 0x20)) break;
+  }
+  return i > at && text.startsWith('-----', i) ? text.slice(at, i) : undefined;
+}
+
 function readPemBlocks(text: string, acceptedFormats: string): PemBlock[] {
   const blocks: PemBlock[] = [];
-  const pattern = /-----BEGIN ([A-Z0-9 ]+)-----([\s\S]*?)-----END ([A-Z0-9 ]+)-----/g;
-  for (const match of text.matchAll(pattern)) {
-    const [, label, body, endLabel] = match as unknown as [string, string, string, string];
+  for (const { label, body, endLabel } of pemBlockMatches(text)) {
     if (label !== endLabel) {
       throw new MobilityError('KEY_NOT_RECOGNISED', `The PEM block starts with "BEGIN ${label}" but ends with "END ${endLabel}", so it is damaged. Copy the key again, whole and unchanged.`);
     }
@@ -162,6 +202,12 @@ function readJwk(text: string, acceptedFormats: string): JsonWebKey {
   return jwk;
 }
 
+/** `kty "EC"`, for messages; a pasted value can be any length, so it is cut short. */
+export function jwkKtyLabel(kty: string | undefined): string {
+  const text = String(kty);
+  return `kty "${text.length > 20 ? `${text.slice(0, 20)}…` : text}"`;
+}
+
 /** A plain JSON object (not an array, not null). */
 export function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -182,7 +228,7 @@ function privateKeyFromJwk(jwk: JsonWebKey): KeyObject {
   try {
     return createPrivateKey({ key: jwk, format: 'jwk' });
   } catch (err) {
-    throw new MobilityError('KEY_NOT_RECOGNISED', `The JWK (kty "${String(jwk.kty)}") could not be read: a member is missing or is not valid base64url. ${PRIVATE_FORMATS}`, { cause: err });
+    throw new MobilityError('KEY_NOT_RECOGNISED', `The JWK (${jwkKtyLabel(jwk.kty)}) could not be read: a member is missing or is not valid base64url. ${PRIVATE_FORMATS}`, { cause: err });
   }
 }
 

@@ -1,7 +1,7 @@
 import { X509Certificate, createPrivateKey, createPublicKey } from 'node:crypto';
 import type { JsonWebKey, KeyObject } from 'node:crypto';
 import { MobilityError } from './errors';
-import { CERTIFICATE_LABELS, PRIVATE_LABELS, PUBLIC_LABELS, encryptedKeyError, isPassphraseError, readKeyText } from './privateKey';
+import { CERTIFICATE_LABELS, PRIVATE_LABELS, PUBLIC_LABELS, encryptedKeyError, isPassphraseError, jwkKtyLabel, readKeyText } from './privateKey';
 import type { PemBlock } from './privateKey';
 
 const PUBLIC_FORMATS =
@@ -27,7 +27,7 @@ function publicKeyFromJwk(jwk: JsonWebKey): KeyObject {
   try {
     return createPublicKey({ key: jwk, format: 'jwk' });
   } catch (err) {
-    throw new MobilityError('KEY_NOT_RECOGNISED', `The JWK (kty "${String(jwk.kty)}") could not be read: a member is missing or is not valid base64url. ${PUBLIC_FORMATS}`, { cause: err });
+    throw new MobilityError('KEY_NOT_RECOGNISED', `The JWK (${jwkKtyLabel(jwk.kty)}) could not be read: a member is missing or is not valid base64url. ${PUBLIC_FORMATS}`, { cause: err });
   }
 }
 

@@ -46,8 +46,14 @@ const MIN_PRUNE_SIZE = 1024;
 /** A value as it may appear in a message: JSON, cut short so a message stays readable. */
 function show(value: unknown): string {
   if (value === undefined) return '(absent)';
-  // JSON.stringify gives undefined only for functions and symbols, which JSON claims cannot hold.
-  const text = JSON.stringify(value) ?? typeof value;
+  let text: string;
+  try {
+    // JSON.stringify gives undefined only for functions and symbols, which JSON claims cannot hold.
+    text = JSON.stringify(value) ?? typeof value;
+  } catch {
+    // A value nested thousands of levels deep overflows the stack; it is not worth showing.
+    text = Array.isArray(value) ? '(a deeply nested list)' : '(a deeply nested value)';
+  }
   return text.length > 120 ? `${text.slice(0, 117)}...` : text;
 }
 

@@ -86,6 +86,18 @@ describe('ApiClient against real HTTP servers on 127.0.0.1', () => {
     assert.equal(listing.nextUrl, undefined);
   });
 
+  it('keeps response text for the raw view within one 2 MB budget over all pages of a listing', async () => {
+    const filler = 'x'.repeat(900 * 1024);
+    const server = await serve((req, res) => {
+      const page = Number(new URL(req.url!, 'http://x').searchParams.get('page') ?? '1');
+      json(res, 200, { vehicles: [{ filler }], links: { next: page < 3 ? `/mds/vehicles?page=${page + 1}` : null } });
+    });
+    const listing = await new ApiClient({ issuer: new TokenIssuer({ clock: new IssueClock({ precision: 'milliseconds' }) }) })
+      .listVehicles(env(server), makeTestCredential(), { allPages: true });
+    assert.deepEqual(listing.pages.map((p) => p.text !== undefined), [true, true, false]);
+    assert.equal(listing.items.length, 3, 'the parsed bodies are all there');
+  });
+
   it('stops at the page limit and says where it stopped', async () => {
     const server = await serve((req, res) => {
       const page = Number(new URL(req.url!, 'http://x').searchParams.get('page') ?? '1');

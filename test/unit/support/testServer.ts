@@ -1,25 +1,78 @@
 import http from 'node:http';
-import type net from 'node:net';
+import https from 'node:https';
+import net from 'node:net';
 
 export interface TestServer {
   url: string;
   port: number;
+  /** TCP connections open on the server side right now. */
+  openConnections(): number;
+  /** Connections accepted since the start. */
+  acceptedConnections(): number;
+  /** Resolves once no connection is open, or rejects after `timeoutMs`. */
+  waitUntilNoConnections(timeoutMs?: number): Promise<void>;
   close(): Promise<void>;
 }
 
-/** A plain HTTP server on 127.0.0.1 with an ephemeral port; `close` also ends open connections. */
-export async function startTestServer(handler: http.RequestListener): Promise<TestServer> {
-  const server = http.createServer(handler);
+/** PEM key and certificate for an HTTPS test server. */
+export interface TlsOptions {
+  key: string;
+  cert: string;
+}
+
+/**
+ * A plain HTTP server (HTTPS with `tls`) on 127.0.0.1 with an ephemeral port; it counts its
+ * connections, and `close` also ends open connections.
+ */
+export async function startTestServer(handler: http.RequestListener, tls?: TlsOptions): Promise<TestServer> {
+  const server = tls ? https.createServer({ key: tls.key, cert: tls.cert }, handler) : http.createServer(handler);
+  // A client that gives up during the TLS handshake is expected in these tests.
+  server.on('tlsClientError', () => undefined);
+  return listen(server, tls ? 'https' : 'http');
+}
+
+/** A raw TCP server on 127.0.0.1, for answers no HTTP server would give (dripped status lines, garbage, resets). */
+export async function startRawServer(onSocket: (socket: net.Socket) => void): Promise<TestServer> {
+  const server = net.createServer((socket) => {
+    socket.on('error', () => undefined);
+    onSocket(socket);
+  });
+  return listen(server, 'http');
+}
+
+async function listen(server: net.Server, scheme: 'http' | 'https'): Promise<TestServer> {
   const sockets = new Set<net.Socket>();
-  server.on('connection', (s) => {
-    sockets.add(s);
-    s.on('close', () => sockets.delete(s));
+  const idleWaiters = new Set<() => void>();
+  let accepted = 0;
+  server.on('connection', (socket: net.Socket) => {
+    accepted++;
+    sockets.add(socket);
+    socket.on('close', () => {
+      sockets.delete(socket);
+      if (sockets.size === 0) for (const wake of [...idleWaiters]) wake();
+    });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as net.AddressInfo).port;
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `${scheme}://127.0.0.1:${port}`,
     port,
+    openConnections: () => sockets.size,
+    acceptedConnections: () => accepted,
+    waitUntilNoConnections: (timeoutMs = 5000) =>
+      new Promise<void>((resolve, reject) => {
+        if (sockets.size === 0) return resolve();
+        const timer = setTimeout(() => {
+          idleWaiters.delete(wake);
+          reject(new Error(`${sockets.size} connection(s) still open after ${timeoutMs} ms`));
+        }, timeoutMs);
+        const wake = () => {
+          clearTimeout(timer);
+          idleWaiters.delete(wake);
+          resolve();
+        };
+        idleWaiters.add(wake);
+      }),
     close: () =>
       new Promise<void>((resolve) => {
         for (const s of sockets) s.destroy();

@@ -1,0 +1,90 @@
+#!/usr/bin/env node
+// `npm run test:e2e`: the extension as a user gets it (the VSIX from `vsce package --no-dependencies`,
+// installed with `code-server --install-extension`) in a real VS Code (code-server, a normal server: the
+// smoke-test driver would hide notifications), driven by mocha in plain Node through Playwright and
+// Debian's Chromium (test/e2e/*.test.ts, helpers in test/e2e/workbench.ts and session.ts).
+// Every run saves screenshots, and the VS Code logs of failed tests, into test-results/e2e/<run>/.
+// Env: TEST_RESULT_FILE (counts, default test-results/e2e.json), E2E_TIMEOUT_MS (the whole mocha run,
+// default 20 min), E2E_GREP (a mocha --grep pattern).
+import fs from 'node:fs';
+import path from 'node:path';
+import {
+  PROJECT_ROOT, build, createRunDir, ensureVSCode, fail, installCleanup, installVsix, log, packageVsix, removeRunDir, runId,
+  spawnGroup, startCodeServer, stopGroup,
+} from './vscode-env.mjs';
+
+const timeoutMs = Number(process.env.E2E_TIMEOUT_MS || 20 * 60_000);
+const resultFile = path.resolve(process.env.TEST_RESULT_FILE || path.join(PROJECT_ROOT, 'test-results', 'e2e.json'));
+
+/** Keeps the newest `keep` run folders (their names sort by time). */
+function pruneOldRuns(dir, keep) {
+  const runs = fs.readdirSync(dir).filter((d) => /^\d{4}-\d\d-\d\dT/.test(d)).sort();
+  for (const old of runs.slice(0, -keep)) fs.rmSync(path.join(dir, old), { recursive: true, force: true });
+}
+
+async function main() {
+  let server;
+  let mocha;
+  let runDir;
+  installCleanup(() => stopGroup(mocha));
+  const artifactsDir = path.join(PROJECT_ROOT, 'test-results', 'e2e', runId());
+  const rel = (p) => path.relative(PROJECT_ROOT, p);
+  try {
+    const { chromium } = await ensureVSCode();
+    build(['--e2e']);
+    const testDir = path.join(PROJECT_ROOT, 'out', 'test', 'e2e');
+    const tests = fs.existsSync(testDir) ? fs.readdirSync(testDir).filter((f) => f.endsWith('.test.js')).sort().map((f) => path.join(testDir, f)) : [];
+    if (!tests.length) throw new Error('No e2e test was built: test/e2e holds no *.test.ts.');
+    runDir = createRunDir('e2e');
+    const vsix = packageVsix(runDir);
+    const dirs = { extensionsDir: path.join(runDir, 'extensions'), userDataDir: path.join(runDir, 'user-data') };
+    installVsix(vsix, dirs);
+    const workspace = path.join(runDir, 'workspace');
+    fs.mkdirSync(workspace, { recursive: true });
+    fs.writeFileSync(path.join(workspace, 'README.md'), '# E2E test workspace\n');
+    fs.mkdirSync(artifactsDir, { recursive: true });
+    pruneOldRuns(path.dirname(artifactsDir), 10);
+    fs.rmSync(resultFile, { force: true });
+
+    server = await startCodeServer({ ...dirs, folder: workspace, logFile: path.join(runDir, 'code-server.log') });
+    log(`e2e screenshots and logs go to ${rel(artifactsDir)}/`);
+    const mochaArgs = [path.join(PROJECT_ROOT, 'node_modules', 'mocha', 'bin', 'mocha.js'), '--no-config', '--exit',
+      '--reporter', path.join(PROJECT_ROOT, 'scripts', 'mocha-summary-reporter.cjs'), '--timeout', '120000', '--enable-source-maps'];
+    if (process.env.E2E_GREP) mochaArgs.push('--grep', process.env.E2E_GREP);
+    // Its own process group, so that a timeout also ends the browsers it launched.
+    mocha = spawnGroup(process.execPath, [...mochaArgs, ...tests], {
+      cwd: PROJECT_ROOT,
+      stdio: 'inherit',
+      env: {
+        ...process.env,
+        TEST_RESULT_FILE: resultFile,
+        E2E_WORKBENCH_URL: server.workbenchUrl(),
+        E2E_ARTIFACTS_DIR: artifactsDir,
+        E2E_LOGS_DIR: path.join(dirs.userDataDir, 'logs'),
+        E2E_SERVER_LOG: server.logFile,
+        CHROMIUM_PATH: chromium,
+      },
+    });
+    let timer;
+    const code = await new Promise((resolve) => {
+      mocha.once('exit', (status, signal) => resolve(status ?? (signal ? 1 : 0)));
+      timer = setTimeout(() => {
+        console.error(`\nThe e2e run did not finish within ${timeoutMs / 1000}s; stopping it.`);
+        void stopGroup(mocha).then(() => resolve(1));
+      }, timeoutMs);
+    });
+    clearTimeout(timer);
+    if (code !== 0) {
+      // Failing tests saved their own logs; this also covers a run that died outside a test.
+      fs.copyFileSync(server.logFile, path.join(artifactsDir, 'code-server.log'));
+    }
+    log(`e2e tests exited with code ${code}; screenshots${code ? ' and logs of the failures' : ''}: ${rel(artifactsDir)}/`);
+    process.exitCode = code;
+  } finally {
+    await stopGroup(mocha);
+    await server?.stop();
+    if (runDir) removeRunDir(runDir);
+  }
+}
+
+main().catch(fail);

@@ -1,0 +1,36 @@
+import type * as vscode from 'vscode';
+import type { ResultsPanelController } from '../webview/resultsPanel';
+import type { ClientFactory } from '../services/clientFactory';
+import type { CredentialStore } from '../services/credentialStore';
+import type { EnvironmentRegistry } from '../services/environmentRegistry';
+import type { GlobalStateClockStore } from '../services/globalStateClockStore';
+import type { Logger } from '../services/logger';
+import type { SandboxService } from '../services/sandboxService';
+import type { Settings } from '../services/settings';
+
+/** The services every command is built from; `activate()` makes them once per window. */
+export interface CommandDeps {
+  context: vscode.ExtensionContext;
+  log: Logger;
+  settings: Settings;
+  credentials: CredentialStore;
+  environments: EnvironmentRegistry;
+  sandbox: SandboxService;
+  clients: ClientFactory;
+  clockStore: GlobalStateClockStore;
+  results: ResultsPanelController;
+  /** Things said once per session, such as the deprecation warning per credential. */
+  session: { warnedDeprecated: Set<string> };
+}
+
+/** What a tree item passes to a command, or a caller passes programmatically. */
+export interface EnvironmentTarget {
+  environmentId: string;
+}
+
+export interface CredentialTarget {
+  credentialId: string;
+}
+
+/** What every command returns, so callers (and tests) can tell success from a shown error. */
+export type CommandOutcome<T = Record<string, unknown>> = ({ ok: true } & T) | { ok: false; code: string; message: string };

@@ -1,0 +1,45 @@
+import * as vscode from 'vscode';
+import { SETTINGS_SECTION } from '../services/settings';
+import type { CommandDeps, CommandOutcome, EnvironmentTarget } from './commandDeps';
+import { COMMANDS } from './commandIds';
+import { pickEnvironment } from './pickers';
+import { registerCommand } from './registerCommand';
+
+/** Select Environment, Open Settings, Start/Stop Local Sandbox, Show Log. */
+export function registerEnvironmentCommands(deps: CommandDeps, showLog: () => void, refresh: () => void): vscode.Disposable[] {
+  return [
+    registerCommand(deps, COMMANDS.selectEnvironment, async (target?: EnvironmentTarget): Promise<CommandOutcome> => {
+      const env = await pickEnvironment(deps, target, vscode.l10n.t('Make which environment active?'));
+      await deps.environments.setActive(env.id);
+      return { ok: true, environmentId: env.id };
+    }),
+    registerCommand(deps, COMMANDS.openSettings, async (target?: EnvironmentTarget): Promise<CommandOutcome> => {
+      const query = target?.environmentId && !deps.environments.get(target.environmentId)?.id.startsWith('sandbox-') ? deps.settings.settingFor(target.environmentId) : SETTINGS_SECTION;
+      await vscode.commands.executeCommand('workbench.action.openSettings', query);
+      return { ok: true, query };
+    }),
+    registerCommand(deps, COMMANDS.startSandbox, async (): Promise<CommandOutcome> => {
+      const sandbox = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Starting the local sandbox…') }, () => deps.sandbox.start());
+      const first = deps.environments.sandbox()[0];
+      if (first && !deps.environments.active()) await deps.environments.setActive(first.id);
+      const list = vscode.l10n.t('List Vehicles');
+      void vscode.window.showInformationMessage(vscode.l10n.t('Local sandbox running on {0}, with its demo credential bound to its three environments.', sandbox.url), list).then((picked) => {
+        if (picked === list) void vscode.commands.executeCommand(COMMANDS.listVehicles, first ? { environmentId: first.id } : undefined);
+      });
+      return { ok: true, url: sandbox.url, environmentIds: deps.environments.sandbox().map((e) => e.id) };
+    }),
+    registerCommand(deps, COMMANDS.stopSandbox, async (): Promise<CommandOutcome> => {
+      const stopped = await deps.sandbox.stop();
+      if (stopped) void vscode.window.showInformationMessage(vscode.l10n.t('Local sandbox stopped.'));
+      return { ok: true, stopped };
+    }),
+    registerCommand(deps, COMMANDS.showLog, () => {
+      showLog();
+      return Promise.resolve({ ok: true });
+    }),
+    registerCommand(deps, COMMANDS.refreshEnvironments, () => {
+      refresh();
+      return Promise.resolve({ ok: true });
+    }),
+  ];
+}

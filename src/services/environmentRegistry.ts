@@ -1,0 +1,102 @@
+import * as vscode from 'vscode';
+import type { Environment } from '../core/environment';
+import type { SandboxEnvironment } from '../sandbox/sandboxServer';
+import type { Settings } from './settings';
+
+const ACTIVE_KEY = 'mobilityApi.activeEnvironment';
+
+/** The last answer an environment gave, for the tree (status and time, never a token). */
+export interface LastResult {
+  at: number;
+  ok: boolean;
+  /** e.g. "200 OK · 100 vehicles" or "connection refused". */
+  summary: string;
+}
+
+const SANDBOX_NAMES: Record<SandboxEnvironment['id'], string> = {
+  'mds-staging': 'Sandbox · MDS staging',
+  'mds-production': 'Sandbox · MDS production',
+  'maas-staging': 'Sandbox · MaaS staging',
+};
+
+/** Every environment the user can pick: the built-in and custom ones from settings, and the sandbox's while it runs. */
+export class EnvironmentRegistry implements vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<void>();
+  readonly onDidChange = this.changed.event;
+  private readonly lastResults = new Map<string, LastResult>();
+  private sandboxEnvironments: Environment[] = [];
+  private readonly subscription: vscode.Disposable;
+
+  constructor(private readonly settings: Settings, private readonly state: vscode.Memento) {
+    this.subscription = vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration('mobilityApi')) this.changed.fire();
+    });
+  }
+
+  dispose(): void {
+    this.subscription.dispose();
+    this.changed.dispose();
+  }
+
+  /** Configured environments first, then the sandbox's. */
+  all(): Environment[] {
+    return [...this.settings.configuredEnvironments().environments, ...this.sandboxEnvironments];
+  }
+
+  configured(): Environment[] {
+    return this.settings.configuredEnvironments().environments;
+  }
+
+  sandbox(): Environment[] {
+    return this.sandboxEnvironments;
+  }
+
+  /** Problems in `mobilityApi.customEnvironments`, shown in the tree. */
+  problems(): string[] {
+    return this.settings.configuredEnvironments().problems;
+  }
+
+  get(id: string): Environment | undefined {
+    return this.all().find((e) => e.id === id);
+  }
+
+  /** Environment id → sandbox environment id ("sandbox-mds-staging"). */
+  static sandboxId(id: SandboxEnvironment['id']): string {
+    return `sandbox-${id}`;
+  }
+
+  setSandbox(environments: SandboxEnvironment[] | undefined): void {
+    this.sandboxEnvironments = (environments ?? []).map((e): Environment => ({
+      id: EnvironmentRegistry.sandboxId(e.id),
+      name: SANDBOX_NAMES[e.id],
+      api: e.api,
+      stage: e.stage,
+      baseUrl: e.baseUrl,
+      headers: e.api === 'mds' ? { Accept: this.settings.mdsAcceptHeader } : ({}),
+    }));
+    this.changed.fire();
+  }
+
+  get activeId(): string | undefined {
+    return this.state.get<string>(ACTIVE_KEY);
+  }
+
+  active(): Environment | undefined {
+    const id = this.activeId;
+    return id ? this.get(id) : undefined;
+  }
+
+  async setActive(id: string): Promise<void> {
+    await this.state.update(ACTIVE_KEY, id);
+    this.changed.fire();
+  }
+
+  lastResult(id: string): LastResult | undefined {
+    return this.lastResults.get(id);
+  }
+
+  recordResult(id: string, result: LastResult): void {
+    this.lastResults.set(id, result);
+    this.changed.fire();
+  }
+}

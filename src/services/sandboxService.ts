@@ -1,0 +1,127 @@
+import * as vscode from 'vscode';
+import type { RunningSandbox } from '../sandbox/sandboxServer';
+import { startSandbox } from '../sandbox/sandboxServer';
+import fs from 'node:fs';
+import type { CredentialStore } from './credentialStore';
+import { EnvironmentRegistry } from './environmentRegistry';
+import type { Logger } from './logger';
+import type { Settings } from './settings';
+
+const DEMO_KEY_SECRET = 'mobilityApi.sandbox.demoKey';
+
+/**
+ * Runs the local sandbox provider inside the extension host. Its demo key lives in SecretStorage
+ * (so the stored demo credential stays valid across restarts); the sandbox also trusts every
+ * stored credential, so users can try their own keys against it.
+ */
+export class SandboxService implements vscode.Disposable {
+  private running: RunningSandbox | undefined;
+  private starting: Promise<RunningSandbox> | undefined;
+  private readonly changed = new vscode.EventEmitter<boolean>();
+  readonly onDidChange = this.changed.event;
+  private readonly subscription: vscode.Disposable;
+
+  constructor(
+    private readonly secrets: vscode.SecretStorage,
+    private readonly credentials: CredentialStore,
+    private readonly environments: EnvironmentRegistry,
+    private readonly settings: Settings,
+    private readonly log: Logger,
+  ) {
+    this.subscription = credentials.onDidChange(() => void this.trustStoredCredentials());
+  }
+
+  get isRunning(): boolean {
+    return this.running !== undefined;
+  }
+
+  get url(): string | undefined {
+    return this.running?.url;
+  }
+
+  /** Starts (or returns the running) sandbox and makes sure its demo credential is stored and bound. */
+  async start(): Promise<RunningSandbox> {
+    if (this.running) return this.running;
+    this.starting ??= this.doStart().finally(() => (this.starting = undefined));
+    return this.starting;
+  }
+
+  async stop(): Promise<boolean> {
+    const sandbox = this.running;
+    if (!sandbox) return false;
+    this.running = undefined;
+    await sandbox.close();
+    this.environments.setSandbox(undefined);
+    this.log.info('sandbox', 'stopped');
+    this.changed.fire(false);
+    void vscode.commands.executeCommand('setContext', 'mobilityApi.sandboxRunning', false);
+    return true;
+  }
+
+  dispose(): void {
+    this.subscription.dispose();
+    void this.stop();
+    this.changed.dispose();
+  }
+
+  private async doStart(): Promise<RunningSandbox> {
+    const demoKeyPem = await this.secrets.get(DEMO_KEY_SECRET);
+    const sandbox = await startSandbox({
+      port: this.settings.sandboxPort,
+      fleetSize: this.settings.sandboxFleetSize,
+      pageSize: this.settings.sandboxPageSize,
+      demoPrivateKeyPem: demoKeyPem,
+      onRequest: (entry) => {
+        if (entry.status >= 400) this.log.warn('sandbox', `${entry.method} ${entry.path} → ${entry.status}${entry.rule ? ` (rule ${entry.rule})` : ''}${entry.description ? `: ${entry.description}` : ''}`);
+      },
+    });
+    this.running = sandbox;
+    try {
+      const pem = fs.readFileSync(sandbox.demo.privateKeyFile, 'utf8');
+      if (!demoKeyPem) await this.secrets.store(DEMO_KEY_SECRET, pem);
+      this.environments.setSandbox(sandbox.environments);
+      await this.ensureDemoCredential(pem);
+      await this.trustStoredCredentials();
+    } catch (err) {
+      await this.stop();
+      throw err;
+    }
+    this.log.info('sandbox', `listening on ${sandbox.url}`);
+    this.changed.fire(true);
+    void vscode.commands.executeCommand('setContext', 'mobilityApi.sandboxRunning', true);
+    return sandbox;
+  }
+
+  private async ensureDemoCredential(pem: string): Promise<void> {
+    const sandbox = this.running!;
+    const ids = sandbox.environments.map((e) => EnvironmentRegistry.sandboxId(e.id));
+    const existing = (await this.credentials.list()).find((c) => c.demo && c.kid === sandbox.demo.kid);
+    if (existing) {
+      // Keep the user's own bindings of sandbox environments; bind the unbound ones to the demo.
+      const bound = await Promise.all(ids.map(async (id) => ((await this.credentials.boundTo(id)) ? undefined : id)));
+      const free = bound.filter((id): id is string => id !== undefined);
+      if (free.length) await this.credentials.bind(existing.id, [...existing.environments, ...free]);
+      return;
+    }
+    await this.credentials.add(
+      { kind: 'ec', type: 'external-org', privateKey: pem, kid: sandbox.demo.kid, issuer: sandbox.demo.issuer },
+      vscode.l10n.t('Sandbox demo credential'),
+      { demo: true, environments: ids },
+    );
+  }
+
+  /** Lets the sandbox accept tokens of every stored credential, not only the demo's. */
+  private async trustStoredCredentials(): Promise<void> {
+    const sandbox = this.running;
+    if (!sandbox) return;
+    for (const info of await this.credentials.list()) {
+      if (info.demo) continue;
+      try {
+        const credential = await this.credentials.credential(info.id);
+        sandbox.trust({ kid: credential.kid, iss: credential.issuer, type: credential.type, publicKey: credential.publicKey });
+      } catch (err) {
+        this.log.error('sandbox', err);
+      }
+    }
+  }
+}

@@ -1,0 +1,121 @@
+import * as vscode from 'vscode';
+import type { IssuerDomains } from '../core/credential';
+import type { ApiKind, Environment } from '../core/environment';
+import type { ClockPrecision } from '../core/issueClock';
+
+export const SETTINGS_SECTION = 'mobilityApi';
+
+/** A custom environment as written in `mobilityApi.customEnvironments`. */
+interface CustomEnvironmentSetting {
+  id?: unknown;
+  name?: unknown;
+  api?: unknown;
+  stage?: unknown;
+  baseUrl?: unknown;
+  audience?: unknown;
+  headers?: unknown;
+}
+
+/** The three environments of the spec; their base URLs are settings, empty until the user sets them. */
+export const BUILT_IN_ENVIRONMENTS: ReadonlyArray<{ id: string; api: ApiKind; stage: string; name: string; setting: string }> = [
+  { id: 'mds-staging', api: 'mds', stage: 'staging', name: 'MDS Provider · staging', setting: 'mds.stagingBaseUrl' },
+  { id: 'mds-production', api: 'mds', stage: 'production', name: 'MDS Provider · production', setting: 'mds.productionBaseUrl' },
+  { id: 'maas-staging', api: 'maas', stage: 'staging', name: 'MaaS · staging', setting: 'maas.stagingBaseUrl' },
+];
+
+/** Typed read access to the `mobilityApi.*` settings. Never holds secrets. */
+export class Settings {
+  private get config(): vscode.WorkspaceConfiguration {
+    return vscode.workspace.getConfiguration(SETTINGS_SECTION);
+  }
+
+  get lifetimeSeconds(): number {
+    return this.config.get<number>('token.lifetimeSeconds', 300);
+  }
+
+  get audienceAsList(): boolean {
+    return this.config.get<boolean>('token.audienceAsList', false);
+  }
+
+  get clockPrecision(): ClockPrecision {
+    return this.config.get<string>('token.clockPrecision', 'seconds') === 'milliseconds' ? 'milliseconds' : 'seconds';
+  }
+
+  get timeoutMs(): number {
+    return Math.max(1, this.config.get<number>('request.timeoutSeconds', 30)) * 1000;
+  }
+
+  get maxBytes(): number {
+    return Math.max(1, this.config.get<number>('request.maxResponseMegabytes', 50)) * 1024 * 1024;
+  }
+
+  get maxPages(): number {
+    return Math.max(1, this.config.get<number>('request.maxPages', 1000));
+  }
+
+  get mdsAcceptHeader(): string {
+    return this.config.get<string>('mds.acceptHeader', 'application/vnd.mds+json;version=2.0');
+  }
+
+  get sandboxFleetSize(): number {
+    return this.config.get<number>('sandbox.fleetSize', 500);
+  }
+
+  get sandboxPageSize(): number {
+    return this.config.get<number>('sandbox.pageSize', 100);
+  }
+
+  get sandboxAutoStart(): boolean {
+    return this.config.get<boolean>('sandbox.autoStart', false);
+  }
+
+  get sandboxPort(): number {
+    return this.config.get<number>('sandbox.port', 0);
+  }
+
+  get issuerDomains(): IssuerDomains {
+    const raw = this.config.get<Record<string, unknown>>('issuerDomains', {});
+    const list = (v: unknown) => (Array.isArray(v) ? v.filter((d): d is string => typeof d === 'string' && d.trim() !== '') : []);
+    return { 'external-org': list(raw.externalOrganization), iam: list(raw.iam), 'service-account': list(raw.serviceAccount) };
+  }
+
+  /** The built-in environments (base URL possibly empty) followed by the valid custom ones. */
+  configuredEnvironments(): { environments: Environment[]; problems: string[] } {
+    const config = this.config;
+    const headersFor = (api: ApiKind): Record<string, string> => (api === 'mds' && this.mdsAcceptHeader ? { Accept: this.mdsAcceptHeader } : {});
+    const environments: Environment[] = BUILT_IN_ENVIRONMENTS.map((b) => ({
+      id: b.id,
+      name: b.name,
+      api: b.api,
+      stage: b.stage,
+      baseUrl: (config.get<string>(b.setting, '') ?? '').trim(),
+      audienceAsList: this.audienceAsList,
+      headers: headersFor(b.api),
+    }));
+    const problems: string[] = [];
+    const custom = config.get<unknown[]>('customEnvironments', []);
+    (Array.isArray(custom) ? custom : []).forEach((entry, index) => {
+      const e = (typeof entry === 'object' && entry !== null ? entry : {}) as CustomEnvironmentSetting;
+      const where = `mobilityApi.customEnvironments[${index}]`;
+      if (e.api !== 'mds' && e.api !== 'maas') return problems.push(`${where}: "api" must be "mds" or "maas".`);
+      if (typeof e.name !== 'string' || !e.name.trim()) return problems.push(`${where}: "name" is required.`);
+      if (typeof e.baseUrl !== 'string') return problems.push(`${where}: "baseUrl" is required.`);
+      const id = typeof e.id === 'string' && e.id.trim() ? e.id.trim() : `custom-${e.name.trim().toLowerCase().replace(/[^a-z0-9]+/g, '-')}`;
+      if (environments.some((x) => x.id === id)) return problems.push(`${where}: the id "${id}" is used twice.`);
+      const audience = typeof e.audience === 'string' || (Array.isArray(e.audience) && e.audience.every((a) => typeof a === 'string')) ? (e.audience) : undefined;
+      const headers: Record<string, string> = { ...headersFor(e.api) };
+      if (typeof e.headers === 'object' && e.headers !== null) {
+        for (const [k, v] of Object.entries(e.headers as Record<string, unknown>)) if (typeof v === 'string') headers[k] = v;
+      }
+      environments.push({ id, name: e.name.trim(), api: e.api, stage: typeof e.stage === 'string' && e.stage ? e.stage : 'custom', baseUrl: e.baseUrl.trim(), audience, audienceAsList: this.audienceAsList, headers });
+      return undefined;
+    });
+    return { environments, problems };
+  }
+
+  /** The setting that holds an environment's base URL, for "Open Settings". */
+  settingFor(environmentId: string): string {
+    const builtIn = BUILT_IN_ENVIRONMENTS.find((b) => b.id === environmentId);
+    return `${SETTINGS_SECTION}.${builtIn ? builtIn.setting : 'customEnvironments'}`;
+  }
+}

@@ -1,0 +1,412 @@
+/**
+ * The typed messages between the results panel's host (src/webview/resultsPanel.ts) and its browser
+ * bundle (src/webview-ui/), and the view models they carry. Imported by both bundles, so it holds
+ * types, constants and pure guards only. The webview says `ready` before the host posts anything.
+ *
+ * No view model ever holds a raw bearer token: the host keeps tokens and copies them to the
+ * clipboard itself when the webview asks with a result id.
+ */
+
+/** The `viewType` of the results panel (manifest: `onWebviewPanel:mobilityApi.results`). */
+export const RESULTS_VIEW_TYPE = 'mobilityApi.results';
+
+/** Bumped when the persisted panel state changes shape; older states are then ignored. */
+export const PERSISTED_STATE_VERSION = 1;
+
+/** Longest id, URL or label a webview message may carry; anything longer is not ours. */
+const MAX_FIELD_CHARS = 4096;
+
+// ---------------------------------------------------------------------------------------------
+// View models
+// ---------------------------------------------------------------------------------------------
+
+export interface EnvironmentView {
+  id: string;
+  name: string;
+  api: 'mds' | 'maas';
+  apiLabel: string;
+  stage: string;
+  baseUrl: string;
+}
+
+export interface HeaderView {
+  name: string;
+  value: string;
+  /** True for `Authorization`: the value is the shortened token, never the token. */
+  secret?: boolean;
+}
+
+export interface RequestView {
+  method: string;
+  url: string;
+  headers: HeaderView[];
+  /** The token shortened to its first 10 and last 6 characters, when the request carried one. */
+  tokenPreview?: string;
+  /** The curl command with `$TOKEN` in place of the token; "Copy curl" puts a fresh one in. */
+  curlPreview: string;
+}
+
+export interface TimeView {
+  seconds: number;
+  iso: string;
+}
+
+export interface FindingView {
+  id: string;
+  severity: 'error' | 'warning' | 'info';
+  message: string;
+  rule: string;
+}
+
+export type SignatureView = { state: 'verified' } | { state: 'failed'; reason: string } | { state: 'unchecked' };
+
+export interface TokenView {
+  /** Where the token comes from: "Generated for MDS staging", "Sent with page 1". */
+  source: string;
+  /** First 10 and last 6 characters. */
+  preview: string;
+  length: number;
+  header: Record<string, unknown>;
+  payload: Record<string, unknown>;
+  iat?: TimeView;
+  nbf?: TimeView;
+  exp?: TimeView;
+  lifetimeSeconds?: number;
+  findings: FindingView[];
+  signature: SignatureView;
+  /** The host holds the token and copies it on request. */
+  canCopy: boolean;
+  /** The token was already sent; a server that enforces spec 5.1 rule 4 refuses it again. */
+  alreadyUsed: boolean;
+}
+
+export interface TimingsView {
+  queuedMs: number;
+  signMs: number;
+  ttfbMs: number;
+  totalMs: number;
+}
+
+export interface ResponseView {
+  status: number;
+  statusText: string;
+  ok: boolean;
+  contentType: string;
+  bytes: number;
+  timings: TimingsView;
+  headers: HeaderView[];
+  redirectedFrom?: string[];
+  bodyKind: 'json' | 'text' | 'empty';
+  bodyProblem?: string;
+}
+
+/** A failure as the user reads it: what happened, what the server said, and what to try next. */
+export interface ErrorView {
+  title: string;
+  /** `MobilityError` code for failures before an answer (HTTP_TIMEOUT…). */
+  code?: string;
+  status?: number;
+  statusText?: string;
+  /** What the HTTP status means in plain words. */
+  statusMeaning?: string;
+  message?: string;
+  mdsError?: { error: string; description?: string; details: string[] };
+  /** The sandbox's `rule: <id>` / `spec:` / `requirement:` details, when present. */
+  rule?: { id: string; spec?: string; requirement?: string };
+  /** Further `name: value` facts from the error details (kid, hint…). */
+  facts: { name: string; value: string }[];
+  tips: string[];
+}
+
+/** One page of a listing: its own request, token, response and error. */
+export interface PageView {
+  index: number;
+  url: string;
+  request: RequestView;
+  token?: TokenView;
+  response: ResponseView;
+  itemCount: number;
+  error?: ErrorView;
+}
+
+/** Which body shape the vehicle table was read from. */
+export type ListingShape = 'mds-vehicles' | 'mds-status' | 'maas' | 'unknown';
+
+/**
+ * The vehicle table, column by column: strings for ids, small-integer codes into a name list for
+ * categorical columns (0 is "none"), and typed arrays (NaN for "none") for numbers. Columns clone
+ * cheaply in one message and sort and filter without touching objects.
+ */
+export interface VehicleColumns {
+  count: number;
+  deviceId: string[];
+  vehicleId: string[];
+  providerId: string[];
+  typeCode: Uint16Array;
+  typeNames: string[];
+  propulsionCode: Uint16Array;
+  propulsionNames: string[];
+  stateCode: Uint16Array;
+  stateNames: string[];
+  battery: Float64Array;
+  /** Last event (or report) time, ms since the epoch. */
+  lastEvent: Float64Array;
+  lat: Float64Array;
+  lng: Float64Array;
+}
+
+/** What is persisted (webview state) and shown after a reload: no rows, no token. */
+export interface ResultSummary {
+  kind: ResultView['kind'];
+  title: string;
+  /** One line: "200 OK · 1,000 vehicles · 2 pages". */
+  line: string;
+  createdAt: number;
+  environmentId?: string;
+  environmentName?: string;
+  /** A listing can be fetched again with a fresh token (command `mobilityApi.listVehicles` or `.vehicleStatus`). */
+  canRunAgain: boolean;
+  /** Which listing "Run again" asks for. */
+  rerun?: 'vehicles' | 'status';
+  url?: string;
+}
+
+export interface ListingResultView {
+  kind: 'listing';
+  id: string;
+  title: string;
+  createdAt: number;
+  environment: EnvironmentView;
+  credentialLabel?: string;
+  shape: ListingShape;
+  pages: PageView[];
+  vehicles: VehicleColumns;
+  nextUrl?: string;
+  stoppedBecause?: string;
+  canLoadNext: boolean;
+  canCopyCurl: boolean;
+  /** The first failed page's error, shown above everything else. */
+  error?: ErrorView;
+  summary: ResultSummary;
+}
+
+export interface RequestErrorResultView {
+  kind: 'requestError';
+  id: string;
+  title: string;
+  createdAt: number;
+  environment: EnvironmentView;
+  url?: string;
+  error: ErrorView;
+  summary: ResultSummary;
+}
+
+export interface TokenResultView {
+  kind: 'token';
+  id: string;
+  title: string;
+  createdAt: number;
+  environment?: EnvironmentView;
+  token: TokenView;
+  summary: ResultSummary;
+}
+
+export type ResultView = ListingResultView | RequestErrorResultView | TokenResultView;
+
+/** The body of one page, sent when the webview opens the JSON tree or Raw view of that page. */
+export interface BodyView {
+  resultId: string;
+  pageIndex: number;
+  bodyKind: 'json' | 'text' | 'empty';
+  json?: unknown;
+  raw: string;
+  /** Raw was cut to this many characters of `rawTotalChars` to keep the view responsive. */
+  rawTruncated: boolean;
+  rawTotalChars: number;
+  /** Raw was re-serialised from the parsed body, because the received text was too large to keep. */
+  rawReserialised: boolean;
+}
+
+/** UI choices persisted in webview state so they survive hiding and reloads. */
+export interface PanelUiState {
+  bodyView?: 'table' | 'tree' | 'raw' | 'plot';
+  sortColumn?: string;
+  sortDescending?: boolean;
+  filter?: string;
+  stateFilter?: string;
+  pageIndex?: number;
+}
+
+/** What the webview stores with `setState` and the serializer receives after a reload. */
+export interface PersistedPanelState {
+  version: typeof PERSISTED_STATE_VERSION;
+  panelKey: string;
+  summary?: ResultSummary;
+  ui: PanelUiState;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Messages
+// ---------------------------------------------------------------------------------------------
+
+export type HostMessage =
+  /** `panelKey` names the panel (one per environment); the webview persists it for the serializer. */
+  | { type: 'show'; panelKey: string; result: ResultView }
+  /** After a reload, when the host no longer holds the result: the persisted summary, with "Run again". */
+  | { type: 'restore'; panelKey: string; summary?: ResultSummary }
+  | { type: 'pagesAppended'; resultId: string; pages: PageView[]; vehicles: VehicleColumns; nextUrl?: string; stoppedBecause?: string; canLoadNext: boolean; error?: ErrorView }
+  | { type: 'busy'; resultId: string; action: 'loadNextPage' | 'copyCurl' | 'runAgain'; busy: boolean }
+  | { type: 'body'; body: BodyView }
+  | { type: 'notice'; level: 'info' | 'error'; text: string };
+
+export type WebviewMessage =
+  | { type: 'ready' }
+  | { type: 'copyToken'; resultId: string; pageIndex?: number }
+  | { type: 'copyCurl'; resultId: string; pageIndex?: number }
+  | { type: 'loadNextPage'; resultId: string }
+  | { type: 'requestBody'; resultId: string; pageIndex: number }
+  | { type: 'openInEditor'; resultId: string; pageIndex: number }
+  | { type: 'runAgain' };
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function isShortString(value: unknown): value is string {
+  return typeof value === 'string' && value.length > 0 && value.length <= MAX_FIELD_CHARS;
+}
+
+function isPageIndex(value: unknown): value is number {
+  return typeof value === 'number' && Number.isInteger(value) && value >= 0 && value < 1_000_000;
+}
+
+/**
+ * The message the webview sent, checked field by field, or undefined for anything else. A webview
+ * runs response data, so the host treats its messages as untrusted input: never throws, never
+ * passes unknown fields on.
+ */
+export function parseWebviewMessage(value: unknown): WebviewMessage | undefined {
+  try {
+    if (!isRecord(value) || typeof value.type !== 'string') return undefined;
+    const { type, resultId, pageIndex } = value;
+    switch (type) {
+      case 'ready':
+      case 'runAgain':
+        return { type };
+      case 'loadNextPage':
+        return isShortString(resultId) ? { type, resultId } : undefined;
+      case 'copyToken':
+      case 'copyCurl':
+        if (!isShortString(resultId)) return undefined;
+        if (pageIndex === undefined) return { type, resultId };
+        return isPageIndex(pageIndex) ? { type, resultId, pageIndex } : undefined;
+      case 'requestBody':
+      case 'openInEditor':
+        return isShortString(resultId) && isPageIndex(pageIndex) ? { type, resultId, pageIndex } : undefined;
+      default:
+        return undefined;
+    }
+  } catch {
+    // A getter or proxy that throws is not a message of ours either.
+    return undefined;
+  }
+}
+
+const HOST_MESSAGE_TYPES: ReadonlySet<string> = new Set(['show', 'restore', 'pagesAppended', 'busy', 'body', 'notice']);
+
+/** True when `value` looks like a host message (the webview ignores other `message` events). */
+export function isHostMessage(value: unknown): value is HostMessage {
+  try {
+    return isRecord(value) && typeof value.type === 'string' && HOST_MESSAGE_TYPES.has(value.type);
+  } catch {
+    return false;
+  }
+}
+
+const BODY_VIEWS: ReadonlySet<string> = new Set(['table', 'tree', 'raw', 'plot']);
+
+/** The persisted state the serializer received, checked, or undefined when it is not ours or outdated. */
+export function parsePersistedState(value: unknown): PersistedPanelState | undefined {
+  try {
+    if (!isRecord(value) || value.version !== PERSISTED_STATE_VERSION || !isShortString(value.panelKey)) return undefined;
+    const ui: PanelUiState = {};
+    if (isRecord(value.ui)) {
+      const u = value.ui;
+      if (typeof u.bodyView === 'string' && BODY_VIEWS.has(u.bodyView)) ui.bodyView = u.bodyView as PanelUiState['bodyView'];
+      if (isShortString(u.sortColumn)) ui.sortColumn = u.sortColumn;
+      if (typeof u.sortDescending === 'boolean') ui.sortDescending = u.sortDescending;
+      if (typeof u.filter === 'string' && u.filter.length <= MAX_FIELD_CHARS) ui.filter = u.filter;
+      if (isShortString(u.stateFilter)) ui.stateFilter = u.stateFilter;
+      if (isPageIndex(u.pageIndex)) ui.pageIndex = u.pageIndex;
+    }
+    const state: PersistedPanelState = { version: PERSISTED_STATE_VERSION, panelKey: value.panelKey, ui };
+    const s = value.summary;
+    if (isRecord(s) && (s.kind === 'listing' || s.kind === 'requestError' || s.kind === 'token') && typeof s.title === 'string' && typeof s.line === 'string') {
+      const summary: ResultSummary = {
+        kind: s.kind,
+        title: s.title.slice(0, MAX_FIELD_CHARS),
+        line: s.line.slice(0, MAX_FIELD_CHARS),
+        createdAt: typeof s.createdAt === 'number' && Number.isFinite(s.createdAt) ? s.createdAt : 0,
+        canRunAgain: s.canRunAgain === true,
+      };
+      if (isShortString(s.environmentId)) summary.environmentId = s.environmentId;
+      if (isShortString(s.environmentName)) summary.environmentName = s.environmentName;
+      if (isShortString(s.url)) summary.url = s.url;
+      if (s.rerun === 'vehicles' || s.rerun === 'status') summary.rerun = s.rerun;
+      state.summary = summary;
+    }
+    return state;
+  } catch {
+    return undefined;
+  }
+}
+
+/** `a` followed by `b`, with `b`'s category codes mapped into `a`'s name lists. Neither input changes. */
+export function concatVehicleColumns(a: VehicleColumns, b: VehicleColumns): VehicleColumns {
+  const n = a.count + b.count;
+  const remap = (names: string[], codes: Uint16Array, moreNames: string[], moreCodes: Uint16Array): { names: string[]; codes: Uint16Array } => {
+    const merged = [...names];
+    const index = new Map(merged.map((name, i) => [name, i]));
+    const translate = moreNames.map((name) => {
+      let code = index.get(name);
+      if (code === undefined) {
+        // Beyond 65535 distinct names the rest share the last code rather than wrap around.
+        code = merged.length < 0xffff ? merged.length : 0xfffe;
+        if (code === merged.length) {
+          merged.push(name);
+          index.set(name, code);
+        }
+      }
+      return code;
+    });
+    const out = new Uint16Array(n);
+    out.set(codes.subarray(0, a.count), 0);
+    for (let i = 0; i < b.count; i++) out[a.count + i] = translate[moreCodes[i]] ?? 0;
+    return { names: merged, codes: out };
+  };
+  const floats = (x: Float64Array, y: Float64Array): Float64Array => {
+    const out = new Float64Array(n);
+    out.set(x.subarray(0, a.count), 0);
+    out.set(y.subarray(0, b.count), a.count);
+    return out;
+  };
+  const type = remap(a.typeNames, a.typeCode, b.typeNames, b.typeCode);
+  const propulsion = remap(a.propulsionNames, a.propulsionCode, b.propulsionNames, b.propulsionCode);
+  const state = remap(a.stateNames, a.stateCode, b.stateNames, b.stateCode);
+  return {
+    count: n,
+    deviceId: a.deviceId.concat(b.deviceId),
+    vehicleId: a.vehicleId.concat(b.vehicleId),
+    providerId: a.providerId.concat(b.providerId),
+    typeCode: type.codes,
+    typeNames: type.names,
+    propulsionCode: propulsion.codes,
+    propulsionNames: propulsion.names,
+    stateCode: state.codes,
+    stateNames: state.names,
+    battery: floats(a.battery, b.battery),
+    lastEvent: floats(a.lastEvent, b.lastEvent),
+    lat: floats(a.lat, b.lat),
+    lng: floats(a.lng, b.lng),
+  };
+}

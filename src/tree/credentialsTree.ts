@@ -1,0 +1,48 @@
+import * as vscode from 'vscode';
+import { CREDENTIAL_TYPE_LABELS, DEPRECATED_TYPES } from '../core/credential';
+import type { CredentialStore, StoredCredentialInfo } from '../services/credentialStore';
+import type { EnvironmentRegistry } from '../services/environmentRegistry';
+
+export interface CredentialsTreeElement {
+  kind: 'credential';
+  credentialId: string;
+}
+
+/** The Credentials view: label, type and key id of each stored credential, never key material. */
+export class CredentialsTreeProvider implements vscode.TreeDataProvider<CredentialsTreeElement>, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<void>();
+  readonly onDidChangeTreeData = this.changed.event;
+  private readonly subscriptions: vscode.Disposable[];
+  private infos = new Map<string, StoredCredentialInfo>();
+
+  constructor(private readonly credentials: CredentialStore, private readonly environments: EnvironmentRegistry) {
+    this.subscriptions = [credentials.onDidChange(() => this.changed.fire()), environments.onDidChange(() => this.changed.fire())];
+  }
+
+  dispose(): void {
+    for (const s of this.subscriptions) s.dispose();
+    this.changed.dispose();
+  }
+
+  async getChildren(element?: CredentialsTreeElement): Promise<CredentialsTreeElement[]> {
+    if (element) return [];
+    const list = await this.credentials.list().catch(() => []);
+    this.infos = new Map(list.map((c) => [c.id, c]));
+    return list.map((c) => ({ kind: 'credential', credentialId: c.id }));
+  }
+
+  getTreeItem(element: CredentialsTreeElement): vscode.TreeItem {
+    const info = this.infos.get(element.credentialId);
+    const item = new vscode.TreeItem(info?.label ?? element.credentialId);
+    if (!info) return item;
+    item.id = `credential:${info.id}`;
+    item.description = `${CREDENTIAL_TYPE_LABELS[info.type]} · kid ${info.kid}`;
+    item.iconPath = new vscode.ThemeIcon(DEPRECATED_TYPES.has(info.type) ? 'warning' : 'key');
+    const bound = info.environments.map((id) => this.environments.get(id)?.name ?? id);
+    item.tooltip = new vscode.MarkdownString(
+      [`**${info.label}**`, `${CREDENTIAL_TYPE_LABELS[info.type]} · kid \`${info.kid}\``, `iss \`${info.issuer}\``, bound.length ? vscode.l10n.t('Bound to: {0}', bound.join(', ')) : vscode.l10n.t('Not bound to an environment')].join('\n\n'),
+    );
+    item.contextValue = info.demo ? 'credential.demo' : 'credential';
+    return item;
+  }
+}

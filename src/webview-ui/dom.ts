@@ -1,0 +1,73 @@
+// The only way the results panel builds DOM: elements, attributes and text nodes. Text is always
+// set as text (never parsed as HTML), and attributes that could run code or load something
+// (`on*`, `href`, `src`, `style`…) are refused, so response data cannot become markup.
+
+/** Attributes that may carry response data; everything else is refused. */
+const SAFE_ATTRIBUTE = /^(id|scope|class|title|role|tabindex|colspan|data-[a-z0-9-]+|aria-[a-z]+|slot|heading|description|open|secondary|disabled|placeholder|value|label|selected|selected-index|type|for|name|width|height|appearance)$/;
+
+export type Child = Node | string | number | null | undefined | false;
+
+/** `<tag attrs…>children</tag>`, with strings and numbers as text nodes. */
+export function h<K extends keyof HTMLElementTagNameMap>(tag: K, attrs?: Record<string, string | number | boolean | undefined> | null, ...children: Child[]): HTMLElementTagNameMap[K];
+export function h(tag: string, attrs?: Record<string, string | number | boolean | undefined> | null, ...children: Child[]): HTMLElement;
+export function h(tag: string, attrs?: Record<string, string | number | boolean | undefined> | null, ...children: Child[]): HTMLElement {
+  const el = document.createElement(tag);
+  if (attrs) {
+    for (const [name, value] of Object.entries(attrs)) {
+      if (value === undefined || value === false) continue;
+      if (!SAFE_ATTRIBUTE.test(name)) throw new Error(`The attribute "${name}" is not allowed in the results panel.`);
+      el.setAttribute(name, value === true ? '' : String(value));
+    }
+  }
+  append(el, ...children);
+  return el;
+}
+
+/** Appends children; strings become text nodes. */
+export function append(parent: Node, ...children: Child[]): void {
+  for (const child of children) {
+    if (child === null || child === undefined || child === false) continue;
+    parent.appendChild(typeof child === 'string' || typeof child === 'number' ? document.createTextNode(String(child)) : child);
+  }
+}
+
+/** Removes every child of `el`. */
+export function clear(el: Element): void {
+  while (el.firstChild) el.removeChild(el.firstChild);
+}
+
+/** A vscode-elements button with a click handler (registered with addEventListener, never inline). */
+export function button(label: string, onClick: () => void, attrs: Record<string, string | number | boolean | undefined> = {}): HTMLElement {
+  const el = h('vscode-button', attrs, label);
+  el.addEventListener('click', () => {
+    if (!el.hasAttribute('disabled')) onClick();
+  });
+  return el;
+}
+
+/** `1,234` in the user's locale. */
+export function formatCount(n: number): string {
+  return n.toLocaleString();
+}
+
+/** `512 B`, `12.3 KB`, `4.5 MB`. */
+export function formatBytes(n: number): string {
+  if (n < 1024) return `${n} B`;
+  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KB`;
+  return `${(n / 1024 / 1024).toFixed(1)} MB`;
+}
+
+/** `12 ms`, `1.24 s`. */
+export function formatMs(ms: number): string {
+  if (!Number.isFinite(ms)) return '–';
+  return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(2)} s`;
+}
+
+/** `4 min 05 s`, `59 s`, `1 h 02 min` for a span of seconds (sign ignored). */
+export function formatSpan(seconds: number): string {
+  const s = Math.floor(Math.abs(seconds));
+  if (s < 60) return `${s} s`;
+  if (s < 3600) return `${Math.floor(s / 60)} min ${String(s % 60).padStart(2, '0')} s`;
+  if (s < 86400) return `${Math.floor(s / 3600)} h ${String(Math.floor((s % 3600) / 60)).padStart(2, '0')} min`;
+  return `${Math.floor(s / 86400)} d ${Math.floor((s % 86400) / 3600)} h`;
+}

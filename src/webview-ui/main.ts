@@ -1,0 +1,396 @@
+// The results panel in the browser. It receives view models as structured-clone messages and builds
+// DOM with textContent only (see dom.ts); it never sees a raw token and asks the host to copy one.
+import '@vscode-elements/elements/dist/vscode-button/index.js';
+import '@vscode-elements/elements/dist/vscode-collapsible/index.js';
+import '@vscode-elements/elements/dist/vscode-option/index.js';
+import '@vscode-elements/elements/dist/vscode-single-select/index.js';
+import '@vscode-elements/elements/dist/vscode-tab-header/index.js';
+import '@vscode-elements/elements/dist/vscode-tab-panel/index.js';
+import '@vscode-elements/elements/dist/vscode-tabs/index.js';
+import '@vscode-elements/elements/dist/vscode-textfield/index.js';
+import './results.css';
+import type {
+  BodyView,
+  HostMessage,
+  ListingResultView,
+  PanelUiState,
+  PersistedPanelState,
+  RequestErrorResultView,
+  ResultSummary,
+  ResultView,
+  TokenResultView,
+  WebviewMessage,
+} from '../shared/protocol';
+import { PERSISTED_STATE_VERSION, concatVehicleColumns, isHostMessage, parsePersistedState } from '../shared/protocol';
+import type { Child } from './dom';
+import { append, button, clear, formatCount, h } from './dom';
+import { JsonTree } from './jsonTree';
+import { ScatterPlot } from './scatterPlot';
+import { renderError, renderPages, renderRequest, renderResponse, renderToken, updateRelative } from './sections';
+import { isColumnId } from './tableModel';
+import { VehicleTable } from './vehicleTable';
+
+interface VsCodeApi {
+  postMessage(message: WebviewMessage): void;
+  getState(): unknown;
+  setState(state: PersistedPanelState): void;
+}
+declare function acquireVsCodeApi(): VsCodeApi;
+
+type BodyViewId = NonNullable<PanelUiState['bodyView']>;
+const BODY_VIEWS: { id: BodyViewId; label: string }[] = [
+  { id: 'table', label: 'Vehicles' },
+  { id: 'tree', label: 'JSON' },
+  { id: 'raw', label: 'Raw' },
+  { id: 'plot', label: 'Positions' },
+];
+
+class ResultsApp {
+  private readonly api = acquireVsCodeApi();
+  private readonly root = document.getElementById('app') as HTMLElement;
+  private readonly notices = h('div', { class: 'notices', role: 'status', 'aria-live': 'polite', 'data-testid': 'notices' });
+  private panelKey = '';
+  private summary: ResultSummary | undefined;
+  private ui: PanelUiState;
+  private result: ResultView | undefined;
+  private bodies = new Map<number, BodyView>();
+  private table: VehicleTable | undefined;
+  private plot: ScatterPlot | undefined;
+  private tree: JsonTree | undefined;
+  private treePage = -1;
+  private pageSections: { request?: HTMLElement; token?: HTMLElement; response?: HTMLElement; pages?: HTMLElement; raw?: HTMLElement; treeHost?: HTMLElement } = {};
+  private nextButtons: HTMLElement[] = [];
+
+  constructor() {
+    const saved = parsePersistedState(this.api.getState());
+    this.ui = saved?.ui ?? {};
+    this.panelKey = saved?.panelKey ?? '';
+    this.summary = saved?.summary;
+    document.body.appendChild(this.notices);
+    window.addEventListener('message', (event: MessageEvent<unknown>) => {
+      if (isHostMessage(event.data)) this.receive(event.data);
+    });
+    setInterval(() => {
+      const now = Date.now();
+      for (const el of Array.from(document.querySelectorAll<HTMLElement>('[data-live]'))) updateRelative(el, now);
+    }, 1000);
+    this.api.postMessage({ type: 'ready' });
+  }
+
+  private post(message: WebviewMessage): void {
+    this.api.postMessage(message);
+  }
+
+  private persist(): void {
+    if (!this.panelKey) return;
+    this.api.setState({ version: PERSISTED_STATE_VERSION, panelKey: this.panelKey, summary: this.summary, ui: this.ui });
+  }
+
+  private receive(message: HostMessage): void {
+    switch (message.type) {
+      case 'show': {
+        const sameResult = this.result?.id === message.result.id;
+        this.panelKey = message.panelKey;
+        this.result = message.result;
+        this.summary = message.result.summary;
+        if (!sameResult) {
+          this.bodies.clear();
+          this.ui.pageIndex = 0;
+        }
+        this.render();
+        this.persist();
+        return;
+      }
+      case 'restore':
+        this.panelKey = message.panelKey;
+        this.result = undefined;
+        if (message.summary) this.summary = message.summary;
+        this.renderRestored();
+        this.persist();
+        return;
+      case 'pagesAppended':
+        this.appendPages(message);
+        return;
+      case 'busy':
+        if (message.action === 'loadNextPage') {
+          for (const b of this.nextButtons) {
+            b.toggleAttribute('disabled', message.busy);
+            b.textContent = message.busy ? 'Loading the next page…' : 'Load next page';
+          }
+        }
+        return;
+      case 'body':
+        this.bodies.set(message.body.pageIndex, message.body);
+        if (this.result?.id === message.body.resultId && message.body.pageIndex === this.pageIndex()) this.renderBodyViews();
+        return;
+      case 'notice':
+        this.notice(message.text, message.level);
+        return;
+    }
+  }
+
+  private notice(text: string, level: 'info' | 'error'): void {
+    const el = h('div', { class: `notice ${level}` }, text);
+    this.notices.appendChild(el);
+    setTimeout(() => el.remove(), level === 'error' ? 12_000 : 6000);
+  }
+
+  private pageIndex(): number {
+    const r = this.result;
+    if (r?.kind !== 'listing') return 0;
+    const i = this.ui.pageIndex ?? 0;
+    return i < r.pages.length ? i : 0;
+  }
+
+  private header(title: string, sub: Child[], actions: Child[]): HTMLElement {
+    return h('header', { class: 'result-header' },
+      h('div', null, h('h1', { 'data-testid': 'result-title' }, title), h('p', { class: 'muted sub' }, ...sub)),
+      h('div', { class: 'toolbar' }, ...actions));
+  }
+
+  private render(): void {
+    const r = this.result;
+    clear(this.root);
+    this.table = undefined;
+    this.plot = undefined;
+    this.tree = undefined;
+    this.treePage = -1;
+    this.pageSections = {};
+    this.nextButtons = [];
+    if (!r) return;
+    if (r.kind === 'listing') this.renderListing(r);
+    else if (r.kind === 'requestError') this.renderRequestError(r);
+    else this.renderTokenResult(r);
+  }
+
+  private environmentLine(r: ResultView): Child[] {
+    const env = r.environment;
+    if (!env) return [];
+    return [h('span', { class: 'badge' }, env.apiLabel), ' ', `${env.name} · ${env.stage} · `, h('span', { class: 'url' }, env.baseUrl)];
+  }
+
+  private loadNextButton(r: ListingResultView): HTMLElement {
+    const b = button('Load next page', () => this.post({ type: 'loadNextPage', resultId: r.id }), { 'data-testid': 'load-next-page', secondary: true });
+    this.nextButtons.push(b);
+    return b;
+  }
+
+  private renderListing(r: ListingResultView): void {
+    const actions: Child[] = [];
+    if (r.canCopyCurl) actions.push(button('Copy curl (fresh token)', () => this.post({ type: 'copyCurl', resultId: r.id, pageIndex: this.pageIndex() }), { 'data-testid': 'copy-curl-top' }));
+    if (r.canLoadNext) actions.push(this.loadNextButton(r));
+    actions.push(button('Run again', () => this.post({ type: 'runAgain' }), { secondary: true, 'data-testid': 'run-again' }));
+    const sub = [...this.environmentLine(r), r.credentialLabel ? ` · credential ${r.credentialLabel}` : '', h('br'), h('span', { 'data-testid': 'summary-line' }, r.summary.line)];
+    this.root.appendChild(this.header(r.title, sub, actions));
+    if (r.error) this.root.appendChild(renderError(r.error));
+    if (r.stoppedBecause) this.root.appendChild(h('p', { class: 'note', 'data-testid': 'stopped-because' }, `Stopped: ${r.stoppedBecause}.`));
+
+    const pagesHost = h('div', { class: 'section-body' });
+    this.pageSections.pages = pagesHost;
+    this.root.appendChild(this.collapsible(`Pages (${r.pages.length}${r.nextUrl ? ', more available' : ''})`, pagesHost, r.pages.length > 1 || !!r.nextUrl, 'section-pages'));
+    this.renderPagesList();
+
+    this.pageSections.request = h('div');
+    this.pageSections.token = h('div');
+    this.pageSections.response = h('div');
+    const failed = !!r.error;
+    this.root.appendChild(this.collapsible('Request', this.pageSections.request, failed, 'section-request'));
+    this.root.appendChild(this.collapsible('Token', this.pageSections.token, failed && r.error?.status === 401, 'section-token'));
+    this.root.appendChild(this.collapsible('Response', this.pageSections.response, failed, 'section-response'));
+    this.renderPageSections();
+
+    this.root.appendChild(this.collapsible('Body', this.bodySection(r), true, 'section-body'));
+  }
+
+  private collapsible(heading: string, content: HTMLElement, open: boolean, testid: string): HTMLElement {
+    return h('vscode-collapsible', { heading, open, 'data-testid': testid }, content);
+  }
+
+  private renderPagesList(): void {
+    const r = this.result;
+    const host = this.pageSections.pages;
+    if (r?.kind !== 'listing' || !host) return;
+    clear(host);
+    host.appendChild(renderPages(r.pages, this.pageIndex(), (index) => this.selectPage(index)));
+    const more: Child[] = [];
+    if (r.canLoadNext) more.push(this.loadNextButton(r));
+    if (r.nextUrl) more.push(h('span', { class: 'muted' }, 'Next: ', h('span', { class: 'url' }, r.nextUrl)));
+    else more.push(h('span', { class: 'muted' }, 'This is the last page.'));
+    host.appendChild(h('div', { class: 'toolbar' }, ...more));
+  }
+
+  private selectPage(index: number): void {
+    this.ui.pageIndex = index;
+    this.persist();
+    this.renderPagesList();
+    this.renderPageSections();
+    this.renderBodyViews();
+  }
+
+  private renderPageSections(): void {
+    const r = this.result;
+    if (r?.kind !== 'listing') return;
+    const page = r.pages[this.pageIndex()];
+    const { request, token, response } = this.pageSections;
+    if (!page || !request || !token || !response) return;
+    const actions = {
+      copyToken: (i: number) => this.post({ type: 'copyToken', resultId: r.id, pageIndex: i }),
+      copyCurl: r.canCopyCurl ? (i: number) => this.post({ type: 'copyCurl', resultId: r.id, pageIndex: i }) : undefined,
+    };
+    const label = r.pages.length > 1 ? h('p', { class: 'muted' }, `Page ${page.index + 1} of ${r.pages.length} (choose another under Pages)`) : null;
+    clear(request);
+    request.append(...[label, renderRequest(page.request, page, actions)].filter((x): x is HTMLElement => !!x));
+    clear(token);
+    token.appendChild(page.token ? renderToken(page.token, page.index, actions) : h('p', { class: 'muted' }, 'No token was decoded for this page.'));
+    clear(response);
+    response.appendChild(renderResponse(page.response));
+  }
+
+  private bodySection(r: ListingResultView): HTMLElement {
+    const hasRows = r.vehicles.count > 0;
+    const initial = this.ui.bodyView ?? (hasRows ? 'table' : 'tree');
+    const tabs = h('vscode-tabs', { 'data-testid': 'body-tabs' });
+    const panels = new Map<BodyViewId, HTMLElement>();
+    for (const view of BODY_VIEWS) {
+      tabs.appendChild(h('vscode-tab-header', { slot: 'header', 'data-testid': `view-${view.id}`, id: `tab-${view.id}` }, view.label));
+      const panel = h('vscode-tab-panel', { 'data-testid': `panel-${view.id}` });
+      panels.set(view.id, panel);
+      tabs.appendChild(panel);
+    }
+    (tabs as HTMLElement & { selectedIndex: number }).selectedIndex = Math.max(0, BODY_VIEWS.findIndex((v) => v.id === initial));
+    this.ui.bodyView = initial;
+
+    this.table = new VehicleTable({
+      sortColumn: isColumnId(this.ui.sortColumn) ? this.ui.sortColumn : undefined,
+      sortDescending: this.ui.sortDescending,
+      filter: this.ui.filter,
+      stateFilter: this.ui.stateFilter,
+    }, (state, rows) => {
+      this.ui.sortColumn = state.sortColumn;
+      this.ui.sortDescending = state.sortDescending;
+      this.ui.filter = state.filter;
+      this.ui.stateFilter = state.stateFilter;
+      this.persist();
+      if (this.plot && this.result?.kind === 'listing') this.plot.setData(this.result.vehicles, rows);
+    });
+    this.plot = new ScatterPlot();
+    this.tree = new JsonTree();
+    this.pageSections.treeHost = h('div');
+    this.pageSections.raw = h('div');
+    const tablePanel = panels.get('table') as HTMLElement;
+    tablePanel.appendChild(hasRows ? this.table.element : h('p', { class: 'muted', 'data-testid': 'no-vehicles' }, r.error ? 'The answer holds no vehicles: see the error above and the JSON view.' : 'The body holds no vehicles array (vehicles or vehicles_status). See the JSON view.'));
+    (panels.get('plot') as HTMLElement).appendChild(this.plot.element);
+    (panels.get('tree') as HTMLElement).appendChild(this.pageSections.treeHost);
+    (panels.get('raw') as HTMLElement).appendChild(this.pageSections.raw);
+    this.table.setData(r.vehicles);
+    this.plot.setData(r.vehicles, this.table.rows);
+
+    tabs.addEventListener('vsc-tabs-select', (event) => {
+      const index = (event as CustomEvent<{ selectedIndex: number }>).detail.selectedIndex;
+      this.ui.bodyView = BODY_VIEWS[index]?.id ?? 'table';
+      this.persist();
+      this.renderBodyViews();
+    });
+    this.renderBodyViews();
+    return h('div', { class: 'section-body' }, tabs);
+  }
+
+  /** The JSON tree and Raw views of the selected page, asking the host for the body when needed. */
+  private renderBodyViews(): void {
+    const r = this.result;
+    const { treeHost, raw } = this.pageSections;
+    if (r?.kind !== 'listing' || !treeHost || !raw || !this.tree) return;
+    const view = this.ui.bodyView;
+    if (view !== 'tree' && view !== 'raw') return;
+    const index = this.pageIndex();
+    const body = this.bodies.get(index);
+    const pageNote = r.pages.length > 1 ? `Page ${index + 1} of ${r.pages.length}. ` : '';
+    if (!body) {
+      clear(treeHost);
+      clear(raw);
+      const loading = h('p', { class: 'muted' }, `${pageNote}Loading the body…`);
+      (view === 'tree' ? treeHost : raw).appendChild(loading);
+      this.post({ type: 'requestBody', resultId: r.id, pageIndex: index });
+      return;
+    }
+    if (view === 'tree' && this.treePage !== index) {
+      this.treePage = index;
+      clear(treeHost);
+      if (pageNote) treeHost.appendChild(h('p', { class: 'muted' }, pageNote));
+      if (body.bodyKind === 'json') {
+        this.tree.setValue(body.json);
+        treeHost.appendChild(this.tree.element);
+      } else {
+        treeHost.appendChild(h('p', { class: 'muted' }, body.bodyKind === 'empty' ? 'The body is empty.' : 'The body is not JSON; see Raw.'));
+      }
+    }
+    if (view === 'raw') {
+      clear(raw);
+      const notes: Child[] = [];
+      if (body.rawReserialised) notes.push('The received text was too large to keep; this is the parsed body written out again. ');
+      if (body.rawTruncated) notes.push(`Showing the first ${formatCount(body.raw.length)} of ${formatCount(body.rawTotalChars)} characters. `);
+      raw.append(
+        h('div', { class: 'toolbar' }, h('span', { class: 'muted' }, pageNote, ...notes), button('Open in editor', () => this.post({ type: 'openInEditor', resultId: r.id, pageIndex: index }), { secondary: true, 'data-testid': 'open-in-editor' })),
+        h('pre', { class: 'code raw', 'data-testid': 'raw-body', tabindex: 0 }, body.bodyKind === 'empty' ? '' : body.raw),
+      );
+    }
+  }
+
+  private appendPages(message: Extract<HostMessage, { type: 'pagesAppended' }>): void {
+    const r = this.result;
+    if (r?.kind !== 'listing' || r.id !== message.resultId) return;
+    r.pages.push(...message.pages);
+    const wasEmpty = r.vehicles.count === 0;
+    r.vehicles = concatVehicleColumns(r.vehicles, message.vehicles);
+    r.nextUrl = message.nextUrl;
+    r.stoppedBecause = message.stoppedBecause;
+    r.canLoadNext = message.canLoadNext;
+    if (message.error && !r.error) r.error = message.error;
+    const last = message.pages[message.pages.length - 1];
+    r.summary.line = `${last ? `${last.response.status} ${last.response.statusText}`.trim() : ''} · ${formatCount(r.vehicles.count)} vehicles · ${r.pages.length} pages`;
+    this.summary = r.summary;
+    this.persist();
+    if (wasEmpty || message.error) {
+      this.render();
+      return;
+    }
+    this.table?.setData(r.vehicles, true);
+    const summaryLine = this.root.querySelector('[data-testid="summary-line"]');
+    if (summaryLine) summaryLine.textContent = r.summary.line;
+    const pagesHeading = this.root.querySelector('[data-testid="section-pages"]');
+    pagesHeading?.setAttribute('heading', `Pages (${r.pages.length}${r.nextUrl ? ', more available' : ''})`);
+    this.nextButtons = this.nextButtons.filter((b) => {
+      if (!r.canLoadNext) b.remove();
+      return r.canLoadNext;
+    });
+    this.renderPagesList();
+  }
+
+  private renderRequestError(r: RequestErrorResultView): void {
+    this.root.appendChild(this.header(r.title, this.environmentLine(r), [button('Run again', () => this.post({ type: 'runAgain' }), { 'data-testid': 'run-again' })]));
+    this.root.appendChild(renderError(r.error, r.url ? h('p', null, 'Request: GET ', h('span', { class: 'url', 'data-testid': 'request-url' }, r.url)) : null));
+  }
+
+  private renderTokenResult(r: TokenResultView): void {
+    this.root.appendChild(this.header(r.title, this.environmentLine(r), []));
+    const actions = { copyToken: () => this.post({ type: 'copyToken', resultId: r.id, pageIndex: 0 }) };
+    this.root.appendChild(this.collapsible('Token', renderToken(r.token, 0, actions), true, 'section-token'));
+  }
+
+  private renderRestored(): void {
+    clear(this.root);
+    const s = this.summary;
+    if (!s) {
+      this.root.appendChild(h('p', { class: 'muted', 'data-testid': 'restored' }, 'This panel was restored after a reload. Results are not kept across reloads; run a request to see one here.'));
+      return;
+    }
+    append(this.root,
+      this.header(s.title, [s.environmentName ? `${s.environmentName} · ` : '', new Date(s.createdAt).toLocaleString()], s.canRunAgain ? [button('Run again', () => this.post({ type: 'runAgain' }), { 'data-testid': 'run-again' })] : []),
+      h('p', { 'data-testid': 'restored' }, s.line),
+      s.url ? h('p', { class: 'url muted' }, s.url) : null,
+      h('p', { class: 'muted' }, 'Restored after a reload. The rows and tokens of a result are not stored (a listing can hold 100,000 vehicles, and tokens are secrets); run the request again for a fresh result with a fresh token.'),
+    );
+  }
+}
+
+new ResultsApp();

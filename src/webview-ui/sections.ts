@@ -1,0 +1,154 @@
+// The Request, Token, Response, Error and Pages sections. Every value from a response or a token is
+// set as text through h(); nothing here parses HTML.
+import type { ErrorView, HeaderView, PageView, RequestView, ResponseView, TimeView, TokenView } from '../shared/protocol';
+import type { Child } from './dom';
+import { button, formatBytes, formatCount, formatMs, formatSpan, h } from './dom';
+
+export interface SectionActions {
+  copyToken?: (pageIndex: number) => void;
+  copyCurl?: (pageIndex: number) => void;
+}
+
+function kv(rows: [string, Child][], testid?: string): HTMLElement {
+  return h('dl', { class: 'kv', 'data-testid': testid }, ...rows.flatMap(([k, v]) => [h('dt', null, k), h('dd', null, v)]));
+}
+
+function headersTable(headers: HeaderView[], testid: string): HTMLElement {
+  if (!headers.length) return h('p', { class: 'muted' }, 'No headers.');
+  return h('table', { class: 'headers', 'data-testid': testid },
+    h('tbody', null, ...headers.map((header) => h('tr', null,
+      h('th', { scope: 'row' }, header.name),
+      h('td', { class: header.secret ? 'secret' : undefined }, header.value, header.secret ? h('span', { class: 'muted' }, '  (shortened; the token is never shown here)') : null)))));
+}
+
+function statusClass(status: number): string {
+  if (status >= 200 && status < 300) return 'ok';
+  if (status >= 300 && status < 400) return 'redirect';
+  if (status >= 400 && status < 500) return 'client-error';
+  return 'server-error';
+}
+
+export function statusBadge(status: number, statusText: string): HTMLElement {
+  return h('span', { class: `status ${statusClass(status)}`, 'data-testid': 'status' }, `${status} ${statusText}`.trim());
+}
+
+export function renderRequest(request: RequestView, page: PageView | undefined, actions: SectionActions): HTMLElement {
+  const index = page?.index ?? 0;
+  const buttons: Child[] = [];
+  if (actions.copyToken && request.tokenPreview) buttons.push(button('Copy token', () => actions.copyToken?.(index), { secondary: true, 'data-testid': 'copy-token', title: 'Copies the token this request carried (already used once)' }));
+  if (actions.copyCurl) buttons.push(button('Copy curl (fresh token)', () => actions.copyCurl?.(index), { 'data-testid': 'copy-curl', title: 'Copies a curl command with a newly signed token' }));
+  return h('div', { class: 'section-body', 'data-testid': 'request' },
+    h('p', { class: 'request-line' }, h('span', { class: 'method' }, request.method), ' ', h('span', { class: 'url', 'data-testid': 'request-url' }, request.url)),
+    headersTable(request.headers, 'request-headers'),
+    buttons.length ? h('div', { class: 'toolbar' }, ...buttons) : null,
+    h('details', null, h('summary', null, 'curl (token as $TOKEN)'), h('pre', { class: 'code', 'data-testid': 'curl-preview' }, request.curlPreview)));
+}
+
+function timeRow(label: string, t: TimeView | undefined, live: boolean): [string, Child] | undefined {
+  if (!t) return undefined;
+  const relative = h('span', { class: 'muted', 'data-time': t.seconds, 'data-live': live ? label : undefined });
+  updateRelative(relative, Date.now());
+  return [label, h('span', null, `${t.seconds} · ${t.iso} `, relative)];
+}
+
+/** Sets "(in 4 min 05 s)" / "(12 s ago)" on an element with `data-time` (seconds). */
+export function updateRelative(el: HTMLElement, now: number): void {
+  const seconds = Number(el.getAttribute('data-time'));
+  if (!Number.isFinite(seconds)) return;
+  const delta = seconds - now / 1000;
+  const live = el.getAttribute('data-live');
+  if (live === 'exp') {
+    el.textContent = delta > 0 ? `(expires in ${formatSpan(delta)})` : `(expired ${formatSpan(delta)} ago)`;
+    el.classList.toggle('expired', delta <= 0);
+  } else {
+    el.textContent = delta > 0 ? `(in ${formatSpan(delta)})` : `(${formatSpan(delta)} ago)`;
+  }
+}
+
+export function renderToken(token: TokenView, pageIndex: number, actions: SectionActions): HTMLElement {
+  const severities: Record<string, string> = { error: 'Error', warning: 'Warning', info: 'Info' };
+  const findings = token.findings.length
+    ? h('ul', { class: 'findings', 'data-testid': 'findings' }, ...token.findings.map((f) => h('li', { class: `finding ${f.severity}` },
+      h('span', { class: `severity ${f.severity}` }, severities[f.severity] ?? f.severity), ' ', f.message, ' ', h('span', { class: 'muted' }, `(spec ${f.rule}, ${f.id})`))))
+    : h('p', { class: 'ok-text', 'data-testid': 'findings' }, 'No findings: the token follows the spec as far as can be told without the server.');
+  const signature = token.signature.state === 'verified'
+    ? h('span', { class: 'ok-text' }, 'Verified with the public key')
+    : token.signature.state === 'failed'
+      ? h('span', { class: 'error-text' }, `Does not verify: ${token.signature.reason}`)
+      : h('span', { class: 'muted' }, 'Not checked');
+  const rows = [
+    ['Source', token.source],
+    ['Token', h('span', null, h('code', { 'data-testid': 'token-preview' }, token.preview), h('span', { class: 'muted' }, ` (${formatCount(token.length)} characters; shortened)`))],
+    ['Algorithm', typeof token.header.alg === 'string' ? token.header.alg : JSON.stringify(token.header.alg ?? null)],
+    ['Key id', token.header.kid === undefined ? h('span', { class: 'muted' }, 'none') : typeof token.header.kid === 'string' ? token.header.kid : JSON.stringify(token.header.kid)],
+    timeRow('iat', token.iat, false),
+    timeRow('nbf', token.nbf, false),
+    timeRow('exp', token.exp, true),
+    token.lifetimeSeconds !== undefined ? ['Lifetime', `${token.lifetimeSeconds} s (${formatSpan(token.lifetimeSeconds)})`] : undefined,
+    ['Signature', signature],
+  ].filter((r): r is [string, Child] => Array.isArray(r));
+  const actionsBar: Child[] = [];
+  if (token.canCopy && actions.copyToken) {
+    actionsBar.push(button('Copy token', () => actions.copyToken?.(pageIndex), { 'data-testid': 'copy-token', secondary: token.alreadyUsed }));
+  }
+  return h('div', { class: 'section-body', 'data-testid': 'token' },
+    kv(rows, 'token-facts'),
+    token.alreadyUsed ? h('p', { class: 'muted' }, 'This token was sent with the request. Tokens are single-use: copy it to inspect it, not to send it again.') : null,
+    actionsBar.length ? h('div', { class: 'toolbar' }, ...actionsBar) : null,
+    h('h4', null, 'Findings'),
+    findings,
+    h('div', { class: 'two-col' },
+      h('div', null, h('h4', null, 'Header'), h('pre', { class: 'code', 'data-testid': 'token-header' }, JSON.stringify(token.header, null, 2))),
+      h('div', null, h('h4', null, 'Payload'), h('pre', { class: 'code', 'data-testid': 'token-payload' }, JSON.stringify(token.payload, null, 2)))));
+}
+
+export function renderResponse(response: ResponseView): HTMLElement {
+  const t = response.timings;
+  return h('div', { class: 'section-body', 'data-testid': 'response' },
+    kv([
+      ['Status', statusBadge(response.status, response.statusText)],
+      ['Size', `${formatBytes(response.bytes)}${response.contentType ? ` · ${response.contentType}` : ''}`],
+      ['Time', h('span', null, formatMs(t.totalMs), h('span', { class: 'muted' }, ` (waited for key ${formatMs(t.queuedMs)}, signing ${formatMs(t.signMs)}, first byte ${formatMs(t.ttfbMs)})`))],
+      ...(response.redirectedFrom?.length ? [['Redirected from', response.redirectedFrom.join(' → ')] as [string, Child]] : []),
+      ...(response.bodyProblem ? [['Body', h('span', { class: 'error-text' }, response.bodyProblem)] as [string, Child]] : []),
+    ], 'response-facts'),
+    h('h4', null, 'Headers'),
+    headersTable(response.headers, 'response-headers'));
+}
+
+export function renderError(error: ErrorView, extra?: Child): HTMLElement {
+  const md = error.mdsError;
+  return h('section', { class: 'error-panel', role: 'alert', 'data-testid': 'error-panel' },
+    h('h2', null, error.status !== undefined ? statusBadge(error.status, error.statusText ?? '') : null, error.status !== undefined ? ' ' : null, h('span', { 'data-testid': 'error-title' }, error.status !== undefined ? (md?.error ?? '') : error.title)),
+    error.statusMeaning ? h('p', { 'data-testid': 'status-meaning' }, error.statusMeaning) : null,
+    error.code ? h('p', null, h('code', { 'data-testid': 'error-code' }, error.code)) : null,
+    error.message ? h('p', { class: 'error-message', 'data-testid': 'error-message' }, error.message) : null,
+    md?.description ? h('p', { class: 'error-message', 'data-testid': 'error-description' }, md.description) : null,
+    error.rule ? kv([
+      ['Rule', h('code', { 'data-testid': 'error-rule' }, error.rule.id)],
+      ...(error.rule.spec ? [['Spec', `section ${error.rule.spec}`] as [string, Child]] : []),
+      ...(error.rule.requirement ? [['Requirement', error.rule.requirement] as [string, Child]] : []),
+    ], 'error-rule-facts') : null,
+    error.facts.length ? kv(error.facts.map((f) => [f.name || 'detail', f.value] as [string, Child]), 'error-facts') : null,
+    error.tips.length ? h('div', { class: 'tips' }, h('h4', null, 'What to try next'), h('ul', { 'data-testid': 'error-tips' }, ...error.tips.map((tip) => h('li', null, tip)))) : null,
+    extra);
+}
+
+export function renderPages(pages: PageView[], selected: number, onSelect: (index: number) => void): HTMLElement {
+  return h('table', { class: 'pages', 'data-testid': 'pages' },
+    h('thead', null, h('tr', null, h('th', null, 'Page'), h('th', null, 'Status'), h('th', null, 'Vehicles'), h('th', null, 'Time'), h('th', null, 'Size'), h('th', null, 'URL'))),
+    h('tbody', null, ...pages.map((page) => {
+      const row = h('tr', { class: page.index === selected ? 'selected' : undefined, tabindex: 0, title: 'Show this page\'s request, token, response and body' },
+        h('td', null, String(page.index + 1)),
+        h('td', null, statusBadge(page.response.status, page.response.statusText)),
+        h('td', { class: 'num' }, formatCount(page.itemCount)),
+        h('td', { class: 'num' }, formatMs(page.response.timings.totalMs)),
+        h('td', { class: 'num' }, formatBytes(page.response.bytes)),
+        h('td', { class: 'url' }, page.url));
+      row.addEventListener('click', () => onSelect(page.index));
+      row.addEventListener('keydown', (e) => {
+        if (e.key === 'Enter') onSelect(page.index);
+      });
+      return row;
+    })));
+}

@@ -1,0 +1,215 @@
+// The vehicle table: a virtualised grid. Only the rows in view (plus a few) exist in the DOM, all
+// of one fixed height and recycled while scrolling, so 100,000 rows scroll like 100.
+import type { VehicleColumns } from '../shared/protocol';
+import { clear, formatCount, h } from './dom';
+import type { ColumnDef, ColumnId } from './tableModel';
+import { TableSorter, cellText, filterRows, isColumnId, stateCounts, visibleColumns } from './tableModel';
+
+export const ROW_HEIGHT = 24;
+const OVERSCAN = 8;
+
+export interface TableState {
+  sortColumn?: ColumnId;
+  sortDescending?: boolean;
+  filter?: string;
+  stateFilter?: string;
+}
+
+/** A CSS class for a state name from response data: letters, digits and "_" only. */
+export function stateClass(state: string): string {
+  return `state-${state.toLowerCase().replace(/[^a-z0-9_]/g, '') || 'none'}`;
+}
+
+interface RowSlot {
+  el: HTMLElement;
+  cells: HTMLElement[];
+  row: number;
+}
+
+export class VehicleTable {
+  readonly element: HTMLElement;
+  private cols: VehicleColumns | undefined;
+  private columns: ColumnDef[] = [];
+  private sorter: TableSorter | undefined;
+  private order: Uint32Array = new Uint32Array(0);
+  private readonly scroller: HTMLElement;
+  private readonly header: HTMLElement;
+  private readonly body: HTMLElement;
+  private readonly count: HTMLElement;
+  private readonly filterField: HTMLElement & { value: string };
+  private readonly stateSelect: HTMLElement & { value: string };
+  private slots: RowSlot[] = [];
+  private frame = 0;
+  private filterTimer: ReturnType<typeof setTimeout> | undefined;
+  private state: TableState;
+
+  constructor(initial: TableState, private readonly onChange: (state: TableState, rows: Uint32Array) => void) {
+    this.state = { ...initial };
+    this.filterField = h('vscode-textfield', { placeholder: 'Filter by id, type, propulsion or state', 'data-testid': 'table-filter', 'aria-label': 'Filter vehicles' });
+    this.filterField.value = this.state.filter ?? '';
+    this.filterField.addEventListener('input', () => {
+      clearTimeout(this.filterTimer);
+      this.filterTimer = setTimeout(() => this.update({ filter: this.filterField.value }), 120);
+    });
+    this.stateSelect = h('vscode-single-select', { 'data-testid': 'state-filter', 'aria-label': 'Vehicle state' });
+    this.stateSelect.addEventListener('change', () => this.update({ stateFilter: this.stateSelect.value }));
+    this.count = h('span', { class: 'muted', 'data-testid': 'row-count', role: 'status' });
+    this.header = h('div', { class: 'vt-header', role: 'row', 'aria-rowindex': 1 });
+    this.body = h('div', { class: 'vt-body', role: 'rowgroup' });
+    this.scroller = h('div', { class: 'vt', role: 'grid', tabindex: 0, 'data-testid': 'vehicle-table', 'aria-label': 'Vehicles' }, this.header, this.body);
+    this.scroller.addEventListener('scroll', () => this.schedule(), { passive: true });
+    new ResizeObserver(() => this.schedule()).observe(this.scroller);
+    this.element = h('div', { class: 'vt-wrap' }, h('div', { class: 'toolbar' }, this.filterField, this.stateSelect, this.count), this.scroller);
+  }
+
+  /** New data. `keepScroll` when rows were appended to the same result. */
+  setData(cols: VehicleColumns, keepScroll = false): void {
+    this.cols = cols;
+    this.sorter = new TableSorter(cols);
+    this.columns = visibleColumns(cols);
+    if (this.state.sortColumn && !this.columns.some((c) => c.id === this.state.sortColumn)) this.state.sortColumn = undefined;
+    const template = this.columns.map((c) => c.width).join(' ');
+    this.header.style.gridTemplateColumns = template;
+    this.renderHeader();
+    this.renderStateOptions();
+    for (const slot of this.slots) slot.el.remove();
+    this.slots = [];
+    this.refresh();
+    if (!keepScroll) this.scroller.scrollTop = 0;
+  }
+
+  /** The rows in view order (filtered and sorted). */
+  get rows(): Uint32Array {
+    return this.order;
+  }
+
+  private update(change: Partial<TableState>): void {
+    this.state = { ...this.state, ...change };
+    this.refresh();
+    this.scroller.scrollTop = 0;
+  }
+
+  private refresh(): void {
+    const cols = this.cols;
+    if (!cols || !this.sorter) return;
+    let rows = filterRows(cols, { text: this.state.filter, state: this.state.stateFilter });
+    if (this.state.sortColumn) rows = this.sorter.sort(rows, this.state.sortColumn, !!this.state.sortDescending);
+    this.order = rows;
+    this.body.style.height = `${rows.length * ROW_HEIGHT}px`;
+    this.scroller.setAttribute('aria-rowcount', String(rows.length + 1));
+    this.count.textContent = rows.length === cols.count
+      ? `${formatCount(cols.count)} vehicles`
+      : `${formatCount(rows.length)} of ${formatCount(cols.count)} vehicles`;
+    this.count.setAttribute('data-rows', String(rows.length));
+    for (const slot of this.slots) slot.row = -1;
+    this.updateHeaderSort();
+    this.render();
+    this.onChange({ ...this.state }, rows);
+  }
+
+  private renderHeader(): void {
+    clear(this.header);
+    for (const column of this.columns) {
+      const cell = h('div', { class: `vt-cell vt-head${column.numeric ? ' num' : ''}`, role: 'columnheader', tabindex: 0, 'data-col': column.id, title: `Sort by ${column.label}` }, column.label, h('span', { class: 'sort-mark', 'aria-hidden': 'true' }));
+      const sortBy = () => {
+        const descending = this.state.sortColumn === column.id ? !this.state.sortDescending : false;
+        this.state = { ...this.state, sortColumn: column.id, sortDescending: descending };
+        this.refresh();
+      };
+      cell.addEventListener('click', sortBy);
+      cell.addEventListener('keydown', (e) => {
+        if (e.key === 'Enter' || e.key === ' ') {
+          e.preventDefault();
+          sortBy();
+        }
+      });
+      this.header.appendChild(cell);
+    }
+  }
+
+  private updateHeaderSort(): void {
+    for (const cell of Array.from(this.header.children) as HTMLElement[]) {
+      const id = cell.getAttribute('data-col');
+      const active = isColumnId(id) && id === this.state.sortColumn;
+      cell.setAttribute('aria-sort', active ? (this.state.sortDescending ? 'descending' : 'ascending') : 'none');
+      const mark = cell.querySelector('.sort-mark');
+      if (mark) mark.textContent = active ? (this.state.sortDescending ? ' ▼' : ' ▲') : '';
+    }
+  }
+
+  private renderStateOptions(): void {
+    const cols = this.cols;
+    if (!cols) return;
+    clear(this.stateSelect);
+    const counts = stateCounts(cols);
+    this.stateSelect.appendChild(h('vscode-option', { value: '' }, 'All states'));
+    for (const [name, n] of [...counts].sort((a, b) => b[1] - a[1])) {
+      if (name === '') continue;
+      this.stateSelect.appendChild(h('vscode-option', { value: name }, `${name} (${formatCount(n)})`));
+    }
+    if (this.state.stateFilter && !counts.has(this.state.stateFilter)) this.state.stateFilter = undefined;
+    this.stateSelect.value = this.state.stateFilter ?? '';
+    this.stateSelect.toggleAttribute('disabled', counts.size <= 1 && counts.has(''));
+  }
+
+  private schedule(): void {
+    if (this.frame) return;
+    this.frame = requestAnimationFrame(() => {
+      this.frame = 0;
+      this.render();
+    });
+  }
+
+  private render(): void {
+    const cols = this.cols;
+    if (!cols) return;
+    const viewport = this.scroller.clientHeight || 400;
+    const top = Math.max(0, this.scroller.scrollTop - this.header.offsetHeight);
+    const first = Math.max(0, Math.floor(top / ROW_HEIGHT) - OVERSCAN);
+    const last = Math.min(this.order.length, Math.ceil((top + viewport) / ROW_HEIGHT) + OVERSCAN);
+    const needed = Math.max(0, last - first);
+    while (this.slots.length < needed) this.slots.push(this.newSlot());
+    while (this.slots.length > needed) this.slots.pop()?.el.remove();
+    // Keep slots whose row stays in range where they are; only the rest get new content.
+    const free: RowSlot[] = [];
+    const placed = new Set<number>();
+    for (const slot of this.slots) {
+      if (slot.row >= first && slot.row < last && !placed.has(slot.row)) placed.add(slot.row);
+      else free.push(slot);
+    }
+    for (let r = first; r < last && free.length; r++) {
+      if (placed.has(r)) continue;
+      const slot = free.pop() as RowSlot;
+      this.fill(slot, r);
+    }
+  }
+
+  private newSlot(): RowSlot {
+    const cells = this.columns.map((c) => h('div', { class: `vt-cell${c.numeric ? ' num' : ''}`, role: 'gridcell', 'data-col': c.id }));
+    const el = h('div', { class: 'vt-row', role: 'row' }, ...cells);
+    el.style.gridTemplateColumns = this.header.style.gridTemplateColumns;
+    this.body.appendChild(el);
+    return { el, cells, row: -1 };
+  }
+
+  private fill(slot: RowSlot, position: number): void {
+    const cols = this.cols as VehicleColumns;
+    const row = this.order[position];
+    slot.row = position;
+    slot.el.style.transform = `translateY(${position * ROW_HEIGHT}px)`;
+    slot.el.setAttribute('aria-rowindex', String(position + 2));
+    slot.el.setAttribute('data-row', String(row));
+    slot.el.classList.toggle('odd', position % 2 === 1);
+    this.columns.forEach((column, i) => {
+      const cell = slot.cells[i];
+      const text = cellText(cols, row, column.id);
+      if (column.id === 'state') {
+        clear(cell);
+        if (text) cell.append(h('span', { class: `dot ${stateClass(text)}`, 'aria-hidden': 'true' }), text);
+      } else {
+        cell.textContent = text;
+      }
+      if (column.id === 'deviceId' || column.id === 'vehicleId') cell.title = text;
+    });
+  }
+}

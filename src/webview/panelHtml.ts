@@ -1,0 +1,50 @@
+// The results panel's HTML shell. Pure (no `vscode` import) so that the standalone browser test
+// serves exactly the page the extension serves. Response data never goes into this HTML: it
+// arrives later as a structured-clone message and is rendered with textContent only.
+
+/** What the page needs from the host. */
+export interface PanelHtmlArgs {
+  /** `webview.cspSource`: the origin the bundle is loaded from. */
+  cspSource: string;
+  /** A fresh random nonce per page load (base64 of crypto.randomBytes(16)). */
+  nonce: string;
+  scriptUri: string;
+  styleUri: string;
+  title: string;
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/** The Content-Security-Policy of the panel: nothing but our own bundle and stylesheet. */
+export function panelCsp(cspSource: string, nonce: string): string {
+  return [
+    "default-src 'none'",
+    `img-src ${cspSource} data:`,
+    `style-src ${cspSource}`,
+    `font-src ${cspSource}`,
+    `script-src 'nonce-${nonce}'`,
+    "base-uri 'none'",
+    "form-action 'none'",
+  ].join('; ');
+}
+
+/** The panel's HTML: CSP, stylesheet, a mount point, and the bundle loaded by nonce. */
+export function panelHtml(args: PanelHtmlArgs): string {
+  const nonce = escapeHtml(args.nonce);
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="UTF-8">
+<meta http-equiv="Content-Security-Policy" content="${escapeHtml(panelCsp(args.cspSource, args.nonce))}">
+<meta name="viewport" content="width=device-width, initial-scale=1.0">
+<link rel="stylesheet" href="${escapeHtml(args.styleUri)}">
+<title>${escapeHtml(args.title)}</title>
+</head>
+<body>
+<main id="app" aria-live="polite"><p class="muted">Loading…</p></main>
+<script nonce="${nonce}" src="${escapeHtml(args.scriptUri)}"></script>
+</body>
+</html>`;
+}

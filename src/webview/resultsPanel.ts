@@ -1,0 +1,334 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import * as vscode from 'vscode';
+import type { HttpExchange, VehicleListing } from '../core/apiClient';
+import type { DecodedToken } from '../core/decodeJwt';
+import type { Environment } from '../core/environment';
+import type { MobilityError } from '../core/errors';
+import type { LintFinding } from '../core/lintToken';
+import type { SignatureCheck } from '../core/verifySignature';
+import type { HostMessage, ListingResultView, ResultSummary, ResultView, WebviewMessage } from '../shared/protocol';
+import { RESULTS_VIEW_TYPE, concatVehicleColumns, parsePersistedState, parseWebviewMessage } from '../shared/protocol';
+import { panelHtml } from './panelHtml';
+import { bodyView, listingView, pageView, requestErrorView, tokenResultView, vehicleColumns } from './viewModels';
+
+/** What the commands call to show a result. */
+export interface ResultsPanelController extends vscode.Disposable {
+  /** A vehicles request that got an answer (2xx or not). */
+  showListing(args: {
+    environment: Environment;
+    listing: VehicleListing;
+    credentialLabel?: string;
+    /** The panel's "load next page": the host fetches with a fresh token and appends. */
+    loadNextPage?: (nextUrl: string) => Promise<VehicleListing>;
+    /** "Copy curl": a ready-to-run command with a FRESH token. */
+    curlCommand?: () => Promise<string>;
+  }): void;
+  /** A request that failed before an answer (network, TLS, timeout, refused credential...). */
+  showRequestError(args: { environment: Environment; error: MobilityError; url?: string }): void;
+  /** A decoded token (Generate Token, Decode JWT). `token` is kept host-side only, for "copy token". */
+  showToken(args: { environment?: Environment; token: string; decoded: DecodedToken; findings: LintFinding[]; signature?: SignatureCheck; source: string }): void;
+}
+
+/** The commands "Run again" executes, with `{ environmentId }`. */
+export const RUN_AGAIN_COMMANDS = { vehicles: 'mobilityApi.listVehicles', status: 'mobilityApi.vehicleStatus' } as const;
+
+const LOG = '[results]';
+const TOKENS_PANEL = 'tokens';
+
+/** One result as the host holds it: the view, and what must never reach the webview. */
+interface HeldResult {
+  view: ResultView;
+  /** Raw tokens by page index (a token result has one, at 0). */
+  tokens: string[];
+  pages: HttpExchange[];
+  environment?: Environment;
+  loadNextPage?: (nextUrl: string) => Promise<VehicleListing>;
+  curlCommand?: () => Promise<string>;
+  loading?: boolean;
+}
+
+/** One webview panel: one per environment, plus one for tokens without an environment. */
+class ResultsPanel implements vscode.Disposable {
+  private ready = false;
+  private pending: HostMessage[] = [];
+  private current: HeldResult | undefined;
+  private readonly disposables: vscode.Disposable[] = [];
+
+  constructor(
+    readonly key: string,
+    readonly panel: vscode.WebviewPanel,
+    extensionUri: vscode.Uri,
+    private readonly log: vscode.LogOutputChannel,
+    private restoredSummary: ResultSummary | undefined,
+    onDisposed: (panel: ResultsPanel) => void,
+  ) {
+    const webviewRoot = vscode.Uri.joinPath(extensionUri, 'dist', 'webview');
+    panel.webview.options = { enableScripts: true, localResourceRoots: [webviewRoot] };
+    panel.webview.html = this.html(webviewRoot);
+    this.disposables.push(
+      panel.webview.onDidReceiveMessage((raw: unknown) => this.receive(raw)),
+      panel.onDidDispose(() => {
+        this.disposeListeners();
+        onDisposed(this);
+      }),
+    );
+  }
+
+  private html(root: vscode.Uri): string {
+    const webview = this.panel.webview;
+    return panelHtml({
+      cspSource: webview.cspSource,
+      nonce: randomBytes(16).toString('base64'),
+      scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(root, 'main.js')).toString(),
+      styleUri: webview.asWebviewUri(vscode.Uri.joinPath(root, 'main.css')).toString(),
+      title: this.panel.title,
+    });
+  }
+
+  show(result: HeldResult, title: string): void {
+    this.current = result;
+    this.restoredSummary = undefined;
+    this.panel.title = title;
+    // Only the latest result matters; older queued messages belong to a replaced result.
+    this.pending = [];
+    this.post({ type: 'show', panelKey: this.key, result: result.view });
+    if (!this.panel.visible) this.panel.reveal(undefined, true);
+  }
+
+  private post(message: HostMessage): void {
+    if (!this.ready) {
+      this.pending.push(message);
+      return;
+    }
+    void this.panel.webview.postMessage(message).then(undefined, (err: unknown) => this.log.warn(`${LOG} posting ${message.type} failed: ${String(err)}`));
+  }
+
+  private receive(raw: unknown): void {
+    const message = parseWebviewMessage(raw);
+    if (!message) {
+      this.log.warn(`${LOG} ignored a webview message of unknown shape`);
+      return;
+    }
+    this.handle(message).catch((err: unknown) => {
+      const text = err instanceof Error ? err.message : String(err);
+      this.log.error(`${LOG} ${message.type} failed: ${text}`);
+      this.post({ type: 'notice', level: 'error', text });
+    });
+  }
+
+  private held(resultId: string): HeldResult | undefined {
+    return this.current?.view.id === resultId ? this.current : undefined;
+  }
+
+  private async handle(message: WebviewMessage): Promise<void> {
+    switch (message.type) {
+      case 'ready': {
+        // The webview (re)loaded: after a reload, or when a hidden panel is shown again.
+        this.ready = true;
+        const queued = this.pending;
+        this.pending = [];
+        if (this.current) this.post({ type: 'show', panelKey: this.key, result: this.current.view });
+        else if (!queued.some((m) => m.type === 'show')) this.post({ type: 'restore', panelKey: this.key, summary: this.restoredSummary });
+        for (const m of queued) if (m.type !== 'show' || !this.current) this.post(m);
+        return;
+      }
+      case 'copyToken': {
+        const held = this.held(message.resultId);
+        const index = message.pageIndex ?? 0;
+        const token = held?.tokens[index];
+        if (!held || !token) {
+          this.post({ type: 'notice', level: 'error', text: 'This token is no longer held (the panel was reloaded). Run the request again.' });
+          return;
+        }
+        await vscode.env.clipboard.writeText(token);
+        this.log.info(`${LOG} copied a token to the clipboard`);
+        const text = held.view.kind === 'listing'
+          ? `Copied the token of page ${index + 1}. It was already sent once; a server that enforces one token per request refuses it again: use "Copy curl" for a fresh one.`
+          : 'Copied the token. Treat it like a password; it expires at its exp time.';
+        this.post({ type: 'notice', level: 'info', text });
+        return;
+      }
+      case 'copyCurl': {
+        const held = this.held(message.resultId);
+        if (!held?.curlCommand) {
+          this.post({ type: 'notice', level: 'error', text: 'No curl command is available for this result. Run the request again.' });
+          return;
+        }
+        this.post({ type: 'busy', resultId: message.resultId, action: 'copyCurl', busy: true });
+        try {
+          const command = await held.curlCommand();
+          await vscode.env.clipboard.writeText(command);
+          this.log.info(`${LOG} copied a curl command with a fresh token`);
+          this.post({ type: 'notice', level: 'info', text: 'Copied a curl command with a fresh token. Run it once: the token is valid for one request.' });
+        } finally {
+          this.post({ type: 'busy', resultId: message.resultId, action: 'copyCurl', busy: false });
+        }
+        return;
+      }
+      case 'loadNextPage':
+        await this.loadNextPage(message.resultId);
+        return;
+      case 'requestBody': {
+        const held = this.held(message.resultId);
+        const page = held?.pages[message.pageIndex];
+        if (!held || !page) return;
+        this.post({ type: 'body', body: bodyView(page, message.resultId, message.pageIndex) });
+        return;
+      }
+      case 'openInEditor': {
+        const page = this.held(message.resultId)?.pages[message.pageIndex];
+        if (!page) return;
+        const content = page.text ?? (page.bodyKind === 'json' ? JSON.stringify(page.body, null, 2) : '');
+        const document = await vscode.workspace.openTextDocument({ content, language: page.bodyKind === 'json' ? 'json' : 'plaintext' });
+        await vscode.window.showTextDocument(document, { preview: true, viewColumn: vscode.ViewColumn.Active });
+        return;
+      }
+      case 'runAgain': {
+        const summary = this.current?.view.summary ?? this.restoredSummary;
+        const environmentId = this.current?.environment?.id ?? summary?.environmentId;
+        if (!environmentId || !summary?.canRunAgain) return;
+        await vscode.commands.executeCommand(RUN_AGAIN_COMMANDS[summary.rerun ?? 'vehicles'], { environmentId });
+        return;
+      }
+    }
+  }
+
+  private async loadNextPage(resultId: string): Promise<void> {
+    const held = this.held(resultId);
+    if (!held || held.view.kind !== 'listing' || !held.loadNextPage || !held.environment || held.loading) return;
+    const view: ListingResultView = held.view;
+    const nextUrl = view.nextUrl;
+    if (!nextUrl) return;
+    held.loading = true;
+    this.post({ type: 'busy', resultId, action: 'loadNextPage', busy: true });
+    try {
+      const more = await held.loadNextPage(nextUrl);
+      if (this.current !== held) return;
+      const now = Date.now();
+      const offset = held.pages.length;
+      const pages = more.pages.map((p, i) => pageView(p, offset + i, held.environment as Environment, now, countItems(p)));
+      const vehicles = vehicleColumns(more.items);
+      held.pages.push(...more.pages);
+      held.tokens.push(...more.pages.map((p) => p.token?.token ?? ''));
+      view.pages.push(...pages);
+      view.vehicles = concatVehicleColumns(view.vehicles, vehicles);
+      view.nextUrl = more.nextUrl;
+      view.stoppedBecause = more.stoppedBecause;
+      view.canLoadNext = !!more.nextUrl;
+      const error = pages.find((p) => p.error)?.error;
+      if (error && !view.error) view.error = error;
+      view.summary.line = `${pages.length ? `${pages[pages.length - 1].response.status} ${pages[pages.length - 1].response.statusText}`.trim() : ''} · ${view.vehicles.count.toLocaleString('en-US')} vehicles · ${view.pages.length} pages`;
+      this.post({ type: 'pagesAppended', resultId, pages, vehicles, nextUrl: more.nextUrl, stoppedBecause: more.stoppedBecause, canLoadNext: view.canLoadNext, error });
+    } finally {
+      held.loading = false;
+      this.post({ type: 'busy', resultId, action: 'loadNextPage', busy: false });
+    }
+  }
+
+  private disposeListeners(): void {
+    for (const d of this.disposables.splice(0)) d.dispose();
+  }
+
+  dispose(): void {
+    this.disposeListeners();
+    this.panel.dispose();
+  }
+}
+
+function countItems(page: HttpExchange): number {
+  const body = page.body as { vehicles?: unknown; vehicles_status?: unknown } | undefined;
+  const list = body && typeof body === 'object' ? (Array.isArray(body.vehicles_status) ? body.vehicles_status : body.vehicles) : undefined;
+  return Array.isArray(list) ? list.length : 0;
+}
+
+function panelKeyOf(environment: Environment | undefined): string {
+  return environment ? `env:${environment.id}` : TOKENS_PANEL;
+}
+
+function panelTitleOf(environment: Environment | undefined, kind: ResultView['kind']): string {
+  if (!environment) return 'Token';
+  return kind === 'token' ? `Token: ${environment.name}` : `Results: ${environment.name}`;
+}
+
+/**
+ * Registers the results panels and their serializer. One panel per environment (and one for tokens
+ * without an environment): results of staging and production sit side by side as editor tabs, and a
+ * new result for an environment replaces the old one in its panel.
+ */
+export function registerResultsPanel(context: vscode.ExtensionContext, log: vscode.LogOutputChannel): ResultsPanelController {
+  const panels = new Map<string, ResultsPanel>();
+  const forget = (panel: ResultsPanel) => {
+    if (panels.get(panel.key) === panel) panels.delete(panel.key);
+  };
+
+  const adopt = (key: string, webviewPanel: vscode.WebviewPanel, summary: ResultSummary | undefined): ResultsPanel => {
+    // Two restored panels of one environment: the later one gets its own key rather than replacing.
+    let unique = key;
+    for (let n = 2; panels.has(unique); n++) unique = `${key}#${n}`;
+    const panel = new ResultsPanel(unique, webviewPanel, context.extensionUri, log, summary, forget);
+    panels.set(unique, panel);
+    return panel;
+  };
+
+  const panelFor = (environment: Environment | undefined, kind: ResultView['kind']): ResultsPanel => {
+    const key = panelKeyOf(environment);
+    const existing = panels.get(key);
+    if (existing) return existing;
+    const webviewPanel = vscode.window.createWebviewPanel(RESULTS_VIEW_TYPE, panelTitleOf(environment, kind), { viewColumn: vscode.ViewColumn.Beside, preserveFocus: false }, {
+      enableScripts: true,
+      enableFindWidget: true,
+      localResourceRoots: [vscode.Uri.joinPath(context.extensionUri, 'dist', 'webview')],
+    });
+    return adopt(key, webviewPanel, undefined);
+  };
+
+  const serializer = vscode.window.registerWebviewPanelSerializer(RESULTS_VIEW_TYPE, {
+    deserializeWebviewPanel(webviewPanel: vscode.WebviewPanel, state: unknown): Promise<void> {
+      // The webview persists a summary and its UI choices, never rows or tokens (see protocol.ts).
+      const persisted = parsePersistedState(state);
+      adopt(persisted?.panelKey ?? `restored:${randomUUID()}`, webviewPanel, persisted?.summary);
+      log.info(`${LOG} restored a results panel${persisted?.summary ? ` (${persisted.summary.title})` : ''}`);
+      return Promise.resolve();
+    },
+  });
+
+  const controller: ResultsPanelController = {
+    showListing(args) {
+      const id = randomUUID();
+      const view = listingView({
+        id,
+        environment: args.environment,
+        listing: args.listing,
+        credentialLabel: args.credentialLabel,
+        canLoadNext: !!args.loadNextPage,
+        canCopyCurl: !!args.curlCommand,
+        now: Date.now(),
+      });
+      const held: HeldResult = {
+        view,
+        tokens: args.listing.pages.map((p) => p.token?.token ?? ''),
+        pages: [...args.listing.pages],
+        environment: args.environment,
+        loadNextPage: args.loadNextPage,
+        curlCommand: args.curlCommand,
+      };
+      panelFor(args.environment, 'listing').show(held, panelTitleOf(args.environment, 'listing'));
+      log.info(`${LOG} ${args.environment.name}: ${view.summary.line}`);
+    },
+    showRequestError(args) {
+      const view = requestErrorView({ id: randomUUID(), environment: args.environment, error: args.error, url: args.url, now: Date.now() });
+      panelFor(args.environment, 'requestError').show({ view, tokens: [], pages: [], environment: args.environment }, panelTitleOf(args.environment, 'requestError'));
+    },
+    showToken(args) {
+      const view = tokenResultView({ id: randomUUID(), ...args, now: Date.now() });
+      panelFor(args.environment, 'token').show({ view, tokens: [args.token], pages: [], environment: args.environment }, panelTitleOf(args.environment, 'token'));
+    },
+    dispose() {
+      serializer.dispose();
+      for (const panel of [...panels.values()]) panel.dispose();
+      panels.clear();
+    },
+  };
+  context.subscriptions.push(controller);
+  return controller;
+}

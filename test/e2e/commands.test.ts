@@ -1,0 +1,27 @@
+import assert from 'node:assert/strict';
+import { useWorkbench } from './session';
+import { listCommands, outputChannel, runCommand, step } from './workbench';
+
+describe('Mobility API commands in the workbench', () => {
+  const wb = useWorkbench();
+
+  it('lists Show Log under the Mobility API category in the command palette', async () => {
+    const listed = await step(wb.page, 'list the palette commands for "Mobility API"', () => listCommands(wb.page, 'Mobility API', ['Mobility API: Show Log']));
+    assert.ok(listed.includes('Mobility API: Show Log'), `the palette listed: ${listed.join(' | ')}`);
+  });
+
+  it('Show Log opens the Output panel on the Mobility API channel', async () => {
+    const page = wb.page;
+    await step(page, 'run "Mobility API: Show Log" from the palette', () => runCommand(page, 'Mobility API: Show Log'));
+    await step(page, 'wait for the Output panel to show the "Mobility API" channel', async () => {
+      const deadline = Date.now() + 20_000;
+      let channel: string | undefined;
+      while (Date.now() < deadline) {
+        channel = await outputChannel(page);
+        if (channel === 'Mobility API') return;
+        await page.waitForTimeout(250);
+      }
+      throw new Error(`the Output panel shows ${channel === undefined ? 'no Output view' : `the channel "${channel}"`}`);
+    });
+  });
+});

@@ -1,0 +1,78 @@
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import type { FrameLocator, Page } from 'playwright-core';
+import { useWorkbench } from './session';
+import { pickQuickPickItem, runCommand, step } from './workbench';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** The webview frame that shows the results panel (other webviews, e.g. a walkthrough, may be open). */
+async function resultsFrame(page: Page, timeoutMs = 60_000): Promise<FrameLocator> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const count = await page.locator('iframe.webview.ready').count();
+    for (let i = count - 1; i >= 0; i--) {
+      const frame = page.locator('iframe.webview.ready').nth(i).contentFrame().frameLocator('iframe#active-frame');
+      if (await frame.locator('[data-testid="result-title"]').count().catch(() => 0)) return frame;
+    }
+    if (Date.now() > deadline) throw new Error(`no results panel among ${count} webview(s)`);
+    await page.waitForTimeout(500);
+  }
+}
+
+describe('Results panel in VS Code', () => {
+  const wb = useWorkbench();
+
+  it('opens a sandbox vehicles result: row count, a cell, JSON tree, Raw, and a strict CSP', async function () {
+    this.timeout(240_000);
+    const page = wb.page;
+    await step(page, 'run "Mobility API: Start Local Sandbox"', () => runCommand(page, 'Mobility API: Start Local Sandbox'));
+    await step(page, 'run "Mobility API: List Vehicles" on the sandbox', async () => {
+      await runCommand(page, 'Mobility API: List Vehicles');
+      await pickQuickPickItem(page, 'Sandbox · MDS staging', 60_000);
+    });
+    const frame = await step(page, 'wait for the results panel', () => resultsFrame(page));
+    const rows = await step(page, 'read the table\'s row count', async () => {
+      const count = frame.locator('[data-testid="row-count"]');
+      await count.waitFor({ timeout: 30_000 });
+      return Number(await count.getAttribute('data-rows'));
+    });
+    assert.ok(rows > 0, 'the sandbox listed vehicles');
+    assert.match(await frame.locator('[data-testid="summary-line"]').innerText(), new RegExp(`200 OK · ${rows.toLocaleString('en-US')} vehicles`));
+    const firstId = (await frame.locator('.vt-row[aria-rowindex="2"] [data-col="deviceId"]').textContent()) ?? '';
+    assert.match(firstId, UUID, 'a device id in the first row');
+    await page.screenshot({ path: path.join(process.env.E2E_ARTIFACTS_DIR ?? '.', 'results-panel-table.png') });
+
+    await step(page, 'switch to the JSON tree', async () => {
+      await frame.locator('[data-testid="view-tree"]').click();
+      await frame.locator('[data-testid="json-tree"]').waitFor({ timeout: 20_000 });
+    });
+    assert.match(await frame.locator('[data-testid="json-tree"]').innerText(), new RegExp(`"vehicles": \\[ ${rows.toLocaleString('en-US')} items \\]`));
+    await page.screenshot({ path: path.join(process.env.E2E_ARTIFACTS_DIR ?? '.', 'results-panel-json.png') });
+
+    const raw = await step(page, 'switch to Raw', async () => {
+      await frame.locator('[data-testid="view-raw"]').click();
+      const el = frame.locator('[data-testid="raw-body"]');
+      await el.waitFor({ timeout: 20_000 });
+      return (await el.textContent()) ?? '';
+    });
+    const body = JSON.parse(raw) as { vehicles: { device_id: string }[] };
+    assert.equal(body.vehicles.length, rows);
+    assert.equal(body.vehicles[0].device_id, firstId, 'the table and the raw body agree');
+    await page.screenshot({ path: path.join(process.env.E2E_ARTIFACTS_DIR ?? '.', 'results-panel-raw.png') });
+
+    const security = await frame.locator('body').evaluate(() => ({
+      csp: document.querySelector('meta[http-equiv="Content-Security-Policy"]')?.getAttribute('content') ?? '',
+      // VS Code itself injects one inline script (it defines acquireVsCodeApi); every other script must be ours: a file with the nonce.
+      scripts: Array.from(document.scripts)
+        .filter((s) => !(!s.src && (s.textContent ?? '').includes('acquireVsCodeApi')))
+        .map((s) => ({ nonce: s.nonce !== '', inline: !s.src })),
+      authorization: Array.from(document.querySelectorAll('[data-testid="request-headers"] td.secret')).map((td) => td.textContent ?? ''),
+    }));
+    assert.match(security.csp, /default-src 'none'/);
+    assert.match(security.csp, /script-src 'nonce-[A-Za-z0-9+/=]{20,}'/);
+    assert.ok(!/unsafe-inline|unsafe-eval/.test(security.csp));
+    assert.ok(security.scripts.length >= 1 && security.scripts.every((s) => s.nonce && !s.inline), `our scripts carry the nonce and none is inline: ${JSON.stringify(security.scripts)}`);
+    for (const value of security.authorization) assert.match(value, /^Bearer \S{10}…\S{6}\s/, 'the token is shown shortened');
+  });
+});

@@ -1,0 +1,119 @@
+// Mocha wiring for e2e tests: one headless Chromium per describe block, on the code-server that
+// scripts/run-e2e.mjs started with the VSIX installed. After every test a screenshot goes to the run's
+// artifacts folder; after a failure, also what was on screen and a copy of VS Code's logs.
+import fs from 'node:fs';
+import path from 'node:path';
+import { chromium } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { describeScreen, waitForWorkbench } from './workbench';
+
+/** What scripts/run-e2e.mjs passes to the tests. */
+interface E2eEnvironment {
+  workbenchUrl: string;
+  artifactsDir: string;
+  logsDir: string;
+  serverLog: string;
+  chromium: string;
+}
+
+function environment(): E2eEnvironment {
+  const get = (name: string): string => {
+    const value = process.env[name];
+    if (!value) throw new Error(`${name} is not set: run the e2e tests with npm run test:e2e, which starts VS Code and sets it.`);
+    return value;
+  };
+  return {
+    workbenchUrl: get('E2E_WORKBENCH_URL'),
+    artifactsDir: get('E2E_ARTIFACTS_DIR'),
+    logsDir: get('E2E_LOGS_DIR'),
+    serverLog: get('E2E_SERVER_LOG'),
+    chromium: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
+  };
+}
+
+/** The page of the current describe block's workbench. */
+export interface WorkbenchSession {
+  readonly page: Page;
+}
+
+const slug = (text: string) => text.replace(/[^a-z0-9]+/gi, '-').replace(/^-|-$/g, '').toLowerCase().slice(0, 80);
+
+function saveLogs(env: E2eEnvironment, name: string): string {
+  const target = path.join(env.artifactsDir, `${name}-logs`);
+  fs.mkdirSync(target, { recursive: true });
+  if (fs.existsSync(env.logsDir)) fs.cpSync(env.logsDir, path.join(target, 'vscode'), { recursive: true });
+  if (fs.existsSync(env.serverLog)) fs.copyFileSync(env.serverLog, path.join(target, 'code-server.log'));
+  return target;
+}
+
+async function saveFailure(env: E2eEnvironment, page: Page | undefined, name: string): Promise<void> {
+  const rel = (p: string) => path.relative(process.cwd(), p);
+  if (page) {
+    const shot = path.join(env.artifactsDir, `${name}-FAILED.png`);
+    await page.screenshot({ path: shot }).catch(() => {});
+    console.log(`      screenshot of the failure: ${rel(shot)}`);
+    console.log(`      on screen: ${await describeScreen(page)}`);
+  }
+  console.log(`      VS Code logs: ${rel(saveLogs(env, name))}/`);
+}
+
+/**
+ * Registers hooks in the calling describe block: before, open the workbench in a fresh browser and wait
+ * for it; after each test, save a screenshot (plus the screen's description and VS Code's logs when the
+ * test failed); after, close the browser. Use it as `const wb = useWorkbench();` then `wb.page` in tests.
+ */
+export function useWorkbench(): WorkbenchSession {
+  let env: E2eEnvironment | undefined;
+  let browser: Browser | undefined;
+  let context: BrowserContext | undefined;
+  let page: Page | undefined;
+  let prefix = 'e2e';
+  let counter = 0;
+  // Screenshot names: <test file>-<nn>-<test title>, in the order the tests ran.
+  const nextName = (title: string) => `${prefix}-${String(++counter).padStart(2, '0')}-${slug(title)}`;
+
+  before(async function () {
+    this.timeout(150_000);
+    env = environment();
+    const file = this.test?.parent?.file ?? this.test?.file;
+    if (file) prefix = slug(path.basename(file).replace(/\.test\.js$/, ''));
+    browser = await chromium.launch({
+      executablePath: env.chromium,
+      headless: true,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+        '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
+    });
+    context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+    page = await context.newPage();
+    try {
+      await page.goto(env.workbenchUrl);
+      await waitForWorkbench(page);
+    } catch (err) {
+      await saveFailure(env, page, nextName('opening the workbench'));
+      throw new Error(`The workbench did not load at ${env.workbenchUrl}: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+    }
+  });
+
+  afterEach(async function () {
+    const test = this.currentTest;
+    if (!env || !page || !test) return;
+    const name = nextName(test.title);
+    if (test.state === 'failed') {
+      await saveFailure(env, page, name);
+    } else {
+      await page.screenshot({ path: path.join(env.artifactsDir, `${name}.png`) });
+    }
+  });
+
+  after(async () => {
+    await context?.close().catch(() => {});
+    await browser?.close().catch(() => {});
+  });
+
+  return {
+    get page(): Page {
+      if (!page) throw new Error('The workbench is not open: useWorkbench() opens it in a before hook of the describe block.');
+      return page;
+    },
+  };
+}

@@ -1,0 +1,123 @@
+import assert from 'node:assert/strict';
+import { generateKeyPairSync, randomUUID } from 'node:crypto';
+import { SignJWT } from 'jose';
+import { useWorkbench } from './session';
+import {
+  answerInputBox,
+  openViewContainer,
+  pickQuickPickItem,
+  runCommand,
+  step,
+  treeRow,
+  treeRows,
+  waitForNotification,
+  webviewText,
+} from './workbench';
+
+/** The whole job from the editor, as a user does it: sandbox, credential, token, decode, vehicles. */
+describe('the extension shell in the workbench', function () {
+  this.timeout(180_000);
+  const wb = useWorkbench();
+
+  it('shows the Environments view with the spec environments and the sandbox', async () => {
+    const page = wb.page;
+    await step(page, 'open the Mobility API view container', () => openViewContainer(page, 'Mobility API'));
+    await step(page, 'find the built-in environments', async () => {
+      await treeRow(page, 'Environments', 'MDS Provider · staging');
+      const labels = (await treeRows(page, 'Environments')).map((r) => r.label);
+      for (const expected of ['MDS Provider · staging', 'MDS Provider · production', 'MaaS · staging', 'Local Sandbox']) {
+        assert.ok(labels.includes(expected), `the tree shows ${labels.join(' | ')}`);
+      }
+    });
+  });
+
+  it('Start Local Sandbox adds its environments and binds the demo credential', async () => {
+    const page = wb.page;
+    await step(page, 'run "Mobility API: Start Local Sandbox"', () => runCommand(page, 'Mobility API: Start Local Sandbox'));
+    await step(page, 'see the notification', () => waitForNotification(page, /Local sandbox running on http:\/\/127\.0\.0\.1:/));
+    await step(page, 'see the sandbox environments in the tree', () => treeRow(page, 'Environments', 'Sandbox · MDS staging'));
+    await step(page, 'see the demo credential in the Credentials view', () => treeRow(page, 'Credentials', 'Sandbox demo credential'));
+  });
+
+  it('Add Credential asks step by step, re-asks after a refused key, and stores the credential', async () => {
+    const page = wb.page;
+    const good = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ type: 'pkcs8', format: 'pem' }) as string;
+    const wrongCurve = generateKeyPairSync('ec', { namedCurve: 'P-384' }).privateKey.export({ type: 'pkcs8', format: 'pem' }) as string;
+    await step(page, 'run "Mobility API: Add Credential"', () => runCommand(page, 'Mobility API: Add Credential'));
+    await step(page, 'pick the type', () => pickQuickPickItem(page, 'External Organization'));
+    await step(page, 'choose to paste the key', () => pickQuickPickItem(page, 'Paste it'));
+    await step(page, 'paste a P-384 key', () => answerInputBox(page, wrongCurve, /Paste/));
+    await step(page, 'read the refusal and try again', async () => {
+      const message = await waitForNotification(page, /P-256/);
+      assert.match(message, /P-384/);
+      const toast = page.locator('.notifications-toasts .notification-toast', { hasText: 'P-384' }).first();
+      await toast.hover();
+      await toast.locator('.monaco-button', { hasText: 'Try Again' }).first().click();
+    });
+    await step(page, 'choose to paste again', () => pickQuickPickItem(page, 'Paste it'));
+    await step(page, 'paste the P-256 key (the input box makes it one line)', () => answerInputBox(page, good, /Paste/));
+    await step(page, 'enter the key id', () => answerInputBox(page, 'e2e-kid-1', /Key id/));
+    await step(page, 'enter the issuer', () => answerInputBox(page, 'org-42@org.test.invalid', /Issuer/));
+    await step(page, 'name it', () => answerInputBox(page, 'E2E credential', /name/));
+    await step(page, 'bind it to the sandbox MDS production environment', async () => {
+      await pickQuickPickItem(page, 'Sandbox · MDS production');
+      await page.keyboard.press('Enter');
+    });
+    await step(page, 'see the confirmation', () => waitForNotification(page, /Stored "E2E credential"/));
+    await step(page, 'see it in the Credentials view with type and key id', async () => {
+      const row = await treeRow(page, 'Credentials', 'E2E credential');
+      assert.match(await row.innerText(), /External Organization · kid e2e-kid-1/);
+    });
+  });
+
+  it('Generate Token asks for the environment and puts a fresh token on the clipboard', async () => {
+    const page = wb.page;
+    await step(page, 'run "Mobility API: Generate Token"', () => runCommand(page, 'Mobility API: Generate Token'));
+    await step(page, 'pick the environment', () => pickQuickPickItem(page, 'Sandbox · MDS production'));
+    await step(page, 'see that the token is on the clipboard', () => waitForNotification(page, /A fresh token for Sandbox · MDS production is on the clipboard/));
+  });
+
+  it('Decode JWT shows what is wrong with a pasted token', async () => {
+    const page = wb.page;
+    const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    const now = Math.floor(Date.now() / 1000);
+    const token = await new SignJWT({ iss: 'someone@nowhere.invalid', aud: 'https://unknown.invalid', iat: now - 7200, exp: now - 3000, jti: randomUUID() })
+      .setProtectedHeader({ alg: 'ES256', kid: 'not-stored' })
+      .sign(privateKey);
+    await step(page, 'put the token in an untitled editor and select it', async () => {
+      await runCommand(page, 'File: New Untitled Text File');
+      await page.locator('.monaco-editor textarea').first().waitFor({ timeout: 10_000 });
+      await page.keyboard.insertText(`Authorization: Bearer ${token}`);
+      await page.keyboard.press('Control+A');
+    });
+    await step(page, 'run "Mobility API: Decode JWT" on the selection', () => runCommand(page, 'Mobility API: Decode JWT'));
+    await step(page, 'read the decoded view: the claims and why the token is refused', async () => {
+      const deadline = Date.now() + 20_000;
+      let text = '';
+      while (Date.now() < deadline) {
+        text = await webviewText(page, 'body').catch(() => '');
+        if (/not-stored/.test(text) && /expired/i.test(text)) break;
+        await page.waitForTimeout(300);
+      }
+      assert.match(text, /not-stored/, 'the header kid is shown');
+      assert.match(text, /expired/i, 'the expiry finding is shown');
+      assert.ok(!text.includes(token), 'the raw token is not in the view');
+    });
+  });
+
+  it('List Vehicles from the tree records the last result', async () => {
+    const page = wb.page;
+    await step(page, 'run "Mobility API: List Vehicles"', () => runCommand(page, 'Mobility API: List Vehicles'));
+    await step(page, 'pick the environment', () => pickQuickPickItem(page, 'Sandbox · MDS staging'));
+    await step(page, 'see the result in the tree', async () => {
+      const row = await treeRow(page, 'Environments', 'Sandbox · MDS staging');
+      const deadline = Date.now() + 20_000;
+      let text = await row.innerText();
+      while (!/200 OK · 100 vehicles/.test(text) && Date.now() < deadline) {
+        await page.waitForTimeout(300);
+        text = await row.innerText();
+      }
+      assert.match(text, /200 OK · 100 vehicles/);
+    });
+  });
+});

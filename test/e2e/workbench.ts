@@ -1,0 +1,318 @@
+// Page helpers for driving the VS Code workbench (code-server in Chromium) from e2e tests. They wait for
+// what a user would see, and fail with a message that names what they were waiting for. Wrap each
+// user-level step in step() so that a failure also says what was on screen.
+import type { FrameLocator, Locator, Page } from 'playwright-core';
+
+const QUICK_INPUT = '.quick-input-widget';
+const QUICK_INPUT_BOX = `${QUICK_INPUT} .quick-input-box input`;
+const QUICK_INPUT_ROWS = `${QUICK_INPUT} .quick-input-list .monaco-list-row`;
+const TOASTS = '.notifications-toasts .notification-toast';
+
+/** One row of a tree view as the user sees it. */
+export interface TreeRow {
+  label: string;
+  description: string;
+  /** 1 for top-level rows. */
+  level: number;
+  /** undefined for leaves. */
+  expanded: boolean | undefined;
+}
+
+function escapeRegExp(text: string): RegExp {
+  return new RegExp(`^\\s*${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*$`);
+}
+
+async function visibleTexts(locator: Locator): Promise<string[]> {
+  const texts: string[] = [];
+  for (const item of await locator.all()) {
+    if (await item.isVisible().catch(() => false)) texts.push((await item.innerText().catch(() => '')).replace(/\s+/g, ' ').trim());
+  }
+  return texts.filter(Boolean);
+}
+
+/** Waits until the workbench has loaded: the editor area, status bar and explorer are there. */
+export async function waitForWorkbench(page: Page, timeoutMs = 90_000): Promise<void> {
+  await page.locator('.monaco-workbench').waitFor({ timeout: timeoutMs });
+  await page.locator('.part.statusbar').waitFor({ timeout: timeoutMs });
+  // The explorer lists the folder once the remote connection works; extension contributions come later.
+  await page.locator('.explorer-folders-view .monaco-list-row').first().waitFor({ timeout: timeoutMs });
+}
+
+/** Closes any open quick input (palette, input box, quick pick). */
+export async function closeQuickInput(page: Page): Promise<void> {
+  const widget = page.locator(QUICK_INPUT);
+  if (await widget.isVisible().catch(() => false)) {
+    await page.keyboard.press('Escape');
+    await widget.waitFor({ state: 'hidden', timeout: 5000 }).catch(() => {});
+  }
+}
+
+async function openPalette(page: Page, query: string): Promise<void> {
+  await closeQuickInput(page);
+  await page.keyboard.press('F1');
+  const input = page.locator(QUICK_INPUT_BOX);
+  await input.waitFor({ state: 'visible', timeout: 15_000 });
+  await input.fill(`>${query}`);
+}
+
+async function paletteLabels(page: Page): Promise<string[]> {
+  // A row's aria-label is the command's full title ("Category: Title"), without keybinding or "recently used".
+  const rows = page.locator(QUICK_INPUT_ROWS);
+  const labels: string[] = [];
+  for (const row of await rows.all()) {
+    const label = (await row.getAttribute('aria-label').catch(() => null)) ?? '';
+    if (label) labels.push(label.split(', ')[0].trim());
+  }
+  return labels;
+}
+
+/**
+ * The command palette's entries for `query`, once each of `expected` is among them. Commands that an
+ * extension contributes appear only after the extension host has reported in, so this retries until
+ * `timeoutMs`. Leaves the palette closed.
+ */
+export async function listCommands(page: Page, query: string, expected: string[] = [], timeoutMs = 60_000): Promise<string[]> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    await openPalette(page, query);
+    let labels: string[] = [];
+    try {
+      await page.locator(QUICK_INPUT_ROWS).first().waitFor({ timeout: 2000 });
+      // The list filters asynchronously; give it a moment to settle on the query.
+      await page.waitForTimeout(300);
+      labels = await paletteLabels(page);
+    } catch {
+      // no row yet
+    }
+    const missing = expected.filter((title) => !labels.includes(title));
+    if (!missing.length) {
+      await closeQuickInput(page);
+      return labels;
+    }
+    await closeQuickInput(page);
+    if (Date.now() > deadline) {
+      throw new Error(`The command palette never listed ${missing.map((m) => `"${m}"`).join(', ')} for ">${query}" within ${timeoutMs / 1000}s; it listed: ${labels.length ? labels.join(' | ') : 'nothing'}.`);
+    }
+    await page.waitForTimeout(1000);
+  }
+}
+
+/**
+ * Runs a command from the palette by its full title ("Mobility API: Show Log"), retrying until the
+ * command is listed (see listCommands).
+ */
+export async function runCommand(page: Page, title: string, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    await openPalette(page, title);
+    const row = page.locator(QUICK_INPUT_ROWS).filter({ has: page.locator('.label-name', { hasText: escapeRegExp(title) }) }).first();
+    if (await row.waitFor({ timeout: 2000 }).then(() => true, () => false)) {
+      await row.click();
+      await page.locator(QUICK_INPUT).waitFor({ state: 'hidden', timeout: 5000 }).catch(() => {});
+      return;
+    }
+    const labels = await paletteLabels(page);
+    await closeQuickInput(page);
+    if (Date.now() > deadline) {
+      throw new Error(`The command "${title}" never appeared in the command palette within ${timeoutMs / 1000}s; it listed: ${labels.length ? labels.join(' | ') : 'nothing'}.`);
+    }
+    await page.waitForTimeout(1000);
+  }
+}
+
+/** The messages of the notification toasts now on screen (source and buttons left out). */
+export async function notifications(page: Page): Promise<string[]> {
+  return visibleTexts(page.locator(`${TOASTS} .notification-list-item-message`));
+}
+
+/** Waits for a notification toast whose message contains `text` (or matches it) and returns the message. */
+export async function waitForNotification(page: Page, text: string | RegExp, timeoutMs = 20_000): Promise<string> {
+  const toast = page.locator(`${TOASTS} .notification-list-item-message`, { hasText: text }).first();
+  try {
+    await toast.waitFor({ state: 'visible', timeout: timeoutMs });
+  } catch {
+    const seen = await notifications(page);
+    throw new Error(`No notification with ${String(text)} appeared within ${timeoutMs / 1000}s; on screen: ${seen.length ? seen.join(' | ') : 'none'}.`);
+  }
+  return (await toast.innerText()).trim();
+}
+
+/** Clicks a button (e.g. "Open", "Retry") in the notification toast that contains `text`. */
+export async function clickNotificationButton(page: Page, text: string | RegExp, button: string): Promise<void> {
+  const toast = page.locator(TOASTS, { has: page.locator('.notification-list-item-message', { hasText: text }) }).first();
+  await toast.hover();
+  await toast.locator('.monaco-button', { hasText: escapeRegExp(button) }).first().click();
+}
+
+/** What the open quick input shows: its title, prompt/validation message, typed value and listed rows. */
+export async function quickInputState(page: Page): Promise<{ title: string; message: string; value: string; rows: string[] } | undefined> {
+  const widget = page.locator(QUICK_INPUT);
+  if (!(await widget.isVisible().catch(() => false))) return undefined;
+  const text = async (selector: string) => (await visibleTexts(widget.locator(selector))).join(' ');
+  return {
+    title: await text('.quick-input-title'),
+    message: await text('.quick-input-message'),
+    value: await page.locator(QUICK_INPUT_BOX).inputValue().catch(() => ''),
+    rows: await paletteLabels(page),
+  };
+}
+
+/**
+ * Types `value` into the open input box (showInputBox) and presses Enter. When `expectPrompt` is given,
+ * first waits until the box's prompt or placeholder contains it.
+ */
+export async function answerInputBox(page: Page, value: string, expectPrompt?: string | RegExp): Promise<void> {
+  const input = page.locator(QUICK_INPUT_BOX);
+  await input.waitFor({ state: 'visible', timeout: 20_000 });
+  if (expectPrompt !== undefined) {
+    const matches = (s: string) => (typeof expectPrompt === 'string' ? s.includes(expectPrompt) : expectPrompt.test(s));
+    const deadline = Date.now() + 10_000;
+    for (;;) {
+      const state = await quickInputState(page);
+      const prompt = `${state?.title ?? ''} ${state?.message ?? ''} ${(await input.getAttribute('placeholder')) ?? ''}`;
+      if (matches(prompt)) break;
+      if (Date.now() > deadline) throw new Error(`The input box asks "${prompt.trim()}", not ${String(expectPrompt)}.`);
+      await page.waitForTimeout(200);
+    }
+  }
+  await input.fill(value);
+  await page.keyboard.press('Enter');
+}
+
+/** Picks the item labelled `label` in the open quick pick (showQuickPick), filtering to it first. */
+export async function pickQuickPickItem(page: Page, label: string, timeoutMs = 20_000): Promise<void> {
+  const input = page.locator(QUICK_INPUT_BOX);
+  await input.waitFor({ state: 'visible', timeout: timeoutMs });
+  await input.fill(label);
+  const row = page.locator(QUICK_INPUT_ROWS).filter({ has: page.locator('.label-name', { hasText: escapeRegExp(label) }) }).first();
+  try {
+    await row.waitFor({ timeout: timeoutMs });
+  } catch {
+    throw new Error(`The quick pick has no item "${label}"; it lists: ${(await paletteLabels(page)).join(' | ') || 'nothing'}.`);
+  }
+  await row.click();
+}
+
+/** Opens a view container (e.g. the extension's own) by the title of its activity bar icon. */
+export async function openViewContainer(page: Page, title: string, timeoutMs = 30_000): Promise<void> {
+  const item = page.locator(`.part.activitybar .action-item .action-label[aria-label^="${title.replace(/"/g, '\\"')}"]`).first();
+  try {
+    await item.waitFor({ timeout: timeoutMs });
+  } catch {
+    const titles = (await page.locator('.part.activitybar .action-item .action-label').evaluateAll((els) => els.map((e) => e.getAttribute('aria-label') ?? ''))).filter(Boolean);
+    throw new Error(`The activity bar has no "${title}"; it has: ${titles.join(' | ') || 'nothing'}.`);
+  }
+  const checked = await item.evaluate((e) => e.closest('.action-item')?.classList.contains('checked') ?? false);
+  if (!checked) await item.click();
+  await page.locator('.part.sidebar .composite.title', { hasText: new RegExp(title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'i') }).first().waitFor({ timeout: timeoutMs });
+}
+
+/** The side bar section (a view's pane) whose header says `viewTitle`; expands it when collapsed. */
+export async function viewPane(page: Page, viewTitle: string): Promise<Locator> {
+  const pane = page.locator('.part.sidebar .pane', { has: page.locator('.pane-header', { hasText: escapeRegExp(viewTitle) }) }).first();
+  const header = pane.locator('.pane-header').first();
+  await header.waitFor({ timeout: 30_000 });
+  if ((await header.getAttribute('aria-expanded')) === 'false') await header.click();
+  return pane;
+}
+
+/** The rows a tree view shows now (only the rendered, i.e. visible, ones), top to bottom. */
+export async function treeRows(page: Page, viewTitle: string): Promise<TreeRow[]> {
+  const pane = await viewPane(page, viewTitle);
+  return pane.locator('.monaco-list-row').evaluateAll((rows) => rows
+    .map((row) => ({
+      top: parseFloat((row as HTMLElement).style.top || '0'),
+      label: row.querySelector('.label-name')?.textContent?.trim() ?? row.getAttribute('aria-label') ?? '',
+      description: row.querySelector('.label-description')?.textContent?.trim() ?? '',
+      level: Number(row.getAttribute('aria-level') ?? '1'),
+      expanded: row.hasAttribute('aria-expanded') ? row.getAttribute('aria-expanded') === 'true' : undefined,
+    }))
+    .sort((a, b) => a.top - b.top)
+    .map(({ label, description, level, expanded }) => ({ label, description, level, expanded })));
+}
+
+/** Waits until the tree view lists a row labelled `label` and returns that row's locator. */
+export async function treeRow(page: Page, viewTitle: string, label: string, timeoutMs = 30_000): Promise<Locator> {
+  const pane = await viewPane(page, viewTitle);
+  const row = pane.locator('.monaco-list-row', { has: page.locator('.label-name', { hasText: escapeRegExp(label) }) }).first();
+  try {
+    await row.waitFor({ timeout: timeoutMs });
+  } catch {
+    const rows = (await treeRows(page, viewTitle)).map((r) => r.label);
+    throw new Error(`The "${viewTitle}" view has no row "${label}"; it shows: ${rows.join(' | ') || 'no rows'}.`);
+  }
+  return row;
+}
+
+/**
+ * The content of a webview (the inner frame that holds the extension's HTML). With several webviews open,
+ * `index` picks one in document order; the one in the active editor group is usually the last.
+ */
+export function webview(page: Page, index = 0): FrameLocator {
+  return page.locator('iframe.webview.ready').nth(index).contentFrame().frameLocator('iframe#active-frame');
+}
+
+/** Waits for `selector` inside a webview and returns its text. */
+export async function webviewText(page: Page, selector: string, index = 0, timeoutMs = 20_000): Promise<string> {
+  const target = webview(page, index).locator(selector).first();
+  await target.waitFor({ timeout: timeoutMs });
+  return (await target.innerText()).trim();
+}
+
+/** Clicks `selector` inside a webview. */
+export async function clickInWebview(page: Page, selector: string, index = 0, timeoutMs = 20_000): Promise<void> {
+  await webview(page, index).locator(selector).first().click({ timeout: timeoutMs });
+}
+
+/** The Output view's selected channel, once the panel shows the Output view (undefined when it does not). */
+export async function outputChannel(page: Page): Promise<string | undefined> {
+  const panel = page.locator('.part.panel');
+  if (!(await panel.isVisible().catch(() => false))) return undefined;
+  const active = await visibleTexts(panel.locator('.composite.title .action-item.checked .action-label, .composite.title .panel-switcher-container .checked'));
+  if (!active.some((t) => /^output$/i.test(t))) return undefined;
+  const select = panel.locator('.composite.title select.monaco-select-box').first();
+  if (await select.count()) {
+    return select.evaluate((e) => {
+      const s = e as HTMLSelectElement;
+      return s.options[s.selectedIndex]?.text.trim();
+    });
+  }
+  return undefined;
+}
+
+/** Everything useful for a failure message: toasts, quick input, dialogs, active editor, panel and side bar. */
+export async function describeScreen(page: Page): Promise<string> {
+  const parts: string[] = [];
+  try {
+    const toasts = await notifications(page);
+    parts.push(`notifications: ${toasts.length ? toasts.map((t) => `"${t}"`).join(', ') : 'none'}`);
+    const quick = await quickInputState(page);
+    if (quick) parts.push(`quick input: title "${quick.title}", message "${quick.message}", value "${quick.value}", rows [${quick.rows.slice(0, 10).join(' | ')}]`);
+    const dialogs = await visibleTexts(page.locator('.monaco-dialog-box'));
+    if (dialogs.length) parts.push(`dialog: ${dialogs.join(' | ')}`);
+    const tab = await visibleTexts(page.locator('.part.editor .tab.active .label-name'));
+    parts.push(`active editor: ${tab[0] ?? 'none'}`);
+    const panel = await visibleTexts(page.locator('.part.panel .composite.title .action-item.checked .action-label'));
+    if (panel.length) parts.push(`panel: ${panel.join(', ')}${(await outputChannel(page)) ? ` (channel "${await outputChannel(page)}")` : ''}`);
+    const sidebar = await visibleTexts(page.locator('.part.sidebar .composite.title h2'));
+    if (sidebar.length) parts.push(`side bar: ${sidebar.join(', ')}`);
+  } catch (err) {
+    parts.push(`(could not read the screen: ${err instanceof Error ? err.message : String(err)})`);
+  }
+  return parts.join('; ');
+}
+
+/**
+ * Runs one user-level step; when it fails, the error says which step and what was on screen.
+ * Example: await step(page, 'run "Mobility API: Show Log"', () => runCommand(page, 'Mobility API: Show Log'))
+ */
+export async function step<T>(page: Page, name: string, action: () => Promise<T>): Promise<T> {
+  try {
+    return await action();
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    const wrapped = new Error(`Step "${name}" failed: ${message}\n      On screen: ${await describeScreen(page)}`, { cause: err });
+    if (err instanceof Error && err.stack) wrapped.stack = `${wrapped.message}\n${err.stack.split('\n').slice(1).join('\n')}`;
+    throw wrapped;
+  }
+}

@@ -1,0 +1,151 @@
+import assert from 'node:assert/strict';
+import { generateKeyPairSync } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import * as vscode from 'vscode';
+import type { MobilityApiExports } from '../../src/extension';
+
+type Outcome = { ok: boolean; code?: string; message?: string } & Record<string, unknown>;
+const run = (command: string, ...args: unknown[]) => vscode.commands.executeCommand<Outcome>(command, ...args);
+
+function exportsOf(): MobilityApiExports {
+  const ext = vscode.extensions.getExtension<MobilityApiExports>('mobility-api-explorer.mobility-api-explorer');
+  assert.ok(ext?.isActive, 'the extension is active');
+  return ext.exports;
+}
+
+/** Every file under a folder, as text (binary files too: a secret must not appear in any byte form we can read). */
+function filesUnder(dir: string): string[] {
+  if (!fs.existsSync(dir)) return [];
+  return (fs.readdirSync(dir, { recursive: true }) as string[]).map((f) => path.join(dir, f)).filter((f) => fs.statSync(f).isFile());
+}
+
+describe('the extension shell against the local sandbox', function () {
+  this.timeout(60_000);
+  const secrets: string[] = [];
+  const ec = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  const ecPem = ec.privateKey.export({ type: 'pkcs8', format: 'pem' }) as string;
+  secrets.push(ecPem.split('\n')[1], (ec.privateKey.export({ format: 'jwk' }) as { d: string }).d);
+  let ownCredentialId = '';
+
+  before(async () => {
+    await run('mobilityApi.showLog');
+  });
+
+  after(async () => {
+    await run('mobilityApi.stopSandbox');
+  });
+
+  it('Start Local Sandbox serves three environments with the demo credential bound', async () => {
+    const started = await run('mobilityApi.startSandbox');
+    assert.equal(started.ok, true, started.message);
+    assert.deepEqual(started.environmentIds, ['sandbox-mds-staging', 'sandbox-mds-production', 'sandbox-maas-staging']);
+    const demo = (await exportsOf().listCredentials()).find((c) => c.demo);
+    assert.ok(demo, 'the demo credential is stored');
+    assert.deepEqual([...demo.environments].sort(), ['sandbox-maas-staging', 'sandbox-mds-production', 'sandbox-mds-staging']);
+    assert.equal(demo.type, 'external-org');
+  });
+
+  it('List Vehicles and Vehicle Status get 200 with a fresh token, page by page', async () => {
+    const listed = await run('mobilityApi.listVehicles', { environmentId: 'sandbox-mds-staging' });
+    assert.equal(listed.ok, true, listed.message);
+    assert.equal(listed.status, 200);
+    assert.equal(listed.items, 100);
+    assert.match(String(listed.nextUrl), /page/);
+    const status = await run('mobilityApi.vehicleStatus', { environmentId: 'sandbox-mds-production' });
+    assert.equal(status.status, 200);
+    const maas = await run('mobilityApi.listVehicles', { environmentId: 'sandbox-maas-staging' });
+    assert.equal(maas.status, 200);
+  });
+
+  it('Vehicle Status refuses a MaaS environment', async () => {
+    const refused = await run('mobilityApi.vehicleStatus', { environmentId: 'sandbox-maas-staging' });
+    assert.equal(refused.ok, false);
+    assert.match(String(refused.message), /MDS request/);
+  });
+
+  it('Generate Token copies a token with the spec claims, and Decode JWT verifies it against the stored credential', async () => {
+    const generated = await run('mobilityApi.generateToken', { environmentId: 'sandbox-mds-staging' });
+    assert.equal(generated.ok, true, generated.message);
+    const claims = generated.claims as { aud: string; jti: string; iat: number; exp: number };
+    assert.equal(claims.exp - claims.iat, 300);
+    const token = await vscode.env.clipboard.readText();
+    secrets.push(token);
+    assert.equal(token.split('.').length, 3);
+    const decoded = await run('mobilityApi.decodeJwt', token);
+    assert.equal(decoded.ok, true, decoded.message);
+    assert.equal((decoded.payload as { jti: string }).jti, claims.jti);
+    assert.equal(decoded.signature, 'verified');
+    assert.ok(!(decoded.findings as string[]).some((f) => ['aud-unknown', 'expired', 'alg-wrong-for-type'].includes(f)), String(decoded.findings));
+  });
+
+  it('Decode JWT explains a string that is not a token', async () => {
+    const r = await run('mobilityApi.decodeJwt', 'not.a-token');
+    assert.equal(r.ok, false);
+    assert.match(String(r.message), /not a JWT/);
+  });
+
+  it('Add Credential validates first: a refused key leaves nothing stored', async () => {
+    const before = (await exportsOf().listCredentials()).length;
+    const p384 = generateKeyPairSync('ec', { namedCurve: 'P-384' }).privateKey.export({ type: 'pkcs8', format: 'pem' }) as string;
+    const refused = await run('mobilityApi.addCredential', { type: 'external-org', privateKey: p384, kid: 'k-384', issuer: 'org@org.test.invalid' });
+    assert.equal(refused.ok, false);
+    assert.equal(refused.code, 'KEY_WRONG_CURVE');
+    const noKid = await run('mobilityApi.addCredential', { type: 'external-org', privateKey: ecPem, kid: ' ', issuer: 'org@org.test.invalid' });
+    assert.equal(noKid.code, 'KID_MISSING');
+    assert.equal((await exportsOf().listCredentials()).length, before);
+  });
+
+  it('Add Credential stores a valid key, bound to an environment, and the sandbox accepts its tokens', async () => {
+    const added = await run('mobilityApi.addCredential', { type: 'external-org', privateKey: ecPem, kid: 'own-kid-1', issuer: 'org-7@org.test.invalid', label: 'Mine', environments: ['sandbox-mds-staging'] });
+    assert.equal(added.ok, true, added.message);
+    ownCredentialId = String(added.credentialId);
+    const info = (await exportsOf().listCredentials()).find((c) => c.id === ownCredentialId);
+    assert.deepEqual({ label: info?.label, kid: info?.kid, type: info?.type, envs: info?.environments }, { label: 'Mine', kid: 'own-kid-1', type: 'external-org', envs: ['sandbox-mds-staging'] });
+    const generated = await run('mobilityApi.generateToken', { environmentId: 'sandbox-mds-staging' });
+    assert.equal(generated.credentialId, ownCredentialId, 'the bound credential signs');
+    secrets.push(await vscode.env.clipboard.readText());
+    const listed = await run('mobilityApi.listVehicles', { environmentId: 'sandbox-mds-staging' });
+    assert.equal(listed.status, 200, JSON.stringify(listed.error));
+  });
+
+  it('a MaaS environment refuses an IAM credential', async () => {
+    const iamKey = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ type: 'sec1', format: 'pem' }) as string;
+    const added = await run('mobilityApi.addCredential', { type: 'iam', privateKey: iamKey, kid: 'iam-kid', issuer: 'identity@iam.test.invalid', label: 'Old IAM' });
+    assert.equal(added.ok, true, added.message);
+    const bound = await run('mobilityApi.bindCredential', { credentialId: added.credentialId, environmentIds: ['sandbox-maas-staging'] });
+    assert.equal(bound.ok, false);
+    assert.equal(bound.code, 'CREDENTIAL_NOT_FOR_API');
+    const removed = await run('mobilityApi.removeCredential', { credentialId: added.credentialId, confirmed: true });
+    assert.equal(removed.ok, true);
+  });
+
+  it('Rename and Remove Credential', async () => {
+    assert.equal((await run('mobilityApi.renameCredential', { credentialId: ownCredentialId, label: 'Renamed' })).ok, true);
+    assert.equal((await exportsOf().listCredentials()).find((c) => c.id === ownCredentialId)?.label, 'Renamed');
+    assert.equal((await run('mobilityApi.removeCredential', { credentialId: ownCredentialId, confirmed: true })).ok, true);
+    assert.equal((await exportsOf().listCredentials()).some((c) => c.id === ownCredentialId), false);
+  });
+
+  it('an environment without a base URL says so', async () => {
+    const r = await run('mobilityApi.generateToken', { environmentId: 'mds-staging' });
+    assert.equal(r.ok, false);
+    assert.equal(r.code, 'BASE_URL_MISSING');
+    assert.match(String(r.message), /base URL/);
+  });
+
+  it('after all that, no key or token text is in settings, globalState, logs or any file under the user data folder', async () => {
+    // globalStorage is <user-data>/User/globalStorage/<extension id>
+    const userData = path.resolve(exportsOf().globalStoragePath, '..', '..', '..');
+    assert.ok(fs.existsSync(path.join(userData, 'User')), `user data folder found at ${userData}`);
+    await new Promise((r) => setTimeout(r, 1500)); // let VS Code flush state and logs
+    const files = filesUnder(userData);
+    assert.ok(files.length > 5, 'there are files to scan');
+    const leaks: string[] = [];
+    for (const file of files) {
+      const bytes = fs.readFileSync(file);
+      for (const secret of secrets) if (secret && bytes.includes(secret)) leaks.push(`${path.relative(userData, file)} holds ${secret.slice(0, 12)}…`);
+    }
+    assert.deepEqual(leaks, []);
+  });
+});

@@ -1,0 +1,77 @@
+import assert from 'node:assert/strict';
+import { PERSISTED_STATE_VERSION, isHostMessage, parsePersistedState, parseWebviewMessage } from '../../src/shared/protocol';
+import { panelCsp, panelHtml } from '../../src/webview/panelHtml';
+
+describe('results panel protocol', () => {
+  describe('webview messages', () => {
+    it('accepts each message the webview sends, with only the known fields', () => {
+      assert.deepEqual(parseWebviewMessage({ type: 'ready', extra: 'dropped' }), { type: 'ready' });
+      assert.deepEqual(parseWebviewMessage({ type: 'runAgain' }), { type: 'runAgain' });
+      assert.deepEqual(parseWebviewMessage({ type: 'copyToken', resultId: 'r1' }), { type: 'copyToken', resultId: 'r1' });
+      assert.deepEqual(parseWebviewMessage({ type: 'copyToken', resultId: 'r1', pageIndex: 2 }), { type: 'copyToken', resultId: 'r1', pageIndex: 2 });
+      assert.deepEqual(parseWebviewMessage({ type: 'copyCurl', resultId: 'r1', pageIndex: 0 }), { type: 'copyCurl', resultId: 'r1', pageIndex: 0 });
+      assert.deepEqual(parseWebviewMessage({ type: 'loadNextPage', resultId: 'r1' }), { type: 'loadNextPage', resultId: 'r1' });
+      assert.deepEqual(parseWebviewMessage({ type: 'requestBody', resultId: 'r1', pageIndex: 3 }), { type: 'requestBody', resultId: 'r1', pageIndex: 3 });
+      assert.deepEqual(parseWebviewMessage({ type: 'openInEditor', resultId: 'r1', pageIndex: 0 }), { type: 'openInEditor', resultId: 'r1', pageIndex: 0 });
+    });
+
+    it('ignores messages of the wrong shape without throwing', () => {
+      const hostile = new Proxy({}, { get() { throw new Error('boom'); }, has() { throw new Error('boom'); } });
+      const getter = Object.defineProperty({}, 'type', { get() { throw new Error('boom'); }, enumerable: true });
+      const wrong: unknown[] = [
+        undefined, null, 0, 'ready', [], ['ready'], {}, { type: 1 }, { type: 'READY' }, { type: 'eval', code: 'x' },
+        { type: 'copyToken' }, { type: 'copyToken', resultId: '' }, { type: 'copyToken', resultId: 5 },
+        { type: 'copyToken', resultId: 'r', pageIndex: -1 }, { type: 'copyToken', resultId: 'r', pageIndex: 1.5 }, { type: 'copyToken', resultId: 'r', pageIndex: '1' },
+        { type: 'requestBody', resultId: 'r' }, { type: 'requestBody', resultId: 'r', pageIndex: Number.NaN },
+        { type: 'loadNextPage', resultId: 'x'.repeat(5000) }, { type: 'openInEditor', resultId: 'r', pageIndex: 1e9 },
+        hostile, getter, { type: 'toString' }, { type: '__proto__' },
+      ];
+      wrong.forEach((message, i) => assert.equal(parseWebviewMessage(message), undefined, `accepted wrong message #${i}`));
+    });
+  });
+
+  describe('host messages', () => {
+    it('tells host messages from other message events', () => {
+      assert.equal(isHostMessage({ type: 'show', panelKey: 'k', result: {} }), true);
+      assert.equal(isHostMessage({ type: 'notice', level: 'info', text: 't' }), true);
+      for (const other of [null, 'show', { type: 'ready' }, { type: 'vscode-internal' }, { data: {} }]) assert.equal(isHostMessage(other), false);
+    });
+  });
+
+  describe('persisted state', () => {
+    it('keeps a valid summary and UI choices, and drops what is not ours', () => {
+      const state = parsePersistedState({
+        version: PERSISTED_STATE_VERSION,
+        panelKey: 'env:mds-staging',
+        summary: { kind: 'listing', title: 'Vehicles · MDS', line: '200 OK · 3 vehicles', createdAt: 5, environmentId: 'mds-staging', canRunAgain: true, rows: [1, 2, 3], token: 'eyJ' },
+        ui: { bodyView: 'plot', sortColumn: 'battery', sortDescending: true, filter: 'abc', pageIndex: 2, bogus: 1 },
+      });
+      assert.deepEqual(state, {
+        version: PERSISTED_STATE_VERSION,
+        panelKey: 'env:mds-staging',
+        summary: { kind: 'listing', title: 'Vehicles · MDS', line: '200 OK · 3 vehicles', createdAt: 5, environmentId: 'mds-staging', canRunAgain: true },
+        ui: { bodyView: 'plot', sortColumn: 'battery', sortDescending: true, filter: 'abc', pageIndex: 2 },
+      });
+    });
+
+    it('ignores states of another version or shape', () => {
+      for (const s of [undefined, null, {}, { version: 0, panelKey: 'k', ui: {} }, { version: PERSISTED_STATE_VERSION }, { version: PERSISTED_STATE_VERSION, panelKey: '' }]) {
+        assert.equal(parsePersistedState(s), undefined);
+      }
+      const noSummary = parsePersistedState({ version: PERSISTED_STATE_VERSION, panelKey: 'k', summary: { kind: 'evil' }, ui: { bodyView: 'html' } });
+      assert.deepEqual(noSummary, { version: PERSISTED_STATE_VERSION, panelKey: 'k', ui: {} });
+    });
+  });
+
+  describe('panel HTML', () => {
+    it('allows only the nonce script and the bundle origin, and escapes what it puts in', () => {
+      const html = panelHtml({ cspSource: 'https://webview.test', nonce: 'abc+/=', scriptUri: 'https://webview.test/main.js', styleUri: 'https://webview.test/main.css', title: 'Results: <b>"x"</b>' });
+      assert.equal(panelCsp('https://webview.test', 'n'), "default-src 'none'; img-src https://webview.test data:; style-src https://webview.test; font-src https://webview.test; script-src 'nonce-n'; base-uri 'none'; form-action 'none'");
+      assert.match(html, /<script nonce="abc\+\/=" src="https:\/\/webview\.test\/main\.js"><\/script>/);
+      assert.equal((html.match(/<script/g) ?? []).length, 1, 'one script tag, the bundle');
+      assert.ok(!html.includes('<b>'), 'the title is escaped');
+      assert.ok(!/unsafe-inline|unsafe-eval/.test(html));
+      assert.ok(!/\son[a-z]+=/i.test(html), 'no inline handlers');
+    });
+  });
+});
