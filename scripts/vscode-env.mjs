@@ -17,7 +17,6 @@ export const CACHE_DIR = path.join(PROJECT_ROOT, '.vscode-test');
 export const NODE_VERSION = '24.21.0';
 export const CODE_SERVER_VERSION = '4.139.1';
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
-export const EXTENSION_ID = 'mobility-api-explorer.mobility-api-explorer';
 
 const NODE_DIR = path.join(CACHE_DIR, `node-${NODE_VERSION}`);
 const CODE_SERVER_DIR = path.join(CACHE_DIR, `code-server-${CODE_SERVER_VERSION}`);
@@ -96,7 +95,7 @@ function ensureAptPackages(needBuildTools) {
   if (!missing.length) return;
   const command = `apt-get update && apt-get install -y --no-install-recommends ${missing.join(' ')}`;
   if (process.getuid?.() !== 0) {
-    throw new HarnessError(`These Debian packages are missing: ${missing.join(', ')}. Install them as root (sudo ${command}) and run again.`);
+    throw new HarnessError(`These Debian packages are missing: ${missing.join(', ')}. Install them as root (sudo sh -c '${command}') and run again.`);
   }
   log(`apt: installing ${missing.join(' ')} (apt-get update first)`);
   const logFile = path.join(CACHE_DIR, 'apt.log');

@@ -363,7 +363,7 @@ export function describeFailure(page: HttpExchange): string {
     parts.push(fromServer(`${error}${description ? `: ${description}` : ''}`, 300));
     if (details?.length) parts.push(`(${details.slice(0, 5).map((d) => fromServer(d, 200)).join('; ')}${details.length > 5 ? `; ${details.length - 5} more` : ''})`);
   } else if (page.bodyProblem) {
-    parts.push(`but ${page.bodyProblem.charAt(0).toLowerCase()}${page.bodyProblem.slice(1)}`);
+    parts.push(`— ${fromServer(page.bodyProblem, 300)}`);
   } else if (page.bodyKind === 'text' && typeof page.body === 'string') {
     parts.push(fromServer(page.body, 200));
   }

@@ -57,7 +57,9 @@ export interface MdsTelemetry {
   trip_ids: string[] | null;
   journey_id: string | null;
   location: MdsLocation;
+  location_type?: 'street' | 'garage';
   battery_percent?: number;
+  fuel_percent?: number;
 }
 
 export interface MdsVehicleStatus {

@@ -1,4 +1,6 @@
-import type { MdsVehicle, MdsVehicleStatus, SyntheticFleet } from './syntheticFleet';
+import type { MdsErrorBody as CoreMdsErrorBody } from '../core/mdsModels';
+import type { MdsVehicle, MdsVehicleStatus } from '../core/mdsModels';
+import type { SyntheticFleet } from './syntheticFleet';
 
 /** The media type of MDS 2.0 responses (MDS `general-information.md`, versioning). */
 export const MDS_CONTENT_TYPE = 'application/vnd.mds+json;version=2.0';
@@ -9,11 +11,8 @@ export const MDS_TTL_MS = 30_000;
 export const MAX_PAGE_SIZE = 1000;
 
 /** The MDS error body, used for every non-2xx answer. */
-export interface MdsErrorBody {
-  error: string;
-  error_description: string;
-  error_details: string[];
-}
+/** The sandbox always fills every field of the MDS error body. */
+export type MdsErrorBody = Required<CoreMdsErrorBody>;
 
 export function errorBody(error: string, description: string, details: string[] = []): MdsErrorBody {
   return { error, error_description: description, error_details: details };

@@ -4,61 +4,8 @@
  * and a device_id leads back to its index without a lookup table.
  */
 
-/** MDS 2.0 `vehicle_type` values used by the fleet. */
-export type VehicleType = 'scooter_standing' | 'bicycle' | 'moped' | 'car' | 'cargo_bicycle' | 'scooter_seated';
+import type { MdsEvent, MdsLocation, MdsTelemetry, MdsVehicle, MdsVehicleStatus, PropulsionType, VehicleState, VehicleType } from '../core/mdsModels';
 
-/** MDS 2.0 `vehicle_state` values. */
-export type VehicleState = 'removed' | 'available' | 'non_operational' | 'reserved' | 'on_trip' | 'stopped' | 'non_contactable' | 'missing' | 'elsewhere';
-
-export interface MdsLocation {
-  lat: number;
-  lng: number;
-  heading?: number;
-  speed?: number;
-  horizontal_accuracy?: number;
-}
-
-/** The MDS 2.0 Vehicle object. */
-export interface MdsVehicle {
-  device_id: string;
-  provider_id: string;
-  vehicle_id: string;
-  vehicle_type: VehicleType;
-  propulsion_types: string[];
-  battery_capacity?: number;
-  fuel_capacity?: number;
-  maximum_speed?: number;
-}
-
-export interface MdsEvent {
-  event_id: string;
-  vehicle_state: VehicleState;
-  event_types: string[];
-  timestamp: number;
-  location: MdsLocation;
-  battery_percent?: number;
-  fuel_percent?: number;
-  trip_ids?: string[];
-}
-
-export interface MdsTelemetry {
-  telemetry_id: string;
-  timestamp: number;
-  trip_ids: string[] | null;
-  journey_id: string | null;
-  location: MdsLocation;
-  location_type?: 'street' | 'garage';
-  battery_percent?: number;
-  fuel_percent?: number;
-}
-
-/** The MDS 2.0 Vehicle Status object. */
-export interface MdsVehicleStatus {
-  device_id: string;
-  provider_id: string;
-  last_event: MdsEvent;
-  last_telemetry: MdsTelemetry;
-}
 
 /** Everything the fleet knows about one vehicle. */
 export interface FleetVehicle {
@@ -151,7 +98,7 @@ interface TypeProfile {
   type: VehicleType;
   share: number;
   prefix: string;
-  propulsion: (random: () => number) => string[];
+  propulsion: (random: () => number) => PropulsionType[];
   battery?: number;
   fuel?: number;
   maxSpeed: number;

@@ -108,7 +108,14 @@ export async function runCommand(page: Page, title: string, timeoutMs = 60_000):
     const row = page.locator(QUICK_INPUT_ROWS).filter({ has: page.locator('.label-name', { hasText: escapeRegExp(title) }) }).first();
     if (await row.waitFor({ timeout: 2000 }).then(() => true, () => false)) {
       await row.click();
-      await page.locator(QUICK_INPUT).waitFor({ state: 'hidden', timeout: 5000 }).catch(() => {});
+      // Wait until the palette is gone or replaced (by the command's own input box or quick pick), so the
+      // next step cannot type into the closing palette.
+      const input = page.locator(QUICK_INPUT_BOX);
+      const deadline = Date.now() + 5000;
+      while (Date.now() < deadline && (await page.locator(QUICK_INPUT).isVisible().catch(() => false))
+        && (await input.inputValue().catch(() => '')) === `>${title}`) {
+        await page.waitForTimeout(100);
+      }
       return;
     }
     const labels = await paletteLabels(page);
@@ -159,11 +166,19 @@ export async function quickInputState(page: Page): Promise<{ title: string; mess
 
 /**
  * Types `value` into the open input box (showInputBox) and presses Enter. When `expectPrompt` is given,
- * first waits until the box's prompt or placeholder contains it.
+ * first waits until the box's title, prompt or placeholder matches it: pass it when input boxes follow each
+ * other, so that an answer cannot land in the previous box while it closes.
  */
-export async function answerInputBox(page: Page, value: string, expectPrompt?: string | RegExp): Promise<void> {
+export async function answerInputBox(page: Page, value: string, expectPrompt?: string | RegExp, timeoutMs = 20_000): Promise<void> {
   const input = page.locator(QUICK_INPUT_BOX);
-  await input.waitFor({ state: 'visible', timeout: 20_000 });
+  // An input box, not the command palette that may still be closing.
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const state = await quickInputState(page);
+    if (state && !state.value.startsWith('>')) break;
+    if (Date.now() > until) throw new Error(`No input box opened within ${timeoutMs / 1000}s${state ? `; the command palette is still open with "${state.value}"` : ''}.`);
+    await page.waitForTimeout(200);
+  }
   if (expectPrompt !== undefined) {
     const matches = (s: string) => (typeof expectPrompt === 'string' ? s.includes(expectPrompt) : expectPrompt.test(s));
     const deadline = Date.now() + 10_000;
@@ -179,10 +194,23 @@ export async function answerInputBox(page: Page, value: string, expectPrompt?: s
   await page.keyboard.press('Enter');
 }
 
-/** Picks the item labelled `label` in the open quick pick (showQuickPick), filtering to it first. */
+/**
+ * Picks the item labelled `label` in the quick pick the extension opened (showQuickPick / createQuickPick):
+ * waits until a quick pick that is not the command palette shows items, then filters to the item and clicks it.
+ */
 export async function pickQuickPickItem(page: Page, label: string, timeoutMs = 20_000): Promise<void> {
   const input = page.locator(QUICK_INPUT_BOX);
-  await input.waitFor({ state: 'visible', timeout: timeoutMs });
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const state = await quickInputState(page);
+    if (state && !state.value.startsWith('>') && state.rows.length > 0) break;
+    if (Date.now() > deadline) {
+      throw new Error(state
+        ? `No quick pick with items opened within ${timeoutMs / 1000}s; the quick input shows title "${state.title}", value "${state.value}", ${state.rows.length} row(s).`
+        : `No quick pick opened within ${timeoutMs / 1000}s.`);
+    }
+    await page.waitForTimeout(200);
+  }
   await input.fill(label);
   const row = page.locator(QUICK_INPUT_ROWS).filter({ has: page.locator('.label-name', { hasText: escapeRegExp(label) }) }).first();
   try {
@@ -311,8 +339,7 @@ export async function step<T>(page: Page, name: string, action: () => Promise<T>
     return await action();
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
-    const wrapped = new Error(`Step "${name}" failed: ${message}\n      On screen: ${await describeScreen(page)}`, { cause: err });
-    if (err instanceof Error && err.stack) wrapped.stack = `${wrapped.message}\n${err.stack.split('\n').slice(1).join('\n')}`;
-    throw wrapped;
+    // mocha prints the cause's stack below, which points at the failing line inside the step.
+    throw new Error(`Step "${name}" failed: ${message}\n      On screen: ${await describeScreen(page)}`, { cause: err });
   }
 }

@@ -7,6 +7,14 @@ export interface TestServer {
   port: number;
   /** TCP connections open on the server side right now. */
   openConnections(): number;
+  /**
+   * Open connections that have carried at least one byte from the client (a request). Node's fetch
+   * (undici) may open a spare connection after a cancel and close it when idle for 4 s; it carries
+   * nothing.
+   */
+  usedConnections(): number;
+  /** Resolves once no used connection is open, or rejects after `timeoutMs`. */
+  waitUntilNoUsedConnections(timeoutMs?: number): Promise<void>;
   /** Connections accepted since the start. */
   acceptedConnections(): number;
   /** Resolves once no connection is open, or rejects after `timeoutMs`. */
@@ -42,37 +50,45 @@ export async function startRawServer(onSocket: (socket: net.Socket) => void): Pr
 
 async function listen(server: net.Server, scheme: 'http' | 'https'): Promise<TestServer> {
   const sockets = new Set<net.Socket>();
-  const idleWaiters = new Set<() => void>();
+  const used = new Set<net.Socket>();
+  const waiters = new Set<() => void>();
   let accepted = 0;
   server.on('connection', (socket: net.Socket) => {
     accepted++;
     sockets.add(socket);
+    // prependListener: counted even when the HTTP parser consumes the bytes.
+    socket.prependListener('data', () => used.add(socket));
     socket.on('close', () => {
       sockets.delete(socket);
-      if (sockets.size === 0) for (const wake of [...idleWaiters]) wake();
+      used.delete(socket);
+      for (const wake of [...waiters]) wake();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as net.AddressInfo).port;
+  const waitUntil = (what: string, done: () => boolean, timeoutMs: number) =>
+    new Promise<void>((resolve, reject) => {
+      if (done()) return resolve();
+      const timer = setTimeout(() => {
+        waiters.delete(wake);
+        reject(new Error(`${what} still open after ${timeoutMs} ms`));
+      }, timeoutMs);
+      const wake = () => {
+        if (!done()) return;
+        clearTimeout(timer);
+        waiters.delete(wake);
+        resolve();
+      };
+      waiters.add(wake);
+    });
   return {
     url: `${scheme}://127.0.0.1:${port}`,
     port,
     openConnections: () => sockets.size,
+    usedConnections: () => used.size,
     acceptedConnections: () => accepted,
-    waitUntilNoConnections: (timeoutMs = 5000) =>
-      new Promise<void>((resolve, reject) => {
-        if (sockets.size === 0) return resolve();
-        const timer = setTimeout(() => {
-          idleWaiters.delete(wake);
-          reject(new Error(`${sockets.size} connection(s) still open after ${timeoutMs} ms`));
-        }, timeoutMs);
-        const wake = () => {
-          clearTimeout(timer);
-          idleWaiters.delete(wake);
-          resolve();
-        };
-        idleWaiters.add(wake);
-      }),
+    waitUntilNoConnections: (timeoutMs = 6000) => waitUntil(`${sockets.size} connection(s)`, () => sockets.size === 0, timeoutMs),
+    waitUntilNoUsedConnections: (timeoutMs = 2000) => waitUntil(`${used.size} used connection(s)`, () => used.size === 0, timeoutMs),
     close: () =>
       new Promise<void>((resolve) => {
         for (const s of sockets) s.destroy();
