@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import type http from 'node:http';
 import zlib from 'node:zlib';
 import { decodeJwt } from 'jose';
-import { ApiClient } from '../../src/core/apiClient';
+import { ApiClient, describeFetchError } from '../../src/core/apiClient';
 import { TokenIssuer } from '../../src/core/tokenIssuer';
 import { IssueClock } from '../../src/core/issueClock';
 import type { Environment } from '../../src/core/environment';
@@ -214,5 +214,23 @@ describe('ApiClient against real HTTP servers on 127.0.0.1', () => {
     assert.equal(tokens.length, 2);
     assert.notEqual(tokens[0], tokens[1], 'fresh token after the same-origin redirect');
     assert.ok(!tokens.some((t) => t.startsWith('other:')), 'nothing reached the other origin');
+  });
+
+  it('names DNS, TLS and reset failures plainly (mapped from the errors fetch gives, no network needed)', () => {
+    const fetchError = (code: string) => Object.assign(new TypeError('fetch failed'), { cause: Object.assign(new Error(code), { code }) });
+    const cases: Array<[string, string, RegExp]> = [
+      ['ENOTFOUND', 'HTTP_DNS', /cannot be resolved.*Check the base URL/],
+      ['EAI_AGAIN', 'HTTP_DNS', /cannot be resolved/],
+      ['DEPTH_ZERO_SELF_SIGNED_CERT', 'HTTP_TLS', /not trusted.*self-signed/],
+      ['CERT_HAS_EXPIRED', 'HTTP_TLS', /expired/],
+      ['ERR_TLS_CERT_ALTNAME_INVALID', 'HTTP_TLS', /another host name/],
+      ['ECONNRESET', 'HTTP_NETWORK', /was closed/],
+    ];
+    for (const [code, expected, message] of cases) {
+      const e = describeFetchError(fetchError(code), 'https://mds.test.invalid/vehicles', undefined, 30_000);
+      assert.equal(e.code, expected, code);
+      assert.match(e.message, message);
+      assert.match(e.message, /https:\/\/mds\.test\.invalid/, 'names the origin');
+    }
   });
 });
