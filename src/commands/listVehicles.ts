@@ -30,7 +30,7 @@ export function registerListVehicles(deps: CommandDeps): vscode.Disposable[] {
       loadNextPage: (nextUrl) => fetchWithProgress(deps, env, credential, { query, from: nextUrl }, vscode.l10n.t('Next page of {0}', env.name)),
       curlCommand: async () => {
         const issued = await deps.clients.issuer.issue(credential, env);
-        return curlCommand(vehiclesUrl(env, query), { ...(env.headers ?? {}), 'Content-Type': 'application/json', Authorization: `Bearer ${issued.token}` });
+        return curlCommand(vehiclesUrl(env, query), { ...(env.headers ?? {}), 'Content-Type': 'application/json' }, { token: issued.token });
       },
     });
     const last = listing.pages[listing.pages.length - 1];

@@ -1,6 +1,7 @@
 // Pure functions from core results to the results panel's view models (src/shared/protocol.ts).
 // No `vscode` import, so that every view can be checked in plain Node. The rule that matters most:
 // a view model never holds a raw bearer token, only its shortened form.
+import { curlCommand } from '../core/curlCommand';
 import type { HttpExchange, VehicleListing } from '../core/apiClient';
 import type { DecodedToken } from '../core/decodeJwt';
 import { decodeJwt } from '../core/decodeJwt';
@@ -47,24 +48,12 @@ export function environmentView(env: Environment): EnvironmentView {
   return { id: env.id, name: env.name, api: env.api, apiLabel: API_LABELS[env.api] ?? env.api, stage: env.stage, baseUrl: env.baseUrl };
 }
 
-/** POSIX shell single quoting: safe for any header value or URL. */
-function shellQuote(text: string): string {
-  return `'${text.replace(/'/g, `'\\''`)}'`;
-}
-
 /**
  * A ready-to-run curl command for a GET with these headers. `token` is put in as given: pass
  * `"$TOKEN"` for a preview, a fresh token for the clipboard. `Authorization` in `headers` is ignored.
  */
 export function buildCurlCommand(url: string, headers: Record<string, string>, token: string): string {
-  const parts = ['curl', '--fail-with-body', '-sS', shellQuote(url)];
-  for (const [name, value] of Object.entries(headers)) {
-    if (/^authorization$/i.test(name) || /^user-agent$/i.test(name)) continue;
-    parts.push('-H', shellQuote(`${name}: ${value}`));
-  }
-  // Double quotes around $TOKEN so the shell expands it; a literal token is single-quoted.
-  parts.push('-H', token === '$TOKEN' ? '"Authorization: Bearer $TOKEN"' : shellQuote(`Authorization: Bearer ${token}`));
-  return parts.join(' ');
+  return curlCommand(url, headers, token === '$TOKEN' ? { shellVariable: 'TOKEN' } : { token });
 }
 
 function requestView(page: HttpExchange): RequestView {
