@@ -5,7 +5,8 @@
 // Debian's Chromium (test/e2e/*.test.ts, helpers in test/e2e/workbench.ts and session.ts).
 // Every run saves screenshots, and the VS Code logs of failed tests, into test-results/e2e/<run>/.
 // Env: TEST_RESULT_FILE (counts, default test-results/e2e.json), E2E_TIMEOUT_MS (the whole mocha run,
-// default 20 min), E2E_GREP (a mocha --grep pattern).
+// default 20 min), E2E_GREP (a mocha --grep pattern). The tests get the workbench URL, the artifacts folder and
+// the user-data, extensions and workspace folders as E2E_* variables (see test/e2e/session.ts).
 import fs from 'node:fs';
 import path from 'node:path';
 import {
@@ -61,6 +62,10 @@ async function main() {
         E2E_WORKBENCH_URL: server.workbenchUrl(),
         E2E_ARTIFACTS_DIR: artifactsDir,
         E2E_LOGS_DIR: path.join(dirs.userDataDir, 'logs'),
+        // The folders VS Code writes to, for tests that scan them for secrets (test/e2e/canary.test.ts).
+        E2E_USER_DATA_DIR: dirs.userDataDir,
+        E2E_EXTENSIONS_DIR: dirs.extensionsDir,
+        E2E_WORKSPACE_DIR: workspace,
         E2E_SERVER_LOG: server.logFile,
         CHROMIUM_PATH: chromium,
       },

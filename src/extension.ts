@@ -1,5 +1,12 @@
 import * as vscode from 'vscode';
 import { registerAddCredential } from './commands/addCredential';
+import { registerCompareTokens } from './commands/compareTokens';
+import { registerTokenHistoryCommands } from './commands/openDecodedToken';
+import { registerDecodeDebugVariable } from './debug/decodeDebugVariable';
+import { registerJwtHover } from './debug/jwtHover';
+import { TokenHandles } from './debug/tokenHandles';
+import { TokenHistory } from './services/tokenHistory';
+import type { TokenHistoryEntry } from './services/tokenHistory';
 import { COMMANDS } from './commands/commandIds';
 import type { CommandDeps } from './commands/commandDeps';
 import { registerDecodeJwt } from './commands/decodeJwtCommand';
@@ -24,6 +31,8 @@ import { registerResultsPanel } from './webview/resultsPanel';
 export interface MobilityApiExports {
   listCredentials(): Promise<StoredCredentialInfo[]>;
   environmentIds(): string[];
+  /** The tokens issued this session, described (jti, times, use), never their text. */
+  tokenHistory(): TokenHistoryEntry[];
   globalStoragePath: string;
 }
 
@@ -38,9 +47,12 @@ export function activate(context: vscode.ExtensionContext): MobilityApiExports {
   const clockStore = new GlobalStateClockStore(context.globalState);
   const clients = new ClientFactory(settings, clockStore);
   const results = registerResultsPanel(context, channel);
-  const deps: CommandDeps = { context, log, settings, credentials, environments, sandbox, clients, clockStore, results, session: { warnedDeprecated: new Set() } };
+  // In memory only, so a reload clears both: the session's issued tokens and the hover links' token ids.
+  const tokenHistory = new TokenHistory();
+  const tokenHandles = new TokenHandles();
+  const deps: CommandDeps = { context, log, settings, credentials, environments, sandbox, clients, clockStore, results, tokenHistory, session: { warnedDeprecated: new Set() } };
 
-  const environmentsTree = new EnvironmentsTreeProvider(environments, credentials, sandbox);
+  const environmentsTree = new EnvironmentsTreeProvider(environments, credentials, sandbox, tokenHistory);
   const credentialsTree = new CredentialsTreeProvider(credentials, environments);
   context.subscriptions.push(
     channel,
@@ -51,7 +63,7 @@ export function activate(context: vscode.ExtensionContext): MobilityApiExports {
     results,
     environmentsTree,
     credentialsTree,
-    vscode.window.createTreeView('mobilityApi.environments', { treeDataProvider: environmentsTree, showCollapseAll: true }),
+    vscode.window.createTreeView('mobilityApi.environments', { treeDataProvider: environmentsTree, showCollapseAll: true, canSelectMany: true }),
     vscode.window.createTreeView('mobilityApi.credentials', { treeDataProvider: credentialsTree }),
     createEnvironmentStatusBar(environments),
     registerAddCredential(deps),
@@ -60,11 +72,17 @@ export function activate(context: vscode.ExtensionContext): MobilityApiExports {
     registerDecodeJwt(deps),
     ...registerListVehicles(deps),
     ...registerEnvironmentCommands(deps, () => channel.show(true), () => environmentsTree.refresh()),
+    registerJwtHover(deps, tokenHandles),
+    registerDecodeDebugVariable(deps),
+    registerCompareTokens(deps, tokenHandles),
+    ...registerTokenHistoryCommands(deps, tokenHandles),
+    tokenHistory,
+    tokenHandles,
   );
   void vscode.commands.executeCommand('setContext', 'mobilityApi.sandboxRunning', false);
   if (settings.sandboxAutoStart) void vscode.commands.executeCommand(COMMANDS.startSandbox);
   log.info('extension', `activated (VS Code ${vscode.version})`);
-  return { listCredentials: () => credentials.list(), environmentIds: () => environments.all().map((e) => e.id), globalStoragePath: context.globalStorageUri.fsPath };
+  return { listCredentials: () => credentials.list(), environmentIds: () => environments.all().map((e) => e.id), tokenHistory: () => tokenHistory.all(), globalStoragePath: context.globalStorageUri.fsPath };
 }
 
 export function deactivate(): void {}

@@ -7,6 +7,7 @@ import type { GlobalStateClockStore } from '../services/globalStateClockStore';
 import type { Logger } from '../services/logger';
 import type { SandboxService } from '../services/sandboxService';
 import type { Settings } from '../services/settings';
+import type { TokenHistory } from '../services/tokenHistory';
 
 /** The services every command is built from; `activate()` makes them once per window. */
 export interface CommandDeps {
@@ -19,6 +20,8 @@ export interface CommandDeps {
   clients: ClientFactory;
   clockStore: GlobalStateClockStore;
   results: ResultsPanelController;
+  /** The tokens issued in this window (jti, times, use), for the tree; texts in memory only. */
+  tokenHistory: TokenHistory;
   /** Things said once per session, such as the deprecation warning per credential. */
   session: { warnedDeprecated: Set<string> };
 }

@@ -15,6 +15,10 @@ export const COMMANDS = {
   stopSandbox: 'mobilityApi.stopSandbox',
   showLog: 'mobilityApi.showLog',
   refreshEnvironments: 'mobilityApi.refreshEnvironments',
+  decodeDebugVariable: 'mobilityApi.decodeDebugVariable',
+  openDecodedToken: 'mobilityApi.openDecodedToken',
+  compareTokens: 'mobilityApi.compareTokens',
+  copyIssuedToken: 'mobilityApi.copyIssuedToken',
 } as const;
 
 export type CommandId = (typeof COMMANDS)[keyof typeof COMMANDS];

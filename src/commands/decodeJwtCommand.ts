@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { stripTokenText } from '../core/decodeJwt';
-import { findJwts } from '../core/findJwts';
+import { findJwtAt, findJwts } from '../core/findJwts';
 import { MobilityError } from '../core/errors';
 import type { CommandDeps, CommandOutcome } from './commandDeps';
 import { COMMANDS } from './commandIds';
@@ -28,9 +28,8 @@ async function tokenText(given: string | undefined): Promise<{ token: string; so
   if (editor) {
     const selected = editor.document.getText(editor.selection);
     if (selected.trim()) return { token: stripTokenText(selected), source: vscode.l10n.t('Decoded from the selection') };
-    const line = editor.document.lineAt(editor.selection.active.line).text;
-    const onLine = findJwts(line, 20).find((r) => r.start <= editor.selection.active.character && editor.selection.active.character <= r.end);
-    if (onLine) return { token: line.slice(onLine.start, onLine.end), source: vscode.l10n.t('Decoded from the editor') };
+    const onLine = findJwtAt(editor.document.lineAt(editor.selection.active.line).text, editor.selection.active.character);
+    if (onLine) return { token: onLine.token, source: vscode.l10n.t('Decoded from the editor') };
   }
   const clipboard = await vscode.env.clipboard.readText();
   const inClipboard = clipboard.length <= 1_000_000 ? findJwts(clipboard, 1)[0] : undefined;

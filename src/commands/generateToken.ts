@@ -16,6 +16,7 @@ export function registerGenerateToken(deps: CommandDeps): vscode.Disposable[] {
     const { credential, info } = await resolveCredential(deps, env);
     const issued = await deps.clients.issuer.issue(credential, env);
     await vscode.env.clipboard.writeText(issued.token);
+    deps.tokenHistory.record(issued, show ? 'generated' : 'copied');
     deps.log.info('token', `issued for ${env.id} with kid ${credential.kid}: jti ${issued.claims.jti}, iat ${issued.claims.iat}, exp ${issued.claims.exp}`);
     if (show) {
       const inspected = await inspectToken(deps, issued.token, credential);

@@ -30,6 +30,7 @@ export function registerListVehicles(deps: CommandDeps): vscode.Disposable[] {
       loadNextPage: (nextUrl) => fetchWithProgress(deps, env, credential, { query, from: nextUrl }, vscode.l10n.t('Next page of {0}', env.name)),
       curlCommand: async () => {
         const issued = await deps.clients.issuer.issue(credential, env);
+        deps.tokenHistory.record(issued, 'curl');
         return curlCommand(vehiclesUrl(env, query), { ...(env.headers ?? {}), 'Content-Type': 'application/json' }, { token: issued.token });
       },
     });
@@ -53,6 +54,9 @@ async function fetchWithProgress(deps: CommandDeps, env: Environment, credential
         onPage: (page, n) => progress.report({ message: vscode.l10n.t('page {0}: {1} {2}', n, page.status, page.statusText) }),
       });
     });
+    for (const page of listing.pages) {
+      if (page.token) deps.tokenHistory.record(page.token, 'request', { url: page.url, status: page.status, statusText: page.statusText });
+    }
     const last = listing.pages[listing.pages.length - 1];
     const summary = last.ok
       ? vscode.l10n.t('{0} {1} · {2} vehicles', last.status, last.statusText, listing.items.length)

@@ -98,17 +98,31 @@ function* tokensInRun(text: string, start: number, end: number, cutLeft: boolean
 
   let k = first;
   while (k + 2 <= last) {
-    if (looksLikeTokenAt(text, partStart[k], partEnd[k], partStart[k + 1], partEnd[k + 1])) {
-      const tokenStart = partStart[k];
+    let found = false;
+    for (const tokenStart of headerStarts(text, partStart[k], partEnd[k])) {
+      if (!looksLikeTokenAt(text, tokenStart, partEnd[k], partStart[k + 1], partEnd[k + 1])) continue;
       const tokenEnd = partEnd[k + 2];
       if (decodeJwt(text.slice(tokenStart, tokenEnd)).ok) {
         yield { start: tokenStart, end: tokenEnd };
-        k += 3;
-        continue;
+        found = true;
+        break;
       }
     }
-    k++;
+    k += found ? 3 : 1;
   }
+}
+
+/**
+ * Where a header may start inside one part: at the part's start, or (for text glued to the token,
+ * as in `Bearer%20eyJ…` or an escaped newline `\neyJ…` in a log) at one of the first few `eyJ`s
+ * inside it. One scan of the part, so the whole search stays linear.
+ */
+function headerStarts(text: string, start: number, end: number): number[] {
+  const starts = [start];
+  for (let i = start + 1; i + 3 <= end && starts.length < 4; i++) {
+    if (text.charCodeAt(i) === 0x65 && text.charCodeAt(i + 1) === 0x79 && text.charCodeAt(i + 2) === 0x4a) starts.push(i);
+  }
+  return starts;
 }
 
 /**

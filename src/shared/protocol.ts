@@ -211,7 +211,33 @@ export interface TokenResultView {
   summary: ResultSummary;
 }
 
-export type ResultView = ListingResultView | RequestErrorResultView | TokenResultView;
+/** One claim (or header parameter) of two compared tokens. Values are JSON text; absent is undefined. */
+export interface ClaimDiffView {
+  part: 'header' | 'payload';
+  name: string;
+  left?: string;
+  right?: string;
+  state: 'same' | 'different' | 'onlyLeft' | 'onlyRight';
+  /** Why this difference can decide "one works, the other not", when it can. */
+  note?: string;
+}
+
+/** Two tokens side by side: "why does this one work and that one not". */
+export interface CompareResultView {
+  kind: 'compare';
+  id: string;
+  title: string;
+  createdAt: number;
+  environment?: EnvironmentView;
+  left: TokenView;
+  right: TokenView;
+  claims: ClaimDiffView[];
+  /** How many rows differ. */
+  differences: number;
+  summary: ResultSummary;
+}
+
+export type ResultView = ListingResultView | RequestErrorResultView | TokenResultView | CompareResultView;
 
 /** The body of one page, sent when the webview opens the JSON tree or Raw view of that page. */
 export interface BodyView {
@@ -262,6 +288,8 @@ export type HostMessage =
 export type WebviewMessage =
   | { type: 'ready' }
   | { type: 'copyToken'; resultId: string; pageIndex?: number }
+  /** Copies a token's payload as JSON; `pageIndex` 1 is the right-hand token of a comparison. */
+  | { type: 'copyPayload'; resultId: string; pageIndex?: number }
   | { type: 'copyCurl'; resultId: string; pageIndex?: number }
   | { type: 'loadNextPage'; resultId: string }
   | { type: 'requestBody'; resultId: string; pageIndex: number }
@@ -296,6 +324,7 @@ export function parseWebviewMessage(value: unknown): WebviewMessage | undefined 
       case 'loadNextPage':
         return isShortString(resultId) ? { type, resultId } : undefined;
       case 'copyToken':
+      case 'copyPayload':
       case 'copyCurl':
         if (!isShortString(resultId)) return undefined;
         if (pageIndex === undefined) return { type, resultId };
@@ -341,7 +370,7 @@ export function parsePersistedState(value: unknown): PersistedPanelState | undef
     }
     const state: PersistedPanelState = { version: PERSISTED_STATE_VERSION, panelKey: value.panelKey, ui };
     const s = value.summary;
-    if (isRecord(s) && (s.kind === 'listing' || s.kind === 'requestError' || s.kind === 'token') && typeof s.title === 'string' && typeof s.line === 'string') {
+    if (isRecord(s) && (s.kind === 'listing' || s.kind === 'requestError' || s.kind === 'token' || s.kind === 'compare') && typeof s.title === 'string' && typeof s.line === 'string') {
       const summary: ResultSummary = {
         kind: s.kind,
         title: s.title.slice(0, MAX_FIELD_CHARS),

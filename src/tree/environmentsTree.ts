@@ -5,6 +5,7 @@ import { API_LABELS, audienceOf } from '../core/environment';
 import type { CredentialStore, StoredCredentialInfo } from '../services/credentialStore';
 import type { EnvironmentRegistry } from '../services/environmentRegistry';
 import type { SandboxService } from '../services/sandboxService';
+import type { TokenHistory, TokenHistoryEntry } from '../services/tokenHistory';
 import { COMMANDS } from '../commands/commandIds';
 
 /** Tree elements are plain data; `getTreeItem` turns them into items. */
@@ -12,7 +13,10 @@ export type EnvironmentsTreeElement =
   | { kind: 'environment'; environmentId: string }
   | { kind: 'sandbox' }
   | { kind: 'detail'; environmentId: string; detail: 'audience' | 'credential' | 'lastResult' | 'baseUrlMissing' }
-  | { kind: 'problem'; message: string };
+  | { kind: 'problem'; message: string }
+  /** "Tokens this session" under an environment, and one token of it (described, never its text). */
+  | { kind: 'tokenHistory'; environmentId: string }
+  | { kind: 'historyToken'; environmentId: string; entryId: string };
 
 /**
  * The Environments view: the three environments of the spec, the custom ones, and the local
@@ -25,8 +29,9 @@ export class EnvironmentsTreeProvider implements vscode.TreeDataProvider<Environ
   private readonly subscriptions: vscode.Disposable[];
   private bindings = new Map<string, StoredCredentialInfo>();
 
-  constructor(private readonly environments: EnvironmentRegistry, private readonly credentials: CredentialStore, private readonly sandbox: SandboxService) {
+  constructor(private readonly environments: EnvironmentRegistry, private readonly credentials: CredentialStore, private readonly sandbox: SandboxService, private readonly history?: TokenHistory) {
     this.subscriptions = [environments.onDidChange(() => this.refresh()), credentials.onDidChange(() => this.refresh()), sandbox.onDidChange(() => this.refresh())];
+    if (history) this.subscriptions.push(history.onDidChange(() => this.changed.fire()));
     this.refresh();
   }
 
@@ -61,7 +66,11 @@ export class EnvironmentsTreeProvider implements vscode.TreeDataProvider<Environ
       if (!env.baseUrl) return [{ kind: 'detail', environmentId: id, detail: 'baseUrlMissing' }, { kind: 'detail', environmentId: id, detail: 'credential' }];
       const details: EnvironmentsTreeElement[] = [{ kind: 'detail', environmentId: id, detail: 'audience' }, { kind: 'detail', environmentId: id, detail: 'credential' }];
       if (this.environments.lastResult(id)) details.push({ kind: 'detail', environmentId: id, detail: 'lastResult' });
+      if (this.history?.entries(id).length) details.push({ kind: 'tokenHistory', environmentId: id });
       return details;
+    }
+    if (element.kind === 'tokenHistory') {
+      return (this.history?.entries(element.environmentId) ?? []).map((e) => ({ kind: 'historyToken', environmentId: element.environmentId, entryId: e.id }));
     }
     return [];
   }
@@ -89,7 +98,40 @@ export class EnvironmentsTreeProvider implements vscode.TreeDataProvider<Environ
         return this.environmentItem(element.environmentId);
       case 'detail':
         return this.detailItem(element.environmentId, element.detail);
+      case 'tokenHistory': {
+        const count = this.history?.entries(element.environmentId).length ?? 0;
+        const item = new vscode.TreeItem(vscode.l10n.t('Tokens this session'), vscode.TreeItemCollapsibleState.Collapsed);
+        item.id = `tokenHistory:${element.environmentId}`;
+        item.description = String(count);
+        item.iconPath = new vscode.ThemeIcon('history');
+        item.contextValue = 'tokenHistory';
+        item.tooltip = vscode.l10n.t('The tokens issued for this environment in this window, newest first. Kept in memory only: a reload clears them.');
+        return item;
+      }
+      case 'historyToken':
+        return this.historyTokenItem(element.entryId);
     }
+  }
+
+  private historyTokenItem(entryId: string): vscode.TreeItem {
+    const entry = this.history?.entry(entryId);
+    if (!entry) return new vscode.TreeItem(vscode.l10n.t('(no longer held)'));
+    const item = new vscode.TreeItem(entry.jti);
+    item.id = `historyToken:${entry.id}`;
+    item.description = describeUse(entry);
+    const expired = entry.exp * 1000 <= Date.now();
+    const failed = entry.request?.status !== undefined && (entry.request.status < 200 || entry.request.status >= 300);
+    item.iconPath = new vscode.ThemeIcon(failed ? 'error' : expired ? 'watch' : 'key');
+    item.contextValue = 'historyToken';
+    const time = (seconds: number) => `${new Date(seconds * 1000).toLocaleString()} (${new Date(seconds * 1000).toISOString()})`;
+    const tooltip = new vscode.MarkdownString();
+    tooltip.appendText(`jti ${entry.jti}\nkid ${entry.kid}\n`);
+    tooltip.appendText(vscode.l10n.t('Issued {0}', time(entry.iat)) + '\n');
+    tooltip.appendText((expired ? vscode.l10n.t('Expired {0}', time(entry.exp)) : vscode.l10n.t('Expires {0}', time(entry.exp))) + '\n');
+    if (entry.request) tooltip.appendText(`GET ${entry.request.url} → ${entry.request.status ?? '?'} ${entry.request.statusText ?? ''}`);
+    item.tooltip = tooltip;
+    item.command = { command: COMMANDS.openDecodedToken, title: vscode.l10n.t('Open Decoded Token'), arguments: [{ historyId: entry.id }] };
+    return item;
   }
 
   private environmentItem(id: string): vscode.TreeItem {
@@ -140,6 +182,31 @@ export class EnvironmentsTreeProvider implements vscode.TreeDataProvider<Environ
       }
     }
     return item;
+  }
+}
+
+/** "10:42:03 → 10:47:03 · GET 401", "10:42:03 → 10:47:03 · generated". */
+function describeUse(entry: TokenHistoryEntry): string {
+  const times = `${new Date(entry.iat * 1000).toLocaleTimeString()} → ${new Date(entry.exp * 1000).toLocaleTimeString()}`;
+  switch (entry.use) {
+    case 'request':
+      return `${times} · GET ${entry.request?.status ?? ''} ${pathOf(entry.request?.url)}`.trimEnd();
+    case 'curl':
+      return `${times} · ${vscode.l10n.t('curl')}`;
+    case 'copied':
+      return `${times} · ${vscode.l10n.t('copied')}`;
+    default:
+      return `${times} · ${vscode.l10n.t('generated')}`;
+  }
+}
+
+function pathOf(url: string | undefined): string {
+  if (!url) return '';
+  try {
+    const u = new URL(url);
+    return `${u.pathname}${u.search}`;
+  } catch {
+    return url;
   }
 }
 

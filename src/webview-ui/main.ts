@@ -11,6 +11,7 @@ import '@vscode-elements/elements/dist/vscode-textfield/index.js';
 import './results.css';
 import type {
   BodyView,
+  CompareResultView,
   HostMessage,
   ListingResultView,
   PanelUiState,
@@ -26,7 +27,7 @@ import type { Child } from './dom';
 import { append, button, clear, formatCount, h } from './dom';
 import { JsonTree } from './jsonTree';
 import { ScatterPlot } from './scatterPlot';
-import { renderError, renderPages, renderRequest, renderResponse, renderToken, updateRelative } from './sections';
+import { renderComparison, renderError, renderPages, renderRequest, renderResponse, renderToken, updateRelative } from './sections';
 import { isColumnId } from './tableModel';
 import { VehicleTable } from './vehicleTable';
 
@@ -160,6 +161,7 @@ class ResultsApp {
     if (!r) return;
     if (r.kind === 'listing') this.renderListing(r);
     else if (r.kind === 'requestError') this.renderRequestError(r);
+    else if (r.kind === 'compare') this.renderComparison(r);
     else this.renderTokenResult(r);
   }
 
@@ -236,6 +238,7 @@ class ResultsApp {
     const actions = {
       copyToken: (i: number) => this.post({ type: 'copyToken', resultId: r.id, pageIndex: i }),
       copyCurl: r.canCopyCurl ? (i: number) => this.post({ type: 'copyCurl', resultId: r.id, pageIndex: i }) : undefined,
+      copyPayload: (i: number) => this.post({ type: 'copyPayload', resultId: r.id, pageIndex: i }),
     };
     const label = r.pages.length > 1 ? h('p', { class: 'muted' }, `Page ${page.index + 1} of ${r.pages.length} (choose another under Pages)`) : null;
     clear(request);
@@ -373,8 +376,20 @@ class ResultsApp {
 
   private renderTokenResult(r: TokenResultView): void {
     this.root.appendChild(this.header(r.title, this.environmentLine(r), []));
-    const actions = { copyToken: () => this.post({ type: 'copyToken', resultId: r.id, pageIndex: 0 }) };
+    const actions = {
+      copyToken: () => this.post({ type: 'copyToken', resultId: r.id, pageIndex: 0 }),
+      copyPayload: () => this.post({ type: 'copyPayload', resultId: r.id, pageIndex: 0 }),
+    };
     this.root.appendChild(this.collapsible('Token', renderToken(r.token, 0, actions), true, 'section-token'));
+  }
+
+  private renderComparison(r: CompareResultView): void {
+    this.root.appendChild(this.header(r.title, [h('span', { 'data-testid': 'summary-line' }, r.summary.line)], []));
+    const actions = {
+      copyToken: (i: number) => this.post({ type: 'copyToken', resultId: r.id, pageIndex: i }),
+      copyPayload: (i: number) => this.post({ type: 'copyPayload', resultId: r.id, pageIndex: i }),
+    };
+    this.root.appendChild(this.collapsible('Comparison', renderComparison(r, actions), true, 'section-compare'));
   }
 
   private renderRestored(): void {

@@ -1,12 +1,13 @@
 // The Request, Token, Response, Error and Pages sections. Every value from a response or a token is
 // set as text through h(); nothing here parses HTML.
-import type { ErrorView, HeaderView, PageView, RequestView, ResponseView, TimeView, TokenView } from '../shared/protocol';
+import type { ClaimDiffView, CompareResultView, ErrorView, HeaderView, PageView, RequestView, ResponseView, TimeView, TokenView } from '../shared/protocol';
 import type { Child } from './dom';
 import { button, formatBytes, formatCount, formatMs, formatSpan, h } from './dom';
 
 export interface SectionActions {
   copyToken?: (pageIndex: number) => void;
   copyCurl?: (pageIndex: number) => void;
+  copyPayload?: (pageIndex: number) => void;
 }
 
 function kv(rows: [string, Child][], testid?: string): HTMLElement {
@@ -46,7 +47,7 @@ export function renderRequest(request: RequestView, page: PageView | undefined, 
 
 function timeRow(label: string, t: TimeView | undefined, live: boolean): [string, Child] | undefined {
   if (!t) return undefined;
-  const relative = h('span', { class: 'muted', 'data-time': t.seconds, 'data-live': live ? label : undefined });
+  const relative = h('span', { class: 'muted', 'data-time': t.seconds, 'data-live': live ? label : undefined, 'data-testid': `time-${label}` });
   updateRelative(relative, Date.now());
   return [label, h('span', null, `${t.seconds} · ${t.iso} `, relative)];
 }
@@ -71,11 +72,12 @@ export function renderToken(token: TokenView, pageIndex: number, actions: Sectio
     ? h('ul', { class: 'findings', 'data-testid': 'findings' }, ...token.findings.map((f) => h('li', { class: `finding ${f.severity}` },
       h('span', { class: `severity ${f.severity}` }, severities[f.severity] ?? f.severity), ' ', f.message, ' ', h('span', { class: 'muted' }, `(spec ${f.rule}, ${f.id})`))))
     : h('p', { class: 'ok-text', 'data-testid': 'findings' }, 'No findings: the token follows the spec as far as can be told without the server.');
-  const signature = token.signature.state === 'verified'
-    ? h('span', { class: 'ok-text' }, 'Verified with the public key')
-    : token.signature.state === 'failed'
-      ? h('span', { class: 'error-text' }, `Does not verify: ${token.signature.reason}`)
-      : h('span', { class: 'muted' }, 'Not checked');
+  const signature = h('span', { 'data-testid': 'signature-state', 'data-state': token.signature.state },
+    token.signature.state === 'verified'
+      ? h('span', { class: 'ok-text' }, 'Verified with the stored credential whose kid matches')
+      : token.signature.state === 'failed'
+        ? h('span', { class: 'error-text' }, `Does not verify: ${token.signature.reason}`)
+        : h('span', { class: 'muted' }, typeof token.header.kid === 'string' ? `Not verified: no stored credential has kid "${token.header.kid}"` : 'Not verified: the token has no kid to find a stored credential by'));
   const rows = [
     ['Source', token.source],
     ['Token', h('span', null, h('code', { 'data-testid': 'token-preview' }, token.preview), h('span', { class: 'muted' }, ` (${formatCount(token.length)} characters; shortened)`))],
@@ -91,6 +93,7 @@ export function renderToken(token: TokenView, pageIndex: number, actions: Sectio
   if (token.canCopy && actions.copyToken) {
     actionsBar.push(button('Copy token', () => actions.copyToken?.(pageIndex), { 'data-testid': 'copy-token', secondary: token.alreadyUsed }));
   }
+  if (actions.copyPayload) actionsBar.push(button('Copy payload as JSON', () => actions.copyPayload?.(pageIndex), { 'data-testid': 'copy-payload', secondary: true }));
   return h('div', { class: 'section-body', 'data-testid': 'token' },
     kv(rows, 'token-facts'),
     token.alreadyUsed ? h('p', { class: 'muted' }, 'This token was sent with the request. Tokens are single-use: copy it to inspect it, not to send it again.') : null,
@@ -151,4 +154,30 @@ export function renderPages(pages: PageView[], selected: number, onSelect: (inde
       });
       return row;
     })));
+}
+
+const DIFF_LABEL: Record<ClaimDiffView['state'], string> = { same: 'same', different: 'differs', onlyLeft: 'only in the first', onlyRight: 'only in the second' };
+
+/**
+ * Two tokens side by side: every header parameter and claim in one table, the rows that differ
+ * marked (class and a word, not colour alone), with a note where the difference can decide
+ * acceptance; then each token's own decoded view.
+ */
+export function renderComparison(view: CompareResultView, actions: SectionActions): HTMLElement {
+  // The note goes in a row of its own under the claim, so that the values keep their width in a narrow column.
+  const rows = view.claims.flatMap((c) => [
+    h('tr', { class: `diff-${c.state}`, 'data-testid': 'diff-row', 'data-claim': `${c.part}.${c.name}`, 'data-state': c.state },
+      h('th', { scope: 'row' }, c.part === 'header' ? `header ${c.name}` : c.name, c.state === 'same' ? null : h('div', { class: 'diff-mark' }, DIFF_LABEL[c.state])),
+      h('td', { class: 'value' }, c.left ?? h('span', { class: 'muted' }, '(absent)')),
+      h('td', { class: 'value' }, c.right ?? h('span', { class: 'muted' }, '(absent)'))),
+    c.note ? h('tr', { class: `diff-${c.state} diff-note-row` }, h('td', { colspan: 3, class: 'note', 'data-testid': 'diff-note', 'data-claim': `${c.part}.${c.name}` }, c.note)) : null,
+  ].filter((row): row is HTMLTableRowElement => row !== null));
+  return h('div', { class: 'section-body', 'data-testid': 'comparison' },
+    h('p', { 'data-testid': 'diff-count' }, view.differences === 0 ? 'No header parameter or claim differs.' : `${view.differences} ${view.differences === 1 ? 'entry differs' : 'entries differ'} (marked).`),
+    h('table', { class: 'headers diff', 'data-testid': 'diff-table' },
+      h('thead', null, h('tr', null, h('th', null, 'Claim'), h('th', null, `First: ${view.left.source}`), h('th', null, `Second: ${view.right.source}`))),
+      h('tbody', null, ...rows)),
+    h('div', { class: 'two-col' },
+      h('div', { 'data-testid': 'compare-left' }, h('h4', null, 'First token'), renderToken(view.left, 0, actions)),
+      h('div', { 'data-testid': 'compare-right' }, h('h4', null, 'Second token'), renderToken(view.right, 1, actions))));
 }

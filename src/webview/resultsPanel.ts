@@ -8,6 +8,8 @@ import type { LintFinding } from '../core/lintToken';
 import type { SignatureCheck } from '../core/verifySignature';
 import type { HostMessage, ListingResultView, ResultSummary, ResultView, WebviewMessage } from '../shared/protocol';
 import { RESULTS_VIEW_TYPE, concatVehicleColumns, parsePersistedState, parseWebviewMessage } from '../shared/protocol';
+import type { ComparedToken } from './compareView';
+import { compareResultView } from './compareView';
 import { panelHtml } from './panelHtml';
 import { bodyView, listingView, pageView, requestErrorView, tokenResultView, vehicleColumns } from './viewModels';
 
@@ -27,6 +29,8 @@ export interface ResultsPanelController extends vscode.Disposable {
   showRequestError(args: { environment: Environment; error: MobilityError; url?: string }): void;
   /** A decoded token (Generate Token, Decode JWT). `token` is kept host-side only, for "copy token". */
   showToken(args: { environment?: Environment; token: string; decoded: DecodedToken; findings: LintFinding[]; signature?: SignatureCheck; source: string }): void;
+  /** Two tokens side by side with the claims that differ marked (Compare Tokens). Texts stay host-side. */
+  showComparison(args: { left: ComparedToken; right: ComparedToken; environment?: Environment }): void;
 }
 
 /** The commands "Run again" executes, with `{ environmentId }`. */
@@ -34,6 +38,7 @@ export const RUN_AGAIN_COMMANDS = { vehicles: 'mobilityApi.listVehicles', status
 
 const LOG = '[results]';
 const TOKENS_PANEL = 'tokens';
+const COMPARE_PANEL = 'compare';
 
 /** One result as the host holds it: the view, and what must never reach the webview. */
 interface HeldResult {
@@ -148,6 +153,16 @@ class ResultsPanel implements vscode.Disposable {
         this.post({ type: 'notice', level: 'info', text });
         return;
       }
+      case 'copyPayload': {
+        const payload = payloadOf(this.held(message.resultId)?.view, message.pageIndex ?? 0);
+        if (!payload) {
+          this.post({ type: 'notice', level: 'error', text: 'This token is no longer shown here. Open it again.' });
+          return;
+        }
+        await vscode.env.clipboard.writeText(JSON.stringify(payload, null, 2));
+        this.post({ type: 'notice', level: 'info', text: 'Copied the payload as JSON.' });
+        return;
+      }
       case 'copyCurl': {
         const held = this.held(message.resultId);
         if (!held?.curlCommand) {
@@ -241,11 +256,26 @@ function countItems(page: HttpExchange): number {
   return Array.isArray(list) ? list.length : 0;
 }
 
+/** The decoded payload a "Copy payload" button refers to: a page's token, the token, or a side of a comparison. */
+function payloadOf(view: ResultView | undefined, index: number): Record<string, unknown> | undefined {
+  switch (view?.kind) {
+    case 'token':
+      return view.token.payload;
+    case 'compare':
+      return index === 1 ? view.right.payload : view.left.payload;
+    case 'listing':
+      return view.pages[index]?.token?.payload;
+    default:
+      return undefined;
+  }
+}
+
 function panelKeyOf(environment: Environment | undefined): string {
   return environment ? `env:${environment.id}` : TOKENS_PANEL;
 }
 
 function panelTitleOf(environment: Environment | undefined, kind: ResultView['kind']): string {
+  if (kind === 'compare') return 'Compare Tokens';
   if (!environment) return 'Token';
   return kind === 'token' ? `Token: ${environment.name}` : `Results: ${environment.name}`;
 }
@@ -271,7 +301,7 @@ export function registerResultsPanel(context: vscode.ExtensionContext, log: vsco
   };
 
   const panelFor = (environment: Environment | undefined, kind: ResultView['kind']): ResultsPanel => {
-    const key = panelKeyOf(environment);
+    const key = kind === 'compare' ? COMPARE_PANEL : panelKeyOf(environment);
     const existing = panels.get(key);
     if (existing) return existing;
     const webviewPanel = vscode.window.createWebviewPanel(RESULTS_VIEW_TYPE, panelTitleOf(environment, kind), { viewColumn: vscode.ViewColumn.Beside, preserveFocus: false }, {
@@ -322,6 +352,10 @@ export function registerResultsPanel(context: vscode.ExtensionContext, log: vsco
     showToken(args) {
       const view = tokenResultView({ id: randomUUID(), ...args, now: Date.now() });
       panelFor(args.environment, 'token').show({ view, tokens: [args.token], pages: [], environment: args.environment }, panelTitleOf(args.environment, 'token'));
+    },
+    showComparison(args) {
+      const view = compareResultView({ id: randomUUID(), left: args.left, right: args.right, environment: args.environment, now: Date.now() });
+      panelFor(undefined, 'compare').show({ view, tokens: [args.left.token, args.right.token], pages: [] }, panelTitleOf(undefined, 'compare'));
     },
     dispose() {
       serializer.dispose();

@@ -31,6 +31,40 @@ function environment(): E2eEnvironment {
   };
 }
 
+/** The folders of this run's VS Code, for tests that look at what it wrote (scripts/run-e2e.mjs sets them). */
+export interface E2eFolders {
+  /** code-server's --user-data-dir: settings.json, logs, History, workspaceStorage, the key half of its secret storage. */
+  userDataDir: string;
+  /** code-server's --extensions-dir, with the installed VSIX. */
+  extensionsDir: string;
+  /** The folder the workbench has open. */
+  workspaceDir: string;
+}
+
+/** The run's folders; throws with a clear message when the tests were not started by npm run test:e2e. */
+export function e2eFolders(): E2eFolders {
+  const get = (name: string): string => {
+    const value = process.env[name];
+    if (!value) throw new Error(`${name} is not set: run the e2e tests with npm run test:e2e, which starts VS Code and sets it.`);
+    return value;
+  };
+  return { userDataDir: get('E2E_USER_DATA_DIR'), extensionsDir: get('E2E_EXTENSIONS_DIR'), workspaceDir: get('E2E_WORKSPACE_DIR') };
+}
+
+/** Options of useWorkbench(). */
+export interface WorkbenchOptions {
+  /**
+   * Grants the page clipboard read and write, so that what VS Code copies (navigator.clipboard) can be
+   * read back with `page.evaluate(() => navigator.clipboard.readText())`. Off by default.
+   */
+  clipboard?: boolean;
+  /**
+   * A script Playwright runs in every frame (the workbench, each webview's outer and inner frame) before
+   * the frame's own scripts, e.g. to count script executions and CSP violations from the first moment.
+   */
+  initScript?: string;
+}
+
 /** The page of the current describe block's workbench. */
 export interface WorkbenchSession {
   readonly page: Page;
@@ -61,8 +95,10 @@ async function saveFailure(env: E2eEnvironment, page: Page | undefined, name: st
  * Registers hooks in the calling describe block: before, open the workbench in a fresh browser and wait
  * for it; after each test, save a screenshot (plus the screen's description and VS Code's logs when the
  * test failed); after, close the browser. Use it as `const wb = useWorkbench();` then `wb.page` in tests.
+ * Each describe block gets a fresh browser context, so VS Code's browser-side storage (globalState,
+ * secrets, in IndexedDB and localStorage) starts empty for it; files on the server are shared by the run.
  */
-export function useWorkbench(): WorkbenchSession {
+export function useWorkbench(options: WorkbenchOptions = {}): WorkbenchSession {
   let env: E2eEnvironment | undefined;
   let browser: Browser | undefined;
   let context: BrowserContext | undefined;
@@ -83,7 +119,8 @@ export function useWorkbench(): WorkbenchSession {
       args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
         '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
     });
-    context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+    context = await browser.newContext({ viewport: { width: 1400, height: 900 }, permissions: options.clipboard ? ['clipboard-read', 'clipboard-write'] : [] });
+    if (options.initScript) await context.addInitScript(options.initScript);
     page = await context.newPage();
     try {
       await page.goto(env.workbenchUrl);

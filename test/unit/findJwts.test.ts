@@ -124,3 +124,17 @@ describe('findJwtAt and findJwts', () => {
     assert.equal(findJwtAt(separated, separated.length - 5)?.token, jwt);
   });
 });
+
+describe('findJwts with text glued to the token', () => {
+  it('finds a token after a URL-encoded space or an escaped newline', async () => {
+    const token = await new SignJWT({ iss: 'a@b.invalid' }).setProtectedHeader({ alg: 'ES256', kid: 'k' }).sign(generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey);
+    for (const prefix of ['Authorization: Bearer%20', 'log line\\n', 'x=1&token=20']) {
+      const text = `${prefix}${token} tail`;
+      const found = findJwts(text);
+      assert.equal(found.length, 1, prefix);
+      assert.equal(text.slice(found[0].start, found[0].end), token, prefix);
+      const at = findJwtAt(text, prefix.length + 5);
+      assert.equal(at?.token, token, prefix);
+    }
+  });
+});
