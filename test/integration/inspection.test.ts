@@ -1,16 +1,8 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import * as vscode from 'vscode';
-import type { MobilityApiExports } from '../../src/extension';
+import { exportsOf, run } from './extensionApi';
 
-type Outcome = { ok: boolean; code?: string; message?: string } & Record<string, unknown>;
-const run = (command: string, ...args: unknown[]) => vscode.commands.executeCommand<Outcome>(command, ...args);
-
-function exportsOf(): MobilityApiExports {
-  const ext = vscode.extensions.getExtension<MobilityApiExports>('mobility-api-explorer.mobility-api-explorer');
-  assert.ok(ext?.isActive, 'the extension is active');
-  return ext.exports;
-}
 
 /** The markdown of our hover at a position (other providers may answer too). */
 async function jwtHoverAt(uri: vscode.Uri, position: vscode.Position): Promise<{ markdown: vscode.MarkdownString; range?: vscode.Range } | undefined> {

@@ -3,16 +3,8 @@ import { generateKeyPairSync } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
-import type { MobilityApiExports } from '../../src/extension';
+import { exportsOf, run } from './extensionApi';
 
-type Outcome = { ok: boolean; code?: string; message?: string } & Record<string, unknown>;
-const run = (command: string, ...args: unknown[]) => vscode.commands.executeCommand<Outcome>(command, ...args);
-
-function exportsOf(): MobilityApiExports {
-  const ext = vscode.extensions.getExtension<MobilityApiExports>('mobility-api-explorer.mobility-api-explorer');
-  assert.ok(ext?.isActive, 'the extension is active');
-  return ext.exports;
-}
 
 /** Every file under a folder, as text (binary files too: a secret must not appear in any byte form we can read). */
 function filesUnder(dir: string): string[] {
