@@ -126,6 +126,43 @@ describe('the extension shell against the local sandbox', function () {
     assert.match(String(r.message), /base URL/);
   });
 
+  it('Copy Token puts a fresh token on the clipboard without opening anything', async () => {
+    const before = await vscode.env.clipboard.readText();
+    const copied = await run('mobilityApi.copyToken', { environmentId: 'sandbox-maas-staging' });
+    assert.equal(copied.ok, true, copied.message);
+    const token = await vscode.env.clipboard.readText();
+    secrets.push(token);
+    assert.notEqual(token, before);
+    assert.equal((copied.claims as { jti: string }).jti, JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString('utf8')).jti);
+  });
+
+  it('Select Environment makes an environment active (also one without a base URL)', async () => {
+    assert.equal((await run('mobilityApi.selectEnvironment', { environmentId: 'mds-production' })).ok, true);
+    const selected = await run('mobilityApi.selectEnvironment', { environmentId: 'sandbox-mds-staging' });
+    assert.deepEqual({ ok: selected.ok, id: selected.environmentId }, { ok: true, id: 'sandbox-mds-staging' });
+  });
+
+  it('Open Settings opens the base URL setting of a built-in environment', async () => {
+    const opened = await run('mobilityApi.openSettings', { environmentId: 'maas-staging' });
+    assert.deepEqual({ ok: opened.ok, query: opened.query }, { ok: true, query: 'mobilityApi.maas.stagingBaseUrl' });
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+  });
+
+  it('Stop Local Sandbox removes its environments, and requests to it then say the environment is gone', async () => {
+    const stopped = await run('mobilityApi.stopSandbox');
+    assert.deepEqual({ ok: stopped.ok, stopped: stopped.stopped }, { ok: true, stopped: true });
+    assert.ok(!exportsOf().environmentIds().some((id) => id.startsWith('sandbox-')));
+    const gone = await run('mobilityApi.listVehicles', { environmentId: 'sandbox-mds-staging' });
+    assert.equal(gone.ok, false);
+    assert.match(String(gone.message), /does not exist/);
+    const restarted = await run('mobilityApi.startSandbox');
+    assert.equal(restarted.ok, true, restarted.message);
+    const demo = (await exportsOf().listCredentials()).filter((c) => c.demo);
+    assert.equal(demo.length, 1, 'a restart reuses the stored demo credential instead of adding another');
+    const listed = await run('mobilityApi.listVehicles', { environmentId: 'sandbox-mds-staging' });
+    assert.equal(listed.status, 200, 'the reused demo key is trusted by the new sandbox');
+  });
+
   it('after all that, no key or token text is in settings, globalState, logs or any file under the user data folder', async () => {
     // globalStorage is <user-data>/User/globalStorage/<extension id>
     const userData = path.resolve(exportsOf().globalStoragePath, '..', '..', '..');
