@@ -54,14 +54,19 @@ function demoPrivateKey(pem: string | undefined): KeyObject {
 
 /**
  * Creates (or reuses) the demo key and writes `demo-private-key.pem`, `demo-credential.json` and
- * `demo-trust.json` to `dir` (default: a new folder under the OS temp folder). The kid comes from
- * the public key's JWK thumbprint, so a reused key keeps its kid.
+ * `demo-trust.json` to `dir` (default: a new folder under the OS temp folder; `false`: no files,
+ * for a caller that keeps the key itself, such as the extension in SecretStorage). The kid comes
+ * from the public key's JWK thumbprint, so a reused key keeps its kid.
  */
-export async function writeDemoCredential(dir: string | undefined, privateKeyPem?: string): Promise<DemoSetup> {
+export async function writeDemoCredential(dir: string | false | undefined, privateKeyPem?: string): Promise<DemoSetup> {
   const privateKey = demoPrivateKey(privateKeyPem);
   const publicKey = createPublicKey(privateKey);
   const thumbprint = await calculateJwkThumbprint(publicKey.export({ format: 'jwk' }), 'sha256');
   const kid = `sandbox-demo-${Buffer.from(thumbprint, 'base64url').toString('hex').slice(0, 8)}`;
+  if (dir === false) {
+    const trusted: TrustedKey = { kid, iss: DEMO_ISSUER, type: 'external-org', publicKey };
+    return { demo: { type: 'external-org', kid, issuer: DEMO_ISSUER, privateKeyFile: '', credentialFile: '', dir: '' }, trusted, createdDir: false };
+  }
 
   let folder: string;
   const createdDir = dir === undefined;

@@ -45,8 +45,11 @@ export interface SandboxOptions {
   seed?: number;
   /** Keys trusted in addition to the demo key. */
   trust?: TrustedKey[];
-  /** Where to write the demo credential; default a new folder under the OS temp folder, removed on close. */
-  demoDir?: string;
+  /**
+   * Where to write the demo credential; default a new folder under the OS temp folder, removed on
+   * close; `false` writes no files (the file fields of `demo` are then empty).
+   */
+  demoDir?: string | false;
   /** Reuse this demo key (PKCS#8 PEM) so a demo credential stays valid across restarts. */
   demoPrivateKeyPem?: string;
   /** Default true; false only for benchmarks (every request is then accepted). */

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { RunningSandbox } from '../sandbox/sandboxServer';
 import { startSandbox } from '../sandbox/sandboxServer';
-import fs from 'node:fs';
+import { generateKeyPairSync } from 'node:crypto';
 import type { CredentialStore } from './credentialStore';
 import { EnvironmentRegistry } from './environmentRegistry';
 import type { Logger } from './logger';
@@ -65,8 +65,14 @@ export class SandboxService implements vscode.Disposable {
   }
 
   private async doStart(): Promise<RunningSandbox> {
-    const demoKeyPem = await this.secrets.get(DEMO_KEY_SECRET);
+    // The demo key lives in SecretStorage only: the sandbox writes no key file for the extension.
+    let demoKeyPem = await this.secrets.get(DEMO_KEY_SECRET);
+    if (!demoKeyPem) {
+      demoKeyPem = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ type: 'pkcs8', format: 'pem' }) as string;
+      await this.secrets.store(DEMO_KEY_SECRET, demoKeyPem);
+    }
     const sandbox = await startSandbox({
+      demoDir: false,
       port: this.settings.sandboxPort,
       fleetSize: this.settings.sandboxFleetSize,
       pageSize: this.settings.sandboxPageSize,
@@ -77,10 +83,8 @@ export class SandboxService implements vscode.Disposable {
     });
     this.running = sandbox;
     try {
-      const pem = fs.readFileSync(sandbox.demo.privateKeyFile, 'utf8');
-      if (!demoKeyPem) await this.secrets.store(DEMO_KEY_SECRET, pem);
       this.environments.setSandbox(sandbox.environments);
-      await this.ensureDemoCredential(pem);
+      await this.ensureDemoCredential(demoKeyPem);
       await this.trustStoredCredentials();
     } catch (err) {
       await this.stop();

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { createPrivateKey, createPublicKey, generateKeyPairSync, randomUUID } from 'node:crypto';
 import type { KeyObject } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -415,3 +415,26 @@ describe('sandbox lifecycle', () => {
     assert.equal(handles().length, before, `left: ${handles().join(', ')}`);
   });
 });
+
+describe('sandbox without demo files', () => {
+  it('with demoDir false writes no file and trusts the demo key it was given', async () => {
+    const before = new Set(readdirSync(tmpdir()).filter((f) => f.startsWith('mobility-api-sandbox-')));
+    const pem = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ type: 'pkcs8', format: 'pem' }) as string;
+    const sandbox = await startSandbox({ demoDir: false, demoPrivateKeyPem: pem, fleetSize: 5 });
+    try {
+      assert.deepEqual([sandbox.demo.privateKeyFile, sandbox.demo.credentialFile, sandbox.demo.dir], ['', '', '']);
+      const after = readdirSync(tmpdir()).filter((f) => f.startsWith('mobility-api-sandbox-') && !before.has(f));
+      assert.deepEqual(after, [], 'no demo folder was created');
+      const mds = env(sandbox, 'mds-staging');
+      const token = await new SignJWT({ iss: sandbox.demo.issuer, aud: mds.baseUrl, iat: Math.floor(Date.now() / 1000), exp: Math.floor(Date.now() / 1000) + 300, jti: randomUUID() })
+        .setProtectedHeader({ alg: 'ES256', kid: sandbox.demo.kid })
+        .sign(createPrivateKey(pem));
+      const res = await fetch(`${mds.baseUrl}/vehicles`, { headers: { Authorization: `Bearer ${token}` } });
+      assert.equal(res.status, 200);
+      await res.arrayBuffer();
+    } finally {
+      await sandbox.close();
+    }
+  });
+});
+
