@@ -1,0 +1,189 @@
+// Extension activation in a real VS Code: code-server from the offline harness (scripts/vscode-env.mjs)
+// with the production VSIX installed the way a user installs it, and beside it an extension whose
+// activate() is empty, built and installed the same way: the plain alternative, measured in the same
+// windows. The times are VS Code's own (the extension host's activationTimes: code loading + the
+// activate() call, which Developer: Show Running Extensions shows as "Activation: N ms"), read from the
+// table of Developer: Startup Performance, which also splits them up.
+import { spawnSync } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { runCommand, waitForWorkbench } from '../test/e2e/workbench';
+import type { ProductionBuild } from './bundles';
+import type { ReportedFigure } from './figures';
+import { round3 } from './figures';
+import type { CodeServer } from './harness';
+import { HARNESS_MISSING, PROJECT_ROOT, harnessInstalled, loadHarness, loadPlaywright } from './harness';
+import { median } from './stats';
+
+/** Fresh code-server and window per run; the first run is a warm-up (disk caches, V8 code caches). */
+const WARMUP = 1;
+const RUNS = 5;
+const LIMIT_MS = 50;
+
+const OURS = { id: 'mobility-api-explorer.mobility-api-explorer', name: 'Mobility API Explorer' };
+const EMPTY = { id: 'mobility-api-bench.empty-extension', name: 'Bench Empty Extension' };
+
+/** The manifest of the empty extension: activated on the same event as ours. */
+const EMPTY_MANIFEST = {
+  name: 'empty-extension',
+  displayName: EMPTY.name,
+  description: 'An extension whose activate() does nothing: the baseline of the activation benchmark.',
+  version: '0.0.1',
+  publisher: 'mobility-api-bench',
+  license: 'MIT',
+  private: true,
+  engines: { vscode: '^1.100.0' },
+  activationEvents: ['onStartupFinished'],
+  main: './dist/extension.js',
+};
+
+/** Top-level files of the repository that go into the VSIX besides dist/ (see `vsce ls`). */
+const MANIFEST_FILES = /^(package\.json|package\.nls(\.[\w-]+)?\.json|README\.md|CHANGELOG\.md|LICENSE|SECURITY\.md|\.vscodeignore)$/;
+
+/** `vsce package --no-dependencies`, as scripts/vscode-env.mjs packageVsix runs it, in `dir`. */
+function vscePackage(dir: string, outFile: string): string {
+  const vsce = join(PROJECT_ROOT, 'node_modules', '.bin', 'vsce');
+  const result = spawnSync(vsce, ['package', '--no-dependencies', '--allow-missing-repository', '--no-rewrite-relative-links', '-o', outFile], { cwd: dir, encoding: 'utf8', timeout: 120_000 });
+  if (result.status !== 0) throw new Error(`vsce package in ${dir} failed (exit ${String(result.status)}):\n${result.stdout}${result.stderr}`);
+  return outFile;
+}
+
+/** The VSIX of the production build: the repository's manifest, README, media and the minified dist/. */
+function ourVsix(production: ProductionBuild, outDir: string): string {
+  for (const name of readdirSync(PROJECT_ROOT)) {
+    if (MANIFEST_FILES.test(name)) cpSync(join(PROJECT_ROOT, name), join(production.dir, name));
+  }
+  cpSync(join(PROJECT_ROOT, 'media'), join(production.dir, 'media'), { recursive: true });
+  return vscePackage(production.dir, join(outDir, 'mobility-api-explorer.vsix'));
+}
+
+/** The empty extension, built by `node esbuild.js --production` like ours, packaged like ours. */
+function emptyVsix(outDir: string): string {
+  const dir = mkdtempSync(join(tmpdir(), 'mobility-bench-empty-'));
+  try {
+    mkdirSync(join(dir, 'src'));
+    writeFileSync(join(dir, 'src', 'extension.ts'), 'export function activate(): void {}\n\nexport function deactivate(): void {}\n');
+    writeFileSync(join(dir, 'package.json'), `${JSON.stringify(EMPTY_MANIFEST, null, 2)}\n`);
+    writeFileSync(join(dir, 'README.md'), '# Bench Empty Extension\n\nThe baseline of the activation benchmark.\n');
+    cpSync(join(PROJECT_ROOT, 'LICENSE'), join(dir, 'LICENSE'));
+    writeFileSync(join(dir, '.vscodeignore'), 'src/**\n**/*.map\n');
+    const built = spawnSync(process.execPath, [join(PROJECT_ROOT, 'esbuild.js'), '--production'], { cwd: dir, encoding: 'utf8' });
+    if (built.status !== 0) throw new Error(`Building the empty extension failed:\n${built.stderr}${built.stdout}`);
+    return vscePackage(dir, join(outDir, 'empty-extension.vsix'));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** One extension's activationTimes, in ms (Date.now() deltas in the extension host). */
+interface Times {
+  codeLoading: number;
+  activateCall: number;
+  activateResolved: number;
+  event: string;
+}
+
+interface Activation {
+  ours: Times;
+  empty: Times;
+  /** Extensions that had activated when the times were read, ours and the empty one included. */
+  active: number;
+}
+
+/** What Developer: Show Running Extensions shows as "Activation: N ms", and what the figure measures. */
+const activateMs = (t: Times) => t.codeLoading + t.activateCall;
+
+/**
+ * The "Extension Activation Stats" table of Developer: Startup Performance (a markdown document in an
+ * editor; the viewport is tall enough for Monaco to render every line of the table).
+ */
+async function startupPerformance(page: Page): Promise<Map<string, Times>> {
+  await runCommand(page, 'Developer: Startup Performance');
+  // The document is rewritten whenever an extension's status changes, so it is read until both are in.
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const lines = await page.evaluate(() => Array.from(document.querySelectorAll('.part.editor .monaco-editor .view-lines .view-line'))
+      .map((line) => ({ top: parseFloat((line as HTMLElement).style.top) || 0, text: (line.textContent ?? '').replace(/\u00a0/g, ' ') }))
+      .sort((a, b) => a.top - b.top)
+      .map((line) => line.text));
+    const start = lines.findIndex((line) => /Extension Activation Stats/.test(line));
+    const times = new Map<string, Times>();
+    if (start >= 0) {
+      for (const line of lines.slice(start + 1)) {
+        const cells = line.split('|').map((cell) => cell.trim());
+        // | Extension | Eager | Load Code | Call Activate | Finish Activate | Event | By |
+        if (cells.length >= 8 && /^\d+$/.test(cells[3] ?? '')) {
+          times.set(cells[1] ?? '', { codeLoading: Number(cells[3]), activateCall: Number(cells[4]), activateResolved: Number(cells[5]), event: cells[6] ?? '' });
+        } else if (times.size && !line.startsWith('|')) break;
+      }
+    }
+    if (times.has(OURS.id) && times.has(EMPTY.id)) return times;
+    if (Date.now() > deadline) throw new Error(`Developer: Startup Performance did not list both extensions within 60 s; it showed ${lines.length} lines${start >= 0 ? `, the table: ${lines.slice(start, start + 20).join(' / ')}` : ', no Extension Activation Stats'}.`);
+    await page.waitForTimeout(500);
+  }
+}
+
+/** One window on a fresh server: the activation times of both extensions once both have activated. */
+async function measureOnce(browser: Browser, server: CodeServer): Promise<Activation> {
+  // Tall enough that Monaco renders every line of the activation table without scrolling.
+  const page = await browser.newPage({ viewport: { width: 1400, height: 3000 } });
+  try {
+    await page.goto(server.workbenchUrl());
+    await waitForWorkbench(page);
+    const times = await startupPerformance(page);
+    return { ours: times.get(OURS.id) as Times, empty: times.get(EMPTY.id) as Times, active: times.size };
+  } finally {
+    await page.close();
+  }
+}
+
+/** activate() of the production VSIX in code-server against an empty extension, median of fresh windows. */
+export async function activationFigure(production: ProductionBuild): Promise<ReportedFigure | string> {
+  if (!harnessInstalled()) return `extension activation in VS Code: ${HARNESS_MISSING}`;
+  const harness = await loadHarness();
+  // Ctrl-C or a kill of the benchmark also ends the code-server it started.
+  harness.installCleanup();
+  const { chromium: executablePath, version } = await harness.ensureVSCode();
+  const runDir = harness.createRunDir('bench');
+  let browser: Browser | undefined;
+  let server: CodeServer | undefined;
+  try {
+    const dirs = { extensionsDir: join(runDir, 'extensions'), userDataDir: join(runDir, 'user-data') };
+    harness.installVsix(ourVsix(production, runDir), dirs);
+    harness.installVsix(emptyVsix(runDir), dirs);
+    const folder = join(runDir, 'workspace');
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(join(folder, 'README.md'), '# Benchmark workspace\n');
+    browser = await loadPlaywright().chromium.launch({ executablePath, headless: true, args: harness.CHROMIUM_ARGS });
+    const runs: Activation[] = [];
+    for (let run = 0; run < WARMUP + RUNS; run++) {
+      server = await harness.startCodeServer({ ...dirs, folder, logFile: join(runDir, `code-server-${run}.log`) });
+      const result = await measureOnce(browser, server);
+      await server.stop();
+      server = undefined;
+      if (run >= WARMUP) runs.push(result);
+    }
+    const ours = median(runs.map((r) => activateMs(r.ours)));
+    const empty = median(runs.map((r) => activateMs(r.empty)));
+    // Both activate on the same event at the same moment, so each window's difference is what our code adds.
+    const added = median(runs.map((r) => activateMs(r.ours) - activateMs(r.empty)));
+    const parts = (pick: (r: Activation) => Times) => `load code ${round3(median(runs.map((r) => pick(r).codeLoading)))}, call activate ${round3(median(runs.map((r) => pick(r).activateCall)))}, finish activate ${round3(median(runs.map((r) => pick(r).activateResolved)))}`;
+    return {
+      name: `extension activation in VS Code (code-server ${version}), production VSIX, ${runs[0]?.ours.event ?? ''}: code loading + activate() call`,
+      value: ours,
+      unit: 'ms',
+      target: `<= ${LIMIT_MS} ms`,
+      met: ours <= LIMIT_MS,
+      raw: `ours ${runs.map((r) => activateMs(r.ours)).join(', ')} ms (medians: ${parts((r) => r.ours)} ms); an empty extension built and installed the same way ${runs.map((r) => activateMs(r.empty)).join(', ')} ms `
+        + `(median ${round3(empty)} ms: ${parts((r) => r.empty)} ms); ours minus the empty one in the same window: median ${round3(added)} ms; `
+        + `${RUNS} windows, each on a fresh code-server, after ${WARMUP} warm-up, ${median(runs.map((r) => r.active))} extensions active; `
+        + `VS Code's activationTimes from Developer: Startup Performance`,
+    };
+  } finally {
+    await server?.stop();
+    await browser?.close();
+    harness.removeRunDir(runDir);
+  }
+}
