@@ -1,0 +1,68 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import { COMMANDS } from '../../src/commands/commandIds';
+
+interface Manifest {
+  name: string;
+  displayName: string;
+  engines: { vscode: string };
+  devDependencies: Record<string, string>;
+  activationEvents: string[];
+  contributes: {
+    commands: Array<{ command: string; title: string; category?: string; icon?: string }>;
+    configuration: { properties: Record<string, { markdownDescription?: string; description?: string }> };
+    menus: Record<string, Array<{ command: string }>>;
+  };
+}
+
+const manifest = JSON.parse(fs.readFileSync('package.json', 'utf8')) as Manifest;
+const nls = JSON.parse(fs.readFileSync('package.nls.json', 'utf8')) as Record<string, string>;
+const readme = fs.readFileSync('README.md', 'utf8');
+const nlsValue = (s: string | undefined) => (s && /^%.+%$/.test(s) ? nls[s.slice(1, -1)] : s);
+
+describe('the manifest and the README agree with the code', () => {
+  it('keeps the names users type', () => {
+    assert.equal(manifest.name, 'mobility-api-explorer');
+    assert.equal(manifest.displayName, 'Mobility API Explorer');
+    assert.ok(!manifest.activationEvents.includes('*'), 'no "*" activation');
+  });
+
+  it('contributes every registered command as mobilityApi.<camelVerb> in the "Mobility API" category, with a title and icon', () => {
+    const contributed = new Set(manifest.contributes.commands.map((c) => c.command));
+    for (const id of Object.values(COMMANDS)) assert.ok(contributed.has(id), `${id} is registered but not contributed`);
+    for (const c of manifest.contributes.commands) {
+      assert.match(c.command, /^mobilityApi\.[a-z][A-Za-z]+$/);
+      assert.equal(nlsValue(c.category), 'Mobility API', c.command);
+      assert.ok(nlsValue(c.title), `${c.command} has a title in package.nls.json`);
+      assert.match(c.icon ?? '', /^\$\([a-z-]+\)$/, `${c.command} has a codicon`);
+    }
+  });
+
+  it('menus name only contributed commands', () => {
+    const contributed = new Set(manifest.contributes.commands.map((c) => c.command));
+    for (const [menu, items] of Object.entries(manifest.contributes.menus)) {
+      for (const item of items) assert.ok(contributed.has(item.command), `${menu} names ${item.command}`);
+    }
+  });
+
+  it('describes every setting, and every %key% has a text', () => {
+    for (const [key, setting] of Object.entries(manifest.contributes.configuration.properties)) {
+      assert.ok(key.startsWith('mobilityApi.'), key);
+      assert.ok(nlsValue(setting.markdownDescription ?? setting.description), `${key} has a description`);
+    }
+    const keys = JSON.stringify(manifest).match(/%[A-Za-z0-9.]+%/g) ?? [];
+    for (const k of keys) assert.ok(nls[k.slice(1, -1)] !== undefined, `${k} is in package.nls.json`);
+  });
+
+  it('the README lists every command and every setting', () => {
+    for (const c of manifest.contributes.commands) assert.ok(readme.includes(`\`${c.command}\``), `README lacks ${c.command}`);
+    for (const key of Object.keys(manifest.contributes.configuration.properties)) assert.ok(readme.includes(`\`${key}\``), `README lacks ${key}`);
+  });
+
+  it('@types/vscode is no newer than engines.vscode', () => {
+    const version = (range: string) => (/(\d+)\.(\d+)/.exec(range) ?? []).slice(1, 3).map(Number);
+    const [typesMajor, typesMinor] = version(manifest.devDependencies['@types/vscode']);
+    const [engineMajor, engineMinor] = version(manifest.engines.vscode);
+    assert.ok(typesMajor < engineMajor || (typesMajor === engineMajor && typesMinor <= engineMinor), `${manifest.devDependencies['@types/vscode']} vs ${manifest.engines.vscode}`);
+  });
+});
