@@ -35,7 +35,17 @@ export function registerListVehicles(deps: CommandDeps): vscode.Disposable[] {
       },
     });
     const last = listing.pages[listing.pages.length - 1];
-    return { ok: true, environmentId: env.id, status: last.status, items: listing.items.length, pages: listing.pages.length, nextUrl: listing.nextUrl, error: last.mdsError };
+    return {
+      ok: true,
+      environmentId: env.id,
+      status: last.status,
+      items: listing.items.length,
+      pages: listing.pages.length,
+      nextUrl: listing.nextUrl,
+      error: last.mdsError,
+      bodyProblem: last.bodyProblem,
+      retryAfterSeconds: last.retryAfterSeconds,
+    };
   };
   return [
     registerCommand(deps, COMMANDS.listVehicles, (target?: EnvironmentTarget) => run(target, false)),

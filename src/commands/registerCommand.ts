@@ -22,6 +22,11 @@ export function registerCommand<A extends unknown[]>(deps: CommandDeps, id: stri
       return await handler(...args);
     } catch (err) {
       if (err instanceof Cancelled) return { ok: false, code: 'CANCELLED', message: 'cancelled' };
+      // The user pressed Cancel on the progress notification: nothing to report.
+      if (isMobilityError(err) && err.code === 'HTTP_ABORTED') {
+        deps.log.info(id, err.message);
+        return { ok: false, code: err.code, message: err.message };
+      }
       deps.log.error(id, err);
       const code = isMobilityError(err) ? err.code : 'UNEXPECTED';
       const message = isMobilityError(err) ? err.message : vscode.l10n.t('Something went wrong: {0}. The log has the details.', redactSecrets((err as Error)?.message ?? String(err)));

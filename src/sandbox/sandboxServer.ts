@@ -93,6 +93,10 @@ export interface RunningSandbox {
   demo: DemoCredential;
   /** Trusts one more key from now on; a key with a kid already trusted replaces it. */
   trust(key: TrustedKey): void;
+  /** Stops trusting a key (its tokens are then refused as unknown_kid); the demo key cannot be removed. */
+  untrust(kid: string): boolean;
+  /** The kids trusted now, the demo key's included. */
+  trustedKids(): string[];
   /** Stops listening, drops open connections and removes a demo folder the sandbox created. */
   close(): Promise<void>;
 }
@@ -305,6 +309,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     environments: environments.map((e) => ({ ...e })),
     demo: setup.demo,
     trust: (key: TrustedKey) => trust.add(key),
+    untrust: (kid: string) => kid !== setup.demo.kid && trust.remove(kid),
+    trustedKids: () => trust.kids(),
     close: () => {
       closing ??= new Promise<void>((resolveClose) => {
         server.close(() => resolveClose());

@@ -147,4 +147,14 @@ export class TrustStore {
   get(kid: string): TrustedKey | undefined {
     return this.keys.get(kid);
   }
+
+  /** Stops trusting a key; true when it was trusted. */
+  remove(kid: string): boolean {
+    return this.keys.delete(kid);
+  }
+
+  /** The kids trusted now. */
+  kids(): string[] {
+    return [...this.keys.keys()];
+  }
 }

@@ -114,18 +114,24 @@ export class SandboxService implements vscode.Disposable {
     );
   }
 
-  /** Lets the sandbox accept tokens of every stored credential, not only the demo's. */
+  /**
+   * Lets the sandbox accept tokens of every stored credential, not only the demo's, and stops
+   * trusting the keys of credentials that were removed.
+   */
   private async trustStoredCredentials(): Promise<void> {
     const sandbox = this.running;
     if (!sandbox) return;
+    const stored = new Set<string>([sandbox.demo.kid]);
     for (const info of await this.credentials.list()) {
       if (info.demo) continue;
       try {
         const credential = await this.credentials.credential(info.id);
         sandbox.trust({ kid: credential.kid, iss: credential.issuer, type: credential.type, publicKey: credential.publicKey });
+        stored.add(credential.kid);
       } catch (err) {
         this.log.error('sandbox', err);
       }
     }
+    for (const kid of sandbox.trustedKids()) if (!stored.has(kid)) sandbox.untrust(kid);
   }
 }

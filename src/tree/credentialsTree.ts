@@ -39,9 +39,8 @@ export class CredentialsTreeProvider implements vscode.TreeDataProvider<Credenti
     item.description = `${CREDENTIAL_TYPE_LABELS[info.type]} · kid ${info.kid}`;
     item.iconPath = new vscode.ThemeIcon(DEPRECATED_TYPES.has(info.type) ? 'warning' : 'key');
     const bound = info.environments.map((id) => this.environments.get(id)?.name ?? id);
-    item.tooltip = new vscode.MarkdownString(
-      [`**${info.label}**`, `${CREDENTIAL_TYPE_LABELS[info.type]} · kid \`${info.kid}\``, `iss \`${info.issuer}\``, bound.length ? vscode.l10n.t('Bound to: {0}', bound.join(', ')) : vscode.l10n.t('Not bound to an environment')].join('\n\n'),
-    );
+    // Plain text: labels and issuers are the user's (or a key file's) words, not markup.
+    item.tooltip = [info.label, `${CREDENTIAL_TYPE_LABELS[info.type]} · kid ${info.kid}`, `iss ${info.issuer}`, bound.length ? vscode.l10n.t('Bound to: {0}', bound.join(', ')) : vscode.l10n.t('Not bound to an environment')].join('\n');
     item.contextValue = info.demo ? 'credential.demo' : 'credential';
     return item;
   }

@@ -143,7 +143,8 @@ export class EnvironmentsTreeProvider implements vscode.TreeDataProvider<Environ
     item.description = env.baseUrl ? (last ? `${last.summary}` : env.baseUrl) : vscode.l10n.t('no base URL');
     item.iconPath = new vscode.ThemeIcon(!env.baseUrl ? 'circle-slash' : last ? (last.ok ? 'pass' : 'error') : env.api === 'maas' ? 'globe' : 'server-environment');
     const active = this.environments.activeId === id;
-    item.tooltip = new vscode.MarkdownString(`**${env.name}**${active ? ` · ${vscode.l10n.t('active')}` : ''}\n\n${API_LABELS[env.api]} · ${env.stage}\n\n${env.baseUrl || vscode.l10n.t('No base URL yet: set it in the settings.')}`);
+    // Plain text: names, stages and URLs come from settings and must not be read as markup.
+    item.tooltip = [`${env.name}${active ? ` · ${vscode.l10n.t('active')}` : ''}`, `${API_LABELS[env.api]} · ${env.stage}`, env.baseUrl || vscode.l10n.t('No base URL yet: set it in the settings.')].join('\n');
     item.contextValue = ['environment', env.api, env.baseUrl ? 'ready' : 'noBaseUrl', this.bindings.has(id) ? 'bound' : 'unbound'].join('.');
     return item;
   }

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { generateKeyPairSync } from 'node:crypto';
+import crypto, { generateKeyPairSync } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
@@ -19,6 +19,21 @@ describe('the extension shell against the local sandbox', function () {
   const ecPem = ec.privateKey.export({ type: 'pkcs8', format: 'pem' }) as string;
   secrets.push(ecPem.split('\n')[1], (ec.privateKey.export({ format: 'jwk' }) as { d: string }).d);
   let ownCredentialId = '';
+  let sandboxUrl = '';
+
+  /** A token signed here with the test's own key, sent straight to the sandbox. */
+  async function statusWithOwnKey(): Promise<number> {
+    const { SignJWT } = await import('jose');
+    const aud = `${sandboxUrl}/mds-production`;
+    const now = Date.now() / 1000;
+    const token = await new SignJWT({ iss: 'org-7@org.test.invalid', aud, iat: now, exp: Math.floor(now) + 300, jti: crypto.randomUUID() })
+      .setProtectedHeader({ alg: 'ES256', kid: 'own-kid-1' })
+      .sign(ec.privateKey);
+    secrets.push(token);
+    const res = await fetch(`${aud}/vehicles`, { headers: { Authorization: `Bearer ${token}` } });
+    await res.arrayBuffer();
+    return res.status;
+  }
 
   before(async () => {
     await run('mobilityApi.showLog');
@@ -31,6 +46,7 @@ describe('the extension shell against the local sandbox', function () {
   it('Start Local Sandbox serves three environments with the demo credential bound', async () => {
     const started = await run('mobilityApi.startSandbox');
     assert.equal(started.ok, true, started.message);
+    sandboxUrl = String(started.url);
     assert.deepEqual(started.environmentIds, ['sandbox-mds-staging', 'sandbox-mds-production', 'sandbox-maas-staging']);
     const demo = (await exportsOf().listCredentials()).find((c) => c.demo);
     assert.ok(demo, 'the demo credential is stored');
@@ -115,8 +131,11 @@ describe('the extension shell against the local sandbox', function () {
   it('Rename and Remove Credential', async () => {
     assert.equal((await run('mobilityApi.renameCredential', { credentialId: ownCredentialId, label: 'Renamed' })).ok, true);
     assert.equal((await exportsOf().listCredentials()).find((c) => c.id === ownCredentialId)?.label, 'Renamed');
+    assert.equal(await statusWithOwnKey(), 200, 'the sandbox trusts a stored credential');
     assert.equal((await run('mobilityApi.removeCredential', { credentialId: ownCredentialId, confirmed: true })).ok, true);
     assert.equal((await exportsOf().listCredentials()).some((c) => c.id === ownCredentialId), false);
+    await new Promise((r) => setTimeout(r, 200));
+    assert.equal(await statusWithOwnKey(), 401, 'and stops trusting it once it is removed');
   });
 
   it('an environment without a base URL says so', async () => {
@@ -133,7 +152,7 @@ describe('the extension shell against the local sandbox', function () {
     const token = await vscode.env.clipboard.readText();
     secrets.push(token);
     assert.notEqual(token, before);
-    assert.equal((copied.claims as { jti: string }).jti, JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString('utf8')).jti);
+    assert.equal((copied.claims as { jti: string }).jti, (JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString('utf8')) as { jti: string }).jti);
   });
 
   it('Select Environment makes an environment active (also one without a base URL)', async () => {

@@ -1,0 +1,222 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { SignJWT, compactVerify, decodeProtectedHeader } from 'jose';
+import type { FrameLocator, Page } from 'playwright-core';
+import type { Needle, ScanReport, ScanSource } from './secretScan';
+import {
+  browserStorageSources, canaryKey, codeServerSecrets, describeReport, extensionGlobalState, fileSources, frameSources, scan, tokenNeedles,
+} from './secretScan';
+import { e2eFolders, useWorkbench } from './session';
+import { answerInputBox, openViewContainer, pickQuickPickItem, runCommand, step, treeRow, treeRows, waitForNotification } from './workbench';
+
+const EXTENSION_ID = 'mobility-api-explorer.mobility-api-explorer';
+const KID = 'canary-kid';
+const ISSUER = 'canary@org.test.invalid';
+const LABEL = 'Canary credential';
+const ENVIRONMENT = 'Sandbox · MDS staging';
+
+/** The webview frame whose DOM has `selector` (several webviews may be open); the newest first. */
+async function frameWith(page: Page, selector: string, timeoutMs = 60_000): Promise<FrameLocator> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const count = await page.locator('iframe.webview.ready').count();
+    for (let i = count - 1; i >= 0; i--) {
+      const frame = page.locator('iframe.webview.ready').nth(i).contentFrame().frameLocator('iframe#active-frame');
+      if (await frame.locator(selector).count().catch(() => 0)) return frame;
+    }
+    if (Date.now() > deadline) throw new Error(`no webview shows ${selector} among ${count} webview(s)`);
+    await page.waitForTimeout(500);
+  }
+}
+
+/** The clipboard's text once it differs from `previous` (VS Code writes it through navigator.clipboard). */
+async function clipboardAfter(page: Page, previous: string, timeoutMs = 20_000): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const text = await page.evaluate(() => navigator.clipboard.readText());
+    if (text && text !== previous) return text;
+    if (Date.now() > deadline) throw new Error('the clipboard did not change: nothing was copied');
+    await page.waitForTimeout(250);
+  }
+}
+
+/** Reads until `ok` accepts the value (e.g. once VS Code has flushed its storage) or time is up; returns the last value. */
+async function eventually<T>(page: Page, read: () => Promise<T>, ok: (value: T) => boolean, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (ok(value) || Date.now() > deadline) return value;
+    await page.waitForTimeout(500);
+  }
+}
+
+const hitList = (r: ScanReport) => r.hits.map((h) => `${h.what} in ${h.source}`).join('\n');
+
+/**
+ * A canary credential goes through the whole life of a credential in the real VS Code, driven like a
+ * user: added by pasting its PEM, used for a listing, exported as curl, a token generated and decoded,
+ * then removed. Everything the run wrote or shows is scanned for the key and for every token it signed.
+ */
+describe('a canary credential leaves no trace', function () {
+  this.timeout(240_000);
+  // Registered before useWorkbench(), so that it runs while the browser is still open: the next test
+  // file's workbench shares this code-server, so leave the sandbox stopped as we found it.
+  after(async () => {
+    await runCommand(wb.page, 'Mobility API: Stop Local Sandbox').catch(() => undefined);
+  });
+  const wb = useWorkbench({ clipboard: true });
+  const key = canaryKey(KID);
+  const folders = e2eFolders();
+  // What the user explicitly copied, in order: the only place a token may be.
+  const clipboardHistory: string[] = [];
+  const tokens: string[] = [];
+
+  const allFiles = () => fileSources({ 'user-data': folders.userDataDir, extensions: folders.extensionsDir, workspace: folders.workspaceDir });
+  const needles = (): Needle[] => [...key.needles, ...tokens.flatMap((t, i) => tokenNeedles(t, `copied token ${i + 1}`))];
+  async function everything(page: Page, extra: ScanSource[] = []): Promise<ScanSource[]> {
+    return [...allFiles(), ...(await browserStorageSources(page)), ...(await frameSources(page)), ...extra];
+  }
+
+  it('adds the canary credential by pasting its PEM, bound to the sandbox', async () => {
+    const page = wb.page;
+    await step(page, 'open the Mobility API view container', () => openViewContainer(page, 'Mobility API'));
+    await step(page, 'start the local sandbox', async () => {
+      await runCommand(page, 'Mobility API: Start Local Sandbox');
+      await waitForNotification(page, /Local sandbox running on/);
+    });
+    await step(page, 'run "Mobility API: Add Credential"', () => runCommand(page, 'Mobility API: Add Credential'));
+    await step(page, 'pick External Organization', () => pickQuickPickItem(page, 'External Organization'));
+    await step(page, 'choose to paste the key', () => pickQuickPickItem(page, 'Paste it'));
+    await step(page, 'paste the canary PEM', () => answerInputBox(page, key.pem, /Paste/));
+    await step(page, 'enter the key id', () => answerInputBox(page, KID, /Key id/));
+    await step(page, 'enter the issuer', () => answerInputBox(page, ISSUER, /Issuer/));
+    await step(page, 'name it', () => answerInputBox(page, LABEL, /name/));
+    await step(page, `bind it to ${ENVIRONMENT}`, async () => {
+      await pickQuickPickItem(page, ENVIRONMENT);
+      await page.keyboard.press('Enter');
+    });
+    await step(page, 'see it stored', () => waitForNotification(page, new RegExp(`Stored "${LABEL}"`)));
+    const row = await step(page, 'see it in the Credentials view', () => treeRow(page, 'Credentials', LABEL));
+    assert.match(await row.innerText(), new RegExp(`kid ${KID}`));
+  });
+
+  it('lists vehicles with it, and "Copy curl" puts a fresh canary-signed token on the clipboard', async () => {
+    const page = wb.page;
+    await step(page, 'run "Mobility API: List Vehicles" on the sandbox', async () => {
+      await runCommand(page, 'Mobility API: List Vehicles');
+      await pickQuickPickItem(page, ENVIRONMENT);
+    });
+    const frame = await step(page, 'wait for the results panel', () => frameWith(page, '[data-testid="summary-line"]'));
+    await step(page, 'see 200 OK', async () => {
+      await frame.locator('[data-testid="summary-line"]', { hasText: '200 OK' }).first().waitFor({ timeout: 30_000 });
+    });
+    const before = await page.evaluate(() => navigator.clipboard.readText());
+    await step(page, 'click "Copy curl (fresh token)"', async () => {
+      await frame.locator('[data-testid="copy-curl-top"], [data-testid="copy-curl"]').first().click();
+      await frame.locator('[data-testid="notices"]', { hasText: 'Copied a curl command' }).waitFor({ timeout: 20_000 });
+    });
+    const curl = await clipboardAfter(page, before);
+    clipboardHistory.push(curl);
+    const token = /Bearer ([A-Za-z0-9_.-]+)/.exec(curl)?.[1] ?? '';
+    assert.equal(decodeProtectedHeader(token).kid, KID, 'the curl command carries a canary token');
+    await compactVerify(token, key.publicKey);
+    tokens.push(token);
+  });
+
+  it('Generate Token copies a canary token, and Decode JWT verifies it against the stored key', async () => {
+    const page = wb.page;
+    const before = clipboardHistory.at(-1) ?? '';
+    await step(page, 'run "Mobility API: Generate Token"', async () => {
+      await runCommand(page, 'Mobility API: Generate Token');
+      await pickQuickPickItem(page, ENVIRONMENT);
+      await waitForNotification(page, /is on the clipboard/);
+    });
+    const token = await clipboardAfter(page, before);
+    clipboardHistory.push(token);
+    await compactVerify(token, key.publicKey);
+    assert.equal(decodeProtectedHeader(token).kid, KID);
+    assert.ok(!tokens.includes(token), 'a fresh token, not the one of the curl command');
+    tokens.push(token);
+    await step(page, 'run "Mobility API: Decode JWT" (it reads the token from the clipboard)', () => runCommand(page, 'Mobility API: Decode JWT'));
+    const frame = await step(page, 'see the decoded token', () => frameWith(page, `[data-testid="token-preview"]:text("${token.slice(-6)}")`));
+    await step(page, 'see the signature verified with the stored canary key', async () => {
+      await frame.locator('[data-testid="signature-state"]', { hasText: /verified/i }).first().waitFor({ timeout: 20_000 });
+    });
+  });
+
+  it('while the credential is stored, neither its key nor any token it signed is in any file, storage, log, setting or webview', async () => {
+    const page = wb.page;
+    await step(page, 'show the log, so that its lines are on screen too', () => runCommand(page, 'Mobility API: Show Log'));
+    const logFile = () => allFiles().find((s) => /exthost\d*\/mobility-api-explorer\.mobility-api-explorer\/Mobility API\.log$/.test(s.name));
+    const log = await eventually(page, () => Promise.resolve(logFile()), (f) => !!f && f.bytes.includes(KID));
+    assert.ok(log, 'the extension log file is among the scanned files');
+    assert.ok(log.bytes.includes(`kid ${KID}`), 'the log is this session\'s: it names the canary kid (a kid is not a secret)');
+    const settings = allFiles().find((s) => s.name === 'file:user-data/User/settings.json');
+    assert.ok(settings, 'settings.json is among the scanned files');
+    const state = await extensionGlobalState(page, EXTENSION_ID);
+    assert.equal(typeof (state?.['mobilityApi.issueClock'] as Record<string, number> | undefined)?.[KID], 'number', 'globalState holds the canary\'s issue-clock entry, and the scan reads it');
+    const secrets = await codeServerSecrets(page, folders.userDataDir);
+    assert.ok(secrets && Object.values(secrets).some((v) => v.includes(key.needles[0].text)), 'the decrypted SecretStorage holds the canary key: the one place it belongs');
+
+    const report = await scan(await everything(page), needles(), key);
+    console.log(`      ${describeReport('while stored', report)}`);
+    assert.equal(report.hits.length, 0, hitList(report));
+    assert.ok(report.files > 10 && report.sources > report.files + 10, 'files, storage entries and frames were scanned');
+  });
+
+  it('the scan finds the canary when it is planted: key text, a copied token, and a token it never saw', async () => {
+    const page = wb.page;
+    const unseen = await new SignJWT({ iss: ISSUER, aud: 'https://planted.test.invalid' }).setProtectedHeader({ alg: 'ES256', kid: 'not-the-canary-kid' }).sign(key.privateKey);
+    const planted = [
+      path.join(folders.workspaceDir, 'planted-key.txt'),
+      path.join(folders.userDataDir, 'User', 'planted-token.json'),
+      path.join(folders.extensionsDir, 'planted-unseen.log'),
+    ];
+    fs.writeFileSync(planted[0], `config = "${key.needles[1].text}"\n`);
+    fs.writeFileSync(planted[1], JSON.stringify({ token: tokens[1] }));
+    fs.writeFileSync(planted[2], `Authorization: Bearer ${unseen}\n`);
+    try {
+      const report = await scan(await everything(page), needles(), key);
+      const where = (file: string) => report.hits.filter((h) => h.source.endsWith(path.basename(file))).map((h) => h.what);
+      console.log(`      ${describeReport('with planted canaries', report)}`);
+      assert.deepEqual(where(planted[0]), ['PEM body line 2']);
+      assert.ok(where(planted[1]).includes('copied token 2') && where(planted[1]).some((w) => /signed by the canary key/.test(w)), where(planted[1]).join(', '));
+      assert.deepEqual(where(planted[2]), ['a token of not-the-canary-kid (signed by the canary key)']);
+    } finally {
+      for (const file of planted) fs.rmSync(file, { force: true });
+    }
+  });
+
+  it('Remove Credential (after the modal confirm) removes every trace: the key, its secret entry and its clock entry', async () => {
+    const page = wb.page;
+    await step(page, 'run "Mobility API: Remove Credential"', async () => {
+      await runCommand(page, 'Mobility API: Remove Credential');
+      await pickQuickPickItem(page, LABEL);
+    });
+    await step(page, 'confirm in the modal dialog', async () => {
+      const dialog = page.locator('.monaco-dialog-box');
+      await dialog.waitFor({ timeout: 20_000 });
+      assert.match(await dialog.innerText(), new RegExp(`Remove "${LABEL}" \\(kid ${KID}\\)`));
+      await dialog.locator('.monaco-button', { hasText: /^\s*Remove\s*$/ }).first().click();
+    });
+    await step(page, 'see it gone from the Credentials view', async () => {
+      const labels = await eventually(page, async () => (await treeRows(page, 'Credentials')).map((r) => r.label), (l) => !l.includes(LABEL));
+      assert.ok(!labels.includes(LABEL), `the Credentials view still shows: ${labels.join(' | ')}`);
+      assert.ok(labels.includes('Sandbox demo credential'), 'the other credential stays');
+    });
+    const state = await eventually(page, () => extensionGlobalState(page, EXTENSION_ID), (s) => !JSON.stringify(s ?? {}).includes(KID));
+    const clock = (state?.['mobilityApi.issueClock'] ?? {}) as Record<string, number>;
+    assert.ok(!(KID in clock), `the issue clock still has ${KID}: ${JSON.stringify(clock)}`);
+    assert.ok(state && 'mobilityApi.issueClock' in state, 'the issue clock itself is still stored (only the entry went)');
+    const secrets = await eventually(page, () => codeServerSecrets(page, folders.userDataDir), (s) => !JSON.stringify(s ?? {}).includes(KID));
+    assert.ok(secrets, 'SecretStorage can still be read');
+    assert.ok(!JSON.stringify(secrets).includes(KID), 'no SecretStorage entry names the canary kid');
+
+    const decrypted: ScanSource = { name: 'SecretStorage (decrypted)', bytes: Buffer.from(JSON.stringify(secrets), 'utf8') };
+    const report = await scan(await everything(page, [decrypted]), needles(), key);
+    console.log(`      ${describeReport('after removal', report)}`);
+    console.log(`      clipboard history (the user's explicit copies, not scanned): ${clipboardHistory.length} entries, ${tokens.length} canary tokens`);
+    assert.equal(report.hits.length, 0, hitList(report));
+  });
+});
