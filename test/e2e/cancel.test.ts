@@ -1,0 +1,101 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import http from 'node:http';
+import type net from 'node:net';
+import path from 'node:path';
+import { e2eFolders, useWorkbench } from './session';
+import { notifications, openViewContainer, pickQuickPickItem, runCommand, step, treeRow, waitForNotification } from './workbench';
+
+/** A provider that accepts the request and never answers; it counts open and closed connections. */
+async function hangingServer(): Promise<{ url: string; requests: number; open: () => number; close: () => Promise<void> }> {
+  const sockets = new Set<net.Socket>();
+  let requests = 0;
+  const server = http.createServer(() => {
+    requests++;
+  });
+  server.on('connection', (s) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    get requests() {
+      return requests;
+    },
+    open: () => sockets.size,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** A request to a provider that does not answer can be cancelled from its progress notification. */
+describe('cancelling a request in the workbench', function () {
+  this.timeout(180_000);
+  const folders = e2eFolders();
+  const settingsFile = path.join(folders.userDataDir, 'User', 'settings.json');
+  const envName = 'Hanging provider';
+  let original = '';
+  let hanging: Awaited<ReturnType<typeof hangingServer>>;
+
+  // Registered before useWorkbench()'s hooks, so the workbench loads with the environment in the settings.
+  before(async () => {
+    hanging = await hangingServer();
+    original = fs.readFileSync(settingsFile, 'utf8');
+    const settings = JSON.parse(original) as Record<string, unknown>;
+    settings['mobilityApi.customEnvironments'] = [{ id: 'hanging', name: envName, api: 'mds', baseUrl: hanging.url }];
+    settings['mobilityApi.request.timeoutSeconds'] = 120;
+    fs.writeFileSync(settingsFile, JSON.stringify(settings, null, 2));
+  });
+  after(async () => {
+    await runCommand(wb.page, 'Mobility API: Stop Local Sandbox').catch(() => undefined);
+    if (original) fs.writeFileSync(settingsFile, original);
+    await hanging?.close();
+  });
+  const wb = useWorkbench();
+
+  it('Cancel on the progress notification stops the request, closes the connection and shows no error', async () => {
+    const page = wb.page;
+    await step(page, 'open the Mobility API view container', () => openViewContainer(page, 'Mobility API'));
+    await step(page, 'see the hanging environment', () => treeRow(page, 'Environments', envName));
+    await step(page, 'start the sandbox for its demo credential', async () => {
+      await runCommand(page, 'Mobility API: Start Local Sandbox');
+      await waitForNotification(page, /Local sandbox running on/);
+    });
+    await step(page, 'bind the demo credential to the hanging environment', async () => {
+      await runCommand(page, 'Mobility API: Bind Credential to Environments');
+      await pickQuickPickItem(page, 'Sandbox demo credential');
+      await pickQuickPickItem(page, envName);
+      await page.keyboard.press('Enter');
+    });
+    await step(page, 'list its vehicles', async () => {
+      await runCommand(page, 'Mobility API: List Vehicles');
+      await pickQuickPickItem(page, envName);
+    });
+    await step(page, 'see the request reach the provider and hang', async () => {
+      const deadline = Date.now() + 20_000;
+      while (hanging.requests === 0 && Date.now() < deadline) await page.waitForTimeout(200);
+      assert.equal(hanging.requests, 1);
+      assert.equal(hanging.open(), 1);
+    });
+    await step(page, 'press Cancel on the progress notification', async () => {
+      const toast = page.locator('.notifications-toasts .notification-toast', { hasText: `Vehicles of ${envName}` }).first();
+      await toast.waitFor({ timeout: 20_000 });
+      await toast.hover();
+      await toast.locator('.monaco-button', { hasText: 'Cancel' }).first().click();
+    });
+    await step(page, 'see the connection closed, and no error message', async () => {
+      const deadline = Date.now() + 10_000;
+      while (hanging.open() > 0 && Date.now() < deadline) await page.waitForTimeout(200);
+      assert.equal(hanging.open(), 0, 'the request was aborted');
+      await page.waitForTimeout(1500);
+      const shown = await notifications(page);
+      assert.ok(!shown.some((n) => /cancelled|failed|error/i.test(n)), `notifications: ${shown.join(' | ')}`);
+      assert.equal(hanging.requests, 1, 'nothing was sent again');
+    });
+  });
+});
