@@ -32,7 +32,7 @@ export const CERTIFICATE_LABELS: ReadonlySet<string> = new Set(['CERTIFICATE', '
 const JWK_MEMBERS = ['kty', 'crv', 'x', 'y', 'd', 'n', 'e', 'p', 'q', 'dp', 'dq', 'qi', 'k'] as const;
 
 const PRIVATE_FORMATS =
-  'Paste a PEM private key (BEGIN PRIVATE KEY, BEGIN EC PRIVATE KEY or BEGIN RSA PRIVATE KEY) or a private JWK (a JSON object with "kty" and "d").';
+  'Paste a PEM private key (PKCS#8 "PRIVATE KEY", SEC1 "EC PRIVATE KEY" or PKCS#1 "RSA PRIVATE KEY" between its BEGIN and END lines) or a private JWK (a JSON object with "kty" and "d").';
 
 const CURVE_NAMES: Record<string, string> = {
   prime256v1: 'P-256',

@@ -185,7 +185,7 @@ describe('credentials: parsePrivateKey', () => {
     const notRecognised: [string, () => string, RegExp][] = [
       ['empty text', () => '', /empty/],
       ['whitespace only', () => '  \r\n\t ', /empty/],
-      ['garbage', () => 'this is not a key', /BEGIN PRIVATE KEY.*private JWK/],
+      ['garbage', () => 'this is not a key', /PKCS#8 "PRIVATE KEY".*SEC1 "EC PRIVATE KEY".*PKCS#1 "RSA PRIVATE KEY".*private JWK/],
       ['a PEM cut off before its END line', () => p256.pkcs8.slice(0, Math.floor(p256.pkcs8.length / 2)), /no matching END line.*truncated/],
       ['a PEM whose body lost lines', () => {
         const lines = rsa.pkcs8.trim().split('\n');
