@@ -32,6 +32,8 @@ function listFiles(dir, suffix) {
 async function main() {
   const builds = [
     { ...nodeBase, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js' },
+    // The sandbox server, loaded by the extension only when the sandbox starts (src/services/sandboxService.ts).
+    { ...nodeBase, entryPoints: ['src/sandbox/sandboxServer.ts'], outfile: 'dist/sandbox.js' },
     { ...nodeBase, entryPoints: ['src/cli.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
     // The results panel's browser bundle (src/webview-ui, with @vscode-elements/elements and lit bundled in)
     // and its stylesheet, imported by main.ts: dist/webview/main.js and main.css, the only files the

@@ -1,13 +1,25 @@
 import * as vscode from 'vscode';
-import type { RunningSandbox } from '../sandbox/sandboxServer';
-import { startSandbox } from '../sandbox/sandboxServer';
 import { generateKeyPairSync } from 'node:crypto';
+import path from 'node:path';
+import type { RunningSandbox } from '../sandbox/sandboxServer';
 import type { CredentialStore } from './credentialStore';
 import { EnvironmentRegistry } from './environmentRegistry';
 import type { Logger } from './logger';
 import type { Settings } from './settings';
 
 const DEMO_KEY_SECRET = 'mobilityApi.sandbox.demoKey';
+
+type SandboxModule = typeof import('../sandbox/sandboxServer');
+
+/**
+ * The sandbox server is its own bundle (`dist/sandbox.js`, see esbuild.js), loaded the first time it
+ * starts: most sessions never start it, and activation then has less code to load.
+ */
+function loadSandboxModule(): SandboxModule {
+  // A computed path, so that esbuild leaves this require to run time (an import() would load it as ESM).
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return require(path.join(__dirname, 'sandbox.js')) as SandboxModule;
+}
 
 /**
  * Runs the local sandbox provider inside the extension host. Its demo key lives in SecretStorage
@@ -71,7 +83,7 @@ export class SandboxService implements vscode.Disposable {
       demoKeyPem = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ type: 'pkcs8', format: 'pem' }) as string;
       await this.secrets.store(DEMO_KEY_SECRET, demoKeyPem);
     }
-    const sandbox = await startSandbox({
+    const sandbox = await loadSandboxModule().startSandbox({
       demoDir: false,
       port: this.settings.sandboxPort,
       fleetSize: this.settings.sandboxFleetSize,
