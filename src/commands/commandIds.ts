@@ -15,6 +15,7 @@ export const COMMANDS = {
   stopSandbox: 'mobilityApi.stopSandbox',
   showLog: 'mobilityApi.showLog',
   refreshEnvironments: 'mobilityApi.refreshEnvironments',
+  clearTokenHistory: 'mobilityApi.clearTokenHistory',
   decodeDebugVariable: 'mobilityApi.decodeDebugVariable',
   openDecodedToken: 'mobilityApi.openDecodedToken',
   compareTokens: 'mobilityApi.compareTokens',

@@ -5,7 +5,7 @@ import { COMMANDS } from './commandIds';
 import { pickEnvironment } from './pickers';
 import { registerCommand } from './registerCommand';
 
-/** Select Environment, Open Settings, Start/Stop Local Sandbox, Show Log. */
+/** Select Environment, Open Settings, Start/Stop Local Sandbox, Show Log, Clear Token History, Refresh. */
 export function registerEnvironmentCommands(deps: CommandDeps, showLog: () => void, refresh: () => void): vscode.Disposable[] {
   return [
     registerCommand(deps, COMMANDS.selectEnvironment, async (target?: EnvironmentTarget): Promise<CommandOutcome> => {
@@ -35,6 +35,10 @@ export function registerEnvironmentCommands(deps: CommandDeps, showLog: () => vo
     }),
     registerCommand(deps, COMMANDS.showLog, () => {
       showLog();
+      return Promise.resolve({ ok: true });
+    }),
+    registerCommand(deps, COMMANDS.clearTokenHistory, () => {
+      deps.tokenHistory.clear();
       return Promise.resolve({ ok: true });
     }),
     registerCommand(deps, COMMANDS.refreshEnvironments, () => {

@@ -245,6 +245,16 @@ export class ApiClient {
       throw tooLarge(url, this.maxBytes, declared);
     }
     if (!response.body) return new Uint8Array(0);
+    // An uncompressed body of a declared size within the cap is read in one piece (undici refuses a
+    // body that does not match its Content-Length); otherwise chunks are counted as they arrive.
+    const encoding = response.headers.get('content-encoding');
+    if (Number.isFinite(declared) && response.headers.has('content-length') && (!encoding || encoding === 'identity')) {
+      try {
+        return new Uint8Array(await response.arrayBuffer());
+      } catch (err) {
+        throw describeFetchError(err, url, userSignal, this.timeoutMs, true);
+      }
+    }
     const chunks: Uint8Array[] = [];
     let total = 0;
     try {

@@ -202,5 +202,10 @@ describe('token inspection where people debug: hover, debugger, history, compare
     const gone = await run('mobilityApi.openDecodedToken', { historyId: 'no-such-entry' });
     assert.equal(gone.ok, false);
     assert.match(String(gone.message), /no longer held/);
+
+    assert.equal((await run('mobilityApi.clearTokenHistory')).ok, true);
+    assert.deepEqual(exportsOf().tokenHistory(), [], 'Clear Token History forgets every token');
+    const cleared = await run('mobilityApi.openDecodedToken', { historyId: sent.id });
+    assert.equal(cleared.ok, false, 'a cleared token can no longer be opened');
   });
 });
