@@ -2,19 +2,13 @@
 // its CSP and nonce) with the production webview bundle, in headless Chromium, and a stub of
 // acquireVsCodeApi, as test/e2e/resultsPanelStandalone.test.ts serves it. The listing comes from a
 // sandbox through the core client and becomes a view model with viewModels.ts, as the extension does.
-import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import type { Credential } from '../src/core/credential';
 import { parseCredential } from '../src/core/parseCredential';
 import { startSandbox } from '../src/sandbox/sandboxServer';
-import type { HostMessage } from '../src/shared/protocol';
-import { panelHtml } from '../src/webview/panelHtml';
 import { listingView } from '../src/webview/viewModels';
+import { encodeHostMessage, startPanelPageServer } from '../test/e2e/standalonePanelPage';
 import type { ProductionBuild } from './bundles';
 import type { ReportedFigure } from './figures';
 import { round3 } from './figures';
@@ -29,62 +23,6 @@ const ROUNDS = 3;
 const SCROLL_STEPS = 250;
 const FIRST_ROWS_LIMIT_MS = 1000;
 const LONG_TASK_LIMIT_MS = 200;
-
-// Stands in for VS Code's webview host; the page only needs the ready handshake to reach it.
-const STUB = `
-window.__posted = [];
-window.acquireVsCodeApi = function () {
-  return {
-    postMessage: function (m) { window.__posted.push(m); },
-    getState: function () { return undefined; },
-    setState: function () {},
-  };
-};
-`;
-
-// The few theme variables VS Code sets around a webview that the panel's layout depends on.
-const THEME = `:root {
-  --vscode-font-family: system-ui, sans-serif; --vscode-font-size: 13px; --vscode-editor-font-family: "DejaVu Sans Mono", monospace; --vscode-editor-font-size: 13px;
-  --vscode-foreground: #cccccc; --vscode-editor-background: #1f1f1f; --vscode-descriptionForeground: #9d9d9d; --vscode-panel-border: #2b2b2b;
-  --vscode-list-hoverBackground: #2a2d2e; --vscode-focusBorder: #0078d4; --vscode-editorWidget-background: #202020; --vscode-editorWidget-border: #313131;
-}
-`;
-
-/** Serves the panel page with its CSP, the stub loaded by nonce, and the production bundle. */
-async function startPageServer(webviewDir: string): Promise<{ url: string; server: Server }> {
-  const server = createServer((req, res) => {
-    const path = new URL(req.url ?? '/', 'http://x').pathname;
-    const origin = `http://${req.headers.host ?? ''}`;
-    const send = (type: string, body: string | Buffer) => {
-      res.writeHead(200, { 'Content-Type': type, 'Cache-Control': 'no-store' });
-      res.end(body);
-    };
-    if (path === '/') {
-      const nonce = randomBytes(16).toString('base64');
-      const html = panelHtml({ cspSource: origin, nonce, scriptUri: `${origin}/dist/main.js`, styleUri: `${origin}/dist/main.css`, title: 'Results' })
-        .replace('</head>', `<link rel="stylesheet" href="${origin}/theme.css">\n</head>`)
-        .replace('<script nonce=', `<script nonce="${nonce}" src="${origin}/stub.js"></script>\n<script nonce=`);
-      send('text/html; charset=utf-8', html);
-    } else if (path === '/stub.js') send('text/javascript', STUB);
-    else if (path === '/theme.css') send('text/css', THEME);
-    else if (path === '/dist/main.js') send('text/javascript', readFileSync(join(webviewDir, 'main.js')));
-    else if (path === '/dist/main.css') send('text/css', readFileSync(join(webviewDir, 'main.css')));
-    else {
-      res.writeHead(404);
-      res.end();
-    }
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
-}
-
-/** JSON with typed arrays and NaN kept, so that the page rebuilds the exact structured-clone message. */
-function encode(message: HostMessage): string {
-  return JSON.stringify(message, (_key, value: unknown) => {
-    if (ArrayBuffer.isView(value)) return { __typed: value.constructor.name, v: Array.from(value as Float64Array, (x) => (Number.isNaN(x) ? null : x)) };
-    return value;
-  });
-}
 
 /** A 'show' message for the listing of a sandbox fleet of `size` vehicles, all pages of 1000. */
 async function listingMessage(size: number): Promise<{ text: string; buildMs: number; pages: number }> {
@@ -101,7 +39,7 @@ async function listingMessage(size: number): Promise<{ text: string; buildMs: nu
     const start = nowMs();
     const result = listingView({ id: `bench-${size}`, environment, listing, credentialLabel: 'demo', canLoadNext: false, canCopyCurl: true, now: Date.now() });
     const buildMs = nowMs() - start;
-    return { text: encode({ type: 'show', panelKey: 'env:mds-staging', result }), buildMs, pages: listing.pages.length };
+    return { text: encodeHostMessage({ type: 'show', panelKey: 'env:mds-staging', result }), buildMs, pages: listing.pages.length };
   } finally {
     await sandbox.close();
   }
@@ -221,7 +159,7 @@ export async function resultsPanelFigures(production: ProductionBuild): Promise<
   if (!existsSync(executablePath)) return `results panel in Chromium: skipped: no Chromium at ${executablePath} (run \`node scripts/vscode-env.mjs install\` first, or set CHROMIUM_PATH)`;
   const big = await listingMessage(BIG);
   const small = await listingMessage(SMALL);
-  const { server, url } = await startPageServer(production.webviewDir);
+  const { server, url } = await startPanelPageServer(production.webviewDir);
   const browser = await loadPlaywright().chromium.launch({
     executablePath,
     headless: true,

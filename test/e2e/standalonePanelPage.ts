@@ -1,0 +1,115 @@
+// The results panel's own page outside VS Code: the panel's HTML (panelHtml, its CSP and nonce) with the
+// real webview bundle, the theme variables VS Code would set, and a stub of acquireVsCodeApi that records
+// what the page posts and any sign of script execution. Served on 127.0.0.1 for headless Chromium, by
+// test/e2e/resultsPanelStandalone.test.ts and by the benchmarks (bench/resultsPanel.ts).
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import { createServer } from 'node:http';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import type { HostMessage } from '../../src/shared/protocol';
+import { panelHtml } from '../../src/webview/panelHtml';
+
+const THEMES: Record<'dark' | 'light', Record<string, string>> = {
+  dark: {
+    foreground: '#cccccc', 'editor-background': '#1f1f1f', descriptionForeground: '#9d9d9d', 'badge-background': '#616161', 'badge-foreground': '#f8f8f8',
+    'editorWidget-background': '#202020', 'editorWidget-border': '#313131', 'panel-border': '#2b2b2b', 'list-hoverBackground': '#2a2d2e',
+    'list-activeSelectionBackground': '#04395e', 'list-activeSelectionForeground': '#ffffff', 'list-inactiveSelectionBackground': '#37373d',
+    errorForeground: '#f85149', 'editorWarning-foreground': '#cca700', 'editorInfo-foreground': '#3794ff', 'charts-green': '#89d185', 'charts-blue': '#3794ff',
+    'charts-purple': '#b180d7', 'charts-yellow': '#cca700', 'charts-orange': '#d18616', 'charts-red': '#f14c4c', disabledForeground: '#6e6e6e',
+    'textCodeBlock-background': '#2b2b2b', focusBorder: '#0078d4', 'inputValidation-errorBackground': '#5a1d1d', 'inputValidation-errorBorder': '#be1100',
+    'button-background': '#0078d4', 'button-foreground': '#ffffff', 'button-hoverBackground': '#026ec1', 'button-secondaryBackground': '#313131', 'button-secondaryForeground': '#cccccc',
+    'input-background': '#313131', 'input-foreground': '#cccccc', 'input-border': '#3c3c3c', 'dropdown-background': '#313131', 'dropdown-foreground': '#cccccc', 'dropdown-border': '#3c3c3c',
+    'debugTokenExpression-name': '#c586c0', 'debugTokenExpression-string': '#ce9178', 'debugTokenExpression-number': '#b5cea8', 'debugTokenExpression-boolean': '#4e94ce',
+    'testing-iconPassed': '#73c991', 'editor-findMatchHighlightBackground': '#ea5c0055', 'editor-findMatchBackground': '#9e6a03', 'notifications-background': '#1f1f1f',
+    'settings-headerBorder': '#2b2b2b', 'panel-background': '#181818', 'textBlockQuote-background': '#2b2b2b', 'widget-shadow': '#0000005c',
+    'sideBar-background': '#181818', 'sideBarSectionHeader-background': '#181818', 'sideBarTitle-foreground': '#cccccc', 'icon-foreground': '#cccccc',
+    'panelTitle-activeBorder': '#0078d4', 'panelTitle-activeForeground': '#e7e7e7', 'panelTitle-inactiveForeground': '#9d9d9d', 'input-placeholderForeground': '#989898',
+    'settings-dropdownBackground': '#313131', 'settings-dropdownBorder': '#3c3c3c', 'settings-dropdownForeground': '#cccccc', 'settings-dropdownListBorder': '#454545',
+    'settings-textInputBackground': '#313131', 'settings-textInputBorder': '#3c3c3c', 'settings-textInputForeground': '#cccccc', 'button-secondaryHoverBackground': '#3c3c3c',
+    'list-highlightForeground': '#2aaaff', 'list-focusHighlightForeground': '#2aaaff', 'list-focusOutline': '#0078d4', 'list-hoverForeground': '#cccccc',
+  },
+  light: {
+    foreground: '#3b3b3b', 'editor-background': '#ffffff', descriptionForeground: '#717171', 'badge-background': '#cccccc', 'badge-foreground': '#3b3b3b',
+    'editorWidget-background': '#f8f8f8', 'editorWidget-border': '#e5e5e5', 'panel-border': '#e5e5e5', 'list-hoverBackground': '#f2f2f2',
+    'list-activeSelectionBackground': '#e8e8e8', 'list-activeSelectionForeground': '#000000', 'list-inactiveSelectionBackground': '#e4e6f1',
+    errorForeground: '#e51400', 'editorWarning-foreground': '#bf8803', 'editorInfo-foreground': '#1a85ff', 'charts-green': '#388a34', 'charts-blue': '#1a85ff',
+    'charts-purple': '#652d90', 'charts-yellow': '#bf8803', 'charts-orange': '#d18616', 'charts-red': '#e51400', disabledForeground: '#a0a0a0',
+    'textCodeBlock-background': '#f2f2f2', focusBorder: '#005fb8', 'inputValidation-errorBackground': '#f2dede', 'inputValidation-errorBorder': '#be1100',
+    'button-background': '#005fb8', 'button-foreground': '#ffffff', 'button-hoverBackground': '#0258a8', 'button-secondaryBackground': '#e5e5e5', 'button-secondaryForeground': '#3b3b3b',
+    'input-background': '#ffffff', 'input-foreground': '#3b3b3b', 'input-border': '#cecece', 'dropdown-background': '#ffffff', 'dropdown-foreground': '#3b3b3b', 'dropdown-border': '#cecece',
+    'debugTokenExpression-name': '#001080', 'debugTokenExpression-string': '#a31515', 'debugTokenExpression-number': '#098658', 'debugTokenExpression-boolean': '#0000ff',
+    'testing-iconPassed': '#388a34', 'editor-findMatchHighlightBackground': '#ea5c0055', 'editor-findMatchBackground': '#a8ac94', 'notifications-background': '#ffffff',
+    'settings-headerBorder': '#e5e5e5', 'panel-background': '#f8f8f8', 'textBlockQuote-background': '#f8f8f8', 'widget-shadow': '#00000029',
+    'sideBar-background': '#f8f8f8', 'sideBarSectionHeader-background': '#f8f8f8', 'sideBarTitle-foreground': '#3b3b3b', 'icon-foreground': '#3b3b3b',
+    'panelTitle-activeBorder': '#005fb8', 'panelTitle-activeForeground': '#3b3b3b', 'panelTitle-inactiveForeground': '#3b3b3b', 'input-placeholderForeground': '#767676',
+    'settings-dropdownBackground': '#ffffff', 'settings-dropdownBorder': '#cecece', 'settings-dropdownForeground': '#3b3b3b', 'settings-dropdownListBorder': '#c8c8c8',
+    'settings-textInputBackground': '#ffffff', 'settings-textInputBorder': '#cecece', 'settings-textInputForeground': '#3b3b3b', 'button-secondaryHoverBackground': '#cccccc',
+    'list-highlightForeground': '#0066bf', 'list-focusHighlightForeground': '#0066bf', 'list-focusOutline': '#005fb8', 'list-hoverForeground': '#3b3b3b',
+  },
+};
+
+/** The theme variables of VS Code's default dark or light theme, as VS Code sets them around a webview. */
+export function themeCss(theme: 'dark' | 'light'): string {
+  const vars = Object.entries(THEMES[theme]).map(([k, v]) => `--vscode-${k}: ${v};`).join('\n  ');
+  return `:root {\n  --vscode-font-family: system-ui, "Segoe UI", sans-serif; --vscode-font-size: 13px; --vscode-editor-font-family: "DejaVu Sans Mono", monospace; --vscode-editor-font-size: 13px;\n  ${vars}\n}\n`;
+}
+
+// Stands in for VS Code's webview host: records what the panel posts and any sign of execution.
+const STUB = `
+window.__posted = [];
+window.__pwned = [];
+window.__violations = [];
+window.__state = undefined;
+window.pwn = function (what) { window.__pwned.push(String(what)); };
+document.addEventListener('securitypolicyviolation', function (e) { window.__violations.push(e.violatedDirective + ' ' + e.blockedURI); });
+window.acquireVsCodeApi = function () {
+  return {
+    postMessage: function (m) { window.__posted.push(JSON.parse(JSON.stringify(m))); },
+    getState: function () { return window.__state; },
+    setState: function (s) { window.__state = JSON.parse(JSON.stringify(s)); },
+  };
+};
+`;
+
+/** Serves the panel page (`?theme=light`, `?csp=off`) and the bundle from `bundleDir` (dist/webview). */
+export async function startPanelPageServer(bundleDir: string): Promise<{ url: string; server: Server }> {
+  const server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://x');
+    const origin = `http://${req.headers.host ?? ''}`;
+    const send = (type: string, body: string | Buffer) => {
+      res.writeHead(200, { 'Content-Type': type, 'Cache-Control': 'no-store' });
+      res.end(body);
+    };
+    if (url.pathname === '/') {
+      const nonce = randomBytes(16).toString('base64');
+      let html = panelHtml({ cspSource: origin, nonce, scriptUri: `${origin}/dist/main.js`, styleUri: `${origin}/dist/main.css`, title: 'Results' });
+      if (url.searchParams.get('csp') === 'off') html = html.replace(/<meta http-equiv="Content-Security-Policy"[^>]*>/, '');
+      // What VS Code does around our HTML: theme variables, then our page; the stub loads by nonce too.
+      html = html
+        .replace('</head>', `<link rel="stylesheet" href="${origin}/theme-${url.searchParams.get('theme') === 'light' ? 'light' : 'dark'}.css">\n</head>`)
+        .replace('<script nonce=', `<script nonce="${nonce}" src="${origin}/stub.js"></script>\n<script nonce=`);
+      send('text/html; charset=utf-8', html);
+    } else if (url.pathname === '/stub.js') send('text/javascript', STUB);
+    else if (url.pathname === '/theme-dark.css') send('text/css', themeCss('dark'));
+    else if (url.pathname === '/theme-light.css') send('text/css', themeCss('light'));
+    else if (url.pathname === '/dist/main.js') send('text/javascript', fs.readFileSync(path.join(bundleDir, 'main.js')));
+    else if (url.pathname === '/dist/main.css') send('text/css', fs.readFileSync(path.join(bundleDir, 'main.css')));
+    else {
+      res.writeHead(404);
+      res.end();
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
+}
+
+/** JSON with typed arrays and NaN kept, so the page can rebuild the exact structured-clone message. */
+export function encodeHostMessage(message: HostMessage): string {
+  return JSON.stringify(message, (_key, value: unknown) => {
+    if (ArrayBuffer.isView(value)) return { __typed: value.constructor.name, v: Array.from(value as Float64Array, (x) => (Number.isNaN(x) ? null : x)) };
+    return value;
+  });
+}
+
