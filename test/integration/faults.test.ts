@@ -2,7 +2,10 @@ import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import https from 'node:https';
 import * as vscode from 'vscode';
+import { makeTestCertificates } from '../unit/support/testCertificates';
+import type { TestCertificates } from '../unit/support/testCertificates';
 import type { MobilityApiExports } from '../../src/extension';
 
 type Outcome = { ok: boolean; code?: string; message?: string; status?: number; items?: number; error?: { error?: string; error_description?: string } } & Record<string, unknown>;
@@ -83,6 +86,7 @@ describe('network faults in the extension', function () {
   const config = () => vscode.workspace.getConfiguration('mobilityApi');
   const servers: Record<string, FaultServer> = {};
   let refusedUrl = '';
+  let tls: { server: https.Server; url: string; requests: number; certificates: TestCertificates } | undefined;
   let elsewhere: FaultServer;
   const figures: string[] = [];
   let demoBinding: { credentialId: string; environmentIds: string[] } | undefined;
@@ -100,12 +104,21 @@ describe('network faults in the extension', function () {
     const gone = await faultServer(() => undefined);
     refusedUrl = gone.url;
     await gone.close();
+    // A provider behind a self-signed certificate (made with openssl at test time).
+    const certificates = makeTestCertificates();
+    const tlsServer = https.createServer({ ...certificates.selfSigned }, (_req, res) => {
+      if (tls) tls.requests++;
+      json(res, 200, { vehicles: [] });
+    });
+    await new Promise<void>((resolve) => tlsServer.listen(0, '127.0.0.1', resolve));
+    tls = { server: tlsServer, url: `https://127.0.0.1:${(tlsServer.address() as AddressInfo).port}`, requests: 0, certificates };
 
     const started = await run('mobilityApi.startSandbox');
     assert.equal(started.ok, true, started.message);
     const environments = [
       { id: 'fault-refused', name: 'Fault: refused', api: 'mds', baseUrl: refusedUrl },
       ...Object.entries(servers).map(([name, s]) => ({ id: `fault-${name}`, name: `Fault: ${name}`, api: 'mds', baseUrl: s.url })),
+      { id: 'fault-tls', name: 'Fault: self-signed TLS', api: 'mds', baseUrl: tls.url },
     ];
     await config().update('customEnvironments', environments, vscode.ConfigurationTarget.Global);
     await config().update('request.timeoutSeconds', 1, vscode.ConfigurationTarget.Global);
@@ -126,6 +139,20 @@ describe('network faults in the extension', function () {
     await config().update('request.timeoutSeconds', undefined, vscode.ConfigurationTarget.Global);
     await run('mobilityApi.stopSandbox');
     for (const s of [...Object.values(servers), elsewhere]) await s?.close();
+    if (tls) {
+      tls.server.closeAllConnections();
+      await new Promise((resolve) => tls?.server.close(resolve));
+      tls.certificates.remove();
+    }
+  });
+
+  it('a self-signed TLS certificate: HTTP_TLS naming the certificate problem, and no request is sent', async () => {
+    const r = await run('mobilityApi.listVehicles', { environmentId: 'fault-tls' });
+    assert.equal(r.ok, false);
+    assert.equal(r.code, 'HTTP_TLS');
+    assert.match(String(r.message), /certificate/);
+    assert.equal(tls?.requests, 0, 'the token never left the TLS handshake');
+    figures.push(`self-signed TLS: ${r.code}: ${String(r.message).slice(0, 90)}…`);
   });
 
   it('connection refused: HTTP_CONNECTION_REFUSED, naming the host and what to check', async () => {
