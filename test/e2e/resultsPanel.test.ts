@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import type { FrameLocator, Page } from 'playwright-core';
 import { useWorkbench } from './session';
-import { pickQuickPickItem, runCommand, step } from './workbench';
+import { pickQuickPickItem, runCommand, step, waitForNotification } from './workbench';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -27,6 +27,8 @@ describe('Results panel in VS Code', () => {
     this.timeout(240_000);
     const page = wb.page;
     await step(page, 'run "Mobility API: Start Local Sandbox"', () => runCommand(page, 'Mobility API: Start Local Sandbox'));
+    // The environment picker lists what exists when it opens: wait until the sandbox is up.
+    await step(page, 'see the sandbox running', () => waitForNotification(page, /Local sandbox running on/, 60_000));
     await step(page, 'run "Mobility API: List Vehicles" on the sandbox', async () => {
       await runCommand(page, 'Mobility API: List Vehicles');
       await pickQuickPickItem(page, 'Sandbox · MDS staging', 60_000);
