@@ -42,9 +42,13 @@ export function normaliseBaseUrl(baseUrl: string | undefined, envName: string): 
   if (url.search || url.hash) {
     throw new MobilityError('BASE_URL_INVALID', `The base URL of "${envName}" must not contain a query or fragment: "${text}".`);
   }
-  // A loop, not /\/+$/: that regex is quadratic on long runs of slashes.
+  return withoutTrailingSlashes(text);
+}
+
+/** `text` without its trailing slashes. A loop, not /\/+$/: that regex is quadratic on a long run of slashes not at the end. */
+export function withoutTrailingSlashes(text: string): string {
   let end = text.length;
-  while (end > 0 && text[end - 1] === '/') end--;
+  while (end > 0 && text.charCodeAt(end - 1) === 0x2f) end--;
   return text.slice(0, end);
 }
 

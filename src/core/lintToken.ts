@@ -3,6 +3,7 @@ import { MAX_LIFETIME_SECONDS, MIN_LIFETIME_SECONDS } from './claims';
 import { ALGORITHM_OF, CREDENTIAL_TYPE_LABELS, CREDENTIAL_TYPES, DEPRECATED_TYPES } from './credential';
 import type { DecodedToken } from './decodeJwt';
 import { jsonTypeOf, ownValue } from './decodeJwt';
+import { withoutTrailingSlashes } from './environment';
 import { domainOf, typeOfIssuer } from './issuerDomain';
 import { describeRelative, formatDuration } from './relativeTime';
 
@@ -278,13 +279,6 @@ function nearMiss(aud: string, base: string): string | undefined {
     return [...differences, `goes on with a path ("${truncate(a.slice(b.length))}"): use the base URL, not a request URL`].join(' and ');
   }
   return undefined;
-}
-
-/** A loop, not /\/+$/: that regex is quadratic on a long run of slashes not at the end. */
-function withoutTrailingSlashes(s: string): string {
-  let end = s.length;
-  while (end > 0 && s.charCodeAt(end - 1) === 0x2f) end--;
-  return s.slice(0, end);
 }
 
 function lintIssuer(iss: unknown, context: LintContext, type: ResolvedType, add: Add): void {

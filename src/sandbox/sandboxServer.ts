@@ -6,6 +6,7 @@ import type { ApiKind } from '../core/environment';
 import { MobilityError } from '../core/errors';
 import type { AuthRuleId } from './authRules';
 import type { DemoCredential } from './demoCredential';
+import { withoutTrailingSlashes } from '../core/environment';
 import { writeDemoCredential } from './demoCredential';
 import type { MdsErrorBody } from './mdsResponses';
 import {
@@ -178,7 +179,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   const route = async (req: IncomingMessage): Promise<Reply & { environment?: SandboxEnvironment['id'] }> => {
     const method = req.method ?? 'GET';
     const url = new URL(req.url ?? '/', origin);
-    const path = url.pathname.replace(/\/+$/, '') || '/';
+    const path = withoutTrailingSlashes(url.pathname) || '/';
     if (method !== 'GET' && method !== 'HEAD') {
       return errorReply(405, 'method_not_allowed', `The sandbox answers GET and HEAD only, not ${method}.`, [`path: ${path}`], { Allow: 'GET, HEAD' });
     }

@@ -1,3 +1,4 @@
+import { withoutTrailingSlashes } from '../core/environment';
 import { compactVerify, decodeProtectedHeader, errors as joseErrors } from 'jose';
 import type { JWTPayload } from 'jose';
 import { ALGORITHM_OF, CREDENTIAL_TYPE_LABELS } from '../core/credential';
@@ -188,7 +189,7 @@ export class TokenVerifier {
     if (!audOk) {
       const extra: string[] = [`expected aud: ${target.audience}`];
       const near = (typeof aud === 'string' ? [aud] : Array.isArray(aud) ? aud : []).some(
-        (a) => typeof a === 'string' && a !== target.audience && a.replace(/\/+$/, '').toLowerCase() === target.audience.toLowerCase(),
+        (a) => typeof a === 'string' && a !== target.audience && withoutTrailingSlashes(a).toLowerCase() === target.audience.toLowerCase(),
       );
       if (near) extra.push('hint: the audience is the base URL exactly as listed, without a trailing slash');
       return refuse('aud_mismatch', `aud is ${show(aud)}, but this environment's audience is ${show(target.audience)}.`, kid, extra);

@@ -6,7 +6,7 @@ import type { HttpExchange, VehicleListing } from '../core/apiClient';
 import type { DecodedToken } from '../core/decodeJwt';
 import { decodeJwt } from '../core/decodeJwt';
 import type { Environment } from '../core/environment';
-import { API_LABELS } from '../core/environment';
+import { API_LABELS, withoutTrailingSlashes } from '../core/environment';
 import type { LintFinding } from '../core/lintToken';
 import { lintToken } from '../core/lintToken';
 import type { SignatureCheck } from '../core/verifySignature';
@@ -110,7 +110,8 @@ function pageTokenView(page: HttpExchange, pageNumber: number, env: Environment,
   if (!raw) return undefined;
   const decoded = decodeJwt(raw, { now });
   if (!decoded.ok) return undefined;
-  const findings = lintToken(decoded.token, { now, knownAudiences: [env.baseUrl.replace(/\/+$/, '')] });
+  // Checked against the base URL, the audience the server expects (spec 5.3), so a mistaken custom `audience` shows too.
+  const findings = lintToken(decoded.token, { now, knownAudiences: [withoutTrailingSlashes(env.baseUrl)] });
   return tokenView({ token: raw, decoded: decoded.token, findings, source: `Sent with page ${pageNumber}`, alreadyUsed: true });
 }
 

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { audienceOf, vehiclesUrl } from '../../src/core/environment';
+import { audienceOf, vehiclesUrl, withoutTrailingSlashes } from '../../src/core/environment';
 import type { Environment } from '../../src/core/environment';
 import { MobilityError } from '../../src/core/errors';
 
@@ -18,5 +18,11 @@ describe('environment', () => {
   it('refuses an empty base URL with a message that says to set it', () => {
     assert.throws(() => vehiclesUrl({ ...mds, baseUrl: '' }), (e: unknown) => e instanceof MobilityError && e.code === 'BASE_URL_MISSING' && /Set its base URL/.test(e.message));
     assert.throws(() => vehiclesUrl({ ...mds, baseUrl: 'ftp://x' }), (e: unknown) => e instanceof MobilityError && e.code === 'BASE_URL_INVALID');
+  });
+  it('drops only trailing slashes, also after a long run of slashes inside', () => {
+    assert.equal(withoutTrailingSlashes('https://h/a///'), 'https://h/a');
+    assert.equal(withoutTrailingSlashes('///'), '');
+    const inner = `/${'/'.repeat(100_000)}x`;
+    assert.equal(withoutTrailingSlashes(inner), inner);
   });
 });
