@@ -6,16 +6,11 @@ import https from 'node:https';
 import * as vscode from 'vscode';
 import { makeTestCertificates } from '../unit/support/testCertificates';
 import type { TestCertificates } from '../unit/support/testCertificates';
-import type { MobilityApiExports } from '../../src/extension';
+import { exportsOf, run as runCommand } from './extensionApi';
+import type { Outcome as BaseOutcome } from './extensionApi';
 
-type Outcome = { ok: boolean; code?: string; message?: string; status?: number; items?: number; error?: { error?: string; error_description?: string } } & Record<string, unknown>;
-const run = (command: string, ...args: unknown[]) => vscode.commands.executeCommand<Outcome>(command, ...args);
-
-function exportsOf(): MobilityApiExports {
-  const ext = vscode.extensions.getExtension<MobilityApiExports>('mobility-api-explorer.mobility-api-explorer');
-  assert.ok(ext?.isActive, 'the extension is active');
-  return ext.exports;
-}
+type Outcome = BaseOutcome & { status?: number; items?: number; error?: { error?: string; error_description?: string } };
+const run = (command: string, ...args: unknown[]) => runCommand<Outcome>(command, ...args);
 
 /** A fault server on 127.0.0.1 that counts requests and the connections still open. */
 interface FaultServer {
