@@ -4,7 +4,7 @@ import http from 'node:http';
 import type net from 'node:net';
 import path from 'node:path';
 import { e2eFolders, useWorkbench } from './session';
-import { notifications, openViewContainer, pickQuickPickItem, runCommand, step, treeRow, waitForNotification } from './workbench';
+import { notifications, openViewContainer, pickQuickPickItem, runCommand, runCommandAndPick, step, treeRow, waitForNotification } from './workbench';
 
 /** A provider that accepts the request and never answers; it counts open and closed connections. */
 async function hangingServer(): Promise<{ url: string; requests: number; open: () => number; close: () => Promise<void> }> {
@@ -73,8 +73,7 @@ describe('cancelling a request in the workbench', function () {
       await page.keyboard.press('Enter');
     });
     await step(page, 'list its vehicles', async () => {
-      await runCommand(page, 'Mobility API: List Vehicles');
-      await pickQuickPickItem(page, envName);
+      await runCommandAndPick(page, 'Mobility API: List Vehicles', envName);
     });
     await step(page, 'see the request reach the provider and hang', async () => {
       const deadline = Date.now() + 20_000;

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import type { FrameLocator, Page } from 'playwright-core';
 import { useWorkbench } from './session';
-import { pickQuickPickItem, runCommand, step, waitForNotification } from './workbench';
+import { runCommand, runCommandAndPick, step, waitForNotification } from './workbench';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -30,8 +30,7 @@ describe('Results panel in VS Code', () => {
     // The environment picker lists what exists when it opens: wait until the sandbox is up.
     await step(page, 'see the sandbox running', () => waitForNotification(page, /Local sandbox running on/, 60_000));
     await step(page, 'run "Mobility API: List Vehicles" on the sandbox', async () => {
-      await runCommand(page, 'Mobility API: List Vehicles');
-      await pickQuickPickItem(page, 'Sandbox · MDS staging', 60_000);
+      await runCommandAndPick(page, 'Mobility API: List Vehicles', 'Sandbox · MDS staging');
     });
     const frame = await step(page, 'wait for the results panel', () => resultsFrame(page));
     const rows = await step(page, 'read the table\'s row count', async () => {

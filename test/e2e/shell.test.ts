@@ -11,6 +11,7 @@ import {
   treeRow,
   treeRows,
   waitForNotification,
+  runCommandAndPick,
   webviewText,
 } from './workbench';
 
@@ -72,8 +73,7 @@ describe('the extension shell in the workbench', function () {
 
   it('Generate Token asks for the environment and puts a fresh token on the clipboard', async () => {
     const page = wb.page;
-    await step(page, 'run "Mobility API: Generate Token"', () => runCommand(page, 'Mobility API: Generate Token'));
-    await step(page, 'pick the environment', () => pickQuickPickItem(page, 'Sandbox · MDS production'));
+    await step(page, 'run "Mobility API: Generate Token" and pick the environment', () => runCommandAndPick(page, 'Mobility API: Generate Token', 'Sandbox · MDS production'));
     await step(page, 'see that the token is on the clipboard', () => waitForNotification(page, /A fresh token for Sandbox · MDS production is on the clipboard/));
   });
 
@@ -107,8 +107,7 @@ describe('the extension shell in the workbench', function () {
 
   it('List Vehicles from the tree records the last result', async () => {
     const page = wb.page;
-    await step(page, 'run "Mobility API: List Vehicles"', () => runCommand(page, 'Mobility API: List Vehicles'));
-    await step(page, 'pick the environment', () => pickQuickPickItem(page, 'Sandbox · MDS staging'));
+    await step(page, 'run "Mobility API: List Vehicles" and pick the environment', () => runCommandAndPick(page, 'Mobility API: List Vehicles', 'Sandbox · MDS staging'));
     await step(page, 'see the result in the tree', async () => {
       const row = await treeRow(page, 'Environments', 'Sandbox · MDS staging');
       const deadline = Date.now() + 20_000;

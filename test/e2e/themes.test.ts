@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { useWorkbench } from './session';
-import { pickQuickPickItem, runCommand, step, waitForNotification, webview } from './workbench';
+import { pickQuickPickItem, runCommand, runCommandAndPick, step, waitForNotification, webview } from './workbench';
 
 /** WCAG relative luminance of an `rgb(…)`/`rgba(…)` colour. */
 function luminance(color: string): number {
@@ -27,8 +27,7 @@ describe('the results panel in light, dark and high-contrast themes', function (
     await step(page, 'start the sandbox', () => runCommand(page, 'Mobility API: Start Local Sandbox'));
     await step(page, 'see it running', () => waitForNotification(page, /Local sandbox running/));
     await step(page, 'list vehicles of Sandbox · MDS staging', async () => {
-      await runCommand(page, 'Mobility API: List Vehicles');
-      await pickQuickPickItem(page, 'Sandbox · MDS staging');
+      await runCommandAndPick(page, 'Mobility API: List Vehicles', 'Sandbox · MDS staging');
     });
     await step(page, 'wait for the table', () => webview(page).locator('[data-testid="body-tabs"]').first().waitFor({ timeout: 30_000 }));
   });

@@ -211,7 +211,7 @@ export async function pickQuickPickItem(page: Page, label: string, timeoutMs = 2
     }
     await page.waitForTimeout(200);
   }
-  await input.fill(label);
+  await input.fill(label, { timeout: 5000 });
   const row = page.locator(QUICK_INPUT_ROWS).filter({ has: page.locator('.label-name', { hasText: escapeRegExp(label) }) }).first();
   try {
     await row.waitFor({ timeout: timeoutMs });
@@ -219,6 +219,23 @@ export async function pickQuickPickItem(page: Page, label: string, timeoutMs = 2
     throw new Error(`The quick pick has no item "${label}"; it lists: ${(await paletteLabels(page)).join(' | ') || 'nothing'}.`);
   }
   await row.click();
+}
+
+/**
+ * Runs a palette command that asks with a quick pick, and picks `label`. When the quick pick closed
+ * under the test (focus moved to another part of the workbench), the command runs once more; any
+ * other failure, or a second one, is reported as it is.
+ */
+export async function runCommandAndPick(page: Page, title: string, label: string): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    await runCommand(page, title);
+    try {
+      await pickQuickPickItem(page, label);
+      return;
+    } catch (err) {
+      if (attempt >= 2 || (await quickInputState(page))) throw err;
+    }
+  }
 }
 
 /** Opens a view container (e.g. the extension's own) by the title of its activity bar icon. */
