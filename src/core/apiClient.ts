@@ -21,8 +21,19 @@ const KEEP_TEXT_BYTES = 2 * 1024 * 1024;
 const UTF8 = new TextDecoder('utf-8');
 const MAX_REDIRECTS = 5;
 
+/**
+ * Serialises requests per key id: `acquire` resolves once the key is free and returns the release.
+ * The default (`KeyedQueue`) orders requests inside one process; a cross-process implementation
+ * can order them across every process that signs with the same key.
+ */
+export interface KeyRequestQueue {
+  acquire(keyId: string, signal?: AbortSignal): Promise<() => void>;
+}
+
 export interface ApiClientOptions {
   issuer?: TokenIssuer;
+  /** Orders the requests of one key from signing until their response headers; default in-process. */
+  queue?: KeyRequestQueue;
   timeoutMs?: number;
   maxBytes?: number;
   userAgent?: string;
@@ -92,13 +103,14 @@ export interface ListOptions extends RequestOptions {
  */
 export class ApiClient {
   readonly issuer: TokenIssuer;
-  private readonly queue = new KeyedQueue();
+  private readonly queue: KeyRequestQueue;
   private readonly timeoutMs: number;
   private readonly maxBytes: number;
   private readonly userAgent: string;
 
   constructor(options: ApiClientOptions = {}) {
     this.issuer = options.issuer ?? new TokenIssuer();
+    this.queue = options.queue ?? new KeyedQueue();
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
     this.userAgent = options.userAgent ?? 'mobility-api-explorer';
