@@ -25,7 +25,7 @@ export default tseslint.config(
       'no-restricted-syntax': ['error', { selector: 'ExportDefaultDeclaration', message: 'Use named exports.' }],
     },
   },
-  { files: ['src/core/**', 'src/sandbox/**', 'src/cli.ts', 'src/shared/**', 'src/webview-ui/**'], rules: noVscode },
+  { files: ['src/core/**', 'src/sandbox/**', 'src/cli/**', 'src/shared/**', 'src/webview-ui/**'], rules: noVscode },
   {
     files: ['**/*.js', '**/*.cjs', '**/*.mjs'],
     ...tseslint.configs.disableTypeChecked,

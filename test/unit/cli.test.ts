@@ -5,9 +5,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { decodeJwt, decodeProtectedHeader, jwtVerify } from 'jose';
-import { runCli } from '../../src/cli';
-import type { CliIo } from '../../src/cli';
+import { decodeJwt, decodeProtectedHeader, jwtVerify, UnsecuredJWT } from 'jose';
+import { runCli } from '../../src/cli/main';
+import type { CliIo } from '../../src/cli/main';
 import { startSandbox } from '../../src/sandbox/sandboxServer';
 import type { RunningSandbox } from '../../src/sandbox/sandboxServer';
 
@@ -195,6 +195,22 @@ describe('CLI mobility-api', () => {
       const r = await cli(['decode', token, '--aud', 'https://mds.test.invalid', '--strict']);
       assert.equal(r.code, 1);
       assert.match(r.out, /\[spec 5\.3\]/);
+    });
+
+    it('prints control characters of hostile claims as visible escapes, in text and --json', async () => {
+      // An OSC sequence that would retitle the terminal, a CSI that clears it, U+009B (a CSI on its own) and a bidi override.
+      const hostile = { iss: '\u001b]0;pwned\u0007evil@x.invalid', jti: 'a\u009b2Jb\u001b[2J', aud: 'https://x.invalid/\u202egnp.exe', exp: 1, iat: 2 };
+      const token = new UnsecuredJWT(hostile).encode();
+      for (const args of [['decode', token], ['decode', token, '--json']]) {
+        const r = await spawnCli(args);
+        const printed = r.out + r.err;
+        // eslint-disable-next-line no-control-regex -- looking for control characters
+        assert.doesNotMatch(printed, /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e]/, `raw control characters in: ${args.join(' ')}`);
+        assert.match(printed, /\\u001b\]0;pwned/, 'the escape sequence is shown, not acted on');
+      }
+      const json = await spawnCli(['decode', token, '--json']);
+      const parsed = JSON.parse(json.out) as { payload: typeof hostile };
+      assert.deepEqual(parsed.payload, hostile, '--json still round-trips the claims exactly');
     });
 
     it('says why a string is not a JWT (exit 1)', async () => {

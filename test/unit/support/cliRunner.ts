@@ -3,8 +3,8 @@ import { generateKeyPairSync } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { runCli } from '../../../src/cli';
-import type { CliIo } from '../../../src/cli';
+import { runCli } from '../../../src/cli/main';
+import type { CliIo } from '../../../src/cli/main';
 
 /** What one CLI run printed and returned. */
 export interface CliRun {

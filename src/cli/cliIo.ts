@@ -1,0 +1,32 @@
+import { MobilityError } from '../core/errors';
+
+/** Output streams, injectable so that tests can run the CLI in-process. */
+export interface CliIo {
+  out: (text: string) => void;
+  err: (text: string) => void;
+  readStdin: () => Promise<string>;
+  env: NodeJS.ProcessEnv;
+  /** Resolves when the user asks a long-running command (sandbox) to stop. */
+  untilStopped: () => Promise<void>;
+}
+
+
+/** The real process: stdout, stderr, stdin, the environment, and Ctrl-C / SIGTERM. */
+export function processIo(): CliIo {
+  return {
+    out: (text) => process.stdout.write(text + '\n'),
+    err: (text) => process.stderr.write(text + '\n'),
+    readStdin: async () => {
+      if (process.stdin.isTTY) throw new MobilityError('USAGE', 'decode needs a token: give it as an argument, or pipe it in and pass -.');
+      const chunks: Buffer[] = [];
+      for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+      return Buffer.concat(chunks).toString('utf8');
+    },
+    env: process.env,
+    untilStopped: () =>
+      new Promise((resolve) => {
+        process.once('SIGINT', () => resolve());
+        process.once('SIGTERM', () => resolve());
+      }),
+  };
+}

@@ -1,0 +1,63 @@
+// `mobility-api`: the command-line front end over the same core as the extension. One file per
+// subcommand; options in options.ts, everything printed in output.ts.
+import { isMobilityError, MobilityError } from '../core/errors';
+import type { CliIo } from './cliIo';
+import { processIo } from './cliIo';
+import { decodeCommand } from './decodeCommand';
+import { demoCommand } from './demoCommand';
+import { escapeForTerminal } from './output';
+import { sandboxCommand } from './sandboxCommand';
+import { tokenCommand } from './tokenCommand';
+import { USAGE } from './usage';
+import { vehiclesCommand } from './vehiclesCommand';
+
+export type { CliIo } from './cliIo';
+export { describeFailure } from './output';
+
+const COMMANDS: Record<string, (args: string[], io: CliIo) => Promise<number>> = {
+  token: tokenCommand,
+  decode: decodeCommand,
+  vehicles: vehiclesCommand,
+  sandbox: sandboxCommand,
+  demo: demoCommand,
+};
+
+/**
+ * Runs one CLI invocation and returns its exit code. Whatever it prints passes through
+ * `escapeForTerminal`: claims, server answers and file names are data, never terminal commands.
+ */
+export async function runCli(argv: string[], rawIo: CliIo): Promise<number> {
+  const io: CliIo = { ...rawIo, out: (text) => rawIo.out(escapeForTerminal(text)), err: (text) => rawIo.err(escapeForTerminal(text)) };
+  const [command, ...rest] = argv;
+  try {
+    if (command !== undefined && Object.hasOwn(COMMANDS, command)) return await COMMANDS[command](rest, io);
+    if (command === undefined || command === 'help' || command === '--help' || command === '-h') {
+      io.out(USAGE);
+      return command === undefined ? 2 : 0;
+    }
+    throw new MobilityError('USAGE', `Unknown command "${command}". Run \`mobility-api help\` for the commands.`);
+  } catch (err) {
+    return reportError(err, io);
+  }
+}
+
+function reportError(err: unknown, io: CliIo): number {
+  if (isMobilityError(err)) {
+    io.err(`mobility-api: ${err.message}`);
+    return err.code.startsWith('HTTP_') || err.code === 'SIGNATURE_INVALID' ? 1 : 2;
+  }
+  const code = (err as { code?: string })?.code ?? '';
+  if (code.startsWith('ERR_PARSE_ARGS')) {
+    io.err(`mobility-api: ${(err as Error).message.split('\n')[0]} Run \`mobility-api help\` for the options.`);
+    return 2;
+  }
+  io.err(`mobility-api: unexpected failure: ${(err as Error)?.message ?? String(err)}`);
+  if (io.env.MOBILITY_API_DEBUG) io.err(String((err as Error)?.stack));
+  return 1;
+}
+
+if (require.main === module) {
+  void runCli(process.argv.slice(2), processIo()).then((code) => {
+    process.exitCode = code;
+  });
+}

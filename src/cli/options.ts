@@ -1,0 +1,175 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import type { ParseArgsConfig } from 'node:util';
+import type { Credential, CredentialInput, IssuerDomains } from '../core/credential';
+import { NO_DOMAINS } from '../core/credential';
+import type { ApiKind, Environment } from '../core/environment';
+import { MobilityError } from '../core/errors';
+import { defaultStateDir, FileClockStore } from '../core/fileClockStore';
+import { IssueClock } from '../core/issueClock';
+import { assertCredentialForApi, looksLikeServiceAccountKeyFile, parseCredential } from '../core/parseCredential';
+import { TokenIssuer } from '../core/tokenIssuer';
+import type { CliIo } from './cliIo';
+
+/** The options that name a credential and how its tokens are signed; every signing command takes them. */
+export const CREDENTIAL_OPTIONS = {
+  'private-key': { type: 'string' },
+  kid: { type: 'string' },
+  iss: { type: 'string' },
+  type: { type: 'string' },
+  'key-file': { type: 'string' },
+  credential: { type: 'string' },
+  'external-org-domain': { type: 'string', multiple: true },
+  'iam-domain': { type: 'string', multiple: true },
+  'service-account-domain': { type: 'string', multiple: true },
+  lifetime: { type: 'string' },
+  precision: { type: 'string' },
+  'state-dir': { type: 'string' },
+  'aud-list': { type: 'boolean' },
+} as const satisfies ParseArgsConfig['options'];
+
+/** What `parse` infers for CREDENTIAL_OPTIONS: the values the credential and clock helpers read. */
+export type CredentialValues = {
+  [K in keyof typeof CREDENTIAL_OPTIONS]?: (typeof CREDENTIAL_OPTIONS)[K] extends { multiple: true } ? string[] : (typeof CREDENTIAL_OPTIONS)[K]['type'] extends 'boolean' ? boolean : string;
+};
+
+const HELP_OPTION = { help: { type: 'boolean', short: 'h' } } as const;
+
+/** `parseArgs` with `--help`, strict, keeping its inferred value types. */
+export function parse<O extends NonNullable<ParseArgsConfig['options']>>(args: string[], options: O, allowPositionals = false) {
+  return parseArgs({ args, options: { ...options, ...HELP_OPTION }, allowPositionals, strict: true });
+}
+
+export function readFile(file: string, flag: string): string {
+  try {
+    return fs.readFileSync(file, 'utf8');
+  } catch (err) {
+    const reason = (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message;
+    throw new MobilityError('FILE_READ_FAILED', `Cannot read the ${flag} file ${file}: ${reason}.`);
+  }
+}
+
+export function domainsFrom(values: Pick<CredentialValues, 'external-org-domain' | 'iam-domain' | 'service-account-domain'>, env: NodeJS.ProcessEnv): IssuerDomains {
+  const list = (flag: 'external-org-domain' | 'iam-domain' | 'service-account-domain', variable: string) => [
+    ...(values[flag] ?? []),
+    ...(env[variable] ?? '').split(',').map((d) => d.trim()).filter(Boolean),
+  ];
+  return {
+    ...NO_DOMAINS,
+    'external-org': list('external-org-domain', 'MOBILITY_API_EXTERNAL_ORG_DOMAINS'),
+    iam: list('iam-domain', 'MOBILITY_API_IAM_DOMAINS'),
+    'service-account': list('service-account-domain', 'MOBILITY_API_SERVICE_ACCOUNT_DOMAINS'),
+  };
+}
+
+/** The credential named by the flags, validated by the core. Warnings go to stderr. */
+export function loadCredential(values: CredentialValues, io: CliIo, api?: ApiKind): Credential {
+  const domains = domainsFrom(values, io.env);
+  const given = (['private-key', 'key-file', 'credential'] as const).filter((f) => values[f] !== undefined);
+  if (given.length > 1) throw new MobilityError('USAGE', `Give one credential, not ${given.map((f) => `--${f}`).join(' and ')}.`);
+  let input: CredentialInput;
+  if (values['key-file'] !== undefined) {
+    input = { kind: 'service-account', keyFile: readFile(values['key-file'], '--key-file') };
+  } else if (values.credential !== undefined) {
+    input = credentialFileInput(values.credential);
+  } else if (values['private-key'] !== undefined) {
+    const keyText = readFile(values['private-key'], '--private-key');
+    if (looksLikeServiceAccountKeyFile(keyText)) {
+      input = { kind: 'service-account', keyFile: keyText };
+    } else {
+      const type = values.type;
+      if (type !== undefined && type !== 'external-org' && type !== 'iam') {
+        throw new MobilityError('USAGE', `--type must be external-org or iam, not "${type}" (a service account is given with --key-file).`);
+      }
+      if (values.kid === undefined) throw new MobilityError('USAGE', '--private-key needs --kid <key id>, the key identifier delivered with the credentials.');
+      if (values.iss === undefined) throw new MobilityError('USAGE', '--private-key needs --iss <email>, the e-mail address delivered with the credentials.');
+      input = { kind: 'ec', type, privateKey: keyText, kid: values.kid, issuer: values.iss };
+    }
+  } else {
+    throw new MobilityError('USAGE', 'Give a credential: --private-key <file> with --kid and --iss, or --key-file <service-account.json>, or --credential <demo-credential.json>.');
+  }
+  const { credential, warnings } = parseCredential(input, { domains });
+  // A credential the API refuses is an error, not a warning followed by an error.
+  if (api) assertCredentialForApi(credential, api);
+  for (const w of warnings) io.err(`mobility-api: warning: ${w}`);
+  return credential;
+}
+
+/** `demo-credential.json`: `{ type, kid, issuer, privateKeyFile }`, the key file relative to it. */
+function credentialFileInput(file: string): CredentialInput {
+  const text = readFile(file, '--credential');
+  let data: { type?: unknown; kid?: unknown; issuer?: unknown; privateKeyFile?: unknown };
+  try {
+    data = JSON.parse(text) as typeof data;
+  } catch (err) {
+    throw new MobilityError('USAGE', `The --credential file ${file} is not JSON (${(err as Error).message}).`);
+  }
+  if (typeof data !== 'object' || data === null || typeof data.kid !== 'string' || typeof data.issuer !== 'string' || typeof data.privateKeyFile !== 'string') {
+    throw new MobilityError('USAGE', `The --credential file ${file} must hold "kid", "issuer" and "privateKeyFile", as the demo-credential.json that \`mobility-api sandbox\` writes.`);
+  }
+  const type = data.type === 'iam' ? 'iam' : data.type === 'external-org' ? 'external-org' : undefined;
+  const keyFile = path.resolve(path.dirname(file), data.privateKeyFile);
+  return { kind: 'ec', type, kid: data.kid, issuer: data.issuer, privateKey: readFile(keyFile, 'private key') };
+}
+
+export function issuerFrom(values: CredentialValues, env: NodeJS.ProcessEnv): TokenIssuer {
+  const precision = values.precision ?? 'seconds';
+  if (precision !== 'seconds' && precision !== 'milliseconds') {
+    throw new MobilityError('USAGE', `--precision must be seconds or milliseconds, not "${precision}".`);
+  }
+  const stateDir = values['state-dir'] ?? defaultStateDir(env);
+  const clock = new IssueClock({ precision: precision, store: new FileClockStore(path.join(stateDir, 'issue-clock.json')) });
+  return new TokenIssuer({ clock, lifetimeSeconds: lifetimeFrom(values) });
+}
+
+function lifetimeFrom(values: CredentialValues): number | undefined {
+  const text = values.lifetime;
+  if (text === undefined) return undefined;
+  if (!/^\d+$/.test(text.trim())) throw new MobilityError('LIFETIME_OUT_OF_RANGE', `--lifetime must be a whole number of seconds from 60 to 3600, not "${text}".`);
+  return Number(text);
+}
+
+export function apiFrom(values: { api?: string }, required: boolean): ApiKind {
+  const api = values.api;
+  if (api === undefined && !required) return 'mds';
+  if (api !== 'mds' && api !== 'maas') throw new MobilityError('USAGE', `--api must be mds or maas${api === undefined ? '' : `, not "${api}"`}.`);
+  return api;
+}
+
+export function environmentFrom(baseUrl: string | undefined, flag: string, api: ApiKind, values: CredentialValues, headers: Record<string, string> = {}): Environment {
+  if (!baseUrl) throw new MobilityError('USAGE', `${flag} <base-url> is required: the base address of the environment, which is also the token's audience (spec 5.3).`);
+  return { id: 'cli', name: baseUrl, api, stage: 'custom', baseUrl, audienceAsList: values['aud-list'] === true, headers };
+}
+
+export function parseHeaders(list: string[], api: ApiKind): Record<string, string> {
+  // MDS 2.0 asks for its media type; without it a provider may answer with an older version.
+  const headers: Record<string, string> = api === 'mds' ? { Accept: 'application/vnd.mds+json;version=2.0' } : {};
+  for (const h of list) {
+    const colon = h.indexOf(':');
+    if (colon <= 0) throw new MobilityError('USAGE', `--header must look like 'Name: value', not "${h}".`);
+    const name = h.slice(0, colon).trim();
+    for (const existing of Object.keys(headers)) if (existing.toLowerCase() === name.toLowerCase()) delete headers[existing];
+    headers[name] = h.slice(colon + 1).trim();
+  }
+  return headers;
+}
+
+export function positiveNumber(text: string, flag: string): number {
+  const n = Number(text);
+  if (!Number.isFinite(n) || n <= 0) throw new MobilityError('USAGE', `${flag} must be a positive number, not "${text}".`);
+  return n;
+}
+
+
+export function wholeNumber(text: string, flag: string, min: number, max: number): number {
+  const n = Number(text);
+  if (!/^\d+$/.test(text) || n < min || n > max) throw new MobilityError('USAGE', `${flag} must be a whole number from ${min} to ${max}, not "${text}".`);
+  return n;
+}
+
+export function pick<T extends object, K extends keyof T>(obj: T, keys: K[]): Pick<T, K> {
+  const out = {} as Pick<T, K>;
+  for (const k of keys) out[k] = obj[k];
+  return out;
+}

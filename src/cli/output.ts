@@ -1,0 +1,121 @@
+import type { HttpExchange, VehicleListing } from '../core/apiClient';
+import type { DecodedToken } from '../core/decodeJwt';
+import type { LintFinding } from '../core/lintToken';
+import { redactSecrets } from '../core/redact';
+import type { SignatureCheck } from '../core/verifySignature';
+
+/**
+ * Control characters that a terminal may act on: C0 (but tab and newline), DEL, C1 (U+009B is a
+ * CSI on its own), and the bidirectional marks and overrides that reorder what a reader sees.
+ */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const TERMINAL_CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+
+/**
+ * Text as it may reach a terminal: every control character becomes a visible `\uXXXX`. In JSON
+ * output such characters can only stand inside strings, where `\uXXXX` means the same character,
+ * so JSON stays valid and equal. Everything the CLI prints goes through this (see `runCli`).
+ */
+export function escapeForTerminal(text: string): string {
+  return text.replace(TERMINAL_CONTROLS, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/** The text output of `decode`: header, payload, times, signature and findings. */
+export function formatDecoded(token: DecodedToken, findings: LintFinding[], signature: SignatureCheck | undefined): string {
+  const lines = ['Header', indent(JSON.stringify(token.header, null, 2)), 'Payload', indent(JSON.stringify(token.payload, null, 2)), 'Times'];
+  for (const name of ['iat', 'nbf', 'exp'] as const) {
+    const t = token.times[name];
+    if (t) lines.push(`  ${name.padEnd(4)} ${t.iso}  (${t.relative})`);
+  }
+  if (token.lifetimeSeconds !== undefined) lines.push(`  lifetime ${token.lifetimeSeconds} s`);
+  if (!signature) lines.push('Signature: not verified (give --public-key to check it)');
+  else if (signature.state === 'verified') lines.push('Signature: verified');
+  else lines.push(`Signature: FAILED: ${signature.reason}`);
+  lines.push(findings.length ? 'Findings' : 'Findings: none');
+  for (const f of findings) lines.push(`  ${f.severity.padEnd(7)} [spec ${f.rule}] ${f.message}`);
+  return lines.join('\n');
+}
+
+/** One line: status, the MDS error body with the rule a sandbox names, and what to try. */
+export function describeFailure(page: HttpExchange): string {
+  const parts = [`${page.status} ${fromServer(page.statusText, 80)} from ${page.url}`.replace(/ {2}/, ' ')];
+  if (page.mdsError) {
+    const { error, error_description: description, error_details: details } = page.mdsError;
+    parts.push(fromServer(`${error}${description ? `: ${description}` : ''}`, 300));
+    if (details?.length) parts.push(`(${details.slice(0, 5).map((d) => fromServer(d, 200)).join('; ')}${details.length > 5 ? `; ${details.length - 5} more` : ''})`);
+  } else if (page.bodyProblem) {
+    parts.push(`— ${fromServer(page.bodyProblem, 300)}`);
+  } else if (page.bodyKind === 'text' && typeof page.body === 'string') {
+    parts.push(fromServer(page.body, 200));
+  }
+  const hint: Record<number, string> = {
+    401: 'The token was refused: run `mobility-api decode` on a token from the same flags to see what is wrong.',
+    403: 'The credential is valid but not allowed here: check the environment and the credential type.',
+    404: 'Check the base URL and the API (--api).',
+    406: 'The server does not support the requested version: check the Accept header.',
+    429: 'Too many requests: wait and try again.',
+    500: 'The server failed to answer: try again later, and if it persists, tell the API provider the time of the request.',
+    502: 'A gateway in front of the server failed: try again later.',
+    503: 'The service is unavailable for now: try again later.',
+    504: 'A gateway in front of the server timed out: try again later.',
+  };
+  if (hint[page.status]) parts.push(`— ${hint[page.status]}`);
+  if (page.retryAfterSeconds !== undefined) parts.push(`The server asks to wait ${page.retryAfterSeconds} s before trying again (Retry-After).`);
+  return parts.join(' ');
+}
+
+/**
+ * Server-sent text as it may be printed: one line, at most `max` characters, without control
+ * characters (a hostile server could otherwise send terminal escape sequences) and without tokens
+ * or keys (an echo server may send the request's Authorization header back).
+ */
+export function fromServer(text: string, max: number): string {
+  const line = redactSecrets(text).replace(/\s+/g, ' ').replace(/[\p{Cc}\u202a-\u202e\u2066-\u2069]/gu, '?').trim();
+  return line.length > max ? `${line.slice(0, max)}…` : line;
+}
+
+export function mergedBody(listing: VehicleListing): Record<string, unknown> {
+  return { pages: listing.pages.length, [listing.listKey ?? 'vehicles']: listing.items, ...(listing.nextUrl ? { next: listing.nextUrl } : {}), ...(listing.stoppedBecause ? { stopped_because: listing.stoppedBecause } : {}) };
+}
+
+export function formatListing(listing: VehicleListing, maxRows = 20): string {
+  const first = listing.pages[0];
+  const bytes = listing.pages.reduce((n, p) => n + p.bytes, 0);
+  const lines = [
+    `GET ${first.url} → ${first.status} ${first.statusText}`,
+    `${listing.items.length} ${listing.listKey === 'vehicles_status' ? 'vehicle statuses' : 'vehicles'} from ${listing.pages.length} page${listing.pages.length === 1 ? '' : 's'}, ${formatBytes(bytes)}, first byte after ${first.timings.ttfbMs.toFixed(0)} ms`,
+  ];
+  const rows = listing.items.slice(0, maxRows).map(vehicleRow);
+  if (rows.length) {
+    const header = ['device_id', 'vehicle_id', 'type', 'propulsion', 'state', 'battery'];
+    // Columns that no shown row fills (a status listing has no vehicle_id) are left out.
+    const shown = header.map((_, i) => rows.some((r) => r[i] !== ''));
+    const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+    const fmt = (cells: string[]) => cells.filter((_, i) => shown[i]).map((c, i) => c.padEnd(widths.filter((_, j) => shown[j])[i])).join('  ').trimEnd();
+    lines.push('', fmt(header), ...rows.map(fmt));
+    if (listing.items.length > rows.length) lines.push(`… ${listing.items.length - rows.length} more (use --json for all)`);
+  }
+  if (listing.nextUrl) lines.push('', `More pages: ${listing.stoppedBecause ?? 'use --all-pages to fetch them all'} (next: ${listing.nextUrl})`);
+  return lines.join('\n');
+}
+
+function vehicleRow(item: unknown): string[] {
+  const v = (typeof item === 'object' && item !== null ? item : {}) as Record<string, unknown>;
+  const event = (v.last_event ?? {}) as Record<string, unknown>;
+  const plain = (x: unknown): string => {
+    if (x === undefined || x === null) return '';
+    if (Array.isArray(x)) return x.map(plain).join(',');
+    return typeof x === 'string' ? x : JSON.stringify(x);
+  };
+  const str = (x: unknown): string => fromServer(plain(x), 80);
+  const battery = v.battery_percent ?? event.battery_percent;
+  return [str(v.device_id ?? v.id), str(v.vehicle_id), str(v.vehicle_type), str(v.propulsion_types), str(event.vehicle_state ?? v.state), battery === undefined ? '' : `${str(battery)}%`];
+}
+
+export function indent(text: string): string {
+  return text.replace(/^/gm, '  ');
+}
+
+export function formatBytes(n: number): string {
+  return n < 1024 ? `${n} B` : n < 1024 * 1024 ? `${(n / 1024).toFixed(1)} kB` : `${(n / 1024 / 1024).toFixed(1)} MB`;
+}

@@ -1,0 +1,59 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { startSandbox } from '../sandbox/sandboxServer';
+import type { RunningSandbox } from '../sandbox/sandboxServer';
+import { parseTrustFile } from '../sandbox/trustStore';
+import type { CliIo } from './cliIo';
+import { parse, readFile, wholeNumber } from './options';
+import { printUsage } from './usage';
+
+/** `mobility-api sandbox`: a local provider until Ctrl-C. */
+export async function sandboxCommand(args: string[], io: CliIo): Promise<number> {
+  const { values } = parse(args, {
+    port: { type: 'string' },
+    fleet: { type: 'string' },
+    'page-size': { type: 'string' },
+    trust: { type: 'string', multiple: true },
+    'demo-dir': { type: 'string' },
+    json: { type: 'boolean' },
+  });
+  if (values.help) return printUsage(io);
+  const port = values.port === undefined ? 0 : wholeNumber(values.port, '--port', 0, 65535);
+  const trust = (values.trust ?? []).flatMap((file) => parseTrustFile(readFile(file, '--trust'), file));
+  const demoDir = values['demo-dir'] === undefined ? undefined : path.resolve(values['demo-dir']);
+  const demoKeyFile = demoDir ? path.join(demoDir, 'demo-private-key.pem') : undefined;
+  const sandbox = await startSandbox({
+    port,
+    fleetSize: values.fleet === undefined ? undefined : wholeNumber(values.fleet, '--fleet', 1, 1_000_000),
+    pageSize: values['page-size'] === undefined ? undefined : wholeNumber(values['page-size'], '--page-size', 1, 1000),
+    trust,
+    demoDir,
+    // A demo folder that already holds a key keeps it, so credentials made from it stay valid.
+    demoPrivateKeyPem: demoKeyFile && fs.existsSync(demoKeyFile) ? fs.readFileSync(demoKeyFile, 'utf8') : undefined,
+  });
+  if (values.json) {
+    io.out(JSON.stringify({ url: sandbox.url, port: sandbox.port, environments: sandbox.environments.map((e) => ({ name: e.id, api: e.api, stage: e.stage, baseUrl: e.baseUrl })), demo: sandbox.demo }));
+  } else {
+    io.out(describeSandbox(sandbox));
+  }
+  await io.untilStopped();
+  await sandbox.close();
+  if (!values.json) io.err('sandbox stopped');
+  return 0;
+}
+
+function describeSandbox(sandbox: RunningSandbox): string {
+  const mds = sandbox.environments.find((e) => e.id === 'mds-staging') ?? sandbox.environments[0];
+  return [
+    `Sandbox provider listening on ${sandbox.url} (Ctrl-C stops it)`,
+    '',
+    ...sandbox.environments.map((e) => `  ${e.id.padEnd(15)} ${e.api.padEnd(5)} ${e.baseUrl}`),
+    '',
+    `Demo credential (External Organization, kid ${sandbox.demo.kid}, iss ${sandbox.demo.issuer}):`,
+    `  ${sandbox.demo.credentialFile}`,
+    '',
+    'Try:',
+    `  mobility-api vehicles --api mds --base-url ${mds.baseUrl} --credential ${sandbox.demo.credentialFile}`,
+    `  curl -H "Authorization: Bearer $(mobility-api token --credential ${sandbox.demo.credentialFile} --aud ${mds.baseUrl})" ${mds.baseUrl}/vehicles`,
+  ].join('\n');
+}

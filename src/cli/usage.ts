@@ -1,0 +1,33 @@
+import { defaultStateDir } from '../core/fileClockStore';
+
+/** `mobility-api help`: every command and option. */
+export const USAGE = `mobility-api: sign tokens for the MDS Provider and MaaS APIs, read them, list vehicles, run a local sandbox.
+
+Usage:
+  mobility-api token    <credential> --aud <base-url> [--api mds|maas] [--lifetime <s>] [--aud-list]
+  mobility-api decode   <jwt | -> [--json] [--public-key <file>] [--aud <base-url>]... [--strict]
+  mobility-api vehicles --base-url <url> --api mds|maas <credential> [--status] [--device-id <id>]
+                        [--all-pages] [--max-pages <n>] [--header 'Name: value']... [--timeout <s>] [--json]
+  mobility-api sandbox  [--port <n>] [--fleet <n>] [--page-size <n>] [--trust <file>]... [--demo-dir <dir>] [--json]
+  mobility-api demo     start a sandbox, sign a token with its demo credential, list vehicles, stop
+
+<credential> is one of:
+  --private-key <pem|jwk file> --kid <id> --iss <email> [--type external-org|iam]
+  --key-file <service-account.json>
+  --credential <demo-credential.json>        (as written by \`mobility-api sandbox\`)
+
+Common options:
+  --lifetime <s>            token lifetime, 60..3600 (default 300)
+  --precision seconds|milliseconds   iat precision (default seconds: at most one token per key per second)
+  --state-dir <dir>         where the per-key issue clock is kept (default: ${defaultStateDir()})
+  --external-org-domain, --iam-domain, --service-account-domain <domain>
+                            e-mail domains that identify the credential types (repeatable; also the
+                            environment variables MOBILITY_API_EXTERNAL_ORG_DOMAINS, ..._IAM_DOMAINS,
+                            ..._SERVICE_ACCOUNT_DOMAINS, comma-separated)
+`;
+
+/** Prints the usage for `--help`; exit code 0. */
+export function printUsage(io: { out: (text: string) => void }): number {
+  io.out(USAGE);
+  return 0;
+}

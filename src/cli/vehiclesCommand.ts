@@ -1,0 +1,49 @@
+import { ApiClient } from '../core/apiClient';
+import type { CliIo } from './cliIo';
+import { apiFrom, CREDENTIAL_OPTIONS, environmentFrom, issuerFrom, loadCredential, parse, parseHeaders, positiveNumber } from './options';
+import { describeFailure, formatListing, mergedBody } from './output';
+import { printUsage } from './usage';
+
+/** `mobility-api vehicles`: the vehicles listing, page by page with a fresh token each. */
+export async function vehiclesCommand(args: string[], io: CliIo): Promise<number> {
+  const { values } = parse(args, {
+    ...CREDENTIAL_OPTIONS,
+    'base-url': { type: 'string' },
+    api: { type: 'string' },
+    status: { type: 'boolean' },
+    'device-id': { type: 'string' },
+    'all-pages': { type: 'boolean' },
+    'max-pages': { type: 'string' },
+    header: { type: 'string', multiple: true },
+    timeout: { type: 'string' },
+    json: { type: 'boolean' },
+  });
+  if (values.help) return printUsage(io);
+  const api = apiFrom(values, true);
+  const headers = parseHeaders(values.header ?? [], api);
+  const env = environmentFrom(values['base-url'], '--base-url', api, values, headers);
+  const credential = loadCredential(values, io, api);
+  const timeoutMs = values.timeout === undefined ? undefined : positiveNumber(values.timeout, '--timeout') * 1000;
+  const maxPages = values['max-pages'] === undefined ? undefined : positiveNumber(values['max-pages'], '--max-pages');
+  const client = new ApiClient({ issuer: issuerFrom(values, io.env), timeoutMs });
+  const stop = new AbortController();
+  const listing = await client.listVehicles(env, credential, {
+    query: { status: values.status, deviceId: values['device-id'] },
+    allPages: values['all-pages'],
+    maxPages,
+    signal: stop.signal,
+    onPage: (page, n) => {
+      if (values['all-pages'] && !values.json) io.err(`page ${n}: ${page.status} ${page.statusText}, ${page.bytes} bytes`);
+    },
+  });
+  const last = listing.pages[listing.pages.length - 1];
+  // A 2xx whose body is broken is a failed listing too, not an empty one.
+  if (!last.ok || last.bodyProblem) {
+    io.err(`mobility-api: ${describeFailure(last)}`);
+    if (values.json && last.bodyKind === 'json') io.out(JSON.stringify(last.body, null, 2));
+    return 1;
+  }
+  if (values.json) io.out(JSON.stringify(listing.pages.length === 1 && !values['all-pages'] ? last.body : mergedBody(listing), null, 2));
+  else io.out(formatListing(listing));
+  return 0;
+}
