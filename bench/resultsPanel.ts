@@ -7,7 +7,7 @@ import type { Browser, Page } from 'playwright-core';
 import type { Credential } from '../src/core/credential';
 import { parseCredential } from '../src/core/parseCredential';
 import { startSandbox } from '../src/sandbox/sandboxServer';
-import { listingView } from '../src/webview/viewModels';
+import { listingView } from '../src/results/listingView';
 import { encodeHostMessage, startPanelPageServer } from '../test/e2e/standalonePanelPage';
 import type { ProductionBuild } from './bundles';
 import type { ReportedFigure } from './figures';

@@ -3,6 +3,9 @@ import type { DecodedToken } from '../core/decodeJwt';
 import type { LintFinding } from '../core/lintToken';
 import { redactSecrets } from '../core/redact';
 import type { SignatureCheck } from '../core/verifySignature';
+import { formatBytes } from '../results/format';
+import { listingLine } from '../results/listingView';
+import { readVehicle } from '../results/vehicleReader';
 
 /**
  * Control characters that a terminal may act on: C0 (but tab and newline), DEL, C1 (U+009B is a
@@ -80,11 +83,11 @@ export function mergedBody(listing: VehicleListing): Record<string, unknown> {
 
 export function formatListing(listing: VehicleListing, maxRows = 20): string {
   const first = listing.pages[0];
+  const last = listing.pages[listing.pages.length - 1];
   const bytes = listing.pages.reduce((n, p) => n + p.bytes, 0);
-  const lines = [
-    `GET ${first.url} → ${first.status} ${first.statusText}`,
-    `${listing.items.length} ${listing.listKey === 'vehicles_status' ? 'vehicle statuses' : 'vehicles'} from ${listing.pages.length} page${listing.pages.length === 1 ? '' : 's'}, ${formatBytes(bytes)}, first byte after ${first.timings.ttfbMs.toFixed(0)} ms`,
-  ];
+  const noun: [string, string] = listing.listKey === 'vehicles_status' ? ['vehicle status', 'vehicle statuses'] : ['vehicle', 'vehicles'];
+  const summary = listingLine({ status: last.status, statusText: last.statusText, itemCount: listing.items.length, pageCount: listing.pages.length, moreExist: !!listing.nextUrl, noun });
+  const lines = [`GET ${first.url}`, `${summary} · ${formatBytes(bytes)} · first byte after ${first.timings.ttfbMs.toFixed(0)} ms`];
   const rows = listing.items.slice(0, maxRows).map(vehicleRow);
   if (rows.length) {
     const header = ['device_id', 'vehicle_id', 'type', 'propulsion', 'state', 'battery'];
@@ -99,23 +102,13 @@ export function formatListing(listing: VehicleListing, maxRows = 20): string {
   return lines.join('\n');
 }
 
+/** A table row of one vehicle, read by the same reader as the panel's table. */
 function vehicleRow(item: unknown): string[] {
-  const v = (typeof item === 'object' && item !== null ? item : {}) as Record<string, unknown>;
-  const event = (v.last_event ?? {}) as Record<string, unknown>;
-  const plain = (x: unknown): string => {
-    if (x === undefined || x === null) return '';
-    if (Array.isArray(x)) return x.map(plain).join(',');
-    return typeof x === 'string' ? x : JSON.stringify(x);
-  };
-  const str = (x: unknown): string => fromServer(plain(x), 80);
-  const battery = v.battery_percent ?? event.battery_percent;
-  return [str(v.device_id ?? v.id), str(v.vehicle_id), str(v.vehicle_type), str(v.propulsion_types), str(event.vehicle_state ?? v.state), battery === undefined ? '' : `${str(battery)}%`];
+  const v = readVehicle(item);
+  const cell = (text: string) => fromServer(text, 80);
+  return [cell(v.deviceId), cell(v.vehicleId), cell(v.vehicleType), cell(v.propulsion), cell(v.state), Number.isNaN(v.batteryPercent) ? '' : `${v.batteryPercent}%`];
 }
 
 export function indent(text: string): string {
   return text.replace(/^/gm, '  ');
-}
-
-export function formatBytes(n: number): string {
-  return n < 1024 ? `${n} B` : n < 1024 * 1024 ? `${(n / 1024).toFixed(1)} kB` : `${(n / 1024 / 1024).toFixed(1)} MB`;
 }

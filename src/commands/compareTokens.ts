@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { stripTokenText } from '../core/decodeJwt';
 import { MobilityError } from '../core/errors';
 import type { TokenHandles } from '../debug/tokenHandles';
-import type { ComparedToken } from '../webview/compareView';
+import type { ComparedToken } from '../results/compareView';
 import type { CommandDeps, CommandOutcome } from './commandDeps';
 import { COMMANDS } from './commandIds';
 import type { HeldToken } from './heldTokens';

@@ -8,10 +8,13 @@ import type { LintFinding } from '../core/lintToken';
 import type { SignatureCheck } from '../core/verifySignature';
 import type { HostMessage, ListingResultView, ResultSummary, ResultView, WebviewMessage } from '../shared/protocol';
 import { RESULTS_VIEW_TYPE, concatVehicleColumns, parsePersistedState, parseWebviewMessage } from '../shared/protocol';
-import type { ComparedToken } from './compareView';
-import { compareResultView } from './compareView';
+import type { ComparedToken } from '../results/compareView';
+import { compareResultView } from '../results/compareView';
 import { panelHtml } from './panelHtml';
-import { bodyView, listingView, pageView, requestErrorView, tokenResultView, vehicleColumns } from './viewModels';
+import { bodyView } from '../results/bodyView';
+import { itemsOnPage, listingView, pageView, requestErrorView } from '../results/listingView';
+import { tokenResultView } from '../results/tokenView';
+import { vehicleColumns } from '../results/vehicleReader';
 
 /** What the commands call to show a result. */
 export interface ResultsPanelController extends vscode.Disposable {
@@ -221,7 +224,7 @@ class ResultsPanel implements vscode.Disposable {
       if (this.current !== held) return;
       const now = Date.now();
       const offset = held.pages.length;
-      const pages = more.pages.map((p, i) => pageView(p, offset + i, held.environment as Environment, now, countItems(p)));
+      const pages = more.pages.map((p, i) => pageView(p, offset + i, held.environment as Environment, now, itemsOnPage(p)));
       const vehicles = vehicleColumns(more.items);
       held.pages.push(...more.pages);
       held.tokens.push(...more.pages.map((p) => p.token?.token ?? ''));
@@ -248,12 +251,6 @@ class ResultsPanel implements vscode.Disposable {
     this.disposeListeners();
     this.panel.dispose();
   }
-}
-
-function countItems(page: HttpExchange): number {
-  const body = page.body as { vehicles?: unknown; vehicles_status?: unknown } | undefined;
-  const list = body && typeof body === 'object' ? (Array.isArray(body.vehicles_status) ? body.vehicles_status : body.vehicles) : undefined;
-  return Array.isArray(list) ? list.length : 0;
 }
 
 /** The decoded payload a "Copy payload" button refers to: a page's token, the token, or a side of a comparison. */

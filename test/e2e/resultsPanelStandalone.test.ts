@@ -21,7 +21,9 @@ import { startSandbox } from '../../src/sandbox/sandboxServer';
 import type { RunningSandbox } from '../../src/sandbox/sandboxServer';
 import { SyntheticFleet } from '../../src/sandbox/syntheticFleet';
 import type { HostMessage } from '../../src/shared/protocol';
-import { bodyView, listingView, tokenResultView } from '../../src/webview/viewModels';
+import { bodyView } from '../../src/results/bodyView';
+import { listingView } from '../../src/results/listingView';
+import { tokenResultView } from '../../src/results/tokenView';
 import { encodeHostMessage, startPanelPageServer } from './standalonePanelPage';
 
 const ROOT = process.cwd();

@@ -227,8 +227,8 @@ describe('CLI mobility-api', () => {
     it('lists MDS vehicles with the demo credential', async () => {
       const r = await cli(['vehicles', '--api', 'mds', '--base-url', mdsUrl(), '--credential', sandbox.demo.credentialFile, '--state-dir', stateDir]);
       assert.equal(r.code, 0, r.err);
-      assert.match(r.out, /→ 200/);
-      assert.match(r.out, /100 vehicles from 1 page/);
+      assert.match(r.out, /^200 OK · /m);
+      assert.match(r.out, /100 vehicles so far · 1 page/);
       assert.match(r.out, /device_id\s+vehicle_id\s+type/);
       assert.match(r.out, /--all-pages/);
     });
@@ -291,7 +291,7 @@ describe('CLI mobility-api', () => {
       const r = await cli(['demo']);
       assert.equal(r.code, 0, r.err);
       assert.match(r.out, /mds-staging \(vehicle status\): a fresh ES256 token per page/);
-      assert.match(r.out, /250 vehicle statuses from 3 pages/);
+      assert.match(r.out, /250 vehicle statuses · 3 pages/);
       assert.match(r.out, /maas-staging: a fresh ES256 token per page/);
       assert.match(r.out, /401 Unauthorized/);
       assert.match(r.out, /rule: aud_mismatch/);

@@ -10,7 +10,7 @@ import { codeBlock, escapeMarkdown, hoverMarkdown } from '../../src/debug/hoverM
 import { TokenHandles } from '../../src/debug/tokenHandles';
 import { tokenTextFromDebugValue, unescapeJs } from '../../src/debug/variableValue';
 import { TokenHistory } from '../../src/services/tokenHistory';
-import { compareResultView, diffClaims } from '../../src/webview/compareView';
+import { compareResultView, diffClaims } from '../../src/results/compareView';
 
 const NOW = Date.UTC(2025, 5, 1, 12, 0, 0);
 const NOW_S = NOW / 1000;

@@ -348,7 +348,7 @@ describe('network faults', function () {
       const run = (server: TestServer) => spawnBuiltCli(['vehicles', '--api', 'mds', '--base-url', `${server.url}/mds`, ...cli.flags], { NODE_EXTRA_CA_CERTS: certs.caFile });
       const [ok, old, other] = await Promise.all([run(valid), run(expired), run(wrongHost)]);
       assert.equal(ok.code, 0, ok.err);
-      assert.match(ok.out, /1 vehicles from 1 page/);
+      assert.match(ok.out, /1 vehicle · 1 page/);
       assert.equal(old.code, 1);
       assert.match(old.err, /^mobility-api: The TLS certificate of https:\/\/127\.0\.0\.1:\d+ has expired \(CERT_HAS_EXPIRED\)/);
       assert.equal(other.code, 1);

@@ -1,5 +1,8 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { generateKeyPairSync } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import type { VehicleListing } from '../../src/core/apiClient';
 import { ApiClient } from '../../src/core/apiClient';
 import { decodeJwt } from '../../src/core/decodeJwt';
@@ -13,7 +16,14 @@ import type { RunningSandbox } from '../../src/sandbox/sandboxServer';
 import { concatVehicleColumns } from '../../src/shared/protocol';
 import type { VehicleColumns } from '../../src/shared/protocol';
 import { TableSorter, cellText, filterRows, stateCounts, visibleColumns } from '../../src/webview-ui/tableModel';
-import { bodyView, buildCurlCommand, listingView, requestErrorView, shortenToken, tokenResultView, vehicleColumns } from '../../src/webview/viewModels';
+import { bodyView } from '../../src/results/bodyView';
+import { buildCurlCommand } from '../../src/results/environmentView';
+import { listingView, requestErrorView } from '../../src/results/listingView';
+import { shortenToken } from '../../src/results/tokenPreview';
+import { tokenResultView } from '../../src/results/tokenView';
+import { MAX_CODES, OTHER_NAME, vehicleColumns } from '../../src/results/vehicleReader';
+import { runCliInProcess } from './support/cliRunner';
+import { startTestServer } from './support/testServer';
 
 /** Every raw token a listing carried. */
 function tokensOf(listing: VehicleListing): string[] {
@@ -313,5 +323,58 @@ describe('vehicle table model', () => {
     const sorted = new TableSorter(big).sort(rows, 'lastEvent', true);
     assert.equal(big.lastEvent[sorted[0]], 99_995);
     assert.equal(sorted.length, rows.length);
+  });
+});
+
+describe('one reader for the panel and the CLI', function () {
+  this.timeout(60_000);
+
+  it('survives a hostile provider that sends more distinct vehicle types than a column can hold', async () => {
+    const count = 70_000;
+    const vehicles = Array.from({ length: count }, (_, i) => ({ device_id: `d${i}`, vehicle_type: `type-${i}`, propulsion_types: [`p${i}`] }));
+    const server = await startTestServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/vnd.mds+json;version=2.0' });
+      res.end(JSON.stringify({ version: '2.0.0', vehicles, links: { next: null } }));
+    });
+    try {
+      const credential = parseCredential({ kind: 'ec', type: 'external-org', privateKey: generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(), kid: 'hostile-test', issuer: 'org@example.test' }).credential;
+      const env: Environment = { id: 'hostile', name: 'Hostile', api: 'mds', stage: 'custom', baseUrl: server.url };
+      const listing = await new ApiClient().listVehicles(env, credential);
+      const view = listingView({ id: 'r1', environment: env, listing, canLoadNext: false, canCopyCurl: false, now: Date.now() });
+      assert.equal(view.vehicles.count, count);
+      assert.equal(view.vehicles.typeNames.length, MAX_CODES, 'every code of the column is used, none beyond');
+      assert.equal(view.vehicles.typeNames.at(-1), OTHER_NAME);
+      assert.equal(view.vehicles.typeNames[view.vehicles.typeCode[count - 1]], OTHER_NAME, 'names past the limit are grouped');
+      assert.equal(view.vehicles.typeNames[view.vehicles.typeCode[5]], 'type-5', 'names within the limit keep their own code');
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('reads a status item\'s battery and position from last_telemetry, in the table and in the CLI', async () => {
+    const item = {
+      device_id: 'd1',
+      provider_id: 'p1',
+      last_event: { vehicle_state: 'available', timestamp: 1_700_000_000_000, location: { lat: 1, lng: 2 } },
+      last_telemetry: { timestamp: 1_700_000_001_000, battery_percent: 42, location: { lat: 52.5, lng: 13.4 } },
+    };
+    const cols = vehicleColumns([item]);
+    assert.equal(cols.battery[0], 42);
+    assert.equal(cols.lat[0], 52.5);
+    const server = await startTestServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/vnd.mds+json;version=2.0' });
+      res.end(JSON.stringify({ version: '2.0.0', vehicles_status: [item], last_updated: 1, ttl: 1, links: { next: null } }));
+    });
+    const dir = mkdtempSync(path.join(tmpdir(), 'reader-'));
+    try {
+      const keyFile = path.join(dir, 'test-only-ec.pem');
+      writeFileSync(keyFile, generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ type: 'pkcs8', format: 'pem' }));
+      const r = await runCliInProcess(['vehicles', '--api', 'mds', '--base-url', server.url, '--status', '--private-key', keyFile, '--kid', 'k', '--iss', 'org@example.test', '--type', 'external-org', '--state-dir', dir]);
+      assert.equal(r.code, 0, r.err);
+      assert.match(r.out, /\bd1\s+available\s+42%/);
+    } finally {
+      await server.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -5,7 +5,8 @@ import type { Environment } from '../core/environment';
 import type { LintFinding } from '../core/lintToken';
 import type { SignatureCheck } from '../core/verifySignature';
 import type { ClaimDiffView, CompareResultView } from '../shared/protocol';
-import { environmentView, tokenView } from './viewModels';
+import { environmentView } from './environmentView';
+import { tokenView } from './tokenView';
 
 /** One side of a comparison, as the host holds it. */
 export interface ComparedToken {

@@ -1,0 +1,98 @@
+import type { HttpExchange } from '../core/apiClient';
+import type { DecodedToken } from '../core/decodeJwt';
+import { decodeJwt } from '../core/decodeJwt';
+import type { Environment } from '../core/environment';
+import { withoutTrailingSlashes } from '../core/environment';
+import type { LintFinding } from '../core/lintToken';
+import { lintToken } from '../core/lintToken';
+import type { SignatureCheck } from '../core/verifySignature';
+import type { FindingView, TimeView, TokenResultView, TokenView } from '../shared/protocol';
+import { environmentView } from './environmentView';
+import { plural } from './format';
+import { scrub, shortenToken } from './tokenPreview';
+
+function timeView(t: { seconds: number; iso: string } | undefined): TimeView | undefined {
+  return t ? { seconds: t.seconds, iso: t.iso } : undefined;
+}
+
+function findingViews(findings: readonly LintFinding[]): FindingView[] {
+  return findings.map((f) => ({ id: f.id, severity: f.severity, message: f.message, rule: f.rule }));
+}
+
+/** A token view without the token: `token` is read only for its length and shortened form. */
+export function tokenView(args: {
+  token: string;
+  decoded: DecodedToken;
+  findings: readonly LintFinding[];
+  signature?: SignatureCheck;
+  source: string;
+  alreadyUsed: boolean;
+}): TokenView {
+  const { token, decoded } = args;
+  const view: TokenView = {
+    source: scrub(args.source, token),
+    preview: shortenToken(token),
+    length: token.length,
+    header: decoded.header,
+    payload: decoded.payload,
+    findings: findingViews(args.findings).map((f) => ({ ...f, message: scrub(f.message, token) })),
+    signature: args.signature ? { ...args.signature } : { state: 'unchecked' },
+    canCopy: token.length > 0,
+    alreadyUsed: args.alreadyUsed,
+  };
+  const iat = timeView(decoded.times.iat);
+  const nbf = timeView(decoded.times.nbf);
+  const exp = timeView(decoded.times.exp);
+  if (iat) view.iat = iat;
+  if (nbf) view.nbf = nbf;
+  if (exp) view.exp = exp;
+  if (decoded.lifetimeSeconds !== undefined) view.lifetimeSeconds = decoded.lifetimeSeconds;
+  return view;
+}
+
+export function pageTokenView(page: HttpExchange, pageNumber: number, env: Environment, now: number): TokenView | undefined {
+  const raw = page.token?.token;
+  if (!raw) return undefined;
+  const decoded = decodeJwt(raw, { now });
+  if (!decoded.ok) return undefined;
+  // Checked against the base URL, the audience the server expects (spec 5.3), so a mistaken custom `audience` shows too.
+  const findings = lintToken(decoded.token, { now, knownAudiences: [withoutTrailingSlashes(env.baseUrl)] });
+  return tokenView({ token: raw, decoded: decoded.token, findings, source: `Sent with page ${pageNumber}`, alreadyUsed: true });
+}
+
+/** The view of a decoded token (Generate Token, Decode JWT). The token itself stays with the caller. */
+export function tokenResultView(args: {
+  id: string;
+  environment?: Environment;
+  token: string;
+  decoded: DecodedToken;
+  findings: readonly LintFinding[];
+  signature?: SignatureCheck;
+  source: string;
+  now: number;
+}): TokenResultView {
+  const token = tokenView({ token: args.token, decoded: args.decoded, findings: args.findings, signature: args.signature, source: args.source, alreadyUsed: false });
+  const errors = args.findings.filter((f) => f.severity === 'error').length;
+  const warnings = args.findings.filter((f) => f.severity === 'warning').length;
+  const title = `Token · ${args.environment?.name ?? token.source}`;
+  const view: TokenResultView = {
+    kind: 'token',
+    id: args.id,
+    title,
+    createdAt: args.now,
+    token,
+    summary: {
+      kind: 'token',
+      title,
+      line: `${token.source} · ${errors ? plural(errors, 'error') : 'no errors'}, ${plural(warnings, 'warning')}`,
+      createdAt: args.now,
+      canRunAgain: false,
+    },
+  };
+  if (args.environment) {
+    view.environment = environmentView(args.environment);
+    view.summary.environmentId = args.environment.id;
+    view.summary.environmentName = args.environment.name;
+  }
+  return view;
+}
