@@ -4,7 +4,7 @@ import { registerCompareTokens } from './commands/compareTokens';
 import { registerTokenHistoryCommands } from './commands/openDecodedToken';
 import { registerDecodeDebugVariable } from './debug/decodeDebugVariable';
 import { registerJwtHover } from './debug/jwtHover';
-import { TokenHandles } from './debug/tokenHandles';
+import { TokenHandles } from './services/tokenHandles';
 import { TokenHistory } from './services/tokenHistory';
 import type { TokenHistoryEntry } from './services/tokenHistory';
 import { COMMANDS } from './commands/commandIds';
@@ -24,7 +24,7 @@ import { SandboxService } from './services/sandboxService';
 import { Settings } from './services/settings';
 import { CredentialsTreeProvider } from './tree/credentialsTree';
 import { EnvironmentsTreeProvider } from './tree/environmentsTree';
-import { createEnvironmentStatusBar } from './tree/statusBar';
+import { createEnvironmentStatusBar } from './statusBar/environmentStatusBar';
 import { registerResultsPanel } from './webview/resultsPanel';
 
 /** What other extensions (and the integration tests) may read: never key material or tokens. */

@@ -1,14 +1,14 @@
 import * as vscode from 'vscode';
 import { stripTokenText } from '../core/decodeJwt';
 import { MobilityError } from '../core/errors';
-import type { TokenHandles } from '../debug/tokenHandles';
+import type { TokenHandles } from '../services/tokenHandles';
 import type { ComparedToken } from '../results/compareView';
 import type { CommandDeps, CommandOutcome } from './commandDeps';
 import { COMMANDS } from './commandIds';
 import type { HeldToken } from './heldTokens';
 import { describeHistoryEntry, heldToken } from './heldTokens';
 import { Cancelled, registerCommand } from './registerCommand';
-import { inspectToken } from './tokenInspection';
+import { inspectToken } from '../services/tokenInspection';
 
 /**
  * Compare Tokens: two tokens side by side, the claims that differ marked, for "why does this one work

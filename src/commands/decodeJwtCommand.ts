@@ -5,7 +5,7 @@ import { MobilityError } from '../core/errors';
 import type { CommandDeps, CommandOutcome } from './commandDeps';
 import { COMMANDS } from './commandIds';
 import { Cancelled, registerCommand } from './registerCommand';
-import { inspectToken } from './tokenInspection';
+import { inspectToken } from '../services/tokenInspection';
 
 /**
  * Decode JWT: from an argument, the editor selection (or the token under the cursor), the

@@ -4,7 +4,7 @@ import type { CommandDeps, CommandOutcome, EnvironmentTarget } from './commandDe
 import { COMMANDS } from './commandIds';
 import { resolveCredential, resolveEnvironment } from './pickers';
 import { registerCommand } from './registerCommand';
-import { inspectToken } from './tokenInspection';
+import { inspectToken } from '../services/tokenInspection';
 
 /**
  * Generate Token: a fresh token for an environment, copied to the clipboard and shown decoded

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { Environment } from '../core/environment';
-import type { TokenHandles } from '../debug/tokenHandles';
+import type { TokenHandles } from '../services/tokenHandles';
 import type { TokenHistoryEntry } from '../services/tokenHistory';
 import type { CommandDeps } from './commandDeps';
 

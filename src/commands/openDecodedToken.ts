@@ -1,11 +1,11 @@
 import * as vscode from 'vscode';
 import { MobilityError } from '../core/errors';
-import type { TokenHandles } from '../debug/tokenHandles';
+import type { TokenHandles } from '../services/tokenHandles';
 import type { CommandDeps, CommandOutcome } from './commandDeps';
 import { COMMANDS } from './commandIds';
 import { heldToken } from './heldTokens';
 import { registerCommand } from './registerCommand';
-import { inspectToken } from './tokenInspection';
+import { inspectToken } from '../services/tokenInspection';
 
 /**
  * Open Decoded Token (a hover link, a token-history item) and Copy Issued Token (a history item). Both

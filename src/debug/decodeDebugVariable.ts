@@ -4,7 +4,7 @@ import { MobilityError } from '../core/errors';
 import type { CommandDeps, CommandOutcome } from '../commands/commandDeps';
 import { COMMANDS } from '../commands/commandIds';
 import { registerCommand } from '../commands/registerCommand';
-import { inspectToken } from '../commands/tokenInspection';
+import { inspectToken } from '../services/tokenInspection';
 import { tokenTextFromDebugValue } from './variableValue';
 
 /**

@@ -3,9 +3,9 @@ import * as vscode from 'vscode';
 import { findJwtAt } from '../core/findJwts';
 import type { CommandDeps } from '../commands/commandDeps';
 import { COMMANDS } from '../commands/commandIds';
-import { inspectToken } from '../commands/tokenInspection';
+import { inspectToken } from '../services/tokenInspection';
 import { hoverMarkdown } from './hoverMarkdown';
-import type { TokenHandles } from './tokenHandles';
+import type { TokenHandles } from '../services/tokenHandles';
 
 /** Every document: files, untitled buffers, and anything else with text (output, diff, git, remote). */
 const ALL_DOCUMENTS: vscode.DocumentSelector = [{ scheme: 'file' }, { scheme: 'untitled' }, '*'];

@@ -7,7 +7,7 @@ import { findJwtAt } from '../../src/core/findJwts';
 import { lintToken } from '../../src/core/lintToken';
 import type { IssuedToken } from '../../src/core/tokenIssuer';
 import { codeBlock, escapeMarkdown, hoverMarkdown } from '../../src/debug/hoverMarkdown';
-import { TokenHandles } from '../../src/debug/tokenHandles';
+import { TokenHandles } from '../../src/services/tokenHandles';
 import { tokenTextFromDebugValue, unescapeJs } from '../../src/debug/variableValue';
 import { TokenHistory } from '../../src/services/tokenHistory';
 import { compareResultView, diffClaims } from '../../src/results/compareView';

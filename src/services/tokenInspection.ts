@@ -6,10 +6,19 @@ import { lintToken } from '../core/lintToken';
 import type { LintFinding } from '../core/lintToken';
 import { verifyTokenSignature } from '../core/verifySignature';
 import type { SignatureCheck } from '../core/verifySignature';
-import type { CommandDeps } from './commandDeps';
+import type { CredentialStore } from './credentialStore';
+import type { EnvironmentRegistry } from './environmentRegistry';
+import type { Settings } from './settings';
+
+/** What inspecting a token reads: the stored credentials (to verify), the settings and the environments (to lint). */
+export interface InspectionDeps {
+  credentials: CredentialStore;
+  settings: Settings;
+  environments: EnvironmentRegistry;
+}
 
 /** Every audience a token may carry here: the base URLs (and configured audiences) of all environments. */
-export function knownAudiences(deps: CommandDeps): string[] {
+export function knownAudiences(deps: InspectionDeps): string[] {
   const audiences = new Set<string>();
   for (const env of deps.environments.all()) {
     try {
@@ -23,7 +32,7 @@ export function knownAudiences(deps: CommandDeps): string[] {
 }
 
 /** Decodes, lints and (when a stored credential has the token's kid) verifies a token. */
-export async function inspectToken(deps: CommandDeps, token: string, signer?: Credential): Promise<{ decoded: DecodedToken; findings: LintFinding[]; signature?: SignatureCheck } | { reason: string }> {
+export async function inspectToken(deps: InspectionDeps, token: string, signer?: Credential): Promise<{ decoded: DecodedToken; findings: LintFinding[]; signature?: SignatureCheck } | { reason: string }> {
   const result = decodeJwt(token);
   if (!result.ok) return { reason: result.reason };
   const kid = typeof result.token.header.kid === 'string' ? result.token.header.kid : undefined;

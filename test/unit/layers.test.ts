@@ -1,0 +1,42 @@
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+
+/**
+ * The layer map is enforced by lint, not by goodwill: for each layer, a probe file that imports
+ * what the layer must not import is linted with the project's own config, and each import must be
+ * reported. The probes live in the layers' folders only while this test runs.
+ */
+const PROBES: { file: string; imports: string[] }[] = [
+  { file: 'src/core/zzLayerProbe.ts', imports: ["'vscode'", "'../services/settings'", "'../sandbox/sandboxServer'", "'../results/format'", "'../commands/commandIds'"] },
+  { file: 'src/results/zzLayerProbe.ts', imports: ["'vscode'", "'../services/settings'", "'../sandbox/sandboxServer'"] },
+  { file: 'src/sandbox/zzLayerProbe.ts', imports: ["'vscode'", "'../services/settings'", "'../results/format'"] },
+  { file: 'src/cli/zzLayerProbe.ts', imports: ["'vscode'", "'../services/settings'"] },
+  { file: 'src/webview-ui/zzLayerProbe.ts', imports: ["'vscode'", "'../core/errors'", "'node:fs'", "'path'", "'../results/format'"] },
+  { file: 'src/services/zzLayerProbe.ts', imports: ["'../sandbox/syntheticFleet'", "'../cli/main'"] },
+];
+
+describe('layers: lint enforces who may import whom', function () {
+  this.timeout(180_000);
+
+  after(() => {
+    for (const p of PROBES) fs.rmSync(p.file, { force: true });
+  });
+
+  it('reports every forbidden import of every layer, and nothing else', async () => {
+    for (const p of PROBES) {
+      fs.writeFileSync(p.file, p.imports.map((m, i) => `export * as probe${i} from ${m};`).join('\n') + '\n');
+    }
+    const report = await new Promise<string>((resolve) => {
+      execFile(process.execPath, [path.resolve('node_modules/eslint/bin/eslint.js'), '--format', 'json', ...PROBES.map((p) => p.file)], { maxBuffer: 16 * 1024 * 1024 }, (_err, stdout) => resolve(stdout));
+    });
+    const results = JSON.parse(report) as { filePath: string; messages: { ruleId: string | null; line: number; message: string }[] }[];
+    for (const p of PROBES) {
+      const result = results.find((r) => r.filePath === path.resolve(p.file));
+      assert.ok(result, `${p.file} was linted`);
+      const restricted = result.messages.filter((m) => m.ruleId === 'no-restricted-imports').map((m) => m.line).sort((a, b) => a - b);
+      assert.deepEqual(restricted, p.imports.map((_, i) => i + 1), `${p.file}: ${JSON.stringify(result.messages)}`);
+    }
+  });
+});
