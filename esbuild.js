@@ -34,6 +34,8 @@ async function main() {
     { ...nodeBase, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js' },
     // The sandbox server, loaded by the extension only when the sandbox starts (src/services/sandboxService.ts).
     { ...nodeBase, entryPoints: ['src/sandbox/sandboxServer.ts'], outfile: 'dist/sandbox.js' },
+    // The results panels and their view models, loaded when the first panel opens (src/webview/resultsController.ts).
+    { ...nodeBase, entryPoints: ['src/webview/resultsPanel.ts'], outfile: 'dist/resultsPanel.js' },
     { ...nodeBase, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
     // The results panel's browser bundle (src/webview-ui, with @vscode-elements/elements and lit bundled in)
     // and its stylesheet, imported by main.ts: dist/webview/main.js and main.css, the only files the

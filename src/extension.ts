@@ -25,7 +25,7 @@ import { Settings } from './services/settings';
 import { CredentialsTreeProvider } from './tree/credentialsTree';
 import { EnvironmentsTreeProvider } from './tree/environmentsTree';
 import { createEnvironmentStatusBar } from './statusBar/environmentStatusBar';
-import { registerResultsPanel } from './webview/resultsPanel';
+import { registerResultsPanel } from './webview/resultsController';
 
 /** What other extensions (and the integration tests) may read: never key material or tokens. */
 export interface MobilityApiExports {
@@ -36,6 +36,9 @@ export interface MobilityApiExports {
   globalStoragePath: string;
 }
 
+/** The window's sandbox, stopped by `deactivate()`. */
+let running: SandboxService | undefined;
+
 /** Wiring only: build the services, register every command, view and panel, and let VS Code dispose them. */
 export function activate(context: vscode.ExtensionContext): MobilityApiExports {
   const channel = vscode.window.createOutputChannel('Mobility API', { log: true });
@@ -44,6 +47,7 @@ export function activate(context: vscode.ExtensionContext): MobilityApiExports {
   const credentials = new CredentialStore(context.secrets, () => settings.issuerDomains);
   const environments = new EnvironmentRegistry(settings, context.globalState);
   const sandbox = new SandboxService(context.secrets, credentials, environments, settings, log);
+  running = sandbox;
   const clockStore = new GlobalStateClockStore(context.globalState);
   const clients = new ClientFactory(settings, clockStore);
   const results = registerResultsPanel(context, channel);
@@ -85,4 +89,7 @@ export function activate(context: vscode.ExtensionContext): MobilityApiExports {
   return { listCredentials: () => credentials.list(), environmentIds: () => environments.all().map((e) => e.id), tokenHistory: () => tokenHistory.all(), globalStoragePath: context.globalStorageUri.fsPath };
 }
 
-export function deactivate(): void {}
+/** Waits for the sandbox to close (VS Code waits for the promise), so a reload never finds its port still taken. */
+export function deactivate(): Promise<unknown> | undefined {
+  return running?.shutdown();
+}

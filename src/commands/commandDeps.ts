@@ -1,5 +1,5 @@
 import type * as vscode from 'vscode';
-import type { ResultsPanelController } from '../webview/resultsPanel';
+import type { ResultsPanelController } from '../webview/resultsController';
 import type { ClientFactory } from '../services/clientFactory';
 import type { CredentialStore } from '../services/credentialStore';
 import type { EnvironmentRegistry } from '../services/environmentRegistry';

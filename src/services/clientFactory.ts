@@ -3,20 +3,20 @@ import { ApiClient } from '../core/apiClient';
 import { IssueClock } from '../core/issueClock';
 import { TokenIssuer } from '../core/tokenIssuer';
 import type { ClockStore } from '../core/issueClock';
+import { Disposable } from './lifecycle';
 import type { Settings } from './settings';
 
 /**
  * One API client (and so one per-key request queue and issue clock) for the window, rebuilt only
  * when the token or request settings change.
  */
-export class ClientFactory implements vscode.Disposable {
+export class ClientFactory extends Disposable {
   private client: ApiClient | undefined;
-  private readonly subscription: vscode.Disposable;
-
   constructor(private readonly settings: Settings, private readonly clockStore: ClockStore) {
-    this.subscription = vscode.workspace.onDidChangeConfiguration((e) => {
+    super();
+    this.register(vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration('mobilityApi.token') || e.affectsConfiguration('mobilityApi.request')) this.client = undefined;
-    });
+    }));
   }
 
   get(): ApiClient {
@@ -36,7 +36,4 @@ export class ClientFactory implements vscode.Disposable {
     return this.get().issuer;
   }
 
-  dispose(): void {
-    this.subscription.dispose();
-  }
 }

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { Credential, CredentialInput, CredentialType, IssuerDomains } from '../core/credential';
 import { MobilityError } from '../core/errors';
 import { parseCredential } from '../core/parseCredential';
+import { Disposable } from './lifecycle';
 
 /** What the tree and pickers show of a stored credential: never key material. */
 export interface StoredCredentialInfo {
@@ -25,24 +26,18 @@ const SECRET_PREFIX = 'mobilityApi.credential.';
  * credential's input (key text) under constant keys. Parsed keys are cached in memory per
  * credential and dropped whenever the secrets change (also from another window).
  */
-export class CredentialStore implements vscode.Disposable {
-  private readonly changed = new vscode.EventEmitter<void>();
+export class CredentialStore extends Disposable {
+  private readonly changed = this.register(new vscode.EventEmitter<void>());
   readonly onDidChange = this.changed.event;
   private readonly parsed = new Map<string, Credential>();
-  private readonly subscription: vscode.Disposable;
-
   constructor(private readonly secrets: vscode.SecretStorage, private readonly domains: () => IssuerDomains) {
-    this.subscription = secrets.onDidChange((e) => {
+    super();
+    this.register(secrets.onDidChange((e) => {
       if (e.key === INDEX_KEY || e.key.startsWith(SECRET_PREFIX)) {
         this.parsed.clear();
         this.changed.fire();
       }
-    });
-  }
-
-  dispose(): void {
-    this.subscription.dispose();
-    this.changed.dispose();
+    }));
   }
 
   async list(): Promise<StoredCredentialInfo[]> {

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { Environment } from '../core/environment';
 import type { SandboxEnvironment } from '../sandbox/sandboxServer';
+import { Disposable } from './lifecycle';
 import type { Settings } from './settings';
 
 const ACTIVE_KEY = 'mobilityApi.activeEnvironment';
@@ -20,22 +21,16 @@ const SANDBOX_NAMES: Record<SandboxEnvironment['id'], string> = {
 };
 
 /** Every environment the user can pick: the built-in and custom ones from settings, and the sandbox's while it runs. */
-export class EnvironmentRegistry implements vscode.Disposable {
-  private readonly changed = new vscode.EventEmitter<void>();
+export class EnvironmentRegistry extends Disposable {
+  private readonly changed = this.register(new vscode.EventEmitter<void>());
   readonly onDidChange = this.changed.event;
   private readonly lastResults = new Map<string, LastResult>();
   private sandboxEnvironments: Environment[] = [];
-  private readonly subscription: vscode.Disposable;
-
   constructor(private readonly settings: Settings, private readonly state: vscode.Memento) {
-    this.subscription = vscode.workspace.onDidChangeConfiguration((e) => {
+    super();
+    this.register(vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration('mobilityApi')) this.changed.fire();
-    });
-  }
-
-  dispose(): void {
-    this.subscription.dispose();
-    this.changed.dispose();
+    }));
   }
 
   /** Configured environments first, then the sandbox's. */

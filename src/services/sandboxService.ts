@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { RunningSandbox } from '../sandbox/sandboxServer';
 import type { CredentialStore } from './credentialStore';
 import { EnvironmentRegistry } from './environmentRegistry';
+import { Disposable } from './lifecycle';
 import type { Logger } from './logger';
 import type { Settings } from './settings';
 
@@ -26,13 +27,12 @@ function loadSandboxModule(): SandboxModule {
  * (so the stored demo credential stays valid across restarts); the sandbox also trusts every
  * stored credential, so users can try their own keys against it.
  */
-export class SandboxService implements vscode.Disposable {
+export class SandboxService extends Disposable {
   private running: RunningSandbox | undefined;
   private starting: Promise<RunningSandbox> | undefined;
-  private readonly changed = new vscode.EventEmitter<boolean>();
+  private closing: Promise<void> | undefined;
+  private readonly changed = this.register(new vscode.EventEmitter<boolean>());
   readonly onDidChange = this.changed.event;
-  private readonly subscription: vscode.Disposable;
-
   constructor(
     private readonly secrets: vscode.SecretStorage,
     private readonly credentials: CredentialStore,
@@ -40,7 +40,8 @@ export class SandboxService implements vscode.Disposable {
     private readonly settings: Settings,
     private readonly log: Logger,
   ) {
-    this.subscription = credentials.onDidChange(() => void this.trustStoredCredentials());
+    super();
+    this.register(credentials.onDidChange(() => void this.trustStoredCredentials()));
   }
 
   get isRunning(): boolean {
@@ -62,7 +63,8 @@ export class SandboxService implements vscode.Disposable {
     const sandbox = this.running;
     if (!sandbox) return false;
     this.running = undefined;
-    await sandbox.close();
+    this.closing = sandbox.close();
+    await this.closing;
     this.environments.setSandbox(undefined);
     this.log.info('sandbox', 'stopped');
     this.changed.fire(false);
@@ -70,10 +72,16 @@ export class SandboxService implements vscode.Disposable {
     return true;
   }
 
-  dispose(): void {
-    this.subscription.dispose();
-    void this.stop();
-    this.changed.dispose();
+  /** Stops the sandbox and releases the listeners; `deactivate()` returns this so that VS Code waits for the server to close. */
+  async shutdown(): Promise<void> {
+    super.dispose();
+    await this.stop();
+    // A second caller (dispose after deactivate) still waits for the close the first one began.
+    await this.closing;
+  }
+
+  override dispose(): void {
+    void this.shutdown();
   }
 
   private async doStart(): Promise<RunningSandbox> {

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { CREDENTIAL_TYPE_LABELS, DEPRECATED_TYPES } from '../core/credential';
 import type { CredentialStore, StoredCredentialInfo } from '../services/credentialStore';
 import type { EnvironmentRegistry } from '../services/environmentRegistry';
+import { Disposable } from '../services/lifecycle';
 
 export interface CredentialsTreeElement {
   kind: 'credential';
@@ -9,19 +10,15 @@ export interface CredentialsTreeElement {
 }
 
 /** The Credentials view: label, type and key id of each stored credential, never key material. */
-export class CredentialsTreeProvider implements vscode.TreeDataProvider<CredentialsTreeElement>, vscode.Disposable {
-  private readonly changed = new vscode.EventEmitter<void>();
+export class CredentialsTreeProvider extends Disposable implements vscode.TreeDataProvider<CredentialsTreeElement> {
+  private readonly changed = this.register(new vscode.EventEmitter<void>());
   readonly onDidChangeTreeData = this.changed.event;
-  private readonly subscriptions: vscode.Disposable[];
   private infos = new Map<string, StoredCredentialInfo>();
 
   constructor(private readonly credentials: CredentialStore, private readonly environments: EnvironmentRegistry) {
-    this.subscriptions = [credentials.onDidChange(() => this.changed.fire()), environments.onDidChange(() => this.changed.fire())];
-  }
-
-  dispose(): void {
-    for (const s of this.subscriptions) s.dispose();
-    this.changed.dispose();
+    super();
+    this.register(credentials.onDidChange(() => this.changed.fire()));
+    this.register(environments.onDidChange(() => this.changed.fire()));
   }
 
   async getChildren(element?: CredentialsTreeElement): Promise<CredentialsTreeElement[]> {

@@ -4,6 +4,7 @@ import type { Environment } from '../core/environment';
 import { API_LABELS, audienceOf } from '../core/environment';
 import type { CredentialStore, StoredCredentialInfo } from '../services/credentialStore';
 import type { EnvironmentRegistry } from '../services/environmentRegistry';
+import { Disposable } from '../services/lifecycle';
 import type { SandboxService } from '../services/sandboxService';
 import type { TokenHistory, TokenHistoryEntry } from '../services/tokenHistory';
 import { COMMANDS } from '../commands/commandIds';
@@ -23,15 +24,17 @@ export type EnvironmentsTreeElement =
  * sandbox with its environments while it runs. Each environment shows its audience, bound
  * credential and last result. Never prompts.
  */
-export class EnvironmentsTreeProvider implements vscode.TreeDataProvider<EnvironmentsTreeElement>, vscode.Disposable {
-  private readonly changed = new vscode.EventEmitter<void>();
+export class EnvironmentsTreeProvider extends Disposable implements vscode.TreeDataProvider<EnvironmentsTreeElement> {
+  private readonly changed = this.register(new vscode.EventEmitter<void>());
   readonly onDidChangeTreeData = this.changed.event;
-  private readonly subscriptions: vscode.Disposable[];
   private bindings = new Map<string, StoredCredentialInfo>();
 
   constructor(private readonly environments: EnvironmentRegistry, private readonly credentials: CredentialStore, private readonly sandbox: SandboxService, private readonly history?: TokenHistory) {
-    this.subscriptions = [environments.onDidChange(() => this.refresh()), credentials.onDidChange(() => this.refresh()), sandbox.onDidChange(() => this.refresh())];
-    if (history) this.subscriptions.push(history.onDidChange(() => this.changed.fire()));
+    super();
+    this.register(environments.onDidChange(() => this.refresh()));
+    this.register(credentials.onDidChange(() => this.refresh()));
+    this.register(sandbox.onDidChange(() => this.refresh()));
+    if (history) this.register(history.onDidChange(() => this.changed.fire()));
     this.refresh();
   }
 
@@ -43,11 +46,6 @@ export class EnvironmentsTreeProvider implements vscode.TreeDataProvider<Environ
       },
       () => this.changed.fire(),
     );
-  }
-
-  dispose(): void {
-    for (const s of this.subscriptions) s.dispose();
-    this.changed.dispose();
   }
 
   getChildren(element?: EnvironmentsTreeElement): EnvironmentsTreeElement[] {

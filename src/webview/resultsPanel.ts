@@ -12,12 +12,12 @@ import type { ComparedToken } from '../results/compareView';
 import { compareResultView } from '../results/compareView';
 import { panelHtml } from './panelHtml';
 import { bodyView } from '../results/bodyView';
-import { itemsOnPage, listingView, pageView, requestErrorView } from '../results/listingView';
+import { itemsOnPage, listingLine, listingView, pageView, requestErrorView } from '../results/listingView';
 import { tokenResultView } from '../results/tokenView';
 import { vehicleColumns } from '../results/vehicleReader';
 
 /** What the commands call to show a result. */
-export interface ResultsPanelController extends vscode.Disposable {
+export interface ResultsPanelMethods extends vscode.Disposable {
   /** A vehicles request that got an answer (2xx or not). */
   showListing(args: {
     environment: Environment;
@@ -235,7 +235,8 @@ class ResultsPanel implements vscode.Disposable {
       view.canLoadNext = !!more.nextUrl;
       const error = pages.find((p) => p.error)?.error;
       if (error && !view.error) view.error = error;
-      view.summary.line = `${pages.length ? `${pages[pages.length - 1].response.status} ${pages[pages.length - 1].response.statusText}`.trim() : ''} · ${view.vehicles.count.toLocaleString('en-US')} vehicles · ${view.pages.length} pages`;
+      const last = view.pages.at(-1)?.response;
+      view.summary.line = listingLine({ status: last?.status, statusText: last?.statusText, itemCount: view.vehicles.count, pageCount: view.pages.length, moreExist: !!more.nextUrl });
       this.post({ type: 'pagesAppended', resultId, pages, vehicles, nextUrl: more.nextUrl, stoppedBecause: more.stoppedBecause, canLoadNext: view.canLoadNext, error });
     } finally {
       held.loading = false;
@@ -277,12 +278,19 @@ function panelTitleOf(environment: Environment | undefined, kind: ResultView['ki
   return kind === 'token' ? `Token: ${environment.name}` : `Results: ${environment.name}`;
 }
 
+/** The panels and what the lazily loaded module offers the controller (see resultsController.ts). */
+export interface ResultsPanels extends ResultsPanelMethods {
+  /** Takes over a panel VS Code restored after a reload, with the state its webview persisted. */
+  restore(webviewPanel: vscode.WebviewPanel, state: unknown): void;
+}
+
 /**
- * Registers the results panels and their serializer. One panel per environment (and one for tokens
- * without an environment): results of staging and production sit side by side as editor tabs, and a
- * new result for an environment replaces the old one in its panel.
+ * The results panels: one per environment (and one for tokens without an environment), so that
+ * results of staging and production sit side by side as editor tabs, and a new result for an
+ * environment replaces the old one in its panel. This module and the view models it uses are
+ * loaded when the first panel opens, not at activation (dist/resultsPanel.js).
  */
-export function registerResultsPanel(context: vscode.ExtensionContext, log: vscode.LogOutputChannel): ResultsPanelController {
+export function createResultsPanels(context: vscode.ExtensionContext, log: vscode.LogOutputChannel): ResultsPanels {
   const panels = new Map<string, ResultsPanel>();
   const forget = (panel: ResultsPanel) => {
     if (panels.get(panel.key) === panel) panels.delete(panel.key);
@@ -309,17 +317,13 @@ export function registerResultsPanel(context: vscode.ExtensionContext, log: vsco
     return adopt(key, webviewPanel, undefined);
   };
 
-  const serializer = vscode.window.registerWebviewPanelSerializer(RESULTS_VIEW_TYPE, {
-    deserializeWebviewPanel(webviewPanel: vscode.WebviewPanel, state: unknown): Promise<void> {
+  return {
+    restore(webviewPanel, state) {
       // The webview persists a summary and its UI choices, never rows or tokens (see protocol.ts).
       const persisted = parsePersistedState(state);
       adopt(persisted?.panelKey ?? `restored:${randomUUID()}`, webviewPanel, persisted?.summary);
       log.info(`${LOG} restored a results panel${persisted?.summary ? ` (${persisted.summary.title})` : ''}`);
-      return Promise.resolve();
     },
-  });
-
-  const controller: ResultsPanelController = {
     showListing(args) {
       const id = randomUUID();
       const view = listingView({
@@ -355,11 +359,8 @@ export function registerResultsPanel(context: vscode.ExtensionContext, log: vsco
       panelFor(undefined, 'compare').show({ view, tokens: [args.left.token, args.right.token], pages: [] }, panelTitleOf(undefined, 'compare'));
     },
     dispose() {
-      serializer.dispose();
       for (const panel of [...panels.values()]) panel.dispose();
       panels.clear();
     },
   };
-  context.subscriptions.push(controller);
-  return controller;
 }
