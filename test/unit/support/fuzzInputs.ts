@@ -137,19 +137,21 @@ function safeStringify(value: unknown): string {
   return JSON.stringify(value) ?? 'null';
 }
 
-/** Counts what each input ended in and fails on an input that takes longer than the hang guard. */
+/**
+ * Counts what each input ended in. The work is bounded by the inputs, not by a clock: every input
+ * has a bounded size (at most 10 MB), so a parser that is linear finishes, and one that hangs or is
+ * quadratic on 10 MB runs into mocha's timeout for the whole test. The slowest input is printed
+ * as a figure, never asserted (a loaded machine must not fail a correct parser).
+ */
 export class FuzzCounter {
   inputs = 0;
   typedErrors = 0;
   results = 0;
   slowestMs = 0;
 
-  /** An input taking longer than this fails the test: it catches hangs, not slowness. */
-  hangGuardMs = 2000;
-
   constructor(readonly target: string) {}
 
-  /** Runs one input and checks it against the hang guard. */
+  /** Runs one input, counting it and its time. */
   time<T>(input: unknown, run: () => T): T {
     const start = performance.now();
     try {
@@ -170,14 +172,17 @@ export class FuzzCounter {
 
   private note(input: unknown, ms: number): void {
     this.inputs++;
-    this.slowestMs = Math.max(this.slowestMs, ms);
-    if (ms > this.hangGuardMs) {
-      throw new Error(`${this.target}: one input took ${Math.round(ms)} ms (hang guard ${this.hangGuardMs} ms): ${preview(input)}`);
+    if (ms > this.slowestMs) {
+      this.slowestMs = ms;
+      this.slowestInput = preview(input);
     }
   }
 
+  /** The start of the slowest input, for the printed line. */
+  slowestInput = '';
+
   line(): string {
-    return `fuzz ${this.target}: ${this.inputs} inputs, ${this.typedErrors} typed errors, ${this.results} results (slowest ${this.slowestMs.toFixed(1)} ms)`;
+    return `fuzz ${this.target}: ${this.inputs} inputs, ${this.typedErrors} typed errors, ${this.results} results (slowest ${this.slowestMs.toFixed(1)} ms: ${this.slowestInput.slice(0, 60)})`;
   }
 }
 
