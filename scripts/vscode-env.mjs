@@ -230,8 +230,11 @@ export function packageVsix(dir) {
   const vsce = path.join(PROJECT_ROOT, 'node_modules', '.bin', 'vsce');
   const logFile = path.join(dir, 'vsce.log');
   fs.rmSync(logFile, { force: true });
-  const status = run(vsce, ['package', '--no-dependencies', '--allow-missing-repository', '--no-rewrite-relative-links', '-o', outFile], { logFile, timeoutMs: 120_000 });
+  const status = run(vsce, ['package', '--no-dependencies', '--no-rewrite-relative-links', '-o', outFile], { logFile, timeoutMs: 120_000 });
   if (status !== 0 || !fs.existsSync(outFile)) throw new HarnessError(`vsce package failed (exit ${status}):\n${tail(logFile)}`);
+  // Ready for the Marketplace means no warnings either (a missing icon, repository or licence...).
+  const warnings = fs.readFileSync(logFile, 'utf8').split('\n').filter((line) => /\bWARNING\b/i.test(line));
+  if (warnings.length) throw new HarnessError(`vsce package warned; fix the manifest:\n${warnings.join('\n')}`);
   return outFile;
 }
 

@@ -4,6 +4,10 @@ import { COMMANDS } from '../../src/commands/commandIds';
 
 interface Manifest {
   name: string;
+  icon?: string;
+  repository?: { url?: string };
+  bugs?: { url?: string };
+  homepage?: string;
   displayName: string;
   engines: { vscode: string };
   devDependencies: Record<string, string>;
@@ -64,5 +68,15 @@ describe('the manifest and the README agree with the code', () => {
     const [typesMajor, typesMinor] = version(manifest.devDependencies['@types/vscode']);
     const [engineMajor, engineMinor] = version(manifest.engines.vscode);
     assert.ok(typesMajor < engineMajor || (typesMajor === engineMajor && typesMinor <= engineMinor), `${manifest.devDependencies['@types/vscode']} vs ${manifest.engines.vscode}`);
+  });
+
+  it('is ready for the Marketplace: a 128x128 PNG icon shipped in the VSIX, repository, bugs and homepage', () => {
+    assert.ok(manifest.icon, 'an icon');
+    const png = fs.readFileSync(manifest.icon);
+    assert.deepEqual([...png.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], 'the icon is a PNG');
+    assert.deepEqual([png.readUInt32BE(16), png.readUInt32BE(20)], [128, 128], 'the icon is 128x128');
+    const ignored = fs.readFileSync('.vscodeignore', 'utf8').split('\n').map((l) => l.trim());
+    assert.ok(!ignored.some((pattern) => pattern === manifest.icon || pattern === 'media/**'), 'the icon is not left out of the VSIX');
+    for (const url of [manifest.repository?.url, manifest.bugs?.url, manifest.homepage]) assert.match(url ?? '', /^https:\/\//);
   });
 });
