@@ -1,0 +1,183 @@
+import { randomUUID } from 'node:crypto';
+import { MobilityError } from './errors';
+
+/**
+ * `.http` / `.rest` request files in REST Client's syntax, the way users of REST Client and httpYac
+ * already keep their requests: requests separated by `###`, `@name = value` file variables,
+ * `{{name}}` substitution, `# @name x` request names, `#` and `//` comments, headers under the
+ * request line and an optional body after a blank line. The extension and the CLI sign a fresh
+ * token for every send, so a request file never holds a token or a key.
+ */
+
+/** One request of a file, as written (variables not yet substituted). */
+export interface FileRequest {
+  /** 1-based position in the file, the name REST Client gives an unnamed request. */
+  index: number;
+  /** From `# @name x` or `// @name x`. */
+  name?: string;
+  method: string;
+  /** The URL as written, continuation lines (`?a=1`, `&b=2`) joined. */
+  url: string;
+  headers: { name: string; value: string }[];
+  /** Text after the blank line that ends the headers, when there is any. */
+  body?: string;
+  /** 0-based line of the request line (for CodeLens and messages). */
+  line: number;
+}
+
+/** A parsed request file. Never throws: problems are reported with their line. */
+export interface RequestFile {
+  /** `@name = value`, in file order; a later definition wins. */
+  variables: Map<string, { value: string; line: number }>;
+  requests: FileRequest[];
+  problems: { line: number; message: string }[];
+}
+
+/** A request ready to send: every `{{variable}}` substituted. */
+export interface ResolvedFileRequest {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body?: string;
+  /** True when the request sets its own Authorization (sent as written; a reused token is refused). */
+  ownAuthorization: boolean;
+}
+
+const SEPARATOR = /^###/;
+const VARIABLE = /^@([A-Za-z_][\w.-]*)\s*=\s*(.*)$/;
+const NAME = /^(?:#|\/\/)\s*@name\s*(?:=\s*)?(\S+)\s*$/;
+const COMMENT = /^(?:#|\/\/)/;
+const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'TRACE', 'CONNECT'];
+const HEADER = /^([!#$%&'*+.^\w`|~-]+)\s*:\s*(.*)$/;
+const REFERENCE = /\{\{([^{}]*)\}\}/g;
+
+/** Parses a request file. Blocks that hold no request line (only variables and comments) are not requests. */
+export function parseRequestFile(text: string): RequestFile {
+  const lines = text.split(/\r?\n/);
+  const file: RequestFile = { variables: new Map(), requests: [], problems: [] };
+  let block: { start: number; lines: { text: string; line: number }[] } = { start: 0, lines: [] };
+  const flush = () => {
+    const request = parseBlock(block.lines, file);
+    if (request) file.requests.push({ ...request, index: file.requests.length + 1 });
+  };
+  lines.forEach((raw, line) => {
+    if (SEPARATOR.test(raw.trim())) {
+      flush();
+      block = { start: line + 1, lines: [] };
+    } else {
+      block.lines.push({ text: raw, line });
+    }
+  });
+  flush();
+  return file;
+}
+
+function parseBlock(lines: { text: string; line: number }[], file: RequestFile): Omit<FileRequest, 'index'> | undefined {
+  let name: string | undefined;
+  let i = 0;
+  // Before the request line: blank lines, comments, names and file variables.
+  for (; i < lines.length; i++) {
+    const text = lines[i].text.trim();
+    if (text === '') continue;
+    const named = NAME.exec(text);
+    if (named) {
+      name = named[1];
+      continue;
+    }
+    if (COMMENT.test(text)) continue;
+    const variable = VARIABLE.exec(text);
+    if (variable) {
+      file.variables.set(variable[1], { value: variable[2].trim(), line: lines[i].line });
+      continue;
+    }
+    break;
+  }
+  if (i >= lines.length) return undefined;
+  const requestLine = lines[i];
+  const { method, url: target } = splitRequestLine(requestLine.text.trim());
+  if (target === '' || METHODS.includes(target.toUpperCase())) {
+    file.problems.push({ line: requestLine.line, message: `"${requestLine.text.trim()}" names no URL: write "GET <url>".` });
+    return undefined;
+  }
+  let url = target;
+  i++;
+  // Query continuation lines: `?a=1` and `&b=2`, usually indented.
+  while (i < lines.length && /^\s*[?&]/.test(lines[i].text)) url += lines[i++].text.trim();
+  const headers: { name: string; value: string }[] = [];
+  for (; i < lines.length; i++) {
+    const text = lines[i].text.trim();
+    if (text === '') break;
+    if (COMMENT.test(text)) continue;
+    const header = HEADER.exec(text);
+    if (!header) {
+      file.problems.push({ line: lines[i].line, message: `"${text}" is not a header: write "Name: value", and leave a blank line before a body.` });
+      continue;
+    }
+    headers.push({ name: header[1], value: header[2].trim() });
+  }
+  const bodyText = lines.slice(i + 1).map((l) => l.text).join('\n').trim();
+  const request: Omit<FileRequest, 'index'> = { method, url, headers, line: requestLine.line };
+  if (name) request.name = name;
+  if (bodyText) request.body = bodyText;
+  return request;
+}
+
+/**
+ * `GET <url> HTTP/1.1`, `GET <url>` or just `<url>` (GET). Split by hand, not by one regex: a
+ * lazy match with optional parts is quadratic on a long run of spaces.
+ */
+function splitRequestLine(text: string): { method: string; url: string } {
+  let rest = text;
+  const space = rest.search(/\s/);
+  let method = 'GET';
+  if (space > 0 && METHODS.includes(rest.slice(0, space).toUpperCase())) {
+    method = rest.slice(0, space).toUpperCase();
+    rest = rest.slice(space).trimStart();
+  }
+  const tail = rest.slice(Math.max(0, rest.length - 16));
+  const version = /\sHTTP\/[\d.]+$/i.exec(tail);
+  if (version) rest = rest.slice(0, rest.length - tail.length + version.index).trimEnd();
+  return { method, url: rest };
+}
+
+/** The request named `selector`, or at 1-based position `selector`. */
+export function findFileRequest(file: RequestFile, selector: string): FileRequest {
+  const byName = file.requests.find((r) => r.name === selector);
+  if (byName) return byName;
+  if (/^\d+$/.test(selector)) {
+    const byIndex = file.requests[Number(selector) - 1];
+    if (byIndex) return byIndex;
+  }
+  const names = file.requests.map((r) => (r.name ? `${r.index} (${r.name})` : String(r.index)));
+  throw new MobilityError('USAGE', `The file has no request "${selector}". Its requests: ${names.join(', ') || 'none'}.`);
+}
+
+/**
+ * Substitutes `{{name}}` from, in this order: `given` (such as `baseUrl` of the active
+ * environment), then the file's variables (which may refer to each other), then the system
+ * variables `{{$guid}}` and `{{$timestamp}}`. Refuses what stays unresolved, naming it.
+ */
+export function resolveFileRequest(request: FileRequest, file: RequestFile, given: Record<string, string> = {}): ResolvedFileRequest {
+  const unresolved = new Set<string>();
+  const expand = (text: string, depth = 0): string =>
+    text.replace(REFERENCE, (whole, inner: string) => {
+      const key = inner.trim();
+      if (key === '$guid') return randomUUID();
+      if (key === '$timestamp') return String(Math.floor(Date.now() / 1000));
+      if (Object.hasOwn(given, key)) return given[key];
+      const variable = file.variables.get(key);
+      if (variable && depth < 10) return expand(variable.value, depth + 1);
+      unresolved.add(key);
+      return whole;
+    });
+  const url = expand(request.url);
+  const headers: Record<string, string> = {};
+  for (const h of request.headers) headers[h.name] = expand(h.value);
+  if (unresolved.size) {
+    const names = [...unresolved].map((n) => `{{${n}}}`).join(', ');
+    throw new MobilityError('USAGE', `Request ${request.name ?? request.index} (line ${request.line + 1}) uses ${names}, which ${unresolved.size === 1 ? 'is' : 'are'} not defined: add "@name = value" to the file, or pick an environment for {{baseUrl}}.`);
+  }
+  const resolved: ResolvedFileRequest = { method: request.method, url, headers, ownAuthorization: Object.keys(headers).some((h) => h.toLowerCase() === 'authorization') };
+  if (request.body !== undefined) resolved.body = expand(request.body);
+  return resolved;
+}

@@ -1,0 +1,74 @@
+import assert from 'node:assert/strict';
+import { MobilityError } from '../../src/core/errors';
+import { findFileRequest, parseRequestFile, resolveFileRequest } from '../../src/core/requestFile';
+
+const FILE = [
+  '@hour = 2025-11-05T13',
+  '@trips = {{baseUrl}}/trips',
+  '',
+  '# @name vehicles',
+  'GET {{baseUrl}}/vehicles HTTP/1.1',
+  'Accept: application/vnd.mds+json;version=2.0',
+  '',
+  '###  trips of one hour',
+  '// @name trips',
+  'GET {{trips}}',
+  '    ?end_time={{hour}}',
+  '    &page_size=10',
+  '',
+  '### the short form: a URL alone is a GET',
+  '{{baseUrl}}/stops',
+  '',
+  '###',
+  'GET {{baseUrl}}/vehicles',
+  'Authorization: Bearer eyJhbGciOiJFUzI1NiJ9.e30.c2ln',
+  '',
+].join('\r\n');
+
+describe('request files (.http / .rest, REST Client syntax)', () => {
+  it('splits requests at ###, reads names, variables, continuation lines and headers', () => {
+    const file = parseRequestFile(FILE);
+    assert.deepEqual(file.problems, []);
+    assert.equal(file.requests.length, 4);
+    assert.deepEqual(file.requests.map((r) => [r.index, r.name, r.method, r.line]), [[1, 'vehicles', 'GET', 4], [2, 'trips', 'GET', 9], [3, undefined, 'GET', 14], [4, undefined, 'GET', 17]]);
+    assert.equal(file.requests[1].url, '{{trips}}?end_time={{hour}}&page_size=10');
+    assert.deepEqual(file.requests[0].headers, [{ name: 'Accept', value: 'application/vnd.mds+json;version=2.0' }]);
+    assert.equal(file.variables.get('hour')?.value, '2025-11-05T13');
+  });
+
+  it('substitutes the active environment\'s baseUrl and file variables that refer to each other', () => {
+    const file = parseRequestFile(FILE);
+    const trips = resolveFileRequest(findFileRequest(file, 'trips'), file, { baseUrl: 'http://127.0.0.1:1234/mds' });
+    assert.equal(trips.url, 'http://127.0.0.1:1234/mds/trips?end_time=2025-11-05T13&page_size=10');
+    assert.equal(trips.ownAuthorization, false);
+    // The same file against another environment.
+    assert.equal(resolveFileRequest(findFileRequest(file, '3'), file, { baseUrl: 'https://staging.example.test' }).url, 'https://staging.example.test/stops');
+  });
+
+  it('marks a request that sets its own Authorization, to be sent as written with a warning', () => {
+    const file = parseRequestFile(FILE);
+    assert.equal(resolveFileRequest(findFileRequest(file, '4'), file, { baseUrl: 'https://x.test' }).ownAuthorization, true);
+  });
+
+  it('refuses an unresolved variable, naming it and the line, and an unknown request, listing those there are', () => {
+    const file = parseRequestFile(FILE);
+    assert.throws(() => resolveFileRequest(findFileRequest(file, 'vehicles'), file), (err: unknown) => err instanceof MobilityError && /\{\{baseUrl\}\}.*not defined/.test(err.message) && /line 5/.test(err.message));
+    assert.throws(() => findFileRequest(file, 'nope'), /no request "nope".*1 \(vehicles\), 2 \(trips\), 3, 4/);
+  });
+
+  it('reports lines that are neither headers nor requests, and keeps a body', () => {
+    const file = parseRequestFile('GET https://x.test/a\nnot a header\nX-Ok: 1\n\n{"a":1}\n###\nGET\n');
+    assert.equal(file.requests.length, 1);
+    assert.equal(file.requests[0].body, '{"a":1}');
+    assert.deepEqual(file.problems.map((p) => p.line), [1, 6]);
+  });
+
+  it('stays linear on hostile lines (long runs of spaces, unclosed braces)', () => {
+    const spaces = ' '.repeat(200_000);
+    const file = parseRequestFile(`GET https://x.test/${spaces}x${spaces}\nX-A: {{${spaces}\n`);
+    assert.equal(file.requests.length, 1);
+    assert.equal(resolveFileRequest(file.requests[0], file, { baseUrl: 'b' }).headers['X-A'], `{{${spaces}`.trim(), 'an unclosed {{ is text, not a variable');
+    const text = `{{${' '.repeat(100_000)}`.repeat(5);
+    assert.equal(parseRequestFile(`GET https://x.test/${text}`).requests.length, 1);
+  });
+});
