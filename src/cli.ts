@@ -12,7 +12,9 @@ import type { HttpExchange, VehicleListing } from './core/apiClient';
 import { decodeJwt, stripTokenText } from './core/decodeJwt';
 import type { DecodedToken } from './core/decodeJwt';
 import { isMobilityError, MobilityError } from './core/errors';
-import { defaultStateDir, FileClockStore } from './core/fileClockStore';
+import { defaultStateDir } from './core/fileClockStore';
+import { openSharedClock, stateDirOption } from './core/sharedClock';
+import type { SharedKeyQueue } from './core/sharedKeyQueue';
 import { IssueClock } from './core/issueClock';
 import { lintToken } from './core/lintToken';
 import type { LintFinding } from './core/lintToken';
@@ -204,14 +206,15 @@ function credentialFileInput(file: string): CredentialInput {
   return { kind: 'ec', type, kid: data.kid, issuer: data.issuer, privateKey: readFile(keyFile, 'private key') };
 }
 
-function issuerFrom(values: Values, env: NodeJS.ProcessEnv): TokenIssuer {
+/** The issuer on the clock shared with every window and script (--state-dir), and the matching request queue. */
+function issuerFrom(values: Values, io: CliIo): { issuer: TokenIssuer; queue: SharedKeyQueue } {
   const precision = (values.precision as string | undefined) ?? 'seconds';
   if (precision !== 'seconds' && precision !== 'milliseconds') {
     throw new MobilityError('USAGE', `--precision must be seconds or milliseconds, not "${precision}".`);
   }
-  const stateDir = (values['state-dir'] as string | undefined) ?? defaultStateDir(env);
-  const clock = new IssueClock({ precision: precision, store: new FileClockStore(path.join(stateDir, 'issue-clock.json')) });
-  return new TokenIssuer({ clock, lifetimeSeconds: lifetimeFrom(values) });
+  const shared = openSharedClock(stateDirOption(values['state-dir'] as string | undefined, io.env), { onProblem: (m) => io.err(`mobility-api: warning: ${m}`) });
+  const clock = new IssueClock({ precision: precision, store: shared.store });
+  return { issuer: new TokenIssuer({ clock, lifetimeSeconds: lifetimeFrom(values) }), queue: shared.queue };
 }
 
 function lifetimeFrom(values: Values): number | undefined {
@@ -241,7 +244,7 @@ async function tokenCommand(args: string[], io: CliIo): Promise<number> {
   const api = apiFrom(values, false);
   const credential = loadCredential(values, io, api);
   const env = environmentFrom(values.aud, '--aud', api, values);
-  const issued = await issuerFrom(values, io.env).issue(credential, env);
+  const issued = await issuerFrom(values, io).issuer.issue(credential, env);
   io.out(issued.token);
   return 0;
 }
@@ -313,7 +316,8 @@ async function vehiclesCommand(args: string[], io: CliIo): Promise<number> {
   const credential = loadCredential(values, io, api);
   const timeoutMs = values.timeout === undefined ? undefined : positiveNumber(values.timeout, '--timeout') * 1000;
   const maxPages = values['max-pages'] === undefined ? undefined : positiveNumber(values['max-pages'], '--max-pages');
-  const client = new ApiClient({ issuer: issuerFrom(values, io.env), timeoutMs });
+  const { issuer, queue } = issuerFrom(values, io);
+  const client = new ApiClient({ issuer, queue, timeoutMs });
   const stop = new AbortController();
   const listing = await client.listVehicles(env, credential, {
     query: { status: values.status, deviceId: values['device-id'] },
