@@ -124,9 +124,8 @@ export class FileClockStore implements ClockStore {
   /** The marks by key id digest (a floor from a rebuild applied to each), for carrying them to another store. */
   async readMarks(): Promise<Record<string, number>> {
     return this.locked((state) => {
-      const out: Record<string, number> = Object.create(null) as Record<string, number>;
-      for (const keyId of state.marks.keys()) out[keyId] = markOf(state, keyId)!;
-      return { result: out, write: false };
+      // Every name is a digest (`sha256:…`), so a plain object is safe from prototype keys.
+      return { result: Object.fromEntries([...state.marks.keys()].map((name) => [name, markOf(state, name)!])), write: false };
     });
   }
 
