@@ -8,10 +8,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ApiClient } from '../../src/core/apiClient';
+import { decodeJwt } from '../../src/core/decodeJwt';
 import type { Environment } from '../../src/core/environment';
 import { MobilityError } from '../../src/core/errors';
 import { CLOCK_FILE_NAME, FileClockStore, keyIdDigest } from '../../src/core/fileClockStore';
 import { IssueClock } from '../../src/core/issueClock';
+import { lintToken } from '../../src/core/lintToken';
 import { parseCredential } from '../../src/core/parseCredential';
 import { openSharedClock, stateDirOption } from '../../src/core/sharedClock';
 import { SharedKeyQueue } from '../../src/core/sharedKeyQueue';
@@ -142,6 +144,32 @@ if (CHILD_ROLE) {
         const marks = (JSON.parse(fs.readFileSync(path.join(stateDir, CLOCK_FILE_NAME), 'utf8')) as { lastIssuedAt: Record<string, number> }).lastIssuedAt;
         assert.deepEqual(Object.keys(marks), [keyIdDigest(sandbox.demo.kid)], 'one mark, for the one key');
       });
+    });
+
+    it('millisecond tokens issued at .000, .001, .500 and .999 of a second pass the sandbox allowing no skew, and lint without errors', async () => {
+      const second = Math.floor(Date.now() / 1000) * 1000;
+      let nowMs = second;
+      const sandbox = await startSandbox({ fleetSize: 1, maxSkewSeconds: 0, now: () => nowMs });
+      try {
+        const demo = sandbox.demo;
+        const credential = parseCredential({ kind: 'ec', type: 'external-org', kid: demo.kid, issuer: demo.issuer, privateKey: fs.readFileSync(demo.privateKeyFile, 'utf8') }).credential;
+        const mds = sandbox.environments.find((e) => e.id === 'mds-staging')!;
+        const environment: Environment = { id: mds.id, name: mds.id, api: 'mds', stage: 'staging', baseUrl: mds.baseUrl };
+        const client = new ApiClient({ issuer: new TokenIssuer({ clock: new IssueClock({ precision: 'milliseconds', now: () => nowMs }), lifetimeSeconds: 60 }) });
+        for (const ms of [0, 1, 500, 999, 1000, 1999]) {
+          nowMs = second + ms;
+          const page = (await client.listVehicles(environment, credential)).pages[0];
+          assert.equal(page.status, 200, `at .${String(ms % 1000).padStart(3, '0')}: ${JSON.stringify(page.body)}`);
+          const { iat, exp } = page.token.claims;
+          assert.equal(exp - iat, 60, 'exp - iat is the lifetime');
+          const decoded = decodeJwt(page.token.token);
+          assert.ok(decoded.ok);
+          const errors = lintToken(decoded.token, { now: nowMs, knownAudiences: [mds.baseUrl] }).filter((f) => f.severity === 'error');
+          assert.deepEqual(errors, []);
+        }
+      } finally {
+        await sandbox.close();
+      }
     });
 
     describe('lock faults', () => {
