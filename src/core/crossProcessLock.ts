@@ -31,6 +31,11 @@ export interface CrossProcessLockOptions {
  * Takes the lock of `base` (the directory `<base>.lock`, created by proper-lockfile) for this process,
  * waiting while another process holds it. Resolves to the release function. The folder of `base`
  * must exist.
+ *
+ * A known limit of proper-lockfile: when two waiters find the same stale lock at the same moment,
+ * both may remove it and the slower one can remove the lock the faster one just made, so both hold
+ * it. That needs a holder that died and two waiters within the same few milliseconds; the robbed
+ * holder is told through `onCompromised` at its next refresh.
  */
 export async function acquireCrossProcessLock(base: string, options: CrossProcessLockOptions): Promise<() => Promise<void>> {
   const deadline = Date.now() + options.maxWaitMs;
