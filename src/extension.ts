@@ -18,7 +18,6 @@ import { ClientFactory } from './services/clientFactory';
 import { CredentialStore } from './services/credentialStore';
 import type { StoredCredentialInfo } from './services/credentialStore';
 import { EnvironmentRegistry } from './services/environmentRegistry';
-import { GlobalStateClockStore } from './services/globalStateClockStore';
 import { Logger } from './services/logger';
 import { SandboxService } from './services/sandboxService';
 import { Settings } from './services/settings';
@@ -48,13 +47,12 @@ export function activate(context: vscode.ExtensionContext): MobilityApiExports {
   const environments = new EnvironmentRegistry(settings, context.globalState);
   const sandbox = new SandboxService(context.secrets, credentials, environments, settings, log);
   running = sandbox;
-  const clockStore = new GlobalStateClockStore(context.globalState);
-  const clients = new ClientFactory(settings, clockStore);
+  const clients = new ClientFactory(settings, context.globalState, log);
   const results = registerResultsPanel(context, channel);
   // In memory only, so a reload clears both: the session's issued tokens and the hover links' token ids.
   const tokenHistory = new TokenHistory();
   const tokenHandles = new TokenHandles();
-  const deps: CommandDeps = { context, log, settings, credentials, environments, sandbox, clients, clockStore, results, tokenHistory, session: { warnedDeprecated: new Set() } };
+  const deps: CommandDeps = { context, log, settings, credentials, environments, sandbox, clients, clockStore: clients, results, tokenHistory, session: { warnedDeprecated: new Set() } };
 
   const environmentsTree = new EnvironmentsTreeProvider(environments, credentials, sandbox, tokenHistory);
   const credentialsTree = new CredentialsTreeProvider(credentials, environments);

@@ -6,7 +6,8 @@ import type { Credential, CredentialInput, IssuerDomains } from '../core/credent
 import { NO_DOMAINS } from '../core/credential';
 import type { ApiKind, Environment } from '../core/environment';
 import { MobilityError } from '../core/errors';
-import { defaultStateDir, FileClockStore } from '../core/fileClockStore';
+import { openSharedClock, stateDirOption } from '../core/sharedClock';
+import type { SharedKeyQueue } from '../core/sharedKeyQueue';
 import { IssueClock } from '../core/issueClock';
 import { assertCredentialForApi, looksLikeServiceAccountKeyFile, parseCredential } from '../core/parseCredential';
 import { TokenIssuer } from '../core/tokenIssuer';
@@ -113,14 +114,15 @@ function credentialFileInput(file: string): CredentialInput {
   return { kind: 'ec', type, kid: data.kid, issuer: data.issuer, privateKey: readFile(keyFile, 'private key') };
 }
 
-export function issuerFrom(values: CredentialValues, env: NodeJS.ProcessEnv): TokenIssuer {
+/** The issuer on the clock shared with every window and script (--state-dir), and the matching request queue. */
+export function issuerFrom(values: CredentialValues, io: CliIo): { issuer: TokenIssuer; queue: SharedKeyQueue } {
   const precision = values.precision ?? 'seconds';
   if (precision !== 'seconds' && precision !== 'milliseconds') {
     throw new MobilityError('USAGE', `--precision must be seconds or milliseconds, not "${precision}".`);
   }
-  const stateDir = values['state-dir'] ?? defaultStateDir(env);
-  const clock = new IssueClock({ precision: precision, store: new FileClockStore(path.join(stateDir, 'issue-clock.json')) });
-  return new TokenIssuer({ clock, lifetimeSeconds: lifetimeFrom(values) });
+  const shared = openSharedClock(stateDirOption(values['state-dir'], io.env), { onProblem: (m) => io.err(`mobility-api: warning: ${m}`) });
+  const clock = new IssueClock({ precision, store: shared.store });
+  return { issuer: new TokenIssuer({ clock, lifetimeSeconds: lifetimeFrom(values) }), queue: shared.queue };
 }
 
 function lifetimeFrom(values: CredentialValues): number | undefined {

@@ -9,7 +9,7 @@ export async function tokenCommand(args: string[], io: CliIo): Promise<number> {
   const api = apiFrom(values, false);
   const credential = loadCredential(values, io, api);
   const env = environmentFrom(values.aud, '--aud', api, values);
-  const issued = await issuerFrom(values, io.env).issue(credential, env);
+  const issued = await issuerFrom(values, io).issuer.issue(credential, env);
   io.out(issued.token);
   return 0;
 }

@@ -25,7 +25,8 @@ export async function vehiclesCommand(args: string[], io: CliIo): Promise<number
   const credential = loadCredential(values, io, api);
   const timeoutMs = values.timeout === undefined ? undefined : positiveNumber(values.timeout, '--timeout') * 1000;
   const maxPages = values['max-pages'] === undefined ? undefined : positiveNumber(values['max-pages'], '--max-pages');
-  const client = new ApiClient({ issuer: issuerFrom(values, io.env), timeoutMs });
+  const { issuer, queue } = issuerFrom(values, io);
+  const client = new ApiClient({ issuer, queue, timeoutMs });
   const stop = new AbortController();
   const listing = await client.listVehicles(env, credential, {
     query: { status: values.status, deviceId: values['device-id'] },

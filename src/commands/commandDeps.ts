@@ -1,9 +1,8 @@
 import type * as vscode from 'vscode';
 import type { ResultsPanelController } from '../webview/resultsController';
-import type { ClientFactory } from '../services/clientFactory';
+import type { ClientFactory, ClockMarks } from '../services/clientFactory';
 import type { CredentialStore } from '../services/credentialStore';
 import type { EnvironmentRegistry } from '../services/environmentRegistry';
-import type { GlobalStateClockStore } from '../services/globalStateClockStore';
 import type { Logger } from '../services/logger';
 import type { SandboxService } from '../services/sandboxService';
 import type { Settings } from '../services/settings';
@@ -18,7 +17,7 @@ export interface CommandDeps {
   environments: EnvironmentRegistry;
   sandbox: SandboxService;
   clients: ClientFactory;
-  clockStore: GlobalStateClockStore;
+  clockStore: ClockMarks;
   results: ResultsPanelController;
   /** The tokens issued in this window (jti, times, use), for the tree; texts in memory only. */
   tokenHistory: TokenHistory;

@@ -2,10 +2,23 @@ import { MobilityError } from './errors';
 
 /**
  * `seconds`: whole-second NumericDates (the default; what most verifiers expect).
- * `milliseconds`: fractional NumericDates such as 1767225600.123 (RFC 7519 allows them), so one key
- * can sign up to a thousand tokens a second.
+ * `milliseconds`: fractional NumericDates such as 1767225599.123 (RFC 7519 allows them), so one key
+ * can sign up to a thousand tokens a second. They run {@link MILLISECOND_LAG_MS} behind the wall
+ * clock, so that verifiers which compare `iat` with a whole-second "now" accept them.
  */
 export type ClockPrecision = 'seconds' | 'milliseconds';
+
+/**
+ * How far millisecond-precision issue times lie behind the wall clock. Common verifiers (PyJWT 2.6,
+ * for one) refuse a token whose `iat` is later than `int(now)`, a "now" cut to whole seconds: a
+ * fractional `iat` equal to the true time (12.345 at 12.345) is then "not yet valid" for the rest
+ * of that second. One second behind (11.345) is at or below the whole second at every moment, for
+ * such verifiers and for exact ones alike. The cost: the token is stamped one
+ * second before it was signed, and since `exp` = `iat` + lifetime (spec 5.4: issue time plus 60 to
+ * 3600 s, so `exp - iat` stays the chosen lifetime), it also expires one second earlier.
+ * The issue times stay strictly increasing per key: the lag is the same for every token.
+ */
+export const MILLISECOND_LAG_MS = 1000;
 
 /** What `decide` answers inside a store update: issue this time, or wait this long and ask again. */
 export type ClockDecision = { issue: number } | { waitMs: number };
@@ -110,12 +123,13 @@ export class IssueClock {
   private decide(last: number | undefined): ClockDecision {
     const nowMs = this.now();
     const step = this.precision === 'seconds' ? 1000 : 1;
-    const candidateMs = Math.floor(nowMs / step) * step;
+    const lag = this.precision === 'seconds' ? 0 : MILLISECOND_LAG_MS;
+    const candidateMs = Math.floor((nowMs - lag) / step) * step;
     const lastMs = last === undefined || !Number.isFinite(last) ? -Infinity : Math.round(last * 1000);
     if (candidateMs > lastMs) return { issue: candidateMs / 1000 };
-    // The next allowed time is one step past the last one; wait until the wall clock gets there.
+    // The next allowed time is one step past the last one; wait until the (lagging) clock gets there.
     const nextMs = Math.floor(lastMs / step) * step + step;
-    return { waitMs: Math.max(1, nextMs - nowMs) };
+    return { waitMs: Math.max(1, nextMs + lag - nowMs) };
   }
 }
 

@@ -1,30 +1,65 @@
+import os from 'node:os';
+import path from 'node:path';
 import * as vscode from 'vscode';
 import { ApiClient } from '../core/apiClient';
+import { defaultStateDir } from '../core/fileClockStore';
 import { IssueClock } from '../core/issueClock';
-import { TokenIssuer } from '../core/tokenIssuer';
 import type { ClockStore } from '../core/issueClock';
+import { expandHome, openSharedClock } from '../core/sharedClock';
+import type { SharedClock } from '../core/sharedClock';
+import { TokenIssuer } from '../core/tokenIssuer';
+import { migrateGlobalStateClock } from './globalStateClockStore';
+import type { Logger } from './logger';
 import { Disposable } from './lifecycle';
 import type { Settings } from './settings';
 
+/** The issue-clock marks, as the credential commands need them. */
+export interface ClockMarks {
+  /** Forgets a key's mark, when its credential is removed (a mark of the last seconds stays). */
+  forget(keyId: string): Promise<void>;
+}
+
+/** A shared clock and the one-time preparation before its first use. */
+interface PreparedClock extends SharedClock {
+  ready(): Promise<void>;
+}
+
 /**
- * One API client (and so one per-key request queue and issue clock) for the window, rebuilt only
- * when the token or request settings change.
+ * One API client for the window, rebuilt only when the token, request or state folder settings
+ * change. Its issue clock and per-key request queue are shared with every other window, the CLI
+ * and scripts through the state folder (`mobilityApi.stateDirectory`, default the well-known one).
  */
-export class ClientFactory extends Disposable {
+export class ClientFactory extends Disposable implements ClockMarks {
   private client: ApiClient | undefined;
-  constructor(private readonly settings: Settings, private readonly clockStore: ClockStore) {
+  private shared: PreparedClock | undefined;
+
+  constructor(
+    private readonly settings: Settings,
+    private readonly globalState: vscode.Memento,
+    private readonly log: Logger,
+  ) {
     super();
     this.register(vscode.workspace.onDidChangeConfiguration((e) => {
-      if (e.affectsConfiguration('mobilityApi.token') || e.affectsConfiguration('mobilityApi.request')) this.client = undefined;
+      if (e.affectsConfiguration('mobilityApi.token') || e.affectsConfiguration('mobilityApi.request') || e.affectsConfiguration('mobilityApi.stateDirectory')) this.client = undefined;
     }));
   }
 
   get(): ApiClient {
-    this.client ??= new ApiClient({
+    if (this.client) return this.client;
+    const shared = this.sharedClock();
+    // The marks of earlier versions (globalState) are carried over before the first time is issued.
+    const store: ClockStore = {
+      update: async (keyId, decide) => {
+        await shared.ready();
+        return shared.store.update(keyId, decide);
+      },
+    };
+    this.client = new ApiClient({
       issuer: new TokenIssuer({
-        clock: new IssueClock({ store: this.clockStore, precision: this.settings.clockPrecision }),
+        clock: new IssueClock({ store, precision: this.settings.clockPrecision }),
         lifetimeSeconds: this.settings.lifetimeSeconds,
       }),
+      queue: shared.queue,
       timeoutMs: this.settings.timeoutMs,
       maxBytes: this.settings.maxBytes,
       userAgent: 'mobility-api-explorer (VS Code)',
@@ -36,4 +71,43 @@ export class ClientFactory extends Disposable {
     return this.get().issuer;
   }
 
+  async forget(keyId: string): Promise<void> {
+    const shared = this.sharedClock();
+    await shared.ready();
+    await shared.store.forget(keyId);
+  }
+
+  /** The state folder: the setting (`~` for the home folder, relative to it), else the well-known one. */
+  stateDir(): string {
+    const setting = this.settings.stateDirectory;
+    return setting ? path.resolve(os.homedir(), expandHome(setting)) : path.resolve(defaultStateDir());
+  }
+
+  private sharedClock(): PreparedClock {
+    const dir = this.stateDir();
+    if (this.shared?.stateDir === dir) return this.shared;
+    const previous = this.shared;
+    const opened = openSharedClock(dir, { onProblem: (message) => this.log.warn('clock', message) });
+    let pending: Promise<void> | undefined;
+    const ready = () =>
+      (pending ??= this.prepare(opened, previous).catch((err: unknown) => {
+        // Tried again with the next token, e.g. once the folder is writable.
+        pending = undefined;
+        throw err;
+      }));
+    this.shared = { ...opened, ready };
+    return this.shared;
+  }
+
+  private async prepare(opened: SharedClock, previous: SharedClock | undefined): Promise<void> {
+    const carried = await migrateGlobalStateClock(this.globalState, opened.store);
+    if (carried) this.log.info('clock', `moved ${carried} issue-clock mark(s) from this profile's globalState to ${opened.store.filePath}`);
+    if (!previous) return;
+    // A new state folder starts from the old one's marks, or a key could get a time it already had.
+    try {
+      await opened.store.raiseMarks(await previous.store.readMarks());
+    } catch (err) {
+      this.log.warn('clock', `Could not carry the issue-clock marks from ${previous.stateDir} to ${opened.stateDir}: ${(err as Error).message}`);
+    }
+  }
 }

@@ -1,38 +1,21 @@
 import type * as vscode from 'vscode';
-import type { ClockDecision, ClockStore } from '../core/issueClock';
+import type { FileClockStore } from '../core/fileClockStore';
 
-const KEY = 'mobilityApi.issueClock';
+/** Where versions before the shared clock kept the marks of this VS Code profile. */
+const LEGACY_KEY = 'mobilityApi.issueClock';
 
 /**
- * The per-key issue clock's high-water marks in `globalState`: a number per key id, never a key.
- * Decisions are made on an in-memory copy (one extension host serves a window), then persisted.
+ * Carries the issue-clock marks that earlier versions kept in `globalState` into the shared file
+ * store (the larger mark wins, so no earlier time is ever handed out), then removes them from
+ * `globalState`, which is no longer used for the clock. Removes nothing when the file store
+ * cannot be written: the marks then stay for the next try. Returns how many marks were carried.
  */
-export class GlobalStateClockStore implements ClockStore {
-  constructor(private readonly state: vscode.Memento) {}
-
-  async update(keyId: string, decide: (last: number | undefined) => ClockDecision): Promise<ClockDecision> {
-    const marks = this.read();
-    const decision = decide(Object.hasOwn(marks, keyId) ? marks[keyId] : undefined);
-    if ('issue' in decision) {
-      marks[keyId] = decision.issue;
-      await this.state.update(KEY, marks);
-    }
-    return decision;
-  }
-
-  /** Removes a key's mark, when its credential is removed. */
-  async forget(keyId: string): Promise<void> {
-    const marks = this.read();
-    if (Object.hasOwn(marks, keyId)) {
-      delete marks[keyId];
-      await this.state.update(KEY, marks);
-    }
-  }
-
-  private read(): Record<string, number> {
-    const stored = this.state.get<Record<string, unknown>>(KEY, {});
-    const marks: Record<string, number> = {};
-    for (const [k, v] of Object.entries(stored ?? {})) if (typeof v === 'number' && Number.isFinite(v)) marks[k] = v;
-    return marks;
-  }
+export async function migrateGlobalStateClock(state: vscode.Memento, store: FileClockStore): Promise<number> {
+  const stored = state.get<Record<string, unknown>>(LEGACY_KEY);
+  if (stored === undefined) return 0;
+  const marks: Record<string, number> = Object.create(null) as Record<string, number>;
+  for (const [k, v] of Object.entries(stored ?? {})) if (typeof v === 'number' && Number.isFinite(v)) marks[k] = v;
+  await store.raiseMarks(marks);
+  await state.update(LEGACY_KEY, undefined);
+  return Object.keys(marks).length;
 }

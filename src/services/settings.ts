@@ -41,6 +41,11 @@ export class Settings {
     return this.config.get<string>('token.clockPrecision', 'seconds') === 'milliseconds' ? 'milliseconds' : 'seconds';
   }
 
+  /** `mobilityApi.stateDirectory` as written (trimmed); empty means the well-known state folder. */
+  get stateDirectory(): string {
+    return (this.config.get<string>('stateDirectory', '') ?? '').trim();
+  }
+
   get timeoutMs(): number {
     return Math.max(1, this.config.get<number>('request.timeoutSeconds', 30)) * 1000;
   }

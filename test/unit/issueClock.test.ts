@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { IssueClock, MemoryClockStore } from '../../src/core/issueClock';
-import { FileClockStore } from '../../src/core/fileClockStore';
+import { CLOCK_FILE_NAME, FileClockStore, keyIdDigest } from '../../src/core/fileClockStore';
 import { MobilityError } from '../../src/core/errors';
 
 const isStrictlyIncreasing = (xs: number[]) => xs.every((x, i) => i === 0 || x > xs[i - 1]);
@@ -28,10 +28,18 @@ describe('IssueClock (spec 5.1 rule 6: strictly later iat per key)', () => {
     for (const t of times) assert.equal(Math.round(t * 1000) / 1000, t, 'at most three decimals');
   });
 
-  it('keeps keys independent', async () => {
-    const clock = new IssueClock();
-    const [a, b] = await Promise.all([clock.next('a'), clock.next('b')]);
-    assert.ok(Math.abs(a - b) <= 1, 'the second key does not wait for the first');
+  it('keeps keys independent: a key waiting for the next second does not hold up another key', async () => {
+    // The wall clock stands still, so a second token on key a can only wait (until cancelled).
+    const frozen = Date.UTC(2026, 0, 1, 12, 0, 0, 500);
+    const clock = new IssueClock({ now: () => frozen });
+    const a = await clock.next('a');
+    const ac = new AbortController();
+    const secondA = clock.next('a', ac.signal);
+    const b = await clock.next('b');
+    assert.equal(b, a, 'key b gets the same second as key a, at once');
+    assert.equal(b, Math.floor(frozen / 1000));
+    ac.abort();
+    await assert.rejects(secondA, (e: unknown) => e instanceof MobilityError && e.code === 'HTTP_ABORTED');
   });
 
   it('continues after the mark a previous run persisted (restart)', async () => {
@@ -63,17 +71,38 @@ describe('IssueClock (spec 5.1 rule 6: strictly later iat per key)', () => {
     await assert.rejects(clock.next('k'), (e: unknown) => e instanceof MobilityError && e.code === 'CLOCK_BEHIND' && /correct the system clock/.test(e.message));
   });
 
-  it('can be cancelled while it waits', async () => {
-    const clock = new IssueClock();
-    await clock.next('k');
+  it('can be cancelled while it waits for the next second, and hands out nothing', async () => {
+    let nowMs = Date.UTC(2026, 0, 1, 12, 0, 0, 100);
+    const store = new MemoryClockStore();
+    const clock = new IssueClock({ store, now: () => nowMs });
+    const first = await clock.next('k');
     const ac = new AbortController();
+    // Same second: it must wait about 900 ms for the next one.
     const pending = clock.next('k', ac.signal);
     ac.abort();
-    // Whether it was still waiting or already done, an abort must not hang and must not forge a time.
-    await pending.then(
-      (t) => assert.ok(Number.isInteger(t)),
-      (e: unknown) => assert.ok(e instanceof MobilityError && e.code === 'HTTP_ABORTED'),
-    );
+    await assert.rejects(pending, (e: unknown) => e instanceof MobilityError && e.code === 'HTTP_ABORTED');
+    assert.equal(store.get('k'), first, 'the cancelled call stored no time');
+    nowMs += 1000;
+    assert.equal(await clock.next('k'), first + 1, 'the next call gets the next second');
+  });
+
+  it('millisecond times are accepted by a verifier that compares iat with a whole-second now, at every moment of a second', async () => {
+    // PyJWT 2.6: ImmatureSignatureError when iat > now, with now = int(time.time()) (utctimetuple drops the fraction).
+    const acceptedByWholeSecondVerifier = (iat: number, verifierNowMs: number) => !(iat > Math.floor(verifierNowMs / 1000));
+    const second = Date.UTC(2026, 0, 1, 12, 0, 0);
+    let nowMs = second;
+    const clock = new IssueClock({ precision: 'milliseconds', now: () => nowMs });
+    const times: number[] = [];
+    for (const ms of [0, 1, 500, 998, 999, 1000, 1001, 1500, 1999]) {
+      nowMs = second + ms;
+      const iat = await clock.next('k');
+      times.push(iat);
+      assert.ok(acceptedByWholeSecondVerifier(iat, nowMs), `iat ${iat} issued at ${nowMs / 1000} is refused as not yet valid`);
+      assert.ok(iat <= nowMs / 1000, 'never in the future for an exact verifier either');
+      assert.ok(nowMs / 1000 - iat <= 1, 'at most one second in the past');
+      assert.equal(Math.round(iat * 1000) % 1000, ms % 1000, 'keeps the millisecond of the moment it was issued');
+    }
+    assert.ok(isStrictlyIncreasing(times), times.join(', '));
   });
 });
 
@@ -81,37 +110,60 @@ describe('FileClockStore', () => {
   let dir: string;
   beforeEach(() => (dir = fs.mkdtempSync(path.join(os.tmpdir(), 'clock-'))));
   afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const stored = (file: string) => (JSON.parse(fs.readFileSync(file, 'utf8')) as { lastIssuedAt: Record<string, number> }).lastIssuedAt;
 
-  it('persists a number per key id and nothing else', async () => {
-    const file = path.join(dir, 'state', 'clock.json');
-    const t = await new IssueClock({ store: new FileClockStore(file) }).next('kid-1');
-    const state = JSON.parse(fs.readFileSync(file, 'utf8')) as { lastIssuedAt: Record<string, number> };
-    assert.deepEqual(state.lastIssuedAt, { 'kid-1': t });
-    assert.equal(fs.statSync(file).mode & 0o077, 0, 'not readable by others');
+  it('persists a number per key, named by a digest of the key id, in the file and its backup, readable only by the user', async () => {
+    const store = new FileClockStore(path.join(dir, 'state'));
+    const t = await new IssueClock({ store }).next('kid-1');
+    assert.deepEqual(stored(store.filePath), { [keyIdDigest('kid-1')]: t });
+    assert.deepEqual(stored(store.backupPath), { [keyIdDigest('kid-1')]: t });
+    assert.ok(!fs.readFileSync(store.filePath, 'utf8').includes('kid-1'), 'the file does not name the key id');
+    assert.equal(fs.statSync(store.filePath).mode & 0o077, 0, 'not readable by others');
+    assert.equal(fs.statSync(store.stateDir).mode & 0o077, 0, 'the folder is not open to others');
   });
 
-  it('two writers on one file (as two processes) never hand out the same time', async () => {
-    const file = path.join(dir, 'clock.json');
-    const a = new IssueClock({ store: new FileClockStore(file), precision: 'milliseconds' });
-    const b = new IssueClock({ store: new FileClockStore(file), precision: 'milliseconds' });
+  it('two stores on one folder (as two processes) never hand out the same time', async () => {
+    const a = new IssueClock({ store: new FileClockStore(dir), precision: 'milliseconds' });
+    const b = new IssueClock({ store: new FileClockStore(dir), precision: 'milliseconds' });
     const times = await Promise.all(Array.from({ length: 60 }, (_, i) => (i % 2 ? a : b).next('k')));
     assert.equal(new Set(times).size, times.length);
-    const last = (JSON.parse(fs.readFileSync(file, 'utf8')) as { lastIssuedAt: Record<string, number> }).lastIssuedAt.k;
-    assert.equal(last, Math.max(...times));
+    assert.equal(stored(path.join(dir, CLOCK_FILE_NAME))[keyIdDigest('k')], Math.max(...times));
   });
 
-  it('refuses a damaged state file and leaves it as it was', async () => {
-    const file = path.join(dir, 'clock.json');
-    fs.writeFileSync(file, '{"lastIssuedAt": {"k": 12');
-    await assert.rejects(new IssueClock({ store: new FileClockStore(file) }).next('k'), (e: unknown) => e instanceof MobilityError && e.code === 'CLOCK_STORE_FAILED' && e.message.includes(file));
-    assert.equal(fs.readFileSync(file, 'utf8'), '{"lastIssuedAt": {"k": 12');
+  it('reads the marks of earlier versions, which named key ids as they are', async () => {
+    const ahead = Math.floor(Date.now() / 1000) + 1;
+    fs.writeFileSync(path.join(dir, CLOCK_FILE_NAME), JSON.stringify({ version: 1, lastIssuedAt: { k: ahead } }));
+    const t = await new IssueClock({ store: new FileClockStore(dir) }).next('k');
+    assert.ok(t > ahead, `${t} > ${ahead}`);
+  });
+
+  it('raiseMarks (the migration from globalState) keeps the larger time and never lowers one', async () => {
+    const store = new FileClockStore(dir);
+    const t = await new IssueClock({ store, precision: 'milliseconds' }).next('k');
+    await store.raiseMarks({ k: t - 100, other: 1234.5 });
+    assert.deepEqual(await store.readMarks(), { [keyIdDigest('k')]: t, [keyIdDigest('other')]: 1234.5 });
+    await store.raiseMarks({ k: t + 0.5 });
+    assert.equal((await store.readMarks())[keyIdDigest('k')], t + 0.5);
+    const next = await new IssueClock({ store, precision: 'milliseconds' }).next('k');
+    assert.ok(next > t + 0.5);
+  });
+
+  it('forget removes an old mark but keeps one of the last seconds (another process may still sign with the key)', async () => {
+    let nowMs = Date.now();
+    const store = new FileClockStore(dir, { now: () => nowMs });
+    await new IssueClock({ store }).next('k');
+    await store.forget('k');
+    assert.ok(keyIdDigest('k') in (await store.readMarks()), 'a fresh mark stays');
+    nowMs += 10_000;
+    await store.forget('k');
+    assert.deepEqual(await store.readMarks(), {});
   });
 
   it('ignores prototype keys in the file', async () => {
-    const file = path.join(dir, 'clock.json');
-    fs.writeFileSync(file, '{"version":1,"lastIssuedAt":{"__proto__":{"polluted":1},"k":5}}');
-    const t = await new IssueClock({ store: new FileClockStore(file) }).next('constructor');
+    fs.writeFileSync(path.join(dir, CLOCK_FILE_NAME), '{"version":1,"lastIssuedAt":{"__proto__":7,"k":5}}');
+    const t = await new IssueClock({ store: new FileClockStore(dir) }).next('constructor');
     assert.ok(t > 5);
     assert.equal(({} as Record<string, unknown>).polluted, undefined);
+    assert.equal(Object.getPrototypeOf({}), Object.prototype);
   });
 });

@@ -1,0 +1,126 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { lock } from 'proper-lockfile';
+import { MobilityError } from './errors';
+
+/**
+ * A lock whose holder stops refreshing it (killed with SIGKILL, or a frozen machine) is taken over
+ * this long after its last refresh. Short, because a waiter blocks that long after a crash; long
+ * enough that a live holder whose event loop stalls (a busy extension host, a paused laptop) is
+ * not robbed of it: the holder refreshes every {@link LOCK_UPDATE_MS}, so it would have to stall
+ * for about 4 s. proper-lockfile does not accept less than 2 s.
+ */
+export const LOCK_STALE_MS = 5000;
+/** How often a holder refreshes its lock's mtime (proper-lockfile: at least 1 s, at most stale / 2). */
+export const LOCK_UPDATE_MS = 1000;
+
+export interface CrossProcessLockOptions {
+  /** What the lock guards, for messages: e.g. `the token clock state file /x/issue-clock.json`. */
+  what: string;
+  /** Give up with CLOCK_STORE_FAILED after waiting this long for another process. */
+  maxWaitMs: number;
+  signal?: AbortSignal;
+  /**
+   * Called when the lock was taken from us (we stalled longer than the stale time, or another
+   * process removed it). proper-lockfile's default would throw from a timer and end the process.
+   */
+  onCompromised: (message: string) => void;
+}
+
+/**
+ * Takes the lock of `base` (the directory `<base>.lock`, created by proper-lockfile) for this process,
+ * waiting while another process holds it. Resolves to the release function. The folder of `base`
+ * must exist.
+ *
+ * A known limit of proper-lockfile: when two waiters find the same stale lock at the same moment,
+ * both may remove it and the slower one can remove the lock the faster one just made, so both hold
+ * it. That needs a holder that died and two waiters within the same few milliseconds; the robbed
+ * holder is told through `onCompromised` at its next refresh.
+ */
+export async function acquireCrossProcessLock(base: string, options: CrossProcessLockOptions): Promise<() => Promise<void>> {
+  const deadline = Date.now() + options.maxWaitMs;
+  let pauseMs = 1;
+  for (;;) {
+    if (options.signal?.aborted) throw aborted();
+    try {
+      // Retries are ours, not proper-lockfile's, so that a cancelled request stops waiting at once.
+      return await lock(base, {
+        realpath: false,
+        stale: LOCK_STALE_MS,
+        update: LOCK_UPDATE_MS,
+        retries: 0,
+        onCompromised: (err) => options.onCompromised(`The lock on ${options.what} was lost while held (${err.message}); another process may have taken it over.`),
+      });
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code !== 'ELOCKED') throw lockFailed(base, options.what, err);
+    }
+    if (Date.now() >= deadline) {
+      throw new MobilityError(
+        'CLOCK_STORE_FAILED',
+        `Another process has held the lock on ${options.what} for more than ${Math.round(options.maxWaitMs / 1000)} s. If no other mobility-api or VS Code window is working, remove the folder ${base}.lock and try again.`,
+      );
+    }
+    await pause(pauseMs, options.signal);
+    // Polls fast at first (a holder usually keeps it for a few milliseconds), then every 25 ms.
+    pauseMs = Math.min(25, pauseMs * 2);
+  }
+}
+
+/** Creates `dir` (and its parents) for state files, or says clearly why it cannot. */
+export function ensureStateDir(dir: string): void {
+  try {
+    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    if (!fs.statSync(dir).isDirectory()) throw Object.assign(new Error('it is a file, not a folder'), { code: 'ENOTDIR' });
+  } catch (err) {
+    throw new MobilityError('CLOCK_STORE_FAILED', `Cannot use the state folder ${dir} for the token clock: ${reasonOf(err)}. ${FIX_STATE_DIR}`, { cause: err });
+  }
+}
+
+/** What a user can do about a state folder that cannot be used. */
+export const FIX_STATE_DIR =
+  'Make it a writable folder, or choose another one with the setting mobilityApi.stateDirectory, the CLI option --state-dir or the variable MOBILITY_API_STATE_DIR (every window and script that signs with one key must use the same folder).';
+
+/** A short reason for a file-system error, by its code. */
+export function reasonOf(err: unknown): string {
+  const e = err as NodeJS.ErrnoException;
+  switch (e?.code) {
+    case 'EACCES':
+    case 'EPERM':
+      return 'permission denied';
+    case 'EROFS':
+      return 'the file system is read-only';
+    case 'ENOTDIR':
+      return 'a part of the path is a file, not a folder';
+    case 'EEXIST':
+      return 'a file of that name is in the way';
+    case 'ENOENT':
+      return 'a part of the path does not exist';
+    case 'ENOSPC':
+      return 'the disk is full';
+    default:
+      return e?.message ?? String(err);
+  }
+}
+
+function lockFailed(base: string, what: string, err: unknown): MobilityError {
+  return new MobilityError('CLOCK_STORE_FAILED', `Cannot lock ${what} (lock folder ${base}.lock in ${path.dirname(base)}): ${reasonOf(err)}. ${FIX_STATE_DIR}`, { cause: err });
+}
+
+function aborted(): MobilityError {
+  return new MobilityError('HTTP_ABORTED', 'The request was cancelled while it waited for another process signing with the same key; nothing was sent.');
+}
+
+function pause(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(aborted());
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}

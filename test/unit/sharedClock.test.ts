@@ -1,0 +1,338 @@
+// Real processes against the real sandbox: the built CLI in shell loops and scripts on the core, all
+// signing with one key through one state folder. This file is also the child script: run as
+// `node out/test/unit/sharedClock.test.js` with SHARED_CLOCK_CHILD set, it plays the role named there.
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { ApiClient } from '../../src/core/apiClient';
+import { decodeJwt } from '../../src/core/decodeJwt';
+import type { Environment } from '../../src/core/environment';
+import { MobilityError } from '../../src/core/errors';
+import { CLOCK_FILE_NAME, FileClockStore, keyIdDigest } from '../../src/core/fileClockStore';
+import { IssueClock } from '../../src/core/issueClock';
+import { lintToken } from '../../src/core/lintToken';
+import { parseCredential } from '../../src/core/parseCredential';
+import { openSharedClock, stateDirOption } from '../../src/core/sharedClock';
+import { SharedKeyQueue } from '../../src/core/sharedKeyQueue';
+import { TokenIssuer } from '../../src/core/tokenIssuer';
+import { startSandbox } from '../../src/sandbox/sandboxServer';
+import type { RunningSandbox, SandboxRequestLog } from '../../src/sandbox/sandboxServer';
+import { migrateGlobalStateClock } from '../../src/services/globalStateClockStore';
+import { runCliInProcess } from './support/cliRunner';
+
+const CHILD_ROLE = process.env.SHARED_CLOCK_CHILD;
+const THIS_FILE = __filename;
+
+// ---------------------------------------------------------------- child roles
+
+async function runChild(role: string): Promise<void> {
+  const stateDir = process.env.STATE_DIR!;
+  if (role === 'requests') {
+    const demo = JSON.parse(fs.readFileSync(process.env.CREDENTIAL_FILE!, 'utf8')) as { kid: string; issuer: string; privateKeyFile: string };
+    const credential = parseCredential({ kind: 'ec', type: 'external-org', kid: demo.kid, issuer: demo.issuer, privateKey: fs.readFileSync(demo.privateKeyFile, 'utf8') }).credential;
+    const environment: Environment = { id: 'mds-staging', name: 'mds', api: 'mds', stage: 'staging', baseUrl: process.env.BASE_URL! };
+    const shared = openSharedClock(stateDir);
+    const client = new ApiClient({ issuer: new TokenIssuer({ clock: new IssueClock({ store: shared.store, precision: 'milliseconds' }) }), queue: shared.queue });
+    process.stdout.write('ready\n');
+    await new Promise((resolve) => process.stdin.once('data', resolve));
+    // All at once: the in-process queue orders them, the key's lock folder orders them against the other processes.
+    const listings = await Promise.all(Array.from({ length: Number(process.env.COUNT) }, () => client.listVehicles(environment, credential)));
+    process.stdout.write(`${JSON.stringify(listings.map((l) => l.pages[0].status))}\n`);
+    process.exit(0);
+  }
+  if (role === 'hold-store') {
+    await new FileClockStore(stateDir).update('k', () => {
+      fs.writeSync(1, 'holding\n');
+      // Never returns: the lock stays held (and is no longer refreshed) until the process is killed.
+      for (;;) {
+        /* spin */
+      }
+    });
+  }
+  if (role === 'hold-key') {
+    await new SharedKeyQueue(stateDir).acquire(process.env.KEY_ID!);
+    process.stdout.write('holding\n');
+    setInterval(() => undefined, 60_000);
+  }
+}
+
+// ---------------------------------------------------------------- helpers for the tests
+
+/** Resolves with everything the child printed once `predicate` holds for it. */
+function waitForOutput(child: ChildProcess, predicate: (out: string) => boolean): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let out = '';
+    const onData = (chunk: Buffer) => {
+      out += chunk.toString('utf8');
+      if (predicate(out)) {
+        child.stdout!.off('data', onData);
+        resolve(out);
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.once('exit', (code) => (predicate(out) ? resolve(out) : reject(new Error(`the child ended (${code}) before it printed what was awaited; it printed: ${out}`))));
+  });
+}
+
+function exited(child: ChildProcess): Promise<number | null> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) resolve(child.exitCode);
+    else child.once('exit', (code) => resolve(code));
+  });
+}
+
+function spawnChild(role: string, env: Record<string, string>): ChildProcess {
+  return spawn(process.execPath, ['--enable-source-maps', THIS_FILE], { env: { ...process.env, SHARED_CLOCK_CHILD: role, ...env }, stdio: ['pipe', 'pipe', 'inherit'] });
+}
+
+// ---------------------------------------------------------------- tests
+
+if (CHILD_ROLE) {
+  runChild(CHILD_ROLE).catch((err: unknown) => {
+    process.stderr.write(`child ${CHILD_ROLE} failed: ${String((err as Error)?.stack ?? err)}\n`);
+    process.exit(3);
+  });
+} else {
+  describe('the shared issue clock across processes (spec 5.1 rule 6)', function () {
+    this.timeout(90_000);
+    let dir: string;
+    const children: ChildProcess[] = [];
+    beforeEach(() => (dir = fs.mkdtempSync(path.join(os.tmpdir(), 'shared-clock-'))));
+    afterEach(async () => {
+      for (const child of children.splice(0)) {
+        if (child.exitCode === null && child.signalCode === null) {
+          child.kill('SIGKILL');
+          await exited(child);
+        }
+      }
+      fs.rmSync(dir, { recursive: true, force: true });
+    });
+
+    describe('against the sandbox', () => {
+      let sandbox: RunningSandbox;
+      const served: SandboxRequestLog[] = [];
+      beforeEach(async () => {
+        served.length = 0;
+        // No skew allowed: an iat after the sandbox's clock is refused, so millisecond times must not lead it.
+        sandbox = await startSandbox({ fleetSize: 10, pageSize: 10, maxSkewSeconds: 0, onRequest: (entry) => served.push(entry) });
+      });
+      afterEach(() => sandbox.close());
+
+      it('two shell loops of the built CLI and a script on the core, started at once on one key, get no refusal', async () => {
+        const perProcess = 12;
+        const base = sandbox.environments.find((e) => e.id === 'mds-staging')!.baseUrl;
+        const stateDir = path.join(dir, 'state');
+        const cli = path.resolve('dist/cli.js');
+        const loop = `read go; i=0; while [ $i -lt ${perProcess} ]; do "${process.execPath}" "${cli}" vehicles --api mds --base-url "${base}" --credential "${sandbox.demo.credentialFile}" --precision milliseconds --state-dir "${stateDir}" >/dev/null || exit $?; i=$((i+1)); done`;
+        const loops = [0, 1].map(() => spawn('sh', ['-c', loop], { stdio: ['pipe', 'inherit', 'inherit'] }));
+        const script = spawnChild('requests', { STATE_DIR: stateDir, BASE_URL: base, CREDENTIAL_FILE: sandbox.demo.credentialFile, COUNT: String(perProcess) });
+        children.push(...loops, script);
+        await waitForOutput(script, (out) => out.includes('ready'));
+        const results = waitForOutput(script, (out) => /\[.*\]/.test(out));
+        for (const child of [...loops, script]) child.stdin!.write('go\n');
+
+        const codes = await Promise.all([...loops, script].map(exited));
+        const statuses = JSON.parse(/\[.*\]/.exec(await results)![0]) as number[];
+        const refusals = served.filter((e) => e.status === 401).map((e) => `${e.rule}: ${e.description}`);
+        assert.deepEqual(refusals, [], 'the sandbox refused no token');
+        assert.deepEqual(codes, [0, 0, 0], 'every CLI run and the script succeeded');
+        assert.deepEqual(statuses, Array.from({ length: perProcess }, () => 200));
+        assert.equal(served.filter((e) => e.status === 200 && e.path.endsWith('/vehicles')).length, 3 * perProcess);
+        const marks = (JSON.parse(fs.readFileSync(path.join(stateDir, CLOCK_FILE_NAME), 'utf8')) as { lastIssuedAt: Record<string, number> }).lastIssuedAt;
+        assert.deepEqual(Object.keys(marks), [keyIdDigest(sandbox.demo.kid)], 'one mark, for the one key');
+      });
+    });
+
+    it('millisecond tokens issued at .000, .001, .500 and .999 of a second pass the sandbox allowing no skew, and lint without errors', async () => {
+      const second = Math.floor(Date.now() / 1000) * 1000;
+      let nowMs = second;
+      const sandbox = await startSandbox({ fleetSize: 1, maxSkewSeconds: 0, now: () => nowMs });
+      try {
+        const demo = sandbox.demo;
+        const credential = parseCredential({ kind: 'ec', type: 'external-org', kid: demo.kid, issuer: demo.issuer, privateKey: fs.readFileSync(demo.privateKeyFile, 'utf8') }).credential;
+        const mds = sandbox.environments.find((e) => e.id === 'mds-staging')!;
+        const environment: Environment = { id: mds.id, name: mds.id, api: 'mds', stage: 'staging', baseUrl: mds.baseUrl };
+        const client = new ApiClient({ issuer: new TokenIssuer({ clock: new IssueClock({ precision: 'milliseconds', now: () => nowMs }), lifetimeSeconds: 60 }) });
+        for (const ms of [0, 1, 500, 999, 1000, 1999]) {
+          nowMs = second + ms;
+          const page = (await client.listVehicles(environment, credential)).pages[0];
+          assert.equal(page.status, 200, `at .${String(ms % 1000).padStart(3, '0')}: ${JSON.stringify(page.body)}`);
+          const { iat, exp } = page.token.claims;
+          assert.equal(exp - iat, 60, 'exp - iat is the lifetime');
+          const decoded = decodeJwt(page.token.token);
+          assert.ok(decoded.ok);
+          const errors = lintToken(decoded.token, { now: nowMs, knownAudiences: [mds.baseUrl] }).filter((f) => f.severity === 'error');
+          assert.deepEqual(errors, []);
+        }
+      } finally {
+        await sandbox.close();
+      }
+    });
+
+    describe('lock faults', () => {
+      it('a process killed (SIGKILL) while it holds the store lock does not block the others for good', async () => {
+        const holder = spawnChild('hold-store', { STATE_DIR: dir });
+        children.push(holder);
+        await waitForOutput(holder, (out) => out.includes('holding'));
+        const waiting = new IssueClock({ store: new FileClockStore(dir) }).next('k');
+        holder.kill('SIGKILL');
+        await exited(holder);
+        assert.ok(fs.existsSync(path.join(dir, `${CLOCK_FILE_NAME}.lock`)), 'the killed holder left its lock behind');
+        const t = await waiting;
+        assert.ok(Number.isInteger(t), 'the waiter got its time once the lock went stale');
+        assert.ok(!fs.existsSync(path.join(dir, `${CLOCK_FILE_NAME}.lock`)), 'and released the lock it took over');
+      });
+
+      it('a process killed (SIGKILL) while it holds a key\'s request lock does not block that key for good; the lock is named by a digest', async () => {
+        const keyId = 'kid-of-the-holder';
+        const holder = spawnChild('hold-key', { STATE_DIR: dir, KEY_ID: keyId });
+        children.push(holder);
+        await waitForOutput(holder, (out) => out.includes('holding'));
+        const names = fs.readdirSync(path.join(dir, 'locks'));
+        assert.equal(names.length, 1);
+        assert.match(names[0], /^key-[0-9a-f]{32}\.lock$/);
+        assert.ok(!names[0].includes(keyId));
+        const queue = new SharedKeyQueue(dir);
+        const waiting = queue.acquire(keyId);
+        holder.kill('SIGKILL');
+        await exited(holder);
+        const release = await waiting;
+        release();
+        // Another key was never blocked.
+        (await queue.acquire('another-kid'))();
+      });
+
+      it('a waiter for a key held by another process can be cancelled', async () => {
+        const holder = spawnChild('hold-key', { STATE_DIR: dir, KEY_ID: 'k' });
+        children.push(holder);
+        await waitForOutput(holder, (out) => out.includes('holding'));
+        const ac = new AbortController();
+        const waiting = new SharedKeyQueue(dir).acquire('k', ac.signal);
+        ac.abort();
+        await assert.rejects(waiting, (e: unknown) => e instanceof MobilityError && e.code === 'HTTP_ABORTED');
+      });
+    });
+
+    describe('a damaged store', () => {
+      const damage = (file: string) => fs.writeFileSync(file, '{"version":1,"lastIssuedAt":{"sha256:');
+
+      it('rebuilds from the backup when the file is damaged, reports it once, and hands out no earlier time', async () => {
+        const problems: string[] = [];
+        const store = new FileClockStore(dir, { onProblem: (m) => problems.push(m) });
+        const clock = new IssueClock({ store, precision: 'milliseconds' });
+        const t1 = await clock.next('k');
+        damage(store.filePath);
+        const t2 = await new IssueClock({ store, precision: 'milliseconds' }).next('k');
+        const t3 = await new IssueClock({ store, precision: 'milliseconds' }).next('k');
+        assert.ok(t1 < t2 && t2 < t3, `${t1} < ${t2} < ${t3}`);
+        assert.equal(problems.length, 1, problems.join('\n'));
+        assert.ok(problems[0].includes(store.filePath) && /damaged/.test(problems[0]), problems[0]);
+        assert.doesNotThrow(() => JSON.parse(fs.readFileSync(store.filePath, 'utf8')), 'the file was rewritten');
+      });
+
+      it('when the file and its backup are both unreadable, waits past the last write instead of handing out an earlier time', async () => {
+        const problems: string[] = [];
+        const store = new FileClockStore(dir, { onProblem: (m) => problems.push(m) });
+        const t1 = await new IssueClock({ store, precision: 'milliseconds' }).next('k');
+        damage(store.filePath);
+        fs.writeFileSync(store.backupPath, '');
+        const lastWrite = Math.max(fs.statSync(store.filePath).mtimeMs, fs.statSync(store.backupPath).mtimeMs) / 1000;
+        const t2 = await new IssueClock({ store, precision: 'milliseconds' }).next('k');
+        assert.ok(t2 > t1 && t2 > lastWrite, `${t2} is later than the last mark ${t1} and the damaged file's write ${lastWrite}`);
+        // Another key, whose mark was lost with the file, is held to the same floor.
+        const other = await new IssueClock({ store, precision: 'milliseconds' }).next('other');
+        assert.ok(other > lastWrite);
+        assert.equal(problems.length, 1, problems.join('\n'));
+        assert.ok(problems[0].includes(store.filePath) && /could not be read/.test(problems[0]), problems[0]);
+      });
+    });
+
+    describe('a state folder that cannot be used', () => {
+      const failsNaming = (where: string) => (e: unknown) => e instanceof MobilityError && e.code === 'CLOCK_STORE_FAILED' && e.message.includes(where) && /--state-dir/.test(e.message);
+
+      // Root ignores file modes, so the folder is made impossible instead: its parent is a regular file.
+      it('a folder under a regular file: a clear error naming the folder, from the clock and from the queue', async () => {
+        const file = path.join(dir, 'a-file');
+        fs.writeFileSync(file, 'not a folder');
+        const stateDir = path.join(file, 'state');
+        await assert.rejects(new IssueClock({ store: new FileClockStore(stateDir) }).next('k'), failsNaming(stateDir));
+        await assert.rejects(new SharedKeyQueue(stateDir).acquire('k'), failsNaming(path.join(stateDir, 'locks')));
+      });
+
+      it('the CLI stops with CLOCK_STORE_FAILED naming a state folder it cannot create', async () => {
+        const file = path.join(dir, 'a-file');
+        fs.writeFileSync(file, 'not a folder');
+        const stateDir = path.join(file, 'state');
+        const sandbox = await startSandbox({ fleetSize: 1 });
+        try {
+          const run = await runCliInProcess(['token', '--credential', sandbox.demo.credentialFile, '--aud', sandbox.environments[0].baseUrl, '--state-dir', stateDir]);
+          assert.equal(run.code, 2);
+          assert.equal(run.out, '', 'no token');
+          assert.ok(run.err.includes(stateDir) && /a part of the path is a file/.test(run.err), run.err);
+        } finally {
+          await sandbox.close();
+        }
+      });
+
+      it('a state file that is a folder: a clear error naming it, and no time is handed out', async () => {
+        fs.mkdirSync(path.join(dir, CLOCK_FILE_NAME));
+        await assert.rejects(new IssueClock({ store: new FileClockStore(dir) }).next('k'), failsNaming(path.join(dir, CLOCK_FILE_NAME)));
+      });
+
+      it('a read-only folder: a clear error naming the file (not as root, which ignores file modes)', async function () {
+        if (process.getuid?.() === 0) this.skip();
+        fs.chmodSync(dir, 0o500);
+        try {
+          await assert.rejects(new IssueClock({ store: new FileClockStore(dir) }).next('k'), failsNaming(dir));
+        } finally {
+          fs.chmodSync(dir, 0o700);
+        }
+      });
+    });
+
+    describe('where the state lives', () => {
+      it('--state-dir wins over MOBILITY_API_STATE_DIR, which wins over the platform folder; ~ is the home folder', () => {
+        assert.equal(stateDirOption('/tmp/given', { MOBILITY_API_STATE_DIR: '/tmp/env' }), '/tmp/given');
+        assert.equal(stateDirOption(undefined, { MOBILITY_API_STATE_DIR: '/tmp/env' }), '/tmp/env');
+        assert.equal(stateDirOption('~/x', {}), path.join(os.homedir(), 'x'));
+        assert.equal(stateDirOption('rel', {}), path.resolve('rel'));
+        assert.ok(path.isAbsolute(stateDirOption(undefined, { XDG_STATE_HOME: '/tmp/xdg' })));
+      });
+
+      it('migrates the marks of globalState into the file store (the larger wins), then removes them from globalState', async () => {
+        const values = new Map<string, unknown>();
+        const memento = {
+          keys: () => [...values.keys()],
+          get: <T>(key: string, fallback?: T) => (values.has(key) ? (values.get(key) as T) : fallback),
+          update: (key: string, value: unknown) => {
+            if (value === undefined) values.delete(key);
+            else values.set(key, value);
+            return Promise.resolve();
+          },
+        };
+        const ahead = Date.now() / 1000 + 0.4;
+        values.set('mobilityApi.issueClock', { old: ahead, stale: 1000, junk: 'x' });
+        const store = new FileClockStore(dir);
+        await store.raiseMarks({ stale: 2000 });
+        assert.equal(await migrateGlobalStateClock(memento, store), 2);
+        assert.equal(values.has('mobilityApi.issueClock'), false, 'globalState no longer holds the clock');
+        assert.deepEqual(await store.readMarks(), { [keyIdDigest('old')]: ahead, [keyIdDigest('stale')]: 2000 });
+        const t = await new IssueClock({ store, precision: 'milliseconds' }).next('old');
+        assert.ok(t > ahead, 'no time at or before the migrated mark');
+        assert.equal(await migrateGlobalStateClock(memento, store), 0, 'nothing left to migrate');
+      });
+
+      it('leaves the marks in globalState when the file store cannot be written', async () => {
+        const values = new Map<string, unknown>([['mobilityApi.issueClock', { k: 5 }]]);
+        const memento = { keys: () => [...values.keys()], get: <T>(key: string) => values.get(key) as T, update: () => Promise.resolve() };
+        const file = path.join(dir, 'a-file');
+        fs.writeFileSync(file, '');
+        await assert.rejects(migrateGlobalStateClock(memento, new FileClockStore(path.join(file, 'state'))), (e: unknown) => e instanceof MobilityError && e.code === 'CLOCK_STORE_FAILED');
+        assert.deepEqual(values.get('mobilityApi.issueClock'), { k: 5 });
+      });
+    });
+  });
+}
