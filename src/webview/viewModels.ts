@@ -125,7 +125,8 @@ function responseView(page: HttpExchange): ResponseView {
     bytes: page.bytes,
     timings: { ...page.timings },
     headers: Object.entries(page.responseHeaders).map(([name, value]) => ({ name, value: scrub(value, raw) })),
-    bodyKind: page.bodyKind,
+    // The panel has no CSV view yet: a CSV body is shown as its text.
+    bodyKind: page.bodyKind === 'csv' ? 'text' : page.bodyKind,
   };
   if (page.redirectedFrom?.length) view.redirectedFrom = [...page.redirectedFrom];
   if (page.bodyProblem) view.bodyProblem = page.bodyProblem;
@@ -539,7 +540,7 @@ export function bodyView(page: HttpExchange, resultId: string, pageIndex: number
   const view: BodyView = {
     resultId,
     pageIndex,
-    bodyKind: page.bodyKind,
+    bodyKind: page.bodyKind === 'csv' ? 'text' : page.bodyKind,
     raw: raw.length > maxRawChars ? raw.slice(0, maxRawChars) : raw,
     rawTruncated: raw.length > maxRawChars,
     rawTotalChars: raw.length,
