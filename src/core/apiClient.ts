@@ -3,6 +3,8 @@ import { isCsvContentType, parseCsv } from './csvBody';
 import type { Environment, QueryInput, VehiclesQuery } from './environment';
 import { normaliseBaseUrl, requestUrl, vehiclesPath } from './environment';
 import { MobilityError } from './errors';
+import type { BuildRequestOptions, EndpointRequest, ParameterValues } from './mdsRequests';
+import { buildEndpointRequest } from './mdsRequests';
 import { MAX_JSON_DEPTH, jsonNestsDeeperThan } from './jsonDepth';
 import { KeyedQueue } from './keyedQueue';
 import type { MdsErrorBody, VehicleListKey } from './mdsModels';
@@ -283,6 +285,22 @@ export class ApiClient {
     result.outcome = outcomeOf(last, itemsFound, result.items.length);
     if (last.retryAfterSeconds !== undefined) result.retryAfterSeconds = last.retryAfterSeconds;
     return result;
+  }
+
+  /**
+   * Endpoint `endpointId` of the catalogue of the environment's API with `values`: every value is
+   * checked and defaults filled (PARAMETER_* errors) before anything is signed, then sent with
+   * `request`. The result says which request was built (defaults included).
+   */
+  async requestEndpoint(
+    environment: Environment,
+    credential: Credential,
+    endpointId: string,
+    values: ParameterValues = {},
+    options: PagingOptions & BuildRequestOptions = {},
+  ): Promise<ApiResult & { request: EndpointRequest }> {
+    const request = buildEndpointRequest(environment.api, endpointId, values, options);
+    return { ...(await this.request(environment, credential, request, options)), request };
   }
 
   /** The vehicles listing (`/vehicles`, `/vehicles/status`, or MaaS `/v1alpha2/vehicles`), page after page: one use of `request`. */
