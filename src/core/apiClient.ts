@@ -1,11 +1,16 @@
 import type { Credential } from './credential';
-import type { Environment, VehiclesQuery } from './environment';
-import { normaliseBaseUrl, vehiclesUrl } from './environment';
+import { isCsvContentType, parseCsv } from './csvBody';
+import type { Environment, QueryInput, VehiclesQuery } from './environment';
+import { normaliseBaseUrl, requestUrl, vehiclesPath } from './environment';
 import { MobilityError } from './errors';
+import { describeFetchError, tooLarge } from './fetchErrors';
+import type { BuildRequestOptions, EndpointRequest, ParameterValues } from './mdsRequests';
+import { buildEndpointRequest } from './mdsRequests';
 import { MAX_JSON_DEPTH, jsonNestsDeeperThan } from './jsonDepth';
 import { KeyedQueue } from './keyedQueue';
 import type { MdsErrorBody, VehicleListKey } from './mdsModels';
-import { nextLinkOf, parseMdsError, vehicleListOf } from './mdsModels';
+import { itemsOf, nextLinkOf, parseMdsError } from './mdsModels';
+import { requestHeadersFor } from './requestHeaders';
 import type { IssuedToken } from './tokenIssuer';
 import { TokenIssuer } from './tokenIssuer';
 
@@ -52,12 +57,16 @@ export interface HttpExchange {
   ok: boolean;
   responseHeaders: Record<string, string>;
   contentType: string;
-  /** Parsed JSON, or the text when the body is not JSON, or undefined when empty. */
+  /** Parsed JSON, the CSV rows, the text when the body is neither, or undefined when empty. */
   body: unknown;
-  bodyKind: 'json' | 'text' | 'empty';
-  /** The body as received, for the raw view: kept up to 2 MB (for a listing, 2 MB over all pages), and always when not JSON. */
+  bodyKind: 'json' | 'csv' | 'text' | 'empty';
+  /** CSV answers (`text/vnd.mds+csv`, `text/csv`): the header's column names. */
+  columns?: string[];
+  /** CSV answers: one record per line, keyed by column name (the same array as `body`). */
+  rows?: Record<string, string>[];
+  /** The body as received, for the raw view: kept up to 2 MB (for a listing, 2 MB over all pages), and always when not JSON or CSV. */
   text?: string;
-  /** Set when a JSON content type carried a body that does not parse. */
+  /** Set when a JSON or CSV content type carried a body that does not parse. */
   bodyProblem?: string;
   bytes: number;
   timings: { queuedMs: number; signMs: number; ttfbMs: number; totalMs: number };
@@ -70,6 +79,56 @@ export interface HttpExchange {
   redirectedFrom?: string[];
 }
 
+/**
+ * How a request ended, so that front ends never infer it from status codes and bodies:
+ * - `items`: a 2xx answer with at least one item (or CSV row);
+ * - `empty`: a 2xx answer with none: an empty list, a CSV header only, or no body (an hour
+ *   processed with no data is this, not `not_found`);
+ * - `body`: a 2xx answer in which no item list was found (see `body`);
+ * - `not_processed`: 202 Accepted, "this hour is not processed yet": try again after `retryAfterSeconds`;
+ * - `not_found`: 404 (an hour in the future or before operations, an unknown id or path);
+ * - `error`: any other answer (3xx without a usable redirect, 4xx, 5xx).
+ * The last page decides; items of earlier pages are kept.
+ */
+export type RequestOutcome = 'items' | 'empty' | 'body' | 'not_processed' | 'not_found' | 'error';
+
+/** Any GET on an environment: a path under its base URL, a query and extra headers. */
+export interface ApiRequest {
+  /**
+   * Relative to the base URL (`/trips`, `vehicles/status`, may carry a query), or an absolute URL
+   * under the base URL. Anything that leaves the base URL is refused (PATH_INVALID).
+   */
+  path: string;
+  /** Appended after any query in `path`. */
+  query?: QueryInput;
+  /** Over the environment's headers; Authorization, Content-Type, Host and Content-Length are ours. */
+  headers?: Record<string, string>;
+  /** The key of the answer that holds the items (from the catalogue); detected when absent or missing. */
+  itemsKey?: string;
+  /** The catalogue endpoint this request was built from, when it was. */
+  endpointId?: string;
+}
+
+/** The answer to an `ApiRequest`: every page fetched, the items of all of them, and how it ended. */
+export interface ApiResult {
+  outcome: RequestOutcome;
+  /** The first URL asked for (with its query). */
+  url: string;
+  pages: HttpExchange[];
+  /** Items of every page fetched, in order; for a CSV answer, its rows. */
+  items: unknown[];
+  /** The key that held the items (undefined for CSV, for a body that is itself a list, or when none was found). */
+  itemsKey?: string;
+  /** CSV answers: the column names. */
+  columns?: string[];
+  /** The next page's URL when more pages exist and were not fetched (page limit, or `allPages` off). */
+  nextUrl?: string;
+  /** Why fetching stopped before the last page, or why the answer is not a success, when it is not. */
+  stoppedBecause?: string;
+  /** For `not_processed` (and any answer that sent one): the `Retry-After` of the last page, in seconds. */
+  retryAfterSeconds?: number;
+}
+
 export interface VehicleListing {
   pages: HttpExchange[];
   /** Vehicles of every page fetched, in order. */
@@ -79,27 +138,36 @@ export interface VehicleListing {
   nextUrl?: string;
   /** Why fetching stopped before the last page, when it did. */
   stoppedBecause?: string;
+  /** How the listing ended; always set by `ApiClient.listVehicles`. */
+  outcome?: RequestOutcome;
 }
 
 export interface RequestOptions {
   signal?: AbortSignal;
   lifetimeSeconds?: number;
+  /** Extra request headers over the environment's (see `requestHeadersFor`). */
+  headers?: Record<string, string>;
 }
 
-export interface ListOptions extends RequestOptions {
-  query?: VehiclesQuery;
-  /** Start at this page URL (a `links.next` from an earlier listing) instead of the first page. */
+/** Pagination of `ApiClient.request`. */
+export interface PagingOptions extends Omit<RequestOptions, 'headers'> {
+  /** Start at this page URL (a `links.next` of an earlier answer, same origin) instead of the request's URL. */
   from?: string;
+  /** Follow `links.next` until the last page (or `maxPages`); otherwise stop after the first page. */
   allPages?: boolean;
   maxPages?: number;
   /** Called after each page, e.g. for progress. */
   onPage?: (page: HttpExchange, pageNumber: number) => void;
 }
 
+export interface ListOptions extends PagingOptions {
+  query?: VehiclesQuery;
+}
+
 /**
- * Sends the vehicles requests of spec 4: GET with `Content-Type: application/json` and a fresh
- * bearer token for every request and every page. Requests on one key are serialised up to their
- * response headers, so a server enforcing spec 5.1 rule 6 sees their `iat`s in order.
+ * Sends GET requests of spec 4 on any path of an environment: `Content-Type: application/json` and
+ * a fresh bearer token for every request and every page. Requests on one key are serialised up to
+ * their response headers, so a server enforcing spec 5.1 rule 6 sees their `iat`s in order.
  */
 export class ApiClient {
   readonly issuer: TokenIssuer;
@@ -116,9 +184,14 @@ export class ApiClient {
     this.userAgent = options.userAgent ?? 'mobility-api-explorer';
   }
 
-  /** GET one URL of the environment with a fresh token. Non-2xx answers are results, not errors. */
+  /**
+   * GET one URL of the environment with a fresh token, following same-origin redirects (each with a
+   * fresh token). Non-2xx answers are results, not errors.
+   */
   async get(url: string, environment: Environment, credential: Credential, options: RequestOptions = {}): Promise<HttpExchange> {
     const origin = new URL(normaliseBaseUrl(environment.baseUrl, environment.name)).origin;
+    // Before anything is signed: a header that cannot be sent fails here, not after signing.
+    requestHeadersFor(environment, options.headers, this.userAgent);
     const redirectedFrom: string[] = [];
     let current = url;
     for (;;) {
@@ -143,51 +216,102 @@ export class ApiClient {
     }
   }
 
-  /** The vehicles listing (`/vehicles`, `/vehicles/status`, or MaaS `/v1alpha2/vehicles`), page after page. */
-  async listVehicles(environment: Environment, credential: Credential, options: ListOptions = {}): Promise<VehicleListing> {
-    const origin = new URL(vehiclesUrl(environment, options.query)).origin;
-    const first = options.from ?? vehiclesUrl(environment, options.query);
-    if (new URL(first).origin !== origin) {
-      throw new MobilityError('HTTP_REDIRECT_CROSS_ORIGIN', `The page ${first} is on another origin than the environment (${origin}); the token is not sent there.`);
+  /**
+   * Any GET on the environment: `request.path` under the base URL with `request.query`, a fresh
+   * token per request and per page, following `links.next` (same origin only) when `allPages` is
+   * set. A bad path or header is refused before anything is signed. Non-2xx answers are results
+   * (see `ApiResult.outcome`); network failures, size and redirect refusals are thrown.
+   */
+  async request(environment: Environment, credential: Credential, request: ApiRequest, options: PagingOptions = {}): Promise<ApiResult> {
+    const base = normaliseBaseUrl(environment.baseUrl, environment.name);
+    const origin = new URL(base).origin;
+    const url = requestUrl(environment, request.path, request.query);
+    const first = options.from ?? url;
+    if (!URL.canParse(first) || new URL(first).origin !== origin) {
+      throw new MobilityError('HTTP_REDIRECT_CROSS_ORIGIN', `The page ${first} is not on the origin of the environment (${origin}); the token is not sent there.`);
     }
+    requestHeadersFor(environment, request.headers, this.userAgent);
+    const pageOptions: RequestOptions = { signal: options.signal, lifetimeSeconds: options.lifetimeSeconds, headers: request.headers };
     const maxPages = options.maxPages ?? DEFAULT_MAX_PAGES;
-    const listing: VehicleListing = { pages: [], items: [] };
-    let url = first;
+    const result: ApiResult = { outcome: 'empty', url: first, pages: [], items: [] };
+    let itemsFound = false;
+    let current = first;
     let keptText = 0;
     for (;;) {
-      const page = await this.get(url, environment, credential, options);
-      listing.pages.push(page);
-      options.onPage?.(page, listing.pages.length);
-      if (!page.ok) {
-        listing.stoppedBecause = `page ${listing.pages.length} answered ${page.status} ${page.statusText}`.trim();
+      const page = await this.get(current, environment, credential, pageOptions);
+      result.pages.push(page);
+      options.onPage?.(page, result.pages.length);
+      if (!page.ok || page.status === 202) {
+        result.stoppedBecause = `page ${result.pages.length} answered ${page.status} ${page.statusText}`.trim();
         break;
       }
       keptText += page.text?.length ?? 0;
-      if (keptText > KEEP_TEXT_BYTES && page.bodyKind === 'json') delete page.text;
-      const list = vehicleListOf(page.body);
-      if (list) {
-        listing.listKey ??= list.key;
-        for (const item of list.items) listing.items.push(item);
+      if (keptText > KEEP_TEXT_BYTES && (page.bodyKind === 'json' || page.bodyKind === 'csv')) delete page.text;
+      if (page.bodyKind === 'csv') {
+        itemsFound = true;
+        result.columns ??= page.columns;
+        for (const row of page.rows ?? []) result.items.push(row);
+      } else {
+        const list = itemsOf(page.body, result.itemsKey ?? request.itemsKey);
+        if (list) {
+          itemsFound = true;
+          result.itemsKey ??= list.key;
+          for (const item of list.items) result.items.push(item);
+        }
       }
       const next = nextLinkOf(page.body);
       if (!next) break;
-      const nextUrl = new URL(next, page.url);
+      const nextUrl = URL.canParse(next, page.url) ? new URL(next, page.url) : undefined;
+      if (!nextUrl) {
+        result.stoppedBecause = `the next page link ${JSON.stringify(next)} is not a URL`;
+        break;
+      }
       if (nextUrl.origin !== origin) {
-        listing.nextUrl = nextUrl.href;
-        listing.stoppedBecause = `the next page link points to another origin (${nextUrl.origin}); the token is not sent there`;
+        result.nextUrl = nextUrl.href;
+        result.stoppedBecause = `the next page link points to another origin (${nextUrl.origin}); the token is not sent there`;
         break;
       }
       if (!options.allPages) {
-        listing.nextUrl = nextUrl.href;
+        result.nextUrl = nextUrl.href;
         break;
       }
-      if (listing.pages.length >= maxPages) {
-        listing.nextUrl = nextUrl.href;
-        listing.stoppedBecause = `the page limit of ${maxPages} pages was reached`;
+      if (result.pages.length >= maxPages) {
+        result.nextUrl = nextUrl.href;
+        result.stoppedBecause = `the page limit of ${maxPages} pages was reached`;
         break;
       }
-      url = nextUrl.href;
+      current = nextUrl.href;
     }
+    const last = result.pages[result.pages.length - 1];
+    result.outcome = outcomeOf(last, itemsFound, result.items.length);
+    if (last.retryAfterSeconds !== undefined) result.retryAfterSeconds = last.retryAfterSeconds;
+    return result;
+  }
+
+  /**
+   * Endpoint `endpointId` of the catalogue of the environment's API with `values`: every value is
+   * checked and defaults filled (PARAMETER_* errors) before anything is signed, then sent with
+   * `request`. The result says which request was built (defaults included).
+   */
+  async requestEndpoint(
+    environment: Environment,
+    credential: Credential,
+    endpointId: string,
+    values: ParameterValues = {},
+    options: PagingOptions & BuildRequestOptions = {},
+  ): Promise<ApiResult & { request: EndpointRequest }> {
+    const request = buildEndpointRequest(environment.api, endpointId, values, options);
+    return { ...(await this.request(environment, credential, request, options)), request };
+  }
+
+  /** The vehicles listing (`/vehicles`, `/vehicles/status`, or MaaS `/v1alpha2/vehicles`), page after page: one use of `request`. */
+  async listVehicles(environment: Environment, credential: Credential, options: ListOptions = {}): Promise<VehicleListing> {
+    const itemsKey: VehicleListKey = options.query?.status ? 'vehicles_status' : 'vehicles';
+    const result = await this.request(environment, credential, { path: vehiclesPath(environment, options.query), itemsKey }, options);
+    const listing: VehicleListing = { pages: result.pages, items: result.items, outcome: result.outcome };
+    if (result.itemsKey === 'vehicles' || result.itemsKey === 'vehicles_status') listing.listKey = result.itemsKey;
+    if (result.nextUrl !== undefined) listing.nextUrl = result.nextUrl;
+    if (result.stoppedBecause !== undefined) listing.stoppedBecause = result.stoppedBecause;
     return listing;
   }
 
@@ -205,12 +329,7 @@ export class ApiClient {
       const tQueued = performance.now();
       const token = await this.issuer.issue(credential, environment, { signal: options.signal, lifetimeSeconds: options.lifetimeSeconds });
       const tSigned = performance.now();
-      const headers: Record<string, string> = {
-        'User-Agent': this.userAgent,
-        ...sanitiseHeaders(environment.headers),
-        'Content-Type': 'application/json',
-        Authorization: `Bearer ${token.token}`,
-      };
+      const headers: Record<string, string> = { ...requestHeadersFor(environment, options.headers, this.userAgent), Authorization: `Bearer ${token.token}` };
       const timeout = AbortSignal.timeout(this.timeoutMs);
       const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
       let response: Response;
@@ -288,12 +407,30 @@ export class ApiClient {
 }
 
 /**
- * Fills `body`, `bodyKind`, `text`, `bodyProblem` and `mdsError` of an exchange from the raw body
- * bytes and its `contentType` and `ok`. Never throws, whatever the bytes (exported for tests).
+ * Fills `body`, `bodyKind`, `text`, `bodyProblem`, `mdsError` and, for CSV, `columns` and `rows` of
+ * an exchange from the raw body bytes and its `contentType` and `ok`. Never throws, whatever the
+ * bytes (exported for tests).
  */
 export function interpretBody(exchange: HttpExchange, raw: Uint8Array): void {
   if (raw.byteLength === 0) return;
   const text = UTF8.decode(raw);
+  if (isCsvContentType(exchange.contentType)) {
+    try {
+      const table = parseCsv(text);
+      exchange.body = table.rows;
+      exchange.bodyKind = 'csv';
+      exchange.columns = table.columns;
+      exchange.rows = table.rows;
+      if (raw.byteLength <= KEEP_TEXT_BYTES) exchange.text = text;
+      return;
+    } catch (err) {
+      exchange.bodyProblem = `The body is declared as CSV but does not parse: ${(err as Error).message}`;
+      exchange.body = text;
+      exchange.text = text;
+      exchange.bodyKind = 'text';
+      return;
+    }
+  }
   const looksJson = /\bjson\b|\+json/i.test(exchange.contentType) || (!exchange.contentType && /^\s*[[{]/.test(text));
   if (looksJson && jsonNestsDeeperThan(text)) {
     // It would parse, but rendering or serialising it later would overflow the stack.
@@ -314,6 +451,16 @@ export function interpretBody(exchange: HttpExchange, raw: Uint8Array): void {
   exchange.bodyKind = 'text';
 }
 
+/** The outcome of a request whose last page is `last` (see `RequestOutcome`). */
+export function outcomeOf(last: HttpExchange, itemsFound: boolean, itemCount: number): RequestOutcome {
+  if (last.status === 202) return 'not_processed';
+  if (last.status === 404) return 'not_found';
+  if (!last.ok) return 'error';
+  if (itemCount > 0) return 'items';
+  if (itemsFound || last.bodyKind === 'empty') return 'empty';
+  return 'body';
+}
+
 /**
  * `Retry-After` in seconds from `nowMs`: delta-seconds, or an HTTP date (0 when it has passed).
  * Undefined when absent or unreadable.
@@ -327,72 +474,4 @@ export function parseRetryAfter(value: string | null | undefined, nowMs: number)
   }
   const at = Date.parse(text);
   return Number.isNaN(at) ? undefined : Math.max(0, Math.ceil((at - nowMs) / 1000));
-}
-
-function sanitiseHeaders(headers: Record<string, string> | undefined): Record<string, string> {
-  const result: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers ?? {})) {
-    // The token is always our own; a configured Authorization header would leak or clash.
-    if (/^(authorization|content-type|host|content-length)$/i.test(name)) continue;
-    if (typeof value === 'string') result[name] = value;
-  }
-  return result;
-}
-
-function tooLarge(url: string, maxBytes: number, declared?: number): MobilityError {
-  const mb = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MB`;
-  return new MobilityError(
-    'HTTP_TOO_LARGE',
-    `The response of ${url} is larger than the ${mb(maxBytes)} limit${declared ? ` (it declares ${mb(declared)})` : ''}; reading stopped. Raise the size limit, or ask for fewer vehicles per page.`,
-  );
-}
-
-/** Turns a fetch failure into one clear message. Never includes request headers (they hold the token). */
-export function describeFetchError(err: unknown, url: string, userSignal: AbortSignal | undefined, timeoutMs: number, duringBody = false): MobilityError {
-  if (err instanceof MobilityError) return err;
-  const host = safeHost(url);
-  if (userSignal?.aborted) return new MobilityError('HTTP_ABORTED', `The request to ${host} was cancelled.`, { cause: err });
-  const e = err as { name?: string; message?: string; cause?: { code?: string; message?: string } };
-  if (e?.name === 'TimeoutError' || (e?.name === 'AbortError' && !userSignal?.aborted)) {
-    return new MobilityError('HTTP_TIMEOUT', `${host} did not answer within ${formatTimeout(timeoutMs)}${duringBody ? ' (the body stopped arriving)' : ''}. Check that the server is up, or raise the timeout.`, { cause: err });
-  }
-  const code = e?.cause?.code ?? (err as { code?: string })?.code ?? '';
-  const detail = e?.cause?.message ?? e?.message ?? String(err);
-  switch (code) {
-    case 'ECONNREFUSED':
-      return new MobilityError('HTTP_CONNECTION_REFUSED', `Nothing accepts connections at ${host} (connection refused). Check the base URL and that the server (or the local sandbox) is running.`, { cause: err });
-    case 'ENOTFOUND':
-    case 'EAI_AGAIN':
-      return new MobilityError('HTTP_DNS', `The host name in ${host} cannot be resolved (${code}). Check the base URL for typos and your network or VPN.`, { cause: err });
-    case 'DEPTH_ZERO_SELF_SIGNED_CERT':
-    case 'SELF_SIGNED_CERT_IN_CHAIN':
-    case 'UNABLE_TO_VERIFY_LEAF_SIGNATURE':
-    case 'UNABLE_TO_GET_ISSUER_CERT_LOCALLY':
-      return new MobilityError('HTTP_TLS', `The TLS certificate of ${host} is not trusted (${code}: self-signed or from an unknown authority). If it is your own test server, add its CA through NODE_EXTRA_CA_CERTS; otherwise do not send credentials there.`, { cause: err });
-    case 'CERT_HAS_EXPIRED':
-      return new MobilityError('HTTP_TLS', `The TLS certificate of ${host} has expired (${code}). The server's operator must renew it.`, { cause: err });
-    case 'ERR_TLS_CERT_ALTNAME_INVALID':
-      return new MobilityError('HTTP_TLS', `The TLS certificate of ${host} is for another host name (${code}). Check the base URL's host name.`, { cause: err });
-    case 'ECONNRESET':
-    case 'UND_ERR_SOCKET':
-    case 'EPIPE':
-      return new MobilityError('HTTP_NETWORK', `The connection to ${host} was closed ${duringBody ? 'while the body was arriving' : 'before an answer came'} (${code}). Try again; if it persists, the server or a proxy drops the request.`, { cause: err });
-    default:
-      if (/certificate|tls|ssl/i.test(detail)) return new MobilityError('HTTP_TLS', `TLS with ${host} failed: ${detail}`, { cause: err });
-      return new MobilityError('HTTP_NETWORK', `The request to ${host} failed${code ? ` (${code})` : ''}: ${detail}`, { cause: err });
-  }
-}
-
-/** "30 s", or "300 ms" for a timeout under a second (which "0 s" would misstate). */
-function formatTimeout(ms: number): string {
-  if (ms < 1000) return `${Math.round(ms)} ms`;
-  return `${(ms / 1000).toFixed(ms % 1000 === 0 ? 0 : 1)} s`;
-}
-
-function safeHost(url: string): string {
-  try {
-    return new URL(url).origin;
-  } catch {
-    return 'the server';
-  }
 }

@@ -36,6 +36,13 @@ export type ErrorCode =
   | 'HTTP_TOO_LARGE'
   | 'HTTP_REDIRECT_CROSS_ORIGIN'
   | 'HTTP_BAD_BODY'
+  // requests: paths, headers, endpoints and their parameters (refused before anything is signed)
+  | 'PATH_INVALID'
+  | 'HEADER_INVALID'
+  | 'ENDPOINT_UNKNOWN'
+  | 'PARAMETER_MISSING'
+  | 'PARAMETER_INVALID'
+  | 'PARAMETER_UNKNOWN'
   // local sandbox
   | 'TRUST_FILE_INVALID'
   | 'SANDBOX_OPTIONS_INVALID'

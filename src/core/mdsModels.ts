@@ -104,6 +104,32 @@ export function vehicleListOf(body: unknown): { key: VehicleListKey; items: unkn
   return undefined;
 }
 
+/**
+ * The top-level keys that hold the items of an answer, most specific first: the MDS 2.0 Provider
+ * payloads, then names other APIs commonly use.
+ */
+export const KNOWN_ITEMS_KEYS = ['vehicles_status', 'vehicles', 'trips', 'telemetry', 'events', 'stops', 'data', 'items', 'results'] as const;
+
+/**
+ * The items of an answer and the key that holds them: `preferredKey` when it holds an array (the
+ * catalogue's key), else the first of `KNOWN_ITEMS_KEYS` that does, else the only top-level
+ * array, else the body itself when it is an array (key undefined). Undefined when none applies.
+ */
+export function itemsOf(body: unknown, preferredKey?: string): { key: string | undefined; items: unknown[] } | undefined {
+  if (Array.isArray(body)) return { key: undefined, items: body };
+  if (!isRecord(body)) return undefined;
+  if (preferredKey !== undefined && Object.hasOwn(body, preferredKey) && Array.isArray(body[preferredKey])) return { key: preferredKey, items: body[preferredKey] };
+  for (const key of KNOWN_ITEMS_KEYS) {
+    if (Object.hasOwn(body, key) && Array.isArray(body[key])) return { key, items: body[key] };
+  }
+  const arrays = Object.keys(body).filter((key) => Array.isArray(body[key]));
+  if (arrays.length === 1) {
+    const key = arrays[0];
+    return { key, items: body[key] as unknown[] };
+  }
+  return undefined;
+}
+
 /** `links.next` of a listing: a URI, null on the last page, undefined when the body has no links. */
 export function nextLinkOf(body: unknown): string | null | undefined {
   if (!isRecord(body) || !isRecord(body.links)) return undefined;

@@ -17,7 +17,7 @@ export function bodyView(page: HttpExchange, resultId: string, pageIndex: number
   const view: BodyView = {
     resultId,
     pageIndex,
-    bodyKind: page.bodyKind,
+    bodyKind: page.bodyKind === 'csv' ? 'text' : page.bodyKind,
     raw: raw.length > maxRawChars ? raw.slice(0, maxRawChars) : raw,
     rawTruncated: raw.length > maxRawChars,
     rawTotalChars: raw.length,

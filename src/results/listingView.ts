@@ -30,7 +30,8 @@ function responseView(page: HttpExchange): ResponseView {
     bytes: page.bytes,
     timings: { ...page.timings },
     headers: Object.entries(page.responseHeaders).map(([name, value]) => ({ name, value: scrub(value, raw) })),
-    bodyKind: page.bodyKind,
+    // The panel has no CSV view yet: a CSV body is shown as its text.
+    bodyKind: page.bodyKind === 'csv' ? 'text' : page.bodyKind,
   };
   if (page.redirectedFrom?.length) view.redirectedFrom = [...page.redirectedFrom];
   if (page.bodyProblem) view.bodyProblem = page.bodyProblem;

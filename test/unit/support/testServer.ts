@@ -96,3 +96,42 @@ async function listen(server: net.Server, scheme: 'http' | 'https'): Promise<Tes
       }),
   };
 }
+
+/** A request as a canned server saw it. */
+export interface SeenRequest {
+  method: string;
+  /** Path and query as sent (`/mds/trips?end_time=2024-11-05T14`). */
+  url: string;
+  path: string;
+  query: URLSearchParams;
+  headers: http.IncomingHttpHeaders;
+}
+
+/** A canned answer: a status, headers, and a body (an object is sent as MDS JSON). */
+export interface CannedAnswer {
+  status: number;
+  headers?: Record<string, string>;
+  body?: string | object;
+}
+
+/**
+ * A test server that answers every request with `answer(request)` and records what it saw, for
+ * endpoints the sandbox does not serve (trips, telemetry, events, stops, reports).
+ */
+export async function startCannedServer(answer: (request: SeenRequest, serverUrl: string) => CannedAnswer): Promise<TestServer & { seen: SeenRequest[] }> {
+  const seen: SeenRequest[] = [];
+  let serverUrl = '';
+  const server = await startTestServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://canned.invalid');
+    const request: SeenRequest = { method: req.method ?? '', url: req.url ?? '', path: url.pathname, query: url.searchParams, headers: req.headers };
+    seen.push(request);
+    const canned = answer(request, serverUrl);
+    const isText = typeof canned.body === 'string';
+    const text = canned.body === undefined ? '' : isText ? (canned.body as string) : JSON.stringify(canned.body);
+    const type = canned.body === undefined || isText ? {} : { 'Content-Type': 'application/vnd.mds+json;version=2.0' };
+    res.writeHead(canned.status, { ...type, ...(canned.headers ?? {}) });
+    res.end(text);
+  });
+  serverUrl = server.url;
+  return { ...server, seen };
+}

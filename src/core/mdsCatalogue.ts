@@ -1,0 +1,200 @@
+/**
+ * Every endpoint of the MDS 2.0 Provider API (provider/README.md at tag 2.0.2 and mds-openapi
+ * `reference/provider.yaml` on branch v2.0, commit fae69cb5adc947a7fbe36fb0ec32b3549268469b), and
+ * the part of the MaaS API that is known. The request builders (`mdsRequests.ts`) read it; so can
+ * front ends that list endpoints.
+ */
+import type { ApiKind } from './environment';
+import type { MdsEndpointId } from './mdsEndpoints';
+import type { ParameterFormat } from './parameterFormats';
+import { PARAMETER_FORMATS, TWO_WEEKS_MS, describeTimestamp, lastCompleteUtcMonth } from './parameterFormats';
+import { MDS_CSV_ACCEPT } from './requestHeaders';
+import { HOUR_MS, lastCompleteUtcHour } from './utcHour';
+
+/** One parameter of an endpoint. */
+export interface EndpointParameter {
+  name: string;
+  in: 'path' | 'query';
+  required: boolean;
+  format: ParameterFormat;
+  /** How to write the value, for people: "YYYY-MM-DDTHH (UTC), for example 2024-11-05T14". */
+  formatDescription: string;
+  /** What the parameter selects. */
+  description: string;
+  example: string;
+  /** The default in words ("the last complete UTC hour"), when there is one. */
+  defaultDescription?: string;
+  /** The default at `nowMs` (ms since the epoch), when there is one. */
+  defaultValue?: (nowMs: number) => string;
+}
+
+/** One endpoint: where it is, what it takes, and what its answer holds. */
+export interface CatalogueEndpoint {
+  api: ApiKind;
+  /** Stable id (MDS: one of `MDS_ENDPOINT_IDS`). */
+  id: string;
+  title: string;
+  description: string;
+  /** Relative to the base URL; `{name}` stands for a path parameter: `/vehicles/{device_id}`. */
+  pathTemplate: string;
+  parameters: readonly EndpointParameter[];
+  /** The top-level key of the JSON answer that holds the items; undefined for CSV. */
+  itemsKey?: string;
+  /** The answer's format: JSON, or CSV for the monthly reports. */
+  body: 'json' | 'csv';
+  /**
+   * True when the spec lets the endpoint paginate with JSON:API `links` (the client follows
+   * `links.next` on any endpoint whose answer has it; `/trips` and `/events/historical` must not
+   * paginate).
+   */
+  paginates: boolean;
+  /** Serves one UTC hour per request (`YYYY-MM-DDTHH`): 202 while the hour is not processed, 404 for hours without operations. */
+  hourEndpoint: boolean;
+  /** Near-realtime: the answer carries `last_updated` and `ttl`. */
+  nearRealtime: boolean;
+  /** A beta feature in MDS 2.0. */
+  beta: boolean;
+  /** The HTTP statuses the spec lists for it (empty when unknown). */
+  statuses: readonly number[];
+  /** The Accept header this endpoint needs instead of the API's default. */
+  accept?: string;
+  /**
+   * Checks that involve several parameters (values already checked one by one and normalised);
+   * returns the problems, each a sentence without a final period.
+   */
+  crossCheck?: (values: Readonly<Record<string, string>>, nowMs: number) => string[];
+}
+
+/** An endpoint of the MDS 2.0 Provider API. */
+export interface MdsEndpoint extends CatalogueEndpoint {
+  api: 'mds';
+  id: MdsEndpointId;
+}
+
+function parameter(
+  name: string,
+  where: 'path' | 'query',
+  format: ParameterFormat,
+  description: string,
+  defaults?: { description: string; value: (nowMs: number) => string },
+): EndpointParameter {
+  const p: EndpointParameter = {
+    name,
+    in: where,
+    required: true,
+    format,
+    formatDescription: PARAMETER_FORMATS[format].description,
+    description,
+    example: PARAMETER_FORMATS[format].example,
+  };
+  if (defaults) {
+    p.defaultDescription = defaults.description;
+    p.defaultValue = defaults.value;
+  }
+  return p;
+}
+
+const LAST_HOUR = { description: 'the last complete UTC hour', value: lastCompleteUtcHour };
+const deviceId = parameter('device_id', 'path', 'uuid', 'The device_id of one of the provider\'s vehicles.');
+
+function recentEventsCheck(values: Readonly<Record<string, string>>, nowMs: number): string[] {
+  const start = Number(values.start_time);
+  const end = Number(values.end_time);
+  const problems: string[] = [];
+  if (start < nowMs - TWO_WEEKS_MS) {
+    problems.push(`start_time ${describeTimestamp(start)} is more than two weeks before now, ${describeTimestamp(nowMs)}: /events/recent serves the last two weeks only; ask /events/historical (event_time) for older events`);
+  }
+  if (end <= start) problems.push(`end_time ${describeTimestamp(end)} is not after start_time ${describeTimestamp(start)}: events are those with start_time <= timestamp < end_time`);
+  return problems;
+}
+
+const JSON_STATUSES = [200, 401, 404, 406, 500];
+const WITH_PARAMETER_STATUSES = [200, 400, 401, 404, 406, 500];
+const HOUR_STATUSES = [200, 202, 400, 401, 404, 406, 500];
+
+/** The MDS 2.0 Provider endpoints, in the order of `MDS_ENDPOINT_IDS`. */
+export const MDS_CATALOGUE: readonly MdsEndpoint[] = [
+  {
+    api: 'mds', id: 'vehicles', title: 'Vehicles', pathTemplate: '/vehicles', parameters: [], itemsKey: 'vehicles', body: 'json',
+    description: 'Every vehicle deployed in the jurisdiction in the last 30 days, with properties that rarely change (type, propulsion).',
+    paginates: true, hourEndpoint: false, nearRealtime: false, beta: false, statuses: JSON_STATUSES,
+  },
+  {
+    api: 'mds', id: 'vehicle', title: 'Vehicle', pathTemplate: '/vehicles/{device_id}', parameters: [deviceId], itemsKey: 'vehicles', body: 'json',
+    description: 'One vehicle by device_id, whenever it was deployed: a list of one.',
+    paginates: false, hourEndpoint: false, nearRealtime: false, beta: false, statuses: WITH_PARAMETER_STATUSES,
+  },
+  {
+    api: 'mds', id: 'vehicles_status', title: 'Vehicle status', pathTemplate: '/vehicles/status', parameters: [], itemsKey: 'vehicles_status', body: 'json',
+    description: 'The current status (last event and telemetry) of every vehicle in the public right of way, near realtime.',
+    paginates: true, hourEndpoint: false, nearRealtime: true, beta: false, statuses: JSON_STATUSES,
+  },
+  {
+    api: 'mds', id: 'vehicle_status', title: 'Status of one vehicle', pathTemplate: '/vehicles/status/{device_id}', parameters: [deviceId], itemsKey: 'vehicles_status', body: 'json',
+    description: 'The current status of one vehicle by device_id: a list of one.',
+    paginates: false, hourEndpoint: false, nearRealtime: true, beta: false, statuses: WITH_PARAMETER_STATUSES,
+  },
+  {
+    api: 'mds', id: 'trips', title: 'Trips', pathTemplate: '/trips', itemsKey: 'trips', body: 'json',
+    parameters: [parameter('end_time', 'query', 'utc_hour', 'The UTC hour in which the trips ended: end_time=2019-10-01T07 gives trips ending from 07:00:00 to before 08:00:00 UTC.', LAST_HOUR)],
+    description: 'The trips that ended in one UTC hour. 202 while the hour is not processed, 404 for an hour not yet past or without operations, 200 with an empty list for a processed hour without trips.',
+    paginates: false, hourEndpoint: true, nearRealtime: false, beta: false, statuses: HOUR_STATUSES,
+  },
+  {
+    api: 'mds', id: 'telemetry', title: 'Telemetry', pathTemplate: '/telemetry', itemsKey: 'telemetry', body: 'json',
+    parameters: [parameter('telemetry_time', 'query', 'utc_hour', 'The UTC hour of the telemetry timestamps.', LAST_HOUR)],
+    description: 'The telemetry (location points) of one UTC hour, trips included.',
+    paginates: false, hourEndpoint: true, nearRealtime: false, beta: false, statuses: [200, 400, 401, 406, 500],
+  },
+  {
+    api: 'mds', id: 'events_historical', title: 'Historical events', pathTemplate: '/events/historical', itemsKey: 'events', body: 'json',
+    parameters: [parameter('event_time', 'query', 'utc_hour', 'The UTC hour of the event timestamps.', LAST_HOUR)],
+    description: 'The vehicle events (status changes) of one UTC hour. 202 while the hour is not processed, 404 for an hour not yet past or without operations.',
+    paginates: false, hourEndpoint: true, nearRealtime: false, beta: false, statuses: HOUR_STATUSES,
+  },
+  {
+    api: 'mds', id: 'events_recent', title: 'Recent events', pathTemplate: '/events/recent', itemsKey: 'events', body: 'json',
+    parameters: [
+      parameter('start_time', 'query', 'epoch_ms', 'Events with start_time <= timestamp; at most two weeks before now.', { description: 'one hour before now', value: (now) => String(now - HOUR_MS) }),
+      parameter('end_time', 'query', 'epoch_ms', 'Events with timestamp < end_time; after start_time.', { description: 'now', value: (now) => String(now) }),
+    ],
+    description: 'The vehicle events of a time range within the last two weeks, near realtime. A range reaching further back is answered 400.',
+    paginates: true, hourEndpoint: false, nearRealtime: false, beta: false, statuses: [200, 400, 401, 406, 500], crossCheck: recentEventsCheck,
+  },
+  {
+    api: 'mds', id: 'stops', title: 'Stops', pathTemplate: '/stops', parameters: [], itemsKey: 'stops', body: 'json',
+    description: 'The stops (docks, stations) of a docked system, near realtime. Beta in MDS 2.0.',
+    paginates: false, hourEndpoint: false, nearRealtime: true, beta: true, statuses: [200, 401, 406, 500],
+  },
+  {
+    api: 'mds', id: 'stop', title: 'Stop', pathTemplate: '/stops/{stop_id}', itemsKey: 'stops', body: 'json',
+    parameters: [parameter('stop_id', 'path', 'uuid', 'The stop_id of one of the provider\'s stops.')],
+    description: 'One stop by stop_id: a list of one. Beta in MDS 2.0.',
+    paginates: false, hourEndpoint: false, nearRealtime: true, beta: true, statuses: WITH_PARAMETER_STATUSES,
+  },
+  {
+    api: 'mds', id: 'reports', title: 'Monthly report', pathTemplate: '/reports/{month}.csv', body: 'csv', accept: MDS_CSV_ACCEPT,
+    parameters: [
+      parameter('month', 'path', 'year_month', 'The month of the report; the file is named YYYY-MM.csv (mds-openapi calls this path parameter filename).', {
+        description: 'the last complete UTC month',
+        value: lastCompleteUtcMonth,
+      }),
+    ],
+    description: 'The monthly report of aggregated counts (trips and riders per special group, geography and vehicle type), as CSV (text/vnd.mds+csv).',
+    paginates: false, hourEndpoint: false, nearRealtime: false, beta: false, statuses: [200, 401, 404, 500],
+  },
+];
+
+/** The known part of the MaaS API: the vehicles listing. Any other path is sent as a free request. */
+export const MAAS_CATALOGUE: readonly CatalogueEndpoint[] = [
+  {
+    api: 'maas', id: 'vehicles', title: 'Vehicles', pathTemplate: '/v1alpha2/vehicles', parameters: [], itemsKey: 'vehicles', body: 'json',
+    description: 'The vehicle listing of the MaaS API (spec 4). Its other paths and parameters are not shown by the spec: send them as free requests.',
+    paginates: true, hourEndpoint: false, nearRealtime: false, beta: false, statuses: [],
+  },
+];
+
+/** The catalogue of one API. */
+export function catalogueOf(api: ApiKind): readonly CatalogueEndpoint[] {
+  return api === 'mds' ? MDS_CATALOGUE : MAAS_CATALOGUE;
+}
