@@ -140,7 +140,7 @@ describe('MDS 2.0 conformance (official schemas, corrected)', () => {
       assert.equal(report.rules[0].count, 50_000);
       assert.deepEqual(report.rules[0].examples.map((f) => f.path), ['/vehicles_status/1/last_event', '/vehicles_status/3/last_event', '/vehicles_status/5/last_event']);
       assert.ok(JSON.stringify(report).length < 20_000, 'the report stays small');
-      assert.ok(report.officialItemsChecked <= 20);
+      assert.equal(report.officialItemsChecked, 10);
     });
 
     it('keeps at most MAX_RULES distinct rules and counts the rest', () => {

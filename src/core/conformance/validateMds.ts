@@ -22,7 +22,7 @@ export interface ValidateMdsOptions {
   contentType?: string;
   /**
    * Items also checked against the uncorrected official schema, to report what it would reject because of its known
-   * bugs (default 20; 0 turns it off). The envelope is always checked.
+   * bugs (default 10; 0 turns it off). The envelope is always checked.
    */
   officialSampleSize?: number;
 }
@@ -53,7 +53,7 @@ export interface ConformanceReport {
 
 const DEFAULT_MODE: MdsMode = 'micromobility';
 const DEFAULT_EXAMPLES = 5;
-const DEFAULT_OFFICIAL_SAMPLE = 20;
+const DEFAULT_OFFICIAL_SAMPLE = 10;
 
 const indexes = new WeakMap<CompiledMdsSchema, BranchIndex>();
 
