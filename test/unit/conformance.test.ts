@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
+import { createPrivateKey, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { createPrivateKey } from 'node:crypto';
 import { SignJWT } from 'jose';
 import { MDS_ENDPOINT_IDS } from '../../src/core/mdsEndpoints';
 import { MAX_RULES } from '../../src/core/conformance/findingSummary';
+import { previewValue } from '../../src/core/conformance/explainErrors';
 import { guessMdsEndpoint, validateMdsResponse } from '../../src/core/conformance/validateMds';
 import type { ConformanceReport } from '../../src/core/conformance/validateMds';
 import { startSandbox } from '../../src/sandbox/sandboxServer';
@@ -118,6 +118,29 @@ describe('MDS 2.0 conformance (official schemas, corrected)', () => {
       const report = validateMdsResponse('reports', 'provider_id,start_date,trips\n1,2,3\n');
       assert.deepEqual(findings(report), ['pattern  the CSV must start with the header row provider_id,start_date,duration,special_group_type,geography_id,vehicle_type,trip_count,rider_count']);
       assert.equal(report.rules[0].examples[0].value, '"provider_id,start_date,trips"');
+    });
+
+    it('gives paths that are JSON Pointers into the body, to the value shown', () => {
+      const body = sample.vehiclesStatusBody([sample.vehicleStatus(), sample.vehicleStatus(), sample.vehicleStatus()]);
+      const [a, b, c] = items(body, 'vehicles_status') as Record<string, Record<string, unknown>>[];
+      a.last_event.event_types = ['maintenance_end'];
+      b.last_telemetry.location = { lat: 91, lng: 8 };
+      delete c.last_event.device_id;
+      const report = validateMdsResponse('vehicles_status', body);
+      const examples = report.rules.flatMap((r) => r.examples);
+      assert.equal(examples.length, 3);
+      for (const finding of examples) {
+        let node: unknown = body;
+        for (const segment of finding.path.split('/').slice(1)) node = (node as Record<string, unknown>)[segment.replace(/~1/g, '/').replace(/~0/g, '~')];
+        assert.equal(previewValue(node), finding.value, finding.path);
+      }
+      assert.deepEqual(examples.map((f) => f.path).sort(), ['/vehicles_status/0/last_event/event_types/0', '/vehicles_status/1/last_telemetry/location/lat', '/vehicles_status/2/last_event']);
+    });
+
+    it('allows exactly one item in the single-item answers', () => {
+      assert.equal(validateMdsResponse('vehicle', { version: '2.0.2', vehicles: [sample.vehicle()] }).conforms, true);
+      assert.deepEqual(findings(validateMdsResponse('vehicle', { version: '2.0.2', vehicles: [sample.vehicle(), sample.vehicle()] })), ['maxItems /vehicles must NOT have more than 1 items']);
+      assert.deepEqual(findings(validateMdsResponse('vehicle', { version: '2.0.2', vehicles: [] })), ['minItems /vehicles must NOT have fewer than 1 items']);
     });
 
     it('escapes control and bidi characters in the values it shows', () => {
