@@ -15,6 +15,7 @@ import { keyImportFigure, mintingFigures, singleKeyFigure } from './minting';
 import { requestOverheadFigure } from './requests';
 import { resultsPanelFigures } from './resultsPanel';
 import { sandboxThroughputFigure } from './throughput';
+import { validationFigure } from './validate';
 
 async function main(): Promise<void> {
   const started = performance.now();
@@ -33,6 +34,7 @@ async function main(): Promise<void> {
     requestOverheadFigure,
     fleetFigures,
     sandboxThroughputFigure,
+    validationFigure,
     () => bundleFigures(built()),
     () => resultsPanelFigures(built()),
     () => activationFigure(built()),
