@@ -218,7 +218,10 @@ export async function pickQuickPickItem(page: Page, label: string, timeoutMs = 2
   } catch {
     throw new Error(`The quick pick has no item "${label}"; it lists: ${(await paletteLabels(page)).join(' | ') || 'nothing'}.`);
   }
-  await row.click();
+  // The focused row is accepted with Enter, as a keyboard user would: a click can land on a hover
+  // (the full URL of a shortened description) that VS Code shows over the row under the mouse.
+  if (await row.evaluate((el) => el.classList.contains('focused'))) await input.press('Enter');
+  else await row.click();
 }
 
 /**
