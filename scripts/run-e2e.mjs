@@ -47,7 +47,9 @@ async function main() {
     pruneOldRuns(path.dirname(artifactsDir), 10);
     fs.rmSync(resultFile, { force: true });
 
-    server = await startCodeServer({ ...dirs, folder: workspace, logFile: path.join(runDir, 'code-server.log') });
+    // The shared issue clock of this run, not the machine's (~/.local/state/mobility-api).
+    const stateDir = path.join(runDir, 'state');
+    server = await startCodeServer({ ...dirs, folder: workspace, env: { MOBILITY_API_STATE_DIR: stateDir }, logFile: path.join(runDir, 'code-server.log') });
     log(`e2e screenshots and logs go to ${rel(artifactsDir)}/`);
     const mochaArgs = [path.join(PROJECT_ROOT, 'node_modules', 'mocha', 'bin', 'mocha.js'), '--no-config', '--exit',
       '--reporter', path.join(PROJECT_ROOT, 'scripts', 'mocha-summary-reporter.cjs'), '--timeout', '120000', '--enable-source-maps'];
@@ -66,6 +68,8 @@ async function main() {
         E2E_USER_DATA_DIR: dirs.userDataDir,
         E2E_EXTENSIONS_DIR: dirs.extensionsDir,
         E2E_WORKSPACE_DIR: workspace,
+        E2E_STATE_DIR: stateDir,
+        MOBILITY_API_STATE_DIR: stateDir,
         E2E_SERVER_LOG: server.logFile,
         CHROMIUM_PATH: chromium,
       },

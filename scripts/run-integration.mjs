@@ -60,7 +60,8 @@ async function main() {
       userDataDir: path.join(runDir, 'user-data'),
       logFile: path.join(runDir, 'code-server.log'),
       args: ['--vscode-option', 'enable-smoke-test-driver'],
-      env: { TEST_RESULT_FILE: resultFile },
+      // The shared issue clock of this run, not the machine's (~/.local/state/mobility-api).
+      env: { TEST_RESULT_FILE: resultFile, MOBILITY_API_STATE_DIR: path.join(runDir, 'state') },
     });
     const remote = (p) => `vscode-remote://127.0.0.1:${server.port}${p}`;
     const payload = JSON.stringify([

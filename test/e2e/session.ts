@@ -39,6 +39,8 @@ export interface E2eFolders {
   extensionsDir: string;
   /** The folder the workbench has open. */
   workspaceDir: string;
+  /** The extension's state folder (MOBILITY_API_STATE_DIR): the shared issue clock. */
+  stateDir: string;
 }
 
 /** The run's folders; throws with a clear message when the tests were not started by npm run test:e2e. */
@@ -48,7 +50,7 @@ export function e2eFolders(): E2eFolders {
     if (!value) throw new Error(`${name} is not set: run the e2e tests with npm run test:e2e, which starts VS Code and sets it.`);
     return value;
   };
-  return { userDataDir: get('E2E_USER_DATA_DIR'), extensionsDir: get('E2E_EXTENSIONS_DIR'), workspaceDir: get('E2E_WORKSPACE_DIR') };
+  return { userDataDir: get('E2E_USER_DATA_DIR'), extensionsDir: get('E2E_EXTENSIONS_DIR'), workspaceDir: get('E2E_WORKSPACE_DIR'), stateDir: get('E2E_STATE_DIR') };
 }
 
 /** Options of useWorkbench(). */
