@@ -22,8 +22,8 @@ export async function demoCommand(args: string[], io: CliIo): Promise<number> {
       const status = env.id === 'mds-staging';
       const listing = await client.listVehicles(environment, credential, { allPages: true, query: { status } });
       const page = listing.pages[0];
-      const claims = page.token.claims;
-      io.out(`\n${step++}. ${env.id}${status ? ' (vehicle status)' : ''}: a fresh ES256 token per page (aud ${String(claims.aud)}, lifetime ${claims.exp - claims.iat} s, jti ${claims.jti.slice(0, 8)}…)`);
+      const claims = page.token?.claims;
+      if (claims) io.out(`\n${step++}. ${env.id}${status ? ' (vehicle status)' : ''}: a fresh ES256 token per page (aud ${String(claims.aud)}, lifetime ${claims.exp - claims.iat} s, jti ${claims.jti.slice(0, 8)}…)`);
       io.out(indent(page.ok ? formatListing(listing, 5) : describeFailure(page)));
     }
     const mds = sandbox.environments.find((e) => e.id === 'mds-staging')!;

@@ -5,10 +5,14 @@ import type { CliIo } from './cliIo';
 import { processIo } from './cliIo';
 import { decodeCommand } from './decodeCommand';
 import { demoCommand } from './demoCommand';
+import { endpointsCommand } from './endpointsCommand';
 import { escapeForTerminal } from './output';
+import { requestCommand } from './requestCommand';
 import { sandboxCommand } from './sandboxCommand';
+import { sendCommand } from './sendCommand';
 import { tokenCommand } from './tokenCommand';
 import { USAGE } from './usage';
+import { validateCommand } from './validateCommand';
 import { vehiclesCommand } from './vehiclesCommand';
 
 export type { CliIo } from './cliIo';
@@ -18,6 +22,10 @@ const COMMANDS: Record<string, (args: string[], io: CliIo) => Promise<number>> =
   token: tokenCommand,
   decode: decodeCommand,
   vehicles: vehiclesCommand,
+  request: requestCommand,
+  send: sendCommand,
+  endpoints: endpointsCommand,
+  validate: validateCommand,
   sandbox: sandboxCommand,
   demo: demoCommand,
 };

@@ -4,6 +4,8 @@ import { parseArgs } from 'node:util';
 import type { ParseArgsConfig } from 'node:util';
 import type { Credential, CredentialInput, IssuerDomains } from '../core/credential';
 import { NO_DOMAINS } from '../core/credential';
+import { MDS_MODES } from '../core/conformance/schemaCorrections';
+import type { MdsMode } from '../core/conformance/schemaCorrections';
 import type { ApiKind, Environment } from '../core/environment';
 import { MobilityError } from '../core/errors';
 import { openSharedClock, stateDirOption } from '../core/sharedClock';
@@ -174,4 +176,11 @@ export function pick<T extends object, K extends keyof T>(obj: T, keys: K[]): Pi
   const out = {} as Pick<T, K>;
   for (const k of keys) out[k] = obj[k];
   return out;
+}
+
+/** `--mode`: which mode's schema items are checked against (MDS items are `oneOf` over modes). */
+export function modeOf(given: string | undefined): MdsMode | undefined {
+  if (given === undefined) return undefined;
+  if (!(MDS_MODES as readonly string[]).includes(given)) throw new MobilityError('USAGE', `--mode must be one of ${MDS_MODES.join(', ')}, not "${given}".`);
+  return given as MdsMode;
 }

@@ -1,9 +1,15 @@
-import type { HttpExchange, VehicleListing } from '../core/apiClient';
+import type { ApiResult, HttpExchange, VehicleListing } from '../core/apiClient';
+import type { ConformanceReport } from '../core/conformance/validateMds';
+import type { ApiKind } from '../core/environment';
+import { API_LABELS } from '../core/environment';
+import type { CatalogueEndpoint } from '../core/mdsCatalogue';
+import { resultConformance } from '../results/conformance';
 import type { DecodedToken } from '../core/decodeJwt';
 import type { LintFinding } from '../core/lintToken';
 import { redactSecrets } from '../core/redact';
 import type { SignatureCheck } from '../core/verifySignature';
-import { formatBytes } from '../results/format';
+import { formatBytes, plural } from '../results/format';
+import { modeOf } from './options';
 import { listingLine } from '../results/listingView';
 import { readVehicle } from '../results/vehicleReader';
 
@@ -111,4 +117,102 @@ function vehicleRow(item: unknown): string[] {
 
 export function indent(text: string): string {
   return text.replace(/^/gm, '  ');
+}
+
+/** What an outcome means, in one line, for the CLI's summary. */
+const OUTCOME_TEXT: Record<ApiResult['outcome'], string> = {
+  items: '',
+  empty: 'answered with no items (a processed hour or listing that is empty)',
+  body: 'answered with a body that holds no item list',
+  not_processed: 'not processed yet (202): try again later',
+  not_found: 'not found (404): no such resource, or an hour outside the data the provider serves',
+  error: 'failed',
+};
+
+/** `GET <url>`, the summary line, what the outcome means, and the first items. */
+export function formatResult(result: ApiResult, itemsKey = result.itemsKey, maxRows = 20): string {
+  const first = result.pages[0];
+  const last = result.pages[result.pages.length - 1];
+  if (!last) return `GET ${result.url}: no answer`;
+  if (itemsKey === 'vehicles' || itemsKey === 'vehicles_status') {
+    const listing: VehicleListing = { pages: result.pages, items: result.items, listKey: itemsKey, nextUrl: result.nextUrl, stoppedBecause: result.stoppedBecause };
+    return formatListing(listing, maxRows);
+  }
+  const noun: [string, string] = itemsKey ? [singular(itemsKey), itemsKey] : ['item', 'items'];
+  const bytes = result.pages.reduce((n, p) => n + p.bytes, 0);
+  const summary = listingLine({ status: last.status, statusText: last.statusText, itemCount: result.items.length, pageCount: result.pages.length, moreExist: !!result.nextUrl, noun });
+  const lines = [`GET ${first.url}`, `${summary} · ${formatBytes(bytes)} · first byte after ${first.timings.ttfbMs.toFixed(0)} ms`];
+  const meaning = OUTCOME_TEXT[result.outcome];
+  if (result.outcome === 'error' || result.outcome === 'not_found') lines.push(describeFailure(last));
+  else if (meaning) lines.push(meaning + (result.retryAfterSeconds !== undefined ? ` (Retry-After: ${result.retryAfterSeconds} s)` : ''));
+  if (last.bodyProblem) lines.push(`— ${fromServer(last.bodyProblem, 300)}`);
+  if (last.bodyKind === 'csv' && last.columns && last.rows) {
+    lines.push('', last.columns.map((c) => fromServer(c, 40)).join(' | '));
+    for (const row of last.rows.slice(0, maxRows)) lines.push(last.columns.map((c) => fromServer(String(row[c] ?? ''), 40)).join(' | '));
+    if (last.rows.length > maxRows) lines.push(`… ${last.rows.length - maxRows} more rows (use --json for all)`);
+  } else if (result.items.length) {
+    lines.push('');
+    for (const item of result.items.slice(0, maxRows)) lines.push(fromServer(JSON.stringify(item), 160));
+    if (result.items.length > maxRows) lines.push(`… ${result.items.length - maxRows} more (use --json for all)`);
+  }
+  if (result.nextUrl) lines.push('', `More pages: ${result.stoppedBecause ?? 'use --all-pages to fetch them all'} (next: ${result.nextUrl})`);
+  return lines.join('\n');
+}
+
+function singular(key: string): string {
+  if (key === 'telemetry') return 'telemetry point';
+  if (key === 'vehicles_status') return 'vehicle status';
+  return key.replace(/s$/, '');
+}
+
+/** Every page's items under the result's key, for `--json --all-pages`. */
+export function mergedResultBody(result: ApiResult): Record<string, unknown> {
+  const pagesOf = result.pages.length;
+  const last = result.pages[result.pages.length - 1];
+  const items = last?.bodyKind === 'csv' ? (last.rows ?? []) : result.items;
+  return {
+    outcome: result.outcome,
+    pages: pagesOf,
+    [result.itemsKey ?? 'items']: items,
+    ...(result.nextUrl ? { next: result.nextUrl } : {}),
+    ...(result.stoppedBecause ? { stopped_because: result.stoppedBecause } : {}),
+    ...(result.retryAfterSeconds !== undefined ? { retry_after_seconds: result.retryAfterSeconds } : {}),
+  };
+}
+
+/** The conformance of a result, or a report saying why there is none. */
+export function conformanceOf(result: ApiResult, endpointId: string | undefined, mode: string | undefined): ConformanceReport | undefined {
+  return resultConformance(result, endpointId, modeOf(mode));
+}
+
+/** A conformance report as lines: the verdict, then each rule with its count and a few examples. */
+export function formatConformance(report: ConformanceReport | undefined): string {
+  if (!report) return 'MDS 2.0: not checked (not the answer of an MDS 2.0 endpoint, or no body to check)';
+  const source = `official schemas ${report.schemaSource.repository}@${report.schemaSource.commit.slice(0, 7)}, mode ${report.mode}`;
+  const lines = [report.conforms
+    ? `MDS 2.0 (${report.endpoint}): conforms — ${plural(report.itemsChecked, 'item')} checked against the ${source}`
+    : `MDS 2.0 (${report.endpoint}): does not conform — ${plural(report.findingCount, 'finding')} in ${plural(report.itemsWithFindings, 'item')} of ${report.itemsChecked} (${source})`];
+  for (const rule of report.rules) {
+    lines.push(`  ${String(rule.count).padStart(6)} × ${fromServer(rule.message, 200)} at ${rule.where || '/'} [${rule.keyword}]`);
+    for (const example of rule.examples.slice(0, 3)) lines.push(`           ${example.path || '/'}: ${fromServer(example.value, 120)}`);
+  }
+  if (report.omittedFindings) lines.push(`  … ${report.omittedFindings} more findings of other rules`);
+  if (report.schemaBugs.length) {
+    lines.push(`  Schema problems (known bugs of the official schema, not the provider's): ${report.schemaBugs.map((r) => `${r.schemaBug ?? r.keyword} ×${r.count}`).join(', ')}`);
+  }
+  return lines.join('\n');
+}
+
+/** The catalogue of one API, one endpoint per line with its parameters and their defaults. */
+export function formatCatalogue(api: ApiKind, endpoints: readonly CatalogueEndpoint[], nowMs: number): string {
+  const lines = [`${API_LABELS[api]}:`];
+  for (const e of endpoints) {
+    const flags = [e.itemsKey ? `items in "${e.itemsKey}"` : e.body === 'csv' ? 'CSV' : '', e.paginates ? 'paginates' : '', e.hourEndpoint ? 'one UTC hour per request' : '', e.beta ? 'beta' : ''].filter(Boolean).join(', ');
+    lines.push(`  ${e.id.padEnd(18)} GET ${e.pathTemplate}${flags ? `  (${flags})` : ''}`);
+    for (const p of e.parameters) {
+      const fallback = p.defaultValue ? `; default ${p.defaultValue(nowMs)} (${p.defaultDescription ?? 'default'})` : '';
+      lines.push(`  ${''.padEnd(18)}   ${p.required ? 'required' : 'optional'} ${p.in} ${p.name}: ${p.formatDescription}${fallback}`);
+    }
+  }
+  return lines.join('\n');
 }

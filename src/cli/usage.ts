@@ -8,6 +8,13 @@ Usage:
   mobility-api decode   <jwt | -> [--json] [--public-key <file>] [--aud <base-url>]... [--strict]
   mobility-api vehicles --base-url <url> --api mds|maas <credential> [--status] [--device-id <id>]
                         [--all-pages] [--max-pages <n>] [--header 'Name: value']... [--timeout <s>] [--json]
+  mobility-api request  <endpoint | /path> --base-url <url> --api mds|maas <credential> [--query name=value]...
+                        [--all-pages] [--max-pages <n>] [--header 'Name: value']... [--timeout <s>] [--json]
+                        [--validate] [--mode micromobility|car-share|passenger-services|delivery-robots|any]
+  mobility-api send     <file.http> [--request <name | n>] --base-url <url> --api mds|maas <credential> [request options]
+  mobility-api endpoints [--api mds|maas] [--json]     the MDS 2.0 catalogue: endpoints, parameters, formats, defaults
+  mobility-api validate <file | -> [--endpoint <id>] [--mode <mode>] [--json]
+                        check a saved response against the official MDS 2.0 schemas (exit 1: does not conform)
   mobility-api sandbox  [--port <n>] [--fleet <n>] [--page-size <n>] [--trust <file>]... [--demo-dir <dir>] [--json]
   mobility-api demo     start a sandbox, sign a token with its demo credential, list vehicles, stop
 

@@ -51,7 +51,8 @@ export interface HttpExchange {
   /** Request headers as sent, except `Authorization`, which is shown as `Bearer <redacted>`. */
   requestHeaders: Record<string, string>;
   /** The token this request carried (a secret: copy on request only, never log). */
-  token: IssuedToken;
+  /** Absent when the request carried an Authorization of the user's own (`RequestOptions.authorization`). */
+  token?: IssuedToken;
   status: number;
   statusText: string;
   ok: boolean;
@@ -147,6 +148,11 @@ export interface RequestOptions {
   lifetimeSeconds?: number;
   /** Extra request headers over the environment's (see `requestHeadersFor`). */
   headers?: Record<string, string>;
+  /**
+   * An Authorization header of the user's own (a request file that sets one), sent as written
+   * instead of a freshly signed token. A server that enforces spec 5.1 rule 4 refuses it the second time.
+   */
+  authorization?: string;
 }
 
 /** Pagination of `ApiClient.request`. */
@@ -231,7 +237,7 @@ export class ApiClient {
       throw new MobilityError('HTTP_REDIRECT_CROSS_ORIGIN', `The page ${first} is not on the origin of the environment (${origin}); the token is not sent there.`);
     }
     requestHeadersFor(environment, request.headers, this.userAgent);
-    const pageOptions: RequestOptions = { signal: options.signal, lifetimeSeconds: options.lifetimeSeconds, headers: request.headers };
+    const pageOptions: RequestOptions = { signal: options.signal, lifetimeSeconds: options.lifetimeSeconds, headers: request.headers, authorization: options.authorization };
     const maxPages = options.maxPages ?? DEFAULT_MAX_PAGES;
     const result: ApiResult = { outcome: 'empty', url: first, pages: [], items: [] };
     let itemsFound = false;
@@ -327,9 +333,9 @@ export class ApiClient {
     };
     try {
       const tQueued = performance.now();
-      const token = await this.issuer.issue(credential, environment, { signal: options.signal, lifetimeSeconds: options.lifetimeSeconds });
+      const token = options.authorization === undefined ? await this.issuer.issue(credential, environment, { signal: options.signal, lifetimeSeconds: options.lifetimeSeconds }) : undefined;
       const tSigned = performance.now();
-      const headers: Record<string, string> = { ...requestHeadersFor(environment, options.headers, this.userAgent), Authorization: `Bearer ${token.token}` };
+      const headers: Record<string, string> = { ...requestHeadersFor(environment, options.headers, this.userAgent), Authorization: token ? `Bearer ${token.token}` : (options.authorization ?? '') };
       const timeout = AbortSignal.timeout(this.timeoutMs);
       const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
       let response: Response;
@@ -349,7 +355,7 @@ export class ApiClient {
         url,
         method: 'GET',
         requestHeaders: { ...headers, Authorization: 'Bearer <redacted>' },
-        token,
+        ...(token ? { token } : {}),
         status: response.status,
         statusText: response.statusText,
         ok: response.ok,

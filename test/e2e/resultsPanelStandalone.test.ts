@@ -156,7 +156,7 @@ describe('results panel bundle in Chromium (standalone page)', function () {
       assert.equal((await page.locator('.vt-row[aria-rowindex="2"] [data-col="state"]').textContent())?.trim(), first.last_event.vehicle_state);
       const rendered = await page.locator('.vt-row').count();
       assert.ok(rendered < 80, `only the rows in view are in the DOM (${rendered} of 1000)`);
-      const token = listing.pages[0].token.token;
+      const token = listing.pages[0].token?.token ?? '';
       assert.equal(await page.locator('[data-testid="request-headers"]').count(), 1);
       assert.ok(!(await page.content()).includes(token), 'the raw token is not in the page');
       await shot(page, `table-${theme}`);

@@ -27,7 +27,7 @@ import { startTestServer } from './support/testServer';
 
 /** Every raw token a listing carried. */
 function tokensOf(listing: VehicleListing): string[] {
-  return listing.pages.map((p) => p.token.token);
+  return listing.pages.map((p) => p.token?.token ?? '');
 }
 
 /** Asserts that no raw token appears anywhere in a view (as the webview would receive it). */
@@ -75,7 +75,7 @@ describe('results panel view models', function () {
       const page = view.pages[0];
       assert.equal(page.response.status, 200);
       assert.equal(page.itemCount, 100);
-      const token = listing.pages[0].token.token;
+      const token = listing.pages[0].token?.token ?? '';
       const auth = page.request.headers.find((h) => h.name === 'Authorization');
       assert.equal(auth?.value, `Bearer ${token.slice(0, 10)}…${token.slice(-6)}`);
       assert.equal(auth?.secret, true);

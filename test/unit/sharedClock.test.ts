@@ -160,6 +160,7 @@ if (CHILD_ROLE) {
           nowMs = second + ms;
           const page = (await client.listVehicles(environment, credential)).pages[0];
           assert.equal(page.status, 200, `at .${String(ms % 1000).padStart(3, '0')}: ${JSON.stringify(page.body)}`);
+          assert.ok(page.token, 'the page was sent with a token the client signed');
           const { iat, exp } = page.token.claims;
           assert.equal(exp - iat, 60, 'exp - iat is the lifetime');
           const decoded = decodeJwt(page.token.token);

@@ -1,0 +1,48 @@
+import { ApiClient } from '../core/apiClient';
+import { MobilityError } from '../core/errors';
+import { freeRequest } from '../core/mdsRequests';
+import { findFileRequest, parseRequestFile, resolveFileRequest } from '../core/requestFile';
+import type { CliIo } from './cliIo';
+import { apiFrom, environmentFrom, issuerFrom, loadCredential, parse, parseHeaders, positiveNumber, readFile } from './options';
+import { printResult, REQUEST_OPTIONS } from './requestCommand';
+import { printUsage } from './usage';
+
+/**
+ * `mobility-api send <file.http> [--request <name | n>]`: the request files the extension's
+ * CodeLens sends, from a shell. `{{baseUrl}}` is `--base-url`; a fresh token is signed for the
+ * request (and each page) unless the request sets its own Authorization.
+ */
+export async function sendCommand(args: string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parse(args, { ...REQUEST_OPTIONS, request: { type: 'string' } }, true);
+  if (values.help) return printUsage(io);
+  if (positionals.length !== 1) throw new MobilityError('USAGE', 'send takes one request file (.http or .rest).');
+  const file = parseRequestFile(readFile(positionals[0], 'request'));
+  for (const p of file.problems) io.err(`mobility-api: warning: ${positionals[0]}:${p.line + 1}: ${p.message}`);
+  if (file.requests.length === 0) throw new MobilityError('USAGE', `${positionals[0]} holds no request: write "GET {{baseUrl}}/vehicles".`);
+  if (values.request === undefined && file.requests.length > 1) {
+    throw new MobilityError('USAGE', `${positionals[0]} holds ${file.requests.length} requests: pick one with --request <name or number> (${file.requests.map((r) => r.name ?? String(r.index)).join(', ')}).`);
+  }
+  const chosen = values.request === undefined ? file.requests[0] : findFileRequest(file, values.request);
+  const api = apiFrom(values, true);
+  const baseUrl = values['base-url'];
+  const resolved = resolveFileRequest(chosen, file, baseUrl ? { baseUrl } : {});
+  if (resolved.method !== 'GET') throw new MobilityError('USAGE', `Request ${chosen.name ?? chosen.index} is ${resolved.method}: the MDS and MaaS APIs are read with GET.`);
+  if (resolved.ownAuthorization) io.err('mobility-api: warning: this request sets its own Authorization and is sent as written; a token that was used before is refused (spec 5.1 rule 4).');
+  const environment = environmentFrom(baseUrl, '--base-url', api, values, parseHeaders(values.header ?? [], api));
+  const path = relativeToBase(resolved.url, environment.baseUrl);
+  const request = freeRequest(api, path, undefined, resolved.headers);
+  const credential = loadCredential(values, io, api);
+  const timeoutMs = values.timeout === undefined ? undefined : positiveNumber(values.timeout, '--timeout') * 1000;
+  const maxPages = values['max-pages'] === undefined ? undefined : positiveNumber(values['max-pages'], '--max-pages');
+  const { issuer, queue } = issuerFrom(values, io);
+  const client = new ApiClient({ issuer, queue, timeoutMs });
+  const result = await client.request(environment, credential, request, { allPages: values['all-pages'], maxPages, authorization: resolved.ownAuthorization ? resolved.headers[Object.keys(resolved.headers).find((h) => h.toLowerCase() === 'authorization') ?? ''] : undefined });
+  return printResult(result, request, values, io);
+}
+
+/** The request's URL as a path under the base URL; a URL elsewhere would send the token to another server. */
+function relativeToBase(url: string, baseUrl: string): string {
+  const base = baseUrl.replace(/\/+$/, '');
+  if (url === base || url.startsWith(`${base}/`) || url.startsWith(`${base}?`)) return url.slice(base.length) || '/';
+  throw new MobilityError('USAGE', `The request goes to ${url}, which is not under --base-url ${base}: the token is only signed for that environment (its audience).`);
+}
