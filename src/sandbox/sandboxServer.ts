@@ -196,6 +196,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 
   const route = async (req: IncomingMessage): Promise<Reply & { environment?: SandboxEnvironment['id'] }> => {
     const method = req.method ?? 'GET';
+    if (req.headers.host === undefined && req.httpVersionMajor === 1 && req.httpVersionMinor >= 1) {
+      return errorReply(400, 'bad_request', 'The request has no Host header, which HTTP/1.1 requires (RFC 9112 3.2).', ['header: Host']);
+    }
     const url = new URL(req.url ?? '/', origin);
     const path = withoutTrailingSlashes(url.pathname) || '/';
     if (method !== 'GET' && method !== 'HEAD') {
@@ -265,7 +268,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     }
   };
 
-  const server: Server = createServer((req, res) => {
+  // Node answers a request without Host with a bare 400 of its own; the route answers it with an MDS body instead.
+  const server: Server = createServer({ requireHostHeader: false }, (req, res) => {
     route(req).then(
       (reply) => respond(req, res, reply),
       (err: unknown) => {

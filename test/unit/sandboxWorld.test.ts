@@ -212,7 +212,7 @@ describe('sandbox world: every MDS 2.0 Provider endpoint', () => {
     let transitions = 0;
     for (const list of byDevice.values()) {
       for (let i = 1; i < list.length; i++) {
-        const [before, after] = [list[i - 1] as MdsEventItem, list[i] as MdsEventItem];
+        const [before, after] = [list[i - 1], list[i]];
         assert.ok(after.timestamp > before.timestamp, 'events of a device are in time order');
         const type = after.event_types[0] ?? '';
         assert.ok(FROM[type]?.includes(before.vehicle_state), `${before.vehicle_state} -> ${type} -> ${after.vehicle_state}`);
