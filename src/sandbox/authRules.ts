@@ -18,8 +18,10 @@ export type AuthRuleId =
   | 'lifetime_out_of_range'
   | 'expired'
   | 'iat_in_future'
+  | 'nbf_in_future'
   | 'jti_missing'
   | 'jti_not_uuid'
+  | 'jti_not_random'
   | 'jti_replayed'
   | 'iat_not_increasing';
 
@@ -49,8 +51,10 @@ export const AUTH_RULES: Readonly<Record<AuthRuleId, AuthRule>> = {
   lifetime_out_of_range: { id: 'lifetime_out_of_range', spec: '5.1 rule 5', message: 'The lifetime exp - iat must be between 60 and 3600 seconds.' },
   expired: { id: 'expired', spec: '5.1 rule 5', message: 'The token must not have expired: "exp" must be later than the server time.' },
   iat_in_future: { id: 'iat_in_future', spec: '5.1 rule 6', message: 'The "iat" claim must not lie in the future beyond the allowed clock skew.' },
+  nbf_in_future: { id: 'nbf_in_future', spec: 'RFC 7519 4.1.5', message: 'A token must not be accepted before its "nbf" (not before) time; "nbf", when present, must be a NumericDate not later than the server time beyond the allowed clock skew.' },
   jti_missing: { id: 'jti_missing', spec: '5.1 rule 7', message: 'The token must carry a "jti" claim.' },
   jti_not_uuid: { id: 'jti_not_uuid', spec: '5.1 rule 7', message: 'The "jti" claim must be a UUID (8-4-4-4-12 hex digits), new for each token.' },
+  jti_not_random: { id: 'jti_not_random', spec: '5.1 rule 7', message: 'The "jti" claim must be a random UUID (version 4, RFC 9562 4.4), such as crypto.randomUUID() gives; the nil UUID and time- or name-based UUIDs are not random.' },
   jti_replayed: { id: 'jti_replayed', spec: '5.1 rule 4', message: 'Each request needs a newly generated token: this "jti" was already accepted.' },
   iat_not_increasing: { id: 'iat_not_increasing', spec: '5.1 rule 6', message: 'Each token on a key must carry an "iat" strictly later than that of every token accepted before on that key.' },
 };

@@ -1,21 +1,42 @@
 import type { MdsErrorBody as CoreMdsErrorBody } from '../core/mdsModels';
-import type { MdsVehicle, MdsVehicleStatus } from '../core/mdsModels';
+import type { MdsVehicle } from '../core/mdsModels';
+import type { AuthRuleId } from './authRules';
 import type { SyntheticFleet } from './syntheticFleet';
+import type { WorldVehicleStatus } from './syntheticWorld';
 
 /** The media type of MDS 2.0 responses (MDS `general-information.md`, versioning). */
 export const MDS_CONTENT_TYPE = 'application/vnd.mds+json;version=2.0';
 export const JSON_CONTENT_TYPE = 'application/json';
-export const MDS_VERSION = '2.0.0';
+/** The MDS release whose text the sandbox follows. */
+export const MDS_VERSION = '2.0.2';
 /** How long clients may cache a listing, in ms (MDS allows 0..300000). */
 export const MDS_TTL_MS = 30_000;
 export const MAX_PAGE_SIZE = 1000;
 
-/** The MDS error body, used for every non-2xx answer. */
-/** The sandbox always fills every field of the MDS error body. */
+/** The MDS error body, used for every non-2xx answer; the sandbox always fills every field. */
 export type MdsErrorBody = Required<CoreMdsErrorBody>;
 
+/** An MDS error body; `error_details` is never empty (mds-openapi `response/error.yaml`: minItems 1). */
 export function errorBody(error: string, description: string, details: string[] = []): MdsErrorBody {
-  return { error, error_description: description, error_details: details };
+  return { error, error_description: description, error_details: details.length > 0 ? details : [`error: ${error}`] };
+}
+
+/** One answer of the sandbox, before it is written. */
+export interface Reply {
+  status: number;
+  /** JSON-serialised unless `text` is set. */
+  body: unknown;
+  /** A body sent as is (CSV reports). */
+  text?: string;
+  contentType: string;
+  headers?: Record<string, string>;
+  rule?: AuthRuleId;
+  kid?: string;
+}
+
+/** An answer with an MDS error body. */
+export function errorReply(status: number, error: string, description: string, details: string[] = [], headers?: Record<string, string>): Reply {
+  return { status, body: errorBody(error, description, details), contentType: JSON_CONTENT_TYPE, headers };
 }
 
 /** JSON:API pagination links; `next` is null on the last page. */
@@ -26,10 +47,9 @@ export interface PageLinks {
   next: string | null;
 }
 
+/** `/vehicles`: since MDS 2.0.2 without `last_updated` and `ttl` (they moved to `/vehicles/status`). */
 export interface MdsVehiclesBody {
   version: string;
-  last_updated: number;
-  ttl: number;
   vehicles: MdsVehicle[];
   links?: PageLinks;
 }
@@ -38,7 +58,7 @@ export interface MdsVehiclesStatusBody {
   version: string;
   last_updated: number;
   ttl: number;
-  vehicles_status: MdsVehicleStatus[];
+  vehicles_status: WorldVehicleStatus[];
   links?: PageLinks;
 }
 
@@ -149,43 +169,46 @@ export function pageLinks(endpoint: string, page: PageRequest, total: number): P
 }
 
 /** `GET /vehicles`, one page. */
-export function vehiclesPage(fleet: SyntheticFleet, endpoint: string, page: PageRequest): MdsVehiclesBody {
+function indexesOf(page: PageRequest, total: number): number[] {
   const from = (page.number - 1) * page.size;
+  const out: number[] = [];
+  for (let i = from; i < Math.min(total, from + page.size); i++) out.push(i);
+  return out;
+}
+
+/** `GET /vehicles`, one page. */
+export function vehiclesPage(fleet: SyntheticFleet, endpoint: string, page: PageRequest): MdsVehiclesBody {
   return {
     version: MDS_VERSION,
-    last_updated: fleet.createdAt,
-    ttl: MDS_TTL_MS,
-    vehicles: fleet.slice(from, from + page.size).map((v) => v.vehicle),
+    vehicles: indexesOf(page, fleet.size).map((i) => fleet.vehicleAt(i)),
     links: pageLinks(endpoint, page, fleet.size),
   };
 }
 
-/** `GET /vehicles/status`, one page. */
-export function vehiclesStatusPage(fleet: SyntheticFleet, endpoint: string, page: PageRequest): MdsVehiclesStatusBody {
-  const from = (page.number - 1) * page.size;
+/** `GET /vehicles/status`, one page, as the world is at `nowMs` (default the fleet's `createdAt`). */
+export function vehiclesStatusPage(fleet: SyntheticFleet, endpoint: string, page: PageRequest, nowMs: number = fleet.createdAt): MdsVehiclesStatusBody {
   return {
     version: MDS_VERSION,
-    last_updated: fleet.createdAt,
+    last_updated: nowMs,
     ttl: MDS_TTL_MS,
-    vehicles_status: fleet.slice(from, from + page.size).map((v) => v.status),
+    vehicles_status: indexesOf(page, fleet.size).map((i) => fleet.statusAt(i, nowMs)),
     links: pageLinks(endpoint, page, fleet.size),
   };
 }
 
 /** `GET /vehicles/{device_id}`: the listing shape with exactly one vehicle. */
 export function singleVehicle(fleet: SyntheticFleet, index: number): MdsVehiclesBody {
-  return { version: MDS_VERSION, last_updated: fleet.createdAt, ttl: MDS_TTL_MS, vehicles: [fleet.at(index).vehicle] };
+  return { version: MDS_VERSION, vehicles: [fleet.vehicleAt(index)] };
 }
 
 /** `GET /vehicles/status/{device_id}`: the status shape with exactly one item. */
-export function singleVehicleStatus(fleet: SyntheticFleet, index: number): MdsVehiclesStatusBody {
-  return { version: MDS_VERSION, last_updated: fleet.createdAt, ttl: MDS_TTL_MS, vehicles_status: [fleet.at(index).status] };
+export function singleVehicleStatus(fleet: SyntheticFleet, index: number, nowMs: number = fleet.createdAt): MdsVehiclesStatusBody {
+  return { version: MDS_VERSION, last_updated: nowMs, ttl: MDS_TTL_MS, vehicles_status: [fleet.statusAt(index, nowMs)] };
 }
 
 /** `GET /v1alpha2/vehicles` of the MaaS environment, one page, in the sandbox's own shape. */
-export function maasVehiclesPage(fleet: SyntheticFleet, endpoint: string, page: PageRequest): MaasVehiclesBody {
-  const from = (page.number - 1) * page.size;
-  const vehicles = fleet.slice(from, from + page.size).map(({ vehicle, status }): MaasVehicle => ({
+export function maasVehiclesPage(fleet: SyntheticFleet, endpoint: string, page: PageRequest, nowMs: number = fleet.createdAt): MaasVehiclesBody {
+  const vehicles = indexesOf(page, fleet.size).map((i) => ({ vehicle: fleet.vehicleAt(i), status: fleet.statusAt(i, nowMs) })).map(({ vehicle, status }): MaasVehicle => ({
     id: vehicle.device_id,
     vehicle_type: vehicle.vehicle_type,
     propulsion_types: vehicle.propulsion_types,

@@ -2,26 +2,18 @@ import { rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import type { ApiKind } from '../core/environment';
 import { MobilityError } from '../core/errors';
 import type { AuthRuleId } from './authRules';
 import type { DemoCredential } from './demoCredential';
 import { withoutTrailingSlashes } from '../core/environment';
 import { writeDemoCredential } from './demoCredential';
-import type { MdsErrorBody } from './mdsResponses';
-import {
-  JSON_CONTENT_TYPE,
-  MAX_PAGE_SIZE,
-  MDS_CONTENT_TYPE,
-  errorBody,
-  maasVehiclesPage,
-  negotiateMds,
-  parsePage,
-  singleVehicle,
-  singleVehicleStatus,
-  vehiclesPage,
-  vehiclesStatusPage,
-} from './mdsResponses';
+import type { MdsErrorBody, Reply } from './mdsResponses';
+import { JSON_CONTENT_TYPE, MAX_PAGE_SIZE, errorBody, errorReply, maasVehiclesPage, parsePage } from './mdsResponses';
+import { MDS_ROUTES, routeMds } from './mdsRoutes';
+import type { SandboxFault } from './sandboxFaults';
+import { FaultInjector } from './sandboxFaults';
 import { MAX_FLEET_SIZE, SyntheticFleet } from './syntheticFleet';
 import type { TokenRefusal } from './tokenVerifier';
 import { TokenVerifier } from './tokenVerifier';
@@ -30,6 +22,7 @@ import { TrustStore } from './trustStore';
 
 export type { DemoCredential } from './demoCredential';
 export type { TrustedKey } from './trustStore';
+export type { SandboxFault } from './sandboxFaults';
 export { parseTrustFile } from './trustStore';
 
 /** How to start a sandbox. Every field is optional. */
@@ -59,6 +52,13 @@ export interface SandboxOptions {
   now?: () => number;
   /** How far `iat` may lie in the future, in seconds; default 60. */
   maxSkewSeconds?: number;
+  /**
+   * How many days of history the world holds before today (UTC); default 35, from 1 to 400. Older
+   * hours answer 404 ("the provider was not operating"). The window moves with `now`.
+   */
+  historyDays?: number;
+  /** Requests that answer 202 or 500 a number of times before they are served, to test clients' retries. */
+  faults?: SandboxFault[];
   /** Called once per answered request, e.g. to print why a token was refused. */
   onRequest?: (entry: SandboxRequestLog) => void;
 }
@@ -126,23 +126,39 @@ function headerSafe(text: string): string {
   return text.replace(/[\\"]/g, "'").replace(/[^\x20-\x7e]/g, '?');
 }
 
-interface Reply {
-  status: number;
-  body: unknown;
-  contentType: string;
-  headers?: Record<string, string>;
-  rule?: AuthRuleId;
-  kid?: string;
-}
-
-function errorReply(status: number, error: string, description: string, details: string[] = [], headers?: Record<string, string>): Reply {
-  const body: MdsErrorBody = errorBody(error, description, details);
-  return { status, body, contentType: JSON_CONTENT_TYPE, headers };
-}
-
 function unauthorized(refusal: TokenRefusal): Reply {
   const challenge = `Bearer error="invalid_token", error_description="${headerSafe(`${refusal.rule}: ${refusal.description}`)}"`;
   return { ...errorReply(401, 'invalid_token', refusal.description, refusal.details, { 'WWW-Authenticate': challenge }), rule: refusal.rule, kid: refusal.kid };
+}
+
+/** What Node's parser reports, as the status and MDS error body a client should get. */
+function clientErrorReply(code: string | undefined): { status: number; reason: string; body: MdsErrorBody } {
+  if (code === 'HPE_HEADER_OVERFLOW') {
+    return { status: 431, reason: 'Request Header Fields Too Large', body: errorBody('header_too_large', 'The request headers are larger than the server accepts (Node limits them to 16 KiB by default). Send a shorter token or fewer headers.', [`parser: ${code}`]) };
+  }
+  if (code === 'ERR_HTTP_REQUEST_TIMEOUT' || code === 'ERR_HTTP_HEADERS_TIMEOUT') {
+    return { status: 408, reason: 'Request Timeout', body: errorBody('request_timeout', 'The request was not complete in time.', [`parser: ${code}`]) };
+  }
+  return { status: 400, reason: 'Bad Request', body: errorBody('bad_request', 'The request is not valid HTTP/1.1, so the server could not read it.', [`parser: ${code ?? 'unknown'}`]) };
+}
+
+/**
+ * Node answers requests it cannot parse with a bare status line and no body (or drops them); the
+ * sandbox promises an MDS error body on every error, so it writes the response itself.
+ */
+function answerClientError(err: NodeJS.ErrnoException, socket: Duplex, onRequest: SandboxOptions['onRequest']): void {
+  if (err.code === 'ECONNRESET' || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const { status, reason, body } = clientErrorReply(err.code);
+  const text = JSON.stringify(body);
+  socket.end(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: ${JSON_CONTENT_TYPE}\r\nContent-Length: ${Buffer.byteLength(text)}\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n${text}`);
+  try {
+    onRequest?.({ method: '?', path: '?', status, description: body.error_description });
+  } catch {
+    // A failing logger must not take the server down.
+  }
 }
 
 /**
@@ -172,12 +188,17 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     throw err;
   }
   const verifier = new TokenVerifier({ trust, now, maxSkewSeconds });
+  const historyDays = checkInteger('historyDays', options.historyDays, 35, 1, 400);
+  const faults = new FaultInjector(options.faults);
   const fleet = new SyntheticFleet({ size: fleetSize, seed, createdAt: now() });
   let environments: SandboxEnvironment[] = [];
   let origin = '';
 
   const route = async (req: IncomingMessage): Promise<Reply & { environment?: SandboxEnvironment['id'] }> => {
     const method = req.method ?? 'GET';
+    if (req.headers.host === undefined && req.httpVersionMajor === 1 && req.httpVersionMinor >= 1) {
+      return errorReply(400, 'bad_request', 'The request has no Host header, which HTTP/1.1 requires (RFC 9112 3.2).', ['header: Host']);
+    }
     const url = new URL(req.url ?? '/', origin);
     const path = withoutTrailingSlashes(url.pathname) || '/';
     if (method !== 'GET' && method !== 'HEAD') {
@@ -201,51 +222,30 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       return errorReply(404, 'not_found', `Nothing is served at ${path}. The environments are under ${environments.map((e) => `/${e.id}`).join(', ')}.`, [`path: ${path}`]);
     }
     const answer = (reply: Reply) => ({ ...reply, environment: env.id });
+    // Node joins repeated Authorization headers with ", ": refuse them instead of guessing which one counts.
+    const authorizations = req.headersDistinct.authorization ?? [];
+    if (authorizations.length > 1) {
+      return answer(errorReply(400, 'bad_request', `The request has ${authorizations.length} Authorization headers; send exactly one, "Authorization: Bearer <JWT>".`, ['rule: one Authorization header (RFC 9110 5.3: it is not a list-based field)', `count: ${authorizations.length}`]));
+    }
     if (verifyTokens) {
       const check = await verifier.verify(req.headers.authorization, { api: env.api, audience: env.baseUrl });
       if (!check.ok) return answer(unauthorized(check.refusal));
     }
     const rest = segments.slice(1);
-    const notFound = () => answer(errorReply(404, 'not_found', `The ${env.id} environment has no resource at ${path}.`, [`path: ${path}`, `routes: ${env.api === 'mds' ? '/vehicles, /vehicles/{device_id}, /vehicles/status, /vehicles/status/{device_id}' : '/v1alpha2/vehicles'}`]));
-    const page = () => parsePage(url.searchParams, pageSize, fleet.size);
-    const badPage = (problem: string) => answer(errorReply(400, 'bad_param', `The page parameters are wrong: ${problem}.`, [`page_size is capped at ${MAX_PAGE_SIZE}`]));
+    const notFound = () => answer(errorReply(404, 'not_found', `The ${env.id} environment has no resource at ${path}.`, [`path: ${path}`, `routes: ${env.api === 'mds' ? MDS_ROUTES : '/v1alpha2/vehicles'}`]));
     const endpoint = `${env.baseUrl}/${rest.join('/')}`;
 
     if (env.api === 'maas') {
       if (rest.length !== 2 || rest[0] !== 'v1alpha2' || rest[1] !== 'vehicles') return notFound();
-      const parsed = page();
-      if (!parsed.ok) return badPage(parsed.problem);
-      return answer({ status: 200, contentType: JSON_CONTENT_TYPE, body: maasVehiclesPage(fleet, endpoint, parsed.page) });
+      const parsed = parsePage(url.searchParams, pageSize, fleet.size);
+      if (!parsed.ok) return answer(errorReply(400, 'bad_param', `The page parameters are wrong: ${parsed.problem}.`, [`page_size is capped at ${MAX_PAGE_SIZE}`]));
+      return answer({ status: 200, contentType: JSON_CONTENT_TYPE, body: maasVehiclesPage(fleet, endpoint, parsed.page, now()) });
     }
-
-    if (rest[0] !== 'vehicles' || rest.length > 3 || (rest.length === 3 && rest[1] !== 'status')) return notFound();
-    const accept = negotiateMds(req.headers.accept);
-    if (!accept.ok) {
-      return answer(errorReply(406, 'not_acceptable', `The sandbox serves MDS version 2.0 only, not ${accept.requested.map((v) => JSON.stringify(v)).join(', ')}.`, ['supported: application/vnd.mds+json;version=2.0']));
-    }
-    const mds = (body: unknown) => answer({ status: 200, contentType: MDS_CONTENT_TYPE, body });
-    const status = rest[1] === 'status';
-    const rawId = status ? rest[2] : rest[1];
-    if (rawId === undefined) {
-      const parsed = page();
-      if (!parsed.ok) return badPage(parsed.problem);
-      return mds(status ? vehiclesStatusPage(fleet, endpoint, parsed.page) : vehiclesPage(fleet, endpoint, parsed.page));
-    }
-    let deviceId: string;
-    try {
-      deviceId = decodeURIComponent(rawId);
-    } catch {
-      deviceId = rawId;
-    }
-    const index = fleet.indexOf(deviceId);
-    if (index === undefined) {
-      return answer(errorReply(404, 'not_found', `No vehicle has the device_id ${JSON.stringify(deviceId.slice(0, 80))}.`, [`device_id: ${deviceId.slice(0, 80)}`]));
-    }
-    return mds(status ? singleVehicleStatus(fleet, index) : singleVehicle(fleet, index));
+    return answer(routeMds({ fleet, now, historyDays, pageSize, faults }, rest, url.searchParams, endpoint, req.headers.accept, notFound));
   };
 
   const respond = (req: IncomingMessage, res: ServerResponse, reply: Reply & { environment?: SandboxEnvironment['id'] }) => {
-    const text = JSON.stringify(reply.body);
+    const text = reply.text ?? JSON.stringify(reply.body);
     res.writeHead(reply.status, {
       'Content-Type': reply.contentType,
       'Content-Length': Buffer.byteLength(text),
@@ -268,7 +268,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     }
   };
 
-  const server: Server = createServer((req, res) => {
+  // Node answers a request without Host with a bare 400 of its own; the route answers it with an MDS body instead.
+  const server: Server = createServer({ requireHostHeader: false }, (req, res) => {
     route(req).then(
       (reply) => respond(req, res, reply),
       (err: unknown) => {
@@ -281,6 +282,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       },
     );
   });
+  server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => answerClientError(err, socket, options.onRequest));
 
   try {
     await new Promise<void>((resolveListen, rejectListen) => {

@@ -40,6 +40,18 @@ export interface TokenVerifierOptions {
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** A random UUID: version 4 with the RFC 9562 variant (10xx). */
+const RANDOM_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
+
+/** Why a UUID is not a random one, in words a user can act on. */
+function notRandomReason(uuid: string): string {
+  if (/^[0-]+$/.test(uuid)) return 'it is the nil UUID';
+  if (/^[f-]+$/i.test(uuid)) return 'it is the max UUID';
+  const version = uuid[14] ?? '?';
+  const variant = parseInt(uuid[19] ?? '0', 16);
+  if (version !== '4') return `it is a version ${version} UUID, not version 4 (random)`;
+  return `its variant bits (digit ${uuid[19]}, ${(variant >> 2).toString(2).padStart(2, '0')}xx) are not the RFC 9562 variant 10xx`;
+}
 const MIN_LIFETIME = 60;
 const MAX_LIFETIME = 3600;
 const MIN_PRUNE_SIZE = 1024;
@@ -209,9 +221,15 @@ export class TokenVerifier {
     if (iat > nowSeconds + skew) {
       return refuse('iat_in_future', `iat ${iat} (${isoOf(iat)}) is ${(iat - nowSeconds).toFixed(3)} s ahead of the server time ${nowSeconds} (${isoOf(nowSeconds)}); at most ${skew} s is allowed. Check your clock.`, kid);
     }
+    const nbf = claims.nbf;
+    if (nbf !== undefined && (!isNumericDate(nbf) || nbf > nowSeconds + skew)) {
+      const what = isNumericDate(nbf) ? `nbf ${nbf} (${isoOf(nbf)}) is ${(nbf - nowSeconds).toFixed(3)} s after the server time ${nowSeconds} (${isoOf(nowSeconds)}); the token is not valid yet (at most ${skew} s of clock skew is allowed).` : `nbf is ${show(nbf)}; when present it must be a number of seconds since the epoch.`;
+      return refuse('nbf_in_future', `${what} Leave nbf out, or set it to the issue time.`, kid);
+    }
     const jti = claims.jti;
     if (jti === undefined || jti === null || jti === '') return refuse('jti_missing', 'The token has no jti claim. Put a new random UUID (crypto.randomUUID()) in jti for each token.', kid);
     if (typeof jti !== 'string' || !UUID.test(jti)) return refuse('jti_not_uuid', `jti is ${show(jti)}, which is not a UUID. Use a new random UUID (crypto.randomUUID()) for each token.`, kid);
+    if (!RANDOM_UUID.test(jti)) return refuse('jti_not_random', `jti is ${show(jti)}, which is not a random UUID: ${notRandomReason(jti)}. Use crypto.randomUUID() for each token.`, kid);
     const jtiKey = `${kid}\n${jti.toLowerCase()}`;
     if (this.usedJtis.has(jtiKey)) {
       return refuse('jti_replayed', `jti ${show(jti)} was already used by an accepted token on key ${show(kid)}. Sign a new token for every request.`, kid);

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { createPrivateKey, createPublicKey, generateKeyPairSync, randomUUID } from 'node:crypto';
 import type { KeyObject } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { request } from 'node:http';
 import { SignJWT } from 'jose';
 import type { JWTPayload } from 'jose';
 import type { CredentialType } from '../../src/core/credential';
@@ -209,6 +210,34 @@ describe('sandbox authentication (spec section 5)', () => {
       assert.match(notUuid.body.error_description ?? '', /request-1/);
     });
 
+    it('nbf_in_future: a token that is not valid yet is refused (RFC 7519 4.1.5); nbf now or within the skew is accepted', async () => {
+      const signer = trustedSigner();
+      const late = await get(`${mds.baseUrl}/vehicles`, await sign(signer, claims(signer, mds, nowSeconds(), { nbf: nowSeconds() + 120 })));
+      assertRefused(late, 'nbf_in_future');
+      assert.match(late.body.error_description ?? '', /not valid yet/);
+      assert.ok(late.body.error_details?.includes('spec: RFC 7519 4.1.5'));
+      assertRefused(await get(`${mds.baseUrl}/vehicles`, await sign(signer, claims(signer, mds, nowSeconds(), { nbf: 'soon' as unknown as number }))), 'nbf_in_future');
+      assert.equal((await get(`${mds.baseUrl}/vehicles`, await sign(signer, claims(signer, mds, nowSeconds(), { nbf: nowSeconds() })))).status, 200);
+      assert.equal((await get(`${mds.baseUrl}/vehicles`, await sign(signer, claims(signer, mds, nowSeconds() + 1, { nbf: nowSeconds() + 30 })))).status, 200);
+    });
+
+    it('jti_not_random: the nil UUID, a time-based (v1) or name-based (v5) UUID and a wrong variant are refused (spec 5.1 rule 7)', async () => {
+      const signer = trustedSigner();
+      const cases: [string, RegExp][] = [
+        ['00000000-0000-0000-0000-000000000000', /nil UUID/],
+        ['6ba7b810-9dad-11d1-80b4-00c04fd430c8', /version 1/],
+        ['2ed6657d-e927-568b-95e1-2665a8aea6a2', /version 5/],
+        ['0f8fad5b-d9cb-469f-c165-0707782b8aaa', /variant/],
+      ];
+      for (const [jti, reason] of cases) {
+        const answer = await get(`${mds.baseUrl}/vehicles`, await sign(signer, claims(signer, mds, nowSeconds(), { jti })));
+        assertRefused(answer, 'jti_not_random');
+        assert.match(answer.body.error_description ?? '', reason, jti);
+        assert.ok(answer.body.error_details?.includes('spec: 5.1 rule 7'));
+      }
+      assert.equal((await get(`${mds.baseUrl}/vehicles`, await sign(signer, claims(signer, mds, nowSeconds(), { jti: randomUUID().toUpperCase() })))).status, 200);
+    });
+
     it('jti_replayed: the same token twice', async () => {
       const signer = trustedSigner();
       const token = await sign(signer, claims(signer, mds));
@@ -264,6 +293,61 @@ describe('sandbox authentication (spec section 5)', () => {
       assertRefused(await get(`${maas.baseUrl}/v1alpha2/vehicles`, await sign(signer, sa(nowSeconds() + 1, { aud: maas.baseUrl }))), 'type_not_allowed_for_api');
       const es256 = await get(`${mds.baseUrl}/vehicles`, await sign({ ...signer, alg: 'ES256', privateKey: generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey }, sa(nowSeconds() + 1)));
       assertRefused(es256, 'alg_not_allowed');
+    });
+  });
+
+  describe('requests Node would serve wrongly', () => {
+    /** A raw request, so that headers can repeat and grow beyond what fetch sends. */
+    function raw(url: string, headers: string[]): Promise<{ status: number; type: string; body: Answer['body'] }> {
+      return new Promise((resolve, reject) => {
+        const req = request(url, { headers }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => {
+            const text = Buffer.concat(chunks).toString('utf8');
+            try {
+              resolve({ status: res.statusCode ?? 0, type: String(res.headers['content-type']), body: JSON.parse(text) as Answer['body'] });
+            } catch {
+              reject(new Error(`status ${res.statusCode}: the body is not JSON: ${JSON.stringify(text.slice(0, 200))}`));
+            }
+          });
+        });
+        req.on('error', reject);
+        req.end();
+      });
+    }
+
+    it('refuses two Authorization headers with 400 and an MDS error body, even when the first token is valid', async () => {
+      const signer = trustedSigner();
+      const good = await sign(signer, claims(signer, mds));
+      const host = new URL(mds.baseUrl).host;
+      const answer = await raw(`${mds.baseUrl}/vehicles`, ['Host', host, 'Authorization', `Bearer ${good}`, 'Authorization', 'Bearer second']);
+      assert.equal(answer.status, 400);
+      assert.match(answer.type, /^application\/json/);
+      assert.equal(answer.body.error, 'bad_request');
+      assert.match(answer.body.error_description ?? '', /2 Authorization headers/);
+      assert.ok(!JSON.stringify(answer.body).includes(good), 'the body never echoes the token');
+      // The token was not spent: sent alone, it is accepted.
+      assert.equal((await get(`${mds.baseUrl}/vehicles`, good)).status, 200);
+    });
+
+    it('answers a request without Host with 400 and an MDS error body', async () => {
+      const answer = await raw(`${mds.baseUrl}/vehicles`, ['Authorization', 'Bearer x']);
+      assert.equal(answer.status, 400);
+      assert.equal(answer.body.error, 'bad_request');
+      assert.match(answer.body.error_description ?? '', /Host/);
+    });
+
+    it('answers a request header over Node\'s limit with 431 and an MDS error body', async () => {
+      const answer = await raw(`${mds.baseUrl}/vehicles`, ['Authorization', `Bearer ${'a'.repeat(20_000)}`]);
+      assert.equal(answer.status, 431);
+      assert.match(answer.type, /^application\/json/);
+      assert.equal(answer.body.error, 'header_too_large');
+      assert.equal(typeof answer.body.error_description, 'string');
+      assert.ok((answer.body.error_details?.length ?? 0) >= 1);
+      // The server is still up.
+      const signer = trustedSigner();
+      assert.equal((await get(`${mds.baseUrl}/vehicles`, await sign(signer, claims(signer, mds)))).status, 200);
     });
   });
 

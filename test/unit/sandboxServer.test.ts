@@ -103,9 +103,10 @@ describe('sandbox server', () => {
         const answer: Answer = await signer.get(mds, url, { Accept: 'application/vnd.mds+json;version=2.0' });
         assert.equal(answer.status, 200, JSON.stringify(answer.body));
         assert.equal(answer.headers.get('content-type'), 'application/vnd.mds+json;version=2.0');
-        assert.equal(answer.body.version, '2.0.0');
-        assert.equal(typeof answer.body.last_updated, 'number');
-        assert.ok(answer.body.ttl >= 0 && answer.body.ttl <= 300_000);
+        assert.equal(answer.body.version, '2.0.2');
+        // MDS 2.0.2 moved last_updated and ttl from /vehicles to /vehicles/status.
+        assert.equal(answer.body.last_updated, undefined);
+        assert.equal(answer.body.ttl, undefined);
         assert.deepEqual(Object.keys(answer.body.links).sort(), ['first', 'last', 'next', 'prev']);
         if (pages === 0) assert.equal(answer.body.links.prev, null);
         const { first, last: lastLink, prev, next } = answer.body.links;
@@ -162,15 +163,16 @@ describe('sandbox server', () => {
         assert.ok(MDS_STATES.includes(event.vehicle_state), event.vehicle_state);
         assert.ok(Array.isArray(event.event_types) && event.event_types.length >= 1);
         assert.ok(Number.isInteger(event.timestamp) && Number.isInteger(telemetry.timestamp));
-        assert.ok(telemetry.timestamp >= event.timestamp);
+        assert.equal(event.device_id, item.device_id);
+        assert.equal(event.provider_id, item.provider_id);
+        assert.equal(telemetry.device_id, item.device_id);
         assert.equal(telemetry.journey_id, null);
         for (const loc of [event.location, telemetry.location]) {
           assert.ok(Math.abs(loc.lat - 52.52) < 0.1 && Math.abs(loc.lng - 13.41) < 0.15, JSON.stringify(loc));
         }
         if (event.vehicle_state === 'on_trip') {
-          assert.equal(telemetry.trip_ids?.length, 1);
-        } else {
-          assert.equal(telemetry.trip_ids, null);
+          assert.equal(event.trip_ids?.length, 1);
+          assert.deepEqual(telemetry.trip_ids, event.trip_ids, 'a vehicle on a trip reports telemetry of that trip');
         }
         if (event.battery_percent !== undefined) assert.ok(event.battery_percent >= 0 && event.battery_percent <= 100);
       }
@@ -192,7 +194,8 @@ describe('sandbox server', () => {
     it('answers 404 with an MDS error body for an unknown device, an unknown route and a path outside the environments', async () => {
       assertErrorBody(await signer.get(mds, `${mds.baseUrl}/vehicles/${randomUUID()}`), 404, 'not_found');
       assertErrorBody(await signer.get(mds, `${mds.baseUrl}/vehicles/not-a-uuid`), 404, 'not_found');
-      assertErrorBody(await signer.get(mds, `${mds.baseUrl}/trips`), 404, 'not_found');
+      assertErrorBody(await signer.get(mds, `${mds.baseUrl}/trip`), 404, 'not_found');
+      assertErrorBody(await signer.get(mds, `${mds.baseUrl}/vehicles/status/x/y`), 404, 'not_found');
       const outside = await fetch(`${sandbox.url}/nowhere`);
       assertErrorBody({ status: outside.status, headers: outside.headers, body: (await outside.json()) as unknown }, 404, 'not_found');
     });
