@@ -32,6 +32,9 @@ export function append(parent: Node, ...children: Child[]): void {
   }
 }
 
+/** Characters beyond which one piece of a URL may break inside (about 300 px of monospace). */
+const LONG_URL_PIECE = 40;
+
 /**
  * A URL as text that wraps only after "/", "?" and "&" (a <wbr> element after each, never HTML
  * parsing), with `.url` styles that keep every other character together.
@@ -39,8 +42,10 @@ export function append(parent: Node, ...children: Child[]): void {
 export function urlText(url: string, attrs: Record<string, string | number | boolean | undefined> = {}): HTMLElement {
   const el = h('span', { ...attrs, class: attrs.class ? `url ${String(attrs.class)}` : 'url' });
   const pieces = urlBreakPieces(url);
+  // Each piece is unbreakable (a hyphen or a dot inside it is no break either); a piece longer than a
+  // narrow line may still break anywhere rather than push the panel sideways.
   pieces.forEach((piece, i) => {
-    el.appendChild(document.createTextNode(piece));
+    el.appendChild(h('span', { class: piece.length > LONG_URL_PIECE ? 'url-piece long' : 'url-piece' }, piece));
     if (i < pieces.length - 1) el.appendChild(document.createElement('wbr'));
   });
   return el;

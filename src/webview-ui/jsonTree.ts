@@ -63,7 +63,6 @@ export class JsonTree {
   private readonly nodes = new WeakMap<HTMLElement, TreeNode>();
   /** "Show more" rows: what they load. */
   private readonly moreRows = new WeakMap<HTMLElement, TreeNode>();
-  private ids = 0;
 
   constructor(private readonly announce: (text: string) => void = () => {}) {
     this.search = h('vscode-textfield', { placeholder: 'Search keys and values (Enter)', 'data-testid': 'json-search', 'aria-label': 'Search the JSON' });
@@ -106,9 +105,9 @@ export class JsonTree {
   }
 
   private node(key: string | number, value: unknown, depth: number, position: number, setSize: number, isRoot = false): TreeNode {
-    const id = `jt-${++this.ids}`;
-    const el = h('div', { class: 'jt-node', role: 'treeitem', tabindex: -1, 'aria-level': depth + 1, 'aria-setsize': setSize, 'aria-posinset': position, 'aria-labelledby': id });
-    const line = h('div', { class: 'jt-line', id });
+    // Named from its content, as in the WAI-ARIA tree examples (browsers leave the nested group out).
+    const el = h('div', { class: 'jt-node', role: 'treeitem', tabindex: -1, 'aria-level': depth + 1, 'aria-setsize': setSize, 'aria-posinset': position });
+    const line = h('div', { class: 'jt-line' });
     el.appendChild(line);
     const tn: TreeNode = { el, depth, value, rendered: 0, open: false, childNodes: new Map() };
     this.nodes.set(el, tn);

@@ -53,7 +53,7 @@ export class VehicleTable {
       clearTimeout(this.filterTimer);
       this.filterTimer = setTimeout(() => this.update({ filter: this.filterField.value }), 120);
     });
-    this.stateSelect = h('vscode-single-select', { 'data-testid': 'state-filter', 'aria-label': 'Vehicle state' });
+    this.stateSelect = h('vscode-single-select', { 'data-testid': 'state-filter', 'aria-label': 'Vehicle state', label: 'Vehicle state' });
     this.stateSelect.addEventListener('change', () => this.update({ stateFilter: this.stateSelect.value }));
     this.count = h('span', { class: 'muted', 'data-testid': 'row-count' });
     this.header = h('div', { class: 'vt-header', role: 'row', 'aria-rowindex': 1 });
