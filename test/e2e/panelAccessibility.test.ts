@@ -25,33 +25,12 @@ import { bodyView } from '../../src/results/bodyView';
 import { listingView } from '../../src/results/listingView';
 import { tokenResultView } from '../../src/results/tokenView';
 import { measurePanelContrast } from './panelContrast';
+import { axeViolations, describeViolations } from './panelFrame';
 import { deliverHostMessages as deliver, startPanelPageServer } from './standalonePanelPage';
 
 const ROOT = process.cwd();
 const BUNDLE = path.join(ROOT, 'dist', 'webview');
 const ARTIFACTS = process.env.E2E_ARTIFACTS_DIR ?? path.join(ROOT, 'test-results', 'e2e', 'standalone');
-const AXE_SOURCE = path.join(ROOT, 'node_modules', 'axe-core', 'axe.min.js');
-
-interface AxeViolation { id: string; impact: string | null; help: string; nodes: { target: unknown[]; failureSummary?: string }[] }
-
-/**
- * Runs axe-core in the page and returns its serious and critical violations. The source goes in through
- * Playwright's evaluate (the DevTools protocol), so the page's CSP stays exactly as shipped.
- */
-async function axeViolations(page: Page): Promise<AxeViolation[]> {
-  await page.evaluate(fs.readFileSync(AXE_SOURCE, 'utf8'));
-  const violations = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (context: unknown, options: unknown) => Promise<{ violations: AxeViolation[] }> } }).axe;
-    const result = await axe.run(document, { resultTypes: ['violations'] });
-    return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 5).map((n) => ({ target: n.target, failureSummary: n.failureSummary })) }));
-  });
-  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-}
-
-function describeViolations(violations: AxeViolation[]): string {
-  return violations.map((v) => `${v.impact} ${v.id} (${v.help}): ${v.nodes.map((n) => JSON.stringify(n.target)).join(', ')}`).join('\n');
-}
-
 async function shot(page: Page, name: string): Promise<void> {
   fs.mkdirSync(ARTIFACTS, { recursive: true });
   await page.screenshot({ path: path.join(ARTIFACTS, `a11y-${name}.png`) });
