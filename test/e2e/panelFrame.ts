@@ -42,11 +42,12 @@ export function describeViolations(violations: AxeViolation[]): string {
 }
 
 /** What has the keyboard focus in `frame` (through shadow roots): its test id or role, and its text. */
-export async function focusedIn(frame: Frame): Promise<{ testid: string; role: string; text: string; inTree: boolean; inTable: boolean }> {
+export async function focusedIn(frame: Frame): Promise<{ tag: string; testid: string; role: string; text: string; inTree: boolean; inTable: boolean }> {
   return frame.evaluate(() => {
     const el = document.activeElement as HTMLElement | null;
-    if (!el || el === document.body) return { testid: '', role: '', text: '', inTree: false, inTable: false };
+    if (!el || el === document.body) return { tag: '', testid: '', role: '', text: '', inTree: false, inTable: false };
     return {
+      tag: el.tagName.toLowerCase(),
       testid: el.getAttribute('data-testid') ?? el.closest('[data-testid]')?.getAttribute('data-testid') ?? '',
       role: el.getAttribute('role') ?? '',
       text: (el.innerText ?? '').replace(/\s+/g, ' ').trim().slice(0, 60),

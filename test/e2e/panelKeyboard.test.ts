@@ -39,13 +39,17 @@ describe('the results panel by keyboard only, and axe-core in VS Code themes', f
       await panel.locator.locator('[data-testid="result-title"]').click();
     });
     await step(page, 'Tab to the vehicle table', () => pressUntil(page, frame, 'Tab', (at) => at.testid === 'vehicle-table'));
-    await step(page, 'Tab to the Battery sort button and press Enter twice', async () => {
-      await pressUntil(page, frame, 'Tab', (at) => at.inTable && at.text.startsWith('Battery'), 12);
+    await step(page, 'Tab to the Device ID sort button and press Enter twice', async () => {
+      await pressUntil(page, frame, 'Tab', (at) => at.inTable && at.tag === 'button' && at.text.startsWith('Device ID'), 12);
+      const sorted = (direction: string) => frame.waitForFunction((d) => document.querySelector('[role="columnheader"][data-col="deviceId"]')?.getAttribute('aria-sort') === d, direction, { timeout: 10_000 });
       await page.keyboard.press('Enter');
-      const header = panel.locator.locator('[role="columnheader"][data-col="battery"]');
-      assert.equal(await header.getAttribute('aria-sort'), 'ascending');
+      await sorted('ascending');
       await page.keyboard.press('Enter');
-      assert.equal(await header.getAttribute('aria-sort'), 'descending');
+      await sorted('descending');
+      const ids = await panel.locator.locator('.vt-row [data-col="deviceId"]').evaluateAll((cells) => cells
+        .map((c) => ({ row: Number(c.parentElement?.getAttribute('aria-rowindex')), id: c.textContent ?? '' }))
+        .sort((a, b) => a.row - b.row).slice(0, 5).map((x) => x.id));
+      assert.deepEqual(ids, [...ids].sort().reverse(), 'the first rows are in descending device id order');
     });
     await page.screenshot({ path: path.join(process.env.E2E_ARTIFACTS_DIR ?? '.', 'keyboard-sorted.png') });
     await step(page, 'Shift+Tab back to the body tabs, ArrowRight to JSON, Enter', async () => {
