@@ -43,6 +43,7 @@ export class VehicleTable {
   private slots: RowSlot[] = [];
   private frame = 0;
   private filterTimer: ReturnType<typeof setTimeout> | undefined;
+  private orderTimer: ReturnType<typeof setTimeout> | undefined;
   private state: TableState;
 
   constructor(initial: TableState, private readonly onChange: (state: TableState, rows: Uint32Array) => void, private readonly announce: (text: string) => void = () => {}) {
@@ -180,7 +181,9 @@ export class VehicleTable {
       const slot = free.pop() as RowSlot;
       this.fill(slot, r);
     }
-    this.keepReadingOrder();
+    // Not on every scroll frame: once scrolling pauses.
+    clearTimeout(this.orderTimer);
+    this.orderTimer = setTimeout(() => this.keepReadingOrder(), 120);
   }
 
   /** Recycled rows end up anywhere in the DOM; a screen reader reads DOM order, so put them back in row order. */

@@ -320,6 +320,11 @@ describe('results panel accessibility and layout (standalone page)', function ()
     // Scroll, so that rows are recycled, then check the DOM order.
     await table.evaluate((el) => el.scrollBy(0, 24 * 300));
     await page.waitForFunction(() => document.querySelector('.vt-row[aria-rowindex="310"]') !== null);
+    // The rows are put back in order once scrolling pauses.
+    await page.waitForFunction(() => {
+      const indices = Array.from(document.querySelectorAll('.vt-row'), (r) => Number(r.getAttribute('aria-rowindex')));
+      return indices.every((v, i) => i === 0 || indices[i - 1] < v);
+    }, undefined, { timeout: 5000 }).catch(() => undefined);
     const indices = await page.locator('.vt-row').evaluateAll((rows) => rows.map((r) => Number(r.getAttribute('aria-rowindex'))));
     assert.deepEqual(indices, [...indices].sort((a, b) => a - b), 'rows are in the DOM in row order');
     await page.close();
