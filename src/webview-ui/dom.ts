@@ -1,6 +1,7 @@
 // The only way the results panel builds DOM: elements, attributes and text nodes. Text is always
 // set as text (never parsed as HTML), and attributes that could run code or load something
 // (`on*`, `href`, `src`, `style`…) are refused, so response data cannot become markup.
+import { urlBreakPieces } from './urlBreaks';
 
 /** Attributes that may carry response data; everything else is refused. */
 const SAFE_ATTRIBUTE = /^(id|scope|class|title|role|tabindex|colspan|data-[a-z0-9-]+|aria-[a-z]+|slot|heading|description|open|secondary|disabled|placeholder|value|label|selected|selected-index|type|for|name|width|height|appearance)$/;
@@ -29,6 +30,25 @@ export function append(parent: Node, ...children: Child[]): void {
     if (child === null || child === undefined || child === false) continue;
     parent.appendChild(typeof child === 'string' || typeof child === 'number' ? document.createTextNode(String(child)) : child);
   }
+}
+
+/** Characters beyond which one piece of a URL may break inside (about 300 px of monospace). */
+const LONG_URL_PIECE = 40;
+
+/**
+ * A URL as text that wraps only after "/", "?" and "&" (a <wbr> element after each, never HTML
+ * parsing), with `.url` styles that keep every other character together.
+ */
+export function urlText(url: string, attrs: Record<string, string | number | boolean | undefined> = {}): HTMLElement {
+  const el = h('span', { ...attrs, class: attrs.class ? `url ${String(attrs.class)}` : 'url' });
+  const pieces = urlBreakPieces(url);
+  // Each piece is unbreakable (a hyphen or a dot inside it is no break either); a piece longer than a
+  // narrow line may still break anywhere rather than push the panel sideways.
+  pieces.forEach((piece, i) => {
+    el.appendChild(h('span', { class: piece.length > LONG_URL_PIECE ? 'url-piece long' : 'url-piece' }, piece));
+    if (i < pieces.length - 1) el.appendChild(document.createElement('wbr'));
+  });
+  return el;
 }
 
 /** Removes every child of `el`. */

@@ -1,6 +1,8 @@
 // A collapsible JSON tree that builds nodes only when they are opened, and long arrays in chunks,
 // so a 50 MB body opens at once. Search walks the value (not the DOM), then opens the paths to the
 // matches. Keys and values are set as text: a string holding markup shows as that string.
+// Keyboard: the WAI-ARIA tree pattern (arrows, Home/End, Enter/Space) with a roving tabindex, so the
+// whole tree is one Tab stop; "Show more" rows are tree items too.
 import { button, clear, formatCount, h } from './dom';
 
 const CHUNK = 200;
@@ -37,6 +39,7 @@ function primitiveText(value: unknown): { text: string; kind: string } {
 
 interface TreeNode {
   el: HTMLElement;
+  depth: number;
   value: unknown;
   children?: HTMLElement;
   /** How many children are rendered so far. */
@@ -55,8 +58,13 @@ export class JsonTree {
   private matches: Path[] = [];
   private current = -1;
   private marked: HTMLElement[] = [];
+  /** The tree item that holds the tree's one tabindex=0. */
+  private active: HTMLElement | undefined;
+  private readonly nodes = new WeakMap<HTMLElement, TreeNode>();
+  /** "Show more" rows: what they load. */
+  private readonly moreRows = new WeakMap<HTMLElement, TreeNode>();
 
-  constructor() {
+  constructor(private readonly announce: (text: string) => void = () => {}) {
     this.search = h('vscode-textfield', { placeholder: 'Search keys and values (Enter)', 'data-testid': 'json-search', 'aria-label': 'Search the JSON' });
     this.search.addEventListener('keydown', (e) => {
       if (e.key === 'Enter') {
@@ -65,11 +73,16 @@ export class JsonTree {
         else this.runSearch(this.search.value);
       }
     });
-    this.status = h('span', { class: 'muted', role: 'status', 'data-testid': 'json-search-status' });
+    this.status = h('span', { class: 'muted', 'data-testid': 'json-search-status' });
     const prev = button('Previous', () => this.step(-1), { secondary: true });
     const next = button('Next', () => this.step(1), { secondary: true });
     const collapse = button('Collapse all', () => this.collapseAll(), { secondary: true });
-    this.host = h('div', { class: 'jt', role: 'tree', 'data-testid': 'json-tree' });
+    this.host = h('div', { class: 'jt', role: 'tree', 'aria-label': 'JSON body', 'data-testid': 'json-tree' });
+    this.host.addEventListener('keydown', (e) => this.onKey(e));
+    this.host.addEventListener('focusin', (e) => {
+      const item = (e.target as HTMLElement).closest<HTMLElement>('[role="treeitem"]');
+      if (item && this.host.contains(item)) this.setActive(item, false);
+    });
     this.element = h('div', { class: 'jt-wrap' }, h('div', { class: 'toolbar' }, this.search, prev, next, collapse, this.status), this.host);
   }
 
@@ -80,8 +93,10 @@ export class JsonTree {
     this.matches = [];
     this.current = -1;
     this.status.textContent = '';
-    this.root = this.node('', value, 0, true);
+    this.active = undefined;
+    this.root = this.node('', value, 0, 1, 1, true);
     this.host.appendChild(this.root.el);
+    this.setActive(this.root.el, false);
     if (this.root.toggle) this.setOpen(this.root, true);
     // Open the first level of a small document (a listing's top-level keys) to save a click.
     for (const child of this.root.childNodes.values()) {
@@ -89,11 +104,13 @@ export class JsonTree {
     }
   }
 
-  private node(key: string | number, value: unknown, depth: number, isRoot = false): TreeNode {
-    const el = h('div', { class: 'jt-node', role: 'treeitem' });
+  private node(key: string | number, value: unknown, depth: number, position: number, setSize: number, isRoot = false): TreeNode {
+    // Named from its content, as in the WAI-ARIA tree examples (browsers leave the nested group out).
+    const el = h('div', { class: 'jt-node', role: 'treeitem', tabindex: -1, 'aria-level': depth + 1, 'aria-setsize': setSize, 'aria-posinset': position });
     const line = h('div', { class: 'jt-line' });
     el.appendChild(line);
-    const tn: TreeNode = { el, value, rendered: 0, open: false, childNodes: new Map() };
+    const tn: TreeNode = { el, depth, value, rendered: 0, open: false, childNodes: new Map() };
+    this.nodes.set(el, tn);
     line.style.paddingLeft = `${depth * 14}px`;
     if (isContainer(value)) {
       const toggle = h('span', { class: 'jt-toggle', 'aria-hidden': 'true' }, '▸');
@@ -102,12 +119,15 @@ export class JsonTree {
       const n = sizeOf(value);
       const summary = Array.isArray(value) ? `[ ${formatCount(n)} item${n === 1 ? '' : 's'} ]` : `{ ${formatCount(n)} key${n === 1 ? '' : 's'} }`;
       line.append(toggle, isRoot ? '' : h('span', { class: 'jt-key' }, typeof key === 'number' ? String(key) : JSON.stringify(key)), isRoot ? '' : ': ', h('span', { class: 'jt-summary muted' }, summary));
-      line.addEventListener('click', () => this.setOpen(tn, !tn.open));
+      line.addEventListener('click', () => {
+        this.setOpen(tn, !tn.open);
+        this.setActive(el, true);
+      });
     } else {
       const { text, kind } = primitiveText(value);
       line.append(h('span', { class: 'jt-toggle', 'aria-hidden': 'true' }), isRoot ? '' : h('span', { class: 'jt-key' }, typeof key === 'number' ? String(key) : JSON.stringify(key)), isRoot ? '' : ': ', h('span', { class: `jt-value jt-${kind}` }, text));
+      line.addEventListener('click', () => this.setActive(el, true));
     }
-    (el as HTMLElement & { jtDepth?: number }).jtDepth = depth;
     return tn;
   }
 
@@ -122,29 +142,121 @@ export class JsonTree {
       this.renderMore(tn, CHUNK);
     }
     if (tn.children) tn.children.hidden = !open;
+    // A collapsed branch cannot hold the tab stop: it moves up to the branch.
+    if (!open && this.active && this.active !== tn.el && tn.el.contains(this.active)) this.setActive(tn.el, this.host.contains(document.activeElement));
   }
 
   /** Renders children of `tn` until at least `upTo` exist (a "show more" row follows when some remain). */
   private renderMore(tn: TreeNode, upTo: number): void {
     if (!tn.children || !isContainer(tn.value)) return;
-    const depth = ((tn.el as HTMLElement & { jtDepth?: number }).jtDepth ?? 0) + 1;
+    const depth = tn.depth + 1;
     const entries = entriesOf(tn.value);
-    tn.children.querySelector(':scope > .jt-more')?.remove();
+    const oldMore = tn.children.querySelector<HTMLElement>(':scope > .jt-more');
+    const moreHadFocus = !!oldMore && oldMore === this.active;
+    oldMore?.remove();
+    const start = tn.rendered;
     const end = Math.min(entries.length, Math.max(upTo, tn.rendered + CHUNK));
     const fragment = document.createDocumentFragment();
     for (let i = tn.rendered; i < end; i++) {
       const [k, v] = entries[i];
-      const child = this.node(k, v, depth);
+      const child = this.node(k, v, depth, i + 1, entries.length);
       tn.childNodes.set(k, child);
       fragment.appendChild(child.el);
     }
     tn.rendered = end;
     tn.children.appendChild(fragment);
     if (end < entries.length) {
-      const more = button(`Show ${formatCount(Math.min(CHUNK, entries.length - end))} more (${formatCount(end)} of ${formatCount(entries.length)} shown)`, () => this.renderMore(tn, tn.rendered + CHUNK), { secondary: true, class: 'jt-more' });
-      more.style.marginLeft = `${depth * 14}px`;
+      const more = h('div', { class: 'jt-node jt-more', role: 'treeitem', tabindex: -1, 'aria-level': depth + 1, 'data-testid': 'json-more' },
+        h('div', { class: 'jt-line' }, `Show ${formatCount(Math.min(CHUNK, entries.length - end))} more (${formatCount(end)} of ${formatCount(entries.length)} shown)`));
+      (more.firstChild as HTMLElement).style.paddingLeft = `${depth * 14 + 14}px`;
+      more.addEventListener('click', () => this.loadMore(more));
+      this.moreRows.set(more, tn);
       tn.children.appendChild(more);
     }
+    if (moreHadFocus) {
+      const first = tn.childNodes.get(entries[start]?.[0]);
+      if (first) this.setActive(first.el, true);
+    }
+  }
+
+  private loadMore(more: HTMLElement): void {
+    const tn = this.moreRows.get(more);
+    if (!tn) return;
+    if (this.active !== more) this.setActive(more, false);
+    this.renderMore(tn, tn.rendered + CHUNK);
+  }
+
+  /** Moves the tree's one tab stop to `item` (and the focus, when `focus`). */
+  private setActive(item: HTMLElement, focus: boolean): void {
+    if (this.active !== item) {
+      this.active?.setAttribute('tabindex', '-1');
+      item.setAttribute('tabindex', '0');
+      this.active = item;
+    }
+    if (focus) item.focus({ preventScroll: false });
+  }
+
+  /** The group of an item's children, when it is open. */
+  private openGroup(item: HTMLElement): HTMLElement | undefined {
+    const tn = this.nodes.get(item);
+    return tn?.open && tn.children && tn.children.firstElementChild ? tn.children : undefined;
+  }
+
+  private parentItem(item: HTMLElement): HTMLElement | undefined {
+    const parent = item.parentElement?.closest<HTMLElement>('[role="treeitem"]');
+    return parent && this.host.contains(parent) ? parent : undefined;
+  }
+
+  private lastVisible(item: HTMLElement): HTMLElement {
+    let last = item;
+    for (let group = this.openGroup(last); group; group = this.openGroup(last)) last = group.lastElementChild as HTMLElement;
+    return last;
+  }
+
+  /** The item below `item` on screen (tree order of the open branches), walking the structure, not the whole DOM. */
+  private nextVisible(item: HTMLElement): HTMLElement | undefined {
+    const group = this.openGroup(item);
+    if (group) return group.firstElementChild as HTMLElement;
+    for (let at: HTMLElement | undefined = item; at; at = this.parentItem(at)) {
+      const sibling = at.nextElementSibling as HTMLElement | null;
+      if (sibling) return sibling;
+    }
+    return undefined;
+  }
+
+  private previousVisible(item: HTMLElement): HTMLElement | undefined {
+    const sibling = item.previousElementSibling as HTMLElement | null;
+    return sibling ? this.lastVisible(sibling) : this.parentItem(item);
+  }
+
+  private onKey(e: KeyboardEvent): void {
+    const item = (e.target as HTMLElement).closest<HTMLElement>('[role="treeitem"]');
+    if (!item || !this.root) return;
+    const tn = this.nodes.get(item);
+    let target: HTMLElement | undefined;
+    switch (e.key) {
+      case 'ArrowDown': target = this.nextVisible(item); break;
+      case 'ArrowUp': target = this.previousVisible(item); break;
+      case 'Home': target = this.root.el; break;
+      case 'End': target = this.lastVisible(this.root.el); break;
+      case 'ArrowRight':
+        if (tn?.toggle && !tn.open) this.setOpen(tn, true);
+        else if (tn?.open) target = this.openGroup(item)?.firstElementChild as HTMLElement | undefined;
+        break;
+      case 'ArrowLeft':
+        if (tn?.open) this.setOpen(tn, false);
+        else target = this.parentItem(item);
+        break;
+      case 'Enter':
+      case ' ':
+        if (this.moreRows.has(item)) this.loadMore(item);
+        else if (tn?.toggle) this.setOpen(tn, !tn.open);
+        break;
+      default:
+        return;
+    }
+    e.preventDefault();
+    if (target) this.setActive(target, true);
   }
 
   private collapseAll(): void {
@@ -194,6 +306,7 @@ export class JsonTree {
     this.status.textContent = this.matches.length
       ? `${formatCount(this.matches.length)}${capped ? '+' : ''} match${this.matches.length === 1 ? '' : 'es'}`
       : 'No match';
+    if (!this.matches.length) this.announce('No match');
     if (this.matches.length) this.step(1);
     return this.matches.length;
   }
@@ -207,8 +320,12 @@ export class JsonTree {
       el.classList.add('jt-match', 'jt-current');
       this.marked.push(el);
       el.scrollIntoView({ block: 'center' });
+      // The match holds the tab stop, so Tab from the search box lands on it.
+      const item = el.parentElement;
+      if (item) this.setActive(item, false);
     }
     this.status.textContent = `${formatCount(this.current + 1)} of ${formatCount(this.matches.length)}`;
+    this.announce(`Match ${this.status.textContent}`);
   }
 
   /** Opens every node on `path` (rendering chunks as needed) and returns the line of its end. */

@@ -24,7 +24,7 @@ import type {
 } from '../shared/protocol';
 import { PERSISTED_STATE_VERSION, concatVehicleColumns, isHostMessage, parsePersistedState } from '../shared/protocol';
 import type { Child } from './dom';
-import { append, button, clear, formatCount, h } from './dom';
+import { append, button, clear, formatCount, h, urlText } from './dom';
 import { JsonTree } from './jsonTree';
 import { ScatterPlot } from './scatterPlot';
 import { renderComparison, renderError, renderPages, renderRequest, renderResponse, renderToken, updateRelative } from './sections';
@@ -49,7 +49,10 @@ const BODY_VIEWS: { id: BodyViewId; label: string }[] = [
 class ResultsApp {
   private readonly api = acquireVsCodeApi();
   private readonly root = document.getElementById('app') as HTMLElement;
-  private readonly notices = h('div', { class: 'notices', role: 'status', 'aria-live': 'polite', 'data-testid': 'notices' });
+  // Toasts for the eye; screen readers hear them (and every other meaningful change) through the one
+  // small live region below, never through the page itself, so the token countdown stays silent.
+  private readonly notices = h('div', { class: 'notices', 'data-testid': 'notices' });
+  private readonly announcer = h('div', { class: 'visually-hidden', role: 'status', 'aria-live': 'polite', 'aria-atomic': 'true', 'data-testid': 'announcer' });
   private panelKey = '';
   private summary: ResultSummary | undefined;
   private ui: PanelUiState;
@@ -67,7 +70,7 @@ class ResultsApp {
     this.ui = saved?.ui ?? {};
     this.panelKey = saved?.panelKey ?? '';
     this.summary = saved?.summary;
-    document.body.appendChild(this.notices);
+    document.body.append(this.notices, this.announcer);
     window.addEventListener('message', (event: MessageEvent<unknown>) => {
       if (isHostMessage(event.data)) this.receive(event.data);
     });
@@ -76,6 +79,12 @@ class ResultsApp {
       for (const el of Array.from(document.querySelectorAll<HTMLElement>('[data-live]'))) updateRelative(el, now);
     }, 1000);
     this.api.postMessage({ type: 'ready' });
+  }
+
+  /** Says `text` once in the live region (the same text twice in a row is still announced). */
+  private announce(text: string): void {
+    const same = this.announcer.textContent?.replace(/\u00a0$/, '') === text;
+    this.announcer.textContent = same && !this.announcer.textContent?.endsWith('\u00a0') ? `${text}\u00a0` : text;
   }
 
   private post(message: WebviewMessage): void {
@@ -91,6 +100,8 @@ class ResultsApp {
     switch (message.type) {
       case 'show': {
         const sameResult = this.result?.id === message.result.id;
+        // The host sends a new panel its result at once and again when the page says `ready`.
+        if (sameResult && this.root.firstElementChild?.classList.contains('result-header')) return;
         this.panelKey = message.panelKey;
         this.result = message.result;
         this.summary = message.result.summary;
@@ -100,6 +111,7 @@ class ResultsApp {
         }
         this.render();
         this.persist();
+        this.announce(`${message.result.title}: ${message.result.summary.line}`);
         return;
       }
       case 'restore':
@@ -108,6 +120,7 @@ class ResultsApp {
         if (message.summary) this.summary = message.summary;
         this.renderRestored();
         this.persist();
+        this.announce(this.summary ? `Restored: ${this.summary.title}` : 'Restored after a reload');
         return;
       case 'pagesAppended':
         this.appendPages(message);
@@ -118,6 +131,7 @@ class ResultsApp {
             b.toggleAttribute('disabled', message.busy);
             b.textContent = message.busy ? 'Loading the next page…' : 'Load next page';
           }
+          if (message.busy) this.announce('Loading the next page…');
         }
         return;
       case 'body':
@@ -133,6 +147,7 @@ class ResultsApp {
   private notice(text: string, level: 'info' | 'error'): void {
     const el = h('div', { class: `notice ${level}` }, text);
     this.notices.appendChild(el);
+    this.announce(level === 'error' ? `Error: ${text}` : text);
     setTimeout(() => el.remove(), level === 'error' ? 12_000 : 6000);
   }
 
@@ -168,7 +183,7 @@ class ResultsApp {
   private environmentLine(r: ResultView): Child[] {
     const env = r.environment;
     if (!env) return [];
-    return [h('span', { class: 'badge' }, env.apiLabel), ' ', `${env.name} · ${env.stage} · `, h('span', { class: 'url' }, env.baseUrl)];
+    return [h('span', { class: 'badge' }, env.apiLabel), ' ', `${env.name} · ${env.stage} · `, urlText(env.baseUrl, { 'data-testid': 'base-url' })];
   }
 
   private loadNextButton(r: ListingResultView): HTMLElement {
@@ -180,7 +195,6 @@ class ResultsApp {
   private renderListing(r: ListingResultView): void {
     const actions: Child[] = [];
     if (r.canCopyCurl) actions.push(button('Copy curl (fresh token)', () => this.post({ type: 'copyCurl', resultId: r.id, pageIndex: this.pageIndex() }), { 'data-testid': 'copy-curl-top' }));
-    if (r.canLoadNext) actions.push(this.loadNextButton(r));
     actions.push(button('Run again', () => this.post({ type: 'runAgain' }), { secondary: true, 'data-testid': 'run-again' }));
     const sub = [...this.environmentLine(r), r.credentialLabel ? ` · credential ${r.credentialLabel}` : '', h('br'), h('span', { 'data-testid': 'summary-line' }, r.summary.line)];
     this.root.appendChild(this.header(r.title, sub, actions));
@@ -212,13 +226,17 @@ class ResultsApp {
     const r = this.result;
     const host = this.pageSections.pages;
     if (r?.kind !== 'listing' || !host) return;
+    // Choosing a page rebuilds the list: keep the keyboard focus on the chosen page.
+    const hadFocus = host.contains(document.activeElement);
     clear(host);
+    this.nextButtons = [];
     host.appendChild(renderPages(r.pages, this.pageIndex(), (index) => this.selectPage(index)));
     const more: Child[] = [];
     if (r.canLoadNext) more.push(this.loadNextButton(r));
-    if (r.nextUrl) more.push(h('span', { class: 'muted' }, 'Next: ', h('span', { class: 'url' }, r.nextUrl)));
+    if (r.nextUrl) more.push(h('span', { class: 'muted' }, 'Next: ', urlText(r.nextUrl, { 'data-testid': 'next-url' })));
     else more.push(h('span', { class: 'muted' }, 'This is the last page.'));
     host.appendChild(h('div', { class: 'toolbar' }, ...more));
+    if (hadFocus) host.querySelector<HTMLElement>('[aria-current="true"]')?.focus();
   }
 
   private selectPage(index: number): void {
@@ -275,9 +293,9 @@ class ResultsApp {
       this.ui.stateFilter = state.stateFilter;
       this.persist();
       if (this.plot && this.result?.kind === 'listing') this.plot.setData(this.result.vehicles, rows);
-    });
+    }, (text) => this.announce(text));
     this.plot = new ScatterPlot();
-    this.tree = new JsonTree();
+    this.tree = new JsonTree((text) => this.announce(text));
     this.pageSections.treeHost = h('div');
     this.pageSections.raw = h('div');
     const tablePanel = panels.get('table') as HTMLElement;
@@ -353,6 +371,8 @@ class ResultsApp {
     r.summary.line = `${last ? `${last.response.status} ${last.response.statusText}`.trim() : ''} · ${formatCount(r.vehicles.count)} vehicles · ${r.pages.length} pages`;
     this.summary = r.summary;
     this.persist();
+    const first = message.pages[0];
+    if (first) this.announce(`${message.pages.length === 1 ? `Page ${first.index + 1} loaded` : `Pages ${first.index + 1} to ${first.index + message.pages.length} loaded`}: ${r.summary.line}${message.error ? `. Error: ${message.error.title}` : ''}`);
     if (wasEmpty || message.error) {
       this.render();
       return;
@@ -362,16 +382,12 @@ class ResultsApp {
     if (summaryLine) summaryLine.textContent = r.summary.line;
     const pagesHeading = this.root.querySelector('[data-testid="section-pages"]');
     pagesHeading?.setAttribute('heading', `Pages (${r.pages.length}${r.nextUrl ? ', more available' : ''})`);
-    this.nextButtons = this.nextButtons.filter((b) => {
-      if (!r.canLoadNext) b.remove();
-      return r.canLoadNext;
-    });
     this.renderPagesList();
   }
 
   private renderRequestError(r: RequestErrorResultView): void {
     this.root.appendChild(this.header(r.title, this.environmentLine(r), [button('Run again', () => this.post({ type: 'runAgain' }), { 'data-testid': 'run-again' })]));
-    this.root.appendChild(renderError(r.error, r.url ? h('p', null, 'Request: GET ', h('span', { class: 'url', 'data-testid': 'request-url' }, r.url)) : null));
+    this.root.appendChild(renderError(r.error, r.url ? h('p', null, 'Request: GET ', urlText(r.url, { 'data-testid': 'request-url' })) : null));
   }
 
   private renderTokenResult(r: TokenResultView): void {
@@ -402,7 +418,7 @@ class ResultsApp {
     append(this.root,
       this.header(s.title, [s.environmentName ? `${s.environmentName} · ` : '', new Date(s.createdAt).toLocaleString()], s.canRunAgain ? [button('Run again', () => this.post({ type: 'runAgain' }), { 'data-testid': 'run-again' })] : []),
       h('p', { 'data-testid': 'restored' }, s.line),
-      s.url ? h('p', { class: 'url muted' }, s.url) : null,
+      s.url ? h('p', { class: 'muted' }, urlText(s.url)) : null,
       h('p', { class: 'muted' }, 'Restored after a reload. The rows and tokens of a result are not stored (a listing can hold 100,000 vehicles, and tokens are secrets); run the request again for a fresh result with a fresh token.'),
     );
   }

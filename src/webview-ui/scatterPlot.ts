@@ -1,5 +1,8 @@
 // Vehicle positions on a <canvas>, coloured by state, without map tiles: nothing is fetched, so it
-// works offline. Longitude is scaled by cos(latitude) so a city keeps its shape.
+// works offline. Longitude is scaled by cos(latitude) so a city keeps its shape. The canvas reads its
+// colours from the theme when it draws, so it redraws when VS Code switches the theme (the body's
+// vscode-light / vscode-dark / vscode-high-contrast class); its text alternative is a summary of what
+// it shows (counts per state and the area), and the note and legend beside it say the same in words.
 import type { VehicleColumns } from '../shared/protocol';
 import { clear, formatCount, h } from './dom';
 import { stateClass } from './vehicleTable';
@@ -36,6 +39,7 @@ export class ScatterPlot {
     this.note = h('p', { class: 'muted', 'data-testid': 'plot-note' });
     this.element = h('div', { class: 'plot-wrap' }, this.note, this.canvas, this.legend);
     new ResizeObserver(() => this.schedule()).observe(this.element);
+    new MutationObserver(() => this.schedule()).observe(document.body, { attributes: true, attributeFilter: ['class', 'data-vscode-theme-kind', 'data-vscode-theme-id'] });
   }
 
   /** The rows to plot (the table's filtered rows), by index into `cols`. */
@@ -85,6 +89,7 @@ export class ScatterPlot {
         ? 'These vehicles have no position. MDS /vehicles carries none; list the vehicle status (/vehicles/status) or the MaaS listing for positions.'
         : 'No vehicles to plot.';
       this.canvas.hidden = true;
+      this.canvas.setAttribute('aria-label', this.note.textContent ?? '');
       return;
     }
     this.canvas.hidden = false;
@@ -130,9 +135,13 @@ export class ScatterPlot {
         ctx.fillRect(x - size / 2, y - size / 2, size, size);
       }
     }
+    const parts: string[] = [];
     for (const [code, list] of groups) {
       const name = cols.stateNames[code] || 'no state';
+      parts.push(`${name} ${formatCount(list.length)}`);
       this.legend.appendChild(h('span', { class: 'legend-item' }, h('span', { class: `dot ${stateClass(cols.stateNames[code] ?? '')}`, 'aria-hidden': 'true' }), `${name} ${formatCount(list.length)}`));
     }
+    this.canvas.setAttribute('aria-label', `Plot of ${formatCount(placed)} vehicle positions by state: ${parts.join(', ')}. Latitude ${minLat.toFixed(4)} to ${maxLat.toFixed(4)}, longitude ${minLng.toFixed(4)} to ${maxLng.toFixed(4)}.`);
+    this.canvas.setAttribute('data-theme', document.body.className);
   }
 }

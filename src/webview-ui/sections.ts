@@ -2,7 +2,7 @@
 // set as text through h(); nothing here parses HTML.
 import type { ClaimDiffView, CompareResultView, ErrorView, HeaderView, PageView, RequestView, ResponseView, TimeView, TokenView } from '../shared/protocol';
 import type { Child } from './dom';
-import { button, formatBytes, formatCount, formatMs, formatSpan, h } from './dom';
+import { button, formatBytes, formatCount, formatMs, formatSpan, h, urlText } from './dom';
 
 export interface SectionActions {
   copyToken?: (pageIndex: number) => void;
@@ -39,7 +39,7 @@ export function renderRequest(request: RequestView, page: PageView | undefined, 
   if (actions.copyToken && request.tokenPreview) buttons.push(button('Copy token', () => actions.copyToken?.(index), { secondary: true, 'data-testid': 'copy-token', title: 'Copies the token this request carried (already used once)' }));
   if (actions.copyCurl) buttons.push(button('Copy curl (fresh token)', () => actions.copyCurl?.(index), { 'data-testid': 'copy-curl', title: 'Copies a curl command with a newly signed token' }));
   return h('div', { class: 'section-body', 'data-testid': 'request' },
-    h('p', { class: 'request-line' }, h('span', { class: 'method' }, request.method), ' ', h('span', { class: 'url', 'data-testid': 'request-url' }, request.url)),
+    h('p', { class: 'request-line' }, h('span', { class: 'method' }, request.method), ' ', urlText(request.url, { 'data-testid': 'request-url' })),
     headersTable(request.headers, 'request-headers'),
     buttons.length ? h('div', { class: 'toolbar' }, ...buttons) : null,
     h('details', null, h('summary', null, 'curl (token as $TOKEN)'), h('pre', { class: 'code', 'data-testid': 'curl-preview' }, request.curlPreview)));
@@ -112,7 +112,7 @@ export function renderResponse(response: ResponseView): HTMLElement {
       ['Status', statusBadge(response.status, response.statusText)],
       ['Size', `${formatBytes(response.bytes)}${response.contentType ? ` · ${response.contentType}` : ''}`],
       ['Time', h('span', null, formatMs(t.totalMs), h('span', { class: 'muted' }, ` (waited for key ${formatMs(t.queuedMs)}, signing ${formatMs(t.signMs)}, first byte ${formatMs(t.ttfbMs)})`))],
-      ...(response.redirectedFrom?.length ? [['Redirected from', response.redirectedFrom.join(' → ')] as [string, Child]] : []),
+      ...(response.redirectedFrom?.length ? [['Redirected from', h('span', null, ...response.redirectedFrom.flatMap((url, i) => [i ? ' → ' : null, urlText(url)]))] as [string, Child]] : []),
       ...(response.bodyProblem ? [['Body', h('span', { class: 'error-text' }, response.bodyProblem)] as [string, Child]] : []),
     ], 'response-facts'),
     h('h4', null, 'Headers'),
@@ -121,7 +121,7 @@ export function renderResponse(response: ResponseView): HTMLElement {
 
 export function renderError(error: ErrorView, extra?: Child): HTMLElement {
   const md = error.mdsError;
-  return h('section', { class: 'error-panel', role: 'alert', 'data-testid': 'error-panel' },
+  return h('section', { class: 'error-panel', 'aria-label': 'Error', 'data-testid': 'error-panel' },
     h('h2', null, error.status !== undefined ? statusBadge(error.status, error.statusText ?? '') : null, error.status !== undefined ? ' ' : null, h('span', { 'data-testid': 'error-title' }, error.status !== undefined ? (md?.error ?? '') : error.title)),
     error.statusMeaning ? h('p', { 'data-testid': 'status-meaning' }, error.statusMeaning) : null,
     error.code ? h('p', null, h('code', { 'data-testid': 'error-code' }, error.code)) : null,
@@ -137,23 +137,31 @@ export function renderError(error: ErrorView, extra?: Child): HTMLElement {
     extra);
 }
 
+/**
+ * The pages of a listing. Each page number is a button (the row is also clickable with the mouse);
+ * the page shown below carries aria-current. The table scrolls sideways rather than squeezing URLs.
+ */
 export function renderPages(pages: PageView[], selected: number, onSelect: (index: number) => void): HTMLElement {
-  return h('table', { class: 'pages', 'data-testid': 'pages' },
-    h('thead', null, h('tr', null, h('th', null, 'Page'), h('th', null, 'Status'), h('th', null, 'Vehicles'), h('th', null, 'Time'), h('th', null, 'Size'), h('th', null, 'URL'))),
+  const table = h('table', { class: 'pages', 'data-testid': 'pages' },
+    h('thead', null, h('tr', null, h('th', { scope: 'col' }, 'Page'), h('th', { scope: 'col' }, 'Status'), h('th', { scope: 'col' }, 'Vehicles'), h('th', { scope: 'col' }, 'Time'), h('th', { scope: 'col' }, 'Size'), h('th', { scope: 'col' }, 'URL'))),
     h('tbody', null, ...pages.map((page) => {
-      const row = h('tr', { class: page.index === selected ? 'selected' : undefined, tabindex: 0, title: 'Show this page\'s request, token, response and body' },
-        h('td', null, String(page.index + 1)),
+      const current = page.index === selected;
+      const select = h('button', { type: 'button', class: 'page-select', 'aria-current': current ? 'true' : undefined, 'data-testid': 'page-select', title: 'Show this page\'s request, token, response and body' }, `Page ${page.index + 1}`);
+      select.addEventListener('click', (e) => {
+        e.stopPropagation();
+        onSelect(page.index);
+      });
+      const row = h('tr', { class: current ? 'selected' : undefined },
+        h('td', null, select),
         h('td', null, statusBadge(page.response.status, page.response.statusText)),
         h('td', { class: 'num' }, formatCount(page.itemCount)),
         h('td', { class: 'num' }, formatMs(page.response.timings.totalMs)),
         h('td', { class: 'num' }, formatBytes(page.response.bytes)),
-        h('td', { class: 'url' }, page.url));
+        h('td', null, urlText(page.url)));
       row.addEventListener('click', () => onSelect(page.index));
-      row.addEventListener('keydown', (e) => {
-        if (e.key === 'Enter') onSelect(page.index);
-      });
       return row;
     })));
+  return h('div', { class: 'table-scroll' }, table);
 }
 
 const DIFF_LABEL: Record<ClaimDiffView['state'], string> = { same: 'same', different: 'differs', onlyLeft: 'only in the first', onlyRight: 'only in the second' };

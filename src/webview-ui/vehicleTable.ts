@@ -1,5 +1,7 @@
-// The vehicle table: a virtualised grid. Only the rows in view (plus a few) exist in the DOM, all
-// of one fixed height and recycled while scrolling, so 100,000 rows scroll like 100.
+// The vehicle table: a virtualised table. Only the rows in view (plus a few) exist in the DOM, all
+// of one fixed height and recycled while scrolling, so 100,000 rows scroll like 100. For assistive
+// technology it is an ARIA table: aria-rowcount says how many rows there are, each rendered row its
+// aria-rowindex, and the rows in the DOM are kept in reading order. Column headers hold sort buttons.
 import type { VehicleColumns } from '../shared/protocol';
 import { clear, formatCount, h } from './dom';
 import type { ColumnDef, ColumnId } from './tableModel';
@@ -41,9 +43,10 @@ export class VehicleTable {
   private slots: RowSlot[] = [];
   private frame = 0;
   private filterTimer: ReturnType<typeof setTimeout> | undefined;
+  private orderTimer: ReturnType<typeof setTimeout> | undefined;
   private state: TableState;
 
-  constructor(initial: TableState, private readonly onChange: (state: TableState, rows: Uint32Array) => void) {
+  constructor(initial: TableState, private readonly onChange: (state: TableState, rows: Uint32Array) => void, private readonly announce: (text: string) => void = () => {}) {
     this.state = { ...initial };
     this.filterField = h('vscode-textfield', { placeholder: 'Filter by id, type, propulsion or state', 'data-testid': 'table-filter', 'aria-label': 'Filter vehicles' });
     this.filterField.value = this.state.filter ?? '';
@@ -51,12 +54,13 @@ export class VehicleTable {
       clearTimeout(this.filterTimer);
       this.filterTimer = setTimeout(() => this.update({ filter: this.filterField.value }), 120);
     });
-    this.stateSelect = h('vscode-single-select', { 'data-testid': 'state-filter', 'aria-label': 'Vehicle state' });
+    this.stateSelect = h('vscode-single-select', { 'data-testid': 'state-filter', 'aria-label': 'Vehicle state', label: 'Vehicle state' });
     this.stateSelect.addEventListener('change', () => this.update({ stateFilter: this.stateSelect.value }));
-    this.count = h('span', { class: 'muted', 'data-testid': 'row-count', role: 'status' });
+    this.count = h('span', { class: 'muted', 'data-testid': 'row-count' });
     this.header = h('div', { class: 'vt-header', role: 'row', 'aria-rowindex': 1 });
     this.body = h('div', { class: 'vt-body', role: 'rowgroup' });
-    this.scroller = h('div', { class: 'vt', role: 'grid', tabindex: 0, 'data-testid': 'vehicle-table', 'aria-label': 'Vehicles' }, this.header, this.body);
+    // Focusable so that the keyboard can scroll it; the sort buttons in its header come next in Tab order.
+    this.scroller = h('div', { class: 'vt', role: 'table', tabindex: 0, 'data-testid': 'vehicle-table', 'aria-label': 'Vehicles' }, this.header, this.body);
     this.scroller.addEventListener('scroll', () => this.schedule(), { passive: true });
     new ResizeObserver(() => this.schedule()).observe(this.scroller);
     this.element = h('div', { class: 'vt-wrap' }, h('div', { class: 'toolbar' }, this.filterField, this.stateSelect, this.count), this.scroller);
@@ -87,6 +91,7 @@ export class VehicleTable {
     this.state = { ...this.state, ...change };
     this.refresh();
     this.scroller.scrollTop = 0;
+    this.announce(this.count.textContent ?? '');
   }
 
   private refresh(): void {
@@ -110,20 +115,14 @@ export class VehicleTable {
   private renderHeader(): void {
     clear(this.header);
     for (const column of this.columns) {
-      const cell = h('div', { class: `vt-cell vt-head${column.numeric ? ' num' : ''}`, role: 'columnheader', tabindex: 0, 'data-col': column.id, title: `Sort by ${column.label}` }, column.label, h('span', { class: 'sort-mark', 'aria-hidden': 'true' }));
-      const sortBy = () => {
+      const sort = h('button', { type: 'button', class: 'vt-sort', 'data-col': column.id, title: `Sort by ${column.label}` }, column.label, h('span', { class: 'sort-mark', 'aria-hidden': 'true' }));
+      sort.addEventListener('click', () => {
         const descending = this.state.sortColumn === column.id ? !this.state.sortDescending : false;
         this.state = { ...this.state, sortColumn: column.id, sortDescending: descending };
         this.refresh();
-      };
-      cell.addEventListener('click', sortBy);
-      cell.addEventListener('keydown', (e) => {
-        if (e.key === 'Enter' || e.key === ' ') {
-          e.preventDefault();
-          sortBy();
-        }
+        this.announce(`Sorted by ${column.label}, ${descending ? 'descending' : 'ascending'}`);
       });
-      this.header.appendChild(cell);
+      this.header.appendChild(h('div', { class: `vt-cell vt-head${column.numeric ? ' num' : ''}`, role: 'columnheader', 'data-col': column.id }, sort));
     }
   }
 
@@ -182,10 +181,30 @@ export class VehicleTable {
       const slot = free.pop() as RowSlot;
       this.fill(slot, r);
     }
+    // Not on every scroll frame: once scrolling pauses.
+    clearTimeout(this.orderTimer);
+    this.orderTimer = setTimeout(() => this.keepReadingOrder(), 120);
+  }
+
+  /** Recycled rows end up anywhere in the DOM; a screen reader reads DOM order, so put them back in row order. */
+  private keepReadingOrder(): void {
+    let previous = -1;
+    let ordered = true;
+    for (let el = this.body.firstElementChild; el; el = el.nextElementSibling) {
+      const row = Number(el.getAttribute('aria-rowindex'));
+      if (row < previous) {
+        ordered = false;
+        break;
+      }
+      previous = row;
+    }
+    if (ordered) return;
+    const sorted = [...this.slots].sort((a, b) => a.row - b.row);
+    for (const slot of sorted) this.body.appendChild(slot.el);
   }
 
   private newSlot(): RowSlot {
-    const cells = this.columns.map((c) => h('div', { class: `vt-cell${c.numeric ? ' num' : ''}`, role: 'gridcell', 'data-col': c.id }));
+    const cells = this.columns.map((c) => h('div', { class: `vt-cell${c.numeric ? ' num' : ''}`, role: 'cell', 'data-col': c.id }));
     const el = h('div', { class: 'vt-row', role: 'row' }, ...cells);
     el.style.gridTemplateColumns = this.header.style.gridTemplateColumns;
     this.body.appendChild(el);

@@ -43,7 +43,7 @@ export function panelHtml(args: PanelHtmlArgs): string {
 <title>${escapeHtml(args.title)}</title>
 </head>
 <body>
-<main id="app" aria-live="polite"><p class="muted">Loading…</p></main>
+<main id="app"><p class="muted">Loading…</p></main>
 <script nonce="${nonce}" src="${escapeHtml(args.scriptUri)}"></script>
 </body>
 </html>`;

@@ -99,7 +99,13 @@ class ResultsPanel implements vscode.Disposable {
     this.panel.title = title;
     // Only the latest result matters; older queued messages belong to a replaced result.
     this.pending = [];
-    this.post({ type: 'show', panelKey: this.key, result: result.view });
+    const message: HostMessage = { type: 'show', panelKey: this.key, result: result.view };
+    if (this.ready) this.post(message);
+    else {
+      // A new webview: VS Code holds messages until the page has loaded, so the result goes out now rather
+      // than one round trip after the page's `ready` (which then re-sends it; the page ignores the repeat).
+      this.send(message);
+    }
     if (!this.panel.visible) this.panel.reveal(undefined, true);
   }
 
@@ -108,6 +114,10 @@ class ResultsPanel implements vscode.Disposable {
       this.pending.push(message);
       return;
     }
+    this.send(message);
+  }
+
+  private send(message: HostMessage): void {
     void this.panel.webview.postMessage(message).then(undefined, (err: unknown) => this.log.warn(`${LOG} posting ${message.type} failed: ${String(err)}`));
   }
 

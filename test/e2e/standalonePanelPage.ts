@@ -8,6 +8,7 @@ import { createServer } from 'node:http';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import type { Page } from 'playwright-core';
 import type { HostMessage } from '../../src/shared/protocol';
 import { panelHtml } from '../../src/webview/panelHtml';
 
@@ -28,7 +29,7 @@ const THEMES: Record<'dark' | 'light', Record<string, string>> = {
     'panelTitle-activeBorder': '#0078d4', 'panelTitle-activeForeground': '#e7e7e7', 'panelTitle-inactiveForeground': '#9d9d9d', 'input-placeholderForeground': '#989898',
     'settings-dropdownBackground': '#313131', 'settings-dropdownBorder': '#3c3c3c', 'settings-dropdownForeground': '#cccccc', 'settings-dropdownListBorder': '#454545',
     'settings-textInputBackground': '#313131', 'settings-textInputBorder': '#3c3c3c', 'settings-textInputForeground': '#cccccc', 'button-secondaryHoverBackground': '#3c3c3c',
-    'list-highlightForeground': '#2aaaff', 'list-focusHighlightForeground': '#2aaaff', 'list-focusOutline': '#0078d4', 'list-hoverForeground': '#cccccc',
+    'list-highlightForeground': '#2aaaff', 'textLink-foreground': '#4daafc', 'list-focusHighlightForeground': '#2aaaff', 'list-focusOutline': '#0078d4', 'list-hoverForeground': '#cccccc',
   },
   light: {
     foreground: '#3b3b3b', 'editor-background': '#ffffff', descriptionForeground: '#717171', 'badge-background': '#cccccc', 'badge-foreground': '#3b3b3b',
@@ -46,7 +47,7 @@ const THEMES: Record<'dark' | 'light', Record<string, string>> = {
     'panelTitle-activeBorder': '#005fb8', 'panelTitle-activeForeground': '#3b3b3b', 'panelTitle-inactiveForeground': '#3b3b3b', 'input-placeholderForeground': '#767676',
     'settings-dropdownBackground': '#ffffff', 'settings-dropdownBorder': '#cecece', 'settings-dropdownForeground': '#3b3b3b', 'settings-dropdownListBorder': '#c8c8c8',
     'settings-textInputBackground': '#ffffff', 'settings-textInputBorder': '#cecece', 'settings-textInputForeground': '#3b3b3b', 'button-secondaryHoverBackground': '#cccccc',
-    'list-highlightForeground': '#0066bf', 'list-focusHighlightForeground': '#0066bf', 'list-focusOutline': '#005fb8', 'list-hoverForeground': '#3b3b3b',
+    'list-highlightForeground': '#0066bf', 'textLink-foreground': '#005fb8', 'list-focusHighlightForeground': '#0066bf', 'list-focusOutline': '#005fb8', 'list-hoverForeground': '#3b3b3b',
   },
 };
 
@@ -113,3 +114,20 @@ export function encodeHostMessage(message: HostMessage): string {
   });
 }
 
+
+/** Posts host messages to the panel page as VS Code does: window message events carrying structured clones. */
+export async function deliverHostMessages(page: Page, ...messages: HostMessage[]): Promise<void> {
+  for (const message of messages) {
+    await page.evaluate((text) => {
+      const value: unknown = JSON.parse(text, (_key, v: unknown) => {
+        if (v && typeof v === 'object' && '__typed' in v) {
+          const t = v as { __typed: string; v: (number | null)[] };
+          const Ctor = (window as unknown as Record<string, new (values: number[]) => unknown>)[t.__typed];
+          return new Ctor(t.v.map((x) => (x === null ? NaN : x)));
+        }
+        return v;
+      });
+      window.postMessage(value, '*');
+    }, encodeHostMessage(message));
+  }
+}

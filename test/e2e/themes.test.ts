@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
+import { measurePanelContrast } from './panelContrast';
 import { useWorkbench } from './session';
 import { pickQuickPickItem, runCommand, runCommandAndPick, step, waitForNotification, webview } from './workbench';
 
@@ -35,10 +36,13 @@ describe('the results panel in light, dark and high-contrast themes', function (
   for (const theme of ['Dark High Contrast', 'Light High Contrast', 'Light Modern', 'Dark Modern']) {
     it(`is readable in ${theme}`, async () => {
       const page = wb.page;
+      const normal = ':not(.vscode-high-contrast):not(.vscode-high-contrast-light)';
+      const kind = theme.includes('High Contrast') ? (theme.startsWith('Light') ? '.vscode-high-contrast-light' : '.vscode-high-contrast:not(.vscode-high-contrast-light)') : theme.startsWith('Light') ? `.vscode-light${normal}` : `.vscode-dark${normal}`;
       await step(page, `switch to ${theme}`, async () => {
         await runCommand(page, 'Preferences: Color Theme');
         await pickQuickPickItem(page, theme);
-        await page.waitForTimeout(1500);
+        // VS Code sets the body class with the new variables: wait for it rather than for a time.
+        await webview(page).locator(`body${kind}`).first().waitFor({ timeout: 20_000 });
       });
       const colors = await step(page, 'read the panel colours', () =>
         webview(page).locator('body').evaluate(() => {
@@ -60,6 +64,13 @@ describe('the results panel in light, dark and high-contrast themes', function (
       const ratio = contrast(colors.text, colors.background);
       assert.ok(ratio >= (theme.includes('High Contrast') ? 7 : 4.5), `text ${colors.text} on ${colors.background}: contrast ${ratio.toFixed(2)}`);
       assert.ok(contrast(colors.title, colors.background) >= 4.5, `title ${colors.title} on ${colors.background}`);
+      // Every status colour (ok, warning, error, info, redirect, muted…) in every place it appears, against
+      // the background actually behind it: WCAG AA, 4.5:1.
+      const readings = await step(page, 'measure every status colour', () => webview(page).locator('body').evaluate(measurePanelContrast));
+      assert.ok(readings.length >= 30, `measured ${readings.length} colours`);
+      console.log(`      ${theme}: lowest ${readings.reduce((a, b) => (a.ratio <= b.ratio ? a : b)).name} ${Math.min(...readings.map((r) => r.ratio)).toFixed(2)}:1`);
+      const low = readings.filter((r) => r.ratio < 4.5).map((r) => `${r.name}: ${r.color} on ${r.background} = ${r.ratio.toFixed(2)}:1`);
+      assert.deepEqual(low, [], `${theme}: status colours below 4.5:1`);
     });
   }
 });

@@ -16,6 +16,7 @@ import type { RunningSandbox } from '../../src/sandbox/sandboxServer';
 import { concatVehicleColumns } from '../../src/shared/protocol';
 import type { VehicleColumns } from '../../src/shared/protocol';
 import { TableSorter, cellText, filterRows, stateCounts, visibleColumns } from '../../src/webview-ui/tableModel';
+import { urlBreakPieces } from '../../src/webview-ui/urlBreaks';
 import { bodyView } from '../../src/results/bodyView';
 import { buildCurlCommand } from '../../src/results/environmentView';
 import { listingView, requestErrorView } from '../../src/results/listingView';
@@ -376,5 +377,22 @@ describe('one reader for the panel and the CLI', function () {
       await server.close();
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('where a URL may wrap in the panel', () => {
+  it('cuts only after "/", "?" and "&", so host, port and path segments stay whole', () => {
+    const url = 'http://127.0.0.1:44343/mds-staging/vehicles/status?page=2&provider=mds-staging-berlin';
+    const pieces = urlBreakPieces(url);
+    assert.equal(pieces.join(''), url);
+    assert.deepEqual(pieces, ['http://', '127.0.0.1:44343/', 'mds-staging/', 'vehicles/', 'status?', 'page=2&', 'provider=mds-staging-berlin']);
+    for (const piece of pieces.slice(0, -1)) assert.match(piece, /[/?&]$/);
+  });
+
+  it('keeps a run of slashes together and handles URLs without any break', () => {
+    assert.deepEqual(urlBreakPieces('https://a.example//x'), ['https://', 'a.example//', 'x']);
+    assert.deepEqual(urlBreakPieces('no-breaks-here.example'), ['no-breaks-here.example']);
+    assert.deepEqual(urlBreakPieces(''), []);
+    assert.deepEqual(urlBreakPieces('/'), ['/']);
   });
 });
