@@ -112,11 +112,11 @@ describe('the extension shell in the workbench', function () {
       const row = await treeRow(page, 'Environments', 'Sandbox · MDS staging');
       const deadline = Date.now() + 20_000;
       let text = await row.innerText();
-      while (!/200 OK · 100 vehicles/.test(text) && Date.now() < deadline) {
+      while (!/200 OK · 500 vehicles/.test(text) && Date.now() < deadline) {
         await page.waitForTimeout(300);
         text = await row.innerText();
       }
-      assert.match(text, /200 OK · 100 vehicles/);
+      assert.match(text, /200 OK · 500 vehicles/);
     });
   });
 });
