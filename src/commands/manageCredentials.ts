@@ -63,7 +63,7 @@ export function registerManageCredentials(deps: CommandDeps): vscode.Disposable[
       }
       const refused = ids.filter((id) => deps.environments.get(id)?.api === 'maas' && DEPRECATED_TYPES.has(info.type));
       if (refused.length) {
-        return { ok: false, code: 'CREDENTIAL_NOT_FOR_API', message: vscode.l10n.t('{0} credentials work with the MDS Provider API only; not bound to {1}.', CREDENTIAL_TYPE_LABELS[info.type], refused.join(', ')) };
+        return { ok: false, code: 'CREDENTIAL_NOT_FOR_API', message: vscode.l10n.t('{0} credentials work with the MDS Provider API only; not bound to {1}.', CREDENTIAL_TYPE_LABELS[info.type], refused.map((id) => deps.environments.get(id)?.name ?? id).join(', ')) };
       }
       await deps.credentials.bind(info.id, ids);
       return { ok: true, credentialId: info.id, environmentIds: ids };
