@@ -3,6 +3,7 @@ import type { CliIo } from './cliIo';
 import { apiFrom, CREDENTIAL_OPTIONS, environmentFrom, issuerFrom, loadCredential, parse, parseHeaders, positiveNumber } from './options';
 import { describeFailure, formatListing, mergedBody } from './output';
 import { printUsage } from './usage';
+import { formatBytes } from '../results/format';
 
 /** `mobility-api vehicles`: the vehicles listing, page by page with a fresh token each. */
 export async function vehiclesCommand(args: string[], io: CliIo): Promise<number> {
@@ -34,7 +35,7 @@ export async function vehiclesCommand(args: string[], io: CliIo): Promise<number
     maxPages,
     signal: stop.signal,
     onPage: (page, n) => {
-      if (values['all-pages'] && !values.json) io.err(`page ${n}: ${page.status} ${page.statusText}, ${page.bytes} bytes`);
+      if (values['all-pages'] && !values.json) io.err(`page ${n}: ${page.status} ${page.statusText}, ${formatBytes(page.bytes)}`);
     },
   });
   const last = listing.pages[listing.pages.length - 1];

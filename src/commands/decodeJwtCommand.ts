@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { stripTokenText } from '../core/decodeJwt';
+import { decodeJwt, stripTokenText } from '../core/decodeJwt';
 import { findJwtAt, findJwts } from '../core/findJwts';
 import { MobilityError } from '../core/errors';
 import type { CommandDeps, CommandOutcome } from './commandDeps';
@@ -8,8 +8,8 @@ import { Cancelled, registerCommand } from './registerCommand';
 import { inspectToken } from '../services/tokenInspection';
 
 /**
- * Decode JWT: from an argument, the editor selection (or the token under the cursor), the
- * clipboard when it holds one, else an input box. Opens the decoded view with lint findings, and
+ * Decode JWT: from an argument, the editor selection (or the token under the cursor), else the
+ * user picks the clipboard's token (when it holds one; described by its claims) or pastes one. Opens the decoded view with lint findings, and
  * verifies the signature when a stored credential has the token's kid.
  */
 export function registerDecodeJwt(deps: CommandDeps): vscode.Disposable {
@@ -18,7 +18,7 @@ export function registerDecodeJwt(deps: CommandDeps): vscode.Disposable {
     const inspected = await inspectToken(deps, token);
     if ('reason' in inspected) throw new MobilityError('USAGE', vscode.l10n.t('This is not a JWT: {0}', inspected.reason));
     deps.results.showToken({ token, decoded: inspected.decoded, findings: inspected.findings, signature: inspected.signature, source });
-    return { ok: true, header: inspected.decoded.header, payload: inspected.decoded.payload, findings: inspected.findings.map((f) => f.id), signature: inspected.signature?.state ?? 'not-verified' };
+    return { ok: true, source, header: inspected.decoded.header, payload: inspected.decoded.payload, findings: inspected.findings.map((f) => f.id), signature: inspected.signature?.state ?? 'not-verified' };
   });
 }
 
@@ -33,8 +33,20 @@ async function tokenText(given: string | undefined): Promise<{ token: string; so
   }
   const clipboard = await vscode.env.clipboard.readText();
   const inClipboard = clipboard.length <= 1_000_000 ? findJwts(clipboard, 1)[0] : undefined;
-  if (inClipboard && stripTokenText(clipboard) === clipboard.slice(inClipboard.start, inClipboard.end)) {
-    return { token: clipboard.slice(inClipboard.start, inClipboard.end), source: vscode.l10n.t('Decoded from the clipboard') };
+  const clipboardToken = inClipboard && stripTokenText(clipboard) === clipboard.slice(inClipboard.start, inClipboard.end) ? clipboard.slice(inClipboard.start, inClipboard.end) : undefined;
+  // The clipboard may hold a token from anywhere: the user says whether to decode it. The item describes
+  // it by claims only; the token itself never goes into UI text (an input box's value can be persisted).
+  if (clipboardToken) {
+    const fromClipboard = vscode.l10n.t('$(clippy) Token from the clipboard');
+    const picked = await vscode.window.showQuickPick(
+      [
+        { label: fromClipboard, description: describeForPick(clipboardToken), take: 'clipboard' as const },
+        { label: vscode.l10n.t('$(edit) Paste a token…'), description: vscode.l10n.t('in a password box; not stored'), take: 'paste' as const },
+      ],
+      { title: vscode.l10n.t('Decode JWT'), placeHolder: vscode.l10n.t('Decode which token? (Select a token in an editor to skip this question.)'), ignoreFocusOut: true },
+    );
+    if (!picked) throw new Cancelled();
+    if (picked.take === 'clipboard') return { token: clipboardToken, source: vscode.l10n.t('Decoded from the clipboard') };
   }
   const typed = await vscode.window.showInputBox({
     title: vscode.l10n.t('Decode JWT'),
@@ -44,4 +56,23 @@ async function tokenText(given: string | undefined): Promise<{ token: string; so
   });
   if (!typed) throw new Cancelled();
   return { token: stripTokenText(typed), source: vscode.l10n.t('Decoded from input') };
+}
+
+/** "kid k1, iss org@x.example, expires in 4 min": claims a user recognises a token by, never the token. */
+function describeForPick(token: string): string {
+  const decoded = decodeJwt(token);
+  if (!decoded.ok) return vscode.l10n.t('not a readable JWT: {0}', decoded.reason);
+  const { header, payload, times } = decoded.token;
+  const parts: string[] = [];
+  if (typeof header.kid === 'string') parts.push(`kid ${shown(header.kid)}`);
+  if (typeof payload.iss === 'string') parts.push(`iss ${shown(payload.iss)}`);
+  parts.push(times.exp ? times.exp.relative : vscode.l10n.t('no exp'));
+  return parts.join(', ');
+}
+
+/** Claim text is data: no control characters, no codicon syntax, and short. */
+function shown(value: string): string {
+  // eslint-disable-next-line no-control-regex
+  const plain = value.replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ').replace(/\$\(/g, '$\u200b(');
+  return plain.length > 48 ? `${plain.slice(0, 47)}…` : plain;
 }

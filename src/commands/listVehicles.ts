@@ -1,10 +1,12 @@
 import * as vscode from 'vscode';
-import type { VehicleListing } from '../core/apiClient';
+import type { HttpExchange, VehicleListing } from '../core/apiClient';
 import { curlCommand } from '../core/curlCommand';
 import type { Environment } from '../core/environment';
 import { vehiclesUrl } from '../core/environment';
 import { isMobilityError, MobilityError } from '../core/errors';
 import type { Credential } from '../core/credential';
+import { nextLinkOf, vehicleListOf } from '../core/mdsModels';
+import { plural } from '../results/format';
 import type { CommandDeps, CommandOutcome, EnvironmentTarget } from './commandDeps';
 import { COMMANDS } from './commandIds';
 import { resolveCredential, resolveEnvironment } from './pickers';
@@ -42,6 +44,7 @@ export function registerListVehicles(deps: CommandDeps): vscode.Disposable[] {
       items: listing.items.length,
       pages: listing.pages.length,
       nextUrl: listing.nextUrl,
+      stoppedBecause: listing.stoppedBecause,
       error: last.mdsError,
       bodyProblem: last.bodyProblem,
       retryAfterSeconds: last.retryAfterSeconds,
@@ -53,26 +56,59 @@ export function registerListVehicles(deps: CommandDeps): vscode.Disposable[] {
   ];
 }
 
+/**
+ * One listing with a progress notification that has Cancel. With `mobilityApi.request.loadAllPages`
+ * on (the default) it follows `links.next` up to `mobilityApi.request.maxPages` pages; "load next page"
+ * (`from`) fetches one page. Cancel after some pages keeps them: the listing ends there, with the next
+ * page's URL, so the panel can go on from it.
+ */
 async function fetchWithProgress(deps: CommandDeps, env: Environment, credential: Credential, options: { query: { status: boolean }; from?: string }, title: string): Promise<VehicleListing> {
+  const allPages = !options.from && deps.settings.loadAllPages;
+  const maxPages = deps.settings.maxPages;
+  const received: HttpExchange[] = [];
+  let cancelled = false;
   try {
-    const listing = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, (progress, cancel) => {
-      const abort = new AbortController();
-      cancel.onCancellationRequested(() => abort.abort());
-      return deps.clients.get().listVehicles(env, credential, {
-        ...options,
-        signal: abort.signal,
-        onPage: (page, n) => progress.report({ message: vscode.l10n.t('page {0}: {1} {2}', n, page.status, page.statusText) }),
+    let listing: VehicleListing;
+    try {
+      listing = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, (progress, cancel) => {
+        const abort = new AbortController();
+        cancel.onCancellationRequested(() => {
+          cancelled = true;
+          abort.abort();
+        });
+        let items = 0;
+        return deps.clients.get().listVehicles(env, credential, {
+          ...options,
+          allPages,
+          maxPages,
+          signal: abort.signal,
+          onPage: (page, n) => {
+            received.push(page);
+            items += vehicleListOf(page.body)?.items.length ?? 0;
+            const counted = plural(items, 'vehicle', 'vehicles');
+            progress.report({
+              message: allPages
+                ? vscode.l10n.t('page {0} of at most {1}: {2} {3} · {4}', n, maxPages, page.status, page.statusText, counted)
+                : vscode.l10n.t('{0} {1} · {2}', page.status, page.statusText, counted),
+            });
+          },
+        });
       });
-    });
+    } catch (err) {
+      const partial = cancelled && isMobilityError(err) && err.code === 'HTTP_ABORTED' ? partialListing(received) : undefined;
+      if (!partial) throw err;
+      listing = partial;
+    }
     for (const page of listing.pages) {
       if (page.token) deps.tokenHistory.record(page.token, 'request', { url: page.url, status: page.status, statusText: page.statusText });
     }
     const last = listing.pages[listing.pages.length - 1];
+    const counted = plural(listing.items.length, 'vehicle', 'vehicles');
     const summary = last.ok
-      ? vscode.l10n.t('{0} {1} · {2} vehicles', last.status, last.statusText, listing.items.length)
+      ? `${last.status} ${last.statusText} · ${listing.nextUrl ? vscode.l10n.t('{0} so far', counted) : counted}`
       : `${last.status} ${last.statusText}${last.mdsError ? ` · ${last.mdsError.error}` : ''}`;
     deps.environments.recordResult(env.id, { at: Date.now(), ok: last.ok, summary });
-    deps.log.info('request', `GET ${last.url} → ${last.status} ${last.statusText} (${listing.items.length} items, ${listing.pages.length} page(s))`);
+    deps.log.info('request', `GET ${last.url} → ${last.status} ${last.statusText} (${plural(listing.items.length, 'item', 'items')}, ${plural(listing.pages.length, 'page', 'pages')}${listing.stoppedBecause ? `; stopped: ${listing.stoppedBecause}` : ''})`);
     return listing;
   } catch (err) {
     if (isMobilityError(err) && err.code !== 'HTTP_ABORTED') {
@@ -82,4 +118,26 @@ async function fetchWithProgress(deps: CommandDeps, env: Environment, credential
     }
     throw err;
   }
+}
+
+/**
+ * The pages a cancelled listing had received (all answered 2xx, or it would have stopped), with the
+ * next page's URL when the last one had a link on the same origin. Undefined when none had arrived.
+ */
+function partialListing(pages: HttpExchange[]): VehicleListing | undefined {
+  if (!pages.length) return undefined;
+  const listing: VehicleListing = { pages: [...pages], items: [], stoppedBecause: vscode.l10n.t('cancelled after {0}', plural(pages.length, 'page', 'pages')) };
+  for (const page of pages) {
+    const list = vehicleListOf(page.body);
+    if (!list) continue;
+    listing.listKey ??= list.key;
+    for (const item of list.items) listing.items.push(item);
+  }
+  const last = pages[pages.length - 1];
+  const next = last.ok ? nextLinkOf(last.body) : undefined;
+  if (next) {
+    const nextUrl = new URL(next, last.url);
+    if (nextUrl.origin === new URL(last.url).origin) listing.nextUrl = nextUrl.href;
+  }
+  return listing;
 }

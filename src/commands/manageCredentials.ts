@@ -1,5 +1,7 @@
 import * as vscode from 'vscode';
+import type { CredentialType } from '../core/credential';
 import { CREDENTIAL_TYPE_LABELS, DEPRECATED_TYPES } from '../core/credential';
+import type { ApiKind, Environment } from '../core/environment';
 import type { StoredCredentialInfo } from '../services/credentialStore';
 import type { CommandDeps, CommandOutcome, CredentialTarget, EnvironmentTarget } from './commandDeps';
 import { COMMANDS } from './commandIds';
@@ -8,7 +10,7 @@ import { Cancelled, registerCommand } from './registerCommand';
 /** Remove, Rename and Bind Credential. */
 export function registerManageCredentials(deps: CommandDeps): vscode.Disposable[] {
   return [
-    registerCommand(deps, COMMANDS.removeCredential, async (target?: CredentialTarget & { confirmed?: boolean }): Promise<CommandOutcome> => {
+    registerCommand(deps, COMMANDS.removeCredential, async (target?: CredentialTarget & { confirmed?: boolean; rebindTo?: string | false }): Promise<CommandOutcome> => {
       const info = await pickCredential(deps, target, vscode.l10n.t('Remove which credential?'));
       if (!target?.confirmed) {
         const remove = vscode.l10n.t('Remove');
@@ -23,7 +25,10 @@ export function registerManageCredentials(deps: CommandDeps): vscode.Disposable[
       // Its issue-clock mark goes too, unless another stored credential uses the same key id.
       if (!(await deps.credentials.list()).some((c) => c.kid === info.kid)) await deps.clockStore.forget(info.kid);
       deps.log.info('credentials', `removed "${info.label}" (kid ${info.kid})`);
-      return { ok: true, credentialId: info.id };
+      const { rebound, unbound } = await rebindOrphans(deps, info, target?.rebindTo);
+      const message = describeRemoval(deps, info, rebound, unbound, await deps.credentials.list());
+      void vscode.window.showInformationMessage(message);
+      return { ok: true, credentialId: info.id, rebound, unbound, message };
     }),
     registerCommand(deps, COMMANDS.renameCredential, async (target?: CredentialTarget & { label?: string }): Promise<CommandOutcome> => {
       const info = await pickCredential(deps, target, vscode.l10n.t('Rename which credential?'));
@@ -58,7 +63,7 @@ export function registerManageCredentials(deps: CommandDeps): vscode.Disposable[
       }
       const refused = ids.filter((id) => deps.environments.get(id)?.api === 'maas' && DEPRECATED_TYPES.has(info.type));
       if (refused.length) {
-        return { ok: false, code: 'CREDENTIAL_NOT_FOR_API', message: vscode.l10n.t('{0} credentials work with the MDS Provider API only; not bound to {1}.', CREDENTIAL_TYPE_LABELS[info.type], refused.join(', ')) };
+        return { ok: false, code: 'CREDENTIAL_NOT_FOR_API', message: vscode.l10n.t('{0} credentials work with the MDS Provider API only; not bound to {1}.', CREDENTIAL_TYPE_LABELS[info.type], refused.map((id) => deps.environments.get(id)?.name ?? id).join(', ')) };
       }
       await deps.credentials.bind(info.id, ids);
       return { ok: true, credentialId: info.id, environmentIds: ids };
@@ -82,4 +87,82 @@ async function pickCredential(deps: CommandDeps, target: CredentialTarget | unde
   );
   if (!picked) throw new Cancelled();
   return picked.info;
+}
+
+/** An environment that lost its credential, and the one that signs for it now. */
+interface Rebinding {
+  environmentId: string;
+  credentialId: string;
+}
+
+/**
+ * The environments a removed credential signed for get another: the only stored credential the API
+ * accepts is bound at once; among several the user picks (or `rebindTo` names one, `false` none).
+ * Environments that no longer exist (a stopped sandbox binds its demo credential again on start) are left alone.
+ */
+async function rebindOrphans(deps: CommandDeps, removed: StoredCredentialInfo, rebindTo: string | false | undefined): Promise<{ rebound: Rebinding[]; unbound: string[] }> {
+  const remaining = await deps.credentials.list();
+  const orphans = removed.environments
+    .map((id) => deps.environments.get(id))
+    .filter((env): env is Environment => !!env && !remaining.some((c) => c.environments.includes(env.id)));
+  // Environments with the same candidates are asked about together (usually one question, or none).
+  const groups = new Map<string, { environments: Environment[]; candidates: StoredCredentialInfo[] }>();
+  for (const env of orphans) {
+    const candidates = remaining.filter((c) => mayUse(c.type, env.api));
+    const key = candidates.map((c) => c.id).join(',');
+    const group = groups.get(key) ?? { environments: [], candidates };
+    group.environments.push(env);
+    groups.set(key, group);
+  }
+  const rebound: Rebinding[] = [];
+  const unbound: string[] = [];
+  for (const { environments, candidates } of groups.values()) {
+    const chosen = candidates.length <= 1 ? candidates[0] : await chooseReplacement(removed, environments, candidates, rebindTo);
+    if (!chosen) {
+      unbound.push(...environments.map((e) => e.id));
+      continue;
+    }
+    const current = (await deps.credentials.list()).find((c) => c.id === chosen.id);
+    await deps.credentials.bind(chosen.id, [...(current?.environments ?? []), ...environments.map((e) => e.id)]);
+    rebound.push(...environments.map((e) => ({ environmentId: e.id, credentialId: chosen.id })));
+  }
+  return { rebound, unbound };
+}
+
+/** IAM and service-account credentials sign for the MDS Provider API only. */
+function mayUse(type: CredentialType, api: ApiKind): boolean {
+  return api === 'mds' || !DEPRECATED_TYPES.has(type);
+}
+
+async function chooseReplacement(removed: StoredCredentialInfo, environments: Environment[], candidates: StoredCredentialInfo[], rebindTo: string | false | undefined): Promise<StoredCredentialInfo | undefined> {
+  if (rebindTo === false) return undefined;
+  if (rebindTo !== undefined) return candidates.find((c) => c.id === rebindTo);
+  const names = environments.map((e) => e.name).join(', ');
+  const items: Array<vscode.QuickPickItem & { info?: StoredCredentialInfo }> = [
+    ...candidates.map((c) => ({ label: c.label, description: `${CREDENTIAL_TYPE_LABELS[c.type]} · kid ${c.kid}`, info: c })),
+    { label: vscode.l10n.t('Leave unbound'), description: vscode.l10n.t('pick a credential on the next request') },
+  ];
+  const picked = await vscode.window.showQuickPick(
+    items,
+    { title: vscode.l10n.t('Removed "{0}"', removed.label), placeHolder: vscode.l10n.t('Which credential signs for {0} now?', names), ignoreFocusOut: true },
+  );
+  return picked?.info;
+}
+
+/** One message: what was removed, which credential now signs where, and what is left without one. */
+function describeRemoval(deps: CommandDeps, removed: StoredCredentialInfo, rebound: Rebinding[], unbound: string[], stored: StoredCredentialInfo[]): string {
+  const name = (id: string) => deps.environments.get(id)?.name ?? id;
+  const parts = [vscode.l10n.t('Removed "{0}".', removed.label)];
+  const byCredential = new Map<string, string[]>();
+  for (const r of rebound) byCredential.set(r.credentialId, [...(byCredential.get(r.credentialId) ?? []), name(r.environmentId)]);
+  for (const [credentialId, environments] of byCredential) {
+    const label = stored.find((c) => c.id === credentialId)?.label ?? credentialId;
+    parts.push(vscode.l10n.t('"{0}" now signs for {1}.', label, environments.join(', ')));
+  }
+  if (unbound.length) {
+    parts.push(unbound.length === 1
+      ? vscode.l10n.t('{0} has no credential bound now.', name(unbound[0]))
+      : vscode.l10n.t('{0} have no credential bound now.', unbound.map(name).join(', ')));
+  }
+  return parts.join(' ');
 }

@@ -4,6 +4,7 @@ import { CREDENTIAL_TYPE_LABELS, DEPRECATED_TYPES } from '../core/credential';
 import type { Environment } from '../core/environment';
 import { API_LABELS, normaliseBaseUrl } from '../core/environment';
 import { MobilityError } from '../core/errors';
+import { withArticle } from '../core/wording';
 import type { StoredCredentialInfo } from '../services/credentialStore';
 import type { CommandDeps, EnvironmentTarget } from './commandDeps';
 import { Cancelled } from './registerCommand';
@@ -65,7 +66,7 @@ export async function resolveCredential(deps: CommandDeps, env: Environment): Pr
   if (DEPRECATED_TYPES.has(credential.type) && !deps.session.warnedDeprecated.has(info.id)) {
     deps.session.warnedDeprecated.add(info.id);
     void vscode.window.showWarningMessage(
-      vscode.l10n.t('"{0}" is a {1} credential: deprecated, not issued to new consumers, and accepted by the MDS Provider API only. Move to an External Organization credential when you can.', info.label, CREDENTIAL_TYPE_LABELS[credential.type]),
+      vscode.l10n.t('"{0}" is {1} credential: deprecated, not issued to new consumers, and accepted by the MDS Provider API only. Move to an External Organization credential when you can.', info.label, withArticle(CREDENTIAL_TYPE_LABELS[credential.type])),
     );
   }
   return { credential, info };

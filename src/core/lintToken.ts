@@ -6,6 +6,7 @@ import { jsonTypeOf, ownValue } from './decodeJwt';
 import { withoutTrailingSlashes } from './environment';
 import { domainOf, typeOfIssuer } from './issuerDomain';
 import { describeRelative, formatDuration } from './relativeTime';
+import { secondsWithSpan, withArticle } from './wording';
 
 /** Stable identifiers of lint findings, for filtering, tests and code actions. */
 export type LintId =
@@ -138,7 +139,7 @@ function lintAlgorithm(alg: string, signaturePresent: boolean, type: ResolvedTyp
     const expected: SigningAlgorithm = ALGORITHM_OF[type.type];
     if (alg !== expected) {
       const why = type.source === 'credential' ? 'the stored credential with this kid is' : "the issuer's domain makes this";
-      add('alg-wrong-for-type', 'error', SECTION_OF[type.type], `The header says "alg": "${alg}", but ${why} a ${CREDENTIAL_TYPE_LABELS[type.type]} token, which must be signed with ${expected}.`);
+      add('alg-wrong-for-type', 'error', SECTION_OF[type.type], `The header says "alg": "${alg}", but ${why} ${withArticle(CREDENTIAL_TYPE_LABELS[type.type])} token, which must be signed with ${expected}.`);
     }
   } else if (alg !== 'ES256' && alg !== 'RS256') {
     add('alg-not-allowed', 'error', '5.4', `The header says "alg": "${alg}". The APIs use only ES256 (External Organization and IAM) and RS256 (service account).`);
@@ -197,7 +198,7 @@ function lintTimes(payload: Record<string, unknown>, now: number, add: Add): voi
     if (lifetime < MIN_LIFETIME_SECONDS || lifetime > MAX_LIFETIME_SECONDS) {
       const found = lifetime <= 0
         ? `"exp" is ${lifetime === 0 ? 'equal to' : `${formatDuration(-lifetime)} before`} "iat"`
-        : `the lifetime (exp − iat) is ${lifetime} s (${formatDuration(lifetime)})`;
+        : `the lifetime (exp − iat) is ${secondsWithSpan(lifetime)}`;
       add('lifetime-out-of-range', 'error', '5.1 rule 5', `${capitalise(found)}. A token must expire ${MIN_LIFETIME_SECONDS} to ${MAX_LIFETIME_SECONDS} seconds (1 min to 1 h) after it is issued.`);
     }
   }

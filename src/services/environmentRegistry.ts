@@ -25,7 +25,7 @@ export class EnvironmentRegistry extends Disposable {
   private readonly changed = this.register(new vscode.EventEmitter<void>());
   readonly onDidChange = this.changed.event;
   private readonly lastResults = new Map<string, LastResult>();
-  private sandboxEnvironments: Environment[] = [];
+  private sandboxServed: SandboxEnvironment[] = [];
   constructor(private readonly settings: Settings, private readonly state: vscode.Memento) {
     super();
     this.register(vscode.workspace.onDidChangeConfiguration((e) => {
@@ -35,15 +35,28 @@ export class EnvironmentRegistry extends Disposable {
 
   /** Configured environments first, then the sandbox's. */
   all(): Environment[] {
-    return [...this.settings.configuredEnvironments().environments, ...this.sandboxEnvironments];
+    return [...this.settings.configuredEnvironments().environments, ...this.sandbox()];
   }
 
   configured(): Environment[] {
     return this.settings.configuredEnvironments().environments;
   }
 
+  /**
+   * The running sandbox's environments, built on each call so that the token and header settings
+   * (`token.audienceAsList`, `mds.acceptHeader`) apply to them as to every other environment.
+   */
   sandbox(): Environment[] {
-    return this.sandboxEnvironments;
+    const accept = this.settings.mdsAcceptHeader;
+    return this.sandboxServed.map((e): Environment => ({
+      id: EnvironmentRegistry.sandboxId(e.id),
+      name: SANDBOX_NAMES[e.id],
+      api: e.api,
+      stage: e.stage,
+      baseUrl: e.baseUrl,
+      audienceAsList: this.settings.audienceAsList,
+      headers: e.api === 'mds' && accept ? { Accept: accept } : {},
+    }));
   }
 
   /** Problems in `mobilityApi.customEnvironments`, shown in the tree. */
@@ -61,14 +74,7 @@ export class EnvironmentRegistry extends Disposable {
   }
 
   setSandbox(environments: SandboxEnvironment[] | undefined): void {
-    this.sandboxEnvironments = (environments ?? []).map((e): Environment => ({
-      id: EnvironmentRegistry.sandboxId(e.id),
-      name: SANDBOX_NAMES[e.id],
-      api: e.api,
-      stage: e.stage,
-      baseUrl: e.baseUrl,
-      headers: e.api === 'mds' ? { Accept: this.settings.mdsAcceptHeader } : ({}),
-    }));
+    this.sandboxServed = [...(environments ?? [])];
     this.changed.fire();
   }
 

@@ -55,7 +55,12 @@ export class Settings {
   }
 
   get maxPages(): number {
-    return Math.max(1, this.config.get<number>('request.maxPages', 1000));
+    return Math.max(1, Math.floor(this.config.get<number>('request.maxPages', 1000)));
+  }
+
+  /** List Vehicles and Vehicle Status follow `links.next` to the last page (at most `maxPages`). */
+  get loadAllPages(): boolean {
+    return this.config.get<boolean>('request.loadAllPages', true);
   }
 
   get mdsAcceptHeader(): string {

@@ -8,6 +8,7 @@ import { Disposable } from '../services/lifecycle';
 import type { SandboxService } from '../services/sandboxService';
 import type { TokenHistory, TokenHistoryEntry } from '../services/tokenHistory';
 import { COMMANDS } from '../commands/commandIds';
+import { BUILT_IN_ENVIRONMENTS } from '../services/settings';
 
 /** Tree elements are plain data; `getTreeItem` turns them into items. */
 export type EnvironmentsTreeElement =
@@ -77,12 +78,16 @@ export class EnvironmentsTreeProvider extends Disposable implements vscode.TreeD
     switch (element.kind) {
       case 'sandbox': {
         const item = new vscode.TreeItem(vscode.l10n.t('Local Sandbox'), this.sandbox.isRunning ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
-        item.description = this.sandbox.isRunning ? this.sandbox.url : vscode.l10n.t('stopped');
+        // The state first: the address is long and the side bar narrow.
+        item.description = this.sandbox.isRunning ? vscode.l10n.t('running · {0}', hostAndPath(this.sandbox.url ?? '')) : vscode.l10n.t('stopped');
         item.iconPath = new vscode.ThemeIcon(this.sandbox.isRunning ? 'vm-running' : 'vm-outline');
         item.contextValue = this.sandbox.isRunning ? 'sandbox.running' : 'sandbox.stopped';
         // A new id per state, so that VS Code takes the new collapsible state instead of the remembered one.
         item.id = `sandbox:${this.sandbox.isRunning ? 'running' : 'stopped'}`;
-        item.tooltip = vscode.l10n.t('A local provider that enforces the same authentication rules and serves a synthetic fleet.');
+        item.tooltip = [
+          vscode.l10n.t('A local provider that enforces the same authentication rules and serves a synthetic fleet.'),
+          this.sandbox.isRunning ? vscode.l10n.t('Running on {0}', this.sandbox.url ?? '') : vscode.l10n.t('Stopped: click to start it.'),
+        ].join('\n');
         if (!this.sandbox.isRunning) item.command = { command: COMMANDS.startSandbox, title: vscode.l10n.t('Start Local Sandbox') };
         return item;
       }
@@ -132,17 +137,30 @@ export class EnvironmentsTreeProvider extends Disposable implements vscode.TreeD
     return item;
   }
 
+  /**
+   * Short label and status first, so that both fit the default side-bar width ("MDS staging",
+   * "200 OK · 500 vehicles"); the full name, API, stage, base URL and last result are in the tooltip.
+   */
   private environmentItem(id: string): vscode.TreeItem {
     const env = this.environments.get(id);
     if (!env) return new vscode.TreeItem(id);
-    const item = new vscode.TreeItem(env.name, vscode.TreeItemCollapsibleState.Collapsed);
+    const inSandbox = this.environments.sandbox().some((e) => e.id === id);
+    const item = new vscode.TreeItem(treeLabelOf(env, inSandbox), vscode.TreeItemCollapsibleState.Collapsed);
     const last = this.environments.lastResult(id);
     item.id = `environment:${id}`;
-    item.description = env.baseUrl ? (last ? `${last.summary}` : env.baseUrl) : vscode.l10n.t('no base URL');
+    item.description = !env.baseUrl ? vscode.l10n.t('no base URL') : last ? last.summary : hostAndPath(env.baseUrl);
     item.iconPath = new vscode.ThemeIcon(!env.baseUrl ? 'circle-slash' : last ? (last.ok ? 'pass' : 'error') : env.api === 'maas' ? 'globe' : 'server-environment');
     const active = this.environments.activeId === id;
+    const bound = this.bindings.get(id);
     // Plain text: names, stages and URLs come from settings and must not be read as markup.
-    item.tooltip = [`${env.name}${active ? ` · ${vscode.l10n.t('active')}` : ''}`, `${API_LABELS[env.api]} · ${env.stage}`, env.baseUrl || vscode.l10n.t('No base URL yet: set it in the settings.')].join('\n');
+    item.tooltip = [
+      `${env.name}${active ? ` · ${vscode.l10n.t('active')}` : ''}`,
+      `${API_LABELS[env.api]} · ${env.stage}`,
+      env.baseUrl || vscode.l10n.t('No base URL yet: set it in the settings.'),
+      last ? vscode.l10n.t('Last result: {0} at {1}', last.summary, new Date(last.at).toLocaleTimeString()) : undefined,
+      bound ? vscode.l10n.t('Credential: {0} ({1}, kid {2})', bound.label, CREDENTIAL_TYPE_LABELS[bound.type], bound.kid) : vscode.l10n.t('Credential: none bound'),
+    ].filter((line): line is string => line !== undefined).join('\n');
+    item.accessibilityInformation = { label: `${env.name}, ${String(item.description)}` };
     item.contextValue = ['environment', env.api, env.baseUrl ? 'ready' : 'noBaseUrl', this.bindings.has(id) ? 'bound' : 'unbound'].join('.');
     return item;
   }
@@ -168,6 +186,7 @@ export class EnvironmentsTreeProvider extends Disposable implements vscode.TreeD
         const info = this.bindings.get(id);
         item.label = vscode.l10n.t('Credential');
         item.description = info ? `${info.label} · ${CREDENTIAL_TYPE_LABELS[info.type]} · kid ${info.kid}` : vscode.l10n.t('none bound');
+        item.tooltip = info ? `${info.label}\n${CREDENTIAL_TYPE_LABELS[info.type]} · kid ${info.kid}\niss ${info.issuer}` : vscode.l10n.t('No credential is bound: click to bind one.');
         item.iconPath = new vscode.ThemeIcon(info ? 'key' : 'circle-large-outline');
         item.command = { command: COMMANDS.bindCredential, title: vscode.l10n.t('Bind Credential'), arguments: [{ environmentId: id }] };
         break;
@@ -216,4 +235,19 @@ function describeAudience(env: Environment): string {
   } catch (err) {
     return (err as Error).message;
   }
+}
+
+const SHORT_API: Record<Environment['api'], string> = { mds: 'MDS', maas: 'MaaS' };
+
+/**
+ * The tree's label of an environment: "MDS staging" for the built-in ones and the sandbox's (whose
+ * parent row already says "Local Sandbox"), the configured name for custom ones.
+ */
+function treeLabelOf(env: Environment, inSandbox: boolean): string {
+  return inSandbox || BUILT_IN_ENVIRONMENTS.some((b) => b.id === env.id) ? `${SHORT_API[env.api]} ${env.stage}` : env.name;
+}
+
+/** "127.0.0.1:41234/mds-staging": the base URL without the scheme, which every row would repeat. */
+function hostAndPath(url: string): string {
+  return url.replace(/^https?:\/\//i, '');
 }

@@ -319,7 +319,9 @@ export function createResultsPanels(context: vscode.ExtensionContext, log: vscod
     const key = kind === 'compare' ? COMPARE_PANEL : panelKeyOf(environment);
     const existing = panels.get(key);
     if (existing) return existing;
-    const webviewPanel = vscode.window.createWebviewPanel(RESULTS_VIEW_TYPE, panelTitleOf(environment, kind), { viewColumn: vscode.ViewColumn.Beside, preserveFocus: false }, {
+    // preserveFocus: a panel that took focus would take it again when its webview finishes loading, and
+    // close whatever quick pick the user had opened by then (e.g. the next command's).
+    const webviewPanel = vscode.window.createWebviewPanel(RESULTS_VIEW_TYPE, panelTitleOf(environment, kind), { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }, {
       enableScripts: true,
       enableFindWidget: true,
       localResourceRoots: [vscode.Uri.joinPath(context.extensionUri, 'dist', 'webview')],

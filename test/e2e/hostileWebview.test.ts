@@ -192,6 +192,8 @@ describe('the results panel against a hostile provider', function () {
     original = fs.readFileSync(settingsFile, 'utf8');
     const settings = JSON.parse(original) as Record<string, unknown>;
     settings['mobilityApi.customEnvironments'] = [{ id: 'hostile', name: envName, api: 'mds', stage: CORPUS.script, baseUrl: hostile.url }];
+    // One page at a time, so that "load next page" (whose link carries a hostile query) has a page to load.
+    settings['mobilityApi.request.loadAllPages'] = false;
     fs.writeFileSync(settingsFile, JSON.stringify(settings, null, 2));
   });
 

@@ -24,9 +24,9 @@ describe('the extension shell in the workbench', function () {
     const page = wb.page;
     await step(page, 'open the Mobility API view container', () => openViewContainer(page, 'Mobility API'));
     await step(page, 'find the built-in environments', async () => {
-      await treeRow(page, 'Environments', 'MDS Provider · staging');
+      await treeRow(page, 'Environments', 'MDS staging');
       const labels = (await treeRows(page, 'Environments')).map((r) => r.label);
-      for (const expected of ['MDS Provider · staging', 'MDS Provider · production', 'MaaS · staging', 'Local Sandbox']) {
+      for (const expected of ['MDS staging', 'MDS production', 'MaaS staging', 'Local Sandbox']) {
         assert.ok(labels.includes(expected), `the tree shows ${labels.join(' | ')}`);
       }
     });
@@ -36,7 +36,8 @@ describe('the extension shell in the workbench', function () {
     const page = wb.page;
     await step(page, 'run "Mobility API: Start Local Sandbox"', () => runCommand(page, 'Mobility API: Start Local Sandbox'));
     await step(page, 'see the notification', () => waitForNotification(page, /Local sandbox running on http:\/\/127\.0\.0\.1:/));
-    await step(page, 'see the sandbox environments in the tree', () => treeRow(page, 'Environments', 'Sandbox · MDS staging'));
+    // Under "Local Sandbox" (level 2), labelled short so that the status beside it fits.
+    await step(page, 'see the sandbox environments in the tree', () => treeRow(page, 'Environments', 'MDS staging', 30_000, 2));
     await step(page, 'see the demo credential in the Credentials view', () => treeRow(page, 'Credentials', 'Sandbox demo credential'));
   });
 
@@ -109,14 +110,14 @@ describe('the extension shell in the workbench', function () {
     const page = wb.page;
     await step(page, 'run "Mobility API: List Vehicles" and pick the environment', () => runCommandAndPick(page, 'Mobility API: List Vehicles', 'Sandbox · MDS staging'));
     await step(page, 'see the result in the tree', async () => {
-      const row = await treeRow(page, 'Environments', 'Sandbox · MDS staging');
+      const row = await treeRow(page, 'Environments', 'MDS staging', 30_000, 2);
       const deadline = Date.now() + 20_000;
       let text = await row.innerText();
-      while (!/200 OK · 100 vehicles/.test(text) && Date.now() < deadline) {
+      while (!/200 OK · 500 vehicles/.test(text) && Date.now() < deadline) {
         await page.waitForTimeout(300);
         text = await row.innerText();
       }
-      assert.match(text, /200 OK · 100 vehicles/);
+      assert.match(text, /200 OK · 500 vehicles/);
     });
   });
 });

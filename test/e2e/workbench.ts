@@ -279,10 +279,14 @@ export async function treeRows(page: Page, viewTitle: string): Promise<TreeRow[]
     .map(({ label, description, level, expanded }) => ({ label, description, level, expanded })));
 }
 
-/** Waits until the tree view lists a row labelled `label` and returns that row's locator. */
-export async function treeRow(page: Page, viewTitle: string, label: string, timeoutMs = 30_000): Promise<Locator> {
+/**
+ * Waits until the tree view lists a row labelled `label` and returns that row's locator. `level` (1 for
+ * top-level rows) tells apart rows with the same label under different parents.
+ */
+export async function treeRow(page: Page, viewTitle: string, label: string, timeoutMs = 30_000, level?: number): Promise<Locator> {
   const pane = await viewPane(page, viewTitle);
-  const row = pane.locator('.monaco-list-row', { has: page.locator('.label-name', { hasText: escapeRegExp(label) }) }).first();
+  const rows = pane.locator(level === undefined ? '.monaco-list-row' : `.monaco-list-row[aria-level="${level}"]`);
+  const row = rows.filter({ has: page.locator('.label-name', { hasText: escapeRegExp(label) }) }).first();
   try {
     await row.waitFor({ timeout: timeoutMs });
   } catch {

@@ -19,7 +19,11 @@ export function run(): Promise<void> {
     // Writes the counts to $TEST_RESULT_FILE, which the extension host inherits from the VS Code process.
     reporter: path.join(projectRoot, 'scripts', 'mocha-summary-reporter.cjs'),
   });
-  const files = fs.readdirSync(__dirname).filter((f) => f.endsWith('.test.js')).sort();
+  // INTEGRATION_FILES (comma-separated names such as "settings,shell") and INTEGRATION_GREP (a mocha --grep
+  // pattern) narrow a run while iterating; the extension host inherits them from the shell that starts the run.
+  const only = (process.env.INTEGRATION_FILES ?? '').split(',').map((f) => f.trim().replace(/(\.test)?\.[jt]s$/, '')).filter(Boolean);
+  if (process.env.INTEGRATION_GREP) mocha.grep(process.env.INTEGRATION_GREP);
+  const files = fs.readdirSync(__dirname).filter((f) => f.endsWith('.test.js') && (!only.length || only.includes(f.replace(/\.test\.js$/, '')))).sort();
   for (const file of files) mocha.addFile(path.join(__dirname, file));
   return new Promise((resolve, reject) => {
     try {

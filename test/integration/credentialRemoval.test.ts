@@ -1,0 +1,77 @@
+import assert from 'node:assert/strict';
+import { generateKeyPairSync } from 'node:crypto';
+import { exportsOf, run as runCommand } from './extensionApi';
+import type { Outcome as BaseOutcome } from './extensionApi';
+
+type Outcome = BaseOutcome & { credentialId?: string; rebound?: Array<{ environmentId: string; credentialId: string }>; unbound?: string[] };
+const run = (command: string, ...args: unknown[]) => runCommand<Outcome>(command, ...args);
+const ecKey = (format: 'pkcs8' | 'sec1' = 'pkcs8') => generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ type: format, format: 'pem' }) as string;
+
+async function boundTo(environmentId: string): Promise<string | undefined> {
+  return (await exportsOf().listCredentials()).find((c) => c.environments.includes(environmentId))?.label;
+}
+
+/** Removing the credential an environment signs with leaves the environment with another, and says so. */
+describe('removing a bound credential', function () {
+  this.timeout(60_000);
+  const added: string[] = [];
+  const add = async (args: Record<string, unknown>): Promise<string> => {
+    const r = await run('mobilityApi.addCredential', args);
+    assert.equal(r.ok, true, r.message);
+    added.push(String(r.credentialId));
+    return String(r.credentialId);
+  };
+
+  before(async () => {
+    const started = await run('mobilityApi.startSandbox');
+    assert.equal(started.ok, true, started.message);
+  });
+
+  after(async () => {
+    // Only those still stored: an unknown id would make Remove Credential ask which one to remove.
+    const stored = new Set((await exportsOf().listCredentials()).map((c) => c.id));
+    for (const id of added.filter((a) => stored.has(a))) await run('mobilityApi.removeCredential', { credentialId: id, confirmed: true, rebindTo: false });
+    await run('mobilityApi.stopSandbox');
+  });
+
+  it('binds the only credential left (the sandbox demo) again, and names it in one message', async () => {
+    const mine = await add({ type: 'external-org', privateKey: ecKey(), kid: 'rm-kid-1', issuer: 'org-1@org.test.invalid', label: 'Mine', environments: ['sandbox-mds-staging'] });
+    assert.equal(await boundTo('sandbox-mds-staging'), 'Mine');
+    const removed = await run('mobilityApi.removeCredential', { credentialId: mine, confirmed: true });
+    assert.equal(removed.ok, true, removed.message);
+    assert.equal(await boundTo('sandbox-mds-staging'), 'Sandbox demo credential', 'the environment is not left with "Credential: none bound"');
+    assert.deepEqual(removed.unbound, []);
+    assert.match(String(removed.message), /^Removed "Mine"\. "Sandbox demo credential" now signs for Sandbox · MDS staging\.$/);
+    const listed = await run('mobilityApi.listVehicles', { environmentId: 'sandbox-mds-staging' });
+    assert.equal(listed.ok, true, 'and the next request needs no question');
+  });
+
+  it('for a MaaS environment only External Organization credentials are candidates', async () => {
+    await add({ type: 'iam', privateKey: ecKey('sec1'), kid: 'rm-iam', issuer: 'identity@iam.test.invalid', label: 'Old IAM' });
+    const mine = await add({ type: 'external-org', privateKey: ecKey(), kid: 'rm-kid-2', issuer: 'org-2@org.test.invalid', label: 'Mine for MaaS', environments: ['sandbox-maas-staging'] });
+    const removed = await run('mobilityApi.removeCredential', { credentialId: mine, confirmed: true });
+    assert.equal(removed.ok, true, removed.message);
+    assert.equal(await boundTo('sandbox-maas-staging'), 'Sandbox demo credential', 'the IAM credential is not offered for MaaS, so the demo one is bound without a question');
+  });
+
+  it('with several candidates, the chosen one is bound (rebindTo stands for the quick pick\'s answer)', async () => {
+    const other = await add({ type: 'external-org', privateKey: ecKey(), kid: 'rm-kid-3', issuer: 'org-3@org.test.invalid', label: 'Other' });
+    const mine = await add({ type: 'external-org', privateKey: ecKey(), kid: 'rm-kid-4', issuer: 'org-4@org.test.invalid', label: 'Mine again', environments: ['sandbox-mds-production'] });
+    const removed = await run('mobilityApi.removeCredential', { credentialId: mine, confirmed: true, rebindTo: other });
+    assert.deepEqual(removed.rebound, [{ environmentId: 'sandbox-mds-production', credentialId: other }]);
+    assert.equal(await boundTo('sandbox-mds-production'), 'Other');
+    assert.match(String(removed.message), /"Other" now signs for Sandbox · MDS production\./);
+  });
+
+  it('"leave unbound" leaves it unbound and says so', async () => {
+    const mine = await add({ type: 'external-org', privateKey: ecKey(), kid: 'rm-kid-5', issuer: 'org-5@org.test.invalid', label: 'Mine once more', environments: ['sandbox-mds-staging'] });
+    const removed = await run('mobilityApi.removeCredential', { credentialId: mine, confirmed: true, rebindTo: false });
+    assert.deepEqual(removed.unbound, ['sandbox-mds-staging']);
+    assert.equal(await boundTo('sandbox-mds-staging'), undefined);
+    assert.match(String(removed.message), /Sandbox · MDS staging has no credential bound now\./);
+    // The sandbox binds its demo credential to its unbound environments when it starts again.
+    await run('mobilityApi.stopSandbox');
+    await run('mobilityApi.startSandbox');
+    assert.equal(await boundTo('sandbox-mds-staging'), 'Sandbox demo credential');
+  });
+});
