@@ -8,7 +8,7 @@ import type { DecodedToken } from '../core/decodeJwt';
 import type { LintFinding } from '../core/lintToken';
 import { redactSecrets } from '../core/redact';
 import type { SignatureCheck } from '../core/verifySignature';
-import { formatBytes, plural } from '../results/format';
+import { formatBytes, plural } from '../shared/format';
 import { modeOf } from './options';
 import { listingLine } from '../results/listingView';
 import { readVehicle } from '../results/vehicleReader';

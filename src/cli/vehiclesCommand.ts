@@ -3,7 +3,7 @@ import type { CliIo } from './cliIo';
 import { apiFrom, CREDENTIAL_OPTIONS, environmentFrom, issuerFrom, loadCredential, parse, parseHeaders, positiveNumber } from './options';
 import { describeFailure, formatListing, mergedBody } from './output';
 import { printUsage } from './usage';
-import { formatBytes } from '../results/format';
+import { formatBytes } from '../shared/format';
 
 /** `mobility-api vehicles`: the vehicles listing, page by page with a fresh token each. */
 export async function vehiclesCommand(args: string[], io: CliIo): Promise<number> {

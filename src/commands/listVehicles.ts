@@ -6,7 +6,7 @@ import { vehiclesUrl } from '../core/environment';
 import { isMobilityError, MobilityError } from '../core/errors';
 import type { Credential } from '../core/credential';
 import { nextLinkOf, vehicleListOf } from '../core/mdsModels';
-import { plural } from '../results/format';
+import { plural } from '../shared/format';
 import type { CommandDeps, CommandOutcome, EnvironmentTarget } from './commandDeps';
 import { COMMANDS } from './commandIds';
 import { resolveCredential, resolveEnvironment } from './pickers';

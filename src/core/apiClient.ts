@@ -283,7 +283,7 @@ export class ApiClient {
       }
       if (result.pages.length >= maxPages) {
         result.nextUrl = nextUrl.href;
-        result.stoppedBecause = `the page limit of ${maxPages} pages was reached`;
+        result.stoppedBecause = `the page limit of ${maxPages} ${maxPages === 1 ? 'page' : 'pages'} was reached`;
         break;
       }
       current = nextUrl.href;

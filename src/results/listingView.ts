@@ -5,7 +5,7 @@ import type { HeaderView, ListingResultView, PageView, RequestErrorResultView, R
 import { isRecord } from '../shared/isRecord';
 import { buildCurlCommand, environmentView } from './environmentView';
 import { mobilityErrorView, pageErrorView } from './errorAdvice';
-import { plural } from './format';
+import { plural } from '../shared/format';
 import { scrub, shortenToken } from './tokenPreview';
 import { pageTokenView } from './tokenView';
 import { listingShape, vehicleColumns } from './vehicleReader';

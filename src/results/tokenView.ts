@@ -8,7 +8,7 @@ import { lintToken } from '../core/lintToken';
 import type { SignatureCheck } from '../core/verifySignature';
 import type { FindingView, TimeView, TokenResultView, TokenView } from '../shared/protocol';
 import { environmentView } from './environmentView';
-import { plural } from './format';
+import { plural } from '../shared/format';
 import { scrub, shortenToken } from './tokenPreview';
 
 function timeView(t: { seconds: number; iso: string } | undefined): TimeView | undefined {

@@ -65,18 +65,6 @@ export function button(label: string, onClick: () => void, attrs: Record<string,
   return el;
 }
 
-/** `1,234` in the user's locale. */
-export function formatCount(n: number): string {
-  return n.toLocaleString();
-}
-
-/** `512 B`, `12.3 KB`, `4.5 MB`. */
-export function formatBytes(n: number): string {
-  if (n < 1024) return `${n} B`;
-  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KB`;
-  return `${(n / 1024 / 1024).toFixed(1)} MB`;
-}
-
 /** `12 ms`, `1.24 s`. */
 export function formatMs(ms: number): string {
   if (!Number.isFinite(ms)) return '–';

@@ -3,7 +3,8 @@
 // matches. Keys and values are set as text: a string holding markup shows as that string.
 // Keyboard: the WAI-ARIA tree pattern (arrows, Home/End, Enter/Space) with a roving tabindex, so the
 // whole tree is one Tab stop; "Show more" rows are tree items too.
-import { button, clear, formatCount, h } from './dom';
+import { formatCount } from '../shared/format';
+import { button, clear, h } from './dom';
 
 const CHUNK = 200;
 const MAX_STRING_SHOWN = 2000;

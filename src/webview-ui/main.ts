@@ -24,7 +24,8 @@ import type {
 } from '../shared/protocol';
 import { PERSISTED_STATE_VERSION, concatVehicleColumns, isHostMessage, parsePersistedState } from '../shared/protocol';
 import type { Child } from './dom';
-import { append, button, clear, formatCount, h, urlText } from './dom';
+import { formatCount, plural } from '../shared/format';
+import { append, button, clear, h, urlText } from './dom';
 import { JsonTree } from './jsonTree';
 import { ScatterPlot } from './scatterPlot';
 import { renderComparison, renderError, renderPages, renderRequest, renderResponse, renderToken, updateRelative } from './sections';
@@ -368,7 +369,7 @@ class ResultsApp {
     r.canLoadNext = message.canLoadNext;
     if (message.error && !r.error) r.error = message.error;
     const last = message.pages[message.pages.length - 1];
-    r.summary.line = `${last ? `${last.response.status} ${last.response.statusText}`.trim() : ''} · ${formatCount(r.vehicles.count)} vehicles · ${r.pages.length} pages`;
+    r.summary.line = `${last ? `${last.response.status} ${last.response.statusText}`.trim() : ''} · ${plural(r.vehicles.count, 'vehicle')} · ${plural(r.pages.length, 'page')}`;
     this.summary = r.summary;
     this.persist();
     const first = message.pages[0];

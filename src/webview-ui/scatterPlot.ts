@@ -4,7 +4,8 @@
 // vscode-light / vscode-dark / vscode-high-contrast class); its text alternative is a summary of what
 // it shows (counts per state and the area), and the note and legend beside it say the same in words.
 import type { VehicleColumns } from '../shared/protocol';
-import { clear, formatCount, h } from './dom';
+import { formatCount } from '../shared/format';
+import { clear, h } from './dom';
 import { stateClass } from './vehicleTable';
 
 /** Theme colours per state; unknown states use the foreground colour. */

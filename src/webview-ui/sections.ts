@@ -2,7 +2,8 @@
 // set as text through h(); nothing here parses HTML.
 import type { ClaimDiffView, CompareResultView, ErrorView, HeaderView, PageView, RequestView, ResponseView, TimeView, TokenView } from '../shared/protocol';
 import type { Child } from './dom';
-import { button, formatBytes, formatCount, formatMs, formatSpan, h, urlText } from './dom';
+import { formatBytes, formatCount } from '../shared/format';
+import { button, formatMs, formatSpan, h, urlText } from './dom';
 
 export interface SectionActions {
   copyToken?: (pageIndex: number) => void;
@@ -86,7 +87,7 @@ export function renderToken(token: TokenView, pageIndex: number, actions: Sectio
     timeRow('iat', token.iat, false),
     timeRow('nbf', token.nbf, false),
     timeRow('exp', token.exp, true),
-    token.lifetimeSeconds !== undefined ? ['Lifetime', `${token.lifetimeSeconds} s (${formatSpan(token.lifetimeSeconds)})`] : undefined,
+    token.lifetimeSeconds !== undefined ? ['Lifetime', token.lifetimeSeconds < 60 ? formatSpan(token.lifetimeSeconds) : `${token.lifetimeSeconds} s (${formatSpan(token.lifetimeSeconds)})`] : undefined,
     ['Signature', signature],
   ].filter((r): r is [string, Child] => Array.isArray(r));
   const actionsBar: Child[] = [];

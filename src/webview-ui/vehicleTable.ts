@@ -3,7 +3,8 @@
 // technology it is an ARIA table: aria-rowcount says how many rows there are, each rendered row its
 // aria-rowindex, and the rows in the DOM are kept in reading order. Column headers hold sort buttons.
 import type { VehicleColumns } from '../shared/protocol';
-import { clear, formatCount, h } from './dom';
+import { formatCount, plural } from '../shared/format';
+import { clear, h } from './dom';
 import type { ColumnDef, ColumnId } from './tableModel';
 import { TableSorter, cellText, filterRows, isColumnId, stateCounts, visibleColumns } from './tableModel';
 
@@ -103,8 +104,8 @@ export class VehicleTable {
     this.body.style.height = `${rows.length * ROW_HEIGHT}px`;
     this.scroller.setAttribute('aria-rowcount', String(rows.length + 1));
     this.count.textContent = rows.length === cols.count
-      ? `${formatCount(cols.count)} vehicles`
-      : `${formatCount(rows.length)} of ${formatCount(cols.count)} vehicles`;
+      ? plural(cols.count, 'vehicle')
+      : `${formatCount(rows.length)} of ${plural(cols.count, 'vehicle')}`;
     this.count.setAttribute('data-rows', String(rows.length));
     for (const slot of this.slots) slot.row = -1;
     this.updateHeaderSort();
