@@ -33,6 +33,7 @@ export function registerResultsPanel(context: vscode.ExtensionContext, log: vsco
   });
   return {
     showListing: (args) => load().showListing(args),
+    showResult: (args) => load().showResult(args),
     showRequestError: (args) => load().showRequestError(args),
     showToken: (args) => load().showToken(args),
     showComparison: (args) => load().showComparison(args),

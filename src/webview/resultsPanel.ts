@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
-import type { HttpExchange, VehicleListing } from '../core/apiClient';
+import type { ApiResult, HttpExchange, VehicleListing } from '../core/apiClient';
 import type { DecodedToken } from '../core/decodeJwt';
 import type { Environment } from '../core/environment';
 import type { MobilityError } from '../core/errors';
@@ -28,6 +28,21 @@ export interface ResultsPanelMethods extends vscode.Disposable {
     /** "Copy curl": a ready-to-run command with a FRESH token. */
     curlCommand?: () => Promise<string>;
   }): void;
+  /**
+   * Any request's answer (Send Request, an endpoint of the tree, a request file): its pages, items
+   * and outcome. Vehicle items fill the vehicle table; every body shows in the JSON tree and Raw.
+   */
+  showResult(args: {
+    environment: Environment;
+    result: ApiResult;
+    /** What the result is, for the tab and the header: "Trips · 2025-11-05T13". */
+    title: string;
+    credentialLabel?: string;
+    loadNextPage?: (nextUrl: string) => Promise<ApiResult>;
+    curlCommand?: () => Promise<string>;
+    /** "Run again": the same request with a fresh token. */
+    runAgain?: () => Promise<unknown>;
+  }): void;
   /** A request that failed before an answer (network, TLS, timeout, refused credential...). */
   showRequestError(args: { environment: Environment; error: MobilityError; url?: string }): void;
   /** A decoded token (Generate Token, Decode JWT). `token` is kept host-side only, for "copy token". */
@@ -52,7 +67,18 @@ interface HeldResult {
   environment?: Environment;
   loadNextPage?: (nextUrl: string) => Promise<VehicleListing>;
   curlCommand?: () => Promise<string>;
+  runAgain?: () => Promise<unknown>;
   loading?: boolean;
+}
+
+/** An `ApiResult` as the listing view reads it: vehicle items go to the vehicle table. */
+function listingOf(result: ApiResult): VehicleListing {
+  const listKey = result.itemsKey === 'vehicles' || result.itemsKey === 'vehicles_status' ? result.itemsKey : undefined;
+  const listing: VehicleListing = { pages: result.pages, items: listKey ? result.items : [], outcome: result.outcome };
+  if (listKey) listing.listKey = listKey;
+  if (result.nextUrl) listing.nextUrl = result.nextUrl;
+  if (result.stoppedBecause) listing.stoppedBecause = result.stoppedBecause;
+  return listing;
 }
 
 /** One webview panel: one per environment, plus one for tokens without an environment. */
@@ -214,6 +240,10 @@ class ResultsPanel implements vscode.Disposable {
       case 'runAgain': {
         const summary = this.current?.view.summary ?? this.restoredSummary;
         const environmentId = this.current?.environment?.id ?? summary?.environmentId;
+        if (this.current?.runAgain) {
+          await this.current.runAgain();
+          return;
+        }
         if (!environmentId || !summary?.canRunAgain) return;
         await vscode.commands.executeCommand(RUN_AGAIN_COMMANDS[summary.rerun ?? 'vehicles'], { environmentId });
         return;
@@ -357,6 +387,33 @@ export function createResultsPanels(context: vscode.ExtensionContext, log: vscod
       };
       panelFor(args.environment, 'listing').show(held, panelTitleOf(args.environment, 'listing'));
       log.info(`${LOG} ${args.environment.name}: ${view.summary.line}`);
+    },
+    showResult(args) {
+      const listing = listingOf(args.result);
+      const view = listingView({
+        id: randomUUID(),
+        environment: args.environment,
+        listing,
+        credentialLabel: args.credentialLabel,
+        canLoadNext: !!args.loadNextPage,
+        canCopyCurl: !!args.curlCommand,
+        now: Date.now(),
+      });
+      view.title = args.title;
+      view.summary.title = args.title;
+      view.summary.canRunAgain = !!args.runAgain;
+      const loadNextPage = args.loadNextPage;
+      const held: HeldResult = {
+        view,
+        tokens: args.result.pages.map((p) => p.token?.token ?? ''),
+        pages: [...args.result.pages],
+        environment: args.environment,
+        loadNextPage: loadNextPage ? async (nextUrl) => listingOf(await loadNextPage(nextUrl)) : undefined,
+        curlCommand: args.curlCommand,
+        runAgain: args.runAgain,
+      };
+      panelFor(args.environment, 'listing').show(held, `${args.title}`);
+      log.info(`${LOG} ${args.environment.name}: ${args.title}: ${view.summary.line}`);
     },
     showRequestError(args) {
       const view = requestErrorView({ id: randomUUID(), environment: args.environment, error: args.error, url: args.url, now: Date.now() });
