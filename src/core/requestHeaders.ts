@@ -16,7 +16,8 @@ const OURS = /^(authorization|content-type|host|content-length)$/i;
 /**
  * The headers of a GET on `environment`, except `Authorization`: `User-Agent`, a default
  * `Accept: application/vnd.mds+json;version=2.0` on MDS environments, the environment's headers,
- * then `extra` (later layers win, names compared without case), then `Content-Type:
+ * then `extra` (later layers win, names compared without case; an empty value removes the header, so
+ * `Accept: ''` sends no Accept at all), then `Content-Type:
  * application/json`. Authorization, Content-Type, Host and Content-Length from the environment or
  * `extra` are dropped. Throws HEADER_INVALID for a name or value that cannot be sent.
  */
@@ -28,6 +29,10 @@ export function requestHeadersFor(environment: Environment, extra?: Record<strin
   for (const layer of [environment.headers, extra]) {
     for (const [name, value] of Object.entries(layer ?? {})) {
       if (typeof value !== 'string' || OURS.test(name)) continue;
+      if (value === '') {
+        merged.delete(name.toLowerCase());
+        continue;
+      }
       checkHeader(name, value);
       put(name, value);
     }

@@ -55,7 +55,8 @@ export class EnvironmentRegistry extends Disposable {
       stage: e.stage,
       baseUrl: e.baseUrl,
       audienceAsList: this.settings.audienceAsList,
-      headers: e.api === 'mds' && accept ? { Accept: accept } : {},
+      // An empty setting sends no Accept at all (an empty value removes the client's default, see requestHeadersFor).
+      headers: e.api === 'mds' ? { Accept: accept } : {},
     }));
   }
 

@@ -92,7 +92,8 @@ export class Settings {
   /** The built-in environments (base URL possibly empty) followed by the valid custom ones. */
   configuredEnvironments(): { environments: Environment[]; problems: string[] } {
     const config = this.config;
-    const headersFor = (api: ApiKind): Record<string, string> => (api === 'mds' && this.mdsAcceptHeader ? { Accept: this.mdsAcceptHeader } : {});
+    // An empty setting sends no Accept at all (an empty value removes the client's default, see requestHeadersFor).
+    const headersFor = (api: ApiKind): Record<string, string> => (api === 'mds' ? { Accept: this.mdsAcceptHeader } : {});
     const environments: Environment[] = BUILT_IN_ENVIRONMENTS.map((b) => ({
       id: b.id,
       name: b.name,

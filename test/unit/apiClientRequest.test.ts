@@ -68,8 +68,10 @@ describe('ApiClient.request: any GET on an environment, against real HTTP server
     await client.request(envOf(server, { headers: { accept: 'application/vnd.mds+json;version=2.1' } }), credential, { path: '/a' });
     await client.request(envOf(server, { headers: { Accept: 'x/env' } }), credential, { path: '/a', headers: { ACCEPT: 'x/request' } });
     await client.request(envOf(server, { api: 'maas' }), credential, { path: '/v1alpha2/vehicles' });
-    assert.deepEqual(server.seen.slice(1).map((r) => r.headers.accept), ['application/vnd.mds+json;version=2.1', 'x/request', '*/*']);
-    assert.equal(new Set(server.seen.map(jtiOf)).size, 4, 'a new token per request');
+    // An empty value (the setting mobilityApi.mds.acceptHeader left empty) sends no MDS Accept at all.
+    await client.request(envOf(server, { headers: { Accept: '' } }), credential, { path: '/a' });
+    assert.deepEqual(server.seen.slice(1).map((r) => r.headers.accept), ['application/vnd.mds+json;version=2.1', 'x/request', '*/*', '*/*']);
+    assert.equal(new Set(server.seen.map(jtiOf)).size, 5, 'a new token per request');
   });
 
   it('refuses paths outside the base URL and unsendable headers before signing: nothing reaches the server', async () => {
