@@ -66,6 +66,11 @@ export interface CompiledMdsSchema {
   envelope: ValidateFunction;
   /** One item of the payload array; null when the response has none. */
   item: ValidateFunction | null;
+  /**
+   * The same item check compiled to stop at the first error and keep no details: most items of most
+   * pages conform, and this answers "fine" for them in a fraction of the time; `item` explains the rest.
+   */
+  fastItem: ValidateFunction | null;
   /** The document compiled (for explanations: titles and branches of combinators). */
   root: SchemaObject;
   /** Official variant only: schema objects at which a known bug shows. */
@@ -73,6 +78,7 @@ export interface CompiledMdsSchema {
 }
 
 let ajv: Ajv2020 | undefined;
+let fastAjv: Ajv2020 | undefined;
 const compiled = new Map<string, CompiledMdsSchema>();
 
 function getAjv(): Ajv2020 {
@@ -83,6 +89,15 @@ function getAjv(): Ajv2020 {
     addFormats(ajv);
   }
   return ajv;
+}
+
+/** The same options, but stopping at the first error and keeping no schema references: the fast yes/no pass. */
+function getFastAjv(): Ajv2020 {
+  if (!fastAjv) {
+    fastAjv = new Ajv2020({ allErrors: false, verbose: false, strict: true, strictTypes: false, strictTuples: false, strictRequired: false, allowUnionTypes: true });
+    addFormats(fastAjv);
+  }
+  return fastAjv;
 }
 
 /** The validators of `name` for a variant and a mode, compiled on first use and kept. */
@@ -101,7 +116,8 @@ export function compiledMdsSchema(name: MdsSchemaName, variant: SchemaVariant, m
     // Two entry points over the same document: the envelope sees `$defs/item` as `true`.
     const envelope = ajvInstance.compile(hasItem ? { ...root, $defs: { ...rootDefs, item: true } } : root);
     const item = hasItem ? ajvInstance.compile({ $ref: '#/$defs/item', $defs: rootDefs }) : null;
-    entry = { envelope, item, root, bugs };
+    const fastItem = hasItem && variant === 'corrected' ? getFastAjv().compile({ $ref: '#/$defs/item', $defs: rootDefs }) : null;
+    entry = { envelope, item, fastItem, root, bugs };
     compiled.set(key, entry);
   }
   return entry;
