@@ -2,6 +2,7 @@
  * The MDS Provider 2.0 shapes of the vehicles endpoints (shared/spec/mds-2.0-vehicles.md), and
  * defensive readers for bodies of unknown shape: they never throw and never trust a field's type.
  */
+import { isRecord } from '../shared/isRecord';
 
 export type VehicleType =
   | 'bicycle' | 'bus' | 'cargo_bicycle' | 'car' | 'delivery_robot' | 'moped' | 'motorcycle'
@@ -136,8 +137,4 @@ export function nextLinkOf(body: unknown): string | null | undefined {
   const next = body.links.next;
   if (typeof next === 'string' && next.trim() !== '') return next;
   return next === undefined ? undefined : null;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

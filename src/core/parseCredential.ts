@@ -16,7 +16,8 @@ import type { ApiKind } from './environment';
 import { API_LABELS } from './environment';
 import { MobilityError, isMobilityError } from './errors';
 import { domainOf, typeOfIssuer } from './issuerDomain';
-import { hasOwn, isObject, parsePrivateKey } from './privateKey';
+import { parsePrivateKey } from './privateKey';
+import { isRecord } from '../shared/isRecord';
 
 /** The ten fields of a service-account key file, in the order of spec 5.6. */
 const KEY_FILE_FIELDS: readonly (keyof ServiceAccountKeyFile)[] = [
@@ -147,7 +148,7 @@ function readKeyFile(text: string): Record<string, unknown> {
   } catch (err) {
     throw new MobilityError('KEY_FILE_INVALID', `The service-account key file is not valid JSON${jsonErrorLocation(err, trimmed)}. Load the key file exactly as it was downloaded.`);
   }
-  if (!isObject(value)) {
+  if (!isRecord(value)) {
     const found = value === null ? 'null' : Array.isArray(value) ? 'a list' : `a ${typeof value}`;
     throw new MobilityError('KEY_FILE_INVALID', `The service-account key file must be a JSON object, but it is ${found}. Load the JSON key file downloaded for the service account.`);
   }
@@ -167,7 +168,7 @@ function jsonErrorLocation(err: unknown, text: string): string {
 }
 
 function describeFieldProblem(file: Record<string, unknown>, field: string): string | undefined {
-  if (!hasOwn(file, field)) return 'missing';
+  if (!Object.hasOwn(file, field)) return 'missing';
   const value = file[field];
   if (typeof value === 'string') return value.trim() === '' ? 'empty' : undefined;
   if (value === null) return 'null';
@@ -202,7 +203,7 @@ export function looksLikeServiceAccountKeyFile(text: string): boolean {
   if (!trimmed.startsWith('{') && !trimmed.startsWith('"')) return false;
   try {
     const file = readKeyFile(text);
-    return hasOwn(file, 'private_key') && hasOwn(file, 'client_email');
+    return Object.hasOwn(file, 'private_key') && Object.hasOwn(file, 'client_email');
   } catch {
     return false;
   }

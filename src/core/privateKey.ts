@@ -2,6 +2,7 @@ import { X509Certificate, createPrivateKey, createPublicKey } from 'node:crypto'
 import type { JsonWebKey, KeyObject } from 'node:crypto';
 import type { SigningAlgorithm } from './credential';
 import { MobilityError } from './errors';
+import { isRecord } from '../shared/isRecord';
 
 /** One `-----BEGIN …-----` / `-----END …-----` block, rebuilt in the canonical shape OpenSSL reads. */
 export interface PemBlock {
@@ -178,25 +179,25 @@ function readJwk(text: string, acceptedFormats: string): JsonWebKey {
     const where = position === undefined ? '' : ` (at character ${Number(position) + 1})`;
     throw new MobilityError('KEY_NOT_RECOGNISED', `The text starts like JSON but is not valid JSON${where}. ${acceptedFormats}`);
   }
-  if (isObject(value) && Array.isArray(value.keys)) {
+  if (isRecord(value) && Array.isArray(value.keys)) {
     const keys: unknown[] = value.keys;
     if (keys.length !== 1) {
       throw new MobilityError('KEY_NOT_RECOGNISED', `This is a JWK set with ${keys.length} keys. Paste the one key you want to use, as a single JSON object.`);
     }
     value = keys[0];
   }
-  if (!isObject(value)) {
+  if (!isRecord(value)) {
     throw new MobilityError('KEY_NOT_RECOGNISED', `The JSON is not a JWK object. ${acceptedFormats}`);
   }
   if (typeof value.kty !== 'string') {
-    if (hasOwn(value, 'private_key') && hasOwn(value, 'client_email')) {
+    if (Object.hasOwn(value, 'private_key') && Object.hasOwn(value, 'client_email')) {
       throw new MobilityError('KEY_NOT_RECOGNISED', 'This is a service-account key file, not a key. Load it as a service-account key file instead.');
     }
     throw new MobilityError('KEY_NOT_RECOGNISED', `The JSON has no "kty" member, so it is not a JWK. ${acceptedFormats}`);
   }
   const jwk: JsonWebKey = {};
   for (const member of JWK_MEMBERS) {
-    const v = hasOwn(value, member) ? value[member] : undefined;
+    const v = Object.hasOwn(value, member) ? value[member] : undefined;
     if (typeof v === 'string') jwk[member] = v;
   }
   return jwk;
@@ -206,16 +207,6 @@ function readJwk(text: string, acceptedFormats: string): JsonWebKey {
 export function jwkKtyLabel(kty: string | undefined): string {
   const text = String(kty);
   return `kty "${text.length > 20 ? `${text.slice(0, 20)}…` : text}"`;
-}
-
-/** A plain JSON object (not an array, not null). */
-export function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** True when the object has `key` as its own property (never through its prototype). */
-export function hasOwn(value: Record<string, unknown>, key: string): boolean {
-  return Object.prototype.hasOwnProperty.call(value, key);
 }
 
 function privateKeyFromJwk(jwk: JsonWebKey): KeyObject {

@@ -3,6 +3,7 @@ import type { JsonWebKey, KeyObject } from 'node:crypto';
 import type { CredentialType } from '../core/credential';
 import { ALGORITHM_OF, CREDENTIAL_TYPES } from '../core/credential';
 import { MobilityError } from '../core/errors';
+import { isRecord } from '../shared/isRecord';
 
 /** A public key the sandbox accepts tokens from, with the issuer and type registered for it. */
 export interface TrustedKey {
@@ -38,9 +39,6 @@ export function keyMismatchFor(type: CredentialType, key: KeyObject): string | u
   return undefined;
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** The public key of a trust entry; throws a plain Error whose message says what is wrong. */
 function publicKeyOf(value: unknown): KeyObject {
