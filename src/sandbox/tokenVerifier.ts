@@ -152,7 +152,7 @@ export class TokenVerifier {
     const kid = key.kid;
     const nowSeconds = this.options.now() / 1000;
     // The stateless rules, shared with the client's lint and the rejection doctor; the first broken one is named.
-    const [first] = checkClaims(claims as Record<string, unknown>, {
+    const [first] = checkClaims(claims, {
       credentialType: key.type,
       expectedIssuer: key.iss,
       api: target.api,
