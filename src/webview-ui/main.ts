@@ -26,6 +26,7 @@ import { PERSISTED_STATE_VERSION, concatVehicleColumns, isHostMessage, parsePers
 import type { Child } from './dom';
 import { append, button, clear, formatCount, h } from './dom';
 import { JsonTree } from './jsonTree';
+import { renderClockNotice } from './refusalSection';
 import { ScatterPlot } from './scatterPlot';
 import { renderComparison, renderError, renderPages, renderRequest, renderResponse, renderToken, updateRelative } from './sections';
 import { isColumnId } from './tableModel';
@@ -185,6 +186,7 @@ class ResultsApp {
     const sub = [...this.environmentLine(r), r.credentialLabel ? ` · credential ${r.credentialLabel}` : '', h('br'), h('span', { 'data-testid': 'summary-line' }, r.summary.line)];
     this.root.appendChild(this.header(r.title, sub, actions));
     if (r.error) this.root.appendChild(renderError(r.error));
+    if (r.clockNotice) this.root.appendChild(renderClockNotice(r.clockNotice));
     if (r.stoppedBecause) this.root.appendChild(h('p', { class: 'note', 'data-testid': 'stopped-because' }, `Stopped: ${r.stoppedBecause}.`));
 
     const pagesHost = h('div', { class: 'section-body' });

@@ -3,6 +3,7 @@
 import type { ClaimDiffView, CompareResultView, ErrorView, HeaderView, PageView, RequestView, ResponseView, TimeView, TokenView } from '../shared/protocol';
 import type { Child } from './dom';
 import { button, formatBytes, formatCount, formatMs, formatSpan, h } from './dom';
+import { renderRefusal } from './refusalSection';
 
 export interface SectionActions {
   copyToken?: (pageIndex: number) => void;
@@ -133,6 +134,7 @@ export function renderError(error: ErrorView, extra?: Child): HTMLElement {
       ...(error.rule.requirement ? [['Requirement', error.rule.requirement] as [string, Child]] : []),
     ], 'error-rule-facts') : null,
     error.facts.length ? kv(error.facts.map((f) => [f.name || 'detail', f.value] as [string, Child]), 'error-facts') : null,
+    error.explanation ? renderRefusal(error.explanation) : null,
     error.tips.length ? h('div', { class: 'tips' }, h('h4', null, 'What to try next'), h('ul', { 'data-testid': 'error-tips' }, ...error.tips.map((tip) => h('li', null, tip)))) : null,
     extra);
 }
