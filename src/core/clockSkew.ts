@@ -41,7 +41,7 @@ export function clockSkewOf(exchange: { serverDateMs?: number; receivedAtMs?: nu
   const effect = direction === 'ahead'
     ? 'tokens signed here carry an "iat" in the server\'s future (refused as iat_in_future beyond its allowed skew)'
     : 'tokens signed here look older to the server and expire early for it ("exp" in its past, refused as expired)';
-  const summary = `This computer's clock is about ${by} ${direction} of the server's`;
+  const summary = `This computer's clock is about ${by} ${direction === 'ahead' ? 'ahead of' : 'behind'} the server's`;
   const message = `${summary} (the server's Date header said ${new Date(serverDateMs).toISOString()}, this clock ${new Date(receivedAtMs).toISOString()}): ${effect}. Sync the system clock with a time server (NTP), e.g. turn on "set time automatically".`;
   return { offsetMs, direction, serverDateMs, localMs: receivedAtMs, summary, message };
 }
