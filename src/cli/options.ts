@@ -8,6 +8,7 @@ import { MDS_MODES } from '../core/conformance/schemaCorrections';
 import type { MdsMode } from '../core/conformance/schemaCorrections';
 import type { ApiKind, Environment } from '../core/environment';
 import { MobilityError } from '../core/errors';
+import type { FileClockStore } from '../core/fileClockStore';
 import { openSharedClock, stateDirOption } from '../core/sharedClock';
 import type { SharedKeyQueue } from '../core/sharedKeyQueue';
 import { IssueClock } from '../core/issueClock';
@@ -117,14 +118,14 @@ function credentialFileInput(file: string): CredentialInput {
 }
 
 /** The issuer on the clock shared with every window and script (--state-dir), and the matching request queue. */
-export function issuerFrom(values: CredentialValues, io: CliIo): { issuer: TokenIssuer; queue: SharedKeyQueue } {
+export function issuerFrom(values: CredentialValues, io: CliIo): { issuer: TokenIssuer; queue: SharedKeyQueue; store: FileClockStore } {
   const precision = values.precision ?? 'seconds';
   if (precision !== 'seconds' && precision !== 'milliseconds') {
     throw new MobilityError('USAGE', `--precision must be seconds or milliseconds, not "${precision}".`);
   }
   const shared = openSharedClock(stateDirOption(values['state-dir'], io.env), { onProblem: (m) => io.err(`mobility-api: warning: ${m}`) });
   const clock = new IssueClock({ precision, store: shared.store });
-  return { issuer: new TokenIssuer({ clock, lifetimeSeconds: lifetimeFrom(values) }), queue: shared.queue };
+  return { issuer: new TokenIssuer({ clock, lifetimeSeconds: lifetimeFrom(values) }), queue: shared.queue, store: shared.store };
 }
 
 function lifetimeFrom(values: CredentialValues): number | undefined {

@@ -6,7 +6,15 @@ import type { CatalogueEndpoint } from '../core/mdsCatalogue';
 import { resultConformance } from '../results/conformance';
 import type { DecodedToken } from '../core/decodeJwt';
 import type { LintFinding } from '../core/lintToken';
+import { clockSkewOf } from '../core/clockSkew';
+import type { Credential } from '../core/credential';
+import type { Environment } from '../core/environment';
+import { normaliseBaseUrl } from '../core/environment';
+import type { FileClockStore } from '../core/fileClockStore';
+import { keyIdDigest } from '../core/fileClockStore';
 import { redactSecrets } from '../core/redact';
+import { explainRefusal, refusalLines } from '../results/refusalView';
+import type { CliIo } from './cliIo';
 import type { SignatureCheck } from '../core/verifySignature';
 import { formatBytes, plural } from '../shared/format';
 import { modeOf } from './options';
@@ -71,6 +79,42 @@ export function describeFailure(page: HttpExchange): string {
   if (hint[page.status]) parts.push(`— ${hint[page.status]}`);
   if (page.retryAfterSeconds !== undefined) parts.push(`The server asks to wait ${page.retryAfterSeconds} s before trying again (Retry-After).`);
   return parts.join(' ');
+}
+
+/**
+ * After a 401 or 403: the likely cause and the evidence (see `explainRefusal`), each line made safe
+ * for a terminal; the key's mark is read from the shared clock when `store` is given.
+ */
+export async function formatRefusal(page: HttpExchange, environment: Environment, credential: Credential | undefined, store?: Pick<FileClockStore, 'readMarks'>): Promise<string | undefined> {
+  if (page.status !== 401 && page.status !== 403) return undefined;
+  let keyMark: number | undefined;
+  const kid = page.token?.header.kid;
+  if (store && kid !== undefined) {
+    // Best effort: an unreadable state folder leaves the ordering evidence unknown, it does not fail the run.
+    keyMark = await store.readMarks().then((marks) => marks[keyIdDigest(kid)], () => undefined);
+  }
+  const explanation = explainRefusal(page, { audience: normaliseBaseUrl(environment.baseUrl, environment.name), api: environment.api, credentialType: credential?.type, keyMark, now: Date.now() });
+  return explanation ? refusalLines(explanation).map((line) => fromServerLine(line)).join('\n') : undefined;
+}
+
+/** A warning when this computer's clock is off the server's by more than a few seconds. */
+export function clockWarning(page: HttpExchange | undefined): string | undefined {
+  const skew = page ? clockSkewOf(page) : undefined;
+  return skew ? `warning: ${skew.message}` : undefined;
+}
+
+/** Prints the clock warning and, after a 401 or 403, the explanation, on stderr. */
+export async function printRefusalAndClock(page: HttpExchange | undefined, environment: Environment, credential: Credential | undefined, io: CliIo, store?: Pick<FileClockStore, 'readMarks'>): Promise<void> {
+  if (!page) return;
+  const warning = clockWarning(page);
+  if (warning) io.err(`mobility-api: ${warning}`);
+  const refusal = await formatRefusal(page, environment, credential, store);
+  if (refusal) io.err(refusal);
+}
+
+/** One line of an explanation: control characters and tokens out, length kept. */
+function fromServerLine(text: string): string {
+  return `${/^ */.exec(text)?.[0] ?? ''}${fromServer(text, 2000)}`;
 }
 
 /**

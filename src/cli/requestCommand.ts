@@ -1,12 +1,14 @@
 import { ApiClient } from '../core/apiClient';
 import type { ApiRequest, ApiResult } from '../core/apiClient';
-import type { ApiKind } from '../core/environment';
+import type { Credential } from '../core/credential';
+import type { ApiKind, Environment } from '../core/environment';
+import type { FileClockStore } from '../core/fileClockStore';
 import { MobilityError } from '../core/errors';
 import { catalogueOf } from '../core/mdsCatalogue';
 import { buildEndpointRequest, freeRequest } from '../core/mdsRequests';
 import type { CliIo } from './cliIo';
 import { apiFrom, CREDENTIAL_OPTIONS, environmentFrom, issuerFrom, loadCredential, parse, parseHeaders, positiveNumber } from './options';
-import { conformanceOf, formatConformance, formatResult, mergedResultBody } from './output';
+import { conformanceOf, formatConformance, formatResult, mergedResultBody, printRefusalAndClock } from './output';
 import { printUsage } from './usage';
 
 /** The options of `request` and `send`: where to, how many pages, and what to print. */
@@ -48,7 +50,7 @@ export async function requestCommand(args: string[], io: CliIo): Promise<number>
   const credential = loadCredential(values, io, api);
   const timeoutMs = values.timeout === undefined ? undefined : positiveNumber(values.timeout, '--timeout') * 1000;
   const maxPages = values['max-pages'] === undefined ? undefined : positiveNumber(values['max-pages'], '--max-pages');
-  const { issuer, queue } = issuerFrom(values, io);
+  const { issuer, queue, store } = issuerFrom(values, io);
   const client = new ApiClient({ issuer, queue, timeoutMs });
   const result = await client.request(environment, credential, request, {
     allPages: values['all-pages'],
@@ -57,11 +59,21 @@ export async function requestCommand(args: string[], io: CliIo): Promise<number>
       if (values['all-pages'] && !values.json) io.err(`page ${n}: ${page.status} ${page.statusText}, ${page.bytes} bytes`);
     },
   });
-  return printResult(result, request, values, io);
+  return printResult(result, request, values, io, { environment, credential, store });
 }
 
-/** Prints a result (and its conformance with --validate); the exit code says whether it is what was asked for. */
-export function printResult(result: ApiResult, request: ApiRequest, values: { json?: boolean; validate?: boolean; mode?: string; 'all-pages'?: boolean }, io: CliIo): number {
+/** Where a result came from, to explain a refusal: the environment, the credential, the shared clock's store. */
+export interface ResultOrigin {
+  environment: Environment;
+  credential?: Credential;
+  store?: Pick<FileClockStore, 'readMarks'>;
+}
+
+/**
+ * Prints a result (and its conformance with --validate), then on stderr a clock-skew warning and,
+ * after a 401 or 403, why it was likely refused; the exit code says whether it is what was asked for.
+ */
+export async function printResult(result: ApiResult, request: ApiRequest, values: { json?: boolean; validate?: boolean; mode?: string; 'all-pages'?: boolean }, io: CliIo, origin?: ResultOrigin): Promise<number> {
   const conformance = values.validate ? conformanceOf(result, request.endpointId, values.mode) : undefined;
   if (values.json) {
     const body = result.pages.length === 1 && !values['all-pages'] ? result.pages[0].body : mergedResultBody(result);
@@ -71,6 +83,7 @@ export function printResult(result: ApiResult, request: ApiRequest, values: { js
     if (conformance) io.out(formatConformance(conformance));
   }
   const last = result.pages[result.pages.length - 1];
+  if (origin) await printRefusalAndClock(last, origin.environment, origin.credential, io, origin.store);
   if (result.outcome === 'error' || result.outcome === 'not_found' || last?.bodyProblem) return 1;
   if (conformance && !conformance.conforms) return 1;
   return 0;

@@ -34,10 +34,10 @@ export async function sendCommand(args: string[], io: CliIo): Promise<number> {
   const credential = loadCredential(values, io, api);
   const timeoutMs = values.timeout === undefined ? undefined : positiveNumber(values.timeout, '--timeout') * 1000;
   const maxPages = values['max-pages'] === undefined ? undefined : positiveNumber(values['max-pages'], '--max-pages');
-  const { issuer, queue } = issuerFrom(values, io);
+  const { issuer, queue, store } = issuerFrom(values, io);
   const client = new ApiClient({ issuer, queue, timeoutMs });
   const result = await client.request(environment, credential, request, { allPages: values['all-pages'], maxPages, authorization: resolved.ownAuthorization ? resolved.headers[Object.keys(resolved.headers).find((h) => h.toLowerCase() === 'authorization') ?? ''] : undefined });
-  return printResult(result, request, values, io);
+  return printResult(result, request, values, io, { environment, credential, store });
 }
 
 /** The request's URL as a path under the base URL; a URL elsewhere would send the token to another server. */

@@ -1,7 +1,7 @@
 import { ApiClient } from '../core/apiClient';
 import type { CliIo } from './cliIo';
 import { apiFrom, CREDENTIAL_OPTIONS, environmentFrom, issuerFrom, loadCredential, parse, parseHeaders, positiveNumber } from './options';
-import { describeFailure, formatListing, mergedBody } from './output';
+import { describeFailure, formatListing, mergedBody, printRefusalAndClock } from './output';
 import { printUsage } from './usage';
 import { formatBytes } from '../shared/format';
 
@@ -26,7 +26,7 @@ export async function vehiclesCommand(args: string[], io: CliIo): Promise<number
   const credential = loadCredential(values, io, api);
   const timeoutMs = values.timeout === undefined ? undefined : positiveNumber(values.timeout, '--timeout') * 1000;
   const maxPages = values['max-pages'] === undefined ? undefined : positiveNumber(values['max-pages'], '--max-pages');
-  const { issuer, queue } = issuerFrom(values, io);
+  const { issuer, queue, store } = issuerFrom(values, io);
   const client = new ApiClient({ issuer, queue, timeoutMs });
   const stop = new AbortController();
   const listing = await client.listVehicles(env, credential, {
@@ -42,10 +42,12 @@ export async function vehiclesCommand(args: string[], io: CliIo): Promise<number
   // A 2xx whose body is broken is a failed listing too, not an empty one.
   if (!last.ok || last.bodyProblem) {
     io.err(`mobility-api: ${describeFailure(last)}`);
+    await printRefusalAndClock(last, env, credential, io, store);
     if (values.json && last.bodyKind === 'json') io.out(JSON.stringify(last.body, null, 2));
     return 1;
   }
   if (values.json) io.out(JSON.stringify(listing.pages.length === 1 && !values['all-pages'] ? last.body : mergedBody(listing), null, 2));
   else io.out(formatListing(listing));
+  await printRefusalAndClock(last, env, credential, io);
   return 0;
 }

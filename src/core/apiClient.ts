@@ -78,6 +78,10 @@ export interface HttpExchange {
    */
   retryAfterSeconds?: number;
   redirectedFrom?: string[];
+  /** The server's `Date` header in ms since the epoch (whole seconds), when it sent a readable one. */
+  serverDateMs?: number;
+  /** This computer's clock (ms since the epoch) when the response headers arrived, to compare with `serverDateMs`. */
+  receivedAtMs?: number;
 }
 
 /**
@@ -345,6 +349,7 @@ export class ApiClient {
         throw describeFetchError(err, url, options.signal, this.timeoutMs);
       }
       const tHeaders = performance.now();
+      const receivedAtMs = Date.now();
       releaseOnce();
       const responseHeaders: Record<string, string> = {};
       response.headers.forEach((value, name) => (responseHeaders[name] = value));
@@ -365,7 +370,10 @@ export class ApiClient {
         bodyKind: 'empty',
         bytes: raw.byteLength,
         timings: { queuedMs: tQueued - t0, signMs: tSigned - tQueued, ttfbMs: tHeaders - tSigned, totalMs: tDone - tSigned },
+        receivedAtMs,
       };
+      const serverDateMs = Date.parse(response.headers.get('date') ?? '');
+      if (!Number.isNaN(serverDateMs)) exchange.serverDateMs = serverDateMs;
       const retryAfter = parseRetryAfter(response.headers.get('retry-after'), Date.now());
       if (retryAfter !== undefined) exchange.retryAfterSeconds = retryAfter;
       interpretBody(exchange, raw);

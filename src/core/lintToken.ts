@@ -1,12 +1,14 @@
+import type { AuthRuleId } from './authRules';
 import type { CredentialType, IssuerDomains, SigningAlgorithm } from './credential';
 import { MAX_LIFETIME_SECONDS, MIN_LIFETIME_SECONDS } from './claims';
-import { ALGORITHM_OF, CREDENTIAL_TYPE_LABELS, CREDENTIAL_TYPES, DEPRECATED_TYPES } from './credential';
+import { CREDENTIAL_TYPE_LABELS, CREDENTIAL_TYPES, DEPRECATED_TYPES } from './credential';
 import type { DecodedToken } from './decodeJwt';
 import { jsonTypeOf, ownValue } from './decodeJwt';
 import { withoutTrailingSlashes } from './environment';
 import { domainOf, typeOfIssuer } from './issuerDomain';
 import { describeRelative, formatDuration } from './relativeTime';
 import { secondsWithSpan, withArticle } from './wording';
+import { audienceMatches, checkKid, checkTimes, expectedAlgorithm, isRandomUuid, isUuid, lifetimeInRange } from './tokenRules';
 
 /** Stable identifiers of lint findings, for filtering, tests and code actions. */
 export type LintId =
@@ -49,7 +51,34 @@ export interface LintFinding {
   message: string;
   /** The section of shared/spec/auth-and-access.md, e.g. "5.1 rule 5", "5.3". */
   rule: string;
+  /** The rule a server enforcing spec 5 (the sandbox) names when it refuses a token for this, if any. */
+  authRule?: AuthRuleId;
 }
+
+/** Which sandbox rule (core/tokenRules) each lint finding stands for, where one does. */
+const AUTH_RULE_OF: Partial<Record<LintId, AuthRuleId>> = {
+  'alg-none': 'alg_not_allowed',
+  'alg-hmac': 'alg_not_allowed',
+  'alg-not-allowed': 'alg_not_allowed',
+  'alg-wrong-for-type': 'alg_not_allowed',
+  'signature-missing': 'malformed_token',
+  'kid-missing': 'kid_missing',
+  'jti-missing': 'jti_missing',
+  'jti-not-uuid': 'jti_not_uuid',
+  'jti-not-v4': 'jti_not_random',
+  'exp-missing': 'exp_missing',
+  'iat-missing': 'iat_missing',
+  'lifetime-out-of-range': 'lifetime_out_of_range',
+  expired: 'expired',
+  'iat-in-future': 'iat_in_future',
+  'nbf-in-future': 'nbf_in_future',
+  'aud-missing': 'aud_mismatch',
+  'aud-unknown': 'aud_mismatch',
+  'aud-near-miss': 'aud_mismatch',
+  'iss-missing': 'iss_mismatch',
+  'sub-not-issuer': 'sub_email_mismatch',
+  'email-not-issuer': 'sub_email_mismatch',
+};
 
 /** What the linter knows besides the token. */
 export interface LintContext {
@@ -71,8 +100,6 @@ export const IAT_FUTURE_TOLERANCE_SECONDS = 60;
  */
 const MILLISECONDS_THRESHOLD = 1e11;
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** The spec section that describes a credential type's token. */
 const SECTION_OF: Record<CredentialType, string> = { 'external-org': '5.4', iam: '5.5', 'service-account': '5.6' };
 
@@ -84,7 +111,8 @@ const SECTION_OF: Record<CredentialType, string> = { 'external-org': '5.4', iam:
 export function lintToken(token: DecodedToken, context: LintContext): LintFinding[] {
   const findings: LintFinding[] = [];
   const add = (id: LintId, severity: LintSeverity, rule: string, message: string): void => {
-    findings.push({ id, severity, rule, message });
+    const authRule = AUTH_RULE_OF[id];
+    findings.push(authRule ? { id, severity, rule, message, authRule } : { id, severity, rule, message });
   };
   const { header, payload } = token;
 
@@ -94,7 +122,7 @@ export function lintToken(token: DecodedToken, context: LintContext): LintFindin
   const section = type.type ? SECTION_OF[type.type] : '5.4';
 
   lintAlgorithm(String(ownValue(header, 'alg')), token.signaturePresent, type, add);
-  lintKid(ownValue(header, 'kid'), section, add);
+  lintKid(header, section, add);
   lintJti(ownValue(payload, 'jti'), add);
   lintTimes(payload, context.now, add);
   lintAudience(ownValue(payload, 'aud'), context.knownAudiences, add);
@@ -136,7 +164,7 @@ function lintAlgorithm(alg: string, signaturePresent: boolean, type: ResolvedTyp
     return;
   }
   if (type.type) {
-    const expected: SigningAlgorithm = ALGORITHM_OF[type.type];
+    const expected: SigningAlgorithm = expectedAlgorithm(type.type);
     if (alg !== expected) {
       const why = type.source === 'credential' ? 'the stored credential with this kid is' : "the issuer's domain makes this";
       add('alg-wrong-for-type', 'error', SECTION_OF[type.type], `The header says "alg": "${alg}", but ${why} ${withArticle(CREDENTIAL_TYPE_LABELS[type.type])} token, which must be signed with ${expected}.`);
@@ -149,12 +177,15 @@ function lintAlgorithm(alg: string, signaturePresent: boolean, type: ResolvedTyp
   }
 }
 
-function lintKid(kid: unknown, section: string, add: Add): void {
-  if (kid === undefined) {
+function lintKid(header: Record<string, unknown>, section: string, add: Add): void {
+  const kid = ownValue(header, 'kid');
+  // The engine decides whether the rule is broken; the wording here tells which way.
+  const broken = checkKid(header) !== undefined;
+  if (broken && kid === undefined) {
     add('kid-missing', 'error', section, 'The header has no "kid". Set it to the key identifier provisioned with the credentials (for a service account: the key file\'s private_key_id).');
   } else if (typeof kid !== 'string') {
     add('claim-wrong-type', 'error', section, `The header's "kid" is ${jsonTypeOf(kid)}; it must be a string: the provisioned key identifier.`);
-  } else if (kid.trim() === '') {
+  } else if (broken || kid.trim() === '') {
     add('kid-missing', 'error', section, 'The header\'s "kid" is empty. Set it to the key identifier provisioned with the credentials.');
   }
 }
@@ -164,9 +195,9 @@ function lintJti(jti: unknown, add: Add): void {
     add('jti-missing', 'error', '5.1 rule 7', 'The token has no "jti". Each token must carry a random UUID in "jti", new for every token.');
   } else if (typeof jti !== 'string') {
     add('claim-wrong-type', 'error', '5.1 rule 7', `"jti" is ${jsonTypeOf(jti)}; it must be a string holding a random UUID.`);
-  } else if (!UUID.test(jti)) {
+  } else if (!isUuid(jti)) {
     add('jti-not-uuid', 'error', '5.1 rule 7', `"jti" is not a UUID ("${truncate(jti)}"). It must be a random UUID such as crypto.randomUUID() makes, new for every token.`);
-  } else if (jti[14] !== '4' || !'89abAB'.includes(jti[19])) {
+  } else if (!isRandomUuid(jti)) {
     add('jti-not-v4', 'info', '5.1 rule 7', `"jti" is a UUID but not a random (version 4) one. The spec asks for a random UUID; crypto.randomUUID() makes one.`);
   }
 }
@@ -193,22 +224,24 @@ function lintTimes(payload: Record<string, unknown>, now: number, add: Add): voi
   const nbfOk = typeof nbf === 'number' && !inMs('nbf', nbf);
   const expOk = typeof exp === 'number' && !inMs('exp', exp);
 
+  // Expiry and clock rules as the sandbox decides them (tolerating the same skew for iat and nbf).
+  const broken = new Set(checkTimes(payload, now, IAT_FUTURE_TOLERANCE_SECONDS).map((v) => v.rule));
   if (iatOk && expOk) {
     const lifetime = exp - iat;
-    if (lifetime < MIN_LIFETIME_SECONDS || lifetime > MAX_LIFETIME_SECONDS) {
+    if (!lifetimeInRange(iat, exp)) {
       const found = lifetime <= 0
         ? `"exp" is ${lifetime === 0 ? 'equal to' : `${formatDuration(-lifetime)} before`} "iat"`
         : `the lifetime (exp − iat) is ${secondsWithSpan(lifetime)}`;
       add('lifetime-out-of-range', 'error', '5.1 rule 5', `${capitalise(found)}. A token must expire ${MIN_LIFETIME_SECONDS} to ${MAX_LIFETIME_SECONDS} seconds (1 min to 1 h) after it is issued.`);
     }
   }
-  if (expOk && exp <= nowSeconds) {
+  if (expOk && broken.has('expired')) {
     add('expired', 'error', '5.1 rule 5', `The token expired ${describeRelative(exp * 1000, now)} (exp ${isoOf(exp)}). Tokens live at most an hour and are used once: generate a new one for each request.`);
   }
-  if (iatOk && iat - nowSeconds > IAT_FUTURE_TOLERANCE_SECONDS) {
+  if (iatOk && broken.has('iat_in_future')) {
     add('iat-in-future', 'error', '5.1 rule 6', `"iat" is ${formatDuration(iat - nowSeconds)} in the future (${isoOf(iat)}). The clock that made the token is ahead of this one; check clock skew (sync the clock with NTP) or how the issue time is computed.`);
   }
-  if (nbfOk && nbf > nowSeconds) {
+  if (nbfOk && broken.has('nbf_in_future')) {
     add('nbf-in-future', 'warning', '5.1 rule 5', `"nbf" says the token becomes valid ${describeRelative(nbf * 1000, now)} (${isoOf(nbf)}), so it is refused until then. Leave "nbf" out or set it no later than "iat".`);
   }
 }
@@ -240,7 +273,7 @@ function lintAudience(aud: unknown, known: string[] | undefined, add: Add): void
     return;
   }
   if (!known || known.length === 0) return;
-  if (strings.some((a) => known.includes(a))) return;
+  if (known.some((k) => audienceMatches(strings, k))) return;
 
   for (const a of strings) {
     for (const k of known) {

@@ -1,7 +1,11 @@
 // What an error means and what to do about it: the status meanings, the tips per status, per rule
 // the sandbox names and per core error code, read from a page or an error. Used by the panel and the CLI.
 import type { HttpExchange } from '../core/apiClient';
+import type { AuthRuleId } from '../core/authRules';
+import { AUTH_RULES } from '../core/authRules';
 import type { ErrorView } from '../shared/protocol';
+import type { RefusalContext } from './refusalView';
+import { explainRefusal } from './refusalView';
 import { scrub } from './tokenPreview';
 
 const STATUS_MEANINGS: Record<number, string> = {
@@ -31,8 +35,8 @@ const STATUS_TIPS: Record<number, string> = {
   504: 'Try again later; if it persists, tell the provider.',
 };
 
-/** What to do about each rule the local sandbox names (`rule: <id>` in a 401 body). */
-const RULE_TIPS: Record<string, string> = {
+/** What to do about each rule the local sandbox names (`rule: <id>` in a 401 body); typed so a renamed rule breaks the build. */
+export const RULE_TIPS: Readonly<Record<AuthRuleId, string>> = {
   missing_bearer: 'The request carried no bearer token. Send "Authorization: Bearer <JWT>" with a freshly signed token.',
   malformed_token: 'The token is not a compact JWS. Decode it (Mobility API: Decode JWT) to see which part is broken.',
   kid_missing: 'Set the key id (kid) of the credential: it goes into the token header.',
@@ -49,7 +53,9 @@ const RULE_TIPS: Record<string, string> = {
   expired: 'The token expired before the server saw it. Check that this computer\'s clock is right (NTP) and send a freshly generated token.',
   iat_in_future: 'This computer\'s clock is ahead of the server\'s. Sync the clock (NTP) and try again.',
   jti_missing: 'Every token needs a random UUID in jti; generate the token with this extension.',
+  nbf_in_future: 'The token is not valid yet for the server: leave nbf out (tokens signed here have none), or check that this computer\'s clock is not ahead of the server\'s (NTP).',
   jti_not_uuid: 'jti must be a random UUID; generate the token with this extension.',
+  jti_not_random: 'jti must be a random (version 4) UUID such as crypto.randomUUID() makes; generate the token with this extension.',
   jti_replayed: 'A token was sent twice. Each request needs a new token: use "Copy curl" (it signs a fresh one) instead of re-sending a copied token.',
   iat_not_increasing: 'Another client signed a later token with the same key (another machine, or a clock that went back). Wait a second and try again; do not share one key between machines whose clocks differ.',
 };
@@ -95,8 +101,16 @@ function readDetails(details: readonly string[]): { rule?: ErrorView['rule']; fa
   return { rule, facts };
 }
 
-/** The error of a page that got an answer other than 2xx, or undefined for a 2xx page. */
-export function pageErrorView(page: HttpExchange): ErrorView | undefined {
+/** Whether a `rule: <id>` a server names is one of the sandbox's rules. */
+function isAuthRuleId(id: string): id is AuthRuleId {
+  return Object.prototype.hasOwnProperty.call(AUTH_RULES, id);
+}
+
+/**
+ * The error of a page that got an answer other than 2xx, or undefined for a 2xx page. For 401 and
+ * 403 it carries the explanation of the refusal, checked with what `refusal` tells (audience, API…).
+ */
+export function pageErrorView(page: HttpExchange, refusal?: RefusalContext): ErrorView | undefined {
   if (page.ok) return undefined;
   const raw = page.token?.token;
   const view: ErrorView = {
@@ -115,7 +129,7 @@ export function pageErrorView(page: HttpExchange): ErrorView | undefined {
     const read = readDetails(details);
     if (read.rule) view.rule = read.rule;
     view.facts = read.facts;
-    if (read.rule && RULE_TIPS[read.rule.id]) view.tips.push(RULE_TIPS[read.rule.id]);
+    if (read.rule && isAuthRuleId(read.rule.id)) view.tips.push(RULE_TIPS[read.rule.id]);
   } else if (page.bodyKind === 'text' && typeof page.body === 'string') {
     view.message = scrub(page.body.slice(0, 2000), raw);
   }
@@ -124,6 +138,8 @@ export function pageErrorView(page: HttpExchange): ErrorView | undefined {
   const statusTip = STATUS_TIPS[page.status];
   if (statusTip) view.tips.push(statusTip);
   if (view.tips.length === 0) view.tips.push('Look at the response body and headers below for what the server expects.');
+  const explanation = explainRefusal(page, refusal);
+  if (explanation) view.explanation = explanation;
   return view;
 }
 

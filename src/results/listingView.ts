@@ -1,11 +1,14 @@
 // The view of a listing (pages, table columns, first error) and of a request that got no answer.
 import type { HttpExchange, VehicleListing } from '../core/apiClient';
+import { clockSkewOf } from '../core/clockSkew';
 import type { Environment } from '../core/environment';
+import { normaliseBaseUrl } from '../core/environment';
 import type { HeaderView, ListingResultView, PageView, RequestErrorResultView, RequestView, ResponseView, ResultSummary } from '../shared/protocol';
 import { isRecord } from '../shared/isRecord';
 import { buildCurlCommand, environmentView } from './environmentView';
 import { mobilityErrorView, pageErrorView } from './errorAdvice';
 import { plural } from '../shared/format';
+import type { RefusalContext } from './refusalView';
 import { scrub, shortenToken } from './tokenPreview';
 import { pageTokenView } from './tokenView';
 import { listingShape, vehicleColumns } from './vehicleReader';
@@ -38,8 +41,19 @@ function responseView(page: HttpExchange): ResponseView {
   return view;
 }
 
-/** The view of page `index` (0-based) of a listing. */
-export function pageView(page: HttpExchange, index: number, env: Environment, now: number, itemCount: number): PageView {
+/** What the environment tells about a refusal: the audience it expects (its base URL) and the API. */
+function refusalContextOf(env: Environment, now: number, extra: Partial<RefusalContext> = {}): RefusalContext {
+  let audience: string | undefined;
+  try {
+    audience = normaliseBaseUrl(env.baseUrl, env.name);
+  } catch {
+    // A base URL that does not parse got no answer to explain; leave the audience unknown.
+  }
+  return { audience, api: env.api, now, ...extra };
+}
+
+/** The view of page `index` (0-based) of a listing; `refusal` adds what the caller knows (credential type, the key's shared-clock mark). */
+export function pageView(page: HttpExchange, index: number, env: Environment, now: number, itemCount: number, refusal?: Partial<RefusalContext>): PageView {
   const view: PageView = {
     index,
     url: page.url,
@@ -49,7 +63,7 @@ export function pageView(page: HttpExchange, index: number, env: Environment, no
   };
   const token = pageTokenView(page, index + 1, env, now);
   if (token) view.token = token;
-  const error = pageErrorView(page);
+  const error = pageErrorView(page, refusalContextOf(env, now, refusal));
   if (error) view.error = error;
   return view;
 }
@@ -78,10 +92,12 @@ export function listingView(args: {
   canCopyCurl: boolean;
   now: number;
   pageOffset?: number;
+  /** What the caller knows about a refusal beyond the environment: the credential type, the key's shared-clock mark. */
+  refusal?: Partial<RefusalContext>;
 }): ListingResultView {
   const { environment: env, listing } = args;
   const offset = args.pageOffset ?? 0;
-  const pages = listing.pages.map((p, i) => pageView(p, offset + i, env, args.now, itemsOnPage(p)));
+  const pages = listing.pages.map((p, i) => pageView(p, offset + i, env, args.now, itemsOnPage(p), args.refusal));
   const shape = listingShape(listing.listKey, listing.items, env.api);
   const what = shape === 'mds-status' ? 'Vehicle status' : 'Vehicles';
   const title = `${what} · ${env.name}`;
@@ -115,6 +131,9 @@ export function listingView(args: {
   if (listing.stoppedBecause) view.stoppedBecause = listing.stoppedBecause;
   const failed = pages.find((p) => p.error);
   if (failed?.error) view.error = failed.error;
+  const lastPage = listing.pages.at(-1);
+  const skew = lastPage ? clockSkewOf(lastPage) : undefined;
+  if (skew) view.clockNotice = skew.message;
   return view;
 }
 

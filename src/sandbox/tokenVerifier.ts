@@ -1,11 +1,11 @@
-import { withoutTrailingSlashes } from '../core/environment';
 import { compactVerify, decodeProtectedHeader, errors as joseErrors } from 'jose';
 import type { JWTPayload } from 'jose';
-import { ALGORITHM_OF, CREDENTIAL_TYPE_LABELS } from '../core/credential';
+import type { AuthRuleId } from '../core/authRules';
+import { AUTH_RULES } from '../core/authRules';
+import { ALGORITHM_OF } from '../core/credential';
 import type { ApiKind } from '../core/environment';
-import { API_LABELS } from '../core/environment';
-import type { AuthRuleId } from './authRules';
-import { AUTH_RULES } from './authRules';
+import type { RuleViolation } from '../core/tokenRules';
+import { checkAlgorithm, checkClaims, checkKid, showValue as show } from '../core/tokenRules';
 import type { TrustStore, TrustedKey } from './trustStore';
 
 /** Where a token is presented: the API (for the type rule) and the audience (the base URL). */
@@ -39,41 +39,7 @@ export interface TokenVerifierOptions {
   maxSkewSeconds: number;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-/** A random UUID: version 4 with the RFC 9562 variant (10xx). */
-const RANDOM_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
-
-/** Why a UUID is not a random one, in words a user can act on. */
-function notRandomReason(uuid: string): string {
-  if (/^[0-]+$/.test(uuid)) return 'it is the nil UUID';
-  if (/^[f-]+$/i.test(uuid)) return 'it is the max UUID';
-  const version = uuid[14] ?? '?';
-  const variant = parseInt(uuid[19] ?? '0', 16);
-  if (version !== '4') return `it is a version ${version} UUID, not version 4 (random)`;
-  return `its variant bits (digit ${uuid[19]}, ${(variant >> 2).toString(2).padStart(2, '0')}xx) are not the RFC 9562 variant 10xx`;
-}
-const MIN_LIFETIME = 60;
-const MAX_LIFETIME = 3600;
 const MIN_PRUNE_SIZE = 1024;
-
-/** A value as it may appear in a message: JSON, cut short so a message stays readable. */
-function show(value: unknown): string {
-  if (value === undefined) return '(absent)';
-  let text: string;
-  try {
-    // JSON.stringify gives undefined only for functions and symbols, which JSON claims cannot hold.
-    text = JSON.stringify(value) ?? typeof value;
-  } catch {
-    // A value nested thousands of levels deep overflows the stack; it is not worth showing.
-    text = Array.isArray(value) ? '(a deeply nested list)' : '(a deeply nested value)';
-  }
-  return text.length > 120 ? `${text.slice(0, 117)}...` : text;
-}
-
-function isoOf(seconds: number): string {
-  const date = new Date(seconds * 1000);
-  return Number.isNaN(date.getTime()) ? 'invalid date' : date.toISOString();
-}
 
 function refuse(rule: AuthRuleId, description: string, kid?: string, extra: string[] = []): TokenCheck {
   const { spec, message } = AUTH_RULES[rule];
@@ -82,8 +48,8 @@ function refuse(rule: AuthRuleId, description: string, kid?: string, extra: stri
   return { ok: false, refusal: { rule, spec, description, details: [...details, ...extra], kid } };
 }
 
-function isNumericDate(value: unknown): value is number {
-  return typeof value === 'number' && Number.isFinite(value);
+function refuseFor(found: RuleViolation, kid?: string): TokenCheck {
+  return refuse(found.rule, found.description, kid, found.details);
 }
 
 /**
@@ -122,18 +88,15 @@ export class TokenVerifier {
     } catch {
       return refuse('malformed_token', 'The first part of the bearer token is not a base64url-encoded JSON object (the JWS header).');
     }
-    const kid = header.kid;
-    if (typeof kid !== 'string' || kid === '') {
-      return refuse('kid_missing', `The token header has no "kid" (header kid is ${show(kid)}). Put the key identifier of your credentials in the header.`);
-    }
+    const kidViolation = checkKid(header);
+    if (kidViolation) return refuseFor(kidViolation);
+    const kid = header.kid as string;
     const key = this.options.trust.get(kid);
     if (!key) {
       return refuse('unknown_kid', `The header kid ${show(kid)} is not a key this sandbox trusts. Sign with a trusted key, such as the sandbox's demo credential, or start the sandbox with a trust file that lists your public key.`, kid);
     }
-    const expectedAlg = ALGORITHM_OF[key.type];
-    if (header.alg !== expectedAlg) {
-      return refuse('alg_not_allowed', `The header alg is ${show(header.alg)}, but key ${show(kid)} is a ${CREDENTIAL_TYPE_LABELS[key.type]} key, which signs with ${expectedAlg}.`, kid);
-    }
+    const algViolation = checkAlgorithm(header, key.type, kid);
+    if (algViolation) return refuseFor(algViolation, kid);
     return this.inArrivalOrder(kid, () => this.checkSigned(token, key, target));
   }
 
@@ -187,49 +150,20 @@ export class TokenVerifier {
 
   private checkClaims(claims: JWTPayload, key: TrustedKey, target: TokenTarget): TokenCheck {
     const kid = key.kid;
-    if (claims.iss !== key.iss) {
-      return refuse('iss_mismatch', `iss is ${show(claims.iss)}, but key ${show(kid)} is registered for ${show(key.iss)}.`, kid);
-    }
-    if (target.api === 'maas' && key.type !== 'external-org') {
-      return refuse('type_not_allowed_for_api', `Key ${show(kid)} is a ${CREDENTIAL_TYPE_LABELS[key.type]} credential, which the ${API_LABELS.maas} refuses. Use an External Organization credential for the MaaS API.`, kid);
-    }
-    if (key.type === 'service-account' && (claims.sub !== key.iss || claims.email !== key.iss)) {
-      return refuse('sub_email_mismatch', `sub is ${show(claims.sub)} and email is ${show(claims.email)}; both must be ${show(key.iss)}, the key file's client_email.`, kid);
-    }
-    const aud = claims.aud;
-    const audOk = typeof aud === 'string' ? aud === target.audience : Array.isArray(aud) && aud.includes(target.audience);
-    if (!audOk) {
-      const extra: string[] = [`expected aud: ${target.audience}`];
-      const near = (typeof aud === 'string' ? [aud] : Array.isArray(aud) ? aud : []).some(
-        (a) => typeof a === 'string' && a !== target.audience && withoutTrailingSlashes(a).toLowerCase() === target.audience.toLowerCase(),
-      );
-      if (near) extra.push('hint: the audience is the base URL exactly as listed, without a trailing slash');
-      return refuse('aud_mismatch', `aud is ${show(aud)}, but this environment's audience is ${show(target.audience)}.`, kid, extra);
-    }
-    const { exp, iat } = claims;
-    if (!isNumericDate(exp)) return refuse('exp_missing', `exp is ${show(exp)}; it must be a number of seconds since the epoch.`, kid);
-    if (!isNumericDate(iat)) return refuse('iat_missing', `iat is ${show(iat)}; it must be a number of seconds since the epoch.`, kid);
-    const lifetime = exp - iat;
-    if (lifetime < MIN_LIFETIME || lifetime > MAX_LIFETIME) {
-      return refuse('lifetime_out_of_range', `exp - iat is ${lifetime} s (iat ${iat}, exp ${exp}); it must be between ${MIN_LIFETIME} and ${MAX_LIFETIME} s.`, kid);
-    }
     const nowSeconds = this.options.now() / 1000;
-    if (exp <= nowSeconds) {
-      return refuse('expired', `exp ${exp} (${isoOf(exp)}) is not later than the server time ${nowSeconds} (${isoOf(nowSeconds)}). Sign a new token.`, kid);
-    }
-    const skew = this.options.maxSkewSeconds;
-    if (iat > nowSeconds + skew) {
-      return refuse('iat_in_future', `iat ${iat} (${isoOf(iat)}) is ${(iat - nowSeconds).toFixed(3)} s ahead of the server time ${nowSeconds} (${isoOf(nowSeconds)}); at most ${skew} s is allowed. Check your clock.`, kid);
-    }
-    const nbf = claims.nbf;
-    if (nbf !== undefined && (!isNumericDate(nbf) || nbf > nowSeconds + skew)) {
-      const what = isNumericDate(nbf) ? `nbf ${nbf} (${isoOf(nbf)}) is ${(nbf - nowSeconds).toFixed(3)} s after the server time ${nowSeconds} (${isoOf(nowSeconds)}); the token is not valid yet (at most ${skew} s of clock skew is allowed).` : `nbf is ${show(nbf)}; when present it must be a number of seconds since the epoch.`;
-      return refuse('nbf_in_future', `${what} Leave nbf out, or set it to the issue time.`, kid);
-    }
-    const jti = claims.jti;
-    if (jti === undefined || jti === null || jti === '') return refuse('jti_missing', 'The token has no jti claim. Put a new random UUID (crypto.randomUUID()) in jti for each token.', kid);
-    if (typeof jti !== 'string' || !UUID.test(jti)) return refuse('jti_not_uuid', `jti is ${show(jti)}, which is not a UUID. Use a new random UUID (crypto.randomUUID()) for each token.`, kid);
-    if (!RANDOM_UUID.test(jti)) return refuse('jti_not_random', `jti is ${show(jti)}, which is not a random UUID: ${notRandomReason(jti)}. Use crypto.randomUUID() for each token.`, kid);
+    // The stateless rules, shared with the client's lint and the rejection doctor; the first broken one is named.
+    const [first] = checkClaims(claims, {
+      credentialType: key.type,
+      expectedIssuer: key.iss,
+      api: target.api,
+      audience: target.audience,
+      nowMs: nowSeconds * 1000,
+      maxSkewSeconds: this.options.maxSkewSeconds,
+    }, kid);
+    if (first) return refuseFor(first, kid);
+    const jti = (claims.jti as string);
+    const iat = claims.iat as number;
+    const exp = claims.exp as number;
     const jtiKey = `${kid}\n${jti.toLowerCase()}`;
     if (this.usedJtis.has(jtiKey)) {
       return refuse('jti_replayed', `jti ${show(jti)} was already used by an accepted token on key ${show(kid)}. Sign a new token for every request.`, kid);

@@ -116,6 +116,16 @@ export interface ErrorView {
   /** Further `name: value` facts from the error details (kid, hint…). */
   facts: { name: string; value: string }[];
   tips: string[];
+  /** For 401 and 403: the likely cause in one line, then the evidence (see results/refusalView.ts). */
+  explanation?: RefusalExplanationView;
+}
+
+/** Why a server refused a request: the likely cause, the rule it is when known, and the evidence. */
+export interface RefusalExplanationView {
+  cause: string;
+  /** The sandbox rule id (`rule: <id>`) of the cause, when one is known. */
+  causeRule?: string;
+  evidence: { label: string; detail: string; verdict: 'ok' | 'problem' | 'unknown' }[];
 }
 
 /** One page of a listing: its own request, token, response and error. */
@@ -187,6 +197,8 @@ export interface ListingResultView {
   canCopyCurl: boolean;
   /** The first failed page's error, shown above everything else. */
   error?: ErrorView;
+  /** Set when this computer's clock differs from the server's Date header by more than a few seconds: what, how much, what to do. */
+  clockNotice?: string;
   summary: ResultSummary;
 }
 

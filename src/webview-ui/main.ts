@@ -27,6 +27,7 @@ import type { Child } from './dom';
 import { formatCount, plural } from '../shared/format';
 import { append, button, clear, h, urlText } from './dom';
 import { JsonTree } from './jsonTree';
+import { renderClockNotice } from './refusalSection';
 import { ScatterPlot } from './scatterPlot';
 import { renderComparison, renderError, renderPages, renderRequest, renderResponse, renderToken, updateRelative } from './sections';
 import { isColumnId } from './tableModel';
@@ -200,6 +201,7 @@ class ResultsApp {
     const sub = [...this.environmentLine(r), r.credentialLabel ? ` · credential ${r.credentialLabel}` : '', h('br'), h('span', { 'data-testid': 'summary-line' }, r.summary.line)];
     this.root.appendChild(this.header(r.title, sub, actions));
     if (r.error) this.root.appendChild(renderError(r.error));
+    if (r.clockNotice) this.root.appendChild(renderClockNotice(r.clockNotice));
     if (r.stoppedBecause) this.root.appendChild(h('p', { class: 'note', 'data-testid': 'stopped-because' }, `Stopped: ${r.stoppedBecause}.`));
 
     const pagesHost = h('div', { class: 'section-body' });

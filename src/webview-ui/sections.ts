@@ -4,6 +4,7 @@ import type { ClaimDiffView, CompareResultView, ErrorView, HeaderView, PageView,
 import type { Child } from './dom';
 import { formatBytes, formatCount } from '../shared/format';
 import { button, formatMs, formatSpan, h, urlText } from './dom';
+import { renderRefusal } from './refusalSection';
 
 export interface SectionActions {
   copyToken?: (pageIndex: number) => void;
@@ -134,6 +135,7 @@ export function renderError(error: ErrorView, extra?: Child): HTMLElement {
       ...(error.rule.requirement ? [['Requirement', error.rule.requirement] as [string, Child]] : []),
     ], 'error-rule-facts') : null,
     error.facts.length ? kv(error.facts.map((f) => [f.name || 'detail', f.value] as [string, Child]), 'error-facts') : null,
+    error.explanation ? renderRefusal(error.explanation) : null,
     error.tips.length ? h('div', { class: 'tips' }, h('h4', null, 'What to try next'), h('ul', { 'data-testid': 'error-tips' }, ...error.tips.map((tip) => h('li', null, tip)))) : null,
     extra);
 }
