@@ -87,13 +87,13 @@ describe('harvest: full and read-only disks, locks, interruptions and conformanc
     assert.equal(new Set(items.map((i) => i.item.trip_id)).size, expected);
   });
 
-  it('a read-only file system or an --out under a regular file: a clear error naming the path, before anything is sent', async () => {
+  it('a read-only file system or an --out under a regular file: a clear error naming the path, nothing recorded', async () => {
     const file = path.join(dir, 'a-file');
     fs.writeFileSync(file, 'not a folder');
     await assert.rejects(harvestHours(optionsFor({ outDir: path.join(file, 'out') })), fails('HARVEST_WRITE_FAILED', /Cannot create the folder .*a-file\/out: a part of that path is a file, not a folder \(ENOTDIR\)\. Choose another --out folder/));
     const readOnly: HarvestWrite = () => Promise.reject(Object.assign(new Error('EROFS: read-only file system'), { code: 'EROFS' }));
     const options = optionsFor({ write: readOnly });
-    await assert.rejects(harvestHours(options), fails('HARVEST_WRITE_FAILED', /manifest\.json: the file system is read-only \(EROFS\)/));
+    await assert.rejects(harvestHours(options), fails('HARVEST_WRITE_FAILED', /Cannot write .*: the file system is read-only \(EROFS\)\. Choose an --out folder on a writable disk/));
     assert.equal(fs.existsSync(path.join(options.outDir, 'manifest.json')), false);
     assert.deepEqual(tempFilesUnder(options.outDir), []);
   });

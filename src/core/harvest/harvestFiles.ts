@@ -55,7 +55,7 @@ export function writeFailed(err: unknown, where: string, doing: string): Mobilit
 }
 
 /** Flushes a folder's entry list, so that a rename survives a power cut (not possible on every platform). */
-async function syncFolder(dir: string): Promise<void> {
+export async function syncFolder(dir: string): Promise<void> {
   let handle: FileHandle | undefined;
   try {
     handle = await fs.promises.open(dir, 'r');
@@ -132,7 +132,11 @@ export class HourFileWriter {
     this.items += items.length;
   }
 
-  /** Flushes the file to disk and gives it its final name (an hour without items gets an empty file). */
+  /**
+   * Flushes the file to disk and gives it its final name (an hour without items gets an empty file).
+   * The folder's entry is flushed by the caller before the manifest records the hour (once for
+   * several hours: a folder sync per hour would double the cost of a fast provider's hour).
+   */
   async commit(): Promise<void> {
     try {
       this.handle ??= await fs.promises.open(this.temp, 'wx');
@@ -144,7 +148,6 @@ export class HourFileWriter {
       await this.discard();
       throw writeFailed(err, this.target, 'write');
     }
-    await syncFolder(path.dirname(this.target));
   }
 
   /** Drops what was written (a failed or interrupted hour). Never throws. */

@@ -16,7 +16,7 @@ import { findEndpoint, buildEndpointRequest } from '../mdsRequests';
 import { UTC_HOUR_FORMAT, parseUtcHour, utcHoursBetween } from '../utcHour';
 import { ConformanceTally } from './harvestConformance';
 import type { HarvestWrite } from './harvestFiles';
-import { TEMP_SUFFIX, ensureFolder, writeAll, writeFailed, writeFileAtomically } from './harvestFiles';
+import { TEMP_SUFFIX, ensureFolder, syncFolder, writeAll, writeFailed, writeFileAtomically } from './harvestFiles';
 import { DEFAULT_MAX_PAGES_PER_HOUR, harvestHour, refusedRecordOf } from './harvestHour';
 import { DEFAULT_LOCK_WAIT_MS, lockHarvestFolder } from './harvestLock';
 import type { HarvestConformance, HarvestManifest, HourRecord, HourStatus } from './harvestManifest';
@@ -114,24 +114,32 @@ export async function harvestHours(options: HarvestOptions): Promise<HarvestSumm
   await ensureFolder(outDir);
   const lock = await lockHarvestFolder(outDir, options.lockWaitMs ?? DEFAULT_LOCK_WAIT_MS, options.signal);
   try {
-    const manifest = await openManifest(manifestFile, options.endpoint, baseUrl, endpoint.pathTemplate, parameter.name, hours);
+    const { manifest, originalText } = await openManifest(manifestFile, options.endpoint, baseUrl, endpoint.pathTemplate, parameter.name, hours);
     const endpointDir = path.join(outDir, options.endpoint);
     await ensureFolder(endpointDir);
+    const before = JSON.stringify(manifest);
     await reconcile(outDir, endpointDir, manifest);
-    let lastWrite = 0;
+    if (options.validate) manifest.validatedMode = options.mode ?? 'micromobility';
+    // A manifest is written only when it has news: a run that skips every hour leaves it as it was.
+    let dirty = before !== originalText || JSON.stringify(manifest) !== before;
+    // Throttled from the start, so a run shorter than the interval writes it once, at the end: each
+    // write costs three fsyncs. A crash loses at most the records of the last interval, and the
+    // files of those hours are then removed and fetched again (see reconcile).
+    let lastWrite = performance.now();
     const saveManifest = async (force: boolean) => {
       const lost = lock.lost();
       if (lost) throw new MobilityError('HARVEST_FOLDER_IN_USE', `${lost} Nothing more is written; run again once no other harvest uses ${outDir}.`);
-      if (!force && performance.now() - lastWrite < (options.manifestIntervalMs ?? 1000)) return;
+      if (!dirty || (!force && performance.now() - lastWrite < (options.manifestIntervalMs ?? 1000))) return;
       manifest.updatedAt = new Date().toISOString();
+      // The hour files' renames are on disk before the manifest that records them.
+      await syncFolder(endpointDir);
       await writeFileAtomically(manifestFile, `${JSON.stringify(manifest, null, 2)}\n`, write);
       lastWrite = performance.now();
+      dirty = false;
     };
-    await saveManifest(true);
 
     const isDone = (hour: string) => DONE_STATUSES.includes(manifest.hours[hour]?.status);
     const doneAtStart = hours.filter(isDone).length;
-    if (options.validate) manifest.validatedMode = options.mode ?? 'micromobility';
     const meter = new ProgressMeter(options.endpoint, hours.length, doneAtStart, options.client.issuer.clock.precision, options.onProgress);
     const runTally = options.validate ? new ConformanceTally(options.endpoint, options.mode) : undefined;
     let requests = 0;
@@ -169,6 +177,7 @@ export async function harvestHours(options: HarvestOptions): Promise<HarvestSumm
           const refused = refusedRecordOf(err);
           if (refused) {
             manifest.hours[hour] = refused;
+            dirty = true;
             requests += refused.requests;
             await saveManifest(true);
           }
@@ -181,6 +190,7 @@ export async function harvestHours(options: HarvestOptions): Promise<HarvestSumm
         fetched++;
         requests += record.requests;
         manifest.hours[hour] = record;
+        dirty = true;
         if (record.conformance) runTally?.addSummary(record.conformance);
         await saveManifest(false);
         meter.hourDone(hour, record);
@@ -209,7 +219,7 @@ export function hoursOf(from: string, to: string): string[] {
 }
 
 /** The folder's manifest, or a new one; refuses the harvest of another endpoint or base URL. */
-async function openManifest(file: string, endpoint: MdsHourEndpointId, baseUrl: string, pathTemplate: string, hourParameter: string, hours: string[]): Promise<HarvestManifest> {
+async function openManifest(file: string, endpoint: MdsHourEndpointId, baseUrl: string, pathTemplate: string, hourParameter: string, hours: string[]): Promise<{ manifest: HarvestManifest; originalText: string | undefined }> {
   let text: string | undefined;
   try {
     text = await fs.promises.readFile(file, 'utf8');
@@ -220,7 +230,8 @@ async function openManifest(file: string, endpoint: MdsHourEndpointId, baseUrl: 
   const last = hours[hours.length - 1];
   const now = new Date().toISOString();
   if (text === undefined) {
-    return { format: HARVEST_FORMAT, formatVersion: HARVEST_FORMAT_VERSION, endpoint, path: pathTemplate, hourParameter, baseUrl, from: first, to: last, createdAt: now, updatedAt: now, hours: {} };
+    const manifest: HarvestManifest = { format: HARVEST_FORMAT, formatVersion: HARVEST_FORMAT_VERSION, endpoint, path: pathTemplate, hourParameter, baseUrl, from: first, to: last, createdAt: now, updatedAt: now, hours: {} };
+    return { manifest, originalText: undefined };
   }
   const manifest = parseManifest(text, file);
   if (manifest.endpoint !== endpoint) {
@@ -229,9 +240,10 @@ async function openManifest(file: string, endpoint: MdsHourEndpointId, baseUrl: 
   if (manifest.baseUrl !== baseUrl) {
     throw new MobilityError('HARVEST_FOLDER_MISMATCH', `The folder ${path.dirname(file)} holds a harvest from ${manifest.baseUrl}, not ${baseUrl}. Harvest into another folder (one folder per endpoint and provider), or give the same base URL to resume.`);
   }
+  const originalText = JSON.stringify(manifest);
   if (first < manifest.from) manifest.from = first;
   if (last > manifest.to) manifest.to = last;
-  return manifest;
+  return { manifest, originalText };
 }
 
 /**
