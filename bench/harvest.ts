@@ -38,7 +38,7 @@ interface HarvestChildReply {
 function rangeOf(hours: number): { from: string; to: string; list: string[] } {
   const last = floorToUtcHour(Date.now()) - 2 * HOUR_MS;
   const list = Array.from({ length: hours }, (_, i) => formatUtcHour(last - (hours - 1 - i) * HOUR_MS));
-  return { from: list[0] as string, to: list[list.length - 1] as string, list };
+  return { from: list[0], to: list[list.length - 1], list };
 }
 
 /** One harvest of `hours` hours into a fresh folder; the time in ms and the items. */
