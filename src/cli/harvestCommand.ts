@@ -135,7 +135,7 @@ class ProgressPrinter {
       if (p.phase === 'hour' && p.record && p.record.status !== 'items' && p.record.status !== 'empty') this.line(hourLine(p));
       if (p.phase === 'done') return;
       const where = p.hour ? ` ${p.hour}${p.attempt && p.attempt > 1 ? ` attempt ${p.attempt}` : ''}${p.page && p.page > 1 ? ` page ${p.page}` : ''}` : '';
-      status(escapeForTerminal(`[${p.hoursDone}/${p.hoursTotal}]${where} · ${p.items} items · ${rate(p)}${eta(p)}`).slice(0, 200));
+      status(escapeForTerminal(`[${p.hoursDone}/${p.hoursTotal}]${where} · ${plural(p.items, 'item')} · ${rate(p)}${eta(p)}`).slice(0, 200));
       this.shown = true;
       return;
     }
@@ -162,7 +162,7 @@ function hourLine(p: HarvestProgress): string {
   const what = r.status === 'items' ? plural(r.items, 'item') : STATUS_TEXT[r.status];
   const tries = r.attempts > 1 ? `, ${r.attempts} attempts` : '';
   const why = r.problem && r.status !== 'not_found' ? `: ${fromServer(r.problem, 200)}` : '';
-  return `[${p.hoursDone}/${p.hoursTotal}] ${p.hour} ${what}${why} (${r.durationMs} ms${tries}) · ${p.items} items · ${rate(p)}${eta(p)}`;
+  return `[${p.hoursDone}/${p.hoursTotal}] ${p.hour} ${what}${why} (${r.durationMs} ms${tries}) · ${plural(p.items, 'item')} · ${rate(p)}${eta(p)}`;
 }
 
 function rate(p: HarvestProgress): string {

@@ -9,6 +9,8 @@ import type { RunningSandbox } from '../../src/sandbox/sandboxServer';
 import { SyntheticFleet } from '../../src/sandbox/syntheticFleet';
 import { readHarvest, readManifest, tempFilesUnder, until } from './harvestSupport';
 import type { CliRun } from './support/cliRunner';
+import { runCli } from '../../src/cli/main';
+import type { CliIo } from '../../src/cli/main';
 import { runCliInProcess, spawnBuiltCli } from './support/cliRunner';
 
 const HOUR = 3_600_000;
@@ -69,9 +71,9 @@ describe('CLI: mobility-api harvest', function () {
     const folder = out();
     const r = await runCliInProcess(['harvest', 'trips', '--from', hourAt(9), '--to', hourAt(11), '--out', folder, ...credential()]);
     assert.equal(r.code, 0, r.err + r.out);
-    assert.match(r.err, new RegExp(`^\\[1/3\\] ${hourAt(9)} \\d+ items \\(\\d+ ms\\) · \\d+ items · [\\d.]+ items/s · ETA \\d+ s$`, 'm'));
+    assert.match(r.err, new RegExp(`^\\[1/3\\] ${hourAt(9)} (?:[\\d,]+ items?|empty \\(200, no items\\)) \\(\\d+ ms\\) · [\\d,]+ items? · [\\d.]+ items/s · ETA \\d+ s$`, 'm'));
     assert.match(r.err, new RegExp(`^\\[3/3\\] ${hourAt(11)} `, 'm'));
-    assert.match(r.out, new RegExp(`^  with items +3   ${tripsIn(9, 11)} items`, 'm'));
+    assert.match(r.out, new RegExp(`^  with items +3   ${tripsIn(9, 11).toLocaleString('en-US')} items`, 'm'));
     assert.match(r.out, /^Complete: every hour has items or is empty\.$/m);
     assert.equal(readHarvest(folder, 'trips').length, tripsIn(9, 11));
 
@@ -82,6 +84,23 @@ describe('CLI: mobility-api harvest', function () {
     assert.equal(summary.fetched, 1);
     assert.equal(summary.items, tripsIn(9, 12));
     assert.match(again.err, /3 hours of 4 already done in this folder: skipped/);
+  });
+
+  it('on a terminal, progress is one updating status line, and only waits and hours not done get lines of their own', async () => {
+    const status: string[] = [];
+    let err = '';
+    let printed = '';
+    // The hour before the sandbox's world starts (35 days of history) is 404; the two after it are served.
+    const beforeWorld = Math.floor(Date.now() / DAY_MS) * DAY_MS - 35 * DAY_MS - HOUR;
+    const [missing, served, last] = [0, 1, 2].map((i) => new Date(beforeWorld + i * HOUR).toISOString().slice(0, 13));
+    const io: CliIo = { out: (t) => (printed += `${t}\n`), err: (t) => (err += `${t}\n`), readStdin: () => Promise.resolve(''), env: {}, untilStopped: () => new Promise(() => undefined), statusLine: (t) => status.push(t) };
+    const code = await runCli(['harvest', 'trips', '--from', missing, '--to', last, '--out', out(), ...credential()], io);
+    assert.equal(code, 1, err);
+    assert.ok(status.some((line) => new RegExp(`^\\[1/3\\] ${served} · [\\d,]+ items? · [\\d.]+ items/s`).test(line)), status.join('\n'));
+    assert.equal(status.at(-1), '', 'the status line is cleared at the end');
+    assert.doesNotMatch(err, new RegExp(`\\] ${served} `), 'a done hour gets no line of its own');
+    assert.match(err, new RegExp(`^\\[1/3\\] ${missing} not found \\(404\\)`, 'm'));
+    assert.match(printed, /^Incomplete: /m);
   });
 
   it('exit 1 when an hour is not done (a future hour is 404), listing it; events harvest events_historical', async () => {
