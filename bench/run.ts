@@ -9,6 +9,7 @@ import { activationFigure } from './activation';
 import { bundleFigures, productionBuild } from './bundles';
 import type { ProductionBuild } from './bundles';
 import { fleetFigures } from './fleet';
+import { harvestFigures } from './harvest';
 import type { ReportedFigure } from './figures';
 import { printFigure, writeResults } from './figures';
 import { keyImportFigure, mintingFigures, singleKeyFigure } from './minting';
@@ -34,6 +35,7 @@ async function main(): Promise<void> {
     requestOverheadFigure,
     fleetFigures,
     sandboxThroughputFigure,
+    harvestFigures,
     validationFigure,
     () => bundleFigures(built()),
     () => resultsPanelFigures(built()),

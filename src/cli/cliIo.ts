@@ -8,6 +8,11 @@ export interface CliIo {
   env: NodeJS.ProcessEnv;
   /** Resolves when the user asks a long-running command (sandbox) to stop. */
   untilStopped: () => Promise<void>;
+  /**
+   * On a terminal: replaces the one status line on stderr (progress); '' clears it. Absent when
+   * stderr is not a terminal (progress is then printed line by line with `err`). Callers escape the text.
+   */
+  statusLine?: (text: string) => void;
 }
 
 
@@ -23,6 +28,7 @@ export function processIo(): CliIo {
       return Buffer.concat(chunks).toString('utf8');
     },
     env: process.env,
+    ...(process.stderr.isTTY ? { statusLine: (text: string) => void process.stderr.write(`\r\x1b[2K${text}`) } : {}),
     untilStopped: () =>
       new Promise((resolve) => {
         process.once('SIGINT', () => resolve());

@@ -6,6 +6,7 @@ import { processIo } from './cliIo';
 import { decodeCommand } from './decodeCommand';
 import { demoCommand } from './demoCommand';
 import { endpointsCommand } from './endpointsCommand';
+import { harvestCommand } from './harvestCommand';
 import { escapeForTerminal } from './output';
 import { requestCommand } from './requestCommand';
 import { sandboxCommand } from './sandboxCommand';
@@ -24,6 +25,7 @@ const COMMANDS: Record<string, (args: string[], io: CliIo) => Promise<number>> =
   vehicles: vehiclesCommand,
   request: requestCommand,
   send: sendCommand,
+  harvest: harvestCommand,
   endpoints: endpointsCommand,
   validate: validateCommand,
   sandbox: sandboxCommand,

@@ -12,6 +12,9 @@ Usage:
                         [--all-pages] [--max-pages <n>] [--header 'Name: value']... [--timeout <s>] [--json]
                         [--validate] [--mode micromobility|car-share|passenger-services|delivery-robots|any]
   mobility-api send     <file.http> [--request <name | n>] --base-url <url> --api mds|maas <credential> [request options]
+  mobility-api harvest  trips|events|telemetry --from <hour> --to <hour> --out <dir> --base-url <url> <credential>
+                        [--validate] [--mode <mode>] [--max-202-attempts <n>] [--max-202-wait <s>] [--max-retries <n>] [--json]
+                        one NDJSON file per UTC hour + manifest.json; run again to resume (exit 1: hours missing)
   mobility-api endpoints [--api mds|maas] [--json]     the MDS 2.0 catalogue: endpoints, parameters, formats, defaults
   mobility-api validate <file | -> [--endpoint <id>] [--mode <mode>] [--json]
                         check a saved response against the official MDS 2.0 schemas (exit 1: does not conform)

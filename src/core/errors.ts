@@ -43,6 +43,12 @@ export type ErrorCode =
   | 'PARAMETER_MISSING'
   | 'PARAMETER_INVALID'
   | 'PARAMETER_UNKNOWN'
+  // harvest: an hour endpoint over a range of hours into a folder
+  | 'HARVEST_FOLDER_IN_USE'
+  | 'HARVEST_FOLDER_MISMATCH'
+  | 'HARVEST_MANIFEST_INVALID'
+  | 'HARVEST_WRITE_FAILED'
+  | 'HARVEST_REFUSED'
   // local sandbox
   | 'TRUST_FILE_INVALID'
   | 'SANDBOX_OPTIONS_INVALID'

@@ -1,0 +1,161 @@
+/**
+ * How the harvest writes, so that a crash (Ctrl-C, `kill -9`, a full disk) at any moment leaves a
+ * folder whose manifest tells the truth: every file is written under a temporary name, flushed to
+ * disk, then renamed into place; a reader never sees half of one.
+ */
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
+import path from 'node:path';
+import { MobilityError } from '../errors';
+
+/**
+ * Writes `data` to an open file. Every byte the harvest writes goes through it, so a test (or an
+ * embedding that wants to) can make writing fail as a full or read-only disk does.
+ */
+export type HarvestWrite = (handle: FileHandle, data: Uint8Array) => Promise<unknown>;
+
+/** The default: `handle.write`, looping until every byte is written. */
+export const writeAll: HarvestWrite = async (handle, data) => {
+  let offset = 0;
+  while (offset < data.byteLength) {
+    const { bytesWritten } = await handle.write(data, offset, data.byteLength - offset);
+    offset += bytesWritten;
+  }
+};
+
+/** Temporary files end with this; a run removes the ones a crashed run left behind. */
+export const TEMP_SUFFIX = '.tmp';
+
+/** `.<name>.<pid>-<random>.tmp` beside `target`: hidden, and never taken for a finished file. */
+export function tempPathFor(target: string): string {
+  return path.join(path.dirname(target), `.${path.basename(target)}.${process.pid}-${randomBytes(4).toString('hex')}${TEMP_SUFFIX}`);
+}
+
+/** A MobilityError for a file-system failure at `where`, saying what to do about it. */
+export function writeFailed(err: unknown, where: string, doing: string): MobilityError {
+  if (err instanceof MobilityError) return err;
+  const code = (err as NodeJS.ErrnoException)?.code ?? '';
+  const reasons: Record<string, string> = {
+    ENOSPC: 'the disk is full (ENOSPC). Free some space, or harvest into a folder on another disk',
+    EDQUOT: 'the disk quota is used up (EDQUOT). Free some space, or harvest into a folder on another disk',
+    EROFS: 'the file system is read-only (EROFS). Choose an --out folder on a writable disk',
+    EACCES: 'permission denied (EACCES). Choose an --out folder you may write to, or fix its permissions',
+    EPERM: 'the operation is not permitted (EPERM). Choose an --out folder you may write to, or fix its permissions',
+    ENOTDIR: 'a part of that path is a file, not a folder (ENOTDIR). Choose another --out folder',
+    EISDIR: 'a folder stands where a file should be (EISDIR). Remove it, or choose another --out folder',
+    EEXIST: 'a file stands where a folder should be (EEXIST). Choose another --out folder',
+  };
+  const reason = reasons[code] ?? `${(err as Error)?.message ?? String(err)}. Check the --out folder`;
+  return new MobilityError(
+    'HARVEST_WRITE_FAILED',
+    `Cannot ${doing} ${where}: ${reason}. Hours already recorded in the manifest are kept; run the same command again to resume.`,
+    { cause: err },
+  );
+}
+
+/** Flushes a folder's entry list, so that a rename survives a power cut (not possible on every platform). */
+export async function syncFolder(dir: string): Promise<void> {
+  let handle: FileHandle | undefined;
+  try {
+    handle = await fs.promises.open(dir, 'r');
+    await handle.sync();
+  } catch {
+    // Windows cannot open a folder for syncing; the rename itself is still atomic there.
+  } finally {
+    await handle?.close().catch(() => undefined);
+  }
+}
+
+/** Creates `dir` and its parents, or HARVEST_WRITE_FAILED naming it. */
+export async function ensureFolder(dir: string): Promise<void> {
+  try {
+    await fs.promises.mkdir(dir, { recursive: true });
+    const stat = await fs.promises.stat(dir);
+    if (!stat.isDirectory()) throw Object.assign(new Error('not a folder'), { code: 'ENOTDIR' });
+  } catch (err) {
+    throw writeFailed(err, dir, 'create the folder');
+  }
+}
+
+/** Writes `text` to `target` all or nothing: temp file, write, fsync, rename, folder fsync. */
+export async function writeFileAtomically(target: string, text: string, write: HarvestWrite): Promise<void> {
+  const temp = tempPathFor(target);
+  let handle: FileHandle | undefined;
+  try {
+    handle = await fs.promises.open(temp, 'wx');
+    await write(handle, Buffer.from(text, 'utf8'));
+    await handle.sync();
+    await handle.close();
+    handle = undefined;
+    await fs.promises.rename(temp, target);
+  } catch (err) {
+    await handle?.close().catch(() => undefined);
+    await fs.promises.rm(temp, { force: true }).catch(() => undefined);
+    throw writeFailed(err, target, 'write');
+  }
+  await syncFolder(path.dirname(target));
+}
+
+/**
+ * The file of one hour, streamed: items are appended page by page to a temporary file (memory
+ * holds one page at most), which `commit` flushes and renames into place. Until then the hour's
+ * final name holds nothing new; `discard` removes the temporary file.
+ */
+export class HourFileWriter {
+  private handle: FileHandle | undefined;
+  private readonly temp: string;
+  /** Bytes written so far. */
+  bytes = 0;
+  /** Items written so far. */
+  items = 0;
+
+  constructor(
+    readonly target: string,
+    private readonly write: HarvestWrite,
+  ) {
+    this.temp = tempPathFor(target);
+  }
+
+  /** Appends items as NDJSON: one `JSON.stringify` per line (it never contains a raw newline). */
+  async append(items: readonly unknown[]): Promise<void> {
+    if (items.length === 0) return;
+    const text = items.map((item) => `${JSON.stringify(item)}\n`).join('');
+    const data = Buffer.from(text, 'utf8');
+    try {
+      this.handle ??= await fs.promises.open(this.temp, 'wx');
+      await this.write(this.handle, data);
+    } catch (err) {
+      throw writeFailed(err, this.temp, 'write');
+    }
+    this.bytes += data.byteLength;
+    this.items += items.length;
+  }
+
+  /**
+   * Flushes the file to disk and gives it its final name (an hour without items gets an empty file).
+   * The folder's entry is flushed by the caller before the manifest records the hour (once for
+   * several hours: a folder sync per hour would double the cost of a fast provider's hour).
+   */
+  async commit(): Promise<void> {
+    try {
+      this.handle ??= await fs.promises.open(this.temp, 'wx');
+      await this.handle.sync();
+      await this.handle.close();
+      this.handle = undefined;
+      await fs.promises.rename(this.temp, this.target);
+    } catch (err) {
+      await this.discard();
+      throw writeFailed(err, this.target, 'write');
+    }
+  }
+
+  /** Drops what was written (a failed or interrupted hour). Never throws. */
+  async discard(): Promise<void> {
+    await this.handle?.close().catch(() => undefined);
+    this.handle = undefined;
+    this.bytes = 0;
+    this.items = 0;
+    await fs.promises.rm(this.temp, { force: true }).catch(() => undefined);
+  }
+}

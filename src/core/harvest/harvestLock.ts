@@ -1,0 +1,63 @@
+import path from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
+import { lock } from 'proper-lockfile';
+import { LOCK_STALE_MS, LOCK_UPDATE_MS } from '../crossProcessLock';
+import { MobilityError } from '../errors';
+import { writeFailed } from './harvestFiles';
+
+/** The lock folder inside the output folder (proper-lockfile's lock is a folder created atomically). */
+export const HARVEST_LOCK_NAME = 'harvest.lock';
+
+/**
+ * How long a harvest waits for the lock of its folder by default: a little longer than a killed
+ * harvest's lock takes to go stale, so that re-running right after `kill -9` resumes instead of
+ * being refused, while a live harvest (which refreshes its lock every second) keeps it.
+ */
+export const DEFAULT_LOCK_WAIT_MS = LOCK_STALE_MS + 2000;
+
+/** A held lock: `lost` is set when another process took it over (we stalled, or it was removed). */
+export interface HarvestLock {
+  release(): Promise<void>;
+  lost(): string | undefined;
+}
+
+/**
+ * Takes the lock of the output folder `outDir` (which must exist) with proper-lockfile, waiting up
+ * to `waitMs` while another harvest holds it; HARVEST_FOLDER_IN_USE names the folder when it does
+ * not come free.
+ */
+export async function lockHarvestFolder(outDir: string, waitMs: number, signal?: AbortSignal): Promise<HarvestLock> {
+  const lockPath = path.join(outDir, HARVEST_LOCK_NAME);
+  const deadline = Date.now() + waitMs;
+  let lostReason: string | undefined;
+  for (;;) {
+    try {
+      const release = await lock(outDir, {
+        lockfilePath: lockPath,
+        realpath: false,
+        stale: LOCK_STALE_MS,
+        update: LOCK_UPDATE_MS,
+        retries: 0,
+        onCompromised: (err) => {
+          lostReason = `The lock ${lockPath} was lost while harvesting (${err.message}); another harvest may be writing the folder.`;
+        },
+      });
+      return {
+        release: async () => {
+          await release().catch(() => undefined);
+        },
+        lost: () => lostReason,
+      };
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ELOCKED') throw writeFailed(err, lockPath, 'create the lock');
+    }
+    if (Date.now() >= deadline) {
+      throw new MobilityError(
+        'HARVEST_FOLDER_IN_USE',
+        `Another harvest is writing the folder ${outDir} (it holds ${lockPath}). Wait until it ends, or harvest into another folder. A harvest that was killed gives the lock up within ${Math.round(LOCK_STALE_MS / 1000)} s.`,
+      );
+    }
+    if (signal?.aborted) throw new MobilityError('HTTP_ABORTED', 'The harvest was stopped while waiting for the lock of its folder.');
+    await delay(Math.min(250, Math.max(1, deadline - Date.now())), undefined, { signal }).catch(() => undefined);
+  }
+}

@@ -1,0 +1,335 @@
+/**
+ * Harvest: one MDS hour endpoint (trips, telemetry, historical events) over a range of UTC hours
+ * into a folder, one request per hour (and per page), so that no hour is lost and coverage shows.
+ * Resumable: a run skips the hours the folder's manifest records as done. See docs/harvest.md.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { ApiClient } from '../apiClient';
+import type { MdsMode } from '../conformance/schemaCorrections';
+import type { Credential } from '../credential';
+import type { Environment } from '../environment';
+import { normaliseBaseUrl } from '../environment';
+import { MobilityError } from '../errors';
+import type { MdsHourEndpointId } from '../mdsEndpoints';
+import { findEndpoint, buildEndpointRequest } from '../mdsRequests';
+import { UTC_HOUR_FORMAT, parseUtcHour, utcHoursBetween } from '../utcHour';
+import { ConformanceTally } from './harvestConformance';
+import type { HarvestWrite } from './harvestFiles';
+import { TEMP_SUFFIX, ensureFolder, syncFolder, writeAll, writeFailed, writeFileAtomically } from './harvestFiles';
+import { DEFAULT_MAX_PAGES_PER_HOUR, harvestHour, refusedRecordOf } from './harvestHour';
+import { DEFAULT_LOCK_WAIT_MS, lockHarvestFolder } from './harvestLock';
+import type { HarvestConformance, HarvestManifest, HourRecord, HourStatus } from './harvestManifest';
+import { DONE_STATUSES, HARVEST_FORMAT, HARVEST_FORMAT_VERSION, MANIFEST_FILE, hourFileOf, parseManifest } from './harvestManifest';
+import type { HarvestProgress } from './harvestProgress';
+import { ProgressMeter } from './harvestProgress';
+import type { RetryPolicy } from './retryPolicy';
+import { retryPolicyOf } from './retryPolicy';
+
+/** The most hours one run takes (about eleven years): a typo in a year should not start a 100-year run. */
+export const MAX_HARVEST_HOURS = 100_000;
+const HOUR_FILE = /^\d{4}-\d{2}-\d{2}T\d{2}\.ndjson$/;
+
+/** What to harvest, where to, and how. */
+export interface HarvestOptions {
+  /** Signs a fresh token per request (its issuer's clock precision decides the pace: see the progress notice). */
+  client: ApiClient;
+  environment: Environment;
+  credential: Credential;
+  endpoint: MdsHourEndpointId;
+  /** First and last hour, both included, `YYYY-MM-DDTHH`. */
+  from: string;
+  to: string;
+  /** The output folder; created when missing. */
+  outDir: string;
+  /** Extra request headers (the MDS Accept is the environment's business). */
+  headers?: Record<string, string>;
+  /** Check every page against the official MDS 2.0 schemas and record the findings per hour. */
+  validate?: boolean;
+  mode?: MdsMode;
+  retry?: Partial<RetryPolicy>;
+  maxPagesPerHour?: number;
+  /** Stops after the current request; the folder stays consistent and the summary says `interrupted`. */
+  signal?: AbortSignal;
+  onProgress?: (progress: HarvestProgress) => void;
+  /** Every byte written goes through this (default: write it all); lets tests fail writes as a full disk does. */
+  write?: HarvestWrite;
+  /** How long to wait for another harvest's lock on the folder (default a little over the stale time of a killed one's). */
+  lockWaitMs?: number;
+  /** The manifest is rewritten at most this often while hours finish (default 1000 ms), and always at the end. */
+  manifestIntervalMs?: number;
+}
+
+/** The coverage of the range at the end of a run. */
+export interface HarvestSummary {
+  endpoint: MdsHourEndpointId;
+  baseUrl: string;
+  outDir: string;
+  manifestFile: string;
+  from: string;
+  to: string;
+  hours: number;
+  /** Hours of the range per status (hours not reached, after an interruption, count in none). */
+  coverage: Record<HourStatus, number>;
+  /** Hours already done before this run (skipped). */
+  skipped: number;
+  /** Hours requested by this run. */
+  fetched: number;
+  /** Hours of the range not reached (the run was stopped). */
+  notReached: number;
+  /** Items and bytes of the range's done hours, skipped ones included. */
+  items: number;
+  bytes: number;
+  requests: number;
+  durationMs: number;
+  interrupted: boolean;
+  /** Every hour of the range with items or empty. */
+  complete: boolean;
+  /** The hours that are not done, in order (with why). */
+  notDone: { hour: string; status: HourStatus | 'not_reached'; problem?: string }[];
+  /** With `validate`: the findings of the hours fetched by this run, added up. */
+  conformance?: HarvestConformance;
+}
+
+/**
+ * Harvests `options.endpoint` from `from` to `to` into `outDir`. Returns the coverage summary; throws
+ * PARAMETER_INVALID for a bad range, HARVEST_FOLDER_MISMATCH / HARVEST_MANIFEST_INVALID for a folder
+ * of another harvest, HARVEST_FOLDER_IN_USE when another harvest holds it, HARVEST_WRITE_FAILED when
+ * it cannot be written, HARVEST_REFUSED on 401/403. In every case the folder stays consistent.
+ */
+export async function harvestHours(options: HarvestOptions): Promise<HarvestSummary> {
+  const hours = hoursOf(options.from, options.to);
+  const policy = retryPolicyOf(options.retry);
+  const endpoint = findEndpoint('mds', options.endpoint);
+  const parameter = endpoint.parameters.find((p) => p.format === 'utc_hour');
+  if (!parameter || !(['trips', 'telemetry', 'events_historical'] as string[]).includes(endpoint.id)) {
+    throw new MobilityError('PARAMETER_INVALID', `${options.endpoint} is not an hour endpoint; harvest trips, telemetry or events_historical.`);
+  }
+  const baseUrl = normaliseBaseUrl(options.environment.baseUrl, options.environment.name);
+  const outDir = path.resolve(options.outDir);
+  const write = options.write ?? writeAll;
+  const manifestFile = path.join(outDir, MANIFEST_FILE);
+  const t0 = performance.now();
+
+  await ensureFolder(outDir);
+  const lock = await lockHarvestFolder(outDir, options.lockWaitMs ?? DEFAULT_LOCK_WAIT_MS, options.signal);
+  try {
+    const { manifest, originalText } = await openManifest(manifestFile, options.endpoint, baseUrl, endpoint.pathTemplate, parameter.name, hours);
+    const endpointDir = path.join(outDir, options.endpoint);
+    await ensureFolder(endpointDir);
+    const before = JSON.stringify(manifest);
+    await reconcile(outDir, endpointDir, manifest);
+    if (options.validate) manifest.validatedMode = options.mode ?? 'micromobility';
+    // A manifest is written only when it has news: a run that skips every hour leaves it as it was.
+    let dirty = before !== originalText || JSON.stringify(manifest) !== before;
+    // Throttled from the start, so a run shorter than the interval writes it once, at the end: each
+    // write costs three fsyncs. A crash loses at most the records of the last interval, and the
+    // files of those hours are then removed and fetched again (see reconcile).
+    let lastWrite = performance.now();
+    const saveManifest = async (force: boolean) => {
+      const lost = lock.lost();
+      if (lost) throw new MobilityError('HARVEST_FOLDER_IN_USE', `${lost} Nothing more is written; run again once no other harvest uses ${outDir}.`);
+      if (!dirty || (!force && performance.now() - lastWrite < (options.manifestIntervalMs ?? 1000))) return;
+      manifest.updatedAt = new Date().toISOString();
+      // The hour files' renames are on disk before the manifest that records them.
+      await syncFolder(endpointDir);
+      await writeFileAtomically(manifestFile, `${JSON.stringify(manifest, null, 2)}\n`, write);
+      lastWrite = performance.now();
+      dirty = false;
+    };
+
+    const isDone = (hour: string) => DONE_STATUSES.includes(manifest.hours[hour]?.status);
+    const doneAtStart = hours.filter(isDone).length;
+    const meter = new ProgressMeter(options.endpoint, hours.length, doneAtStart, options.client.issuer.clock.precision, options.onProgress);
+    const runTally = options.validate ? new ConformanceTally(options.endpoint, options.mode) : undefined;
+    let requests = 0;
+    let fetched = 0;
+    let interrupted = false;
+    meter.start();
+    try {
+      for (const hour of hours) {
+        if (isDone(hour)) continue;
+        if (options.signal?.aborted) {
+          interrupted = true;
+          break;
+        }
+        const file = hourFileOf(options.endpoint, hour);
+        let record: HourRecord;
+        try {
+          record = await harvestHour({
+            client: options.client,
+            environment: options.environment,
+            credential: options.credential,
+            endpoint: options.endpoint,
+            hour,
+            request: buildEndpointRequest('mds', options.endpoint, { [parameter.name]: hour }, { headers: options.headers }),
+            target: path.join(outDir, ...file.split('/')),
+            file,
+            policy,
+            write,
+            maxPages: options.maxPagesPerHour ?? DEFAULT_MAX_PAGES_PER_HOUR,
+            validate: options.validate === true,
+            mode: options.mode,
+            signal: options.signal,
+            onEvent: (event) => meter.hourEvent(hour, event),
+          });
+        } catch (err) {
+          const refused = refusedRecordOf(err);
+          if (refused) {
+            manifest.hours[hour] = refused;
+            dirty = true;
+            requests += refused.requests;
+            await saveManifest(true);
+          }
+          if (err instanceof MobilityError && err.code === 'HTTP_ABORTED') {
+            interrupted = true;
+            break;
+          }
+          throw err;
+        }
+        fetched++;
+        requests += record.requests;
+        manifest.hours[hour] = record;
+        dirty = true;
+        if (record.conformance) runTally?.addSummary(record.conformance);
+        await saveManifest(false);
+        meter.hourDone(hour, record);
+      }
+    } finally {
+      // Whatever stopped the run, the hours finished so far are recorded (a failed write is reported by the caller).
+      await saveManifest(true).catch(() => undefined);
+    }
+    meter.finish();
+    return summarise({ manifest, hours, outDir, manifestFile, skipped: doneAtStart, fetched, requests, interrupted, durationMs: performance.now() - t0, conformance: runTally?.summary() });
+  } finally {
+    await lock.release();
+  }
+}
+
+/** Every hour of the range; PARAMETER_INVALID saying what to fix. */
+export function hoursOf(from: string, to: string): string[] {
+  const fromMs = parseUtcHour(from);
+  const toMs = parseUtcHour(to);
+  if (fromMs === undefined) throw new MobilityError('PARAMETER_INVALID', `The first hour ${JSON.stringify(from)} is not a UTC hour; write ${UTC_HOUR_FORMAT}.`);
+  if (toMs === undefined) throw new MobilityError('PARAMETER_INVALID', `The last hour ${JSON.stringify(to)} is not a UTC hour; write ${UTC_HOUR_FORMAT}.`);
+  if (toMs < fromMs) throw new MobilityError('PARAMETER_INVALID', `The last hour ${to} is before the first hour ${from}; swap them.`);
+  const count = (toMs - fromMs) / 3_600_000 + 1;
+  if (count > MAX_HARVEST_HOURS) throw new MobilityError('PARAMETER_INVALID', `${from} to ${to} is ${count} hours; one harvest takes at most ${MAX_HARVEST_HOURS}. Split the range (each part may use the same folder).`);
+  return utcHoursBetween(fromMs, toMs);
+}
+
+/** The folder's manifest, or a new one; refuses the harvest of another endpoint or base URL. */
+async function openManifest(file: string, endpoint: MdsHourEndpointId, baseUrl: string, pathTemplate: string, hourParameter: string, hours: string[]): Promise<{ manifest: HarvestManifest; originalText: string | undefined }> {
+  let text: string | undefined;
+  try {
+    text = await fs.promises.readFile(file, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw writeFailed(err, file, 'read');
+  }
+  const first = hours[0];
+  const last = hours[hours.length - 1];
+  const now = new Date().toISOString();
+  if (text === undefined) {
+    const manifest: HarvestManifest = { format: HARVEST_FORMAT, formatVersion: HARVEST_FORMAT_VERSION, endpoint, path: pathTemplate, hourParameter, baseUrl, from: first, to: last, createdAt: now, updatedAt: now, hours: {} };
+    return { manifest, originalText: undefined };
+  }
+  const manifest = parseManifest(text, file);
+  if (manifest.endpoint !== endpoint) {
+    throw new MobilityError('HARVEST_FOLDER_MISMATCH', `The folder ${path.dirname(file)} holds a harvest of ${manifest.endpoint}, not ${endpoint}. Harvest ${endpoint} into another folder (one folder per endpoint and provider).`);
+  }
+  if (manifest.baseUrl !== baseUrl) {
+    throw new MobilityError('HARVEST_FOLDER_MISMATCH', `The folder ${path.dirname(file)} holds a harvest from ${manifest.baseUrl}, not ${baseUrl}. Harvest into another folder (one folder per endpoint and provider), or give the same base URL to resume.`);
+  }
+  const originalText = JSON.stringify(manifest);
+  if (first < manifest.from) manifest.from = first;
+  if (last > manifest.to) manifest.to = last;
+  return { manifest, originalText };
+}
+
+/**
+ * Makes the folder and the manifest agree before anything is fetched: temporary files of a crashed
+ * run are removed, an hour file the manifest does not record as done is removed (it is fetched
+ * again), and a done hour whose file is missing or has another size is recorded as failed (so it is
+ * fetched again).
+ */
+async function reconcile(outDir: string, endpointDir: string, manifest: HarvestManifest): Promise<void> {
+  for (const dir of [outDir, endpointDir]) {
+    let names: string[];
+    try {
+      names = await fs.promises.readdir(dir);
+    } catch (err) {
+      throw writeFailed(err, dir, 'read the folder');
+    }
+    for (const name of names) {
+      const hour = name.slice(0, -'.ndjson'.length);
+      const orphan = dir === endpointDir && HOUR_FILE.test(name) && !DONE_STATUSES.includes(manifest.hours[hour]?.status);
+      if ((name.startsWith('.') && name.endsWith(TEMP_SUFFIX)) || orphan) {
+        try {
+          await fs.promises.rm(path.join(dir, name), { force: true });
+        } catch (err) {
+          throw writeFailed(err, path.join(dir, name), 'remove the unfinished file');
+        }
+      }
+    }
+  }
+  for (const [hour, record] of Object.entries(manifest.hours)) {
+    if (!DONE_STATUSES.includes(record.status)) continue;
+    const file = path.join(outDir, ...hourFileOf(manifest.endpoint, hour).split('/'));
+    const size = await fs.promises.stat(file).then((s) => s.size, () => undefined);
+    if (size === record.bytes) continue;
+    manifest.hours[hour] = {
+      ...record,
+      status: 'failed',
+      items: 0,
+      bytes: 0,
+      problem: size === undefined ? 'its file was missing; fetched again by the next run' : `its file had ${size} bytes, not the ${record.bytes} recorded; fetched again by the next run`,
+    };
+    delete manifest.hours[hour]?.file;
+    if (size !== undefined) await fs.promises.rm(file, { force: true }).catch(() => undefined);
+  }
+}
+
+function summarise(run: { manifest: HarvestManifest; hours: string[]; outDir: string; manifestFile: string; skipped: number; fetched: number; requests: number; interrupted: boolean; durationMs: number; conformance?: HarvestConformance }): HarvestSummary {
+  const { manifest, hours } = run;
+  const coverage: Record<HourStatus, number> = { items: 0, empty: 0, not_found: 0, pending: 0, failed: 0 };
+  const notDone: HarvestSummary['notDone'] = [];
+  let items = 0;
+  let bytes = 0;
+  let notReached = 0;
+  for (const hour of hours) {
+    const record = manifest.hours[hour];
+    if (!record) {
+      notReached++;
+      notDone.push({ hour, status: 'not_reached' });
+      continue;
+    }
+    coverage[record.status]++;
+    if (DONE_STATUSES.includes(record.status)) {
+      items += record.items;
+      bytes += record.bytes;
+    } else {
+      notDone.push({ hour, status: record.status, ...(record.problem ? { problem: record.problem } : {}) });
+    }
+  }
+  return {
+    endpoint: manifest.endpoint,
+    baseUrl: manifest.baseUrl,
+    outDir: run.outDir,
+    manifestFile: run.manifestFile,
+    from: hours[0],
+    to: hours[hours.length - 1],
+    hours: hours.length,
+    coverage,
+    skipped: run.skipped,
+    fetched: run.fetched,
+    notReached,
+    items,
+    bytes,
+    requests: run.requests,
+    durationMs: Math.round(run.durationMs),
+    interrupted: run.interrupted,
+    complete: notDone.length === 0,
+    notDone,
+    ...(run.conformance ? { conformance: run.conformance } : {}),
+  };
+}
