@@ -5,7 +5,7 @@ import type { HarvestSummary } from '../core/harvest/harvestRun';
 import { harvestHours } from '../core/harvest/harvestRun';
 import type { HourStatus } from '../core/harvest/harvestManifest';
 import type { MdsHourEndpointId } from '../core/mdsEndpoints';
-import { formatBytes, plural } from '../results/format';
+import { formatBytes, plural } from '../shared/format';
 import type { CliIo } from './cliIo';
 import { CREDENTIAL_OPTIONS, environmentFrom, issuerFrom, loadCredential, modeOf, parse, parseHeaders, positiveNumber, wholeNumber } from './options';
 import { escapeForTerminal, fromServer } from './output';
