@@ -7,6 +7,7 @@ import type { ApiKind } from '../core/environment';
 import type { RuleViolation } from '../core/tokenRules';
 import { checkAlgorithm, checkClaims, checkKid, showValue as show } from '../core/tokenRules';
 import type { TrustStore, TrustedKey } from './trustStore';
+import { plural } from '../shared/format';
 
 /** Where a token is presented: the API (for the type rule) and the audience (the base URL). */
 export interface TokenTarget {
@@ -80,7 +81,7 @@ export class TokenVerifier {
 
     const parts = token.split('.');
     if (parts.length !== 3) {
-      return refuse('malformed_token', `The bearer token has ${parts.length} dot-separated part(s), not 3 (header.payload.signature).`);
+      return refuse('malformed_token', `The bearer token has ${plural(parts.length, 'dot-separated part')}, not 3 (header.payload.signature).`);
     }
     let header: ReturnType<typeof decodeProtectedHeader>;
     try {

@@ -4,6 +4,7 @@ import type { CredentialType } from '../core/credential';
 import { ALGORITHM_OF, CREDENTIAL_TYPES } from '../core/credential';
 import { MobilityError } from '../core/errors';
 import { isRecord } from '../shared/isRecord';
+import { withArticle } from '../core/wording';
 
 /** A public key the sandbox accepts tokens from, with the issuer and type registered for it. */
 export interface TrustedKey {
@@ -28,9 +29,9 @@ export interface TrustFileEntry {
  */
 export function keyMismatchFor(type: CredentialType, key: KeyObject): string | undefined {
   if (ALGORITHM_OF[type] === 'ES256') {
-    if (key.asymmetricKeyType !== 'ec') return `a ${type} key must be an EC P-256 key (ES256), not ${key.asymmetricKeyType ?? 'unknown'}`;
+    if (key.asymmetricKeyType !== 'ec') return `${withArticle(type)} key must be an EC P-256 key (ES256), not ${key.asymmetricKeyType ?? 'unknown'}`;
     const curve = key.asymmetricKeyDetails?.namedCurve;
-    if (curve !== 'prime256v1') return `a ${type} key must be on the P-256 curve (ES256), not ${curve ?? 'an unknown curve'}`;
+    if (curve !== 'prime256v1') return `${withArticle(type)} key must be on the P-256 curve (ES256), not ${curve ?? 'an unknown curve'}`;
     return undefined;
   }
   if (key.asymmetricKeyType !== 'rsa') return `a service-account key must be an RSA key (RS256), not ${key.asymmetricKeyType ?? 'unknown'}`;
