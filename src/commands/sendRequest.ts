@@ -39,10 +39,10 @@ export function registerSendRequest(deps: CommandDeps, runner: RequestRunner): v
 }
 
 async function prepare(deps: CommandDeps, env: Environment, args: SendRequestArgs): Promise<PreparedRequest> {
-  if (args.path !== undefined) return freePrepared(env, args.path);
-  if (args.otherPath) return freePrepared(env, await askPath(deps, env));
+  if (args.path !== undefined) return freePrepared(deps, env, args.path);
+  if (args.otherPath) return freePrepared(deps, env, await askPath(deps, env));
   const endpoint = args.endpointId ? findEndpoint(env.api, args.endpointId) : await pickEndpoint(env);
-  if (!endpoint) return freePrepared(env, await askPath(deps, env));
+  if (!endpoint) return freePrepared(deps, env, await askPath(deps, env));
   const given = args.values ?? (endpoint.parameters.length ? await askEndpointValues(deps.context.workspaceState, env, endpoint) : {});
   // Checked (defaults filled) before anything is signed: a bad value given programmatically is refused here.
   const request = buildEndpointRequest(env.api, endpoint.id, given);
@@ -55,9 +55,11 @@ async function prepare(deps: CommandDeps, env: Environment, args: SendRequestArg
   };
 }
 
-function freePrepared(env: Environment, path: string): PreparedRequest {
+async function freePrepared(deps: CommandDeps, env: Environment, path: string): Promise<PreparedRequest> {
   // requestUrl refuses a path that leaves the base URL, before anything is signed.
   requestUrl(env, path);
+  const remembered = deps.context.workspaceState.get<Record<string, string>>(LAST_PATH_KEY, {});
+  await deps.context.workspaceState.update(LAST_PATH_KEY, { ...remembered, [env.id]: path.trim() });
   return { environment: env, request: freeRequest(env.api, path), title: `GET ${path.trim()}` };
 }
 
@@ -96,6 +98,5 @@ async function askPath(deps: CommandDeps, env: Environment): Promise<string> {
     },
   });
   if (answer === undefined) throw new Cancelled();
-  await deps.context.workspaceState.update(LAST_PATH_KEY, { ...remembered, [env.id]: answer.trim() });
   return answer.trim();
 }
