@@ -179,7 +179,8 @@ export class RequestRunner {
             onPage: (page, n) => {
               received.push(page);
               progress.report({
-                message: options.allPages
+                // "page 1 of at most 1000" would puzzle on the many endpoints that answer in one page.
+                message: options.allPages && n > 1
                   ? vscode.l10n.t('page {0} of at most {1}: {2} {3}', n, maxPages, page.status, page.statusText)
                   : `${page.status} ${page.statusText}`,
               });
