@@ -14,6 +14,9 @@ import { registerEnvironmentCommands } from './commands/environmentCommands';
 import { registerGenerateToken } from './commands/generateToken';
 import { registerListVehicles } from './commands/listVehicles';
 import { registerManageCredentials } from './commands/manageCredentials';
+import { registerRequestFiles } from './commands/requestFiles';
+import { RequestRunner } from './commands/requestRunner';
+import { registerSendRequest } from './commands/sendRequest';
 import { ClientFactory } from './services/clientFactory';
 import { CredentialStore } from './services/credentialStore';
 import type { StoredCredentialInfo } from './services/credentialStore';
@@ -54,6 +57,8 @@ export function activate(context: vscode.ExtensionContext): MobilityApiExports {
   const tokenHandles = new TokenHandles();
   const deps: CommandDeps = { context, log, settings, credentials, environments, sandbox, clients, clockStore: clients, results, tokenHistory, session: { warnedDeprecated: new Set() } };
 
+  const runner = new RequestRunner(deps);
+
   const environmentsTree = new EnvironmentsTreeProvider(environments, credentials, sandbox, tokenHistory);
   const credentialsTree = new CredentialsTreeProvider(credentials, environments);
   context.subscriptions.push(
@@ -73,6 +78,8 @@ export function activate(context: vscode.ExtensionContext): MobilityApiExports {
     ...registerGenerateToken(deps),
     registerDecodeJwt(deps),
     ...registerListVehicles(deps),
+    ...registerSendRequest(deps, runner),
+    ...registerRequestFiles(deps, runner),
     ...registerEnvironmentCommands(deps, () => channel.show(true), () => environmentsTree.refresh()),
     registerJwtHover(deps, tokenHandles),
     registerDecodeDebugVariable(deps),

@@ -20,6 +20,10 @@ export const COMMANDS = {
   openDecodedToken: 'mobilityApi.openDecodedToken',
   compareTokens: 'mobilityApi.compareTokens',
   copyIssuedToken: 'mobilityApi.copyIssuedToken',
+  sendRequest: 'mobilityApi.sendRequest',
+  loadAllPages: 'mobilityApi.loadAllPages',
+  sendFileRequest: 'mobilityApi.sendFileRequest',
+  newRequestFile: 'mobilityApi.newRequestFile',
 } as const;
 
 export type CommandId = (typeof COMMANDS)[keyof typeof COMMANDS];

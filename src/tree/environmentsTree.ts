@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { CREDENTIAL_TYPE_LABELS } from '../core/credential';
 import type { Environment } from '../core/environment';
 import { API_LABELS, audienceOf } from '../core/environment';
+import { catalogueOf } from '../core/mdsCatalogue';
 import type { CredentialStore, StoredCredentialInfo } from '../services/credentialStore';
 import type { EnvironmentRegistry } from '../services/environmentRegistry';
 import { Disposable } from '../services/lifecycle';
@@ -18,7 +19,10 @@ export type EnvironmentsTreeElement =
   | { kind: 'problem'; message: string }
   /** "Tokens this session" under an environment, and one token of it (described, never its text). */
   | { kind: 'tokenHistory'; environmentId: string }
-  | { kind: 'historyToken'; environmentId: string; entryId: string };
+  | { kind: 'historyToken'; environmentId: string; entryId: string }
+  /** "Endpoints" under an environment, and one endpoint of its catalogue or "Other path…" (`otherPath`). */
+  | { kind: 'endpoints'; environmentId: string }
+  | { kind: 'endpoint'; environmentId: string; endpointId?: string; otherPath?: boolean };
 
 /**
  * The Environments view: the three environments of the spec, the custom ones, and the local
@@ -63,10 +67,18 @@ export class EnvironmentsTreeProvider extends Disposable implements vscode.TreeD
       if (!env) return [];
       const id = env.id;
       if (!env.baseUrl) return [{ kind: 'detail', environmentId: id, detail: 'baseUrlMissing' }, { kind: 'detail', environmentId: id, detail: 'credential' }];
-      const details: EnvironmentsTreeElement[] = [{ kind: 'detail', environmentId: id, detail: 'audience' }, { kind: 'detail', environmentId: id, detail: 'credential' }];
+      const details: EnvironmentsTreeElement[] = [{ kind: 'endpoints', environmentId: id }, { kind: 'detail', environmentId: id, detail: 'audience' }, { kind: 'detail', environmentId: id, detail: 'credential' }];
       if (this.environments.lastResult(id)) details.push({ kind: 'detail', environmentId: id, detail: 'lastResult' });
       if (this.history?.entries(id).length) details.push({ kind: 'tokenHistory', environmentId: id });
       return details;
+    }
+    if (element.kind === 'endpoints') {
+      const env = this.environments.get(element.environmentId);
+      if (!env) return [];
+      return [
+        ...catalogueOf(env.api).map((e): EnvironmentsTreeElement => ({ kind: 'endpoint', environmentId: env.id, endpointId: e.id })),
+        { kind: 'endpoint', environmentId: env.id, otherPath: true },
+      ];
     }
     if (element.kind === 'tokenHistory') {
       return (this.history?.entries(element.environmentId) ?? []).map((e) => ({ kind: 'historyToken', environmentId: element.environmentId, entryId: e.id }));
@@ -113,7 +125,45 @@ export class EnvironmentsTreeProvider extends Disposable implements vscode.TreeD
       }
       case 'historyToken':
         return this.historyTokenItem(element.entryId);
+      case 'endpoints': {
+        const env = this.environments.get(element.environmentId);
+        const item = new vscode.TreeItem(vscode.l10n.t('Endpoints'), vscode.TreeItemCollapsibleState.Collapsed);
+        item.id = `endpoints:${element.environmentId}`;
+        item.description = env ? String(catalogueOf(env.api).length) : '';
+        item.iconPath = new vscode.ThemeIcon('symbol-interface');
+        item.contextValue = 'endpoints';
+        item.tooltip = vscode.l10n.t('The endpoints of this API: click one to send it with a fresh token.');
+        return item;
+      }
+      case 'endpoint':
+        return this.endpointItem(element);
     }
+  }
+
+  /** "Trips  /trips": the title first, the path beside it; what it takes and answers in the tooltip. */
+  private endpointItem(element: { environmentId: string; endpointId?: string; otherPath?: boolean }): vscode.TreeItem {
+    const env = this.environments.get(element.environmentId);
+    const endpoint = env && element.endpointId ? catalogueOf(env.api).find((e) => e.id === element.endpointId) : undefined;
+    const args = { environmentId: element.environmentId, ...(endpoint ? { endpointId: endpoint.id } : { otherPath: true }) };
+    const item = new vscode.TreeItem(endpoint ? endpoint.title : vscode.l10n.t('Other path…'));
+    item.id = `endpoint:${element.environmentId}:${endpoint?.id ?? '*'}`;
+    item.contextValue = `endpoint.${env?.api ?? 'unknown'}`;
+    item.command = { command: COMMANDS.sendRequest, title: vscode.l10n.t('Send Request…'), arguments: [args] };
+    if (!endpoint) {
+      item.description = vscode.l10n.t('any path');
+      item.iconPath = new vscode.ThemeIcon('edit');
+      item.tooltip = vscode.l10n.t('Type any path under {0}, with a query, and send it with a fresh token.', env?.baseUrl ?? '');
+      return item;
+    }
+    item.description = endpoint.pathTemplate;
+    item.iconPath = new vscode.ThemeIcon(endpoint.parameters.length ? 'symbol-parameter' : 'arrow-right');
+    item.tooltip = [
+      `GET ${endpoint.pathTemplate}`,
+      endpoint.description,
+      ...endpoint.parameters.map((p) => `${p.name}: ${p.formatDescription}${p.defaultDescription ? ` (${vscode.l10n.t('default: {0}', p.defaultDescription)})` : ''}`),
+    ].join('\n');
+    item.accessibilityInformation = { label: `${endpoint.title}, GET ${endpoint.pathTemplate}` };
+    return item;
   }
 
   private historyTokenItem(entryId: string): vscode.TreeItem {

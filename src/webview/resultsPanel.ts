@@ -42,6 +42,12 @@ export interface ResultsPanelMethods extends vscode.Disposable {
     curlCommand?: () => Promise<string>;
     /** "Run again": the same request with a fresh token. */
     runAgain?: () => Promise<unknown>;
+    /**
+     * "Load all pages": every page from `nextUrl` to the last (up to `mobilityApi.request.maxPages`),
+     * a fresh token per page; `onPage` reports each page for progress, `signal` cancels (the host
+     * keeps what arrived). The panel shows the button next to "Load next page" when this is given.
+     */
+    loadAllPages?: (nextUrl: string, onPage: (page: HttpExchange, pageNumber: number) => void, signal: AbortSignal) => Promise<ApiResult>;
   }): void;
   /** A request that failed before an answer (network, TLS, timeout, refused credential...). */
   showRequestError(args: { environment: Environment; error: MobilityError; url?: string }): void;

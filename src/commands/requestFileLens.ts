@@ -1,0 +1,93 @@
+import * as vscode from 'vscode';
+import type { Environment } from '../core/environment';
+import { withoutTrailingSlashes } from '../core/environment';
+import { isMobilityError } from '../core/errors';
+import type { FileRequest, RequestFile, ResolvedFileRequest } from '../core/requestFile';
+import { parseRequestFile, resolveFileRequest } from '../core/requestFile';
+import type { EnvironmentRegistry } from '../services/environmentRegistry';
+import { COMMANDS } from './commandIds';
+
+/** The request files the CodeLens stands in: REST Client's `.http` and `.rest`, whatever language VS Code gives them. */
+export const REQUEST_FILE_SELECTOR: vscode.DocumentSelector = { pattern: '**/*.{http,rest}' };
+
+/** Where a request of a file goes: its environment and its path under the base URL, or why it cannot be sent. */
+export type FileRequestTarget =
+  | { ok: true; environment: Environment; path: string; resolved: ResolvedFileRequest }
+  | { ok: false; reason: 'unresolved' | 'noEnvironment'; message: string };
+
+/**
+ * Resolves `request` with `{{baseUrl}}` = the active environment's base URL and finds the
+ * environment whose base URL the URL is under: the active one first, then any other. A URL under
+ * no environment is not sent: the token is signed for one environment's audience.
+ */
+export function targetOf(environments: EnvironmentRegistry, request: FileRequest, file: RequestFile): FileRequestTarget {
+  const active = environments.active();
+  let resolved: ResolvedFileRequest;
+  try {
+    resolved = resolveFileRequest(request, file, active?.baseUrl ? { baseUrl: withoutTrailingSlashes(active.baseUrl) } : {});
+  } catch (err) {
+    return { ok: false, reason: 'unresolved', message: isMobilityError(err) ? err.message : String(err) };
+  }
+  const candidates = [...(active ? [active] : []), ...environments.all().filter((e) => e.id !== active?.id)];
+  for (const environment of candidates) {
+    const path = pathUnder(resolved.url, environment.baseUrl);
+    if (path !== undefined) return { ok: true, environment, path, resolved };
+  }
+  return { ok: false, reason: 'noEnvironment', message: vscode.l10n.t('{0} is under no environment\'s base URL: pick one, or add it as a custom environment.', resolved.url) };
+}
+
+/** `url` relative to `baseUrl` ("/trips?…"), or undefined when it is not under it. */
+function pathUnder(url: string, baseUrl: string): string | undefined {
+  const base = withoutTrailingSlashes(baseUrl.trim());
+  if (!base) return undefined;
+  if (url === base || url.startsWith(`${base}/`) || url.startsWith(`${base}?`)) return url.slice(base.length) || '/';
+  return undefined;
+}
+
+/**
+ * "Send with fresh token" above every GET of a request file whose URL falls under an environment;
+ * a lens that says why not above the others. Lenses follow the active environment.
+ */
+export class RequestFileLensProvider implements vscode.CodeLensProvider, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<void>();
+  readonly onDidChangeCodeLenses = this.changed.event;
+  private readonly subscription: vscode.Disposable;
+
+  constructor(private readonly environments: EnvironmentRegistry) {
+    this.subscription = environments.onDidChange(() => this.changed.fire());
+  }
+
+  provideCodeLenses(document: vscode.TextDocument): vscode.CodeLens[] {
+    const file = parseRequestFile(document.getText());
+    const lenses: vscode.CodeLens[] = [];
+    for (const request of file.requests) {
+      if (request.method !== 'GET') continue;
+      const range = new vscode.Range(request.line, 0, request.line, 0);
+      const target = targetOf(this.environments, request, file);
+      const args = [{ uri: document.uri.toString(), line: request.line }];
+      if (target.ok) {
+        const active = this.environments.activeId === target.environment.id;
+        lenses.push(new vscode.CodeLens(range, {
+          title: active ? vscode.l10n.t('$(play) Send with fresh token') : vscode.l10n.t('$(play) Send with fresh token ({0})', target.environment.name),
+          tooltip: vscode.l10n.t('GET {0} on {1}, with a freshly signed token', target.resolved.url, target.environment.name),
+          command: COMMANDS.sendFileRequest,
+          arguments: args,
+        }));
+      } else {
+        lenses.push(new vscode.CodeLens(range, {
+          title: target.reason === 'unresolved' && !this.environments.active()
+            ? vscode.l10n.t('$(warning) Pick an environment for {{baseUrl}}')
+            : target.reason === 'unresolved' ? vscode.l10n.t('$(warning) Cannot resolve this request') : vscode.l10n.t('$(warning) No environment for this URL: pick or configure one'),
+          tooltip: target.message,
+          command: COMMANDS.selectEnvironment,
+        }));
+      }
+    }
+    return lenses;
+  }
+
+  dispose(): void {
+    this.subscription.dispose();
+    this.changed.dispose();
+  }
+}

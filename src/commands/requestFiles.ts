@@ -1,0 +1,124 @@
+import path from 'node:path';
+import * as vscode from 'vscode';
+import type { Environment } from '../core/environment';
+import { API_LABELS } from '../core/environment';
+import { MobilityError } from '../core/errors';
+import { catalogueOf } from '../core/mdsCatalogue';
+import type { CatalogueEndpoint } from '../core/mdsCatalogue';
+import { endpointDefaults, freeRequest } from '../core/mdsRequests';
+import { parseRequestFile } from '../core/requestFile';
+import type { CommandDeps, CommandOutcome } from './commandDeps';
+import { COMMANDS } from './commandIds';
+import { resolveEnvironment } from './pickers';
+import { registerCommand } from './registerCommand';
+import { REQUEST_FILE_SELECTOR, RequestFileLensProvider, targetOf } from './requestFileLens';
+import type { RequestRunner } from './requestRunner';
+
+/** Which request of which file the CodeLens sends: the document and the 0-based line of its request line. */
+export interface FileRequestArgs {
+  uri: string;
+  line: number;
+}
+
+/** The CodeLens of request files, "Send with fresh token" (the lens's command) and New Request File. */
+export function registerRequestFiles(deps: CommandDeps, runner: RequestRunner): vscode.Disposable[] {
+  const lenses = new RequestFileLensProvider(deps.environments);
+  return [
+    lenses,
+    vscode.languages.registerCodeLensProvider(REQUEST_FILE_SELECTOR, lenses),
+    registerCommand(deps, COMMANDS.sendFileRequest, async (args?: FileRequestArgs): Promise<CommandOutcome> => {
+      const { document, line } = await requestAt(args);
+      const file = parseRequestFile(document.getText());
+      const request = file.requests.find((r) => r.line === line) ?? file.requests.filter((r) => r.line <= line).at(-1);
+      if (!request) throw new MobilityError('USAGE', vscode.l10n.t('{0} holds no request at line {1}: write "GET {{baseUrl}}/vehicles".', path.basename(document.uri.path), line + 1));
+      if (request.method !== 'GET') throw new MobilityError('USAGE', vscode.l10n.t('Request {0} is {1}: the MDS and MaaS APIs are read with GET.', request.name ?? String(request.index), request.method));
+      const target = targetOf(deps.environments, request, file);
+      if (!target.ok) throw new MobilityError(target.reason === 'noEnvironment' ? 'PATH_INVALID' : 'USAGE', target.message);
+      const { environment, resolved } = target;
+      const authorizationName = Object.keys(resolved.headers).find((h) => h.toLowerCase() === 'authorization');
+      const headers = Object.fromEntries(Object.entries(resolved.headers).filter(([name]) => !/^(authorization|content-type|host|content-length)$/i.test(name)));
+      const outcome = await runner.send({
+        environment,
+        request: freeRequest(environment.api, target.path, undefined, Object.keys(headers).length ? headers : undefined),
+        title: request.name ? `${request.name} · GET ${target.path}` : `GET ${target.path}`,
+        authorization: authorizationName ? resolved.headers[authorizationName] : undefined,
+      });
+      return outcome.ok ? { ...outcome, ownAuthorization: !!authorizationName, requestName: request.name } : outcome;
+    }),
+    registerCommand(deps, COMMANDS.newRequestFile, async (target?: { environmentId?: string }): Promise<CommandOutcome> => {
+      const env = target?.environmentId
+        ? await resolveEnvironment(deps, { environmentId: target.environmentId }, '')
+        : (deps.environments.active() ?? await resolveEnvironment(deps, undefined, vscode.l10n.t('A request file for which environment?')));
+      const content = starterFile(env, Date.now());
+      const uri = untitledUri(env);
+      const document = await vscode.workspace.openTextDocument(uri);
+      const edit = new vscode.WorkspaceEdit();
+      edit.insert(uri, new vscode.Position(0, 0), content);
+      await vscode.workspace.applyEdit(edit);
+      await vscode.window.showTextDocument(document, { preview: false });
+      return { ok: true, environmentId: env.id, uri: uri.toString(), requests: parseRequestFile(content).requests.length };
+    }),
+  ];
+}
+
+async function requestAt(args: FileRequestArgs | undefined): Promise<{ document: vscode.TextDocument; line: number }> {
+  if (args?.uri) return { document: await vscode.workspace.openTextDocument(vscode.Uri.parse(args.uri)), line: args.line ?? 0 };
+  const editor = vscode.window.activeTextEditor;
+  if (!editor) throw new MobilityError('USAGE', vscode.l10n.t('Open a .http or .rest file and use "Send with fresh token" above a request.'));
+  return { document: editor.document, line: editor.selection.active.line };
+}
+
+/** An untitled `.http` document (so that the CodeLens applies) that is not open yet, beside the workspace's files. */
+function untitledUri(env: Environment): vscode.Uri {
+  const folder = vscode.workspace.workspaceFolders?.[0]?.uri.path ?? '/';
+  const open = new Set(vscode.workspace.textDocuments.map((d) => d.uri.toString()));
+  const stem = `mobility-api-${env.id.replace(/[^a-z0-9-]+/gi, '-')}`;
+  for (let n = 1; ; n++) {
+    const uri = vscode.Uri.from({ scheme: 'untitled', path: path.posix.join(folder, `${stem}${n > 1 ? `-${n}` : ''}.http`) });
+    if (!open.has(uri.toString())) return uri;
+  }
+}
+
+/**
+ * A starter request file for `env`: one named request per catalogue endpoint, required parameters
+ * filled with their defaults (the last complete UTC hour, …), and file variables for those that
+ * have none (a device id). `{{baseUrl}}` is not defined in the file: it is the active environment's.
+ */
+export function starterFile(env: Environment, nowMs: number): string {
+  const lines = [
+    `# Mobility API requests · ${API_LABELS[env.api]} (written for ${env.name})`,
+    '#',
+    '# {{baseUrl}} is the base URL of the ACTIVE environment: switch the environment (status bar) and the same',
+    '# requests go to staging, production or the local sandbox. "Send with fresh token" above a request signs',
+    '# a new token for every send: no token or key belongs in this file. A request that sets its own',
+    '# Authorization header is sent as written (a token used before is refused).',
+    '',
+  ];
+  const endpoints = catalogueOf(env.api);
+  const variables = new Map<string, string>();
+  for (const e of endpoints) {
+    for (const p of e.parameters) if (!p.defaultValue && p.required) variables.set(p.name, `${p.example}`);
+  }
+  if (variables.size) {
+    lines.push('# Replace these with ids of your own fleet:');
+    for (const [name, value] of variables) lines.push(`@${name} = ${value}`);
+    lines.push('');
+  }
+  for (const e of endpoints) lines.push(...requestLines(e, nowMs), '');
+  return lines.join('\n');
+}
+
+function requestLines(endpoint: CatalogueEndpoint, nowMs: number): string[] {
+  const defaults = endpointDefaults(endpoint, nowMs);
+  let target = endpoint.pathTemplate;
+  const query: string[] = [];
+  for (const p of endpoint.parameters) {
+    const value = defaults[p.name] ?? `{{${p.name}}}`;
+    if (p.in === 'path') target = target.replace(`{${p.name}}`, value);
+    else query.push(`${p.name}=${encodeURIComponent(value)}`);
+  }
+  const lines = ['###', `# ${endpoint.title}${endpoint.parameters.length ? `: ${endpoint.parameters.map((p) => `${p.name} ${p.formatDescription}`).join('; ')}` : ''}`, `# @name ${endpoint.id}`];
+  lines.push(`GET {{baseUrl}}${target}${query.length ? `?${query.join('&')}` : ''}`);
+  if (endpoint.accept) lines.push(`Accept: ${endpoint.accept}`);
+  return lines;
+}
