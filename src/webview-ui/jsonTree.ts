@@ -361,6 +361,12 @@ export class JsonTree {
     const item = line.parentElement;
     if (item) this.setActive(item, true);
     line.scrollIntoView({ block: 'center' });
+    // The tree may sit in a tab panel that becomes visible only after this frame (a jump from a finding).
+    requestAnimationFrame(() => {
+      if (this.target !== line || !item || document.activeElement === item) return;
+      item.focus();
+      line.scrollIntoView({ block: 'center' });
+    });
     this.announce(`Showing ${pointer || 'the whole body'} in the JSON tree`);
     return true;
   }

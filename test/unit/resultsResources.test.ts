@@ -13,6 +13,7 @@ import type { RunningSandbox } from '../../src/sandbox/sandboxServer';
 import type { DataTableView } from '../../src/shared/dataTable';
 import { cellText, columnById, concatDataTables, groupCounts, queryRows, rowCountText, vehicleDataTable, visibleDataColumns } from '../../src/shared/dataTable';
 import { parseTableQuery, parseWebviewMessage } from '../../src/shared/protocol';
+import { formatResult } from '../../src/cli/output';
 import { resultConformanceView } from '../../src/results/conformance';
 import { MAX_CELL_CHARS } from '../../src/results/fieldReaders';
 import { csvTable, eventTable, readEvent, readStop, readTelemetry, readTrip, stopTable, telemetryTable, tripTable } from '../../src/results/resourceReaders';
@@ -75,6 +76,9 @@ describe('resource readers and tables', function () {
     assert.ok(!visibleDataColumns(table).some((c) => c.id === 'providerId'), 'the provider id is not a column worth showing');
     assert.equal(v.summary.line, `200 OK · ${table.count.toLocaleString('en-US')} trip${table.count === 1 ? '' : 's'} · 1 page`);
     assert.equal(v.pages[0].itemCount, table.count, 'the page table counts trips too');
+    const printed = formatResult(result);
+    assert.match(printed, /^Trip ID\s+Device ID\s+Trip type\s+Start\s+End\s+Duration\s+Distance\s+Start position\s+End position$/m, 'the CLI prints the panel\'s columns');
+    assert.ok(printed.includes(`${item.trip_id}  ${item.device_id}`), 'and its cells');
   });
 
   it('shows events, telemetry and stops with their own columns, and a report CSV as a table', async () => {
