@@ -8,7 +8,7 @@ import type net from 'node:net';
 import path from 'node:path';
 import type { FrameLocator, Page } from 'playwright-core';
 import { e2eFolders, useWorkbench } from './session';
-import { answerInputBox, openViewContainer, pickQuickPickItem, runCommand, runCommandAndPick, step, treeRow, waitForNotification } from './workbench';
+import { openViewContainer, pickQuickPickItem, quickInputState, runCommand, runCommandAndPick, step, treeRow, waitForNotification } from './workbench';
 
 const DEVICE = (i: number) => `5f0f7a1e-2b3c-4d5e-8f9a-${String(i).padStart(12, '0')}`;
 const PROVIDER = '5f0f7a1e-2b3c-4d5e-8f9a-ffffffffffff';
@@ -111,8 +111,18 @@ describe('conformance findings and export in the workbench', function () {
     await step(page, 'save the table as CSV through the save dialog', async () => {
       await frame.locator('[data-testid="view-table"]').click();
       await frame.locator('[data-testid="export-csv"]').click();
-      // code-server's save dialog is a quick input that takes a path.
-      await answerInputBox(page, target);
+      // code-server's save dialog is a quick input that takes a path; it fills in the suggested path after it opens.
+      const deadline0 = Date.now() + 20_000;
+      for (;;) {
+        const state = await quickInputState(page);
+        if (state && /\.csv$/.test(state.value)) break;
+        if (Date.now() > deadline0) throw new Error(`No save dialog with a suggested .csv path opened; the quick input shows ${JSON.stringify(state)}.`);
+        await page.waitForTimeout(200);
+      }
+      const box = page.locator('.quick-input-widget .quick-input-box input');
+      await box.fill(target);
+      await page.waitForFunction((want) => document.querySelector<HTMLInputElement>('.quick-input-widget .quick-input-box input')?.value === want, target);
+      await box.press('Enter');
       const deadline = Date.now() + 30_000;
       while (!fs.existsSync(target) && Date.now() < deadline) await page.waitForTimeout(200);
       assert.ok(fs.existsSync(target), `${target} was written`);
