@@ -20,6 +20,9 @@ import { formatBytes, plural } from '../shared/format';
 import { modeOf } from './options';
 import { listingLine } from '../results/listingView';
 import { readVehicle } from '../results/vehicleReader';
+import { resourceTableOf } from '../results/resultView';
+import type { DataTableView } from '../shared/dataTable';
+import { cellText, visibleDataColumns } from '../shared/dataTable';
 
 /**
  * Control characters that a terminal may act on: C0 (but tab and newline), DEL, C1 (U+009B is a
@@ -159,6 +162,18 @@ function vehicleRow(item: unknown): string[] {
   return [cell(v.deviceId), cell(v.vehicleId), cell(v.vehicleType), cell(v.propulsion), cell(v.state), Number.isNaN(v.batteryPercent) ? '' : `${v.batteryPercent}%`];
 }
 
+/** The first `maxRows` rows of a resource table, as the panel shows them (its visible columns and cell texts). */
+function tableLines(table: DataTableView, maxRows: number): string[] {
+  const columns = visibleDataColumns(table);
+  const n = Math.min(maxRows, table.count);
+  const rows = Array.from({ length: n }, (_, r) => columns.map((c) => fromServer(cellText(c, r), 60)));
+  const widths = columns.map((c, i) => Math.max(c.label.length, ...rows.map((row) => row[i].length)));
+  const fmt = (cells: string[]) => cells.map((cell, i) => cell.padEnd(widths[i])).join('  ').trimEnd();
+  const out = [fmt(columns.map((c) => c.label)), ...rows.map(fmt)];
+  if (table.count > n) out.push(`… ${table.count - n} more (use --json for all)`);
+  return out;
+}
+
 export function indent(text: string): string {
   return text.replace(/^/gm, '  ');
 }
@@ -182,6 +197,8 @@ export function formatResult(result: ApiResult, itemsKey = result.itemsKey, maxR
     const listing: VehicleListing = { pages: result.pages, items: result.items, listKey: itemsKey, nextUrl: result.nextUrl, stoppedBecause: result.stoppedBecause };
     return formatListing(listing, maxRows);
   }
+  // Trips, events, telemetry and stops: the panel's readers and columns, so both show the same values.
+  const resourceTable = last.bodyKind === 'csv' ? undefined : resourceTableOf({ ...result, itemsKey });
   const noun: [string, string] = itemsKey ? [singular(itemsKey), itemsKey] : ['item', 'items'];
   const bytes = result.pages.reduce((n, p) => n + p.bytes, 0);
   const summary = listingLine({ status: last.status, statusText: last.statusText, itemCount: result.items.length, pageCount: result.pages.length, moreExist: !!result.nextUrl, noun });
@@ -194,6 +211,8 @@ export function formatResult(result: ApiResult, itemsKey = result.itemsKey, maxR
     lines.push('', last.columns.map((c) => fromServer(c, 40)).join(' | '));
     for (const row of last.rows.slice(0, maxRows)) lines.push(last.columns.map((c) => fromServer(String(row[c] ?? ''), 40)).join(' | '));
     if (last.rows.length > maxRows) lines.push(`… ${last.rows.length - maxRows} more rows (use --json for all)`);
+  } else if (resourceTable && resourceTable.count) {
+    lines.push('', ...tableLines(resourceTable, maxRows));
   } else if (result.items.length) {
     lines.push('');
     for (const item of result.items.slice(0, maxRows)) lines.push(fromServer(JSON.stringify(item), 160));

@@ -11,6 +11,7 @@ import type { CommandDeps, CommandOutcome, EnvironmentTarget } from './commandDe
 import { COMMANDS } from './commandIds';
 import { resolveCredential, resolveEnvironment } from './pickers';
 import { registerCommand } from './registerCommand';
+import { refusalContextFor } from './refusalContext';
 
 /** List Vehicles and Vehicle Status (MDS): a fresh token per request and per page, cancellable, into the results panel. */
 export function registerListVehicles(deps: CommandDeps): vscode.Disposable[] {
@@ -29,6 +30,7 @@ export function registerListVehicles(deps: CommandDeps): vscode.Disposable[] {
       environment: env,
       listing,
       credentialLabel: info.label,
+      refusal: await refusalContextFor(deps, credential, listing.pages),
       loadNextPage: (nextUrl) => fetchWithProgress(deps, env, credential, { query, from: nextUrl }, vscode.l10n.t('Next page of {0}', env.name)),
       curlCommand: async () => {
         const issued = await deps.clients.issuer.issue(credential, env);

@@ -12,6 +12,7 @@ import { plural } from '../shared/format';
 import type { CommandDeps, CommandOutcome } from './commandDeps';
 import { rememberEndpointValues } from './endpointInput';
 import { resolveCredential } from './pickers';
+import { refusalContextFor } from './refusalContext';
 
 /** A request ready to send, from the catalogue, a typed path or a request file. */
 export interface PreparedRequest {
@@ -71,7 +72,7 @@ export class RequestRunner {
     if (prepared.remember) await rememberEndpointValues(deps.context.workspaceState, env.id, prepared.remember.endpointId, prepared.remember.values);
     const active: ActiveResult = { prepared, credential, result, credentialLabel: info.label };
     this.active = active;
-    this.show(active);
+    await this.show(active);
     this.tellOutcome(prepared, result);
     const last = result.pages[result.pages.length - 1];
     return {
@@ -100,18 +101,21 @@ export class RequestRunner {
     }
     const more = await this.fetch(active.prepared, active.credential, { allPages: true, from: active.result.nextUrl }, vscode.l10n.t('All pages of {0}', active.prepared.title));
     active.result = merged(active.result, more);
-    this.show(active);
+    await this.show(active);
     return { ok: true, pages: active.result.pages.length, items: active.result.items.length, nextUrl: active.result.nextUrl, stoppedBecause: active.result.stoppedBecause };
   }
 
-  private show(active: ActiveResult): void {
+  private async show(active: ActiveResult): Promise<void> {
     const { prepared, credential } = active;
     const env = prepared.environment;
     const deps = this.deps;
+    const refusal = await refusalContextFor(deps, credential, active.result.pages);
     deps.results.showResult({
       environment: env,
       result: active.result,
       title: prepared.title,
+      endpointId: prepared.request.endpointId,
+      refusal,
       credentialLabel: active.credentialLabel,
       loadNextPage: async (nextUrl) => {
         const more = await this.fetch(prepared, credential, { allPages: false, from: nextUrl }, vscode.l10n.t('Next page of {0}', prepared.title));

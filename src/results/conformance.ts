@@ -1,6 +1,7 @@
 // The conformance of a whole result (every page) for the panel and the CLI: each page is checked
 // against the official MDS 2.0 schemas, and the pages' findings are merged into one report.
-import type { ApiResult } from '../core/apiClient';
+import type { ApiResult, HttpExchange } from '../core/apiClient';
+import type { ConformanceRuleView, ConformanceView } from '../shared/protocol';
 import type { ConformanceReport } from '../core/conformance/validateMds';
 import { guessMdsEndpoint, validateMdsResponse } from '../core/conformance/validateMds';
 import type { MdsMode } from '../core/conformance/schemaCorrections';
@@ -59,4 +60,72 @@ function mergeRules(into: ConformanceRule[], more: readonly ConformanceRule[]): 
     same.count += rule.count;
     for (const example of rule.examples) if (same.examples.length < EXAMPLES_PER_RULE) same.examples.push(example);
   }
+}
+
+/** A rule as the panel lists it: its examples tagged with the page they were found on. */
+function ruleView(rule: ConformanceRule, pageIndex: number): ConformanceRuleView {
+  const view: ConformanceRuleView = { keyword: rule.keyword, message: rule.message, where: rule.where, count: rule.count, examples: rule.examples.map((e) => ({ pageIndex, path: e.path, value: e.value })) };
+  if (rule.schemaBug) view.schemaBug = rule.schemaBug;
+  return view;
+}
+
+function mergeRuleViews(into: ConformanceRuleView[], more: readonly ConformanceRuleView[]): void {
+  for (const rule of more) {
+    const same = into.find((r) => r.keyword === rule.keyword && r.where === rule.where && r.message === rule.message && r.schemaBug === rule.schemaBug);
+    if (!same) {
+      into.push({ ...rule, examples: [...rule.examples] });
+      continue;
+    }
+    same.count += rule.count;
+    for (const example of rule.examples) if (same.examples.length < EXAMPLES_PER_RULE) same.examples.push(example);
+  }
+}
+
+/**
+ * The panel's conformance view of `result`: every 2xx page with a body validated against the official MDS 2.0
+ * schemas, the findings grouped by rule over all pages, and each example pointing into its own page's body.
+ * `notMds` when the result is not an MDS endpoint's answer.
+ */
+export function resultConformanceView(result: Pick<ApiResult, 'pages'>, endpointId: string | undefined, mode?: MdsMode, pageOffset = 0): ConformanceView {
+  const pages = result.pages.map((page, index) => ({ page, index: index + pageOffset })).filter(({ page: p }) => p.ok && p.status !== 202 && (p.bodyKind === 'json' || p.bodyKind === 'csv'));
+  if (pages.length === 0) return { state: 'notMds' };
+  const bodyOf = (p: HttpExchange) => (p.bodyKind === 'csv' ? (p.text ?? '') : p.body);
+  let endpoint: MdsEndpointId | undefined = endpointId !== undefined && isMdsEndpointId(endpointId) ? endpointId : undefined;
+  endpoint ??= guessMdsEndpoint(bodyOf(pages[0].page));
+  if (!endpoint) return { state: 'notMds' };
+  const rules: ConformanceRuleView[] = [];
+  const schemaBugs: ConformanceRuleView[] = [];
+  const view: Extract<ConformanceView, { state: 'checked' }> = {
+    state: 'checked', conforms: true, endpoint, mode: mode ?? 'micromobility', schemaSource: '', itemsChecked: 0, itemsWithFindings: 0, findingCount: 0, omittedFindings: 0, rules, schemaBugs,
+  };
+  for (const { page, index } of pages) {
+    const report = validateMdsResponse(endpoint, bodyOf(page), { mode, contentType: page.contentType, maxExamplesPerRule: EXAMPLES_PER_RULE });
+    view.conforms &&= report.conforms;
+    view.mode = report.mode;
+    view.schemaSource = `${report.schemaSource.repository} ${report.schemaSource.ref} (${report.schemaSource.commit.slice(0, 7)})`;
+    view.itemsChecked += report.itemsChecked;
+    view.itemsWithFindings += report.itemsWithFindings;
+    view.findingCount += report.findingCount;
+    view.omittedFindings += report.omittedFindings;
+    mergeRuleViews(rules, report.rules.map((r) => ruleView(r, index)));
+    mergeRuleViews(schemaBugs, report.schemaBugs.map((r) => ruleView(r, index)));
+  }
+  rules.sort((a, b) => b.count - a.count);
+  schemaBugs.sort((a, b) => b.count - a.count);
+  return view;
+}
+
+/** `a` and the view of more pages of the same result, as one. */
+export function mergeConformanceViews(a: ConformanceView | undefined, b: ConformanceView): ConformanceView {
+  if (a?.state !== 'checked') return b;
+  if (b.state !== 'checked') return a;
+  const rules = a.rules.map((r) => ({ ...r, examples: [...r.examples] }));
+  const schemaBugs = a.schemaBugs.map((r) => ({ ...r, examples: [...r.examples] }));
+  mergeRuleViews(rules, b.rules);
+  mergeRuleViews(schemaBugs, b.schemaBugs);
+  rules.sort((x, y) => y.count - x.count);
+  return {
+    ...a, conforms: a.conforms && b.conforms, itemsChecked: a.itemsChecked + b.itemsChecked, itemsWithFindings: a.itemsWithFindings + b.itemsWithFindings,
+    findingCount: a.findingCount + b.findingCount, omittedFindings: a.omittedFindings + b.omittedFindings, rules, schemaBugs,
+  };
 }

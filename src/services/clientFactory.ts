@@ -2,7 +2,7 @@ import os from 'node:os';
 import path from 'node:path';
 import * as vscode from 'vscode';
 import { ApiClient } from '../core/apiClient';
-import { defaultStateDir } from '../core/fileClockStore';
+import { defaultStateDir, keyIdDigest } from '../core/fileClockStore';
 import { IssueClock } from '../core/issueClock';
 import type { ClockStore } from '../core/issueClock';
 import { expandHome, openSharedClock } from '../core/sharedClock';
@@ -75,6 +75,13 @@ export class ClientFactory extends Disposable implements ClockMarks {
     const shared = this.sharedClock();
     await shared.ready();
     await shared.store.forget(keyId);
+  }
+
+  /** The shared clock's mark for a key (the latest iat any window or process signed with it), for a refusal's explanation. */
+  async keyMark(keyId: string): Promise<number | undefined> {
+    const shared = this.sharedClock();
+    await shared.ready();
+    return (await shared.store.readMarks())[keyIdDigest(keyId)];
   }
 
   /** The state folder: the setting (`~` for the home folder, relative to it), else the well-known one. */

@@ -8,6 +8,8 @@
  */
 
 /** The `viewType` of the results panel (manifest: `onWebviewPanel:mobilityApi.results`). */
+import type { DataTableView, TableQuery } from './dataTable';
+
 export const RESULTS_VIEW_TYPE = 'mobilityApi.results';
 
 /** Bumped when the persisted panel state changes shape; older states are then ignored. */
@@ -200,7 +202,60 @@ export interface ListingResultView {
   /** Set when this computer's clock differs from the server's Date header by more than a few seconds: what, how much, what to do. */
   clockNotice?: string;
   summary: ResultSummary;
+  /** The table of a resource other than vehicles (trips, events, telemetry, stops, a report CSV); vehicles are in `vehicles`. */
+  table?: DataTableView;
+  /** How the request ended (ApiResult.outcome), when known. */
+  outcome?: 'items' | 'empty' | 'body' | 'not_processed' | 'not_found' | 'error';
+  /** What the items are called: ['trip', 'trips']. */
+  noun?: [string, string];
+  /** MDS conformance: absent until checked (it follows in a `conformance` message), or when the result is not MDS. */
+  conformance?: ConformanceView;
+  /** The table's rows, positions and the raw body can be saved (the host holds them). */
+  canExport?: boolean;
 }
+
+/** One example of a conformance rule: where (a JSON Pointer into page `pageIndex`'s body) and the value found. */
+export interface ConformanceExampleView {
+  pageIndex: number;
+  path: string;
+  value: string;
+}
+
+/** Every finding of one rule, as the panel lists it. */
+export interface ConformanceRuleView {
+  keyword: string;
+  message: string;
+  /** JSON Pointer with array indices as `*`. */
+  where: string;
+  count: number;
+  /** Set when a known bug of the official schema causes these findings, not the provider. */
+  schemaBug?: string;
+  examples: ConformanceExampleView[];
+}
+
+/** The MDS 2.0 conformance of a result, as the panel shows it. */
+export type ConformanceView =
+  | { state: 'checking' }
+  | { state: 'off' }
+  | { state: 'notMds' }
+  | {
+    state: 'checked';
+    conforms: boolean;
+    /** `vehicles_status`, `trips`… */
+    endpoint: string;
+    mode: string;
+    /** "openmobilityfoundation/mds-openapi v2.0 (fae69cb)". */
+    schemaSource: string;
+    itemsChecked: number;
+    itemsWithFindings: number;
+    findingCount: number;
+    omittedFindings: number;
+    rules: ConformanceRuleView[];
+    schemaBugs: ConformanceRuleView[];
+  };
+
+/** What an export saves: the table's rows as CSV, its positions as GeoJSON, or a page's body as received. */
+export type ExportFormat = 'csv' | 'geojson' | 'raw';
 
 export interface RequestErrorResultView {
   kind: 'requestError';
@@ -292,8 +347,10 @@ export type HostMessage =
   | { type: 'show'; panelKey: string; result: ResultView }
   /** After a reload, when the host no longer holds the result: the persisted summary, with "Run again". */
   | { type: 'restore'; panelKey: string; summary?: ResultSummary }
-  | { type: 'pagesAppended'; resultId: string; pages: PageView[]; vehicles: VehicleColumns; nextUrl?: string; stoppedBecause?: string; canLoadNext: boolean; error?: ErrorView }
-  | { type: 'busy'; resultId: string; action: 'loadNextPage' | 'copyCurl' | 'runAgain'; busy: boolean }
+  | { type: 'pagesAppended'; resultId: string; pages: PageView[]; vehicles: VehicleColumns; nextUrl?: string; stoppedBecause?: string; canLoadNext: boolean; error?: ErrorView; table?: DataTableView; summaryLine?: string }
+  /** The result's MDS conformance, checked after the result was shown (the validator takes a moment on 100,000 items). */
+  | { type: 'conformance'; resultId: string; conformance: ConformanceView }
+  | { type: 'busy'; resultId: string; action: 'loadNextPage' | 'copyCurl' | 'runAgain' | 'export'; busy: boolean }
   | { type: 'body'; body: BodyView }
   | { type: 'notice'; level: 'info' | 'error'; text: string };
 
@@ -306,7 +363,9 @@ export type WebviewMessage =
   | { type: 'loadNextPage'; resultId: string }
   | { type: 'requestBody'; resultId: string; pageIndex: number }
   | { type: 'openInEditor'; resultId: string; pageIndex: number }
-  | { type: 'runAgain' };
+  | { type: 'runAgain' }
+  /** Save the table's rows (as filtered and sorted by `query`) or a page's body; the host rebuilds the rows itself. */
+  | { type: 'export'; resultId: string; format: ExportFormat; query: TableQuery; pageIndex?: number };
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -341,6 +400,14 @@ export function parseWebviewMessage(value: unknown): WebviewMessage | undefined 
         if (!isShortString(resultId)) return undefined;
         if (pageIndex === undefined) return { type, resultId };
         return isPageIndex(pageIndex) ? { type, resultId, pageIndex } : undefined;
+      case 'export': {
+        const format = value.format;
+        if (!isShortString(resultId) || (format !== 'csv' && format !== 'geojson' && format !== 'raw')) return undefined;
+        if (pageIndex !== undefined && !isPageIndex(pageIndex)) return undefined;
+        const message: WebviewMessage = { type, resultId, format, query: parseTableQuery(value.query) };
+        if (pageIndex !== undefined) message.pageIndex = pageIndex;
+        return message;
+      }
       case 'requestBody':
       case 'openInEditor':
         return isShortString(resultId) && isPageIndex(pageIndex) ? { type, resultId, pageIndex } : undefined;
@@ -353,7 +420,18 @@ export function parseWebviewMessage(value: unknown): WebviewMessage | undefined 
   }
 }
 
-const HOST_MESSAGE_TYPES: ReadonlySet<string> = new Set(['show', 'restore', 'pagesAppended', 'busy', 'body', 'notice']);
+/** A table query from the webview, field by field; anything else is dropped. */
+export function parseTableQuery(value: unknown): TableQuery {
+  const query: TableQuery = {};
+  if (!isRecord(value)) return query;
+  if (typeof value.filter === 'string' && value.filter.length <= MAX_FIELD_CHARS) query.filter = value.filter;
+  if (typeof value.group === 'string' && value.group.length <= MAX_FIELD_CHARS) query.group = value.group;
+  if (isShortString(value.sortColumn)) query.sortColumn = value.sortColumn;
+  if (typeof value.sortDescending === 'boolean') query.sortDescending = value.sortDescending;
+  return query;
+}
+
+const HOST_MESSAGE_TYPES: ReadonlySet<string> = new Set(['show', 'restore', 'pagesAppended', 'busy', 'body', 'notice', 'conformance']);
 
 /** True when `value` looks like a host message (the webview ignores other `message` events). */
 export function isHostMessage(value: unknown): value is HostMessage {

@@ -329,6 +329,48 @@ export class JsonTree {
     this.announce(`Match ${this.status.textContent}`);
   }
 
+  private target: HTMLElement | undefined;
+
+  /**
+   * Opens the tree down to a JSON Pointer (RFC 6901), highlights that node and moves the focus to it. A
+   * place that does not exist (a missing property) shows its nearest existing parent. False without a value.
+   */
+  revealPointer(pointer: string): boolean {
+    if (!this.root) return false;
+    const path: Path = [];
+    let value: unknown = this.root.value;
+    for (const raw of pointer === '' ? [] : pointer.split('/').slice(1)) {
+      const segment = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+      if (Array.isArray(value)) {
+        const index = Number(segment);
+        if (!Number.isInteger(index) || index < 0 || index >= value.length) break;
+        path.push(index);
+        value = value[index];
+      } else if (isContainer(value) && Object.hasOwn(value, segment)) {
+        path.push(segment);
+        value = (value as Record<string, unknown>)[segment];
+      } else {
+        break;
+      }
+    }
+    const line = this.reveal(path) ?? this.root.el.querySelector<HTMLElement>(':scope > .jt-line');
+    if (!line) return false;
+    this.target?.classList.remove('jt-target');
+    line.classList.add('jt-target');
+    this.target = line;
+    const item = line.parentElement;
+    if (item) this.setActive(item, true);
+    line.scrollIntoView({ block: 'center' });
+    // The tree may sit in a tab panel that becomes visible only after this frame (a jump from a finding).
+    requestAnimationFrame(() => {
+      if (this.target !== line || !item || document.activeElement === item) return;
+      item.focus();
+      line.scrollIntoView({ block: 'center' });
+    });
+    this.announce(`Showing ${pointer || 'the whole body'} in the JSON tree`);
+    return true;
+  }
+
   /** Opens every node on `path` (rendering chunks as needed) and returns the line of its end. */
   private reveal(path: Path): HTMLElement | undefined {
     let tn = this.root;

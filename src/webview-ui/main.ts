@@ -23,6 +23,9 @@ import type {
   WebviewMessage,
 } from '../shared/protocol';
 import { PERSISTED_STATE_VERSION, concatVehicleColumns, isHostMessage, parsePersistedState } from '../shared/protocol';
+import type { DataTableView } from '../shared/dataTable';
+import { concatDataTables, vehicleDataTable } from '../shared/dataTable';
+import { conformanceVerdict, renderConformance } from './conformanceSection';
 import type { Child } from './dom';
 import { formatCount, plural } from '../shared/format';
 import { append, button, clear, h, urlText } from './dom';
@@ -30,8 +33,7 @@ import { JsonTree } from './jsonTree';
 import { renderClockNotice } from './refusalSection';
 import { ScatterPlot } from './scatterPlot';
 import { renderComparison, renderError, renderPages, renderRequest, renderResponse, renderToken, updateRelative } from './sections';
-import { isColumnId } from './tableModel';
-import { VehicleTable } from './vehicleTable';
+import { DataGrid } from './dataGrid';
 
 interface VsCodeApi {
   postMessage(message: WebviewMessage): void;
@@ -60,7 +62,10 @@ class ResultsApp {
   private ui: PanelUiState;
   private result: ResultView | undefined;
   private bodies = new Map<number, BodyView>();
-  private table: VehicleTable | undefined;
+  private table: DataGrid | undefined;
+  private conformanceHost: HTMLElement | undefined;
+  private tabs: (HTMLElement & { selectedIndex: number }) | undefined;
+  private exportButtons: HTMLElement[] = [];
   private plot: ScatterPlot | undefined;
   private tree: JsonTree | undefined;
   private treePage = -1;
@@ -127,7 +132,19 @@ class ResultsApp {
       case 'pagesAppended':
         this.appendPages(message);
         return;
+      case 'conformance': {
+        const r = this.result;
+        if (r?.kind !== 'listing' || r.id !== message.resultId) return;
+        r.conformance = message.conformance;
+        this.renderConformanceSection();
+        if (message.conformance.state === 'checked') this.announce(conformanceVerdict(message.conformance));
+        return;
+      }
       case 'busy':
+        if (message.action === 'export') {
+          for (const b of this.exportButtons) b.toggleAttribute('disabled', message.busy);
+          if (message.busy) this.announce('Saving…');
+        }
         if (message.action === 'loadNextPage') {
           for (const b of this.nextButtons) {
             b.toggleAttribute('disabled', message.busy);
@@ -175,6 +192,9 @@ class ResultsApp {
     this.treePage = -1;
     this.pageSections = {};
     this.nextButtons = [];
+    this.exportButtons = [];
+    this.conformanceHost = undefined;
+    this.tabs = undefined;
     if (!r) return;
     if (r.kind === 'listing') this.renderListing(r);
     else if (r.kind === 'requestError') this.renderRequestError(r);
@@ -203,6 +223,12 @@ class ResultsApp {
     if (r.error) this.root.appendChild(renderError(r.error));
     if (r.clockNotice) this.root.appendChild(renderClockNotice(r.clockNotice));
     if (r.stoppedBecause) this.root.appendChild(h('p', { class: 'note', 'data-testid': 'stopped-because' }, `Stopped: ${r.stoppedBecause}.`));
+    if (r.conformance && r.conformance.state !== 'notMds') {
+      this.conformanceHost = h('div');
+      const findings = r.conformance.state === 'checked' && !r.conformance.conforms;
+      this.root.appendChild(this.collapsible(conformanceVerdict(r.conformance), this.conformanceHost, findings, 'section-conformance'));
+      this.renderConformanceSection();
+    }
 
     const pagesHost = h('div', { class: 'section-body' });
     this.pageSections.pages = pagesHost;
@@ -219,6 +245,56 @@ class ResultsApp {
     this.renderPageSections();
 
     this.root.appendChild(this.collapsible('Body', this.bodySection(r), true, 'section-body'));
+  }
+
+  /** The conformance section's content and heading, after the host's check arrived. */
+  private renderConformanceSection(): void {
+    const r = this.result;
+    if (r?.kind !== 'listing') return;
+    if (!this.conformanceHost) {
+      // The first answer said "checking": the section exists from the first render unless the result is not MDS.
+      if (r.conformance?.state === 'notMds') return;
+      this.render();
+      return;
+    }
+    clear(this.conformanceHost);
+    this.conformanceHost.appendChild(renderConformance(r.conformance, (pageIndex, pointer) => this.jumpTo(pageIndex, pointer)));
+    const section = this.root.querySelector('[data-testid="section-conformance"]');
+    section?.setAttribute('heading', conformanceVerdict(r.conformance));
+    if (r.conformance?.state === 'checked' && !r.conformance.conforms) section?.setAttribute('open', '');
+  }
+
+  /** Opens page `pageIndex`'s JSON tree at a JSON Pointer (a conformance finding's place). */
+  private jumpTo(pageIndex: number, pointer: string): void {
+    const r = this.result;
+    if (r?.kind !== 'listing') return;
+    this.pendingJump = { pageIndex, pointer };
+    if (this.pageIndex() !== pageIndex) {
+      this.ui.pageIndex = pageIndex;
+      this.renderPagesList();
+      this.renderPageSections();
+    }
+    this.selectBodyView('tree');
+    this.root.querySelector('[data-testid="section-body"]')?.setAttribute('open', '');
+    this.renderBodyViews();
+  }
+
+  private pendingJump: { pageIndex: number; pointer: string } | undefined;
+
+  private selectBodyView(id: BodyViewId): void {
+    this.ui.bodyView = id;
+    this.persist();
+    if (this.tabs) this.tabs.selectedIndex = Math.max(0, BODY_VIEWS.findIndex((v) => v.id === id));
+  }
+
+  private exportButton(label: string, format: 'csv' | 'geojson' | 'raw', testid: string): HTMLElement {
+    const r = this.result;
+    const b = button(label, () => {
+      if (r?.kind !== 'listing') return;
+      this.post({ type: 'export', resultId: r.id, format, query: this.table?.query ?? {}, pageIndex: this.pageIndex() });
+    }, { secondary: true, 'data-testid': testid, title: format === 'raw' ? 'Save this page\'s body as received (tokens removed)' : `Save the rows shown (as filtered and sorted) as ${format === 'csv' ? 'CSV' : 'GeoJSON points'}` });
+    this.exportButtons.push(b);
+    return b;
   }
 
   private collapsible(heading: string, content: HTMLElement, open: boolean, testid: string): HTMLElement {
@@ -271,21 +347,24 @@ class ResultsApp {
   }
 
   private bodySection(r: ListingResultView): HTMLElement {
-    const hasRows = r.vehicles.count > 0;
+    const data = tableOf(r);
+    const hasRows = data.count > 0;
     const initial = this.ui.bodyView ?? (hasRows ? 'table' : 'tree');
-    const tabs = h('vscode-tabs', { 'data-testid': 'body-tabs' });
+    const tabs = h('vscode-tabs', { 'data-testid': 'body-tabs' }) as HTMLElement & { selectedIndex: number };
+    this.tabs = tabs;
     const panels = new Map<BodyViewId, HTMLElement>();
+    const tableLabel = `${data.noun[1].charAt(0).toUpperCase()}${data.noun[1].slice(1)}`;
     for (const view of BODY_VIEWS) {
-      tabs.appendChild(h('vscode-tab-header', { slot: 'header', 'data-testid': `view-${view.id}`, id: `tab-${view.id}` }, view.label));
+      tabs.appendChild(h('vscode-tab-header', { slot: 'header', 'data-testid': `view-${view.id}`, id: `tab-${view.id}` }, view.id === 'table' ? (r.table || !hasRows ? tableLabel : view.label) : view.label));
       const panel = h('vscode-tab-panel', { 'data-testid': `panel-${view.id}` });
       panels.set(view.id, panel);
       tabs.appendChild(panel);
     }
-    (tabs as HTMLElement & { selectedIndex: number }).selectedIndex = Math.max(0, BODY_VIEWS.findIndex((v) => v.id === initial));
+    tabs.selectedIndex = Math.max(0, BODY_VIEWS.findIndex((v) => v.id === initial));
     this.ui.bodyView = initial;
 
-    this.table = new VehicleTable({
-      sortColumn: isColumnId(this.ui.sortColumn) ? this.ui.sortColumn : undefined,
+    this.table = new DataGrid({
+      sortColumn: this.ui.sortColumn,
       sortDescending: this.ui.sortDescending,
       filter: this.ui.filter,
       stateFilter: this.ui.stateFilter,
@@ -295,19 +374,23 @@ class ResultsApp {
       this.ui.filter = state.filter;
       this.ui.stateFilter = state.stateFilter;
       this.persist();
-      if (this.plot && this.result?.kind === 'listing') this.plot.setData(this.result.vehicles, rows);
+      if (this.plot && this.table?.data) this.plot.setData(this.table.data, rows);
     }, (text) => this.announce(text));
     this.plot = new ScatterPlot();
     this.tree = new JsonTree((text) => this.announce(text));
     this.pageSections.treeHost = h('div');
     this.pageSections.raw = h('div');
     const tablePanel = panels.get('table') as HTMLElement;
-    tablePanel.appendChild(hasRows ? this.table.element : h('p', { class: 'muted', 'data-testid': 'no-vehicles' }, r.error ? 'The answer holds no vehicles: see the error above and the JSON view.' : 'The body holds no vehicles array (vehicles or vehicles_status). See the JSON view.'));
+    tablePanel.appendChild(hasRows ? this.table.element : h('p', { class: 'muted', 'data-testid': 'no-vehicles' }, noRowsText(r, data)));
     (panels.get('plot') as HTMLElement).appendChild(this.plot.element);
     (panels.get('tree') as HTMLElement).appendChild(this.pageSections.treeHost);
     (panels.get('raw') as HTMLElement).appendChild(this.pageSections.raw);
-    this.table.setData(r.vehicles);
-    this.plot.setData(r.vehicles, this.table.rows);
+    this.table.setData(data);
+    if (r.canExport && hasRows) {
+      this.table.toolbar.append(this.exportButton('Save CSV', 'csv', 'export-csv'));
+      if (data.columns.some((c) => c.type === 'position')) this.table.toolbar.append(this.exportButton('Save GeoJSON', 'geojson', 'export-geojson'));
+    }
+    this.plot.setData(data, this.table.rows);
 
     tabs.addEventListener('vsc-tabs-select', (event) => {
       const index = (event as CustomEvent<{ selectedIndex: number }>).detail.selectedIndex;
@@ -348,13 +431,19 @@ class ResultsApp {
         treeHost.appendChild(h('p', { class: 'muted' }, body.bodyKind === 'empty' ? 'The body is empty.' : 'The body is not JSON; see Raw.'));
       }
     }
+    const jump = this.pendingJump;
+    if (view === 'tree' && jump && jump.pageIndex === index) {
+      this.pendingJump = undefined;
+      if (body.bodyKind === 'json') this.tree.revealPointer(jump.pointer);
+    }
     if (view === 'raw') {
       clear(raw);
       const notes: Child[] = [];
       if (body.rawReserialised) notes.push('The received text was too large to keep; this is the parsed body written out again. ');
       if (body.rawTruncated) notes.push(`Showing the first ${formatCount(body.raw.length)} of ${formatCount(body.rawTotalChars)} characters. `);
       raw.append(
-        h('div', { class: 'toolbar' }, h('span', { class: 'muted' }, pageNote, ...notes), button('Open in editor', () => this.post({ type: 'openInEditor', resultId: r.id, pageIndex: index }), { secondary: true, 'data-testid': 'open-in-editor' })),
+        h('div', { class: 'toolbar' }, h('span', { class: 'muted' }, pageNote, ...notes), button('Open in editor', () => this.post({ type: 'openInEditor', resultId: r.id, pageIndex: index }), { secondary: true, 'data-testid': 'open-in-editor' }),
+          r.canExport && body.bodyKind !== 'empty' ? this.exportButton('Save body', 'raw', 'export-raw') : null),
         h('pre', { class: 'code raw', 'data-testid': 'raw-body', tabindex: 0 }, body.bodyKind === 'empty' ? '' : body.raw),
       );
     }
@@ -364,14 +453,15 @@ class ResultsApp {
     const r = this.result;
     if (r?.kind !== 'listing' || r.id !== message.resultId) return;
     r.pages.push(...message.pages);
-    const wasEmpty = r.vehicles.count === 0;
+    const wasEmpty = tableOf(r).count === 0;
     r.vehicles = concatVehicleColumns(r.vehicles, message.vehicles);
+    if (r.table && message.table) r.table = concatDataTables(r.table, message.table);
     r.nextUrl = message.nextUrl;
     r.stoppedBecause = message.stoppedBecause;
     r.canLoadNext = message.canLoadNext;
     if (message.error && !r.error) r.error = message.error;
     const last = message.pages[message.pages.length - 1];
-    r.summary.line = `${last ? `${last.response.status} ${last.response.statusText}`.trim() : ''} · ${plural(r.vehicles.count, 'vehicle')} · ${plural(r.pages.length, 'page')}`;
+    r.summary.line = message.summaryLine ?? `${last ? `${last.response.status} ${last.response.statusText}`.trim() : ''} · ${plural(r.vehicles.count, 'vehicle')} · ${plural(r.pages.length, 'page')}`;
     this.summary = r.summary;
     this.persist();
     const first = message.pages[0];
@@ -380,7 +470,7 @@ class ResultsApp {
       this.render();
       return;
     }
-    this.table?.setData(r.vehicles, true);
+    this.table?.setData(tableOf(r), true);
     const summaryLine = this.root.querySelector('[data-testid="summary-line"]');
     if (summaryLine) summaryLine.textContent = r.summary.line;
     const pagesHeading = this.root.querySelector('[data-testid="section-pages"]');
@@ -424,6 +514,23 @@ class ResultsApp {
       s.url ? h('p', { class: 'muted' }, urlText(s.url)) : null,
       h('p', { class: 'muted' }, 'Restored after a reload. The rows and tokens of a result are not stored (a listing can hold 100,000 vehicles, and tokens are secrets); run the request again for a fresh result with a fresh token.'),
     );
+  }
+}
+
+/** The table a listing shows: its resource table, or its vehicles. */
+function tableOf(r: ListingResultView): DataTableView {
+  return r.table ?? vehicleDataTable(r.vehicles, r.shape === 'mds-status' ? 'vehicles_status' : r.shape === 'maas' ? 'maas_vehicles' : 'vehicles');
+}
+
+/** Why the table is empty, by how the request ended. */
+function noRowsText(r: ListingResultView, data: DataTableView): string {
+  const many = data.noun[1];
+  if (r.error) return `The answer holds no ${many}: see the error above and the JSON view.`;
+  switch (r.outcome) {
+    case 'not_processed': return `The provider has not processed this hour yet: ${r.summary.line}.`;
+    case 'empty': return `No ${many}: ${r.summary.line}.`;
+    case 'body': return 'The body holds no list of items this panel shows as a table. See the JSON view.';
+    default: return r.table || r.outcome ? `No ${many}. See the JSON view.` : 'The body holds no vehicles array (vehicles or vehicles_status). See the JSON view.';
   }
 }
 

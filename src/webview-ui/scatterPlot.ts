@@ -1,12 +1,27 @@
-// Vehicle positions on a <canvas>, coloured by state, without map tiles: nothing is fetched, so it
+// Positions on a <canvas> (vehicles and events coloured by state, trips' start and end points, telemetry
+// points, stops), without map tiles: nothing is fetched, so it
 // works offline. Longitude is scaled by cos(latitude) so a city keeps its shape. The canvas reads its
 // colours from the theme when it draws, so it redraws when VS Code switches the theme (the body's
 // vscode-light / vscode-dark / vscode-high-contrast class); its text alternative is a summary of what
 // it shows (counts per state and the area), and the note and legend beside it say the same in words.
-import type { VehicleColumns } from '../shared/protocol';
+import type { DataTableView, PositionColumn } from '../shared/dataTable';
+import { groupColumn } from '../shared/dataTable';
 import { formatCount } from '../shared/format';
 import { clear, h } from './dom';
-import { stateClass } from './vehicleTable';
+import { stateClass } from './dataGrid';
+
+/** Colours of the position columns when a row has several (a trip's start and end). */
+const POSITION_COLOURS = ['--vscode-charts-blue', '--vscode-charts-orange', '--vscode-charts-purple', '--vscode-charts-green'];
+/** Legend classes of the same, with the same colours (results.css). */
+const POSITION_CLASSES = ['pos-0', 'pos-1', 'pos-2', 'pos-3'];
+
+/** One colour group of points: a state, or a position column. */
+interface PointGroup {
+  name: string;
+  colour: string;
+  legendClass: string;
+  points: { column: PositionColumn; row: number }[];
+}
 
 /** Theme colours per state; unknown states use the foreground colour. */
 const STATE_COLOURS: Record<string, string> = {
@@ -30,12 +45,12 @@ export class ScatterPlot {
   private readonly canvas: HTMLCanvasElement;
   private readonly legend: HTMLElement;
   private readonly note: HTMLElement;
-  private cols: VehicleColumns | undefined;
+  private cols: DataTableView | undefined;
   private rows: Uint32Array = new Uint32Array(0);
   private frame = 0;
 
   constructor() {
-    this.canvas = h('canvas', { 'data-testid': 'scatter-plot', role: 'img', 'aria-label': 'Vehicle positions coloured by state' });
+    this.canvas = h('canvas', { 'data-testid': 'scatter-plot', role: 'img', 'aria-label': 'Positions' });
     this.legend = h('div', { class: 'legend', 'data-testid': 'plot-legend' });
     this.note = h('p', { class: 'muted', 'data-testid': 'plot-note' });
     this.element = h('div', { class: 'plot-wrap' }, this.note, this.canvas, this.legend);
@@ -44,7 +59,7 @@ export class ScatterPlot {
   }
 
   /** The rows to plot (the table's filtered rows), by index into `cols`. */
-  setData(cols: VehicleColumns, rows: Uint32Array): void {
+  setData(cols: DataTableView, rows: Uint32Array): void {
     this.cols = cols;
     this.rows = rows;
     this.schedule();
@@ -73,28 +88,38 @@ export class ScatterPlot {
     ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
     ctx.clearRect(0, 0, width, height);
 
+    const positions = cols.columns.filter((c): c is PositionColumn => c.type === 'position');
+    const [one, many] = cols.noun;
     let minLat = Infinity, maxLat = -Infinity, minLng = Infinity, maxLng = -Infinity, placed = 0;
-    for (const r of this.rows) {
-      const lat = cols.lat[r];
-      const lng = cols.lng[r];
-      if (Number.isNaN(lat) || Number.isNaN(lng)) continue;
-      placed++;
-      if (lat < minLat) minLat = lat;
-      if (lat > maxLat) maxLat = lat;
-      if (lng < minLng) minLng = lng;
-      if (lng > maxLng) maxLng = lng;
+    for (const column of positions) {
+      for (const r of this.rows) {
+        const lat = column.lat[r];
+        const lng = column.lng[r];
+        if (Number.isNaN(lat) || Number.isNaN(lng)) continue;
+        placed++;
+        if (lat < minLat) minLat = lat;
+        if (lat > maxLat) maxLat = lat;
+        if (lng < minLng) minLng = lng;
+        if (lng > maxLng) maxLng = lng;
+      }
     }
     clear(this.legend);
     if (placed === 0) {
-      this.note.textContent = this.rows.length
-        ? 'These vehicles have no position. MDS /vehicles carries none; list the vehicle status (/vehicles/status) or the MaaS listing for positions.'
-        : 'No vehicles to plot.';
+      const vehicles = cols.resource === 'vehicles';
+      this.note.textContent = !positions.length
+        ? `${many.charAt(0).toUpperCase()}${many.slice(1)} have no positions.`
+        : this.rows.length
+          ? vehicles
+            ? 'These vehicles have no position. MDS /vehicles carries none; list the vehicle status (/vehicles/status) or the MaaS listing for positions.'
+            : `These ${many} have no position.`
+          : `No ${many} to plot.`;
       this.canvas.hidden = true;
       this.canvas.setAttribute('aria-label', this.note.textContent ?? '');
       return;
     }
     this.canvas.hidden = false;
-    this.note.textContent = `${formatCount(placed)} of ${formatCount(this.rows.length)} vehicles have a position. No map is drawn: positions only, ${minLat.toFixed(4)}…${maxLat.toFixed(4)} lat, ${minLng.toFixed(4)}…${maxLng.toFixed(4)} lng.`;
+    const what = positions.length > 1 ? `positions of ${formatCount(this.rows.length)} ${this.rows.length === 1 ? one : many} (${positions.map((p) => p.label.toLowerCase()).join(' and ')})` : `of ${formatCount(this.rows.length)} ${this.rows.length === 1 ? one : many} have a position`;
+    this.note.textContent = `${formatCount(placed)} ${what}. No map is drawn: positions only, ${minLat.toFixed(4)}…${maxLat.toFixed(4)} lat, ${minLng.toFixed(4)}…${maxLng.toFixed(4)} lng.`;
 
     const pad = 16;
     const midLat = ((minLat + maxLat) / 2) * (Math.PI / 180);
@@ -112,37 +137,57 @@ export class ScatterPlot {
     ctx.strokeRect(offX - 4.5, offY - 4.5, spanX * scale + 9, spanY * scale + 9);
     ctx.globalAlpha = 1;
 
-    const counts = new Map<number, number>();
-    const byState = new Map<number, number[]>();
-    for (const r of this.rows) {
-      if (Number.isNaN(cols.lat[r]) || Number.isNaN(cols.lng[r])) continue;
-      const code = cols.stateCode[r];
-      let list = byState.get(code);
-      if (!list) byState.set(code, (list = []));
-      list.push(r);
-      counts.set(code, (counts.get(code) ?? 0) + 1);
-    }
-    const size = placed > 20_000 ? 2 : placed > 2000 ? 3 : 4;
     const foreground = themeColour('--vscode-foreground', '#888');
+    const groups = this.groups(cols, positions, foreground);
+    const size = placed > 20_000 ? 2 : placed > 2000 ? 3 : 4;
     // Largest group first, so that rare states (missing, non_contactable) stay visible on top.
-    const groups = [...byState].sort((a, b) => b[1].length - a[1].length);
-    for (const [code, list] of groups) {
-      const name = cols.stateNames[code] ?? '';
-      const variable = STATE_COLOURS[name];
-      ctx.fillStyle = variable ? themeColour(variable, foreground) : foreground;
-      for (const r of list) {
-        const x = offX + (cols.lng[r] - minLng) * kx * scale;
-        const y = offY + (maxLat - cols.lat[r]) * scale;
+    groups.sort((a, b) => b.points.length - a.points.length);
+    for (const group of groups) {
+      ctx.fillStyle = group.colour;
+      for (const { column, row } of group.points) {
+        const x = offX + (column.lng[row] - minLng) * kx * scale;
+        const y = offY + (maxLat - column.lat[row]) * scale;
         ctx.fillRect(x - size / 2, y - size / 2, size, size);
       }
     }
     const parts: string[] = [];
-    for (const [code, list] of groups) {
-      const name = cols.stateNames[code] || 'no state';
-      parts.push(`${name} ${formatCount(list.length)}`);
-      this.legend.appendChild(h('span', { class: 'legend-item' }, h('span', { class: `dot ${stateClass(cols.stateNames[code] ?? '')}`, 'aria-hidden': 'true' }), `${name} ${formatCount(list.length)}`));
+    for (const group of groups) {
+      parts.push(`${group.name} ${formatCount(group.points.length)}`);
+      this.legend.appendChild(h('span', { class: 'legend-item' }, h('span', { class: `dot ${group.legendClass}`, 'aria-hidden': 'true' }), `${group.name} ${formatCount(group.points.length)}`));
     }
-    this.canvas.setAttribute('aria-label', `Plot of ${formatCount(placed)} vehicle positions by state: ${parts.join(', ')}. Latitude ${minLat.toFixed(4)} to ${maxLat.toFixed(4)}, longitude ${minLng.toFixed(4)} to ${maxLng.toFixed(4)}.`);
+    const by = groups.length > 1 ? (positions.length > 1 ? ' by position' : ' by state') : '';
+    this.canvas.setAttribute('aria-label', `Plot of ${formatCount(placed)} ${one} positions${by}: ${parts.join(', ')}. Latitude ${minLat.toFixed(4)} to ${maxLat.toFixed(4)}, longitude ${minLng.toFixed(4)} to ${maxLng.toFixed(4)}.`);
     this.canvas.setAttribute('data-theme', document.body.className);
+    this.canvas.setAttribute('data-points', String(placed));
+  }
+
+  /** Points grouped for colour: by position column when a row has several, else by vehicle state when known, else one group. */
+  private groups(cols: DataTableView, positions: PositionColumn[], foreground: string): PointGroup[] {
+    const states = groupColumn(cols);
+    if (positions.length > 1 || !states?.states) {
+      return positions.map((column, i) => {
+        const variable = POSITION_COLOURS[i % POSITION_COLOURS.length];
+        const points: PointGroup['points'] = [];
+        for (const row of this.rows) if (!Number.isNaN(column.lat[row]) && !Number.isNaN(column.lng[row])) points.push({ column, row });
+        return positions.length > 1
+          ? { name: column.label.toLowerCase(), colour: themeColour(variable, foreground), legendClass: POSITION_CLASSES[i % POSITION_CLASSES.length], points }
+          : { name: cols.noun[1], colour: foreground, legendClass: 'state-none', points };
+      }).filter((g) => g.points.length);
+    }
+    const column = positions[0];
+    const byCode = new Map<number, PointGroup>();
+    for (const row of this.rows) {
+      if (Number.isNaN(column.lat[row]) || Number.isNaN(column.lng[row])) continue;
+      const code = states.codes[row];
+      let group = byCode.get(code);
+      if (!group) {
+        const name = states.names[code] ?? '';
+        const variable = STATE_COLOURS[name];
+        group = { name: name || 'no state', colour: variable ? themeColour(variable, foreground) : foreground, legendClass: stateClass(name), points: [] };
+        byCode.set(code, group);
+      }
+      group.points.push({ column, row });
+    }
+    return [...byCode.values()];
   }
 }

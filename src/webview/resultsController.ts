@@ -1,10 +1,37 @@
 import path from 'node:path';
 import * as vscode from 'vscode';
-import { RESULTS_VIEW_TYPE } from '../shared/protocol';
+import { RESULTS_VIEW_TYPE, parseTableQuery } from '../shared/protocol';
+import type { ExportRequest, ExportResultOutcome } from './exportResult';
 import type { ResultsPanelMethods, ResultsPanels } from './resultsPanel';
 
 /** What the commands call to show a result. */
-export type ResultsPanelController = ResultsPanelMethods;
+export type ResultsPanelController = ResultsPanelMethods & {
+  /** Saves the shown result (the active panel's, else the last shown) as CSV, GeoJSON or its raw body. */
+  exportShown(request: ExportRequest): Promise<ExportResultOutcome>;
+};
+
+/** The command that saves a result: `{ format, path?, query?, pageIndex? }`; without a path, a save dialog. */
+export const EXPORT_RESULT_COMMAND = 'mobilityApi.exportResult';
+
+const EXPORT_FORMATS = [
+  { label: 'Table as CSV', format: 'csv' },
+  { label: 'Positions as GeoJSON', format: 'geojson' },
+  { label: 'Raw body (page 1)', format: 'raw' },
+] as const;
+
+/** The export command's argument, checked: a caller's object or nothing (then a quick pick asks). */
+async function exportRequestOf(arg: unknown): Promise<ExportRequest | undefined> {
+  if (typeof arg === 'object' && arg !== null) {
+    const a = arg as Record<string, unknown>;
+    if (a.format !== 'csv' && a.format !== 'geojson' && a.format !== 'raw') return undefined;
+    const request: ExportRequest = { format: a.format, query: parseTableQuery(a.query) };
+    if (typeof a.path === 'string' && a.path) request.path = a.path;
+    if (typeof a.pageIndex === 'number' && Number.isInteger(a.pageIndex) && a.pageIndex >= 0) request.pageIndex = a.pageIndex;
+    return request;
+  }
+  const picked = await vscode.window.showQuickPick(EXPORT_FORMATS.map((f) => ({ label: f.label, format: f.format })), { title: 'Save the result shown', placeHolder: 'What to save' });
+  return picked ? { format: picked.format, query: {} } : undefined;
+}
 
 type ResultsPanelModule = typeof import('./resultsPanel');
 
@@ -31,7 +58,16 @@ export function registerResultsPanel(context: vscode.ExtensionContext, log: vsco
       return Promise.resolve();
     },
   });
+  const exportCommand = vscode.commands.registerCommand(EXPORT_RESULT_COMMAND, async (arg: unknown): Promise<ExportResultOutcome> => {
+    const request = await exportRequestOf(arg);
+    if (!request) return { ok: false, message: 'Say what to save: { format: "csv" | "geojson" | "raw", path? }.' };
+    if (!panels) return { ok: false, message: 'No result to save: run a request first.' };
+    const outcome = await panels.exportShown(request);
+    if (!outcome.ok && !outcome.cancelled && !request.path) void vscode.window.showErrorMessage(outcome.message);
+    return outcome;
+  });
   return {
+    exportShown: (request) => load().exportShown(request),
     showListing: (args) => load().showListing(args),
     showResult: (args) => load().showResult(args),
     showRequestError: (args) => load().showRequestError(args),
@@ -39,6 +75,7 @@ export function registerResultsPanel(context: vscode.ExtensionContext, log: vsco
     showComparison: (args) => load().showComparison(args),
     dispose() {
       serializer.dispose();
+      exportCommand.dispose();
       panels?.dispose();
     },
   };

@@ -6,8 +6,13 @@ import type { Environment } from '../core/environment';
 import type { MobilityError } from '../core/errors';
 import type { LintFinding } from '../core/lintToken';
 import type { SignatureCheck } from '../core/verifySignature';
-import type { HostMessage, ListingResultView, ResultSummary, ResultView, WebviewMessage } from '../shared/protocol';
+import type { ConformanceView, HostMessage, ListingResultView, ResultSummary, ResultView, WebviewMessage } from '../shared/protocol';
 import { RESULTS_VIEW_TYPE, concatVehicleColumns, parsePersistedState, parseWebviewMessage } from '../shared/protocol';
+import { concatDataTables } from '../shared/dataTable';
+import { mergeConformanceViews, resultConformanceView } from '../results/conformance';
+import { listingOf, resourceTableOf, resultView, summaryOf, itemsOnAnyPage } from '../results/resultView';
+import type { ExportRequest, ExportResultOutcome } from './exportResult';
+import { exportResult } from './exportResult';
 import type { ComparedToken } from '../results/compareView';
 import { compareResultView } from '../results/compareView';
 import { panelHtml } from './panelHtml';
@@ -15,6 +20,7 @@ import { bodyView } from '../results/bodyView';
 import { itemsOnPage, listingLine, listingView, pageView, requestErrorView } from '../results/listingView';
 import { tokenResultView } from '../results/tokenView';
 import { vehicleColumns } from '../results/vehicleReader';
+import type { RefusalContext } from '../results/refusalView';
 
 /** What the commands call to show a result. */
 export interface ResultsPanelMethods extends vscode.Disposable {
@@ -27,6 +33,8 @@ export interface ResultsPanelMethods extends vscode.Disposable {
     loadNextPage?: (nextUrl: string) => Promise<VehicleListing>;
     /** "Copy curl": a ready-to-run command with a FRESH token. */
     curlCommand?: () => Promise<string>;
+    /** For a 401/403's explanation: the credential type and the key's shared-clock mark. */
+    refusal?: Partial<RefusalContext>;
   }): void;
   /**
    * Any request's answer (Send Request, an endpoint of the tree, a request file): its pages, items
@@ -48,6 +56,10 @@ export interface ResultsPanelMethods extends vscode.Disposable {
      * keeps what arrived). The panel shows the button next to "Load next page" when this is given.
      */
     loadAllPages?: (nextUrl: string, onPage: (page: HttpExchange, pageNumber: number) => void, signal: AbortSignal) => Promise<ApiResult>;
+    /** The MDS endpoint asked (`trips`, `vehicles_status`…, see mdsEndpoints.ts), for the conformance check; guessed from the body when absent. */
+    endpointId?: string;
+    /** For a 401/403's explanation: the credential type and the key's shared-clock mark. */
+    refusal?: Partial<RefusalContext>;
   }): void;
   /** A request that failed before an answer (network, TLS, timeout, refused credential...). */
   showRequestError(args: { environment: Environment; error: MobilityError; url?: string }): void;
@@ -72,19 +84,20 @@ interface HeldResult {
   pages: HttpExchange[];
   environment?: Environment;
   loadNextPage?: (nextUrl: string) => Promise<VehicleListing>;
+  /** showResult's "load next page": any resource. */
+  loadNextResult?: (nextUrl: string) => Promise<ApiResult>;
   curlCommand?: () => Promise<string>;
   runAgain?: () => Promise<unknown>;
   loading?: boolean;
+  /** The MDS endpoint for the conformance check (undefined: guessed from the body). */
+  endpointId?: string;
 }
 
-/** An `ApiResult` as the listing view reads it: vehicle items go to the vehicle table. */
-function listingOf(result: ApiResult): VehicleListing {
-  const listKey = result.itemsKey === 'vehicles' || result.itemsKey === 'vehicles_status' ? result.itemsKey : undefined;
-  const listing: VehicleListing = { pages: result.pages, items: listKey ? result.items : [], outcome: result.outcome };
-  if (listKey) listing.listKey = listKey;
-  if (result.nextUrl) listing.nextUrl = result.nextUrl;
-  if (result.stoppedBecause) listing.stoppedBecause = result.stoppedBecause;
-  return listing;
+/** The setting that turns the panel's conformance check off. */
+const VALIDATE_SETTING = 'results.validate';
+
+function validationOn(): boolean {
+  return vscode.workspace.getConfiguration('mobilityApi').get<boolean>(VALIDATE_SETTING, true) !== false;
 }
 
 /** One webview panel: one per environment, plus one for tokens without an environment. */
@@ -125,12 +138,20 @@ class ResultsPanel implements vscode.Disposable {
     });
   }
 
+  /** The result shown now (for the export command). */
+  get shown(): HeldResult | undefined {
+    return this.current;
+  }
+
   show(result: HeldResult, title: string): void {
     this.current = result;
     this.restoredSummary = undefined;
     this.panel.title = title;
     // Only the latest result matters; older queued messages belong to a replaced result.
     this.pending = [];
+    if (result.view.kind === 'listing') {
+      result.view.conformance = result.environment?.api !== 'mds' ? { state: 'notMds' } : validationOn() ? { state: 'checking' } : { state: 'off' };
+    }
     const message: HostMessage = { type: 'show', panelKey: this.key, result: result.view };
     if (this.ready) this.post(message);
     else {
@@ -139,6 +160,46 @@ class ResultsPanel implements vscode.Disposable {
       this.send(message);
     }
     if (!this.panel.visible) this.panel.reveal(undefined, true);
+    if (result.view.kind === 'listing' && result.view.conformance?.state === 'checking') this.checkConformance(result, result.pages, 0);
+  }
+
+  /**
+   * Validates `pages` (starting at page `offset`) against the official MDS schemas after the result is on
+   * screen: the validator takes a moment on 100,000 items, and the table should not wait for it.
+   */
+  private checkConformance(held: HeldResult, pages: HttpExchange[], offset: number): void {
+    const view = held.view;
+    if (view.kind !== 'listing') return;
+    setImmediate(() => {
+      if (this.current !== held) return;
+      let checked: ConformanceView;
+      try {
+        checked = resultConformanceView({ pages }, held.endpointId, undefined, offset);
+      } catch (err) {
+        this.log.warn(`${LOG} conformance check failed: ${err instanceof Error ? err.message : String(err)}`);
+        checked = { state: 'notMds' };
+      }
+      view.conformance = offset === 0 ? checked : mergeConformanceViews(view.conformance, checked);
+      if (checked.state === 'checked') this.log.info(`${LOG} MDS ${checked.endpoint}: ${checked.conforms ? 'conforms' : `${checked.findingCount} findings`}`);
+      this.post({ type: 'conformance', resultId: view.id, conformance: view.conformance });
+    });
+  }
+
+  /** Exports the result shown (the panel's buttons and the export command). */
+  async export(request: ExportRequest): Promise<ExportResultOutcome> {
+    const held = this.current;
+    if (!held || held.view.kind !== 'listing') return { ok: false, message: 'This panel shows no result to save. Run a request first.' };
+    const view = held.view;
+    this.post({ type: 'busy', resultId: view.id, action: 'export', busy: true });
+    try {
+      const outcome = await exportResult(view, held.pages, held.tokens, request);
+      if (outcome.ok) this.log.info(`${LOG} ${outcome.text}`);
+      if (!outcome.ok && outcome.cancelled && !request.path) return outcome;
+      this.post({ type: 'notice', level: outcome.ok || outcome.cancelled ? 'info' : 'error', text: outcome.ok ? outcome.text : outcome.message });
+      return outcome;
+    } finally {
+      this.post({ type: 'busy', resultId: view.id, action: 'export', busy: false });
+    }
   }
 
   private post(message: HostMessage): void {
@@ -228,6 +289,14 @@ class ResultsPanel implements vscode.Disposable {
       case 'loadNextPage':
         await this.loadNextPage(message.resultId);
         return;
+      case 'export': {
+        if (!this.held(message.resultId)) {
+          this.post({ type: 'notice', level: 'error', text: 'This result is no longer held (the panel was reloaded). Run the request again.' });
+          return;
+        }
+        await this.export({ format: message.format, query: message.query, pageIndex: message.pageIndex });
+        return;
+      }
       case 'requestBody': {
         const held = this.held(message.resultId);
         const page = held?.pages[message.pageIndex];
@@ -259,19 +328,22 @@ class ResultsPanel implements vscode.Disposable {
 
   private async loadNextPage(resultId: string): Promise<void> {
     const held = this.held(resultId);
-    if (!held || held.view.kind !== 'listing' || !held.loadNextPage || !held.environment || held.loading) return;
+    if (!held || held.view.kind !== 'listing' || (!held.loadNextPage && !held.loadNextResult) || !held.environment || held.loading) return;
     const view: ListingResultView = held.view;
     const nextUrl = view.nextUrl;
     if (!nextUrl) return;
     held.loading = true;
     this.post({ type: 'busy', resultId, action: 'loadNextPage', busy: true });
     try {
-      const more = await held.loadNextPage(nextUrl);
+      const moreResult = held.loadNextResult ? await held.loadNextResult(nextUrl) : undefined;
+      const more = moreResult ? listingOf(moreResult) : await (held.loadNextPage as (url: string) => Promise<VehicleListing>)(nextUrl);
       if (this.current !== held) return;
       const now = Date.now();
       const offset = held.pages.length;
-      const pages = more.pages.map((p, i) => pageView(p, offset + i, held.environment as Environment, now, itemsOnPage(p)));
+      const pages = more.pages.map((p, i) => pageView(p, offset + i, held.environment as Environment, now, moreResult ? itemsOnAnyPage(p, moreResult.itemsKey) : itemsOnPage(p)));
       const vehicles = vehicleColumns(more.items);
+      const moreTable = moreResult && view.table ? resourceTableOf(moreResult) : undefined;
+      if (moreTable && view.table) view.table = concatDataTables(view.table, moreTable);
       held.pages.push(...more.pages);
       held.tokens.push(...more.pages.map((p) => p.token?.token ?? ''));
       view.pages.push(...pages);
@@ -282,8 +354,16 @@ class ResultsPanel implements vscode.Disposable {
       const error = pages.find((p) => p.error)?.error;
       if (error && !view.error) view.error = error;
       const last = view.pages.at(-1)?.response;
-      view.summary.line = listingLine({ status: last?.status, statusText: last?.statusText, itemCount: view.vehicles.count, pageCount: view.pages.length, moreExist: !!more.nextUrl });
-      this.post({ type: 'pagesAppended', resultId, pages, vehicles, nextUrl: more.nextUrl, stoppedBecause: more.stoppedBecause, canLoadNext: view.canLoadNext, error });
+      if (moreResult) {
+        view.outcome = moreResult.outcome;
+        view.summary.line = summaryOf(view, moreResult);
+      } else {
+        view.summary.line = listingLine({ status: last?.status, statusText: last?.statusText, itemCount: view.vehicles.count, pageCount: view.pages.length, moreExist: !!more.nextUrl });
+      }
+      const message: HostMessage = { type: 'pagesAppended', resultId, pages, vehicles, nextUrl: more.nextUrl, stoppedBecause: more.stoppedBecause, canLoadNext: view.canLoadNext, error, summaryLine: view.summary.line };
+      if (moreTable) message.table = moreTable;
+      this.post(message);
+      if (view.conformance?.state === 'checked') this.checkConformance(held, more.pages, offset);
     } finally {
       held.loading = false;
       this.post({ type: 'busy', resultId, action: 'loadNextPage', busy: false });
@@ -328,6 +408,8 @@ function panelTitleOf(environment: Environment | undefined, kind: ResultView['ki
 export interface ResultsPanels extends ResultsPanelMethods {
   /** Takes over a panel VS Code restored after a reload, with the state its webview persisted. */
   restore(webviewPanel: vscode.WebviewPanel, state: unknown): void;
+  /** Saves the result of the active panel (or the last one shown) as `request` asks (command `mobilityApi.exportResult`). */
+  exportShown(request: ExportRequest): Promise<ExportResultOutcome>;
 }
 
 /**
@@ -338,8 +420,11 @@ export interface ResultsPanels extends ResultsPanelMethods {
  */
 export function createResultsPanels(context: vscode.ExtensionContext, log: vscode.LogOutputChannel): ResultsPanels {
   const panels = new Map<string, ResultsPanel>();
+  /** The panel that last showed a listing or result: what the export command saves when no panel is active. */
+  let lastResultPanel: ResultsPanel | undefined;
   const forget = (panel: ResultsPanel) => {
     if (panels.get(panel.key) === panel) panels.delete(panel.key);
+    if (lastResultPanel === panel) lastResultPanel = undefined;
   };
 
   const adopt = (key: string, webviewPanel: vscode.WebviewPanel, summary: ResultSummary | undefined): ResultsPanel => {
@@ -382,6 +467,7 @@ export function createResultsPanels(context: vscode.ExtensionContext, log: vscod
         canLoadNext: !!args.loadNextPage,
         canCopyCurl: !!args.curlCommand,
         now: Date.now(),
+        refusal: args.refusal,
       });
       const held: HeldResult = {
         view,
@@ -391,35 +477,47 @@ export function createResultsPanels(context: vscode.ExtensionContext, log: vscod
         loadNextPage: args.loadNextPage,
         curlCommand: args.curlCommand,
       };
-      panelFor(args.environment, 'listing').show(held, panelTitleOf(args.environment, 'listing'));
+      view.canExport = true;
+      const panel = panelFor(args.environment, 'listing');
+      lastResultPanel = panel;
+      panel.show(held, panelTitleOf(args.environment, 'listing'));
       log.info(`${LOG} ${args.environment.name}: ${view.summary.line}`);
     },
     showResult(args) {
-      const listing = listingOf(args.result);
-      const view = listingView({
+      const view = resultView({
         id: randomUUID(),
         environment: args.environment,
-        listing,
+        result: args.result,
+        title: args.title,
         credentialLabel: args.credentialLabel,
         canLoadNext: !!args.loadNextPage,
         canCopyCurl: !!args.curlCommand,
+        canRunAgain: !!args.runAgain,
         now: Date.now(),
+        refusal: args.refusal,
       });
-      view.title = args.title;
-      view.summary.title = args.title;
-      view.summary.canRunAgain = !!args.runAgain;
-      const loadNextPage = args.loadNextPage;
+      view.canExport = true;
       const held: HeldResult = {
         view,
         tokens: args.result.pages.map((p) => p.token?.token ?? ''),
         pages: [...args.result.pages],
         environment: args.environment,
-        loadNextPage: loadNextPage ? async (nextUrl) => listingOf(await loadNextPage(nextUrl)) : undefined,
+        loadNextResult: args.loadNextPage,
         curlCommand: args.curlCommand,
         runAgain: args.runAgain,
+        endpointId: args.endpointId,
       };
-      panelFor(args.environment, 'listing').show(held, `${args.title}`);
+      const panel = panelFor(args.environment, 'listing');
+      lastResultPanel = panel;
+      panel.show(held, `${args.title}`);
       log.info(`${LOG} ${args.environment.name}: ${args.title}: ${view.summary.line}`);
+    },
+    async exportShown(request) {
+      // The active panel when one is, else the one that last showed a result.
+      const active = [...panels.values()].find((p) => p.panel.active && p.shown?.view.kind === 'listing');
+      const panel = active ?? lastResultPanel;
+      if (!panel) return { ok: false, message: 'No result to save: run a request first.' };
+      return panel.export(request);
     },
     showRequestError(args) {
       const view = requestErrorView({ id: randomUUID(), environment: args.environment, error: args.error, url: args.url, now: Date.now() });

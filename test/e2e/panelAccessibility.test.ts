@@ -23,6 +23,8 @@ import type { RunningSandbox } from '../../src/sandbox/sandboxServer';
 import type { ListingResultView } from '../../src/shared/protocol';
 import { bodyView } from '../../src/results/bodyView';
 import { listingView } from '../../src/results/listingView';
+import { resultConformanceView } from '../../src/results/conformance';
+import { resultView } from '../../src/results/resultView';
 import { tokenResultView } from '../../src/results/tokenView';
 import { measurePanelContrast } from './panelContrast';
 import { axeViolations, describeViolations } from './panelFrame';
@@ -359,6 +361,57 @@ describe('results panel accessibility and layout (standalone page)', function ()
     assert.deepEqual(treeStops.filter((s) => !s.ring), []);
     assert.equal(treeStops.filter((s) => s.role === 'treeitem').length, 1, 'the tree is one Tab stop');
     await page.close();
+  });
+
+  it('the resource views and the conformance section: axe clean in both themes, every Tab stop with a ring, findings reachable by keyboard', async () => {
+    // Trips of a processed hour, one of them broken on purpose so that the conformance section lists findings.
+    const hour = new Date(Math.floor(Date.now() / 86_400_000) * 86_400_000 - 12 * 3_600_000).toISOString().slice(0, 13);
+    const trips = await new ApiClient().request(environment, credential, { path: `/trips?end_time=${hour}`, itemsKey: 'trips' });
+    assert.equal(trips.outcome, 'items', `${trips.pages[0]?.status} ${JSON.stringify(trips.pages[0]?.body).slice(0, 300)}`);
+    const body = trips.pages[0].body as { trips: Record<string, unknown>[] };
+    assert.ok(body.trips.length > 1, 'the sandbox has trips in that hour');
+    delete body.trips[1].trip_id;
+    body.trips[1].distance = 'far';
+    const v = resultView({ id: 'a11y-trips', environment, result: trips, title: `Trips · ${hour}`, canLoadNext: false, canCopyCurl: true, canRunAgain: true, now: Date.now() });
+    v.canExport = true;
+    v.conformance = resultConformanceView(trips, 'trips');
+    assert.ok(v.conformance.state === 'checked' && !v.conformance.conforms);
+    const found: string[] = [];
+    for (const theme of ['light', 'dark'] as const) {
+      const page = await openPanel(theme);
+      await deliver(page, { type: 'show', panelKey: 'env:mds-staging', result: v }, { type: 'body', body: bodyView(trips.pages[0], v.id, 0) });
+      await page.locator('[data-testid="trips-table"]').waitFor();
+      await page.evaluate(() => document.querySelectorAll('vscode-collapsible').forEach((c) => c.setAttribute('open', '')));
+      await page.evaluate(() => document.querySelectorAll('details').forEach((d) => d.setAttribute('open', '')));
+      for (const [what, tab] of [['trips table', 'view-table'], ['JSON tree', 'view-tree'], ['plot', 'view-plot']] as const) {
+        await page.locator(`[data-testid="${tab}"]`).click();
+        if (tab === 'view-tree') await page.locator('[data-testid="json-tree"] [role="treeitem"]').first().waitFor();
+        const violations = await axeViolations(page);
+        if (violations.length) found.push(`${what} (${theme}):\n${describeViolations(violations)}`);
+      }
+      await shot(page, `trips-conformance-${theme}`);
+      if (theme === 'light') {
+        await page.locator('[data-testid="view-table"]').click();
+        // Start the Tab walk at the top: a click on the title moves the sequential focus starting point there.
+        await page.locator('[data-testid="result-title"]').click();
+        const stops: Awaited<ReturnType<typeof focused>>[] = [];
+        for (let i = 0; i < 150; i++) {
+          await page.keyboard.press('Tab');
+          const at = await focused(page);
+          if (at.tag === 'body' || (stops.length && JSON.stringify(at) === JSON.stringify(stops[0]))) break;
+          stops.push(at);
+        }
+        assert.deepEqual(stops.filter((s) => !s.ring), [], 'every Tab stop shows a focus ring');
+        const names = stops.map((s) => s.testid || s.text);
+        for (const expected of ['finding-path', 'export-csv', 'export-geojson', 'trips-table', 'table-filter']) assert.ok(names.includes(expected), `Tab reaches ${expected}: ${names.join(', ')}`);
+        // A finding by keyboard: focus its path, press Enter, land on the node in the tree.
+        await page.locator('[data-testid="finding-path"]').first().focus();
+        await page.keyboard.press('Enter');
+        await page.waitForFunction(() => document.activeElement?.getAttribute('role') === 'treeitem' && !!document.activeElement.querySelector(':scope > .jt-target'));
+      }
+      await page.close();
+    }
+    assert.equal(found.length, 0, found.join('\n\n'));
   });
 
   it('at 360 px, URLs wrap only after "/", "?" and "&", never inside a host name or path segment', async () => {

@@ -15,7 +15,7 @@ import { startSandbox } from '../../src/sandbox/sandboxServer';
 import type { RunningSandbox } from '../../src/sandbox/sandboxServer';
 import { concatVehicleColumns } from '../../src/shared/protocol';
 import type { VehicleColumns } from '../../src/shared/protocol';
-import { TableSorter, cellText, filterRows, stateCounts, visibleColumns } from '../../src/webview-ui/tableModel';
+import { DataTableSorter, cellText as dataCellText, columnById, filterTableRows, groupCounts, vehicleDataTable, visibleDataColumns } from '../../src/shared/dataTable';
 import { urlBreakPieces } from '../../src/webview-ui/urlBreaks';
 import { bodyView } from '../../src/results/bodyView';
 import { buildCurlCommand } from '../../src/results/environmentView';
@@ -39,6 +39,27 @@ function assertNoToken(view: unknown, tokens: string[]): void {
     assert.ok(!text.includes(token), 'the raw token is in the view');
     // Its signature part alone would be enough to reuse it.
     assert.ok(!text.includes(token.split('.')[2]), 'the token signature is in the view');
+  }
+}
+
+// The vehicle table through the one table model of every resource (src/shared/dataTable.ts), by the vehicle column ids.
+function cellText(cols: VehicleColumns, row: number, id: string): string {
+  const column = columnById(vehicleDataTable(cols), id);
+  assert.ok(column, `a vehicle column ${id}`);
+  return dataCellText(column, row);
+}
+function visibleColumns(cols: VehicleColumns) {
+  return visibleDataColumns(vehicleDataTable(cols));
+}
+function filterRows(cols: VehicleColumns, filter: { text?: string; state?: string }): Uint32Array {
+  return filterTableRows(vehicleDataTable(cols), { filter: filter.text, group: filter.state });
+}
+function stateCounts(cols: VehicleColumns): Map<string, number> {
+  return groupCounts(vehicleDataTable(cols));
+}
+class TableSorter extends DataTableSorter {
+  constructor(cols: VehicleColumns) {
+    super(vehicleDataTable(cols));
   }
 }
 

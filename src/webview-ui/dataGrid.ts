@@ -1,18 +1,33 @@
-// The vehicle table: a virtualised table. Only the rows in view (plus a few) exist in the DOM, all
-// of one fixed height and recycled while scrolling, so 100,000 rows scroll like 100. For assistive
-// technology it is an ARIA table: aria-rowcount says how many rows there are, each rendered row its
-// aria-rowindex, and the rows in the DOM are kept in reading order. Column headers hold sort buttons.
-import type { VehicleColumns } from '../shared/protocol';
-import { formatCount, plural } from '../shared/format';
+// The table of every resource (vehicles, trips, events, telemetry, stops, report CSVs): a virtualised
+// table over a DataTableView. Only the rows in view (plus a few) exist in the DOM, all of one fixed
+// height and recycled while scrolling, so 100,000 rows scroll like 100. For assistive technology it is
+// an ARIA table: aria-rowcount says how many rows there are, each rendered row its aria-rowindex, and
+// the rows in the DOM are kept in reading order. Column headers hold sort buttons.
+import type { DataColumn, DataTableView } from '../shared/dataTable';
+import { DataTableSorter, cellText, groupColumn, groupCounts, queryRows, rowCountText, visibleDataColumns } from '../shared/dataTable';
+import { formatCount } from '../shared/format';
 import { clear, h } from './dom';
-import type { ColumnDef, ColumnId } from './tableModel';
-import { TableSorter, cellText, filterRows, isColumnId, stateCounts, visibleColumns } from './tableModel';
 
 export const ROW_HEIGHT = 24;
+
+/** Grid width of a column, CSS. */
+function widthOf(column: DataColumn): string {
+  switch (column.type) {
+    case 'text': return /id$/i.test(column.id) && column.id !== 'tripIds' ? 'minmax(180px, 2fr)' : 'minmax(120px, 1.4fr)';
+    case 'category': return 'minmax(100px, 1fr)';
+    case 'number': return 'minmax(72px, 0.7fr)';
+    case 'time': return 'minmax(150px, 1.3fr)';
+    case 'position': return 'minmax(150px, 1.2fr)';
+  }
+}
+
+function isNumeric(column: DataColumn): boolean {
+  return column.type === 'number' || column.type === 'time' || column.type === 'position';
+}
 const OVERSCAN = 8;
 
 export interface TableState {
-  sortColumn?: ColumnId;
+  sortColumn?: string;
   sortDescending?: boolean;
   filter?: string;
   stateFilter?: string;
@@ -29,11 +44,18 @@ interface RowSlot {
   row: number;
 }
 
-export class VehicleTable {
+/** The grid's test id and names per resource: the vehicle table keeps the names it always had. */
+function namesOf(table: DataTableView): { testid: string; label: string } {
+  const vehicles = table.resource === 'vehicles' || table.resource === 'vehicles_status' || table.resource === 'maas_vehicles';
+  const label = table.noun[1].charAt(0).toUpperCase() + table.noun[1].slice(1);
+  return { testid: vehicles ? 'vehicle-table' : `${table.resource}-table`, label: vehicles ? 'Vehicles' : label };
+}
+
+export class DataGrid {
   readonly element: HTMLElement;
-  private cols: VehicleColumns | undefined;
-  private columns: ColumnDef[] = [];
-  private sorter: TableSorter | undefined;
+  private cols: DataTableView | undefined;
+  private columns: DataColumn[] = [];
+  private sorter: DataTableSorter | undefined;
   private order: Uint32Array = new Uint32Array(0);
   private readonly scroller: HTMLElement;
   private readonly header: HTMLElement;
@@ -49,31 +71,57 @@ export class VehicleTable {
 
   constructor(initial: TableState, private readonly onChange: (state: TableState, rows: Uint32Array) => void, private readonly announce: (text: string) => void = () => {}) {
     this.state = { ...initial };
-    this.filterField = h('vscode-textfield', { placeholder: 'Filter by id, type, propulsion or state', 'data-testid': 'table-filter', 'aria-label': 'Filter vehicles' });
+    this.filterField = h('vscode-textfield', { placeholder: 'Filter', 'data-testid': 'table-filter', 'aria-label': 'Filter rows' });
     this.filterField.value = this.state.filter ?? '';
     this.filterField.addEventListener('input', () => {
       clearTimeout(this.filterTimer);
       this.filterTimer = setTimeout(() => this.update({ filter: this.filterField.value }), 120);
     });
-    this.stateSelect = h('vscode-single-select', { 'data-testid': 'state-filter', 'aria-label': 'Vehicle state', label: 'Vehicle state' });
+    this.stateSelect = h('vscode-single-select', { 'data-testid': 'state-filter', 'aria-label': 'Group', label: 'Group' });
     this.stateSelect.addEventListener('change', () => this.update({ stateFilter: this.stateSelect.value }));
     this.count = h('span', { class: 'muted', 'data-testid': 'row-count' });
     this.header = h('div', { class: 'vt-header', role: 'row', 'aria-rowindex': 1 });
     this.body = h('div', { class: 'vt-body', role: 'rowgroup' });
     // Focusable so that the keyboard can scroll it; the sort buttons in its header come next in Tab order.
     this.scroller = h('div', { class: 'vt', role: 'table', tabindex: 0, 'data-testid': 'vehicle-table', 'aria-label': 'Vehicles' }, this.header, this.body);
+    this.toolbar = h('div', { class: 'toolbar' }, this.filterField, this.stateSelect, this.count);
     this.scroller.addEventListener('scroll', () => this.schedule(), { passive: true });
     new ResizeObserver(() => this.schedule()).observe(this.scroller);
-    this.element = h('div', { class: 'vt-wrap' }, h('div', { class: 'toolbar' }, this.filterField, this.stateSelect, this.count), this.scroller);
+    this.element = h('div', { class: 'vt-wrap' }, this.toolbar, this.scroller);
+  }
+
+  /** The bar above the table (filter, group menu, count): export buttons go here. */
+  readonly toolbar: HTMLElement;
+
+  /** What the user chose: the export rebuilds these rows on the host. */
+  get query(): { filter?: string; group?: string; sortColumn?: string; sortDescending?: boolean } {
+    return { filter: this.state.filter, group: this.state.stateFilter, sortColumn: this.state.sortColumn, sortDescending: this.state.sortDescending };
+  }
+
+  /** The data shown. */
+  get data(): DataTableView | undefined {
+    return this.cols;
   }
 
   /** New data. `keepScroll` when rows were appended to the same result. */
-  setData(cols: VehicleColumns, keepScroll = false): void {
+  setData(cols: DataTableView, keepScroll = false): void {
     this.cols = cols;
-    this.sorter = new TableSorter(cols);
-    this.columns = visibleColumns(cols);
+    this.sorter = new DataTableSorter(cols);
+    this.columns = visibleDataColumns(cols);
+    const names = namesOf(cols);
+    this.scroller.setAttribute('data-testid', names.testid);
+    this.scroller.setAttribute('aria-label', names.label);
+    this.scroller.setAttribute('data-resource', cols.resource);
+    this.filterField.setAttribute('aria-label', `Filter ${cols.noun[1]}`);
+    this.filterField.setAttribute('placeholder', `Filter ${cols.noun[1]} by ${cols.columns.filter((c) => !c.hidden && (c.type === 'text' || c.type === 'category')).map((c) => c.label.toLowerCase()).slice(0, 4).join(', ')}`);
+    const group = groupColumn(cols);
+    this.stateSelect.hidden = !group;
+    if (group) {
+      this.stateSelect.setAttribute('aria-label', group.label);
+      this.stateSelect.setAttribute('label', group.label);
+    }
     if (this.state.sortColumn && !this.columns.some((c) => c.id === this.state.sortColumn)) this.state.sortColumn = undefined;
-    const template = this.columns.map((c) => c.width).join(' ');
+    const template = this.columns.map(widthOf).join(' ');
     this.header.style.gridTemplateColumns = template;
     this.renderHeader();
     this.renderStateOptions();
@@ -98,14 +146,11 @@ export class VehicleTable {
   private refresh(): void {
     const cols = this.cols;
     if (!cols || !this.sorter) return;
-    let rows = filterRows(cols, { text: this.state.filter, state: this.state.stateFilter });
-    if (this.state.sortColumn) rows = this.sorter.sort(rows, this.state.sortColumn, !!this.state.sortDescending);
+    const rows = queryRows(cols, this.query, this.sorter);
     this.order = rows;
     this.body.style.height = `${rows.length * ROW_HEIGHT}px`;
     this.scroller.setAttribute('aria-rowcount', String(rows.length + 1));
-    this.count.textContent = rows.length === cols.count
-      ? plural(cols.count, 'vehicle')
-      : `${formatCount(rows.length)} of ${plural(cols.count, 'vehicle')}`;
+    this.count.textContent = rowCountText(cols, rows.length);
     this.count.setAttribute('data-rows', String(rows.length));
     for (const slot of this.slots) slot.row = -1;
     this.updateHeaderSort();
@@ -123,14 +168,14 @@ export class VehicleTable {
         this.refresh();
         this.announce(`Sorted by ${column.label}, ${descending ? 'descending' : 'ascending'}`);
       });
-      this.header.appendChild(h('div', { class: `vt-cell vt-head${column.numeric ? ' num' : ''}`, role: 'columnheader', 'data-col': column.id }, sort));
+      this.header.appendChild(h('div', { class: `vt-cell vt-head${isNumeric(column) ? ' num' : ''}`, role: 'columnheader', 'data-col': column.id }, sort));
     }
   }
 
   private updateHeaderSort(): void {
     for (const cell of Array.from(this.header.children) as HTMLElement[]) {
       const id = cell.getAttribute('data-col');
-      const active = isColumnId(id) && id === this.state.sortColumn;
+      const active = id !== null && id === this.state.sortColumn;
       cell.setAttribute('aria-sort', active ? (this.state.sortDescending ? 'descending' : 'ascending') : 'none');
       const mark = cell.querySelector('.sort-mark');
       if (mark) mark.textContent = active ? (this.state.sortDescending ? ' ▼' : ' ▲') : '';
@@ -141,8 +186,9 @@ export class VehicleTable {
     const cols = this.cols;
     if (!cols) return;
     clear(this.stateSelect);
-    const counts = stateCounts(cols);
-    this.stateSelect.appendChild(h('vscode-option', { value: '' }, 'All states'));
+    const counts = groupCounts(cols);
+    const group = groupColumn(cols);
+    this.stateSelect.appendChild(h('vscode-option', { value: '' }, group?.states ? 'All states' : `All (${group?.label.toLowerCase() ?? 'groups'})`));
     for (const [name, n] of [...counts].sort((a, b) => b[1] - a[1])) {
       if (name === '') continue;
       this.stateSelect.appendChild(h('vscode-option', { value: name }, `${name} (${formatCount(n)})`));
@@ -205,7 +251,7 @@ export class VehicleTable {
   }
 
   private newSlot(): RowSlot {
-    const cells = this.columns.map((c) => h('div', { class: `vt-cell${c.numeric ? ' num' : ''}`, role: 'cell', 'data-col': c.id }));
+    const cells = this.columns.map((c) => h('div', { class: `vt-cell${isNumeric(c) ? ' num' : ''}`, role: 'cell', 'data-col': c.id }));
     const el = h('div', { class: 'vt-row', role: 'row' }, ...cells);
     el.style.gridTemplateColumns = this.header.style.gridTemplateColumns;
     this.body.appendChild(el);
@@ -213,7 +259,6 @@ export class VehicleTable {
   }
 
   private fill(slot: RowSlot, position: number): void {
-    const cols = this.cols as VehicleColumns;
     const row = this.order[position];
     slot.row = position;
     slot.el.style.transform = `translateY(${position * ROW_HEIGHT}px)`;
@@ -222,14 +267,14 @@ export class VehicleTable {
     slot.el.classList.toggle('odd', position % 2 === 1);
     this.columns.forEach((column, i) => {
       const cell = slot.cells[i];
-      const text = cellText(cols, row, column.id);
-      if (column.id === 'state') {
+      const text = cellText(column, row);
+      if (column.type === 'category' && column.states) {
         clear(cell);
         if (text) cell.append(h('span', { class: `dot ${stateClass(text)}`, 'aria-hidden': 'true' }), text);
       } else {
         cell.textContent = text;
       }
-      if (column.id === 'deviceId' || column.id === 'vehicleId') cell.title = text;
+      if (column.type === 'text') cell.title = text;
     });
   }
 }

@@ -1,0 +1,141 @@
+// In the real VS Code: a provider that is not conformant on purpose (its vehicle status lacks
+// last_event.device_id) shows conformance findings in the results panel, a finding's JSON path opens the JSON
+// tree there, and "Save CSV" writes the table through VS Code's save dialog; the file is read back.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import http from 'node:http';
+import type net from 'node:net';
+import path from 'node:path';
+import type { FrameLocator, Page } from 'playwright-core';
+import { e2eFolders, useWorkbench } from './session';
+import { openViewContainer, pickQuickPickItem, quickInputState, runCommand, runCommandAndPick, step, treeRow, waitForNotification } from './workbench';
+
+const DEVICE = (i: number) => `5f0f7a1e-2b3c-4d5e-8f9a-${String(i).padStart(12, '0')}`;
+const PROVIDER = '5f0f7a1e-2b3c-4d5e-8f9a-ffffffffffff';
+
+/** One vehicle status; `last_event.device_id` is left out on purpose. */
+function status(i: number): Record<string, unknown> {
+  const now = Date.now();
+  return {
+    device_id: DEVICE(i),
+    provider_id: PROVIDER,
+    last_event: { event_id: DEVICE(100 + i), provider_id: PROVIDER, vehicle_state: 'available', event_types: ['battery_charged'], timestamp: now, location: { lat: 52.5 + i / 1000, lng: 13.4 } },
+    last_telemetry: { telemetry_id: DEVICE(200 + i), device_id: DEVICE(i), provider_id: PROVIDER, timestamp: now, trip_ids: null, journey_id: null, location: { lat: 52.5 + i / 1000, lng: 13.4 }, battery_percent: 50 + i },
+  };
+}
+
+/** A provider serving /vehicles/status with the broken items; it counts requests. */
+async function brokenProvider(count: number): Promise<{ url: string; requests: () => number; close: () => Promise<void> }> {
+  let requests = 0;
+  const server = http.createServer((_req, res) => {
+    requests++;
+    const body = JSON.stringify({ version: '2.0.0', last_updated: Date.now(), ttl: 0, vehicles_status: Array.from({ length: count }, (_, i) => status(i)), links: { next: null } });
+    res.writeHead(200, { 'Content-Type': 'application/vnd.mds+json;version=2.0' });
+    res.end(body);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  return { url: `http://127.0.0.1:${port}`, requests: () => requests, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
+
+async function resultsFrame(page: Page, timeoutMs = 60_000): Promise<FrameLocator> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const count = await page.locator('iframe.webview.ready').count();
+    for (let i = count - 1; i >= 0; i--) {
+      const frame = page.locator('iframe.webview.ready').nth(i).contentFrame().frameLocator('iframe#active-frame');
+      if (await frame.locator('[data-testid="result-title"]').count().catch(() => 0)) return frame;
+    }
+    if (Date.now() > deadline) throw new Error(`no results panel among ${count} webview(s)`);
+    await page.waitForTimeout(500);
+  }
+}
+
+describe('conformance findings and export in the workbench', function () {
+  this.timeout(300_000);
+  const folders = e2eFolders();
+  const settingsFile = path.join(folders.userDataDir, 'User', 'settings.json');
+  const envName = 'Broken provider';
+  const count = 12;
+  let original = '';
+  let provider: Awaited<ReturnType<typeof brokenProvider>>;
+  const target = path.join(folders.userDataDir, '..', `export-${process.pid}.csv`);
+
+  // Registered before useWorkbench()'s hooks, so the workbench loads with the environment in the settings.
+  before(async () => {
+    provider = await brokenProvider(count);
+    original = fs.readFileSync(settingsFile, 'utf8');
+    const settings = JSON.parse(original) as Record<string, unknown>;
+    settings['mobilityApi.customEnvironments'] = [{ id: 'broken', name: envName, api: 'mds', baseUrl: provider.url }];
+    fs.writeFileSync(settingsFile, JSON.stringify(settings, null, 2));
+    fs.rmSync(target, { force: true });
+  });
+  after(async () => {
+    await runCommand(wb.page, 'Mobility API: Stop Local Sandbox').catch(() => undefined);
+    if (original) fs.writeFileSync(settingsFile, original);
+    await provider?.close();
+    fs.rmSync(target, { force: true });
+  });
+  const wb = useWorkbench();
+
+  it('shows the missing last_event.device_id as a finding, jumps to it in the JSON tree, and saves the table as CSV', async () => {
+    const page = wb.page;
+    await step(page, 'open the Mobility API view container', () => openViewContainer(page, 'Mobility API'));
+    await step(page, 'see the broken environment', () => treeRow(page, 'Environments', envName));
+    await step(page, 'start the sandbox for its demo credential', async () => {
+      await runCommand(page, 'Mobility API: Start Local Sandbox');
+      await waitForNotification(page, /Local sandbox running on/, 60_000);
+    });
+    await step(page, 'bind the demo credential to the broken environment', async () => {
+      await runCommand(page, 'Mobility API: Bind Credential to Environments');
+      await pickQuickPickItem(page, 'Sandbox demo credential');
+      await pickQuickPickItem(page, envName);
+      await page.keyboard.press('Enter');
+    });
+    await step(page, 'list its vehicle status', () => runCommandAndPick(page, 'Mobility API: Vehicle Status (MDS)', envName));
+    const frame = await step(page, 'wait for the results panel', () => resultsFrame(page));
+    await step(page, 'see the conformance findings', async () => {
+      const rule = frame.locator('[data-testid="conformance-rule"]', { hasText: 'missing required property device_id' });
+      await rule.waitFor({ timeout: 60_000 });
+      assert.equal(await rule.locator('[data-testid="rule-where"]').textContent(), '/vehicles_status/*/last_event');
+      assert.equal(await rule.locator('[data-testid="rule-count"]').textContent(), `${count} ×`);
+      assert.match(await frame.locator('[data-testid="section-conformance"]').getAttribute('heading') ?? '', /^MDS 2\.0: \d+ findings in 12 of 12 items$/);
+    });
+    await step(page, 'open a finding\'s place in the JSON tree', async () => {
+      await frame.locator('[data-testid="conformance-rule"] [data-testid="finding-path"]').first().click();
+      const target = frame.locator('.jt-target');
+      await target.waitFor({ timeout: 20_000 });
+      assert.match(await target.textContent() ?? '', /"last_event"/);
+    });
+    await page.screenshot({ path: path.join(process.env.E2E_ARTIFACTS_DIR ?? '.', 'conformance-findings.png') });
+    await step(page, 'save the table as CSV through the save dialog', async () => {
+      await frame.locator('[data-testid="view-table"]').click();
+      await frame.locator('[data-testid="export-csv"]').click();
+      // code-server's save dialog is a quick input that takes a path; it fills in the suggested path after it opens.
+      const deadline0 = Date.now() + 20_000;
+      for (;;) {
+        const state = await quickInputState(page);
+        if (state && /\.csv$/.test(state.value)) break;
+        if (Date.now() > deadline0) throw new Error(`No save dialog with a suggested .csv path opened; the quick input shows ${JSON.stringify(state)}.`);
+        await page.waitForTimeout(200);
+      }
+      const box = page.locator('.quick-input-widget .quick-input-box input');
+      await box.fill(target);
+      await page.waitForFunction((want) => document.querySelector<HTMLInputElement>('.quick-input-widget .quick-input-box input')?.value === want, target);
+      await box.press('Enter');
+      const deadline = Date.now() + 30_000;
+      while (!fs.existsSync(target) && Date.now() < deadline) await page.waitForTimeout(200);
+      assert.ok(fs.existsSync(target), `${target} was written`);
+    });
+    await step(page, 'read the CSV back', () => {
+      const lines = fs.readFileSync(target, 'utf8').trimEnd().split('\r\n');
+      assert.equal(lines[0], 'Device ID,Vehicle ID,Provider ID,Type,Propulsion,State,Battery,Last event,Position lat,Position lng');
+      assert.equal(lines.length, count + 1);
+      const devices = lines.slice(1).map((l) => l.split(',')[0]).sort();
+      assert.deepEqual(devices, Array.from({ length: count }, (_, i) => DEVICE(i)).sort());
+      assert.ok(!/eyJ[A-Za-z0-9_-]{10,}\./.test(fs.readFileSync(target, 'utf8')), 'no token in the export');
+      assert.deepEqual(fs.readdirSync(path.dirname(target)).filter((f) => f.endsWith('.part')), [], 'no temporary file left');
+      return Promise.resolve();
+    });
+  });
+});
