@@ -50,7 +50,8 @@ function cloneRules(rules: readonly ConformanceRule[]): ConformanceRule[] {
   return rules.map((r) => ({ ...r, examples: [...r.examples] }));
 }
 
-function mergeRules(into: ConformanceRule[], more: readonly ConformanceRule[]): void {
+/** Adds `more` to `into`: the same rule (keyword, place, message, schema bug) adds its count and a few more examples. */
+function mergeRules<R extends { keyword: string; where: string; message: string; schemaBug?: string; count: number; examples: unknown[] }>(into: R[], more: readonly R[]): void {
   for (const rule of more) {
     const same = into.find((r) => r.keyword === rule.keyword && r.where === rule.where && r.message === rule.message && r.schemaBug === rule.schemaBug);
     if (!same) {
@@ -67,18 +68,6 @@ function ruleView(rule: ConformanceRule, pageIndex: number): ConformanceRuleView
   const view: ConformanceRuleView = { keyword: rule.keyword, message: rule.message, where: rule.where, count: rule.count, examples: rule.examples.map((e) => ({ pageIndex, path: e.path, value: e.value })) };
   if (rule.schemaBug) view.schemaBug = rule.schemaBug;
   return view;
-}
-
-function mergeRuleViews(into: ConformanceRuleView[], more: readonly ConformanceRuleView[]): void {
-  for (const rule of more) {
-    const same = into.find((r) => r.keyword === rule.keyword && r.where === rule.where && r.message === rule.message && r.schemaBug === rule.schemaBug);
-    if (!same) {
-      into.push({ ...rule, examples: [...rule.examples] });
-      continue;
-    }
-    same.count += rule.count;
-    for (const example of rule.examples) if (same.examples.length < EXAMPLES_PER_RULE) same.examples.push(example);
-  }
 }
 
 /**
@@ -107,8 +96,8 @@ export function resultConformanceView(result: Pick<ApiResult, 'pages'>, endpoint
     view.itemsWithFindings += report.itemsWithFindings;
     view.findingCount += report.findingCount;
     view.omittedFindings += report.omittedFindings;
-    mergeRuleViews(rules, report.rules.map((r) => ruleView(r, index)));
-    mergeRuleViews(schemaBugs, report.schemaBugs.map((r) => ruleView(r, index)));
+    mergeRules(rules, report.rules.map((r) => ruleView(r, index)));
+    mergeRules(schemaBugs, report.schemaBugs.map((r) => ruleView(r, index)));
   }
   rules.sort((a, b) => b.count - a.count);
   schemaBugs.sort((a, b) => b.count - a.count);
@@ -121,8 +110,8 @@ export function mergeConformanceViews(a: ConformanceView | undefined, b: Conform
   if (b.state !== 'checked') return a;
   const rules = a.rules.map((r) => ({ ...r, examples: [...r.examples] }));
   const schemaBugs = a.schemaBugs.map((r) => ({ ...r, examples: [...r.examples] }));
-  mergeRuleViews(rules, b.rules);
-  mergeRuleViews(schemaBugs, b.schemaBugs);
+  mergeRules(rules, b.rules);
+  mergeRules(schemaBugs, b.schemaBugs);
   rules.sort((x, y) => y.count - x.count);
   return {
     ...a, conforms: a.conforms && b.conforms, itemsChecked: a.itemsChecked + b.itemsChecked, itemsWithFindings: a.itemsWithFindings + b.itemsWithFindings,

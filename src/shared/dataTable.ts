@@ -294,7 +294,8 @@ export function vehicleDataTable(cols: VehicleColumns, resource: TableResource =
   };
 }
 
-function remapCodes(count: number, a: { codes: Uint16Array; names: string[] }, aCount: number, b: { codes: Uint16Array; names: string[] }, bCount: number): { codes: Uint16Array; names: string[] } {
+/** `a`'s codes followed by `b`'s, with `b`'s names mapped into `a`'s name list (shared by every categorical column). */
+export function remapCodes(count: number, a: { codes: Uint16Array; names: string[] }, aCount: number, b: { codes: Uint16Array; names: string[] }, bCount: number): { codes: Uint16Array; names: string[] } {
   const merged = [...a.names];
   const index = new Map(merged.map((name, i) => [name, i]));
   const translate = b.names.map((name) => {

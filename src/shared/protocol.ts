@@ -9,6 +9,7 @@
 
 /** The `viewType` of the results panel (manifest: `onWebviewPanel:mobilityApi.results`). */
 import type { DataTableView, TableQuery } from './dataTable';
+import { remapCodes } from './dataTable';
 
 export const RESULTS_VIEW_TYPE = 'mobilityApi.results';
 
@@ -483,35 +484,15 @@ export function parsePersistedState(value: unknown): PersistedPanelState | undef
 /** `a` followed by `b`, with `b`'s category codes mapped into `a`'s name lists. Neither input changes. */
 export function concatVehicleColumns(a: VehicleColumns, b: VehicleColumns): VehicleColumns {
   const n = a.count + b.count;
-  const remap = (names: string[], codes: Uint16Array, moreNames: string[], moreCodes: Uint16Array): { names: string[]; codes: Uint16Array } => {
-    const merged = [...names];
-    const index = new Map(merged.map((name, i) => [name, i]));
-    const translate = moreNames.map((name) => {
-      let code = index.get(name);
-      if (code === undefined) {
-        // Beyond 65535 distinct names the rest share the last code rather than wrap around.
-        code = merged.length < 0xffff ? merged.length : 0xfffe;
-        if (code === merged.length) {
-          merged.push(name);
-          index.set(name, code);
-        }
-      }
-      return code;
-    });
-    const out = new Uint16Array(n);
-    out.set(codes.subarray(0, a.count), 0);
-    for (let i = 0; i < b.count; i++) out[a.count + i] = translate[moreCodes[i]] ?? 0;
-    return { names: merged, codes: out };
-  };
   const floats = (x: Float64Array, y: Float64Array): Float64Array => {
     const out = new Float64Array(n);
     out.set(x.subarray(0, a.count), 0);
     out.set(y.subarray(0, b.count), a.count);
     return out;
   };
-  const type = remap(a.typeNames, a.typeCode, b.typeNames, b.typeCode);
-  const propulsion = remap(a.propulsionNames, a.propulsionCode, b.propulsionNames, b.propulsionCode);
-  const state = remap(a.stateNames, a.stateCode, b.stateNames, b.stateCode);
+  const type = remapCodes(n, { codes: a.typeCode, names: a.typeNames }, a.count, { codes: b.typeCode, names: b.typeNames }, b.count);
+  const propulsion = remapCodes(n, { codes: a.propulsionCode, names: a.propulsionNames }, a.count, { codes: b.propulsionCode, names: b.propulsionNames }, b.count);
+  const state = remapCodes(n, { codes: a.stateCode, names: a.stateNames }, a.count, { codes: b.stateCode, names: b.stateNames }, b.count);
   return {
     count: n,
     deviceId: a.deviceId.concat(b.deviceId),
