@@ -197,6 +197,8 @@ export interface ListingResultView {
   nextUrl?: string;
   stoppedBecause?: string;
   canLoadNext: boolean;
+  /** "Load all pages" next to "Load next page": the host follows every next page, with progress and Cancel. */
+  canLoadAll?: boolean;
   canCopyCurl: boolean;
   /** The first failed page's error, shown above everything else. */
   error?: ErrorView;
@@ -348,7 +350,7 @@ export type HostMessage =
   | { type: 'show'; panelKey: string; result: ResultView }
   /** After a reload, when the host no longer holds the result: the persisted summary, with "Run again". */
   | { type: 'restore'; panelKey: string; summary?: ResultSummary }
-  | { type: 'pagesAppended'; resultId: string; pages: PageView[]; vehicles: VehicleColumns; nextUrl?: string; stoppedBecause?: string; canLoadNext: boolean; error?: ErrorView; table?: DataTableView; summaryLine?: string }
+  | { type: 'pagesAppended'; resultId: string; pages: PageView[]; vehicles: VehicleColumns; nextUrl?: string; stoppedBecause?: string; canLoadNext: boolean; canLoadAll?: boolean; error?: ErrorView; table?: DataTableView; summaryLine?: string }
   /** The result's MDS conformance, checked after the result was shown (the validator takes a moment on 100,000 items). */
   | { type: 'conformance'; resultId: string; conformance: ConformanceView }
   | { type: 'busy'; resultId: string; action: 'loadNextPage' | 'copyCurl' | 'runAgain' | 'export'; busy: boolean }
@@ -362,6 +364,7 @@ export type WebviewMessage =
   | { type: 'copyPayload'; resultId: string; pageIndex?: number }
   | { type: 'copyCurl'; resultId: string; pageIndex?: number }
   | { type: 'loadNextPage'; resultId: string }
+  | { type: 'loadAllPages'; resultId: string }
   | { type: 'requestBody'; resultId: string; pageIndex: number }
   | { type: 'openInEditor'; resultId: string; pageIndex: number }
   | { type: 'runAgain' }
@@ -394,6 +397,7 @@ export function parseWebviewMessage(value: unknown): WebviewMessage | undefined 
       case 'runAgain':
         return { type };
       case 'loadNextPage':
+      case 'loadAllPages':
         return isShortString(resultId) ? { type, resultId } : undefined;
       case 'copyToken':
       case 'copyPayload':

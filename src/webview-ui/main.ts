@@ -148,7 +148,7 @@ class ResultsApp {
         if (message.action === 'loadNextPage') {
           for (const b of this.nextButtons) {
             b.toggleAttribute('disabled', message.busy);
-            b.textContent = message.busy ? 'Loading the next page…' : 'Load next page';
+            if (b.dataset.testid === 'load-next-page') b.textContent = message.busy ? 'Loading the next page…' : 'Load next page';
           }
           if (message.busy) this.announce('Loading the next page…');
         }
@@ -206,6 +206,12 @@ class ResultsApp {
     const env = r.environment;
     if (!env) return [];
     return [h('span', { class: 'badge' }, env.apiLabel), ' ', `${env.name} · ${env.stage} · `, urlText(env.baseUrl, { 'data-testid': 'base-url' })];
+  }
+
+  private loadAllButton(r: ListingResultView): HTMLElement {
+    const b = button('Load all pages', () => this.post({ type: 'loadAllPages', resultId: r.id }), { 'data-testid': 'load-all-pages', secondary: true });
+    this.nextButtons.push(b);
+    return b;
   }
 
   private loadNextButton(r: ListingResultView): HTMLElement {
@@ -312,6 +318,7 @@ class ResultsApp {
     host.appendChild(renderPages(r.pages, this.pageIndex(), (index) => this.selectPage(index)));
     const more: Child[] = [];
     if (r.canLoadNext) more.push(this.loadNextButton(r));
+    if (r.canLoadNext && r.canLoadAll) more.push(this.loadAllButton(r));
     if (r.nextUrl) more.push(h('span', { class: 'muted' }, 'Next: ', urlText(r.nextUrl, { 'data-testid': 'next-url' })));
     else more.push(h('span', { class: 'muted' }, 'This is the last page.'));
     host.appendChild(h('div', { class: 'toolbar' }, ...more));
@@ -459,6 +466,7 @@ class ResultsApp {
     r.nextUrl = message.nextUrl;
     r.stoppedBecause = message.stoppedBecause;
     r.canLoadNext = message.canLoadNext;
+    r.canLoadAll = message.canLoadAll;
     if (message.error && !r.error) r.error = message.error;
     const last = message.pages[message.pages.length - 1];
     r.summary.line = message.summaryLine ?? `${last ? `${last.response.status} ${last.response.statusText}`.trim() : ''} · ${plural(r.vehicles.count, 'vehicle')} · ${plural(r.pages.length, 'page')}`;

@@ -86,6 +86,7 @@ interface HeldResult {
   loadNextPage?: (nextUrl: string) => Promise<VehicleListing>;
   /** showResult's "load next page": any resource. */
   loadNextResult?: (nextUrl: string) => Promise<ApiResult>;
+  loadAllResult?: (nextUrl: string, onPage: (page: HttpExchange, pageNumber: number) => void, signal: AbortSignal) => Promise<ApiResult>;
   curlCommand?: () => Promise<string>;
   runAgain?: () => Promise<unknown>;
   loading?: boolean;
@@ -289,6 +290,9 @@ class ResultsPanel implements vscode.Disposable {
       case 'loadNextPage':
         await this.loadNextPage(message.resultId);
         return;
+      case 'loadAllPages':
+        await this.loadAllPages(message.resultId);
+        return;
       case 'export': {
         if (!this.held(message.resultId)) {
           this.post({ type: 'notice', level: 'error', text: 'This result is no longer held (the panel was reloaded). Run the request again.' });
@@ -326,16 +330,32 @@ class ResultsPanel implements vscode.Disposable {
     }
   }
 
-  private async loadNextPage(resultId: string): Promise<void> {
+  /**
+   * "Load all pages": every next page up to the page limit, a fresh token each, with progress and
+   * Cancel in a notification; Cancel keeps what arrived (the pages are appended as one batch).
+   */
+  private async loadAllPages(resultId: string): Promise<void> {
     const held = this.held(resultId);
-    if (!held || held.view.kind !== 'listing' || (!held.loadNextPage && !held.loadNextResult) || !held.environment || held.loading) return;
+    const loadAll = held?.loadAllResult;
+    if (!held || !loadAll) return;
+    await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Loading every page of ${this.panel.title}`, cancellable: true }, (progress, cancel) => {
+      const abort = new AbortController();
+      cancel.onCancellationRequested(() => abort.abort());
+      return this.loadNextPage(resultId, (nextUrl) => loadAll(nextUrl, (_page, n) => progress.report({ message: `page ${n}` }), abort.signal));
+    });
+  }
+
+  private async loadNextPage(resultId: string, fetchAll?: (nextUrl: string) => Promise<ApiResult>): Promise<void> {
+    const held = this.held(resultId);
+    if (!held || held.view.kind !== 'listing' || (!held.loadNextPage && !held.loadNextResult && !fetchAll) || !held.environment || held.loading) return;
     const view: ListingResultView = held.view;
     const nextUrl = view.nextUrl;
     if (!nextUrl) return;
     held.loading = true;
     this.post({ type: 'busy', resultId, action: 'loadNextPage', busy: true });
     try {
-      const moreResult = held.loadNextResult ? await held.loadNextResult(nextUrl) : undefined;
+      const fetchResult = fetchAll ?? held.loadNextResult;
+      const moreResult = fetchResult ? await fetchResult(nextUrl) : undefined;
       const more = moreResult ? listingOf(moreResult) : await (held.loadNextPage as (url: string) => Promise<VehicleListing>)(nextUrl);
       if (this.current !== held) return;
       const now = Date.now();
@@ -351,6 +371,7 @@ class ResultsPanel implements vscode.Disposable {
       view.nextUrl = more.nextUrl;
       view.stoppedBecause = more.stoppedBecause;
       view.canLoadNext = !!more.nextUrl;
+      view.canLoadAll = !!more.nextUrl && !!held.loadAllResult;
       const error = pages.find((p) => p.error)?.error;
       if (error && !view.error) view.error = error;
       const last = view.pages.at(-1)?.response;
@@ -360,7 +381,7 @@ class ResultsPanel implements vscode.Disposable {
       } else {
         view.summary.line = listingLine({ status: last?.status, statusText: last?.statusText, itemCount: view.vehicles.count, pageCount: view.pages.length, moreExist: !!more.nextUrl });
       }
-      const message: HostMessage = { type: 'pagesAppended', resultId, pages, vehicles, nextUrl: more.nextUrl, stoppedBecause: more.stoppedBecause, canLoadNext: view.canLoadNext, error, summaryLine: view.summary.line };
+      const message: HostMessage = { type: 'pagesAppended', resultId, pages, vehicles, nextUrl: more.nextUrl, stoppedBecause: more.stoppedBecause, canLoadNext: view.canLoadNext, canLoadAll: view.canLoadAll, error, summaryLine: view.summary.line };
       if (moreTable) message.table = moreTable;
       this.post(message);
       if (view.conformance?.state === 'checked') this.checkConformance(held, more.pages, offset);
@@ -496,6 +517,7 @@ export function createResultsPanels(context: vscode.ExtensionContext, log: vscod
         now: Date.now(),
         refusal: args.refusal,
       });
+      view.canLoadAll = !!args.loadAllPages && !!args.result.nextUrl;
       view.canExport = true;
       const held: HeldResult = {
         view,
@@ -503,6 +525,7 @@ export function createResultsPanels(context: vscode.ExtensionContext, log: vscod
         pages: [...args.result.pages],
         environment: args.environment,
         loadNextResult: args.loadNextPage,
+        loadAllResult: args.loadAllPages,
         curlCommand: args.curlCommand,
         runAgain: args.runAgain,
         endpointId: args.endpointId,

@@ -216,6 +216,19 @@ describe('results panel accessibility and layout (standalone page)', function ()
     await page.close();
   });
 
+  it('offers "Load all pages" beside "Load next page" when the host can follow every page, and asks the host for it', async () => {
+    const page = await openPanel('dark');
+    await showListing(page, 'one-by-one');
+    assert.equal(await page.locator('[data-testid="load-all-pages"]').count(), 0, 'no button when the host cannot load all pages');
+    const v = { ...view('all'), canLoadAll: true };
+    await deliver(page, { type: 'show', panelKey: 'env:mds-staging', result: v });
+    const all = page.locator('[data-testid="section-pages"] [data-testid="load-all-pages"]');
+    assert.equal(await all.count(), 1);
+    await all.click();
+    await page.waitForFunction(() => (window as unknown as { __posted: { type: string; resultId?: string }[] }).__posted.some((m) => m.type === 'loadAllPages' && m.resultId === 'all'));
+    await page.close();
+  });
+
   it('the JSON tree follows the ARIA tree pattern by keyboard, with one tab stop', async () => {
     const page = await openPanel('dark');
     await showListing(page, 'tree');

@@ -11,6 +11,7 @@ describe('results panel protocol', () => {
       assert.deepEqual(parseWebviewMessage({ type: 'copyToken', resultId: 'r1', pageIndex: 2 }), { type: 'copyToken', resultId: 'r1', pageIndex: 2 });
       assert.deepEqual(parseWebviewMessage({ type: 'copyCurl', resultId: 'r1', pageIndex: 0 }), { type: 'copyCurl', resultId: 'r1', pageIndex: 0 });
       assert.deepEqual(parseWebviewMessage({ type: 'loadNextPage', resultId: 'r1' }), { type: 'loadNextPage', resultId: 'r1' });
+      assert.deepEqual(parseWebviewMessage({ type: 'loadAllPages', resultId: 'r1' }), { type: 'loadAllPages', resultId: 'r1' });
       assert.deepEqual(parseWebviewMessage({ type: 'requestBody', resultId: 'r1', pageIndex: 3 }), { type: 'requestBody', resultId: 'r1', pageIndex: 3 });
       assert.deepEqual(parseWebviewMessage({ type: 'openInEditor', resultId: 'r1', pageIndex: 0 }), { type: 'openInEditor', resultId: 'r1', pageIndex: 0 });
     });
