@@ -123,8 +123,18 @@ describe('conformance findings and export in the workbench', function () {
       await box.fill(target);
       await page.waitForFunction((want) => document.querySelector<HTMLInputElement>('.quick-input-widget .quick-input-box input')?.value === want, target);
       await box.press('Enter');
+      // The simple file dialog validates the typed path asynchronously and can swallow an Enter that comes first:
+      // while it is still open on our path, accept again.
       const deadline = Date.now() + 30_000;
-      while (!fs.existsSync(target) && Date.now() < deadline) await page.waitForTimeout(200);
+      let lastEnter = Date.now();
+      while (!fs.existsSync(target) && Date.now() < deadline) {
+        await page.waitForTimeout(200);
+        const open = await quickInputState(page);
+        if (open?.value === target && Date.now() - lastEnter > 1500) {
+          await box.press('Enter');
+          lastEnter = Date.now();
+        }
+      }
       assert.ok(fs.existsSync(target), `${target} was written`);
     });
     await step(page, 'read the CSV back', () => {
