@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { SignJWT, compactVerify, decodeProtectedHeader } from 'jose';
-import type { FrameLocator, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { CLOCK_FILE_NAME, keyIdDigest } from '../../src/core/fileClockStore';
 import type { Needle, ScanReport, ScanSource } from './secretScan';
 import {
@@ -10,6 +10,7 @@ import {
 } from './secretScan';
 import { e2eFolders, useWorkbench } from './session';
 import { answerInputBox, openViewContainer, pickQuickPickItem, runCommand, step, treeRow, treeRows, waitForNotification } from './workbench';
+import { webviewWith } from './panelFrame';
 
 const EXTENSION_ID = 'mobility-api-explorer.mobility-api-explorer';
 const KID = 'canary-kid';
@@ -17,19 +18,6 @@ const ISSUER = 'canary@org.test.invalid';
 const LABEL = 'Canary credential';
 const ENVIRONMENT = 'Sandbox · MDS staging';
 
-/** The webview frame whose DOM has `selector` (several webviews may be open); the newest first. */
-async function frameWith(page: Page, selector: string, timeoutMs = 60_000): Promise<FrameLocator> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const count = await page.locator('iframe.webview.ready').count();
-    for (let i = count - 1; i >= 0; i--) {
-      const frame = page.locator('iframe.webview.ready').nth(i).contentFrame().frameLocator('iframe#active-frame');
-      if (await frame.locator(selector).count().catch(() => 0)) return frame;
-    }
-    if (Date.now() > deadline) throw new Error(`no webview shows ${selector} among ${count} webview(s)`);
-    await page.waitForTimeout(500);
-  }
-}
 
 /** The clipboard's text once it differs from `previous` (VS Code writes it through navigator.clipboard). */
 async function clipboardAfter(page: Page, previous: string, timeoutMs = 20_000): Promise<string> {
@@ -115,7 +103,7 @@ describe('a canary credential leaves no trace', function () {
       await runCommand(page, 'Mobility API: List Vehicles');
       await pickQuickPickItem(page, ENVIRONMENT);
     });
-    const frame = await step(page, 'wait for the results panel', () => frameWith(page, '[data-testid="summary-line"]'));
+    const frame = await step(page, 'wait for the results panel', () => webviewWith(page, '[data-testid="summary-line"]'));
     await step(page, 'see 200 OK', async () => {
       await frame.locator('[data-testid="summary-line"]', { hasText: '200 OK' }).first().waitFor({ timeout: 30_000 });
     });
@@ -147,7 +135,7 @@ describe('a canary credential leaves no trace', function () {
     assert.ok(!tokens.includes(token), 'a fresh token, not the one of the curl command');
     tokens.push(token);
     await step(page, 'run "Mobility API: Decode JWT" (it reads the token from the clipboard)', () => runCommand(page, 'Mobility API: Decode JWT'));
-    const frame = await step(page, 'see the decoded token', () => frameWith(page, `[data-testid="token-preview"]:text("${token.slice(-6)}")`));
+    const frame = await step(page, 'see the decoded token', () => webviewWith(page, `[data-testid="token-preview"]:text("${token.slice(-6)}")`));
     await step(page, 'see the signature verified with the stored canary key', async () => {
       await frame.locator('[data-testid="signature-state"]', { hasText: /verified/i }).first().waitFor({ timeout: 20_000 });
     });

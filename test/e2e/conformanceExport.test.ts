@@ -6,9 +6,9 @@ import fs from 'node:fs';
 import http from 'node:http';
 import type net from 'node:net';
 import path from 'node:path';
-import type { FrameLocator, Page } from 'playwright-core';
 import { e2eFolders, useWorkbench } from './session';
 import { openViewContainer, pickQuickPickItem, quickInputState, runCommand, runCommandAndPick, step, treeRow, waitForNotification } from './workbench';
+import { webviewWith } from './panelFrame';
 
 const DEVICE = (i: number) => `5f0f7a1e-2b3c-4d5e-8f9a-${String(i).padStart(12, '0')}`;
 const PROVIDER = '5f0f7a1e-2b3c-4d5e-8f9a-ffffffffffff';
@@ -38,18 +38,6 @@ async function brokenProvider(count: number): Promise<{ url: string; requests: (
   return { url: `http://127.0.0.1:${port}`, requests: () => requests, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }
 
-async function resultsFrame(page: Page, timeoutMs = 60_000): Promise<FrameLocator> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const count = await page.locator('iframe.webview.ready').count();
-    for (let i = count - 1; i >= 0; i--) {
-      const frame = page.locator('iframe.webview.ready').nth(i).contentFrame().frameLocator('iframe#active-frame');
-      if (await frame.locator('[data-testid="result-title"]').count().catch(() => 0)) return frame;
-    }
-    if (Date.now() > deadline) throw new Error(`no results panel among ${count} webview(s)`);
-    await page.waitForTimeout(500);
-  }
-}
 
 describe('conformance findings and export in the workbench', function () {
   this.timeout(300_000);
@@ -93,7 +81,7 @@ describe('conformance findings and export in the workbench', function () {
       await page.keyboard.press('Enter');
     });
     await step(page, 'list its vehicle status', () => runCommandAndPick(page, 'Mobility API: Vehicle Status (MDS)', envName));
-    const frame = await step(page, 'wait for the results panel', () => resultsFrame(page));
+    const frame = await step(page, 'wait for the results panel', () => webviewWith(page, '[data-testid="result-title"]'));
     await step(page, 'see the conformance findings', async () => {
       const rule = frame.locator('[data-testid="conformance-rule"]', { hasText: 'missing required property device_id' });
       await rule.waitFor({ timeout: 60_000 });

@@ -5,23 +5,13 @@ import { SignJWT } from 'jose';
 import type { FrameLocator, Page } from 'playwright-core';
 import { useWorkbench } from './session';
 import { answerInputBox, openViewContainer, pickQuickPickItem, runCommand, step, treeRow, treeRows } from './workbench';
+import { webviewWith as anyWebviewWith } from './panelFrame';
+
+/** The webview that shows `selector` visibly (inspection views are checked as the user sees them). */
+const webviewWith = (page: Page, selector: string) => anyWebviewWith(page, selector, { timeoutMs: 20_000, visible: true });
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-/** The webview (of those open) whose content shows `selector`, once one does. */
-async function webviewWith(page: Page, selector: string, timeoutMs = 20_000): Promise<FrameLocator> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const frames = page.locator('iframe.webview.ready');
-    const count = await frames.count();
-    for (let i = count - 1; i >= 0; i--) {
-      const frame = frames.nth(i).contentFrame().frameLocator('iframe#active-frame');
-      if (await frame.locator(selector).first().isVisible().catch(() => false)) return frame;
-    }
-    if (Date.now() > deadline) throw new Error(`No webview shows ${selector} (${count} webview(s) open).`);
-    await page.waitForTimeout(300);
-  }
-}
 
 /** Waits until the text of `selector` in `frame` matches `pattern`, and returns it. */
 async function textMatching(page: Page, frame: FrameLocator, selector: string, pattern: RegExp, timeoutMs = 20_000): Promise<string> {

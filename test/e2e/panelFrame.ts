@@ -4,6 +4,28 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Frame, FrameLocator, Page } from 'playwright-core';
 
+/**
+ * The newest webview (of those open: a walkthrough may be too) whose content has `selector`, once one
+ * does; with `visible`, only where it is visible. The one finder every e2e test uses.
+ */
+export async function webviewWith(page: Page, selector: string, options: { timeoutMs?: number; visible?: boolean } = {}): Promise<FrameLocator> {
+  const timeoutMs = options.timeoutMs ?? 60_000;
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const frames = page.locator('iframe.webview.ready');
+    const count = await frames.count();
+    for (let i = count - 1; i >= 0; i--) {
+      const frame = frames.nth(i).contentFrame().frameLocator('iframe#active-frame');
+      const found = options.visible
+        ? await frame.locator(selector).first().isVisible().catch(() => false)
+        : (await frame.locator(selector).count().catch(() => 0)) > 0;
+      if (found) return frame;
+    }
+    if (Date.now() > deadline) throw new Error(`No webview shows ${selector} among ${count} webview(s) within ${timeoutMs / 1000}s.`);
+    await page.waitForTimeout(300);
+  }
+}
+
 /** The webview whose content shows the results panel (a result title), once one does. */
 export async function resultsPanelFrame(page: Page, timeoutMs = 60_000): Promise<{ frame: Frame; locator: FrameLocator }> {
   const deadline = Date.now() + timeoutMs;

@@ -1,24 +1,11 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import type { FrameLocator, Page } from 'playwright-core';
 import { useWorkbench } from './session';
 import { runCommand, runCommandAndPick, step, waitForNotification } from './workbench';
+import { webviewWith } from './panelFrame';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-/** The webview frame that shows the results panel (other webviews, e.g. a walkthrough, may be open). */
-async function resultsFrame(page: Page, timeoutMs = 60_000): Promise<FrameLocator> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const count = await page.locator('iframe.webview.ready').count();
-    for (let i = count - 1; i >= 0; i--) {
-      const frame = page.locator('iframe.webview.ready').nth(i).contentFrame().frameLocator('iframe#active-frame');
-      if (await frame.locator('[data-testid="result-title"]').count().catch(() => 0)) return frame;
-    }
-    if (Date.now() > deadline) throw new Error(`no results panel among ${count} webview(s)`);
-    await page.waitForTimeout(500);
-  }
-}
 
 describe('Results panel in VS Code', () => {
   const wb = useWorkbench();
@@ -32,7 +19,7 @@ describe('Results panel in VS Code', () => {
     await step(page, 'run "Mobility API: List Vehicles" on the sandbox', async () => {
       await runCommandAndPick(page, 'Mobility API: List Vehicles', 'Sandbox · MDS staging');
     });
-    const frame = await step(page, 'wait for the results panel', () => resultsFrame(page));
+    const frame = await step(page, 'wait for the results panel', () => webviewWith(page, '[data-testid="result-title"]'));
     const rows = await step(page, 'read the table\'s row count', async () => {
       const count = frame.locator('[data-testid="row-count"]');
       await count.waitFor({ timeout: 30_000 });
