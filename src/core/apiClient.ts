@@ -438,11 +438,8 @@ export function interpretBody(exchange: HttpExchange, raw: Uint8Array): void {
       if (raw.byteLength <= KEEP_TEXT_BYTES) exchange.text = text;
       return;
     } catch (err) {
+      // Kept as text, like any body that is not what it declares (the tail of this function).
       exchange.bodyProblem = `The body is declared as CSV but does not parse: ${(err as Error).message}`;
-      exchange.body = text;
-      exchange.text = text;
-      exchange.bodyKind = 'text';
-      return;
     }
   }
   const looksJson = /\bjson\b|\+json/i.test(exchange.contentType) || (!exchange.contentType && /^\s*[[{]/.test(text));
