@@ -184,7 +184,8 @@ export async function resultsPanelFigures(production: ProductionBuild): Promise<
   const big = await listingMessage(BIG);
   const small = await listingMessage(SMALL);
   const resources = (['trips', 'telemetry'] as const).map((kind) => ({ kind, ...resourceMessage(kind, BIG, small.view) }));
-  const { server, url } = await startPanelPageServer(production.webviewDir);
+  const server = await startPanelPageServer(production.webviewDir);
+  const { url } = server;
   const browser = await loadPlaywright().chromium.launch({
     executablePath,
     headless: true,
@@ -273,6 +274,6 @@ export async function resultsPanelFigures(production: ProductionBuild): Promise<
     ];
   } finally {
     await browser.close();
-    await new Promise((resolve) => server.close(resolve));
+    await server.close();
   }
 }

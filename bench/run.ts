@@ -25,22 +25,26 @@ async function main(): Promise<void> {
   let production: ProductionBuild | undefined;
   // Built once, when the first figure that needs it runs: the bundles a user installs.
   const built = () => (production ??= productionBuild());
-  // A string is the reason a figure was skipped.
-  const steps: (() => Promise<ReportedFigure | ReportedFigure[] | string>)[] = [
-    () => mintingFigures('ES256'),
-    () => mintingFigures('RS256'),
-    singleKeyFigure,
-    () => keyImportFigure('ES256'),
-    () => keyImportFigure('RS256'),
-    requestOverheadFigure,
-    fleetFigures,
-    sandboxThroughputFigure,
-    harvestFigures,
-    validationFigure,
-    () => bundleFigures(built()),
-    () => resultsPanelFigures(built()),
-    () => activationFigure(built()),
+  // A string is the reason a figure was skipped. BENCH_ONLY=activation,bundles runs only the named steps.
+  const named: [string, () => Promise<ReportedFigure | ReportedFigure[] | string>][] = [
+    ['minting', () => mintingFigures('ES256')],
+    ['minting', () => mintingFigures('RS256')],
+    ['singleKey', singleKeyFigure],
+    ['keyImport', () => keyImportFigure('ES256')],
+    ['keyImport', () => keyImportFigure('RS256')],
+    ['requests', requestOverheadFigure],
+    ['fleet', fleetFigures],
+    ['throughput', sandboxThroughputFigure],
+    ['harvest', harvestFigures],
+    ['validate', validationFigure],
+    ['bundles', () => bundleFigures(built())],
+    ['resultsPanel', () => resultsPanelFigures(built())],
+    ['activation', () => activationFigure(built())],
   ];
+  const only = (process.env.BENCH_ONLY ?? '').split(',').map((name) => name.trim()).filter(Boolean);
+  const unknown = only.filter((name) => !named.some(([step]) => step === name));
+  if (unknown.length) throw new Error(`BENCH_ONLY names no step ${unknown.join(', ')}; the steps are ${[...new Set(named.map(([step]) => step))].join(', ')}.`);
+  const steps = named.filter(([step]) => !only.length || only.includes(step)).map(([, run]) => run);
   try {
     for (const step of steps) {
       const result = await step();

@@ -1,35 +1,22 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import http from 'node:http';
-import type net from 'node:net';
 import path from 'node:path';
+import { startTestServer } from '../unit/support/testServer';
+import type { TestServer } from '../unit/support/testServer';
 import { e2eFolders, useWorkbench } from './session';
 import { notifications, openViewContainer, pickQuickPickItem, runCommand, runCommandAndPick, step, treeRow, waitForNotification } from './workbench';
 
-/** A provider that accepts the request and never answers; it counts open and closed connections. */
-async function hangingServer(): Promise<{ url: string; requests: number; open: () => number; close: () => Promise<void> }> {
-  const sockets = new Set<net.Socket>();
+/** A provider that accepts the request and never answers; it counts requests and open connections. */
+async function hangingServer(): Promise<TestServer & { requests: number }> {
   let requests = 0;
-  const server = http.createServer(() => {
+  const server = await startTestServer(() => {
     requests++;
   });
-  server.on('connection', (s) => {
-    sockets.add(s);
-    s.on('close', () => sockets.delete(s));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}`,
+    ...server,
     get requests() {
       return requests;
     },
-    open: () => sockets.size,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const s of sockets) s.destroy();
-        server.close(() => resolve());
-      }),
   };
 }
 
@@ -79,7 +66,7 @@ describe('cancelling a request in the workbench', function () {
       const deadline = Date.now() + 20_000;
       while (hanging.requests === 0 && Date.now() < deadline) await page.waitForTimeout(200);
       assert.equal(hanging.requests, 1);
-      assert.equal(hanging.open(), 1);
+      assert.equal(hanging.openConnections(), 1);
     });
     await step(page, 'press Cancel on the progress notification', async () => {
       const toast = page.locator('.notifications-toasts .notification-toast', { hasText: `Vehicles of ${envName}` }).first();
@@ -89,8 +76,8 @@ describe('cancelling a request in the workbench', function () {
     });
     await step(page, 'see the connection closed, and no error message', async () => {
       const deadline = Date.now() + 10_000;
-      while (hanging.open() > 0 && Date.now() < deadline) await page.waitForTimeout(200);
-      assert.equal(hanging.open(), 0, 'the request was aborted');
+      while (hanging.openConnections() > 0 && Date.now() < deadline) await page.waitForTimeout(200);
+      assert.equal(hanging.openConnections(), 0, 'the request was aborted');
       await page.waitForTimeout(1500);
       const shown = await notifications(page);
       assert.ok(!shown.some((n) => /cancelled|failed|error/i.test(n)), `notifications: ${shown.join(' | ')}`);

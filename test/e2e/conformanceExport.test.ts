@@ -3,9 +3,9 @@
 // tree there, and "Save CSV" writes the table through VS Code's save dialog; the file is read back.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import http from 'node:http';
-import type net from 'node:net';
 import path from 'node:path';
+import { startTestServer } from '../unit/support/testServer';
+import type { TestServer } from '../unit/support/testServer';
 import { e2eFolders, useWorkbench } from './session';
 import { openViewContainer, pickQuickPickItem, quickInputState, runCommand, runCommandAndPick, step, treeRow, waitForNotification } from './workbench';
 import { webviewWith } from './panelFrame';
@@ -25,17 +25,15 @@ function status(i: number): Record<string, unknown> {
 }
 
 /** A provider serving /vehicles/status with the broken items; it counts requests. */
-async function brokenProvider(count: number): Promise<{ url: string; requests: () => number; close: () => Promise<void> }> {
+async function brokenProvider(count: number): Promise<TestServer & { requests: () => number }> {
   let requests = 0;
-  const server = http.createServer((_req, res) => {
+  const server = await startTestServer((_req, res) => {
     requests++;
     const body = JSON.stringify({ version: '2.0.0', last_updated: Date.now(), ttl: 0, vehicles_status: Array.from({ length: count }, (_, i) => status(i)), links: { next: null } });
     res.writeHead(200, { 'Content-Type': 'application/vnd.mds+json;version=2.0' });
     res.end(body);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  return { url: `http://127.0.0.1:${port}`, requests: () => requests, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  return { ...server, requests: () => requests };
 }
 
 

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import { createServer } from 'node:http';
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
 import type { Frame, Page } from 'playwright-core';
+import { startTestServer } from '../unit/support/testServer';
+import type { TestServer } from '../unit/support/testServer';
 import { e2eFolders, useWorkbench } from './session';
 import { openViewContainer, pickQuickPickItem, runCommand, step, treeRow, waitForNotification } from './workbench';
 
@@ -81,9 +81,9 @@ const PAGE_SIZE = STRINGS.length;
 const ERROR_BODY = { error: CORPUS.script, error_description: CORPUS.img, error_details: STRINGS.map((s, i) => `${Object.keys(CORPUS)[i]}: ${s}`) };
 
 /** A provider whose every string is hostile: /vehicles (two pages) and /vehicles/status (a 500 with an MDS error body). */
-function hostileServer(): Promise<{ server: Server; url: string; requests: string[] }> {
+async function hostileServer(): Promise<TestServer & { requests: string[] }> {
   const requests: string[] = [];
-  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+  const server = await startTestServer((req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://x');
     requests.push(url.pathname + url.search);
     const headers = { 'X-Evil': `<img src=x onerror="pwn('header')">`, Link: `<javascript:pwn('link')>; rel="next"` };
@@ -106,7 +106,7 @@ function hostileServer(): Promise<{ server: Server; url: string; requests: strin
     res.writeHead(404, { 'Content-Type': 'application/json' });
     res.end(JSON.stringify({ error: 'not_found', error_description: CORPUS.svg }));
   });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, requests })));
+  return { ...server, requests };
 }
 
 /** The webview frame (the inner one, with the extension's HTML) that shows `selector`, newest first. */
@@ -201,7 +201,7 @@ describe('the results panel against a hostile provider', function () {
     await runCommand(wb.page, 'Mobility API: Stop Local Sandbox').catch(() => undefined);
     // The run's later test files share these settings.
     if (original) fs.writeFileSync(settingsFile, original);
-    await new Promise((resolve) => hostile?.server.close(resolve));
+    await hostile?.close();
   });
   const wb = useWorkbench({ initScript: HOOK });
 

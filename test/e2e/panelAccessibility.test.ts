@@ -7,19 +7,14 @@
 // Run alone: node esbuild.js --e2e && npx mocha --no-config --timeout 120000 out/test/e2e/panelAccessibility.test.js
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import type { Server } from 'node:http';
 import path from 'node:path';
-import { chromium } from 'playwright-core';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { ApiClient } from '../../src/core/apiClient';
 import type { VehicleListing } from '../../src/core/apiClient';
 import type { Credential } from '../../src/core/credential';
 import { decodeJwt } from '../../src/core/decodeJwt';
 import type { Environment } from '../../src/core/environment';
 import { lintToken } from '../../src/core/lintToken';
-import { parseCredential } from '../../src/core/parseCredential';
-import { startSandbox } from '../../src/sandbox/sandboxServer';
-import type { RunningSandbox } from '../../src/sandbox/sandboxServer';
 import type { ListingResultView } from '../../src/shared/protocol';
 import { bodyView } from '../../src/results/bodyView';
 import { listingView } from '../../src/results/listingView';
@@ -28,10 +23,10 @@ import { resultView } from '../../src/results/resultView';
 import { tokenResultView } from '../../src/results/tokenView';
 import { measurePanelContrast } from './panelContrast';
 import { axeViolations, describeViolations } from './panelFrame';
-import { deliverHostMessages as deliver, startPanelPageServer } from './standalonePanelPage';
+import { deliverHostMessages as deliver } from './standalonePanelPage';
+import { useStandalonePanel } from './standalonePanelSuite';
 
 const ROOT = process.cwd();
-const BUNDLE = path.join(ROOT, 'dist', 'webview');
 const ARTIFACTS = process.env.E2E_ARTIFACTS_DIR ?? path.join(ROOT, 'test-results', 'e2e', 'standalone');
 async function shot(page: Page, name: string): Promise<void> {
   fs.mkdirSync(ARTIFACTS, { recursive: true });
@@ -75,46 +70,19 @@ async function focused(page: Page): Promise<{ tag: string; testid: string; role:
 
 describe('results panel accessibility and layout (standalone page)', function () {
   this.timeout(180_000);
-  let browser: Browser;
-  let server: Server;
-  let base: string;
-  let sandbox: RunningSandbox;
+  const panel = useStandalonePanel({ fleetSize: 1500 });
   let credential: Credential;
   let environment: Environment;
   let listing: VehicleListing;
 
   before(async () => {
-    if (!fs.existsSync(path.join(BUNDLE, 'main.js'))) throw new Error('dist/webview/main.js is missing: run node esbuild.js first.');
-    ({ server, url: base } = await startPanelPageServer(BUNDLE));
-    browser = await chromium.launch({
-      executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
-      headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run', '--disable-background-networking'],
-    });
-    sandbox = await startSandbox({ fleetSize: 1500, pageSize: 1000 });
-    const demo = sandbox.demo;
-    credential = parseCredential({ kind: 'ec', type: 'external-org', privateKey: fs.readFileSync(demo.privateKeyFile, 'utf8'), kid: demo.kid, issuer: demo.issuer }).credential;
-    const env = sandbox.environments.find((e) => e.id === 'mds-staging');
-    assert.ok(env);
-    environment = { id: env.id, name: 'Sandbox MDS staging', api: 'mds', stage: 'staging', baseUrl: env.baseUrl };
+    ({ credential, environment } = panel);
     // Vehicle status: positions for the plot, and a next page (1,500 vehicles, 1,000 per page).
     listing = await new ApiClient().listVehicles(environment, credential, { query: { status: true } });
     assert.ok(listing.nextUrl, 'the sandbox listing has a next page');
   });
-  after(async () => {
-    await browser?.close();
-    await sandbox?.close();
-    await new Promise((resolve) => server?.close(resolve));
-  });
 
-  async function openPanel(theme: 'dark' | 'light', width = 1280): Promise<Page> {
-    const page = await browser.newPage({ viewport: { width, height: 900 } });
-    await page.goto(`${base}/?theme=${theme}`);
-    await page.waitForFunction(() => (window as unknown as { __posted: { type: string }[] }).__posted.some((m) => m.type === 'ready'));
-    // What VS Code sets on the body of a webview.
-    await page.evaluate((kind) => document.body.classList.add(`vscode-${kind}`), theme);
-    return page;
-  }
+  const openPanel = (theme: 'dark' | 'light', width = 1280): Promise<Page> => panel.openPanel({ theme, width });
 
   function view(id: string): ListingResultView {
     return listingView({ id, environment, listing, credentialLabel: 'demo', canLoadNext: true, canCopyCurl: true, now: Date.now() });

@@ -6,27 +6,19 @@
 // bugs labelled and folded away; the export buttons sending the table's query, never rows; axe clean.
 // Run alone: node esbuild.js --e2e && npx mocha --no-config --timeout 120000 out/test/e2e/resultsPanelResources.test.js
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import type { Server } from 'node:http';
-import path from 'node:path';
-import { chromium } from 'playwright-core';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import type { ApiResult } from '../../src/core/apiClient';
 import { ApiClient } from '../../src/core/apiClient';
 import type { Credential } from '../../src/core/credential';
 import type { Environment } from '../../src/core/environment';
-import { parseCredential } from '../../src/core/parseCredential';
-import { startSandbox } from '../../src/sandbox/sandboxServer';
-import type { RunningSandbox } from '../../src/sandbox/sandboxServer';
 import type { ListingResultView } from '../../src/shared/protocol';
 import { bodyView } from '../../src/results/bodyView';
 import { resultConformanceView } from '../../src/results/conformance';
 import { resultView } from '../../src/results/resultView';
 import { axeViolations, describeViolations } from './panelFrame';
-import { deliverHostMessages as deliver, startPanelPageServer } from './standalonePanelPage';
+import { deliverHostMessages as deliver } from './standalonePanelPage';
+import { useStandalonePanel } from './standalonePanelSuite';
 
-const ROOT = process.cwd();
-const BUNDLE = path.join(ROOT, 'dist', 'webview');
 const HOUR = 3_600_000;
 
 function hourText(ms: number): string {
@@ -37,43 +29,17 @@ type Posted = { type: string; format?: string; query?: Record<string, unknown>; 
 
 describe('results panel resource views and conformance (standalone page)', function () {
   this.timeout(180_000);
-  let browser: Browser;
-  let server: Server;
-  let base: string;
-  let sandbox: RunningSandbox;
+  const panel = useStandalonePanel({ fleetSize: 300 });
   let credential: Credential;
   let environment: Environment;
   const client = new ApiClient();
   const hour = hourText(Math.floor(Date.now() / (24 * HOUR)) * 24 * HOUR - 12 * HOUR);
 
-  before(async () => {
-    if (!fs.existsSync(path.join(BUNDLE, 'main.js'))) throw new Error('dist/webview/main.js is missing: run node esbuild.js first.');
-    ({ server, url: base } = await startPanelPageServer(BUNDLE));
-    browser = await chromium.launch({
-      executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
-      headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run', '--disable-background-networking'],
-    });
-    sandbox = await startSandbox({ fleetSize: 300, pageSize: 1000 });
-    const demo = sandbox.demo;
-    credential = parseCredential({ kind: 'ec', type: 'external-org', privateKey: fs.readFileSync(demo.privateKeyFile, 'utf8'), kid: demo.kid, issuer: demo.issuer }).credential;
-    const env = sandbox.environments.find((e) => e.id === 'mds-staging');
-    assert.ok(env);
-    environment = { id: env.id, name: 'Sandbox MDS staging', api: 'mds', stage: 'staging', baseUrl: env.baseUrl };
-  });
-  after(async () => {
-    await browser?.close();
-    await sandbox?.close();
-    await new Promise((resolve) => server?.close(resolve));
+  before(() => {
+    ({ credential, environment } = panel);
   });
 
-  async function openPanel(theme: 'dark' | 'light' = 'dark'): Promise<Page> {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    await page.goto(`${base}/?theme=${theme}`);
-    await page.waitForFunction(() => (window as unknown as { __posted: { type: string }[] }).__posted.some((m) => m.type === 'ready'));
-    await page.evaluate((kind) => document.body.classList.add(`vscode-${kind}`), theme);
-    return page;
-  }
+  const openPanel = (theme: 'dark' | 'light' = 'dark'): Promise<Page> => panel.openPanel({ theme });
 
   async function posted(page: Page): Promise<Posted[]> {
     return page.evaluate(() => (window as unknown as { __posted: Posted[] }).__posted);

@@ -6,28 +6,24 @@
 // Run alone: node esbuild.js --e2e && npx mocha --no-config --timeout 120000 out/test/e2e/resultsPanelStandalone.test.js
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import type { Server } from 'node:http';
 import path from 'node:path';
-import { chromium } from 'playwright-core';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import type { HttpExchange, VehicleListing } from '../../src/core/apiClient';
 import { ApiClient } from '../../src/core/apiClient';
 import type { Credential } from '../../src/core/credential';
 import { decodeJwt } from '../../src/core/decodeJwt';
 import type { Environment } from '../../src/core/environment';
 import { lintToken } from '../../src/core/lintToken';
-import { parseCredential } from '../../src/core/parseCredential';
-import { startSandbox } from '../../src/sandbox/sandboxServer';
 import type { RunningSandbox } from '../../src/sandbox/sandboxServer';
 import { SyntheticFleet } from '../../src/sandbox/syntheticFleet';
 import type { HostMessage } from '../../src/shared/protocol';
 import { bodyView } from '../../src/results/bodyView';
 import { listingView } from '../../src/results/listingView';
 import { tokenResultView } from '../../src/results/tokenView';
-import { encodeHostMessage, startPanelPageServer } from './standalonePanelPage';
+import { encodeHostMessage } from './standalonePanelPage';
+import { useStandalonePanel } from './standalonePanelSuite';
 
 const ROOT = process.cwd();
-const BUNDLE = path.join(ROOT, 'dist', 'webview');
 const ARTIFACTS = process.env.E2E_ARTIFACTS_DIR ?? path.join(ROOT, 'test-results', 'e2e', 'standalone');
 
 /** Posts host messages to the panel as VS Code does: a window message event with a structured clone. */
@@ -106,36 +102,15 @@ async function clickView(page: Page, view: 'table' | 'tree' | 'raw' | 'plot'): P
 
 describe('results panel bundle in Chromium (standalone page)', function () {
   this.timeout(180_000);
-  let browser: Browser;
-  let server: Server;
-  let base: string;
+  const panel = useStandalonePanel({ fleetSize: 1500 });
   let sandbox: RunningSandbox;
   let credential: Credential;
 
-  before(async () => {
-    if (!fs.existsSync(path.join(BUNDLE, 'main.js'))) throw new Error('dist/webview/main.js is missing: run node esbuild.js first.');
-    ({ server, url: base } = await startPanelPageServer(BUNDLE));
-    browser = await chromium.launch({
-      executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
-      headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run', '--disable-background-networking'],
-    });
-    sandbox = await startSandbox({ fleetSize: 1500, pageSize: 1000 });
-    const demo = sandbox.demo;
-    credential = parseCredential({ kind: 'ec', type: 'external-org', privateKey: fs.readFileSync(demo.privateKeyFile, 'utf8'), kid: demo.kid, issuer: demo.issuer }).credential;
-  });
-  after(async () => {
-    await browser?.close();
-    await sandbox?.close();
-    await new Promise((resolve) => server?.close(resolve));
+  before(() => {
+    ({ sandbox, credential } = panel);
   });
 
-  async function openPanel(options: { theme?: 'dark' | 'light'; csp?: boolean } = {}): Promise<Page> {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    await page.goto(`${base}/?theme=${options.theme ?? 'dark'}&csp=${options.csp === false ? 'off' : 'on'}`);
-    await page.waitForFunction(() => (window as unknown as { __posted: { type: string }[] }).__posted.some((m) => m.type === 'ready'));
-    return page;
-  }
+  const openPanel = (options: { theme?: 'dark' | 'light'; csp?: boolean } = {}): Promise<Page> => panel.openPanel(options);
 
   for (const theme of ['dark', 'light'] as const) {
     it(`shows a sandbox vehicle-status listing: row count, cells, sorting, JSON tree, Raw and positions (${theme} theme)`, async () => {

@@ -4,13 +4,12 @@
 // test/e2e/resultsPanelStandalone.test.ts and by the benchmarks (bench/resultsPanel.ts).
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import { createServer } from 'node:http';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import type { HostMessage } from '../../src/shared/protocol';
 import { panelHtml } from '../../src/webview/panelHtml';
+import { startTestServer } from '../unit/support/testServer';
+import type { TestServer } from '../unit/support/testServer';
 
 const THEMES: Record<'dark' | 'light', Record<string, string>> = {
   dark: {
@@ -75,8 +74,8 @@ window.acquireVsCodeApi = function () {
 `;
 
 /** Serves the panel page (`?theme=light`, `?csp=off`) and the bundle from `bundleDir` (dist/webview). */
-export async function startPanelPageServer(bundleDir: string): Promise<{ url: string; server: Server }> {
-  const server = createServer((req, res) => {
+export async function startPanelPageServer(bundleDir: string): Promise<TestServer> {
+  return startTestServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
     const origin = `http://${req.headers.host ?? ''}`;
     const send = (type: string, body: string | Buffer) => {
@@ -102,8 +101,6 @@ export async function startPanelPageServer(bundleDir: string): Promise<{ url: st
       res.end();
     }
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
 }
 
 /** JSON with typed arrays and NaN kept, so the page can rebuild the exact structured-clone message. */

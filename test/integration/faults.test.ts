@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
-import { createServer } from 'node:http';
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
-import https from 'node:https';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import * as vscode from 'vscode';
 import { makeTestCertificates } from '../unit/support/testCertificates';
 import type { TestCertificates } from '../unit/support/testCertificates';
+import { startTestServer } from '../unit/support/testServer';
+import type { TestServer } from '../unit/support/testServer';
+import { waitFor } from '../unit/support/waitUntil';
 import { exportsOf, run as runCommand } from './extensionApi';
 import type { Outcome as BaseOutcome } from './extensionApi';
 
@@ -19,30 +19,23 @@ interface FaultServer {
   /** Requests whose response has not ended (or whose connection is not closed). */
   inFlight: number;
   authorizations: string[];
-  open: Set<Socket>;
+  openConnections(): number;
   close(): Promise<void>;
 }
 
 async function faultServer(handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<FaultServer> {
-  const open = new Set<Socket>();
   const state = { requests: 0, inFlight: 0, authorizations: [] as string[] };
-  const server: Server = createServer((req, res) => {
+  // An answered connection may idle in the client's keep-alive pool; the server's Keep-Alive hint keeps
+  // that short, so every connection ends within seconds unless a request is still running on it.
+  const server = await startTestServer((req, res) => {
     state.requests++;
     state.inFlight++;
     res.once('close', () => state.inFlight--);
     state.authorizations.push(req.headers.authorization ?? '');
     handler(req, res);
-  });
-  // An answered connection may idle in the client's keep-alive pool; the server's Keep-Alive hint keeps
-  // that short, so every connection ends within seconds unless a request is still running on it.
-  server.keepAliveTimeout = 2000;
-  server.on('connection', (socket: Socket) => {
-    open.add(socket);
-    socket.once('close', () => open.delete(socket));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  }, undefined, { keepAliveTimeoutMs: 2000 });
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    url: server.url,
     get requests() {
       return state.requests;
     },
@@ -50,20 +43,16 @@ async function faultServer(handler: (req: IncomingMessage, res: ServerResponse) 
       return state.inFlight;
     },
     authorizations: state.authorizations,
-    open,
-    close: () => new Promise<void>((resolve) => {
-      for (const socket of open) socket.destroy();
-      server.close(() => resolve());
-    }),
+    openConnections: () => server.openConnections(),
+    close: () => server.close(),
   };
 }
 
 /** Waits until the server has no request running and no open connection. */
 async function noConnectionLeft(server: FaultServer, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while ((server.open.size > 0 || server.inFlight > 0) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+  await waitFor(`no request or connection left at ${server.url}`, () => server.openConnections() === 0 && server.inFlight === 0, { timeoutMs }).catch(() => undefined);
   assert.equal(server.inFlight, 0, `${server.inFlight} request(s) to ${server.url} still running ${timeoutMs / 1000}s after the command returned`);
-  assert.equal(server.open.size, 0, `${server.open.size} connection(s) to ${server.url} still open ${timeoutMs / 1000}s after the command returned`);
+  assert.equal(server.openConnections(), 0, `${server.openConnections()} connection(s) to ${server.url} still open ${timeoutMs / 1000}s after the command returned`);
 }
 
 const json = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
@@ -81,7 +70,7 @@ describe('network faults in the extension', function () {
   const config = () => vscode.workspace.getConfiguration('mobilityApi');
   const servers: Record<string, FaultServer> = {};
   let refusedUrl = '';
-  let tls: { server: https.Server; url: string; requests: number; certificates: TestCertificates } | undefined;
+  let tls: { server: TestServer; requests: number; certificates: TestCertificates } | undefined;
   let elsewhere: FaultServer;
   const figures: string[] = [];
   let demoBinding: { credentialId: string; environmentIds: string[] } | undefined;
@@ -101,24 +90,22 @@ describe('network faults in the extension', function () {
     await gone.close();
     // A provider behind a self-signed certificate (made with openssl at test time).
     const certificates = makeTestCertificates();
-    const tlsServer = https.createServer({ ...certificates.selfSigned }, (_req, res) => {
+    const tlsServer = await startTestServer((_req, res) => {
       if (tls) tls.requests++;
       json(res, 200, { vehicles: [] });
-    });
-    await new Promise<void>((resolve) => tlsServer.listen(0, '127.0.0.1', resolve));
-    tls = { server: tlsServer, url: `https://127.0.0.1:${(tlsServer.address() as AddressInfo).port}`, requests: 0, certificates };
+    }, certificates.selfSigned);
+    tls = { server: tlsServer, requests: 0, certificates };
 
     const started = await run('mobilityApi.startSandbox');
     assert.equal(started.ok, true, started.message);
     const environments = [
       { id: 'fault-refused', name: 'Fault: refused', api: 'mds', baseUrl: refusedUrl },
       ...Object.entries(servers).map(([name, s]) => ({ id: `fault-${name}`, name: `Fault: ${name}`, api: 'mds', baseUrl: s.url })),
-      { id: 'fault-tls', name: 'Fault: self-signed TLS', api: 'mds', baseUrl: tls.url },
+      { id: 'fault-tls', name: 'Fault: self-signed TLS', api: 'mds', baseUrl: tls.server.url },
     ];
     await config().update('customEnvironments', environments, vscode.ConfigurationTarget.Global);
     await config().update('request.timeoutSeconds', 1, vscode.ConfigurationTarget.Global);
-    const deadline = Date.now() + 10_000;
-    while (!environments.every((e) => exportsOf().environmentIds().includes(e.id)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    await waitFor('the custom fault environments to be listed', () => environments.every((e) => exportsOf().environmentIds().includes(e.id)), { timeoutMs: 10_000 });
     const demo = (await exportsOf().listCredentials()).find((c) => c.demo);
     assert.ok(demo, 'the sandbox stored its demo credential');
     demoBinding = { credentialId: demo.id, environmentIds: [...demo.environments] };
@@ -135,8 +122,7 @@ describe('network faults in the extension', function () {
     await run('mobilityApi.stopSandbox');
     for (const s of [...Object.values(servers), elsewhere]) await s?.close();
     if (tls) {
-      tls.server.closeAllConnections();
-      await new Promise((resolve) => tls?.server.close(resolve));
+      await tls.server.close();
       tls.certificates.remove();
     }
   });

@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
-import { createServer } from 'node:http';
-import type { IncomingHttpHeaders, Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingHttpHeaders } from 'node:http';
 import { generateKeyPairSync } from 'node:crypto';
 import * as vscode from 'vscode';
+import { freeLoopbackPort, startTestServer } from '../unit/support/testServer';
+import type { TestServer } from '../unit/support/testServer';
+import { waitFor } from '../unit/support/waitUntil';
 import { exportsOf, run as runCommand } from './extensionApi';
 import type { Outcome as BaseOutcome } from './extensionApi';
 
@@ -26,39 +27,19 @@ const config = () => vscode.workspace.getConfiguration('mobilityApi');
  */
 async function set(key: string, value: unknown): Promise<void> {
   await config().update(key, value, vscode.ConfigurationTarget.Global);
-  const deadline = Date.now() + 10_000;
   const wanted = JSON.stringify(value ?? config().inspect(key)?.defaultValue);
-  while (JSON.stringify(config().get(key)) !== wanted) {
-    if (Date.now() > deadline) throw new Error(`mobilityApi.${key} never read back as ${wanted}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  await waitFor(`mobilityApi.${key} to read back as ${wanted}`, () => JSON.stringify(config().get(key)) === wanted, { timeoutMs: 10_000, intervalMs: 50 });
 }
 
 /** A provider on 127.0.0.1 that records the headers of each request and answers with `body`. */
-async function recordingServer(body: () => string): Promise<{ url: string; headers: IncomingHttpHeaders[]; close(): Promise<void> }> {
+async function recordingServer(body: () => string): Promise<TestServer & { headers: IncomingHttpHeaders[] }> {
   const headers: IncomingHttpHeaders[] = [];
-  const server: Server = createServer((req, res) => {
+  const server = await startTestServer((req, res) => {
     headers.push(req.headers);
     res.writeHead(200, { 'Content-Type': 'application/json' });
     res.end(body());
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    headers,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
-  };
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
+  return { ...server, headers };
 }
 
 /** Each setting the README documents, changed as a user changes it, and its effect as a user sees it. */
@@ -77,7 +58,7 @@ describe('every documented setting has its effect', function () {
   before(async () => {
     await run('mobilityApi.stopSandbox');
     // A small fleet on a port of our choosing, so that the paging settings are quick to see.
-    const port = await freePort();
+    const port = await freeLoopbackPort();
     await change('sandbox.port', port);
     await change('sandbox.fleetSize', 30);
     await change('sandbox.pageSize', 10);
@@ -212,18 +193,16 @@ describe('every documented setting has its effect', function () {
   });
 
   it('mobilityApi.request.timeoutSeconds: a request that takes longer ends with HTTP_TIMEOUT', async () => {
-    const hang = createServer(() => undefined);
-    await new Promise<void>((resolve) => hang.listen(0, '127.0.0.1', resolve));
+    const hang = await startTestServer(() => undefined);
     try {
-      await change('customEnvironments', [{ id: 'rec-hang', name: 'Hanging', api: 'mds', baseUrl: `http://127.0.0.1:${(hang.address() as AddressInfo).port}` }]);
+      await change('customEnvironments', [{ id: 'rec-hang', name: 'Hanging', api: 'mds', baseUrl: hang.url }]);
       await run('mobilityApi.bindCredential', { credentialId: demoBinding?.credentialId, environmentIds: [...(demoBinding?.environmentIds ?? []), 'rec-hang'] });
       await change('request.timeoutSeconds', 1);
       const r = await run('mobilityApi.listVehicles', { environmentId: 'rec-hang' });
       assert.deepEqual({ ok: r.ok, code: r.code }, { ok: false, code: 'HTTP_TIMEOUT' });
       assert.match(String(r.message), /within 1 s/);
     } finally {
-      hang.closeAllConnections();
-      await new Promise((resolve) => hang.close(resolve));
+      await hang.close();
     }
   });
 

@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
 import { exportsOf, run } from './extensionApi';
+import { waitFor } from '../unit/support/waitUntil';
 
 
 /** Every file under a folder, as text (binary files too: a secret must not appear in any byte form we can read). */
@@ -187,7 +188,20 @@ describe('the extension shell against the local sandbox', function () {
     // globalStorage is <user-data>/User/globalStorage/<extension id>
     const userData = path.resolve(exportsOf().globalStoragePath, '..', '..', '..');
     assert.ok(fs.existsSync(path.join(userData, 'User')), `user data folder found at ${userData}`);
-    await new Promise((r) => setTimeout(r, 1500)); // let VS Code flush state and logs
+    // VS Code writes logs and state in the background: once a line logged now is on disk and the folder
+    // stops changing between two reads, everything the tests above did has been written.
+    const copied = await run('mobilityApi.copyToken', { environmentId: 'sandbox-mds-staging' });
+    assert.equal(copied.ok, true, copied.message);
+    secrets.push(await vscode.env.clipboard.readText());
+    const marker = `jti ${(copied.claims as { jti: string }).jti}`;
+    await waitFor(`"${marker}" in a log file under ${userData}`, () => filesUnder(userData).some((f) => fs.readFileSync(f).includes(marker)), { timeoutMs: 30_000, intervalMs: 250 });
+    let previous = '';
+    await waitFor(`the files under ${userData} to stop changing`, () => {
+      const now = JSON.stringify(filesUnder(userData).map((f) => [f, fs.statSync(f).size, fs.statSync(f).mtimeMs]));
+      const quiet = now === previous;
+      previous = now;
+      return quiet;
+    }, { timeoutMs: 30_000, intervalMs: 500 });
     const files = filesUnder(userData);
     assert.ok(files.length > 5, 'there are files to scan');
     const leaks: string[] = [];

@@ -28,15 +28,33 @@ export interface TlsOptions {
   cert: string;
 }
 
+/** How a test server treats idle connections. */
+export interface TestServerOptions {
+  /**
+   * The server's keep-alive timeout (Node's default is 5 s): an answered connection idles in the
+   * client's pool this long before the server ends it.
+   */
+  keepAliveTimeoutMs?: number;
+}
+
 /**
  * A plain HTTP server (HTTPS with `tls`) on 127.0.0.1 with an ephemeral port; it counts its
- * connections, and `close` also ends open connections.
+ * connections, and `close` also ends open connections. The one test HTTP server of the unit,
+ * integration and e2e tests.
  */
-export async function startTestServer(handler: http.RequestListener, tls?: TlsOptions): Promise<TestServer> {
+export async function startTestServer(handler: http.RequestListener, tls?: TlsOptions, options: TestServerOptions = {}): Promise<TestServer> {
   const server = tls ? https.createServer({ key: tls.key, cert: tls.cert }, handler) : http.createServer(handler);
+  if (options.keepAliveTimeoutMs !== undefined) server.keepAliveTimeout = options.keepAliveTimeoutMs;
   // A client that gives up during the TLS handshake is expected in these tests.
   server.on('tlsClientError', () => undefined);
   return listen(server, tls ? 'https' : 'http');
+}
+
+/** A port on 127.0.0.1 that was free a moment ago (a server took it and let it go), for "nobody listens here". */
+export async function freeLoopbackPort(): Promise<number> {
+  const server = await startTestServer(() => undefined);
+  await server.close();
+  return server.port;
 }
 
 /** A raw TCP server on 127.0.0.1, for answers no HTTP server would give (dripped status lines, garbage, resets). */
