@@ -1,6 +1,5 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { lock } from 'proper-lockfile';
 import { MobilityError } from './errors';
 
 /**
@@ -38,6 +37,8 @@ export interface CrossProcessLockOptions {
  * holder is told through `onCompromised` at its next refresh.
  */
 export async function acquireCrossProcessLock(base: string, options: CrossProcessLockOptions): Promise<() => Promise<void>> {
+  // Loaded on first use, not when the extension activates: proper-lockfile and graceful-fs patch fs as they load.
+  const { lock } = await import('proper-lockfile');
   const deadline = Date.now() + options.maxWaitMs;
   let pauseMs = 1;
   for (;;) {

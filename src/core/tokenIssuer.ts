@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { SignJWT } from 'jose';
 import type { Credential } from './credential';
 import type { Environment } from './environment';
 import { audienceOf } from './environment';
@@ -42,6 +41,8 @@ export class TokenIssuer {
     const lifetime = checkLifetime(options.lifetimeSeconds ?? this.lifetimeSeconds);
     const iat = await this.clock.next(credential.kid, options.signal);
     const { header, claims } = buildClaims(credential, audience, iat, lifetime, randomUUID());
+    // Loaded on first use, not when the extension activates: setting up jose is much of its code loading.
+    const { SignJWT } = await import('./joseOnDemand');
     let token: string;
     try {
       // Claims are set as given: jose's setIssuedAt/setExpirationTime would round fractional times.

@@ -1,6 +1,5 @@
 import type { KeyObject } from 'node:crypto';
 import { createPublicKey } from 'node:crypto';
-import { compactVerify } from 'jose';
 import type { SigningAlgorithm } from './credential';
 import { decodeJwt, stripTokenText } from './decodeJwt';
 
@@ -34,6 +33,8 @@ async function verifyUnsafe(token: string, key: KeyObject): Promise<SignatureChe
   }
 
   const publicKey = key.type === 'private' ? createPublicKey(key) : key;
+  // Loaded on first use, not when the extension activates (see tokenIssuer.ts).
+  const { compactVerify } = await import('./joseOnDemand');
   try {
     await compactVerify(stripTokenText(token), publicKey, { algorithms: [keyAlg] });
     return { state: 'verified' };

@@ -8,6 +8,7 @@ import type { Needle, ScanReport, ScanSource } from './secretScan';
 import {
   browserStorageSources, canaryKey, codeServerSecrets, describeReport, extensionGlobalState, fileSources, frameSources, scan, tokenNeedles,
 } from './secretScan';
+import { waitUntil } from '../unit/support/waitUntil';
 import { e2eFolders, useWorkbench } from './session';
 import { answerInputBox, openViewContainer, pickQuickPickItem, runCommand, step, treeRow, treeRows, waitForNotification } from './workbench';
 import { webviewWith } from './panelFrame';
@@ -21,23 +22,20 @@ const ENVIRONMENT = 'Sandbox · MDS staging';
 
 /** The clipboard's text once it differs from `previous` (VS Code writes it through navigator.clipboard). */
 async function clipboardAfter(page: Page, previous: string, timeoutMs = 20_000): Promise<string> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
+  // The clipboard's text is a secret here: the failure says only that it did not change.
+  const changed = await waitUntil('the clipboard to change (something copied)', async () => {
     const text = await page.evaluate(() => navigator.clipboard.readText());
-    if (text && text !== previous) return text;
-    if (Date.now() > deadline) throw new Error('the clipboard did not change: nothing was copied');
-    await page.waitForTimeout(250);
-  }
+    return text && text !== previous ? text : '';
+  }, (text) => text !== '', { timeoutMs, intervalMs: 250 });
+  return changed;
 }
 
 /** Reads until `ok` accepts the value (e.g. once VS Code has flushed its storage) or time is up; returns the last value. */
-async function eventually<T>(page: Page, read: () => Promise<T>, ok: (value: T) => boolean, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (ok(value) || Date.now() > deadline) return value;
-    await page.waitForTimeout(500);
-  }
+async function eventually<T>(read: () => Promise<T>, ok: (value: T) => boolean, timeoutMs = 20_000): Promise<T> {
+  let last: T | undefined;
+  const track = async () => (last = await read());
+  // Time running out is not a failure here: the caller asserts on the last value, which says what was wrong.
+  return waitUntil('the value to be accepted', track, ok, { timeoutMs, intervalMs: 500 }).catch(() => last as T);
 }
 
 /** The shared issue clock's marks of this run (key id digest → last iat), as the file holds them. */
@@ -145,7 +143,7 @@ describe('a canary credential leaves no trace', function () {
     const page = wb.page;
     await step(page, 'show the log, so that its lines are on screen too', () => runCommand(page, 'Mobility API: Show Log'));
     const logFile = () => allFiles().find((s) => /exthost\d*\/mobility-api-explorer\.mobility-api-explorer\/Mobility API\.log$/.test(s.name));
-    const log = await eventually(page, () => Promise.resolve(logFile()), (f) => !!f && f.bytes.includes(KID));
+    const log = await eventually(() => Promise.resolve(logFile()), (f) => !!f && f.bytes.includes(KID));
     assert.ok(log, 'the extension log file is among the scanned files');
     assert.ok(log.bytes.includes(`kid ${KID}`), 'the log is this session\'s: it names the canary kid (a kid is not a secret)');
     const settings = allFiles().find((s) => s.name === 'file:user-data/User/settings.json');
@@ -198,17 +196,17 @@ describe('a canary credential leaves no trace', function () {
       await dialog.locator('.monaco-button', { hasText: /^\s*Remove\s*$/ }).first().click();
     });
     await step(page, 'see it gone from the Credentials view', async () => {
-      const labels = await eventually(page, async () => (await treeRows(page, 'Credentials')).map((r) => r.label), (l) => !l.includes(LABEL));
+      const labels = await eventually(async () => (await treeRows(page, 'Credentials')).map((r) => r.label), (l) => !l.includes(LABEL));
       assert.ok(!labels.includes(LABEL), `the Credentials view still shows: ${labels.join(' | ')}`);
       assert.ok(labels.includes('Sandbox demo credential'), 'the other credential stays');
     });
     // A mark of the last 3 s stays (another process may still sign with the key); the canary signed long before.
-    const marks = await eventually(page, () => Promise.resolve(clockMarks()), (m) => !(keyIdDigest(KID) in m));
+    const marks = await eventually(() => Promise.resolve(clockMarks()), (m) => !(keyIdDigest(KID) in m));
     assert.ok(!(keyIdDigest(KID) in marks), `the issue clock still has the canary's mark: ${JSON.stringify(marks)}`);
     assert.ok(fs.existsSync(path.join(e2eFolders().stateDir, CLOCK_FILE_NAME)), 'the issue clock itself is still stored (only the entry went)');
     const state = await extensionGlobalState(page, EXTENSION_ID);
     assert.ok(!JSON.stringify(state ?? {}).includes(KID), 'globalState does not name the canary kid');
-    const secrets = await eventually(page, () => codeServerSecrets(page, folders.userDataDir), (s) => !JSON.stringify(s ?? {}).includes(KID));
+    const secrets = await eventually(() => codeServerSecrets(page, folders.userDataDir), (s) => !JSON.stringify(s ?? {}).includes(KID));
     assert.ok(secrets, 'SecretStorage can still be read');
     assert.ok(!JSON.stringify(secrets).includes(KID), 'no SecretStorage entry names the canary kid');
 

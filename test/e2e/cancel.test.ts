@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { startTestServer } from '../unit/support/testServer';
 import type { TestServer } from '../unit/support/testServer';
+import { waitFor } from '../unit/support/waitUntil';
 import { e2eFolders, useWorkbench } from './session';
 import { notifications, openViewContainer, pickQuickPickItem, runCommand, runCommandAndPick, step, treeRow, waitForNotification } from './workbench';
 
@@ -63,8 +64,7 @@ describe('cancelling a request in the workbench', function () {
       await runCommandAndPick(page, 'Mobility API: List Vehicles', envName);
     });
     await step(page, 'see the request reach the provider and hang', async () => {
-      const deadline = Date.now() + 20_000;
-      while (hanging.requests === 0 && Date.now() < deadline) await page.waitForTimeout(200);
+      await waitFor('the request to reach the provider', () => hanging.requests > 0, { timeoutMs: 20_000, intervalMs: 200 });
       assert.equal(hanging.requests, 1);
       assert.equal(hanging.openConnections(), 1);
     });
@@ -75,10 +75,13 @@ describe('cancelling a request in the workbench', function () {
       await toast.locator('.monaco-button', { hasText: 'Cancel' }).first().click();
     });
     await step(page, 'see the connection closed, and no error message', async () => {
-      const deadline = Date.now() + 10_000;
-      while (hanging.openConnections() > 0 && Date.now() < deadline) await page.waitForTimeout(200);
+      await waitFor('the provider connection to close', () => hanging.openConnections() === 0, { timeoutMs: 10_000, intervalMs: 200 });
       assert.equal(hanging.openConnections(), 0, 'the request was aborted');
-      await page.waitForTimeout(1500);
+      // The command has ended once its progress notification is gone; a notification the extension shows
+      // next (Copy Token's) comes after anything the cancelled command would have said.
+      await page.locator('.notifications-toasts .notification-toast', { hasText: `Vehicles of ${envName}` }).waitFor({ state: 'detached', timeout: 20_000 });
+      await runCommandAndPick(page, 'Mobility API: Copy Token', envName);
+      await waitForNotification(page, /is on the clipboard/);
       const shown = await notifications(page);
       assert.ok(!shown.some((n) => /cancelled|failed|error/i.test(n)), `notifications: ${shown.join(' | ')}`);
       assert.equal(hanging.requests, 1, 'nothing was sent again');

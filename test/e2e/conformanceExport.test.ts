@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { startTestServer } from '../unit/support/testServer';
 import type { TestServer } from '../unit/support/testServer';
+import { waitUntil } from '../unit/support/waitUntil';
 import { e2eFolders, useWorkbench } from './session';
 import { openViewContainer, pickQuickPickItem, quickInputState, runCommand, runCommandAndPick, step, treeRow, waitForNotification } from './workbench';
 import { webviewWith } from './panelFrame';
@@ -98,13 +99,7 @@ describe('conformance findings and export in the workbench', function () {
       await frame.locator('[data-testid="view-table"]').click();
       await frame.locator('[data-testid="export-csv"]').click();
       // code-server's save dialog is a quick input that takes a path; it fills in the suggested path after it opens.
-      const deadline0 = Date.now() + 20_000;
-      for (;;) {
-        const state = await quickInputState(page);
-        if (state && /\.csv$/.test(state.value)) break;
-        if (Date.now() > deadline0) throw new Error(`No save dialog with a suggested .csv path opened; the quick input shows ${JSON.stringify(state)}.`);
-        await page.waitForTimeout(200);
-      }
+      await waitUntil('a save dialog with a suggested .csv path', () => quickInputState(page), (state) => !!state && /\.csv$/.test(state.value), { timeoutMs: 20_000, intervalMs: 200 });
       const box = page.locator('.quick-input-widget .quick-input-box input');
       await box.fill(target);
       await page.waitForFunction((want) => document.querySelector<HTMLInputElement>('.quick-input-widget .quick-input-box input')?.value === want, target);

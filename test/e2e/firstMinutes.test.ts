@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import { generateKeyPairSync, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
+import { keyFixture } from '../unit/keyFixtures';
 import path from 'node:path';
 import { SignJWT } from 'jose';
 import type { Locator, Page } from 'playwright-core';
@@ -100,7 +101,7 @@ describe('the first five minutes: Decode JWT from the clipboard, then Remove Cre
     const now = Math.floor(Date.now() / 1000);
     const token = await new SignJWT({ iss: 'clip@org.test.invalid', aud: 'https://clip.test.invalid', iat: now, exp: now + 300, jti: randomUUID() })
       .setProtectedHeader({ alg: 'ES256', kid })
-      .sign(generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey);
+      .sign(keyFixture('p256').privateKey);
     await step(page, 'start the sandbox (for a stored credential)', async () => {
       await runCommand(page, 'Mobility API: Start Local Sandbox');
       await waitForNotification(page, /Local sandbox running on/, 60_000);

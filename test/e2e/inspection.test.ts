@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
-import { generateKeyPairSync, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
+import { keyFixture } from '../unit/keyFixtures';
 import path from 'node:path';
 import { SignJWT } from 'jose';
 import type { FrameLocator, Page } from 'playwright-core';
+import { waitUntil } from '../unit/support/waitUntil';
 import { useWorkbench } from './session';
 import { answerInputBox, openViewContainer, pickQuickPickItem, runCommand, step, treeRow, treeRows } from './workbench';
 import { webviewWith as anyWebviewWith } from './panelFrame';
@@ -14,15 +16,9 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 
 /** Waits until the text of `selector` in `frame` matches `pattern`, and returns it. */
-async function textMatching(page: Page, frame: FrameLocator, selector: string, pattern: RegExp, timeoutMs = 20_000): Promise<string> {
-  const deadline = Date.now() + timeoutMs;
-  let text = '';
-  while (Date.now() < deadline) {
-    text = (await frame.locator(selector).first().innerText().catch(() => '')).trim();
-    if (pattern.test(text)) return text;
-    await page.waitForTimeout(300);
-  }
-  throw new Error(`${selector} shows "${text.slice(0, 300)}", not ${String(pattern)}.`);
+async function textMatching(frame: FrameLocator, selector: string, pattern: RegExp, timeoutMs = 20_000): Promise<string> {
+  const read = async () => (await frame.locator(selector).first().innerText().catch(() => '')).trim();
+  return waitUntil(`${selector} to show ${String(pattern)}`, read, (text) => pattern.test(text), { timeoutMs, intervalMs: 300 });
 }
 
 /** Where session.ts keeps this run's screenshots. */
@@ -33,7 +29,7 @@ function screenshotPath(name: string): string {
 describe('inspecting tokens in the workbench: decoded view, hover, history, compare', function () {
   this.timeout(180_000);
   const wb = useWorkbench();
-  const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  const { privateKey } = keyFixture('p256');
   let foreign = '';
 
   before(async () => {
@@ -56,15 +52,15 @@ describe('inspecting tokens in the workbench: decoded view, hover, history, comp
     });
     const view = await step(page, 'see the decoded view', () => webviewWith(page, '[data-testid="signature-state"][data-state="verified"]'));
     await step(page, 'read the signature state, the countdown and the payload', async () => {
-      assert.match(await textMatching(page, view, '[data-testid="signature-state"]', /Verified/), /Verified with the stored credential whose kid matches/);
-      await textMatching(page, view, '[data-testid="time-exp"]', /expires in 4 min/);
-      const payload = await textMatching(page, view, '[data-testid="token-payload"]', /"jti"/);
+      assert.match(await textMatching(view, '[data-testid="signature-state"]', /Verified/), /Verified with the stored credential whose kid matches/);
+      await textMatching(view, '[data-testid="time-exp"]', /expires in 4 min/);
+      const payload = await textMatching(view, '[data-testid="token-payload"]', /"jti"/);
       assert.match(payload, /"aud": "http:\/\/127\.0\.0\.1:\d+/);
       assert.match(await view.locator('[data-testid="findings"]').first().innerText(), /No findings|Info/);
     });
     await step(page, 'Copy payload as JSON', async () => {
       await view.locator('[data-testid="copy-payload"]').first().click();
-      await textMatching(page, view, '[data-testid="notices"]', /Copied the payload as JSON/);
+      await textMatching(view, '[data-testid="notices"]', /Copied the payload as JSON/);
     });
   });
 
@@ -101,8 +97,8 @@ describe('inspecting tokens in the workbench: decoded view, hover, history, comp
       await hover.locator('a', { hasText: 'Open decoded view' }).first().click();
       const view = await webviewWith(page, '[data-testid="signature-state"][data-state="unchecked"]');
       assert.match(await view.locator('[data-testid="signature-state"]').first().innerText(), /Not verified: no stored credential has kid "e2e-unknown-kid"/);
-      await textMatching(page, view, '[data-testid="findings"]', /expired/);
-      await textMatching(page, view, '[data-testid="time-exp"]', /expired 3 min/);
+      await textMatching(view, '[data-testid="findings"]', /expired/);
+      await textMatching(view, '[data-testid="time-exp"]', /expired 3 min/);
       assert.ok(!(await view.locator('body').innerText()).includes(foreign), 'the view does not show the token');
     });
   });
@@ -116,11 +112,8 @@ describe('inspecting tokens in the workbench: decoded view, hover, history, comp
       if ((await env.getAttribute('aria-expanded')) !== 'true') await env.click();
       const folder = await treeRow(page, 'Environments', 'Tokens this session');
       if ((await folder.getAttribute('aria-expanded')) !== 'true') await folder.click();
-      const deadline = Date.now() + 10_000;
-      while (!jti && Date.now() < deadline) {
-        jti = (await treeRows(page, 'Environments')).find((r) => UUID.test(r.label))?.label ?? '';
-        if (!jti) await page.waitForTimeout(300);
-      }
+      const tokenRow = async () => (await treeRows(page, 'Environments')).find((r) => UUID.test(r.label))?.label ?? '';
+      jti = await waitUntil('a token row labelled with its jti', tokenRow, (label) => label !== '', { timeoutMs: 10_000, intervalMs: 300 }).catch(() => '');
       assert.match(jti, UUID, 'a token row labelled with its jti');
       const row = await treeRow(page, 'Environments', jti);
       assert.match(await row.innerText(), /generated/);
@@ -128,8 +121,8 @@ describe('inspecting tokens in the workbench: decoded view, hover, history, comp
     await step(page, 'select the token: its decoded view opens', async () => {
       await (await treeRow(page, 'Environments', jti)).click();
       const view = await webviewWith(page, '[data-testid="signature-state"][data-state="verified"]');
-      await textMatching(page, view, '[data-testid="token-facts"]', /Generated for Sandbox · MDS staging/);
-      await textMatching(page, view, '[data-testid="token-payload"]', new RegExp(jti));
+      await textMatching(view, '[data-testid="token-facts"]', /Generated for Sandbox · MDS staging/);
+      await textMatching(view, '[data-testid="token-payload"]', new RegExp(jti));
     });
     await step(page, 'run "Mobility API: Compare Tokens" with a pasted token and the session\'s token', async () => {
       await runCommand(page, 'Mobility API: Compare Tokens');
@@ -145,7 +138,7 @@ describe('inspecting tokens in the workbench: decoded view, hover, history, comp
       assert.equal(await state('payload.aud'), 'different');
       assert.equal(await state('payload.iss'), 'different');
       assert.match(await view.locator('[data-testid="diff-note"][data-claim="payload.aud"]').first().innerText(), /base URL of the environment/);
-      await textMatching(page, view, '[data-testid="diff-count"]', /entries differ/);
+      await textMatching(view, '[data-testid="diff-count"]', /entries differ/);
       await page.screenshot({ path: screenshotPath('compare') });
     });
   });

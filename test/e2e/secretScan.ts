@@ -2,7 +2,8 @@
 // (files on the server, the browser's IndexedDB/localStorage/sessionStorage, every frame's DOM) and
 // searches it for a canary key in every form we can think of, for known tokens, and for any compact JWS
 // that the canary key signed, including tokens the test never saw (the ones sent with requests).
-import { createDecipheriv, createPublicKey, generateKeyPairSync } from 'node:crypto';
+import { createDecipheriv, createPublicKey } from 'node:crypto';
+import { distinctKeyPair } from '../unit/keyFixtures';
 import type { KeyObject } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -27,7 +28,7 @@ export interface CanaryKey {
 
 /** Generates the canary key; nothing of it is ever written to the repository. */
 export function canaryKey(kid: string): CanaryKey {
-  const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  const { privateKey } = distinctKeyPair('p256');
   const pem = privateKey.export({ type: 'pkcs8', format: 'pem' }) as string;
   const d = (privateKey.export({ format: 'jwk' }) as { d: string }).d;
   const scalar = Buffer.from(d, 'base64url');

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { generateKeyPairSync, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
+import { distinctKeyPair, keyFixture } from '../unit/keyFixtures';
 import { SignJWT } from 'jose';
 import { useWorkbench } from './session';
 import {
@@ -43,8 +44,8 @@ describe('the extension shell in the workbench', function () {
 
   it('Add Credential asks step by step, re-asks after a refused key, and stores the credential', async () => {
     const page = wb.page;
-    const good = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ type: 'pkcs8', format: 'pem' }) as string;
-    const wrongCurve = generateKeyPairSync('ec', { namedCurve: 'P-384' }).privateKey.export({ type: 'pkcs8', format: 'pem' }) as string;
+    const good = keyFixture('p256').pkcs8;
+    const wrongCurve = keyFixture('p384').pkcs8;
     await step(page, 'run "Mobility API: Add Credential"', () => runCommand(page, 'Mobility API: Add Credential'));
     await step(page, 'pick the type', () => pickQuickPickItem(page, 'External Organization'));
     await step(page, 'choose to paste the key', () => pickQuickPickItem(page, 'Paste it'));
@@ -80,7 +81,7 @@ describe('the extension shell in the workbench', function () {
 
   it('Decode JWT shows what is wrong with a pasted token', async () => {
     const page = wb.page;
-    const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    const { privateKey } = distinctKeyPair('p256');
     const now = Math.floor(Date.now() / 1000);
     const token = await new SignJWT({ iss: 'someone@nowhere.invalid', aud: 'https://unknown.invalid', iat: now - 7200, exp: now - 3000, jti: randomUUID() })
       .setProtectedHeader({ alg: 'ES256', kid: 'not-stored' })

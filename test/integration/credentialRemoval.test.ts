@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
-import { generateKeyPairSync } from 'node:crypto';
+import { distinctKeyPem } from '../unit/keyFixtures';
 import { exportsOf, run as runCommand } from './extensionApi';
 import type { Outcome as BaseOutcome } from './extensionApi';
 
 type Outcome = BaseOutcome & { credentialId?: string; rebound?: Array<{ environmentId: string; credentialId: string }>; unbound?: string[] };
 const run = (command: string, ...args: unknown[]) => runCommand<Outcome>(command, ...args);
-const ecKey = (format: 'pkcs8' | 'sec1' = 'pkcs8') => generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ type: format, format: 'pem' }) as string;
+const ecKey = (format: 'pkcs8' | 'sec1' = 'pkcs8') => distinctKeyPem('p256', format === 'sec1' ? 'traditional' : 'pkcs8');
 
 async function boundTo(environmentId: string): Promise<string | undefined> {
   return (await exportsOf().listCredentials()).find((c) => c.environments.includes(environmentId))?.label;

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { generateKeyPairSync, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
+import { keyFixture } from '../unit/keyFixtures';
 import * as vscode from 'vscode';
 import { run as runCommand } from './extensionApi';
 import type { Outcome as BaseOutcome } from './extensionApi';
@@ -33,7 +34,7 @@ describe('Decode JWT with a token on the clipboard', function () {
     const now = Math.floor(Date.now() / 1000);
     const token = await new SignJWT({ iss: 'clip@org.test.invalid', aud: 'https://clip.test.invalid', iat: now, exp: now + 300, jti })
       .setProtectedHeader({ alg: 'ES256', kid: 'clip-kid' })
-      .sign(generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey);
+      .sign(keyFixture('p256').privateKey);
     // No editor, so neither a selection nor a token under the cursor: the clipboard's token is the candidate.
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await vscode.env.clipboard.writeText(token);

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { generateKeyPairSync } from 'node:crypto';
+import { keyFixture } from '../unit/keyFixtures';
 import * as vscode from 'vscode';
 import { NO_DOMAINS } from '../../src/core/credential';
 import { CredentialStore } from '../../src/services/credentialStore';
@@ -22,7 +22,7 @@ describe('when VS Code has no usable secret storage', () => {
   const input = {
     kind: 'ec' as const,
     type: 'external-org' as const,
-    privateKey: generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ type: 'pkcs8', format: 'pem' }) as string,
+    privateKey: keyFixture('p256').pkcs8,
     kid: 'k1',
     issuer: 'org@org.test.invalid',
   };

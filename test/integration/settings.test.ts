@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import type { IncomingHttpHeaders } from 'node:http';
-import { generateKeyPairSync } from 'node:crypto';
+import { keyFixture } from '../unit/keyFixtures';
 import * as vscode from 'vscode';
 import { freeLoopbackPort, startTestServer } from '../unit/support/testServer';
 import type { TestServer } from '../unit/support/testServer';
@@ -208,7 +208,7 @@ describe('every documented setting has its effect', function () {
 
   it('mobilityApi.issuerDomains: a listed domain decides the type, and a contradicting choice is refused', async () => {
     await change('issuerDomains', { externalOrganization: [], iam: ['iam.test.invalid'], serviceAccount: [] });
-    const key = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ type: 'pkcs8', format: 'pem' }) as string;
+    const key = keyFixture('p256').pkcs8;
     const refused = await run('mobilityApi.addCredential', { type: 'external-org', privateKey: key, kid: 'dom-kid', issuer: 'someone@iam.test.invalid' });
     assert.deepEqual({ ok: refused.ok, code: refused.code }, { ok: false, code: 'CREDENTIAL_TYPE_MISMATCH' });
     assert.match(String(refused.message), /configured for IAM/);

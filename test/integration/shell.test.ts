@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import crypto, { generateKeyPairSync } from 'node:crypto';
+import crypto from 'node:crypto';
+import { distinctKeyPem, keyFixture } from '../unit/keyFixtures';
 import fs from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
@@ -16,7 +17,7 @@ function filesUnder(dir: string): string[] {
 describe('the extension shell against the local sandbox', function () {
   this.timeout(60_000);
   const secrets: string[] = [];
-  const ec = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  const ec = keyFixture('p256');
   const ecPem = ec.privateKey.export({ type: 'pkcs8', format: 'pem' }) as string;
   secrets.push(ecPem.split('\n')[1], (ec.privateKey.export({ format: 'jwk' }) as { d: string }).d);
   let ownCredentialId = '';
@@ -95,7 +96,7 @@ describe('the extension shell against the local sandbox', function () {
 
   it('Add Credential validates first: a refused key leaves nothing stored', async () => {
     const before = (await exportsOf().listCredentials()).length;
-    const p384 = generateKeyPairSync('ec', { namedCurve: 'P-384' }).privateKey.export({ type: 'pkcs8', format: 'pem' }) as string;
+    const p384 = keyFixture('p384').pkcs8;
     const refused = await run('mobilityApi.addCredential', { type: 'external-org', privateKey: p384, kid: 'k-384', issuer: 'org@org.test.invalid' });
     assert.equal(refused.ok, false);
     assert.equal(refused.code, 'KEY_WRONG_CURVE');
@@ -118,7 +119,7 @@ describe('the extension shell against the local sandbox', function () {
   });
 
   it('a MaaS environment refuses an IAM credential', async () => {
-    const iamKey = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ type: 'sec1', format: 'pem' }) as string;
+    const iamKey = distinctKeyPem('p256', 'traditional');
     const added = await run('mobilityApi.addCredential', { type: 'iam', privateKey: iamKey, kid: 'iam-kid', issuer: 'identity@iam.test.invalid', label: 'Old IAM' });
     assert.equal(added.ok, true, added.message);
     const bound = await run('mobilityApi.bindCredential', { credentialId: added.credentialId, environmentIds: ['sandbox-maas-staging'] });

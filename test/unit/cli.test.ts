@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFile, spawn } from 'node:child_process';
-import { generateKeyPairSync } from 'node:crypto';
+import { distinctKeyPair, keyFixture } from './keyFixtures';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -56,12 +56,12 @@ describe('CLI mobility-api', () => {
   before(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cli-test-'));
     stateDir = path.join(dir, 'state');
-    const ec = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    const ec = keyFixture('p256');
     ecKeyFile = path.join(dir, 'test-only-ec.pem');
     fs.writeFileSync(ecKeyFile, ec.privateKey.export({ type: 'sec1', format: 'pem' }));
     ecPublicFile = path.join(dir, 'test-only-ec.pub.pem');
     fs.writeFileSync(ecPublicFile, ec.publicKey.export({ type: 'spki', format: 'pem' }));
-    const rsa = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    const rsa = keyFixture('rsa2048');
     saKeyFile = path.join(dir, 'test-only-service-account.json');
     fs.writeFileSync(saKeyFile, JSON.stringify({
       type: 'service_account', project_id: 'p', private_key_id: 'sa-kid-1', private_key: rsa.privateKey.export({ type: 'pkcs1', format: 'pem' }),
@@ -182,7 +182,7 @@ describe('CLI mobility-api', () => {
       const ok = await cli(['decode', token, '--public-key', ecPublicFile]);
       assert.match(ok.out, /Signature: verified/);
       const other = path.join(dir, 'other.pub.pem');
-      fs.writeFileSync(other, generateKeyPairSync('ec', { namedCurve: 'P-256' }).publicKey.export({ type: 'spki', format: 'pem' }));
+      fs.writeFileSync(other, distinctKeyPair('p256').publicKey.export({ type: 'spki', format: 'pem' }));
       const bad = await cli(['decode', token, '--public-key', other]);
       assert.equal(bad.code, 1);
       assert.match(bad.out, /Signature: FAILED/);

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { createPublicKey, generateKeyPairSync } from 'node:crypto';
+import { createPublicKey } from 'node:crypto';
+import { distinctKeyPair } from './keyFixtures';
 import type { KeyObject } from 'node:crypto';
 import { SignJWT, jwtVerify } from 'jose';
 import type { Credential, IssuerDomains } from '../../src/core/credential';
@@ -369,7 +370,7 @@ describe('credentials: parseCredential (EC)', () => {
     assert.equal(protectedHeader.kid, 'key-1');
     assert.equal(payload.iss, 'org-123@ext.example.test');
     await jwtVerify(token, parsePublicKey(p256.publicPem));
-    const stranger = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
+    const stranger = distinctKeyPair('p256');
     await assert.rejects(jwtVerify(token, stranger.publicKey));
   });
 });

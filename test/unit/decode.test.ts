@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { generateKeyPairSync, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
+import { distinctKeyPair, keyFixture } from './keyFixtures';
 import type { KeyObject } from 'node:crypto';
 import { SignJWT } from 'jose';
 import { decodeJwt, MAX_TOKEN_CHARS, stripTokenText } from '../../src/core/decodeJwt';
@@ -223,9 +224,9 @@ describe('decodeJwt and verifyTokenSignature on tokens signed with jose', () => 
   let rsToken: string;
 
   before(async () => {
-    ec = generateKeyPairSync('ec', { namedCurve: 'P-256' });
-    otherEc = generateKeyPairSync('ec', { namedCurve: 'P-256' });
-    rsa = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    ec = keyFixture('p256');
+    otherEc = distinctKeyPair('p256');
+    rsa = keyFixture('rsa2048');
     esToken = await new SignJWT({ jti: randomUUID() })
       .setProtectedHeader({ alg: 'ES256', kid: 'kid-1' })
       .setIssuer('org-1@ext.example').setAudience('https://mds.example.test')
@@ -290,7 +291,7 @@ describe('decodeJwt and verifyTokenSignature on tokens signed with jose', () => 
   });
 
   it('refuses an EC key on another curve', async () => {
-    const p384 = generateKeyPairSync('ec', { namedCurve: 'P-384' });
+    const p384 = keyFixture('p384');
     const r = await verifyTokenSignature(esToken, p384.publicKey);
     assert.match(r.state === 'failed' ? r.reason : '', /curve secp384r1/);
   });

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { generateKeyPairSync, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
+import { keyFixture } from './keyFixtures';
 import { SignJWT } from 'jose';
 import { findJwtAt, findJwts, HOVER_WINDOW_CHARS } from '../../src/core/findJwts';
 
@@ -10,7 +11,7 @@ describe('findJwtAt and findJwts', () => {
   let jwt2: string;
 
   before(async () => {
-    const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    const { privateKey } = keyFixture('p256');
     const sign = (iss: string): Promise<string> => new SignJWT({ jti: randomUUID() })
       .setProtectedHeader({ alg: 'ES256', kid: 'kid-1' })
       .setIssuer(iss).setAudience('https://mds.example.test')
@@ -127,7 +128,7 @@ describe('findJwtAt and findJwts', () => {
 
 describe('findJwts with text glued to the token', () => {
   it('finds a token after a URL-encoded space or an escaped newline', async () => {
-    const token = await new SignJWT({ iss: 'a@b.invalid' }).setProtectedHeader({ alg: 'ES256', kid: 'k' }).sign(generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey);
+    const token = await new SignJWT({ iss: 'a@b.invalid' }).setProtectedHeader({ alg: 'ES256', kid: 'k' }).sign(keyFixture('p256').privateKey);
     for (const prefix of ['Authorization: Bearer%20', 'log line\\n', 'x=1&token=20']) {
       const text = `${prefix}${token} tail`;
       const found = findJwts(text);

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { generateKeyPairSync, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
+import { keyFixture } from './keyFixtures';
 import { SignJWT } from 'jose';
 import { decodeJwt, MAX_TOKEN_CHARS } from '../../src/core/decodeJwt';
 import type { DecodedToken } from '../../src/core/decodeJwt';
@@ -32,7 +33,7 @@ describe('token inspection', () => {
   let expired: string;
 
   before(async () => {
-    const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    const { privateKey } = keyFixture('p256');
     const sign = (iat: number, exp: number): Promise<string> => new SignJWT({ jti: randomUUID() })
       .setProtectedHeader({ alg: 'ES256', kid: 'kid-1' })
       .setIssuer('org-1@ext.example').setAudience(MDS)

@@ -88,6 +88,21 @@ export function keyFixture(kind: FixtureKind): KeyFixture {
   return fixture;
 }
 
+/**
+ * A key pair of `kind` that no other call returns: for a test that relies on two different keys (a
+ * stranger's key, an impostor, two credentials that must not be the same key). Tests that just need
+ * a key take {@link keyFixture}, generated once per run.
+ */
+export function distinctKeyPair(kind: FixtureKind): { privateKey: KeyObject; publicKey: KeyObject } {
+  return generate(kind);
+}
+
+/** A distinct key's private key as PEM: PKCS#8, or SEC1 / PKCS#1 with `traditional`. */
+export function distinctKeyPem(kind: FixtureKind, form: 'pkcs8' | 'traditional' = 'pkcs8'): string {
+  const type = form === 'pkcs8' ? 'pkcs8' : kind.startsWith('rsa') ? 'pkcs1' : 'sec1';
+  return distinctKeyPair(kind).privateKey.export({ format: 'pem', type }).toString();
+}
+
 /** True when the `openssl` command can be run. */
 export function hasOpenssl(): boolean {
   const result = spawnSync('openssl', ['version'], { encoding: 'utf8' });

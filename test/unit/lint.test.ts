@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { generateKeyPairSync, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
+import { keyFixture } from './keyFixtures';
 import { SignJWT } from 'jose';
 import type { IssuerDomains } from '../../src/core/credential';
 import { NO_DOMAINS } from '../../src/core/credential';
@@ -59,7 +60,7 @@ const withPayload = (change: Record<string, unknown>, remove: string[] = []): Re
 describe('lintToken', () => {
   describe('clean tokens signed with jose', () => {
     it('a well-formed External Organization token yields no findings at all', async () => {
-      const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+      const { privateKey } = keyFixture('p256');
       const jwt = await new SignJWT({ jti: randomUUID() })
         .setProtectedHeader({ alg: 'ES256', kid: 'kid-1' })
         .setIssuer('org-1@ext.example').setAudience(MDS)
@@ -75,7 +76,7 @@ describe('lintToken', () => {
     });
 
     it('a well-formed service-account token yields only the deprecation note', async () => {
-      const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+      const { privateKey } = keyFixture('rsa2048');
       const email = 'robot@sa.example';
       const jwt = await new SignJWT({ jti: randomUUID(), sub: email, email })
         .setProtectedHeader({ alg: 'RS256', kid: 'private-key-id' })

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
-import { generateKeyPairSync } from 'node:crypto';
+import { keyFixture } from './keyFixtures';
 import { redactSecrets } from '../../src/core/redact';
 
 describe('redactSecrets', () => {
   it('removes PEM private keys, tokens, JWK private members and bearer values, keeps the rest', () => {
-    const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    const { privateKey } = keyFixture('p256');
     const pem = privateKey.export({ type: 'pkcs8', format: 'pem' }) as string;
     const jwk = JSON.stringify(privateKey.export({ format: 'jwk' }));
     const token = 'eyJhbGciOiJFUzI1NiJ9.eyJpc3MiOiJhQGIifQ.c2lnbmF0dXJl';

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { generateKeyPairSync } from 'node:crypto';
+import { keyFixture } from './keyFixtures';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -359,7 +359,7 @@ describe('one reader for the panel and the CLI', function () {
       res.end(JSON.stringify({ version: '2.0.0', vehicles, links: { next: null } }));
     });
     try {
-      const credential = parseCredential({ kind: 'ec', type: 'external-org', privateKey: generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(), kid: 'hostile-test', issuer: 'org@example.test' }).credential;
+      const credential = parseCredential({ kind: 'ec', type: 'external-org', privateKey: keyFixture('p256').pkcs8, kid: 'hostile-test', issuer: 'org@example.test' }).credential;
       const env: Environment = { id: 'hostile', name: 'Hostile', api: 'mds', stage: 'custom', baseUrl: server.url };
       const listing = await new ApiClient().listVehicles(env, credential);
       const view = listingView({ id: 'r1', environment: env, listing, canLoadNext: false, canCopyCurl: false, now: Date.now() });
@@ -390,7 +390,7 @@ describe('one reader for the panel and the CLI', function () {
     const dir = mkdtempSync(path.join(tmpdir(), 'reader-'));
     try {
       const keyFile = path.join(dir, 'test-only-ec.pem');
-      writeFileSync(keyFile, generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ type: 'pkcs8', format: 'pem' }));
+      writeFileSync(keyFile, keyFixture('p256').pkcs8);
       const r = await runCliInProcess(['vehicles', '--api', 'mds', '--base-url', server.url, '--status', '--private-key', keyFile, '--kid', 'k', '--iss', 'org@example.test', '--type', 'external-org', '--state-dir', dir]);
       assert.equal(r.code, 0, r.err);
       assert.match(r.out, /\bd1\s+available\s+42%/);

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { createPrivateKey, createPublicKey, generateKeyPairSync, randomUUID } from 'node:crypto';
+import { createPrivateKey, createPublicKey, randomUUID } from 'node:crypto';
+import { distinctKeyPair, keyFixture } from './keyFixtures';
 import type { KeyObject } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
@@ -67,7 +68,7 @@ describe('sandbox authentication (spec section 5)', () => {
   /** A new trusted key with its own kid, so each test starts with a fresh ordering history. */
   function trustedSigner(type: CredentialType = 'external-org'): Signer {
     seq += 1;
-    const privateKey = type === 'service-account' ? rsaKey : generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey;
+    const privateKey = type === 'service-account' ? rsaKey : distinctKeyPair('p256').privateKey;
     const iss = type === 'service-account' ? `svc-${seq}@project.sa.example.test` : `org-${seq}@${type}.example.test`;
     const signer: Signer = { kid: `test-${type}-${seq}`, iss, alg: type === 'service-account' ? 'RS256' : 'ES256', privateKey };
     sandbox.trust({ kid: signer.kid, iss, type, publicKey: createPublicKey(privateKey) });
@@ -79,7 +80,7 @@ describe('sandbox authentication (spec section 5)', () => {
   }
 
   before(async () => {
-    rsaKey = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey;
+    rsaKey = keyFixture('rsa2048').privateKey;
     sandbox = await startSandbox({ now: () => clock, fleetSize: 50 });
     const byId = (id: SandboxEnvironment['id']) => sandbox.environments.find((e) => e.id === id) as SandboxEnvironment;
     mds = byId('mds-staging');
@@ -142,7 +143,7 @@ describe('sandbox authentication (spec section 5)', () => {
 
     it('bad_signature: signed by another key than the one registered for the kid', async () => {
       const signer = trustedSigner();
-      const impostor = { ...signer, privateKey: generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey };
+      const impostor = { ...signer, privateKey: distinctKeyPair('p256').privateKey };
       assertRefused(await get(`${mds.baseUrl}/vehicles`, await sign(impostor, claims(signer, mds))), 'bad_signature');
     });
 
@@ -291,7 +292,7 @@ describe('sandbox authentication (spec section 5)', () => {
       assertRefused(await get(`${mds.baseUrl}/vehicles`, await sign(signer, sa(nowSeconds() + 1, { email: undefined }))), 'sub_email_mismatch');
       assertRefused(await get(`${mds.baseUrl}/vehicles`, await sign(signer, sa(nowSeconds() + 1, { sub: 'other@project.sa.example.test' }))), 'sub_email_mismatch');
       assertRefused(await get(`${maas.baseUrl}/v1alpha2/vehicles`, await sign(signer, sa(nowSeconds() + 1, { aud: maas.baseUrl }))), 'type_not_allowed_for_api');
-      const es256 = await get(`${mds.baseUrl}/vehicles`, await sign({ ...signer, alg: 'ES256', privateKey: generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey }, sa(nowSeconds() + 1)));
+      const es256 = await get(`${mds.baseUrl}/vehicles`, await sign({ ...signer, alg: 'ES256', privateKey: keyFixture('p256').privateKey }, sa(nowSeconds() + 1)));
       assertRefused(es256, 'alg_not_allowed');
     });
   });
@@ -386,7 +387,7 @@ describe('sandbox authentication (spec section 5)', () => {
   describe('replay memory', () => {
     it('forgets jtis once their tokens have expired, so memory stays bounded', async () => {
       let now = start;
-      const privateKey = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey;
+      const privateKey = keyFixture('p256').privateKey;
       const key = { kid: 'bounded', iss: 'bounded@example.test', type: 'external-org' as const, publicKey: createPublicKey(privateKey) };
       const verifier = new TokenVerifier({ trust: new TrustStore([key]), now: () => now, maxSkewSeconds: 60 });
       const signer: Signer = { kid: key.kid, iss: key.iss, alg: 'ES256', privateKey };

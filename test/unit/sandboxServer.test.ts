@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { createPrivateKey, createPublicKey, generateKeyPairSync, randomUUID } from 'node:crypto';
+import { createPrivateKey, createPublicKey, randomUUID } from 'node:crypto';
+import { distinctKeyPair, keyFixture } from './keyFixtures';
 import type { KeyObject } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { request } from 'node:http';
@@ -278,7 +279,7 @@ describe('sandbox server', () => {
   });
 
   describe('trust files', () => {
-    const ec = () => generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    const ec = () => distinctKeyPair('p256');
     const pem = (key: KeyObject) => key.export({ type: 'spki', format: 'pem' }) as string;
 
     it('reads one entry object with a PEM key and a list with JWK and RSA keys', () => {
@@ -287,7 +288,7 @@ describe('sandbox server', () => {
       assert.equal(single?.kid, 'k1');
       assert.equal(single?.type, 'external-org');
       assert.ok(single?.publicKey.equals(one.publicKey));
-      const rsa = generateKeyPairSync('rsa', { modulusLength: 2048 });
+      const rsa = keyFixture('rsa2048');
       const list = parseTrustFile(
         JSON.stringify([
           { kid: 'k2', iss: 'b@iam.example.test', type: 'iam', publicKey: ec().publicKey.export({ format: 'jwk' }) },
@@ -300,7 +301,7 @@ describe('sandbox server', () => {
 
     it('refuses each bad entry, naming the file, the entry index and the field', () => {
       const good = { kid: 'ok', iss: 'a@org.example.test', type: 'external-org', publicKey: pem(ec().publicKey) };
-      const rsa = generateKeyPairSync('rsa', { modulusLength: 2048 });
+      const rsa = keyFixture('rsa2048');
       const cases: [unknown, string][] = [
         [{ ...good, kid: '' }, 'kid'],
         [{ ...good, kid: 'ok' }, 'kid'],
@@ -422,7 +423,7 @@ describe('sandbox lifecycle', () => {
 describe('sandbox without demo files', () => {
   it('with demoDir false writes no file and trusts the demo key it was given', async () => {
     const before = new Set(readdirSync(tmpdir()).filter((f) => f.startsWith('mobility-api-sandbox-')));
-    const pem = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ type: 'pkcs8', format: 'pem' }) as string;
+    const pem = keyFixture('p256').pkcs8;
     const sandbox = await startSandbox({ demoDir: false, demoPrivateKeyPem: pem, fleetSize: 5 });
     try {
       assert.deepEqual([sandbox.demo.privateKeyFile, sandbox.demo.credentialFile, sandbox.demo.dir], ['', '', '']);

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { generateKeyPairSync } from 'node:crypto';
+import { distinctKeyPair } from '../keyFixtures';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -51,7 +51,7 @@ export interface CliCredential {
 export function makeCliCredential(): CliCredential {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mobility-cli-faults-'));
   const keyFile = path.join(dir, 'test-only-ec.pem');
-  const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  const { privateKey } = distinctKeyPair('p256');
   fs.writeFileSync(keyFile, privateKey.export({ type: 'pkcs8', format: 'pem' }), { mode: 0o600 });
   const kid = `cli-faults-${path.basename(dir).slice(-6)}`;
   return {
