@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { waitUntil } from '../unit/support/waitUntil';
 import { useWorkbench } from './session';
 import { listCommands, outputChannel, runCommand, step } from './workbench';
 
@@ -16,14 +17,8 @@ describe('Mobility API commands in the workbench', () => {
     const page = wb.page;
     await step(page, 'run "Mobility API: Show Log" from the palette', () => runCommand(page, 'Mobility API: Show Log'));
     await step(page, 'wait for the Output panel to show the "Mobility API" channel', async () => {
-      const deadline = Date.now() + 20_000;
-      let channel: string | undefined;
-      while (Date.now() < deadline) {
-        channel = await outputChannel(page);
-        if (channel === 'Mobility API') return;
-        await page.waitForTimeout(250);
-      }
-      throw new Error(`the Output panel shows ${channel === undefined ? 'no Output view' : `the channel "${channel}"`}`);
+      const channel = await waitUntil('the Output panel to show the "Mobility API" channel', () => outputChannel(page), (c) => c === 'Mobility API', { timeoutMs: 20_000, intervalMs: 250 }).catch(() => outputChannel(page));
+      assert.equal(channel, 'Mobility API', `the Output panel shows ${channel === undefined ? 'no Output view' : `the channel "${channel}"`}`);
     });
   });
 });

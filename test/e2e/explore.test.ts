@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { HOUR_MS, floorToUtcHour, formatUtcHour, lastCompleteUtcHour } from '../../src/core/utcHour';
+import { waitUntil } from '../unit/support/waitUntil';
 import { e2eFolders, useWorkbench } from './session';
 import {
   answerInputBox,
@@ -75,14 +76,12 @@ describe('exploring endpoints in the workbench', function () {
     const sent = new RegExp(`GET 200 /mds-staging/trips\\?end_time=${hour}`);
     let jtis: string[] = [];
     await step(page, 'see the first request answered 200', async () => {
-      const deadline = Date.now() + 20_000;
-      while ((jtis = await tokenRows(page, sent)).length < 1 && Date.now() < deadline) await page.waitForTimeout(300);
+      jtis = await waitUntil('a token row answered 200', () => tokenRows(page, sent), (rows) => rows.length >= 1, { timeoutMs: 20_000, intervalMs: 300 }).catch(() => tokenRows(page, sent));
       assert.equal(jtis.length, 1, 'one token went out with a 200');
     });
     await step(page, 'click the lens again and see a second 200 with another jti', async () => {
       await lens.click();
-      const deadline = Date.now() + 20_000;
-      while ((jtis = await tokenRows(page, sent)).length < 2 && Date.now() < deadline) await page.waitForTimeout(300);
+      jtis = await waitUntil('two token rows answered 200', () => tokenRows(page, sent), (rows) => rows.length >= 2, { timeoutMs: 20_000, intervalMs: 300 }).catch(() => tokenRows(page, sent));
       assert.equal(jtis.length, 2, 'two tokens went out, each answered 200');
       assert.notEqual(jtis[0], jtis[1], 'each send signed its own token');
     });
@@ -98,12 +97,7 @@ describe('exploring endpoints in the workbench', function () {
     });
     let offered = '';
     await step(page, 'read the hour offered and accept it', async () => {
-      const deadline = Date.now() + 20_000;
-      let state = await quickInputState(page);
-      while (!state?.message.includes('end_time') && Date.now() < deadline) {
-        await page.waitForTimeout(200);
-        state = await quickInputState(page);
-      }
+      const state = await waitUntil('an input box asking for end_time', () => quickInputState(page), (s) => !!s?.message.includes('end_time'), { timeoutMs: 20_000, intervalMs: 200 }).catch(() => quickInputState(page));
       assert.ok(state, 'an input box asks for end_time');
       assert.match(state.message, /YYYY-MM-DDTHH/, 'the format expected is shown');
       offered = state.value;

@@ -4,7 +4,8 @@ import { randomUUID } from 'node:crypto';
 import { keyFixture } from '../unit/keyFixtures';
 import path from 'node:path';
 import { SignJWT } from 'jose';
-import type { Locator, Page } from 'playwright-core';
+import type { Locator } from 'playwright-core';
+import { waitUntil } from '../unit/support/waitUntil';
 import { e2eFolders, useWorkbench } from './session';
 import {
   closeQuickInput,
@@ -21,15 +22,8 @@ import {
 const QUICK_INPUT_ROWS = '.quick-input-widget .quick-input-list .monaco-list-row';
 
 /** Waits until `read` returns a value `accept` takes, and returns it; fails with the last value seen. */
-async function until<T>(page: Page, what: string, read: () => Promise<T>, accept: (v: T) => boolean, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let value = await read();
-  while (!accept(value)) {
-    if (Date.now() > deadline) throw new Error(`${what}: still ${JSON.stringify(value)} after ${timeoutMs / 1000}s`);
-    await page.waitForTimeout(200);
-    value = await read();
-  }
-  return value;
+function until<T>(what: string, read: () => Promise<T>, accept: (v: T) => boolean, timeoutMs = 20_000): Promise<T> {
+  return waitUntil(what, read, accept, { timeoutMs, intervalMs: 200 });
 }
 
 /**
@@ -74,7 +68,7 @@ describe('the first five minutes: the Environments view at the default side-bar 
     await step(page, 'list the vehicles of Sandbox · MDS staging', () => runCommandAndPick(page, 'Mobility API: List Vehicles', 'Sandbox · MDS staging'));
     const sandboxRow = await step(page, 'see the result on its row under Local Sandbox', async () => {
       const row = await treeRow(page, 'Environments', 'MDS staging', 30_000, 2);
-      await until(page, 'the row\'s description', async () => (await rowFit(row)).description, (d) => /^200 OK · 500 vehicles$/.test(d));
+      await until('the row\'s description', async () => (await rowFit(row)).description, (d) => /^200 OK · 500 vehicles$/.test(d));
       return row;
     });
     await step(page, 'the status is visible in full, at the width the side bar opened with', async () => {
@@ -112,7 +106,7 @@ describe('the first five minutes: Decode JWT from the clipboard, then Remove Cre
     });
     await step(page, 'run Decode JWT: it asks, with the clipboard\'s token first', async () => {
       await runCommand(page, 'Mobility API: Decode JWT');
-      const state = await until(page, 'the quick pick', () => quickInputState(page), (s) => !!s && !s.value.startsWith('>') && s.rows.length >= 2);
+      const state = await until('the quick pick', () => quickInputState(page), (s) => !!s && !s.value.startsWith('>') && s.rows.length >= 2);
       assert.match(state?.rows[0] ?? '', /Token from the clipboard/);
       const first = await page.locator(QUICK_INPUT_ROWS).first().innerText();
       assert.match(first, new RegExp(`kid ${kid}, iss clip@org\\.test\\.invalid, expires in 4 min`));
@@ -131,11 +125,11 @@ describe('the first five minutes: Decode JWT from the clipboard, then Remove Cre
       });
       await step(page, `round ${round}: run Remove Credential at once`, async () => {
         await runCommand(page, 'Mobility API: Remove Credential');
-        await until(page, 'the Remove Credential quick pick', async () => (await quickInputState(page))?.rows ?? [], (rows) => rows.includes('Sandbox demo credential'));
+        await until('the Remove Credential quick pick', async () => (await quickInputState(page))?.rows ?? [], (rows) => rows.includes('Sandbox demo credential'));
       });
       await step(page, `round ${round}: the decoded view loads, and the quick pick is still open`, async () => {
         // The decoded view is the webview that shows the token's kid.
-        await until(page, 'the decoded view', async () => {
+        await until('the decoded view', async () => {
           for (const frame of page.frames()) {
             if (await frame.locator('[data-testid="result-title"]').count().catch(() => 0)) {
               const text = await frame.locator('body').innerText().catch(() => '');
@@ -177,7 +171,7 @@ describe('the first five minutes: mobilityApi.sandbox.autoStart', function () {
     await step(page, 'open the Mobility API view container', () => openViewContainer(page, 'Mobility API'));
     await step(page, 'see Local Sandbox running with its environments', async () => {
       const sandbox = await treeRow(page, 'Environments', 'Local Sandbox', 60_000, 1);
-      await until(page, 'the Local Sandbox row', async () => (await sandbox.innerText()).replace(/\s+/g, ' '), (t) => /running · 127\.0\.0\.1:\d+/.test(t), 60_000);
+      await until('the Local Sandbox row', async () => (await sandbox.innerText()).replace(/\s+/g, ' '), (t) => /running · 127\.0\.0\.1:\d+/.test(t), 60_000);
       await treeRow(page, 'Environments', 'MaaS staging', 30_000, 2);
     });
   });

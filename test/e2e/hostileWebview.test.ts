@@ -5,6 +5,7 @@ import path from 'node:path';
 import type { Frame, Page } from 'playwright-core';
 import { startTestServer } from '../unit/support/testServer';
 import type { TestServer } from '../unit/support/testServer';
+import { waitUntil } from '../unit/support/waitUntil';
 import { e2eFolders, useWorkbench } from './session';
 import { openViewContainer, pickQuickPickItem, runCommand, step, treeRow, waitForNotification } from './workbench';
 
@@ -111,15 +112,16 @@ async function hostileServer(): Promise<TestServer & { requests: string[] }> {
 
 /** The webview frame (the inner one, with the extension's HTML) that shows `selector`, newest first. */
 async function resultsFrame(page: Page, selector: string, timeoutMs = 60_000): Promise<Frame> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
+  const find = async (): Promise<Frame | undefined> => {
     for (const frame of [...page.frames()].reverse()) {
       if (frame === page.mainFrame()) continue;
       if (await frame.locator(selector).count().catch(() => 0)) return frame;
     }
-    if (Date.now() > deadline) throw new Error(`no webview frame shows ${selector}`);
-    await page.waitForTimeout(500);
-  }
+    return undefined;
+  };
+  const found = await waitUntil(`a webview frame showing ${selector}`, find, (frame) => frame !== undefined, { timeoutMs, intervalMs: 500 }).catch(() => undefined);
+  if (!found) throw new Error(`no webview frame shows ${selector}`);
+  return found;
 }
 
 interface Seen {
@@ -207,16 +209,16 @@ describe('the results panel against a hostile provider', function () {
 
   const shot = (page: Page, name: string) => page.screenshot({ path: path.join(artifacts, `hostile-webview-${name}.png`) });
 
-  it('binds the sandbox demo credential to a custom environment that points at the hostile provider', async () => {
+  before('bind the sandbox demo credential to a custom environment that points at the hostile provider', async () => {
     const page = wb.page;
     page.on('console', (m) => consoleLines.push(`${m.type()}: ${m.text()}`));
     page.on('pageerror', (e) => consoleLines.push(`pageerror: ${e.message}`));
     await step(page, 'open the Mobility API view container', () => openViewContainer(page, 'Mobility API'));
     const row = await step(page, 'see the custom environment from settings.json', () => treeRow(page, 'Environments', envName));
     await row.hover();
-    await page.waitForTimeout(1500);
+    // The screenshot is of the tooltip; VS Code shows it after its hover delay (a missing one is only a poorer picture).
+    await page.locator('.monaco-hover').first().waitFor({ state: 'visible', timeout: 10_000 }).catch(() => undefined);
     await shot(page, 'tree-tooltip');
-    await page.waitForTimeout(1000);
     await step(page, 'start the local sandbox (for its demo credential)', async () => {
       await runCommand(page, 'Mobility API: Start Local Sandbox');
       await waitForNotification(page, /Local sandbox running on/);
@@ -226,8 +228,8 @@ describe('the results panel against a hostile provider', function () {
       await pickQuickPickItem(page, 'Sandbox demo credential');
       await pickQuickPickItem(page, envName);
       await page.keyboard.press('Enter');
+      await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 20_000 });
     });
-    await page.waitForTimeout(1000);
   });
 
   it('shows the hostile listing as text in every view; nothing runs, the CSP is never even tried, the layout holds', async () => {
@@ -237,8 +239,8 @@ describe('the results panel against a hostile provider', function () {
       await pickQuickPickItem(page, envName);
     });
     const frame = await step(page, 'wait for the table', () => resultsFrame(page, '[data-testid="row-count"]'));
-    await page.waitForTimeout(1000);
     const panel = frame;
+    await panel.locator(`[data-testid="row-count"][data-rows="${PAGE_SIZE}"]`).waitFor({ timeout: 20_000 }).catch(() => undefined);
     assert.equal(await panel.locator('[data-testid="row-count"]').getAttribute('data-rows'), String(PAGE_SIZE));
     assert.equal(await panel.locator('.vt-row[aria-rowindex="2"] [data-col="deviceId"]').textContent(), CORPUS.script);
     await shot(page, 'table');
@@ -268,8 +270,10 @@ describe('the results panel against a hostile provider', function () {
       await panel.locator('[data-testid="plot-legend"]').waitFor({ timeout: 20_000 });
     });
     await shot(page, 'plot');
-    await step(page, 'back to the table', () => panel.locator('[data-testid="view-table"]').click());
-    await page.waitForTimeout(500);
+    await step(page, 'back to the table', async () => {
+      await panel.locator('[data-testid="view-table"]').click();
+      await panel.locator('[data-testid="vehicle-table"]').waitFor({ state: 'visible', timeout: 20_000 });
+    });
 
     const result = await seen(page);
     const injected = await frame.evaluate(() => ({
@@ -321,8 +325,8 @@ describe('the results panel against a hostile provider', function () {
     const page = wb.page;
     const frame = await resultsFrame(page, '[data-testid="error-panel"]');
     await frame.evaluate(() => document.body.insertAdjacentHTML('beforeend', '<img src="data:," onerror="pwn(\'planted\')">'));
-    await page.waitForTimeout(500);
-    const result = await seen(page);
+    // The image fails to load at once; its handler either runs (counted in pwned) or is blocked (a CSP report).
+    const result = await waitUntil('the planted handler to run or be reported', () => seen(page), (r) => r.pwned.length + r.webview.length > 0, { timeoutMs: 10_000, intervalMs: 100 }).catch(() => seen(page));
     console.log(`      planted inline handler: ${result.pwned.length} executions, ${result.webview.length} CSP violations counted in the panel`);
     assert.deepEqual(result.pwned, [], 'the CSP blocks the planted inline handler');
     assert.equal(result.webview.length, 1, `the blocked handler is counted as one CSP violation: ${result.webview.join(' | ')}`);

@@ -3,6 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Frame, FrameLocator, Page } from 'playwright-core';
+import { waitUntil } from '../unit/support/waitUntil';
 
 /**
  * The newest webview (of those open: a walkthrough may be too) whose content has `selector`, once one
@@ -10,10 +11,10 @@ import type { Frame, FrameLocator, Page } from 'playwright-core';
  */
 export async function webviewWith(page: Page, selector: string, options: { timeoutMs?: number; visible?: boolean } = {}): Promise<FrameLocator> {
   const timeoutMs = options.timeoutMs ?? 60_000;
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
+  let count = 0;
+  const find = async (): Promise<FrameLocator | undefined> => {
     const frames = page.locator('iframe.webview.ready');
-    const count = await frames.count();
+    count = await frames.count();
     for (let i = count - 1; i >= 0; i--) {
       const frame = frames.nth(i).contentFrame().frameLocator('iframe#active-frame');
       const found = options.visible
@@ -21,17 +22,19 @@ export async function webviewWith(page: Page, selector: string, options: { timeo
         : (await frame.locator(selector).count().catch(() => 0)) > 0;
       if (found) return frame;
     }
-    if (Date.now() > deadline) throw new Error(`No webview shows ${selector} among ${count} webview(s) within ${timeoutMs / 1000}s.`);
-    await page.waitForTimeout(300);
-  }
+    return undefined;
+  };
+  const found = await waitUntil(`a webview showing ${selector}`, find, (frame) => frame !== undefined, { timeoutMs, intervalMs: 300 }).catch(() => undefined);
+  if (!found) throw new Error(`No webview shows ${selector} among ${count} webview(s) within ${timeoutMs / 1000}s.`);
+  return found;
 }
 
 /** The webview whose content shows the results panel (a result title), once one does. */
 export async function resultsPanelFrame(page: Page, timeoutMs = 60_000): Promise<{ frame: Frame; locator: FrameLocator }> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
+  let count = 0;
+  const find = async (): Promise<{ frame: Frame; locator: FrameLocator } | undefined> => {
     const outer = page.locator('iframe.webview.ready');
-    const count = await outer.count();
+    count = await outer.count();
     for (let i = count - 1; i >= 0; i--) {
       const locator = outer.nth(i).contentFrame().frameLocator('iframe#active-frame');
       if (!(await locator.locator('[data-testid="result-title"]').count().catch(() => 0))) continue;
@@ -39,9 +42,11 @@ export async function resultsPanelFrame(page: Page, timeoutMs = 60_000): Promise
       const inner = await (await outerFrame?.locator('iframe#active-frame').elementHandle())?.contentFrame();
       if (inner) return { frame: inner, locator };
     }
-    if (Date.now() > deadline) throw new Error(`No results panel among ${count} webview(s) within ${timeoutMs / 1000}s.`);
-    await page.waitForTimeout(300);
-  }
+    return undefined;
+  };
+  const found = await waitUntil('a results panel', find, (panel) => panel !== undefined, { timeoutMs, intervalMs: 300 }).catch(() => undefined);
+  if (!found) throw new Error(`No results panel among ${count} webview(s) within ${timeoutMs / 1000}s.`);
+  return found;
 }
 
 export interface AxeViolation { id: string; impact: string | null; help: string; targets: string[] }

@@ -21,6 +21,7 @@ import { bodyView } from '../../src/results/bodyView';
 import { listingView } from '../../src/results/listingView';
 import { tokenResultView } from '../../src/results/tokenView';
 import { encodeHostMessage } from './standalonePanelPage';
+import { waitUntil } from '../unit/support/waitUntil';
 import { useStandalonePanel } from './standalonePanelSuite';
 
 const ROOT = process.cwd();
@@ -95,6 +96,14 @@ function hostileListing(status: number): { listing: VehicleListing; token: strin
 }
 
 const HOSTILE_ENV: Environment = { id: 'hostile', name: HOSTILE.script, api: 'mds', stage: HOSTILE.img, baseUrl: `https://sandbox.test.invalid/${HOSTILE.textarea}` };
+
+/**
+ * Resolves after the page has rendered two more frames and run the tasks queued before them: what the
+ * panel does in reaction to a message or a scroll has happened by then.
+ */
+async function nextFrames(page: Page): Promise<void> {
+  await page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(resolve, 0)))));
+}
 
 async function clickView(page: Page, view: 'table' | 'tree' | 'raw' | 'plot'): Promise<void> {
   await page.locator(`[data-testid="view-${view}"]`).click();
@@ -244,11 +253,11 @@ describe('results panel bundle in Chromium (standalone page)', function () {
     const table = page.locator('[data-testid="vehicle-table"]');
     for (let i = 0; i < 40; i++) {
       await table.evaluate((el, step) => el.scrollBy(0, step), 60_000);
-      await page.waitForTimeout(16);
+      await nextFrames(page);
     }
     await table.evaluate((el) => el.scrollTo(0, el.scrollHeight));
-    await page.waitForTimeout(100);
     const lastRow = page.locator('.vt-row[aria-rowindex="100001"] [data-col="deviceId"]');
+    await lastRow.waitFor({ timeout: 20_000 }).catch(() => undefined);
     assert.equal(await lastRow.textContent(), items[99_999].device_id);
     const rendered = await page.locator('.vt-row').count();
     assert.ok(rendered < 80, `${rendered} rows in the DOM`);
@@ -295,7 +304,7 @@ describe('results panel bundle in Chromium (standalone page)', function () {
       await deliver(page, { type: 'show', panelKey: 'hostile', result: tokenResultView({ id: 'h3', environment: HOSTILE_ENV, token: ok.token, decoded: decoded.token, findings: lintToken(decoded.token, { now: Date.now() }), source: HOSTILE.js, now: Date.now() }) });
       await page.locator('[data-testid="token-payload"]').waitFor();
       assert.match(await page.locator('[data-testid="token-payload"]').textContent() ?? '', /<script>pwn\('script'\)<\/script>/);
-      await page.waitForTimeout(300);
+      await nextFrames(page);
 
       const seen = await page.evaluate(() => {
         const w = window as unknown as { __pwned: string[]; __violations: string[] };
@@ -315,12 +324,14 @@ describe('results panel bundle in Chromium (standalone page)', function () {
       assert.ok(!seen.html.includes(ok.token) && !seen.html.includes(failed.token), 'the raw token is not in the page');
 
       // The detectors work: markup inserted on purpose does run without the CSP, and is blocked with it.
+      const violationsBefore = seen.violations.length;
       await page.evaluate(() => document.body.insertAdjacentHTML('beforeend', '<img src="data:," onerror="pwn(\'canary\')">'));
-      await page.waitForTimeout(300);
-      const after = await page.evaluate(() => {
+      // The image fails at once: its handler runs (pwned) or is blocked and reported (a violation).
+      const readAfter = () => page.evaluate(() => {
         const w = window as unknown as { __pwned: string[]; __violations: string[] };
         return { pwned: [...w.__pwned], violations: w.__violations.length };
       });
+      const after = await waitUntil('the inserted handler to run or be reported', readAfter, (a) => a.pwned.length > 0 || a.violations > violationsBefore, { timeoutMs: 10_000, intervalMs: 50 }).catch(readAfter);
       if (csp) {
         assert.deepEqual(after.pwned, [], 'the CSP blocks inline handlers');
         assert.ok(after.violations > 0, 'the blocked handler is reported as a CSP violation');

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { distinctKeyPair, keyFixture } from '../unit/keyFixtures';
 import { SignJWT } from 'jose';
+import { waitUntil } from '../unit/support/waitUntil';
 import { useWorkbench } from './session';
 import {
   answerInputBox,
@@ -94,13 +95,7 @@ describe('the extension shell in the workbench', function () {
     });
     await step(page, 'run "Mobility API: Decode JWT" on the selection', () => runCommand(page, 'Mobility API: Decode JWT'));
     await step(page, 'read the decoded view: the claims and why the token is refused', async () => {
-      const deadline = Date.now() + 20_000;
-      let text = '';
-      while (Date.now() < deadline) {
-        text = await webviewText(page, 'body').catch(() => '');
-        if (/not-stored/.test(text) && /expired/i.test(text)) break;
-        await page.waitForTimeout(300);
-      }
+      const text = await waitUntil('the decoded view to show the kid and the expiry', () => webviewText(page, 'body').catch(() => ''), (t) => /not-stored/.test(t) && /expired/i.test(t), { timeoutMs: 20_000, intervalMs: 300 }).catch(() => webviewText(page, 'body').catch(() => ''));
       assert.match(text, /not-stored/, 'the header kid is shown');
       assert.match(text, /expired/i, 'the expiry finding is shown');
       assert.ok(!text.includes(token), 'the raw token is not in the view');
@@ -112,12 +107,7 @@ describe('the extension shell in the workbench', function () {
     await step(page, 'run "Mobility API: List Vehicles" and pick the environment', () => runCommandAndPick(page, 'Mobility API: List Vehicles', 'Sandbox · MDS staging'));
     await step(page, 'see the result in the tree', async () => {
       const row = await treeRow(page, 'Environments', 'MDS staging', 30_000, 2);
-      const deadline = Date.now() + 20_000;
-      let text = await row.innerText();
-      while (!/200 OK · 500 vehicles/.test(text) && Date.now() < deadline) {
-        await page.waitForTimeout(300);
-        text = await row.innerText();
-      }
+      const text = await waitUntil('the environment row to show the result', () => row.innerText(), (t) => /200 OK · 500 vehicles/.test(t), { timeoutMs: 20_000, intervalMs: 300 }).catch(() => row.innerText());
       assert.match(text, /200 OK · 500 vehicles/);
     });
   });

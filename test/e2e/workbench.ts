@@ -2,6 +2,7 @@
 // what a user would see, and fail with a message that names what they were waiting for. Wrap each
 // user-level step in step() so that a failure also says what was on screen.
 import type { FrameLocator, Locator, Page } from 'playwright-core';
+import { waitUntil } from '../unit/support/waitUntil';
 
 const QUICK_INPUT = '.quick-input-widget';
 const QUICK_INPUT_BOX = `${QUICK_INPUT} .quick-input-box input`;
@@ -78,9 +79,13 @@ export async function listCommands(page: Page, query: string, expected: string[]
     let labels: string[] = [];
     try {
       await page.locator(QUICK_INPUT_ROWS).first().waitFor({ timeout: 2000 });
-      // The list filters asynchronously; give it a moment to settle on the query.
-      await page.waitForTimeout(300);
-      labels = await paletteLabels(page);
+      // The list filters asynchronously: read it until two reads in a row agree.
+      let previous: string | undefined;
+      labels = await waitUntil(`the palette list for ">${query}" to settle`, () => paletteLabels(page), (now) => {
+        const same = JSON.stringify(now) === previous;
+        previous = JSON.stringify(now);
+        return same;
+      }, { timeoutMs: 5000, intervalMs: 150 });
     } catch {
       // no row yet
     }

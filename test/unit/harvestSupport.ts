@@ -9,6 +9,7 @@ import { IssueClock } from '../../src/core/issueClock';
 import { parseCredential } from '../../src/core/parseCredential';
 import { TokenIssuer } from '../../src/core/tokenIssuer';
 import type { RunningSandbox } from '../../src/sandbox/sandboxServer';
+import { waitFor } from './support/waitUntil';
 
 /** The MDS staging environment of a sandbox, as the core sees it. */
 export function mdsEnvironment(sandbox: RunningSandbox): Environment {
@@ -53,9 +54,5 @@ export function tempFilesUnder(dir: string): string[] {
 
 /** Resolves once `check` returns true, polling every 20 ms, or fails after `timeoutMs`. */
 export async function until(what: string, check: () => boolean, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+  await waitFor(what, check, { timeoutMs, intervalMs: 20 });
 }
