@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { randomUUID } from 'node:crypto';
-import { keyFixture } from '../unit/keyFixtures';
 import path from 'node:path';
 import { SignJWT } from 'jose';
 import type { Locator } from 'playwright-core';
+import { keyFixture } from '../unit/keyFixtures';
 import { waitUntil } from '../unit/support/waitUntil';
 import { e2eFolders, useWorkbench } from './session';
 import {

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { keyFixture } from '../unit/keyFixtures';
 import path from 'node:path';
 import { SignJWT } from 'jose';
 import type { FrameLocator, Page } from 'playwright-core';
+import { keyFixture } from '../unit/keyFixtures';
 import { waitUntil } from '../unit/support/waitUntil';
 import { useWorkbench } from './session';
 import { answerInputBox, openViewContainer, pickQuickPickItem, runCommand, step, treeRow, treeRows } from './workbench';

@@ -3,12 +3,12 @@
 // searches it for a canary key in every form we can think of, for known tokens, and for any compact JWS
 // that the canary key signed, including tokens the test never saw (the ones sent with requests).
 import { createDecipheriv, createPublicKey } from 'node:crypto';
-import { distinctKeyPair } from '../unit/keyFixtures';
 import type { KeyObject } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { compactVerify, decodeProtectedHeader } from 'jose';
 import type { Page } from 'playwright-core';
+import { distinctKeyPair } from '../unit/keyFixtures';
 
 /** One string that must not appear, with a name for reports (never the string itself). */
 export interface Needle {

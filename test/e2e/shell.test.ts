@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { distinctKeyPair, keyFixture } from '../unit/keyFixtures';
 import { SignJWT } from 'jose';
+import { distinctKeyPair, keyFixture } from '../unit/keyFixtures';
 import { waitUntil } from '../unit/support/waitUntil';
 import { useWorkbench } from './session';
 import {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { keyFixture } from '../unit/keyFixtures';
 import * as vscode from 'vscode';
+import { keyFixture } from '../unit/keyFixtures';
 import { run as runCommand } from './extensionApi';
 import type { Outcome as BaseOutcome } from './extensionApi';
 

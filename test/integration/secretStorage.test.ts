@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { keyFixture } from '../unit/keyFixtures';
 import * as vscode from 'vscode';
+import { keyFixture } from '../unit/keyFixtures';
 import { NO_DOMAINS } from '../../src/core/credential';
 import { CredentialStore } from '../../src/services/credentialStore';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import type { IncomingHttpHeaders } from 'node:http';
-import { keyFixture } from '../unit/keyFixtures';
 import * as vscode from 'vscode';
+import { keyFixture } from '../unit/keyFixtures';
 import { freeLoopbackPort, startTestServer } from '../unit/support/testServer';
 import type { TestServer } from '../unit/support/testServer';
 import { waitFor } from '../unit/support/waitUntil';

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
-import { distinctKeyPem, keyFixture } from '../unit/keyFixtures';
 import fs from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
+import { distinctKeyPem, keyFixture } from '../unit/keyFixtures';
 import { exportsOf, run } from './extensionApi';
 import { waitFor } from '../unit/support/waitUntil';
 

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { execFile, spawn } from 'node:child_process';
-import { distinctKeyPair, keyFixture } from './keyFixtures';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { decodeJwt, decodeProtectedHeader, jwtVerify, UnsecuredJWT } from 'jose';
+import { distinctKeyPair, keyFixture } from './keyFixtures';
 import { runCli } from '../../src/cli/main';
 import type { CliIo } from '../../src/cli/main';
 import { startSandbox } from '../../src/sandbox/sandboxServer';

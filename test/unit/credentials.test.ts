@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { createPublicKey } from 'node:crypto';
-import { distinctKeyPair } from './keyFixtures';
 import type { KeyObject } from 'node:crypto';
 import { SignJWT, jwtVerify } from 'jose';
+import { distinctKeyPair } from './keyFixtures';
 import type { Credential, IssuerDomains } from '../../src/core/credential';
 import { MobilityError } from '../../src/core/errors';
 import type { ErrorCode } from '../../src/core/errors';

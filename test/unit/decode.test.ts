@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { distinctKeyPair, keyFixture } from './keyFixtures';
 import type { KeyObject } from 'node:crypto';
 import { SignJWT } from 'jose';
+import { distinctKeyPair, keyFixture } from './keyFixtures';
 import { decodeJwt, MAX_TOKEN_CHARS, stripTokenText } from '../../src/core/decodeJwt';
 import type { DecodeFailureCode, DecodedToken, DecodeResult } from '../../src/core/decodeJwt';
 import { describeExpiry, describeIssued, describeNotBefore, describeRelative, formatDuration } from '../../src/core/relativeTime';

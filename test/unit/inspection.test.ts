@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { keyFixture } from './keyFixtures';
 import { SignJWT } from 'jose';
+import { keyFixture } from './keyFixtures';
 import { decodeJwt, MAX_TOKEN_CHARS } from '../../src/core/decodeJwt';
 import type { DecodedToken } from '../../src/core/decodeJwt';
 import { findJwtAt } from '../../src/core/findJwts';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { keyFixture } from './keyFixtures';
 import { SignJWT } from 'jose';
+import { keyFixture } from './keyFixtures';
 import type { IssuerDomains } from '../../src/core/credential';
 import { NO_DOMAINS } from '../../src/core/credential';
 import { decodeJwt } from '../../src/core/decodeJwt';

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
-import { keyFixture } from './keyFixtures';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { keyFixture } from './keyFixtures';
 import type { VehicleListing } from '../../src/core/apiClient';
 import { ApiClient } from '../../src/core/apiClient';
 import { decodeJwt } from '../../src/core/decodeJwt';

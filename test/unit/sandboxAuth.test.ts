@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { createPrivateKey, createPublicKey, randomUUID } from 'node:crypto';
-import { distinctKeyPair, keyFixture } from './keyFixtures';
 import type { KeyObject } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { SignJWT } from 'jose';
 import type { JWTPayload } from 'jose';
+import { distinctKeyPair, keyFixture } from './keyFixtures';
 import type { CredentialType } from '../../src/core/credential';
 import { AUTH_RULE_IDS } from '../../src/core/authRules';
 import type { AuthRuleId } from '../../src/core/authRules';

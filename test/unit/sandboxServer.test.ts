@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { createPrivateKey, createPublicKey, randomUUID } from 'node:crypto';
-import { distinctKeyPair, keyFixture } from './keyFixtures';
 import type { KeyObject } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SignJWT } from 'jose';
+import { distinctKeyPair, keyFixture } from './keyFixtures';
 import { MobilityError } from '../../src/core/errors';
 import { parseTrustFile, startSandbox } from '../../src/sandbox/sandboxServer';
 import type { RunningSandbox, SandboxEnvironment, SandboxOptions } from '../../src/sandbox/sandboxServer';

@@ -1,8 +1,8 @@
 import { execFile } from 'node:child_process';
-import { distinctKeyPair } from '../keyFixtures';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { distinctKeyPair } from '../keyFixtures';
 import { runCli } from '../../../src/cli/main';
 import type { CliIo } from '../../../src/cli/main';
 
