@@ -78,16 +78,24 @@ export async function ensureFolder(dir: string): Promise<void> {
   }
 }
 
-/** Writes `text` to `target` all or nothing: temp file, write, fsync, rename, folder fsync. */
-export async function writeFileAtomically(target: string, text: string, write: HarvestWrite): Promise<void> {
+/**
+ * Writes `text` to `target` all or nothing: temp file, write, fsync, rename, folder fsync.
+ * `beforeRename` runs while the temporary file is written and flushed, and must finish before the
+ * rename (the caller's own flush that the new file's content depends on).
+ */
+export async function writeFileAtomically(target: string, text: string, write: HarvestWrite, beforeRename?: () => Promise<void>): Promise<void> {
   const temp = tempPathFor(target);
   let handle: FileHandle | undefined;
+  // Settled as a value, so that its failure is not unhandled while the file is still being written.
+  const alongside = beforeRename?.().then(() => undefined, (err: unknown) => ({ err }));
   try {
     handle = await fs.promises.open(temp, 'wx');
     await write(handle, Buffer.from(text, 'utf8'));
     await handle.sync();
     await handle.close();
     handle = undefined;
+    const failed = await alongside;
+    if (failed) throw failed.err;
     await fs.promises.rename(temp, target);
   } catch (err) {
     await handle?.close().catch(() => undefined);
