@@ -7,6 +7,7 @@ import Ajv2020 from 'ajv/dist/2020';
 import type { ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { MdsEndpointId } from '../mdsEndpoints';
+import { fastPassDefs, rememberingRegExp } from './fastPass';
 import type { MdsMode, SchemaCorrectionId, SchemaObject } from './schemaCorrections';
 import { correctSchema, officialSchema } from './schemaCorrections';
 import eventsHistorical from './schemas/events_historical.json';
@@ -91,10 +92,13 @@ function getAjv(): Ajv2020 {
   return ajv;
 }
 
-/** The same options, but stopping at the first error and keeping no schema references: the fast yes/no pass. */
+/**
+ * The same options, but stopping at the first error and keeping no schema references: the fast yes/no pass, over the
+ * rewritten schema of fastPass.ts (which uses ajv's `discriminator`), its patterns remembering the ids they accepted.
+ */
 function getFastAjv(): Ajv2020 {
   if (!fastAjv) {
-    fastAjv = new Ajv2020({ allErrors: false, verbose: false, strict: true, strictTypes: false, strictTuples: false, strictRequired: false, allowUnionTypes: true });
+    fastAjv = new Ajv2020({ allErrors: false, verbose: false, strict: true, strictTypes: false, strictTuples: false, strictRequired: false, allowUnionTypes: true, discriminator: true, code: { regExp: rememberingRegExp } });
     addFormats(fastAjv);
   }
   return fastAjv;
@@ -116,7 +120,7 @@ export function compiledMdsSchema(name: MdsSchemaName, variant: SchemaVariant, m
     // Two entry points over the same document: the envelope sees `$defs/item` as `true`.
     const envelope = ajvInstance.compile(hasItem ? { ...root, $defs: { ...rootDefs, item: true } } : root);
     const item = hasItem ? ajvInstance.compile({ $ref: '#/$defs/item', $defs: rootDefs }) : null;
-    const fastItem = hasItem && variant === 'corrected' ? getFastAjv().compile({ $ref: '#/$defs/item', $defs: rootDefs }) : null;
+    const fastItem = hasItem && variant === 'corrected' ? getFastAjv().compile({ $ref: '#/$defs/item', $defs: fastPassDefs(rootDefs) }) : null;
     entry = { envelope, item, fastItem, root, bugs };
     compiled.set(key, entry);
   }

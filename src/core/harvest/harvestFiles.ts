@@ -78,16 +78,24 @@ export async function ensureFolder(dir: string): Promise<void> {
   }
 }
 
-/** Writes `text` to `target` all or nothing: temp file, write, fsync, rename, folder fsync. */
-export async function writeFileAtomically(target: string, text: string, write: HarvestWrite): Promise<void> {
+/**
+ * Writes `text` to `target` all or nothing: temp file, write, fsync, rename, folder fsync.
+ * `beforeRename` runs while the temporary file is written and flushed, and must finish before the
+ * rename (the caller's own flush that the new file's content depends on).
+ */
+export async function writeFileAtomically(target: string, text: string, write: HarvestWrite, beforeRename?: () => Promise<void>): Promise<void> {
   const temp = tempPathFor(target);
   let handle: FileHandle | undefined;
+  // Settled as a value, so that its failure is not unhandled while the file is still being written.
+  const alongside = beforeRename?.().then(() => undefined, (err: unknown) => ({ err }));
   try {
     handle = await fs.promises.open(temp, 'wx');
     await write(handle, Buffer.from(text, 'utf8'));
     await handle.sync();
     await handle.close();
     handle = undefined;
+    const failed = await alongside;
+    if (failed) throw failed.err;
     await fs.promises.rename(temp, target);
   } catch (err) {
     await handle?.close().catch(() => undefined);
@@ -98,16 +106,23 @@ export async function writeFileAtomically(target: string, text: string, write: H
 }
 
 /**
- * The file of one hour, streamed: items are appended page by page to a temporary file (memory
- * holds one page at most), which `commit` flushes and renames into place. Until then the hour's
- * final name holds nothing new; `discard` removes the temporary file.
+ * The file of one hour, streamed: items are appended page by page to a temporary file, which
+ * `commit` flushes and renames into place. Until then the hour's final name holds nothing new;
+ * `discard` removes the temporary file.
+ *
+ * Writing runs behind the caller: `append` hands a page to the disk and returns, so that the next
+ * request does not wait for it; it waits only while the previous page is still being written (memory
+ * holds two pages at most). A failed write is thrown by the next `append` or by `commit`.
  */
 export class HourFileWriter {
   private handle: FileHandle | undefined;
   private readonly temp: string;
-  /** Bytes written so far. */
+  /** The page being written; settles (never rejects) when it is on the file. */
+  private writing: Promise<void> = Promise.resolve();
+  private failed: { err: unknown } | undefined;
+  /** Bytes handed to the file so far. */
   bytes = 0;
-  /** Items written so far. */
+  /** Items handed to the file so far. */
   items = 0;
 
   constructor(
@@ -122,23 +137,26 @@ export class HourFileWriter {
     if (items.length === 0) return;
     const text = items.map((item) => `${JSON.stringify(item)}\n`).join('');
     const data = Buffer.from(text, 'utf8');
-    try {
+    await this.settled();
+    this.writing = (async () => {
       this.handle ??= await fs.promises.open(this.temp, 'wx');
       await this.write(this.handle, data);
-    } catch (err) {
-      throw writeFailed(err, this.temp, 'write');
-    }
+    })().catch((err: unknown) => {
+      this.failed = { err };
+    });
     this.bytes += data.byteLength;
     this.items += items.length;
   }
 
   /**
-   * Flushes the file to disk and gives it its final name (an hour without items gets an empty file).
-   * The folder's entry is flushed by the caller before the manifest records the hour (once for
-   * several hours: a folder sync per hour would double the cost of a fast provider's hour).
+   * Waits for the last page, flushes the file to disk and gives it its final name (an hour without
+   * items gets an empty file). The folder's entry is flushed by the caller before the manifest
+   * records the hour (once for several hours: a folder sync per hour would double the cost of a fast
+   * provider's hour).
    */
   async commit(): Promise<void> {
     try {
+      await this.settled();
       this.handle ??= await fs.promises.open(this.temp, 'wx');
       await this.handle.sync();
       await this.handle.close();
@@ -150,12 +168,19 @@ export class HourFileWriter {
     }
   }
 
-  /** Drops what was written (a failed or interrupted hour). Never throws. */
+  /** Drops what was written (a failed or interrupted hour), once the page being written is done. Never throws. */
   async discard(): Promise<void> {
+    await this.writing;
     await this.handle?.close().catch(() => undefined);
     this.handle = undefined;
     this.bytes = 0;
     this.items = 0;
     await fs.promises.rm(this.temp, { force: true }).catch(() => undefined);
+  }
+
+  /** Waits for the page being written; throws its failure. */
+  private async settled(): Promise<void> {
+    await this.writing;
+    if (this.failed) throw writeFailed(this.failed.err, this.temp, 'write');
   }
 }

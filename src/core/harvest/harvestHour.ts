@@ -11,7 +11,7 @@ import type { MdsHourEndpointId } from '../mdsEndpoints';
 import type { EndpointRequest } from '../mdsRequests';
 import { ConformanceTally } from './harvestConformance';
 import type { HarvestWrite } from './harvestFiles';
-import { HourFileWriter } from './harvestFiles';
+import { HourFileWriter, writeFailed } from './harvestFiles';
 import type { HourRecord } from './harvestManifest';
 import type { RetryDecision, RetryPolicy } from './retryPolicy';
 import { after202, afterTransient, isTransientError, isTransientStatus, waitFor } from './retryPolicy';
@@ -43,12 +43,25 @@ export interface HourJob {
   onEvent: (event: HourEvent) => void;
 }
 
+/** How one hour ended, and when its file is on disk. */
+export interface HourOutcome {
+  record: HourRecord;
+  /**
+   * For an hour with a file: settles once the file is flushed (fsync) and renamed into place, with
+   * the error when that failed (then the temporary file is removed). Never rejects. Until it settles
+   * the hour must not be recorded as done. Absent when the hour has no file.
+   */
+  committed?: Promise<MobilityError | undefined>;
+}
+
 /**
- * Fetches one hour into its file and returns its record. Throws HTTP_ABORTED when stopped (the
- * temporary file removed, nothing recorded), HARVEST_REFUSED with the record for 401 and 403 (every
- * hour would fail the same way), and HARVEST_WRITE_FAILED when the file cannot be written.
+ * Fetches one hour into its file and returns its record as soon as the last page is written: the
+ * file's flush and rename go on in the background (see `committed`), so that the next hour's
+ * request does not wait for the disk. Throws HTTP_ABORTED when stopped (the temporary file removed,
+ * nothing recorded), HARVEST_REFUSED with the record for 401 and 403 (every hour would fail the
+ * same way), and HARVEST_WRITE_FAILED when the file cannot be written.
  */
-export async function harvestHour(job: HourJob): Promise<HourRecord> {
+export async function harvestHour(job: HourJob): Promise<HourOutcome> {
   const startedAt = new Date();
   const t0 = performance.now();
   const writer = new HourFileWriter(job.target, job.write);
@@ -79,9 +92,9 @@ export async function harvestHour(job: HourJob): Promise<HourRecord> {
     if (tally && pages > 0) rec.conformance = tally.summary();
     return rec;
   };
-  const giveUp = async (status: HourRecord['status'], problem: string, extra: Partial<HourRecord> = {}) => {
+  const giveUp = async (status: HourRecord['status'], problem: string, extra: Partial<HourRecord> = {}): Promise<HourOutcome> => {
     await writer.discard();
-    return record(status, problem, extra);
+    return { record: record(status, problem, extra) };
   };
   const wait = async (decision: Extract<RetryDecision, { retry: true }>) => {
     job.onEvent({ kind: 'waiting', waitMs: decision.waitMs, reason: decision.reason });
@@ -119,8 +132,8 @@ export async function harvestHour(job: HourJob): Promise<HourRecord> {
             pageUrl = result.nextUrl;
             continue;
           }
-          await writer.commit();
-          return record(writer.items > 0 ? 'items' : 'empty');
+          const done = record(writer.items > 0 ? 'items' : 'empty');
+          return { record: done, committed: writer.commit().then(() => undefined, (err: unknown) => writeFailed(err, job.target, 'write')) };
         }
         case 'not_processed': {
           count202++;
@@ -137,7 +150,7 @@ export async function harvestHour(job: HourJob): Promise<HourRecord> {
         case 'error': {
           const what = describeStatus(page);
           if (page.status === 401 || page.status === 403) {
-            const rec = await giveUp('failed', what);
+            const { record: rec } = await giveUp('failed', what);
             throw Object.assign(
               new MobilityError('HARVEST_REFUSED', `The provider refused the request for ${job.hour} with ${what}. Every hour would be refused the same way, so the harvest stopped; check the credential, its access to ${job.endpoint}, and the base URL, then run the same command again to resume.`),
               { record: rec },

@@ -48,6 +48,8 @@ export class ProgressMeter {
   private committed = 0;
   /** Items of the pages of the hour in flight (dropped if the hour is given up). */
   private inFlight = 0;
+  /** Items of hours fetched whose files are still being flushed to disk (not recorded yet). */
+  private flushing = 0;
 
   constructor(
     private readonly endpoint: MdsHourEndpointId,
@@ -72,11 +74,18 @@ export class ProgressMeter {
     }
   }
 
+  /** The hour's last page is in (or it was given up): its items wait for the file to reach the disk. */
+  hourFetched(record: HourRecord): void {
+    this.inFlight = 0;
+    this.flushing += record.items;
+  }
+
+  /** The hour is recorded (after {@link hourFetched}, in the same order). */
   hourDone(hour: string, record: HourRecord): void {
     this.done++;
     this.fetchedHours++;
+    this.flushing -= record.items;
     this.committed += record.items;
-    this.inFlight = 0;
     this.emit({ phase: 'hour', hour, record });
   }
 
@@ -93,8 +102,8 @@ export class ProgressMeter {
       hoursTotal: this.total,
       hoursDone: this.done,
       hoursSkipped: this.skipped,
-      items: this.committed + this.inFlight,
-      itemsPerSecond: elapsed > 0 ? (this.committed + this.inFlight) / elapsed : 0,
+      items: this.committed + this.flushing + this.inFlight,
+      itemsPerSecond: elapsed > 0 ? (this.committed + this.flushing + this.inFlight) / elapsed : 0,
       ...(this.fetchedHours > 0 ? { etaSeconds: (remaining * elapsed) / this.fetchedHours } : {}),
       ...fields,
     };

@@ -17,6 +17,7 @@ import { UTC_HOUR_FORMAT, parseUtcHour, utcHoursBetween } from '../utcHour';
 import { ConformanceTally } from './harvestConformance';
 import type { HarvestWrite } from './harvestFiles';
 import { TEMP_SUFFIX, ensureFolder, syncFolder, writeAll, writeFailed, writeFileAtomically } from './harvestFiles';
+import type { HourOutcome } from './harvestHour';
 import { DEFAULT_MAX_PAGES_PER_HOUR, harvestHour, refusedRecordOf } from './harvestHour';
 import { DEFAULT_LOCK_WAIT_MS, lockHarvestFolder } from './harvestLock';
 import type { HarvestConformance, HarvestManifest, HourRecord, HourStatus } from './harvestManifest';
@@ -29,6 +30,12 @@ import { retryPolicyOf } from './retryPolicy';
 /** The most hours one run takes (about eleven years): a typo in a year should not start a 100-year run. */
 export const MAX_HARVEST_HOURS = 100_000;
 const HOUR_FILE = /^\d{4}-\d{2}-\d{2}T\d{2}\.ndjson$/;
+/**
+ * Hour files being flushed to disk while the next hours are fetched. Two keep the next request off
+ * the disk's critical path without tying up libuv's thread pool (four threads), which the next
+ * hour's own file writes need.
+ */
+const MAX_HOURS_FLUSHING = 2;
 
 /** What to harvest, where to, and how. */
 export interface HarvestOptions {
@@ -131,9 +138,9 @@ export async function harvestHours(options: HarvestOptions): Promise<HarvestSumm
       if (lost) throw new MobilityError('HARVEST_FOLDER_IN_USE', `${lost} Nothing more is written; run again once no other harvest uses ${outDir}.`);
       if (!dirty || (!force && performance.now() - lastWrite < (options.manifestIntervalMs ?? 1000))) return;
       manifest.updatedAt = new Date().toISOString();
-      // The hour files' renames are on disk before the manifest that records them.
-      await syncFolder(endpointDir);
-      await writeFileAtomically(manifestFile, `${JSON.stringify(manifest, null, 2)}\n`, write);
+      // The hour files' renames are on disk before the manifest that records them replaces the old
+      // one: the folder is flushed while the new manifest is written to its temporary file.
+      await writeFileAtomically(manifestFile, `${JSON.stringify(manifest, null, 2)}\n`, write, () => syncFolder(endpointDir));
       lastWrite = performance.now();
       dirty = false;
     };
@@ -145,7 +152,36 @@ export async function harvestHours(options: HarvestOptions): Promise<HarvestSumm
     let requests = 0;
     let fetched = 0;
     let interrupted = false;
+    // Hours fetched whose files are still being flushed and renamed (the disk works while the next
+    // hour is requested), oldest first. An hour is recorded only once its file is on disk, and in
+    // the order of the range; every exit path waits for them (see settleAll) before the manifest's
+    // last write and before the lock is released.
+    const flushing: { hour: string; record: HourRecord; committed: Promise<MobilityError | undefined>; settled: boolean }[] = [];
+    const record = (hour: string, rec: HourRecord) => {
+      fetched++;
+      requests += rec.requests;
+      manifest.hours[hour] = rec;
+      dirty = true;
+      if (rec.conformance) runTally?.addSummary(rec.conformance);
+      meter.hourDone(hour, rec);
+    };
+    /** Records the oldest hour in flight once its file is on disk; throws the error when that failed. */
+    const settleOldest = async () => {
+      const next = flushing[0];
+      const error = await next.committed;
+      flushing.shift();
+      if (error) throw error;
+      record(next.hour, next.record);
+    };
+    /** Waits for every hour in flight and records those whose file made it; the first failure, if any. */
+    const settleAll = async (): Promise<Error | undefined> => {
+      let first: Error | undefined;
+      while (flushing.length) await settleOldest().catch((err: unknown) => (first ??= asError(err)));
+      return first;
+    };
+
     meter.start();
+    let failure: Error | undefined;
     try {
       for (const hour of hours) {
         if (isDone(hour)) continue;
@@ -154,9 +190,9 @@ export async function harvestHours(options: HarvestOptions): Promise<HarvestSumm
           break;
         }
         const file = hourFileOf(options.endpoint, hour);
-        let record: HourRecord;
+        let outcome: HourOutcome;
         try {
-          record = await harvestHour({
+          outcome = await harvestHour({
             client: options.client,
             environment: options.environment,
             credential: options.credential,
@@ -174,36 +210,51 @@ export async function harvestHours(options: HarvestOptions): Promise<HarvestSumm
             onEvent: (event) => meter.hourEvent(hour, event),
           });
         } catch (err) {
+          // The hours before this one are recorded first (the manifest keeps the range's order).
+          const flushFailure = await settleAll();
           const refused = refusedRecordOf(err);
           if (refused) {
             manifest.hours[hour] = refused;
             dirty = true;
             requests += refused.requests;
-            await saveManifest(true);
+            if (!flushFailure) await saveManifest(true);
           }
+          if (flushFailure) throw flushFailure;
           if (err instanceof MobilityError && err.code === 'HTTP_ABORTED') {
             interrupted = true;
             break;
           }
           throw err;
         }
-        fetched++;
-        requests += record.requests;
-        manifest.hours[hour] = record;
-        dirty = true;
-        if (record.conformance) runTally?.addSummary(record.conformance);
+        meter.hourFetched(outcome.record);
+        if (outcome.committed || flushing.length > 0) {
+          const entry = { hour, record: outcome.record, committed: outcome.committed ?? Promise.resolve(undefined), settled: !outcome.committed };
+          void entry.committed.then(() => (entry.settled = true));
+          flushing.push(entry);
+        } else {
+          record(hour, outcome.record);
+        }
+        // Record what is already on disk; wait for the oldest only when too many are in flight.
+        while (flushing.length > 0 && (flushing[0].settled || flushing.length > MAX_HOURS_FLUSHING)) await settleOldest();
         await saveManifest(false);
-        meter.hourDone(hour, record);
       }
-    } finally {
-      // Whatever stopped the run, the hours finished so far are recorded (a failed write is reported by the caller).
-      await saveManifest(true).catch(() => undefined);
+    } catch (err) {
+      failure = asError(err);
     }
+    // Whatever stopped the run, the hours finished so far are recorded (a failed write is reported by the caller).
+    const flushFailure = await settleAll();
+    failure ??= flushFailure;
+    await saveManifest(true).catch(() => undefined);
+    if (failure) throw failure;
     meter.finish();
     return summarise({ manifest, hours, outDir, manifestFile, skipped: doneAtStart, fetched, requests, interrupted, durationMs: performance.now() - t0, conformance: runTally?.summary() });
   } finally {
     await lock.release();
   }
+}
+
+function asError(err: unknown): Error {
+  return err instanceof Error ? err : new Error(String(err));
 }
 
 /** Every hour of the range; PARAMETER_INVALID saying what to fix. */
