@@ -150,7 +150,7 @@ if (ROLE === 'script') {
     this.timeout(loadMs + 300_000);
     const folders = e2eFolders();
     const settingsFile = path.join(folders.userDataDir, 'User', 'settings.json');
-    const work = fs.mkdtempSync(path.join(os.tmpdir(), 'shared-clock-e2e-'));
+    let work = '';
     const served: Served[] = [];
     const children: ChildProcess[] = [];
     let sandbox: ChildProcess | undefined;
@@ -161,6 +161,7 @@ if (ROLE === 'script') {
 
     // Before useWorkbench()'s hooks: the windows load with the environments in the settings.
     before(async () => {
+      work = fs.mkdtempSync(path.join(os.tmpdir(), 'shared-clock-e2e-'));
       // Its own process, as a user runs it; a large fleet of one vehicle per page, so that a window's
       // "List Vehicles" goes on page after page, a fresh token each, until it is cancelled.
       sandbox = spawn(process.execPath, [CLI, 'sandbox', '--json', '--log', '--fleet', '100000', '--page-size', '1', '--demo-dir', path.join(work, 'demo')], { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -189,7 +190,7 @@ if (ROLE === 'script') {
           await exited(child);
         }
       }
-      fs.rmSync(work, { recursive: true, force: true });
+      if (work) fs.rmSync(work, { recursive: true, force: true });
     });
     const wb = useWorkbench();
 
