@@ -133,7 +133,8 @@ async function cliLoop(args: string[], deadline: number): Promise<{ codes: Recor
 async function cancelListing(page: Page, environment: string): Promise<void> {
   await page.bringToFront();
   const toast = page.locator('.notifications-toasts .notification-toast', { hasText: `Vehicles of ${environment}` }).first();
-  if (!(await toast.isVisible().catch(() => false))) return; // it stopped by itself (a refused page ends a listing)
+  // No progress toast: the listing stopped by itself (a refused page ends it), and its panel says why.
+  if (!(await toast.waitFor({ state: 'visible', timeout: 10_000 }).then(() => true, () => false))) return;
   await toast.hover();
   await toast.locator('.monaco-button', { hasText: 'Cancel' }).first().click();
 }

@@ -306,7 +306,13 @@ describe('CLI mobility-api', () => {
       const refused = await fetch(`${base}/vehicles`, { headers: { Authorization: 'Bearer not-a-token' } });
       assert.equal(refused.status, 401);
       const deadline = Date.now() + 10_000;
-      while (err.trim().split('\n').length < 2 && Date.now() < deadline) await new Promise((resolve) => child.stderr.once('data', resolve));
+      // The sandbox logs a request just after it answers it: wait for the second line (or the child's end).
+      while (err.trim().split('\n').length < 2 && Date.now() < deadline && child.exitCode === null) {
+        await new Promise((resolve) => {
+          child.stderr.once('data', resolve);
+          child.once('exit', resolve);
+        });
+      }
       const entries = err.trim().split('\n').map((l) => JSON.parse(l) as { method: string; path: string; status: number; rule?: string; kid?: string });
       assert.deepEqual(entries.map((e) => [e.method, e.path, e.status, e.rule]), [['GET', '/mds-staging/vehicles', 200, undefined], ['GET', '/mds-staging/vehicles', 401, 'malformed_token']]);
       assert.ok(!err.includes('not-a-token'), 'the log holds no token');
