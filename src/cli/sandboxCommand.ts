@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { startSandbox } from '../sandbox/sandboxServer';
-import type { RunningSandbox } from '../sandbox/sandboxServer';
+import type { RunningSandbox, SandboxRequestLog } from '../sandbox/sandboxServer';
 import { parseTrustFile } from '../sandbox/trustStore';
 import type { CliIo } from './cliIo';
 import { parse, readFile, wholeNumber } from './options';
@@ -16,6 +16,7 @@ export async function sandboxCommand(args: string[], io: CliIo): Promise<number>
     trust: { type: 'string', multiple: true },
     'demo-dir': { type: 'string' },
     json: { type: 'boolean' },
+    log: { type: 'boolean' },
   });
   if (values.help) return printUsage(io);
   const port = values.port === undefined ? 0 : wholeNumber(values.port, '--port', 0, 65535);
@@ -30,6 +31,8 @@ export async function sandboxCommand(args: string[], io: CliIo): Promise<number>
     demoDir,
     // A demo folder that already holds a key keeps it, so credentials made from it stay valid.
     demoPrivateKeyPem: demoKeyFile && fs.existsSync(demoKeyFile) ? fs.readFileSync(demoKeyFile, 'utf8') : undefined,
+    // On stderr, so that stdout stays the one line (or text) that says where the sandbox listens.
+    onRequest: values.log ? (entry) => io.err(values.json ? JSON.stringify(entry) : describeRequest(entry)) : undefined,
   });
   if (values.json) {
     io.out(JSON.stringify({ url: sandbox.url, port: sandbox.port, environments: sandbox.environments.map((e) => ({ name: e.id, api: e.api, stage: e.stage, baseUrl: e.baseUrl })), demo: sandbox.demo }));
@@ -56,4 +59,12 @@ function describeSandbox(sandbox: RunningSandbox): string {
     `  mobility-api vehicles --api mds --base-url ${mds.baseUrl} --credential ${sandbox.demo.credentialFile}`,
     `  curl -H "Authorization: Bearer $(mobility-api token --credential ${sandbox.demo.credentialFile} --aud ${mds.baseUrl})" ${mds.baseUrl}/vehicles`,
   ].join('\n');
+}
+
+/** One answered request as a log line: `GET /mds-staging/vehicles 401 iat_not_increasing kid "k": …`. Never a token. */
+function describeRequest(entry: SandboxRequestLog): string {
+  const rule = entry.rule ? ` ${entry.rule}` : '';
+  const kid = entry.kid ? ` kid ${JSON.stringify(entry.kid)}` : '';
+  const description = entry.description ? `: ${entry.description}` : '';
+  return `${entry.method} ${entry.path} ${entry.status}${rule}${kid}${description}`;
 }

@@ -31,30 +31,35 @@ export interface CrossProcessLockOptions {
  * waiting while another process holds it. Resolves to the release function. The folder of `base`
  * must exist.
  *
- * A known limit of proper-lockfile: when two waiters find the same stale lock at the same moment,
- * both may remove it and the slower one can remove the lock the faster one just made, so both hold
- * it. That needs a holder that died and two waiters within the same few milliseconds; the robbed
- * holder is told through `onCompromised` at its next refresh.
+ * A stale lock is taken over only under a second lock, `<base>.takeover.lock`: proper-lockfile on
+ * its own lets two waiters that find the same stale lock both remove it, the slower one removing the
+ * lock the faster one had just made, so that both hold it (every waiter polls, so after a holder
+ * dies they all find its lock stale within a few milliseconds). Under the takeover lock,
+ * proper-lockfile checks again that the lock is stale before it removes it. That second lock can
+ * itself go stale only if its holder dies within those few milliseconds.
  */
 export async function acquireCrossProcessLock(base: string, options: CrossProcessLockOptions): Promise<() => Promise<void>> {
   // Loaded on first use, not when the extension activates: proper-lockfile and graceful-fs patch fs as they load.
   const { lock } = await import('proper-lockfile');
   const deadline = Date.now() + options.maxWaitMs;
+  const onCompromised = (err: Error) => options.onCompromised(`The lock on ${options.what} was lost while held (${err.message}); another process may have taken it over.`);
   let pauseMs = 1;
   for (;;) {
     if (options.signal?.aborted) throw aborted();
+    let stale = false;
     try {
       // Retries are ours, not proper-lockfile's, so that a cancelled request stops waiting at once.
-      return await lock(base, {
-        realpath: false,
-        stale: LOCK_STALE_MS,
-        update: LOCK_UPDATE_MS,
-        retries: 0,
-        onCompromised: (err) => options.onCompromised(`The lock on ${options.what} was lost while held (${err.message}); another process may have taken it over.`),
-      });
+      return await lockUnlessStale(base, onCompromised);
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
-      if (code !== 'ELOCKED') throw lockFailed(base, options.what, err);
+      if (code === STALE) stale = true;
+      else if (code !== 'ELOCKED') throw lockFailed(base, options.what, err);
+    }
+    if (stale) {
+      const taken = await takeOver(base, onCompromised).catch((err: unknown) => {
+        throw lockFailed(base, options.what, err);
+      });
+      if (taken) return taken;
     }
     if (Date.now() >= deadline) {
       throw new MobilityError(
@@ -65,6 +70,60 @@ export async function acquireCrossProcessLock(base: string, options: CrossProces
     await pause(pauseMs, options.signal);
     // Polls fast at first (a holder usually keeps it for a few milliseconds), then every 25 ms.
     pauseMs = Math.min(25, pauseMs * 2);
+  }
+}
+
+/** The code of the error `lockUnlessStale` fails with when it found the lock stale. */
+const STALE = 'EMOBILITYSTALELOCK';
+
+const lockOptions = (onCompromised: (err: Error) => void) => ({ realpath: false, stale: LOCK_STALE_MS, update: LOCK_UPDATE_MS, retries: 0, onCompromised });
+
+/**
+ * proper-lockfile's `lock`, except that it does not take over a stale lock: it fails with {@link STALE}
+ * instead. proper-lockfile removes a stale lock with `rmdir` on its own; while it acquires, that one
+ * call is refused (afterwards `rmdir` is the release and passes through).
+ */
+async function lockUnlessStale(base: string, onCompromised: (err: Error) => void): Promise<() => Promise<void>> {
+  const lockDir = `${base}.lock`;
+  let acquiring = true;
+  const guardedFs = {
+    ...fs,
+    rmdir: (dir: string, callback: (err: NodeJS.ErrnoException | null) => void) => {
+      if (acquiring && path.resolve(dir) === path.resolve(lockDir)) {
+        callback(Object.assign(new Error(`the lock ${lockDir} is stale`), { code: STALE }));
+        return;
+      }
+      fs.rmdir(dir, callback);
+    },
+  };
+  try {
+    return await lock(base, { ...lockOptions(onCompromised), fs: guardedFs });
+  } finally {
+    acquiring = false;
+  }
+}
+
+/**
+ * Takes over the stale lock of `base` while holding `<base>.takeover.lock`, so that only one waiter at
+ * a time removes it; proper-lockfile checks again under it that the lock is still stale. Undefined
+ * when another waiter is taking it over, or has already.
+ */
+async function takeOver(base: string, onCompromised: (err: Error) => void): Promise<(() => Promise<void>) | undefined> {
+  let releaseGuard: () => Promise<void>;
+  try {
+    // Released within milliseconds; refreshed like any lock, so that a guard whose holder died goes stale too.
+    releaseGuard = await lock(`${base}.takeover`, lockOptions(() => undefined));
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ELOCKED') return undefined;
+    throw err;
+  }
+  try {
+    return await lock(base, lockOptions(onCompromised));
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ELOCKED') return undefined;
+    throw err;
+  } finally {
+    await releaseGuard().catch(() => undefined);
   }
 }
 

@@ -287,6 +287,40 @@ describe('CLI mobility-api', () => {
       assert.equal(await exit, 0);
     });
 
+    it('`sandbox --json --log` writes every answered request as a JSON line on stderr, with a refusal\'s rule and no token', async () => {
+      const child = spawn(process.execPath, [CLI, 'sandbox', '--json', '--log', '--fleet', '5', '--demo-dir', path.join(dir, 'demo3')], { stdio: ['ignore', 'pipe', 'pipe'] });
+      let err = '';
+      child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+      const line = await new Promise<string>((resolve, reject) => {
+        let buf = '';
+        child.stdout.on('data', (d: Buffer) => {
+          buf += d.toString();
+          if (buf.includes('\n')) resolve(buf.split('\n')[0]);
+        });
+        child.once('exit', (code) => reject(new Error(`exited ${code}`)));
+      });
+      const info = JSON.parse(line) as { environments: Array<{ name: string; baseUrl: string }>; demo: { credentialFile: string } };
+      const base = info.environments.find((e) => e.name === 'mds-staging')!.baseUrl;
+      const listed = await cli(['vehicles', '--api', 'mds', '--base-url', base, '--credential', info.demo.credentialFile, '--json', '--state-dir', stateDir]);
+      assert.equal(listed.code, 0, listed.err);
+      const refused = await fetch(`${base}/vehicles`, { headers: { Authorization: 'Bearer not-a-token' } });
+      assert.equal(refused.status, 401);
+      const deadline = Date.now() + 10_000;
+      // The sandbox logs a request just after it answers it: wait for the second line (or the child's end).
+      while (err.trim().split('\n').length < 2 && Date.now() < deadline && child.exitCode === null) {
+        await new Promise((resolve) => {
+          child.stderr.once('data', resolve);
+          child.once('exit', resolve);
+        });
+      }
+      const entries = err.trim().split('\n').map((l) => JSON.parse(l) as { method: string; path: string; status: number; rule?: string; kid?: string });
+      assert.deepEqual(entries.map((e) => [e.method, e.path, e.status, e.rule]), [['GET', '/mds-staging/vehicles', 200, undefined], ['GET', '/mds-staging/vehicles', 401, 'malformed_token']]);
+      assert.ok(!err.includes('not-a-token'), 'the log holds no token');
+      const exit = new Promise<number | null>((resolve) => child.once('exit', resolve));
+      child.kill('SIGINT');
+      assert.equal(await exit, 0);
+    });
+
     it('`demo` runs the whole job against a sandbox it starts and stops', async () => {
       const r = await cli(['demo']);
       assert.equal(r.code, 0, r.err);

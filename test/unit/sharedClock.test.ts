@@ -17,6 +17,7 @@ import { lintToken } from '../../src/core/lintToken';
 import { parseCredential } from '../../src/core/parseCredential';
 import { openSharedClock, stateDirOption } from '../../src/core/sharedClock';
 import { SharedKeyQueue } from '../../src/core/sharedKeyQueue';
+import { acquireCrossProcessLock, LOCK_STALE_MS } from '../../src/core/crossProcessLock';
 import { TokenIssuer } from '../../src/core/tokenIssuer';
 import { startSandbox } from '../../src/sandbox/sandboxServer';
 import type { RunningSandbox, SandboxRequestLog } from '../../src/sandbox/sandboxServer';
@@ -214,6 +215,37 @@ if (CHILD_ROLE) {
         const waiting = new SharedKeyQueue(dir).acquire('k', ac.signal);
         ac.abort();
         await assert.rejects(waiting, (e: unknown) => e instanceof MobilityError && e.code === 'HTTP_ABORTED');
+      });
+
+      it('waiters that find the same stale lock at once: one takes it over, the others wait for it; no update is lost', async () => {
+        // A holder that died long ago left its lock; every waiter sees it stale in the same moment. Each
+        // holder does a read-modify-write of a counter, as the clock store does under this lock.
+        const base = path.join(dir, 'counter');
+        const counterFile = `${base}.json`;
+        const rounds = 15;
+        const waiters = 6;
+        let holders = 0;
+        let most = 0;
+        for (let round = 0; round < rounds; round++) {
+          fs.writeFileSync(counterFile, '0');
+          fs.mkdirSync(`${base}.lock`);
+          const past = new Date(Date.now() - 2 * LOCK_STALE_MS);
+          fs.utimesSync(`${base}.lock`, past, past);
+          const lost: string[] = [];
+          await Promise.all(Array.from({ length: waiters }, async () => {
+            const release = await acquireCrossProcessLock(base, { what: 'the counter', maxWaitMs: 30_000, onCompromised: (m) => lost.push(m) });
+            most = Math.max(most, ++holders);
+            const n = Number(await fs.promises.readFile(counterFile, 'utf8'));
+            await fs.promises.stat(`${base}.lock`);
+            await fs.promises.writeFile(counterFile, String(n + 1));
+            holders--;
+            await release().catch((err: unknown) => lost.push(`release: ${(err as Error).message}`));
+          }));
+          assert.equal(most, 1, `round ${round + 1}: two waiters held the lock at once (${lost.join('; ')})`);
+          assert.equal(fs.readFileSync(counterFile, 'utf8'), String(waiters), `round ${round + 1}: every holder's update is kept`);
+          assert.deepEqual(lost, [], 'no holder lost its lock');
+          assert.ok(!fs.existsSync(`${base}.lock`), 'the last holder released the lock');
+        }
       });
     });
 
