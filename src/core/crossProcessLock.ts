@@ -49,14 +49,14 @@ export async function acquireCrossProcessLock(base: string, options: CrossProces
     let stale = false;
     try {
       // Retries are ours, not proper-lockfile's, so that a cancelled request stops waiting at once.
-      return await lockUnlessStale(base, onCompromised);
+      return await lockUnlessStale(lock, base, onCompromised);
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       if (code === STALE) stale = true;
       else if (code !== 'ELOCKED') throw lockFailed(base, options.what, err);
     }
     if (stale) {
-      const taken = await takeOver(base, onCompromised).catch((err: unknown) => {
+      const taken = await takeOver(lock, base, onCompromised).catch((err: unknown) => {
         throw lockFailed(base, options.what, err);
       });
       if (taken) return taken;
@@ -73,6 +73,9 @@ export async function acquireCrossProcessLock(base: string, options: CrossProces
   }
 }
 
+/** proper-lockfile's `lock`, passed in because the library is loaded on first use. */
+type LockFn = typeof import('proper-lockfile').lock;
+
 /** The code of the error `lockUnlessStale` fails with when it found the lock stale. */
 const STALE = 'EMOBILITYSTALELOCK';
 
@@ -83,7 +86,7 @@ const lockOptions = (onCompromised: (err: Error) => void) => ({ realpath: false,
  * instead. proper-lockfile removes a stale lock with `rmdir` on its own; while it acquires, that one
  * call is refused (afterwards `rmdir` is the release and passes through).
  */
-async function lockUnlessStale(base: string, onCompromised: (err: Error) => void): Promise<() => Promise<void>> {
+async function lockUnlessStale(lock: LockFn, base: string, onCompromised: (err: Error) => void): Promise<() => Promise<void>> {
   const lockDir = `${base}.lock`;
   let acquiring = true;
   const guardedFs = {
@@ -108,7 +111,7 @@ async function lockUnlessStale(base: string, onCompromised: (err: Error) => void
  * a time removes it; proper-lockfile checks again under it that the lock is still stale. Undefined
  * when another waiter is taking it over, or has already.
  */
-async function takeOver(base: string, onCompromised: (err: Error) => void): Promise<(() => Promise<void>) | undefined> {
+async function takeOver(lock: LockFn, base: string, onCompromised: (err: Error) => void): Promise<(() => Promise<void>) | undefined> {
   let releaseGuard: () => Promise<void>;
   try {
     // Released within milliseconds; refreshed like any lock, so that a guard whose holder died goes stale too.

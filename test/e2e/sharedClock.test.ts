@@ -18,6 +18,7 @@ import { parseCredential } from '../../src/core/parseCredential';
 import { openSharedClock, stateDirOption } from '../../src/core/sharedClock';
 import { TokenIssuer } from '../../src/core/tokenIssuer';
 import type { SandboxRequestLog } from '../../src/sandbox/sandboxServer';
+import { waitFor, waitUntil } from '../unit/support/waitUntil';
 import { webviewWith } from './panelFrame';
 import { e2eFolders, useWorkbench } from './session';
 import { answerInputBox, openViewContainer, pickQuickPickItem, quickInputState, runCommand, runCommandAndPick, step, treeRow, waitForNotification, waitForWorkbench } from './workbench';
@@ -208,11 +209,7 @@ if (ROLE === 'script') {
         await answerInputBox(page, demo.issuer, /Issuer/);
         await answerInputBox(page, LABEL, /name/);
         // Bound to nothing: it is the only credential, so every environment signs with it.
-        const deadline = Date.now() + 20_000;
-        while (!(await quickInputState(page))?.rows.includes(WINDOWS[0].environment)) {
-          if (Date.now() > deadline) throw new Error('The question which environments to bind it to did not come.');
-          await page.waitForTimeout(200);
-        }
+        await waitUntil('the question which environments to bind it to', () => quickInputState(page), (q) => q?.rows.includes(WINDOWS[0].environment) === true);
         await page.keyboard.press('Enter');
         await waitForNotification(page, new RegExp(`Stored "${LABEL}"`));
       });
@@ -249,9 +246,11 @@ if (ROLE === 'script') {
       await windowsStarted;
 
       // The load window: watch it, and stop early when the sandbox refused a token or a client died.
-      while (Date.now() < deadline && !served.some((e) => e.status === 401) && script.exitCode === null && sandbox?.exitCode === null) {
-        await wb.page.waitForTimeout(500);
-      }
+      await waitFor(
+        'the end of the load window, a refusal or a client that died',
+        () => Date.now() >= deadline || served.some((e) => e.status === 401) || script.exitCode !== null || sandbox?.exitCode !== null,
+        { timeoutMs: loadMs + 5_000, intervalMs: 500 },
+      );
       for (const [i, w] of WINDOWS.entries()) await step(pages[i], `cancel the listing of ${w.name}`, () => cancelListing(pages[i], w.environment));
       const stopped: string[] = [];
       for (const [i, w] of WINDOWS.entries()) {
