@@ -10,6 +10,8 @@ const only = process.argv.slice(2);
 const checks = [
   { name: 'typecheck', script: 'typecheck' },
   { name: 'lint', script: 'lint' },
+  // l10n/bundle.l10n.json must match the sources' l10n.t strings (`npm run l10n` regenerates it).
+  { name: 'l10n', script: 'l10n:check' },
 ];
 const layers = [
   { name: 'unit', script: 'test:unit' },

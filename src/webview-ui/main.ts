@@ -1,5 +1,7 @@
 // The results panel in the browser. It receives view models as structured-clone messages and builds
 // DOM with textContent only (see dom.ts); it never sees a raw token and asks the host to copy one.
+// First: the host's translation bundle, before any module builds a string.
+import './l10nSetup';
 import '@vscode-elements/elements/dist/vscode-button/index.js';
 import '@vscode-elements/elements/dist/vscode-collapsible/index.js';
 import '@vscode-elements/elements/dist/vscode-option/index.js';

@@ -16,11 +16,15 @@ import { exportResult } from './exportResult';
 import type { ComparedToken } from '../results/compareView';
 import { compareResultView } from '../results/compareView';
 import { panelHtml } from './panelHtml';
+import { configureHostL10n, hostL10n } from './l10nBundle';
 import { bodyView } from '../results/bodyView';
 import { itemsOnPage, listingLine, listingView, pageView, requestErrorView } from '../results/listingView';
 import { tokenResultView } from '../results/tokenView';
 import { vehicleColumns } from '../results/vehicleReader';
 import type { RefusalContext } from '../results/refusalView';
+
+// This bundle (dist/resultsPanel.js) has its own copy of @vscode/l10n: point it at the extension's strings.
+configureHostL10n();
 
 /** What the commands call to show a result. */
 export interface ResultsPanelMethods extends vscode.Disposable {
@@ -136,6 +140,7 @@ class ResultsPanel implements vscode.Disposable {
       scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(root, 'main.js')).toString(),
       styleUri: webview.asWebviewUri(vscode.Uri.joinPath(root, 'main.css')).toString(),
       title: this.panel.title,
+      l10n: hostL10n(),
     });
   }
 
