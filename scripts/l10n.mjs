@@ -3,9 +3,10 @@
 // into l10n/bundle.l10n.json, keys sorted so that two branches that add strings regenerate the same file.
 //   --check   writes nothing; fails (exit 1) when l10n/bundle.l10n.json differs from what the sources give
 //             (run by `npm test` beside typecheck and lint).
-//   --pseudo  also writes the qps-ploc pseudo-locale files (l10n/bundle.l10n.qps-ploc.json and
-//             package.nls.qps-ploc.json) that the pseudo-locale e2e test runs against. They are generated,
-//             not committed (.gitignore).
+//   --pseudo  writes only the qps-ploc pseudo-locale files (l10n/bundle.l10n.qps-ploc.json and
+//             package.nls.qps-ploc.json) from the committed bundle and package.nls.json, for the pseudo-locale
+//             e2e run (scripts/run-e2e.mjs with E2E_LOCALE=qps-ploc). They are generated, not committed
+//             (.gitignore); --pseudo-clean removes them.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -39,7 +40,18 @@ function extractedBundle() {
   }
 }
 
+const PSEUDO_FILES = [path.join(ROOT, 'l10n', 'bundle.l10n.qps-ploc.json'), path.join(ROOT, 'package.nls.qps-ploc.json')];
+
 function main() {
+  if (args.has('--pseudo')) {
+    l10nDev(['generate-pseudo', '--language', 'qps-ploc', BUNDLE, path.join(ROOT, 'package.nls.json')]);
+    console.log('wrote l10n/bundle.l10n.qps-ploc.json and package.nls.qps-ploc.json');
+    return;
+  }
+  if (args.has('--pseudo-clean')) {
+    for (const f of PSEUDO_FILES) fs.rmSync(f, { force: true });
+    return;
+  }
   const text = extractedBundle();
   if (args.has('--check')) {
     const current = fs.existsSync(BUNDLE) ? fs.readFileSync(BUNDLE, 'utf8') : '';
@@ -59,10 +71,6 @@ function main() {
   fs.mkdirSync(path.dirname(BUNDLE), { recursive: true });
   fs.writeFileSync(BUNDLE, text);
   console.log(`wrote ${path.relative(ROOT, BUNDLE)} (${Object.keys(JSON.parse(text)).length} strings)`);
-  if (args.has('--pseudo')) {
-    l10nDev(['generate-pseudo', '--language', 'qps-ploc', BUNDLE, path.join(ROOT, 'package.nls.json')]);
-    console.log('wrote l10n/bundle.l10n.qps-ploc.json and package.nls.qps-ploc.json');
-  }
 }
 
 try {

@@ -18,6 +18,8 @@ const layers = [
   // In a real VS Code (code-server, installed into .vscode-test/ on first use: see README "Testing").
   { name: 'integration', script: 'test:integration' },
   { name: 'e2e', script: 'test:e2e' },
+  // The same, with VS Code in the qps-ploc pseudo-locale: test/e2e/*.pseudo.test.ts (no English of ours left).
+  { name: 'e2e-pseudo', script: 'test:e2e:pseudo' },
 ];
 
 const resultsDir = path.resolve('test-results');

@@ -56,6 +56,8 @@ const NOUNS: Record<string, () => string> = {
   stops: () => l10n.t('stops'),
   row: () => l10n.t('row'),
   rows: () => l10n.t('rows'),
+  key: () => l10n.t('key'),
+  keys: () => l10n.t('keys'),
   'dot-separated part': () => l10n.t('dot-separated part'),
   'dot-separated parts': () => l10n.t('dot-separated parts'),
 };
