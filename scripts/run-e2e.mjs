@@ -44,7 +44,8 @@ function registerLanguagePack(userDataDir, language) {
   fs.mkdirSync(userDataDir, { recursive: true });
   const translations = path.join(userDataDir, `empty-${language}.i18n.json`);
   fs.writeFileSync(translations, JSON.stringify({ version: '1.0.0', contents: {} }));
-  const packs = { [language]: { hash: `e2e-${language}`, extensions: [], translations: { vscode: translations }, label: language } };
+  // The server reads extensions[0] of each pack (getInstalledLanguages): a pack needs one, even a made-up one.
+  const packs = { [language]: { hash: `e2e-${language}`, extensions: [{ extensionIdentifier: { id: 'e2e.pseudo-language-pack' }, version: '1.0.0' }], translations: { vscode: translations }, label: language } };
   fs.writeFileSync(path.join(userDataDir, 'languagepacks.json'), JSON.stringify(packs));
 }
 
