@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { once } from 'node:events';
+import { errorMessage } from '../core/errors';
 
 /** How an export ended. */
 export type ExportOutcome = { ok: true; bytes: number } | { ok: false; cancelled: true } | { ok: false; cancelled: false; message: string };
@@ -46,7 +47,7 @@ export async function writeChunksAtomically(target: string, chunks: Iterable<str
     return { ok: true, bytes };
   } catch (err) {
     await discard();
-    const message = err instanceof Error ? err.message : String(err);
+    const message = errorMessage(err);
     return { ok: false, cancelled: false, message: `Could not write ${target}: ${message}. Choose a folder you can write to.` };
   }
 }

@@ -1,4 +1,5 @@
 // The view of a listing (pages, table columns, first error) and of a request that got no answer.
+import type { ErrorCode } from '../shared/errorCodes';
 import * as l10n from '@vscode/l10n';
 import type { HttpExchange, VehicleListing } from '../core/apiClient';
 import { clockSkewOf } from '../core/clockSkew';
@@ -139,7 +140,7 @@ export function listingView(args: {
 }
 
 /** The view of a request that failed before an answer. */
-export function requestErrorView(args: { id: string; environment: Environment; error: { code?: string; message: string }; url?: string; now: number }): RequestErrorResultView {
+export function requestErrorView(args: { id: string; environment: Environment; error: { code?: ErrorCode; message: string }; url?: string; now: number }): RequestErrorResultView {
   const error = mobilityErrorView(args.error);
   const title = l10n.t('Request failed · {0}', args.environment.name);
   const view: RequestErrorResultView = {

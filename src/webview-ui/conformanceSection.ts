@@ -6,7 +6,7 @@ import * as l10n from '@vscode/l10n';
 import type { ConformanceRuleView, ConformanceView } from '../shared/protocol';
 import { formatCount, plural } from '../shared/format';
 import type { Child } from './dom';
-import { h } from './dom';
+import { dataText, fill, h } from './dom';
 
 /** The section's one-line verdict, for the heading and the live region. */
 export function conformanceVerdict(view: ConformanceView | undefined): string {
@@ -24,7 +24,7 @@ export function conformanceVerdict(view: ConformanceView | undefined): string {
 
 function ruleItem(rule: ConformanceRuleView, onJump: (pageIndex: number, pointer: string) => void, bug: boolean): HTMLElement {
   const examples = rule.examples.map((example) => {
-    const jump = h('button', { type: 'button', class: 'link-button', 'data-testid': 'finding-path', 'data-page': example.pageIndex, 'data-path': example.path, title: l10n.t('Show this place in the JSON tree') }, example.path || l10n.t('(the whole body)'));
+    const jump = h('button', { type: 'button', class: 'link-button', translate: example.path ? 'no' : undefined, 'data-testid': 'finding-path', 'data-page': example.pageIndex, 'data-path': example.path, title: l10n.t('Show this place in the JSON tree') }, example.path || l10n.t('(the whole body)'));
     jump.addEventListener('click', () => onJump(example.pageIndex, example.path));
     return h('li', null, jump, example.pageIndex > 0 ? h('span', { class: 'muted' }, l10n.t(' (page {0})', example.pageIndex + 1)) : null, ' ', h('span', { class: 'muted' }, l10n.t('value ')), h('code', { 'data-testid': 'finding-value' }, example.value));
   });
@@ -33,8 +33,8 @@ function ruleItem(rule: ConformanceRuleView, onJump: (pageIndex: number, pointer
     h('div', { class: 'rule-head' },
       h('span', { class: 'rule-count', 'data-testid': 'rule-count' }, `${formatCount(rule.count)} ×`), ' ',
       h('span', { 'data-testid': 'rule-message' }, rule.message),
-      bug && rule.schemaBug ? h('span', { class: 'badge schema-bug-label', 'data-testid': 'schema-bug-label' }, l10n.t('schema bug: {0}', rule.schemaBug)) : null),
-    h('div', { class: 'muted' }, l10n.t('where '), h('code', { 'data-testid': 'rule-where' }, rule.where || l10n.t('(the whole body)')), l10n.t(' · rule {0}', rule.keyword)),
+      bug && rule.schemaBug ? h('span', { class: 'badge schema-bug-label', 'data-testid': 'schema-bug-label' }, ...fill(l10n.t('schema bug: {0}', '{0}'), dataText(rule.schemaBug))) : null),
+    h('div', { class: 'muted' }, l10n.t('where '), h('code', { 'data-testid': 'rule-where' }, rule.where || l10n.t('(the whole body)')), ...fill(l10n.t(' · rule {0}', '{0}'), dataText(rule.keyword))),
     h('ul', { class: 'examples' }, ...examples, more));
 }
 
@@ -44,7 +44,7 @@ export function renderConformance(view: ConformanceView | undefined, onJump: (pa
   const children: Child[] = [];
   if (view?.state === 'checked') {
     children.push(h('p', { class: view.conforms ? 'ok-text verdict' : 'error-text verdict', 'data-testid': 'conformance-verdict', 'data-conforms': String(view.conforms) }, verdict));
-    children.push(h('p', { class: 'muted' }, l10n.t('Endpoint {0}, mode {1}; {2} checked against {3}.', view.endpoint, view.mode, plural(view.itemsChecked, 'item'), view.schemaSource)));
+    children.push(h('p', { class: 'muted' }, ...fill(l10n.t('Endpoint {0}, mode {1}; {2} checked against {3}.', '{0}', '{1}', '{2}', '{3}'), dataText(view.endpoint), dataText(view.mode), plural(view.itemsChecked, 'item'), dataText(view.schemaSource))));
     if (view.rules.length) {
       children.push(h('h4', null, l10n.t('What the provider should fix')), h('ul', { class: 'rules', 'data-testid': 'conformance-rules' }, ...view.rules.map((r) => ruleItem(r, onJump, false))));
     }

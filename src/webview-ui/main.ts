@@ -208,7 +208,7 @@ class ResultsApp {
   private environmentLine(r: ResultView): Child[] {
     const env = r.environment;
     if (!env) return [];
-    return [h('span', { class: 'badge' }, env.apiLabel), ' ', `${env.name} · ${env.stage} · `, urlText(env.baseUrl, { 'data-testid': 'base-url' })];
+    return [h('span', { class: 'badge', translate: 'no' }, env.apiLabel), ' ', env.name, ' · ', h('span', { translate: 'no' }, env.stage), ' · ', urlText(env.baseUrl, { 'data-testid': 'base-url' })];
   }
 
   private loadAllButton(r: ListingResultView): HTMLElement {
@@ -225,9 +225,9 @@ class ResultsApp {
 
   private renderListing(r: ListingResultView): void {
     const actions: Child[] = [];
-    if (r.canCopyCurl) actions.push(button('Copy curl (fresh token)', () => this.post({ type: 'copyCurl', resultId: r.id, pageIndex: this.pageIndex() }), { 'data-testid': 'copy-curl-top' }));
-    actions.push(button('Run again', () => this.post({ type: 'runAgain' }), { secondary: true, 'data-testid': 'run-again' }));
-    const sub = [...this.environmentLine(r), r.credentialLabel ? ` · credential ${r.credentialLabel}` : '', h('br'), h('span', { 'data-testid': 'summary-line' }, r.summary.line)];
+    if (r.canCopyCurl) actions.push(button(l10n.t('Copy curl (fresh token)'), () => this.post({ type: 'copyCurl', resultId: r.id, pageIndex: this.pageIndex() }), { 'data-testid': 'copy-curl-top' }));
+    actions.push(button(l10n.t('Run again'), () => this.post({ type: 'runAgain' }), { secondary: true, 'data-testid': 'run-again' }));
+    const sub = [...this.environmentLine(r), r.credentialLabel ? l10n.t(' · credential {0}', r.credentialLabel) : '', h('br'), h('span', { 'data-testid': 'summary-line' }, r.summary.line)];
     this.root.appendChild(this.header(r.title, sub, actions));
     if (r.error) this.root.appendChild(renderError(r.error));
     if (r.clockNotice) this.root.appendChild(renderClockNotice(r.clockNotice));
@@ -323,7 +323,7 @@ class ResultsApp {
     if (r.canLoadNext) more.push(this.loadNextButton(r));
     if (r.canLoadNext && r.canLoadAll) more.push(this.loadAllButton(r));
     if (r.nextUrl) more.push(h('span', { class: 'muted' }, 'Next: ', urlText(r.nextUrl, { 'data-testid': 'next-url' })));
-    else more.push(h('span', { class: 'muted' }, 'This is the last page.'));
+    else more.push(h('span', { class: 'muted' }, l10n.t('This is the last page.')));
     host.appendChild(h('div', { class: 'toolbar' }, ...more));
     if (hadFocus) host.querySelector<HTMLElement>('[aria-current="true"]')?.focus();
   }
@@ -347,7 +347,7 @@ class ResultsApp {
       copyCurl: r.canCopyCurl ? (i: number) => this.post({ type: 'copyCurl', resultId: r.id, pageIndex: i }) : undefined,
       copyPayload: (i: number) => this.post({ type: 'copyPayload', resultId: r.id, pageIndex: i }),
     };
-    const label = r.pages.length > 1 ? h('p', { class: 'muted' }, `Page ${page.index + 1} of ${r.pages.length} (choose another under Pages)`) : null;
+    const label = r.pages.length > 1 ? h('p', { class: 'muted' }, l10n.t('Page {0} of {1} (choose another under Pages)', formatCount(page.index + 1), formatCount(r.pages.length))) : null;
     clear(request);
     request.append(...[label, renderRequest(page.request, page, actions)].filter((x): x is HTMLElement => !!x));
     clear(token);
@@ -399,7 +399,7 @@ class ResultsApp {
     this.table.setData(data);
     if (r.canExport && hasRows) {
       this.table.toolbar.append(this.exportButton(l10n.t('Save CSV'), 'csv', 'export-csv'));
-      if (data.columns.some((c) => c.type === 'position')) this.table.toolbar.append(this.exportButton('Save GeoJSON', 'geojson', 'export-geojson'));
+      if (data.columns.some((c) => c.type === 'position')) this.table.toolbar.append(this.exportButton(l10n.t('Save GeoJSON'), 'geojson', 'export-geojson'));
     }
     this.plot.setData(data, this.table.rows);
 
@@ -491,7 +491,7 @@ class ResultsApp {
   }
 
   private renderRequestError(r: RequestErrorResultView): void {
-    this.root.appendChild(this.header(r.title, this.environmentLine(r), [button('Run again', () => this.post({ type: 'runAgain' }), { 'data-testid': 'run-again' })]));
+    this.root.appendChild(this.header(r.title, this.environmentLine(r), [button(l10n.t('Run again'), () => this.post({ type: 'runAgain' }), { 'data-testid': 'run-again' })]));
     this.root.appendChild(renderError(r.error, r.url ? h('p', null, 'Request: GET ', urlText(r.url, { 'data-testid': 'request-url' })) : null));
   }
 
@@ -521,7 +521,7 @@ class ResultsApp {
       return;
     }
     append(this.root,
-      this.header(s.title, [s.environmentName ? `${s.environmentName} · ` : '', new Date(s.createdAt).toLocaleString()], s.canRunAgain ? [button('Run again', () => this.post({ type: 'runAgain' }), { 'data-testid': 'run-again' })] : []),
+      this.header(s.title, [s.environmentName ? `${s.environmentName} · ` : '', new Date(s.createdAt).toLocaleString()], s.canRunAgain ? [button(l10n.t('Run again'), () => this.post({ type: 'runAgain' }), { 'data-testid': 'run-again' })] : []),
       h('p', { 'data-testid': 'restored' }, s.line),
       s.url ? h('p', { class: 'muted' }, urlText(s.url)) : null,
       h('p', { class: 'muted' }, l10n.t('Restored after a reload. The rows and tokens of a result are not stored (a listing can hold 100,000 vehicles, and tokens are secrets); run the request again for a fresh result with a fresh token.')),

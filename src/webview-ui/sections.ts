@@ -73,7 +73,7 @@ export function renderToken(token: TokenView, pageIndex: number, actions: Sectio
   const severities: Record<string, string> = { error: l10n.t('Error'), warning: l10n.t('Warning'), info: l10n.t('Info') };
   const findings = token.findings.length
     ? h('ul', { class: 'findings', 'data-testid': 'findings' }, ...token.findings.map((f) => h('li', { class: `finding ${f.severity}` },
-      h('span', { class: `severity ${f.severity}` }, severities[f.severity] ?? f.severity), ' ', f.message, ' ', h('span', { class: 'muted' }, `(spec ${f.rule}, ${f.id})`))))
+      h('span', { class: `severity ${f.severity}` }, severities[f.severity] ?? f.severity), ' ', f.message, ' ', h('span', { class: 'muted' }, l10n.t('(spec {0}, {1})', f.rule, f.id)))))
     : h('p', { class: 'ok-text', 'data-testid': 'findings' }, l10n.t('No findings: the token follows the spec as far as can be told without the server.'));
   const signature = h('span', { 'data-testid': 'signature-state', 'data-state': token.signature.state },
     token.signature.state === 'verified'
@@ -85,7 +85,7 @@ export function renderToken(token: TokenView, pageIndex: number, actions: Sectio
     [l10n.t('Source'), token.source],
     [l10n.t('Token'), h('span', null, h('code', { 'data-testid': 'token-preview' }, token.preview), h('span', { class: 'muted' }, l10n.t(' ({0} characters; shortened)', formatCount(token.length))))],
     [l10n.t('Algorithm'), typeof token.header.alg === 'string' ? token.header.alg : JSON.stringify(token.header.alg ?? null)],
-    [l10n.t('Key id'), token.header.kid === undefined ? h('span', { class: 'muted' }, l10n.t('none')) : typeof token.header.kid === 'string' ? token.header.kid : JSON.stringify(token.header.kid)],
+    [l10n.t('Key id'), token.header.kid === undefined ? h('span', { class: 'muted' }, l10n.t('none')) : h('span', { translate: 'no' }, typeof token.header.kid === 'string' ? token.header.kid : JSON.stringify(token.header.kid))],
     timeRow('iat', token.iat, false),
     timeRow('nbf', token.nbf, false),
     timeRow('exp', token.exp, true),
@@ -113,7 +113,7 @@ export function renderResponse(response: ResponseView): HTMLElement {
   return h('div', { class: 'section-body', 'data-testid': 'response' },
     kv([
       [l10n.t('Status'), statusBadge(response.status, response.statusText)],
-      [l10n.t('Size'), `${formatBytes(response.bytes)}${response.contentType ? ` · ${response.contentType}` : ''}`],
+      [l10n.t('Size'), h('span', null, formatBytes(response.bytes), response.contentType ? ' · ' : null, response.contentType ? h('span', { translate: 'no' }, response.contentType) : null)],
       [l10n.t('Time'), h('span', null, formatMs(t.totalMs), h('span', { class: 'muted' }, l10n.t(' (waited for key {0}, signing {1}, first byte {2})', formatMs(t.queuedMs), formatMs(t.signMs), formatMs(t.ttfbMs))))],
       ...(response.redirectedFrom?.length ? [[l10n.t('Redirected from'), h('span', null, ...response.redirectedFrom.flatMap((url, i) => [i ? ' → ' : null, urlText(url)]))] as [string, Child]] : []),
       ...(response.bodyProblem ? [[l10n.t('Body'), h('span', { class: 'error-text' }, response.bodyProblem)] as [string, Child]] : []),

@@ -22,6 +22,7 @@ import { itemsOnPage, listingLine, listingView, pageView, requestErrorView } fro
 import { tokenResultView } from '../results/tokenView';
 import { vehicleColumns } from '../results/vehicleReader';
 import type { RefusalContext } from '../results/refusalView';
+import { errorMessage } from '../core/errors';
 
 // This bundle (dist/resultsPanel.js) has its own copy of @vscode/l10n: point it at the extension's strings.
 configureHostL10n();
@@ -182,7 +183,7 @@ class ResultsPanel implements vscode.Disposable {
       try {
         checked = resultConformanceView({ pages }, held.endpointId, undefined, offset);
       } catch (err) {
-        this.log.warn(`${LOG} conformance check failed: ${err instanceof Error ? err.message : String(err)}`);
+        this.log.warn(`${LOG} conformance check failed: ${errorMessage(err)}`);
         checked = { state: 'notMds' };
       }
       view.conformance = offset === 0 ? checked : mergeConformanceViews(view.conformance, checked);
@@ -227,7 +228,7 @@ class ResultsPanel implements vscode.Disposable {
       return;
     }
     this.handle(message).catch((err: unknown) => {
-      const text = err instanceof Error ? err.message : String(err);
+      const text = errorMessage(err);
       this.log.error(`${LOG} ${message.type} failed: ${text}`);
       this.post({ type: 'notice', level: 'error', text });
     });
