@@ -1,5 +1,6 @@
 // Writes an export: chunks streamed to a temporary file beside the target, renamed onto it only when every
 // chunk is written. A cancelled or failed export removes the temporary file, so no partial file is left.
+import * as l10n from '@vscode/l10n';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -48,6 +49,6 @@ export async function writeChunksAtomically(target: string, chunks: Iterable<str
   } catch (err) {
     await discard();
     const message = errorMessage(err);
-    return { ok: false, cancelled: false, message: `Could not write ${target}: ${message}. Choose a folder you can write to.` };
+    return { ok: false, cancelled: false, message: l10n.t('Could not write {0}: {1}. Choose a folder you can write to.', target, message) };
   }
 }
