@@ -344,7 +344,7 @@ class ResultsPanel implements vscode.Disposable {
     const held = this.held(resultId);
     const loadAll = held?.loadAllResult;
     if (!held || !loadAll) return;
-    await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Loading every page of ${this.panel.title}`, cancellable: true }, (progress, cancel) => {
+    await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Loading every page of {0}', this.panel.title), cancellable: true }, (progress, cancel) => {
       const abort = new AbortController();
       cancel.onCancellationRequested(() => abort.abort());
       return this.loadNextPage(resultId, (nextUrl) => loadAll(nextUrl, (_page, n) => progress.report({ message: `page ${n}` }), abort.signal));
@@ -545,7 +545,7 @@ export function createResultsPanels(context: vscode.ExtensionContext, log: vscod
       // The active panel when one is, else the one that last showed a result.
       const active = [...panels.values()].find((p) => p.panel.active && p.shown?.view.kind === 'listing');
       const panel = active ?? lastResultPanel;
-      if (!panel) return { ok: false, message: 'No result to save: run a request first.' };
+      if (!panel) return { ok: false, message: vscode.l10n.t('No result to save: run a request first.') };
       return panel.export(request);
     },
     showRequestError(args) {
