@@ -7,6 +7,10 @@
 // Env: TEST_RESULT_FILE (counts, default test-results/e2e.json), E2E_TIMEOUT_MS (the whole mocha run,
 // default 20 min), E2E_GREP (a mocha --grep pattern). The tests get the workbench URL, the artifacts folder and
 // the user-data, extensions and workspace folders as E2E_* variables (see test/e2e/session.ts).
+// E2E_LOCALE=qps-ploc (`npm run test:e2e:pseudo`): VS Code in the pseudo-locale, running only the
+// test/e2e/*.pseudo.test.ts files (which the English run leaves out), with the pseudo bundles generated
+// by `scripts/l10n.mjs --pseudo` inside the VSIX.
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import {
@@ -15,12 +19,34 @@ import {
 } from './vscode-env.mjs';
 
 const timeoutMs = Number(process.env.E2E_TIMEOUT_MS || 20 * 60_000);
+const locale = process.env.E2E_LOCALE || '';
 const resultFile = path.resolve(process.env.TEST_RESULT_FILE || path.join(PROJECT_ROOT, 'test-results', 'e2e.json'));
 
 /** Keeps the newest `keep` run folders (their names sort by time). */
 function pruneOldRuns(dir, keep) {
   const runs = fs.readdirSync(dir).filter((d) => /^\d{4}-\d\d-\d\dT/.test(d)).sort();
   for (const old of runs.slice(0, -keep)) fs.rmSync(path.join(dir, old), { recursive: true, force: true });
+}
+
+/** Writes (or with clean, removes) the gitignored qps-ploc bundles that go into the pseudo-locale VSIX. */
+function pseudoLocaleFiles({ clean = false } = {}) {
+  const r = spawnSync(process.execPath, [path.join(PROJECT_ROOT, 'scripts', 'l10n.mjs'), clean ? '--pseudo-clean' : '--pseudo'], { cwd: PROJECT_ROOT, stdio: 'inherit' });
+  if (r.status !== 0) throw new Error('scripts/l10n.mjs --pseudo failed');
+}
+
+/**
+ * Makes code-server's web workbench report `locale` as its language (and so the extension host's
+ * vscode.env.language, which picks l10n/bundle.l10n.<locale>.json): the server only does that for a locale
+ * with a language pack, so this registers an empty one in the user-data folder (languagepacks.json, the
+ * cache VS Code keeps of installed packs). VS Code's own UI stays English; only our strings change.
+ */
+function registerLanguagePack(userDataDir, language) {
+  fs.mkdirSync(userDataDir, { recursive: true });
+  const translations = path.join(userDataDir, `empty-${language}.i18n.json`);
+  fs.writeFileSync(translations, JSON.stringify({ version: '1.0.0', contents: {} }));
+  // The server reads extensions[0] of each pack (getInstalledLanguages): a pack needs one, even a made-up one.
+  const packs = { [language]: { hash: `e2e-${language}`, extensions: [{ extensionIdentifier: { id: 'e2e.pseudo-language-pack' }, version: '1.0.0' }], translations: { vscode: translations }, label: language } };
+  fs.writeFileSync(path.join(userDataDir, 'languagepacks.json'), JSON.stringify(packs));
 }
 
 async function main() {
@@ -34,12 +60,20 @@ async function main() {
     const { chromium } = await ensureVSCode();
     build(['--e2e']);
     const testDir = path.join(PROJECT_ROOT, 'out', 'test', 'e2e');
-    const tests = fs.existsSync(testDir) ? fs.readdirSync(testDir).filter((f) => f.endsWith('.test.js')).sort().map((f) => path.join(testDir, f)) : [];
-    if (!tests.length) throw new Error('No e2e test was built: test/e2e holds no *.test.ts.');
+    const pseudoTest = (f) => f.endsWith('.pseudo.test.js');
+    const tests = fs.existsSync(testDir) ? fs.readdirSync(testDir).filter((f) => f.endsWith('.test.js') && pseudoTest(f) === Boolean(locale)).sort().map((f) => path.join(testDir, f)) : [];
+    if (!tests.length) throw new Error(`No e2e test was built: test/e2e holds no ${locale ? '*.pseudo.test.ts' : '*.test.ts'}.`);
     runDir = createRunDir('e2e');
-    const vsix = packageVsix(runDir);
+    if (locale) pseudoLocaleFiles();
+    let vsix;
+    try {
+      vsix = packageVsix(runDir);
+    } finally {
+      if (locale) pseudoLocaleFiles({ clean: true });
+    }
     const dirs = { extensionsDir: path.join(runDir, 'extensions'), userDataDir: path.join(runDir, 'user-data') };
     installVsix(vsix, dirs);
+    if (locale) registerLanguagePack(dirs.userDataDir, locale);
     const workspace = path.join(runDir, 'workspace');
     fs.mkdirSync(workspace, { recursive: true });
     fs.writeFileSync(path.join(workspace, 'README.md'), '# E2E test workspace\n');
@@ -49,7 +83,10 @@ async function main() {
 
     // The shared issue clock of this run, not the machine's (~/.local/state/mobility-api).
     const stateDir = path.join(runDir, 'state');
-    server = await startCodeServer({ ...dirs, folder: workspace, env: { MOBILITY_API_STATE_DIR: stateDir }, logFile: path.join(runDir, 'code-server.log') });
+    server = await startCodeServer({
+      ...dirs, folder: workspace, env: { MOBILITY_API_STATE_DIR: stateDir }, logFile: path.join(runDir, 'code-server.log'),
+      args: locale ? ['--locale', locale] : [],
+    });
     log(`e2e screenshots and logs go to ${rel(artifactsDir)}/`);
     const mochaArgs = [path.join(PROJECT_ROOT, 'node_modules', 'mocha', 'bin', 'mocha.js'), '--no-config', '--exit',
       '--reporter', path.join(PROJECT_ROOT, 'scripts', 'mocha-summary-reporter.cjs'), '--timeout', '120000', '--enable-source-maps'];

@@ -10,12 +10,16 @@ const only = process.argv.slice(2);
 const checks = [
   { name: 'typecheck', script: 'typecheck' },
   { name: 'lint', script: 'lint' },
+  // l10n/bundle.l10n.json must match the sources' l10n.t strings (`npm run l10n` regenerates it).
+  { name: 'l10n', script: 'l10n:check' },
 ];
 const layers = [
   { name: 'unit', script: 'test:unit' },
   // In a real VS Code (code-server, installed into .vscode-test/ on first use: see README "Testing").
   { name: 'integration', script: 'test:integration' },
   { name: 'e2e', script: 'test:e2e' },
+  // The same, with VS Code in the qps-ploc pseudo-locale: test/e2e/*.pseudo.test.ts (no English of ours left).
+  { name: 'e2e-pseudo', script: 'test:e2e:pseudo' },
 ];
 
 const resultsDir = path.resolve('test-results');

@@ -28,6 +28,7 @@ import { CredentialsTreeProvider } from './tree/credentialsTree';
 import { EnvironmentsTreeProvider } from './tree/environmentsTree';
 import { createEnvironmentStatusBar } from './statusBar/environmentStatusBar';
 import { registerResultsPanel } from './webview/resultsController';
+import { configureHostL10n } from './webview/l10nBundle';
 
 /** What other extensions (and the integration tests) may read: never key material or tokens. */
 export interface MobilityApiExports {
@@ -43,6 +44,7 @@ let running: SandboxService | undefined;
 
 /** Wiring only: build the services, register every command, view and panel, and let VS Code dispose them. */
 export function activate(context: vscode.ExtensionContext): MobilityApiExports {
+  configureHostL10n();
   const channel = vscode.window.createOutputChannel('Mobility API', { log: true });
   const log = new Logger(channel);
   const settings = new Settings();

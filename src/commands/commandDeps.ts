@@ -1,3 +1,4 @@
+import type { ErrorCode } from '../core/errors';
 import type * as vscode from 'vscode';
 import type { ResultsPanelController } from '../webview/resultsController';
 import type { ClientFactory, ClockMarks } from '../services/clientFactory';
@@ -34,5 +35,8 @@ export interface CredentialTarget {
   credentialId: string;
 }
 
+/** Why a command ended without its result: a MobilityError's code, or one of the shell's own. */
+export type OutcomeCode = ErrorCode | 'CANCELLED' | 'NO_NEXT_PAGE' | 'UNEXPECTED';
+
 /** What every command returns, so callers (and tests) can tell success from a shown error. */
-export type CommandOutcome<T = Record<string, unknown>> = ({ ok: true } & T) | { ok: false; code: string; message: string };
+export type CommandOutcome<T = Record<string, unknown>> = ({ ok: true } & T) | { ok: false; code: OutcomeCode; message: string };

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { isMobilityError } from '../core/errors';
+import { errorMessage, isMobilityError } from '../core/errors';
 import { redactSecrets } from '../core/redact';
 import type { CommandDeps, CommandOutcome } from './commandDeps';
 import { COMMANDS } from './commandIds';
@@ -29,7 +29,7 @@ export function registerCommand<A extends unknown[]>(deps: CommandDeps, id: stri
       }
       deps.log.error(id, err);
       const code = isMobilityError(err) ? err.code : 'UNEXPECTED';
-      const message = isMobilityError(err) ? err.message : vscode.l10n.t('Something went wrong: {0}. The log has the details.', redactSecrets((err as Error)?.message ?? String(err)));
+      const message = isMobilityError(err) ? err.message : vscode.l10n.t('Something went wrong: {0}. The log has the details.', redactSecrets(errorMessage(err)));
       void showError(deps, code, message);
       return { ok: false, code, message };
     }

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { Environment } from '../core/environment';
 import { withoutTrailingSlashes } from '../core/environment';
-import { isMobilityError } from '../core/errors';
+import { errorMessage } from '../core/errors';
 import type { FileRequest, RequestFile, ResolvedFileRequest } from '../core/requestFile';
 import { parseRequestFile, resolveFileRequest } from '../core/requestFile';
 import type { EnvironmentRegistry } from '../services/environmentRegistry';
@@ -26,7 +26,7 @@ export function targetOf(environments: EnvironmentRegistry, request: FileRequest
   try {
     resolved = resolveFileRequest(request, file, active?.baseUrl ? { baseUrl: withoutTrailingSlashes(active.baseUrl) } : {});
   } catch (err) {
-    return { ok: false, reason: 'unresolved', message: isMobilityError(err) ? err.message : String(err) };
+    return { ok: false, reason: 'unresolved', message: errorMessage(err) };
   }
   const candidates = [...(active ? [active] : []), ...environments.all().filter((e) => e.id !== active?.id)];
   for (const environment of candidates) {

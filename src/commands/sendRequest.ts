@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { Environment } from '../core/environment';
 import { requestUrl, withoutTrailingSlashes } from '../core/environment';
-import { isMobilityError } from '../core/errors';
+import { errorMessage } from '../core/errors';
 import type { CatalogueEndpoint } from '../core/mdsCatalogue';
 import { catalogueOf } from '../core/mdsCatalogue';
 import { buildEndpointRequest, findEndpoint, freeRequest } from '../core/mdsRequests';
@@ -93,7 +93,7 @@ async function askPath(deps: CommandDeps, env: Environment): Promise<string> {
         requestUrl(env, text);
         return undefined;
       } catch (err) {
-        return isMobilityError(err) ? err.message : String(err);
+        return errorMessage(err);
       }
     },
   });

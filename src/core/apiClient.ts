@@ -1,8 +1,9 @@
+import * as l10n from '@vscode/l10n';
 import type { Credential } from './credential';
 import { isCsvContentType, parseCsv } from './csvBody';
 import type { Environment, QueryInput, VehiclesQuery } from './environment';
 import { normaliseBaseUrl, requestUrl, vehiclesPath } from './environment';
-import { MobilityError } from './errors';
+import { errorMessage, MobilityError } from './errors';
 import { describeFetchError, tooLarge } from './fetchErrors';
 import type { BuildRequestOptions, EndpointRequest, ParameterValues } from './mdsRequests';
 import { buildEndpointRequest } from './mdsRequests';
@@ -215,12 +216,12 @@ export class ApiClient {
       if (target.origin !== origin) {
         throw new MobilityError(
           'HTTP_REDIRECT_CROSS_ORIGIN',
-          `The server answered ${exchange.status} and redirected to ${target.origin}, another origin than ${origin}. The token is not sent there; if you trust that address, use it as the environment's base URL.`,
+          l10n.t('The server answered {0} and redirected to {1}, another origin than {2}. The token is not sent there; if you trust that address, use it as the environment\'s base URL.', exchange.status, target.origin, origin),
         );
       }
       redirectedFrom.push(current);
       if (redirectedFrom.length > MAX_REDIRECTS) {
-        throw new MobilityError('HTTP_NETWORK', `More than ${MAX_REDIRECTS} redirects starting at ${url}; stopped. Check the environment's base URL.`);
+        throw new MobilityError('HTTP_NETWORK', l10n.t('More than {0} redirects starting at {1}; stopped. Check the environment\'s base URL.', MAX_REDIRECTS, url));
       }
       current = target.href;
     }
@@ -238,7 +239,7 @@ export class ApiClient {
     const url = requestUrl(environment, request.path, request.query);
     const first = options.from ?? url;
     if (!URL.canParse(first) || new URL(first).origin !== origin) {
-      throw new MobilityError('HTTP_REDIRECT_CROSS_ORIGIN', `The page ${first} is not on the origin of the environment (${origin}); the token is not sent there.`);
+      throw new MobilityError('HTTP_REDIRECT_CROSS_ORIGIN', l10n.t('The page {0} is not on the origin of the environment ({1}); the token is not sent there.', first, origin));
     }
     requestHeadersFor(environment, request.headers, this.userAgent);
     const pageOptions: RequestOptions = { signal: options.signal, lifetimeSeconds: options.lifetimeSeconds, headers: request.headers, authorization: options.authorization };
@@ -439,7 +440,7 @@ export function interpretBody(exchange: HttpExchange, raw: Uint8Array): void {
       return;
     } catch (err) {
       // Kept as text, like any body that is not what it declares (the tail of this function).
-      exchange.bodyProblem = `The body is declared as CSV but does not parse: ${(err as Error).message}`;
+      exchange.bodyProblem = `The body is declared as CSV but does not parse: ${errorMessage(err)}`;
     }
   }
   const looksJson = /\bjson\b|\+json/i.test(exchange.contentType) || (!exchange.contentType && /^\s*[[{]/.test(text));
@@ -454,7 +455,7 @@ export function interpretBody(exchange: HttpExchange, raw: Uint8Array): void {
       exchange.mdsError = exchange.ok ? undefined : parseMdsError(exchange.body);
       return;
     } catch (err) {
-      exchange.bodyProblem = `The body is declared as JSON but does not parse: ${(err as Error).message}`;
+      exchange.bodyProblem = `The body is declared as JSON but does not parse: ${errorMessage(err)}`;
     }
   }
   exchange.body = text;

@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import type { Credential, SigningAlgorithm } from './credential';
 import { MobilityError } from './errors';
 
@@ -28,7 +29,7 @@ export function checkLifetime(lifetimeSeconds: number): number {
   if (!Number.isInteger(lifetimeSeconds) || lifetimeSeconds < MIN_LIFETIME_SECONDS || lifetimeSeconds > MAX_LIFETIME_SECONDS) {
     throw new MobilityError(
       'LIFETIME_OUT_OF_RANGE',
-      `A token lifetime of ${String(lifetimeSeconds)} s is not allowed: tokens must expire 60 to 3600 seconds after they are issued (spec 5.1 rule 5). Choose a whole number of seconds in that range.`,
+      l10n.t('A token lifetime of {0} s is not allowed: tokens must expire 60 to 3600 seconds after they are issued (spec 5.1 rule 5). Choose a whole number of seconds in that range.', String(lifetimeSeconds)),
     );
   }
   return lifetimeSeconds;

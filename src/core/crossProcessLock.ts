@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import fs from 'node:fs';
 import path from 'node:path';
 import { MobilityError } from './errors';
@@ -64,7 +65,7 @@ export async function acquireCrossProcessLock(base: string, options: CrossProces
     if (Date.now() >= deadline) {
       throw new MobilityError(
         'CLOCK_STORE_FAILED',
-        `Another process has held the lock on ${options.what} for more than ${Math.round(options.maxWaitMs / 1000)} s. If no other mobility-api or VS Code window is working, remove the folder ${base}.lock and try again.`,
+        l10n.t('Another process has held the lock on {0} for more than {1} s. If no other mobility-api or VS Code window is working, remove the folder {2}.lock and try again.', options.what, Math.round(options.maxWaitMs / 1000), base),
       );
     }
     await pause(pauseMs, options.signal);
@@ -136,7 +137,7 @@ export function ensureStateDir(dir: string): void {
     fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
     if (!fs.statSync(dir).isDirectory()) throw Object.assign(new Error('it is a file, not a folder'), { code: 'ENOTDIR' });
   } catch (err) {
-    throw new MobilityError('CLOCK_STORE_FAILED', `Cannot use the state folder ${dir} for the token clock: ${reasonOf(err)}. ${FIX_STATE_DIR}`, { cause: err });
+    throw new MobilityError('CLOCK_STORE_FAILED', l10n.t('Cannot use the state folder {0} for the token clock: {1}. {2}', dir, reasonOf(err), FIX_STATE_DIR), { cause: err });
   }
 }
 
@@ -167,11 +168,11 @@ export function reasonOf(err: unknown): string {
 }
 
 function lockFailed(base: string, what: string, err: unknown): MobilityError {
-  return new MobilityError('CLOCK_STORE_FAILED', `Cannot lock ${what} (lock folder ${base}.lock in ${path.dirname(base)}): ${reasonOf(err)}. ${FIX_STATE_DIR}`, { cause: err });
+  return new MobilityError('CLOCK_STORE_FAILED', l10n.t('Cannot lock {0} (lock folder {1}.lock in {2}): {3}. {4}', what, base, String(path.dirname(base)), reasonOf(err), FIX_STATE_DIR), { cause: err });
 }
 
 function aborted(): MobilityError {
-  return new MobilityError('HTTP_ABORTED', 'The request was cancelled while it waited for another process signing with the same key; nothing was sent.');
+  return new MobilityError('HTTP_ABORTED', l10n.t('The request was cancelled while it waited for another process signing with the same key; nothing was sent.'));
 }
 
 function pause(ms: number, signal?: AbortSignal): Promise<void> {

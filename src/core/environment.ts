@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import { MobilityError } from './errors';
 
 /** The two APIs of the spec. */
@@ -28,19 +29,19 @@ export interface Environment {
 export function normaliseBaseUrl(baseUrl: string | undefined, envName: string): string {
   const text = (baseUrl ?? '').trim();
   if (!text) {
-    throw new MobilityError('BASE_URL_MISSING', `The environment "${envName}" has no base URL. Set its base URL in the settings first.`);
+    throw new MobilityError('BASE_URL_MISSING', l10n.t('The environment "{0}" has no base URL. Set its base URL in the settings first.', envName));
   }
   let url: URL;
   try {
     url = new URL(text);
   } catch {
-    throw new MobilityError('BASE_URL_INVALID', `The base URL of "${envName}" is not a valid URL: "${text}". Use an absolute address such as https://host/path.`);
+    throw new MobilityError('BASE_URL_INVALID', l10n.t('The base URL of "{0}" is not a valid URL: "{1}". Use an absolute address such as https://host/path.', envName, text));
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    throw new MobilityError('BASE_URL_INVALID', `The base URL of "${envName}" must start with https:// or http://, not ${url.protocol}//.`);
+    throw new MobilityError('BASE_URL_INVALID', l10n.t('The base URL of "{0}" must start with https:// or http://, not {1}//.', envName, url.protocol));
   }
   if (url.search || url.hash) {
-    throw new MobilityError('BASE_URL_INVALID', `The base URL of "${envName}" must not contain a query or fragment: "${text}".`);
+    throw new MobilityError('BASE_URL_INVALID', l10n.t('The base URL of "{0}" must not contain a query or fragment: "{1}".', envName, text));
   }
   return withoutTrailingSlashes(text);
 }
@@ -57,7 +58,7 @@ export function audienceOf(env: Environment): string | string[] {
   if (env.audience !== undefined) {
     const list = Array.isArray(env.audience) ? env.audience : [env.audience];
     if (list.length === 0 || list.some((a) => typeof a !== 'string' || a.trim() === '')) {
-      throw new MobilityError('AUDIENCE_INVALID', `The audience of "${env.name}" must be a non-empty string or a list of them.`);
+      throw new MobilityError('AUDIENCE_INVALID', l10n.t('The audience of "{0}" must be a non-empty string or a list of them.', env.name));
     }
     return env.audience;
   }
@@ -84,7 +85,7 @@ const CONTROL = /[\u0000-\u001f\u007f]/;
 export function checkRequestPath(path: string): void {
   const text = path.trim();
   const refuse = (why: string, fix = 'Give a path under the base URL, such as /trips or vehicles/status.') =>
-    new MobilityError('PATH_INVALID', `The path ${JSON.stringify(text)} ${why}. ${fix}`);
+    new MobilityError('PATH_INVALID', l10n.t('The path {0} {1}. {2}', JSON.stringify(text), why, fix));
   if (CONTROL.test(text)) throw refuse('contains control characters (such as a line break or tab)');
   if (text.includes('\\')) throw refuse('contains a backslash, which some servers read as "/"', 'Use "/" between segments.');
   if (text.includes('#')) throw refuse('contains a fragment ("#..."), which is never sent to the server', 'Leave it out, or write "%23" for a "#" inside a segment.');
@@ -113,20 +114,20 @@ export function requestUrl(env: Environment, path: string, query?: QueryInput): 
     try {
       url = new URL(text);
     } catch {
-      throw new MobilityError('PATH_INVALID', `${JSON.stringify(text)} is not a valid URL. Give a path under the base URL, such as /trips.`);
+      throw new MobilityError('PATH_INVALID', l10n.t('{0} is not a valid URL. Give a path under the base URL, such as /trips.', JSON.stringify(text)));
     }
     if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-      throw new MobilityError('PATH_INVALID', `${JSON.stringify(text)} reads as a ${url.protocol} URL, not a path. Start paths with "/", such as /trips.`);
+      throw new MobilityError('PATH_INVALID', l10n.t('{0} reads as a {1} URL, not a path. Start paths with "/", such as /trips.', JSON.stringify(text), url.protocol));
     }
     if (url.origin !== baseUrl.origin) {
-      throw new MobilityError('PATH_INVALID', `${JSON.stringify(text)} is on ${url.origin}, another origin than the environment "${env.name}" (${baseUrl.origin}); the token is not sent there. Give a path under ${base}.`);
+      throw new MobilityError('PATH_INVALID', l10n.t('{0} is on {1}, another origin than the environment "{2}" ({3}); the token is not sent there. Give a path under {4}.', JSON.stringify(text), url.origin, env.name, baseUrl.origin, base));
     }
   } else {
     const relative = text === '' || text.startsWith('/') || text.startsWith('?') ? text : `/${text}`;
     url = new URL(base + relative);
   }
   if (basePath && url.pathname !== basePath && !url.pathname.startsWith(`${basePath}/`)) {
-    throw new MobilityError('PATH_INVALID', `${JSON.stringify(text)} is outside the base URL of "${env.name}" (${base}); the token is not sent there. Give a path under it, such as /trips.`);
+    throw new MobilityError('PATH_INVALID', l10n.t('{0} is outside the base URL of "{1}" ({2}); the token is not sent there. Give a path under it, such as /trips.', JSON.stringify(text), env.name, base));
   }
   if (query) appendQuery(url.searchParams, query);
   return url.href;
@@ -154,7 +155,7 @@ export interface VehiclesQuery {
 export function vehiclesPath(env: Environment, query: VehiclesQuery = {}): string {
   if (env.api === 'maas') {
     if (query.status || query.deviceId) {
-      throw new MobilityError('USAGE', 'The MaaS API shows only the vehicles listing (/v1alpha2/vehicles); vehicle status and single vehicles are MDS requests.');
+      throw new MobilityError('USAGE', l10n.t('The MaaS API shows only the vehicles listing (/v1alpha2/vehicles); vehicle status and single vehicles are MDS requests.'));
     }
     return '/v1alpha2/vehicles';
   }

@@ -1,77 +1,45 @@
 /**
  * Every failure the core reports has a stable `code` and a message that says what to fix.
- * Messages never contain a private key or a token.
+ * Messages never contain a private key or a token. The message is built with `l10n.t` (@vscode/l10n): in
+ * the extension host, whose bundles configure it (src/shared/l10n.ts), it is in the display language; in
+ * the CLI, which never configures it, it is English. `params` keeps the values the message was built from,
+ * for callers that want them without parsing the text.
  */
-export type ErrorCode =
-  // credentials and keys
-  | 'KEY_NOT_RECOGNISED'
-  | 'KEY_ENCRYPTED'
-  | 'KEY_PUBLIC_NOT_PRIVATE'
-  | 'KEY_CERTIFICATE'
-  | 'KEY_WRONG_CURVE'
-  | 'KEY_WRONG_TYPE'
-  | 'KEY_RSA_TOO_SMALL'
-  | 'KEY_FILE_INVALID'
-  | 'KID_MISSING'
-  | 'ISSUER_INVALID'
-  | 'CREDENTIAL_TYPE_UNKNOWN'
-  | 'CREDENTIAL_TYPE_MISMATCH'
-  | 'CREDENTIAL_NOT_FOR_API'
-  // environments and tokens
-  | 'BASE_URL_MISSING'
-  | 'BASE_URL_INVALID'
-  | 'AUDIENCE_INVALID'
-  | 'LIFETIME_OUT_OF_RANGE'
-  | 'CLOCK_STORE_FAILED'
-  | 'CLOCK_BEHIND'
-  | 'SIGNING_FAILED'
-  | 'SIGNATURE_INVALID'
-  // HTTP
-  | 'HTTP_TIMEOUT'
-  | 'HTTP_ABORTED'
-  | 'HTTP_CONNECTION_REFUSED'
-  | 'HTTP_DNS'
-  | 'HTTP_TLS'
-  | 'HTTP_NETWORK'
-  | 'HTTP_TOO_LARGE'
-  | 'HTTP_REDIRECT_CROSS_ORIGIN'
-  | 'HTTP_BAD_BODY'
-  // requests: paths, headers, endpoints and their parameters (refused before anything is signed)
-  | 'PATH_INVALID'
-  | 'HEADER_INVALID'
-  | 'ENDPOINT_UNKNOWN'
-  | 'PARAMETER_MISSING'
-  | 'PARAMETER_INVALID'
-  | 'PARAMETER_UNKNOWN'
-  // harvest: an hour endpoint over a range of hours into a folder
-  | 'HARVEST_FOLDER_IN_USE'
-  | 'HARVEST_FOLDER_MISMATCH'
-  | 'HARVEST_MANIFEST_INVALID'
-  | 'HARVEST_WRITE_FAILED'
-  | 'HARVEST_REFUSED'
-  // local sandbox
-  | 'TRUST_FILE_INVALID'
-  | 'SANDBOX_OPTIONS_INVALID'
-  | 'SANDBOX_START_FAILED'
-  | 'DEMO_KEY_INVALID'
-  // front ends
-  | 'USAGE'
-  | 'SECRET_STORAGE_FAILED'
-  | 'NO_CREDENTIAL'
-  | 'FILE_READ_FAILED';
+import type { ErrorCode } from '../shared/errorCodes';
+
+export type { ErrorCode } from '../shared/errorCodes';
+
+/** The values a message was built from: names, paths, counts (never a secret). */
+export type ErrorParams = Readonly<Record<string, string | number | boolean>>;
 
 /** A typed, user-facing failure. `message` is one or two sentences: what is wrong and what to do. */
 export class MobilityError extends Error {
   readonly code: ErrorCode;
+  readonly params: ErrorParams;
 
-  constructor(code: ErrorCode, message: string, options?: { cause?: unknown }) {
+  constructor(code: ErrorCode, message: string, options?: { cause?: unknown; params?: ErrorParams }) {
     super(message, options);
     this.name = 'MobilityError';
     this.code = code;
+    this.params = options?.params ?? {};
   }
 }
 
 /** True for errors thrown on purpose by this code base (as opposed to bugs). */
 export function isMobilityError(err: unknown): err is MobilityError {
   return err instanceof MobilityError;
+}
+
+/**
+ * The message of anything thrown: a MobilityError's (already in the display language), an Error's, or the
+ * value as text. The one place that reads a caught value's message.
+ */
+export function errorMessage(err: unknown): string {
+  if (err instanceof Error) return err.message;
+  if (typeof err === 'string') return err;
+  try {
+    return String(err);
+  } catch {
+    return 'unknown error';
+  }
 }

@@ -1,10 +1,11 @@
+import * as l10n from '@vscode/l10n';
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { ClockDecision, ClockStore } from './issueClock';
 import { acquireCrossProcessLock, ensureStateDir, FIX_STATE_DIR, reasonOf } from './crossProcessLock';
-import { MobilityError } from './errors';
+import { errorMessage, MobilityError } from './errors';
 
 /** The file, in the state folder, that holds the last issue time of every key. */
 export const CLOCK_FILE_NAME = 'issue-clock.json';
@@ -188,7 +189,7 @@ export class FileClockStore implements ClockStore {
       mtimeMs = fs.statSync(file).mtimeMs;
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { kind: 'missing' };
-      throw new MobilityError('CLOCK_STORE_FAILED', `Cannot read the token clock state file ${file}: ${reasonOf(err)}. ${FIX_STATE_DIR}`, { cause: err });
+      throw new MobilityError('CLOCK_STORE_FAILED', l10n.t('Cannot read the token clock state file {0}: {1}. {2}', file, reasonOf(err), FIX_STATE_DIR), { cause: err });
     }
     const parsed = parseState(text);
     return typeof parsed === 'string' ? { kind: 'damaged', reason: parsed, mtimeMs } : { kind: 'ok', state: parsed };
@@ -210,7 +211,7 @@ export class FileClockStore implements ClockStore {
       fs.renameSync(tmp, file);
     } catch (err) {
       fs.rmSync(tmp, { force: true });
-      throw new MobilityError('CLOCK_STORE_FAILED', `Cannot write the token clock state file ${file}: ${reasonOf(err)}. ${FIX_STATE_DIR}`, { cause: err });
+      throw new MobilityError('CLOCK_STORE_FAILED', l10n.t('Cannot write the token clock state file {0}: {1}. {2}', file, reasonOf(err), FIX_STATE_DIR), { cause: err });
     }
   }
 
@@ -243,7 +244,7 @@ function parseState(text: string): State | string {
   try {
     parsed = JSON.parse(text);
   } catch (err) {
-    return text.trim() === '' ? 'it is empty' : `it is not JSON: ${(err as Error).message}`;
+    return text.trim() === '' ? 'it is empty' : `it is not JSON: ${errorMessage(err)}`;
   }
   if (typeof parsed !== 'object' || parsed === null) return 'it is not a JSON object';
   const { lastIssuedAt, floor } = parsed as Partial<Record<keyof StateFile, unknown>>;

@@ -1,4 +1,5 @@
-import { MobilityError } from './errors';
+import * as l10n from '@vscode/l10n';
+import { errorMessage, MobilityError } from './errors';
 
 /**
  * `seconds`: whole-second NumericDates (the default; what most verifiers expect).
@@ -99,20 +100,20 @@ export class IssueClock {
   private async issue(keyId: string, signal?: AbortSignal): Promise<number> {
     let waitedMs = 0;
     for (;;) {
-      if (signal?.aborted) throw new MobilityError('HTTP_ABORTED', 'Token issuing was cancelled.');
+      if (signal?.aborted) throw new MobilityError('HTTP_ABORTED', l10n.t('Token issuing was cancelled.'));
       let decision: ClockDecision;
       try {
         decision = await this.store.update(keyId, (last) => this.decide(last));
       } catch (err) {
         if (err instanceof MobilityError) throw err;
-        throw new MobilityError('CLOCK_STORE_FAILED', `Could not read or save the issue time of key "${keyId}": ${(err as Error).message}`, { cause: err });
+        throw new MobilityError('CLOCK_STORE_FAILED', l10n.t('Could not read or save the issue time of key "{0}": {1}', keyId, errorMessage(err)), { cause: err });
       }
       if ('issue' in decision) return decision.issue;
       if (waitedMs + decision.waitMs > this.maxWaitMs) {
         const behind = Math.ceil(decision.waitMs / 1000);
         throw new MobilityError(
           'CLOCK_BEHIND',
-          `The system clock is about ${behind} s behind the last token issued with key "${keyId}". A server refuses a token that is not later than the previous one (spec 5.1 rule 6): correct the system clock, or wait ${behind} s and try again.`,
+          l10n.t('The system clock is about {0} s behind the last token issued with key "{1}". A server refuses a token that is not later than the previous one (spec 5.1 rule 6): correct the system clock, or wait {2} s and try again.', behind, keyId, behind),
         );
       }
       await sleep(decision.waitMs, signal);
@@ -141,7 +142,7 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
     }, ms);
     const onAbort = () => {
       clearTimeout(timer);
-      reject(new MobilityError('HTTP_ABORTED', 'Token issuing was cancelled while it waited for the next second.'));
+      reject(new MobilityError('HTTP_ABORTED', l10n.t('Token issuing was cancelled while it waited for the next second.')));
     };
     signal?.addEventListener('abort', onAbort, { once: true });
   });

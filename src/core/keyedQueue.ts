@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import { MobilityError } from './errors';
 
 /**
@@ -45,13 +46,13 @@ export class KeyedQueue {
 }
 
 function throwIfAborted(signal?: AbortSignal): void {
-  if (signal?.aborted) throw new MobilityError('HTTP_ABORTED', 'The request was cancelled before it was sent.');
+  if (signal?.aborted) throw new MobilityError('HTTP_ABORTED', l10n.t('The request was cancelled before it was sent.'));
 }
 
 function waitOrAbort(promise: Promise<void>, signal?: AbortSignal): Promise<void> {
   if (!signal) return promise;
   return new Promise<void>((resolve, reject) => {
-    const onAbort = () => reject(new MobilityError('HTTP_ABORTED', 'The request was cancelled while it waited for the previous request on the same key; nothing was sent.'));
+    const onAbort = () => reject(new MobilityError('HTTP_ABORTED', l10n.t('The request was cancelled while it waited for the previous request on the same key; nothing was sent.')));
     signal.addEventListener('abort', onAbort, { once: true });
     promise.then(
       () => {

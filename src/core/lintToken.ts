@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import type { AuthRuleId } from './authRules';
 import type { CredentialType, IssuerDomains, SigningAlgorithm } from './credential';
 import { MAX_LIFETIME_SECONDS, MIN_LIFETIME_SECONDS } from './claims';
@@ -129,7 +130,7 @@ export function lintToken(token: DecodedToken, context: LintContext): LintFindin
   lintIssuer(iss, context, type, add);
 
   if (type.type && DEPRECATED_TYPES.has(type.type)) {
-    add('type-deprecated', 'info', '5.2', `${CREDENTIAL_TYPE_LABELS[type.type]} credentials are deprecated, are not issued to new consumers, and work with the MDS Provider API only (not the MaaS API). Move to an External Organization credential when you can.`);
+    add('type-deprecated', 'info', '5.2', l10n.t('{0} credentials are deprecated, are not issued to new consumers, and work with the MDS Provider API only (not the MaaS API). Move to an External Organization credential when you can.', CREDENTIAL_TYPE_LABELS[type.type]));
   }
   if (type.type === 'service-account') lintServiceAccount(payload, issuerText, add);
 
@@ -156,24 +157,24 @@ function resolveType(iss: string | undefined, context: LintContext): ResolvedTyp
 
 function lintAlgorithm(alg: string, signaturePresent: boolean, type: ResolvedType, add: Add): void {
   if (alg.toLowerCase() === 'none') {
-    add('alg-none', 'error', '5.1 rule 2', `The header says "alg": "${alg}", an unsigned token. Every token must be signed with the provisioned private key (ES256, or RS256 for a service account).`);
+    add('alg-none', 'error', '5.1 rule 2', l10n.t('The header says "alg": "{0}", an unsigned token. Every token must be signed with the provisioned private key (ES256, or RS256 for a service account).', alg));
     return;
   }
   if (/^HS\d+$/i.test(alg)) {
-    add('alg-hmac', 'error', '5.1 rule 2', `The header says "alg": "${alg}", a shared-secret (HMAC) signature. The APIs accept only tokens signed with the provisioned private key: ES256, or RS256 for a service account.`);
+    add('alg-hmac', 'error', '5.1 rule 2', l10n.t('The header says "alg": "{0}", a shared-secret (HMAC) signature. The APIs accept only tokens signed with the provisioned private key: ES256, or RS256 for a service account.', alg));
     return;
   }
   if (type.type) {
     const expected: SigningAlgorithm = expectedAlgorithm(type.type);
     if (alg !== expected) {
       const why = type.source === 'credential' ? 'the stored credential with this kid is' : "the issuer's domain makes this";
-      add('alg-wrong-for-type', 'error', SECTION_OF[type.type], `The header says "alg": "${alg}", but ${why} ${withArticle(CREDENTIAL_TYPE_LABELS[type.type])} token, which must be signed with ${expected}.`);
+      add('alg-wrong-for-type', 'error', SECTION_OF[type.type], l10n.t('The header says "alg": "{0}", but {1} {2} token, which must be signed with {3}.', alg, why, withArticle(CREDENTIAL_TYPE_LABELS[type.type]), expected));
     }
   } else if (alg !== 'ES256' && alg !== 'RS256') {
-    add('alg-not-allowed', 'error', '5.4', `The header says "alg": "${alg}". The APIs use only ES256 (External Organization and IAM) and RS256 (service account).`);
+    add('alg-not-allowed', 'error', '5.4', l10n.t('The header says "alg": "{0}". The APIs use only ES256 (External Organization and IAM) and RS256 (service account).', alg));
   }
   if (!signaturePresent) {
-    add('signature-missing', 'error', '5.1 rule 2', 'The token has no signature (nothing after the second dot). Send the whole signed token.');
+    add('signature-missing', 'error', '5.1 rule 2', l10n.t('The token has no signature (nothing after the second dot). Send the whole signed token.'));
   }
 }
 
@@ -182,23 +183,23 @@ function lintKid(header: Record<string, unknown>, section: string, add: Add): vo
   // The engine decides whether the rule is broken; the wording here tells which way.
   const broken = checkKid(header) !== undefined;
   if (broken && kid === undefined) {
-    add('kid-missing', 'error', section, 'The header has no "kid". Set it to the key identifier provisioned with the credentials (for a service account: the key file\'s private_key_id).');
+    add('kid-missing', 'error', section, l10n.t('The header has no "kid". Set it to the key identifier provisioned with the credentials (for a service account: the key file\'s private_key_id).'));
   } else if (typeof kid !== 'string') {
-    add('claim-wrong-type', 'error', section, `The header's "kid" is ${jsonTypeOf(kid)}; it must be a string: the provisioned key identifier.`);
+    add('claim-wrong-type', 'error', section, l10n.t('The header\'s "kid" is {0}; it must be a string: the provisioned key identifier.', jsonTypeOf(kid)));
   } else if (broken || kid.trim() === '') {
-    add('kid-missing', 'error', section, 'The header\'s "kid" is empty. Set it to the key identifier provisioned with the credentials.');
+    add('kid-missing', 'error', section, l10n.t('The header\'s "kid" is empty. Set it to the key identifier provisioned with the credentials.'));
   }
 }
 
 function lintJti(jti: unknown, add: Add): void {
   if (jti === undefined) {
-    add('jti-missing', 'error', '5.1 rule 7', 'The token has no "jti". Each token must carry a random UUID in "jti", new for every token.');
+    add('jti-missing', 'error', '5.1 rule 7', l10n.t('The token has no "jti". Each token must carry a random UUID in "jti", new for every token.'));
   } else if (typeof jti !== 'string') {
-    add('claim-wrong-type', 'error', '5.1 rule 7', `"jti" is ${jsonTypeOf(jti)}; it must be a string holding a random UUID.`);
+    add('claim-wrong-type', 'error', '5.1 rule 7', l10n.t('"jti" is {0}; it must be a string holding a random UUID.', jsonTypeOf(jti)));
   } else if (!isUuid(jti)) {
-    add('jti-not-uuid', 'error', '5.1 rule 7', `"jti" is not a UUID ("${truncate(jti)}"). It must be a random UUID such as crypto.randomUUID() makes, new for every token.`);
+    add('jti-not-uuid', 'error', '5.1 rule 7', l10n.t('"jti" is not a UUID ("{0}"). It must be a random UUID such as crypto.randomUUID() makes, new for every token.', truncate(jti)));
   } else if (!isRandomUuid(jti)) {
-    add('jti-not-v4', 'info', '5.1 rule 7', `"jti" is a UUID but not a random (version 4) one. The spec asks for a random UUID; crypto.randomUUID() makes one.`);
+    add('jti-not-v4', 'info', '5.1 rule 7', l10n.t('"jti" is a UUID but not a random (version 4) one. The spec asks for a random UUID; crypto.randomUUID() makes one.'));
   }
 }
 
@@ -209,15 +210,15 @@ function lintTimes(payload: Record<string, unknown>, now: number, add: Add): voi
   const exp = numericClaim(payload, 'exp', nowSeconds, add);
 
   if (exp === 'missing') {
-    add('exp-missing', 'error', '5.1 rule 5', `The token has no "exp". Every token must expire ${MIN_LIFETIME_SECONDS} to ${MAX_LIFETIME_SECONDS} seconds after it is issued.`);
+    add('exp-missing', 'error', '5.1 rule 5', l10n.t('The token has no "exp". Every token must expire {0} to {1} seconds after it is issued.', MIN_LIFETIME_SECONDS, MAX_LIFETIME_SECONDS));
   }
   if (iat === 'missing') {
-    add('iat-missing', 'warning', '5.1 rule 6', 'The token has no "iat". Tokens on one key must carry a timestamp later than every earlier one, and the local sandbox refuses tokens without "iat"; set it to the issue time in seconds.');
+    add('iat-missing', 'warning', '5.1 rule 6', l10n.t('The token has no "iat". Tokens on one key must carry a timestamp later than every earlier one, and the local sandbox refuses tokens without "iat"; set it to the issue time in seconds.'));
   }
 
   const inMs = (name: string, v: number): boolean => {
     if (Math.abs(v) < MILLISECONDS_THRESHOLD) return false;
-    add('time-in-milliseconds', 'error', '5.1 rule 5', `"${name}" is ${v}, which looks like milliseconds. JWT times are whole seconds since 1970 (Math.floor(Date.now() / 1000)).`);
+    add('time-in-milliseconds', 'error', '5.1 rule 5', l10n.t('"{0}" is {1}, which looks like milliseconds. JWT times are whole seconds since 1970 (Math.floor(Date.now() / 1000)).', name, v));
     return true;
   };
   const iatOk = typeof iat === 'number' && !inMs('iat', iat);
@@ -232,17 +233,17 @@ function lintTimes(payload: Record<string, unknown>, now: number, add: Add): voi
       const found = lifetime <= 0
         ? `"exp" is ${lifetime === 0 ? 'equal to' : `${formatDuration(-lifetime)} before`} "iat"`
         : `the lifetime (exp − iat) is ${secondsWithSpan(lifetime)}`;
-      add('lifetime-out-of-range', 'error', '5.1 rule 5', `${capitalise(found)}. A token must expire ${MIN_LIFETIME_SECONDS} to ${MAX_LIFETIME_SECONDS} seconds (1 min to 1 h) after it is issued.`);
+      add('lifetime-out-of-range', 'error', '5.1 rule 5', l10n.t('{0}. A token must expire {1} to {2} seconds (1 min to 1 h) after it is issued.', capitalise(found), MIN_LIFETIME_SECONDS, MAX_LIFETIME_SECONDS));
     }
   }
   if (expOk && broken.has('expired')) {
-    add('expired', 'error', '5.1 rule 5', `The token expired ${describeRelative(exp * 1000, now)} (exp ${isoOf(exp)}). Tokens live at most an hour and are used once: generate a new one for each request.`);
+    add('expired', 'error', '5.1 rule 5', l10n.t('The token expired {0} (exp {1}). Tokens live at most an hour and are used once: generate a new one for each request.', describeRelative(exp * 1000, now), isoOf(exp)));
   }
   if (iatOk && broken.has('iat_in_future')) {
-    add('iat-in-future', 'error', '5.1 rule 6', `"iat" is ${formatDuration(iat - nowSeconds)} in the future (${isoOf(iat)}). The clock that made the token is ahead of this one; check clock skew (sync the clock with NTP) or how the issue time is computed.`);
+    add('iat-in-future', 'error', '5.1 rule 6', l10n.t('"iat" is {0} in the future ({1}). The clock that made the token is ahead of this one; check clock skew (sync the clock with NTP) or how the issue time is computed.', formatDuration(iat - nowSeconds), isoOf(iat)));
   }
   if (nbfOk && broken.has('nbf_in_future')) {
-    add('nbf-in-future', 'warning', '5.1 rule 5', `"nbf" says the token becomes valid ${describeRelative(nbf * 1000, now)} (${isoOf(nbf)}), so it is refused until then. Leave "nbf" out or set it no later than "iat".`);
+    add('nbf-in-future', 'warning', '5.1 rule 5', l10n.t('"nbf" says the token becomes valid {0} ({1}), so it is refused until then. Leave "nbf" out or set it no later than "iat".', describeRelative(nbf * 1000, now), isoOf(nbf)));
   }
 }
 
@@ -253,23 +254,23 @@ function numericClaim(payload: Record<string, unknown>, name: 'iat' | 'nbf' | 'e
   if (typeof v === 'number' && Number.isFinite(v)) return v;
   const rule = name === 'iat' ? '5.1 rule 6' : '5.1 rule 5';
   const shown = typeof v === 'string' ? ` ("${truncate(v)}")` : '';
-  add('claim-wrong-type', 'error', rule, `"${name}" is ${typeof v === 'number' ? 'not a finite number' : jsonTypeOf(v)}${shown}; it must be a JSON number of seconds since 1970, e.g. ${Math.floor(nowSeconds)} for now.`);
+  add('claim-wrong-type', 'error', rule, l10n.t('"{0}" is {1}{2}; it must be a JSON number of seconds since 1970, e.g. {3} for now.', name, typeof v === 'number' ? 'not a finite number' : jsonTypeOf(v), shown, Math.floor(nowSeconds)));
   return 'wrong';
 }
 
 function lintAudience(aud: unknown, known: string[] | undefined, add: Add): void {
   if (aud === undefined) {
-    add('aud-missing', 'error', '5.3', 'The token has no "aud". Set it to the base URL of the environment that receives the request.');
+    add('aud-missing', 'error', '5.3', l10n.t('The token has no "aud". Set it to the base URL of the environment that receives the request.'));
     return;
   }
   const list = Array.isArray(aud) ? (aud as unknown[]) : [aud];
   if (list.length === 0) {
-    add('aud-missing', 'error', '5.3', '"aud" is an empty list. It must hold the base URL of the environment that receives the request.');
+    add('aud-missing', 'error', '5.3', l10n.t('"aud" is an empty list. It must hold the base URL of the environment that receives the request.'));
     return;
   }
   const strings = list.filter((a): a is string => typeof a === 'string');
   if (strings.length !== list.length) {
-    add('claim-wrong-type', 'error', '5.3', `"aud" is ${Array.isArray(aud) ? 'a list with values that are not strings' : jsonTypeOf(aud)}; it must be a string or a list of strings holding the environment's base URL.`);
+    add('claim-wrong-type', 'error', '5.3', l10n.t('"aud" is {0}; it must be a string or a list of strings holding the environment\'s base URL.', Array.isArray(aud) ? 'a list with values that are not strings' : jsonTypeOf(aud)));
     return;
   }
   if (!known || known.length === 0) return;
@@ -279,13 +280,13 @@ function lintAudience(aud: unknown, known: string[] | undefined, add: Add): void
     for (const k of known) {
       const difference = nearMiss(a, k);
       if (difference) {
-        add('aud-near-miss', 'error', '5.3', `"aud" is "${truncate(a)}", which nearly matches the environment base URL "${k}" but ${difference}. The audience must equal the base URL exactly.`);
+        add('aud-near-miss', 'error', '5.3', l10n.t('"aud" is "{0}", which nearly matches the environment base URL "{1}" but {2}. The audience must equal the base URL exactly.', truncate(a), k, difference));
         return;
       }
     }
   }
   const shown = strings.slice(0, 3).map((a) => `"${truncate(a)}"`).join(', ');
-  add('aud-unknown', 'error', '5.3', `"aud" (${shown}) matches none of the configured environments' base URLs (${known.map((k) => `"${k}"`).join(', ')}). Set it to the base URL of the environment that receives the request.`);
+  add('aud-unknown', 'error', '5.3', l10n.t('"aud" ({0}) matches none of the configured environments\' base URLs ({1}). Set it to the base URL of the environment that receives the request.', shown, known.map((k) => `"${k}"`).join(', ')));
 }
 
 /** How `aud` differs from a known base URL when the difference is a common slip, else undefined. */
@@ -317,15 +318,15 @@ function nearMiss(aud: string, base: string): string | undefined {
 
 function lintIssuer(iss: unknown, context: LintContext, type: ResolvedType, add: Add): void {
   if (iss === undefined) {
-    add('iss-missing', 'error', '5.4', 'The token has no "iss". Set it to the e-mail address delivered with the credentials (for a service account: the key file\'s client_email).');
+    add('iss-missing', 'error', '5.4', l10n.t('The token has no "iss". Set it to the e-mail address delivered with the credentials (for a service account: the key file\'s client_email).'));
     return;
   }
   if (typeof iss !== 'string') {
-    add('claim-wrong-type', 'error', '5.4', `"iss" is ${jsonTypeOf(iss)}; it must be a string: the e-mail address delivered with the credentials.`);
+    add('claim-wrong-type', 'error', '5.4', l10n.t('"iss" is {0}; it must be a string: the e-mail address delivered with the credentials.', jsonTypeOf(iss)));
     return;
   }
   if (!isEmail(iss)) {
-    add('iss-not-email', 'error', '5.2', `"iss" is "${truncate(iss)}", which is not an e-mail address. It must be the e-mail delivered with the credentials; its domain tells the credential type.`);
+    add('iss-not-email', 'error', '5.2', l10n.t('"iss" is "{0}", which is not an e-mail address. It must be the e-mail delivered with the credentials; its domain tells the credential type.', truncate(iss)));
     return;
   }
   const domains = context.domains;
@@ -333,14 +334,14 @@ function lintIssuer(iss: unknown, context: LintContext, type: ResolvedType, add:
   const domain = domainOf(iss) ?? '';
   if (!configured) {
     if (!context.credentialType) {
-      add('iss-type-undetermined', 'info', '5.2', `The credential type could not be told from the issuer's domain "${domain}" because no credential-type domains are configured; type-specific checks were skipped. Configure the domains to get them.`);
+      add('iss-type-undetermined', 'info', '5.2', l10n.t('The credential type could not be told from the issuer\'s domain "{0}" because no credential-type domains are configured; type-specific checks were skipped. Configure the domains to get them.', domain));
     }
     return;
   }
   if (!type.fromIssuer) {
-    add('iss-domain-unknown', 'warning', '5.2', `The issuer's domain "${domain}" is none of the configured credential-type domains. The type is told by this domain, so check "iss" against the e-mail delivered with the credentials (or the configured domains).`);
+    add('iss-domain-unknown', 'warning', '5.2', l10n.t('The issuer\'s domain "{0}" is none of the configured credential-type domains. The type is told by this domain, so check "iss" against the e-mail delivered with the credentials (or the configured domains).', domain));
   } else if (type.source === 'credential' && type.type && type.fromIssuer !== type.type) {
-    add('iss-type-mismatch', 'warning', '5.2', `The issuer's domain "${domain}" belongs to ${CREDENTIAL_TYPE_LABELS[type.fromIssuer]} credentials, but the stored credential with this kid is ${CREDENTIAL_TYPE_LABELS[type.type]}. Use the e-mail delivered with that credential as "iss".`);
+    add('iss-type-mismatch', 'warning', '5.2', l10n.t('The issuer\'s domain "{0}" belongs to {1} credentials, but the stored credential with this kid is {2}. Use the e-mail delivered with that credential as "iss".', domain, CREDENTIAL_TYPE_LABELS[type.fromIssuer], CREDENTIAL_TYPE_LABELS[type.type]));
   }
 }
 
@@ -356,7 +357,7 @@ function lintServiceAccount(payload: Record<string, unknown>, iss: string | unde
     const v = ownValue(payload, name);
     if (v === iss) continue;
     const found = v === undefined ? 'is missing' : typeof v === 'string' ? `is "${truncate(v)}"` : `is ${jsonTypeOf(v)}`;
-    add(id, 'error', '5.6', `"${name}" ${found}; for a service account it must equal "iss", the key file's client_email ("${truncate(iss)}").`);
+    add(id, 'error', '5.6', l10n.t('"{0}" {1}; for a service account it must equal "iss", the key file\'s client_email ("{2}").', name, found, truncate(iss)));
   }
 }
 

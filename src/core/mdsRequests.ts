@@ -3,6 +3,7 @@
  * every value checked (and defaults filled) before anything is signed; and free requests, any
  * path with any query on either API.
  */
+import * as l10n from '@vscode/l10n';
 import type { ApiRequest } from './apiClient';
 import type { ApiKind, QueryInput } from './environment';
 import { API_LABELS, appendQuery, checkRequestPath } from './environment';
@@ -45,7 +46,7 @@ export function findEndpoint(api: ApiKind, id: string): CatalogueEndpoint {
   if (found) return found;
   throw new MobilityError(
     'ENDPOINT_UNKNOWN',
-    `${JSON.stringify(id)} is not an endpoint of the ${API_LABELS[api]} catalogue; it has ${catalogue.map((e) => e.id).join(', ')}. Send any other path as a free request.`,
+    l10n.t('{0} is not an endpoint of the {1} catalogue; it has {2}. Send any other path as a free request.', JSON.stringify(id), API_LABELS[api], catalogue.map((e) => e.id).join(', ')),
   );
 }
 
@@ -82,7 +83,7 @@ export function checkEndpointValues(endpoint: CatalogueEndpoint, given: Paramete
   const unknown = Object.keys(given).filter((name) => !known.has(name) && !isEmpty(given[name]));
   if (unknown.length) {
     const takes = endpoint.parameters.length ? `it takes ${endpoint.parameters.map((p) => p.name).join(', ')}` : 'it takes none';
-    throw new MobilityError('PARAMETER_UNKNOWN', `${label} has no parameter ${unknown.map((n) => JSON.stringify(n)).join(', ')}: ${takes}. Send other query parameters as extra query parameters or a free request.`);
+    throw new MobilityError('PARAMETER_UNKNOWN', l10n.t('{0} has no parameter {1}: {2}. Send other query parameters as extra query parameters or a free request.', label, unknown.map((n) => JSON.stringify(n)).join(', '), takes));
   }
   const values: Record<string, string> = {};
   const defaulted: string[] = [];
@@ -103,9 +104,9 @@ export function checkEndpointValues(endpoint: CatalogueEndpoint, given: Paramete
     if (checked.ok) values[p.name] = checked.value;
     else invalid.push(checked.problem);
   }
-  if (missing.length) throw new MobilityError('PARAMETER_MISSING', `${label} needs ${missing.join(' and ')}.`);
+  if (missing.length) throw new MobilityError('PARAMETER_MISSING', l10n.t('{0} needs {1}.', label, missing.join(' and ')));
   if (invalid.length === 0 && endpoint.crossCheck) invalid.push(...endpoint.crossCheck(values, nowMs));
-  if (invalid.length) throw new MobilityError('PARAMETER_INVALID', `${invalid.join('; ')}.`);
+  if (invalid.length) throw new MobilityError('PARAMETER_INVALID', l10n.t('{0}.', invalid.join('; ')));
   return { values, defaulted };
 }
 
@@ -130,7 +131,7 @@ export function buildEndpointRequest(api: ApiKind, id: string, given: ParameterV
     appendQuery(extra, options.extraQuery);
     const clash = [...new Set(extra.keys())].filter((name) => endpoint.parameters.some((p) => p.name === name));
     if (clash.length) {
-      throw new MobilityError('PARAMETER_INVALID', `${clash.join(', ')} ${clash.length === 1 ? 'is a parameter' : 'are parameters'} of ${endpoint.pathTemplate}: give ${clash.length === 1 ? 'it' : 'them'} as endpoint parameters, where ${clash.length === 1 ? 'it is' : 'they are'} checked, not as extra query parameters.`);
+      throw new MobilityError('PARAMETER_INVALID', l10n.t('{0} {1} of {2}: give {3} as endpoint parameters, where {4} checked, not as extra query parameters.', clash.join(', '), clash.length === 1 ? 'is a parameter' : 'are parameters', endpoint.pathTemplate, clash.length === 1 ? 'it' : 'them', clash.length === 1 ? 'it is' : 'they are'));
     }
     for (const [name, value] of extra) query.append(name, value);
   }

@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import { createPublicKey } from 'node:crypto';
 import type { KeyObject } from 'node:crypto';
 import { ALGORITHM_OF, CREDENTIAL_TYPE_LABELS, DEPRECATED_TYPES, NO_DOMAINS } from './credential';
@@ -79,12 +80,12 @@ interface CredentialParts {
 function readEcCredential(input: EcCredentialInput, domains: IssuerDomains): CredentialParts {
   const kid = typeof input.kid === 'string' ? input.kid.trim() : '';
   if (kid === '') {
-    throw new MobilityError('KID_MISSING', 'The key ID (kid) is empty. Enter the key identifier delivered with the credentials.');
+    throw new MobilityError('KID_MISSING', l10n.t('The key ID (kid) is empty. Enter the key identifier delivered with the credentials.'));
   }
   const issuer = typeof input.issuer === 'string' ? input.issuer.trim() : '';
   if (!ISSUER_PATTERN.test(issuer)) {
     const shown = issuer === '' ? 'The issuer is empty' : `The issuer "${shortened(issuer)}" is not an e-mail address`;
-    throw new MobilityError('ISSUER_INVALID', `${shown}. Enter the e-mail delivered with the credentials, in the form <organization-id>@<your-domain>.`);
+    throw new MobilityError('ISSUER_INVALID', l10n.t('{0}. Enter the e-mail delivered with the credentials, in the form <organization-id>@<your-domain>.', shown));
   }
   const type = resolveEcType(issuer, input.type, domains);
   return { type, kid, issuer, privateKey: parsePrivateKey(input.privateKey, 'ES256'), warnings: [] };
@@ -94,17 +95,17 @@ function resolveEcType(issuer: string, stated: EcCredentialInput['type'], domain
   const domain = domainOf(issuer) ?? '';
   const configured = typeOfIssuer(issuer, domains);
   if (stated !== undefined && stated !== 'external-org' && stated !== 'iam') {
-    throw new MobilityError('CREDENTIAL_TYPE_MISMATCH', `A key with key ID and issuer is an External Organization or IAM credential, not "${String(stated)}". Load a service-account credential as its key file instead.`);
+    throw new MobilityError('CREDENTIAL_TYPE_MISMATCH', l10n.t('A key with key ID and issuer is an External Organization or IAM credential, not "{0}". Load a service-account credential as its key file instead.', String(stated)));
   }
   if (configured === 'service-account') {
-    throw new MobilityError('CREDENTIAL_TYPE_MISMATCH', `The issuer's domain "${domain}" is configured for service accounts, which sign with the RSA key of a key file. Load the service-account key file instead, or correct the issuer or the issuer-domain configuration.`);
+    throw new MobilityError('CREDENTIAL_TYPE_MISMATCH', l10n.t('The issuer\'s domain "{0}" is configured for service accounts, which sign with the RSA key of a key file. Load the service-account key file instead, or correct the issuer or the issuer-domain configuration.', domain));
   }
   if (configured !== undefined && stated !== undefined && configured !== stated) {
-    throw new MobilityError('CREDENTIAL_TYPE_MISMATCH', `You chose ${CREDENTIAL_TYPE_LABELS[stated]}, but the issuer's domain "${domain}" is configured for ${CREDENTIAL_TYPE_LABELS[configured]}. Choose ${CREDENTIAL_TYPE_LABELS[configured]}, or correct the issuer or the issuer-domain configuration.`);
+    throw new MobilityError('CREDENTIAL_TYPE_MISMATCH', l10n.t('You chose {0}, but the issuer\'s domain "{1}" is configured for {2}. Choose {3}, or correct the issuer or the issuer-domain configuration.', CREDENTIAL_TYPE_LABELS[stated], domain, CREDENTIAL_TYPE_LABELS[configured], CREDENTIAL_TYPE_LABELS[configured]));
   }
   const type = configured ?? stated;
   if (type === undefined) {
-    throw new MobilityError('CREDENTIAL_TYPE_UNKNOWN', `The issuer's domain "${domain}" is not in the issuer-domain configuration, so the credential type is unknown. State the type (External Organization or IAM), or add the domain to the issuer-domain configuration.`);
+    throw new MobilityError('CREDENTIAL_TYPE_UNKNOWN', l10n.t('The issuer\'s domain "{0}" is not in the issuer-domain configuration, so the credential type is unknown. State the type (External Organization or IAM), or add the domain to the issuer-domain configuration.', domain));
   }
   return type;
 }
@@ -116,16 +117,16 @@ function readServiceAccount(input: ServiceAccountCredentialInput, domains: Issue
     return found === undefined ? [] : [`"${field}" is ${found}`];
   });
   if (problems.length > 0) {
-    throw new MobilityError('KEY_FILE_INVALID', `The service-account key file is incomplete: ${problems.join(', ')}. Use the key file exactly as it was downloaded.`);
+    throw new MobilityError('KEY_FILE_INVALID', l10n.t('The service-account key file is incomplete: {0}. Use the key file exactly as it was downloaded.', problems.join(', ')));
   }
   const field = (name: keyof ServiceAccountKeyFile): string => (file[name] as string).trim();
   const issuer = field('client_email');
   if (!ISSUER_PATTERN.test(issuer)) {
-    throw new MobilityError('KEY_FILE_INVALID', `The key file's "client_email" ("${shortened(issuer)}") is not an e-mail address. Use the key file exactly as it was downloaded.`);
+    throw new MobilityError('KEY_FILE_INVALID', l10n.t('The key file\'s "client_email" ("{0}") is not an e-mail address. Use the key file exactly as it was downloaded.', shortened(issuer)));
   }
   const configured = typeOfIssuer(issuer, domains);
   if (configured !== undefined && configured !== 'service-account') {
-    throw new MobilityError('CREDENTIAL_TYPE_MISMATCH', `The key file's client_email domain "${domainOf(issuer) ?? ''}" is configured for ${CREDENTIAL_TYPE_LABELS[configured]}, not for service accounts. Enter that credential as a key with its key ID and issuer, or correct the issuer-domain configuration.`);
+    throw new MobilityError('CREDENTIAL_TYPE_MISMATCH', l10n.t('The key file\'s client_email domain "{0}" is configured for {1}, not for service accounts. Enter that credential as a key with its key ID and issuer, or correct the issuer-domain configuration.', domainOf(issuer) ?? '', CREDENTIAL_TYPE_LABELS[configured]));
   }
   const warnings: string[] = [];
   if (field('type') !== 'service_account') {
@@ -138,7 +139,7 @@ function readServiceAccount(input: ServiceAccountCredentialInput, domains: Issue
 function readKeyFile(text: string): Record<string, unknown> {
   const trimmed = text.replace(/^\uFEFF/, '').trim();
   if (trimmed === '') {
-    throw new MobilityError('KEY_FILE_INVALID', 'The service-account key file is empty. Load the JSON key file downloaded for the service account.');
+    throw new MobilityError('KEY_FILE_INVALID', l10n.t('The service-account key file is empty. Load the JSON key file downloaded for the service account.'));
   }
   let value: unknown;
   try {
@@ -146,11 +147,11 @@ function readKeyFile(text: string): Record<string, unknown> {
     // A key file pasted as a JSON string value (quoted, with escaped quotes) is still the key file.
     if (typeof value === 'string' && value.trim().startsWith('{')) value = JSON.parse(value);
   } catch (err) {
-    throw new MobilityError('KEY_FILE_INVALID', `The service-account key file is not valid JSON${jsonErrorLocation(err, trimmed)}. Load the key file exactly as it was downloaded.`);
+    throw new MobilityError('KEY_FILE_INVALID', l10n.t('The service-account key file is not valid JSON{0}. Load the key file exactly as it was downloaded.', jsonErrorLocation(err, trimmed)));
   }
   if (!isRecord(value)) {
     const found = value === null ? 'null' : Array.isArray(value) ? 'a list' : `a ${typeof value}`;
-    throw new MobilityError('KEY_FILE_INVALID', `The service-account key file must be a JSON object, but it is ${found}. Load the JSON key file downloaded for the service account.`);
+    throw new MobilityError('KEY_FILE_INVALID', l10n.t('The service-account key file must be a JSON object, but it is {0}. Load the JSON key file downloaded for the service account.', found));
   }
   return value;
 }
@@ -181,10 +182,10 @@ function keyFilePrivateKey(text: string): KeyObject {
     return parsePrivateKey(text, 'RS256');
   } catch (err) {
     if (isMobilityError(err) && err.code === 'KEY_WRONG_TYPE') {
-      throw new MobilityError('KEY_WRONG_TYPE', `The key file's private_key is not an RSA key, but service-account key files hold RSA keys that sign with RS256. If this is an External Organization or IAM key, enter it with its key ID and issuer instead.`, { cause: err });
+      throw new MobilityError('KEY_WRONG_TYPE', l10n.t('The key file\'s private_key is not an RSA key, but service-account key files hold RSA keys that sign with RS256. If this is an External Organization or IAM key, enter it with its key ID and issuer instead.'), { cause: err });
     }
     if (isMobilityError(err)) {
-      throw new MobilityError(err.code, `In the key file's private_key: ${err.message}`, { cause: err });
+      throw new MobilityError(err.code, l10n.t('In the key file\'s private_key: {0}', err.message), { cause: err });
     }
     throw err;
   }
@@ -215,7 +216,7 @@ export function looksLikeServiceAccountKeyFile(text: string): boolean {
  */
 export function assertCredentialForApi(credential: Credential, api: ApiKind): void {
   if (api === 'maas' && DEPRECATED_TYPES.has(credential.type)) {
-    throw new MobilityError('CREDENTIAL_NOT_FOR_API', `${CREDENTIAL_TYPE_LABELS[credential.type]} credentials work with the ${API_LABELS.mds} only, not the ${API_LABELS.maas}. Use an External Organization credential for this environment.`);
+    throw new MobilityError('CREDENTIAL_NOT_FOR_API', l10n.t('{0} credentials work with the {1} only, not the {2}. Use an External Organization credential for this environment.', CREDENTIAL_TYPE_LABELS[credential.type], API_LABELS.mds, API_LABELS.maas));
   }
 }
 

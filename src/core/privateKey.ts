@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import { X509Certificate, createPrivateKey, createPublicKey } from 'node:crypto';
 import type { JsonWebKey, KeyObject } from 'node:crypto';
 import type { SigningAlgorithm } from './credential';
@@ -64,13 +65,13 @@ export function parsePrivateKey(text: string, alg: SigningAlgorithm): KeyObject 
 export function readKeyText(text: string, acceptedFormats: string): KeyText {
   const cleaned = unwrapPastedText(text);
   if (cleaned === '') {
-    throw new MobilityError('KEY_NOT_RECOGNISED', `The key is empty. ${acceptedFormats}`);
+    throw new MobilityError('KEY_NOT_RECOGNISED', l10n.t('The key is empty. {0}', acceptedFormats));
   }
   if (cleaned.startsWith('{')) return { form: 'jwk', jwk: readJwk(cleaned, acceptedFormats) };
   if (cleaned.includes('-----BEGIN ')) return { form: 'pem', blocks: readPemBlocks(cleaned, acceptedFormats) };
   const compact = cleaned.replace(/\s+/g, '');
   if (compact.length >= 64 && isBase64(compact)) return { form: 'der', der: Buffer.from(compact, 'base64') };
-  throw new MobilityError('KEY_NOT_RECOGNISED', `The text is not a key in a format this tool reads. ${acceptedFormats}`);
+  throw new MobilityError('KEY_NOT_RECOGNISED', l10n.t('The text is not a key in a format this tool reads. {0}', acceptedFormats));
 }
 
 /** Undoes a JSON string wrapper, literal `\n` escapes, CRLF and a byte-order mark. */
@@ -146,13 +147,13 @@ function readPemBlocks(text: string, acceptedFormats: string): PemBlock[] {
   const blocks: PemBlock[] = [];
   for (const { label, body, endLabel } of pemBlockMatches(text)) {
     if (label !== endLabel) {
-      throw new MobilityError('KEY_NOT_RECOGNISED', `The PEM block starts with "BEGIN ${label}" but ends with "END ${endLabel}", so it is damaged. Copy the key again, whole and unchanged.`);
+      throw new MobilityError('KEY_NOT_RECOGNISED', l10n.t('The PEM block starts with "BEGIN {0}" but ends with "END {1}", so it is damaged. Copy the key again, whole and unchanged.', label, endLabel));
     }
     const lines = body.split('\n').map((l) => l.trim()).filter((l) => l !== '');
     const headers = lines.filter((l) => /^[A-Za-z-]+:/.test(l));
     const base64 = lines.filter((l) => !/^[A-Za-z-]+:/.test(l)).join('').replace(/\s+/g, '');
     if (base64 === '' || !isBase64(base64)) {
-      throw new MobilityError('KEY_NOT_RECOGNISED', `The content of the "BEGIN ${label}" block is not valid base64: part of it is missing or was changed. Copy the key again, whole and unchanged.`);
+      throw new MobilityError('KEY_NOT_RECOGNISED', l10n.t('The content of the "BEGIN {0}" block is not valid base64: part of it is missing or was changed. Copy the key again, whole and unchanged.', label));
     }
     const wrapped = base64.match(/.{1,64}/g)?.join('\n') ?? '';
     const headerPart = headers.length > 0 ? `${headers.join('\n')}\n\n` : '';
@@ -164,7 +165,7 @@ function readPemBlocks(text: string, acceptedFormats: string): PemBlock[] {
     });
   }
   if (blocks.length === 0) {
-    throw new MobilityError('KEY_NOT_RECOGNISED', `The PEM text has a BEGIN line but no matching END line, so the key looks truncated. Copy it again including the "-----END" line. ${acceptedFormats}`);
+    throw new MobilityError('KEY_NOT_RECOGNISED', l10n.t('The PEM text has a BEGIN line but no matching END line, so the key looks truncated. Copy it again including the "-----END" line. {0}', acceptedFormats));
   }
   return blocks;
 }
@@ -177,23 +178,23 @@ function readJwk(text: string, acceptedFormats: string): JsonWebKey {
     // The parser's own message can quote the text, so only its position is passed on.
     const position = /position (\d+)/.exec(err instanceof Error ? err.message : '')?.[1];
     const where = position === undefined ? '' : ` (at character ${Number(position) + 1})`;
-    throw new MobilityError('KEY_NOT_RECOGNISED', `The text starts like JSON but is not valid JSON${where}. ${acceptedFormats}`);
+    throw new MobilityError('KEY_NOT_RECOGNISED', l10n.t('The text starts like JSON but is not valid JSON{0}. {1}', where, acceptedFormats));
   }
   if (isRecord(value) && Array.isArray(value.keys)) {
     const keys: unknown[] = value.keys;
     if (keys.length !== 1) {
-      throw new MobilityError('KEY_NOT_RECOGNISED', `This is a JWK set with ${keys.length} keys. Paste the one key you want to use, as a single JSON object.`);
+      throw new MobilityError('KEY_NOT_RECOGNISED', l10n.t('This is a JWK set with {0} keys. Paste the one key you want to use, as a single JSON object.', keys.length));
     }
     value = keys[0];
   }
   if (!isRecord(value)) {
-    throw new MobilityError('KEY_NOT_RECOGNISED', `The JSON is not a JWK object. ${acceptedFormats}`);
+    throw new MobilityError('KEY_NOT_RECOGNISED', l10n.t('The JSON is not a JWK object. {0}', acceptedFormats));
   }
   if (typeof value.kty !== 'string') {
     if (Object.hasOwn(value, 'private_key') && Object.hasOwn(value, 'client_email')) {
-      throw new MobilityError('KEY_NOT_RECOGNISED', 'This is a service-account key file, not a key. Load it as a service-account key file instead.');
+      throw new MobilityError('KEY_NOT_RECOGNISED', l10n.t('This is a service-account key file, not a key. Load it as a service-account key file instead.'));
     }
-    throw new MobilityError('KEY_NOT_RECOGNISED', `The JSON has no "kty" member, so it is not a JWK. ${acceptedFormats}`);
+    throw new MobilityError('KEY_NOT_RECOGNISED', l10n.t('The JSON has no "kty" member, so it is not a JWK. {0}', acceptedFormats));
   }
   const jwk: JsonWebKey = {};
   for (const member of JWK_MEMBERS) {
@@ -211,15 +212,15 @@ export function jwkKtyLabel(kty: string | undefined): string {
 
 function privateKeyFromJwk(jwk: JsonWebKey): KeyObject {
   if (jwk.kty === 'oct') {
-    throw new MobilityError('KEY_WRONG_TYPE', 'This JWK is a shared secret (kty "oct"), not a private key; ES256 and RS256 sign with an EC or RSA private key. Use the private key delivered with the credentials.');
+    throw new MobilityError('KEY_WRONG_TYPE', l10n.t('This JWK is a shared secret (kty "oct"), not a private key; ES256 and RS256 sign with an EC or RSA private key. Use the private key delivered with the credentials.'));
   }
   if (jwk.d === undefined) {
-    throw new MobilityError('KEY_PUBLIC_NOT_PRIVATE', 'This JWK is a public key (it has no "d" member), but signing needs the private key. Use the private key delivered with the credentials.');
+    throw new MobilityError('KEY_PUBLIC_NOT_PRIVATE', l10n.t('This JWK is a public key (it has no "d" member), but signing needs the private key. Use the private key delivered with the credentials.'));
   }
   try {
     return createPrivateKey({ key: jwk, format: 'jwk' });
   } catch (err) {
-    throw new MobilityError('KEY_NOT_RECOGNISED', `The JWK (${jwkKtyLabel(jwk.kty)}) could not be read: a member is missing or is not valid base64url. ${PRIVATE_FORMATS}`, { cause: err });
+    throw new MobilityError('KEY_NOT_RECOGNISED', l10n.t('The JWK ({0}) could not be read: a member is missing or is not valid base64url. {1}', jwkKtyLabel(jwk.kty), PRIVATE_FORMATS), { cause: err });
   }
 }
 
@@ -230,17 +231,17 @@ function privateKeyFromPem(blocks: PemBlock[]): KeyObject {
       return createPrivateKey(privateBlock.pem);
     } catch (err) {
       if (isPassphraseError(err)) throw encryptedKeyError();
-      throw new MobilityError('KEY_NOT_RECOGNISED', `The "BEGIN ${privateBlock.label}" block could not be read as a key: its content is incomplete or damaged. Copy the key again, whole and unchanged.`, { cause: err });
+      throw new MobilityError('KEY_NOT_RECOGNISED', l10n.t('The "BEGIN {0}" block could not be read as a key: its content is incomplete or damaged. Copy the key again, whole and unchanged.', privateBlock.label), { cause: err });
     }
   }
   if (blocks.some((b) => b.encrypted)) throw encryptedKeyError();
   if (blocks.some((b) => PUBLIC_LABELS.has(b.label))) throw publicKeyError();
   if (blocks.some((b) => CERTIFICATE_LABELS.has(b.label))) throw certificateError();
   if (blocks.some((b) => b.label === 'OPENSSH PRIVATE KEY')) {
-    throw new MobilityError('KEY_NOT_RECOGNISED', `This is an OpenSSH private key, a format this tool does not read. ${PRIVATE_FORMATS}`);
+    throw new MobilityError('KEY_NOT_RECOGNISED', l10n.t('This is an OpenSSH private key, a format this tool does not read. {0}', PRIVATE_FORMATS));
   }
   const labels = blocks.map((b) => `"BEGIN ${b.label}"`).join(', ');
-  throw new MobilityError('KEY_NOT_RECOGNISED', `The PEM text holds ${labels} but no private key. ${PRIVATE_FORMATS}`);
+  throw new MobilityError('KEY_NOT_RECOGNISED', l10n.t('The PEM text holds {0} but no private key. {1}', labels, PRIVATE_FORMATS));
 }
 
 function privateKeyFromDer(der: Buffer): KeyObject {
@@ -253,7 +254,7 @@ function privateKeyFromDer(der: Buffer): KeyObject {
   }
   if (isPublicKeyDer(der)) throw publicKeyError();
   if (isCertificate(der)) throw certificateError();
-  throw new MobilityError('KEY_NOT_RECOGNISED', `The text looks like base64 but is not a private key. ${PRIVATE_FORMATS}`);
+  throw new MobilityError('KEY_NOT_RECOGNISED', l10n.t('The text looks like base64 but is not a private key. {0}', PRIVATE_FORMATS));
 }
 
 function isPublicKeyDer(der: Buffer): boolean {
@@ -284,15 +285,15 @@ export function isPassphraseError(err: unknown): boolean {
 
 /** The KEY_ENCRYPTED refusal, shared by the private- and public-key readers. */
 export function encryptedKeyError(): MobilityError {
-  return new MobilityError('KEY_ENCRYPTED', 'The private key is encrypted with a passphrase, which this tool does not store. Decrypt it first, e.g. with `openssl pkey -in key.pem -out key-plain.pem`, and use the decrypted key.');
+  return new MobilityError('KEY_ENCRYPTED', l10n.t('The private key is encrypted with a passphrase, which this tool does not store. Decrypt it first, e.g. with `openssl pkey -in key.pem -out key-plain.pem`, and use the decrypted key.'));
 }
 
 function publicKeyError(): MobilityError {
-  return new MobilityError('KEY_PUBLIC_NOT_PRIVATE', 'This is a public key, but signing needs the private key. Use the private key delivered with the credentials.');
+  return new MobilityError('KEY_PUBLIC_NOT_PRIVATE', l10n.t('This is a public key, but signing needs the private key. Use the private key delivered with the credentials.'));
 }
 
 function certificateError(): MobilityError {
-  return new MobilityError('KEY_CERTIFICATE', 'This is a certificate, which holds only the public key. Use the private key delivered with the credentials.');
+  return new MobilityError('KEY_CERTIFICATE', l10n.t('This is a certificate, which holds only the public key. Use the private key delivered with the credentials.'));
 }
 
 /** A short, safe description of a key's kind, e.g. `an EC key on P-384` or `an RSA key (1024 bits)`. */
@@ -324,20 +325,20 @@ function checkKeyForAlgorithm(key: KeyObject, alg: SigningAlgorithm): KeyObject 
   const kind = describeKeyKind(key);
   if (alg === 'ES256') {
     if (key.asymmetricKeyType !== 'ec') {
-      throw new MobilityError('KEY_WRONG_TYPE', `This is ${kind}, but ES256 (External Organization and IAM credentials) needs an EC private key on P-256 (prime256v1). Use the EC key delivered with the credentials.`);
+      throw new MobilityError('KEY_WRONG_TYPE', l10n.t('This is {0}, but ES256 (External Organization and IAM credentials) needs an EC private key on P-256 (prime256v1). Use the EC key delivered with the credentials.', kind));
     }
     const curve = key.asymmetricKeyDetails?.namedCurve;
     if (curve !== 'prime256v1') {
-      throw new MobilityError('KEY_WRONG_CURVE', `This EC key is on the curve ${curveLabel(curve)}, but ES256 needs P-256 (prime256v1). Use the P-256 key delivered with the credentials.`);
+      throw new MobilityError('KEY_WRONG_CURVE', l10n.t('This EC key is on the curve {0}, but ES256 needs P-256 (prime256v1). Use the P-256 key delivered with the credentials.', curveLabel(curve)));
     }
     return key;
   }
   if (key.asymmetricKeyType !== 'rsa') {
-    throw new MobilityError('KEY_WRONG_TYPE', `This is ${kind}, but RS256 needs an RSA private key, as held in service-account key files. Use the private_key of the service-account key file.`);
+    throw new MobilityError('KEY_WRONG_TYPE', l10n.t('This is {0}, but RS256 needs an RSA private key, as held in service-account key files. Use the private_key of the service-account key file.', kind));
   }
   const bits = key.asymmetricKeyDetails?.modulusLength ?? 0;
   if (bits < 2048) {
-    throw new MobilityError('KEY_RSA_TOO_SMALL', `This RSA key has ${bits} bits, but RS256 needs at least 2048 bits. Use the key of a current service-account key file.`);
+    throw new MobilityError('KEY_RSA_TOO_SMALL', l10n.t('This RSA key has {0} bits, but RS256 needs at least 2048 bits. Use the key of a current service-account key file.', bits));
   }
   return key;
 }

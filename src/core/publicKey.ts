@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import { X509Certificate, createPrivateKey, createPublicKey } from 'node:crypto';
 import type { JsonWebKey, KeyObject } from 'node:crypto';
 import { MobilityError } from './errors';
@@ -22,12 +23,12 @@ export function parsePublicKey(text: string): KeyObject {
 
 function publicKeyFromJwk(jwk: JsonWebKey): KeyObject {
   if (jwk.kty === 'oct') {
-    throw new MobilityError('KEY_NOT_RECOGNISED', `This JWK is a shared secret (kty "oct"), which cannot verify ES256 or RS256 signatures. ${PUBLIC_FORMATS}`);
+    throw new MobilityError('KEY_NOT_RECOGNISED', l10n.t('This JWK is a shared secret (kty "oct"), which cannot verify ES256 or RS256 signatures. {0}', PUBLIC_FORMATS));
   }
   try {
     return createPublicKey({ key: jwk, format: 'jwk' });
   } catch (err) {
-    throw new MobilityError('KEY_NOT_RECOGNISED', `The JWK (${jwkKtyLabel(jwk.kty)}) could not be read: a member is missing or is not valid base64url. ${PUBLIC_FORMATS}`, { cause: err });
+    throw new MobilityError('KEY_NOT_RECOGNISED', l10n.t('The JWK ({0}) could not be read: a member is missing or is not valid base64url. {1}', jwkKtyLabel(jwk.kty), PUBLIC_FORMATS), { cause: err });
   }
 }
 
@@ -39,12 +40,12 @@ function publicKeyFromPem(blocks: PemBlock[]): KeyObject {
       if (CERTIFICATE_LABELS.has(block.label)) return new X509Certificate(block.pem).publicKey;
     } catch (err) {
       if (isPassphraseError(err)) throw encryptedKeyError();
-      throw new MobilityError('KEY_NOT_RECOGNISED', `The "BEGIN ${block.label}" block could not be read: its content is incomplete or damaged. Copy it again, whole and unchanged.`, { cause: err });
+      throw new MobilityError('KEY_NOT_RECOGNISED', l10n.t('The "BEGIN {0}" block could not be read: its content is incomplete or damaged. Copy it again, whole and unchanged.', block.label), { cause: err });
     }
   }
   if (blocks.some((b) => b.encrypted)) throw encryptedKeyError();
   const labels = blocks.map((b) => `"BEGIN ${b.label}"`).join(', ');
-  throw new MobilityError('KEY_NOT_RECOGNISED', `The PEM text holds ${labels} but no key or certificate. ${PUBLIC_FORMATS}`);
+  throw new MobilityError('KEY_NOT_RECOGNISED', l10n.t('The PEM text holds {0} but no key or certificate. {1}', labels, PUBLIC_FORMATS));
 }
 
 function publicKeyFromDer(der: Buffer): KeyObject {
@@ -61,5 +62,5 @@ function publicKeyFromDer(der: Buffer): KeyObject {
       if (isPassphraseError(err)) throw encryptedKeyError();
     }
   }
-  throw new MobilityError('KEY_NOT_RECOGNISED', `The text looks like base64 but is not a key or certificate. ${PUBLIC_FORMATS}`);
+  throw new MobilityError('KEY_NOT_RECOGNISED', l10n.t('The text looks like base64 but is not a key or certificate. {0}', PUBLIC_FORMATS));
 }

@@ -3,6 +3,7 @@
  * and `exp` and in lint messages. Units are truncated, not rounded, so that "expires in 4 min"
  * never promises more time than is left.
  */
+import * as l10n from '@vscode/l10n';
 
 const MINUTE = 60;
 const HOUR = 60 * MINUTE;
@@ -13,19 +14,19 @@ const DAY = 24 * HOUR;
  * Seconds are shown only under a minute; the sign is ignored. Non-finite input gives "an unbounded time".
  */
 export function formatDuration(seconds: number): string {
-  if (!Number.isFinite(seconds)) return 'an unbounded time';
+  if (!Number.isFinite(seconds)) return l10n.t('an unbounded time');
   const s = Math.floor(Math.abs(seconds));
-  if (s < MINUTE) return `${s} s`;
-  if (s < HOUR) return `${Math.floor(s / MINUTE)} min`;
+  if (s < MINUTE) return l10n.t('{0} s', s);
+  if (s < HOUR) return l10n.t('{0} min', Math.floor(s / MINUTE));
   if (s < DAY) {
     const h = Math.floor(s / HOUR);
     const min = Math.floor((s % HOUR) / MINUTE);
-    return min ? `${h} h ${min} min` : `${h} h`;
+    return min ? l10n.t('{0} h {1} min', h, min) : l10n.t('{0} h', h);
   }
   const d = Math.floor(s / DAY);
   const h = Math.floor((s % DAY) / HOUR);
   // Beyond a year the hours are noise next to the number of days.
-  return h && d < 365 ? `${d} d ${h} h` : `${d} d`;
+  return h && d < 365 ? l10n.t('{0} d {1} h', d, h) : l10n.t('{0} d', d);
 }
 
 /**
@@ -34,24 +35,24 @@ export function formatDuration(seconds: number): string {
  */
 export function describeRelative(targetMs: number, nowMs: number): string {
   const diffMs = targetMs - nowMs;
-  if (Number.isNaN(diffMs)) return 'at an unknown time';
-  if (Math.abs(diffMs) < 1000) return 'just now';
+  if (Number.isNaN(diffMs)) return l10n.t('at an unknown time');
+  if (Math.abs(diffMs) < 1000) return l10n.t('just now');
   const span = formatDuration(diffMs / 1000);
-  return diffMs > 0 ? `in ${span}` : `${span} ago`;
+  return diffMs > 0 ? l10n.t('in {0}', span) : l10n.t('{0} ago', span);
 }
 
 /** An `exp` time as users read it: "expires in 4 min", "expired 3 min ago", "expired just now". */
 export function describeExpiry(expMs: number, nowMs: number): string {
   // exp <= now counts as expired (RFC 7519 4.1.4: "on or after").
-  return expMs > nowMs ? `expires ${describeRelative(expMs, nowMs)}` : `expired ${describeRelative(expMs, nowMs)}`;
+  return expMs > nowMs ? l10n.t('expires {0}', describeRelative(expMs, nowMs)) : l10n.t('expired {0}', describeRelative(expMs, nowMs));
 }
 
 /** An `iat` time: "issued 2 min ago", "issued in 10 s" (a clock ahead of ours). */
 export function describeIssued(iatMs: number, nowMs: number): string {
-  return `issued ${describeRelative(iatMs, nowMs)}`;
+  return l10n.t('issued {0}', describeRelative(iatMs, nowMs));
 }
 
 /** An `nbf` time: "valid since 3 min ago", "becomes valid in 2 min". */
 export function describeNotBefore(nbfMs: number, nowMs: number): string {
-  return nbfMs > nowMs ? `becomes valid ${describeRelative(nbfMs, nowMs)}` : `valid since ${describeRelative(nbfMs, nowMs)}`;
+  return nbfMs > nowMs ? l10n.t('becomes valid {0}', describeRelative(nbfMs, nowMs)) : l10n.t('valid since {0}', describeRelative(nbfMs, nowMs));
 }

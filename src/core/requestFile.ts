@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import { randomUUID } from 'node:crypto';
 import { MobilityError } from './errors';
 
@@ -149,7 +150,7 @@ export function findFileRequest(file: RequestFile, selector: string): FileReques
     if (byIndex) return byIndex;
   }
   const names = file.requests.map((r) => (r.name ? `${r.index} (${r.name})` : String(r.index)));
-  throw new MobilityError('USAGE', `The file has no request "${selector}". Its requests: ${names.join(', ') || 'none'}.`);
+  throw new MobilityError('USAGE', l10n.t('The file has no request "{0}". Its requests: {1}.', selector, names.join(', ') || 'none'));
 }
 
 /**
@@ -175,7 +176,7 @@ export function resolveFileRequest(request: FileRequest, file: RequestFile, give
   for (const h of request.headers) headers[h.name] = expand(h.value);
   if (unresolved.size) {
     const names = [...unresolved].map((n) => `{{${n}}}`).join(', ');
-    throw new MobilityError('USAGE', `Request ${request.name ?? request.index} (line ${request.line + 1}) uses ${names}, which ${unresolved.size === 1 ? 'is' : 'are'} not defined: add "@name = value" to the file, or pick an environment for {{baseUrl}}.`);
+    throw new MobilityError('USAGE', l10n.t('Request {0} (line {1}) uses {2}, which {3} not defined: add "@name = value" to the file, or pick an environment for {{baseUrl}}.', request.name ?? request.index, request.line + 1, names, unresolved.size === 1 ? 'is' : 'are'));
   }
   const resolved: ResolvedFileRequest = { method: request.method, url, headers, ownAuthorization: Object.keys(headers).some((h) => h.toLowerCase() === 'authorization') };
   if (request.body !== undefined) resolved.body = expand(request.body);

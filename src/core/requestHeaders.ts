@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import type { Environment } from './environment';
 import { MobilityError } from './errors';
 
@@ -43,12 +44,12 @@ export function requestHeadersFor(environment: Environment, extra?: Record<strin
 
 function checkHeader(name: string, value: string): void {
   if (!TOKEN.test(name)) {
-    throw new MobilityError('HEADER_INVALID', `The header name ${JSON.stringify(name)} cannot be sent: use letters, digits and - (for example X-Request-Id).`);
+    throw new MobilityError('HEADER_INVALID', l10n.t('The header name {0} cannot be sent: use letters, digits and - (for example X-Request-Id).', JSON.stringify(name)));
   }
   if (BAD_VALUE.test(value)) {
-    throw new MobilityError('HEADER_INVALID', `The value of the header ${name} contains a line break or NUL, which cannot be sent. Put it on one line.`);
+    throw new MobilityError('HEADER_INVALID', l10n.t('The value of the header {0} contains a line break or NUL, which cannot be sent. Put it on one line.', name));
   }
   if ([...value].some((ch) => ch.charCodeAt(0) > 0xff)) {
-    throw new MobilityError('HEADER_INVALID', `The value of the header ${name} contains characters HTTP headers cannot carry (beyond Latin-1). Percent-encode them or leave them out.`);
+    throw new MobilityError('HEADER_INVALID', l10n.t('The value of the header {0} contains characters HTTP headers cannot carry (beyond Latin-1). Percent-encode them or leave them out.', name));
   }
 }

@@ -1,4 +1,5 @@
 // Small pieces of English that message templates put around names and numbers.
+import * as l10n from '@vscode/l10n';
 import { formatDuration } from './relativeTime';
 
 /** Letters whose English name starts with a vowel sound ("an MDS", "an RSA", "an IAM"). */
@@ -30,5 +31,5 @@ export function articleFor(phrase: string): 'a' | 'an' {
  */
 export function secondsWithSpan(seconds: number): string {
   const span = formatDuration(seconds);
-  return span === `${seconds} s` || Math.abs(seconds) < 60 ? `${seconds} s` : `${seconds} s (${span})`;
+  return span === l10n.t('{0} s', seconds) || Math.abs(seconds) < 60 ? l10n.t('{0} s', seconds) : l10n.t('{0} s ({1})', seconds, span);
 }

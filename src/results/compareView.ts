@@ -1,5 +1,6 @@
 // The view model of "Compare Tokens": two decoded tokens side by side, claim by claim. Pure (no
 // `vscode` import) and, like every view model, without the token texts.
+import * as l10n from '@vscode/l10n';
 import type { DecodedToken } from '../core/decodeJwt';
 import type { Environment } from '../core/environment';
 import type { LintFinding } from '../core/lintToken';
@@ -21,20 +22,20 @@ export interface ComparedToken {
 /** The header parameters and claims a reader looks at first, in this order; the rest follow by name. */
 const FIRST = ['alg', 'kid', 'typ', 'iss', 'sub', 'email', 'aud', 'iat', 'nbf', 'exp', 'jti'];
 
-/** Why a difference in this name can decide acceptance (spec sections in parentheses). */
-const NOTES: Record<string, string> = {
-  'header.alg': 'The signing algorithm differs: each credential type signs with one algorithm (5.4–5.6).',
-  'header.kid': 'The key id differs: the server looks up the verification key by kid (5.4–5.6).',
-  'payload.iss': 'The issuer differs: it must be the e-mail delivered with the credentials, and its domain tells the credential type (5.2).',
-  'payload.aud': 'The audience differs: it must equal the base URL of the environment that receives the request (5.3).',
-  'payload.exp': 'The expiry differs: a token must expire 60 to 3600 s after it is issued (5.1 rule 5).',
-  'payload.iat': 'The issue time differs: on one key, each token must carry a later timestamp than the one before (5.1 rule 6).',
-  'payload.sub': 'The subject differs: for a service account it must equal the client_email (5.6).',
-  'payload.email': 'The email claim differs: for a service account it must equal the client_email (5.6).',
-};
+/** Why a difference in this name can decide acceptance (spec sections in parentheses). Read when used (l10n). */
+const NOTES = (): Record<string, string> => ({
+  'header.alg': l10n.t('The signing algorithm differs: each credential type signs with one algorithm (5.4–5.6).'),
+  'header.kid': l10n.t('The key id differs: the server looks up the verification key by kid (5.4–5.6).'),
+  'payload.iss': l10n.t('The issuer differs: it must be the e-mail delivered with the credentials, and its domain tells the credential type (5.2).'),
+  'payload.aud': l10n.t('The audience differs: it must equal the base URL of the environment that receives the request (5.3).'),
+  'payload.exp': l10n.t('The expiry differs: a token must expire 60 to 3600 s after it is issued (5.1 rule 5).'),
+  'payload.iat': l10n.t('The issue time differs: on one key, each token must carry a later timestamp than the one before (5.1 rule 6).'),
+  'payload.sub': l10n.t('The subject differs: for a service account it must equal the client_email (5.6).'),
+  'payload.email': l10n.t('The email claim differs: for a service account it must equal the client_email (5.6).'),
+});
 
 /** Two tokens with the same jti: the second one is a reuse, which the spec forbids (5.1 rules 4 and 7). */
-const SAME_JTI_NOTE = 'Both tokens carry the same jti: a token (and its jti) is used for one request only (5.1 rules 4 and 7).';
+const SAME_JTI_NOTE = (): string => l10n.t('Both tokens carry the same jti: a token (and its jti) is used for one request only (5.1 rules 4 and 7).');
 
 /**
  * Compares two claim sets key by key: values are compared as JSON (so `["a"]` and `"a"` differ, and
@@ -51,7 +52,7 @@ export function diffClaims(part: 'header' | 'payload', left: Record<string, unkn
     const row: ClaimDiffView = { part, name, state };
     if (l !== undefined) row.left = l;
     if (r !== undefined) row.right = r;
-    const note = state === 'same' ? (part === 'payload' && name === 'jti' ? SAME_JTI_NOTE : undefined) : NOTES[`${part}.${name}`];
+    const note = state === 'same' ? (part === 'payload' && name === 'jti' ? SAME_JTI_NOTE() : undefined) : NOTES()[`${part}.${name}`];
     if (note) row.note = note;
     return row;
   });
@@ -64,8 +65,8 @@ export function compareResultView(args: { id: string; left: ComparedToken; right
   const right = side(args.right);
   const claims = [...diffClaims('header', args.left.decoded.header, args.right.decoded.header), ...diffClaims('payload', args.left.decoded.payload, args.right.decoded.payload)];
   const differences = claims.filter((c) => c.state !== 'same').length;
-  const title = 'Compare tokens';
-  const line = `${left.source} ↔ ${right.source} · ${differences === 0 ? 'no claim differs' : `${differences} ${differences === 1 ? 'claim differs' : 'claims differ'}`}`;
+  const title = l10n.t('Compare tokens');
+  const line = `${left.source} ↔ ${right.source} · ${differences === 0 ? l10n.t('no claim differs') : differences === 1 ? l10n.t('{0} claim differs', differences) : l10n.t('{0} claims differ', differences)}`;
   const view: CompareResultView = {
     kind: 'compare',
     id: args.id,

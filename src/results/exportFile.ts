@@ -1,9 +1,11 @@
 // Writes an export: chunks streamed to a temporary file beside the target, renamed onto it only when every
 // chunk is written. A cancelled or failed export removes the temporary file, so no partial file is left.
+import * as l10n from '@vscode/l10n';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { once } from 'node:events';
+import { errorMessage } from '../core/errors';
 
 /** How an export ended. */
 export type ExportOutcome = { ok: true; bytes: number } | { ok: false; cancelled: true } | { ok: false; cancelled: false; message: string };
@@ -46,7 +48,7 @@ export async function writeChunksAtomically(target: string, chunks: Iterable<str
     return { ok: true, bytes };
   } catch (err) {
     await discard();
-    const message = err instanceof Error ? err.message : String(err);
-    return { ok: false, cancelled: false, message: `Could not write ${target}: ${message}. Choose a folder you can write to.` };
+    const message = errorMessage(err);
+    return { ok: false, cancelled: false, message: l10n.t('Could not write {0}: {1}. Choose a folder you can write to.', target, message) };
   }
 }

@@ -1,4 +1,6 @@
 // The view of a listing (pages, table columns, first error) and of a request that got no answer.
+import type { ErrorCode } from '../shared/errorCodes';
+import * as l10n from '@vscode/l10n';
 import type { HttpExchange, VehicleListing } from '../core/apiClient';
 import { clockSkewOf } from '../core/clockSkew';
 import type { Environment } from '../core/environment';
@@ -17,7 +19,7 @@ function requestView(page: HttpExchange): RequestView {
   const raw = page.token?.token;
   const tokenPreview = raw ? shortenToken(raw) : undefined;
   const headers: HeaderView[] = Object.entries(page.requestHeaders).map(([name, value]) => {
-    if (/^authorization$/i.test(name)) return { name, value: tokenPreview ? `Bearer ${tokenPreview}` : 'Bearer <redacted>', secret: true };
+    if (/^authorization$/i.test(name)) return { name, value: tokenPreview ? `Bearer ${tokenPreview}` : l10n.t('Bearer <redacted>'), secret: true };
     return { name, value: scrub(value, raw) };
   });
   return { method: page.method, url: page.url, headers, tokenPreview, curlPreview: buildCurlCommand(page.url, page.requestHeaders, '$TOKEN') };
@@ -77,9 +79,9 @@ export function itemsOnPage(page: HttpExchange): number {
 
 /** The one-line summary of a listing, as the panel and the CLI show it: `200 OK · 500 vehicles · 5 pages`. */
 export function listingLine(args: { status?: number; statusText?: string; itemCount: number; pageCount: number; moreExist: boolean; noun?: [string, string] }): string {
-  const status = args.status === undefined ? 'no answer' : `${args.status} ${args.statusText ?? ''}`.trim();
+  const status = args.status === undefined ? l10n.t('no answer') : `${args.status} ${args.statusText ?? ''}`.trim();
   const [one, many] = args.noun ?? ['vehicle', 'vehicles'];
-  return `${status} · ${plural(args.itemCount, one, many)}${args.moreExist ? ' so far' : ''} · ${plural(args.pageCount, 'page')}`;
+  return `${status} · ${plural(args.itemCount, one, many)}${args.moreExist ? l10n.t(' so far') : ''} · ${plural(args.pageCount, 'page')}`;
 }
 
 /** The whole view of a vehicles listing: pages, table columns, first error. `now` is ms. */
@@ -99,7 +101,7 @@ export function listingView(args: {
   const offset = args.pageOffset ?? 0;
   const pages = listing.pages.map((p, i) => pageView(p, offset + i, env, args.now, itemsOnPage(p), args.refusal));
   const shape = listingShape(listing.listKey, listing.items, env.api);
-  const what = shape === 'mds-status' ? 'Vehicle status' : 'Vehicles';
+  const what = shape === 'mds-status' ? l10n.t('Vehicle status') : l10n.t('Vehicles');
   const title = `${what} · ${env.name}`;
   const vehicles = vehicleColumns(listing.items);
   const summary: ResultSummary = {
@@ -138,9 +140,9 @@ export function listingView(args: {
 }
 
 /** The view of a request that failed before an answer. */
-export function requestErrorView(args: { id: string; environment: Environment; error: { code?: string; message: string }; url?: string; now: number }): RequestErrorResultView {
+export function requestErrorView(args: { id: string; environment: Environment; error: { code?: ErrorCode; message: string }; url?: string; now: number }): RequestErrorResultView {
   const error = mobilityErrorView(args.error);
-  const title = `Request failed · ${args.environment.name}`;
+  const title = l10n.t('Request failed · {0}', args.environment.name);
   const view: RequestErrorResultView = {
     kind: 'requestError',
     id: args.id,
@@ -151,7 +153,7 @@ export function requestErrorView(args: { id: string; environment: Environment; e
     summary: {
       kind: 'requestError',
       title,
-      line: `${error.code ?? 'Error'}: ${args.error.message}`,
+      line: `${error.code ?? l10n.t('Error')}: ${args.error.message}`,
       createdAt: args.now,
       environmentId: args.environment.id,
       environmentName: args.environment.name,

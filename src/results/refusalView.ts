@@ -1,6 +1,7 @@
 // Why a server refused a request (401 or 403): the likely cause in one line, then the evidence,
 // for the panel's error section and the CLI alike. The token is checked by the same rule engine
 // as the sandbox's (core/tokenRules), against the server's own clock when it sent a Date header.
+import * as l10n from '@vscode/l10n';
 import type { HttpExchange } from '../core/apiClient';
 import type { AuthRuleId } from '../core/authRules';
 import { AUTH_RULES } from '../core/authRules';
@@ -80,25 +81,25 @@ export function explainRefusal(exchange: HttpExchange, context: RefusalContext =
   const md = exchange.mdsError;
   const said = md ? `${md.error}${md.error_description ? `: ${md.error_description}` : ''}` : typeof exchange.body === 'string' && exchange.body.trim() ? exchange.body : undefined;
   if (said !== undefined) {
-    evidence.push({ label: 'Server says', detail: `${exchange.status} ${quote(said, raw)}${rule ? ` (rule: ${rule})` : ''}`, verdict: 'problem' });
+    evidence.push({ label: l10n.t('Server says'), detail: l10n.t('{0} {1}{2}', exchange.status, quote(said, raw), rule ? ` (rule: ${rule})` : ''), verdict: 'problem' });
   } else {
-    evidence.push({ label: 'Server says', detail: `${exchange.status} ${exchange.statusText} with no reason in the body`.replace(/ +/g, ' '), verdict: 'unknown' });
+    evidence.push({ label: l10n.t('Server says'), detail: `${exchange.status} ${exchange.statusText} with no reason in the body`.replace(/ +/g, ' '), verdict: 'unknown' });
   }
   if (rule) {
     const description = md?.error_description ? quote(md.error_description, raw) : AUTH_RULES[rule].message;
-    causes.push({ rank: 0, rule, cause: `The server names rule ${rule} (spec ${AUTH_RULES[rule].spec}): ${description}` });
+    causes.push({ rank: 0, rule, cause: l10n.t('The server names rule {0} (spec {1}): {2}', rule, AUTH_RULES[rule].spec, description) });
   }
 
   // The server's clock against this one.
   const skew = clockSkewOf(exchange);
   const serverNowMs = exchange.serverDateMs !== undefined ? exchange.serverDateMs + 500 : exchange.receivedAtMs ?? context.now;
-  if (exchange.serverDateMs === undefined) evidence.push({ label: 'Clock', detail: 'The server sent no Date header: its clock is unknown.', verdict: 'unknown' });
-  else if (skew) evidence.push({ label: 'Clock', detail: skew.message, verdict: 'problem' });
-  else evidence.push({ label: 'Clock', detail: `This computer's clock agrees with the server's Date header (${new Date(exchange.serverDateMs).toISOString()}) within a few seconds.`, verdict: 'ok' });
+  if (exchange.serverDateMs === undefined) evidence.push({ label: l10n.t('Clock'), detail: l10n.t('The server sent no Date header: its clock is unknown.'), verdict: 'unknown' });
+  else if (skew) evidence.push({ label: l10n.t('Clock'), detail: skew.message, verdict: 'problem' });
+  else evidence.push({ label: l10n.t('Clock'), detail: l10n.t('This computer\'s clock agrees with the server\'s Date header ({0}) within a few seconds.', new Date(exchange.serverDateMs).toISOString()), verdict: 'ok' });
 
   const token = exchange.token;
   if (!token) {
-    evidence.push({ label: 'Token', detail: 'The request carried an Authorization of its own, not a token signed here: it was not checked.', verdict: 'unknown' });
+    evidence.push({ label: l10n.t('Token'), detail: l10n.t('The request carried an Authorization of its own, not a token signed here: it was not checked.'), verdict: 'unknown' });
   } else {
     const payload = token.claims as unknown as Record<string, unknown>;
     const header = token.header as unknown as Record<string, unknown>;
@@ -115,30 +116,30 @@ export function explainRefusal(exchange: HttpExchange, context: RefusalContext =
     addTimes(evidence, token.claims, byRule, exchange.serverDateMs !== undefined ? serverNowMs : undefined);
     addType(evidence, context);
     const others = violations.filter((v) => v.rule !== 'aud_mismatch' && v.rule !== 'type_not_allowed_for_api' && !TIME_RULES.has(v.rule));
-    for (const v of others) evidence.push({ label: `Rule ${v.rule}`, detail: quote(v.description, raw), verdict: 'problem' });
-    if (!others.length) evidence.push({ label: 'Other spec 5 rules', detail: 'kid, alg, iss, exp, iat, the lifetime and jti of the token follow spec 5.', verdict: 'ok' });
+    for (const v of others) evidence.push({ label: l10n.t('Rule {0}', v.rule), detail: quote(v.description, raw), verdict: 'problem' });
+    if (!others.length) evidence.push({ label: l10n.t('Other spec 5 rules'), detail: l10n.t('kid, alg, iss, exp, iat, the lifetime and jti of the token follow spec 5.'), verdict: 'ok' });
 
     const time = violations.find((v) => TIME_RULES.has(v.rule));
-    if (time && skew) causes.push({ rank: 1, rule: time.rule, cause: `${skew.summary}, so for the server ${time.rule === 'expired' ? 'the token had already expired' : time.rule === 'iat_in_future' ? 'the token was issued in the future' : 'the token is not valid yet'} (rule ${time.rule}). Sync this computer's clock (NTP) and try again.` });
-    for (const v of violations) causes.push({ rank: 2, rule: v.rule, cause: `Rule ${v.rule} (spec ${AUTH_RULES[v.rule].spec}): ${quote(v.description, raw)}` });
+    if (time && skew) causes.push({ rank: 1, rule: time.rule, cause: l10n.t('{0}, so for the server {1} (rule {2}). Sync this computer\'s clock (NTP) and try again.', skew.summary, time.rule === 'expired' ? 'the token had already expired' : time.rule === 'iat_in_future' ? 'the token was issued in the future' : 'the token is not valid yet', time.rule) });
+    for (const v of violations) causes.push({ rank: 2, rule: v.rule, cause: l10n.t('Rule {0} (spec {1}): {2}', v.rule, AUTH_RULES[v.rule].spec, quote(v.description, raw)) });
 
     const iat = token.claims.iat;
     if (context.keyMark === undefined) {
-      evidence.push({ label: 'Key ordering', detail: 'The shared clock\'s mark for this key was not read.', verdict: 'unknown' });
+      evidence.push({ label: l10n.t('Key ordering'), detail: l10n.t('The shared clock\'s mark for this key was not read.'), verdict: 'unknown' });
     } else if (context.keyMark > iat) {
-      evidence.push({ label: 'Key ordering', detail: `This key signed a later token (iat ${context.keyMark}, ${isoOf(context.keyMark)}) after this one (iat ${iat}), in another window or process on this computer.`, verdict: 'problem' });
-      causes.push({ rank: 3, rule: 'iat_not_increasing', cause: `Another window or process signed a later token with this key (iat ${context.keyMark} after this token's ${iat}); a server that saw that one first refuses this one (rule iat_not_increasing, spec 5.1 rule 6). Send again: the next token gets a later iat.` });
+      evidence.push({ label: l10n.t('Key ordering'), detail: l10n.t('This key signed a later token (iat {0}, {1}) after this one (iat {2}), in another window or process on this computer.', context.keyMark, isoOf(context.keyMark), iat), verdict: 'problem' });
+      causes.push({ rank: 3, rule: 'iat_not_increasing', cause: l10n.t('Another window or process signed a later token with this key (iat {0} after this token\'s {1}); a server that saw that one first refuses this one (rule iat_not_increasing, spec 5.1 rule 6). Send again: the next token gets a later iat.', context.keyMark, iat) });
     } else {
-      evidence.push({ label: 'Key ordering', detail: `No token signed on this computer with this key is later than this one (iat ${iat}).`, verdict: 'ok' });
+      evidence.push({ label: l10n.t('Key ordering'), detail: l10n.t('No token signed on this computer with this key is later than this one (iat {0}).', iat), verdict: 'ok' });
     }
   }
-  if (skew) causes.push({ rank: 4, cause: `${skew.summary}: tokens signed here may look ${skew.direction === 'ahead' ? 'issued in the future' : 'expired'} to the server. Sync this computer's clock (NTP).` });
-  if (said !== undefined) causes.push({ rank: 5, cause: `The server says: "${quote(said, raw, 200)}".` });
+  if (skew) causes.push({ rank: 4, cause: l10n.t('{0}: tokens signed here may look {1} to the server. Sync this computer\'s clock (NTP).', skew.summary, skew.direction === 'ahead' ? 'issued in the future' : 'expired') });
+  if (said !== undefined) causes.push({ rank: 5, cause: l10n.t('The server says: "{0}".', quote(said, raw, 200)) });
   causes.push({
     rank: 6,
     cause: exchange.status === 403
-      ? 'The server accepted the token but this credential may not see this resource: ask the provider what it may read.'
-      : 'The server refused the token without a reason, and every check made here passed: the likely causes are ones only the server can see (a kid it does not know, a key that does not match it, a token it saw before).',
+      ? l10n.t('The server accepted the token but this credential may not see this resource: ask the provider what it may read.')
+      : l10n.t('The server refused the token without a reason, and every check made here passed: the likely causes are ones only the server can see (a kid it does not know, a key that does not match it, a token it saw before).'),
   });
   causes.sort((a, b) => a.rank - b.rank);
   const best = causes[0];
@@ -147,28 +148,28 @@ export function explainRefusal(exchange: HttpExchange, context: RefusalContext =
 
 function addAudience(evidence: RefusalEvidence[], aud: string | string[], expected: string | undefined, raw: string | undefined): void {
   const shown = quote(showValue(aud), raw, 200);
-  if (expected === undefined) evidence.push({ label: 'Audience', detail: `aud is ${shown}; the environment's base URL is not known here.`, verdict: 'unknown' });
-  else if (audienceMatches(aud, expected)) evidence.push({ label: 'Audience', detail: `aud ${shown} holds the environment's base URL ${expected}.`, verdict: 'ok' });
-  else evidence.push({ label: 'Audience', detail: `aud is ${shown}, but the environment's base URL (its audience, spec 5.3) is "${expected}".`, verdict: 'problem' });
+  if (expected === undefined) evidence.push({ label: l10n.t('Audience'), detail: l10n.t('aud is {0}; the environment\'s base URL is not known here.', shown), verdict: 'unknown' });
+  else if (audienceMatches(aud, expected)) evidence.push({ label: l10n.t('Audience'), detail: l10n.t('aud {0} holds the environment\'s base URL {1}.', shown, expected), verdict: 'ok' });
+  else evidence.push({ label: l10n.t('Audience'), detail: l10n.t('aud is {0}, but the environment\'s base URL (its audience, spec 5.3) is "{1}".', shown, expected), verdict: 'problem' });
 }
 
 function addTimes(evidence: RefusalEvidence[], claims: { iat: number; exp: number }, byRule: Map<AuthRuleId, RuleViolation>, serverNowMs: number | undefined): void {
   const times = `iat ${isoOf(claims.iat)}, exp ${isoOf(claims.exp)}`;
   if (serverNowMs === undefined) {
-    evidence.push({ label: 'Token times', detail: `${times}; not compared with the server's clock (no Date header).`, verdict: byRule.has('expired') || byRule.has('iat_in_future') ? 'problem' : 'unknown' });
+    evidence.push({ label: l10n.t('Token times'), detail: l10n.t('{0}; not compared with the server\'s clock (no Date header).', times), verdict: byRule.has('expired') || byRule.has('iat_in_future') ? 'problem' : 'unknown' });
     return;
   }
   const broken = [...TIME_RULES].filter((r) => byRule.has(r));
   const at = `the server's time ${new Date(serverNowMs).toISOString().replace(/\.\d+Z$/, 'Z')}`;
-  if (broken.length) evidence.push({ label: 'Token times', detail: `${times}: at ${at} ${broken.map((r) => (r === 'expired' ? 'it had expired' : r === 'iat_in_future' ? 'iat lies in the future' : 'nbf lies in the future')).join(' and ')}.`, verdict: 'problem' });
-  else evidence.push({ label: 'Token times', detail: `${times}: valid at ${at}.`, verdict: 'ok' });
+  if (broken.length) evidence.push({ label: l10n.t('Token times'), detail: l10n.t('{0}: at {1} {2}.', times, at, broken.map((r) => (r === 'expired' ? 'it had expired' : r === 'iat_in_future' ? 'iat lies in the future' : 'nbf lies in the future')).join(' and ')), verdict: 'problem' });
+  else evidence.push({ label: l10n.t('Token times'), detail: l10n.t('{0}: valid at {1}.', times, at), verdict: 'ok' });
 }
 
 function addType(evidence: RefusalEvidence[], context: RefusalContext): void {
   const { credentialType: type, api } = context;
   if (!type || !api) return;
-  if (typeAllowedForApi(type, api)) evidence.push({ label: 'Credential type', detail: `${CREDENTIAL_TYPE_LABELS[type]} credentials are accepted by the ${API_LABELS[api]}.`, verdict: 'ok' });
-  else evidence.push({ label: 'Credential type', detail: `${CREDENTIAL_TYPE_LABELS[type]} credentials are refused by the ${API_LABELS[api]}: it takes External Organization credentials only.`, verdict: 'problem' });
+  if (typeAllowedForApi(type, api)) evidence.push({ label: l10n.t('Credential type'), detail: l10n.t('{0} credentials are accepted by the {1}.', CREDENTIAL_TYPE_LABELS[type], API_LABELS[api]), verdict: 'ok' });
+  else evidence.push({ label: l10n.t('Credential type'), detail: l10n.t('{0} credentials are refused by the {1}: it takes External Organization credentials only.', CREDENTIAL_TYPE_LABELS[type], API_LABELS[api]), verdict: 'problem' });
 }
 
 /** The explanation as lines for a terminal: the cause, then one line per piece of evidence. */

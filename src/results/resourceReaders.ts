@@ -1,6 +1,7 @@
 // One reader per MDS item type (trips, events, telemetry, stops) and the table of each, column by
 // column. Like `readVehicle`, a reader never throws: a field of the wrong type is '' or NaN. The panel's
 // tables, its export and the CLI's rows all read items through these functions, so they show the same.
+import * as l10n from '@vscode/l10n';
 import { isRecord } from '../shared/isRecord';
 import type { CategoryColumn, DataTableView, NumberColumn, PositionColumn, TextColumn, TimeColumn } from '../shared/dataTable';
 import { readList, readNumber, readPosition, readText, readTime, readTypeCounts } from './fieldReaders';
@@ -175,10 +176,10 @@ export function tripTable(items: readonly unknown[]): DataTableView {
   const n = items.length;
   const types = new CodeBook();
   const c = {
-    tripId: text('tripId', 'Trip ID', n), deviceId: text('deviceId', 'Device ID', n), providerId: text('providerId', 'Provider ID', n, true),
-    tripType: category('tripType', 'Trip type', n, types), start: time('start', 'Start', n), end: time('end', 'End', n),
-    duration: number('duration', 'Duration', n, ' s', 0), distance: number('distance', 'Distance', n, ' m', 0),
-    startPosition: position('startPosition', 'Start position', n), endPosition: position('endPosition', 'End position', n),
+    tripId: text('tripId', l10n.t('Trip ID'), n), deviceId: text('deviceId', l10n.t('Device ID'), n), providerId: text('providerId', l10n.t('Provider ID'), n, true),
+    tripType: category('tripType', l10n.t('Trip type'), n, types), start: time('start', l10n.t('Start'), n), end: time('end', l10n.t('End'), n),
+    duration: number('duration', l10n.t('Duration'), n, ' s', 0), distance: number('distance', l10n.t('Distance'), n, ' m', 0),
+    startPosition: position('startPosition', l10n.t('Start position'), n), endPosition: position('endPosition', l10n.t('End position'), n),
   };
   for (let i = 0; i < n; i++) {
     const r = readTrip(items[i]);
@@ -204,9 +205,9 @@ export function eventTable(items: readonly unknown[]): DataTableView {
   const typeBook = new CodeBook();
   const stateBook = new CodeBook();
   const c = {
-    time: time('time', 'Time', n), deviceId: text('deviceId', 'Device ID', n), eventTypes: category('eventTypes', 'Event types', n, typeBook),
-    state: category('state', 'Vehicle state', n, stateBook, true), tripIds: text('tripIds', 'Trip IDs', n), battery: number('battery', 'Battery', n, ' %', 0),
-    position: position('position', 'Position', n), eventId: text('eventId', 'Event ID', n, true), providerId: text('providerId', 'Provider ID', n, true),
+    time: time('time', l10n.t('Time'), n), deviceId: text('deviceId', l10n.t('Device ID'), n), eventTypes: category('eventTypes', l10n.t('Event types'), n, typeBook),
+    state: category('state', l10n.t('Vehicle state'), n, stateBook, true), tripIds: text('tripIds', l10n.t('Trip IDs'), n), battery: number('battery', l10n.t('Battery'), n, ' %', 0),
+    position: position('position', l10n.t('Position'), n), eventId: text('eventId', l10n.t('Event ID'), n, true), providerId: text('providerId', l10n.t('Provider ID'), n, true),
   };
   for (let i = 0; i < n; i++) {
     const r = readEvent(items[i]);
@@ -228,9 +229,9 @@ export function eventTable(items: readonly unknown[]): DataTableView {
 export function telemetryTable(items: readonly unknown[]): DataTableView {
   const n = items.length;
   const c = {
-    time: time('time', 'Time', n), deviceId: text('deviceId', 'Device ID', n), position: position('position', 'Position', n),
-    speed: number('speed', 'Speed', n, ' m/s', 1), battery: number('battery', 'Battery', n, ' %', 0), tripIds: text('tripIds', 'Trip IDs', n),
-    telemetryId: text('telemetryId', 'Telemetry ID', n, true), providerId: text('providerId', 'Provider ID', n, true),
+    time: time('time', l10n.t('Time'), n), deviceId: text('deviceId', l10n.t('Device ID'), n), position: position('position', l10n.t('Position'), n),
+    speed: number('speed', l10n.t('Speed'), n, ' m/s', 1), battery: number('battery', l10n.t('Battery'), n, ' %', 0), tripIds: text('tripIds', l10n.t('Trip IDs'), n),
+    telemetryId: text('telemetryId', l10n.t('Telemetry ID'), n, true), providerId: text('providerId', l10n.t('Provider ID'), n, true),
   };
   for (let i = 0; i < n; i++) {
     const r = readTelemetry(items[i]);
@@ -252,9 +253,9 @@ export function stopTable(items: readonly unknown[]): DataTableView {
   const n = items.length;
   const statusBook = new CodeBook();
   const c = {
-    name: text('name', 'Name', n), stopId: text('stopId', 'Stop ID', n), position: position('position', 'Position', n),
-    status: category('status', 'Status', n, statusBook), available: number('available', 'Available', n, '', 0), disabled: number('disabled', 'Disabled', n, '', 0),
-    capacity: number('capacity', 'Capacity', n, '', 0), placesAvailable: number('placesAvailable', 'Places free', n, '', 0), lastUpdated: time('lastUpdated', 'Last updated', n),
+    name: text('name', l10n.t('Name'), n), stopId: text('stopId', l10n.t('Stop ID'), n), position: position('position', l10n.t('Position'), n),
+    status: category('status', l10n.t('Status'), n, statusBook), available: number('available', l10n.t('Available'), n, '', 0), disabled: number('disabled', l10n.t('Disabled'), n, '', 0),
+    capacity: number('capacity', l10n.t('Capacity'), n, '', 0), placesAvailable: number('placesAvailable', l10n.t('Places free'), n, '', 0), lastUpdated: time('lastUpdated', l10n.t('Last updated'), n),
   };
   for (let i = 0; i < n; i++) {
     const r = readStop(items[i]);
@@ -282,7 +283,7 @@ export function csvTable(columns: readonly string[], rows: readonly unknown[]): 
     const cells = rows.map((row) => (isRecord(row) ? readText(row[name]) : ''));
     const numeric = n > 0 && cells.every((cell) => cell === '' || NUMERIC_CELL.test(cell));
     const id = `c${index}`;
-    const label = readText(name) || `column ${index + 1}`;
+    const label = readText(name) || l10n.t('column {0}', index + 1);
     if (numeric) {
       const column = number(id, label, n);
       cells.forEach((cell, i) => (column.values[i] = cell === '' ? NaN : Number(cell)));

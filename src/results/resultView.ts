@@ -2,12 +2,13 @@
 // pages as for a vehicle listing, plus the table of the resource it holds and a summary line that names
 // that resource and says how the request ended ("48 trips · 1 page", "not processed yet (202) — retry
 // after 120 s", "404 Not Found: no data for that hour").
+import * as l10n from '@vscode/l10n';
 import type { ApiResult, HttpExchange, RequestOutcome, VehicleListing } from '../core/apiClient';
 import type { Environment } from '../core/environment';
 import { itemsOf } from '../core/mdsModels';
 import type { DataTableView } from '../shared/dataTable';
 import { vehicleDataTable } from '../shared/dataTable';
-import { plural } from '../shared/format';
+import { nounText, plural } from '../shared/format';
 import type { ListingResultView } from '../shared/protocol';
 import { isRecord } from '../shared/isRecord';
 import { listingView } from './listingView';
@@ -75,21 +76,21 @@ export function resultLine(args: {
   hourly: boolean;
   errorText?: string;
 }): string {
-  const status = args.status === undefined ? 'no answer' : `${args.status} ${args.statusText ?? ''}`.trim();
+  const status = args.status === undefined ? l10n.t('no answer') : `${args.status} ${args.statusText ?? ''}`.trim();
   const pages = plural(args.pageCount, 'page');
   switch (args.outcome) {
     case 'not_processed':
-      return `not processed yet (${args.status ?? 202})${args.retryAfterSeconds !== undefined ? ` — retry after ${args.retryAfterSeconds} s` : ' — try again later'}`;
+      return args.retryAfterSeconds !== undefined ? l10n.t('not processed yet ({0}) — retry after {1} s', args.status ?? 202, args.retryAfterSeconds) : l10n.t('not processed yet ({0}) — try again later', args.status ?? 202);
     case 'not_found':
-      return `${status}: ${args.hourly ? 'no data for that hour' : args.errorText ?? 'nothing at that address'}`;
+      return `${status}: ${args.hourly ? l10n.t('no data for that hour') : args.errorText ?? l10n.t('nothing at that address')}`;
     case 'empty':
-      return `${args.status ?? 200} · no ${args.noun[1]}${args.hourly ? ' in this hour' : ''}`;
+      return `${args.status ?? 200} · ${args.hourly ? l10n.t('no {0} in this hour', nounText(args.noun[1])) : l10n.t('no {0}', nounText(args.noun[1]))}`;
     case 'body':
       return `${status} · ${pages}`;
     case 'error':
-      return `${status}${args.errorText ? `: ${args.errorText}` : ''}${args.itemCount ? ` · ${plural(args.itemCount, ...args.noun)} before it` : ''}`;
+      return `${status}${args.errorText ? `: ${args.errorText}` : ''}${args.itemCount ? ` · ${l10n.t('{0} before it', plural(args.itemCount, ...args.noun))}` : ''}`;
     default:
-      return `${status} · ${plural(args.itemCount, ...args.noun)}${args.moreExist ? ' so far' : ''} · ${pages}`;
+      return `${status} · ${plural(args.itemCount, ...args.noun)}${args.moreExist ? l10n.t(' so far') : ''} · ${pages}`;
   }
 }
 

@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import type { HttpExchange } from '../core/apiClient';
 import type { DecodedToken } from '../core/decodeJwt';
 import { decodeJwt } from '../core/decodeJwt';
@@ -57,7 +58,7 @@ export function pageTokenView(page: HttpExchange, pageNumber: number, env: Envir
   if (!decoded.ok) return undefined;
   // Checked against the base URL, the audience the server expects (spec 5.3), so a mistaken custom `audience` shows too.
   const findings = lintToken(decoded.token, { now, knownAudiences: [withoutTrailingSlashes(env.baseUrl)] });
-  return tokenView({ token: raw, decoded: decoded.token, findings, source: `Sent with page ${pageNumber}`, alreadyUsed: true });
+  return tokenView({ token: raw, decoded: decoded.token, findings, source: l10n.t('Sent with page {0}', pageNumber), alreadyUsed: true });
 }
 
 /** The view of a decoded token (Generate Token, Decode JWT). The token itself stays with the caller. */
@@ -74,7 +75,7 @@ export function tokenResultView(args: {
   const token = tokenView({ token: args.token, decoded: args.decoded, findings: args.findings, signature: args.signature, source: args.source, alreadyUsed: false });
   const errors = args.findings.filter((f) => f.severity === 'error').length;
   const warnings = args.findings.filter((f) => f.severity === 'warning').length;
-  const title = `Token · ${args.environment?.name ?? token.source}`;
+  const title = l10n.t('Token · {0}', args.environment?.name ?? token.source);
   const view: TokenResultView = {
     kind: 'token',
     id: args.id,
@@ -84,7 +85,7 @@ export function tokenResultView(args: {
     summary: {
       kind: 'token',
       title,
-      line: `${token.source} · ${errors ? plural(errors, 'error') : 'no errors'}, ${plural(warnings, 'warning')}`,
+      line: `${token.source} · ${errors ? plural(errors, 'error') : l10n.t('no errors')}, ${plural(warnings, 'warning')}`,
       createdAt: args.now,
       canRunAgain: false,
     },

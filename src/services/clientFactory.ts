@@ -12,6 +12,7 @@ import { migrateGlobalStateClock } from './globalStateClockStore';
 import type { Logger } from './logger';
 import { Disposable } from './lifecycle';
 import type { Settings } from './settings';
+import { errorMessage } from '../core/errors';
 
 /** The issue-clock marks, as the credential commands need them. */
 export interface ClockMarks {
@@ -114,7 +115,7 @@ export class ClientFactory extends Disposable implements ClockMarks {
     try {
       await opened.store.raiseMarks(await previous.store.readMarks());
     } catch (err) {
-      this.log.warn('clock', `Could not carry the issue-clock marks from ${previous.stateDir} to ${opened.stateDir}: ${(err as Error).message}`);
+      this.log.warn('clock', `Could not carry the issue-clock marks from ${previous.stateDir} to ${opened.stateDir}: ${errorMessage(err)}`);
     }
   }
 }

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { randomUUID } from 'node:crypto';
 import type { Credential, CredentialInput, CredentialType, IssuerDomains } from '../core/credential';
-import { MobilityError } from '../core/errors';
+import { errorMessage, MobilityError } from '../core/errors';
 import { parseCredential } from '../core/parseCredential';
 import { Disposable } from './lifecycle';
 
@@ -137,7 +137,7 @@ export class CredentialStore extends Disposable {
     } catch (err) {
       throw new MobilityError(
         'SECRET_STORAGE_FAILED',
-        vscode.l10n.t('VS Code could not use its secret storage ({0}). On Linux this usually means no keyring is running: install and unlock GNOME Keyring or KWallet, or start VS Code with --password-store=basic.', (err as Error).message),
+        vscode.l10n.t('VS Code could not use its secret storage ({0}). On Linux this usually means no keyring is running: install and unlock GNOME Keyring or KWallet, or start VS Code with --password-store=basic.', errorMessage(err)),
         { cause: err },
       );
     }

@@ -14,10 +14,11 @@ export interface LastResult {
   summary: string;
 }
 
-const SANDBOX_NAMES: Record<SandboxEnvironment['id'], string> = {
-  'mds-staging': 'Sandbox · MDS staging',
-  'mds-production': 'Sandbox · MDS production',
-  'maas-staging': 'Sandbox · MaaS staging',
+// The API's name and the stage id are names, not words to translate; "Sandbox" is ours.
+const SANDBOX_TARGETS: Record<SandboxEnvironment['id'], string> = {
+  'mds-staging': 'MDS staging',
+  'mds-production': 'MDS production',
+  'maas-staging': 'MaaS staging',
 };
 
 /** Every environment the user can pick: the built-in and custom ones from settings, and the sandbox's while it runs. */
@@ -50,7 +51,7 @@ export class EnvironmentRegistry extends Disposable {
     const accept = this.settings.mdsAcceptHeader;
     return this.sandboxServed.map((e): Environment => ({
       id: EnvironmentRegistry.sandboxId(e.id),
-      name: SANDBOX_NAMES[e.id],
+      name: vscode.l10n.t('Sandbox · {0}', SANDBOX_TARGETS[e.id]),
       api: e.api,
       stage: e.stage,
       baseUrl: e.baseUrl,

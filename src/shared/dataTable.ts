@@ -5,6 +5,7 @@
  * table, its plot and the host's export all read rows through `cellText`/`queryRows` here, so what is
  * shown and what is saved are the same rows in the same order. Pure: no DOM, no Node.
  */
+import * as l10n from '@vscode/l10n';
 import { formatCount, plural } from './format';
 import type { VehicleColumns } from './protocol';
 
@@ -266,7 +267,7 @@ export function queryRows(table: DataTableView, query: TableQuery, sorter: DataT
 /** "48 trips", "5 of 48 trips". */
 export function rowCountText(table: DataTableView, shown: number): string {
   const [one, many] = table.noun;
-  return shown === table.count ? plural(table.count, one, many) : `${formatCount(shown)} of ${plural(table.count, one, many)}`;
+  return shown === table.count ? plural(table.count, one, many) : l10n.t('{0} of {1}', formatCount(shown), plural(table.count, one, many));
 }
 
 /**
@@ -280,16 +281,16 @@ export function vehicleDataTable(cols: VehicleColumns, resource: TableResource =
     count: cols.count,
     groupBy: 'state',
     columns: [
-      { id: 'deviceId', label: 'Device ID', type: 'text', values: cols.deviceId },
-      { id: 'vehicleId', label: 'Vehicle ID', type: 'text', values: cols.vehicleId },
+      { id: 'deviceId', label: l10n.t('Device ID'), type: 'text', values: cols.deviceId },
+      { id: 'vehicleId', label: l10n.t('Vehicle ID'), type: 'text', values: cols.vehicleId },
       // One provider per feed: a column of equal values is noise (still exported).
-      { id: 'providerId', label: 'Provider ID', type: 'text', values: cols.providerId, hidden: true },
-      { id: 'type', label: 'Type', type: 'category', codes: cols.typeCode, names: cols.typeNames },
-      { id: 'propulsion', label: 'Propulsion', type: 'category', codes: cols.propulsionCode, names: cols.propulsionNames },
-      { id: 'state', label: 'State', type: 'category', codes: cols.stateCode, names: cols.stateNames, states: true },
-      { id: 'battery', label: 'Battery', type: 'number', values: cols.battery, unit: ' %', digits: 0 },
-      { id: 'lastEvent', label: 'Last event', type: 'time', values: cols.lastEvent },
-      { id: 'position', label: 'Position', type: 'position', lat: cols.lat, lng: cols.lng },
+      { id: 'providerId', label: l10n.t('Provider ID'), type: 'text', values: cols.providerId, hidden: true },
+      { id: 'type', label: l10n.t('Type'), type: 'category', codes: cols.typeCode, names: cols.typeNames },
+      { id: 'propulsion', label: l10n.t('Propulsion'), type: 'category', codes: cols.propulsionCode, names: cols.propulsionNames },
+      { id: 'state', label: l10n.t('State'), type: 'category', codes: cols.stateCode, names: cols.stateNames, states: true },
+      { id: 'battery', label: l10n.t('Battery'), type: 'number', values: cols.battery, unit: ' %', digits: 0 },
+      { id: 'lastEvent', label: l10n.t('Last event'), type: 'time', values: cols.lastEvent },
+      { id: 'position', label: l10n.t('Position'), type: 'position', lat: cols.lat, lng: cols.lng },
     ],
   };
 }

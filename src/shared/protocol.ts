@@ -8,6 +8,7 @@
  */
 
 /** The `viewType` of the results panel (manifest: `onWebviewPanel:mobilityApi.results`). */
+import type { ErrorCode } from './errorCodes';
 import type { DataTableView, TableQuery } from './dataTable';
 import { remapCodes } from './dataTable';
 
@@ -107,7 +108,7 @@ export interface ResponseView {
 export interface ErrorView {
   title: string;
   /** `MobilityError` code for failures before an answer (HTTP_TIMEOUT…). */
-  code?: string;
+  code?: ErrorCode;
   status?: number;
   statusText?: string;
   /** What the HTTP status means in plain words. */

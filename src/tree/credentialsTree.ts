@@ -33,7 +33,7 @@ export class CredentialsTreeProvider extends Disposable implements vscode.TreeDa
     const item = new vscode.TreeItem(info?.label ?? element.credentialId);
     if (!info) return item;
     item.id = `credential:${info.id}`;
-    item.description = `${CREDENTIAL_TYPE_LABELS[info.type]} · kid ${info.kid}`;
+    item.description = vscode.l10n.t('{0} · kid {1}', CREDENTIAL_TYPE_LABELS[info.type], info.kid);
     item.iconPath = new vscode.ThemeIcon(DEPRECATED_TYPES.has(info.type) ? 'warning' : 'key');
     const bound = info.environments.map((id) => this.environments.get(id)?.name ?? id);
     // Plain text: labels and issuers are the user's (or a key file's) words, not markup.

@@ -10,6 +10,7 @@ import type { SandboxService } from '../services/sandboxService';
 import type { TokenHistory, TokenHistoryEntry } from '../services/tokenHistory';
 import { COMMANDS } from '../commands/commandIds';
 import { BUILT_IN_ENVIRONMENTS } from '../services/settings';
+import { errorMessage } from '../core/errors';
 
 /** Tree elements are plain data; `getTreeItem` turns them into items. */
 export type EnvironmentsTreeElement =
@@ -283,7 +284,7 @@ function describeAudience(env: Environment): string {
     const aud = audienceOf(env);
     return Array.isArray(aud) ? `[${aud.join(', ')}]` : aud;
   } catch (err) {
-    return (err as Error).message;
+    return errorMessage(err);
   }
 }
 

@@ -3,9 +3,10 @@
 // height and recycled while scrolling, so 100,000 rows scroll like 100. For assistive technology it is
 // an ARIA table: aria-rowcount says how many rows there are, each rendered row its aria-rowindex, and
 // the rows in the DOM are kept in reading order. Column headers hold sort buttons.
+import * as l10n from '@vscode/l10n';
 import type { DataColumn, DataTableView } from '../shared/dataTable';
 import { DataTableSorter, cellText, groupColumn, groupCounts, queryRows, rowCountText, visibleDataColumns } from '../shared/dataTable';
-import { formatCount } from '../shared/format';
+import { formatCount, nounText } from '../shared/format';
 import { clear, h } from './dom';
 
 export const ROW_HEIGHT = 24;
@@ -47,8 +48,9 @@ interface RowSlot {
 /** The grid's test id and names per resource: the vehicle table keeps the names it always had. */
 function namesOf(table: DataTableView): { testid: string; label: string } {
   const vehicles = table.resource === 'vehicles' || table.resource === 'vehicles_status' || table.resource === 'maas_vehicles';
-  const label = table.noun[1].charAt(0).toUpperCase() + table.noun[1].slice(1);
-  return { testid: vehicles ? 'vehicle-table' : `${table.resource}-table`, label: vehicles ? 'Vehicles' : label };
+  const many = nounText(table.noun[1]);
+  const label = many.charAt(0).toUpperCase() + many.slice(1);
+  return { testid: vehicles ? 'vehicle-table' : `${table.resource}-table`, label: vehicles ? l10n.t('Vehicles') : label };
 }
 
 export class DataGrid {
@@ -71,19 +73,19 @@ export class DataGrid {
 
   constructor(initial: TableState, private readonly onChange: (state: TableState, rows: Uint32Array) => void, private readonly announce: (text: string) => void = () => {}) {
     this.state = { ...initial };
-    this.filterField = h('vscode-textfield', { placeholder: 'Filter', 'data-testid': 'table-filter', 'aria-label': 'Filter rows' });
+    this.filterField = h('vscode-textfield', { placeholder: l10n.t('Filter'), 'data-testid': 'table-filter', 'aria-label': l10n.t('Filter rows') });
     this.filterField.value = this.state.filter ?? '';
     this.filterField.addEventListener('input', () => {
       clearTimeout(this.filterTimer);
       this.filterTimer = setTimeout(() => this.update({ filter: this.filterField.value }), 120);
     });
-    this.stateSelect = h('vscode-single-select', { 'data-testid': 'state-filter', 'aria-label': 'Group', label: 'Group' });
+    this.stateSelect = h('vscode-single-select', { 'data-testid': 'state-filter', 'aria-label': l10n.t('Group'), label: l10n.t('Group') });
     this.stateSelect.addEventListener('change', () => this.update({ stateFilter: this.stateSelect.value }));
     this.count = h('span', { class: 'muted', 'data-testid': 'row-count' });
     this.header = h('div', { class: 'vt-header', role: 'row', 'aria-rowindex': 1 });
     this.body = h('div', { class: 'vt-body', role: 'rowgroup' });
     // Focusable so that the keyboard can scroll it; the sort buttons in its header come next in Tab order.
-    this.scroller = h('div', { class: 'vt', role: 'table', tabindex: 0, 'data-testid': 'vehicle-table', 'aria-label': 'Vehicles' }, this.header, this.body);
+    this.scroller = h('div', { class: 'vt', role: 'table', tabindex: 0, 'data-testid': 'vehicle-table', 'aria-label': l10n.t('Vehicles') }, this.header, this.body);
     this.toolbar = h('div', { class: 'toolbar' }, this.filterField, this.stateSelect, this.count);
     this.scroller.addEventListener('scroll', () => this.schedule(), { passive: true });
     new ResizeObserver(() => this.schedule()).observe(this.scroller);
@@ -112,8 +114,8 @@ export class DataGrid {
     this.scroller.setAttribute('data-testid', names.testid);
     this.scroller.setAttribute('aria-label', names.label);
     this.scroller.setAttribute('data-resource', cols.resource);
-    this.filterField.setAttribute('aria-label', `Filter ${cols.noun[1]}`);
-    this.filterField.setAttribute('placeholder', `Filter ${cols.noun[1]} by ${cols.columns.filter((c) => !c.hidden && (c.type === 'text' || c.type === 'category')).map((c) => c.label.toLowerCase()).slice(0, 4).join(', ')}`);
+    this.filterField.setAttribute('aria-label', l10n.t('Filter {0}', nounText(cols.noun[1])));
+    this.filterField.setAttribute('placeholder', l10n.t('Filter {0} by {1}', nounText(cols.noun[1]), cols.columns.filter((c) => !c.hidden && (c.type === 'text' || c.type === 'category')).map((c) => c.label.toLowerCase()).slice(0, 4).join(', ')));
     const group = groupColumn(cols);
     this.stateSelect.hidden = !group;
     if (group) {
@@ -161,12 +163,12 @@ export class DataGrid {
   private renderHeader(): void {
     clear(this.header);
     for (const column of this.columns) {
-      const sort = h('button', { type: 'button', class: 'vt-sort', 'data-col': column.id, title: `Sort by ${column.label}` }, column.label, h('span', { class: 'sort-mark', 'aria-hidden': 'true' }));
+      const sort = h('button', { type: 'button', class: 'vt-sort', 'data-col': column.id, title: l10n.t('Sort by {0}', column.label) }, column.label, h('span', { class: 'sort-mark', 'aria-hidden': 'true' }));
       sort.addEventListener('click', () => {
         const descending = this.state.sortColumn === column.id ? !this.state.sortDescending : false;
         this.state = { ...this.state, sortColumn: column.id, sortDescending: descending };
         this.refresh();
-        this.announce(`Sorted by ${column.label}, ${descending ? 'descending' : 'ascending'}`);
+        this.announce(descending ? l10n.t('Sorted by {0}, descending', column.label) : l10n.t('Sorted by {0}, ascending', column.label));
       });
       this.header.appendChild(h('div', { class: `vt-cell vt-head${isNumeric(column) ? ' num' : ''}`, role: 'columnheader', 'data-col': column.id }, sort));
     }
@@ -188,7 +190,7 @@ export class DataGrid {
     clear(this.stateSelect);
     const counts = groupCounts(cols);
     const group = groupColumn(cols);
-    this.stateSelect.appendChild(h('vscode-option', { value: '' }, group?.states ? 'All states' : `All (${group?.label.toLowerCase() ?? 'groups'})`));
+    this.stateSelect.appendChild(h('vscode-option', { value: '' }, group?.states ? l10n.t('All states') : l10n.t('All ({0})', group?.label.toLowerCase() ?? l10n.t('groups'))));
     for (const [name, n] of [...counts].sort((a, b) => b[1] - a[1])) {
       if (name === '') continue;
       this.stateSelect.appendChild(h('vscode-option', { value: name }, `${name} (${formatCount(n)})`));

@@ -1,10 +1,12 @@
 // The only way the results panel builds DOM: elements, attributes and text nodes. Text is always
 // set as text (never parsed as HTML), and attributes that could run code or load something
 // (`on*`, `href`, `src`, `style`…) are refused, so response data cannot become markup.
+import * as l10n from '@vscode/l10n';
 import { urlBreakPieces } from './urlBreaks';
+import { localDecimal } from '../shared/l10n';
 
 /** Attributes that may carry response data; everything else is refused. */
-const SAFE_ATTRIBUTE = /^(id|scope|class|title|role|tabindex|colspan|data-[a-z0-9-]+|aria-[a-z]+|slot|heading|description|open|secondary|disabled|placeholder|value|label|selected|selected-index|type|for|name|width|height|appearance)$/;
+const SAFE_ATTRIBUTE = /^(id|scope|class|title|role|tabindex|colspan|data-[a-z0-9-]+|aria-[a-z]+|slot|heading|description|open|secondary|disabled|placeholder|value|label|selected|selected-index|type|for|name|width|height|appearance|translate)$/;
 
 export type Child = Node | string | number | null | undefined | false;
 
@@ -68,14 +70,30 @@ export function button(label: string, onClick: () => void, attrs: Record<string,
 /** `12 ms`, `1.24 s`. */
 export function formatMs(ms: number): string {
   if (!Number.isFinite(ms)) return '–';
-  return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(2)} s`;
+  return ms < 1000 ? l10n.t('{0} ms', Math.round(ms)) : l10n.t('{0} s', localDecimal(ms / 1000, 2));
 }
 
 /** `4 min 05 s`, `59 s`, `1 h 02 min` for a span of seconds (sign ignored). */
 export function formatSpan(seconds: number): string {
   const s = Math.floor(Math.abs(seconds));
-  if (s < 60) return `${s} s`;
-  if (s < 3600) return `${Math.floor(s / 60)} min ${String(s % 60).padStart(2, '0')} s`;
-  if (s < 86400) return `${Math.floor(s / 3600)} h ${String(Math.floor((s % 3600) / 60)).padStart(2, '0')} min`;
-  return `${Math.floor(s / 86400)} d ${Math.floor((s % 86400) / 3600)} h`;
+  if (s < 60) return l10n.t('{0} s', s);
+  if (s < 3600) return l10n.t('{0} min {1} s', Math.floor(s / 60), String(s % 60).padStart(2, '0'));
+  if (s < 86400) return l10n.t('{0} h {1} min', Math.floor(s / 3600), String(Math.floor((s % 3600) / 60)).padStart(2, '0'));
+  return l10n.t('{0} d {1} h', Math.floor(s / 86400), Math.floor((s % 86400) / 3600));
+}
+
+/** Data shown as it came (an id, a keyword, a media type): marked `translate="no"`, as the standard asks. */
+export function dataText(text: string): HTMLElement {
+  return h('span', { translate: 'no' }, text);
+}
+
+/**
+ * A translated sentence with nodes in its `{0}`, `{1}` places, for sentences that hold data: call it as
+ * `fill(l10n.t('Endpoint {0}', '{0}'), dataText(id))`, so that the translation decides where the data goes.
+ */
+export function fill(template: string, ...parts: Child[]): Child[] {
+  return template.split(/(\{\d+\})/).map((piece) => {
+    const m = /^\{(\d+)\}$/.exec(piece);
+    return m ? parts[Number(m[1])] ?? piece : piece;
+  }).filter((piece) => piece !== '');
 }

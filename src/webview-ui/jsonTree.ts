@@ -3,7 +3,9 @@
 // matches. Keys and values are set as text: a string holding markup shows as that string.
 // Keyboard: the WAI-ARIA tree pattern (arrows, Home/End, Enter/Space) with a roving tabindex, so the
 // whole tree is one Tab stop; "Show more" rows are tree items too.
-import { formatCount } from '../shared/format';
+import * as l10n from '@vscode/l10n';
+import { formatCount, plural } from '../shared/format';
+import { isSingular } from '../shared/l10n';
 import { button, clear, h } from './dom';
 
 const CHUNK = 200;
@@ -29,7 +31,7 @@ function primitiveText(value: unknown): { text: string; kind: string } {
   if (value === null) return { text: 'null', kind: 'null' };
   switch (typeof value) {
     case 'string': {
-      const shown = value.length > MAX_STRING_SHOWN ? `${value.slice(0, MAX_STRING_SHOWN)}… (${formatCount(value.length)} characters)` : value;
+      const shown = value.length > MAX_STRING_SHOWN ? l10n.t('{0}… ({1} characters)', value.slice(0, MAX_STRING_SHOWN), formatCount(value.length)) : value;
       return { text: JSON.stringify(shown), kind: 'string' };
     }
     case 'number': return { text: String(value), kind: 'number' };
@@ -66,7 +68,7 @@ export class JsonTree {
   private readonly moreRows = new WeakMap<HTMLElement, TreeNode>();
 
   constructor(private readonly announce: (text: string) => void = () => {}) {
-    this.search = h('vscode-textfield', { placeholder: 'Search keys and values (Enter)', 'data-testid': 'json-search', 'aria-label': 'Search the JSON' });
+    this.search = h('vscode-textfield', { placeholder: l10n.t('Search keys and values (Enter)'), 'data-testid': 'json-search', 'aria-label': l10n.t('Search the JSON') });
     this.search.addEventListener('keydown', (e) => {
       if (e.key === 'Enter') {
         e.preventDefault();
@@ -75,9 +77,9 @@ export class JsonTree {
       }
     });
     this.status = h('span', { class: 'muted', 'data-testid': 'json-search-status' });
-    const prev = button('Previous', () => this.step(-1), { secondary: true });
-    const next = button('Next', () => this.step(1), { secondary: true });
-    const collapse = button('Collapse all', () => this.collapseAll(), { secondary: true });
+    const prev = button(l10n.t('Previous'), () => this.step(-1), { secondary: true });
+    const next = button(l10n.t('Next'), () => this.step(1), { secondary: true });
+    const collapse = button(l10n.t('Collapse all'), () => this.collapseAll(), { secondary: true });
     this.host = h('div', { class: 'jt', role: 'tree', 'aria-label': 'JSON body', 'data-testid': 'json-tree' });
     this.host.addEventListener('keydown', (e) => this.onKey(e));
     this.host.addEventListener('focusin', (e) => {
@@ -118,7 +120,7 @@ export class JsonTree {
       tn.toggle = toggle;
       el.setAttribute('aria-expanded', 'false');
       const n = sizeOf(value);
-      const summary = Array.isArray(value) ? `[ ${formatCount(n)} item${n === 1 ? '' : 's'} ]` : `{ ${formatCount(n)} key${n === 1 ? '' : 's'} }`;
+      const summary = Array.isArray(value) ? `[ ${plural(n, 'item')} ]` : `{ ${plural(n, 'key')} }`;
       line.append(toggle, isRoot ? '' : h('span', { class: 'jt-key' }, typeof key === 'number' ? String(key) : JSON.stringify(key)), isRoot ? '' : ': ', h('span', { class: 'jt-summary muted' }, summary));
       line.addEventListener('click', () => {
         this.setOpen(tn, !tn.open);
@@ -168,7 +170,7 @@ export class JsonTree {
     tn.children.appendChild(fragment);
     if (end < entries.length) {
       const more = h('div', { class: 'jt-node jt-more', role: 'treeitem', tabindex: -1, 'aria-level': depth + 1, 'data-testid': 'json-more' },
-        h('div', { class: 'jt-line' }, `Show ${formatCount(Math.min(CHUNK, entries.length - end))} more (${formatCount(end)} of ${formatCount(entries.length)} shown)`));
+        h('div', { class: 'jt-line' }, l10n.t('Show {0} more ({1} of {2} shown)', formatCount(Math.min(CHUNK, entries.length - end)), formatCount(end), formatCount(entries.length))));
       (more.firstChild as HTMLElement).style.paddingLeft = `${depth * 14 + 14}px`;
       more.addEventListener('click', () => this.loadMore(more));
       this.moreRows.set(more, tn);
@@ -305,9 +307,9 @@ export class JsonTree {
       }
     }
     this.status.textContent = this.matches.length
-      ? `${formatCount(this.matches.length)}${capped ? '+' : ''} match${this.matches.length === 1 ? '' : 'es'}`
-      : 'No match';
-    if (!this.matches.length) this.announce('No match');
+      ? (isSingular(this.matches.length) ? l10n.t('{0}{1} match', formatCount(this.matches.length), capped ? '+' : '') : l10n.t('{0}{1} matches', formatCount(this.matches.length), capped ? '+' : ''))
+      : l10n.t('No match');
+    if (!this.matches.length) this.announce(l10n.t('No match'));
     if (this.matches.length) this.step(1);
     return this.matches.length;
   }
@@ -325,8 +327,8 @@ export class JsonTree {
       const item = el.parentElement;
       if (item) this.setActive(item, false);
     }
-    this.status.textContent = `${formatCount(this.current + 1)} of ${formatCount(this.matches.length)}`;
-    this.announce(`Match ${this.status.textContent}`);
+    this.status.textContent = l10n.t('{0} of {1}', formatCount(this.current + 1), formatCount(this.matches.length));
+    this.announce(l10n.t('Match {0}', this.status.textContent));
   }
 
   private target: HTMLElement | undefined;
@@ -367,7 +369,7 @@ export class JsonTree {
       item.focus();
       line.scrollIntoView({ block: 'center' });
     });
-    this.announce(`Showing ${pointer || 'the whole body'} in the JSON tree`);
+    this.announce(l10n.t('Showing {0} in the JSON tree', pointer || l10n.t('the whole body')));
     return true;
   }
 

@@ -1,5 +1,8 @@
 // The results panel in the browser. It receives view models as structured-clone messages and builds
 // DOM with textContent only (see dom.ts); it never sees a raw token and asks the host to copy one.
+// First: the host's translation bundle, before any module builds a string.
+import * as l10n from '@vscode/l10n';
+import './l10nSetup';
 import '@vscode-elements/elements/dist/vscode-button/index.js';
 import '@vscode-elements/elements/dist/vscode-collapsible/index.js';
 import '@vscode-elements/elements/dist/vscode-option/index.js';
@@ -27,7 +30,7 @@ import type { DataTableView } from '../shared/dataTable';
 import { concatDataTables, vehicleDataTable } from '../shared/dataTable';
 import { conformanceVerdict, renderConformance } from './conformanceSection';
 import type { Child } from './dom';
-import { formatCount, plural } from '../shared/format';
+import { formatCount, nounText, plural } from '../shared/format';
 import { append, button, clear, h, urlText } from './dom';
 import { JsonTree } from './jsonTree';
 import { renderClockNotice } from './refusalSection';
@@ -44,10 +47,10 @@ declare function acquireVsCodeApi(): VsCodeApi;
 
 type BodyViewId = NonNullable<PanelUiState['bodyView']>;
 const BODY_VIEWS: { id: BodyViewId; label: string }[] = [
-  { id: 'table', label: 'Vehicles' },
+  { id: 'table', label: l10n.t('Vehicles') },
   { id: 'tree', label: 'JSON' },
-  { id: 'raw', label: 'Raw' },
-  { id: 'plot', label: 'Positions' },
+  { id: 'raw', label: l10n.t('Raw') },
+  { id: 'plot', label: l10n.t('Positions') },
 ];
 
 class ResultsApp {
@@ -127,7 +130,7 @@ class ResultsApp {
         if (message.summary) this.summary = message.summary;
         this.renderRestored();
         this.persist();
-        this.announce(this.summary ? `Restored: ${this.summary.title}` : 'Restored after a reload');
+        this.announce(this.summary ? l10n.t('Restored: {0}', this.summary.title) : l10n.t('Restored after a reload'));
         return;
       case 'pagesAppended':
         this.appendPages(message);
@@ -143,14 +146,14 @@ class ResultsApp {
       case 'busy':
         if (message.action === 'export') {
           for (const b of this.exportButtons) b.toggleAttribute('disabled', message.busy);
-          if (message.busy) this.announce('Saving…');
+          if (message.busy) this.announce(l10n.t('Saving…'));
         }
         if (message.action === 'loadNextPage') {
           for (const b of this.nextButtons) {
             b.toggleAttribute('disabled', message.busy);
-            if (b.dataset.testid === 'load-next-page') b.textContent = message.busy ? 'Loading the next page…' : 'Load next page';
+            if (b.dataset.testid === 'load-next-page') b.textContent = message.busy ? l10n.t('Loading the next page…') : l10n.t('Load next page');
           }
-          if (message.busy) this.announce('Loading the next page…');
+          if (message.busy) this.announce(l10n.t('Loading the next page…'));
         }
         return;
       case 'body':
@@ -166,7 +169,7 @@ class ResultsApp {
   private notice(text: string, level: 'info' | 'error'): void {
     const el = h('div', { class: `notice ${level}` }, text);
     this.notices.appendChild(el);
-    this.announce(level === 'error' ? `Error: ${text}` : text);
+    this.announce(level === 'error' ? l10n.t('Error: {0}', text) : text);
     setTimeout(() => el.remove(), level === 'error' ? 12_000 : 6000);
   }
 
@@ -205,7 +208,7 @@ class ResultsApp {
   private environmentLine(r: ResultView): Child[] {
     const env = r.environment;
     if (!env) return [];
-    return [h('span', { class: 'badge' }, env.apiLabel), ' ', `${env.name} · ${env.stage} · `, urlText(env.baseUrl, { 'data-testid': 'base-url' })];
+    return [h('span', { class: 'badge', translate: 'no' }, env.apiLabel), ' ', env.name, ' · ', h('span', { translate: 'no' }, env.stage), ' · ', urlText(env.baseUrl, { 'data-testid': 'base-url' })];
   }
 
   private loadAllButton(r: ListingResultView): HTMLElement {
@@ -222,9 +225,9 @@ class ResultsApp {
 
   private renderListing(r: ListingResultView): void {
     const actions: Child[] = [];
-    if (r.canCopyCurl) actions.push(button('Copy curl (fresh token)', () => this.post({ type: 'copyCurl', resultId: r.id, pageIndex: this.pageIndex() }), { 'data-testid': 'copy-curl-top' }));
-    actions.push(button('Run again', () => this.post({ type: 'runAgain' }), { secondary: true, 'data-testid': 'run-again' }));
-    const sub = [...this.environmentLine(r), r.credentialLabel ? ` · credential ${r.credentialLabel}` : '', h('br'), h('span', { 'data-testid': 'summary-line' }, r.summary.line)];
+    if (r.canCopyCurl) actions.push(button(l10n.t('Copy curl (fresh token)'), () => this.post({ type: 'copyCurl', resultId: r.id, pageIndex: this.pageIndex() }), { 'data-testid': 'copy-curl-top' }));
+    actions.push(button(l10n.t('Run again'), () => this.post({ type: 'runAgain' }), { secondary: true, 'data-testid': 'run-again' }));
+    const sub = [...this.environmentLine(r), r.credentialLabel ? l10n.t(' · credential {0}', r.credentialLabel) : '', h('br'), h('span', { 'data-testid': 'summary-line' }, r.summary.line)];
     this.root.appendChild(this.header(r.title, sub, actions));
     if (r.error) this.root.appendChild(renderError(r.error));
     if (r.clockNotice) this.root.appendChild(renderClockNotice(r.clockNotice));
@@ -238,19 +241,19 @@ class ResultsApp {
 
     const pagesHost = h('div', { class: 'section-body' });
     this.pageSections.pages = pagesHost;
-    this.root.appendChild(this.collapsible(`Pages (${r.pages.length}${r.nextUrl ? ', more available' : ''})`, pagesHost, r.pages.length > 1 || !!r.nextUrl, 'section-pages'));
+    this.root.appendChild(this.collapsible(pagesHeading(r.pages.length, !!r.nextUrl), pagesHost, r.pages.length > 1 || !!r.nextUrl, 'section-pages'));
     this.renderPagesList();
 
     this.pageSections.request = h('div');
     this.pageSections.token = h('div');
     this.pageSections.response = h('div');
     const failed = !!r.error;
-    this.root.appendChild(this.collapsible('Request', this.pageSections.request, failed, 'section-request'));
-    this.root.appendChild(this.collapsible('Token', this.pageSections.token, failed && r.error?.status === 401, 'section-token'));
-    this.root.appendChild(this.collapsible('Response', this.pageSections.response, failed, 'section-response'));
+    this.root.appendChild(this.collapsible(l10n.t('Request'), this.pageSections.request, failed, 'section-request'));
+    this.root.appendChild(this.collapsible(l10n.t('Token'), this.pageSections.token, failed && r.error?.status === 401, 'section-token'));
+    this.root.appendChild(this.collapsible(l10n.t('Response'), this.pageSections.response, failed, 'section-response'));
     this.renderPageSections();
 
-    this.root.appendChild(this.collapsible('Body', this.bodySection(r), true, 'section-body'));
+    this.root.appendChild(this.collapsible(l10n.t('Body'), this.bodySection(r), true, 'section-body'));
   }
 
   /** The conformance section's content and heading, after the host's check arrived. */
@@ -298,7 +301,7 @@ class ResultsApp {
     const b = button(label, () => {
       if (r?.kind !== 'listing') return;
       this.post({ type: 'export', resultId: r.id, format, query: this.table?.query ?? {}, pageIndex: this.pageIndex() });
-    }, { secondary: true, 'data-testid': testid, title: format === 'raw' ? 'Save this page\'s body as received (tokens removed)' : `Save the rows shown (as filtered and sorted) as ${format === 'csv' ? 'CSV' : 'GeoJSON points'}` });
+    }, { secondary: true, 'data-testid': testid, title: format === 'raw' ? l10n.t('Save this page\'s body as received (tokens removed)') : format === 'csv' ? l10n.t('Save the rows shown (as filtered and sorted) as CSV') : l10n.t('Save the rows shown (as filtered and sorted) as GeoJSON points') });
     this.exportButtons.push(b);
     return b;
   }
@@ -320,7 +323,7 @@ class ResultsApp {
     if (r.canLoadNext) more.push(this.loadNextButton(r));
     if (r.canLoadNext && r.canLoadAll) more.push(this.loadAllButton(r));
     if (r.nextUrl) more.push(h('span', { class: 'muted' }, 'Next: ', urlText(r.nextUrl, { 'data-testid': 'next-url' })));
-    else more.push(h('span', { class: 'muted' }, 'This is the last page.'));
+    else more.push(h('span', { class: 'muted' }, l10n.t('This is the last page.')));
     host.appendChild(h('div', { class: 'toolbar' }, ...more));
     if (hadFocus) host.querySelector<HTMLElement>('[aria-current="true"]')?.focus();
   }
@@ -344,7 +347,7 @@ class ResultsApp {
       copyCurl: r.canCopyCurl ? (i: number) => this.post({ type: 'copyCurl', resultId: r.id, pageIndex: i }) : undefined,
       copyPayload: (i: number) => this.post({ type: 'copyPayload', resultId: r.id, pageIndex: i }),
     };
-    const label = r.pages.length > 1 ? h('p', { class: 'muted' }, `Page ${page.index + 1} of ${r.pages.length} (choose another under Pages)`) : null;
+    const label = r.pages.length > 1 ? h('p', { class: 'muted' }, l10n.t('Page {0} of {1} (choose another under Pages)', formatCount(page.index + 1), formatCount(r.pages.length))) : null;
     clear(request);
     request.append(...[label, renderRequest(page.request, page, actions)].filter((x): x is HTMLElement => !!x));
     clear(token);
@@ -360,7 +363,8 @@ class ResultsApp {
     const tabs = h('vscode-tabs', { 'data-testid': 'body-tabs' }) as HTMLElement & { selectedIndex: number };
     this.tabs = tabs;
     const panels = new Map<BodyViewId, HTMLElement>();
-    const tableLabel = `${data.noun[1].charAt(0).toUpperCase()}${data.noun[1].slice(1)}`;
+    const noun = nounText(data.noun[1]);
+    const tableLabel = `${noun.charAt(0).toUpperCase()}${noun.slice(1)}`;
     for (const view of BODY_VIEWS) {
       tabs.appendChild(h('vscode-tab-header', { slot: 'header', 'data-testid': `view-${view.id}`, id: `tab-${view.id}` }, view.id === 'table' ? (r.table || !hasRows ? tableLabel : view.label) : view.label));
       const panel = h('vscode-tab-panel', { 'data-testid': `panel-${view.id}` });
@@ -394,8 +398,8 @@ class ResultsApp {
     (panels.get('raw') as HTMLElement).appendChild(this.pageSections.raw);
     this.table.setData(data);
     if (r.canExport && hasRows) {
-      this.table.toolbar.append(this.exportButton('Save CSV', 'csv', 'export-csv'));
-      if (data.columns.some((c) => c.type === 'position')) this.table.toolbar.append(this.exportButton('Save GeoJSON', 'geojson', 'export-geojson'));
+      this.table.toolbar.append(this.exportButton(l10n.t('Save CSV'), 'csv', 'export-csv'));
+      if (data.columns.some((c) => c.type === 'position')) this.table.toolbar.append(this.exportButton(l10n.t('Save GeoJSON'), 'geojson', 'export-geojson'));
     }
     this.plot.setData(data, this.table.rows);
 
@@ -418,11 +422,11 @@ class ResultsApp {
     if (view !== 'tree' && view !== 'raw') return;
     const index = this.pageIndex();
     const body = this.bodies.get(index);
-    const pageNote = r.pages.length > 1 ? `Page ${index + 1} of ${r.pages.length}. ` : '';
+    const pageNote = r.pages.length > 1 ? l10n.t('Page {0} of {1}. ', formatCount(index + 1), formatCount(r.pages.length)) : '';
     if (!body) {
       clear(treeHost);
       clear(raw);
-      const loading = h('p', { class: 'muted' }, `${pageNote}Loading the body…`);
+      const loading = h('p', { class: 'muted' }, pageNote, l10n.t('Loading the body…'));
       (view === 'tree' ? treeHost : raw).appendChild(loading);
       this.post({ type: 'requestBody', resultId: r.id, pageIndex: index });
       return;
@@ -435,7 +439,7 @@ class ResultsApp {
         this.tree.setValue(body.json);
         treeHost.appendChild(this.tree.element);
       } else {
-        treeHost.appendChild(h('p', { class: 'muted' }, body.bodyKind === 'empty' ? 'The body is empty.' : 'The body is not JSON; see Raw.'));
+        treeHost.appendChild(h('p', { class: 'muted' }, body.bodyKind === 'empty' ? l10n.t('The body is empty.') : l10n.t('The body is not JSON; see Raw.')));
       }
     }
     const jump = this.pendingJump;
@@ -446,11 +450,11 @@ class ResultsApp {
     if (view === 'raw') {
       clear(raw);
       const notes: Child[] = [];
-      if (body.rawReserialised) notes.push('The received text was too large to keep; this is the parsed body written out again. ');
-      if (body.rawTruncated) notes.push(`Showing the first ${formatCount(body.raw.length)} of ${formatCount(body.rawTotalChars)} characters. `);
+      if (body.rawReserialised) notes.push(l10n.t('The received text was too large to keep; this is the parsed body written out again. '));
+      if (body.rawTruncated) notes.push(l10n.t('Showing the first {0} of {1} characters. ', formatCount(body.raw.length), formatCount(body.rawTotalChars)));
       raw.append(
-        h('div', { class: 'toolbar' }, h('span', { class: 'muted' }, pageNote, ...notes), button('Open in editor', () => this.post({ type: 'openInEditor', resultId: r.id, pageIndex: index }), { secondary: true, 'data-testid': 'open-in-editor' }),
-          r.canExport && body.bodyKind !== 'empty' ? this.exportButton('Save body', 'raw', 'export-raw') : null),
+        h('div', { class: 'toolbar' }, h('span', { class: 'muted' }, pageNote, ...notes), button(l10n.t('Open in editor'), () => this.post({ type: 'openInEditor', resultId: r.id, pageIndex: index }), { secondary: true, 'data-testid': 'open-in-editor' }),
+          r.canExport && body.bodyKind !== 'empty' ? this.exportButton(l10n.t('Save body'), 'raw', 'export-raw') : null),
         h('pre', { class: 'code raw', 'data-testid': 'raw-body', tabindex: 0 }, body.bodyKind === 'empty' ? '' : body.raw),
       );
     }
@@ -473,7 +477,7 @@ class ResultsApp {
     this.summary = r.summary;
     this.persist();
     const first = message.pages[0];
-    if (first) this.announce(`${message.pages.length === 1 ? `Page ${first.index + 1} loaded` : `Pages ${first.index + 1} to ${first.index + message.pages.length} loaded`}: ${r.summary.line}${message.error ? `. Error: ${message.error.title}` : ''}`);
+    if (first) this.announce(`${message.pages.length === 1 ? l10n.t('Page {0} loaded', first.index + 1) : l10n.t('Pages {0} to {1} loaded', first.index + 1, first.index + message.pages.length)}: ${r.summary.line}${message.error ? l10n.t('. Error: {0}', message.error.title) : ''}`);
     if (wasEmpty || message.error) {
       this.render();
       return;
@@ -481,13 +485,13 @@ class ResultsApp {
     this.table?.setData(tableOf(r), true);
     const summaryLine = this.root.querySelector('[data-testid="summary-line"]');
     if (summaryLine) summaryLine.textContent = r.summary.line;
-    const pagesHeading = this.root.querySelector('[data-testid="section-pages"]');
-    pagesHeading?.setAttribute('heading', `Pages (${r.pages.length}${r.nextUrl ? ', more available' : ''})`);
+    const pagesSection = this.root.querySelector('[data-testid="section-pages"]');
+    pagesSection?.setAttribute('heading', pagesHeading(r.pages.length, !!r.nextUrl));
     this.renderPagesList();
   }
 
   private renderRequestError(r: RequestErrorResultView): void {
-    this.root.appendChild(this.header(r.title, this.environmentLine(r), [button('Run again', () => this.post({ type: 'runAgain' }), { 'data-testid': 'run-again' })]));
+    this.root.appendChild(this.header(r.title, this.environmentLine(r), [button(l10n.t('Run again'), () => this.post({ type: 'runAgain' }), { 'data-testid': 'run-again' })]));
     this.root.appendChild(renderError(r.error, r.url ? h('p', null, 'Request: GET ', urlText(r.url, { 'data-testid': 'request-url' })) : null));
   }
 
@@ -497,7 +501,7 @@ class ResultsApp {
       copyToken: () => this.post({ type: 'copyToken', resultId: r.id, pageIndex: 0 }),
       copyPayload: () => this.post({ type: 'copyPayload', resultId: r.id, pageIndex: 0 }),
     };
-    this.root.appendChild(this.collapsible('Token', renderToken(r.token, 0, actions), true, 'section-token'));
+    this.root.appendChild(this.collapsible(l10n.t('Token'), renderToken(r.token, 0, actions), true, 'section-token'));
   }
 
   private renderComparison(r: CompareResultView): void {
@@ -506,7 +510,7 @@ class ResultsApp {
       copyToken: (i: number) => this.post({ type: 'copyToken', resultId: r.id, pageIndex: i }),
       copyPayload: (i: number) => this.post({ type: 'copyPayload', resultId: r.id, pageIndex: i }),
     };
-    this.root.appendChild(this.collapsible('Comparison', renderComparison(r, actions), true, 'section-compare'));
+    this.root.appendChild(this.collapsible(l10n.t('Comparison'), renderComparison(r, actions), true, 'section-compare'));
   }
 
   private renderRestored(): void {
@@ -517,12 +521,17 @@ class ResultsApp {
       return;
     }
     append(this.root,
-      this.header(s.title, [s.environmentName ? `${s.environmentName} · ` : '', new Date(s.createdAt).toLocaleString()], s.canRunAgain ? [button('Run again', () => this.post({ type: 'runAgain' }), { 'data-testid': 'run-again' })] : []),
+      this.header(s.title, [s.environmentName ? `${s.environmentName} · ` : '', new Date(s.createdAt).toLocaleString()], s.canRunAgain ? [button(l10n.t('Run again'), () => this.post({ type: 'runAgain' }), { 'data-testid': 'run-again' })] : []),
       h('p', { 'data-testid': 'restored' }, s.line),
       s.url ? h('p', { class: 'muted' }, urlText(s.url)) : null,
-      h('p', { class: 'muted' }, 'Restored after a reload. The rows and tokens of a result are not stored (a listing can hold 100,000 vehicles, and tokens are secrets); run the request again for a fresh result with a fresh token.'),
+      h('p', { class: 'muted' }, l10n.t('Restored after a reload. The rows and tokens of a result are not stored (a listing can hold 100,000 vehicles, and tokens are secrets); run the request again for a fresh result with a fresh token.')),
     );
   }
+}
+
+/** The Pages section's heading: "Pages (3)", "Pages (3, more available)". */
+function pagesHeading(count: number, more: boolean): string {
+  return more ? l10n.t('Pages ({0}, more available)', formatCount(count)) : l10n.t('Pages ({0})', formatCount(count));
 }
 
 /** The table a listing shows: its resource table, or its vehicles. */
@@ -532,13 +541,13 @@ function tableOf(r: ListingResultView): DataTableView {
 
 /** Why the table is empty, by how the request ended. */
 function noRowsText(r: ListingResultView, data: DataTableView): string {
-  const many = data.noun[1];
-  if (r.error) return `The answer holds no ${many}: see the error above and the JSON view.`;
+  const many = nounText(data.noun[1]);
+  if (r.error) return l10n.t('The answer holds no {0}: see the error above and the JSON view.', many);
   switch (r.outcome) {
-    case 'not_processed': return `The provider has not processed this hour yet: ${r.summary.line}.`;
-    case 'empty': return `No ${many}: ${r.summary.line}.`;
-    case 'body': return 'The body holds no list of items this panel shows as a table. See the JSON view.';
-    default: return r.table || r.outcome ? `No ${many}. See the JSON view.` : 'The body holds no vehicles array (vehicles or vehicles_status). See the JSON view.';
+    case 'not_processed': return l10n.t('The provider has not processed this hour yet: {0}.', r.summary.line);
+    case 'empty': return l10n.t('No {0}: {1}.', many, r.summary.line);
+    case 'body': return l10n.t('The body holds no list of items this panel shows as a table. See the JSON view.');
+    default: return r.table || r.outcome ? l10n.t('No {0}. See the JSON view.', many) : l10n.t('The body holds no vehicles array (vehicles or vehicles_status). See the JSON view.');
   }
 }
 

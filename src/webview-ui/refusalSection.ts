@@ -1,13 +1,14 @@
 // The explanation of a refused request (401/403) and the clock-skew notice, as text nodes only.
+import * as l10n from '@vscode/l10n';
 import type { RefusalExplanationView } from '../shared/protocol';
 import { h } from './dom';
 
-const VERDICT_LABEL: Record<RefusalExplanationView['evidence'][number]['verdict'], string> = { ok: 'OK', problem: 'Problem', unknown: 'Unknown' };
+const VERDICT_LABEL: Record<RefusalExplanationView['evidence'][number]['verdict'], string> = { ok: l10n.t('OK'), problem: l10n.t('Problem'), unknown: l10n.t('Unknown') };
 
 /** "Why was it refused": the likely cause in one line, then each piece of evidence with its verdict. */
 export function renderRefusal(explanation: RefusalExplanationView): HTMLElement {
   return h('div', { class: 'refusal', 'data-testid': 'refusal' },
-    h('h4', null, 'Why it was refused'),
+    h('h4', null, l10n.t('Why it was refused')),
     h('p', { class: 'refusal-cause', 'data-testid': 'refusal-cause' }, explanation.cause),
     h('ul', { class: 'refusal-evidence', 'data-testid': 'refusal-evidence' },
       ...explanation.evidence.map((e) => h('li', { 'data-verdict': e.verdict },

@@ -4,9 +4,11 @@
 // colours from the theme when it draws, so it redraws when VS Code switches the theme (the body's
 // vscode-light / vscode-dark / vscode-high-contrast class); its text alternative is a summary of what
 // it shows (counts per state and the area), and the note and legend beside it say the same in words.
+import * as l10n from '@vscode/l10n';
 import type { DataTableView, PositionColumn } from '../shared/dataTable';
 import { groupColumn } from '../shared/dataTable';
-import { formatCount } from '../shared/format';
+import { formatCount, nounText } from '../shared/format';
+import { isSingular, localDecimal } from '../shared/l10n';
 import { clear, h } from './dom';
 import { stateClass } from './dataGrid';
 
@@ -50,7 +52,7 @@ export class ScatterPlot {
   private frame = 0;
 
   constructor() {
-    this.canvas = h('canvas', { 'data-testid': 'scatter-plot', role: 'img', 'aria-label': 'Positions' });
+    this.canvas = h('canvas', { 'data-testid': 'scatter-plot', role: 'img', 'aria-label': l10n.t('Positions') });
     this.legend = h('div', { class: 'legend', 'data-testid': 'plot-legend' });
     this.note = h('p', { class: 'muted', 'data-testid': 'plot-note' });
     this.element = h('div', { class: 'plot-wrap' }, this.note, this.canvas, this.legend);
@@ -89,7 +91,8 @@ export class ScatterPlot {
     ctx.clearRect(0, 0, width, height);
 
     const positions = cols.columns.filter((c): c is PositionColumn => c.type === 'position');
-    const [one, many] = cols.noun;
+    const one = nounText(cols.noun[0]);
+    const many = nounText(cols.noun[1]);
     let minLat = Infinity, maxLat = -Infinity, minLng = Infinity, maxLng = -Infinity, placed = 0;
     for (const column of positions) {
       for (const r of this.rows) {
@@ -107,19 +110,20 @@ export class ScatterPlot {
     if (placed === 0) {
       const vehicles = cols.resource === 'vehicles';
       this.note.textContent = !positions.length
-        ? `${many.charAt(0).toUpperCase()}${many.slice(1)} have no positions.`
+        ? l10n.t('{0} have no positions.', `${many.charAt(0).toUpperCase()}${many.slice(1)}`)
         : this.rows.length
           ? vehicles
-            ? 'These vehicles have no position. MDS /vehicles carries none; list the vehicle status (/vehicles/status) or the MaaS listing for positions.'
-            : `These ${many} have no position.`
-          : `No ${many} to plot.`;
+            ? l10n.t('These vehicles have no position. MDS /vehicles carries none; list the vehicle status (/vehicles/status) or the MaaS listing for positions.')
+            : l10n.t('These {0} have no position.', many)
+          : l10n.t('No {0} to plot.', many);
       this.canvas.hidden = true;
       this.canvas.setAttribute('aria-label', this.note.textContent ?? '');
       return;
     }
     this.canvas.hidden = false;
-    const what = positions.length > 1 ? `positions of ${formatCount(this.rows.length)} ${this.rows.length === 1 ? one : many} (${positions.map((p) => p.label.toLowerCase()).join(' and ')})` : `of ${formatCount(this.rows.length)} ${this.rows.length === 1 ? one : many} have a position`;
-    this.note.textContent = `${formatCount(placed)} ${what}. No map is drawn: positions only, ${minLat.toFixed(4)}…${maxLat.toFixed(4)} lat, ${minLng.toFixed(4)}…${maxLng.toFixed(4)} lng.`;
+    const counted = `${formatCount(this.rows.length)} ${isSingular(this.rows.length) ? one : many}`;
+    const what = positions.length > 1 ? l10n.t('{0} positions of {1} ({2})', formatCount(placed), counted, positions.map((p) => p.label.toLowerCase()).join(l10n.t(' and '))) : l10n.t('{0} of {1} have a position', formatCount(placed), counted);
+    this.note.textContent = l10n.t('{0}. No map is drawn: positions only, {1}…{2} lat, {3}…{4} lng.', what, localDecimal(minLat, 4), localDecimal(maxLat, 4), localDecimal(minLng, 4), localDecimal(maxLng, 4));
 
     const pad = 16;
     const midLat = ((minLat + maxLat) / 2) * (Math.PI / 180);
@@ -155,8 +159,8 @@ export class ScatterPlot {
       parts.push(`${group.name} ${formatCount(group.points.length)}`);
       this.legend.appendChild(h('span', { class: 'legend-item' }, h('span', { class: `dot ${group.legendClass}`, 'aria-hidden': 'true' }), `${group.name} ${formatCount(group.points.length)}`));
     }
-    const by = groups.length > 1 ? (positions.length > 1 ? ' by position' : ' by state') : '';
-    this.canvas.setAttribute('aria-label', `Plot of ${formatCount(placed)} ${one} positions${by}: ${parts.join(', ')}. Latitude ${minLat.toFixed(4)} to ${maxLat.toFixed(4)}, longitude ${minLng.toFixed(4)} to ${maxLng.toFixed(4)}.`);
+    const plotOf = groups.length > 1 ? (positions.length > 1 ? l10n.t('Plot of {0} {1} positions by position', formatCount(placed), one) : l10n.t('Plot of {0} {1} positions by state', formatCount(placed), one)) : l10n.t('Plot of {0} {1} positions', formatCount(placed), one);
+    this.canvas.setAttribute('aria-label', l10n.t('{0}: {1}. Latitude {2} to {3}, longitude {4} to {5}.', plotOf, parts.join(', '), localDecimal(minLat, 4), localDecimal(maxLat, 4), localDecimal(minLng, 4), localDecimal(maxLng, 4)));
     this.canvas.setAttribute('data-theme', document.body.className);
     this.canvas.setAttribute('data-points', String(placed));
   }
@@ -183,7 +187,7 @@ export class ScatterPlot {
       if (!group) {
         const name = states.names[code] ?? '';
         const variable = STATE_COLOURS[name];
-        group = { name: name || 'no state', colour: variable ? themeColour(variable, foreground) : foreground, legendClass: stateClass(name), points: [] };
+        group = { name: name || l10n.t('no state'), colour: variable ? themeColour(variable, foreground) : foreground, legendClass: stateClass(name), points: [] };
         byCode.set(code, group);
       }
       group.points.push({ column, row });

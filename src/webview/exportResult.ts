@@ -69,7 +69,7 @@ export async function exportResult(view: ListingResultView, pages: readonly Http
     if (!page) return { ok: false, message: 'This page is no longer held. Run the request again.' };
     const text = rawText(page);
     chunks = rawChunks(text, secrets);
-    what = `the body of page ${(request.pageIndex ?? 0) + 1}`;
+    what = vscode.l10n.t('the body of page {0}', (request.pageIndex ?? 0) + 1);
     steps = Math.max(1, Math.ceil(text.length / RAW_CHUNK_CHARS));
   }
 
@@ -82,17 +82,17 @@ export async function exportResult(view: ListingResultView, pages: readonly Http
     const uri = await vscode.window.showSaveDialog({
       defaultUri: folder ? vscode.Uri.joinPath(folder, name) : undefined,
       filters: ext === 'geojson' ? { GeoJSON: ['geojson', 'json'] } : ext === 'csv' ? { CSV: ['csv'] } : ext === 'json' ? { JSON: ['json'] } : { Text: ['txt'] },
-      saveLabel: 'Save',
-      title: `Save ${what}`,
+      saveLabel: vscode.l10n.t('Save'),
+      title: vscode.l10n.t('Save {0}', what),
     });
-    if (!uri) return { ok: false, cancelled: true, message: 'Not saved.' };
-    if (uri.scheme !== 'file') return { ok: false, message: 'Choose a file on this machine.' };
+    if (!uri) return { ok: false, cancelled: true, message: vscode.l10n.t('Not saved.') };
+    if (uri.scheme !== 'file') return { ok: false, message: vscode.l10n.t('Choose a file on this machine.') };
     target = uri.fsPath;
   }
   const file = target;
-  const outcome = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Saving ${what} to ${path.basename(file)}`, cancellable: true }, (progress, cancel) =>
+  const outcome = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Saving {0} to {1}', what, path.basename(file)), cancellable: true }, (progress, cancel) =>
     writeChunksAtomically(file, chunks, { isCancelled: () => cancel.isCancellationRequested, onChunk: () => progress.report({ increment: 100 / steps }) }));
-  if (outcome.ok) return { ok: true, path: file, bytes: outcome.bytes, text: `Saved ${what} to ${path.basename(file)}.` };
+  if (outcome.ok) return { ok: true, path: file, bytes: outcome.bytes, text: vscode.l10n.t('Saved {0} to {1}.', what, path.basename(file)) };
   if (outcome.cancelled) return { ok: false, cancelled: true, message: `Cancelled: ${path.basename(file)} was not written.` };
   return { ok: false, message: outcome.message };
 }

@@ -1,6 +1,9 @@
 // The results panel's HTML shell. Pure (no `vscode` import) so that the standalone browser test
 // serves exactly the page the extension serves. Response data never goes into this HTML: it
-// arrives later as a structured-clone message and is rendered with textContent only.
+// arrives later as a structured-clone message and is rendered with textContent only. The one thing besides
+// that it carries is the host's translation bundle (our own strings, never data), as an escaped JSON attribute
+// that the bundle reads before it renders (src/webview-ui/l10nSetup.ts).
+import * as l10n from '@vscode/l10n';
 
 /** What the page needs from the host. */
 export interface PanelHtmlArgs {
@@ -11,7 +14,10 @@ export interface PanelHtmlArgs {
   scriptUri: string;
   styleUri: string;
   title: string;
+  /** The display language and, when not English, the host's translation bundle (src/webview/l10nBundle.ts). */
+  l10n?: { contents?: Record<string, string>; language: string };
 }
+
 
 function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -30,11 +36,12 @@ export function panelCsp(cspSource: string, nonce: string): string {
   ].join('; ');
 }
 
-/** The panel's HTML: CSP, stylesheet, a mount point, and the bundle loaded by nonce. */
+/** The panel's HTML: CSP, stylesheet, a mount point with the translation bundle as data, and the bundle loaded by nonce. */
 export function panelHtml(args: PanelHtmlArgs): string {
   const nonce = escapeHtml(args.nonce);
+  const language = args.l10n?.language ?? 'en';
   return `<!DOCTYPE html>
-<html lang="en">
+<html lang="${escapeHtml(language)}">
 <head>
 <meta charset="UTF-8">
 <meta http-equiv="Content-Security-Policy" content="${escapeHtml(panelCsp(args.cspSource, args.nonce))}">
@@ -43,7 +50,7 @@ export function panelHtml(args: PanelHtmlArgs): string {
 <title>${escapeHtml(args.title)}</title>
 </head>
 <body>
-<main id="app"><p class="muted">Loading…</p></main>
+<main id="app" data-l10n="${escapeHtml(JSON.stringify({ contents: args.l10n?.contents ?? {}, language }))}"><p class="muted">${escapeHtml(l10n.t('Loading…'))}</p></main>
 <script nonce="${nonce}" src="${escapeHtml(args.scriptUri)}"></script>
 </body>
 </html>`;

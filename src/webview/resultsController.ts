@@ -13,10 +13,10 @@ export type ResultsPanelController = ResultsPanelMethods & {
 /** The command that saves a result: `{ format, path?, query?, pageIndex? }`; without a path, a save dialog. */
 export const EXPORT_RESULT_COMMAND = 'mobilityApi.exportResult';
 
-const EXPORT_FORMATS = [
-  { label: 'Table as CSV', format: 'csv' },
-  { label: 'Positions as GeoJSON', format: 'geojson' },
-  { label: 'Raw body (page 1)', format: 'raw' },
+const EXPORT_FORMATS = () => [
+  { label: vscode.l10n.t('Table as CSV'), format: 'csv' },
+  { label: vscode.l10n.t('Positions as GeoJSON'), format: 'geojson' },
+  { label: vscode.l10n.t('Raw body (page 1)'), format: 'raw' },
 ] as const;
 
 /** The export command's argument, checked: a caller's object or nothing (then a quick pick asks). */
@@ -29,7 +29,7 @@ async function exportRequestOf(arg: unknown): Promise<ExportRequest | undefined>
     if (typeof a.pageIndex === 'number' && Number.isInteger(a.pageIndex) && a.pageIndex >= 0) request.pageIndex = a.pageIndex;
     return request;
   }
-  const picked = await vscode.window.showQuickPick(EXPORT_FORMATS.map((f) => ({ label: f.label, format: f.format })), { title: 'Save the result shown', placeHolder: 'What to save' });
+  const picked = await vscode.window.showQuickPick(EXPORT_FORMATS().map((f) => ({ label: f.label, format: f.format })), { title: vscode.l10n.t('Save the result shown'), placeHolder: vscode.l10n.t('What to save') });
   return picked ? { format: picked.format, query: {} } : undefined;
 }
 
@@ -61,7 +61,7 @@ export function registerResultsPanel(context: vscode.ExtensionContext, log: vsco
   const exportCommand = vscode.commands.registerCommand(EXPORT_RESULT_COMMAND, async (arg: unknown): Promise<ExportResultOutcome> => {
     const request = await exportRequestOf(arg);
     if (!request) return { ok: false, message: 'Say what to save: { format: "csv" | "geojson" | "raw", path? }.' };
-    if (!panels) return { ok: false, message: 'No result to save: run a request first.' };
+    if (!panels) return { ok: false, message: vscode.l10n.t('No result to save: run a request first.') };
     const outcome = await panels.exportShown(request);
     if (!outcome.ok && !outcome.cancelled && !request.path) void vscode.window.showErrorMessage(outcome.message);
     return outcome;

@@ -16,11 +16,16 @@ import { exportResult } from './exportResult';
 import type { ComparedToken } from '../results/compareView';
 import { compareResultView } from '../results/compareView';
 import { panelHtml } from './panelHtml';
+import { configureHostL10n, hostL10n } from './l10nBundle';
 import { bodyView } from '../results/bodyView';
 import { itemsOnPage, listingLine, listingView, pageView, requestErrorView } from '../results/listingView';
 import { tokenResultView } from '../results/tokenView';
 import { vehicleColumns } from '../results/vehicleReader';
 import type { RefusalContext } from '../results/refusalView';
+import { errorMessage } from '../core/errors';
+
+// This bundle (dist/resultsPanel.js) has its own copy of @vscode/l10n: point it at the extension's strings.
+configureHostL10n();
 
 /** What the commands call to show a result. */
 export interface ResultsPanelMethods extends vscode.Disposable {
@@ -136,6 +141,7 @@ class ResultsPanel implements vscode.Disposable {
       scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(root, 'main.js')).toString(),
       styleUri: webview.asWebviewUri(vscode.Uri.joinPath(root, 'main.css')).toString(),
       title: this.panel.title,
+      l10n: hostL10n(),
     });
   }
 
@@ -177,7 +183,7 @@ class ResultsPanel implements vscode.Disposable {
       try {
         checked = resultConformanceView({ pages }, held.endpointId, undefined, offset);
       } catch (err) {
-        this.log.warn(`${LOG} conformance check failed: ${err instanceof Error ? err.message : String(err)}`);
+        this.log.warn(`${LOG} conformance check failed: ${errorMessage(err)}`);
         checked = { state: 'notMds' };
       }
       view.conformance = offset === 0 ? checked : mergeConformanceViews(view.conformance, checked);
@@ -222,7 +228,7 @@ class ResultsPanel implements vscode.Disposable {
       return;
     }
     this.handle(message).catch((err: unknown) => {
-      const text = err instanceof Error ? err.message : String(err);
+      const text = errorMessage(err);
       this.log.error(`${LOG} ${message.type} failed: ${text}`);
       this.post({ type: 'notice', level: 'error', text });
     });
@@ -338,7 +344,7 @@ class ResultsPanel implements vscode.Disposable {
     const held = this.held(resultId);
     const loadAll = held?.loadAllResult;
     if (!held || !loadAll) return;
-    await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Loading every page of ${this.panel.title}`, cancellable: true }, (progress, cancel) => {
+    await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Loading every page of {0}', this.panel.title), cancellable: true }, (progress, cancel) => {
       const abort = new AbortController();
       cancel.onCancellationRequested(() => abort.abort());
       return this.loadNextPage(resultId, (nextUrl) => loadAll(nextUrl, (_page, n) => progress.report({ message: `page ${n}` }), abort.signal));
@@ -539,7 +545,7 @@ export function createResultsPanels(context: vscode.ExtensionContext, log: vscod
       // The active panel when one is, else the one that last showed a result.
       const active = [...panels.values()].find((p) => p.panel.active && p.shown?.view.kind === 'listing');
       const panel = active ?? lastResultPanel;
-      if (!panel) return { ok: false, message: 'No result to save: run a request first.' };
+      if (!panel) return { ok: false, message: vscode.l10n.t('No result to save: run a request first.') };
       return panel.export(request);
     },
     showRequestError(args) {

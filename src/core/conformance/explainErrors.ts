@@ -4,6 +4,7 @@
  * `vehicle_state` matched, replaced by that branch's errors), `if` errors give way to their `then` errors, and every
  * message says what was expected without repeating the value (so that equal problems group into one rule).
  */
+import * as l10n from '@vscode/l10n';
 import type { ErrorObject } from 'ajv';
 import type { SchemaCorrectionId, SchemaObject } from './schemaCorrections';
 
@@ -60,19 +61,19 @@ function messageOf(error: ErrorObject): string {
   const p = error.params as Record<string, unknown>;
   switch (error.keyword) {
     case 'required':
-      return `missing required property ${String(p.missingProperty)}`;
+      return l10n.t('missing required property {0}', String(p.missingProperty));
     case 'additionalProperties':
-      return `unexpected property ${String(p.additionalProperty)}`;
+      return l10n.t('unexpected property {0}', String(p.additionalProperty));
     case 'enum':
-      return `must be one of: ${listed(p.allowedValues as unknown[])}`;
+      return l10n.t('must be one of: {0}', listed(p.allowedValues as unknown[]));
     case 'const':
-      return `must be ${JSON.stringify(p.allowedValue)}`;
+      return l10n.t('must be {0}', JSON.stringify(p.allowedValue));
     case 'type':
-      return `must be of type ${Array.isArray(p.type) ? p.type.join(' or ') : String(p.type)}`;
+      return l10n.t('must be of type {0}', Array.isArray(p.type) ? p.type.join(' or ') : String(p.type));
     case 'pattern':
-      return `must match the pattern ${String(p.pattern)}`;
+      return l10n.t('must match the pattern {0}', String(p.pattern));
     case 'format':
-      return `must be a valid ${String(p.format)}`;
+      return l10n.t('must be a valid {0}', String(p.format));
     case 'oneOf':
     case 'anyOf': {
       const branches = Array.isArray(error.schema) ? error.schema : [];
@@ -80,9 +81,9 @@ function messageOf(error: ErrorObject): string {
       const passing = p.passingSchemas;
       if (Array.isArray(passing)) {
         // ajv stops at the second match: "more than one", not a count.
-        return `matches more than one alternative (${listed(passing.map((i: number) => titles[i]))}) where exactly one is allowed`;
+        return l10n.t('matches more than one alternative ({0}) where exactly one is allowed', listed(passing.map((i: number) => titles[i])));
       }
-      return `matches none of the alternatives: ${listed(titles)}`;
+      return l10n.t('matches none of the alternatives: {0}', listed(titles));
     }
     default:
       return error.message ?? error.keyword;

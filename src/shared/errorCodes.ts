@@ -1,0 +1,61 @@
+// The stable codes of MobilityError (src/core/errors.ts), here so that the host–webview contract
+// (ErrorView.code in protocol.ts) and the shell's outcomes can name them without importing the core.
+
+/** Every code a MobilityError can carry. Clients and tests match on these, so codes are never renamed. */
+export type ErrorCode =
+  // credentials and keys
+  | 'KEY_NOT_RECOGNISED'
+  | 'KEY_ENCRYPTED'
+  | 'KEY_PUBLIC_NOT_PRIVATE'
+  | 'KEY_CERTIFICATE'
+  | 'KEY_WRONG_CURVE'
+  | 'KEY_WRONG_TYPE'
+  | 'KEY_RSA_TOO_SMALL'
+  | 'KEY_FILE_INVALID'
+  | 'KID_MISSING'
+  | 'ISSUER_INVALID'
+  | 'CREDENTIAL_TYPE_UNKNOWN'
+  | 'CREDENTIAL_TYPE_MISMATCH'
+  | 'CREDENTIAL_NOT_FOR_API'
+  // environments and tokens
+  | 'BASE_URL_MISSING'
+  | 'BASE_URL_INVALID'
+  | 'AUDIENCE_INVALID'
+  | 'LIFETIME_OUT_OF_RANGE'
+  | 'CLOCK_STORE_FAILED'
+  | 'CLOCK_BEHIND'
+  | 'SIGNING_FAILED'
+  | 'SIGNATURE_INVALID'
+  // HTTP
+  | 'HTTP_TIMEOUT'
+  | 'HTTP_ABORTED'
+  | 'HTTP_CONNECTION_REFUSED'
+  | 'HTTP_DNS'
+  | 'HTTP_TLS'
+  | 'HTTP_NETWORK'
+  | 'HTTP_TOO_LARGE'
+  | 'HTTP_REDIRECT_CROSS_ORIGIN'
+  | 'HTTP_BAD_BODY'
+  // requests: paths, headers, endpoints and their parameters (refused before anything is signed)
+  | 'PATH_INVALID'
+  | 'HEADER_INVALID'
+  | 'ENDPOINT_UNKNOWN'
+  | 'PARAMETER_MISSING'
+  | 'PARAMETER_INVALID'
+  | 'PARAMETER_UNKNOWN'
+  // harvest: an hour endpoint over a range of hours into a folder
+  | 'HARVEST_FOLDER_IN_USE'
+  | 'HARVEST_FOLDER_MISMATCH'
+  | 'HARVEST_MANIFEST_INVALID'
+  | 'HARVEST_WRITE_FAILED'
+  | 'HARVEST_REFUSED'
+  // local sandbox
+  | 'TRUST_FILE_INVALID'
+  | 'SANDBOX_OPTIONS_INVALID'
+  | 'SANDBOX_START_FAILED'
+  | 'DEMO_KEY_INVALID'
+  // front ends
+  | 'USAGE'
+  | 'SECRET_STORAGE_FAILED'
+  | 'NO_CREDENTIAL'
+  | 'FILE_READ_FAILED';
