@@ -57,21 +57,27 @@ function cellText(state: HeatmapCellState, record: HourRecord | undefined): stri
     case 'empty': return '0';
     case 'not_found': return '404';
     case 'pending': return '202';
-    case 'failed': return record?.httpStatus !== undefined ? String(record.httpStatus) : 'err';
+    case 'failed': return record?.httpStatus !== undefined ? String(record.httpStatus) : 'fail';
     case 'fetching': return '…';
     case 'not_fetched': return '·';
     case 'outside': return '';
   }
 }
 
-/** The outcome in words, for the accessible name: "53 trips", "404 not found (tried again next run)". */
+/**
+ * The outcome in words, for the accessible name: "53 trips", "404 not found (tried again next run)".
+ * It holds the cell's text (`0`, `404`, `500`…), so that what is seen is what is heard and can be said to voice control.
+ */
 function outcomeText(state: HeatmapCellState, record: HourRecord | undefined, noun: [string, string]): string {
   switch (state) {
-    case 'items': return plural(record?.items ?? 0, ...noun);
-    case 'empty': return `200 but empty: no ${noun[1]}`;
+    case 'items': {
+      const text = cellText(state, record);
+      return `${plural(record?.items ?? 0, ...noun)}${text === String(record?.items ?? 0) ? '' : ` (shown as ${text})`}`;
+    }
+    case 'empty': return `0 ${noun[1]} (200 but empty)`;
     case 'not_found': return '404 not found (not served: tried again by the next run)';
     case 'pending': return '202 still pending (not processed yet: tried again by the next run)';
-    case 'failed': return `failed${record?.problem ? `: ${record.problem}` : ''}`;
+    case 'failed': return `failed${record?.httpStatus !== undefined ? ` with ${record.httpStatus}` : ''}${record?.problem ? `: ${record.problem}` : ''}`;
     case 'fetching': return 'being fetched now';
     case 'not_fetched': return 'not yet fetched';
     case 'outside': return 'not in the range';

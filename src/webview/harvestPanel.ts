@@ -93,7 +93,8 @@ export class HarvestSession implements HarvestDisplay {
     const record = this.hours[hour];
     let text: string | undefined;
     if (record && (record.status === 'items' || record.status === 'empty')) {
-      const file = path.join(this.args.outDir, ...(record.file ?? hourFileOf(this.args.endpoint, hour)).split('/'));
+      // The file's name from the hour (as the engine checks it), never the manifest's `file`: a hand-edited manifest cannot point outside the folder.
+      const file = path.join(this.args.outDir, ...hourFileOf(this.args.endpoint, hour).split('/'));
       text = await fs.promises.readFile(file, 'utf8').catch(() => undefined);
     }
     const view = harvestHourView(this.args.endpoint, hour, record, text);

@@ -11,7 +11,7 @@ import type { FrameLocator, Page } from 'playwright-core';
 import { HOUR_MS, floorToUtcHour, formatUtcHour } from '../../src/core/utcHour';
 import { startSandbox } from '../../src/sandbox/sandboxServer';
 import type { RunningSandbox } from '../../src/sandbox/sandboxServer';
-import { webviewWith } from './panelFrame';
+import { axeViolations, describeViolations, resultsPanelFrame, webviewWith } from './panelFrame';
 import { e2eFolders, useWorkbench } from './session';
 import { answerInputBox, openViewContainer, pickQuickPickItem, quickInputState, runCommand, runCommandAndPick, step, treeRow, waitForNotification } from './workbench';
 
@@ -104,17 +104,19 @@ describe('Fetch Hours… in the workbench', function () {
     });
     await step(page, 'refuse a typo in the first hour, then give the range', async () => {
       const box = page.locator('.quick-input-widget .quick-input-box input');
-      await until(page, 'the first hour is asked', async () => /first hour/.test((await quickInputState(page))?.message ?? ''), 20_000);
+      await until(page, 'the first hour is asked', async () => /first hour/.test((await quickInputState(page))?.message ?? ''), 60_000);
       await box.fill('2025-11-5T7');
-      await until(page, 'the typo is refused', async () => /from "2025-11-5T7" is not a UTC hour: use YYYY-MM-DDTHH/.test((await quickInputState(page))?.message ?? ''), 10_000);
+      await until(page, 'the typo is refused', async () => /from "2025-11-5T7" is not a UTC hour: use YYYY-MM-DDTHH/.test((await quickInputState(page))?.message ?? ''), 30_000);
       await box.fill(from);
       await box.press('Enter');
       await answerInputBox(page, to, /last hour/);
     });
     await step(page, 'pick the output folder in the folder dialog', async () => {
-      await until(page, 'the folder dialog opens', async () => !!(await quickInputState(page))?.value, 20_000);
+      // The dialog fills in its suggestion (the workspace folder) after it opens: type over it only then.
+      await until(page, 'the folder dialog suggests the workspace folder', async () => ((await quickInputState(page))?.value ?? '').replace(/\/$/, '') === folders.workspaceDir, 60_000);
       const box = page.locator('.quick-input-widget .quick-input-box input');
       await box.fill(outDir);
+      await page.waitForFunction((want) => document.querySelector<HTMLInputElement>('.quick-input-widget .quick-input-box input')?.value === want, outDir);
       await box.press('Enter');
       // The simple dialog validates the typed path asynchronously and may first open the folder: accept again while it shows it.
       let lastEnter = Date.now();
@@ -150,7 +152,7 @@ describe('Fetch Hours… in the workbench', function () {
       assert.equal(manifest.hours[RETRIED].attempts, 2);
       assert.ok(['items', 'empty'].includes(states[RETRIED]), 'the hour that failed once was fetched on the retry');
       assert.match(await frame.locator(`[data-testid="heat-${RETRIED}"]`).getAttribute('title') ?? '', /\nAttempts: 2\n/);
-      assert.match(await frame.locator(`[data-testid="heat-${BROKEN}"]`).getAttribute('aria-label') ?? '', /: failed: /);
+      assert.match(await frame.locator(`[data-testid="heat-${BROKEN}"]`).getAttribute('aria-label') ?? '', /: failed with 500: /);
       const seen = new Set(Object.values(states));
       for (const s of ['items', 'empty', 'not_found', 'pending', 'failed']) assert.ok(seen.has(s), `some hour shows ${s}`);
       for (const [h, record] of Object.entries(manifest.hours)) {
@@ -189,6 +191,11 @@ describe('Fetch Hours… in the workbench', function () {
       const line = frame.locator('[data-testid="harvest-hour-line"]');
       await until(page, 'the 404 hour is explained', async () => /404 not found; no trips were written/.test((await line.textContent()) ?? ''));
       assert.equal(await frame.locator('[data-testid="trips-table"]').count(), 0);
+    });
+    await step(page, 'axe finds no serious or critical violation in the harvest view', async () => {
+      const { frame: inner } = await resultsPanelFrame(page);
+      const violations = await axeViolations(inner);
+      assert.deepEqual(violations, [], describeViolations(violations));
     });
     await step(page, 'cells keep their text readable: contrast of at least 4.5:1 for every state', async () => {
       const readings = await frame.locator('[data-testid="heatmap"]').evaluate((table) => {
@@ -232,6 +239,26 @@ describe('Fetch Hours… in the workbench', function () {
       });
       assert.ok(readings.length >= 5, JSON.stringify(readings));
       for (const r of readings) assert.ok(r.ratio >= 4.5, `${r.state}: contrast ${r.ratio.toFixed(2)}:1`);
+    });
+  });
+
+  it('offers "Fetch hours…" on a result of an hour endpoint, with that hour as the last of the range', async () => {
+    const page = wb.page;
+    const asked = hour(2);
+    await step(page, `Send Request… Trips ${asked} to the provider`, async () => {
+      await runCommandAndPick(page, 'Mobility API: Send Request…', envName);
+      await pickQuickPickItem(page, 'Trips');
+      await answerInputBox(page, asked, /end_time/);
+    });
+    const frame = await step(page, 'see the result with "Fetch hours…"', () => webviewWith(page, '[data-testid="fetch-hours"]', { visible: true }));
+    await step(page, 'click it and see the range asked, ending at that hour', async () => {
+      await frame.locator('[data-testid="fetch-hours"]').click();
+      await until(page, 'the first hour is asked', async () => /first hour/.test((await quickInputState(page))?.message ?? ''), 60_000);
+      assert.equal((await quickInputState(page))?.value, formatUtcHour(Date.parse(`${asked}:00:00Z`) - 23 * HOUR_MS), 'the 24 hours up to the result\'s hour');
+      await page.keyboard.press('Enter');
+      await until(page, 'the last hour is asked', async () => { const q = await quickInputState(page); return /\(2\/2\)|last hour/.test(`${q?.title ?? ''} ${q?.message ?? ''}`); }, 60_000);
+      assert.equal((await quickInputState(page))?.value, asked);
+      await page.keyboard.press('Escape');
     });
   });
 });

@@ -7,6 +7,7 @@ import { harvestHours } from '../../src/core/harvest/harvestRun';
 import { harvestHeatmapView } from '../../src/results/harvestHeatmap';
 import { harvestHourView, parseHourLines } from '../../src/results/harvestHourView';
 import type { HeatmapCellView } from '../../src/shared/protocol';
+import { parseWebviewMessage } from '../../src/shared/protocol';
 import { startSandbox } from '../../src/sandbox/sandboxServer';
 import type { RunningSandbox } from '../../src/sandbox/sandboxServer';
 import { SyntheticFleet } from '../../src/sandbox/syntheticFleet';
@@ -115,7 +116,10 @@ describe('harvest heatmap view model (from real manifests)', function () {
     assert.match(retried.detail, /\nAttempts: 2\n/);
     assert.match(retried.detail, /\nFetched: 2\d{3}-\d\d-\d\d \d\d:\d\d:\d\dZ in [\d,]+ ms$/);
     const broken = cellOf(BROKEN);
-    assert.match(broken.label, /^2025-11-04 21:00–22:00 UTC: failed: /);
+    assert.match(broken.label, /^2025-11-04 21:00–22:00 UTC: failed with 500: /);
+    for (const cell of harvestHeatmapView({ endpoint: 'trips', from: FROM, to: TO, hours: manifest.hours }).days.flatMap((d) => d.cells)) {
+      if (/\w/.test(cell.text)) assert.ok(cell.label.includes(cell.text), `the accessible name "${cell.label}" holds the text shown, "${cell.text}"`);
+    }
     assert.match(broken.detail, /\nAttempts: 3\n/, 'the first request and two retries');
     const pending = cellOf('2025-11-05T15');
     assert.match(pending.label, /202 still pending/);
@@ -151,5 +155,26 @@ describe('harvest heatmap view model (from real manifests)', function () {
     assert.equal(missing.table, undefined);
     assert.match(missing.line, /404 not found; no trips were written/);
     assert.deepEqual(parseHourLines('{"a":1}\nnot json\n{"b":2}'), { items: [{ a: 1 }, { b: 2 }], badLines: 1 });
+  });
+
+  it('shows a large count short in the cell and exact in its name and hover', () => {
+    const record = { ...manifest.hours[RETRIED], status: 'items' as const, items: 12_345 };
+    const view = harvestHeatmapView({ endpoint: 'events_historical', from: RETRIED, to: RETRIED, hours: { [RETRIED]: record } });
+    const cell = view.days[0].cells.find((c) => c.hour === RETRIED);
+    assert.equal(cell?.text, '12k');
+    assert.equal(cell?.label, '2025-11-04 20:00–21:00 UTC: 12,345 events (shown as 12k)');
+    assert.match(cell?.detail ?? '', /\nEvents: 12,345\n/);
+    assert.equal(view.line, '1 hour: 1 hour with items (12,345 events), 0 empty, 0 not found (404), 0 pending (202), 0 failed');
+  });
+});
+
+describe('harvest messages from the webview', () => {
+  it('accepts an hour to show and "Fetch hours", and drops anything else', () => {
+    assert.deepEqual(parseWebviewMessage({ type: 'showHarvestHour', resultId: 'r1', hour: '2025-11-04T20', extra: 1 }), { type: 'showHarvestHour', resultId: 'r1', hour: '2025-11-04T20' });
+    assert.deepEqual(parseWebviewMessage({ type: 'fetchHours', resultId: 'r1' }), { type: 'fetchHours', resultId: 'r1' });
+    for (const hour of ['2025-11-04', '../../etc/passwd', '2025-11-04T20/../x', 42, undefined]) {
+      assert.equal(parseWebviewMessage({ type: 'showHarvestHour', resultId: 'r1', hour }), undefined, String(hour));
+    }
+    assert.equal(parseWebviewMessage({ type: 'fetchHours' }), undefined);
   });
 });
