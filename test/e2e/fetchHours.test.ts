@@ -4,6 +4,7 @@
 // manifest the harvest wrote, an hour's items open in the trips table by click and by keyboard, and the
 // cells' text keeps a contrast of at least 4.5:1.
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -13,11 +14,33 @@ import { startSandbox } from '../../src/sandbox/sandboxServer';
 import type { RunningSandbox } from '../../src/sandbox/sandboxServer';
 import { axeViolations, describeViolations, resultsPanelFrame, webviewWith } from './panelFrame';
 import { e2eFolders, useWorkbench } from './session';
-import { answerInputBox, openViewContainer, pickQuickPickItem, quickInputState, runCommand, runCommandAndPick, step, treeRow, waitForNotification } from './workbench';
+import { answerInputBox, clickNotificationButton, openViewContainer, pickQuickPickItem, quickInputState, runCommand, runCommandAndPick, step, treeRow, waitForNotification } from './workbench';
 
 interface ManifestOnDisk {
   format: string;
-  hours: Record<string, { status: string; items: number; attempts: number; httpStatus?: number }>;
+  from: string;
+  to: string;
+  hours: Record<string, { status: string; items: number; bytes: number; attempts: number; httpStatus?: number }>;
+}
+
+/** Picks `folder` in code-server's folder dialog (a quick input taking a path), once it has filled in its suggestion. */
+async function pickFolder(page: Page, folder: string, suggested: string, started: () => boolean): Promise<void> {
+  await until(page, 'the folder dialog suggests the workspace folder', async () => ((await quickInputState(page))?.value ?? '').replace(/\/$/, '') === suggested, 60_000);
+  const box = page.locator('.quick-input-widget .quick-input-box input');
+  await box.fill(folder);
+  await page.waitForFunction((want) => document.querySelector<HTMLInputElement>('.quick-input-widget .quick-input-box input')?.value === want, folder);
+  await box.press('Enter');
+  // The simple dialog validates the typed path asynchronously and may first open the folder: accept again while it shows it.
+  let lastEnter = Date.now();
+  await until(page, 'the harvest starts', async () => {
+    if (started()) return true;
+    const open = await quickInputState(page);
+    if (open && open.value.replace(/\/$/, '') === folder && Date.now() - lastEnter > 1500) {
+      await box.press('Enter');
+      lastEnter = Date.now();
+    }
+    return false;
+  }, 60_000);
 }
 
 /** Until `check` holds, polling; fails with `what` after `timeoutMs`. */
@@ -111,25 +134,7 @@ describe('Fetch Hours… in the workbench', function () {
       await box.press('Enter');
       await answerInputBox(page, to, /last hour/);
     });
-    await step(page, 'pick the output folder in the folder dialog', async () => {
-      // The dialog fills in its suggestion (the workspace folder) after it opens: type over it only then.
-      await until(page, 'the folder dialog suggests the workspace folder', async () => ((await quickInputState(page))?.value ?? '').replace(/\/$/, '') === folders.workspaceDir, 60_000);
-      const box = page.locator('.quick-input-widget .quick-input-box input');
-      await box.fill(outDir);
-      await page.waitForFunction((want) => document.querySelector<HTMLInputElement>('.quick-input-widget .quick-input-box input')?.value === want, outDir);
-      await box.press('Enter');
-      // The simple dialog validates the typed path asynchronously and may first open the folder: accept again while it shows it.
-      let lastEnter = Date.now();
-      await until(page, 'the harvest starts writing the folder', async () => {
-        if (fs.existsSync(path.join(outDir, 'trips'))) return true;
-        const open = await quickInputState(page);
-        if (open && open.value.replace(/\/$/, '') === outDir && Date.now() - lastEnter > 1500) {
-          await box.press('Enter');
-          lastEnter = Date.now();
-        }
-        return false;
-      }, 30_000);
-    });
+    await step(page, 'pick the output folder in the folder dialog', () => pickFolder(page, outDir, folders.workspaceDir, () => fs.existsSync(path.join(outDir, 'trips'))));
     const frame = await step(page, 'see the heatmap in the results panel', () => webviewWith(page, '[data-testid="heatmap"]'));
     await step(page, 'see it fill in live while the harvest runs', async () => {
       const first = await cellStates(frame);
@@ -259,6 +264,64 @@ describe('Fetch Hours… in the workbench', function () {
       await until(page, 'the last hour is asked', async () => { const q = await quickInputState(page); return /\(2\/2\)|last hour/.test(`${q?.title ?? ''} ${q?.message ?? ''}`); }, 60_000);
       assert.equal((await quickInputState(page))?.value, asked);
       await page.keyboard.press('Escape');
+    });
+  });
+
+  it('Cancel stops after the current request and leaves a consistent folder, which the CLI resumes', async () => {
+    const page = wb.page;
+    const older = { from: hour(62), to: hour(31) };
+    const inOlder = (h: string) => h >= older.from && h <= older.to;
+    await step(page, `Fetch Hours… ${older.from} to ${older.to} into the same folder`, async () => {
+      await runCommandAndPick(page, 'Mobility API: Fetch Hours…', envName);
+      await pickQuickPickItem(page, 'Trips');
+      await answerInputBox(page, older.from, /first hour/);
+      await answerInputBox(page, older.to, /last hour/);
+      const before = fs.statSync(path.join(outDir, 'manifest.json')).mtimeMs;
+      await pickFolder(page, outDir, folders.workspaceDir, () => fs.statSync(path.join(outDir, 'manifest.json')).mtimeMs !== before || fs.existsSync(path.join(outDir, 'harvest.lock')));
+    });
+    const frame = await step(page, 'see the older hours fill in', async () => {
+      const f = await webviewWith(page, `[data-testid="heat-${older.from}"]`);
+      await until(page, 'three older hours are recorded', async () => Object.entries(await cellStates(f)).filter(([h, s]) => inOlder(h) && s !== 'not_fetched' && s !== 'fetching').length >= 3);
+      return f;
+    });
+    await step(page, 'press Cancel on the progress notification', async () => {
+      await clickNotificationButton(page, /Trips · Faulty provider: \d+ of 32 hours/, 'Cancel');
+      await waitForNotification(page, /Fetch Hours stopped: the hours finished are recorded/, 60_000);
+      await until(page, 'the panel says Finished', async () => (await frame.locator('[data-testid="harvest-status"]').textContent())?.trim() === 'Finished');
+    });
+    let doneBefore = 0;
+    await step(page, 'the folder is consistent: every hour file is recorded with its size, nothing half-written, the rest not reached', async () => {
+      const manifest = JSON.parse(fs.readFileSync(path.join(outDir, 'manifest.json'), 'utf8')) as ManifestOnDisk;
+      assert.equal(manifest.from, older.from, 'the manifest widened to the older range');
+      const files = fs.readdirSync(path.join(outDir, 'trips'));
+      assert.deepEqual(files.filter((f) => f.endsWith('.tmp')), [], 'no temporary file is left');
+      for (const file of files) {
+        const record = manifest.hours[file.replace(/\.ndjson$/, '')];
+        assert.ok(record && ['items', 'empty'].includes(record.status), `${file} is recorded as done`);
+        assert.equal(fs.statSync(path.join(outDir, 'trips', file)).size, record.bytes, `${file} has the recorded size`);
+      }
+      const olderHours = Object.keys(manifest.hours).filter(inOlder);
+      doneBefore = olderHours.length;
+      assert.ok(doneBefore >= 3 && doneBefore < 32, `${doneBefore} of 32 older hours recorded before Cancel`);
+      const states = await cellStates(frame);
+      const notReached = Object.entries(states).filter(([h, st]) => inOlder(h) && st === 'not_fetched').length;
+      assert.equal(notReached, 32 - doneBefore, 'the hours not reached show as not yet fetched');
+    });
+    await step(page, 'mobility-api harvest resumes the folder: the hours done are skipped', async () => {
+      const keyFile = path.join(outDir, '..', `fetch-hours-key-${process.pid}.pem`);
+      fs.writeFileSync(keyFile, key.privateKey.export({ type: 'pkcs8', format: 'pem' }), { mode: 0o600 });
+      try {
+        const baseUrl = sandbox.environments.find((e) => e.id === 'mds-staging')?.baseUrl ?? '';
+        const args = [path.join(process.cwd(), 'dist', 'cli.js'), 'harvest', 'trips', '--from', older.from, '--to', older.to, '--out', outDir, '--base-url', baseUrl, '--private-key', keyFile, '--kid', kid, '--iss', iss, '--type', 'external-org', '--state-dir', folders.stateDir, '--json'];
+        const { code, stdout, stderr } = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+          execFile(process.execPath, args, { timeout: 120_000 }, (err, out, errText) => resolve({ code: err ? Number(err.code ?? 1) : 0, stdout: out, stderr: errText }));
+        });
+        assert.equal(code, 0, `the CLI completes the range: ${stderr}`);
+        const summary = JSON.parse(stdout) as { skipped: number; fetched: number; complete: boolean };
+        assert.deepEqual({ skipped: summary.skipped, fetched: summary.fetched, complete: summary.complete }, { skipped: doneBefore, fetched: 32 - doneBefore, complete: true });
+      } finally {
+        fs.rmSync(keyFile, { force: true });
+      }
     });
   });
 });
