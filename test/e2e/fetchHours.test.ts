@@ -181,6 +181,32 @@ describe('Fetch Hours… in the workbench', function () {
       assert.match((await frame.locator('[data-testid="row-count"]').textContent()) ?? '', new RegExp(`\\b${n}\\b`));
       assert.equal(await frame.locator(`[data-testid="heat-${h}"]`).getAttribute('aria-pressed'), 'true');
     });
+    await step(page, 'save the hour\'s trips as CSV through the save dialog', async () => {
+      const target = path.join(outDir, '..', `fetch-hours-${process.pid}.csv`);
+      fs.rmSync(target, { force: true });
+      await frame.locator('[data-testid="export-csv"]').click();
+      // code-server's save dialog is a quick input that takes a path; it fills in the suggested path after it opens.
+      await until(page, 'the save dialog suggests a .csv file', async () => /\.csv$/.test((await quickInputState(page))?.value ?? ''));
+      const box = page.locator('.quick-input-widget .quick-input-box input');
+      await box.fill(target);
+      await page.waitForFunction((want) => document.querySelector<HTMLInputElement>('.quick-input-widget .quick-input-box input')?.value === want, target);
+      await box.press('Enter');
+      let lastEnter = Date.now();
+      await until(page, 'the CSV is written', async () => {
+        if (fs.existsSync(target)) return true;
+        if ((await quickInputState(page))?.value === target && Date.now() - lastEnter > 1500) {
+          await box.press('Enter');
+          lastEnter = Date.now();
+        }
+        return false;
+      });
+      const lines = fs.readFileSync(target, 'utf8').trimEnd().split('\r\n');
+      fs.rmSync(target, { force: true });
+      assert.match(lines[0], /^Trip ID,Device ID,/);
+      assert.equal(lines.length, manifest.hours[withItems[0]].items + 1, 'a header and one line per trip of the hour');
+      const ids = fs.readFileSync(path.join(outDir, 'trips', `${withItems[0]}.ndjson`), 'utf8').trim().split('\n').map((l) => (JSON.parse(l) as { trip_id: string }).trip_id).sort();
+      assert.deepEqual(lines.slice(1).map((l) => l.split(',')[0]).sort(), ids);
+    });
     await step(page, 'move with the arrow keys and open the next hour with Enter', async () => {
       const [h] = withItems;
       const next = formatUtcHour(Date.parse(`${h}:00:00Z`) + HOUR_MS);
