@@ -52,7 +52,8 @@ export function registerFetchHours(deps: CommandDeps): vscode.Disposable {
     const title = vscode.l10n.t('Fetch Hours: {0} · {1}', endpointTitle(env, endpoint), env.name);
     const display = deps.results.showHarvest({ environment: env, endpoint, outDir, from, to, title });
     deps.log.info('fetchHours', `${endpoint} ${from} to ${to} from ${env.baseUrl} into ${outDir}`);
-    let summary: HarvestSummary;
+    let summary: HarvestSummary | undefined;
+    let failure: string | undefined;
     try {
       summary = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, (progress, cancel) => {
         const stop = new AbortController();
@@ -78,8 +79,11 @@ export function registerFetchHours(deps: CommandDeps): vscode.Disposable {
           },
         });
       });
+    } catch (err) {
+      failure = isMobilityError(err) ? err.message : vscode.l10n.t('an unexpected error (see the log)');
+      throw err;
     } finally {
-      await display.finished();
+      await display.finished(failure ?? (summary?.interrupted ? vscode.l10n.t('cancelled. The hours finished are recorded; run Fetch Hours on the same folder to resume.') : undefined));
     }
     const c = summary.coverage;
     const line = vscode.l10n.t('{0}: {1} with items ({2}), {3} empty, {4} not found (404), {5} pending (202), {6} failed.', plural(summary.hours, 'hour'), c.items, plural(summary.items, 'item'), c.empty, c.not_found, c.pending, c.failed);

@@ -370,6 +370,8 @@ export interface HarvestResultView {
   from: string;
   to: string;
   running: boolean;
+  /** Why the harvest ended early (Cancel, a refusal, the disk), once it has. */
+  stopped?: string;
   heatmap: HarvestHeatmapView;
   /** The hour whose items are shown, when one was chosen. */
   hour?: HarvestHourView;
@@ -426,7 +428,7 @@ export type HostMessage =
   | { type: 'body'; body: BodyView }
   | { type: 'notice'; level: 'info' | 'error'; text: string }
   /** A harvest moved on: the whole heatmap again (a month is 720 small cells), and whether it still runs. */
-  | { type: 'harvestProgress'; resultId: string; heatmap: HarvestHeatmapView; running: boolean; summaryLine: string }
+  | { type: 'harvestProgress'; resultId: string; heatmap: HarvestHeatmapView; running: boolean; stopped?: string; summaryLine: string }
   /** The items of the hour the user chose, read by the host from the hour's file. */
   | { type: 'harvestHour'; resultId: string; hour: HarvestHourView };
 

@@ -29,7 +29,7 @@ export class HarvestView {
     this.focusHour = r.hour?.hour;
     const env = r.environment;
     this.lineHost = h('span', { 'data-testid': 'summary-line' }, r.summary.line);
-    this.statusHost = h('span', { 'data-testid': 'harvest-status' }, statusText(r.running));
+    this.statusHost = h('span', { 'data-testid': 'harvest-status' }, statusText(r.running, r.stopped));
     root.appendChild(h('header', { class: 'result-header' },
       h('div', null,
         h('h1', { 'data-testid': 'result-title' }, r.title),
@@ -48,17 +48,18 @@ export class HarvestView {
   }
 
   /** A progress message for the result shown. */
-  progress(resultId: string, heatmap: HarvestHeatmapView, running: boolean, summaryLine: string): void {
+  progress(resultId: string, heatmap: HarvestHeatmapView, running: boolean, stopped: string | undefined, summaryLine: string): void {
     const r = this.result;
     if (!r || r.id !== resultId) return;
     const wasRunning = r.running;
     r.heatmap = heatmap;
     r.running = running;
+    r.stopped = stopped;
     r.summary.line = summaryLine;
     if (this.lineHost) this.lineHost.textContent = summaryLine;
-    if (this.statusHost) this.statusHost.textContent = statusText(running);
+    if (this.statusHost) this.statusHost.textContent = statusText(running, stopped);
     this.renderHeatmap(heatmap);
-    if (wasRunning && !running) this.announce(`Harvest finished: ${summaryLine}`);
+    if (wasRunning && !running) this.announce(`${statusText(running, stopped)}: ${summaryLine}`);
   }
 
   /** The items of an hour the host read. */
@@ -182,6 +183,7 @@ export class HarvestView {
   }
 }
 
-function statusText(running: boolean): string {
-  return running ? 'Fetching…' : 'Finished';
+function statusText(running: boolean, stopped: string | undefined): string {
+  if (running) return 'Fetching…';
+  return stopped ? `Stopped: ${stopped}` : 'Finished';
 }

@@ -163,7 +163,7 @@ class ResultsApp {
         this.notice(message.text, message.level);
         return;
       case 'harvestProgress':
-        this.harvest.progress(message.resultId, message.heatmap, message.running, message.summaryLine);
+        this.harvest.progress(message.resultId, message.heatmap, message.running, message.stopped, message.summaryLine);
         return;
       case 'harvestHour':
         this.harvest.hour(message.resultId, message.hour);

@@ -20,8 +20,8 @@ export interface HarvestDisplay {
   fetching(hour: string | undefined): void;
   /** An hour was recorded in the manifest. */
   recorded(hour: string, record: HourRecord): void;
-  /** The harvest ended (finished, cancelled or failed): the folder's manifest is read again, as the truth. */
-  finished(): Promise<void>;
+  /** The harvest ended, finished or `stopped` early (why: Cancel, a refusal…): the folder's manifest is read again, as the truth. */
+  finished(stopped?: string): Promise<void>;
 }
 
 /** What the panel needs to show a harvest. */
@@ -34,8 +34,10 @@ export interface HarvestDisplayArgs {
   title: string;
 }
 
-/** The least time between two heatmap updates while hours finish quickly (a month is 720 cells). */
+/** The least time between two heatmap updates while hours finish quickly (a month is 720 cells); longer ranges wait longer, as each update sends every cell. */
 const UPDATE_INTERVAL_MS = 250;
+/** Added to the interval per hour of the range: a year (8,760 cells) is updated about every 2.4 s. */
+const UPDATE_MS_PER_HOUR = 0.25;
 
 /** One harvest as a panel shows it. */
 export class HarvestSession implements HarvestDisplay {
@@ -78,11 +80,12 @@ export class HarvestSession implements HarvestDisplay {
     this.schedule();
   }
 
-  async finished(): Promise<void> {
+  async finished(stopped?: string): Promise<void> {
     clearTimeout(this.timer);
     this.timer = undefined;
     this.current = undefined;
     this.view.running = false;
+    if (stopped) this.view.stopped = stopped;
     const manifest = await readManifestHoursAsync(this.args.outDir, this.args.endpoint);
     if (manifest) this.hours = manifest;
     this.update();
@@ -121,7 +124,8 @@ export class HarvestSession implements HarvestDisplay {
   /** Updates at most every UPDATE_INTERVAL_MS; the last change is always sent. */
   private schedule(): void {
     if (this.timer) return;
-    const wait = Math.max(0, this.lastPost + UPDATE_INTERVAL_MS - Date.now());
+    const interval = UPDATE_INTERVAL_MS + UPDATE_MS_PER_HOUR * this.view.heatmap.days.length * 24;
+    const wait = Math.max(0, this.lastPost + interval - Date.now());
     this.timer = setTimeout(() => {
       this.timer = undefined;
       this.update();
@@ -133,7 +137,7 @@ export class HarvestSession implements HarvestDisplay {
     const heatmap = this.heatmap();
     this.view.heatmap = heatmap;
     this.view.summary.line = heatmap.line;
-    this.post({ type: 'harvestProgress', resultId: this.view.id, heatmap, running: this.view.running, summaryLine: heatmap.line });
+    this.post({ type: 'harvestProgress', resultId: this.view.id, heatmap, running: this.view.running, ...(this.view.stopped ? { stopped: this.view.stopped } : {}), summaryLine: heatmap.line });
   }
 }
 

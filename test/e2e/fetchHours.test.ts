@@ -313,7 +313,7 @@ describe('Fetch Hours… in the workbench', function () {
     await step(page, 'press Cancel on the progress notification', async () => {
       await clickNotificationButton(page, /Trips · Faulty provider: \d+ of 32 hours/, 'Cancel');
       await waitForNotification(page, /Fetch Hours stopped: the hours finished are recorded/, 60_000);
-      await until(page, 'the panel says Finished', async () => (await frame.locator('[data-testid="harvest-status"]').textContent())?.trim() === 'Finished');
+      await until(page, 'the panel says it was stopped', async () => /^Stopped: cancelled\. The hours finished are recorded/.test((await frame.locator('[data-testid="harvest-status"]').textContent())?.trim() ?? ''));
     });
     let doneBefore = 0;
     await step(page, 'the folder is consistent: every hour file is recorded with its size, nothing half-written, the rest not reached', async () => {
