@@ -273,6 +273,39 @@ describe('Fetch Hours… in the workbench', function () {
     });
   });
 
+  it('offers Fetch Hours… in the context menu of an hour endpoint in the tree, not of other endpoints', async () => {
+    const page = wb.page;
+    const menuItems = async (row: Awaited<ReturnType<typeof treeRow>>) => {
+      await row.click({ button: 'right' });
+      const menu = page.locator('.context-view .monaco-menu .action-label');
+      await menu.first().waitFor({ timeout: 30_000 });
+      return (await menu.allInnerTexts()).map((t) => t.trim()).filter(Boolean);
+    };
+    await step(page, 'open the provider\'s Endpoints', async () => {
+      await openViewContainer(page, 'Mobility API');
+      for (const [label, level] of [[envName, 1], ['Endpoints', 2]] as const) {
+        const row = await treeRow(page, 'Environments', label, 30_000, level);
+        if ((await row.getAttribute('aria-expanded')) !== 'true') await row.click();
+      }
+    });
+    await step(page, 'Vehicles has no Fetch Hours…', async () => {
+      const items = await menuItems(await treeRow(page, 'Environments', 'Vehicles', 30_000, 3));
+      assert.ok(items.includes('Send Request…') && !items.includes('Fetch Hours…'), items.join(' | '));
+      await page.keyboard.press('Escape');
+    });
+    await step(page, 'Trips has it, and it asks for the range of Trips of the provider', async () => {
+      const items = await menuItems(await treeRow(page, 'Environments', 'Trips', 30_000, 3));
+      assert.ok(items.includes('Fetch Hours…'), items.join(' | '));
+      // The menu takes the keyboard: move to the item and press Enter, as a keyboard user does (a click can land before the menu listens).
+      const item = page.locator('.context-view .monaco-menu .action-menu-item', { hasText: 'Fetch Hours…' }).first();
+      await item.hover();
+      await until(page, 'the item is focused', async () => (await item.evaluate((el) => el.classList.contains('focused') || !!el.closest('.focused'))), 10_000);
+      await page.keyboard.press('Enter');
+      await until(page, 'the first hour of Trips is asked', async () => { const q = await quickInputState(page); return /first hour/.test(q?.message ?? '') && (q?.title ?? '').includes(`Trips · ${envName}`); }, 60_000);
+      await page.keyboard.press('Escape');
+    });
+  });
+
   it('offers "Fetch hours…" on a result of an hour endpoint, with that hour as the last of the range', async () => {
     const page = wb.page;
     const asked = hour(2);
