@@ -11,6 +11,7 @@ import { COMMANDS } from './commands/commandIds';
 import type { CommandDeps } from './commands/commandDeps';
 import { registerDecodeJwt } from './commands/decodeJwtCommand';
 import { registerEnvironmentCommands } from './commands/environmentCommands';
+import { registerFetchHours } from './commands/fetchHours';
 import { registerGenerateToken } from './commands/generateToken';
 import { registerListVehicles } from './commands/listVehicles';
 import { registerManageCredentials } from './commands/manageCredentials';
@@ -82,6 +83,7 @@ export function activate(context: vscode.ExtensionContext): MobilityApiExports {
     ...registerListVehicles(deps),
     ...registerSendRequest(deps, runner),
     ...registerRequestFiles(deps, runner),
+    registerFetchHours(deps),
     ...registerEnvironmentCommands(deps, () => channel.show(true), () => environmentsTree.refresh()),
     registerJwtHover(deps, tokenHandles),
     registerDecodeDebugVariable(deps),

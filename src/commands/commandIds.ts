@@ -24,6 +24,7 @@ export const COMMANDS = {
   loadAllPages: 'mobilityApi.loadAllPages',
   sendFileRequest: 'mobilityApi.sendFileRequest',
   newRequestFile: 'mobilityApi.newRequestFile',
+  fetchHours: 'mobilityApi.fetchHours',
 } as const;
 
 export type CommandId = (typeof COMMANDS)[keyof typeof COMMANDS];

@@ -216,6 +216,8 @@ export interface ListingResultView {
   conformance?: ConformanceView;
   /** The table's rows, positions and the raw body can be saved (the host holds them). */
   canExport?: boolean;
+  /** An hour endpoint (trips, telemetry, historical events): the panel offers "Fetch hours…" for a range. */
+  canFetchHours?: boolean;
 }
 
 /** One example of a conformance rule: where (a JSON Pointer into page `pageIndex`'s body) and the value found. */
@@ -308,7 +310,76 @@ export interface CompareResultView {
   summary: ResultSummary;
 }
 
-export type ResultView = ListingResultView | RequestErrorResultView | TokenResultView | CompareResultView;
+/**
+ * How one hour of a harvest stands, as the heatmap colours it: the manifest's statuses, then
+ * `not_fetched` (in the range, not tried yet), `fetching` (the hour in flight) and `outside` (a cell
+ * of the first or last day that is not in the range).
+ */
+export type HeatmapCellState = 'items' | 'empty' | 'not_found' | 'pending' | 'failed' | 'not_fetched' | 'fetching' | 'outside';
+
+/** One hour of the heatmap. */
+export interface HeatmapCellView {
+  /** `YYYY-MM-DDTHH`. */
+  hour: string;
+  state: HeatmapCellState;
+  /** What the cell shows: the item count, `0`, `404`, `202`, `500`… */
+  text: string;
+  /** The hour and its outcome in one sentence: the accessible name. */
+  label: string;
+  /** The hour's detail (status, items, bytes, attempts, time), one fact a line: the hover. */
+  detail: string;
+  /** Items or empty: clicking shows the hour's items. */
+  canShow: boolean;
+}
+
+/** One day (a row of 24 UTC hours). */
+export interface HeatmapDayView {
+  /** `YYYY-MM-DD`. */
+  day: string;
+  cells: HeatmapCellView[];
+}
+
+/** The coverage of a harvest: days × 24 UTC hours, the legend with counts, and one summary line. */
+export interface HarvestHeatmapView {
+  days: HeatmapDayView[];
+  legend: { state: Exclude<HeatmapCellState, 'outside'>; label: string; count: number }[];
+  /** Items in the done hours of the range. */
+  items: number;
+  /** "38 hours: 30 with items (1,234 trips), 3 empty, 2 not found (404)…". */
+  line: string;
+}
+
+/** The items of one harvested hour, as the harvest view shows them under the heatmap. */
+export interface HarvestHourView {
+  hour: string;
+  /** "2025-11-04T13: 53 trips (48.2 KB)" or why there are none. */
+  line: string;
+  /** The hour's items in the resource's table (absent when the hour has none to show). */
+  table?: DataTableView;
+}
+
+/** A harvest (Fetch Hours…) of an hour endpoint into a folder: its coverage, live while it runs. */
+export interface HarvestResultView {
+  kind: 'harvest';
+  id: string;
+  title: string;
+  createdAt: number;
+  environment: EnvironmentView;
+  /** `trips`, `telemetry` or `events_historical`. */
+  endpoint: string;
+  outDir: string;
+  from: string;
+  to: string;
+  running: boolean;
+  /** Why the harvest ended early (Cancel, a refusal, the disk), once it has. */
+  stopped?: string;
+  heatmap: HarvestHeatmapView;
+  /** The hour whose items are shown, when one was chosen. */
+  hour?: HarvestHourView;
+  summary: ResultSummary;
+}
+
+export type ResultView = ListingResultView | RequestErrorResultView | TokenResultView | CompareResultView | HarvestResultView;
 
 /** The body of one page, sent when the webview opens the JSON tree or Raw view of that page. */
 export interface BodyView {
@@ -356,7 +427,11 @@ export type HostMessage =
   | { type: 'conformance'; resultId: string; conformance: ConformanceView }
   | { type: 'busy'; resultId: string; action: 'loadNextPage' | 'copyCurl' | 'runAgain' | 'export'; busy: boolean }
   | { type: 'body'; body: BodyView }
-  | { type: 'notice'; level: 'info' | 'error'; text: string };
+  | { type: 'notice'; level: 'info' | 'error'; text: string }
+  /** A harvest moved on: the whole heatmap again (a month is 720 small cells), and whether it still runs. */
+  | { type: 'harvestProgress'; resultId: string; heatmap: HarvestHeatmapView; running: boolean; stopped?: string; summaryLine: string }
+  /** The items of the hour the user chose, read by the host from the hour's file. */
+  | { type: 'harvestHour'; resultId: string; hour: HarvestHourView };
 
 export type WebviewMessage =
   | { type: 'ready' }
@@ -370,7 +445,14 @@ export type WebviewMessage =
   | { type: 'openInEditor'; resultId: string; pageIndex: number }
   | { type: 'runAgain' }
   /** Save the table's rows (as filtered and sorted by `query`) or a page's body; the host rebuilds the rows itself. */
-  | { type: 'export'; resultId: string; format: ExportFormat; query: TableQuery; pageIndex?: number };
+  | { type: 'export'; resultId: string; format: ExportFormat; query: TableQuery; pageIndex?: number }
+  /** Show the items of one hour of a harvest (`YYYY-MM-DDTHH`). */
+  | { type: 'showHarvestHour'; resultId: string; hour: string }
+  /** "Fetch hours…" from a result of an hour endpoint: the host runs the command for its environment and endpoint. */
+  | { type: 'fetchHours'; resultId: string };
+
+/** `YYYY-MM-DDTHH`, the shape of an hour key (the host checks the hour against its harvest). */
+const HOUR_KEY = /^\d{4}-\d{2}-\d{2}T\d{2}$/;
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -399,7 +481,10 @@ export function parseWebviewMessage(value: unknown): WebviewMessage | undefined 
         return { type };
       case 'loadNextPage':
       case 'loadAllPages':
+      case 'fetchHours':
         return isShortString(resultId) ? { type, resultId } : undefined;
+      case 'showHarvestHour':
+        return isShortString(resultId) && typeof value.hour === 'string' && HOUR_KEY.test(value.hour) ? { type, resultId, hour: value.hour } : undefined;
       case 'copyToken':
       case 'copyPayload':
       case 'copyCurl':
@@ -437,7 +522,7 @@ export function parseTableQuery(value: unknown): TableQuery {
   return query;
 }
 
-const HOST_MESSAGE_TYPES: ReadonlySet<string> = new Set(['show', 'restore', 'pagesAppended', 'busy', 'body', 'notice', 'conformance']);
+const HOST_MESSAGE_TYPES: ReadonlySet<string> = new Set(['show', 'restore', 'pagesAppended', 'busy', 'body', 'notice', 'conformance', 'harvestProgress', 'harvestHour']);
 
 /** True when `value` looks like a host message (the webview ignores other `message` events). */
 export function isHostMessage(value: unknown): value is HostMessage {

@@ -148,7 +148,8 @@ export class EnvironmentsTreeProvider extends Disposable implements vscode.TreeD
     const args = { environmentId: element.environmentId, ...(endpoint ? { endpointId: endpoint.id } : { otherPath: true }) };
     const item = new vscode.TreeItem(endpoint ? endpoint.title : vscode.l10n.t('Other path…'));
     item.id = `endpoint:${element.environmentId}:${endpoint?.id ?? '*'}`;
-    item.contextValue = `endpoint.${env?.api ?? 'unknown'}`;
+    // `.hour` marks the hour endpoints, for Fetch Hours… in the context menu.
+    item.contextValue = `endpoint.${env?.api ?? 'unknown'}${endpoint?.hourEndpoint ? '.hour' : ''}`;
     item.command = { command: COMMANDS.sendRequest, title: vscode.l10n.t('Send Request…'), arguments: [args] };
     if (!endpoint) {
       item.description = vscode.l10n.t('any path');

@@ -37,6 +37,7 @@ import { renderClockNotice } from './refusalSection';
 import { ScatterPlot } from './scatterPlot';
 import { renderComparison, renderError, renderPages, renderRequest, renderResponse, renderToken, updateRelative } from './sections';
 import { DataGrid } from './dataGrid';
+import { HarvestView } from './harvestView';
 
 interface VsCodeApi {
   postMessage(message: WebviewMessage): void;
@@ -74,6 +75,7 @@ class ResultsApp {
   private treePage = -1;
   private pageSections: { request?: HTMLElement; token?: HTMLElement; response?: HTMLElement; pages?: HTMLElement; raw?: HTMLElement; treeHost?: HTMLElement } = {};
   private nextButtons: HTMLElement[] = [];
+  private readonly harvest = new HarvestView((message) => this.post(message), (text) => this.announce(text));
 
   constructor() {
     const saved = parsePersistedState(this.api.getState());
@@ -163,6 +165,12 @@ class ResultsApp {
       case 'notice':
         this.notice(message.text, message.level);
         return;
+      case 'harvestProgress':
+        this.harvest.progress(message.resultId, message.heatmap, message.running, message.stopped, message.summaryLine);
+        return;
+      case 'harvestHour':
+        this.harvest.hour(message.resultId, message.hour);
+        return;
     }
   }
 
@@ -202,6 +210,7 @@ class ResultsApp {
     if (r.kind === 'listing') this.renderListing(r);
     else if (r.kind === 'requestError') this.renderRequestError(r);
     else if (r.kind === 'compare') this.renderComparison(r);
+    else if (r.kind === 'harvest') this.harvest.render(this.root, r);
     else this.renderTokenResult(r);
   }
 
@@ -227,6 +236,7 @@ class ResultsApp {
     const actions: Child[] = [];
     if (r.canCopyCurl) actions.push(button(l10n.t('Copy curl (fresh token)'), () => this.post({ type: 'copyCurl', resultId: r.id, pageIndex: this.pageIndex() }), { 'data-testid': 'copy-curl-top' }));
     actions.push(button(l10n.t('Run again'), () => this.post({ type: 'runAgain' }), { secondary: true, 'data-testid': 'run-again' }));
+    if (r.canFetchHours) actions.push(button(l10n.t('Fetch hours…'), () => this.post({ type: 'fetchHours', resultId: r.id }), { secondary: true, 'data-testid': 'fetch-hours', title: l10n.t('Fetch a range of hours of this endpoint into a folder, with a coverage heatmap') }));
     const sub = [...this.environmentLine(r), r.credentialLabel ? l10n.t(' · credential {0}', r.credentialLabel) : '', h('br'), h('span', { 'data-testid': 'summary-line' }, r.summary.line)];
     this.root.appendChild(this.header(r.title, sub, actions));
     if (r.error) this.root.appendChild(renderError(r.error));

@@ -5,7 +5,7 @@
 import path from 'node:path';
 import * as vscode from 'vscode';
 import type { HttpExchange } from '../core/apiClient';
-import type { TableQuery } from '../shared/dataTable';
+import type { DataTableView, TableQuery } from '../shared/dataTable';
 import { queryRows } from '../shared/dataTable';
 import { plural } from '../shared/format';
 import type { ExportFormat, ListingResultView } from '../shared/protocol';
@@ -45,10 +45,10 @@ function extensionOf(format: ExportFormat, page: HttpExchange | undefined): stri
   return page?.bodyKind === 'json' ? 'json' : page?.bodyKind === 'csv' ? 'csv' : 'txt';
 }
 
-/** Exports `view` (held with its `pages` and `tokens`) as `request` asks. */
-export async function exportResult(view: ListingResultView, pages: readonly HttpExchange[], tokens: readonly string[], request: ExportRequest): Promise<ExportResultOutcome> {
+/** Exports `view` (held with its `pages` and `tokens`), or a table of its own (a harvested hour's items), as `request` asks. */
+export async function exportResult(view: ListingResultView | { table: DataTableView; createdAt: number }, pages: readonly HttpExchange[], tokens: readonly string[], request: ExportRequest): Promise<ExportResultOutcome> {
   const secrets = tokens.filter((t) => t.length >= 8);
-  const table = tableOfView(view);
+  const table = 'kind' in view ? tableOfView(view) : view.table;
   const rows = request.format === 'raw' ? new Uint32Array(0) : queryRows(table, request.query);
   const page = request.format === 'raw' ? pages[request.pageIndex ?? 0] : undefined;
   let chunks: Iterable<string>;

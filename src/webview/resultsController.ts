@@ -73,6 +73,7 @@ export function registerResultsPanel(context: vscode.ExtensionContext, log: vsco
     showRequestError: (args) => load().showRequestError(args),
     showToken: (args) => load().showToken(args),
     showComparison: (args) => load().showComparison(args),
+    showHarvest: (args) => load().showHarvest(args),
     dispose() {
       serializer.dispose();
       exportCommand.dispose();

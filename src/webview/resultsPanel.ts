@@ -9,6 +9,7 @@ import type { SignatureCheck } from '../core/verifySignature';
 import type { ConformanceView, HostMessage, ListingResultView, ResultSummary, ResultView, WebviewMessage } from '../shared/protocol';
 import { RESULTS_VIEW_TYPE, concatVehicleColumns, parsePersistedState, parseWebviewMessage } from '../shared/protocol';
 import { concatDataTables } from '../shared/dataTable';
+import type { DataTableView } from '../shared/dataTable';
 import { mergeConformanceViews, resultConformanceView } from '../results/conformance';
 import { listingOf, resourceTableOf, resultView, summaryOf, itemsOnAnyPage } from '../results/resultView';
 import type { ExportRequest, ExportResultOutcome } from './exportResult';
@@ -23,6 +24,9 @@ import { tokenResultView } from '../results/tokenView';
 import { vehicleColumns } from '../results/vehicleReader';
 import type { RefusalContext } from '../results/refusalView';
 import { errorMessage } from '../core/errors';
+import { MDS_HOUR_ENDPOINTS } from '../core/mdsEndpoints';
+import type { HarvestDisplay, HarvestDisplayArgs } from './harvestPanel';
+import { HarvestSession } from './harvestPanel';
 
 // This bundle (dist/resultsPanel.js) has its own copy of @vscode/l10n: point it at the extension's strings.
 configureHostL10n();
@@ -72,7 +76,12 @@ export interface ResultsPanelMethods extends vscode.Disposable {
   showToken(args: { environment?: Environment; token: string; decoded: DecodedToken; findings: LintFinding[]; signature?: SignatureCheck; source: string }): void;
   /** Two tokens side by side with the claims that differ marked (Compare Tokens). Texts stay host-side. */
   showComparison(args: { left: ComparedToken; right: ComparedToken; environment?: Environment }): void;
+  /** A harvest (Fetch Hours…): its coverage heatmap, updated through the display returned while it runs. */
+  showHarvest(args: HarvestDisplayArgs): HarvestDisplay;
 }
+
+/** The command a result of an hour endpoint runs for "Fetch hours…", with `{ environmentId, endpointId, to }`. */
+export const FETCH_HOURS_COMMAND = 'mobilityApi.fetchHours';
 
 /** The commands "Run again" executes, with `{ environmentId }`. */
 export const RUN_AGAIN_COMMANDS = { vehicles: 'mobilityApi.listVehicles', status: 'mobilityApi.vehicleStatus' } as const;
@@ -97,6 +106,8 @@ interface HeldResult {
   loading?: boolean;
   /** The MDS endpoint for the conformance check (undefined: guessed from the body). */
   endpointId?: string;
+  /** A harvest's view: its heatmap and the hour shown. */
+  harvest?: HarvestSession;
 }
 
 /** The setting that turns the panel's conformance check off. */
@@ -151,6 +162,7 @@ class ResultsPanel implements vscode.Disposable {
   }
 
   show(result: HeldResult, title: string): void {
+    if (this.current !== result) this.current?.harvest?.dispose();
     this.current = result;
     this.restoredSummary = undefined;
     this.panel.title = title;
@@ -192,9 +204,26 @@ class ResultsPanel implements vscode.Disposable {
     });
   }
 
+  private async exportHarvestHour(resultId: string, shown: { table: DataTableView; createdAt: number }, request: ExportRequest): Promise<ExportResultOutcome> {
+    this.post({ type: 'busy', resultId, action: 'export', busy: true });
+    try {
+      const outcome = await exportResult(shown, [], [], request);
+      if (!outcome.ok && outcome.cancelled && !request.path) return outcome;
+      this.post({ type: 'notice', level: outcome.ok || outcome.cancelled ? 'info' : 'error', text: outcome.ok ? outcome.text : outcome.message });
+      return outcome;
+    } finally {
+      this.post({ type: 'busy', resultId, action: 'export', busy: false });
+    }
+  }
+
   /** Exports the result shown (the panel's buttons and the export command). */
   async export(request: ExportRequest): Promise<ExportResultOutcome> {
     const held = this.current;
+    const harvestTable = held?.harvest?.shownTable();
+    if (held && held.view.kind === 'harvest') {
+      if (!harvestTable) return { ok: false, message: 'Choose an hour with items in the heatmap first; its items are what is saved.' };
+      return this.exportHarvestHour(held.view.id, { table: harvestTable, createdAt: held.view.createdAt }, request);
+    }
     if (!held || held.view.kind !== 'listing') return { ok: false, message: 'This panel shows no result to save. Run a request first.' };
     const view = held.view;
     this.post({ type: 'busy', resultId: view.id, action: 'export', busy: true });
@@ -207,6 +236,11 @@ class ResultsPanel implements vscode.Disposable {
     } finally {
       this.post({ type: 'busy', resultId: view.id, action: 'export', busy: false });
     }
+  }
+
+  /** Posts `message` while `held` is the result shown (a harvest's live updates). */
+  postFor(held: HeldResult, message: HostMessage): void {
+    if (this.current === held) this.post(message);
   }
 
   private post(message: HostMessage): void {
@@ -305,6 +339,17 @@ class ResultsPanel implements vscode.Disposable {
           return;
         }
         await this.export({ format: message.format, query: message.query, pageIndex: message.pageIndex });
+        return;
+      }
+      case 'showHarvestHour': {
+        const harvest = this.held(message.resultId)?.harvest;
+        if (harvest) this.post(await harvest.hourMessage(message.hour));
+        return;
+      }
+      case 'fetchHours': {
+        const held = this.held(message.resultId);
+        if (!held?.environment || !held.endpointId) return;
+        await vscode.commands.executeCommand(FETCH_HOURS_COMMAND, { environmentId: held.environment.id, endpointId: held.endpointId, to: hourOf(held.pages[0]?.url) });
         return;
       }
       case 'requestBody': {
@@ -407,6 +452,12 @@ class ResultsPanel implements vscode.Disposable {
   }
 }
 
+/** The hour a request of an hour endpoint asked for (`?end_time=2025-11-05T13`), if any. */
+function hourOf(url: string | undefined): string | undefined {
+  const match = url ? /[?&](?:end_time|event_time|telemetry_time)=(\d{4}-\d{2}-\d{2}T\d{2})(?:&|$)/.exec(url) : null;
+  return match?.[1];
+}
+
 /** The decoded payload a "Copy payload" button refers to: a page's token, the token, or a side of a comparison. */
 function payloadOf(view: ResultView | undefined, index: number): Record<string, unknown> | undefined {
   switch (view?.kind) {
@@ -464,7 +515,8 @@ export function createResultsPanels(context: vscode.ExtensionContext, log: vscod
   };
 
   const panelFor = (environment: Environment | undefined, kind: ResultView['kind']): ResultsPanel => {
-    const key = kind === 'compare' ? COMPARE_PANEL : panelKeyOf(environment);
+    // A harvest gets a tab of its own: the environment's last result stays beside it.
+    const key = kind === 'compare' ? COMPARE_PANEL : kind === 'harvest' ? `harvest:${panelKeyOf(environment)}` : panelKeyOf(environment);
     const existing = panels.get(key);
     if (existing) return existing;
     // preserveFocus: a panel that took focus would take it again when its webview finishes loading, and
@@ -525,6 +577,7 @@ export function createResultsPanels(context: vscode.ExtensionContext, log: vscod
       });
       view.canLoadAll = !!args.loadAllPages && !!args.result.nextUrl;
       view.canExport = true;
+      view.canFetchHours = args.environment.api === 'mds' && (MDS_HOUR_ENDPOINTS as readonly string[]).includes(args.endpointId ?? '');
       const held: HeldResult = {
         view,
         tokens: args.result.pages.map((p) => p.token?.token ?? ''),
@@ -543,7 +596,7 @@ export function createResultsPanels(context: vscode.ExtensionContext, log: vscod
     },
     async exportShown(request) {
       // The active panel when one is, else the one that last showed a result.
-      const active = [...panels.values()].find((p) => p.panel.active && p.shown?.view.kind === 'listing');
+      const active = [...panels.values()].find((p) => p.panel.active && (p.shown?.view.kind === 'listing' || p.shown?.view.kind === 'harvest'));
       const panel = active ?? lastResultPanel;
       if (!panel) return { ok: false, message: vscode.l10n.t('No result to save: run a request first.') };
       return panel.export(request);
@@ -555,6 +608,19 @@ export function createResultsPanels(context: vscode.ExtensionContext, log: vscod
     showToken(args) {
       const view = tokenResultView({ id: randomUUID(), ...args, now: Date.now() });
       panelFor(args.environment, 'token').show({ view, tokens: [args.token], pages: [], environment: args.environment }, panelTitleOf(args.environment, 'token'));
+    },
+    showHarvest(args) {
+      const panel = panelFor(args.environment, 'harvest');
+      const holder: { held?: HeldResult } = {};
+      const session = new HarvestSession(args, randomUUID(), (message) => {
+        if (holder.held) panel.postFor(holder.held, message);
+      });
+      const held: HeldResult = { view: session.view, tokens: [], pages: [], environment: args.environment, harvest: session };
+      holder.held = held;
+      lastResultPanel = panel;
+      panel.show(held, args.title);
+      log.info(`${LOG} ${args.environment.name}: ${args.title} into ${args.outDir}`);
+      return session;
     },
     showComparison(args) {
       const view = compareResultView({ id: randomUUID(), left: args.left, right: args.right, environment: args.environment, now: Date.now() });

@@ -1,0 +1,194 @@
+import * as vscode from 'vscode';
+import type { Environment } from '../core/environment';
+import { MobilityError, isMobilityError } from '../core/errors';
+import type { HarvestSummary } from '../core/harvest/harvestRun';
+import { hoursOf, harvestHours } from '../core/harvest/harvestRun';
+import { catalogueOf } from '../core/mdsCatalogue';
+import type { MdsHourEndpointId } from '../core/mdsEndpoints';
+import { MDS_HOUR_ENDPOINTS } from '../core/mdsEndpoints';
+import { checkParameterValue } from '../core/parameterFormats';
+import { HOUR_MS, formatUtcHour, lastCompleteUtcHour, parseUtcHour } from '../core/utcHour';
+import { plural } from '../shared/format';
+import type { CommandDeps, CommandOutcome } from './commandDeps';
+import { COMMANDS } from './commandIds';
+import { resolveCredential, resolveEnvironment } from './pickers';
+import { Cancelled, registerCommand } from './registerCommand';
+
+/**
+ * What the Environments tree (an endpoint node), a result of an hour endpoint or a caller passes to
+ * Fetch Hours…; whatever is missing is asked for. Tests and scripts give everything.
+ */
+export interface FetchHoursArgs {
+  environmentId?: string;
+  /** `trips`, `telemetry` or `events_historical`. */
+  endpointId?: string;
+  /** First and last hour, `YYYY-MM-DDTHH` (UTC), both included. */
+  from?: string;
+  to?: string;
+  /** The output folder (created when missing). */
+  outDir?: string;
+}
+
+/** How Fetch Hours… ended: the coverage of the range, never a token. */
+export type FetchHoursOutcome = CommandOutcome<Pick<HarvestSummary, 'endpoint' | 'outDir' | 'manifestFile' | 'from' | 'to' | 'hours' | 'coverage' | 'items' | 'fetched' | 'skipped' | 'notReached' | 'interrupted' | 'complete'> & { environmentId: string }>;
+
+/** Hours offered by default: the last 24 complete ones. */
+const DEFAULT_HOURS = 24;
+
+/**
+ * Fetch Hours…: every hour of a range of an hour endpoint (trips, telemetry, historical events) into a
+ * folder, with the CLI's engine and folder format (so `mobility-api harvest` resumes it and the other way
+ * round), a fresh token per request from the window's client (its per-key clock is shared with every
+ * process), progress with Cancel, and the coverage heatmap in a results panel, live.
+ */
+export function registerFetchHours(deps: CommandDeps): vscode.Disposable {
+  return registerCommand(deps, COMMANDS.fetchHours, async (args?: FetchHoursArgs): Promise<FetchHoursOutcome> => {
+    const env = await resolveEnvironment(deps, args?.environmentId ? { environmentId: args.environmentId } : undefined, vscode.l10n.t('Fetch hours from which environment?'), (e) => e.api === 'mds');
+    if (env.api !== 'mds') throw new MobilityError('ENDPOINT_UNKNOWN', vscode.l10n.t('{0} is a MaaS environment; Fetch Hours works on the MDS hour endpoints (trips, telemetry, historical events). Choose an MDS environment.', env.name));
+    const endpoint = await endpointOf(env, args?.endpointId);
+    const { from, to } = args?.from !== undefined && args.to !== undefined ? checkedRange(args.from, args.to) : await askRange(env, endpoint, args?.from, args?.to);
+    const outDir = args?.outDir ?? (await askFolder(env, endpoint));
+    const { credential } = await resolveCredential(deps, env);
+    const title = vscode.l10n.t('Fetch Hours: {0} · {1}', endpointTitle(env, endpoint), env.name);
+    const display = deps.results.showHarvest({ environment: env, endpoint, outDir, from, to, title });
+    deps.log.info('fetchHours', `${endpoint} ${from} to ${to} from ${env.baseUrl} into ${outDir}`);
+    let summary: HarvestSummary | undefined;
+    let failure: string | undefined;
+    try {
+      summary = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, (progress, cancel) => {
+        const stop = new AbortController();
+        cancel.onCancellationRequested(() => stop.abort());
+        let reported = 0;
+        return harvestHours({
+          client: deps.clients.get(),
+          environment: env,
+          credential,
+          endpoint,
+          from,
+          to,
+          outDir,
+          signal: stop.signal,
+          onProgress: (p) => {
+            if (p.phase === 'request' && p.hour) display.fetching(p.hour);
+            if (p.phase === 'hour' && p.hour && p.record) display.recorded(p.hour, p.record);
+            if (p.notice) deps.log.info('fetchHours', p.notice);
+            const done = (100 * p.hoursDone) / Math.max(1, p.hoursTotal);
+            const where = p.phase === 'waiting' && p.hour ? vscode.l10n.t('{0}: waiting {1} s', p.hour, Math.round(p.waitSeconds ?? 0)) : p.hour ?? '';
+            progress.report({ increment: done - reported, message: vscode.l10n.t('{0} of {1} hours · {2} items {3}', p.hoursDone, p.hoursTotal, p.items, where).trim() });
+            reported = done;
+          },
+        });
+      });
+    } catch (err) {
+      failure = isMobilityError(err) ? err.message : vscode.l10n.t('an unexpected error (see the log)');
+      throw err;
+    } finally {
+      await display.finished(failure ?? (summary?.interrupted ? vscode.l10n.t('cancelled. The hours finished are recorded; run Fetch Hours on the same folder to resume.') : undefined));
+    }
+    const c = summary.coverage;
+    const line = vscode.l10n.t('{0}: {1} with items ({2}), {3} empty, {4} not found (404), {5} pending (202), {6} failed.', plural(summary.hours, 'hour'), c.items, plural(summary.items, 'item'), c.empty, c.not_found, c.pending, c.failed);
+    deps.log.info('fetchHours', `${line}${summary.interrupted ? ' Stopped by the user.' : ''}`);
+    if (summary.interrupted) void vscode.window.showInformationMessage(vscode.l10n.t('Fetch Hours stopped: the hours finished are recorded in {0}. Run Fetch Hours (or mobility-api harvest) on the same folder to resume. {1}', summary.manifestFile, line));
+    else if (!summary.complete) void vscode.window.showWarningMessage(vscode.l10n.t('Fetch Hours: {0} Hours not done are fetched again when you run it on the same folder.', line));
+    else void vscode.window.showInformationMessage(vscode.l10n.t('Fetch Hours: complete. {0}', line));
+    return {
+      ok: true,
+      environmentId: env.id,
+      endpoint: summary.endpoint,
+      outDir: summary.outDir,
+      manifestFile: summary.manifestFile,
+      from: summary.from,
+      to: summary.to,
+      hours: summary.hours,
+      coverage: summary.coverage,
+      items: summary.items,
+      fetched: summary.fetched,
+      skipped: summary.skipped,
+      notReached: summary.notReached,
+      interrupted: summary.interrupted,
+      complete: summary.complete,
+    };
+  });
+}
+
+function endpointTitle(env: Environment, endpoint: MdsHourEndpointId): string {
+  return catalogueOf(env.api).find((e) => e.id === endpoint)?.title ?? endpoint;
+}
+
+/** The endpoint given (checked), else the one the user picks among the hour endpoints. */
+async function endpointOf(env: Environment, given: string | undefined): Promise<MdsHourEndpointId> {
+  const hourly = catalogueOf(env.api).filter((e) => e.hourEndpoint && (MDS_HOUR_ENDPOINTS as readonly string[]).includes(e.id));
+  if (given !== undefined) {
+    const found = hourly.find((e) => e.id === given);
+    if (!found) throw new MobilityError('ENDPOINT_UNKNOWN', vscode.l10n.t('{0} is not an hour endpoint. Fetch Hours works on {1}.', given, hourly.map((e) => e.id).join(', ')));
+    return found.id as MdsHourEndpointId;
+  }
+  const picked = await vscode.window.showQuickPick(hourly.map((e) => ({ label: e.title, description: e.pathTemplate, detail: e.description, id: e.id })), {
+    title: vscode.l10n.t('Fetch Hours · {0}', env.name),
+    placeHolder: vscode.l10n.t('Which hour endpoint?'),
+  });
+  if (!picked) throw new Cancelled();
+  return picked.id as MdsHourEndpointId;
+}
+
+/** A range given programmatically, checked as the CLI checks it (PARAMETER_INVALID saying what to fix). */
+function checkedRange(from: string, to: string): { from: string; to: string } {
+  for (const [name, value] of [['from', from], ['to', to]] as const) {
+    const checked = checkParameterValue(name, 'utc_hour', value);
+    if (!checked.ok) throw new MobilityError('PARAMETER_INVALID', checked.problem);
+  }
+  hoursOf(from.trim(), to.trim());
+  return { from: from.trim(), to: to.trim() };
+}
+
+/** Asks for the first and the last hour, each checked as it is typed; by default the last 24 complete hours. */
+async function askRange(env: Environment, endpoint: MdsHourEndpointId, givenFrom: string | undefined, givenTo: string | undefined): Promise<{ from: string; to: string }> {
+  const now = Date.now();
+  const lastMs = parseUtcHour(givenTo ?? '') ?? parseUtcHour(lastCompleteUtcHour(now)) ?? now;
+  const title = vscode.l10n.t('Fetch Hours · {0} · {1}', endpointTitle(env, endpoint), env.name);
+  const from = await vscode.window.showInputBox({
+    title: `${title} (1/2)`,
+    prompt: vscode.l10n.t('The first hour to fetch, in UTC: YYYY-MM-DDTHH, e.g. 2025-11-05T00. Every hour from it to the last one is fetched, one request per hour.'),
+    value: givenFrom ?? formatUtcHour(lastMs - (DEFAULT_HOURS - 1) * HOUR_MS),
+    ignoreFocusOut: true,
+    validateInput: (text) => {
+      const checked = checkParameterValue('from', 'utc_hour', text);
+      return checked.ok ? undefined : checked.problem;
+    },
+  });
+  if (from === undefined) throw new Cancelled();
+  const to = await vscode.window.showInputBox({
+    title: `${title} (2/2)`,
+    prompt: vscode.l10n.t('The last hour to fetch, in UTC (included): YYYY-MM-DDTHH, not before {0}.', from.trim()),
+    value: givenTo ?? formatUtcHour(Math.max(lastMs, parseUtcHour(from.trim()) ?? lastMs)),
+    ignoreFocusOut: true,
+    validateInput: (text) => {
+      const checked = checkParameterValue('to', 'utc_hour', text);
+      if (!checked.ok) return checked.problem;
+      try {
+        const count = hoursOf(from.trim(), text.trim()).length;
+        return { message: vscode.l10n.t('{0} to fetch.', plural(count, 'hour')), severity: vscode.InputBoxValidationSeverity.Info };
+      } catch (err) {
+        return isMobilityError(err) ? err.message : String(err);
+      }
+    },
+  });
+  if (to === undefined) throw new Cancelled();
+  return checkedRange(from, to);
+}
+
+/** The output folder, from a folder picker; a folder of an earlier harvest of the same endpoint is resumed. */
+async function askFolder(env: Environment, endpoint: MdsHourEndpointId): Promise<string> {
+  const picked = await vscode.window.showOpenDialog({
+    canSelectFolders: true,
+    canSelectFiles: false,
+    canSelectMany: false,
+    defaultUri: vscode.workspace.workspaceFolders?.[0]?.uri,
+    openLabel: vscode.l10n.t('Fetch into this folder'),
+    title: vscode.l10n.t('Folder for the hour files and manifest.json of {0} · {1} (a folder of an earlier run is resumed)', endpointTitle(env, endpoint), env.name),
+  });
+  const folder = picked?.[0];
+  if (!folder) throw new Cancelled();
+  if (folder.scheme !== 'file') throw new MobilityError('HARVEST_WRITE_FAILED', vscode.l10n.t('Choose a folder on this machine: {0} is not a local folder.', folder.toString()));
+  return folder.fsPath;
+}
