@@ -47,7 +47,8 @@ export function findJwtAt(line: string, character: number): FoundJwt | undefined
   const cutRight = runEnd === windowEnd && windowEnd < line.length && isTokenChar(line.charCodeAt(windowEnd));
 
   for (const found of tokensInRun(line, runStart, runEnd, cutLeft, cutRight)) {
-    if (found.start <= at && at <= found.end) return { ...found, token: line.slice(found.start, found.end) };
+    // `character`, not `at`: after `<token>.` the cursor is past the dot, not just after the token.
+    if (found.start <= character && character <= found.end) return { ...found, token: line.slice(found.start, found.end) };
     if (found.start > at) break;
   }
   return undefined;

@@ -55,6 +55,15 @@ describe('findJwtAt and findJwts', () => {
     assert.equal(findJwtAt('version 1.2.3 of eyJfoo', 10), undefined);
   });
 
+  it('does not count the position after a dot that follows a token as on the token', () => {
+    // "See the token <jwt>. Next": the cursor after the full stop is past the token, not just after it.
+    const line = `See the token ${jwt}. Next`;
+    const afterDot = line.indexOf(jwt) + jwt.length + 1;
+    assert.equal(findJwtAt(line, afterDot), undefined);
+    assert.equal(findJwtAt(`${jwt}.`, jwt.length + 1), undefined, 'a dot at the end of the line');
+    assert.deepEqual(findJwtAt(`${jwt}.`, jwt.length), { start: 0, end: jwt.length, token: jwt }, 'on the dot itself it still counts');
+  });
+
   it('does not report eyJ-shaped garbage that does not decode', () => {
     for (const text of ['eyJ.eyJ.x', 'eyJhbGciOiJFUzI1NiJ9xx.eyJhbGciOi.sig', `${jwt.split('.')[0]}.e30`, `${jwt.slice(0, -1).split('.')[0]}.ey!!.abc`, 'eyJzzzzzzzzzzzzzzzzz.eyJzz.sig']) {
       assert.deepEqual(findJwts(text), [], text);
