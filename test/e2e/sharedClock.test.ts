@@ -255,6 +255,8 @@ if (ROLE === 'script') {
       const stopped: string[] = [];
       for (const [i, w] of WINDOWS.entries()) {
         stopped.push(await step(pages[i], `see ${w.name}'s listing end in its results panel`, async () => {
+          // A browser tab in the background does not render its webviews: show this window first.
+          await pages[i].bringToFront();
           const frame = await webviewWith(pages[i], '[data-testid="summary-line"]');
           const texts = await frame.locator('[data-testid="summary-line"], [data-testid="stopped-because"]').allInnerTexts();
           return texts.map((t) => t.trim()).join(' ');
