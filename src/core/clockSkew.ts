@@ -1,6 +1,7 @@
 // How far this computer's clock is from a server's, read from the `Date` header of an answer.
 // Tokens carry this computer's time: a clock ahead puts `iat` in the server's future, a clock
 // behind can put `exp` in its past, and either way the server refuses tokens that look fine here.
+import * as l10n from '@vscode/l10n';
 import { formatDuration } from './relativeTime';
 
 /** Differences up to this are not reported: `Date` has whole seconds, and answers take time to arrive. */
@@ -39,9 +40,14 @@ export function clockSkewOf(exchange: { serverDateMs?: number; receivedAtMs?: nu
   const direction = offsetMs > 0 ? 'ahead' : 'behind';
   const by = formatDuration(Math.round(Math.abs(offsetMs) / 1000));
   const effect = direction === 'ahead'
-    ? 'tokens signed here carry an "iat" in the server\'s future (refused as iat_in_future beyond its allowed skew)'
-    : 'tokens signed here look older to the server and expire early for it ("exp" in its past, refused as expired)';
-  const summary = `This computer's clock is about ${by} ${direction === 'ahead' ? 'ahead of' : 'behind'} the server's`;
-  const message = `${summary} (the server's Date header said ${new Date(serverDateMs).toISOString()}, this clock ${new Date(receivedAtMs).toISOString()}): ${effect}. Sync the system clock with a time server (NTP), e.g. turn on "set time automatically".`;
+    ? l10n.t('tokens signed here carry an "iat" in the server\'s future (refused as iat_in_future beyond its allowed skew)')
+    : l10n.t('tokens signed here look older to the server and expire early for it ("exp" in its past, refused as expired)');
+  const summary = direction === 'ahead'
+    ? l10n.t('This computer\'s clock is about {0} ahead of the server\'s', by)
+    : l10n.t('This computer\'s clock is about {0} behind the server\'s', by);
+  const message = l10n.t(
+    '{0} (the server\'s Date header said {1}, this clock {2}): {3}. Sync the system clock with a time server (NTP), e.g. turn on "set time automatically".',
+    summary, new Date(serverDateMs).toISOString(), new Date(receivedAtMs).toISOString(), effect,
+  );
   return { offsetMs, direction, serverDateMs, localMs: receivedAtMs, summary, message };
 }

@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import type { KeyObject } from 'node:crypto';
 
 /** The three credential types of spec 5.2. */
@@ -6,10 +7,11 @@ export type CredentialType = 'external-org' | 'iam' | 'service-account';
 export const CREDENTIAL_TYPES: readonly CredentialType[] = ['external-org', 'iam', 'service-account'];
 
 /** Human names, as users read them in pickers and messages. */
-export const CREDENTIAL_TYPE_LABELS: Record<CredentialType, string> = {
-  'external-org': 'External Organization',
-  iam: 'IAM (deprecated)',
-  'service-account': 'Service account (deprecated)',
+export const CREDENTIAL_TYPE_LABELS: Readonly<Record<CredentialType, string>> = {
+  // Getters, so that each read is translated with the bundle configured by then, not at load.
+  get 'external-org'() { return l10n.t('External Organization'); },
+  get iam() { return l10n.t('IAM (deprecated)'); },
+  get 'service-account'() { return l10n.t('Service account (deprecated)'); },
 };
 
 export type SigningAlgorithm = 'ES256' | 'RS256';
