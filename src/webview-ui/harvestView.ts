@@ -6,7 +6,7 @@ import * as l10n from '@vscode/l10n';
 import { nounText } from '../shared/format';
 import type { HarvestHeatmapView, HarvestHourView, HarvestResultView, WebviewMessage } from '../shared/protocol';
 import { DataGrid } from './dataGrid';
-import { button, clear, dataText, fill, h, urlText } from './dom';
+import { button, clear, fill, h, urlText } from './dom';
 import './harvest.css';
 
 const HOURS = Array.from({ length: 24 }, (_, i) => String(i).padStart(2, '0'));
@@ -171,7 +171,7 @@ export class HarvestView {
       host.appendChild(h('p', { class: 'muted', 'data-testid': 'harvest-hour-line' }, l10n.t('Choose an hour in the heatmap to see its items.')));
       return;
     }
-    host.appendChild(h('h2', { class: 'heat-title' }, ...fill(l10n.t('Items of {0}', '{0}'), dataText(hour.hour))));
+    host.appendChild(h('h2', { class: 'heat-title' }, l10n.t('Items of {0}', hour.hour)));
     host.appendChild(h('p', { 'data-testid': 'harvest-hour-line' }, hour.line));
     if (!hour.table || hour.table.count === 0) return;
     const table = new DataGrid({}, () => undefined, this.announce);
