@@ -8,7 +8,7 @@ import type { MdsHourEndpointId } from '../core/mdsEndpoints';
 import { MDS_HOUR_ENDPOINTS } from '../core/mdsEndpoints';
 import { checkParameterValue } from '../core/parameterFormats';
 import { HOUR_MS, formatUtcHour, lastCompleteUtcHour, parseUtcHour } from '../core/utcHour';
-import { plural } from '../shared/format';
+import { formatCount, plural } from '../shared/format';
 import type { CommandDeps, CommandOutcome } from './commandDeps';
 import { COMMANDS } from './commandIds';
 import { resolveCredential, resolveEnvironment } from './pickers';
@@ -74,7 +74,8 @@ export function registerFetchHours(deps: CommandDeps): vscode.Disposable {
             if (p.notice) deps.log.info('fetchHours', p.notice);
             const done = (100 * p.hoursDone) / Math.max(1, p.hoursTotal);
             const where = p.phase === 'waiting' && p.hour ? vscode.l10n.t('{0}: waiting {1} s', p.hour, Math.round(p.waitSeconds ?? 0)) : p.hour ?? '';
-            progress.report({ increment: done - reported, message: vscode.l10n.t('{0} of {1} hours · {2} items {3}', p.hoursDone, p.hoursTotal, p.items, where).trim() });
+            const counts = vscode.l10n.t('{0} of {1} hours · {2} items', formatCount(p.hoursDone), formatCount(p.hoursTotal), formatCount(p.items));
+            progress.report({ increment: done - reported, message: where ? vscode.l10n.t('{0} {1}', counts, where) : counts });
             reported = done;
           },
         });
@@ -147,7 +148,7 @@ async function askRange(env: Environment, endpoint: MdsHourEndpointId, givenFrom
   const lastMs = parseUtcHour(givenTo ?? '') ?? parseUtcHour(lastCompleteUtcHour(now)) ?? now;
   const title = vscode.l10n.t('Fetch Hours · {0} · {1}', endpointTitle(env, endpoint), env.name);
   const from = await vscode.window.showInputBox({
-    title: `${title} (1/2)`,
+    title: vscode.l10n.t('{0} (1/2)', title),
     prompt: vscode.l10n.t('The first hour to fetch, in UTC: YYYY-MM-DDTHH, e.g. 2025-11-05T00. Every hour from it to the last one is fetched, one request per hour.'),
     value: givenFrom ?? formatUtcHour(lastMs - (DEFAULT_HOURS - 1) * HOUR_MS),
     ignoreFocusOut: true,
@@ -158,7 +159,7 @@ async function askRange(env: Environment, endpoint: MdsHourEndpointId, givenFrom
   });
   if (from === undefined) throw new Cancelled();
   const to = await vscode.window.showInputBox({
-    title: `${title} (2/2)`,
+    title: vscode.l10n.t('{0} (2/2)', title),
     prompt: vscode.l10n.t('The last hour to fetch, in UTC (included): YYYY-MM-DDTHH, not before {0}.', from.trim()),
     value: givenTo ?? formatUtcHour(Math.max(lastMs, parseUtcHour(from.trim()) ?? lastMs)),
     ignoreFocusOut: true,

@@ -1,29 +1,41 @@
 // The coverage heatmap of a harvest (Fetch Hours… in the extension, the same folder as `mobility-api
 // harvest`): days as rows, the 24 UTC hours as columns, each cell an hour's outcome in the manifest, with
 // the text, the hover detail and the accessible name the panel shows. Plain data, no VS Code.
+import * as l10n from '@vscode/l10n';
 import type { HourRecord } from '../core/harvest/harvestManifest';
 import type { MdsHourEndpointId } from '../core/mdsEndpoints';
 import { HOUR_MS, formatUtcHour, parseUtcHour } from '../core/utcHour';
-import { formatBytes, formatCount, plural } from '../shared/format';
+import { formatBytes, formatCount, nounText, plural } from '../shared/format';
 import type { HarvestHeatmapView, HeatmapCellState, HeatmapCellView, HeatmapDayView } from '../shared/protocol';
 
-/** The nouns of each hour endpoint's items. */
+/** The nouns of each hour endpoint's items: keys of the counted nouns of src/shared/format.ts, translated where used. */
 export const HARVEST_NOUNS: Record<MdsHourEndpointId, [string, string]> = {
   trips: ['trip', 'trips'],
   events_historical: ['event', 'events'],
   telemetry: ['telemetry point', 'telemetry points'],
 };
 
-/** The legend's wording of every state a cell can have in the range, in the legend's order. */
-export const HEATMAP_STATE_LABELS: Record<Exclude<HeatmapCellState, 'outside'>, string> = {
-  items: 'With items',
-  empty: '200 but empty',
-  not_found: '404 not found',
-  pending: '202 still pending',
-  failed: 'Failed',
-  fetching: 'Fetching now',
-  not_fetched: 'Not yet fetched',
-};
+/** The legend's wording of every state a cell can have in the range, in the legend's order (built when used: l10n). */
+export function heatmapStateLabels(): Record<Exclude<HeatmapCellState, 'outside'>, string> {
+  return {
+    items: l10n.t('With items'),
+    empty: l10n.t('200 but empty'),
+    not_found: l10n.t('404 not found'),
+    pending: l10n.t('202 still pending'),
+    failed: l10n.t('Failed'),
+    fetching: l10n.t('Fetching now'),
+    not_fetched: l10n.t('Not yet fetched'),
+  };
+}
+
+/** The hover's line with the item count of an hour of `endpoint`: `Trips: 1,234`. */
+function itemsLine(endpoint: MdsHourEndpointId, count: string): string {
+  switch (endpoint) {
+    case 'trips': return l10n.t('Trips: {0}', count);
+    case 'events_historical': return l10n.t('Events: {0}', count);
+    case 'telemetry': return l10n.t('Telemetry points: {0}', count);
+  }
+}
 
 /** What a harvest's heatmap is built from: the manifest's hours (or the records seen so far) and the range asked for. */
 export interface HeatmapInput {
@@ -48,7 +60,7 @@ function compactCount(n: number): string {
 /** `2025-11-04 13:00–14:00 UTC`. */
 export function hourSpan(hour: string): string {
   const h = Number(hour.slice(11, 13));
-  return `${hour.slice(0, 10)} ${String(h).padStart(2, '0')}:00–${String(h + 1).padStart(2, '0')}:00 UTC`;
+  return l10n.t('{0} {1}:00–{2}:00 UTC', hour.slice(0, 10), String(h).padStart(2, '0'), String(h + 1).padStart(2, '0'));
 }
 
 function cellText(state: HeatmapCellState, record: HourRecord | undefined): string {
@@ -57,7 +69,7 @@ function cellText(state: HeatmapCellState, record: HourRecord | undefined): stri
     case 'empty': return '0';
     case 'not_found': return '404';
     case 'pending': return '202';
-    case 'failed': return record?.httpStatus !== undefined ? String(record.httpStatus) : 'fail';
+    case 'failed': return record?.httpStatus !== undefined ? String(record.httpStatus) : l10n.t('fail');
     case 'fetching': return '…';
     case 'not_fetched': return '·';
     case 'outside': return '';
@@ -72,28 +84,36 @@ function outcomeText(state: HeatmapCellState, record: HourRecord | undefined, no
   switch (state) {
     case 'items': {
       const text = cellText(state, record);
-      return `${plural(record?.items ?? 0, ...noun)}${text === String(record?.items ?? 0) ? '' : ` (shown as ${text})`}`;
+      const counted = plural(record?.items ?? 0, ...noun);
+      return text === String(record?.items ?? 0) ? counted : l10n.t('{0} (shown as {1})', counted, text);
     }
-    case 'empty': return `0 ${noun[1]} (200 but empty)`;
-    case 'not_found': return '404 not found (not served: tried again by the next run)';
-    case 'pending': return '202 still pending (not processed yet: tried again by the next run)';
-    case 'failed': return `failed${record?.httpStatus !== undefined ? ` with ${record.httpStatus}` : ''}${record?.problem ? `: ${record.problem}` : ''}`;
-    case 'fetching': return 'being fetched now';
-    case 'not_fetched': return 'not yet fetched';
-    case 'outside': return 'not in the range';
+    case 'empty': return l10n.t('0 {0} (200 but empty)', nounText(noun[1]));
+    case 'not_found': return l10n.t('404 not found (not served: tried again by the next run)');
+    case 'pending': return l10n.t('202 still pending (not processed yet: tried again by the next run)');
+    case 'failed': {
+      const status = record?.httpStatus;
+      // The problem is the manifest's record, written in English by whichever run tried the hour (the CLI or the extension).
+      if (status !== undefined) return record?.problem ? l10n.t('failed with {0}: {1}', status, record.problem) : l10n.t('failed with {0}', status);
+      return record?.problem ? l10n.t('failed: {0}', record.problem) : l10n.t('failed');
+    }
+    case 'fetching': return l10n.t('being fetched now');
+    case 'not_fetched': return l10n.t('not yet fetched');
+    case 'outside': return l10n.t('not in the range');
   }
 }
 
 /** The hover: one fact a line. */
-function detailOf(hour: string, state: HeatmapCellState, record: HourRecord | undefined, noun: [string, string]): string {
-  const lines = [hourSpan(hour), outcomeText(state, record, noun)];
+function detailOf(hour: string, state: HeatmapCellState, record: HourRecord | undefined, endpoint: MdsHourEndpointId): string {
+  const lines = [hourSpan(hour), outcomeText(state, record, HARVEST_NOUNS[endpoint])];
   if (record) {
-    if (record.httpStatus !== undefined) lines.push(`HTTP status: ${record.httpStatus}`);
-    lines.push(`${noun[1].charAt(0).toUpperCase()}${noun[1].slice(1)}: ${formatCount(record.items)}`);
-    lines.push(`Bytes: ${formatBytes(record.bytes)}`);
-    lines.push(`Attempts: ${record.attempts}${record.requests !== record.attempts ? ` (${plural(record.requests, 'request')}, ${plural(record.pages, 'page')})` : ''}`);
-    if (record.retryAfterSeconds !== undefined) lines.push(`Retry-After: ${record.retryAfterSeconds} s`);
-    lines.push(`Fetched: ${record.startedAt.replace('T', ' ').replace(/\.\d+Z$/, 'Z')} in ${formatCount(record.durationMs)} ms`);
+    if (record.httpStatus !== undefined) lines.push(l10n.t('HTTP status: {0}', record.httpStatus));
+    lines.push(itemsLine(endpoint, formatCount(record.items)));
+    lines.push(l10n.t('Bytes: {0}', formatBytes(record.bytes)));
+    lines.push(record.requests !== record.attempts
+      ? l10n.t('Attempts: {0} ({1}, {2})', record.attempts, plural(record.requests, 'request'), plural(record.pages, 'page'))
+      : l10n.t('Attempts: {0}', record.attempts));
+    if (record.retryAfterSeconds !== undefined) lines.push(l10n.t('Retry-After: {0} s', record.retryAfterSeconds));
+    lines.push(l10n.t('Fetched: {0} in {1} ms', record.startedAt.replace('T', ' ').replace(/\.\d+Z$/, 'Z'), formatCount(record.durationMs)));
   }
   return lines.join('\n');
 }
@@ -135,17 +155,24 @@ export function harvestHeatmapView(input: HeatmapInput): HarvestHeatmapView {
           hour,
           state,
           text: cellText(state, record),
-          label: `${hourSpan(hour)}: ${outcomeText(state, record, noun)}`,
-          detail: detailOf(hour, state, record, noun),
+          label: l10n.t('{0}: {1}', hourSpan(hour), outcomeText(state, record, noun)),
+          detail: detailOf(hour, state, record, input.endpoint),
           canShow: state === 'items' || state === 'empty',
         });
       }
       days.push({ day: formatUtcHour(day).slice(0, 10), cells });
     }
   }
-  const legend = (Object.keys(HEATMAP_STATE_LABELS) as Exclude<HeatmapCellState, 'outside'>[]).map((state) => ({ state, label: HEATMAP_STATE_LABELS[state], count: counts[state] }));
+  const labels = heatmapStateLabels();
+  const legend = (Object.keys(labels) as Exclude<HeatmapCellState, 'outside'>[]).map((state) => ({ state, label: labels[state], count: counts[state] }));
   const hours = Object.values(counts).reduce((a, b) => a + b, 0);
-  const parts = [`${plural(counts.items, 'hour')} with items (${plural(items, ...noun)})`, `${counts.empty} empty`, `${counts.not_found} not found (404)`, `${counts.pending} pending (202)`, `${counts.failed} failed`];
-  if (counts.fetching + counts.not_fetched) parts.push(`${counts.fetching + counts.not_fetched} not yet fetched`);
-  return { days, legend, items, line: `${plural(hours, 'hour')}: ${parts.join(', ')}` };
+  const parts = [
+    l10n.t('{0} with items ({1})', plural(counts.items, 'hour'), plural(items, ...noun)),
+    l10n.t('{0} empty', formatCount(counts.empty)),
+    l10n.t('{0} not found (404)', formatCount(counts.not_found)),
+    l10n.t('{0} pending (202)', formatCount(counts.pending)),
+    l10n.t('{0} failed', formatCount(counts.failed)),
+  ];
+  if (counts.fetching + counts.not_fetched) parts.push(l10n.t('{0} not yet fetched', formatCount(counts.fetching + counts.not_fetched)));
+  return { days, legend, items, line: l10n.t('{0}: {1}', plural(hours, 'hour'), parts.join(l10n.t(', '))) };
 }

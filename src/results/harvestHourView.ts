@@ -1,9 +1,11 @@
 // The items of one harvested hour as the panel shows them under the heatmap: the hour file's NDJSON
 // lines read into the resource's table (trips, events, telemetry), with a line that says what is shown.
+import * as l10n from '@vscode/l10n';
 import type { HourRecord } from '../core/harvest/harvestManifest';
 import type { MdsHourEndpointId } from '../core/mdsEndpoints';
 import type { DataTableView } from '../shared/dataTable';
-import { formatBytes, plural } from '../shared/format';
+import { formatBytes, nounText, plural } from '../shared/format';
+import { isSingular } from '../shared/l10n';
 import type { HarvestHourView } from '../shared/protocol';
 import { HARVEST_NOUNS, hourSpan } from './harvestHeatmap';
 import { eventTable, telemetryTable, tripTable } from './resourceReaders';
@@ -39,17 +41,24 @@ export function hourTableOf(endpoint: MdsHourEndpointId, items: readonly unknown
 export function harvestHourView(endpoint: MdsHourEndpointId, hour: string, record: HourRecord | undefined, text: string | undefined): HarvestHourView {
   const noun = HARVEST_NOUNS[endpoint];
   const span = hourSpan(hour);
-  if (!record) return { hour, line: `${span}: not yet fetched; nothing to show.` };
+  if (!record) return { hour, line: l10n.t('{0}: not yet fetched; nothing to show.', span) };
   if (record.status !== 'items' && record.status !== 'empty') {
-    const why = record.status === 'not_found' ? '404 not found' : record.status === 'pending' ? '202 still pending' : `failed${record.problem ? `: ${record.problem}` : ''}`;
-    return { hour, line: `${span}: ${why}; no ${noun[1]} were written for this hour.` };
+    const nouns = nounText(noun[1]);
+    if (record.status === 'not_found') return { hour, line: l10n.t('{0}: 404 not found; no {1} were written for this hour.', span, nouns) };
+    if (record.status === 'pending') return { hour, line: l10n.t('{0}: 202 still pending; no {1} were written for this hour.', span, nouns) };
+    // The problem is the manifest's record, in English whichever run wrote it.
+    return { hour, line: record.problem ? l10n.t('{0}: failed: {1}; no {2} were written for this hour.', span, record.problem, nouns) : l10n.t('{0}: failed; no {1} were written for this hour.', span, nouns) };
   }
-  if (text === undefined) return { hour, line: `${span}: the hour file ${record.file ?? ''} could not be read; the next run fetches it again.` };
+  if (text === undefined) return { hour, line: l10n.t('{0}: the hour file {1} could not be read; the next run fetches it again.', span, record.file ?? '') };
   const { items, badLines } = parseHourLines(text);
   const table = hourTableOf(endpoint, items);
-  const bad = badLines ? ` ${plural(badLines, 'line')} of the file did not parse and ${badLines === 1 ? 'is' : 'are'} not shown.` : '';
-  const line = items.length
-    ? `${span}: ${plural(items.length, ...noun)} (${formatBytes(record.bytes)}) from ${record.file ?? 'the hour file'}.${bad}`
-    : `${span}: 200 but empty: no ${noun[1]} in this hour.${bad}`;
-  return { hour, line, table };
+  const bad = badLines === 0 ? '' : isSingular(badLines)
+    ? l10n.t('{0} of the file did not parse and is not shown.', plural(badLines, 'line'))
+    : l10n.t('{0} of the file did not parse and are not shown.', plural(badLines, 'line'));
+  const shown = items.length
+    ? record.file
+      ? l10n.t('{0}: {1} ({2}) from {3}.', span, plural(items.length, ...noun), formatBytes(record.bytes), record.file)
+      : l10n.t('{0}: {1} ({2}) from the hour file.', span, plural(items.length, ...noun), formatBytes(record.bytes))
+    : l10n.t('{0}: 200 but empty: no {1} in this hour.', span, nounText(noun[1]));
+  return { hour, line: bad ? l10n.t('{0} {1}', shown, bad) : shown, table };
 }

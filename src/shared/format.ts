@@ -54,6 +54,8 @@ const NOUNS: Record<string, () => string> = {
   'telemetry points': () => l10n.t('telemetry points'),
   stop: () => l10n.t('stop'),
   stops: () => l10n.t('stops'),
+  line: () => l10n.t('line'),
+  lines: () => l10n.t('lines'),
   row: () => l10n.t('row'),
   rows: () => l10n.t('rows'),
   key: () => l10n.t('key'),

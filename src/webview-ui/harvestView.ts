@@ -2,9 +2,11 @@
 // ARIA grid of buttons with text, a legend with counts, and under it the items of the hour chosen, in
 // the resource's table. Arrow keys move between hours (one tab stop for the whole grid); Enter or a
 // click asks the host for the hour's items. The heatmap is replaced live while the harvest runs.
+import * as l10n from '@vscode/l10n';
+import { nounText } from '../shared/format';
 import type { HarvestHeatmapView, HarvestHourView, HarvestResultView, WebviewMessage } from '../shared/protocol';
 import { DataGrid } from './dataGrid';
-import { button, clear, h, urlText } from './dom';
+import { button, clear, fill, h, urlText } from './dom';
 import './harvest.css';
 
 const HOURS = Array.from({ length: 24 }, (_, i) => String(i).padStart(2, '0'));
@@ -33,13 +35,13 @@ export class HarvestView {
     root.appendChild(h('header', { class: 'result-header' },
       h('div', null,
         h('h1', { 'data-testid': 'result-title' }, r.title),
-        h('p', { class: 'muted sub' }, h('span', { class: 'badge' }, env.apiLabel), ' ', `${env.name} · ${env.stage} · `, urlText(env.baseUrl, { 'data-testid': 'base-url' }), h('br'),
-          'Folder: ', h('span', { class: 'code-inline', 'data-testid': 'harvest-folder' }, r.outDir), h('br'), this.statusHost, ' · ', this.lineHost))));
-    this.legendHost = h('ul', { class: 'heat-legend', 'aria-label': 'Legend', 'data-testid': 'heat-legend' });
+        h('p', { class: 'muted sub' }, h('span', { class: 'badge', translate: 'no' }, env.apiLabel), ' ', env.name, ' · ', h('span', { translate: 'no' }, env.stage), ' · ', urlText(env.baseUrl, { 'data-testid': 'base-url' }), h('br'),
+          ...fill(l10n.t('Folder: {0}', '{0}'), h('span', { class: 'code-inline', 'data-testid': 'harvest-folder', translate: 'no' }, r.outDir)), h('br'), this.statusHost, ' · ', this.lineHost))));
+    this.legendHost = h('ul', { class: 'heat-legend', 'aria-label': l10n.t('Legend'), 'data-testid': 'heat-legend' });
     this.gridHost = h('div', { class: 'heat-wrap' });
     root.appendChild(h('section', { class: 'section-body' },
-      h('h2', { class: 'heat-title' }, `Coverage by UTC hour, ${r.from} to ${r.to}`),
-      h('p', { class: 'muted' }, 'Each cell is one hour: its item count, 0 (200 but empty), 404, 202 (still pending) or the failing status. Hover or focus a cell for its detail; Enter or a click shows its items below.'),
+      h('h2', { class: 'heat-title' }, l10n.t('Coverage by UTC hour, {0} to {1}', r.from, r.to)),
+      h('p', { class: 'muted' }, l10n.t('Each cell is one hour: its item count, 0 (200 but empty), 404, 202 (still pending) or the failing status. Hover or focus a cell for its detail; Enter or a click shows its items below.')),
       this.legendHost, this.gridHost));
     this.hourHost = h('section', { class: 'section-body', 'data-testid': 'harvest-hour', 'aria-live': 'off' });
     root.appendChild(this.hourHost);
@@ -59,7 +61,7 @@ export class HarvestView {
     if (this.lineHost) this.lineHost.textContent = summaryLine;
     if (this.statusHost) this.statusHost.textContent = statusText(running, stopped);
     this.renderHeatmap(heatmap);
-    if (wasRunning && !running) this.announce(`${statusText(running, stopped)}: ${summaryLine}`);
+    if (wasRunning && !running) this.announce(l10n.t('{0}: {1}', statusText(running, stopped), summaryLine));
   }
 
   /** The items of an hour the host read. */
@@ -84,12 +86,12 @@ export class HarvestView {
     const hadFocus = host.contains(document.activeElement) ? (document.activeElement as HTMLElement).dataset.hour : undefined;
     clear(legend);
     for (const item of view.legend) {
-      legend.appendChild(h('li', { 'data-testid': `legend-${item.state}` }, h('span', { class: `heat-swatch heat-${item.state}`, 'aria-hidden': 'true' }), `${item.label}: ${item.count}`));
+      legend.appendChild(h('li', { 'data-testid': `legend-${item.state}` }, h('span', { class: `heat-swatch heat-${item.state}`, 'aria-hidden': 'true' }), l10n.t('{0}: {1}', item.label, item.count)));
     }
     const cells = view.days.flatMap((d) => d.cells);
     const focusable = cells.filter((c) => c.state !== 'outside');
     if (!this.focusHour || !focusable.some((c) => c.hour === this.focusHour)) this.focusHour = focusable[0]?.hour;
-    const head = h('tr', null, h('th', { scope: 'col', class: 'heat-day' }, 'Day (UTC)'), ...HOURS.map((hh) => h('th', { scope: 'col', 'aria-label': `${hh}:00` }, hh)));
+    const head = h('tr', null, h('th', { scope: 'col', class: 'heat-day' }, l10n.t('Day (UTC)')), ...HOURS.map((hh) => h('th', { scope: 'col', 'aria-label': l10n.t('{0}:00', hh) }, hh)));
     const body = h('tbody');
     for (const day of view.days) {
       const row = h('tr', null, h('th', { scope: 'row', class: 'heat-day' }, day.day));
@@ -116,7 +118,7 @@ export class HarvestView {
       body.appendChild(row);
     }
     clear(host);
-    host.appendChild(h('table', { class: 'heat-grid', 'data-testid': 'heatmap', 'aria-label': `Coverage: ${view.line}` }, h('thead', null, head), body));
+    host.appendChild(h('table', { class: 'heat-grid', 'data-testid': 'heatmap', 'aria-label': l10n.t('Coverage: {0}', view.line) }, h('thead', null, head), body));
     if (hadFocus) host.querySelector<HTMLElement>(`[data-hour="${hadFocus}"]`)?.focus();
   }
 
@@ -166,24 +168,25 @@ export class HarvestView {
       b.setAttribute('aria-pressed', selected ? 'true' : 'false');
     }
     if (!hour) {
-      host.appendChild(h('p', { class: 'muted', 'data-testid': 'harvest-hour-line' }, 'Choose an hour in the heatmap to see its items.'));
+      host.appendChild(h('p', { class: 'muted', 'data-testid': 'harvest-hour-line' }, l10n.t('Choose an hour in the heatmap to see its items.')));
       return;
     }
-    host.appendChild(h('h2', { class: 'heat-title' }, `Items of ${hour.hour}`));
+    host.appendChild(h('h2', { class: 'heat-title' }, l10n.t('Items of {0}', hour.hour)));
     host.appendChild(h('p', { 'data-testid': 'harvest-hour-line' }, hour.line));
     if (!hour.table || hour.table.count === 0) return;
     const table = new DataGrid({}, () => undefined, this.announce);
     this.table = table;
     host.appendChild(table.element);
     table.setData(hour.table);
-    const exportButton = (label: string, format: 'csv' | 'geojson', testid: string) =>
-      button(label, () => this.post({ type: 'export', resultId: r.id, format, query: table.query }), { secondary: true, 'data-testid': testid, title: `Save the ${hour.table?.noun[1] ?? 'rows'} shown (as filtered and sorted) as ${format === 'csv' ? 'CSV' : 'GeoJSON points'}` });
-    table.toolbar.append(exportButton('Save CSV', 'csv', 'export-csv'));
-    if (hour.table.columns.some((c) => c.type === 'position')) table.toolbar.append(exportButton('Save GeoJSON', 'geojson', 'export-geojson'));
+    const nouns = nounText(hour.table.noun[1]);
+    const exportButton = (label: string, format: 'csv' | 'geojson', testid: string, title: string) =>
+      button(label, () => this.post({ type: 'export', resultId: r.id, format, query: table.query }), { secondary: true, 'data-testid': testid, title });
+    table.toolbar.append(exportButton(l10n.t('Save CSV'), 'csv', 'export-csv', l10n.t('Save the {0} shown (as filtered and sorted) as CSV', nouns)));
+    if (hour.table.columns.some((c) => c.type === 'position')) table.toolbar.append(exportButton(l10n.t('Save GeoJSON'), 'geojson', 'export-geojson', l10n.t('Save the {0} shown (as filtered and sorted) as GeoJSON points', nouns)));
   }
 }
 
 function statusText(running: boolean, stopped: string | undefined): string {
-  if (running) return 'Fetching…';
-  return stopped ? `Stopped: ${stopped}` : 'Finished';
+  if (running) return l10n.t('Fetching…');
+  return stopped ? l10n.t('Stopped: {0}', stopped) : l10n.t('Finished');
 }

@@ -477,9 +477,9 @@ function panelKeyOf(environment: Environment | undefined): string {
 }
 
 function panelTitleOf(environment: Environment | undefined, kind: ResultView['kind']): string {
-  if (kind === 'compare') return 'Compare Tokens';
-  if (!environment) return 'Token';
-  return kind === 'token' ? `Token: ${environment.name}` : `Results: ${environment.name}`;
+  if (kind === 'compare') return vscode.l10n.t('Compare Tokens');
+  if (!environment) return vscode.l10n.t('Token');
+  return kind === 'token' ? vscode.l10n.t('Token: {0}', environment.name) : vscode.l10n.t('Results: {0}', environment.name);
 }
 
 /** The panels and what the lazily loaded module offers the controller (see resultsController.ts). */

@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
+import * as l10n from '@vscode/l10n';
 import { MobilityError } from '../errors';
 
 /**
@@ -32,24 +33,42 @@ export function tempPathFor(target: string): string {
   return path.join(path.dirname(target), `.${path.basename(target)}.${process.pid}-${randomBytes(4).toString('hex')}${TEMP_SUFFIX}`);
 }
 
+/** What the harvest was doing when the file system failed. */
+export type WriteAction = 'write' | 'read' | 'create the folder' | 'read the folder' | 'create the lock' | 'remove the unfinished file';
+
+/** `Cannot <doing> <where>` in the display language. */
+function cannot(doing: WriteAction, where: string): string {
+  switch (doing) {
+    case 'write': return l10n.t('Cannot write {0}', where);
+    case 'read': return l10n.t('Cannot read {0}', where);
+    case 'create the folder': return l10n.t('Cannot create the folder {0}', where);
+    case 'read the folder': return l10n.t('Cannot read the folder {0}', where);
+    case 'create the lock': return l10n.t('Cannot create the lock {0}', where);
+    case 'remove the unfinished file': return l10n.t('Cannot remove the unfinished file {0}', where);
+  }
+}
+
+/** Why a file-system call failed, and what to do about it, by its error code. */
+function reasonOf(err: unknown): string {
+  switch ((err as NodeJS.ErrnoException)?.code ?? '') {
+    case 'ENOSPC': return l10n.t('the disk is full (ENOSPC). Free some space, or harvest into a folder on another disk');
+    case 'EDQUOT': return l10n.t('the disk quota is used up (EDQUOT). Free some space, or harvest into a folder on another disk');
+    case 'EROFS': return l10n.t('the file system is read-only (EROFS). Choose an --out folder on a writable disk');
+    case 'EACCES': return l10n.t('permission denied (EACCES). Choose an --out folder you may write to, or fix its permissions');
+    case 'EPERM': return l10n.t('the operation is not permitted (EPERM). Choose an --out folder you may write to, or fix its permissions');
+    case 'ENOTDIR': return l10n.t('a part of that path is a file, not a folder (ENOTDIR). Choose another --out folder');
+    case 'EISDIR': return l10n.t('a folder stands where a file should be (EISDIR). Remove it, or choose another --out folder');
+    case 'EEXIST': return l10n.t('a file stands where a folder should be (EEXIST). Choose another --out folder');
+    default: return l10n.t('{0}. Check the --out folder', (err as Error)?.message ?? String(err));
+  }
+}
+
 /** A MobilityError for a file-system failure at `where`, saying what to do about it. */
-export function writeFailed(err: unknown, where: string, doing: string): MobilityError {
+export function writeFailed(err: unknown, where: string, doing: WriteAction): MobilityError {
   if (err instanceof MobilityError) return err;
-  const code = (err as NodeJS.ErrnoException)?.code ?? '';
-  const reasons: Record<string, string> = {
-    ENOSPC: 'the disk is full (ENOSPC). Free some space, or harvest into a folder on another disk',
-    EDQUOT: 'the disk quota is used up (EDQUOT). Free some space, or harvest into a folder on another disk',
-    EROFS: 'the file system is read-only (EROFS). Choose an --out folder on a writable disk',
-    EACCES: 'permission denied (EACCES). Choose an --out folder you may write to, or fix its permissions',
-    EPERM: 'the operation is not permitted (EPERM). Choose an --out folder you may write to, or fix its permissions',
-    ENOTDIR: 'a part of that path is a file, not a folder (ENOTDIR). Choose another --out folder',
-    EISDIR: 'a folder stands where a file should be (EISDIR). Remove it, or choose another --out folder',
-    EEXIST: 'a file stands where a folder should be (EEXIST). Choose another --out folder',
-  };
-  const reason = reasons[code] ?? `${(err as Error)?.message ?? String(err)}. Check the --out folder`;
   return new MobilityError(
     'HARVEST_WRITE_FAILED',
-    `Cannot ${doing} ${where}: ${reason}. Hours already recorded in the manifest are kept; run the same command again to resume.`,
+    l10n.t('{0}: {1}. Hours already recorded in the manifest are kept; run the same command again to resume.', cannot(doing, where), reasonOf(err)),
     { cause: err },
   );
 }

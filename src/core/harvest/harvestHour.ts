@@ -2,6 +2,7 @@
  * One hour of a harvest: every page of it, each request with a fresh token (the client signs one
  * per request), items streamed to the hour's temporary file, retried within the policy's bounds.
  */
+import * as l10n from '@vscode/l10n';
 import type { ApiClient, ApiResult, HttpExchange } from '../apiClient';
 import type { MdsMode } from '../conformance/schemaCorrections';
 import type { Credential } from '../credential';
@@ -152,7 +153,7 @@ export async function harvestHour(job: HourJob): Promise<HourOutcome> {
           if (page.status === 401 || page.status === 403) {
             const { record: rec } = await giveUp('failed', what);
             throw Object.assign(
-              new MobilityError('HARVEST_REFUSED', `The provider refused the request for ${job.hour} with ${what}. Every hour would be refused the same way, so the harvest stopped; check the credential, its access to ${job.endpoint}, and the base URL, then run the same command again to resume.`),
+              new MobilityError('HARVEST_REFUSED', l10n.t('The provider refused the request for {0} with {1}. Every hour would be refused the same way, so the harvest stopped; check the credential, its access to {2}, and the base URL, then run the same command again to resume.', job.hour, what, job.endpoint)),
               { record: rec },
             );
           }
@@ -177,7 +178,7 @@ export function refusedRecordOf(err: unknown): HourRecord | undefined {
 }
 
 function abortedError(cause: unknown): MobilityError {
-  return cause instanceof MobilityError && cause.code === 'HTTP_ABORTED' ? cause : new MobilityError('HTTP_ABORTED', 'The harvest was stopped.', { cause });
+  return cause instanceof MobilityError && cause.code === 'HTTP_ABORTED' ? cause : new MobilityError('HTTP_ABORTED', l10n.t('The harvest was stopped.'), { cause });
 }
 
 /** `503 Service Unavailable: server_error: …` from an answer, for the manifest (cut to a sentence's length). */

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { lock } from 'proper-lockfile';
+import * as l10n from '@vscode/l10n';
 import { LOCK_STALE_MS, LOCK_UPDATE_MS } from '../crossProcessLock';
 import { MobilityError } from '../errors';
 import { writeFailed } from './harvestFiles';
@@ -39,7 +40,7 @@ export async function lockHarvestFolder(outDir: string, waitMs: number, signal?:
         update: LOCK_UPDATE_MS,
         retries: 0,
         onCompromised: (err) => {
-          lostReason = `The lock ${lockPath} was lost while harvesting (${err.message}); another harvest may be writing the folder.`;
+          lostReason = l10n.t('The lock {0} was lost while harvesting ({1}); another harvest may be writing the folder.', lockPath, err.message);
         },
       });
       return {
@@ -54,10 +55,10 @@ export async function lockHarvestFolder(outDir: string, waitMs: number, signal?:
     if (Date.now() >= deadline) {
       throw new MobilityError(
         'HARVEST_FOLDER_IN_USE',
-        `Another harvest is writing the folder ${outDir} (it holds ${lockPath}). Wait until it ends, or harvest into another folder. A harvest that was killed gives the lock up within ${Math.round(LOCK_STALE_MS / 1000)} s.`,
+        l10n.t('Another harvest is writing the folder {0} (it holds {1}). Wait until it ends, or harvest into another folder. A harvest that was killed gives the lock up within {2} s.', outDir, lockPath, Math.round(LOCK_STALE_MS / 1000)),
       );
     }
-    if (signal?.aborted) throw new MobilityError('HTTP_ABORTED', 'The harvest was stopped while waiting for the lock of its folder.');
+    if (signal?.aborted) throw new MobilityError('HTTP_ABORTED', l10n.t('The harvest was stopped while waiting for the lock of its folder.'));
     await delay(Math.min(250, Math.max(1, deadline - Date.now())), undefined, { signal }).catch(() => undefined);
   }
 }

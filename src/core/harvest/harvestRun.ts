@@ -5,6 +5,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import * as l10n from '@vscode/l10n';
 import type { ApiClient } from '../apiClient';
 import type { MdsMode } from '../conformance/schemaCorrections';
 import type { Credential } from '../credential';
@@ -13,7 +14,7 @@ import { normaliseBaseUrl } from '../environment';
 import { MobilityError } from '../errors';
 import type { MdsHourEndpointId } from '../mdsEndpoints';
 import { findEndpoint, buildEndpointRequest } from '../mdsRequests';
-import { UTC_HOUR_FORMAT, parseUtcHour, utcHoursBetween } from '../utcHour';
+import { parseUtcHour, utcHoursBetween } from '../utcHour';
 import { ConformanceTally } from './harvestConformance';
 import type { HarvestWrite } from './harvestFiles';
 import { TEMP_SUFFIX, ensureFolder, syncFolder, writeAll, writeFailed, writeFileAtomically } from './harvestFiles';
@@ -110,7 +111,7 @@ export async function harvestHours(options: HarvestOptions): Promise<HarvestSumm
   const endpoint = findEndpoint('mds', options.endpoint);
   const parameter = endpoint.parameters.find((p) => p.format === 'utc_hour');
   if (!parameter || !(['trips', 'telemetry', 'events_historical'] as string[]).includes(endpoint.id)) {
-    throw new MobilityError('PARAMETER_INVALID', `${options.endpoint} is not an hour endpoint; harvest trips, telemetry or events_historical.`);
+    throw new MobilityError('PARAMETER_INVALID', l10n.t('{0} is not an hour endpoint; harvest trips, telemetry or events_historical.', options.endpoint));
   }
   const baseUrl = normaliseBaseUrl(options.environment.baseUrl, options.environment.name);
   const outDir = path.resolve(options.outDir);
@@ -135,7 +136,7 @@ export async function harvestHours(options: HarvestOptions): Promise<HarvestSumm
     let lastWrite = performance.now();
     const saveManifest = async (force: boolean) => {
       const lost = lock.lost();
-      if (lost) throw new MobilityError('HARVEST_FOLDER_IN_USE', `${lost} Nothing more is written; run again once no other harvest uses ${outDir}.`);
+      if (lost) throw new MobilityError('HARVEST_FOLDER_IN_USE', l10n.t('{0} Nothing more is written; run again once no other harvest uses {1}.', lost, outDir));
       if (!dirty || (!force && performance.now() - lastWrite < (options.manifestIntervalMs ?? 1000))) return;
       manifest.updatedAt = new Date().toISOString();
       // The hour files' renames are on disk before the manifest that records them replaces the old
@@ -261,11 +262,11 @@ function asError(err: unknown): Error {
 export function hoursOf(from: string, to: string): string[] {
   const fromMs = parseUtcHour(from);
   const toMs = parseUtcHour(to);
-  if (fromMs === undefined) throw new MobilityError('PARAMETER_INVALID', `The first hour ${JSON.stringify(from)} is not a UTC hour; write ${UTC_HOUR_FORMAT}.`);
-  if (toMs === undefined) throw new MobilityError('PARAMETER_INVALID', `The last hour ${JSON.stringify(to)} is not a UTC hour; write ${UTC_HOUR_FORMAT}.`);
-  if (toMs < fromMs) throw new MobilityError('PARAMETER_INVALID', `The last hour ${to} is before the first hour ${from}; swap them.`);
+  if (fromMs === undefined) throw new MobilityError('PARAMETER_INVALID', l10n.t('The first hour {0} is not a UTC hour; write YYYY-MM-DDTHH (UTC), for example 2024-11-05T14.', JSON.stringify(from)));
+  if (toMs === undefined) throw new MobilityError('PARAMETER_INVALID', l10n.t('The last hour {0} is not a UTC hour; write YYYY-MM-DDTHH (UTC), for example 2024-11-05T14.', JSON.stringify(to)));
+  if (toMs < fromMs) throw new MobilityError('PARAMETER_INVALID', l10n.t('The last hour {0} is before the first hour {1}; swap them.', to, from));
   const count = (toMs - fromMs) / 3_600_000 + 1;
-  if (count > MAX_HARVEST_HOURS) throw new MobilityError('PARAMETER_INVALID', `${from} to ${to} is ${count} hours; one harvest takes at most ${MAX_HARVEST_HOURS}. Split the range (each part may use the same folder).`);
+  if (count > MAX_HARVEST_HOURS) throw new MobilityError('PARAMETER_INVALID', l10n.t('{0} to {1} is {2} hours; one harvest takes at most {3}. Split the range (each part may use the same folder).', from, to, count, MAX_HARVEST_HOURS));
   return utcHoursBetween(fromMs, toMs);
 }
 
@@ -286,10 +287,10 @@ async function openManifest(file: string, endpoint: MdsHourEndpointId, baseUrl: 
   }
   const manifest = parseManifest(text, file);
   if (manifest.endpoint !== endpoint) {
-    throw new MobilityError('HARVEST_FOLDER_MISMATCH', `The folder ${path.dirname(file)} holds a harvest of ${manifest.endpoint}, not ${endpoint}. Harvest ${endpoint} into another folder (one folder per endpoint and provider).`);
+    throw new MobilityError('HARVEST_FOLDER_MISMATCH', l10n.t('The folder {0} holds a harvest of {1}, not {2}. Harvest {2} into another folder (one folder per endpoint and provider).', path.dirname(file), manifest.endpoint, endpoint));
   }
   if (manifest.baseUrl !== baseUrl) {
-    throw new MobilityError('HARVEST_FOLDER_MISMATCH', `The folder ${path.dirname(file)} holds a harvest from ${manifest.baseUrl}, not ${baseUrl}. Harvest into another folder (one folder per endpoint and provider), or give the same base URL to resume.`);
+    throw new MobilityError('HARVEST_FOLDER_MISMATCH', l10n.t('The folder {0} holds a harvest from {1}, not {2}. Harvest into another folder (one folder per endpoint and provider), or give the same base URL to resume.', path.dirname(file), manifest.baseUrl, baseUrl));
   }
   const originalText = JSON.stringify(manifest);
   if (first < manifest.from) manifest.from = first;

@@ -4,6 +4,7 @@
  * errors: exponential backoff, longer when Retry-After asks for it). Both are bounded.
  */
 import { setTimeout as delay } from 'node:timers/promises';
+import * as l10n from '@vscode/l10n';
 import { MobilityError } from '../errors';
 
 /** The bounds of every wait and retry of one hour. */
@@ -97,7 +98,7 @@ export async function waitFor(ms: number, signal: AbortSignal | undefined): Prom
   try {
     await delay(ms, undefined, { signal });
   } catch (err) {
-    throw new MobilityError('HTTP_ABORTED', 'The harvest was stopped while waiting to retry.', { cause: err });
+    throw new MobilityError('HTTP_ABORTED', l10n.t('The harvest was stopped while waiting to retry.'), { cause: err });
   }
 }
 
