@@ -5,13 +5,15 @@
 // cells' text keeps a contrast of at least 4.5:1.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { generateKeyPairSync } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { FrameLocator, Page } from 'playwright-core';
 import { HOUR_MS, floorToUtcHour, formatUtcHour } from '../../src/core/utcHour';
 import { startSandbox } from '../../src/sandbox/sandboxServer';
 import type { RunningSandbox } from '../../src/sandbox/sandboxServer';
+import { waitFor } from '../unit/support/waitUntil';
+import { keyFixture } from '../unit/keyFixtures';
+import { measurePanelContrast } from './panelContrast';
 import { axeViolations, describeViolations, resultsPanelFrame, webviewWith } from './panelFrame';
 import { e2eFolders, useWorkbench } from './session';
 import { answerInputBox, clickNotificationButton, openViewContainer, pickQuickPickItem, quickInputState, runCommand, runCommandAndPick, step, treeRow, waitForNotification } from './workbench';
@@ -25,14 +27,14 @@ interface ManifestOnDisk {
 
 /** Picks `folder` in code-server's folder dialog (a quick input taking a path), once it has filled in its suggestion. */
 async function pickFolder(page: Page, folder: string, suggested: string, started: () => boolean): Promise<void> {
-  await until(page, 'the folder dialog suggests the workspace folder', async () => ((await quickInputState(page))?.value ?? '').replace(/\/$/, '') === suggested, 60_000);
+  await until('the folder dialog suggests the workspace folder', async () => ((await quickInputState(page))?.value ?? '').replace(/\/$/, '') === suggested, 60_000);
   const box = page.locator('.quick-input-widget .quick-input-box input');
   await box.fill(folder);
   await page.waitForFunction((want) => document.querySelector<HTMLInputElement>('.quick-input-widget .quick-input-box input')?.value === want, folder);
   await box.press('Enter');
   // The simple dialog validates the typed path asynchronously and may first open the folder: accept again while it shows it.
   let lastEnter = Date.now();
-  await until(page, 'the harvest starts', async () => {
+  await until('the harvest starts', async () => {
     if (started()) return true;
     const open = await quickInputState(page);
     if (open && open.value.replace(/\/$/, '') === folder && Date.now() - lastEnter > 1500) {
@@ -43,13 +45,9 @@ async function pickFolder(page: Page, folder: string, suggested: string, started
   }, 60_000);
 }
 
-/** Until `check` holds, polling; fails with `what` after `timeoutMs`. */
-async function until(page: Page, what: string, check: () => Promise<boolean>, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
-    await page.waitForTimeout(250);
-  }
+/** Until `check` holds (the shared condition wait, polling every 250 ms); fails with `what` after `timeoutMs`. */
+function until(what: string, check: () => Promise<boolean>, timeoutMs = 60_000): Promise<void> {
+  return waitFor(what, check, { timeoutMs, intervalMs: 250 });
 }
 
 /** The cells' states now shown, by hour. */
@@ -64,7 +62,7 @@ describe('Fetch Hours… in the workbench', function () {
   const envName = 'Faulty provider';
   const kid = `e2e-harvest-${process.pid}`;
   const iss = 'harvest@org.test.invalid';
-  const key = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  const key = keyFixture('p256');
   const current = floorToUtcHour(Date.now());
   const hour = (back: number) => formatUtcHour(current - back * HOUR_MS);
   const from = hour(30);
@@ -113,7 +111,7 @@ describe('Fetch Hours… in the workbench', function () {
       await runCommand(page, 'Mobility API: Add Credential');
       await pickQuickPickItem(page, 'External Organization');
       await pickQuickPickItem(page, 'Paste it');
-      await answerInputBox(page, key.privateKey.export({ type: 'pkcs8', format: 'pem' }) as string, /Paste/);
+      await answerInputBox(page, key.pkcs8, /Paste/);
       await answerInputBox(page, kid, /Key id/);
       await answerInputBox(page, iss, /Issuer/);
       await answerInputBox(page, 'Harvest credential', /name/);
@@ -127,9 +125,9 @@ describe('Fetch Hours… in the workbench', function () {
     });
     await step(page, 'refuse a typo in the first hour, then give the range', async () => {
       const box = page.locator('.quick-input-widget .quick-input-box input');
-      await until(page, 'the first hour is asked', async () => /first hour/.test((await quickInputState(page))?.message ?? ''), 60_000);
+      await until('the first hour is asked', async () => /first hour/.test((await quickInputState(page))?.message ?? ''), 60_000);
       await box.fill('2025-11-5T7');
-      await until(page, 'the typo is refused', async () => /from "2025-11-5T7" is not a UTC hour: use YYYY-MM-DDTHH/.test((await quickInputState(page))?.message ?? ''), 30_000);
+      await until('the typo is refused', async () => /from "2025-11-5T7" is not a UTC hour: use YYYY-MM-DDTHH/.test((await quickInputState(page))?.message ?? ''), 30_000);
       await box.fill(from);
       await box.press('Enter');
       await answerInputBox(page, to, /last hour/);
@@ -142,9 +140,9 @@ describe('Fetch Hours… in the workbench', function () {
       const waiting = Object.values(first).filter((s) => s === 'not_fetched').length;
       assert.ok(waiting > 0, 'hours not fetched yet are shown as such');
       assert.equal((await frame.locator('[data-testid="harvest-status"]').textContent())?.trim(), 'Fetching…');
-      await until(page, 'fewer hours are waiting', async () => Object.values(await cellStates(frame)).filter((s) => s === 'not_fetched').length < waiting);
+      await until('fewer hours are waiting', async () => Object.values(await cellStates(frame)).filter((s) => s === 'not_fetched').length < waiting);
     });
-    await step(page, 'wait until the harvest finishes', () => until(page, 'the panel says Finished', async () => (await frame.locator('[data-testid="harvest-status"]').textContent())?.trim() === 'Finished', 180_000));
+    await step(page, 'wait until the harvest finishes', () => until('the panel says Finished', async () => (await frame.locator('[data-testid="harvest-status"]').textContent())?.trim() === 'Finished', 180_000));
     const manifest = JSON.parse(fs.readFileSync(path.join(outDir, 'manifest.json'), 'utf8')) as ManifestOnDisk;
     await step(page, 'read every cell: its state and text are the manifest\'s', async () => {
       assert.equal(manifest.format, 'mobility-api-harvest');
@@ -174,7 +172,7 @@ describe('Fetch Hours… in the workbench', function () {
       const [h] = withItems;
       await frame.locator(`[data-testid="heat-${h}"]`).click();
       const line = frame.locator('[data-testid="harvest-hour-line"]');
-      await until(page, 'the hour line names the hour', async () => ((await line.textContent()) ?? '').includes(`${h.slice(0, 10)} ${h.slice(11)}:00`));
+      await until('the hour line names the hour', async () => ((await line.textContent()) ?? '').includes(`${h.slice(0, 10)} ${h.slice(11)}:00`));
       const n = manifest.hours[h].items;
       assert.match((await line.textContent()) ?? '', new RegExp(`: ${n} trips? \\(`));
       await frame.locator('[data-testid="trips-table"]').waitFor({ timeout: 20_000 });
@@ -186,13 +184,13 @@ describe('Fetch Hours… in the workbench', function () {
       fs.rmSync(target, { force: true });
       await frame.locator('[data-testid="export-csv"]').click();
       // code-server's save dialog is a quick input that takes a path; it fills in the suggested path after it opens.
-      await until(page, 'the save dialog suggests a .csv file', async () => /\.csv$/.test((await quickInputState(page))?.value ?? ''));
+      await until('the save dialog suggests a .csv file', async () => /\.csv$/.test((await quickInputState(page))?.value ?? ''));
       const box = page.locator('.quick-input-widget .quick-input-box input');
       await box.fill(target);
       await page.waitForFunction((want) => document.querySelector<HTMLInputElement>('.quick-input-widget .quick-input-box input')?.value === want, target);
       await box.press('Enter');
       let lastEnter = Date.now();
-      await until(page, 'the CSV is written', async () => {
+      await until('the CSV is written', async () => {
         if (fs.existsSync(target)) return true;
         if ((await quickInputState(page))?.value === target && Date.now() - lastEnter > 1500) {
           await box.press('Enter');
@@ -215,12 +213,12 @@ describe('Fetch Hours… in the workbench', function () {
       assert.equal(await frame.locator('button[data-hour]:focus').getAttribute('data-hour'), next);
       await page.keyboard.press('Enter');
       const line = frame.locator('[data-testid="harvest-hour-line"]');
-      await until(page, 'the next hour is shown', async () => ((await line.textContent()) ?? '').includes(`${next.slice(0, 10)} ${next.slice(11)}:00`));
+      await until('the next hour is shown', async () => ((await line.textContent()) ?? '').includes(`${next.slice(0, 10)} ${next.slice(11)}:00`));
     });
     await step(page, 'a 404 hour says why it has no items', async () => {
       await frame.locator(`[data-testid="heat-${to}"]`).click();
       const line = frame.locator('[data-testid="harvest-hour-line"]');
-      await until(page, 'the 404 hour is explained', async () => /404 not found; no trips were written/.test((await line.textContent()) ?? ''));
+      await until('the 404 hour is explained', async () => /404 not found; no trips were written/.test((await line.textContent()) ?? ''));
       assert.equal(await frame.locator('[data-testid="trips-table"]').count(), 0);
     });
     await step(page, 'axe finds no serious or critical violation in the harvest view', async () => {
@@ -229,47 +227,10 @@ describe('Fetch Hours… in the workbench', function () {
       assert.deepEqual(violations, [], describeViolations(violations));
     });
     await step(page, 'cells keep their text readable: contrast of at least 4.5:1 for every state', async () => {
-      const readings = await frame.locator('[data-testid="heatmap"]').evaluate((table) => {
-        const canvas = document.createElement('canvas');
-        canvas.width = 1;
-        canvas.height = 1;
-        const ctx = canvas.getContext('2d', { willReadFrequently: true }) as CanvasRenderingContext2D;
-        const rgba = (css: string) => {
-          ctx.clearRect(0, 0, 1, 1);
-          ctx.fillStyle = '#000';
-          ctx.fillStyle = css;
-          ctx.fillRect(0, 0, 1, 1);
-          const d = ctx.getImageData(0, 0, 1, 1).data;
-          return [d[0], d[1], d[2], d[3] / 255];
-        };
-        const over = (top: number[], below: number[]) => [0, 1, 2].map((i) => top[i] * top[3] + below[i] * (1 - top[3]));
-        const lum = (c: number[]) => c.map((v) => v / 255).map((v) => (v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4)).reduce((s, v, i) => s + v * [0.2126, 0.7152, 0.0722][i], 0);
-        const background = (el: Element) => {
-          const layers: number[][] = [];
-          for (let at: Element | null = el; at; at = at.parentElement) {
-            const bg = rgba(getComputedStyle(at).backgroundColor);
-            if (bg[3] > 0) layers.push(bg);
-            if (bg[3] >= 1) break;
-          }
-          let result = [255, 255, 255];
-          for (const layer of layers.reverse()) result = over(layer, result);
-          return result;
-        };
-        const out: { state: string; ratio: number }[] = [];
-        const seen = new Set<string>();
-        for (const cell of Array.from(table.querySelectorAll<HTMLElement>('button[data-state]'))) {
-          const state = cell.dataset.state ?? '';
-          if (seen.has(state)) continue;
-          seen.add(state);
-          const bg = background(cell);
-          const fg = over(rgba(getComputedStyle(cell).color), bg);
-          const [hi, lo] = [lum(fg), lum(bg)].sort((a, b) => b - a);
-          out.push({ state, ratio: (hi + 0.05) / (lo + 0.05) });
-        }
-        return out;
-      });
-      assert.ok(readings.length >= 5, JSON.stringify(readings));
-      for (const r of readings) assert.ok(r.ratio >= 4.5, `${r.state}: contrast ${r.ratio.toFixed(2)}:1`);
+      // The panel's own contrast probes (test/e2e/panelContrast.ts) include a cell of every heatmap state.
+      const readings = (await frame.locator('body').evaluate(measurePanelContrast)).filter((r) => r.name.startsWith('heatmap cell'));
+      assert.equal(readings.length, 7, JSON.stringify(readings));
+      for (const r of readings) assert.ok(r.ratio >= 4.5, `${r.name}: contrast ${r.ratio.toFixed(2)}:1 (${r.color} on ${r.background})`);
     });
   });
 
@@ -299,9 +260,9 @@ describe('Fetch Hours… in the workbench', function () {
       // The menu takes the keyboard: move to the item and press Enter, as a keyboard user does (a click can land before the menu listens).
       const item = page.locator('.context-view .monaco-menu .action-menu-item', { hasText: 'Fetch Hours…' }).first();
       await item.hover();
-      await until(page, 'the item is focused', async () => (await item.evaluate((el) => el.classList.contains('focused') || !!el.closest('.focused'))), 10_000);
+      await until('the item is focused', async () => (await item.evaluate((el) => el.classList.contains('focused') || !!el.closest('.focused'))), 10_000);
       await page.keyboard.press('Enter');
-      await until(page, 'the first hour of Trips is asked', async () => { const q = await quickInputState(page); return /first hour/.test(q?.message ?? '') && (q?.title ?? '').includes(`Trips · ${envName}`); }, 60_000);
+      await until('the first hour of Trips is asked', async () => { const q = await quickInputState(page); return /first hour/.test(q?.message ?? '') && (q?.title ?? '').includes(`Trips · ${envName}`); }, 60_000);
       await page.keyboard.press('Escape');
     });
   });
@@ -317,10 +278,10 @@ describe('Fetch Hours… in the workbench', function () {
     const frame = await step(page, 'see the result with "Fetch hours…"', () => webviewWith(page, '[data-testid="fetch-hours"]', { visible: true }));
     await step(page, 'click it and see the range asked, ending at that hour', async () => {
       await frame.locator('[data-testid="fetch-hours"]').click();
-      await until(page, 'the first hour is asked', async () => /first hour/.test((await quickInputState(page))?.message ?? ''), 60_000);
+      await until('the first hour is asked', async () => /first hour/.test((await quickInputState(page))?.message ?? ''), 60_000);
       assert.equal((await quickInputState(page))?.value, formatUtcHour(Date.parse(`${asked}:00:00Z`) - 23 * HOUR_MS), 'the 24 hours up to the result\'s hour');
       await page.keyboard.press('Enter');
-      await until(page, 'the last hour is asked', async () => { const q = await quickInputState(page); return /\(2\/2\)|last hour/.test(`${q?.title ?? ''} ${q?.message ?? ''}`); }, 60_000);
+      await until('the last hour is asked', async () => { const q = await quickInputState(page); return /\(2\/2\)|last hour/.test(`${q?.title ?? ''} ${q?.message ?? ''}`); }, 60_000);
       assert.equal((await quickInputState(page))?.value, asked);
       await page.keyboard.press('Escape');
     });
@@ -340,13 +301,13 @@ describe('Fetch Hours… in the workbench', function () {
     });
     const frame = await step(page, 'see the older hours fill in', async () => {
       const f = await webviewWith(page, `[data-testid="heat-${older.from}"]`);
-      await until(page, 'three older hours are recorded', async () => Object.entries(await cellStates(f)).filter(([h, s]) => inOlder(h) && s !== 'not_fetched' && s !== 'fetching').length >= 3);
+      await until('three older hours are recorded', async () => Object.entries(await cellStates(f)).filter(([h, s]) => inOlder(h) && s !== 'not_fetched' && s !== 'fetching').length >= 3);
       return f;
     });
     await step(page, 'press Cancel on the progress notification', async () => {
       await clickNotificationButton(page, /Trips · Faulty provider: \d+ of 32 hours/, 'Cancel');
       await waitForNotification(page, /Fetch Hours stopped: the hours finished are recorded/, 60_000);
-      await until(page, 'the panel says it was stopped', async () => /^Stopped: cancelled\. The hours finished are recorded/.test((await frame.locator('[data-testid="harvest-status"]').textContent())?.trim() ?? ''));
+      await until('the panel says it was stopped', async () => /^Stopped: cancelled\. The hours finished are recorded/.test((await frame.locator('[data-testid="harvest-status"]').textContent())?.trim() ?? ''));
     });
     let doneBefore = 0;
     await step(page, 'the folder is consistent: every hour file is recorded with its size, nothing half-written, the rest not reached', async () => {
@@ -368,7 +329,7 @@ describe('Fetch Hours… in the workbench', function () {
     });
     await step(page, 'mobility-api harvest resumes the folder: the hours done are skipped', async () => {
       const keyFile = path.join(outDir, '..', `fetch-hours-key-${process.pid}.pem`);
-      fs.writeFileSync(keyFile, key.privateKey.export({ type: 'pkcs8', format: 'pem' }), { mode: 0o600 });
+      fs.writeFileSync(keyFile, key.pkcs8, { mode: 0o600 });
       try {
         const baseUrl = sandbox.environments.find((e) => e.id === 'mds-staging')?.baseUrl ?? '';
         const args = [path.join(process.cwd(), 'dist', 'cli.js'), 'harvest', 'trips', '--from', older.from, '--to', older.to, '--out', outDir, '--base-url', baseUrl, '--private-key', keyFile, '--kid', kid, '--iss', iss, '--type', 'external-org', '--state-dir', folders.stateDir, '--json'];

@@ -110,6 +110,11 @@ export function measurePanelContrast(): ContrastReading[] {
   read('page: h4', add(app, document.createElement('h4')));
   const diff = add(app, element('table', 'diff'));
   read('page: table.diff .diff-mark', diff.appendChild(document.createElement('tbody')).appendChild(document.createElement('tr')).appendChild(document.createElement('th')).appendChild(element('div', 'diff-mark')));
+  // A cell of every state of the Fetch Hours heatmap: a tint mixed into the background behind the text.
+  const heatRow = add(app, element('table', 'heat-grid')).appendChild(document.createElement('tbody')).appendChild(document.createElement('tr'));
+  for (const state of ['items', 'empty', 'not_found', 'pending', 'failed', 'fetching', 'not_fetched']) {
+    read(`heatmap cell: .heat-${state}`, heatRow.appendChild(element('td', 'heat-cell')).appendChild(element('button', `heat heat-${state}`)));
+  }
   for (const el of made) el.remove();
   return readings;
 }

@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Frame, Page } from 'playwright-core';
 import { HOUR_MS, floorToUtcHour, formatUtcHour } from '../../src/core/utcHour';
+import { waitUntil } from '../unit/support/waitUntil';
 import { e2eFolders, useWorkbench } from './session';
 import { openViewContainer, runCommand, runCommandAndPick, step, treeRows, waitForNotification } from './workbench';
 import { resultsPanelFrame, webviewWith } from './panelFrame';
@@ -144,12 +145,7 @@ describe('Pseudo-locale (qps-ploc)', () => {
 
     await step(page, 'open our view container', () => openViewContainer(page, nls['viewContainer.title']));
     const rows = await step(page, 'read the environments tree', async () => {
-      const deadline = Date.now() + 30_000;
-      for (;;) {
-        const found = await treeRows(page, nls['view.environments']);
-        if (found.length > 1 || Date.now() > deadline) return found;
-        await page.waitForTimeout(250);
-      }
+      return waitUntil('the environments tree to list its rows', () => treeRows(page, nls['view.environments']), (found) => found.length > 1, { timeoutMs: 30_000, intervalMs: 250 });
     });
     assert.ok(rows.length > 1, `the environments tree lists rows: ${JSON.stringify(rows)}`);
     for (const r of rows) texts.push({ where: `tree row "${r.label}"`, text: `${r.label} ${r.description}` });
@@ -190,11 +186,7 @@ describe('Pseudo-locale (qps-ploc)', () => {
       await webviewWith(page, '[data-testid="heatmap"]');
       const found = await heatmapFrame(page);
       const finished = t('Finished');
-      const deadline = Date.now() + 60_000;
-      while ((await found.locator('[data-testid="harvest-status"]').textContent())?.trim() !== finished) {
-        if (Date.now() > deadline) throw new Error(`the harvest view never said "${finished}"`);
-        await page.waitForTimeout(250);
-      }
+      await waitUntil(`the harvest view to say "${finished}"`, async () => (await found.locator('[data-testid="harvest-status"]').textContent())?.trim(), (text) => text === finished, { timeoutMs: 60_000, intervalMs: 250 });
       return found;
     });
     const states = await frame.locator('button[data-hour]').evaluateAll((els) => els.map((e) => e.getAttribute('data-state')));

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFile, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -267,16 +268,19 @@ describe('CLI mobility-api', () => {
   });
 
   describe('sandbox and demo', () => {
+    /** The first line a child prints on stdout (the sandbox's JSON line once it listens); rejects if it exits first. */
+    const firstLineOf = (child: ChildProcess): Promise<string> => new Promise<string>((resolve, reject) => {
+      let buf = '';
+      child.stdout?.on('data', (d: Buffer) => {
+        buf += d.toString();
+        if (buf.includes('\n')) resolve(buf.split('\n')[0]);
+      });
+      child.once('exit', (code) => reject(new Error(`exited ${code}`)));
+    });
+
     it('`sandbox --json` prints one JSON line once it listens and stops on SIGINT', async () => {
       const child = spawn(process.execPath, [CLI, 'sandbox', '--json', '--fleet', '50', '--demo-dir', path.join(dir, 'demo2')], { stdio: ['ignore', 'pipe', 'pipe'] });
-      const line = await new Promise<string>((resolve, reject) => {
-        let buf = '';
-        child.stdout.on('data', (d: Buffer) => {
-          buf += d.toString();
-          if (buf.includes('\n')) resolve(buf.split('\n')[0]);
-        });
-        child.once('exit', (code) => reject(new Error(`exited ${code}`)));
-      });
+      const line = await firstLineOf(child);
       const info = JSON.parse(line) as { environments: Array<{ name: string; api: string; baseUrl: string }>; demo: { credentialFile: string; privateKeyFile: string } };
       assert.deepEqual(info.environments.map((e) => e.name).sort(), ['maas-staging', 'mds-production', 'mds-staging']);
       assert.ok(fs.existsSync(info.demo.credentialFile));
@@ -291,14 +295,7 @@ describe('CLI mobility-api', () => {
       const child = spawn(process.execPath, [CLI, 'sandbox', '--json', '--log', '--fleet', '5', '--demo-dir', path.join(dir, 'demo3')], { stdio: ['ignore', 'pipe', 'pipe'] });
       let err = '';
       child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-      const line = await new Promise<string>((resolve, reject) => {
-        let buf = '';
-        child.stdout.on('data', (d: Buffer) => {
-          buf += d.toString();
-          if (buf.includes('\n')) resolve(buf.split('\n')[0]);
-        });
-        child.once('exit', (code) => reject(new Error(`exited ${code}`)));
-      });
+      const line = await firstLineOf(child);
       const info = JSON.parse(line) as { environments: Array<{ name: string; baseUrl: string }>; demo: { credentialFile: string } };
       const base = info.environments.find((e) => e.name === 'mds-staging')!.baseUrl;
       const listed = await cli(['vehicles', '--api', 'mds', '--base-url', base, '--credential', info.demo.credentialFile, '--json', '--state-dir', stateDir]);
