@@ -3,7 +3,8 @@
  * mds-openapi `models/data-types/*.yaml`), each with the words users read in messages, a checker
  * that normalises a value or says what is wrong with it, and the defaults the catalogue offers.
  */
-import { HOUR_MS, UTC_HOUR_FORMAT, parseUtcHour } from './utcHour';
+import * as l10n from '@vscode/l10n';
+import { HOUR_MS, parseUtcHour } from './utcHour';
 
 /** How a parameter's value is written. */
 export type ParameterFormat = 'utc_hour' | 'epoch_ms' | 'uuid' | 'year_month';
@@ -26,18 +27,27 @@ export const MIN_MDS_TIMESTAMP = 1_514_764_800_000;
 export const TWO_WEEKS_MS = 14 * 24 * HOUR_MS;
 
 export const PARAMETER_FORMATS: Readonly<Record<ParameterFormat, FormatDescription>> = {
-  utc_hour: { noun: 'a UTC hour', description: UTC_HOUR_FORMAT, example: '2024-11-05T14' },
+  // Getters for the words, so that each read is translated with the bundle configured by then, not at load.
+  utc_hour: {
+    get noun() { return l10n.t('a UTC hour'); },
+    get description() { return l10n.t('YYYY-MM-DDTHH (UTC), for example {0}', '2024-11-05T14'); },
+    example: '2024-11-05T14',
+  },
   epoch_ms: {
-    noun: 'a timestamp',
-    description: 'integer milliseconds since the Unix epoch (UTC), for example 1730815200000 for 2024-11-05T14:00:00Z',
+    get noun() { return l10n.t('a timestamp'); },
+    get description() { return l10n.t('integer milliseconds since the Unix epoch (UTC), for example {0} for {1}', '1730815200000', '2024-11-05T14:00:00Z'); },
     example: '1730815200000',
   },
   uuid: {
-    noun: 'a UUID',
-    description: '8-4-4-4-12 hexadecimal digits, for example 3c9604d6-b5ee-11e8-96f8-529269fb1459',
+    get noun() { return l10n.t('a UUID'); },
+    get description() { return l10n.t('8-4-4-4-12 hexadecimal digits, for example {0}', '3c9604d6-b5ee-11e8-96f8-529269fb1459'); },
     example: '3c9604d6-b5ee-11e8-96f8-529269fb1459',
   },
-  year_month: { noun: 'a month', description: 'YYYY-MM (UTC), for example 2024-10', example: '2024-10' },
+  year_month: {
+    get noun() { return l10n.t('a month'); },
+    get description() { return l10n.t('YYYY-MM (UTC), for example {0}', '2024-10'); },
+    example: '2024-10',
+  },
 };
 
 /** A value that passed its format check, normalised, or what is wrong with it. */
@@ -56,21 +66,21 @@ const YEAR_MONTH = /^(\d{4})-(\d{2})$/;
 export function checkParameterValue(name: string, format: ParameterFormat, input: string | number): ValueCheck {
   const text = typeof input === 'number' ? String(input) : input.trim();
   const { noun, description } = PARAMETER_FORMATS[format];
-  const wrong = (why = `is not ${noun}`): ValueCheck => ({ ok: false, problem: `${name} ${showValue(text)} ${why}: use ${description}` });
+  const wrong = (why = l10n.t('is not {0}', noun)): ValueCheck => ({ ok: false, problem: l10n.t('{0} {1} {2}: use {3}', name, showValue(text), why, description) });
   switch (format) {
     case 'utc_hour': {
       const ms = parseUtcHour(text);
       if (ms === undefined) return wrong();
-      if (ms < 0) return wrong('is before 1970, where MDS hours start');
+      if (ms < 0) return wrong(l10n.t('is before 1970, where MDS hours start'));
       return { ok: true, value: text };
     }
     case 'epoch_ms': {
       if (!/^\d{1,16}$/.test(text) || !Number.isSafeInteger(Number(text))) {
-        return wrong(/^\d+\.\d+$/.test(text) ? 'is not a whole number of milliseconds' : `is not ${noun}`);
+        return wrong(/^\d+\.\d+$/.test(text) ? l10n.t('is not a whole number of milliseconds') : l10n.t('is not {0}', noun));
       }
       const ms = Number(text);
       if (ms < MIN_MDS_TIMESTAMP) {
-        return wrong(ms >= 1e9 && ms < 1e11 ? 'looks like seconds, not milliseconds (multiply by 1000)' : 'is before 2018-01-01, the earliest MDS timestamp');
+        return wrong(ms >= 1e9 && ms < 1e11 ? l10n.t('looks like seconds, not milliseconds (multiply by 1000)') : l10n.t('is before 2018-01-01, the earliest MDS timestamp'));
       }
       return { ok: true, value: String(ms) };
     }
@@ -83,8 +93,8 @@ export function checkParameterValue(name: string, format: ParameterFormat, input
       const match = YEAR_MONTH.exec(month);
       if (!match) return wrong();
       const [year, mm] = [Number(match[1]), Number(match[2])];
-      if (mm < 1 || mm > 12) return wrong(`has no month ${match[2]}`);
-      if (year < 1970) return wrong('is before 1970');
+      if (mm < 1 || mm > 12) return wrong(l10n.t('has no month {0}', match[2]));
+      if (year < 1970) return wrong(l10n.t('is before 1970'));
       return { ok: true, value: month };
     }
   }

@@ -221,7 +221,7 @@ class ResultsApp {
   }
 
   private loadAllButton(r: ListingResultView): HTMLElement {
-    const b = button('Load all pages', () => this.post({ type: 'loadAllPages', resultId: r.id }), { 'data-testid': 'load-all-pages', secondary: true });
+    const b = button(l10n.t('Load all pages'), () => this.post({ type: 'loadAllPages', resultId: r.id }), { 'data-testid': 'load-all-pages', secondary: true });
     this.nextButtons.push(b);
     return b;
   }
