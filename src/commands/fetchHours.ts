@@ -59,6 +59,8 @@ export function registerFetchHours(deps: CommandDeps): vscode.Disposable {
         const stop = new AbortController();
         cancel.onCancellationRequested(() => stop.abort());
         let reported = 0;
+        // At second precision one key signs at most one token a second: that sets the pace, so the progress line says so.
+        let paced = false;
         return harvestHours({
           client: deps.clients.get(),
           environment: env,
@@ -71,11 +73,16 @@ export function registerFetchHours(deps: CommandDeps): vscode.Disposable {
           onProgress: (p) => {
             if (p.phase === 'request' && p.hour) display.fetching(p.hour);
             if (p.phase === 'hour' && p.hour && p.record) display.recorded(p.hour, p.record);
-            if (p.notice) deps.log.info('fetchHours', p.notice);
+            if (p.notice) {
+              paced = true;
+              deps.log.info('fetchHours', p.notice);
+            }
             const done = (100 * p.hoursDone) / Math.max(1, p.hoursTotal);
             const where = p.phase === 'waiting' && p.hour ? vscode.l10n.t('{0}: waiting {1} s', p.hour, Math.round(p.waitSeconds ?? 0)) : p.hour ?? '';
             const counts = vscode.l10n.t('{0} of {1} hours · {2} items', formatCount(p.hoursDone), formatCount(p.hoursTotal), formatCount(p.items));
-            progress.report({ increment: done - reported, message: where ? vscode.l10n.t('{0} {1}', counts, where) : counts });
+            const line = where ? vscode.l10n.t('{0} {1}', counts, where) : counts;
+            const message = paced ? vscode.l10n.t('{0} · at most 1 request a second (second precision; the setting mobilityApi.token.clockPrecision can be milliseconds)', line) : line;
+            progress.report({ increment: done - reported, message });
             reported = done;
           },
         });
