@@ -2,26 +2,21 @@
  * Every failure the core reports has a stable `code` and a message that says what to fix.
  * Messages never contain a private key or a token. The message is built with `l10n.t` (@vscode/l10n): in
  * the extension host, whose bundles configure it (src/shared/l10n.ts), it is in the display language; in
- * the CLI, which never configures it, it is English. `params` keeps the values the message was built from,
- * for callers that want them without parsing the text.
+ * the CLI, which never configures it, it is English. So the message is translated where it is built, from its
+ * values, and no table in the shell repeats every message by code.
  */
 import type { ErrorCode } from '../shared/errorCodes';
 
 export type { ErrorCode } from '../shared/errorCodes';
 
-/** The values a message was built from: names, paths, counts (never a secret). */
-export type ErrorParams = Readonly<Record<string, string | number | boolean>>;
-
 /** A typed, user-facing failure. `message` is one or two sentences: what is wrong and what to do. */
 export class MobilityError extends Error {
   readonly code: ErrorCode;
-  readonly params: ErrorParams;
 
-  constructor(code: ErrorCode, message: string, options?: { cause?: unknown; params?: ErrorParams }) {
+  constructor(code: ErrorCode, message: string, options?: { cause?: unknown }) {
     super(message, options);
     this.name = 'MobilityError';
     this.code = code;
-    this.params = options?.params ?? {};
   }
 }
 
