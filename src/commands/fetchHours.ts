@@ -2,7 +2,6 @@ import * as vscode from 'vscode';
 import type { Environment } from '../core/environment';
 import { MobilityError, isMobilityError } from '../core/errors';
 import type { HarvestSummary } from '../core/harvest/harvestRun';
-import { hoursOf, harvestHours } from '../core/harvest/harvestRun';
 import { catalogueOf } from '../core/mdsCatalogue';
 import type { MdsHourEndpointId } from '../core/mdsEndpoints';
 import { MDS_HOUR_ENDPOINTS } from '../core/mdsEndpoints';
@@ -13,6 +12,13 @@ import type { CommandDeps, CommandOutcome } from './commandDeps';
 import { COMMANDS } from './commandIds';
 import { resolveCredential, resolveEnvironment } from './pickers';
 import { Cancelled, registerCommand } from './registerCommand';
+
+/**
+ * The harvest engine, loaded when Fetch Hours first runs, not at activation: it brings ajv and the MDS
+ * schemas (for `--validate`), which would more than double the code the extension host loads at startup.
+ */
+type HarvestEngine = typeof import('../core/harvest/harvestRun');
+const loadEngine = (): Promise<HarvestEngine> => import('../core/harvest/harvestRun');
 
 /**
  * What the Environments tree (an endpoint node), a result of an hour endpoint or a caller passes to
@@ -43,10 +49,11 @@ const DEFAULT_HOURS = 24;
  */
 export function registerFetchHours(deps: CommandDeps): vscode.Disposable {
   return registerCommand(deps, COMMANDS.fetchHours, async (args?: FetchHoursArgs): Promise<FetchHoursOutcome> => {
+    const { harvestHours, hoursOf } = await loadEngine();
     const env = await resolveEnvironment(deps, args?.environmentId ? { environmentId: args.environmentId } : undefined, vscode.l10n.t('Fetch hours from which environment?'), (e) => e.api === 'mds');
     if (env.api !== 'mds') throw new MobilityError('ENDPOINT_UNKNOWN', vscode.l10n.t('{0} is a MaaS environment; Fetch Hours works on the MDS hour endpoints (trips, telemetry, historical events). Choose an MDS environment.', env.name));
     const endpoint = await endpointOf(env, args?.endpointId);
-    const { from, to } = args?.from !== undefined && args.to !== undefined ? checkedRange(args.from, args.to) : await askRange(env, endpoint, args?.from, args?.to);
+    const { from, to } = args?.from !== undefined && args.to !== undefined ? checkedRange(hoursOf, args.from, args.to) : await askRange(hoursOf, env, endpoint, args?.from, args?.to);
     const outDir = args?.outDir ?? (await askFolder(env, endpoint));
     const { credential } = await resolveCredential(deps, env);
     const title = vscode.l10n.t('Fetch Hours: {0} · {1}', endpointTitle(env, endpoint), env.name);
@@ -140,7 +147,7 @@ async function endpointOf(env: Environment, given: string | undefined): Promise<
 }
 
 /** A range given programmatically, checked as the CLI checks it (PARAMETER_INVALID saying what to fix). */
-function checkedRange(from: string, to: string): { from: string; to: string } {
+function checkedRange(hoursOf: HarvestEngine['hoursOf'], from: string, to: string): { from: string; to: string } {
   for (const [name, value] of [['from', from], ['to', to]] as const) {
     const checked = checkParameterValue(name, 'utc_hour', value);
     if (!checked.ok) throw new MobilityError('PARAMETER_INVALID', checked.problem);
@@ -150,7 +157,7 @@ function checkedRange(from: string, to: string): { from: string; to: string } {
 }
 
 /** Asks for the first and the last hour, each checked as it is typed; by default the last 24 complete hours. */
-async function askRange(env: Environment, endpoint: MdsHourEndpointId, givenFrom: string | undefined, givenTo: string | undefined): Promise<{ from: string; to: string }> {
+async function askRange(hoursOf: HarvestEngine['hoursOf'], env: Environment, endpoint: MdsHourEndpointId, givenFrom: string | undefined, givenTo: string | undefined): Promise<{ from: string; to: string }> {
   const now = Date.now();
   const lastMs = parseUtcHour(givenTo ?? '') ?? parseUtcHour(lastCompleteUtcHour(now)) ?? now;
   const title = vscode.l10n.t('Fetch Hours · {0} · {1}', endpointTitle(env, endpoint), env.name);
@@ -182,7 +189,7 @@ async function askRange(env: Environment, endpoint: MdsHourEndpointId, givenFrom
     },
   });
   if (to === undefined) throw new Cancelled();
-  return checkedRange(from, to);
+  return checkedRange(hoursOf, from, to);
 }
 
 /** The output folder, from a folder picker; a folder of an earlier harvest of the same endpoint is resumed. */
