@@ -23,7 +23,8 @@ export function registerManageCredentials(deps: CommandDeps): vscode.Disposable[
       }
       await deps.credentials.remove(info.id);
       // Its issue-clock mark goes too, unless another stored credential uses the same key id.
-      if (!(await deps.credentials.list()).some((c) => c.kid === info.kid)) await deps.clockStore.forget(info.kid);
+      const keyIdUnused = async () => !(await deps.credentials.list()).some((c) => c.kid === info.kid);
+      if (await keyIdUnused()) await deps.clockStore.forget(info.kid, keyIdUnused);
       deps.log.info('credentials', `removed "${info.label}" (kid ${info.kid})`);
       const { rebound, unbound } = await rebindOrphans(deps, info, target?.rebindTo);
       const message = describeRemoval(deps, info, rebound, unbound, await deps.credentials.list());

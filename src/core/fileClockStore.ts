@@ -133,13 +133,16 @@ export class FileClockStore implements ClockStore {
   /**
    * Forgets a key's mark (when its credential is removed). A mark of the last few seconds is kept:
    * another process may still sign with that key, and without the mark could repeat that time.
+   * Returns 0 when no mark is left, else the ms after which the kept mark may be forgotten.
    */
-  async forget(keyId: string): Promise<void> {
-    await this.locked((state) => {
+  async forget(keyId: string): Promise<number> {
+    return this.locked((state) => {
       const mark = state.marks.get(keyIdDigest(keyId));
-      if (mark === undefined || mark > this.now() / 1000 - FORGET_AFTER_SECONDS) return { result: undefined, write: false };
+      if (mark === undefined) return { result: 0, write: false };
+      const keptForMs = Math.ceil((mark + FORGET_AFTER_SECONDS) * 1000 - this.now());
+      if (keptForMs > 0) return { result: keptForMs, write: false };
       state.marks.delete(keyIdDigest(keyId));
-      return { result: undefined, write: true };
+      return { result: 0, write: true };
     });
   }
 

@@ -16,9 +16,17 @@ import { errorMessage } from '../core/errors';
 
 /** The issue-clock marks, as the credential commands need them. */
 export interface ClockMarks {
-  /** Forgets a key's mark, when its credential is removed (a mark of the last seconds stays). */
-  forget(keyId: string): Promise<void>;
+  /**
+   * Forgets a key's mark, when its credential is removed. A mark of the last seconds stays until
+   * it has aged, then goes, as long as `stillRemoved()` says no credential has taken the key id again.
+   */
+  forget(keyId: string, stillRemoved: () => Promise<boolean>): Promise<void>;
 }
+
+/** Tries to forget a removed key's kept mark again this many times (each once it has aged). */
+const FORGET_RETRIES = 5;
+/** Past the mark's age, so the retry does not find it a millisecond too young. */
+const FORGET_SLACK_MS = 50;
 
 /** A shared clock and the one-time preparation before its first use. */
 interface PreparedClock extends SharedClock {
@@ -72,10 +80,26 @@ export class ClientFactory extends Disposable implements ClockMarks {
     return this.get().issuer;
   }
 
-  async forget(keyId: string): Promise<void> {
+  async forget(keyId: string, stillRemoved: () => Promise<boolean>): Promise<void> {
     const shared = this.sharedClock();
     await shared.ready();
-    await shared.store.forget(keyId);
+    const keptForMs = await shared.store.forget(keyId);
+    if (keptForMs > 0) this.forgetLater(shared, keyId, stillRemoved, keptForMs, FORGET_RETRIES);
+  }
+
+  /** Tries again once a kept mark has aged; gives up after a few tries (another process keeps signing with the key). */
+  private forgetLater(shared: PreparedClock, keyId: string, stillRemoved: () => Promise<boolean>, delayMs: number, triesLeft: number): void {
+    if (this.isDisposed || triesLeft <= 0) return;
+    const timer = setTimeout(() => {
+      pending.dispose();
+      void (async () => {
+        if (this.isDisposed || !(await stillRemoved())) return;
+        const keptForMs = await shared.store.forget(keyId);
+        if (keptForMs > 0) this.forgetLater(shared, keyId, stillRemoved, keptForMs, triesLeft - 1);
+      })().catch((err: unknown) => this.log.warn('clock', `could not forget a removed key's clock mark: ${errorMessage(err)}`));
+    }, delayMs + FORGET_SLACK_MS);
+    timer.unref?.();
+    const pending = this.register(new vscode.Disposable(() => clearTimeout(timer)));
   }
 
   /** The shared clock's mark for a key (the latest iat any window or process signed with it), for a refusal's explanation. */

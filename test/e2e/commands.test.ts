@@ -17,7 +17,14 @@ describe('Mobility API commands in the workbench', () => {
     const page = wb.page;
     await step(page, 'run "Mobility API: Show Log" from the palette', () => runCommand(page, 'Mobility API: Show Log'));
     await step(page, 'wait for the Output panel to show the "Mobility API" channel', async () => {
-      const channel = await waitUntil('the Output panel to show the "Mobility API" channel', () => outputChannel(page), (c) => c === 'Mobility API', { timeoutMs: 20_000, intervalMs: 250 }).catch(() => outputChannel(page));
+      const shown = () => waitUntil('the Output panel to show the "Mobility API" channel', () => outputChannel(page), (c) => c === 'Mobility API', { timeoutMs: 15_000, intervalMs: 250 });
+      // Under load the palette can drop the Enter that runs the command: when no Output view opened at all, run it once more.
+      let channel = await shown().catch(() => outputChannel(page));
+      if (channel === undefined) {
+        console.log('      no Output view after the first run of the command; running it again');
+        await runCommand(page, 'Mobility API: Show Log');
+        channel = await shown().catch(() => outputChannel(page));
+      }
       assert.equal(channel, 'Mobility API', `the Output panel shows ${channel === undefined ? 'no Output view' : `the channel "${channel}"`}`);
     });
   });

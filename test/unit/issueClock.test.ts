@@ -151,12 +151,16 @@ describe('FileClockStore', () => {
   it('forget removes an old mark but keeps one of the last seconds (another process may still sign with the key)', async () => {
     let nowMs = Date.now();
     const store = new FileClockStore(dir, { now: () => nowMs });
-    await new IssueClock({ store }).next('k');
-    await store.forget('k');
+    const mark = await new IssueClock({ store }).next('k');
+    const keptFor = await store.forget('k');
     assert.ok(keyIdDigest('k') in (await store.readMarks()), 'a fresh mark stays');
-    nowMs += 10_000;
-    await store.forget('k');
+    assert.equal(keptFor, Math.ceil((mark + 3) * 1000 - nowMs), 'forget says when the kept mark may go');
+    nowMs += keptFor - 1;
+    assert.equal(await store.forget('k'), 1, 'a millisecond early it still stays');
+    nowMs += 1;
+    assert.equal(await store.forget('k'), 0);
     assert.deepEqual(await store.readMarks(), {});
+    assert.equal(await store.forget('k'), 0, 'forgetting a key with no mark is done at once');
   });
 
   it('ignores prototype keys in the file', async () => {
