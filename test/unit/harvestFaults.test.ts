@@ -87,6 +87,29 @@ describe('harvest: full and read-only disks, locks, interruptions and conformanc
     assert.equal(new Set(items.map((i) => i.item.trip_id)).size, expected);
   });
 
+  it('a manifest that cannot be written as the run ends fails the run with a clear error; a rerun completes', async () => {
+    // Room for every hour file; ENOSPC for the manifest. With an interval of an hour, the one manifest write
+    // of this short run is the last one, after every hour file is on disk.
+    let manifestWrites = 0;
+    const manifestFails: HarvestWrite = async (handle, data) => {
+      const isManifest = data[0] === 0x7b && data[1] === 0x0a;
+      if (isManifest) {
+        manifestWrites++;
+        throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+      }
+      await writeAll(handle, data);
+    };
+    const options = optionsFor({ manifestIntervalMs: 3_600_000 });
+    await assert.rejects(harvestHours({ ...options, write: manifestFails }), fails('HARVEST_WRITE_FAILED', /manifest\.json.*the disk is full \(ENOSPC\)/));
+    assert.equal(manifestWrites, 1, 'the run tried to write its manifest once, as it ended');
+    assert.equal(fs.existsSync(path.join(options.outDir, 'manifest.json')), false, 'no half-written manifest');
+    assert.deepEqual(tempFilesUnder(options.outDir), []);
+    const rerun = await harvestHours(options);
+    assert.equal(rerun.complete, true);
+    const expected = [8, 9, 10, 11, 12, 13].reduce((n, h) => n + truth.world.countTripsEndingIn(hourMs(`${DAY}T${String(h).padStart(2, '0')}`)), 0);
+    assert.equal(readHarvest(options.outDir, 'trips').length, expected, 'the rerun has every item once');
+  });
+
   it('a read-only file system or an --out under a regular file: a clear error naming the path, nothing recorded', async () => {
     const file = path.join(dir, 'a-file');
     fs.writeFileSync(file, 'not a folder');

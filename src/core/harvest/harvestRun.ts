@@ -245,7 +245,10 @@ export async function harvestHours(options: HarvestOptions): Promise<HarvestSumm
     // Whatever stopped the run, the hours finished so far are recorded (a failed write is reported by the caller).
     const flushFailure = await settleAll();
     failure ??= flushFailure;
-    await saveManifest(true).catch(() => undefined);
+    // A manifest that cannot be written leaves the hours since the last write unrecorded (their files are on
+    // disk; a rerun fetches them again), so it fails the run unless something failed first.
+    const manifestFailure: unknown = await saveManifest(true).then(() => undefined, (err: unknown) => err);
+    failure ??= manifestFailure === undefined ? undefined : asError(manifestFailure);
     if (failure) throw failure;
     meter.finish();
     return summarise({ manifest, hours, outDir, manifestFile, skipped: doneAtStart, fetched, requests, interrupted, durationMs: performance.now() - t0, conformance: runTally?.summary() });
