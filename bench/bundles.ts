@@ -19,7 +19,8 @@ const LIMIT_BYTES = 300 * 1024;
 export interface ProductionBuild {
   /** The folder: `dist/`, laid out as in the repository. */
   dir: string;
-  extensionJs: string;
+  /** What activation loads: the entry (a small loader) and the wiring it loads, dist/main.js. */
+  extensionJs: string[];
   webviewDir: string;
   remove(): void;
 }
@@ -39,7 +40,7 @@ export function productionBuild(): ProductionBuild {
   }
   return {
     dir,
-    extensionJs: join(dir, 'dist', 'extension.js'),
+    extensionJs: [join(dir, 'dist', 'extension.js'), join(dir, 'dist', 'main.js')],
     webviewDir: join(dir, 'dist', 'webview'),
     remove: () => rmSync(dir, { recursive: true, force: true }),
   };
@@ -89,7 +90,7 @@ async function metafiles(): Promise<{ extension: Metafile; webview: Metafile }> 
   const { build } = createRequire(__filename)('esbuild') as typeof Esbuild;
   const common = { bundle: true, minify: true, sourcemap: false, write: false, metafile: true, logLevel: 'silent', absWorkingDir: PROJECT_ROOT } as const;
   const [extension, webview] = await Promise.all([
-    build({ ...common, platform: 'node', format: 'cjs', target: 'node20', external: ['vscode'], entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js' }),
+    build({ ...common, platform: 'node', format: 'cjs', target: 'node20', external: ['vscode'], entryPoints: ['src/main.ts'], outfile: 'dist/main.js' }),
     build({ ...common, platform: 'browser', format: 'iife', target: 'es2022', entryPoints: ['src/webview-ui/main.ts'], outfile: 'dist/webview/main.js' }),
   ]);
   return { extension: extension.metafile, webview: webview.metafile };
@@ -97,7 +98,7 @@ async function metafiles(): Promise<{ extension: Metafile; webview: Metafile }> 
 
 /** The minified extension bundle and the webview bundle (+ its stylesheet) against 300 KB each. */
 export async function bundleFigures(production: ProductionBuild): Promise<ReportedFigure[]> {
-  const extension = sizeOf(production.extensionJs);
+  const extension = sizeOf(...production.extensionJs);
   const webviewJs = join(production.webviewDir, 'main.js');
   const webviewCss = join(production.webviewDir, 'main.css');
   const webview = sizeOf(webviewJs, webviewCss);
@@ -105,7 +106,7 @@ export async function bundleFigures(production: ProductionBuild): Promise<Report
   const analysis = await metafiles();
   return [
     {
-      name: 'extension bundle, minified (node esbuild.js --production): dist/extension.js',
+      name: 'extension bundle, minified (node esbuild.js --production): dist/extension.js + dist/main.js (what activation loads)',
       value: extension.raw / 1024,
       unit: 'KB',
       target: '<= 300 KB',

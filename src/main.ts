@@ -19,6 +19,7 @@ import { registerRequestFiles } from './commands/requestFiles';
 import { RequestRunner } from './commands/requestRunner';
 import { registerSendRequest } from './commands/sendRequest';
 import { ClientFactory } from './services/clientFactory';
+import type { CachedModule } from './services/codeCache';
 import { CredentialStore } from './services/credentialStore';
 import type { StoredCredentialInfo } from './services/credentialStore';
 import { EnvironmentRegistry } from './services/environmentRegistry';
@@ -43,8 +44,13 @@ export interface MobilityApiExports {
 /** The window's sandbox, stopped by `deactivate()`. */
 let running: SandboxService | undefined;
 
-/** Wiring only: build the services, register every command, view and panel, and let VS Code dispose them. */
-export function activate(context: vscode.ExtensionContext): MobilityApiExports {
+/** The extension's wiring, loaded by src/extension.ts (dist/main.js). Wiring only: build the services, register every command, view and panel, and let VS Code dispose them. */
+/** How src/extension.ts loaded this bundle, for the log: with its V8 code cache or not. */
+export interface StartupInfo {
+  codeCache: CachedModule<unknown>['cache'];
+}
+
+export function activate(context: vscode.ExtensionContext, startup?: StartupInfo): MobilityApiExports {
   configureHostL10n();
   const channel = vscode.window.createOutputChannel('Mobility API', { log: true });
   const log = new Logger(channel);
@@ -94,7 +100,7 @@ export function activate(context: vscode.ExtensionContext): MobilityApiExports {
   );
   void vscode.commands.executeCommand('setContext', 'mobilityApi.sandboxRunning', false);
   if (settings.sandboxAutoStart) void vscode.commands.executeCommand(COMMANDS.startSandbox);
-  log.info('extension', `activated (VS Code ${vscode.version})`);
+  log.info('extension', `activated (VS Code ${vscode.version}${startup ? `, code cache ${startup.codeCache}` : ''})`);
   return { listCredentials: () => credentials.list(), environmentIds: () => environments.all().map((e) => e.id), tokenHistory: () => tokenHistory.all(), globalStoragePath: context.globalStorageUri.fsPath };
 }
 

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import * as vscode from 'vscode';
 import type { Environment } from '../core/environment';
 import { MobilityError, isMobilityError } from '../core/errors';
@@ -16,9 +17,15 @@ import { Cancelled, registerCommand } from './registerCommand';
 /**
  * The harvest engine, loaded when Fetch Hours first runs, not at activation: it brings ajv and the MDS
  * schemas (for `--validate`), which would more than double the code the extension host loads at startup.
+ * It is a bundle of its own (`dist/harvest.js`, see esbuild.js and harvestEngine.ts).
  */
-type HarvestEngine = typeof import('../core/harvest/harvestRun');
-const loadEngine = (): Promise<HarvestEngine> => import('../core/harvest/harvestRun');
+type HarvestEngine = typeof import('./harvestEngine');
+let engine: HarvestEngine | undefined;
+function loadEngine(): HarvestEngine {
+  // A computed path, so that esbuild leaves this require to run time.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return (engine ??= require(path.join(__dirname, 'harvest.js')) as HarvestEngine);
+}
 
 /**
  * What the Environments tree (an endpoint node), a result of an hour endpoint or a caller passes to
@@ -49,7 +56,7 @@ const DEFAULT_HOURS = 24;
  */
 export function registerFetchHours(deps: CommandDeps): vscode.Disposable {
   return registerCommand(deps, COMMANDS.fetchHours, async (args?: FetchHoursArgs): Promise<FetchHoursOutcome> => {
-    const { harvestHours, hoursOf } = await loadEngine();
+    const { harvestHours, hoursOf } = loadEngine();
     const env = await resolveEnvironment(deps, args?.environmentId ? { environmentId: args.environmentId } : undefined, vscode.l10n.t('Fetch hours from which environment?'), (e) => e.api === 'mds');
     if (env.api !== 'mds') throw new MobilityError('ENDPOINT_UNKNOWN', vscode.l10n.t('{0} is a MaaS environment; Fetch Hours works on the MDS hour endpoints (trips, telemetry, historical events). Choose an MDS environment.', env.name));
     const endpoint = await endpointOf(env, args?.endpointId);

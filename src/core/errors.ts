@@ -9,14 +9,28 @@ import type { ErrorCode } from '../shared/errorCodes';
 
 export type { ErrorCode } from '../shared/errorCodes';
 
+/**
+ * Marks a MobilityError of any bundle. The extension is several esbuild bundles (dist/extension.js,
+ * dist/harvest.js, dist/resultsPanel.js, ...), each with its own copy of this class, and an error built in one
+ * is caught in another (the harvest engine retries on the window's client's errors), so `instanceof` checks
+ * this registered symbol rather than the class identity.
+ */
+const MOBILITY_ERROR = Symbol.for('mobility-api-explorer.MobilityError');
+
 /** A typed, user-facing failure. `message` is one or two sentences: what is wrong and what to do. */
 export class MobilityError extends Error {
   readonly code: ErrorCode;
+
+  /** True for a MobilityError built by any bundle's copy of this class (see MOBILITY_ERROR). */
+  static [Symbol.hasInstance](value: unknown): value is MobilityError {
+    return typeof value === 'object' && value !== null && (value as { [MOBILITY_ERROR]?: unknown })[MOBILITY_ERROR] === true;
+  }
 
   constructor(code: ErrorCode, message: string, options?: { cause?: unknown }) {
     super(message, options);
     this.name = 'MobilityError';
     this.code = code;
+    Object.defineProperty(this, MOBILITY_ERROR, { value: true });
   }
 }
 
