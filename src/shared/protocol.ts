@@ -183,6 +183,19 @@ export interface ResultSummary {
   /** Which listing "Run again" asks for. */
   rerun?: 'vehicles' | 'status';
   url?: string;
+  /** A harvest's folder and range: after a reload the host reads the folder's manifest and shows the heatmap again. */
+  harvest?: HarvestOrigin;
+}
+
+/** Where a harvest's heatmap comes from: its environment (as shown), endpoint, folder and range of UTC hours. */
+export interface HarvestOrigin {
+  environment: EnvironmentView;
+  /** `trips`, `telemetry` or `events_historical` (the host checks it). */
+  endpoint: string;
+  outDir: string;
+  /** First and last hour, `YYYY-MM-DDTHH`. */
+  from: string;
+  to: string;
 }
 
 export interface ListingResultView {
@@ -551,7 +564,7 @@ export function parsePersistedState(value: unknown): PersistedPanelState | undef
     }
     const state: PersistedPanelState = { version: PERSISTED_STATE_VERSION, panelKey: value.panelKey, ui };
     const s = value.summary;
-    if (isRecord(s) && (s.kind === 'listing' || s.kind === 'requestError' || s.kind === 'token' || s.kind === 'compare') && typeof s.title === 'string' && typeof s.line === 'string') {
+    if (isRecord(s) && (s.kind === 'listing' || s.kind === 'requestError' || s.kind === 'token' || s.kind === 'compare' || s.kind === 'harvest') && typeof s.title === 'string' && typeof s.line === 'string') {
       const summary: ResultSummary = {
         kind: s.kind,
         title: s.title.slice(0, MAX_FIELD_CHARS),
@@ -563,12 +576,24 @@ export function parsePersistedState(value: unknown): PersistedPanelState | undef
       if (isShortString(s.environmentName)) summary.environmentName = s.environmentName;
       if (isShortString(s.url)) summary.url = s.url;
       if (s.rerun === 'vehicles' || s.rerun === 'status') summary.rerun = s.rerun;
+      const harvest = s.kind === 'harvest' ? parseHarvestOrigin(s.harvest) : undefined;
+      if (harvest) summary.harvest = harvest;
       state.summary = summary;
     }
     return state;
   } catch {
     return undefined;
   }
+}
+
+/** A persisted harvest origin, checked field by field, or undefined. */
+function parseHarvestOrigin(value: unknown): HarvestOrigin | undefined {
+  if (!isRecord(value) || !isRecord(value.environment)) return undefined;
+  const e = value.environment;
+  if (!isShortString(e.id) || !isShortString(e.name) || (e.api !== 'mds' && e.api !== 'maas') || typeof e.apiLabel !== 'string' || typeof e.stage !== 'string' || typeof e.baseUrl !== 'string') return undefined;
+  if (!isShortString(value.endpoint) || !isShortString(value.outDir) || typeof value.from !== 'string' || !HOUR_KEY.test(value.from) || typeof value.to !== 'string' || !HOUR_KEY.test(value.to)) return undefined;
+  const environment: EnvironmentView = { id: e.id, name: e.name, api: e.api, apiLabel: e.apiLabel.slice(0, MAX_FIELD_CHARS), stage: e.stage.slice(0, MAX_FIELD_CHARS), baseUrl: e.baseUrl.slice(0, MAX_FIELD_CHARS) };
+  return { environment, endpoint: value.endpoint, outDir: value.outDir, from: value.from, to: value.to };
 }
 
 /** `a` followed by `b`, with `b`'s category codes mapped into `a`'s name lists. Neither input changes. */

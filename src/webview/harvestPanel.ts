@@ -8,11 +8,12 @@ import type { Environment } from '../core/environment';
 import type { HourRecord } from '../core/harvest/harvestManifest';
 import { MANIFEST_FILE, hourFileOf, parseManifest } from '../core/harvest/harvestManifest';
 import type { MdsHourEndpointId } from '../core/mdsEndpoints';
+import { MDS_HOUR_ENDPOINTS } from '../core/mdsEndpoints';
 import { environmentView } from '../results/environmentView';
 import { harvestHeatmapView } from '../results/harvestHeatmap';
 import { harvestHourView } from '../results/harvestHourView';
 import type { DataTableView } from '../shared/dataTable';
-import type { HarvestResultView, HostMessage } from '../shared/protocol';
+import type { HarvestOrigin, HarvestResultView, HostMessage } from '../shared/protocol';
 
 /** What Fetch Hours… tells the panel while its harvest runs. */
 export interface HarvestDisplay {
@@ -39,6 +40,9 @@ const UPDATE_INTERVAL_MS = 250;
 /** Added to the interval per hour of the range: a year (8,760 cells) is updated about every 2.4 s. */
 const UPDATE_MS_PER_HOUR = 0.25;
 
+/** What a session shows: the harvest's origin (as the panel persists it), its endpoint checked, and a title. */
+export type HarvestSessionArgs = HarvestOrigin & { endpoint: MdsHourEndpointId; title: string };
+
 /** One harvest as a panel shows it. */
 export class HarvestSession implements HarvestDisplay {
   readonly view: HarvestResultView;
@@ -48,23 +52,47 @@ export class HarvestSession implements HarvestDisplay {
   private timer: ReturnType<typeof setTimeout> | undefined;
   private lastPost = 0;
 
+  /** The session of a harvest that starts now. */
+  static starting(args: HarvestDisplayArgs, id: string, post: (message: HostMessage) => void): HarvestSession {
+    return new HarvestSession({ ...args, environment: environmentView(args.environment) }, readManifestHours(args.outDir, args.endpoint) ?? {}, id, post, true);
+  }
+
+  /**
+   * The session of a panel restored after a reload, from the folder's manifest as it is now; undefined when
+   * the endpoint is not an hour endpoint or the folder has no readable manifest of it (moved, deleted).
+   */
+  static restored(origin: HarvestOrigin, title: string, createdAt: number, id: string, post: (message: HostMessage) => void): HarvestSession | undefined {
+    if (!(MDS_HOUR_ENDPOINTS as readonly string[]).includes(origin.endpoint)) return undefined;
+    const endpoint = origin.endpoint as MdsHourEndpointId;
+    const hours = readManifestHours(origin.outDir, endpoint);
+    if (!hours) return undefined;
+    const session = new HarvestSession({ ...origin, endpoint, title }, hours, id, post, false);
+    session.view.createdAt = createdAt;
+    session.view.summary.createdAt = createdAt;
+    return session;
+  }
+
   /** `post` sends a message to the panel that shows this session (dropped when it shows something else). */
-  constructor(readonly args: HarvestDisplayArgs, id: string, private readonly post: (message: HostMessage) => void) {
-    this.hours = readManifestHours(args.outDir, args.endpoint) ?? {};
+  private constructor(readonly args: HarvestSessionArgs, hours: Record<string, HourRecord>, id: string, private readonly post: (message: HostMessage) => void, running: boolean) {
+    this.hours = hours;
     const heatmap = this.heatmap();
+    const { environment, endpoint, outDir, from, to } = args;
     this.view = {
       kind: 'harvest',
       id,
       title: args.title,
       createdAt: Date.now(),
-      environment: environmentView(args.environment),
-      endpoint: args.endpoint,
-      outDir: args.outDir,
-      from: args.from,
-      to: args.to,
-      running: true,
+      environment,
+      endpoint,
+      outDir,
+      from,
+      to,
+      running,
       heatmap,
-      summary: { kind: 'harvest', title: args.title, line: heatmap.line, createdAt: Date.now(), environmentId: args.environment.id, environmentName: args.environment.name, canRunAgain: false },
+      summary: {
+        kind: 'harvest', title: args.title, line: heatmap.line, createdAt: Date.now(), environmentId: environment.id, environmentName: environment.name, canRunAgain: false,
+        harvest: { environment, endpoint, outDir, from, to },
+      },
     };
   }
 

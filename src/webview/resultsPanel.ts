@@ -161,7 +161,8 @@ class ResultsPanel implements vscode.Disposable {
     return this.current;
   }
 
-  show(result: HeldResult, title: string): void {
+  /** Shows `result`, bringing the panel to the front unless `reveal` is false (a panel restored in a background tab stays there). */
+  show(result: HeldResult, title: string, reveal = true): void {
     if (this.current !== result) this.current?.harvest?.dispose();
     this.current = result;
     this.restoredSummary = undefined;
@@ -178,7 +179,7 @@ class ResultsPanel implements vscode.Disposable {
       // than one round trip after the page's `ready` (which then re-sends it; the page ignores the repeat).
       this.send(message);
     }
-    if (!this.panel.visible) this.panel.reveal(undefined, true);
+    if (reveal && !this.panel.visible) this.panel.reveal(undefined, true);
     if (result.view.kind === 'listing' && result.view.conformance?.state === 'checking') this.checkConformance(result, result.pages, 0);
   }
 
@@ -514,6 +515,18 @@ export function createResultsPanels(context: vscode.ExtensionContext, log: vscod
     return panel;
   };
 
+  /** Shows the session `create` makes in `panel`; its live updates reach the panel while the panel shows it. */
+  const showHarvestSession = (panel: ResultsPanel, create: (post: (message: HostMessage) => void) => HarvestSession | undefined, title: string, options: { environment?: Environment; reveal?: boolean }): HarvestSession | undefined => {
+    const holder: { held?: HeldResult } = {};
+    const session = create((message) => {
+      if (holder.held) panel.postFor(holder.held, message);
+    });
+    if (!session) return undefined;
+    holder.held = { view: session.view, tokens: [], pages: [], environment: options.environment, harvest: session };
+    panel.show(holder.held, title, options.reveal ?? true);
+    return session;
+  };
+
   const panelFor = (environment: Environment | undefined, kind: ResultView['kind']): ResultsPanel => {
     // A harvest gets a tab of its own: the environment's last result stays beside it.
     const key = kind === 'compare' ? COMPARE_PANEL : kind === 'harvest' ? `harvest:${panelKeyOf(environment)}` : panelKeyOf(environment);
@@ -533,8 +546,14 @@ export function createResultsPanels(context: vscode.ExtensionContext, log: vscod
     restore(webviewPanel, state) {
       // The webview persists a summary and its UI choices, never rows or tokens (see protocol.ts).
       const persisted = parsePersistedState(state);
-      adopt(persisted?.panelKey ?? `restored:${randomUUID()}`, webviewPanel, persisted?.summary);
+      const panel = adopt(persisted?.panelKey ?? `restored:${randomUUID()}`, webviewPanel, persisted?.summary);
       log.info(`${LOG} restored a results panel${persisted?.summary ? ` (${persisted.summary.title})` : ''}`);
+      // A harvest's heatmap comes back from its folder's manifest: the hours are on disk, not in the webview.
+      const summary = persisted?.summary;
+      const origin = summary?.kind === 'harvest' ? summary.harvest : undefined;
+      if (summary && origin && showHarvestSession(panel, (post) => HarvestSession.restored(origin, summary.title, summary.createdAt, randomUUID(), post), summary.title, { reveal: false })) {
+        log.info(`${LOG} ${summary.title}: the heatmap again from ${origin.outDir}`);
+      }
     },
     showListing(args) {
       const id = randomUUID();
@@ -611,14 +630,8 @@ export function createResultsPanels(context: vscode.ExtensionContext, log: vscod
     },
     showHarvest(args) {
       const panel = panelFor(args.environment, 'harvest');
-      const holder: { held?: HeldResult } = {};
-      const session = new HarvestSession(args, randomUUID(), (message) => {
-        if (holder.held) panel.postFor(holder.held, message);
-      });
-      const held: HeldResult = { view: session.view, tokens: [], pages: [], environment: args.environment, harvest: session };
-      holder.held = held;
+      const session = showHarvestSession(panel, (post) => HarvestSession.starting(args, randomUUID(), post), args.title, { environment: args.environment }) as HarvestSession;
       lastResultPanel = panel;
-      panel.show(held, args.title);
       log.info(`${LOG} ${args.environment.name}: ${args.title} into ${args.outDir}`);
       return session;
     },

@@ -234,6 +234,31 @@ describe('Fetch Hours… in the workbench', function () {
     });
   });
 
+  it('after Reload Window, the harvest panel shows the heatmap again from the folder\'s manifest, and its hours open', async () => {
+    const page = wb.page;
+    const manifest = JSON.parse(fs.readFileSync(path.join(outDir, 'manifest.json'), 'utf8')) as ManifestOnDisk;
+    await step(page, 'run "Developer: Reload Window" and wait for the workbench', async () => {
+      const reloaded = page.waitForEvent('load', { timeout: 60_000 });
+      await runCommand(page, 'Developer: Reload Window');
+      await reloaded;
+      // Not waitForWorkbench: the side bar comes back on the Mobility API view, not the explorer.
+      await page.locator('.monaco-workbench .part.statusbar').waitFor({ timeout: 90_000 });
+    });
+    const frame = await step(page, 'see the heatmap again in the restored panel', () => webviewWith(page, '[data-testid="heatmap"]'));
+    await step(page, 'every cell is the manifest\'s hour, and the harvest is not said to be running', async () => {
+      await until('the cells are drawn', async () => Object.keys(await cellStates(frame)).length === 32);
+      const states = await cellStates(frame);
+      for (const [h, record] of Object.entries(manifest.hours)) assert.equal(states[h], record.status, h);
+      assert.notEqual((await frame.locator('[data-testid="harvest-status"]').textContent())?.trim(), 'Fetching…');
+    });
+    await step(page, 'an hour with items opens its trips from the folder', async () => {
+      const [h] = Object.entries(manifest.hours).filter(([, r]) => r.status === 'items').map(([hr]) => hr).sort();
+      await frame.locator(`[data-testid="heat-${h}"]`).click();
+      await frame.locator('[data-testid="trips-table"]').waitFor({ timeout: 20_000 });
+      assert.match((await frame.locator('[data-testid="row-count"]').textContent()) ?? '', new RegExp(`\\b${manifest.hours[h].items}\\b`));
+    });
+  });
+
   it('offers Fetch Hours… in the context menu of an hour endpoint in the tree, not of other endpoints', async () => {
     const page = wb.page;
     const menuItems = async (row: Awaited<ReturnType<typeof treeRow>>) => {

@@ -11,6 +11,7 @@ import { parseWebviewMessage } from '../../src/shared/protocol';
 import { startSandbox } from '../../src/sandbox/sandboxServer';
 import type { RunningSandbox } from '../../src/sandbox/sandboxServer';
 import { SyntheticFleet } from '../../src/sandbox/syntheticFleet';
+import { HarvestSession } from '../../src/webview/harvestPanel';
 import { clientOn, demoCredential, mdsEnvironment, readManifest } from './harvestSupport';
 
 const NOW = Date.UTC(2025, 10, 5, 15, 37, 12);
@@ -155,6 +156,26 @@ describe('harvest heatmap view model (from real manifests)', function () {
     assert.equal(missing.table, undefined);
     assert.match(missing.line, /404 not found; no trips were written/);
     assert.deepEqual(parseHourLines('{"a":1}\nnot json\n{"b":2}'), { items: [{ a: 1 }, { b: 2 }], badLines: 1 });
+  });
+
+  it('after a reload, rebuilds the heatmap from the folder\'s manifest (not running) and reads an hour\'s items again', async () => {
+    const environment = { id: 'sandbox-mds', name: 'Sandbox', api: 'mds' as const, apiLabel: 'MDS', stage: 'sandbox', baseUrl: 'http://127.0.0.1:1/mds' };
+    const origin = { environment, endpoint: 'trips', outDir: dir, from: FROM, to: TO };
+    const posted: unknown[] = [];
+    const session = HarvestSession.restored(origin, 'Trips', 42, 'r1', (m) => posted.push(m));
+    assert.ok(session);
+    assert.equal(session.view.running, false);
+    assert.equal(session.view.createdAt, 42);
+    assert.deepEqual(session.view.summary.harvest, origin, 'the restored panel persists its origin again');
+    const states = Object.fromEntries(session.view.heatmap.days.flatMap((d) => d.cells).filter((c) => c.state !== 'outside').map((c) => [c.hour, c.state]));
+    assert.deepEqual(states, Object.fromEntries(Object.entries(manifest.hours).map(([h, r]) => [h, r.status])));
+    const withItems = Object.entries(manifest.hours).find(([, r]) => r.status === 'items');
+    assert.ok(withItems);
+    const message = await session.hourMessage(withItems[0]);
+    assert.ok(message.type === 'harvestHour' && message.hour.table?.count === withItems[1].items, 'the hour\'s items, read from its file');
+    assert.equal(HarvestSession.restored({ ...origin, endpoint: 'vehicles' }, 'x', 0, 'r2', () => undefined), undefined, 'not an hour endpoint');
+    assert.equal(HarvestSession.restored({ ...origin, outDir: path.join(dir, 'moved-away') }, 'x', 0, 'r3', () => undefined), undefined, 'no manifest there');
+    assert.equal(HarvestSession.restored({ ...origin, endpoint: 'telemetry' }, 'x', 0, 'r4', () => undefined), undefined, 'the folder holds another endpoint');
   });
 
   it('shows a large count short in the cell and exact in its name and hover', () => {

@@ -55,6 +55,20 @@ describe('results panel protocol', () => {
       });
     });
 
+    it('keeps a harvest\'s origin (environment, endpoint, folder, range) so a reload can show its heatmap again', () => {
+      const environment = { id: 'sandbox-mds', name: 'Local sandbox (MDS)', api: 'mds', apiLabel: 'MDS Provider API', stage: 'sandbox', baseUrl: 'http://127.0.0.1:4010/mds' };
+      const harvest = { environment, endpoint: 'trips', outDir: '/data/harvest', from: '2025-11-04T00', to: '2025-11-04T23' };
+      const summary = { kind: 'harvest', title: 'Trips hour by hour', line: '24 hours', createdAt: 7, canRunAgain: false };
+      const state = parsePersistedState({ version: PERSISTED_STATE_VERSION, panelKey: 'harvest:sandbox-mds', summary: { ...summary, harvest: { ...harvest, extra: 'x', environment: { ...environment, token: 'eyJ' } } }, ui: {} });
+      assert.deepEqual(state?.summary, { ...summary, harvest }, 'what is not ours is dropped');
+      for (const bad of [{ ...harvest, from: '2025-11-4T0' }, { ...harvest, outDir: '' }, { ...harvest, environment: { ...environment, api: 'ftp' } }, { ...harvest, endpoint: 7 }]) {
+        const parsed = parsePersistedState({ version: PERSISTED_STATE_VERSION, panelKey: 'k', summary: { ...summary, harvest: bad }, ui: {} });
+        assert.deepEqual(parsed?.summary, summary, `a summary without a usable origin: ${JSON.stringify(bad)}`);
+      }
+      const listing = parsePersistedState({ version: PERSISTED_STATE_VERSION, panelKey: 'k', summary: { ...summary, kind: 'listing', harvest }, ui: {} });
+      assert.equal(listing?.summary?.harvest, undefined, 'only a harvest summary carries an origin');
+    });
+
     it('ignores states of another version or shape', () => {
       for (const s of [undefined, null, {}, { version: 0, panelKey: 'k', ui: {} }, { version: PERSISTED_STATE_VERSION }, { version: PERSISTED_STATE_VERSION, panelKey: '' }]) {
         assert.equal(parsePersistedState(s), undefined);
