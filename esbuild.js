@@ -21,6 +21,19 @@ const nodeBase = {
   external: ['vscode'],
 };
 
+/**
+ * `import * as vscode from 'vscode'` in each of the ~30 shell files would otherwise each copy every property of
+ * VS Code's API object into a namespace of their own (esbuild's __toESM) while the bundle loads; one virtual module
+ * re-exports it once and every file shares that namespace.
+ */
+const vscodeOnce = {
+  name: 'vscode-once',
+  setup(build) {
+    build.onResolve({ filter: /^vscode$/ }, (args) => (args.namespace === 'vscode-once' ? { path: 'vscode', external: true } : { path: 'vscode', namespace: 'vscode-once' }));
+    build.onLoad({ filter: /.*/, namespace: 'vscode-once' }, () => ({ contents: "export * from 'vscode';", loader: 'js' }));
+  },
+};
+
 function listFiles(dir, suffix) {
   if (!fs.existsSync(dir)) return [];
   return fs.readdirSync(dir, { recursive: true })
@@ -33,13 +46,13 @@ async function main() {
   const builds = [
     // The extension's entry: a small loader of dist/main.js (the wiring and what it imports) with a V8 code cache.
     { ...nodeBase, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js' },
-    { ...nodeBase, entryPoints: ['src/main.ts'], outfile: 'dist/main.js' },
+    { ...nodeBase, entryPoints: ['src/main.ts'], outfile: 'dist/main.js', plugins: [vscodeOnce] },
     // The sandbox server, loaded by the extension only when the sandbox starts (src/services/sandboxService.ts).
     { ...nodeBase, entryPoints: ['src/sandbox/sandboxServer.ts'], outfile: 'dist/sandbox.js' },
     // The results panels and their view models, loaded when the first panel opens (src/webview/resultsController.ts).
-    { ...nodeBase, entryPoints: ['src/webview/resultsPanel.ts'], outfile: 'dist/resultsPanel.js' },
+    { ...nodeBase, entryPoints: ['src/webview/resultsPanel.ts'], outfile: 'dist/resultsPanel.js', plugins: [vscodeOnce] },
     // The harvest engine with ajv and the MDS schemas, loaded when Fetch Hours first runs (src/commands/fetchHours.ts).
-    { ...nodeBase, entryPoints: ['src/commands/harvestEngine.ts'], outfile: 'dist/harvest.js' },
+    { ...nodeBase, entryPoints: ['src/commands/harvestEngine.ts'], outfile: 'dist/harvest.js', plugins: [vscodeOnce] },
     { ...nodeBase, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
     // The results panel's browser bundle (src/webview-ui, with @vscode-elements/elements and lit bundled in)
     // and its stylesheet, imported by main.ts: dist/webview/main.js and main.css, the only files the
