@@ -6,9 +6,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { startTestServer } from '../unit/support/testServer';
 import type { TestServer } from '../unit/support/testServer';
-import { waitUntil } from '../unit/support/waitUntil';
 import { e2eFolders, useWorkbench } from './session';
-import { openViewContainer, pickQuickPickItem, quickInputState, runCommand, runCommandAndPick, step, treeRow, waitForNotification } from './workbench';
+import { answerPathDialog, openViewContainer, pickQuickPickItem, runCommand, runCommandAndPick, step, treeRow, waitForNotification } from './workbench';
 import { webviewWith } from './panelFrame';
 
 const DEVICE = (i: number) => `5f0f7a1e-2b3c-4d5e-8f9a-${String(i).padStart(12, '0')}`;
@@ -98,24 +97,7 @@ describe('conformance findings and export in the workbench', function () {
     await step(page, 'save the table as CSV through the save dialog', async () => {
       await frame.locator('[data-testid="view-table"]').click();
       await frame.locator('[data-testid="export-csv"]').click();
-      // code-server's save dialog is a quick input that takes a path; it fills in the suggested path after it opens.
-      await waitUntil('a save dialog with a suggested .csv path', () => quickInputState(page), (state) => !!state && /\.csv$/.test(state.value), { timeoutMs: 20_000, intervalMs: 200 });
-      const box = page.locator('.quick-input-widget .quick-input-box input');
-      await box.fill(target);
-      await page.waitForFunction((want) => document.querySelector<HTMLInputElement>('.quick-input-widget .quick-input-box input')?.value === want, target);
-      await box.press('Enter');
-      // The simple file dialog validates the typed path asynchronously and can swallow an Enter that comes first:
-      // while it is still open on our path, accept again.
-      const deadline = Date.now() + 30_000;
-      let lastEnter = Date.now();
-      while (!fs.existsSync(target) && Date.now() < deadline) {
-        await page.waitForTimeout(200);
-        const open = await quickInputState(page);
-        if (open?.value === target && Date.now() - lastEnter > 1500) {
-          await box.press('Enter');
-          lastEnter = Date.now();
-        }
-      }
+      await answerPathDialog(page, target, { suggested: (value) => /\.csv$/.test(value), done: () => fs.existsSync(target), doneWhat: `${target} to be written`, timeoutMs: 30_000 });
       assert.ok(fs.existsSync(target), `${target} was written`);
     });
     await step(page, 'read the CSV back', () => {

@@ -16,7 +16,7 @@ import { keyFixture } from '../unit/keyFixtures';
 import { measurePanelContrast } from './panelContrast';
 import { axeViolations, describeViolations, resultsPanelFrame, webviewWith } from './panelFrame';
 import { e2eFolders, useWorkbench } from './session';
-import { answerInputBox, clickNotificationButton, openViewContainer, pickQuickPickItem, quickInputState, runCommand, runCommandAndPick, step, treeRow, waitForNotification } from './workbench';
+import { answerInputBox, answerPathDialog, clickNotificationButton, openViewContainer, pickQuickPickItem, quickInputState, runCommand, runCommandAndPick, step, treeRow, waitForNotification } from './workbench';
 
 interface ManifestOnDisk {
   format: string;
@@ -25,24 +25,9 @@ interface ManifestOnDisk {
   hours: Record<string, { status: string; items: number; bytes: number; attempts: number; httpStatus?: number }>;
 }
 
-/** Picks `folder` in code-server's folder dialog (a quick input taking a path), once it has filled in its suggestion. */
-async function pickFolder(page: Page, folder: string, suggested: string, started: () => boolean): Promise<void> {
-  await until('the folder dialog suggests the workspace folder', async () => ((await quickInputState(page))?.value ?? '').replace(/\/$/, '') === suggested, 60_000);
-  const box = page.locator('.quick-input-widget .quick-input-box input');
-  await box.fill(folder);
-  await page.waitForFunction((want) => document.querySelector<HTMLInputElement>('.quick-input-widget .quick-input-box input')?.value === want, folder);
-  await box.press('Enter');
-  // The simple dialog validates the typed path asynchronously and may first open the folder: accept again while it shows it.
-  let lastEnter = Date.now();
-  await until('the harvest starts', async () => {
-    if (started()) return true;
-    const open = await quickInputState(page);
-    if (open && open.value.replace(/\/$/, '') === folder && Date.now() - lastEnter > 1500) {
-      await box.press('Enter');
-      lastEnter = Date.now();
-    }
-    return false;
-  }, 60_000);
+/** Picks `folder` in code-server's folder dialog, once it suggests `suggested`. */
+function pickFolder(page: Page, folder: string, suggested: string, started: () => boolean): Promise<void> {
+  return answerPathDialog(page, folder, { suggested: (value) => value.replace(/\/$/, '') === suggested, done: started, doneWhat: 'the harvest starts' });
 }
 
 /** Until `check` holds (the shared condition wait, polling every 250 ms); fails with `what` after `timeoutMs`. */
@@ -183,21 +168,7 @@ describe('Fetch Hours… in the workbench', function () {
       const target = path.join(outDir, '..', `fetch-hours-${process.pid}.csv`);
       fs.rmSync(target, { force: true });
       await frame.locator('[data-testid="export-csv"]').click();
-      // code-server's save dialog is a quick input that takes a path; it fills in the suggested path after it opens.
-      await until('the save dialog suggests a .csv file', async () => /\.csv$/.test((await quickInputState(page))?.value ?? ''));
-      const box = page.locator('.quick-input-widget .quick-input-box input');
-      await box.fill(target);
-      await page.waitForFunction((want) => document.querySelector<HTMLInputElement>('.quick-input-widget .quick-input-box input')?.value === want, target);
-      await box.press('Enter');
-      let lastEnter = Date.now();
-      await until('the CSV is written', async () => {
-        if (fs.existsSync(target)) return true;
-        if ((await quickInputState(page))?.value === target && Date.now() - lastEnter > 1500) {
-          await box.press('Enter');
-          lastEnter = Date.now();
-        }
-        return false;
-      });
+      await answerPathDialog(page, target, { suggested: (value) => /\.csv$/.test(value), done: () => fs.existsSync(target), doneWhat: 'the CSV is written' });
       const lines = fs.readFileSync(target, 'utf8').trimEnd().split('\r\n');
       fs.rmSync(target, { force: true });
       assert.match(lines[0], /^Trip ID,Device ID,/);

@@ -39,6 +39,31 @@ export async function waitForWorkbench(page: Page, timeoutMs = 90_000): Promise<
   await page.locator('.explorer-folders-view .monaco-list-row').first().waitFor({ timeout: timeoutMs });
 }
 
+/**
+ * Answers code-server's file dialog (a quick input taking a path: the save and folder dialogs) with `target`,
+ * once it has filled in its suggestion (`suggested` says so), and presses Enter until `done`: the simple dialog
+ * validates the typed path asynchronously and can swallow an Enter that comes first, so while it is still open
+ * on the path, Enter is pressed again.
+ */
+export async function answerPathDialog(page: Page, target: string, what: { suggested: (value: string) => boolean; done: () => boolean; doneWhat: string; timeoutMs?: number }): Promise<void> {
+  const timeoutMs = what.timeoutMs ?? 60_000;
+  await waitUntil('the file dialog to suggest a path', () => quickInputState(page), (state) => !!state && what.suggested(state.value), { timeoutMs, intervalMs: 200 });
+  const box = page.locator(QUICK_INPUT_BOX);
+  await box.fill(target);
+  await page.waitForFunction(([selector, want]) => document.querySelector<HTMLInputElement>(selector)?.value === want, [QUICK_INPUT_BOX, target] as const);
+  await box.press('Enter');
+  let lastEnter = Date.now();
+  await waitUntil(what.doneWhat, async () => {
+    if (what.done()) return true;
+    const open = await quickInputState(page);
+    if (open && open.value.replace(/\/$/, '') === target && Date.now() - lastEnter > 1500) {
+      await box.press('Enter');
+      lastEnter = Date.now();
+    }
+    return false;
+  }, (done) => done, { timeoutMs, intervalMs: 250 });
+}
+
 /** Closes any open quick input (palette, input box, quick pick). */
 export async function closeQuickInput(page: Page): Promise<void> {
   const widget = page.locator(QUICK_INPUT);
