@@ -50,7 +50,7 @@ async function main() {
     // The sandbox server, loaded by the extension only when the sandbox starts (src/services/sandboxService.ts).
     { ...nodeBase, entryPoints: ['src/sandbox/sandboxServer.ts'], outfile: 'dist/sandbox.js' },
     // The results panels and their view models, loaded when the first panel opens (src/webview/resultsController.ts).
-    { ...nodeBase, entryPoints: ['src/webview/resultsPanel.ts'], outfile: 'dist/resultsPanel.js', plugins: [vscodeOnce] },
+    { ...nodeBase, entryPoints: ['src/webview/resultsPanels.ts'], outfile: 'dist/resultsPanel.js', plugins: [vscodeOnce] },
     // The harvest engine with ajv and the MDS schemas, loaded when Fetch Hours first runs (src/commands/fetchHours.ts).
     { ...nodeBase, entryPoints: ['src/commands/harvestEngine.ts'], outfile: 'dist/harvest.js', plugins: [vscodeOnce] },
     { ...nodeBase, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },

@@ -1,5 +1,5 @@
 /**
- * The typed messages between the results panel's host (src/webview/resultsPanel.ts) and its browser
+ * The typed messages between the results panel's host (src/webview/resultsPanel.ts, resultsPanels.ts) and its browser
  * bundle (src/webview-ui/), and the view models they carry. Imported by both bundles, so it holds
  * types, constants and pure guards only. The webview says `ready` before the host posts anything.
  *

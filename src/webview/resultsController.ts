@@ -2,7 +2,7 @@ import path from 'node:path';
 import * as vscode from 'vscode';
 import { RESULTS_VIEW_TYPE, parseTableQuery } from '../shared/protocol';
 import type { ExportRequest, ExportResultOutcome } from './exportResult';
-import type { ResultsPanelMethods, ResultsPanels } from './resultsPanel';
+import type { ResultsPanelMethods, ResultsPanels } from './resultsPanels';
 
 /** What the commands call to show a result. */
 export type ResultsPanelController = ResultsPanelMethods & {
@@ -33,7 +33,7 @@ async function exportRequestOf(arg: unknown): Promise<ExportRequest | undefined>
   return picked ? { format: picked.format, query: {} } : undefined;
 }
 
-type ResultsPanelModule = typeof import('./resultsPanel');
+type ResultsPanelModule = typeof import('./resultsPanels');
 
 /**
  * The panel code and the view models are their own bundle (`dist/resultsPanel.js`, see esbuild.js),

@@ -1,84 +1,25 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+// One results panel: a webview tab that shows one result at a time, with what must never reach the webview
+// (tokens, raw pages) held here. The panels as a set, and what the commands call, are in resultsPanels.ts.
+import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { ApiResult, HttpExchange, VehicleListing } from '../core/apiClient';
-import type { DecodedToken } from '../core/decodeJwt';
 import type { Environment } from '../core/environment';
-import type { MobilityError } from '../core/errors';
-import type { LintFinding } from '../core/lintToken';
-import type { SignatureCheck } from '../core/verifySignature';
 import type { ConformanceView, HostMessage, ListingResultView, ResultSummary, ResultView, WebviewMessage } from '../shared/protocol';
-import { RESULTS_VIEW_TYPE, concatVehicleColumns, parsePersistedState, parseWebviewMessage } from '../shared/protocol';
+import { concatVehicleColumns, parseWebviewMessage } from '../shared/protocol';
 import { concatDataTables } from '../shared/dataTable';
 import type { DataTableView } from '../shared/dataTable';
 import { mergeConformanceViews, resultConformanceView } from '../results/conformance';
-import { listingOf, resourceTableOf, resultView, summaryOf, itemsOnAnyPage } from '../results/resultView';
+import { listingOf, resourceTableOf, summaryOf, itemsOnAnyPage } from '../results/resultView';
 import type { ExportRequest, ExportResultOutcome } from './exportResult';
 import { exportResult } from './exportResult';
-import type { ComparedToken } from '../results/compareView';
-import { compareResultView } from '../results/compareView';
 import { panelHtml } from './panelHtml';
-import { configureHostL10n, hostL10n } from './l10nBundle';
+import { hostL10n } from './l10nBundle';
 import { bodyView } from '../results/bodyView';
-import { itemsOnPage, listingLine, listingView, pageView, requestErrorView } from '../results/listingView';
-import { tokenResultView } from '../results/tokenView';
+import { itemsOnPage, listingLine, pageView } from '../results/listingView';
 import { vehicleColumns } from '../results/vehicleReader';
-import type { RefusalContext } from '../results/refusalView';
 import { errorMessage } from '../core/errors';
-import { MDS_HOUR_ENDPOINTS } from '../core/mdsEndpoints';
-import type { HarvestDisplay, HarvestDisplayArgs } from './harvestPanel';
-import { HarvestSession } from './harvestPanel';
+import type { HarvestSession } from './harvestPanel';
 
-// This bundle (dist/resultsPanel.js) has its own copy of @vscode/l10n: point it at the extension's strings.
-configureHostL10n();
-
-/** What the commands call to show a result. */
-export interface ResultsPanelMethods extends vscode.Disposable {
-  /** A vehicles request that got an answer (2xx or not). */
-  showListing(args: {
-    environment: Environment;
-    listing: VehicleListing;
-    credentialLabel?: string;
-    /** The panel's "load next page": the host fetches with a fresh token and appends. */
-    loadNextPage?: (nextUrl: string) => Promise<VehicleListing>;
-    /** "Copy curl": a ready-to-run command with a FRESH token. */
-    curlCommand?: () => Promise<string>;
-    /** For a 401/403's explanation: the credential type and the key's shared-clock mark. */
-    refusal?: Partial<RefusalContext>;
-  }): void;
-  /**
-   * Any request's answer (Send Request, an endpoint of the tree, a request file): its pages, items
-   * and outcome. Vehicle items fill the vehicle table; every body shows in the JSON tree and Raw.
-   */
-  showResult(args: {
-    environment: Environment;
-    result: ApiResult;
-    /** What the result is, for the tab and the header: "Trips · 2025-11-05T13". */
-    title: string;
-    credentialLabel?: string;
-    loadNextPage?: (nextUrl: string) => Promise<ApiResult>;
-    curlCommand?: () => Promise<string>;
-    /** "Run again": the same request with a fresh token. */
-    runAgain?: () => Promise<unknown>;
-    /**
-     * "Load all pages": every page from `nextUrl` to the last (up to `mobilityApi.request.maxPages`),
-     * a fresh token per page; `onPage` reports each page for progress, `signal` cancels (the host
-     * keeps what arrived). The panel shows the button next to "Load next page" when this is given.
-     */
-    loadAllPages?: (nextUrl: string, onPage: (page: HttpExchange, pageNumber: number) => void, signal: AbortSignal) => Promise<ApiResult>;
-    /** The MDS endpoint asked (`trips`, `vehicles_status`…, see mdsEndpoints.ts), for the conformance check; guessed from the body when absent. */
-    endpointId?: string;
-    /** For a 401/403's explanation: the credential type and the key's shared-clock mark. */
-    refusal?: Partial<RefusalContext>;
-  }): void;
-  /** A request that failed before an answer (network, TLS, timeout, refused credential...). */
-  showRequestError(args: { environment: Environment; error: MobilityError; url?: string }): void;
-  /** A decoded token (Generate Token, Decode JWT). `token` is kept host-side only, for "copy token". */
-  showToken(args: { environment?: Environment; token: string; decoded: DecodedToken; findings: LintFinding[]; signature?: SignatureCheck; source: string }): void;
-  /** Two tokens side by side with the claims that differ marked (Compare Tokens). Texts stay host-side. */
-  showComparison(args: { left: ComparedToken; right: ComparedToken; environment?: Environment }): void;
-  /** A harvest (Fetch Hours…): its coverage heatmap, updated through the display returned while it runs. */
-  showHarvest(args: HarvestDisplayArgs): HarvestDisplay;
-}
 
 /** The command a result of an hour endpoint runs for "Fetch hours…", with `{ environmentId, endpointId, to }`. */
 export const FETCH_HOURS_COMMAND = 'mobilityApi.fetchHours';
@@ -86,12 +27,11 @@ export const FETCH_HOURS_COMMAND = 'mobilityApi.fetchHours';
 /** The commands "Run again" executes, with `{ environmentId }`. */
 export const RUN_AGAIN_COMMANDS = { vehicles: 'mobilityApi.listVehicles', status: 'mobilityApi.vehicleStatus' } as const;
 
-const LOG = '[results]';
-const TOKENS_PANEL = 'tokens';
-const COMPARE_PANEL = 'compare';
+export const LOG = '[results]';
+
 
 /** One result as the host holds it: the view, and what must never reach the webview. */
-interface HeldResult {
+export interface HeldResult {
   view: ResultView;
   /** Raw tokens by page index (a token result has one, at 0). */
   tokens: string[];
@@ -118,7 +58,7 @@ function validationOn(): boolean {
 }
 
 /** One webview panel: one per environment, plus one for tokens without an environment. */
-class ResultsPanel implements vscode.Disposable {
+export class ResultsPanel implements vscode.Disposable {
   private ready = false;
   private pending: HostMessage[] = [];
   private current: HeldResult | undefined;
@@ -473,175 +413,3 @@ function payloadOf(view: ResultView | undefined, index: number): Record<string, 
   }
 }
 
-function panelKeyOf(environment: Environment | undefined): string {
-  return environment ? `env:${environment.id}` : TOKENS_PANEL;
-}
-
-function panelTitleOf(environment: Environment | undefined, kind: ResultView['kind']): string {
-  if (kind === 'compare') return vscode.l10n.t('Compare Tokens');
-  if (!environment) return vscode.l10n.t('Token');
-  return kind === 'token' ? vscode.l10n.t('Token: {0}', environment.name) : vscode.l10n.t('Results: {0}', environment.name);
-}
-
-/** The panels and what the lazily loaded module offers the controller (see resultsController.ts). */
-export interface ResultsPanels extends ResultsPanelMethods {
-  /** Takes over a panel VS Code restored after a reload, with the state its webview persisted. */
-  restore(webviewPanel: vscode.WebviewPanel, state: unknown): void;
-  /** Saves the result of the active panel (or the last one shown) as `request` asks (command `mobilityApi.exportResult`). */
-  exportShown(request: ExportRequest): Promise<ExportResultOutcome>;
-}
-
-/**
- * The results panels: one per environment (and one for tokens without an environment), so that
- * results of staging and production sit side by side as editor tabs, and a new result for an
- * environment replaces the old one in its panel. This module and the view models it uses are
- * loaded when the first panel opens, not at activation (dist/resultsPanel.js).
- */
-export function createResultsPanels(context: vscode.ExtensionContext, log: vscode.LogOutputChannel): ResultsPanels {
-  const panels = new Map<string, ResultsPanel>();
-  /** The panel that last showed a listing or result: what the export command saves when no panel is active. */
-  let lastResultPanel: ResultsPanel | undefined;
-  const forget = (panel: ResultsPanel) => {
-    if (panels.get(panel.key) === panel) panels.delete(panel.key);
-    if (lastResultPanel === panel) lastResultPanel = undefined;
-  };
-
-  const adopt = (key: string, webviewPanel: vscode.WebviewPanel, summary: ResultSummary | undefined): ResultsPanel => {
-    // Two restored panels of one environment: the later one gets its own key rather than replacing.
-    let unique = key;
-    for (let n = 2; panels.has(unique); n++) unique = `${key}#${n}`;
-    const panel = new ResultsPanel(unique, webviewPanel, context.extensionUri, log, summary, forget);
-    panels.set(unique, panel);
-    return panel;
-  };
-
-  /** Shows the session `create` makes in `panel`; its live updates reach the panel while the panel shows it. */
-  const showHarvestSession = (panel: ResultsPanel, create: (post: (message: HostMessage) => void) => HarvestSession | undefined, title: string, options: { environment?: Environment; reveal?: boolean }): HarvestSession | undefined => {
-    const holder: { held?: HeldResult } = {};
-    const session = create((message) => {
-      if (holder.held) panel.postFor(holder.held, message);
-    });
-    if (!session) return undefined;
-    holder.held = { view: session.view, tokens: [], pages: [], environment: options.environment, harvest: session };
-    panel.show(holder.held, title, options.reveal ?? true);
-    return session;
-  };
-
-  const panelFor = (environment: Environment | undefined, kind: ResultView['kind']): ResultsPanel => {
-    // A harvest gets a tab of its own: the environment's last result stays beside it.
-    const key = kind === 'compare' ? COMPARE_PANEL : kind === 'harvest' ? `harvest:${panelKeyOf(environment)}` : panelKeyOf(environment);
-    const existing = panels.get(key);
-    if (existing) return existing;
-    // preserveFocus: a panel that took focus would take it again when its webview finishes loading, and
-    // close whatever quick pick the user had opened by then (e.g. the next command's).
-    const webviewPanel = vscode.window.createWebviewPanel(RESULTS_VIEW_TYPE, panelTitleOf(environment, kind), { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }, {
-      enableScripts: true,
-      enableFindWidget: true,
-      localResourceRoots: [vscode.Uri.joinPath(context.extensionUri, 'dist', 'webview')],
-    });
-    return adopt(key, webviewPanel, undefined);
-  };
-
-  return {
-    restore(webviewPanel, state) {
-      // The webview persists a summary and its UI choices, never rows or tokens (see protocol.ts).
-      const persisted = parsePersistedState(state);
-      const panel = adopt(persisted?.panelKey ?? `restored:${randomUUID()}`, webviewPanel, persisted?.summary);
-      log.info(`${LOG} restored a results panel${persisted?.summary ? ` (${persisted.summary.title})` : ''}`);
-      // A harvest's heatmap comes back from its folder's manifest: the hours are on disk, not in the webview.
-      const summary = persisted?.summary;
-      const origin = summary?.kind === 'harvest' ? summary.harvest : undefined;
-      if (summary && origin && showHarvestSession(panel, (post) => HarvestSession.restored(origin, summary.title, summary.createdAt, randomUUID(), post), summary.title, { reveal: false })) {
-        log.info(`${LOG} ${summary.title}: the heatmap again from ${origin.outDir}`);
-      }
-    },
-    showListing(args) {
-      const id = randomUUID();
-      const view = listingView({
-        id,
-        environment: args.environment,
-        listing: args.listing,
-        credentialLabel: args.credentialLabel,
-        canLoadNext: !!args.loadNextPage,
-        canCopyCurl: !!args.curlCommand,
-        now: Date.now(),
-        refusal: args.refusal,
-      });
-      const held: HeldResult = {
-        view,
-        tokens: args.listing.pages.map((p) => p.token?.token ?? ''),
-        pages: [...args.listing.pages],
-        environment: args.environment,
-        loadNextPage: args.loadNextPage,
-        curlCommand: args.curlCommand,
-      };
-      view.canExport = true;
-      const panel = panelFor(args.environment, 'listing');
-      lastResultPanel = panel;
-      panel.show(held, panelTitleOf(args.environment, 'listing'));
-      log.info(`${LOG} ${args.environment.name}: ${view.summary.line}`);
-    },
-    showResult(args) {
-      const view = resultView({
-        id: randomUUID(),
-        environment: args.environment,
-        result: args.result,
-        title: args.title,
-        credentialLabel: args.credentialLabel,
-        canLoadNext: !!args.loadNextPage,
-        canCopyCurl: !!args.curlCommand,
-        canRunAgain: !!args.runAgain,
-        now: Date.now(),
-        refusal: args.refusal,
-      });
-      view.canLoadAll = !!args.loadAllPages && !!args.result.nextUrl;
-      view.canExport = true;
-      view.canFetchHours = args.environment.api === 'mds' && (MDS_HOUR_ENDPOINTS as readonly string[]).includes(args.endpointId ?? '');
-      const held: HeldResult = {
-        view,
-        tokens: args.result.pages.map((p) => p.token?.token ?? ''),
-        pages: [...args.result.pages],
-        environment: args.environment,
-        loadNextResult: args.loadNextPage,
-        loadAllResult: args.loadAllPages,
-        curlCommand: args.curlCommand,
-        runAgain: args.runAgain,
-        endpointId: args.endpointId,
-      };
-      const panel = panelFor(args.environment, 'listing');
-      lastResultPanel = panel;
-      panel.show(held, `${args.title}`);
-      log.info(`${LOG} ${args.environment.name}: ${args.title}: ${view.summary.line}`);
-    },
-    async exportShown(request) {
-      // The active panel when one is, else the one that last showed a result.
-      const active = [...panels.values()].find((p) => p.panel.active && (p.shown?.view.kind === 'listing' || p.shown?.view.kind === 'harvest'));
-      const panel = active ?? lastResultPanel;
-      if (!panel) return { ok: false, message: vscode.l10n.t('No result to save: run a request first.') };
-      return panel.export(request);
-    },
-    showRequestError(args) {
-      const view = requestErrorView({ id: randomUUID(), environment: args.environment, error: args.error, url: args.url, now: Date.now() });
-      panelFor(args.environment, 'requestError').show({ view, tokens: [], pages: [], environment: args.environment }, panelTitleOf(args.environment, 'requestError'));
-    },
-    showToken(args) {
-      const view = tokenResultView({ id: randomUUID(), ...args, now: Date.now() });
-      panelFor(args.environment, 'token').show({ view, tokens: [args.token], pages: [], environment: args.environment }, panelTitleOf(args.environment, 'token'));
-    },
-    showHarvest(args) {
-      const panel = panelFor(args.environment, 'harvest');
-      const session = showHarvestSession(panel, (post) => HarvestSession.starting(args, randomUUID(), post), args.title, { environment: args.environment }) as HarvestSession;
-      lastResultPanel = panel;
-      log.info(`${LOG} ${args.environment.name}: ${args.title} into ${args.outDir}`);
-      return session;
-    },
-    showComparison(args) {
-      const view = compareResultView({ id: randomUUID(), left: args.left, right: args.right, environment: args.environment, now: Date.now() });
-      panelFor(undefined, 'compare').show({ view, tokens: [args.left.token, args.right.token], pages: [] }, panelTitleOf(undefined, 'compare'));
-    },
-    dispose() {
-      for (const panel of [...panels.values()]) panel.dispose();
-      panels.clear();
-    },
-  };
-}
