@@ -25,6 +25,7 @@ export const COMMANDS = {
   sendFileRequest: 'mobilityApi.sendFileRequest',
   newRequestFile: 'mobilityApi.newRequestFile',
   fetchHours: 'mobilityApi.fetchHours',
+  exportResult: 'mobilityApi.exportResult',
 } as const;
 
 export type CommandId = (typeof COMMANDS)[keyof typeof COMMANDS];

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import * as vscode from 'vscode';
+import { COMMANDS } from '../commands/commandIds';
 import { RESULTS_VIEW_TYPE, parseTableQuery } from '../shared/protocol';
 import type { ExportRequest, ExportResultOutcome } from './exportResult';
 import type { ResultsPanelMethods, ResultsPanels } from './resultsPanels';
@@ -10,8 +11,6 @@ export type ResultsPanelController = ResultsPanelMethods & {
   exportShown(request: ExportRequest): Promise<ExportResultOutcome>;
 };
 
-/** The command that saves a result: `{ format, path?, query?, pageIndex? }`; without a path, a save dialog. */
-export const EXPORT_RESULT_COMMAND = 'mobilityApi.exportResult';
 
 const EXPORT_FORMATS = () => [
   { label: vscode.l10n.t('Table as CSV'), format: 'csv' },
@@ -58,7 +57,7 @@ export function registerResultsPanel(context: vscode.ExtensionContext, log: vsco
       return Promise.resolve();
     },
   });
-  const exportCommand = vscode.commands.registerCommand(EXPORT_RESULT_COMMAND, async (arg: unknown): Promise<ExportResultOutcome> => {
+  const exportCommand = vscode.commands.registerCommand(COMMANDS.exportResult, async (arg: unknown): Promise<ExportResultOutcome> => {
     const request = await exportRequestOf(arg);
     if (!request) return { ok: false, message: 'Say what to save: { format: "csv" | "geojson" | "raw", path? }.' };
     if (!panels) return { ok: false, message: vscode.l10n.t('No result to save: run a request first.') };

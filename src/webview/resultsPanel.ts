@@ -2,6 +2,7 @@
 // (tokens, raw pages) held here. The panels as a set, and what the commands call, are in resultsPanels.ts.
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
+import { COMMANDS } from '../commands/commandIds';
 import type { ApiResult, HttpExchange, VehicleListing } from '../core/apiClient';
 import type { Environment } from '../core/environment';
 import type { ConformanceView, HostMessage, ListingResultView, ResultSummary, ResultView, WebviewMessage } from '../shared/protocol';
@@ -21,11 +22,8 @@ import { errorMessage } from '../core/errors';
 import type { HarvestSession } from './harvestPanel';
 
 
-/** The command a result of an hour endpoint runs for "Fetch hours…", with `{ environmentId, endpointId, to }`. */
-export const FETCH_HOURS_COMMAND = 'mobilityApi.fetchHours';
-
 /** The commands "Run again" executes, with `{ environmentId }`. */
-export const RUN_AGAIN_COMMANDS = { vehicles: 'mobilityApi.listVehicles', status: 'mobilityApi.vehicleStatus' } as const;
+const RUN_AGAIN_COMMANDS = { vehicles: COMMANDS.listVehicles, status: COMMANDS.vehicleStatus } as const;
 
 export const LOG = '[results]';
 
@@ -290,7 +288,7 @@ export class ResultsPanel implements vscode.Disposable {
       case 'fetchHours': {
         const held = this.held(message.resultId);
         if (!held?.environment || !held.endpointId) return;
-        await vscode.commands.executeCommand(FETCH_HOURS_COMMAND, { environmentId: held.environment.id, endpointId: held.endpointId, to: hourOf(held.pages[0]?.url) });
+        await vscode.commands.executeCommand(COMMANDS.fetchHours, { environmentId: held.environment.id, endpointId: held.endpointId, to: hourOf(held.pages[0]?.url) });
         return;
       }
       case 'requestBody': {

@@ -34,6 +34,8 @@ describe('the manifest and the README agree with the code', () => {
   it('contributes every registered command as mobilityApi.<camelVerb> in the "Mobility API" category, with a title and icon', () => {
     const contributed = new Set(manifest.contributes.commands.map((c) => c.command));
     for (const id of Object.values(COMMANDS)) assert.ok(contributed.has(id), `${id} is registered but not contributed`);
+    const known = new Set<string>(Object.values(COMMANDS));
+    for (const id of contributed) assert.ok(known.has(id), `${id} is contributed but not in COMMANDS (src/commands/commandIds.ts), the one map of command ids`);
     for (const c of manifest.contributes.commands) {
       assert.match(c.command, /^mobilityApi\.[a-z][A-Za-z]+$/);
       assert.equal(nlsValue(c.category), 'Mobility API', c.command);
