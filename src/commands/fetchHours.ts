@@ -20,11 +20,10 @@ import { Cancelled, registerCommand } from './registerCommand';
  * It is a bundle of its own (`dist/harvest.js`, see esbuild.js and harvestEngine.ts).
  */
 type HarvestEngine = typeof import('./harvestEngine');
-let engine: HarvestEngine | undefined;
 function loadEngine(): HarvestEngine {
-  // A computed path, so that esbuild leaves this require to run time.
+  // A computed path, so that esbuild leaves this require to run time (Node loads the file once).
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  return (engine ??= require(path.join(__dirname, 'harvest.js')) as HarvestEngine);
+  return require(path.join(__dirname, 'harvest.js')) as HarvestEngine;
 }
 
 /**

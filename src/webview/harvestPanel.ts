@@ -54,7 +54,7 @@ export class HarvestSession implements HarvestDisplay {
 
   /** The session of a harvest that starts now. */
   static starting(args: HarvestDisplayArgs, id: string, post: (message: HostMessage) => void): HarvestSession {
-    return new HarvestSession({ ...args, environment: environmentView(args.environment) }, readManifestHours(args.outDir, args.endpoint) ?? {}, id, post, true);
+    return new HarvestSession({ ...args, environment: environmentView(args.environment) }, readManifestHours(args.outDir, args.endpoint) ?? {}, id, post, { running: true, createdAt: Date.now() });
   }
 
   /**
@@ -66,14 +66,11 @@ export class HarvestSession implements HarvestDisplay {
     const endpoint = origin.endpoint as MdsHourEndpointId;
     const hours = readManifestHours(origin.outDir, endpoint);
     if (!hours) return undefined;
-    const session = new HarvestSession({ ...origin, endpoint, title }, hours, id, post, false);
-    session.view.createdAt = createdAt;
-    session.view.summary.createdAt = createdAt;
-    return session;
+    return new HarvestSession({ ...origin, endpoint, title }, hours, id, post, { running: false, createdAt });
   }
 
   /** `post` sends a message to the panel that shows this session (dropped when it shows something else). */
-  private constructor(readonly args: HarvestSessionArgs, hours: Record<string, HourRecord>, id: string, private readonly post: (message: HostMessage) => void, running: boolean) {
+  private constructor(readonly args: HarvestSessionArgs, hours: Record<string, HourRecord>, id: string, private readonly post: (message: HostMessage) => void, { running, createdAt }: { running: boolean; createdAt: number }) {
     this.hours = hours;
     const heatmap = this.heatmap();
     const { environment, endpoint, outDir, from, to } = args;
@@ -81,7 +78,7 @@ export class HarvestSession implements HarvestDisplay {
       kind: 'harvest',
       id,
       title: args.title,
-      createdAt: Date.now(),
+      createdAt,
       environment,
       endpoint,
       outDir,
@@ -90,7 +87,7 @@ export class HarvestSession implements HarvestDisplay {
       running,
       heatmap,
       summary: {
-        kind: 'harvest', title: args.title, line: heatmap.line, createdAt: Date.now(), environmentId: environment.id, environmentName: environment.name, canRunAgain: false,
+        kind: 'harvest', title: args.title, line: heatmap.line, createdAt, environmentId: environment.id, environmentName: environment.name, canRunAgain: false,
         harvest: { environment, endpoint, outDir, from, to },
       },
     };
