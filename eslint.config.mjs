@@ -2,12 +2,42 @@
 // each layer names the folders it must not import. The core, results, sandbox, CLI, shared
 // protocol and webview bundle never import `vscode`; the webview bundle imports neither the core
 // nor Node; services reach the sandbox only through its start/stop API (sandboxServer).
+// Inside src/core each domain folder is entered only through its index.ts, and imports only the domains
+// CORE_DOMAINS allows it (ARCHITECTURE.md has the picture); outside src/core nobody reaches past an index.ts.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
 
 const VSCODE = { name: 'vscode', message: 'This layer is vscode-free (see CONTRIBUTING.md): put editor glue in src/services or the shell.' };
 const SHELL = 'services|commands|tree|debug|webview|statusBar|extension';
+
+/**
+ * The core's domains and the domains each may import (through their index.ts). `auth` and `clock` know no transport;
+ * `mds` describes requests but never sends them; a protocol is a domain beside `http`.
+ */
+const CORE_DOMAINS = {
+  base: [],
+  environment: ['base'],
+  clock: ['base'],
+  auth: ['base', 'environment', 'clock'],
+  mds: ['base', 'environment'],
+  conformance: ['base', 'mds'],
+  http: ['base', 'environment', 'clock', 'auth', 'mds'],
+  grpc: ['base', 'environment', 'clock', 'auth', 'mds'],
+  codegen: ['base', 'environment', 'auth', 'mds'],
+  harvest: ['base', 'environment', 'clock', 'auth', 'mds', 'http', 'conformance'],
+};
+const PAST_A_DOOR = { regex: '^(\\.\\./)+core/[^/]+/', message: 'Import a core domain through its index.ts (../core/<domain>), not its files.' };
+
+/** The import patterns a file of core domain `domain` must not use, besides the layer rules. */
+function domainPatterns(domain) {
+  const others = Object.keys(CORE_DOMAINS).filter((d) => d !== domain);
+  const forbidden = others.filter((d) => !CORE_DOMAINS[domain].includes(d));
+  return [
+    { regex: '^\\.\\./[^./][^/]*/', message: 'Import another core domain through its index.ts (../<domain>), not its files.' },
+    ...(forbidden.length ? [{ regex: `^\\.\\./(${forbidden.join('|')})$`, message: `The ${domain} domain may import only ${CORE_DOMAINS[domain].join(', ') || 'src/shared'} (see ARCHITECTURE.md).` }] : []),
+  ];
+}
 
 /** `no-restricted-imports` for one layer: no vscode (unless allowed), and none of `folders` (a regex alternation of src/ folders). */
 function zone(folders, message, { vscode = false, extra = [] } = {}) {
@@ -37,10 +67,14 @@ export default tseslint.config(
       'no-restricted-syntax': ['error', { selector: 'ExportDefaultDeclaration', message: 'Use named exports.' }],
     },
   },
-  { files: ['src/core/**'], rules: zone(`${SHELL}|results|sandbox|cli|webview-ui`, 'The core imports only Node, jose, ajv and src/shared.') },
-  { files: ['src/results/**'], rules: zone(`${SHELL}|sandbox|cli|webview-ui`, 'Presentation models import only the core and src/shared.') },
-  { files: ['src/sandbox/**'], rules: zone(`${SHELL}|results|cli|webview-ui`, 'The sandbox imports only the core.') },
-  { files: ['src/cli/**'], rules: zone(`${SHELL}|webview-ui`, 'The CLI imports the core, results and the sandbox, never the VS Code shell.') },
+  { files: ['src/core/**'], rules: zone(`${SHELL}|results|sandbox|cli|webview-ui`, 'The core imports only Node, jose, ajv, gRPC and src/shared.') },
+  ...Object.keys(CORE_DOMAINS).map((domain) => ({
+    files: [`src/core/${domain}/**`],
+    rules: zone(`${SHELL}|results|sandbox|cli|webview-ui`, 'The core imports only Node, jose, ajv, gRPC and src/shared.', { extra: domainPatterns(domain) }),
+  })),
+  { files: ['src/results/**'], rules: zone(`${SHELL}|sandbox|cli|webview-ui`, 'Presentation models import only the core and src/shared.', { extra: [PAST_A_DOOR] }) },
+  { files: ['src/sandbox/**'], rules: zone(`${SHELL}|results|cli|webview-ui`, 'The sandbox imports only the core.', { extra: [PAST_A_DOOR] }) },
+  { files: ['src/cli/**'], rules: zone(`${SHELL}|webview-ui`, 'The CLI imports the core, results and the sandbox, never the VS Code shell.', { extra: [PAST_A_DOOR] }) },
   { files: ['src/shared/**'], rules: zone('core|results|sandbox|cli|webview-ui|' + SHELL, 'src/shared holds the host-webview contract and imports nothing else.') },
   {
     files: ['src/webview-ui/**'],
@@ -52,7 +86,7 @@ export default tseslint.config(
     files: ['src/services/**', 'src/commands/**', 'src/tree/**', 'src/debug/**', 'src/webview/**', 'src/statusBar/**'],
     rules: zone('cli|webview-ui', 'The shell uses the core, results and services.', {
       vscode: true,
-      extra: [{ regex: '^(\\.\\./)+sandbox/(?!sandboxServer$)', message: 'Reach the sandbox only through its start/stop API (src/sandbox/sandboxServer, loaded by SandboxService).' }],
+      extra: [PAST_A_DOOR, { regex: '^(\\.\\./)+sandbox/(?!sandboxServer$)', message: 'Reach the sandbox only through its start/stop API (src/sandbox/sandboxServer, loaded by SandboxService).' }],
     }),
   },
   {

@@ -1,9 +1,9 @@
 import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import type { KeyObject } from 'node:crypto';
 import { SignJWT } from 'jose';
-import type { Credential, SigningAlgorithm } from '../src/core/credential';
-import type { Environment } from '../src/core/environment';
-import { parseCredential } from '../src/core/parseCredential';
+import type { Credential, SigningAlgorithm } from '../src/core/auth/credential';
+import type { Environment } from '../src/core/environment/environment';
+import { parseCredential } from '../src/core/auth/parseCredential';
 
 /** The issuer of every benchmark key; `.invalid` so it can never be mistaken for a real one. */
 export const BENCH_ISSUER = 'bench@bench.mobility-api.invalid';

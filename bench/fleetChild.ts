@@ -1,8 +1,8 @@
 // One side of the full-fleet benchmark, alone in its process so that its peak RSS is its own.
 // Started by fleet.ts over IPC; never run by hand.
 import { createPrivateKey } from 'node:crypto';
-import type { HttpExchange } from '../src/core/apiClient';
-import type { Credential } from '../src/core/credential';
+import type { HttpExchange } from '../src/core/http/exchange';
+import type { Credential } from '../src/core/auth/credential';
 import { credentialFromPem, PlainIatCounter, signPlain } from './benchKeys';
 import type { FleetChildReply, FleetChildRequest } from './fleet';
 import { benchClient, environmentOf, plainGet } from './requests';

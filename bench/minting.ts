@@ -1,8 +1,8 @@
 import { sign } from 'node:crypto';
 import type { KeyObject } from 'node:crypto';
-import type { Credential, SigningAlgorithm } from '../src/core/credential';
-import { IssueClock } from '../src/core/issueClock';
-import { TokenIssuer } from '../src/core/tokenIssuer';
+import type { Credential, SigningAlgorithm } from '../src/core/auth/credential';
+import { IssueClock } from '../src/core/clock/issueClock';
+import { TokenIssuer } from '../src/core/auth/tokenIssuer';
 import { MINTING_ENVIRONMENT, credentialFromPem, ecPem, makeCredentials, rsaPem, signPlain } from './benchKeys';
 import type { ReportedFigure } from './figures';
 import { round3 } from './figures';

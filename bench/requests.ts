@@ -1,8 +1,8 @@
-import type { Credential } from '../src/core/credential';
-import type { Environment } from '../src/core/environment';
-import { ApiClient } from '../src/core/apiClient';
-import { IssueClock } from '../src/core/issueClock';
-import { TokenIssuer } from '../src/core/tokenIssuer';
+import type { Credential } from '../src/core/auth/credential';
+import type { Environment } from '../src/core/environment/environment';
+import { ApiClient } from '../src/core/http/apiClient';
+import { IssueClock } from '../src/core/clock/issueClock';
+import { TokenIssuer } from '../src/core/auth/tokenIssuer';
 import type { SandboxEnvironment } from '../src/sandbox/sandboxServer';
 import { PlainIatCounter, makeCredentials, signPlain, trustEntryOf } from './benchKeys';
 import type { ReportedFigure } from './figures';

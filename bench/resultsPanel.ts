@@ -4,8 +4,8 @@
 // sandbox through the core client and becomes a view model with viewModels.ts, as the extension does.
 import { existsSync, readFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
-import type { Credential } from '../src/core/credential';
-import { parseCredential } from '../src/core/parseCredential';
+import type { Credential } from '../src/core/auth/credential';
+import { parseCredential } from '../src/core/auth/parseCredential';
 import { startSandbox } from '../src/sandbox/sandboxServer';
 import { listingView } from '../src/results/listingView';
 import { telemetryTable, tripTable } from '../src/results/resourceReaders';

@@ -24,7 +24,7 @@ const vendorDir = join(root, 'schemas', 'mds-openapi');
 const outDir = join(root, 'src', 'core', 'conformance', 'schemas');
 const REPOSITORY = 'openmobilityfoundation/mds-openapi';
 
-/** Endpoint id (src/core/mdsEndpoints.ts) -> the OpenAPI path whose GET 200 answer it is. */
+/** Endpoint id (src/core/mds/mdsEndpoints.ts) -> the OpenAPI path whose GET 200 answer it is. */
 const ENDPOINTS = {
   vehicles: '/vehicles',
   vehicle: '/vehicles/{device_id}',

@@ -1,4 +1,4 @@
-import { MobilityError } from '../core/errors';
+import { MobilityError } from '../core/base';
 
 /** Output streams, injectable so that tests can run the CLI in-process. */
 export interface CliIo {

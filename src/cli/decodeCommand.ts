@@ -1,9 +1,6 @@
-import { decodeJwt, stripTokenText } from '../core/decodeJwt';
-import { MobilityError } from '../core/errors';
-import { lintToken } from '../core/lintToken';
-import { parsePublicKey } from '../core/publicKey';
-import { verifyTokenSignature } from '../core/verifySignature';
-import type { SignatureCheck } from '../core/verifySignature';
+import { decodeJwt, lintToken, parsePublicKey, stripTokenText, verifyTokenSignature } from '../core/auth';
+import { MobilityError } from '../core/base';
+import type { SignatureCheck } from '../core/auth';
 import type { CliIo } from './cliIo';
 import { CREDENTIAL_OPTIONS, domainsFrom, parse, pick, readFile } from './options';
 import { formatDecoded } from './output';

@@ -1,7 +1,7 @@
-import { ApiClient } from '../core/apiClient';
+import { ApiClient } from '../core/http';
 import type { Environment } from '../core/environment';
-import { IssueClock } from '../core/issueClock';
-import { TokenIssuer } from '../core/tokenIssuer';
+import { IssueClock } from '../core/clock';
+import { TokenIssuer } from '../core/auth';
 import { startSandbox } from '../sandbox/sandboxServer';
 import type { CliIo } from './cliIo';
 import { loadCredential, parse } from './options';

@@ -1,4 +1,4 @@
-import { catalogueOf } from '../core/mdsCatalogue';
+import { catalogueOf } from '../core/mds';
 import type { CliIo } from './cliIo';
 import { apiFrom, parse } from './options';
 import { formatCatalogue } from './output';

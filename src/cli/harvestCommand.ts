@@ -1,10 +1,8 @@
-import { ApiClient } from '../core/apiClient';
-import { MobilityError } from '../core/errors';
-import type { HarvestProgress } from '../core/harvest/harvestProgress';
-import type { HarvestSummary } from '../core/harvest/harvestRun';
-import { harvestHours } from '../core/harvest/harvestRun';
-import type { HourStatus } from '../core/harvest/harvestManifest';
-import type { MdsHourEndpointId } from '../core/mdsEndpoints';
+import { ApiClient } from '../core/http';
+import { MobilityError } from '../core/base';
+import type { HarvestProgress, HarvestSummary, HourStatus } from '../core/harvest';
+import { harvestHours } from '../core/harvest';
+import type { MdsHourEndpointId } from '../core/mds';
 import { formatBytes, plural } from '../shared/format';
 import type { CliIo } from './cliIo';
 import { CREDENTIAL_OPTIONS, environmentFrom, issuerFrom, loadCredential, modeOf, parse, parseHeaders, positiveNumber, wholeNumber } from './options';

@@ -1,6 +1,6 @@
 // `mobility-api`: the command-line front end over the same core as the extension. One file per
 // subcommand; options in options.ts, everything printed in output.ts.
-import { isMobilityError, MobilityError } from '../core/errors';
+import { isMobilityError, MobilityError } from '../core/base';
 import type { CliIo } from './cliIo';
 import { processIo } from './cliIo';
 import { decodeCommand } from './decodeCommand';

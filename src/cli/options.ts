@@ -2,18 +2,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { ParseArgsConfig } from 'node:util';
-import type { Credential, CredentialInput, IssuerDomains } from '../core/credential';
-import { NO_DOMAINS } from '../core/credential';
-import { MDS_MODES } from '../core/conformance/schemaCorrections';
-import type { MdsMode } from '../core/conformance/schemaCorrections';
+import type { Credential, CredentialInput, IssuerDomains } from '../core/auth';
+import { assertCredentialForApi, looksLikeServiceAccountKeyFile, NO_DOMAINS, parseCredential, TokenIssuer } from '../core/auth';
+import { MDS_MODES } from '../core/conformance';
+import type { MdsMode } from '../core/conformance';
 import type { ApiKind, Environment } from '../core/environment';
-import { MobilityError } from '../core/errors';
-import type { FileClockStore } from '../core/fileClockStore';
-import { openSharedClock, stateDirOption } from '../core/sharedClock';
-import type { SharedKeyQueue } from '../core/sharedKeyQueue';
-import { IssueClock } from '../core/issueClock';
-import { assertCredentialForApi, looksLikeServiceAccountKeyFile, parseCredential } from '../core/parseCredential';
-import { TokenIssuer } from '../core/tokenIssuer';
+import { MobilityError } from '../core/base';
+import type { FileClockStore, SharedKeyQueue } from '../core/clock';
+import { IssueClock, openSharedClock, stateDirOption } from '../core/clock';
 import type { CliIo } from './cliIo';
 
 /** The options that name a credential and how its tokens are signed; every signing command takes them. */

@@ -1,11 +1,10 @@
-import { ApiClient } from '../core/apiClient';
-import type { ApiRequest, ApiResult } from '../core/apiClient';
-import type { Credential } from '../core/credential';
-import type { ApiKind, Environment } from '../core/environment';
-import type { FileClockStore } from '../core/fileClockStore';
-import { MobilityError } from '../core/errors';
-import { catalogueOf } from '../core/mdsCatalogue';
-import { buildEndpointRequest, freeRequest } from '../core/mdsRequests';
+import { ApiClient } from '../core/http';
+import type { ApiKind, ApiRequest, Environment } from '../core/environment';
+import type { ApiResult } from '../core/http';
+import type { Credential } from '../core/auth';
+import type { FileClockStore } from '../core/clock';
+import { MobilityError } from '../core/base';
+import { buildEndpointRequest, catalogueOf, freeRequest } from '../core/mds';
 import type { CliIo } from './cliIo';
 import { apiFrom, CREDENTIAL_OPTIONS, environmentFrom, issuerFrom, loadCredential, parse, parseHeaders, positiveNumber } from './options';
 import { conformanceOf, formatConformance, formatResult, mergedResultBody, printRefusalAndClock } from './output';

@@ -1,7 +1,6 @@
-import { ApiClient } from '../core/apiClient';
-import { MobilityError } from '../core/errors';
-import { freeRequest } from '../core/mdsRequests';
-import { findFileRequest, parseRequestFile, resolveFileRequest } from '../core/requestFile';
+import { ApiClient, findFileRequest, parseRequestFile, resolveFileRequest } from '../core/http';
+import { MobilityError } from '../core/base';
+import { freeRequest } from '../core/mds';
 import type { CliIo } from './cliIo';
 import { apiFrom, environmentFrom, issuerFrom, loadCredential, parse, parseHeaders, positiveNumber, readFile } from './options';
 import { printResult, REQUEST_OPTIONS } from './requestCommand';

@@ -1,4 +1,4 @@
-import { defaultStateDir } from '../core/fileClockStore';
+import { defaultStateDir } from '../core/clock';
 
 /** `mobility-api help`: every command and option. */
 export const USAGE = `mobility-api: sign tokens for the MDS Provider and MaaS APIs, read them, list vehicles, run a local sandbox.

@@ -1,7 +1,7 @@
-import { isMdsEndpointId, MDS_ENDPOINT_IDS } from '../core/mdsEndpoints';
-import type { MdsEndpointId } from '../core/mdsEndpoints';
-import { guessMdsEndpoint, validateMdsResponse } from '../core/conformance/validateMds';
-import { MobilityError } from '../core/errors';
+import { isMdsEndpointId, MDS_ENDPOINT_IDS } from '../core/mds';
+import type { MdsEndpointId } from '../core/mds';
+import { guessMdsEndpoint, validateMdsResponse } from '../core/conformance';
+import { MobilityError } from '../core/base';
 import type { CliIo } from './cliIo';
 import { modeOf, parse, readFile } from './options';
 import { formatConformance } from './output';

@@ -1,4 +1,4 @@
-import { ApiClient } from '../core/apiClient';
+import { ApiClient } from '../core/http';
 import type { CliIo } from './cliIo';
 import { apiFrom, CREDENTIAL_OPTIONS, environmentFrom, issuerFrom, loadCredential, parse, parseHeaders, positiveNumber } from './options';
 import { describeFailure, formatListing, mergedBody, printRefusalAndClock } from './output';

@@ -1,9 +1,7 @@
 import * as vscode from 'vscode';
-import type { CredentialInput, CredentialType } from '../core/credential';
-import { CREDENTIAL_TYPE_LABELS, DEPRECATED_TYPES } from '../core/credential';
-import { isMobilityError, MobilityError } from '../core/errors';
-import { parseCredential } from '../core/parseCredential';
-import { parsePrivateKey } from '../core/privateKey';
+import type { CredentialInput, CredentialType } from '../core/auth';
+import { CREDENTIAL_TYPE_LABELS, DEPRECATED_TYPES, parseCredential, parsePrivateKey } from '../core/auth';
+import { isMobilityError, MobilityError } from '../core/base';
 import type { CommandDeps, CommandOutcome } from './commandDeps';
 import { COMMANDS } from './commandIds';
 import { Cancelled, registerCommand } from './registerCommand';

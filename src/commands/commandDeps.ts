@@ -1,4 +1,4 @@
-import type { ErrorCode } from '../core/errors';
+import type { ErrorCode } from '../core/base';
 import type * as vscode from 'vscode';
 import type { ResultsPanelController } from '../webview/resultsController';
 import type { ClientFactory, ClockMarks } from '../services/clientFactory';

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import { stripTokenText } from '../core/decodeJwt';
-import { MobilityError } from '../core/errors';
+import { stripTokenText } from '../core/auth';
+import { MobilityError } from '../core/base';
 import type { TokenHandles } from '../services/tokenHandles';
 import type { ComparedToken } from '../results/compareView';
 import type { CommandDeps, CommandOutcome } from './commandDeps';

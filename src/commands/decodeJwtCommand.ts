@@ -1,7 +1,6 @@
 import * as vscode from 'vscode';
-import { decodeJwt, stripTokenText } from '../core/decodeJwt';
-import { findJwtAt, findJwts } from '../core/findJwts';
-import { MobilityError } from '../core/errors';
+import { decodeJwt, findJwtAt, findJwts, stripTokenText } from '../core/auth';
+import { MobilityError } from '../core/base';
 import type { CommandDeps, CommandOutcome } from './commandDeps';
 import { COMMANDS } from './commandIds';
 import { Cancelled, registerCommand } from './registerCommand';

@@ -1,9 +1,8 @@
 import * as vscode from 'vscode';
 import type { Environment } from '../core/environment';
-import { isMobilityError } from '../core/errors';
-import type { CatalogueEndpoint, EndpointParameter } from '../core/mdsCatalogue';
-import { checkEndpointValues, endpointDefaults } from '../core/mdsRequests';
-import { checkParameterValue } from '../core/parameterFormats';
+import { isMobilityError } from '../core/base';
+import type { CatalogueEndpoint, EndpointParameter } from '../core/mds';
+import { checkEndpointValues, checkParameterValue, endpointDefaults } from '../core/mds';
 import { Cancelled } from './registerCommand';
 
 /** The workspace-state key of the values last used per environment and endpoint (parameter values only, never secrets). */

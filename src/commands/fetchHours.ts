@@ -1,13 +1,10 @@
 import path from 'node:path';
 import * as vscode from 'vscode';
 import type { Environment } from '../core/environment';
-import { MobilityError, isMobilityError } from '../core/errors';
-import type { HarvestSummary } from '../core/harvest/harvestRun';
-import { catalogueOf } from '../core/mdsCatalogue';
-import type { MdsHourEndpointId } from '../core/mdsEndpoints';
-import { MDS_HOUR_ENDPOINTS } from '../core/mdsEndpoints';
-import { checkParameterValue } from '../core/parameterFormats';
-import { HOUR_MS, formatUtcHour, lastCompleteUtcHour, parseUtcHour } from '../core/utcHour';
+import { isMobilityError, MobilityError } from '../core/base';
+import type { HarvestSummary } from '../core/harvest';
+import { catalogueOf, checkParameterValue, formatUtcHour, HOUR_MS, lastCompleteUtcHour, MDS_HOUR_ENDPOINTS, parseUtcHour } from '../core/mds';
+import type { MdsHourEndpointId } from '../core/mds';
 import { formatCount, plural } from '../shared/format';
 import type { CommandDeps, CommandOutcome } from './commandDeps';
 import { COMMANDS } from './commandIds';

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { formatDuration } from '../core/relativeTime';
+import { formatDuration } from '../core/base';
 import type { CommandDeps, CommandOutcome, EnvironmentTarget } from './commandDeps';
 import { COMMANDS } from './commandIds';
 import { resolveCredential, resolveEnvironment } from './pickers';

@@ -1,11 +1,11 @@
 import * as vscode from 'vscode';
-import type { HttpExchange, VehicleListing } from '../core/apiClient';
-import { curlCommand } from '../core/curlCommand';
+import type { HttpExchange, VehicleListing } from '../core/http';
+import { curlCommand } from '../core/http';
 import type { Environment } from '../core/environment';
 import { vehiclesUrl } from '../core/environment';
-import { isMobilityError, MobilityError } from '../core/errors';
-import type { Credential } from '../core/credential';
-import { nextLinkOf, vehicleListOf } from '../core/mdsModels';
+import { isMobilityError, MobilityError } from '../core/base';
+import type { Credential } from '../core/auth';
+import { nextLinkOf, vehicleListOf } from '../core/mds';
 import { plural } from '../shared/format';
 import type { CommandDeps, CommandOutcome, EnvironmentTarget } from './commandDeps';
 import { COMMANDS } from './commandIds';

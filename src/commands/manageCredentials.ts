@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import type { CredentialType } from '../core/credential';
-import { CREDENTIAL_TYPE_LABELS, DEPRECATED_TYPES } from '../core/credential';
+import type { CredentialType } from '../core/auth';
+import { CREDENTIAL_TYPE_LABELS, DEPRECATED_TYPES } from '../core/auth';
 import type { ApiKind, Environment } from '../core/environment';
 import type { StoredCredentialInfo } from '../services/credentialStore';
 import type { CommandDeps, CommandOutcome, CredentialTarget, EnvironmentTarget } from './commandDeps';

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { MobilityError } from '../core/errors';
+import { MobilityError } from '../core/base';
 import type { TokenHandles } from '../services/tokenHandles';
 import type { CommandDeps, CommandOutcome } from './commandDeps';
 import { COMMANDS } from './commandIds';

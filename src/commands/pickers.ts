@@ -1,10 +1,9 @@
 import * as vscode from 'vscode';
-import type { Credential } from '../core/credential';
-import { CREDENTIAL_TYPE_LABELS, DEPRECATED_TYPES } from '../core/credential';
+import type { Credential } from '../core/auth';
+import { CREDENTIAL_TYPE_LABELS, DEPRECATED_TYPES } from '../core/auth';
 import type { Environment } from '../core/environment';
 import { API_LABELS, normaliseBaseUrl } from '../core/environment';
-import { MobilityError } from '../core/errors';
-import { withArticle } from '../core/wording';
+import { MobilityError, withArticle } from '../core/base';
 import type { StoredCredentialInfo } from '../services/credentialStore';
 import type { CommandDeps, EnvironmentTarget } from './commandDeps';
 import { Cancelled } from './registerCommand';

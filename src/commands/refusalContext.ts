@@ -1,5 +1,5 @@
-import type { HttpExchange } from '../core/apiClient';
-import type { Credential } from '../core/credential';
+import type { HttpExchange } from '../core/http';
+import type { Credential } from '../core/auth';
 import type { RefusalContext } from '../results/refusalView';
 import type { CommandDeps } from './commandDeps';
 

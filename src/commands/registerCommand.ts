@@ -1,6 +1,5 @@
 import * as vscode from 'vscode';
-import { errorMessage, isMobilityError } from '../core/errors';
-import { redactSecrets } from '../core/redact';
+import { errorMessage, isMobilityError, redactSecrets } from '../core/base';
 import type { CommandDeps, CommandOutcome } from './commandDeps';
 import { COMMANDS } from './commandIds';
 

@@ -1,9 +1,9 @@
 import * as vscode from 'vscode';
 import type { Environment } from '../core/environment';
 import { withoutTrailingSlashes } from '../core/environment';
-import { errorMessage } from '../core/errors';
-import type { FileRequest, RequestFile, ResolvedFileRequest } from '../core/requestFile';
-import { parseRequestFile, resolveFileRequest } from '../core/requestFile';
+import { errorMessage } from '../core/base';
+import type { FileRequest, RequestFile, ResolvedFileRequest } from '../core/http';
+import { parseRequestFile, resolveFileRequest } from '../core/http';
 import type { EnvironmentRegistry } from '../services/environmentRegistry';
 import { COMMANDS } from './commandIds';
 

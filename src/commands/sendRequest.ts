@@ -1,10 +1,9 @@
 import * as vscode from 'vscode';
 import type { Environment } from '../core/environment';
 import { requestUrl, withoutTrailingSlashes } from '../core/environment';
-import { errorMessage } from '../core/errors';
-import type { CatalogueEndpoint } from '../core/mdsCatalogue';
-import { catalogueOf } from '../core/mdsCatalogue';
-import { buildEndpointRequest, findEndpoint, freeRequest } from '../core/mdsRequests';
+import { errorMessage } from '../core/base';
+import type { CatalogueEndpoint } from '../core/mds';
+import { buildEndpointRequest, catalogueOf, findEndpoint, freeRequest } from '../core/mds';
 import type { CommandDeps, CommandOutcome } from './commandDeps';
 import { COMMANDS } from './commandIds';
 import { askEndpointValues, describeValues } from './endpointInput';

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import { decodeJwt } from '../core/decodeJwt';
-import { MobilityError } from '../core/errors';
+import { decodeJwt } from '../core/auth';
+import { MobilityError } from '../core/base';
 import type { CommandDeps, CommandOutcome } from '../commands/commandDeps';
 import { COMMANDS } from '../commands/commandIds';
 import { registerCommand } from '../commands/registerCommand';

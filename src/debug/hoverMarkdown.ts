@@ -1,6 +1,4 @@
-import type { DecodedToken, TimeClaim } from '../core/decodeJwt';
-import type { LintFinding } from '../core/lintToken';
-import type { SignatureCheck } from '../core/verifySignature';
+import type { DecodedToken, LintFinding, SignatureCheck, TimeClaim } from '../core/auth';
 
 /** The longest header or payload JSON a hover shows; the decoded view shows all of it. */
 export const HOVER_JSON_CHARS = 3000;

@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { findJwtAt } from '../core/findJwts';
+import { findJwtAt } from '../core/auth';
 import type { CommandDeps } from '../commands/commandDeps';
 import { COMMANDS } from '../commands/commandIds';
 import { inspectToken } from '../services/tokenInspection';

@@ -1,5 +1,4 @@
-import { MAX_TOKEN_CHARS, stripTokenText } from '../core/decodeJwt';
-import { findJwts } from '../core/findJwts';
+import { findJwts, MAX_TOKEN_CHARS, stripTokenText } from '../core/auth';
 
 /** What a debugger's value text holds, as far as a token is concerned. */
 export interface DebugValueText {

@@ -1,4 +1,4 @@
-import type { HttpExchange } from '../core/apiClient';
+import type { HttpExchange } from '../core/http';
 import type { BodyView } from '../shared/protocol';
 import { scrub } from './tokenPreview';
 

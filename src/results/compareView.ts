@@ -1,10 +1,8 @@
 // The view model of "Compare Tokens": two decoded tokens side by side, claim by claim. Pure (no
 // `vscode` import) and, like every view model, without the token texts.
 import * as l10n from '@vscode/l10n';
-import type { DecodedToken } from '../core/decodeJwt';
+import type { DecodedToken, LintFinding, SignatureCheck } from '../core/auth';
 import type { Environment } from '../core/environment';
-import type { LintFinding } from '../core/lintToken';
-import type { SignatureCheck } from '../core/verifySignature';
 import type { ClaimDiffView, CompareResultView } from '../shared/protocol';
 import { environmentView } from './environmentView';
 import { tokenView } from './tokenView';

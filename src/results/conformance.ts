@@ -1,13 +1,11 @@
 // The conformance of a whole result (every page) for the panel and the CLI: each page is checked
 // against the official MDS 2.0 schemas, and the pages' findings are merged into one report.
-import type { ApiResult, HttpExchange } from '../core/apiClient';
+import type { ApiResult, HttpExchange } from '../core/http';
 import type { ConformanceRuleView, ConformanceView } from '../shared/protocol';
-import type { ConformanceReport } from '../core/conformance/validateMds';
-import { guessMdsEndpoint, validateMdsResponse } from '../core/conformance/validateMds';
-import type { MdsMode } from '../core/conformance/schemaCorrections';
-import type { ConformanceRule } from '../core/conformance/findingSummary';
-import { isMdsEndpointId } from '../core/mdsEndpoints';
-import type { MdsEndpointId } from '../core/mdsEndpoints';
+import type { ConformanceReport, ConformanceRule, MdsMode } from '../core/conformance';
+import { guessMdsEndpoint, validateMdsResponse } from '../core/conformance';
+import { isMdsEndpointId } from '../core/mds';
+import type { MdsEndpointId } from '../core/mds';
 
 /** At most this many examples per rule survive the merge of the pages. */
 const EXAMPLES_PER_RULE = 5;

@@ -1,4 +1,4 @@
-import { curlCommand } from '../core/curlCommand';
+import { curlCommand } from '../core/http';
 import type { Environment } from '../core/environment';
 import { API_LABELS } from '../core/environment';
 import type { EnvironmentView } from '../shared/protocol';

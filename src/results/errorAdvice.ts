@@ -1,9 +1,9 @@
 // What an error means and what to do about it: the status meanings, the tips per status, per rule
 // the sandbox names and per core error code, read from a page or an error. Used by the panel and the CLI.
 import * as l10n from '@vscode/l10n';
-import type { HttpExchange } from '../core/apiClient';
-import type { AuthRuleId } from '../core/authRules';
-import { AUTH_RULES } from '../core/authRules';
+import type { HttpExchange } from '../core/http';
+import type { AuthRuleId } from '../core/auth';
+import { AUTH_RULES } from '../core/auth';
 import type { ErrorCode } from '../shared/errorCodes';
 import type { ErrorView } from '../shared/protocol';
 import type { RefusalContext } from './refusalView';

@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { once } from 'node:events';
-import { errorMessage } from '../core/errors';
+import { errorMessage } from '../core/base';
 
 /** How an export ended. */
 export type ExportOutcome = { ok: true; bytes: number } | { ok: false; cancelled: true } | { ok: false; cancelled: false; message: string };

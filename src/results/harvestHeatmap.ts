@@ -2,9 +2,9 @@
 // harvest`): days as rows, the 24 UTC hours as columns, each cell an hour's outcome in the manifest, with
 // the text, the hover detail and the accessible name the panel shows. Plain data, no VS Code.
 import * as l10n from '@vscode/l10n';
-import type { HourRecord } from '../core/harvest/harvestManifest';
-import type { MdsHourEndpointId } from '../core/mdsEndpoints';
-import { HOUR_MS, formatUtcHour, parseUtcHour } from '../core/utcHour';
+import type { HourRecord } from '../core/harvest';
+import type { MdsHourEndpointId } from '../core/mds';
+import { HOUR_MS, formatUtcHour, parseUtcHour } from '../core/mds';
 import { formatBytes, formatCount, nounText, plural } from '../shared/format';
 import type { HarvestHeatmapView, HeatmapCellState, HeatmapCellView, HeatmapDayView } from '../shared/protocol';
 

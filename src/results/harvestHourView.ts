@@ -1,8 +1,8 @@
 // The items of one harvested hour as the panel shows them under the heatmap: the hour file's NDJSON
 // lines read into the resource's table (trips, events, telemetry), with a line that says what is shown.
 import * as l10n from '@vscode/l10n';
-import type { HourRecord } from '../core/harvest/harvestManifest';
-import type { MdsHourEndpointId } from '../core/mdsEndpoints';
+import type { HourRecord } from '../core/harvest';
+import type { MdsHourEndpointId } from '../core/mds';
 import type { DataTableView } from '../shared/dataTable';
 import { formatBytes, nounText, plural } from '../shared/format';
 import { isSingular } from '../shared/l10n';

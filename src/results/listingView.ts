@@ -1,8 +1,8 @@
 // The view of a listing (pages, table columns, first error) and of a request that got no answer.
 import type { ErrorCode } from '../shared/errorCodes';
 import * as l10n from '@vscode/l10n';
-import type { HttpExchange, VehicleListing } from '../core/apiClient';
-import { clockSkewOf } from '../core/clockSkew';
+import type { HttpExchange, VehicleListing } from '../core/http';
+import { clockSkewOf } from '../core/clock';
 import type { Environment } from '../core/environment';
 import { normaliseBaseUrl } from '../core/environment';
 import type { HeaderView, ListingResultView, PageView, RequestErrorResultView, RequestView, ResponseView, ResultSummary } from '../shared/protocol';

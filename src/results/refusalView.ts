@@ -2,16 +2,12 @@
 // for the panel's error section and the CLI alike. The token is checked by the same rule engine
 // as the sandbox's (core/tokenRules), against the server's own clock when it sent a Date header.
 import * as l10n from '@vscode/l10n';
-import type { HttpExchange } from '../core/apiClient';
-import type { AuthRuleId } from '../core/authRules';
-import { AUTH_RULES } from '../core/authRules';
-import { clockSkewOf } from '../core/clockSkew';
-import type { CredentialType } from '../core/credential';
-import { CREDENTIAL_TYPE_LABELS } from '../core/credential';
+import type { HttpExchange } from '../core/http';
+import type { AuthRuleId, CredentialType, RuleViolation } from '../core/auth';
+import { audienceMatches, AUTH_RULES, checkToken, CREDENTIAL_TYPE_LABELS, DEFAULT_MAX_SKEW_SECONDS, showValue, typeAllowedForApi } from '../core/auth';
+import { clockSkewOf } from '../core/clock';
 import type { ApiKind } from '../core/environment';
 import { API_LABELS } from '../core/environment';
-import type { RuleViolation } from '../core/tokenRules';
-import { audienceMatches, checkToken, DEFAULT_MAX_SKEW_SECONDS, showValue, typeAllowedForApi } from '../core/tokenRules';
 import { scrub } from './tokenPreview';
 
 /** One fact that speaks for or against a cause. */

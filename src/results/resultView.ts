@@ -3,9 +3,9 @@
 // that resource and says how the request ended ("48 trips · 1 page", "not processed yet (202) — retry
 // after 120 s", "404 Not Found: no data for that hour").
 import * as l10n from '@vscode/l10n';
-import type { ApiResult, HttpExchange, RequestOutcome, VehicleListing } from '../core/apiClient';
+import type { ApiResult, HttpExchange, RequestOutcome, VehicleListing } from '../core/http';
 import type { Environment } from '../core/environment';
-import { itemsOf } from '../core/mdsModels';
+import { itemsOf } from '../core/mds';
 import type { DataTableView } from '../shared/dataTable';
 import { vehicleDataTable } from '../shared/dataTable';
 import { nounText, plural } from '../shared/format';

@@ -1,12 +1,9 @@
 import * as l10n from '@vscode/l10n';
-import type { HttpExchange } from '../core/apiClient';
-import type { DecodedToken } from '../core/decodeJwt';
-import { decodeJwt } from '../core/decodeJwt';
+import type { HttpExchange } from '../core/http';
+import type { DecodedToken, LintFinding, SignatureCheck } from '../core/auth';
+import { decodeJwt, lintToken } from '../core/auth';
 import type { Environment } from '../core/environment';
 import { withoutTrailingSlashes } from '../core/environment';
-import type { LintFinding } from '../core/lintToken';
-import { lintToken } from '../core/lintToken';
-import type { SignatureCheck } from '../core/verifySignature';
 import type { FindingView, TimeView, TokenResultView, TokenView } from '../shared/protocol';
 import { environmentView } from './environmentView';
 import { plural } from '../shared/format';

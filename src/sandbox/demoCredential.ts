@@ -4,7 +4,7 @@ import type { KeyObject } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { calculateJwkThumbprint } from 'jose';
-import { MobilityError } from '../core/errors';
+import { MobilityError } from '../core/base';
 import type { TrustedKey } from './trustStore';
 import { keyMismatchFor, trustEntryOf } from './trustStore';
 

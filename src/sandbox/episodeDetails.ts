@@ -2,8 +2,7 @@
  * The MDS items of one episode: its events, its trips and the telemetry along them, given where
  * the vehicle stood when it began. Ids are UUIDs derived from (seed, vehicle, hour, serial).
  */
-import type { MdsLocation } from '../core/mdsModels';
-import type { MdsEventItem, MdsTelemetryItem, MdsTrip } from '../core/mdsItems';
+import type { MdsEventItem, MdsLocation, MdsTelemetryItem, MdsTrip } from '../core/mds';
 import type { EpisodePlan } from './episodePlans';
 import { batteryAt } from './episodePlans';
 import type { FleetVehicle } from './fleetVehicles';

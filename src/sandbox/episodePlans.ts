@@ -10,7 +10,7 @@
  * would overlap a neighbour. Whether an episode happens therefore needs only its own plan and
  * those of the two hours around it, never a walk through history.
  */
-import type { MdsLocation, VehicleState } from '../core/mdsModels';
+import type { MdsLocation, VehicleState } from '../core/mds';
 import type { FleetVehicle } from './fleetVehicles';
 import { ZONE_RADIUS_METRES } from './fleetVehicles';
 import { cityHourOf, cityWeekdayOf, locationNear } from './worldGeography';

@@ -3,7 +3,7 @@
  * vehicle is computed from (seed, index) alone, so a fleet of any size starts at once, any page
  * costs only its own vehicles, and a device_id leads back to its index without a lookup table.
  */
-import type { MdsLocation, MdsVehicle, PropulsionType, VehicleType } from '../core/mdsModels';
+import type { MdsLocation, MdsVehicle, PropulsionType, VehicleType } from '../core/mds';
 import { FLEET_CENTRE, FLEET_RADIUS_METRES, locationNear } from './worldGeography';
 import { mixSeed, mulberry32, permute, unpermute, uuidFrom } from './worldRandom';
 

@@ -1,5 +1,4 @@
-import type { MdsErrorBody as CoreMdsErrorBody } from '../core/mdsModels';
-import type { MdsVehicle } from '../core/mdsModels';
+import type { MdsErrorBody as CoreMdsErrorBody, MdsVehicle } from '../core/mds';
 import type { AuthRuleId } from './authRules';
 import type { SyntheticFleet } from './syntheticFleet';
 import type { WorldVehicleStatus } from './syntheticWorld';

@@ -1,8 +1,8 @@
 /**
  * The MDS 2.0 Provider routes of the sandbox, after the token has been accepted: every endpoint
- * of the catalogue (`src/core/mdsEndpoints.ts`), answered from the synthetic world at `now()`.
+ * of the catalogue (`src/core/mds/mdsEndpoints.ts`), answered from the synthetic world at `now()`.
  */
-import type { MdsEndpointId, MdsHourEndpointId } from '../core/mdsEndpoints';
+import type { MdsEndpointId, MdsHourEndpointId } from '../core/mds';
 import type { FleetCursor } from './syntheticWorld';
 import type { FaultInjector } from './sandboxFaults';
 import type { PageRequest, Reply } from './mdsResponses';
@@ -10,7 +10,7 @@ import { MAX_PAGE_SIZE, MDS_CONTENT_TYPE, MDS_TTL_MS, MDS_VERSION, errorReply, n
 import { MDS_CSV_CONTENT_TYPE, monthlyReportRows, parseReportMonth, reportCsv, reportMonthBounds } from './monthlyReports';
 import type { SyntheticFleet } from './syntheticFleet';
 import { stopsAt } from './syntheticStops';
-import { HOUR_MS } from '../core/utcHour';
+import { HOUR_MS } from '../core/mds';
 import { hourAvailability, readHour, readRecentWindow, worldStartMs } from './timeWindows';
 
 /** What the MDS routes need from the running sandbox. */

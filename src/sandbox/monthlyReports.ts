@@ -3,8 +3,8 @@
  * group and vehicle type, counted from the world's own rides by their start time in the city's
  * local time (data-types.md, Reports, Data Notes), with counts below 10 written as -1.
  */
-import type { MdsReportRow } from '../core/mdsItems';
-import { MDS_REPORT_COLUMNS, MDS_SPECIAL_GROUP_TYPES } from '../core/mdsItems';
+import type { MdsReportRow } from '../core/mds';
+import { MDS_REPORT_COLUMNS, MDS_SPECIAL_GROUP_TYPES } from '../core/mds';
 import { FLEET_VEHICLE_TYPES } from './fleetVehicles';
 import type { SyntheticWorld } from './syntheticWorld';
 import { cityMonthStart } from './worldGeography';

@@ -2,14 +2,13 @@
  * Faults a sandbox can be told to inject, so that clients' retry logic can be tested: chosen
  * requests answer 202 (hour not processed yet) or 500 a given number of times, then normally.
  */
-import type { MdsEndpointId } from '../core/mdsEndpoints';
-import { MDS_HOUR_ENDPOINTS, isMdsEndpointId } from '../core/mdsEndpoints';
-import { MobilityError } from '../core/errors';
-import { UTC_HOUR_FORMAT, formatUtcHour, parseUtcHour } from '../core/utcHour';
+import type { MdsEndpointId } from '../core/mds';
+import { formatUtcHour, isMdsEndpointId, MDS_HOUR_ENDPOINTS, parseUtcHour, UTC_HOUR_FORMAT } from '../core/mds';
+import { MobilityError } from '../core/base';
 
 /** One injected fault. */
 export interface SandboxFault {
-  /** The endpoint it hits (`src/core/mdsEndpoints.ts`). */
+  /** The endpoint it hits (`src/core/mds/mdsEndpoints.ts`). */
   endpoint: MdsEndpointId;
   /** For the hour endpoints (trips, telemetry, events_historical): only this UTC hour, `YYYY-MM-DDTHH`; absent: every request to the endpoint. */
   hour?: string;
@@ -35,7 +34,7 @@ function armed(given: unknown, i: number): ArmedFault {
   if (typeof given !== 'object' || given === null) invalid(i, 'is not an object; give { endpoint, hour?, status, times? }');
   const fault = given as Partial<Record<keyof SandboxFault, unknown>>;
   const endpoint = fault.endpoint;
-  if (typeof endpoint !== 'string' || !isMdsEndpointId(endpoint)) invalid(i, `has the endpoint ${JSON.stringify(endpoint)}; use an id of src/core/mdsEndpoints.ts such as "trips"`);
+  if (typeof endpoint !== 'string' || !isMdsEndpointId(endpoint)) invalid(i, `has the endpoint ${JSON.stringify(endpoint)}; use an id of src/core/mds/mdsEndpoints.ts such as "trips"`);
   const status = fault.status;
   if (status !== 202 && status !== 500) invalid(i, `has the status ${JSON.stringify(status)}; use 202 or 500`);
   const times = fault.times ?? 1;

@@ -4,7 +4,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { ApiKind } from '../core/environment';
-import { MobilityError } from '../core/errors';
+import { MobilityError } from '../core/base';
 import type { AuthRuleId } from './authRules';
 import type { DemoCredential } from './demoCredential';
 import { withoutTrailingSlashes } from '../core/environment';

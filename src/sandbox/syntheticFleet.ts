@@ -2,7 +2,7 @@
  * A deterministic fleet of MDS 2.0 micromobility vehicles around Berlin's centre, with the world
  * they live in. A vehicle's status at any moment is its latest event and telemetry in that world.
  */
-import type { MdsVehicle } from '../core/mdsModels';
+import type { MdsVehicle } from '../core/mds';
 import { FleetVehicles } from './fleetVehicles';
 import type { WorldVehicleStatus } from './syntheticWorld';
 import { SyntheticWorld } from './syntheticWorld';

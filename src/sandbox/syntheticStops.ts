@@ -3,7 +3,7 @@
  * places. Their occupancy changes every five minutes, derived from (seed, stop, time slot); it is
  * not tied to where the dockless fleet is parked.
  */
-import type { MdsStop, VehicleTypeCounts } from '../core/mdsItems';
+import type { MdsStop, VehicleTypeCounts } from '../core/mds';
 import { hashOf, worldUuid } from './worldRandom';
 
 const SLOT_MS = 5 * 60_000;

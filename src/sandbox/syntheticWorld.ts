@@ -4,12 +4,11 @@
  * questions cheap. The answers of the MDS endpoints and the truth tests compare against both come
  * from here.
  */
-import type { MdsLocation, MdsVehicleStatus } from '../core/mdsModels';
-import type { MdsEventItem, MdsTelemetryItem, MdsTrip } from '../core/mdsItems';
+import type { MdsEventItem, MdsLocation, MdsTelemetryItem, MdsTrip, MdsVehicleStatus } from '../core/mds';
 import type { EpisodeItems } from './episodeDetails';
-import { HEARTBEAT_SERIAL, episodeItems } from './episodeDetails';
+import { episodeItems, HEARTBEAT_SERIAL } from './episodeDetails';
 import type { EpisodePlan, PlannedRide } from './episodePlans';
-import { EPISODE_REACH_HOURS, HOUR_MS, MINUTE_MS, actualEpisode, batteryAt, drawEpisode } from './episodePlans';
+import { actualEpisode, batteryAt, drawEpisode, EPISODE_REACH_HOURS, HOUR_MS, MINUTE_MS } from './episodePlans';
 import type { FleetVehicle, FleetVehicles } from './fleetVehicles';
 import { ZONE_RADIUS_METRES } from './fleetVehicles';
 import { locationNear } from './worldGeography';

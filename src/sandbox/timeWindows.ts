@@ -2,8 +2,8 @@
  * The time rules of the MDS 2.0 Provider endpoints (provider/README.md): which hours an hour
  * endpoint serves and how it answers the others, and the window of `/events/recent`.
  */
-import type { MdsHourEndpointId } from '../core/mdsEndpoints';
-import { HOUR_MS, UTC_HOUR_FORMAT, floorToUtcHour, formatUtcHour, parseUtcHour } from '../core/utcHour';
+import type { MdsHourEndpointId } from '../core/mds';
+import { HOUR_MS, UTC_HOUR_FORMAT, floorToUtcHour, formatUtcHour, parseUtcHour } from '../core/mds';
 import type { Reply } from './mdsResponses';
 import { errorReply } from './mdsResponses';
 

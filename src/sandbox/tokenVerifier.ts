@@ -1,12 +1,9 @@
 import { compactVerify, decodeProtectedHeader, errors as joseErrors } from 'jose';
 import type { JWTPayload } from 'jose';
-import type { AuthRuleId } from '../core/authRules';
-import { AUTH_RULES } from '../core/authRules';
-import { ALGORITHM_OF } from '../core/credential';
+import type { AuthRuleId, RuleViolation } from '../core/auth';
+import { ALGORITHM_OF, AUTH_RULES, checkAlgorithm, checkClaims, checkKid, showValue as show } from '../core/auth';
 import type { ApiKind } from '../core/environment';
-import type { RuleViolation } from '../core/tokenRules';
-import { checkAlgorithm, checkClaims, checkKid, showValue as show } from '../core/tokenRules';
-import type { TrustStore, TrustedKey } from './trustStore';
+import type { TrustedKey, TrustStore } from './trustStore';
 import { plural } from '../shared/format';
 
 /** Where a token is presented: the API (for the type rule) and the audience (the base URL). */

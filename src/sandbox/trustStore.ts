@@ -1,10 +1,9 @@
 import { X509Certificate, createPublicKey } from 'node:crypto';
 import type { JsonWebKey, KeyObject } from 'node:crypto';
-import type { CredentialType } from '../core/credential';
-import { ALGORITHM_OF, CREDENTIAL_TYPES } from '../core/credential';
-import { MobilityError } from '../core/errors';
+import type { CredentialType } from '../core/auth';
+import { ALGORITHM_OF, CREDENTIAL_TYPES } from '../core/auth';
+import { MobilityError, withArticle } from '../core/base';
 import { isRecord } from '../shared/isRecord';
-import { withArticle } from '../core/wording';
 
 /** A public key the sandbox accepts tokens from, with the issuer and type registered for it. */
 export interface TrustedKey {

@@ -3,7 +3,7 @@
  * centre, distances, and the local clock that shapes busy afternoons and quiet nights and that
  * monthly reports count in (MDS data-types.md, Reports: "the agency's local time zone").
  */
-import type { MdsLocation } from '../core/mdsModels';
+import type { MdsLocation } from '../core/mds';
 
 /** Berlin, Alexanderplatz; vehicles live within a disc of this radius. */
 export const FLEET_CENTRE = { lat: 52.5219, lng: 13.4132 } as const;

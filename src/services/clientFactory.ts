@@ -1,18 +1,15 @@
 import os from 'node:os';
 import path from 'node:path';
 import * as vscode from 'vscode';
-import { ApiClient } from '../core/apiClient';
-import { defaultStateDir, keyIdDigest } from '../core/fileClockStore';
-import { IssueClock } from '../core/issueClock';
-import type { ClockStore } from '../core/issueClock';
-import { expandHome, openSharedClock } from '../core/sharedClock';
-import type { SharedClock } from '../core/sharedClock';
-import { TokenIssuer } from '../core/tokenIssuer';
+import { ApiClient } from '../core/http';
+import { defaultStateDir, expandHome, IssueClock, keyIdDigest, openSharedClock } from '../core/clock';
+import type { ClockStore, SharedClock } from '../core/clock';
+import { TokenIssuer } from '../core/auth';
 import { migrateGlobalStateClock } from './globalStateClockStore';
 import type { Logger } from './logger';
 import { Disposable } from './lifecycle';
 import type { Settings } from './settings';
-import { errorMessage } from '../core/errors';
+import { errorMessage } from '../core/base';
 
 /** The issue-clock marks, as the credential commands need them. */
 export interface ClockMarks {

@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
 import { randomUUID } from 'node:crypto';
-import type { Credential, CredentialInput, CredentialType, IssuerDomains } from '../core/credential';
-import { errorMessage, MobilityError } from '../core/errors';
-import { parseCredential } from '../core/parseCredential';
+import type { Credential, CredentialInput, CredentialType, IssuerDomains } from '../core/auth';
+import { errorMessage, MobilityError } from '../core/base';
+import { parseCredential } from '../core/auth';
 import { Disposable } from './lifecycle';
 
 /** What the tree and pickers show of a stored credential: never key material. */

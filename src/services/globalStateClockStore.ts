@@ -1,5 +1,5 @@
 import type * as vscode from 'vscode';
-import type { FileClockStore } from '../core/fileClockStore';
+import type { FileClockStore } from '../core/clock';
 
 /** Where versions before the shared clock kept the marks of this VS Code profile. */
 const LEGACY_KEY = 'mobilityApi.issueClock';

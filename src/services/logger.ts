@@ -1,6 +1,5 @@
 import type * as vscode from 'vscode';
-import { redactSecrets } from '../core/redact';
-import { isMobilityError } from '../core/errors';
+import { isMobilityError, redactSecrets } from '../core/base';
 
 /** Lines tagged by component, secrets redacted, on the one "Mobility API" log channel. */
 export class Logger {

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
-import type { IssuerDomains } from '../core/credential';
+import type { IssuerDomains } from '../core/auth';
 import type { ApiKind, Environment } from '../core/environment';
-import type { ClockPrecision } from '../core/issueClock';
+import type { ClockPrecision } from '../core/clock';
 
 export const SETTINGS_SECTION = 'mobilityApi';
 

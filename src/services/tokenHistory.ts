@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { IssuedToken } from '../core/tokenIssuer';
+import type { IssuedToken } from '../core/auth';
 
 /** How a token of this session was used. */
 export type TokenUse = 'generated' | 'copied' | 'request' | 'curl';

@@ -1,11 +1,6 @@
-import type { Credential } from '../core/credential';
-import { decodeJwt } from '../core/decodeJwt';
-import type { DecodedToken } from '../core/decodeJwt';
+import type { Credential, DecodedToken, LintFinding, SignatureCheck } from '../core/auth';
+import { decodeJwt, lintToken, verifyTokenSignature } from '../core/auth';
 import { audienceOf } from '../core/environment';
-import { lintToken } from '../core/lintToken';
-import type { LintFinding } from '../core/lintToken';
-import { verifyTokenSignature } from '../core/verifySignature';
-import type { SignatureCheck } from '../core/verifySignature';
 import type { CredentialStore } from './credentialStore';
 import type { EnvironmentRegistry } from './environmentRegistry';
 import type { Settings } from './settings';

@@ -1,4 +1,4 @@
-// The stable codes of MobilityError (src/core/errors.ts), here so that the host–webview contract
+// The stable codes of MobilityError (src/core/base/errors.ts), here so that the host–webview contract
 // (ErrorView.code in protocol.ts) and the shell's outcomes can name them without importing the core.
 
 /** Every code a MobilityError can carry. Clients and tests match on these, so codes are never renamed. */

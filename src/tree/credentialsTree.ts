@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { CREDENTIAL_TYPE_LABELS, DEPRECATED_TYPES } from '../core/credential';
+import { CREDENTIAL_TYPE_LABELS, DEPRECATED_TYPES } from '../core/auth';
 import type { CredentialStore, StoredCredentialInfo } from '../services/credentialStore';
 import type { EnvironmentRegistry } from '../services/environmentRegistry';
 import { Disposable } from '../services/lifecycle';

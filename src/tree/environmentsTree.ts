@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
-import { CREDENTIAL_TYPE_LABELS } from '../core/credential';
+import { CREDENTIAL_TYPE_LABELS } from '../core/auth';
 import type { Environment } from '../core/environment';
 import { API_LABELS, audienceOf } from '../core/environment';
-import { catalogueOf } from '../core/mdsCatalogue';
+import { catalogueOf } from '../core/mds';
 import type { CredentialStore, StoredCredentialInfo } from '../services/credentialStore';
 import type { EnvironmentRegistry } from '../services/environmentRegistry';
 import { Disposable } from '../services/lifecycle';
@@ -10,7 +10,7 @@ import type { SandboxService } from '../services/sandboxService';
 import type { TokenHistory, TokenHistoryEntry } from '../services/tokenHistory';
 import { COMMANDS } from '../commands/commandIds';
 import { BUILT_IN_ENVIRONMENTS } from '../services/settings';
-import { errorMessage } from '../core/errors';
+import { errorMessage } from '../core/base';
 
 /** Tree elements are plain data; `getTreeItem` turns them into items. */
 export type EnvironmentsTreeElement =

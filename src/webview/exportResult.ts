@@ -4,7 +4,7 @@
 // temporary name renamed at the end, and every token the result carried is scrubbed from what is written.
 import path from 'node:path';
 import * as vscode from 'vscode';
-import type { HttpExchange } from '../core/apiClient';
+import type { HttpExchange } from '../core/http';
 import type { DataTableView, TableQuery } from '../shared/dataTable';
 import { queryRows } from '../shared/dataTable';
 import { plural } from '../shared/format';

@@ -5,10 +5,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Environment } from '../core/environment';
-import type { HourRecord } from '../core/harvest/harvestManifest';
-import { MANIFEST_FILE, hourFileOf, parseManifest } from '../core/harvest/harvestManifest';
-import type { MdsHourEndpointId } from '../core/mdsEndpoints';
-import { MDS_HOUR_ENDPOINTS } from '../core/mdsEndpoints';
+import type { HourRecord } from '../core/harvest';
+import { MANIFEST_FILE, hourFileOf, parseManifest } from '../core/harvest';
+import type { MdsHourEndpointId } from '../core/mds';
+import { MDS_HOUR_ENDPOINTS } from '../core/mds';
 import { environmentView } from '../results/environmentView';
 import { harvestHeatmapView } from '../results/harvestHeatmap';
 import { harvestHourView } from '../results/harvestHourView';

@@ -3,7 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import { COMMANDS } from '../commands/commandIds';
-import type { ApiResult, HttpExchange, VehicleListing } from '../core/apiClient';
+import type { ApiResult, HttpExchange, VehicleListing } from '../core/http';
 import type { Environment } from '../core/environment';
 import type { ConformanceView, HostMessage, ListingResultView, ResultSummary, ResultView, WebviewMessage } from '../shared/protocol';
 import { concatVehicleColumns, parseWebviewMessage } from '../shared/protocol';
@@ -18,7 +18,7 @@ import { hostL10n } from './l10nBundle';
 import { bodyView } from '../results/bodyView';
 import { itemsOnPage, listingLine, pageView } from '../results/listingView';
 import { vehicleColumns } from '../results/vehicleReader';
-import { errorMessage } from '../core/errors';
+import { errorMessage } from '../core/base';
 import type { HarvestSession } from './harvestPanel';
 
 

@@ -2,14 +2,12 @@
 // loaded when the first panel opens or is restored (see resultsController.ts), not at activation.
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
-import type { ApiResult, HttpExchange, VehicleListing } from '../core/apiClient';
-import type { DecodedToken } from '../core/decodeJwt';
+import type { ApiResult, HttpExchange, VehicleListing } from '../core/http';
+import type { DecodedToken, LintFinding, SignatureCheck } from '../core/auth';
 import type { Environment } from '../core/environment';
-import type { MobilityError } from '../core/errors';
-import type { LintFinding } from '../core/lintToken';
-import type { SignatureCheck } from '../core/verifySignature';
+import type { MobilityError } from '../core/base';
 import type { HostMessage, ResultSummary, ResultView } from '../shared/protocol';
-import { RESULTS_VIEW_TYPE, parsePersistedState } from '../shared/protocol';
+import { parsePersistedState, RESULTS_VIEW_TYPE } from '../shared/protocol';
 import { resultView } from '../results/resultView';
 import type { ExportRequest, ExportResultOutcome } from './exportResult';
 import type { ComparedToken } from '../results/compareView';
@@ -18,7 +16,7 @@ import { configureHostL10n } from './l10nBundle';
 import { listingView, requestErrorView } from '../results/listingView';
 import { tokenResultView } from '../results/tokenView';
 import type { RefusalContext } from '../results/refusalView';
-import { MDS_HOUR_ENDPOINTS } from '../core/mdsEndpoints';
+import { MDS_HOUR_ENDPOINTS } from '../core/mds';
 import type { HarvestDisplay, HarvestDisplayArgs } from './harvestPanel';
 import { HarvestSession } from './harvestPanel';
 

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { SignJWT, compactVerify, decodeProtectedHeader } from 'jose';
 import type { Page } from 'playwright-core';
-import { CLOCK_FILE_NAME, keyIdDigest } from '../../src/core/fileClockStore';
+import { CLOCK_FILE_NAME, keyIdDigest } from '../../src/core/clock/fileClockStore';
 import type { Needle, ScanReport, ScanSource } from './secretScan';
 import {
   browserStorageSources, canaryKey, codeServerSecrets, describeReport, extensionGlobalState, fileSources, frameSources, scan, tokenNeedles,

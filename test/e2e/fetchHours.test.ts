@@ -8,7 +8,7 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { FrameLocator, Page } from 'playwright-core';
-import { HOUR_MS, floorToUtcHour, formatUtcHour } from '../../src/core/utcHour';
+import { HOUR_MS, floorToUtcHour, formatUtcHour } from '../../src/core/mds/utcHour';
 import { startSandbox } from '../../src/sandbox/sandboxServer';
 import type { RunningSandbox } from '../../src/sandbox/sandboxServer';
 import { waitFor } from '../unit/support/waitUntil';

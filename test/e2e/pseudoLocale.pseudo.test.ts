@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Frame, Page } from 'playwright-core';
-import { HOUR_MS, floorToUtcHour, formatUtcHour } from '../../src/core/utcHour';
+import { HOUR_MS, floorToUtcHour, formatUtcHour } from '../../src/core/mds/utcHour';
 import { waitUntil } from '../unit/support/waitUntil';
 import { e2eFolders, useWorkbench } from './session';
 import { openViewContainer, runCommand, runCommandAndPick, step, treeRows, waitForNotification } from './workbench';

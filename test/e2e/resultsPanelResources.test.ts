@@ -7,10 +7,10 @@
 // Run alone: node esbuild.js --e2e && npx mocha --no-config --timeout 120000 out/test/e2e/resultsPanelResources.test.js
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
-import type { ApiResult } from '../../src/core/apiClient';
-import { ApiClient } from '../../src/core/apiClient';
-import type { Credential } from '../../src/core/credential';
-import type { Environment } from '../../src/core/environment';
+import type { ApiResult } from '../../src/core/http/exchange';
+import { ApiClient } from '../../src/core/http/apiClient';
+import type { Credential } from '../../src/core/auth/credential';
+import type { Environment } from '../../src/core/environment/environment';
 import type { ListingResultView } from '../../src/shared/protocol';
 import { bodyView } from '../../src/results/bodyView';
 import { resultConformanceView } from '../../src/results/conformance';

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import * as vscode from 'vscode';
-import { formatUtcHour, floorToUtcHour, HOUR_MS, lastCompleteUtcHour } from '../../src/core/utcHour';
+import { formatUtcHour, floorToUtcHour, HOUR_MS, lastCompleteUtcHour } from '../../src/core/mds/utcHour';
 import { exportsOf, run } from './extensionApi';
 import type { Outcome } from './extensionApi';
 

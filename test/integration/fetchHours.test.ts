@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import * as vscode from 'vscode';
-import { HOUR_MS, floorToUtcHour, formatUtcHour } from '../../src/core/utcHour';
+import { HOUR_MS, floorToUtcHour, formatUtcHour } from '../../src/core/mds/utcHour';
 import { run } from './extensionApi';
 import type { Outcome } from './extensionApi';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { keyFixture } from '../unit/keyFixtures';
-import { NO_DOMAINS } from '../../src/core/credential';
+import { NO_DOMAINS } from '../../src/core/auth/credential';
 import { CredentialStore } from '../../src/services/credentialStore';
 
 /** A SecretStorage whose keyring is missing, as on a Linux desktop without GNOME Keyring or KWallet. */

@@ -3,15 +3,15 @@
 // proxy in front of it records the claims in the order the requests arrived.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import { ApiClient } from '../../src/core/apiClient';
-import type { HttpExchange } from '../../src/core/apiClient';
-import type { Credential } from '../../src/core/credential';
-import type { Environment } from '../../src/core/environment';
-import { MobilityError } from '../../src/core/errors';
-import { IssueClock } from '../../src/core/issueClock';
-import type { ClockPrecision } from '../../src/core/issueClock';
-import { parseCredential } from '../../src/core/parseCredential';
-import { TokenIssuer } from '../../src/core/tokenIssuer';
+import { ApiClient } from '../../src/core/http/apiClient';
+import type { HttpExchange } from '../../src/core/http/exchange';
+import type { Credential } from '../../src/core/auth/credential';
+import type { Environment } from '../../src/core/environment/environment';
+import { MobilityError } from '../../src/core/base/errors';
+import { IssueClock } from '../../src/core/clock/issueClock';
+import type { ClockPrecision } from '../../src/core/clock/issueClock';
+import { parseCredential } from '../../src/core/auth/parseCredential';
+import { TokenIssuer } from '../../src/core/auth/tokenIssuer';
 import { startSandbox } from '../../src/sandbox/sandboxServer';
 import type { RunningSandbox, SandboxRequestLog } from '../../src/sandbox/sandboxServer';
 import type { ClaimsProxy } from './support/claimsProxy';

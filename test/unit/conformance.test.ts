@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { createPrivateKey, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { SignJWT } from 'jose';
-import { MDS_ENDPOINT_IDS } from '../../src/core/mdsEndpoints';
+import { MDS_ENDPOINT_IDS } from '../../src/core/mds/mdsEndpoints';
 import { MAX_RULES } from '../../src/core/conformance/findingSummary';
 import { previewValue } from '../../src/core/conformance/explainErrors';
 import { guessMdsEndpoint, validateMdsResponse } from '../../src/core/conformance/validateMds';

@@ -7,7 +7,7 @@ import { UUID_PATTERN } from '../../src/core/conformance/fastPass';
 import { compiledMdsSchema } from '../../src/core/conformance/mdsSchemas';
 import type { MdsMode } from '../../src/core/conformance/schemaCorrections';
 import { validateMdsResponse } from '../../src/core/conformance/validateMds';
-import type { MdsEndpointId } from '../../src/core/mdsEndpoints';
+import type { MdsEndpointId } from '../../src/core/mds/mdsEndpoints';
 import { DEVICE_ID, event, telemetry, trip, vehicle, vehicleStatus } from './conformanceSamples';
 
 const SEED = Number(process.env.FUZZ_SEED ?? Date.now() % 2 ** 31);

@@ -2,19 +2,18 @@ import assert from 'node:assert/strict';
 import { createPublicKey } from 'node:crypto';
 import type { KeyObject } from 'node:crypto';
 import { SignJWT, jwtVerify } from 'jose';
-import { distinctKeyPair } from './keyFixtures';
-import type { Credential, IssuerDomains } from '../../src/core/credential';
-import { MobilityError } from '../../src/core/errors';
-import type { ErrorCode } from '../../src/core/errors';
+import { distinctKeyPair, hasOpenssl, keyFixture, selfSignedCertificate } from './keyFixtures';
+import type { Credential, IssuerDomains } from '../../src/core/auth/credential';
+import { MobilityError } from '../../src/core/base/errors';
+import type { ErrorCode } from '../../src/core/base/errors';
 import {
   assertCredentialForApi,
   describeCredential,
   looksLikeServiceAccountKeyFile,
   parseCredential,
-} from '../../src/core/parseCredential';
-import { parsePrivateKey } from '../../src/core/privateKey';
-import { parsePublicKey } from '../../src/core/publicKey';
-import { hasOpenssl, keyFixture, selfSignedCertificate } from './keyFixtures';
+} from '../../src/core/auth/parseCredential';
+import { parsePrivateKey } from '../../src/core/auth/privateKey';
+import { parsePublicKey } from '../../src/core/auth/publicKey';
 import type { KeyFixture } from './keyFixtures';
 
 const domains: IssuerDomains = {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { curlCommand, shellQuote } from '../../src/core/curlCommand';
+import { curlCommand, shellQuote } from '../../src/core/http/curlCommand';
 
 /** Lets a real shell split the command line: printf shows each argument on its own line. */
 function shellArgs(cmd: string, env: Record<string, string> = {}): string[] {

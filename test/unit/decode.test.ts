@@ -3,10 +3,10 @@ import { randomUUID } from 'node:crypto';
 import type { KeyObject } from 'node:crypto';
 import { SignJWT } from 'jose';
 import { distinctKeyPair, keyFixture } from './keyFixtures';
-import { decodeJwt, MAX_TOKEN_CHARS, stripTokenText } from '../../src/core/decodeJwt';
-import type { DecodeFailureCode, DecodedToken, DecodeResult } from '../../src/core/decodeJwt';
-import { describeExpiry, describeIssued, describeNotBefore, describeRelative, formatDuration } from '../../src/core/relativeTime';
-import { verifyTokenSignature } from '../../src/core/verifySignature';
+import { decodeJwt, MAX_TOKEN_CHARS, stripTokenText } from '../../src/core/auth/decodeJwt';
+import type { DecodeFailureCode, DecodedToken, DecodeResult } from '../../src/core/auth/decodeJwt';
+import { describeExpiry, describeIssued, describeNotBefore, describeRelative, formatDuration } from '../../src/core/base/relativeTime';
+import { verifyTokenSignature } from '../../src/core/auth/verifySignature';
 
 const NOW = Date.UTC(2025, 5, 1, 12, 0, 0);
 const NOW_S = NOW / 1000;

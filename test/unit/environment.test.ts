@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
-import { audienceOf, vehiclesUrl, withoutTrailingSlashes } from '../../src/core/environment';
-import type { Environment } from '../../src/core/environment';
-import { MobilityError } from '../../src/core/errors';
+import { audienceOf, withoutTrailingSlashes } from '../../src/core/environment/environment';
+import { vehiclesUrl } from '../../src/core/environment/apiRequest';
+import type { Environment } from '../../src/core/environment/environment';
+import { MobilityError } from '../../src/core/base/errors';
 
 const mds: Environment = { id: 'mds-staging', name: 'MDS staging', api: 'mds', stage: 'staging', baseUrl: 'https://mds.example.test/provider/' };
 

@@ -3,19 +3,19 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { buildSync } from 'esbuild';
-import { MobilityError, isMobilityError } from '../../src/core/errors';
+import { MobilityError, isMobilityError } from '../../src/core/base/errors';
 
 describe('MobilityError across bundles', () => {
   let dir: string;
-  let other: typeof import('../../src/core/errors');
+  let other: typeof import('../../src/core/base/errors');
 
   before(() => {
     // A second copy of the class, built as esbuild builds dist/harvest.js next to dist/extension.js.
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'errors-bundle-'));
     const outfile = path.join(dir, 'errors.js');
-    buildSync({ entryPoints: [path.resolve('src/core/errors.ts')], bundle: true, platform: 'node', format: 'cjs', outfile, logLevel: 'error' });
+    buildSync({ entryPoints: [path.resolve('src/core/base/errors.ts')], bundle: true, platform: 'node', format: 'cjs', outfile, logLevel: 'error' });
     // eslint-disable-next-line @typescript-eslint/no-require-imports
-    other = require(outfile) as typeof import('../../src/core/errors');
+    other = require(outfile) as typeof import('../../src/core/base/errors');
   });
   after(() => fs.rmSync(dir, { recursive: true, force: true }));
 

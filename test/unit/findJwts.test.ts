@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { SignJWT } from 'jose';
 import { keyFixture } from './keyFixtures';
-import { findJwtAt, findJwts, HOVER_WINDOW_CHARS } from '../../src/core/findJwts';
+import { findJwtAt, findJwts, HOVER_WINDOW_CHARS } from '../../src/core/auth/findJwts';
 
 const b64 = (value: unknown): string => Buffer.from(JSON.stringify(value)).toString('base64url');
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { MobilityError } from '../../src/core/errors';
+import { MobilityError } from '../../src/core/base/errors';
 import type { HarvestProgress } from '../../src/core/harvest/harvestProgress';
 import type { HarvestOptions } from '../../src/core/harvest/harvestRun';
 import { harvestHours } from '../../src/core/harvest/harvestRun';

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { errorMessage } from '../../src/core/errors';
+import { errorMessage } from '../../src/core/base/errors';
 import { writeFailed } from '../../src/core/harvest/harvestFiles';
 import type { HourRecord } from '../../src/core/harvest/harvestManifest';
 import { parseManifest } from '../../src/core/harvest/harvestManifest';

@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { ApiClient } from '../../src/core/apiClient';
-import type { Credential } from '../../src/core/credential';
-import type { Environment } from '../../src/core/environment';
+import { ApiClient } from '../../src/core/http/apiClient';
+import type { Credential } from '../../src/core/auth/credential';
+import type { Environment } from '../../src/core/environment/environment';
 import type { HarvestManifest } from '../../src/core/harvest/harvestManifest';
-import { IssueClock } from '../../src/core/issueClock';
-import { parseCredential } from '../../src/core/parseCredential';
-import { TokenIssuer } from '../../src/core/tokenIssuer';
+import { IssueClock } from '../../src/core/clock/issueClock';
+import { parseCredential } from '../../src/core/auth/parseCredential';
+import { TokenIssuer } from '../../src/core/auth/tokenIssuer';
 import type { RunningSandbox } from '../../src/sandbox/sandboxServer';
 import { waitFor } from './support/waitUntil';
 

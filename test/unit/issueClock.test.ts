@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { IssueClock, MemoryClockStore } from '../../src/core/issueClock';
-import { CLOCK_FILE_NAME, FileClockStore, keyIdDigest } from '../../src/core/fileClockStore';
-import { MobilityError } from '../../src/core/errors';
+import { IssueClock, MemoryClockStore } from '../../src/core/clock/issueClock';
+import { CLOCK_FILE_NAME, FileClockStore, keyIdDigest } from '../../src/core/clock/fileClockStore';
+import { MobilityError } from '../../src/core/base/errors';
 
 const isStrictlyIncreasing = (xs: number[]) => xs.every((x, i) => i === 0 || x > xs[i - 1]);
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { KeyedQueue } from '../../src/core/keyedQueue';
-import { MobilityError } from '../../src/core/errors';
+import { KeyedQueue } from '../../src/core/clock/keyedQueue';
+import { MobilityError } from '../../src/core/base/errors';
 
 describe('KeyedQueue', () => {
   it('lets one holder per key in at a time, in arrival order', async () => {

@@ -2,9 +2,9 @@
 // display language (the extension host, the webview), our strings, counts and core errors follow them. This file
 // is its own bundle, so configuring @vscode/l10n here leaves the other test files English.
 import assert from 'node:assert/strict';
-import { MobilityError, errorMessage } from '../../src/core/errors';
-import { normaliseBaseUrl } from '../../src/core/environment';
-import { describeRelative } from '../../src/core/relativeTime';
+import { MobilityError, errorMessage } from '../../src/core/base/errors';
+import { normaliseBaseUrl } from '../../src/core/environment/environment';
+import { describeRelative } from '../../src/core/base/relativeTime';
 import { listingLine } from '../../src/results/listingView';
 import { formatBytes, formatCount, nounText, plural } from '../../src/shared/format';
 import { configureL10n, formatLanguage } from '../../src/shared/l10n';

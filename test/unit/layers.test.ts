@@ -10,11 +10,17 @@ import path from 'node:path';
  */
 const PROBES: { file: string; imports: string[] }[] = [
   { file: 'src/core/zzLayerProbe.ts', imports: ["'vscode'", "'../services/settings'", "'../sandbox/sandboxServer'", "'../results/format'", "'../commands/commandIds'"] },
-  { file: 'src/results/zzLayerProbe.ts', imports: ["'vscode'", "'../services/settings'", "'../sandbox/sandboxServer'"] },
+  // The core's domains: each imports only the domains it is allowed, and only through their index.ts.
+  { file: 'src/core/auth/zzLayerProbe.ts', imports: ["'vscode'", "'../../services/settings'", "'../http'", "'../grpc'", "'../mds'", "'../harvest'", "'../clock/issueClock'"] },
+  { file: 'src/core/clock/zzLayerProbe.ts', imports: ["'../auth'", "'../http'", "'../environment'"] },
+  { file: 'src/core/mds/zzLayerProbe.ts', imports: ["'../http'", "'../grpc'", "'../conformance'", "'../base/errors'"] },
+  { file: 'src/core/http/zzLayerProbe.ts', imports: ["'../harvest'", "'../grpc'", "'../../results/format'"] },
+  { file: 'src/results/zzLayerProbe.ts', imports: ["'vscode'", "'../services/settings'", "'../sandbox/sandboxServer'", "'../core/auth/credential'"] },
   { file: 'src/sandbox/zzLayerProbe.ts', imports: ["'vscode'", "'../services/settings'", "'../results/format'"] },
   { file: 'src/cli/zzLayerProbe.ts', imports: ["'vscode'", "'../services/settings'"] },
   { file: 'src/webview-ui/zzLayerProbe.ts', imports: ["'vscode'", "'../core/errors'", "'node:fs'", "'path'", "'../results/format'"] },
-  { file: 'src/services/zzLayerProbe.ts', imports: ["'../sandbox/syntheticFleet'", "'../cli/main'"] },
+  { file: 'src/services/zzLayerProbe.ts', imports: ["'../sandbox/syntheticFleet'", "'../cli/main'", "'../core/clock/fileClockStore'"] },
+  { file: 'src/cli/zzLayerProbe2.ts', imports: ["'../core/http/apiClient'"] },
 ];
 
 describe('layers: lint enforces who may import whom', function () {

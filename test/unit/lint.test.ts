@@ -2,12 +2,12 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { SignJWT } from 'jose';
 import { keyFixture } from './keyFixtures';
-import type { IssuerDomains } from '../../src/core/credential';
-import { NO_DOMAINS } from '../../src/core/credential';
-import { decodeJwt } from '../../src/core/decodeJwt';
-import type { DecodedToken } from '../../src/core/decodeJwt';
-import { lintToken } from '../../src/core/lintToken';
-import type { LintContext, LintFinding, LintId } from '../../src/core/lintToken';
+import type { IssuerDomains } from '../../src/core/auth/credential';
+import { NO_DOMAINS } from '../../src/core/auth/credential';
+import { decodeJwt } from '../../src/core/auth/decodeJwt';
+import type { DecodedToken } from '../../src/core/auth/decodeJwt';
+import { lintToken } from '../../src/core/auth/lintToken';
+import type { LintContext, LintFinding, LintId } from '../../src/core/auth/lintToken';
 
 const NOW = Date.UTC(2025, 5, 1, 12, 0, 0);
 const NOW_S = NOW / 1000;

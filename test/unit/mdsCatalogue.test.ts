@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
-import type { Environment } from '../../src/core/environment';
-import { requestUrl } from '../../src/core/environment';
-import { MobilityError } from '../../src/core/errors';
-import { MAAS_CATALOGUE, MDS_CATALOGUE } from '../../src/core/mdsCatalogue';
-import { MDS_ENDPOINT_IDS, MDS_HOUR_ENDPOINTS } from '../../src/core/mdsEndpoints';
-import type { ParameterValues } from '../../src/core/mdsRequests';
-import { buildEndpointRequest, endpointDefaults, findEndpoint, freeRequest, matchEndpoint } from '../../src/core/mdsRequests';
-import { checkParameterValue } from '../../src/core/parameterFormats';
+import type { Environment } from '../../src/core/environment/environment';
+import { requestUrl } from '../../src/core/environment/apiRequest';
+import { MobilityError } from '../../src/core/base/errors';
+import { MAAS_CATALOGUE, MDS_CATALOGUE } from '../../src/core/mds/mdsCatalogue';
+import { MDS_ENDPOINT_IDS, MDS_HOUR_ENDPOINTS } from '../../src/core/mds/mdsEndpoints';
+import type { ParameterValues } from '../../src/core/mds/mdsRequests';
+import { buildEndpointRequest, endpointDefaults, findEndpoint, freeRequest, matchEndpoint } from '../../src/core/mds/mdsRequests';
+import { checkParameterValue } from '../../src/core/mds/parameterFormats';
 
 const mds: Environment = { id: 'mds', name: 'MDS staging', api: 'mds', stage: 'staging', baseUrl: 'https://mds.example.test/provider/' };
 const maas: Environment = { id: 'maas', name: 'MaaS staging', api: 'maas', stage: 'staging', baseUrl: 'https://maas.example.test' };

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { keyFixture } from './keyFixtures';
-import { redactSecrets } from '../../src/core/redact';
+import { redactSecrets } from '../../src/core/base/redact';
 
 describe('redactSecrets', () => {
   it('removes PEM private keys, tokens, JWK private members and bearer values, keeps the rest', () => {

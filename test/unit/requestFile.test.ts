@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { MobilityError } from '../../src/core/errors';
-import { findFileRequest, parseRequestFile, resolveFileRequest } from '../../src/core/requestFile';
+import { MobilityError } from '../../src/core/base/errors';
+import { findFileRequest, parseRequestFile, resolveFileRequest } from '../../src/core/http/requestFile';
 
 const FILE = [
   '@hour = 2025-11-05T13',

@@ -3,11 +3,11 @@
 // sandbox (a real HTTP server) and against hostile items.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import type { ApiResult } from '../../src/core/apiClient';
-import { ApiClient } from '../../src/core/apiClient';
-import type { Credential } from '../../src/core/credential';
-import type { Environment } from '../../src/core/environment';
-import { parseCredential } from '../../src/core/parseCredential';
+import type { ApiResult } from '../../src/core/http/exchange';
+import { ApiClient } from '../../src/core/http/apiClient';
+import type { Credential } from '../../src/core/auth/credential';
+import type { Environment } from '../../src/core/environment/environment';
+import { parseCredential } from '../../src/core/auth/parseCredential';
 import { startSandbox } from '../../src/sandbox/sandboxServer';
 import type { RunningSandbox } from '../../src/sandbox/sandboxServer';
 import type { DataTableView } from '../../src/shared/dataTable';

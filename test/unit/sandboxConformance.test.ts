@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { validateMdsResponse } from '../../src/core/conformance/validateMds';
 import type { ConformanceReport } from '../../src/core/conformance/validateMds';
-import type { MdsEndpointId } from '../../src/core/mdsEndpoints';
+import type { MdsEndpointId } from '../../src/core/mds/mdsEndpoints';
 import { startSandbox } from '../../src/sandbox/sandboxServer';
 import type { RunningSandbox } from '../../src/sandbox/sandboxServer';
 import { SandboxClient, hourBefore } from './sandboxSupport';

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SignJWT } from 'jose';
 import { distinctKeyPair, keyFixture } from './keyFixtures';
-import { MobilityError } from '../../src/core/errors';
+import { MobilityError } from '../../src/core/base/errors';
 import { parseTrustFile, startSandbox } from '../../src/sandbox/sandboxServer';
 import type { RunningSandbox, SandboxEnvironment, SandboxOptions } from '../../src/sandbox/sandboxServer';
 import type { MaasVehiclesBody, MdsErrorBody, MdsVehiclesBody, MdsVehiclesStatusBody, PageLinks } from '../../src/sandbox/mdsResponses';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import type { MdsEventItem, MdsStop, MdsTelemetryItem, MdsTrip } from '../../src/core/mdsItems';
+import type { MdsEventItem, MdsStop, MdsTelemetryItem, MdsTrip } from '../../src/core/mds/mdsItems';
 import { startSandbox } from '../../src/sandbox/sandboxServer';
 import type { RunningSandbox, SandboxOptions } from '../../src/sandbox/sandboxServer';
 import type { WorldVehicleStatus } from '../../src/sandbox/syntheticWorld';

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { decodeProtectedHeader, jwtVerify } from 'jose';
-import { TokenIssuer } from '../../src/core/tokenIssuer';
-import { IssueClock } from '../../src/core/issueClock';
-import type { Environment } from '../../src/core/environment';
-import { MobilityError } from '../../src/core/errors';
+import { TokenIssuer } from '../../src/core/auth/tokenIssuer';
+import { IssueClock } from '../../src/core/clock/issueClock';
+import type { Environment } from '../../src/core/environment/environment';
+import { MobilityError } from '../../src/core/base/errors';
 import { makeTestCredential } from './support/testCredentials';
 
 const mds: Environment = { id: 'mds-staging', name: 'MDS staging', api: 'mds', stage: 'staging', baseUrl: 'https://mds.test.invalid/api' };

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { formatUtcHour, lastCompleteUtcHour, parseUtcHour, utcHoursBetween } from '../../src/core/utcHour';
+import { formatUtcHour, lastCompleteUtcHour, parseUtcHour, utcHoursBetween } from '../../src/core/mds/utcHour';
 
 describe('UTC hours (YYYY-MM-DDTHH)', () => {
   it('parses real hours of every month, November included', () => {

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { CREDENTIAL_TYPE_LABELS, NO_DOMAINS } from '../../src/core/credential';
-import { decodeJwt } from '../../src/core/decodeJwt';
-import { lintToken } from '../../src/core/lintToken';
-import type { LintFinding } from '../../src/core/lintToken';
-import { secondsWithSpan, withArticle } from '../../src/core/wording';
+import { CREDENTIAL_TYPE_LABELS, NO_DOMAINS } from '../../src/core/auth/credential';
+import { decodeJwt } from '../../src/core/auth/decodeJwt';
+import { lintToken } from '../../src/core/auth/lintToken';
+import type { LintFinding } from '../../src/core/auth/lintToken';
+import { secondsWithSpan, withArticle } from '../../src/core/base/wording';
 import { listingLine } from '../../src/results/listingView';
 
 const NOW = Date.UTC(2025, 5, 1, 12, 0, 0);

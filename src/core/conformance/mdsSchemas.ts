@@ -6,7 +6,7 @@
 import Ajv2020 from 'ajv/dist/2020';
 import type { ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
-import type { MdsEndpointId } from '../mdsEndpoints';
+import type { MdsEndpointId } from '../mds';
 import { fastPassDefs, rememberingRegExp } from './fastPass';
 import type { MdsMode, SchemaCorrectionId, SchemaObject } from './schemaCorrections';
 import { correctSchema, officialSchema } from './schemaCorrections';

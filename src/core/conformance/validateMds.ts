@@ -3,7 +3,7 @@
  * corrected for their known bugs (schemaCorrections.ts). The verdict uses the corrected schema; findings that the
  * official schema would give only because of a known bug are reported apart, labelled with the bug's id.
  */
-import type { MdsEndpointId } from '../mdsEndpoints';
+import type { MdsEndpointId } from '../mds';
 import { BranchIndex, explainErrors, previewValue } from './explainErrors';
 import type { ConformanceFinding } from './explainErrors';
 import { FindingSummary } from './findingSummary';

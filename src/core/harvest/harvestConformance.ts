@@ -2,10 +2,9 @@
  * Conformance findings of a harvest, kept small: per hour and per run, a count per rule and a
  * couple of examples, however many items break it.
  */
-import type { MdsMode } from '../conformance/schemaCorrections';
-import type { ConformanceReport } from '../conformance/validateMds';
-import { validateMdsResponse } from '../conformance/validateMds';
-import type { MdsHourEndpointId } from '../mdsEndpoints';
+import type { ConformanceReport, MdsMode } from '../conformance';
+import { validateMdsResponse } from '../conformance';
+import type { MdsHourEndpointId } from '../mds';
 import type { HarvestConformance, HarvestRuleSummary } from './harvestManifest';
 
 /** Examples kept per rule in the manifest. */

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import * as l10n from '@vscode/l10n';
-import { MobilityError } from '../errors';
+import { MobilityError } from '../base';
 
 /**
  * Writes `data` to an open file. Every byte the harvest writes goes through it, so a test (or an

@@ -3,13 +3,12 @@
  * per request), items streamed to the hour's temporary file, retried within the policy's bounds.
  */
 import * as l10n from '@vscode/l10n';
-import type { ApiClient, ApiResult, HttpExchange } from '../apiClient';
-import type { MdsMode } from '../conformance/schemaCorrections';
-import type { Credential } from '../credential';
+import type { ApiClient, ApiResult, HttpExchange } from '../http';
+import type { MdsMode } from '../conformance';
+import type { Credential } from '../auth';
 import type { Environment } from '../environment';
-import { MobilityError } from '../errors';
-import type { MdsHourEndpointId } from '../mdsEndpoints';
-import type { EndpointRequest } from '../mdsRequests';
+import { MobilityError } from '../base';
+import type { EndpointRequest, MdsHourEndpointId } from '../mds';
 import { ConformanceTally } from './harvestConformance';
 import type { HarvestWrite } from './harvestFiles';
 import { HourFileWriter, writeFailed } from './harvestFiles';

@@ -2,8 +2,8 @@ import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { lock } from 'proper-lockfile';
 import * as l10n from '@vscode/l10n';
-import { LOCK_STALE_MS, LOCK_UPDATE_MS } from '../crossProcessLock';
-import { MobilityError } from '../errors';
+import { LOCK_STALE_MS, LOCK_UPDATE_MS } from '../clock';
+import { MobilityError } from '../base';
 import { writeFailed } from './harvestFiles';
 
 /** The lock folder inside the output folder (proper-lockfile's lock is a folder created atomically). */

@@ -4,10 +4,9 @@
  * either can resume what the other started (docs/harvest.md describes it field by field).
  */
 import * as l10n from '@vscode/l10n';
-import { MobilityError } from '../errors';
-import type { MdsHourEndpointId } from '../mdsEndpoints';
-import { MDS_HOUR_ENDPOINTS } from '../mdsEndpoints';
-import { parseUtcHour } from '../utcHour';
+import { MobilityError } from '../base';
+import type { MdsHourEndpointId } from '../mds';
+import { MDS_HOUR_ENDPOINTS, parseUtcHour } from '../mds';
 
 /** The value of `format` in every manifest. */
 export const HARVEST_FORMAT = 'mobility-api-harvest';

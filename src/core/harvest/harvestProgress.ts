@@ -1,5 +1,5 @@
-import type { ClockPrecision } from '../issueClock';
-import type { MdsHourEndpointId } from '../mdsEndpoints';
+import type { ClockPrecision } from '../clock';
+import type { MdsHourEndpointId } from '../mds';
 import type { HourEvent } from './harvestHour';
 import type { HourRecord } from './harvestManifest';
 

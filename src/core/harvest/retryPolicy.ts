@@ -5,7 +5,7 @@
  */
 import { setTimeout as delay } from 'node:timers/promises';
 import * as l10n from '@vscode/l10n';
-import { MobilityError } from '../errors';
+import { MobilityError } from '../base';
 
 /** The bounds of every wait and retry of one hour. */
 export interface RetryPolicy {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { distinctKeyPair } from '../keyFixtures';
-import type { Credential, CredentialType } from '../../../src/core/credential';
-import { ALGORITHM_OF } from '../../../src/core/credential';
+import type { Credential, CredentialType } from '../../../src/core/auth/credential';
+import { ALGORITHM_OF } from '../../../src/core/auth/credential';
 
 /** A credential with a key generated for this test run only (never stored). */
 export function makeTestCredential(type: CredentialType = 'external-org', overrides: Partial<Credential> = {}): Credential {

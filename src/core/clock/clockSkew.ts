@@ -2,7 +2,7 @@
 // Tokens carry this computer's time: a clock ahead puts `iat` in the server's future, a clock
 // behind can put `exp` in its past, and either way the server refuses tokens that look fine here.
 import * as l10n from '@vscode/l10n';
-import { formatDuration } from './relativeTime';
+import { formatDuration } from '../base';
 
 /** Differences up to this are not reported: `Date` has whole seconds, and answers take time to arrive. */
 export const CLOCK_SKEW_THRESHOLD_MS = 5000;

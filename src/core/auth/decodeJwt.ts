@@ -1,5 +1,4 @@
-import { MAX_JSON_DEPTH, jsonNestsDeeperThan } from './jsonDepth';
-import { describeExpiry, describeIssued, describeNotBefore } from './relativeTime';
+import { describeExpiry, describeIssued, describeNotBefore, jsonNestsDeeperThan, MAX_JSON_DEPTH } from '../base';
 
 /**
  * Longest token text (after stripping `Bearer`, quotes and whitespace) that is decoded at all.

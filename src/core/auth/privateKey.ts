@@ -2,8 +2,8 @@ import * as l10n from '@vscode/l10n';
 import { X509Certificate, createPrivateKey, createPublicKey } from 'node:crypto';
 import type { JsonWebKey, KeyObject } from 'node:crypto';
 import type { SigningAlgorithm } from './credential';
-import { MobilityError } from './errors';
-import { isRecord } from '../shared/isRecord';
+import { MobilityError } from '../base';
+import { isRecord } from '../../shared/isRecord';
 
 /** One `-----BEGIN …-----` / `-----END …-----` block, rebuilt in the canonical shape OpenSSL reads. */
 export interface PemBlock {

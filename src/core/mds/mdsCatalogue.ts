@@ -5,11 +5,11 @@
  * front ends that list endpoints.
  */
 import * as l10n from '@vscode/l10n';
-import type { ApiKind } from './environment';
+import type { ApiKind } from '../environment';
 import type { MdsEndpointId } from './mdsEndpoints';
 import type { ParameterFormat } from './parameterFormats';
 import { PARAMETER_FORMATS, TWO_WEEKS_MS, describeTimestamp, lastCompleteUtcMonth } from './parameterFormats';
-import { MDS_CSV_ACCEPT } from './requestHeaders';
+import { MDS_CSV_ACCEPT } from '../environment';
 import { HOUR_MS, lastCompleteUtcHour } from './utcHour';
 
 /** One parameter of an endpoint. */

@@ -1,6 +1,6 @@
 import * as l10n from '@vscode/l10n';
 import { randomUUID } from 'node:crypto';
-import { MobilityError } from './errors';
+import { MobilityError } from '../base';
 
 /**
  * `.http` / `.rest` request files in REST Client's syntax, the way users of REST Client and httpYac

@@ -1,5 +1,5 @@
 import * as l10n from '@vscode/l10n';
-import { errorMessage, MobilityError } from './errors';
+import { errorMessage, MobilityError } from '../base';
 
 /**
  * `seconds`: whole-second NumericDates (the default; what most verifiers expect).

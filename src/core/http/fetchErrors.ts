@@ -3,7 +3,7 @@
  * bodies over the size cap, each as a MobilityError that says what to check.
  */
 import * as l10n from '@vscode/l10n';
-import { MobilityError } from './errors';
+import { MobilityError } from '../base';
 
 /** HTTP_TOO_LARGE for a response of `url` over `maxBytes` (and what it declared, when it did). */
 export function tooLarge(url: string, maxBytes: number, declared?: number): MobilityError {

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { KeyRequestQueue } from './apiClient';
+import type { KeyRequestQueue } from './keyedQueue';
 import { acquireCrossProcessLock, ensureStateDir, reasonOf } from './crossProcessLock';
 import { keyIdDigest } from './fileClockStore';
 import { KeyedQueue } from './keyedQueue';

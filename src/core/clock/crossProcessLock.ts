@@ -1,7 +1,7 @@
 import * as l10n from '@vscode/l10n';
 import fs from 'node:fs';
 import path from 'node:path';
-import { MobilityError } from './errors';
+import { MobilityError } from '../base';
 
 /**
  * A lock whose holder stops refreshing it (killed with SIGKILL, or a frozen machine) is taken over

@@ -5,9 +5,9 @@
  * the CLI, which never configures it, it is English. So the message is translated where it is built, from its
  * values, and no table in the shell repeats every message by code.
  */
-import type { ErrorCode } from '../shared/errorCodes';
+import type { ErrorCode } from '../../shared/errorCodes';
 
-export type { ErrorCode } from '../shared/errorCodes';
+export type { ErrorCode } from '../../shared/errorCodes';
 
 /**
  * Marks a MobilityError of any bundle. The extension is several esbuild bundles (dist/extension.js,

@@ -1,69 +1,25 @@
+// What a request asks of an environment, before any transport: its path under the base URL (checked so that it can
+// never leave it), its query, and the vehicles path of each API (spec 4).
 import * as l10n from '@vscode/l10n';
-import { MobilityError } from './errors';
+import { MobilityError } from '../base';
+import type { Environment } from './environment';
+import { normaliseBaseUrl } from './environment';
 
-/** The two APIs of the spec. */
-export type ApiKind = 'mds' | 'maas';
-
-export const API_LABELS: Record<ApiKind, string> = {
-  mds: 'MDS Provider API',
-  maas: 'MaaS API',
-};
-
-/**
- * Where requests go. The audience (`aud`) is the base URL (spec 5.3), sent as a string or, when
- * `audienceAsList` is set, as a one-element list. `audience` overrides it for custom setups.
- */
-export interface Environment {
-  id: string;
-  name: string;
-  api: ApiKind;
-  stage: string;
-  baseUrl: string;
-  audience?: string | string[];
-  audienceAsList?: boolean;
-  /** Extra request headers, e.g. `Accept: application/vnd.mds+json;version=2.0`. */
+/** Any GET on an environment: a path under its base URL, a query and extra headers. */
+export interface ApiRequest {
+  /**
+   * Relative to the base URL (`/trips`, `vehicles/status`, may carry a query), or an absolute URL
+   * under the base URL. Anything that leaves the base URL is refused (PATH_INVALID).
+   */
+  path: string;
+  /** Appended after any query in `path`. */
+  query?: QueryInput;
+  /** Over the environment's headers; Authorization, Content-Type, Host and Content-Length are ours. */
   headers?: Record<string, string>;
-}
-
-/** Checks that a base URL is an absolute http(s) URL and returns it without a trailing slash. */
-export function normaliseBaseUrl(baseUrl: string | undefined, envName: string): string {
-  const text = (baseUrl ?? '').trim();
-  if (!text) {
-    throw new MobilityError('BASE_URL_MISSING', l10n.t('The environment "{0}" has no base URL. Set its base URL in the settings first.', envName));
-  }
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    throw new MobilityError('BASE_URL_INVALID', l10n.t('The base URL of "{0}" is not a valid URL: "{1}". Use an absolute address such as https://host/path.', envName, text));
-  }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    throw new MobilityError('BASE_URL_INVALID', l10n.t('The base URL of "{0}" must start with https:// or http://, not {1}//.', envName, url.protocol));
-  }
-  if (url.search || url.hash) {
-    throw new MobilityError('BASE_URL_INVALID', l10n.t('The base URL of "{0}" must not contain a query or fragment: "{1}".', envName, text));
-  }
-  return withoutTrailingSlashes(text);
-}
-
-/** `text` without its trailing slashes. A loop, not /\/+$/: that regex is quadratic on a long run of slashes not at the end. */
-export function withoutTrailingSlashes(text: string): string {
-  let end = text.length;
-  while (end > 0 && text.charCodeAt(end - 1) === 0x2f) end--;
-  return text.slice(0, end);
-}
-
-/** The `aud` claim for an environment (spec 5.3). */
-export function audienceOf(env: Environment): string | string[] {
-  if (env.audience !== undefined) {
-    const list = Array.isArray(env.audience) ? env.audience : [env.audience];
-    if (list.length === 0 || list.some((a) => typeof a !== 'string' || a.trim() === '')) {
-      throw new MobilityError('AUDIENCE_INVALID', l10n.t('The audience of "{0}" must be a non-empty string or a list of them.', env.name));
-    }
-    return env.audience;
-  }
-  const base = normaliseBaseUrl(env.baseUrl, env.name);
-  return env.audienceAsList ? [base] : base;
+  /** The key of the answer that holds the items (from the catalogue); detected when absent or missing. */
+  itemsKey?: string;
+  /** The catalogue endpoint this request was built from, when it was. */
+  endpointId?: string;
 }
 
 /** One query value: repeated for a list; `undefined` and `null` leave the parameter out. */

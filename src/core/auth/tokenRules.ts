@@ -6,8 +6,8 @@ import { AUTH_RULES } from './authRules';
 import { MAX_LIFETIME_SECONDS, MIN_LIFETIME_SECONDS } from './claims';
 import type { CredentialType, SigningAlgorithm } from './credential';
 import { ALGORITHM_OF, CREDENTIAL_TYPE_LABELS } from './credential';
-import type { ApiKind } from './environment';
-import { API_LABELS, withoutTrailingSlashes } from './environment';
+import type { ApiKind } from '../environment';
+import { API_LABELS, withoutTrailingSlashes } from '../environment';
 
 /** How far `iat` and `nbf` may lie ahead of the server's clock, in seconds, unless told otherwise. */
 export const DEFAULT_MAX_SKEW_SECONDS = 60;

@@ -1,7 +1,7 @@
 import * as l10n from '@vscode/l10n';
 import { X509Certificate, createPrivateKey, createPublicKey } from 'node:crypto';
 import type { JsonWebKey, KeyObject } from 'node:crypto';
-import { MobilityError } from './errors';
+import { MobilityError } from '../base';
 import { CERTIFICATE_LABELS, PRIVATE_LABELS, PUBLIC_LABELS, encryptedKeyError, isPassphraseError, jwkKtyLabel, readKeyText } from './privateKey';
 import type { PemBlock } from './privateKey';
 

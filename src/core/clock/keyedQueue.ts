@@ -1,12 +1,21 @@
 import * as l10n from '@vscode/l10n';
-import { MobilityError } from './errors';
+import { MobilityError } from '../base';
+
+/**
+ * Serialises requests per key id: `acquire` resolves once the key is free and returns the release.
+ * The default (`KeyedQueue`) orders requests inside one process; a cross-process implementation
+ * can order them across every process that signs with the same key.
+ */
+export interface KeyRequestQueue {
+  acquire(keyId: string, signal?: AbortSignal): Promise<() => void>;
+}
 
 /**
  * One holder at a time per key, first come first served. Used so that requests signed with one key
  * reach the server in the order of their `iat` (spec 5.1 rule 6): the next token for a key is
  * signed only once the previous request on that key has its response headers or has failed.
  */
-export class KeyedQueue {
+export class KeyedQueue implements KeyRequestQueue {
   private readonly tails = new Map<string, Promise<void>>();
 
   /**

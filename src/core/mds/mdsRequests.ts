@@ -4,10 +4,9 @@
  * path with any query on either API.
  */
 import * as l10n from '@vscode/l10n';
-import type { ApiRequest } from './apiClient';
-import type { ApiKind, QueryInput } from './environment';
-import { API_LABELS, appendQuery, checkRequestPath } from './environment';
-import { MobilityError } from './errors';
+import type { ApiKind, ApiRequest, QueryInput } from '../environment';
+import { API_LABELS, appendQuery, checkRequestPath } from '../environment';
+import { MobilityError } from '../base';
 import type { CatalogueEndpoint } from './mdsCatalogue';
 import { catalogueOf } from './mdsCatalogue';
 import { checkParameterValue } from './parameterFormats';

@@ -1,6 +1,6 @@
 import * as l10n from '@vscode/l10n';
 import type { Environment } from './environment';
-import { MobilityError } from './errors';
+import { MobilityError } from '../base';
 
 /** The media type of MDS 2.0 JSON answers, asked for by default on MDS environments. */
 export const MDS_ACCEPT = 'application/vnd.mds+json;version=2.0';

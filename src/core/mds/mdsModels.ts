@@ -2,7 +2,7 @@
  * The MDS Provider 2.0 shapes of the vehicles endpoints (shared/spec/mds-2.0-vehicles.md), and
  * defensive readers for bodies of unknown shape: they never throw and never trust a field's type.
  */
-import { isRecord } from '../shared/isRecord';
+import { isRecord } from '../../shared/isRecord';
 
 export type VehicleType =
   | 'bicycle' | 'bus' | 'cargo_bicycle' | 'car' | 'delivery_robot' | 'moped' | 'motorcycle'

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { ClockDecision, ClockStore } from './issueClock';
 import { acquireCrossProcessLock, ensureStateDir, FIX_STATE_DIR, reasonOf } from './crossProcessLock';
-import { errorMessage, MobilityError } from './errors';
+import { errorMessage, MobilityError } from '../base';
 
 /** The file, in the state folder, that holds the last issue time of every key. */
 export const CLOCK_FILE_NAME = 'issue-clock.json';

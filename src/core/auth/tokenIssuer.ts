@@ -1,13 +1,13 @@
 import * as l10n from '@vscode/l10n';
 import { randomUUID } from 'node:crypto';
 import type { Credential } from './credential';
-import type { Environment } from './environment';
-import { audienceOf } from './environment';
+import type { Environment } from '../environment';
+import { audienceOf } from '../environment';
 import type { TokenClaims, TokenHeader } from './claims';
 import { buildClaims, checkLifetime, DEFAULT_LIFETIME_SECONDS } from './claims';
-import { IssueClock } from './issueClock';
+import { IssueClock } from '../clock';
 import { assertCredentialForApi } from './parseCredential';
-import { errorMessage, MobilityError } from './errors';
+import { errorMessage, MobilityError } from '../base';
 
 /** A freshly signed token. `token` is a secret: show it only on an explicit copy, never log it. */
 export interface IssuedToken {

@@ -1,6 +1,6 @@
 import * as l10n from '@vscode/l10n';
 import type { Credential, SigningAlgorithm } from './credential';
-import { MobilityError } from './errors';
+import { MobilityError } from '../base';
 
 export const MIN_LIFETIME_SECONDS = 60;
 export const MAX_LIFETIME_SECONDS = 3600;

@@ -5,10 +5,9 @@ import { MAX_LIFETIME_SECONDS, MIN_LIFETIME_SECONDS } from './claims';
 import { CREDENTIAL_TYPE_LABELS, CREDENTIAL_TYPES, DEPRECATED_TYPES } from './credential';
 import type { DecodedToken } from './decodeJwt';
 import { jsonTypeOf, ownValue } from './decodeJwt';
-import { withoutTrailingSlashes } from './environment';
+import { withoutTrailingSlashes } from '../environment';
 import { domainOf, typeOfIssuer } from './issuerDomain';
-import { describeRelative, formatDuration } from './relativeTime';
-import { secondsWithSpan, withArticle } from './wording';
+import { describeRelative, formatDuration, secondsWithSpan, withArticle } from '../base';
 import { audienceMatches, checkKid, checkTimes, expectedAlgorithm, isRandomUuid, isUuid, lifetimeInRange } from './tokenRules';
 
 /** Stable identifiers of lint findings, for filtering, tests and code actions. */

@@ -13,12 +13,12 @@ import type {
   ServiceAccountKeyFile,
   SigningAlgorithm,
 } from './credential';
-import type { ApiKind } from './environment';
-import { API_LABELS } from './environment';
-import { MobilityError, isMobilityError } from './errors';
+import type { ApiKind } from '../environment';
+import { API_LABELS } from '../environment';
+import { MobilityError, isMobilityError } from '../base';
 import { domainOf, typeOfIssuer } from './issuerDomain';
 import { parsePrivateKey } from './privateKey';
-import { isRecord } from '../shared/isRecord';
+import { isRecord } from '../../shared/isRecord';
 
 /** The ten fields of a service-account key file, in the order of spec 5.6. */
 const KEY_FILE_FIELDS: readonly (keyof ServiceAccountKeyFile)[] = [

@@ -1,0 +1,10 @@
+// base: what every core domain may use: the typed error every domain throws (`MobilityError` with a stable code),
+// redaction of secrets in text, durations and articles in words, and the JSON nesting guard.
+// Imports no other domain (only src/shared's error codes); never `vscode`.
+
+export { MobilityError, errorMessage, isMobilityError } from './errors';
+export type { ErrorCode } from './errors';
+export { MAX_JSON_DEPTH, jsonNestsDeeperThan } from './jsonDepth';
+export { redactSecrets } from './redact';
+export { describeExpiry, describeIssued, describeNotBefore, describeRelative, formatDuration } from './relativeTime';
+export { secondsWithSpan, withArticle } from './wording';

@@ -1,0 +1,67 @@
+import * as l10n from '@vscode/l10n';
+import { MobilityError } from '../base';
+
+/** The two APIs of the spec. */
+export type ApiKind = 'mds' | 'maas';
+
+export const API_LABELS: Record<ApiKind, string> = {
+  mds: 'MDS Provider API',
+  maas: 'MaaS API',
+};
+
+/**
+ * Where requests go. The audience (`aud`) is the base URL (spec 5.3), sent as a string or, when
+ * `audienceAsList` is set, as a one-element list. `audience` overrides it for custom setups.
+ */
+export interface Environment {
+  id: string;
+  name: string;
+  api: ApiKind;
+  stage: string;
+  baseUrl: string;
+  audience?: string | string[];
+  audienceAsList?: boolean;
+  /** Extra request headers, e.g. `Accept: application/vnd.mds+json;version=2.0`. */
+  headers?: Record<string, string>;
+}
+
+/** Checks that a base URL is an absolute http(s) URL and returns it without a trailing slash. */
+export function normaliseBaseUrl(baseUrl: string | undefined, envName: string): string {
+  const text = (baseUrl ?? '').trim();
+  if (!text) {
+    throw new MobilityError('BASE_URL_MISSING', l10n.t('The environment "{0}" has no base URL. Set its base URL in the settings first.', envName));
+  }
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new MobilityError('BASE_URL_INVALID', l10n.t('The base URL of "{0}" is not a valid URL: "{1}". Use an absolute address such as https://host/path.', envName, text));
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    throw new MobilityError('BASE_URL_INVALID', l10n.t('The base URL of "{0}" must start with https:// or http://, not {1}//.', envName, url.protocol));
+  }
+  if (url.search || url.hash) {
+    throw new MobilityError('BASE_URL_INVALID', l10n.t('The base URL of "{0}" must not contain a query or fragment: "{1}".', envName, text));
+  }
+  return withoutTrailingSlashes(text);
+}
+
+/** `text` without its trailing slashes. A loop, not /\/+$/: that regex is quadratic on a long run of slashes not at the end. */
+export function withoutTrailingSlashes(text: string): string {
+  let end = text.length;
+  while (end > 0 && text.charCodeAt(end - 1) === 0x2f) end--;
+  return text.slice(0, end);
+}
+
+/** The `aud` claim for an environment (spec 5.3). */
+export function audienceOf(env: Environment): string | string[] {
+  if (env.audience !== undefined) {
+    const list = Array.isArray(env.audience) ? env.audience : [env.audience];
+    if (list.length === 0 || list.some((a) => typeof a !== 'string' || a.trim() === '')) {
+      throw new MobilityError('AUDIENCE_INVALID', l10n.t('The audience of "{0}" must be a non-empty string or a list of them.', env.name));
+    }
+    return env.audience;
+  }
+  const base = normaliseBaseUrl(env.baseUrl, env.name);
+  return env.audienceAsList ? [base] : base;
+}

@@ -1,0 +1,10 @@
+// http: sending REST requests: the client for any GET with a fresh token per request and page, body and error
+// interpretation, fetch errors in words, CSV bodies, `.http` request files and curl command lines.
+// Imports `base`, `environment`, `clock`, `auth` and `mds`; never `vscode`, never `grpc`.
+
+export { ApiClient } from './apiClient';
+export { curlCommand, shellQuote } from './curlCommand';
+export { outcomeOf } from './exchange';
+export type { ApiResult, HttpExchange, RequestOutcome, VehicleListing } from './exchange';
+export { findFileRequest, parseRequestFile, resolveFileRequest } from './requestFile';
+export type { FileRequest, RequestFile, ResolvedFileRequest } from './requestFile';
