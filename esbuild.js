@@ -34,6 +34,9 @@ const vscodeOnce = {
   },
 };
 
+// `--no-vscode-once` builds without it: the activation benchmark measures whether it still pays for itself.
+const shellPlugins = args.has('--no-vscode-once') ? [] : [vscodeOnce];
+
 function listFiles(dir, suffix) {
   if (!fs.existsSync(dir)) return [];
   return fs.readdirSync(dir, { recursive: true })
@@ -46,13 +49,13 @@ async function main() {
   const builds = [
     // The extension's entry: a small loader of dist/main.js (the wiring and what it imports) with a V8 code cache.
     { ...nodeBase, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js' },
-    { ...nodeBase, entryPoints: ['src/main.ts'], outfile: 'dist/main.js', plugins: [vscodeOnce] },
+    { ...nodeBase, entryPoints: ['src/main.ts'], outfile: 'dist/main.js', plugins: shellPlugins },
     // The sandbox server, loaded by the extension only when the sandbox starts (src/services/sandboxService.ts).
     { ...nodeBase, entryPoints: ['src/sandbox/sandboxServer.ts'], outfile: 'dist/sandbox.js' },
     // The results panels and their view models, loaded when the first panel opens (src/webview/resultsController.ts).
-    { ...nodeBase, entryPoints: ['src/webview/resultsPanels.ts'], outfile: 'dist/resultsPanel.js', plugins: [vscodeOnce] },
+    { ...nodeBase, entryPoints: ['src/webview/resultsPanels.ts'], outfile: 'dist/resultsPanel.js', plugins: shellPlugins },
     // The harvest engine with ajv and the MDS schemas, loaded when Fetch Hours first runs (src/commands/fetchHours.ts).
-    { ...nodeBase, entryPoints: ['src/commands/harvestEngine.ts'], outfile: 'dist/harvest.js', plugins: [vscodeOnce] },
+    { ...nodeBase, entryPoints: ['src/commands/harvestEngine.ts'], outfile: 'dist/harvest.js', plugins: shellPlugins },
     { ...nodeBase, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
     // The results panel's browser bundle (src/webview-ui, with @vscode-elements/elements and lit bundled in)
     // and its stylesheet, imported by main.ts: dist/webview/main.js and main.css, the only files the

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { runCommand, waitForWorkbench } from '../test/e2e/workbench';
 import type { ProductionBuild } from './bundles';
+import { productionBuild } from './bundles';
 import type { ReportedFigure } from './figures';
 import { round3 } from './figures';
 import type { CodeServer } from './harness';
@@ -204,6 +205,82 @@ export async function activationFigure(production: ProductionBuild): Promise<Rep
   } finally {
     await server?.stop();
     await browser?.close();
+    harness.removeRunDir(runDir);
+  }
+}
+
+/** One build of ours, installed with the empty extension beside it in folders of its own. */
+interface Setup {
+  label: string;
+  dirs: { extensionsDir: string; userDataDir: string };
+  /** Whether this build writes a V8 code cache, which its warm-up window waits for. */
+  writesCache: boolean;
+}
+
+/**
+ * Whether each part of the start-up path still pays for itself: the shipped build against one without the V8
+ * code cache (src/extension.ts, src/services/codeCache.ts) and one without esbuild.js's shared `vscode` namespace,
+ * each in windows of its own, in alternating rounds. Each window gives what our code adds over the empty extension
+ * in that window; a part pays for itself when the build without it adds more.
+ */
+export async function activationVariantFigures(shipped: ProductionBuild): Promise<ReportedFigure[] | string> {
+  if (!harnessInstalled()) return `activation variants in VS Code: ${HARNESS_MISSING}`;
+  const harness = await loadHarness();
+  harness.installCleanup();
+  const { chromium: executablePath } = await harness.ensureVSCode();
+  const runDir = harness.createRunDir('bench-variants');
+  const variants = [productionBuild({ noCodeCache: true }), productionBuild({ noVscodeOnce: true })];
+  let browser: Browser | undefined;
+  try {
+    const empty = emptyVsix(runDir);
+    const builds: [string, ProductionBuild, boolean][] = [
+      ['shipped', shipped, true],
+      ['without the code cache', variants[0], false],
+      ['without the shared vscode namespace', variants[1], true],
+    ];
+    const setups: Setup[] = builds.map(([label, build, writesCache], i) => {
+      const dirs = { extensionsDir: join(runDir, `extensions-${i}`), userDataDir: join(runDir, `user-data-${i}`) };
+      const vsixDir = join(runDir, `vsix-${i}`);
+      mkdirSync(vsixDir, { recursive: true });
+      harness.installVsix(ourVsix(build, vsixDir), dirs);
+      harness.installVsix(empty, dirs);
+      return { label, dirs, writesCache };
+    });
+    const folder = join(runDir, 'workspace');
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(join(folder, 'README.md'), '# Benchmark workspace\n');
+    browser = await loadPlaywright().chromium.launch({ executablePath, headless: true, args: harness.CHROMIUM_ARGS });
+    const added: number[][] = setups.map(() => []);
+    for (let run = 0; run < WARMUP + RUNS; run++) {
+      for (const [i, setup] of setups.entries()) {
+        const server = await harness.startCodeServer({ ...setup.dirs, folder, logFile: join(runDir, `code-server-${i}-${run}.log`) });
+        try {
+          const dirs = setup.dirs;
+          const warmUp = run < WARMUP && setup.writesCache ? async () => { await waitForCodeCache(dirs.userDataDir); } : undefined;
+          const result = await measureOnce(browser, server, warmUp);
+          if (run >= WARMUP) added[i]?.push(activateMs(result.ours) - activateMs(result.empty));
+        } finally {
+          await server.stop();
+        }
+      }
+    }
+    const medians = added.map((list) => median(list));
+    const shippedAdds = medians[0] ?? 0;
+    const raw = setups.map((s, i) => `${s.label}: ${(added[i] ?? []).join(', ')} ms (median ${round3(medians[i] ?? 0)})`).join('; ');
+    return setups.slice(1).map((setup, index) => {
+      const saves = (medians[index + 1] ?? 0) - shippedAdds;
+      return {
+        name: `activation: what the build ${setup.label.replace('without', 'with')} saves (ours minus an empty extension in the same window, the build ${setup.label} minus the shipped one)`,
+        value: saves,
+        unit: 'ms',
+        target: '> 0 ms (else it goes)',
+        met: saves > 0,
+        raw: `ours minus the empty extension per window, ${RUNS} windows each after ${WARMUP} warm-up, builds alternating: ${raw}`,
+      };
+    });
+  } finally {
+    await browser?.close();
+    for (const build of variants) build.remove();
     harness.removeRunDir(runDir);
   }
 }

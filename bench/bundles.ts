@@ -2,7 +2,7 @@
 // folder of its own so that the benchmark neither overwrites dist/ under other people's test runs nor
 // measures whatever build dist/ happens to hold. The activation and results-panel figures use this build.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, unlinkSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -25,19 +25,38 @@ export interface ProductionBuild {
   remove(): void;
 }
 
+/**
+ * The variants the activation benchmark compares with the shipped build, to see whether each part of the start-up
+ * path still pays for itself: `noCodeCache` loads dist/main.js with a plain `require` (no V8 code cache), and
+ * `noVscodeOnce` builds without esbuild.js's shared `vscode` namespace.
+ */
+export interface BuildVariant {
+  noCodeCache?: boolean;
+  noVscodeOnce?: boolean;
+}
+
+/** dist/extension.js of the `noCodeCache` variant: src/extension.ts without the cache, as esbuild would emit it. */
+const ENTRY_WITHOUT_CODE_CACHE = `"use strict";
+let main;
+exports.activate = (context) => { main = require("./main.js"); return main.activate(context, { codeCache: "off" }); };
+exports.deactivate = () => main?.deactivate();
+`;
+
 /** Runs the project's own build script with `--production` in a temporary folder whose `src` links to ours. */
-export function productionBuild(): ProductionBuild {
+export function productionBuild(variant: BuildVariant = {}): ProductionBuild {
   const dir = mkdtempSync(join(tmpdir(), 'mobility-bench-build-'));
   symlinkSync(join(PROJECT_ROOT, 'src'), join(dir, 'src'), 'dir');
   // esbuild.js names its entry points and outputs relative to the working folder; esbuild follows the
   // link to the real sources, so tsconfig.json and node_modules are the repository's.
-  const result = spawnSync(process.execPath, [join(PROJECT_ROOT, 'esbuild.js'), '--production'], { cwd: dir, encoding: 'utf8' });
+  const flags = ['--production', ...(variant.noVscodeOnce ? ['--no-vscode-once'] : [])];
+  const result = spawnSync(process.execPath, [join(PROJECT_ROOT, 'esbuild.js'), ...flags], { cwd: dir, encoding: 'utf8' });
   // vsce would pack the link as a file; the folder becomes the VSIX staging folder.
   unlinkSync(join(dir, 'src'));
   if (result.status !== 0) {
     rmSync(dir, { recursive: true, force: true });
     throw new Error(`node esbuild.js --production failed (exit ${String(result.status)}):\n${result.stderr}${result.stdout}`);
   }
+  if (variant.noCodeCache) writeFileSync(join(dir, 'dist', 'extension.js'), ENTRY_WITHOUT_CODE_CACHE);
   return {
     dir,
     extensionJs: [join(dir, 'dist', 'extension.js'), join(dir, 'dist', 'main.js')],

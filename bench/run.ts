@@ -5,7 +5,7 @@
 // skipped. A missed target is reported, never a failure: the process fails only on errors.
 import { cpus } from 'node:os';
 import { join } from 'node:path';
-import { activationFigure } from './activation';
+import { activationFigure, activationVariantFigures } from './activation';
 import { bundleFigures, productionBuild } from './bundles';
 import type { ProductionBuild } from './bundles';
 import { fleetFigures } from './fleet';
@@ -40,6 +40,7 @@ async function main(): Promise<void> {
     ['bundles', () => bundleFigures(built())],
     ['resultsPanel', () => resultsPanelFigures(built())],
     ['activation', () => activationFigure(built())],
+    ['activationVariants', () => activationVariantFigures(built())],
   ];
   const only = (process.env.BENCH_ONLY ?? '').split(',').map((name) => name.trim()).filter(Boolean);
   const unknown = only.filter((name) => !named.some(([step]) => step === name));
