@@ -19,6 +19,8 @@ const nodeBase = {
   minify: production,
   logLevel: 'warning',
   external: ['vscode'],
+  // .proto files bundled as text: the reflection protocol's and google.rpc.Status (src/core/grpc/bundledProtos.ts).
+  loader: { '.proto': 'text' },
 };
 
 /**
@@ -36,6 +38,17 @@ const vscodeOnce = {
 
 // `--no-vscode-once` builds without it: the activation benchmark measures whether it still pays for itself.
 const shellPlugins = args.has('--no-vscode-once') ? [] : [vscodeOnce];
+
+/**
+ * @grpc/reflection's server (the test gRPC servers' reflection) reads its .proto files next to its own code, so tests
+ * load it from node_modules; its .proto files that the client bundles as text (src/core/grpc/bundledProtos.ts) stay bundled.
+ */
+const grpcReflectionServerExternal = {
+  name: 'grpc-reflection-server-external',
+  setup(build) {
+    build.onResolve({ filter: /^@grpc\/reflection$/ }, () => ({ path: '@grpc/reflection', external: true }));
+  },
+};
 
 function listFiles(dir, suffix) {
   if (!fs.existsSync(dir)) return [];
@@ -75,7 +88,7 @@ async function main() {
   if (args.has('--tests')) {
     const unit = listFiles('test/unit', '.test.ts');
     // One build per test file, so that a file with an error does not keep the others from building.
-    for (const file of unit) builds.push({ ...nodeBase, sourcemap: 'inline', entryPoints: [file], outdir: 'out/test/unit', outbase: 'test/unit', external: ['vscode', 'mocha', 'esbuild'] });
+    for (const file of unit) builds.push({ ...nodeBase, sourcemap: 'inline', entryPoints: [file], outdir: 'out/test/unit', outbase: 'test/unit', external: ['vscode', 'mocha', 'esbuild'], plugins: [grpcReflectionServerExternal] });
   }
   // The layers that run in a real VS Code (scripts/run-integration.mjs, scripts/run-e2e.mjs). Integration:
   // the extensionTestsPath entry (index.ts) and every *.test.ts, run inside the extension host. E2e: every

@@ -6,6 +6,7 @@ import { processIo } from './cliIo';
 import { decodeCommand } from './decodeCommand';
 import { demoCommand } from './demoCommand';
 import { endpointsCommand } from './endpointsCommand';
+import { grpcCommand } from './grpcCommand';
 import { harvestCommand } from './harvestCommand';
 import { escapeForTerminal } from './output';
 import { requestCommand } from './requestCommand';
@@ -26,6 +27,7 @@ const COMMANDS: Record<string, (args: string[], io: CliIo) => Promise<number>> =
   request: requestCommand,
   send: sendCommand,
   harvest: harvestCommand,
+  grpc: grpcCommand,
   endpoints: endpointsCommand,
   validate: validateCommand,
   sandbox: sandboxCommand,
@@ -54,7 +56,7 @@ export async function runCli(argv: string[], rawIo: CliIo): Promise<number> {
 function reportError(err: unknown, io: CliIo): number {
   if (isMobilityError(err)) {
     io.err(`mobility-api: ${err.message}`);
-    return err.code.startsWith('HTTP_') || err.code === 'SIGNATURE_INVALID' ? 1 : 2;
+    return err.code.startsWith('HTTP_') || err.code === 'SIGNATURE_INVALID' || err.code === 'GRPC_UNREACHABLE' || err.code === 'GRPC_TLS' || err.code === 'GRPC_FAILED' ? 1 : 2;
   }
   const code = (err as { code?: string })?.code ?? '';
   if (code.startsWith('ERR_PARSE_ARGS')) {

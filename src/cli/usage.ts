@@ -20,6 +20,14 @@ Usage:
                         check a saved response against the official MDS 2.0 schemas (exit 1: does not conform)
   mobility-api sandbox  [--port <n>] [--fleet <n>] [--page-size <n>] [--trust <file>]... [--demo-dir <dir>] [--json] [--log]
                         --log: every answered request on stderr (method, path, status, a refusal's rule and kid; JSON lines with --json)
+  mobility-api grpc list     --target <host:port> | --proto <file>... [--import-path <dir>]... | --protoset <file>
+                             [--plaintext] [--ca-file <pem>] [--aud <base-url> <credential>] [--json]
+  mobility-api grpc describe <symbol> [--template] (schema and target options as for list)
+  mobility-api grpc call     <package.Service/Method> --target <host:port> --aud <base-url> <credential>
+                             [--data '<json>' | --data @file | --data -] [--metadata 'name: value']... [--deadline <s>]
+                             [--plaintext] [--ca-file <pem>] [--proto <file>]... [--protoset <file>] [--send-authorization] [--json]
+                        schema by server reflection (v1, else v1alpha) unless --proto/--protoset; every call and
+                        reflection stream carries a fresh token; --plaintext only to this computer; exit 1 unless OK
   mobility-api demo     start a sandbox, sign a token with its demo credential, list vehicles, stop
 
 <credential> is one of:

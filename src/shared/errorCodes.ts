@@ -43,6 +43,16 @@ export type ErrorCode =
   | 'PARAMETER_MISSING'
   | 'PARAMETER_INVALID'
   | 'PARAMETER_UNKNOWN'
+  // gRPC: schemas, methods and messages (refused before anything is signed), the connection
+  | 'GRPC_TARGET_INVALID'
+  | 'GRPC_SCHEMA_INVALID'
+  | 'GRPC_REFLECTION_UNAVAILABLE'
+  | 'GRPC_METHOD_UNKNOWN'
+  | 'GRPC_MESSAGE_INVALID'
+  | 'GRPC_METADATA_INVALID'
+  | 'GRPC_UNREACHABLE'
+  | 'GRPC_TLS'
+  | 'GRPC_FAILED'
   // harvest: an hour endpoint over a range of hours into a folder
   | 'HARVEST_FOLDER_IN_USE'
   | 'HARVEST_FOLDER_MISMATCH'

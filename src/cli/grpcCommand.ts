@@ -1,0 +1,156 @@
+import type { Credential } from '../core/auth';
+import type { Environment } from '../core/environment';
+import { MobilityError } from '../core/base';
+import type { FileClockStore } from '../core/clock';
+import type { GrpcAuth, GrpcCallResult, GrpcConnection, GrpcSchema, MetadataEntries } from '../core/grpc';
+import { callMethod, describeSymbol, findMethod, findType, listServices, loadProtoFiles, loadProtoset, messageTemplate, openConnection, parseMessagesJson, reflectSchema } from '../core/grpc';
+import { refusalExchangeOf } from '../results/grpcRefusal';
+import type { CliIo } from './cliIo';
+import { apiFrom, CREDENTIAL_OPTIONS, environmentFrom, issuerFrom, loadCredential, parse, positiveNumber, readFile } from './options';
+import { formatGrpcResult, grpcResultJson } from './grpcOutput';
+import { formatRefusal, fromServer } from './output';
+import { printUsage } from './usage';
+
+/** The options of every `grpc` subcommand. */
+const GRPC_OPTIONS = {
+  ...CREDENTIAL_OPTIONS,
+  target: { type: 'string' },
+  plaintext: { type: 'boolean' },
+  'ca-file': { type: 'string' },
+  proto: { type: 'string', multiple: true },
+  'import-path': { type: 'string', multiple: true },
+  protoset: { type: 'string' },
+  aud: { type: 'string' },
+  api: { type: 'string' },
+  json: { type: 'boolean' },
+  template: { type: 'boolean' },
+  data: { type: 'string' },
+  metadata: { type: 'string', multiple: true },
+  deadline: { type: 'string' },
+  'send-authorization': { type: 'boolean' },
+} as const;
+
+type GrpcValues = ReturnType<typeof parse<typeof GRPC_OPTIONS>>['values'];
+
+/** What a run signs with, when it was given a credential: the auth for calls and what explains a refusal. */
+interface Signing {
+  auth: GrpcAuth;
+  environment: Environment;
+  credential: Credential;
+  store: FileClockStore;
+}
+
+/** `mobility-api grpc list|describe|call`: a gRPC server's services, their types, and calls with a fresh token each. */
+export async function grpcCommand(args: string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parse(args, GRPC_OPTIONS, true);
+  const [sub, ...rest] = positionals;
+  if (values.help || sub === undefined) return printUsage(io);
+  if (sub !== 'list' && sub !== 'describe' && sub !== 'call') throw new MobilityError('USAGE', `grpc takes list, describe or call, not "${sub}".`);
+  const metadata = sub === 'call' ? parseMetadata(values.metadata ?? []) : [];
+  const signing = signingFrom(values, io, sub === 'call' && !values['send-authorization']);
+  const connection = values.target === undefined ? undefined : openConnection({ address: values.target, plaintext: values.plaintext === true, caFile: values['ca-file'] });
+  try {
+    const deadlineMs = values.deadline === undefined ? undefined : positiveNumber(values.deadline, '--deadline') * 1000;
+    const schema = await schemaFrom(values, connection, signing?.auth, deadlineMs);
+    if (sub === 'list') return list(schema, values, io);
+    if (sub === 'describe') return describe(schema, rest, values, io);
+    if (!connection) throw new MobilityError('USAGE', 'grpc call needs --target <host:port>.');
+    if (rest.length !== 1) throw new MobilityError('USAGE', 'grpc call takes one method, such as mobility.v1.Fleet/GetVehicle.');
+    findMethod(schema, rest[0]);
+    const messages = parseMessagesJson(await dataText(values.data, io), values.data === undefined ? '--data' : `--data ${values.data}`);
+    const result = await callMethod(connection, schema, signing?.auth, {
+      method: rest[0],
+      messages,
+      metadata,
+      sendOwnAuthorization: values['send-authorization'] === true,
+      deadlineMs,
+      onMessage: (_, i) => {
+        if (!values.json && i > 0 && i % 100 === 0) io.err(`${i} messages…`);
+      },
+    });
+    return await printCall(result, values, io, signing);
+  } finally {
+    connection?.close();
+  }
+}
+
+/** The credential and audience, when given; `required` for a call that signs its token. */
+function signingFrom(values: GrpcValues, io: CliIo, required: boolean): Signing | undefined {
+  const given = values['private-key'] !== undefined || values['key-file'] !== undefined || values.credential !== undefined;
+  if (!given && !required) return undefined;
+  if (values.aud === undefined) throw new MobilityError('USAGE', '--aud <base-url> is required with a credential: the environment\'s base URL, the audience REST and gRPC share (spec 5.3).');
+  const api = apiFrom(values, false);
+  const environment = environmentFrom(values.aud, '--aud', api, values);
+  const credential = loadCredential(values, io, api);
+  const { issuer, queue, store } = issuerFrom(values, io);
+  return { auth: { environment, credential, issuer, queue }, environment, credential, store };
+}
+
+async function schemaFrom(values: GrpcValues, connection: GrpcConnection | undefined, auth: GrpcAuth | undefined, deadlineMs: number | undefined): Promise<GrpcSchema> {
+  if (values.proto?.length && values.protoset !== undefined) throw new MobilityError('USAGE', 'Give the schema as --proto files or as one --protoset, not both.');
+  if (values['import-path']?.length && !values.proto?.length) throw new MobilityError('USAGE', '--import-path is where the imports of --proto files are found: give the --proto files too.');
+  if (values.proto?.length) return loadProtoFiles(values.proto, values['import-path'] ?? []);
+  if (values.protoset !== undefined) return loadProtoset(values.protoset);
+  if (!connection) throw new MobilityError('USAGE', 'Give --target <host:port> to read the schema by server reflection, or the schema as --proto files or a --protoset.');
+  return reflectSchema(connection, { auth, deadlineMs });
+}
+
+function list(schema: GrpcSchema, values: GrpcValues, io: CliIo): number {
+  const services = listServices(schema);
+  if (values.json) {
+    const reflection = schema.source.kind === 'reflection' ? schema.source.version : null;
+    io.out(JSON.stringify({ reflection, services: services.map((s) => ({ name: s.name, methods: s.methods.map(({ name, fullName, clientStreaming, serverStreaming, inputType, outputType }) => ({ name, fullName, clientStreaming, serverStreaming, inputType, outputType })) })) }, null, 2));
+    return 0;
+  }
+  const from = schema.source.kind === 'reflection' ? `server reflection (grpc.reflection.${schema.source.version})` : schema.source.kind === 'proto' ? schema.source.files.join(', ') : schema.source.file;
+  io.out(`Schema from ${from}`);
+  for (const service of services) {
+    io.out(service.name);
+    for (const m of service.methods) io.out(`  ${m.name} (${m.clientStreaming ? 'stream ' : ''}${m.inputType}) returns (${m.serverStreaming ? 'stream ' : ''}${m.outputType})`);
+  }
+  if (!services.length) io.out('No services.');
+  return 0;
+}
+
+function describe(schema: GrpcSchema, symbols: string[], values: GrpcValues, io: CliIo): number {
+  if (symbols.length !== 1) throw new MobilityError('USAGE', 'grpc describe takes one symbol: a service, a method (package.Service/Method) or a message.');
+  const described = describeSymbol(schema, symbols[0]);
+  if (values.template) {
+    if (described.kind !== 'message' && described.kind !== 'method') throw new MobilityError('USAGE', `--template needs a message or a method; ${described.fullName} is a ${described.kind}.`);
+    const type = described.kind === 'method' ? findType(schema, findMethod(schema, symbols[0]).info.inputType) : findType(schema, described.fullName);
+    io.out(JSON.stringify(messageTemplate(type), null, 2));
+    return 0;
+  }
+  io.out(described.text);
+  return 0;
+}
+
+/** `--data '<json>'`, `--data @file`, `--data -` (stdin); none means one empty message. */
+async function dataText(data: string | undefined, io: CliIo): Promise<string> {
+  if (data === undefined) return '{}';
+  if (data === '-') return io.readStdin();
+  if (data.startsWith('@')) return readFile(data.slice(1), '--data');
+  return data;
+}
+
+/** `--metadata 'name: value'`, repeatable. */
+function parseMetadata(list: string[]): MetadataEntries {
+  return list.map((entry) => {
+    const colon = entry.indexOf(':');
+    if (colon <= 0) throw new MobilityError('USAGE', `--metadata must look like 'name: value', not "${entry}".`);
+    return [entry.slice(0, colon).trim(), entry.slice(colon + 1).trim()];
+  });
+}
+
+/** Prints the result; on stderr a status that is not OK and, after a refusal, why it was likely refused. Exit 0 only on OK. */
+async function printCall(result: GrpcCallResult, values: GrpcValues, io: CliIo, signing: Signing | undefined): Promise<number> {
+  io.out(values.json ? JSON.stringify(grpcResultJson(result), null, 2) : formatGrpcResult(result));
+  if (result.status.code === 0) return 0;
+  io.err(`mobility-api: ${result.status.name}: ${fromServer(result.status.message, 500)}`);
+  const exchange = refusalExchangeOf(result);
+  if (exchange && signing) {
+    const refusal = await formatRefusal(exchange, signing.environment, signing.credential, signing.store);
+    if (refusal) io.err(refusal);
+  }
+  return 1;
+}

@@ -1,0 +1,41 @@
+import type { GrpcCallResult, MetadataView } from '../core/grpc';
+import { redactSecrets } from '../core/base';
+import { fromServer } from './output';
+
+/**
+ * `grpc call --json`: status, headers, trailers, the answer messages and the claims of the token
+ * sent (never the token). Server text passes through `redactSecrets`: an echo server may send the
+ * token back.
+ */
+export function grpcResultJson(result: GrpcCallResult): Record<string, unknown> {
+  const safe = (value: unknown): unknown => JSON.parse(redactSecrets(JSON.stringify(value))) as unknown;
+  return {
+    status: safe(result.status),
+    headers: safe(result.headers),
+    trailers: safe(result.trailers),
+    messages: safe(result.messages),
+    token: result.token ? result.token.claims : null,
+  };
+}
+
+function metadataLines(title: string, metadata: MetadataView): string[] {
+  const entries = Object.entries(metadata);
+  if (!entries.length) return [];
+  return [title, ...entries.flatMap(([name, values]) => values.map((v) => `  ${name}: ${fromServer(v, 300)}`))];
+}
+
+/** The human output of `grpc call`: the status, headers, each message as JSON, trailers and the token's claims. */
+export function formatGrpcResult(result: GrpcCallResult): string {
+  const { status } = result;
+  const lines = [`${result.method.fullName}  ${status.name}${status.message ? `: ${fromServer(status.message, 500)}` : ''}`];
+  for (const detail of status.details) lines.push(`  detail ${redactSecrets(JSON.stringify(detail))}`);
+  lines.push(...metadataLines('Headers', result.headers));
+  const count = result.messages.length;
+  lines.push(`${count} ${count === 1 ? 'message' : 'messages'}`);
+  for (const message of result.messages) lines.push(redactSecrets(JSON.stringify(message, null, 2)));
+  lines.push(...metadataLines('Trailers', result.trailers));
+  const claims = result.token?.claims;
+  if (claims) lines.push(`Token: jti ${claims.jti}, iat ${claims.iat}, exp ${claims.exp}, aud ${JSON.stringify(claims.aud)}`);
+  else lines.push('Token: none signed (the call carried your own authorization)');
+  return lines.join('\n');
+}

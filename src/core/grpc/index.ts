@@ -1,0 +1,17 @@
+// grpc: the gRPC transport beside http: channels (TLS, custom CA, plaintext on loopback), schemas from server
+// reflection (v1, then v1alpha), .proto files or descriptor sets, message templates, and calls of every kind with a
+// fresh token in the `authorization` metadata of each call (same issuer and per-key clock as REST), status details.
+// Imports `base`, `environment`, `clock`, `auth` and `mds`; never `http`, never `vscode`.
+
+export { callMethod } from './call';
+export type { GrpcCallResult } from './call';
+export type { GrpcAuth, MetadataEntries } from './callAuth';
+export { openConnection } from './connection';
+export type { GrpcConnection } from './connection';
+export { parseMessagesJson } from './messageJson';
+export { describeSymbol } from './protoText';
+export { reflectSchema } from './reflection';
+export { findMethod, findType, listServices, loadProtoFiles, loadProtoset } from './schema';
+export type { GrpcSchema } from './schema';
+export type { MetadataView } from './status';
+export { messageTemplate } from './template';
