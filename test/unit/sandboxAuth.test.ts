@@ -268,6 +268,20 @@ describe('sandbox authentication (spec section 5)', () => {
       assert.equal((await get(`${mds.baseUrl}/vehicles`, await sign(second, claims(second, mds, nowSeconds())))).status, 200);
     });
 
+    it('keeps one ordering clock per public key: shared by two kids of one key, not carried over to a new key under the same kid', async () => {
+      const first = trustedSigner();
+      const alias: Signer = { ...first, kid: `${first.kid}-alias` };
+      sandbox.trust({ kid: alias.kid, iss: alias.iss, type: 'external-org', publicKey: createPublicKey(first.privateKey) });
+      const iat = nowSeconds() + 20;
+      assert.equal((await get(`${mds.baseUrl}/vehicles`, await sign(first, claims(first, mds, iat)))).status, 200);
+      assertRefused(await get(`${mds.baseUrl}/vehicles`, await sign(alias, claims(alias, mds, iat))), 'iat_not_increasing');
+      assert.equal((await get(`${mds.baseUrl}/vehicles`, await sign(alias, claims(alias, mds, iat + 1)))).status, 200);
+      // The kid now names another key: its tokens are ordered on their own clock.
+      const renewed: Signer = { ...first, privateKey: distinctKeyPair('p256').privateKey };
+      sandbox.trust({ kid: renewed.kid, iss: renewed.iss, type: 'external-org', publicKey: createPublicKey(renewed.privateKey) });
+      assert.equal((await get(`${mds.baseUrl}/vehicles`, await sign(renewed, claims(renewed, mds, nowSeconds())))).status, 200);
+    });
+
     it('records jti and iat only for accepted tokens', async () => {
       const signer = trustedSigner();
       const jti = randomUUID();
