@@ -5,7 +5,7 @@ import { AUTH_RULES } from '../core/authRules';
 import { ALGORITHM_OF } from '../core/credential';
 import type { ApiKind } from '../core/environment';
 import type { RuleViolation } from '../core/tokenRules';
-import { checkAlgorithm, checkClaims, checkKid, showValue as show } from '../core/tokenRules';
+import { checkAlgorithm, checkClaims, checkKid, checkPadding, showValue as show } from '../core/tokenRules';
 import type { TrustStore, TrustedKey } from './trustStore';
 import { plural } from '../shared/format';
 
@@ -98,6 +98,9 @@ export class TokenVerifier {
     if (parts.length !== 3) {
       return refuse('malformed_token', `The bearer token has ${plural(parts.length, 'dot-separated part')}, not 3 (header.payload.signature).`);
     }
+    // jose decodes padded base64url, and a signature over padded parts verifies: refuse it here.
+    const padding = checkPadding(parts);
+    if (padding) return refuseFor(padding);
     let header: ReturnType<typeof decodeProtectedHeader>;
     try {
       header = decodeProtectedHeader(token);
