@@ -146,14 +146,14 @@ function clientErrorReply(code: string | undefined): { status: number; reason: s
  * Node answers requests it cannot parse with a bare status line and no body (or drops them); the
  * sandbox promises an MDS error body on every error, so it writes the response itself.
  */
-function answerClientError(err: NodeJS.ErrnoException, socket: Duplex, onRequest: SandboxOptions['onRequest']): void {
+function answerClientError(err: NodeJS.ErrnoException, socket: Duplex, onRequest: SandboxOptions['onRequest'], nowMs: number): void {
   if (err.code === 'ECONNRESET' || !socket.writable) {
     socket.destroy();
     return;
   }
   const { status, reason, body } = clientErrorReply(err.code);
   const text = JSON.stringify(body);
-  socket.end(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: ${JSON_CONTENT_TYPE}\r\nContent-Length: ${Buffer.byteLength(text)}\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n${text}`);
+  socket.end(`HTTP/1.1 ${status} ${reason}\r\nDate: ${new Date(nowMs).toUTCString()}\r\nContent-Type: ${JSON_CONTENT_TYPE}\r\nContent-Length: ${Buffer.byteLength(text)}\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n${text}`);
   try {
     onRequest?.({ method: '?', path: '?', status, description: body.error_description });
   } catch {
@@ -247,6 +247,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   const respond = (req: IncomingMessage, res: ServerResponse, reply: Reply & { environment?: SandboxEnvironment['id'] }) => {
     const text = reply.text ?? JSON.stringify(reply.body);
     res.writeHead(reply.status, {
+      // From the sandbox's clock, not Node's: a client must see the skew against a sandbox whose clock was moved.
+      Date: new Date(now()).toUTCString(),
       'Content-Type': reply.contentType,
       'Content-Length': Buffer.byteLength(text),
       'Cache-Control': 'no-store',
@@ -282,7 +284,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       },
     );
   });
-  server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => answerClientError(err, socket, options.onRequest));
+  server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => answerClientError(err, socket, options.onRequest, now()));
 
   try {
     await new Promise<void>((resolveListen, rejectListen) => {
