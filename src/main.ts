@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { registerAddCredential } from './commands/addCredential';
 import { registerCompareTokens } from './commands/compareTokens';
+import { registerShowClientReport } from './commands/showClientReport';
 import { registerTokenHistoryCommands } from './commands/openDecodedToken';
 import { registerDecodeDebugVariable } from './debug/decodeDebugVariable';
 import { registerJwtHover } from './debug/jwtHover';
@@ -94,6 +95,7 @@ export function activate(context: vscode.ExtensionContext, startup?: StartupInfo
     registerJwtHover(deps, tokenHandles),
     registerDecodeDebugVariable(deps),
     registerCompareTokens(deps, tokenHandles),
+    ...registerShowClientReport(deps),
     ...registerTokenHistoryCommands(deps, tokenHandles),
     tokenHistory,
     tokenHandles,

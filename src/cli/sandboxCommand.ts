@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { startSandbox } from '../sandbox/sandboxServer';
+import { REPORT_PATH, clientReportText, startSandbox } from '../sandbox/sandboxServer';
 import type { RunningSandbox, SandboxRequestLog } from '../sandbox/sandboxServer';
 import { parseTrustFile } from '../sandbox/trustStore';
 import type { CliIo } from './cliIo';
@@ -17,6 +17,7 @@ export async function sandboxCommand(args: string[], io: CliIo): Promise<number>
     'demo-dir': { type: 'string' },
     json: { type: 'boolean' },
     log: { type: 'boolean' },
+    grade: { type: 'boolean' },
   });
   if (values.help) return printUsage(io);
   const port = values.port === undefined ? 0 : wholeNumber(values.port, '--port', 0, 65535);
@@ -29,6 +30,7 @@ export async function sandboxCommand(args: string[], io: CliIo): Promise<number>
     pageSize: values['page-size'] === undefined ? undefined : wholeNumber(values['page-size'], '--page-size', 1, 1000),
     trust,
     demoDir,
+    grade: values.grade,
     // A demo folder that already holds a key keeps it, so credentials made from it stay valid.
     demoPrivateKeyPem: demoKeyFile && fs.existsSync(demoKeyFile) ? fs.readFileSync(demoKeyFile, 'utf8') : undefined,
     // On stderr, so that stdout stays the one line (or text) that says where the sandbox listens.
@@ -38,9 +40,13 @@ export async function sandboxCommand(args: string[], io: CliIo): Promise<number>
     io.out(JSON.stringify({ url: sandbox.url, port: sandbox.port, environments: sandbox.environments.map((e) => ({ name: e.id, api: e.api, stage: e.stage, baseUrl: e.baseUrl })), demo: sandbox.demo }));
   } else {
     io.out(describeSandbox(sandbox));
+    if (values.grade) io.out(`\nGrading your client: GET ${sandbox.url}${REPORT_PATH} (?format=text) shows the report card so far; Ctrl-C prints it and stops.`);
   }
   await io.untilStopped();
+  // --grade: the report card of everything the sandbox saw, before it stops (one JSON document with --json).
+  const report = sandbox.clientReport();
   await sandbox.close();
+  if (report) io.out(values.json ? JSON.stringify(report) : `\n${clientReportText(report)}`);
   if (!values.json) io.err('sandbox stopped');
   return 0;
 }

@@ -18,8 +18,9 @@ Usage:
   mobility-api endpoints [--api mds|maas] [--json]     the MDS 2.0 catalogue: endpoints, parameters, formats, defaults
   mobility-api validate <file | -> [--endpoint <id>] [--mode <mode>] [--json]
                         check a saved response against the official MDS 2.0 schemas (exit 1: does not conform)
-  mobility-api sandbox  [--port <n>] [--fleet <n>] [--page-size <n>] [--trust <file>]... [--demo-dir <dir>] [--json] [--log]
+  mobility-api sandbox  [--port <n>] [--fleet <n>] [--page-size <n>] [--trust <file>]... [--demo-dir <dir>] [--json] [--log] [--grade]
                         --log: every answered request on stderr (method, path, status, a refusal's rule and kid; JSON lines with --json)
+                        --grade: grade your client against spec 5; the report card at GET /_sandbox/report and on stdout when stopped
   mobility-api grpc list     --target <host:port> | --proto <file>... [--import-path <dir>]... | --protoset <file>
                              [--plaintext] [--ca-file <pem>] [--aud <base-url> <credential>] [--json]
   mobility-api grpc describe <symbol> [--template] (schema and target options as for list)

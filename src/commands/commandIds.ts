@@ -13,6 +13,7 @@ export const COMMANDS = {
   openSettings: 'mobilityApi.openSettings',
   startSandbox: 'mobilityApi.startSandbox',
   stopSandbox: 'mobilityApi.stopSandbox',
+  showClientReport: 'mobilityApi.showClientReport',
   showLog: 'mobilityApi.showLog',
   refreshEnvironments: 'mobilityApi.refreshEnvironments',
   clearTokenHistory: 'mobilityApi.clearTokenHistory',

@@ -47,7 +47,7 @@ async function showError(deps: CommandDeps, code: string, message: string): Prom
     actions.push({ title: addCredential, run: () => vscode.commands.executeCommand(COMMANDS.addCredential) });
     if (!deps.sandbox.isRunning) actions.push({ title: startSandbox, run: () => vscode.commands.executeCommand(COMMANDS.startSandbox) });
   }
-  if (code === 'HTTP_CONNECTION_REFUSED' && !deps.sandbox.isRunning) {
+  if ((code === 'HTTP_CONNECTION_REFUSED' || code === 'SANDBOX_NOT_RUNNING') && !deps.sandbox.isRunning) {
     actions.push({ title: startSandbox, run: () => vscode.commands.executeCommand(COMMANDS.startSandbox) });
   }
   const showLog = vscode.l10n.t('Show Log');

@@ -1,13 +1,14 @@
 /**
  * Monthly reports (MDS 2.0 Reports, `/reports/YYYY-MM.csv`): trip and rider counts per special
- * group and vehicle type, counted from the world's own rides by their start time in the city's
- * local time (data-types.md, Reports, Data Notes), with counts below 10 written as -1.
+ * group, geography and vehicle type, counted from the world's own rides by their start time in the
+ * city's local time and their start geography (data-types.md, Reports, Data Notes), every
+ * combination a row, with counts below 10 written as -1.
  */
 import type { MdsReportRow } from '../core/mds';
 import { MDS_REPORT_COLUMNS, MDS_SPECIAL_GROUP_TYPES } from '../core/mds';
 import { FLEET_VEHICLE_TYPES } from './fleetVehicles';
 import type { SyntheticWorld } from './syntheticWorld';
-import { cityMonthStart } from './worldGeography';
+import { CITY_GEOGRAPHIES, cityMonthStart, geographyOf } from './worldGeography';
 import { hashOf, unitOf } from './worldRandom';
 
 /** The media type of MDS reports (general-information.md, Versioning). */
@@ -42,8 +43,8 @@ export function monthlyReportRows(world: SyntheticWorld, year: number, month: nu
   const riderPool = Math.max(50, world.fleet.size * 6);
   type Tally = { trips: number; riders: Set<number> };
   const tallies = new Map<string, Tally>();
-  const tally = (group: string, type: string) => {
-    const key = `${group}|${type}`;
+  const tally = (group: string, geography: string, type: string) => {
+    const key = `${group}|${geography}|${type}`;
     let t = tallies.get(key);
     if (!t) {
       t = { trips: 0, riders: new Set() };
@@ -56,12 +57,13 @@ export function monthlyReportRows(world: SyntheticWorld, year: number, month: nu
     for (const ride of world.ridesStarting(v, fromMs, endMs)) {
       const second = Math.floor(ride.startMs / 1000);
       const rider = hashOf(seed, 0x71, v, second) % riderPool;
+      const geography = geographyOf(ride.from).geography_id;
       const groups: string[] = ['all_riders'];
       if (unitOf(seed, 0x10, v, second) < 0.09) groups.push('low_income');
       // A seated scooter is the adaptive vehicle of this fleet.
       if (type === 'scooter_seated') groups.push('adaptive_scooter');
       for (const group of groups) {
-        const t = tally(group, type);
+        const t = tally(group, geography, type);
         t.trips += 1;
         t.riders.add(rider);
       }
@@ -70,19 +72,22 @@ export function monthlyReportRows(world: SyntheticWorld, year: number, month: nu
   const startDate = `${year}-${String(month).padStart(2, '0')}-01`;
   const redact = (n: number) => (n < REPORT_K ? -1 : n);
   const rows: MdsReportRow[] = [];
+  // Every combination, also those with no trips (data-types.md, Reports, Data Notes: all geography ids of /geography).
   for (const group of MDS_SPECIAL_GROUP_TYPES) {
-    for (const type of FLEET_VEHICLE_TYPES) {
-      const t = tallies.get(`${group}|${type}`);
-      rows.push({
-        provider_id: world.fleet.providerId,
-        start_date: startDate,
-        duration: 'P1M',
-        special_group_type: group,
-        geography_id: null,
-        vehicle_type: type,
-        trip_count: redact(t?.trips ?? 0),
-        rider_count: redact(t?.riders.size ?? 0),
-      });
+    for (const { geography_id } of CITY_GEOGRAPHIES) {
+      for (const type of FLEET_VEHICLE_TYPES) {
+        const t = tallies.get(`${group}|${geography_id}|${type}`);
+        rows.push({
+          provider_id: world.fleet.providerId,
+          start_date: startDate,
+          duration: 'P1M',
+          special_group_type: group,
+          geography_id,
+          vehicle_type: type,
+          trip_count: redact(t?.trips ?? 0),
+          rider_count: redact(t?.riders.size ?? 0),
+        });
+      }
     }
   }
   return rows;

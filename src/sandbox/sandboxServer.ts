@@ -6,6 +6,9 @@ import type { Duplex } from 'node:stream';
 import type { ApiKind } from '../core/environment';
 import { MobilityError } from '../core/base';
 import type { AuthRuleId } from './authRules';
+import type { ClientReport } from './clientGrade';
+import { ClientGrader } from './clientGrade';
+import { clientReportText } from './clientReportText';
 import type { DemoCredential } from './demoCredential';
 import { withoutTrailingSlashes } from '../core/environment';
 import { writeDemoCredential } from './demoCredential';
@@ -15,7 +18,7 @@ import { MDS_ROUTES, routeMds } from './mdsRoutes';
 import type { SandboxFault } from './sandboxFaults';
 import { FaultInjector } from './sandboxFaults';
 import { MAX_FLEET_SIZE, SyntheticFleet } from './syntheticFleet';
-import type { TokenRefusal } from './tokenVerifier';
+import type { TokenCheck, TokenRefusal } from './tokenVerifier';
 import { TokenVerifier } from './tokenVerifier';
 import type { TrustedKey } from './trustStore';
 import { TrustStore } from './trustStore';
@@ -24,6 +27,11 @@ export type { DemoCredential } from './demoCredential';
 export type { TrustedKey } from './trustStore';
 export type { SandboxFault } from './sandboxFaults';
 export { parseTrustFile } from './trustStore';
+export type { ClientReport, RequestVerdict } from './clientGrade';
+export { clientReportText } from './clientReportText';
+
+/** Where a grading sandbox serves its report card (JSON; `?format=text` for the text). */
+export const REPORT_PATH = '/_sandbox/report';
 
 /** How to start a sandbox. Every field is optional. */
 export interface SandboxOptions {
@@ -59,6 +67,8 @@ export interface SandboxOptions {
   historyDays?: number;
   /** Requests that answer 202 or 500 a number of times before they are served, to test clients' retries. */
   faults?: SandboxFault[];
+  /** Grade the client: keep a report card of every request's verdict on the rules of spec 5 (`clientReport()`, `GET /_sandbox/report`). */
+  grade?: boolean;
   /** Called once per answered request, e.g. to print why a token was refused. */
   onRequest?: (entry: SandboxRequestLog) => void;
 }
@@ -98,9 +108,14 @@ export interface RunningSandbox {
   untrust(kid: string): boolean;
   /** The kids trusted now, the demo key's included. */
   trustedKids(): string[];
+  /** The report card so far when started with `grade`, else undefined. */
+  clientReport(): ClientReport | undefined;
   /** Stops listening, drops open connections and removes a demo folder the sandbox created. */
   close(): Promise<void>;
 }
+
+/** An answer with what the grader needs: the token check and the audience, or that it is the report itself. */
+type Routed = Reply & { environment?: SandboxEnvironment['id']; check?: TokenCheck; audience?: string; report?: boolean };
 
 /** The seed used when none is given. */
 export const DEFAULT_SEED = 20_240_501;
@@ -146,14 +161,14 @@ function clientErrorReply(code: string | undefined): { status: number; reason: s
  * Node answers requests it cannot parse with a bare status line and no body (or drops them); the
  * sandbox promises an MDS error body on every error, so it writes the response itself.
  */
-function answerClientError(err: NodeJS.ErrnoException, socket: Duplex, onRequest: SandboxOptions['onRequest']): void {
+function answerClientError(err: NodeJS.ErrnoException, socket: Duplex, onRequest: SandboxOptions['onRequest'], nowMs: number): void {
   if (err.code === 'ECONNRESET' || !socket.writable) {
     socket.destroy();
     return;
   }
   const { status, reason, body } = clientErrorReply(err.code);
   const text = JSON.stringify(body);
-  socket.end(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: ${JSON_CONTENT_TYPE}\r\nContent-Length: ${Buffer.byteLength(text)}\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n${text}`);
+  socket.end(`HTTP/1.1 ${status} ${reason}\r\nDate: ${new Date(nowMs).toUTCString()}\r\nContent-Type: ${JSON_CONTENT_TYPE}\r\nContent-Length: ${Buffer.byteLength(text)}\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n${text}`);
   try {
     onRequest?.({ method: '?', path: '?', status, description: body.error_description });
   } catch {
@@ -190,11 +205,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   const verifier = new TokenVerifier({ trust, now, maxSkewSeconds });
   const historyDays = checkInteger('historyDays', options.historyDays, 35, 1, 400);
   const faults = new FaultInjector(options.faults);
+  const grader = options.grade ? new ClientGrader(now) : undefined;
   const fleet = new SyntheticFleet({ size: fleetSize, seed, createdAt: now() });
   let environments: SandboxEnvironment[] = [];
   let origin = '';
 
-  const route = async (req: IncomingMessage): Promise<Reply & { environment?: SandboxEnvironment['id'] }> => {
+  const route = async (req: IncomingMessage): Promise<Routed> => {
     const method = req.method ?? 'GET';
     if (req.headers.host === undefined && req.httpVersionMajor === 1 && req.httpVersionMinor >= 1) {
       return errorReply(400, 'bad_request', 'The request has no Host header, which HTTP/1.1 requires (RFC 9112 3.2).', ['header: Host']);
@@ -203,6 +219,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     const path = withoutTrailingSlashes(url.pathname) || '/';
     if (method !== 'GET' && method !== 'HEAD') {
       return errorReply(405, 'method_not_allowed', `The sandbox answers GET and HEAD only, not ${method}.`, [`path: ${path}`], { Allow: 'GET, HEAD' });
+    }
+    if (path === REPORT_PATH) {
+      if (!grader) return errorReply(404, 'not_found', 'This sandbox keeps no report card: start it with --grade (the grade option).', [`path: ${path}`]);
+      const report = grader.report();
+      return url.searchParams.get('format') === 'text' ? { status: 200, contentType: 'text/plain; charset=utf-8', body: undefined, text: clientReportText(report), report: true } : { status: 200, contentType: JSON_CONTENT_TYPE, body: report, report: true };
     }
     if (path === '/') {
       return {
@@ -221,7 +242,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     if (!env) {
       return errorReply(404, 'not_found', `Nothing is served at ${path}. The environments are under ${environments.map((e) => `/${e.id}`).join(', ')}.`, [`path: ${path}`]);
     }
-    const answer = (reply: Reply) => ({ ...reply, environment: env.id });
+    let checked: { check: TokenCheck; audience: string } | undefined;
+    const answer = (reply: Reply): Routed => ({ ...reply, environment: env.id, ...checked });
     // Node joins repeated Authorization headers with ", ": refuse them instead of guessing which one counts.
     const authorizations = req.headersDistinct.authorization ?? [];
     if (authorizations.length > 1) {
@@ -229,6 +251,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     }
     if (verifyTokens) {
       const check = await verifier.verify(req.headers.authorization, { api: env.api, audience: env.baseUrl });
+      checked = { check, audience: env.baseUrl };
       if (!check.ok) return answer(unauthorized(check.refusal));
     }
     const rest = segments.slice(1);
@@ -244,18 +267,24 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     return answer(routeMds({ fleet, now, historyDays, pageSize, faults }, rest, url.searchParams, endpoint, req.headers.accept, notFound));
   };
 
-  const respond = (req: IncomingMessage, res: ServerResponse, reply: Reply & { environment?: SandboxEnvironment['id'] }) => {
+  const respond = (req: IncomingMessage, res: ServerResponse, reply: Routed) => {
     const text = reply.text ?? JSON.stringify(reply.body);
     res.writeHead(reply.status, {
+      // From the sandbox's clock, not Node's: a client must see the skew against a sandbox whose clock was moved.
+      Date: new Date(now()).toUTCString(),
       'Content-Type': reply.contentType,
       'Content-Length': Buffer.byteLength(text),
       'Cache-Control': 'no-store',
       ...reply.headers,
     });
     res.end(req.method === 'HEAD' ? undefined : text);
+    const path = (req.url ?? '/').split('?')[0] ?? '/';
+    if (grader && !reply.report) {
+      grader.record({ transport: 'http', method: req.method ?? 'GET', path, atMs: now(), status: reply.status, authorization: req.headers.authorization, check: reply.check, audience: reply.audience });
+    }
     if (options.onRequest) {
       const body = reply.body as Partial<MdsErrorBody>;
-      const entry: SandboxRequestLog = { method: req.method ?? 'GET', path: (req.url ?? '/').split('?')[0] ?? '/', status: reply.status };
+      const entry: SandboxRequestLog = { method: req.method ?? 'GET', path, status: reply.status };
       if (reply.environment) entry.environment = reply.environment;
       if (reply.rule) entry.rule = reply.rule;
       if (reply.kid) entry.kid = reply.kid;
@@ -282,7 +311,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       },
     );
   });
-  server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => answerClientError(err, socket, options.onRequest));
+  server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => answerClientError(err, socket, options.onRequest, now()));
 
   try {
     await new Promise<void>((resolveListen, rejectListen) => {
@@ -314,6 +343,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     trust: (key: TrustedKey) => trust.add(key),
     untrust: (kid: string) => kid !== setup.demo.kid && trust.remove(kid),
     trustedKids: () => trust.kids(),
+    clientReport: () => grader?.report(),
     close: () => {
       closing ??= new Promise<void>((resolveClose) => {
         server.close(() => resolveClose());

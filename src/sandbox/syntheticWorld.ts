@@ -211,13 +211,22 @@ export class SyntheticWorld {
     return { items, next: null };
   }
 
-  /** The rides (not cancelled) that started in [fromMs, toMs), with their vehicle, from the plans alone. */
-  ridesStarting(vehicle: number, fromMs: number, toMs: number): PlannedRide[] {
-    const out: PlannedRide[] = [];
+  /**
+   * The rides (not cancelled) that started in [fromMs, toMs), each with where it started, from the
+   * plans alone: an episode's first ride starts where the vehicle stood, each later one where the
+   * ride before it ended (as episodeItems builds the trips).
+   */
+  ridesStarting(vehicle: number, fromMs: number, toMs: number): (PlannedRide & { from: MdsLocation })[] {
+    const out: (PlannedRide & { from: MdsLocation })[] = [];
     for (let j = hourOf(fromMs) - EPISODE_REACH_HOURS; j <= hourOf(toMs - 1); j++) {
       const ep = this.episode(vehicle, j);
-      if (ep?.kind !== 'rides') continue;
-      for (const ride of ep.rides) if (!ride.cancelled && ride.startMs >= fromMs && ride.startMs < toMs) out.push(ride);
+      if (ep?.kind !== 'rides' || !ep.rides.some((ride) => !ride.cancelled && ride.startMs >= fromMs && ride.startMs < toMs)) continue;
+      let location = this.positionAt(vehicle, ep.startMs);
+      for (const ride of ep.rides) {
+        if (ride.cancelled) continue;
+        if (ride.startMs >= fromMs && ride.startMs < toMs) out.push({ ...ride, from: location });
+        location = ride.destination;
+      }
     }
     return out;
   }

@@ -1,7 +1,7 @@
-import { compactVerify, decodeProtectedHeader, errors as joseErrors } from 'jose';
+import { calculateJwkThumbprint, compactVerify, decodeProtectedHeader, errors as joseErrors } from 'jose';
 import type { JWTPayload } from 'jose';
 import type { AuthRuleId, RuleViolation } from '../core/auth';
-import { ALGORITHM_OF, AUTH_RULES, checkAlgorithm, checkClaims, checkKid, showValue as show } from '../core/auth';
+import { ALGORITHM_OF, AUTH_RULES, checkAlgorithm, checkClaims, checkKid, checkPadding, showValue as show } from '../core/auth';
 import type { ApiKind } from '../core/environment';
 import type { TrustedKey, TrustStore } from './trustStore';
 import { plural } from '../shared/format';
@@ -51,9 +51,24 @@ function refuseFor(found: RuleViolation, kid?: string): TokenCheck {
 }
 
 /**
- * Verifies bearer tokens by the rules of spec section 5 and remembers, per key, the jtis and the
- * latest `iat` of accepted tokens. Signature first, then the claims; the clock is `now()`, never
- * jose's, so tests can move time.
+ * The identity of a public key: its JWK thumbprint (RFC 7638). Spec 5.1 rule 6 orders tokens per
+ * key, not per kid: one key trusted under two kids has one clock, and a kid given a new key starts
+ * a new one. Computed once per key object.
+ */
+const thumbprints = new WeakMap<TrustedKey['publicKey'], Promise<string>>();
+function keyIdentity(key: TrustedKey): Promise<string> {
+  let thumbprint = thumbprints.get(key.publicKey);
+  if (!thumbprint) {
+    thumbprint = calculateJwkThumbprint(key.publicKey.export({ format: 'jwk' }));
+    thumbprints.set(key.publicKey, thumbprint);
+  }
+  return thumbprint;
+}
+
+/**
+ * Verifies bearer tokens by the rules of spec section 5 and remembers, per key (its thumbprint,
+ * whatever kid names it), the jtis and the latest `iat` of accepted tokens. Signature first, then
+ * the claims; the clock is `now()`, never jose's, so tests can move time.
  */
 export class TokenVerifier {
   private readonly usedJtis = new Map<string, number>();
@@ -80,6 +95,9 @@ export class TokenVerifier {
     if (parts.length !== 3) {
       return refuse('malformed_token', `The bearer token has ${plural(parts.length, 'dot-separated part')}, not 3 (header.payload.signature).`);
     }
+    // jose decodes padded base64url, and a signature over padded parts verifies: refuse it here.
+    const padding = checkPadding(parts);
+    if (padding) return refuseFor(padding);
     let header: ReturnType<typeof decodeProtectedHeader>;
     try {
       header = decodeProtectedHeader(token);
@@ -95,7 +113,9 @@ export class TokenVerifier {
     }
     const algViolation = checkAlgorithm(header, key.type, kid);
     if (algViolation) return refuseFor(algViolation, kid);
-    return this.inArrivalOrder(kid, () => this.checkSigned(token, key, target));
+    // Registered in arrival order: every request on one key awaits the same cached thumbprint.
+    const identity = await keyIdentity(key);
+    return this.inArrivalOrder(identity, () => this.checkSigned(token, key, identity, target));
   }
 
   /**
@@ -103,21 +123,21 @@ export class TokenVerifier {
    * finish in any order, and a later token overtaking an earlier one would make the earlier one
    * fail the ordering rule for no fault of the client.
    */
-  private inArrivalOrder<T>(kid: string, task: () => Promise<T>): Promise<T> {
-    const previous = this.queues.get(kid) ?? Promise.resolve();
+  private inArrivalOrder<T>(identity: string, task: () => Promise<T>): Promise<T> {
+    const previous = this.queues.get(identity) ?? Promise.resolve();
     const result = previous.then(task);
     const tail = result.then(
       () => undefined,
       () => undefined,
     );
-    this.queues.set(kid, tail);
+    this.queues.set(identity, tail);
     void tail.then(() => {
-      if (this.queues.get(kid) === tail) this.queues.delete(kid);
+      if (this.queues.get(identity) === tail) this.queues.delete(identity);
     });
     return result;
   }
 
-  private async checkSigned(token: string, key: TrustedKey, target: TokenTarget): Promise<TokenCheck> {
+  private async checkSigned(token: string, key: TrustedKey, identity: string, target: TokenTarget): Promise<TokenCheck> {
     const kid = key.kid;
     let payloadBytes: Uint8Array;
     try {
@@ -143,10 +163,10 @@ export class TokenVerifier {
     }
     // Everything from here on is synchronous, so two requests cannot both pass the jti and iat
     // checks before either is recorded.
-    return this.checkClaims(claims as JWTPayload, key, target);
+    return this.checkClaims(claims as JWTPayload, key, identity, target);
   }
 
-  private checkClaims(claims: JWTPayload, key: TrustedKey, target: TokenTarget): TokenCheck {
+  private checkClaims(claims: JWTPayload, key: TrustedKey, identity: string, target: TokenTarget): TokenCheck {
     const kid = key.kid;
     const nowSeconds = this.options.now() / 1000;
     // The stateless rules, shared with the client's lint and the rejection doctor; the first broken one is named.
@@ -162,16 +182,16 @@ export class TokenVerifier {
     const jti = (claims.jti as string);
     const iat = claims.iat as number;
     const exp = claims.exp as number;
-    const jtiKey = `${kid}\n${jti.toLowerCase()}`;
+    const jtiKey = `${identity}\n${jti.toLowerCase()}`;
     if (this.usedJtis.has(jtiKey)) {
-      return refuse('jti_replayed', `jti ${show(jti)} was already used by an accepted token on key ${show(kid)}. Sign a new token for every request.`, kid);
+      return refuse('jti_replayed', `jti ${show(jti)} was already used by an accepted token on the public key of kid ${show(kid)}. Sign a new token for every request.`, kid);
     }
-    const latest = this.latestIat.get(kid);
+    const latest = this.latestIat.get(identity);
     if (latest !== undefined && iat <= latest) {
-      return refuse('iat_not_increasing', `iat ${iat} is not later than ${latest}, the iat of the latest token accepted on key ${show(kid)}. Give each new token a strictly later iat.`, kid, [`latest accepted iat: ${latest}`]);
+      return refuse('iat_not_increasing', `iat ${iat} is not later than ${latest}, the iat of the latest token accepted on the public key of kid ${show(kid)} (under any kid it is trusted as). Give each new token a strictly later iat.`, kid, [`latest accepted iat: ${latest}`]);
     }
     this.usedJtis.set(jtiKey, exp);
-    this.latestIat.set(kid, iat);
+    this.latestIat.set(identity, iat);
     this.pruneIfLarge(nowSeconds);
     return { ok: true, key, claims };
   }

@@ -13,6 +13,32 @@ export const CITY_TIME_ZONE = 'Europe/Berlin';
 
 const METRES_PER_DEGREE = 111_320;
 
+/** One area of the agency's Geography API (MDS geography/README.md): what monthly reports count trips by. */
+export interface CityGeography {
+  geography_id: string;
+  name: string;
+}
+
+/** Within this distance of the centre a point lies in the inner-city geography. */
+export const INNER_CITY_RADIUS_METRES = 3000;
+
+/**
+ * The agency's geographies: the inner city (a disc around the centre) and the rest of the city north
+ * and south of the centre's latitude. Together they cover every point, so every trip counts in one.
+ */
+export const CITY_GEOGRAPHIES: readonly CityGeography[] = [
+  { geography_id: '57d2e6f7-b845-445d-8a9b-1f9e9c1632d8', name: 'Inner city' },
+  { geography_id: '9099894e-3502-43eb-acef-6a3f0a447144', name: 'Outer city, north' },
+  { geography_id: 'dec8052c-778d-4430-a96f-99561061a1db', name: 'Outer city, south' },
+];
+
+/** The geography a point lies in (reports count a trip in the geography it starts in). */
+export function geographyOf(location: { lat: number; lng: number }): CityGeography {
+  const [inner, north, south] = CITY_GEOGRAPHIES as [CityGeography, CityGeography, CityGeography];
+  if (distanceMetres(FLEET_CENTRE, location) <= INNER_CITY_RADIUS_METRES) return inner;
+  return location.lat >= FLEET_CENTRE.lat ? north : south;
+}
+
 export const round6 = (n: number): number => Math.round(n * 1e6) / 1e6;
 
 /** A point uniformly spread over a disc. */

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { generateKeyPairSync } from 'node:crypto';
 import path from 'node:path';
-import type { RunningSandbox } from '../sandbox/sandboxServer';
+import type { ClientReport, RunningSandbox } from '../sandbox/sandboxServer';
 import type { CredentialStore } from './credentialStore';
 import { EnvironmentRegistry } from './environmentRegistry';
 import { Disposable } from './lifecycle';
@@ -52,6 +52,15 @@ export class SandboxService extends Disposable {
     return this.running?.url;
   }
 
+  /**
+   * The report card of the clients that talked to the running sandbox (it always grades them), with
+   * its text; undefined when the sandbox is not running.
+   */
+  clientReport(): { report: ClientReport; text: string } | undefined {
+    const report = this.running?.clientReport();
+    return report ? { report, text: loadSandboxModule().clientReportText(report) } : undefined;
+  }
+
   /** Starts (or returns the running) sandbox and makes sure its demo credential is stored and bound. */
   async start(): Promise<RunningSandbox> {
     if (this.running) return this.running;
@@ -97,6 +106,8 @@ export class SandboxService extends Disposable {
       fleetSize: this.settings.sandboxFleetSize,
       pageSize: this.settings.sandboxPageSize,
       demoPrivateKeyPem: demoKeyPem,
+      // Cheap (counts and one example per rule): Sandbox: Client Report shows it.
+      grade: true,
       onRequest: (entry) => {
         if (entry.status >= 400) this.log.warn('sandbox', `${entry.method} ${entry.path} → ${entry.status}${entry.rule ? ` (rule ${entry.rule})` : ''}${entry.description ? `: ${entry.description}` : ''}`);
       },

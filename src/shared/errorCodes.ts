@@ -63,6 +63,7 @@ export type ErrorCode =
   | 'TRUST_FILE_INVALID'
   | 'SANDBOX_OPTIONS_INVALID'
   | 'SANDBOX_START_FAILED'
+  | 'SANDBOX_NOT_RUNNING'
   | 'DEMO_KEY_INVALID'
   // front ends
   | 'USAGE'

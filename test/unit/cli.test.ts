@@ -5,7 +5,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { decodeJwt, decodeProtectedHeader, jwtVerify, UnsecuredJWT } from 'jose';
+import { createPrivateKey, randomUUID } from 'node:crypto';
+import { decodeJwt, decodeProtectedHeader, jwtVerify, SignJWT, UnsecuredJWT } from 'jose';
 import { distinctKeyPair, keyFixture } from './keyFixtures';
 import { runCli } from '../../src/cli/main';
 import type { CliIo } from '../../src/cli/main';
@@ -316,6 +317,31 @@ describe('CLI mobility-api', () => {
       const exit = new Promise<number | null>((resolve) => child.once('exit', resolve));
       child.kill('SIGINT');
       assert.equal(await exit, 0);
+    });
+
+    it('`sandbox --grade --json` prints the report card of a broken client as one JSON document when stopped', async () => {
+      const child = spawn(process.execPath, [CLI, 'sandbox', '--grade', '--json', '--fleet', '5', '--demo-dir', path.join(dir, 'demo-grade')], { stdio: ['ignore', 'pipe', 'pipe'] });
+      let out = '';
+      child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+      const info = JSON.parse(await firstLineOf(child)) as { environments: Array<{ name: string; baseUrl: string }>; demo: { kid: string; issuer: string; privateKeyFile: string } };
+      const base = info.environments.find((e) => e.name === 'mds-staging')!.baseUrl;
+      const key = createPrivateKey(fs.readFileSync(info.demo.privateKeyFile, 'utf8'));
+      // Whole seconds from a clock moved back, so that the next second of the sandbox's clock cannot break the tie.
+      const iat = Math.floor(Date.now() / 1000) - 10;
+      const sign = (claims: Record<string, unknown>) => new SignJWT({ iss: info.demo.issuer, aud: base, iat, exp: iat + 300, jti: randomUUID(), ...claims }).setProtectedHeader({ alg: 'ES256', kid: info.demo.kid }).sign(key);
+      const get = async (token: string) => (await fetch(`${base}/vehicles`, { headers: { Authorization: `Bearer ${token}` } })).status;
+      const once = await sign({});
+      assert.deepEqual([await get(once), await get(once), await get(await sign({})), await get(await sign({ iat: iat + 1, exp: iat + 2 }))], [200, 401, 401, 401]);
+      const exit = new Promise<number | null>((resolve) => child.once('exit', resolve));
+      child.kill('SIGINT');
+      assert.equal(await exit, 0);
+      const lines = out.trim().split('\n');
+      assert.equal(lines.length, 2, out);
+      const report = JSON.parse(lines[1] ?? '') as { requests: Record<string, number>; refusals: Array<{ rule: string; count: number }>; grade: string };
+      assert.deepEqual(report.requests, { seen: 4, accepted: 1, refused: 3, unchecked: 0 });
+      assert.deepEqual(report.refusals.map((r) => r.rule), ['lifetime_out_of_range', 'jti_replayed', 'iat_not_increasing']);
+      assert.equal(report.grade, 'fail');
+      assert.ok(!out.includes(once) && !lines[1]?.includes(info.demo.kid), 'no token and no whole kid');
     });
 
     it('`demo` runs the whole job against a sandbox it starts and stops', async () => {

@@ -137,7 +137,7 @@ describe('decodeJwt', () => {
       const cases: Array<[string, 'header' | 'payload' | 'signature', RegExp]> = [
         [`${HEADER}+.${PAYLOAD}.sig`, 'header', /standard base64/],
         [`${HEADER}.${PAYLOAD}/x.sig`, 'payload', /standard base64/],
-        [`${HEADER}.${PAYLOAD}.sig==`, 'signature', /padding/],
+        [`${HEADER}.${PAYLOAD}.si=g`, 'signature', /"=" at position 3/],
         [`${HEADER}.${PAYLOAD}.si g`, 'signature', /a space at position 3/],
         [`${HEADER}.pay\u0000load.sig`, 'payload', /control character \(U\+0000\)/],
         [`${HEADER}.${PAYLOAD}.s\uD800ig`, 'signature', /non-ASCII/],
@@ -150,6 +150,15 @@ describe('decodeJwt', () => {
         assert.match(r.reason, new RegExp(`^The ${part} part is not base64url`));
         assert.match(r.reason, reason);
       }
+    });
+    it('"=" padding at the end of a part: decoded so it can be read, with the padded parts named (RFC 7515 section 2 leaves it out)', () => {
+      const padded = (part: string) => part + '='.repeat((4 - (part.length % 4)) % 4);
+      const header = padded(b64({ alg: 'ES256', kid: 'k1' }));
+      assert.ok(header.endsWith('='), 'the test header needs padding');
+      const token = decoded(`${header}.${PAYLOAD}.sig=`);
+      assert.equal(token.header.kid, 'k1');
+      assert.deepEqual(token.paddedParts, ['header', 'signature']);
+      assert.equal(decoded(`${HEADER}.${PAYLOAD}.sig`).paddedParts, undefined);
     });
     it('header or payload that is not JSON, or not UTF-8', () => {
       assert.equal(refused(`${b64('{"alg":')}.${PAYLOAD}.sig`, 'not-json').part, 'header');

@@ -115,6 +115,19 @@ describe('lintToken', () => {
     });
   });
 
+  describe('encoding', () => {
+    it('"=" padding: an error naming RFC 7515 section 2 and the padded parts, which the sandbox refuses as malformed_token', () => {
+      const header = b64(goodHeader());
+      const padded = `${header}${'='.repeat((4 - (header.length % 4)) % 4)}`;
+      assert.ok(padded.endsWith('='), 'the test header needs padding');
+      const r = decodeJwt(`${padded}.${b64(goodPayload())}.c2ln`, { now: NOW });
+      assert.ok(r.ok);
+      const f = finding(lintToken(r.token, CONTEXT), 'base64url-padding', 'error', 'RFC 7515 2', /padding: header\. .*RFC 7515 section 2/);
+      assert.equal(f.authRule, 'malformed_token');
+      assert.deepEqual(ids(lint(goodHeader(), goodPayload())), []);
+    });
+  });
+
   describe('required header and claims', () => {
     it('missing kid, jti, exp (errors) and iat (a warning that names the ordering rule)', () => {
       finding(lint({ alg: 'ES256' }, goodPayload()), 'kid-missing', 'error', '5.4', /key identifier/);

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { createPrivateKey, createPublicKey, randomUUID } from 'node:crypto';
+import { createPrivateKey, createPublicKey, randomUUID, sign as cryptoSign } from 'node:crypto';
 import type { KeyObject } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
@@ -123,6 +123,25 @@ describe('sandbox authentication (spec section 5)', () => {
     it('malformed_token: not three parts, or a header that is not JSON', async () => {
       assertRefused(await get(`${mds.baseUrl}/vehicles`, 'only.two'), 'malformed_token');
       assertRefused(await get(`${mds.baseUrl}/vehicles`, 'bm90IGpzb24.e30.c2ln'), 'malformed_token');
+    });
+
+    it('malformed_token: "=" padding in a part (RFC 7515 section 2), even when the signature over the padded parts verifies', async () => {
+      const signer = trustedSigner();
+      const pad = (part: string) => part + '='.repeat((4 - (part.length % 4)) % 4);
+      const json = (value: unknown) => pad(Buffer.from(JSON.stringify(value)).toString('base64url'));
+      // Header and payload lengths that need padding, so that every part carries "=".
+      let header = json({ alg: 'ES256', kid: signer.kid });
+      for (let n = 1; !header.endsWith('='); n++) header = json({ alg: 'ES256', kid: signer.kid, typ: 'JWT'.padEnd(3 + n, ' ') });
+      let payload = json(claims(signer, mds));
+      for (let n = 1; !payload.endsWith('='); n++) payload = json(claims(signer, mds, nowSeconds(), { pad: 'x'.repeat(n) }));
+      const signature = pad(cryptoSign('sha256', Buffer.from(`${header}.${payload}`), { key: signer.privateKey, dsaEncoding: 'ieee-p1363' }).toString('base64url'));
+      const answer = await get(`${mds.baseUrl}/vehicles`, `${header}.${payload}.${signature}`);
+      assertRefused(answer, 'malformed_token');
+      assert.match(answer.body.error_description ?? '', /header, payload, signature parts of the token end in "=" padding.*RFC 7515 section 2/);
+      assert.ok(answer.body.error_details?.includes('standard: RFC 7515 section 2 (base64url without "=" padding)'));
+      const unpadded = (part: string) => part.replace(/=+$/, '');
+      const signedUnpadded = cryptoSign('sha256', Buffer.from(`${unpadded(header)}.${unpadded(payload)}`), { key: signer.privateKey, dsaEncoding: 'ieee-p1363' }).toString('base64url');
+      assert.equal((await get(`${mds.baseUrl}/vehicles`, `${unpadded(header)}.${unpadded(payload)}.${signedUnpadded}`)).status, 200, 'the same token without padding is accepted');
     });
 
     it('kid_missing and unknown_kid', async () => {
@@ -266,6 +285,20 @@ describe('sandbox authentication (spec section 5)', () => {
       const second = trustedSigner();
       assert.equal((await get(`${mds.baseUrl}/vehicles`, await sign(first, claims(first, mds, nowSeconds() + 30)))).status, 200);
       assert.equal((await get(`${mds.baseUrl}/vehicles`, await sign(second, claims(second, mds, nowSeconds())))).status, 200);
+    });
+
+    it('keeps one ordering clock per public key: shared by two kids of one key, not carried over to a new key under the same kid', async () => {
+      const first = trustedSigner();
+      const alias: Signer = { ...first, kid: `${first.kid}-alias` };
+      sandbox.trust({ kid: alias.kid, iss: alias.iss, type: 'external-org', publicKey: createPublicKey(first.privateKey) });
+      const iat = nowSeconds() + 20;
+      assert.equal((await get(`${mds.baseUrl}/vehicles`, await sign(first, claims(first, mds, iat)))).status, 200);
+      assertRefused(await get(`${mds.baseUrl}/vehicles`, await sign(alias, claims(alias, mds, iat))), 'iat_not_increasing');
+      assert.equal((await get(`${mds.baseUrl}/vehicles`, await sign(alias, claims(alias, mds, iat + 1)))).status, 200);
+      // The kid now names another key: its tokens are ordered on their own clock.
+      const renewed: Signer = { ...first, privateKey: distinctKeyPair('p256').privateKey };
+      sandbox.trust({ kid: renewed.kid, iss: renewed.iss, type: 'external-org', publicKey: createPublicKey(renewed.privateKey) });
+      assert.equal((await get(`${mds.baseUrl}/vehicles`, await sign(renewed, claims(renewed, mds, nowSeconds())))).status, 200);
     });
 
     it('records jti and iat only for accepted tokens', async () => {

@@ -8,6 +8,10 @@ import { join } from 'node:path';
 import { SignJWT } from 'jose';
 import { distinctKeyPair, keyFixture } from './keyFixtures';
 import { MobilityError } from '../../src/core/base/errors';
+import { ApiClient } from '../../src/core/http/apiClient';
+import { clockSkewOf } from '../../src/core/clock/clockSkew';
+import type { Environment } from '../../src/core/environment';
+import { makeTestCredential } from './support/testCredentials';
 import { parseTrustFile, startSandbox } from '../../src/sandbox/sandboxServer';
 import type { RunningSandbox, SandboxEnvironment, SandboxOptions } from '../../src/sandbox/sandboxServer';
 import type { MaasVehiclesBody, MdsErrorBody, MdsVehiclesBody, MdsVehiclesStatusBody, PageLinks } from '../../src/sandbox/mdsResponses';
@@ -442,3 +446,23 @@ describe('sandbox without demo files', () => {
   });
 });
 
+
+describe('sandbox clock', () => {
+  it('sends a Date header from its injected clock, so a client sees the skew against a sandbox whose clock was moved', async () => {
+    const aheadMs = 10 * 60_000;
+    const credential = makeTestCredential();
+    const sandbox = await startSandbox({ now: () => Date.now() + aheadMs, fleetSize: 5, demoDir: false, trust: [{ kid: credential.kid, iss: credential.issuer, type: credential.type, publicKey: credential.publicKey }] });
+    try {
+      const mds = sandbox.environments.find((e) => e.id === 'mds-staging') as SandboxEnvironment;
+      const environment: Environment = { id: 'sandbox', name: 'Sandbox', api: 'mds', stage: 'staging', baseUrl: mds.baseUrl };
+      const exchange = await new ApiClient().get(`${mds.baseUrl}/vehicles`, environment, credential);
+      const skew = clockSkewOf(exchange);
+      assert.ok(skew, `no skew seen: Date ${exchange.serverDateMs}, received ${exchange.receivedAtMs}`);
+      assert.equal(skew.direction, 'behind');
+      assert.ok(Math.abs(skew.offsetMs + aheadMs) < 5000, `offset ${skew.offsetMs} ms`);
+      assert.match(skew.summary, /about 10 min behind/);
+    } finally {
+      await sandbox.close();
+    }
+  });
+});

@@ -6,6 +6,7 @@ import type { RunningSandbox, SandboxOptions } from '../../src/sandbox/sandboxSe
 import type { WorldVehicleStatus } from '../../src/sandbox/syntheticWorld';
 import { SyntheticFleet } from '../../src/sandbox/syntheticFleet';
 import { reportMonthBounds } from '../../src/sandbox/monthlyReports';
+import { CITY_GEOGRAPHIES, geographyOf } from '../../src/sandbox/worldGeography';
 import { SandboxClient, UUID_V4, assertMdsError, hourBefore } from './sandboxSupport';
 
 const HOUR = 3_600_000;
@@ -347,12 +348,13 @@ describe('sandbox world: every MDS 2.0 Provider endpoint', () => {
     const lines = report.text.trim().split('\r\n');
     assert.equal(lines[0], 'provider_id,start_date,duration,special_group_type,geography_id,vehicle_type,trip_count,rider_count');
     const rows = lines.slice(1).map((l) => l.split(','));
-    assert.equal(rows.length, 3 * 5, 'every special group with every vehicle type of the fleet');
+    const geographyIds = CITY_GEOGRAPHIES.map((g) => g.geography_id);
+    assert.equal(rows.length, 3 * geographyIds.length * 5, 'every special group with every geography and every vehicle type of the fleet');
     for (const row of rows) {
       assert.equal(row[0], truth.providerId);
       assert.equal(row[1], '2025-10-01');
       assert.equal(row[2], 'P1M');
-      assert.equal(row[4], '', 'no /geography: geography_id is null');
+      assert.ok(geographyIds.includes(row[4] ?? ''), `geography_id ${row[4]} is one of the sandbox's geographies`);
       for (const count of [Number(row[6]), Number(row[7])]) assert.ok(count === -1 || count >= 10, 'counts below 10 are -1');
     }
     const adaptiveOnBikes = rows.find((r) => r[3] === 'adaptive_scooter' && r[5] === 'bicycle');
@@ -362,11 +364,23 @@ describe('sandbox world: every MDS 2.0 Provider endpoint', () => {
     // The world of 35 days before 5 November starts on 1 October, 00:00 UTC: later than Berlin's midnight.
     const startMs = Math.max(bounds.startMs, Date.UTC(2025, 9, 1));
     const endMs = bounds.endMs;
-    let expected = 0;
-    for (let t = Math.floor(startMs / HOUR) * HOUR; t < endMs + 3 * HOUR; t += HOUR) expected += truth.world.tripsEndingIn(t).filter((trip) => trip.start_time >= startMs && trip.start_time < endMs).length;
-    const total = rows.filter((r) => r[3] === 'all_riders').reduce((sum, r) => sum + Math.max(0, Number(r[6])), 0);
-    const redacted = rows.filter((r) => r[3] === 'all_riders' && r[6] === '-1').length;
-    assert.ok(total <= expected && total >= expected - 9 * redacted, `report ${total}, world ${expected}`);
+    const expected = new Map<string, number>();
+    for (let t = Math.floor(startMs / HOUR) * HOUR; t < endMs + 3 * HOUR; t += HOUR) {
+      for (const trip of truth.world.tripsEndingIn(t)) {
+        if (trip.start_time < startMs || trip.start_time >= endMs) continue;
+        // Counted in the geography the trip starts in, as its start_location in /trips says.
+        const id = geographyOf(trip.start_location).geography_id;
+        expected.set(id, (expected.get(id) ?? 0) + 1);
+      }
+    }
+    for (const id of geographyIds) {
+      const inGeography = rows.filter((r) => r[3] === 'all_riders' && r[4] === id);
+      const total = inGeography.reduce((sum, r) => sum + Math.max(0, Number(r[6])), 0);
+      const redacted = inGeography.filter((r) => r[6] === '-1').length;
+      const want = expected.get(id) ?? 0;
+      assert.ok(total <= want && total >= want - 9 * redacted, `geography ${id}: report ${total}, world ${want}`);
+    }
+    assert.ok(geographyIds.filter((id) => (expected.get(id) ?? 0) >= 10).length >= 2, 'trips start in more than one geography');
     assertMdsError(await client.get('/reports/2025-11.csv'), 404, 'not_found');
     assertMdsError(await client.get('/reports/2025-08.csv'), 404, 'not_found');
     assertMdsError(await client.get('/reports/october.csv'), 404, 'not_found');

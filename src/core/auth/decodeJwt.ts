@@ -1,4 +1,5 @@
 import { describeExpiry, describeIssued, describeNotBefore, jsonNestsDeeperThan, MAX_JSON_DEPTH } from '../base';
+import { paddedParts } from './tokenRules';
 
 /**
  * Longest token text (after stripping `Bearer`, quotes and whitespace) that is decoded at all.
@@ -49,6 +50,11 @@ export interface DecodedToken {
   times: { iat?: TimeClaim; nbf?: TimeClaim; exp?: TimeClaim };
   /** `exp − iat` in seconds, when both are finite numbers. */
   lifetimeSeconds?: number;
+  /**
+   * The parts written with "=" padding, which compact JWS leaves out (RFC 7515 section 2): decoded
+   * so they can be read, and named by the lint (a server enforcing spec 5 refuses the token).
+   */
+  paddedParts?: TokenPart[];
 }
 
 /** A decoded token, or a plain-words reason why the text is not one. */
@@ -119,11 +125,10 @@ function decodeUnsafe(text: unknown, now: number): DecodeResult {
 
   const firstDot = t.indexOf('.');
   const secondDot = t.indexOf('.', firstDot + 1);
-  const segments: Record<TokenPart, string> = {
-    header: t.slice(0, firstDot),
-    payload: t.slice(firstDot + 1, secondDot),
-    signature: t.slice(secondDot + 1),
-  };
+  const written = [t.slice(0, firstDot), t.slice(firstDot + 1, secondDot), t.slice(secondDot + 1)];
+  const padded = paddedParts(written);
+  const unpadded = written.map((segment) => segment.replace(/=+$/, ''));
+  const segments: Record<TokenPart, string> = { header: unpadded[0] ?? '', payload: unpadded[1] ?? '', signature: unpadded[2] ?? '' };
   for (const part of ['header', 'payload'] as const) {
     if (segments[part] === '') return fail('empty-part', `The ${part} part is empty. A JWT needs a base64url-encoded JSON ${part} between the dots.`, part);
   }
@@ -156,6 +161,7 @@ function decodeUnsafe(text: unknown, now: number): DecodeResult {
     times,
   };
   if (iat !== undefined && exp !== undefined) token.lifetimeSeconds = exp - iat;
+  if (padded.length > 0) token.paddedParts = padded;
   return { ok: true, token };
 }
 
@@ -180,7 +186,7 @@ function base64urlProblem(s: string): string | undefined {
     if (ok) continue;
     const ch = s[i];
     if (ch === '+' || ch === '/') return `it contains "${ch}" at position ${i + 1}, which is standard base64. JWTs use base64url ("-" and "_" instead of "+" and "/").`;
-    if (ch === '=') return `it ends in "=" padding, which JWTs leave out.`;
+    if (ch === '=') return `it contains "=" at position ${i + 1}; base64url has no "=" (and a JWT not even as padding at the end).`;
     return `it contains ${describeChar(c)} at position ${i + 1}; only A–Z, a–z, 0–9, "-" and "_" are allowed.`;
   }
   if (s.length % 4 === 1) return `its length (${s.length}) is not possible for base64url; a character is missing or extra.`;

@@ -17,6 +17,7 @@ export type LintId =
   | 'alg-not-allowed'
   | 'alg-wrong-for-type'
   | 'signature-missing'
+  | 'base64url-padding'
   | 'kid-missing'
   | 'claim-wrong-type'
   | 'jti-missing'
@@ -62,6 +63,7 @@ const AUTH_RULE_OF: Partial<Record<LintId, AuthRuleId>> = {
   'alg-not-allowed': 'alg_not_allowed',
   'alg-wrong-for-type': 'alg_not_allowed',
   'signature-missing': 'malformed_token',
+  'base64url-padding': 'malformed_token',
   'kid-missing': 'kid_missing',
   'jti-missing': 'jti_missing',
   'jti-not-uuid': 'jti_not_uuid',
@@ -121,6 +123,9 @@ export function lintToken(token: DecodedToken, context: LintContext): LintFindin
   const type = resolveType(issuerText, context);
   const section = type.type ? SECTION_OF[type.type] : '5.4';
 
+  if (token.paddedParts?.length) {
+    add('base64url-padding', 'error', 'RFC 7515 2', l10n.t('Parts written with "=" padding: {0}. A JWT (compact JWS) writes every part as base64url without padding (RFC 7515 section 2), and a server enforcing spec 5 refuses it as malformed_token. Encode the parts without "=" and sign that text.', token.paddedParts.join(', ')));
+  }
   lintAlgorithm(String(ownValue(header, 'alg')), token.signaturePresent, type, add);
   lintKid(header, section, add);
   lintJti(ownValue(payload, 'jti'), add);

@@ -121,6 +121,29 @@ function violation(rule: AuthRuleId, description: string, details: string[] = []
   return { rule, description, details };
 }
 
+/** The three parts of a compact JWS, in order. */
+export const COMPACT_PARTS = ['header', 'payload', 'signature'] as const;
+export type CompactPart = (typeof COMPACT_PARTS)[number];
+
+/** The parts of a compact JWS (its dot-separated segments) that end in "=" padding. */
+export function paddedParts(segments: readonly string[]): CompactPart[] {
+  return COMPACT_PARTS.filter((_, i) => segments[i]?.endsWith('='));
+}
+
+/**
+ * `malformed_token` when a part carries "=" padding: JWS compact serialisation (RFC 7515 section 7.1)
+ * writes each part as base64url with every trailing "=" omitted (RFC 7515 section 2).
+ */
+export function checkPadding(segments: readonly string[]): RuleViolation | undefined {
+  const padded = paddedParts(segments);
+  if (padded.length === 0) return undefined;
+  return violation(
+    'malformed_token',
+    `The ${padded.join(', ')} part${padded.length > 1 ? 's' : ''} of the token end${padded.length > 1 ? '' : 's'} in "=" padding. A compact JWS writes every part as base64url without padding (RFC 7515 section 2: all trailing "=" omitted); encode the parts without "=" and sign that text.`,
+    ['standard: RFC 7515 section 2 (base64url without "=" padding)', `padded parts: ${padded.join(', ')}`],
+  );
+}
+
 /** `kid_missing`: the header has no non-empty string `kid`. */
 export function checkKid(header: Record<string, unknown>): RuleViolation | undefined {
   const kid = own(header, 'kid');
