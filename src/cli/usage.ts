@@ -19,7 +19,10 @@ Usage:
   mobility-api validate <file | -> [--endpoint <id>] [--mode <mode>] [--json]
                         check a saved response against the official MDS 2.0 schemas (exit 1: does not conform)
   mobility-api sandbox  [--port <n>] [--fleet <n>] [--page-size <n>] [--trust <file>]... [--demo-dir <dir>] [--json] [--log]
+                        [--grpc-port <n>] [--grpc-reflection v1|v1alpha|both|none] [--grpc-reflection-auth]
                         --log: every answered request on stderr (method, path, status, a refusal's rule and kid; JSON lines with --json)
+                        gRPC: each environment on its own port (--grpc-port: the first, then +1, +2; default free ports);
+                        reflection answers without a token unless --grpc-reflection-auth
   mobility-api demo     start a sandbox, sign a token with its demo credential, list vehicles, stop
 
 <credential> is one of:

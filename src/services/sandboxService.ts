@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { generateKeyPairSync } from 'node:crypto';
 import path from 'node:path';
-import type { RunningSandbox } from '../sandbox/sandboxServer';
+import type { RunningSandbox, SandboxEnvironment } from '../sandbox/sandboxServer';
 import type { CredentialStore } from './credentialStore';
 import { EnvironmentRegistry } from './environmentRegistry';
 import { Disposable } from './lifecycle';
@@ -52,6 +52,11 @@ export class SandboxService extends Disposable {
     return this.running?.url;
   }
 
+  /** The running sandbox's environments, each with its REST `baseUrl` and its gRPC `grpcTarget` (`host:port`). */
+  get environmentsServed(): readonly SandboxEnvironment[] {
+    return this.running?.environments ?? [];
+  }
+
   /** Starts (or returns the running) sandbox and makes sure its demo credential is stored and bound. */
   async start(): Promise<RunningSandbox> {
     if (this.running) return this.running;
@@ -100,6 +105,10 @@ export class SandboxService extends Disposable {
       onRequest: (entry) => {
         if (entry.status >= 400) this.log.warn('sandbox', `${entry.method} ${entry.path} → ${entry.status}${entry.rule ? ` (rule ${entry.rule})` : ''}${entry.description ? `: ${entry.description}` : ''}`);
       },
+      // gRPC runs next to REST, each environment on a free port of its own (grpcTarget).
+      onGrpcCall: (entry) => {
+        if (entry.status !== 'OK' && entry.status !== 'CANCELLED') this.log.warn('sandbox', `gRPC ${entry.environment} ${entry.method} → ${entry.status}${entry.rule ? ` (rule ${entry.rule})` : ''}${entry.description ? `: ${entry.description}` : ''}`);
+      },
     });
     this.running = sandbox;
     try {
@@ -110,7 +119,7 @@ export class SandboxService extends Disposable {
       await this.stop();
       throw err;
     }
-    this.log.info('sandbox', `listening on ${sandbox.url}`);
+    this.log.info('sandbox', `listening on ${sandbox.url}; gRPC ${sandbox.environments.map((e) => `${e.id} ${e.grpcTarget ?? '-'}`).join(', ')}`);
     this.changed.fire(true);
     void vscode.commands.executeCommand('setContext', 'mobilityApi.sandboxRunning', true);
     return sandbox;
