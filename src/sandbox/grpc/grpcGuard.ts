@@ -5,7 +5,7 @@
  */
 import * as grpc from '@grpc/grpc-js';
 import type { AuthRuleId } from '../authRules';
-import type { SandboxEnvironment } from '../sandboxServer';
+import type { ApiKind } from '../../core/environment';
 import type { TokenVerifier } from '../tokenVerifier';
 import type { GrpcError } from './grpcErrors';
 import { grpcError, statusName, unauthenticated } from './grpcErrors';
@@ -13,7 +13,8 @@ import { grpcError, statusName, unauthenticated } from './grpcErrors';
 /** One answered gRPC call, for logs. Holds no token and never a whole kid. */
 export interface GrpcCallLog {
   protocol: 'grpc';
-  environment: SandboxEnvironment['id'];
+  /** The sandbox environment's id, such as `mds-staging`. */
+  environment: string;
   /** The method path, such as `/mobility.sandbox.v1.VehicleService/ListVehicles`. */
   method: string;
   /** The status code's name, such as `OK` or `UNAUTHENTICATED`. */
@@ -28,9 +29,17 @@ export interface GrpcCallLog {
   items?: number;
 }
 
+/** What the gRPC side needs of a sandbox environment (its `SandboxEnvironment`). */
+export interface GrpcEnvironment {
+  id: string;
+  api: ApiKind;
+  /** The REST base URL: the audience of gRPC calls too (spec 5.3). */
+  baseUrl: string;
+}
+
 /** What the calls of one environment are checked against. */
 export interface CallGuard {
-  environment: SandboxEnvironment;
+  environment: GrpcEnvironment;
   /** Undefined: every call is accepted (the sandbox's verifyTokens: false). */
   verifier?: TokenVerifier;
   log: (entry: Omit<GrpcCallLog, 'protocol' | 'environment'>) => void;

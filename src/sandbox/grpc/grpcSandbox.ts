@@ -8,10 +8,9 @@ import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
 import { ReflectionService } from '@grpc/reflection';
 import { MobilityError } from '../../core/errors';
-import type { SandboxEnvironment } from '../sandboxServer';
 import type { SyntheticFleet } from '../syntheticFleet';
 import type { TokenVerifier } from '../tokenVerifier';
-import type { CallGuard, GrpcCallLog } from './grpcGuard';
+import type { CallGuard, GrpcCallLog, GrpcEnvironment } from './grpcGuard';
 import { guardService } from './grpcGuard';
 import { MAAS_VEHICLE_SERVICE, VEHICLE_SERVICE, maasServiceHandlers, vehicleServiceHandlers } from './grpcServices';
 import type { GrpcReflectionMode } from './grpcOptions';
@@ -32,7 +31,7 @@ export interface GrpcSandboxOptions {
   dialHost: string;
   /** 0: every environment gets an ephemeral port; n: the environments get n, n+1, … in order. */
   firstPort: number;
-  environments: readonly SandboxEnvironment[];
+  environments: readonly GrpcEnvironment[];
   fleet: SyntheticFleet;
   now: () => number;
   /** The REST side's verifier; undefined accepts every call. */
@@ -45,8 +44,8 @@ export interface GrpcSandboxOptions {
 
 /** The running gRPC servers. */
 export interface GrpcSandbox {
-  /** `host:port` of each environment. */
-  targets: Record<SandboxEnvironment['id'], string>;
+  /** `host:port` by environment id. */
+  targets: Record<string, string>;
   close(): void;
 }
 
@@ -81,7 +80,7 @@ function addReflection(server: grpc.Server, definition: protoLoader.PackageDefin
 export async function startGrpcSandbox(options: GrpcSandboxOptions): Promise<GrpcSandbox> {
   const definition = protoLoader.loadSync([...SANDBOX_PROTO_FILES], { ...PROTO_LOADER_OPTIONS, includeDirs: [protoRoot()] });
   const servers: grpc.Server[] = [];
-  const targets = {} as Record<SandboxEnvironment['id'], string>;
+  const targets: Record<string, string> = {};
   try {
     for (const [i, environment] of options.environments.entries()) {
       const guard: CallGuard = {
