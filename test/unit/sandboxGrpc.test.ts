@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import { createPrivateKey, randomUUID } from 'node:crypto';
 import type { KeyObject } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { status } from '@grpc/grpc-js';
 import type * as grpc from '@grpc/grpc-js';
 import { SignJWT } from 'jose';
@@ -9,6 +11,7 @@ import type { JWTPayload } from 'jose';
 import { startSandbox } from '../../src/sandbox/sandboxServer';
 import type { GrpcCallLog, GrpcReflectionMode, RunningSandbox, SandboxEnvironment } from '../../src/sandbox/sandboxServer';
 import { ReflectionClient, SandboxGrpcClient, asMaasItem, asMdsStatus, bearer, errorInfoOf } from './grpcSupport';
+import { waitUntil } from './support/waitUntil';
 
 /** Fresh demo tokens with strictly increasing iats on the sandbox's clock, for any audience. */
 class Signer {
@@ -117,7 +120,9 @@ describe('sandbox over gRPC', () => {
     assert.equal(streamed.error, undefined);
     assert.deepEqual(streamed.items.map(asMaasItem), rest.vehicles);
     // The MaaS target serves MaaS only.
-    const mdsOnMaas = await new SandboxGrpcClient(env.grpcTarget!, 'VehicleService').stream('ListVehicles', bearer(await signer.token(env.baseUrl)));
+    const wrongService = new SandboxGrpcClient(env.grpcTarget!, 'VehicleService');
+    clients.push(wrongService);
+    const mdsOnMaas = await wrongService.stream('ListVehicles', bearer(await signer.token(env.baseUrl)));
     assert.equal(mdsOnMaas.error?.code, status.UNIMPLEMENTED);
   });
 
@@ -222,6 +227,51 @@ describe('sandbox gRPC reflection', () => {
 
   it('rejects an unknown reflection mode with a clear error', async () => {
     await assert.rejects(startSandbox({ grpcReflection: 'v2' as GrpcReflectionMode }), /grpcReflection is "v2"; use one of v1, v1alpha, both, none/);
+  });
+});
+
+describe('sandbox gRPC lifecycle', () => {
+  it('stops streaming when the client cancels, and logs the call as CANCELLED', async () => {
+    const logs: GrpcCallLog[] = [];
+    const sandbox = await startSandbox({ fleetSize: 20_000, verifyTokens: false, demoDir: false, onGrpcCall: (entry) => logs.push(entry) });
+    const client = new SandboxGrpcClient(sandbox.environments[0].grpcTarget!, 'VehicleService');
+    try {
+      const result = await client.stream('ListVehicleStatus', bearer(), { keep: false, onItem: (_item, call, count) => count === 10 && call.cancel() });
+      assert.equal(result.error?.code, status.CANCELLED);
+      const ended = await waitUntil('the listing to end on the server', () => logs.filter((l) => l.method.endsWith('/ListVehicleStatus')), (l) => l.length === 1);
+      assert.equal(ended[0].status, 'CANCELLED');
+      assert.ok((ended[0].items ?? 0) < 20_000, `sent ${ended[0].items}`);
+    } finally {
+      client.close();
+      await sandbox.close();
+    }
+  });
+
+  it('fails to start with a clear error when a gRPC port is taken, leaving nothing listening', async () => {
+    const listen = async (port: number) => {
+      const server = createServer();
+      await new Promise<void>((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(port, '127.0.0.1', resolve);
+      });
+      return server;
+    };
+    const blocker = await listen(0);
+    const taken = (blocker.address() as AddressInfo).port;
+    const probe = await listen(0);
+    const httpPort = (probe.address() as AddressInfo).port;
+    await new Promise((resolve) => probe.close(resolve));
+    try {
+      await assert.rejects(startSandbox({ demoDir: false, fleetSize: 5, port: httpPort, grpcPort: taken }), (err: Error) => {
+        assert.match(err.message, new RegExp(`gRPC side could not listen on port ${taken} of 127\\.0\\.0\\.1 for mds-staging`));
+        assert.match(err.message, /Choose another --grpc-port/);
+        return true;
+      });
+      // The HTTP side had started first: it is closed again, so its port can be taken.
+      (await listen(httpPort)).close();
+    } finally {
+      blocker.close();
+    }
   });
 });
 
