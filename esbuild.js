@@ -21,7 +21,37 @@ const nodeBase = {
   external: ['vscode'],
   // .proto files bundled as text: the reflection protocol's and google.rpc.Status (src/core/grpc/bundledProtos.ts).
   loader: { '.proto': 'text' },
+  plugins: [],
 };
+
+/**
+ * @grpc/reflection loads its own reflection.proto from `__dirname/../../proto/…`, which no longer points at it once
+ * bundled; this plugin makes it ask src/sandbox/grpc/protoFiles.ts, which finds dist/proto (copied by copyProtos).
+ */
+const reflectionProtos = {
+  name: 'grpc-reflection-protos',
+  setup(build) {
+    build.onLoad({ filter: /@grpc[\\/]reflection[\\/]build[\\/]src[\\/]implementations[\\/]reflection-v1(alpha)?\.js$/ }, async (args) => {
+      const text = await fs.promises.readFile(args.path, 'utf8');
+      const finder = JSON.stringify(path.resolve('src/sandbox/grpc/protoFiles.ts'));
+      const contents = text.replace(/path\.join\(__dirname, '\.\.\/\.\.\/proto\/(grpc\/reflection\/v1(?:alpha)?\/reflection\.proto)'\)/, (_, file) => `require(${finder}).protoFile(${JSON.stringify(file)})`);
+      if (contents === text) throw new Error(`${args.path}: the reflection.proto path is no longer where esbuild.js expects it; update the reflection-protos plugin`);
+      return { contents, loader: 'js' };
+    });
+  },
+};
+nodeBase.plugins.push(reflectionProtos);
+
+/** The sandbox's .proto files (proto/) and @grpc/reflection's, to dist/proto, where the bundles read them at run time. */
+function copyProtos() {
+  fs.rmSync('dist/proto', { recursive: true, force: true });
+  fs.cpSync('proto', 'dist/proto', { recursive: true });
+  const reflection = path.join(path.dirname(require.resolve('@grpc/reflection/package.json')), 'build', 'proto', 'grpc', 'reflection');
+  for (const version of ['v1', 'v1alpha']) {
+    fs.mkdirSync(path.join('dist/proto/grpc/reflection', version), { recursive: true });
+    fs.copyFileSync(path.join(reflection, version, 'reflection.proto'), path.join('dist/proto/grpc/reflection', version, 'reflection.proto'));
+  }
+}
 
 /**
  * `import * as vscode from 'vscode'` in each of the ~30 shell files would otherwise each copy every property of
@@ -59,6 +89,7 @@ function listFiles(dir, suffix) {
 }
 
 async function main() {
+  copyProtos();
   const builds = [
     // The extension's entry: a small loader of dist/main.js (the wiring and what it imports) with a V8 code cache.
     { ...nodeBase, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js' },

@@ -1,7 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { REPORT_PATH, clientReportText, startSandbox } from '../sandbox/sandboxServer';
-import type { RunningSandbox, SandboxRequestLog } from '../sandbox/sandboxServer';
+import { clientReportText, REPORT_PATH, startSandbox } from '../sandbox/sandboxServer';
+import type { GrpcCallLog, RunningSandbox, SandboxRequestLog } from '../sandbox/sandboxServer';
+import { GRPC_REFLECTION_MODES, isGrpcReflectionMode } from '../sandbox/grpc/grpcOptions';
+import { MobilityError } from '../core/base';
 import { parseTrustFile } from '../sandbox/trustStore';
 import type { CliIo } from './cliIo';
 import { parse, readFile, wholeNumber } from './options';
@@ -18,10 +20,17 @@ export async function sandboxCommand(args: string[], io: CliIo): Promise<number>
     json: { type: 'boolean' },
     log: { type: 'boolean' },
     grade: { type: 'boolean' },
+    'grpc-port': { type: 'string' },
+    'grpc-reflection': { type: 'string' },
+    'grpc-reflection-auth': { type: 'boolean' },
   });
   if (values.help) return printUsage(io);
   const port = values.port === undefined ? 0 : wholeNumber(values.port, '--port', 0, 65535);
   const trust = (values.trust ?? []).flatMap((file) => parseTrustFile(readFile(file, '--trust'), file));
+  const grpcReflection = values['grpc-reflection'] ?? 'both';
+  if (!isGrpcReflectionMode(grpcReflection)) {
+    throw new MobilityError('USAGE', `--grpc-reflection is ${JSON.stringify(grpcReflection)}; use one of ${GRPC_REFLECTION_MODES.join(', ')}.`);
+  }
   const demoDir = values['demo-dir'] === undefined ? undefined : path.resolve(values['demo-dir']);
   const demoKeyFile = demoDir ? path.join(demoDir, 'demo-private-key.pem') : undefined;
   const sandbox = await startSandbox({
@@ -35,9 +44,13 @@ export async function sandboxCommand(args: string[], io: CliIo): Promise<number>
     demoPrivateKeyPem: demoKeyFile && fs.existsSync(demoKeyFile) ? fs.readFileSync(demoKeyFile, 'utf8') : undefined,
     // On stderr, so that stdout stays the one line (or text) that says where the sandbox listens.
     onRequest: values.log ? (entry) => io.err(values.json ? JSON.stringify(entry) : describeRequest(entry)) : undefined,
+    grpcPort: values['grpc-port'] === undefined ? undefined : wholeNumber(values['grpc-port'], '--grpc-port', 0, 65533),
+    grpcReflection,
+    grpcReflectionAuth: values['grpc-reflection-auth'] ?? false,
+    onGrpcCall: values.log ? (entry) => io.err(values.json ? JSON.stringify(entry) : describeGrpcCall(entry)) : undefined,
   });
   if (values.json) {
-    io.out(JSON.stringify({ url: sandbox.url, port: sandbox.port, environments: sandbox.environments.map((e) => ({ name: e.id, api: e.api, stage: e.stage, baseUrl: e.baseUrl })), demo: sandbox.demo }));
+    io.out(JSON.stringify({ url: sandbox.url, port: sandbox.port, environments: sandbox.environments.map((e) => ({ name: e.id, api: e.api, stage: e.stage, baseUrl: e.baseUrl, grpcTarget: e.grpcTarget })), demo: sandbox.demo }));
   } else {
     io.out(describeSandbox(sandbox));
     if (values.grade) io.out(`\nGrading your client: GET ${sandbox.url}${REPORT_PATH} (?format=text) shows the report card so far; Ctrl-C prints it and stops.`);
@@ -56,8 +69,9 @@ function describeSandbox(sandbox: RunningSandbox): string {
   return [
     `Sandbox provider listening on ${sandbox.url} (Ctrl-C stops it)`,
     '',
-    ...sandbox.environments.map((e) => `  ${e.id.padEnd(15)} ${e.api.padEnd(5)} ${e.baseUrl}`),
+    ...sandbox.environments.map((e) => `  ${e.id.padEnd(15)} ${e.api.padEnd(5)} ${e.baseUrl}${e.grpcTarget ? `  gRPC ${e.grpcTarget}` : ''}`),
     '',
+    'gRPC: plaintext; services mobility.sandbox.v1.VehicleService (MDS) and MaasVehicleService (MaaS), same tokens as REST (aud = the base URL).',
     `Demo credential (External Organization, kid ${sandbox.demo.kid}, iss ${sandbox.demo.issuer}):`,
     `  ${sandbox.demo.credentialFile}`,
     '',
@@ -73,4 +87,13 @@ function describeRequest(entry: SandboxRequestLog): string {
   const kid = entry.kid ? ` kid ${JSON.stringify(entry.kid)}` : '';
   const description = entry.description ? `: ${entry.description}` : '';
   return `${entry.method} ${entry.path} ${entry.status}${rule}${kid}${description}`;
+}
+
+/** One answered gRPC call: `gRPC mds-staging /mobility.sandbox.v1.VehicleService/ListVehicles UNAUTHENTICATED jti_replayed kid "ab…": …`. */
+function describeGrpcCall(entry: GrpcCallLog): string {
+  const rule = entry.rule ? ` ${entry.rule}` : '';
+  const kid = entry.kidHint ? ` kid ${JSON.stringify(entry.kidHint)}` : '';
+  const items = entry.items === undefined ? '' : ` (${entry.items} sent)`;
+  const description = entry.description ? `: ${entry.description}` : '';
+  return `gRPC ${entry.environment} ${entry.method} ${entry.status}${rule}${kid}${items}${description}`;
 }

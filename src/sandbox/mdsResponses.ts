@@ -205,9 +205,11 @@ export function singleVehicleStatus(fleet: SyntheticFleet, index: number, nowMs:
   return { version: MDS_VERSION, last_updated: nowMs, ttl: MDS_TTL_MS, vehicles_status: [fleet.statusAt(index, nowMs)] };
 }
 
-/** `GET /v1alpha2/vehicles` of the MaaS environment, one page, in the sandbox's own shape. */
-export function maasVehiclesPage(fleet: SyntheticFleet, endpoint: string, page: PageRequest, nowMs: number = fleet.createdAt): MaasVehiclesBody {
-  const vehicles = indexesOf(page, fleet.size).map((i) => ({ vehicle: fleet.vehicleAt(i), status: fleet.statusAt(i, nowMs) })).map(({ vehicle, status }): MaasVehicle => ({
+/** Vehicle `index` as the MaaS listing shows it at `nowMs` (the REST page and the gRPC stream alike). */
+export function maasVehicleAt(fleet: SyntheticFleet, index: number, nowMs: number = fleet.createdAt): MaasVehicle {
+  const vehicle = fleet.vehicleAt(index);
+  const status = fleet.statusAt(index, nowMs);
+  return {
     id: vehicle.device_id,
     vehicle_type: vehicle.vehicle_type,
     propulsion_types: vehicle.propulsion_types,
@@ -215,6 +217,11 @@ export function maasVehiclesPage(fleet: SyntheticFleet, endpoint: string, page: 
     battery_percent: status.last_telemetry.battery_percent ?? null,
     location: { lat: status.last_telemetry.location.lat, lng: status.last_telemetry.location.lng },
     last_reported: new Date(status.last_telemetry.timestamp).toISOString(),
-  }));
+  };
+}
+
+/** `GET /v1alpha2/vehicles` of the MaaS environment, one page, in the sandbox's own shape. */
+export function maasVehiclesPage(fleet: SyntheticFleet, endpoint: string, page: PageRequest, nowMs: number = fleet.createdAt): MaasVehiclesBody {
+  const vehicles = indexesOf(page, fleet.size).map((i) => maasVehicleAt(fleet, i, nowMs));
   return { vehicles, links: { next: pageLinks(endpoint, page, fleet.size).next } };
 }

@@ -10,6 +10,9 @@ import type { ClientReport } from './clientGrade';
 import { ClientGrader } from './clientGrade';
 import { clientReportText } from './clientReportText';
 import type { DemoCredential } from './demoCredential';
+import type { GrpcCallLog, GrpcSandbox } from './grpc/grpcSandbox';
+import type { GrpcReflectionMode } from './grpc/grpcOptions';
+import { GRPC_REFLECTION_MODES, isGrpcReflectionMode } from './grpc/grpcOptions';
 import { withoutTrailingSlashes } from '../core/environment';
 import { writeDemoCredential } from './demoCredential';
 import type { MdsErrorBody, Reply } from './mdsResponses';
@@ -26,6 +29,8 @@ import { TrustStore } from './trustStore';
 export type { DemoCredential } from './demoCredential';
 export type { TrustedKey } from './trustStore';
 export type { SandboxFault } from './sandboxFaults';
+export type { GrpcCallLog } from './grpc/grpcSandbox';
+export type { GrpcReflectionMode } from './grpc/grpcOptions';
 export { parseTrustFile } from './trustStore';
 export type { ClientReport, RequestVerdict } from './clientGrade';
 export { clientReportText } from './clientReportText';
@@ -71,6 +76,16 @@ export interface SandboxOptions {
   grade?: boolean;
   /** Called once per answered request, e.g. to print why a token was refused. */
   onRequest?: (entry: SandboxRequestLog) => void;
+  /** Default true: each environment also serves gRPC on a port of its own (`grpcTarget`). */
+  grpc?: boolean;
+  /** Default 0: ephemeral ports; n: the environments' gRPC ports are n, n+1, n+2 (in `environments` order). */
+  grpcPort?: number;
+  /** Which gRPC server reflection versions to serve; default `both`. */
+  grpcReflection?: GrpcReflectionMode;
+  /** Default false: reflection answers without a token; true: it needs one, as the other gRPC calls. */
+  grpcReflectionAuth?: boolean;
+  /** Called once per answered gRPC call. */
+  onGrpcCall?: (entry: GrpcCallLog) => void;
 }
 
 /** One answered request, for logs. Holds no token. */
@@ -93,6 +108,8 @@ export interface SandboxEnvironment {
   api: ApiKind;
   stage: 'staging' | 'production';
   baseUrl: string;
+  /** `host:port` of the environment's gRPC server (plaintext), unless the sandbox runs without gRPC. */
+  grpcTarget?: string;
 }
 
 /** A started sandbox. */
@@ -206,6 +223,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   const historyDays = checkInteger('historyDays', options.historyDays, 35, 1, 400);
   const faults = new FaultInjector(options.faults);
   const grader = options.grade ? new ClientGrader(now) : undefined;
+  const grpcPort = checkInteger('grpcPort', options.grpcPort, 0, 0, 65535 - (ENVIRONMENT_KINDS.length - 1));
+  const grpcReflection = options.grpcReflection ?? 'both';
+  if (!isGrpcReflectionMode(grpcReflection)) invalidOption('grpcReflection', grpcReflection, `use one of ${GRPC_REFLECTION_MODES.join(', ')}`);
   const fleet = new SyntheticFleet({ size: fleetSize, seed, createdAt: now() });
   let environments: SandboxEnvironment[] = [];
   let origin = '';
@@ -334,6 +354,22 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   origin = `http://${dialHost}:${actualPort}`;
   environments = ENVIRONMENT_KINDS.map((kind) => ({ ...kind, baseUrl: `${origin}/${kind.id}` }));
 
+  let grpc: GrpcSandbox | undefined;
+  if (options.grpc ?? true) {
+    try {
+      // Loaded here, not imported at the top: grpc-js is evaluated only when a sandbox with gRPC starts.
+      const { startGrpcSandbox } = await import('./grpc/grpcSandbox');
+      grpc = await startGrpcSandbox({ host, dialHost, firstPort: grpcPort, environments, fleet, now, verifier: verifyTokens ? verifier : undefined, reflection: grpcReflection, reflectionAuth: options.grpcReflectionAuth ?? false, onCall: options.onGrpcCall });
+    } catch (err) {
+      server.closeAllConnections();
+      await new Promise<void>((resolveClose) => server.close(() => resolveClose()));
+      removeDemoDir();
+      throw err;
+    }
+    const targets = grpc.targets;
+    environments = environments.map((e) => ({ ...e, grpcTarget: targets[e.id] }));
+  }
+
   let closing: Promise<void> | undefined;
   return {
     url: origin,
@@ -346,6 +382,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     clientReport: () => grader?.report(),
     close: () => {
       closing ??= new Promise<void>((resolveClose) => {
+        grpc?.close();
         server.close(() => resolveClose());
         server.closeAllConnections();
       }).then(removeDemoDir);

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { generateKeyPairSync } from 'node:crypto';
 import path from 'node:path';
-import type { ClientReport, RunningSandbox } from '../sandbox/sandboxServer';
+import type { ClientReport, RunningSandbox, SandboxEnvironment } from '../sandbox/sandboxServer';
 import type { CredentialStore } from './credentialStore';
 import { EnvironmentRegistry } from './environmentRegistry';
 import { Disposable } from './lifecycle';
@@ -61,6 +61,11 @@ export class SandboxService extends Disposable {
     return report ? { report, text: loadSandboxModule().clientReportText(report) } : undefined;
   }
 
+  /** The running sandbox's environments, each with its REST `baseUrl` and its gRPC `grpcTarget` (`host:port`). */
+  get environmentsServed(): readonly SandboxEnvironment[] {
+    return this.running?.environments ?? [];
+  }
+
   /** Starts (or returns the running) sandbox and makes sure its demo credential is stored and bound. */
   async start(): Promise<RunningSandbox> {
     if (this.running) return this.running;
@@ -111,6 +116,10 @@ export class SandboxService extends Disposable {
       onRequest: (entry) => {
         if (entry.status >= 400) this.log.warn('sandbox', `${entry.method} ${entry.path} → ${entry.status}${entry.rule ? ` (rule ${entry.rule})` : ''}${entry.description ? `: ${entry.description}` : ''}`);
       },
+      // gRPC runs next to REST, each environment on a free port of its own (grpcTarget).
+      onGrpcCall: (entry) => {
+        if (entry.status !== 'OK' && entry.status !== 'CANCELLED') this.log.warn('sandbox', `gRPC ${entry.environment} ${entry.method} → ${entry.status}${entry.rule ? ` (rule ${entry.rule})` : ''}${entry.description ? `: ${entry.description}` : ''}`);
+      },
     });
     this.running = sandbox;
     try {
@@ -121,7 +130,7 @@ export class SandboxService extends Disposable {
       await this.stop();
       throw err;
     }
-    this.log.info('sandbox', `listening on ${sandbox.url}`);
+    this.log.info('sandbox', `listening on ${sandbox.url}; gRPC ${sandbox.environments.map((e) => `${e.id} ${e.grpcTarget ?? '-'}`).join(', ')}`);
     this.changed.fire(true);
     void vscode.commands.executeCommand('setContext', 'mobilityApi.sandboxRunning', true);
     return sandbox;
