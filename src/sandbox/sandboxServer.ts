@@ -359,7 +359,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     try {
       // Loaded here, not imported at the top: grpc-js is evaluated only when a sandbox with gRPC starts.
       const { startGrpcSandbox } = await import('./grpc/grpcSandbox');
-      grpc = await startGrpcSandbox({ host, dialHost, firstPort: grpcPort, environments, fleet, now, verifier: verifyTokens ? verifier : undefined, reflection: grpcReflection, reflectionAuth: options.grpcReflectionAuth ?? false, onCall: options.onGrpcCall });
+      grpc = await startGrpcSandbox({ host, dialHost, firstPort: grpcPort, environments, fleet, now, verifier: verifyTokens ? verifier : undefined, reflection: grpcReflection, reflectionAuth: options.grpcReflectionAuth ?? false, onCall: options.onGrpcCall,
+        onChecked: grader ? (environment, method, authorization, check) => grader.record({ transport: 'grpc', method: method.split('/').pop() ?? method, path: method, atMs: now(), status: check.ok ? 0 : 16, authorization, check, audience: environment.baseUrl }) : undefined });
     } catch (err) {
       server.closeAllConnections();
       await new Promise<void>((resolveClose) => server.close(() => resolveClose()));

@@ -225,6 +225,28 @@ describe('sandbox gRPC reflection', () => {
     assert.deepEqual(services, ['mobility.sandbox.v1.VehicleService']);
   });
 
+  it('grades gRPC calls with the REST requests: the report card counts them by transport and names the rule', async () => {
+    const now = () => FIXED_NOW;
+    const graded = await startSandbox({ fleetSize: 20, now, grade: true });
+    const env = graded.environments.find((e) => e.id === 'mds-staging');
+    assert.ok(env?.grpcTarget);
+    const client = new SandboxGrpcClient(env.grpcTarget, 'VehicleService');
+    try {
+      const gradedSigner = new Signer(graded, now);
+      const ok = await client.unary('GetVehicle', { device_id: randomUUID() }, bearer(await gradedSigner.token(env.baseUrl)));
+      assert.equal(ok.error?.code, status.NOT_FOUND, 'the token was accepted');
+      assert.equal((await client.stream('ListVehicles', bearer())).error?.code, status.UNAUTHENTICATED);
+      const report = graded.clientReport();
+      assert.ok(report);
+      assert.deepEqual(report.requests, { seen: 2, accepted: 1, refused: 1, unchecked: 0 });
+      assert.deepEqual(report.byTransport, { grpc: 2 });
+      assert.deepEqual(report.refusals.map((r) => [r.rule, r.count, r.first.transport, r.first.path]), [['missing_bearer', 1, 'grpc', '/mobility.sandbox.v1.VehicleService/ListVehicles']]);
+    } finally {
+      client.close();
+      await graded.close();
+    }
+  });
+
   it('rejects an unknown reflection mode with a clear error', async () => {
     await assert.rejects(startSandbox({ grpcReflection: 'v2' as GrpcReflectionMode }), /grpcReflection is "v2"; use one of v1, v1alpha, both, none/);
   });

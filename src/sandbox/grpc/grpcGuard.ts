@@ -6,7 +6,7 @@
 import * as grpc from '@grpc/grpc-js';
 import type { AuthRuleId } from '../authRules';
 import type { ApiKind } from '../../core/environment';
-import type { TokenVerifier } from '../tokenVerifier';
+import type { TokenCheck, TokenVerifier } from '../tokenVerifier';
 import type { GrpcError } from './grpcErrors';
 import { grpcError, statusName, unauthenticated } from './grpcErrors';
 
@@ -43,6 +43,8 @@ export interface CallGuard {
   /** Undefined: every call is accepted (the sandbox's verifyTokens: false). */
   verifier?: TokenVerifier;
   log: (entry: Omit<GrpcCallLog, 'protocol' | 'environment'>) => void;
+  /** Told of every token check (the client grade counts gRPC calls as it counts REST requests). */
+  checked?: (method: string, authorization: string | undefined, check: TokenCheck) => void;
 }
 
 /** `abcd…`: enough to tell keys apart in a log, not enough to use one. */
@@ -60,7 +62,9 @@ export async function admit(guard: CallGuard, method: string, metadata: grpc.Met
     return error;
   }
   const value = values[0];
-  const check = await guard.verifier.verify(typeof value === 'string' ? value : undefined, { api: guard.environment.api, audience: guard.environment.baseUrl });
+  const authorization = typeof value === 'string' ? value : undefined;
+  const check = await guard.verifier.verify(authorization, { api: guard.environment.api, audience: guard.environment.baseUrl });
+  guard.checked?.(method, authorization, check);
   if (check.ok) return undefined;
   const error = unauthenticated(check.refusal);
   const { kid, rule } = check.refusal;

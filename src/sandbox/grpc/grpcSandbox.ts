@@ -9,7 +9,7 @@ import * as protoLoader from '@grpc/proto-loader';
 import { ReflectionService } from '@grpc/reflection';
 import { MobilityError } from '../../core/base';
 import type { SyntheticFleet } from '../syntheticFleet';
-import type { TokenVerifier } from '../tokenVerifier';
+import type { TokenCheck, TokenVerifier } from '../tokenVerifier';
 import type { CallGuard, GrpcCallLog, GrpcEnvironment } from './grpcGuard';
 import { guardService } from './grpcGuard';
 import { MAAS_VEHICLE_SERVICE, VEHICLE_SERVICE, maasServiceHandlers, vehicleServiceHandlers } from './grpcServices';
@@ -39,6 +39,8 @@ export interface GrpcSandboxOptions {
   reflection: GrpcReflectionMode;
   /** Whether reflection calls need a token too (default: they do not). */
   reflectionAuth: boolean;
+  /** Told of every token check of a call, with the environment it reached. */
+  onChecked?: (environment: GrpcEnvironment, method: string, authorization: string | undefined, check: TokenCheck) => void;
   onCall?: (entry: GrpcCallLog) => void;
 }
 
@@ -86,6 +88,7 @@ export async function startGrpcSandbox(options: GrpcSandboxOptions): Promise<Grp
       const guard: CallGuard = {
         environment,
         verifier: options.verifier,
+        checked: (method, authorization, check) => options.onChecked?.(environment, method, authorization, check),
         log: (entry) => {
           try {
             options.onCall?.({ protocol: 'grpc', environment: environment.id, ...entry });
