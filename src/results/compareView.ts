@@ -5,7 +5,7 @@ import type { DecodedToken } from '../core/decodeJwt';
 import type { Environment } from '../core/environment';
 import type { LintFinding } from '../core/lintToken';
 import type { SignatureCheck } from '../core/verifySignature';
-import type { ClaimDiffView, CompareResultView } from '../shared/protocol';
+import type { ClaimDiffView, CompareResultView } from '../shared/tokenViews';
 import { environmentView } from './environmentView';
 import { tokenView } from './tokenView';
 

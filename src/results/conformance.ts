@@ -1,7 +1,7 @@
 // The conformance of a whole result (every page) for the panel and the CLI: each page is checked
 // against the official MDS 2.0 schemas, and the pages' findings are merged into one report.
 import type { ApiResult, HttpExchange } from '../core/apiClient';
-import type { ConformanceRuleView, ConformanceView } from '../shared/protocol';
+import type { ConformanceRuleView, ConformanceView } from '../shared/conformanceViews';
 import type { ConformanceReport } from '../core/conformance/validateMds';
 import { guessMdsEndpoint, validateMdsResponse } from '../core/conformance/validateMds';
 import type { MdsMode } from '../core/conformance/schemaCorrections';

@@ -5,7 +5,7 @@ import type { HttpExchange } from '../core/apiClient';
 import type { AuthRuleId } from '../core/authRules';
 import { AUTH_RULES } from '../core/authRules';
 import type { ErrorCode } from '../shared/errorCodes';
-import type { ErrorView } from '../shared/protocol';
+import type { ErrorView } from '../shared/listingViews';
 import type { RefusalContext } from './refusalView';
 import { explainRefusal } from './refusalView';
 import { scrub } from './tokenPreview';

@@ -7,7 +7,7 @@ import { withoutTrailingSlashes } from '../core/environment';
 import type { LintFinding } from '../core/lintToken';
 import { lintToken } from '../core/lintToken';
 import type { SignatureCheck } from '../core/verifySignature';
-import type { FindingView, TimeView, TokenResultView, TokenView } from '../shared/protocol';
+import type { FindingView, TimeView, TokenResultView, TokenView } from '../shared/tokenViews';
 import { environmentView } from './environmentView';
 import { plural } from '../shared/format';
 import { scrub, shortenToken } from './tokenPreview';

@@ -12,20 +12,12 @@ import '@vscode-elements/elements/dist/vscode-tab-panel/index.js';
 import '@vscode-elements/elements/dist/vscode-tabs/index.js';
 import '@vscode-elements/elements/dist/vscode-textfield/index.js';
 import './results.css';
-import type {
-  BodyView,
-  CompareResultView,
-  HostMessage,
-  ListingResultView,
-  PanelUiState,
-  PersistedPanelState,
-  RequestErrorResultView,
-  ResultSummary,
-  ResultView,
-  TokenResultView,
-  WebviewMessage,
-} from '../shared/protocol';
-import { PERSISTED_STATE_VERSION, concatVehicleColumns, isHostMessage, parsePersistedState } from '../shared/protocol';
+import type { BodyView, ListingResultView, RequestErrorResultView } from '../shared/listingViews';
+import { concatVehicleColumns } from '../shared/listingViews';
+import type { HostMessage, PanelUiState, PersistedPanelState, ResultView, WebviewMessage } from '../shared/protocol';
+import { PERSISTED_STATE_VERSION, isHostMessage, parsePersistedState } from '../shared/protocol';
+import type { ResultSummary } from '../shared/resultSummary';
+import type { CompareResultView, TokenResultView } from '../shared/tokenViews';
 import type { DataTableView } from '../shared/dataTable';
 import { concatDataTables, vehicleDataTable } from '../shared/dataTable';
 import { conformanceVerdict, renderConformance } from './conformanceSection';

@@ -15,7 +15,7 @@ import type { Credential } from '../../src/core/credential';
 import { decodeJwt } from '../../src/core/decodeJwt';
 import type { Environment } from '../../src/core/environment';
 import { lintToken } from '../../src/core/lintToken';
-import type { ListingResultView } from '../../src/shared/protocol';
+import type { ListingResultView } from '../../src/shared/listingViews';
 import { bodyView } from '../../src/results/bodyView';
 import { listingView } from '../../src/results/listingView';
 import { resultConformanceView } from '../../src/results/conformance';

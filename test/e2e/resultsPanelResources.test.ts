@@ -11,7 +11,7 @@ import type { ApiResult } from '../../src/core/apiClient';
 import { ApiClient } from '../../src/core/apiClient';
 import type { Credential } from '../../src/core/credential';
 import type { Environment } from '../../src/core/environment';
-import type { ListingResultView } from '../../src/shared/protocol';
+import type { ListingResultView } from '../../src/shared/listingViews';
 import { bodyView } from '../../src/results/bodyView';
 import { resultConformanceView } from '../../src/results/conformance';
 import { resultView } from '../../src/results/resultView';
