@@ -4,6 +4,7 @@ import type { ErrorCode } from './errorCodes';
 import type { DataTableView } from './dataTable';
 import { remapCodes } from './dataTable';
 import type { ConformanceView } from './conformanceViews';
+import type { TokenFactsView } from './historyViews';
 import type { EnvironmentView, ResultSummary } from './resultSummary';
 import type { TokenView } from './tokenViews';
 import type { VehicleColumns } from './vehicleColumns';
@@ -120,6 +121,8 @@ export interface ListingResultView {
   canExport?: boolean;
   /** An hour endpoint (trips, telemetry, historical events): the panel offers "Fetch hours…" for a range. */
   canFetchHours?: boolean;
+  /** The `jti`, `iat` and `exp` of the first page's token, for the header line. */
+  tokenFacts?: TokenFactsView;
 }
 
 /** What an export saves: the table's rows as CSV, its positions as GeoJSON, or a page's body as received. */

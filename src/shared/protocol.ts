@@ -10,6 +10,7 @@
 import type { TableQuery } from './dataTable';
 import type { ConformanceView } from './conformanceViews';
 import type { HarvestHeatmapView, HarvestHourView, HarvestResultView } from './harvestViews';
+import type { HistoryCompareView, HistoryEntryView } from './historyViews';
 import type { BodyView, ErrorView, ExportFormat, ListingResultView, PageView, RequestErrorResultView } from './listingViews';
 import type { EnvironmentView, HarvestOrigin, ResultSummary } from './resultSummary';
 import type { CompareResultView, TokenResultView } from './tokenViews';
@@ -64,7 +65,11 @@ export type HostMessage =
   /** A harvest moved on: the whole heatmap again (a month is 720 small cells), and whether it still runs. */
   | { type: 'harvestProgress'; resultId: string; heatmap: HarvestHeatmapView; running: boolean; stopped?: string; summaryLine: string }
   /** The items of the hour the user chose, read by the host from the hour's file. */
-  | { type: 'harvestHour'; resultId: string; hour: HarvestHourView };
+  | { type: 'harvestHour'; resultId: string; hour: HarvestHourView }
+  /** The panel's history of this session's sends, newest first, and which one is shown (see results/resultHistory.ts). */
+  | { type: 'history'; entries: HistoryEntryView[]; shownId?: string }
+  /** Two history entries side by side, as the webview asked with `compareHistory`. */
+  | { type: 'historyCompare'; compare: HistoryCompareView };
 
 export type WebviewMessage =
   | { type: 'ready' }
@@ -82,7 +87,11 @@ export type WebviewMessage =
   /** Show the items of one hour of a harvest (`YYYY-MM-DDTHH`). */
   | { type: 'showHarvestHour'; resultId: string; hour: string }
   /** "Fetch hours…" from a result of an hour endpoint: the host runs the command for its environment and endpoint. */
-  | { type: 'fetchHours'; resultId: string };
+  | { type: 'fetchHours'; resultId: string }
+  /** Show an earlier result of the history again. */
+  | { type: 'showHistoryEntry'; resultId: string }
+  /** Compare two results of the history. */
+  | { type: 'compareHistory'; leftId: string; rightId: string };
 
 /** `YYYY-MM-DDTHH`, the shape of an hour key (the host checks the hour against its harvest). */
 const HOUR_KEY = /^\d{4}-\d{2}-\d{2}T\d{2}$/;
@@ -115,7 +124,10 @@ export function parseWebviewMessage(value: unknown): WebviewMessage | undefined 
       case 'loadNextPage':
       case 'loadAllPages':
       case 'fetchHours':
+      case 'showHistoryEntry':
         return isShortString(resultId) ? { type, resultId } : undefined;
+      case 'compareHistory':
+        return isShortString(value.leftId) && isShortString(value.rightId) && value.leftId !== value.rightId ? { type, leftId: value.leftId, rightId: value.rightId } : undefined;
       case 'showHarvestHour':
         return isShortString(resultId) && typeof value.hour === 'string' && HOUR_KEY.test(value.hour) ? { type, resultId, hour: value.hour } : undefined;
       case 'copyToken':
@@ -155,7 +167,7 @@ export function parseTableQuery(value: unknown): TableQuery {
   return query;
 }
 
-const HOST_MESSAGE_TYPES: ReadonlySet<string> = new Set(['show', 'restore', 'pagesAppended', 'busy', 'body', 'notice', 'conformance', 'harvestProgress', 'harvestHour']);
+const HOST_MESSAGE_TYPES: ReadonlySet<string> = new Set(['show', 'restore', 'pagesAppended', 'busy', 'body', 'notice', 'conformance', 'harvestProgress', 'harvestHour', 'history', 'historyCompare']);
 
 /** True when `value` looks like a host message (the webview ignores other `message` events). */
 export function isHostMessage(value: unknown): value is HostMessage {
