@@ -2,11 +2,7 @@
 // pages, tokens held host-side) and can be shown again and compared; older ones keep only their summary entry, and
 // the oldest summaries go too. Nothing here outlives the window: after a reload the panel has its persisted summary only.
 import type { HistoryEntryView } from '../shared/historyViews';
-
-/** How many results keep everything. */
-export const HISTORY_KEPT_IN_FULL = 5;
-/** How many entries the history lists at most (the older ones as summaries). */
-export const HISTORY_MAX_ENTRIES = 50;
+import { HISTORY_KEPT_IN_FULL, HISTORY_MAX_ENTRIES } from '../shared/historyViews';
 
 interface Entry<T> {
   view: HistoryEntryView;

@@ -2,6 +2,11 @@
 // entries compared side by side. Nothing secret: the token behind an entry shows only its `jti`, never the
 // token or its key id.
 
+/** How many results of a panel's history keep everything (rows, pages, tokens host-side); older ones keep their entry only. */
+export const HISTORY_KEPT_IN_FULL = 5;
+/** How many entries a panel's history lists at most. */
+export const HISTORY_MAX_ENTRIES = 50;
+
 /** The claims of the token behind a result that the header line shows: its id and its issue and expiry times. */
 export interface TokenFactsView {
   /** The page the token was sent with (1-based); 1 unless the result has pages of their own. */

@@ -11,12 +11,13 @@ import { parseCredential } from '../../src/core/parseCredential';
 import { startSandbox } from '../../src/sandbox/sandboxServer';
 import type { RunningSandbox } from '../../src/sandbox/sandboxServer';
 import type { HistoryEntryView } from '../../src/shared/historyViews';
+import { HISTORY_KEPT_IN_FULL, HISTORY_MAX_ENTRIES } from '../../src/shared/historyViews';
 import { parseWebviewMessage } from '../../src/shared/protocol';
 import { COMPARE_IDS_SHOWN, compareHistoryResults, itemDiff } from '../../src/results/historyCompare';
 import { historyEntryOf, pathOf } from '../../src/results/historyEntry';
 import { requestErrorView } from '../../src/results/listingView';
 import { tripTable } from '../../src/results/resourceReaders';
-import { HISTORY_KEPT_IN_FULL, HISTORY_MAX_ENTRIES, ResultHistory } from '../../src/results/resultHistory';
+import { ResultHistory } from '../../src/results/resultHistory';
 import { resultView } from '../../src/results/resultView';
 
 const trip = (id: string, duration: number) => ({ trip_id: id, device_id: `d-${id}`, provider_id: 'p', trip_type: ['rider'], start_time: 1_700_000_000_000, end_time: 1_700_000_600_000, duration, distance: 1000, start_location: { lat: 47.1, lng: 8.5 }, end_location: { lat: 47.2, lng: 8.6 } });
