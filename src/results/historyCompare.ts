@@ -1,7 +1,7 @@
 // Two results of the history side by side: status, timing, item counts, the response headers that differ, and which
 // items (matched by id) were added, removed or changed from the older result to the newer one.
 import type { DataColumn, DataTableView } from '../shared/dataTable';
-import { cellText } from '../shared/dataTable';
+import { cellText, columnHasValues } from '../shared/dataTable';
 import type { CompareSideView, HeaderDiffView, HistoryCompareView, ItemDiffView } from '../shared/historyViews';
 import type { ListingResultView } from '../shared/listingViews';
 import { historyEntryOf } from './historyEntry';
@@ -78,13 +78,14 @@ function rowsById(table: DataTableView, idColumn: DataColumn, columns: DataColum
   return rows;
 }
 
-/** Which items were added, removed or changed from `older` to `newer`: matched by their id column, compared by the columns both tables have. */
+/** Which items were added, removed or changed from `older` to `newer`: matched by their id column, compared by the columns that have values in both. */
 export function itemDiff(older: DataTableView, newer: DataTableView): ItemDiffView {
   const oldId = idColumnOf(older);
   const newId = idColumnOf(newer);
   const none: ItemDiffView = { comparable: false, added: [], removed: [], changed: [], addedCount: 0, removedCount: 0, changedCount: 0, sameCount: 0 };
   if (!oldId || !newId || oldId.id !== newId.id) return none;
-  const shared = older.columns.filter((c) => newer.columns.some((n) => n.id === c.id && n.type === c.type));
+  // Only what both answers tell: a column empty on one side (no battery in /vehicles) would mark every item changed.
+  const shared = older.columns.filter((c) => columnHasValues(c) && newer.columns.some((n) => n.id === c.id && n.type === c.type && columnHasValues(n)));
   const pick = (table: DataTableView) => shared.map((c) => table.columns.find((x) => x.id === c.id) as DataColumn);
   const before = rowsById(older, oldId, pick(older));
   const after = rowsById(newer, newId, pick(newer));

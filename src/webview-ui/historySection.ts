@@ -68,7 +68,9 @@ export class HistorySection {
       const show = h('button', { type: 'button', class: 'page-select', 'data-testid': 'history-show', 'data-id': e.id, 'aria-current': current ? 'true' : undefined, disabled: !e.kept, title: e.kept ? l10n.t('Show this result again') : l10n.t('Only its summary is kept; run the request again') },
         dataText(`${e.method} ${e.path}`));
       show.addEventListener('click', () => this.post({ type: 'showHistoryEntry', resultId: e.id }));
-      const pick = h('vscode-checkbox', { label: l10n.t('Compare {0} of {1}', `${e.method} ${e.path}`, timeText(e.createdAt)), 'data-testid': 'history-pick', 'data-id': e.id, disabled: !e.kept || e.kind !== 'listing' }) as Checkbox;
+      // The checkbox's name is for screen readers only; the row shows what it is.
+      const pick = h('vscode-checkbox', { 'data-testid': 'history-pick', 'data-id': e.id, disabled: !e.kept || e.kind !== 'listing' },
+        h('span', { class: 'visually-hidden' }, l10n.t('Compare {0} of {1}', `${e.method} ${e.path}`, timeText(e.createdAt)))) as Checkbox;
       pick.checked = this.picked.includes(e.id);
       pick.addEventListener('change', () => {
         this.picked = this.picked.filter((id) => id !== e.id);
@@ -79,7 +81,7 @@ export class HistorySection {
       });
       return h('tr', { class: current ? 'selected' : undefined, 'data-testid': 'history-entry', 'data-id': e.id },
         h('td', null, pick),
-        h('td', null, show, h('div', { class: 'muted' }, e.title, ' · ', e.environmentName, e.kept ? null : l10n.t(' · summary only'))),
+        h('td', null, show, h('div', { class: 'muted' }, e.title, e.kept ? null : l10n.t(' · summary only'))),
         h('td', null, statusOf(e)),
         h('td', { class: 'num' }, timeText(e.createdAt)),
         h('td', { 'data-testid': 'history-jti' }, jtiOf(e.jti)));
@@ -136,7 +138,9 @@ export function renderHistoryComparison(view: HistoryCompareView): HTMLElement {
         row(l10n.t('Token jti'), jtiOf(left.jti), jtiOf(right.jti), 'compare-jti'))),
     h('h4', null, l10n.t('Response headers that differ')),
     view.headers.length
-      ? h('table', { class: 'headers diff', 'data-testid': 'compare-headers' }, h('tbody', null, ...view.headers.map((d) => h('tr', { 'data-testid': 'compare-header' },
+      ? h('table', { class: 'headers diff', 'data-testid': 'compare-headers' },
+        h('thead', null, h('tr', null, h('th', { scope: 'col' }, l10n.t('Header')), h('th', { scope: 'col' }, l10n.t('Older')), h('th', { scope: 'col' }, l10n.t('Newer')))),
+        h('tbody', null, ...view.headers.map((d) => h('tr', { 'data-testid': 'compare-header' },
         h('th', { scope: 'row', translate: 'no' }, d.name),
         h('td', null, d.left ?? h('span', { class: 'muted' }, l10n.t('(absent)'))),
         h('td', null, d.right ?? h('span', { class: 'muted' }, l10n.t('(absent)')))))))

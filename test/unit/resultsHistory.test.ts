@@ -98,6 +98,10 @@ describe('results panel history and compare', function () {
     const d = itemDiff(older, newer);
     assert.deepEqual({ added: d.added, removed: d.removed, changed: d.changed, same: d.sameCount, label: d.idLabel }, { added: ['t4'], removed: ['t1'], changed: ['t3'], same: 1, label: 'Trip ID' });
 
+    // A column one side leaves empty (no durations) tells nothing: no item is changed by it.
+    const noDurations = tripTable([trip('t1', 60), trip('t2', 60)].map(({ duration: _omitted, ...rest }) => rest));
+    assert.deepEqual({ changed: itemDiff(noDurations, tripTable([trip('t1', 60), trip('t2', 90)])).changedCount, same: itemDiff(noDurations, tripTable([trip('t1', 60), trip('t2', 90)])).sameCount }, { changed: 0, same: 2 });
+
     const many = tripTable(Array.from({ length: COMPARE_IDS_SHOWN + 25 }, (_, i) => trip(`n${i}`, 1)));
     const big = itemDiff(older, many);
     assert.equal(big.addedCount, COMPARE_IDS_SHOWN + 25);
