@@ -33,6 +33,8 @@ export interface HeldResult {
   endpointId?: string;
   /** A harvest's view: its heatmap and the hour shown. */
   harvest?: HarvestSession;
+  /** The tab title it was shown with, to show it again from the history. */
+  title?: string;
 }
 
 /** Where a send's pages came from and what its buttons can do again. */

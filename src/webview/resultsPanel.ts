@@ -38,8 +38,6 @@ export class ResultsPanel implements vscode.Disposable {
   private current: HeldResult | undefined;
   /** This session's sends in this panel, newest first; the last few in full (see results/resultHistory.ts). */
   private readonly history = new ResultHistory<HeldResult>();
-  /** The tab title each result was shown with, to show it again from the history. */
-  private readonly titles = new Map<string, string>();
   private readonly disposables: vscode.Disposable[] = [];
   /** What the page loader, the conformance check and the copy buttons may do with this panel. */
   private readonly port: PagePort & ConformancePort;
@@ -106,7 +104,7 @@ export class ResultsPanel implements vscode.Disposable {
     this.current = result;
     this.restoredSummary = undefined;
     this.panel.title = title;
-    this.titles.set(result.view.id, title);
+    result.title = title;
     // Only the latest result matters; older queued messages belong to a replaced result.
     this.pending = [];
     const check = prepareConformance(result);
@@ -143,7 +141,7 @@ export class ResultsPanel implements vscode.Disposable {
       this.post({ type: 'notice', level: 'error', text: vscode.l10n.t('Only the last {0} results are kept in full; this one keeps its summary only. Run the request again.', HISTORY_KEPT_IN_FULL) });
       return;
     }
-    this.display(held, this.titles.get(resultId) ?? this.panel.title, true);
+    this.display(held, held.title ?? this.panel.title, true);
   }
 
   /** Compares two history entries that are kept in full and are answers (listings). */

@@ -18,7 +18,9 @@ import { historyEntryOf, pathOf } from '../../src/results/historyEntry';
 import { requestErrorView } from '../../src/results/listingView';
 import { tripTable } from '../../src/results/resourceReaders';
 import { ResultHistory } from '../../src/results/resultHistory';
-import { resultView } from '../../src/results/resultView';
+import { listingOf, resultView } from '../../src/results/resultView';
+import { listingView } from '../../src/results/listingView';
+import { heldSend } from '../../src/webview/heldResult';
 
 const trip = (id: string, duration: number) => ({ trip_id: id, device_id: `d-${id}`, provider_id: 'p', trip_type: ['rider'], start_time: 1_700_000_000_000, end_time: 1_700_000_600_000, duration, distance: 1000, start_location: { lat: 47.1, lng: 8.5 }, end_location: { lat: 47.2, lng: 8.6 } });
 
@@ -122,6 +124,21 @@ describe('results panel history and compare', function () {
     assert.equal(released.length, HISTORY_MAX_ENTRIES + 3 - HISTORY_KEPT_IN_FULL, 'every result let go of once');
     assert.equal(history.entry('r0'), undefined, 'the oldest summaries go too');
     assert.throws(() => new ResultHistory(1, 10), /at least two/);
+  });
+
+  it('holds a vehicle listing and any other send in the same shape (one builder): every page and its token host-side, none in the view', async () => {
+    const result = await send('/vehicles', 'vehicles');
+    const fromListing = heldSend(listingView({ id: 'l', environment: env, listing: listingOf(result), canLoadNext: true, canCopyCurl: true, now: 1 }), { environment: env, pages: result.pages, loadNext: () => Promise.resolve({ listing: listingOf(result) }) });
+    const fromResult = heldSend(view('r', result, 'Vehicles', 1), { environment: env, pages: result.pages, runAgain: () => Promise.resolve(), endpointId: 'vehicles' });
+    for (const held of [fromListing, fromResult]) {
+      assert.deepEqual(held.tokens, result.pages.map((p) => p.token?.token));
+      assert.notEqual(held.pages, result.pages, 'its own list of pages: appending more leaves the caller\'s alone');
+      assert.deepEqual(held.pages, result.pages);
+      assert.equal(held.view.kind === 'listing' && held.view.canExport, true);
+      assert.ok(!JSON.stringify(held.view).includes(held.tokens[0] ?? '-'), 'no raw token in the view');
+    }
+    assert.deepEqual(Object.keys(fromListing).sort(), ['environment', 'loadNext', 'pages', 'tokens', 'view']);
+    assert.deepEqual(Object.keys(fromResult).sort(), ['endpointId', 'environment', 'pages', 'runAgain', 'tokens', 'view']);
   });
 
   it('accepts the history messages of the webview, and no compare of an entry with itself', () => {
