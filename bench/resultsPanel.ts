@@ -9,7 +9,7 @@ import { parseCredential } from '../src/core/auth/parseCredential';
 import { startSandbox } from '../src/sandbox/sandboxServer';
 import { listingView } from '../src/results/listingView';
 import { telemetryTable, tripTable } from '../src/results/resourceReaders';
-import type { ListingResultView } from '../src/shared/protocol';
+import type { ListingResultView } from '../src/shared/listingViews';
 import { encodeHostMessage, startPanelPageServer } from '../test/e2e/standalonePanelPage';
 import type { ProductionBuild } from './bundles';
 import type { ReportedFigure } from './figures';

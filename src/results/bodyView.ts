@@ -1,5 +1,5 @@
 import type { HttpExchange } from '../core/http';
-import type { BodyView } from '../shared/protocol';
+import type { BodyView } from '../shared/listingViews';
 import { scrub } from './tokenPreview';
 
 /** Raw bodies longer than this are cut in the Raw view (the whole text opens in an editor). */

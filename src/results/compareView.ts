@@ -3,7 +3,7 @@
 import * as l10n from '@vscode/l10n';
 import type { DecodedToken, LintFinding, SignatureCheck } from '../core/auth';
 import type { Environment } from '../core/environment';
-import type { ClaimDiffView, CompareResultView } from '../shared/protocol';
+import type { ClaimDiffView, CompareResultView } from '../shared/tokenViews';
 import { environmentView } from './environmentView';
 import { tokenView } from './tokenView';
 

@@ -1,7 +1,7 @@
 // The conformance of a whole result (every page) for the panel and the CLI: each page is checked
 // against the official MDS 2.0 schemas, and the pages' findings are merged into one report.
 import type { ApiResult, HttpExchange } from '../core/http';
-import type { ConformanceRuleView, ConformanceView } from '../shared/protocol';
+import type { ConformanceRuleView, ConformanceView } from '../shared/conformanceViews';
 import type { ConformanceReport, ConformanceRule, MdsMode } from '../core/conformance';
 import { guessMdsEndpoint, validateMdsResponse } from '../core/conformance';
 import { isMdsEndpointId } from '../core/mds';

@@ -1,7 +1,7 @@
 import { curlCommand } from '../core/http';
 import type { Environment } from '../core/environment';
 import { API_LABELS } from '../core/environment';
-import type { EnvironmentView } from '../shared/protocol';
+import type { EnvironmentView } from '../shared/resultSummary';
 
 /** What the panel shows of an environment. */
 export function environmentView(env: Environment): EnvironmentView {

@@ -5,7 +5,7 @@ import type { HttpExchange } from '../core/http';
 import type { AuthRuleId } from '../core/auth';
 import { AUTH_RULES } from '../core/auth';
 import type { ErrorCode } from '../shared/errorCodes';
-import type { ErrorView } from '../shared/protocol';
+import type { ErrorView } from '../shared/listingViews';
 import type { RefusalContext } from './refusalView';
 import { explainRefusal } from './refusalView';
 import { scrub } from './tokenPreview';

@@ -6,7 +6,7 @@ import type { HourRecord } from '../core/harvest';
 import type { MdsHourEndpointId } from '../core/mds';
 import { HOUR_MS, formatUtcHour, parseUtcHour } from '../core/mds';
 import { formatBytes, formatCount, nounText, plural } from '../shared/format';
-import type { HarvestHeatmapView, HeatmapCellState, HeatmapCellView, HeatmapDayView } from '../shared/protocol';
+import type { HarvestHeatmapView, HeatmapCellState, HeatmapCellView, HeatmapDayView } from '../shared/harvestViews';
 
 /** The nouns of each hour endpoint's items: keys of the counted nouns of src/shared/format.ts, translated where used. */
 export const HARVEST_NOUNS: Record<MdsHourEndpointId, [string, string]> = {

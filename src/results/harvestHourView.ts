@@ -6,7 +6,7 @@ import type { MdsHourEndpointId } from '../core/mds';
 import type { DataTableView } from '../shared/dataTable';
 import { formatBytes, nounText, plural } from '../shared/format';
 import { isSingular } from '../shared/l10n';
-import type { HarvestHourView } from '../shared/protocol';
+import type { HarvestHourView } from '../shared/harvestViews';
 import { HARVEST_NOUNS, hourSpan } from './harvestHeatmap';
 import { eventTable, telemetryTable, tripTable } from './resourceReaders';
 

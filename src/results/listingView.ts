@@ -5,9 +5,11 @@ import type { HttpExchange, VehicleListing } from '../core/http';
 import { clockSkewOf } from '../core/clock';
 import type { Environment } from '../core/environment';
 import { normaliseBaseUrl } from '../core/environment';
-import type { HeaderView, ListingResultView, PageView, RequestErrorResultView, RequestView, ResponseView, ResultSummary } from '../shared/protocol';
+import type { HeaderView, ListingResultView, PageView, RequestErrorResultView, RequestView, ResponseView } from '../shared/listingViews';
+import type { ResultSummary } from '../shared/resultSummary';
 import { isRecord } from '../shared/isRecord';
 import { buildCurlCommand, environmentView } from './environmentView';
+import { tokenFactsOf } from './historyEntry';
 import { mobilityErrorView, pageErrorView } from './errorAdvice';
 import { plural } from '../shared/format';
 import type { RefusalContext } from './refusalView';
@@ -136,6 +138,8 @@ export function listingView(args: {
   const lastPage = listing.pages.at(-1);
   const skew = lastPage ? clockSkewOf(lastPage) : undefined;
   if (skew) view.clockNotice = skew.message;
+  const tokenFacts = tokenFactsOf(pages[0]);
+  if (tokenFacts) view.tokenFacts = tokenFacts;
   return view;
 }
 

@@ -9,7 +9,7 @@ import { itemsOf } from '../core/mds';
 import type { DataTableView } from '../shared/dataTable';
 import { vehicleDataTable } from '../shared/dataTable';
 import { nounText, plural } from '../shared/format';
-import type { ListingResultView } from '../shared/protocol';
+import type { ListingResultView } from '../shared/listingViews';
 import { isRecord } from '../shared/isRecord';
 import { listingView } from './listingView';
 import { csvTable, eventTable, stopTable, telemetryTable, tripTable } from './resourceReaders';

@@ -4,7 +4,7 @@ import type { DecodedToken, LintFinding, SignatureCheck } from '../core/auth';
 import { decodeJwt, lintToken } from '../core/auth';
 import type { Environment } from '../core/environment';
 import { withoutTrailingSlashes } from '../core/environment';
-import type { FindingView, TimeView, TokenResultView, TokenView } from '../shared/protocol';
+import type { FindingView, TimeView, TokenResultView, TokenView } from '../shared/tokenViews';
 import { environmentView } from './environmentView';
 import { plural } from '../shared/format';
 import { scrub, shortenToken } from './tokenPreview';

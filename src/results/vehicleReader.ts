@@ -2,7 +2,8 @@
 // the panel's table and the CLI's rows read every field through `readVehicle`, so both show the
 // same values (the battery of a status item comes from `last_telemetry` in both, for example).
 import { isRecord } from '../shared/isRecord';
-import type { ListingShape, VehicleColumns } from '../shared/protocol';
+import type { ListingShape } from '../shared/listingViews';
+import type { VehicleColumns } from '../shared/vehicleColumns';
 
 /** What one vehicle-like item shows. Missing or malformed fields are '' or NaN, never an exception. */
 export interface VehicleReading {

@@ -7,7 +7,7 @@
  */
 import * as l10n from '@vscode/l10n';
 import { formatCount, plural } from './format';
-import type { VehicleColumns } from './protocol';
+import type { VehicleColumns } from './vehicleColumns';
 
 /** Strings as they came (ids, names). */
 export interface TextColumn {

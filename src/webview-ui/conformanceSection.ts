@@ -3,7 +3,7 @@
 // value); each example's JSON Pointer is a button that opens that place in the JSON tree. Findings caused
 // by a known bug of the official schemas are labelled so and folded away. Every text is set as text.
 import * as l10n from '@vscode/l10n';
-import type { ConformanceRuleView, ConformanceView } from '../shared/protocol';
+import type { ConformanceRuleView, ConformanceView } from '../shared/conformanceViews';
 import { formatCount, plural } from '../shared/format';
 import type { Child } from './dom';
 import { dataText, fill, h } from './dom';

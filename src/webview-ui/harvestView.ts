@@ -4,7 +4,8 @@
 // click asks the host for the hour's items. The heatmap is replaced live while the harvest runs.
 import * as l10n from '@vscode/l10n';
 import { nounText } from '../shared/format';
-import type { HarvestHeatmapView, HarvestHourView, HarvestResultView, WebviewMessage } from '../shared/protocol';
+import type { HarvestHeatmapView, HarvestHourView, HarvestResultView } from '../shared/harvestViews';
+import type { WebviewMessage } from '../shared/protocol';
 import { DataGrid } from './dataGrid';
 import { button, clear, fill, h, urlText } from './dom';
 import './harvest.css';

@@ -1,6 +1,6 @@
 // The explanation of a refused request (401/403) and the clock-skew notice, as text nodes only.
 import * as l10n from '@vscode/l10n';
-import type { RefusalExplanationView } from '../shared/protocol';
+import type { RefusalExplanationView } from '../shared/listingViews';
 import { h } from './dom';
 
 const VERDICT_LABEL: Record<RefusalExplanationView['evidence'][number]['verdict'], string> = { ok: l10n.t('OK'), problem: l10n.t('Problem'), unknown: l10n.t('Unknown') };

@@ -1,7 +1,8 @@
 // The Request, Token, Response, Error and Pages sections. Every value from a response or a token is
 // set as text through h(); nothing here parses HTML.
 import * as l10n from '@vscode/l10n';
-import type { ClaimDiffView, CompareResultView, ErrorView, HeaderView, PageView, RequestView, ResponseView, TimeView, TokenView } from '../shared/protocol';
+import type { ErrorView, HeaderView, PageView, RequestView, ResponseView } from '../shared/listingViews';
+import type { ClaimDiffView, CompareResultView, TimeView, TokenView } from '../shared/tokenViews';
 import type { Child } from './dom';
 import { formatBytes, formatCount } from '../shared/format';
 import { button, formatMs, formatSpan, h, urlText } from './dom';

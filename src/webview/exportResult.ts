@@ -8,7 +8,7 @@ import type { HttpExchange } from '../core/http';
 import type { DataTableView, TableQuery } from '../shared/dataTable';
 import { queryRows } from '../shared/dataTable';
 import { plural } from '../shared/format';
-import type { ExportFormat, ListingResultView } from '../shared/protocol';
+import type { ExportFormat, ListingResultView } from '../shared/listingViews';
 import { writeChunksAtomically } from '../results/exportFile';
 import { EXPORT_CHUNK_ROWS, countPoints, csvChunks, geoJsonChunks } from '../results/exportWriters';
 import { tableOfView } from '../results/resultView';

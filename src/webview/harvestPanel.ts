@@ -13,7 +13,9 @@ import { environmentView } from '../results/environmentView';
 import { harvestHeatmapView } from '../results/harvestHeatmap';
 import { harvestHourView } from '../results/harvestHourView';
 import type { DataTableView } from '../shared/dataTable';
-import type { HarvestOrigin, HarvestResultView, HostMessage } from '../shared/protocol';
+import type { HarvestResultView } from '../shared/harvestViews';
+import type { HostMessage } from '../shared/protocol';
+import type { HarvestOrigin } from '../shared/resultSummary';
 
 /** What Fetch Hours… tells the panel while its harvest runs. */
 export interface HarvestDisplay {

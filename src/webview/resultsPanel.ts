@@ -3,24 +3,27 @@
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import { COMMANDS } from '../commands/commandIds';
-import type { ApiResult, HttpExchange, VehicleListing } from '../core/http';
-import type { Environment } from '../core/environment';
-import type { ConformanceView, HostMessage, ListingResultView, ResultSummary, ResultView, WebviewMessage } from '../shared/protocol';
-import { concatVehicleColumns, parseWebviewMessage } from '../shared/protocol';
-import { concatDataTables } from '../shared/dataTable';
+import { errorMessage } from '../core/base';
 import type { DataTableView } from '../shared/dataTable';
-import { mergeConformanceViews, resultConformanceView } from '../results/conformance';
-import { listingOf, resourceTableOf, summaryOf, itemsOnAnyPage } from '../results/resultView';
+import type { HostMessage, WebviewMessage } from '../shared/protocol';
+import { parseWebviewMessage } from '../shared/protocol';
+import type { ResultSummary } from '../shared/resultSummary';
+import { bodyView } from '../results/bodyView';
+import { compareHistoryResults } from '../results/historyCompare';
+import { historyEntryOf } from '../results/historyEntry';
+import { HISTORY_KEPT_IN_FULL } from '../shared/historyViews';
+import { ResultHistory } from '../results/resultHistory';
+import { checkConformance, prepareConformance } from './conformanceCheck';
+import type { ConformancePort } from './conformanceCheck';
 import type { ExportRequest, ExportResultOutcome } from './exportResult';
 import { exportResult } from './exportResult';
-import { panelHtml } from './panelHtml';
+import type { HeldResult } from './heldResult';
+import { hourOf } from './heldResult';
 import { hostL10n } from './l10nBundle';
-import { bodyView } from '../results/bodyView';
-import { itemsOnPage, listingLine, pageView } from '../results/listingView';
-import { vehicleColumns } from '../results/vehicleReader';
-import { errorMessage } from '../core/base';
-import type { HarvestSession } from './harvestPanel';
-
+import { loadAllPages, loadNextPage } from './pageLoader';
+import type { PagePort } from './pageLoader';
+import { copyCurl, copyPayload, copyToken } from './panelClipboard';
+import { panelHtml } from './panelHtml';
 
 /** The commands "Run again" executes, with `{ environmentId }`. */
 const RUN_AGAIN_COMMANDS = { vehicles: COMMANDS.listVehicles, status: COMMANDS.vehicleStatus } as const;
@@ -28,39 +31,16 @@ const RUN_AGAIN_COMMANDS = { vehicles: COMMANDS.listVehicles, status: COMMANDS.v
 export const LOG = '[results]';
 
 
-/** One result as the host holds it: the view, and what must never reach the webview. */
-export interface HeldResult {
-  view: ResultView;
-  /** Raw tokens by page index (a token result has one, at 0). */
-  tokens: string[];
-  pages: HttpExchange[];
-  environment?: Environment;
-  loadNextPage?: (nextUrl: string) => Promise<VehicleListing>;
-  /** showResult's "load next page": any resource. */
-  loadNextResult?: (nextUrl: string) => Promise<ApiResult>;
-  loadAllResult?: (nextUrl: string, onPage: (page: HttpExchange, pageNumber: number) => void, signal: AbortSignal) => Promise<ApiResult>;
-  curlCommand?: () => Promise<string>;
-  runAgain?: () => Promise<unknown>;
-  loading?: boolean;
-  /** The MDS endpoint for the conformance check (undefined: guessed from the body). */
-  endpointId?: string;
-  /** A harvest's view: its heatmap and the hour shown. */
-  harvest?: HarvestSession;
-}
-
-/** The setting that turns the panel's conformance check off. */
-const VALIDATE_SETTING = 'results.validate';
-
-function validationOn(): boolean {
-  return vscode.workspace.getConfiguration('mobilityApi').get<boolean>(VALIDATE_SETTING, true) !== false;
-}
-
 /** One webview panel: one per environment, plus one for tokens without an environment. */
 export class ResultsPanel implements vscode.Disposable {
   private ready = false;
   private pending: HostMessage[] = [];
   private current: HeldResult | undefined;
+  /** This session's sends in this panel, newest first; the last few in full (see results/resultHistory.ts). */
+  private readonly history = new ResultHistory<HeldResult>();
   private readonly disposables: vscode.Disposable[] = [];
+  /** What the page loader, the conformance check and the copy buttons may do with this panel. */
+  private readonly port: PagePort & ConformancePort;
 
   constructor(
     readonly key: string,
@@ -70,6 +50,14 @@ export class ResultsPanel implements vscode.Disposable {
     private restoredSummary: ResultSummary | undefined,
     onDisposed: (panel: ResultsPanel) => void,
   ) {
+    this.port = {
+      post: (message) => this.post(message),
+      isShown: (held) => this.current === held,
+      recheck: (held, offset) => this.pagesAppended(held, offset),
+      log,
+      logTag: LOG,
+      title: () => this.panel.title,
+    };
     const webviewRoot = vscode.Uri.joinPath(extensionUri, 'dist', 'webview');
     panel.webview.options = { enableScripts: true, localResourceRoots: [webviewRoot] };
     panel.webview.html = this.html(webviewRoot);
@@ -99,17 +87,27 @@ export class ResultsPanel implements vscode.Disposable {
     return this.current;
   }
 
-  /** Shows `result`, bringing the panel to the front unless `reveal` is false (a panel restored in a background tab stays there). */
+  /**
+   * Shows `result`, bringing the panel to the front unless `reveal` is false (a panel restored in a background tab
+   * stays there). A send (a listing or a request error) becomes the newest entry of the panel's history.
+   */
   show(result: HeldResult, title: string, reveal = true): void {
+    if (result.view.kind === 'listing' || result.view.kind === 'requestError') {
+      this.history.add(historyEntryOf(result.view, true), result);
+    }
+    this.display(result, title, reveal);
+  }
+
+  /** Puts `result` on screen (new, or again from the history) and the history beside it. */
+  private display(result: HeldResult, title: string, reveal: boolean): void {
     if (this.current !== result) this.current?.harvest?.dispose();
     this.current = result;
     this.restoredSummary = undefined;
     this.panel.title = title;
+    result.title = title;
     // Only the latest result matters; older queued messages belong to a replaced result.
     this.pending = [];
-    if (result.view.kind === 'listing') {
-      result.view.conformance = result.environment?.api !== 'mds' ? { state: 'notMds' } : validationOn() ? { state: 'checking' } : { state: 'off' };
-    }
+    const check = prepareConformance(result);
     const message: HostMessage = { type: 'show', panelKey: this.key, result: result.view };
     if (this.ready) this.post(message);
     else {
@@ -117,30 +115,44 @@ export class ResultsPanel implements vscode.Disposable {
       // than one round trip after the page's `ready` (which then re-sends it; the page ignores the repeat).
       this.send(message);
     }
+    this.postHistory();
     if (reveal && !this.panel.visible) this.panel.reveal(undefined, true);
-    if (result.view.kind === 'listing' && result.view.conformance?.state === 'checking') this.checkConformance(result, result.pages, 0);
+    if (check) checkConformance(result, result.pages, 0, this.port);
   }
 
-  /**
-   * Validates `pages` (starting at page `offset`) against the official MDS schemas after the result is on
-   * screen: the validator takes a moment on 100,000 items, and the table should not wait for it.
-   */
-  private checkConformance(held: HeldResult, pages: HttpExchange[], offset: number): void {
-    const view = held.view;
-    if (view.kind !== 'listing') return;
-    setImmediate(() => {
-      if (this.current !== held) return;
-      let checked: ConformanceView;
-      try {
-        checked = resultConformanceView({ pages }, held.endpointId, undefined, offset);
-      } catch (err) {
-        this.log.warn(`${LOG} conformance check failed: ${errorMessage(err)}`);
-        checked = { state: 'notMds' };
-      }
-      view.conformance = offset === 0 ? checked : mergeConformanceViews(view.conformance, checked);
-      if (checked.state === 'checked') this.log.info(`${LOG} MDS ${checked.endpoint}: ${checked.conforms ? 'conforms' : `${checked.findingCount} findings`}`);
-      this.post({ type: 'conformance', resultId: view.id, conformance: view.conformance });
-    });
+  /** After "Load next page": the new pages' conformance, and the entry's summary line in the history. */
+  private pagesAppended(held: HeldResult, offset: number): void {
+    if (held.view.kind !== 'listing') return;
+    if (held.view.conformance?.state === 'checked') checkConformance(held, held.pages.slice(offset), offset, this.port);
+    this.history.update(historyEntryOf(held.view, true));
+    this.postHistory();
+  }
+
+  /** The history beside the result shown, when the panel has one. */
+  private postHistory(): void {
+    const entries = this.history.list();
+    if (entries.length) this.post({ type: 'history', entries, shownId: this.current?.view.id });
+  }
+
+  /** Shows the history entry `resultId` again, while it is kept in full. */
+  private showFromHistory(resultId: string): void {
+    const held = this.history.held(resultId);
+    if (!held) {
+      this.post({ type: 'notice', level: 'error', text: vscode.l10n.t('Only the last {0} results are kept in full; this one keeps its summary only. Run the request again.', HISTORY_KEPT_IN_FULL) });
+      return;
+    }
+    this.display(held, held.title ?? this.panel.title, true);
+  }
+
+  /** Compares two history entries that are kept in full and are answers (listings). */
+  private compareFromHistory(leftId: string, rightId: string): void {
+    const left = this.history.held(leftId)?.view;
+    const right = this.history.held(rightId)?.view;
+    if (left?.kind !== 'listing' || right?.kind !== 'listing') {
+      this.post({ type: 'notice', level: 'error', text: vscode.l10n.t('Compare needs two answers kept in full (the last {0}); a request that got no answer has nothing to compare.', HISTORY_KEPT_IN_FULL) });
+      return;
+    }
+    this.post({ type: 'historyCompare', compare: compareHistoryResults(left, right) });
   }
 
   private async exportHarvestHour(resultId: string, shown: { table: DataTableView; createdAt: number }, request: ExportRequest): Promise<ExportResultOutcome> {
@@ -220,58 +232,35 @@ export class ResultsPanel implements vscode.Disposable {
         this.pending = [];
         if (this.current) this.post({ type: 'show', panelKey: this.key, result: this.current.view });
         else if (!queued.some((m) => m.type === 'show')) this.post({ type: 'restore', panelKey: this.key, summary: this.restoredSummary });
-        for (const m of queued) if (m.type !== 'show' || !this.current) this.post(m);
+        for (const m of queued) if ((m.type !== 'show' && m.type !== 'history') || !this.current) this.post(m);
+        if (this.current) this.postHistory();
         return;
       }
-      case 'copyToken': {
+      case 'copyToken':
+        await copyToken(this.held(message.resultId), message.pageIndex, this.port);
+        return;
+      case 'copyPayload':
+        await copyPayload(this.held(message.resultId), message.pageIndex, this.port);
+        return;
+      case 'copyCurl':
+        await copyCurl(this.held(message.resultId), message.resultId, this.port);
+        return;
+      case 'showHistoryEntry':
+        this.showFromHistory(message.resultId);
+        return;
+      case 'compareHistory':
+        this.compareFromHistory(message.leftId, message.rightId);
+        return;
+      case 'loadNextPage': {
         const held = this.held(message.resultId);
-        const index = message.pageIndex ?? 0;
-        const token = held?.tokens[index];
-        if (!held || !token) {
-          this.post({ type: 'notice', level: 'error', text: 'This token is no longer held (the panel was reloaded). Run the request again.' });
-          return;
-        }
-        await vscode.env.clipboard.writeText(token);
-        this.log.info(`${LOG} copied a token to the clipboard`);
-        const text = held.view.kind === 'listing'
-          ? `Copied the token of page ${index + 1}. It was already sent once; a server that enforces one token per request refuses it again: use "Copy curl" for a fresh one.`
-          : 'Copied the token. Treat it like a password; it expires at its exp time.';
-        this.post({ type: 'notice', level: 'info', text });
+        if (held) await loadNextPage(held, this.port);
         return;
       }
-      case 'copyPayload': {
-        const payload = payloadOf(this.held(message.resultId)?.view, message.pageIndex ?? 0);
-        if (!payload) {
-          this.post({ type: 'notice', level: 'error', text: 'This token is no longer shown here. Open it again.' });
-          return;
-        }
-        await vscode.env.clipboard.writeText(JSON.stringify(payload, null, 2));
-        this.post({ type: 'notice', level: 'info', text: 'Copied the payload as JSON.' });
-        return;
-      }
-      case 'copyCurl': {
+      case 'loadAllPages': {
         const held = this.held(message.resultId);
-        if (!held?.curlCommand) {
-          this.post({ type: 'notice', level: 'error', text: 'No curl command is available for this result. Run the request again.' });
-          return;
-        }
-        this.post({ type: 'busy', resultId: message.resultId, action: 'copyCurl', busy: true });
-        try {
-          const command = await held.curlCommand();
-          await vscode.env.clipboard.writeText(command);
-          this.log.info(`${LOG} copied a curl command with a fresh token`);
-          this.post({ type: 'notice', level: 'info', text: 'Copied a curl command with a fresh token. Run it once: the token is valid for one request.' });
-        } finally {
-          this.post({ type: 'busy', resultId: message.resultId, action: 'copyCurl', busy: false });
-        }
+        if (held) await loadAllPages(held, this.port);
         return;
       }
-      case 'loadNextPage':
-        await this.loadNextPage(message.resultId);
-        return;
-      case 'loadAllPages':
-        await this.loadAllPages(message.resultId);
-        return;
       case 'export': {
         if (!this.held(message.resultId)) {
           this.post({ type: 'notice', level: 'error', text: 'This result is no longer held (the panel was reloaded). Run the request again.' });
@@ -320,67 +309,6 @@ export class ResultsPanel implements vscode.Disposable {
     }
   }
 
-  /**
-   * "Load all pages": every next page up to the page limit, a fresh token each, with progress and
-   * Cancel in a notification; Cancel keeps what arrived (the pages are appended as one batch).
-   */
-  private async loadAllPages(resultId: string): Promise<void> {
-    const held = this.held(resultId);
-    const loadAll = held?.loadAllResult;
-    if (!held || !loadAll) return;
-    await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Loading every page of {0}', this.panel.title), cancellable: true }, (progress, cancel) => {
-      const abort = new AbortController();
-      cancel.onCancellationRequested(() => abort.abort());
-      return this.loadNextPage(resultId, (nextUrl) => loadAll(nextUrl, (_page, n) => progress.report({ message: `page ${n}` }), abort.signal));
-    });
-  }
-
-  private async loadNextPage(resultId: string, fetchAll?: (nextUrl: string) => Promise<ApiResult>): Promise<void> {
-    const held = this.held(resultId);
-    if (!held || held.view.kind !== 'listing' || (!held.loadNextPage && !held.loadNextResult && !fetchAll) || !held.environment || held.loading) return;
-    const view: ListingResultView = held.view;
-    const nextUrl = view.nextUrl;
-    if (!nextUrl) return;
-    held.loading = true;
-    this.post({ type: 'busy', resultId, action: 'loadNextPage', busy: true });
-    try {
-      const fetchResult = fetchAll ?? held.loadNextResult;
-      const moreResult = fetchResult ? await fetchResult(nextUrl) : undefined;
-      const more = moreResult ? listingOf(moreResult) : await (held.loadNextPage as (url: string) => Promise<VehicleListing>)(nextUrl);
-      if (this.current !== held) return;
-      const now = Date.now();
-      const offset = held.pages.length;
-      const pages = more.pages.map((p, i) => pageView(p, offset + i, held.environment as Environment, now, moreResult ? itemsOnAnyPage(p, moreResult.itemsKey) : itemsOnPage(p)));
-      const vehicles = vehicleColumns(more.items);
-      const moreTable = moreResult && view.table ? resourceTableOf(moreResult) : undefined;
-      if (moreTable && view.table) view.table = concatDataTables(view.table, moreTable);
-      held.pages.push(...more.pages);
-      held.tokens.push(...more.pages.map((p) => p.token?.token ?? ''));
-      view.pages.push(...pages);
-      view.vehicles = concatVehicleColumns(view.vehicles, vehicles);
-      view.nextUrl = more.nextUrl;
-      view.stoppedBecause = more.stoppedBecause;
-      view.canLoadNext = !!more.nextUrl;
-      view.canLoadAll = !!more.nextUrl && !!held.loadAllResult;
-      const error = pages.find((p) => p.error)?.error;
-      if (error && !view.error) view.error = error;
-      const last = view.pages.at(-1)?.response;
-      if (moreResult) {
-        view.outcome = moreResult.outcome;
-        view.summary.line = summaryOf(view, moreResult);
-      } else {
-        view.summary.line = listingLine({ status: last?.status, statusText: last?.statusText, itemCount: view.vehicles.count, pageCount: view.pages.length, moreExist: !!more.nextUrl });
-      }
-      const message: HostMessage = { type: 'pagesAppended', resultId, pages, vehicles, nextUrl: more.nextUrl, stoppedBecause: more.stoppedBecause, canLoadNext: view.canLoadNext, canLoadAll: view.canLoadAll, error, summaryLine: view.summary.line };
-      if (moreTable) message.table = moreTable;
-      this.post(message);
-      if (view.conformance?.state === 'checked') this.checkConformance(held, more.pages, offset);
-    } finally {
-      held.loading = false;
-      this.post({ type: 'busy', resultId, action: 'loadNextPage', busy: false });
-    }
-  }
-
   private disposeListeners(): void {
     for (const d of this.disposables.splice(0)) d.dispose();
   }
@@ -390,24 +318,3 @@ export class ResultsPanel implements vscode.Disposable {
     this.panel.dispose();
   }
 }
-
-/** The hour a request of an hour endpoint asked for (`?end_time=2025-11-05T13`), if any. */
-function hourOf(url: string | undefined): string | undefined {
-  const match = url ? /[?&](?:end_time|event_time|telemetry_time)=(\d{4}-\d{2}-\d{2}T\d{2})(?:&|$)/.exec(url) : null;
-  return match?.[1];
-}
-
-/** The decoded payload a "Copy payload" button refers to: a page's token, the token, or a side of a comparison. */
-function payloadOf(view: ResultView | undefined, index: number): Record<string, unknown> | undefined {
-  switch (view?.kind) {
-    case 'token':
-      return view.token.payload;
-    case 'compare':
-      return index === 1 ? view.right.payload : view.left.payload;
-    case 'listing':
-      return view.pages[index]?.token?.payload;
-    default:
-      return undefined;
-  }
-}
-

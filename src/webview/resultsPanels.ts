@@ -6,9 +6,10 @@ import type { ApiResult, HttpExchange, VehicleListing } from '../core/http';
 import type { DecodedToken, LintFinding, SignatureCheck } from '../core/auth';
 import type { Environment } from '../core/environment';
 import type { MobilityError } from '../core/base';
-import type { HostMessage, ResultSummary, ResultView } from '../shared/protocol';
+import type { HostMessage, ResultView } from '../shared/protocol';
 import { parsePersistedState, RESULTS_VIEW_TYPE } from '../shared/protocol';
-import { resultView } from '../results/resultView';
+import type { ResultSummary } from '../shared/resultSummary';
+import { listingOf, resultView } from '../results/resultView';
 import type { ExportRequest, ExportResultOutcome } from './exportResult';
 import type { ComparedToken } from '../results/compareView';
 import { compareResultView } from '../results/compareView';
@@ -21,7 +22,8 @@ import type { HarvestDisplay, HarvestDisplayArgs } from './harvestPanel';
 import { HarvestSession } from './harvestPanel';
 
 import { LOG, ResultsPanel } from './resultsPanel';
-import type { HeldResult } from './resultsPanel';
+import type { HeldResult } from './heldResult';
+import { heldSend } from './heldResult';
 
 // This bundle (dist/resultsPanel.js) has its own copy of @vscode/l10n: point it at the extension's strings.
 configureHostL10n();
@@ -100,8 +102,9 @@ export interface ResultsPanels extends ResultsPanelMethods {
 
 /**
  * The results panels: one per environment (and one for tokens without an environment), so that
- * results of staging and production sit side by side as editor tabs, and a new result for an
- * environment replaces the old one in its panel. This module and the view models it uses are
+ * results of staging and production sit side by side as editor tabs. A new result for an environment
+ * is shown in its panel and joins the panel's history, where the earlier ones stay to be shown again
+ * and compared. This module and the view models it uses are
  * loaded when the first panel opens, not at activation (dist/resultsPanel.js).
  */
 export function createResultsPanels(context: vscode.ExtensionContext, log: vscode.LogOutputChannel): ResultsPanels {
@@ -149,6 +152,15 @@ export function createResultsPanels(context: vscode.ExtensionContext, log: vscod
     return adopt(key, webviewPanel, undefined);
   };
 
+  /** Shows a send's held result in its environment's panel, where it joins the panel's history. */
+  const showSend = (held: HeldResult, title: string, logWhat: string): void => {
+    const environment = held.environment as Environment;
+    const panel = panelFor(environment, 'listing');
+    lastResultPanel = panel;
+    panel.show(held, title);
+    log.info(`${LOG} ${logWhat}: ${held.view.summary.line}`);
+  };
+
   return {
     restore(webviewPanel, state) {
       // The webview persists a summary and its UI choices, never rows or tokens (see protocol.ts).
@@ -163,9 +175,8 @@ export function createResultsPanels(context: vscode.ExtensionContext, log: vscod
       }
     },
     showListing(args) {
-      const id = randomUUID();
       const view = listingView({
-        id,
+        id: randomUUID(),
         environment: args.environment,
         listing: args.listing,
         credentialLabel: args.credentialLabel,
@@ -174,19 +185,13 @@ export function createResultsPanels(context: vscode.ExtensionContext, log: vscod
         now: Date.now(),
         refusal: args.refusal,
       });
-      const held: HeldResult = {
-        view,
-        tokens: args.listing.pages.map((p) => p.token?.token ?? ''),
-        pages: [...args.listing.pages],
+      const loadNext = args.loadNextPage;
+      showSend(heldSend(view, {
         environment: args.environment,
-        loadNextPage: args.loadNextPage,
+        pages: args.listing.pages,
+        loadNext: loadNext && (async (nextUrl) => ({ listing: await loadNext(nextUrl) })),
         curlCommand: args.curlCommand,
-      };
-      view.canExport = true;
-      const panel = panelFor(args.environment, 'listing');
-      lastResultPanel = panel;
-      panel.show(held, panelTitleOf(args.environment, 'listing'));
-      log.info(`${LOG} ${args.environment.name}: ${view.summary.line}`);
+      }), panelTitleOf(args.environment, 'listing'), args.environment.name);
     },
     showResult(args) {
       const view = resultView({
@@ -202,23 +207,20 @@ export function createResultsPanels(context: vscode.ExtensionContext, log: vscod
         refusal: args.refusal,
       });
       view.canLoadAll = !!args.loadAllPages && !!args.result.nextUrl;
-      view.canExport = true;
       view.canFetchHours = args.environment.api === 'mds' && (MDS_HOUR_ENDPOINTS as readonly string[]).includes(args.endpointId ?? '');
-      const held: HeldResult = {
-        view,
-        tokens: args.result.pages.map((p) => p.token?.token ?? ''),
-        pages: [...args.result.pages],
+      const loadNext = args.loadNextPage;
+      showSend(heldSend(view, {
         environment: args.environment,
-        loadNextResult: args.loadNextPage,
-        loadAllResult: args.loadAllPages,
+        pages: args.result.pages,
+        loadNext: loadNext && (async (nextUrl) => {
+          const result = await loadNext(nextUrl);
+          return { listing: listingOf(result), result };
+        }),
+        loadAll: args.loadAllPages,
         curlCommand: args.curlCommand,
         runAgain: args.runAgain,
         endpointId: args.endpointId,
-      };
-      const panel = panelFor(args.environment, 'listing');
-      lastResultPanel = panel;
-      panel.show(held, `${args.title}`);
-      log.info(`${LOG} ${args.environment.name}: ${args.title}: ${view.summary.line}`);
+      }), args.title, `${args.environment.name}: ${args.title}`);
     },
     async exportShown(request) {
       // The active panel when one is, else the one that last showed a result.

@@ -6,7 +6,7 @@ import type { HarvestManifest } from '../../src/core/harvest/harvestManifest';
 import { harvestHours } from '../../src/core/harvest/harvestRun';
 import { harvestHeatmapView } from '../../src/results/harvestHeatmap';
 import { harvestHourView, parseHourLines } from '../../src/results/harvestHourView';
-import type { HeatmapCellView } from '../../src/shared/protocol';
+import type { HeatmapCellView } from '../../src/shared/harvestViews';
 import { parseWebviewMessage } from '../../src/shared/protocol';
 import { startSandbox } from '../../src/sandbox/sandboxServer';
 import type { RunningSandbox } from '../../src/sandbox/sandboxServer';
