@@ -35,3 +35,23 @@ export function redactSecrets(text: string): string {
     .replace(/("(?:d|p|q|dp|dq|qi|k|private_key|private_key_id)"\s*:\s*")[^"]*"/g, '$1<redacted>"')
     .replace(LONG_RUN, (run) => (looksRandom(run) ? '<secret redacted>' : run));
 }
+
+/**
+ * A key id (`kid`) as it may be shown: a few characters at each end, never the whole, since the key
+ * identifier is a secret (spec 5.7): `ab12…f9c0`. Short ids show less (at most a quarter at each end);
+ * one of 3 characters or fewer shows none. Any other value (a malformed header's kid) is masked as its
+ * JSON text. Only a token the user hands in (Decode JWT, the hover, `mobility-api decode`) shows its kid whole.
+ */
+export function maskKeyId(kid: unknown): string {
+  const text = typeof kid === 'string' ? kid : (safeJson(kid) ?? String(kid));
+  const end = Math.min(4, Math.floor(text.length / 4));
+  return end === 0 ? '…' : `${text.slice(0, end)}…${text.slice(-end)}`;
+}
+
+function safeJson(value: unknown): string | undefined {
+  try {
+    return JSON.stringify(value);
+  } catch {
+    return undefined;
+  }
+}
