@@ -13,6 +13,7 @@ import { normaliseBaseUrl } from '../core/environment';
 import type { FileClockStore } from '../core/fileClockStore';
 import { keyIdDigest } from '../core/fileClockStore';
 import { redactSecrets } from '../core/redact';
+import { scrubSent } from '../results/tokenPreview';
 import { explainRefusal, refusalLines } from '../results/refusalView';
 import type { CliIo } from './cliIo';
 import type { SignatureCheck } from '../core/verifySignature';
@@ -58,15 +59,17 @@ export function formatDecoded(token: DecodedToken, findings: LintFinding[], sign
 
 /** One line: status, the MDS error body with the rule a sandbox names, and what to try. */
 export function describeFailure(page: HttpExchange): string {
-  const parts = [`${page.status} ${fromServer(page.statusText, 80)} from ${page.url}`.replace(/ {2}/, ' ')];
+  // The server's words, with the request's kid masked should it echo it (spec 5.7).
+  const said = (text: string, max: number) => fromServer(scrubSent(text, page.token), max);
+  const parts = [`${page.status} ${said(page.statusText, 80)} from ${page.url}`.replace(/ {2}/, ' ')];
   if (page.mdsError) {
     const { error, error_description: description, error_details: details } = page.mdsError;
-    parts.push(fromServer(`${error}${description ? `: ${description}` : ''}`, 300));
-    if (details?.length) parts.push(`(${details.slice(0, 5).map((d) => fromServer(d, 200)).join('; ')}${details.length > 5 ? `; ${details.length - 5} more` : ''})`);
+    parts.push(said(`${error}${description ? `: ${description}` : ''}`, 300));
+    if (details?.length) parts.push(`(${details.slice(0, 5).map((d) => said(d, 200)).join('; ')}${details.length > 5 ? `; ${details.length - 5} more` : ''})`);
   } else if (page.bodyProblem) {
-    parts.push(`— ${fromServer(page.bodyProblem, 300)}`);
+    parts.push(`— ${said(page.bodyProblem, 300)}`);
   } else if (page.bodyKind === 'text' && typeof page.body === 'string') {
-    parts.push(fromServer(page.body, 200));
+    parts.push(said(page.body, 200));
   }
   const hint: Record<number, string> = {
     401: 'The token was refused: run `mobility-api decode` on a token from the same flags to see what is wrong.',

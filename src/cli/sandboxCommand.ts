@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { maskKeyId } from '../core/redact';
 import { startSandbox } from '../sandbox/sandboxServer';
 import type { RunningSandbox, SandboxRequestLog } from '../sandbox/sandboxServer';
 import { parseTrustFile } from '../sandbox/trustStore';
@@ -35,7 +36,7 @@ export async function sandboxCommand(args: string[], io: CliIo): Promise<number>
     onRequest: values.log ? (entry) => io.err(values.json ? JSON.stringify(entry) : describeRequest(entry)) : undefined,
   });
   if (values.json) {
-    io.out(JSON.stringify({ url: sandbox.url, port: sandbox.port, environments: sandbox.environments.map((e) => ({ name: e.id, api: e.api, stage: e.stage, baseUrl: e.baseUrl })), demo: sandbox.demo }));
+    io.out(JSON.stringify({ url: sandbox.url, port: sandbox.port, environments: sandbox.environments.map((e) => ({ name: e.id, api: e.api, stage: e.stage, baseUrl: e.baseUrl })), demo: { ...sandbox.demo, kid: maskKeyId(sandbox.demo.kid) } }));
   } else {
     io.out(describeSandbox(sandbox));
   }
@@ -52,7 +53,7 @@ function describeSandbox(sandbox: RunningSandbox): string {
     '',
     ...sandbox.environments.map((e) => `  ${e.id.padEnd(15)} ${e.api.padEnd(5)} ${e.baseUrl}`),
     '',
-    `Demo credential (External Organization, kid ${sandbox.demo.kid}, iss ${sandbox.demo.issuer}):`,
+    `Demo credential (External Organization, kid ${maskKeyId(sandbox.demo.kid)}, iss ${sandbox.demo.issuer}):`,
     `  ${sandbox.demo.credentialFile}`,
     '',
     'Try:',
@@ -61,7 +62,7 @@ function describeSandbox(sandbox: RunningSandbox): string {
   ].join('\n');
 }
 
-/** One answered request as a log line: `GET /mds-staging/vehicles 401 iat_not_increasing kid "k": …`. Never a token. */
+/** One answered request as a log line: `GET /mds-staging/vehicles 401 iat_not_increasing kid "ab12…f9c0": …`. Never a token, the kid masked. */
 function describeRequest(entry: SandboxRequestLog): string {
   const rule = entry.rule ? ` ${entry.rule}` : '';
   const kid = entry.kid ? ` kid ${JSON.stringify(entry.kid)}` : '';

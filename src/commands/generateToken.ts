@@ -5,6 +5,7 @@ import { COMMANDS } from './commandIds';
 import { resolveCredential, resolveEnvironment } from './pickers';
 import { registerCommand } from './registerCommand';
 import { inspectToken } from '../services/tokenInspection';
+import { maskKeyId } from '../core/redact';
 
 /**
  * Generate Token: a fresh token for an environment, copied to the clipboard and shown decoded
@@ -17,7 +18,7 @@ export function registerGenerateToken(deps: CommandDeps): vscode.Disposable[] {
     const issued = await deps.clients.issuer.issue(credential, env);
     await vscode.env.clipboard.writeText(issued.token);
     deps.tokenHistory.record(issued, show ? 'generated' : 'copied');
-    deps.log.info('token', `issued for ${env.id} with kid ${credential.kid}: jti ${issued.claims.jti}, iat ${issued.claims.iat}, exp ${issued.claims.exp}`);
+    deps.log.info('token', `issued for ${env.id} with kid ${maskKeyId(credential.kid)}: jti ${issued.claims.jti}, iat ${issued.claims.iat}, exp ${issued.claims.exp}`);
     if (show) {
       const inspected = await inspectToken(deps, issued.token, credential);
       if ('decoded' in inspected) {

@@ -8,6 +8,7 @@ import { withArticle } from '../core/wording';
 import type { StoredCredentialInfo } from '../services/credentialStore';
 import type { CommandDeps, EnvironmentTarget } from './commandDeps';
 import { Cancelled } from './registerCommand';
+import { maskKeyId } from '../core/redact';
 
 /** The environment a command acts on: the tree item's, else one the user picks (the active one first). */
 export async function resolveEnvironment(deps: CommandDeps, target: EnvironmentTarget | undefined, placeHolder: string, filter?: (e: Environment) => boolean): Promise<Environment> {
@@ -55,7 +56,7 @@ export async function resolveCredential(deps: CommandDeps, env: Environment): Pr
       info = usable[0];
     } else {
       const picked = await vscode.window.showQuickPick(
-        usable.map((c) => ({ label: c.label, description: `${CREDENTIAL_TYPE_LABELS[c.type]} · kid ${c.kid}`, info: c })),
+        usable.map((c) => ({ label: c.label, description: `${CREDENTIAL_TYPE_LABELS[c.type]} · kid ${maskKeyId(c.kid)}`, info: c })),
         { placeHolder: vscode.l10n.t('Which credential signs for {0}? (Bind one to skip this question.)', env.name) },
       );
       if (!picked) throw new Cancelled();

@@ -43,11 +43,12 @@ export function redactSecrets(text: string): string {
  * JSON text. Only a token the user hands in (Decode JWT, the hover, `mobility-api decode`) shows its kid whole.
  */
 export function maskKeyId(kid: unknown): string {
-  const text = typeof kid === 'string' ? kid : (safeJson(kid) ?? String(kid));
+  const text = typeof kid === 'string' ? kid : (safeJson(kid) ?? '(a deeply nested value)');
   const end = Math.min(4, Math.floor(text.length / 4));
   return end === 0 ? '…' : `${text.slice(0, end)}…${text.slice(-end)}`;
 }
 
+/** The JSON text of a value; undefined for one nested too deeply to serialise (or a function). */
 function safeJson(value: unknown): string | undefined {
   try {
     return JSON.stringify(value);

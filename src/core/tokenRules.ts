@@ -120,7 +120,7 @@ function own(obj: Record<string, unknown>, key: string): unknown {
 }
 
 /** A header kid in a message: masked, since the key identifier is a secret (spec 5.7). */
-function kidShown(kid: unknown): string {
+export function showKeyId(kid: unknown): string {
   if (kid === undefined || kid === '') return showValue(kid);
   return typeof kid === 'string' ? `"${maskKeyId(kid)}"` : maskKeyId(kid);
 }
@@ -133,7 +133,7 @@ function violation(rule: AuthRuleId, description: string, details: string[] = []
 export function checkKid(header: Record<string, unknown>): RuleViolation | undefined {
   const kid = own(header, 'kid');
   if (typeof kid === 'string' && kid !== '') return undefined;
-  return violation('kid_missing', `The token header has no "kid" (header kid is ${kidShown(kid)}). Put the key identifier of your credentials in the header.`);
+  return violation('kid_missing', `The token header has no "kid" (header kid is ${showKeyId(kid)}). Put the key identifier of your credentials in the header.`);
 }
 
 /** `alg_not_allowed`: the header's `alg` is not the algorithm of the key's credential type. */
@@ -141,7 +141,7 @@ export function checkAlgorithm(header: Record<string, unknown>, type: Credential
   const alg = own(header, 'alg');
   const expected = expectedAlgorithm(type);
   if (alg === expected) return undefined;
-  return violation('alg_not_allowed', `The header alg is ${showValue(alg)}, but key ${kidShown(kid)} is ${withArticle(CREDENTIAL_TYPE_LABELS[type])} key, which signs with ${expected}.`);
+  return violation('alg_not_allowed', `The header alg is ${showValue(alg)}, but key ${showKeyId(kid)} is ${withArticle(CREDENTIAL_TYPE_LABELS[type])} key, which signs with ${expected}.`);
 }
 
 /**
@@ -154,11 +154,11 @@ export function checkClaims(payload: Record<string, unknown>, context: TokenRule
   const type = context.credentialType;
   const iss = own(payload, 'iss');
   if (context.expectedIssuer !== undefined ? iss !== context.expectedIssuer : typeof iss !== 'string' || iss === '') {
-    const registered = context.expectedIssuer !== undefined ? `, but key ${kidShown(kid)} is registered for ${showValue(context.expectedIssuer)}` : '; it must be the e-mail address delivered with the credentials';
+    const registered = context.expectedIssuer !== undefined ? `, but key ${showKeyId(kid)} is registered for ${showValue(context.expectedIssuer)}` : '; it must be the e-mail address delivered with the credentials';
     found.push(violation('iss_mismatch', `iss is ${showValue(iss)}${registered}.`));
   }
   if (type && context.api && !typeAllowedForApi(type, context.api)) {
-    found.push(violation('type_not_allowed_for_api', `Key ${kidShown(kid)} is ${withArticle(CREDENTIAL_TYPE_LABELS[type])} credential, which the ${API_LABELS[context.api]} refuses. Use an External Organization credential for the MaaS API.`));
+    found.push(violation('type_not_allowed_for_api', `Key ${showKeyId(kid)} is ${withArticle(CREDENTIAL_TYPE_LABELS[type])} credential, which the ${API_LABELS[context.api]} refuses. Use an External Organization credential for the MaaS API.`));
   }
   if (type === 'service-account') {
     const want = context.expectedIssuer ?? iss;

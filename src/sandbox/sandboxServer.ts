@@ -8,6 +8,7 @@ import { MobilityError } from '../core/errors';
 import type { AuthRuleId } from './authRules';
 import type { DemoCredential } from './demoCredential';
 import { withoutTrailingSlashes } from '../core/environment';
+import { maskKeyId } from '../core/redact';
 import { writeDemoCredential } from './demoCredential';
 import type { MdsErrorBody, Reply } from './mdsResponses';
 import { JSON_CONTENT_TYPE, MAX_PAGE_SIZE, errorBody, errorReply, maasVehiclesPage, parsePage } from './mdsResponses';
@@ -71,7 +72,7 @@ export interface SandboxRequestLog {
   environment?: SandboxEnvironment['id'];
   /** For 401s: the broken rule. */
   rule?: AuthRuleId;
-  /** The kid of the token, when it had one. */
+  /** The kid of the token when it had one, masked (`ab12…f9c0`): a key id is a secret (spec 5.7). */
   kid?: string;
   /** For errors: the error description sent to the client. */
   description?: string;
@@ -258,7 +259,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       const entry: SandboxRequestLog = { method: req.method ?? 'GET', path: (req.url ?? '/').split('?')[0] ?? '/', status: reply.status };
       if (reply.environment) entry.environment = reply.environment;
       if (reply.rule) entry.rule = reply.rule;
-      if (reply.kid) entry.kid = reply.kid;
+      if (reply.kid) entry.kid = maskKeyId(reply.kid);
       if (reply.status >= 400 && typeof body.error_description === 'string') entry.description = body.error_description;
       try {
         options.onRequest(entry);

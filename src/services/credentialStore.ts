@@ -4,6 +4,7 @@ import type { Credential, CredentialInput, CredentialType, IssuerDomains } from 
 import { errorMessage, MobilityError } from '../core/errors';
 import { parseCredential } from '../core/parseCredential';
 import { Disposable } from './lifecycle';
+import { maskKeyId } from '../core/redact';
 
 /** What the tree and pickers show of a stored credential: never key material. */
 export interface StoredCredentialInfo {
@@ -60,7 +61,7 @@ export class CredentialStore extends Disposable {
     const list = await this.list();
     const info: StoredCredentialInfo = {
       id: randomUUID(),
-      label: label.trim() || `${credential.kid}`,
+      label: label.trim() || vscode.l10n.t('Key {0}', maskKeyId(credential.kid)),
       type: credential.type,
       kid: credential.kid,
       issuer: credential.issuer,

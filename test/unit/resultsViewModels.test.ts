@@ -6,6 +6,7 @@ import { keyFixture } from './keyFixtures';
 import type { VehicleListing } from '../../src/core/apiClient';
 import { ApiClient } from '../../src/core/apiClient';
 import { decodeJwt } from '../../src/core/decodeJwt';
+import { maskKeyId } from '../../src/core/redact';
 import type { Environment } from '../../src/core/environment';
 import { MobilityError } from '../../src/core/errors';
 import { lintToken } from '../../src/core/lintToken';
@@ -255,7 +256,7 @@ describe('results panel view models', function () {
       assert.equal(view.kind, 'token');
       assert.equal(view.token.preview, shortenToken(issued.token));
       assert.equal(view.token.length, issued.token.length);
-      assert.equal(view.token.header.kid, credential.kid);
+      assert.equal(view.token.header.kid, maskKeyId(credential.kid), 'a token signed here shows its kid masked (spec 5.7)');
       assert.equal(view.token.payload.iss, credential.issuer);
       assert.equal(view.token.exp?.seconds, issued.claims.exp);
       assert.equal(view.token.lifetimeSeconds, 120);
