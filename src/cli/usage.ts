@@ -19,7 +19,7 @@ Usage:
   mobility-api validate <file | -> [--endpoint <id>] [--mode <mode>] [--json]
                         check a saved response against the official MDS 2.0 schemas (exit 1: does not conform)
   mobility-api sandbox  [--port <n>] [--fleet <n>] [--page-size <n>] [--trust <file>]... [--demo-dir <dir>] [--json] [--log]
-                        --log: every answered request on stderr (method, path, status, a refusal's rule and kid; JSON lines with --json)
+                        --log: every answered request on stderr (method, path, status, a refusal's rule and masked kid; JSON lines with --json)
   mobility-api demo     start a sandbox, sign a token with its demo credential, list vehicles, stop
 
 <credential> is one of:
