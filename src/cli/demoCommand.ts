@@ -2,6 +2,7 @@ import { ApiClient } from '../core/http';
 import type { Environment } from '../core/environment';
 import { IssueClock } from '../core/clock';
 import { TokenIssuer } from '../core/auth';
+import { maskKeyId } from '../core/base';
 import { startSandbox } from '../sandbox/sandboxServer';
 import type { CliIo } from './cliIo';
 import { loadCredential, parse } from './options';
@@ -14,7 +15,7 @@ export async function demoCommand(args: string[], io: CliIo): Promise<number> {
   try {
     io.out(`1. Started the local sandbox provider on ${sandbox.url}; it enforces the authentication rules of the spec.`);
     const credential = loadCredential({ credential: sandbox.demo.credentialFile }, io);
-    io.out(`2. Loaded its demo External Organization credential: kid ${credential.kid}, iss ${credential.issuer}.`);
+    io.out(`2. Loaded its demo External Organization credential: kid ${maskKeyId(credential.kid)}, iss ${credential.issuer}.`);
     const client = new ApiClient({ issuer: new TokenIssuer({ clock: new IssueClock({ precision: 'milliseconds' }) }) });
     let step = 3;
     for (const env of sandbox.environments) {

@@ -8,6 +8,7 @@ import type { Credential, DecodedToken, LintFinding, SignatureCheck } from '../c
 import { clockSkewOf, keyIdDigest } from '../core/clock';
 import type { FileClockStore } from '../core/clock';
 import { redactSecrets } from '../core/base';
+import { scrubSent } from '../results/tokenPreview';
 import { explainRefusal, refusalLines } from '../results/refusalView';
 import type { CliIo } from './cliIo';
 import { formatBytes, plural } from '../shared/format';
@@ -52,15 +53,17 @@ export function formatDecoded(token: DecodedToken, findings: LintFinding[], sign
 
 /** One line: status, the MDS error body with the rule a sandbox names, and what to try. */
 export function describeFailure(page: HttpExchange): string {
-  const parts = [`${page.status} ${fromServer(page.statusText, 80)} from ${page.url}`.replace(/ {2}/, ' ')];
+  // The server's words, with the request's kid masked should it echo it (spec 5.7).
+  const said = (text: string, max: number) => fromServer(scrubSent(text, page.token), max);
+  const parts = [`${page.status} ${said(page.statusText, 80)} from ${page.url}`.replace(/ {2}/, ' ')];
   if (page.mdsError) {
     const { error, error_description: description, error_details: details } = page.mdsError;
-    parts.push(fromServer(`${error}${description ? `: ${description}` : ''}`, 300));
-    if (details?.length) parts.push(`(${details.slice(0, 5).map((d) => fromServer(d, 200)).join('; ')}${details.length > 5 ? `; ${details.length - 5} more` : ''})`);
+    parts.push(said(`${error}${description ? `: ${description}` : ''}`, 300));
+    if (details?.length) parts.push(`(${details.slice(0, 5).map((d) => said(d, 200)).join('; ')}${details.length > 5 ? `; ${details.length - 5} more` : ''})`);
   } else if (page.bodyProblem) {
-    parts.push(`— ${fromServer(page.bodyProblem, 300)}`);
+    parts.push(`— ${said(page.bodyProblem, 300)}`);
   } else if (page.bodyKind === 'text' && typeof page.body === 'string') {
-    parts.push(fromServer(page.body, 200));
+    parts.push(said(page.body, 200));
   }
   const hint: Record<number, string> = {
     401: 'The token was refused: run `mobility-api decode` on a token from the same flags to see what is wrong.',

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { clientReportText, REPORT_PATH, startSandbox } from '../sandbox/sandboxServer';
 import type { GrpcCallLog, RunningSandbox, SandboxRequestLog } from '../sandbox/sandboxServer';
 import { GRPC_REFLECTION_MODES, isGrpcReflectionMode } from '../sandbox/grpc/grpcOptions';
-import { MobilityError } from '../core/base';
+import { maskKeyId, MobilityError } from '../core/base';
 import { parseTrustFile } from '../sandbox/trustStore';
 import type { CliIo } from './cliIo';
 import { parse, readFile, wholeNumber } from './options';
@@ -50,7 +50,7 @@ export async function sandboxCommand(args: string[], io: CliIo): Promise<number>
     onGrpcCall: values.log ? (entry) => io.err(values.json ? JSON.stringify(entry) : describeGrpcCall(entry)) : undefined,
   });
   if (values.json) {
-    io.out(JSON.stringify({ url: sandbox.url, port: sandbox.port, environments: sandbox.environments.map((e) => ({ name: e.id, api: e.api, stage: e.stage, baseUrl: e.baseUrl, grpcTarget: e.grpcTarget })), demo: sandbox.demo }));
+    io.out(JSON.stringify({ url: sandbox.url, port: sandbox.port, environments: sandbox.environments.map((e) => ({ name: e.id, api: e.api, stage: e.stage, baseUrl: e.baseUrl, grpcTarget: e.grpcTarget })), demo: { ...sandbox.demo, kid: maskKeyId(sandbox.demo.kid) } }));
   } else {
     io.out(describeSandbox(sandbox));
     if (values.grade) io.out(`\nGrading your client: GET ${sandbox.url}${REPORT_PATH} (?format=text) shows the report card so far; Ctrl-C prints it and stops.`);
@@ -72,7 +72,7 @@ function describeSandbox(sandbox: RunningSandbox): string {
     ...sandbox.environments.map((e) => `  ${e.id.padEnd(15)} ${e.api.padEnd(5)} ${e.baseUrl}${e.grpcTarget ? `  gRPC ${e.grpcTarget}` : ''}`),
     '',
     'gRPC: plaintext; services mobility.sandbox.v1.VehicleService (MDS) and MaasVehicleService (MaaS), same tokens as REST (aud = the base URL).',
-    `Demo credential (External Organization, kid ${sandbox.demo.kid}, iss ${sandbox.demo.issuer}):`,
+    `Demo credential (External Organization, kid ${maskKeyId(sandbox.demo.kid)}, iss ${sandbox.demo.issuer}):`,
     `  ${sandbox.demo.credentialFile}`,
     '',
     'Try:',
@@ -81,7 +81,7 @@ function describeSandbox(sandbox: RunningSandbox): string {
   ].join('\n');
 }
 
-/** One answered request as a log line: `GET /mds-staging/vehicles 401 iat_not_increasing kid "k": …`. Never a token. */
+/** One answered request as a log line: `GET /mds-staging/vehicles 401 iat_not_increasing kid "ab12…f9c0": …`. Never a token, the kid masked. */
 function describeRequest(entry: SandboxRequestLog): string {
   const rule = entry.rule ? ` ${entry.rule}` : '';
   const kid = entry.kid ? ` kid ${JSON.stringify(entry.kid)}` : '';

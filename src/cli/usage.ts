@@ -20,7 +20,7 @@ Usage:
                         check a saved response against the official MDS 2.0 schemas (exit 1: does not conform)
   mobility-api sandbox  [--port <n>] [--fleet <n>] [--page-size <n>] [--trust <file>]... [--demo-dir <dir>] [--json] [--log] [--grade]
                         [--grpc-port <n>] [--grpc-reflection v1|v1alpha|both|none] [--grpc-reflection-auth]
-                        --log: every answered request on stderr (method, path, status, a refusal's rule and kid; JSON lines with --json)
+                        --log: every answered request on stderr (method, path, status, a refusal's rule and masked kid; JSON lines with --json)
                         --grade: grade your client against spec 5; the report card at GET /_sandbox/report and on stdout when stopped
                         gRPC: each environment on its own port (--grpc-port: the first, then +1, +2; default free ports);
                         reflection answers without a token unless --grpc-reflection-auth

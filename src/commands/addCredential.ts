@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { CredentialInput, CredentialType } from '../core/auth';
 import { CREDENTIAL_TYPE_LABELS, DEPRECATED_TYPES, parseCredential, parsePrivateKey } from '../core/auth';
-import { isMobilityError, MobilityError } from '../core/base';
+import { isMobilityError, maskKeyId, MobilityError } from '../core/base';
 import type { CommandDeps, CommandOutcome } from './commandDeps';
 import { COMMANDS } from './commandIds';
 import { Cancelled, registerCommand } from './registerCommand';
@@ -28,13 +28,13 @@ export function registerAddCredential(deps: CommandDeps): vscode.Disposable {
   return registerCommand(deps, COMMANDS.addCredential, async (args?: AddCredentialArgs): Promise<CommandOutcome> => {
     const { input, label, environments } = args ? await fromArgs(args) : await ask(deps);
     const { info, warnings } = await deps.credentials.add(input, label, { environments });
-    deps.log.info('credentials', `stored ${info.type} credential "${info.label}" (kid ${info.kid})`);
+    deps.log.info('credentials', `stored ${info.type} credential "${info.label}" (kid ${maskKeyId(info.kid)})`);
     for (const w of warnings) void vscode.window.showWarningMessage(w);
     const bound = environments.map((id) => deps.environments.get(id)?.name ?? id);
     void vscode.window.showInformationMessage(
       bound.length
-        ? vscode.l10n.t('Stored "{0}" ({1}, kid {2}) and bound it to {3}.', info.label, CREDENTIAL_TYPE_LABELS[info.type], info.kid, bound.join(', '))
-        : vscode.l10n.t('Stored "{0}" ({1}, kid {2}).', info.label, CREDENTIAL_TYPE_LABELS[info.type], info.kid),
+        ? vscode.l10n.t('Stored "{0}" ({1}, kid {2}) and bound it to {3}.', info.label, CREDENTIAL_TYPE_LABELS[info.type], maskKeyId(info.kid), bound.join(', '))
+        : vscode.l10n.t('Stored "{0}" ({1}, kid {2}).', info.label, CREDENTIAL_TYPE_LABELS[info.type], maskKeyId(info.kid)),
     );
     return { ok: true, credentialId: info.id, type: info.type, kid: info.kid, warnings };
   });

@@ -16,7 +16,8 @@ export function registerDecodeJwt(deps: CommandDeps): vscode.Disposable {
     const { token, source } = await tokenText(typeof text === 'string' ? text : undefined);
     const inspected = await inspectToken(deps, token);
     if ('reason' in inspected) throw new MobilityError('USAGE', vscode.l10n.t('This is not a JWT: {0}', inspected.reason));
-    deps.results.showToken({ token, decoded: inspected.decoded, findings: inspected.findings, signature: inspected.signature, source });
+    // The user handed this token in: its kid is shown whole (it is their own text).
+    deps.results.showToken({ token, decoded: inspected.decoded, findings: inspected.findings, signature: inspected.signature, source, userGiven: true });
     return { ok: true, source, header: inspected.decoded.header, payload: inspected.decoded.payload, findings: inspected.findings.map((f) => f.id), signature: inspected.signature?.state ?? 'not-verified' };
   });
 }

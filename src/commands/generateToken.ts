@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { formatDuration } from '../core/base';
+import { formatDuration, maskKeyId } from '../core/base';
 import type { CommandDeps, CommandOutcome, EnvironmentTarget } from './commandDeps';
 import { COMMANDS } from './commandIds';
 import { resolveCredential, resolveEnvironment } from './pickers';
@@ -17,7 +17,7 @@ export function registerGenerateToken(deps: CommandDeps): vscode.Disposable[] {
     const issued = await deps.clients.issuer.issue(credential, env);
     await vscode.env.clipboard.writeText(issued.token);
     deps.tokenHistory.record(issued, show ? 'generated' : 'copied');
-    deps.log.info('token', `issued for ${env.id} with kid ${credential.kid}: jti ${issued.claims.jti}, iat ${issued.claims.iat}, exp ${issued.claims.exp}`);
+    deps.log.info('token', `issued for ${env.id} with kid ${maskKeyId(credential.kid)}: jti ${issued.claims.jti}, iat ${issued.claims.iat}, exp ${issued.claims.exp}`);
     if (show) {
       const inspected = await inspectToken(deps, issued.token, credential);
       if ('decoded' in inspected) {

@@ -6,6 +6,7 @@ import type { StoredCredentialInfo } from '../services/credentialStore';
 import type { CommandDeps, CommandOutcome, CredentialTarget, EnvironmentTarget } from './commandDeps';
 import { COMMANDS } from './commandIds';
 import { Cancelled, registerCommand } from './registerCommand';
+import { maskKeyId } from '../core/base';
 
 /** Remove, Rename and Bind Credential. */
 export function registerManageCredentials(deps: CommandDeps): vscode.Disposable[] {
@@ -15,7 +16,7 @@ export function registerManageCredentials(deps: CommandDeps): vscode.Disposable[
       if (!target?.confirmed) {
         const remove = vscode.l10n.t('Remove');
         const answer = await vscode.window.showWarningMessage(
-          vscode.l10n.t('Remove "{0}" (kid {1})? Its key is deleted from VS Code\'s secret storage.', info.label, info.kid),
+          vscode.l10n.t('Remove "{0}" (kid {1})? Its key is deleted from VS Code\'s secret storage.', info.label, maskKeyId(info.kid)),
           { modal: true },
           remove,
         );
@@ -25,7 +26,7 @@ export function registerManageCredentials(deps: CommandDeps): vscode.Disposable[
       // Its issue-clock mark goes too, unless another stored credential uses the same key id.
       const keyIdUnused = async () => !(await deps.credentials.list()).some((c) => c.kid === info.kid);
       if (await keyIdUnused()) await deps.clockStore.forget(info.kid, keyIdUnused);
-      deps.log.info('credentials', `removed "${info.label}" (kid ${info.kid})`);
+      deps.log.info('credentials', `removed "${info.label}" (kid ${maskKeyId(info.kid)})`);
       const { rebound, unbound } = await rebindOrphans(deps, info, target?.rebindTo);
       const message = describeRemoval(deps, info, rebound, unbound, await deps.credentials.list());
       void vscode.window.showInformationMessage(message);
@@ -44,7 +45,7 @@ export function registerManageCredentials(deps: CommandDeps): vscode.Disposable[
         const env = deps.environments.get(target.environmentId);
         const usable = (await deps.credentials.list()).filter((c) => env?.api !== 'maas' || !DEPRECATED_TYPES.has(c.type));
         const picked = await vscode.window.showQuickPick(
-          usable.map((c) => ({ label: c.label, description: `${CREDENTIAL_TYPE_LABELS[c.type]} · kid ${c.kid}`, id: c.id, environments: c.environments })),
+          usable.map((c) => ({ label: c.label, description: `${CREDENTIAL_TYPE_LABELS[c.type]} · kid ${maskKeyId(c.kid)}`, id: c.id, environments: c.environments })),
           { placeHolder: vscode.l10n.t('Which credential signs for {0}?', env?.name ?? target.environmentId) },
         );
         if (!picked) throw new Cancelled();
@@ -83,7 +84,7 @@ async function pickCredential(deps: CommandDeps, target: CredentialTarget | unde
     throw new Cancelled();
   }
   const picked = await vscode.window.showQuickPick(
-    list.map((c) => ({ label: c.label, description: `${CREDENTIAL_TYPE_LABELS[c.type]} · kid ${c.kid}`, info: c })),
+    list.map((c) => ({ label: c.label, description: `${CREDENTIAL_TYPE_LABELS[c.type]} · kid ${maskKeyId(c.kid)}`, info: c })),
     { placeHolder },
   );
   if (!picked) throw new Cancelled();
@@ -140,7 +141,7 @@ async function chooseReplacement(removed: StoredCredentialInfo, environments: En
   if (rebindTo !== undefined) return candidates.find((c) => c.id === rebindTo);
   const names = environments.map((e) => e.name).join(', ');
   const items: Array<vscode.QuickPickItem & { info?: StoredCredentialInfo }> = [
-    ...candidates.map((c) => ({ label: c.label, description: `${CREDENTIAL_TYPE_LABELS[c.type]} · kid ${c.kid}`, info: c })),
+    ...candidates.map((c) => ({ label: c.label, description: `${CREDENTIAL_TYPE_LABELS[c.type]} · kid ${maskKeyId(c.kid)}`, info: c })),
     { label: vscode.l10n.t('Leave unbound'), description: vscode.l10n.t('pick a credential on the next request') },
   ];
   const picked = await vscode.window.showQuickPick(

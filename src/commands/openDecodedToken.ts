@@ -20,7 +20,8 @@ export function registerTokenHistoryCommands(deps: CommandDeps, handles: TokenHa
       if (!held) throw gone();
       const inspected = await inspectToken(deps, held.token);
       if ('reason' in inspected) throw new MobilityError('USAGE', vscode.l10n.t('This is not a JWT: {0}', inspected.reason));
-      deps.results.showToken({ environment: held.environment, token: held.token, decoded: inspected.decoded, findings: inspected.findings, signature: inspected.signature, source: held.source });
+      // A hovered token is the user's own text (its kid shown whole); one of the history was signed here (masked).
+      deps.results.showToken({ environment: held.environment, token: held.token, decoded: inspected.decoded, findings: inspected.findings, signature: inspected.signature, source: held.source, userGiven: !held.entry });
       return { ok: true, source: held.source, header: inspected.decoded.header, payload: inspected.decoded.payload, findings: inspected.findings.map((f) => f.id), signature: inspected.signature?.state ?? 'not-verified' };
     }),
     registerCommand(deps, COMMANDS.copyIssuedToken, async (arg?: unknown): Promise<CommandOutcome> => {

@@ -3,7 +3,7 @@ import type { Credential } from '../core/auth';
 import { CREDENTIAL_TYPE_LABELS, DEPRECATED_TYPES } from '../core/auth';
 import type { Environment } from '../core/environment';
 import { API_LABELS, normaliseBaseUrl } from '../core/environment';
-import { MobilityError, withArticle } from '../core/base';
+import { maskKeyId, MobilityError, withArticle } from '../core/base';
 import type { StoredCredentialInfo } from '../services/credentialStore';
 import type { CommandDeps, EnvironmentTarget } from './commandDeps';
 import { Cancelled } from './registerCommand';
@@ -54,7 +54,7 @@ export async function resolveCredential(deps: CommandDeps, env: Environment): Pr
       info = usable[0];
     } else {
       const picked = await vscode.window.showQuickPick(
-        usable.map((c) => ({ label: c.label, description: `${CREDENTIAL_TYPE_LABELS[c.type]} · kid ${c.kid}`, info: c })),
+        usable.map((c) => ({ label: c.label, description: `${CREDENTIAL_TYPE_LABELS[c.type]} · kid ${maskKeyId(c.kid)}`, info: c })),
         { placeHolder: vscode.l10n.t('Which credential signs for {0}? (Bind one to skip this question.)', env.name) },
       );
       if (!picked) throw new Cancelled();

@@ -1,6 +1,6 @@
 import type { HttpExchange } from '../core/http';
 import type { BodyView } from '../shared/listingViews';
-import { scrub } from './tokenPreview';
+import { scrubSent } from './tokenPreview';
 
 /** Raw bodies longer than this are cut in the Raw view (the whole text opens in an editor). */
 export const MAX_RAW_CHARS = 1_000_000;
@@ -13,7 +13,7 @@ export function bodyView(page: HttpExchange, resultId: string, pageIndex: number
     raw = JSON.stringify(page.body, null, 2);
     reserialised = true;
   }
-  raw = scrub(raw ?? '', page.token?.token);
+  raw = scrubSent(raw ?? '', page.token);
   const view: BodyView = {
     resultId,
     pageIndex,

@@ -4,6 +4,7 @@ import * as l10n from '@vscode/l10n';
 import type { DecodedToken, LintFinding, SignatureCheck } from '../core/auth';
 import type { Environment } from '../core/environment';
 import type { ClaimDiffView, CompareResultView } from '../shared/tokenViews';
+import { maskKeyId } from '../core/base';
 import { environmentView } from './environmentView';
 import { tokenView } from './tokenView';
 
@@ -61,7 +62,9 @@ export function compareResultView(args: { id: string; left: ComparedToken; right
   const side = (t: ComparedToken) => tokenView({ token: t.token, decoded: t.decoded, findings: t.findings, signature: t.signature, source: t.source, alreadyUsed: false });
   const left = side(args.left);
   const right = side(args.right);
-  const claims = [...diffClaims('header', args.left.decoded.header, args.right.decoded.header), ...diffClaims('payload', args.left.decoded.payload, args.right.decoded.payload)];
+  // Compared as they are, shown with the kid masked (spec 5.7), as in each side's header.
+  const header = diffClaims('header', args.left.decoded.header, args.right.decoded.header).map((row) => (row.name === 'kid' ? maskedKidRow(row, args.left.decoded.header.kid, args.right.decoded.header.kid) : row));
+  const claims = [...header, ...diffClaims('payload', args.left.decoded.payload, args.right.decoded.payload)];
   const differences = claims.filter((c) => c.state !== 'same').length;
   const title = l10n.t('Compare tokens');
   const line = `${left.source} ↔ ${right.source} · ${differences === 0 ? l10n.t('no claim differs') : differences === 1 ? l10n.t('{0} claim differs', differences) : l10n.t('{0} claims differ', differences)}`;
@@ -82,6 +85,13 @@ export function compareResultView(args: { id: string; left: ComparedToken; right
     view.summary.environmentName = args.environment.name;
   }
   return view;
+}
+
+function maskedKidRow(row: ClaimDiffView, left: unknown, right: unknown): ClaimDiffView {
+  const masked = { ...row };
+  if (row.left !== undefined) masked.left = json(maskKeyId(left));
+  if (row.right !== undefined) masked.right = json(maskKeyId(right));
+  return masked;
 }
 
 function json(value: unknown): string {

@@ -8,7 +8,7 @@ import type { ErrorCode } from '../shared/errorCodes';
 import type { ErrorView } from '../shared/listingViews';
 import type { RefusalContext } from './refusalView';
 import { explainRefusal } from './refusalView';
-import { scrub } from './tokenPreview';
+import { scrubSent } from './tokenPreview';
 
 // Functions, not constants: the strings are read when used, after this bundle's l10n is configured.
 const STATUS_MEANINGS = (): Record<number, string> => ({
@@ -115,7 +115,7 @@ function isAuthRuleId(id: string): id is AuthRuleId {
  */
 export function pageErrorView(page: HttpExchange, refusal?: RefusalContext): ErrorView | undefined {
   if (page.ok) return undefined;
-  const raw = page.token?.token;
+  const sent = page.token;
   const view: ErrorView = {
     title: `${page.status} ${page.statusText}`.trim(),
     status: page.status,
@@ -126,18 +126,18 @@ export function pageErrorView(page: HttpExchange, refusal?: RefusalContext): Err
   const meaning = STATUS_MEANINGS()[page.status];
   if (meaning) view.statusMeaning = meaning;
   if (page.mdsError) {
-    const details = (page.mdsError.error_details ?? []).map((d) => scrub(d, raw));
-    view.mdsError = { error: scrub(page.mdsError.error, raw), details };
-    if (page.mdsError.error_description !== undefined) view.mdsError.description = scrub(page.mdsError.error_description, raw);
+    const details = (page.mdsError.error_details ?? []).map((d) => scrubSent(d, sent));
+    view.mdsError = { error: scrubSent(page.mdsError.error, sent), details };
+    if (page.mdsError.error_description !== undefined) view.mdsError.description = scrubSent(page.mdsError.error_description, sent);
     const read = readDetails(details);
     if (read.rule) view.rule = read.rule;
     view.facts = read.facts;
     if (read.rule && isAuthRuleId(read.rule.id)) view.tips.push(RULE_TIPS()[read.rule.id]);
   } else if (page.bodyKind === 'text' && typeof page.body === 'string') {
-    view.message = scrub(page.body.slice(0, 2000), raw);
+    view.message = scrubSent(page.body.slice(0, 2000), sent);
   }
   const challenge = page.responseHeaders['www-authenticate'];
-  if (challenge && !view.mdsError) view.facts.push({ name: 'WWW-Authenticate', value: scrub(challenge, raw) });
+  if (challenge && !view.mdsError) view.facts.push({ name: 'WWW-Authenticate', value: scrubSent(challenge, sent) });
   const statusTip = STATUS_TIPS()[page.status];
   if (statusTip) view.tips.push(statusTip);
   if (view.tips.length === 0) view.tips.push(l10n.t('Look at the response body and headers below for what the server expects.'));

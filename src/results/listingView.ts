@@ -13,7 +13,7 @@ import { tokenFactsOf } from './historyEntry';
 import { mobilityErrorView, pageErrorView } from './errorAdvice';
 import { plural } from '../shared/format';
 import type { RefusalContext } from './refusalView';
-import { scrub, shortenToken } from './tokenPreview';
+import { scrubSent, shortenToken } from './tokenPreview';
 import { pageTokenView } from './tokenView';
 import { listingShape, vehicleColumns } from './vehicleReader';
 
@@ -22,13 +22,12 @@ function requestView(page: HttpExchange): RequestView {
   const tokenPreview = raw ? shortenToken(raw) : undefined;
   const headers: HeaderView[] = Object.entries(page.requestHeaders).map(([name, value]) => {
     if (/^authorization$/i.test(name)) return { name, value: tokenPreview ? `Bearer ${tokenPreview}` : l10n.t('Bearer <redacted>'), secret: true };
-    return { name, value: scrub(value, raw) };
+    return { name, value: scrubSent(value, page.token) };
   });
   return { method: page.method, url: page.url, headers, tokenPreview, curlPreview: buildCurlCommand(page.url, page.requestHeaders, '$TOKEN') };
 }
 
 function responseView(page: HttpExchange): ResponseView {
-  const raw = page.token?.token;
   const view: ResponseView = {
     status: page.status,
     statusText: page.statusText,
@@ -36,7 +35,7 @@ function responseView(page: HttpExchange): ResponseView {
     contentType: page.contentType,
     bytes: page.bytes,
     timings: { ...page.timings },
-    headers: Object.entries(page.responseHeaders).map(([name, value]) => ({ name, value: scrub(value, raw) })),
+    headers: Object.entries(page.responseHeaders).map(([name, value]) => ({ name, value: scrubSent(value, page.token) })),
     // The panel has no CSV view yet: a CSV body is shown as its text.
     bodyKind: page.bodyKind === 'csv' ? 'text' : page.bodyKind,
   };

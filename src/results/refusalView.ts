@@ -8,7 +8,8 @@ import { audienceMatches, AUTH_RULES, checkToken, CREDENTIAL_TYPE_LABELS, DEFAUL
 import { clockSkewOf } from '../core/clock';
 import type { ApiKind } from '../core/environment';
 import { API_LABELS } from '../core/environment';
-import { scrub } from './tokenPreview';
+import { scrubSent } from './tokenPreview';
+import type { SentToken } from './tokenPreview';
 
 /** One fact that speaks for or against a cause. */
 export interface RefusalEvidence {
@@ -43,8 +44,8 @@ export interface RefusalContext {
 const TIME_RULES: ReadonlySet<AuthRuleId> = new Set<AuthRuleId>(['expired', 'iat_in_future', 'nbf_in_future']);
 
 /** A server's or a token's text as shown: one line, cut short, the request's token shortened. */
-function quote(text: string, raw: string | undefined, max = 300): string {
-  const line = scrub(text, raw).replace(/\s+/g, ' ').trim();
+function quote(text: string, raw: SentToken | undefined, max = 300): string {
+  const line = scrubSent(text, raw).replace(/\s+/g, ' ').trim();
   return line.length > max ? `${line.slice(0, max)}…` : line;
 }
 
@@ -68,7 +69,7 @@ function isoOf(seconds: number): string {
  */
 export function explainRefusal(exchange: HttpExchange, context: RefusalContext = {}): RefusalExplanation | undefined {
   if (exchange.status !== 401 && exchange.status !== 403) return undefined;
-  const raw = exchange.token?.token;
+  const raw = exchange.token;
   const evidence: RefusalEvidence[] = [];
   const causes: { rank: number; cause: string; rule?: AuthRuleId }[] = [];
 
@@ -142,7 +143,7 @@ export function explainRefusal(exchange: HttpExchange, context: RefusalContext =
   return best.rule ? { cause: best.cause, causeRule: best.rule, evidence } : { cause: best.cause, evidence };
 }
 
-function addAudience(evidence: RefusalEvidence[], aud: string | string[], expected: string | undefined, raw: string | undefined): void {
+function addAudience(evidence: RefusalEvidence[], aud: string | string[], expected: string | undefined, raw: SentToken | undefined): void {
   const shown = quote(showValue(aud), raw, 200);
   if (expected === undefined) evidence.push({ label: l10n.t('Audience'), detail: l10n.t('aud is {0}; the environment\'s base URL is not known here.', shown), verdict: 'unknown' });
   else if (audienceMatches(aud, expected)) evidence.push({ label: l10n.t('Audience'), detail: l10n.t('aud {0} holds the environment\'s base URL {1}.', shown, expected), verdict: 'ok' });

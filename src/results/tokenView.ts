@@ -7,6 +7,7 @@ import { withoutTrailingSlashes } from '../core/environment';
 import type { FindingView, TimeView, TokenResultView, TokenView } from '../shared/tokenViews';
 import { environmentView } from './environmentView';
 import { plural } from '../shared/format';
+import { maskKeyId } from '../core/base';
 import { scrub, shortenToken } from './tokenPreview';
 
 function timeView(t: { seconds: number; iso: string } | undefined): TimeView | undefined {
@@ -17,7 +18,16 @@ function findingViews(findings: readonly LintFinding[]): FindingView[] {
   return findings.map((f) => ({ id: f.id, severity: f.severity, message: f.message, rule: f.rule }));
 }
 
-/** A token view without the token: `token` is read only for its length and shortened form. */
+/** The header as shown: its kid masked (spec 5.7), unless the user handed the token in. */
+function shownHeader(header: Record<string, unknown>, userGiven: boolean): Record<string, unknown> {
+  if (userGiven || !Object.prototype.hasOwnProperty.call(header, 'kid')) return header;
+  return { ...header, kid: maskKeyId(header.kid) };
+}
+
+/**
+ * A token view without the token: `token` is read only for its length and shortened form. The
+ * header's kid is masked unless `userGiven` (Decode JWT of a token the user handed in).
+ */
 export function tokenView(args: {
   token: string;
   decoded: DecodedToken;
@@ -25,13 +35,14 @@ export function tokenView(args: {
   signature?: SignatureCheck;
   source: string;
   alreadyUsed: boolean;
+  userGiven?: boolean;
 }): TokenView {
   const { token, decoded } = args;
   const view: TokenView = {
     source: scrub(args.source, token),
     preview: shortenToken(token),
     length: token.length,
-    header: decoded.header,
+    header: shownHeader(decoded.header, args.userGiven === true),
     payload: decoded.payload,
     findings: findingViews(args.findings).map((f) => ({ ...f, message: scrub(f.message, token) })),
     signature: args.signature ? { ...args.signature } : { state: 'unchecked' },
@@ -58,7 +69,10 @@ export function pageTokenView(page: HttpExchange, pageNumber: number, env: Envir
   return tokenView({ token: raw, decoded: decoded.token, findings, source: l10n.t('Sent with page {0}', pageNumber), alreadyUsed: true });
 }
 
-/** The view of a decoded token (Generate Token, Decode JWT). The token itself stays with the caller. */
+/**
+ * The view of a decoded token (Generate Token, Decode JWT). The token itself stays with the caller;
+ * its kid is shown whole only when `userGiven` (the user handed the token in: Decode JWT).
+ */
 export function tokenResultView(args: {
   id: string;
   environment?: Environment;
@@ -68,8 +82,9 @@ export function tokenResultView(args: {
   signature?: SignatureCheck;
   source: string;
   now: number;
+  userGiven?: boolean;
 }): TokenResultView {
-  const token = tokenView({ token: args.token, decoded: args.decoded, findings: args.findings, signature: args.signature, source: args.source, alreadyUsed: false });
+  const token = tokenView({ token: args.token, decoded: args.decoded, findings: args.findings, signature: args.signature, source: args.source, alreadyUsed: false, userGiven: args.userGiven });
   const errors = args.findings.filter((f) => f.severity === 'error').length;
   const warnings = args.findings.filter((f) => f.severity === 'warning').length;
   const title = l10n.t('Token · {0}', args.environment?.name ?? token.source);

@@ -4,7 +4,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { ApiKind } from '../core/environment';
-import { MobilityError } from '../core/base';
+import { maskKeyId, MobilityError } from '../core/base';
 import type { AuthRuleId } from './authRules';
 import type { ClientReport } from './clientGrade';
 import { ClientGrader } from './clientGrade';
@@ -16,7 +16,7 @@ import { GRPC_REFLECTION_MODES, isGrpcReflectionMode } from './grpc/grpcOptions'
 import { withoutTrailingSlashes } from '../core/environment';
 import { writeDemoCredential } from './demoCredential';
 import type { MdsErrorBody, Reply } from './mdsResponses';
-import { JSON_CONTENT_TYPE, MAX_PAGE_SIZE, errorBody, errorReply, maasVehiclesPage, parsePage } from './mdsResponses';
+import { errorBody, errorReply, JSON_CONTENT_TYPE, maasVehiclesPage, MAX_PAGE_SIZE, parsePage } from './mdsResponses';
 import { MDS_ROUTES, routeMds } from './mdsRoutes';
 import type { SandboxFault } from './sandboxFaults';
 import { FaultInjector } from './sandboxFaults';
@@ -96,7 +96,7 @@ export interface SandboxRequestLog {
   environment?: SandboxEnvironment['id'];
   /** For 401s: the broken rule. */
   rule?: AuthRuleId;
-  /** The kid of the token, when it had one. */
+  /** The kid of the token when it had one, masked (`ab12…f9c0`): a key id is a secret (spec 5.7). */
   kid?: string;
   /** For errors: the error description sent to the client. */
   description?: string;
@@ -307,7 +307,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       const entry: SandboxRequestLog = { method: req.method ?? 'GET', path, status: reply.status };
       if (reply.environment) entry.environment = reply.environment;
       if (reply.rule) entry.rule = reply.rule;
-      if (reply.kid) entry.kid = reply.kid;
+      if (reply.kid) entry.kid = maskKeyId(reply.kid);
       if (reply.status >= 400 && typeof body.error_description === 'string') entry.description = body.error_description;
       try {
         options.onRequest(entry);

@@ -1,7 +1,7 @@
 import { calculateJwkThumbprint, compactVerify, decodeProtectedHeader, errors as joseErrors } from 'jose';
 import type { JWTPayload } from 'jose';
 import type { AuthRuleId, RuleViolation } from '../core/auth';
-import { ALGORITHM_OF, AUTH_RULES, checkAlgorithm, checkClaims, checkKid, checkPadding, showValue as show } from '../core/auth';
+import { ALGORITHM_OF, AUTH_RULES, checkAlgorithm, checkClaims, checkKid, checkPadding, showKeyId, showValue as show } from '../core/auth';
 import type { ApiKind } from '../core/environment';
 import type { TrustedKey, TrustStore } from './trustStore';
 import { plural } from '../shared/format';
@@ -42,7 +42,7 @@ const MIN_PRUNE_SIZE = 1024;
 function refuse(rule: AuthRuleId, description: string, kid?: string, extra: string[] = []): TokenCheck {
   const { spec, message } = AUTH_RULES[rule];
   const details = [`rule: ${rule}`, `spec: ${spec}`, `requirement: ${message}`];
-  if (kid !== undefined) details.push(`kid: ${show(kid)}`);
+  if (kid !== undefined) details.push(`kid: ${showKeyId(kid)}`);
   return { ok: false, refusal: { rule, spec, description, details: [...details, ...extra], kid } };
 }
 
@@ -109,7 +109,7 @@ export class TokenVerifier {
     const kid = header.kid as string;
     const key = this.options.trust.get(kid);
     if (!key) {
-      return refuse('unknown_kid', `The header kid ${show(kid)} is not a key this sandbox trusts. Sign with a trusted key, such as the sandbox's demo credential, or start the sandbox with a trust file that lists your public key.`, kid);
+      return refuse('unknown_kid', `The header kid ${showKeyId(kid)} is not a key this sandbox trusts. Sign with a trusted key, such as the sandbox's demo credential, or start the sandbox with a trust file that lists your public key.`, kid);
     }
     const algViolation = checkAlgorithm(header, key.type, kid);
     if (algViolation) return refuseFor(algViolation, kid);
@@ -144,10 +144,10 @@ export class TokenVerifier {
       ({ payload: payloadBytes } = await compactVerify(token, key.publicKey, { algorithms: [ALGORITHM_OF[key.type]] }));
     } catch (err) {
       if (err instanceof joseErrors.JOSEAlgNotAllowed) {
-        return refuse('alg_not_allowed', `The token's algorithm is not ${ALGORITHM_OF[key.type]}, the algorithm of key ${show(kid)}.`, kid);
+        return refuse('alg_not_allowed', `The token's algorithm is not ${ALGORITHM_OF[key.type]}, the algorithm of key ${showKeyId(kid)}.`, kid);
       }
       if (err instanceof joseErrors.JWSSignatureVerificationFailed) {
-        return refuse('bad_signature', `The signature does not verify with the public key registered for kid ${show(kid)}. Sign with the private key that belongs to this kid.`, kid);
+        return refuse('bad_signature', `The signature does not verify with the public key registered for kid ${showKeyId(kid)}. Sign with the private key that belongs to this kid.`, kid);
       }
       const reason = err instanceof Error ? err.message : String(err);
       return refuse('malformed_token', `The token is not a valid compact JWS: ${reason}`, kid);
@@ -184,11 +184,11 @@ export class TokenVerifier {
     const exp = claims.exp as number;
     const jtiKey = `${identity}\n${jti.toLowerCase()}`;
     if (this.usedJtis.has(jtiKey)) {
-      return refuse('jti_replayed', `jti ${show(jti)} was already used by an accepted token on the public key of kid ${show(kid)}. Sign a new token for every request.`, kid);
+      return refuse('jti_replayed', `jti ${show(jti)} was already used by an accepted token on the public key of kid ${showKeyId(kid)}. Sign a new token for every request.`, kid);
     }
     const latest = this.latestIat.get(identity);
     if (latest !== undefined && iat <= latest) {
-      return refuse('iat_not_increasing', `iat ${iat} is not later than ${latest}, the iat of the latest token accepted on the public key of kid ${show(kid)} (under any kid it is trusted as). Give each new token a strictly later iat.`, kid, [`latest accepted iat: ${latest}`]);
+      return refuse('iat_not_increasing', `iat ${iat} is not later than ${latest}, the iat of the latest token accepted on the public key of kid ${showKeyId(kid)} (under any kid it is trusted as). Give each new token a strictly later iat.`, kid, [`latest accepted iat: ${latest}`]);
     }
     this.usedJtis.set(jtiKey, exp);
     this.latestIat.set(identity, iat);

@@ -2,7 +2,7 @@ import { X509Certificate, createPublicKey } from 'node:crypto';
 import type { JsonWebKey, KeyObject } from 'node:crypto';
 import type { CredentialType } from '../core/auth';
 import { ALGORITHM_OF, CREDENTIAL_TYPES } from '../core/auth';
-import { MobilityError, withArticle } from '../core/base';
+import { maskKeyId, MobilityError, withArticle } from '../core/base';
 import { isRecord } from '../shared/isRecord';
 
 /** A public key the sandbox accepts tokens from, with the issuer and type registered for it. */
@@ -85,7 +85,7 @@ export function parseTrustFile(text: string, source: string): TrustedKey[] {
     const kid = entry.kid;
     if (typeof kid !== 'string' || kid.trim() === '') return fail('kid', 'give the key identifier as a non-empty string');
     const earlier = seen.get(kid);
-    if (earlier !== undefined) return fail('kid', `"${kid}" is already used by entry ${earlier}; each kid may appear once`);
+    if (earlier !== undefined) return fail('kid', `"${maskKeyId(kid)}" is already used by entry ${earlier}; each kid may appear once`);
     seen.set(kid, index);
     const iss = entry.iss;
     if (typeof iss !== 'string' || iss.trim() === '') return fail('iss', 'give the issuer e-mail as a non-empty string');
@@ -133,12 +133,12 @@ export class TrustStore {
   add(key: TrustedKey): void {
     if (!key.kid) throw new MobilityError('TRUST_FILE_INVALID', 'A trusted key needs a non-empty kid.');
     if (key.publicKey.type === 'secret') {
-      throw new MobilityError('TRUST_FILE_INVALID', `The trusted key "${key.kid}" must be an asymmetric public key, not a secret key.`);
+      throw new MobilityError('TRUST_FILE_INVALID', `The trusted key "${maskKeyId(key.kid)}" must be an asymmetric public key, not a secret key.`);
     }
     // A private KeyObject is accepted for convenience, but only its public half is kept.
     const publicKey = key.publicKey.type === 'private' ? createPublicKey(key.publicKey) : key.publicKey;
     const mismatch = keyMismatchFor(key.type, publicKey);
-    if (mismatch) throw new MobilityError('TRUST_FILE_INVALID', `The trusted key "${key.kid}" does not fit its type: ${mismatch}.`);
+    if (mismatch) throw new MobilityError('TRUST_FILE_INVALID', `The trusted key "${maskKeyId(key.kid)}" does not fit its type: ${mismatch}.`);
     this.keys.set(key.kid, { kid: key.kid, iss: key.iss, type: key.type, publicKey });
   }
 

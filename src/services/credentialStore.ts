@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { randomUUID } from 'node:crypto';
 import type { Credential, CredentialInput, CredentialType, IssuerDomains } from '../core/auth';
-import { errorMessage, MobilityError } from '../core/base';
+import { errorMessage, maskKeyId, MobilityError } from '../core/base';
 import { parseCredential } from '../core/auth';
 import { Disposable } from './lifecycle';
 
@@ -60,7 +60,7 @@ export class CredentialStore extends Disposable {
     const list = await this.list();
     const info: StoredCredentialInfo = {
       id: randomUUID(),
-      label: label.trim() || `${credential.kid}`,
+      label: label.trim() || vscode.l10n.t('Key {0}', maskKeyId(credential.kid)),
       type: credential.type,
       kid: credential.kid,
       issuer: credential.issuer,

@@ -3,6 +3,7 @@ import { CREDENTIAL_TYPE_LABELS, DEPRECATED_TYPES } from '../core/auth';
 import type { CredentialStore, StoredCredentialInfo } from '../services/credentialStore';
 import type { EnvironmentRegistry } from '../services/environmentRegistry';
 import { Disposable } from '../services/lifecycle';
+import { maskKeyId } from '../core/base';
 
 export interface CredentialsTreeElement {
   kind: 'credential';
@@ -33,11 +34,11 @@ export class CredentialsTreeProvider extends Disposable implements vscode.TreeDa
     const item = new vscode.TreeItem(info?.label ?? element.credentialId);
     if (!info) return item;
     item.id = `credential:${info.id}`;
-    item.description = vscode.l10n.t('{0} · kid {1}', CREDENTIAL_TYPE_LABELS[info.type], info.kid);
+    item.description = vscode.l10n.t('{0} · kid {1}', CREDENTIAL_TYPE_LABELS[info.type], maskKeyId(info.kid));
     item.iconPath = new vscode.ThemeIcon(DEPRECATED_TYPES.has(info.type) ? 'warning' : 'key');
     const bound = info.environments.map((id) => this.environments.get(id)?.name ?? id);
     // Plain text: labels and issuers are the user's (or a key file's) words, not markup.
-    item.tooltip = [info.label, `${CREDENTIAL_TYPE_LABELS[info.type]} · kid ${info.kid}`, `iss ${info.issuer}`, bound.length ? vscode.l10n.t('Bound to: {0}', bound.join(', ')) : vscode.l10n.t('Not bound to an environment')].join('\n');
+    item.tooltip = [info.label, `${CREDENTIAL_TYPE_LABELS[info.type]} · kid ${maskKeyId(info.kid)}`, `iss ${info.issuer}`, bound.length ? vscode.l10n.t('Bound to: {0}', bound.join(', ')) : vscode.l10n.t('Not bound to an environment')].join('\n');
     item.contextValue = info.demo ? 'credential.demo' : 'credential';
     return item;
   }

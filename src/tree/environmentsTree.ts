@@ -10,7 +10,7 @@ import type { SandboxService } from '../services/sandboxService';
 import type { TokenHistory, TokenHistoryEntry } from '../services/tokenHistory';
 import { COMMANDS } from '../commands/commandIds';
 import { BUILT_IN_ENVIRONMENTS } from '../services/settings';
-import { errorMessage } from '../core/base';
+import { errorMessage, maskKeyId } from '../core/base';
 
 /** Tree elements are plain data; `getTreeItem` turns them into items. */
 export type EnvironmentsTreeElement =
@@ -180,7 +180,7 @@ export class EnvironmentsTreeProvider extends Disposable implements vscode.TreeD
     item.contextValue = 'historyToken';
     const time = (seconds: number) => `${new Date(seconds * 1000).toLocaleString()} (${new Date(seconds * 1000).toISOString()})`;
     const tooltip = new vscode.MarkdownString();
-    tooltip.appendText(`jti ${entry.jti}\nkid ${entry.kid}\n`);
+    tooltip.appendText(`jti ${entry.jti}\nkid ${maskKeyId(entry.kid)}\n`);
     tooltip.appendText(vscode.l10n.t('Issued {0}', time(entry.iat)) + '\n');
     tooltip.appendText((expired ? vscode.l10n.t('Expired {0}', time(entry.exp)) : vscode.l10n.t('Expires {0}', time(entry.exp))) + '\n');
     if (entry.request) tooltip.appendText(`GET ${entry.request.url} → ${entry.request.status ?? '?'} ${entry.request.statusText ?? ''}`);
@@ -210,7 +210,7 @@ export class EnvironmentsTreeProvider extends Disposable implements vscode.TreeD
       `${API_LABELS[env.api]} · ${env.stage}`,
       env.baseUrl || vscode.l10n.t('No base URL yet: set it in the settings.'),
       last ? vscode.l10n.t('Last result: {0} at {1}', last.summary, new Date(last.at).toLocaleTimeString()) : undefined,
-      bound ? vscode.l10n.t('Credential: {0} ({1}, kid {2})', bound.label, CREDENTIAL_TYPE_LABELS[bound.type], bound.kid) : vscode.l10n.t('Credential: none bound'),
+      bound ? vscode.l10n.t('Credential: {0} ({1}, kid {2})', bound.label, CREDENTIAL_TYPE_LABELS[bound.type], maskKeyId(bound.kid)) : vscode.l10n.t('Credential: none bound'),
     ].filter((line): line is string => line !== undefined).join('\n');
     item.accessibilityInformation = { label: `${env.name}, ${String(item.description)}` };
     item.contextValue = ['environment', env.api, env.baseUrl ? 'ready' : 'noBaseUrl', this.bindings.has(id) ? 'bound' : 'unbound'].join('.');
@@ -237,8 +237,8 @@ export class EnvironmentsTreeProvider extends Disposable implements vscode.TreeD
       case 'credential': {
         const info = this.bindings.get(id);
         item.label = vscode.l10n.t('Credential');
-        item.description = info ? `${info.label} · ${CREDENTIAL_TYPE_LABELS[info.type]} · kid ${info.kid}` : vscode.l10n.t('none bound');
-        item.tooltip = info ? `${info.label}\n${CREDENTIAL_TYPE_LABELS[info.type]} · kid ${info.kid}\niss ${info.issuer}` : vscode.l10n.t('No credential is bound: click to bind one.');
+        item.description = info ? `${info.label} · ${CREDENTIAL_TYPE_LABELS[info.type]} · kid ${maskKeyId(info.kid)}` : vscode.l10n.t('none bound');
+        item.tooltip = info ? `${info.label}\n${CREDENTIAL_TYPE_LABELS[info.type]} · kid ${maskKeyId(info.kid)}\niss ${info.issuer}` : vscode.l10n.t('No credential is bound: click to bind one.');
         item.iconPath = new vscode.ThemeIcon(info ? 'key' : 'circle-large-outline');
         item.command = { command: COMMANDS.bindCredential, title: vscode.l10n.t('Bind Credential'), arguments: [{ environmentId: id }] };
         break;

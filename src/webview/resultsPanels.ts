@@ -70,7 +70,7 @@ export interface ResultsPanelMethods extends vscode.Disposable {
   /** A request that failed before an answer (network, TLS, timeout, refused credential...). */
   showRequestError(args: { environment: Environment; error: MobilityError; url?: string }): void;
   /** A decoded token (Generate Token, Decode JWT). `token` is kept host-side only, for "copy token". */
-  showToken(args: { environment?: Environment; token: string; decoded: DecodedToken; findings: LintFinding[]; signature?: SignatureCheck; source: string }): void;
+  showToken(args: { environment?: Environment; token: string; decoded: DecodedToken; findings: LintFinding[]; signature?: SignatureCheck; source: string; /** The user handed the token in (Decode JWT): its kid is shown whole. */ userGiven?: boolean }): void;
   /** Two tokens side by side with the claims that differ marked (Compare Tokens). Texts stay host-side. */
   showComparison(args: { left: ComparedToken; right: ComparedToken; environment?: Environment }): void;
   /** A harvest (Fetch Hours…): its coverage heatmap, updated through the display returned while it runs. */

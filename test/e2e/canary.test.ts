@@ -1,9 +1,11 @@
 import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { SignJWT, compactVerify, decodeProtectedHeader } from 'jose';
 import type { Page } from 'playwright-core';
 import { CLOCK_FILE_NAME, keyIdDigest } from '../../src/core/clock/fileClockStore';
+import { maskKeyId } from '../../src/core/base/redact';
 import type { Needle, ScanReport, ScanSource } from './secretScan';
 import {
   browserStorageSources, canaryKey, codeServerSecrets, describeReport, extensionGlobalState, fileSources, frameSources, scan, tokenNeedles,
@@ -14,7 +16,9 @@ import { answerInputBox, openViewContainer, pickQuickPickItem, runCommand, step,
 import { webviewWith } from './panelFrame';
 
 const EXTENSION_ID = 'mobility-api-explorer.mobility-api-explorer';
-const KID = 'canary-kid';
+/** A secret (spec 5.7): shown only masked, except in the Decode JWT view of a token the user hands in. */
+const KID = `canary-kid-${randomBytes(8).toString('hex')}`;
+const MASKED_KID = maskKeyId(KID);
 const ISSUER = 'canary@org.test.invalid';
 const LABEL = 'Canary credential';
 const ENVIRONMENT = 'Sandbox · MDS staging';
@@ -67,7 +71,7 @@ describe('a canary credential leaves no trace', function () {
   const tokens: string[] = [];
 
   const allFiles = () => fileSources({ 'user-data': folders.userDataDir, extensions: folders.extensionsDir, workspace: folders.workspaceDir });
-  const needles = (): Needle[] => [...key.needles, ...tokens.flatMap((t, i) => tokenNeedles(t, `copied token ${i + 1}`))];
+  const needles = (): Needle[] => [...key.needles, { name: 'the canary kid', text: KID }, ...tokens.flatMap((t, i) => tokenNeedles(t, `copied token ${i + 1}`))];
   async function everything(page: Page, extra: ScanSource[] = []): Promise<ScanSource[]> {
     return [...allFiles(), ...(await browserStorageSources(page)), ...(await frameSources(page)), ...extra];
   }
@@ -92,7 +96,8 @@ describe('a canary credential leaves no trace', function () {
     });
     await step(page, 'see it stored', () => waitForNotification(page, new RegExp(`Stored "${LABEL}"`)));
     const row = await step(page, 'see it in the Credentials view', () => treeRow(page, 'Credentials', LABEL));
-    assert.match(await row.innerText(), new RegExp(`kid ${KID}`));
+    assert.ok((await row.innerText()).includes(`kid ${MASKED_KID}`), 'the Credentials view shows the kid masked');
+    assert.ok(!(await row.innerText()).includes(KID));
   });
 
   it('lists vehicles with it, and "Copy curl" puts a fresh canary-signed token on the clipboard', async () => {
@@ -137,15 +142,17 @@ describe('a canary credential leaves no trace', function () {
     await step(page, 'see the signature verified with the stored canary key', async () => {
       await frame.locator('[data-testid="signature-state"]', { hasText: /verified/i }).first().waitFor({ timeout: 20_000 });
     });
+    // The decoded view of a token the user hands in is the one place its kid shows whole (it is their own text).
+    await step(page, 'close the decoded view', () => runCommand(page, 'View: Close Editor'));
   });
 
   it('while the credential is stored, neither its key nor any token it signed is in any file, storage, log, setting or webview', async () => {
     const page = wb.page;
     await step(page, 'show the log, so that its lines are on screen too', () => runCommand(page, 'Mobility API: Show Log'));
     const logFile = () => allFiles().find((s) => /exthost\d*\/mobility-api-explorer\.mobility-api-explorer\/Mobility API\.log$/.test(s.name));
-    const log = await eventually(() => Promise.resolve(logFile()), (f) => !!f && f.bytes.includes(KID));
+    const log = await eventually(() => Promise.resolve(logFile()), (f) => !!f && f.bytes.includes(`kid ${MASKED_KID}`));
     assert.ok(log, 'the extension log file is among the scanned files');
-    assert.ok(log.bytes.includes(`kid ${KID}`), 'the log is this session\'s: it names the canary kid (a kid is not a secret)');
+    assert.ok(log.bytes.includes(`kid ${MASKED_KID}`), 'the log is this session\'s: it names the canary kid, masked (spec 5.7: a kid is a secret)');
     const settings = allFiles().find((s) => s.name === 'file:user-data/User/settings.json');
     assert.ok(settings, 'settings.json is among the scanned files');
     const marks = clockMarks();
@@ -168,14 +175,14 @@ describe('a canary credential leaves no trace', function () {
       path.join(folders.userDataDir, 'User', 'planted-token.json'),
       path.join(folders.extensionsDir, 'planted-unseen.log'),
     ];
-    fs.writeFileSync(planted[0], `config = "${key.needles[1].text}"\n`);
+    fs.writeFileSync(planted[0], `config = "${key.needles[1].text}"\nkid = "${KID}"\n`);
     fs.writeFileSync(planted[1], JSON.stringify({ token: tokens[1] }));
     fs.writeFileSync(planted[2], `Authorization: Bearer ${unseen}\n`);
     try {
       const report = await scan(await everything(page), needles(), key);
       const where = (file: string) => report.hits.filter((h) => h.source.endsWith(path.basename(file))).map((h) => h.what);
       console.log(`      ${describeReport('with planted canaries', report)}`);
-      assert.deepEqual(where(planted[0]), ['PEM body line 2']);
+      assert.deepEqual(where(planted[0]), ['PEM body line 2', 'the canary kid']);
       assert.ok(where(planted[1]).includes('copied token 2') && where(planted[1]).some((w) => /signed by the canary key/.test(w)), where(planted[1]).join(', '));
       assert.deepEqual(where(planted[2]), ['a token of not-the-canary-kid (signed by the canary key)']);
     } finally {
@@ -192,7 +199,7 @@ describe('a canary credential leaves no trace', function () {
     await step(page, 'confirm in the modal dialog', async () => {
       const dialog = page.locator('.monaco-dialog-box');
       await dialog.waitFor({ timeout: 20_000 });
-      assert.match(await dialog.innerText(), new RegExp(`Remove "${LABEL}" \\(kid ${KID}\\)`));
+      assert.ok((await dialog.innerText()).includes(`Remove "${LABEL}" (kid ${MASKED_KID})`), await dialog.innerText());
       await dialog.locator('.monaco-button', { hasText: /^\s*Remove\s*$/ }).first().click();
     });
     await step(page, 'see it gone from the Credentials view', async () => {

@@ -325,10 +325,12 @@ describe('CLI mobility-api', () => {
       child.stdout.on('data', (d: Buffer) => (out += d.toString()));
       const info = JSON.parse(await firstLineOf(child)) as { environments: Array<{ name: string; baseUrl: string }>; demo: { kid: string; issuer: string; privateKeyFile: string } };
       const base = info.environments.find((e) => e.name === 'mds-staging')!.baseUrl;
+      // --json shows the kid masked (a secret, spec 5.7); the whole one is in the demo credential file.
+      const demoKid = (JSON.parse(fs.readFileSync(path.join(dir, 'demo-grade', 'demo-credential.json'), 'utf8')) as { kid: string }).kid;
       const key = createPrivateKey(fs.readFileSync(info.demo.privateKeyFile, 'utf8'));
       // Whole seconds from a clock moved back, so that the next second of the sandbox's clock cannot break the tie.
       const iat = Math.floor(Date.now() / 1000) - 10;
-      const sign = (claims: Record<string, unknown>) => new SignJWT({ iss: info.demo.issuer, aud: base, iat, exp: iat + 300, jti: randomUUID(), ...claims }).setProtectedHeader({ alg: 'ES256', kid: info.demo.kid }).sign(key);
+      const sign = (claims: Record<string, unknown>) => new SignJWT({ iss: info.demo.issuer, aud: base, iat, exp: iat + 300, jti: randomUUID(), ...claims }).setProtectedHeader({ alg: 'ES256', kid: demoKid }).sign(key);
       const get = async (token: string) => (await fetch(`${base}/vehicles`, { headers: { Authorization: `Bearer ${token}` } })).status;
       const once = await sign({});
       assert.deepEqual([await get(once), await get(once), await get(await sign({})), await get(await sign({ iat: iat + 1, exp: iat + 2 }))], [200, 401, 401, 401]);
@@ -341,7 +343,7 @@ describe('CLI mobility-api', () => {
       assert.deepEqual(report.requests, { seen: 4, accepted: 1, refused: 3, unchecked: 0 });
       assert.deepEqual(report.refusals.map((r) => r.rule), ['lifetime_out_of_range', 'jti_replayed', 'iat_not_increasing']);
       assert.equal(report.grade, 'fail');
-      assert.ok(!out.includes(once) && !lines[1]?.includes(info.demo.kid), 'no token and no whole kid');
+      assert.ok(!out.includes(once) && !lines[1]?.includes(demoKid), 'no token and no whole kid');
     });
 
     it('`demo` runs the whole job against a sandbox it starts and stops', async () => {

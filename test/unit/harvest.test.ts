@@ -103,6 +103,32 @@ describe('harvest: an hour endpoint over a range of hours, against the sandbox',
     assert.equal(again.items, expectedTotal);
   });
 
+  it('progress is exact: each hour line counts the items of the hours recorded so far, and a resumed run counts up to its total', async () => {
+    const sandbox = await start();
+    const first: HarvestProgress[] = [];
+    const options = optionsFor(sandbox, { to: `${DAY}T11`, onProgress: (p) => first.push(p) });
+    await harvestHours(options);
+    const check = (progress: HarvestProgress[], skipped: number, total: number) => {
+      const hours = progress.filter((p) => p.phase === 'hour');
+      assert.equal(hours.length, total - skipped, 'one hour event per hour fetched');
+      let recorded = 0;
+      hours.forEach((p, i) => {
+        recorded += p.record?.items ?? 0;
+        assert.equal(p.items, recorded, `items at ${p.hour}: those of the hours recorded, not of hours still fetched or flushed`);
+        assert.equal(p.hoursDone, skipped + i + 1);
+        assert.equal(p.hoursTotal, total);
+      });
+      for (const p of progress) assert.ok(p.hoursDone <= p.hoursTotal && p.items <= recorded, `${p.phase} ${p.hour ?? ''} within the total`);
+      assert.equal(progress.at(-1)?.hoursDone, total);
+      assert.equal(progress.at(-1)?.items, recorded);
+    };
+    check(first, 0, 12);
+    assert.ok((first.at(-1)?.items ?? 0) > 0, 'the morning has trips');
+    const second: HarvestProgress[] = [];
+    await harvestHours({ ...options, to: `${DAY}T23`, onProgress: (p) => second.push(p) });
+    check(second, 12, 24);
+  });
+
   it('waits out a 202 and retries a 500, then records the hour with all its trips', async () => {
     const busy = `${DAY}T14`;
     const flaky = `${DAY}T15`;

@@ -21,6 +21,7 @@ const T0 = Date.now();
 const now = () => NOW + (Date.now() - T0);
 const DAY = '2025-11-04';
 const hourMs = (hour: string) => Date.parse(`${hour}:00:00Z`);
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const fails = (code: string, message?: RegExp) => (e: unknown) => e instanceof MobilityError && e.code === code && (!message || message.test(e.message));
 
 /** A write function that fails like a full disk at the `nth` write of an hour file (the manifest, pretty-printed, starts with "{\n"). */
@@ -116,9 +117,32 @@ describe('harvest: full and read-only disks, locks, interruptions and conformanc
     await assert.rejects(harvestHours(optionsFor({ outDir: path.join(file, 'out') })), fails('HARVEST_WRITE_FAILED', /Cannot create the folder .*a-file\/out: a part of that path is a file, not a folder \(ENOTDIR\)\. Choose another --out folder/));
     const readOnly: HarvestWrite = () => Promise.reject(Object.assign(new Error('EROFS: read-only file system'), { code: 'EROFS' }));
     const options = optionsFor({ write: readOnly });
-    await assert.rejects(harvestHours(options), fails('HARVEST_WRITE_FAILED', /Cannot write .*: the file system is read-only \(EROFS\)\. Choose an --out folder on a writable disk/));
+    await assert.rejects(harvestHours(options), fails('HARVEST_WRITE_FAILED', /Cannot write .*: the folder .*out-\d+(.trips)? is not writable: its file system is read-only \(EROFS\)\. Choose an --out folder on a writable disk/));
     assert.equal(fs.existsSync(path.join(options.outDir, 'manifest.json')), false);
     assert.deepEqual(tempFilesUnder(options.outDir), []);
+  });
+
+  it('an --out folder on a read-only file system says which folder is not writable, never ENOENT', async () => {
+    // Node's recursive mkdir reports ENOENT where the file system is read-only; one folder at a time it says EROFS.
+    // Root writes through chmod, so the read-only disk is played by mkdir itself (the harvest's folder calls).
+    const readOnly = path.join(dir, 'read-only-disk');
+    fs.mkdirSync(readOnly);
+    const realMkdir = fs.promises.mkdir;
+    const inside = (p: fs.PathLike) => String(p).startsWith(`${readOnly}${path.sep}`);
+    fs.promises.mkdir = (async (p: fs.PathLike, options?: fs.MakeDirectoryOptions) => {
+      if (!inside(p)) return realMkdir(p, options);
+      const code = options?.recursive ? 'ENOENT' : 'EROFS';
+      throw Object.assign(new Error(`${code}: ${code === 'EROFS' ? 'read-only file system' : 'no such file or directory'}, mkdir '${String(p)}'`), { code, path: String(p) });
+    }) as typeof fs.promises.mkdir;
+    try {
+      const outDir = path.join(readOnly, 'harvests', 'trips');
+      const error = await harvestHours(optionsFor({ outDir })).then(() => undefined, (e: unknown) => e);
+      assert.ok(error instanceof MobilityError && error.code === 'HARVEST_WRITE_FAILED', String(error));
+      assert.match(error.message, new RegExp(`^Cannot create the folder ${escapeRegExp(outDir)}: the folder ${escapeRegExp(readOnly)} is not writable: its file system is read-only \\(EROFS\\)\\. Choose an --out folder on a writable disk`));
+      assert.doesNotMatch(error.message, /ENOENT|no such file/);
+    } finally {
+      fs.promises.mkdir = realMkdir;
+    }
   });
 
   it('a second harvest of the same folder is refused while the first runs; the first stops cleanly when aborted', async () => {

@@ -25,4 +25,23 @@ describe('redactSecrets', () => {
     assert.ok(out.length < 11_000, 'cut to a bounded length');
     assert.match(out, /more characters not logged/);
   });
+
+  it('keeps a server\'s own words after "bearer" and redacts what is shaped like a secret', () => {
+    assert.equal(redactSecrets('invalid_token: bearer token expired'), 'invalid_token: bearer token expired');
+    assert.equal(redactSecrets('Bearer authentication required'), 'Bearer authentication required');
+    const token = 'eyJhbGciOiJFUzI1NiJ9.eyJpc3MiOiJhQGIifQ.c2lnbmF0dXJl';
+    assert.equal(redactSecrets(`bearer ${token} expired`), 'bearer <token redacted> expired');
+    // Three long base64url segments without the usual JSON header start.
+    const opaque = 'QWxhZGRpbjpvcGVuIHNlc2FtZQ.c2Vjb25kLXNlZ21lbnQtaGVyZQ.dGhpcmQtc2VnbWVudC1oZXJl';
+    assert.ok(!redactSecrets(`got ${opaque}`).includes(opaque));
+    // A long random-looking string (an API secret), on its own or as an Authorization value.
+    const secret = 'Zk8qP2xR7vN4mW9tY3bJ6hL1cD5sF0gA';
+    assert.equal(redactSecrets(`key ${secret} refused`), 'key <secret redacted> refused');
+    assert.ok(!redactSecrets(`Authorization: Bearer ${secret}`).includes(secret));
+    assert.ok(!redactSecrets('Authorization: Bearer abc.def-123').includes('abc.def-123'), 'an Authorization header value is a credential whatever its shape');
+    // Ordinary log text stays as it is: UUIDs, hex digests, URLs, paths, host names, versions.
+    const ordinary = 'jti 3f2b8c1e-9a4d-4e2f-8b1c-7d6e5f4a3b2c sha 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08 '
+      + 'GET https://mds.provider.example.com/mds-staging/vehicles/status?page_size=100 file /home/someone/Projects/MobilityExplorer2026/harvest/2026-01-01T00.json v1.2.3';
+    assert.equal(redactSecrets(ordinary), ordinary);
+  });
 });

@@ -181,6 +181,22 @@ describe('why was my token refused (the rejection doctor)', function () {
       }
     });
 
+    it('the server\'s own words after "bearer" are quoted as sent; an echoed token is not', async () => {
+      let echoed = '';
+      const server = await startCannedServer((req) => {
+        echoed = String(req.headers.authorization ?? '');
+        return { status: 401, body: { error: 'invalid_token', error_description: `bearer token expired (got ${echoed})` } };
+      });
+      try {
+        const run = await runCliInProcess(['request', '/vehicles', '--base-url', server.url, '--api', 'mds', ...cli.flags]);
+        assert.equal(run.code, 1);
+        assert.match(causeLine(run.err), /^Likely cause: The server says: "invalid_token: bearer token expired \(got Bearer [^ ]+\)"\.$/);
+        assert.ok(echoed.length > 20 && !run.err.includes(echoed.slice('Bearer '.length)), 'the token never reaches the terminal');
+      } finally {
+        await server.close();
+      }
+    });
+
     it('a 403 without a body: the credential may not see the resource', async () => {
       const server = await startCannedServer(() => ({ status: 403 }));
       try {

@@ -44,7 +44,9 @@ async function threeFreePorts(): Promise<number> {
 
 async function demoToken(line: SandboxLine, aud: string): Promise<string> {
   const key = createPrivateKey(fs.readFileSync(line.demo.privateKeyFile, 'utf8'));
-  return new SignJWT({ iss: line.demo.issuer, aud, exp: Math.floor(Date.now() / 1000) + 300, jti: randomUUID() }).setProtectedHeader({ alg: 'ES256', kid: line.demo.kid }).setIssuedAt().sign(key);
+  // The banner and --json show the kid masked (a secret, spec 5.7); the whole one is in the demo credential file.
+  const { kid } = JSON.parse(fs.readFileSync(path.join(path.dirname(line.demo.privateKeyFile), 'demo-credential.json'), 'utf8')) as { kid: string };
+  return new SignJWT({ iss: line.demo.issuer, aud, exp: Math.floor(Date.now() / 1000) + 300, jti: randomUUID() }).setProtectedHeader({ alg: 'ES256', kid }).setIssuedAt().sign(key);
 }
 
 describe('CLI sandbox: gRPC', () => {

@@ -5,6 +5,9 @@ import { decodeJwt } from '../../src/core/auth/decodeJwt';
 import { lintToken } from '../../src/core/auth/lintToken';
 import type { LintFinding } from '../../src/core/auth/lintToken';
 import { secondsWithSpan, withArticle } from '../../src/core/base/wording';
+import { generateKeyPairSync } from 'node:crypto';
+import { describeKeyKind } from '../../src/core/auth/privateKey';
+import { checkToken } from '../../src/core/auth/tokenRules';
 import { listingLine } from '../../src/results/listingView';
 
 const NOW = Date.UTC(2025, 5, 1, 12, 0, 0);
@@ -61,5 +64,20 @@ describe('message templates read as English', () => {
     assert.ok(decoded.ok);
     const findings = lintToken(decoded.token, { now: NOW, domains: NO_DOMAINS, knownAudiences: [AUD] });
     assert.ok(!findings.some((f) => / a [AEIOU]/.test(f.message)), findings.map((f) => f.message).join(' | '));
+  });
+
+  it('the token rules and key descriptions put "an" before a vowel sound (issue #24)', () => {
+    const claims = payload('org@ext.example');
+    const descriptions = (credentialType: 'external-org' | 'iam' | 'service-account', alg: string) =>
+      checkToken({ header: { alg, kid: 'key-id-for-wording' }, payload: claims }, { credentialType, api: 'maas' }).map((v) => v.description).join(' | ');
+    assert.match(descriptions('external-org', 'RS256'), /is an External Organization key, which signs with ES256/);
+    assert.match(descriptions('iam', 'ES256'), /is an IAM \(deprecated\) credential, which the MaaS API refuses/);
+    assert.match(descriptions('service-account', 'RS256'), /is a Service account \(deprecated\) credential/);
+    for (const type of ['external-org', 'iam', 'service-account'] as const) {
+      assert.doesNotMatch(descriptions(type, 'HS256'), / a [AEIOU]/);
+    }
+    assert.equal(describeKeyKind(generateKeyPairSync('x25519').privateKey), 'an X25519 key');
+    assert.equal(describeKeyKind(generateKeyPairSync('x448').privateKey), 'an X448 key');
+    assert.equal(describeKeyKind(generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey), 'an EC key on P-256 (prime256v1)');
   });
 });

@@ -17,7 +17,7 @@ export { parsePrivateKey } from './privateKey';
 export { parsePublicKey } from './publicKey';
 export { TokenIssuer } from './tokenIssuer';
 export type { IssuedToken } from './tokenIssuer';
-export { DEFAULT_MAX_SKEW_SECONDS, audienceMatches, checkAlgorithm, checkClaims, checkKid, checkPadding, checkToken, isNumericDate, showValue, typeAllowedForApi } from './tokenRules';
+export { DEFAULT_MAX_SKEW_SECONDS, audienceMatches, checkAlgorithm, checkClaims, checkKid, checkPadding, checkToken, isNumericDate, showKeyId, showValue, typeAllowedForApi } from './tokenRules';
 export type { RuleViolation } from './tokenRules';
 export { verifyTokenSignature } from './verifySignature';
 export type { SignatureCheck } from './verifySignature';

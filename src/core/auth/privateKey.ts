@@ -2,7 +2,7 @@ import * as l10n from '@vscode/l10n';
 import { X509Certificate, createPrivateKey, createPublicKey } from 'node:crypto';
 import type { JsonWebKey, KeyObject } from 'node:crypto';
 import type { SigningAlgorithm } from './credential';
-import { MobilityError } from '../base';
+import { MobilityError, withArticle } from '../base';
 import { isRecord } from '../../shared/isRecord';
 
 /** One `-----BEGIN …-----` / `-----END …-----` block, rebuilt in the canonical shape OpenSSL reads. */
@@ -311,7 +311,7 @@ export function describeKeyKind(key: KeyObject): string {
     case 'ed448':
       return 'an Ed448 key';
     default:
-      return `a ${String(key.asymmetricKeyType ?? 'unknown')} key`;
+      return key.asymmetricKeyType === undefined ? 'a key of an unknown type' : withArticle(`${key.asymmetricKeyType.toUpperCase()} key`);
   }
 }
 

@@ -7,7 +7,7 @@ import type { TokenClaims, TokenHeader } from './claims';
 import { buildClaims, checkLifetime, DEFAULT_LIFETIME_SECONDS } from './claims';
 import { IssueClock } from '../clock';
 import { assertCredentialForApi } from './parseCredential';
-import { errorMessage, MobilityError } from '../base';
+import { errorMessage, maskKeyId, MobilityError } from '../base';
 
 /** A freshly signed token. `token` is a secret: show it only on an explicit copy, never log it. */
 export interface IssuedToken {
@@ -49,7 +49,7 @@ export class TokenIssuer {
       // Claims are set as given: jose's setIssuedAt/setExpirationTime would round fractional times.
       token = await new SignJWT(claims).setProtectedHeader(header).sign(credential.privateKey);
     } catch (err) {
-      throw new MobilityError('SIGNING_FAILED', l10n.t('Signing with key "{0}" failed: {1}. Check that the key matches the credential type ({2}).', credential.kid, errorMessage(err), credential.alg), { cause: err });
+      throw new MobilityError('SIGNING_FAILED', l10n.t('Signing with key "{0}" failed: {1}. Check that the key matches the credential type ({2}).', maskKeyId(credential.kid), errorMessage(err), credential.alg), { cause: err });
     }
     return { token, header, claims, environmentId: environment.id };
   }

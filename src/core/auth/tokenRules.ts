@@ -8,6 +8,7 @@ import type { CredentialType, SigningAlgorithm } from './credential';
 import { ALGORITHM_OF, CREDENTIAL_TYPE_LABELS } from './credential';
 import type { ApiKind } from '../environment';
 import { API_LABELS, withoutTrailingSlashes } from '../environment';
+import { maskKeyId, withArticle } from '../base';
 
 /** How far `iat` and `nbf` may lie ahead of the server's clock, in seconds, unless told otherwise. */
 export const DEFAULT_MAX_SKEW_SECONDS = 60;
@@ -117,6 +118,12 @@ function own(obj: Record<string, unknown>, key: string): unknown {
   return Object.prototype.hasOwnProperty.call(obj, key) ? obj[key] : undefined;
 }
 
+/** A header kid in a message: masked, since the key identifier is a secret (spec 5.7). */
+export function showKeyId(kid: unknown): string {
+  if (kid === undefined || kid === '') return showValue(kid);
+  return typeof kid === 'string' ? `"${maskKeyId(kid)}"` : maskKeyId(kid);
+}
+
 function violation(rule: AuthRuleId, description: string, details: string[] = []): RuleViolation {
   return { rule, description, details };
 }
@@ -148,7 +155,7 @@ export function checkPadding(segments: readonly string[]): RuleViolation | undef
 export function checkKid(header: Record<string, unknown>): RuleViolation | undefined {
   const kid = own(header, 'kid');
   if (typeof kid === 'string' && kid !== '') return undefined;
-  return violation('kid_missing', `The token header has no "kid" (header kid is ${showValue(kid)}). Put the key identifier of your credentials in the header.`);
+  return violation('kid_missing', `The token header has no "kid" (header kid is ${showKeyId(kid)}). Put the key identifier of your credentials in the header.`);
 }
 
 /** `alg_not_allowed`: the header's `alg` is not the algorithm of the key's credential type. */
@@ -156,7 +163,7 @@ export function checkAlgorithm(header: Record<string, unknown>, type: Credential
   const alg = own(header, 'alg');
   const expected = expectedAlgorithm(type);
   if (alg === expected) return undefined;
-  return violation('alg_not_allowed', `The header alg is ${showValue(alg)}, but key ${showValue(kid)} is a ${CREDENTIAL_TYPE_LABELS[type]} key, which signs with ${expected}.`);
+  return violation('alg_not_allowed', `The header alg is ${showValue(alg)}, but key ${showKeyId(kid)} is ${withArticle(CREDENTIAL_TYPE_LABELS[type])} key, which signs with ${expected}.`);
 }
 
 /**
@@ -169,11 +176,11 @@ export function checkClaims(payload: Record<string, unknown>, context: TokenRule
   const type = context.credentialType;
   const iss = own(payload, 'iss');
   if (context.expectedIssuer !== undefined ? iss !== context.expectedIssuer : typeof iss !== 'string' || iss === '') {
-    const registered = context.expectedIssuer !== undefined ? `, but key ${showValue(kid)} is registered for ${showValue(context.expectedIssuer)}` : '; it must be the e-mail address delivered with the credentials';
+    const registered = context.expectedIssuer !== undefined ? `, but key ${showKeyId(kid)} is registered for ${showValue(context.expectedIssuer)}` : '; it must be the e-mail address delivered with the credentials';
     found.push(violation('iss_mismatch', `iss is ${showValue(iss)}${registered}.`));
   }
   if (type && context.api && !typeAllowedForApi(type, context.api)) {
-    found.push(violation('type_not_allowed_for_api', `Key ${showValue(kid)} is a ${CREDENTIAL_TYPE_LABELS[type]} credential, which the ${API_LABELS[context.api]} refuses. Use an External Organization credential for the MaaS API.`));
+    found.push(violation('type_not_allowed_for_api', `Key ${showKeyId(kid)} is ${withArticle(CREDENTIAL_TYPE_LABELS[type])} credential, which the ${API_LABELS[context.api]} refuses. Use an External Organization credential for the MaaS API.`));
   }
   if (type === 'service-account') {
     const want = context.expectedIssuer ?? iss;

@@ -5,6 +5,6 @@
 export { MobilityError, errorMessage, isMobilityError } from './errors';
 export type { ErrorCode } from './errors';
 export { MAX_JSON_DEPTH, jsonNestsDeeperThan } from './jsonDepth';
-export { redactSecrets } from './redact';
+export { maskKeyId, redactSecrets } from './redact';
 export { describeExpiry, describeIssued, describeNotBefore, describeRelative, formatDuration } from './relativeTime';
 export { secondsWithSpan, withArticle } from './wording';

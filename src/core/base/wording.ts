@@ -20,7 +20,8 @@ export function withArticle(phrase: string): string {
 export function articleFor(phrase: string): 'a' | 'an' {
   const word = /^[^\s(]+/.exec(phrase.trim())?.[0] ?? '';
   if (!word) return 'a';
-  if (/^[A-Z]{2,}\b/.test(word) && !/^[A-Z]{2,}[a-z]/.test(word)) return VOWEL_SOUND_LETTERS.has(word[0]) ? 'an' : 'a';
+  // Read letter by letter: all capitals ("RSA"), or a capital before digits or a hyphen ("X25519", "P-256").
+  if (/^[A-Z](?:[A-Z]+\b|[0-9-])/.test(word) && !/^[A-Z]{2,}[a-z]/.test(word)) return VOWEL_SOUND_LETTERS.has(word[0]) ? 'an' : 'a';
   if (CONSONANT_SOUND_START.test(word)) return 'a';
   return /^[aeiou]/i.test(word) ? 'an' : 'a';
 }

@@ -48,14 +48,14 @@ function cannot(doing: WriteAction, where: string): string {
   }
 }
 
-/** Why a file-system call failed, and what to do about it, by its error code. */
-function reasonOf(err: unknown): string {
+/** Why a file-system call failed, and what to do about it, by its error code; `folder` is the one that could not be written. */
+function reasonOf(err: unknown, folder: string): string {
   switch ((err as NodeJS.ErrnoException)?.code ?? '') {
     case 'ENOSPC': return l10n.t('the disk is full (ENOSPC). Free some space, or harvest into a folder on another disk');
     case 'EDQUOT': return l10n.t('the disk quota is used up (EDQUOT). Free some space, or harvest into a folder on another disk');
-    case 'EROFS': return l10n.t('the file system is read-only (EROFS). Choose an --out folder on a writable disk');
-    case 'EACCES': return l10n.t('permission denied (EACCES). Choose an --out folder you may write to, or fix its permissions');
-    case 'EPERM': return l10n.t('the operation is not permitted (EPERM). Choose an --out folder you may write to, or fix its permissions');
+    case 'EROFS': return l10n.t('the folder {0} is not writable: its file system is read-only (EROFS). Choose an --out folder on a writable disk', folder);
+    case 'EACCES': return l10n.t('the folder {0} is not writable: permission denied (EACCES). Choose an --out folder you may write to, or fix its permissions', folder);
+    case 'EPERM': return l10n.t('the folder {0} is not writable: the operation is not permitted (EPERM). Choose an --out folder you may write to, or fix its permissions', folder);
     case 'ENOTDIR': return l10n.t('a part of that path is a file, not a folder (ENOTDIR). Choose another --out folder');
     case 'EISDIR': return l10n.t('a folder stands where a file should be (EISDIR). Remove it, or choose another --out folder');
     case 'EEXIST': return l10n.t('a file stands where a folder should be (EEXIST). Choose another --out folder');
@@ -63,12 +63,16 @@ function reasonOf(err: unknown): string {
   }
 }
 
-/** A MobilityError for a file-system failure at `where`, saying what to do about it. */
-export function writeFailed(err: unknown, where: string, doing: WriteAction): MobilityError {
+/**
+ * A MobilityError for a file-system failure at `where`, saying what to do about it. `folder` is the
+ * folder a refused write names: by default the one holding `where` (the folder itself when creating it).
+ */
+export function writeFailed(err: unknown, where: string, doing: WriteAction, folder?: string): MobilityError {
   if (err instanceof MobilityError) return err;
+  const inFolder = folder ?? (doing === 'create the folder' || doing === 'read the folder' ? where : path.dirname(where));
   return new MobilityError(
     'HARVEST_WRITE_FAILED',
-    l10n.t('{0}: {1}. Hours already recorded in the manifest are kept; run the same command again to resume.', cannot(doing, where), reasonOf(err)),
+    l10n.t('{0}: {1}. Hours already recorded in the manifest are kept; run the same command again to resume.', cannot(doing, where), reasonOf(err, inFolder)),
     { cause: err },
   );
 }
@@ -86,15 +90,37 @@ export async function syncFolder(dir: string): Promise<void> {
   }
 }
 
-/** Creates `dir` and its parents, or HARVEST_WRITE_FAILED naming it. */
+/** Creates `dir` and its parents, or HARVEST_WRITE_FAILED naming it (and the folder that cannot be written). */
 export async function ensureFolder(dir: string): Promise<void> {
   try {
     await fs.promises.mkdir(dir, { recursive: true });
     const stat = await fs.promises.stat(dir);
     if (!stat.isDirectory()) throw Object.assign(new Error('not a folder'), { code: 'ENOTDIR' });
   } catch (err) {
-    throw writeFailed(err, dir, 'create the folder');
+    const cause = (err as NodeJS.ErrnoException)?.code === 'ENOENT' ? await whyNoFolder(dir) : undefined;
+    throw cause ? writeFailed(cause.err, dir, 'create the folder', cause.folder) : writeFailed(err, dir, 'create the folder');
   }
+}
+
+/**
+ * Node's recursive mkdir says ENOENT when a folder on the way cannot be created on a read-only file
+ * system. Creating the first missing folder alone tells the real reason (EROFS, EACCES…) and which
+ * existing folder refused it; undefined when that does not fail (the caller keeps the first error).
+ */
+async function whyNoFolder(dir: string): Promise<{ err: unknown; folder: string } | undefined> {
+  let child = path.resolve(dir);
+  let parent = path.dirname(child);
+  while (parent !== child && !(await fs.promises.stat(parent).then(() => true, () => false))) {
+    child = parent;
+    parent = path.dirname(child);
+  }
+  if (parent === child) return undefined;
+  try {
+    await fs.promises.mkdir(child);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException)?.code !== 'EEXIST') return { err, folder: parent };
+  }
+  return undefined;
 }
 
 /**

@@ -20,9 +20,12 @@ export interface HarvestProgress {
   hoursDone: number;
   /** Hours done before this run, skipped. */
   hoursSkipped: number;
-  /** Items written by this run. */
+  /**
+   * Items of the hours this run recorded (those counted in `hoursDone`, skipped ones aside): never
+   * those of an hour still being fetched or flushed to disk.
+   */
   items: number;
-  /** Items per second of this run so far. */
+  /** Items recorded per second of this run so far. */
   itemsPerSecond: number;
   /** Seconds left at the pace of this run's hours so far (once one hour is finished). */
   etaSeconds?: number;
@@ -46,10 +49,6 @@ export class ProgressMeter {
   private fetchedHours = 0;
   /** Items of the hours recorded by this run. */
   private committed = 0;
-  /** Items of the pages of the hour in flight (dropped if the hour is given up). */
-  private inFlight = 0;
-  /** Items of hours fetched whose files are still being flushed to disk (not recorded yet). */
-  private flushing = 0;
 
   constructor(
     private readonly endpoint: MdsHourEndpointId,
@@ -68,23 +67,13 @@ export class ProgressMeter {
   hourEvent(hour: string, event: HourEvent): void {
     if (event.kind === 'request') this.emit({ phase: 'request', hour, attempt: event.attempt, page: event.page });
     else if (event.kind === 'waiting') this.emit({ phase: 'waiting', hour, waitSeconds: event.waitMs / 1000, reason: event.reason });
-    else {
-      this.inFlight += event.items;
-      this.emit({ phase: 'page', hour });
-    }
+    else this.emit({ phase: 'page', hour });
   }
 
-  /** The hour's last page is in (or it was given up): its items wait for the file to reach the disk. */
-  hourFetched(record: HourRecord): void {
-    this.inFlight = 0;
-    this.flushing += record.items;
-  }
-
-  /** The hour is recorded (after {@link hourFetched}, in the same order). */
+  /** The hour is recorded in the manifest (its file is on disk): it counts, with its items. */
   hourDone(hour: string, record: HourRecord): void {
     this.done++;
     this.fetchedHours++;
-    this.flushing -= record.items;
     this.committed += record.items;
     this.emit({ phase: 'hour', hour, record });
   }
@@ -102,8 +91,8 @@ export class ProgressMeter {
       hoursTotal: this.total,
       hoursDone: this.done,
       hoursSkipped: this.skipped,
-      items: this.committed + this.flushing + this.inFlight,
-      itemsPerSecond: elapsed > 0 ? (this.committed + this.flushing + this.inFlight) / elapsed : 0,
+      items: this.committed,
+      itemsPerSecond: elapsed > 0 ? this.committed / elapsed : 0,
       ...(this.fetchedHours > 0 ? { etaSeconds: (remaining * elapsed) / this.fetchedHours } : {}),
       ...fields,
     };

@@ -226,7 +226,6 @@ export async function harvestHours(options: HarvestOptions): Promise<HarvestSumm
           }
           throw err;
         }
-        meter.hourFetched(outcome.record);
         if (outcome.committed || flushing.length > 0) {
           const entry = { hour, record: outcome.record, committed: outcome.committed ?? Promise.resolve(undefined), settled: !outcome.committed };
           void entry.committed.then(() => (entry.settled = true));
