@@ -3,6 +3,7 @@
 import { isMobilityError, MobilityError } from '../core/errors';
 import type { CliIo } from './cliIo';
 import { processIo } from './cliIo';
+import { codeCommand } from './codeCommand';
 import { decodeCommand } from './decodeCommand';
 import { demoCommand } from './demoCommand';
 import { endpointsCommand } from './endpointsCommand';
@@ -25,6 +26,7 @@ const COMMANDS: Record<string, (args: string[], io: CliIo) => Promise<number>> =
   vehicles: vehiclesCommand,
   request: requestCommand,
   send: sendCommand,
+  code: codeCommand,
   harvest: harvestCommand,
   endpoints: endpointsCommand,
   validate: validateCommand,

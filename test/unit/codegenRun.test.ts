@@ -14,7 +14,7 @@ import { buildEndpointRequest } from '../../src/core/mdsRequests';
 import type { RunningSandbox, SandboxRequestLog } from '../../src/sandbox/sandboxServer';
 import { startSandbox } from '../../src/sandbox/sandboxServer';
 import type { ProgramRun } from './support/codegenToolchains';
-import { buildProgram, missingTools, runProgram } from './support/codegenToolchains';
+import { buildProgram, compileTypeScript, missingTools, runProgram } from './support/codegenToolchains';
 import { hourBefore } from './sandboxSupport';
 
 /** A key made for one program run, trusted by the sandbox; its files are what the program reads. */
@@ -90,6 +90,7 @@ describe('Copy as Code: generated programs against the sandbox', function () {
         const built = buildProgram(language, generateCode(language, c.program(key)), dir, c.name);
         return { ...c, key, built };
       });
+      if (language === 'typescript') compileTypeScript(runs.map((r) => r.built));
       log.length = 0;
       // Each case on its own key, so they run side by side; on one key, at most one token a second.
       for (const r of runs) mkdirSync(join(dir, r.key.kid));

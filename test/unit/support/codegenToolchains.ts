@@ -73,8 +73,7 @@ export function buildProgram(language: CodeLanguage, source: string, parent: str
     case 'typescript': {
       writeFileSync(join(dir, 'package.json'), '{ "type": "module" }\n');
       symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir');
-      const tsc = join(ROOT, 'node_modules/typescript/bin/tsc');
-      compile(process.execPath, [tsc, '--strict', '--target', 'es2022', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--types', 'node', '--skipLibCheck', file]);
+      // Compiled by compileTypeScript, all programs of a run with one tsc.
       return { command: process.execPath, args: [file.replace(/\.ts$/, '.js')], cwd: dir };
     }
     case 'go': {
@@ -101,6 +100,14 @@ export function buildProgram(language: CodeLanguage, source: string, parent: str
       return { command: join(dir, 'program'), args: [], cwd: dir };
     }
   }
+}
+
+/** Compiles the TypeScript programs with one run of tsc (strict, as ES modules for Node); throws with its output. */
+export function compileTypeScript(programs: BuiltProgram[]): void {
+  const tsc = join(ROOT, 'node_modules/typescript/bin/tsc');
+  const files = programs.map((p) => p.args[0].replace(/\.js$/, '.ts'));
+  const run = spawnSync(process.execPath, [tsc, '--strict', '--target', 'es2022', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--types', 'node', '--skipLibCheck', ...files], { encoding: 'utf8' });
+  if (run.status !== 0) throw new Error(`tsc failed:\n${run.stdout}${run.stderr}`);
 }
 
 /** Go offline: no proxy, no checksum database, a build cache shared by the runs of one machine. */
