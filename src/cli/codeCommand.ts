@@ -17,13 +17,13 @@ import { printUsage } from './usage';
  * no secret: the key file and the key id come from its environment (spec 5.7). The credential
  * given here only says which type of token to sign and, for External Organization and IAM, the issuer.
  */
-export async function codeCommand(args: string[], io: CliIo): Promise<number> {
+export function codeCommand(args: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parse(
     args,
     { ...CREDENTIAL_OPTIONS, 'base-url': { type: 'string' }, api: { type: 'string' }, header: { type: 'string', multiple: true }, query: { type: 'string', multiple: true }, request: { type: 'string' } },
     true,
   );
-  if (values.help) return printUsage(io);
+  if (values.help) return Promise.resolve(printUsage(io));
   const [language, target] = positionals;
   if (positionals.length !== 2 || !(CODE_LANGUAGES as readonly string[]).includes(language)) {
     throw new MobilityError('USAGE', `code takes a language (${CODE_LANGUAGES.join(', ')}) and one endpoint id, path such as /vehicles, or request file (.http).`);
@@ -36,7 +36,7 @@ export async function codeCommand(args: string[], io: CliIo): Promise<number> {
   const credential = loadCredential(values, io, api);
   const lifetime = values.lifetime === undefined ? DEFAULT_CODE_LIFETIME : wholeNumber(values.lifetime, '--lifetime', 60, 3600);
   io.out(generateCode(language as CodeLanguage, codeProgramFor(environment, credential, request, lifetime)));
-  return 0;
+  return Promise.resolve(0);
 }
 
 function targetRequest(api: ApiKind, target: string, queryList: string[]): ApiRequest {
