@@ -60,6 +60,11 @@ export class RequestRunner {
 
   constructor(private readonly deps: CommandDeps) {}
 
+  /** The request of the result shown last, for Copy as Code from the results panel. */
+  get lastPrepared(): PreparedRequest | undefined {
+    return this.active?.prepared;
+  }
+
   /** Sends `prepared` and shows the result; Cancel keeps the pages already loaded. */
   async send(prepared: PreparedRequest): Promise<RequestRunOutcome> {
     const deps = this.deps;

@@ -176,7 +176,9 @@ describe('exploring endpoints: Send Request, Load All Pages, request files', fun
       const found = await lenses(uri);
       assert.deepEqual(found.map((l) => [l.range.start.line, l.command?.title]), [
         [1, '$(play) Send with fresh token'],
+        [1, '$(code) Copy as Code'],
         [5, '$(play) Send with fresh token'],
+        [5, '$(code) Copy as Code'],
         [9, '$(warning) No environment for this URL: pick or configure one'],
       ]);
     });
