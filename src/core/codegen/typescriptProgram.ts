@@ -18,7 +18,7 @@ export function typescriptProgram(program: CodeProgram): string {
     `const BASE_URL = ${str(program.baseUrl)};`,
     `const AUDIENCE = ${Array.isArray(program.audience) ? '[BASE_URL]' : 'BASE_URL'}; // spec 5.3: the environment's base URL`,
     `const LIFETIME = ${program.lifetimeSeconds}; // spec 5.1 rule 5: 60 to 3600 seconds`,
-    `const URL = BASE_URL + ${str(request.path)};`,
+    `const FIRST_URL = BASE_URL + ${str(request.path)};`,
     'const HEADERS: Record<string, string> = {',
     ...Object.entries(request.headers).map(([name, value]) => `  ${/^[A-Za-z_$][\w$]*$/.test(name) ? name : str(name)}: ${str(value)},`),
     '};',
@@ -51,7 +51,8 @@ export function typescriptProgram(program: CodeProgram): string {
     '    let iat = Math.floor(Date.now() / 1000);',
     '    while (iat <= lastIat) {',
     '      // wait for the next second, never reuse one',
-    '      await new Promise((r) => setTimeout(r, (lastIat + 1) * 1000 - Date.now()));',
+    '      const wait = (lastIat + 1) * 1000 - Date.now();',
+    '      await new Promise((resolve) => setTimeout(resolve, wait));',
     '      iat = Math.floor(Date.now() / 1000);',
     '    }',
     '    lastIat = iat;',
@@ -89,23 +90,24 @@ export function typescriptProgram(program: CodeProgram): string {
 function fetchFunction(program: CodeProgram): string {
   const { request } = program;
   const where = request.pages ? 'worker ${worker} page ${page}' : 'worker ${worker}';
+  const bodyName = 'JSON.parse(text)';
   const received = request.csv
     ? ['console.log(text);']
     : request.itemsKey
-      ? [`const items = JSON.parse(text)[${str(request.itemsKey)}] ?? [];`, `console.log(\`${where}: \${items.length} ${itemsWord(request)}\`);`]
+      ? [`const items = ${bodyName}${/^[A-Za-z_$][\w$]*$/.test(request.itemsKey) ? `.${request.itemsKey}` : `[${str(request.itemsKey)}]`} ?? [];`, `console.log(\`${where}: \${items.length} ${itemsWord(request)}\`);`]
       : [`console.log(\`${where}: \${text}\`);`];
   const refused = ['if (!answer.ok) {', '  throw new Error(`worker ${worker}: ${answer.status} ${text}`);', '}'];
   if (!request.pages) {
-    return ['async function fetchAll(worker: number): Promise<void> {', '  const answer = await get(URL);', '  const text = await answer.text();', ...[...refused, ...received].map((l) => `  ${l}`), '}'].join('\n');
+    return ['async function fetchAll(worker: number): Promise<void> {', '  const answer = await get(FIRST_URL);', '  const text = await answer.text();', ...[...refused, ...received].map((l) => `  ${l}`), '}'].join('\n');
   }
   return [
     'async function fetchAll(worker: number): Promise<void> {',
-    '  let url: string | undefined = URL;',
+    '  let url: string | undefined = FIRST_URL;',
     '  for (let page = 1; url; page++) {',
     '    const answer = await get(url); // a new token for every page',
     '    const text = await answer.text();',
-    ...[...refused, ...received].map((l) => `    ${l}`),
-    '    url = JSON.parse(text).links?.next ?? undefined;',
+    ...[...refused, 'const body = JSON.parse(text);', ...received.map((l) => l.replace(bodyName, 'body'))].map((l) => `    ${l}`),
+    '    url = body.links?.next ?? undefined;',
     '    if (url && !url.startsWith(BASE_URL + "/")) {',
     '      throw new Error(`worker ${worker}: links.next leaves ${BASE_URL}: ${url}`);',
     '    }',
