@@ -16,6 +16,7 @@ import { registerFetchHours } from './commands/fetchHours';
 import { registerGenerateToken } from './commands/generateToken';
 import { registerListVehicles } from './commands/listVehicles';
 import { registerManageCredentials } from './commands/manageCredentials';
+import { registerCopyAsCode } from './commands/copyAsCode';
 import { registerRequestFiles } from './commands/requestFiles';
 import { RequestRunner } from './commands/requestRunner';
 import { registerSendRequest } from './commands/sendRequest';
@@ -90,6 +91,7 @@ export function activate(context: vscode.ExtensionContext, startup?: StartupInfo
     ...registerListVehicles(deps),
     ...registerSendRequest(deps, runner),
     ...registerRequestFiles(deps, runner),
+    registerCopyAsCode(deps, runner),
     registerFetchHours(deps),
     ...registerEnvironmentCommands(deps, () => channel.show(true), () => environmentsTree.refresh()),
     registerJwtHover(deps, tokenHandles),

@@ -3,6 +3,7 @@
 import { isMobilityError, MobilityError } from '../core/base';
 import type { CliIo } from './cliIo';
 import { processIo } from './cliIo';
+import { codeCommand } from './codeCommand';
 import { decodeCommand } from './decodeCommand';
 import { demoCommand } from './demoCommand';
 import { endpointsCommand } from './endpointsCommand';
@@ -26,6 +27,7 @@ const COMMANDS: Record<string, (args: string[], io: CliIo) => Promise<number>> =
   vehicles: vehiclesCommand,
   request: requestCommand,
   send: sendCommand,
+  code: codeCommand,
   harvest: harvestCommand,
   grpc: grpcCommand,
   endpoints: endpointsCommand,

@@ -40,7 +40,7 @@ export async function sendCommand(args: string[], io: CliIo): Promise<number> {
 }
 
 /** The request's URL as a path under the base URL; a URL elsewhere would send the token to another server. */
-function relativeToBase(url: string, baseUrl: string): string {
+export function relativeToBase(url: string, baseUrl: string): string {
   const base = baseUrl.replace(/\/+$/, '');
   if (url === base || url.startsWith(`${base}/`) || url.startsWith(`${base}?`)) return url.slice(base.length) || '/';
   throw new MobilityError('USAGE', `The request goes to ${url}, which is not under --base-url ${base}: the token is only signed for that environment (its audience).`);

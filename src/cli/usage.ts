@@ -12,6 +12,10 @@ Usage:
                         [--all-pages] [--max-pages <n>] [--header 'Name: value']... [--timeout <s>] [--json]
                         [--validate] [--mode micromobility|car-share|passenger-services|delivery-robots|any]
   mobility-api send     <file.http> [--request <name | n>] --base-url <url> --api mds|maas <credential> [request options]
+  mobility-api code     python|typescript|go|java|shell <endpoint | /path | file.http> [--request <name | n>]
+                        --base-url <url> --api mds|maas <credential> [--query name=value]... [--header 'Name: value']...
+                        one complete program that signs a fresh token for every request; it reads the key file from
+                        MOBILITY_API_KEY_FILE and the key id from MOBILITY_API_KEY_ID (never written into it)
   mobility-api harvest  trips|events|telemetry --from <hour> --to <hour> --out <dir> --base-url <url> <credential>
                         [--validate] [--mode <mode>] [--max-202-attempts <n>] [--max-202-wait <s>] [--max-retries <n>] [--json]
                         one NDJSON file per UTC hour + manifest.json; run again to resume (exit 1: hours missing)

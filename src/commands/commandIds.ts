@@ -27,6 +27,7 @@ export const COMMANDS = {
   newRequestFile: 'mobilityApi.newRequestFile',
   fetchHours: 'mobilityApi.fetchHours',
   exportResult: 'mobilityApi.exportResult',
+  copyAsCode: 'mobilityApi.copyAsCode',
 } as const;
 
 export type CommandId = (typeof COMMANDS)[keyof typeof COMMANDS];

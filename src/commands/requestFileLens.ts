@@ -73,6 +73,12 @@ export class RequestFileLensProvider implements vscode.CodeLensProvider, vscode.
           command: COMMANDS.sendFileRequest,
           arguments: args,
         }));
+        lenses.push(new vscode.CodeLens(range, {
+          title: vscode.l10n.t('$(code) Copy as Code'),
+          tooltip: vscode.l10n.t('A complete program (Python, TypeScript, Go, Java or shell) that signs a fresh token for this request and sends it'),
+          command: COMMANDS.copyAsCode,
+          arguments: args,
+        }));
       } else {
         lenses.push(new vscode.CodeLens(range, {
           title: target.reason === 'unresolved' && !this.environments.active()

@@ -11,7 +11,7 @@ import { COMMANDS } from './commandIds';
 import { resolveEnvironment } from './pickers';
 import { registerCommand } from './registerCommand';
 import { REQUEST_FILE_SELECTOR, RequestFileLensProvider, targetOf } from './requestFileLens';
-import type { RequestRunner } from './requestRunner';
+import type { PreparedRequest, RequestRunner } from './requestRunner';
 
 /** Which request of which file the CodeLens sends: the document and the 0-based line of its request line. */
 export interface FileRequestArgs {
@@ -26,23 +26,9 @@ export function registerRequestFiles(deps: CommandDeps, runner: RequestRunner): 
     lenses,
     vscode.languages.registerCodeLensProvider(REQUEST_FILE_SELECTOR, lenses),
     registerCommand(deps, COMMANDS.sendFileRequest, async (args?: FileRequestArgs): Promise<CommandOutcome> => {
-      const { document, line } = await requestAt(args);
-      const file = parseRequestFile(document.getText());
-      const request = file.requests.find((r) => r.line === line) ?? file.requests.filter((r) => r.line <= line).at(-1);
-      if (!request) throw new MobilityError('USAGE', vscode.l10n.t('{0} holds no request at line {1}: write "GET {{baseUrl}}/vehicles".', path.basename(document.uri.path), line + 1));
-      if (request.method !== 'GET') throw new MobilityError('USAGE', vscode.l10n.t('Request {0} is {1}: the MDS and MaaS APIs are read with GET.', request.name ?? String(request.index), request.method));
-      const target = targetOf(deps.environments, request, file);
-      if (!target.ok) throw new MobilityError(target.reason === 'noEnvironment' ? 'PATH_INVALID' : 'USAGE', target.message);
-      const { environment, resolved } = target;
-      const authorizationName = Object.keys(resolved.headers).find((h) => h.toLowerCase() === 'authorization');
-      const headers = Object.fromEntries(Object.entries(resolved.headers).filter(([name]) => !/^(authorization|content-type|host|content-length)$/i.test(name)));
-      const outcome = await runner.send({
-        environment,
-        request: freeRequest(environment.api, target.path, undefined, Object.keys(headers).length ? headers : undefined),
-        title: request.name ? `${request.name} · GET ${target.path}` : `GET ${target.path}`,
-        authorization: authorizationName ? resolved.headers[authorizationName] : undefined,
-      });
-      return outcome.ok ? { ...outcome, ownAuthorization: !!authorizationName, requestName: request.name } : outcome;
+      const { prepared, requestName } = await prepareFileRequest(deps, args);
+      const outcome = await runner.send(prepared);
+      return outcome.ok ? { ...outcome, ownAuthorization: prepared.authorization !== undefined, requestName } : outcome;
     }),
     registerCommand(deps, COMMANDS.newRequestFile, async (target?: { environmentId?: string }): Promise<CommandOutcome> => {
       const env = target?.environmentId
@@ -58,6 +44,27 @@ export function registerRequestFiles(deps: CommandDeps, runner: RequestRunner): 
       return { ok: true, environmentId: env.id, uri: uri.toString(), requests: parseRequestFile(content).requests.length };
     }),
   ];
+}
+
+/** The GET of a request file at `args` (or the cursor) as a prepared request, with the environment its URL is under. */
+export async function prepareFileRequest(deps: CommandDeps, args: FileRequestArgs | undefined): Promise<{ prepared: PreparedRequest; requestName?: string }> {
+  const { document, line } = await requestAt(args);
+  const file = parseRequestFile(document.getText());
+  const request = file.requests.find((r) => r.line === line) ?? file.requests.filter((r) => r.line <= line).at(-1);
+  if (!request) throw new MobilityError('USAGE', vscode.l10n.t('{0} holds no request at line {1}: write "GET {{baseUrl}}/vehicles".', path.basename(document.uri.path), line + 1));
+  if (request.method !== 'GET') throw new MobilityError('USAGE', vscode.l10n.t('Request {0} is {1}: the MDS and MaaS APIs are read with GET.', request.name ?? String(request.index), request.method));
+  const target = targetOf(deps.environments, request, file);
+  if (!target.ok) throw new MobilityError(target.reason === 'noEnvironment' ? 'PATH_INVALID' : 'USAGE', target.message);
+  const { environment, resolved } = target;
+  const authorizationName = Object.keys(resolved.headers).find((h) => h.toLowerCase() === 'authorization');
+  const headers = Object.fromEntries(Object.entries(resolved.headers).filter(([name]) => !/^(authorization|content-type|host|content-length)$/i.test(name)));
+  const prepared: PreparedRequest = {
+    environment,
+    request: freeRequest(environment.api, target.path, undefined, Object.keys(headers).length ? headers : undefined),
+    title: request.name ? `${request.name} · GET ${target.path}` : `GET ${target.path}`,
+    authorization: authorizationName ? resolved.headers[authorizationName] : undefined,
+  };
+  return { prepared, requestName: request.name };
 }
 
 async function requestAt(args: FileRequestArgs | undefined): Promise<{ document: vscode.TextDocument; line: number }> {

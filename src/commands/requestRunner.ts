@@ -1,10 +1,10 @@
 import * as vscode from 'vscode';
 import type { ApiRequest, Environment } from '../core/environment';
 import type { ApiResult, HttpExchange } from '../core/http';
-import { curlCommand, outcomeOf, shellQuote } from '../core/http';
+import { curlCommand, outcomeOf } from '../core/http';
+import { isMobilityError, shellQuote } from '../core/base';
 import type { Credential } from '../core/auth';
 import { requestHeadersFor, requestUrl } from '../core/environment';
-import { isMobilityError } from '../core/base';
 import { itemsOf, nextLinkOf } from '../core/mds';
 import { plural } from '../shared/format';
 import type { CommandDeps, CommandOutcome } from './commandDeps';
@@ -57,6 +57,11 @@ export class RequestRunner {
   private active: ActiveResult | undefined;
 
   constructor(private readonly deps: CommandDeps) {}
+
+  /** The request of the result shown last, for Copy as Code from the results panel. */
+  get lastPrepared(): PreparedRequest | undefined {
+    return this.active?.prepared;
+  }
 
   /** Sends `prepared` and shows the result; Cancel keeps the pages already loaded. */
   async send(prepared: PreparedRequest): Promise<RequestRunOutcome> {

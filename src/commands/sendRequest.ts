@@ -31,13 +31,14 @@ export function registerSendRequest(deps: CommandDeps, runner: RequestRunner): v
   return [
     registerCommand(deps, COMMANDS.sendRequest, async (args?: SendRequestArgs): Promise<CommandOutcome> => {
       const env = await resolveEnvironment(deps, args?.environmentId ? { environmentId: args.environmentId } : undefined, vscode.l10n.t('Send a request to which environment?'));
-      return runner.send(await prepare(deps, env, args ?? {}));
+      return runner.send(await prepareRequest(deps, env, args ?? {}));
     }),
     registerCommand(deps, COMMANDS.loadAllPages, () => runner.loadAllPages()),
   ];
 }
 
-async function prepare(deps: CommandDeps, env: Environment, args: SendRequestArgs): Promise<PreparedRequest> {
+/** The request `args` name on `env` (asking for what they leave open), checked before anything is signed. */
+export async function prepareRequest(deps: CommandDeps, env: Environment, args: SendRequestArgs): Promise<PreparedRequest> {
   if (args.path !== undefined) return freePrepared(deps, env, args.path);
   if (args.otherPath) return freePrepared(deps, env, await askPath(deps, env));
   const endpoint = args.endpointId ? findEndpoint(env.api, args.endpointId) : await pickEndpoint(env);

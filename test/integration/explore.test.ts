@@ -176,7 +176,9 @@ describe('exploring endpoints: Send Request, Load All Pages, request files', fun
       const found = await lenses(uri);
       assert.deepEqual(found.map((l) => [l.range.start.line, l.command?.title]), [
         [1, '$(play) Send with fresh token'],
+        [1, '$(code) Copy as Code'],
         [5, '$(play) Send with fresh token'],
+        [5, '$(code) Copy as Code'],
         [9, '$(warning) No environment for this URL: pick or configure one'],
       ]);
     });
@@ -202,7 +204,7 @@ describe('exploring endpoints: Send Request, Load All Pages, request files', fun
 
     it('sends a request\'s own Authorization as written: no token is signed, and the sandbox refuses it', async () => {
       const tokens = exportsOf().tokenHistory().length;
-      const lens = (await lenses(uri))[1];
+      const lens = (await lenses(uri)).filter((l) => l.command?.command === 'mobilityApi.sendFileRequest')[1];
       const r = await runLens(lens);
       assert.deepEqual({ ok: r.ok, own: r.ownAuthorization, status: r.status }, { ok: true, own: true, status: 401 });
       assert.equal(exportsOf().tokenHistory().length, tokens, 'no token was signed');
@@ -217,7 +219,7 @@ describe('exploring endpoints: Send Request, Load All Pages, request files', fun
       const text = doc.getText();
       assert.match(text, /# @name trips\nGET \{\{baseUrl\}\}\/trips\?end_time=\d{4}-\d{2}-\d{2}T\d{2}\n/);
       assert.ok(!/Bearer|@baseUrl/.test(text), 'no token and no baseUrl variable in the file');
-      const found = await lenses(doc.uri);
+      const found = (await lenses(doc.uri)).filter((l) => l.command?.command === 'mobilityApi.sendFileRequest');
       assert.equal(found.length, 11);
       const vehicles = found.find((l) => doc.lineAt(l.range.start.line).text === 'GET {{baseUrl}}/vehicles');
       assert.ok(vehicles, 'a lens above the vehicles request');

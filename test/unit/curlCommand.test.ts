@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { curlCommand, shellQuote } from '../../src/core/http/curlCommand';
+import { curlCommand } from '../../src/core/http/curlCommand';
+import { shellQuote } from '../../src/core/base/shellQuote';
 
 /** Lets a real shell split the command line: printf shows each argument on its own line. */
 function shellArgs(cmd: string, env: Record<string, string> = {}): string[] {

@@ -6,7 +6,7 @@
 export { AUTH_RULES, AUTH_RULE_IDS } from './authRules';
 export type { AuthRule, AuthRuleId } from './authRules';
 export { ALGORITHM_OF, CREDENTIAL_TYPES, CREDENTIAL_TYPE_LABELS, DEPRECATED_TYPES, NO_DOMAINS } from './credential';
-export type { Credential, CredentialInput, CredentialType, IssuerDomains } from './credential';
+export type { Credential, CredentialInput, CredentialType, IssuerDomains, SigningAlgorithm } from './credential';
 export { MAX_TOKEN_CHARS, decodeJwt, stripTokenText } from './decodeJwt';
 export type { DecodedToken, TimeClaim } from './decodeJwt';
 export { findJwtAt, findJwts } from './findJwts';

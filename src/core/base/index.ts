@@ -7,4 +7,5 @@ export type { ErrorCode } from './errors';
 export { MAX_JSON_DEPTH, jsonNestsDeeperThan } from './jsonDepth';
 export { maskKeyId, redactSecrets } from './redact';
 export { describeExpiry, describeIssued, describeNotBefore, describeRelative, formatDuration } from './relativeTime';
+export { shellQuote } from './shellQuote';
 export { secondsWithSpan, withArticle } from './wording';

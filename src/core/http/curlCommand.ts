@@ -1,7 +1,4 @@
-/** Quotes one argument for a POSIX shell: single quotes, with embedded ones closed and escaped. */
-export function shellQuote(text: string): string {
-  return `'${text.replace(/'/g, `'\\''`)}'`;
-}
+import { shellQuote } from '../base';
 
 /** The bearer token of a curl command: a real one (for the clipboard), or a shell variable (for a preview). */
 export type CurlAuthorization = { token: string } | { shellVariable: string };

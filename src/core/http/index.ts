@@ -3,7 +3,7 @@
 // Imports `base`, `environment`, `clock`, `auth` and `mds`; never `vscode`, never `grpc`.
 
 export { ApiClient } from './apiClient';
-export { curlCommand, shellQuote } from './curlCommand';
+export { curlCommand } from './curlCommand';
 export { outcomeOf } from './exchange';
 export type { ApiResult, HttpExchange, RequestOutcome, VehicleListing } from './exchange';
 export { findFileRequest, parseRequestFile, resolveFileRequest } from './requestFile';

@@ -1,0 +1,69 @@
+import * as vscode from 'vscode';
+import type { CodeLanguage } from '../core/codegen';
+import { CODE_LANGUAGE_INFO, CODE_LANGUAGES, codeProgramFor, generateCode, KEY_FILE_VARIABLE, KEY_ID_VARIABLE } from '../core/codegen';
+import { MobilityError } from '../core/base';
+import { RESULTS_VIEW_TYPE } from '../shared/protocol';
+import type { CommandDeps, CommandOutcome } from './commandDeps';
+import { COMMANDS } from './commandIds';
+import { resolveCredential, resolveEnvironment } from './pickers';
+import { Cancelled, registerCommand } from './registerCommand';
+import type { FileRequestArgs } from './requestFiles';
+import { prepareFileRequest } from './requestFiles';
+import type { PreparedRequest, RequestRunner } from './requestRunner';
+import type { SendRequestArgs } from './sendRequest';
+import { prepareRequest } from './sendRequest';
+
+/** What the tree (an endpoint), the CodeLens (a request of a file) or a caller passes; `language` skips the picker. */
+export type CopyAsCodeArgs = SendRequestArgs & Partial<FileRequestArgs> & { language?: CodeLanguage };
+
+/**
+ * Copy as Code: the request as one complete program in the language picked, copied to the
+ * clipboard, where users paste it into their own project; "Open in Editor" shows it in an
+ * untitled editor with the language's mode. The program signs a fresh token for every request and
+ * holds no secret: the credential gives only its type and issuer.
+ */
+export function registerCopyAsCode(deps: CommandDeps, runner: RequestRunner): vscode.Disposable {
+  return registerCommand(deps, COMMANDS.copyAsCode, async (args?: CopyAsCodeArgs): Promise<CommandOutcome> => {
+    const prepared = await requestOf(deps, runner, args ?? {});
+    const language = args?.language ?? (await pickLanguage());
+    if (!CODE_LANGUAGES.includes(language)) throw new MobilityError('USAGE', vscode.l10n.t('Copy as Code writes {0}, not {1}.', CODE_LANGUAGES.join(', '), String(language)));
+    const { credential } = await resolveCredential(deps, prepared.environment);
+    const code = generateCode(language, codeProgramFor(prepared.environment, credential, prepared.request, deps.settings.lifetimeSeconds));
+    await vscode.env.clipboard.writeText(code);
+    deps.log.info(COMMANDS.copyAsCode, `a ${language} program for ${prepared.title} on ${prepared.environment.name}`);
+    const info = CODE_LANGUAGE_INFO[language];
+    const open = vscode.l10n.t('Open in Editor');
+    const secrets = credential.type === 'service-account' ? KEY_FILE_VARIABLE : `${KEY_FILE_VARIABLE}, ${KEY_ID_VARIABLE}`;
+    void vscode.window
+      .showInformationMessage(vscode.l10n.t('Copied {0} for {1}. It reads its secrets from {2} and signs a fresh token for every request.', info.label, prepared.title, secrets), open)
+      .then(async (picked) => {
+        if (picked !== open) return;
+        const document = await vscode.workspace.openTextDocument({ language: info.languageId, content: code });
+        await vscode.window.showTextDocument(document, { preview: false });
+      });
+    return { ok: true, language, environmentId: prepared.environment.id, title: prepared.title, lines: code.split('\n').length };
+  });
+}
+
+/** A request of a file, an endpoint or path of an environment, the result shown in the panel, or one picked now. */
+async function requestOf(deps: CommandDeps, runner: RequestRunner, args: CopyAsCodeArgs): Promise<PreparedRequest> {
+  if (args.uri !== undefined) return (await prepareFileRequest(deps, { uri: args.uri, line: args.line ?? 0 })).prepared;
+  const named = args.environmentId !== undefined || args.endpointId !== undefined || args.path !== undefined || args.otherPath;
+  if (!named && resultsPanelActive() && runner.lastPrepared) return runner.lastPrepared;
+  const env = await resolveEnvironment(deps, args.environmentId ? { environmentId: args.environmentId } : undefined, vscode.l10n.t('Copy a request to which environment as code?'));
+  return prepareRequest(deps, env, args);
+}
+
+function resultsPanelActive(): boolean {
+  const input = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
+  return input instanceof vscode.TabInputWebview && input.viewType.includes(RESULTS_VIEW_TYPE);
+}
+
+async function pickLanguage(): Promise<CodeLanguage> {
+  const picked = await vscode.window.showQuickPick(
+    CODE_LANGUAGES.map((language) => ({ label: CODE_LANGUAGE_INFO[language].label, language })),
+    { placeHolder: vscode.l10n.t('Copy as a program in which language?') },
+  );
+  if (!picked) throw new Cancelled();
+  return picked.language;
+}

@@ -1,0 +1,135 @@
+import * as l10n from '@vscode/l10n';
+import type { ApiKind, ApiRequest, Environment } from '../environment';
+import type { Credential, CredentialType, SigningAlgorithm } from '../auth';
+import { ALGORITHM_OF } from '../auth';
+import { API_LABELS, audienceOf, normaliseBaseUrl, requestHeadersFor, requestUrl } from '../environment';
+import { MobilityError } from '../base';
+import { catalogueOf } from '../mds';
+
+/** The languages a program can be generated in. */
+export type CodeLanguage = 'python' | 'typescript' | 'go' | 'java' | 'shell';
+
+export const CODE_LANGUAGES: readonly CodeLanguage[] = ['python', 'typescript', 'go', 'java', 'shell'];
+
+/** The environment variables every program reads: the secrets (spec 5.7) and how many workers run. */
+export const KEY_FILE_VARIABLE = 'MOBILITY_API_KEY_FILE';
+export const KEY_ID_VARIABLE = 'MOBILITY_API_KEY_ID';
+export const WORKERS_VARIABLE = 'MOBILITY_API_WORKERS';
+
+/** Default token lifetime of generated programs, in seconds (spec 5.1 rule 5 allows 60..3600). */
+export const DEFAULT_CODE_LIFETIME = 300;
+
+/**
+ * One REST request as a program sends it. A gRPC request will be a second member of `CodeRequest`
+ * (`kind: 'grpc'`); each language's generator keeps signing apart from sending, so only the
+ * sending part grows.
+ */
+export interface RestCodeRequest {
+  kind: 'rest';
+  method: 'GET';
+  /** Path and query under the base URL, starting with `/`: `/trips?end_time=2024-05-01T10`. */
+  path: string;
+  /** Headers sent with every request, except `Authorization` (each request signs its own). */
+  headers: Record<string, string>;
+  /** Follow `links.next`, with a new token for every page. */
+  pages: boolean;
+  /** The top-level key of the JSON answer that holds the items, when known. */
+  itemsKey?: string;
+  /** The answer is CSV text (monthly reports), printed as it is. */
+  csv: boolean;
+}
+
+export type CodeRequest = RestCodeRequest;
+
+/** What a program knows of its credential: nothing secret (no key, no key id; spec 5.7). */
+export interface CodeCredential {
+  type: CredentialType;
+  alg: SigningAlgorithm;
+  /** `iss` of External Organization and IAM credentials; a service account's is read from its key file. */
+  issuer?: string;
+}
+
+/** Everything a generator needs for one program. */
+export interface CodeProgram {
+  request: CodeRequest;
+  credential: CodeCredential;
+  api: ApiKind;
+  baseUrl: string;
+  /** The `aud` claim (spec 5.3): the base URL, or a list holding it. */
+  audience: string | string[];
+  lifetimeSeconds: number;
+}
+
+/** The non-secret part of a credential, as a program may carry it. */
+export function codeCredentialOf(credential: Pick<Credential, 'type' | 'issuer'>): CodeCredential {
+  return {
+    type: credential.type,
+    alg: ALGORITHM_OF[credential.type],
+    ...(credential.type === 'service-account' ? {} : { issuer: credential.issuer }),
+  };
+}
+
+/**
+ * The program for `request` on `environment`: the URL and headers exactly as the product would
+ * send them (User-Agent aside), whether to follow pages (catalogue endpoints that page, and any
+ * path the catalogue does not know), and the lifetime checked against spec 5.1 rule 5.
+ */
+export function codeProgramFor(
+  environment: Environment,
+  credential: Pick<Credential, 'type' | 'issuer'>,
+  request: ApiRequest,
+  lifetimeSeconds = DEFAULT_CODE_LIFETIME,
+): CodeProgram {
+  if (!Number.isInteger(lifetimeSeconds) || lifetimeSeconds < 60 || lifetimeSeconds > 3600) {
+    throw new MobilityError('LIFETIME_OUT_OF_RANGE', l10n.t('The token lifetime must be a whole number of seconds from 60 to 3600 (spec 5.1 rule 5), not {0}.', String(lifetimeSeconds)));
+  }
+  const baseUrl = normaliseBaseUrl(environment.baseUrl, environment.name);
+  const url = requestUrl(environment, request.path, request.query);
+  const headers = requestHeadersFor(environment, request.headers);
+  delete headers['User-Agent'];
+  const endpoint = request.endpointId === undefined ? undefined : catalogueOf(environment.api).find((e) => e.id === request.endpointId);
+  const itemsKey = request.itemsKey ?? endpoint?.itemsKey;
+  return {
+    request: {
+      kind: 'rest',
+      method: 'GET',
+      path: url.slice(baseUrl.length) || '/',
+      headers,
+      pages: endpoint ? endpoint.paginates : true,
+      ...(itemsKey ? { itemsKey } : {}),
+      csv: endpoint?.body === 'csv',
+    },
+    credential: codeCredentialOf(credential),
+    api: environment.api,
+    baseUrl,
+    audience: audienceOf(environment),
+    lifetimeSeconds,
+  };
+}
+
+/** What the program signs with and where the secrets come from, shared by every language's header. */
+export function headerLines(program: CodeProgram): string[] {
+  const { request, credential } = program;
+  const secrets =
+    credential.type === 'service-account'
+      ? [`No secret is written here (spec 5.7): the service-account key file named by ${KEY_FILE_VARIABLE}`, 'gives the private key (private_key), the key id (private_key_id) and the issuer (client_email).']
+      : [`No secret is written here (spec 5.7): the private key is read from the PEM file named by`, `${KEY_FILE_VARIABLE}, the key id from ${KEY_ID_VARIABLE}.`];
+  return [
+    `${request.method} ${request.path} on the ${API_LABELS[program.api]} at ${program.baseUrl},`,
+    `signed with ${credentialLabel(credential.type)} credentials; every request carries a fresh token (spec 5.1).`,
+    `Generated by Mobility API Explorer (Copy as Code).`,
+    '',
+    ...secrets,
+    `${WORKERS_VARIABLE}=2 sends from two workers at once on the same key (rule 6 still holds).`,
+  ];
+}
+
+function credentialLabel(type: CredentialType): string {
+  // English in the program whatever the display language: the program is code, not UI.
+  return type === 'external-org' ? 'External Organization' : type === 'iam' ? 'IAM' : 'service-account';
+}
+
+/** A word for what is counted per page: the items key, or "items". */
+export function itemsWord(request: RestCodeRequest): string {
+  return request.itemsKey ?? 'items';
+}

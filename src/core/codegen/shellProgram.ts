@@ -1,0 +1,154 @@
+import { shellQuote } from '../base';
+import type { CodeProgram } from './codeRequest';
+import { headerLines, itemsWord, KEY_FILE_VARIABLE, KEY_ID_VARIABLE, WORKERS_VARIABLE } from './codeRequest';
+
+/** A bash script (openssl + curl + jq), as shfmt formats it. */
+export function shellProgram(program: CodeProgram): string {
+  const { request, credential } = program;
+  const serviceAccount = credential.type === 'service-account';
+  const spec = serviceAccount ? '5.6' : credential.type === 'iam' ? '5.5' : '5.4';
+  const header = [
+    ...headerLines(program),
+    '',
+    'The one version that cannot keep its clock in memory: every worker is a process of its own,',
+    'so the last iat issued is kept in a file, and flock(1) on a lock file beside it lets one',
+    'worker at a time sign and send (spec 5.1 rule 6). The file serves every key of this user',
+    'and every run of the script: stricter than rule 6 needs, never weaker.',
+    'Needs bash, openssl, curl, jq, flock (util-linux) and basenc (coreutils 8.31+).',
+  ];
+  const aud = Array.isArray(program.audience) ? '[$aud]' : '$aud';
+  const key = serviceAccount ? '<(jq -r .private_key "$KEY_FILE")' : '"$KEY_FILE"';
+  const claims = `{iss: $iss, ${serviceAccount ? 'sub: $iss, email: $iss, ' : ''}aud: ${aud}, iat: $iat, exp: ($iat + $life), jti: $jti}`;
+  const signature =
+    credential.alg === 'ES256'
+      ? [
+          '\t# ES256 signatures are R || S (RFC 7518 3.4); openssl writes DER, so the two integers are',
+          '\t# taken out of it and padded to 32 bytes each.',
+          `\tsignature=$(printf %s "$input" | openssl dgst -sha256 -sign ${key} | openssl asn1parse -inform DER |`,
+          `\t\tawk -F: '/INTEGER/ { printf "%64s", $NF }' | tr ' ' 0 | basenc --base16 -d | base64url)`,
+        ]
+      : [`\tsignature=$(printf %s "$input" | openssl dgst -sha256 -sign ${key} | base64url)`];
+  return [
+    '#!/usr/bin/env bash',
+    ...header.map((l) => (l ? `# ${l}` : '#')),
+    'set -euo pipefail',
+    '',
+    ...alignComments([
+      [`BASE_URL=${shellQuote(program.baseUrl)}`, 'spec 5.3: also the audience'],
+      [`LIFETIME=${program.lifetimeSeconds}`, 'spec 5.1 rule 5: 60 to 3600 seconds'],
+      [`KEY_FILE="\${${KEY_FILE_VARIABLE}:?Set ${KEY_FILE_VARIABLE} to the ${serviceAccount ? 'service-account key file' : 'private key PEM file'}}"`],
+      ...(serviceAccount
+        ? [['KEY_ID=$(jq -r .private_key_id "$KEY_FILE")', "spec 5.6: the key file's private_key_id"], ['ISSUER=$(jq -r .client_email "$KEY_FILE")']]
+        : [[`KEY_ID="\${${KEY_ID_VARIABLE}:?Set ${KEY_ID_VARIABLE} to the key id}"`], [`ISSUER=${shellQuote(credential.issuer ?? '')}`]]),
+    ]),
+    'CLOCK_FILE="${TMPDIR:-/tmp}/mobility-api-iat-$(id -u)"',
+    'HEADERS=(',
+    ...Object.entries(request.headers).map(([name, value]) => `\t-H ${shellQuote(`${name}: ${value}`)}`),
+    ')',
+    '',
+    'base64url() { basenc --base64url -w0 | tr -d =; }',
+    '',
+    '# Prints a new token; called with the lock held.',
+    'sign() {',
+    '\tlocal iat last header claims input signature',
+    '\tlast=$(cat "$CLOCK_FILE" 2>/dev/null || echo 0)',
+    '\tiat=$(date +%s)',
+    '\twhile [ "$iat" -le "$last" ]; do # wait for the next second, never reuse one',
+    '\t\tsleep 0.1',
+    '\t\tiat=$(date +%s)',
+    '\tdone',
+    '\techo "$iat" >"$CLOCK_FILE"',
+    `\theader=$(jq -cn --arg kid "$KEY_ID" '{alg: "${credential.alg}", typ: "JWT", kid: $kid}') # spec ${spec}`,
+    `\tclaims=$(jq -cn --arg iss "$ISSUER" --arg aud "$BASE_URL" --argjson iat "$iat" --argjson life "$LIFETIME" \\`,
+    `\t\t--arg jti "$(cat /proc/sys/kernel/random/uuid 2>/dev/null || uuidgen)" '${claims}')`,
+    ...(serviceAccount ? ['\t# spec 5.6: sub and email are the client_email'] : []),
+    '\t# spec 5.1 rule 7: jti is a new random UUID per token',
+    '\tinput="$(printf %s "$header" | base64url).$(printf %s "$claims" | base64url)"',
+    ...signature,
+    '\techo "$input.$signature"',
+    '}',
+    '',
+    '# One GET with a fresh token (spec 5.1 rules 3 and 4): prints the body, then the status on a',
+    '# line of its own. The token reaches curl on stdin, not in its arguments, which ps shows.',
+    'get() {',
+    '\t(',
+    '\t\t# Spec 5.1 rule 6: the lock is held until the answer arrives, so that no later token',
+    '\t\t# reaches the server first.',
+    '\t\tflock 9',
+    '\t\tprintf \'Authorization: Bearer %s\\n\' "$(sign)" |',
+    '\t\t\tcurl -sS -H @- "${HEADERS[@]}" -w \'\\n%{http_code}\' "$1"',
+    '\t) 9>"$CLOCK_FILE.lock"',
+    '}',
+    '',
+    fetchFunction(program),
+    '',
+    'pids=()',
+    `for worker in $(seq "\${${WORKERS_VARIABLE}:-1}"); do`,
+    '\tfetch "$worker" &',
+    '\tpids+=($!)',
+    'done',
+    'status=0',
+    'for pid in "${pids[@]}"; do wait "$pid" || status=1; done',
+    'exit "$status"',
+    '',
+  ].join('\n');
+}
+
+function fetchFunction(program: CodeProgram): string {
+  const { request } = program;
+  const where = request.pages ? 'worker $1 page $page' : 'worker $1';
+  const received = request.csv
+    ? ['echo "$body"']
+    : request.itemsKey
+      ? [`echo "${where}: $(jq ${shellQuote(`.${JSON.stringify(request.itemsKey)} | length`)} <<<"$body") ${itemsWord(request)}"`]
+      : [`echo "${where}: $body"`];
+  const answer = (indent: string, url: string) => [
+    `${indent}answer=$(get ${url})`,
+    `${indent}status=\${answer##*$'\\n'}`,
+    `${indent}body=\${answer%$'\\n'*}`,
+    `${indent}if [ "\${status:0:1}" != 2 ]; then`,
+    `${indent}\techo "worker $1: HTTP $status: $body" >&2`,
+    `${indent}\treturn 1`,
+    `${indent}fi`,
+  ];
+  if (!request.pages) {
+    return ['fetch() {', '\tlocal answer status body', ...answer('\t', `"$BASE_URL"${shellQuote(request.path)}`), ...received.map((l) => `\t${l}`), '}'].join('\n');
+  }
+  return [
+    'fetch() {',
+    `\tlocal url="$BASE_URL"${shellQuote(request.path)} page=1 answer status body`,
+    '\twhile [ -n "$url" ]; do',
+    '\t\t# a new token for every page',
+    ...answer('\t\t', '"$url"'),
+    ...received.map((l) => `\t\t${l}`),
+    `\t\turl=$(jq -r '.links.next // empty' <<<"$body")`,
+    '\t\tcase $url in',
+    '\t\t"" | "$BASE_URL"/*) ;;',
+    '\t\t*)',
+    '\t\t\techo "worker $1: links.next leaves $BASE_URL: $url" >&2',
+    '\t\t\treturn 1',
+    '\t\t\t;;',
+    '\t\tesac',
+    '\t\tpage=$((page + 1))',
+    '\tdone',
+    '}',
+  ].join('\n');
+}
+
+/** Lines with optional trailing comments, the comments of consecutive lines aligned as shfmt aligns them. */
+function alignComments(lines: string[][]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < lines.length; ) {
+    let j = i;
+    while (j < lines.length && lines[j].length > 1) j++;
+    if (j === i) {
+      out.push(lines[i][0]);
+      i++;
+      continue;
+    }
+    const width = Math.max(...lines.slice(i, j).map(([code]) => code.length));
+    for (const [code, comment] of lines.slice(i, j)) out.push(`${code.padEnd(width)} # ${comment}`);
+    i = j;
+  }
+  return out;
+}

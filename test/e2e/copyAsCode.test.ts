@@ -1,0 +1,54 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { e2eFolders, useWorkbench } from './session';
+import { clickNotificationButton, openViewContainer, pickQuickPickItem, runCommand, runCommandAndPick, step, waitForNotification } from './workbench';
+
+/** Copy as Code from a request file's CodeLens: pick a language, see what was copied, open it in an editor. */
+describe('Copy as Code in the workbench', function () {
+  this.timeout(180_000);
+  const wb = useWorkbench();
+  const fileName = 'copy-as-code.http';
+
+  before(() => {
+    fs.writeFileSync(path.join(e2eFolders().workspaceDir, fileName), '# @name vehicles\nGET {{baseUrl}}/vehicles\n');
+  });
+
+  after(() => {
+    fs.rmSync(path.join(e2eFolders().workspaceDir, fileName), { force: true });
+  });
+
+  it('copies a request of a file as a Go program from its lens, and opens it in a Go editor', async () => {
+    const page = wb.page;
+    await step(page, 'start the sandbox and make its MDS staging active', async () => {
+      await openViewContainer(page, 'Mobility API');
+      await runCommand(page, 'Mobility API: Start Local Sandbox');
+      await waitForNotification(page, /Local sandbox running on/);
+      await runCommandAndPick(page, 'Mobility API: Select Environment', 'Sandbox · MDS staging');
+    });
+    await step(page, `open ${fileName}`, async () => {
+      await page.keyboard.press('Control+P');
+      const input = page.locator('.quick-input-widget .quick-input-box input');
+      await input.waitFor({ state: 'visible', timeout: 15_000 });
+      await input.fill(fileName);
+      await page.locator('.quick-input-widget .quick-input-list .monaco-list-row', { hasText: fileName }).first().waitFor({ timeout: 15_000 });
+      await page.keyboard.press('Enter');
+    });
+    await step(page, 'click "Copy as Code" and pick Go', async () => {
+      const lens = page.locator('.codelens-decoration a', { hasText: 'Copy as Code' }).first();
+      await lens.waitFor({ timeout: 30_000 });
+      await lens.click();
+      await pickQuickPickItem(page, 'Go (golang-jwt + net/http)');
+    });
+    const copied = /Copied Go \(golang-jwt \+ net\/http\) for vehicles · GET \/vehicles/;
+    await step(page, 'see what was copied and where its secrets come from', async () => {
+      const text = await waitForNotification(page, copied);
+      assert.match(text, /MOBILITY_API_KEY_FILE, MOBILITY_API_KEY_ID/);
+    });
+    await step(page, 'open it in an editor: a Go program for the sandbox', async () => {
+      await clickNotificationButton(page, copied, 'Open in Editor');
+      await page.locator('.monaco-editor .view-line', { hasText: 'package main' }).first().waitFor({ timeout: 20_000 });
+      await page.locator('.statusbar [aria-label="Go"], .statusbar-item', { hasText: /^Go$/ }).first().waitFor({ timeout: 20_000 });
+    });
+  });
+});

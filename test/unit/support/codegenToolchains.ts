@@ -1,0 +1,140 @@
+// How the codegen run tests build and run a generated program in each language, and which tools
+// each needs. The toolchains come from Debian packages (.ci/run installs them) and npm.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { CodeLanguage } from '../../../src/core/codegen';
+import { CODE_LANGUAGE_INFO } from '../../../src/core/codegen';
+
+const ROOT = resolve(__dirname, '../../..');
+/** Debian's Python: `python3` on PATH may be another (pyenv) without python3-jwt and python3-requests. */
+const PYTHON = '/usr/bin/python3';
+const GOCODE = '/usr/share/gocode/src/github.com';
+
+function has(command: string, args: string[] = ['--version']): boolean {
+  const run = spawnSync(command, args, { stdio: 'ignore' });
+  return run.error === undefined && run.status === 0;
+}
+
+/** The tools `language` needs that this machine lacks (Debian package names), empty when it can run. */
+export function missingTools(language: CodeLanguage): string[] {
+  switch (language) {
+    case 'python':
+      return has(PYTHON, ['-c', 'import jwt, requests, cryptography']) ? [] : [`${PYTHON} with python3-jwt python3-requests python3-cryptography`];
+    case 'typescript':
+      return existsSync(join(ROOT, 'node_modules/typescript/bin/tsc')) && existsSync(join(ROOT, 'node_modules/jose')) ? [] : ['typescript and jose in node_modules (npm ci)'];
+    case 'go':
+      return [
+        ...(has('go', ['version']) ? [] : ['go (golang-go)']),
+        ...(existsSync(join(GOCODE, 'golang-jwt/jwt/go.mod')) ? [] : ['golang-github-golang-jwt-jwt-dev']),
+        ...(existsSync(join(GOCODE, 'google/uuid/go.mod')) ? [] : ['golang-github-google-uuid-dev']),
+      ];
+    case 'java':
+      return has('javac', ['-version']) ? [] : ['javac (default-jdk-headless)'];
+    case 'shell':
+      return [
+        ['bash', '--version', 'bash'],
+        ['openssl', 'version', 'openssl'],
+        ['curl', '--version', 'curl'],
+        ['jq', '--version', 'jq'],
+        ['flock', '--version', 'flock (util-linux)'],
+        ['basenc', '--version', 'basenc (coreutils)'],
+      ]
+        .filter(([command, flag]) => !has(command, [flag]))
+        .map(([, , name]) => name);
+  }
+}
+
+/** A program ready to run: the command and its arguments, in its own folder. */
+export interface BuiltProgram {
+  command: string;
+  args: string[];
+  cwd: string;
+}
+
+/** Writes `source` into a new folder under `parent` and builds it (Go, TypeScript); throws with the compiler's output. */
+export function buildProgram(language: CodeLanguage, source: string, parent: string, name: string): BuiltProgram {
+  const dir = join(parent, `${language}-${name}`);
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, CODE_LANGUAGE_INFO[language].fileName);
+  writeFileSync(file, source);
+  const compile = (command: string, args: string[], env: NodeJS.ProcessEnv = process.env) => {
+    const run = spawnSync(command, args, { cwd: dir, env, encoding: 'utf8' });
+    if (run.status !== 0) throw new Error(`${command} ${args.join(' ')} failed:\n${run.stdout}${run.stderr}${run.error?.message ?? ''}`);
+  };
+  switch (language) {
+    case 'python':
+      return { command: PYTHON, args: [file], cwd: dir };
+    case 'shell':
+      return { command: 'bash', args: [file], cwd: dir };
+    case 'java':
+      return { command: 'java', args: [file], cwd: dir };
+    case 'typescript': {
+      writeFileSync(join(dir, 'package.json'), '{ "type": "module" }\n');
+      symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir');
+      // Compiled by compileTypeScript, all programs of a run with one tsc.
+      return { command: process.execPath, args: [file.replace(/\.ts$/, '.js')], cwd: dir };
+    }
+    case 'go': {
+      // Offline, from Debian's golang-*-dev sources: replace directives instead of the module proxy.
+      writeFileSync(
+        join(dir, 'go.mod'),
+        [
+          'module example',
+          '',
+          'go 1.19',
+          '',
+          'require (',
+          '\tgithub.com/golang-jwt/jwt/v4 v4.4.3',
+          '\tgithub.com/google/uuid v1.3.0',
+          ')',
+          '',
+          `replace github.com/golang-jwt/jwt/v4 => ${GOCODE}/golang-jwt/jwt`,
+          '',
+          `replace github.com/google/uuid => ${GOCODE}/google/uuid`,
+          '',
+        ].join('\n'),
+      );
+      compile('go', ['build', '-o', 'program', '.'], { ...process.env, ...GO_ENV });
+      return { command: join(dir, 'program'), args: [], cwd: dir };
+    }
+  }
+}
+
+/** Compiles the TypeScript programs with one run of tsc (strict, as ES modules for Node); throws with its output. */
+export function compileTypeScript(programs: BuiltProgram[]): void {
+  const tsc = join(ROOT, 'node_modules/typescript/bin/tsc');
+  const files = programs.map((p) => p.args[0].replace(/\.js$/, '.ts'));
+  const run = spawnSync(process.execPath, [tsc, '--strict', '--target', 'es2022', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--types', 'node', '--skipLibCheck', ...files], { encoding: 'utf8' });
+  if (run.status !== 0) throw new Error(`tsc failed:\n${run.stdout}${run.stderr}`);
+}
+
+/** Go offline: no proxy, no checksum database, a build cache shared by the runs of one machine. */
+const GO_ENV = {
+  GOFLAGS: '-mod=mod',
+  GOPROXY: 'off',
+  GONOSUMDB: '*',
+  GOPATH: join(tmpdir(), 'mobility-api-codegen-gopath'),
+  GOCACHE: join(tmpdir(), 'mobility-api-codegen-gocache'),
+};
+
+/** What a program run printed and how it ended. */
+export interface ProgramRun {
+  code: number | null;
+  out: string;
+  err: string;
+}
+
+/** Runs a built program with `env` added to this process's environment. */
+export function runProgram(program: BuiltProgram, env: Record<string, string>): Promise<ProgramRun> {
+  return new Promise((done, fail) => {
+    const child = spawn(program.command, program.args, { cwd: program.cwd, env: { ...process.env, ...env } });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
+    child.on('error', fail);
+    child.on('close', (code) => done({ code, out, err }));
+  });
+}
