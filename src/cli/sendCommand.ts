@@ -3,14 +3,15 @@ import { MobilityError } from '../core/errors';
 import { freeRequest } from '../core/mdsRequests';
 import { findFileRequest, parseRequestFile, resolveFileRequest } from '../core/requestFile';
 import type { CliIo } from './cliIo';
-import { apiFrom, environmentFrom, issuerFrom, loadCredential, parse, parseHeaders, positiveNumber, readFile } from './options';
+import { apiFrom, environmentFrom, issuerFrom, loadCredential, noteOwnAuthorization, parse, positiveNumber, readFile, userHeaders } from './options';
 import { printResult, REQUEST_OPTIONS } from './requestCommand';
 import { printUsage } from './usage';
 
 /**
  * `mobility-api send <file.http> [--request <name | n>]`: the request files the extension's
  * CodeLens sends, from a shell. `{{baseUrl}}` is `--base-url`; a fresh token is signed for the
- * request (and each page) unless the request sets its own Authorization.
+ * request (and each page). A request's own Authorization is refused unless `# @authorization as-is`
+ * or `--send-authorization-as-is` asks for it.
  */
 export async function sendCommand(args: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parse(args, { ...REQUEST_OPTIONS, request: { type: 'string' } }, true);
@@ -25,10 +26,13 @@ export async function sendCommand(args: string[], io: CliIo): Promise<number> {
   const chosen = values.request === undefined ? file.requests[0] : findFileRequest(file, values.request);
   const api = apiFrom(values, true);
   const baseUrl = values['base-url'];
-  const resolved = resolveFileRequest(chosen, file, baseUrl ? { baseUrl } : {});
+  const asIs = values['send-authorization-as-is'] === true;
+  const resolved = resolveFileRequest(chosen, file, baseUrl ? { baseUrl } : {}, { authorizationAsIs: asIs });
+  const given = userHeaders(values, api, true);
+  const authorization = resolved.authorization ?? given.authorization;
+  if (asIs && authorization === undefined) throw new MobilityError('USAGE', `--send-authorization-as-is sends an Authorization set by the request or given with --header as written; request ${chosen.name ?? chosen.index} sets none.`);
   if (resolved.method !== 'GET') throw new MobilityError('USAGE', `Request ${chosen.name ?? chosen.index} is ${resolved.method}: the MDS and MaaS APIs are read with GET.`);
-  if (resolved.ownAuthorization) io.err('mobility-api: warning: this request sets its own Authorization and is sent as written; a token that was used before is refused (spec 5.1 rule 4).');
-  const environment = environmentFrom(baseUrl, '--base-url', api, values, parseHeaders(values.header ?? [], api));
+  const environment = environmentFrom(baseUrl, '--base-url', api, values, given.headers);
   const path = relativeToBase(resolved.url, environment.baseUrl);
   const request = freeRequest(api, path, undefined, resolved.headers);
   const credential = loadCredential(values, io, api);
@@ -36,7 +40,8 @@ export async function sendCommand(args: string[], io: CliIo): Promise<number> {
   const maxPages = values['max-pages'] === undefined ? undefined : positiveNumber(values['max-pages'], '--max-pages');
   const { issuer, queue, store } = issuerFrom(values, io);
   const client = new ApiClient({ issuer, queue, timeoutMs });
-  const result = await client.request(environment, credential, request, { allPages: values['all-pages'], maxPages, authorization: resolved.ownAuthorization ? resolved.headers[Object.keys(resolved.headers).find((h) => h.toLowerCase() === 'authorization') ?? ''] : undefined });
+  if (authorization !== undefined) noteOwnAuthorization(io);
+  const result = await client.request(environment, credential, request, { allPages: values['all-pages'], maxPages, authorization });
   return printResult(result, request, values, io, { environment, credential, store });
 }
 

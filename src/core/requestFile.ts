@@ -1,13 +1,15 @@
 import * as l10n from '@vscode/l10n';
 import { randomUUID } from 'node:crypto';
 import { MobilityError } from './errors';
+import { takeUserAuthorization } from './requestHeaders';
 
 /**
  * `.http` / `.rest` request files in REST Client's syntax, the way users of REST Client and httpYac
  * already keep their requests: requests separated by `###`, `@name = value` file variables,
  * `{{name}}` substitution, `# @name x` request names, `#` and `//` comments, headers under the
  * request line and an optional body after a blank line. The extension and the CLI sign a fresh
- * token for every send, so a request file never holds a token or a key.
+ * token for every send, so a request file never holds a token or a key: a request's own
+ * Authorization header is refused unless `# @authorization as-is` above it asks for it on purpose.
  */
 
 /** One request of a file, as written (variables not yet substituted). */
@@ -16,6 +18,8 @@ export interface FileRequest {
   index: number;
   /** From `# @name x` or `// @name x`. */
   name?: string;
+  /** From `# @authorization as-is`: the request's own Authorization header is sent as written. */
+  authorizationAsIs?: boolean;
   method: string;
   /** The URL as written, continuation lines (`?a=1`, `&b=2`) joined. */
   url: string;
@@ -38,15 +42,17 @@ export interface RequestFile {
 export interface ResolvedFileRequest {
   method: string;
   url: string;
+  /** Every header but Authorization. */
   headers: Record<string, string>;
   body?: string;
-  /** True when the request sets its own Authorization (sent as written; a reused token is refused). */
-  ownAuthorization: boolean;
+  /** The request's own Authorization, sent as written (only under `# @authorization as-is`; a reused token is refused). */
+  authorization?: string;
 }
 
 const SEPARATOR = /^###/;
 const VARIABLE = /^@([A-Za-z_][\w.-]*)\s*=\s*(.*)$/;
 const NAME = /^(?:#|\/\/)\s*@name\s*(?:=\s*)?(\S+)\s*$/;
+const AUTHORIZATION_DIRECTIVE = /^(?:#|\/\/)\s*@authorization\b\s*(?:=\s*)?(.*)$/;
 const COMMENT = /^(?:#|\/\/)/;
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'TRACE', 'CONNECT'];
 const HEADER = /^([!#$%&'*+.^\w`|~-]+)\s*:\s*(.*)$/;
@@ -75,6 +81,7 @@ export function parseRequestFile(text: string): RequestFile {
 
 function parseBlock(lines: { text: string; line: number }[], file: RequestFile): Omit<FileRequest, 'index'> | undefined {
   let name: string | undefined;
+  let asIs: number | undefined;
   let i = 0;
   // Before the request line: blank lines, comments, names and file variables.
   for (; i < lines.length; i++) {
@@ -83,6 +90,12 @@ function parseBlock(lines: { text: string; line: number }[], file: RequestFile):
     const named = NAME.exec(text);
     if (named) {
       name = named[1];
+      continue;
+    }
+    const directive = AUTHORIZATION_DIRECTIVE.exec(text);
+    if (directive) {
+      if (directive[1].trim() === 'as-is') asIs = lines[i].line;
+      else file.problems.push({ line: lines[i].line, message: l10n.t('"{0}" is not a directive: write "# @authorization as-is" to send the request\'s own Authorization header as written.', text) });
       continue;
     }
     if (COMMENT.test(text)) continue;
@@ -120,6 +133,10 @@ function parseBlock(lines: { text: string; line: number }[], file: RequestFile):
   const request: Omit<FileRequest, 'index'> = { method, url, headers, line: requestLine.line };
   if (name) request.name = name;
   if (bodyText) request.body = bodyText;
+  if (asIs !== undefined) {
+    if (headers.some((h) => /^authorization$/i.test(h.name))) request.authorizationAsIs = true;
+    else file.problems.push({ line: asIs, message: l10n.t('"# @authorization as-is" has no effect here: the request below it sets no Authorization header: a fresh token is signed for it.') });
+  }
   return request;
 }
 
@@ -156,9 +173,11 @@ export function findFileRequest(file: RequestFile, selector: string): FileReques
 /**
  * Substitutes `{{name}}` from, in this order: `given` (such as `baseUrl` of the active
  * environment), then the file's variables (which may refer to each other), then the system
- * variables `{{$guid}}` and `{{$timestamp}}`. Refuses what stays unresolved, naming it.
+ * variables `{{$guid}}` and `{{$timestamp}}`. Refuses what stays unresolved, naming it, and an
+ * Authorization header of the request's own unless `# @authorization as-is` (or
+ * `options.authorizationAsIs`, the CLI's `--send-authorization-as-is`) asks for it.
  */
-export function resolveFileRequest(request: FileRequest, file: RequestFile, given: Record<string, string> = {}): ResolvedFileRequest {
+export function resolveFileRequest(request: FileRequest, file: RequestFile, given: Record<string, string> = {}, options: { authorizationAsIs?: boolean } = {}): ResolvedFileRequest {
   const unresolved = new Set<string>();
   const expand = (text: string, depth = 0): string =>
     text.replace(REFERENCE, (whole, inner: string) => {
@@ -178,7 +197,9 @@ export function resolveFileRequest(request: FileRequest, file: RequestFile, give
     const names = [...unresolved].map((n) => `{{${n}}}`).join(', ');
     throw new MobilityError('USAGE', l10n.t('Request {0} (line {1}) uses {2}, which {3} not defined: add "@name = value" to the file, or pick an environment for {{baseUrl}}.', request.name ?? request.index, request.line + 1, names, unresolved.size === 1 ? 'is' : 'are'));
   }
-  const resolved: ResolvedFileRequest = { method: request.method, url, headers, ownAuthorization: Object.keys(headers).some((h) => h.toLowerCase() === 'authorization') };
+  const own = takeUserAuthorization(headers, { kind: 'requestFile', request: request.name ?? String(request.index), line: request.line + 1 }, request.authorizationAsIs || options.authorizationAsIs);
+  const resolved: ResolvedFileRequest = { method: request.method, url, headers: own.headers };
+  if (own.authorization !== undefined) resolved.authorization = own.authorization;
   if (request.body !== undefined) resolved.body = expand(request.body);
   return resolved;
 }

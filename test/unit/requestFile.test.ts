@@ -40,14 +40,44 @@ describe('request files (.http / .rest, REST Client syntax)', () => {
     const file = parseRequestFile(FILE);
     const trips = resolveFileRequest(findFileRequest(file, 'trips'), file, { baseUrl: 'http://127.0.0.1:1234/mds' });
     assert.equal(trips.url, 'http://127.0.0.1:1234/mds/trips?end_time=2025-11-05T13&page_size=10');
-    assert.equal(trips.ownAuthorization, false);
+    assert.equal(trips.authorization, undefined);
     // The same file against another environment.
     assert.equal(resolveFileRequest(findFileRequest(file, '3'), file, { baseUrl: 'https://staging.example.test' }).url, 'https://staging.example.test/stops');
   });
 
-  it('marks a request that sets its own Authorization, to be sent as written with a warning', () => {
+  it('refuses a request\'s own Authorization, saying that a fresh token is signed for every request and how to send it on purpose', () => {
     const file = parseRequestFile(FILE);
-    assert.equal(resolveFileRequest(findFileRequest(file, '4'), file, { baseUrl: 'https://x.test' }).ownAuthorization, true);
+    assert.throws(
+      () => resolveFileRequest(findFileRequest(file, '4'), file, { baseUrl: 'https://x.test' }),
+      (err: unknown) => err instanceof MobilityError && err.code === 'AUTHORIZATION_GIVEN'
+        && /Request 4 \(line 18\) sets its own Authorization header/.test(err.message)
+        && /signs a fresh token for every request \(spec 5\.1 rule 4\)/.test(err.message)
+        && /"# @authorization as-is"/.test(err.message),
+    );
+  });
+
+  it('sends a request\'s own Authorization as written only under "# @authorization as-is", and flags the line where it has no effect', () => {
+    const file = parseRequestFile([
+      '@token = eyJ.e30.c2ln',
+      '# @name fixed',
+      '# @authorization as-is',
+      'GET {{baseUrl}}/vehicles',
+      'authorization: Bearer {{token}}',
+      '',
+      '###',
+      '// @authorization as-is',
+      'GET {{baseUrl}}/stops',
+      '###',
+      '# @authorization always',
+      'GET {{baseUrl}}/trips',
+    ].join('\n'));
+    const fixed = resolveFileRequest(findFileRequest(file, 'fixed'), file, { baseUrl: 'https://x.test' });
+    assert.equal(fixed.authorization, 'Bearer eyJ.e30.c2ln');
+    assert.deepEqual(fixed.headers, {}, 'the Authorization is not among the headers the client merges');
+    assert.equal(resolveFileRequest(findFileRequest(file, '2'), file, { baseUrl: 'https://x.test' }).authorization, undefined);
+    assert.deepEqual(file.problems.map((p) => [p.line, /@authorization/.test(p.message)]), [[7, true], [10, true]]);
+    assert.match(file.problems[0].message, /sets no Authorization header: a fresh token is signed/);
+    assert.match(file.problems[1].message, /write "# @authorization as-is"/);
   });
 
   it('refuses an unresolved variable, naming it and the line, and an unknown request, listing those there are', () => {
