@@ -18,6 +18,7 @@ export async function sendCommand(args: string[], io: CliIo): Promise<number> {
   if (values.help) return printUsage(io);
   if (positionals.length !== 1) throw new MobilityError('USAGE', 'send takes one request file (.http or .rest).');
   const file = parseRequestFile(readFile(positionals[0], 'request'));
+  if (file.notText) throw new MobilityError('USAGE', `${positionals[0]}: ${file.notText}`);
   for (const p of file.problems) io.err(`mobility-api: warning: ${positionals[0]}:${p.line + 1}: ${p.message}`);
   if (file.requests.length === 0) throw new MobilityError('USAGE', `${positionals[0]} holds no request: write "GET {{baseUrl}}/vehicles".`);
   if (values.request === undefined && file.requests.length > 1) {

@@ -59,6 +59,8 @@ export class RequestFileLensProvider implements vscode.CodeLensProvider, vscode.
 
   provideCodeLenses(document: vscode.TextDocument): vscode.CodeLens[] {
     const file = parseRequestFile(document.getText());
+    // Said once, above the first line; a lens without a command is a label.
+    if (file.notText) return [new vscode.CodeLens(new vscode.Range(0, 0, 0, 0), { title: vscode.l10n.t('$(warning) Not a text request file'), tooltip: file.notText, command: '' })];
     const lenses: vscode.CodeLens[] = [];
     for (const request of file.requests) {
       if (request.method !== 'GET') continue;

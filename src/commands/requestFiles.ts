@@ -29,6 +29,7 @@ export function registerRequestFiles(deps: CommandDeps, runner: RequestRunner): 
     registerCommand(deps, COMMANDS.sendFileRequest, async (args?: FileRequestArgs): Promise<CommandOutcome> => {
       const { document, line } = await requestAt(args);
       const file = parseRequestFile(document.getText());
+      if (file.notText) throw new MobilityError('USAGE', `${path.basename(document.uri.path)}: ${file.notText}`);
       const request = file.requests.find((r) => r.line === line) ?? file.requests.filter((r) => r.line <= line).at(-1);
       if (!request) throw new MobilityError('USAGE', vscode.l10n.t('{0} holds no request at line {1}: write "GET {{baseUrl}}/vehicles".', path.basename(document.uri.path), line + 1));
       if (request.method !== 'GET') throw new MobilityError('USAGE', vscode.l10n.t('Request {0} is {1}: the MDS and MaaS APIs are read with GET.', request.name ?? String(request.index), request.method));

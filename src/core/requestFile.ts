@@ -36,6 +36,8 @@ export interface RequestFile {
   variables: Map<string, { value: string; line: number }>;
   requests: FileRequest[];
   problems: { line: number; message: string }[];
+  /** Set, and the only problem, when the text is not a text request file (NUL bytes, invalid UTF-8): nothing else was read. */
+  notText?: string;
 }
 
 /** A request ready to send: every `{{variable}}` substituted. */
@@ -60,8 +62,15 @@ const REFERENCE = /\{\{([^{}]*)\}\}/g;
 
 /** Parses a request file. Blocks that hold no request line (only variables and comments) are not requests. */
 export function parseRequestFile(text: string): RequestFile {
-  const lines = text.split(/\r?\n/);
   const file: RequestFile = { variables: new Map(), requests: [], problems: [] };
+  const notText = notTextReason(text);
+  if (notText) {
+    // One message for the whole file, not a warning per line of a binary file.
+    file.notText = notText;
+    file.problems.push({ line: 0, message: notText });
+    return file;
+  }
+  const lines = text.split(/\r?\n/);
   let block: { start: number; lines: { text: string; line: number }[] } = { start: 0, lines: [] };
   const flush = () => {
     const request = parseBlock(block.lines, file);
@@ -138,6 +147,18 @@ function parseBlock(lines: { text: string; line: number }[], file: RequestFile):
     else file.problems.push({ line: asIs, message: l10n.t('"# @authorization as-is" has no effect here: the request below it sets no Authorization header: a fresh token is signed for it.') });
   }
   return request;
+}
+
+/**
+ * Why `text` is not a text request file, if it is not: a NUL (binary files have them, text files
+ * do not) or U+FFFD, what invalid UTF-8 becomes when decoded (by Node's `utf8` and by VS Code).
+ */
+function notTextReason(text: string): string | undefined {
+  if (text.includes('\u0000')) return l10n.t('Not a text request file: it holds NUL bytes, as binary files do. Write requests as UTF-8 text in a .http or .rest file.');
+  const bad = text.indexOf('\uFFFD');
+  if (bad < 0) return undefined;
+  const line = text.slice(0, bad).split('\n').length;
+  return l10n.t('Not a text request file: it is not valid UTF-8 (line {0}). Save it as UTF-8 text.', line);
 }
 
 /**

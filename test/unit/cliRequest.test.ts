@@ -138,6 +138,20 @@ describe('CLI: endpoints, request, send and validate', function () {
     assert.match(flagged.out, /401/);
   });
 
+  it('send says once that a binary or non-UTF-8 file is not a text request file', async () => {
+    const binary = path.join(dir, 'image.http');
+    fs.writeFileSync(binary, Buffer.concat([Buffer.from('GET {{baseUrl}}/vehicles\n'), Buffer.from(Array.from({ length: 8192 }, (_, i) => (i * 7919) % 256))]));
+    const latin1 = path.join(dir, 'latin1.http');
+    fs.writeFileSync(latin1, Buffer.from('GET {{baseUrl}}/caf\xe9\nnot a header\n'.repeat(200), 'latin1'));
+    for (const [file, reason] of [[binary, /holds NUL bytes/], [latin1, /is not valid UTF-8/]] as const) {
+      const r = await runCliInProcess(['send', file, ...flags()]);
+      assert.equal(r.code, 2, r.err);
+      assert.equal(r.err.trim().split('\n').length, 1, `one line, not a warning per line: ${r.err.slice(0, 300)}`);
+      assert.match(r.err, /Not a text request file/);
+      assert.match(r.err, reason);
+    }
+  });
+
   it('validate checks a saved response, names the broken rules, and exits 1 when it does not conform', async () => {
     const file = path.join(dir, 'status.json');
     const item = { device_id: '3c9604d6-b5ee-11e8-96f8-529269fb1459', provider_id: '3c9604d6-b5ee-11e8-96f8-529269fb1459',

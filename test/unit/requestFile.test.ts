@@ -101,4 +101,16 @@ describe('request files (.http / .rest, REST Client syntax)', () => {
     const text = `{{${' '.repeat(100_000)}`.repeat(5);
     assert.equal(parseRequestFile(`GET https://x.test/${text}`).requests.length, 1);
   });
+
+  it('says once that a binary or non-UTF-8 file is not a text request file, instead of a warning per line', () => {
+    const binary = parseRequestFile(`GET https://x.test/a\n${'\u0000\u0001garbage line\n'.repeat(500)}`);
+    assert.equal(binary.requests.length, 0);
+    assert.equal(binary.problems.length, 1);
+    assert.match(binary.notText ?? '', /^Not a text request file: it holds NUL bytes/);
+    const latin1 = parseRequestFile(Buffer.from('GET https://x.test/caf\xe9\nnot a header\n'.repeat(300), 'latin1').toString('utf8'));
+    assert.equal(latin1.requests.length, 0);
+    assert.deepEqual(latin1.problems.map((p) => p.line), [0]);
+    assert.match(latin1.notText ?? '', /^Not a text request file: it is not valid UTF-8 \(line 1\)/);
+    assert.equal(parseRequestFile('GET https://x.test/a\n').notText, undefined);
+  });
 });
