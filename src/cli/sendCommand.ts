@@ -1,7 +1,7 @@
 import { ApiClient } from '../core/apiClient';
 import { MobilityError } from '../core/errors';
 import { freeRequest } from '../core/mdsRequests';
-import { findFileRequest, parseRequestFile, resolveFileRequest } from '../core/requestFile';
+import { findFileRequest, listFileRequests, parseRequestFile, resolveFileRequest } from '../core/requestFile';
 import type { CliIo } from './cliIo';
 import { apiFrom, environmentFrom, issuerFrom, loadCredential, noteOwnAuthorization, parse, positiveNumber, readFile, userHeaders } from './options';
 import { printResult, REQUEST_OPTIONS } from './requestCommand';
@@ -22,7 +22,7 @@ export async function sendCommand(args: string[], io: CliIo): Promise<number> {
   for (const p of file.problems) io.err(`mobility-api: warning: ${positionals[0]}:${p.line + 1}: ${p.message}`);
   if (file.requests.length === 0) throw new MobilityError('USAGE', `${positionals[0]} holds no request: write "GET {{baseUrl}}/vehicles".`);
   if (values.request === undefined && file.requests.length > 1) {
-    throw new MobilityError('USAGE', `${positionals[0]} holds ${file.requests.length} requests: pick one with --request <name or number> (${file.requests.map((r) => r.name ?? String(r.index)).join(', ')}).`);
+    throw new MobilityError('USAGE', `${positionals[0]} holds ${file.requests.length} requests: pick one with --request <name or number> (${listFileRequests(file)}).`);
   }
   const chosen = values.request === undefined ? file.requests[0] : findFileRequest(file, values.request);
   const api = apiFrom(values, true);

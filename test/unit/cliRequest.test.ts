@@ -152,6 +152,17 @@ describe('CLI: endpoints, request, send and validate', function () {
     }
   });
 
+  it('send names the first few requests of a file of 10,000 and counts the rest, when --request is missing or unknown', async () => {
+    const file = path.join(dir, 'many.http');
+    fs.writeFileSync(file, Array.from({ length: 10_000 }, (_, i) => `# @name r${i + 1}\nGET {{baseUrl}}/vehicles\n`).join('###\n'));
+    for (const extra of [[], ['--request', 'nope']]) {
+      const r = await runCliInProcess(['send', file, ...flags(), ...extra]);
+      assert.equal(r.code, 2, r.err);
+      assert.match(r.err, /\br1\b.*\br2\b.*\br10\b\)? and 9,990 more/);
+      assert.ok(r.err.length < 400, `a short message, not every name: ${r.err.length} characters`);
+    }
+  });
+
   it('validate checks a saved response, names the broken rules, and exits 1 when it does not conform', async () => {
     const file = path.join(dir, 'status.json');
     const item = { device_id: '3c9604d6-b5ee-11e8-96f8-529269fb1459', provider_id: '3c9604d6-b5ee-11e8-96f8-529269fb1459',

@@ -113,4 +113,13 @@ describe('request files (.http / .rest, REST Client syntax)', () => {
     assert.match(latin1.notText ?? '', /^Not a text request file: it is not valid UTF-8 \(line 1\)/);
     assert.equal(parseRequestFile('GET https://x.test/a\n').notText, undefined);
   });
+
+  it('names the first few requests and counts the rest when the one asked for is not there', () => {
+    const file = parseRequestFile(Array.from({ length: 10_000 }, (_, i) => `# @name r${i + 1}\nGET https://x.test/${i}\n`).join('###\n'));
+    assert.equal(file.requests.length, 10_000);
+    assert.throws(() => findFileRequest(file, 'nope'), (err: unknown) => err instanceof MobilityError
+      && /no request "nope"\. Its requests: 1 \(r1\), 2 \(r2\), .*10 \(r10\) and 9,990 more\.$/.test(err.message)
+      && err.message.length < 300);
+    assert.throws(() => findFileRequest(parseRequestFile('GET https://x.test/a\n###\n# @name b\nGET https://x.test/b\n'), 'c'), /Its requests: 1, 2 \(b\)\.$/);
+  });
 });
