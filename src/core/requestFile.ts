@@ -53,7 +53,8 @@ export interface ResolvedFileRequest {
 }
 
 const SEPARATOR = /^###/;
-const VARIABLE = /^@([A-Za-z_][\w.-]*)\s*=\s*(.*)$/;
+// `[^\n]*`, not `.*`: a bare CR inside a value must not turn the line into a request line (see `expandVariable`).
+const VARIABLE = /^@([A-Za-z_][\w.-]*)\s*=\s*([^\n]*)$/;
 const NAME = /^(?:#|\/\/)\s*@name\s*(?:=\s*)?(\S+)\s*$/;
 const AUTHORIZATION_DIRECTIVE = /^(?:#|\/\/)\s*@authorization\b\s*(?:=\s*)?(.*)$/;
 const COMMENT = /^(?:#|\/\/)/;
@@ -180,6 +181,14 @@ function splitRequestLine(text: string): { method: string; url: string } {
   return { method, url: rest };
 }
 
+/** `@a refers to itself (line 1)…` or `@a refers to itself through @b → @c → @a (lines 1, 2, 3)…`: `cycle` starts and ends with the same name. */
+function cycleProblem(cycle: string[], file: RequestFile): string {
+  const [first, ...through] = cycle;
+  const lines = cycle.slice(0, -1).map((name) => String((file.variables.get(name)?.line ?? 0) + 1));
+  if (through.length === 1) return l10n.t('@{0} refers to itself (line {1}): its value uses {2}. Give it a value that does not.', first, lines[0], `{{${first}}}`);
+  return l10n.t('@{0} refers to itself through {1} (lines {2}). Break the cycle: give one of them a value that uses none of the others.', first, through.map((n) => `@${n}`).join(' → '), lines.join(', '));
+}
+
 /** The request named `selector`, or at 1-based position `selector`. */
 export function findFileRequest(file: RequestFile, selector: string): FileRequest {
   const byName = file.requests.find((r) => r.name === selector);
@@ -211,16 +220,24 @@ export function listFileRequests(file: RequestFile, label: (request: FileRequest
  */
 export function resolveFileRequest(request: FileRequest, file: RequestFile, given: Record<string, string> = {}, options: { authorizationAsIs?: boolean } = {}): ResolvedFileRequest {
   const unresolved = new Set<string>();
-  const expand = (text: string, depth = 0): string =>
+  const refuse = (problem: string) => new MobilityError('USAGE', l10n.t('Request {0} (line {1}): {2}', request.name ?? request.index, request.line + 1, problem));
+  // `chain`: the variables being expanded, outermost first, to name a cycle instead of recursing forever.
+  const expand = (text: string, chain: string[] = []): string =>
     text.replace(REFERENCE, (whole, inner: string) => {
       const key = inner.trim();
       if (key === '$guid') return randomUUID();
       if (key === '$timestamp') return String(Math.floor(Date.now() / 1000));
       if (Object.hasOwn(given, key)) return given[key];
       const variable = file.variables.get(key);
-      if (variable && depth < 10) return expand(variable.value, depth + 1);
-      unresolved.add(key);
-      return whole;
+      if (!variable) {
+        unresolved.add(key);
+        return whole;
+      }
+      if (chain.includes(key)) throw refuse(cycleProblem([...chain.slice(chain.indexOf(key)), key], file));
+      if (variable.value.includes('\r')) {
+        throw refuse(l10n.t('the value of @{0} (line {1}) holds a carriage return (CR), which cannot be sent in a URL or a header. Put the value on one line and save the file with LF or CRLF line endings.', key, variable.line + 1));
+      }
+      return expand(variable.value, [...chain, key]);
     });
   const url = expand(request.url);
   const headers: Record<string, string> = {};

@@ -122,4 +122,38 @@ describe('request files (.http / .rest, REST Client syntax)', () => {
       && err.message.length < 300);
     assert.throws(() => findFileRequest(parseRequestFile('GET https://x.test/a\n###\n# @name b\nGET https://x.test/b\n'), 'c'), /Its requests: 1, 2 \(b\)\.$/);
   });
+
+  it('names a variable that refers to itself, directly or through others, and the cycle', () => {
+    const file = parseRequestFile([
+      '@self = x{{self}}',
+      '@a = {{b}}/1',
+      '@b = {{c}}/2',
+      '@c = {{a}}/3',
+      '@ok = {{c2}}',
+      '@c2 = fine',
+      '# @name direct',
+      'GET https://x.test/{{self}}',
+      '###',
+      '# @name through',
+      'GET https://x.test/{{ok}}',
+      'X-Trace: {{b}}',
+      '###',
+      '# @name plain',
+      'GET https://x.test/{{ok}}',
+    ].join('\n'));
+    const refused = (name: string, message: RegExp) => assert.throws(() => resolveFileRequest(findFileRequest(file, name), file), (err: unknown) => err instanceof MobilityError && message.test(err.message) && !/not defined/.test(err.message));
+    refused('direct', /^Request direct \(line 8\): @self refers to itself \(line 1\): its value uses \{\{self\}\}\./);
+    refused('through', /^Request through \(line 11\): @b refers to itself through @c → @a → @b \(lines 3, 4, 2\)/);
+    assert.equal(resolveFileRequest(findFileRequest(file, 'plain'), file).url, 'https://x.test/fine');
+    const deep = parseRequestFile([...Array.from({ length: 30 }, (_, i) => `@v${i} = {{v${i + 1}}}`), '@v30 = end', 'GET https://x.test/{{v0}}'].join('\n'));
+    assert.equal(resolveFileRequest(deep.requests[0], deep).url, 'https://x.test/end', 'a long chain without a cycle resolves');
+  });
+
+  it('names a variable whose value holds a bare carriage return, and its line', () => {
+    const file = parseRequestFile('@hour = 2025-11-05T13\r\n@id = abc\rdef\r\n\r\nGET https://x.test/trips?end_time={{hour}}&id={{id}}\r\n');
+    assert.deepEqual(file.problems, []);
+    assert.equal(file.requests.length, 1);
+    assert.throws(() => resolveFileRequest(file.requests[0], file), (err: unknown) => err instanceof MobilityError
+      && /^Request 1 \(line 4\): the value of @id \(line 2\) holds a carriage return \(CR\)/.test(err.message));
+  });
 });
