@@ -50,13 +50,13 @@ export function takeUserAuthorization(headers: Record<string, string> | undefine
 function authorizationRefusal(source: AuthorizationSource): string {
   switch (source.kind) {
     case 'cli':
-      return l10n.t('--header sets Authorization, which mobility-api does not send in place of its own: it signs a fresh token for every request (spec 5.1 rule 4). Leave the header out, or, to send this fixed token on purpose, add --send-authorization-as-is (a server refuses a token it has seen before).');
+      return l10n.t('--header sets Authorization. mobility-api signs a fresh token for every request (spec 5.1 rule 4): it neither puts its token in place of yours nor sends yours unless asked. Leave the header out, or, to send this fixed token on purpose, add --send-authorization-as-is (a server refuses a token it has seen before).');
     case 'requestFile':
-      return l10n.t('Request {0} (line {1}) sets its own Authorization header, which is not sent in place of its own token: Mobility API Explorer signs a fresh token for every request (spec 5.1 rule 4). Remove the header, or, to send this fixed token on purpose, put the line "# @authorization as-is" above the request line (a server refuses a token it has seen before).', source.request, source.line);
+      return l10n.t('Request {0} (line {1}) sets its own Authorization header. Mobility API Explorer signs a fresh token for every request (spec 5.1 rule 4): it neither puts its token in place of yours nor sends yours unless asked. Remove the header, or, to send this fixed token on purpose, put the line "# @authorization as-is" above the request line (a server refuses a token it has seen before).', source.request, source.line);
     case 'environment':
-      return l10n.t('The environment {0} sets an Authorization header in its headers, which is not sent in place of its own token: Mobility API Explorer signs a fresh token for every request (spec 5.1 rule 4). Remove Authorization from the environment\'s headers (settings); to send a fixed token on purpose, use a request file with the line "# @authorization as-is" above the request line.', source.name);
+      return l10n.t('The environment {0} sets an Authorization header in its headers. Mobility API Explorer signs a fresh token for every request (spec 5.1 rule 4): it neither puts its token in place of yours nor sends yours unless asked. Remove Authorization from the environment\'s headers (settings); to send a fixed token on purpose, use a request file with the line "# @authorization as-is" above the request line.', source.name);
     case 'request':
-      return l10n.t('The request sets its own Authorization header, which is not sent in place of its own token: Mobility API Explorer signs a fresh token for every request (spec 5.1 rule 4). Leave it out, or send a fixed token on purpose with --send-authorization-as-is (CLI) or the line "# @authorization as-is" above the request line (request files).');
+      return l10n.t('The request sets its own Authorization header. Mobility API Explorer signs a fresh token for every request (spec 5.1 rule 4): it neither puts its token in place of yours nor sends yours unless asked. Leave it out, or send a fixed token on purpose with --send-authorization-as-is (CLI) or the line "# @authorization as-is" above the request line (request files).');
   }
 }
 
