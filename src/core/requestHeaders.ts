@@ -17,7 +17,8 @@ const AUTHORIZATION = /^authorization$/i;
 
 /** Where a user's own Authorization header came from: the refusal names the explicit option of that place. */
 export type AuthorizationSource =
-  | { kind: 'cli' }
+  /** `oneRequest: false`: a command of many requests (harvest), which a fixed token cannot serve. */
+  | { kind: 'cli'; oneRequest?: boolean }
   | { kind: 'requestFile'; request: string; line: number }
   | { kind: 'environment'; name: string }
   | { kind: 'request' };
@@ -50,6 +51,9 @@ export function takeUserAuthorization(headers: Record<string, string> | undefine
 function authorizationRefusal(source: AuthorizationSource): string {
   switch (source.kind) {
     case 'cli':
+      if (source.oneRequest === false) {
+        return l10n.t('--header sets Authorization. mobility-api signs a fresh token for every request (spec 5.1 rule 4): it neither puts its token in place of yours nor sends yours. harvest sends many requests, so it cannot send a fixed token: leave the header out.');
+      }
       return l10n.t('--header sets Authorization. mobility-api signs a fresh token for every request (spec 5.1 rule 4): it neither puts its token in place of yours nor sends yours unless asked. Leave the header out, or, to send this fixed token on purpose, add --send-authorization-as-is (a server refuses a token it has seen before).');
     case 'requestFile':
       return l10n.t('Request {0} (line {1}) sets its own Authorization header. Mobility API Explorer signs a fresh token for every request (spec 5.1 rule 4): it neither puts its token in place of yours nor sends yours unless asked. Remove the header, or, to send this fixed token on purpose, put the line "# @authorization as-is" above the request line (a server refuses a token it has seen before).', source.request, source.line);
