@@ -64,6 +64,8 @@ export class RequestRunner {
   async send(prepared: PreparedRequest): Promise<RequestRunOutcome> {
     const deps = this.deps;
     const env = prepared.environment;
+    // Headers that cannot be sent (an environment's Authorization among them) are refused before a credential is asked for.
+    requestHeadersFor(env, prepared.request.headers);
     const { credential, info } = await resolveCredential(deps, env);
     if (prepared.authorization !== undefined) {
       void vscode.window.showWarningMessage(vscode.l10n.t('This request sends its own Authorization as written (# @authorization as-is), not a fresh token. A token that was used before is refused (spec 5.1 rule 4): remove the header and the line, and a fresh token is signed for every send.'));
