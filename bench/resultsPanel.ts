@@ -3,14 +3,14 @@
 // acquireVsCodeApi, as test/e2e/resultsPanelStandalone.test.ts serves it. The listing comes from a
 // sandbox through the core client and becomes a view model with viewModels.ts, as the extension does.
 import { existsSync, readFileSync } from 'node:fs';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import type { Credential } from '../src/core/auth/credential';
 import { parseCredential } from '../src/core/auth/parseCredential';
 import { startSandbox } from '../src/sandbox/sandboxServer';
 import { listingView } from '../src/results/listingView';
 import { telemetryTable, tripTable } from '../src/results/resourceReaders';
 import type { ListingResultView } from '../src/shared/listingViews';
-import { encodeHostMessage, startPanelPageServer } from '../test/e2e/standalonePanelPage';
+import { encodeHostMessage, launchPanelBrowser, openPanelPage, startPanelPageServer } from '../test/e2e/standalonePanelPage';
 import type { ProductionBuild } from './bundles';
 import type { ReportedFigure } from './figures';
 import { round3 } from './figures';
@@ -76,14 +76,6 @@ interface FirstRows {
   paintedMs: number;
   longTasks: number[];
   rowCount: number;
-}
-
-/** Opens a fresh panel page and waits for the bundle's ready handshake. */
-async function openPanel(browser: Browser, base: string): Promise<Page> {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-  await page.goto(base);
-  await page.waitForFunction(() => (window as unknown as { __posted: { type: string }[] }).__posted.some((m) => m.type === 'ready'));
-  return page;
 }
 
 /**
@@ -186,17 +178,13 @@ export async function resultsPanelFigures(production: ProductionBuild): Promise<
   const resources = (['trips', 'telemetry'] as const).map((kind) => ({ kind, ...resourceMessage(kind, BIG, small.view) }));
   const server = await startPanelPageServer(production.webviewDir);
   const { url } = server;
-  const browser = await loadPlaywright().chromium.launch({
-    executablePath,
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run', '--disable-background-networking'],
-  });
+  const browser = await launchPanelBrowser(loadPlaywright().chromium, executablePath);
   try {
     const bigRuns: FirstRows[] = [];
     const smallRuns: FirstRows[] = [];
     const scrolls: Scroll[] = [];
     const once = async (text: string, rows: number, scroll: boolean): Promise<FirstRows> => {
-      const page = await openPanel(browser, url);
+      const page = await openPanelPage(browser, url);
       try {
         const result = await firstRows(page, text);
         if (result.rowCount !== rows) throw new Error(`The panel shows ${result.rowCount} rows, not ${rows}.`);

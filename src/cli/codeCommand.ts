@@ -54,9 +54,10 @@ function fileRequest(file: string, selector: string | undefined, baseUrl: string
     throw new MobilityError('USAGE', `${file} holds ${parsed.requests.length} requests: pick one with --request <name or number> (${parsed.requests.map((r) => r.name ?? String(r.index)).join(', ')}).`);
   }
   const chosen = selector === undefined ? parsed.requests[0] : findFileRequest(parsed, selector);
-  const resolved = resolveFileRequest(chosen, parsed, { baseUrl });
+  // The program signs its own token for every request: a header of the file's own is left out (with a warning), never refused.
+  const resolved = resolveFileRequest(chosen, parsed, { baseUrl }, { authorizationAsIs: true });
   if (resolved.method !== 'GET') throw new MobilityError('USAGE', `Request ${chosen.name ?? chosen.index} is ${resolved.method}: the MDS and MaaS APIs are read with GET.`);
-  if (resolved.ownAuthorization) io.err('mobility-api: warning: the request sets its own Authorization; the program signs a fresh token for every request instead (spec 5.1 rule 4).');
+  if (resolved.authorization !== undefined) io.err('mobility-api: warning: the request sets its own Authorization; the program signs a fresh token for every request instead (spec 5.1 rule 4).');
   const headers = Object.fromEntries(Object.entries(resolved.headers).filter(([name]) => name.toLowerCase() !== 'authorization'));
   return freeRequest(api, relativeToBase(resolved.url, baseUrl), undefined, headers);
 }

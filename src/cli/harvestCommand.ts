@@ -3,6 +3,7 @@ import { MobilityError } from '../core/base';
 import type { HarvestProgress, HarvestSummary, HourStatus } from '../core/harvest';
 import { harvestHours } from '../core/harvest';
 import type { MdsHourEndpointId } from '../core/mds';
+import { takeUserAuthorization } from '../core/environment';
 import { formatBytes, plural } from '../shared/format';
 import type { CliIo } from './cliIo';
 import { CREDENTIAL_OPTIONS, environmentFrom, issuerFrom, loadCredential, modeOf, parse, parseHeaders, positiveNumber, wholeNumber } from './options';
@@ -63,7 +64,8 @@ export async function harvestCommand(args: string[], io: CliIo): Promise<number>
     ...(values['max-202-wait'] !== undefined ? { max202WaitSeconds: wholeNumber(values['max-202-wait'], '--max-202-wait', 0, 86_400) } : {}),
     ...(values['max-retries'] !== undefined ? { maxRetries: wholeNumber(values['max-retries'], '--max-retries', 0, 1000) } : {}),
   };
-  const headers = parseHeaders(values.header ?? [], 'mds');
+  // A fixed token cannot serve many requests: an Authorization is refused, with no as-is option.
+  const { headers } = takeUserAuthorization(parseHeaders(values.header ?? [], 'mds'), { kind: 'cli', oneRequest: false });
   const environment = environmentFrom(values['base-url'], '--base-url', 'mds', values, headers);
   const credential = loadCredential(values, io, 'mds');
   const timeoutMs = values.timeout === undefined ? undefined : positiveNumber(values.timeout, '--timeout') * 1000;

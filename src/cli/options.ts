@@ -6,10 +6,11 @@ import type { Credential, CredentialInput, IssuerDomains } from '../core/auth';
 import { assertCredentialForApi, looksLikeServiceAccountKeyFile, NO_DOMAINS, parseCredential, TokenIssuer } from '../core/auth';
 import { MDS_MODES } from '../core/conformance';
 import type { MdsMode } from '../core/conformance';
-import type { ApiKind, Environment } from '../core/environment';
+import type { ApiKind, Environment, UserAuthorization } from '../core/environment';
 import { MobilityError } from '../core/base';
 import type { FileClockStore, SharedKeyQueue } from '../core/clock';
 import { IssueClock, openSharedClock, stateDirOption } from '../core/clock';
+import { takeUserAuthorization } from '../core/environment';
 import type { CliIo } from './cliIo';
 
 /** The options that name a credential and how its tokens are signed; every signing command takes them. */
@@ -154,6 +155,31 @@ export function parseHeaders(list: string[], api: ApiKind): Record<string, strin
     headers[name] = h.slice(colon + 1).trim();
   }
   return headers;
+}
+
+/** `--header` and `--send-authorization-as-is`, the options of every command that sends a request. */
+export const HEADER_OPTIONS = {
+  header: { type: 'string', multiple: true },
+  'send-authorization-as-is': { type: 'boolean' },
+} as const satisfies ParseArgsConfig['options'];
+
+/**
+ * The `--header` values; an Authorization among them is refused unless `--send-authorization-as-is`
+ * asks for it (the core's one rule, `takeUserAuthorization`). `--send-authorization-as-is` without one
+ * is a usage error unless `elsewhere` (a request file) may hold it.
+ */
+export function userHeaders(values: { header?: string[]; 'send-authorization-as-is'?: boolean }, api: ApiKind, elsewhere = false): UserAuthorization {
+  const asIs = values['send-authorization-as-is'] === true;
+  const taken = takeUserAuthorization(parseHeaders(values.header ?? [], api), { kind: 'cli' }, asIs);
+  if (asIs && taken.authorization === undefined && !elsewhere) {
+    throw new MobilityError('USAGE', "--send-authorization-as-is sends an Authorization given with --header 'Authorization: <value>' as written; no such header was given.");
+  }
+  return taken;
+}
+
+/** Says on stderr that the user's own Authorization goes out instead of a fresh token: never silently. */
+export function noteOwnAuthorization(io: CliIo): void {
+  io.err('mobility-api: sending your own Authorization as written, not a fresh token; a server refuses a token it has seen before (spec 5.1 rule 4).');
 }
 
 export function positiveNumber(text: string, flag: string): number {

@@ -6,7 +6,7 @@ import type { FileClockStore } from '../core/clock';
 import { MobilityError } from '../core/base';
 import { buildEndpointRequest, catalogueOf, freeRequest } from '../core/mds';
 import type { CliIo } from './cliIo';
-import { apiFrom, CREDENTIAL_OPTIONS, environmentFrom, issuerFrom, loadCredential, parse, parseHeaders, positiveNumber } from './options';
+import { apiFrom, CREDENTIAL_OPTIONS, environmentFrom, HEADER_OPTIONS, issuerFrom, loadCredential, noteOwnAuthorization, parse, positiveNumber, userHeaders } from './options';
 import { conformanceOf, formatConformance, formatResult, mergedResultBody, printRefusalAndClock } from './output';
 import { printUsage } from './usage';
 
@@ -17,7 +17,7 @@ export const REQUEST_OPTIONS = {
   api: { type: 'string' },
   'all-pages': { type: 'boolean' },
   'max-pages': { type: 'string' },
-  header: { type: 'string', multiple: true },
+  ...HEADER_OPTIONS,
   timeout: { type: 'string' },
   json: { type: 'boolean' },
   validate: { type: 'boolean' },
@@ -44,16 +44,18 @@ export async function requestCommand(args: string[], io: CliIo): Promise<number>
   } else {
     request = freeRequest(api, target, new URLSearchParams(query));
   }
-  const headers = parseHeaders(values.header ?? [], api);
+  const { headers, authorization } = userHeaders(values, api);
   const environment = environmentFrom(values['base-url'], '--base-url', api, values, headers);
   const credential = loadCredential(values, io, api);
   const timeoutMs = values.timeout === undefined ? undefined : positiveNumber(values.timeout, '--timeout') * 1000;
   const maxPages = values['max-pages'] === undefined ? undefined : positiveNumber(values['max-pages'], '--max-pages');
   const { issuer, queue, store } = issuerFrom(values, io);
   const client = new ApiClient({ issuer, queue, timeoutMs });
+  if (authorization !== undefined) noteOwnAuthorization(io);
   const result = await client.request(environment, credential, request, {
     allPages: values['all-pages'],
     maxPages,
+    authorization,
     onPage: (page, n) => {
       if (values['all-pages'] && !values.json) io.err(`page ${n}: ${page.status} ${page.statusText}, ${page.bytes} bytes`);
     },

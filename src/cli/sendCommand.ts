@@ -1,33 +1,38 @@
-import { ApiClient, findFileRequest, parseRequestFile, resolveFileRequest } from '../core/http';
+import { ApiClient, findFileRequest, listFileRequests, parseRequestFile, resolveFileRequest } from '../core/http';
 import { MobilityError } from '../core/base';
 import { freeRequest } from '../core/mds';
 import type { CliIo } from './cliIo';
-import { apiFrom, environmentFrom, issuerFrom, loadCredential, parse, parseHeaders, positiveNumber, readFile } from './options';
+import { apiFrom, environmentFrom, issuerFrom, loadCredential, noteOwnAuthorization, parse, positiveNumber, readFile, userHeaders } from './options';
 import { printResult, REQUEST_OPTIONS } from './requestCommand';
 import { printUsage } from './usage';
 
 /**
  * `mobility-api send <file.http> [--request <name | n>]`: the request files the extension's
  * CodeLens sends, from a shell. `{{baseUrl}}` is `--base-url`; a fresh token is signed for the
- * request (and each page) unless the request sets its own Authorization.
+ * request (and each page). A request's own Authorization is refused unless `# @authorization as-is`
+ * or `--send-authorization-as-is` asks for it.
  */
 export async function sendCommand(args: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parse(args, { ...REQUEST_OPTIONS, request: { type: 'string' } }, true);
   if (values.help) return printUsage(io);
   if (positionals.length !== 1) throw new MobilityError('USAGE', 'send takes one request file (.http or .rest).');
   const file = parseRequestFile(readFile(positionals[0], 'request'));
+  if (file.notText) throw new MobilityError('USAGE', `${positionals[0]}: ${file.notText}`);
   for (const p of file.problems) io.err(`mobility-api: warning: ${positionals[0]}:${p.line + 1}: ${p.message}`);
   if (file.requests.length === 0) throw new MobilityError('USAGE', `${positionals[0]} holds no request: write "GET {{baseUrl}}/vehicles".`);
   if (values.request === undefined && file.requests.length > 1) {
-    throw new MobilityError('USAGE', `${positionals[0]} holds ${file.requests.length} requests: pick one with --request <name or number> (${file.requests.map((r) => r.name ?? String(r.index)).join(', ')}).`);
+    throw new MobilityError('USAGE', `${positionals[0]} holds ${file.requests.length} requests: pick one with --request <name or number> (${listFileRequests(file)}).`);
   }
   const chosen = values.request === undefined ? file.requests[0] : findFileRequest(file, values.request);
   const api = apiFrom(values, true);
   const baseUrl = values['base-url'];
-  const resolved = resolveFileRequest(chosen, file, baseUrl ? { baseUrl } : {});
+  const asIs = values['send-authorization-as-is'] === true;
+  const resolved = resolveFileRequest(chosen, file, baseUrl ? { baseUrl } : {}, { authorizationAsIs: asIs });
+  const given = userHeaders(values, api, true);
+  const authorization = resolved.authorization ?? given.authorization;
+  if (asIs && authorization === undefined) throw new MobilityError('USAGE', `--send-authorization-as-is sends an Authorization set by the request or given with --header as written; request ${chosen.name ?? chosen.index} sets none.`);
   if (resolved.method !== 'GET') throw new MobilityError('USAGE', `Request ${chosen.name ?? chosen.index} is ${resolved.method}: the MDS and MaaS APIs are read with GET.`);
-  if (resolved.ownAuthorization) io.err('mobility-api: warning: this request sets its own Authorization and is sent as written; a token that was used before is refused (spec 5.1 rule 4).');
-  const environment = environmentFrom(baseUrl, '--base-url', api, values, parseHeaders(values.header ?? [], api));
+  const environment = environmentFrom(baseUrl, '--base-url', api, values, given.headers);
   const path = relativeToBase(resolved.url, environment.baseUrl);
   const request = freeRequest(api, path, undefined, resolved.headers);
   const credential = loadCredential(values, io, api);
@@ -35,7 +40,8 @@ export async function sendCommand(args: string[], io: CliIo): Promise<number> {
   const maxPages = values['max-pages'] === undefined ? undefined : positiveNumber(values['max-pages'], '--max-pages');
   const { issuer, queue, store } = issuerFrom(values, io);
   const client = new ApiClient({ issuer, queue, timeoutMs });
-  const result = await client.request(environment, credential, request, { allPages: values['all-pages'], maxPages, authorization: resolved.ownAuthorization ? resolved.headers[Object.keys(resolved.headers).find((h) => h.toLowerCase() === 'authorization') ?? ''] : undefined });
+  if (authorization !== undefined) noteOwnAuthorization(io);
+  const result = await client.request(environment, credential, request, { allPages: values['all-pages'], maxPages, authorization });
   return printResult(result, request, values, io, { environment, credential, store });
 }
 

@@ -44,6 +44,10 @@ Usage:
   --credential <demo-credential.json>        (as written by \`mobility-api sandbox\`)
 
 Common options:
+  --header 'Name: value'    an extra request header; an Authorization header is refused: a fresh token is signed
+                            for every request (spec 5.1 rule 4)
+  --send-authorization-as-is  send the Authorization of --header (or of the request file, for send) as written,
+                            instead of a fresh token, on purpose (a server refuses a token it has seen before)
   --lifetime <s>            token lifetime, 60..3600 (default 300)
   --precision seconds|milliseconds   iat precision (default seconds: at most one token per key per second)
   --state-dir <dir>         where the per-key issue clock is kept (default: ${defaultStateDir()})

@@ -1,6 +1,6 @@
 import { ApiClient } from '../core/http';
 import type { CliIo } from './cliIo';
-import { apiFrom, CREDENTIAL_OPTIONS, environmentFrom, issuerFrom, loadCredential, parse, parseHeaders, positiveNumber } from './options';
+import { apiFrom, CREDENTIAL_OPTIONS, environmentFrom, HEADER_OPTIONS, issuerFrom, loadCredential, noteOwnAuthorization, parse, positiveNumber, userHeaders } from './options';
 import { describeFailure, formatListing, mergedBody, printRefusalAndClock } from './output';
 import { printUsage } from './usage';
 import { formatBytes } from '../shared/format';
@@ -15,13 +15,13 @@ export async function vehiclesCommand(args: string[], io: CliIo): Promise<number
     'device-id': { type: 'string' },
     'all-pages': { type: 'boolean' },
     'max-pages': { type: 'string' },
-    header: { type: 'string', multiple: true },
+    ...HEADER_OPTIONS,
     timeout: { type: 'string' },
     json: { type: 'boolean' },
   });
   if (values.help) return printUsage(io);
   const api = apiFrom(values, true);
-  const headers = parseHeaders(values.header ?? [], api);
+  const { headers, authorization } = userHeaders(values, api);
   const env = environmentFrom(values['base-url'], '--base-url', api, values, headers);
   const credential = loadCredential(values, io, api);
   const timeoutMs = values.timeout === undefined ? undefined : positiveNumber(values.timeout, '--timeout') * 1000;
@@ -29,10 +29,12 @@ export async function vehiclesCommand(args: string[], io: CliIo): Promise<number
   const { issuer, queue, store } = issuerFrom(values, io);
   const client = new ApiClient({ issuer, queue, timeoutMs });
   const stop = new AbortController();
+  if (authorization !== undefined) noteOwnAuthorization(io);
   const listing = await client.listVehicles(env, credential, {
     query: { status: values.status, deviceId: values['device-id'] },
     allPages: values['all-pages'],
     maxPages,
+    authorization,
     signal: stop.signal,
     onPage: (page, n) => {
       if (values['all-pages'] && !values.json) io.err(`page ${n}: ${page.status} ${page.statusText}, ${formatBytes(page.bytes)}`);

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { Environment } from '../core/environment';
 import { withoutTrailingSlashes } from '../core/environment';
-import { errorMessage } from '../core/base';
+import { errorMessage, isMobilityError } from '../core/base';
 import type { FileRequest, RequestFile, ResolvedFileRequest } from '../core/http';
 import { parseRequestFile, resolveFileRequest } from '../core/http';
 import type { EnvironmentRegistry } from '../services/environmentRegistry';
@@ -13,7 +13,7 @@ export const REQUEST_FILE_SELECTOR: vscode.DocumentSelector = { pattern: '**/*.{
 /** Where a request of a file goes: its environment and its path under the base URL, or why it cannot be sent. */
 export type FileRequestTarget =
   | { ok: true; environment: Environment; path: string; resolved: ResolvedFileRequest }
-  | { ok: false; reason: 'unresolved' | 'noEnvironment'; message: string };
+  | { ok: false; reason: 'unresolved' | 'authorization' | 'noEnvironment'; message: string };
 
 /**
  * Resolves `request` with `{{baseUrl}}` = the active environment's base URL and finds the
@@ -26,7 +26,7 @@ export function targetOf(environments: EnvironmentRegistry, request: FileRequest
   try {
     resolved = resolveFileRequest(request, file, active?.baseUrl ? { baseUrl: withoutTrailingSlashes(active.baseUrl) } : {});
   } catch (err) {
-    return { ok: false, reason: 'unresolved', message: errorMessage(err) };
+    return { ok: false, reason: isMobilityError(err) && err.code === 'AUTHORIZATION_GIVEN' ? 'authorization' : 'unresolved', message: errorMessage(err) };
   }
   const candidates = [...(active ? [active] : []), ...environments.all().filter((e) => e.id !== active?.id)];
   for (const environment of candidates) {
@@ -59,6 +59,8 @@ export class RequestFileLensProvider implements vscode.CodeLensProvider, vscode.
 
   provideCodeLenses(document: vscode.TextDocument): vscode.CodeLens[] {
     const file = parseRequestFile(document.getText());
+    // Said once, above the first line; a lens without a command is a label.
+    if (file.notText) return [new vscode.CodeLens(new vscode.Range(0, 0, 0, 0), { title: vscode.l10n.t('$(warning) Not a text request file'), tooltip: file.notText, command: '' })];
     const lenses: vscode.CodeLens[] = [];
     for (const request of file.requests) {
       if (request.method !== 'GET') continue;
@@ -67,9 +69,14 @@ export class RequestFileLensProvider implements vscode.CodeLensProvider, vscode.
       const args = [{ uri: document.uri.toString(), line: request.line }];
       if (target.ok) {
         const active = this.environments.activeId === target.environment.id;
+        const own = target.resolved.authorization !== undefined;
         lenses.push(new vscode.CodeLens(range, {
-          title: active ? vscode.l10n.t('$(play) Send with fresh token') : vscode.l10n.t('$(play) Send with fresh token ({0})', target.environment.name),
-          tooltip: vscode.l10n.t('GET {0} on {1}, with a freshly signed token', target.resolved.url, target.environment.name),
+          title: own
+            ? (active ? vscode.l10n.t('$(play) Send with its own Authorization') : vscode.l10n.t('$(play) Send with its own Authorization ({0})', target.environment.name))
+            : (active ? vscode.l10n.t('$(play) Send with fresh token') : vscode.l10n.t('$(play) Send with fresh token ({0})', target.environment.name)),
+          tooltip: own
+            ? vscode.l10n.t('GET {0} on {1}, with the request\'s own Authorization as written (# @authorization as-is): no token is signed', target.resolved.url, target.environment.name)
+            : vscode.l10n.t('GET {0} on {1}, with a freshly signed token', target.resolved.url, target.environment.name),
           command: COMMANDS.sendFileRequest,
           arguments: args,
         }));
@@ -77,6 +84,14 @@ export class RequestFileLensProvider implements vscode.CodeLensProvider, vscode.
           title: vscode.l10n.t('$(code) Copy as Code'),
           tooltip: vscode.l10n.t('A complete program (Python, TypeScript, Go, Java or shell) that signs a fresh token for this request and sends it'),
           command: COMMANDS.copyAsCode,
+          arguments: args,
+        }));
+      } else if (target.reason === 'authorization') {
+        // Clicked, the command refuses with the whole message (why, and "# @authorization as-is").
+        lenses.push(new vscode.CodeLens(range, {
+          title: vscode.l10n.t('$(warning) Sets its own Authorization: not sent (see why)'),
+          tooltip: target.message,
+          command: COMMANDS.sendFileRequest,
           arguments: args,
         }));
       } else {

@@ -50,19 +50,19 @@ export function registerRequestFiles(deps: CommandDeps, runner: RequestRunner): 
 export async function prepareFileRequest(deps: CommandDeps, args: FileRequestArgs | undefined): Promise<{ prepared: PreparedRequest; requestName?: string }> {
   const { document, line } = await requestAt(args);
   const file = parseRequestFile(document.getText());
+  if (file.notText) throw new MobilityError('USAGE', `${path.basename(document.uri.path)}: ${file.notText}`);
   const request = file.requests.find((r) => r.line === line) ?? file.requests.filter((r) => r.line <= line).at(-1);
   if (!request) throw new MobilityError('USAGE', vscode.l10n.t('{0} holds no request at line {1}: write "GET {{baseUrl}}/vehicles".', path.basename(document.uri.path), line + 1));
   if (request.method !== 'GET') throw new MobilityError('USAGE', vscode.l10n.t('Request {0} is {1}: the MDS and MaaS APIs are read with GET.', request.name ?? String(request.index), request.method));
   const target = targetOf(deps.environments, request, file);
-  if (!target.ok) throw new MobilityError(target.reason === 'noEnvironment' ? 'PATH_INVALID' : 'USAGE', target.message);
+  if (!target.ok) throw new MobilityError(target.reason === 'noEnvironment' ? 'PATH_INVALID' : target.reason === 'authorization' ? 'AUTHORIZATION_GIVEN' : 'USAGE', target.message);
   const { environment, resolved } = target;
-  const authorizationName = Object.keys(resolved.headers).find((h) => h.toLowerCase() === 'authorization');
-  const headers = Object.fromEntries(Object.entries(resolved.headers).filter(([name]) => !/^(authorization|content-type|host|content-length)$/i.test(name)));
+  const headers = Object.fromEntries(Object.entries(resolved.headers).filter(([name]) => !/^(content-type|host|content-length)$/i.test(name)));
   const prepared: PreparedRequest = {
     environment,
     request: freeRequest(environment.api, target.path, undefined, Object.keys(headers).length ? headers : undefined),
     title: request.name ? `${request.name} · GET ${target.path}` : `GET ${target.path}`,
-    authorization: authorizationName ? resolved.headers[authorizationName] : undefined,
+    authorization: resolved.authorization,
   };
   return { prepared, requestName: request.name };
 }
@@ -97,7 +97,8 @@ export function starterFile(env: Environment, nowMs: number): string {
     '# {{baseUrl}} is the base URL of the ACTIVE environment: switch the environment (status bar) and the same',
     '# requests go to staging, production or the local sandbox. "Send with fresh token" above a request signs',
     '# a new token for every send: no token or key belongs in this file. A request that sets its own',
-    '# Authorization header is sent as written (a token used before is refused).',
+    '# Authorization header is refused, unless the line "# @authorization as-is" above it asks to send it as',
+    '# written (a token used before is refused by the server).',
     '',
   ];
   const endpoints = catalogueOf(env.api);

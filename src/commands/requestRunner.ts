@@ -18,7 +18,7 @@ export interface PreparedRequest {
   request: ApiRequest;
   /** For the panel's tab and header: "Trips · 2025-11-05T13". */
   title: string;
-  /** An Authorization of the user's own (a request file that sets one), sent as written. */
+  /** An Authorization of the user's own (a request file's, under `# @authorization as-is`), sent as written. */
   authorization?: string;
   /** The catalogue values to remember for the next ask. */
   remember?: { endpointId: string; values: Record<string, string> };
@@ -67,9 +67,11 @@ export class RequestRunner {
   async send(prepared: PreparedRequest): Promise<RequestRunOutcome> {
     const deps = this.deps;
     const env = prepared.environment;
+    // Headers that cannot be sent (an environment's Authorization among them) are refused before a credential is asked for.
+    requestHeadersFor(env, prepared.request.headers);
     const { credential, info } = await resolveCredential(deps, env);
     if (prepared.authorization !== undefined) {
-      void vscode.window.showWarningMessage(vscode.l10n.t('This request sets its own Authorization and is sent as written. A token that was used before is refused (spec 5.1 rule 4): leave the header out and a fresh token is signed for every send.'));
+      void vscode.window.showWarningMessage(vscode.l10n.t('This request sends its own Authorization as written (# @authorization as-is), not a fresh token. A token that was used before is refused (spec 5.1 rule 4): remove the header and the line, and a fresh token is signed for every send.'));
     }
     const result = await this.fetch(prepared, credential, { allPages: deps.settings.loadAllPages }, prepared.title);
     if (prepared.remember) await rememberEndpointValues(deps.context.workspaceState, env.id, prepared.remember.endpointId, prepared.remember.values);

@@ -39,6 +39,7 @@ export type ErrorCode =
   // requests: paths, headers, endpoints and their parameters (refused before anything is signed)
   | 'PATH_INVALID'
   | 'HEADER_INVALID'
+  | 'AUTHORIZATION_GIVEN'
   | 'ENDPOINT_UNKNOWN'
   | 'PARAMETER_MISSING'
   | 'PARAMETER_INVALID'

@@ -23,8 +23,7 @@ import { resultView } from '../../src/results/resultView';
 import { tokenResultView } from '../../src/results/tokenView';
 import { measurePanelContrast } from './panelContrast';
 import { axeViolations, describeViolations } from './panelFrame';
-import { deliverHostMessages as deliver } from './standalonePanelPage';
-import { useStandalonePanel } from './standalonePanelSuite';
+import { deliverHostMessages as deliver, useStandalonePanel } from './standalonePanelPage';
 
 const ROOT = process.cwd();
 const ARTIFACTS = process.env.E2E_ARTIFACTS_DIR ?? path.join(ROOT, 'test-results', 'e2e', 'standalone');
@@ -82,8 +81,6 @@ describe('results panel accessibility and layout (standalone page)', function ()
     assert.ok(listing.nextUrl, 'the sandbox listing has a next page');
   });
 
-  const openPanel = (theme: 'dark' | 'light', width = 1280): Promise<Page> => panel.openPanel({ theme, width });
-
   function view(id: string): ListingResultView {
     return listingView({ id, environment, listing, credentialLabel: 'demo', canLoadNext: true, canCopyCurl: true, now: Date.now() });
   }
@@ -106,7 +103,7 @@ describe('results panel accessibility and layout (standalone page)', function ()
 
   for (const theme of ['light', 'dark'] as const) {
     it(`has no serious or critical axe violation: listing (every view), token, error (${theme} theme)`, async () => {
-      const page = await openPanel(theme);
+      const page = await panel.openPanel({ theme });
       await showListing(page, `axe-${theme}`);
       await page.evaluate(() => document.querySelectorAll('vscode-collapsible').forEach((c) => c.setAttribute('open', '')));
       const found: string[] = [];
@@ -136,7 +133,7 @@ describe('results panel accessibility and layout (standalone page)', function ()
     });
 
     it(`every status colour reaches 4.5:1 against its background (${theme} theme)`, async () => {
-      const page = await openPanel(theme);
+      const page = await panel.openPanel({ theme });
       await showListing(page, `contrast-${theme}`);
       const readings = await page.evaluate(measurePanelContrast);
       assert.ok(readings.length >= 30, `measured ${readings.length} colours`);
@@ -147,7 +144,7 @@ describe('results panel accessibility and layout (standalone page)', function ()
   }
 
   it('announces results, pages and copies in one small live region; the token countdown is not in it', async () => {
-    const page = await openPanel('dark');
+    const page = await panel.openPanel({ theme: 'dark' });
     const live = () => page.evaluate(() => Array.from(document.querySelectorAll('[aria-live], [role="status"], [role="alert"], [role="log"], [role="timer"], [role="marquee"]'))
       .map((el) => ({ testid: el.getAttribute('data-testid') ?? el.tagName, chars: (el.textContent ?? '').length })));
     const announced = () => page.locator('[data-testid="announcer"]').textContent();
@@ -177,7 +174,7 @@ describe('results panel accessibility and layout (standalone page)', function ()
   });
 
   it('shows "Load next page" once, under Pages', async () => {
-    const page = await openPanel('dark');
+    const page = await panel.openPanel({ theme: 'dark' });
     await showListing(page, 'next');
     assert.equal(await page.locator('[data-testid="load-next-page"]').count(), 1);
     assert.equal(await page.locator('[data-testid="section-pages"] [data-testid="load-next-page"]').count(), 1);
@@ -185,7 +182,7 @@ describe('results panel accessibility and layout (standalone page)', function ()
   });
 
   it('offers "Load all pages" beside "Load next page" when the host can follow every page, and asks the host for it', async () => {
-    const page = await openPanel('dark');
+    const page = await panel.openPanel({ theme: 'dark' });
     await showListing(page, 'one-by-one');
     assert.equal(await page.locator('[data-testid="load-all-pages"]').count(), 0, 'no button when the host cannot load all pages');
     const v = { ...view('all'), canLoadAll: true };
@@ -198,7 +195,7 @@ describe('results panel accessibility and layout (standalone page)', function ()
   });
 
   it('the JSON tree follows the ARIA tree pattern by keyboard, with one tab stop', async () => {
-    const page = await openPanel('dark');
+    const page = await panel.openPanel({ theme: 'dark' });
     await showListing(page, 'tree');
     await page.locator('[data-testid="view-tree"]').click();
     const tree = page.locator('[data-testid="json-tree"]');
@@ -277,7 +274,7 @@ describe('results panel accessibility and layout (standalone page)', function ()
   });
 
   it('the vehicle table is an ARIA table: row count and indices, column headers with sort buttons and aria-sort, rows in reading order', async () => {
-    const page = await openPanel('dark');
+    const page = await panel.openPanel({ theme: 'dark' });
     const v = await showListing(page, 'table');
     const table = page.locator('[data-testid="vehicle-table"]');
     assert.equal(await table.getAttribute('role'), 'table');
@@ -314,7 +311,7 @@ describe('results panel accessibility and layout (standalone page)', function ()
   });
 
   it('every Tab stop shows a focus ring, and Tab reaches every control', async () => {
-    const page = await openPanel('light');
+    const page = await panel.openPanel({ theme: 'light' });
     await showListing(page, 'tab');
     await page.evaluate(() => document.querySelectorAll('vscode-collapsible').forEach((c) => c.setAttribute('open', '')));
     const walk = async () => {
@@ -359,7 +356,7 @@ describe('results panel accessibility and layout (standalone page)', function ()
     assert.ok(v.conformance.state === 'checked' && !v.conformance.conforms);
     const found: string[] = [];
     for (const theme of ['light', 'dark'] as const) {
-      const page = await openPanel(theme);
+      const page = await panel.openPanel({ theme });
       await deliver(page, { type: 'show', panelKey: 'env:mds-staging', result: v }, { type: 'body', body: bodyView(trips.pages[0], v.id, 0) });
       await page.locator('[data-testid="trips-table"]').waitFor();
       await page.evaluate(() => document.querySelectorAll('vscode-collapsible').forEach((c) => c.setAttribute('open', '')));
@@ -396,7 +393,7 @@ describe('results panel accessibility and layout (standalone page)', function ()
   });
 
   it('at 360 px, URLs wrap only after "/", "?" and "&", never inside a host name or path segment', async () => {
-    const page = await openPanel('light', 360);
+    const page = await panel.openPanel({ theme: 'light', width: 360 });
     const long = { ...listing, pages: listing.pages.map((p) => ({ ...p, url: `${p.url}${p.url.includes('?') ? '&' : '?'}provider=mds-staging-berlin&after=2026-11-22T10:00:00Z` })) };
     const v = listingView({ id: 'narrow', environment: { ...environment, baseUrl: `${environment.baseUrl}/providers/mds-staging-berlin-operations` }, listing: long, credentialLabel: 'demo', canLoadNext: true, canCopyCurl: true, now: Date.now() });
     await deliver(page, { type: 'show', panelKey: 'env:mds-staging', result: v });
@@ -438,7 +435,7 @@ describe('results panel accessibility and layout (standalone page)', function ()
   });
 
   it('the plot redraws in the new theme\'s colours and has a text alternative', async () => {
-    const page = await openPanel('dark');
+    const page = await panel.openPanel({ theme: 'dark' });
     await showListing(page, 'plot');
     await page.locator('[data-testid="view-plot"]').click();
     const canvas = page.locator('[data-testid="scatter-plot"]');

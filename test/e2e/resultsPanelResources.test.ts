@@ -16,8 +16,7 @@ import { bodyView } from '../../src/results/bodyView';
 import { resultConformanceView } from '../../src/results/conformance';
 import { resultView } from '../../src/results/resultView';
 import { axeViolations, describeViolations } from './panelFrame';
-import { deliverHostMessages as deliver } from './standalonePanelPage';
-import { useStandalonePanel } from './standalonePanelSuite';
+import { deliverHostMessages as deliver, postedMessages, useStandalonePanel } from './standalonePanelPage';
 
 const HOUR = 3_600_000;
 
@@ -39,11 +38,7 @@ describe('results panel resource views and conformance (standalone page)', funct
     ({ credential, environment } = panel);
   });
 
-  const openPanel = (theme: 'dark' | 'light' = 'dark'): Promise<Page> => panel.openPanel({ theme });
-
-  async function posted(page: Page): Promise<Posted[]> {
-    return page.evaluate(() => (window as unknown as { __posted: Posted[] }).__posted);
-  }
+  const posted = (page: Page) => postedMessages<Posted>(page);
 
   function viewOf(result: ApiResult, id: string, title: string): ListingResultView {
     const v = resultView({ id, environment, result, title, canLoadNext: false, canCopyCurl: true, canRunAgain: true, now: Date.now() });
@@ -67,7 +62,7 @@ describe('results panel resource views and conformance (standalone page)', funct
       const result = await client.request(environment, credential, { path: r.path(), itemsKey: r.itemsKey });
       assert.equal(result.outcome, 'items', `${r.resource}: ${result.stoppedBecause ?? ''}`);
       const v = viewOf(result, `res-${r.resource}`, `${r.tab} · ${hour}`);
-      const page = await openPanel();
+      const page = await panel.openPanel();
       await show(page, v, result);
       const table = page.locator(`[data-testid="${r.resource}-table"]`);
       await table.waitFor();
@@ -118,7 +113,7 @@ describe('results panel resource views and conformance (standalone page)', funct
   }
 
   it('says how an hour ended: not processed yet (202), 404 for a future hour, both without a table', async () => {
-    const page = await openPanel();
+    const page = await panel.openPanel();
     const current = await client.request(environment, credential, { path: `/trips?end_time=${hourText(Date.now())}`, itemsKey: 'trips' });
     const v = viewOf(current, 'res-202', 'Trips · now');
     await show(page, v, current);
@@ -146,7 +141,7 @@ describe('results panel resource views and conformance (standalone page)', funct
     const result = await brokenStatus();
     const v = viewOf(result, 'conf-1', 'Vehicle status');
     v.conformance = { state: 'checking' };
-    const page = await openPanel();
+    const page = await panel.openPanel();
     await show(page, v, result);
     await page.locator('[data-testid="section-conformance"]').waitFor();
     assert.equal(await page.locator('[data-testid="section-conformance"]').getAttribute('heading'), 'MDS 2.0: checking…');
@@ -212,7 +207,7 @@ describe('results panel resource views and conformance (standalone page)', funct
     const result = await client.request(environment, credential, { path: `/trips?end_time=${hour}`, itemsKey: 'trips' });
     const v = viewOf(result, 'conf-ok', 'Trips');
     v.conformance = resultConformanceView(result, 'trips');
-    const page = await openPanel('light');
+    const page = await panel.openPanel({ theme: 'light' });
     await show(page, v, result);
     await page.locator('[data-testid="conformance-verdict"]').waitFor({ state: 'attached' });
     assert.equal(await page.locator('[data-testid="conformance-verdict"]').textContent(), 'MDS 2.0: conforms');

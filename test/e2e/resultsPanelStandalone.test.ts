@@ -12,41 +12,19 @@ import type { HttpExchange, VehicleListing } from '../../src/core/http/exchange'
 import { ApiClient } from '../../src/core/http/apiClient';
 import type { Credential } from '../../src/core/auth/credential';
 import { decodeJwt } from '../../src/core/auth/decodeJwt';
-import type { Environment } from '../../src/core/environment/environment';
+import type { Environment } from '../../src/core/environment';
 import { lintToken } from '../../src/core/auth/lintToken';
-import type { RunningSandbox } from '../../src/sandbox/sandboxServer';
 import { SyntheticFleet } from '../../src/sandbox/syntheticFleet';
-import type { HostMessage } from '../../src/shared/protocol';
 import { bodyView } from '../../src/results/bodyView';
 import { listingView } from '../../src/results/listingView';
 import { tokenResultView } from '../../src/results/tokenView';
-import { encodeHostMessage } from './standalonePanelPage';
 import { waitUntil } from '../unit/support/waitUntil';
-import { useStandalonePanel } from './standalonePanelSuite';
+import { deliverHostMessages as deliver, postedMessages, useStandalonePanel } from './standalonePanelPage';
 
 const ROOT = process.cwd();
 const ARTIFACTS = process.env.E2E_ARTIFACTS_DIR ?? path.join(ROOT, 'test-results', 'e2e', 'standalone');
 
-/** Posts host messages to the panel as VS Code does: a window message event with a structured clone. */
-async function deliver(page: Page, ...messages: HostMessage[]): Promise<void> {
-  for (const message of messages) {
-    await page.evaluate((text) => {
-      const value: unknown = JSON.parse(text, (_key, v: unknown) => {
-        if (v && typeof v === 'object' && '__typed' in v) {
-          const t = v as { __typed: string; v: (number | null)[] };
-          const Ctor = (window as unknown as Record<string, new (values: number[]) => unknown>)[t.__typed];
-          return new Ctor(t.v.map((x) => (x === null ? NaN : x)));
-        }
-        return v;
-      });
-      window.postMessage(value, '*');
-    }, encodeHostMessage(message));
-  }
-}
-
-async function posted(page: Page): Promise<{ type: string }[]> {
-  return page.evaluate(() => (window as unknown as { __posted: { type: string }[] }).__posted);
-}
+const posted = (page: Page) => postedMessages(page);
 
 async function shot(page: Page, name: string): Promise<string> {
   fs.mkdirSync(ARTIFACTS, { recursive: true });
@@ -112,23 +90,18 @@ async function clickView(page: Page, view: 'table' | 'tree' | 'raw' | 'plot'): P
 describe('results panel bundle in Chromium (standalone page)', function () {
   this.timeout(180_000);
   const panel = useStandalonePanel({ fleetSize: 1500 });
-  let sandbox: RunningSandbox;
   let credential: Credential;
+  let environment: Environment;
 
   before(() => {
-    ({ sandbox, credential } = panel);
+    ({ credential, environment } = panel);
   });
-
-  const openPanel = (options: { theme?: 'dark' | 'light'; csp?: boolean } = {}): Promise<Page> => panel.openPanel(options);
 
   for (const theme of ['dark', 'light'] as const) {
     it(`shows a sandbox vehicle-status listing: row count, cells, sorting, JSON tree, Raw and positions (${theme} theme)`, async () => {
-      const env = sandbox.environments.find((e) => e.id === 'mds-staging');
-      assert.ok(env);
-      const environment: Environment = { id: env.id, name: 'Sandbox MDS staging', api: 'mds', stage: 'staging', baseUrl: env.baseUrl };
       const listing = await new ApiClient().listVehicles(environment, credential, { query: { status: true } });
       const view = listingView({ id: `sandbox-${theme}`, environment, listing, credentialLabel: 'demo', canLoadNext: true, canCopyCurl: true, now: Date.now() });
-      const page = await openPanel({ theme });
+      const page = await panel.openPanel({ theme });
       await deliver(page, { type: 'show', panelKey: 'env:mds-staging', result: view });
 
       const count = page.locator('[data-testid="row-count"]');
@@ -203,12 +176,10 @@ describe('results panel bundle in Chromium (standalone page)', function () {
   }
 
   it('shows a sandbox 401 with its rule, and a token with findings (dark theme)', async () => {
-    const env = sandbox.environments.find((e) => e.id === 'mds-staging');
-    assert.ok(env);
-    const environment: Environment = { id: env.id, name: 'Sandbox MDS staging', api: 'mds', stage: 'staging', baseUrl: env.baseUrl, audience: 'https://wrong.test.invalid' };
-    const listing = await new ApiClient().listVehicles(environment, credential);
-    const view = listingView({ id: 'err', environment, listing, canLoadNext: false, canCopyCurl: true, now: Date.now() });
-    const page = await openPanel();
+    const wrongAudience: Environment = { ...environment, audience: 'https://wrong.test.invalid' };
+    const listing = await new ApiClient().listVehicles(wrongAudience, credential);
+    const view = listingView({ id: 'err', environment: wrongAudience, listing, canLoadNext: false, canCopyCurl: true, now: Date.now() });
+    const page = await panel.openPanel();
     await deliver(page, { type: 'show', panelKey: 'env:mds-staging', result: view });
     await page.locator('[data-testid="error-panel"]').waitFor();
     assert.equal(await page.locator('[data-testid="error-rule"]').textContent(), 'aud_mismatch');
@@ -240,7 +211,7 @@ describe('results panel bundle in Chromium (standalone page)', function () {
     const listing = hostileListing(200).listing;
     listing.items = items;
     const view = listingView({ id: 'big', environment: { id: 'big', name: 'Big', api: 'mds', stage: 'staging', baseUrl: 'https://big.test.invalid' }, listing, canLoadNext: false, canCopyCurl: false, now: Date.now() });
-    const page = await openPanel();
+    const page = await panel.openPanel();
     await page.evaluate(() => {
       (window as unknown as { __long: number[] }).__long = [];
       new PerformanceObserver((list) => {
@@ -270,7 +241,7 @@ describe('results panel bundle in Chromium (standalone page)', function () {
 
   for (const csp of [true, false]) {
     it(`renders hostile response strings as text and runs none of them (CSP ${csp ? 'on' : 'off'})`, async () => {
-      const page = await openPanel({ csp });
+      const page = await panel.openPanel({ csp });
       const ok = hostileListing(200);
       const failed = hostileListing(401);
       const okView = listingView({ id: 'h1', environment: HOSTILE_ENV, listing: ok.listing, credentialLabel: HOSTILE.svg, canLoadNext: true, canCopyCurl: true, now: Date.now() });

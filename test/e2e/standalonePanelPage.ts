@@ -1,11 +1,20 @@
-// The results panel's own page outside VS Code: the panel's HTML (panelHtml, its CSP and nonce) with the
-// real webview bundle, the theme variables VS Code would set, and a stub of acquireVsCodeApi that records
-// what the page posts and any sign of script execution. Served on 127.0.0.1 for headless Chromium, by
-// test/e2e/resultsPanelStandalone.test.ts and by the benchmarks (bench/resultsPanel.ts).
+// The results panel's own page outside VS Code, and the one fixture of the suites that drive it
+// (resultsPanelStandalone, panelAccessibility, resultsPanelResources) and of the benchmark
+// (bench/resultsPanel.ts): the panel's HTML (panelHtml, its CSP and nonce) with the real webview bundle,
+// the theme variables VS Code would set, and a stub of acquireVsCodeApi that records what the page posts
+// and any sign of script execution, served on 127.0.0.1 for headless Chromium.
+import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
-import type { Page } from 'playwright-core';
+import type * as Playwright from 'playwright-core';
+import type { Browser, BrowserType, Page } from 'playwright-core';
+import type { Credential } from '../../src/core/auth/credential';
+import type { Environment } from '../../src/core/environment';
+import { parseCredential } from '../../src/core/auth/parseCredential';
+import { startSandbox } from '../../src/sandbox/sandboxServer';
+import type { RunningSandbox } from '../../src/sandbox/sandboxServer';
 import type { HostMessage } from '../../src/shared/protocol';
 import { panelHtml } from '../../src/webview/panelHtml';
 import { startTestServer } from '../unit/support/testServer';
@@ -127,4 +136,89 @@ export async function deliverHostMessages(page: Page, ...messages: HostMessage[]
       window.postMessage(value, '*');
     }, encodeHostMessage(message));
   }
+}
+
+/** What the page has posted to its host so far (the stub records it). */
+export async function postedMessages<T extends { type: string }>(page: Page): Promise<T[]> {
+  return page.evaluate(() => (window as unknown as { __posted: T[] }).__posted);
+}
+
+/** dist/webview, the bundle the page serves. */
+export const PANEL_BUNDLE = path.join(process.cwd(), 'dist', 'webview');
+
+/** Headless Chromium as the suites and the benchmark run it: Debian's build unless CHROMIUM_PATH. */
+export function launchPanelBrowser(chromium: BrowserType, executablePath = process.env.CHROMIUM_PATH || '/usr/bin/chromium'): Promise<Browser> {
+  return chromium.launch({
+    executablePath,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run', '--disable-background-networking'],
+  });
+}
+
+/** How a standalone panel page opens. */
+export interface PanelPageOptions {
+  theme?: 'dark' | 'light';
+  /** false serves the page without its Content-Security-Policy (to prove the detectors work). */
+  csp?: boolean;
+  /** Viewport width; 1280 unless set. */
+  width?: number;
+}
+
+/** A new page of `browser` with the panel of the page server at `base` loaded (it has posted `ready`) and the theme class VS Code sets on a webview's body. */
+export async function openPanelPage(browser: Browser, base: string, options: PanelPageOptions = {}): Promise<Page> {
+  const theme = options.theme ?? 'dark';
+  const page = await browser.newPage({ viewport: { width: options.width ?? 1280, height: 900 } });
+  await page.goto(`${base}/?theme=${theme}&csp=${options.csp === false ? 'off' : 'on'}`);
+  await page.waitForFunction(() => (window as unknown as { __posted: { type: string }[] }).__posted.some((m) => m.type === 'ready'));
+  await page.evaluate((kind) => document.body.classList.add(`vscode-${kind}`), theme);
+  return page;
+}
+
+/** What a suite gets from {@link useStandalonePanel}; its fields are set once the suite's `before` has run. */
+export interface StandalonePanel {
+  browser: Browser;
+  /** The page server's URL. */
+  base: string;
+  sandbox: RunningSandbox;
+  /** The sandbox's demo credential, as the panel's host would hold it. */
+  credential: Credential;
+  /** The sandbox's MDS staging environment, named as the panel shows it. */
+  environment: Environment;
+  /** A new page with the panel loaded: {@link openPanelPage} on this suite's browser and server. */
+  openPanel(options?: PanelPageOptions): Promise<Page>;
+}
+
+/**
+ * The fixture of the standalone panel suites: registers the suite's `before` and `after` hooks, which
+ * start and end the panel page server, Chromium and a sandbox of `fleetSize` vehicles in pages of
+ * 1,000. Call it inside `describe`.
+ */
+export function useStandalonePanel(options: { fleetSize: number }): StandalonePanel {
+  let server: TestServer | undefined;
+  const suite = {
+    openPanel: (page: PanelPageOptions = {}): Promise<Page> => openPanelPage(suite.browser, suite.base, page),
+  } as StandalonePanel;
+
+  before(async () => {
+    if (!fs.existsSync(path.join(PANEL_BUNDLE, 'main.js'))) throw new Error('dist/webview/main.js is missing: run node esbuild.js first.');
+    server = await startPanelPageServer(PANEL_BUNDLE);
+    suite.base = server.url;
+    // Required here, out of the bundler's sight: the benchmark bundles this file and loads Playwright itself.
+    const { chromium } = createRequire(__filename)('playwright-core') as typeof Playwright;
+    suite.browser = await launchPanelBrowser(chromium);
+    suite.sandbox = await startSandbox({ fleetSize: options.fleetSize, pageSize: 1000 });
+    const demo = suite.sandbox.demo;
+    suite.credential = parseCredential({ kind: 'ec', type: 'external-org', privateKey: fs.readFileSync(demo.privateKeyFile, 'utf8'), kid: demo.kid, issuer: demo.issuer }).credential;
+    const env = suite.sandbox.environments.find((e) => e.id === 'mds-staging');
+    assert.ok(env, 'the sandbox serves mds-staging');
+    suite.environment = { id: env.id, name: 'Sandbox MDS staging', api: 'mds', stage: 'staging', baseUrl: env.baseUrl };
+  });
+
+  after(async () => {
+    await (suite.browser as Browser | undefined)?.close();
+    await (suite.sandbox as RunningSandbox | undefined)?.close();
+    await server?.close();
+  });
+
+  return suite;
 }

@@ -164,6 +164,12 @@ describe('exploring endpoints: Send Request, Load All Pages, request files', fun
         '###',
         'GET https://nowhere.invalid/vehicles',
         '',
+        '###',
+        '# @name fixed',
+        '# @authorization as-is',
+        'GET {{baseUrl}}/vehicles/status',
+        'Authorization: Bearer not-a-real-token',
+        '',
       ].join('\n'));
       uri = vscode.Uri.file(file);
       await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri));
@@ -177,9 +183,10 @@ describe('exploring endpoints: Send Request, Load All Pages, request files', fun
       assert.deepEqual(found.map((l) => [l.range.start.line, l.command?.title]), [
         [1, '$(play) Send with fresh token'],
         [1, '$(code) Copy as Code'],
-        [5, '$(play) Send with fresh token'],
-        [5, '$(code) Copy as Code'],
+        [5, '$(warning) Sets its own Authorization: not sent (see why)'],
         [9, '$(warning) No environment for this URL: pick or configure one'],
+        [14, '$(play) Send with its own Authorization'],
+        [14, '$(code) Copy as Code'],
       ]);
     });
 
@@ -202,10 +209,18 @@ describe('exploring endpoints: Send Request, Load All Pages, request files', fun
       await run('mobilityApi.selectEnvironment', { environmentId: 'sandbox-mds-staging' });
     });
 
-    it('sends a request\'s own Authorization as written: no token is signed, and the sandbox refuses it', async () => {
+    it('refuses a request\'s own Authorization, saying why and naming "# @authorization as-is": nothing is signed or sent', async () => {
       const tokens = exportsOf().tokenHistory().length;
-      const lens = (await lenses(uri)).filter((l) => l.command?.command === 'mobilityApi.sendFileRequest')[1];
-      const r = await runLens(lens);
+      const sendLenses = (await lenses(uri)).filter((l) => l.command?.command === 'mobilityApi.sendFileRequest');
+      const r = await runLens(sendLenses[1]);
+      assert.deepEqual({ ok: r.ok, code: r.code }, { ok: false, code: 'AUTHORIZATION_GIVEN' });
+      assert.match(r.message ?? '', /signs a fresh token for every request \(spec 5\.1 rule 4\).*"# @authorization as-is"/);
+      assert.equal(exportsOf().tokenHistory().length, tokens, 'no token was signed');
+    });
+
+    it('sends a request\'s own Authorization as written under "# @authorization as-is": no token is signed, and the sandbox refuses it', async () => {
+      const tokens = exportsOf().tokenHistory().length;
+      const r = await runLens((await lenses(uri)).filter((l) => l.command?.command === 'mobilityApi.sendFileRequest')[2]);
       assert.deepEqual({ ok: r.ok, own: r.ownAuthorization, status: r.status }, { ok: true, own: true, status: 401 });
       assert.equal(exportsOf().tokenHistory().length, tokens, 'no token was signed');
     });

@@ -182,6 +182,19 @@ describe('every documented setting has its effect', function () {
     await change('mds.acceptHeader', undefined);
   });
 
+  it('an Authorization in a custom environment\'s headers is refused by Send Request and List Vehicles, saying why and how', async () => {
+    const environments = config().get<unknown[]>('customEnvironments');
+    await change('customEnvironments', [{ id: 'rec-mds', name: 'Recorder MDS', api: 'mds', baseUrl: recorder.url, headers: { Authorization: 'Bearer fixed' } }]);
+    const before = recorder.headers.length;
+    for (const [command, args] of [['mobilityApi.sendRequest', { environmentId: 'rec-mds', path: '/vehicles' }], ['mobilityApi.listVehicles', { environmentId: 'rec-mds' }]] as const) {
+      const r = await run(command, args);
+      assert.deepEqual({ ok: r.ok, code: r.code }, { ok: false, code: 'AUTHORIZATION_GIVEN' }, command);
+      assert.match(String(r.message), /environment Recorder MDS sets an Authorization header.*signs a fresh token for every request \(spec 5\.1 rule 4\).*# @authorization as-is/);
+    }
+    assert.equal(recorder.headers.length, before, 'nothing was sent');
+    await change('customEnvironments', environments);
+  });
+
   it('mobilityApi.request.maxResponseMegabytes: a larger body is stopped with HTTP_TOO_LARGE', async () => {
     bigBody = JSON.stringify({ version: '2.0.0', vehicles: [], padding: 'x'.repeat(1_300_000) });
     const fine = await run('mobilityApi.listVehicles', { environmentId: 'rec-mds' });

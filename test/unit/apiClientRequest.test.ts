@@ -52,7 +52,7 @@ describe('ApiClient.request: any GET on an environment, against real HTTP server
 
   it('sends any path with its query and extra headers, the MDS Accept by default, and a fresh token', async () => {
     const server = await serve(() => ({ status: 200, body: { version: '2.0.0', name: 'not a list' } }));
-    const result = await client.request(envOf(server), credential, freeRequest('mds', '/geographies?x=1', { a: 'b c', n: [1, 2] }, { 'X-Trace': 'abc', Authorization: 'Basic stolen', host: 'evil' }));
+    const result = await client.request(envOf(server), credential, freeRequest('mds', '/geographies?x=1', { a: 'b c', n: [1, 2] }, { 'X-Trace': 'abc', host: 'evil' }));
     const seen = server.seen[0];
     assert.equal(seen.url, '/mds/geographies?x=1&a=b+c&n=1&n=2');
     assert.equal(seen.headers.accept, MDS_ACCEPT);
@@ -83,6 +83,10 @@ describe('ApiClient.request: any GET on an environment, against real HTTP server
     await assert.rejects(client.request(env, credential, { path: '/a', headers: { 'X-Evil': 'a\r\nX-Injected: 1' } }), fails('HEADER_INVALID', /line break/));
     await assert.rejects(client.request(env, credential, { path: '/a', headers: { 'Bad Name': '1' } }), fails('HEADER_INVALID'));
     await assert.rejects(client.request(env, credential, { path: '/a' }, { from: 'http://localhost:1/mds/a' }), fails('HTTP_REDIRECT_CROSS_ORIGIN'));
+    // A user's own Authorization is never swapped for a fresh token in silence: refused, saying why and how to send it on purpose.
+    await assert.rejects(client.request(env, credential, { path: '/a', headers: { Authorization: 'Basic stolen' } }), fails('AUTHORIZATION_GIVEN', /signs a fresh token for every request \(spec 5\.1 rule 4\).*--send-authorization-as-is.*# @authorization as-is/));
+    await assert.rejects(client.request(envOf(server, { headers: { authorization: 'Bearer fixed' } }), credential, { path: '/a' }), fails('AUTHORIZATION_GIVEN', /environment Test sets an Authorization header.*# @authorization as-is/));
+    await assert.rejects(client.listVehicles(envOf(server, { headers: { Authorization: 'Bearer fixed' } }), credential), fails('AUTHORIZATION_GIVEN'));
     assert.equal(server.seen.length, 0);
     assert.equal(issuer.issued, 0, 'no token was signed');
   });

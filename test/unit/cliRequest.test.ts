@@ -91,17 +91,76 @@ describe('CLI: endpoints, request, send and validate', function () {
     assert.match(two.err, /holds 2 requests: pick one with --request <name or number> \(few, 2\)/);
   });
 
-  it('send sends a request that sets its own Authorization as written, with a warning; reused, the sandbox refuses it', async () => {
+  it('request and vehicles refuse --header Authorization, saying why and naming --send-authorization-as-is; nothing is signed or sent', async () => {
+    const before = seen.length;
+    for (const args of [['request', '/vehicles'], ['vehicles'], ['request', 'vehicles']]) {
+      const r = await runCliInProcess([...args, ...flags(), '--header', 'Authorization: Bearer X']);
+      assert.equal(r.code, 2, `${args.join(' ')}: ${r.err}`);
+      assert.match(r.err, /--header sets Authorization/);
+      assert.match(r.err, /signs a fresh token for every request \(spec 5\.1 rule 4\)/);
+      assert.match(r.err, /--send-authorization-as-is/);
+    }
+    assert.equal(seen.length, before, 'the sandbox saw no request');
+    const lonely = await runCliInProcess(['request', '/vehicles', ...flags(), '--send-authorization-as-is']);
+    assert.equal(lonely.code, 2);
+    assert.match(lonely.err, /--send-authorization-as-is sends an Authorization given with --header/);
+  });
+
+  it('request and vehicles send --header Authorization as written with --send-authorization-as-is, and say so', async () => {
+    for (const args of [['request', '/vehicles'], ['vehicles']]) {
+      const before = seen.length;
+      const r = await runCliInProcess([...args, ...flags(), '--header', 'Authorization: Bearer not-a-token', '--send-authorization-as-is']);
+      assert.equal(r.code, 1, r.err);
+      assert.match(r.err, /sending your own Authorization as written/);
+      assert.equal(seen.at(-1)?.status, 401, 'the sandbox refused the fixed token');
+      assert.equal(seen.length, before + 1);
+    }
+  });
+
+  it('send refuses a request that sets its own Authorization unless "# @authorization as-is" (or the flag) asks for it; reused, the sandbox refuses it', async () => {
     const token = (await runCliInProcess(['token', '--credential', sandbox.demo.credentialFile, '--aud', mds(), '--state-dir', path.join(dir, 'state')])).out.trim();
     assert.ok(decodeJwt(token).jti);
     const file = path.join(dir, 'own.http');
     fs.writeFileSync(file, `GET {{baseUrl}}/vehicles\nAuthorization: Bearer ${token}\n`);
+    const refused = await runCliInProcess(['send', file, ...flags()]);
+    assert.equal(refused.code, 2, refused.err);
+    assert.match(refused.err, /sets its own Authorization header.*fresh token for every request.*"# @authorization as-is"/s);
+    fs.writeFileSync(file, `# @authorization as-is\nGET {{baseUrl}}/vehicles\nAuthorization: Bearer ${token}\n`);
     const first = await runCliInProcess(['send', file, ...flags()]);
     assert.equal(first.code, 0, first.err);
-    assert.match(first.err, /sets its own Authorization and is sent as written/);
+    assert.match(first.err, /sending your own Authorization as written/);
     const again = await runCliInProcess(['send', file, ...flags()]);
     assert.equal(again.code, 1);
     assert.match(again.out, /401/);
+    fs.writeFileSync(file, 'GET {{baseUrl}}/vehicles\nAuthorization: Bearer not-a-token\n');
+    const flagged = await runCliInProcess(['send', file, ...flags(), '--send-authorization-as-is']);
+    assert.equal(flagged.code, 1, flagged.err);
+    assert.match(flagged.out, /401/);
+  });
+
+  it('send says once that a binary or non-UTF-8 file is not a text request file', async () => {
+    const binary = path.join(dir, 'image.http');
+    fs.writeFileSync(binary, Buffer.concat([Buffer.from('GET {{baseUrl}}/vehicles\n'), Buffer.from(Array.from({ length: 8192 }, (_, i) => (i * 7919) % 256))]));
+    const latin1 = path.join(dir, 'latin1.http');
+    fs.writeFileSync(latin1, Buffer.from('GET {{baseUrl}}/caf\xe9\nnot a header\n'.repeat(200), 'latin1'));
+    for (const [file, reason] of [[binary, /holds NUL bytes/], [latin1, /is not valid UTF-8/]] as const) {
+      const r = await runCliInProcess(['send', file, ...flags()]);
+      assert.equal(r.code, 2, r.err);
+      assert.equal(r.err.trim().split('\n').length, 1, `one line, not a warning per line: ${r.err.slice(0, 300)}`);
+      assert.match(r.err, /Not a text request file/);
+      assert.match(r.err, reason);
+    }
+  });
+
+  it('send names the first few requests of a file of 10,000 and counts the rest, when --request is missing or unknown', async () => {
+    const file = path.join(dir, 'many.http');
+    fs.writeFileSync(file, Array.from({ length: 10_000 }, (_, i) => `# @name r${i + 1}\nGET {{baseUrl}}/vehicles\n`).join('###\n'));
+    for (const extra of [[], ['--request', 'nope']]) {
+      const r = await runCliInProcess(['send', file, ...flags(), ...extra]);
+      assert.equal(r.code, 2, r.err);
+      assert.match(r.err, /\br1\b.*\br2\b.*\br10\b\)? and 9,990 more/);
+      assert.ok(r.err.length < 400, `a short message, not every name: ${r.err.length} characters`);
+    }
   });
 
   it('validate checks a saved response, names the broken rules, and exits 1 when it does not conform', async () => {

@@ -127,6 +127,7 @@ describe('CLI: mobility-api harvest', function () {
       [['harvest', 'trips', '--from', '2025-13-01T00', '--to', hourAt(1), '--out', out()], /The first hour "2025-13-01T00" is not a UTC hour; write YYYY-MM-DDTHH/],
       [['harvest', 'trips', '--from', hourAt(2), '--to', hourAt(1), '--out', out()], /is before the first hour/],
       [['harvest', 'trips', '--from', hourAt(1), '--to', hourAt(1), '--out', out(), '--max-202-attempts', '0'], /--max-202-attempts must be a whole number from 1 to 1000, not "0"/],
+      [['harvest', 'trips', '--from', hourAt(1), '--to', hourAt(1), '--out', out(), '--header', 'Authorization: Bearer X'], /--header sets Authorization\. mobility-api signs a fresh token for every request \(spec 5\.1 rule 4\).*harvest sends many requests, so it cannot send a fixed token/],
     ];
     for (const [args, message] of cases) {
       const r = await runCliInProcess([...args, ...credential()]);

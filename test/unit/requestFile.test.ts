@@ -40,14 +40,44 @@ describe('request files (.http / .rest, REST Client syntax)', () => {
     const file = parseRequestFile(FILE);
     const trips = resolveFileRequest(findFileRequest(file, 'trips'), file, { baseUrl: 'http://127.0.0.1:1234/mds' });
     assert.equal(trips.url, 'http://127.0.0.1:1234/mds/trips?end_time=2025-11-05T13&page_size=10');
-    assert.equal(trips.ownAuthorization, false);
+    assert.equal(trips.authorization, undefined);
     // The same file against another environment.
     assert.equal(resolveFileRequest(findFileRequest(file, '3'), file, { baseUrl: 'https://staging.example.test' }).url, 'https://staging.example.test/stops');
   });
 
-  it('marks a request that sets its own Authorization, to be sent as written with a warning', () => {
+  it('refuses a request\'s own Authorization, saying that a fresh token is signed for every request and how to send it on purpose', () => {
     const file = parseRequestFile(FILE);
-    assert.equal(resolveFileRequest(findFileRequest(file, '4'), file, { baseUrl: 'https://x.test' }).ownAuthorization, true);
+    assert.throws(
+      () => resolveFileRequest(findFileRequest(file, '4'), file, { baseUrl: 'https://x.test' }),
+      (err: unknown) => err instanceof MobilityError && err.code === 'AUTHORIZATION_GIVEN'
+        && /Request 4 \(line 18\) sets its own Authorization header/.test(err.message)
+        && /signs a fresh token for every request \(spec 5\.1 rule 4\)/.test(err.message)
+        && /"# @authorization as-is"/.test(err.message),
+    );
+  });
+
+  it('sends a request\'s own Authorization as written only under "# @authorization as-is", and flags the line where it has no effect', () => {
+    const file = parseRequestFile([
+      '@token = eyJ.e30.c2ln',
+      '# @name fixed',
+      '# @authorization as-is',
+      'GET {{baseUrl}}/vehicles',
+      'authorization: Bearer {{token}}',
+      '',
+      '###',
+      '// @authorization as-is',
+      'GET {{baseUrl}}/stops',
+      '###',
+      '# @authorization always',
+      'GET {{baseUrl}}/trips',
+    ].join('\n'));
+    const fixed = resolveFileRequest(findFileRequest(file, 'fixed'), file, { baseUrl: 'https://x.test' });
+    assert.equal(fixed.authorization, 'Bearer eyJ.e30.c2ln');
+    assert.deepEqual(fixed.headers, {}, 'the Authorization is not among the headers the client merges');
+    assert.equal(resolveFileRequest(findFileRequest(file, '2'), file, { baseUrl: 'https://x.test' }).authorization, undefined);
+    assert.deepEqual(file.problems.map((p) => [p.line, /@authorization/.test(p.message)]), [[7, true], [10, true]]);
+    assert.match(file.problems[0].message, /sets no Authorization header: a fresh token is signed/);
+    assert.match(file.problems[1].message, /write "# @authorization as-is"/);
   });
 
   it('refuses an unresolved variable, naming it and the line, and an unknown request, listing those there are', () => {
@@ -70,5 +100,60 @@ describe('request files (.http / .rest, REST Client syntax)', () => {
     assert.equal(resolveFileRequest(file.requests[0], file, { baseUrl: 'b' }).headers['X-A'], `{{${spaces}`.trim(), 'an unclosed {{ is text, not a variable');
     const text = `{{${' '.repeat(100_000)}`.repeat(5);
     assert.equal(parseRequestFile(`GET https://x.test/${text}`).requests.length, 1);
+  });
+
+  it('says once that a binary or non-UTF-8 file is not a text request file, instead of a warning per line', () => {
+    const binary = parseRequestFile(`GET https://x.test/a\n${'\u0000\u0001garbage line\n'.repeat(500)}`);
+    assert.equal(binary.requests.length, 0);
+    assert.equal(binary.problems.length, 1);
+    assert.match(binary.notText ?? '', /^Not a text request file: it holds NUL bytes/);
+    const latin1 = parseRequestFile(Buffer.from('GET https://x.test/caf\xe9\nnot a header\n'.repeat(300), 'latin1').toString('utf8'));
+    assert.equal(latin1.requests.length, 0);
+    assert.deepEqual(latin1.problems.map((p) => p.line), [0]);
+    assert.match(latin1.notText ?? '', /^Not a text request file: it is not valid UTF-8 \(line 1\)/);
+    assert.equal(parseRequestFile('GET https://x.test/a\n').notText, undefined);
+  });
+
+  it('names the first few requests and counts the rest when the one asked for is not there', () => {
+    const file = parseRequestFile(Array.from({ length: 10_000 }, (_, i) => `# @name r${i + 1}\nGET https://x.test/${i}\n`).join('###\n'));
+    assert.equal(file.requests.length, 10_000);
+    assert.throws(() => findFileRequest(file, 'nope'), (err: unknown) => err instanceof MobilityError
+      && /no request "nope"\. Its requests: 1 \(r1\), 2 \(r2\), .*10 \(r10\) and 9,990 more\.$/.test(err.message)
+      && err.message.length < 300);
+    assert.throws(() => findFileRequest(parseRequestFile('GET https://x.test/a\n###\n# @name b\nGET https://x.test/b\n'), 'c'), /Its requests: 1, 2 \(b\)\.$/);
+  });
+
+  it('names a variable that refers to itself, directly or through others, and the cycle', () => {
+    const file = parseRequestFile([
+      '@self = x{{self}}',
+      '@a = {{b}}/1',
+      '@b = {{c}}/2',
+      '@c = {{a}}/3',
+      '@ok = {{c2}}',
+      '@c2 = fine',
+      '# @name direct',
+      'GET https://x.test/{{self}}',
+      '###',
+      '# @name through',
+      'GET https://x.test/{{ok}}',
+      'X-Trace: {{b}}',
+      '###',
+      '# @name plain',
+      'GET https://x.test/{{ok}}',
+    ].join('\n'));
+    const refused = (name: string, message: RegExp) => assert.throws(() => resolveFileRequest(findFileRequest(file, name), file), (err: unknown) => err instanceof MobilityError && message.test(err.message) && !/not defined/.test(err.message));
+    refused('direct', /^Request direct \(line 8\): @self refers to itself \(line 1\): its value uses \{\{self\}\}\./);
+    refused('through', /^Request through \(line 11\): @b refers to itself through @c → @a → @b \(lines 3, 4, 2\)/);
+    assert.equal(resolveFileRequest(findFileRequest(file, 'plain'), file).url, 'https://x.test/fine');
+    const deep = parseRequestFile([...Array.from({ length: 30 }, (_, i) => `@v${i} = {{v${i + 1}}}`), '@v30 = end', 'GET https://x.test/{{v0}}'].join('\n'));
+    assert.equal(resolveFileRequest(deep.requests[0], deep).url, 'https://x.test/end', 'a long chain without a cycle resolves');
+  });
+
+  it('names a variable whose value holds a bare carriage return, and its line', () => {
+    const file = parseRequestFile('@hour = 2025-11-05T13\r\n@id = abc\rdef\r\n\r\nGET https://x.test/trips?end_time={{hour}}&id={{id}}\r\n');
+    assert.deepEqual(file.problems, []);
+    assert.equal(file.requests.length, 1);
+    assert.throws(() => resolveFileRequest(file.requests[0], file), (err: unknown) => err instanceof MobilityError
+      && /^Request 1 \(line 4\): the value of @id \(line 2\) holds a carriage return \(CR\)/.test(err.message));
   });
 });

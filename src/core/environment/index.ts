@@ -6,4 +6,5 @@ export { appendQuery, checkRequestPath, requestUrl, vehiclesPath, vehiclesUrl } 
 export type { ApiRequest, QueryInput, VehiclesQuery } from './apiRequest';
 export { API_LABELS, audienceOf, normaliseBaseUrl, withoutTrailingSlashes } from './environment';
 export type { ApiKind, Environment } from './environment';
-export { MDS_CSV_ACCEPT, requestHeadersFor } from './requestHeaders';
+export { MDS_CSV_ACCEPT, requestHeadersFor, takeUserAuthorization } from './requestHeaders';
+export type { UserAuthorization } from './requestHeaders';

@@ -108,8 +108,8 @@ export interface RequestOptions {
   /** Extra request headers over the environment's (see `requestHeadersFor`). */
   headers?: Record<string, string>;
   /**
-   * An Authorization header of the user's own (a request file that sets one), sent as written
-   * instead of a freshly signed token. A server that enforces spec 5.1 rule 4 refuses it the second time.
+   * An Authorization header of the user's own, asked for on purpose (`--send-authorization-as-is`,
+   * `# @authorization as-is`; see `takeUserAuthorization`), sent as written instead of a freshly signed token. A server that enforces spec 5.1 rule 4 refuses it the second time.
    */
   authorization?: string;
 }

@@ -6,5 +6,5 @@ export { ApiClient } from './apiClient';
 export { curlCommand } from './curlCommand';
 export { outcomeOf } from './exchange';
 export type { ApiResult, HttpExchange, RequestOutcome, VehicleListing } from './exchange';
-export { findFileRequest, parseRequestFile, resolveFileRequest } from './requestFile';
+export { findFileRequest, listFileRequests, parseRequestFile, resolveFileRequest } from './requestFile';
 export type { FileRequest, RequestFile, ResolvedFileRequest } from './requestFile';

@@ -1,13 +1,16 @@
 import * as l10n from '@vscode/l10n';
 import { randomUUID } from 'node:crypto';
 import { MobilityError } from '../base';
+import { formatCount } from '../../shared/format';
+import { takeUserAuthorization } from '../environment';
 
 /**
  * `.http` / `.rest` request files in REST Client's syntax, the way users of REST Client and httpYac
  * already keep their requests: requests separated by `###`, `@name = value` file variables,
  * `{{name}}` substitution, `# @name x` request names, `#` and `//` comments, headers under the
  * request line and an optional body after a blank line. The extension and the CLI sign a fresh
- * token for every send, so a request file never holds a token or a key.
+ * token for every send, so a request file never holds a token or a key: a request's own
+ * Authorization header is refused unless `# @authorization as-is` above it asks for it on purpose.
  */
 
 /** One request of a file, as written (variables not yet substituted). */
@@ -16,6 +19,8 @@ export interface FileRequest {
   index: number;
   /** From `# @name x` or `// @name x`. */
   name?: string;
+  /** From `# @authorization as-is`: the request's own Authorization header is sent as written. */
+  authorizationAsIs?: boolean;
   method: string;
   /** The URL as written, continuation lines (`?a=1`, `&b=2`) joined. */
   url: string;
@@ -32,21 +37,26 @@ export interface RequestFile {
   variables: Map<string, { value: string; line: number }>;
   requests: FileRequest[];
   problems: { line: number; message: string }[];
+  /** Set, and the only problem, when the text is not a text request file (NUL bytes, invalid UTF-8): nothing else was read. */
+  notText?: string;
 }
 
 /** A request ready to send: every `{{variable}}` substituted. */
 export interface ResolvedFileRequest {
   method: string;
   url: string;
+  /** Every header but Authorization. */
   headers: Record<string, string>;
   body?: string;
-  /** True when the request sets its own Authorization (sent as written; a reused token is refused). */
-  ownAuthorization: boolean;
+  /** The request's own Authorization, sent as written (only under `# @authorization as-is`; a reused token is refused). */
+  authorization?: string;
 }
 
 const SEPARATOR = /^###/;
-const VARIABLE = /^@([A-Za-z_][\w.-]*)\s*=\s*(.*)$/;
+// `[^\n]*`, not `.*`: a bare CR inside a value must not turn the line into a request line (see `expandVariable`).
+const VARIABLE = /^@([A-Za-z_][\w.-]*)\s*=\s*([^\n]*)$/;
 const NAME = /^(?:#|\/\/)\s*@name\s*(?:=\s*)?(\S+)\s*$/;
+const AUTHORIZATION_DIRECTIVE = /^(?:#|\/\/)\s*@authorization\b\s*(?:=\s*)?(.*)$/;
 const COMMENT = /^(?:#|\/\/)/;
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'TRACE', 'CONNECT'];
 const HEADER = /^([!#$%&'*+.^\w`|~-]+)\s*:\s*(.*)$/;
@@ -54,8 +64,15 @@ const REFERENCE = /\{\{([^{}]*)\}\}/g;
 
 /** Parses a request file. Blocks that hold no request line (only variables and comments) are not requests. */
 export function parseRequestFile(text: string): RequestFile {
-  const lines = text.split(/\r?\n/);
   const file: RequestFile = { variables: new Map(), requests: [], problems: [] };
+  const notText = notTextReason(text);
+  if (notText) {
+    // One message for the whole file, not a warning per line of a binary file.
+    file.notText = notText;
+    file.problems.push({ line: 0, message: notText });
+    return file;
+  }
+  const lines = text.split(/\r?\n/);
   let block: { start: number; lines: { text: string; line: number }[] } = { start: 0, lines: [] };
   const flush = () => {
     const request = parseBlock(block.lines, file);
@@ -75,6 +92,7 @@ export function parseRequestFile(text: string): RequestFile {
 
 function parseBlock(lines: { text: string; line: number }[], file: RequestFile): Omit<FileRequest, 'index'> | undefined {
   let name: string | undefined;
+  let asIs: number | undefined;
   let i = 0;
   // Before the request line: blank lines, comments, names and file variables.
   for (; i < lines.length; i++) {
@@ -83,6 +101,12 @@ function parseBlock(lines: { text: string; line: number }[], file: RequestFile):
     const named = NAME.exec(text);
     if (named) {
       name = named[1];
+      continue;
+    }
+    const directive = AUTHORIZATION_DIRECTIVE.exec(text);
+    if (directive) {
+      if (directive[1].trim() === 'as-is') asIs = lines[i].line;
+      else file.problems.push({ line: lines[i].line, message: l10n.t('"{0}" is not a directive: write "# @authorization as-is" to send the request\'s own Authorization header as written.', text) });
       continue;
     }
     if (COMMENT.test(text)) continue;
@@ -120,7 +144,23 @@ function parseBlock(lines: { text: string; line: number }[], file: RequestFile):
   const request: Omit<FileRequest, 'index'> = { method, url, headers, line: requestLine.line };
   if (name) request.name = name;
   if (bodyText) request.body = bodyText;
+  if (asIs !== undefined) {
+    if (headers.some((h) => /^authorization$/i.test(h.name))) request.authorizationAsIs = true;
+    else file.problems.push({ line: asIs, message: l10n.t('"# @authorization as-is" has no effect here: the request below it sets no Authorization header: a fresh token is signed for it.') });
+  }
   return request;
+}
+
+/**
+ * Why `text` is not a text request file, if it is not: a NUL (binary files have them, text files
+ * do not) or U+FFFD, what invalid UTF-8 becomes when decoded (by Node's `utf8` and by VS Code).
+ */
+function notTextReason(text: string): string | undefined {
+  if (text.includes('\u0000')) return l10n.t('Not a text request file: it holds NUL bytes, as binary files do. Write requests as UTF-8 text in a .http or .rest file.');
+  const bad = text.indexOf('\uFFFD');
+  if (bad < 0) return undefined;
+  const line = text.slice(0, bad).split('\n').length;
+  return l10n.t('Not a text request file: it is not valid UTF-8 (line {0}). Save it as UTF-8 text.', line);
 }
 
 /**
@@ -141,6 +181,14 @@ function splitRequestLine(text: string): { method: string; url: string } {
   return { method, url: rest };
 }
 
+/** `@a refers to itself (line 1)…` or `@a refers to itself through @b → @c → @a (lines 1, 2, 3)…`: `cycle` starts and ends with the same name. */
+function cycleProblem(cycle: string[], file: RequestFile): string {
+  const [first, ...through] = cycle;
+  const lines = cycle.slice(0, -1).map((name) => String((file.variables.get(name)?.line ?? 0) + 1));
+  if (through.length === 1) return l10n.t('@{0} refers to itself (line {1}): its value uses {2}. Give it a value that does not.', first, lines[0], `{{${first}}}`);
+  return l10n.t('@{0} refers to itself through {1} (lines {2}). Break the cycle: give one of them a value that uses none of the others.', first, through.map((n) => `@${n}`).join(' → '), lines.join(', '));
+}
+
 /** The request named `selector`, or at 1-based position `selector`. */
 export function findFileRequest(file: RequestFile, selector: string): FileRequest {
   const byName = file.requests.find((r) => r.name === selector);
@@ -149,27 +197,47 @@ export function findFileRequest(file: RequestFile, selector: string): FileReques
     const byIndex = file.requests[Number(selector) - 1];
     if (byIndex) return byIndex;
   }
-  const names = file.requests.map((r) => (r.name ? `${r.index} (${r.name})` : String(r.index)));
-  throw new MobilityError('USAGE', l10n.t('The file has no request "{0}". Its requests: {1}.', selector, names.join(', ') || 'none'));
+  const names = file.requests.length ? listFileRequests(file, (r) => (r.name ? `${r.index} (${r.name})` : String(r.index))) : l10n.t('none');
+  throw new MobilityError('USAGE', l10n.t('The file has no request "{0}". Its requests: {1}.', selector, names));
+}
+
+/** How many requests a message names before it counts the rest: a file may hold thousands. */
+const LISTED_REQUESTS = 10;
+
+/** The first requests of `file` as `label` names them, then how many more: "a, b, c and 9,990 more". */
+export function listFileRequests(file: RequestFile, label: (request: FileRequest) => string = (r) => r.name ?? String(r.index)): string {
+  const shown = file.requests.slice(0, LISTED_REQUESTS).map(label).join(', ');
+  const rest = file.requests.length - LISTED_REQUESTS;
+  return rest > 0 ? l10n.t('{0} and {1} more', shown, formatCount(rest)) : shown;
 }
 
 /**
  * Substitutes `{{name}}` from, in this order: `given` (such as `baseUrl` of the active
  * environment), then the file's variables (which may refer to each other), then the system
- * variables `{{$guid}}` and `{{$timestamp}}`. Refuses what stays unresolved, naming it.
+ * variables `{{$guid}}` and `{{$timestamp}}`. Refuses what stays unresolved, naming it, and an
+ * Authorization header of the request's own unless `# @authorization as-is` (or
+ * `options.authorizationAsIs`, the CLI's `--send-authorization-as-is`) asks for it.
  */
-export function resolveFileRequest(request: FileRequest, file: RequestFile, given: Record<string, string> = {}): ResolvedFileRequest {
+export function resolveFileRequest(request: FileRequest, file: RequestFile, given: Record<string, string> = {}, options: { authorizationAsIs?: boolean } = {}): ResolvedFileRequest {
   const unresolved = new Set<string>();
-  const expand = (text: string, depth = 0): string =>
+  const refuse = (problem: string) => new MobilityError('USAGE', l10n.t('Request {0} (line {1}): {2}', request.name ?? request.index, request.line + 1, problem));
+  // `chain`: the variables being expanded, outermost first, to name a cycle instead of recursing forever.
+  const expand = (text: string, chain: string[] = []): string =>
     text.replace(REFERENCE, (whole, inner: string) => {
       const key = inner.trim();
       if (key === '$guid') return randomUUID();
       if (key === '$timestamp') return String(Math.floor(Date.now() / 1000));
       if (Object.hasOwn(given, key)) return given[key];
       const variable = file.variables.get(key);
-      if (variable && depth < 10) return expand(variable.value, depth + 1);
-      unresolved.add(key);
-      return whole;
+      if (!variable) {
+        unresolved.add(key);
+        return whole;
+      }
+      if (chain.includes(key)) throw refuse(cycleProblem([...chain.slice(chain.indexOf(key)), key], file));
+      if (variable.value.includes('\r')) {
+        throw refuse(l10n.t('the value of @{0} (line {1}) holds a carriage return (CR), which cannot be sent in a URL or a header. Put the value on one line and save the file with LF or CRLF line endings.', key, variable.line + 1));
+      }
+      return expand(variable.value, [...chain, key]);
     });
   const url = expand(request.url);
   const headers: Record<string, string> = {};
@@ -178,7 +246,9 @@ export function resolveFileRequest(request: FileRequest, file: RequestFile, give
     const names = [...unresolved].map((n) => `{{${n}}}`).join(', ');
     throw new MobilityError('USAGE', l10n.t('Request {0} (line {1}) uses {2}, which {3} not defined: add "@name = value" to the file, or pick an environment for {{baseUrl}}.', request.name ?? request.index, request.line + 1, names, unresolved.size === 1 ? 'is' : 'are'));
   }
-  const resolved: ResolvedFileRequest = { method: request.method, url, headers, ownAuthorization: Object.keys(headers).some((h) => h.toLowerCase() === 'authorization') };
+  const own = takeUserAuthorization(headers, { kind: 'requestFile', request: request.name ?? String(request.index), line: request.line + 1 }, request.authorizationAsIs || options.authorizationAsIs);
+  const resolved: ResolvedFileRequest = { method: request.method, url, headers: own.headers };
+  if (own.authorization !== undefined) resolved.authorization = own.authorization;
   if (request.body !== undefined) resolved.body = expand(request.body);
   return resolved;
 }
