@@ -37,6 +37,7 @@ import { renderClockNotice } from './refusalSection';
 import { ScatterPlot } from './scatterPlot';
 import { renderComparison, renderError, renderPages, renderRequest, renderResponse, renderToken, updateRelative } from './sections';
 import { DataGrid } from './dataGrid';
+import { itemPointer, rowPlace } from '../shared/gridLayout';
 import { HarvestView } from './harvestView';
 
 interface VsCodeApi {
@@ -284,7 +285,7 @@ class ResultsApp {
   }
 
   /** Opens page `pageIndex`'s JSON tree at a JSON Pointer (a conformance finding's place). */
-  private jumpTo(pageIndex: number, pointer: string): void {
+  private jumpTo(pageIndex: number, pointer: string | ((json: unknown) => string)): void {
     const r = this.result;
     if (r?.kind !== 'listing') return;
     this.pendingJump = { pageIndex, pointer };
@@ -298,7 +299,13 @@ class ResultsApp {
     this.renderBodyViews();
   }
 
-  private pendingJump: { pageIndex: number; pointer: string } | undefined;
+  private pendingJump: { pageIndex: number; pointer: string | ((json: unknown) => string) } | undefined;
+
+  /** Enter on a table row: its item in its page's JSON tree. */
+  private openRow(row: number): void {
+    const at = this.result?.kind === 'listing' ? rowPlace(this.result.pages.map((p) => p.itemCount), row) : undefined;
+    if (at) this.jumpTo(at.pageIndex, (json) => itemPointer(json, at.itemIndex));
+  }
 
   private selectBodyView(id: BodyViewId): void {
     this.ui.bodyView = id;
@@ -396,7 +403,7 @@ class ResultsApp {
       this.ui.stateFilter = state.stateFilter;
       this.persist();
       if (this.plot && this.table?.data) this.plot.setData(this.table.data, rows);
-    }, (text) => this.announce(text));
+    }, (text) => this.announce(text), (row) => this.openRow(row));
     this.plot = new ScatterPlot();
     this.tree = new JsonTree((text) => this.announce(text));
     this.pageSections.treeHost = h('div');
@@ -455,7 +462,7 @@ class ResultsApp {
     const jump = this.pendingJump;
     if (view === 'tree' && jump && jump.pageIndex === index) {
       this.pendingJump = undefined;
-      if (body.bodyKind === 'json') this.tree.revealPointer(jump.pointer);
+      if (body.bodyKind === 'json') this.tree.revealPointer(typeof jump.pointer === 'string' ? jump.pointer : jump.pointer(body.json));
     }
     if (view === 'raw') {
       clear(raw);
