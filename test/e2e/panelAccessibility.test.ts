@@ -21,7 +21,7 @@ import { listingView } from '../../src/results/listingView';
 import { resultConformanceView } from '../../src/results/conformance';
 import { resultView } from '../../src/results/resultView';
 import { tokenResultView } from '../../src/results/tokenView';
-import { measurePanelContrast } from './panelContrast';
+import { heatmapStatesAlike, measureHeatmapStates, measurePanelContrast } from './panelContrast';
 import { axeViolations, describeViolations } from './panelFrame';
 import { deliverHostMessages as deliver } from './standalonePanelPage';
 import { useStandalonePanel } from './standalonePanelSuite';
@@ -142,6 +142,8 @@ describe('results panel accessibility and layout (standalone page)', function ()
       assert.ok(readings.length >= 30, `measured ${readings.length} colours`);
       const low = readings.filter((r) => r.ratio < 4.5);
       assert.deepEqual(low.map((r) => `${r.name}: ${r.color} on ${r.background} = ${r.ratio.toFixed(2)}:1`), []);
+      // The heatmap's states tell apart without hue (colour-blind eyes): pattern, border or lightness.
+      assert.deepEqual(heatmapStatesAlike(await page.evaluate(measureHeatmapStates)), [], 'heatmap states that look alike without colour');
       await page.close();
     });
   }
