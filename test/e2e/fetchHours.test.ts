@@ -168,7 +168,8 @@ describe('Fetch Hours… in the workbench', function () {
       const target = path.join(outDir, '..', `fetch-hours-${process.pid}.csv`);
       fs.rmSync(target, { force: true });
       await frame.locator('[data-testid="export-csv"]').click();
-      await answerPathDialog(page, target, { suggested: (value) => /\.csv$/.test(value), done: () => fs.existsSync(target), doneWhat: 'the CSV is written' });
+      // The name offered says the endpoint and the hour shown, not the time of saving (issue #24).
+      await answerPathDialog(page, target, { suggested: (value) => value.endsWith(`/trips_${withItems[0]}.csv`), done: () => fs.existsSync(target), doneWhat: 'the CSV is written' });
       const lines = fs.readFileSync(target, 'utf8').trimEnd().split('\r\n');
       fs.rmSync(target, { force: true });
       assert.match(lines[0], /^Trip ID,Device ID,/);
