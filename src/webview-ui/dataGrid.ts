@@ -153,6 +153,7 @@ export class DataGrid {
     this.renderStateOptions();
     for (const slot of this.slots) slot.el.remove();
     this.slots = [];
+    if (!keepScroll) this.cursor = -1;
     this.refresh();
     if (!keepScroll) this.scroller.scrollTop = 0;
   }
@@ -276,6 +277,9 @@ export class DataGrid {
       const slot = free.pop() as RowSlot;
       this.fill(slot, r);
     }
+    // The cursor's row may have scrolled out (its slot recycled) or back in.
+    if (this.cursor >= 0 && this.slots.some((slot) => slot.row === this.cursor)) this.scroller.setAttribute('aria-activedescendant', this.activeId);
+    else this.scroller.removeAttribute('aria-activedescendant');
     // Not on every scroll frame: once scrolling pauses.
     clearTimeout(this.orderTimer);
     this.orderTimer = setTimeout(() => this.keepReadingOrder(), 120);
@@ -373,10 +377,8 @@ export class DataGrid {
     const view = Math.max(ROW_HEIGHT, this.scroller.clientHeight - headerHeight);
     if (top < this.scroller.scrollTop) this.scroller.scrollTop = top;
     else if (top + ROW_HEIGHT > this.scroller.scrollTop + view) this.scroller.scrollTop = top + ROW_HEIGHT - view;
-    this.render();
     for (const slot of this.slots) this.markCursor(slot);
+    this.render();
     this.keepReadingOrder();
-    if (this.slots.some((s) => s.row === position)) this.scroller.setAttribute('aria-activedescendant', this.activeId);
-    else this.scroller.removeAttribute('aria-activedescendant');
   }
 }
