@@ -12,7 +12,8 @@ import {
 } from './vscode-env.mjs';
 
 const START_DIR = path.join(CACHE_DIR, 'start');
-const DEMO_DIR = path.join(CACHE_DIR, 'demo-workspace');
+// In sight, not under the hidden .vscode-test: the dialogs (Fetch Hours' folder, Save) open in the workspace.
+const DEMO_DIR = path.join(PROJECT_ROOT, 'demo-workspace');
 let stopping = false;
 
 function writeDemoWorkspace() {

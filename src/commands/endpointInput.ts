@@ -3,6 +3,7 @@ import type { Environment } from '../core/environment';
 import { isMobilityError } from '../core/base';
 import type { CatalogueEndpoint, EndpointParameter } from '../core/mds';
 import { checkEndpointValues, checkParameterValue, endpointDefaults } from '../core/mds';
+import { parameterPrompt } from '../results/parameterPrompt';
 import { Cancelled } from './registerCommand';
 
 /** The workspace-state key of the values last used per environment and endpoint (parameter values only, never secrets). */
@@ -26,8 +27,8 @@ export async function rememberEndpointValues(state: vscode.Memento, environmentI
 
 /**
  * The value first offered for a parameter. An hour parameter offers the last complete UTC hour (the
- * hour a user almost always wants; an hour remembered from yesterday rarely is), and says the last
- * one used in its prompt; other parameters offer the value last used, else their default.
+ * hour a user almost always wants; an hour remembered from yesterday rarely is); other parameters
+ * offer the value last used, else their default.
  */
 export function offeredValue(parameter: EndpointParameter, remembered: Record<string, string> | undefined, nowMs: number): string {
   const fallback = parameter.defaultValue?.(nowMs) ?? '';
@@ -49,14 +50,11 @@ export async function askEndpointValues(state: vscode.Memento, environment: Envi
   for (;;) {
     for (const [index, parameter] of endpoint.parameters.entries()) {
       const offered = values[parameter.name] ?? offeredValue(parameter, remembered, nowMs);
-      const last = remembered?.[parameter.name];
-      const lines = [parameter.description, vscode.l10n.t('Format: {0}.', parameter.formatDescription)];
-      if (parameter.format === 'utc_hour' && last && last !== offered) lines.push(vscode.l10n.t('Last used here: {0}.', last));
-      if (parameter.defaultDescription && defaults[parameter.name]) lines.push(vscode.l10n.t('Default: {0} ({1}).', parameter.defaultDescription, defaults[parameter.name]));
+      const { prompt, placeHolder } = parameterPrompt(parameter, defaults[parameter.name]);
       const answer = await vscode.window.showInputBox({
         title: `${endpoint.title} · ${environment.name}${endpoint.parameters.length > 1 ? ` (${index + 1}/${endpoint.parameters.length})` : ''}`,
-        prompt: `${parameter.name}: ${lines.join(' ')}`,
-        placeHolder: parameter.example,
+        prompt,
+        placeHolder,
         value: offered,
         ignoreFocusOut: true,
         validateInput: (text) => validateParameter(parameter, text, index === 0 ? problem : undefined),

@@ -1,3 +1,4 @@
+import os from 'node:os';
 import path from 'node:path';
 import * as vscode from 'vscode';
 import type { Environment } from '../core/environment';
@@ -8,6 +9,7 @@ import type { MdsHourEndpointId } from '../core/mds';
 import { formatCount, plural } from '../shared/format';
 import type { CommandDeps, CommandOutcome } from './commandDeps';
 import { COMMANDS } from './commandIds';
+import { harvestFolderStart } from './harvestFolder';
 import { resolveCredential, resolveEnvironment } from './pickers';
 import { Cancelled, registerCommand } from './registerCommand';
 
@@ -57,7 +59,7 @@ export function registerFetchHours(deps: CommandDeps): vscode.Disposable {
     if (env.api !== 'mds') throw new MobilityError('ENDPOINT_UNKNOWN', vscode.l10n.t('{0} is a MaaS environment; Fetch Hours works on the MDS hour endpoints (trips, telemetry, historical events). Choose an MDS environment.', env.name));
     const endpoint = await endpointOf(env, args?.endpointId);
     const { from, to } = args?.from !== undefined && args.to !== undefined ? checkedRange(hoursOf, args.from, args.to) : await askRange(hoursOf, env, endpoint, args?.from, args?.to);
-    const outDir = args?.outDir ?? (await askFolder(env, endpoint));
+    const outDir = args?.outDir ?? (await askFolder(env, endpoint, deps.context.workspaceState));
     const { credential } = await resolveCredential(deps, env);
     const title = vscode.l10n.t('Fetch Hours: {0} · {1}', endpointTitle(env, endpoint), env.name);
     const display = deps.results.showHarvest({ environment: env, endpoint, outDir, from, to, title });
@@ -196,17 +198,28 @@ async function askRange(hoursOf: HarvestEngine['hoursOf'], env: Environment, end
 }
 
 /** The output folder, from a folder picker; a folder of an earlier harvest of the same endpoint is resumed. */
-async function askFolder(env: Environment, endpoint: MdsHourEndpointId): Promise<string> {
+async function askFolder(env: Environment, endpoint: MdsHourEndpointId, state: vscode.Memento): Promise<string> {
+  const editor = vscode.window.activeTextEditor?.document.uri;
+  const start = harvestFolderStart({
+    editorFolder: editor ? vscode.workspace.getWorkspaceFolder(editor)?.uri.fsPath : undefined,
+    workspaceFolders: (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath),
+    lastHarvest: state.get<string>(LAST_HARVEST_FOLDER_KEY),
+    home: os.homedir(),
+  });
   const picked = await vscode.window.showOpenDialog({
     canSelectFolders: true,
     canSelectFiles: false,
     canSelectMany: false,
-    defaultUri: vscode.workspace.workspaceFolders?.[0]?.uri,
+    defaultUri: vscode.Uri.file(start),
     openLabel: vscode.l10n.t('Fetch into this folder'),
     title: vscode.l10n.t('Folder for the hour files and manifest.json of {0} · {1} (a folder of an earlier run is resumed)', endpointTitle(env, endpoint), env.name),
   });
   const folder = picked?.[0];
   if (!folder) throw new Cancelled();
   if (folder.scheme !== 'file') throw new MobilityError('HARVEST_WRITE_FAILED', vscode.l10n.t('Choose a folder on this machine: {0} is not a local folder.', folder.toString()));
+  await state.update(LAST_HARVEST_FOLDER_KEY, folder.fsPath);
   return folder.fsPath;
 }
+
+/** The workspace-state key of the folder of the last harvest (a path, never a secret). */
+const LAST_HARVEST_FOLDER_KEY = 'mobilityApi.lastHarvestFolder';

@@ -7,8 +7,11 @@ import { parseRequestFile, resolveFileRequest } from '../core/http';
 import type { EnvironmentRegistry } from '../services/environmentRegistry';
 import { COMMANDS } from './commandIds';
 
-/** The request files the CodeLens stands in: REST Client's `.http` and `.rest`, whatever language VS Code gives them. */
-export const REQUEST_FILE_SELECTOR: vscode.DocumentSelector = { pattern: '**/*.{http,rest}' };
+/**
+ * The request files the CodeLens stands in: documents in the `http` language (ours, REST Client's and
+ * httpYac's id; also unsaved ones), and `.http`/`.rest` files whatever language another extension gives them.
+ */
+export const REQUEST_FILE_SELECTOR: vscode.DocumentSelector = [{ language: 'http' }, { pattern: '**/*.{http,rest}' }];
 
 /** Where a request of a file goes: its environment and its path under the base URL, or why it cannot be sent. */
 export type FileRequestTarget =

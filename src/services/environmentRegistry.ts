@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { Environment } from '../core/environment';
+import { sandboxEnvironmentName } from '../results/environmentNames';
 import type { SandboxEnvironment } from '../sandbox/sandboxServer';
 import { Disposable } from './lifecycle';
 import type { Settings } from './settings';
@@ -13,13 +14,6 @@ export interface LastResult {
   /** e.g. "200 OK · 100 vehicles" or "connection refused". */
   summary: string;
 }
-
-// The API's name and the stage id are names, not words to translate; "Sandbox" is ours.
-const SANDBOX_TARGETS: Record<SandboxEnvironment['id'], string> = {
-  'mds-staging': 'MDS staging',
-  'mds-production': 'MDS production',
-  'maas-staging': 'MaaS staging',
-};
 
 /** Every environment the user can pick: the built-in and custom ones from settings, and the sandbox's while it runs. */
 export class EnvironmentRegistry extends Disposable {
@@ -51,7 +45,7 @@ export class EnvironmentRegistry extends Disposable {
     const accept = this.settings.mdsAcceptHeader;
     return this.sandboxServed.map((e): Environment => ({
       id: EnvironmentRegistry.sandboxId(e.id),
-      name: vscode.l10n.t('Sandbox · {0}', SANDBOX_TARGETS[e.id]),
+      name: sandboxEnvironmentName(e.id),
       api: e.api,
       stage: e.stage,
       baseUrl: e.baseUrl,

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { IssuerDomains } from '../core/auth';
 import type { ApiKind, Environment } from '../core/environment';
 import type { ClockPrecision } from '../core/clock';
+import { specEnvironmentName } from '../results/environmentNames';
 
 export const SETTINGS_SECTION = 'mobilityApi';
 
@@ -18,9 +19,9 @@ interface CustomEnvironmentSetting {
 
 /** The three environments of the spec; their base URLs are settings, empty until the user sets them. */
 export const BUILT_IN_ENVIRONMENTS: ReadonlyArray<{ id: string; api: ApiKind; stage: string; name: string; setting: string }> = [
-  { id: 'mds-staging', api: 'mds', stage: 'staging', name: 'MDS Provider · staging', setting: 'mds.stagingBaseUrl' },
-  { id: 'mds-production', api: 'mds', stage: 'production', name: 'MDS Provider · production', setting: 'mds.productionBaseUrl' },
-  { id: 'maas-staging', api: 'maas', stage: 'staging', name: 'MaaS · staging', setting: 'maas.stagingBaseUrl' },
+  { id: 'mds-staging', api: 'mds', stage: 'staging', name: specEnvironmentName('mds-staging'), setting: 'mds.stagingBaseUrl' },
+  { id: 'mds-production', api: 'mds', stage: 'production', name: specEnvironmentName('mds-production'), setting: 'mds.productionBaseUrl' },
+  { id: 'maas-staging', api: 'maas', stage: 'staging', name: specEnvironmentName('maas-staging'), setting: 'maas.stagingBaseUrl' },
 ];
 
 /** Typed read access to the `mobilityApi.*` settings. Never holds secrets. */

@@ -9,7 +9,6 @@ import { Disposable } from '../services/lifecycle';
 import type { SandboxService } from '../services/sandboxService';
 import type { TokenHistory, TokenHistoryEntry } from '../services/tokenHistory';
 import { COMMANDS } from '../commands/commandIds';
-import { BUILT_IN_ENVIRONMENTS } from '../services/settings';
 import { errorMessage, maskKeyId } from '../core/base';
 
 /** Tree elements are plain data; `getTreeItem` turns them into items. */
@@ -190,14 +189,14 @@ export class EnvironmentsTreeProvider extends Disposable implements vscode.TreeD
   }
 
   /**
-   * Short label and status first, so that both fit the default side-bar width ("MDS staging",
-   * "200 OK · 500 vehicles"); the full name, API, stage, base URL and last result are in the tooltip.
+   * The environment's one name and its status ("Sandbox · MDS staging", "200 OK · 500 vehicles"); the
+   * API, stage, base URL, last result and credential are in the tooltip.
    */
   private environmentItem(id: string): vscode.TreeItem {
     const env = this.environments.get(id);
     if (!env) return new vscode.TreeItem(id);
-    const inSandbox = this.environments.sandbox().some((e) => e.id === id);
-    const item = new vscode.TreeItem(treeLabelOf(env, inSandbox), vscode.TreeItemCollapsibleState.Collapsed);
+    // One name everywhere (tree, status bar, pickers): "MDS staging", "Sandbox · MDS staging", a custom one's own.
+    const item = new vscode.TreeItem(env.name, vscode.TreeItemCollapsibleState.Collapsed);
     const last = this.environments.lastResult(id);
     item.id = `environment:${id}`;
     item.description = !env.baseUrl ? vscode.l10n.t('no base URL') : last ? last.summary : hostAndPath(env.baseUrl);
@@ -287,16 +286,6 @@ function describeAudience(env: Environment): string {
   } catch (err) {
     return errorMessage(err);
   }
-}
-
-const SHORT_API: Record<Environment['api'], string> = { mds: 'MDS', maas: 'MaaS' };
-
-/**
- * The tree's label of an environment: "MDS staging" for the built-in ones and the sandbox's (whose
- * parent row already says "Local Sandbox"), the configured name for custom ones.
- */
-function treeLabelOf(env: Environment, inSandbox: boolean): string {
-  return inSandbox || BUILT_IN_ENVIRONMENTS.some((b) => b.id === env.id) ? `${SHORT_API[env.api]} ${env.stage}` : env.name;
 }
 
 /** "127.0.0.1:41234/mds-staging": the base URL without the scheme, which every row would repeat. */

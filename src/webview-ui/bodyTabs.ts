@@ -38,6 +38,9 @@ function noRowsText(r: ListingResultView, data: DataTableView): string {
   }
 }
 
+
+/** A JSON Pointer, or how to find one in the page's JSON once it is there (a table row's item). */
+export type JsonPlace = string | ((json: unknown) => string);
 /** The Body section of one listing. */
 export class BodyTabs {
   readonly element: HTMLElement;
@@ -49,7 +52,7 @@ export class BodyTabs {
   private readonly treeHost = h('div');
   private readonly raw = h('div');
   private treePage = -1;
-  private pendingJump: { pageIndex: number; pointer: string } | undefined;
+  private pendingJump: { pageIndex: number; pointer: JsonPlace } | undefined;
   readonly exportButtons: HTMLElement[] = [];
 
   constructor(
@@ -57,6 +60,8 @@ export class BodyTabs {
     private readonly r: ListingResultView,
     private readonly bodies: Map<number, BodyView>,
     private readonly pageIndex: () => number,
+    /** Enter (or a double click) on a table row: `row` is its index over all pages. */
+    openRow: (row: number) => void = () => {},
   ) {
     const ui = ctx.ui;
     const data = tableOf(r);
@@ -87,7 +92,7 @@ export class BodyTabs {
       ui.stateFilter = state.stateFilter;
       ctx.persist();
       if (this.table?.data) this.plot.setData(this.table.data, rows);
-    }, (text) => ctx.announce(text));
+    }, (text) => ctx.announce(text), openRow);
     this.tree = new JsonTree((text) => ctx.announce(text));
     const tablePanel = panels.get('table') as HTMLElement;
     tablePanel.appendChild(hasRows ? this.table.element : h('p', { class: 'muted', 'data-testid': 'no-vehicles' }, noRowsText(r, data)));
@@ -116,8 +121,8 @@ export class BodyTabs {
     this.table.setData(tableOf(this.r), true);
   }
 
-  /** Opens page `pageIndex`'s JSON tree at a JSON Pointer (a conformance finding's place). */
-  jumpTo(pageIndex: number, pointer: string): void {
+  /** Opens page `pageIndex`'s JSON tree at a JSON Pointer (a conformance finding's place, or a row's item). */
+  jumpTo(pageIndex: number, pointer: JsonPlace): void {
     this.pendingJump = { pageIndex, pointer };
     this.ctx.ui.bodyView = 'tree';
     this.ctx.persist();
@@ -164,7 +169,7 @@ export class BodyTabs {
     const jump = this.pendingJump;
     if (view === 'tree' && jump && jump.pageIndex === index) {
       this.pendingJump = undefined;
-      if (body.bodyKind === 'json') tree.revealPointer(jump.pointer);
+      if (body.bodyKind === 'json') tree.revealPointer(typeof jump.pointer === 'string' ? jump.pointer : jump.pointer(body.json));
     }
     if (view === 'raw') {
       clear(raw);

@@ -1,26 +1,23 @@
 // The table of every resource (vehicles, trips, events, telemetry, stops, report CSVs): a virtualised
 // table over a DataTableView. Only the rows in view (plus a few) exist in the DOM, all of one fixed
-// height and recycled while scrolling, so 100,000 rows scroll like 100. For assistive technology it is
-// an ARIA table: aria-rowcount says how many rows there are, each rendered row its aria-rowindex, and
-// the rows in the DOM are kept in reading order. Column headers hold sort buttons.
+// height and recycled while scrolling, so 100,000 rows scroll like 100. Columns start wide enough for
+// their header and (sampled) values, scroll sideways, and resize by their header edge; a value that
+// does not fit is shortened in the middle, whole in its tooltip and for screen readers.
+// For assistive technology it is an ARIA grid, one Tab stop with a row cursor (aria-activedescendant):
+// the arrows, PageUp/PageDown and Home/End move it, Enter opens the row's item; aria-rowcount says how
+// many rows there are, each rendered row its aria-rowindex, and the rows in the DOM are kept in reading
+// order. Column headers hold sort buttons and resize edges.
 import * as l10n from '@vscode/l10n';
 import type { DataColumn, DataTableView } from '../shared/dataTable';
 import { DataTableSorter, cellText, groupColumn, groupCounts, queryRows, rowCountText, visibleDataColumns } from '../shared/dataTable';
 import { formatCount, nounText } from '../shared/format';
+import { columnChars, cursorAfterKey, isIdColumn } from '../shared/gridLayout';
 import { clear, h } from './dom';
+import { charsInWidth, fitText, resizeHandle, widthForChars } from './gridColumns';
+import { useSkipLink } from './skipLink';
 
 export const ROW_HEIGHT = 24;
-
-/** Grid width of a column, CSS. */
-function widthOf(column: DataColumn): string {
-  switch (column.type) {
-    case 'text': return /id$/i.test(column.id) && column.id !== 'tripIds' ? 'minmax(180px, 2fr)' : 'minmax(120px, 1.4fr)';
-    case 'category': return 'minmax(100px, 1fr)';
-    case 'number': return 'minmax(72px, 0.7fr)';
-    case 'time': return 'minmax(150px, 1.3fr)';
-    case 'position': return 'minmax(150px, 1.2fr)';
-  }
-}
+let gridCount = 0;
 
 function isNumeric(column: DataColumn): boolean {
   return column.type === 'number' || column.type === 'time' || column.type === 'position';
@@ -70,8 +67,20 @@ export class DataGrid {
   private filterTimer: ReturnType<typeof setTimeout> | undefined;
   private orderTimer: ReturnType<typeof setTimeout> | undefined;
   private state: TableState;
+  /** Column widths in pixels, by column id; kept across new data of the same columns. */
+  private readonly widths = new Map<string, number>();
+  /** Characters that fit in each shown column. */
+  private fits: number[] = [];
+  /** Which shown columns hold identifiers. */
+  private ids: boolean[] = [];
+  /** The row cursor: a position in the rows as shown, -1 for none. */
+  private cursor = -1;
+  private readonly activeId = `vt-active-${++gridCount}`;
 
-  constructor(initial: TableState, private readonly onChange: (state: TableState, rows: Uint32Array) => void, private readonly announce: (text: string) => void = () => {}) {
+  /**
+   * `onOpen(row)` opens a row's item (the data row index, as in `cellText`): Enter, or a double click.
+   */
+  constructor(initial: TableState, private readonly onChange: (state: TableState, rows: Uint32Array) => void, private readonly announce: (text: string) => void = () => {}, private readonly onOpen: (row: number) => void = () => {}) {
     this.state = { ...initial };
     this.filterField = h('vscode-textfield', { placeholder: l10n.t('Filter'), 'data-testid': 'table-filter', 'aria-label': l10n.t('Filter rows') });
     this.filterField.value = this.state.filter ?? '';
@@ -84,10 +93,25 @@ export class DataGrid {
     this.count = h('span', { class: 'muted', 'data-testid': 'row-count' });
     this.header = h('div', { class: 'vt-header', role: 'row', 'aria-rowindex': 1 });
     this.body = h('div', { class: 'vt-body', role: 'rowgroup' });
-    // Focusable so that the keyboard can scroll it; the sort buttons in its header come next in Tab order.
-    this.scroller = h('div', { class: 'vt', role: 'table', tabindex: 0, 'data-testid': 'vehicle-table', 'aria-label': l10n.t('Vehicles') }, this.header, this.body);
+    // One Tab stop: the arrows move the row cursor; the sort buttons and resize edges of its header come next in Tab order.
+    this.scroller = h('div', { class: 'vt', role: 'grid', 'aria-readonly': 'true', tabindex: 0, 'data-testid': 'vehicle-table', 'aria-label': l10n.t('Vehicles') }, this.header, this.body);
     this.toolbar = h('div', { class: 'toolbar' }, this.filterField, this.stateSelect, this.count);
     this.scroller.addEventListener('scroll', () => this.schedule(), { passive: true });
+    this.scroller.addEventListener('keydown', (event) => this.onKey(event));
+    this.scroller.addEventListener('focus', () => {
+      if (this.cursor < 0 && this.order.length) this.moveCursor(this.firstVisibleRow());
+    });
+    this.body.addEventListener('click', (event) => {
+      const position = this.positionOf(event.target);
+      if (position === undefined) return;
+      this.moveCursor(position);
+      this.scroller.focus({ preventScroll: true });
+    });
+    this.body.addEventListener('dblclick', (event) => {
+      const position = this.positionOf(event.target);
+      if (position !== undefined) this.onOpen(this.order[position]);
+    });
+    useSkipLink(() => (this.scroller.isConnected ? this.scroller : undefined));
     new ResizeObserver(() => this.schedule()).observe(this.scroller);
     this.element = h('div', { class: 'vt-wrap' }, this.toolbar, this.scroller);
   }
@@ -123,12 +147,13 @@ export class DataGrid {
       this.stateSelect.setAttribute('label', group.label);
     }
     if (this.state.sortColumn && !this.columns.some((c) => c.id === this.state.sortColumn)) this.state.sortColumn = undefined;
-    const template = this.columns.map(widthOf).join(' ');
-    this.header.style.gridTemplateColumns = template;
+    for (const column of this.columns) if (!this.widths.has(column.id)) this.widths.set(column.id, widthForChars(columnChars(column, cols.count)));
+    this.applyWidths();
     this.renderHeader();
     this.renderStateOptions();
     for (const slot of this.slots) slot.el.remove();
     this.slots = [];
+    if (!keepScroll) this.cursor = -1;
     this.refresh();
     if (!keepScroll) this.scroller.scrollTop = 0;
   }
@@ -138,8 +163,28 @@ export class DataGrid {
     return this.order;
   }
 
+  /** Sets the grid's column template and width from `widths`: the table is as wide as its columns and scrolls sideways. */
+  private applyWidths(): void {
+    const px = this.columns.map((c) => this.widths.get(c.id) ?? 120);
+    this.fits = px.map(charsInWidth);
+    this.ids = this.columns.map(isIdColumn);
+    // The last column takes what is left of a wide panel.
+    const template = px.map((w, i) => (i === px.length - 1 ? `minmax(${w}px, 1fr)` : `${w}px`)).join(' ');
+    this.header.style.gridTemplateColumns = template;
+    for (const slot of this.slots) slot.el.style.gridTemplateColumns = template;
+    this.scroller.style.setProperty('--vt-width', `${px.reduce((a, b) => a + b, 0)}px`);
+  }
+
+  private resizeColumn(id: string, width: number): void {
+    this.widths.set(id, width);
+    this.applyWidths();
+    for (const slot of this.slots) slot.row = -1;
+    this.render();
+  }
+
   private update(change: Partial<TableState>): void {
     this.state = { ...this.state, ...change };
+    this.cursor = -1;
     this.refresh();
     this.scroller.scrollTop = 0;
     this.announce(this.count.textContent ?? '');
@@ -154,6 +199,7 @@ export class DataGrid {
     this.scroller.setAttribute('aria-rowcount', String(rows.length + 1));
     this.count.textContent = rowCountText(cols, rows.length);
     this.count.setAttribute('data-rows', String(rows.length));
+    if (this.cursor >= rows.length) this.cursor = rows.length - 1;
     for (const slot of this.slots) slot.row = -1;
     this.updateHeaderSort();
     this.render();
@@ -163,14 +209,15 @@ export class DataGrid {
   private renderHeader(): void {
     clear(this.header);
     for (const column of this.columns) {
-      const sort = h('button', { type: 'button', class: 'vt-sort', 'data-col': column.id, title: l10n.t('Sort by {0}', column.label) }, column.label, h('span', { class: 'sort-mark', 'aria-hidden': 'true' }));
+      const sort = h('button', { type: 'button', class: 'vt-sort', 'data-col': column.id, title: l10n.t('{0}: click to sort', column.label) }, column.label, h('span', { class: 'sort-mark', 'aria-hidden': 'true' }));
       sort.addEventListener('click', () => {
         const descending = this.state.sortColumn === column.id ? !this.state.sortDescending : false;
         this.state = { ...this.state, sortColumn: column.id, sortDescending: descending };
         this.refresh();
         this.announce(descending ? l10n.t('Sorted by {0}, descending', column.label) : l10n.t('Sorted by {0}, ascending', column.label));
       });
-      this.header.appendChild(h('div', { class: `vt-cell vt-head${isNumeric(column) ? ' num' : ''}`, role: 'columnheader', 'data-col': column.id }, sort));
+      const edge = resizeHandle(column.label, () => this.widths.get(column.id) ?? 120, (width) => this.resizeColumn(column.id, width));
+      this.header.appendChild(h('div', { class: `vt-cell vt-head${isNumeric(column) ? ' num' : ''}`, role: 'columnheader', 'data-col': column.id, title: column.label }, sort, edge));
     }
   }
 
@@ -230,6 +277,9 @@ export class DataGrid {
       const slot = free.pop() as RowSlot;
       this.fill(slot, r);
     }
+    // The cursor's row may have scrolled out (its slot recycled) or back in.
+    if (this.cursor >= 0 && this.slots.some((slot) => slot.row === this.cursor)) this.scroller.setAttribute('aria-activedescendant', this.activeId);
+    else this.scroller.removeAttribute('aria-activedescendant');
     // Not on every scroll frame: once scrolling pauses.
     clearTimeout(this.orderTimer);
     this.orderTimer = setTimeout(() => this.keepReadingOrder(), 120);
@@ -253,7 +303,7 @@ export class DataGrid {
   }
 
   private newSlot(): RowSlot {
-    const cells = this.columns.map((c) => h('div', { class: `vt-cell${isNumeric(c) ? ' num' : ''}`, role: 'cell', 'data-col': c.id }));
+    const cells = this.columns.map((c) => h('div', { class: `vt-cell${isNumeric(c) ? ' num' : ''}`, role: 'gridcell', 'data-col': c.id }));
     const el = h('div', { class: 'vt-row', role: 'row' }, ...cells);
     el.style.gridTemplateColumns = this.header.style.gridTemplateColumns;
     this.body.appendChild(el);
@@ -267,6 +317,7 @@ export class DataGrid {
     slot.el.setAttribute('aria-rowindex', String(position + 2));
     slot.el.setAttribute('data-row', String(row));
     slot.el.classList.toggle('odd', position % 2 === 1);
+    this.markCursor(slot);
     this.columns.forEach((column, i) => {
       const cell = slot.cells[i];
       const text = cellText(column, row);
@@ -274,9 +325,60 @@ export class DataGrid {
         clear(cell);
         if (text) cell.append(h('span', { class: `dot ${stateClass(text)}`, 'aria-hidden': 'true' }), text);
       } else {
-        cell.textContent = text;
+        fitText(cell, text, this.fits[i] ?? text.length, this.ids[i], column.type === 'text');
       }
-      if (column.type === 'text') cell.title = text;
     });
+  }
+
+  private markCursor(slot: RowSlot): void {
+    const active = slot.row === this.cursor && this.cursor >= 0;
+    slot.el.classList.toggle('vt-cursor', active);
+    if (active) {
+      slot.el.id = this.activeId;
+      slot.el.setAttribute('aria-selected', 'true');
+    } else {
+      if (slot.el.id === this.activeId) slot.el.removeAttribute('id');
+      slot.el.removeAttribute('aria-selected');
+    }
+  }
+
+  /** The position of the row a click landed in. */
+  private positionOf(target: EventTarget | null): number | undefined {
+    const el = target instanceof Element ? target.closest('.vt-row') : null;
+    const slot = this.slots.find((s) => s.el === el);
+    return slot && slot.row >= 0 ? slot.row : undefined;
+  }
+
+  private firstVisibleRow(): number {
+    const top = Math.max(0, this.scroller.scrollTop);
+    return Math.min(this.order.length - 1, Math.ceil(top / ROW_HEIGHT));
+  }
+
+  private onKey(event: KeyboardEvent): void {
+    if (event.target !== this.scroller || event.altKey) return;
+    if (event.key === 'Enter' || event.key === ' ') {
+      if (this.cursor < 0 || this.cursor >= this.order.length) return;
+      event.preventDefault();
+      if (event.key === 'Enter') this.onOpen(this.order[this.cursor]);
+      return;
+    }
+    const pageRows = Math.max(1, Math.floor((this.scroller.clientHeight - this.header.offsetHeight) / ROW_HEIGHT));
+    const next = cursorAfterKey(event, this.cursor, this.order.length, pageRows);
+    if (next === undefined) return;
+    event.preventDefault();
+    this.moveCursor(next);
+  }
+
+  /** Puts the cursor on row `position`, scrolled into view and rendered, and tells assistive technology. */
+  private moveCursor(position: number): void {
+    this.cursor = position;
+    const headerHeight = this.header.offsetHeight;
+    const top = position * ROW_HEIGHT;
+    const view = Math.max(ROW_HEIGHT, this.scroller.clientHeight - headerHeight);
+    if (top < this.scroller.scrollTop) this.scroller.scrollTop = top;
+    else if (top + ROW_HEIGHT > this.scroller.scrollTop + view) this.scroller.scrollTop = top + ROW_HEIGHT - view;
+    for (const slot of this.slots) this.markCursor(slot);
+    this.render();
+    this.keepReadingOrder();
   }
 }

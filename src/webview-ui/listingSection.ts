@@ -7,6 +7,7 @@ import type { BodyView, ListingResultView } from '../shared/listingViews';
 import { concatVehicleColumns } from '../shared/listingViews';
 import type { HostMessage } from '../shared/protocol';
 import { BodyTabs, tableOf } from './bodyTabs';
+import type { JsonPlace } from './bodyTabs';
 import { conformanceVerdict, renderConformance } from './conformanceSection';
 import type { Child } from './dom';
 import { button, clear, h, urlText } from './dom';
@@ -14,6 +15,7 @@ import type { PanelContext } from './panelContext';
 import { collapsible, environmentLine, resultHeader, tokenFactsLine } from './panelContext';
 import { renderClockNotice } from './refusalSection';
 import { renderError, renderPages, renderRequest, renderResponse, renderToken } from './sections';
+import { itemPointer, rowPlace } from '../shared/gridLayout';
 
 /** The Pages section's heading: "Pages (3)", "Pages (3, more available)". */
 function pagesHeading(count: number, more: boolean): string {
@@ -73,7 +75,7 @@ export class ListingSection {
     this.root.appendChild(collapsible(l10n.t('Response'), this.pageSections.response, failed, 'section-response'));
     this.renderPageSections();
 
-    this.body = new BodyTabs(ctx, r, this.bodies, () => this.pageIndex());
+    this.body = new BodyTabs(ctx, r, this.bodies, () => this.pageIndex(), (row) => this.openRow(row));
     this.root.appendChild(collapsible(l10n.t('Body'), this.body.element, true, 'section-body'));
   }
 
@@ -94,8 +96,14 @@ export class ListingSection {
     if (r.conformance?.state === 'checked' && !r.conformance.conforms) section?.setAttribute('open', '');
   }
 
-  /** Opens page `pageIndex`'s JSON tree at a JSON Pointer (a conformance finding's place). */
-  private jumpTo(pageIndex: number, pointer: string): void {
+  /** Enter on a table row: its item in its page's JSON tree. */
+  private openRow(row: number): void {
+    const at = rowPlace(this.r.pages.map((p) => p.itemCount), row);
+    if (at) this.jumpTo(at.pageIndex, (json) => itemPointer(json, at.itemIndex));
+  }
+
+  /** Opens page `pageIndex`'s JSON tree at a JSON Pointer (a conformance finding's place, or a row's item). */
+  private jumpTo(pageIndex: number, pointer: JsonPlace): void {
     if (this.pageIndex() !== pageIndex) {
       this.ctx.ui.pageIndex = pageIndex;
       this.renderPagesList();

@@ -9,8 +9,8 @@ import type { DataTableView, TableQuery } from '../shared/dataTable';
 import { queryRows } from '../shared/dataTable';
 import { plural } from '../shared/format';
 import type { ExportFormat, ListingResultView } from '../shared/listingViews';
-import { writeChunksAtomically } from '../results/exportFile';
-import { EXPORT_CHUNK_ROWS, countPoints, csvChunks, geoJsonChunks } from '../results/exportWriters';
+import { exportFileName, writeChunksAtomically } from '../results/exportFile';
+import { countPoints, csvChunks, EXPORT_CHUNK_ROWS, geoJsonChunks } from '../results/exportWriters';
 import { tableOfView } from '../results/resultView';
 import { scrub } from '../results/tokenPreview';
 
@@ -46,7 +46,7 @@ function extensionOf(format: ExportFormat, page: HttpExchange | undefined): stri
 }
 
 /** Exports `view` (held with its `pages` and `tokens`), or a table of its own (a harvested hour's items), as `request` asks. */
-export async function exportResult(view: ListingResultView | { table: DataTableView; createdAt: number }, pages: readonly HttpExchange[], tokens: readonly string[], request: ExportRequest): Promise<ExportResultOutcome> {
+export async function exportResult(view: ListingResultView | { table: DataTableView; createdAt: number; window?: string }, pages: readonly HttpExchange[], tokens: readonly string[], request: ExportRequest): Promise<ExportResultOutcome> {
   const secrets = tokens.filter((t) => t.length >= 8);
   const table = 'kind' in view ? tableOfView(view) : view.table;
   const rows = request.format === 'raw' ? new Uint32Array(0) : queryRows(table, request.query);
@@ -76,9 +76,10 @@ export async function exportResult(view: ListingResultView | { table: DataTableV
   let target = request.path;
   if (!target) {
     const ext = extensionOf(request.format, page);
-    const stamp = new Date(view.createdAt).toISOString().slice(0, 16).replace(/[:T]/g, '-');
     const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
-    const name = `${table.resource}-${stamp}.${ext}`;
+    const name = exportFileName('kind' in view
+      ? { resource: table.resource, url: (page ?? pages[0])?.url ?? view.pages[0]?.url, fetchedAt: view.createdAt }
+      : { resource: table.resource, window: view.window, fetchedAt: view.createdAt }, ext);
     const uri = await vscode.window.showSaveDialog({
       defaultUri: folder ? vscode.Uri.joinPath(folder, name) : undefined,
       filters: ext === 'geojson' ? { GeoJSON: ['geojson', 'json'] } : ext === 'csv' ? { CSV: ['csv'] } : ext === 'json' ? { JSON: ['json'] } : { Text: ['txt'] },

@@ -138,6 +138,11 @@ export class HarvestSession implements HarvestDisplay {
     return this.shown?.table;
   }
 
+  /** The hour whose items are shown (`YYYY-MM-DDTHH`): an export's file name says it. */
+  shownHour(): string | undefined {
+    return this.shown?.hour;
+  }
+
   /** Stops the pending update (the panel shows something else now). */
   dispose(): void {
     clearTimeout(this.timer);

@@ -155,7 +155,7 @@ export class ResultsPanel implements vscode.Disposable {
     this.post({ type: 'historyCompare', compare: compareHistoryResults(left, right) });
   }
 
-  private async exportHarvestHour(resultId: string, shown: { table: DataTableView; createdAt: number }, request: ExportRequest): Promise<ExportResultOutcome> {
+  private async exportHarvestHour(resultId: string, shown: { table: DataTableView; createdAt: number; window?: string }, request: ExportRequest): Promise<ExportResultOutcome> {
     this.post({ type: 'busy', resultId, action: 'export', busy: true });
     try {
       const outcome = await exportResult(shown, [], [], request);
@@ -173,7 +173,7 @@ export class ResultsPanel implements vscode.Disposable {
     const harvestTable = held?.harvest?.shownTable();
     if (held && held.view.kind === 'harvest') {
       if (!harvestTable) return { ok: false, message: 'Choose an hour with items in the heatmap first; its items are what is saved.' };
-      return this.exportHarvestHour(held.view.id, { table: harvestTable, createdAt: held.view.createdAt }, request);
+      return this.exportHarvestHour(held.view.id, { table: harvestTable, createdAt: held.view.createdAt, window: held.harvest?.shownHour() }, request);
     }
     if (!held || held.view.kind !== 'listing') return { ok: false, message: 'This panel shows no result to save. Run a request first.' };
     const view = held.view;

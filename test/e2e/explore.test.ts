@@ -70,7 +70,7 @@ describe('exploring endpoints in the workbench', function () {
     await step(page, 'see the lens above the request', () => lens.waitFor({ timeout: 30_000 }));
     await step(page, 'expand the environment\'s tokens', async () => {
       await lens.click();
-      await expand(page, 'MDS staging', 2);
+      await expand(page, 'Sandbox · MDS staging', 2);
       await expand(page, 'Tokens this session', 3);
     });
     const sent = new RegExp(`GET 200 /mds-staging/trips\\?end_time=${hour}`);
@@ -91,7 +91,7 @@ describe('exploring endpoints in the workbench', function () {
     const page = wb.page;
     await step(page, 'open Endpoints under Sandbox · MDS staging and click Trips', async () => {
       await openViewContainer(page, 'Mobility API');
-      await expand(page, 'MDS staging', 2);
+      await expand(page, 'Sandbox · MDS staging', 2);
       await expand(page, 'Endpoints', 3);
       await (await treeRow(page, 'Environments', 'Trips', 30_000, 4)).click();
     });

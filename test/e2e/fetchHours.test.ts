@@ -13,7 +13,7 @@ import { startSandbox } from '../../src/sandbox/sandboxServer';
 import type { RunningSandbox } from '../../src/sandbox/sandboxServer';
 import { waitFor } from '../unit/support/waitUntil';
 import { keyFixture } from '../unit/keyFixtures';
-import { measurePanelContrast } from './panelContrast';
+import { heatmapStatesAlike, measureHeatmapStates, measurePanelContrast } from './panelContrast';
 import { axeViolations, describeViolations, resultsPanelFrame, webviewWith } from './panelFrame';
 import { e2eFolders, useWorkbench } from './session';
 import { answerInputBox, answerPathDialog, clickNotificationButton, openViewContainer, pickQuickPickItem, quickInputState, runCommand, runCommandAndPick, step, treeRow, waitForNotification } from './workbench';
@@ -168,7 +168,8 @@ describe('Fetch Hours… in the workbench', function () {
       const target = path.join(outDir, '..', `fetch-hours-${process.pid}.csv`);
       fs.rmSync(target, { force: true });
       await frame.locator('[data-testid="export-csv"]').click();
-      await answerPathDialog(page, target, { suggested: (value) => /\.csv$/.test(value), done: () => fs.existsSync(target), doneWhat: 'the CSV is written' });
+      // The name offered says the endpoint and the hour shown, not the time of saving (issue #24).
+      await answerPathDialog(page, target, { suggested: (value) => value.endsWith(`/trips_${withItems[0]}.csv`), done: () => fs.existsSync(target), doneWhat: 'the CSV is written' });
       const lines = fs.readFileSync(target, 'utf8').trimEnd().split('\r\n');
       fs.rmSync(target, { force: true });
       assert.match(lines[0], /^Trip ID,Device ID,/);
@@ -200,8 +201,11 @@ describe('Fetch Hours… in the workbench', function () {
     await step(page, 'cells keep their text readable: contrast of at least 4.5:1 for every state', async () => {
       // The panel's own contrast probes (test/e2e/panelContrast.ts) include a cell of every heatmap state.
       const readings = (await frame.locator('body').evaluate(measurePanelContrast)).filter((r) => r.name.startsWith('heatmap cell'));
-      assert.equal(readings.length, 7, JSON.stringify(readings));
+      // Seven states, and the text over the hatching of those that have one.
+      assert.equal(new Set(readings.map((r) => r.name.replace(/ text on its hatching$/, ''))).size, 7, JSON.stringify(readings));
       for (const r of readings) assert.ok(r.ratio >= 4.5, `${r.name}: contrast ${r.ratio.toFixed(2)}:1 (${r.color} on ${r.background})`);
+      // And the states tell apart without colour (issue #24): a pattern, a border or a lightness of their own.
+      assert.deepEqual(heatmapStatesAlike(await frame.locator('body').evaluate(measureHeatmapStates)), []);
     });
   });
 

@@ -44,7 +44,7 @@ describe('inspecting tokens in the workbench: decoded view, hover, history, comp
     await step(page, 'open the Mobility API view and start the sandbox', async () => {
       await openViewContainer(page, 'Mobility API');
       await runCommand(page, 'Mobility API: Start Local Sandbox');
-      await treeRow(page, 'Environments', 'MDS staging', 30_000, 2);
+      await treeRow(page, 'Environments', 'Sandbox · MDS staging', 30_000, 2);
     });
     await step(page, 'run "Mobility API: Generate Token" for Sandbox · MDS staging', async () => {
       await runCommand(page, 'Mobility API: Generate Token');
@@ -108,7 +108,7 @@ describe('inspecting tokens in the workbench: decoded view, hover, history, comp
     let jti = '';
     await step(page, 'expand Sandbox · MDS staging and its tokens', async () => {
       await openViewContainer(page, 'Mobility API');
-      const env = await treeRow(page, 'Environments', 'MDS staging', 30_000, 2);
+      const env = await treeRow(page, 'Environments', 'Sandbox · MDS staging', 30_000, 2);
       if ((await env.getAttribute('aria-expanded')) !== 'true') await env.click();
       const folder = await treeRow(page, 'Environments', 'Tokens this session');
       if ((await folder.getAttribute('aria-expanded')) !== 'true') await folder.click();

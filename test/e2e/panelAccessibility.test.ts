@@ -21,7 +21,7 @@ import { listingView } from '../../src/results/listingView';
 import { resultConformanceView } from '../../src/results/conformance';
 import { resultView } from '../../src/results/resultView';
 import { tokenResultView } from '../../src/results/tokenView';
-import { measurePanelContrast } from './panelContrast';
+import { heatmapStatesAlike, measureHeatmapStates, measurePanelContrast } from './panelContrast';
 import { axeViolations, describeViolations } from './panelFrame';
 import { deliverHostMessages as deliver, useStandalonePanel } from './standalonePanelPage';
 
@@ -139,6 +139,8 @@ describe('results panel accessibility and layout (standalone page)', function ()
       assert.ok(readings.length >= 30, `measured ${readings.length} colours`);
       const low = readings.filter((r) => r.ratio < 4.5);
       assert.deepEqual(low.map((r) => `${r.name}: ${r.color} on ${r.background} = ${r.ratio.toFixed(2)}:1`), []);
+      // The heatmap's states tell apart without hue (colour-blind eyes): pattern, border or lightness.
+      assert.deepEqual(heatmapStatesAlike(await page.evaluate(measureHeatmapStates)), [], 'heatmap states that look alike without colour');
       await page.close();
     });
   }
@@ -273,18 +275,20 @@ describe('results panel accessibility and layout (standalone page)', function ()
     await page.close();
   });
 
-  it('the vehicle table is an ARIA table: row count and indices, column headers with sort buttons and aria-sort, rows in reading order', async () => {
+  it('the vehicle table is an ARIA grid: row count and indices, column headers with sort buttons and aria-sort, rows in reading order', async () => {
     const page = await panel.openPanel({ theme: 'dark' });
     const v = await showListing(page, 'table');
     const table = page.locator('[data-testid="vehicle-table"]');
-    assert.equal(await table.getAttribute('role'), 'table');
+    assert.equal(await table.getAttribute('role'), 'grid');
     assert.equal(await table.getAttribute('aria-rowcount'), String(v.vehicles.count + 1));
     assert.ok(await page.locator('[role="columnheader"] > button.vt-sort').count() >= 4);
-    assert.equal(await page.locator('.vt-row [role="gridcell"]').count(), 0);
+    assert.ok(await page.locator('.vt-row[role="row"] > [role="gridcell"]').count() > 0);
+    assert.equal(await page.locator('.vt-row [role="cell"]').count(), 0);
     // By keyboard: focus the table, Tab to the Battery sort button, press Enter twice.
     await table.focus();
     let at = await focused(page);
-    for (let i = 0; i < 12 && at.text !== 'Battery'; i++) {
+    // Each header: its sort button, then its resize edge.
+    for (let i = 0; i < 16 && at.text !== 'Battery'; i++) {
       await page.keyboard.press('Tab');
       at = await focused(page);
     }

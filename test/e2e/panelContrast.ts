@@ -113,8 +113,88 @@ export function measurePanelContrast(): ContrastReading[] {
   // A cell of every state of the Fetch Hours heatmap: a tint mixed into the background behind the text.
   const heatRow = add(app, element('table', 'heat-grid')).appendChild(document.createElement('tbody')).appendChild(document.createElement('tr'));
   for (const state of ['items', 'empty', 'not_found', 'pending', 'failed', 'fetching', 'not_fetched']) {
-    read(`heatmap cell: .heat-${state}`, heatRow.appendChild(element('td', 'heat-cell')).appendChild(element('button', `heat heat-${state}`)));
+    const cell = heatRow.appendChild(element('td', 'heat-cell')).appendChild(element('button', `heat heat-${state}`));
+    read(`heatmap cell: .heat-${state}`, cell);
+    // The same text over a line of the cell's hatching (or dots), where it has one: the stripe colour composed over the tint.
+    if (getComputedStyle(cell).backgroundImage !== 'none') {
+      const stripe = rgba((() => {
+        const probe = cell.appendChild(element('i', ''));
+        probe.style.color = 'var(--heat-stripe)';
+        const color = getComputedStyle(probe).color;
+        probe.remove();
+        return color;
+      })());
+      const fg = over(rgba(getComputedStyle(cell).color), backgroundOf(cell));
+      const bg = over(stripe, backgroundOf(cell));
+      const [hi, lo] = [luminance(fg), luminance(bg)].sort((a, b) => b - a);
+      readings.push({ name: `heatmap cell: .heat-${state} text on its hatching`, color: `rgb(${fg.map(Math.round).join(', ')})`, background: `rgb(${bg.map(Math.round).join(', ')})`, ratio: (hi + 0.05) / (lo + 0.05) });
+    }
   }
   for (const el of made) el.remove();
   return readings;
+}
+
+/** How one heatmap state looks, apart from its hue: the luminance of its fill, its pattern and its border. */
+export interface HeatmapStateLook {
+  state: string;
+  /** WCAG relative luminance of the fill over the page. */
+  luminance: number;
+  pattern: string;
+  border: string;
+}
+
+/**
+ * Runs in the panel page (pass it to `evaluate`): how every heatmap state's legend swatch looks. Self-contained.
+ */
+export function measureHeatmapStates(): HeatmapStateLook[] {
+  const canvas = document.createElement('canvas');
+  canvas.width = 1;
+  canvas.height = 1;
+  const ctx = canvas.getContext('2d', { willReadFrequently: true }) as CanvasRenderingContext2D;
+  const rgba = (css: string): [number, number, number, number] => {
+    ctx.clearRect(0, 0, 1, 1);
+    ctx.fillStyle = '#000000';
+    ctx.fillStyle = css;
+    ctx.fillRect(0, 0, 1, 1);
+    const d = ctx.getImageData(0, 0, 1, 1).data;
+    return [d[0], d[1], d[2], d[3] / 255];
+  };
+  const lin = (v: number) => {
+    const c = v / 255;
+    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+  };
+  const page = rgba(getComputedStyle(document.body).backgroundColor);
+  const list = (document.getElementById('app') ?? document.body).appendChild(document.createElement('ul'));
+  list.className = 'heat-legend';
+  const looks = ['items', 'empty', 'not_found', 'pending', 'failed', 'fetching', 'not_fetched'].map((state) => {
+    const swatch = list.appendChild(document.createElement('li')).appendChild(document.createElement('span'));
+    swatch.className = `heat-swatch heat-${state}`;
+    const style = getComputedStyle(swatch);
+    const fill = rgba(style.backgroundColor);
+    const shown = [0, 1, 2].map((i) => fill[i] * fill[3] + (page[3] ? page[i] : 255) * (1 - fill[3]));
+    return {
+      state,
+      luminance: 0.2126 * lin(shown[0]) + 0.7152 * lin(shown[1]) + 0.0722 * lin(shown[2]),
+      // The pattern's shape (its gradients), not its colour.
+      pattern: style.backgroundImage.replace(/(rgba?|color)\([^)]*\)/g, 'c'),
+      border: `${style.borderTopStyle} ${style.borderTopWidth}`,
+    };
+  });
+  list.remove();
+  return looks;
+}
+
+/**
+ * Pairs of heatmap states that look alike without hue (as for colour-blind eyes, or in greyscale): the same
+ * pattern and border, and fills whose luminance differs by less than 1.3:1.
+ */
+export function heatmapStatesAlike(looks: readonly HeatmapStateLook[]): string[] {
+  const alike: string[] = [];
+  looks.forEach((a, i) => {
+    for (const b of looks.slice(i + 1)) {
+      const [hi, lo] = [a.luminance, b.luminance].sort((x, y) => y - x);
+      if (a.pattern === b.pattern && a.border === b.border && (hi + 0.05) / (lo + 0.05) < 1.3) alike.push(`${a.state} and ${b.state} (${a.pattern}, ${a.border}, ${((hi + 0.05) / (lo + 0.05)).toFixed(2)}:1)`);
+    }
+  });
+  return alike;
 }

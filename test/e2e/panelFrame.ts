@@ -79,7 +79,7 @@ export async function focusedIn(frame: Frame): Promise<{ tag: string; testid: st
       role: el.getAttribute('role') ?? '',
       text: (el.innerText ?? '').replace(/\s+/g, ' ').trim().slice(0, 60),
       inTree: !!el.closest('[role="tree"]'),
-      inTable: !!el.closest('[role="table"]'),
+      inTable: !!el.closest('[role="grid"], [role="table"]'),
     };
   });
 }

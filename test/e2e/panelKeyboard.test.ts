@@ -1,6 +1,7 @@
 // The results panel in VS Code, by keyboard only: a sandbox listing opens, Tab reaches the vehicle table
 // and its sort buttons, Enter sorts, the body tabs switch with the arrow keys, Tab enters the JSON tree
-// and the arrows expand, walk and collapse it. Then axe-core finds no serious or critical violation in
+// and the arrows expand, walk and collapse it; "Skip to table" comes first in the Tab order and reaches the table,
+// whose row cursor the arrows move and whose Enter opens the row's vehicle in the JSON tree. Then axe-core finds no serious or critical violation in
 // the panel, in the dark and the light theme (injected through the DevTools protocol: the CSP stays).
 import assert from 'node:assert/strict';
 import path from 'node:path';
@@ -86,6 +87,60 @@ describe('the results panel by keyboard only, and axe-core in VS Code themes', f
       assert.equal(stops, 1, 'the tree is one Tab stop');
     });
     await page.screenshot({ path: path.join(process.env.E2E_ARTIFACTS_DIR ?? '.', 'keyboard-json-tree.png') });
+  });
+
+  it('Skip to table, then a row cursor: the arrows and End move it, Enter opens the row\'s vehicle in the JSON tree', async () => {
+    const page = wb.page;
+    await step(page, 'show the table again', async () => {
+      await frame.locator('[data-testid="view-table"]').click();
+      await frame.locator('[data-testid="vehicle-table"]').waitFor();
+    });
+    await step(page, 'from the top of the panel, Tab reaches "Skip to table" first, and Enter the table', async () => {
+      await frame.locator('[data-testid="skip-to-table"]').focus();
+      const first = await frame.evaluate(() => ({
+        // First in the document and no positive tabindex anywhere: first in the Tab order.
+        testid: document.body.firstElementChild?.getAttribute('data-testid'),
+        positive: Array.from(document.querySelectorAll('[tabindex]')).filter((el) => Number(el.getAttribute('tabindex')) > 0).length,
+      }));
+      assert.deepEqual(first, { testid: 'skip-to-table', positive: 0 }, 'the skip link comes first in the Tab order');
+      await page.keyboard.press('Enter');
+      await frame.waitForFunction(() => document.activeElement?.getAttribute('data-testid') === 'vehicle-table');
+    });
+    const cursor = () => frame.evaluate(() => {
+      const grid = document.querySelector('[data-testid="vehicle-table"]');
+      const id = grid?.getAttribute('aria-activedescendant');
+      return id ? Number(document.getElementById(id)?.getAttribute('aria-rowindex')) : 0;
+    });
+    await step(page, 'the arrows, End and Home move the row cursor', async () => {
+      await frame.waitForFunction(() => document.querySelector('[data-testid="vehicle-table"]')?.hasAttribute('aria-activedescendant'));
+      const start = await cursor();
+      await page.keyboard.press('ArrowDown');
+      await page.keyboard.press('ArrowDown');
+      assert.equal(await cursor(), start + 2);
+      await page.keyboard.press('End');
+      const rows = Number(await frame.locator('[data-testid="vehicle-table"]').getAttribute('aria-rowcount'));
+      assert.equal(await cursor(), rows, 'End: the last row');
+      await page.keyboard.press('Home');
+      await page.keyboard.press('ArrowDown');
+      assert.equal(await cursor(), 3, 'the second row');
+    });
+    await step(page, 'Enter opens that vehicle in the JSON tree, focused; ArrowRight shows its device_id', async () => {
+      const deviceId = await frame.evaluate(() => {
+        const id = document.querySelector('[data-testid="vehicle-table"]')?.getAttribute('aria-activedescendant');
+        return (id && document.getElementById(id)?.querySelector('[data-col="deviceId"]')?.getAttribute('data-full')) || (id && document.getElementById(id)?.querySelector('[data-col="deviceId"]')?.textContent) || '';
+      });
+      assert.ok(deviceId, 'the cursor row has a device id');
+      await page.keyboard.press('Enter');
+      await frame.locator('.jt-target').waitFor({ timeout: 20_000 });
+      const target = await frame.evaluate(() => {
+        const item = document.querySelector('.jt-target')?.closest('[role="treeitem"]');
+        return { level: item?.getAttribute('aria-level'), focused: document.activeElement === item };
+      });
+      assert.deepEqual(target, { level: '3', focused: true }, 'an item of the vehicles array, focused');
+      await page.keyboard.press('ArrowRight');
+      await frame.waitForFunction((id) => (document.activeElement?.textContent ?? '').includes(`"device_id": "${id}"`), deviceId, { timeout: 10_000 });
+    });
+    await page.screenshot({ path: path.join(process.env.E2E_ARTIFACTS_DIR ?? '.', 'keyboard-row-opened.png') });
   });
 
   for (const theme of ['Dark Modern', 'Light Modern']) {

@@ -38,8 +38,8 @@ describe('the extension shell in the workbench', function () {
     const page = wb.page;
     await step(page, 'run "Mobility API: Start Local Sandbox"', () => runCommand(page, 'Mobility API: Start Local Sandbox'));
     await step(page, 'see the notification', () => waitForNotification(page, /Local sandbox running on http:\/\/127\.0\.0\.1:/));
-    // Under "Local Sandbox" (level 2), labelled short so that the status beside it fits.
-    await step(page, 'see the sandbox environments in the tree', () => treeRow(page, 'Environments', 'MDS staging', 30_000, 2));
+    // Under "Local Sandbox" (level 2), by the name the status bar and the pickers use too.
+    await step(page, 'see the sandbox environments in the tree', () => treeRow(page, 'Environments', 'Sandbox · MDS staging', 30_000, 2));
     await step(page, 'see the demo credential in the Credentials view', () => treeRow(page, 'Credentials', 'Sandbox demo credential'));
   });
 
@@ -106,7 +106,7 @@ describe('the extension shell in the workbench', function () {
     const page = wb.page;
     await step(page, 'run "Mobility API: List Vehicles" and pick the environment', () => runCommandAndPick(page, 'Mobility API: List Vehicles', 'Sandbox · MDS staging'));
     await step(page, 'see the result in the tree', async () => {
-      const row = await treeRow(page, 'Environments', 'MDS staging', 30_000, 2);
+      const row = await treeRow(page, 'Environments', 'Sandbox · MDS staging', 30_000, 2);
       const text = await waitUntil('the environment row to show the result', () => row.innerText(), (t) => /200 OK · 500 vehicles/.test(t), { timeoutMs: 20_000, intervalMs: 300 }).catch(() => row.innerText());
       assert.match(text, /200 OK · 500 vehicles/);
     });

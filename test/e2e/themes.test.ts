@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { measurePanelContrast } from './panelContrast';
+import { heatmapStatesAlike, measureHeatmapStates, measurePanelContrast } from './panelContrast';
 import { useWorkbench } from './session';
 import { pickQuickPickItem, runCommand, runCommandAndPick, step, waitForNotification, webview } from './workbench';
 
@@ -71,6 +71,7 @@ describe('the results panel in light, dark and high-contrast themes', function (
       console.log(`      ${theme}: lowest ${readings.reduce((a, b) => (a.ratio <= b.ratio ? a : b)).name} ${Math.min(...readings.map((r) => r.ratio)).toFixed(2)}:1`);
       const low = readings.filter((r) => r.ratio < 4.5).map((r) => `${r.name}: ${r.color} on ${r.background} = ${r.ratio.toFixed(2)}:1`);
       assert.deepEqual(low, [], `${theme}: status colours below 4.5:1`);
+      assert.deepEqual(heatmapStatesAlike(await webview(page).locator('body').evaluate(measureHeatmapStates)), [], `${theme}: heatmap states that look alike without colour`);
     });
   }
 });

@@ -88,7 +88,7 @@ describe('why was my token refused (the rejection doctor)', function () {
         .setProtectedHeader({ alg: 'ES256', kid: cli.kid })
         .sign(createPrivateKey(fs.readFileSync(keyFile, 'utf8')));
       const file = path.join(cli.dir, 'own.http');
-      fs.writeFileSync(file, `GET {{baseUrl}}/vehicles\nAuthorization: Bearer ${token}\n`);
+      fs.writeFileSync(file, `# @authorization as-is\nGET {{baseUrl}}/vehicles\nAuthorization: Bearer ${token}\n`);
       const run = await runCliInProcess(['send', file, '--base-url', base, '--api', 'mds', ...cli.flags]);
       assert.equal(run.code, 1);
       assert.match(causeLine(run.err), /^Likely cause: The server names rule nbf_in_future \(spec RFC 7519 4\.1\.5\): nbf .* not valid yet/);

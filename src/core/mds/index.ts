@@ -12,5 +12,5 @@ export { itemsOf, nextLinkOf, parseMdsError, vehicleListOf } from './mdsModels';
 export type { MdsErrorBody, MdsLocation, MdsVehicle, MdsVehicleStatus, PropulsionType, VehicleListKey, VehicleState, VehicleType } from './mdsModels';
 export { buildEndpointRequest, checkEndpointValues, endpointDefaults, findEndpoint, freeRequest } from './mdsRequests';
 export type { BuildRequestOptions, EndpointRequest, ParameterValues } from './mdsRequests';
-export { checkParameterValue } from './parameterFormats';
+export { PARAMETER_FORMATS, checkParameterValue } from './parameterFormats';
 export { HOUR_MS, UTC_HOUR_FORMAT, floorToUtcHour, formatUtcHour, lastCompleteUtcHour, parseUtcHour, utcHoursBetween } from './utcHour';

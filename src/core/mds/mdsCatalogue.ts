@@ -138,7 +138,7 @@ export const MDS_CATALOGUE: readonly MdsEndpoint[] = [
   },
   {
     api: 'mds', id: 'trips', get title() { return l10n.t('Trips'); }, pathTemplate: '/trips', itemsKey: 'trips', body: 'json',
-    parameters: [parameter('end_time', 'query', 'utc_hour', () => l10n.t('The UTC hour in which the trips ended: end_time=2019-10-01T07 gives trips ending from 07:00:00 to before 08:00:00 UTC.'), LAST_HOUR)],
+    parameters: [parameter('end_time', 'query', 'utc_hour', () => l10n.t('The UTC hour in which the trips ended: trips ending from the start of that hour to before the next.'), LAST_HOUR)],
     get description() { return l10n.t('The trips that ended in one UTC hour. 202 while the hour is not processed, 404 for an hour not yet past or without operations, 200 with an empty list for a processed hour without trips.'); },
     paginates: false, hourEndpoint: true, nearRealtime: false, beta: false, statuses: HOUR_STATUSES,
   },

@@ -13,6 +13,8 @@ export type ParameterFormat = 'utc_hour' | 'epoch_ms' | 'uuid' | 'year_month';
 export interface FormatDescription {
   noun: string;
   description: string;
+  /** How to write it without an example (a prompt that already quotes the default value). */
+  shape: string;
   example: string;
 }
 
@@ -31,21 +33,25 @@ export const PARAMETER_FORMATS: Readonly<Record<ParameterFormat, FormatDescripti
   utc_hour: {
     get noun() { return l10n.t('a UTC hour'); },
     get description() { return l10n.t('YYYY-MM-DDTHH (UTC), for example {0}', '2024-11-05T14'); },
+    get shape() { return l10n.t('YYYY-MM-DDTHH (UTC)'); },
     example: '2024-11-05T14',
   },
   epoch_ms: {
     get noun() { return l10n.t('a timestamp'); },
     get description() { return l10n.t('integer milliseconds since the Unix epoch (UTC), for example {0} for {1}', '1730815200000', '2024-11-05T14:00:00Z'); },
+    get shape() { return l10n.t('integer milliseconds since the Unix epoch (UTC)'); },
     example: '1730815200000',
   },
   uuid: {
     get noun() { return l10n.t('a UUID'); },
     get description() { return l10n.t('8-4-4-4-12 hexadecimal digits, for example {0}', '3c9604d6-b5ee-11e8-96f8-529269fb1459'); },
+    get shape() { return l10n.t('8-4-4-4-12 hexadecimal digits'); },
     example: '3c9604d6-b5ee-11e8-96f8-529269fb1459',
   },
   year_month: {
     get noun() { return l10n.t('a month'); },
     get description() { return l10n.t('YYYY-MM (UTC), for example {0}', '2024-10'); },
+    get shape() { return l10n.t('YYYY-MM (UTC)'); },
     example: '2024-10',
   },
 };
