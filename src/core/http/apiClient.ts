@@ -16,6 +16,8 @@ export const DEFAULT_TIMEOUT_MS = 30_000;
 export const DEFAULT_MAX_BYTES = 50 * 1024 * 1024;
 export const DEFAULT_MAX_PAGES = 1000;
 const MAX_REDIRECTS = 5;
+/** An http(s) URL with its authority: the same URL whatever the base (`http:x` without slashes is relative). */
+const ABSOLUTE_HTTP = /^https?:\/\//i;
 
 export interface ApiClientOptions {
   issuer?: TokenIssuer;
@@ -129,7 +131,8 @@ export class ApiClient {
       }
       const next = nextLinkOf(page.body);
       if (!next) break;
-      const nextUrl = parseUrl(next, page.url);
+      // An absolute link (the usual kind) is read without the page's URL: one parse, not two.
+      const nextUrl = parseUrl(next, ABSOLUTE_HTTP.test(next) ? undefined : page.url);
       if (!nextUrl) {
         result.stoppedBecause = `the next page link ${JSON.stringify(next)} is not a URL`;
         break;
