@@ -227,7 +227,6 @@ export class ApiClient {
         url,
         method: 'GET',
         requestHeaders: { ...headers, Authorization: 'Bearer <redacted>' },
-        ...(token ? { token } : {}),
         status: response.status,
         statusText: response.statusText,
         ok: response.ok,
@@ -239,6 +238,7 @@ export class ApiClient {
         timings: { queuedMs: tQueued - t0, signMs: tSigned - tQueued, ttfbMs: tHeaders - tSigned, totalMs: tDone - tSigned },
         receivedAtMs,
       };
+      if (token) exchange.token = token;
       const serverDateMs = Date.parse(responseHeaders['date'] ?? '');
       if (!Number.isNaN(serverDateMs)) exchange.serverDateMs = serverDateMs;
       const retryAfter = parseRetryAfter(responseHeaders['retry-after'], Date.now());
