@@ -157,6 +157,14 @@ describe('ApiClient against real HTTP servers on 127.0.0.1', () => {
     await assert.rejects(new ApiClient({ timeoutMs: 300 }).listVehicles(env(server), makeTestCredential()), (e: unknown) => isCode('HTTP_TIMEOUT')(e) && /did not answer within/.test((e as Error).message));
   });
 
+  it('the timeout runs from sending, not while the key waits for the next second, and ends with the exchange', async () => {
+    const server = await serve((_req, res) => json(res, 200, { version: '2.0.0', vehicles: [], links: { next: null } }));
+    // Whole seconds: the second and third requests on the key wait for the next second, longer than the timeout.
+    const client = new ApiClient({ timeoutMs: 300, issuer: new TokenIssuer({ clock: new IssueClock({ precision: 'seconds' }) }) });
+    const cred = makeTestCredential();
+    for (let i = 0; i < 3; i++) assert.equal((await client.listVehicles(env(server), cred)).pages[0].status, 200);
+  });
+
   it('cancels through an AbortSignal', async () => {
     const ac = new AbortController();
     // Cancelled once the request is on the server, as a user cancels a request that hangs.

@@ -111,6 +111,20 @@ describe('conformance: the fast pass never accepts what the corrected schema ref
     assert.equal(schema.fastItem?.(page.vehicles_status[1]), false);
   });
 
+  it('timestamps (number, multipleOf 1): the fast pass accepts exactly the numbers the corrected schema accepts', () => {
+    const schema = compiledMdsSchema('vehicles_status', 'corrected', 'micromobility');
+    const base = vehicleStatus();
+    const numbers = [1681855703000, 1681855703000.5, -0, 1514764800000, 1514764799999, 2 ** 53, 2 ** 53 + 2, 1e20, 1e21 - 65536, 1e21, 1e21 + 131072, 1e22, 1e300, Infinity, -Infinity, NaN, 1e-7];
+    let accepted = 0;
+    for (const timestamp of [...numbers, ...fc.sample(fc.oneof(fc.double(), fc.integer(), fc.maxSafeInteger()), { numRuns: 2000, seed: SEED })]) {
+      const item = { ...base, last_event: { ...(base.last_event as Record<string, unknown>), timestamp } };
+      const fast = schema.fastItem?.(item) === true;
+      assert.equal(fast, schema.item?.(item) === true, `timestamp ${timestamp}`);
+      if (fast) accepted++;
+    }
+    assert.ok(accepted > 3, 'some timestamps conform');
+  });
+
   it('models/data-types/uuid.yaml: every string its pattern accepts, the uuid format accepts (so the fast pass drops the format)', () => {
     const pattern = new RegExp(UUID_PATTERN, 'u');
     const format = fullFormats.uuid as RegExp;

@@ -9,6 +9,9 @@ import { IssueClock } from '../clock';
 import { assertCredentialForApi } from './parseCredential';
 import { errorMessage, maskKeyId, MobilityError } from '../base';
 
+/** jose, once the first token has loaded it. */
+let jose: typeof import('./joseOnDemand') | undefined;
+
 /** A freshly signed token. `token` is a secret: show it only on an explicit copy, never log it. */
 export interface IssuedToken {
   token: string;
@@ -43,7 +46,7 @@ export class TokenIssuer {
     const iat = await this.clock.next(credential.kid, options.signal);
     const { header, claims } = buildClaims(credential, audience, iat, lifetime, randomUUID());
     // Loaded on first use, not when the extension activates: setting up jose is much of its code loading.
-    const { SignJWT } = await import('./joseOnDemand');
+    const { SignJWT } = jose ?? (jose = await import('./joseOnDemand'));
     let token: string;
     try {
       // Claims are set as given: jose's setIssuedAt/setExpirationTime would round fractional times.

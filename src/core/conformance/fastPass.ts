@@ -30,7 +30,16 @@ function typesOf(defs: Record<string, unknown>, schema: SchemaObject, depth = 0)
 }
 
 /**
+ * ajv checks `multipleOf: 1` as `x !== parseInt(x)`, which turns the number into text and back (a tenth of the fast
+ * pass over /vehicles/status, whose timestamps carry it). That accepts exactly the whole numbers below 1e21 in size:
+ * from 1e21 on, the text is "1e+21" and parseInt reads 1.
+ */
+const WHOLE_NUMBER_LIMIT = 1e21;
+
+/**
  * Returns a rewritten deep copy of `defs` (a document's `$defs`):
+ * - `type: number` with `multipleOf: 1` becomes `type: integer` between -1e21 and 1e21 (exclusive): the same numbers,
+ *   checked with `% 1` instead of through text (ajv's integer check alone would also take Infinity);
  * - `format: uuid` beside {@link UUID_PATTERN} is dropped: every string the pattern accepts is one that ajv-formats'
  *   uuid format accepts (its expression is the same groups, case-insensitive, with an optional `urn:uuid:`), so the
  *   format adds nothing but a second regular expression per id;
@@ -56,6 +65,12 @@ export function fastPassDefs(defs: Record<string, unknown>): Record<string, unkn
     }
     const schema = node as SchemaObject;
     if (schema.format === 'uuid' && schema.pattern === UUID_PATTERN) delete schema.format;
+    if (schema.type === 'number' && schema.multipleOf === 1 && !('exclusiveMinimum' in schema) && !('exclusiveMaximum' in schema)) {
+      schema.type = 'integer';
+      delete schema.multipleOf;
+      schema.exclusiveMinimum = -WHOLE_NUMBER_LIMIT;
+      schema.exclusiveMaximum = WHOLE_NUMBER_LIMIT;
+    }
     if (Array.isArray(schema.oneOf) && !('discriminator' in schema)) {
       const branches = (schema.oneOf as unknown[]).map(resolve);
       // Only on objects: ajv's discriminator (and `required`) ignore other values, which every branch would then pass.
@@ -98,6 +113,45 @@ function disjointTypes(defs: Record<string, unknown>, branches: (SchemaObject | 
     }
   }
   return branches.length > 1;
+}
+
+/** Keywords whose value is one schema, a list of schemas, or schemas by name (JSON Schema 2020-12). */
+const ONE_SCHEMA = new Set(['not', 'if', 'then', 'else', 'items', 'contains', 'additionalProperties', 'propertyNames', 'unevaluatedItems', 'unevaluatedProperties']);
+const SCHEMA_LISTS = new Set(['allOf', 'anyOf', 'oneOf', 'prefixItems']);
+const SCHEMA_MAPS = new Set(['properties', 'patternProperties', 'dependentSchemas']);
+
+/**
+ * `schema` with every local `$ref` (`#/$defs/<name>`) replaced by a copy of its target, itself expanded: ajv then
+ * compiles the fast pass as one function instead of a call per reference (each with an object of its own for ajv's
+ * context: 3 to 4 calls and objects per id, a dozen ids per /vehicles/status item). A `$ref` alone becomes its
+ * target; beside other keywords it becomes one more `allOf` entry, which is what a 2020-12 `$ref` means. A reference
+ * inside its own target (recursion) or to anything but a name in `defs` stays a `$ref`, for `defs` to resolve.
+ */
+export function inlineLocalRefs(defs: Record<string, unknown>, schema: unknown): unknown {
+  const expand = (node: unknown, open: readonly string[]): unknown => {
+    if (!node || typeof node !== 'object' || Array.isArray(node)) return node;
+    const source = node as SchemaObject;
+    const copy: SchemaObject = {};
+    for (const [key, value] of Object.entries(source)) {
+      if (key === '$ref') continue;
+      if (ONE_SCHEMA.has(key)) copy[key] = expand(value, open);
+      else if (SCHEMA_LISTS.has(key) && Array.isArray(value)) copy[key] = value.map((child) => expand(child, open));
+      else if (SCHEMA_MAPS.has(key) && value && typeof value === 'object') copy[key] = Object.fromEntries(Object.entries(value).map(([name, child]) => [name, expand(child, open)]));
+      else copy[key] = value;
+    }
+    if (source.$ref === undefined) return copy;
+    const ref = source.$ref;
+    const name = typeof ref === 'string' && ref.startsWith('#/$defs/') ? ref.slice('#/$defs/'.length) : undefined;
+    if (name === undefined || open.includes(name) || !Object.prototype.hasOwnProperty.call(defs, name)) {
+      copy.$ref = ref;
+      return copy;
+    }
+    const target = expand(defs[name], [...open, name]);
+    if (Object.keys(copy).length === 0) return target;
+    copy.allOf = [...(Array.isArray(copy.allOf) ? (copy.allOf as unknown[]) : []), target];
+    return copy;
+  };
+  return expand(schema, []);
 }
 
 /** Accepted strings remembered per pattern, at most (then forgotten all at once). */

@@ -7,7 +7,7 @@ import Ajv2020 from 'ajv/dist/2020';
 import type { ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { MdsEndpointId } from '../mds';
-import { fastPassDefs, rememberingRegExp } from './fastPass';
+import { fastPassDefs, inlineLocalRefs, rememberingRegExp } from './fastPass';
 import type { MdsMode, SchemaCorrectionId, SchemaObject } from './schemaCorrections';
 import { correctSchema, officialSchema } from './schemaCorrections';
 import eventsHistorical from './schemas/events_historical.json';
@@ -104,6 +104,12 @@ function getFastAjv(): Ajv2020 {
   return fastAjv;
 }
 
+/** The fast pass of an item: its references expanded in place, so that ajv compiles it into one function. */
+function compileFastItem(defs: Record<string, unknown>): ValidateFunction {
+  const item = inlineLocalRefs(defs, { $ref: '#/$defs/item' });
+  return getFastAjv().compile(typeof item === 'object' && item !== null ? { ...item, $defs: defs } : { $ref: '#/$defs/item', $defs: defs });
+}
+
 /** The validators of `name` for a variant and a mode, compiled on first use and kept. */
 export function compiledMdsSchema(name: MdsSchemaName, variant: SchemaVariant, mode: MdsMode): CompiledMdsSchema {
   const key = `${name}|${variant}|${variant === 'official' ? '' : mode}`;
@@ -120,7 +126,7 @@ export function compiledMdsSchema(name: MdsSchemaName, variant: SchemaVariant, m
     // Two entry points over the same document: the envelope sees `$defs/item` as `true`.
     const envelope = ajvInstance.compile(hasItem ? { ...root, $defs: { ...rootDefs, item: true } } : root);
     const item = hasItem ? ajvInstance.compile({ $ref: '#/$defs/item', $defs: rootDefs }) : null;
-    const fastItem = hasItem && variant === 'corrected' ? getFastAjv().compile({ $ref: '#/$defs/item', $defs: fastPassDefs(rootDefs) }) : null;
+    const fastItem = hasItem && variant === 'corrected' ? compileFastItem(fastPassDefs(rootDefs)) : null;
     entry = { envelope, item, fastItem, root, bugs };
     compiled.set(key, entry);
   }

@@ -25,8 +25,28 @@ export interface Environment {
   headers?: Record<string, string>;
 }
 
+/**
+ * Base URLs already checked, with their normal form: every token (its audience) and every request
+ * checks the base URL again, and parsing it was a good part of what a request costs besides
+ * signing and sending. Only good ones are kept (a bad one throws each time); the answer depends on
+ * the text alone. Bounded: cleared when full.
+ */
+const checkedBaseUrls = new Map<string, string>();
+const MAX_CHECKED_BASE_URLS = 64;
+
 /** Checks that a base URL is an absolute http(s) URL and returns it without a trailing slash. */
 export function normaliseBaseUrl(baseUrl: string | undefined, envName: string): string {
+  const known = baseUrl === undefined ? undefined : checkedBaseUrls.get(baseUrl);
+  if (known !== undefined) return known;
+  const normalised = checkBaseUrl(baseUrl, envName);
+  if (baseUrl !== undefined) {
+    if (checkedBaseUrls.size >= MAX_CHECKED_BASE_URLS) checkedBaseUrls.clear();
+    checkedBaseUrls.set(baseUrl, normalised);
+  }
+  return normalised;
+}
+
+function checkBaseUrl(baseUrl: string | undefined, envName: string): string {
   const text = (baseUrl ?? '').trim();
   if (!text) {
     throw new MobilityError('BASE_URL_MISSING', l10n.t('The environment "{0}" has no base URL. Set its base URL in the settings first.', envName));

@@ -16,6 +16,8 @@ export const DEFAULT_TIMEOUT_MS = 30_000;
 export const DEFAULT_MAX_BYTES = 50 * 1024 * 1024;
 export const DEFAULT_MAX_PAGES = 1000;
 const MAX_REDIRECTS = 5;
+/** An http(s) URL with its authority: the same URL whatever the base (`http:x` without slashes is relative). */
+const ABSOLUTE_HTTP = /^https?:\/\//i;
 
 export interface ApiClientOptions {
   issuer?: TokenIssuer;
@@ -53,11 +55,16 @@ export class ApiClient {
   async get(url: string, environment: Environment, credential: Credential, options: RequestOptions = {}): Promise<HttpExchange> {
     const origin = new URL(normaliseBaseUrl(environment.baseUrl, environment.name)).origin;
     // Before anything is signed: a header that cannot be sent fails here, not after signing.
-    requestHeadersFor(environment, options.headers, this.userAgent);
+    const headers = requestHeadersFor(environment, options.headers, this.userAgent);
+    return this.getWith(url, origin, headers, environment, credential, options);
+  }
+
+  /** `get` with the origin and the headers (all but Authorization) already worked out, once per request rather than per page. */
+  private async getWith(url: string, origin: string, headers: Readonly<Record<string, string>>, environment: Environment, credential: Credential, options: RequestOptions): Promise<HttpExchange> {
     const redirectedFrom: string[] = [];
     let current = url;
     for (;;) {
-      const exchange = await this.once(current, environment, credential, options);
+      const exchange = await this.once(current, headers, environment, credential, options);
       const location = exchange.responseHeaders['location'];
       if (exchange.status < 300 || exchange.status >= 400 || !location || exchange.status === 304) {
         if (redirectedFrom.length) exchange.redirectedFrom = redirectedFrom;
@@ -89,10 +96,11 @@ export class ApiClient {
     const origin = new URL(base).origin;
     const url = requestUrl(environment, request.path, request.query);
     const first = options.from ?? url;
-    if (!URL.canParse(first) || new URL(first).origin !== origin) {
+    // Most often `first` is the URL just built under the base URL, which the prefix shows without parsing it again.
+    if (!first.startsWith(`${origin}/`) && parseUrl(first)?.origin !== origin) {
       throw new MobilityError('HTTP_REDIRECT_CROSS_ORIGIN', l10n.t('The page {0} is not on the origin of the environment ({1}); the token is not sent there.', first, origin));
     }
-    requestHeadersFor(environment, request.headers, this.userAgent);
+    const headers = requestHeadersFor(environment, request.headers, this.userAgent);
     const pageOptions: RequestOptions = { signal: options.signal, lifetimeSeconds: options.lifetimeSeconds, headers: request.headers, authorization: options.authorization };
     const maxPages = options.maxPages ?? DEFAULT_MAX_PAGES;
     const result: ApiResult = { outcome: 'empty', url: first, pages: [], items: [] };
@@ -100,7 +108,7 @@ export class ApiClient {
     let current = first;
     let keptText = 0;
     for (;;) {
-      const page = await this.get(current, environment, credential, pageOptions);
+      const page = await this.getWith(current, origin, headers, environment, credential, pageOptions);
       result.pages.push(page);
       options.onPage?.(page, result.pages.length);
       if (!page.ok || page.status === 202) {
@@ -123,7 +131,8 @@ export class ApiClient {
       }
       const next = nextLinkOf(page.body);
       if (!next) break;
-      const nextUrl = URL.canParse(next, page.url) ? new URL(next, page.url) : undefined;
+      // An absolute link (the usual kind) is read without the page's URL: one parse, not two.
+      const nextUrl = parseUrl(next, ABSOLUTE_HTTP.test(next) ? undefined : page.url);
       if (!nextUrl) {
         result.stoppedBecause = `the next page link ${JSON.stringify(next)} is not a URL`;
         break;
@@ -177,7 +186,7 @@ export class ApiClient {
     return listing;
   }
 
-  private async once(url: string, environment: Environment, credential: Credential, options: RequestOptions): Promise<HttpExchange> {
+  private async once(url: string, baseHeaders: Readonly<Record<string, string>>, environment: Environment, credential: Credential, options: RequestOptions): Promise<HttpExchange> {
     const t0 = performance.now();
     const release = await this.queue.acquire(credential.kid, options.signal);
     let released = false;
@@ -187,13 +196,18 @@ export class ApiClient {
         release();
       }
     };
+    let timer: NodeJS.Timeout | undefined;
     try {
       const tQueued = performance.now();
       const token = options.authorization === undefined ? await this.issuer.issue(credential, environment, { signal: options.signal, lifetimeSeconds: options.lifetimeSeconds }) : undefined;
       const tSigned = performance.now();
-      const headers: Record<string, string> = { ...requestHeadersFor(environment, options.headers, this.userAgent), Authorization: token ? `Bearer ${token.token}` : (options.authorization ?? '') };
-      const timeout = AbortSignal.timeout(this.timeoutMs);
-      const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
+      const headers: Record<string, string> = { ...baseHeaders, Authorization: token ? `Bearer ${token.token}` : (options.authorization ?? '') };
+      // The timeout covers the answer and its body, from here. A timer cleared when the exchange ends, rather than
+      // AbortSignal.timeout, whose timer and finalizer stay behind every request until the timeout has passed.
+      const timeout = new AbortController();
+      timer = setTimeout(() => timeout.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError')), this.timeoutMs);
+      timer.unref();
+      const signal = options.signal ? AbortSignal.any([options.signal, timeout.signal]) : timeout.signal;
       let response: Response;
       try {
         response = await fetch(url, { method: 'GET', headers, redirect: 'manual', signal });
@@ -205,14 +219,14 @@ export class ApiClient {
       releaseOnce();
       const responseHeaders: Record<string, string> = {};
       response.headers.forEach((value, name) => (responseHeaders[name] = value));
-      const contentType = response.headers.get('content-type') ?? '';
-      const raw = await this.readBody(response, url, options.signal);
+      // Read from the copy: each Headers.get lower-cases and looks the name up again.
+      const contentType = responseHeaders['content-type'] ?? '';
+      const raw = await this.readBody(response, responseHeaders, url, options.signal);
       const tDone = performance.now();
       const exchange: HttpExchange = {
         url,
         method: 'GET',
         requestHeaders: { ...headers, Authorization: 'Bearer <redacted>' },
-        ...(token ? { token } : {}),
         status: response.status,
         statusText: response.statusText,
         ok: response.ok,
@@ -224,19 +238,22 @@ export class ApiClient {
         timings: { queuedMs: tQueued - t0, signMs: tSigned - tQueued, ttfbMs: tHeaders - tSigned, totalMs: tDone - tSigned },
         receivedAtMs,
       };
-      const serverDateMs = Date.parse(response.headers.get('date') ?? '');
+      if (token) exchange.token = token;
+      const serverDateMs = Date.parse(responseHeaders['date'] ?? '');
       if (!Number.isNaN(serverDateMs)) exchange.serverDateMs = serverDateMs;
-      const retryAfter = parseRetryAfter(response.headers.get('retry-after'), Date.now());
+      const retryAfter = parseRetryAfter(responseHeaders['retry-after'], Date.now());
       if (retryAfter !== undefined) exchange.retryAfterSeconds = retryAfter;
       interpretBody(exchange, raw);
       return exchange;
     } finally {
+      clearTimeout(timer);
       releaseOnce();
     }
   }
 
-  private async readBody(response: Response, url: string, userSignal: AbortSignal | undefined): Promise<Uint8Array> {
-    const declared = Number(response.headers.get('content-length'));
+  private async readBody(response: Response, responseHeaders: Readonly<Record<string, string>>, url: string, userSignal: AbortSignal | undefined): Promise<Uint8Array> {
+    const length = responseHeaders['content-length'];
+    const declared = Number(length ?? null);
     if (Number.isFinite(declared) && declared > this.maxBytes) {
       await response.body?.cancel().catch(() => undefined);
       throw tooLarge(url, this.maxBytes, declared);
@@ -244,8 +261,8 @@ export class ApiClient {
     if (!response.body) return new Uint8Array(0);
     // An uncompressed body of a declared size within the cap is read in one piece (undici refuses a
     // body that does not match its Content-Length); otherwise chunks are counted as they arrive.
-    const encoding = response.headers.get('content-encoding');
-    if (Number.isFinite(declared) && response.headers.has('content-length') && (!encoding || encoding === 'identity')) {
+    const encoding = responseHeaders['content-encoding'];
+    if (Number.isFinite(declared) && length !== undefined && (!encoding || encoding === 'identity')) {
       try {
         return new Uint8Array(await response.arrayBuffer());
       } catch (err) {
@@ -269,5 +286,14 @@ export class ApiClient {
       throw describeFetchError(err, url, userSignal, this.timeoutMs, true);
     }
     return Buffer.concat(chunks, total);
+  }
+}
+
+/** `new URL(text, base)`, or undefined when it is not a URL (one parse, where `URL.canParse` and `new URL` are two). */
+function parseUrl(text: string, base?: string): URL | undefined {
+  try {
+    return new URL(text, base);
+  } catch {
+    return undefined;
   }
 }

@@ -8,6 +8,8 @@ export interface CsvTable {
 
 /** True for the CSV media types: `text/vnd.mds+csv` (MDS reports), `text/csv`, `application/csv`. */
 export function isCsvContentType(contentType: string): boolean {
+  // Every CSV type names csv: the usual JSON answer is told without splitting and lower-casing its type.
+  if (!/csv/i.test(contentType)) return false;
   const type = (contentType.split(';', 1)[0] ?? '').trim().toLowerCase();
   return type === 'text/csv' || type === 'application/csv' || /^text\/[a-z0-9.-]+\+csv$/.test(type);
 }

@@ -3,7 +3,7 @@
 // request's outcome is.
 import { isCsvContentType, parseCsv } from './csvBody';
 import type { VehiclesQuery } from '../environment';
-import { errorMessage, MAX_JSON_DEPTH, jsonNestsDeeperThan } from '../base';
+import { errorMessage, MAX_JSON_DEPTH, valueNestsDeeperThan } from '../base';
 import type { MdsErrorBody, VehicleListKey } from '../mds';
 import { parseMdsError } from '../mds';
 import type { IssuedToken } from '../auth';
@@ -152,18 +152,25 @@ export function interpretBody(exchange: HttpExchange, raw: Uint8Array): void {
     }
   }
   const looksJson = /\bjson\b|\+json/i.test(exchange.contentType) || (!exchange.contentType && /^\s*[[{]/.test(text));
-  if (looksJson && jsonNestsDeeperThan(text)) {
-    // It would parse, but rendering or serialising it later would overflow the stack.
-    exchange.bodyProblem = `The body is declared as JSON but nests lists or objects more than ${MAX_JSON_DEPTH} levels deep, so it is kept as text and not parsed.`;
-  } else if (looksJson) {
+  if (looksJson) {
+    let value: unknown;
+    let parsed = false;
     try {
-      exchange.body = JSON.parse(text) as unknown;
+      value = JSON.parse(text) as unknown;
+      parsed = true;
+    } catch (err) {
+      exchange.bodyProblem = `The body is declared as JSON but does not parse: ${errorMessage(err)}`;
+    }
+    // JSON.parse copes with any depth, but rendering or serialising the value later would overflow the
+    // stack. Checked on the value: a walk of it costs a twentieth of JSON.parse, a scan of the text as much again.
+    if (parsed && valueNestsDeeperThan(value)) {
+      exchange.bodyProblem = `The body is declared as JSON but nests lists or objects more than ${MAX_JSON_DEPTH} levels deep, so it is kept as text.`;
+    } else if (parsed) {
+      exchange.body = value;
       exchange.bodyKind = 'json';
       if (raw.byteLength <= KEEP_TEXT_BYTES) exchange.text = text;
       exchange.mdsError = exchange.ok ? undefined : parseMdsError(exchange.body);
       return;
-    } catch (err) {
-      exchange.bodyProblem = `The body is declared as JSON but does not parse: ${errorMessage(err)}`;
     }
   }
   exchange.body = text;
