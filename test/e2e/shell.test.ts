@@ -4,8 +4,8 @@ import { SignJWT } from 'jose';
 import { distinctKeyPair, keyFixture } from '../unit/keyFixtures';
 import { waitUntil } from '../unit/support/waitUntil';
 import { useWorkbench } from './session';
-import {
 import { maskKeyId } from '../../src/core/base/redact';
+import {
   answerInputBox,
   openViewContainer,
   pickQuickPickItem,
