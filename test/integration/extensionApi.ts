@@ -14,3 +14,14 @@ export function exportsOf(): MobilityApiExports {
   assert.ok(ext?.isActive, 'the extension is active');
   return ext.exports;
 }
+
+/**
+ * Reverts and closes every unsaved untitled editor a test opened. Left open, they would make a later debug session
+ * stop to ask where to save them (`debug.saveBeforeStart`), and a later test wait on that dialog.
+ */
+export async function closeUnsavedUntitled(): Promise<void> {
+  for (const document of vscode.workspace.textDocuments.filter((d) => d.isUntitled && d.isDirty)) {
+    await vscode.window.showTextDocument(document);
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+  }
+}

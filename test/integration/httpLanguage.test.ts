@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import * as vscode from 'vscode';
 import { waitUntil } from '../unit/support/waitUntil';
+import { closeUnsavedUntitled } from './extensionApi';
 
 const REQUESTS = ['# @name vehicles', 'GET https://nowhere.invalid/vehicles HTTP/1.1', 'Accept: application/json', '', '###', ''].join('\n');
 
@@ -18,7 +19,10 @@ function lensesOf(uri: vscode.Uri, want: number): Promise<vscode.CodeLens[]> {
 describe('request files: the http language and the lens (issue #24)', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mobility-http-language-'));
 
-  after(() => fs.rmSync(dir, { recursive: true, force: true }));
+  after(async () => {
+    await closeUnsavedUntitled();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
 
   for (const name of ['requests.http', 'requests.rest']) {
     it(`opens ${name} as HTTP, with the lens above its GET`, async () => {

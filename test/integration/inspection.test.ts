@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import * as vscode from 'vscode';
-import { exportsOf, run } from './extensionApi';
+import { closeUnsavedUntitled, exportsOf, run } from './extensionApi';
 
 
 /** The markdown of our hover at a position (other providers may answer too). */
@@ -116,6 +116,8 @@ describe('token inspection where people debug: hover, debugger, history, compare
   });
 
   it('Decode JWT in the Variables and Watch views decodes a variable of a Node program paused at a breakpoint', async () => {
+    // An unsaved editor left by another test would make the debug session ask where to save it first.
+    await closeUnsavedUntitled();
     const folder = vscode.workspace.workspaceFolders?.[0];
     const program = path.resolve(__dirname, '..', '..', '..', 'test', 'integration', 'fixtures', 'holdsToken.js');
     const started = await vscode.debug.startDebugging(folder, {
