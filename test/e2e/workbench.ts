@@ -74,11 +74,20 @@ export async function closeQuickInput(page: Page): Promise<void> {
 }
 
 async function openPalette(page: Page, query: string): Promise<void> {
-  await closeQuickInput(page);
-  await page.keyboard.press('F1');
-  const input = page.locator(QUICK_INPUT_BOX);
-  await input.waitFor({ state: 'visible', timeout: 15_000 });
-  await input.fill(`>${query}`);
+  // Right after the window loads, the workbench can take the palette away again (it turns inert, then
+  // hides) while it restores views; open it again rather than wait on an input that is gone.
+  for (let attempt = 1; ; attempt++) {
+    await closeQuickInput(page);
+    await page.keyboard.press('F1');
+    const input = page.locator(QUICK_INPUT_BOX);
+    try {
+      await input.waitFor({ state: 'visible', timeout: 15_000 });
+      await input.fill(`>${query}`, { timeout: 5000 });
+      return;
+    } catch (err) {
+      if (attempt >= 4) throw err;
+    }
+  }
 }
 
 async function paletteLabels(page: Page): Promise<string[]> {
