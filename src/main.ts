@@ -21,6 +21,7 @@ import { registerRequestFiles } from './commands/requestFiles';
 import { RequestRunner } from './commands/requestRunner';
 import { registerSendRequest } from './commands/sendRequest';
 import { ClientFactory } from './services/clientFactory';
+import { GrpcService } from './services/grpcService';
 import type { CachedModule } from './services/codeCache';
 import { CredentialStore } from './services/credentialStore';
 import type { StoredCredentialInfo } from './services/credentialStore';
@@ -63,10 +64,12 @@ export function activate(context: vscode.ExtensionContext, startup?: StartupInfo
   running = sandbox;
   const clients = new ClientFactory(settings, context.globalState, log);
   const results = registerResultsPanel(context, channel);
+  // Loads the gRPC bundle the first time a gRPC feature is used, not now.
+  const grpc = new GrpcService(clients, settings);
   // In memory only, so a reload clears both: the session's issued tokens and the hover links' token ids.
   const tokenHistory = new TokenHistory();
   const tokenHandles = new TokenHandles();
-  const deps: CommandDeps = { context, log, settings, credentials, environments, sandbox, clients, clockStore: clients, results, tokenHistory, session: { warnedDeprecated: new Set() } };
+  const deps: CommandDeps = { context, log, settings, credentials, environments, sandbox, clients, clockStore: clients, results, grpc, tokenHistory, session: { warnedDeprecated: new Set() } };
 
   const runner = new RequestRunner(deps);
 
@@ -78,6 +81,7 @@ export function activate(context: vscode.ExtensionContext, startup?: StartupInfo
     environments,
     sandbox,
     clients,
+    grpc,
     results,
     environmentsTree,
     credentialsTree,

@@ -4,6 +4,7 @@ import type { ResultsPanelController } from '../webview/resultsController';
 import type { ClientFactory, ClockMarks } from '../services/clientFactory';
 import type { CredentialStore } from '../services/credentialStore';
 import type { EnvironmentRegistry } from '../services/environmentRegistry';
+import type { GrpcService } from '../services/grpcService';
 import type { Logger } from '../services/logger';
 import type { SandboxService } from '../services/sandboxService';
 import type { Settings } from '../services/settings';
@@ -20,6 +21,8 @@ export interface CommandDeps {
   clients: ClientFactory;
   clockStore: ClockMarks;
   results: ResultsPanelController;
+  /** gRPC schemas, templates and calls; its libraries load on first use. */
+  grpc: GrpcService;
   /** The tokens issued in this window (jti, times, use), for the tree; texts in memory only. */
   tokenHistory: TokenHistory;
   /** Things said once per session, such as the deprecation warning per credential. */

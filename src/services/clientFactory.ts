@@ -3,7 +3,7 @@ import path from 'node:path';
 import * as vscode from 'vscode';
 import { ApiClient } from '../core/http';
 import { defaultStateDir, expandHome, IssueClock, keyIdDigest, openSharedClock } from '../core/clock';
-import type { ClockStore, SharedClock } from '../core/clock';
+import type { ClockStore, KeyRequestQueue, SharedClock } from '../core/clock';
 import { TokenIssuer } from '../core/auth';
 import { migrateGlobalStateClock } from './globalStateClockStore';
 import type { Logger } from './logger';
@@ -75,6 +75,12 @@ export class ClientFactory extends Disposable implements ClockMarks {
 
   get issuer(): TokenIssuer {
     return this.get().issuer;
+  }
+
+  /** The per-key request queue shared with every window and process: gRPC calls take their place in it as REST requests do. */
+  get queue(): KeyRequestQueue {
+    this.get();
+    return this.sharedClock().queue;
   }
 
   async forget(keyId: string, stillRemoved: () => Promise<boolean>): Promise<void> {

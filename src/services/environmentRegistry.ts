@@ -52,6 +52,8 @@ export class EnvironmentRegistry extends Disposable {
       audienceAsList: this.settings.audienceAsList,
       // An empty setting sends no Accept at all (an empty value removes the client's default, see requestHeadersFor).
       headers: e.api === 'mds' ? { Accept: accept } : {},
+      // The sandbox's gRPC servers speak plaintext on loopback and serve reflection.
+      ...(e.grpcTarget ? { grpc: { target: e.grpcTarget, plaintext: true } } : {}),
     }));
   }
 

@@ -1,6 +1,9 @@
+import os from 'node:os';
+import path from 'node:path';
 import * as vscode from 'vscode';
 import type { IssuerDomains } from '../core/auth';
-import type { ApiKind, Environment } from '../core/environment';
+import type { ApiKind, Environment, GrpcEndpoint } from '../core/environment';
+import { parseGrpcEndpoint } from '../core/environment';
 import type { ClockPrecision } from '../core/clock';
 import { specEnvironmentName } from '../results/environmentNames';
 
@@ -15,6 +18,7 @@ interface CustomEnvironmentSetting {
   baseUrl?: unknown;
   audience?: unknown;
   headers?: unknown;
+  grpc?: unknown;
 }
 
 /** The three environments of the spec; their base URLs are settings, empty until the user sets them. */
@@ -23,6 +27,14 @@ export const BUILT_IN_ENVIRONMENTS: ReadonlyArray<{ id: string; api: ApiKind; st
   { id: 'mds-production', api: 'mds', stage: 'production', name: specEnvironmentName('mds-production'), setting: 'mds.productionBaseUrl' },
   { id: 'maas-staging', api: 'maas', stage: 'staging', name: specEnvironmentName('maas-staging'), setting: 'maas.stagingBaseUrl' },
 ];
+
+/** A path from settings made absolute: `~` is the home folder, a relative path is relative to the first workspace folder. */
+function workspacePath(p: string): string {
+  if (p === '~' || p.startsWith('~/')) return path.join(os.homedir(), p.slice(1));
+  if (path.isAbsolute(p)) return p;
+  const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+  return folder ? path.join(folder, p) : path.resolve(p);
+}
 
 /** Typed read access to the `mobilityApi.*` settings. Never holds secrets. */
 export class Settings {
@@ -105,6 +117,18 @@ export class Settings {
       headers: headersFor(b.api),
     }));
     const problems: string[] = [];
+    const grpcOf = (raw: unknown, where: string): GrpcEndpoint | undefined => {
+      const read = parseGrpcEndpoint(raw, where, workspacePath);
+      problems.push(...read.problems);
+      return read.problems.length ? undefined : read.endpoint;
+    };
+    const grpcSettings = config.get<Record<string, unknown>>('grpc.environments', {}) ?? {};
+    for (const e of environments) {
+      const raw = grpcSettings[e.id];
+      if (raw === undefined || raw === null || raw === '') continue;
+      const grpc = grpcOf(raw, `mobilityApi.grpc.environments["${e.id}"]`);
+      if (grpc) e.grpc = grpc;
+    }
     const custom = config.get<unknown[]>('customEnvironments', []);
     (Array.isArray(custom) ? custom : []).forEach((entry, index) => {
       const e = (typeof entry === 'object' && entry !== null ? entry : {}) as CustomEnvironmentSetting;
@@ -119,7 +143,10 @@ export class Settings {
       if (typeof e.headers === 'object' && e.headers !== null) {
         for (const [k, v] of Object.entries(e.headers as Record<string, unknown>)) if (typeof v === 'string') headers[k] = v;
       }
-      environments.push({ id, name: e.name.trim(), api: e.api, stage: typeof e.stage === 'string' && e.stage ? e.stage : 'custom', baseUrl: e.baseUrl.trim(), audience, audienceAsList: this.audienceAsList, headers });
+      const environment: Environment = { id, name: e.name.trim(), api: e.api, stage: typeof e.stage === 'string' && e.stage ? e.stage : 'custom', baseUrl: e.baseUrl.trim(), audience, audienceAsList: this.audienceAsList, headers };
+      const grpc = e.grpc === undefined ? undefined : grpcOf(e.grpc, `${where}.grpc`);
+      if (grpc) environment.grpc = grpc;
+      environments.push(environment);
       return undefined;
     });
     return { environments, problems };

@@ -5,6 +5,7 @@ import * as vscode from 'vscode';
 import type { ApiResult, HttpExchange, VehicleListing } from '../core/http';
 import type { DecodedToken, LintFinding, SignatureCheck } from '../core/auth';
 import type { Environment } from '../core/environment';
+import type { GrpcCallResult } from '../core/grpc';
 import type { MobilityError } from '../core/base';
 import type { HostMessage, ResultView } from '../shared/protocol';
 import { parsePersistedState, RESULTS_VIEW_TYPE } from '../shared/protocol';
@@ -28,8 +29,28 @@ import { heldSend } from './heldResult';
 // This bundle (dist/resultsPanel.js) has its own copy of @vscode/l10n: point it at the extension's strings.
 configureHostL10n();
 
+/** What a gRPC call's answer is shown with (Send gRPC Request, a `.http` GRPC request). */
+export interface GrpcResultArgs {
+  environment: Environment;
+  /** The call's outcome; its `token` stays host-side (the panel shows the decoded claims only). */
+  result: GrpcCallResult;
+  /** For the tab and the header: "VehicleService/ListVehicles". */
+  title: string;
+  /** The target called, "127.0.0.1:50051". */
+  target: string;
+  credentialLabel?: string;
+  /** "Run again": the same call with a fresh token. */
+  runAgain?: () => Promise<unknown>;
+  /** "Copy as grpcurl": a ready-to-paste command (token in a shell variable on its own line). */
+  grpcurlCommand?: () => Promise<string>;
+  /** For an UNAUTHENTICATED / PERMISSION_DENIED explanation: credential type and the key's clock mark. */
+  refusal?: Partial<RefusalContext>;
+}
+
 /** What the commands call to show a result. */
 export interface ResultsPanelMethods extends vscode.Disposable {
+  /** A gRPC call's answer: status, headers, trailers, timing and each response message. */
+  showGrpcResult(args: GrpcResultArgs): void;
   /** A vehicles request that got an answer (2xx or not). */
   showListing(args: {
     environment: Environment;
@@ -162,6 +183,10 @@ export function createResultsPanels(context: vscode.ExtensionContext, log: vscod
   };
 
   return {
+    showGrpcResult() {
+      // The panel's gRPC view lands with its own change (issue 22); until then a call's answer is not shown here.
+      throw new Error('The results panel cannot show gRPC results yet.');
+    },
     restore(webviewPanel, state) {
       // The webview persists a summary and its UI choices, never rows or tokens (see protocol.ts).
       const persisted = parsePersistedState(state);

@@ -23,6 +23,24 @@ export interface Environment {
   audienceAsList?: boolean;
   /** Extra request headers, e.g. `Accept: application/vnd.mds+json;version=2.0`. */
   headers?: Record<string, string>;
+  /** Where the environment's gRPC endpoints are, when it has them (same audience as REST, spec 5.3). */
+  grpc?: GrpcEndpoint;
+}
+
+/** An environment's gRPC target and schema source, as the user set them. Nothing secret. */
+export interface GrpcEndpoint {
+  /** `host:port` (a host alone means port 443). */
+  target: string;
+  /** No TLS: allowed only to this computer (loopback). */
+  plaintext?: boolean;
+  /** A PEM file of CA certificates to trust instead of the system's. */
+  caFile?: string;
+  /** `.proto` files that define the services, used instead of server reflection. */
+  protoFiles?: string[];
+  /** Folders the `.proto` files' imports are looked up in. */
+  importPaths?: string[];
+  /** A descriptor set (`protoc --descriptor_set_out`), used instead of reflection. */
+  protoset?: string;
 }
 
 /**

@@ -5,6 +5,7 @@
 export { appendQuery, checkRequestPath, requestUrl, vehiclesPath, vehiclesUrl } from './apiRequest';
 export type { ApiRequest, QueryInput, VehiclesQuery } from './apiRequest';
 export { API_LABELS, audienceOf, normaliseBaseUrl, withoutTrailingSlashes } from './environment';
-export type { ApiKind, Environment } from './environment';
+export type { ApiKind, Environment, GrpcEndpoint } from './environment';
+export { parseGrpcEndpoint } from './grpcEndpoint';
 export { MDS_CSV_ACCEPT, requestHeadersFor, takeUserAuthorization } from './requestHeaders';
 export type { UserAuthorization } from './requestHeaders';

@@ -4,7 +4,7 @@
 // Imports `base`, `environment`, `clock`, `auth` and `mds`; never `http`, never `vscode`.
 
 export { callMethod } from './call';
-export type { GrpcCallResult } from './call';
+export type { GrpcCallRequest, GrpcCallResult } from './call';
 export type { GrpcAuth, MetadataEntries } from './callAuth';
 export { openConnection } from './connection';
 export type { GrpcConnection } from './connection';
@@ -12,6 +12,8 @@ export { parseMessagesJson } from './messageJson';
 export { describeSymbol } from './protoText';
 export { reflectSchema } from './reflection';
 export { findMethod, findType, listServices, loadProtoFiles, loadProtoset } from './schema';
-export type { GrpcSchema } from './schema';
+export type { GrpcMethodInfo, GrpcSchema, GrpcServiceInfo, SchemaSource } from './schema';
+export { GrpcSessions } from './session';
+export type { GrpcServiceListing } from './session';
 export type { MetadataView } from './status';
 export { messageTemplate } from './template';

@@ -1,0 +1,70 @@
+// The window's gRPC side: loads the gRPC bundle (dist/grpc.js) the first time a gRPC feature is used, keeps one
+// channel and schema per environment (core GrpcSessions), and signs each call's token with the same issuer and the
+// same shared per-key queue as REST requests, so that REST and gRPC tokens of a key follow one clock (spec 5, rule 6).
+import path from 'node:path';
+import * as vscode from 'vscode';
+import type { Credential } from '../core/auth';
+import { MobilityError } from '../core/base';
+import type { Environment, GrpcEndpoint } from '../core/environment';
+import type { GrpcAuth, GrpcCallRequest, GrpcCallResult, GrpcServiceListing, GrpcSessions } from '../core/grpc';
+import type { ClientFactory } from './clientFactory';
+import { Disposable } from './lifecycle';
+import type { Settings } from './settings';
+
+type GrpcEngine = typeof import('../commands/grpcEngine');
+
+function loadEngine(): GrpcEngine {
+  // A computed path, so that esbuild leaves this require to run time (Node loads the file once).
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return require(path.join(__dirname, 'grpc.js')) as GrpcEngine;
+}
+
+/** The gRPC endpoint of `environment`, or GRPC_TARGET_INVALID saying which setting gives it one. */
+export function grpcEndpointOf(environment: Environment): GrpcEndpoint {
+  if (environment.grpc) return environment.grpc;
+  throw new MobilityError('GRPC_TARGET_INVALID', vscode.l10n.t('{0} has no gRPC target. Set one in the setting mobilityApi.grpc.environments (for example {"{1}": {"target": "grpc.example.com:443"}}), or in the environment\'s "grpc" in mobilityApi.customEnvironments.', environment.name, environment.id));
+}
+
+/** gRPC for the shell: schemas, templates and calls per environment. Nothing here is loaded at activation. */
+export class GrpcService extends Disposable {
+  private loaded: { engine: GrpcEngine; sessions: GrpcSessions } | undefined;
+
+  constructor(private readonly clients: ClientFactory, private readonly settings: Settings) {
+    super();
+    this.register(new vscode.Disposable(() => this.loaded?.sessions.forget()));
+  }
+
+  /** The gRPC bundle, loaded on first use. */
+  engine(): { engine: GrpcEngine; sessions: GrpcSessions } {
+    if (!this.loaded) {
+      const engine = loadEngine();
+      this.loaded = { engine, sessions: new engine.GrpcSessions() };
+    }
+    return this.loaded;
+  }
+
+  /** Who signs the calls for `credential` in `environment`: the REST issuer and the shared per-key queue. */
+  auth(environment: Environment, credential: Credential): GrpcAuth {
+    return { environment, credential, issuer: this.clients.issuer, queue: this.clients.queue, lifetimeSeconds: this.settings.lifetimeSeconds };
+  }
+
+  /** The services and methods of the environment (reflection, or its `.proto` files / protoset). */
+  services(environment: Environment, options: { auth?: GrpcAuth; reload?: boolean; signal?: AbortSignal } = {}): Promise<GrpcServiceListing> {
+    return this.engine().sessions.services(environment.id, grpcEndpointOf(environment), { ...options, deadlineMs: this.settings.timeoutMs });
+  }
+
+  /** The JSON template of a method's request message. */
+  template(environment: Environment, method: string, auth?: GrpcAuth): Promise<Record<string, unknown>> {
+    return this.engine().sessions.template(environment.id, grpcEndpointOf(environment), method, { auth });
+  }
+
+  /** One call with a fresh token of `auth` (or the user's own authorization when the request says so). */
+  call(environment: Environment, auth: GrpcAuth | undefined, request: GrpcCallRequest): Promise<GrpcCallResult> {
+    return this.engine().sessions.call(environment.id, grpcEndpointOf(environment), auth, { deadlineMs: this.settings.timeoutMs, ...request });
+  }
+
+  /** Closes the channel of one environment (or all) and forgets its schema: the next use reflects again. */
+  forget(environmentId?: string): void {
+    this.loaded?.sessions.forget(environmentId);
+  }
+}
