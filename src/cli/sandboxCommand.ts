@@ -92,7 +92,7 @@ function describeRequest(entry: SandboxRequestLog): string {
 /** One answered gRPC call: `gRPC mds-staging /mobility.sandbox.v1.VehicleService/ListVehicles UNAUTHENTICATED jti_replayed kid "ab…": …`. */
 function describeGrpcCall(entry: GrpcCallLog): string {
   const rule = entry.rule ? ` ${entry.rule}` : '';
-  const kid = entry.kidHint ? ` kid ${JSON.stringify(entry.kidHint)}` : '';
+  const kid = entry.kid ? ` kid ${JSON.stringify(entry.kid)}` : '';
   const items = entry.items === undefined ? '' : ` (${entry.items} sent)`;
   const description = entry.description ? `: ${entry.description}` : '';
   return `gRPC ${entry.environment} ${entry.method} ${entry.status}${rule}${kid}${items}${description}`;

@@ -7,6 +7,7 @@
  */
 import type { AuthRuleId } from '../core/auth';
 import { audienceMatches, AUTH_RULE_IDS, AUTH_RULES, decodeJwt, isNumericDate, stripTokenText } from '../core/auth';
+import { maskKeyId } from '../core/base';
 import type { TokenCheck } from './tokenVerifier';
 
 /** How the request reached the sandbox. */
@@ -134,16 +135,10 @@ const WARNING_CLAIMS: Record<GradeWarningId, readonly string[]> = {
   aud_list_extra: ['aud'],
 };
 
-/** A kid as the report may show it: its first 4 characters at most, never the whole (spec 5.7). */
-export function maskKid(kid: string): string {
-  const shown = kid.length > 8 ? kid.slice(0, 4) : kid.slice(0, Math.floor(kid.length / 3));
-  return `${shown}… (${kid.length} characters)`;
-}
-
 /** `text` with every occurrence of the kid (as is and as JSON writes it) masked. */
 function withoutKid(text: string, kid: string | undefined): string {
   if (!kid) return text;
-  const masked = maskKid(kid);
+  const masked = maskKeyId(kid);
   return text.split(JSON.stringify(kid).slice(1, -1)).join(masked).split(kid).join(masked);
 }
 
@@ -165,7 +160,7 @@ function pick(names: readonly string[], parts: { header: Record<string, unknown>
     const source = name === 'alg' || name === 'kid' ? parts.header : parts.payload;
     if (!Object.hasOwn(source, name)) continue;
     const value = source[name];
-    picked[name] = name === 'kid' && typeof value === 'string' ? maskKid(value) : value;
+    picked[name] = name === 'kid' && typeof value === 'string' ? maskKeyId(value) : value;
   }
   return picked;
 }

@@ -4,7 +4,7 @@ import type { KeyObject } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { SignJWT } from 'jose';
 import type { JWTPayload } from 'jose';
-import { ClientGrader, maskKid } from '../../src/sandbox/clientGrade';
+import { ClientGrader } from '../../src/sandbox/clientGrade';
 import type { ClientReport } from '../../src/sandbox/clientGrade';
 import { clientReportText } from '../../src/sandbox/clientReportText';
 import { REPORT_PATH, startSandbox } from '../../src/sandbox/sandboxServer';
@@ -117,12 +117,11 @@ describe('ClientGrader (pure)', () => {
 
   it('masks the kid in descriptions and details, and never shows it whole', () => {
     const kid = 'a-secret-key-identifier-1234';
-    assert.ok(!maskKid(kid).includes(kid) && maskKid(kid).startsWith('a-se'));
-    assert.ok(!maskKid('abc').includes('abc'));
     const grader = new ClientGrader(() => 0);
     grader.record({ transport: 'http', method: 'GET', path: '/x', atMs: 0, status: 401, check: { ok: false, refusal: { rule: 'unknown_kid', spec: '5.4', description: `The header kid "${kid}" is not trusted.`, details: [`kid: "${kid}"`, `hint: ${kid} again`], kid } } });
     const text = JSON.stringify(grader.report());
     assert.ok(!text.includes(kid), text);
+    assert.match(text, /a-se…1234/, 'the kid is masked as everywhere else in the product');
   });
 
   it('shows what the client sent as data: control characters in a path cannot fake a line of the card', () => {

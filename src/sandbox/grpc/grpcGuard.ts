@@ -5,6 +5,7 @@
  */
 import * as grpc from '@grpc/grpc-js';
 import type { AuthRuleId } from '../authRules';
+import { maskKeyId } from '../../core/base';
 import type { ApiKind } from '../../core/environment';
 import type { TokenCheck, TokenVerifier } from '../tokenVerifier';
 import type { GrpcError } from './grpcErrors';
@@ -21,9 +22,9 @@ export interface GrpcCallLog {
   status: string;
   /** For UNAUTHENTICATED: the broken rule. */
   rule?: AuthRuleId;
-  /** The first characters of the token's kid followed by "…" (the kid is a secret, spec 5.7). */
-  kidHint?: string;
-  /** For errors: the message sent to the client, with the kid shortened to its hint. */
+  /** The kid of the token when it had one, masked (`ab12…f9c0`) as the REST log masks it: a key id is a secret (spec 5.7). */
+  kid?: string;
+  /** For errors: the message sent to the client, with the kid masked. */
   description?: string;
   /** For streams: how many messages were sent. */
   items?: number;
@@ -47,11 +48,6 @@ export interface CallGuard {
   checked?: (method: string, authorization: string | undefined, check: TokenCheck) => void;
 }
 
-/** `abcd…`: enough to tell keys apart in a log, not enough to use one. */
-export function kidHint(kid: string): string {
-  return `${kid.slice(0, Math.min(4, Math.floor(kid.length / 2)))}…`;
-}
-
 /** Checks the call's token; resolves to the error to answer with, or undefined when the call may proceed. */
 export async function admit(guard: CallGuard, method: string, metadata: grpc.Metadata): Promise<GrpcError | undefined> {
   if (!guard.verifier) return undefined;
@@ -68,9 +64,9 @@ export async function admit(guard: CallGuard, method: string, metadata: grpc.Met
   if (check.ok) return undefined;
   const error = unauthenticated(check.refusal);
   const { kid, rule } = check.refusal;
-  const hint = kid === undefined ? undefined : kidHint(kid);
-  const description = kid && hint ? error.details.split(kid).join(hint) : error.details;
-  guard.log({ method, status: statusName(error.code), rule, ...(hint ? { kidHint: hint } : {}), description });
+  const masked = kid === undefined ? undefined : maskKeyId(kid);
+  const description = kid && masked ? error.details.split(kid).join(masked) : error.details;
+  guard.log({ method, status: statusName(error.code), rule, ...(masked ? { kid: masked } : {}), description });
   return error;
 }
 
