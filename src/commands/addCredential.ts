@@ -36,7 +36,8 @@ export function registerAddCredential(deps: CommandDeps): vscode.Disposable {
         ? vscode.l10n.t('Stored "{0}" ({1}, kid {2}) and bound it to {3}.', info.label, CREDENTIAL_TYPE_LABELS[info.type], maskKeyId(info.kid), bound.join(', '))
         : vscode.l10n.t('Stored "{0}" ({1}, kid {2}).', info.label, CREDENTIAL_TYPE_LABELS[info.type], maskKeyId(info.kid)),
     );
-    return { ok: true, credentialId: info.id, type: info.type, kid: info.kid, warnings };
+    // The key id is a secret (spec 5.7): a caller gets it masked, as the notification shows it.
+    return { ok: true, credentialId: info.id, type: info.type, kid: maskKeyId(info.kid), warnings };
   });
 }
 

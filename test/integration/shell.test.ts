@@ -108,6 +108,7 @@ describe('the extension shell against the local sandbox', function () {
   it('Add Credential stores a valid key, bound to an environment, and the sandbox accepts its tokens', async () => {
     const added = await run('mobilityApi.addCredential', { type: 'external-org', privateKey: ecPem, kid: 'own-kid-1', issuer: 'org-7@org.test.invalid', label: 'Mine', environments: ['sandbox-mds-staging'] });
     assert.equal(added.ok, true, added.message);
+    assert.equal(added.kid, 'ow…-1', 'the command\'s outcome carries the kid masked (a key id is a secret, spec 5.7)');
     ownCredentialId = String(added.credentialId);
     const info = (await exportsOf().listCredentials()).find((c) => c.id === ownCredentialId);
     assert.deepEqual({ label: info?.label, kid: info?.kid, type: info?.type, envs: info?.environments }, { label: 'Mine', kid: 'own-kid-1', type: 'external-org', envs: ['sandbox-mds-staging'] });
