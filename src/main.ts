@@ -14,11 +14,13 @@ import { registerDecodeJwt } from './commands/decodeJwtCommand';
 import { registerEnvironmentCommands } from './commands/environmentCommands';
 import { registerFetchHours } from './commands/fetchHours';
 import { registerGenerateToken } from './commands/generateToken';
+import { registerGrpcCommands } from './commands/grpcCommands';
 import { registerListVehicles } from './commands/listVehicles';
 import { registerManageCredentials } from './commands/manageCredentials';
 import { registerCopyAsCode } from './commands/copyAsCode';
 import { registerRequestFiles } from './commands/requestFiles';
 import { RequestRunner } from './commands/requestRunner';
+import { registerSendGrpcRequest } from './commands/sendGrpcRequest';
 import { registerSendRequest } from './commands/sendRequest';
 import { ClientFactory } from './services/clientFactory';
 import { GrpcService } from './services/grpcService';
@@ -73,7 +75,7 @@ export function activate(context: vscode.ExtensionContext, startup?: StartupInfo
 
   const runner = new RequestRunner(deps);
 
-  const environmentsTree = new EnvironmentsTreeProvider(environments, credentials, sandbox, tokenHistory);
+  const environmentsTree = new EnvironmentsTreeProvider(environments, credentials, sandbox, tokenHistory, { service: grpc, log });
   const credentialsTree = new CredentialsTreeProvider(credentials, environments);
   context.subscriptions.push(
     channel,
@@ -97,6 +99,8 @@ export function activate(context: vscode.ExtensionContext, startup?: StartupInfo
     ...registerRequestFiles(deps, runner),
     registerCopyAsCode(deps, runner),
     registerFetchHours(deps),
+    registerSendGrpcRequest(deps),
+    ...registerGrpcCommands(deps, (id) => environmentsTree.grpc.reload(id)),
     ...registerEnvironmentCommands(deps, () => channel.show(true), () => environmentsTree.refresh()),
     registerJwtHover(deps, tokenHandles),
     registerDecodeDebugVariable(deps),
