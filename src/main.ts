@@ -33,6 +33,7 @@ import { SandboxService } from './services/sandboxService';
 import { Settings } from './services/settings';
 import { CredentialsTreeProvider } from './tree/credentialsTree';
 import { EnvironmentsTreeProvider } from './tree/environmentsTree';
+import type { EnvironmentsTreeElement } from './tree/environmentsTree';
 import { createEnvironmentStatusBar } from './statusBar/environmentStatusBar';
 import { registerResultsPanel } from './webview/resultsController';
 import { configureHostL10n } from './webview/l10nBundle';
@@ -44,6 +45,8 @@ export interface MobilityApiExports {
   /** The tokens issued this session, described (jti, times, use), never their text. */
   tokenHistory(): TokenHistoryEntry[];
   globalStoragePath: string;
+  /** The Environments view's rows under `element` (the top when none) as shown: for tests, never a secret. */
+  environmentsTreeRows(element?: unknown): Promise<Array<{ element: unknown; label: string; description: string; contextValue?: string }>>;
 }
 
 /** The window's sandbox, stopped by `deactivate()`. */
@@ -113,7 +116,7 @@ export function activate(context: vscode.ExtensionContext, startup?: StartupInfo
   void vscode.commands.executeCommand('setContext', 'mobilityApi.sandboxRunning', false);
   if (settings.sandboxAutoStart) void vscode.commands.executeCommand(COMMANDS.startSandbox);
   log.info('extension', `activated (VS Code ${vscode.version}${startup ? `, code cache ${startup.codeCache}` : ''})`);
-  return { listCredentials: () => credentials.list(), environmentIds: () => environments.all().map((e) => e.id), tokenHistory: () => tokenHistory.all(), globalStoragePath: context.globalStorageUri.fsPath };
+  return { listCredentials: () => credentials.list(), environmentIds: () => environments.all().map((e) => e.id), tokenHistory: () => tokenHistory.all(), globalStoragePath: context.globalStorageUri.fsPath, environmentsTreeRows: (element) => environmentsTree.rows(element as EnvironmentsTreeElement | undefined) };
 }
 
 /** Waits for the sandbox to close (VS Code waits for the promise), so a reload never finds its port still taken. */

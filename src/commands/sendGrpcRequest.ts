@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import type { Environment } from '../core/environment';
 import { MobilityError } from '../core/base';
 import type { GrpcMethodInfo } from '../core/grpc';
+import { grpcRequestText } from '../core/http';
 import { methodPickRows } from '../results/grpcListing';
 import { grpcEndpointOf } from '../services/grpcService';
 import type { CommandDeps, CommandOutcome } from './commandDeps';
@@ -34,7 +35,8 @@ export function registerSendGrpcRequest(deps: CommandDeps): vscode.Disposable {
       throw new MobilityError('GRPC_METHOD_UNKNOWN', vscode.l10n.t('{0} has no gRPC method {1} (any more): refresh the gRPC services in the Environments view.', env.name, target?.method ?? ''));
     }
     const message = await deps.grpc.template(env, method.fullName, listing.auth);
-    const text = grpcRequestText({ target: endpoint.target, method: method.fullName, message });
+    // The active environment's request follows it ({{grpcTarget}}); another's names its target.
+    const text = grpcRequestText({ method: method.fullName, message, targetVariable: deps.environments.activeId === env.id, target: endpoint.target });
     const uri = untitledUri(method);
     const document = await vscode.workspace.openTextDocument(uri);
     const edit = new vscode.WorkspaceEdit();
@@ -43,8 +45,9 @@ export function registerSendGrpcRequest(deps: CommandDeps): vscode.Disposable {
     if (document.languageId !== 'http') await vscode.languages.setTextDocumentLanguage(document, 'http');
     const editor = await vscode.window.showTextDocument(document, { preview: false });
     // The cursor on the message's first field, ready to edit.
-    const body = text.split('\n').findIndex((line) => line.startsWith('{'));
-    const cursor = new vscode.Position(body + 1 < document.lineCount && text.split('\n')[body + 1].startsWith('  ') ? body + 1 : body, 2);
+    const lines = text.split('\n');
+    const body = lines.findIndex((line) => line.startsWith('{'));
+    const cursor = lines[body + 1]?.startsWith('  ') ? new vscode.Position(body + 1, 2) : new vscode.Position(Math.max(body, 0), 1);
     editor.selection = new vscode.Selection(cursor, cursor);
     return { ok: true, environmentId: env.id, method: method.fullName, uri: uri.toString(), text };
   });
@@ -67,14 +70,6 @@ async function pickMethod(env: Environment, services: Parameters<typeof methodPi
   );
   if (!picked) throw new Cancelled();
   return picked.method;
-}
-
-/**
- * The `.http` text of a GRPC request (httpYac / IntelliJ syntax): the request line first, then the JSON message.
- * Stands in for the shared `grpcRequestText` of the `.http` GRPC support until that lands.
- */
-function grpcRequestText(args: { target: string; method: string; message: unknown }): string {
-  return `GRPC ${args.target}${args.method}\n\n${JSON.stringify(args.message, null, 2)}\n`;
 }
 
 /** An untitled `.http` document named after the method, not taken by an open document. */

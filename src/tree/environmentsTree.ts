@@ -96,6 +96,15 @@ export class EnvironmentsTreeProvider extends Disposable implements vscode.TreeD
     return [];
   }
 
+  /** The rows under `element` as shown (label, description, context value), for the extension's test API. */
+  async rows(element?: EnvironmentsTreeElement): Promise<Array<{ element: EnvironmentsTreeElement; label: string; description: string; contextValue?: string }>> {
+    return (await this.getChildren(element)).map((child) => {
+      const item = this.getTreeItem(child);
+      const label = typeof item.label === 'string' ? item.label : item.label?.label ?? '';
+      return { element: child, label, description: typeof item.description === 'string' ? item.description : '', contextValue: item.contextValue };
+    });
+  }
+
   getTreeItem(element: EnvironmentsTreeElement): vscode.TreeItem {
     switch (element.kind) {
       case 'sandbox': {
