@@ -58,7 +58,18 @@ describe('gRPC in the Environments tree', function () {
       assert.deepEqual(lines.slice(0, 3), ['GRPC {{grpcTarget}}/mobility.sandbox.v1.VehicleService/ListVehicles', '', '{}'], 'the request line, then the template of ListVehiclesRequest');
       await page.locator('.statusbar-item', { hasText: /^HTTP$/ }).first().waitFor({ timeout: 20_000 });
     });
-    // The README's gRPC screenshot: the tree with the services and methods, the request beside it.
+    // The README's gRPC screenshot (media/screenshot-grpc.png): a wider side bar with the services and methods, a
+    // method's tooltip, the request beside it; no notification over it.
+    await runCommand(page, 'Notifications: Clear All Notifications');
+    const bar = await page.locator('.part.sidebar').boundingBox();
+    if (bar) {
+      await page.mouse.move(bar.x + bar.width + 1, bar.y + bar.height / 2);
+      await page.mouse.down();
+      await page.mouse.move(bar.x + 560, bar.y + bar.height / 2, { steps: 5 });
+      await page.mouse.up();
+    }
+    await (await treeRow(page, 'Environments', 'ListVehicles', 30_000, 5)).hover();
+    await page.locator('.monaco-hover, .custom-hover', { hasText: 'Response: stream' }).first().waitFor({ timeout: 10_000 }).catch(() => {});
     await page.screenshot({ path: path.join(process.env.E2E_ARTIFACTS_DIR ?? '.', 'grpc-tree.png') });
   });
 
