@@ -14,11 +14,13 @@ import { registerDecodeJwt } from './commands/decodeJwtCommand';
 import { registerEnvironmentCommands } from './commands/environmentCommands';
 import { registerFetchHours } from './commands/fetchHours';
 import { registerGenerateToken } from './commands/generateToken';
+import { registerGrpcCommands } from './commands/grpcCommands';
 import { registerListVehicles } from './commands/listVehicles';
 import { registerManageCredentials } from './commands/manageCredentials';
 import { registerCopyAsCode } from './commands/copyAsCode';
 import { registerRequestFiles } from './commands/requestFiles';
 import { RequestRunner } from './commands/requestRunner';
+import { registerSendGrpcRequest } from './commands/sendGrpcRequest';
 import { registerSendRequest } from './commands/sendRequest';
 import { ClientFactory } from './services/clientFactory';
 import { GrpcService } from './services/grpcService';
@@ -31,6 +33,7 @@ import { SandboxService } from './services/sandboxService';
 import { Settings } from './services/settings';
 import { CredentialsTreeProvider } from './tree/credentialsTree';
 import { EnvironmentsTreeProvider } from './tree/environmentsTree';
+import type { EnvironmentsTreeElement } from './tree/environmentsTree';
 import { createEnvironmentStatusBar } from './statusBar/environmentStatusBar';
 import { registerResultsPanel } from './webview/resultsController';
 import { configureHostL10n } from './webview/l10nBundle';
@@ -42,6 +45,8 @@ export interface MobilityApiExports {
   /** The tokens issued this session, described (jti, times, use), never their text. */
   tokenHistory(): TokenHistoryEntry[];
   globalStoragePath: string;
+  /** The Environments view's rows under `element` (the top when none) as shown: for tests, never a secret. */
+  environmentsTreeRows(element?: unknown): Promise<Array<{ element: unknown; label: string; description: string; contextValue?: string }>>;
 }
 
 /** The window's sandbox, stopped by `deactivate()`. */
@@ -73,7 +78,7 @@ export function activate(context: vscode.ExtensionContext, startup?: StartupInfo
 
   const runner = new RequestRunner(deps);
 
-  const environmentsTree = new EnvironmentsTreeProvider(environments, credentials, sandbox, tokenHistory);
+  const environmentsTree = new EnvironmentsTreeProvider(environments, credentials, sandbox, tokenHistory, { service: grpc, log });
   const credentialsTree = new CredentialsTreeProvider(credentials, environments);
   context.subscriptions.push(
     channel,
@@ -97,6 +102,8 @@ export function activate(context: vscode.ExtensionContext, startup?: StartupInfo
     ...registerRequestFiles(deps, runner),
     registerCopyAsCode(deps, runner),
     registerFetchHours(deps),
+    registerSendGrpcRequest(deps),
+    ...registerGrpcCommands(deps, (id) => environmentsTree.grpc.reload(id)),
     ...registerEnvironmentCommands(deps, () => channel.show(true), () => environmentsTree.refresh()),
     registerJwtHover(deps, tokenHandles),
     registerDecodeDebugVariable(deps),
@@ -109,7 +116,7 @@ export function activate(context: vscode.ExtensionContext, startup?: StartupInfo
   void vscode.commands.executeCommand('setContext', 'mobilityApi.sandboxRunning', false);
   if (settings.sandboxAutoStart) void vscode.commands.executeCommand(COMMANDS.startSandbox);
   log.info('extension', `activated (VS Code ${vscode.version}${startup ? `, code cache ${startup.codeCache}` : ''})`);
-  return { listCredentials: () => credentials.list(), environmentIds: () => environments.all().map((e) => e.id), tokenHistory: () => tokenHistory.all(), globalStoragePath: context.globalStorageUri.fsPath };
+  return { listCredentials: () => credentials.list(), environmentIds: () => environments.all().map((e) => e.id), tokenHistory: () => tokenHistory.all(), globalStoragePath: context.globalStorageUri.fsPath, environmentsTreeRows: (element) => environmentsTree.rows(element as EnvironmentsTreeElement | undefined) };
 }
 
 /** Waits for the sandbox to close (VS Code waits for the promise), so a reload never finds its port still taken. */

@@ -28,6 +28,10 @@ export const COMMANDS = {
   fetchHours: 'mobilityApi.fetchHours',
   exportResult: 'mobilityApi.exportResult',
   copyAsCode: 'mobilityApi.copyAsCode',
+  sendGrpcRequest: 'mobilityApi.sendGrpcRequest',
+  refreshGrpc: 'mobilityApi.refreshGrpc',
+  openGrpcSettings: 'mobilityApi.openGrpcSettings',
+  setGrpcTarget: 'mobilityApi.setGrpcTarget',
 } as const;
 
 export type CommandId = (typeof COMMANDS)[keyof typeof COMMANDS];

@@ -5,4 +5,4 @@ import { configureHostL10n } from '../webview/l10nBundle';
 
 configureHostL10n();
 
-export { describeSymbol, findType, GrpcSessions, parseMessagesJson } from '../core/grpc';
+export { describeSymbol, findType, GrpcSessions, parseMessagesJson, reflectionWantsAuth } from '../core/grpc';

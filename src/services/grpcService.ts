@@ -4,10 +4,12 @@
 import path from 'node:path';
 import * as vscode from 'vscode';
 import type { Credential } from '../core/auth';
+import { DEPRECATED_TYPES } from '../core/auth';
 import { MobilityError } from '../core/base';
 import type { Environment, GrpcEndpoint } from '../core/environment';
 import type { GrpcAuth, GrpcCallRequest, GrpcCallResult, GrpcServiceListing, GrpcSessions } from '../core/grpc';
 import type { ClientFactory } from './clientFactory';
+import type { CredentialStore } from './credentialStore';
 import { Disposable } from './lifecycle';
 import type { Settings } from './settings';
 
@@ -53,6 +55,22 @@ export class GrpcService extends Disposable {
     return this.engine().sessions.services(environment.id, grpcEndpointOf(environment), { ...options, deadlineMs: this.settings.timeoutMs });
   }
 
+  /**
+   * The services, as `services`; when the server refuses reflection without a token, once more with a fresh token of
+   * the credential `credential()` gives (never asked for: undefined keeps the refusal).
+   */
+  async servicesWithAuth(environment: Environment, credential: () => Promise<Credential | undefined>, options: { reload?: boolean; signal?: AbortSignal } = {}): Promise<GrpcServiceListing & { auth?: GrpcAuth }> {
+    try {
+      return await this.services(environment, options);
+    } catch (err) {
+      if (!this.engine().engine.reflectionWantsAuth(err)) throw err;
+      const found = await credential();
+      if (!found) throw err;
+      const auth = this.auth(environment, found);
+      return { ...(await this.services(environment, { ...options, auth })), auth };
+    }
+  }
+
   /** The JSON template of a method's request message. */
   template(environment: Environment, method: string, auth?: GrpcAuth): Promise<Record<string, unknown>> {
     return this.engine().sessions.template(environment.id, grpcEndpointOf(environment), method, { auth });
@@ -67,4 +85,14 @@ export class GrpcService extends Disposable {
   forget(environmentId?: string): void {
     this.loaded?.sessions.forget(environmentId);
   }
+}
+
+/** The credential for `environment` without asking: the bound one, else the only one its API accepts, else none. */
+export async function quietCredential(credentials: CredentialStore, environment: Environment): Promise<Credential | undefined> {
+  let info = await credentials.boundTo(environment.id);
+  if (!info) {
+    const usable = (await credentials.list()).filter((c) => environment.api === 'mds' || !DEPRECATED_TYPES.has(c.type));
+    if (usable.length === 1) info = usable[0];
+  }
+  return info ? credentials.credential(info.id) : undefined;
 }

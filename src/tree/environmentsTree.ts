@@ -5,11 +5,15 @@ import { API_LABELS, audienceOf } from '../core/environment';
 import { catalogueOf } from '../core/mds';
 import type { CredentialStore, StoredCredentialInfo } from '../services/credentialStore';
 import type { EnvironmentRegistry } from '../services/environmentRegistry';
+import type { GrpcService } from '../services/grpcService';
+import type { Logger } from '../services/logger';
 import { Disposable } from '../services/lifecycle';
 import type { SandboxService } from '../services/sandboxService';
 import type { TokenHistory, TokenHistoryEntry } from '../services/tokenHistory';
 import { COMMANDS } from '../commands/commandIds';
 import { errorMessage, maskKeyId } from '../core/base';
+import { GrpcNodes } from './grpcNodes';
+import type { GrpcTreeElement } from './grpcNodes';
 
 /** Tree elements are plain data; `getTreeItem` turns them into items. */
 export type EnvironmentsTreeElement =
@@ -22,7 +26,9 @@ export type EnvironmentsTreeElement =
   | { kind: 'historyToken'; environmentId: string; entryId: string }
   /** "Endpoints" under an environment, and one endpoint of its catalogue or "Other path…" (`otherPath`). */
   | { kind: 'endpoints'; environmentId: string }
-  | { kind: 'endpoint'; environmentId: string; endpointId?: string; otherPath?: boolean };
+  | { kind: 'endpoint'; environmentId: string; endpointId?: string; otherPath?: boolean }
+  /** "gRPC" under an environment with a gRPC target, its services and methods (grpcNodes.ts). */
+  | GrpcTreeElement;
 
 /**
  * The Environments view: the three environments of the spec, the custom ones, and the local
@@ -33,9 +39,12 @@ export class EnvironmentsTreeProvider extends Disposable implements vscode.TreeD
   private readonly changed = this.register(new vscode.EventEmitter<void>());
   readonly onDidChangeTreeData = this.changed.event;
   private bindings = new Map<string, StoredCredentialInfo>();
+  /** The gRPC rows; their services load when expanded. */
+  readonly grpc: GrpcNodes;
 
-  constructor(private readonly environments: EnvironmentRegistry, private readonly credentials: CredentialStore, private readonly sandbox: SandboxService, private readonly history?: TokenHistory) {
+  constructor(private readonly environments: EnvironmentRegistry, private readonly credentials: CredentialStore, private readonly sandbox: SandboxService, private readonly history?: TokenHistory, grpc?: { service: GrpcService; log?: Logger }) {
     super();
+    this.grpc = this.register(new GrpcNodes(environments, credentials, grpc?.service, () => this.changed.fire(), grpc?.log));
     this.register(environments.onDidChange(() => this.refresh()));
     this.register(credentials.onDidChange(() => this.refresh()));
     this.register(sandbox.onDidChange(() => this.refresh()));
@@ -53,7 +62,7 @@ export class EnvironmentsTreeProvider extends Disposable implements vscode.TreeD
     );
   }
 
-  getChildren(element?: EnvironmentsTreeElement): EnvironmentsTreeElement[] {
+  getChildren(element?: EnvironmentsTreeElement): EnvironmentsTreeElement[] | Promise<EnvironmentsTreeElement[]> {
     if (!element) {
       return [
         ...this.environments.configured().map((e): EnvironmentsTreeElement => ({ kind: 'environment', environmentId: e.id })),
@@ -67,7 +76,7 @@ export class EnvironmentsTreeProvider extends Disposable implements vscode.TreeD
       if (!env) return [];
       const id = env.id;
       if (!env.baseUrl) return [{ kind: 'detail', environmentId: id, detail: 'baseUrlMissing' }, { kind: 'detail', environmentId: id, detail: 'credential' }];
-      const details: EnvironmentsTreeElement[] = [{ kind: 'endpoints', environmentId: id }, { kind: 'detail', environmentId: id, detail: 'audience' }, { kind: 'detail', environmentId: id, detail: 'credential' }];
+      const details: EnvironmentsTreeElement[] = [{ kind: 'endpoints', environmentId: id }, ...this.grpc.rowsOf(env), { kind: 'detail', environmentId: id, detail: 'audience' }, { kind: 'detail', environmentId: id, detail: 'credential' }];
       if (this.environments.lastResult(id)) details.push({ kind: 'detail', environmentId: id, detail: 'lastResult' });
       if (this.history?.entries(id).length) details.push({ kind: 'tokenHistory', environmentId: id });
       return details;
@@ -80,10 +89,20 @@ export class EnvironmentsTreeProvider extends Disposable implements vscode.TreeD
         { kind: 'endpoint', environmentId: env.id, otherPath: true },
       ];
     }
+    if (element.kind === 'grpc' || element.kind === 'grpcService') return this.grpc.children(element);
     if (element.kind === 'tokenHistory') {
       return (this.history?.entries(element.environmentId) ?? []).map((e) => ({ kind: 'historyToken', environmentId: element.environmentId, entryId: e.id }));
     }
     return [];
+  }
+
+  /** The rows under `element` as shown (label, description, context value), for the extension's test API. */
+  async rows(element?: EnvironmentsTreeElement): Promise<Array<{ element: EnvironmentsTreeElement; label: string; description: string; contextValue?: string }>> {
+    return (await this.getChildren(element)).map((child) => {
+      const item = this.getTreeItem(child);
+      const label = typeof item.label === 'string' ? item.label : item.label?.label ?? '';
+      return { element: child, label, description: typeof item.description === 'string' ? item.description : '', contextValue: item.contextValue };
+    });
   }
 
   getTreeItem(element: EnvironmentsTreeElement): vscode.TreeItem {
@@ -137,6 +156,11 @@ export class EnvironmentsTreeProvider extends Disposable implements vscode.TreeD
       }
       case 'endpoint':
         return this.endpointItem(element);
+      case 'grpc':
+      case 'grpcService':
+      case 'grpcMethod':
+      case 'grpcProblem':
+        return this.grpc.item(element);
     }
   }
 
@@ -208,11 +232,13 @@ export class EnvironmentsTreeProvider extends Disposable implements vscode.TreeD
       `${env.name}${active ? ` · ${vscode.l10n.t('active')}` : ''}`,
       `${API_LABELS[env.api]} · ${env.stage}`,
       env.baseUrl || vscode.l10n.t('No base URL yet: set it in the settings.'),
+      env.grpc ? vscode.l10n.t('gRPC: {0}', env.grpc.target) : undefined,
       last ? vscode.l10n.t('Last result: {0} at {1}', last.summary, new Date(last.at).toLocaleTimeString()) : undefined,
       bound ? vscode.l10n.t('Credential: {0} ({1}, kid {2})', bound.label, CREDENTIAL_TYPE_LABELS[bound.type], maskKeyId(bound.kid)) : vscode.l10n.t('Credential: none bound'),
     ].filter((line): line is string => line !== undefined).join('\n');
     item.accessibilityInformation = { label: `${env.name}, ${String(item.description)}` };
-    item.contextValue = ['environment', env.api, env.baseUrl ? 'ready' : 'noBaseUrl', this.bindings.has(id) ? 'bound' : 'unbound'].join('.');
+    // The last part says whether "Set gRPC Target…" applies: the sandbox's environments have theirs.
+    item.contextValue = ['environment', env.api, env.baseUrl ? 'ready' : 'noBaseUrl', this.bindings.has(id) ? 'bound' : 'unbound', id.startsWith('sandbox-') ? 'sandbox' : env.grpc ? 'grpc' : 'noGrpc'].join('.');
     return item;
   }
 

@@ -8,7 +8,7 @@ import { decodeJwt } from 'jose';
 import type { Environment } from '../../src/core/environment';
 import { isMobilityError } from '../../src/core/base/errors';
 import type { GrpcAuth, GrpcConnection, GrpcSchema } from '../../src/core/grpc/index';
-import { callMethod, listServices, loadProtoFiles, loadProtoset, openConnection, reflectSchema } from '../../src/core/grpc/index';
+import { callMethod, listServices, loadProtoFiles, loadProtoset, openConnection, reflectionWantsAuth, reflectSchema } from '../../src/core/grpc/index';
 import { IssueClock } from '../../src/core/clock/issueClock';
 import { TokenIssuer } from '../../src/core/auth/tokenIssuer';
 import { explainGrpcRefusal } from '../../src/results/grpcRefusal';
@@ -166,6 +166,25 @@ describe('gRPC client: calls with a fresh token each', function () {
     const cancelled = await pending;
     assert.equal(cancelled.status.name, 'CANCELLED');
     await waitFor('the server to see the cancellation', () => server.cancelled.length >= 2);
+  });
+
+  it('tells a reflection refused for want of a token (a retry with one works) from a server without reflection', async () => {
+    const bare = openConnection({ address: server.address, plaintext: true });
+    const none = await startGrpcTestServer({ reflection: 'none' });
+    const noReflection = openConnection({ address: none.address, plaintext: true });
+    try {
+      const refused: unknown = await reflectSchema(bare).then(() => undefined, (err: unknown) => err);
+      assert.ok(isMobilityError(refused) && refused.code === 'GRPC_REFLECTION_UNAVAILABLE', String(refused));
+      assert.equal(reflectionWantsAuth(refused), true);
+      const absent: unknown = await reflectSchema(noReflection).then(() => undefined, (err: unknown) => err);
+      assert.ok(isMobilityError(absent) && absent.code === 'GRPC_REFLECTION_UNAVAILABLE', String(absent));
+      assert.equal(reflectionWantsAuth(absent), false, 'no token makes reflection appear');
+      assert.equal(reflectionWantsAuth(new Error('UNAUTHENTICATED')), false);
+    } finally {
+      bare.close();
+      noReflection.close();
+      await none.close();
+    }
   });
 
   it('decodes grpc-status-details-bin as google.rpc.Status with its ErrorInfo unpacked', async () => {

@@ -10,7 +10,7 @@ export { openConnection } from './connection';
 export type { GrpcConnection } from './connection';
 export { parseMessagesJson } from './messageJson';
 export { describeSymbol } from './protoText';
-export { reflectSchema } from './reflection';
+export { reflectionWantsAuth, reflectSchema } from './reflection';
 export { findMethod, findType, listServices, loadProtoFiles, loadProtoset } from './schema';
 export type { GrpcMethodInfo, GrpcSchema, GrpcServiceInfo, SchemaSource } from './schema';
 export { GrpcSessions } from './session';

@@ -6,7 +6,7 @@ import * as l10n from '@vscode/l10n';
 import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
 import type * as descriptor from 'protobufjs/ext/descriptor';
-import { MobilityError } from '../base';
+import { isMobilityError, MobilityError } from '../base';
 import { reflectionProtos } from './bundledProtos';
 import type { GrpcAuth } from './callAuth';
 import { signCall } from './callAuth';
@@ -69,6 +69,11 @@ async function openStream(connection: GrpcConnection, version: ReflectionVersion
   };
 }
 
+/** True for the error `reflectSchema` throws when the server refused reflection without a token: a retry with one may work. */
+export function reflectionWantsAuth(err: unknown): boolean {
+  return isMobilityError(err) && err.code === 'GRPC_REFLECTION_UNAVAILABLE' && err.cause instanceof StreamEnded && err.cause.code === grpc.status.UNAUTHENTICATED;
+}
+
 /**
  * The server's schema by reflection: v1 first, v1alpha when v1 is not offered. Throws
  * GRPC_REFLECTION_UNAVAILABLE when neither is, and says when the server wants reflection authenticated.
@@ -85,7 +90,7 @@ export async function reflectSchema(connection: GrpcConnection, options: { auth?
       if (!(err instanceof StreamEnded)) throw err;
       if (err.code === grpc.status.UNIMPLEMENTED) continue;
       if (err.code === grpc.status.UNAUTHENTICATED && !options.auth) {
-        throw new MobilityError('GRPC_REFLECTION_UNAVAILABLE', l10n.t('The server wants reflection calls authenticated ({0}): give the environment\'s base URL and a credential, or the schema as .proto files or a descriptor set.', err.details));
+        throw new MobilityError('GRPC_REFLECTION_UNAVAILABLE', l10n.t('The server wants reflection calls authenticated ({0}): give the environment\'s base URL and a credential, or the schema as .proto files or a descriptor set.', err.details), { cause: err });
       }
       throw new MobilityError('GRPC_FAILED', l10n.t('Server reflection ({0}) failed: {1} {2}.', `grpc.reflection.${version}`, statusName(err.code), err.details));
     } finally {

@@ -1,10 +1,13 @@
 // http: sending REST requests: the client for any GET with a fresh token per request and page, body and error
-// interpretation, fetch errors in words, CSV bodies, `.http` request files and curl command lines.
+// interpretation, fetch errors in words, CSV bodies, `.http` request files
+// (GET and GRPC requests, as text: no `grpc` import) and curl / grpcurl command lines.
 // Imports `base`, `environment`, `clock`, `auth` and `mds`; never `vscode`, never `grpc`.
 
 export { ApiClient } from './apiClient';
 export { curlCommand } from './curlCommand';
 export { outcomeOf } from './exchange';
 export type { ApiResult, HttpExchange, RequestOutcome, VehicleListing } from './exchange';
-export { findFileRequest, listFileRequests, parseRequestFile, resolveFileRequest } from './requestFile';
+export { findFileRequest, listFileRequests, parseRequestFile, resolveFileRequest, resolveGrpcFileRequest } from './requestFile';
 export type { FileRequest, RequestFile, ResolvedFileRequest } from './requestFile';
+export { grpcRequestText } from './requestFileGrpc';
+export type { GrpcFileParts, ProtoImport, ResolvedGrpcFileRequest } from './requestFileGrpc';

@@ -3,6 +3,8 @@ import { randomUUID } from 'node:crypto';
 import { MobilityError } from '../base';
 import { formatCount } from '../../shared/format';
 import { takeUserAuthorization } from '../environment';
+import type { GrpcFileParts, ProtoImport, ResolvedGrpcFileRequest } from './requestFileGrpc';
+import { grpcBodyMessages, grpcRequestLine, readProtoImport, splitGrpcTarget } from './requestFileGrpc';
 
 /**
  * `.http` / `.rest` request files in REST Client's syntax, the way users of REST Client and httpYac
@@ -27,8 +29,12 @@ export interface FileRequest {
   headers: { name: string; value: string }[];
   /** Text after the blank line that ends the headers, when there is any. */
   body?: string;
+  /** 0-based line where `body` starts. */
+  bodyLine?: number;
   /** 0-based line of the request line (for CodeLens and messages). */
   line: number;
+  /** Set on `GRPC` requests (see requestFileGrpc.ts); `url` is then the text after `GRPC`. */
+  grpc?: GrpcFileParts;
 }
 
 /** A parsed request file. Never throws: problems are reported with their line. */
@@ -37,6 +43,8 @@ export interface RequestFile {
   variables: Map<string, { value: string; line: number }>;
   requests: FileRequest[];
   problems: { line: number; message: string }[];
+  /** `proto <` lines of blocks without a request: the schema of every later GRPC request. */
+  protos: ProtoImport[];
   /** Set, and the only problem, when the text is not a text request file (NUL bytes, invalid UTF-8): nothing else was read. */
   notText?: string;
 }
@@ -58,13 +66,14 @@ const VARIABLE = /^@([A-Za-z_][\w.-]*)\s*=\s*([^\n]*)$/;
 const NAME = /^(?:#|\/\/)\s*@name\s*(?:=\s*)?(\S+)\s*$/;
 const AUTHORIZATION_DIRECTIVE = /^(?:#|\/\/)\s*@authorization\b\s*(?:=\s*)?(.*)$/;
 const COMMENT = /^(?:#|\/\/)/;
-const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'TRACE', 'CONNECT'];
+const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'TRACE', 'CONNECT', 'GRPC'];
 const HEADER = /^([!#$%&'*+.^\w`|~-]+)\s*:\s*(.*)$/;
 const REFERENCE = /\{\{([^{}]*)\}\}/g;
+const REFERENCE_TEST = /\{\{([^{}]*)\}\}/;
 
 /** Parses a request file. Blocks that hold no request line (only variables and comments) are not requests. */
 export function parseRequestFile(text: string): RequestFile {
-  const file: RequestFile = { variables: new Map(), requests: [], problems: [] };
+  const file: RequestFile = { variables: new Map(), requests: [], problems: [], protos: [] };
   const notText = notTextReason(text);
   if (notText) {
     // One message for the whole file, not a warning per line of a binary file.
@@ -93,11 +102,18 @@ export function parseRequestFile(text: string): RequestFile {
 function parseBlock(lines: { text: string; line: number }[], file: RequestFile): Omit<FileRequest, 'index'> | undefined {
   let name: string | undefined;
   let asIs: number | undefined;
+  const protos: ProtoImport[] = [];
   let i = 0;
-  // Before the request line: blank lines, comments, names and file variables.
+  // Before the request line: blank lines, comments, names, file variables and `proto <` imports.
   for (; i < lines.length; i++) {
     const text = lines[i].text.trim();
     if (text === '') continue;
+    const proto = readProtoImport(lines, i, file.problems);
+    if (proto) {
+      if (proto.proto) protos.push(proto.proto);
+      i = proto.next - 1;
+      continue;
+    }
     const named = NAME.exec(text);
     if (named) {
       name = named[1];
@@ -117,17 +133,20 @@ function parseBlock(lines: { text: string; line: number }[], file: RequestFile):
     }
     break;
   }
-  if (i >= lines.length) return undefined;
+  if (i >= lines.length) {
+    file.protos.push(...protos);
+    return undefined;
+  }
   const requestLine = lines[i];
   const { method, url: target } = splitRequestLine(requestLine.text.trim());
   if (target === '' || METHODS.includes(target.toUpperCase())) {
-    file.problems.push({ line: requestLine.line, message: `"${requestLine.text.trim()}" names no URL: write "GET <url>".` });
+    file.problems.push({ line: requestLine.line, message: method === 'GRPC' ? `"${requestLine.text.trim()}" names no method: write "GRPC {{grpcTarget}}/package.Service/Method".` : `"${requestLine.text.trim()}" names no URL: write "GET <url>".` });
     return undefined;
   }
   let url = target;
   i++;
   // Query continuation lines: `?a=1` and `&b=2`, usually indented.
-  while (i < lines.length && /^\s*[?&]/.test(lines[i].text)) url += lines[i++].text.trim();
+  while (method !== 'GRPC' && i < lines.length && /^\s*[?&]/.test(lines[i].text)) url += lines[i++].text.trim();
   const headers: { name: string; value: string }[] = [];
   for (; i < lines.length; i++) {
     const text = lines[i].text.trim();
@@ -140,15 +159,38 @@ function parseBlock(lines: { text: string; line: number }[], file: RequestFile):
     }
     headers.push({ name: header[1], value: header[2].trim() });
   }
-  const bodyText = lines.slice(i + 1).map((l) => l.text).join('\n').trim();
+  const bodyLines = lines.slice(i + 1);
+  const bodyText = bodyLines.map((l) => l.text).join('\n').trim();
   const request: Omit<FileRequest, 'index'> = { method, url, headers, line: requestLine.line };
   if (name) request.name = name;
-  if (bodyText) request.body = bodyText;
+  if (bodyText) {
+    request.body = bodyText;
+    request.bodyLine = bodyLines.find((l) => l.text.trim() !== '')?.line;
+  }
+  if (method === 'GRPC') request.grpc = grpcPartsOf(request, [...file.protos, ...protos], file);
+  else if (protos.length) file.problems.push({ line: protos[0].line, message: l10n.t('"proto <" above a {0} request has no effect: it names the schema of GRPC requests.', method) });
   if (asIs !== undefined) {
     if (headers.some((h) => /^authorization$/i.test(h.name))) request.authorizationAsIs = true;
     else file.problems.push({ line: asIs, message: l10n.t('"# @authorization as-is" has no effect here: the request below it sets no Authorization header: a fresh token is signed for it.') });
   }
   return request;
+}
+
+/** The GRPC parts of `request`; a request line or a JSON body (without variables) that cannot be sent is a problem. */
+function grpcPartsOf(request: Omit<FileRequest, 'index'>, protos: ProtoImport[], file: RequestFile): GrpcFileParts {
+  const line = grpcRequestLine(request.url, request.line);
+  let problem = 'problem' in line ? line.problem : undefined;
+  if (!problem && request.body !== undefined && !REFERENCE_TEST.test(request.body)) {
+    try {
+      grpcBodyMessages(request.body, request.bodyLine ?? request.line);
+    } catch (err) {
+      problem = l10n.t('Request at line {0}: {1}', request.line + 1, (err as Error).message);
+    }
+  }
+  if (problem) file.problems.push({ line: request.line, message: problem });
+  const parts: GrpcFileParts = 'problem' in line ? { method: '', target: '', protos } : { ...line, protos };
+  if (problem) parts.problem = problem;
+  return parts;
 }
 
 /**
@@ -219,6 +261,20 @@ export function listFileRequests(file: RequestFile, label: (request: FileRequest
  * `options.authorizationAsIs`, the CLI's `--send-authorization-as-is`) asks for it.
  */
 export function resolveFileRequest(request: FileRequest, file: RequestFile, given: Record<string, string> = {}, options: { authorizationAsIs?: boolean } = {}): ResolvedFileRequest {
+  const { expand, unresolved } = expander(request, file, given);
+  const url = expand(request.url);
+  const headers: Record<string, string> = {};
+  for (const h of request.headers) headers[h.name] = expand(h.value);
+  refuseUnresolved(request, unresolved);
+  const own = takeUserAuthorization(headers, { kind: 'requestFile', request: request.name ?? String(request.index), line: request.line + 1 }, request.authorizationAsIs || options.authorizationAsIs);
+  const resolved: ResolvedFileRequest = { method: request.method, url, headers: own.headers };
+  if (own.authorization !== undefined) resolved.authorization = own.authorization;
+  if (request.body !== undefined) resolved.body = expand(request.body);
+  return resolved;
+}
+
+/** `{{name}}` substitution for `request` (see `resolveFileRequest`); the names it could not resolve are collected in `unresolved`. */
+function expander(request: FileRequest, file: RequestFile, given: Record<string, string>): { expand: (text: string) => string; unresolved: Set<string> } {
   const unresolved = new Set<string>();
   const refuse = (problem: string) => new MobilityError('USAGE', l10n.t('Request {0} (line {1}): {2}', request.name ?? request.index, request.line + 1, problem));
   // `chain`: the variables being expanded, outermost first, to name a cycle instead of recursing forever.
@@ -239,16 +295,48 @@ export function resolveFileRequest(request: FileRequest, file: RequestFile, give
       }
       return expand(variable.value, [...chain, key]);
     });
-  const url = expand(request.url);
-  const headers: Record<string, string> = {};
-  for (const h of request.headers) headers[h.name] = expand(h.value);
-  if (unresolved.size) {
-    const names = [...unresolved].map((n) => `{{${n}}}`).join(', ');
-    throw new MobilityError('USAGE', l10n.t('Request {0} (line {1}) uses {2}, which {3} not defined: add "@name = value" to the file, or pick an environment for {{baseUrl}}.', request.name ?? request.index, request.line + 1, names, unresolved.size === 1 ? 'is' : 'are'));
+  return { expand: (text) => expand(text), unresolved };
+}
+
+function refuseUnresolved(request: FileRequest, unresolved: Set<string>): void {
+  if (!unresolved.size) return;
+  const names = [...unresolved].map((n) => `{{${n}}}`).join(', ');
+  throw new MobilityError('USAGE', l10n.t('Request {0} (line {1}) uses {2}, which {3} not defined: add "@name = value" to the file, or pick an environment for {{baseUrl}}.', request.name ?? request.index, request.line + 1, names, unresolved.size === 1 ? 'is' : 'are'));
+}
+
+/**
+ * A GRPC request ready to call: variables substituted as in `resolveFileRequest` (`given` holds
+ * `grpcTarget`), its messages parsed, its `authorization` metadata refused unless
+ * `# @authorization as-is` (or `options.authorizationAsIs`) asks for it.
+ */
+export function resolveGrpcFileRequest(request: FileRequest, file: RequestFile, given: Record<string, string> = {}, options: { authorizationAsIs?: boolean } = {}): ResolvedGrpcFileRequest {
+  const parts = request.grpc;
+  const label = request.name ?? String(request.index);
+  if (!parts) throw new MobilityError('USAGE', l10n.t('Request {0} (line {1}) is not a GRPC request.', label, request.line + 1));
+  if (parts.problem) throw new MobilityError('USAGE', parts.problem);
+  const { expand, unresolved } = expander(request, file, given);
+  const { target, transport } = splitGrpcTarget(expand(parts.target).trim());
+  const entries = request.headers.map((h): [string, string] => [h.name, expand(h.value)]);
+  const body = request.body === undefined ? undefined : expand(request.body);
+  refuseUnresolved(request, unresolved);
+  const authorization = entries.filter(([name]) => /^authorization$/i.test(name));
+  const own = takeUserAuthorization(Object.fromEntries(authorization), { kind: 'requestFile', request: label, line: request.line + 1 }, request.authorizationAsIs || options.authorizationAsIs);
+  let messages: Record<string, unknown>[];
+  try {
+    messages = grpcBodyMessages(body, request.bodyLine ?? request.line);
+  } catch (err) {
+    throw new MobilityError('USAGE', l10n.t('Request {0} (line {1}): {2}', label, request.line + 1, (err as Error).message));
   }
-  const own = takeUserAuthorization(headers, { kind: 'requestFile', request: request.name ?? String(request.index), line: request.line + 1 }, request.authorizationAsIs || options.authorizationAsIs);
-  const resolved: ResolvedFileRequest = { method: request.method, url, headers: own.headers };
+  const resolved: ResolvedGrpcFileRequest = {
+    method: parts.method,
+    target,
+    metadata: entries.filter(([name]) => !/^authorization$/i.test(name)),
+    messages,
+    protoFiles: parts.protos.map((p) => p.file),
+    importPaths: [...new Set(parts.protos.flatMap((p) => p.includeDirs))],
+  };
+  if (transport) resolved.transport = transport;
   if (own.authorization !== undefined) resolved.authorization = own.authorization;
-  if (request.body !== undefined) resolved.body = expand(request.body);
+  if (!target) throw new MobilityError('USAGE', l10n.t('Request {0} (line {1}) names no gRPC target: write "GRPC host:port/{2}" or "GRPC {{grpcTarget}}/{2}".', label, request.line + 1, parts.method));
   return resolved;
 }

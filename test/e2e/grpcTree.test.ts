@@ -1,0 +1,91 @@
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { webviewWith } from './panelFrame';
+import { useWorkbench } from './session';
+import { openViewContainer, runCommand, runCommandAndPick, step, treeRow, treeRows, waitForNotification } from './workbench';
+import { waitUntil } from '../unit/support/waitUntil';
+
+async function expand(page: Page, label: string, level: number): Promise<void> {
+  const row = await treeRow(page, 'Environments', label, 30_000, level);
+  if ((await row.getAttribute('aria-expanded')) !== 'true') await row.click();
+}
+
+/** The text of the active editor as the user sees it, line by line (Monaco renders only what is on screen). */
+async function editorLines(page: Page): Promise<string[]> {
+  const lines = page.locator('.editor-group-container.active .monaco-editor .view-lines .view-line');
+  const tops = await lines.evaluateAll((els) => els.map((e) => ({ top: parseFloat((e as HTMLElement).style.top || '0'), text: (e.textContent ?? '').replace(/\u00a0/g, ' ') })));
+  return tops.sort((a, b) => a.top - b.top).map((l) => l.text);
+}
+
+/** Tree → gRPC → service → method → Send gRPC Request → the GRPC request in a `.http` editor → sent from its CodeLens. */
+describe('gRPC in the Environments tree', function () {
+  this.timeout(180_000);
+  const wb = useWorkbench();
+
+  it('lists the sandbox\'s services and methods, and opens Send gRPC Request from a method\'s context menu as a .http request', async () => {
+    const page = wb.page;
+    await step(page, 'start the sandbox and make its MDS staging active', async () => {
+      await openViewContainer(page, 'Mobility API');
+      await runCommand(page, 'Mobility API: Start Local Sandbox');
+      await waitForNotification(page, /Local sandbox running on/);
+      await runCommandAndPick(page, 'Mobility API: Select Environment', 'Sandbox · MDS staging');
+    });
+    await step(page, 'expand Sandbox · MDS staging → gRPC → VehicleService', async () => {
+      await expand(page, 'Sandbox · MDS staging', 2);
+      await expand(page, 'gRPC', 3);
+      await expand(page, 'VehicleService', 4);
+    });
+    await step(page, 'see where the services came from, and the methods with their kinds', async () => {
+      const rows = await waitUntil('the methods of VehicleService', () => treeRows(page, 'Environments'), (r) => r.some((x) => x.label === 'GetVehicle' && x.level === 5), { timeoutMs: 30_000, intervalMs: 300 });
+      assert.match(rows.find((r) => r.label === 'gRPC' && r.level === 3)?.description ?? '', /^127\.0\.0\.1:\d+ · reflection v1$/);
+      const methods = rows.filter((r) => r.level === 5).map((r) => `${r.label} ${r.description}`);
+      assert.deepEqual(methods, ['ListVehicles server streaming · ListVehiclesRequest', 'ListVehicleStatus server streaming · ListVehicleStatusRequest', 'GetVehicle unary · GetVehicleRequest', 'GetVehicleStatus unary · GetVehicleRequest']);
+    });
+    await step(page, 'run Send gRPC Request… from the context menu of ListVehicles', async () => {
+      const row = await treeRow(page, 'Environments', 'ListVehicles', 30_000, 5);
+      await row.click({ button: 'right' });
+      // The menu takes the keyboard: move to the item and press Enter, as a keyboard user does.
+      const item = page.locator('.context-view .monaco-menu .action-menu-item', { hasText: 'Send gRPC Request…' }).first();
+      await item.waitFor({ timeout: 30_000 });
+      await item.hover();
+      await waitUntil('the menu item is focused', () => item.evaluate((el) => el.classList.contains('focused') || !!el.closest('.focused')), (focused) => focused, { timeoutMs: 10_000, intervalMs: 100 });
+      await page.keyboard.press('Enter');
+    });
+    await step(page, 'see the GRPC request with its message template in an untitled .http editor', async () => {
+      await page.locator('.tabs-container .tab', { hasText: 'grpc-ListVehicles.http' }).first().waitFor({ timeout: 30_000 });
+      const lines = await waitUntil('the request in the editor', () => editorLines(page), (l) => l[0] === 'GRPC {{grpcTarget}}/mobility.sandbox.v1.VehicleService/ListVehicles', { timeoutMs: 20_000, intervalMs: 200 });
+      assert.deepEqual(lines.slice(0, 3), ['GRPC {{grpcTarget}}/mobility.sandbox.v1.VehicleService/ListVehicles', '', '{}'], 'the request line, then the template of ListVehiclesRequest');
+      await page.locator('.statusbar-item', { hasText: /^HTTP$/ }).first().waitFor({ timeout: 20_000 });
+    });
+    // The README's gRPC screenshot (media/screenshot-grpc.png): a wider side bar with the services and methods, a
+    // method's tooltip, the request beside it; no notification over it.
+    await runCommand(page, 'Notifications: Clear All Notifications');
+    const bar = await page.locator('.part.sidebar').boundingBox();
+    if (bar) {
+      await page.mouse.move(bar.x + bar.width + 1, bar.y + bar.height / 2);
+      await page.mouse.down();
+      await page.mouse.move(bar.x + 560, bar.y + bar.height / 2, { steps: 5 });
+      await page.mouse.up();
+    }
+    await (await treeRow(page, 'Environments', 'ListVehicles', 30_000, 5)).hover();
+    await page.locator('.monaco-hover, .custom-hover', { hasText: 'Response: stream' }).first().waitFor({ timeout: 10_000 }).catch(() => {});
+    await page.screenshot({ path: path.join(process.env.E2E_ARTIFACTS_DIR ?? '.', 'grpc-tree.png') });
+  });
+
+  // Needs the `.http` GRPC CodeLens (branch grpcfile) and the results panel's gRPC view (branch grpcpanel): on the
+  // grpctree branch alone there is no lens to click and showGrpcResult throws. Un-skip when both are merged.
+  it.skip('sends the request from its CodeLens and shows the streamed vehicles in the table (after the grpcfile and grpcpanel merges)', async () => {
+    const page = wb.page;
+    const lens = page.locator('.codelens-decoration a', { hasText: /Send/ }).first();
+    await step(page, 'click the lens above the GRPC line', async () => {
+      await lens.waitFor({ timeout: 30_000 });
+      await lens.click();
+    });
+    const frame = await step(page, 'wait for the results panel', () => webviewWith(page, '[data-testid="row-count"]'));
+    await step(page, 'see every vehicle of the sandbox\'s fleet (mobilityApi.sandbox.fleetSize, 500) in the table', async () => {
+      const count = frame.locator('[data-testid="row-count"]');
+      await waitUntil('500 rows', async () => Number(await count.getAttribute('data-rows')), (n) => n === 500, { timeoutMs: 30_000, intervalMs: 300 });
+    });
+  });
+});
