@@ -9,6 +9,7 @@ import type { HostMessage } from '../shared/protocol';
 import { BodyTabs, tableOf } from './bodyTabs';
 import type { JsonPlace } from './bodyTabs';
 import { conformanceVerdict, renderConformance } from './conformanceSection';
+import { grpcActions, renderGrpcSections } from './grpcSection';
 import type { Child } from './dom';
 import { button, clear, h, urlText } from './dom';
 import type { PanelContext } from './panelContext';
@@ -26,6 +27,7 @@ function pagesHeading(count: number, more: boolean): string {
 export class ListingSection {
   private readonly pageSections: { request?: HTMLElement; token?: HTMLElement; response?: HTMLElement; pages?: HTMLElement } = {};
   private nextButtons: HTMLElement[] = [];
+  private grpcButtons: HTMLElement[] = [];
   private conformanceHost: HTMLElement | undefined;
   private body: BodyTabs | undefined;
 
@@ -43,6 +45,10 @@ export class ListingSection {
   }
 
   render(): void {
+    if (this.r.grpc) {
+      this.renderGrpc(this.r.grpc);
+      return;
+    }
     const { r, ctx } = this;
     const actions: Child[] = [];
     if (r.canCopyCurl) actions.push(button(l10n.t('Copy curl (fresh token)'), () => ctx.post({ type: 'copyCurl', resultId: r.id, pageIndex: this.pageIndex() }), { 'data-testid': 'copy-curl-top' }));
@@ -76,6 +82,19 @@ export class ListingSection {
     this.renderPageSections();
 
     this.body = new BodyTabs(ctx, r, this.bodies, () => this.pageIndex(), (row) => this.openRow(row));
+    this.root.appendChild(collapsible(l10n.t('Body'), this.body.element, true, 'section-body'));
+  }
+
+  /** A gRPC call's answer: its call, details, metadata and token sections instead of pages, request and response. */
+  private renderGrpc(call: NonNullable<ListingResultView['grpc']>): void {
+    const { r, ctx } = this;
+    this.grpcButtons = grpcActions(r, call, ctx);
+    const tokenLine = tokenFactsLine(r.tokenFacts, 1);
+    const sub = [...environmentLine(r), r.credentialLabel ? l10n.t(' · credential {0}', r.credentialLabel) : '', h('br'), h('span', { 'data-testid': 'summary-line' }, r.summary.line), tokenLine ? h('br') : null, tokenLine];
+    this.root.appendChild(resultHeader(r.title, sub, this.grpcButtons));
+    if (r.error) this.root.appendChild(renderError(r.error));
+    this.root.append(...renderGrpcSections(r, call, ctx));
+    this.body = new BodyTabs(ctx, r, this.bodies, () => 0, (row) => this.jumpTo(0, call.streamed ? (json) => itemPointer(json, row) : ''));
     this.root.appendChild(collapsible(l10n.t('Body'), this.body.element, true, 'section-body'));
   }
 
@@ -118,6 +137,9 @@ export class ListingSection {
     if (action === 'export') {
       for (const b of this.body?.exportButtons ?? []) b.toggleAttribute('disabled', busy);
       if (busy) this.ctx.announce(l10n.t('Saving…'));
+    }
+    if (action === 'copyGrpcurl') {
+      for (const b of this.grpcButtons) if (b.dataset.testid === 'copy-grpcurl') b.toggleAttribute('disabled', busy);
     }
     if (action === 'loadNextPage') {
       for (const b of this.nextButtons) {

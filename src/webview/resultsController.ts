@@ -69,6 +69,7 @@ export function registerResultsPanel(context: vscode.ExtensionContext, log: vsco
     exportShown: (request) => load().exportShown(request),
     showListing: (args) => load().showListing(args),
     showResult: (args) => load().showResult(args),
+    showGrpcResult: (args) => load().showGrpcResult(args),
     showRequestError: (args) => load().showRequestError(args),
     showToken: (args) => load().showToken(args),
     showComparison: (args) => load().showComparison(args),

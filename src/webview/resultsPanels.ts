@@ -18,6 +18,8 @@ import { listingView, requestErrorView } from '../results/listingView';
 import { tokenResultView } from '../results/tokenView';
 import type { RefusalContext } from '../results/refusalView';
 import { MDS_HOUR_ENDPOINTS } from '../core/mds';
+import type { GrpcCallResult } from '../core/grpc';
+import { grpcResultView } from '../results/grpcView';
 import type { HarvestDisplay, HarvestDisplayArgs } from './harvestPanel';
 import { HarvestSession } from './harvestPanel';
 
@@ -27,6 +29,24 @@ import { heldSend } from './heldResult';
 
 // This bundle (dist/resultsPanel.js) has its own copy of @vscode/l10n: point it at the extension's strings.
 configureHostL10n();
+
+/** What a gRPC call's answer is shown with (Send gRPC Request, a `.http` GRPC request). */
+export interface GrpcResultArgs {
+  environment: Environment;
+  /** The call's outcome; its `token` stays host-side (the panel shows the decoded claims only). */
+  result: GrpcCallResult;
+  /** For the tab and the header: "VehicleService/ListVehicles". */
+  title: string;
+  /** The target called, "127.0.0.1:50051". */
+  target: string;
+  credentialLabel?: string;
+  /** "Run again": the same call with a fresh token. */
+  runAgain?: () => Promise<unknown>;
+  /** "Copy as grpcurl": a ready-to-paste command (token in a shell variable on its own line). */
+  grpcurlCommand?: () => Promise<string>;
+  /** For an UNAUTHENTICATED / PERMISSION_DENIED explanation: credential type and the key's clock mark. */
+  refusal?: Partial<RefusalContext>;
+}
 
 /** What the commands call to show a result. */
 export interface ResultsPanelMethods extends vscode.Disposable {
@@ -67,6 +87,8 @@ export interface ResultsPanelMethods extends vscode.Disposable {
     /** For a 401/403's explanation: the credential type and the key's shared-clock mark. */
     refusal?: Partial<RefusalContext>;
   }): void;
+  /** A gRPC call's answer: status, headers, trailers, timing and each response message. */
+  showGrpcResult(args: GrpcResultArgs): void;
   /** A request that failed before an answer (network, TLS, timeout, refused credential...). */
   showRequestError(args: { environment: Environment; error: MobilityError; url?: string }): void;
   /** A decoded token (Generate Token, Decode JWT). `token` is kept host-side only, for "copy token". */
@@ -221,6 +243,23 @@ export function createResultsPanels(context: vscode.ExtensionContext, log: vscod
         runAgain: args.runAgain,
         endpointId: args.endpointId,
       }), args.title, `${args.environment.name}: ${args.title}`);
+    },
+    showGrpcResult(args) {
+      const { view, page } = grpcResultView({
+        id: randomUUID(),
+        environment: args.environment,
+        result: args.result,
+        title: args.title,
+        target: args.target,
+        credentialLabel: args.credentialLabel,
+        canRunAgain: !!args.runAgain,
+        canCopyGrpcurl: !!args.grpcurlCommand,
+        now: Date.now(),
+        refusal: args.refusal,
+      });
+      const held = heldSend(view, { environment: args.environment, pages: [page], runAgain: args.runAgain });
+      if (args.grpcurlCommand) held.grpcurlCommand = args.grpcurlCommand;
+      showSend(held, args.title, `${args.environment.name}: gRPC ${args.title}`);
     },
     async exportShown(request) {
       // The active panel when one is, else the one that last showed a result.
