@@ -89,7 +89,9 @@ function grpcErrorView(result: GrpcCallResult, sent: SentToken | undefined, cont
   if (status.code === 0) return undefined;
   const refused = refusalExchangeOf(result);
   const base = refused ? pageErrorView(refused, context) : undefined;
-  const view: ErrorView = { title: `${status.name} (${status.code})`, facts: base?.facts ?? [], tips: base?.tips ?? [] };
+  // The rule shows once: a server may name it in a detail's reason, its metadata and the message alike.
+  const facts = (base?.facts ?? []).filter((f) => !(f.name.toLowerCase() === 'rule' && f.value.toLowerCase() === base?.rule?.id.toLowerCase()));
+  const view: ErrorView = { title: `${status.name} (${status.code})`, facts, tips: base?.tips ?? [] };
   const meaning = CODE_MEANINGS()[status.code];
   if (meaning) view.statusMeaning = meaning;
   if (status.message) view.message = scrubSent(status.message, sent);
@@ -239,6 +241,8 @@ export function grpcResultView(args: GrpcViewArgs): { view: ListingResultView; p
     noun,
     // The MDS schemas describe REST bodies: a gRPC answer is not checked against them.
     conformance: { state: 'notMds' },
+    // The host keeps the call's page: its table and body can be saved.
+    canExport: true,
     summary: {
       kind: 'listing',
       title: args.title,

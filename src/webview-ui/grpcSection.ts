@@ -24,7 +24,7 @@ function renderCall(call: GrpcCallView): HTMLElement {
   const t = call.timings;
   const rows: [string, Child][] = [
     [l10n.t('Status'), h('span', { 'data-testid': 'grpc-status' }, grpcStatusBadge(call.status.name, call.status.ok), h('span', { class: 'muted' }, ` (${call.status.code})`),
-      call.status.message ? h('span', { class: call.status.ok ? undefined : 'error-text', 'data-testid': 'grpc-status-message' }, ` ${call.status.message}`) : null)],
+      call.status.message && call.status.message.toUpperCase() !== call.status.name ? h('span', { class: call.status.ok ? undefined : 'error-text', 'data-testid': 'grpc-status-message' }, ` ${call.status.message}`) : null)],
     [l10n.t('Meaning'), call.status.meaning],
     [l10n.t('Target'), h('code', { translate: 'no', 'data-testid': 'grpc-target' }, call.target)],
     [l10n.t('Method'), h('span', null, h('code', { translate: 'no', 'data-testid': 'grpc-method' }, call.method), h('span', { class: 'muted' }, ` · ${call.kind}`))],

@@ -145,6 +145,7 @@ describe('results panel: a gRPC call\'s answer', function () {
     assert.equal(view.error?.title, 'UNAUTHENTICATED (16)');
     assert.equal(view.error?.status, undefined, 'no HTTP status badge');
     assert.equal(view.error?.rule?.id, 'aud_mismatch');
+    assert.equal(view.error?.facts.some((f) => f.name === 'rule'), false, 'the rule shows once, not again as a fact');
     assert.ok(view.error?.explanation, 'the refusal is explained');
     assert.equal(view.error?.explanation?.causeRule, 'aud_mismatch');
     assert.ok(view.error?.tips.some((t) => /base URL/.test(t)), JSON.stringify(view.error?.tips));
