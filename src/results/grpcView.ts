@@ -1,5 +1,6 @@
-// The panel's view of a gRPC call's answer: a listing with one page that holds the call's messages (the body is
-// `{"messages": [...]}` for a stream, the message itself otherwise), so that the table, JSON, Raw, Positions and
+// The panel's view of a gRPC call's answer: a listing whose pages hold the call's messages (the body is
+// `{"messages": [...]}` for a stream, cut into pages of GRPC_MESSAGES_PER_PAGE so that the JSON tree and Raw views
+// get one part at a time as REST pages do; the message itself for a unary answer), so that the table, JSON, Raw, Positions and
 // export work as for a REST body; and the call's own section: status, google.rpc.Status details, headers,
 // trailers, the metadata sent and the timing. A stream of vehicle-like messages fills the vehicle table read by
 // the same reader as REST vehicles. The token the call carried stays with the caller: the view has its decoded
@@ -137,13 +138,18 @@ function vehicleListKey(first: unknown, api: Environment['api']): 'vehicles' | '
   return undefined;
 }
 
-/** The call's one page, as the host holds it for the JSON tree, Raw, "Open in editor" and "Save body". */
-export function grpcPageOf(result: GrpcCallResult, target: string): HttpExchange {
-  const streamed = result.method.serverStreaming;
-  const body: unknown = streamed ? { messages: result.messages } : result.messages[0];
+/** How many messages of a stream one page of the JSON tree and Raw views holds (a REST page holds up to 1,000 items too). */
+export const GRPC_MESSAGES_PER_PAGE = 1000;
+
+/**
+ * The call's pages, as the host holds them for the JSON tree, Raw, "Open in editor" and "Save body": a stream's
+ * messages by GRPC_MESSAGES_PER_PAGE as `{"messages": [...]}` (one page when there are none), the one answer of
+ * any other call as itself. Each page carries the call's token, for scrubbing what is shown or saved.
+ */
+export function grpcPagesOf(result: GrpcCallResult, target: string): HttpExchange[] {
   const flat = (view: MetadataView) => Object.fromEntries(Object.entries(view).map(([k, v]) => [k, v.join(', ')]));
   const ok = result.status.code === 0;
-  const page: HttpExchange = {
+  const base: HttpExchange = {
     url: `grpc://${target}${result.method.fullName}`,
     method: 'GET',
     requestHeaders: flat(result.requestMetadata),
@@ -152,14 +158,18 @@ export function grpcPageOf(result: GrpcCallResult, target: string): HttpExchange
     ok,
     responseHeaders: { ...flat(result.headers), ...flat(result.trailers) },
     contentType: result.headers['content-type']?.[0] ?? 'application/grpc',
-    body,
-    bodyKind: body === undefined ? 'empty' : 'json',
+    body: undefined,
+    bodyKind: 'empty',
     bytes: 0,
     timings: { queuedMs: result.timings.queuedMs, signMs: result.timings.signMs, ttfbMs: result.timings.totalMs, totalMs: result.timings.totalMs },
     receivedAtMs: result.receivedAtMs,
   };
-  if (result.token) page.token = result.token;
-  return page;
+  if (result.token) base.token = result.token;
+  const bodies: unknown[] = [];
+  if (!result.method.serverStreaming) bodies.push(result.messages[0]);
+  else if (result.messages.length <= GRPC_MESSAGES_PER_PAGE) bodies.push({ messages: result.messages });
+  else for (let i = 0; i < result.messages.length; i += GRPC_MESSAGES_PER_PAGE) bodies.push({ messages: result.messages.slice(i, i + GRPC_MESSAGES_PER_PAGE) });
+  return bodies.map((body) => ({ ...base, body, bodyKind: body === undefined ? 'empty' : 'json' }));
 }
 
 /** The one-line summary: `OK · 1,000 vehicles · 12 ms`, `UNAUTHENTICATED: token expired`. */
@@ -182,10 +192,17 @@ export interface GrpcViewArgs {
   refusal?: Partial<RefusalContext>;
 }
 
-/** The whole view of a gRPC call's answer, and the page the host keeps for its body. `now` is ms. */
-export function grpcResultView(args: GrpcViewArgs): { view: ListingResultView; page: HttpExchange } {
+/** How many messages a page holds: a stream's part, or the one answer. */
+function messagesOn(page: HttpExchange, streamed: boolean): number {
+  if (!streamed) return page.body === undefined ? 0 : 1;
+  return isRecord(page.body) && Array.isArray(page.body.messages) ? page.body.messages.length : 0;
+}
+
+/** The whole view of a gRPC call's answer, and the pages the host keeps for its body. `now` is ms. */
+export function grpcResultView(args: GrpcViewArgs): { view: ListingResultView; pages: HttpExchange[] } {
   const { result, environment: env } = args;
-  const page = grpcPageOf(result, args.target);
+  const pages = grpcPagesOf(result, args.target);
+  const page = pages[0];
   const sent: SentToken | undefined = result.token;
   const listKey = vehicleListKey(result.messages[0], env.api);
   // int64 fields arrive as decimal text (proto3 JSON): the table reads the times as numbers, as REST sends them.
@@ -214,14 +231,12 @@ export function grpcResultView(args: GrpcViewArgs): { view: ListingResultView; p
     canRunAgain: args.canRunAgain,
     canCopyGrpcurl: args.canCopyGrpcurl,
   };
-  const pageView: PageView = {
-    index: 0,
-    url: page.url,
-    request: { method: 'GRPC', url: `${args.target}${result.method.fullName}`, headers: grpc.requestMetadata, curlPreview: '' },
-    response: { status: result.status.code, statusText: result.status.name, ok, contentType: page.contentType, bytes: 0, timings: { ...page.timings }, headers: [...grpc.headers, ...grpc.trailers], bodyKind: page.bodyKind === 'json' ? 'json' : 'empty' },
-    itemCount: listKey ? count : 0,
-  };
-  if (sent) pageView.request.tokenPreview = shortenToken(sent.token);
+  // Every page shares the call's request and response; the first carries the token and the error.
+  const request: PageView['request'] = { method: 'GRPC', url: `${args.target}${result.method.fullName}`, headers: grpc.requestMetadata, curlPreview: '' };
+  const response: PageView['response'] = { status: result.status.code, statusText: result.status.name, ok, contentType: page.contentType, bytes: 0, timings: { ...page.timings }, headers: [...grpc.headers, ...grpc.trailers], bodyKind: page.bodyKind === 'json' ? 'json' : 'empty' };
+  const pageViews: PageView[] = pages.map((p, index) => ({ index, url: p.url, request, response, itemCount: messagesOn(p, result.method.serverStreaming) }));
+  const pageView = pageViews[0];
+  if (sent) request.tokenPreview = shortenToken(sent.token);
   const token = pageTokenView(page, 1, env, args.now, l10n.t('Sent with the call'));
   if (token) pageView.token = token;
   if (error) pageView.error = error;
@@ -233,7 +248,7 @@ export function grpcResultView(args: GrpcViewArgs): { view: ListingResultView; p
     createdAt: args.now,
     environment: environmentView(env),
     shape,
-    pages: [pageView],
+    pages: pageViews,
     vehicles,
     canLoadNext: false,
     canCopyCurl: false,
@@ -260,6 +275,6 @@ export function grpcResultView(args: GrpcViewArgs): { view: ListingResultView; p
   if (error) view.error = error;
   const facts = tokenFactsOf(pageView);
   if (facts) view.tokenFacts = facts;
-  return { view, page };
+  return { view, pages };
 }
 

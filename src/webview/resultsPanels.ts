@@ -245,7 +245,7 @@ export function createResultsPanels(context: vscode.ExtensionContext, log: vscod
       }), args.title, `${args.environment.name}: ${args.title}`);
     },
     showGrpcResult(args) {
-      const { view, page } = grpcResultView({
+      const { view, pages } = grpcResultView({
         id: randomUUID(),
         environment: args.environment,
         result: args.result,
@@ -257,7 +257,7 @@ export function createResultsPanels(context: vscode.ExtensionContext, log: vscod
         now: Date.now(),
         refusal: args.refusal,
       });
-      const held = heldSend(view, { environment: args.environment, pages: [page], runAgain: args.runAgain });
+      const held = heldSend(view, { environment: args.environment, pages, runAgain: args.runAgain });
       if (args.grpcurlCommand) held.grpcurlCommand = args.grpcurlCommand;
       showSend(held, args.title, `${args.environment.name}: gRPC ${args.title}`);
     },

@@ -127,6 +127,15 @@ describe('results panel bundle in Chromium: a gRPC call\'s answer', function () 
     assert.equal(await lastRow.textContent(), 'row-99999');
     const rendered = await page.locator('.vt-row').count();
     assert.ok(rendered < 80, `${rendered} rows in the DOM`);
+
+    // The JSON tree asks for one part of 1,000 messages at a time, as for a REST page.
+    assert.equal(await page.locator('[data-testid="grpc-part"]').textContent(), 'JSON and Raw show messages 1 to 1,000 of 100,000');
+    await page.locator('[data-testid="view-tree"]').click();
+    await page.locator('[data-testid="grpc-part-next"]').click();
+    assert.equal(await page.locator('[data-testid="grpc-part"]').textContent(), 'JSON and Raw show messages 1,001 to 2,000 of 100,000');
+    await page.waitForFunction(() => (window as unknown as { __posted: { type: string; pageIndex?: number }[] }).__posted.some((m) => m.type === 'requestBody' && m.pageIndex === 1));
+    const asked = (await postedMessages<{ type: string; resultId?: string; pageIndex?: number }>(page)).filter((m) => m.type === 'requestBody');
+    assert.deepEqual(asked.map((m) => m.pageIndex), [0, 1]);
     await page.close();
   });
 });

@@ -68,7 +68,9 @@ describe('results panel: a gRPC call\'s answer', function () {
     assert.equal(result.status.name, 'OK', result.status.message);
     assert.equal(result.messages.length, FLEET);
     assert.equal(typeof (result.messages[0].last_event as Record<string, unknown>).timestamp, 'string', 'int64 arrives as decimal text (proto3 JSON)');
-    const { view, page } = show(result, 'VehicleService/ListVehicleStatus');
+    const { view, pages } = show(result, 'VehicleService/ListVehicleStatus');
+    const page = pages[0];
+    assert.equal(pages.length, 1, `${FLEET} messages fit one part`);
 
     assert.equal(view.summary.line, `OK · ${FLEET} vehicle statuses`);
     assert.equal(view.grpc?.status.name, 'OK');
@@ -125,7 +127,7 @@ describe('results panel: a gRPC call\'s answer', function () {
     assert.equal(one.view.grpc?.kind, 'unary');
     assert.equal(one.view.grpc?.streamed, false);
     assert.equal(one.view.vehicles.count, 1);
-    assert.equal((bodyView(one.page, one.view.id, 0).json as Record<string, unknown>).device_id, deviceId, 'the body is the message itself');
+    assert.equal((bodyView(one.pages[0], one.view.id, 0).json as Record<string, unknown>).device_id, deviceId, 'the body is the message itself');
     // The response headers and trailers as rows, and the history entry says GRPC and the status name.
     assert.ok(one.view.grpc?.headers.some((h) => h.name === 'content-type' && h.value.startsWith('application/grpc')), JSON.stringify(one.view.grpc?.headers));
     const entry = historyEntryOf(one.view, true);
@@ -172,12 +174,20 @@ describe('results panel: a gRPC call\'s answer', function () {
       method: { service: SERVICE, name: 'ListVehicleStatus', fullName: `/${SERVICE}/ListVehicleStatus`, clientStreaming: false, serverStreaming: true, inputType: 'x', outputType: 'y' },
       status: { code: 0, name: 'OK', message: '', details: [] }, headers: {}, trailers: {}, messages, requestMetadata: {}, receivedAtMs: Date.now(), timings: { queuedMs: 0, signMs: 0, totalMs: 1 },
     };
-    const { view, page } = show(result, 'big');
+    const { view, pages } = show(result, 'big');
     assert.equal(view.vehicles.count, n);
+    // The JSON tree and Raw get a part of 1,000 messages at a time, as a REST page, never the 100,000 at once.
+    assert.equal(pages.length, 100);
+    assert.equal(view.pages.length, 100);
+    assert.deepEqual(view.pages.map((p) => p.itemCount), Array(100).fill(1000));
+    const part = bodyView(pages[99], view.id, 99);
+    assert.equal((part.json as { messages: { device_id: string }[] }).messages[999].device_id, `d${n - 1}`);
+    assert.ok(part.rawTotalChars < 2_000_000, `one part's Raw is small (${part.rawTotalChars} characters)`);
+    assert.equal(view.pages[1].token, undefined, 'the token view is sent once, with the first part');
     assert.equal(view.vehicles.lastEvent[n - 1], 1763476200000 + n - 1);
     assert.equal(vehicleDataTable(view.vehicles, 'vehicles_status').count, n);
     assert.equal(view.summary.line, 'OK · 100,000 vehicle statuses');
-    assert.equal((page.body as { messages: unknown[] }).messages, messages, 'the host holds the messages as they came, not a copy');
+    assert.equal((pages[0].body as { messages: unknown[] }).messages[0], messages[0], 'the host holds the messages as they came, not copies');
     assert.equal('messages' in view, false);
   });
 
