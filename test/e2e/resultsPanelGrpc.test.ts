@@ -14,6 +14,7 @@ import { TokenIssuer } from '../../src/core/auth/tokenIssuer';
 import { cellText, vehicleDataTable } from '../../src/shared/dataTable';
 import { grpcResultView } from '../../src/results/grpcView';
 import { historyEntryOf } from '../../src/results/historyEntry';
+import { axeViolations, describeViolations } from './panelFrame';
 import { deliverHostMessages as deliver, postedMessages, useStandalonePanel } from './standalonePanelPage';
 
 const SERVICE = 'mobility.sandbox.v1.VehicleService';
@@ -25,6 +26,12 @@ const ARTIFACTS = process.env.E2E_ARTIFACTS_DIR ?? path.join(process.cwd(), 'tes
 async function shot(page: Page, name: string): Promise<void> {
   fs.mkdirSync(ARTIFACTS, { recursive: true });
   await page.screenshot({ path: path.join(ARTIFACTS, `grpc-${name}.png`), fullPage: true });
+}
+
+/** Every section open, then axe-core's serious and critical findings, described (empty when clean). */
+async function axeFindings(page: Page): Promise<string> {
+  await page.evaluate(() => document.querySelectorAll('vscode-collapsible').forEach((c) => c.setAttribute('open', '')));
+  return describeViolations(await axeViolations(page));
 }
 
 /** Resolves after two more frames and the tasks queued before them. */
@@ -94,6 +101,7 @@ describe('results panel bundle in Chromium: a gRPC call\'s answer', function () 
     const token = result.token?.token ?? '';
     assert.ok(token.length > 100);
     assert.equal((await page.content()).includes(token), false, 'the token is not in the page');
+    assert.equal(await axeFindings(page), '', 'no serious or critical axe violation');
     await shot(page, 'stream');
     await page.close();
   });
@@ -108,6 +116,7 @@ describe('results panel bundle in Chromium: a gRPC call\'s answer', function () 
     assert.equal(await page.locator('[data-testid="error-title"]').textContent(), 'UNAUTHENTICATED (16)');
     assert.match(await page.locator('[data-testid="refusal-cause"]').textContent() ?? '', /audience|aud/i);
     assert.equal(await page.locator('[data-testid="error-rule"]').textContent(), 'aud_mismatch');
+    assert.equal(await axeFindings(page), '', 'no serious or critical axe violation');
     await shot(page, 'refused');
     await page.close();
   });
