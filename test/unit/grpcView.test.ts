@@ -11,7 +11,8 @@ import { callMethod, openConnection, reflectSchema } from '../../src/core/grpc/i
 import { ApiClient } from '../../src/core/http/apiClient';
 import { startSandbox } from '../../src/sandbox/sandboxServer';
 import type { RunningSandbox } from '../../src/sandbox/sandboxServer';
-import { cellText, vehicleDataTable, visibleDataColumns } from '../../src/shared/dataTable';
+import { cellText, queryRows, vehicleDataTable, visibleDataColumns } from '../../src/shared/dataTable';
+import { csvChunks } from '../../src/results/exportWriters';
 import type { ListingResultView } from '../../src/shared/listingViews';
 import { bodyView } from '../../src/results/bodyView';
 import { grpcResultView, normaliseGrpcTimes } from '../../src/results/grpcView';
@@ -45,7 +46,10 @@ describe('results panel: a gRPC call\'s answer', function () {
     grpcResultView({ id: `g-${title}`, environment: env, result, title, target, canRunAgain: true, canCopyGrpcurl: true, now: Date.now(), refusal: { credentialType: 'external-org' } });
 
   before(async () => {
-    sandbox = await startSandbox({ fleetSize: FLEET, pageSize: 1000 });
+    // The world stands still, so REST and gRPC answers a few seconds apart read the same vehicles; tokens signed on
+    // this computer's clock are at most seconds ahead of it, which the sandbox allows (60 s).
+    const frozen = Date.now();
+    sandbox = await startSandbox({ fleetSize: FLEET, pageSize: 1000, now: () => frozen });
     const demo = sandbox.demo;
     credential = parseCredential({ kind: 'ec', type: 'external-org', privateKey: readFileSync(demo.privateKeyFile, 'utf8'), kid: demo.kid, issuer: demo.issuer }).credential;
     client = new ApiClient();
@@ -92,6 +96,9 @@ describe('results panel: a gRPC call\'s answer', function () {
     const byDevice = (rows: string[][]) => rows.slice().sort((a, b) => a[0].localeCompare(b[0]));
     assert.deepEqual(byDevice(cells(view)), byDevice(cells(restView)));
     assert.ok(view.vehicles.lastEvent.every((t) => Number.isFinite(t) && t > 1e12), 'every last event is a time in ms');
+    // Export: the CSV of the gRPC table is the REST one's (the panel's Save CSV writes exactly these chunks).
+    const csv = (v: ListingResultView) => [...csvChunks(tableOfView(v), queryRows(tableOfView(v), { sortColumn: 'deviceId' }))].join('');
+    assert.equal(csv(view), csv(restView));
 
     // The token: decoded claims shown, the token itself nowhere in what is posted.
     const token = result.token?.token;
