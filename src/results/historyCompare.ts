@@ -33,6 +33,7 @@ function sideOf(view: ListingResultView): CompareSideView {
     side.status = entry.status;
     side.statusText = entry.statusText;
   }
+  if (entry.grpc) side.grpc = entry.grpc;
   if (entry.jti) side.jti = entry.jti;
   return side;
 }

@@ -34,7 +34,8 @@ export function historyEntryOf(view: ListingResultView | RequestErrorResultView,
   const first = view.pages[0];
   const last = view.pages.at(-1);
   const entry: HistoryEntryView = { ...base, kind: 'listing', method: first?.request.method ?? 'GET', path: pathOf(first?.url ?? view.summary.url) };
-  if (last) {
+  if (view.grpc) entry.grpc = { status: view.grpc.status.name, ok: view.grpc.status.ok };
+  else if (last) {
     entry.status = last.response.status;
     entry.statusText = last.response.statusText;
   }

@@ -45,7 +45,7 @@ function responseView(page: HttpExchange): ResponseView {
 }
 
 /** What the environment tells about a refusal: the audience it expects (its base URL) and the API. */
-function refusalContextOf(env: Environment, now: number, extra: Partial<RefusalContext> = {}): RefusalContext {
+export function refusalContextOf(env: Environment, now: number, extra: Partial<RefusalContext> = {}): RefusalContext {
   let audience: string | undefined;
   try {
     audience = normaliseBaseUrl(env.baseUrl, env.name);

@@ -59,14 +59,15 @@ export function tokenView(args: {
   return view;
 }
 
-export function pageTokenView(page: HttpExchange, pageNumber: number, env: Environment, now: number): TokenView | undefined {
+/** The token a page (or a gRPC call: `source`) was sent with, decoded and checked against the environment. */
+export function pageTokenView(page: HttpExchange, pageNumber: number, env: Environment, now: number, source?: string): TokenView | undefined {
   const raw = page.token?.token;
   if (!raw) return undefined;
   const decoded = decodeJwt(raw, { now });
   if (!decoded.ok) return undefined;
   // Checked against the base URL, the audience the server expects (spec 5.3), so a mistaken custom `audience` shows too.
   const findings = lintToken(decoded.token, { now, knownAudiences: [withoutTrailingSlashes(env.baseUrl)] });
-  return tokenView({ token: raw, decoded: decoded.token, findings, source: l10n.t('Sent with page {0}', pageNumber), alreadyUsed: true });
+  return tokenView({ token: raw, decoded: decoded.token, findings, source: source ?? l10n.t('Sent with page {0}', pageNumber), alreadyUsed: true });
 }
 
 /**

@@ -30,6 +30,8 @@ const NOUNS: Record<string, () => string> = {
   'vehicle statuses': () => l10n.t('vehicle statuses'),
   page: () => l10n.t('page'),
   pages: () => l10n.t('pages'),
+  message: () => l10n.t('message'),
+  messages: () => l10n.t('messages'),
   item: () => l10n.t('item'),
   items: () => l10n.t('items'),
   finding: () => l10n.t('finding'),

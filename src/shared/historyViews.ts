@@ -17,6 +17,12 @@ export interface TokenFactsView {
   exp?: string;
 }
 
+/** How a gRPC call in the history ended: its status name, and whether that is OK. */
+export interface GrpcStatusMark {
+  status: string;
+  ok: boolean;
+}
+
 /** One send in the history. */
 export interface HistoryEntryView {
   /** The result's id: "show it again" and "compare" name the entry by it. */
@@ -31,6 +37,8 @@ export interface HistoryEntryView {
   /** The HTTP status of the last page; absent when the request got no answer. */
   status?: number;
   statusText?: string;
+  /** A gRPC call's status instead of an HTTP one: `OK`, `UNAUTHENTICATED`… */
+  grpc?: GrpcStatusMark;
   /** The `jti` of the first page's token. */
   jti?: string;
   /** The result's summary line. */
@@ -48,6 +56,7 @@ export interface CompareSideView {
   createdAt: number;
   status?: number;
   statusText?: string;
+  grpc?: GrpcStatusMark;
   /** All pages' time, ms. */
   totalMs: number;
   pageCount: number;

@@ -4,6 +4,7 @@ import type { ErrorCode } from './errorCodes';
 import type { DataTableView } from './dataTable';
 import { remapCodes } from './dataTable';
 import type { ConformanceView } from './conformanceViews';
+import type { GrpcCallView } from './grpcViews';
 import type { TokenFactsView } from './historyViews';
 import type { EnvironmentView, ResultSummary } from './resultSummary';
 import type { TokenView } from './tokenViews';
@@ -123,6 +124,8 @@ export interface ListingResultView {
   canFetchHours?: boolean;
   /** The `jti`, `iat` and `exp` of the first page's token, for the header line. */
   tokenFacts?: TokenFactsView;
+  /** A gRPC call's answer: its one page holds the messages; this says how the call went (see grpcViews.ts). */
+  grpc?: GrpcCallView;
 }
 
 /** What an export saves: the table's rows as CSV, its positions as GeoJSON, or a page's body as received. */

@@ -58,7 +58,7 @@ export type HostMessage =
   | { type: 'pagesAppended'; resultId: string; pages: PageView[]; vehicles: VehicleColumns; nextUrl?: string; stoppedBecause?: string; canLoadNext: boolean; canLoadAll?: boolean; error?: ErrorView; table?: DataTableView; summaryLine?: string }
   /** The result's MDS conformance, checked after the result was shown (the validator takes a moment on 100,000 items). */
   | { type: 'conformance'; resultId: string; conformance: ConformanceView }
-  | { type: 'busy'; resultId: string; action: 'loadNextPage' | 'copyCurl' | 'runAgain' | 'export'; busy: boolean }
+  | { type: 'busy'; resultId: string; action: 'loadNextPage' | 'copyCurl' | 'copyGrpcurl' | 'runAgain' | 'export'; busy: boolean }
   | { type: 'body'; body: BodyView }
   | { type: 'notice'; level: 'info' | 'error'; text: string }
   /** A harvest moved on: the whole heatmap again (a month is 720 small cells), and whether it still runs. */
@@ -76,6 +76,8 @@ export type WebviewMessage =
   /** Copies a token's payload as JSON; `pageIndex` 1 is the right-hand token of a comparison. */
   | { type: 'copyPayload'; resultId: string; pageIndex?: number }
   | { type: 'copyCurl'; resultId: string; pageIndex?: number }
+  /** "Copy as grpcurl": the host builds the command with a fresh token and copies it; the webview never sees it. */
+  | { type: 'copyGrpcurl'; resultId: string }
   | { type: 'loadNextPage'; resultId: string }
   | { type: 'loadAllPages'; resultId: string }
   | { type: 'requestBody'; resultId: string; pageIndex: number }
@@ -123,6 +125,7 @@ export function parseWebviewMessage(value: unknown): WebviewMessage | undefined 
       case 'loadNextPage':
       case 'loadAllPages':
       case 'fetchHours':
+      case 'copyGrpcurl':
       case 'showHistoryEntry':
         return isShortString(resultId) ? { type, resultId } : undefined;
       case 'compareHistory':

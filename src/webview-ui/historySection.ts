@@ -5,11 +5,12 @@ import * as l10n from '@vscode/l10n';
 import '@vscode-elements/elements/dist/vscode-checkbox/index.js';
 import { formatCount } from '../shared/format';
 import type { CompareSideView, HistoryCompareView, HistoryEntryView, ItemDiffView } from '../shared/historyViews';
+import type { GrpcStatusMark } from '../shared/historyViews';
 import { HISTORY_KEPT_IN_FULL } from '../shared/historyViews';
 import type { WebviewMessage } from '../shared/protocol';
 import type { Child } from './dom';
 import { button, clear, dataText, formatMs, h } from './dom';
-import { statusBadge } from './sections';
+import { grpcStatusBadge, statusBadge } from './sections';
 
 type Checkbox = HTMLElement & { checked: boolean };
 
@@ -17,7 +18,8 @@ function timeText(ms: number): string {
   return new Date(ms).toLocaleTimeString();
 }
 
-function statusOf(e: { status?: number; statusText?: string }): Child {
+function statusOf(e: { status?: number; statusText?: string; grpc?: GrpcStatusMark }): Child {
+  if (e.grpc) return grpcStatusBadge(e.grpc.status, e.grpc.ok);
   return e.status === undefined ? h('span', { class: 'muted' }, l10n.t('no answer')) : statusBadge(e.status, e.statusText ?? '');
 }
 

@@ -9,6 +9,7 @@ import type { HostMessage } from '../shared/protocol';
 import { BodyTabs, tableOf } from './bodyTabs';
 import type { JsonPlace } from './bodyTabs';
 import { conformanceVerdict, renderConformance } from './conformanceSection';
+import { grpcActions, renderGrpcSections } from './grpcSection';
 import type { Child } from './dom';
 import { button, clear, h, urlText } from './dom';
 import type { PanelContext } from './panelContext';
@@ -26,6 +27,9 @@ function pagesHeading(count: number, more: boolean): string {
 export class ListingSection {
   private readonly pageSections: { request?: HTMLElement; token?: HTMLElement; response?: HTMLElement; pages?: HTMLElement } = {};
   private nextButtons: HTMLElement[] = [];
+  private grpcButtons: HTMLElement[] = [];
+  /** A long stream's part chooser for the JSON and Raw views. */
+  private partNav: HTMLElement | undefined;
   private conformanceHost: HTMLElement | undefined;
   private body: BodyTabs | undefined;
 
@@ -43,6 +47,10 @@ export class ListingSection {
   }
 
   render(): void {
+    if (this.r.grpc) {
+      this.renderGrpc(this.r.grpc);
+      return;
+    }
     const { r, ctx } = this;
     const actions: Child[] = [];
     if (r.canCopyCurl) actions.push(button(l10n.t('Copy curl (fresh token)'), () => ctx.post({ type: 'copyCurl', resultId: r.id, pageIndex: this.pageIndex() }), { 'data-testid': 'copy-curl-top' }));
@@ -79,6 +87,44 @@ export class ListingSection {
     this.root.appendChild(collapsible(l10n.t('Body'), this.body.element, true, 'section-body'));
   }
 
+  /** A gRPC call's answer: its call, details, metadata and token sections instead of pages, request and response. */
+  private renderGrpc(call: NonNullable<ListingResultView['grpc']>): void {
+    const { r, ctx } = this;
+    this.grpcButtons = grpcActions(r, call, ctx);
+    const tokenLine = tokenFactsLine(r.tokenFacts, 1);
+    const sub = [...environmentLine(r), r.credentialLabel ? l10n.t(' · credential {0}', r.credentialLabel) : '', h('br'), h('span', { 'data-testid': 'summary-line' }, r.summary.line), tokenLine ? h('br') : null, tokenLine];
+    this.root.appendChild(resultHeader(r.title, sub, this.grpcButtons));
+    if (r.error) this.root.appendChild(renderError(r.error));
+    this.root.append(...renderGrpcSections(r, call, ctx));
+    this.body = new BodyTabs(ctx, r, this.bodies, () => this.pageIndex(), (row) => (call.streamed ? this.openRow(row) : this.jumpTo(0, '')));
+    this.partNav = r.pages.length > 1 ? h('div', { class: 'toolbar', 'data-testid': 'grpc-parts' }) : undefined;
+    this.renderPartNav();
+    this.root.appendChild(collapsible(l10n.t('Body'), h('div', null, this.partNav, this.body.element), true, 'section-body'));
+  }
+
+  /** A long stream's JSON and Raw views show one part of its messages at a time: which one, and the way to the others. */
+  private renderPartNav(): void {
+    const nav = this.partNav;
+    if (!nav) return;
+    const { pages } = this.r;
+    const index = this.pageIndex();
+    const first = pages.slice(0, index).reduce((sum, p) => sum + p.itemCount, 0);
+    const total = pages.reduce((sum, p) => sum + p.itemCount, 0);
+    const go = (to: number) => {
+      this.ctx.ui.pageIndex = to;
+      this.ctx.persist();
+      this.renderPartNav();
+      this.body?.renderViews();
+      this.ctx.announce(nav.querySelector('[data-testid="grpc-part"]')?.textContent ?? '');
+    };
+    const previous = button(l10n.t('Previous messages'), () => go(index - 1), { secondary: true, 'data-testid': 'grpc-part-previous' });
+    const next = button(l10n.t('Next messages'), () => go(index + 1), { secondary: true, 'data-testid': 'grpc-part-next' });
+    previous.toggleAttribute('disabled', index === 0);
+    next.toggleAttribute('disabled', index >= pages.length - 1);
+    clear(nav);
+    nav.append(h('span', { class: 'muted', 'data-testid': 'grpc-part' }, l10n.t('JSON and Raw show messages {0} to {1} of {2}', formatCount(first + 1), formatCount(first + (pages[index]?.itemCount ?? 0)), formatCount(total))), previous, next);
+  }
+
   /** The conformance section's content and heading, after the host's check arrived. */
   renderConformance(): void {
     const r = this.r;
@@ -108,6 +154,7 @@ export class ListingSection {
       this.ctx.ui.pageIndex = pageIndex;
       this.renderPagesList();
       this.renderPageSections();
+      this.renderPartNav();
     }
     this.root.querySelector('[data-testid="section-body"]')?.setAttribute('open', '');
     this.body?.jumpTo(pageIndex, pointer);
@@ -118,6 +165,9 @@ export class ListingSection {
     if (action === 'export') {
       for (const b of this.body?.exportButtons ?? []) b.toggleAttribute('disabled', busy);
       if (busy) this.ctx.announce(l10n.t('Saving…'));
+    }
+    if (action === 'copyGrpcurl') {
+      for (const b of this.grpcButtons) if (b.dataset.testid === 'copy-grpcurl') b.toggleAttribute('disabled', busy);
     }
     if (action === 'loadNextPage') {
       for (const b of this.nextButtons) {

@@ -14,11 +14,11 @@ export interface SectionActions {
   copyPayload?: (pageIndex: number) => void;
 }
 
-function kv(rows: [string, Child][], testid?: string): HTMLElement {
+export function kv(rows: [string, Child][], testid?: string): HTMLElement {
   return h('dl', { class: 'kv', 'data-testid': testid }, ...rows.flatMap(([k, v]) => [h('dt', null, k), h('dd', null, v)]));
 }
 
-function headersTable(headers: HeaderView[], testid: string): HTMLElement {
+export function headersTable(headers: HeaderView[], testid: string): HTMLElement {
   if (!headers.length) return h('p', { class: 'muted' }, l10n.t('No headers.'));
   return h('table', { class: 'headers', 'data-testid': testid },
     h('tbody', null, ...headers.map((header) => h('tr', null,
@@ -35,6 +35,11 @@ function statusClass(status: number): string {
 
 export function statusBadge(status: number, statusText: string): HTMLElement {
   return h('span', { class: `status ${statusClass(status)}`, 'data-testid': 'status' }, `${status} ${statusText}`.trim());
+}
+
+/** A gRPC status as a badge: its name (`OK`, `UNAUTHENTICATED`) says it, not the colour alone. */
+export function grpcStatusBadge(name: string, ok: boolean): HTMLElement {
+  return h('span', { class: `status ${ok ? 'ok' : 'client-error'}`, 'data-testid': 'status', translate: 'no' }, name);
 }
 
 export function renderRequest(request: RequestView, page: PageView | undefined, actions: SectionActions): HTMLElement {

@@ -27,6 +27,8 @@ export interface HeldResult {
   loadNext?: (nextUrl: string) => Promise<NextPages>;
   loadAllResult?: LoadAllPages;
   curlCommand?: () => Promise<string>;
+  /** A gRPC call's "Copy as grpcurl": a command with a fresh token, copied by the host. */
+  grpcurlCommand?: () => Promise<string>;
   runAgain?: () => Promise<unknown>;
   loading?: boolean;
   /** The MDS endpoint for the conformance check (undefined: guessed from the body). */

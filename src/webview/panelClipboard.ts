@@ -52,3 +52,20 @@ export async function copyCurl(held: HeldResult | undefined, resultId: string, p
     port.post({ type: 'busy', resultId, action: 'copyCurl', busy: false });
   }
 }
+
+/** "Copy as grpcurl": the command with a fresh token (in a shell variable on its own line), straight to the clipboard. */
+export async function copyGrpcurl(held: HeldResult | undefined, resultId: string, port: ClipboardPort): Promise<void> {
+  if (!held?.grpcurlCommand) {
+    port.post({ type: 'notice', level: 'error', text: vscode.l10n.t('No grpcurl command is available for this result. Send the call again.') });
+    return;
+  }
+  port.post({ type: 'busy', resultId, action: 'copyGrpcurl', busy: true });
+  try {
+    const command = await held.grpcurlCommand();
+    await vscode.env.clipboard.writeText(command);
+    port.log.info(`${port.logTag} copied a grpcurl command with a fresh token`);
+    port.post({ type: 'notice', level: 'info', text: vscode.l10n.t('Copied a grpcurl command with a fresh token. Run it once: the token is valid for one call.') });
+  } finally {
+    port.post({ type: 'busy', resultId, action: 'copyGrpcurl', busy: false });
+  }
+}

@@ -22,7 +22,7 @@ import { hourOf } from './heldResult';
 import { hostL10n } from './l10nBundle';
 import { loadAllPages, loadNextPage } from './pageLoader';
 import type { PagePort } from './pageLoader';
-import { copyCurl, copyPayload, copyToken } from './panelClipboard';
+import { copyCurl, copyGrpcurl, copyPayload, copyToken } from './panelClipboard';
 import { panelHtml } from './panelHtml';
 
 /** The commands "Run again" executes, with `{ environmentId }`. */
@@ -244,6 +244,9 @@ export class ResultsPanel implements vscode.Disposable {
         return;
       case 'copyCurl':
         await copyCurl(this.held(message.resultId), message.resultId, this.port);
+        return;
+      case 'copyGrpcurl':
+        await copyGrpcurl(this.held(message.resultId), message.resultId, this.port);
         return;
       case 'showHistoryEntry':
         this.showFromHistory(message.resultId);

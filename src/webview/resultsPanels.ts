@@ -19,6 +19,8 @@ import { listingView, requestErrorView } from '../results/listingView';
 import { tokenResultView } from '../results/tokenView';
 import type { RefusalContext } from '../results/refusalView';
 import { MDS_HOUR_ENDPOINTS } from '../core/mds';
+import type { GrpcCallResult } from '../core/grpc';
+import { grpcResultView } from '../results/grpcView';
 import type { HarvestDisplay, HarvestDisplayArgs } from './harvestPanel';
 import { HarvestSession } from './harvestPanel';
 
@@ -88,6 +90,8 @@ export interface ResultsPanelMethods extends vscode.Disposable {
     /** For a 401/403's explanation: the credential type and the key's shared-clock mark. */
     refusal?: Partial<RefusalContext>;
   }): void;
+  /** A gRPC call's answer: status, headers, trailers, timing and each response message. */
+  showGrpcResult(args: GrpcResultArgs): void;
   /** A request that failed before an answer (network, TLS, timeout, refused credential...). */
   showRequestError(args: { environment: Environment; error: MobilityError; url?: string }): void;
   /** A decoded token (Generate Token, Decode JWT). `token` is kept host-side only, for "copy token". */
@@ -246,6 +250,23 @@ export function createResultsPanels(context: vscode.ExtensionContext, log: vscod
         runAgain: args.runAgain,
         endpointId: args.endpointId,
       }), args.title, `${args.environment.name}: ${args.title}`);
+    },
+    showGrpcResult(args) {
+      const { view, pages } = grpcResultView({
+        id: randomUUID(),
+        environment: args.environment,
+        result: args.result,
+        title: args.title,
+        target: args.target,
+        credentialLabel: args.credentialLabel,
+        canRunAgain: !!args.runAgain,
+        canCopyGrpcurl: !!args.grpcurlCommand,
+        now: Date.now(),
+        refusal: args.refusal,
+      });
+      const held = heldSend(view, { environment: args.environment, pages, runAgain: args.runAgain });
+      if (args.grpcurlCommand) held.grpcurlCommand = args.grpcurlCommand;
+      showSend(held, args.title, `${args.environment.name}: gRPC ${args.title}`);
     },
     async exportShown(request) {
       // The active panel when one is, else the one that last showed a result.
