@@ -19,7 +19,6 @@ import { listingView, requestErrorView } from '../results/listingView';
 import { tokenResultView } from '../results/tokenView';
 import type { RefusalContext } from '../results/refusalView';
 import { MDS_HOUR_ENDPOINTS } from '../core/mds';
-import type { GrpcCallResult } from '../core/grpc';
 import { grpcResultView } from '../results/grpcView';
 import type { HarvestDisplay, HarvestDisplayArgs } from './harvestPanel';
 import { HarvestSession } from './harvestPanel';
@@ -51,8 +50,6 @@ export interface GrpcResultArgs {
 
 /** What the commands call to show a result. */
 export interface ResultsPanelMethods extends vscode.Disposable {
-  /** A gRPC call's answer: status, headers, trailers, timing and each response message. */
-  showGrpcResult(args: GrpcResultArgs): void;
   /** A vehicles request that got an answer (2xx or not). */
   showListing(args: {
     environment: Environment;
@@ -187,10 +184,6 @@ export function createResultsPanels(context: vscode.ExtensionContext, log: vscod
   };
 
   return {
-    showGrpcResult() {
-      // The panel's gRPC view lands with its own change (issue 22); until then a call's answer is not shown here.
-      throw new Error('The results panel cannot show gRPC results yet.');
-    },
     restore(webviewPanel, state) {
       // The webview persists a summary and its UI choices, never rows or tokens (see protocol.ts).
       const persisted = parsePersistedState(state);
