@@ -5,6 +5,7 @@ import { MobilityError } from '../core/base';
 import { buildEndpointRequest, catalogueOf, freeRequest } from '../core/mds';
 import { findFileRequest, parseRequestFile, resolveFileRequest } from '../core/http';
 import type { CliIo } from './cliIo';
+import { CODE_GRPC_OPTIONS, codeGrpc } from './codeGrpc';
 import { apiFrom, CREDENTIAL_OPTIONS, environmentFrom, loadCredential, parse, parseHeaders, readFile, wholeNumber } from './options';
 import { relativeToBase } from './sendCommand';
 import { printUsage } from './usage';
@@ -14,15 +15,25 @@ import { printUsage } from './usage';
  * language that signs a fresh token for every request (and page) and sends it. The program holds
  * no secret: the key file and the key id come from its environment (spec 5.7). The credential
  * given here only says which type of token to sign and, for External Organization and IAM, the issuer.
+ * With `--grpc <package.Service/Method>`, a program for one gRPC call (Python or TypeScript; codeGrpc.ts).
  */
 export function codeCommand(args: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parse(
     args,
-    { ...CREDENTIAL_OPTIONS, 'base-url': { type: 'string' }, api: { type: 'string' }, header: { type: 'string', multiple: true }, query: { type: 'string', multiple: true }, request: { type: 'string' } },
+    { ...CREDENTIAL_OPTIONS, ...CODE_GRPC_OPTIONS, 'base-url': { type: 'string' }, api: { type: 'string' }, header: { type: 'string', multiple: true }, query: { type: 'string', multiple: true }, request: { type: 'string' } },
     true,
   );
   if (values.help) return Promise.resolve(printUsage(io));
   const [language, target] = positionals;
+  const lifetime = values.lifetime === undefined ? DEFAULT_CODE_LIFETIME : wholeNumber(values.lifetime, '--lifetime', 60, 3600);
+  if (values.grpc !== undefined) {
+    if (positionals.length !== 1 || !(CODE_LANGUAGES as readonly string[]).includes(language)) {
+      throw new MobilityError('USAGE', `code --grpc takes a language (python or typescript) and the method as --grpc <package.Service/Method>, with no endpoint, path or file.`);
+    }
+    for (const flag of ['base-url', 'header', 'query', 'request'] as const) if (values[flag] !== undefined) throw new MobilityError('USAGE', `--${flag} is for REST requests; a gRPC call takes --aud, --target, --data and --metadata.`);
+    return codeGrpc(language as CodeLanguage, values, io, lifetime);
+  }
+  for (const flag of ['target', 'plaintext', 'ca-file', 'proto', 'import-path', 'data', 'metadata', 'aud'] as const) if (values[flag] !== undefined) throw new MobilityError('USAGE', `--${flag} is for a gRPC call: give the method with --grpc <package.Service/Method>.`);
   if (positionals.length !== 2 || !(CODE_LANGUAGES as readonly string[]).includes(language)) {
     throw new MobilityError('USAGE', `code takes a language (${CODE_LANGUAGES.join(', ')}) and one endpoint id, path such as /vehicles, or request file (.http).`);
   }
@@ -32,7 +43,6 @@ export function codeCommand(args: string[], io: CliIo): Promise<number> {
   if (values.request !== undefined && !isFile) throw new MobilityError('USAGE', '--request picks a request of a .http file; give the file.');
   const request = isFile ? fileRequest(target, values.request, environment.baseUrl, api, io) : targetRequest(api, target, values.query ?? []);
   const credential = loadCredential(values, io, api);
-  const lifetime = values.lifetime === undefined ? DEFAULT_CODE_LIFETIME : wholeNumber(values.lifetime, '--lifetime', 60, 3600);
   io.out(generateCode(language as CodeLanguage, codeProgramFor(environment, credential, request, lifetime)));
   return Promise.resolve(0);
 }

@@ -126,7 +126,7 @@ function describe(schema: GrpcSchema, symbols: string[], values: GrpcValues, io:
 }
 
 /** `--data '<json>'`, `--data @file`, `--data -` (stdin); none means one empty message. */
-async function dataText(data: string | undefined, io: CliIo): Promise<string> {
+export async function dataText(data: string | undefined, io: CliIo): Promise<string> {
   if (data === undefined) return '{}';
   if (data === '-') return io.readStdin();
   if (data.startsWith('@')) return readFile(data.slice(1), '--data');
@@ -134,7 +134,7 @@ async function dataText(data: string | undefined, io: CliIo): Promise<string> {
 }
 
 /** `--metadata 'name: value'`, repeatable. */
-function parseMetadata(list: string[]): MetadataEntries {
+export function parseMetadata(list: string[]): MetadataEntries {
   return list.map((entry) => {
     const colon = entry.indexOf(':');
     if (colon <= 0) throw new MobilityError('USAGE', `--metadata must look like 'name: value', not "${entry}".`);

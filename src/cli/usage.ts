@@ -16,6 +16,10 @@ Usage:
                         --base-url <url> --api mds|maas <credential> [--query name=value]... [--header 'Name: value']...
                         one complete program that signs a fresh token for every request; it reads the key file from
                         MOBILITY_API_KEY_FILE and the key id from MOBILITY_API_KEY_ID (never written into it)
+  mobility-api code     python|typescript --grpc <package.Service/Method> --target <host:port> --proto <file>...
+                        [--import-path <dir>]... [--plaintext | --ca-file <pem>] [--data '<json>' | @file | -]
+                        [--metadata 'name: value']... --aud <base-url> <credential>
+                        the same for one gRPC call (grpcio, @grpc/grpc-js): a fresh token in the metadata of every call
   mobility-api harvest  trips|events|telemetry --from <hour> --to <hour> --out <dir> --base-url <url> <credential>
                         [--validate] [--mode <mode>] [--max-202-attempts <n>] [--max-202-wait <s>] [--max-retries <n>] [--json]
                         one NDJSON file per UTC hour + manifest.json; run again to resume (exit 1: hours missing)

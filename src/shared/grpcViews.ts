@@ -1,7 +1,7 @@
 // The view model of a gRPC call's answer in the results panel: how the call ended (status, google.rpc.Status details),
 // the metadata both ways and the timing. Its messages fill the listing's Body (table, JSON, Raw, Positions) as a REST
 // body does; the token sent shows in the listing's token view (decoded claims only). Types only; imported by both bundles.
-import type { HeaderView } from './listingViews';
+import type { HeaderView } from './headerView';
 
 /** What the panel shows of one gRPC call besides its messages. Nothing secret: the token stays host-side. */
 export interface GrpcCallView {

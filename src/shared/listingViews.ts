@@ -10,12 +10,8 @@ import type { EnvironmentView, ResultSummary } from './resultSummary';
 import type { TokenView } from './tokenViews';
 import type { VehicleColumns } from './vehicleColumns';
 
-export interface HeaderView {
-  name: string;
-  value: string;
-  /** True for `Authorization`: the value is the shortened token, never the token. */
-  secret?: boolean;
-}
+export type { HeaderView } from './headerView';
+import type { HeaderView } from './headerView';
 
 export interface RequestView {
   method: string;

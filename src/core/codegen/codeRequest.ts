@@ -20,9 +20,9 @@ export const WORKERS_VARIABLE = 'MOBILITY_API_WORKERS';
 export const DEFAULT_CODE_LIFETIME = 300;
 
 /**
- * One REST request as a program sends it. A gRPC request will be a second member of `CodeRequest`
- * (`kind: 'grpc'`); each language's generator keeps signing apart from sending, so only the
- * sending part grows.
+ * One REST request as a program sends it. A gRPC call is the other member of `CodeRequest`
+ * (`GrpcCodeRequest`, made by grpcCodeRequest.ts); each language's generator shares its signing part
+ * between the two, so only the sending part differs.
  */
 export interface RestCodeRequest {
   kind: 'rest';
@@ -39,7 +39,41 @@ export interface RestCodeRequest {
   csv: boolean;
 }
 
-export type CodeRequest = RestCodeRequest;
+/** One `.proto` file of a program: its path as given, and its name under the include folder it is found in. */
+export interface CodeProtoFile {
+  given: string;
+  /** The name protoc and proto-loader know it by: `mobility/sandbox/v1/vehicles.proto`. */
+  name: string;
+}
+
+export interface GrpcCodeRequest {
+  kind: 'grpc';
+  /** `package.Service/Method`. */
+  method: string;
+  /** `package.Service`, and `package`. */
+  service: string;
+  packageName: string;
+  methodName: string;
+  serverStreaming: boolean;
+  /** The request type's name inside its package (`GetVehicleRequest`, `Outer.Inner`). */
+  inputName: string;
+  target: string;
+  plaintext: boolean;
+  caFile?: string;
+  /** The request message as JSON. */
+  message: Record<string, unknown>;
+  /** Metadata sent with every call besides `authorization` (each call signs its own). */
+  metadata: [string, string][];
+  /** The include folders (`-I` of protoc, `includeDirs` of proto-loader), as given. */
+  includeDirs: string[];
+  /** The files to compile or load: the given ones and, when the service or request type is in an import, that one. */
+  protoFiles: CodeProtoFile[];
+  /** The names (as in `protoFiles`) of the files that define the service and the request type. */
+  serviceProto: string;
+  inputProto: string;
+}
+
+export type CodeRequest = RestCodeRequest | GrpcCodeRequest;
 
 /** What a program knows of its credential: nothing secret (no key, no key id; spec 5.7). */
 export interface CodeCredential {
@@ -50,8 +84,8 @@ export interface CodeCredential {
 }
 
 /** Everything a generator needs for one program. */
-export interface CodeProgram {
-  request: CodeRequest;
+export interface CodeProgram<R extends CodeRequest = CodeRequest> {
+  request: R;
   credential: CodeCredential;
   api: ApiKind;
   baseUrl: string;
@@ -59,6 +93,8 @@ export interface CodeProgram {
   audience: string | string[];
   lifetimeSeconds: number;
 }
+
+export type RestCodeProgram = CodeProgram<RestCodeRequest>;
 
 /** The non-secret part of a credential, as a program may carry it. */
 export function codeCredentialOf(credential: Pick<Credential, 'type' | 'issuer'>): CodeCredential {
@@ -79,10 +115,8 @@ export function codeProgramFor(
   credential: Pick<Credential, 'type' | 'issuer'>,
   request: ApiRequest,
   lifetimeSeconds = DEFAULT_CODE_LIFETIME,
-): CodeProgram {
-  if (!Number.isInteger(lifetimeSeconds) || lifetimeSeconds < 60 || lifetimeSeconds > 3600) {
-    throw new MobilityError('LIFETIME_OUT_OF_RANGE', l10n.t('The token lifetime must be a whole number of seconds from 60 to 3600 (spec 5.1 rule 5), not {0}.', String(lifetimeSeconds)));
-  }
+): RestCodeProgram {
+  checkLifetime(lifetimeSeconds);
   const baseUrl = normaliseBaseUrl(environment.baseUrl, environment.name);
   const url = requestUrl(environment, request.path, request.query);
   const headers = requestHeadersFor(environment, request.headers);
@@ -107,16 +141,30 @@ export function codeProgramFor(
   };
 }
 
+/** The token lifetime of a program, checked against spec 5.1 rule 5. */
+export function checkLifetime(lifetimeSeconds: number): void {
+  if (!Number.isInteger(lifetimeSeconds) || lifetimeSeconds < 60 || lifetimeSeconds > 3600) {
+    throw new MobilityError('LIFETIME_OUT_OF_RANGE', l10n.t('The token lifetime must be a whole number of seconds from 60 to 3600 (spec 5.1 rule 5), not {0}.', String(lifetimeSeconds)));
+  }
+}
+
 /** What the program signs with and where the secrets come from, shared by every language's header. */
 export function headerLines(program: CodeProgram): string[] {
   const { request, credential } = program;
+  const what =
+    request.kind === 'rest'
+      ? [`${request.method} ${request.path} on the ${API_LABELS[program.api]} at ${program.baseUrl},`, `signed with ${credentialLabel(credential.type)} credentials; every request carries a fresh token (spec 5.1).`]
+      : [
+          `gRPC ${request.method} on ${request.target} (${request.plaintext ? 'plaintext, this computer only' : 'TLS'}),`,
+          `for the ${API_LABELS[program.api]} at ${program.baseUrl} (the audience REST and gRPC share, spec 5.3),`,
+          `signed with ${credentialLabel(credential.type)} credentials; every call carries a fresh token (spec 5.1).`,
+        ];
   const secrets =
     credential.type === 'service-account'
       ? [`No secret is written here (spec 5.7): the service-account key file named by ${KEY_FILE_VARIABLE}`, 'gives the private key (private_key), the key id (private_key_id) and the issuer (client_email).']
       : [`No secret is written here (spec 5.7): the private key is read from the PEM file named by`, `${KEY_FILE_VARIABLE}, the key id from ${KEY_ID_VARIABLE}.`];
   return [
-    `${request.method} ${request.path} on the ${API_LABELS[program.api]} at ${program.baseUrl},`,
-    `signed with ${credentialLabel(credential.type)} credentials; every request carries a fresh token (spec 5.1).`,
+    ...what,
     `Generated by Mobility API Explorer (Copy as Code).`,
     '',
     ...secrets,

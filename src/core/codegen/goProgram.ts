@@ -1,10 +1,10 @@
-import type { CodeProgram } from './codeRequest';
+import type { RestCodeProgram } from './codeRequest';
 import { headerLines, itemsWord, KEY_FILE_VARIABLE, KEY_ID_VARIABLE, WORKERS_VARIABLE } from './codeRequest';
 
 const str = (text: string) => JSON.stringify(text);
 
 /** A Go program (github.com/golang-jwt/jwt/v4 + net/http), as gofmt formats it. */
-export function goProgram(program: CodeProgram): string {
+export function goProgram(program: RestCodeProgram): string {
   const { request, credential } = program;
   const serviceAccount = credential.type === 'service-account';
   const header = [
@@ -154,7 +154,7 @@ export function goProgram(program: CodeProgram): string {
   ].join('\n');
 }
 
-function fetchFunction(program: CodeProgram): string {
+function fetchFunction(program: RestCodeProgram): string {
   const { request } = program;
   const where = request.pages ? 'worker %d page %d' : 'worker %d';
   const args = request.pages ? 'worker, page' : 'worker';
@@ -192,6 +192,6 @@ function fetchFunction(program: CodeProgram): string {
 }
 
 /** Whether the program reads the JSON answer (for the items or `links.next`), not only prints it. */
-function parsesAnswer({ request }: CodeProgram): boolean {
+function parsesAnswer({ request }: RestCodeProgram): boolean {
   return !request.csv && (request.itemsKey !== undefined || request.pages);
 }

@@ -1,4 +1,4 @@
-import type { CodeProgram } from './codeRequest';
+import type { RestCodeProgram } from './codeRequest';
 import { headerLines, KEY_FILE_VARIABLE, KEY_ID_VARIABLE, WORKERS_VARIABLE } from './codeRequest';
 
 /** A Java string literal (JSON's escapes are Java's, and JSON never writes the \u000a Java would choke on). */
@@ -8,7 +8,7 @@ const str = (text: string) => JSON.stringify(text);
 export const JAVA_CLASS = 'MobilityApiRequest';
 
 /** A Java 17 program with the JDK only (java.net.http, java.security), in google-java-format's style. */
-export function javaProgram(program: CodeProgram): string {
+export function javaProgram(program: RestCodeProgram): string {
   const { request, credential } = program;
   const serviceAccount = credential.type === 'service-account';
   const es256 = credential.alg === 'ES256';
@@ -172,7 +172,7 @@ export function javaProgram(program: CodeProgram): string {
   ].join('\n');
 }
 
-function fetchMethod(program: CodeProgram): string {
+function fetchMethod(program: RestCodeProgram): string {
   const { request } = program;
   const refused = [
     'if (answer.statusCode() / 100 != 2) {',

@@ -1,9 +1,9 @@
 import { shellQuote } from '../base';
-import type { CodeProgram } from './codeRequest';
+import type { RestCodeProgram } from './codeRequest';
 import { headerLines, itemsWord, KEY_FILE_VARIABLE, KEY_ID_VARIABLE, WORKERS_VARIABLE } from './codeRequest';
 
 /** A bash script (openssl + curl + jq), as shfmt formats it. */
-export function shellProgram(program: CodeProgram): string {
+export function shellProgram(program: RestCodeProgram): string {
   const { request, credential } = program;
   const serviceAccount = credential.type === 'service-account';
   const spec = serviceAccount ? '5.6' : credential.type === 'iam' ? '5.5' : '5.4';
@@ -94,7 +94,7 @@ export function shellProgram(program: CodeProgram): string {
   ].join('\n');
 }
 
-function fetchFunction(program: CodeProgram): string {
+function fetchFunction(program: RestCodeProgram): string {
   const { request } = program;
   const where = request.pages ? 'worker $1 page $page' : 'worker $1';
   const received = request.csv

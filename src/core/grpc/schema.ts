@@ -98,6 +98,37 @@ export function findMethod(schema: GrpcSchema, name: string): { method: protobuf
   return { method, info: methodInfo(service, method) };
 }
 
+/** What Copy as Code needs of a method besides the call: its kind, its request type and the files that define them. */
+export interface MethodCodeShape {
+  /** `package.Service/Method`. */
+  method: string;
+  serverStreaming: boolean;
+  clientStreaming: boolean;
+  inputType: string;
+  /** The request type's package (its nearest enclosing namespace that is not a message). */
+  inputPackage: string;
+  /** The .proto files (as loaded) that define the service and the request type, when the schema came from files. */
+  serviceFile?: string;
+  inputFile?: string;
+}
+
+/** The shape of `name` for codegen's `grpcCodeProgramFor`, or GRPC_METHOD_UNKNOWN. */
+export function methodCodeShape(schema: GrpcSchema, name: string): MethodCodeShape {
+  const { method, info } = findMethod(schema, name);
+  const input = method.resolvedRequestType!;
+  let namespace = input.parent;
+  while (namespace instanceof protobuf.Type) namespace = namespace.parent;
+  return {
+    method: info.fullName.slice(1),
+    serverStreaming: info.serverStreaming,
+    clientStreaming: info.clientStreaming,
+    inputType: info.inputType,
+    inputPackage: namespace ? fullNameOf(namespace) : '',
+    ...(method.parent?.filename ? { serviceFile: method.parent.filename } : {}),
+    ...(input.filename ? { inputFile: input.filename } : {}),
+  };
+}
+
 /** The message type of a full name (`package.Message`), or GRPC_METHOD_UNKNOWN. */
 export function findType(schema: GrpcSchema, name: string): protobuf.Type {
   const found = schema.root.lookup(name.replace(/^\./, ''));
