@@ -69,7 +69,7 @@ describe('the sandbox grades a client in the workbench', function () {
         return lines.replace(/\u00a0/g, ' ');
       }, (text) => /refused: 1\b/.test(text) && /accepted: [1-9]/.test(text), { timeoutMs: 60_000, intervalMs: 1000 });
     });
-    await step(page, 'the card names the broken rule and no token', async () => {
+    await step(page, 'the card names the broken rule and no token', () => {
       assert.match(card, /Grade: FAIL/);
       assert.match(card, /Refused by rule:/);
       assert.match(card, /\(spec 5\.[0-9]/, 'the refused rule is named with its place in the spec');

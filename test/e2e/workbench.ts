@@ -397,7 +397,7 @@ export async function describeScreen(page: Page): Promise<string> {
  * Runs one user-level step; when it fails, the error says which step and what was on screen.
  * Example: await step(page, 'run "Mobility API: Show Log"', () => runCommand(page, 'Mobility API: Show Log'))
  */
-export async function step<T>(page: Page, name: string, action: () => Promise<T>): Promise<T> {
+export async function step<T>(page: Page, name: string, action: () => T | Promise<T>): Promise<T> {
   try {
     return await action();
   } catch (err) {
