@@ -149,6 +149,21 @@ describe('request files (.http / .rest, REST Client syntax)', () => {
     assert.equal(resolveFileRequest(deep.requests[0], deep).url, 'https://x.test/end', 'a long chain without a cycle resolves');
   });
 
+  it('expands a variable used many times once per request, and refuses one that grows past a million characters', () => {
+    // 24 levels of `@vN = {{vN+1}}{{vN+1}}`: 16 million substitutions when each use is expanded again, 48 when each is expanded once.
+    const doubling = parseRequestFile([...Array.from({ length: 24 }, (_, i) => `@v${i} = {{v${i + 1}}}-{{v${i + 1}}}`), '@v24 = x', '@short = {{v10}}', '# @name short', 'GET https://x.test/?q={{short}}', '###', '# @name long', 'GET https://x.test/?q={{v0}}'].join('\n'));
+    const short = resolveFileRequest(findFileRequest(doubling, 'short'), doubling).url;
+    assert.equal(short.length, 'https://x.test/?q='.length + 2 ** 15 - 1, '@v10 is 1,024 x\'s joined by dashes');
+    assert.throws(() => resolveFileRequest(findFileRequest(doubling, 'long'), doubling), (err: unknown) => err instanceof MobilityError
+      && /^Request long \(line 31\): @v5 \(line 6\) grows to 1,?048,?575 characters once the variables it uses are substituted \(at most 1,?000,?000\)/.test(err.message));
+  });
+
+  it('says "is" for one undefined variable and "are" for several', () => {
+    const file = parseRequestFile('# @name one\nGET https://x.test/{{a}}\n###\n# @name two\nGET https://x.test/{{a}}/{{b}}\n');
+    assert.throws(() => resolveFileRequest(findFileRequest(file, 'one'), file), /uses \{\{a\}\}, which is not defined/);
+    assert.throws(() => resolveFileRequest(findFileRequest(file, 'two'), file), /uses \{\{a\}\}, \{\{b\}\}, which are not defined/);
+  });
+
   it('names a variable whose value holds a bare carriage return, and its line', () => {
     const file = parseRequestFile('@hour = 2025-11-05T13\r\n@id = abc\rdef\r\n\r\nGET https://x.test/trips?end_time={{hour}}&id={{id}}\r\n');
     assert.deepEqual(file.problems, []);

@@ -273,9 +273,14 @@ export function resolveFileRequest(request: FileRequest, file: RequestFile, give
   return resolved;
 }
 
+/** A variable's value may grow this long once its references are substituted; `@a = {{b}}{{b}}` over 30 levels would be a gigabyte. */
+const MAX_EXPANDED_CHARS = 1_000_000;
+
 /** `{{name}}` substitution for `request` (see `resolveFileRequest`); the names it could not resolve are collected in `unresolved`. */
 function expander(request: FileRequest, file: RequestFile, given: Record<string, string>): { expand: (text: string) => string; unresolved: Set<string> } {
   const unresolved = new Set<string>();
+  // Each variable is expanded once per request: `@a = {{b}}{{b}}` chains stay linear, not exponential.
+  const expanded = new Map<string, string>();
   const refuse = (problem: string) => new MobilityError('USAGE', l10n.t('Request {0} (line {1}): {2}', request.name ?? request.index, request.line + 1, problem));
   // `chain`: the variables being expanded, outermost first, to name a cycle instead of recursing forever.
   const expand = (text: string, chain: string[] = []): string =>
@@ -289,11 +294,18 @@ function expander(request: FileRequest, file: RequestFile, given: Record<string,
         unresolved.add(key);
         return whole;
       }
+      const done = expanded.get(key);
+      if (done !== undefined) return done;
       if (chain.includes(key)) throw refuse(cycleProblem([...chain.slice(chain.indexOf(key)), key], file));
       if (variable.value.includes('\r')) {
         throw refuse(l10n.t('the value of @{0} (line {1}) holds a carriage return (CR), which cannot be sent in a URL or a header. Put the value on one line and save the file with LF or CRLF line endings.', key, variable.line + 1));
       }
-      return expand(variable.value, [...chain, key]);
+      const value = expand(variable.value, [...chain, key]);
+      if (value.length > MAX_EXPANDED_CHARS) {
+        throw refuse(l10n.t('@{0} (line {1}) grows to {2} characters once the variables it uses are substituted (at most {3}). Make its value, or those it uses, shorter.', key, variable.line + 1, value.length, MAX_EXPANDED_CHARS));
+      }
+      expanded.set(key, value);
+      return value;
     });
   return { expand: (text) => expand(text), unresolved };
 }
@@ -301,7 +313,9 @@ function expander(request: FileRequest, file: RequestFile, given: Record<string,
 function refuseUnresolved(request: FileRequest, unresolved: Set<string>): void {
   if (!unresolved.size) return;
   const names = [...unresolved].map((n) => `{{${n}}}`).join(', ');
-  throw new MobilityError('USAGE', l10n.t('Request {0} (line {1}) uses {2}, which {3} not defined: add "@name = value" to the file, or pick an environment for {{baseUrl}}.', request.name ?? request.index, request.line + 1, names, unresolved.size === 1 ? 'is' : 'are'));
+  throw new MobilityError('USAGE', unresolved.size === 1
+    ? l10n.t('Request {0} (line {1}) uses {2}, which is not defined: add "@name = value" to the file, or pick an environment for {{baseUrl}}.', request.name ?? request.index, request.line + 1, names)
+    : l10n.t('Request {0} (line {1}) uses {2}, which are not defined: add "@name = value" to the file, or pick an environment for {{baseUrl}}.', request.name ?? request.index, request.line + 1, names));
 }
 
 /**
