@@ -43,7 +43,8 @@ export function codeCommand(args: string[], io: CliIo): Promise<number> {
   if (values.request !== undefined && !isFile) throw new MobilityError('USAGE', '--request picks a request of a .http file; give the file.');
   const request = isFile ? fileRequest(target, values.request, environment.baseUrl, api, io) : targetRequest(api, target, values.query ?? []);
   const credential = loadCredential(values, io, api);
-  io.out(generateCode(language as CodeLanguage, codeProgramFor(environment, credential, request, lifetime)));
+  // The program ends with its own newline; io.out adds one.
+  io.out(generateCode(language as CodeLanguage, codeProgramFor(environment, credential, request, lifetime)).replace(/\n$/, ''));
   return Promise.resolve(0);
 }
 

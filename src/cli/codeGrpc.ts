@@ -65,6 +65,6 @@ export async function codeGrpc(language: CodeLanguage, values: CodeGrpcValues, i
     { ...shape, target: values.target, plaintext: values.plaintext === true, caFile: values['ca-file'], message: messages[0], metadata: parseMetadata(values.metadata ?? []), protoFiles, importPaths },
     lifetime,
   );
-  io.out(generateCode(language, program));
+  io.out(generateCode(language, program).replace(/\n$/, ''));
   return 0;
 }

@@ -129,6 +129,7 @@ describe('Copy as Code generators', () => {
       assert.equal(run.code, 0, run.err);
       assert.match(run.out, /URL = BASE_URL \+ "\/trips\?end_time=2024-05-01T10"/);
       assert.ok(!run.out.includes(SECRET_KID));
+      assert.match(run.out, /[^\n]\n$/, 'the program ends with one newline, not a blank line');
       assert.doesNotMatch(run.out, /PRIVATE KEY/);
     });
 
