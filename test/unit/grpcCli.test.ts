@@ -142,7 +142,7 @@ describe('CLI: grpc list, describe and call', function () {
       assert.equal(refused.code, 1);
       assert.match(refused.err, /Cannot connect to 127\.0\.0\.1:\d+: nothing listens there/);
       const tlsToPlain = await runCliInProcess(['grpc', 'list', '--target', server.address]);
-      assert.match(tlsToPlain.err, /does not speak TLS .*needs --plaintext\. Nothing was sent\./);
+      assert.match(tlsToPlain.err, /does not speak TLS .*needs --plaintext \(in VS Code: "plaintext": true in mobilityApi\.grpc\.environments\)\. Nothing was sent\./);
       const plainToTls = await runCliInProcess(['grpc', 'list', '--target', tlsServer.address, '--plaintext']);
       assert.match(plainToTls.err, /speaks TLS, not plaintext: leave out --plaintext/);
       assert.equal(tlsServer.seen.length, 0);

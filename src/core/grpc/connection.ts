@@ -65,7 +65,7 @@ function rootCertificates(caFile: string | undefined): Buffer | undefined {
 export function openConnection(target: GrpcTarget): GrpcConnection {
   const { host, port } = parseTarget(target.address);
   if (target.plaintext && !isLoopback(host)) {
-    throw new MobilityError('GRPC_TARGET_INVALID', l10n.t('Plaintext is only for this computer (localhost, 127.0.0.1, ::1): {0} would receive tokens unencrypted. Leave out --plaintext to use TLS.', host));
+    throw new MobilityError('GRPC_TARGET_INVALID', l10n.t('Plaintext is only for this computer (localhost, 127.0.0.1, ::1): {0} would receive tokens unencrypted. Leave out --plaintext (in VS Code: "plaintext" in mobilityApi.grpc.environments) to use TLS.', host));
   }
   if (target.plaintext && target.caFile !== undefined) throw new MobilityError('GRPC_TARGET_INVALID', l10n.t('A CA file is for TLS: give either plaintext or a CA file, not both.'));
   const credentials = target.plaintext ? grpc.credentials.createInsecure() : grpc.credentials.createSsl(rootCertificates(target.caFile));
@@ -133,7 +133,7 @@ async function probePlaintext(host: string, port: number, timeoutMs: number): Pr
   const result = await tryTls(host, port, timeoutMs);
   const certificateProblem = !result.ok && /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|ERR_TLS_CERT/.test(result.code);
   if (result.ok || certificateProblem) {
-    throw new MobilityError('GRPC_TLS', l10n.t('{0}:{1} speaks TLS, not plaintext: leave out --plaintext (and give --ca-file when its certificate is not publicly trusted). Nothing was sent.', host, port));
+    throw new MobilityError('GRPC_TLS', l10n.t('{0}:{1} speaks TLS, not plaintext: leave out --plaintext (in VS Code: "plaintext" in mobilityApi.grpc.environments), and give --ca-file ("caFile") when its certificate is not publicly trusted. Nothing was sent.', host, port));
   }
   if (result.code === 'ECONNREFUSED') throw unreachable(host, port, l10n.t('nothing listens there (connection refused)'));
 }
@@ -158,7 +158,7 @@ async function diagnose(target: GrpcTarget, host: string, port: number, timeoutM
   const result = await tryTls(host, port, timeoutMs, target.caFile !== undefined ? rootCertificates(target.caFile) : undefined);
   if (result.ok) return unreachable(host, port, l10n.t('the TLS connection works but the server does not answer as a gRPC server (HTTP/2)'));
   if (/CERT|SELF_SIGNED|UNABLE_TO_VERIFY|ERR_TLS_CERT/.test(result.code)) {
-    return new MobilityError('GRPC_TLS', l10n.t('The certificate of {0}:{1} is not trusted ({2}). Give the CA that signed it with --ca-file. Nothing was sent.', host, port, result.code || result.message));
+    return new MobilityError('GRPC_TLS', l10n.t('The certificate of {0}:{1} is not trusted ({2}). Give the CA that signed it with --ca-file (in VS Code: "caFile" in mobilityApi.grpc.environments). Nothing was sent.', host, port, result.code || result.message));
   }
-  return new MobilityError('GRPC_TLS', l10n.t('{0}:{1} does not speak TLS (the handshake failed: {2}); a local plaintext server needs --plaintext. Nothing was sent.', host, port, result.code || result.message));
+  return new MobilityError('GRPC_TLS', l10n.t('{0}:{1} does not speak TLS (the handshake failed: {2}); a local plaintext server needs --plaintext (in VS Code: "plaintext": true in mobilityApi.grpc.environments). Nothing was sent.', host, port, result.code || result.message));
 }
