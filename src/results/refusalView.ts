@@ -78,9 +78,12 @@ export function explainRefusal(exchange: HttpExchange, context: RefusalContext =
   const md = exchange.mdsError;
   const said = md ? `${md.error}${md.error_description ? `: ${md.error_description}` : ''}` : typeof exchange.body === 'string' && exchange.body.trim() ? exchange.body : undefined;
   if (said !== undefined) {
-    evidence.push({ label: l10n.t('Server says'), detail: l10n.t('{0} {1}{2}', exchange.status, quote(said, raw), rule ? ` (rule: ${rule})` : ''), verdict: 'problem' });
+    // A refused gRPC call stands in as a 401/403 exchange; its own words begin with its status name (UNAUTHENTICATED).
+    const status = exchange.contentType === 'application/grpc' ? '' : `${exchange.status} `;
+    evidence.push({ label: l10n.t('Server says'), detail: `${status}${quote(said, raw)}${rule ? ` (rule: ${rule})` : ''}`, verdict: 'problem' });
   } else {
-    evidence.push({ label: l10n.t('Server says'), detail: `${exchange.status} ${exchange.statusText} with no reason in the body`.replace(/ +/g, ' '), verdict: 'unknown' });
+    const status = exchange.contentType === 'application/grpc' ? exchange.statusText : `${exchange.status} ${exchange.statusText}`;
+    evidence.push({ label: l10n.t('Server says'), detail: l10n.t('{0} with no reason in the body', status.trim()), verdict: 'unknown' });
   }
   if (rule) {
     const description = md?.error_description ? quote(md.error_description, raw) : AUTH_RULES[rule].message;

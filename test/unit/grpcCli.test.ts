@@ -95,7 +95,7 @@ describe('CLI: grpc list, describe and call', function () {
     assert.equal(r.code, 1);
     assert.match(r.err, /mobility-api: UNAUTHENTICATED: /);
     assert.match(r.err, /Likely cause: The server names rule aud_mismatch/);
-    assert.match(r.err, /\[PROBLEM\] Server says: 401 UNAUTHENTICATED: aud is "https:\/\/wrong\.test\.invalid".* \(rule: aud_mismatch\)/);
+    assert.match(r.err, /\[PROBLEM\] Server says: UNAUTHENTICATED: aud is "https:\/\/wrong\.test\.invalid".* \(rule: aud_mismatch\)/);
   });
 
   it('refuses bad input with a clear error before the call is sent', async () => {
