@@ -33,7 +33,7 @@ const GRPC_OPTIONS = {
 type GrpcValues = ReturnType<typeof parse<typeof GRPC_OPTIONS>>['values'];
 
 /** What a run signs with, when it was given a credential: the auth for calls and what explains a refusal. */
-interface Signing {
+export interface Signing {
   auth: GrpcAuth;
   environment: Environment;
   credential: Credential;
@@ -143,7 +143,7 @@ export function parseMetadata(list: string[]): MetadataEntries {
 }
 
 /** Prints the result; on stderr a status that is not OK and, after a refusal, why it was likely refused. Exit 0 only on OK. */
-async function printCall(result: GrpcCallResult, values: GrpcValues, io: CliIo, signing: Signing | undefined): Promise<number> {
+export async function printCall(result: GrpcCallResult, values: { json?: boolean }, io: CliIo, signing: Signing | undefined): Promise<number> {
   io.out(values.json ? JSON.stringify(grpcResultJson(result), null, 2) : formatGrpcResult(result));
   if (result.status.code === 0) return 0;
   io.err(`mobility-api: ${result.status.name}: ${fromServer(result.status.message, 500)}`);

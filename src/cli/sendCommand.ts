@@ -5,6 +5,7 @@ import type { CliIo } from './cliIo';
 import { apiFrom, environmentFrom, issuerFrom, loadCredential, noteOwnAuthorization, parse, positiveNumber, readFile, userHeaders } from './options';
 import { printResult, REQUEST_OPTIONS } from './requestCommand';
 import { printUsage } from './usage';
+import { SEND_GRPC_OPTIONS, sendGrpcFileRequest } from './sendGrpc';
 
 /**
  * `mobility-api send <file.http> [--request <name | n>]`: the request files the extension's
@@ -13,7 +14,7 @@ import { printUsage } from './usage';
  * or `--send-authorization-as-is` asks for it.
  */
 export async function sendCommand(args: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parse(args, { ...REQUEST_OPTIONS, request: { type: 'string' } }, true);
+  const { values, positionals } = parse(args, { ...REQUEST_OPTIONS, ...SEND_GRPC_OPTIONS, request: { type: 'string' } }, true);
   if (values.help) return printUsage(io);
   if (positionals.length !== 1) throw new MobilityError('USAGE', 'send takes one request file (.http or .rest).');
   const file = parseRequestFile(readFile(positionals[0], 'request'));
@@ -24,6 +25,7 @@ export async function sendCommand(args: string[], io: CliIo): Promise<number> {
     throw new MobilityError('USAGE', `${positionals[0]} holds ${file.requests.length} requests: pick one with --request <name or number> (${listFileRequests(file)}).`);
   }
   const chosen = values.request === undefined ? file.requests[0] : findFileRequest(file, values.request);
+  if (chosen.grpc) return sendGrpcFileRequest(chosen, file, positionals[0], values, io);
   const api = apiFrom(values, true);
   const baseUrl = values['base-url'];
   const asIs = values['send-authorization-as-is'] === true;

@@ -12,6 +12,8 @@ Usage:
                         [--all-pages] [--max-pages <n>] [--header 'Name: value']... [--timeout <s>] [--json]
                         [--validate] [--mode micromobility|car-share|passenger-services|delivery-robots|any]
   mobility-api send     <file.http> [--request <name | n>] --base-url <url> --api mds|maas <credential> [request options]
+                        a GRPC request: [--grpc-target <host:port>] ({{grpcTarget}}) [--plaintext | --ca-file <pem>],
+                        its schema from its "proto <" lines (relative to the file) or server reflection
   mobility-api code     python|typescript|go|java|shell <endpoint | /path | file.http> [--request <name | n>]
                         --base-url <url> --api mds|maas <credential> [--query name=value]... [--header 'Name: value']...
                         one complete program that signs a fresh token for every request; it reads the key file from

@@ -1,0 +1,99 @@
+import path from 'node:path';
+import { MobilityError } from '../core/base';
+import type { GrpcSchema, GrpcConnection, GrpcAuth } from '../core/grpc';
+import { callMethod, findMethod, loadProtoFiles, openConnection, reflectSchema } from '../core/grpc';
+import type { FileRequest, RequestFile } from '../core/http';
+import { resolveGrpcFileRequest } from '../core/http';
+import type { CliIo } from './cliIo';
+import type { Signing } from './grpcCommand';
+import { printCall } from './grpcCommand';
+import { apiFrom, environmentFrom, issuerFrom, loadCredential, noteOwnAuthorization, parseHeaders, positiveNumber } from './options';
+
+/** What `send` reads for a GRPC request, besides the request options it shares with REST. */
+export const SEND_GRPC_OPTIONS = {
+  'grpc-target': { type: 'string' },
+  plaintext: { type: 'boolean' },
+  'ca-file': { type: 'string' },
+} as const;
+
+/** The values `send` parsed that a GRPC request reads. */
+export interface SendGrpcValues {
+  'base-url'?: string;
+  'grpc-target'?: string;
+  plaintext?: boolean;
+  'ca-file'?: string;
+  header?: string[];
+  'send-authorization-as-is'?: boolean;
+  timeout?: string;
+  json?: boolean;
+  api?: string;
+  'all-pages'?: boolean;
+  'max-pages'?: string;
+  validate?: boolean;
+  mode?: string;
+}
+
+/**
+ * `mobility-api send <file.http>` of a GRPC request: `{{grpcTarget}}` is `--grpc-target`, `{{baseUrl}}` and the
+ * token's audience are `--base-url` (REST and gRPC share one, spec 5.3), the schema is the request's
+ * `proto <` files (relative to the request file) or else server reflection; one call with a fresh token.
+ */
+export async function sendGrpcFileRequest(request: FileRequest, file: RequestFile, filePath: string, values: SendGrpcValues & Parameters<typeof loadCredential>[0], io: CliIo): Promise<number> {
+  const baseUrl = values['base-url']?.replace(/\/+$/, '');
+  const given: Record<string, string> = {};
+  if (baseUrl) given.baseUrl = baseUrl;
+  if (values['grpc-target']) given.grpcTarget = values['grpc-target'];
+  const asIs = values['send-authorization-as-is'] === true;
+  const label = request.name ?? String(request.index);
+  const restOnly = (['all-pages', 'max-pages', 'validate', 'mode'] as const).filter((flag) => values[flag] !== undefined);
+  if (restOnly.length) throw new MobilityError('USAGE', `${restOnly.map((f) => `--${f}`).join(', ')} apply to REST requests; request ${label} is a GRPC request (a server stream is read to its end).`);
+  const resolved = resolveGrpcFileRequest(request, file, given, { authorizationAsIs: asIs });
+  const api = apiFrom(values, true);
+  // --header lines are metadata too; an authorization among them only with --send-authorization-as-is.
+  const headers = Object.entries(parseHeaders(values.header ?? [], api));
+  const extra = headers.filter(([name]) => !/^authorization$/i.test(name));
+  const givenAuthorization = headers.find(([name]) => /^authorization$/i.test(name))?.[1];
+  if (givenAuthorization !== undefined && !asIs) {
+    throw new MobilityError('AUTHORIZATION_GIVEN', 'mobility-api signs a fresh token for every call (spec 5.1 rule 4) and puts it in the authorization metadata; to send your own value as written instead, add --send-authorization-as-is.');
+  }
+  const authorization = resolved.authorization ?? givenAuthorization;
+  if (asIs && authorization === undefined) throw new MobilityError('USAGE', `--send-authorization-as-is sends an authorization set by the request or given with --header as written; request ${label} sets none.`);
+  if (!baseUrl && authorization === undefined) {
+    throw new MobilityError('USAGE', '--base-url <url> is required: the environment\'s REST base URL is the audience of the gRPC token too (spec 5.3), and {{baseUrl}} of the file.');
+  }
+  let auth: GrpcAuth | undefined;
+  let signing: Signing | undefined;
+  if (authorization === undefined) {
+    const environment = environmentFrom(baseUrl, '--base-url', api, values);
+    const credential = loadCredential(values, io, api);
+    const { issuer, queue, store } = issuerFrom(values, io);
+    auth = { environment, credential, issuer, queue };
+    signing = { auth, environment, credential, store };
+  } else {
+    noteOwnAuthorization(io);
+  }
+  const plaintext = resolved.transport ? resolved.transport === 'plaintext' : values.plaintext === true;
+  const connection = openConnection({ address: resolved.target, plaintext, caFile: values['ca-file'] });
+  try {
+    const deadlineMs = values.timeout === undefined ? undefined : positiveNumber(values.timeout, '--timeout') * 1000;
+    const schema = await schemaOf(resolved.protoFiles, resolved.importPaths, path.dirname(path.resolve(filePath)), connection, auth, deadlineMs);
+    findMethod(schema, resolved.method);
+    const result = await callMethod(connection, schema, auth, {
+      method: resolved.method,
+      messages: resolved.messages,
+      metadata: [...resolved.metadata, ...extra, ...(authorization === undefined ? [] : [['authorization', authorization] as [string, string]])],
+      sendOwnAuthorization: authorization !== undefined,
+      deadlineMs,
+    });
+    return await printCall(result, values, io, signing);
+  } finally {
+    connection.close();
+  }
+}
+
+/** The request's `proto <` files (paths relative to the request file, its folder searched for imports), or reflection. */
+function schemaOf(protoFiles: string[], importPaths: string[], folder: string, connection: GrpcConnection, auth: GrpcAuth | undefined, deadlineMs: number | undefined): Promise<GrpcSchema> | GrpcSchema {
+  if (!protoFiles.length) return reflectSchema(connection, { auth, deadlineMs });
+  const within = (p: string) => path.resolve(folder, p);
+  return loadProtoFiles(protoFiles.map(within), [...importPaths.map(within), folder]);
+}
