@@ -1,6 +1,7 @@
 // A GRPC request of a `.http` file sent from its CodeLens (Send with fresh token): the environment whose gRPC target it
 // names signs a fresh token for every send (the same issuer and per-key clock as REST), the answer opens in that
 // environment's results panel (history, Run again, Copy as grpcurl). Also "Copy as grpcurl" (lens and panel).
+import path from 'node:path';
 import * as vscode from 'vscode';
 import type { Credential } from '../core/auth';
 import { isMobilityError, MobilityError } from '../core/base';
@@ -40,7 +41,7 @@ export function prepareGrpcFileRequest(deps: CommandDeps, at: FileRequestAt): Pr
   }
   const { environment, resolved } = target;
   const folder = requestFileFolder(document);
-  if (resolved.protoFiles.length && folder === undefined) {
+  if (folder === undefined && [...resolved.protoFiles, ...resolved.importPaths].some((p) => !path.isAbsolute(p))) {
     throw new MobilityError('USAGE', vscode.l10n.t('The "proto <" paths of this request are relative to the request file: save the file, or open a folder (an unsaved file\'s paths are relative to the workspace folder).'));
   }
   const call = deps.grpc.fileCall(environment, resolved, folder ?? '');
