@@ -6,6 +6,7 @@ import path from 'node:path';
 import * as vscode from 'vscode';
 import { closeUnsavedUntitled, exportsOf, run } from './extensionApi';
 import type { Outcome } from './extensionApi';
+import { waitUntil } from '../unit/support/waitUntil';
 
 type SendOutcome = Outcome & { environmentId?: string; status?: string; messages?: number; title?: string; target?: string };
 type ReportOutcome = Outcome & { report?: { requests: { seen: number; accepted: number; refused: number } } };
@@ -40,6 +41,9 @@ describe('.http GRPC requests sent from their CodeLens', function () {
   });
 
   after(async () => {
+    const config = vscode.workspace.getConfiguration('mobilityApi');
+    await config.update('grpc.environments', undefined, vscode.ConfigurationTarget.Global);
+    await config.update('mds.stagingBaseUrl', undefined, vscode.ConfigurationTarget.Global);
     await closeUnsavedUntitled();
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await run('mobilityApi.stopSandbox');
@@ -104,6 +108,25 @@ describe('.http GRPC requests sent from their CodeLens', function () {
     const sent = await run<SendOutcome>('mobilityApi.sendFileRequest', { uri: withProtos.uri.toString(), line: 4 });
     assert.equal(sent.ok, true, sent.message);
     assert.equal(sent.status, 'OK');
+  });
+
+  it('shows an unknown method and an unreachable target as errors, as REST requests\' are', async () => {
+    const unknown = await httpDocument('GRPC {{grpcTarget}}/mobility.sandbox.v1.VehicleService/NoSuchMethod\n\n{}\n');
+    const missing = await run<SendOutcome>('mobilityApi.sendFileRequest', { uri: unknown.uri.toString(), line: 0 });
+    assert.equal(missing.ok, false);
+    assert.equal(missing.code, 'GRPC_METHOD_UNKNOWN');
+    assert.match(missing.message ?? '', /NoSuchMethod/);
+
+    // An environment whose gRPC target nothing listens on; the request's own authorization, so that no credential is asked for.
+    const config = vscode.workspace.getConfiguration('mobilityApi');
+    await config.update('mds.stagingBaseUrl', 'https://mds.grpc-file.test.invalid', vscode.ConfigurationTarget.Global);
+    await config.update('grpc.environments', { 'mds-staging': { target: '127.0.0.1:1', plaintext: true } }, vscode.ConfigurationTarget.Global);
+    const down = await httpDocument(`# @authorization as-is\nGRPC 127.0.0.1:1/${LIST_VEHICLES}\nauthorization: Bearer not-a-token\n\n{}\n`);
+    await waitUntil('the lens of MDS staging', async () => (await lensesOf(down))[0]?.command?.title, (t) => t === '$(play) Send with its own Authorization (MDS staging)');
+    const unreachable = await run<SendOutcome>('mobilityApi.sendFileRequest', { uri: down.uri.toString(), line: 1 });
+    assert.equal(unreachable.ok, false);
+    assert.equal(unreachable.code, 'GRPC_UNREACHABLE', unreachable.message);
+    assert.match(unreachable.message ?? '', /127\.0\.0\.1:1/);
   });
 
   it('copies a grpcurl command with a fresh token, and the call as Python; other languages are refused naming the two', async () => {
