@@ -92,5 +92,9 @@ describe('gRPC in the Environments tree', function () {
       const texts = await waitUntil('two history entries', () => rows.allTextContents(), (t) => t.length === 2, { timeoutMs: 30_000, intervalMs: 300 });
       for (const text of texts) assert.match(text, /GRPC.*OK/s, 'each send was accepted (a fresh token each: a reused one is refused)');
     });
+    await step(page, 'copy the call as grpcurl from the panel and be told the token is for one call', async () => {
+      await frame.locator('[data-testid="copy-grpcurl"]').first().click();
+      await frame.locator('[data-testid="notices"]', { hasText: 'Copied a grpcurl command with a fresh token' }).waitFor({ timeout: 20_000 });
+    });
   });
 });
