@@ -30,7 +30,7 @@ export function grpcTargetOf(environments: EnvironmentRegistry, request: FileReq
   const given: Record<string, string> = {};
   if (active?.baseUrl) given.baseUrl = withoutTrailingSlashes(active.baseUrl);
   if (active?.grpc) given.grpcTarget = active.grpc.target;
-  if (!given.grpcTarget && request.grpc?.target.includes('{{grpcTarget}}') && !file.variables.has('grpcTarget')) {
+  if (!given.grpcTarget && /\{\{\s*grpcTarget\s*\}\}/.test(request.grpc?.target ?? '') && !file.variables.has('grpcTarget')) {
     return {
       ok: false,
       reason: active ? 'noGrpcTarget' : 'unresolved',
