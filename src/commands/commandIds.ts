@@ -24,6 +24,7 @@ export const COMMANDS = {
   sendRequest: 'mobilityApi.sendRequest',
   loadAllPages: 'mobilityApi.loadAllPages',
   sendFileRequest: 'mobilityApi.sendFileRequest',
+  copyGrpcurl: 'mobilityApi.copyGrpcurl',
   newRequestFile: 'mobilityApi.newRequestFile',
   fetchHours: 'mobilityApi.fetchHours',
   exportResult: 'mobilityApi.exportResult',

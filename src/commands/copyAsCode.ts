@@ -7,7 +7,9 @@ import type { CommandDeps, CommandOutcome } from './commandDeps';
 import { COMMANDS } from './commandIds';
 import { resolveCredential, resolveEnvironment } from './pickers';
 import { Cancelled, registerCommand } from './registerCommand';
-import type { FileRequestArgs } from './requestFiles';
+import { grpcFileCode } from './grpcFileCode';
+import type { FileRequestArgs, FileRequestAt } from './requestFileAt';
+import { fileRequestAt } from './requestFileAt';
 import { prepareFileRequest } from './requestFiles';
 import type { PreparedRequest, RequestRunner } from './requestRunner';
 import type { SendRequestArgs } from './sendRequest';
@@ -24,6 +26,10 @@ export type CopyAsCodeArgs = SendRequestArgs & Partial<FileRequestArgs> & { lang
  */
 export function registerCopyAsCode(deps: CommandDeps, runner: RequestRunner): vscode.Disposable {
   return registerCommand(deps, COMMANDS.copyAsCode, async (args?: CopyAsCodeArgs): Promise<CommandOutcome> => {
+    if (args?.uri !== undefined) {
+      const at = await fileRequestAt({ uri: args.uri, line: args.line ?? 0 });
+      if (at.request.method === 'GRPC') return copyGrpcCode(deps, at, args.language);
+    }
     const prepared = await requestOf(deps, runner, args ?? {});
     const language = args?.language ?? (await pickLanguage());
     if (!CODE_LANGUAGES.includes(language)) throw new MobilityError('USAGE', vscode.l10n.t('Copy as Code writes {0}, not {1}.', CODE_LANGUAGES.join(', '), String(language)));
@@ -31,17 +37,30 @@ export function registerCopyAsCode(deps: CommandDeps, runner: RequestRunner): vs
     const code = generateCode(language, codeProgramFor(prepared.environment, credential, prepared.request, deps.settings.lifetimeSeconds));
     await vscode.env.clipboard.writeText(code);
     deps.log.info(COMMANDS.copyAsCode, `a ${language} program for ${prepared.title} on ${prepared.environment.name}`);
-    const info = CODE_LANGUAGE_INFO[language];
-    const open = vscode.l10n.t('Open in Editor');
     const secrets = credential.type === 'service-account' ? KEY_FILE_VARIABLE : `${KEY_FILE_VARIABLE}, ${KEY_ID_VARIABLE}`;
-    void vscode.window
-      .showInformationMessage(vscode.l10n.t('Copied {0} for {1}. It reads its secrets from {2} and signs a fresh token for every request.', info.label, prepared.title, secrets), open)
-      .then(async (picked) => {
-        if (picked !== open) return;
-        const document = await vscode.workspace.openTextDocument({ language: info.languageId, content: code });
-        await vscode.window.showTextDocument(document, { preview: false });
-      });
+    offerToOpen(vscode.l10n.t('Copied {0} for {1}. It reads its secrets from {2} and signs a fresh token for every request.', CODE_LANGUAGE_INFO[language].label, prepared.title, secrets), language, code);
     return { ok: true, language, environmentId: prepared.environment.id, title: prepared.title, lines: code.split('\n').length };
+  });
+}
+
+/** Copy as Code on a GRPC request of a file: a Python or TypeScript program, to the clipboard. */
+async function copyGrpcCode(deps: CommandDeps, at: FileRequestAt, language: CodeLanguage | undefined): Promise<CommandOutcome> {
+  if (language !== undefined && !CODE_LANGUAGES.includes(language)) throw new MobilityError('USAGE', vscode.l10n.t('Copy as Code writes {0}, not {1}.', CODE_LANGUAGES.join(', '), String(language)));
+  const { code, language: picked, prepared, credentialType } = await grpcFileCode(deps, at, language);
+  const secrets = credentialType === 'service-account' ? KEY_FILE_VARIABLE : `${KEY_FILE_VARIABLE}, ${KEY_ID_VARIABLE}`;
+  await vscode.env.clipboard.writeText(code);
+  deps.log.info(COMMANDS.copyAsCode, `a ${picked} gRPC program for ${prepared.title} on ${prepared.environment.name}`);
+  offerToOpen(vscode.l10n.t('Copied {0} for {1}. It reads its secrets from {2} and signs a fresh token for every call.', CODE_LANGUAGE_INFO[picked].grpcLabel ?? CODE_LANGUAGE_INFO[picked].label, prepared.title, secrets), picked, code);
+  return { ok: true, language: picked, environmentId: prepared.environment.id, title: prepared.title, lines: code.split('\n').length, grpc: true };
+}
+
+/** The notification after a copy, with "Open in Editor" (the program in an untitled editor of its language). */
+function offerToOpen(message: string, language: CodeLanguage, code: string): void {
+  const open = vscode.l10n.t('Open in Editor');
+  void vscode.window.showInformationMessage(message, open).then(async (picked) => {
+    if (picked !== open) return;
+    const document = await vscode.workspace.openTextDocument({ language: CODE_LANGUAGE_INFO[language].languageId, content: code });
+    await vscode.window.showTextDocument(document, { preview: false });
   });
 }
 

@@ -5,4 +5,4 @@ import { configureHostL10n } from '../webview/l10nBundle';
 
 configureHostL10n();
 
-export { describeSymbol, findType, GrpcSessions, parseMessagesJson, reflectionWantsAuth } from '../core/grpc';
+export { describeSymbol, encodeMessage, findType, grpcFileCall, GrpcSessions, methodCodeShape, parseMessagesJson, reflectionWantsAuth } from '../core/grpc';

@@ -6,6 +6,7 @@ import type { FileRequest, RequestFile, ResolvedFileRequest } from '../core/http
 import { parseRequestFile, resolveFileRequest } from '../core/http';
 import type { EnvironmentRegistry } from '../services/environmentRegistry';
 import { COMMANDS } from './commandIds';
+import { grpcFileLenses } from './grpcFileLens';
 
 /**
  * The request files the CodeLens stands in: documents in the `http` language (ours, REST Client's and
@@ -48,8 +49,8 @@ function pathUnder(url: string, baseUrl: string): string | undefined {
 }
 
 /**
- * "Send with fresh token" above every GET of a request file whose URL falls under an environment;
- * a lens that says why not above the others. Lenses follow the active environment.
+ * "Send with fresh token" above every GET of a request file whose URL falls under an environment, and
+ * above every GRPC request whose target is an environment's (see grpcFileLens.ts); a lens that says why not above the others. Lenses follow the active environment.
  */
 export class RequestFileLensProvider implements vscode.CodeLensProvider, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
@@ -66,10 +67,14 @@ export class RequestFileLensProvider implements vscode.CodeLensProvider, vscode.
     if (file.notText) return [new vscode.CodeLens(new vscode.Range(0, 0, 0, 0), { title: vscode.l10n.t('$(warning) Not a text request file'), tooltip: file.notText, command: '' })];
     const lenses: vscode.CodeLens[] = [];
     for (const request of file.requests) {
-      if (request.method !== 'GET') continue;
+      if (request.method !== 'GET' && request.method !== 'GRPC') continue;
       const range = new vscode.Range(request.line, 0, request.line, 0);
-      const target = targetOf(this.environments, request, file);
       const args = [{ uri: document.uri.toString(), line: request.line }];
+      if (request.method === 'GRPC') {
+        lenses.push(...grpcFileLenses(this.environments, request, file, range, args));
+        continue;
+      }
+      const target = targetOf(this.environments, request, file);
       if (target.ok) {
         const active = this.environments.activeId === target.environment.id;
         const own = target.resolved.authorization !== undefined;

@@ -10,26 +10,28 @@ import type { CommandDeps, CommandOutcome } from './commandDeps';
 import { COMMANDS } from './commandIds';
 import { resolveEnvironment } from './pickers';
 import { registerCommand } from './registerCommand';
+import type { FileRequestArgs, FileRequestAt } from './requestFileAt';
+import { fileRequestAt } from './requestFileAt';
+import { registerCopyGrpcurl, sendGrpcFileRequest } from './grpcFileRequests';
 import { REQUEST_FILE_SELECTOR, RequestFileLensProvider, targetOf } from './requestFileLens';
 import type { PreparedRequest, RequestRunner } from './requestRunner';
 
-/** Which request of which file the CodeLens sends: the document and the 0-based line of its request line. */
-export interface FileRequestArgs {
-  uri: string;
-  line: number;
-}
+export type { FileRequestArgs } from './requestFileAt';
 
-/** The CodeLens of request files, "Send with fresh token" (the lens's command) and New Request File. */
+/** The CodeLens of request files, "Send with fresh token" (the lens's command, GET and GRPC), Copy as grpcurl and New Request File. */
 export function registerRequestFiles(deps: CommandDeps, runner: RequestRunner): vscode.Disposable[] {
   const lenses = new RequestFileLensProvider(deps.environments);
   return [
     lenses,
     vscode.languages.registerCodeLensProvider(REQUEST_FILE_SELECTOR, lenses),
     registerCommand(deps, COMMANDS.sendFileRequest, async (args?: FileRequestArgs): Promise<CommandOutcome> => {
-      const { prepared, requestName } = await prepareFileRequest(deps, args);
+      const at = await fileRequestAt(args);
+      if (at.request.method === 'GRPC') return sendGrpcFileRequest(deps, at);
+      const { prepared, requestName } = prepareGetRequest(deps, at);
       const outcome = await runner.send(prepared);
       return outcome.ok ? { ...outcome, ownAuthorization: prepared.authorization !== undefined, requestName } : outcome;
     }),
+    registerCopyGrpcurl(deps),
     registerCommand(deps, COMMANDS.newRequestFile, async (target?: { environmentId?: string }): Promise<CommandOutcome> => {
       const env = target?.environmentId
         ? await resolveEnvironment(deps, { environmentId: target.environmentId }, '')
@@ -48,12 +50,11 @@ export function registerRequestFiles(deps: CommandDeps, runner: RequestRunner): 
 
 /** The GET of a request file at `args` (or the cursor) as a prepared request, with the environment its URL is under. */
 export async function prepareFileRequest(deps: CommandDeps, args: FileRequestArgs | undefined): Promise<{ prepared: PreparedRequest; requestName?: string }> {
-  const { document, line } = await requestAt(args);
-  const file = parseRequestFile(document.getText());
-  if (file.notText) throw new MobilityError('USAGE', `${path.basename(document.uri.path)}: ${file.notText}`);
-  const request = file.requests.find((r) => r.line === line) ?? file.requests.filter((r) => r.line <= line).at(-1);
-  if (!request) throw new MobilityError('USAGE', vscode.l10n.t('{0} holds no request at line {1}: write "GET {{baseUrl}}/vehicles".', path.basename(document.uri.path), line + 1));
-  if (request.method !== 'GET') throw new MobilityError('USAGE', vscode.l10n.t('Request {0} is {1}: the MDS and MaaS APIs are read with GET.', request.name ?? String(request.index), request.method));
+  return prepareGetRequest(deps, await fileRequestAt(args));
+}
+
+function prepareGetRequest(deps: CommandDeps, { file, request }: FileRequestAt): { prepared: PreparedRequest; requestName?: string } {
+  if (request.method !== 'GET') throw new MobilityError('USAGE', vscode.l10n.t('Request {0} is {1}: the MDS and MaaS APIs are read with GET (and gRPC with GRPC).', request.name ?? String(request.index), request.method));
   const target = targetOf(deps.environments, request, file);
   if (!target.ok) throw new MobilityError(target.reason === 'noEnvironment' ? 'PATH_INVALID' : target.reason === 'authorization' ? 'AUTHORIZATION_GIVEN' : 'USAGE', target.message);
   const { environment, resolved } = target;
@@ -65,13 +66,6 @@ export async function prepareFileRequest(deps: CommandDeps, args: FileRequestArg
     authorization: resolved.authorization,
   };
   return { prepared, requestName: request.name };
-}
-
-async function requestAt(args: FileRequestArgs | undefined): Promise<{ document: vscode.TextDocument; line: number }> {
-  if (args?.uri) return { document: await vscode.workspace.openTextDocument(vscode.Uri.parse(args.uri)), line: args.line ?? 0 };
-  const editor = vscode.window.activeTextEditor;
-  if (!editor) throw new MobilityError('USAGE', vscode.l10n.t('Open a .http or .rest file and use "Send with fresh token" above a request.'));
-  return { document: editor.document, line: editor.selection.active.line };
 }
 
 /** An untitled `.http` document (so that the CodeLens applies) that is not open yet, beside the workspace's files. */

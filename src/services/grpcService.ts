@@ -7,13 +7,16 @@ import type { Credential } from '../core/auth';
 import { DEPRECATED_TYPES } from '../core/auth';
 import { MobilityError } from '../core/base';
 import type { Environment, GrpcEndpoint } from '../core/environment';
-import type { GrpcAuth, GrpcCallRequest, GrpcCallResult, GrpcServiceListing, GrpcSessions } from '../core/grpc';
+import type { GrpcAuth, GrpcCallRequest, GrpcCallResult, GrpcFileCall, GrpcFileRequestParts, GrpcServiceListing, GrpcSessions, MethodCodeShape } from '../core/grpc';
 import type { ClientFactory } from './clientFactory';
 import type { CredentialStore } from './credentialStore';
 import { Disposable } from './lifecycle';
 import type { Settings } from './settings';
 
 type GrpcEngine = typeof import('../commands/grpcEngine');
+
+/** The session of an environment's `.http` GRPC requests that do not use its own endpoint (their `proto <` files). */
+const FILE_SESSION = '#file';
 
 function loadEngine(): GrpcEngine {
   // A computed path, so that esbuild leaves this require to run time (Node loads the file once).
@@ -81,10 +84,52 @@ export class GrpcService extends Disposable {
     return this.engine().sessions.call(environment.id, grpcEndpointOf(environment), auth, { deadlineMs: this.settings.timeoutMs, ...request });
   }
 
+  /** The endpoint and call of a `.http` GRPC request of a file in `folder`, for `environment` (see core grpcFileCall). */
+  fileCall(environment: Environment, request: GrpcFileRequestParts, folder: string): GrpcFileCall {
+    return this.engine().engine.grpcFileCall(request, environment.grpc, folder);
+  }
+
+  /**
+   * One call of a `.http` GRPC request to `file.endpoint`. The environment's own endpoint shares its channel and schema
+   * with the tree; another one (the request's `proto <` files, a scheme) gets a channel of its own, and its `.proto`
+   * files are read again on every send, so that an edited file counts.
+   */
+  async callFile(environment: Environment, auth: GrpcAuth | undefined, file: GrpcFileCall, request: Partial<GrpcCallRequest> = {}): Promise<GrpcCallResult> {
+    const { sessions } = this.engine();
+    const { id, endpoint } = this.sessionOf(environment, file);
+    const call = { deadlineMs: this.settings.timeoutMs, ...file.call, ...request };
+    if (file.ownProtos) await sessions.schema(id, endpoint, { reload: true });
+    return sessions.call(id, endpoint, auth, call);
+  }
+
+  /** What Copy as Code needs of `method` in the schema `file.endpoint` gives; the message is checked against it. */
+  async fileCodeShape(environment: Environment, auth: GrpcAuth | undefined, file: GrpcFileCall): Promise<MethodCodeShape> {
+    const { sessions, engine } = this.engine();
+    const { id, endpoint } = this.sessionOf(environment, file);
+    const schema = await sessions.schema(id, endpoint, { auth, deadlineMs: this.settings.timeoutMs, reload: file.ownProtos });
+    const shape = engine.methodCodeShape(schema, file.call.method);
+    const type = engine.findType(schema, shape.inputType);
+    file.call.messages.forEach((m, i) => engine.encodeMessage(type, m, file.call.messages.length > 1 ? `[${i}]` : ''));
+    return shape;
+  }
+
+  /** The environment's own session when the request goes to its endpoint as set, else the environment's file session. */
+  private sessionOf(environment: Environment, file: GrpcFileCall): { id: string; endpoint: GrpcEndpoint } {
+    const own = environment.grpc;
+    if (own && !file.ownProtos && sameEndpoint(own, file.endpoint)) return { id: environment.id, endpoint: own };
+    return { id: `${environment.id}${FILE_SESSION}`, endpoint: file.endpoint };
+  }
+
   /** Closes the channel of one environment (or all) and forgets its schema: the next use reflects again. */
   forget(environmentId?: string): void {
     this.loaded?.sessions.forget(environmentId);
+    if (environmentId !== undefined) this.loaded?.sessions.forget(`${environmentId}${FILE_SESSION}`);
   }
+}
+
+function sameEndpoint(a: GrpcEndpoint, b: GrpcEndpoint): boolean {
+  const list = (l?: string[]) => (l ?? []).join('\n');
+  return a.target === b.target && !!a.plaintext === !!b.plaintext && a.caFile === b.caFile && list(a.protoFiles) === list(b.protoFiles) && list(a.importPaths) === list(b.importPaths) && a.protoset === b.protoset;
 }
 
 /** The credential for `environment` without asking: the bound one, else the only one its API accepts, else none. */

@@ -73,19 +73,28 @@ describe('gRPC in the Environments tree', function () {
     await page.screenshot({ path: path.join(process.env.E2E_ARTIFACTS_DIR ?? '.', 'grpc-tree.png') });
   });
 
-  // Needs the `.http` GRPC CodeLens (branch grpcfile) and the results panel's gRPC view (branch grpcpanel): on the
-  // grpctree branch alone there is no lens to click and showGrpcResult throws. Un-skip when both are merged.
-  it.skip('sends the request from its CodeLens and shows the streamed vehicles in the table (after the grpcfile and grpcpanel merges)', async () => {
+  it('sends the request from its CodeLens and shows the streamed vehicles in the table; a second send from the lens is accepted again', async () => {
     const page = wb.page;
     const lens = page.locator('.codelens-decoration a', { hasText: /Send/ }).first();
     await step(page, 'click the lens above the GRPC line', async () => {
       await lens.waitFor({ timeout: 30_000 });
+      assert.match(await lens.textContent() ?? '', /Send with fresh token/);
       await lens.click();
     });
     const frame = await step(page, 'wait for the results panel', () => webviewWith(page, '[data-testid="row-count"]'));
     await step(page, 'see every vehicle of the sandbox\'s fleet (mobilityApi.sandbox.fleetSize, 500) in the table', async () => {
       const count = frame.locator('[data-testid="row-count"]');
       await waitUntil('500 rows', async () => Number(await count.getAttribute('data-rows')), (n) => n === 500, { timeoutMs: 30_000, intervalMs: 300 });
+    });
+    await step(page, 'click the lens again and see both calls answered OK in the panel\'s history', async () => {
+      await lens.click();
+      const rows = frame.locator('[data-testid="history-entry"]');
+      const texts = await waitUntil('two history entries', () => rows.allTextContents(), (t) => t.length === 2, { timeoutMs: 30_000, intervalMs: 300 });
+      for (const text of texts) assert.match(text, /GRPC.*OK/s, 'each send was accepted (a fresh token each: a reused one is refused)');
+    });
+    await step(page, 'copy the call as grpcurl from the panel and be told the token is for one call', async () => {
+      await frame.locator('[data-testid="copy-grpcurl"]').first().click();
+      await frame.locator('[data-testid="notices"]', { hasText: 'Copied a grpcurl command with a fresh token' }).waitFor({ timeout: 20_000 });
     });
   });
 });

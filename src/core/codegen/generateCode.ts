@@ -55,14 +55,18 @@ export function generateCode(language: CodeLanguage, program: CodeProgram): stri
   const { request } = program;
   if (request.kind === 'rest') return GENERATORS[language]({ ...program, request });
   const generator = GRPC_GENERATORS[language];
-  if (!generator) {
-    const [first, second] = GRPC_CODE_LANGUAGES.map((l) => CODE_LANGUAGE_INFO[l].grpcLabel ?? l);
-    throw new MobilityError(
-      'CODE_GRPC_UNSUPPORTED',
-      language === 'shell'
-        ? l10n.t('Copy as Code writes gRPC calls in {0} and {1}. For the command line, use Copy as grpcurl: it keeps the token in a shell variable of its own.', first, second)
-        : l10n.t('Copy as Code writes gRPC calls in {0} and {1} only: {2} has no gRPC program. Pick one of those.', first, second, CODE_LANGUAGE_INFO[language].label.replace(/ \(.*$/, '')),
-    );
-  }
+  if (!generator) throw grpcLanguageRefusal(language)!;
   return generator({ ...program, request });
+}
+
+/** CODE_GRPC_UNSUPPORTED naming the languages that write gRPC calls (and, for shell, Copy as grpcurl); undefined for those. */
+export function grpcLanguageRefusal(language: CodeLanguage): MobilityError | undefined {
+  if (GRPC_GENERATORS[language]) return undefined;
+  const [first, second] = GRPC_CODE_LANGUAGES.map((l) => CODE_LANGUAGE_INFO[l].grpcLabel ?? l);
+  return new MobilityError(
+    'CODE_GRPC_UNSUPPORTED',
+    language === 'shell'
+      ? l10n.t('Copy as Code writes gRPC calls in {0} and {1}. For the command line, use Copy as grpcurl: it keeps the token in a shell variable of its own.', first, second)
+      : l10n.t('Copy as Code writes gRPC calls in {0} and {1} only: {2} has no gRPC program. Pick one of those.', first, second, CODE_LANGUAGE_INFO[language].label.replace(/ \(.*$/, '')),
+  );
 }

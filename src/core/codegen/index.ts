@@ -5,7 +5,7 @@
 
 export { CODE_LANGUAGES, DEFAULT_CODE_LIFETIME, KEY_FILE_VARIABLE, KEY_ID_VARIABLE, codeProgramFor } from './codeRequest';
 export type { CodeLanguage, CodeProgram } from './codeRequest';
-export { CODE_LANGUAGE_INFO, generateCode, GRPC_CODE_LANGUAGES } from './generateCode';
+export { CODE_LANGUAGE_INFO, generateCode, GRPC_CODE_LANGUAGES, grpcLanguageRefusal } from './generateCode';
 export { grpcCodeProgramFor } from './grpcCodeRequest';
 export type { GrpcCodeCall } from './grpcCodeRequest';
 export type { GrpcCodeRequest } from './codeRequest';

@@ -8,6 +8,8 @@ export type { GrpcCallRequest, GrpcCallResult } from './call';
 export type { GrpcAuth, MetadataEntries } from './callAuth';
 export { openConnection } from './connection';
 export type { GrpcConnection } from './connection';
+export { grpcFileCall } from './fileRequest';
+export type { GrpcFileCall, GrpcFileRequestParts } from './fileRequest';
 export { encodeMessage, parseMessagesJson } from './messageJson';
 export { describeSymbol } from './protoText';
 export { reflectionWantsAuth, reflectSchema } from './reflection';

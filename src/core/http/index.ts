@@ -5,6 +5,8 @@
 
 export { ApiClient } from './apiClient';
 export { curlCommand } from './curlCommand';
+export { GRPCURL_TOKEN_VARIABLE, grpcurlCommand } from './grpcurlCommand';
+export type { GrpcurlCall, GrpcurlToken } from './grpcurlCommand';
 export { outcomeOf } from './exchange';
 export type { ApiResult, HttpExchange, RequestOutcome, VehicleListing } from './exchange';
 export { findFileRequest, listFileRequests, parseRequestFile, resolveFileRequest, resolveGrpcFileRequest } from './requestFile';

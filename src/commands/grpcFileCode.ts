@@ -1,0 +1,56 @@
+// Copy as Code on a GRPC request of a `.http` file: the call as a Python (grpcio) or TypeScript (@grpc/grpc-js)
+// program that signs a fresh token for it, built from the schema the request is sent with (its `proto <` files, or
+// the environment's), the message checked against it before anything is copied.
+import * as vscode from 'vscode';
+import type { Credential } from '../core/auth';
+import type { CodeLanguage } from '../core/codegen';
+import { CODE_LANGUAGE_INFO, generateCode, GRPC_CODE_LANGUAGES, grpcCodeProgramFor, grpcLanguageRefusal } from '../core/codegen';
+import { MobilityError } from '../core/base';
+import type { CommandDeps } from './commandDeps';
+import { prepareGrpcFileRequest } from './grpcFileRequests';
+import type { PreparedGrpcFileRequest } from './grpcFileRequests';
+import { resolveCredential } from './pickers';
+import { Cancelled } from './registerCommand';
+import type { FileRequestAt } from './requestFileAt';
+
+/** The program of the GRPC request at `at` in `language` (asked when not given), with its request prepared. */
+export async function grpcFileCode(deps: CommandDeps, at: FileRequestAt, language: CodeLanguage | undefined): Promise<{ code: string; language: CodeLanguage; prepared: PreparedGrpcFileRequest; credentialType: Credential['type'] }> {
+  const prepared = prepareGrpcFileRequest(deps, at);
+  const picked = language ?? (await pickGrpcLanguage());
+  const refusal = grpcLanguageRefusal(picked);
+  if (refusal) throw refusal;
+  const { environment, call, resolved } = prepared;
+  if (!call.endpoint.protoFiles?.length) {
+    throw new MobilityError('CODE_GRPC_INVALID', vscode.l10n.t('Copy as Code needs the .proto files that define {0}: the program loads (TypeScript) or compiles (Python) them. Add "proto < ./service.proto" above the request (paths relative to the file), or set "protoFiles" in the gRPC settings of {1}.', resolved.method, environment.name));
+  }
+  if (resolved.messages.length !== 1) {
+    throw new MobilityError('CODE_GRPC_INVALID', vscode.l10n.t('Copy as Code writes a program for one request message, and this request has {0}.', resolved.messages.length));
+  }
+  const { credential } = await resolveCredential(deps, environment);
+  const shape = await deps.grpc.fileCodeShape(environment, undefined, call);
+  const program = grpcCodeProgramFor(
+    environment,
+    credential,
+    {
+      ...shape,
+      target: call.endpoint.target,
+      plaintext: call.endpoint.plaintext === true,
+      caFile: call.endpoint.caFile,
+      message: resolved.messages[0],
+      metadata: resolved.metadata,
+      protoFiles: call.endpoint.protoFiles,
+      importPaths: call.endpoint.importPaths ?? [],
+    },
+    deps.settings.lifetimeSeconds,
+  );
+  return { code: generateCode(picked, program), language: picked, prepared, credentialType: credential.type };
+}
+
+async function pickGrpcLanguage(): Promise<CodeLanguage> {
+  const picked = await vscode.window.showQuickPick(
+    GRPC_CODE_LANGUAGES.map((language) => ({ label: CODE_LANGUAGE_INFO[language].grpcLabel ?? CODE_LANGUAGE_INFO[language].label, language })),
+    { placeHolder: vscode.l10n.t('Copy the gRPC call as a program in which language?') },
+  );
+  if (!picked) throw new Cancelled();
+  return picked.language;
+}

@@ -1,0 +1,160 @@
+// GRPC requests of `.http` files sent from their CodeLens in a real VS Code, against the sandbox the extension starts:
+// a fresh token per send (the sandbox's client report counts them accepted), the environment found by the request's
+// gRPC target, an unknown target refused with why, Copy as grpcurl and Copy as Code on the same requests.
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import * as vscode from 'vscode';
+import { closeUnsavedUntitled, exportsOf, run } from './extensionApi';
+import type { Outcome } from './extensionApi';
+import { waitUntil } from '../unit/support/waitUntil';
+
+type SendOutcome = Outcome & { environmentId?: string; status?: string; messages?: number; title?: string; target?: string };
+type ReportOutcome = Outcome & { report?: { requests: { seen: number; accepted: number; refused: number } } };
+
+const LIST_VEHICLES = 'mobility.sandbox.v1.VehicleService/ListVehicles';
+
+async function httpDocument(content: string): Promise<vscode.TextDocument> {
+  const document = await vscode.workspace.openTextDocument({ language: 'http', content });
+  await vscode.window.showTextDocument(document, { preview: false });
+  return document;
+}
+
+async function lensesOf(document: vscode.TextDocument): Promise<vscode.CodeLens[]> {
+  return (await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', document.uri, 100)) ?? [];
+}
+
+async function accepted(): Promise<number> {
+  const shown = await run<ReportOutcome>('mobilityApi.showClientReport');
+  assert.equal(shown.ok, true, shown.message);
+  return shown.report?.requests.accepted ?? -1;
+}
+
+describe('.http GRPC requests sent from their CodeLens', function () {
+  this.timeout(90_000);
+  const protoDir = () => path.join(vscode.extensions.getExtension('mobility-api-explorer.mobility-api-explorer')!.extensionPath, 'proto');
+
+  before(async () => {
+    const started = await run('mobilityApi.startSandbox');
+    assert.equal(started.ok, true, started.message);
+    const selected = await run('mobilityApi.selectEnvironment', { environmentId: 'sandbox-mds-staging' });
+    assert.equal(selected.ok, true, selected.message);
+  });
+
+  after(async () => {
+    const config = vscode.workspace.getConfiguration('mobilityApi');
+    await config.update('grpc.environments', undefined, vscode.ConfigurationTarget.Global);
+    await config.update('mds.stagingBaseUrl', undefined, vscode.ConfigurationTarget.Global);
+    await closeUnsavedUntitled();
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await run('mobilityApi.stopSandbox');
+  });
+
+  it('sends {{grpcTarget}} to the active environment twice, a fresh token each time, both accepted by the sandbox', async () => {
+    const document = await httpDocument(`# @name fleet\nGRPC {{grpcTarget}}/${LIST_VEHICLES}\n\n{}\n`);
+    const lenses = await lensesOf(document);
+    assert.deepEqual(lenses.map((l) => l.command?.title), ['$(play) Send with fresh token', '$(terminal) Copy as grpcurl', '$(code) Copy as Code']);
+    const before = await accepted();
+    const args = lenses[0].command!.arguments as unknown[];
+    const first = await run<SendOutcome>('mobilityApi.sendFileRequest', ...args);
+    assert.equal(first.ok, true, first.message);
+    assert.equal(first.status, 'OK');
+    assert.equal(first.environmentId, 'sandbox-mds-staging');
+    assert.ok((first.messages ?? 0) > 0, 'the streamed vehicles');
+    assert.equal(first.title, 'fleet · VehicleService/ListVehicles');
+    const second = await run<SendOutcome>('mobilityApi.sendFileRequest', ...args);
+    assert.equal(second.ok, true, second.message);
+    assert.equal(second.status, 'OK');
+    assert.equal(second.messages, first.messages);
+
+    const sent = exportsOf().tokenHistory().filter((t) => t.use === 'request' && t.request?.url.endsWith(LIST_VEHICLES));
+    assert.equal(sent.length >= 2, true, 'two tokens recorded');
+    const [newer, older] = sent;
+    assert.notEqual(newer.jti, older.jti, 'a fresh token per send');
+    assert.ok(newer.iat > older.iat, `the second token is issued later (iat ${older.iat} then ${newer.iat})`);
+    assert.equal(newer.request?.statusText, 'OK');
+    assert.equal(await accepted(), before + 2, 'the sandbox accepted both calls');
+  });
+
+  it('finds the environment whose gRPC target a literal host:port is, and refuses a target that is no environment\'s', async () => {
+    const opened = await run<Outcome & { text: string; uri: string }>('mobilityApi.sendGrpcRequest', { environmentId: 'sandbox-mds-production', method: `/${LIST_VEHICLES}` });
+    assert.equal(opened.ok, true, opened.message);
+    assert.match(opened.text, /^GRPC 127\.0\.0\.1:\d+\//, 'a literal target (the environment is not the active one)');
+    const sent = await run<SendOutcome>('mobilityApi.sendFileRequest', { uri: opened.uri, line: 0 });
+    assert.equal(sent.ok, true, sent.message);
+    assert.equal(sent.environmentId, 'sandbox-mds-production');
+    assert.equal(sent.status, 'OK');
+    const production = await vscode.workspace.openTextDocument(vscode.Uri.parse(opened.uri));
+    assert.match((await lensesOf(production))[0].command?.title ?? '', /^\$\(play\) Send with fresh token \(.+\)$/, 'the lens names the environment that is not the active one');
+
+    const unknown = await httpDocument(`GRPC 127.0.0.1:1/${LIST_VEHICLES}\n\n{}\n`);
+    const lens = (await lensesOf(unknown))[0];
+    assert.equal(lens.command?.title, '$(warning) No environment has this gRPC target: see why');
+    assert.match(lens.command?.tooltip ?? '', /127\.0\.0\.1:1 is the gRPC target of no environment/);
+    const refused = await run<SendOutcome>('mobilityApi.sendFileRequest', { uri: unknown.uri.toString(), line: 0 });
+    assert.equal(refused.ok, false);
+    assert.equal(refused.code, 'GRPC_TARGET_INVALID');
+    assert.match(refused.message ?? '', /127\.0\.0\.1:1 is the gRPC target of no environment.*base URL \(spec 5\.3\)/);
+  });
+
+  it('shows why a message does not fit, and sends with the request\'s own proto < files', async () => {
+    const bad = await httpDocument(`GRPC {{grpcTarget}}/${LIST_VEHICLES}\n\n{"no_such_field": 1}\n`);
+    const refused = await run<SendOutcome>('mobilityApi.sendFileRequest', { uri: bad.uri.toString(), line: 0 });
+    assert.equal(refused.ok, false);
+    assert.equal(refused.code, 'GRPC_MESSAGE_INVALID');
+    assert.match(refused.message ?? '', /no_such_field/);
+
+    const dir = protoDir();
+    const withProtos = await httpDocument(`proto < ${path.join(dir, 'mobility/sandbox/v1/vehicles.proto')}\nincludeDirs: ${JSON.stringify([dir])}\n\n###\nGRPC {{grpcTarget}}/${LIST_VEHICLES}\n\n{}\n`);
+    const sent = await run<SendOutcome>('mobilityApi.sendFileRequest', { uri: withProtos.uri.toString(), line: 4 });
+    assert.equal(sent.ok, true, sent.message);
+    assert.equal(sent.status, 'OK');
+  });
+
+  it('shows an unknown method and an unreachable target as errors, as REST requests\' are', async () => {
+    const unknown = await httpDocument('GRPC {{grpcTarget}}/mobility.sandbox.v1.VehicleService/NoSuchMethod\n\n{}\n');
+    const missing = await run<SendOutcome>('mobilityApi.sendFileRequest', { uri: unknown.uri.toString(), line: 0 });
+    assert.equal(missing.ok, false);
+    assert.equal(missing.code, 'GRPC_METHOD_UNKNOWN');
+    assert.match(missing.message ?? '', /NoSuchMethod/);
+
+    // An environment whose gRPC target nothing listens on; the request's own authorization, so that no credential is asked for.
+    const config = vscode.workspace.getConfiguration('mobilityApi');
+    await config.update('mds.stagingBaseUrl', 'https://mds.grpc-file.test.invalid', vscode.ConfigurationTarget.Global);
+    await config.update('grpc.environments', { 'mds-staging': { target: '127.0.0.1:1', plaintext: true } }, vscode.ConfigurationTarget.Global);
+    const down = await httpDocument(`# @authorization as-is\nGRPC 127.0.0.1:1/${LIST_VEHICLES}\nauthorization: Bearer not-a-token\n\n{}\n`);
+    await waitUntil('the lens of MDS staging', async () => (await lensesOf(down))[0]?.command?.title, (t) => t === '$(play) Send with its own Authorization (MDS staging)');
+    const unreachable = await run<SendOutcome>('mobilityApi.sendFileRequest', { uri: down.uri.toString(), line: 1 });
+    assert.equal(unreachable.ok, false);
+    assert.equal(unreachable.code, 'GRPC_UNREACHABLE', unreachable.message);
+    assert.match(unreachable.message ?? '', /127\.0\.0\.1:1/);
+  });
+
+  it('copies a grpcurl command with a fresh token, and the call as Python; other languages are refused naming the two', async () => {
+    const dir = protoDir();
+    const document = await httpDocument(`proto < ${path.join(dir, 'mobility/sandbox/v1/vehicles.proto')}\nincludeDirs: ${JSON.stringify([dir])}\n\n###\nGRPC {{grpcTarget}}/${LIST_VEHICLES}\nx-note: it's\n\n{}\n`);
+    const args = { uri: document.uri.toString(), line: 4 };
+    await vscode.env.clipboard.writeText('');
+    const copied = await run('mobilityApi.copyGrpcurl', args);
+    assert.equal(copied.ok, true, copied.message);
+    const [tokenLine, command, ...rest] = (await vscode.env.clipboard.readText()).split('\n');
+    assert.equal(rest.length, 0);
+    assert.match(tokenLine, /^TOKEN='eyJ[\w-]+\.[\w-]+\.[\w-]+'$/);
+    assert.match(command, /^grpcurl -plaintext -import-path '.+' -proto '.+vehicles\.proto' -H "authorization: Bearer \$TOKEN" -H 'x-note: it'\\''s' -d '\{\}' '127\.0\.0\.1:\d+' 'mobility\.sandbox\.v1\.VehicleService\/ListVehicles'$/);
+
+    const code = await run<Outcome & { language?: string }>('mobilityApi.copyAsCode', { ...args, language: 'python' });
+    assert.equal(code.ok, true, code.message);
+    const program = await vscode.env.clipboard.readText();
+    assert.match(program, /import grpc/);
+    assert.ok(!program.includes(tokenLine.slice(7, -1)), 'no token in the program');
+    const go = await run('mobilityApi.copyAsCode', { ...args, language: 'go' });
+    assert.equal(go.ok, false);
+    assert.equal(go.code, 'CODE_GRPC_UNSUPPORTED');
+    assert.match(go.message ?? '', /Python .* and TypeScript/);
+
+    const reflected = await httpDocument(`GRPC {{grpcTarget}}/${LIST_VEHICLES}\n\n{}\n`);
+    const noProtos = await run('mobilityApi.copyAsCode', { uri: reflected.uri.toString(), line: 0, language: 'typescript' });
+    assert.equal(noProtos.ok, false);
+    assert.equal(noProtos.code, 'CODE_GRPC_INVALID');
+    assert.match(noProtos.message ?? '', /proto < \.\/service\.proto/);
+  });
+});
