@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { MobilityError } from '../core/base';
-import type { GrpcSchema, GrpcConnection, GrpcAuth } from '../core/grpc';
-import { callMethod, findMethod, loadProtoFiles, openConnection, reflectSchema } from '../core/grpc';
+import type { GrpcAuth } from '../core/grpc';
+import { callMethod, findMethod, grpcFileCall, loadProtoFiles, openConnection, reflectSchema } from '../core/grpc';
 import type { FileRequest, RequestFile } from '../core/http';
 import { resolveGrpcFileRequest } from '../core/http';
 import type { CliIo } from './cliIo';
@@ -72,28 +72,18 @@ export async function sendGrpcFileRequest(request: FileRequest, file: RequestFil
   } else {
     noteOwnAuthorization(io);
   }
-  const plaintext = resolved.transport ? resolved.transport === 'plaintext' : values.plaintext === true;
-  const connection = openConnection({ address: resolved.target, plaintext, caFile: values['ca-file'] });
+  const folder = path.dirname(path.resolve(filePath));
+  const parts = { ...resolved, metadata: [...resolved.metadata, ...extra], authorization };
+  const { endpoint, call } = grpcFileCall(parts, { target: resolved.target, plaintext: values.plaintext === true, caFile: values['ca-file'] }, folder);
+  const connection = openConnection({ address: endpoint.target, plaintext: endpoint.plaintext === true, caFile: endpoint.caFile });
   try {
     const deadlineMs = values.timeout === undefined ? undefined : positiveNumber(values.timeout, '--timeout') * 1000;
-    const schema = await schemaOf(resolved.protoFiles, resolved.importPaths, path.dirname(path.resolve(filePath)), connection, auth, deadlineMs);
-    findMethod(schema, resolved.method);
-    const result = await callMethod(connection, schema, auth, {
-      method: resolved.method,
-      messages: resolved.messages,
-      metadata: [...resolved.metadata, ...extra, ...(authorization === undefined ? [] : [['authorization', authorization] as [string, string]])],
-      sendOwnAuthorization: authorization !== undefined,
-      deadlineMs,
-    });
+    // The request file's folder is searched for imports too.
+    const schema = endpoint.protoFiles ? loadProtoFiles(endpoint.protoFiles, [...(endpoint.importPaths ?? []), folder]) : await reflectSchema(connection, { auth, deadlineMs });
+    findMethod(schema, call.method);
+    const result = await callMethod(connection, schema, auth, { ...call, deadlineMs });
     return await printCall(result, values, io, signing);
   } finally {
     connection.close();
   }
-}
-
-/** The request's `proto <` files (paths relative to the request file, its folder searched for imports), or reflection. */
-function schemaOf(protoFiles: string[], importPaths: string[], folder: string, connection: GrpcConnection, auth: GrpcAuth | undefined, deadlineMs: number | undefined): Promise<GrpcSchema> | GrpcSchema {
-  if (!protoFiles.length) return reflectSchema(connection, { auth, deadlineMs });
-  const within = (p: string) => path.resolve(folder, p);
-  return loadProtoFiles(protoFiles.map(within), [...importPaths.map(within), folder]);
 }
