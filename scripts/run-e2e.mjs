@@ -5,7 +5,7 @@
 // Debian's Chromium (test/e2e/*.test.ts, helpers in test/e2e/workbench.ts and session.ts).
 // Every run saves screenshots, and the VS Code logs of failed tests, into test-results/e2e/<run>/.
 // Env: TEST_RESULT_FILE (counts, default test-results/e2e.json), E2E_TIMEOUT_MS (the whole mocha run,
-// default 20 min), E2E_GREP (a mocha --grep pattern). The tests get the workbench URL, the artifacts folder and
+// default 40 min), E2E_GREP (a mocha --grep pattern). The tests get the workbench URL, the artifacts folder and
 // the user-data, extensions and workspace folders as E2E_* variables (see test/e2e/session.ts).
 // E2E_LOCALE=qps-ploc (`npm run test:e2e:pseudo`): VS Code in the pseudo-locale, running only the
 // test/e2e/*.pseudo.test.ts files (which the English run leaves out), with the pseudo bundles generated
@@ -18,7 +18,7 @@ import {
   spawnGroup, startCodeServer, stopGroup,
 } from './vscode-env.mjs';
 
-const timeoutMs = Number(process.env.E2E_TIMEOUT_MS || 20 * 60_000);
+const timeoutMs = Number(process.env.E2E_TIMEOUT_MS || 40 * 60_000);
 const locale = process.env.E2E_LOCALE || '';
 const resultFile = path.resolve(process.env.TEST_RESULT_FILE || path.join(PROJECT_ROOT, 'test-results', 'e2e.json'));
 

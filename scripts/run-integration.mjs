@@ -4,7 +4,7 @@
 // development: the contract of @vscode/test-electron (extensionDevelopmentPath + extensionTestsPath).
 // code-server runs with the smoke-test driver, whose workbench reads both paths from ?payload= and reports
 // the suite's exit code to window.codeAutomationExit, which Playwright exposes.
-// Env: TEST_RESULT_FILE (counts, default test-results/integration.json), INTEGRATION_TIMEOUT_MS (default 10 min),
+// Env: TEST_RESULT_FILE (counts, default test-results/integration.json), INTEGRATION_TIMEOUT_MS (default 20 min),
 // VERBOSE=1 (all workbench console lines, not only the extension host's test output).
 import fs from 'node:fs';
 import path from 'node:path';
@@ -14,7 +14,7 @@ import {
   CHROMIUM_ARGS, PROJECT_ROOT, build, createRunDir, ensureVSCode, fail, installCleanup, log, removeRunDir, runId, startCodeServer,
 } from './vscode-env.mjs';
 
-const timeoutMs = Number(process.env.INTEGRATION_TIMEOUT_MS || 10 * 60_000);
+const timeoutMs = Number(process.env.INTEGRATION_TIMEOUT_MS || 20 * 60_000);
 const resultFile = path.resolve(process.env.TEST_RESULT_FILE || path.join(PROJECT_ROOT, 'test-results', 'integration.json'));
 
 // The workbench's own start-up chatter, which shares the console with the extension host's test output
