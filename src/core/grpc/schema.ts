@@ -87,12 +87,13 @@ export function findMethod(schema: GrpcSchema, name: string): { method: protobuf
   const hit = known?.get(name);
   if (hit) return hit;
   const found = lookUpMethod(schema, name);
-  if (!known) foundMethods.set(schema.root, (known = new Map()));
+  if (!known) foundMethods.set(schema.root, (known = new Map<string, FoundMethod>()));
   known.set(name, found);
   return found;
 }
 
-const foundMethods = new WeakMap<protobuf.Root, Map<string, { method: protobuf.Method; info: GrpcMethodInfo }>>();
+type FoundMethod = { method: protobuf.Method; info: GrpcMethodInfo };
+const foundMethods = new WeakMap<protobuf.Root, Map<string, FoundMethod>>();
 
 function lookUpMethod(schema: GrpcSchema, name: string): { method: protobuf.Method; info: GrpcMethodInfo } {
   const m = /^\/?([A-Za-z_][\w.]*)[/.]([A-Za-z_]\w*)$/.exec(name.trim());
