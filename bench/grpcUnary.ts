@@ -31,7 +31,9 @@ export async function grpcUnaryFigure(): Promise<ReportedFigure> {
   const trust = [...coreKeys, ...joseKeys, staticKey].map(trustEntryOf);
   const verified = await startSandboxProcess({ options: { fleetSize: FLEET_SIZE, pageSize: 10, verifyTokens: true }, trust });
   const unverified = await startSandboxProcess({ options: { fleetSize: FLEET_SIZE, pageSize: 10, verifyTokens: false }, trust });
+  // One per sandbox: both name their environment mds-staging, and sessions keep one channel per environment id.
   const sessions = new GrpcSessions();
+  const sessionsUnverified = new GrpcSessions();
   const joseClient = plainVehicleClient(endpointOf(verified.mds).target);
   const staticClient = plainVehicleClient(endpointOf(unverified.mds).target);
   try {
@@ -55,12 +57,12 @@ export async function grpcUnaryFigure(): Promise<ReportedFigure> {
       all[index].push(...times);
       return median(times);
     };
-    const core = (auths: typeof coreAuths, env: typeof verified.mds) => async (id: string, i: number) => {
-      const result = await sessions.call(env.id, endpointOf(env), auths[i % auths.length], { method: GET_VEHICLE, messages: [{ device_id: id }] });
+    const core = (on: GrpcSessions, auths: typeof coreAuths, env: typeof verified.mds) => async (id: string, i: number) => {
+      const result = await on.call(env.id, endpointOf(env), auths[i % auths.length], { method: GET_VEHICLE, messages: [{ device_id: id }] });
       if (result.status.code !== 0 || result.messages[0]?.device_id !== id) throw new Error(`The core's GetVehicle ended ${result.status.name}: ${result.status.message}`);
     };
     const [coreRounds, staticRounds, joseRounds, coreUnverifiedRounds] = await interleave(ROUNDS, WARMUP_ROUNDS, [
-      side(0, core(coreAuths, verified.mds)),
+      side(0, core(sessions, coreAuths, verified.mds)),
       side(1, async (id) => {
         await plainGetVehicle(staticClient, id, staticMetadata);
       }),
@@ -68,7 +70,7 @@ export async function grpcUnaryFigure(): Promise<ReportedFigure> {
         const key = joseKeys[i % joseKeys.length];
         await plainGetVehicle(joseClient, id, bearerMetadata(await signPlain(key, verified.mds.baseUrl, iats.next(key.kid))));
       }),
-      side(3, core(coreAuthsUnverified, unverified.mds)),
+      side(3, core(sessionsUnverified, coreAuthsUnverified, unverified.mds)),
     ]);
     const measured = all.map((times) => times.slice(WARMUP_ROUNDS * PER_ROUND));
     const [p50Core, p50Static, p50Jose, p50CoreUnverified] = measured.map((times) => round3(median(times)));
@@ -83,6 +85,7 @@ export async function grpcUnaryFigure(): Promise<ReportedFigure> {
     };
   } finally {
     sessions.forget();
+    sessionsUnverified.forget();
     joseClient.close();
     staticClient.close();
     await Promise.all([verified.close(), unverified.close()]);
