@@ -9,6 +9,8 @@ import { activationFigure, activationVariantFigures } from './activation';
 import { bundleFigures, productionBuild } from './bundles';
 import type { ProductionBuild } from './bundles';
 import { fleetFigures } from './fleet';
+import { grpcStreamFigure, grpcVsRestFigures } from './grpcStream';
+import { grpcUnaryFigure } from './grpcUnary';
 import { harvestFigures } from './harvest';
 import type { ReportedFigure } from './figures';
 import { printFigure, writeResults } from './figures';
@@ -34,6 +36,9 @@ async function main(): Promise<void> {
     ['keyImport', () => keyImportFigure('RS256')],
     ['requests', requestOverheadFigure],
     ['fleet', fleetFigures],
+    ['grpcUnary', grpcUnaryFigure],
+    ['grpcStream', grpcStreamFigure],
+    ['grpcVsRest', grpcVsRestFigures],
     ['throughput', sandboxThroughputFigure],
     ['harvest', harvestFigures],
     ['validate', validationFigure],

@@ -354,6 +354,17 @@ describe('CLI mobility-api', () => {
       assert.match(r.out, /maas-staging: a fresh ES256 token per page/);
       assert.match(r.out, /401 Unauthorized/);
       assert.match(r.out, /rule: aud_mismatch/);
+      // Then one gRPC call (issue 22): GetVehicle of the first vehicle the REST listing showed, with a token of its own.
+      const firstListed = /mds-staging \(vehicle status\)[\s\S]*?\n\s+([0-9a-f-]{36})\s/.exec(r.out)?.[1];
+      assert.ok(firstListed, r.out);
+      const grpcAt = r.out.search(/mds-staging over gRPC \(127\.0\.0\.1:\d+\): GetVehicle/);
+      assert.ok(grpcAt > r.out.indexOf('maas-staging: a fresh ES256 token per page') && grpcAt < r.out.indexOf('401 Unauthorized'), `the gRPC call comes after the REST listings:\n${r.out}`);
+      const call = new RegExp(`VehicleService/GetVehicle: status OK; device_id ${firstListed}, [a-z_]+; token jti ([0-9a-f]{8})…, iat \\d+`).exec(r.out);
+      assert.ok(call, r.out);
+      const restJtis = [...r.out.matchAll(/token per page \(.*jti ([0-9a-f]{8})…\)/g)].map((m) => m[1]);
+      assert.equal(restJtis.length, 3);
+      assert.ok(!restJtis.includes(call[1]), 'the gRPC call has a token of its own');
+      assert.doesNotMatch(r.out, /eyJ[\w-]+\.[\w-]+/, 'no token is printed');
     });
   });
 });

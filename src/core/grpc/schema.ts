@@ -82,6 +82,20 @@ export function listServices(schema: GrpcSchema): GrpcServiceInfo[] {
  * `package.Service.Method`), or GRPC_METHOD_UNKNOWN naming what the schema does have.
  */
 export function findMethod(schema: GrpcSchema, name: string): { method: protobuf.Method; info: GrpcMethodInfo } {
+  // Every call looks its method up: remembered per schema, as a schema's types do not change once loaded.
+  let known = foundMethods.get(schema.root);
+  const hit = known?.get(name);
+  if (hit) return hit;
+  const found = lookUpMethod(schema, name);
+  if (!known) foundMethods.set(schema.root, (known = new Map<string, FoundMethod>()));
+  known.set(name, found);
+  return found;
+}
+
+type FoundMethod = { method: protobuf.Method; info: GrpcMethodInfo };
+const foundMethods = new WeakMap<protobuf.Root, Map<string, FoundMethod>>();
+
+function lookUpMethod(schema: GrpcSchema, name: string): { method: protobuf.Method; info: GrpcMethodInfo } {
   const m = /^\/?([A-Za-z_][\w.]*)[/.]([A-Za-z_]\w*)$/.exec(name.trim());
   const service = m ? schema.root.lookup(m[1]) : null;
   const method = service instanceof protobuf.Service ? service.methods[m![2]] : undefined;

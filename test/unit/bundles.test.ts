@@ -1,0 +1,73 @@
+// What `node esbuild.js` puts into each bundle (issue 22): activation loads dist/extension.js and dist/main.js, and
+// neither may carry @grpc/grpc-js, protobufjs or @grpc/proto-loader; the gRPC client lives in dist/grpc.js, which
+// the shell loads the first time a gRPC feature is used (src/services/grpcService.ts). Built in a temporary folder
+// (its `src` links to the repository's, as bench/bundles.ts builds; `proto` is a copy), so that dist/ is left alone.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+const ROOT = path.resolve('.');
+const GRPC_PACKAGES = ['@grpc/grpc-js', 'protobufjs', '@grpc/proto-loader'];
+
+/** The package folders under node_modules whose files went into a bundle, from its source map (the inputs esbuild bundled). */
+function packagesIn(bundle: string): Set<string> {
+  const map = JSON.parse(fs.readFileSync(`${bundle}.map`, 'utf8')) as { sources: string[] };
+  const found = new Set<string>();
+  for (const source of map.sources) {
+    const m = /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(source.replace(/\\/g, '/'));
+    if (m) found.add(m[1]);
+  }
+  return found;
+}
+
+/** The repository files of a bundle, relative to the repository (`src/services/grpcService.ts`). */
+function ownFilesIn(bundle: string): string[] {
+  const map = JSON.parse(fs.readFileSync(`${bundle}.map`, 'utf8')) as { sources: string[] };
+  const root = fs.realpathSync(ROOT);
+  return map.sources.filter((s) => !s.includes('node_modules')).map((s) => path.relative(root, path.resolve(path.dirname(bundle), s)).replace(/\\/g, '/'));
+}
+
+describe('bundles: gRPC only in dist/grpc.js (issue 22)', function () {
+  // A full build of every bundle on a shared 2-core machine.
+  this.timeout(180_000);
+  let dir: string;
+  let dist: string;
+
+  before(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bundles-test-'));
+    fs.symlinkSync(path.join(ROOT, 'src'), path.join(dir, 'src'), 'dir');
+    // Copied, not linked: esbuild.js copies proto/ to dist/proto and adds files there, which would land in ours.
+    fs.cpSync(path.join(ROOT, 'proto'), path.join(dir, 'proto'), { recursive: true });
+    const result = spawnSync(process.execPath, [path.join(ROOT, 'esbuild.js')], { cwd: dir, encoding: 'utf8' });
+    assert.equal(result.status, 0, `node esbuild.js failed:\n${result.stderr}${result.stdout}`);
+    dist = path.join(dir, 'dist');
+  });
+  after(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it('builds dist/extension.js, dist/main.js and dist/grpc.js', () => {
+    for (const file of ['extension.js', 'main.js', 'grpc.js']) assert.ok(fs.existsSync(path.join(dist, file)), `dist/${file} is built`);
+    assert.ok(fs.existsSync(path.join(dist, 'proto', 'mobility', 'sandbox', 'v1', 'vehicles.proto')), 'the .proto files are copied to dist/proto');
+  });
+
+  it('what activation loads (dist/extension.js, dist/main.js) holds no gRPC library, though main.js has the gRPC service that loads them', () => {
+    for (const file of ['extension.js', 'main.js']) {
+      const packages = packagesIn(path.join(dist, file));
+      for (const name of GRPC_PACKAGES) assert.ok(!packages.has(name), `dist/${file} bundles ${name}: a static import of the gRPC core reached the activation path (load it through src/services/grpcService.ts)`);
+    }
+    // Not vacuous: the wiring is there and loads the gRPC bundle at run time.
+    assert.ok(ownFilesIn(path.join(dist, 'main.js')).includes('src/services/grpcService.ts'), 'dist/main.js has the gRPC service');
+    assert.ok(packagesIn(path.join(dist, 'main.js')).has('jose'), 'the source map lists the packages a bundle holds');
+  });
+
+  it('the other bundles the extension loads later hold none either; dist/grpc.js holds them all', () => {
+    for (const file of ['resultsPanel.js', 'harvest.js', path.join('webview', 'main.js')]) {
+      const packages = packagesIn(path.join(dist, file));
+      for (const name of GRPC_PACKAGES) assert.ok(!packages.has(name), `dist/${file} bundles ${name}`);
+    }
+    const grpc = packagesIn(path.join(dist, 'grpc.js'));
+    for (const name of ['@grpc/grpc-js', 'protobufjs']) assert.ok(grpc.has(name), `dist/grpc.js bundles ${name}`);
+    assert.ok(ownFilesIn(path.join(dist, 'grpc.js')).includes('src/core/grpc/call.ts'), 'dist/grpc.js has the gRPC core');
+  });
+});
