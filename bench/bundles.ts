@@ -2,7 +2,7 @@
 // folder of its own so that the benchmark neither overwrites dist/ under other people's test runs nor
 // measures whatever build dist/ happens to hold. The activation and results-panel figures use this build.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -46,12 +46,16 @@ exports.deactivate = () => main?.deactivate();
 export function productionBuild(variant: BuildVariant = {}): ProductionBuild {
   const dir = mkdtempSync(join(tmpdir(), 'mobility-bench-build-'));
   symlinkSync(join(PROJECT_ROOT, 'src'), join(dir, 'src'), 'dir');
+  // esbuild.js copies proto/ to dist/proto, where the sandbox and gRPC bundles read it (it goes into the VSIX): a
+  // copy, not a link, which fs.cpSync would copy as a link and vsce then reads as a file.
+  cpSync(join(PROJECT_ROOT, 'proto'), join(dir, 'proto'), { recursive: true });
   // esbuild.js names its entry points and outputs relative to the working folder; esbuild follows the
   // link to the real sources, so tsconfig.json and node_modules are the repository's.
   const flags = ['--production', ...(variant.noVscodeOnce ? ['--no-vscode-once'] : [])];
   const result = spawnSync(process.execPath, [join(PROJECT_ROOT, 'esbuild.js'), ...flags], { cwd: dir, encoding: 'utf8' });
   // vsce would pack the link as a file; the folder becomes the VSIX staging folder.
   unlinkSync(join(dir, 'src'));
+  rmSync(join(dir, 'proto'), { recursive: true, force: true });
   if (result.status !== 0) {
     rmSync(dir, { recursive: true, force: true });
     throw new Error(`node esbuild.js --production failed (exit ${String(result.status)}):\n${result.stderr}${result.stdout}`);
