@@ -44,6 +44,8 @@ nodeBase.plugins.push(reflectionProtos);
 
 /** The sandbox's .proto files (proto/) and @grpc/reflection's, to dist/proto, where the bundles read them at run time. */
 function copyProtos() {
+  // A folder without proto/ (the activation benchmark's empty extension) has none to copy.
+  if (!fs.existsSync('proto')) return;
   fs.rmSync('dist/proto', { recursive: true, force: true });
   fs.cpSync('proto', 'dist/proto', { recursive: true });
   const reflection = path.join(path.dirname(require.resolve('@grpc/reflection/package.json')), 'build', 'proto', 'grpc', 'reflection');

@@ -46,7 +46,8 @@ exports.deactivate = () => main?.deactivate();
 export function productionBuild(variant: BuildVariant = {}): ProductionBuild {
   const dir = mkdtempSync(join(tmpdir(), 'mobility-bench-build-'));
   symlinkSync(join(PROJECT_ROOT, 'src'), join(dir, 'src'), 'dir');
-  // esbuild.js copies proto/ to dist/proto and adds @grpc/reflection's files there: a copy, since a link would take them into ours.
+  // esbuild.js copies proto/ to dist/proto, where the sandbox and gRPC bundles read it (it goes into the VSIX): a
+  // copy, not a link, which fs.cpSync would copy as a link and vsce then reads as a file.
   cpSync(join(PROJECT_ROOT, 'proto'), join(dir, 'proto'), { recursive: true });
   // esbuild.js names its entry points and outputs relative to the working folder; esbuild follows the
   // link to the real sources, so tsconfig.json and node_modules are the repository's.

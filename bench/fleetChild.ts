@@ -5,7 +5,7 @@ import type { HttpExchange } from '../src/core/http/exchange';
 import type { Credential } from '../src/core/auth/credential';
 import { credentialFromPem, PlainIatCounter, signPlain } from './benchKeys';
 import type { FleetChildReply, FleetChildRequest } from './fleet';
-import { benchClient, environmentOf, plainGet } from './requests';
+import { assertSameHeaders, benchClient, environmentOf, plainGet } from './requests';
 
 /** Every vehicle of the fleet through the core client, all pages. */
 async function coreSide(request: FleetChildRequest): Promise<Omit<FleetChildReply, 'maxRssKb'>> {
@@ -20,6 +20,7 @@ async function coreSide(request: FleetChildRequest): Promise<Omit<FleetChildRepl
   const listing = await client.listVehicles(env, credential, { allPages: true, onPage });
   const ms = performance.now() - start;
   if (listing.stoppedBecause) throw new Error(`The core listing stopped early: ${listing.stoppedBecause}`);
+  if (listing.pages[0]) assertSameHeaders(listing.pages[0]);
   const bytes = listing.pages.reduce((sum, page) => sum + page.bytes, 0);
   return { ms, bytes, vehicles: listing.items.length, pages: listing.pages.length };
 }

@@ -137,7 +137,7 @@ interface Scroll {
 /** Scrolls the table from top to bottom in equal jumps, two frames each, and collects long tasks. */
 function scrollThrough(page: Page, steps: number, rows: number): Promise<Scroll> {
   return page.evaluate(async ({ steps, rows }) => {
-    const table = document.querySelector<HTMLElement>('.vt[role="table"]');
+    const table = document.querySelector<HTMLElement>('.vt[role="grid"]');
     if (!table) throw new Error('The table is not on the page.');
     const longTasks: number[] = [];
     const observer = new PerformanceObserver((list) => {

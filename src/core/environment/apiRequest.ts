@@ -61,6 +61,23 @@ export function checkRequestPath(path: string): void {
  */
 export function requestUrl(env: Environment, path: string, query?: QueryInput): string {
   const base = normaliseBaseUrl(env.baseUrl, env.name);
+  // Without a query the URL depends on the base URL and the path alone: the same listing asked again is not checked again.
+  if (query) return checkedRequestUrl(env, base, path, query);
+  const key = `${base}\n${path}`;
+  let url = checkedUrls.get(key);
+  if (url === undefined) {
+    url = checkedRequestUrl(env, base, path, undefined);
+    if (checkedUrls.size >= MAX_CHECKED_URLS) checkedUrls.clear();
+    checkedUrls.set(key, url);
+  }
+  return url;
+}
+
+/** URLs of query-less requests already built, by base URL and path; only good ones (a bad path throws each time). */
+const checkedUrls = new Map<string, string>();
+const MAX_CHECKED_URLS = 256;
+
+function checkedRequestUrl(env: Environment, base: string, path: string, query: QueryInput | undefined): string {
   const baseUrl = new URL(base);
   const basePath = baseUrl.pathname === '/' ? '' : baseUrl.pathname;
   const text = path.trim();

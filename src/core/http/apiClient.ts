@@ -39,6 +39,8 @@ export class ApiClient {
   private readonly timeoutMs: number;
   private readonly maxBytes: number;
   private readonly userAgent: string;
+  /** The headers of a request that adds none, per API (see `headersFor`). */
+  private readonly plainHeaders = new Map<string, Readonly<Record<string, string>>>();
 
   constructor(options: ApiClientOptions = {}) {
     this.issuer = options.issuer ?? new TokenIssuer();
@@ -53,9 +55,9 @@ export class ApiClient {
    * fresh token). Non-2xx answers are results, not errors.
    */
   async get(url: string, environment: Environment, credential: Credential, options: RequestOptions = {}): Promise<HttpExchange> {
-    const origin = new URL(normaliseBaseUrl(environment.baseUrl, environment.name)).origin;
+    const origin = originOf(normaliseBaseUrl(environment.baseUrl, environment.name));
     // Before anything is signed: a header that cannot be sent fails here, not after signing.
-    const headers = requestHeadersFor(environment, options.headers, this.userAgent);
+    const headers = this.headersFor(environment, options.headers);
     return this.getWith(url, origin, headers, environment, credential, options);
   }
 
@@ -92,15 +94,14 @@ export class ApiClient {
    * (see `ApiResult.outcome`); network failures, size and redirect refusals are thrown.
    */
   async request(environment: Environment, credential: Credential, request: ApiRequest, options: PagingOptions = {}): Promise<ApiResult> {
-    const base = normaliseBaseUrl(environment.baseUrl, environment.name);
-    const origin = new URL(base).origin;
+    const origin = originOf(normaliseBaseUrl(environment.baseUrl, environment.name));
     const url = requestUrl(environment, request.path, request.query);
     const first = options.from ?? url;
     // Most often `first` is the URL just built under the base URL, which the prefix shows without parsing it again.
     if (!first.startsWith(`${origin}/`) && parseUrl(first)?.origin !== origin) {
       throw new MobilityError('HTTP_REDIRECT_CROSS_ORIGIN', l10n.t('The page {0} is not on the origin of the environment ({1}); the token is not sent there.', first, origin));
     }
-    const headers = requestHeadersFor(environment, request.headers, this.userAgent);
+    const headers = this.headersFor(environment, request.headers);
     const pageOptions: RequestOptions = { signal: options.signal, lifetimeSeconds: options.lifetimeSeconds, headers: request.headers, authorization: options.authorization };
     const maxPages = options.maxPages ?? DEFAULT_MAX_PAGES;
     const result: ApiResult = { outcome: 'empty', url: first, pages: [], items: [] };
@@ -186,6 +187,20 @@ export class ApiClient {
     return listing;
   }
 
+  /**
+   * `requestHeadersFor`, kept for an environment without headers of its own and a request without extra ones (what
+   * nearly every request is): then the headers depend on the API alone. One object per API, never changed (once copies it).
+   */
+  private headersFor(environment: Environment, extra: Record<string, string> | undefined): Readonly<Record<string, string>> {
+    if (!isEmpty(environment.headers) || !isEmpty(extra)) return requestHeadersFor(environment, extra, this.userAgent);
+    let headers = this.plainHeaders.get(environment.api);
+    if (!headers) {
+      headers = Object.freeze(requestHeadersFor(environment, undefined, this.userAgent));
+      this.plainHeaders.set(environment.api, headers);
+    }
+    return headers;
+  }
+
   private async once(url: string, baseHeaders: Readonly<Record<string, string>>, environment: Environment, credential: Credential, options: RequestOptions): Promise<HttpExchange> {
     const t0 = performance.now();
     const release = await this.queue.acquire(credential.kid, options.signal);
@@ -226,7 +241,7 @@ export class ApiClient {
       const exchange: HttpExchange = {
         url,
         method: 'GET',
-        requestHeaders: { ...headers, Authorization: 'Bearer <redacted>' },
+        requestHeaders: { ...baseHeaders, Authorization: 'Bearer <redacted>' },
         status: response.status,
         statusText: response.statusText,
         ok: response.ok,
@@ -239,8 +254,8 @@ export class ApiClient {
         receivedAtMs,
       };
       if (token) exchange.token = token;
-      const serverDateMs = Date.parse(responseHeaders['date'] ?? '');
-      if (!Number.isNaN(serverDateMs)) exchange.serverDateMs = serverDateMs;
+      const serverDateMs = parseHttpDate(responseHeaders['date']);
+      if (serverDateMs !== undefined) exchange.serverDateMs = serverDateMs;
       const retryAfter = parseRetryAfter(responseHeaders['retry-after'], Date.now());
       if (retryAfter !== undefined) exchange.retryAfterSeconds = retryAfter;
       interpretBody(exchange, raw);
@@ -287,6 +302,39 @@ export class ApiClient {
     }
     return Buffer.concat(chunks, total);
   }
+}
+
+/** Origins of base URLs already seen (a request reads its environment's origin again every time): bounded, cleared when full. */
+const origins = new Map<string, string>();
+
+/** The origin of a normalised base URL. */
+function originOf(base: string): string {
+  let origin = origins.get(base);
+  if (origin === undefined) {
+    origin = new URL(base).origin;
+    if (origins.size >= 64) origins.clear();
+    origins.set(base, origin);
+  }
+  return origin;
+}
+
+/** The last `Date` header read and its time: a server sends the same one for a whole second of answers. */
+let lastDate: { text: string; ms: number | undefined } = { text: '', ms: undefined };
+
+/** A `Date` header in ms since the epoch, or undefined when absent or unreadable. */
+function parseHttpDate(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  if (text !== lastDate.text) {
+    const ms = Date.parse(text);
+    lastDate = { text, ms: Number.isNaN(ms) ? undefined : ms };
+  }
+  return lastDate.ms;
+}
+
+function isEmpty(headers: Record<string, string> | undefined): boolean {
+  if (!headers) return true;
+  for (const name in headers) if (Object.hasOwn(headers, name)) return false;
+  return true;
 }
 
 /** `new URL(text, base)`, or undefined when it is not a URL (one parse, where `URL.canParse` and `new URL` are two). */
