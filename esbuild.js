@@ -104,6 +104,8 @@ async function main() {
     { ...nodeBase, entryPoints: ['src/commands/harvestEngine.ts'], outfile: 'dist/harvest.js', plugins: shellPlugins },
     // The gRPC core with @grpc/grpc-js and protobufjs, loaded when a gRPC feature is first used (src/services/grpcService.ts).
     { ...nodeBase, entryPoints: ['src/commands/grpcEngine.ts'], outfile: 'dist/grpc.js', plugins: shellPlugins },
+    // Copy as Code's program writers, loaded when Copy as Code first runs (src/commands/codegenLoader.ts).
+    { ...nodeBase, entryPoints: ['src/commands/codegenEngine.ts'], outfile: 'dist/codegen.js', plugins: shellPlugins },
     { ...nodeBase, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
     // The results panel's browser bundle (src/webview-ui, with @vscode-elements/elements and lit bundled in)
     // and its stylesheet, imported by main.ts: dist/webview/main.js and main.css, the only files the

@@ -1,12 +1,12 @@
 import * as vscode from 'vscode';
 import type { CodeLanguage } from '../core/codegen';
-import { CODE_LANGUAGE_INFO, CODE_LANGUAGES, codeProgramFor, generateCode, KEY_FILE_VARIABLE, KEY_ID_VARIABLE } from '../core/codegen';
 import { MobilityError } from '../core/base';
 import { RESULTS_VIEW_TYPE } from '../shared/protocol';
 import type { CommandDeps, CommandOutcome } from './commandDeps';
 import { COMMANDS } from './commandIds';
 import { resolveCredential, resolveEnvironment } from './pickers';
 import { Cancelled, registerCommand } from './registerCommand';
+import { loadCodegen } from './codegenLoader';
 import { grpcFileCode } from './grpcFileCode';
 import type { FileRequestArgs, FileRequestAt } from './requestFileAt';
 import { fileRequestAt } from './requestFileAt';
@@ -31,6 +31,7 @@ export function registerCopyAsCode(deps: CommandDeps, runner: RequestRunner): vs
       if (at.request.method === 'GRPC') return copyGrpcCode(deps, at, args.language);
     }
     const prepared = await requestOf(deps, runner, args ?? {});
+    const { CODE_LANGUAGE_INFO, CODE_LANGUAGES, codeProgramFor, generateCode, KEY_FILE_VARIABLE, KEY_ID_VARIABLE } = loadCodegen();
     const language = args?.language ?? (await pickLanguage());
     if (!CODE_LANGUAGES.includes(language)) throw new MobilityError('USAGE', vscode.l10n.t('Copy as Code writes {0}, not {1}.', CODE_LANGUAGES.join(', '), String(language)));
     const { credential } = await resolveCredential(deps, prepared.environment);
@@ -45,6 +46,7 @@ export function registerCopyAsCode(deps: CommandDeps, runner: RequestRunner): vs
 
 /** Copy as Code on a GRPC request of a file: a Python or TypeScript program, to the clipboard. */
 async function copyGrpcCode(deps: CommandDeps, at: FileRequestAt, language: CodeLanguage | undefined): Promise<CommandOutcome> {
+  const { CODE_LANGUAGE_INFO, CODE_LANGUAGES, KEY_FILE_VARIABLE, KEY_ID_VARIABLE } = loadCodegen();
   if (language !== undefined && !CODE_LANGUAGES.includes(language)) throw new MobilityError('USAGE', vscode.l10n.t('Copy as Code writes {0}, not {1}.', CODE_LANGUAGES.join(', '), String(language)));
   const { code, language: picked, prepared, credentialType } = await grpcFileCode(deps, at, language);
   const secrets = credentialType === 'service-account' ? KEY_FILE_VARIABLE : `${KEY_FILE_VARIABLE}, ${KEY_ID_VARIABLE}`;
@@ -56,6 +58,7 @@ async function copyGrpcCode(deps: CommandDeps, at: FileRequestAt, language: Code
 
 /** The notification after a copy, with "Open in Editor" (the program in an untitled editor of its language). */
 function offerToOpen(message: string, language: CodeLanguage, code: string): void {
+  const { CODE_LANGUAGE_INFO } = loadCodegen();
   const open = vscode.l10n.t('Open in Editor');
   void vscode.window.showInformationMessage(message, open).then(async (picked) => {
     if (picked !== open) return;
@@ -79,6 +82,7 @@ function resultsPanelActive(): boolean {
 }
 
 async function pickLanguage(): Promise<CodeLanguage> {
+  const { CODE_LANGUAGE_INFO, CODE_LANGUAGES } = loadCodegen();
   const picked = await vscode.window.showQuickPick(
     CODE_LANGUAGES.map((language) => ({ label: CODE_LANGUAGE_INFO[language].label, language })),
     { placeHolder: vscode.l10n.t('Copy as a program in which language?') },

@@ -4,9 +4,9 @@
 import * as vscode from 'vscode';
 import type { Credential } from '../core/auth';
 import type { CodeLanguage } from '../core/codegen';
-import { CODE_LANGUAGE_INFO, generateCode, GRPC_CODE_LANGUAGES, grpcCodeProgramFor, grpcLanguageRefusal } from '../core/codegen';
 import { MobilityError } from '../core/base';
 import type { CommandDeps } from './commandDeps';
+import { loadCodegen } from './codegenLoader';
 import { prepareGrpcFileRequest } from './grpcFileRequests';
 import type { PreparedGrpcFileRequest } from './grpcFileRequests';
 import { resolveCredential } from './pickers';
@@ -16,6 +16,7 @@ import type { FileRequestAt } from './requestFileAt';
 /** The program of the GRPC request at `at` in `language` (asked when not given), with its request prepared. */
 export async function grpcFileCode(deps: CommandDeps, at: FileRequestAt, language: CodeLanguage | undefined): Promise<{ code: string; language: CodeLanguage; prepared: PreparedGrpcFileRequest; credentialType: Credential['type'] }> {
   const prepared = prepareGrpcFileRequest(deps, at);
+  const { generateCode, grpcCodeProgramFor, grpcLanguageRefusal } = loadCodegen();
   const picked = language ?? (await pickGrpcLanguage());
   const refusal = grpcLanguageRefusal(picked);
   if (refusal) throw refusal;
@@ -47,6 +48,7 @@ export async function grpcFileCode(deps: CommandDeps, at: FileRequestAt, languag
 }
 
 async function pickGrpcLanguage(): Promise<CodeLanguage> {
+  const { CODE_LANGUAGE_INFO, GRPC_CODE_LANGUAGES } = loadCodegen();
   const picked = await vscode.window.showQuickPick(
     GRPC_CODE_LANGUAGES.map((language) => ({ label: CODE_LANGUAGE_INFO[language].grpcLabel ?? CODE_LANGUAGE_INFO[language].label, language })),
     { placeHolder: vscode.l10n.t('Copy the gRPC call as a program in which language?') },

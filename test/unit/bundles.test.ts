@@ -62,12 +62,19 @@ describe('bundles: gRPC only in dist/grpc.js (issue 22)', function () {
   });
 
   it('the other bundles the extension loads later hold none either; dist/grpc.js holds them all', () => {
-    for (const file of ['resultsPanel.js', 'harvest.js', path.join('webview', 'main.js')]) {
+    for (const file of ['resultsPanel.js', 'harvest.js', 'codegen.js', path.join('webview', 'main.js')]) {
       const packages = packagesIn(path.join(dist, file));
       for (const name of GRPC_PACKAGES) assert.ok(!packages.has(name), `dist/${file} bundles ${name}`);
     }
     const grpc = packagesIn(path.join(dist, 'grpc.js'));
     for (const name of ['@grpc/grpc-js', 'protobufjs']) assert.ok(grpc.has(name), `dist/grpc.js bundles ${name}`);
     assert.ok(ownFilesIn(path.join(dist, 'grpc.js')).includes('src/core/grpc/call.ts'), 'dist/grpc.js has the gRPC core');
+  });
+
+  it('Copy as Code\'s program writers are dist/codegen.js, loaded on first use, not part of what activation loads', () => {
+    const codegen = (file: string) => ownFilesIn(path.join(dist, file)).filter((f) => f.startsWith('src/core/codegen/'));
+    for (const file of ['extension.js', 'main.js']) assert.deepEqual(codegen(file), [], `dist/${file} holds the code writers: import them through src/commands/codegenLoader.ts`);
+    assert.ok(codegen('codegen.js').includes('src/core/codegen/pythonProgram.ts'), 'dist/codegen.js has the writers');
+    assert.ok(ownFilesIn(path.join(dist, 'main.js')).includes('src/commands/copyAsCode.ts'), 'dist/main.js has the command that loads them');
   });
 });
