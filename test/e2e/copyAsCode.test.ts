@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { e2eFolders, useWorkbench } from './session';
-import { clickNotificationButton, openViewContainer, pickQuickPickItem, runCommand, runCommandAndPick, step, waitForNotification } from './workbench';
+import { clickNotificationButton, closeAllEditors, openViewContainer, pickQuickPickItem, runCommand, runCommandAndPick, step, waitForNotification } from './workbench';
 
 /** Copy as Code from a request file's CodeLens: pick a language, see what was copied, open it in an editor. */
 describe('Copy as Code in the workbench', function () {
@@ -50,5 +50,6 @@ describe('Copy as Code in the workbench', function () {
       await page.locator('.monaco-editor .view-line', { hasText: 'package main' }).first().waitFor({ timeout: 20_000 });
       await page.locator('.statusbar [aria-label="Go"], .statusbar-item', { hasText: /^Go$/ }).first().waitFor({ timeout: 20_000 });
     });
+    await step(page, 'close the unsaved program', () => closeAllEditors(page));
   });
 });

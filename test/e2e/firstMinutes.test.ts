@@ -11,6 +11,7 @@ import {
   closeQuickInput,
   openViewContainer,
   pickQuickPickItem,
+  closeAllEditors,
   quickInputState,
   runCommand,
   runCommandAndPick,
@@ -105,7 +106,7 @@ describe('the first five minutes: Decode JWT from the clipboard, then Remove Cre
     });
     await step(page, 'copy a token and close every editor', async () => {
       await page.evaluate((t) => navigator.clipboard.writeText(t), token);
-      await runCommand(page, 'View: Close All Editors');
+      await closeAllEditors(page);
     });
     await step(page, 'run Decode JWT: it asks, with the clipboard\'s token first', async () => {
       await runCommand(page, 'Mobility API: Decode JWT');
@@ -121,7 +122,7 @@ describe('the first five minutes: Decode JWT from the clipboard, then Remove Cre
   it('Remove Credential\'s quick pick stays open while the decoded view finishes loading, every time', async () => {
     const page = wb.page;
     for (let round = 1; round <= 6; round++) {
-      await step(page, `round ${round}: close every editor`, () => runCommand(page, 'View: Close All Editors'));
+      await step(page, `round ${round}: close every editor`, () => closeAllEditors(page));
       await step(page, `round ${round}: decode the clipboard's token`, async () => {
         await runCommand(page, 'Mobility API: Decode JWT');
         await pickQuickPickItem(page, 'Token from the clipboard');

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { webviewWith } from './panelFrame';
 import { useWorkbench } from './session';
-import { openViewContainer, runCommand, runCommandAndPick, step, treeRow, treeRows, waitForNotification } from './workbench';
+import { closeAllEditors, openViewContainer, runCommand, runCommandAndPick, step, treeRow, treeRows, waitForNotification } from './workbench';
 import { waitUntil } from '../unit/support/waitUntil';
 
 async function expand(page: Page, label: string, level: number): Promise<void> {
@@ -96,5 +96,7 @@ describe('gRPC in the Environments tree', function () {
       await frame.locator('[data-testid="copy-grpcurl"]').first().click();
       await frame.locator('[data-testid="notices"]', { hasText: 'Copied a grpcurl command with a fresh token' }).waitFor({ timeout: 20_000 });
     });
+    // The untitled request is left unsaved: close it, so that later windows do not restore it (and ask to save it).
+    await step(page, 'close the unsaved request', () => closeAllEditors(page));
   });
 });

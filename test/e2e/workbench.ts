@@ -64,6 +64,22 @@ export async function answerPathDialog(page: Page, target: string, what: { sugge
   }, (done) => done, { timeoutMs, intervalMs: 250 });
 }
 
+/**
+ * View: Close All Editors, answering "Don't Save" for an untitled editor a test left unsaved (a window restores
+ * another window's unsaved editors from its backups, so an earlier describe block's editor can be here too).
+ */
+export async function closeAllEditors(page: Page): Promise<void> {
+  await runCommand(page, 'View: Close All Editors');
+  await waitUntil('every editor to close', async () => {
+    const dontSave = page.locator('.monaco-dialog-box .monaco-button', { hasText: /Don.t Save/ }).first();
+    if (await dontSave.isVisible().catch(() => false)) {
+      await dontSave.click();
+      return false;
+    }
+    return (await page.locator('.monaco-workbench .tabs-container .tab').count()) === 0;
+  }, (closed) => closed, { timeoutMs: 20_000, intervalMs: 200 });
+}
+
 /** Closes any open quick input (palette, input box, quick pick). */
 export async function closeQuickInput(page: Page): Promise<void> {
   const widget = page.locator(QUICK_INPUT);
