@@ -96,6 +96,13 @@ describe('gRPC in the Environments tree', function () {
       await frame.locator('[data-testid="copy-grpcurl"]').first().click();
       await frame.locator('[data-testid="notices"]', { hasText: 'Copied a grpcurl command with a fresh token' }).waitFor({ timeout: 20_000 });
     });
+    await step(page, 'send it once more on one key (Ctrl+Alt+Enter with the cursor in the request): a third OK in the history', async () => {
+      await page.locator('.monaco-editor .view-line', { hasText: 'ListVehicles' }).first().click();
+      await page.keyboard.press('Control+Alt+Enter');
+      const rows = frame.locator('[data-testid="history-entry"]');
+      const texts = await waitUntil('three history entries', () => rows.allTextContents(), (t) => t.length === 3, { timeoutMs: 30_000, intervalMs: 300 });
+      for (const text of texts) assert.match(text, /GRPC.*OK/s);
+    });
     // The untitled request is left unsaved: close it, so that later windows do not restore it (and ask to save it).
     await step(page, 'close the unsaved request', () => closeAllEditors(page));
   });
