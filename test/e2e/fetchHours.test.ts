@@ -50,8 +50,10 @@ describe('Fetch Hours… in the workbench', function () {
   const key = keyFixture('p256');
   const current = floorToUtcHour(Date.now());
   const hour = (back: number) => formatUtcHour(current - back * HOUR_MS);
-  const from = hour(30);
-  const to = formatUtcHour(current + HOUR_MS);
+  // Two hours ahead, not one: the run can cross an hour boundary between here and the harvest, and the next hour
+  // would then be the current one (202), not a future one (404). 32 hours, as before.
+  const from = hour(29);
+  const to = formatUtcHour(current + 2 * HOUR_MS);
   const PENDING = hour(5);
   const RETRIED = hour(4);
   const BROKEN = hour(3);
@@ -289,7 +291,7 @@ describe('Fetch Hours… in the workbench', function () {
 
   it('Cancel stops after the current request and leaves a consistent folder, which the CLI resumes', async () => {
     const page = wb.page;
-    const older = { from: hour(62), to: hour(31) };
+    const older = { from: hour(61), to: hour(30) };
     const inOlder = (h: string) => h >= older.from && h <= older.to;
     await step(page, `Fetch Hours… ${older.from} to ${older.to} into the same folder`, async () => {
       await runCommandAndPick(page, 'Mobility API: Fetch Hours…', envName);
