@@ -6,7 +6,7 @@ import type { FrameLocator, Page } from 'playwright-core';
 import { keyFixture } from '../unit/keyFixtures';
 import { waitUntil } from '../unit/support/waitUntil';
 import { useWorkbench } from './session';
-import { answerInputBox, openViewContainer, pickQuickPickItem, runCommand, step, treeRow, treeRows } from './workbench';
+import { answerInputBox, closeAllEditors, openViewContainer, pickQuickPickItem, runCommand, step, treeRow, treeRows } from './workbench';
 import { webviewWith as anyWebviewWith } from './panelFrame';
 
 /** The webview that shows `selector` visibly (inspection views are checked as the user sees them). */
@@ -141,5 +141,7 @@ describe('inspecting tokens in the workbench: decoded view, hover, history, comp
       await textMatching(view, '[data-testid="diff-count"]', /entries differ/);
       await page.screenshot({ path: screenshotPath('compare') });
     });
+    // The hover test's untitled editor is unsaved: close it, so that later windows do not restore it (and ask to save it).
+    await step(page, 'close the unsaved editors', () => closeAllEditors(page));
   });
 });
