@@ -148,6 +148,11 @@ export function checkLifetime(lifetimeSeconds: number): void {
   }
 }
 
+/** `lines` as a C-style block comment (`/**` for TypeScript's JSDoc, `/*` for Java), blank lines kept as ` *`. */
+export function blockComment(lines: string[], open: '/**' | '/*' = '/**'): string {
+  return [open, ...lines.map((l) => (l ? ` * ${l}` : ' *')), ' */'].join('\n');
+}
+
 /** What the program signs with and where the secrets come from, shared by every language's header. */
 export function headerLines(program: CodeProgram): string[] {
   const { request, credential } = program;

@@ -1,5 +1,5 @@
 import type { RestCodeProgram } from './codeRequest';
-import { headerLines, KEY_FILE_VARIABLE, KEY_ID_VARIABLE, WORKERS_VARIABLE } from './codeRequest';
+import { blockComment, headerLines, KEY_FILE_VARIABLE, KEY_ID_VARIABLE, WORKERS_VARIABLE } from './codeRequest';
 
 /** A Java string literal (JSON's escapes are Java's, and JSON never writes the \u000a Java would choke on). */
 const str = (text: string) => JSON.stringify(text);
@@ -23,7 +23,7 @@ export function javaProgram(program: RestCodeProgram): string {
   ];
   const headerPairs = Object.entries(request.headers).flatMap(([name, value]) => [str(name), str(value)]);
   return [
-    ['/*', ...header.map((l) => (l ? ` * ${l}` : ' *')), ' */'].join('\n'),
+    blockComment(header, '/*'),
     [
       'import java.net.URI;',
       'import java.net.http.HttpClient;',

@@ -1,5 +1,5 @@
 import type { CodeProgram, GrpcCodeRequest } from './codeRequest';
-import { headerLines, WORKERS_VARIABLE } from './codeRequest';
+import { blockComment, headerLines, WORKERS_VARIABLE } from './codeRequest';
 import { typescriptClaimConstants, typescriptKeyLines, typescriptSignLines } from './typescriptToken';
 
 const str = (text: string) => JSON.stringify(text);
@@ -49,7 +49,7 @@ export function typescriptGrpcProgram(program: CodeProgram<GrpcCodeRequest>): st
         '}',
       ];
   return [
-    ['/**', ...header.map((l) => (l ? ` * ${l}` : ' *')), ' */'].join('\n'),
+    blockComment(header),
     'import { createPrivateKey, randomUUID } from "node:crypto";',
     'import { readFileSync } from "node:fs";',
     'import * as grpc from "@grpc/grpc-js";',

@@ -1,5 +1,5 @@
 import type { RestCodeProgram } from './codeRequest';
-import { headerLines, itemsWord, WORKERS_VARIABLE } from './codeRequest';
+import { blockComment, headerLines, itemsWord, WORKERS_VARIABLE } from './codeRequest';
 import { typescriptClaimConstants, typescriptKeyLines, typescriptSignLines } from './typescriptToken';
 
 const str = (text: string) => JSON.stringify(text);
@@ -9,7 +9,7 @@ export function typescriptProgram(program: RestCodeProgram): string {
   const { request } = program;
   const header = [...headerLines(program), '', 'Needs Node 20+ and jose (npm install jose); run with `npx tsx <file>.ts`, or compile', 'with tsc as an ES module.'];
   return [
-    ['/**', ...header.map((l) => (l ? ` * ${l}` : ' *')), ' */'].join('\n'),
+    blockComment(header),
     'import { createPrivateKey, randomUUID } from "node:crypto";',
     'import { readFileSync } from "node:fs";',
     'import { SignJWT } from "jose";',
