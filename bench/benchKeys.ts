@@ -1,4 +1,4 @@
-import { generateKeyPairSync, randomUUID } from 'node:crypto';
+import { createPrivateKey, generateKeyPairSync, randomUUID } from 'node:crypto';
 import type { KeyObject } from 'node:crypto';
 import { SignJWT } from 'jose';
 import type { Credential, SigningAlgorithm } from '../src/core/auth/credential';
@@ -87,4 +87,26 @@ export class PlainIatCounter {
     this.last.set(kid, ms);
     return ms / 1000;
   }
+}
+
+/**
+ * The body of a measuring child process (fleetChild.ts, grpcFleetChild.ts): on the parent's one message, load jose
+ * and the signing path before any clock starts (on every side alike), run `measure`, and answer with its result and
+ * the process's peak RSS; a failure is printed and exits 1.
+ */
+export function answerParentOnce<Request extends { pem: string }, Result extends object>(measure: (request: Request) => Promise<Result>): void {
+  process.once('message', (request: Request) => {
+    const run = async (): Promise<Result & { maxRssKb: number }> => {
+      await signPlain({ alg: 'ES256', kid: 'warm-up', issuer: 'warm-up@bench.invalid', privateKey: createPrivateKey(request.pem) }, 'https://warm-up.invalid', Date.now() / 1000);
+      const result = await measure(request);
+      return { ...result, maxRssKb: process.resourceUsage().maxRSS };
+    };
+    run().then(
+      (reply) => process.send?.(reply, () => process.exit(0)),
+      (err: unknown) => {
+        console.error(err instanceof Error ? err.message : String(err));
+        process.exit(1);
+      },
+    );
+  });
 }

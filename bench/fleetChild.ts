@@ -3,7 +3,7 @@
 import { createPrivateKey } from 'node:crypto';
 import type { HttpExchange } from '../src/core/http/exchange';
 import type { Credential } from '../src/core/auth/credential';
-import { credentialFromPem, PlainIatCounter, signPlain } from './benchKeys';
+import { answerParentOnce, credentialFromPem, PlainIatCounter } from './benchKeys';
 import type { FleetChildReply, FleetChildRequest } from './fleet';
 import { assertSameHeaders, benchClient, environmentOf, plainGet } from './requests';
 
@@ -47,18 +47,4 @@ async function plainSide(request: FleetChildRequest): Promise<Omit<FleetChildRep
   return { ms, bytes, vehicles: vehicles.length, pages };
 }
 
-process.once('message', (request: FleetChildRequest) => {
-  const run = async (): Promise<FleetChildReply> => {
-    // Load jose and the signing path before the clock starts, on both sides alike.
-    await signPlain({ alg: 'ES256', kid: 'warm-up', issuer: 'warm-up@bench.invalid', privateKey: createPrivateKey(request.pem) }, 'https://warm-up.invalid', Date.now() / 1000);
-    const result = request.side === 'idle' ? { ms: 0, bytes: 0, vehicles: 0, pages: 0 } : request.side === 'plain' ? await plainSide(request) : await coreSide(request);
-    return { ...result, maxRssKb: process.resourceUsage().maxRSS };
-  };
-  run().then(
-    (reply) => process.send?.(reply, () => process.exit(0)),
-    (err: unknown) => {
-      console.error(err instanceof Error ? err.message : String(err));
-      process.exit(1);
-    },
-  );
-});
+answerParentOnce((request: FleetChildRequest) => (request.side === 'idle' ? Promise.resolve({ ms: 0, bytes: 0, vehicles: 0, pages: 0 }) : request.side === 'plain' ? plainSide(request) : coreSide(request)));

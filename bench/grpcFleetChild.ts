@@ -1,8 +1,7 @@
 // One side of the gRPC-vs-REST fleet benchmark, alone in its process so that its peak RSS is its own. Both sides load
 // this same bundle (grpc-js, protobufjs and the REST client alike). Started by grpcStream.ts over IPC; never run by hand.
-import { createPrivateKey } from 'node:crypto';
 import { GrpcSessions } from '../src/core/grpc';
-import { credentialFromPem, signPlain } from './benchKeys';
+import { answerParentOnce, credentialFromPem } from './benchKeys';
 import { LIST_VEHICLES, authOf, benchSigning, endpointOf } from './grpcPlain';
 import type { GrpcFleetChildReply, GrpcFleetChildRequest } from './grpcStream';
 import { benchClient, environmentOf } from './requests';
@@ -34,18 +33,4 @@ async function restSide(request: GrpcFleetChildRequest): Promise<Omit<GrpcFleetC
   return { ms, schemaMs: 0, vehicles: listing.items.length };
 }
 
-process.once('message', (request: GrpcFleetChildRequest) => {
-  const run = async (): Promise<GrpcFleetChildReply> => {
-    // Load jose and the signing path before the clock starts, on both sides alike.
-    await signPlain({ alg: 'ES256', kid: 'warm-up', issuer: 'warm-up@bench.invalid', privateKey: createPrivateKey(request.pem) }, 'https://warm-up.invalid', Date.now() / 1000);
-    const result = request.side === 'idle' ? { ms: 0, schemaMs: 0, vehicles: 0 } : request.side === 'grpc' ? await grpcSide(request) : await restSide(request);
-    return { ...result, maxRssKb: process.resourceUsage().maxRSS };
-  };
-  run().then(
-    (reply) => process.send?.(reply, () => process.exit(0)),
-    (err: unknown) => {
-      console.error(err instanceof Error ? err.message : String(err));
-      process.exit(1);
-    },
-  );
-});
+answerParentOnce((request: GrpcFleetChildRequest) => (request.side === 'idle' ? Promise.resolve({ ms: 0, schemaMs: 0, vehicles: 0 }) : request.side === 'grpc' ? grpcSide(request) : restSide(request)));
