@@ -1,4 +1,6 @@
+import { fork } from 'node:child_process';
 import { createPrivateKey, generateKeyPairSync, randomUUID } from 'node:crypto';
+import { join } from 'node:path';
 import type { KeyObject } from 'node:crypto';
 import { SignJWT } from 'jose';
 import type { Credential, SigningAlgorithm } from '../src/core/auth/credential';
@@ -108,5 +110,17 @@ export function answerParentOnce<Request extends { pem: string }, Result extends
         process.exit(1);
       },
     );
+  });
+}
+
+/** Forks `script` (a bundle beside this one, see answerParentOnce), sends it `request` and waits for its one reply and exit 0. */
+export function askChildOnce<Request extends { side: string }, Reply>(script: string, request: Request, what: string): Promise<Reply> {
+  const child = fork(join(__dirname, script), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  return new Promise((resolve, reject) => {
+    let reply: Reply | undefined;
+    child.once('message', (message: Reply) => (reply = message));
+    child.once('error', reject);
+    child.once('exit', (code) => (reply && code === 0 ? resolve(reply) : reject(new Error(`The ${request.side} ${what} failed (exit code ${String(code)}).`))));
+    child.send(request);
   });
 }

@@ -1,7 +1,5 @@
-import { fork } from 'node:child_process';
-import { join } from 'node:path';
 import type { SandboxEnvironment } from '../src/sandbox/sandboxServer';
-import { credentialFromPem, ecPem, trustEntryOf } from './benchKeys';
+import { askChildOnce, credentialFromPem, ecPem, trustEntryOf } from './benchKeys';
 import type { ReportedFigure } from './figures';
 import { round3 } from './figures';
 import { startSandboxProcess } from './sandboxProcess';
@@ -31,14 +29,7 @@ export interface FleetChildReply {
 }
 
 function runChild(request: FleetChildRequest): Promise<FleetChildReply> {
-  const child = fork(join(__dirname, 'fleetChild.js'), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  return new Promise((resolve, reject) => {
-    let reply: FleetChildReply | undefined;
-    child.once('message', (message: FleetChildReply) => (reply = message));
-    child.once('error', reject);
-    child.once('exit', (code) => (reply && code === 0 ? resolve(reply) : reject(new Error(`The ${request.side} fleet child failed (exit code ${String(code)}).`))));
-    child.send(request);
-  });
+  return askChildOnce('fleetChild.js', request, 'fleet child');
 }
 
 const mb = (bytes: number) => `${round3(bytes / 1024 / 1024)} MB`;

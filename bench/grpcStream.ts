@@ -1,10 +1,8 @@
 // Issue 22: 100,000 vehicles streamed by ListVehicles to parsed items, through the core against plain @grpc/grpc-js,
 // and the same vehicles over gRPC against REST pages (each in a child process of its own: time and peak RSS).
-import { fork } from 'node:child_process';
-import { join } from 'node:path';
 import { GrpcSessions } from '../src/core/grpc';
 import type { SandboxEnvironment } from '../src/sandbox/sandboxServer';
-import { PlainIatCounter, credentialFromPem, ecPem, makeCredentials, signPlain, trustEntryOf } from './benchKeys';
+import { PlainIatCounter, askChildOnce, credentialFromPem, ecPem, makeCredentials, signPlain, trustEntryOf } from './benchKeys';
 import type { ReportedFigure } from './figures';
 import { round3 } from './figures';
 import { LIST_VEHICLES, authOf, bearerMetadata, benchSigning, endpointOf, plainListVehicles, plainVehicleClient } from './grpcPlain';
@@ -78,14 +76,7 @@ export interface GrpcFleetChildReply {
 }
 
 function runChild(request: GrpcFleetChildRequest): Promise<GrpcFleetChildReply> {
-  const child = fork(join(__dirname, 'grpcFleetChild.js'), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  return new Promise((resolve, reject) => {
-    let reply: GrpcFleetChildReply | undefined;
-    child.once('message', (message: GrpcFleetChildReply) => (reply = message));
-    child.once('error', reject);
-    child.once('exit', (code) => (reply && code === 0 ? resolve(reply) : reject(new Error(`The ${request.side} child failed (exit code ${String(code)}).`))));
-    child.send(request);
-  });
+  return askChildOnce('grpcFleetChild.js', request, 'child');
 }
 
 const mb = (kb: number) => `${round3(kb / 1024)} MB`;
