@@ -7,7 +7,7 @@ import { resolveGrpcFileRequest } from '../core/http';
 import type { CliIo } from './cliIo';
 import type { Signing } from './grpcCommand';
 import { printCall } from './grpcCommand';
-import { apiFrom, environmentFrom, issuerFrom, loadCredential, noteOwnAuthorization, parseHeaders, positiveNumber } from './options';
+import { apiFrom, environmentFrom, issuerFrom, loadCredential, noteOwnAuthorization, positiveNumber, userHeaders } from './options';
 
 /** What `send` reads for a GRPC request, besides the request options it shares with REST. */
 export const SEND_GRPC_OPTIONS = {
@@ -40,22 +40,19 @@ export interface SendGrpcValues {
  */
 export async function sendGrpcFileRequest(request: FileRequest, file: RequestFile, filePath: string, values: SendGrpcValues & Parameters<typeof loadCredential>[0], io: CliIo): Promise<number> {
   const baseUrl = values['base-url']?.replace(/\/+$/, '');
-  const given: Record<string, string> = {};
-  if (baseUrl) given.baseUrl = baseUrl;
-  if (values['grpc-target']) given.grpcTarget = values['grpc-target'];
+  const variables: Record<string, string> = {};
+  if (baseUrl) variables.baseUrl = baseUrl;
+  if (values['grpc-target']) variables.grpcTarget = values['grpc-target'];
   const asIs = values['send-authorization-as-is'] === true;
   const label = request.name ?? String(request.index);
   const restOnly = (['all-pages', 'max-pages', 'validate', 'mode'] as const).filter((flag) => values[flag] !== undefined);
   if (restOnly.length) throw new MobilityError('USAGE', `${restOnly.map((f) => `--${f}`).join(', ')} apply to REST requests; request ${label} is a GRPC request (a server stream is read to its end).`);
-  const resolved = resolveGrpcFileRequest(request, file, given, { authorizationAsIs: asIs });
+  const resolved = resolveGrpcFileRequest(request, file, variables, { authorizationAsIs: asIs });
   const api = apiFrom(values, true);
-  // --header lines are metadata too; an authorization among them only with --send-authorization-as-is.
-  const headers = Object.entries(parseHeaders(values.header ?? [], api));
-  const extra = headers.filter(([name]) => !/^authorization$/i.test(name));
-  const givenAuthorization = headers.find(([name]) => /^authorization$/i.test(name))?.[1];
-  if (givenAuthorization !== undefined && !asIs) {
-    throw new MobilityError('AUTHORIZATION_GIVEN', 'mobility-api signs a fresh token for every call (spec 5.1 rule 4) and puts it in the authorization metadata; to send your own value as written instead, add --send-authorization-as-is.');
-  }
+  // --header lines are metadata too; an authorization among them only with --send-authorization-as-is (the one rule).
+  const given = userHeaders(values, api, true);
+  const extra = Object.entries(given.headers);
+  const givenAuthorization = given.authorization;
   const authorization = resolved.authorization ?? givenAuthorization;
   if (asIs && authorization === undefined) throw new MobilityError('USAGE', `--send-authorization-as-is sends an authorization set by the request or given with --header as written; request ${label} sets none.`);
   if (!baseUrl && authorization === undefined) {

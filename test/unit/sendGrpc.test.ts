@@ -95,6 +95,9 @@ describe('CLI: send of a GRPC request in a .http file', function () {
     const own = await runCliInProcess(['send', file, '--request', 'own', ...flags(), '--grpc-target', reflecting.address, '--plaintext']);
     assert.equal(own.code, 2);
     assert.match(own.err, /# @authorization as-is/);
+    const header = await runCliInProcess(['send', file, '--request', 'one', ...flags(), '--header', 'Authorization: Bearer pasted']);
+    assert.equal(header.code, 2);
+    assert.match(header.err, /--send-authorization-as-is/, 'a pasted Authorization header is refused by the one rule, naming how to send it on purpose');
     const noTarget = await runCliInProcess(['send', file, '--request', 'active', ...flags()]);
     assert.equal(noTarget.code, 2);
     assert.match(noTarget.err, /uses \{\{grpcTarget\}\}, which is not defined/);
