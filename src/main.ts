@@ -100,7 +100,7 @@ export function activate(context: vscode.ExtensionContext, startup?: StartupInfo
     ...registerListVehicles(deps),
     ...registerSendRequest(deps, runner),
     ...registerRequestFiles(deps, runner),
-    registerCopyAsCode(deps, runner),
+    registerCopyAsCode(deps),
     registerFetchHours(deps),
     registerSendGrpcRequest(deps),
     ...registerGrpcCommands(deps, (id) => environmentsTree.grpc.reload(id)),

@@ -8,15 +8,21 @@ import { resolveCredential, resolveEnvironment } from './pickers';
 import { Cancelled, registerCommand } from './registerCommand';
 import { loadCodegen } from './codegenLoader';
 import { grpcFileCode } from './grpcFileCode';
-import type { FileRequestArgs, FileRequestAt } from './requestFileAt';
+import { prepareGrpcFileRequest } from './grpcFileRequests';
+import type { CodeSource, PreparedGrpcFileRequest, PreparedRequest } from './preparedRequests';
+import type { FileRequestArgs } from './requestFileAt';
 import { fileRequestAt } from './requestFileAt';
 import { prepareFileRequest } from './requestFiles';
-import type { PreparedRequest, RequestRunner } from './requestRunner';
+import { grpcMethodRequest } from './sendGrpcRequest';
 import type { SendRequestArgs } from './sendRequest';
 import { prepareRequest } from './sendRequest';
 
-/** What the tree (an endpoint), the CodeLens (a request of a file) or a caller passes; `language` skips the picker. */
-export type CopyAsCodeArgs = SendRequestArgs & Partial<FileRequestArgs> & { language?: CodeLanguage };
+/**
+ * What the tree (an endpoint, or a gRPC method row: `kind` "grpcMethod" and its full `method` name), the CodeLens (a
+ * request of a file) or a caller passes; `language` skips the picker. Nothing named: the result shown in the active
+ * results panel, else one picked now.
+ */
+export type CopyAsCodeArgs = SendRequestArgs & Partial<FileRequestArgs> & { language?: CodeLanguage; kind?: string; method?: string };
 
 /**
  * Copy as Code: the request as one complete program in the language picked, copied to the
@@ -24,13 +30,20 @@ export type CopyAsCodeArgs = SendRequestArgs & Partial<FileRequestArgs> & { lang
  * untitled editor with the language's mode. The program signs a fresh token for every request and
  * holds no secret: the credential gives only its type and issuer.
  */
-export function registerCopyAsCode(deps: CommandDeps, runner: RequestRunner): vscode.Disposable {
+export function registerCopyAsCode(deps: CommandDeps): vscode.Disposable {
   return registerCommand(deps, COMMANDS.copyAsCode, async (args?: CopyAsCodeArgs): Promise<CommandOutcome> => {
     if (args?.uri !== undefined) {
       const at = await fileRequestAt({ uri: args.uri, line: args.line ?? 0 });
-      if (at.request.method === 'GRPC') return copyGrpcCode(deps, at, args.language);
+      if (at.request.method === 'GRPC') return copyGrpcCode(deps, prepareGrpcFileRequest(deps, at), args.language);
     }
-    const prepared = await requestOf(deps, runner, args ?? {});
+    // A gRPC method of the Environments tree: its message template as the request.
+    if (args?.kind === 'grpcMethod' && args.method) {
+      const { prepared } = await grpcMethodRequest(deps, { environmentId: args.environmentId, method: args.method });
+      return copyGrpcCode(deps, prepared, args.language);
+    }
+    const source = args && isNamed(args) ? undefined : shownSource(deps);
+    if (source?.kind === 'grpc') return copyGrpcCode(deps, source.prepared, args?.language);
+    const prepared = source?.prepared ?? (await requestOf(deps, args ?? {}));
     const { CODE_LANGUAGE_INFO, CODE_LANGUAGES, codeProgramFor, generateCode, KEY_FILE_VARIABLE, KEY_ID_VARIABLE } = loadCodegen();
     const language = args?.language ?? (await pickLanguage());
     if (!CODE_LANGUAGES.includes(language)) throw new MobilityError('USAGE', vscode.l10n.t('Copy as Code writes {0}, not {1}.', CODE_LANGUAGES.join(', '), String(language)));
@@ -44,11 +57,11 @@ export function registerCopyAsCode(deps: CommandDeps, runner: RequestRunner): vs
   });
 }
 
-/** Copy as Code on a GRPC request of a file: a Python or TypeScript program, to the clipboard. */
-async function copyGrpcCode(deps: CommandDeps, at: FileRequestAt, language: CodeLanguage | undefined): Promise<CommandOutcome> {
+/** Copy as Code on a GRPC request (of a file, a tree method or a result shown): a Python or TypeScript program, to the clipboard. */
+async function copyGrpcCode(deps: CommandDeps, prepared: PreparedGrpcFileRequest, language: CodeLanguage | undefined): Promise<CommandOutcome> {
   const { CODE_LANGUAGE_INFO, CODE_LANGUAGES, KEY_FILE_VARIABLE, KEY_ID_VARIABLE } = loadCodegen();
   if (language !== undefined && !CODE_LANGUAGES.includes(language)) throw new MobilityError('USAGE', vscode.l10n.t('Copy as Code writes {0}, not {1}.', CODE_LANGUAGES.join(', '), String(language)));
-  const { code, language: picked, prepared, credentialType } = await grpcFileCode(deps, at, language);
+  const { code, language: picked, credentialType } = await grpcFileCode(deps, prepared, language);
   const secrets = credentialType === 'service-account' ? KEY_FILE_VARIABLE : `${KEY_FILE_VARIABLE}, ${KEY_ID_VARIABLE}`;
   await vscode.env.clipboard.writeText(code);
   deps.log.info(COMMANDS.copyAsCode, `a ${picked} gRPC program for ${prepared.title} on ${prepared.environment.name}`);
@@ -67,18 +80,23 @@ function offerToOpen(message: string, language: CodeLanguage, code: string): voi
   });
 }
 
-/** A request of a file, an endpoint or path of an environment, the result shown in the panel, or one picked now. */
-async function requestOf(deps: CommandDeps, runner: RequestRunner, args: CopyAsCodeArgs): Promise<PreparedRequest> {
-  if (args.uri !== undefined) return (await prepareFileRequest(deps, { uri: args.uri, line: args.line ?? 0 })).prepared;
-  const named = args.environmentId !== undefined || args.endpointId !== undefined || args.path !== undefined || args.otherPath;
-  if (!named && resultsPanelActive() && runner.lastPrepared) return runner.lastPrepared;
-  const env = await resolveEnvironment(deps, args.environmentId ? { environmentId: args.environmentId } : undefined, vscode.l10n.t('Copy a request to which environment as code?'));
-  return prepareRequest(deps, env, args);
+/** Whether the caller named what to copy (the tree's endpoint, a path, a file's request), rather than the result shown. */
+function isNamed(args: CopyAsCodeArgs): boolean {
+  return args.uri !== undefined || args.environmentId !== undefined || args.endpointId !== undefined || args.path !== undefined || args.otherPath === true;
 }
 
-function resultsPanelActive(): boolean {
+/** The request behind the result shown in the active results panel (its title-bar button), whichever kind it is. */
+function shownSource(deps: CommandDeps): CodeSource | undefined {
   const input = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
-  return input instanceof vscode.TabInputWebview && input.viewType.includes(RESULTS_VIEW_TYPE);
+  const panelActive = input instanceof vscode.TabInputWebview && input.viewType.includes(RESULTS_VIEW_TYPE);
+  return panelActive ? deps.results.shownCodeSource() : undefined;
+}
+
+/** A request of a file, or an endpoint or path of an environment, given or picked now. */
+async function requestOf(deps: CommandDeps, args: CopyAsCodeArgs): Promise<PreparedRequest> {
+  if (args.uri !== undefined) return (await prepareFileRequest(deps, { uri: args.uri, line: args.line ?? 0 })).prepared;
+  const env = await resolveEnvironment(deps, args.environmentId ? { environmentId: args.environmentId } : undefined, vscode.l10n.t('Copy a request to which environment as code?'));
+  return prepareRequest(deps, env, args);
 }
 
 async function pickLanguage(): Promise<CodeLanguage> {

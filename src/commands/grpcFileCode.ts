@@ -1,4 +1,4 @@
-// Copy as Code on a GRPC request of a `.http` file: the call as a Python (grpcio) or TypeScript (@grpc/grpc-js)
+// Copy as Code on a GRPC request (of a `.http` file, a method of the tree, or the result shown): the call as a Python (grpcio) or TypeScript (@grpc/grpc-js)
 // program that signs a fresh token for it, built from the schema the request is sent with (its `proto <` files, or
 // the environment's), the message checked against it before anything is copied.
 import * as vscode from 'vscode';
@@ -7,15 +7,12 @@ import type { CodeLanguage } from '../core/codegen';
 import { MobilityError } from '../core/base';
 import type { CommandDeps } from './commandDeps';
 import { loadCodegen } from './codegenLoader';
-import { prepareGrpcFileRequest } from './grpcFileRequests';
-import type { PreparedGrpcFileRequest } from './grpcFileRequests';
+import type { PreparedGrpcFileRequest } from './preparedRequests';
 import { resolveCredential } from './pickers';
 import { Cancelled } from './registerCommand';
-import type { FileRequestAt } from './requestFileAt';
 
-/** The program of the GRPC request at `at` in `language` (asked when not given), with its request prepared. */
-export async function grpcFileCode(deps: CommandDeps, at: FileRequestAt, language: CodeLanguage | undefined): Promise<{ code: string; language: CodeLanguage; prepared: PreparedGrpcFileRequest; credentialType: Credential['type'] }> {
-  const prepared = prepareGrpcFileRequest(deps, at);
+/** The program of the GRPC request `prepared` in `language` (asked when not given). */
+export async function grpcFileCode(deps: CommandDeps, prepared: PreparedGrpcFileRequest, language: CodeLanguage | undefined): Promise<{ code: string; language: CodeLanguage; credentialType: Credential['type'] }> {
   const { generateCode, grpcCodeProgramFor, grpcLanguageRefusal } = loadCodegen();
   const picked = language ?? (await pickGrpcLanguage());
   const refusal = grpcLanguageRefusal(picked);
@@ -44,7 +41,7 @@ export async function grpcFileCode(deps: CommandDeps, at: FileRequestAt, languag
     },
     deps.settings.lifetimeSeconds,
   );
-  return { code: generateCode(picked, program), language: picked, prepared, credentialType: credential.type };
+  return { code: generateCode(picked, program), language: picked, credentialType: credential.type };
 }
 
 async function pickGrpcLanguage(): Promise<CodeLanguage> {

@@ -25,7 +25,7 @@ function normalTarget(target: string): string {
  * then finds the environment whose gRPC target the request's target is: the active one first, then any other. A
  * target that is no environment's is refused: the token is signed for one environment's audience.
  */
-export function grpcTargetOf(environments: EnvironmentRegistry, request: FileRequest, file: RequestFile): GrpcFileTarget {
+export function grpcTargetOf(environments: EnvironmentRegistry, request: FileRequest, file: RequestFile, prefer?: Environment): GrpcFileTarget {
   const active = environments.active();
   const given: Record<string, string> = {};
   if (active?.baseUrl) given.baseUrl = withoutTrailingSlashes(active.baseUrl);
@@ -45,7 +45,9 @@ export function grpcTargetOf(environments: EnvironmentRegistry, request: FileReq
   } catch (err) {
     return { ok: false, reason: isMobilityError(err) && err.code === 'AUTHORIZATION_GIVEN' ? 'authorization' : 'unresolved', message: errorMessage(err) };
   }
-  const candidates = [...(active ? [active] : []), ...environments.all().filter((e) => e.id !== active?.id)];
+  // `prefer` (the tree's environment), then the active one, when several share the target.
+  const first = [prefer, active].filter((e): e is Environment => e !== undefined);
+  const candidates = [...first, ...environments.all().filter((e) => !first.some((f) => f.id === e.id))];
   const environment = candidates.find((e) => e.grpc && normalTarget(e.grpc.target) === normalTarget(resolved.target));
   if (environment) return { ok: true, environment, resolved };
   return {

@@ -6,8 +6,8 @@ import * as vscode from 'vscode';
 import type { Credential } from '../core/auth';
 import { isMobilityError, MobilityError } from '../core/base';
 import type { Environment } from '../core/environment';
-import type { GrpcAuth, GrpcCallResult, GrpcFileCall } from '../core/grpc';
-import type { ResolvedGrpcFileRequest } from '../core/http';
+import type { GrpcAuth, GrpcCallResult } from '../core/grpc';
+import type { FileRequest, RequestFile, ResolvedGrpcFileRequest } from '../core/http';
 import { grpcurlCommand } from '../core/http';
 import { plural } from '../shared/format';
 import type { CommandDeps, CommandOutcome } from './commandDeps';
@@ -17,36 +17,39 @@ import { resolveCredential } from './pickers';
 import { registerCommand } from './registerCommand';
 import type { FileRequestArgs, FileRequestAt } from './requestFileAt';
 import { fileRequestAt, requestFileFolder } from './requestFileAt';
+import type { PreparedGrpcFileRequest } from './preparedRequests';
 
-/** A GRPC request of a file ready to call: its environment, what it sends, and who signs. */
-export interface PreparedGrpcFileRequest {
-  environment: Environment;
-  resolved: ResolvedGrpcFileRequest;
-  call: GrpcFileCall;
-  /** For the panel's tab and header: "ListVehicles · VehicleService/ListVehicles". */
-  title: string;
-  requestName?: string;
-}
+export type { PreparedGrpcFileRequest } from './preparedRequests';
 
 /** What sending a GRPC request of a file returns: how the call ended, never a token. */
 export type GrpcFileOutcome = CommandOutcome<{ environmentId: string; title: string; target: string; method: string; status: string; messages: number; requestName?: string; ownAuthorization: boolean }>;
 
 /** The GRPC request at `at` resolved: its environment (by target), its endpoint and its call; refused with the lens's reason. */
 export function prepareGrpcFileRequest(deps: CommandDeps, at: FileRequestAt): PreparedGrpcFileRequest {
-  const { document, file, request } = at;
-  const target = grpcTargetOf(deps.environments, request, file);
-  if (!target.ok) {
-    const code = target.reason === 'authorization' ? 'AUTHORIZATION_GIVEN' : target.reason === 'unresolved' ? 'USAGE' : 'GRPC_TARGET_INVALID';
-    throw new MobilityError(code, target.message);
-  }
-  const { environment, resolved } = target;
-  const folder = requestFileFolder(document);
+  return prepareGrpcRequest(deps, at.file, at.request, requestFileFolder(at.document));
+}
+
+/**
+ * A GRPC request of a parsed request file, ready to call; `folder` is what its relative paths are relative to, and
+ * `prefer` the environment taken when several have the request's target.
+ */
+export function prepareGrpcRequest(deps: CommandDeps, file: RequestFile, request: FileRequest, folder: string | undefined, prefer?: Environment): PreparedGrpcFileRequest {
+  const { environment, resolved } = grpcTargetOrThrow(deps, file, request, prefer);
   if (folder === undefined && [...resolved.protoFiles, ...resolved.importPaths].some((p) => !path.isAbsolute(p))) {
     throw new MobilityError('USAGE', vscode.l10n.t('The "proto <" paths of this request are relative to the request file: save the file, or open a folder (an unsaved file\'s paths are relative to the workspace folder).'));
   }
   const call = deps.grpc.fileCall(environment, resolved, folder ?? '');
   const short = resolved.method.replace(/^.*\.(?=[^./]+\/)/, '');
   return { environment, resolved, call, title: request.name ? `${request.name} · ${short}` : short, requestName: request.name };
+}
+
+function grpcTargetOrThrow(deps: CommandDeps, file: RequestFile, request: FileRequest, prefer?: Environment): { environment: Environment; resolved: ResolvedGrpcFileRequest } {
+  const target = grpcTargetOf(deps.environments, request, file, prefer);
+  if (!target.ok) {
+    const code = target.reason === 'authorization' ? 'AUTHORIZATION_GIVEN' : target.reason === 'unresolved' ? 'USAGE' : 'GRPC_TARGET_INVALID';
+    throw new MobilityError(code, target.message);
+  }
+  return target;
 }
 
 /** "Send with fresh token" on a GRPC request: the call, its answer in the results panel. */
@@ -93,6 +96,7 @@ async function runGrpcFileRequest(deps: CommandDeps, prepared: PreparedGrpcFileR
     credentialLabel: signer?.info.label,
     runAgain: () => runGrpcFileRequest(deps, prepared, signer),
     grpcurlCommand: () => grpcurlText(deps, prepared, signer?.credential),
+    codeSource: { kind: 'grpc', prepared },
     refusal: signer ? { credentialType: signer.credential.type, ...(refused ? { keyMark: await deps.clients.keyMark(signer.credential.kid).catch(() => undefined) } : {}) } : undefined,
   });
   return {

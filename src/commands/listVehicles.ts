@@ -5,7 +5,7 @@ import type { Environment } from '../core/environment';
 import { vehiclesUrl } from '../core/environment';
 import { isMobilityError, MobilityError } from '../core/base';
 import type { Credential } from '../core/auth';
-import { nextLinkOf, vehicleListOf } from '../core/mds';
+import { buildEndpointRequest, nextLinkOf, vehicleListOf } from '../core/mds';
 import { plural } from '../shared/format';
 import type { CommandDeps, CommandOutcome, EnvironmentTarget } from './commandDeps';
 import { COMMANDS } from './commandIds';
@@ -31,6 +31,8 @@ export function registerListVehicles(deps: CommandDeps): vscode.Disposable[] {
       listing,
       credentialLabel: info.label,
       refusal: await refusalContextFor(deps, credential, listing.pages),
+      // Copy as Code from the panel writes the same listing (MaaS has no status listing).
+      codeSource: { kind: 'http', prepared: { environment: env, request: buildEndpointRequest(env.api, status ? 'vehicles_status' : 'vehicles', {}), title: status ? vscode.l10n.t('Vehicle status') : vscode.l10n.t('Vehicles') } },
       loadNextPage: (nextUrl) => fetchWithProgress(deps, env, credential, { query, from: nextUrl }, vscode.l10n.t('Next page of {0}', env.name)),
       curlCommand: async () => {
         const issued = await deps.clients.issuer.issue(credential, env);

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { ApiRequest, Environment } from '../core/environment';
+import type { Environment } from '../core/environment';
 import type { ApiResult, HttpExchange } from '../core/http';
 import { curlCommand, outcomeOf } from '../core/http';
 import { isMobilityError, shellQuote } from '../core/base';
@@ -11,18 +11,9 @@ import type { CommandDeps, CommandOutcome } from './commandDeps';
 import { rememberEndpointValues } from './endpointInput';
 import { resolveCredential } from './pickers';
 import { refusalContextFor } from './refusalContext';
+import type { PreparedRequest } from './preparedRequests';
 
-/** A request ready to send, from the catalogue, a typed path or a request file. */
-export interface PreparedRequest {
-  environment: Environment;
-  request: ApiRequest;
-  /** For the panel's tab and header: "Trips · 2025-11-05T13". */
-  title: string;
-  /** An Authorization of the user's own (a request file's, under `# @authorization as-is`), sent as written. */
-  authorization?: string;
-  /** The catalogue values to remember for the next ask. */
-  remember?: { endpointId: string; values: Record<string, string> };
-}
+export type { PreparedRequest } from './preparedRequests';
 
 /** What Send Request and the request files return: how the request ended, never a token. */
 export type RequestRunOutcome = CommandOutcome<{
@@ -57,11 +48,6 @@ export class RequestRunner {
   private active: ActiveResult | undefined;
 
   constructor(private readonly deps: CommandDeps) {}
-
-  /** The request of the result shown last, for Copy as Code from the results panel. */
-  get lastPrepared(): PreparedRequest | undefined {
-    return this.active?.prepared;
-  }
 
   /** Sends `prepared` and shows the result; Cancel keeps the pages already loaded. */
   async send(prepared: PreparedRequest): Promise<RequestRunOutcome> {
@@ -120,6 +106,7 @@ export class RequestRunner {
       result: active.result,
       title: prepared.title,
       endpointId: prepared.request.endpointId,
+      codeSource: { kind: 'http', prepared },
       refusal,
       credentialLabel: active.credentialLabel,
       loadNextPage: async (nextUrl) => {

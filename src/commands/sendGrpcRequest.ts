@@ -6,11 +6,13 @@ import * as vscode from 'vscode';
 import type { Environment } from '../core/environment';
 import { MobilityError } from '../core/base';
 import type { GrpcMethodInfo } from '../core/grpc';
-import { grpcRequestText } from '../core/http';
+import { grpcRequestText, parseRequestFile } from '../core/http';
 import { methodPickRows } from '../results/grpcListing';
 import { grpcEndpointOf } from '../services/grpcService';
 import type { CommandDeps, CommandOutcome } from './commandDeps';
 import { COMMANDS } from './commandIds';
+import { prepareGrpcRequest } from './grpcFileRequests';
+import type { PreparedGrpcFileRequest } from './preparedRequests';
 import { pickEnvironment, resolveCredential } from './pickers';
 import { Cancelled, registerCommand } from './registerCommand';
 
@@ -22,21 +24,7 @@ export interface GrpcMethodTarget {
 
 export function registerSendGrpcRequest(deps: CommandDeps): vscode.Disposable {
   return registerCommand(deps, COMMANDS.sendGrpcRequest, async (target?: GrpcMethodTarget): Promise<CommandOutcome> => {
-    const env = await grpcEnvironment(deps, target?.environmentId, vscode.l10n.t('Send a gRPC request to which environment?'));
-    const endpoint = grpcEndpointOf(env);
-    const listing = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Loading the gRPC services of {0}…', env.name) },
-      // Asking for a credential only when the server wants reflection authenticated.
-      () => deps.grpc.servicesWithAuth(env, async () => (await resolveCredential(deps, env)).credential),
-    );
-    const all = listing.services.flatMap((s) => s.methods);
-    const method = target?.method ? all.find((m) => m.fullName === target.method || m.fullName === `/${target.method}`) : await pickMethod(env, listing.services);
-    if (!method) {
-      throw new MobilityError('GRPC_METHOD_UNKNOWN', vscode.l10n.t('{0} has no gRPC method {1} (any more): refresh the gRPC services in the Environments view.', env.name, target?.method ?? ''));
-    }
-    const message = await deps.grpc.template(env, method.fullName, listing.auth);
-    // The active environment's request follows it ({{grpcTarget}}); another's names its target.
-    const text = grpcRequestText({ method: method.fullName, message, targetVariable: deps.environments.activeId === env.id, target: endpoint.target });
+    const { env, method, text } = await grpcMethodTemplate(deps, target, vscode.l10n.t('Send a gRPC request to which environment?'));
     const uri = untitledUri(method);
     const document = await vscode.workspace.openTextDocument(uri);
     const edit = new vscode.WorkspaceEdit();
@@ -51,6 +39,38 @@ export function registerSendGrpcRequest(deps: CommandDeps): vscode.Disposable {
     editor.selection = new vscode.Selection(cursor, cursor);
     return { ok: true, environmentId: env.id, method: method.fullName, uri: uri.toString(), text };
   });
+}
+
+/**
+ * A method of an environment's gRPC services (given, else picked) as the text of a GRPC request, its message the
+ * request type's template: the active environment's request follows it (`{{grpcTarget}}`), another's names its target.
+ */
+async function grpcMethodTemplate(deps: CommandDeps, target: GrpcMethodTarget | undefined, placeHolder: string, literalTarget = false): Promise<{ env: Environment; method: GrpcMethodInfo; text: string }> {
+  const env = await grpcEnvironment(deps, target?.environmentId, placeHolder);
+  const endpoint = grpcEndpointOf(env);
+  const listing = await vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Loading the gRPC services of {0}…', env.name) },
+    // Asking for a credential only when the server wants reflection authenticated.
+    () => deps.grpc.servicesWithAuth(env, async () => (await resolveCredential(deps, env)).credential),
+  );
+  const all = listing.services.flatMap((s) => s.methods);
+  const method = target?.method ? all.find((m) => m.fullName === target.method || m.fullName === `/${target.method}`) : await pickMethod(env, listing.services);
+  if (!method) {
+    throw new MobilityError('GRPC_METHOD_UNKNOWN', vscode.l10n.t('{0} has no gRPC method {1} (any more): refresh the gRPC services in the Environments view.', env.name, target?.method ?? ''));
+  }
+  const message = await deps.grpc.template(env, method.fullName, listing.auth);
+  const text = grpcRequestText({ method: method.fullName, message, targetVariable: !literalTarget && deps.environments.activeId === env.id, target: endpoint.target });
+  return { env, method, text };
+}
+
+/** A method of an environment's gRPC services with its message template, prepared as a GRPC request (Copy as Code on the tree's method). */
+export async function grpcMethodRequest(deps: CommandDeps, target: GrpcMethodTarget): Promise<{ prepared: PreparedGrpcFileRequest }> {
+  const { env, text } = await grpcMethodTemplate(deps, target, vscode.l10n.t('Copy a gRPC call of which environment as code?'), true);
+  const file = parseRequestFile(text);
+  const request = file.requests[0];
+  if (!request) throw new MobilityError('GRPC_METHOD_UNKNOWN', vscode.l10n.t('No request could be written for {0}.', target.method ?? ''));
+  const folder = vscode.workspace.workspaceFolders?.find((f) => f.uri.scheme === 'file')?.uri.fsPath;
+  return { prepared: prepareGrpcRequest(deps, file, request, folder, env) };
 }
 
 /** The environment given, else one the user picks among those with a gRPC target. */

@@ -5,6 +5,7 @@ import type { ApiResult, HttpExchange, VehicleListing } from '../core/http';
 import type { Environment } from '../core/environment';
 import type { ListingResultView } from '../shared/listingViews';
 import type { ResultView } from '../shared/protocol';
+import type { CodeSource } from '../commands/preparedRequests';
 import type { HarvestSession } from './harvestPanel';
 
 /** The pages "Load next page" brought: as a vehicle listing, and as the answer of any request when it was one. */
@@ -30,6 +31,8 @@ export interface HeldResult {
   /** A gRPC call's "Copy as grpcurl": a command with a fresh token, copied by the host. */
   grpcurlCommand?: () => Promise<string>;
   runAgain?: () => Promise<unknown>;
+  /** What Copy as Code writes a program of while this result is shown. */
+  codeSource?: CodeSource;
   loading?: boolean;
   /** The MDS endpoint for the conformance check (undefined: guessed from the body). */
   endpointId?: string;
@@ -48,6 +51,7 @@ export interface SendSource {
   curlCommand?: () => Promise<string>;
   runAgain?: () => Promise<unknown>;
   endpointId?: string;
+  codeSource?: CodeSource;
 }
 
 /** The held result of a send (a listing or any request's answer): its view, its pages and the tokens they carried. */
@@ -64,6 +68,7 @@ export function heldSend(view: ListingResultView, source: SendSource): HeldResul
   if (source.curlCommand) held.curlCommand = source.curlCommand;
   if (source.runAgain) held.runAgain = source.runAgain;
   if (source.endpointId) held.endpointId = source.endpointId;
+  if (source.codeSource) held.codeSource = source.codeSource;
   return held;
 }
 

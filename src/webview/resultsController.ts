@@ -2,6 +2,7 @@ import path from 'node:path';
 import * as vscode from 'vscode';
 import { COMMANDS } from '../commands/commandIds';
 import { RESULTS_VIEW_TYPE, parseTableQuery } from '../shared/protocol';
+import type { CodeSource } from '../commands/preparedRequests';
 import type { ExportRequest, ExportResultOutcome } from './exportResult';
 import type { ResultsPanelMethods, ResultsPanels } from './resultsPanels';
 
@@ -9,6 +10,8 @@ import type { ResultsPanelMethods, ResultsPanels } from './resultsPanels';
 export type ResultsPanelController = ResultsPanelMethods & {
   /** Saves the shown result (the active panel's, else the last shown) as CSV, GeoJSON or its raw body. */
   exportShown(request: ExportRequest): Promise<ExportResultOutcome>;
+  /** What the result shown in the active results panel was sent from (Copy as Code), if any. */
+  shownCodeSource(): CodeSource | undefined;
 };
 
 
@@ -67,6 +70,8 @@ export function registerResultsPanel(context: vscode.ExtensionContext, log: vsco
   });
   return {
     exportShown: (request) => load().exportShown(request),
+    // No panel loaded: none is shown.
+    shownCodeSource: () => panels?.shownCodeSource(),
     showListing: (args) => load().showListing(args),
     showResult: (args) => load().showResult(args),
     showGrpcResult: (args) => load().showGrpcResult(args),

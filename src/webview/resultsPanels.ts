@@ -7,6 +7,7 @@ import type { DecodedToken, LintFinding, SignatureCheck } from '../core/auth';
 import type { Environment } from '../core/environment';
 import type { GrpcCallResult } from '../core/grpc';
 import type { MobilityError } from '../core/base';
+import type { CodeSource } from '../commands/preparedRequests';
 import type { HostMessage, ResultView } from '../shared/protocol';
 import { parsePersistedState, RESULTS_VIEW_TYPE } from '../shared/protocol';
 import type { ResultSummary } from '../shared/resultSummary';
@@ -46,6 +47,8 @@ export interface GrpcResultArgs {
   grpcurlCommand?: () => Promise<string>;
   /** For an UNAUTHENTICATED / PERMISSION_DENIED explanation: credential type and the key's clock mark. */
   refusal?: Partial<RefusalContext>;
+  /** The request sent, for Copy as Code while this result is shown. */
+  codeSource?: CodeSource;
 }
 
 /** What the commands call to show a result. */
@@ -61,6 +64,8 @@ export interface ResultsPanelMethods extends vscode.Disposable {
     curlCommand?: () => Promise<string>;
     /** For a 401/403's explanation: the credential type and the key's shared-clock mark. */
     refusal?: Partial<RefusalContext>;
+    /** The request sent, for Copy as Code while this result is shown. */
+    codeSource?: CodeSource;
   }): void;
   /**
    * Any request's answer (Send Request, an endpoint of the tree, a request file): its pages, items
@@ -86,6 +91,8 @@ export interface ResultsPanelMethods extends vscode.Disposable {
     endpointId?: string;
     /** For a 401/403's explanation: the credential type and the key's shared-clock mark. */
     refusal?: Partial<RefusalContext>;
+    /** The request sent, for Copy as Code while this result is shown. */
+    codeSource?: CodeSource;
   }): void;
   /** A gRPC call's answer: status, headers, trailers, timing and each response message. */
   showGrpcResult(args: GrpcResultArgs): void;
@@ -120,6 +127,8 @@ export interface ResultsPanels extends ResultsPanelMethods {
   restore(webviewPanel: vscode.WebviewPanel, state: unknown): void;
   /** Saves the result of the active panel (or the last one shown) as `request` asks (command `mobilityApi.exportResult`). */
   exportShown(request: ExportRequest): Promise<ExportResultOutcome>;
+  /** What the result shown in the active panel was sent from (Copy as Code); undefined when no panel is active or it shows no send. */
+  shownCodeSource(): CodeSource | undefined;
 }
 
 /**
@@ -213,6 +222,7 @@ export function createResultsPanels(context: vscode.ExtensionContext, log: vscod
         pages: args.listing.pages,
         loadNext: loadNext && (async (nextUrl) => ({ listing: await loadNext(nextUrl) })),
         curlCommand: args.curlCommand,
+        codeSource: args.codeSource,
       }), panelTitleOf(args.environment, 'listing'), args.environment.name);
     },
     showResult(args) {
@@ -242,6 +252,7 @@ export function createResultsPanels(context: vscode.ExtensionContext, log: vscod
         curlCommand: args.curlCommand,
         runAgain: args.runAgain,
         endpointId: args.endpointId,
+        codeSource: args.codeSource,
       }), args.title, `${args.environment.name}: ${args.title}`);
     },
     showGrpcResult(args) {
@@ -257,7 +268,7 @@ export function createResultsPanels(context: vscode.ExtensionContext, log: vscod
         now: Date.now(),
         refusal: args.refusal,
       });
-      const held = heldSend(view, { environment: args.environment, pages, runAgain: args.runAgain });
+      const held = heldSend(view, { environment: args.environment, pages, runAgain: args.runAgain, codeSource: args.codeSource });
       if (args.grpcurlCommand) held.grpcurlCommand = args.grpcurlCommand;
       showSend(held, args.title, `${args.environment.name}: gRPC ${args.title}`);
     },
@@ -267,6 +278,9 @@ export function createResultsPanels(context: vscode.ExtensionContext, log: vscod
       const panel = active ?? lastResultPanel;
       if (!panel) return { ok: false, message: vscode.l10n.t('No result to save: run a request first.') };
       return panel.export(request);
+    },
+    shownCodeSource() {
+      return [...panels.values()].find((p) => p.panel.active)?.shown?.codeSource;
     },
     showRequestError(args) {
       const view = requestErrorView({ id: randomUUID(), environment: args.environment, error: args.error, url: args.url, now: Date.now() });

@@ -29,6 +29,15 @@ async function accepted(): Promise<number> {
   return shown.report?.requests.accepted ?? -1;
 }
 
+/** Brings the results panel to the front of its editor group and focuses that group, as a click on its tab would. */
+async function focusResultsPanel(): Promise<void> {
+  const isResults = (tab: vscode.Tab | undefined) => tab?.input instanceof vscode.TabInputWebview && tab.input.viewType.includes('mobilityApi.results');
+  const group = await waitUntil('a results panel', () => vscode.window.tabGroups.all.find((g) => isResults(g.activeTab)), (g) => g !== undefined);
+  const focus = ['workbench.action.focusFirstEditorGroup', 'workbench.action.focusSecondEditorGroup', 'workbench.action.focusThirdEditorGroup'][(group?.viewColumn ?? 1) - 1];
+  await vscode.commands.executeCommand(focus ?? 'workbench.action.focusLastEditorGroup');
+  await waitUntil('the results panel to be the active tab', () => vscode.window.tabGroups.activeTabGroup.activeTab, isResults);
+}
+
 describe('.http GRPC requests sent from their CodeLens', function () {
   this.timeout(90_000);
   const protoDir = () => path.join(vscode.extensions.getExtension('mobility-api-explorer.mobility-api-explorer')!.extensionPath, 'proto');
@@ -156,5 +165,69 @@ describe('.http GRPC requests sent from their CodeLens', function () {
     assert.equal(noProtos.ok, false);
     assert.equal(noProtos.code, 'CODE_GRPC_INVALID');
     assert.match(noProtos.message ?? '', /proto < \.\/service\.proto/);
+  });
+
+  it('copies the result shown in the results panel as code: a gRPC answer as a gRPC program, a REST answer after it as REST', async () => {
+    const dir = protoDir();
+    const document = await httpDocument(`proto < ${path.join(dir, 'mobility/sandbox/v1/vehicles.proto')}\nincludeDirs: ${JSON.stringify([dir])}\n\n###\nGRPC {{grpcTarget}}/${LIST_VEHICLES}\n\n{}\n`);
+    const sent = await run<SendOutcome>('mobilityApi.sendFileRequest', { uri: document.uri.toString(), line: 4 });
+    assert.equal(sent.ok, true, sent.message);
+    await focusResultsPanel();
+    await vscode.env.clipboard.writeText('');
+    const grpcCode = await run<Outcome & { grpc?: boolean }>('mobilityApi.copyAsCode', { language: 'python' });
+    assert.equal(grpcCode.ok, true, grpcCode.message);
+    assert.equal(grpcCode.grpc, true);
+    const program = await vscode.env.clipboard.readText();
+    assert.match(program, /import grpc/);
+    assert.match(program, /ListVehicles/);
+
+    const rest = await run('mobilityApi.sendRequest', { environmentId: 'sandbox-mds-staging', endpointId: 'vehicles_status' });
+    assert.equal(rest.ok, true, rest.message);
+    await focusResultsPanel();
+    const restCode = await run<Outcome & { grpc?: boolean; title?: string }>('mobilityApi.copyAsCode', { language: 'python' });
+    assert.equal(restCode.ok, true, restCode.message);
+    assert.equal(restCode.grpc, undefined);
+    const restProgram = await vscode.env.clipboard.readText();
+    assert.match(restProgram, /import requests/);
+    assert.match(restProgram, /\/vehicles\/status/);
+    assert.doesNotMatch(restProgram, /import grpc/);
+  });
+
+  it('copies a gRPC method of the Environments tree as code, its message the template; without .proto files it says where to set them', async () => {
+    const dir = protoDir();
+    const refused = await run('mobilityApi.copyAsCode', { kind: 'grpcMethod', environmentId: 'sandbox-mds-staging', service: 'mobility.sandbox.v1.VehicleService', method: '/mobility.sandbox.v1.VehicleService/GetVehicle', language: 'python' });
+    assert.equal(refused.ok, false);
+    assert.equal(refused.code, 'CODE_GRPC_INVALID');
+    assert.match(refused.message ?? '', /protoFiles/);
+
+    // The same sandbox as an environment of the user's, with the .proto files set for it.
+    const document = await httpDocument(`GRPC {{grpcTarget}}/${LIST_VEHICLES}\n\n{}\n`);
+    const sent = await run<SendOutcome>('mobilityApi.sendFileRequest', { uri: document.uri.toString(), line: 0 });
+    assert.equal(sent.ok, true, sent.message);
+    const started = await run<Outcome & { url?: string }>('mobilityApi.startSandbox');
+    const config = vscode.workspace.getConfiguration('mobilityApi');
+    await config.update('customEnvironments', [{
+      id: 'grpc-protos', name: 'gRPC with protos', api: 'mds', baseUrl: `${started.url}/mds-staging`,
+      grpc: { target: sent.target, plaintext: true, protoFiles: [path.join(dir, 'mobility/sandbox/v1/vehicles.proto')], importPaths: [dir] },
+    }], vscode.ConfigurationTarget.Global);
+    try {
+      await waitUntil('the custom environment', () => exportsOf().environmentIds(), (ids) => ids.includes('grpc-protos'));
+      const demo = (await exportsOf().listCredentials()).find((c) => c.demo);
+      assert.ok(demo, 'the sandbox stored its demo credential');
+      const bound = await run('mobilityApi.bindCredential', { credentialId: demo.id, environmentIds: [...demo.environments, 'grpc-protos'] });
+      assert.equal(bound.ok, true, bound.message);
+      await vscode.env.clipboard.writeText('');
+      const copied = await run<Outcome & { grpc?: boolean; title?: string }>('mobilityApi.copyAsCode', { kind: 'grpcMethod', environmentId: 'grpc-protos', service: 'mobility.sandbox.v1.VehicleService', method: '/mobility.sandbox.v1.VehicleService/GetVehicle', language: 'typescript' });
+      assert.equal(copied.ok, true, copied.message);
+      assert.equal(copied.grpc, true);
+      const program = await vscode.env.clipboard.readText();
+      assert.match(program, /@grpc\/grpc-js/);
+      assert.match(program, /GetVehicle/);
+      assert.match(program, /device_id/, 'the message is the request type\'s template');
+      assert.ok(program.includes(String(sent.target)), 'the environment\'s target');
+      await run('mobilityApi.bindCredential', { credentialId: demo.id, environmentIds: [...demo.environments] });
+    } finally {
+      await config.update('customEnvironments', undefined, vscode.ConfigurationTarget.Global);
+    }
   });
 });
