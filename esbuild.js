@@ -56,20 +56,47 @@ function copyProtos() {
 }
 
 /**
- * `import * as vscode from 'vscode'` in each of the ~30 shell files would otherwise each copy every property of
- * VS Code's API object into a namespace of their own (esbuild's __toESM) while the bundle loads; one virtual module
- * re-exports it once and every file shares that namespace.
+ * A default or namespace import (`import * as vscode from 'vscode'`, `import path from 'node:path'`, `import * as l10n
+ * from '@vscode/l10n'`) of a CommonJS module makes esbuild copy the module's every property into a namespace of the
+ * importing file's own (__toESM) while the bundle loads: ~46 files copy VS Code's whole API object (hundreds of
+ * members; a CPU profile of activation in code-server showed it as the largest single cost), ~30 copy `path`, ~80
+ * `@vscode/l10n`. One virtual ES module per such module takes it with a plain `require` and exports its members as
+ * bindings, which every file shares: no copy at all. VS Code's API exports only the members src/ names (`vscode.window`,
+ * `vscode.Uri`…, found by scanning it); the others export what the module has.
  */
-const vscodeOnce = {
-  name: 'vscode-once',
+const SHARED_MODULES = ['vscode', 'node:path', 'node:fs', 'node:os', '@vscode/l10n'];
+const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
+
+function vscodeMembersUsed() {
+  const names = new Set();
+  for (const file of listFiles('src', '.ts')) {
+    for (const match of fs.readFileSync(file, 'utf8').matchAll(/\bvscode\.([A-Za-z_$][\w$]*)/g)) names.add(match[1]);
+  }
+  return [...names].sort();
+}
+
+function sharedModuleSource(spec) {
+  const names = spec === 'vscode' ? vscodeMembersUsed() : Object.keys(require(spec)).filter((name) => IDENTIFIER.test(name) && name !== 'default');
+  return [`const m = require(${JSON.stringify(spec)});`, 'export default m;', ...names.map((name) => `export const ${name} = m.${name};`)].join('\n');
+}
+
+const sharedModules = {
+  name: 'shared-modules',
   setup(build) {
-    build.onResolve({ filter: /^vscode$/ }, (args) => (args.namespace === 'vscode-once' ? { path: 'vscode', external: true } : { path: 'vscode', namespace: 'vscode-once' }));
-    build.onLoad({ filter: /.*/, namespace: 'vscode-once' }, () => ({ contents: "export * from 'vscode';", loader: 'js' }));
+    const filter = new RegExp(`^(${SHARED_MODULES.map((m) => m.replace(/[/.]/g, '\\$&')).join('|')})$`);
+    build.onResolve({ filter }, (args) => {
+      // The virtual module's own require: the real module (VS Code's API is external; the builtins are, on platform node).
+      if (args.namespace === 'shared-modules') return args.path === 'vscode' ? { path: 'vscode', external: true } : undefined;
+      // Only the project's own imports: a library's require('node:fs') stays what it was.
+      if (args.kind !== 'import-statement' || !args.importer.startsWith(path.join(__dirname, 'src') + path.sep)) return undefined;
+      return { path: args.path, namespace: 'shared-modules' };
+    });
+    build.onLoad({ filter: /.*/, namespace: 'shared-modules' }, (args) => ({ contents: sharedModuleSource(args.path), loader: 'js', resolveDir: __dirname }));
   },
 };
 
-// `--no-vscode-once` builds without it: the activation benchmark measures whether it still pays for itself.
-const shellPlugins = args.has('--no-vscode-once') ? [] : [vscodeOnce];
+// `--no-shared-modules` builds without it: the activation benchmark measures whether it still pays for itself.
+const shellPlugins = args.has('--no-shared-modules') ? [] : [sharedModules];
 
 /**
  * @grpc/reflection's server (the test gRPC servers' reflection) reads its .proto files next to its own code, so tests

@@ -219,7 +219,7 @@ interface Setup {
 
 /**
  * Whether each part of the start-up path still pays for itself: the shipped build against one without the V8
- * code cache (src/extension.ts, src/services/codeCache.ts) and one without esbuild.js's shared `vscode` namespace,
+ * code cache (src/extension.ts, src/services/codeCache.ts) and one without esbuild.js's shared module namespaces,
  * each in windows of its own, in alternating rounds. Each window gives what our code adds over the empty extension
  * in that window; a part pays for itself when the build without it adds more.
  */
@@ -229,14 +229,14 @@ export async function activationVariantFigures(shipped: ProductionBuild): Promis
   harness.installCleanup();
   const { chromium: executablePath } = await harness.ensureVSCode();
   const runDir = harness.createRunDir('bench-variants');
-  const variants = [productionBuild({ noCodeCache: true }), productionBuild({ noVscodeOnce: true })];
+  const variants = [productionBuild({ noCodeCache: true }), productionBuild({ noSharedModules: true })];
   let browser: Browser | undefined;
   try {
     const empty = emptyVsix(runDir);
     const builds: [string, ProductionBuild, boolean][] = [
       ['shipped', shipped, true],
       ['without the code cache', variants[0], false],
-      ['without the shared vscode namespace', variants[1], true],
+      ['without the shared module namespaces', variants[1], true],
     ];
     const setups: Setup[] = builds.map(([label, build, writesCache], i) => {
       const dirs = { extensionsDir: join(runDir, `extensions-${i}`), userDataDir: join(runDir, `user-data-${i}`) };

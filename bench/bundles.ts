@@ -28,11 +28,11 @@ export interface ProductionBuild {
 /**
  * The variants the activation benchmark compares with the shipped build, to see whether each part of the start-up
  * path still pays for itself: `noCodeCache` loads dist/main.js with a plain `require` (no V8 code cache), and
- * `noVscodeOnce` builds without esbuild.js's shared `vscode` namespace.
+ * `noSharedModules` builds without esbuild.js's shared module namespaces (`vscode`, `node:path`, `@vscode/l10n`…).
  */
 export interface BuildVariant {
   noCodeCache?: boolean;
-  noVscodeOnce?: boolean;
+  noSharedModules?: boolean;
 }
 
 /** dist/extension.js of the `noCodeCache` variant: src/extension.ts without the cache, as esbuild would emit it. */
@@ -51,7 +51,7 @@ export function productionBuild(variant: BuildVariant = {}): ProductionBuild {
   cpSync(join(PROJECT_ROOT, 'proto'), join(dir, 'proto'), { recursive: true });
   // esbuild.js names its entry points and outputs relative to the working folder; esbuild follows the
   // link to the real sources, so tsconfig.json and node_modules are the repository's.
-  const flags = ['--production', ...(variant.noVscodeOnce ? ['--no-vscode-once'] : [])];
+  const flags = ['--production', ...(variant.noSharedModules ? ['--no-shared-modules'] : [])];
   const result = spawnSync(process.execPath, [join(PROJECT_ROOT, 'esbuild.js'), ...flags], { cwd: dir, encoding: 'utf8' });
   // vsce would pack the link as a file; the folder becomes the VSIX staging folder.
   unlinkSync(join(dir, 'src'));

@@ -29,7 +29,7 @@ function ownFilesIn(bundle: string): string[] {
   return map.sources.filter((s) => !s.includes('node_modules')).map((s) => path.relative(root, path.resolve(path.dirname(bundle), s)).replace(/\\/g, '/'));
 }
 
-describe('bundles: gRPC only in dist/grpc.js (issue 22)', function () {
+describe('bundles: what activation loads, and what loads later (issues 22, 24)', function () {
   // A full build of every bundle on a shared 2-core machine.
   this.timeout(180_000);
   let dir: string;
@@ -76,5 +76,18 @@ describe('bundles: gRPC only in dist/grpc.js (issue 22)', function () {
     for (const file of ['extension.js', 'main.js']) assert.deepEqual(codegen(file), [], `dist/${file} holds the code writers: import them through src/commands/codegenLoader.ts`);
     assert.ok(codegen('codegen.js').includes('src/core/codegen/pythonProgram.ts'), 'dist/codegen.js has the writers');
     assert.ok(ownFilesIn(path.join(dist, 'main.js')).includes('src/commands/copyAsCode.ts'), 'dist/main.js has the command that loads them');
+  });
+
+  it('what activation loads copies no module\'s members into namespaces of its own: VS Code\'s API, path, fs, os and @vscode/l10n are shared', () => {
+    const main = fs.readFileSync(path.join(dist, 'main.js'), 'utf8');
+    // esbuild's helpers that copy a module's every member: __reExport (export *) and __toESM (a default or namespace import of CommonJS).
+    const copies = [...main.matchAll(/__(?:reExport|toESM)\((?:require\("([^"]+)"\)|(require_\w+)\(\))/g)].map((m) => m[1] ?? m[2]);
+    for (const shared of ['vscode', 'node:path', 'node:fs', 'node:os']) assert.ok(!copies.includes(shared), `dist/main.js copies ${shared}'s members (${copies.join(', ')})`);
+    assert.ok(copies.length <= 2, `dist/main.js copies the members of ${copies.length} modules: ${copies.join(', ')}`);
+    // VS Code's API is required once, and what the shell names of it is there: a member src/ uses but the shared module lacks would be undefined.
+    assert.equal(main.match(/require\("vscode"\)/g)?.length, 1, 'one require("vscode")');
+    for (const member of ['window', 'commands', 'workspace', 'l10n', 'Uri', 'TreeItem', 'EventEmitter', 'TabInputWebview']) {
+      assert.match(main, new RegExp(`\\b${member} = m\\d*\\.${member};`), `the shared vscode module exports ${member}`);
+    }
   });
 });
