@@ -1,4 +1,9 @@
-import { parse } from 'csv-parse/sync';
+type CsvParse = typeof import('csv-parse/sync');
+
+/** csv-parse, required when the first CSV answer is read: activation does not set it up for the JSON answers most requests get. */
+let csv: CsvParse | undefined;
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const csvParse = (): CsvParse => (csv ??= require('csv-parse/sync') as CsvParse);
 
 /** A CSV answer read into rows: the header's column names, and one record per line keyed by them. */
 export interface CsvTable {
@@ -20,7 +25,7 @@ export function isCsvContentType(contentType: string): boolean {
  * another number of fields than the header or a quote is not closed.
  */
 export function parseCsv(text: string): CsvTable {
-  const records: string[][] = parse(text, { bom: true, skip_empty_lines: true });
+  const records: string[][] = csvParse().parse(text, { bom: true, skip_empty_lines: true });
   const [header, ...lines] = records;
   if (!header) return { columns: [], rows: [] };
   // fromEntries defines own properties, so a column named "__proto__" stays a column.

@@ -1,7 +1,6 @@
 import * as l10n from '@vscode/l10n';
 // The ESM build: esbuild cannot follow the requires inside the UMD build's factory.
 import type { ParseError } from 'jsonc-parser/lib/esm/main.js';
-import { parse as parseJsonc, printParseErrorCode } from 'jsonc-parser/lib/esm/main.js';
 
 /**
  * GRPC requests of `.http` files, in the syntax of httpYac and the IntelliJ HTTP Client:
@@ -184,6 +183,9 @@ export function grpcBodyMessages(body: string | undefined, firstLine: number): R
  * position), so jsonc-parser, strict (no comments, no trailing commas), finds the first error's offset.
  */
 function jsonError(text: string): { line: number; column: number; what: string } {
+  // Required here, on the error path only: its module sets up its formatter's tables when it loads.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { parse: parseJsonc, printParseErrorCode } = require('jsonc-parser/lib/esm/main.js') as typeof import('jsonc-parser/lib/esm/main.js');
   const errors: ParseError[] = [];
   parseJsonc(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
   const first = errors[0];
