@@ -56,15 +56,15 @@ function copyProtos() {
 }
 
 /**
- * A default or namespace import (`import * as vscode from 'vscode'`, `import path from 'node:path'`, `import * as l10n
- * from '@vscode/l10n'`) of a CommonJS module makes esbuild copy the module's every property into a namespace of the
- * importing file's own (__toESM) while the bundle loads: ~46 files copy VS Code's whole API object (hundreds of
- * members; a CPU profile of activation in code-server showed it as the largest single cost), ~30 copy `path`, ~80
- * `@vscode/l10n`. One virtual ES module per such module takes it with a plain `require` and exports its members as
- * bindings, which every file shares: no copy at all. VS Code's API exports only the members src/ names (`vscode.window`,
- * `vscode.Uri`…, found by scanning it); the others export what the module has.
+ * A namespace import (`import * as vscode from 'vscode'`, `import * as l10n from '@vscode/l10n'`) of a CommonJS module
+ * makes esbuild copy the module's every member into a namespace of the importing file's own (__toESM) while the bundle
+ * loads: ~46 files would copy VS Code's whole API object (hundreds of members; a CPU profile of activation in
+ * code-server showed it as the largest single cost), ~80 `@vscode/l10n`. One virtual ES module per such module takes it
+ * with a plain `require` and exports its members as bindings, which every file shares: no copy at all. VS Code's API
+ * exports only the members src/ names (`vscode.window`, `vscode.Uri`…, found by scanning it). Node's builtins stay as
+ * they are: reading all their members would read deprecated ones too (`fs.F_OK` warns in the extension host's Node).
  */
-const SHARED_MODULES = ['vscode', 'node:path', 'node:fs', 'node:os', '@vscode/l10n'];
+const SHARED_MODULES = ['vscode', '@vscode/l10n'];
 const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
 
 function vscodeMembersUsed() {

@@ -28,7 +28,7 @@ export interface ProductionBuild {
 /**
  * The variants the activation benchmark compares with the shipped build, to see whether each part of the start-up
  * path still pays for itself: `noCodeCache` loads dist/main.js with a plain `require` (no V8 code cache), and
- * `noSharedModules` builds without esbuild.js's shared module namespaces (`vscode`, `node:path`, `@vscode/l10n`…).
+ * `noSharedModules` builds without esbuild.js's shared module namespaces (`vscode`, `@vscode/l10n`).
  */
 export interface BuildVariant {
   noCodeCache?: boolean;
