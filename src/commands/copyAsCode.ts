@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { CodeLanguage } from '../core/codegen';
 import { MobilityError } from '../core/base';
+import { parseRequestFile } from '../core/http';
 import { RESULTS_VIEW_TYPE } from '../shared/protocol';
 import type { CommandDeps, CommandOutcome } from './commandDeps';
 import { COMMANDS } from './commandIds';
@@ -12,6 +13,7 @@ import { prepareGrpcFileRequest } from './grpcFileRequests';
 import type { CodeSource, PreparedGrpcFileRequest, PreparedRequest } from './preparedRequests';
 import type { FileRequestArgs } from './requestFileAt';
 import { fileRequestAt } from './requestFileAt';
+import { REQUEST_FILE_SELECTOR } from './requestFileLens';
 import { prepareFileRequest } from './requestFiles';
 import { grpcMethodRequest } from './sendGrpcRequest';
 import type { SendRequestArgs } from './sendRequest';
@@ -32,6 +34,11 @@ export type CopyAsCodeArgs = SendRequestArgs & Partial<FileRequestArgs> & { lang
  */
 export function registerCopyAsCode(deps: CommandDeps): vscode.Disposable {
   return registerCommand(deps, COMMANDS.copyAsCode, async (args?: CopyAsCodeArgs): Promise<CommandOutcome> => {
+    // Nothing named and a request file in front (the palette, a key): the request under the cursor.
+    if (args?.uri === undefined && !(args && isNamed(args)) && args?.kind === undefined) {
+      const inFront = requestFileInFront();
+      if (inFront) args = { ...args, ...inFront };
+    }
     if (args?.uri !== undefined) {
       const at = await fileRequestAt({ uri: args.uri, line: args.line ?? 0 });
       if (at.request.method === 'GRPC') return copyGrpcCode(deps, prepareGrpcFileRequest(deps, at), args.language);
@@ -83,6 +90,15 @@ function offerToOpen(message: string, language: CodeLanguage, code: string): voi
 /** Whether the caller named what to copy (the tree's endpoint, a path, a file's request), rather than the result shown. */
 function isNamed(args: CopyAsCodeArgs): boolean {
   return args.uri !== undefined || args.environmentId !== undefined || args.endpointId !== undefined || args.path !== undefined || args.otherPath === true;
+}
+
+/** The request at or above the cursor of the request file in the active editor, if one is in front and holds one. */
+function requestFileInFront(): FileRequestArgs | undefined {
+  const editor = vscode.window.activeTextEditor;
+  if (!editor || vscode.languages.match(REQUEST_FILE_SELECTOR, editor.document) === 0) return undefined;
+  const line = editor.selection.active.line;
+  const request = parseRequestFile(editor.document.getText()).requests.filter((r) => r.line <= line).at(-1);
+  return request ? { uri: editor.document.uri.toString(), line: request.line } : undefined;
 }
 
 /** The request behind the result shown in the active results panel (its title-bar button), whichever kind it is. */

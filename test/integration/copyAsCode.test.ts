@@ -62,4 +62,18 @@ describe('Copy as Code', function () {
     assert.equal(r.ok, false);
     assert.match(r.message ?? '', /python, typescript, go, java, shell/);
   });
+
+  it('copies the request under the cursor when run from the palette with a request file in front, and the picker\'s endpoint without one', async () => {
+    const document = await vscode.workspace.openTextDocument({ language: 'http', content: ['GET {{baseUrl}}/vehicles', '', '###', '# @name status', 'GET {{baseUrl}}/vehicles/status', 'X-Cursor: here', ''].join('\n') });
+    const editor = await vscode.window.showTextDocument(document, { preview: false });
+    await run('mobilityApi.selectEnvironment', { environmentId: 'sandbox-mds-staging' });
+    editor.selection = new vscode.Selection(5, 3, 5, 3);
+    await vscode.env.clipboard.writeText('');
+    const r = await run<CopyOutcome>('mobilityApi.copyAsCode', { language: 'python' });
+    assert.equal(r.ok, true, r.message);
+    const code = await vscode.env.clipboard.readText();
+    assert.match(code, /\/vehicles\/status/);
+    assert.match(code, /X-Cursor/);
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+  });
 });

@@ -160,6 +160,14 @@ describe('.http GRPC requests sent from their CodeLens', function () {
     assert.equal(go.code, 'CODE_GRPC_UNSUPPORTED');
     assert.match(go.message ?? '', /Python .* and TypeScript/);
 
+    // The palette, the cursor in the request's body: the same program.
+    vscode.window.activeTextEditor!.selection = new vscode.Selection(7, 1, 7, 1);
+    await vscode.env.clipboard.writeText('');
+    const palette = await run<Outcome & { grpc?: boolean }>('mobilityApi.copyAsCode', { language: 'typescript' });
+    assert.equal(palette.ok, true, palette.message);
+    assert.equal(palette.grpc, true);
+    assert.match(await vscode.env.clipboard.readText(), /@grpc\/grpc-js/);
+
     const reflected = await httpDocument(`GRPC {{grpcTarget}}/${LIST_VEHICLES}\n\n{}\n`);
     const noProtos = await run('mobilityApi.copyAsCode', { uri: reflected.uri.toString(), line: 0, language: 'typescript' });
     assert.equal(noProtos.ok, false);
