@@ -85,9 +85,9 @@ const sharedModules = {
   setup(build) {
     const filter = new RegExp(`^(${SHARED_MODULES.map((m) => m.replace(/[/.]/g, '\\$&')).join('|')})$`);
     build.onResolve({ filter }, (args) => {
-      // The virtual module's own require: the real module (VS Code's API is external; the builtins are, on platform node).
+      // The virtual module's own require: the real module (VS Code's API is external; @vscode/l10n is bundled as usual).
       if (args.namespace === 'shared-modules') return args.path === 'vscode' ? { path: 'vscode', external: true } : undefined;
-      // Only the project's own imports: a library's require('node:fs') stays what it was.
+      // Only the project's own imports: a library's require of these stays what it was.
       if (args.kind !== 'import-statement' || !args.importer.startsWith(path.join(__dirname, 'src') + path.sep)) return undefined;
       return { path: args.path, namespace: 'shared-modules' };
     });

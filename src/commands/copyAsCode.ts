@@ -1,7 +1,6 @@
 import * as vscode from 'vscode';
 import type { CodeLanguage } from '../core/codegen';
 import { MobilityError } from '../core/base';
-import { parseRequestFile } from '../core/http';
 import { RESULTS_VIEW_TYPE } from '../shared/protocol';
 import type { CommandDeps, CommandOutcome } from './commandDeps';
 import { COMMANDS } from './commandIds';
@@ -12,8 +11,7 @@ import { grpcFileCode } from './grpcFileCode';
 import { prepareGrpcFileRequest } from './grpcFileRequests';
 import type { CodeSource, PreparedGrpcFileRequest, PreparedRequest } from './preparedRequests';
 import type { FileRequestArgs } from './requestFileAt';
-import { fileRequestAt } from './requestFileAt';
-import { REQUEST_FILE_SELECTOR } from './requestFileLens';
+import { fileRequestAt, requestFileInFront } from './requestFileAt';
 import { prepareFileRequest } from './requestFiles';
 import { grpcMethodRequest } from './sendGrpcRequest';
 import type { SendRequestArgs } from './sendRequest';
@@ -34,23 +32,18 @@ export type CopyAsCodeArgs = SendRequestArgs & Partial<FileRequestArgs> & { lang
  */
 export function registerCopyAsCode(deps: CommandDeps): vscode.Disposable {
   return registerCommand(deps, COMMANDS.copyAsCode, async (args?: CopyAsCodeArgs): Promise<CommandOutcome> => {
-    // Nothing named and a request file in front (the palette, a key): the request under the cursor.
-    if (args?.uri === undefined && !(args && isNamed(args)) && args?.kind === undefined) {
-      const inFront = requestFileInFront();
-      if (inFront) args = { ...args, ...inFront };
-    }
-    if (args?.uri !== undefined) {
-      const at = await fileRequestAt({ uri: args.uri, line: args.line ?? 0 });
-      if (at.request.method === 'GRPC') return copyGrpcCode(deps, prepareGrpcFileRequest(deps, at), args.language);
-    }
+    const named = args !== undefined && (isNamed(args) || args.kind !== undefined);
+    // A request of a file: the lens's, or, with nothing named, the one under the cursor of a request file in front (the palette, a key).
+    const at = args?.uri !== undefined ? await fileRequestAt({ uri: args.uri, line: args.line ?? 0 }) : named ? undefined : requestFileInFront();
+    if (at?.request.method === 'GRPC') return copyGrpcCode(deps, prepareGrpcFileRequest(deps, at), args?.language);
     // A gRPC method of the Environments tree: its message template as the request.
     if (args?.kind === 'grpcMethod' && args.method) {
       const { prepared } = await grpcMethodRequest(deps, { environmentId: args.environmentId, method: args.method });
       return copyGrpcCode(deps, prepared, args.language);
     }
-    const source = args && isNamed(args) ? undefined : shownSource(deps);
+    const source = named || at ? undefined : shownSource(deps);
     if (source?.kind === 'grpc') return copyGrpcCode(deps, source.prepared, args?.language);
-    const prepared = source?.prepared ?? (await requestOf(deps, args ?? {}));
+    const prepared = source?.prepared ?? (await requestOf(deps, at ? { ...args, uri: at.document.uri.toString(), line: at.request.line } : (args ?? {})));
     const { CODE_LANGUAGE_INFO, CODE_LANGUAGES, codeProgramFor, generateCode, KEY_FILE_VARIABLE, KEY_ID_VARIABLE } = loadCodegen();
     const language = args?.language ?? (await pickLanguage());
     if (!CODE_LANGUAGES.includes(language)) throw new MobilityError('USAGE', vscode.l10n.t('Copy as Code writes {0}, not {1}.', CODE_LANGUAGES.join(', '), String(language)));
@@ -90,15 +83,6 @@ function offerToOpen(message: string, language: CodeLanguage, code: string): voi
 /** Whether the caller named what to copy (the tree's endpoint, a path, a file's request), rather than the result shown. */
 function isNamed(args: CopyAsCodeArgs): boolean {
   return args.uri !== undefined || args.environmentId !== undefined || args.endpointId !== undefined || args.path !== undefined || args.otherPath === true;
-}
-
-/** The request at or above the cursor of the request file in the active editor, if one is in front and holds one. */
-function requestFileInFront(): FileRequestArgs | undefined {
-  const editor = vscode.window.activeTextEditor;
-  if (!editor || vscode.languages.match(REQUEST_FILE_SELECTOR, editor.document) === 0) return undefined;
-  const line = editor.selection.active.line;
-  const request = parseRequestFile(editor.document.getText()).requests.filter((r) => r.line <= line).at(-1);
-  return request ? { uri: editor.document.uri.toString(), line: request.line } : undefined;
 }
 
 /** The request behind the result shown in the active results panel (its title-bar button), whichever kind it is. */

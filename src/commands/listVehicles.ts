@@ -5,7 +5,7 @@ import type { Environment } from '../core/environment';
 import { vehiclesUrl } from '../core/environment';
 import { isMobilityError, MobilityError } from '../core/base';
 import type { Credential } from '../core/auth';
-import { buildEndpointRequest, nextLinkOf, vehicleListOf } from '../core/mds';
+import { buildEndpointRequest, findEndpoint, nextLinkOf, vehicleListOf } from '../core/mds';
 import { plural } from '../shared/format';
 import type { CommandDeps, CommandOutcome, EnvironmentTarget } from './commandDeps';
 import { COMMANDS } from './commandIds';
@@ -26,13 +26,14 @@ export function registerListVehicles(deps: CommandDeps): vscode.Disposable[] {
     const { credential, info } = await resolveCredential(deps, env);
     const query = { status };
     const listing = await fetchWithProgress(deps, env, credential, { query }, status ? vscode.l10n.t('Vehicle status of {0}', env.name) : vscode.l10n.t('Vehicles of {0}', env.name));
+    // Copy as Code from the panel writes the same listing, as the catalogue has it.
+    const endpointId = status ? 'vehicles_status' : 'vehicles';
     deps.results.showListing({
       environment: env,
       listing,
       credentialLabel: info.label,
       refusal: await refusalContextFor(deps, credential, listing.pages),
-      // Copy as Code from the panel writes the same listing (MaaS has no status listing).
-      codeSource: { kind: 'http', prepared: { environment: env, request: buildEndpointRequest(env.api, status ? 'vehicles_status' : 'vehicles', {}), title: status ? vscode.l10n.t('Vehicle status') : vscode.l10n.t('Vehicles') } },
+      codeSource: { kind: 'http', prepared: { environment: env, request: buildEndpointRequest(env.api, endpointId, {}), title: findEndpoint(env.api, endpointId).title } },
       loadNextPage: (nextUrl) => fetchWithProgress(deps, env, credential, { query, from: nextUrl }, vscode.l10n.t('Next page of {0}', env.name)),
       curlCommand: async () => {
         const issued = await deps.clients.issuer.issue(credential, env);

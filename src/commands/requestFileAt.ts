@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import { MobilityError } from '../core/base';
 import type { FileRequest, RequestFile } from '../core/http';
 import { parseRequestFile } from '../core/http';
+import { REQUEST_FILE_SELECTOR } from './requestFileLens';
 
 /** Which request of which file the CodeLens sends: the document and the 0-based line of its request line. */
 export interface FileRequestArgs {
@@ -22,9 +23,23 @@ export async function fileRequestAt(args: FileRequestArgs | undefined): Promise<
   const { document, line } = await requestAt(args);
   const file = parseRequestFile(document.getText());
   if (file.notText) throw new MobilityError('USAGE', `${path.basename(document.uri.path)}: ${file.notText}`);
-  const request = file.requests.find((r) => r.line === line) ?? file.requests.filter((r) => r.line <= line).at(-1);
+  const request = requestOnLine(file, line);
   if (!request) throw new MobilityError('USAGE', vscode.l10n.t('{0} holds no request at line {1}: write "GET {{baseUrl}}/vehicles".', path.basename(document.uri.path), line + 1));
   return { document, file, request };
+}
+
+/** The request whose request line is `line`, else the last one above it (the cursor in its headers or body). */
+function requestOnLine(file: RequestFile, line: number): FileRequest | undefined {
+  return file.requests.find((r) => r.line === line) ?? file.requests.filter((r) => r.line <= line).at(-1);
+}
+
+/** The request at the cursor of the request file in the active editor, when one is in front and holds one there. */
+export function requestFileInFront(): FileRequestAt | undefined {
+  const editor = vscode.window.activeTextEditor;
+  if (!editor || vscode.languages.match(REQUEST_FILE_SELECTOR, editor.document) === 0) return undefined;
+  const file = parseRequestFile(editor.document.getText());
+  const request = file.notText ? undefined : requestOnLine(file, editor.selection.active.line);
+  return request ? { document: editor.document, file, request } : undefined;
 }
 
 async function requestAt(args: FileRequestArgs | undefined): Promise<{ document: vscode.TextDocument; line: number }> {
