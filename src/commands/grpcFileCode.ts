@@ -18,14 +18,17 @@ export async function grpcFileCode(deps: CommandDeps, prepared: PreparedGrpcFile
   const refusal = grpcLanguageRefusal(picked);
   if (refusal) throw refusal;
   const { environment, call, resolved } = prepared;
-  if (!call.endpoint.protoFiles?.length) {
+  const protos = programProtos(prepared);
+  if (!protos) {
     throw new MobilityError('CODE_GRPC_INVALID', vscode.l10n.t('Copy as Code needs the .proto files that define {0}: the program loads (TypeScript) or compiles (Python) them. Add "proto < ./service.proto" above the request (paths relative to the file), or set "protoFiles" in the gRPC settings of {1}.', resolved.method, environment.name));
   }
   if (resolved.messages.length !== 1) {
     throw new MobilityError('CODE_GRPC_INVALID', vscode.l10n.t('Copy as Code writes a program for one request message, and this request has {0}.', resolved.messages.length));
   }
   const { credential } = await resolveCredential(deps, environment);
-  const shape = await deps.grpc.fileCodeShape(environment, undefined, call);
+  // The shape (which file defines the service and the request type) comes from the files the program loads.
+  const fromFiles = call.endpoint.protoFiles?.length ? call : { ...call, endpoint: { target: call.endpoint.target, plaintext: call.endpoint.plaintext, ...protos }, ownProtos: true };
+  const shape = await deps.grpc.fileCodeShape(environment, undefined, fromFiles);
   const program = grpcCodeProgramFor(
     environment,
     credential,
@@ -36,12 +39,22 @@ export async function grpcFileCode(deps: CommandDeps, prepared: PreparedGrpcFile
       caFile: call.endpoint.caFile,
       message: resolved.messages[0],
       metadata: resolved.metadata,
-      protoFiles: call.endpoint.protoFiles,
-      importPaths: call.endpoint.importPaths ?? [],
+      ...protos,
     },
     deps.settings.lifetimeSeconds,
   );
   return { code: generateCode(picked, program), language: picked, credentialType: credential.type };
+}
+
+/**
+ * The .proto files the program loads: the request's own or its environment's; else, for a call to the environment's
+ * own target read by reflection, the files the environment knows its server by (the sandbox's).
+ */
+function programProtos({ environment, call }: PreparedGrpcFileRequest): { protoFiles: string[]; importPaths: string[] } | undefined {
+  if (call.endpoint.protoFiles?.length) return { protoFiles: call.endpoint.protoFiles, importPaths: call.endpoint.importPaths ?? [] };
+  const own = environment.grpc;
+  if (!call.ownProtos && !call.endpoint.protoset && own?.codeProtos && own.target === call.endpoint.target) return own.codeProtos;
+  return undefined;
 }
 
 async function pickGrpcLanguage(): Promise<CodeLanguage> {

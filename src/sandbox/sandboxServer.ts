@@ -13,6 +13,7 @@ import type { DemoCredential } from './demoCredential';
 import type { GrpcCallLog, GrpcSandbox } from './grpc/grpcSandbox';
 import type { GrpcReflectionMode } from './grpc/grpcOptions';
 import { GRPC_REFLECTION_MODES, isGrpcReflectionMode } from './grpc/grpcOptions';
+import { protoFile, protoRoot, SANDBOX_PROTO_FILES } from './grpc/protoFiles';
 import { withoutTrailingSlashes } from '../core/environment';
 import { writeDemoCredential } from './demoCredential';
 import type { MdsErrorBody, Reply } from './mdsResponses';
@@ -110,6 +111,11 @@ export interface SandboxEnvironment {
   baseUrl: string;
   /** `host:port` of the environment's gRPC server (plaintext), unless the sandbox runs without gRPC. */
   grpcTarget?: string;
+  /**
+   * With `grpcTarget`: the `.proto` files its services are defined in (absolute) and the folder their imports resolve
+   * from. Its clients read the schema by reflection; programs (Copy as Code) load or compile these files.
+   */
+  grpcProtos?: { protoFiles: string[]; importPaths: string[] };
 }
 
 /** A started sandbox. */
@@ -368,7 +374,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       throw err;
     }
     const targets = grpc.targets;
-    environments = environments.map((e) => ({ ...e, grpcTarget: targets[e.id] }));
+    const grpcProtos = { protoFiles: SANDBOX_PROTO_FILES.map(protoFile), importPaths: [protoRoot()] };
+    environments = environments.map((e) => ({ ...e, grpcTarget: targets[e.id], grpcProtos }));
   }
 
   let closing: Promise<void> | undefined;

@@ -52,8 +52,9 @@ export class EnvironmentRegistry extends Disposable {
       audienceAsList: this.settings.audienceAsList,
       // An empty setting sends no Accept at all (an empty value removes the client's default, see requestHeadersFor).
       headers: e.api === 'mds' ? { Accept: accept } : {},
-      // The sandbox's gRPC servers speak plaintext on loopback and serve reflection.
-      ...(e.grpcTarget ? { grpc: { target: e.grpcTarget, plaintext: true } } : {}),
+      // The sandbox's gRPC servers speak plaintext on loopback and serve reflection; Copy as Code's programs take
+      // its .proto files, shipped with the extension.
+      ...(e.grpcTarget ? { grpc: { target: e.grpcTarget, plaintext: true, ...(e.grpcProtos ? { codeProtos: e.grpcProtos } : {}) } } : {}),
     }));
   }
 

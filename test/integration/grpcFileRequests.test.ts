@@ -2,6 +2,7 @@
 // a fresh token per send (the sandbox's client report counts them accepted), the environment found by the request's
 // gRPC target, an unknown target refused with why, Copy as grpcurl and Copy as Code on the same requests.
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
 import { closeUnsavedUntitled, exportsOf, run } from './extensionApi';
@@ -168,11 +169,14 @@ describe('.http GRPC requests sent from their CodeLens', function () {
     assert.equal(palette.grpc, true);
     assert.match(await vscode.env.clipboard.readText(), /@grpc\/grpc-js/);
 
+    // Without `proto <` lines, to the sandbox's own target (read by reflection): the sandbox's .proto files.
     const reflected = await httpDocument(`GRPC {{grpcTarget}}/${LIST_VEHICLES}\n\n{}\n`);
-    const noProtos = await run('mobilityApi.copyAsCode', { uri: reflected.uri.toString(), line: 0, language: 'typescript' });
-    assert.equal(noProtos.ok, false);
-    assert.equal(noProtos.code, 'CODE_GRPC_INVALID');
-    assert.match(noProtos.message ?? '', /proto < \.\/service\.proto/);
+    await vscode.env.clipboard.writeText('');
+    const sandboxProtos = await run('mobilityApi.copyAsCode', { uri: reflected.uri.toString(), line: 0, language: 'typescript' });
+    assert.equal(sandboxProtos.ok, true, sandboxProtos.message);
+    const reflectedProgram = await vscode.env.clipboard.readText();
+    assert.match(reflectedProgram, /loadSync\(\[?\s*"mobility\/sandbox\/v1\/vehicles\.proto"/);
+    assert.match(reflectedProgram, /dist[\\/]proto/, 'the import folder is the extension\'s own');
   });
 
   it('copies the result shown in the results panel as code: a gRPC answer as a gRPC program, a REST answer after it as REST', async () => {
@@ -201,29 +205,51 @@ describe('.http GRPC requests sent from their CodeLens', function () {
     assert.doesNotMatch(restProgram, /import grpc/);
   });
 
-  it('copies a gRPC method of the Environments tree as code, its message the template; without .proto files it says where to set them', async () => {
+  it('copies a gRPC method of the Environments tree as code, its message the template: the sandbox\'s with its own .proto files, an environment\'s with those set for it; a server read by reflection alone is refused with where to set them', async () => {
     const dir = protoDir();
-    const refused = await run('mobilityApi.copyAsCode', { kind: 'grpcMethod', environmentId: 'sandbox-mds-staging', service: 'mobility.sandbox.v1.VehicleService', method: '/mobility.sandbox.v1.VehicleService/GetVehicle', language: 'python' });
-    assert.equal(refused.ok, false);
-    assert.equal(refused.code, 'CODE_GRPC_INVALID');
-    assert.match(refused.message ?? '', /protoFiles/);
+    // The sandbox's environments read their schema by reflection, and the programs take the sandbox's .proto files,
+    // shipped with the extension.
+    await vscode.env.clipboard.writeText('');
+    const sandboxCopy = await run<Outcome & { grpc?: boolean }>('mobilityApi.copyAsCode', { kind: 'grpcMethod', environmentId: 'sandbox-mds-staging', service: 'mobility.sandbox.v1.VehicleService', method: '/mobility.sandbox.v1.VehicleService/GetVehicle', language: 'python' });
+    assert.equal(sandboxCopy.ok, true, sandboxCopy.message);
+    assert.equal(sandboxCopy.grpc, true);
+    const sandboxProgram = await vscode.env.clipboard.readText();
+    assert.match(sandboxProgram, /import grpc/);
+    const compiled = /mobility\/sandbox\/v1\/vehicles\.proto/.exec(sandboxProgram);
+    assert.ok(compiled, 'the program compiles the sandbox\'s vehicles.proto');
+    const shipped = sandboxProgram.match(/\S*dist[\\/]proto\S*/g) ?? [];
+    assert.ok(shipped.length > 0, `the .proto files are the extension's own, under dist/proto: ${sandboxProgram.slice(0, 2000)}`);
+    for (const word of shipped) {
+      const file = word.replace(/^['"]|['",)\]]+$/g, '');
+      if (file.endsWith('.proto')) assert.ok(fs.existsSync(file), `${file} exists`);
+    }
 
-    // The same sandbox as an environment of the user's, with the .proto files set for it.
+    // The same sandbox as environments of the user's: one with the .proto files set for it, one read by reflection alone.
     const document = await httpDocument(`GRPC {{grpcTarget}}/${LIST_VEHICLES}\n\n{}\n`);
     const sent = await run<SendOutcome>('mobilityApi.sendFileRequest', { uri: document.uri.toString(), line: 0 });
     assert.equal(sent.ok, true, sent.message);
     const started = await run<Outcome & { url?: string }>('mobilityApi.startSandbox');
     const config = vscode.workspace.getConfiguration('mobilityApi');
-    await config.update('customEnvironments', [{
-      id: 'grpc-protos', name: 'gRPC with protos', api: 'mds', baseUrl: `${started.url}/mds-staging`,
-      grpc: { target: sent.target, plaintext: true, protoFiles: [path.join(dir, 'mobility/sandbox/v1/vehicles.proto')], importPaths: [dir] },
-    }], vscode.ConfigurationTarget.Global);
+    await config.update('customEnvironments', [
+      {
+        id: 'grpc-protos', name: 'gRPC with protos', api: 'mds', baseUrl: `${started.url}/mds-staging`,
+        grpc: { target: sent.target, plaintext: true, protoFiles: [path.join(dir, 'mobility/sandbox/v1/vehicles.proto')], importPaths: [dir] },
+      },
+      { id: 'grpc-reflection', name: 'gRPC by reflection', api: 'mds', baseUrl: `${started.url}/mds-staging`, grpc: { target: sent.target, plaintext: true } },
+    ], vscode.ConfigurationTarget.Global);
     try {
-      await waitUntil('the custom environment', () => exportsOf().environmentIds(), (ids) => ids.includes('grpc-protos'));
+      await waitUntil('the custom environments', () => exportsOf().environmentIds(), (ids) => ids.includes('grpc-protos') && ids.includes('grpc-reflection'));
       const demo = (await exportsOf().listCredentials()).find((c) => c.demo);
       assert.ok(demo, 'the sandbox stored its demo credential');
-      const bound = await run('mobilityApi.bindCredential', { credentialId: demo.id, environmentIds: [...demo.environments, 'grpc-protos'] });
+      const bound = await run('mobilityApi.bindCredential', { credentialId: demo.id, environmentIds: [...demo.environments, 'grpc-protos', 'grpc-reflection'] });
       assert.equal(bound.ok, true, bound.message);
+
+      const refused = await run('mobilityApi.copyAsCode', { kind: 'grpcMethod', environmentId: 'grpc-reflection', service: 'mobility.sandbox.v1.VehicleService', method: '/mobility.sandbox.v1.VehicleService/GetVehicle', language: 'python' });
+      assert.equal(refused.ok, false);
+      assert.equal(refused.code, 'CODE_GRPC_INVALID');
+      assert.match(refused.message ?? '', /protoFiles/);
+      assert.match(refused.message ?? '', /gRPC by reflection/);
+
       await vscode.env.clipboard.writeText('');
       const copied = await run<Outcome & { grpc?: boolean; title?: string }>('mobilityApi.copyAsCode', { kind: 'grpcMethod', environmentId: 'grpc-protos', service: 'mobility.sandbox.v1.VehicleService', method: '/mobility.sandbox.v1.VehicleService/GetVehicle', language: 'typescript' });
       assert.equal(copied.ok, true, copied.message);
@@ -233,6 +259,7 @@ describe('.http GRPC requests sent from their CodeLens', function () {
       assert.match(program, /GetVehicle/);
       assert.match(program, /device_id/, 'the message is the request type\'s template');
       assert.ok(program.includes(String(sent.target)), 'the environment\'s target');
+      assert.ok(program.includes(dir), 'the environment\'s .proto folder');
       await run('mobilityApi.bindCredential', { credentialId: demo.id, environmentIds: [...demo.environments] });
     } finally {
       await config.update('customEnvironments', undefined, vscode.ConfigurationTarget.Global);

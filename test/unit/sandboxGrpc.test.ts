@@ -1,13 +1,14 @@
 import assert from 'node:assert/strict';
 import { createPrivateKey, randomUUID } from 'node:crypto';
 import type { KeyObject } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { status } from '@grpc/grpc-js';
 import type * as grpc from '@grpc/grpc-js';
 import { SignJWT } from 'jose';
 import type { JWTPayload } from 'jose';
+import { listServices, loadProtoFiles } from '../../src/core/grpc/schema';
 import { startSandbox } from '../../src/sandbox/sandboxServer';
 import type { GrpcCallLog, GrpcReflectionMode, RunningSandbox, SandboxEnvironment } from '../../src/sandbox/sandboxServer';
 import { ReflectionClient, SandboxGrpcClient, asMaasItem, asMdsStatus, bearer, errorInfoOf } from './grpcSupport';
@@ -73,6 +74,16 @@ describe('sandbox over gRPC', () => {
     const targets = sandbox.environments.map((e) => e.grpcTarget);
     assert.equal(new Set(targets).size, 3);
     for (const target of targets) assert.match(target ?? '', /^127\.0\.0\.1:\d+$/);
+  });
+
+  it('names the .proto files of its services for programs, files that exist and load under their import folder', () => {
+    for (const env of sandbox.environments) {
+      const protos = env.grpcProtos;
+      assert.ok(protos, `${env.id} names its .proto files`);
+      for (const file of protos.protoFiles) assert.ok(existsSync(file), file);
+      const services = listServices(loadProtoFiles(protos.protoFiles, protos.importPaths)).map((s) => s.name);
+      assert.deepEqual(services.sort(), ['mobility.sandbox.v1.MaasVehicleService', 'mobility.sandbox.v1.VehicleService']);
+    }
   });
 
   it('ListVehicles streams the items of REST /vehicles, field by field', async () => {

@@ -41,6 +41,11 @@ export interface GrpcEndpoint {
   importPaths?: string[];
   /** A descriptor set (`protoc --descriptor_set_out`), used instead of reflection. */
   protoset?: string;
+  /**
+   * For a server read by reflection whose `.proto` files are known all the same (the local sandbox's, shipped with the
+   * extension): the files and import folders the programs of Copy as Code load or compile. Never a schema source.
+   */
+  codeProtos?: { protoFiles: string[]; importPaths: string[] };
 }
 
 /**
