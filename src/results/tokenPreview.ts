@@ -1,4 +1,4 @@
-import { maskKeyId } from '../core/base';
+import { maskKidIn } from '../core/base';
 
 /** The first 10 and last 6 characters of a token; short texts give away at most 4 characters. */
 export function shortenToken(token: string): string {
@@ -24,8 +24,5 @@ export interface SentToken {
  * would mask ordinary words.
  */
 export function scrubSent(text: string, sent: SentToken | undefined): string {
-  const out = scrub(text, sent?.token);
-  const kid = sent?.header.kid;
-  if (typeof kid !== 'string' || kid.length < 8 || !out.includes(kid)) return out;
-  return out.split(kid).join(maskKeyId(kid));
+  return maskKidIn(scrub(text, sent?.token), sent?.header.kid);
 }

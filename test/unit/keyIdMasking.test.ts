@@ -25,6 +25,7 @@ import { startSandbox } from '../../src/sandbox/sandboxServer';
 import type { RunningSandbox, SandboxRequestLog } from '../../src/sandbox/sandboxServer';
 import { distinctKeyPair } from './keyFixtures';
 import { runCliInProcess } from './support/cliRunner';
+import { FLEET_PROTO, INCLUDE_DIR, startGrpcTestServer } from './support/grpcTestServer';
 import { startCannedServer } from './support/testServer';
 
 /** A kid that must never be printed whole; long enough that its masked form shows only its ends. */
@@ -180,6 +181,42 @@ describe('the key id (kid) is shown masked, never whole (spec 5.7)', function ()
     const view = listingView({ id: 'r1', environment: env, listing, canLoadNext: false, canCopyCurl: true, now: Date.now() });
     assertNoKid(JSON.stringify(view), 'the listing view');
     assertNoKid(JSON.stringify(pageErrorView(page, { audience: env.baseUrl, api: 'mds', credentialType: 'external-org' })), 'the error view');
+  });
+
+  it('a gRPC server that echoes a hex-only kid (a service account\'s private_key_id is 40 hex digits): `grpc call` shows it masked, in its text and its --json', async () => {
+    const hexKid = randomBytes(20).toString('hex');
+    const server = await startGrpcTestServer({ reflection: 'none' });
+    try {
+      const keyFile = path.join(dir, 'test-only-grpc-echo.pem');
+      fs.writeFileSync(keyFile, privateKey.export({ type: 'pkcs8', format: 'pem' }), { mode: 0o600 });
+      const flags = ['--target', server.address, '--plaintext', '--aud', 'https://mds.echo.test.invalid', '--private-key', keyFile, '--kid', hexKid, '--iss', ISSUER, '--type', 'external-org',
+        '--state-dir', path.join(dir, 'state'), '--precision', 'milliseconds', '--proto', FLEET_PROTO, '--import-path', INCLUDE_DIR, '--data', '{"device_id": "echo-kid"}'];
+      for (const json of [false, true]) {
+        const run = await runCliInProcess(['grpc', 'call', 'mobility.test.v1.Fleet/GetVehicle', ...flags, ...(json ? ['--json'] : [])]);
+        assert.notEqual(run.code, 0);
+        const all = run.out + run.err;
+        assert.match(all, /UNAUTHENTICATED/);
+        assert.ok(all.includes(`unknown kid ${maskKeyId(hexKid)}`), all);
+        assert.ok(!all.includes(hexKid) && !all.includes(hexKid.slice(8, 32)), `grpc call ${json ? '--json ' : ''}shows the kid:\n${all}`);
+      }
+      assert.equal(server.seen.length, 2, 'both calls reached the server');
+    } finally {
+      await server.close();
+    }
+
+    // Reflection refused with the kid echoed: `grpc list` says why, the kid masked.
+    const refusing = await startGrpcTestServer({ reflectionEchoesKid: true });
+    try {
+      const keyFile = path.join(dir, 'test-only-grpc-echo.pem');
+      const list = await runCliInProcess(['grpc', 'list', '--target', refusing.address, '--plaintext', '--aud', 'https://mds.echo.test.invalid', '--private-key', keyFile, '--kid', hexKid, '--iss', ISSUER, '--type', 'external-org',
+        '--state-dir', path.join(dir, 'state'), '--precision', 'milliseconds']);
+      assert.notEqual(list.code, 0);
+      assert.ok(refusing.seen.length > 0 && refusing.seen.every((c) => c.authorization?.startsWith('Bearer ')), 'the reflection calls carried tokens');
+      assert.ok((list.out + list.err).includes(`unknown kid ${maskKeyId(hexKid)}`), list.out + list.err);
+      assert.ok(!(list.out + list.err).includes(hexKid), `grpc list shows the kid:\n${list.out + list.err}`);
+    } finally {
+      await refusing.close();
+    }
   });
 
   it('a server that echoes the kid back: the CLI and the panel\'s views show it masked', async () => {

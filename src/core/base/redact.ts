@@ -48,6 +48,16 @@ export function maskKeyId(kid: unknown): string {
   return end === 0 ? '…' : `${text.slice(0, end)}…${text.slice(-end)}`;
 }
 
+/**
+ * `text` (a server's, about a request signed with key `kid`) with every occurrence of that kid masked: a server may
+ * echo the key id, which is a secret whatever its shape (a service account's is 40 hex digits, which `redactSecrets`
+ * cannot tell from a digest). A kid under 8 characters is left alone: it would mask ordinary words.
+ */
+export function maskKidIn(text: string, kid: unknown): string {
+  if (typeof kid !== 'string' || kid.length < 8 || !text.includes(kid)) return text;
+  return text.split(kid).join(maskKeyId(kid));
+}
+
 /** The JSON text of a value; undefined for one nested too deeply to serialise (or a function). */
 function safeJson(value: unknown): string | undefined {
   try {

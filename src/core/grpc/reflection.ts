@@ -6,7 +6,7 @@ import * as l10n from '@vscode/l10n';
 import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
 import type * as descriptor from 'protobufjs/ext/descriptor';
-import { isMobilityError, MobilityError } from '../base';
+import { isMobilityError, maskKidIn, MobilityError } from '../base';
 import { reflectionProtos } from './bundledProtos';
 import type { GrpcAuth } from './callAuth';
 import { signCall } from './callAuth';
@@ -92,7 +92,8 @@ export async function reflectSchema(connection: GrpcConnection, options: { auth?
       if (err.code === grpc.status.UNAUTHENTICATED && !options.auth) {
         throw new MobilityError('GRPC_REFLECTION_UNAVAILABLE', l10n.t('The server wants reflection calls authenticated ({0}): give the environment\'s base URL and a credential, or the schema as .proto files or a descriptor set.', err.details), { cause: err });
       }
-      throw new MobilityError('GRPC_FAILED', l10n.t('Server reflection ({0}) failed: {1} {2}.', `grpc.reflection.${version}`, statusName(err.code), err.details));
+      // The server's words may echo the key id of the reflection call's token: masked (spec 5.7).
+      throw new MobilityError('GRPC_FAILED', l10n.t('Server reflection ({0}) failed: {1} {2}.', `grpc.reflection.${version}`, statusName(err.code), maskKidIn(err.details, options.auth?.credential.kid)));
     } finally {
       stream.end();
     }

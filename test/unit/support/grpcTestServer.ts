@@ -35,7 +35,15 @@ export interface GrpcTestServerOptions {
   trust?: TrustStore;
   audience?: string;
   reflectionNeedsToken?: boolean;
+  /** Refuse every reflection call UNAUTHENTICATED, echoing the key id of its token in the status message. */
+  reflectionEchoesKid?: boolean;
   tls?: { key: string; cert: string };
+}
+
+/** The `kid` in the header of the bearer token of `authorization`. */
+function kidOf(authorization: unknown): string {
+  const header = String(authorization ?? '').replace(/^Bearer /, '').split('.')[0];
+  return String((JSON.parse(Buffer.from(header, 'base64url').toString()) as { kid?: unknown }).kid);
 }
 
 function errorInfoStatus(code: number, message: string, rule: string): grpc.Metadata {
@@ -79,6 +87,13 @@ export async function startGrpcTestServer(options: GrpcTestServerOptions = {}): 
           call.on('cancelled', () => cancelled.push(id));
           return;
         }
+        if (id === 'echo-kid') {
+          // A server that echoes the token's key id back, in the message, a trailer and the status details.
+          const kid = kidOf(call.metadata.get('authorization')[0]);
+          const status = errorInfoStatus(grpc.status.UNAUTHENTICATED, `unknown kid ${kid}`, `kid ${kid}`);
+          status.set('x-key-id', kid);
+          return callback({ code: grpc.status.UNAUTHENTICATED, details: `unknown kid ${kid}`, metadata: status });
+        }
         if (id === 'missing') {
           const status = errorInfoStatus(grpc.status.NOT_FOUND, 'no vehicle missing', 'not_found');
           return callback({ code: grpc.status.NOT_FOUND, details: 'no vehicle missing', metadata: status });
@@ -120,6 +135,11 @@ export async function startGrpcTestServer(options: GrpcTestServerOptions = {}): 
         const version = servicePath.includes('v1alpha') ? 'v1alpha' : 'v1';
         if (reflection !== 'both' && reflection !== version) return;
         const wrapped = Object.fromEntries(Object.entries(implementation).map(([name, handler]) => [name, (call: grpc.ServerDuplexStream<unknown, unknown>) => {
+          if (options.reflectionEchoesKid) {
+            seen.push({ path: servicePath, authorization: call.metadata.get('authorization')[0] as string | undefined, metadata: flatten(call.metadata) });
+            call.emit('error', { code: grpc.status.UNAUTHENTICATED, details: `unknown kid ${kidOf(call.metadata.get('authorization')[0])}` });
+            return;
+          }
           void admit(servicePath, call.metadata, options.reflectionNeedsToken === true).then((refused) => {
             if (refused) {
               call.emit('error', refused);
