@@ -8,6 +8,8 @@ interface Entry<T> {
   view: HistoryEntryView;
   /** The whole result, while it is one of the last few. */
   held?: T;
+  /** Sends its request again (a new result): small, so kept after the result is let go of. */
+  again?: () => Promise<unknown>;
 }
 
 /** A bounded history of results `T`, each listed by its `HistoryEntryView`. */
@@ -25,11 +27,11 @@ export class ResultHistory<T> {
    * Adds a result as the newest entry (again at the top if its id is listed already). Returns the results that
    * no longer are kept in full, so that the caller can let go of what they hold.
    */
-  add(view: HistoryEntryView, held: T): T[] {
+  add(view: HistoryEntryView, held: T, again?: () => Promise<unknown>): T[] {
     const released: T[] = [];
     const existing = this.entries.findIndex((e) => e.view.id === view.id);
     if (existing >= 0) this.entries.splice(existing, 1);
-    this.entries.unshift({ view: { ...view, kept: true }, held });
+    this.entries.unshift({ view: { ...view, kept: true, canRunAgain: again !== undefined }, held, ...(again ? { again } : {}) });
     this.entries.forEach((entry, i) => {
       if (i >= this.keptInFull && entry.held !== undefined) {
         released.push(entry.held);
@@ -44,7 +46,12 @@ export class ResultHistory<T> {
   /** Updates the entry of `id` (its summary line after more pages arrived). */
   update(view: HistoryEntryView): void {
     const entry = this.entries.find((e) => e.view.id === view.id);
-    if (entry) entry.view = { ...view, kept: entry.held !== undefined };
+    if (entry) entry.view = { ...view, kept: entry.held !== undefined, canRunAgain: entry.again !== undefined };
+  }
+
+  /** What sends the request of `id` again, kept or not; undefined when it cannot be sent again. */
+  again(id: string): (() => Promise<unknown>) | undefined {
+    return this.entries.find((e) => e.view.id === id)?.again;
   }
 
   /** The whole result of `id`, while it is kept in full. */

@@ -45,6 +45,8 @@ export interface HistoryEntryView {
   line: string;
   /** False once the entry keeps only its summary (older than the last few results): it can be run again, not shown or compared. */
   kept: boolean;
+  /** True when its request can be sent again from the entry (with a fresh token: a new result, on top). */
+  canRunAgain?: boolean;
 }
 
 /** One side of a comparison. */

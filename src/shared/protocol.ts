@@ -91,6 +91,8 @@ export type WebviewMessage =
   | { type: 'fetchHours'; resultId: string }
   /** Show an earlier result of the history again. */
   | { type: 'showHistoryEntry'; resultId: string }
+  /** Send the request of a history entry again (one that keeps its summary only): a new result. */
+  | { type: 'runHistoryEntryAgain'; resultId: string }
   /** Compare two results of the history. */
   | { type: 'compareHistory'; leftId: string; rightId: string };
 
@@ -127,6 +129,7 @@ export function parseWebviewMessage(value: unknown): WebviewMessage | undefined 
       case 'fetchHours':
       case 'copyGrpcurl':
       case 'showHistoryEntry':
+      case 'runHistoryEntryAgain':
         return isShortString(resultId) ? { type, resultId } : undefined;
       case 'compareHistory':
         return isShortString(value.leftId) && isShortString(value.rightId) && value.leftId !== value.rightId ? { type, leftId: value.leftId, rightId: value.rightId } : undefined;

@@ -67,7 +67,7 @@ export class HistorySection {
     }, { 'data-testid': 'history-compare', secondary: true, disabled: this.picked.length !== 2 });
     const rows = this.entries.map((e) => {
       const current = e.id === shownId;
-      const show = h('button', { type: 'button', class: 'page-select', 'data-testid': 'history-show', 'data-id': e.id, 'aria-current': current ? 'true' : undefined, disabled: !e.kept, title: e.kept ? l10n.t('Show this result again') : l10n.t('Only its summary is kept; run the request again') },
+      const show = h('button', { type: 'button', class: 'page-select', 'data-testid': 'history-show', 'data-id': e.id, 'aria-current': current ? 'true' : undefined, disabled: !e.kept, title: e.kept ? l10n.t('Show this result again') : e.canRunAgain ? l10n.t('Only its summary is kept: Run again sends the request again') : l10n.t('Only its summary is kept; run the request again') },
         dataText(`${e.method} ${e.path}`));
       show.addEventListener('click', () => this.post({ type: 'showHistoryEntry', resultId: e.id }));
       // The checkbox's name is for screen readers only; the row shows what it is.
@@ -81,15 +81,19 @@ export class HistorySection {
         if (this.picked.length > 2) this.picked.shift();
         this.renderList(shownId);
       });
+      // A summary-only entry cannot be shown again, but its request can be sent again (a new result, on top).
+      const again = !e.kept && e.canRunAgain
+        ? button(l10n.t('Run again'), () => this.post({ type: 'runHistoryEntryAgain', resultId: e.id }), { 'data-testid': 'history-run-again', 'data-id': e.id, secondary: true, title: l10n.t('Send {0} again with a fresh token', `${e.method} ${e.path}`) })
+        : null;
       return h('tr', { class: current ? 'selected' : undefined, 'data-testid': 'history-entry', 'data-id': e.id },
         h('td', null, pick),
-        h('td', null, show, h('div', { class: 'muted' }, e.title, e.kept ? null : l10n.t(' · summary only'))),
+        h('td', null, show, h('div', { class: 'muted' }, e.title, e.kept ? null : l10n.t(' · summary only')), again),
         h('td', null, statusOf(e)),
         h('td', { class: 'num' }, timeText(e.createdAt)),
         h('td', { 'data-testid': 'history-jti' }, jtiOf(e.jti)));
     });
     this.list.append(
-      h('p', { class: 'muted' }, l10n.t('This session\'s requests in this panel, newest first. The last {0} keep everything and can be shown again and compared; older ones keep their summary only. Nothing here is kept after a reload.', HISTORY_KEPT_IN_FULL)),
+      h('p', { class: 'muted' }, l10n.t('This session\'s requests in this panel, newest first. The last {0} keep everything and can be shown again and compared; older ones keep their summary only, and Run again sends their request again. Nothing here is kept after a reload.', HISTORY_KEPT_IN_FULL)),
       h('div', { class: 'table-scroll' }, h('table', { class: 'pages history-table', 'data-testid': 'history-table' },
         h('thead', null, h('tr', null, h('th', { scope: 'col' }, l10n.t('Compare')), h('th', { scope: 'col' }, l10n.t('Request')), h('th', { scope: 'col' }, l10n.t('Status')), h('th', { scope: 'col' }, l10n.t('Time')), h('th', { scope: 'col' }, l10n.t('Token jti')))),
         h('tbody', null, ...rows))),

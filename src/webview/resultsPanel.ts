@@ -30,6 +30,11 @@ const RUN_AGAIN_COMMANDS = { vehicles: COMMANDS.listVehicles, status: COMMANDS.v
 
 export const LOG = '[results]';
 
+/** Runs the listing command `rerun` names again on `environmentId`. */
+function rerunCommand(environmentId: string, rerun: 'vehicles' | 'status' | undefined): () => Promise<unknown> {
+  return () => Promise.resolve(vscode.commands.executeCommand(RUN_AGAIN_COMMANDS[rerun ?? 'vehicles'], { environmentId }));
+}
+
 
 /** One webview panel: one per environment, plus one for tokens without an environment. */
 export class ResultsPanel implements vscode.Disposable {
@@ -93,7 +98,7 @@ export class ResultsPanel implements vscode.Disposable {
    */
   show(result: HeldResult, title: string, reveal = true): void {
     if (result.view.kind === 'listing' || result.view.kind === 'requestError') {
-      this.history.add(historyEntryOf(result.view, true), result);
+      this.history.add(historyEntryOf(result.view, true), result, this.againOf(result));
     }
     this.display(result, title, reveal);
   }
@@ -251,6 +256,15 @@ export class ResultsPanel implements vscode.Disposable {
       case 'showHistoryEntry':
         this.showFromHistory(message.resultId);
         return;
+      case 'runHistoryEntryAgain': {
+        const again = this.history.again(message.resultId);
+        if (!again) {
+          this.post({ type: 'notice', level: 'error', text: vscode.l10n.t('This request cannot be sent again from the history: send it from where it was sent first.') });
+          return;
+        }
+        await again();
+        return;
+      }
       case 'compareHistory':
         this.compareFromHistory(message.leftId, message.rightId);
         return;
@@ -299,17 +313,18 @@ export class ResultsPanel implements vscode.Disposable {
         return;
       }
       case 'runAgain': {
-        const summary = this.current?.view.summary ?? this.restoredSummary;
-        const environmentId = this.current?.environment?.id ?? summary?.environmentId;
-        if (this.current?.runAgain) {
-          await this.current.runAgain();
-          return;
-        }
-        if (!environmentId || !summary?.canRunAgain) return;
-        await vscode.commands.executeCommand(RUN_AGAIN_COMMANDS[summary.rerun ?? 'vehicles'], { environmentId });
+        const again = this.current ? this.againOf(this.current) : this.restoredSummary?.canRunAgain && this.restoredSummary.environmentId ? rerunCommand(this.restoredSummary.environmentId, this.restoredSummary.rerun) : undefined;
+        await again?.();
         return;
       }
     }
+  }
+
+  /** What "Run again" does for `held`: its own re-send, else the command that listed it (List Vehicles, Vehicle Status). */
+  private againOf(held: HeldResult): (() => Promise<unknown>) | undefined {
+    if (held.runAgain) return held.runAgain;
+    const environmentId = held.environment?.id ?? held.view.summary.environmentId;
+    return held.view.summary.canRunAgain && environmentId ? rerunCommand(environmentId, held.view.summary.rerun) : undefined;
   }
 
   private disposeListeners(): void {

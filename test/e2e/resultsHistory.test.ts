@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import type { FrameLocator } from 'playwright-core';
+import { HISTORY_KEPT_IN_FULL } from '../../src/shared/historyViews';
 import { waitUntil } from '../unit/support/waitUntil';
 import { axeViolations, describeViolations, resultsPanelFrame, webviewWith } from './panelFrame';
 import { useWorkbench } from './session';
@@ -99,5 +100,34 @@ describe('results panel history: every send keeps its result, two compare', () =
     assert.ok(kid.length > 3, 'the token has a kid');
     assert.ok(!historyText.includes(kid) && !header.includes(kid), 'no key id in the history or the header line');
     assert.ok(!/eyJ[\w-]{10,}\.[\w-]{10,}\.[\w-]{10,}/.test(historyText + header), 'no token in the history or the header line');
+  });
+
+  it('sends an entry that keeps its summary only again from the history: a new result on top, with a fresh token', async function () {
+    this.timeout(300_000);
+    const page = wb.page;
+    const frame = await webviewWith(page, '[data-testid="history-entry"]');
+    const start = await entries(frame);
+    assert.equal(start.length, 2, 'the two sends of the test before');
+    // Run again on the result shown until the first send is older than the last few kept in full.
+    for (let n = start.length; n < HISTORY_KEPT_IN_FULL + 1; n++) {
+      await step(page, `Run again (send ${n + 1})`, async () => {
+        await frame.locator('[data-testid="run-again"]').first().click();
+        await waitUntil(`${n + 1} history entries`, () => entries(frame), (e) => e.length === n + 1 && e[0].current, { timeoutMs: 60_000, intervalMs: 300 });
+      });
+    }
+    const before = await entries(frame);
+    const oldest = before[before.length - 1];
+    assert.match(oldest.path, /^GET \/\S*\/vehicles(\?|$)/, 'the oldest is the first send, List Vehicles');
+    const again = frame.locator('[data-testid="history-run-again"]');
+    assert.equal(await again.count(), 1, 'only the entry that keeps its summary only offers Run again');
+    assert.equal(await frame.locator('[data-testid="history-entry"]').last().locator('[data-testid="history-run-again"]').count(), 1);
+    assert.equal(await frame.locator('[data-testid="history-show"]').last().getAttribute('disabled'), '', 'it cannot be shown again');
+
+    await step(page, 'Run again on the oldest entry', () => again.click());
+    const after = await waitUntil('a new entry on top', () => entries(frame), (e) => e.length === before.length + 1 && e[0].current, { timeoutMs: 60_000, intervalMs: 300 });
+    assert.equal(after[0].path, oldest.path, 'the same request');
+    assert.match(after[0].status, /^200\b/);
+    assert.ok(after[0].jti && !before.some((e) => e.jti === after[0].jti), `a fresh token: ${JSON.stringify(after)}`);
+    assert.match(await frame.locator('[data-testid="result-title"]').innerText(), /^Vehicles/);
   });
 });

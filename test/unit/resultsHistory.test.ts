@@ -125,6 +125,23 @@ describe('results panel history and compare', function () {
     assert.throws(() => new ResultHistory(1, 10), /at least two/);
   });
 
+  it('an entry that keeps its summary only can still send its request again; one without a re-send says so', async () => {
+    const history = new ResultHistory<{ n: number }>();
+    const sent: number[] = [];
+    history.add(entry('plain'), { n: -1 });
+    for (let n = 0; n < HISTORY_KEPT_IN_FULL + 1; n++) history.add(entry(`r${n}`), { n }, () => Promise.resolve(sent.push(n)));
+    const oldest = history.entry('r0');
+    assert.deepEqual({ kept: oldest?.kept, canRunAgain: oldest?.canRunAgain }, { kept: false, canRunAgain: true });
+    assert.equal(history.held('r0'), undefined);
+    await history.again('r0')?.();
+    assert.deepEqual(sent, [0], 'the entry\'s own request');
+    history.update({ ...entry('r0'), line: 'updated' });
+    assert.equal(history.entry('r0')?.canRunAgain, true, 'an update keeps it');
+    assert.deepEqual({ kept: history.entry('plain')?.kept, canRunAgain: history.entry('plain')?.canRunAgain }, { kept: false, canRunAgain: false });
+    assert.equal(history.again('plain'), undefined);
+    assert.equal(history.again('unknown'), undefined);
+  });
+
   it('holds a vehicle listing and any other send in the same shape (one builder): every page and its token host-side, none in the view', async () => {
     const result = await send('/vehicles', 'vehicles');
     const fromListing = heldSend(listingView({ id: 'l', environment: env, listing: listingOf(result), canLoadNext: true, canCopyCurl: true, now: 1 }), { environment: env, pages: result.pages, loadNext: () => Promise.resolve({ listing: listingOf(result) }) });
@@ -143,6 +160,8 @@ describe('results panel history and compare', function () {
   it('accepts the history messages of the webview, and no compare of an entry with itself', () => {
     assert.deepEqual(parseWebviewMessage({ type: 'showHistoryEntry', resultId: 'r1', x: 1 }), { type: 'showHistoryEntry', resultId: 'r1' });
     assert.deepEqual(parseWebviewMessage({ type: 'compareHistory', leftId: 'a', rightId: 'b' }), { type: 'compareHistory', leftId: 'a', rightId: 'b' });
+    assert.deepEqual(parseWebviewMessage({ type: 'runHistoryEntryAgain', resultId: 'r1', x: 1 }), { type: 'runHistoryEntryAgain', resultId: 'r1' });
+    assert.equal(parseWebviewMessage({ type: 'runHistoryEntryAgain', resultId: '' }), undefined);
     for (const wrong of [{ type: 'compareHistory', leftId: 'a', rightId: 'a' }, { type: 'compareHistory', leftId: 'a' }, { type: 'showHistoryEntry' }]) assert.equal(parseWebviewMessage(wrong), undefined);
   });
 });
