@@ -50,7 +50,7 @@ export async function sandboxCommand(args: string[], io: CliIo): Promise<number>
     onGrpcCall: values.log ? (entry) => io.err(values.json ? JSON.stringify(entry) : describeGrpcCall(entry)) : undefined,
   });
   if (values.json) {
-    io.out(JSON.stringify({ url: sandbox.url, port: sandbox.port, environments: sandbox.environments.map((e) => ({ name: e.id, api: e.api, stage: e.stage, baseUrl: e.baseUrl, grpcTarget: e.grpcTarget })), demo: { ...sandbox.demo, kid: maskKeyId(sandbox.demo.kid) } }));
+    io.out(JSON.stringify({ url: sandbox.url, port: sandbox.port, environments: sandbox.environments.map((e) => ({ name: e.id, api: e.api, stage: e.stage, baseUrl: e.baseUrl, grpcTarget: e.grpcTarget, ...(e.grpcProtos ? { grpcProtoFiles: e.grpcProtos.protoFiles, grpcImportPaths: e.grpcProtos.importPaths } : {}) })), demo: { ...sandbox.demo, kid: maskKeyId(sandbox.demo.kid) } }));
   } else {
     io.out(describeSandbox(sandbox));
     if (values.grade) io.out(`\nGrading your client: GET ${sandbox.url}${REPORT_PATH} (?format=text) shows the report card so far; Ctrl-C prints it and stops.`);
@@ -66,12 +66,14 @@ export async function sandboxCommand(args: string[], io: CliIo): Promise<number>
 
 function describeSandbox(sandbox: RunningSandbox): string {
   const mds = sandbox.environments.find((e) => e.id === 'mds-staging') ?? sandbox.environments[0];
+  const protos = mds.grpcProtos;
   return [
     `Sandbox provider listening on ${sandbox.url} (Ctrl-C stops it)`,
     '',
     ...sandbox.environments.map((e) => `  ${e.id.padEnd(15)} ${e.api.padEnd(5)} ${e.baseUrl}${e.grpcTarget ? `  gRPC ${e.grpcTarget}` : ''}`),
     '',
     'gRPC: plaintext; services mobility.sandbox.v1.VehicleService (MDS) and MaasVehicleService (MaaS), same tokens as REST (aud = the base URL).',
+    ...(protos ? [`  schema by reflection, or its .proto files (for code --grpc --proto): ${protos.protoFiles.join(' ')} (import path ${protos.importPaths.join(' ')})`] : []),
     `Demo credential (External Organization, kid ${maskKeyId(sandbox.demo.kid)}, iss ${sandbox.demo.issuer}):`,
     `  ${sandbox.demo.credentialFile}`,
     '',

@@ -15,7 +15,7 @@ import { runCliInProcess } from './support/cliRunner';
 import { waitUntil } from './support/waitUntil';
 
 interface SandboxLine {
-  environments: Array<{ name: string; baseUrl: string; grpcTarget: string }>;
+  environments: Array<{ name: string; baseUrl: string; grpcTarget: string; grpcProtoFiles?: string[]; grpcImportPaths?: string[] }>;
   demo: { kid: string; issuer: string; privateKeyFile: string };
 }
 
@@ -80,6 +80,15 @@ describe('CLI sandbox: gRPC', () => {
       client.close();
       assert.equal(listed.error, undefined);
       assert.equal(listed.items.length, 12);
+
+      // Its .proto files, for programs: `code --grpc` writes one with them.
+      const { grpcProtoFiles: protoFiles = [], grpcImportPaths: importPaths = [] } = production;
+      assert.deepEqual(protoFiles.map((f) => path.basename(f)), ['vehicles.proto', 'maas.proto']);
+      for (const file of [...protoFiles, ...importPaths]) assert.ok(fs.existsSync(file), file);
+      const code = await runCliInProcess(['code', 'typescript', '--grpc', 'mobility.sandbox.v1.VehicleService/GetVehicle', '--target', production.grpcTarget, '--plaintext',
+        ...protoFiles.flatMap((f) => ['--proto', f]), ...importPaths.flatMap((d) => ['--import-path', d]), '--aud', production.baseUrl, '--credential', path.join(dir, 'spawned', 'demo-credential.json'), '--data', '{"device_id": "x"}']);
+      assert.equal(code.code, 0, code.err);
+      assert.match(code.out, /loadSync\(\[?\s*"mobility\/sandbox\/v1\/vehicles\.proto"/);
     } finally {
       const exit = new Promise<number | null>((resolve) => child.once('exit', resolve));
       child.kill('SIGINT');
