@@ -1,7 +1,7 @@
 import type { CodeLanguage } from '../core/codegen';
 import { CODE_LANGUAGE_INFO, generateCode, GRPC_CODE_LANGUAGES, grpcCodeProgramFor } from '../core/codegen';
 import { MobilityError } from '../core/base';
-import { encodeMessage, findType, loadProtoFiles, methodCodeShape, parseMessagesJson } from '../core/grpc';
+import { descriptorFileNames, encodeMessage, findType, loadProtoFiles, loadProtoset, methodCodeShape, parseMessagesJson } from '../core/grpc';
 import type { CliIo } from './cliIo';
 import { dataText, parseMetadata } from './grpcCommand';
 import type { CredentialValues } from './options';
@@ -15,6 +15,7 @@ export const CODE_GRPC_OPTIONS = {
   'ca-file': { type: 'string' },
   proto: { type: 'string', multiple: true },
   'import-path': { type: 'string', multiple: true },
+  protoset: { type: 'string' },
   data: { type: 'string' },
   metadata: { type: 'string', multiple: true },
   aud: { type: 'string' },
@@ -28,6 +29,7 @@ type CodeGrpcValues = CredentialValues & {
   'ca-file'?: string;
   proto?: string[];
   'import-path'?: string[];
+  protoset?: string;
   data?: string;
   metadata?: string[];
   aud?: string;
@@ -47,10 +49,14 @@ export async function codeGrpc(language: CodeLanguage, values: CodeGrpcValues, i
   }
   if (values.target === undefined) throw new MobilityError('USAGE', 'code --grpc needs --target <host:port>, the server the program calls.');
   const protoFiles = values.proto ?? [];
-  if (!protoFiles.length) throw new MobilityError('USAGE', 'code --grpc needs the .proto files that define the service (--proto <file>, repeatable): the program loads or compiles them.');
+  if (protoFiles.length && values.protoset !== undefined) throw new MobilityError('USAGE', 'code --grpc takes the schema as --proto files or as one --protoset, not both.');
+  if (!protoFiles.length && values.protoset === undefined) {
+    throw new MobilityError('USAGE', 'code --grpc needs the schema the program loads or compiles: the .proto files that define the service (--proto <file>, repeatable), or a descriptor set (--protoset <file>; `grpc list --target … --protoset-out <file>` writes one from server reflection).');
+  }
   if (values.aud === undefined) throw new MobilityError('USAGE', "code --grpc needs --aud <base-url>: the environment's base URL, the audience REST and gRPC share (spec 5.3).");
   const importPaths = values['import-path'] ?? [];
-  const schema = loadProtoFiles(protoFiles, importPaths);
+  const schema = values.protoset !== undefined ? loadProtoset(values.protoset) : loadProtoFiles(protoFiles, importPaths);
+  const protoset = values.protoset !== undefined ? { file: values.protoset, files: descriptorFileNames(schema) } : undefined;
   const shape = methodCodeShape(schema, method);
   const where = values.data === undefined ? '--data' : `--data ${values.data}`;
   const messages = parseMessagesJson(await dataText(values.data, io), where);
@@ -62,7 +68,7 @@ export async function codeGrpc(language: CodeLanguage, values: CodeGrpcValues, i
   const program = grpcCodeProgramFor(
     environment,
     credential,
-    { ...shape, target: values.target, plaintext: values.plaintext === true, caFile: values['ca-file'], message: messages[0], metadata: parseMetadata(values.metadata ?? []), protoFiles, importPaths },
+    { ...shape, target: values.target, plaintext: values.plaintext === true, caFile: values['ca-file'], message: messages[0], metadata: parseMetadata(values.metadata ?? []), protoFiles, importPaths, ...(protoset ? { protoset } : {}) },
     lifetime,
   );
   io.out(generateCode(language, program).replace(/\n$/, ''));

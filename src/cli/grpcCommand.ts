@@ -1,9 +1,10 @@
 import type { Credential } from '../core/auth';
 import type { Environment } from '../core/environment';
-import { MobilityError } from '../core/base';
+import fs from 'node:fs';
+import { errorMessage, MobilityError } from '../core/base';
 import type { FileClockStore } from '../core/clock';
 import type { GrpcAuth, GrpcCallResult, GrpcConnection, GrpcSchema, MetadataEntries } from '../core/grpc';
-import { callMethod, describeSymbol, findMethod, findType, listServices, loadProtoFiles, loadProtoset, messageTemplate, openConnection, parseMessagesJson, reflectSchema } from '../core/grpc';
+import { callMethod, describeSymbol, descriptorFileNames, findMethod, findType, listServices, loadProtoFiles, loadProtoset, messageTemplate, openConnection, parseMessagesJson, protosetOf, reflectSchema } from '../core/grpc';
 import { refusalExchangeOf } from '../results/grpcRefusal';
 import { scrubSent } from '../results/tokenPreview';
 import type { CliIo } from './cliIo';
@@ -21,6 +22,7 @@ const GRPC_OPTIONS = {
   proto: { type: 'string', multiple: true },
   'import-path': { type: 'string', multiple: true },
   protoset: { type: 'string' },
+  'protoset-out': { type: 'string' },
   aud: { type: 'string' },
   api: { type: 'string' },
   json: { type: 'boolean' },
@@ -98,6 +100,7 @@ async function schemaFrom(values: GrpcValues, connection: GrpcConnection | undef
 
 function list(schema: GrpcSchema, values: GrpcValues, io: CliIo): number {
   const services = listServices(schema);
+  if (values['protoset-out'] !== undefined) writeProtoset(schema, values['protoset-out'], io);
   if (values.json) {
     const reflection = schema.source.kind === 'reflection' ? schema.source.version : null;
     io.out(JSON.stringify({ reflection, services: services.map((s) => ({ name: s.name, methods: s.methods.map(({ name, fullName, clientStreaming, serverStreaming, inputType, outputType }) => ({ name, fullName, clientStreaming, serverStreaming, inputType, outputType })) })) }, null, 2));
@@ -111,6 +114,20 @@ function list(schema: GrpcSchema, values: GrpcValues, io: CliIo): number {
   }
   if (!services.length) io.out('No services.');
   return 0;
+}
+
+/**
+ * `--protoset-out <file>`: the schema read by reflection (or from a descriptor set) written as a descriptor set, for
+ * `code --grpc --protoset` and protoc's `--descriptor_set_in`. On stderr, so that stdout stays the listing.
+ */
+function writeProtoset(schema: GrpcSchema, file: string, io: CliIo): void {
+  const bytes = protosetOf(schema);
+  try {
+    fs.writeFileSync(file, bytes);
+  } catch (err) {
+    throw new MobilityError('USAGE', `Cannot write --protoset-out ${file}: ${errorMessage(err)}. Give a file in a folder you can write to.`);
+  }
+  io.err(`Wrote the schema (${descriptorFileNames(schema).length} files) as a descriptor set to ${file}.`);
 }
 
 function describe(schema: GrpcSchema, symbols: string[], values: GrpcValues, io: CliIo): number {

@@ -18,8 +18,9 @@ Usage:
                         --base-url <url> --api mds|maas <credential> [--query name=value]... [--header 'Name: value']...
                         one complete program that signs a fresh token for every request; it reads the key file from
                         MOBILITY_API_KEY_FILE and the key id from MOBILITY_API_KEY_ID (never written into it)
-  mobility-api code     python|typescript --grpc <package.Service/Method> --target <host:port> --proto <file>...
-                        [--import-path <dir>]... [--plaintext | --ca-file <pem>] [--data '<json>' | @file | -]
+  mobility-api code     python|typescript --grpc <package.Service/Method> --target <host:port>
+                        --proto <file>... [--import-path <dir>]... | --protoset <file>
+                        [--plaintext | --ca-file <pem>] [--data '<json>' | @file | -]
                         [--metadata 'name: value']... --aud <base-url> <credential>
                         the same for one gRPC call (grpcio, @grpc/grpc-js): a fresh token in the metadata of every call
   mobility-api harvest  trips|events|telemetry --from <hour> --to <hour> --out <dir> --base-url <url> <credential>
@@ -36,6 +37,7 @@ Usage:
                         reflection answers without a token unless --grpc-reflection-auth
   mobility-api grpc list     --target <host:port> | --proto <file>... [--import-path <dir>]... | --protoset <file>
                              [--plaintext] [--ca-file <pem>] [--aud <base-url> <credential>] [--json]
+                             [--protoset-out <file>]  the schema (of reflection, say) as a descriptor set, for code --grpc
   mobility-api grpc describe <symbol> [--template] (schema and target options as for list)
   mobility-api grpc call     <package.Service/Method> --target <host:port> --aud <base-url> <credential>
                              [--data '<json>' | --data @file | --data -] [--metadata 'name: value']... [--deadline <s>]

@@ -22,7 +22,13 @@ import { prepareRequest } from './sendRequest';
  * request of a file) or a caller passes; `language` skips the picker. Nothing named: the result shown in the active
  * results panel, else one picked now.
  */
-export type CopyAsCodeArgs = SendRequestArgs & Partial<FileRequestArgs> & { language?: CodeLanguage; kind?: string; method?: string };
+export type CopyAsCodeArgs = SendRequestArgs & Partial<FileRequestArgs> & {
+  language?: CodeLanguage;
+  kind?: string;
+  method?: string;
+  /** A gRPC call to a server known by reflection only: where to save its schema for the program, instead of asking. */
+  protosetPath?: string;
+};
 
 /**
  * Copy as Code: the request as one complete program in the language picked, copied to the
@@ -35,14 +41,14 @@ export function registerCopyAsCode(deps: CommandDeps): vscode.Disposable {
     const named = args !== undefined && (isNamed(args) || args.kind !== undefined);
     // A request of a file: the lens's, or, with nothing named, the one under the cursor of a request file in front (the palette, a key).
     const at = args?.uri !== undefined ? await fileRequestAt({ uri: args.uri, line: args.line ?? 0 }) : named ? undefined : requestFileInFront();
-    if (at?.request.method === 'GRPC') return copyGrpcCode(deps, prepareGrpcFileRequest(deps, at), args?.language);
+    if (at?.request.method === 'GRPC') return copyGrpcCode(deps, prepareGrpcFileRequest(deps, at), args);
     // A gRPC method of the Environments tree: its message template as the request.
     if (args?.kind === 'grpcMethod' && args.method) {
       const { prepared } = await grpcMethodRequest(deps, { environmentId: args.environmentId, method: args.method });
-      return copyGrpcCode(deps, prepared, args.language);
+      return copyGrpcCode(deps, prepared, args);
     }
     const source = named || at ? undefined : shownSource(deps);
-    if (source?.kind === 'grpc') return copyGrpcCode(deps, source.prepared, args?.language);
+    if (source?.kind === 'grpc') return copyGrpcCode(deps, source.prepared, args);
     const prepared = source?.prepared ?? (await requestOf(deps, at ? { ...args, uri: at.document.uri.toString(), line: at.request.line } : (args ?? {})));
     const { CODE_LANGUAGE_INFO, CODE_LANGUAGES, codeProgramFor, generateCode, KEY_FILE_VARIABLE, KEY_ID_VARIABLE } = loadCodegen();
     const language = args?.language ?? (await pickLanguage());
@@ -58,15 +64,19 @@ export function registerCopyAsCode(deps: CommandDeps): vscode.Disposable {
 }
 
 /** Copy as Code on a GRPC request (of a file, a tree method or a result shown): a Python or TypeScript program, to the clipboard. */
-async function copyGrpcCode(deps: CommandDeps, prepared: PreparedGrpcFileRequest, language: CodeLanguage | undefined): Promise<CommandOutcome> {
+async function copyGrpcCode(deps: CommandDeps, prepared: PreparedGrpcFileRequest, args: CopyAsCodeArgs | undefined): Promise<CommandOutcome> {
   const { CODE_LANGUAGE_INFO, CODE_LANGUAGES, KEY_FILE_VARIABLE, KEY_ID_VARIABLE } = loadCodegen();
+  const language = args?.language;
   if (language !== undefined && !CODE_LANGUAGES.includes(language)) throw new MobilityError('USAGE', vscode.l10n.t('Copy as Code writes {0}, not {1}.', CODE_LANGUAGES.join(', '), String(language)));
-  const { code, language: picked, credentialType } = await grpcFileCode(deps, prepared, language);
+  const { code, language: picked, credentialType, savedProtoset } = await grpcFileCode(deps, prepared, language, args?.protosetPath);
   const secrets = credentialType === 'service-account' ? KEY_FILE_VARIABLE : `${KEY_FILE_VARIABLE}, ${KEY_ID_VARIABLE}`;
   await vscode.env.clipboard.writeText(code);
-  deps.log.info(COMMANDS.copyAsCode, `a ${picked} gRPC program for ${prepared.title} on ${prepared.environment.name}`);
-  offerToOpen(vscode.l10n.t('Copied {0} for {1}. It reads its secrets from {2} and signs a fresh token for every call.', CODE_LANGUAGE_INFO[picked].grpcLabel ?? CODE_LANGUAGE_INFO[picked].label, prepared.title, secrets), picked, code);
-  return { ok: true, language: picked, environmentId: prepared.environment.id, title: prepared.title, lines: code.split('\n').length, grpc: true };
+  deps.log.info(COMMANDS.copyAsCode, `a ${picked} gRPC program for ${prepared.title} on ${prepared.environment.name}${savedProtoset ? `, its schema saved to ${savedProtoset}` : ''}`);
+  const label = CODE_LANGUAGE_INFO[picked].grpcLabel ?? CODE_LANGUAGE_INFO[picked].label;
+  offerToOpen(savedProtoset
+    ? vscode.l10n.t('Copied {0} for {1}. It loads the schema the server gave by reflection from {2}, reads its secrets from {3} and signs a fresh token for every call.', label, prepared.title, savedProtoset, secrets)
+    : vscode.l10n.t('Copied {0} for {1}. It reads its secrets from {2} and signs a fresh token for every call.', label, prepared.title, secrets), picked, code);
+  return { ok: true, language: picked, environmentId: prepared.environment.id, title: prepared.title, lines: code.split('\n').length, grpc: true, ...(savedProtoset ? { savedProtoset } : {}) };
 }
 
 /** The notification after a copy, with "Open in Editor" (the program in an untitled editor of its language). */

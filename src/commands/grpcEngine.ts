@@ -5,4 +5,4 @@ import { configureHostL10n } from '../webview/l10nBundle';
 
 configureHostL10n();
 
-export { describeSymbol, encodeMessage, findType, grpcFileCall, GrpcSessions, methodCodeShape, parseMessagesJson, reflectionWantsAuth } from '../core/grpc';
+export { describeSymbol, descriptorFileNames, encodeMessage, findType, grpcFileCall, GrpcSessions, methodCodeShape, parseMessagesJson, protosetOf, reflectionWantsAuth } from '../core/grpc';

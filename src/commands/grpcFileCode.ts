@@ -3,47 +3,72 @@
 // the environment's), the message checked against it before anything is copied.
 import * as vscode from 'vscode';
 import type { Credential } from '../core/auth';
-import type { CodeLanguage } from '../core/codegen';
-import { MobilityError } from '../core/base';
+import type { CodeLanguage, GrpcCodeCall } from '../core/codegen';
+import type { Environment } from '../core/environment';
+import os from 'node:os';
+import { errorMessage, MobilityError } from '../core/base';
 import type { CommandDeps } from './commandDeps';
 import { loadCodegen } from './codegenLoader';
 import type { PreparedGrpcFileRequest } from './preparedRequests';
 import { resolveCredential } from './pickers';
 import { Cancelled } from './registerCommand';
 
-/** The program of the GRPC request `prepared` in `language` (asked when not given). */
-export async function grpcFileCode(deps: CommandDeps, prepared: PreparedGrpcFileRequest, language: CodeLanguage | undefined): Promise<{ code: string; language: CodeLanguage; credentialType: Credential['type'] }> {
+/** What Copy as Code wrote for a GRPC request: the program, and the descriptor set it saved for it (a server known by reflection). */
+export interface GrpcFileCode {
+  code: string;
+  language: CodeLanguage;
+  credentialType: Credential['type'];
+  /** The file the server's schema was saved to, which the program loads. */
+  savedProtoset?: string;
+}
+
+/**
+ * The program of the GRPC request `prepared` in `language` (asked when not given). Its schema: the request's or the
+ * environment's .proto files, the sandbox's own, the environment's descriptor set; else, for a server known by
+ * reflection only (as a provider that publishes no .proto), the schema reflection gave, saved as a descriptor set at
+ * `protosetPath` or where the user picks.
+ */
+export async function grpcFileCode(deps: CommandDeps, prepared: PreparedGrpcFileRequest, language: CodeLanguage | undefined, protosetPath?: string): Promise<GrpcFileCode> {
   const { generateCode, grpcCodeProgramFor, grpcLanguageRefusal } = loadCodegen();
   const picked = language ?? (await pickGrpcLanguage());
   const refusal = grpcLanguageRefusal(picked);
   if (refusal) throw refusal;
   const { environment, call, resolved } = prepared;
-  const protos = programProtos(prepared);
-  if (!protos) {
-    throw new MobilityError('CODE_GRPC_INVALID', vscode.l10n.t('Copy as Code needs the .proto files that define {0}: the program loads (TypeScript) or compiles (Python) them. Add "proto < ./service.proto" above the request (paths relative to the file), or set "protoFiles" in the gRPC settings of {1}.', resolved.method, environment.name));
-  }
   if (resolved.messages.length !== 1) {
     throw new MobilityError('CODE_GRPC_INVALID', vscode.l10n.t('Copy as Code writes a program for one request message, and this request has {0}.', resolved.messages.length));
   }
   const { credential } = await resolveCredential(deps, environment);
-  // The shape (which file defines the service and the request type) comes from the files the program loads.
-  const fromFiles = call.endpoint.protoFiles?.length ? call : { ...call, endpoint: { target: call.endpoint.target, plaintext: call.endpoint.plaintext, ...protos }, ownProtos: true };
-  const shape = await deps.grpc.fileCodeShape(environment, undefined, fromFiles);
+  const protos = programProtos(prepared);
+  let schema: Pick<GrpcCodeCall, 'protoFiles' | 'importPaths' | 'protoset'>;
+  let found: Awaited<ReturnType<typeof deps.grpc.fileCodeShape>>;
+  let savedProtoset: string | undefined;
+  if (protos) {
+    // The shape (which file defines the service and the request type) comes from the files the program loads.
+    const fromFiles = call.endpoint.protoFiles?.length ? call : { ...call, endpoint: { target: call.endpoint.target, plaintext: call.endpoint.plaintext, ...protos }, ownProtos: true };
+    found = await deps.grpc.fileCodeShape(environment, undefined, fromFiles);
+    schema = protos;
+  } else {
+    // The schema the call is sent with: the environment's descriptor set, or server reflection.
+    found = await deps.grpc.fileCodeShape(environment, undefined, call);
+    if (!found.descriptorFiles.length) throw new MobilityError('CODE_GRPC_INVALID', vscode.l10n.t('Copy as Code needs the .proto files that define {0}: add "proto < ./service.proto" above the request, or set "protoFiles" in the gRPC settings of {1}.', resolved.method, environment.name));
+    const file = call.endpoint.protoset ?? (savedProtoset = await saveProtoset(environment, found.protoset(), protosetPath));
+    schema = { protoFiles: [], protoset: { file, files: found.descriptorFiles } };
+  }
   const program = grpcCodeProgramFor(
     environment,
     credential,
     {
-      ...shape,
+      ...found.shape,
       target: call.endpoint.target,
       plaintext: call.endpoint.plaintext === true,
       caFile: call.endpoint.caFile,
       message: resolved.messages[0],
       metadata: resolved.metadata,
-      ...protos,
+      ...schema,
     },
     deps.settings.lifetimeSeconds,
   );
-  return { code: generateCode(picked, program), language: picked, credentialType: credential.type };
+  return { code: generateCode(picked, program), language: picked, credentialType: credential.type, ...(savedProtoset ? { savedProtoset } : {}) };
 }
 
 /**
@@ -55,6 +80,30 @@ function programProtos({ environment, call }: PreparedGrpcFileRequest): { protoF
   const own = environment.grpc;
   if (!call.ownProtos && !call.endpoint.protoset && own?.codeProtos && own.target === call.endpoint.target) return own.codeProtos;
   return undefined;
+}
+
+/**
+ * Saves the schema server reflection gave as a descriptor set, for the program to load: at `given`, else where the
+ * user picks (first offered: the workspace folder, named after the environment). Returns the file's path.
+ */
+async function saveProtoset(environment: Environment, bytes: Uint8Array, given: string | undefined): Promise<string> {
+  let target = given !== undefined ? vscode.Uri.file(given) : undefined;
+  if (!target) {
+    const folder = vscode.workspace.workspaceFolders?.find((f) => f.uri.scheme === 'file')?.uri ?? vscode.Uri.file(os.homedir());
+    target = await vscode.window.showSaveDialog({
+      title: vscode.l10n.t('{0} has no .proto files: save the schema its server gave by reflection, for the program to load', environment.name),
+      defaultUri: vscode.Uri.joinPath(folder, `${environment.id.replace(/[^\w.-]+/g, '-')}.protoset`),
+      filters: { [vscode.l10n.t('Descriptor set')]: ['protoset', 'pb', 'bin'] },
+      saveLabel: vscode.l10n.t('Save Schema'),
+    });
+    if (!target) throw new Cancelled();
+  }
+  try {
+    await vscode.workspace.fs.writeFile(target, bytes);
+  } catch (err) {
+    throw new MobilityError('USAGE', vscode.l10n.t('Could not save the schema to {0}: {1}. Pick a folder you can write to.', target.fsPath, errorMessage(err)));
+  }
+  return target.fsPath;
 }
 
 async function pickGrpcLanguage(): Promise<CodeLanguage> {

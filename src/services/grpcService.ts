@@ -102,15 +102,18 @@ export class GrpcService extends Disposable {
     return sessions.call(id, endpoint, auth, call);
   }
 
-  /** What Copy as Code needs of `method` in the schema `file.endpoint` gives; the message is checked against it. */
-  async fileCodeShape(environment: Environment, auth: GrpcAuth | undefined, file: GrpcFileCall): Promise<MethodCodeShape> {
+  /**
+   * What Copy as Code needs of `method` in the schema `file.endpoint` gives; the message is checked against it. For a
+   * schema of descriptors (reflection, a descriptor set): the names of its files, and the set itself to save.
+   */
+  async fileCodeShape(environment: Environment, auth: GrpcAuth | undefined, file: GrpcFileCall): Promise<{ shape: MethodCodeShape; descriptorFiles: string[]; protoset: () => Uint8Array }> {
     const { sessions, engine } = this.engine();
     const { id, endpoint } = this.sessionOf(environment, file);
     const schema = await sessions.schema(id, endpoint, { auth, deadlineMs: this.settings.timeoutMs, reload: file.ownProtos });
     const shape = engine.methodCodeShape(schema, file.call.method);
     const type = engine.findType(schema, shape.inputType);
     file.call.messages.forEach((m, i) => engine.encodeMessage(type, m, file.call.messages.length > 1 ? `[${i}]` : ''));
-    return shape;
+    return { shape, descriptorFiles: engine.descriptorFileNames(schema), protoset: () => engine.protosetOf(schema) };
   }
 
   /** The environment's own session when the request goes to its endpoint as set, else the environment's file session. */

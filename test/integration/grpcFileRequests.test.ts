@@ -3,6 +3,7 @@
 // gRPC target, an unknown target refused with why, Copy as grpcurl and Copy as Code on the same requests.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import * as vscode from 'vscode';
 import { closeUnsavedUntitled, exportsOf, run } from './extensionApi';
@@ -205,7 +206,7 @@ describe('.http GRPC requests sent from their CodeLens', function () {
     assert.doesNotMatch(restProgram, /import grpc/);
   });
 
-  it('copies a gRPC method of the Environments tree as code, its message the template: the sandbox\'s with its own .proto files, an environment\'s with those set for it; a server read by reflection alone is refused with where to set them', async () => {
+  it('copies a gRPC method of the Environments tree as code, its message the template: the sandbox\'s with its own .proto files, an environment\'s with those set for it, and for a server known by reflection alone its schema saved as a descriptor set', async () => {
     const dir = protoDir();
     // The sandbox's environments read their schema by reflection, and the programs take the sandbox's .proto files,
     // shipped with the extension.
@@ -244,11 +245,16 @@ describe('.http GRPC requests sent from their CodeLens', function () {
       const bound = await run('mobilityApi.bindCredential', { credentialId: demo.id, environmentIds: [...demo.environments, 'grpc-protos', 'grpc-reflection'] });
       assert.equal(bound.ok, true, bound.message);
 
-      const refused = await run('mobilityApi.copyAsCode', { kind: 'grpcMethod', environmentId: 'grpc-reflection', service: 'mobility.sandbox.v1.VehicleService', method: '/mobility.sandbox.v1.VehicleService/GetVehicle', language: 'python' });
-      assert.equal(refused.ok, false);
-      assert.equal(refused.code, 'CODE_GRPC_INVALID');
-      assert.match(refused.message ?? '', /protoFiles/);
-      assert.match(refused.message ?? '', /gRPC by reflection/);
+      // Known by reflection alone (as a provider that publishes no .proto): the schema it gave, saved for the program.
+      const protoset = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'grpc-protoset-')), 'provider.protoset');
+      await vscode.env.clipboard.writeText('');
+      const reflected = await run<Outcome & { grpc?: boolean; savedProtoset?: string }>('mobilityApi.copyAsCode', { kind: 'grpcMethod', environmentId: 'grpc-reflection', service: 'mobility.sandbox.v1.VehicleService', method: '/mobility.sandbox.v1.VehicleService/GetVehicle', language: 'typescript', protosetPath: protoset });
+      assert.equal(reflected.ok, true, reflected.message);
+      assert.equal(reflected.savedProtoset, protoset);
+      assert.ok(fs.statSync(protoset).size > 100, 'the descriptor set is written');
+      const reflectedProgram = await vscode.env.clipboard.readText();
+      assert.ok(reflectedProgram.includes(`loadFileDescriptorSetFromBuffer(readFileSync(${JSON.stringify(protoset)})`), reflectedProgram.slice(0, 3000));
+      assert.match(reflectedProgram, /GetVehicle/);
 
       await vscode.env.clipboard.writeText('');
       const copied = await run<Outcome & { grpc?: boolean; title?: string }>('mobilityApi.copyAsCode', { kind: 'grpcMethod', environmentId: 'grpc-protos', service: 'mobility.sandbox.v1.VehicleService', method: '/mobility.sandbox.v1.VehicleService/GetVehicle', language: 'typescript' });

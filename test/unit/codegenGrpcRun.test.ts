@@ -14,6 +14,9 @@ import type { CredentialType } from '../../src/core/auth/credential';
 import type { Environment } from '../../src/core/environment';
 import type { GrpcCallLog, RunningSandbox } from '../../src/sandbox/sandboxServer';
 import { startSandbox } from '../../src/sandbox/sandboxServer';
+import { openConnection } from '../../src/core/grpc/connection';
+import { reflectSchema } from '../../src/core/grpc/reflection';
+import { descriptorFileNames, methodCodeShape, protosetOf } from '../../src/core/grpc/schema';
 import type { BuiltProgram } from './support/codegenToolchains';
 import { buildProgram, compileTypeScript, missingTools, runProgram } from './support/codegenToolchains';
 
@@ -117,6 +120,39 @@ describe('Copy as Code for gRPC: generated programs against the sandbox', functi
       // The report card graded the four tokens against every rule of spec 5: all accepted.
       const report = sandbox.clientReport()!.requests;
       assert.deepEqual({ accepted: report.accepted - before.accepted, refused: report.refused - before.refused }, { accepted: 4, refused: 0 });
+    });
+
+    it(`${language}: a server known by reflection only: its schema saved as a descriptor set, which the program loads; ListVehicles accepted for two workers`, async function () {
+      skipUnlessInstalled(this, language);
+      const { environment, target } = mds();
+      const connection = openConnection({ address: target, plaintext: true });
+      const schema = await reflectSchema(connection).finally(() => connection.close());
+      const method = 'mobility.sandbox.v1.VehicleService/ListVehicles';
+      const key = makeKey('external-org');
+      const program = grpcCodeProgramFor(environment, { type: 'external-org', issuer: key.issuer }, {
+        ...methodCodeShape(schema, method), target, plaintext: true, message: {}, protoFiles: [], protoset: { file: 'provider.protoset', files: descriptorFileNames(schema) },
+      });
+      const source = generateCode(language, program);
+      assert.ok(!source.includes('.proto"') || language === 'python', 'TypeScript loads no .proto file');
+      const built = buildProgram(language, source, dir, 'reflected');
+      writeFileSync(join(built.cwd, 'provider.protoset'), protosetOf(schema));
+      if (language === 'python') {
+        const protoc = /^ {4}(protoc .*)$/m.exec(source)?.[1];
+        // The sandbox's reflection (@grpc/reflection) names its files by package.
+        assert.match(protoc ?? '', /--descriptor_set_in=provider\.protoset .*--grpc_python_out=\. \S+\.proto/);
+        const run = spawnSync('bash', ['-c', protoc!], { cwd: built.cwd, encoding: 'utf8' });
+        assert.equal(run.status, 0, `${protoc}: ${run.stderr}`);
+      } else {
+        assert.match(source, /loadFileDescriptorSetFromBuffer\(readFileSync\("provider\.protoset"\)/);
+        compileTypeScript([built]);
+      }
+      mkdirSync(join(dir, key.kid));
+      calls.length = 0;
+      const listed = await runProgram(built, { ...key.env, TMPDIR: join(dir, key.kid) });
+      assert.equal(listed.code, 0, `${language} exited ${listed.code}:\n${listed.err}\n${listed.out}`);
+      for (const worker of [1, 2]) assert.ok(listed.out.includes(`worker ${worker}: ${FLEET} messages`), listed.out);
+      const made = calls.filter((c) => c.method.endsWith('/ListVehicles'));
+      assert.deepEqual(made.map((c) => c.status), ['OK', 'OK'], `both calls accepted: ${JSON.stringify(calls)}`);
     });
 
     it(`${language}: without the wait for the next second, rule 6 fails: the program exits non-zero with the status name and message`, async function () {

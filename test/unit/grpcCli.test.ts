@@ -47,6 +47,31 @@ describe('CLI: grpc list, describe and call', function () {
     assert.match(text.out, /^ {2}Echo \(stream mobility\.test\.v1\.Telemetry\) returns \(stream mobility\.test\.v1\.Telemetry\)$/m);
   });
 
+  it('list --protoset-out saves the schema reflection gave as a descriptor set, which list and code --grpc --protoset read', async () => {
+    const protoset = path.join(dir, 'fleet.protoset');
+    const saved = await runCliInProcess(['grpc', 'list', '--target', server.address, '--plaintext', '--protoset-out', protoset]);
+    assert.equal(saved.code, 0, saved.err);
+    assert.match(saved.out, /^mobility\.test\.v1\.Fleet$/m, 'the listing still goes to stdout');
+    assert.match(saved.err, /descriptor set to .*fleet\.protoset/);
+    const offline = await runCliInProcess(['grpc', 'list', '--protoset', protoset, '--json']);
+    assert.equal(offline.code, 0, offline.err);
+    const listed = JSON.parse(offline.out) as { services: { name: string; methods: { name: string }[] }[] };
+    assert.deepEqual(listed.services.map((s) => [s.name, s.methods.map((m) => m.name)]), [['mobility.test.v1.Fleet', ['GetVehicle', 'WatchVehicles', 'UploadTelemetry', 'Echo']]]);
+
+    const code = await runCliInProcess(['code', 'python', '--grpc', GET, '--target', server.address, '--plaintext', '--protoset', protoset, '--aud', AUDIENCE, '--credential', credentialFile, '--data', '{"device_id": "v7"}']);
+    assert.equal(code.code, 0, code.err);
+    assert.match(code.out, /--descriptor_set_in=\S*fleet\.protoset/);
+    const typescript = await runCliInProcess(['code', 'typescript', '--grpc', GET, '--target', server.address, '--plaintext', '--protoset', protoset, '--aud', AUDIENCE, '--credential', credentialFile]);
+    assert.equal(typescript.code, 0, typescript.err);
+    assert.match(typescript.out, /loadFileDescriptorSetFromBuffer\(readFileSync\(".*fleet\.protoset"\)/);
+    const neither = await runCliInProcess(['code', 'python', '--grpc', GET, '--target', server.address, '--plaintext', '--aud', AUDIENCE, '--credential', credentialFile]);
+    assert.equal(neither.code, 2);
+    assert.match(neither.err, /--protoset-out/);
+    const wrongField = await runCliInProcess(['code', 'python', '--grpc', GET, '--target', server.address, '--plaintext', '--protoset', protoset, '--aud', AUDIENCE, '--credential', credentialFile, '--data', '{"nope": 1}']);
+    assert.equal(wrongField.code, 2, 'the message is checked against the descriptor set\'s type');
+    assert.match(wrongField.err, /nope/);
+  });
+
   it('describe prints a service and a message in .proto syntax, and --template a message to fill in', async () => {
     const service = await runCliInProcess(['grpc', 'describe', 'mobility.test.v1.Fleet', '--proto', FLEET_PROTO, '--import-path', INCLUDE_DIR]);
     assert.equal(service.code, 0, service.err);

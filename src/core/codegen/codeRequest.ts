@@ -71,6 +71,11 @@ export interface GrpcCodeRequest {
   /** The names (as in `protoFiles`) of the files that define the service and the request type. */
   serviceProto: string;
   inputProto: string;
+  /**
+   * A descriptor set (path as given) the program takes its schema from instead of .proto files: a server known by
+   * reflection only. `protoFiles` are then the files in the set (given = name), `includeDirs` empty.
+   */
+  protoset?: string;
 }
 
 export type CodeRequest = RestCodeRequest | GrpcCodeRequest;

@@ -26,6 +26,8 @@ export interface GrpcCodeCall {
   metadata?: [string, string][];
   protoFiles: string[];
   importPaths?: string[];
+  /** Instead of `protoFiles`: a descriptor set (path as given) and the names of the files in it. */
+  protoset?: { file: string; files: string[] };
   serverStreaming: boolean;
   clientStreaming?: boolean;
   /** The request type's full name, `package.Message`, and its package (default the service's). */
@@ -96,15 +98,16 @@ export function grpcCodeProgramFor(
   if (!target || Number(target[2]) < 1 || Number(target[2]) > 65535) throw usage(l10n.t('The gRPC target must be host:port, such as grpc.example.com:443 or 127.0.0.1:50051, not "{0}".', call.target));
   if (call.plaintext && !LOOPBACK.test(target[1])) throw usage(l10n.t('Plaintext is only for this computer (localhost, 127.0.0.1, ::1): {0} would receive tokens unencrypted. Use TLS.', target[1]));
   if (call.plaintext && call.caFile) throw usage(l10n.t('A CA file is for TLS: give either plaintext or a CA file, not both.'));
-  if (!call.protoFiles.length) throw usage(l10n.t('Give the .proto files that define {0}: the program loads them (TypeScript) or compiles them with protoc (Python).', m[1]));
+  if (!call.protoFiles.length && !call.protoset) throw usage(l10n.t('Give the .proto files that define {0}: the program loads them (TypeScript) or compiles them with protoc (Python).', m[1]));
   const message = call.message ?? {};
   if (typeof message !== 'object' || message === null || Array.isArray(message)) throw usage(l10n.t('The request message must be one JSON object, such as {"device_id": "…"}.'));
   const metadata = (call.metadata ?? []).map(([name, value]): [string, string] => [name.trim().toLowerCase(), value]);
   if (metadata.some(([name]) => name === 'authorization')) throw usage(l10n.t('Leave out the authorization metadata: the program signs a fresh token for every call (spec 5.1 rule 4).'));
-  const where = layout(call.protoFiles, call.importPaths ?? []);
+  const set = call.protoFiles.length ? undefined : call.protoset;
+  const where = set ? { includeDirs: [], protoFiles: set.files.map((name) => ({ given: name, name })) } : layout(call.protoFiles, call.importPaths ?? []);
   const only = call.protoFiles.length === 1 ? call.protoFiles[0] : undefined;
   const serviceFile = call.serviceFile ?? only;
-  if (serviceFile === undefined) throw usage(l10n.t('Say which of the .proto files defines {0}.', m[1]));
+  if (serviceFile === undefined) throw usage(set ? l10n.t('The descriptor set {0} does not declare {1}.', set.file, m[1]) : l10n.t('Say which of the .proto files defines {0}.', m[1]));
   const serviceProto = protoNameOf(serviceFile, where);
   const inputProto = protoNameOf(call.inputFile ?? serviceFile, where);
   const packageName = m[2] ?? '';
@@ -129,6 +132,7 @@ export function grpcCodeProgramFor(
       protoFiles: where.protoFiles,
       serviceProto,
       inputProto,
+      ...(set ? { protoset: set.file } : {}),
     },
     credential: codeCredentialOf(credential),
     api: environment.api,

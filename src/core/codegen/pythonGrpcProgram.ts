@@ -29,7 +29,7 @@ function moduleOf(protoName: string): { from: string; module: string } {
 
 /** The protoc command lines (Debian's and pip's) that write the `_pb2` and `_pb2_grpc` modules the program imports. */
 function protocLines(request: GrpcCodeRequest): string[] {
-  const includes = request.includeDirs.map((d) => `-I ${word(d)}`).join(' ');
+  const includes = request.protoset ? `--descriptor_set_in=${word(request.protoset)}` : request.includeDirs.map((d) => `-I ${word(d)}`).join(' ');
   const files = request.protoFiles.filter((f) => !f.name.startsWith('google/protobuf/')).map((f) => word(f.given)).join(' ');
   const args = `${includes} --python_out=. --grpc_python_out=. ${files}`;
   return [

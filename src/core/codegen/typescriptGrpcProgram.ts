@@ -12,10 +12,14 @@ export function typescriptGrpcProgram(program: CodeProgram<GrpcCodeRequest>): st
     ...headerLines(program),
     '',
     'Needs Node 20+, @grpc/grpc-js, @grpc/proto-loader and jose (npm install @grpc/grpc-js',
-    '@grpc/proto-loader jose). It loads the .proto files at run time from the include folders',
-    'below, relative to the folder it runs in. Run with `npx tsx <file>.ts`, or compile with tsc',
-    'as an ES module.',
+    ...(request.protoset
+      ? ['@grpc/proto-loader jose). It loads the server\'s schema at run time from the descriptor set', 'below (read by server reflection), relative to the folder it runs in. Run with `npx tsx', '<file>.ts`, or compile with tsc as an ES module.']
+      : ['@grpc/proto-loader jose). It loads the .proto files at run time from the include folders', 'below, relative to the folder it runs in. Run with `npx tsx <file>.ts`, or compile with tsc', 'as an ES module.']),
   ];
+  const options = ['  keepCase: true, // the field names of the .proto files', '  longs: String,', '  enums: String,', '});'];
+  const definition = request.protoset
+    ? [`const definition = protoLoader.loadFileDescriptorSetFromBuffer(readFileSync(${str(request.protoset)}), {`, ...options]
+    : [`const definition = protoLoader.loadSync(${list(request.protoFiles.map((f) => f.name))}, {`, `  includeDirs: ${list(request.includeDirs)},`, ...options];
   const credentials = request.plaintext
     ? ['// Plaintext: this computer only (a token must not cross a network in clear).', 'const client = new Service(TARGET, grpc.credentials.createInsecure());']
     : request.caFile
@@ -65,12 +69,7 @@ export function typescriptGrpcProgram(program: CodeProgram<GrpcCodeRequest>): st
     '',
     ...typescriptKeyLines(program),
     '',
-    `const definition = protoLoader.loadSync(${list(request.protoFiles.map((f) => f.name))}, {`,
-    `  includeDirs: ${list(request.includeDirs)},`,
-    '  keepCase: true, // the field names of the .proto files',
-    '  longs: String,',
-    '  enums: String,',
-    '});',
+    ...definition,
     'const Service = grpc.makeClientConstructor(',
     '  definition[SERVICE] as grpc.ServiceDefinition,',
     '  SERVICE,',

@@ -13,7 +13,7 @@ export type { GrpcFileCall, GrpcFileRequestParts } from './fileRequest';
 export { encodeMessage, parseMessagesJson } from './messageJson';
 export { describeSymbol } from './protoText';
 export { reflectionWantsAuth, reflectSchema } from './reflection';
-export { findMethod, findType, listServices, loadProtoFiles, loadProtoset, methodCodeShape } from './schema';
+export { descriptorFileNames, findMethod, findType, listServices, loadProtoFiles, loadProtoset, methodCodeShape, protosetOf } from './schema';
 export type { GrpcMethodInfo, GrpcSchema, GrpcServiceInfo, MethodCodeShape, SchemaSource } from './schema';
 export { GrpcSessions } from './session';
 export type { GrpcServiceListing } from './session';

@@ -18,6 +18,8 @@ export type SchemaSource =
 export interface GrpcSchema {
   root: protobuf.Root;
   source: SchemaSource;
+  /** The file descriptors it was built from (reflection, a descriptor set): what `protosetOf` writes. */
+  files?: descriptor.IFileDescriptorProto[];
 }
 
 /** One method as `list` shows it. */
@@ -138,9 +140,38 @@ export function methodCodeShape(schema: GrpcSchema, name: string): MethodCodeSha
     clientStreaming: info.clientStreaming,
     inputType: info.inputType,
     inputPackage: namespace ? fullNameOf(namespace) : '',
-    ...(method.parent?.filename ? { serviceFile: method.parent.filename } : {}),
-    ...(input.filename ? { inputFile: input.filename } : {}),
+    ...(method.parent?.filename ? { serviceFile: method.parent.filename } : fileDefining(schema, fullNameOf(method.parent!))),
+    ...(input.filename ? { inputFile: input.filename } : fileDefining(schema, fullNameOf(input), 'inputFile')),
   };
+}
+
+/** The name of the descriptor file that declares `fullName` (a service or a message, nested or not), as `serviceFile` or `inputFile`. */
+function fileDefining(schema: GrpcSchema, fullName: string, key: 'serviceFile' | 'inputFile' = 'serviceFile'): { serviceFile?: string; inputFile?: string } {
+  const wanted = fullName.replace(/^\./, '');
+  for (const file of schema.files ?? []) {
+    const prefix = file.package ? `${file.package}.` : '';
+    const names: string[] = (file.service ?? []).map((s) => `${prefix}${s.name ?? ''}`);
+    const walk = (types: descriptor.IDescriptorProto[] | undefined, within: string) => {
+      for (const type of types ?? []) {
+        names.push(`${within}${type.name ?? ''}`);
+        walk(type.nestedType, `${within}${type.name ?? ''}.`);
+      }
+    };
+    walk(file.messageType, prefix);
+    if (file.name && names.includes(wanted)) return { [key]: file.name };
+  }
+  return {};
+}
+
+/** The names of the files of a schema built from descriptors, in order; empty for one built from .proto files. */
+export function descriptorFileNames(schema: GrpcSchema): string[] {
+  return (schema.files ?? []).map((f) => f.name ?? '').filter(Boolean);
+}
+
+/** The schema's file descriptors as a descriptor set (a `FileDescriptorSet`, as `protoc --descriptor_set_out` writes it). */
+export function protosetOf(schema: GrpcSchema): Uint8Array {
+  if (!schema.files?.length) throw new MobilityError('GRPC_SCHEMA_INVALID', l10n.t('This schema was read from .proto files: give those files instead of a descriptor set.'));
+  return descriptor.FileDescriptorSet.encode(descriptor.FileDescriptorSet.fromObject({ file: schema.files })).finish();
 }
 
 /** The message type of a full name (`package.Message`), or GRPC_METHOD_UNKNOWN. */
@@ -206,7 +237,7 @@ export function schemaFromDescriptors(files: descriptor.IFileDescriptorProto[], 
   try {
     const root = (protobuf.Root as unknown as { fromDescriptor(set: descriptor.IFileDescriptorSet): protobuf.Root }).fromDescriptor({ file: [...byName.values()] });
     restoreMaps(root, mapEntryNames([...byName.values()]));
-    return { root, source };
+    return { root, source, files: [...byName.values()] };
   } catch (err) {
     throw new MobilityError('GRPC_SCHEMA_INVALID', l10n.t('The descriptors do not make a complete schema: {0}.', errorMessage(err)), { cause: err });
   }

@@ -42,7 +42,7 @@ export interface GrpcTestServerOptions {
 
 /** The `kid` in the header of the bearer token of `authorization`. */
 function kidOf(authorization: unknown): string {
-  const header = String(authorization ?? '').replace(/^Bearer /, '').split('.')[0];
+  const header = (typeof authorization === 'string' ? authorization : '').replace(/^Bearer /, '').split('.')[0];
   return String((JSON.parse(Buffer.from(header, 'base64url').toString()) as { kid?: unknown }).kid);
 }
 
