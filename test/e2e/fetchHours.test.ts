@@ -64,7 +64,9 @@ describe('Fetch Hours… in the workbench', function () {
   // Registered before useWorkbench()'s hooks, so that the workbench loads with the environment in the settings.
   before(async () => {
     sandbox = await startSandbox({
-      fleetSize: 4,
+      // Eight vehicles: four could go a day without a trip (2026-07-05), and the test needs hours with items and
+      // empty ones; with eight every run hour of 2025-2027 has at least five of each.
+      fleetSize: 8,
       seed: 11,
       trust: [{ kid, iss, type: 'external-org', publicKey: key.publicKey }],
       faults: [
