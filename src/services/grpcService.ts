@@ -104,12 +104,17 @@ export class GrpcService extends Disposable {
 
   /**
    * What Copy as Code needs of `method` in the schema `file.endpoint` gives; the message is checked against it. For a
-   * schema of descriptors (reflection, a descriptor set): the names of its files, and the set itself to save.
+   * schema of descriptors (reflection, a descriptor set): the names of its files, and the set itself to save. A server
+   * that refuses reflection without a token is asked again with a fresh one of `auth`.
    */
   async fileCodeShape(environment: Environment, auth: GrpcAuth | undefined, file: GrpcFileCall): Promise<{ shape: MethodCodeShape; descriptorFiles: string[]; protoset: () => Uint8Array }> {
     const { sessions, engine } = this.engine();
     const { id, endpoint } = this.sessionOf(environment, file);
-    const schema = await sessions.schema(id, endpoint, { auth, deadlineMs: this.settings.timeoutMs, reload: file.ownProtos });
+    const load = (withAuth: GrpcAuth | undefined) => sessions.schema(id, endpoint, { auth: withAuth, deadlineMs: this.settings.timeoutMs, reload: file.ownProtos });
+    const schema = await load(undefined).catch((err: unknown) => {
+      if (!auth || !engine.reflectionWantsAuth(err)) throw err;
+      return load(auth);
+    });
     const shape = engine.methodCodeShape(schema, file.call.method);
     const type = engine.findType(schema, shape.inputType);
     file.call.messages.forEach((m, i) => engine.encodeMessage(type, m, file.call.messages.length > 1 ? `[${i}]` : ''));
