@@ -1,6 +1,6 @@
 // Copy as Code on a GRPC request (of a `.http` file, a method of the tree, or the result shown): the call as a Python (grpcio) or TypeScript (@grpc/grpc-js)
-// program that signs a fresh token for it, built from the schema the request is sent with (its `proto <` files, or
-// the environment's), the message checked against it before anything is copied.
+// program that signs a fresh token for it, built from the schema the request is sent with (its `proto <` files, the
+// environment's, or what reflection gave, saved as a descriptor set), the message checked against it before anything is copied.
 import * as vscode from 'vscode';
 import type { Credential } from '../core/auth';
 import type { CodeLanguage, GrpcCodeCall } from '../core/codegen';
