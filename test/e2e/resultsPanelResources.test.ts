@@ -18,6 +18,7 @@ import { resultConformanceView } from '../../src/results/conformance';
 import { resultView } from '../../src/results/resultView';
 import { axeViolations, describeViolations } from './panelFrame';
 import { deliverHostMessages as deliver, postedMessages, useStandalonePanel } from './standalonePanelPage';
+import { clearOfPeriodEnd } from '../unit/support/clockBoundary';
 
 const HOUR = 3_600_000;
 
@@ -115,6 +116,7 @@ describe('results panel resource views and conformance (standalone page)', funct
 
   it('says how an hour ended: not processed yet (202), 404 for a future hour, both without a table', async () => {
     const page = await panel.openPanel();
+    await clearOfPeriodEnd(HOUR, 10_000);
     const current = await client.request(environment, credential, { path: `/trips?end_time=${hourText(Date.now())}`, itemsKey: 'trips' });
     const v = viewOf(current, 'res-202', 'Trips · now');
     await show(page, v, current);

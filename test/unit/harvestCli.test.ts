@@ -12,6 +12,7 @@ import type { CliRun } from './support/cliRunner';
 import { runCli } from '../../src/cli/main';
 import type { CliIo } from '../../src/cli/main';
 import { runCliInProcess, spawnBuiltCli } from './support/cliRunner';
+import { clearOfPeriodEnd } from './support/clockBoundary';
 
 const HOUR = 3_600_000;
 const DAY_MS = 24 * HOUR;
@@ -90,7 +91,9 @@ describe('CLI: mobility-api harvest', function () {
     const status: string[] = [];
     let err = '';
     let printed = '';
-    // The hour before the sandbox's world starts (35 days of history) is 404; the two after it are served.
+    // The hour before the sandbox's world starts (35 days of history) is 404; the two after it are served. Not in the
+    // last minute of a UTC day: the world's start moves with the day.
+    await clearOfPeriodEnd(DAY_MS, 60_000);
     const beforeWorld = Math.floor(Date.now() / DAY_MS) * DAY_MS - 35 * DAY_MS - HOUR;
     const [missing, served, last] = [0, 1, 2].map((i) => new Date(beforeWorld + i * HOUR).toISOString().slice(0, 13));
     const io: CliIo = { out: (t) => (printed += `${t}\n`), err: (t) => (err += `${t}\n`), readStdin: () => Promise.resolve(''), env: {}, untilStopped: () => new Promise(() => undefined), statusLine: (t) => status.push(t) };

@@ -19,6 +19,7 @@ import { MAX_CELL_CHARS } from '../../src/results/fieldReaders';
 import { csvTable, eventTable, readEvent, readStop, readTelemetry, readTrip, stopTable, telemetryTable, tripTable } from '../../src/results/resourceReaders';
 import { resultLine, resultView } from '../../src/results/resultView';
 import { MAX_CODES, OTHER_NAME, vehicleColumns } from '../../src/results/vehicleReader';
+import { clearOfPeriodEnd } from './support/clockBoundary';
 
 const HOUR = 3_600_000;
 
@@ -116,6 +117,7 @@ describe('resource readers and tables', function () {
   });
 
   it('names the resource and the outcome in the summary line', async () => {
+    await clearOfPeriodEnd(HOUR, 10_000);
     const current = await get(`/trips?end_time=${hourText(Date.now())}`, 'trips');
     assert.equal(current.outcome, 'not_processed');
     assert.match(view(current).summary.line, /^not processed yet \(202\)( — retry after \d+ s| — try again later)$/);
