@@ -70,7 +70,22 @@ function reportError(err: unknown, io: CliIo): number {
   return 1;
 }
 
+/**
+ * Node's warnings printed as Node prints them, but for DEP0123: @grpc/grpc-js gives a TLS connection to an IP address
+ * target (`grpc … --target 10.0.0.5:443`) that address as its server name, which Node deprecates on every connection.
+ * Nothing a user can act on; every other warning still shows.
+ */
+function withoutIpServerNameWarning(): void {
+  const printers = process.listeners('warning');
+  process.removeAllListeners('warning');
+  process.on('warning', (warning) => {
+    if ((warning as Error & { code?: string }).code === 'DEP0123') return;
+    for (const print of printers) print(warning);
+  });
+}
+
 if (require.main === module) {
+  withoutIpServerNameWarning();
   void runCli(process.argv.slice(2), processIo()).then((code) => {
     process.exitCode = code;
   });

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { writeDemoCredential } from '../../src/sandbox/demoCredential';
 import { TrustStore } from '../../src/sandbox/trustStore';
-import { runCliInProcess } from './support/cliRunner';
+import { runCliInProcess, spawnBuiltCli } from './support/cliRunner';
 import type { GrpcTestServer } from './support/grpcTestServer';
 import { FIXTURES, FLEET_PROTO, INCLUDE_DIR, startGrpcTestServer } from './support/grpcTestServer';
 import { makeTestCertificates } from './support/testCertificates';
@@ -178,6 +178,21 @@ describe('CLI: grpc list, describe and call', function () {
       assert.equal((JSON.parse(trusted.out) as { reflection: string }).reflection, 'v1');
       const remote = await runCliInProcess(['grpc', 'list', '--target', 'example.com:443', '--plaintext']);
       assert.match(remote.err, /Plaintext is only for this computer/);
+    });
+
+    it('the built CLI over TLS to an IP address target prints the listing, without Node\'s DEP0123 warning that grpc-js causes', async () => {
+      assert.match(tlsServer.address, /^127\.0\.0\.1:\d+$/);
+      const run = await spawnBuiltCli(['grpc', 'list', '--target', tlsServer.address, '--ca-file', certificates.caFile]);
+      assert.equal(run.code, 0, run.err);
+      assert.match(run.out, /^mobility\.test\.v1\.Fleet$/m);
+      assert.doesNotMatch(run.err, /DEP0123|DeprecationWarning/, run.err);
+      // Any other warning still shows, as Node prints it.
+      const preload = path.join(dir, 'warn.cjs');
+      fs.writeFileSync(preload, "process.emitWarning('a warning of the test', { type: 'DeprecationWarning', code: 'DEP_TEST_CANARY' });\n");
+      const warned = await spawnBuiltCli(['grpc', 'list', '--target', tlsServer.address, '--ca-file', certificates.caFile], { NODE_OPTIONS: `--require ${preload}` });
+      assert.equal(warned.code, 0, warned.err);
+      assert.match(warned.err, /\[DEP_TEST_CANARY\] DeprecationWarning: a warning of the test/);
+      assert.doesNotMatch(warned.err, /DEP0123/);
     });
   });
 });
