@@ -24,6 +24,8 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 async function expand(page: Page, label: string, level: number): Promise<void> {
   const row = await treeRow(page, 'Environments', label, 30_000, level);
   if ((await row.getAttribute('aria-expanded')) !== 'true') await row.click();
+  // Away from the row: its hover (a tooltip) would otherwise open over the rows below and take the next click.
+  await page.mouse.move(0, 0);
 }
 
 /** The session's token rows (label = jti) whose description says they went out on `request`, e.g. "GET 200 /mds-staging/trips". */

@@ -251,6 +251,7 @@ describe('Fetch Hours… in the workbench', function () {
       for (const [label, level] of [[envName, 1], ['Endpoints', 2]] as const) {
         const row = await treeRow(page, 'Environments', label, 30_000, level);
         if ((await row.getAttribute('aria-expanded')) !== 'true') await row.click();
+        await page.mouse.move(0, 0); // no tooltip of the row over the next one
       }
     });
     await step(page, 'Vehicles has no Fetch Hours…', async () => {

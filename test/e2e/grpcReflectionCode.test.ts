@@ -11,11 +11,13 @@ import type { RunningSandbox } from '../../src/sandbox/sandboxServer';
 import { keyFixture } from '../unit/keyFixtures';
 import { waitUntil } from '../unit/support/waitUntil';
 import { e2eFolders, useWorkbench } from './session';
-import { answerInputBox, answerPathDialog, clickNotificationButton, openViewContainer, pickQuickPickItem, runCommand, step, treeRow, treeRows, waitForNotification } from './workbench';
+import { answerInputBox, answerPathDialog, clickNotificationButton, closeAllEditors, openViewContainer, pickQuickPickItem, runCommand, step, treeRow, treeRows, waitForNotification } from './workbench';
 
 async function expand(page: Page, label: string, level: number): Promise<void> {
   const row = await treeRow(page, 'Environments', label, 30_000, level);
   if ((await row.getAttribute('aria-expanded')) !== 'true') await row.click();
+  // Away from the row: its hover (a tooltip) would otherwise open over the rows below and take the next click.
+  await page.mouse.move(0, 0);
 }
 
 /** The text of the active editor as the user sees it (Monaco renders only what is on screen). */
@@ -109,5 +111,7 @@ describe('Copy as Code for a gRPC server known by reflection alone', function ()
       assert.ok(text.includes(JSON.stringify(saved)), `the program loads the saved file: ${text.slice(0, 1500)}`);
       assert.ok(!text.includes(kid), 'no key id in the program');
     });
+    // The program's editor is untitled and unsaved: closed without saving, so that no later window restores it.
+    await step(page, 'close the program\'s editor without saving', () => closeAllEditors(page));
   });
 });

@@ -9,6 +9,8 @@ import { waitUntil } from '../unit/support/waitUntil';
 async function expand(page: Page, label: string, level: number): Promise<void> {
   const row = await treeRow(page, 'Environments', label, 30_000, level);
   if ((await row.getAttribute('aria-expanded')) !== 'true') await row.click();
+  // Away from the row: its hover (a tooltip) would otherwise open over the rows below and take the next click.
+  await page.mouse.move(0, 0);
 }
 
 /** The text of the active editor as the user sees it, line by line (Monaco renders only what is on screen). */
