@@ -266,7 +266,8 @@ export async function pickQuickPickItem(page: Page, label: string, timeoutMs = 2
     }
     await page.waitForTimeout(200);
   }
-  await input.fill(label, { timeout: 5000 });
+  // Up to the whole timeout: on a loaded machine the quick input can stay inert a few seconds while it settles.
+  await input.fill(label, { timeout: timeoutMs });
   const row = page.locator(QUICK_INPUT_ROWS).filter({ has: page.locator('.label-name', { hasText: escapeRegExp(label) }) }).first();
   try {
     await row.waitFor({ timeout: timeoutMs });
