@@ -7,6 +7,7 @@ import { waitUntil } from '../unit/support/waitUntil';
 import { e2eFolders, useWorkbench } from './session';
 import {
   answerInputBox,
+  expandTreeRow,
   openViewContainer,
   pickQuickPickItem,
   quickInputState,
@@ -19,14 +20,6 @@ import {
 } from './workbench';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-
-/** Expands a collapsed tree row. */
-async function expand(page: Page, label: string, level: number): Promise<void> {
-  const row = await treeRow(page, 'Environments', label, 30_000, level);
-  if ((await row.getAttribute('aria-expanded')) !== 'true') await row.click();
-  // Away from the row: its hover (a tooltip) would otherwise open over the rows below and take the next click.
-  await page.mouse.move(0, 0);
-}
 
 /** The session's token rows (label = jti) whose description says they went out on `request`, e.g. "GET 200 /mds-staging/trips". */
 async function tokenRows(page: Page, request: RegExp): Promise<string[]> {
@@ -72,8 +65,8 @@ describe('exploring endpoints in the workbench', function () {
     await step(page, 'see the lens above the request', () => lens.waitFor({ timeout: 30_000 }));
     await step(page, 'expand the environment\'s tokens', async () => {
       await lens.click();
-      await expand(page, 'Sandbox · MDS staging', 2);
-      await expand(page, 'Tokens this session', 3);
+      await expandTreeRow(page, 'Environments', 'Sandbox · MDS staging', 2);
+      await expandTreeRow(page, 'Environments', 'Tokens this session', 3);
     });
     const sent = new RegExp(`GET 200 /mds-staging/trips\\?end_time=${hour}`);
     let jtis: string[] = [];
@@ -93,8 +86,8 @@ describe('exploring endpoints in the workbench', function () {
     const page = wb.page;
     await step(page, 'open Endpoints under Sandbox · MDS staging and click Trips', async () => {
       await openViewContainer(page, 'Mobility API');
-      await expand(page, 'Sandbox · MDS staging', 2);
-      await expand(page, 'Endpoints', 3);
+      await expandTreeRow(page, 'Environments', 'Sandbox · MDS staging', 2);
+      await expandTreeRow(page, 'Environments', 'Endpoints', 3);
       await (await treeRow(page, 'Environments', 'Trips', 30_000, 4)).click();
     });
     let offered = '';

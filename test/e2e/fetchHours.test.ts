@@ -16,7 +16,7 @@ import { keyFixture } from '../unit/keyFixtures';
 import { heatmapStatesAlike, measureHeatmapStates, measurePanelContrast } from './panelContrast';
 import { axeViolations, describeViolations, resultsPanelFrame, webviewWith } from './panelFrame';
 import { e2eFolders, useWorkbench } from './session';
-import { answerInputBox, answerPathDialog, clickNotificationButton, openViewContainer, pickQuickPickItem, quickInputState, runCommand, runCommandAndPick, step, treeRow, waitForNotification } from './workbench';
+import { addPastedCredential, answerInputBox, answerPathDialog, chooseMenuItem, clickNotificationButton, expandTreeRow, openViewContainer, pickQuickPickItem, quickInputState, runCommand, runCommandAndPick, step, treeRow, waitForNotification } from './workbench';
 
 interface ManifestOnDisk {
   format: string;
@@ -96,18 +96,7 @@ describe('Fetch Hours… in the workbench', function () {
       await openViewContainer(page, 'Mobility API');
       await treeRow(page, 'Environments', envName);
     });
-    await step(page, 'add a credential the provider trusts and bind it', async () => {
-      await runCommand(page, 'Mobility API: Add Credential');
-      await pickQuickPickItem(page, 'External Organization');
-      await pickQuickPickItem(page, 'Paste it');
-      await answerInputBox(page, key.pkcs8, /Paste/);
-      await answerInputBox(page, kid, /Key id/);
-      await answerInputBox(page, iss, /Issuer/);
-      await answerInputBox(page, 'Harvest credential', /name/);
-      await pickQuickPickItem(page, envName);
-      await page.keyboard.press('Enter');
-      await waitForNotification(page, /Stored "Harvest credential"/);
-    });
+    await step(page, 'add a credential the provider trusts and bind it', () => addPastedCredential(page, { pkcs8: key.pkcs8, kid, iss, name: 'Harvest credential', environment: envName }));
     await step(page, 'run Fetch Hours… for Trips', async () => {
       await runCommandAndPick(page, 'Mobility API: Fetch Hours…', envName);
       await pickQuickPickItem(page, 'Trips');
@@ -248,11 +237,8 @@ describe('Fetch Hours… in the workbench', function () {
     };
     await step(page, 'open the provider\'s Endpoints', async () => {
       await openViewContainer(page, 'Mobility API');
-      for (const [label, level] of [[envName, 1], ['Endpoints', 2]] as const) {
-        const row = await treeRow(page, 'Environments', label, 30_000, level);
-        if ((await row.getAttribute('aria-expanded')) !== 'true') await row.click();
-        await page.mouse.move(0, 0); // no tooltip of the row over the next one
-      }
+      await expandTreeRow(page, 'Environments', envName, 1);
+      await expandTreeRow(page, 'Environments', 'Endpoints', 2);
     });
     await step(page, 'Vehicles has no Fetch Hours…', async () => {
       const items = await menuItems(await treeRow(page, 'Environments', 'Vehicles', 30_000, 3));
@@ -262,11 +248,7 @@ describe('Fetch Hours… in the workbench', function () {
     await step(page, 'Trips has it, and it asks for the range of Trips of the provider', async () => {
       const items = await menuItems(await treeRow(page, 'Environments', 'Trips', 30_000, 3));
       assert.ok(items.includes('Fetch Hours…'), items.join(' | '));
-      // The menu takes the keyboard: move to the item and press Enter, as a keyboard user does (a click can land before the menu listens).
-      const item = page.locator('.context-view .monaco-menu .action-menu-item', { hasText: 'Fetch Hours…' }).first();
-      await item.hover();
-      await until('the item is focused', async () => (await item.evaluate((el) => el.classList.contains('focused') || !!el.closest('.focused'))), 10_000);
-      await page.keyboard.press('Enter');
+      await chooseMenuItem(page, 'Fetch Hours…');
       await until('the first hour of Trips is asked', async () => { const q = await quickInputState(page); return /first hour/.test(q?.message ?? '') && (q?.title ?? '').includes(`Trips · ${envName}`); }, 60_000);
       await page.keyboard.press('Escape');
     });

@@ -4,28 +4,13 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Page } from 'playwright-core';
 import * as descriptor from 'protobufjs/ext/descriptor';
 import { startSandbox } from '../../src/sandbox/sandboxServer';
 import type { RunningSandbox } from '../../src/sandbox/sandboxServer';
 import { keyFixture } from '../unit/keyFixtures';
 import { waitUntil } from '../unit/support/waitUntil';
 import { e2eFolders, useWorkbench } from './session';
-import { answerInputBox, answerPathDialog, clickNotificationButton, closeAllEditors, openViewContainer, pickQuickPickItem, runCommand, step, treeRow, treeRows, waitForNotification } from './workbench';
-
-async function expand(page: Page, label: string, level: number): Promise<void> {
-  const row = await treeRow(page, 'Environments', label, 30_000, level);
-  if ((await row.getAttribute('aria-expanded')) !== 'true') await row.click();
-  // Away from the row: its hover (a tooltip) would otherwise open over the rows below and take the next click.
-  await page.mouse.move(0, 0);
-}
-
-/** The text of the active editor as the user sees it (Monaco renders only what is on screen). */
-async function editorText(page: Page): Promise<string> {
-  const lines = page.locator('.editor-group-container.active .monaco-editor .view-lines .view-line');
-  const tops = await lines.evaluateAll((els) => els.map((e) => ({ top: parseFloat((e as HTMLElement).style.top || '0'), text: (e.textContent ?? '').replace(/\u00a0/g, ' ') })));
-  return tops.sort((a, b) => a.top - b.top).map((l) => l.text).join('\n');
-}
+import { activeEditorLines, addPastedCredential, answerPathDialog, chooseMenuItem, clickNotificationButton, closeAllEditors, expandTreeRow, openViewContainer, pickQuickPickItem, step, treeRow, treeRows, waitForNotification } from './workbench';
 
 describe('Copy as Code for a gRPC server known by reflection alone', function () {
   this.timeout(300_000);
@@ -63,33 +48,18 @@ describe('Copy as Code for a gRPC server known by reflection alone', function ()
       await openViewContainer(page, 'Mobility API');
       await treeRow(page, 'Environments', envName);
     });
-    await step(page, 'add a credential the provider trusts and bind it', async () => {
-      await runCommand(page, 'Mobility API: Add Credential');
-      await pickQuickPickItem(page, 'External Organization');
-      await pickQuickPickItem(page, 'Paste it');
-      await answerInputBox(page, key.pkcs8, /Paste/);
-      await answerInputBox(page, kid, /Key id/);
-      await answerInputBox(page, iss, /Issuer/);
-      await answerInputBox(page, 'Reflection credential', /name/);
-      await pickQuickPickItem(page, envName);
-      await page.keyboard.press('Enter');
-      await waitForNotification(page, /Stored "Reflection credential"/);
-    });
+    await step(page, 'add a credential the provider trusts and bind it', () => addPastedCredential(page, { pkcs8: key.pkcs8, kid, iss, name: 'Reflection credential', environment: envName }));
     await step(page, `expand ${envName} → gRPC → VehicleService`, async () => {
-      await expand(page, envName, 1);
-      await expand(page, 'gRPC', 2);
-      await expand(page, 'VehicleService', 3);
+      await expandTreeRow(page, 'Environments', envName, 1);
+      await expandTreeRow(page, 'Environments', 'gRPC', 2);
+      await expandTreeRow(page, 'Environments', 'VehicleService', 3);
       const rows = await waitUntil('the methods of VehicleService', () => treeRows(page, 'Environments'), (r) => r.some((x) => x.label === 'GetVehicle' && x.level === 4), { timeoutMs: 30_000, intervalMs: 300 });
       assert.match(rows.find((r) => r.label === 'gRPC' && r.level === 2)?.description ?? '', /reflection v1/);
     });
     await step(page, 'run Copy as Code from the context menu of GetVehicle, in TypeScript', async () => {
       const row = await treeRow(page, 'Environments', 'GetVehicle', 30_000, 4);
       await row.click({ button: 'right' });
-      const item = page.locator('.context-view .monaco-menu .action-menu-item', { hasText: 'Copy as Code' }).first();
-      await item.waitFor({ timeout: 30_000 });
-      await item.hover();
-      await waitUntil('the menu item is focused', () => item.evaluate((el) => el.classList.contains('focused') || !!el.closest('.focused')), (focused) => focused, { timeoutMs: 10_000, intervalMs: 100 });
-      await page.keyboard.press('Enter');
+      await chooseMenuItem(page, 'Copy as Code');
       await pickQuickPickItem(page, 'TypeScript / Node (jose + @grpc/grpc-js)');
     });
     await step(page, 'save the schema in the Save dialog, which offers the workspace folder', () =>
@@ -100,14 +70,14 @@ describe('Copy as Code for a gRPC server known by reflection alone', function ()
       const copied = /Copied TypeScript .* loads the schema the server gave by reflection from .*\.protoset/;
       await waitForNotification(page, copied);
       await clickNotificationButton(page, copied, 'Open in Editor');
-      await waitUntil('the program in an editor', () => editorText(page), (t) => t.includes('gRPC mobility.sandbox.v1.VehicleService/GetVehicle'), { timeoutMs: 30_000, intervalMs: 300 });
+      await waitUntil('the program in an editor', async () => (await activeEditorLines(page)).join('\n'), (t) => t.includes('gRPC mobility.sandbox.v1.VehicleService/GetVehicle'), { timeoutMs: 30_000, intervalMs: 300 });
       // Monaco draws the lines on screen only: find the line that loads the schema, which scrolls to it.
       await page.locator('.editor-group-container.active .monaco-editor').first().click();
       await page.keyboard.press('Control+f');
       await page.keyboard.type('loadFileDescriptorSetFromBuffer');
       await page.keyboard.press('Enter');
       await page.keyboard.press('Escape');
-      const text = await waitUntil('the line that loads the descriptor set', () => editorText(page), (t) => t.includes('loadFileDescriptorSetFromBuffer'), { timeoutMs: 30_000, intervalMs: 300 });
+      const text = await waitUntil('the line that loads the descriptor set', async () => (await activeEditorLines(page)).join('\n'), (t) => t.includes('loadFileDescriptorSetFromBuffer'), { timeoutMs: 30_000, intervalMs: 300 });
       assert.ok(text.includes(JSON.stringify(saved)), `the program loads the saved file: ${text.slice(0, 1500)}`);
       assert.ok(!text.includes(kid), 'no key id in the program');
     });

@@ -1,24 +1,9 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import type { Page } from 'playwright-core';
 import { webviewWith } from './panelFrame';
 import { useWorkbench } from './session';
-import { closeAllEditors, openViewContainer, runCommand, runCommandAndPick, step, treeRow, treeRows, waitForNotification } from './workbench';
+import { activeEditorLines, chooseMenuItem, closeAllEditors, expandTreeRow, openViewContainer, runCommand, runCommandAndPick, step, treeRow, treeRows, waitForNotification } from './workbench';
 import { waitUntil } from '../unit/support/waitUntil';
-
-async function expand(page: Page, label: string, level: number): Promise<void> {
-  const row = await treeRow(page, 'Environments', label, 30_000, level);
-  if ((await row.getAttribute('aria-expanded')) !== 'true') await row.click();
-  // Away from the row: its hover (a tooltip) would otherwise open over the rows below and take the next click.
-  await page.mouse.move(0, 0);
-}
-
-/** The text of the active editor as the user sees it, line by line (Monaco renders only what is on screen). */
-async function editorLines(page: Page): Promise<string[]> {
-  const lines = page.locator('.editor-group-container.active .monaco-editor .view-lines .view-line');
-  const tops = await lines.evaluateAll((els) => els.map((e) => ({ top: parseFloat((e as HTMLElement).style.top || '0'), text: (e.textContent ?? '').replace(/\u00a0/g, ' ') })));
-  return tops.sort((a, b) => a.top - b.top).map((l) => l.text);
-}
 
 /** Tree → gRPC → service → method → Send gRPC Request → the GRPC request in a `.http` editor → sent from its CodeLens. */
 describe('gRPC in the Environments tree', function () {
@@ -34,9 +19,9 @@ describe('gRPC in the Environments tree', function () {
       await runCommandAndPick(page, 'Mobility API: Select Environment', 'Sandbox · MDS staging');
     });
     await step(page, 'expand Sandbox · MDS staging → gRPC → VehicleService', async () => {
-      await expand(page, 'Sandbox · MDS staging', 2);
-      await expand(page, 'gRPC', 3);
-      await expand(page, 'VehicleService', 4);
+      await expandTreeRow(page, 'Environments', 'Sandbox · MDS staging', 2);
+      await expandTreeRow(page, 'Environments', 'gRPC', 3);
+      await expandTreeRow(page, 'Environments', 'VehicleService', 4);
     });
     await step(page, 'see where the services came from, and the methods with their kinds', async () => {
       const rows = await waitUntil('the methods of VehicleService', () => treeRows(page, 'Environments'), (r) => r.some((x) => x.label === 'GetVehicle' && x.level === 5), { timeoutMs: 30_000, intervalMs: 300 });
@@ -47,16 +32,11 @@ describe('gRPC in the Environments tree', function () {
     await step(page, 'run Send gRPC Request… from the context menu of ListVehicles', async () => {
       const row = await treeRow(page, 'Environments', 'ListVehicles', 30_000, 5);
       await row.click({ button: 'right' });
-      // The menu takes the keyboard: move to the item and press Enter, as a keyboard user does.
-      const item = page.locator('.context-view .monaco-menu .action-menu-item', { hasText: 'Send gRPC Request…' }).first();
-      await item.waitFor({ timeout: 30_000 });
-      await item.hover();
-      await waitUntil('the menu item is focused', () => item.evaluate((el) => el.classList.contains('focused') || !!el.closest('.focused')), (focused) => focused, { timeoutMs: 10_000, intervalMs: 100 });
-      await page.keyboard.press('Enter');
+      await chooseMenuItem(page, 'Send gRPC Request…');
     });
     await step(page, 'see the GRPC request with its message template in an untitled .http editor', async () => {
       await page.locator('.tabs-container .tab', { hasText: 'grpc-ListVehicles.http' }).first().waitFor({ timeout: 30_000 });
-      const lines = await waitUntil('the request in the editor', () => editorLines(page), (l) => l[0] === 'GRPC {{grpcTarget}}/mobility.sandbox.v1.VehicleService/ListVehicles', { timeoutMs: 20_000, intervalMs: 200 });
+      const lines = await waitUntil('the request in the editor', () => activeEditorLines(page), (l) => l[0] === 'GRPC {{grpcTarget}}/mobility.sandbox.v1.VehicleService/ListVehicles', { timeoutMs: 20_000, intervalMs: 200 });
       assert.deepEqual(lines.slice(0, 3), ['GRPC {{grpcTarget}}/mobility.sandbox.v1.VehicleService/ListVehicles', '', '{}'], 'the request line, then the template of ListVehiclesRequest');
       await page.locator('.statusbar-item', { hasText: /^HTTP$/ }).first().waitFor({ timeout: 20_000 });
     });

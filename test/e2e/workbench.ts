@@ -352,6 +352,47 @@ export async function treeRow(page: Page, viewTitle: string, label: string, time
   return row;
 }
 
+/** Expands the row `label` of a tree view (at `level`) unless it is expanded already. */
+export async function expandTreeRow(page: Page, viewTitle: string, label: string, level: number): Promise<void> {
+  const row = await treeRow(page, viewTitle, label, 30_000, level);
+  if ((await row.getAttribute('aria-expanded')) !== 'true') await row.click();
+  // Away from the row: its hover (a tooltip) would otherwise open over the rows below and take the next click.
+  await page.mouse.move(0, 0);
+}
+
+/**
+ * Chooses `label` in the context menu that is open, as a keyboard user does: the item is focused, then Enter (a click
+ * can land before the menu listens).
+ */
+export async function chooseMenuItem(page: Page, label: string): Promise<void> {
+  const item = page.locator('.context-view .monaco-menu .action-menu-item', { hasText: label }).first();
+  await item.waitFor({ timeout: 30_000 });
+  await item.hover();
+  await waitUntil('the menu item is focused', () => item.evaluate((el) => el.classList.contains('focused') || !!el.closest('.focused')), (focused) => focused, { timeoutMs: 10_000, intervalMs: 100 });
+  await page.keyboard.press('Enter');
+}
+
+/** The lines of the active editor as the user sees them, top to bottom (Monaco renders only the lines on screen). */
+export async function activeEditorLines(page: Page): Promise<string[]> {
+  const lines = page.locator('.editor-group-container.active .monaco-editor .view-lines .view-line');
+  const tops = await lines.evaluateAll((els) => els.map((e) => ({ top: parseFloat((e as HTMLElement).style.top || '0'), text: (e.textContent ?? '').replace(/\u00a0/g, ' ') })));
+  return tops.sort((a, b) => a.top - b.top).map((l) => l.text);
+}
+
+/** Add Credential, step by step: an External Organization key pasted as PEM, named `name` and bound to `environment`. */
+export async function addPastedCredential(page: Page, credential: { pkcs8: string; kid: string; iss: string; name: string; environment: string }): Promise<void> {
+  await runCommand(page, 'Mobility API: Add Credential');
+  await pickQuickPickItem(page, 'External Organization');
+  await pickQuickPickItem(page, 'Paste it');
+  await answerInputBox(page, credential.pkcs8, /Paste/);
+  await answerInputBox(page, credential.kid, /Key id/);
+  await answerInputBox(page, credential.iss, /Issuer/);
+  await answerInputBox(page, credential.name, /name/);
+  await pickQuickPickItem(page, credential.environment);
+  await page.keyboard.press('Enter');
+  await waitForNotification(page, `Stored "${credential.name}"`);
+}
+
 /**
  * The content of a webview (the inner frame that holds the extension's HTML). With several webviews open,
  * `index` picks one in document order; the one in the active editor group is usually the last.
