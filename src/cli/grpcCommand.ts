@@ -6,11 +6,10 @@ import type { FileClockStore } from '../core/clock';
 import type { GrpcAuth, GrpcCallResult, GrpcConnection, GrpcSchema, MetadataEntries } from '../core/grpc';
 import { callMethod, describeSymbol, descriptorFileNames, findMethod, findType, listServices, loadProtoFiles, loadProtoset, messageTemplate, openConnection, parseMessagesJson, protosetOf, reflectSchema } from '../core/grpc';
 import { refusalExchangeOf } from '../results/grpcRefusal';
-import { scrubSent } from '../results/tokenPreview';
 import type { CliIo } from './cliIo';
 import { apiFrom, CREDENTIAL_OPTIONS, environmentFrom, issuerFrom, loadCredential, parse, positiveNumber, readFile } from './options';
-import { formatGrpcResult, grpcResultJson } from './grpcOutput';
-import { formatRefusal, fromServer } from './output';
+import { formatGrpcResult, grpcResultJson, grpcServerLine } from './grpcOutput';
+import { formatRefusal } from './output';
 import { printUsage } from './usage';
 
 /** The options of every `grpc` subcommand. */
@@ -164,7 +163,7 @@ export function parseMetadata(list: string[]): MetadataEntries {
 export async function printCall(result: GrpcCallResult, values: { json?: boolean }, io: CliIo, signing: Signing | undefined): Promise<number> {
   io.out(values.json ? JSON.stringify(grpcResultJson(result), null, 2) : formatGrpcResult(result));
   if (result.status.code === 0) return 0;
-  io.err(`mobility-api: ${result.status.name}: ${fromServer(scrubSent(result.status.message, result.token), 500)}`);
+  io.err(`mobility-api: ${result.status.name}: ${grpcServerLine(result, result.status.message, 500)}`);
   const exchange = refusalExchangeOf(result);
   if (exchange && signing) {
     const refusal = await formatRefusal(exchange, signing.environment, signing.credential, signing.store);

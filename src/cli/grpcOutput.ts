@@ -28,16 +28,21 @@ export function grpcResultJson(result: GrpcCallResult): Record<string, unknown> 
   };
 }
 
+/** One line of server text, as `fromServer` prints it, with the call's own token and kid scrubbed first. */
+export function grpcServerLine(result: GrpcCallResult, text: string, max: number): string {
+  return fromServer(scrubSent(text, result.token), max);
+}
+
 function metadataLines(result: GrpcCallResult, title: string, metadata: MetadataView): string[] {
   const entries = Object.entries(metadata);
   if (!entries.length) return [];
-  return [title, ...entries.flatMap(([name, values]) => values.map((v) => `  ${name}: ${fromServer(scrubSent(v, result.token), 300)}`))];
+  return [title, ...entries.flatMap(([name, values]) => values.map((v) => `  ${name}: ${grpcServerLine(result, v, 300)}`))];
 }
 
 /** The human output of `grpc call`: the status, headers, each message as JSON, trailers and the token's claims. */
 export function formatGrpcResult(result: GrpcCallResult): string {
   const { status } = result;
-  const lines = [`${result.method.fullName}  ${status.name}${status.message ? `: ${fromServer(scrubSent(status.message, result.token), 500)}` : ''}`];
+  const lines = [`${result.method.fullName}  ${status.name}${status.message ? `: ${grpcServerLine(result, status.message, 500)}` : ''}`];
   for (const detail of status.details) lines.push(`  detail ${grpcServerText(result, JSON.stringify(detail))}`);
   lines.push(...metadataLines(result, 'Headers', result.headers));
   const count = result.messages.length;

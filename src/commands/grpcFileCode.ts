@@ -50,7 +50,6 @@ export async function grpcFileCode(deps: CommandDeps, prepared: PreparedGrpcFile
   } else {
     // The schema the call is sent with: the environment's descriptor set, or server reflection.
     found = await deps.grpc.fileCodeShape(environment, deps.grpc.auth(environment, credential), call);
-    if (!found.descriptorFiles.length) throw new MobilityError('CODE_GRPC_INVALID', vscode.l10n.t('Copy as Code needs the .proto files that define {0}: add "proto < ./service.proto" above the request, or set "protoFiles" in the gRPC settings of {1}.', resolved.method, environment.name));
     const file = call.endpoint.protoset ?? (savedProtoset = await saveProtoset(environment, found.protoset(), protosetPath));
     schema = { protoFiles: [], protoset: { file, files: found.descriptorFiles } };
   }

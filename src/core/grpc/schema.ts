@@ -134,19 +134,22 @@ export function methodCodeShape(schema: GrpcSchema, name: string): MethodCodeSha
   const input = method.resolvedRequestType!;
   let namespace = input.parent;
   while (namespace instanceof protobuf.Type) namespace = namespace.parent;
+  // Loaded from .proto files, an object knows its file; built from descriptors (reflection, a protoset), it is looked up.
+  const serviceFile = method.parent?.filename ?? fileDefining(schema, fullNameOf(method.parent!));
+  const inputFile = input.filename ?? fileDefining(schema, fullNameOf(input));
   return {
     method: info.fullName.slice(1),
     serverStreaming: info.serverStreaming,
     clientStreaming: info.clientStreaming,
     inputType: info.inputType,
     inputPackage: namespace ? fullNameOf(namespace) : '',
-    ...(method.parent?.filename ? { serviceFile: method.parent.filename } : fileDefining(schema, fullNameOf(method.parent!))),
-    ...(input.filename ? { inputFile: input.filename } : fileDefining(schema, fullNameOf(input), 'inputFile')),
+    ...(serviceFile ? { serviceFile } : {}),
+    ...(inputFile ? { inputFile } : {}),
   };
 }
 
-/** The name of the descriptor file that declares `fullName` (a service or a message, nested or not), as `serviceFile` or `inputFile`. */
-function fileDefining(schema: GrpcSchema, fullName: string, key: 'serviceFile' | 'inputFile' = 'serviceFile'): { serviceFile?: string; inputFile?: string } {
+/** The name of the descriptor file that declares `fullName` (a service or a message, nested or not); undefined for a schema of .proto files. */
+function fileDefining(schema: GrpcSchema, fullName: string): string | undefined {
   const wanted = fullName.replace(/^\./, '');
   for (const file of schema.files ?? []) {
     const prefix = file.package ? `${file.package}.` : '';
@@ -158,9 +161,9 @@ function fileDefining(schema: GrpcSchema, fullName: string, key: 'serviceFile' |
       }
     };
     walk(file.messageType, prefix);
-    if (file.name && names.includes(wanted)) return { [key]: file.name };
+    if (file.name && names.includes(wanted)) return file.name;
   }
-  return {};
+  return undefined;
 }
 
 /** The names of the files of a schema built from descriptors, in order; empty for one built from .proto files. */
