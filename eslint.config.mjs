@@ -67,6 +67,20 @@ export default tseslint.config(
       'no-restricted-syntax': ['error', { selector: 'ExportDefaultDeclaration', message: 'Use named exports.' }],
     },
   },
+  {
+    // A quick pick or input box that closes on focus loss vanishes under the user when a webview that loads, or a
+    // webview that had focus before the palette, takes the focus back a moment after it opens (microsoft/vscode#93950).
+    files: ['src/**'],
+    rules: {
+      'no-restricted-syntax': ['error',
+        { selector: 'ExportDefaultDeclaration', message: 'Use named exports.' },
+        {
+          selector: 'CallExpression[callee.property.name=/^(showQuickPick|showInputBox)$/]:not(:has(Property[key.name="ignoreFocusOut"]))',
+          message: 'Pass ignoreFocusOut: true: a webview taking the focus back would close this question under the user.',
+        },
+      ],
+    },
+  },
   { files: ['src/core/**'], rules: zone(`${SHELL}|results|sandbox|cli|webview-ui`, 'The core imports only Node, jose, ajv, gRPC and src/shared.') },
   ...Object.keys(CORE_DOMAINS).map((domain) => ({
     files: [`src/core/${domain}/**`],

@@ -113,7 +113,7 @@ async function pickLanguage(): Promise<CodeLanguage> {
   const { CODE_LANGUAGE_INFO, CODE_LANGUAGES } = loadCodegen();
   const picked = await vscode.window.showQuickPick(
     CODE_LANGUAGES.map((language) => ({ label: CODE_LANGUAGE_INFO[language].label, language })),
-    { placeHolder: vscode.l10n.t('Copy as a program in which language?') },
+    { placeHolder: vscode.l10n.t('Copy as a program in which language?'), ignoreFocusOut: true },
   );
   if (!picked) throw new Cancelled();
   return picked.language;

@@ -146,6 +146,7 @@ async function endpointOf(env: Environment, given: string | undefined): Promise<
   const picked = await vscode.window.showQuickPick(hourly.map((e) => ({ label: e.title, description: e.pathTemplate, detail: e.description, id: e.id })), {
     title: vscode.l10n.t('Fetch Hours · {0}', env.name),
     placeHolder: vscode.l10n.t('Which hour endpoint?'),
+    ignoreFocusOut: true,
   });
   if (!picked) throw new Cancelled();
   return picked.id as MdsHourEndpointId;

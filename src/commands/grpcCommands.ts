@@ -40,6 +40,7 @@ export function registerGrpcCommands(deps: CommandDeps, reload: (environmentId: 
         prompt: vscode.l10n.t('host:port of the gRPC server (a host alone means port 443). Calls carry a fresh token for {0}.', env.baseUrl || env.name),
         placeHolder: 'grpc.example.com:443',
         value: env.grpc?.target ?? '',
+        ignoreFocusOut: true,
         validateInput: (text) => parseGrpcEndpoint({ target: text }, where).problems[0],
       });
       if (value === undefined) throw new Cancelled();

@@ -109,7 +109,7 @@ async function pickGrpcLanguage(): Promise<CodeLanguage> {
   const { CODE_LANGUAGE_INFO, GRPC_CODE_LANGUAGES } = loadCodegen();
   const picked = await vscode.window.showQuickPick(
     GRPC_CODE_LANGUAGES.map((language) => ({ label: CODE_LANGUAGE_INFO[language].grpcLabel ?? CODE_LANGUAGE_INFO[language].label, language })),
-    { placeHolder: vscode.l10n.t('Copy the gRPC call as a program in which language?') },
+    { placeHolder: vscode.l10n.t('Copy the gRPC call as a program in which language?'), ignoreFocusOut: true },
   );
   if (!picked) throw new Cancelled();
   return picked.language;

@@ -34,7 +34,7 @@ export function registerManageCredentials(deps: CommandDeps): vscode.Disposable[
     }),
     registerCommand(deps, COMMANDS.renameCredential, async (target?: CredentialTarget & { label?: string }): Promise<CommandOutcome> => {
       const info = await pickCredential(deps, target, vscode.l10n.t('Rename which credential?'));
-      const label = target?.label ?? (await vscode.window.showInputBox({ prompt: vscode.l10n.t('New name for "{0}"', info.label), value: info.label, validateInput: (v) => (v.trim() ? undefined : vscode.l10n.t('The name cannot be empty.')) }));
+      const label = target?.label ?? (await vscode.window.showInputBox({ prompt: vscode.l10n.t('New name for "{0}"', info.label), value: info.label, ignoreFocusOut: true, validateInput: (v) => (v.trim() ? undefined : vscode.l10n.t('The name cannot be empty.')) }));
       if (!label) throw new Cancelled();
       await deps.credentials.rename(info.id, label);
       return { ok: true, credentialId: info.id, label: label.trim() };
@@ -46,7 +46,7 @@ export function registerManageCredentials(deps: CommandDeps): vscode.Disposable[
         const usable = (await deps.credentials.list()).filter((c) => env?.api !== 'maas' || !DEPRECATED_TYPES.has(c.type));
         const picked = await vscode.window.showQuickPick(
           usable.map((c) => ({ label: c.label, description: `${CREDENTIAL_TYPE_LABELS[c.type]} · kid ${maskKeyId(c.kid)}`, id: c.id, environments: c.environments })),
-          { placeHolder: vscode.l10n.t('Which credential signs for {0}?', env?.name ?? target.environmentId) },
+          { placeHolder: vscode.l10n.t('Which credential signs for {0}?', env?.name ?? target.environmentId), ignoreFocusOut: true },
         );
         if (!picked) throw new Cancelled();
         await deps.credentials.bind(picked.id, [...picked.environments, target.environmentId]);
@@ -58,7 +58,7 @@ export function registerManageCredentials(deps: CommandDeps): vscode.Disposable[
         const candidates = deps.environments.all().filter((e) => e.api === 'mds' || !DEPRECATED_TYPES.has(info.type));
         const picks = await vscode.window.showQuickPick(
           candidates.map((e) => ({ label: e.name, description: e.baseUrl || vscode.l10n.t('no base URL set'), picked: info.environments.includes(e.id), id: e.id })),
-          { canPickMany: true, placeHolder: vscode.l10n.t('Environments that "{0}" signs for', info.label) },
+          { canPickMany: true, placeHolder: vscode.l10n.t('Environments that "{0}" signs for', info.label), ignoreFocusOut: true },
         );
         if (!picks) throw new Cancelled();
         ids = picks.map((p) => p.id);
@@ -85,7 +85,7 @@ async function pickCredential(deps: CommandDeps, target: CredentialTarget | unde
   }
   const picked = await vscode.window.showQuickPick(
     list.map((c) => ({ label: c.label, description: `${CREDENTIAL_TYPE_LABELS[c.type]} · kid ${maskKeyId(c.kid)}`, info: c })),
-    { placeHolder },
+    { placeHolder, ignoreFocusOut: true },
   );
   if (!picked) throw new Cancelled();
   return picked.info;

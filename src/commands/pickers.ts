@@ -34,7 +34,7 @@ export async function pickEnvironment(deps: CommandDeps, target: EnvironmentTarg
       detail: `${API_LABELS[e.api]} · ${e.stage}${e.id === activeId ? ` · ${vscode.l10n.t('active')}` : ''}`,
       environment: e,
     }));
-  const picked = await vscode.window.showQuickPick(items, { placeHolder, matchOnDescription: true });
+  const picked = await vscode.window.showQuickPick(items, { placeHolder, matchOnDescription: true, ignoreFocusOut: true });
   if (!picked) throw new Cancelled();
   return picked.environment;
 }
@@ -55,7 +55,7 @@ export async function resolveCredential(deps: CommandDeps, env: Environment): Pr
     } else {
       const picked = await vscode.window.showQuickPick(
         usable.map((c) => ({ label: c.label, description: `${CREDENTIAL_TYPE_LABELS[c.type]} · kid ${maskKeyId(c.kid)}`, info: c })),
-        { placeHolder: vscode.l10n.t('Which credential signs for {0}? (Bind one to skip this question.)', env.name) },
+        { placeHolder: vscode.l10n.t('Which credential signs for {0}? (Bind one to skip this question.)', env.name), ignoreFocusOut: true },
       );
       if (!picked) throw new Cancelled();
       info = picked.info;

@@ -86,7 +86,7 @@ async function pickMethod(env: Environment, services: Parameters<typeof methodPi
   if (rows.length === 0) throw new MobilityError('GRPC_METHOD_UNKNOWN', vscode.l10n.t('The gRPC server of {0} offers no services.', env.name));
   const picked = await vscode.window.showQuickPick(
     rows.map((r) => ({ label: r.label, description: r.description, detail: r.tooltip.join(' '), method: r.method })),
-    { placeHolder: vscode.l10n.t('Which method of {0}?', env.name), matchOnDescription: true, matchOnDetail: true },
+    { placeHolder: vscode.l10n.t('Which method of {0}?', env.name), matchOnDescription: true, matchOnDetail: true, ignoreFocusOut: true },
   );
   if (!picked) throw new Cancelled();
   return picked.method;

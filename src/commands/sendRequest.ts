@@ -73,7 +73,7 @@ async function pickEndpoint(env: Environment): Promise<CatalogueEndpoint | undef
     endpoint: e,
   }));
   items.push({ label: vscode.l10n.t('Other path…'), description: vscode.l10n.t('any path under {0}', env.baseUrl), alwaysShow: true });
-  const picked = await vscode.window.showQuickPick(items, { placeHolder: vscode.l10n.t('Which request to {0}?', env.name), matchOnDescription: true });
+  const picked = await vscode.window.showQuickPick(items, { placeHolder: vscode.l10n.t('Which request to {0}?', env.name), matchOnDescription: true, ignoreFocusOut: true });
   if (!picked) throw new Cancelled();
   return picked.endpoint;
 }

@@ -53,6 +53,15 @@ export function urlText(url: string, attrs: Record<string, string | number | boo
   return el;
 }
 
+/**
+ * Whether the keyboard focus is inside `el` now. The panel's document keeps its `activeElement` after the
+ * user moves to the workbench (a quick pick, an editor), and focusing an element then would pull the focus
+ * back into the panel and close that quick pick: re-renders restore the focus only when this is true.
+ */
+export function hasFocusIn(el: Element): boolean {
+  return document.hasFocus() && el.contains(document.activeElement);
+}
+
 /** Removes every child of `el`. */
 export function clear(el: Element): void {
   while (el.firstChild) el.removeChild(el.firstChild);

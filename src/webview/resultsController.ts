@@ -31,7 +31,7 @@ async function exportRequestOf(arg: unknown): Promise<ExportRequest | undefined>
     if (typeof a.pageIndex === 'number' && Number.isInteger(a.pageIndex) && a.pageIndex >= 0) request.pageIndex = a.pageIndex;
     return request;
   }
-  const picked = await vscode.window.showQuickPick(EXPORT_FORMATS().map((f) => ({ label: f.label, format: f.format })), { title: vscode.l10n.t('Save the result shown'), placeHolder: vscode.l10n.t('What to save') });
+  const picked = await vscode.window.showQuickPick(EXPORT_FORMATS().map((f) => ({ label: f.label, format: f.format })), { title: vscode.l10n.t('Save the result shown'), placeHolder: vscode.l10n.t('What to save'), ignoreFocusOut: true });
   return picked ? { format: picked.format, query: {} } : undefined;
 }
 
