@@ -16,9 +16,10 @@ const SAVE_CACHE_AFTER_MS = 10_000;
 let main: Main | undefined;
 
 export function activate(context: vscode.ExtensionContext): MobilityApiExports {
+  const started = performance.now();
   const loaded = loadWithCodeCache<Main>(path.join(__dirname, 'main.js'), path.join(context.globalStorageUri.fsPath, 'code-cache'));
   main = loaded.exports;
-  const api = main.activate(context, { codeCache: loaded.cache });
+  const api = main.activate(context, { codeCache: loaded.cache, loadMs: performance.now() - started });
   if (loaded.cache !== 'used' && loaded.cache !== 'off') {
     const timer = setTimeout(() => void loaded.saveCache(), SAVE_CACHE_AFTER_MS);
     timer.unref?.();

@@ -56,9 +56,12 @@ let running: SandboxService | undefined;
 /** How src/extension.ts loaded this bundle, for the log: with its V8 code cache or not. */
 export interface StartupInfo {
   codeCache: CachedModule<unknown>['cache'];
+  /** How long loading dist/main.js (this bundle) took, in ms. */
+  loadMs: number;
 }
 
 export function activate(context: vscode.ExtensionContext, startup?: StartupInfo): MobilityApiExports {
+  const started = performance.now();
   configureHostL10n();
   const channel = vscode.window.createOutputChannel('Mobility API', { log: true });
   const log = new Logger(channel);
@@ -115,7 +118,9 @@ export function activate(context: vscode.ExtensionContext, startup?: StartupInfo
   );
   void vscode.commands.executeCommand('setContext', 'mobilityApi.sandboxRunning', false);
   if (settings.sandboxAutoStart) void vscode.commands.executeCommand(COMMANDS.startSandbox);
-  log.info('extension', `activated (VS Code ${vscode.version}${startup ? `, code cache ${startup.codeCache}` : ''})`);
+  const wiringMs = performance.now() - started;
+  const timing = startup ? `loading the code ${Math.round(startup.loadMs)} ms (code cache ${startup.codeCache}), wiring ${Math.round(wiringMs)} ms` : `wiring ${Math.round(wiringMs)} ms`;
+  log.info('extension', `activated (VS Code ${vscode.version}; ${timing})`);
   return { listCredentials: () => credentials.list(), environmentIds: () => environments.all().map((e) => e.id), tokenHistory: () => tokenHistory.all(), globalStoragePath: context.globalStorageUri.fsPath, environmentsTreeRows: (element) => environmentsTree.rows(element as EnvironmentsTreeElement | undefined) };
 }
 

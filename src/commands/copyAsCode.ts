@@ -97,9 +97,9 @@ function isNamed(args: CopyAsCodeArgs): boolean {
 
 /** The request behind the result shown in the active results panel (its title-bar button), whichever kind it is. */
 function shownSource(deps: CommandDeps): CodeSource | undefined {
-  const input = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
-  const panelActive = input instanceof vscode.TabInputWebview && input.viewType.includes(RESULTS_VIEW_TYPE);
-  return panelActive ? deps.results.shownCodeSource() : undefined;
+  const tab = vscode.window.tabGroups.activeTabGroup.activeTab;
+  const panelActive = tab?.input instanceof vscode.TabInputWebview && tab.input.viewType.includes(RESULTS_VIEW_TYPE);
+  return panelActive ? deps.results.shownCodeSource(tab.label) : undefined;
 }
 
 /** A request of a file, or an endpoint or path of an environment, given or picked now. */

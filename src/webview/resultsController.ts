@@ -10,8 +10,8 @@ import type { ResultsPanelMethods, ResultsPanels } from './resultsPanels';
 export type ResultsPanelController = ResultsPanelMethods & {
   /** Saves the shown result (the active panel's, else the last shown) as CSV, GeoJSON or its raw body. */
   exportShown(request: ExportRequest): Promise<ExportResultOutcome>;
-  /** What the result shown in the active results panel was sent from (Copy as Code), if any. */
-  shownCodeSource(): CodeSource | undefined;
+  /** What the result shown in the active results panel was sent from (Copy as Code), if any; `tabLabel` is the active tab's. */
+  shownCodeSource(tabLabel?: string): CodeSource | undefined;
 };
 
 
@@ -71,7 +71,7 @@ export function registerResultsPanel(context: vscode.ExtensionContext, log: vsco
   return {
     exportShown: (request) => load().exportShown(request),
     // No panel loaded: none is shown.
-    shownCodeSource: () => panels?.shownCodeSource(),
+    shownCodeSource: (tabLabel) => panels?.shownCodeSource(tabLabel),
     showListing: (args) => load().showListing(args),
     showResult: (args) => load().showResult(args),
     showGrpcResult: (args) => load().showGrpcResult(args),

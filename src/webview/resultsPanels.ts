@@ -127,8 +127,12 @@ export interface ResultsPanels extends ResultsPanelMethods {
   restore(webviewPanel: vscode.WebviewPanel, state: unknown): void;
   /** Saves the result of the active panel (or the last one shown) as `request` asks (command `mobilityApi.exportResult`). */
   exportShown(request: ExportRequest): Promise<ExportResultOutcome>;
-  /** What the result shown in the active panel was sent from (Copy as Code); undefined when no panel is active or it shows no send. */
-  shownCodeSource(): CodeSource | undefined;
+  /**
+   * What the result shown in the active panel was sent from (Copy as Code); undefined when no panel is active or it
+   * shows no send. `tabLabel`, the active tab's label, finds the panel while its own `active` has not caught up yet
+   * (the tab moves first, the panel's view state a moment later).
+   */
+  shownCodeSource(tabLabel?: string): CodeSource | undefined;
 }
 
 /**
@@ -279,8 +283,10 @@ export function createResultsPanels(context: vscode.ExtensionContext, log: vscod
       if (!panel) return { ok: false, message: vscode.l10n.t('No result to save: run a request first.') };
       return panel.export(request);
     },
-    shownCodeSource() {
-      return [...panels.values()].find((p) => p.panel.active)?.shown?.codeSource;
+    shownCodeSource(tabLabel) {
+      const all = [...panels.values()];
+      const panel = all.find((p) => p.panel.active) ?? (tabLabel === undefined ? undefined : all.find((p) => p.panel.title === tabLabel));
+      return panel?.shown?.codeSource;
     },
     showRequestError(args) {
       const view = requestErrorView({ id: randomUUID(), environment: args.environment, error: args.error, url: args.url, now: Date.now() });

@@ -9,6 +9,10 @@ import * as vscode from 'vscode';
 import { closeUnsavedUntitled, exportsOf, run } from './extensionApi';
 import type { Outcome } from './extensionApi';
 import { waitUntil } from '../unit/support/waitUntil';
+import { distinctKeyPem } from '../unit/keyFixtures';
+import { DEMO_ISSUER } from '../../src/sandbox/demoCredential';
+import { startSandbox } from '../../src/sandbox/sandboxServer';
+import type { GrpcCallLog } from '../../src/sandbox/grpc/grpcGuard';
 
 type SendOutcome = Outcome & { environmentId?: string; status?: string; messages?: number; title?: string; target?: string };
 type ReportOutcome = Outcome & { report?: { requests: { seen: number; accepted: number; refused: number } } };
@@ -31,13 +35,21 @@ async function accepted(): Promise<number> {
   return shown.report?.requests.accepted ?? -1;
 }
 
-/** Brings the results panel to the front of its editor group and focuses that group, as a click on its tab would. */
-async function focusResultsPanel(): Promise<void> {
-  const isResults = (tab: vscode.Tab | undefined) => tab?.input instanceof vscode.TabInputWebview && tab.input.viewType.includes('mobilityApi.results');
-  const group = await waitUntil('a results panel', () => vscode.window.tabGroups.all.find((g) => isResults(g.activeTab)), (g) => g !== undefined);
+/**
+ * Brings the results panel titled `title` to the front of its editor group and focuses that group, as a click on its tab
+ * would. Each environment has a panel of its own, titled by the last result it shows.
+ */
+function resultsTabLabels(): string[] {
+  return vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.input instanceof vscode.TabInputWebview && t.input.viewType.includes('mobilityApi.results')).map((t) => t.label);
+}
+
+async function focusResultsPanel(title: string): Promise<void> {
+  const isResults = (tab: vscode.Tab | undefined) => tab?.input instanceof vscode.TabInputWebview && tab.input.viewType.includes('mobilityApi.results') && tab.label === title;
+  const group = await waitUntil(`a results panel titled "${title}"`, () => vscode.window.tabGroups.all.find((g) => g.tabs.some(isResults)), (g) => g !== undefined);
   const focus = ['workbench.action.focusFirstEditorGroup', 'workbench.action.focusSecondEditorGroup', 'workbench.action.focusThirdEditorGroup'][(group?.viewColumn ?? 1) - 1];
   await vscode.commands.executeCommand(focus ?? 'workbench.action.focusLastEditorGroup');
-  await waitUntil('the results panel to be the active tab', () => vscode.window.tabGroups.activeTabGroup.activeTab, isResults);
+  await vscode.commands.executeCommand('workbench.action.openEditorAtIndex', group?.tabs.findIndex(isResults) ?? 0);
+  await waitUntil(`the results panel "${title}" to be the active tab`, () => vscode.window.tabGroups.activeTabGroup.activeTab, isResults);
 }
 
 describe('.http GRPC requests sent from their CodeLens', function () {
@@ -181,11 +193,14 @@ describe('.http GRPC requests sent from their CodeLens', function () {
   });
 
   it('copies the result shown in the results panel as code: a gRPC answer as a gRPC program, a REST answer after it as REST', async () => {
+    // Only this test's panel: earlier tests left panels of other environments with the same title.
+    await closeUnsavedUntitled();
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     const dir = protoDir();
     const document = await httpDocument(`proto < ${path.join(dir, 'mobility/sandbox/v1/vehicles.proto')}\nincludeDirs: ${JSON.stringify([dir])}\n\n###\nGRPC {{grpcTarget}}/${LIST_VEHICLES}\n\n{}\n`);
     const sent = await run<SendOutcome>('mobilityApi.sendFileRequest', { uri: document.uri.toString(), line: 4 });
     assert.equal(sent.ok, true, sent.message);
-    await focusResultsPanel();
+    await focusResultsPanel(String(sent.title));
     await vscode.env.clipboard.writeText('');
     const grpcCode = await run<Outcome & { grpc?: boolean }>('mobilityApi.copyAsCode', { language: 'python' });
     assert.equal(grpcCode.ok, true, grpcCode.message);
@@ -194,9 +209,12 @@ describe('.http GRPC requests sent from their CodeLens', function () {
     assert.match(program, /import grpc/);
     assert.match(program, /ListVehicles/);
 
+    const before = new Set(resultsTabLabels());
     const rest = await run('mobilityApi.sendRequest', { environmentId: 'sandbox-mds-staging', endpointId: 'vehicles_status' });
     assert.equal(rest.ok, true, rest.message);
-    await focusResultsPanel();
+    // The panel that shows the REST answer is titled by it.
+    const titled = await waitUntil('the REST answer\'s panel', () => resultsTabLabels().find((label) => !before.has(label)), (label) => label !== undefined);
+    await focusResultsPanel(String(titled));
     const restCode = await run<Outcome & { grpc?: boolean; title?: string }>('mobilityApi.copyAsCode', { language: 'python' });
     assert.equal(restCode.ok, true, restCode.message);
     assert.equal(restCode.grpc, undefined);
@@ -269,6 +287,48 @@ describe('.http GRPC requests sent from their CodeLens', function () {
       await run('mobilityApi.bindCredential', { credentialId: demo.id, environmentIds: [...demo.environments] });
     } finally {
       await config.update('customEnvironments', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
+
+  it('copies a method as code from a server whose reflection wants a token too: refused without one, it reflects again with a fresh one', async () => {
+    const calls: GrpcCallLog[] = [];
+    const pem = distinctKeyPem('p256', 'pkcs8');
+    const provider = await startSandbox({ fleetSize: 5, demoDir: false, demoPrivateKeyPem: pem, grpcReflectionAuth: true, onGrpcCall: (entry) => calls.push(entry) });
+    const staging = provider.environments.find((e) => e.id === 'mds-staging');
+    assert.ok(staging?.grpcTarget, 'the provider serves gRPC');
+    const config = vscode.workspace.getConfiguration('mobilityApi');
+    let credentialId: string | undefined;
+    const demo = (await exportsOf().listCredentials()).find((c) => c.demo);
+    assert.ok(demo, 'the sandbox stored its demo credential');
+    try {
+      await config.update('customEnvironments', [
+        { id: 'grpc-reflection-auth', name: 'gRPC reflection with a token', api: 'mds', baseUrl: staging.baseUrl, grpc: { target: staging.grpcTarget, plaintext: true } },
+      ], vscode.ConfigurationTarget.Global);
+      await waitUntil('the custom environment', () => exportsOf().environmentIds(), (ids) => ids.includes('grpc-reflection-auth'));
+      const added = await run<Outcome & { credentialId?: string }>('mobilityApi.addCredential', {
+        type: 'external-org', privateKey: pem, kid: provider.demo.kid, issuer: DEMO_ISSUER, label: 'Reflection needs a token', environments: ['grpc-reflection-auth'],
+      });
+      assert.equal(added.ok, true, added.message);
+      credentialId = added.credentialId;
+
+      const protoset = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'grpc-protoset-auth-')), 'provider.protoset');
+      await vscode.env.clipboard.writeText('');
+      const copied = await run<Outcome & { savedProtoset?: string }>('mobilityApi.copyAsCode', { kind: 'grpcMethod', environmentId: 'grpc-reflection-auth', service: 'mobility.sandbox.v1.VehicleService', method: '/mobility.sandbox.v1.VehicleService/GetVehicle', language: 'python', protosetPath: protoset });
+      assert.equal(copied.ok, true, copied.message);
+      assert.equal(copied.savedProtoset, protoset);
+      assert.ok(fs.statSync(protoset).size > 100, 'the descriptor set is written');
+      assert.match(await vscode.env.clipboard.readText(), /GetVehicle/);
+      // What the provider saw: reflection without a token, refused; then reflection with one, served.
+      const reflection = calls.filter((c) => c.method.includes('ServerReflection'));
+      assert.equal(reflection[0]?.status, 'UNAUTHENTICATED', JSON.stringify(reflection));
+      assert.ok(reflection.slice(1).some((c) => c.status === 'OK'), JSON.stringify(reflection));
+      assert.ok(!calls.some((c) => c.method.endsWith('/GetVehicle')), 'Copy as Code sends no call');
+    } finally {
+      // Removing the only other credential binds the demo one to the environment: bind it where it was.
+      if (credentialId) await run('mobilityApi.removeCredential', { credentialId, confirmed: true, rebindTo: false });
+      await run('mobilityApi.bindCredential', { credentialId: demo.id, environmentIds: [...demo.environments] });
+      await config.update('customEnvironments', undefined, vscode.ConfigurationTarget.Global);
+      await provider.close();
     }
   });
 });

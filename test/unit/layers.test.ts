@@ -45,4 +45,25 @@ describe('layers: lint enforces who may import whom', function () {
       assert.deepEqual(restricted, p.imports.map((_, i) => i + 1), `${p.file}: ${JSON.stringify(result.messages)}`);
     }
   });
+
+  it('reports a quick pick or input box that would close when a webview takes the focus back (no ignoreFocusOut)', async () => {
+    const probe = 'src/commands/zzFocusProbe.ts';
+    PROBES.push({ file: probe, imports: [] });
+    fs.writeFileSync(probe, [
+      "import * as vscode from 'vscode';",
+      'export async function asks(): Promise<unknown[]> {',
+      "  return [await vscode.window.showQuickPick(['a'], { placeHolder: 'Which?' }), await vscode.window.showInputBox({ prompt: 'What?' }),",
+      "    await vscode.window.showQuickPick(['a'], { placeHolder: 'Which?', ignoreFocusOut: true }), await vscode.window.showInputBox({ prompt: 'What?', ignoreFocusOut: true })];",
+      '}',
+      '',
+    ].join('\n'));
+    const report = await new Promise<string>((resolve) => {
+      execFile(process.execPath, [path.resolve('node_modules/eslint/bin/eslint.js'), '--format', 'json', probe], { maxBuffer: 16 * 1024 * 1024 }, (_err, stdout) => resolve(stdout));
+    });
+    const [result] = JSON.parse(report) as { messages: { ruleId: string | null; line: number; message: string }[] }[];
+    const reported = result.messages.filter((m) => m.ruleId === 'no-restricted-syntax');
+    // Line 3 asks twice without it; line 4 asks twice with it.
+    assert.deepEqual(reported.map((m) => m.line), [3, 3], JSON.stringify(result.messages));
+    assert.match(reported[0].message, /ignoreFocusOut: true/);
+  });
 });
