@@ -236,7 +236,7 @@ export async function answerInputBox(page: Page, value: string, expectPrompt?: s
   }
   if (expectPrompt !== undefined) {
     const matches = (s: string) => (typeof expectPrompt === 'string' ? s.includes(expectPrompt) : expectPrompt.test(s));
-    const deadline = Date.now() + 10_000;
+    const deadline = Date.now() + timeoutMs;
     for (;;) {
       const state = await quickInputState(page);
       const prompt = `${state?.title ?? ''} ${state?.message ?? ''} ${(await input.getAttribute('placeholder')) ?? ''}`;
