@@ -25,8 +25,20 @@ export async function webviewWith(page: Page, selector: string, options: { timeo
     return undefined;
   };
   const found = await waitUntil(`a webview showing ${selector}`, find, (frame) => frame !== undefined, { timeoutMs, intervalMs: 300 }).catch(() => undefined);
-  if (!found) throw new Error(`No webview shows ${selector} among ${count} webview(s) within ${timeoutMs / 1000}s.`);
+  if (!found) throw new Error(`No webview shows ${selector} among ${count} webview(s) within ${timeoutMs / 1000}s; they show: ${await webviewTexts(page)}.`);
   return found;
+}
+
+/** The start of each open webview's text, for an error that says what was on screen instead. */
+async function webviewTexts(page: Page): Promise<string> {
+  const frames = page.locator('iframe.webview');
+  const texts: string[] = [];
+  for (let i = 0; i < (await frames.count().catch(() => 0)); i++) {
+    const body = frames.nth(i).contentFrame().frameLocator('iframe#active-frame').locator('body');
+    const text = await body.innerText({ timeout: 2000 }).catch((err: unknown) => `(unreadable: ${String(err).split('\n')[0]})`);
+    texts.push(JSON.stringify(text.replace(/\s+/g, ' ').trim().slice(0, 300)));
+  }
+  return texts.join(', ') || 'none';
 }
 
 /** The webview whose content shows the results panel (a result title), once one does. */
