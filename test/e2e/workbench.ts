@@ -239,8 +239,15 @@ export async function answerInputBox(page: Page, value: string, expectPrompt?: s
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const state = await quickInputState(page);
-      const prompt = `${state?.title ?? ''} ${state?.message ?? ''} ${(await input.getAttribute('placeholder')) ?? ''}`;
-      if (matches(prompt)) break;
+      // The widget's whole text as well: twice a run read the title and the prompt as empty for the whole wait while
+      // the widget showed both (the failure's own dump read them at once), with a hover over the widget's title.
+      const whole = await page.locator(QUICK_INPUT).innerText({ timeout: 2000 }).catch(() => '');
+      const parts = `${state?.title ?? ''} ${state?.message ?? ''} ${(await input.getAttribute('placeholder')) ?? ''}`;
+      const prompt = `${parts} ${whole.replace(/\s+/g, ' ')}`;
+      if (matches(prompt)) {
+        if (!matches(parts)) console.log(`      (the input box's title and prompt read as "${parts.trim()}"; its whole text matched ${String(expectPrompt)})`);
+        break;
+      }
       if (Date.now() > deadline) throw new Error(`The input box asks "${prompt.trim()}", not ${String(expectPrompt)}.`);
       await page.waitForTimeout(200);
     }
