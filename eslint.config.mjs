@@ -52,6 +52,8 @@ function zone(folders, message, { vscode = false, extra = [] } = {}) {
   };
 }
 
+const NAMED_EXPORTS = { selector: 'ExportDefaultDeclaration', message: 'Use named exports.' };
+
 export default tseslint.config(
   { ignores: ['dist/**', 'out/**', 'node_modules/**', '.vscode-test/**', 'test-results/**', 'media/**'] },
   js.configs.recommended,
@@ -64,7 +66,7 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-floating-promises': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
-      'no-restricted-syntax': ['error', { selector: 'ExportDefaultDeclaration', message: 'Use named exports.' }],
+      'no-restricted-syntax': ['error', NAMED_EXPORTS],
     },
   },
   {
@@ -73,7 +75,8 @@ export default tseslint.config(
     files: ['src/**'],
     rules: {
       'no-restricted-syntax': ['error',
-        { selector: 'ExportDefaultDeclaration', message: 'Use named exports.' },
+        // This block's rule replaces the one above for src/**, so it names that selector again.
+        NAMED_EXPORTS,
         {
           selector: 'CallExpression[callee.property.name=/^(showQuickPick|showInputBox)$/]:not(:has(Property[key.name="ignoreFocusOut"]))',
           message: 'Pass ignoreFocusOut: true: a webview taking the focus back would close this question under the user.',

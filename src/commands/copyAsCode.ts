@@ -97,9 +97,10 @@ function isNamed(args: CopyAsCodeArgs): boolean {
 
 /** The request behind the result shown in the active results panel (its title-bar button), whichever kind it is. */
 function shownSource(deps: CommandDeps): CodeSource | undefined {
-  const tab = vscode.window.tabGroups.activeTabGroup.activeTab;
+  const group = vscode.window.tabGroups.activeTabGroup;
+  const tab = group.activeTab;
   const panelActive = tab?.input instanceof vscode.TabInputWebview && tab.input.viewType.includes(RESULTS_VIEW_TYPE);
-  return panelActive ? deps.results.shownCodeSource(tab.label) : undefined;
+  return panelActive ? deps.results.shownCodeSource({ label: tab.label, viewColumn: group.viewColumn }) : undefined;
 }
 
 /** A request of a file, or an endpoint or path of an environment, given or picked now. */

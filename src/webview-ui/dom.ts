@@ -54,12 +54,13 @@ export function urlText(url: string, attrs: Record<string, string | number | boo
 }
 
 /**
- * Whether the keyboard focus is inside `el` now. The panel's document keeps its `activeElement` after the
- * user moves to the workbench (a quick pick, an editor), and focusing an element then would pull the focus
- * back into the panel and close that quick pick: re-renders restore the focus only when this is true.
+ * The element inside `el` that has the keyboard focus now, if any. The panel's document keeps its `activeElement`
+ * after the user moves to the workbench (a quick pick, an editor), and focusing an element then would pull the focus
+ * back into the panel and close that quick pick: re-renders restore the focus only to what this returns.
  */
-export function hasFocusIn(el: Element): boolean {
-  return document.hasFocus() && el.contains(document.activeElement);
+export function focusedIn(el: Element): HTMLElement | undefined {
+  const active = document.activeElement;
+  return document.hasFocus() && active instanceof HTMLElement && el.contains(active) ? active : undefined;
 }
 
 /** Removes every child of `el`. */

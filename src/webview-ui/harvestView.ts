@@ -7,7 +7,7 @@ import { nounText } from '../shared/format';
 import type { HarvestHeatmapView, HarvestHourView, HarvestResultView } from '../shared/harvestViews';
 import type { WebviewMessage } from '../shared/protocol';
 import { DataGrid } from './dataGrid';
-import { button, clear, fill, h, hasFocusIn, urlText } from './dom';
+import { button, clear, fill, focusedIn, h, urlText } from './dom';
 import './harvest.css';
 
 const HOURS = Array.from({ length: 24 }, (_, i) => String(i).padStart(2, '0'));
@@ -84,7 +84,7 @@ export class HarvestView {
     const legend = this.legendHost;
     const r = this.result;
     if (!host || !legend || !r) return;
-    const hadFocus = hasFocusIn(host) ? (document.activeElement as HTMLElement).dataset.hour : undefined;
+    const hadFocus = focusedIn(host)?.dataset.hour;
     clear(legend);
     for (const item of view.legend) {
       legend.appendChild(h('li', { 'data-testid': `legend-${item.state}` }, h('span', { class: `heat-swatch heat-${item.state}`, 'aria-hidden': 'true' }), l10n.t('{0}: {1}', item.label, item.count)));

@@ -9,7 +9,7 @@ import type { GrpcStatusMark } from '../shared/historyViews';
 import { HISTORY_KEPT_IN_FULL } from '../shared/historyViews';
 import type { WebviewMessage } from '../shared/protocol';
 import type { Child } from './dom';
-import { button, clear, dataText, formatMs, h, hasFocusIn } from './dom';
+import { button, clear, dataText, focusedIn, formatMs, h } from './dom';
 import { grpcStatusBadge, statusBadge } from './sections';
 
 type Checkbox = HTMLElement & { checked: boolean };
@@ -59,7 +59,7 @@ export class HistorySection {
   }
 
   private renderList(shownId: string | undefined): void {
-    const hadFocus = hasFocusIn(this.list) ? (document.activeElement as HTMLElement).dataset.id : undefined;
+    const hadFocus = focusedIn(this.list)?.dataset.id;
     clear(this.list);
     const compare = button(l10n.t('Compare the two picked'), () => {
       const [a, b] = this.picked;

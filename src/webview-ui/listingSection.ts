@@ -11,7 +11,7 @@ import type { JsonPlace } from './bodyTabs';
 import { conformanceVerdict, renderConformance } from './conformanceSection';
 import { grpcActions, renderGrpcSections } from './grpcSection';
 import type { Child } from './dom';
-import { button, clear, h, hasFocusIn, urlText } from './dom';
+import { button, clear, focusedIn, h, urlText } from './dom';
 import type { PanelContext } from './panelContext';
 import { collapsible, environmentLine, resultHeader, tokenFactsLine } from './panelContext';
 import { renderClockNotice } from './refusalSection';
@@ -188,7 +188,7 @@ export class ListingSection {
     const host = this.pageSections.pages;
     if (!host) return;
     // Choosing a page rebuilds the list: keep the keyboard focus on the chosen page.
-    const hadFocus = hasFocusIn(host);
+    const hadFocus = focusedIn(host) !== undefined;
     clear(host);
     this.nextButtons = [];
     host.appendChild(renderPages(r.pages, this.pageIndex(), (index) => this.selectPage(index)));

@@ -4,14 +4,14 @@ import { COMMANDS } from '../commands/commandIds';
 import { RESULTS_VIEW_TYPE, parseTableQuery } from '../shared/protocol';
 import type { CodeSource } from '../commands/preparedRequests';
 import type { ExportRequest, ExportResultOutcome } from './exportResult';
-import type { ResultsPanelMethods, ResultsPanels } from './resultsPanels';
+import type { ActiveTab, ResultsPanelMethods, ResultsPanels } from './resultsPanels';
 
 /** What the commands call to show a result. */
 export type ResultsPanelController = ResultsPanelMethods & {
   /** Saves the shown result (the active panel's, else the last shown) as CSV, GeoJSON or its raw body. */
   exportShown(request: ExportRequest): Promise<ExportResultOutcome>;
-  /** What the result shown in the active results panel was sent from (Copy as Code), if any; `tabLabel` is the active tab's. */
-  shownCodeSource(tabLabel?: string): CodeSource | undefined;
+  /** What the result shown in the active results panel was sent from (Copy as Code), if any; `tab` is the active tab. */
+  shownCodeSource(tab?: ActiveTab): CodeSource | undefined;
 };
 
 
@@ -71,7 +71,7 @@ export function registerResultsPanel(context: vscode.ExtensionContext, log: vsco
   return {
     exportShown: (request) => load().exportShown(request),
     // No panel loaded: none is shown.
-    shownCodeSource: (tabLabel) => panels?.shownCodeSource(tabLabel),
+    shownCodeSource: (tab) => panels?.shownCodeSource(tab),
     showListing: (args) => load().showListing(args),
     showResult: (args) => load().showResult(args),
     showGrpcResult: (args) => load().showGrpcResult(args),

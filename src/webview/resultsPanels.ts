@@ -121,6 +121,12 @@ function panelTitleOf(environment: Environment | undefined, kind: ResultView['ki
 }
 
 
+/** The active editor tab, as `vscode.window.tabGroups` gives it: its label and its group's column. */
+export interface ActiveTab {
+  label: string;
+  viewColumn: vscode.ViewColumn;
+}
+
 /** The panels and what the lazily loaded module offers the controller (see resultsController.ts). */
 export interface ResultsPanels extends ResultsPanelMethods {
   /** Takes over a panel VS Code restored after a reload, with the state its webview persisted. */
@@ -129,10 +135,10 @@ export interface ResultsPanels extends ResultsPanelMethods {
   exportShown(request: ExportRequest): Promise<ExportResultOutcome>;
   /**
    * What the result shown in the active panel was sent from (Copy as Code); undefined when no panel is active or it
-   * shows no send. `tabLabel`, the active tab's label, finds the panel while its own `active` has not caught up yet
-   * (the tab moves first, the panel's view state a moment later).
+   * shows no send. `tab`, the active tab, finds the panel while its own `active` has not caught up yet (the tab moves
+   * first, the panel's view state a moment later): the one panel of that title in that column, never a guess among two.
    */
-  shownCodeSource(tabLabel?: string): CodeSource | undefined;
+  shownCodeSource(tab?: ActiveTab): CodeSource | undefined;
 }
 
 /**
@@ -283,9 +289,10 @@ export function createResultsPanels(context: vscode.ExtensionContext, log: vscod
       if (!panel) return { ok: false, message: vscode.l10n.t('No result to save: run a request first.') };
       return panel.export(request);
     },
-    shownCodeSource(tabLabel) {
+    shownCodeSource(tab) {
       const all = [...panels.values()];
-      const panel = all.find((p) => p.panel.active) ?? (tabLabel === undefined ? undefined : all.find((p) => p.panel.title === tabLabel));
+      const byTab = tab ? all.filter((p) => p.panel.title === tab.label && p.panel.viewColumn === tab.viewColumn) : [];
+      const panel = all.find((p) => p.panel.active) ?? (byTab.length === 1 ? byTab[0] : undefined);
       return panel?.shown?.codeSource;
     },
     showRequestError(args) {

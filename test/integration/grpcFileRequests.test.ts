@@ -35,16 +35,21 @@ async function accepted(): Promise<number> {
   return shown.report?.requests.accepted ?? -1;
 }
 
+function isResultsTab(tab: vscode.Tab | undefined): tab is vscode.Tab {
+  return tab?.input instanceof vscode.TabInputWebview && tab.input.viewType.includes('mobilityApi.results');
+}
+
+/** The labels of the results panels' tabs, in every editor group. */
+function resultsTabLabels(): string[] {
+  return vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter(isResultsTab).map((t) => t.label);
+}
+
 /**
  * Brings the results panel titled `title` to the front of its editor group and focuses that group, as a click on its tab
  * would. Each environment has a panel of its own, titled by the last result it shows.
  */
-function resultsTabLabels(): string[] {
-  return vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.input instanceof vscode.TabInputWebview && t.input.viewType.includes('mobilityApi.results')).map((t) => t.label);
-}
-
 async function focusResultsPanel(title: string): Promise<void> {
-  const isResults = (tab: vscode.Tab | undefined) => tab?.input instanceof vscode.TabInputWebview && tab.input.viewType.includes('mobilityApi.results') && tab.label === title;
+  const isResults = (tab: vscode.Tab | undefined) => isResultsTab(tab) && tab.label === title;
   const group = await waitUntil(`a results panel titled "${title}"`, () => vscode.window.tabGroups.all.find((g) => g.tabs.some(isResults)), (g) => g !== undefined);
   const focus = ['workbench.action.focusFirstEditorGroup', 'workbench.action.focusSecondEditorGroup', 'workbench.action.focusThirdEditorGroup'][(group?.viewColumn ?? 1) - 1];
   await vscode.commands.executeCommand(focus ?? 'workbench.action.focusLastEditorGroup');

@@ -23,21 +23,28 @@ const PROBES: { file: string; imports: string[] }[] = [
   { file: 'src/cli/zzLayerProbe2.ts', imports: ["'../core/http/apiClient'"] },
 ];
 
+/** A probe that asks the user without ignoreFocusOut (and with it), in the shell. */
+const FOCUS_PROBE = 'src/commands/zzFocusProbe.ts';
+
+/** ESLint's JSON report of `files`, linted with the project's own config. */
+function lintJson(files: string[]): Promise<{ filePath: string; messages: { ruleId: string | null; line: number; message: string }[] }[]> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [path.resolve('node_modules/eslint/bin/eslint.js'), '--format', 'json', ...files], { maxBuffer: 16 * 1024 * 1024 }, (_err, stdout) => resolve(JSON.parse(stdout) as never));
+  });
+}
+
 describe('layers: lint enforces who may import whom', function () {
   this.timeout(180_000);
 
   after(() => {
-    for (const p of PROBES) fs.rmSync(p.file, { force: true });
+    for (const file of [...PROBES.map((p) => p.file), FOCUS_PROBE]) fs.rmSync(file, { force: true });
   });
 
   it('reports every forbidden import of every layer, and nothing else', async () => {
     for (const p of PROBES) {
       fs.writeFileSync(p.file, p.imports.map((m, i) => `export * as probe${i} from ${m};`).join('\n') + '\n');
     }
-    const report = await new Promise<string>((resolve) => {
-      execFile(process.execPath, [path.resolve('node_modules/eslint/bin/eslint.js'), '--format', 'json', ...PROBES.map((p) => p.file)], { maxBuffer: 16 * 1024 * 1024 }, (_err, stdout) => resolve(stdout));
-    });
-    const results = JSON.parse(report) as { filePath: string; messages: { ruleId: string | null; line: number; message: string }[] }[];
+    const results = await lintJson(PROBES.map((p) => p.file));
     for (const p of PROBES) {
       const result = results.find((r) => r.filePath === path.resolve(p.file));
       assert.ok(result, `${p.file} was linted`);
@@ -47,9 +54,7 @@ describe('layers: lint enforces who may import whom', function () {
   });
 
   it('reports a quick pick or input box that would close when a webview takes the focus back (no ignoreFocusOut)', async () => {
-    const probe = 'src/commands/zzFocusProbe.ts';
-    PROBES.push({ file: probe, imports: [] });
-    fs.writeFileSync(probe, [
+    fs.writeFileSync(FOCUS_PROBE, [
       "import * as vscode from 'vscode';",
       'export async function asks(): Promise<unknown[]> {',
       "  return [await vscode.window.showQuickPick(['a'], { placeHolder: 'Which?' }), await vscode.window.showInputBox({ prompt: 'What?' }),",
@@ -57,10 +62,7 @@ describe('layers: lint enforces who may import whom', function () {
       '}',
       '',
     ].join('\n'));
-    const report = await new Promise<string>((resolve) => {
-      execFile(process.execPath, [path.resolve('node_modules/eslint/bin/eslint.js'), '--format', 'json', probe], { maxBuffer: 16 * 1024 * 1024 }, (_err, stdout) => resolve(stdout));
-    });
-    const [result] = JSON.parse(report) as { messages: { ruleId: string | null; line: number; message: string }[] }[];
+    const [result] = await lintJson([FOCUS_PROBE]);
     const reported = result.messages.filter((m) => m.ruleId === 'no-restricted-syntax');
     // Line 3 asks twice without it; line 4 asks twice with it.
     assert.deepEqual(reported.map((m) => m.line), [3, 3], JSON.stringify(result.messages));
