@@ -31,20 +31,24 @@ let passed = 0;
 let failed = 0;
 const lines = [];
 
-const run = (script, env = {}) =>
-  spawnSync('npm', ['run', '--silent', script], { stdio: 'inherit', env: { ...process.env, ...env } }).status;
+/** Runs an npm script; its status and how long it took, in whole seconds, for the closing lines. */
+const run = (script, env = {}) => {
+  const start = Date.now();
+  const { status } = spawnSync('npm', ['run', '--silent', script], { stdio: 'inherit', env: { ...process.env, ...env } });
+  return { status, took: `${Math.round((Date.now() - start) / 1000)} s` };
+};
 
 for (const check of checks) {
   if (only.length && !only.includes(check.name)) continue;
-  const status = run(check.script);
-  lines.push(`${check.name}: ${status === 0 ? 'ok' : 'FAILED'}`);
+  const { status, took } = run(check.script);
+  lines.push(`${check.name}: ${status === 0 ? 'ok' : 'FAILED'} (${took})`);
   if (status !== 0) failedChecks++;
 }
 for (const layer of layers) {
   if (only.length && !only.includes(layer.name)) continue;
   const file = path.join(resultsDir, `${layer.name}.json`);
   fs.rmSync(file, { force: true });
-  const status = run(layer.script, { TEST_RESULT_FILE: file });
+  const { status, took } = run(layer.script, { TEST_RESULT_FILE: file });
   let stats = { passes: 0, failures: 0, pending: 0 };
   if (fs.existsSync(file)) stats = JSON.parse(fs.readFileSync(file, 'utf8'));
   let note = '';
@@ -55,7 +59,7 @@ for (const layer of layers) {
   const layerFailures = Math.max(stats.failures, layerFailed ? 1 : 0);
   passed += stats.passes;
   failed += layerFailures;
-  lines.push(`${layer.name}: ${stats.passes} passed, ${stats.failures} failed, ${stats.pending} pending, exit ${status}${note}`);
+  lines.push(`${layer.name}: ${stats.passes} passed, ${stats.failures} failed, ${stats.pending} pending, exit ${status}, ${took}${note}`);
 }
 console.log('\n' + lines.join('\n'));
 failed += failedChecks;
