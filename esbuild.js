@@ -18,7 +18,8 @@ const nodeBase = {
   sourcemap: production ? false : 'linked',
   minify: production,
   logLevel: 'warning',
-  external: ['vscode'],
+  // DuckDB's native binding is loaded from node_modules at run time, never bundled.
+  external: ['vscode', '@duckdb/node-api'],
   // .proto files bundled as text: the reflection protocol's and google.rpc.Status (src/core/grpc/bundledProtos.ts).
   loader: { '.proto': 'text' },
   plugins: [],
@@ -154,7 +155,7 @@ async function main() {
     // One build per test file, so that a file with an error does not keep the others from building. proper-lockfile
     // stays external: bundled into each of the ~70 files that mocha loads into one process, each copy of its
     // signal-exit added its own handler for every signal (MaxListenersExceededWarning), where the product has one.
-    for (const file of unit) builds.push({ ...nodeBase, sourcemap: 'inline', entryPoints: [file], outdir: 'out/test/unit', outbase: 'test/unit', external: ['vscode', 'mocha', 'esbuild', 'proper-lockfile'], plugins: [grpcReflectionServerExternal] });
+    for (const file of unit) builds.push({ ...nodeBase, sourcemap: 'inline', entryPoints: [file], outdir: 'out/test/unit', outbase: 'test/unit', external: ['vscode', '@duckdb/node-api', 'mocha', 'esbuild', 'proper-lockfile'], plugins: [grpcReflectionServerExternal] });
   }
   // The layers that run in a real VS Code (scripts/run-integration.mjs, scripts/run-e2e.mjs). Integration:
   // the extensionTestsPath entry (index.ts) and every *.test.ts, run inside the extension host. E2e: every
@@ -163,11 +164,11 @@ async function main() {
     // A stale bundle of a deleted test would otherwise still run.
     fs.rmSync('out/test/integration', { recursive: true, force: true });
     const entries = ['test/integration/index.ts', ...listFiles('test/integration', '.test.ts')];
-    for (const file of entries) builds.push({ ...nodeBase, sourcemap: 'inline', entryPoints: [file], outdir: 'out/test/integration', outbase: 'test/integration', external: ['vscode', 'mocha'] });
+    for (const file of entries) builds.push({ ...nodeBase, sourcemap: 'inline', entryPoints: [file], outdir: 'out/test/integration', outbase: 'test/integration', external: ['vscode', '@duckdb/node-api', 'mocha'] });
   }
   if (args.has('--e2e')) {
     fs.rmSync('out/test/e2e', { recursive: true, force: true });
-    for (const file of listFiles('test/e2e', '.test.ts')) builds.push({ ...nodeBase, sourcemap: 'inline', entryPoints: [file], outdir: 'out/test/e2e', outbase: 'test/e2e', external: ['playwright-core', 'mocha'] });
+    for (const file of listFiles('test/e2e', '.test.ts')) builds.push({ ...nodeBase, sourcemap: 'inline', entryPoints: [file], outdir: 'out/test/e2e', outbase: 'test/e2e', external: ['@duckdb/node-api', 'playwright-core', 'mocha'] });
   }
   if (args.has('--bench')) {
     const bench = listFiles('bench', '.ts');

@@ -9,10 +9,12 @@ import { demoCommand } from './demoCommand';
 import { endpointsCommand } from './endpointsCommand';
 import { grpcCommand } from './grpcCommand';
 import { harvestCommand } from './harvestCommand';
+import { parquetCommand } from './parquetCommand';
 import { escapeForTerminal } from './output';
 import { requestCommand } from './requestCommand';
 import { sandboxCommand } from './sandboxCommand';
 import { sendCommand } from './sendCommand';
+import { sqlCommand } from './sqlCommand';
 import { tokenCommand } from './tokenCommand';
 import { USAGE } from './usage';
 import { validateCommand } from './validateCommand';
@@ -32,6 +34,8 @@ const COMMANDS: Record<string, (args: string[], io: CliIo) => Promise<number>> =
   grpc: grpcCommand,
   endpoints: endpointsCommand,
   validate: validateCommand,
+  sql: sqlCommand,
+  parquet: parquetCommand,
   sandbox: sandboxCommand,
   demo: demoCommand,
 };

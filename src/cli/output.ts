@@ -276,3 +276,13 @@ export function formatCatalogue(api: ApiKind, endpoints: readonly CatalogueEndpo
   }
   return lines.join('\n');
 }
+
+/** A query's answer as an aligned text table (nested values as JSON), with its row count. */
+export function formatQueryAnswer(answer: { columns: { name: string }[]; rows: Record<string, unknown>[] }): string {
+  const cell = (value: unknown): string => (value === null || value === undefined ? '' : typeof value === 'string' ? value : JSON.stringify(value));
+  const names = answer.columns.map((c) => c.name);
+  const cells = answer.rows.map((row) => names.map((name) => cell(row[name])));
+  const widths = names.map((name, i) => Math.max(name.length, ...cells.map((r) => r[i].length)));
+  const line = (values: string[]) => values.map((v, i) => v.padEnd(widths[i])).join('  ').trimEnd();
+  return [line(names), line(widths.map((w) => '-'.repeat(w))), ...cells.map(line), `(${answer.rows.length} ${answer.rows.length === 1 ? 'row' : 'rows'})`].join('\n');
+}

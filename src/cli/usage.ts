@@ -26,6 +26,11 @@ Usage:
   mobility-api harvest  trips|events|telemetry --from <hour> --to <hour> --out <dir> --base-url <url> <credential>
                         [--validate] [--mode <mode>] [--max-202-attempts <n>] [--max-202-wait <s>] [--max-retries <n>] [--json]
                         one NDJSON file per UTC hour + manifest.json; run again to resume (exit 1: hours missing)
+  mobility-api sql      <harvest folder> "<query>" [--json | --csv] [--out <file.csv|.json|.parquet>]
+                        one read-only SQL query (DuckDB) over the views trips, events, telemetry, vehicles, vehicles_status,
+                        typed by the MDS 2.0 models, each item once
+  mobility-api parquet  <harvest folder> [--out <dir>] [--json]
+                        the harvest as Parquet (zstd), partitioned endpoint=<e>/date=<day>/hour=<hh>/ (default <folder>/parquet)
   mobility-api endpoints [--api mds|maas] [--json]     the MDS 2.0 catalogue: endpoints, parameters, formats, defaults
   mobility-api validate <file | -> [--endpoint <id>] [--mode <mode>] [--json]
                         check a saved response against the official MDS 2.0 schemas (exit 1: does not conform)

@@ -7,3 +7,4 @@ export { MDS_MODES } from './schemaCorrections';
 export type { MdsMode } from './schemaCorrections';
 export { guessMdsEndpoint, validateMdsResponse } from './validateMds';
 export type { ConformanceReport } from './validateMds';
+export { bundledMdsSchema, payloadProperty } from './mdsSchemas';

@@ -53,6 +53,14 @@ const BUNDLED: Record<MdsSchemaName, unknown> = {
   'iso-dayhour': isoDayhour,
 };
 
+/**
+ * The bundled official schema of one response, as published (no correction applied): for readers that need the
+ * models' shapes (field names and types), not a verdict. Callers must not change it.
+ */
+export function bundledMdsSchema(name: MdsEndpointId): Readonly<Record<string, unknown>> {
+  return BUNDLED[name] as Record<string, unknown>;
+}
+
 /** The name of the payload array of each JSON response (`vehicles`, `vehicles_status`, ...); null for reports. */
 export function payloadProperty(endpoint: MdsEndpointId): string | null {
   return (source.schemas as Record<string, { itemsProperty?: string | null }>)[endpoint]?.itemsProperty ?? null;

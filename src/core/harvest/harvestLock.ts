@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
-import { lock } from 'proper-lockfile';
+import { check, lock } from 'proper-lockfile';
 import * as l10n from '@vscode/l10n';
 import { LOCK_STALE_MS, LOCK_UPDATE_MS } from '../clock';
 import { MobilityError } from '../base';
@@ -61,4 +61,9 @@ export async function lockHarvestFolder(outDir: string, waitMs: number, signal?:
     if (signal?.aborted) throw new MobilityError('HTTP_ABORTED', l10n.t('The harvest was stopped while waiting for the lock of its folder.'));
     await delay(Math.min(250, Math.max(1, deadline - Date.now())), undefined, { signal }).catch(() => undefined);
   }
+}
+
+/** Whether a live harvest holds the lock of `outDir` now (a lock left by a killed harvest goes stale and does not count). */
+export async function harvestFolderInUse(outDir: string): Promise<boolean> {
+  return check(outDir, { lockfilePath: path.join(outDir, HARVEST_LOCK_NAME), realpath: false, stale: LOCK_STALE_MS }).catch(() => false);
 }

@@ -2,7 +2,8 @@
 // retries, resume, a folder lock and progress. Imports the other core domains through their doors; never `vscode`.
 
 export { MANIFEST_FILE, hourFileOf, parseManifest } from './harvestManifest';
-export type { HourRecord, HourStatus } from './harvestManifest';
+export type { HarvestManifest, HourRecord, HourStatus } from './harvestManifest';
 export type { HarvestProgress } from './harvestProgress';
+export { harvestFolderInUse } from './harvestLock';
 export { harvestHours, hoursOf } from './harvestRun';
 export type { HarvestSummary } from './harvestRun';

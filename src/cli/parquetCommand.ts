@@ -1,0 +1,44 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { AnalysisSession, readHarvestSource, temporaryPathOf } from '../core/analysis';
+import { MobilityError, errorMessage } from '../core/base';
+import type { CliIo } from './cliIo';
+import { parse } from './options';
+import { printUsage } from './usage';
+
+/**
+ * `mobility-api parquet <folder> [--out <dir>]`: the harvest as Parquet (zstd), in Hive-style partitions
+ * `endpoint=trips/date=2026-11-20/hour=07/…`, written into a temporary folder beside `--out` and renamed into place
+ * when every endpoint is written, so that a reader never sees half of it. Default --out: `<folder>/parquet`.
+ */
+export async function parquetCommand(args: string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parse(args, { out: { type: 'string' }, json: { type: 'boolean' } }, true);
+  if (values.help) return printUsage(io);
+  if (positionals.length !== 1) throw new MobilityError('USAGE', 'parquet takes one harvest folder: mobility-api parquet <folder> [--out <dir>].');
+  const source = await readHarvestSource(positionals[0]);
+  const out = path.resolve(values.out ?? path.join(source.folder, 'parquet'));
+  if (fs.existsSync(out)) throw new MobilityError('USAGE', `--out ${out} exists already. Name a new folder, or remove that one first.`);
+  const parent = path.dirname(out);
+  try {
+    fs.accessSync(parent, fs.constants.W_OK);
+    if (!fs.statSync(parent).isDirectory()) throw Object.assign(new Error('it is a file, not a folder'), { code: 'ENOTDIR' });
+  } catch (err) {
+    throw new MobilityError('ANALYSIS_WRITE_FAILED', `Cannot write into ${parent} (${(err as NodeJS.ErrnoException).code ?? errorMessage(err)}). Choose an --out folder whose parent exists and is writable.`);
+  }
+  for (const part of source.parts) if (part.inUse) io.err(`mobility-api: a harvest is still writing ${part.dir}; the Parquet files hold the hours it had finished.`);
+  const temp = temporaryPathOf(out);
+  const session = await AnalysisSession.open(source, { writable: [out] });
+  try {
+    fs.mkdirSync(temp);
+    const written = await session.writeParquet(temp);
+    fs.renameSync(temp, out);
+    if (values.json) io.out(JSON.stringify({ out, endpoints: written }, null, 2));
+    else io.out([`Wrote ${out} (Parquet, zstd, partitioned by endpoint, date and hour):`, ...written.map((w) => `  ${w.view}: ${w.rows} items`)].join('\n'));
+    return 0;
+  } catch (err) {
+    fs.rmSync(temp, { recursive: true, force: true });
+    throw err;
+  } finally {
+    session.close();
+  }
+}

@@ -1,0 +1,47 @@
+import fs from 'node:fs';
+import { AnalysisSession, formatOf, readHarvestSource } from '../core/analysis';
+import type { QueryAnswer } from '../core/analysis';
+import { MobilityError } from '../core/base';
+import type { CliIo } from './cliIo';
+import { parse } from './options';
+import { formatQueryAnswer } from './output';
+import { printUsage } from './usage';
+
+/**
+ * `mobility-api sql <folder> "<query>" [--json | --csv] [--out <file.csv|.json|.parquet>]`: one read-only query over
+ * the views trips, events, telemetry, vehicles and vehicles_status of a harvest folder. Exit 0 when it ran, 2 for bad
+ * input (not a harvest, a query that writes, a query error with DuckDB's line and column).
+ */
+export async function sqlCommand(args: string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parse(args, { json: { type: 'boolean' }, csv: { type: 'boolean' }, out: { type: 'string' } }, true);
+  if (values.help) return printUsage(io);
+  if (positionals.length !== 2) throw new MobilityError('USAGE', 'sql takes a harvest folder and one query: mobility-api sql <folder> "SELECT count(*) FROM trips".');
+  if (values.json && values.csv) throw new MobilityError('USAGE', 'Give --json or --csv, not both.');
+  const [folder, query] = positionals;
+  if (values.out !== undefined) formatOf(values.out);
+  const source = await readHarvestSource(folder);
+  for (const part of source.parts) if (part.inUse) io.err(`mobility-api: a harvest is still writing ${part.dir}; the answer covers the hours it had finished.`);
+  const session = await AnalysisSession.open(source, { writable: values.out !== undefined ? [values.out] : [] });
+  try {
+    if (values.out !== undefined) {
+      if (fs.existsSync(values.out) && fs.statSync(values.out).isDirectory()) throw new MobilityError('USAGE', `--out ${values.out} is a folder; name a file ending in .csv, .json or .parquet.`);
+      await session.exportQuery(query, values.out);
+      io.err(`Wrote ${values.out}.`);
+      return 0;
+    }
+    const answer = await session.query(query);
+    io.out(values.json ? JSON.stringify(answer.rows, null, 2) : values.csv ? csvOf(answer) : formatQueryAnswer(answer));
+    return 0;
+  } finally {
+    session.close();
+  }
+}
+
+/** RFC 4180 CSV: fields with a comma, quote or line break are quoted; nested values as JSON. */
+function csvOf(answer: QueryAnswer): string {
+  const field = (value: unknown): string => {
+    const text = value === null || value === undefined ? '' : typeof value === 'string' ? value : JSON.stringify(value);
+    return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+  };
+  return [answer.columns.map((c) => field(c.name)).join(','), ...answer.rows.map((row) => answer.columns.map((c) => field(row[c.name])).join(','))].join('\n');
+}

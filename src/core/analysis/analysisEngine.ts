@@ -1,0 +1,254 @@
+/**
+ * SQL over a harvest with DuckDB (`@duckdb/node-api`, loaded on first use; its native binding stays out of every
+ * bundle). The engine downloads nothing: extension autoinstall and autoload are off, and only what is built in
+ * (json, parquet) is used. Once the views are made, the file system is closed to queries except the harvest folder
+ * (read) and the files the caller names (written by us), and the configuration is locked; a user's query must be one
+ * SELECT (or EXPLAIN), so it can neither write files, attach databases nor load extensions.
+ *
+ * Views: `trips`, `events`, `telemetry` over the harvest's done hour files, with columns typed from the MDS 2.0
+ * models (columnTypes.ts), each item once (by its id; a hour written again keeps its newest file's copy); and
+ * `vehicles`, `vehicles_status`, typed and empty until a harvest carries a snapshot of them.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import * as l10n from '@vscode/l10n';
+import { MobilityError, errorMessage } from '../base';
+import type { MdsEndpointId } from '../mds';
+import type { ItemColumn } from './columnTypes';
+import { itemColumnsOf, sqlIdentifier, sqlString } from './columnTypes';
+import type { AnalysisTable, HarvestSource } from './harvestSource';
+
+type DuckDB = typeof import('@duckdb/node-api');
+type Connection = import('@duckdb/node-api').DuckDBConnection;
+type Instance = import('@duckdb/node-api').DuckDBInstance;
+
+/** Every view, the endpoint whose model types it, and the field that names an item once. */
+const VIEWS: readonly { view: AnalysisTable | 'vehicles' | 'vehicles_status'; endpoint: MdsEndpointId; key: string }[] = [
+  { view: 'trips', endpoint: 'trips', key: 'trip_id' },
+  { view: 'events', endpoint: 'events_historical', key: 'event_id' },
+  { view: 'telemetry', endpoint: 'telemetry', key: 'telemetry_id' },
+  { view: 'vehicles', endpoint: 'vehicles', key: 'device_id' },
+  { view: 'vehicles_status', endpoint: 'vehicles_status', key: 'device_id' },
+];
+
+/** The names of the views a query may use. */
+export const ANALYSIS_VIEWS: readonly string[] = VIEWS.map((v) => v.view);
+
+/** A query's answer. Values as JavaScript gives them: BIGINT that fits a double as a number, structs as objects. */
+export interface QueryAnswer {
+  columns: { name: string; type: string }[];
+  rows: Record<string, unknown>[];
+}
+
+/** Options of {@link openAnalysis}. */
+export interface AnalysisOptions {
+  /** Files or folders the session itself will write (an --out); nothing else outside the harvest is reachable. */
+  writable?: string[];
+  /** DuckDB's memory limit, e.g. `1GB`; beyond it, large operators spill to a temporary folder. */
+  memoryLimit?: string;
+}
+
+let duckdb: Promise<DuckDB> | undefined;
+
+/** Loads the native engine once, saying what to do when it is not installed for this platform. */
+function loadDuckDB(): Promise<DuckDB> {
+  duckdb ??= import('@duckdb/node-api').catch((err: unknown) => {
+    duckdb = undefined;
+    throw new MobilityError('ANALYSIS_ENGINE_FAILED', l10n.t('The analysis engine (DuckDB, @duckdb/node-api) could not be loaded: {0}. Run `npm ci` in the project, or install the build for your platform.', errorMessage(err)), { cause: err });
+  });
+  return duckdb;
+}
+
+/** Turns JavaScript values DuckDB gives into plain JSON-able ones: bigint as a number when exact, else as text. */
+function plain(value: unknown): unknown {
+  if (typeof value === 'bigint') return Number.isSafeInteger(Number(value)) ? Number(value) : value.toString();
+  if (Array.isArray(value)) return value.map(plain);
+  if (value instanceof Date) return value.toISOString();
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, plain(v)]));
+  return value;
+}
+
+/** `read_json`'s `columns` argument. */
+function columnsArgument(columns: ItemColumn[]): string {
+  return `{${columns.map((c) => `${sqlString(c.name)}: ${sqlString(c.type)}`).join(', ')}}`;
+}
+
+/** The hour a harvest file holds, from its name (`…/2026-11-20T07.ndjson`). */
+const HOUR_OF_FILE = `regexp_extract(filename, '(\\d{4}-\\d{2}-\\d{2}T\\d{2})\\.ndjson$', 1)`;
+
+/** An open analysis over one harvest. Close it when done. */
+export class AnalysisSession {
+  private constructor(
+    private readonly instance: Instance,
+    private readonly connection: Connection,
+    private readonly duck: DuckDB,
+    readonly source: HarvestSource,
+  ) {}
+
+  /** Opens DuckDB in memory, makes the views, then closes the file system to everything but the harvest and `writable`. */
+  static async open(source: HarvestSource, options: AnalysisOptions = {}): Promise<AnalysisSession> {
+    const duck = await loadDuckDB();
+    const instance = await duck.DuckDBInstance.create(':memory:', {
+      autoinstall_known_extensions: 'false',
+      autoload_known_extensions: 'false',
+      ...(options.memoryLimit ? { memory_limit: options.memoryLimit } : {}),
+    });
+    const connection = await instance.connect();
+    const session = new AnalysisSession(instance, connection, duck, source);
+    try {
+      for (const { view, endpoint, key } of VIEWS) await connection.run(session.viewSql(view, endpoint, key));
+      const writable = (options.writable ?? []).flatMap((p) => [path.resolve(p), temporaryPathOf(p)]);
+      const allowed = [source.folder, ...writable].map(sqlString);
+      await connection.run(`SET allowed_paths = [${allowed.join(', ')}]`);
+      await connection.run(`SET allowed_directories = [${allowed.join(', ')}]`);
+      await connection.run('SET enable_external_access = false');
+      await connection.run('SET lock_configuration = true');
+    } catch (err) {
+      session.close();
+      throw new MobilityError('ANALYSIS_ENGINE_FAILED', l10n.t('Could not prepare the analysis of {0}: {1}', source.folder, errorMessage(err)), { cause: err });
+    }
+    return session;
+  }
+
+  /** CREATE VIEW for one view: its hour files read with the model's types, one row per item, plus `_hour`. */
+  private viewSql(view: string, endpoint: MdsEndpointId, key: string): string {
+    const columns = itemColumnsOf(endpoint);
+    const files = this.source.parts.filter((p) => p.table === view).flatMap((p) => p.files);
+    let hours: string;
+    if (!files.length) {
+      // No data: the same columns, typed, and no row.
+      hours = `SELECT ${columns.map((c) => `CAST(NULL AS ${c.type}) AS ${sqlIdentifier(c.name)}`).join(', ')}, CAST(NULL AS VARCHAR) AS _hour WHERE false`;
+    } else {
+      const read = `read_json([${files.map(sqlString).join(', ')}], format = 'newline_delimited', columns = ${columnsArgument(columns)}, filename = true)`;
+      hours = `SELECT * EXCLUDE (filename, _copy) FROM (SELECT *, ${HOUR_OF_FILE} AS _hour, row_number() OVER (PARTITION BY ${sqlIdentifier(key)} ORDER BY filename DESC) AS _copy FROM ${read}) WHERE _copy = 1`;
+    }
+    return `CREATE VIEW ${sqlIdentifier(`_${view}_hours`)} AS ${hours}; CREATE VIEW ${sqlIdentifier(view)} AS SELECT * EXCLUDE (_hour) FROM ${sqlIdentifier(`_${view}_hours`)};`;
+  }
+
+  /** Refuses anything but one SELECT or EXPLAIN, naming what it is. */
+  private async checkReadOnly(sql: string): Promise<void> {
+    let count: number;
+    let statements: Awaited<ReturnType<Connection['extractStatements']>>;
+    try {
+      statements = await this.connection.extractStatements(sql);
+      count = statements.count;
+    } catch (err) {
+      throw queryFailed(err);
+    }
+    if (count !== 1) {
+      throw new MobilityError('ANALYSIS_QUERY_REFUSED', count ? l10n.t('Give one query at a time; this text holds {0} statements.', count) : l10n.t('The query is empty. Give a SELECT over trips, events, telemetry, vehicles or vehicles_status.'));
+    }
+    let type: import('@duckdb/node-api').StatementType;
+    try {
+      const prepared = await statements.prepare(0);
+      type = prepared.statementType;
+      prepared.destroySync();
+    } catch (err) {
+      // Preparing COPY, ATTACH, INSTALL and the like already meets the closed file system.
+      if (/^Permission Error/i.test(errorMessage(err))) {
+        throw new MobilityError('ANALYSIS_QUERY_REFUSED', l10n.t('Only queries that read the harvest are run here (SELECT, WITH … SELECT, EXPLAIN): {0}. To save an answer, use --out <file.csv|.json|.parquet>.', errorMessage(err)), { cause: err });
+      }
+      throw queryFailed(err);
+    }
+    const { StatementType } = this.duck;
+    if (type !== StatementType.SELECT && type !== StatementType.EXPLAIN) {
+      const kind = (StatementType as unknown as Record<number, string>)[type] ?? String(type);
+      throw new MobilityError('ANALYSIS_QUERY_REFUSED', l10n.t('Only queries that read are run here (SELECT, WITH … SELECT, EXPLAIN); this is a {0} statement. To save an answer, use --out <file.csv|.json|.parquet>.', kind));
+    }
+  }
+
+  /** Runs one read-only query. */
+  async query(sql: string): Promise<QueryAnswer> {
+    await this.checkReadOnly(sql);
+    try {
+      const reader = await this.connection.runAndReadAll(sql);
+      const names = reader.columnNames();
+      const types = reader.columnTypes();
+      return { columns: names.map((name, i) => ({ name, type: types[i].toString() })), rows: reader.getRowObjectsJS().map((row) => plain(row) as Record<string, unknown>) };
+    } catch (err) {
+      throw queryFailed(err);
+    }
+  }
+
+  /**
+   * Writes a read-only query's answer to `file` (its extension picks CSV, JSON lines or Parquet), through a
+   * temporary file renamed when complete. The file must be one of the session's `writable` paths.
+   */
+  async exportQuery(sql: string, file: string): Promise<void> {
+    await this.checkReadOnly(sql);
+    const format = formatOf(file);
+    const target = path.resolve(file);
+    const temp = temporaryPathOf(target);
+    const options = format === 'parquet' ? '(FORMAT parquet, COMPRESSION zstd)' : format === 'csv' ? '(FORMAT csv, HEADER true)' : '(FORMAT json, ARRAY true)';
+    try {
+      await this.connection.run(`COPY (${sql}) TO ${sqlString(temp)} ${options}`);
+      await fs.promises.rename(temp, target);
+    } catch (err) {
+      await fs.promises.rm(temp, { force: true }).catch(() => undefined);
+      if (err instanceof Error && /Permission Error|No such file|Cannot open file|IO Error/i.test(err.message)) {
+        throw new MobilityError('ANALYSIS_WRITE_FAILED', l10n.t('Cannot write {0}: {1}', target, errorMessage(err)), { cause: err });
+      }
+      throw queryFailed(err);
+    }
+  }
+
+  /** Items per view. */
+  async counts(): Promise<Record<string, number>> {
+    const counts: Record<string, number> = {};
+    for (const view of ANALYSIS_VIEWS) {
+      const reader = await this.connection.runAndReadAll(`SELECT count(*) AS n FROM ${sqlIdentifier(view)}`);
+      counts[view] = Number(reader.getRowsJS()[0][0]);
+    }
+    return counts;
+  }
+
+  /**
+   * Writes the harvest as Parquet (zstd) in Hive-style partitions, `endpoint=<view>/date=<day>/hour=<hh>/…`, into
+   * `tempDir` (one of the session's `writable` paths): the caller renames it into place when every view is written.
+   */
+  async writeParquet(tempDir: string): Promise<{ view: string; rows: number }[]> {
+    const written: { view: string; rows: number }[] = [];
+    for (const part of ['trips', 'events', 'telemetry'] as const) {
+      if (!this.source.parts.some((p) => p.table === part)) continue;
+      const dir = path.join(tempDir, `endpoint=${part}`);
+      const select = `SELECT * EXCLUDE (_hour), substr(_hour, 1, 10) AS date, substr(_hour, 12, 2) AS hour FROM ${sqlIdentifier(`_${part}_hours`)}`;
+      try {
+        const result = await this.connection.runAndReadAll(`COPY (${select}) TO ${sqlString(dir)} (FORMAT parquet, COMPRESSION zstd, PARTITION_BY (date, hour))`);
+        written.push({ view: part, rows: Number(result.getRowsJS()[0]?.[0] ?? 0) });
+      } catch (err) {
+        throw new MobilityError('ANALYSIS_WRITE_FAILED', l10n.t('Cannot write the Parquet files of {0} into {1}: {2}', part, tempDir, errorMessage(err)), { cause: err });
+      }
+    }
+    return written;
+  }
+
+  close(): void {
+    this.connection.closeSync();
+    this.instance.closeSync();
+  }
+}
+
+/** Where a file or folder the session writes stands until it is complete: beside it, with this process's id. */
+export function temporaryPathOf(target: string): string {
+  return `${path.resolve(target)}.tmp-${process.pid}`;
+}
+
+/** The output format an --out file's extension names. */
+export function formatOf(file: string): 'csv' | 'json' | 'parquet' {
+  const ext = path.extname(file).toLowerCase();
+  if (ext === '.csv' || ext === '.json' || ext === '.parquet') return ext.slice(1) as 'csv' | 'json' | 'parquet';
+  throw new MobilityError('USAGE', l10n.t('--out {0}: name a file ending in .csv, .json or .parquet.', file));
+}
+
+/** A query error as DuckDB words it (with its LINE and caret), or a data error naming the file and line. */
+function queryFailed(err: unknown): MobilityError {
+  if (err instanceof MobilityError) return err;
+  const message = errorMessage(err).replace(/^Failed to extract statements: /, '');
+  if (/^Invalid Input Error: Malformed JSON|JSON/i.test(message) && /in file/i.test(message)) {
+    return new MobilityError('ANALYSIS_DATA_INVALID', l10n.t('A harvest file holds a line that is not a whole JSON item: {0}. Run the harvest again for that hour (remove its entry from manifest.json), or fix the file.', message), { cause: err });
+  }
+  if (/^Conversion Error/i.test(message) && /file/i.test(message)) {
+    return new MobilityError('ANALYSIS_DATA_INVALID', l10n.t('A harvest file holds a value of another type than the MDS 2.0 model says: {0}', message), { cause: err });
+  }
+  return new MobilityError('ANALYSIS_QUERY_FAILED', message, { cause: err });
+}

@@ -1,0 +1,100 @@
+/**
+ * A harvest folder as the analysis reads it, as the harvest left it: one endpoint's folder (its manifest.json and
+ * NDJSON hour files), or a folder holding several such folders (one per endpoint). Only the hour files the manifests
+ * record as done are read: a file a crashed run left without recording it is not data yet.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import * as l10n from '@vscode/l10n';
+import { MobilityError, errorMessage } from '../base';
+import type { HarvestManifest } from '../harvest';
+import { MANIFEST_FILE, harvestFolderInUse, parseManifest } from '../harvest';
+
+/** The tables the analysis offers over a harvest. */
+export type AnalysisTable = 'trips' | 'events' | 'telemetry';
+
+export const ANALYSIS_TABLES: readonly AnalysisTable[] = ['trips', 'events', 'telemetry'];
+
+const TABLE_OF: Record<HarvestManifest['endpoint'], AnalysisTable> = { trips: 'trips', events_historical: 'events', telemetry: 'telemetry' };
+
+/** One endpoint's harvest inside the folder. */
+export interface HarvestPart {
+  table: AnalysisTable;
+  /** The folder holding its manifest. */
+  dir: string;
+  manifest: HarvestManifest;
+  /** Absolute paths of the done hours' files, in hour order (empty hours included). */
+  files: string[];
+  /** The done hours' names (`2026-11-20T07`), with their item counts by the manifest. */
+  hours: { hour: string; items: number }[];
+  /** A live harvest holds the folder's lock: it may still be writing. */
+  inUse: boolean;
+}
+
+/** What the analysis reads. */
+export interface HarvestSource {
+  folder: string;
+  parts: HarvestPart[];
+  /** The first and last hour harvested, over every part. */
+  window: { start: string; end: string };
+}
+
+function notAHarvest(folder: string, why: string): MobilityError {
+  return new MobilityError('ANALYSIS_NOT_A_HARVEST', l10n.t('{0} is not a harvest folder: {1}. Name the folder that `mobility-api harvest --out` (or Fetch Hours…) wrote, the one with manifest.json, or a folder of such folders.', folder, why));
+}
+
+async function readPart(dir: string): Promise<HarvestPart> {
+  const manifestPath = path.join(dir, MANIFEST_FILE);
+  let text: string;
+  try {
+    text = await fs.promises.readFile(manifestPath, 'utf8');
+  } catch (err) {
+    throw new MobilityError('ANALYSIS_NOT_A_HARVEST', l10n.t('Cannot read {0}: {1}.', manifestPath, errorMessage(err)), { cause: err });
+  }
+  const manifest = parseManifest(text, manifestPath);
+  const hours = Object.entries(manifest.hours)
+    .filter(([, record]) => (record.status === 'items' || record.status === 'empty') && record.file)
+    .sort(([a], [b]) => a.localeCompare(b));
+  const files = hours.map(([, record]) => path.join(dir, ...(record.file as string).split('/')));
+  for (const file of files) {
+    if (!fs.existsSync(file)) {
+      throw new MobilityError('ANALYSIS_DATA_INVALID', l10n.t('{0} records the hour file {1}, which is missing. Run the harvest again into the same folder: it fetches that hour again.', manifestPath, file));
+    }
+  }
+  return {
+    table: TABLE_OF[manifest.endpoint],
+    dir,
+    manifest,
+    files,
+    hours: hours.map(([hour, record]) => ({ hour, items: record.items })),
+    inUse: await harvestFolderInUse(dir),
+  };
+}
+
+/** Reads the harvest at `folder`: refuses, saying why, a folder that is not one or that has no finished hour. */
+export async function readHarvestSource(folder: string): Promise<HarvestSource> {
+  const resolved = path.resolve(folder);
+  let entries: fs.Dirent[];
+  try {
+    entries = await fs.promises.readdir(resolved, { withFileTypes: true });
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    throw notAHarvest(resolved, code === 'ENOENT' ? l10n.t('no such folder') : code === 'ENOTDIR' ? l10n.t('it is a file') : errorMessage(err));
+  }
+  let dirs: string[];
+  if (entries.some((e) => e.isFile() && e.name === MANIFEST_FILE)) dirs = [resolved];
+  else {
+    dirs = entries
+      .filter((e) => e.isDirectory() && fs.existsSync(path.join(resolved, e.name, MANIFEST_FILE)))
+      .map((e) => path.join(resolved, e.name))
+      .sort();
+  }
+  if (!dirs.length) throw notAHarvest(resolved, entries.length ? l10n.t('it holds no manifest.json, nor do its folders') : l10n.t('it is empty'));
+  const parts = await Promise.all(dirs.map(readPart));
+  if (!parts.some((p) => p.hours.length)) {
+    throw new MobilityError('ANALYSIS_DATA_INVALID', l10n.t('The harvest in {0} has no finished hour yet (every hour failed, is pending or was not fetched). Run the harvest again to fetch them.', resolved));
+  }
+  const froms = parts.map((p) => p.manifest.from).sort();
+  const tos = parts.map((p) => p.manifest.to).sort();
+  return { folder: resolved, parts, window: { start: froms[0], end: tos[tos.length - 1] } };
+}

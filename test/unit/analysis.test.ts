@@ -1,0 +1,212 @@
+// `mobility-api sql` and `mobility-api parquet` over real harvests of the sandbox (trips, events and telemetry,
+// each its own harvest folder inside one folder, as `harvest --out` writes them): counts against the NDJSON the
+// harvest wrote, column types from the MDS 2.0 models, each item once, the file system closed to queries, clear
+// errors for folders and data that are not a harvest, and Parquet read back by a second reader (hyparquet).
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { asyncBufferFromFile, parquetReadObjects } from 'hyparquet';
+import { compressors } from 'hyparquet-compressors';
+import { itemColumnsOf } from '../../src/core/analysis';
+import { startSandbox } from '../../src/sandbox/sandboxServer';
+import type { RunningSandbox } from '../../src/sandbox/sandboxServer';
+import { runCliInProcess } from './support/cliRunner';
+
+const HOUR = 3_600_000;
+const DAY_MS = 24 * HOUR;
+/** The day before yesterday (UTC): served by a sandbox on the real clock, whatever the time of day. */
+const DAY_START = Math.floor(Date.now() / DAY_MS) * DAY_MS - 2 * DAY_MS;
+const hourAt = (h: number) => new Date(DAY_START + h * HOUR).toISOString().slice(0, 13);
+const ENDPOINTS = [
+  { cli: 'trips', view: 'trips', folder: 'trips', key: 'trip_id' },
+  { cli: 'events', view: 'events', folder: 'events_historical', key: 'event_id' },
+  { cli: 'telemetry', view: 'telemetry', folder: 'telemetry', key: 'telemetry_id' },
+] as const;
+
+/** Every item a harvest folder's hour files hold. */
+function ndjsonItems(dir: string): Record<string, unknown>[] {
+  return fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith('.ndjson'))
+    .flatMap((f) => fs.readFileSync(path.join(dir, f), 'utf8').split('\n').filter(Boolean))
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+}
+
+/** Every Parquet file under `dir`, recursively. */
+function parquetFiles(dir: string): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true, recursive: true }).filter((e) => e.isFile() && e.name.endsWith('.parquet')).map((e) => path.join(e.parentPath, e.name));
+}
+
+/**
+ * Whether a value read back from Parquet holds what the NDJSON item held: the same scalars (integers may come
+ * back as bigint), the same lists, and in structs every field the item had (the model's other fields are null).
+ */
+function sameItem(fromParquet: unknown, original: unknown, where: string): void {
+  if (original === null || original === undefined) {
+    assert.ok(fromParquet === null || fromParquet === undefined, `${where}: expected null, got ${String(fromParquet)}`);
+  } else if (Array.isArray(original)) {
+    assert.ok(Array.isArray(fromParquet), `${where}: expected a list`);
+    assert.equal(fromParquet.length, original.length, `${where}: list length`);
+    original.forEach((v, i) => sameItem(fromParquet[i], v, `${where}[${i}]`));
+  } else if (typeof original === 'object') {
+    assert.ok(fromParquet && typeof fromParquet === 'object', `${where}: expected a struct`);
+    for (const [k, v] of Object.entries(original)) sameItem((fromParquet as Record<string, unknown>)[k], v, `${where}.${k}`);
+  } else if (typeof fromParquet === 'bigint') {
+    assert.equal(fromParquet, BigInt(original as number), where);
+  } else {
+    assert.equal(fromParquet, original, where);
+  }
+}
+
+describe('CLI: mobility-api sql and parquet over a harvest', function () {
+  this.timeout(120_000);
+  let sandbox: RunningSandbox;
+  let dir: string;
+  let harvest: string;
+
+  before(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'analysis-'));
+    sandbox = await startSandbox({ fleetSize: 40, seed: 11, demoDir: path.join(dir, 'demo') });
+    const base = sandbox.environments.find((e) => e.id === 'mds-staging')?.baseUrl ?? '';
+    harvest = path.join(dir, 'harvest');
+    for (const { cli, folder } of ENDPOINTS) {
+      const r = await runCliInProcess(['harvest', cli, '--from', hourAt(9), '--to', hourAt(11), '--out', path.join(harvest, folder), '--base-url', base, '--credential', sandbox.demo.credentialFile, '--state-dir', path.join(dir, 'state'), '--precision', 'milliseconds']);
+      assert.equal(r.code, 0, r.err + r.out);
+    }
+  });
+  after(async () => {
+    await sandbox?.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('counts every item of every endpoint once, in views typed by the MDS 2.0 models', async () => {
+    for (const { view, folder, key } of ENDPOINTS) {
+      const items = ndjsonItems(path.join(harvest, folder, folder));
+      assert.ok(items.length > 0, `the sandbox served ${view}`);
+      const r = await runCliInProcess(['sql', harvest, `SELECT count(*) AS n, count(DISTINCT ${key}) AS ids FROM ${view}`, '--json']);
+      assert.equal(r.code, 0, r.err);
+      assert.deepEqual(JSON.parse(r.out), [{ n: new Set(items.map((i) => i[key])).size, ids: new Set(items.map((i) => i[key])).size }]);
+    }
+    const snapshot = await runCliInProcess(['sql', harvest, 'SELECT (SELECT count(*) FROM vehicles) AS v, (SELECT count(*) FROM vehicles_status) AS s', '--json']);
+    assert.deepEqual(JSON.parse(snapshot.out), [{ v: 0, s: 0 }]);
+    const types = await runCliInProcess(['sql', harvest, 'SELECT start_time, start_location, trip_type FROM trips LIMIT 1', '--json']);
+    const [row] = JSON.parse(types.out) as { start_time: unknown; start_location: { lat: unknown }; trip_type: unknown }[];
+    assert.equal(typeof row.start_time, 'number');
+    assert.equal(typeof row.start_location.lat, 'number');
+    assert.ok(Array.isArray(row.trip_type));
+  });
+
+  it('types columns from the models, not the data: a field no item has is still a typed column', () => {
+    const events = new Map(itemColumnsOf('events_historical').map((c) => [c.name, c.type]));
+    assert.equal(events.get('timestamp'), 'BIGINT');
+    assert.match(events.get('location') ?? '', /^STRUCT\("altitude" DOUBLE, .*"lat" DOUBLE, "lng" DOUBLE/);
+    assert.equal(events.get('trip_ids'), 'VARCHAR[]');
+    assert.equal(events.get('battery_percent'), 'BIGINT');
+    // Mode-specific fields of every mode (allOf/oneOf merged): car-share trips' journey_id, micromobility's none.
+    const trips = new Map(itemColumnsOf('trips').map((c) => [c.name, c.type]));
+    assert.equal(trips.get('journey_id'), 'VARCHAR');
+    assert.equal(trips.get('trip_type'), 'VARCHAR[]');
+  });
+
+  it('keeps an item once when a rewritten hour holds it again, and prints a text table by default', async () => {
+    const copy = path.join(dir, 'rewritten');
+    fs.cpSync(path.join(harvest, 'trips'), copy, { recursive: true });
+    const manifestFile = path.join(copy, 'manifest.json');
+    const manifest = JSON.parse(fs.readFileSync(manifestFile, 'utf8')) as { hours: Record<string, { file: string; status: string }> };
+    const [first] = Object.keys(manifest.hours).filter((h) => manifest.hours[h].status === 'items');
+    // The same items recorded under a second hour file, as a harvest that wrote the hour again would leave them.
+    const again = `${hourAt(12)}`;
+    fs.copyFileSync(path.join(copy, manifest.hours[first].file), path.join(copy, 'trips', `${again}.ndjson`));
+    manifest.hours[again] = { ...manifest.hours[first], file: `trips/${again}.ndjson` };
+    fs.writeFileSync(manifestFile, JSON.stringify(manifest));
+    const total = ndjsonItems(path.join(harvest, 'trips', 'trips')).length;
+    const r = await runCliInProcess(['sql', copy, 'SELECT count(*) AS n FROM trips']);
+    assert.equal(r.code, 0, r.err);
+    assert.match(r.out, new RegExp(`^n\\s*\\n-+\\s*\\n${total}\\s*\\n\\(1 row\\)$`, 'm'));
+  });
+
+  it('runs only queries that read: writing, attaching, installing and reading outside the harvest are refused, and nothing is written', async () => {
+    const outside = path.join(dir, 'leak.csv');
+    for (const query of [`COPY trips TO '${outside}'`, `ATTACH '${path.join(dir, 'x.db')}'`, 'INSTALL httpfs', "SELECT * FROM read_csv('/etc/passwd')", 'CREATE TABLE t AS SELECT 1', 'SELECT 1; SELECT 2', 'SET enable_external_access = true']) {
+      const r = await runCliInProcess(['sql', harvest, query]);
+      assert.equal(r.code, 2, `${query}: ${r.out}`);
+      assert.match(r.err, /^mobility-api: /, query);
+      assert.doesNotMatch(r.err, /\n\s+at /, `${query}: no stack trace`);
+    }
+    assert.equal(fs.existsSync(outside), false);
+    assert.equal(fs.existsSync(path.join(dir, 'x.db')), false);
+    const two = await runCliInProcess(['sql', harvest, 'SELECT 1; SELECT 2']);
+    assert.match(two.err, /one query at a time; this text holds 2 statements/);
+    const create = await runCliInProcess(['sql', harvest, 'CREATE TABLE t AS SELECT 1']);
+    assert.match(create.err, /Only queries that read .* this is a CREATE statement/);
+  });
+
+  it('shows a query error as DuckDB words it, with its line and the place', async () => {
+    const r = await runCliInProcess(['sql', harvest, 'SELECT trip_id\nFRM trips']);
+    assert.equal(r.code, 2);
+    assert.match(r.err, /syntax error at or near "trips"/);
+    assert.match(r.err, /LINE 2: FRM trips\n\s+\^/);
+    const unknown = await runCliInProcess(['sql', harvest, 'SELECT nope FROM trips']);
+    assert.match(unknown.err, /Referenced column "nope" not found/);
+  });
+
+  it('writes an answer with --out as CSV, JSON or Parquet, and refuses another extension', async () => {
+    const csv = path.join(dir, 'answer.csv');
+    const r = await runCliInProcess(['sql', harvest, 'SELECT trip_id, start_time FROM trips ORDER BY trip_id', '--out', csv]);
+    assert.equal(r.code, 0, r.err);
+    const lines = fs.readFileSync(csv, 'utf8').trim().split('\n');
+    assert.equal(lines[0], 'trip_id,start_time');
+    assert.equal(lines.length - 1, ndjsonItems(path.join(harvest, 'trips', 'trips')).length);
+    const bad = await runCliInProcess(['sql', harvest, 'SELECT 1', '--out', path.join(dir, 'answer.txt')]);
+    assert.equal(bad.code, 2);
+    assert.match(bad.err, /name a file ending in \.csv, \.json or \.parquet/);
+  });
+
+  it('says what is wrong with a folder that is not a harvest, an empty one, and a truncated line', async () => {
+    const empty = path.join(dir, 'empty');
+    fs.mkdirSync(empty);
+    const cases: [string, RegExp][] = [
+      [path.join(dir, 'missing'), /is not a harvest folder: no such folder/],
+      [empty, /is not a harvest folder: it is empty/],
+      [path.join(dir, 'demo'), /is not a harvest folder: it holds no manifest\.json, nor do its folders/],
+    ];
+    for (const [folder, message] of cases) {
+      const r = await runCliInProcess(['sql', folder, 'SELECT 1']);
+      assert.equal(r.code, 2, folder);
+      assert.match(r.err, message);
+    }
+    const broken = path.join(dir, 'broken');
+    fs.cpSync(path.join(harvest, 'trips'), broken, { recursive: true });
+    const hourFile = fs.readdirSync(path.join(broken, 'trips')).find((f) => fs.statSync(path.join(broken, 'trips', f)).size > 0) ?? '';
+    const text = fs.readFileSync(path.join(broken, 'trips', hourFile), 'utf8');
+    fs.writeFileSync(path.join(broken, 'trips', hourFile), text.slice(0, text.indexOf('\n') + 40));
+    const r = await runCliInProcess(['sql', broken, 'SELECT count(*) FROM trips']);
+    assert.equal(r.code, 2);
+    assert.match(r.err, new RegExp(`not a whole JSON item: .*${hourFile.replace('.', '\\.')}`));
+  });
+
+  it('writes Parquet (zstd) in Hive partitions that a second reader reads back item for item', async () => {
+    const out = path.join(dir, 'parquet-out');
+    const r = await runCliInProcess(['parquet', harvest, '--out', out]);
+    assert.equal(r.code, 0, r.err);
+    assert.deepEqual(fs.readdirSync(out).sort(), ['endpoint=events', 'endpoint=telemetry', 'endpoint=trips']);
+    for (const { view, folder, key } of ENDPOINTS) {
+      const files = parquetFiles(path.join(out, `endpoint=${view}`));
+      for (const file of files) assert.match(path.relative(out, file), new RegExp(`^endpoint=${view}/date=\\d{4}-\\d{2}-\\d{2}/hour=\\d{2}/[^/]+\\.parquet$`));
+      const rows: Record<string, unknown>[] = [];
+      for (const file of files) rows.push(...((await parquetReadObjects({ file: await asyncBufferFromFile(file), compressors })) as Record<string, unknown>[]));
+      const items = ndjsonItems(path.join(harvest, folder, folder));
+      assert.equal(rows.length, items.length, view);
+      const byId = new Map(rows.map((row) => [row[key], row]));
+      for (const item of items) sameItem(byId.get(item[key]), item, `${view} ${String(item[key])}`);
+    }
+    const again = await runCliInProcess(['parquet', harvest, '--out', out]);
+    assert.equal(again.code, 2);
+    assert.match(again.err, /exists already/);
+    const unwritable = await runCliInProcess(['parquet', harvest, '--out', path.join(dir, 'no-such-parent', 'out')]);
+    assert.equal(unwritable.code, 2);
+    assert.match(unwritable.err, /Cannot write into .*no-such-parent/);
+    assert.equal(fs.readdirSync(dir).some((f) => f.includes('.tmp-')), false, 'no temporary folder is left');
+  });
+});
