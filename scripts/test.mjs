@@ -17,7 +17,7 @@ const checks = [
 ];
 const layers = [
   { name: 'unit', script: 'test:unit' },
-  // In a real VS Code (code-server, installed into .vscode-test/ on first use: see README "Testing").
+  // In a real VS Code (code-server, installed into .vscode-test/ on first use: see docs/testing.md).
   { name: 'integration', script: 'test:integration' },
   { name: 'e2e', script: 'test:e2e' },
   // The same, with VS Code in the qps-ploc pseudo-locale: test/e2e/*.pseudo.test.ts (no English of ours left).
