@@ -177,7 +177,7 @@ async function waitForCodeCache(userDataDir: string): Promise<string> {
   }
 }
 
-/** activate() of the production VSIX in code-server against an empty extension, median of fresh windows. */
+/** activate() of the production VSIX in code-server minus an empty extension's in the same window, median of fresh windows. */
 export async function activationFigure(production: ProductionBuild): Promise<ReportedFigure | string> {
   if (!harnessInstalled()) return `extension activation in VS Code: ${HARNESS_MISSING}`;
   const harness = await loadHarness();
@@ -219,14 +219,17 @@ export async function activationFigure(production: ProductionBuild): Promise<Rep
     // Both activate on the same event at the same moment, so each window's difference is what our code adds.
     const added = median(runs.map((r) => activateMs(r.ours) - activateMs(r.empty)));
     const parts = (pick: (r: Activation) => Times) => `load code ${round3(median(runs.map((r) => pick(r).codeLoading)))}, call activate ${round3(median(runs.map((r) => pick(r).activateCall)))}, finish activate ${round3(median(runs.map((r) => pick(r).activateResolved)))}`;
+    // The target (issue 30): what our code adds, ours minus the empty extension in the same window; the absolute
+    // time, which the machine's load moves for the empty extension too, is printed beside it.
     return {
-      name: `extension activation in VS Code (code-server ${version}), production VSIX, ${runs[0]?.ours.event ?? ''}: code loading + activate() call`,
-      value: ours,
+      name: `extension activation in VS Code (code-server ${version}), production VSIX, ${runs[0]?.ours.event ?? ''}: ours minus an empty extension in the same window (code loading + activate() call)`,
+      value: added,
       unit: 'ms',
-      target: `<= ${LIMIT_MS} ms`,
-      met: ours <= LIMIT_MS,
-      raw: `ours ${runs.map((r) => activateMs(r.ours)).join(', ')} ms (medians: ${parts((r) => r.ours)} ms); an empty extension built and installed the same way ${runs.map((r) => activateMs(r.empty)).join(', ')} ms `
-        + `(median ${round3(empty)} ms: ${parts((r) => r.empty)} ms); ours minus the empty one in the same window: median ${round3(added)} ms; ${inside}`
+      target: `<= ${LIMIT_MS} ms over the empty extension`,
+      met: added <= LIMIT_MS,
+      raw: `ours minus the empty one per window ${runs.map((r) => activateMs(r.ours) - activateMs(r.empty)).join(', ')} ms; `
+        + `ours ${runs.map((r) => activateMs(r.ours)).join(', ')} ms (median ${round3(ours)} ms: ${parts((r) => r.ours)} ms); an empty extension built and installed the same way ${runs.map((r) => activateMs(r.empty)).join(', ')} ms `
+        + `(median ${round3(empty)} ms: ${parts((r) => r.empty)} ms); ${inside}`
         + `${RUNS} windows, each on a fresh code-server, after ${WARMUP} warm-up, ${median(runs.map((r) => r.active))} extensions active; `
         + `the first window after installing (no code cache yet): ours ${cold ? activateMs(cold.ours) : '?'} ms, the empty one ${cold ? activateMs(cold.empty) : '?'} ms; code cache written by the warm-up: ${cacheFiles}; `
         + `VS Code's activationTimes from Developer: Startup Performance`,

@@ -16,12 +16,13 @@ const PER_ROUND = 50;
 const FLEET_SIZE = 500;
 
 /**
- * Four sides in rotating rounds:
+ * Four sides in rotating rounds; the figure is core / jose (target <= 1.1 x), the others are printed beside it:
  * - core: `GrpcSessions.call` with a fresh ES256 token per call (issuer, per-key clock and queue as REST), on a
  *   sandbox that verifies every token (signature, claims, jti never seen, iat increasing per key);
  * - static: grpc-js with ONE token signed once, on a sandbox started with verification off, because a verifying
  *   one refuses a reused token from its second call (spec 5.1 rule 4, jti_replayed);
- * - jose: grpc-js with a bare `SignJWT` token per call, on the verifying sandbox (what our code adds);
+ * - jose: grpc-js with a bare `SignJWT` token per call, on the verifying sandbox: the fair plain alternative, so
+ *   core / jose is what our code adds (the target);
  * - core on the non-verifying sandbox: the core against the static loop with the same server work.
  */
 export async function grpcUnaryFigure(): Promise<ReportedFigure> {
@@ -74,14 +75,16 @@ export async function grpcUnaryFigure(): Promise<ReportedFigure> {
     ]);
     const measured = all.map((times) => times.slice(WARMUP_ROUNDS * PER_ROUND));
     const [p50Core, p50Static, p50Jose, p50CoreUnverified] = measured.map((times) => round3(median(times)));
-    const ratio = medianRatio(coreRounds, staticRounds);
+    // The target (issue 30): what our code adds over the fair plain alternative. Rule 4 wants a fresh token per call, so
+    // that alternative is grpc-js signing each call with bare jose on the same verifying sandbox; the static token is printed, no target.
+    const ratio = medianRatio(coreRounds, joseRounds);
     return {
-      name: 'gRPC unary, GetVehicle with a fresh token per call through the core (verifying sandbox) / plain grpc-js with ONE static token (sandbox not verifying: a verifying one refuses a reused token, rule 4): p50',
+      name: 'gRPC unary, GetVehicle with a fresh token per call on the verifying sandbox: core / plain grpc-js signing each call with bare jose SignJWT: p50',
       value: ratio,
       unit: 'x',
-      target: '<= 1.1 x',
+      target: '<= 1.1 x the grpc-js + jose loop',
       met: ratio <= 1.1,
-      raw: `p50 core ${p50Core} ms, static token ${p50Static} ms; no target: plain grpc-js + bare jose SignJWT per call on the verifying sandbox ${p50Jose} ms (core / jose loop ${round3(medianRatio(coreRounds, joseRounds))} x, what our code adds), core on the non-verifying sandbox ${p50CoreUnverified} ms (core / static on the same server ${round3(medianRatio(coreUnverifiedRounds, staticRounds))} x, signing on the client only); p99 core ${round3(percentile(measured[0], 99))} ms, static ${round3(percentile(measured[1], 99))} ms, jose ${round3(percentile(measured[2], 99))} ms; ${measured[0].length} calls per side, ${KEYS_PER_SIDE} keys round-robin per signing side, sandboxes in processes of their own`,
+      raw: `p50 core ${p50Core} ms, plain grpc-js + bare jose SignJWT per call ${p50Jose} ms; no target: plain grpc-js with ONE static token on a sandbox not verifying (a verifying one refuses a reused token, rule 4) ${p50Static} ms (core / static ${round3(medianRatio(coreRounds, staticRounds))} x), core on the non-verifying sandbox ${p50CoreUnverified} ms (core / static on the same server ${round3(medianRatio(coreUnverifiedRounds, staticRounds))} x, signing on the client only); p99 core ${round3(percentile(measured[0], 99))} ms, jose ${round3(percentile(measured[2], 99))} ms, static ${round3(percentile(measured[1], 99))} ms; ${measured[0].length} calls per side, ${KEYS_PER_SIDE} keys round-robin per signing side, sandboxes in processes of their own`,
     };
   } finally {
     sessions.forget();

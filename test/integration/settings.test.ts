@@ -42,7 +42,7 @@ async function recordingServer(body: () => string): Promise<TestServer & { heade
   return { ...server, headers };
 }
 
-/** Each setting the README documents, changed as a user changes it, and its effect as a user sees it. */
+/** Each setting docs/vscode.md documents, changed as a user changes it, and its effect as a user sees it. */
 describe('every documented setting has its effect', function () {
   this.timeout(90_000);
   const touched = new Set<string>();

@@ -18,7 +18,8 @@ describe('environment names (issue #24)', () => {
     assert.equal(sandboxEnvironmentName('maas-staging'), 'Sandbox · MaaS staging');
   });
 
-  for (const file of ['README.md', 'docs/sandbox.md', 'scripts/start.mjs', 'CHANGELOG.md']) {
+  const docs = fs.readdirSync('docs').filter((f) => f.endsWith('.md')).sort().map((f) => `docs/${f}`);
+  for (const file of ['README.md', ...docs, 'scripts/start.mjs', 'CHANGELOG.md']) {
     it(`${file} names environments as the extension does`, function () {
       if (!fs.existsSync(file)) this.skip();
       const text = fs.readFileSync(file, 'utf8');

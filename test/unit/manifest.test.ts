@@ -14,17 +14,39 @@ interface Manifest {
   activationEvents: string[];
   contributes: {
     commands: Array<{ command: string; title: string; category?: string; icon?: string }>;
-    configuration: { properties: Record<string, { markdownDescription?: string; description?: string }> };
+    configuration: { properties: Record<string, { markdownDescription?: string; description?: string; default?: unknown }> };
     menus: Record<string, Array<{ command: string }>>;
   };
 }
 
 const manifest = JSON.parse(fs.readFileSync('package.json', 'utf8')) as Manifest;
 const nls = JSON.parse(fs.readFileSync('package.nls.json', 'utf8')) as Record<string, string>;
-const readme = fs.readFileSync('README.md', 'utf8');
+/** The extension's doc: its Commands and Settings tables are the reference users read (the README links to it). */
+const VSCODE_DOC = 'docs/vscode.md';
+const vscodeDoc = fs.readFileSync(VSCODE_DOC, 'utf8');
 const nlsValue = (s: string | undefined) => (s && /^%.+%$/.test(s) ? nls[s.slice(1, -1)] : s);
 
-describe('the manifest and the README agree with the code', () => {
+/** The cells of each row of the Markdown table under `heading` (header and separator rows left out). */
+function tableRows(markdown: string, heading: string): string[][] {
+  const lines = markdown.split('\n');
+  const start = lines.findIndex((line) => line.replace(/^#+\s*/, '') === heading && line.startsWith('#'));
+  assert.ok(start >= 0, `${VSCODE_DOC} has a heading "${heading}"`);
+  const rows: string[][] = [];
+  for (const line of lines.slice(start + 1)) {
+    if (line.startsWith('#')) break;
+    if (!line.startsWith('|')) {
+      if (rows.length) break;
+      continue;
+    }
+    rows.push(line.slice(1, line.endsWith('|') ? -1 : undefined).split(/(?<!\\)\|/).map((cell) => cell.trim()));
+  }
+  return rows.slice(2);
+}
+
+/** `a` / `b` in a cell: the names it lists, without backticks. */
+const namesIn = (cell: string) => cell.split(' / ').map((name) => name.trim().replace(/^`(.*)`$/, '$1'));
+
+describe('the manifest and the docs agree with the code', () => {
   it('keeps the names users type', () => {
     assert.equal(manifest.name, 'mobility-api-explorer');
     assert.equal(manifest.displayName, 'Mobility API Explorer');
@@ -60,9 +82,51 @@ describe('the manifest and the README agree with the code', () => {
     for (const k of keys) assert.ok(nls[k.slice(1, -1)] !== undefined, `${k} is in package.nls.json`);
   });
 
-  it('the README lists every command and every setting', () => {
-    for (const c of manifest.contributes.commands) assert.ok(readme.includes(`\`${c.command}\``), `README lacks ${c.command}`);
-    for (const key of Object.keys(manifest.contributes.configuration.properties)) assert.ok(readme.includes(`\`${key}\``), `README lacks ${key}`);
+  it(`${VSCODE_DOC} has one row per command in its Commands table, with the title users see`, () => {
+    const rows = tableRows(vscodeDoc, 'Commands (category "Mobility API")');
+    const contributed = new Map(manifest.contributes.commands.map((c) => [c.command, nlsValue(c.title) ?? '']));
+    const listed = new Map<string, string>();
+    for (const [titles = '', ids = ''] of rows) {
+      const idList = namesIn(ids);
+      const titleList = namesIn(titles);
+      assert.equal(titleList.length, idList.length, `the row of ${ids} names as many titles as ids`);
+      idList.forEach((id, i) => {
+        assert.ok(!listed.has(id), `${id} has one row, not two`);
+        listed.set(id, titleList[i] ?? '');
+      });
+    }
+    for (const [id, title] of contributed) {
+      assert.ok(listed.has(id), `${VSCODE_DOC} lacks a row for ${id}`);
+      // A command shown in a menu of its own may say where, in parentheses: "Decode JWT (debugger)".
+      const shown = (listed.get(id) ?? '').replace(/ \([^)]*\)$/, '');
+      assert.ok(listed.get(id) === title || shown === title, `the row of ${id} calls it "${listed.get(id) ?? ''}", the palette "${title}"`);
+    }
+    for (const id of listed.keys()) assert.ok(contributed.has(id), `${VSCODE_DOC} lists ${id}, which the manifest does not contribute`);
+  });
+
+  it(`${VSCODE_DOC} has one row per setting in its Settings table, with its default`, () => {
+    const rows = tableRows(vscodeDoc, 'Settings');
+    const properties = manifest.contributes.configuration.properties;
+    const listed = new Map<string, string>();
+    for (const [key = '', defaultCell = ''] of rows) {
+      const name = namesIn(key)[0] ?? '';
+      assert.ok(!listed.has(name), `${name} has one row, not two`);
+      assert.ok(name in properties, `${VSCODE_DOC} lists ${name}, which the manifest does not contribute`);
+      listed.set(name, defaultCell);
+    }
+    for (const [key, setting] of Object.entries(properties)) {
+      assert.ok(listed.has(key), `${VSCODE_DOC} lacks a row for ${key}`);
+      // A default written as code must be the manifest's; one in words ("empty lists") is read by people.
+      const cell = listed.get(key) ?? '';
+      const code = /^`(.*)`$/.exec(cell)?.[1];
+      if (code === undefined) continue;
+      const wanted = typeof setting.default === 'string' && setting.default !== '' ? setting.default : JSON.stringify(setting.default);
+      assert.equal(code, wanted, `the default of ${key}`);
+    }
+  });
+
+  it('the README points to the doc of every command and setting', () => {
+    assert.ok(fs.readFileSync('README.md', 'utf8').includes(`](${VSCODE_DOC})`), `the README links to ${VSCODE_DOC}`);
   });
 
   it('@types/vscode is no newer than engines.vscode', () => {
