@@ -3,6 +3,7 @@
 import { isMobilityError, MobilityError } from '../core/base';
 import type { CliIo } from './cliIo';
 import { processIo } from './cliIo';
+import { checkCommand } from './checkCommand';
 import { codeCommand } from './codeCommand';
 import { decodeCommand } from './decodeCommand';
 import { demoCommand } from './demoCommand';
@@ -35,6 +36,7 @@ const COMMANDS: Record<string, (args: string[], io: CliIo) => Promise<number>> =
   endpoints: endpointsCommand,
   validate: validateCommand,
   sql: sqlCommand,
+  check: checkCommand,
   parquet: parquetCommand,
   sandbox: sandboxCommand,
   demo: demoCommand,

@@ -97,6 +97,14 @@ describe('CLI: mobility-api sql and parquet over a harvest', function () {
     assert.ok(Array.isArray(row.trip_type));
   });
 
+  it('finds no data-quality error in the sandbox\'s clean world (check, exit 0)', async () => {
+    const r = await runCliInProcess(['check', harvest, '--json']);
+    assert.equal(r.code, 0, r.out + r.err);
+    const report = JSON.parse(r.out) as { rules: { id: string; severity: string; count: number; findings: unknown[] }[] };
+    assert.deepEqual(report.rules.filter((rule) => rule.count > 0).map((rule) => [rule.id, rule.findings.slice(0, 2)]), []);
+    assert.ok(report.rules.length >= 7);
+  });
+
   it('types columns from the models, not the data: a field no item has is still a typed column', () => {
     const events = new Map(itemColumnsOf('events_historical').map((c) => [c.name, c.type]));
     assert.equal(events.get('timestamp'), 'BIGINT');

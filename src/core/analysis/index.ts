@@ -7,3 +7,7 @@ export type { AnalysisOptions, QueryAnswer } from './analysisEngine';
 export { itemColumnsOf } from './columnTypes';
 export { ANALYSIS_TABLES, readHarvestSource } from './harvestSource';
 export type { AnalysisTable, HarvestPart, HarvestSource } from './harvestSource';
+export { CHECK_RULES, DEFAULT_THRESHOLDS } from './checkRules';
+export type { CheckFinding, CheckRule, CheckThresholds } from './checkRules';
+export { CHECK_RULE_IDS, hasErrorFinding, runChecks, thresholdsOf } from './checkRun';
+export type { CheckReport, CheckRuleResult } from './checkRun';

@@ -1,0 +1,241 @@
+/**
+ * The data-quality rules: what the official schemas cannot see because it lies between items (a trip without its
+ * events, a vehicle that jumps with no trip, values in another unit). Each rule is one SQL query over the analysis
+ * views that returns its findings as rows (device_id, trip_id, time in ms, detail), so that a user can read the
+ * rule's own SQL and change it; hour coverage is read from the manifests.
+ */
+import type { HarvestSource } from './harvestSource';
+
+/** The thresholds the rules use; each has a default (`DEFAULT_THRESHOLDS`) and can be set. */
+export interface CheckThresholds {
+  /** trip-events: how far an event may be from its trip's start or end time, in seconds. */
+  tripEventToleranceSeconds: number;
+  /** trip-events: a trip start older than this without an end (within the harvest) is a finding, in hours. */
+  maxTripHours: number;
+  /** telemetry-gaps: the longest gap between two points of a trip, in seconds. */
+  telemetryGapSeconds: number;
+  /** teleport: how far a vehicle may be from its last known location with no trip between, in metres. */
+  teleportMeters: number;
+  /** phantom-trips: trips shorter than this, in seconds... */
+  phantomSeconds: number;
+  /** ...or than this, in metres. */
+  phantomMeters: number;
+  /** units: the highest plausible speed of any vehicle, in metres per second. */
+  maxSpeedMetersPerSecond: number;
+  /** hour-coverage: an empty hour between two hours with at least this many items is a likely outage. */
+  busyHourItems: number;
+}
+
+export const DEFAULT_THRESHOLDS: CheckThresholds = {
+  tripEventToleranceSeconds: 60,
+  maxTripHours: 3,
+  telemetryGapSeconds: 300,
+  teleportMeters: 500,
+  phantomSeconds: 60,
+  phantomMeters: 50,
+  maxSpeedMetersPerSecond: 45,
+  busyHourItems: 10,
+};
+
+/** The views a rule reads. */
+export type CheckView = 'trips' | 'events' | 'telemetry' | 'vehicles' | 'vehicles_status';
+
+/** The time window every view of a rule covers, in ms: [start, end). */
+export interface CheckWindow {
+  start: number;
+  end: number;
+}
+
+/** One rule. */
+export interface CheckRule {
+  id: string;
+  title: string;
+  severity: 'error' | 'warning';
+  /** The MDS text or OMF issue it rests on. */
+  basis: string;
+  /** The views it needs data in; a rule whose views are missing from the harvest is skipped, saying why. */
+  needs: readonly CheckView[];
+  /** Its findings as SQL: columns device_id, trip_id, time (ms), detail. Absent for rules read from the manifests. */
+  sql?: (t: CheckThresholds, w: CheckWindow) => string;
+}
+
+const TRIP_STARTS = "['trip_start', 'trip_enter_jurisdiction']";
+const TRIP_ENDS = "['trip_end', 'trip_leave_jurisdiction']";
+
+/** Metres between two (lat, lng) points on the earth, in SQL (haversine). */
+function metres(lat1: string, lng1: string, lat2: string, lng2: string): string {
+  return `(2 * 6371008.8 * asin(sqrt(pow(sin(radians(${lat2} - ${lat1}) / 2), 2) + cos(radians(${lat1})) * cos(radians(${lat2})) * pow(sin(radians(${lng2} - ${lng1}) / 2), 2))))`;
+}
+
+/** Trips wholly inside the window, so that their events and telemetry are in the harvest too. */
+const tripsIn = (w: CheckWindow) => `(SELECT * FROM trips WHERE start_time >= ${w.start} AND end_time < ${w.end})`;
+
+export const CHECK_RULES: readonly CheckRule[] = [
+  {
+    id: 'trip-events',
+    title: 'Every trip has its start and end events',
+    severity: 'error',
+    basis: 'MDS 2.0 provider, Events: a trip_start and a trip_end (or jurisdiction enter/leave) event of the device, carrying the trip_id; mobility-data-specification #748, #792',
+    needs: ['trips', 'events'],
+    sql: (t, w) => `
+      WITH t AS ${tripsIn(w)}
+      SELECT t.device_id, t.trip_id, t.start_time AS time, format('no trip_start event of its device with this trip_id within {} s of its start_time', ${t.tripEventToleranceSeconds}) AS detail
+      FROM t WHERE NOT EXISTS (SELECT 1 FROM events e WHERE e.device_id = t.device_id AND list_contains(e.trip_ids, t.trip_id)
+        AND list_has_any(e.event_types, ${TRIP_STARTS}) AND abs(e.timestamp - t.start_time) <= ${t.tripEventToleranceSeconds * 1000})
+      UNION ALL
+      SELECT t.device_id, t.trip_id, t.end_time, format('no trip_end event of its device with this trip_id within {} s of its end_time', ${t.tripEventToleranceSeconds})
+      FROM t WHERE NOT EXISTS (SELECT 1 FROM events e WHERE e.device_id = t.device_id AND list_contains(e.trip_ids, t.trip_id)
+        AND list_has_any(e.event_types, ${TRIP_ENDS}) AND abs(e.timestamp - t.end_time) <= ${t.tripEventToleranceSeconds * 1000})
+      UNION ALL
+      SELECT s.device_id, s.trip_ids[1], s.timestamp, format('a trip_start never followed by a trip_end of its trip within {} h', ${t.maxTripHours})
+      FROM events s WHERE list_has_any(s.event_types, ${TRIP_STARTS}) AND s.timestamp + ${t.maxTripHours * 3_600_000} < ${w.end}
+        AND NOT EXISTS (SELECT 1 FROM events f WHERE f.device_id = s.device_id AND list_has_any(f.trip_ids, s.trip_ids)
+          AND list_has_any(f.event_types, ${TRIP_ENDS}) AND f.timestamp >= s.timestamp)`,
+  },
+  {
+    id: 'duplicate-events',
+    title: 'No event twice',
+    severity: 'error',
+    basis: 'MDS 2.0 provider, Events: one event per change of state; the same device, timestamp and event types twice is a duplicate (mobility-data-specification #667)',
+    needs: ['events'],
+    sql: () => `
+      SELECT device_id, NULL AS trip_id, timestamp AS time,
+        format('{} events at this time with the event types {} (event_ids {})', count(*), list_sort(event_types)::VARCHAR, list_sort(list(event_id))::VARCHAR) AS detail
+      FROM events GROUP BY device_id, timestamp, list_sort(event_types) HAVING count(*) > 1`,
+  },
+  {
+    id: 'telemetry-gaps',
+    title: 'Every trip has its telemetry, without long gaps',
+    severity: 'error',
+    basis: 'MDS 2.0 provider, Telemetry: "at least 2 points" per trip, its start and end; mobility-data-specification #749, #877',
+    needs: ['trips', 'telemetry'],
+    sql: (t, w) => `
+      WITH t AS ${tripsIn(w)},
+      p AS (SELECT unnest(trip_ids) AS trip_id, device_id, timestamp FROM telemetry),
+      j AS (SELECT t.device_id, t.trip_id, t.start_time, p.timestamp,
+              p.timestamp - lag(p.timestamp) OVER (PARTITION BY t.trip_id ORDER BY p.timestamp) AS gap
+            FROM t LEFT JOIN p ON p.trip_id = t.trip_id AND p.device_id = t.device_id),
+      s AS (SELECT device_id, trip_id, min(start_time) AS start_time, count(timestamp) AS points, max(gap) AS gap, arg_max(timestamp, gap) AS gap_end FROM j GROUP BY device_id, trip_id)
+      SELECT device_id, trip_id, start_time AS time, format('{} telemetry points (MDS: at least 2, its start and end)', points) FROM s WHERE points < 2
+      UNION ALL
+      SELECT device_id, trip_id, gap_end - gap, format('no telemetry for {} s inside the trip (more than {} s)', gap // 1000, ${t.telemetryGapSeconds})
+      FROM s WHERE points >= 2 AND gap > ${t.telemetryGapSeconds * 1000}`,
+  },
+  {
+    id: 'teleport',
+    title: 'No vehicle moves without a trip',
+    severity: 'warning',
+    basis: 'MDS 2.0 provider, Events: a vehicle moves on a trip or while removed by the provider; mobility-data-specification #642, #889',
+    needs: ['events'],
+    sql: (t) => `
+      WITH e AS (SELECT device_id, timestamp, event_types, location.lat AS lat, location.lng AS lng,
+          lag(location.lat) OVER w AS prev_lat, lag(location.lng) OVER w AS prev_lng, lag(vehicle_state) OVER w AS prev_state, lag(timestamp) OVER w AS prev_time
+        FROM events WHERE location IS NOT NULL WINDOW w AS (PARTITION BY device_id ORDER BY timestamp)),
+      d AS (SELECT *, ${metres('prev_lat', 'prev_lng', 'lat', 'lng')} AS metres FROM e WHERE prev_lat IS NOT NULL)
+      SELECT device_id, NULL AS trip_id, timestamp AS time,
+        format('{} m from its last known location (at {}) with no trip between (more than {} m)', round(metres)::BIGINT, epoch_ms(prev_time)::VARCHAR, ${t.teleportMeters})
+      FROM d WHERE metres > ${t.teleportMeters} AND prev_state NOT IN ('on_trip', 'removed', 'elsewhere', 'missing')
+        AND NOT list_has_any(event_types, ['trip_end', 'trip_leave_jurisdiction', 'trip_enter_jurisdiction', 'provider_drop_off', 'located'])`,
+  },
+  {
+    id: 'units',
+    title: 'Values in the units MDS 2.0 asks for',
+    severity: 'error',
+    basis: 'MDS 2.0 data types: timestamps in milliseconds, battery_percent 0 to 100, distances in metres, costs in cents (never negative); coordinates as lat/lng; mobility-data-specification #770, #899',
+    needs: [],
+    sql: (t) => `
+      WITH pts AS (SELECT location.lat AS lat, location.lng AS lng FROM events WHERE location IS NOT NULL
+                   UNION ALL SELECT location.lat, location.lng FROM telemetry),
+      box AS (SELECT quantile_cont(lat, 0.05) AS lat0, quantile_cont(lat, 0.95) AS lat1, quantile_cont(lng, 0.05) AS lng0, quantile_cont(lng, 0.95) AS lng1 FROM pts)
+      SELECT device_id, trip_id, start_time AS time, format('start_time {} looks like seconds, not milliseconds', start_time) AS detail FROM trips WHERE start_time < 100000000000
+      UNION ALL SELECT device_id, trip_id, end_time, format('end_time {} looks like seconds, not milliseconds', end_time) FROM trips WHERE end_time < 100000000000
+      UNION ALL SELECT device_id, NULL, timestamp, format('event timestamp {} looks like seconds, not milliseconds', timestamp) FROM events WHERE timestamp < 100000000000
+      UNION ALL SELECT device_id, NULL, timestamp, format('telemetry timestamp {} looks like seconds, not milliseconds', timestamp) FROM telemetry WHERE timestamp < 100000000000
+      UNION ALL SELECT device_id, NULL, timestamp, format('battery_percent {} is above 100', battery_percent) FROM events WHERE battery_percent > 100
+      UNION ALL SELECT device_id, NULL, timestamp, format('battery_percent {} is above 100', battery_percent) FROM telemetry WHERE battery_percent > 100
+      UNION ALL SELECT device_id, NULL, min(timestamp), format('every battery_percent of this device is between 0 and 1 ({} readings): a fraction where MDS 2.0 wants 0 to 100', count(*))
+        FROM (SELECT device_id, timestamp, battery_percent FROM events UNION ALL SELECT device_id, timestamp, battery_percent FROM telemetry)
+        WHERE battery_percent IS NOT NULL GROUP BY device_id HAVING count(*) >= 3 AND max(battery_percent) <= 1 AND max(battery_percent) > 0
+      UNION ALL SELECT device_id, trip_ids[1], timestamp, format('speed {} m/s is above {} m/s', location.speed, ${t.maxSpeedMetersPerSecond}) FROM telemetry WHERE location.speed > ${t.maxSpeedMetersPerSecond}
+      UNION ALL SELECT device_id, trip_id, start_time, format('an average speed of {} m/s ({} m in {} s) is above {} m/s', round(distance / duration, 1), distance, duration, ${t.maxSpeedMetersPerSecond})
+        FROM trips WHERE duration > 0 AND distance / duration > ${t.maxSpeedMetersPerSecond}
+      UNION ALL SELECT device_id, trip_id, start_time, format('a negative {}', what) FROM (
+        SELECT device_id, trip_id, start_time, 'distance (' || distance || ')' AS what FROM trips WHERE distance < 0
+        UNION ALL SELECT device_id, trip_id, start_time, 'duration (' || duration || ')' FROM trips WHERE duration < 0
+        UNION ALL SELECT device_id, trip_id, start_time, 'standard_cost (' || standard_cost || ')' FROM trips WHERE standard_cost < 0
+        UNION ALL SELECT device_id, trip_id, start_time, 'actual_cost (' || actual_cost || ')' FROM trips WHERE actual_cost < 0)
+      UNION ALL SELECT device_id, NULL, timestamp, format('location {}, {} lies outside the others but inside them once lat and lng are swapped', location.lat, location.lng)
+        FROM (SELECT device_id, timestamp, location FROM events WHERE location IS NOT NULL UNION ALL SELECT device_id, timestamp, location FROM telemetry), box
+        WHERE NOT (location.lat BETWEEN lat0 - 0.5 AND lat1 + 0.5 AND location.lng BETWEEN lng0 - 0.5 AND lng1 + 0.5)
+          AND location.lng BETWEEN lat0 - 0.5 AND lat1 + 0.5 AND location.lat BETWEEN lng0 - 0.5 AND lng1 + 0.5`,
+  },
+  {
+    id: 'phantom-trips',
+    title: 'No phantom trips',
+    severity: 'warning',
+    basis: 'MDS 2.0 provider, Trips: a trip is a journey of a rider; very short ones are usually unlock tests or errors (mobility-data-specification #889)',
+    needs: ['trips'],
+    sql: (t) => `
+      SELECT device_id, trip_id, start_time AS time, format('a trip of {} s and {} m (shorter than {} s or {} m)', duration, distance, ${t.phantomSeconds}, ${t.phantomMeters}) AS detail
+      FROM trips WHERE duration < ${t.phantomSeconds} OR distance < ${t.phantomMeters}`,
+  },
+  {
+    id: 'hour-coverage',
+    title: 'Every hour of the harvest is there',
+    severity: 'warning',
+    basis: 'MDS 2.0 provider: an hour answers 200 once processed, 202 until then, 404 before the provider operated; an empty hour between busy ones is a likely outage',
+    needs: [],
+  },
+  {
+    id: 'status-vs-events',
+    title: 'The status feed agrees with the events',
+    severity: 'error',
+    basis: "MDS 2.0 provider, Vehicle Status: a vehicle's last_event is its last event; a vehicle in the public right-of-way is listed (mobility-data-specification #770)",
+    needs: ['vehicles_status', 'events'],
+  },
+  {
+    id: 'registry',
+    title: 'Every device is registered once, and its type agrees',
+    severity: 'error',
+    basis: 'MDS 2.0 provider, Vehicles: every device_id of trips, events and telemetry is a vehicle of /vehicles, once, with its vehicle_type and propulsion_types',
+    needs: ['vehicles'],
+  },
+];
+
+/** One finding of a rule. */
+export interface CheckFinding {
+  device_id: string | null;
+  trip_id: string | null;
+  /** ISO 8601, UTC. */
+  time: string | null;
+  detail: string;
+}
+
+/** The hour-coverage findings, read from the manifests: hours missing, still 202, failed, and empty between busy ones. */
+export function hourCoverageFindings(source: HarvestSource, t: CheckThresholds): CheckFinding[] {
+  const findings: CheckFinding[] = [];
+  for (const part of source.parts) {
+    const hours = Object.entries(part.manifest.hours);
+    const first = Date.parse(`${part.manifest.from}:00:00Z`);
+    const last = Date.parse(`${part.manifest.to}:00:00Z`);
+    const at = (ms: number) => new Date(ms).toISOString().slice(0, 13);
+    const record = new Map(hours);
+    for (let ms = first; ms <= last; ms += 3_600_000) {
+      const hour = at(ms);
+      const r = record.get(hour);
+      const time = new Date(ms).toISOString();
+      if (!r) findings.push({ device_id: null, trip_id: null, time, detail: `${part.table}: the hour ${hour} is missing from the harvest (run it again to fetch it)` });
+      else if (r.status === 'pending') findings.push({ device_id: null, trip_id: null, time, detail: `${part.table}: the hour ${hour} still answered 202 (not processed yet)` });
+      else if (r.status === 'failed') findings.push({ device_id: null, trip_id: null, time, detail: `${part.table}: the hour ${hour} failed: ${r.problem ?? 'no answer'}` });
+      else if (r.status === 'not_found') findings.push({ device_id: null, trip_id: null, time, detail: `${part.table}: the hour ${hour} answered 404` });
+      else if (r.status === 'empty') {
+        const before = record.get(at(ms - 3_600_000));
+        const after = record.get(at(ms + 3_600_000));
+        if ((before?.items ?? 0) >= t.busyHourItems && (after?.items ?? 0) >= t.busyHourItems) {
+          findings.push({ device_id: null, trip_id: null, time, detail: `${part.table}: the hour ${hour} is empty between ${before?.items} and ${after?.items} items: a likely outage` });
+        }
+      }
+    }
+  }
+  return findings;
+}

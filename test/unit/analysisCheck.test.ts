@@ -1,0 +1,204 @@
+// `mobility-api check`: each data-quality rule against a harvest folder made for it, holding items made to be found
+// and items made not to be; the report's shape, rules that cannot run and why, thresholds, and the exit codes.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { CheckReport } from '../../src/core/analysis';
+import { runCliInProcess } from './support/cliRunner';
+
+const T0 = Date.UTC(2026, 10, 20, 8); // 2026-11-20T08:00Z, the harvest's first hour
+const MIN = 60_000;
+const HOUR = 60 * MIN;
+const hourOf = (ms: number) => new Date(ms).toISOString().slice(0, 13);
+const PROVIDER = 'aaaaaaaa-0000-4000-8000-000000000000';
+const id = (prefix: string, n: number) => `${prefix}${String(n).padStart(7, '0')}-0000-4000-8000-000000000000`.slice(0, 36);
+const at = (lat: number, lng: number) => ({ lat, lng });
+/** A point `metres` north of (52.5, 13.4). */
+const north = (metres: number) => at(52.5 + metres / 111_195, 13.4);
+
+type Item = Record<string, unknown>;
+
+/** Writes one endpoint's harvest folder: items per hour (by `timeOf`), a manifest, and `statuses` for given hours. */
+function writeHarvest(dir: string, endpoint: 'trips' | 'events_historical' | 'telemetry', items: Item[], timeOf: (i: Item) => number, hours: number, statuses: Record<number, string> = {}): void {
+  fs.mkdirSync(path.join(dir, endpoint), { recursive: true });
+  const record: Record<string, unknown> = {};
+  for (let h = 0; h < hours; h++) {
+    const hour = hourOf(T0 + h * HOUR);
+    const status = statuses[h];
+    if (status === 'missing') continue;
+    if (status && status !== 'items') {
+      record[hour] = { status, items: 0, bytes: 0, attempts: 1, requests: 1, pages: 0, startedAt: new Date().toISOString(), durationMs: 1 };
+      continue;
+    }
+    const inHour = items.filter((i) => timeOf(i) >= T0 + h * HOUR && timeOf(i) < T0 + (h + 1) * HOUR);
+    const text = inHour.map((i) => JSON.stringify(i) + '\n').join('');
+    fs.writeFileSync(path.join(dir, endpoint, `${hour}.ndjson`), text);
+    record[hour] = { status: inHour.length ? 'items' : 'empty', file: `${endpoint}/${hour}.ndjson`, items: inHour.length, bytes: Buffer.byteLength(text), attempts: 1, requests: 1, pages: 1, httpStatus: 200, startedAt: new Date().toISOString(), durationMs: 1 };
+  }
+  const manifest = { format: 'mobility-api-harvest', formatVersion: 1, endpoint, path: `/${endpoint}`, hourParameter: 'end_time', baseUrl: 'https://mds.example/provider', from: hourOf(T0), to: hourOf(T0 + (hours - 1) * HOUR), createdAt: new Date().toISOString(), updatedAt: new Date().toISOString(), hours: record };
+  fs.writeFileSync(path.join(dir, 'manifest.json'), JSON.stringify(manifest));
+}
+
+let eventNo = 0;
+const event = (device: string, timestamp: number, types: string[], state: string, location: { lat: number; lng: number }, trip?: string, extra: Item = {}): Item => ({
+  device_id: device, provider_id: PROVIDER, event_id: id('e', ++eventNo), vehicle_state: state, event_types: types, timestamp, location, ...(trip ? { trip_ids: [trip] } : {}), ...extra,
+});
+let pointNo = 0;
+const point = (device: string, trip: string, timestamp: number, location: Item = north(0), extra: Item = {}): Item => ({
+  device_id: device, provider_id: PROVIDER, telemetry_id: id('t', ++pointNo), timestamp, trip_ids: [trip], journey_id: null, location, ...extra,
+});
+const trip = (device: string, tripId: string, start: number, seconds: number, metres: number, extra: Item = {}): Item => ({
+  provider_id: PROVIDER, device_id: device, trip_id: tripId, trip_type: ['rider'], start_time: start, end_time: start + seconds * 1000, duration: seconds, distance: metres, start_location: north(0), end_location: north(metres), ...extra,
+});
+/** A trip that passes every rule: both events, telemetry every 2 minutes. */
+function goodTrip(device: string, tripId: string, start: number): { trips: Item[]; events: Item[]; telemetry: Item[] } {
+  const seconds = 600;
+  return {
+    trips: [trip(device, tripId, start, seconds, 2000)],
+    events: [event(device, start, ['trip_start'], 'on_trip', north(0), tripId), event(device, start + seconds * 1000, ['trip_end'], 'available', north(2000), tripId)],
+    telemetry: [0, 2, 4, 6, 8, 10].map((m) => point(device, tripId, start + m * MIN, north(m * 200))),
+  };
+}
+
+describe('CLI: mobility-api check', function () {
+  this.timeout(60_000);
+  let dir: string;
+  let faulty: string;
+  let clean: string;
+
+  before(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'check-'));
+    const dev = (n: number) => id('d', n);
+    const trips: Item[] = [];
+    const events: Item[] = [];
+    const telemetry: Item[] = [];
+    const add = (parts: { trips?: Item[]; events?: Item[]; telemetry?: Item[] }) => {
+      trips.push(...(parts.trips ?? []));
+      events.push(...(parts.events ?? []));
+      telemetry.push(...(parts.telemetry ?? []));
+    };
+    for (let n = 1; n <= 12; n++) add(goodTrip(dev(n), id('r', n), T0 + n * 5 * MIN));
+    // trip-events: trip 20 has no trip_end event.
+    const noEnd = goodTrip(dev(20), id('r', 20), T0 + 30 * MIN);
+    add({ ...noEnd, events: noEnd.events.slice(0, 1) });
+    // duplicate-events: device 21 sends one battery_low twice, under two event_ids.
+    add({ events: [event(dev(21), T0 + 40 * MIN, ['battery_low'], 'non_operational', north(0)), event(dev(21), T0 + 40 * MIN, ['battery_low'], 'non_operational', north(0))] });
+    // telemetry-gaps: trip 22 has one point; trip 23 a gap of 8 minutes.
+    const onePoint = goodTrip(dev(22), id('r', 22), T0 + 50 * MIN);
+    add({ ...onePoint, telemetry: onePoint.telemetry.slice(0, 1) });
+    const gap = goodTrip(dev(23), id('r', 23), T0 + 55 * MIN);
+    add({ ...gap, telemetry: gap.telemetry.filter((_, i) => i === 0 || i >= 4) });
+    // teleport: device 24 moves 800 m with no trip; device 25 moves 300 m (below 500: no finding); device 26 is dropped off 2 km away (no finding).
+    add({ events: [event(dev(24), T0 + 70 * MIN, ['located'], 'available', north(0)), event(dev(24), T0 + 80 * MIN, ['battery_low'], 'non_operational', north(800))] });
+    add({ events: [event(dev(25), T0 + 70 * MIN, ['located'], 'available', north(0)), event(dev(25), T0 + 80 * MIN, ['battery_low'], 'non_operational', north(300))] });
+    add({ events: [event(dev(26), T0 + 70 * MIN, ['provider_pick_up'], 'removed', north(0)), event(dev(26), T0 + 80 * MIN, ['provider_drop_off'], 'available', north(2000))] });
+    // units: battery 150, a negative distance, swapped coordinates, a speed of 60 m/s.
+    add({ events: [event(dev(27), T0 + 90 * MIN, ['battery_charged'], 'available', north(0), undefined, { battery_percent: 150 })] });
+    const negativeCost = goodTrip(dev(28), id('r', 28), T0 + 95 * MIN);
+    add({ ...negativeCost, trips: [{ ...negativeCost.trips[0], standard_cost: -100 }] });
+    add({ events: [event(dev(29), T0 + 100 * MIN, ['located'], 'available', at(13.4, 52.5))] });
+    add({ telemetry: [point(dev(30), id('r', 30), T0 + 105 * MIN, { ...north(0), speed: 60 })] });
+    // phantom-trips: trip 31 lasts 20 s (with its events and telemetry, so that only this rule finds it).
+    add({
+      trips: [trip(dev(31), id('r', 31), T0 + 110 * MIN, 20, 400)],
+      events: [event(dev(31), T0 + 110 * MIN, ['trip_start'], 'on_trip', north(0), id('r', 31)), event(dev(31), T0 + 110 * MIN + 20_000, ['trip_end'], 'available', north(400), id('r', 31))],
+      telemetry: [point(dev(31), id('r', 31), T0 + 110 * MIN), point(dev(31), id('r', 31), T0 + 110 * MIN + 20_000, north(400))],
+    });
+    faulty = path.join(dir, 'faulty');
+    // hour-coverage: the hour at T0+3h still 202, T0+5h missing; 4 hours of data otherwise.
+    writeHarvest(path.join(faulty, 'trips'), 'trips', trips, (i) => i.end_time as number, 7, { 3: 'pending', 5: 'missing' });
+    writeHarvest(path.join(faulty, 'events_historical'), 'events_historical', events, (i) => i.timestamp as number, 7);
+    writeHarvest(path.join(faulty, 'telemetry'), 'telemetry', telemetry, (i) => i.timestamp as number, 7);
+
+    clean = path.join(dir, 'clean');
+    const good = [1, 2, 3].map((n) => goodTrip(dev(n), id('r', n), T0 + n * 10 * MIN));
+    writeHarvest(path.join(clean, 'trips'), 'trips', good.flatMap((g) => g.trips), (i) => i.end_time as number, 2);
+    writeHarvest(path.join(clean, 'events_historical'), 'events_historical', good.flatMap((g) => g.events), (i) => i.timestamp as number, 2);
+    writeHarvest(path.join(clean, 'telemetry'), 'telemetry', good.flatMap((g) => g.telemetry), (i) => i.timestamp as number, 2);
+  });
+  after(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  const check = async (folder: string, ...args: string[]) => {
+    const r = await runCliInProcess(['check', folder, '--json', ...args]);
+    return { ...r, report: r.out ? (JSON.parse(r.out) as CheckReport) : undefined };
+  };
+  const findingsOf = (report: CheckReport | undefined, rule: string) => report?.rules.find((r) => r.id === rule)?.findings ?? [];
+
+  it('finds nothing in a clean harvest, exit 0, and says which rules it could not run and why', async () => {
+    const r = await check(clean);
+    assert.equal(r.code, 0, r.err);
+    assert.deepEqual(r.report?.rules.filter((rule) => rule.count > 0).map((rule) => rule.id), []);
+    assert.deepEqual(r.report?.items, { trips: 3, events: 6, telemetry: 18, vehicles: 0, vehicles_status: 0 });
+    assert.deepEqual(r.report?.skipped.map((s) => s.id).sort(), ['event-sequence', 'registry', 'status-vs-events']);
+    assert.match(r.report?.skipped.find((s) => s.id === 'registry')?.why ?? '', /snapshot of \/vehicles/);
+  });
+
+  it('finds each planted fault, with its device, trip and time, and nothing else; exit 1', async () => {
+    const r = await check(faulty);
+    assert.equal(r.code, 1, r.err);
+    const dev = (n: number) => id('d', n);
+    const tripEvents = findingsOf(r.report, 'trip-events');
+    assert.deepEqual(tripEvents.map((f) => [f.device_id, f.trip_id, f.time]), [
+      [dev(20), id('r', 20), new Date(T0 + 30 * MIN).toISOString()],
+      [dev(20), id('r', 20), new Date(T0 + 40 * MIN).toISOString()],
+    ]);
+    assert.match(tripEvents[0].detail, /a trip_start never followed by a trip_end/);
+    assert.match(tripEvents[1].detail, /no trip_end event of its device with this trip_id within 60 s of its end_time/);
+    assert.deepEqual(findingsOf(r.report, 'duplicate-events').map((f) => [f.device_id, f.time]), [[dev(21), new Date(T0 + 40 * MIN).toISOString()]]);
+    const gaps = findingsOf(r.report, 'telemetry-gaps');
+    assert.deepEqual(gaps.map((f) => f.trip_id).sort(), [id('r', 22), id('r', 23)]);
+    assert.match(gaps.find((f) => f.trip_id === id('r', 22))?.detail ?? '', /^1 telemetry points/);
+    assert.match(gaps.find((f) => f.trip_id === id('r', 23))?.detail ?? '', /no telemetry for 480 s/);
+    const teleports = findingsOf(r.report, 'teleport');
+    assert.deepEqual(teleports.map((f) => f.device_id), [dev(24)]);
+    assert.match(teleports[0].detail, /^800 m from its last known location/);
+    const units = findingsOf(r.report, 'units');
+    assert.deepEqual(units.map((f) => f.device_id).sort(), [dev(27), dev(28), dev(29), dev(30)]);
+    assert.match(units.find((f) => f.device_id === dev(27))?.detail ?? '', /battery_percent 150 is above 100/);
+    assert.match(units.find((f) => f.device_id === dev(28))?.detail ?? '', /a negative standard_cost \(-100\)/);
+    assert.match(units.find((f) => f.device_id === dev(29))?.detail ?? '', /inside them once lat and lng are swapped/);
+    assert.match(units.find((f) => f.device_id === dev(30))?.detail ?? '', /speed 60(\.0)? m\/s is above 45 m\/s/);
+    assert.deepEqual(findingsOf(r.report, 'phantom-trips').map((f) => f.trip_id), [id('r', 31)]);
+    const hours = findingsOf(r.report, 'hour-coverage').map((f) => f.detail);
+    assert.ok(hours.some((d) => d === `trips: the hour ${hourOf(T0 + 3 * HOUR)} still answered 202 (not processed yet)`), hours.join('\n'));
+    assert.ok(hours.some((d) => d === `trips: the hour ${hourOf(T0 + 5 * HOUR)} is missing from the harvest (run it again to fetch it)`), hours.join('\n'));
+    assert.equal(hours.length, 2, hours.join('\n'));
+  });
+
+  it('an empty hour between busy ones is a likely outage, by the busyHourItems threshold', async () => {
+    const outage = path.join(dir, 'outage');
+    const trips = [0, 2].flatMap((h) => [1, 2].map((n) => trip(id('d', n), id('r', h * 10 + n), T0 + h * HOUR + n * MIN, 120, 800)));
+    writeHarvest(outage, 'trips', trips, (i) => i.end_time as number, 3);
+    const low = await check(outage, '--rule', 'hour-coverage', '--threshold', 'busyHourItems=2');
+    assert.deepEqual(findingsOf(low.report, 'hour-coverage').map((f) => f.detail), [`trips: the hour ${hourOf(T0 + HOUR)} is empty between 2 and 2 items: a likely outage`]);
+    const byDefault = await check(outage, '--rule', 'hour-coverage');
+    assert.deepEqual(findingsOf(byDefault.report, 'hour-coverage'), [], 'two items are not busy by the default threshold');
+    assert.deepEqual(low.report?.rules.map((rule) => rule.id), ['hour-coverage']);
+  });
+
+  it('--rule runs the rules named, thresholds change what is found, and bad input exits 2', async () => {
+    const teleport = await check(faulty, '--rule', 'teleport', '--threshold', 'teleportMeters=200');
+    assert.deepEqual(teleport.report?.rules.map((rule) => rule.id), ['teleport']);
+    assert.deepEqual(findingsOf(teleport.report, 'teleport').map((f) => f.device_id).sort(), [id('d', 24), id('d', 25)]);
+    assert.equal(teleport.code, 0, 'teleport is a warning');
+    for (const [args, message] of [
+      [['--rule', 'nope'], /--rule nope: no such rule/],
+      [['--threshold', 'teleportMeters=far'], /give a number of 0 or more/],
+      [['--threshold', 'speed=3'], /no such threshold/],
+    ] as const) {
+      const r = await check(faulty, ...args);
+      assert.equal(r.code, 2, args.join(' '));
+      assert.match(r.err, message);
+    }
+  });
+
+  it('prints a text report: each rule, its first findings, the rules not run', async () => {
+    const r = await runCliInProcess(['check', faulty]);
+    assert.equal(r.code, 1);
+    assert.match(r.out, /^FAIL {2}trip-events \(error\): Every trip has its start and end events: 2 findings$/m);
+    assert.match(r.out, /^warn {2}teleport \(warning\): No vehicle moves without a trip: 1 finding$/m);
+    assert.match(r.out, /^skip {2}event-sequence: not available in this version/m);
+    assert.match(r.out, /^\d+ rules run: \d+ with errors, \d+ with warnings; 3 not run\.$/m);
+  });
+});
