@@ -1,4 +1,4 @@
-import { decodeJwt, lintToken, parsePublicKey, stripTokenText, verifyTokenSignature } from '../core/auth';
+import { decodeJwt, lintToken, parsePublicKey, stringifyAsWritten, stripTokenText, verifyTokenSignature } from '../core/auth';
 import { MobilityError } from '../core/base';
 import type { SignatureCheck } from '../core/auth';
 import type { CliIo } from './cliIo';
@@ -26,7 +26,9 @@ export async function decodeCommand(args: string[], io: CliIo): Promise<number> 
   let signature: SignatureCheck | undefined;
   if (values['public-key']) signature = await verifyTokenSignature(stripTokenText(text), parsePublicKey(readFile(values['public-key'], '--public-key')));
   if (values.json) {
-    io.out(JSON.stringify({ ok: true, header: result.token.header, payload: result.token.payload, times: result.token.times, lifetimeSeconds: result.token.lifetimeSeconds, findings, signature: signature ?? { state: 'not-verified' } }, null, 2));
+    // Numbers as the token writes them (`"exp": 1e400`), not as JSON.parse read them (Infinity, which would print as null).
+    const numbers = (result.token.writtenNumbers ?? []).map((n) => ({ path: [n.part, ...n.path], text: n.text }));
+    io.out(stringifyAsWritten({ ok: true, header: result.token.header, payload: result.token.payload, times: result.token.times, lifetimeSeconds: result.token.lifetimeSeconds, findings, signature: signature ?? { state: 'not-verified' } }, numbers, 2));
   } else {
     io.out(formatDecoded(result.token, findings, signature));
   }

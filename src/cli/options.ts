@@ -10,7 +10,7 @@ import type { ApiKind, Environment, UserAuthorization } from '../core/environmen
 import { MobilityError } from '../core/base';
 import type { FileClockStore, SharedKeyQueue } from '../core/clock';
 import { IssueClock, openSharedClock, stateDirOption } from '../core/clock';
-import { takeUserAuthorization } from '../core/environment';
+import { normaliseBaseUrl, takeUserAuthorization } from '../core/environment';
 import type { CliIo } from './cliIo';
 
 /** The options that name a credential and how its tokens are signed; every signing command takes them. */
@@ -141,6 +141,8 @@ export function apiFrom(values: { api?: string }, required: boolean): ApiKind {
 
 export function environmentFrom(baseUrl: string | undefined, flag: string, api: ApiKind, values: CredentialValues, headers: Record<string, string> = {}): Environment {
   if (!baseUrl) throw new MobilityError('USAGE', `${flag} <base-url> is required: the base address of the environment, which is also the token's audience (spec 5.3).`);
+  // Checked at once, named by its flag (a base URL with a password is refused without repeating it).
+  normaliseBaseUrl(baseUrl, flag);
   return { id: 'cli', name: baseUrl, api, stage: 'custom', baseUrl, audienceAsList: values['aud-list'] === true, headers };
 }
 

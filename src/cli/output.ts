@@ -5,6 +5,7 @@ import { API_LABELS, normaliseBaseUrl } from '../core/environment';
 import type { CatalogueEndpoint } from '../core/mds';
 import { resultConformance } from '../results/conformance';
 import type { Credential, DecodedToken, LintFinding, SignatureCheck } from '../core/auth';
+import { stringifyAsWritten } from '../core/auth';
 import { clockSkewOf, keyIdDigest } from '../core/clock';
 import type { FileClockStore } from '../core/clock';
 import { redactSecrets } from '../core/base';
@@ -37,7 +38,9 @@ export function escapeForTerminal(text: string): string {
 
 /** The text output of `decode`: header, payload, times, signature and findings. */
 export function formatDecoded(token: DecodedToken, findings: LintFinding[], signature: SignatureCheck | undefined): string {
-  const lines = ['Header', indent(JSON.stringify(token.header, null, 2)), 'Payload', indent(JSON.stringify(token.payload, null, 2)), 'Times'];
+  // Numbers as the token writes them (`"exp": 1e400`), where JSON.stringify would show what JSON.parse made of them (`null`).
+  const numbers = (part: 'header' | 'payload') => (token.writtenNumbers ?? []).filter((n) => n.part === part);
+  const lines = ['Header', indent(stringifyAsWritten(token.header, numbers('header'), 2)), 'Payload', indent(stringifyAsWritten(token.payload, numbers('payload'), 2)), 'Times'];
   for (const name of ['iat', 'nbf', 'exp'] as const) {
     const t = token.times[name];
     if (t) lines.push(`  ${name.padEnd(4)} ${t.iso}  (${t.relative})`);

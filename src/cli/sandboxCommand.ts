@@ -4,7 +4,7 @@ import { clientReportText, REPORT_PATH, startSandbox } from '../sandbox/sandboxS
 import type { GrpcCallLog, RunningSandbox, SandboxRequestLog } from '../sandbox/sandboxServer';
 import { GRPC_REFLECTION_MODES, isGrpcReflectionMode } from '../sandbox/grpc/grpcOptions';
 import { maskKeyId, MobilityError } from '../core/base';
-import { parseTrustFile } from '../sandbox/trustStore';
+import { parseTrustFiles } from '../sandbox/trustStore';
 import type { CliIo } from './cliIo';
 import { parse, readFile, wholeNumber } from './options';
 import { printUsage } from './usage';
@@ -26,7 +26,7 @@ export async function sandboxCommand(args: string[], io: CliIo): Promise<number>
   });
   if (values.help) return printUsage(io);
   const port = values.port === undefined ? 0 : wholeNumber(values.port, '--port', 0, 65535);
-  const trust = (values.trust ?? []).flatMap((file) => parseTrustFile(readFile(file, '--trust'), file));
+  const trust = parseTrustFiles((values.trust ?? []).map((file) => ({ text: readFile(file, '--trust'), source: file })));
   const grpcReflection = values['grpc-reflection'] ?? 'both';
   if (!isGrpcReflectionMode(grpcReflection)) {
     throw new MobilityError('USAGE', `--grpc-reflection is ${JSON.stringify(grpcReflection)}; use one of ${GRPC_REFLECTION_MODES.join(', ')}.`);

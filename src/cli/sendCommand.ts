@@ -1,5 +1,6 @@
 import { ApiClient, findFileRequest, listFileRequests, parseRequestFile, resolveFileRequest } from '../core/http';
 import { MobilityError } from '../core/base';
+import { normaliseBaseUrl } from '../core/environment';
 import { freeRequest } from '../core/mds';
 import type { CliIo } from './cliIo';
 import { apiFrom, environmentFrom, issuerFrom, loadCredential, noteOwnAuthorization, parse, positiveNumber, readFile, userHeaders } from './options';
@@ -28,6 +29,8 @@ export async function sendCommand(args: string[], io: CliIo): Promise<number> {
   if (chosen.grpc) return sendGrpcFileRequest(chosen, file, positionals[0], values, io);
   const api = apiFrom(values, true);
   const baseUrl = values['base-url'];
+  // Before the file's {{baseUrl}} takes it: a refused base URL is named by its flag, never repeated.
+  if (baseUrl) normaliseBaseUrl(baseUrl, '--base-url');
   const asIs = values['send-authorization-as-is'] === true;
   const resolved = resolveFileRequest(chosen, file, baseUrl ? { baseUrl } : {}, { authorizationAsIs: asIs });
   const given = userHeaders(values, api, true);

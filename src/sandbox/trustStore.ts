@@ -108,6 +108,30 @@ export function parseTrustFile(text: string, source: string): TrustedKey[] {
   });
 }
 
+/**
+ * Reads the trust files of `--trust` given more than once, in order. A kid bound by two of them is refused, naming
+ * both files and the kid masked: one would otherwise replace the other in silence, and tokens of that kid would be
+ * checked with whichever file came last.
+ */
+export function parseTrustFiles(files: readonly { text: string; source: string }[]): TrustedKey[] {
+  const boundIn = new Map<string, string>();
+  const keys: TrustedKey[] = [];
+  for (const { text, source } of files) {
+    for (const key of parseTrustFile(text, source)) {
+      const earlier = boundIn.get(key.kid);
+      if (earlier === source) {
+        throw new MobilityError('TRUST_FILE_INVALID', `The trust file ${source} is given twice with --trust. Give each trust file once.`);
+      }
+      if (earlier !== undefined) {
+        throw new MobilityError('TRUST_FILE_INVALID', `The kid "${maskKeyId(key.kid)}" is bound by two trust files, ${earlier} and ${source}. A kid may be bound once, or a token would be checked with whichever key came last: remove the entry from one of the files.`);
+      }
+      boundIn.set(key.kid, source);
+      keys.push(key);
+    }
+  }
+  return keys;
+}
+
 /** The trust-file entry of a key (public JWK only), e.g. to let another sandbox trust it. */
 export function trustEntryOf(key: TrustedKey): TrustFileEntry {
   return { kid: key.kid, iss: key.iss, type: key.type, publicKey: key.publicKey.export({ format: 'jwk' }) };
@@ -121,12 +145,22 @@ function describe(value: unknown): string {
   return typeof value === 'object' ? 'an object' : typeof value;
 }
 
-/** The keys a running sandbox trusts, by kid. Adding a kid again replaces its entry. */
+/**
+ * The keys a running sandbox trusts, by kid. Adding a kid again replaces its entry (a stored credential that changed),
+ * but the keys it starts with bind each kid once.
+ */
 export class TrustStore {
   private readonly keys = new Map<string, TrustedKey>();
 
+  /** Throws `TRUST_FILE_INVALID` when two of `keys` bind one kid to different keys, issuers or types. */
   constructor(keys: Iterable<TrustedKey> = []) {
-    for (const key of keys) this.add(key);
+    for (const key of keys) {
+      const earlier = this.keys.get(key.kid);
+      if (earlier && !sameBinding(earlier, key)) {
+        throw new MobilityError('TRUST_FILE_INVALID', `The kid "${maskKeyId(key.kid)}" is bound twice, to different keys or issuers (the sandbox's demo key, or a --trust file, binds it already). A kid may be bound once: give the other key its own kid.`);
+      }
+      this.add(key);
+    }
   }
 
   /** Adds or replaces a key; throws `TRUST_FILE_INVALID` when the key cannot sign its type's algorithm. */
@@ -155,4 +189,10 @@ export class TrustStore {
   kids(): string[] {
     return [...this.keys.keys()];
   }
+}
+
+/** The same kid, issuer, type and public key. */
+function sameBinding(a: TrustedKey, b: TrustedKey): boolean {
+  const publicOf = (k: KeyObject) => (k.type === 'private' ? createPublicKey(k) : k);
+  return a.kid === b.kid && a.iss === b.iss && a.type === b.type && publicOf(a.publicKey).equals(publicOf(b.publicKey));
 }

@@ -2,27 +2,15 @@ import os from 'node:os';
 import path from 'node:path';
 import * as vscode from 'vscode';
 import type { IssuerDomains } from '../core/auth';
-import type { ApiKind, Environment, GrpcEndpoint } from '../core/environment';
-import { parseGrpcEndpoint } from '../core/environment';
+import type { ApiKind, BuiltInEnvironment, Environment } from '../core/environment';
+import { readConfiguredEnvironments } from '../core/environment';
 import type { ClockPrecision } from '../core/clock';
 import { specEnvironmentName } from '../results/environmentNames';
 
 export const SETTINGS_SECTION = 'mobilityApi';
 
-/** A custom environment as written in `mobilityApi.customEnvironments`. */
-interface CustomEnvironmentSetting {
-  id?: unknown;
-  name?: unknown;
-  api?: unknown;
-  stage?: unknown;
-  baseUrl?: unknown;
-  audience?: unknown;
-  headers?: unknown;
-  grpc?: unknown;
-}
-
 /** The three environments of the spec; their base URLs are settings, empty until the user sets them. */
-export const BUILT_IN_ENVIRONMENTS: ReadonlyArray<{ id: string; api: ApiKind; stage: string; name: string; setting: string }> = [
+export const BUILT_IN_ENVIRONMENTS: readonly BuiltInEnvironment[] = [
   { id: 'mds-staging', api: 'mds', stage: 'staging', name: specEnvironmentName('mds-staging'), setting: 'mds.stagingBaseUrl' },
   { id: 'mds-production', api: 'mds', stage: 'production', name: specEnvironmentName('mds-production'), setting: 'mds.productionBaseUrl' },
   { id: 'maas-staging', api: 'maas', stage: 'staging', name: specEnvironmentName('maas-staging'), setting: 'maas.stagingBaseUrl' },
@@ -102,54 +90,20 @@ export class Settings {
     return { 'external-org': list(raw.externalOrganization), iam: list(raw.iam), 'service-account': list(raw.serviceAccount) };
   }
 
-  /** The built-in environments (base URL possibly empty) followed by the valid custom ones. */
+  /** The built-in environments (base URL possibly empty) followed by the valid custom ones, and the problems found. */
   configuredEnvironments(): { environments: Environment[]; problems: string[] } {
     const config = this.config;
-    // An empty setting sends no Accept at all (an empty value removes the client's default, see requestHeadersFor).
-    const headersFor = (api: ApiKind): Record<string, string> => (api === 'mds' ? { Accept: this.mdsAcceptHeader } : {});
-    const environments: Environment[] = BUILT_IN_ENVIRONMENTS.map((b) => ({
-      id: b.id,
-      name: b.name,
-      api: b.api,
-      stage: b.stage,
-      baseUrl: (config.get<string>(b.setting, '') ?? '').trim(),
+    const mdsAccept = this.mdsAcceptHeader;
+    return readConfiguredEnvironments({
+      section: SETTINGS_SECTION,
+      builtInBaseUrls: Object.fromEntries(BUILT_IN_ENVIRONMENTS.map((b) => [b.setting, config.get<unknown>(b.setting, '')])),
+      grpcEnvironments: config.get<unknown>('grpc.environments', {}),
+      customEnvironments: config.get<unknown>('customEnvironments', []),
+      // An empty setting sends no Accept at all (an empty value removes the client's default, see requestHeadersFor).
+      headersFor: (api: ApiKind): Record<string, string> => (api === 'mds' ? { Accept: mdsAccept } : {}),
       audienceAsList: this.audienceAsList,
-      headers: headersFor(b.api),
-    }));
-    const problems: string[] = [];
-    const grpcOf = (raw: unknown, where: string): GrpcEndpoint | undefined => {
-      const read = parseGrpcEndpoint(raw, where, workspacePath);
-      problems.push(...read.problems);
-      return read.problems.length ? undefined : read.endpoint;
-    };
-    const grpcSettings = config.get<Record<string, unknown>>('grpc.environments', {}) ?? {};
-    for (const e of environments) {
-      const raw = grpcSettings[e.id];
-      if (raw === undefined || raw === null || raw === '') continue;
-      const grpc = grpcOf(raw, `mobilityApi.grpc.environments["${e.id}"]`);
-      if (grpc) e.grpc = grpc;
-    }
-    const custom = config.get<unknown[]>('customEnvironments', []);
-    (Array.isArray(custom) ? custom : []).forEach((entry, index) => {
-      const e = (typeof entry === 'object' && entry !== null ? entry : {}) as CustomEnvironmentSetting;
-      const where = `mobilityApi.customEnvironments[${index}]`;
-      if (e.api !== 'mds' && e.api !== 'maas') return problems.push(`${where}: "api" must be "mds" or "maas".`);
-      if (typeof e.name !== 'string' || !e.name.trim()) return problems.push(`${where}: "name" is required.`);
-      if (typeof e.baseUrl !== 'string') return problems.push(`${where}: "baseUrl" is required.`);
-      const id = typeof e.id === 'string' && e.id.trim() ? e.id.trim() : `custom-${e.name.trim().toLowerCase().replace(/[^a-z0-9]+/g, '-')}`;
-      if (environments.some((x) => x.id === id)) return problems.push(`${where}: the id "${id}" is used twice.`);
-      const audience = typeof e.audience === 'string' || (Array.isArray(e.audience) && e.audience.every((a) => typeof a === 'string')) ? (e.audience) : undefined;
-      const headers: Record<string, string> = { ...headersFor(e.api) };
-      if (typeof e.headers === 'object' && e.headers !== null) {
-        for (const [k, v] of Object.entries(e.headers as Record<string, unknown>)) if (typeof v === 'string') headers[k] = v;
-      }
-      const environment: Environment = { id, name: e.name.trim(), api: e.api, stage: typeof e.stage === 'string' && e.stage ? e.stage : 'custom', baseUrl: e.baseUrl.trim(), audience, audienceAsList: this.audienceAsList, headers };
-      const grpc = e.grpc === undefined ? undefined : grpcOf(e.grpc, `${where}.grpc`);
-      if (grpc) environment.grpc = grpc;
-      environments.push(environment);
-      return undefined;
-    });
-    return { environments, problems };
+      resolvePath: workspacePath,
+    }, BUILT_IN_ENVIRONMENTS);
   }
 
   /** The setting that holds an environment's base URL, for "Open Settings". */

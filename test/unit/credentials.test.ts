@@ -439,6 +439,12 @@ describe('credentials: parseCredential (service account)', () => {
       refusal(() => parseCredential(sa(keyFileText({ [field]: '  ' }))), 'KEY_FILE_INVALID', new RegExp(`"${field}" is empty`));
     });
   }
+  it('puts the right article before the kind of value found ("an object", never "a object")', () => {
+    const err = refusal(() => parseCredential(sa(keyFileText({ client_id: { id: 1 } }))), 'KEY_FILE_INVALID', /"client_id" is an object/);
+    assert.doesNotMatch(err.message, /\ba object\b/);
+    refusal(() => parseCredential(sa(keyFileText({ client_id: true }))), 'KEY_FILE_INVALID', /"client_id" is a boolean/);
+    refusal(() => parseCredential(sa('true')), 'KEY_FILE_INVALID', /but it is a boolean\./);
+  });
   it('names every problem field at once', () => {
     const err = refusal(() => parseCredential(sa(keyFileText({ client_id: 12 }, ['token_uri']))), 'KEY_FILE_INVALID', /"client_id" is a number/);
     assert.match(err.message, /"token_uri" is missing/);

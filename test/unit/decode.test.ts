@@ -104,6 +104,23 @@ describe('decodeJwt', () => {
     assert.equal(t.signaturePresent, false);
   });
 
+  it('keeps what the token writes where JSON.parse cannot hold it ("exp": 1e400), and names member names written twice', () => {
+    const t = decoded(`${b64('{"alg":"HS256","alg":"ES256","kid":"k1"}')}.${b64('{"exp":1e400,"iat":-1E+999,"big":12345678901234567890,"n":{"a":1,"a":2,"a":3},"l":[{"x":1,"x":2}],"ok":1.5}')}.`);
+    assert.equal(t.header.alg, 'ES256', 'the last value, as JSON.parse and RFC 7515 section 4 read it');
+    assert.deepEqual(t.duplicateMembers, [
+      { part: 'header', path: ['alg'], count: 2 },
+      { part: 'payload', path: ['n', 'a'], count: 3 },
+      { part: 'payload', path: ['l', 0, 'x'], count: 2 },
+    ]);
+    assert.deepEqual(t.writtenNumbers, [
+      { part: 'payload', path: ['exp'], text: '1e400' },
+      { part: 'payload', path: ['iat'], text: '-1E+999' },
+      { part: 'payload', path: ['big'], text: '12345678901234567890' },
+    ]);
+    assert.equal(t.times.exp, undefined);
+    assert.equal(decoded(`${HEADER}.${PAYLOAD}.sig`).duplicateMembers, undefined, 'an ordinary token has none');
+  });
+
   it('shows a time a Date cannot hold as out of range instead of failing', () => {
     const t = decoded(`${HEADER}.${b64({ exp: 1e300, iat: -1e20 })}.eA`);
     assert.equal(t.times.exp?.iso, 'out of range');
@@ -173,7 +190,10 @@ describe('decodeJwt', () => {
     });
     it('a header without a string alg', () => {
       assert.equal(refused(`${b64({ kid: 'k' })}.${PAYLOAD}.sig`, 'alg-missing').part, 'header');
-      assert.match(refused(`${b64({ alg: 256 })}.${PAYLOAD}.sig`, 'alg-missing').reason, /a number/);
+      const reason = refused(`${b64({ alg: 256 })}.${PAYLOAD}.sig`, 'alg-missing').reason;
+      assert.match(reason, /The header's "alg" is a number, not a string such as "ES256"\./);
+      assert.doesNotMatch(reason, /\ba a\b/);
+      assert.match(refused(`${b64({ alg: { name: 'ES256' } })}.${PAYLOAD}.sig`, 'alg-missing').reason, /"alg" is an object, not a string/);
     });
     it('over-long text before doing any work', () => {
       const huge = 'a'.repeat(10 * 1024 * 1024);

@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { audienceOf, normaliseBaseUrl, withoutTrailingSlashes } from '../../src/core/environment/environment';
+import { readConfiguredEnvironments } from '../../src/core/environment/configuredEnvironments';
+import type { BuiltInEnvironment, EnvironmentSettings } from '../../src/core/environment/configuredEnvironments';
 import { vehiclesUrl } from '../../src/core/environment/apiRequest';
 import type { Environment } from '../../src/core/environment/environment';
 import { MobilityError } from '../../src/core/base/errors';
@@ -39,5 +41,58 @@ describe('environment', () => {
     assert.equal(withoutTrailingSlashes('///'), '');
     const inner = `/${'/'.repeat(100_000)}x`;
     assert.equal(withoutTrailingSlashes(inner), inner);
+  });
+
+  describe('a base URL with a user name or password', () => {
+    const PASSWORD = 'pa55-Secret-in-url';
+    const refusedWithoutPassword = (name: string) => (e: unknown) =>
+      e instanceof MobilityError && e.code === 'BASE_URL_INVALID' && e.message.includes(`"${name}"`)
+      && /Remove the user name and password from the base URL: credentials go in the credential/.test(e.message) && !e.message.includes(PASSWORD);
+    it('is refused wherever it is checked, naming the environment and never the password', () => {
+      for (const text of [`https://user:${PASSWORD}@mds.example.test/provider`, `http://:${PASSWORD}@127.0.0.1:8080`, `https://${PASSWORD}@mds.example.test`, ` HTTPS://u:${PASSWORD}@h.example.test/ `]) {
+        assert.throws(() => normaliseBaseUrl(text, 'Prod'), refusedWithoutPassword('Prod'), text);
+        assert.throws(() => audienceOf({ ...mds, name: 'Prod', baseUrl: text }), refusedWithoutPassword('Prod'), text);
+        assert.throws(() => vehiclesUrl({ ...mds, name: 'Prod', baseUrl: text }), refusedWithoutPassword('Prod'), text);
+      }
+      // One that does not parse either: the message would otherwise quote it.
+      assert.throws(() => normaliseBaseUrl(`https://user:${PASSWORD}@bad host/`, 'Prod'), refusedWithoutPassword('Prod'));
+      // An "@" in the path is no user info.
+      assert.equal(normaliseBaseUrl('https://mds.example.test/p/@team', 'A'), 'https://mds.example.test/p/@team');
+    });
+    it('in a custom audience too', () => {
+      assert.throws(() => audienceOf({ ...mds, audience: [`https://u:${PASSWORD}@mds.example.test`] }), (e: unknown) => e instanceof MobilityError && e.code === 'AUDIENCE_INVALID' && /Remove them/.test(e.message) && !e.message.includes(PASSWORD));
+    });
+  });
+
+  describe('the environments of the settings (VS Code)', () => {
+    const PASSWORD = 'pa55-Secret-in-settings';
+    const BUILT_IN: BuiltInEnvironment[] = [{ id: 'mds-staging', api: 'mds', stage: 'staging', name: 'MDS Provider API (staging)', setting: 'mds.stagingBaseUrl' }];
+    const settings = (over: Partial<EnvironmentSettings>): EnvironmentSettings => ({
+      section: 'mobilityApi', builtInBaseUrls: {}, grpcEnvironments: {}, customEnvironments: [], headersFor: () => ({}), audienceAsList: false, ...over,
+    });
+    it('reads the custom environments as before', () => {
+      const read = readConfiguredEnvironments(settings({ builtInBaseUrls: { 'mds.stagingBaseUrl': ' https://mds.example.test ' }, customEnvironments: [{ name: 'Lab', api: 'maas', baseUrl: 'https://lab.example.test/' }, { name: 'No api', baseUrl: 'https://x.example.test' }] }), BUILT_IN);
+      assert.deepEqual(read.environments.map((e) => [e.id, e.baseUrl]), [['mds-staging', 'https://mds.example.test'], ['custom-lab', 'https://lab.example.test/']]);
+      assert.deepEqual(read.problems, ['mobilityApi.customEnvironments[1]: "api" must be "mds" or "maas".']);
+    });
+    it('refuses a custom environment whose base URL holds a password: a problem that says what to fix, the environment left out', () => {
+      const read = readConfiguredEnvironments(settings({ customEnvironments: [{ name: 'Partner', api: 'mds', baseUrl: `https://me:${PASSWORD}@partner.example.test/mds` }] }), BUILT_IN);
+      assert.deepEqual(read.environments.map((e) => e.id), ['mds-staging']);
+      assert.equal(read.problems.length, 1);
+      assert.match(read.problems[0], /^mobilityApi\.customEnvironments\[0\]: The base URL of "Partner" holds a user name or password.*Remove the user name and password from the base URL/);
+      assert.ok(!JSON.stringify(read).includes(PASSWORD));
+    });
+    it('refuses a built-in base URL with a password: the environment stays, without a base URL, and the problem names the setting', () => {
+      const read = readConfiguredEnvironments(settings({ builtInBaseUrls: { 'mds.stagingBaseUrl': `https://me:${PASSWORD}@mds.example.test` } }), BUILT_IN);
+      assert.equal(read.environments[0].baseUrl, '');
+      assert.match(read.problems[0], /^mobilityApi\.mds\.stagingBaseUrl: The base URL of "MDS Provider API \(staging\)" holds a user name or password/);
+      assert.ok(!JSON.stringify(read).includes(PASSWORD));
+    });
+    it('refuses a custom audience that holds a password', () => {
+      const read = readConfiguredEnvironments(settings({ customEnvironments: [{ name: 'Partner', api: 'mds', baseUrl: 'https://partner.example.test', audience: `https://me:${PASSWORD}@partner.example.test` }] }), BUILT_IN);
+      assert.equal(read.environments.length, 1);
+      assert.match(read.problems[0], /"audience" holds a user name or password/);
+      assert.ok(!JSON.stringify(read).includes(PASSWORD));
+    });
   });
 });

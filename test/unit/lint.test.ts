@@ -128,6 +128,27 @@ describe('lintToken', () => {
     });
   });
 
+  describe('member names written twice (JSON.parse keeps the last in silence)', () => {
+    const encoded = (text: string) => Buffer.from(text).toString('base64url');
+    it('"alg" twice in the header: an error naming RFC 7515 section 4', () => {
+      const r = decodeJwt(`${encoded('{"alg":"none","kid":"kid-1","alg":"ES256"}')}.${b64(goodPayload())}.c2ln`, { now: NOW });
+      assert.ok(r.ok);
+      const findings = lintToken(r.token, CONTEXT);
+      finding(findings, 'duplicate-member', 'error', 'RFC 7515 4', /The header writes "alg" twice\. Header parameter names must be unique \(RFC 7515 section 4\).*only the last value.*Write each name once/);
+      assert.deepEqual(ids(findings), ['duplicate-member'], 'the rest is read from the last value');
+    });
+    it('a claim twice in the payload: an error naming RFC 7519 section 4; nested names too', () => {
+      const payload = JSON.stringify(goodPayload()).replace(/^\{/, '{"iss":"other@ext.example","cnf":{"kid":"a","kid":"b","kid":"c"},');
+      const r = decodeJwt(`${b64(goodHeader())}.${encoded(payload)}.c2ln`, { now: NOW });
+      assert.ok(r.ok);
+      const found = lintToken(r.token, CONTEXT).filter((f) => f.id === 'duplicate-member');
+      assert.deepEqual(found.map((f) => f.rule), ['RFC 7519 4', 'RFC 7519 4']);
+      // In the order the second name is met: cnf's kids come before the second "iss".
+      assert.match(found[0].message, /The payload writes "kid" 3 times inside "cnf"/);
+      assert.match(found[1].message, /The payload writes the claim "iss" twice\. Claim names must be unique \(RFC 7519 section 4\)/);
+    });
+  });
+
   describe('required header and claims', () => {
     it('missing kid, jti, exp (errors) and iat (a warning that names the ordering rule)', () => {
       finding(lint({ alg: 'ES256' }, goodPayload()), 'kid-missing', 'error', '5.4', /key identifier/);
@@ -151,6 +172,10 @@ describe('lintToken', () => {
       finding(lint({ ...goodHeader(), kid: 12 }, goodPayload()), 'claim-wrong-type', 'error', '5.4', /"kid" is a number/);
       finding(lint(goodHeader(), withPayload({ aud: [MDS, 3] })), 'claim-wrong-type', 'error', '5.3', /not strings/);
       finding(lint(goodHeader(), withPayload({ iss: { email: 'x' } })), 'claim-wrong-type', 'error', '5.4', /"iss" is an object/);
+      // 1e400 is JSON, but no finite number: the finding shows what the token writes.
+      const huge = decodeJwt(`${b64(goodHeader())}.${Buffer.from(JSON.stringify(goodPayload()).replace(/"exp":[^,}]+/, '"exp":1e400')).toString('base64url')}.c2ln`, { now: NOW });
+      assert.ok(huge.ok);
+      finding(lintToken(huge.token, CONTEXT), 'claim-wrong-type', 'error', '5.1 rule 5', /"exp" is 1e400, which is not a finite NumericDate.*must be a number of seconds since 1970/);
       // A wrong type is not also reported as missing.
       assert.ok(!ids(lint(goodHeader(), withPayload({ exp: 'x' }))).includes('exp-missing'));
     });

@@ -13,6 +13,7 @@ import { clockSkewOf } from '../../src/core/clock/clockSkew';
 import type { Environment } from '../../src/core/environment';
 import { makeTestCredential } from './support/testCredentials';
 import { parseTrustFile, startSandbox } from '../../src/sandbox/sandboxServer';
+import { parseTrustFiles, TrustStore } from '../../src/sandbox/trustStore';
 import type { RunningSandbox, SandboxEnvironment, SandboxOptions } from '../../src/sandbox/sandboxServer';
 import type { MaasVehiclesBody, MdsErrorBody, MdsVehiclesBody, MdsVehiclesStatusBody, PageLinks } from '../../src/sandbox/mdsResponses';
 import { SyntheticFleet } from '../../src/sandbox/syntheticFleet';
@@ -336,6 +337,25 @@ describe('sandbox server', () => {
       }
       assert.throws(() => parseTrustFile('{ not json', 'broken.json'), /broken\.json is not valid JSON/);
       assert.throws(() => parseTrustFile('[]', 'empty.json'), /empty\.json holds an empty list/);
+    });
+
+    it('refuses one kid bound by two trust files (or twice to different keys), naming both files and never the whole kid', () => {
+      const kid = 'shared-kid-0123456789abcdef';
+      const entry = (key = ec().publicKey) => ({ kid, iss: 'a@org.example.test', type: 'external-org', publicKey: pem(key) });
+      const files = [{ text: JSON.stringify(entry()), source: 'team-a.json' }, { text: JSON.stringify([{ ...entry(), kid: 'other' }, entry()]), source: 'team-b.json' }];
+      assert.throws(() => parseTrustFiles(files), (err: unknown) => {
+        assert.ok(err instanceof MobilityError && err.code === 'TRUST_FILE_INVALID');
+        assert.match(err.message, /is bound by two trust files, team-a\.json and team-b\.json\. .*remove the entry from one of the files/);
+        assert.ok(!err.message.includes(kid), err.message);
+        return true;
+      });
+      assert.throws(() => parseTrustFiles([files[0], files[0]]), /team-a\.json is given twice with --trust/);
+      assert.deepEqual(parseTrustFiles([files[0], { text: JSON.stringify({ ...entry(), kid: 'other' }), source: 'c.json' }]).map((k) => k.kid), [kid, 'other']);
+      // The keys a sandbox starts with (its demo key, then the trust files') bind a kid once, unless to the very same key.
+      const [first] = parseTrustFile(JSON.stringify(entry()), 'a.json');
+      const [second] = parseTrustFile(JSON.stringify(entry()), 'b.json');
+      assert.throws(() => new TrustStore([first, second]), (err: unknown) => err instanceof MobilityError && /is bound twice, to different keys/.test(err.message) && !err.message.includes(kid));
+      assert.deepEqual(new TrustStore([first, { ...first }]).kids(), [kid]);
     });
 
     it('a key from a trust file is accepted by a sandbox started with it', async () => {

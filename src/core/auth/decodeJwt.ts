@@ -1,5 +1,7 @@
 import { describeExpiry, describeIssued, describeNotBefore, jsonNestsDeeperThan, MAX_JSON_DEPTH } from '../base';
 import { paddedParts } from './tokenRules';
+import type { DuplicateMember, JsonAsWritten, WrittenNumber } from './tokenJson';
+import { readJsonAsWritten } from './tokenJson';
 
 /**
  * Longest token text (after stripping `Bearer`, quotes and whitespace) that is decoded at all.
@@ -55,6 +57,13 @@ export interface DecodedToken {
    * so they can be read, and named by the lint (a server enforcing spec 5 refuses the token).
    */
   paddedParts?: TokenPart[];
+  /**
+   * Member names an object of the header or payload writes more than once. JSON.parse keeps the last value, which is
+   * what `header` and `payload` hold; RFC 7515 section 4 (header) and RFC 7519 section 4 (claims) want them unique.
+   */
+  duplicateMembers?: (DuplicateMember & { part: 'header' | 'payload' })[];
+  /** Numbers JSON.parse cannot hold as written (`"exp": 1e400` parses as Infinity), with the text the token writes. */
+  writtenNumbers?: (WrittenNumber & { part: 'header' | 'payload' })[];
 }
 
 /** A decoded token, or a plain-words reason why the text is not one. */
@@ -141,10 +150,12 @@ function decodeUnsafe(text: unknown, now: number): DecodeResult {
   if (!header.ok) return header.failure;
   const payload = parseJsonObject(segments.payload, 'payload');
   if (!payload.ok) return payload.failure;
+  const duplicates = [...header.written.duplicates.map((d) => ({ ...d, part: 'header' as const })), ...payload.written.duplicates.map((d) => ({ ...d, part: 'payload' as const }))];
+  const numbers = [...header.written.numbers.map((n) => ({ ...n, part: 'header' as const })), ...payload.written.numbers.map((n) => ({ ...n, part: 'payload' as const }))];
 
   const alg = ownValue(header.value, 'alg');
   if (alg === undefined) return fail('alg-missing', 'The header has no "alg". Every JWS header names its signing algorithm, e.g. "alg": "ES256".', 'header');
-  if (typeof alg !== 'string') return fail('alg-missing', `The header's "alg" is a ${jsonTypeOf(alg)}, not a string such as "ES256".`, 'header');
+  if (typeof alg !== 'string') return fail('alg-missing', `The header's "alg" is ${jsonTypeOf(alg)}, not a string such as "ES256".`, 'header');
 
   const times: DecodedToken['times'] = {};
   const iat = finiteNumber(ownValue(payload.value, 'iat'));
@@ -162,6 +173,8 @@ function decodeUnsafe(text: unknown, now: number): DecodeResult {
   };
   if (iat !== undefined && exp !== undefined) token.lifetimeSeconds = exp - iat;
   if (padded.length > 0) token.paddedParts = padded;
+  if (duplicates.length > 0) token.duplicateMembers = duplicates;
+  if (numbers.length > 0) token.writtenNumbers = numbers;
   return { ok: true, token };
 }
 
@@ -200,7 +213,7 @@ function describeChar(code: number): string {
   return `"${String.fromCharCode(code)}"`;
 }
 
-function parseJsonObject(segment: string, part: 'header' | 'payload'): { ok: true; value: Record<string, unknown> } | { ok: false; failure: Failure } {
+function parseJsonObject(segment: string, part: 'header' | 'payload'): { ok: true; value: Record<string, unknown>; written: JsonAsWritten } | { ok: false; failure: Failure } {
   let text: string;
   try {
     text = new TextDecoder('utf-8', { fatal: true }).decode(Buffer.from(segment, 'base64url'));
@@ -220,7 +233,7 @@ function parseJsonObject(segment: string, part: 'header' | 'payload'): { ok: tru
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     return { ok: false, failure: fail('not-object', `The ${part} is JSON ${jsonTypeOf(value)}, not a JSON object ({…}) as a JWT ${part} must be.`, part) };
   }
-  return { ok: true, value: value as Record<string, unknown> };
+  return { ok: true, value: value as Record<string, unknown>, written: readJsonAsWritten(text) };
 }
 
 /** A property only if the object holds it itself, so that nothing is read from a prototype. */

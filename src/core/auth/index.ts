@@ -9,6 +9,8 @@ export { ALGORITHM_OF, CREDENTIAL_TYPES, CREDENTIAL_TYPE_LABELS, DEPRECATED_TYPE
 export type { Credential, CredentialInput, CredentialType, IssuerDomains, SigningAlgorithm } from './credential';
 export { MAX_TOKEN_CHARS, decodeJwt, stripTokenText } from './decodeJwt';
 export type { DecodedToken, TimeClaim } from './decodeJwt';
+export { stringifyAsWritten } from './tokenJson';
+export type { DuplicateMember, WrittenNumber } from './tokenJson';
 export { findJwtAt, findJwts } from './findJwts';
 export { lintToken } from './lintToken';
 export type { LintFinding } from './lintToken';

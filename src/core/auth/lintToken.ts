@@ -18,6 +18,7 @@ export type LintId =
   | 'alg-wrong-for-type'
   | 'signature-missing'
   | 'base64url-padding'
+  | 'duplicate-member'
   | 'kid-missing'
   | 'claim-wrong-type'
   | 'jti-missing'
@@ -126,10 +127,12 @@ export function lintToken(token: DecodedToken, context: LintContext): LintFindin
   if (token.paddedParts?.length) {
     add('base64url-padding', 'error', 'RFC 7515 2', l10n.t('Parts written with "=" padding: {0}. A JWT (compact JWS) writes every part as base64url without padding (RFC 7515 section 2), and a server enforcing spec 5 refuses it as malformed_token. Encode the parts without "=" and sign that text.', token.paddedParts.join(', ')));
   }
+  for (const duplicate of token.duplicateMembers ?? []) lintDuplicate(duplicate, add);
   lintAlgorithm(String(ownValue(header, 'alg')), token.signaturePresent, type, add);
   lintKid(header, section, add);
   lintJti(ownValue(payload, 'jti'), add);
-  lintTimes(payload, context.now, add);
+  const writtenClaims = new Map((token.writtenNumbers ?? []).filter((n) => n.part === 'payload' && n.path.length === 1).map((n) => [String(n.path[0]), n.text]));
+  lintTimes(payload, context.now, add, writtenClaims);
   lintAudience(ownValue(payload, 'aud'), context.knownAudiences, add);
   lintIssuer(iss, context, type, add);
 
@@ -207,11 +210,27 @@ function lintJti(jti: unknown, add: Add): void {
   }
 }
 
-function lintTimes(payload: Record<string, unknown>, now: number, add: Add): void {
+/** A member name written twice: JSON.parse (and so this view) keeps the last value; RFC 7515/7519 section 4 want it unique. */
+function lintDuplicate(duplicate: NonNullable<DecodedToken['duplicateMembers']>[number], add: Add): void {
+  const name = String(duplicate.path[duplicate.path.length - 1]);
+  const inside = duplicate.path.slice(0, -1).map(String).join('.');
+  const times = duplicate.count === 2 ? l10n.t('twice') : l10n.t('{0} times', duplicate.count);
+  if (duplicate.part === 'header') {
+    add('duplicate-member', 'error', 'RFC 7515 4', inside
+      ? l10n.t('The header writes "{0}" {1} inside "{2}". Names in a JOSE header must be unique (RFC 7515 section 4): a server may refuse the token, or read only the last value, as shown here. Write each name once.', name, times, inside)
+      : l10n.t('The header writes "{0}" {1}. Header parameter names must be unique (RFC 7515 section 4): a server may refuse the token, or read only the last value, as shown here. Write each name once.', name, times));
+  } else {
+    add('duplicate-member', 'error', 'RFC 7519 4', inside
+      ? l10n.t('The payload writes "{0}" {1} inside "{2}". Names in the claims must be unique (RFC 7519 section 4): a server may refuse the token, or read only the last value, as shown here. Write each name once.', name, times, inside)
+      : l10n.t('The payload writes the claim "{0}" {1}. Claim names must be unique (RFC 7519 section 4): a server may refuse the token, or read only the last value, as shown here. Write each claim once.', name, times));
+  }
+}
+
+function lintTimes(payload: Record<string, unknown>, now: number, add: Add, written: ReadonlyMap<string, string>): void {
   const nowSeconds = now / 1000;
-  const iat = numericClaim(payload, 'iat', nowSeconds, add);
-  const nbf = numericClaim(payload, 'nbf', nowSeconds, add);
-  const exp = numericClaim(payload, 'exp', nowSeconds, add);
+  const iat = numericClaim(payload, 'iat', nowSeconds, add, written);
+  const nbf = numericClaim(payload, 'nbf', nowSeconds, add, written);
+  const exp = numericClaim(payload, 'exp', nowSeconds, add, written);
 
   if (exp === 'missing') {
     add('exp-missing', 'error', '5.1 rule 5', l10n.t('The token has no "exp". Every token must expire {0} to {1} seconds after it is issued.', MIN_LIFETIME_SECONDS, MAX_LIFETIME_SECONDS));
@@ -252,11 +271,16 @@ function lintTimes(payload: Record<string, unknown>, now: number, add: Add): voi
 }
 
 /** The claim's number, 'missing', or 'wrong' (reported here). */
-function numericClaim(payload: Record<string, unknown>, name: 'iat' | 'nbf' | 'exp', nowSeconds: number, add: Add): number | 'missing' | 'wrong' {
+function numericClaim(payload: Record<string, unknown>, name: 'iat' | 'nbf' | 'exp', nowSeconds: number, add: Add, written: ReadonlyMap<string, string>): number | 'missing' | 'wrong' {
   const v = ownValue(payload, name);
   if (v === undefined) return 'missing';
   if (typeof v === 'number' && Number.isFinite(v)) return v;
   const rule = name === 'iat' ? '5.1 rule 6' : '5.1 rule 5';
+  if (typeof v === 'number') {
+    // `1e400`: JSON, but beyond what a number (and so any date) holds; JSON.parse makes it Infinity.
+    add('claim-wrong-type', 'error', rule, l10n.t('"{0}" is {1}, which is not a finite NumericDate: no date is that far away, and a JSON parser reads it as infinity (or refuses it). It must be a number of seconds since 1970, e.g. {2} for now.', name, truncate(written.get(name) ?? String(v)), Math.floor(nowSeconds)));
+    return 'wrong';
+  }
   const shown = typeof v === 'string' ? ` ("${truncate(v)}")` : '';
   add('claim-wrong-type', 'error', rule, l10n.t('"{0}" is {1}{2}; it must be a JSON number of seconds since 1970, e.g. {3} for now.', name, typeof v === 'number' ? 'not a finite number' : jsonTypeOf(v), shown, Math.floor(nowSeconds)));
   return 'wrong';

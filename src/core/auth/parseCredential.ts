@@ -15,7 +15,7 @@ import type {
 } from './credential';
 import type { ApiKind } from '../environment';
 import { API_LABELS } from '../environment';
-import { MobilityError, isMobilityError } from '../base';
+import { MobilityError, isMobilityError, withArticle } from '../base';
 import { domainOf, typeOfIssuer } from './issuerDomain';
 import { parsePrivateKey } from './privateKey';
 import { isRecord } from '../../shared/isRecord';
@@ -150,7 +150,7 @@ function readKeyFile(text: string): Record<string, unknown> {
     throw new MobilityError('KEY_FILE_INVALID', l10n.t('The service-account key file is not valid JSON{0}. Load the key file exactly as it was downloaded.', jsonErrorLocation(err, trimmed)));
   }
   if (!isRecord(value)) {
-    const found = value === null ? 'null' : Array.isArray(value) ? 'a list' : `a ${typeof value}`;
+    const found = value === null ? 'null' : Array.isArray(value) ? 'a list' : withArticle(typeof value);
     throw new MobilityError('KEY_FILE_INVALID', l10n.t('The service-account key file must be a JSON object, but it is {0}. Load the JSON key file downloaded for the service account.', found));
   }
   return value;
@@ -174,7 +174,7 @@ function describeFieldProblem(file: Record<string, unknown>, field: string): str
   if (typeof value === 'string') return value.trim() === '' ? 'empty' : undefined;
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'a list';
-  return `a ${typeof value}`;
+  return withArticle(typeof value);
 }
 
 function keyFilePrivateKey(text: string): KeyObject {

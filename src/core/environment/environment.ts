@@ -74,12 +74,15 @@ function checkBaseUrl(baseUrl: string | undefined, envName: string): string {
   if (!text) {
     throw new MobilityError('BASE_URL_MISSING', l10n.t('The environment "{0}" has no base URL. Set its base URL in the settings first.', envName));
   }
+  // Before parsing: a text that does not parse is echoed in the message below, so it must hold no password.
+  if (USER_INFO.test(text)) throw userInfoRefusal(envName);
   let url: URL;
   try {
     url = new URL(text);
   } catch {
     throw new MobilityError('BASE_URL_INVALID', l10n.t('The base URL of "{0}" is not a valid URL: "{1}". Use an absolute address such as https://host/path.', envName, text));
   }
+  if (url.username || url.password) throw userInfoRefusal(envName);
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
     throw new MobilityError('BASE_URL_INVALID', l10n.t('The base URL of "{0}" must start with https:// or http://, not {1}//.', envName, url.protocol));
   }
@@ -87,6 +90,34 @@ function checkBaseUrl(baseUrl: string | undefined, envName: string): string {
     throw new MobilityError('BASE_URL_INVALID', l10n.t('The base URL of "{0}" must not contain a query or fragment: "{1}".', envName, text));
   }
   return withoutTrailingSlashes(text);
+}
+
+/** A scheme, `//`, then an authority with an `@`: user info (`https://user:secret@host`), whether the rest parses or not. */
+const USER_INFO = /^[a-z][a-z0-9+.-]*:\/\/[^/?#\\]*@/i;
+
+/**
+ * True when `text` holds a user name or password before its host (`https://user:secret@host`). Such a URL is never
+ * used or shown: the password would go into every token's audience, every message and every generated program.
+ */
+export function hasUserInfo(text: string): boolean {
+  const trimmed = text.trim();
+  if (USER_INFO.test(trimmed)) return true;
+  try {
+    const url = new URL(trimmed);
+    return url.username !== '' || url.password !== '';
+  } catch {
+    return false;
+  }
+}
+
+/** BASE_URL_INVALID for a base URL with user info; names the environment, never the URL (it holds a password). */
+function userInfoRefusal(envName: string): MobilityError {
+  return new MobilityError('BASE_URL_INVALID', baseUrlUserInfoProblem(envName));
+}
+
+/** What is wrong with a base URL that holds a user name or password, and what to do; the URL itself is not repeated. */
+export function baseUrlUserInfoProblem(envName: string): string {
+  return l10n.t('The base URL of "{0}" holds a user name or password (the part before "@"). Remove the user name and password from the base URL: credentials go in the credential (in VS Code, Bind Credential to Environments; in the CLI, --credential or --private-key), never in the URL, which is sent as every token\'s audience.', envName);
 }
 
 /** `text` without its trailing slashes. A loop, not /\/+$/: that regex is quadratic on a long run of slashes not at the end. */
@@ -102,6 +133,9 @@ export function audienceOf(env: Environment): string | string[] {
     const list = Array.isArray(env.audience) ? env.audience : [env.audience];
     if (list.length === 0 || list.some((a) => typeof a !== 'string' || a.trim() === '')) {
       throw new MobilityError('AUDIENCE_INVALID', l10n.t('The audience of "{0}" must be a non-empty string or a list of them.', env.name));
+    }
+    if (list.some(hasUserInfo)) {
+      throw new MobilityError('AUDIENCE_INVALID', l10n.t('The audience of "{0}" holds a user name or password (the part before "@"). Remove them: the audience is the base URL, sent in every token, and credentials never go in a URL.', env.name));
     }
     return env.audience;
   }

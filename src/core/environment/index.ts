@@ -4,7 +4,9 @@
 
 export { appendQuery, checkRequestPath, requestUrl, vehiclesPath, vehiclesUrl } from './apiRequest';
 export type { ApiRequest, QueryInput, VehiclesQuery } from './apiRequest';
-export { API_LABELS, audienceOf, normaliseBaseUrl, withoutTrailingSlashes } from './environment';
+export { API_LABELS, audienceOf, baseUrlUserInfoProblem, hasUserInfo, normaliseBaseUrl, withoutTrailingSlashes } from './environment';
+export { readConfiguredEnvironments } from './configuredEnvironments';
+export type { BuiltInEnvironment, EnvironmentSettings } from './configuredEnvironments';
 export type { ApiKind, Environment, GrpcEndpoint } from './environment';
 export { parseGrpcEndpoint } from './grpcEndpoint';
 export { MDS_CSV_ACCEPT, requestHeadersFor, takeUserAuthorization } from './requestHeaders';

@@ -59,7 +59,20 @@ function reasonOf(err: unknown, folder: string): string {
     case 'ENOTDIR': return l10n.t('a part of that path is a file, not a folder (ENOTDIR). Choose another --out folder');
     case 'EISDIR': return l10n.t('a folder stands where a file should be (EISDIR). Remove it, or choose another --out folder');
     case 'EEXIST': return l10n.t('a file stands where a folder should be (EEXIST). Choose another --out folder');
+    case 'ENOENT':
+      // The folder is there, yet creating anything in it says "no such file": a folder of the system's own
+      // (/proc, /sys, /dev/fd), whose entries the kernel makes; nothing can be written there.
+      if (isFolder(folder)) return l10n.t('the folder {0} exists but nothing can be created in it (ENOENT): it is a special folder of the system (such as /proc, /sys or /dev/fd), not one on a disk. Choose an --out folder on a disk, such as one in your home folder', folder);
+      return l10n.t('the folder {0} does not exist, or was removed while harvesting (ENOENT). Choose an --out folder that stays in place', folder);
     default: return l10n.t('{0}. Check the --out folder', (err as Error)?.message ?? String(err));
+  }
+}
+
+function isFolder(p: string): boolean {
+  try {
+    return fs.statSync(p).isDirectory();
+  } catch {
+    return false;
   }
 }
 

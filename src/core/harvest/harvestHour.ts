@@ -14,7 +14,7 @@ import type { HarvestWrite } from './harvestFiles';
 import { HourFileWriter, writeFailed } from './harvestFiles';
 import type { HourRecord } from './harvestManifest';
 import type { RetryDecision, RetryPolicy } from './retryPolicy';
-import { after202, afterTransient, isTransientError, isTransientStatus, waitFor } from './retryPolicy';
+import { after202, afterTransient, isClientOwnError, isTransientError, isTransientStatus, waitFor } from './retryPolicy';
 
 /** Pages one hour may have before it is recorded as failed (a server that links pages in a loop). */
 export const DEFAULT_MAX_PAGES_PER_HOUR = 10_000;
@@ -111,6 +111,8 @@ export async function harvestHour(job: HourJob): Promise<HourOutcome> {
         result = await job.client.request(job.environment, job.credential, job.request, { allPages: false, signal: job.signal, ...(pageUrl ? { from: pageUrl } : {}) });
       } catch (err) {
         if (job.signal?.aborted) throw abortedError(err);
+        // The client's own error stops the harvest: every hour would fail the same way, and retrying cannot help.
+        if (isClientOwnError(err)) throw err;
         if (!isTransientError(err)) return await giveUp('failed', (err as Error).message);
         const decision = afterTransient(job.policy, ++transient, (err as Error).message.replace(/\.$/, ''), undefined);
         if (!decision.retry) return await giveUp('failed', decision.reason);

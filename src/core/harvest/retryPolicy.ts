@@ -75,6 +75,14 @@ export function isTransientStatus(status: number): boolean {
   return status === 408 || status === 429 || status >= 500;
 }
 
+/**
+ * Errors of the client's own making (a refused base URL, a key that cannot sign, a bad parameter): the same for every
+ * request, so no retry helps and no other hour would fare better. Everything but the HTTP failures.
+ */
+export function isClientOwnError(err: unknown): boolean {
+  return err instanceof MobilityError && !err.code.startsWith('HTTP_');
+}
+
 /** Failures of the connection (not of our own making) worth asking again. */
 export function isTransientError(err: unknown): boolean {
   return err instanceof MobilityError && ['HTTP_TIMEOUT', 'HTTP_NETWORK', 'HTTP_CONNECTION_REFUSED', 'HTTP_DNS'].includes(err.code);

@@ -24,7 +24,15 @@ export function describeFetchError(err: unknown, url: string, userSignal: AbortS
     return new MobilityError('HTTP_TIMEOUT', l10n.t('{0} did not answer within {1}{2}. Check that the server is up, or raise the timeout.', host, formatTimeout(timeoutMs), duringBody ? ' (the body stopped arriving)' : ''), { cause: err });
   }
   const code = e?.cause?.code ?? (err as { code?: string })?.code ?? '';
-  const detail = e?.cause?.message ?? e?.message ?? String(err);
+  // A URL with user info in fetch's own message (it quotes the URL) loses it: that part is a password.
+  const detail = (e?.cause?.message ?? e?.message ?? String(err)).replace(/\/\/[^/?#\s@]*@/g, '//');
+  if (detail === 'bad port') {
+    // The Fetch standard's "bad ports" (SMTP, IRC, discard…): fetch refuses them before connecting, whatever the server.
+    return new MobilityError('BASE_URL_INVALID', l10n.t('The HTTP client (fetch) refuses to connect to port {0} of {1}: it blocks that port as unsafe, because it belongs to another protocol (the Fetch standard\'s list of bad ports). Run the server on another port, such as 8080, and use that port in the base URL.', portOf(url), host), { cause: err });
+  }
+  if (e?.name === 'TypeError' && /includes credentials/.test(detail)) {
+    return new MobilityError('BASE_URL_INVALID', l10n.t('The URL of the request to {0} holds a user name or password (the part before "@"), which fetch refuses. Remove them from the URL: credentials go in the environment\'s credential, never in a URL.', host), { cause: err });
+  }
   switch (code) {
     case 'ECONNREFUSED':
       return new MobilityError('HTTP_CONNECTION_REFUSED', l10n.t('Nothing accepts connections at {0} (connection refused). Check the base URL and that the server (or the local sandbox) is running.', host), { cause: err });
@@ -54,6 +62,16 @@ export function describeFetchError(err: unknown, url: string, userSignal: AbortS
 function formatTimeout(ms: number): string {
   if (ms < 1000) return `${Math.round(ms)} ms`;
   return `${(ms / 1000).toFixed(ms % 1000 === 0 ? 0 : 1)} s`;
+}
+
+/** The port of `url` as written, or the scheme's default. */
+function portOf(url: string): string {
+  try {
+    const u = new URL(url);
+    return u.port || (u.protocol === 'https:' ? '443' : '80');
+  } catch {
+    return '?';
+  }
 }
 
 function safeHost(url: string): string {

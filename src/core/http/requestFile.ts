@@ -2,7 +2,7 @@ import * as l10n from '@vscode/l10n';
 import { randomUUID } from 'node:crypto';
 import { MobilityError } from '../base';
 import { formatCount } from '../../shared/format';
-import { takeUserAuthorization } from '../environment';
+import { hasUserInfo, takeUserAuthorization } from '../environment';
 import type { GrpcFileParts, ProtoImport, ResolvedGrpcFileRequest } from './requestFileGrpc';
 import { grpcBodyMessages, grpcRequestLine, readProtoImport, splitGrpcTarget } from './requestFileGrpc';
 
@@ -266,6 +266,10 @@ export function resolveFileRequest(request: FileRequest, file: RequestFile, give
   const headers: Record<string, string> = {};
   for (const h of request.headers) headers[h.name] = expand(h.value);
   refuseUnresolved(request, unresolved);
+  if (hasUserInfo(url)) {
+    // The URL is not repeated: it holds a password.
+    throw new MobilityError('BASE_URL_INVALID', l10n.t('Request {0} (line {1}): its URL holds a user name or password (the part before "@"). Remove the user name and password from the URL (and from the variable that gives it, such as @baseUrl): credentials go in the environment\'s credential, never in a URL.', request.name ?? request.index, request.line + 1));
+  }
   const own = takeUserAuthorization(headers, { kind: 'requestFile', request: request.name ?? String(request.index), line: request.line + 1 }, request.authorizationAsIs || options.authorizationAsIs);
   const resolved: ResolvedFileRequest = { method: request.method, url, headers: own.headers };
   if (own.authorization !== undefined) resolved.authorization = own.authorization;
