@@ -13,6 +13,7 @@ import { reflectSchema } from '../../src/core/grpc/reflection';
 import { listServices, loadProtoFiles } from '../../src/core/grpc/schema';
 import { startSandbox } from '../../src/sandbox/sandboxServer';
 import type { GrpcCallLog, GrpcReflectionMode, RunningSandbox, SandboxEnvironment } from '../../src/sandbox/sandboxServer';
+import { UNREADABLE_CALL } from '../../src/sandbox/grpc/grpcSandbox';
 import { ReflectionClient, SandboxGrpcClient, asMaasItem, asMdsStatus, bearer, errorInfoOf } from './grpcSupport';
 import { pythonGrpcCalls, skipUnlessPythonGrpc } from './support/pythonGrpc';
 import { waitUntil } from './support/waitUntil';
@@ -189,6 +190,23 @@ describe('sandbox over gRPC', () => {
       assert.equal(logged.length, 1, 'the sandbox logs the refusal');
       // An empty device_id is not found: each token, sent alone afterwards, was accepted.
       assert.deepEqual([firstAlone.code, secondAlone.code], ['NOT_FOUND', 'NOT_FOUND'], `${firstAlone.details} / ${secondAlone.details}`);
+    });
+
+    it('a 100 KB token (Python grpcio): answered at once, not at the deadline, and logged; the next call on the channel is served', async function () {
+      skipUnlessPythonGrpc(this);
+      this.timeout(90_000);
+      const env = signer.env('mds-staging');
+      const method = '/mobility.sandbox.v1.VehicleService/GetVehicle';
+      const [huge, next] = await pythonGrpcCalls(env.grpcTarget!, [
+        { method, metadata: [['authorization', `Bearer ${'x'.repeat(100_000)}`]], timeoutSeconds: 60 },
+        { method, metadata: [['authorization', `Bearer ${await signer.token(env.baseUrl)}`]], timeoutSeconds: 60 },
+      ]);
+      // Node's HTTP/2 cannot read a header field over 64 KiB; the sandbox closes the connection instead of leaving the call to its deadline.
+      assert.equal(huge.code, 'UNAVAILABLE', huge.details);
+      const logged = calls.find((c) => c.method === UNREADABLE_CALL);
+      assert.equal(logged?.status, 'UNAVAILABLE');
+      assert.match(logged?.description ?? '', /header field over 64 KiB .* such as a huge token/);
+      assert.equal(next.code, 'NOT_FOUND', next.details);
     });
 
     it('an expired token: expired', async () => {

@@ -12,7 +12,7 @@ import type { SyntheticFleet } from '../syntheticFleet';
 import type { TokenCheck, TokenVerifier } from '../tokenVerifier';
 import type { CallGuard, GrpcCallLog, GrpcEnvironment } from './grpcGuard';
 import { guardService } from './grpcGuard';
-import { seeEveryAuthorization } from './grpcHeaders';
+import { MAX_HEADER_FIELD_BYTES, seeEveryAuthorization, watchUnreadableHeaders } from './grpcHeaders';
 import { MAAS_VEHICLE_SERVICE, VEHICLE_SERVICE, maasServiceHandlers, vehicleServiceHandlers } from './grpcServices';
 import type { GrpcReflectionMode } from './grpcOptions';
 import { SANDBOX_PROTO_FILES, protoRoot } from './protoFiles';
@@ -21,6 +21,9 @@ export type { GrpcCallLog } from './grpcGuard';
 export type { GrpcReflectionMode } from './grpcOptions';
 export { MAAS_VEHICLE_SERVICE, SANDBOX_PROTO_PACKAGE, VEHICLE_SERVICE } from './grpcServices';
 
+
+/** The method of a logged call whose headers could not be read (its path is one of them). */
+export const UNREADABLE_CALL = '(a call whose headers could not be read)';
 
 /** The reflection services by version. */
 export const REFLECTION_SERVICES = { v1: 'grpc.reflection.v1.ServerReflection', v1alpha: 'grpc.reflection.v1alpha.ServerReflection' } as const;
@@ -135,6 +138,13 @@ export async function startGrpcSandbox(options: GrpcSandboxOptions): Promise<Grp
         throw new MobilityError('SANDBOX_START_FAILED', `The sandbox's gRPC side could not listen on port ${wantedPort} of ${options.host} for ${environment.id}: ${reason}. Choose another --grpc-port (each environment takes the next port), or 0 for free ports.`, { cause: err });
       }
       seeEveryAuthorization(server);
+      watchUnreadableHeaders(server, () =>
+        guard.log({
+          method: UNREADABLE_CALL,
+          status: 'UNAVAILABLE',
+          description: `A call's headers could not be read: a header field over ${MAX_HEADER_FIELD_BYTES / 1024} KiB (name and value), such as a huge token, is more than Node's HTTP/2 decoder accepts. The connection was closed, so the client sees UNAVAILABLE. Send a token, and every metadata value, well under ${MAX_HEADER_FIELD_BYTES / 1024} KiB.`,
+        }),
+      );
       targets[environment.id] = `${options.dialHost}:${port}`;
     }
   } catch (err) {
