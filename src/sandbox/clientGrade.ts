@@ -5,9 +5,9 @@
  * it the same way with `transport: 'grpc'`. Keeps counts and the first example of each kind only,
  * so memory stays bounded however long the sandbox runs. Never keeps a token or a whole kid.
  */
-import type { AuthRuleId } from '../core/auth';
+import type { AuthRuleId, RuleViolation } from '../core/auth';
 import { audienceMatches, AUTH_RULE_IDS, AUTH_RULES, decodeJwt, isNumericDate, stripTokenText } from '../core/auth';
-import { maskKeyId } from '../core/base';
+import { maskKeyId, redactSecrets } from '../core/base';
 import type { TokenCheck } from './tokenVerifier';
 
 /** How the request reached the sandbox. */
@@ -26,7 +26,7 @@ export interface GradeInput {
   transport: Transport;
   /** HTTP method, or the gRPC method name. */
   method: string;
-  /** The path without query, or the gRPC service path. */
+  /** The path with its query as sent (`/vehicles?page=2`), or the gRPC method path. */
   path: string;
   /** The sandbox's clock when the request was answered, in ms. */
   atMs: number;
@@ -50,9 +50,11 @@ export interface RequestVerdict {
   status: number;
   /** `unchecked`: answered before any token check (not an environment's path, a method other than GET, two Authorization headers). */
   outcome: 'accepted' | 'refused' | 'unchecked';
-  /** For a refusal: the rule the token broke. */
+  /** For a refusal: the rule the answer named (the first the token broke). */
   rule?: AuthRuleId;
-  /** For an accepted token: what makes it fragile. */
+  /** For a refusal: the other rules the token broke, when there are any. */
+  further?: AuthRuleId[];
+  /** What makes the token fragile (for a refused one: besides the rules it broke). */
   warnings: GradeWarningId[];
 }
 
@@ -94,7 +96,7 @@ export interface ClientReport {
   byTransport: Partial<Record<Transport, number>>;
   /** Refusals by rule, in the verifier's checking order. */
   refusals: RuleTally[];
-  /** Warnings on accepted tokens. */
+  /** Warnings on tokens a stricter server may refuse (accepted ones, and refused ones for what their broken rules do not say already). */
   warnings: WarningTally[];
   /** `pass` when no token was refused (warnings do not fail a client). */
   grade: 'pass' | 'fail' | 'no requests';
@@ -175,6 +177,13 @@ export function fragileClaims(payload: Record<string, unknown>, nowMs: number, a
   return found;
 }
 
+/** The warnings that only restate a broken rule: a lifetime over an hour breaks rule 5, an iat past the skew breaks iat_in_future. */
+const WARNING_RESTATES: Record<GradeWarningId, AuthRuleId | undefined> = {
+  long_lifetime: 'lifetime_out_of_range',
+  iat_ahead: 'iat_in_future',
+  aud_list_extra: undefined,
+};
+
 /** Keeps the tallies of one sandbox run; `record` each answered request, `report` at any time. */
 export class ClientGrader {
   private readonly sinceMs: number;
@@ -197,31 +206,45 @@ export class ClientGrader {
       this.counts.unchecked++;
       return verdict;
     }
-    const example = (description: string, claims: Record<string, unknown>, details: string[]): GradeExample => ({ transport: input.transport, method: input.method, path: input.path, time: verdict.time, description, claims, details });
+    const example = (description: string, claims: Record<string, unknown>, details: string[]): GradeExample => ({ transport: input.transport, method: input.method, path: redactSecrets(input.path), time: verdict.time, description, claims, details });
     const parts = decodedParts(input.authorization);
+    const warn = (ids: GradeWarningId[], payload: Record<string, unknown>) => {
+      for (const id of ids) {
+        const tally = this.warnings.get(id);
+        if (tally) tally.count++;
+        else this.warnings.set(id, { id, message: GRADE_WARNINGS[id], count: 1, first: example(GRADE_WARNINGS[id], pick(WARNING_CLAIMS[id], { header: {}, payload }), []) });
+      }
+    };
     if (!check.ok) {
-      const { rule, kid } = check.refusal;
+      const { rule, kid, further = [] } = check.refusal;
       verdict.outcome = 'refused';
       verdict.rule = rule;
+      if (further.length > 0) verdict.further = further.map((f) => f.rule);
       this.counts.refused++;
-      const tally = this.refusals.get(rule);
-      if (tally) {
-        tally.count++;
-      } else {
-        const details = check.refusal.details.filter((d) => !/^(rule|spec|requirement|kid): /.test(d)).map((d) => withoutKid(d, kid));
-        const first = example(withoutKid(check.refusal.description, kid), pick(CLAIMS_OF[rule] ?? [], parts), details);
-        this.refusals.set(rule, { rule, spec: AUTH_RULES[rule].spec, requirement: AUTH_RULES[rule].message, count: 1, first });
+      // Every rule the token broke is charged, the one the answer named first.
+      const broken: RuleViolation[] = [{ rule, description: check.refusal.description, details: check.refusal.details }, ...further];
+      for (const violation of broken) {
+        const tally = this.refusals.get(violation.rule);
+        if (tally) {
+          tally.count++;
+          continue;
+        }
+        const details = violation.details.filter((d) => !/^(rule|spec|requirement|kid): /.test(d)).map((d) => withoutKid(d, kid));
+        const first = example(withoutKid(violation.description, kid), pick(CLAIMS_OF[violation.rule] ?? [], parts), details);
+        this.refusals.set(violation.rule, { rule: violation.rule, spec: AUTH_RULES[violation.rule].spec, requirement: AUTH_RULES[violation.rule].message, count: 1, first });
       }
+      const brokenRules = new Set(broken.map((b) => b.rule));
+      verdict.warnings = fragileClaims(parts.payload, input.atMs, input.audience).filter((id) => {
+        const restated = WARNING_RESTATES[id];
+        return !(restated && brokenRules.has(restated));
+      });
+      warn(verdict.warnings, parts.payload);
       return verdict;
     }
     verdict.outcome = 'accepted';
     this.counts.accepted++;
     verdict.warnings = fragileClaims(check.claims, input.atMs, input.audience);
-    for (const id of verdict.warnings) {
-      const tally = this.warnings.get(id);
-      if (tally) tally.count++;
-      else this.warnings.set(id, { id, message: GRADE_WARNINGS[id], count: 1, first: example(GRADE_WARNINGS[id], pick(WARNING_CLAIMS[id], { header: {}, payload: check.claims }), []) });
-    }
+    warn(verdict.warnings, check.claims);
     return verdict;
   }
 

@@ -48,9 +48,9 @@ export function clientReportText(report: ClientReport): string {
   }
   lines.push('');
   if (report.warnings.length === 0) {
-    lines.push('Warnings (accepted, but fragile): none');
+    lines.push('Warnings (fragile: a stricter server may refuse such tokens): none');
   } else {
-    lines.push('Warnings (accepted, but fragile):');
+    lines.push('Warnings (fragile: a stricter server may refuse such tokens):');
     for (const tally of report.warnings) {
       lines.push(`  ${tally.id}: ${count(tally.count, 'request')}`, ...exampleLines(tally.first, '    '));
     }

@@ -46,9 +46,15 @@ export interface PageLinks {
   next: string | null;
 }
 
-/** `/vehicles`: since MDS 2.0.2 without `last_updated` and `ttl` (they moved to `/vehicles/status`). */
+/**
+ * `/vehicles`: MDS 2.0.2's text asks `last_updated` and `ttl` of `/vehicles/status` only, but the
+ * official schema still requires them here and nothing forbids them: served, so that a stock validator
+ * with the unmodified schema finds nothing (the validator's correction still accepts providers that leave them out).
+ */
 export interface MdsVehiclesBody {
   version: string;
+  last_updated: number;
+  ttl: number;
   vehicles: MdsVehicle[];
   links?: PageLinks;
 }
@@ -175,10 +181,12 @@ function indexesOf(page: PageRequest, total: number): number[] {
   return out;
 }
 
-/** `GET /vehicles`, one page. */
-export function vehiclesPage(fleet: SyntheticFleet, endpoint: string, page: PageRequest): MdsVehiclesBody {
+/** `GET /vehicles`, one page, answered at `nowMs` (default the fleet's `createdAt`). */
+export function vehiclesPage(fleet: SyntheticFleet, endpoint: string, page: PageRequest, nowMs: number = fleet.createdAt): MdsVehiclesBody {
   return {
     version: MDS_VERSION,
+    last_updated: nowMs,
+    ttl: MDS_TTL_MS,
     vehicles: indexesOf(page, fleet.size).map((i) => fleet.vehicleAt(i)),
     links: pageLinks(endpoint, page, fleet.size),
   };
@@ -196,8 +204,8 @@ export function vehiclesStatusPage(fleet: SyntheticFleet, endpoint: string, page
 }
 
 /** `GET /vehicles/{device_id}`: the listing shape with exactly one vehicle. */
-export function singleVehicle(fleet: SyntheticFleet, index: number): MdsVehiclesBody {
-  return { version: MDS_VERSION, vehicles: [fleet.vehicleAt(index)] };
+export function singleVehicle(fleet: SyntheticFleet, index: number, nowMs: number = fleet.createdAt): MdsVehiclesBody {
+  return { version: MDS_VERSION, last_updated: nowMs, ttl: MDS_TTL_MS, vehicles: [fleet.vehicleAt(index)] };
 }
 
 /** `GET /vehicles/status/{device_id}`: the status shape with exactly one item. */

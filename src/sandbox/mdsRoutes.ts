@@ -142,7 +142,7 @@ export function routeMds(ctx: MdsRouteContext, rest: string[], query: URLSearchP
   switch (found.id) {
     case 'vehicles': {
       const p = page();
-      return p.ok ? mds(vehiclesPage(fleet, endpointUrl, p.page)) : p.reply;
+      return p.ok ? mds(vehiclesPage(fleet, endpointUrl, p.page, nowMs)) : p.reply;
     }
     case 'vehicles_status': {
       const p = page();
@@ -150,7 +150,7 @@ export function routeMds(ctx: MdsRouteContext, rest: string[], query: URLSearchP
     }
     case 'vehicle': {
       const index = vehicleIndex();
-      return typeof index === 'number' ? mds(singleVehicle(fleet, index)) : index;
+      return typeof index === 'number' ? mds(singleVehicle(fleet, index, nowMs)) : index;
     }
     case 'vehicle_status': {
       const index = vehicleIndex();

@@ -306,7 +306,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     res.end(req.method === 'HEAD' ? undefined : text);
     const path = (req.url ?? '/').split('?')[0] ?? '/';
     if (grader && !reply.report) {
-      grader.record({ transport: 'http', method: req.method ?? 'GET', path, atMs: now(), status: reply.status, authorization: req.headers.authorization, check: reply.check, audience: reply.audience });
+      // The query too: a token reused for page 2 must not look like page 1's.
+      grader.record({ transport: 'http', method: req.method ?? 'GET', path: req.url ?? '/', atMs: now(), status: reply.status, authorization: req.headers.authorization, check: reply.check, audience: reply.audience });
     }
     if (options.onRequest) {
       const body = reply.body as Partial<MdsErrorBody>;

@@ -23,6 +23,11 @@ export interface TokenRefusal {
   details: string[];
   /** The header kid, when the token got far enough to have one. */
   kid?: string;
+  /**
+   * Every other rule of the claims the token breaks, in checking order (the answer names the first
+   * only; the report card charges them all). Empty or absent before the signature is verified.
+   */
+  further?: RuleViolation[];
 }
 
 export type TokenCheck =
@@ -46,8 +51,10 @@ function refuse(rule: AuthRuleId, description: string, kid?: string, extra: stri
   return { ok: false, refusal: { rule, spec, description, details: [...details, ...extra], kid } };
 }
 
-function refuseFor(found: RuleViolation, kid?: string): TokenCheck {
-  return refuse(found.rule, found.description, kid, found.details);
+function refuseFor(found: RuleViolation, kid?: string, further: RuleViolation[] = []): TokenCheck {
+  const check = refuse(found.rule, found.description, kid, found.details);
+  if (!check.ok && further.length > 0) check.refusal.further = further;
+  return check;
 }
 
 /**
@@ -170,7 +177,7 @@ export class TokenVerifier {
     const kid = key.kid;
     const nowSeconds = this.options.now() / 1000;
     // The stateless rules, shared with the client's lint and the rejection doctor; the first broken one is named.
-    const [first] = checkClaims(claims, {
+    const [first, ...further] = checkClaims(claims, {
       credentialType: key.type,
       expectedIssuer: key.iss,
       api: target.api,
@@ -178,22 +185,34 @@ export class TokenVerifier {
       nowMs: nowSeconds * 1000,
       maxSkewSeconds: this.options.maxSkewSeconds,
     }, kid);
-    if (first) return refuseFor(first, kid);
+    const ordering = this.orderingViolations(claims, identity, kid);
+    if (first) return refuseFor(first, kid, [...further, ...ordering]);
+    if (ordering.length > 0) return refuseFor(ordering[0], kid, ordering.slice(1));
     const jti = (claims.jti as string);
     const iat = claims.iat as number;
     const exp = claims.exp as number;
     const jtiKey = `${identity}\n${jti.toLowerCase()}`;
-    if (this.usedJtis.has(jtiKey)) {
-      return refuse('jti_replayed', `jti ${show(jti)} was already used by an accepted token on the public key of kid ${showKeyId(kid)}. Sign a new token for every request.`, kid);
-    }
-    const latest = this.latestIat.get(identity);
-    if (latest !== undefined && iat <= latest) {
-      return refuse('iat_not_increasing', `iat ${iat} is not later than ${latest}, the iat of the latest token accepted on the public key of kid ${showKeyId(kid)} (under any kid it is trusted as). Give each new token a strictly later iat.`, kid, [`latest accepted iat: ${latest}`]);
-    }
     this.usedJtis.set(jtiKey, exp);
     this.latestIat.set(identity, iat);
     this.pruneIfLarge(nowSeconds);
     return { ok: true, key, claims };
+  }
+
+  /**
+   * `jti_replayed` and `iat_not_increasing` against the tokens accepted so far on the key, recording
+   * nothing. A replayed token's iat is one already accepted: rule 6 would only restate the replay, so
+   * it is named when the jti is new.
+   */
+  private orderingViolations(claims: JWTPayload, identity: string, kid: string): RuleViolation[] {
+    const { jti, iat } = claims;
+    if (typeof jti === 'string' && this.usedJtis.has(`${identity}\n${jti.toLowerCase()}`)) {
+      return [{ rule: 'jti_replayed', description: `jti ${show(jti)} was already used by an accepted token on the public key of kid ${showKeyId(kid)}. Sign a new token for every request.`, details: [] }];
+    }
+    const latest = this.latestIat.get(identity);
+    if (typeof iat === 'number' && Number.isFinite(iat) && latest !== undefined && iat <= latest) {
+      return [{ rule: 'iat_not_increasing', description: `iat ${iat} is not later than ${latest}, the iat of the latest token accepted on the public key of kid ${showKeyId(kid)} (under any kid it is trusted as). Give each new token a strictly later iat.`, details: [`latest accepted iat: ${latest}`] }];
+    }
+    return [];
   }
 
   /** Forgets jtis whose tokens have expired: they can no longer be replayed. Amortised O(1). */

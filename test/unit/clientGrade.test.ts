@@ -55,7 +55,8 @@ describe('grading the client (sandbox --grade)', () => {
     const replayed = report.refusals.find((r) => r.rule === 'jti_replayed');
     assert.equal(replayed?.spec, '5.1 rule 4');
     assert.equal(replayed?.first.method, 'GET');
-    assert.equal(replayed?.first.path, '/mds-staging/vehicles');
+    // The first line keeps the query: the reused token was sent for page 1, not for the first page.
+    assert.equal(replayed?.first.path, '/mds-staging/vehicles?page=1');
     assert.equal(replayed?.first.time, new Date(start).toISOString());
     assert.equal(replayed?.first.transport, 'http');
     const ordering = report.refusals.find((r) => r.rule === 'iat_not_increasing');
@@ -73,6 +74,30 @@ describe('grading the client (sandbox --grade)', () => {
     assert.match(text, /Requests seen: 4 {3}accepted: 1 {3}refused: 3/);
     for (const rule of ['lifetime_out_of_range (spec 5.1 rule 5)', 'jti_replayed (spec 5.1 rule 4)', 'iat_not_increasing (spec 5.1 rule 6)']) assert.ok(text.includes(rule), rule);
     assert.match(text, /first: GET \/mds-staging\/vehicles at 2030-01-15T12:00:00.000Z \(http\)/);
+    assert.match(text, /first: GET \/mds-staging\/vehicles\?page=1 at 2030-01-15T12:00:00.000Z \(http\)/);
+  });
+
+  it('charges a refused token every rule it breaks, and what it does that a stricter server refuses', async () => {
+    const iat = nowSeconds();
+    // A 30 s lifetime and an iat 10 s ahead: rule 5, and fragile (within the sandbox's 60 s of skew).
+    assert.equal(await get('/vehicles', await sign(claims(iat + 10, { exp: iat + 40 }))), 401);
+    // A 30 s lifetime and an iat 90 s ahead: rule 5 and iat_in_future.
+    assert.equal(await get('/vehicles', await sign(claims(iat + 90, { exp: iat + 120 }))), 401);
+    // An accepted token's jti again, with a 30 s lifetime: jti_replayed and rule 5 (rule 6 would only restate the replay).
+    const jti = randomUUID();
+    assert.equal(await get('/vehicles', await sign(claims(iat, { jti }))), 200);
+    assert.equal(await get('/vehicles?page=2', await sign(claims(iat + 1, { jti, exp: iat + 31 }))), 401);
+
+    const report = await reportOf();
+    assert.deepEqual(report.requests, { seen: 4, accepted: 1, refused: 3, unchecked: 0 });
+    assert.deepEqual(Object.fromEntries(report.refusals.map((r) => [r.rule, r.count])), { lifetime_out_of_range: 3, iat_in_future: 1, jti_replayed: 1 });
+    assert.deepEqual(report.warnings.map((w) => [w.id, w.count]), [['iat_ahead', 1]], 'the iat 90 s ahead is charged as iat_in_future, not warned of again');
+    assert.deepEqual(report.refusals.find((r) => r.rule === 'iat_in_future')?.first.claims, { iat: iat + 90 });
+    assert.equal(report.refusals.find((r) => r.rule === 'jti_replayed')?.first.path, '/mds-staging/vehicles?page=2');
+    const text = await (await fetch(`${sandbox.url}${REPORT_PATH}?format=text`)).text();
+    assert.match(text, /Grade: FAIL, 3 rules of spec 5 broken/);
+    assert.match(text, /iat_in_future \(spec [^)]+\): 1 request\n/);
+    assert.match(text, /iat_ahead: 1 request\n/);
   });
 
   it('warns of accepted but fragile tokens: a lifetime over 30 minutes, iat more than 5 s ahead, aud as a list with extra values', async () => {

@@ -8,10 +8,14 @@ import { status } from '@grpc/grpc-js';
 import type * as grpc from '@grpc/grpc-js';
 import { SignJWT } from 'jose';
 import type { JWTPayload } from 'jose';
+import { openConnection } from '../../src/core/grpc/connection';
+import { reflectSchema } from '../../src/core/grpc/reflection';
 import { listServices, loadProtoFiles } from '../../src/core/grpc/schema';
 import { startSandbox } from '../../src/sandbox/sandboxServer';
 import type { GrpcCallLog, GrpcReflectionMode, RunningSandbox, SandboxEnvironment } from '../../src/sandbox/sandboxServer';
+import { UNREADABLE_CALL } from '../../src/sandbox/grpc/grpcSandbox';
 import { ReflectionClient, SandboxGrpcClient, asMaasItem, asMdsStatus, bearer, errorInfoOf } from './grpcSupport';
+import { pythonGrpcCalls, skipUnlessPythonGrpc } from './support/pythonGrpc';
 import { waitUntil } from './support/waitUntil';
 
 /** Fresh demo tokens with strictly increasing iats on the sandbox's clock, for any audience. */
@@ -173,6 +177,38 @@ describe('sandbox over gRPC', () => {
       await refused(vehicleClient('mds-staging').stream('ListVehicles', bearer(await signer.token(signer.env('mds-staging').grpcTarget!))), 'aud_mismatch');
     });
 
+    it('two authorization values on one call (Python grpcio sends both): INVALID_ARGUMENT, and neither token is spent', async function () {
+      skipUnlessPythonGrpc(this);
+      const env = signer.env('mds-staging');
+      const [first, second] = [await signer.token(env.baseUrl), await signer.token(env.baseUrl)];
+      const method = '/mobility.sandbox.v1.VehicleService/GetVehicle';
+      const call = (...tokens: string[]) => ({ method, metadata: tokens.map((t): [string, string] => ['authorization', `Bearer ${t}`]), timeoutSeconds: 60 });
+      const [both, firstAlone, secondAlone] = await pythonGrpcCalls(env.grpcTarget!, [call(first, second), call(first), call(second)]);
+      assert.equal(both.code, 'INVALID_ARGUMENT', both.details);
+      assert.match(both.details, /The call has 2 authorization metadata values; send exactly one/);
+      const logged = calls.filter((c) => c.method === method && c.status === 'INVALID_ARGUMENT');
+      assert.equal(logged.length, 1, 'the sandbox logs the refusal');
+      // An empty device_id is not found: each token, sent alone afterwards, was accepted.
+      assert.deepEqual([firstAlone.code, secondAlone.code], ['NOT_FOUND', 'NOT_FOUND'], `${firstAlone.details} / ${secondAlone.details}`);
+    });
+
+    it('a 100 KB token (Python grpcio): answered at once, not at the deadline, and logged; the next call on the channel is served', async function () {
+      skipUnlessPythonGrpc(this);
+      this.timeout(90_000);
+      const env = signer.env('mds-staging');
+      const method = '/mobility.sandbox.v1.VehicleService/GetVehicle';
+      const [huge, next] = await pythonGrpcCalls(env.grpcTarget!, [
+        { method, metadata: [['authorization', `Bearer ${'x'.repeat(100_000)}`]], timeoutSeconds: 60 },
+        { method, metadata: [['authorization', `Bearer ${await signer.token(env.baseUrl)}`]], timeoutSeconds: 60 },
+      ]);
+      // Node's HTTP/2 cannot read a header field over 64 KiB; the sandbox closes the connection instead of leaving the call to its deadline.
+      assert.equal(huge.code, 'UNAVAILABLE', huge.details);
+      const logged = calls.find((c) => c.method === UNREADABLE_CALL);
+      assert.equal(logged?.status, 'UNAVAILABLE');
+      assert.match(logged?.description ?? '', /header field over 64 KiB .* such as a huge token/);
+      assert.equal(next.code, 'NOT_FOUND', next.details);
+    });
+
     it('an expired token: expired', async () => {
       const env = signer.env('mds-staging');
       const token = await signer.token(env.baseUrl, { exp: Math.floor(clock / 1000) + 90 });
@@ -216,6 +252,19 @@ describe('sandbox gRPC reflection', () => {
     client.close();
     const files = (response?.file_descriptor_response as { file_descriptor_proto: unknown[] } | undefined)?.file_descriptor_proto ?? [];
     assert.ok(files.length >= 1, 'the descriptor of the service is served');
+  });
+
+  it('each target\'s reflection describes only the service it serves: a client that reads the descriptors (the tree, grpc list) lists that one', async () => {
+    const sandbox = await start(undefined);
+    for (const env of sandbox.environments) {
+      const connection = openConnection({ address: env.grpcTarget!, plaintext: true });
+      try {
+        const services = listServices(await reflectSchema(connection)).map((s) => s.name);
+        assert.deepEqual(services, [env.api === 'mds' ? 'mobility.sandbox.v1.VehicleService' : 'mobility.sandbox.v1.MaasVehicleService'], env.id);
+      } finally {
+        connection.close();
+      }
+    }
   });
 
   it('serves only v1, only v1alpha or none as flagged', async () => {

@@ -12,6 +12,7 @@ import type { SyntheticFleet } from '../syntheticFleet';
 import type { TokenCheck, TokenVerifier } from '../tokenVerifier';
 import type { CallGuard, GrpcCallLog, GrpcEnvironment } from './grpcGuard';
 import { guardService } from './grpcGuard';
+import { MAX_HEADER_FIELD_BYTES, seeEveryAuthorization, watchUnreadableHeaders } from './grpcHeaders';
 import { MAAS_VEHICLE_SERVICE, VEHICLE_SERVICE, maasServiceHandlers, vehicleServiceHandlers } from './grpcServices';
 import type { GrpcReflectionMode } from './grpcOptions';
 import { SANDBOX_PROTO_FILES, protoRoot } from './protoFiles';
@@ -20,6 +21,9 @@ export type { GrpcCallLog } from './grpcGuard';
 export type { GrpcReflectionMode } from './grpcOptions';
 export { MAAS_VEHICLE_SERVICE, SANDBOX_PROTO_PACKAGE, VEHICLE_SERVICE } from './grpcServices';
 
+
+/** The method of a logged call whose headers could not be read (its path is one of them). */
+export const UNREADABLE_CALL = '(a call whose headers could not be read)';
 
 /** The reflection services by version. */
 export const REFLECTION_SERVICES = { v1: 'grpc.reflection.v1.ServerReflection', v1alpha: 'grpc.reflection.v1alpha.ServerReflection' } as const;
@@ -78,9 +82,29 @@ function addReflection(server: grpc.Server, definition: protoLoader.PackageDefin
   });
 }
 
+/** The .proto file of each service (each file declares one service and the messages it needs). */
+const SERVICE_PROTO_FILES: Record<string, (typeof SANDBOX_PROTO_FILES)[number]> = {
+  [VEHICLE_SERVICE]: 'mobility/sandbox/v1/vehicles.proto',
+  [MAAS_VEHICLE_SERVICE]: 'mobility/sandbox/v1/maas.proto',
+};
+
+/**
+ * The definition of one service, loaded from its own file: proto-loader makes one file descriptor per
+ * package, so loading both files at once would give each target's reflection a descriptor that declares
+ * the other target's service as well, and a client that reads the descriptors would list it.
+ */
+function serviceDefinition(service: string, loaded: Map<string, protoLoader.PackageDefinition>): protoLoader.PackageDefinition {
+  let definition = loaded.get(service);
+  if (!definition) {
+    definition = protoLoader.loadSync([SERVICE_PROTO_FILES[service]], { ...PROTO_LOADER_OPTIONS, includeDirs: [protoRoot()] });
+    loaded.set(service, definition);
+  }
+  return definition;
+}
+
 /** Starts one gRPC server per environment; rejects with SANDBOX_START_FAILED when a port is taken. */
 export async function startGrpcSandbox(options: GrpcSandboxOptions): Promise<GrpcSandbox> {
-  const definition = protoLoader.loadSync([...SANDBOX_PROTO_FILES], { ...PROTO_LOADER_OPTIONS, includeDirs: [protoRoot()] });
+  const loaded = new Map<string, protoLoader.PackageDefinition>();
   const servers: grpc.Server[] = [];
   const targets: Record<string, string> = {};
   try {
@@ -101,8 +125,9 @@ export async function startGrpcSandbox(options: GrpcSandboxOptions): Promise<Grp
       servers.push(server);
       const context = { fleet: options.fleet, now: options.now, log: guard.log };
       const [service, handlers] = environment.api === 'mds' ? [VEHICLE_SERVICE, vehicleServiceHandlers(context)] : [MAAS_VEHICLE_SERVICE, maasServiceHandlers(context)];
-      const serviceDefinition = definition[service] as grpc.ServiceDefinition;
-      server.addService(serviceDefinition, guardService(serviceDefinition, handlers, guard, false));
+      const definition = serviceDefinition(service, loaded);
+      const methods = definition[service] as grpc.ServiceDefinition;
+      server.addService(methods, guardService(methods, handlers, guard, false));
       addReflection(server, definition, service, options.reflection, guard, options.reflectionAuth);
       const wantedPort = options.firstPort === 0 ? 0 : options.firstPort + i;
       let port: number;
@@ -112,6 +137,14 @@ export async function startGrpcSandbox(options: GrpcSandboxOptions): Promise<Grp
         const reason = err instanceof Error ? err.message : String(err);
         throw new MobilityError('SANDBOX_START_FAILED', `The sandbox's gRPC side could not listen on port ${wantedPort} of ${options.host} for ${environment.id}: ${reason}. Choose another --grpc-port (each environment takes the next port), or 0 for free ports.`, { cause: err });
       }
+      seeEveryAuthorization(server);
+      watchUnreadableHeaders(server, () =>
+        guard.log({
+          method: UNREADABLE_CALL,
+          status: 'UNAVAILABLE',
+          description: `A call's headers could not be read: a header field over ${MAX_HEADER_FIELD_BYTES / 1024} KiB (name and value), such as a huge token, is more than Node's HTTP/2 decoder accepts. The connection was closed, so the client sees UNAVAILABLE. Send a token, and every metadata value, well under ${MAX_HEADER_FIELD_BYTES / 1024} KiB.`,
+        }),
+      );
       targets[environment.id] = `${options.dialHost}:${port}`;
     }
   } catch (err) {
