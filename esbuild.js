@@ -155,7 +155,7 @@ async function main() {
     // One build per test file, so that a file with an error does not keep the others from building. proper-lockfile
     // stays external: bundled into each of the ~70 files that mocha loads into one process, each copy of its
     // signal-exit added its own handler for every signal (MaxListenersExceededWarning), where the product has one.
-    for (const file of unit) builds.push({ ...nodeBase, sourcemap: 'inline', entryPoints: [file], outdir: 'out/test/unit', outbase: 'test/unit', external: ['vscode', '@duckdb/node-api', 'mocha', 'esbuild', 'proper-lockfile'], plugins: [grpcReflectionServerExternal] });
+    for (const file of unit) builds.push({ ...nodeBase, sourcemap: 'inline', entryPoints: [file], outdir: 'out/test/unit', outbase: 'test/unit', external: ['vscode', '@duckdb/node-api', 'mocha', 'esbuild', 'proper-lockfile', 'playwright-core'], plugins: [grpcReflectionServerExternal] });
   }
   // The layers that run in a real VS Code (scripts/run-integration.mjs, scripts/run-e2e.mjs). Integration:
   // the extensionTestsPath entry (index.ts) and every *.test.ts, run inside the extension host. E2e: every

@@ -1,6 +1,6 @@
 // The results panel with 100,000 vehicles, as a user's browser runs it: the panel's own page (panelHtml,
 // its CSP and nonce) with the production webview bundle, in headless Chromium, and a stub of
-// acquireVsCodeApi, as test/e2e/resultsPanelStandalone.test.ts serves it. The listing comes from a
+// acquireVsCodeApi, as test/unit/panel/resultsPanelStandalone.test.ts serves it. The listing comes from a
 // sandbox through the core client and becomes a view model with viewModels.ts, as the extension does.
 import { existsSync, readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
@@ -10,7 +10,7 @@ import { startSandbox } from '../src/sandbox/sandboxServer';
 import { listingView } from '../src/results/listingView';
 import { telemetryTable, tripTable } from '../src/results/resourceReaders';
 import type { ListingResultView } from '../src/shared/listingViews';
-import { encodeHostMessage, launchPanelBrowser, openPanelPage, startPanelPageServer } from '../test/e2e/standalonePanelPage';
+import { encodeHostMessage, launchPanelBrowser, openPanelPage, startPanelPageServer } from '../test/unit/panel/standalonePanelPage';
 import type { ProductionBuild } from './bundles';
 import type { ReportedFigure } from './figures';
 import { round3 } from './figures';

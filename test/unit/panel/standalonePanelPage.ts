@@ -10,15 +10,15 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import type * as Playwright from 'playwright-core';
 import type { Browser, BrowserType, Page } from 'playwright-core';
-import type { Credential } from '../../src/core/auth/credential';
-import type { Environment } from '../../src/core/environment';
-import { parseCredential } from '../../src/core/auth/parseCredential';
-import { startSandbox } from '../../src/sandbox/sandboxServer';
-import type { RunningSandbox } from '../../src/sandbox/sandboxServer';
-import type { HostMessage } from '../../src/shared/protocol';
-import { panelHtml } from '../../src/webview/panelHtml';
-import { startTestServer } from '../unit/support/testServer';
-import type { TestServer } from '../unit/support/testServer';
+import type { Credential } from '../../../src/core/auth/credential';
+import type { Environment } from '../../../src/core/environment';
+import { parseCredential } from '../../../src/core/auth/parseCredential';
+import { startSandbox } from '../../../src/sandbox/sandboxServer';
+import type { RunningSandbox } from '../../../src/sandbox/sandboxServer';
+import type { HostMessage } from '../../../src/shared/protocol';
+import { panelHtml } from '../../../src/webview/panelHtml';
+import { startTestServer } from '../support/testServer';
+import type { TestServer } from '../support/testServer';
 
 const THEMES: Record<'dark' | 'light', Record<string, string>> = {
   dark: {
@@ -148,6 +148,9 @@ export const PANEL_BUNDLE = path.join(process.cwd(), 'dist', 'webview');
 
 /** Headless Chromium as the suites and the benchmark run it: Debian's build unless CHROMIUM_PATH. */
 export function launchPanelBrowser(chromium: BrowserType, executablePath = process.env.CHROMIUM_PATH || '/usr/bin/chromium'): Promise<Browser> {
+  if (!fs.existsSync(executablePath)) {
+    throw new Error(`No Chromium at ${executablePath}: install Debian's (apt-get install chromium; \`node scripts/vscode-env.mjs install\` does it), or set CHROMIUM_PATH.`);
+  }
   return chromium.launch({
     executablePath,
     headless: true,

@@ -4,13 +4,13 @@
 // shortened in the middle, the whole id in the tooltip and the accessible name), and the keyboard: "Skip
 // to table" first, a row cursor the arrows, PageDown, Home and End move (aria-activedescendant), and Enter
 // opening the row's item in the JSON tree.
-// Run alone: node esbuild.js --e2e && npx mocha --no-config --timeout 120000 out/test/e2e/resultsTableGrid.test.js
+// Run alone: node esbuild.js --tests && npx mocha --no-config out/test/unit/panel/resultsTableGrid.test.js
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
-import type { ApiResult } from '../../src/core/http/exchange';
-import { ApiClient } from '../../src/core/http/apiClient';
-import { bodyView } from '../../src/results/bodyView';
-import { resultView } from '../../src/results/resultView';
+import type { ApiResult } from '../../../src/core/http/exchange';
+import { ApiClient } from '../../../src/core/http/apiClient';
+import { bodyView } from '../../../src/results/bodyView';
+import { resultView } from '../../../src/results/resultView';
 import { deliverHostMessages as deliver, useStandalonePanel } from './standalonePanelPage';
 
 const HOUR = 3_600_000;

@@ -3,26 +3,26 @@
 // acquireVsCodeApi, and the test posts the view models the host would post. It checks what a user
 // sees (row count, cells, views), that 100,000 rows stay virtualised, and that hostile strings in a
 // response render as text and execute nothing, with the CSP on and with it off.
-// Run alone: node esbuild.js --e2e && npx mocha --no-config --timeout 120000 out/test/e2e/resultsPanelStandalone.test.js
+// Run alone: node esbuild.js --tests && npx mocha --no-config out/test/unit/panel/resultsPanelStandalone.test.js
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import type { HttpExchange, VehicleListing } from '../../src/core/http/exchange';
-import { ApiClient } from '../../src/core/http/apiClient';
-import type { Credential } from '../../src/core/auth/credential';
-import { decodeJwt } from '../../src/core/auth/decodeJwt';
-import type { Environment } from '../../src/core/environment';
-import { lintToken } from '../../src/core/auth/lintToken';
-import { SyntheticFleet } from '../../src/sandbox/syntheticFleet';
-import { bodyView } from '../../src/results/bodyView';
-import { listingView } from '../../src/results/listingView';
-import { tokenResultView } from '../../src/results/tokenView';
-import { waitUntil } from '../unit/support/waitUntil';
+import type { HttpExchange, VehicleListing } from '../../../src/core/http/exchange';
+import { ApiClient } from '../../../src/core/http/apiClient';
+import type { Credential } from '../../../src/core/auth/credential';
+import { decodeJwt } from '../../../src/core/auth/decodeJwt';
+import type { Environment } from '../../../src/core/environment';
+import { lintToken } from '../../../src/core/auth/lintToken';
+import { SyntheticFleet } from '../../../src/sandbox/syntheticFleet';
+import { bodyView } from '../../../src/results/bodyView';
+import { listingView } from '../../../src/results/listingView';
+import { tokenResultView } from '../../../src/results/tokenView';
+import { waitUntil } from '../support/waitUntil';
 import { deliverHostMessages as deliver, postedMessages, useStandalonePanel } from './standalonePanelPage';
 
 const ROOT = process.cwd();
-const ARTIFACTS = process.env.E2E_ARTIFACTS_DIR ?? path.join(ROOT, 'test-results', 'e2e', 'standalone');
+const ARTIFACTS = process.env.E2E_ARTIFACTS_DIR ?? path.join(ROOT, 'test-results', 'panel');
 
 const posted = (page: Page) => postedMessages(page);
 

@@ -4,29 +4,29 @@
 // countdown; the JSON tree and the vehicle table work by keyboard; every Tab stop shows a focus ring;
 // "Load next page" appears once; URLs wrap only after "/", "?" and "&" at 360 px; status colours reach
 // 4.5:1; the plot redraws when the theme changes and describes itself in text.
-// Run alone: node esbuild.js --e2e && npx mocha --no-config --timeout 120000 out/test/e2e/panelAccessibility.test.js
+// Run alone: node esbuild.js --tests && npx mocha --no-config out/test/unit/panel/panelAccessibility.test.js
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { ApiClient } from '../../src/core/http/apiClient';
-import type { VehicleListing } from '../../src/core/http/exchange';
-import type { Credential } from '../../src/core/auth/credential';
-import { decodeJwt } from '../../src/core/auth/decodeJwt';
-import type { Environment } from '../../src/core/environment';
-import { lintToken } from '../../src/core/auth/lintToken';
-import type { ListingResultView } from '../../src/shared/listingViews';
-import { bodyView } from '../../src/results/bodyView';
-import { listingView } from '../../src/results/listingView';
-import { resultConformanceView } from '../../src/results/conformance';
-import { resultView } from '../../src/results/resultView';
-import { tokenResultView } from '../../src/results/tokenView';
-import { heatmapStatesAlike, measureHeatmapStates, measurePanelContrast } from './panelContrast';
-import { axeViolations, describeViolations } from './panelFrame';
+import { ApiClient } from '../../../src/core/http/apiClient';
+import type { VehicleListing } from '../../../src/core/http/exchange';
+import type { Credential } from '../../../src/core/auth/credential';
+import { decodeJwt } from '../../../src/core/auth/decodeJwt';
+import type { Environment } from '../../../src/core/environment';
+import { lintToken } from '../../../src/core/auth/lintToken';
+import type { ListingResultView } from '../../../src/shared/listingViews';
+import { bodyView } from '../../../src/results/bodyView';
+import { listingView } from '../../../src/results/listingView';
+import { resultConformanceView } from '../../../src/results/conformance';
+import { resultView } from '../../../src/results/resultView';
+import { tokenResultView } from '../../../src/results/tokenView';
+import { heatmapStatesAlike, measureHeatmapStates, measurePanelContrast } from '../../e2e/panelContrast';
+import { axeViolations, describeViolations } from '../../e2e/panelFrame';
 import { deliverHostMessages as deliver, useStandalonePanel } from './standalonePanelPage';
 
 const ROOT = process.cwd();
-const ARTIFACTS = process.env.E2E_ARTIFACTS_DIR ?? path.join(ROOT, 'test-results', 'e2e', 'standalone');
+const ARTIFACTS = process.env.E2E_ARTIFACTS_DIR ?? path.join(ROOT, 'test-results', 'panel');
 async function shot(page: Page, name: string): Promise<void> {
   fs.mkdirSync(ARTIFACTS, { recursive: true });
   await page.screenshot({ path: path.join(ARTIFACTS, `a11y-${name}.png`) });

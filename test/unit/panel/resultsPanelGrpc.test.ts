@@ -3,24 +3,24 @@
 // then what the user sees: the status, the vehicles table with the stream's row count and times, the gRPC
 // buttons (and none of the REST-only ones), the refusal explained, the history entry, and 100,000 streamed
 // vehicles kept virtualised. The token never reaches the page; "Copy as grpcurl" posts the result id only.
-// Run alone: node esbuild.js --e2e && npx mocha --no-config --timeout 180000 out/test/e2e/resultsPanelGrpc.test.js
+// Run alone: node esbuild.js --tests && npx mocha --no-config out/test/unit/panel/resultsPanelGrpc.test.js
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import type { GrpcAuth, GrpcCallResult, GrpcConnection, GrpcSchema } from '../../src/core/grpc/index';
-import { callMethod, openConnection, reflectSchema } from '../../src/core/grpc/index';
-import { TokenIssuer } from '../../src/core/auth/tokenIssuer';
-import { cellText, vehicleDataTable } from '../../src/shared/dataTable';
-import { grpcResultView } from '../../src/results/grpcView';
-import { historyEntryOf } from '../../src/results/historyEntry';
-import { axeViolations, describeViolations } from './panelFrame';
+import type { GrpcAuth, GrpcCallResult, GrpcConnection, GrpcSchema } from '../../../src/core/grpc/index';
+import { callMethod, openConnection, reflectSchema } from '../../../src/core/grpc/index';
+import { TokenIssuer } from '../../../src/core/auth/tokenIssuer';
+import { cellText, vehicleDataTable } from '../../../src/shared/dataTable';
+import { grpcResultView } from '../../../src/results/grpcView';
+import { historyEntryOf } from '../../../src/results/historyEntry';
+import { axeViolations, describeViolations } from '../../e2e/panelFrame';
 import { deliverHostMessages as deliver, postedMessages, useStandalonePanel } from './standalonePanelPage';
 
 const SERVICE = 'mobility.sandbox.v1.VehicleService';
 const FLEET = 300;
 
-const ARTIFACTS = process.env.E2E_ARTIFACTS_DIR ?? path.join(process.cwd(), 'test-results', 'e2e', 'standalone');
+const ARTIFACTS = process.env.E2E_ARTIFACTS_DIR ?? path.join(process.cwd(), 'test-results', 'panel');
 
 /** A screenshot for the reader of a failed (or passed) run. */
 async function shot(page: Page, name: string): Promise<void> {

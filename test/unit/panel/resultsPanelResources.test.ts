@@ -4,21 +4,21 @@
 // filtering and positions; the conformance findings of a provider that is not conformant on purpose, grouped
 // by rule, each example's JSON Pointer opening that place in the JSON tree (by mouse and by keyboard), schema
 // bugs labelled and folded away; the export buttons sending the table's query, never rows; axe clean.
-// Run alone: node esbuild.js --e2e && npx mocha --no-config --timeout 120000 out/test/e2e/resultsPanelResources.test.js
+// Run alone: node esbuild.js --tests && npx mocha --no-config out/test/unit/panel/resultsPanelResources.test.js
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import type { Page } from 'playwright-core';
-import type { ApiResult } from '../../src/core/http/exchange';
-import { ApiClient } from '../../src/core/http/apiClient';
-import type { Credential } from '../../src/core/auth/credential';
-import type { Environment } from '../../src/core/environment';
-import type { ListingResultView } from '../../src/shared/listingViews';
-import { bodyView } from '../../src/results/bodyView';
-import { resultConformanceView } from '../../src/results/conformance';
-import { resultView } from '../../src/results/resultView';
-import { axeViolations, describeViolations } from './panelFrame';
+import type { ApiResult } from '../../../src/core/http/exchange';
+import { ApiClient } from '../../../src/core/http/apiClient';
+import type { Credential } from '../../../src/core/auth/credential';
+import type { Environment } from '../../../src/core/environment';
+import type { ListingResultView } from '../../../src/shared/listingViews';
+import { bodyView } from '../../../src/results/bodyView';
+import { resultConformanceView } from '../../../src/results/conformance';
+import { resultView } from '../../../src/results/resultView';
+import { axeViolations, describeViolations } from '../../e2e/panelFrame';
 import { deliverHostMessages as deliver, postedMessages, useStandalonePanel } from './standalonePanelPage';
-import { clearOfPeriodEnd } from '../unit/support/clockBoundary';
+import { clearOfPeriodEnd } from '../support/clockBoundary';
 
 const HOUR = 3_600_000;
 
