@@ -5,9 +5,9 @@
 // and the errors a user can act on (one line, a non-zero exit, nothing sent). A missing toolchain fails
 // under CI=true and is pending (its name in the title) elsewhere.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { createHash, generateKeyPairSync, randomBytes } from 'node:crypto';
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -20,7 +20,7 @@ import type { GrpcCallLog, RunningSandbox, SandboxRequestLog } from '../../src/s
 import { startSandbox } from '../../src/sandbox/sandboxServer';
 import { maskKeyId } from '../../src/core/base/redact';
 import type { BuiltProgram, ProgramRun } from './support/codegenToolchains';
-import { buildProgram, missingTools, runProgram } from './support/codegenToolchains';
+import { buildProgram, GO_ENV, missingTools, runProgram } from './support/codegenToolchains';
 
 /** The programs under test: a REST language, or Python's gRPC program (`python-grpc`). */
 type Flavour = 'python' | 'go' | 'shell' | 'python-grpc';
@@ -181,6 +181,54 @@ describe('Copy as Code: Python, Go and shell programs share one clock per key ac
     assert.equal(statSync(folder).mode & 0o777, 0o700);
     assert.equal(statSync(join(folder, name)).mode & 0o777, 0o600);
     assert.match(readFileSync(join(folder, name), 'utf8'), /^\d{10}\n?$/);
+  });
+
+  describe('the run command in the header, as cron runs it: /bin/sh, only HOME and PATH=/usr/bin:/bin, from /', () => {
+    /** The header's command that runs the program (its continuation line joined), with the test's files for the /path/to/ placeholders. */
+    function headerCommand(source: string, key: TestKey, kidFile: string, folder: string): string {
+      const lines = source.split('\n').map((l) => l.replace(/^(#|\/\/)\t?/, '').trim());
+      const at = lines.findIndex((l) => l.startsWith('MOBILITY_API_KEY_FILE=/path/to/'));
+      assert.ok(at >= 0, 'the header gives the command that runs the program');
+      const command = lines[at].endsWith('\\') ? `${lines[at].slice(0, -1).trim()} ${lines[at + 1]}` : lines[at];
+      return command.replace(/\/path\/to\/(key\.pem|service-account\.json)/, key.file).replace('/path/to/key-id', kidFile).replace(/\/path\/to\//g, `${folder}/`);
+    }
+
+    function cron(command: string, home: string): Promise<ProgramRun> {
+      return new Promise((done, fail) => {
+        const child = spawn('/bin/sh', ['-c', command], { cwd: '/', env: { HOME: home, PATH: '/usr/bin:/bin', SHELL: '/bin/sh', LOGNAME: 'cron' } });
+        let out = '';
+        let err = '';
+        child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+        child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
+        child.on('error', fail);
+        child.on('close', (code) => done({ code, out, err }));
+      });
+    }
+
+    for (const flavour of ['python', 'go', 'shell'] as const) {
+      it(`${flavour}: runs and is accepted, its clock file in ~/.cache/mobility-api`, async function () {
+        skipUnless(this, [flavour]);
+        const key = makeKey();
+        const kidFile = join(dir, `${key.kid}.kid`);
+        writeFileSync(kidFile, `${key.kid}\n`, { mode: 0o600 });
+        const home = join(dir, `home-${flavour}`);
+        mkdirSync(home);
+        const built = build(flavour, key, 'cron');
+        const source = readFileSync(join(built.cwd, readdirSync(built.cwd).find((f) => /\.(py|go|sh)$/.test(f))!), 'utf8');
+        if (flavour === 'go') {
+          // The header's offline build line, in the folder that holds main.go and the header's go.mod.
+          const line = source.split('\n').find((l) => l.startsWith('//\tGOFLAGS=-mod=mod GOPROXY=off go build'));
+          assert.ok(line, 'the header gives the offline build command');
+          const run = spawnSync('/bin/sh', ['-c', line.slice(3)], { cwd: built.cwd, env: { ...process.env, ...GO_ENV }, encoding: 'utf8' });
+          assert.equal(run.status, 0, `${line}: ${run.stderr}`);
+        }
+        seen.length = 0;
+        const run = await cron(headerCommand(source, key, kidFile, built.cwd), home);
+        assertRan(run, `${flavour} from cron`);
+        assertAllAccepted(key, 2);
+        assert.deepEqual(readdirSync(join(home, '.cache/mobility-api')), [`iat-${createHash('sha256').update(key.kid).digest('hex').slice(0, 16)}`]);
+      });
+    }
   });
 
   describe('errors a user can act on: one line, a non-zero exit, nothing sent', () => {

@@ -24,8 +24,8 @@ export function goProgram(program: RestCodeProgram): string {
   const { request, credential } = program;
   const serviceAccount = credential.type === 'service-account';
   const run = serviceAccount
-    ? `${KEY_FILE_VARIABLE}=/path/to/service-account.json ./mobility-api-request`
-    : `${KEY_FILE_VARIABLE}=/path/to/key.pem ${KEY_ID_VARIABLE}="$(cat /path/to/key-id)" ./mobility-api-request`;
+    ? `${KEY_FILE_VARIABLE}=/path/to/service-account.json /path/to/mobility-api-request`
+    : `${KEY_FILE_VARIABLE}=/path/to/key.pem ${KEY_ID_VARIABLE}="$(cat /path/to/key-id)" /path/to/mobility-api-request`;
   const header = [
     ...headerLines(program),
     '',
@@ -33,7 +33,7 @@ export function goProgram(program: RestCodeProgram): string {
     '',
     'Needs Go 1.19 or later, github.com/golang-jwt/jwt/v4 and github.com/google/uuid. Build it once,',
     'in a folder of its own holding this file as main.go, then run the program it builds (from cron',
-    'too: cron sets none of these variables, so set them on its line, with full paths):',
+    'too: cron sets none of these variables, so set them on its line):',
     '',
     '\tgo mod init example && go mod tidy && go build -o mobility-api-request .',
     `\t${run}`,

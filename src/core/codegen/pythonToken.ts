@@ -180,10 +180,10 @@ export function pythonMainBlocks(function_: string): string[] {
 export function pythonRunLines(program: CodeProgram): string[] {
   const serviceAccount = program.credential.type === 'service-account';
   return [
-    'Run it (from cron too: cron passes no variables, so set them on the line; use full paths):',
+    'Run it (from cron too: cron sets none of these variables, so set them on its line):',
     '',
     serviceAccount
-      ? `    ${KEY_FILE_VARIABLE}=/path/to/service-account.json /usr/bin/python3 mobility_api_request.py`
-      : `    ${KEY_FILE_VARIABLE}=/path/to/key.pem ${KEY_ID_VARIABLE}="$(cat /path/to/key-id)" \\\n        /usr/bin/python3 mobility_api_request.py`,
+      ? `    ${KEY_FILE_VARIABLE}=/path/to/service-account.json \\\n        /usr/bin/python3 /path/to/mobility_api_request.py`
+      : `    ${KEY_FILE_VARIABLE}=/path/to/key.pem ${KEY_ID_VARIABLE}="$(cat /path/to/key-id)" \\\n        /usr/bin/python3 /path/to/mobility_api_request.py`,
   ];
 }

@@ -14,7 +14,7 @@ export function shellProgram(program: RestCodeProgram): string {
     'Every worker is a process of its own, so the file is their clock too.',
     '',
     'Needs bash, openssl, curl, jq, flock (util-linux) and basenc (coreutils 8.31+). Run it (from',
-    'cron too: cron sets none of these variables, so set them on its line, with full paths):',
+    'cron too: cron sets none of these variables, so set them on its line):',
     '',
     serviceAccount
       ? `    ${KEY_FILE_VARIABLE}=/path/to/service-account.json bash /path/to/mobility-api-request.sh`

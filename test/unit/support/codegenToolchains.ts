@@ -104,7 +104,7 @@ export function compileTypeScript(programs: BuiltProgram[]): void {
 }
 
 /** Go offline: no proxy, no checksum database, a build cache shared by the runs of one machine. */
-const GO_ENV = {
+export const GO_ENV = {
   GOFLAGS: '-mod=mod',
   GOPROXY: 'off',
   GONOSUMDB: '*',
