@@ -82,7 +82,7 @@ describe('Copy as Code for gRPC: generated programs against the sandbox', functi
       assert.equal(run.status, 0, `${protoc}: ${run.stderr}`);
     }
     mkdirSync(join(dir, key.kid));
-    return { key, built, env: { ...key.env, TMPDIR: join(dir, key.kid) } };
+    return { key, built, env: { ...key.env, TMPDIR: join(dir, key.kid), MOBILITY_API_CLOCK_DIR: join(dir, key.kid) } };
   }
 
   function skipUnlessInstalled(context: Mocha.Context, language: CodeLanguage): void {
@@ -148,7 +148,7 @@ describe('Copy as Code for gRPC: generated programs against the sandbox', functi
       }
       mkdirSync(join(dir, key.kid));
       calls.length = 0;
-      const listed = await runProgram(built, { ...key.env, TMPDIR: join(dir, key.kid) });
+      const listed = await runProgram(built, { ...key.env, TMPDIR: join(dir, key.kid), MOBILITY_API_CLOCK_DIR: join(dir, key.kid) });
       assert.equal(listed.code, 0, `${language} exited ${listed.code}:\n${listed.err}\n${listed.out}`);
       for (const worker of [1, 2]) assert.ok(listed.out.includes(`worker ${worker}: ${FLEET} messages`), listed.out);
       const made = calls.filter((c) => c.method.endsWith('/ListVehicles'));
@@ -158,7 +158,7 @@ describe('Copy as Code for gRPC: generated programs against the sandbox', functi
     it(`${language}: without the wait for the next second, rule 6 fails: the program exits non-zero with the status name and message`, async function () {
       skipUnlessInstalled(this, language);
       const program = build(language, 'broken', 'external-org', 'mobility.sandbox.v1.VehicleService/ListVehicles', true, 'mobility.sandbox.v1.ListVehiclesRequest', {});
-      const wait = language === 'python' ? 'while iat <= _last_iat:' : 'while (iat <= lastIat) {';
+      const wait = language === 'python' ? 'while iat <= last:' : 'while (iat <= lastIat) {';
       const source = readSource(program.built);
       assert.ok(source.includes(wait), 'the program waits for the next second');
       writeFileSync(sourceFile(program.built), source.replace(wait, language === 'python' ? 'while False:' : 'while (false) {'));

@@ -95,7 +95,7 @@ describe('Copy as Code: generated programs against the sandbox', function () {
       log.length = 0;
       // Each case on its own key, so they run side by side; on one key, at most one token a second.
       for (const r of runs) mkdirSync(join(dir, r.key.kid));
-      const results = await Promise.all(runs.map((r) => runProgram(r.built, { ...r.key.env, TMPDIR: join(dir, r.key.kid) }).then((run) => ({ ...r, run }))));
+      const results = await Promise.all(runs.map((r) => runProgram(r.built, { ...r.key.env, TMPDIR: join(dir, r.key.kid), MOBILITY_API_CLOCK_DIR: join(dir, r.key.kid) }).then((run) => ({ ...r, run }))));
       for (const r of results) {
         assert.equal(r.run.code, 0, `${language} ${r.name} exited ${r.run.code}:\n${r.run.err}\n${r.run.out}`);
         const lines = r.run.out.split('\n').filter((l) => r.line.test(l));
@@ -111,7 +111,7 @@ describe('Copy as Code: generated programs against the sandbox', function () {
     skipUnlessInstalled(this, 'python');
     const key = makeKey('external-org');
     const source = generateCode('python', codeProgramFor(environment('mds-staging'), key, buildEndpointRequest('mds', 'vehicles')));
-    const broken = source.replace('while iat <= _last_iat:', 'while False:');
+    const broken = source.replace('while iat <= last:', 'while False:');
     assert.notEqual(broken, source, 'the generated program waits for the next second');
     log.length = 0;
     const run: ProgramRun = await runProgram(buildProgram('python', broken, dir, 'broken'), key.env);

@@ -15,6 +15,8 @@ export const CODE_LANGUAGES: readonly CodeLanguage[] = ['python', 'typescript', 
 export const KEY_FILE_VARIABLE = 'MOBILITY_API_KEY_FILE';
 export const KEY_ID_VARIABLE = 'MOBILITY_API_KEY_ID';
 export const WORKERS_VARIABLE = 'MOBILITY_API_WORKERS';
+/** Where programs keep the last iat of each key (spec 5.1 rule 6 across processes); see sharedClockLines. */
+export const CLOCK_DIR_VARIABLE = 'MOBILITY_API_CLOCK_DIR';
 
 /** Default token lifetime of generated programs, in seconds (spec 5.1 rule 5 allows 60..3600). */
 export const DEFAULT_CODE_LIFETIME = 300;
@@ -179,6 +181,25 @@ export function headerLines(program: CodeProgram): string[] {
     '',
     ...secrets,
     `${WORKERS_VARIABLE}=2 sends from two workers at once on the same key (rule 6 still holds).`,
+  ];
+}
+
+/**
+ * What a program's header says of the clock its runs share (spec 5.1 rule 6 across processes), `lock` naming
+ * the OS lock it takes (`fcntl.flock`). The protocol, the same in Python, Go and shell: the folder is
+ * $MOBILITY_API_CLOCK_DIR, else $XDG_CACHE_HOME/mobility-api, else ~/.cache/mobility-api (made 0700); the
+ * file `iat-<first 16 hex of SHA-256 of the kid>` (0600) holds the last iat in decimal (missing or unparsable:
+ * 0); the exclusive lock on that file is held from reading it until the answer's headers have arrived.
+ */
+export function sharedClockLines(lock: string): string[] {
+  return [
+    'Spec 5.1 rule 6 across processes: the last iat issued on a key is kept in the file',
+    'iat-<first 16 hex digits of the SHA-256 of the key id> in $MOBILITY_API_CLOCK_DIR, else in',
+    '$XDG_CACHE_HOME/mobility-api, else in ~/.cache/mobility-api, and ' + lock + ' on that file',
+    'is held from reading it until the answer has arrived. This holds for every run of this program',
+    'and of any Python, Go or shell program Copy as Code wrote, on that key, as this user on this',
+    'computer (Linux or macOS). It does not hold against a TypeScript or Java program at the same',
+    'moment (they lock another way), nor for two computers on one key.',
   ];
 }
 

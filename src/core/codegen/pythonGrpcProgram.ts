@@ -1,8 +1,8 @@
 import * as l10n from '@vscode/l10n';
 import { MobilityError, shellQuote } from '../base';
 import type { CodeProgram, GrpcCodeRequest } from './codeRequest';
-import { headerLines } from './codeRequest';
-import { pythonClaimConstants, pythonKeyLines, pythonMainLines, pythonSignLines } from './pythonToken';
+import { headerLines, sharedClockLines } from './codeRequest';
+import { PYTHON_KEY_IMPORTS, pythonClaimConstants, pythonKeyBlocks, pythonMainBlocks, pythonRunLines, pythonSignBlocks, pythonStdlibImports } from './pythonToken';
 
 const str = (text: string) => JSON.stringify(text);
 /** A shell word, quoted only when it needs to be. */
@@ -46,7 +46,7 @@ function protocLines(request: GrpcCodeRequest): string[] {
 
 /** A Python 3 program (grpcio with protoc's stubs, PyJWT), formatted as black formats it. */
 export function pythonGrpcProgram(program: CodeProgram<GrpcCodeRequest>): string {
-  const { request, credential } = program;
+  const { request } = program;
   const service = moduleOf(request.serviceProto);
   const input = request.inputProto.startsWith('google/protobuf/') ? { from: 'google.protobuf', module: request.inputProto.slice(16, -6) } : moduleOf(request.inputProto);
   const imports = new Map<string, Set<string>>();
@@ -57,7 +57,14 @@ export function pythonGrpcProgram(program: CodeProgram<GrpcCodeRequest>): string
   const channel = request.plaintext
     ? ['# Plaintext: this computer only (a token must not cross a network in clear).', 'CHANNEL = grpc.insecure_channel(TARGET)']
     : request.caFile
-      ? [`with open(${str(request.caFile)}, "rb") as ca_file:`, '    CREDENTIALS = grpc.ssl_channel_credentials(ca_file.read())', 'CHANNEL = grpc.secure_channel(TARGET, CREDENTIALS)']
+      ? [
+          'try:',
+          '    with open(CA_FILE, "rb") as ca_file:',
+          '        CREDENTIALS = grpc.ssl_channel_credentials(ca_file.read())',
+          'except OSError as err:',
+          '    sys.exit(f"Cannot read the CA file {CA_FILE}: {err.strerror}.")',
+          'CHANNEL = grpc.secure_channel(TARGET, CREDENTIALS)',
+        ]
       : ['# TLS with the system\'s root certificates.', 'CHANNEL = grpc.secure_channel(TARGET, grpc.ssl_channel_credentials())'];
   const send = request.serverStreaming
     ? [
@@ -83,12 +90,14 @@ export function pythonGrpcProgram(program: CodeProgram<GrpcCodeRequest>): string
         '        sys.exit(f"worker {worker}: {err.code().name} {err.details()}")',
         '    print(f"worker {worker}: {as_json(reply)}")',
       ];
+  const keyBlocks = pythonKeyBlocks(program);
+  const header = [...headerLines(program), '', ...sharedClockLines('fcntl.flock'), '', ...protocLines(request), '', ...pythonRunLines(program)];
   return [
-    '"""' + [...headerLines(program), '', ...protocLines(request), '"""'].join('\n'),
+    '"""' + [...header, '"""'].join('\n'),
     '',
-    [...(credential.type === 'service-account' ? ['import json'] : []), 'import os', 'import sys', 'import threading', 'import time', 'import uuid', 'from concurrent.futures import ThreadPoolExecutor'].join('\n'),
+    pythonStdlibImports(program).join('\n'),
     '',
-    'import grpc\nimport jwt\nfrom google.protobuf import json_format',
+    ['import grpc', ...PYTHON_KEY_IMPORTS, 'from google.protobuf import json_format'].join('\n'),
     '',
     importLines.join('\n'),
     '',
@@ -96,32 +105,28 @@ export function pythonGrpcProgram(program: CodeProgram<GrpcCodeRequest>): string
       `BASE_URL = ${str(program.baseUrl)}`,
       ...pythonClaimConstants(program),
       `TARGET = ${str(request.target)}`,
+      ...(request.caFile && !request.plaintext ? [`CA_FILE = ${str(request.caFile)}`] : []),
       entries.length ? ['REQUEST = {', ...entries.map(([k, v]) => `    ${str(k)}: ${pythonLiteral(v)},`), '}'].join('\n') : 'REQUEST = {}',
       `METADATA = ${request.metadata.length ? `(${request.metadata.map(([n, v]) => `(${str(n)}, ${str(v)}),`).join(' ')})` : '()'}`,
-      '',
-      ...pythonKeyLines(program),
-      '',
-      ...channel,
-      `STUB = ${service.module}_pb2_grpc.${stubName}Stub(CHANNEL)`,
     ].join('\n'),
     '',
     '',
     [
-      'def call(request):',
-      `    """One ${request.methodName} call with a fresh token (spec 5.1 rules 3 and 4)."""`,
-      ...pythonSignLines(program, 'call'),
-      '        metadata = METADATA + (("authorization", f"Bearer {token}"),)',
-      ...send,
-    ].join('\n'),
-    '',
-    '',
-    ['def as_json(message):', '    return json_format.MessageToJson(', '        message, preserving_proto_field_name=True, indent=None', '    )'].join('\n'),
-    '',
-    '',
-    ['def run(worker):', `    request = json_format.ParseDict(REQUEST, ${input.module}_pb2.${request.inputName}())`, ...received].join('\n'),
-    '',
-    '',
-    pythonMainLines('run').join('\n'),
+      ...keyBlocks.slice(0, -1),
+      [keyBlocks[keyBlocks.length - 1], '', ...channel, `STUB = ${service.module}_pb2_grpc.${stubName}Stub(CHANNEL)`].join('\n'),
+      ...pythonSignBlocks(program, 'call'),
+      [
+        'def call(request):',
+        `    """One ${request.methodName} call with a fresh token, the clock held until the answer has begun."""`,
+        '    with next_iat() as iat:',
+        '        token = sign(iat)',
+        '        metadata = METADATA + (("authorization", f"Bearer {token}"),)',
+        ...send,
+      ].join('\n'),
+      ['def as_json(message):', '    return json_format.MessageToJson(', '        message, preserving_proto_field_name=True, indent=None', '    )'].join('\n'),
+      ['def run(worker):', `    request = json_format.ParseDict(REQUEST, ${input.module}_pb2.${request.inputName}())`, ...received].join('\n'),
+      ...pythonMainBlocks('run'),
+    ].join('\n\n\n'),
     '',
   ].join('\n');
 }

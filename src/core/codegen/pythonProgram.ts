@@ -1,19 +1,27 @@
 import type { RestCodeProgram } from './codeRequest';
-import { headerLines, itemsWord } from './codeRequest';
-import { pythonClaimConstants, pythonKeyLines, pythonMainLines, pythonSignLines } from './pythonToken';
+import { headerLines, itemsWord, sharedClockLines } from './codeRequest';
+import { PYTHON_KEY_IMPORTS, pythonClaimConstants, pythonKeyBlocks, pythonMainBlocks, pythonRunLines, pythonSignBlocks, pythonStdlibImports } from './pythonToken';
 
 const str = (text: string) => JSON.stringify(text);
 
 /** A Python 3 program (PyJWT + requests), formatted as black formats it. */
 export function pythonProgram(program: RestCodeProgram): string {
-  const { request, credential } = program;
-  const serviceAccount = credential.type === 'service-account';
+  const { request } = program;
+  const header = [
+    ...headerLines(program),
+    '',
+    ...sharedClockLines('fcntl.flock'),
+    '',
+    'Needs PyJWT, requests and cryptography (pip install pyjwt requests cryptography;',
+    'Debian: python3-jwt python3-requests python3-cryptography).',
+    ...pythonRunLines(program),
+  ];
   return [
-    '"""' + [...headerLines(program), '', 'Needs PyJWT, requests and cryptography (pip install pyjwt requests cryptography;', 'Debian: python3-jwt python3-requests python3-cryptography).', '"""'].join('\n'),
+    '"""' + [...header, '"""'].join('\n'),
     '',
-    [...(serviceAccount ? ['import json'] : []), 'import os', 'import sys', 'import threading', 'import time', 'import uuid', 'from concurrent.futures import ThreadPoolExecutor'].join('\n'),
+    pythonStdlibImports(program).join('\n'),
     '',
-    'import jwt\nimport requests',
+    ['import jwt', 'import requests', ...PYTHON_KEY_IMPORTS.slice(1)].join('\n'),
     '',
     [
       `BASE_URL = ${str(program.baseUrl)}`,
@@ -22,24 +30,29 @@ export function pythonProgram(program: RestCodeProgram): string {
       'HEADERS = {',
       ...Object.entries(request.headers).map(([name, value]) => `    ${str(name)}: ${str(value)},`),
       '}',
-      '',
-      ...pythonKeyLines(program),
     ].join('\n'),
     '',
     '',
     [
-      'def get(url):',
-      '    """One GET with a fresh token (spec 5.1 rules 3 and 4)."""',
-      ...pythonSignLines(program, 'request'),
-      '        headers = {**HEADERS, "Authorization": f"Bearer {token}"}',
-      '        return requests.get(url, headers=headers, timeout=30)',
-    ].join('\n'),
-    '',
-    '',
-    fetchFunction(program),
-    '',
-    '',
-    pythonMainLines('fetch').join('\n'),
+      ...pythonKeyBlocks(program),
+      ...pythonSignBlocks(program, 'request'),
+      [
+        'def get(url):',
+        '    """One GET with a fresh token, the clock held until the answer has arrived."""',
+        '    with next_iat() as iat:',
+        '        headers = {**HEADERS, "Authorization": f"Bearer {sign(iat)}"}',
+        '        return requests.get(url, headers=headers, timeout=30)',
+      ].join('\n'),
+      [
+        'def reason(err):',
+        '    """The innermost cause of a network error, on one line: [Errno 111] Connection refused."""',
+        '    while err.__cause__ or err.__context__:',
+        '        err = err.__cause__ or err.__context__',
+        '    return str(err)',
+      ].join('\n'),
+      fetchFunction(program),
+      ...pythonMainBlocks('fetch'),
+    ].join('\n\n\n'),
     '',
   ].join('\n');
 }
@@ -48,25 +61,27 @@ function fetchFunction(program: RestCodeProgram): string {
   const { request } = program;
   const where = request.pages ? 'worker {worker} page {page}' : 'worker {worker}';
   const received = request.csv
-    ? ['    print(answer.text)']
+    ? ['print(answer.text)']
     : request.itemsKey
-      ? [`    items = answer.json().get(${str(request.itemsKey)}) or []`, `    print(f"${where}: {len(items)} ${itemsWord(request)}")`]
-      : [`    print(f"${where}: {answer.text}")`];
-  const refused = [
-    '    if not answer.ok:',
-    '        sys.exit(f"worker {worker}: {answer.status_code} {answer.text}")',
+      ? [`items = answer.json().get(${str(request.itemsKey)}) or []`, `print(f"${where}: {len(items)} ${itemsWord(request)}")`]
+      : [`print(f"${where}: {answer.text}")`];
+  const send = (url: string) => [
+    'try:',
+    `    answer = get(${url})${request.pages ? '  # a new token for every page' : ''}`,
+    'except requests.RequestException as err:',
+    `    sys.exit(f"worker {worker}: no answer from {${url}}: {reason(err)}")`,
+    'if not answer.ok:',
+    '    sys.exit(f"worker {worker}: {answer.status_code} {answer.text}")',
   ];
+  const indent = (lines: string[], by: string) => lines.map((l) => `${by}${l}`);
   if (!request.pages) {
-    return ['def fetch(worker):', '    answer = get(URL)', ...refused, ...received].join('\n');
+    return ['def fetch(worker):', ...indent([...send('URL'), ...received], '    ')].join('\n');
   }
-  const indent = (lines: string[]) => lines.map((l) => `    ${l}`);
   return [
     'def fetch(worker):',
     '    url, page = URL, 1',
     '    while url:',
-    '        answer = get(url)  # a new token for every page',
-    ...indent(refused),
-    ...indent(received),
+    ...indent([...send('url'), ...received], '        '),
     '        url = (answer.json().get("links") or {}).get("next")',
     '        if url and not url.startswith(BASE_URL + "/"):',
     '            sys.exit(f"worker {worker}: links.next leaves {BASE_URL}: {url}")',

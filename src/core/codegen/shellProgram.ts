@@ -1,6 +1,6 @@
 import { shellQuote } from '../base';
 import type { RestCodeProgram } from './codeRequest';
-import { headerLines, itemsWord, KEY_FILE_VARIABLE, KEY_ID_VARIABLE, WORKERS_VARIABLE } from './codeRequest';
+import { CLOCK_DIR_VARIABLE, headerLines, itemsWord, KEY_FILE_VARIABLE, KEY_ID_VARIABLE, sharedClockLines, WORKERS_VARIABLE } from './codeRequest';
 
 /** A bash script (openssl + curl + jq), as shfmt formats it. */
 export function shellProgram(program: RestCodeProgram): string {
@@ -10,11 +10,16 @@ export function shellProgram(program: RestCodeProgram): string {
   const header = [
     ...headerLines(program),
     '',
-    'The one version that cannot keep its clock in memory: every worker is a process of its own,',
-    'so the last iat issued is kept in a file, and flock(1) on a lock file beside it lets one',
-    'worker at a time sign and send (spec 5.1 rule 6). The file serves every key of this user',
-    'and every run of the script: stricter than rule 6 needs, never weaker.',
-    'Needs bash, openssl, curl, jq, flock (util-linux) and basenc (coreutils 8.31+).',
+    ...sharedClockLines('flock(1)'),
+    'Every worker is a process of its own, so the file is their clock too.',
+    '',
+    'Needs bash, openssl, curl, jq, flock (util-linux) and basenc (coreutils 8.31+). Run it (from',
+    'cron too: cron sets none of these variables, so set them on its line):',
+    '',
+    serviceAccount
+      ? `    ${KEY_FILE_VARIABLE}=/path/to/service-account.json bash /path/to/mobility-api-request.sh`
+      : `    ${KEY_FILE_VARIABLE}=/path/to/key.pem ${KEY_ID_VARIABLE}="$(cat /path/to/key-id)" \\`,
+    ...(serviceAccount ? [] : ['        bash /path/to/mobility-api-request.sh']),
   ];
   const aud = Array.isArray(program.audience) ? '[$aud]' : '$aud';
   const key = serviceAccount ? '<(jq -r .private_key "$KEY_FILE")' : '"$KEY_FILE"';
@@ -25,9 +30,10 @@ export function shellProgram(program: RestCodeProgram): string {
           '\t# ES256 signatures are R || S (RFC 7518 3.4); openssl writes DER, so the two integers are',
           '\t# taken out of it and padded to 32 bytes each.',
           `\tsignature=$(printf %s "$input" | openssl dgst -sha256 -sign ${key} | openssl asn1parse -inform DER |`,
-          `\t\tawk -F: '/INTEGER/ { printf "%64s", $NF }' | tr ' ' 0 | basenc --base16 -d | base64url)`,
+          `\t\tawk -F: '/INTEGER/ { printf "%64s", $NF }' | tr ' ' 0 | basenc --base16 -d | base64url) || return 1`,
         ]
-      : [`\tsignature=$(printf %s "$input" | openssl dgst -sha256 -sign ${key} | base64url)`];
+      : [`\tsignature=$(printf %s "$input" | openssl dgst -sha256 -sign ${key} | base64url) || return 1`];
+  const keyFile = `${KEY_FILE_VARIABLE} ($KEY_FILE)`;
   return [
     '#!/usr/bin/env bash',
     ...header.map((l) => (l ? `# ${l}` : '#')),
@@ -36,54 +42,85 @@ export function shellProgram(program: RestCodeProgram): string {
     ...alignComments([
       [`BASE_URL=${shellQuote(program.baseUrl)}`, 'spec 5.3: also the audience'],
       [`LIFETIME=${program.lifetimeSeconds}`, 'spec 5.1 rule 5: 60 to 3600 seconds'],
-      [`KEY_FILE="\${${KEY_FILE_VARIABLE}:?Set ${KEY_FILE_VARIABLE} to the ${serviceAccount ? 'service-account key file' : 'private key PEM file'}}"`],
-      ...(serviceAccount
-        ? [['KEY_ID=$(jq -r .private_key_id "$KEY_FILE")', "spec 5.6: the key file's private_key_id"], ['ISSUER=$(jq -r .client_email "$KEY_FILE")']]
-        : [[`KEY_ID="\${${KEY_ID_VARIABLE}:?Set ${KEY_ID_VARIABLE} to the key id}"`], [`ISSUER=${shellQuote(credential.issuer ?? '')}`]]),
+      [`KEY_FILE="\${${KEY_FILE_VARIABLE}:?Set ${KEY_FILE_VARIABLE} to the ${serviceAccount ? 'service-account key file (JSON)' : 'private key PEM file'}}"`],
+      ...(serviceAccount ? [] : [[`KEY_ID="\${${KEY_ID_VARIABLE}:?Set ${KEY_ID_VARIABLE} to the key id of that key}"`], [`ISSUER=${shellQuote(credential.issuer ?? '')}`]]),
+      [`WORKERS="\${${WORKERS_VARIABLE}:-1}"`],
     ]),
-    'CLOCK_FILE="${TMPDIR:-/tmp}/mobility-api-iat-$(id -u)"',
     'HEADERS=(',
     ...Object.entries(request.headers).map(([name, value]) => `\t-H ${shellQuote(`${name}: ${value}`)}`),
     ')',
     '',
+    '# Says what to fix, on one line, and ends the script.',
+    'fail() {',
+    '\techo "$1" >&2',
+    '\texit 1',
+    '}',
+    '',
+    `[[ $WORKERS =~ ^[1-9][0-9]*$ ]] || fail "Set ${WORKERS_VARIABLE} to a whole number from 1, not '$WORKERS'."`,
+    `[ -r "$KEY_FILE" ] || fail "Cannot read ${keyFile}."`,
+    ...(serviceAccount
+      ? [
+          `jq -e '.private_key and .private_key_id and .client_email' "$KEY_FILE" >/dev/null 2>&1 ||`,
+          `\tfail "${keyFile} is not a service-account key file: JSON with private_key, private_key_id and client_email."`,
+          'jq -r .private_key "$KEY_FILE" | openssl rsa -noout 2>/dev/null ||',
+          `\tfail "${keyFile}: private_key is no RSA private key (RS256)."`,
+          ...alignComments([['KEY_ID=$(jq -r .private_key_id "$KEY_FILE")', "spec 5.6: the key file's private_key_id"], ['ISSUER=$(jq -r .client_email "$KEY_FILE")']]),
+        ]
+      : [
+          'key_text=$(openssl pkey -in "$KEY_FILE" -noout -text 2>/dev/null) && [[ $key_text == *"ASN1 OID: prime256v1"* ]] ||',
+          `\tfail "${keyFile} holds no P-256 EC private key in PEM (${credential.alg})."`,
+        ]),
+    '',
+    `CLOCK_DIR="\${${CLOCK_DIR_VARIABLE}:-\${XDG_CACHE_HOME:-\${HOME:?Set ${CLOCK_DIR_VARIABLE} to a folder for the clock file}/.cache}/mobility-api}"`,
+    '# Named by a hash: the key id is a secret (spec 5.7).',
+    'CLOCK_FILE="$CLOCK_DIR/iat-$(printf %s "$KEY_ID" | openssl dgst -sha256 -r | cut -c1-16)"',
+    'mkdir -p -m 700 "$CLOCK_DIR" 2>/dev/null && (umask 077 && : >>"$CLOCK_FILE") 2>/dev/null ||',
+    `\tfail "Cannot write the clock file $CLOCK_FILE. Set ${CLOCK_DIR_VARIABLE} to a folder you can write."`,
+    '',
     'base64url() { basenc --base64url -w0 | tr -d =; }',
     '',
-    '# Prints a new token; called with the lock held.',
+    '# Prints a new token, its iat later than that of every token issued on this key before (spec',
+    '# 5.1 rule 6); called with the clock file locked. Returns non-zero when signing fails.',
     'sign() {',
     '\tlocal iat last header claims input signature',
-    '\tlast=$(cat "$CLOCK_FILE" 2>/dev/null || echo 0)',
+    '\tlast=$(cat "$CLOCK_FILE")',
+    '\t[[ $last =~ ^[0-9]+$ ]] || last=0 # none yet',
     '\tiat=$(date +%s)',
     '\twhile [ "$iat" -le "$last" ]; do # wait for the next second, never reuse one',
     '\t\tsleep 0.1',
     '\t\tiat=$(date +%s)',
     '\tdone',
     '\techo "$iat" >"$CLOCK_FILE"',
-    `\theader=$(jq -cn --arg kid "$KEY_ID" '{alg: "${credential.alg}", typ: "JWT", kid: $kid}') # spec ${spec}`,
+    '\t# The key id reaches jq in its environment, not in its arguments, which ps shows.',
+    `\theader=$(KEY_ID="$KEY_ID" jq -cn '{alg: "${credential.alg}", typ: "JWT", kid: env.KEY_ID}') || return 1 # spec ${spec}`,
     `\tclaims=$(jq -cn --arg iss "$ISSUER" --arg aud "$BASE_URL" --argjson iat "$iat" --argjson life "$LIFETIME" \\`,
-    `\t\t--arg jti "$(cat /proc/sys/kernel/random/uuid 2>/dev/null || uuidgen)" '${claims}')`,
+    `\t\t--arg jti "$(cat /proc/sys/kernel/random/uuid 2>/dev/null || uuidgen)" '${claims}') || return 1`,
     ...(serviceAccount ? ['\t# spec 5.6: sub and email are the client_email'] : []),
     '\t# spec 5.1 rule 7: jti is a new random UUID per token',
     '\tinput="$(printf %s "$header" | base64url).$(printf %s "$claims" | base64url)"',
     ...signature,
+    '\t[ -n "$signature" ] || return 1',
     '\techo "$input.$signature"',
     '}',
     '',
     '# One GET with a fresh token (spec 5.1 rules 3 and 4): prints the body, then the status on a',
     '# line of its own. The token reaches curl on stdin, not in its arguments, which ps shows.',
+    '# A token that could not be signed stops here: nothing is sent.',
     'get() {',
     '\t(',
-    '\t\t# Spec 5.1 rule 6: the lock is held until the answer arrives, so that no later token',
-    '\t\t# reaches the server first.',
-    '\t\tflock 9',
-    '\t\tprintf \'Authorization: Bearer %s\\n\' "$(sign)" |',
-    '\t\t\tcurl -sS -H @- "${HEADERS[@]}" -w \'\\n%{http_code}\' "$1"',
-    '\t) 9>"$CLOCK_FILE.lock"',
+    '\t\t# Spec 5.1 rule 6: the clock file stays locked until the answer has arrived, so that no',
+    '\t\t# later token reaches the server first.',
+    '\t\tflock 9 || exit 1',
+    '\t\ttoken=$(sign) || exit 1',
+    '\t\tprintf \'Authorization: Bearer %s\\n\' "$token" |',
+    '\t\t\tcurl -sS --max-time 60 -H @- "${HEADERS[@]}" -w \'\\n%{http_code}\' "$1"',
+    '\t) 9<>"$CLOCK_FILE"',
     '}',
     '',
     fetchFunction(program),
     '',
     'pids=()',
-    `for worker in $(seq "\${${WORKERS_VARIABLE}:-1}"); do`,
+    'for worker in $(seq "$WORKERS"); do',
     '\tfetch "$worker" &',
     '\tpids+=($!)',
     'done',
@@ -103,7 +140,7 @@ function fetchFunction(program: RestCodeProgram): string {
       ? [`echo "${where}: $(jq ${shellQuote(`.${JSON.stringify(request.itemsKey)} | length`)} <<<"$body") ${itemsWord(request)}"`]
       : [`echo "${where}: $body"`];
   const answer = (indent: string, url: string) => [
-    `${indent}answer=$(get ${url})`,
+    `${indent}answer=$(get ${url}) || return 1 # signing or curl failed, and said why`,
     `${indent}status=\${answer##*$'\\n'}`,
     `${indent}body=\${answer%$'\\n'*}`,
     `${indent}if [ "\${status:0:1}" != 2 ]; then`,

@@ -77,29 +77,22 @@ export function buildProgram(language: CodeLanguage, source: string, parent: str
       return { command: process.execPath, args: [file.replace(/\.ts$/, '.js')], cwd: dir };
     }
     case 'go': {
-      // Offline, from Debian's golang-*-dev sources: replace directives instead of the module proxy.
-      writeFileSync(
-        join(dir, 'go.mod'),
-        [
-          'module example',
-          '',
-          'go 1.19',
-          '',
-          'require (',
-          '\tgithub.com/golang-jwt/jwt/v4 v4.4.3',
-          '\tgithub.com/google/uuid v1.3.0',
-          ')',
-          '',
-          `replace github.com/golang-jwt/jwt/v4 => ${GOCODE}/golang-jwt/jwt`,
-          '',
-          `replace github.com/google/uuid => ${GOCODE}/google/uuid`,
-          '',
-        ].join('\n'),
-      );
+      // Offline, from Debian's golang-*-dev sources: the go.mod the program's header gives for that, as a user copies it.
+      writeFileSync(join(dir, 'go.mod'), goModOf(source));
       compile('go', ['build', '-o', 'program', '.'], { ...process.env, ...GO_ENV });
       return { command: join(dir, 'program'), args: [], cwd: dir };
     }
   }
+}
+
+/** The go.mod in a Go program's header: the indented comment lines from `module` to the last `replace`, unindented. */
+export function goModOf(source: string): string {
+  const lines = source.split('\n');
+  const first = lines.indexOf('//\tmodule example');
+  if (first < 0) throw new Error('the Go program\'s header gives no go.mod');
+  let last = first;
+  for (let i = first; i < lines.length && /^\/\/(\t.*)?$/.test(lines[i]); i++) if (lines[i].startsWith('//\treplace ')) last = i;
+  return `${lines.slice(first, last + 1).map((l) => l.replace(/^\/\/\t?/, '')).join('\n')}\n`;
 }
 
 /** Compiles the TypeScript programs with one run of tsc (strict, as ES modules for Node); throws with its output. */
@@ -111,7 +104,7 @@ export function compileTypeScript(programs: BuiltProgram[]): void {
 }
 
 /** Go offline: no proxy, no checksum database, a build cache shared by the runs of one machine. */
-const GO_ENV = {
+export const GO_ENV = {
   GOFLAGS: '-mod=mod',
   GOPROXY: 'off',
   GONOSUMDB: '*',
