@@ -261,7 +261,7 @@ export function javaProgram(program: RestCodeProgram): string {
     `  /** The private key of a PKCS#8 PEM: ${serviceAccount ? 'RSA' : 'EC P-256'}, or a Problem that says what it is. */`,
     '  static PrivateKey pkcs8(Path file, String pem) {',
     `    String where = "${KEY_FILE_VARIABLE} (" + file + ")";`,
-    '    if (!pem.contains("-----BEGIN PRIVATE KEY-----")) {',
+    '    if (!pem.contains("BEGIN PRIVATE KEY")) {',
     '      throw new Problem(where + " holds no PKCS#8 private key (BEGIN PRIVATE KEY); see the header.");',
     '    }',
     '    try {',
