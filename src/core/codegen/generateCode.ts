@@ -26,7 +26,7 @@ export const CODE_LANGUAGE_INFO: Readonly<Record<CodeLanguage, CodeLanguageInfo>
   python: { language: 'python', label: 'Python (PyJWT + requests)', fileName: 'mobility_api_request.py', languageId: 'python', grpcLabel: 'Python (PyJWT + grpcio)' },
   typescript: { language: 'typescript', label: 'TypeScript / Node (jose + fetch)', fileName: 'mobilityApiRequest.ts', languageId: 'typescript', grpcLabel: 'TypeScript / Node (jose + @grpc/grpc-js)' },
   go: { language: 'go', label: 'Go (golang-jwt + net/http)', fileName: 'main.go', languageId: 'go' },
-  java: { language: 'java', label: 'Java (JDK only: java.net.http)', fileName: 'MobilityApiRequest.java', languageId: 'java' },
+  java: { language: 'java', label: 'Java (java.net.http + Gson)', fileName: 'MobilityApiRequest.java', languageId: 'java' },
   shell: { language: 'shell', label: 'Shell (openssl + curl)', fileName: 'mobility-api-request.sh', languageId: 'shellscript' },
 };
 

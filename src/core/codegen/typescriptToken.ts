@@ -1,10 +1,57 @@
-// The signing part of every TypeScript program, REST or gRPC: the key read from MOBILITY_API_KEY_FILE,
-// one queue and last-issued iat per key (spec 5.1 rule 6 across async tasks), and the token's claims.
+// The signing part of every TypeScript program, REST or gRPC: the key read from MOBILITY_API_KEY_FILE
+// and checked, the per-key clock shared by every process (spec 5.1 rule 6: the last iat in a file
+// under the user's cache folder, locked with proper-lockfile while a token is issued and sent, and
+// one queue across async tasks), the token's claims, the worker count, and errors in one line.
 import type { CodeProgram } from './codeRequest';
-import { KEY_FILE_VARIABLE, KEY_ID_VARIABLE } from './codeRequest';
+import { KEY_FILE_VARIABLE, KEY_ID_VARIABLE, WORKERS_VARIABLE } from './codeRequest';
 
 const str = (text: string) => JSON.stringify(text);
 const specOf = (type: CodeProgram['credential']['type']) => (type === 'service-account' ? '5.6' : type === 'iam' ? '5.5' : '5.4');
+
+/** The variable that moves the clock folder (every language's program reads it). */
+export const CLOCK_DIR_VARIABLE = 'MOBILITY_API_CLOCK_DIR';
+
+/** The file name Copy as Code offers for a TypeScript program (CODE_LANGUAGE_INFO), used in the run instructions. */
+export const TYPESCRIPT_FILE = 'mobilityApiRequest.ts';
+
+/**
+ * The header lines that say how to install what the program needs and run it with no prompt (cron
+ * included): `npx tsx` without an install asks first, and outside a terminal gives up.
+ */
+export function typescriptRunLines(packages: string[]): string[] {
+  return [
+    `Needs Node 20+. Saved as ${TYPESCRIPT_FILE} in a folder of its own, it is set up and run`,
+    'with these commands, with no prompt (from cron too: cd to the folder first, node on PATH):',
+    `    printf '{ "type": "module", "private": true }\\n' > package.json`,
+    `    npm install --no-fund --no-audit ${['tsx', ...packages].join(' ')}`,
+    `    node_modules/.bin/tsx ${TYPESCRIPT_FILE}`,
+    'Or compile it with tsc as an ES module (add typescript, @types/node, @types/proper-lockfile).',
+  ];
+}
+
+/** What the shared clock covers and what it does not, for the header. */
+export function typescriptClockLines(): string[] {
+  return [
+    'Spec 5.1 rule 6 (each token of a key issued later than the one before) holds for every run of',
+    'this program, and of every TypeScript program from Copy as Code, on that key on this machine',
+    'and user: the last iat per key is kept in a file under ~/.cache/mobility-api ($XDG_CACHE_HOME,',
+    `%LOCALAPPDATA% on Windows, or ${CLOCK_DIR_VARIABLE}), locked (proper-lockfile) while a token is`,
+    'issued and sent. It does not hold against programs in other languages (or Mobility API Explorer',
+    'itself) at the same moment, their locks being of other kinds, nor between two machines that',
+    'share a key: give each machine its own key.',
+  ];
+}
+
+/** The node: and package imports of the signing part, before the program's own. */
+export function typescriptImports(): string[] {
+  return [
+    'import type { KeyObject } from "node:crypto";',
+    'import { createHash, createPrivateKey, randomUUID } from "node:crypto";',
+    'import { mkdirSync, readFileSync, writeFileSync } from "node:fs";',
+    'import { homedir } from "node:os";',
+    'import { join } from "node:path";',
+  ];
+}
 
 /** `AUDIENCE` and `LIFETIME`, after `BASE_URL` is set. */
 export function typescriptClaimConstants(program: CodeProgram): string[] {
@@ -14,52 +61,163 @@ export function typescriptClaimConstants(program: CodeProgram): string[] {
   ];
 }
 
-/** The key, key id and issuer, read from the environment (spec 5.7), the per-key clock's state and `required`. */
+/**
+ * The key, key id and issuer, read from the environment (spec 5.7) and checked; the clock file; the
+ * queue; `fail`, `required`, `lockClock`, `signToken` and `workerCount`.
+ */
 export function typescriptKeyLines(program: CodeProgram): string[] {
   const { credential } = program;
+  const serviceAccount = credential.type === 'service-account';
+  const keyKind = serviceAccount ? 'an RSA private key' : 'an EC P-256 private key';
   return [
-    'const keyFile = readFileSync(required(' + str(KEY_FILE_VARIABLE) + '), "utf8");',
-    ...(credential.type === 'service-account'
+    ...(serviceAccount
       ? [
-          'const KEY = JSON.parse(keyFile);',
-          'const PRIVATE_KEY = createPrivateKey(KEY.private_key);',
-          'const KEY_ID: string = KEY.private_key_id; // spec 5.6: the key file\'s private_key_id',
-          'const ISSUER: string = KEY.client_email;',
+          `const KEY_FILE = required(${str(KEY_FILE_VARIABLE)}, "the path of your service-account key file (JSON)");`,
+          'const { PRIVATE_KEY, KEY_ID, ISSUER } = readServiceAccount(KEY_FILE);',
         ]
-      : ['const PRIVATE_KEY = createPrivateKey(keyFile);', `const KEY_ID = required(${str(KEY_ID_VARIABLE)});`, `const ISSUER = ${str(credential.issuer ?? '')};`]),
+      : [
+          `const KEY_FILE = required(${str(KEY_FILE_VARIABLE)}, "the path of your EC P-256 private key (PEM)");`,
+          'const PRIVATE_KEY = privateKeyOf(readKeyFile(KEY_FILE));',
+          `const KEY_ID = required(${str(KEY_ID_VARIABLE)}, "the key id (kid) your public key is registered under");`,
+          `const ISSUER = ${str(credential.issuer ?? '')};`,
+        ]),
     '',
-    'let lastIat = 0;',
+    '// Spec 5.1 rule 6 across processes: the last iat of this key, in a file named by a hash of the',
+    '// key id (a key id is a secret), shared by every run on this machine and user.',
+    'const CLOCK_DIR =',
+    `  process.env.${CLOCK_DIR_VARIABLE} ||`,
+    '  (process.platform === "win32"',
+    '    ? join(process.env.LOCALAPPDATA || join(homedir(), "AppData", "Local"), "mobility-api")',
+    '    : join(process.env.XDG_CACHE_HOME || join(homedir(), ".cache"), "mobility-api"));',
+    'const CLOCK_FILE = join(',
+    '  CLOCK_DIR,',
+    '  "iat-" + createHash("sha256").update(KEY_ID, "utf8").digest("hex").slice(0, 16),',
+    ');',
     'let queue: Promise<unknown> = Promise.resolve();',
     '',
-    'function required(name: string): string {',
+    '/** Ends the run with one line that says what to fix, and exit status 1. */',
+    'function fail(message: string): never {',
+    '  console.error(message);',
+    '  process.exit(1);',
+    '}',
+    '',
+    'function required(name: string, what: string): string {',
     '  const value = process.env[name];',
-    '  if (!value) throw new Error(`Set ${name}.`);',
+    '  if (!value) fail(`Set ${name} to ${what}.`);',
     '  return value;',
     '}',
-  ];
-}
-
-/** Signs one token as `token`, inside the queue's `async () => { … }` (indented for it). */
-export function typescriptSignLines(program: CodeProgram): string[] {
-  const { credential } = program;
-  return [
-    '    let iat = Math.floor(Date.now() / 1000);',
-    '    while (iat <= lastIat) {',
-    '      // wait for the next second, never reuse one',
-    '      const wait = (lastIat + 1) * 1000 - Date.now();',
-    '      await new Promise((resolve) => setTimeout(resolve, wait));',
-    '      iat = Math.floor(Date.now() / 1000);',
+    '',
+    'function readKeyFile(file: string): string {',
+    '  try {',
+    '    return readFileSync(file, "utf8");',
+    '  } catch (err) {',
+    `    fail(\`Cannot read ${KEY_FILE_VARIABLE} (\${file}): \${(err as Error).message}\`);`,
+    '  }',
+    '}',
+    '',
+    `/** The private key of a PEM; ${keyKind}, or the run ends saying so. */`,
+    'function privateKeyOf(pem: string): KeyObject {',
+    '  let key: KeyObject;',
+    '  try {',
+    '    key = createPrivateKey(pem);',
+    '  } catch {',
+    `    fail(\`${KEY_FILE_VARIABLE} (\${KEY_FILE}) holds no private key in PEM.\`);`,
+    '  }',
+    ...(serviceAccount
+      ? ['  if (key.asymmetricKeyType !== "rsa") {']
+      : ['  if (key.asymmetricKeyType !== "ec" || key.asymmetricKeyDetails?.namedCurve !== "prime256v1") {']),
+    '    const kind = key.asymmetricKeyDetails?.namedCurve ?? key.asymmetricKeyType;',
+    `    fail(\`${KEY_FILE_VARIABLE} (\${KEY_FILE}) holds a key of type \${kind}; ${credential.alg} needs ${keyKind} (spec ${specOf(credential.type)}).\`);`,
+    '  }',
+    '  return key;',
+    '}',
+    ...(serviceAccount
+      ? [
+          '',
+          '/** Spec 5.6: the kid is the key file\'s private_key_id, iss (and sub, email) its client_email. */',
+          'function readServiceAccount(file: string) {',
+          '  let key: Record<string, unknown> = {};',
+          '  try {',
+          '    key = JSON.parse(readKeyFile(file));',
+          '  } catch {',
+          '    // said below: the fields are missing',
+          '  }',
+          '  const fields = ["private_key", "private_key_id", "client_email"] as const;',
+          '  const missing = fields.filter((name) => typeof key?.[name] !== "string");',
+          '  if (missing.length > 0) {',
+          `    fail(\`${KEY_FILE_VARIABLE} (\${file}) is not a service-account key file: no \${missing.join(", ")}.\`);`,
+          '  }',
+          '  return {',
+          '    PRIVATE_KEY: privateKeyOf(key.private_key as string),',
+          '    KEY_ID: key.private_key_id as string,',
+          '    ISSUER: key.client_email as string,',
+          '  };',
+          '}',
+        ]
+      : []),
+    '',
+    '/**',
+    ' * Takes the lock on this key\'s clock file, waiting while another run (or worker) holds it;',
+    ' * resolves to its release. Held until the answer to the token\'s request has begun.',
+    ' */',
+    'async function lockClock(): Promise<() => Promise<void>> {',
+    '  try {',
+    '    mkdirSync(CLOCK_DIR, { recursive: true, mode: 0o700 });',
+    '    return await lock(CLOCK_FILE, {',
+    '      realpath: false, // the file need not exist yet',
+    '      stale: 10_000, // the lock of a run that died is taken over after 10 s',
+    '      retries: { retries: 600, minTimeout: 10, maxTimeout: 100 }, // about a minute',
+    '      onCompromised: (err) => fail(`The lock on ${CLOCK_FILE} was lost: ${err.message}`),',
+    '    });',
+    '  } catch (err) {',
+    '    if ((err as NodeJS.ErrnoException).code === "ELOCKED") {',
+    '      fail(`Another run has held ${CLOCK_FILE}.lock for a minute; if none is running, remove that folder.`);',
     '    }',
-    '    lastIat = iat;',
-    `    const token = await new SignJWT({`,
-    '      iss: ISSUER,',
-    ...(credential.type === 'service-account' ? ['      sub: ISSUER, // spec 5.6: sub and email are the client_email', '      email: ISSUER,'] : []),
-    '      aud: AUDIENCE,',
-    '      iat,',
-    '      exp: iat + LIFETIME,',
-    '      jti: randomUUID(), // spec 5.1 rule 7: a new random UUID per token',
-    '    })',
-    `      .setProtectedHeader({ alg: "${credential.alg}", kid: KEY_ID }) // spec ${specOf(credential.type)}`,
-    '      .sign(PRIVATE_KEY);',
+    `    fail(\`Cannot lock \${CLOCK_FILE} (${CLOCK_DIR_VARIABLE} names another folder): \${(err as Error).message}\`);`,
+    '  }',
+    '}',
+    '',
+    '/** The last iat issued with this key on this machine, 0 for none. */',
+    'function lastIssued(): number {',
+    '  try {',
+    '    return Number.parseInt(readFileSync(CLOCK_FILE, "ascii"), 10) || 0;',
+    '  } catch (err) {',
+    '    if ((err as NodeJS.ErrnoException).code === "ENOENT") return 0;',
+    '    throw err;',
+    '  }',
+    '}',
+    '',
+    '/** A fresh token; called with the clock file locked. */',
+    'async function signToken(): Promise<string> {',
+    '  const lastIat = lastIssued();',
+    '  let iat = Math.floor(Date.now() / 1000);',
+    '  if (lastIat > iat + 60) {',
+    '    fail(`${CLOCK_FILE} holds an iat ${lastIat - iat} s ahead of this computer\'s clock; set the clock right.`);',
+    '  }',
+    '  while (iat <= lastIat) {',
+    '    // wait for the next second, never reuse one',
+    '    await new Promise((resolve) => setTimeout(resolve, (lastIat + 1) * 1000 - Date.now()));',
+    '    iat = Math.floor(Date.now() / 1000);',
+    '  }',
+    '  writeFileSync(CLOCK_FILE, `${iat}\\n`, { mode: 0o600 });',
+    '  return new SignJWT({',
+    '    iss: ISSUER,',
+    ...(serviceAccount ? ['    sub: ISSUER, // spec 5.6: sub and email are the client_email', '    email: ISSUER,'] : []),
+    '    aud: AUDIENCE,',
+    '    iat,',
+    '    exp: iat + LIFETIME,',
+    '    jti: randomUUID(), // spec 5.1 rule 7: a new random UUID per token',
+    '  })',
+    `    .setProtectedHeader({ alg: "${credential.alg}", kid: KEY_ID }) // spec ${specOf(credential.type)}`,
+    '    .sign(PRIVATE_KEY);',
+    '}',
+    '',
+    'function workerCount(): number {',
+    `  const text = process.env.${WORKERS_VARIABLE} || "1";`,
+    '  if (!/^[0-9]+$/.test(text) || Number(text) < 1 || Number(text) > 100) {',
+    `    fail(\`${WORKERS_VARIABLE} must be a whole number from 1 to 100, not "\${text}".\`);`,
+    '  }',
+    '  return Number(text);',
+    '}',
   ];
 }

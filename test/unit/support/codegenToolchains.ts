@@ -11,6 +11,8 @@ const ROOT = resolve(__dirname, '../../..');
 /** Debian's Python: `python3` on PATH may be another (pyenv) without python3-jwt and python3-requests. */
 const PYTHON = '/usr/bin/python3';
 const GOCODE = '/usr/share/gocode/src/github.com';
+/** Debian's Gson (libgoogle-gson-java), the JSON parser of the Java program. */
+export const GSON = '/usr/share/java/gson.jar';
 
 function has(command: string, args: string[] = ['--version']): boolean {
   const run = spawnSync(command, args, { stdio: 'ignore' });
@@ -31,7 +33,7 @@ export function missingTools(language: CodeLanguage): string[] {
         ...(existsSync(join(GOCODE, 'google/uuid/go.mod')) ? [] : ['golang-github-google-uuid-dev']),
       ];
     case 'java':
-      return has('javac', ['-version']) ? [] : ['javac (default-jdk-headless)'];
+      return [...(has('javac', ['-version']) ? [] : ['javac (default-jdk-headless)']), ...(existsSync(GSON) ? [] : ['libgoogle-gson-java'])];
     case 'shell':
       return [
         ['bash', '--version', 'bash'],
@@ -69,7 +71,7 @@ export function buildProgram(language: CodeLanguage, source: string, parent: str
     case 'shell':
       return { command: 'bash', args: [file], cwd: dir };
     case 'java':
-      return { command: 'java', args: [file], cwd: dir };
+      return { command: 'java', args: ['-cp', GSON, file], cwd: dir };
     case 'typescript': {
       writeFileSync(join(dir, 'package.json'), '{ "type": "module" }\n');
       symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir');
