@@ -1,6 +1,5 @@
 import type { RestCodeProgram } from './codeRequest';
-import { blockComment, headerLines, itemsWord, KEY_FILE_VARIABLE, KEY_ID_VARIABLE, WORKERS_VARIABLE } from './codeRequest';
-import { CLOCK_DIR_VARIABLE } from './typescriptToken';
+import { blockComment, CLOCK_DIR_VARIABLE, headerLines, itemsWord, KEY_FILE_VARIABLE, KEY_ID_VARIABLE, WORKERS_VARIABLE } from './codeRequest';
 
 /** A Java string literal (JSON's escapes are Java's, and JSON never writes the \u000a Java would choke on). */
 const str = (text: string) => JSON.stringify(text);

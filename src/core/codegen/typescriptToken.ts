@@ -3,13 +3,11 @@
 // under the user's cache folder, locked with proper-lockfile while a token is issued and sent, and
 // one queue across async tasks), the token's claims, the worker count, and errors in one line.
 import type { CodeProgram } from './codeRequest';
-import { KEY_FILE_VARIABLE, KEY_ID_VARIABLE, WORKERS_VARIABLE } from './codeRequest';
+import { CLOCK_DIR_VARIABLE, KEY_FILE_VARIABLE, KEY_ID_VARIABLE, WORKERS_VARIABLE } from './codeRequest';
 
 const str = (text: string) => JSON.stringify(text);
 const specOf = (type: CodeProgram['credential']['type']) => (type === 'service-account' ? '5.6' : type === 'iam' ? '5.5' : '5.4');
 
-/** The variable that moves the clock folder (every language's program reads it). */
-export const CLOCK_DIR_VARIABLE = 'MOBILITY_API_CLOCK_DIR';
 
 /** The file name Copy as Code offers for a TypeScript program (CODE_LANGUAGE_INFO), used in the run instructions. */
 export const TYPESCRIPT_FILE = 'mobilityApiRequest.ts';
