@@ -13,7 +13,23 @@ const STATUS_DETAILS = 'grpc-status-details-bin';
  * else secret-shaped redacted. Never cut: a value of an answer is shown as it came.
  */
 function safeText(text: string, token: IssuedToken | undefined): string {
+  // Nothing under 7 characters is secret-shaped or an echo (a token or a kid shorter than 8 is left alone): most values of a stream.
+  if (text.length < 7) return text;
   return redactSecrets(scrubSent(text, token), Infinity);
+}
+
+/**
+ * A JSON.stringify replacer doing what `safeValue` does without copying the value: each string redacted whole, an
+ * object copied only when one of its keys is secret-shaped. A stream's messages go through it one by one.
+ */
+function safeReplacer(token: IssuedToken | undefined): (key: string, value: unknown) => unknown {
+  return (_key, value) => {
+    if (typeof value === 'string') return safeText(value, token);
+    if (value !== null && typeof value === 'object' && !Array.isArray(value) && Object.keys(value).some((k) => safeText(k, token) !== k)) {
+      return Object.fromEntries(Object.entries(value).map(([k, v]) => [safeText(k, token), v]));
+    }
+    return value;
+  };
 }
 
 /**
@@ -86,7 +102,7 @@ export function formatGrpcSummary(result: GrpcCallResult): string {
  * `{"messages": [...], "messageCount", "status", "headers", "trailers", "token"}`.
  */
 export class CallPrinter {
-  private token: IssuedToken | undefined;
+  private replacer = safeReplacer(undefined);
   private count = 0;
   private opened = false;
 
@@ -102,11 +118,11 @@ export class CallPrinter {
   }
 
   started(started: { method: GrpcMethodInfo; token?: IssuedToken }): void {
-    this.token = started.token;
+    this.replacer = safeReplacer(started.token);
   }
 
   message(message: Record<string, unknown>): void {
-    const text = JSON.stringify(safeValue(message, this.token), null, 2);
+    const text = JSON.stringify(message, this.replacer, 2);
     if (!this.json) {
       this.io.out(text);
       return;
