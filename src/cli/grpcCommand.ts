@@ -71,10 +71,17 @@ export async function grpcCommand(args: string[], io: CliIo): Promise<number> {
   const signing = signingFrom(values, io, sub === 'call' && !values['send-authorization']);
   const connection = values.target === undefined ? undefined : openConnection({ address: values.target, plaintext: values.plaintext === true, caFile: values['ca-file'], maxMessageBytes });
   try {
-    const schema = await schemaFrom(values, connection, signing, deadlineMs, io, sub === 'call');
+    let schema = await schemaFrom(values, connection, signing, deadlineMs, io, sub === 'call');
     if (sub === 'list') return list(schema, values, io);
     if (sub === 'describe') return describe(schema, rest, values, io);
-    findMethod(schema, call!.method);
+    try {
+      findMethod(schema, call!.method);
+    } catch (err) {
+      // A schema kept from an earlier call may be older than the server's: ask the server before saying the method is unknown.
+      if (!cachedSchemas.has(schema)) throw err;
+      schema = await schemaFrom({ ...values, 'refresh-schema': true }, connection, signing, deadlineMs, io, true);
+      findMethod(schema, call!.method);
+    }
     return await runCall(connection!, schema, signing, call!, values, io);
   } finally {
     connection?.close();
@@ -114,7 +121,10 @@ async function schemaFrom(values: GrpcValues, connection: GrpcConnection | undef
   const stateDir = keep ? signing?.stateDir : undefined;
   if (stateDir && !values['refresh-schema']) {
     const cached = cachedSchema(stateDir, connection.target);
-    if (cached) return cached;
+    if (cached) {
+      cachedSchemas.add(cached);
+      return cached;
+    }
   }
   let schema: GrpcSchema;
   try {
@@ -125,6 +135,9 @@ async function schemaFrom(values: GrpcValues, connection: GrpcConnection | undef
   if (stateDir) saveSchema(stateDir, connection.target, schema, (m) => io.err(`mobility-api: warning: ${m}`));
   return schema;
 }
+
+/** The schemas that came from the state folder rather than from the server in this run. */
+const cachedSchemas = new WeakSet<GrpcSchema>();
 
 /** Reflection that is not offered (or wants a token) gets the CLI's flags named: --proto with --import-path, --protoset, --aud with a credential. */
 export function withSchemaFlags(err: unknown): unknown {

@@ -258,7 +258,12 @@ describe('CLI: grpc call, as the issue 29 audit ran it', function () {
       assert.equal(calls(), c1 + 1);
       const refreshed = await runCliInProcess(['grpc', 'call', GET, ...flags, '--refresh-schema']);
       assert.equal(refreshed.code, 0, refreshed.err);
-      assert.ok(reflections() > r1, '--refresh-schema reads it again');
+      const r2 = reflections();
+      assert.ok(r2 > r1, '--refresh-schema reads it again');
+      const unknown = await runCliInProcess(['grpc', 'call', 'mobility.test.v1.Fleet/AddedSince', ...flags]);
+      assert.equal(unknown.code, 2);
+      assert.match(unknown.err, /has no method "AddedSince"/);
+      assert.ok(reflections() > r2, 'a method the kept schema does not know makes it ask the server before saying so');
       const help = await runCliInProcess(['grpc', '--help']);
       assert.match(help.out, /10 minutes[\s\S]*--refresh-schema/);
     });
