@@ -74,7 +74,8 @@ function metadataLines(result: GrpcCallResult, title: string, metadata: Metadata
 export function grpcResultSummaryJson(result: GrpcCallResult): Record<string, unknown> {
   return {
     messageCount: result.messageCount,
-    status: { ...result.status, message: safeText(result.status.message, result.token), details: safeValue(result.status.details, result.token) },
+    // Every string of it, the details' and rpcStatus's too, redacted: a server may echo the kid anywhere.
+    status: safeValue(result.status, result.token),
     headers: metadataJson(result, result.headers),
     trailers: metadataJson(result, result.trailers),
     token: result.token ? result.token.claims : null,
