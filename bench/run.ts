@@ -9,6 +9,7 @@ import { activationFigure, activationVariantFigures } from './activation';
 import { bundleFigures, productionBuild } from './bundles';
 import type { ProductionBuild } from './bundles';
 import { fleetFigures } from './fleet';
+import { grpcCallMemoryFigure } from './grpcCallMemory';
 import { grpcStreamFigure, grpcVsRestFigures } from './grpcStream';
 import { grpcUnaryFigure } from './grpcUnary';
 import { harvestFigures } from './harvest';
@@ -39,6 +40,7 @@ async function main(): Promise<void> {
     ['grpcUnary', grpcUnaryFigure],
     ['grpcStream', grpcStreamFigure],
     ['grpcVsRest', grpcVsRestFigures],
+    ['grpcCallMemory', grpcCallMemoryFigure],
     ['throughput', sandboxThroughputFigure],
     ['harvest', harvestFigures],
     ['validate', validationFigure],

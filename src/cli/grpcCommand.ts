@@ -1,14 +1,17 @@
 import type { Credential } from '../core/auth';
 import type { Environment } from '../core/environment';
 import fs from 'node:fs';
-import { errorMessage, MobilityError } from '../core/base';
+import { errorMessage, isMobilityError, MobilityError } from '../core/base';
 import type { FileClockStore } from '../core/clock';
-import type { GrpcAuth, GrpcCallResult, GrpcConnection, GrpcSchema, MetadataEntries } from '../core/grpc';
-import { callMethod, describeSymbol, descriptorFileNames, findMethod, findType, listServices, loadProtoFiles, loadProtoset, messageTemplate, openConnection, parseMessagesJson, protosetOf, reflectSchema } from '../core/grpc';
+import { stateDirOption } from '../core/clock';
+import { withoutTrailingSlashes } from '../core/environment';
+import type { GrpcAuth, GrpcCallRequest, GrpcCallResult, GrpcConnection, GrpcSchema, MetadataEntries } from '../core/grpc';
+import { callMethod, describeSymbol, descriptorFileNames, findMethod, findType, listServices, loadProtoFiles, loadProtoset, messageTemplate, openConnection, parseMessagesJson, protosetOf, reflectSchema, userMetadata } from '../core/grpc';
 import { refusalExchangeOf } from '../results/grpcRefusal';
 import type { CliIo } from './cliIo';
 import { apiFrom, CREDENTIAL_OPTIONS, environmentFrom, issuerFrom, loadCredential, parse, positiveNumber, readFile } from './options';
-import { formatGrpcResult, grpcResultJson, grpcServerLine } from './grpcOutput';
+import { CallPrinter, grpcServerLine } from './grpcOutput';
+import { cachedSchema, saveSchema } from './grpcSchemaCache';
 import { formatRefusal } from './output';
 import { printUsage } from './usage';
 
@@ -30,6 +33,8 @@ const GRPC_OPTIONS = {
   metadata: { type: 'string', multiple: true },
   deadline: { type: 'string' },
   'send-authorization': { type: 'boolean' },
+  'max-message-size': { type: 'string' },
+  'refresh-schema': { type: 'boolean' },
 } as const;
 
 type GrpcValues = ReturnType<typeof parse<typeof GRPC_OPTIONS>>['values'];
@@ -40,6 +45,8 @@ export interface Signing {
   environment: Environment;
   credential: Credential;
   store: FileClockStore;
+  /** The state folder (the shared clock's), where the schema reflection gave is kept for a while. */
+  stateDir: string;
 }
 
 /** `mobility-api grpc list|describe|call`: a gRPC server's services, their types, and calls with a fresh token each. */
@@ -48,32 +55,46 @@ export async function grpcCommand(args: string[], io: CliIo): Promise<number> {
   const [sub, ...rest] = positionals;
   if (values.help || sub === undefined) return printUsage(io);
   if (sub !== 'list' && sub !== 'describe' && sub !== 'call') throw new MobilityError('USAGE', `grpc takes list, describe or call, not "${sub}".`);
-  const metadata = sub === 'call' ? parseMetadata(values.metadata ?? []) : [];
+  // Everything local is checked first: no reflection stream and no token goes out for a call that cannot be sent.
+  const deadlineMs = values.deadline === undefined ? undefined : positiveNumber(values.deadline, '--deadline') * 1000;
+  const maxMessageBytes = values['max-message-size'] === undefined ? undefined : byteSize(values['max-message-size'], '--max-message-size');
+  let call: Omit<GrpcCallRequest, 'method'> & { method: string } | undefined;
+  if (sub === 'call') {
+    if (values.target === undefined) throw new MobilityError('USAGE', 'grpc call needs --target <host:port>.');
+    if (rest.length !== 1) throw new MobilityError('USAGE', 'grpc call takes one method, such as mobility.v1.Fleet/GetVehicle.');
+    const metadata = parseMetadata(values.metadata ?? []);
+    const sendOwnAuthorization = values['send-authorization'] === true;
+    userMetadata(metadata, sendOwnAuthorization);
+    const messages = parseMessagesJson(await dataText(values.data, io), values.data === undefined ? '--data' : `--data ${values.data}`);
+    call = { method: rest[0], messages, metadata, sendOwnAuthorization, deadlineMs };
+  }
   const signing = signingFrom(values, io, sub === 'call' && !values['send-authorization']);
-  const connection = values.target === undefined ? undefined : openConnection({ address: values.target, plaintext: values.plaintext === true, caFile: values['ca-file'] });
+  const connection = values.target === undefined ? undefined : openConnection({ address: values.target, plaintext: values.plaintext === true, caFile: values['ca-file'], maxMessageBytes });
   try {
-    const deadlineMs = values.deadline === undefined ? undefined : positiveNumber(values.deadline, '--deadline') * 1000;
-    const schema = await schemaFrom(values, connection, signing?.auth, deadlineMs);
+    let schema = await schemaFrom(values, connection, signing, deadlineMs, io, sub === 'call');
     if (sub === 'list') return list(schema, values, io);
     if (sub === 'describe') return describe(schema, rest, values, io);
-    if (!connection) throw new MobilityError('USAGE', 'grpc call needs --target <host:port>.');
-    if (rest.length !== 1) throw new MobilityError('USAGE', 'grpc call takes one method, such as mobility.v1.Fleet/GetVehicle.');
-    findMethod(schema, rest[0]);
-    const messages = parseMessagesJson(await dataText(values.data, io), values.data === undefined ? '--data' : `--data ${values.data}`);
-    const result = await callMethod(connection, schema, signing?.auth, {
-      method: rest[0],
-      messages,
-      metadata,
-      sendOwnAuthorization: values['send-authorization'] === true,
-      deadlineMs,
-      onMessage: (_, i) => {
-        if (!values.json && i > 0 && i % 100 === 0) io.err(`${i} messages…`);
-      },
-    });
-    return await printCall(result, values, io, signing);
+    try {
+      findMethod(schema, call!.method);
+    } catch (err) {
+      // A schema kept from an earlier call may be older than the server's: ask the server before saying the method is unknown.
+      if (!cachedSchemas.has(schema)) throw err;
+      schema = await schemaFrom({ ...values, 'refresh-schema': true }, connection, signing, deadlineMs, io, true);
+      findMethod(schema, call!.method);
+    }
+    return await runCall(connection!, schema, signing, call!, values, io);
   } finally {
     connection?.close();
   }
+}
+
+/** `--max-message-size 8MB`: bytes, with an optional B, KB, MB, GB (powers of 1024, as grpc-js counts). */
+function byteSize(text: string, flag: string): number {
+  const m = /^(\d+(?:\.\d+)?)\s*(B|KB|KiB|MB|MiB|GB|GiB)?$/i.exec(text.trim());
+  const unit = (m?.[2] ?? 'B').toUpperCase().replace('IB', 'B');
+  const bytes = m ? Math.floor(Number(m[1]) * 1024 ** ['B', 'KB', 'MB', 'GB'].indexOf(unit)) : NaN;
+  if (!Number.isSafeInteger(bytes) || bytes < 1 || bytes > 2 ** 31 - 1) throw new MobilityError('USAGE', `${flag} must be a size such as 8MB, 16777216 or 512KB (at most 2GB), not "${text}".`);
+  return bytes;
 }
 
 /** The credential and audience, when given; `required` for a call that signs its token. */
@@ -82,19 +103,46 @@ function signingFrom(values: GrpcValues, io: CliIo, required: boolean): Signing 
   if (!given && !required) return undefined;
   if (values.aud === undefined) throw new MobilityError('USAGE', '--aud <base-url> is required with a credential: the environment\'s base URL, the audience REST and gRPC share (spec 5.3).');
   const api = apiFrom(values, false);
-  const environment = environmentFrom(values.aud, '--aud', api, values);
+  const aud = withoutTrailingSlashes(values.aud);
+  if (aud !== values.aud) io.err(`mobility-api: note: the audience is the base URL without its trailing slash: ${aud}`);
+  const environment = environmentFrom(aud, '--aud', api, values);
   const credential = loadCredential(values, io, api);
   const { issuer, queue, store } = issuerFrom(values, io);
-  return { auth: { environment, credential, issuer, queue }, environment, credential, store };
+  return { auth: { environment, credential, issuer, queue }, environment, credential, store, stateDir: stateDirOption(values['state-dir'], io.env) };
 }
 
-async function schemaFrom(values: GrpcValues, connection: GrpcConnection | undefined, auth: GrpcAuth | undefined, deadlineMs: number | undefined): Promise<GrpcSchema> {
+async function schemaFrom(values: GrpcValues, connection: GrpcConnection | undefined, signing: Signing | undefined, deadlineMs: number | undefined, io: CliIo, keep: boolean): Promise<GrpcSchema> {
   if (values.proto?.length && values.protoset !== undefined) throw new MobilityError('USAGE', 'Give the schema as --proto files or as one --protoset, not both.');
   if (values['import-path']?.length && !values.proto?.length) throw new MobilityError('USAGE', '--import-path is where the imports of --proto files are found: give the --proto files too.');
   if (values.proto?.length) return loadProtoFiles(values.proto, values['import-path'] ?? []);
   if (values.protoset !== undefined) return loadProtoset(values.protoset);
   if (!connection) throw new MobilityError('USAGE', 'Give --target <host:port> to read the schema by server reflection, or the schema as --proto files or a --protoset.');
-  return reflectSchema(connection, { auth, deadlineMs });
+  // A call keeps what reflection said in the state folder for SCHEMA_CACHE_MS (--refresh-schema asks again).
+  const stateDir = keep ? signing?.stateDir : undefined;
+  if (stateDir && !values['refresh-schema']) {
+    const cached = cachedSchema(stateDir, connection.target);
+    if (cached) {
+      cachedSchemas.add(cached);
+      return cached;
+    }
+  }
+  let schema: GrpcSchema;
+  try {
+    schema = await reflectSchema(connection, { auth: signing?.auth, deadlineMs });
+  } catch (err) {
+    throw withSchemaFlags(err);
+  }
+  if (stateDir) saveSchema(stateDir, connection.target, schema, (m) => io.err(`mobility-api: warning: ${m}`));
+  return schema;
+}
+
+/** The schemas that came from the state folder rather than from the server in this run. */
+const cachedSchemas = new WeakSet<GrpcSchema>();
+
+/** Reflection that is not offered (or wants a token) gets the CLI's flags named: --proto with --import-path, --protoset, --aud with a credential. */
+export function withSchemaFlags(err: unknown): unknown {
+  if (!isMobilityError(err) || err.code !== 'GRPC_REFLECTION_UNAVAILABLE') return err;
+  return new MobilityError('GRPC_REFLECTION_UNAVAILABLE', `${err.message} In the CLI: --proto <file> (with --import-path <dir> for its imports) or --protoset <file>${/authenticated/.test(err.message) ? ', or --aud <base-url> with a credential' : ''}.`, { cause: err });
 }
 
 function list(schema: GrpcSchema, values: GrpcValues, io: CliIo): number {
@@ -159,11 +207,45 @@ export function parseMetadata(list: string[]): MetadataEntries {
   });
 }
 
-/** Prints the result; on stderr a status that is not OK and, after a refusal, why it was likely refused. Exit 0 only on OK. */
-export async function printCall(result: GrpcCallResult, values: { json?: boolean }, io: CliIo, signing: Signing | undefined): Promise<number> {
-  io.out(values.json ? JSON.stringify(grpcResultJson(result), null, 2) : formatGrpcResult(result));
+/**
+ * Makes the call and prints it as it goes (each answer message as it arrives, never all of them held), then the summary;
+ * on stderr a status that is not OK and, after a refusal, why it was likely refused. Ctrl-C cancels the call: what arrived
+ * is printed, then "cancelled after N messages", exit 130. Exit 0 only on OK.
+ */
+export async function runCall(connection: GrpcConnection, schema: GrpcSchema, signing: Signing | undefined, request: GrpcCallRequest, values: { json?: boolean }, io: CliIo): Promise<number> {
+  const printer = new CallPrinter(io, values.json === true);
+  const controller = new AbortController();
+  let interrupted = false;
+  const undo = io.onInterrupt?.(() => {
+    interrupted = true;
+    controller.abort();
+  });
+  const cancelled = (count: number) => {
+    io.err(`mobility-api: cancelled after ${count} ${count === 1 ? 'message' : 'messages'}`);
+    return 130;
+  };
+  let result: GrpcCallResult;
+  try {
+    result = await callMethod(connection, schema, signing?.auth, {
+      ...request,
+      signal: controller.signal,
+      keepMessages: false,
+      onStarted: (started) => printer.started(started),
+      onMessage: (message) => printer.message(message),
+    });
+  } catch (err) {
+    if (interrupted) return cancelled(0);
+    throw err;
+  } finally {
+    undo?.();
+  }
+  printer.finish(result);
+  if (interrupted) return cancelled(result.messageCount);
   if (result.status.code === 0) return 0;
   io.err(`mobility-api: ${result.status.name}: ${grpcServerLine(result, result.status.message, 500)}`);
+  if (result.status.name === 'RESOURCE_EXHAUSTED' && /message larger than max/i.test(result.status.message)) {
+    io.err('mobility-api: give a larger limit with --max-message-size (such as --max-message-size 16MB).');
+  }
   const exchange = refusalExchangeOf(result);
   if (exchange && signing) {
     const refusal = await formatRefusal(exchange, signing.environment, signing.credential, signing.store);

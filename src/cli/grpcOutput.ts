@@ -1,56 +1,150 @@
-import type { GrpcCallResult, MetadataView } from '../core/grpc';
+import type { GrpcCallResult, GrpcMethodInfo, MetadataView } from '../core/grpc';
+import type { IssuedToken } from '../core/auth';
 import { redactSecrets } from '../core/base';
 import { scrubSent } from '../results/tokenPreview';
+import type { CliIo } from './cliIo';
 import { fromServer } from './output';
 
+const STATUS_DETAILS = 'grpc-status-details-bin';
+
 /**
- * Server text of `result`, safe to print: the call's own token shortened and its kid masked wherever the server echoes
- * them (a key id is a secret, spec 5.7, whatever its shape: a service account's is 40 hex digits), then anything else
- * secret-shaped redacted.
+ * One text of the server's, safe to print whole: the call's own token shortened and its kid masked wherever the server
+ * echoes them (a key id is a secret, spec 5.7, whatever its shape: a service account's is 40 hex digits), then anything
+ * else secret-shaped redacted. Never cut: a value of an answer is shown as it came.
  */
-export function grpcServerText(result: GrpcCallResult, text: string): string {
-  return redactSecrets(scrubSent(text, result.token));
+function safeText(text: string, token: IssuedToken | undefined): string {
+  // Nothing under 7 characters is secret-shaped or an echo (a token or a kid shorter than 8 is left alone): most values of a stream.
+  if (text.length < 7) return text;
+  return redactSecrets(scrubSent(text, token), Infinity);
 }
 
 /**
- * `grpc call --json`: status, headers, trailers, the answer messages and the claims of the token
- * sent (never the token). Server text passes through `grpcServerText`: an echo server may send the
- * token or its kid back.
+ * A JSON.stringify replacer doing what `safeValue` does without copying the value: each string redacted whole, an
+ * object copied only when one of its keys is secret-shaped. A stream's messages go through it one by one.
  */
-export function grpcResultJson(result: GrpcCallResult): Record<string, unknown> {
-  const safe = (value: unknown): unknown => JSON.parse(grpcServerText(result, JSON.stringify(value))) as unknown;
-  return {
-    status: safe(result.status),
-    headers: safe(result.headers),
-    trailers: safe(result.trailers),
-    messages: safe(result.messages),
-    token: result.token ? result.token.claims : null,
+function safeReplacer(token: IssuedToken | undefined): (key: string, value: unknown) => unknown {
+  return (_key, value) => {
+    if (typeof value === 'string') return safeText(value, token);
+    if (value !== null && typeof value === 'object' && !Array.isArray(value) && Object.keys(value).some((k) => safeText(k, token) !== k)) {
+      return Object.fromEntries(Object.entries(value).map(([k, v]) => [safeText(k, token), v]));
+    }
+    return value;
   };
 }
 
+/**
+ * A value of the server's (a message, a status detail) with every string and every key passed through `safeText`:
+ * secrets are redacted value by value, so the value stays whole and its JSON stays JSON, however long.
+ */
+export function safeValue(value: unknown, token: IssuedToken | undefined): unknown {
+  if (typeof value === 'string') return safeText(value, token);
+  if (Array.isArray(value)) return value.map((v) => safeValue(v, token));
+  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [safeText(k, token), safeValue(v, token)]));
+  return value;
+}
+
 /** One line of server text, as `fromServer` prints it, with the call's own token and kid scrubbed first. */
-export function grpcServerLine(result: GrpcCallResult, text: string, max: number): string {
+export function grpcServerLine(result: Pick<GrpcCallResult, 'token'>, text: string, max: number): string {
   return fromServer(scrubSent(text, result.token), max);
+}
+
+/** The `grpc-status-details-bin` trailer decoded (a google.rpc.Status), as shown instead of its base64. */
+function decodedStatusDetails(result: GrpcCallResult): Record<string, unknown> | undefined {
+  const { rpcStatus, details } = result.status;
+  return rpcStatus ? { '@type': 'google.rpc.Status', code: rpcStatus.code, message: rpcStatus.message, details } : undefined;
+}
+
+/** Metadata as JSON, each value redacted whole; `grpc-status-details-bin` decoded. */
+function metadataJson(result: GrpcCallResult, metadata: MetadataView): Record<string, unknown[]> {
+  const decoded = decodedStatusDetails(result);
+  return Object.fromEntries(Object.entries(metadata).map(([name, values]) => [name, name === STATUS_DETAILS && decoded ? [safeValue(decoded, result.token)] : values.map((v) => safeValue(v, result.token))]));
 }
 
 function metadataLines(result: GrpcCallResult, title: string, metadata: MetadataView): string[] {
   const entries = Object.entries(metadata);
   if (!entries.length) return [];
-  return [title, ...entries.flatMap(([name, values]) => values.map((v) => `  ${name}: ${grpcServerLine(result, v, 300)}`))];
+  const decoded = decodedStatusDetails(result);
+  return [
+    title,
+    ...entries.flatMap(([name, values]) => (name === STATUS_DETAILS && decoded ? [`  ${name}: ${JSON.stringify(safeValue(decoded, result.token))}`] : values.map((v) => `  ${name}: ${grpcServerLine(result, v, 300)}`))),
+  ];
 }
 
-/** The human output of `grpc call`: the status, headers, each message as JSON, trailers and the token's claims. */
-export function formatGrpcResult(result: GrpcCallResult): string {
+/** `grpc call --json` after the messages: the count, status, headers, trailers and the claims of the token sent (never the token). */
+export function grpcResultSummaryJson(result: GrpcCallResult): Record<string, unknown> {
+  return {
+    messageCount: result.messageCount,
+    // Every string of it, the details' and rpcStatus's too, redacted: a server may echo the kid anywhere.
+    status: safeValue(result.status, result.token),
+    headers: metadataJson(result, result.headers),
+    trailers: metadataJson(result, result.trailers),
+    token: result.token ? result.token.claims : null,
+  };
+}
+
+/** The human output of `grpc call` after the messages: the status, headers, the count, trailers and the token's claims. */
+export function formatGrpcSummary(result: GrpcCallResult): string {
   const { status } = result;
   const lines = [`${result.method.fullName}  ${status.name}${status.message ? `: ${grpcServerLine(result, status.message, 500)}` : ''}`];
-  for (const detail of status.details) lines.push(`  detail ${grpcServerText(result, JSON.stringify(detail))}`);
+  for (const detail of status.details) lines.push(`  detail ${JSON.stringify(safeValue(detail, result.token))}`);
   lines.push(...metadataLines(result, 'Headers', result.headers));
-  const count = result.messages.length;
+  const count = result.messageCount;
   lines.push(`${count} ${count === 1 ? 'message' : 'messages'}`);
-  for (const message of result.messages) lines.push(grpcServerText(result, JSON.stringify(message, null, 2)));
   lines.push(...metadataLines(result, 'Trailers', result.trailers));
   const claims = result.token?.claims;
   if (claims) lines.push(`Token: jti ${claims.jti}, iat ${claims.iat}, exp ${claims.exp}, aud ${JSON.stringify(claims.aud)}`);
   else lines.push('Token: none signed (the call carried your own authorization)');
   return lines.join('\n');
+}
+
+/**
+ * Prints a call as it goes: each answer message the moment it arrives (so that a stream of any length takes the memory of
+ * one message), then the summary. With `json`, one JSON document written as it goes:
+ * `{"messages": [...], "messageCount", "status", "headers", "trailers", "token"}`.
+ */
+export class CallPrinter {
+  private replacer = safeReplacer(undefined);
+  private count = 0;
+  private opened = false;
+
+  constructor(
+    private readonly io: CliIo,
+    private readonly json: boolean,
+  ) {}
+
+  /** Text as it is, without a line break where the terminal's output allows (a JSON document written piece by piece). */
+  private write(text: string): void {
+    if (this.io.write) this.io.write(text);
+    else this.io.out(text);
+  }
+
+  started(started: { method: GrpcMethodInfo; token?: IssuedToken }): void {
+    this.replacer = safeReplacer(started.token);
+  }
+
+  message(message: Record<string, unknown>): void {
+    const text = JSON.stringify(message, this.replacer, 2);
+    if (!this.json) {
+      this.io.out(text);
+      return;
+    }
+    this.open();
+    this.write(`${this.count++ ? ',' : ''}\n    ${text.replace(/\n/g, '\n    ')}`);
+  }
+
+  private open(): void {
+    if (this.opened) return;
+    this.opened = true;
+    this.write('{\n  "messages": [');
+  }
+
+  finish(result: GrpcCallResult): void {
+    if (!this.json) {
+      this.io.out(formatGrpcSummary(result));
+      return;
+    }
+    this.open();
+    const tail = JSON.stringify(grpcResultSummaryJson(result), null, 2).slice(1);
+    this.write(`${this.count ? '\n  ' : ''}],${tail}\n`);
+  }
 }

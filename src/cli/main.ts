@@ -47,7 +47,8 @@ const COMMANDS: Record<string, (args: string[], io: CliIo) => Promise<number>> =
  * `escapeForTerminal`: claims, server answers and file names are data, never terminal commands.
  */
 export async function runCli(argv: string[], rawIo: CliIo): Promise<number> {
-  const io: CliIo = { ...rawIo, out: (text) => rawIo.out(escapeForTerminal(text)), err: (text) => rawIo.err(escapeForTerminal(text)) };
+  const { write } = rawIo;
+  const io: CliIo = { ...rawIo, out: (text) => rawIo.out(escapeForTerminal(text)), err: (text) => rawIo.err(escapeForTerminal(text)), ...(write ? { write: (text: string) => write(escapeForTerminal(text)) } : {}) };
   const [command, ...rest] = argv;
   try {
     if (command !== undefined && Object.hasOwn(COMMANDS, command)) return await COMMANDS[command](rest, io);

@@ -1,12 +1,13 @@
 import path from 'node:path';
 import { MobilityError } from '../core/base';
 import type { GrpcAuth } from '../core/grpc';
-import { callMethod, findMethod, grpcFileCall, loadProtoFiles, openConnection, reflectSchema } from '../core/grpc';
+import { stateDirOption } from '../core/clock';
+import { findMethod, grpcFileCall, loadProtoFiles, openConnection, reflectSchema, userMetadata } from '../core/grpc';
 import type { FileRequest, RequestFile } from '../core/http';
 import { resolveGrpcFileRequest } from '../core/http';
 import type { CliIo } from './cliIo';
 import type { Signing } from './grpcCommand';
-import { printCall } from './grpcCommand';
+import { runCall, withSchemaFlags } from './grpcCommand';
 import { apiFrom, environmentFrom, issuerFrom, loadCredential, noteOwnAuthorization, positiveNumber, userHeaders } from './options';
 
 /** What `send` reads for a GRPC request, besides the request options it shares with REST. */
@@ -65,21 +66,24 @@ export async function sendGrpcFileRequest(request: FileRequest, file: RequestFil
     const credential = loadCredential(values, io, api);
     const { issuer, queue, store } = issuerFrom(values, io);
     auth = { environment, credential, issuer, queue };
-    signing = { auth, environment, credential, store };
+    signing = { auth, environment, credential, store, stateDir: stateDirOption(values['state-dir'], io.env) };
   } else {
     noteOwnAuthorization(io);
   }
   const folder = path.dirname(path.resolve(filePath));
   const parts = { ...resolved, metadata: [...resolved.metadata, ...extra], authorization };
   const { endpoint, call } = grpcFileCall(parts, { target: resolved.target, plaintext: values.plaintext === true, caFile: values['ca-file'] }, folder);
+  // The metadata is checked before reflection and tokens go out.
+  userMetadata(call.metadata ?? [], call.sendOwnAuthorization === true);
   const connection = openConnection({ address: endpoint.target, plaintext: endpoint.plaintext === true, caFile: endpoint.caFile });
   try {
     const deadlineMs = values.timeout === undefined ? undefined : positiveNumber(values.timeout, '--timeout') * 1000;
     // The request file's folder is searched for imports too.
-    const schema = endpoint.protoFiles ? loadProtoFiles(endpoint.protoFiles, [...(endpoint.importPaths ?? []), folder]) : await reflectSchema(connection, { auth, deadlineMs });
+    const schema = endpoint.protoFiles ? loadProtoFiles(endpoint.protoFiles, [...(endpoint.importPaths ?? []), folder]) : await reflectSchema(connection, { auth, deadlineMs }).catch((err: unknown) => {
+          throw withSchemaFlags(err);
+        });
     findMethod(schema, call.method);
-    const result = await callMethod(connection, schema, auth, { ...call, deadlineMs });
-    return await printCall(result, values, io, signing);
+    return await runCall(connection, schema, signing, { ...call, deadlineMs }, values, io);
   } finally {
     connection.close();
   }

@@ -50,8 +50,12 @@ Usage:
   mobility-api grpc call     <package.Service/Method> --target <host:port> --aud <base-url> <credential>
                              [--data '<json>' | --data @file | --data -] [--metadata 'name: value']... [--deadline <s>]
                              [--plaintext] [--ca-file <pem>] [--proto <file>]... [--protoset <file>] [--send-authorization] [--json]
-                        schema by server reflection (v1, else v1alpha) unless --proto/--protoset; every call and
-                        reflection stream carries a fresh token; --plaintext only to this computer; exit 1 unless OK
+                             [--max-message-size <size, e.g. 16MB>] [--refresh-schema]
+                        schema by server reflection (v1, else v1alpha) unless --proto/--protoset, kept in the state
+                        folder for 10 minutes per target (--refresh-schema asks the server again); every call and
+                        reflection stream carries a fresh token; --plaintext only to this computer; each answer message
+                        is printed as it arrives (--json: one document, written as it goes); messages in the proto3 JSON
+                        mapping; Ctrl-C prints what arrived and exits 130; exit 1 unless OK
   mobility-api demo     start a sandbox, sign a token with its demo credential, list vehicles, stop
 
 <credential> is one of:

@@ -179,7 +179,7 @@ describe('results panel: a gRPC call\'s answer', function () {
       last_event: { vehicle_state: 'available', event_types: ['service_start'], timestamp: String(1763476200000 + i), location: { lat: 52.5, lng: 13.4 } }, last_telemetry: null }));
     const result: GrpcCallResult = {
       method: { service: SERVICE, name: 'ListVehicleStatus', fullName: `/${SERVICE}/ListVehicleStatus`, clientStreaming: false, serverStreaming: true, inputType: 'x', outputType: 'y' },
-      status: { code: 0, name: 'OK', message: '', details: [] }, headers: {}, trailers: {}, messages, requestMetadata: {}, receivedAtMs: Date.now(), timings: { queuedMs: 0, signMs: 0, totalMs: 1 },
+      status: { code: 0, name: 'OK', message: '', details: [] }, headers: {}, trailers: {}, messages, messageCount: messages.length, requestMetadata: {}, receivedAtMs: Date.now(), timings: { queuedMs: 0, signMs: 0, totalMs: 1 },
     };
     const { view, pages } = show(result, 'big');
     assert.equal(view.vehicles.count, n);

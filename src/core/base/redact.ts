@@ -24,10 +24,11 @@ function looksRandom(run: string): boolean {
  * Removes secrets from text that is about to be logged or printed: PEM private keys, token-shaped
  * strings (compact JWTs, three long base64url segments), long random-looking strings, JWK private
  * members and the value of an `Authorization: Bearer` header. The words a server writes after
- * "bearer" in prose ("bearer token expired") stay.
+ * "bearer" in prose ("bearer token expired") stay. Text longer than `maxLength` (default MAX_LOG_TEXT, for logs) is cut
+ * first; a value shown whole (one string of a server's answer) passes `Infinity` (each pattern is matched in linear time).
  */
-export function redactSecrets(text: string): string {
-  const bounded = text.length > MAX_LOG_TEXT ? `${text.slice(0, MAX_LOG_TEXT)}… (${text.length - MAX_LOG_TEXT} more characters not logged)` : text;
+export function redactSecrets(text: string, maxLength = MAX_LOG_TEXT): string {
+  const bounded = text.length > maxLength ? `${text.slice(0, maxLength)}… (${text.length - maxLength} more characters not logged)` : text;
   return bounded
     .replace(/-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----[\s\S]*?(-----END [A-Z0-9 ]*PRIVATE KEY-----|$)/g, '<private key redacted>')
     .replace(AUTHORIZATION_BEARER, '$1<redacted>')

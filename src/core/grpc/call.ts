@@ -31,6 +31,13 @@ export interface GrpcCallRequest {
   signal?: AbortSignal;
   /** Told of each answer message as it arrives (streams). */
   onMessage?: (message: Record<string, unknown>, index: number) => void;
+  /** Told once the call is under way, with the token it carries (to scrub an echo of it from what is shown as it arrives). */
+  onStarted?: (started: { method: GrpcMethodInfo; token?: IssuedToken }) => void;
+  /**
+   * Default true: the result holds every answer message. False: `onMessage` sees each one and the result holds none
+   * (`messageCount` counts them), so that a long stream takes no more memory than one message.
+   */
+  keepMessages?: boolean;
 }
 
 /** How a call went, as sent and as answered. */
@@ -40,7 +47,10 @@ export interface GrpcCallResult {
   /** The response headers (initial metadata). */
   headers: MetadataView;
   trailers: MetadataView;
+  /** The answer messages; empty when the call was made with `keepMessages: false`. */
   messages: Record<string, unknown>[];
+  /** How many answer messages arrived. */
+  messageCount: number;
   /** The metadata sent, authorization as `Bearer <redacted>`. */
   requestMetadata: MetadataView;
   /** The token the call carried (a secret: never log or print it; show its claims). Absent with the user's own authorization. */
@@ -85,6 +95,8 @@ export async function callMethod(connection: GrpcConnection, schema: GrpcSchema,
   const deserialize = (b: Buffer) => decodeMessage(outputType, b);
   const options: grpc.CallOptions = { deadline: Date.now() + deadlineMs };
   const messages: Record<string, unknown>[] = [];
+  const keep = request.keepMessages !== false;
+  let count = 0;
   let headers: grpc.Metadata | undefined;
   let receivedAtMs = 0;
 
@@ -96,14 +108,15 @@ export async function callMethod(connection: GrpcConnection, schema: GrpcSchema,
       if (!err && value !== undefined) push(value as Record<string, unknown>);
     };
     const push = (value: Record<string, unknown>) => {
-      messages.push(value);
-      request.onMessage?.(value, messages.length - 1);
+      if (keep) messages.push(value);
+      request.onMessage?.(value, count++);
     };
     if (!info.clientStreaming && !info.serverStreaming) call = client.makeUnaryRequest(path, serialize, deserialize, encoded[0], signed.metadata, options, onValue);
     else if (!info.clientStreaming) call = client.makeServerStreamRequest(path, serialize, deserialize, encoded[0], signed.metadata, options);
     else if (!info.serverStreaming) call = client.makeClientStreamRequest(path, serialize, deserialize, signed.metadata, options, onValue);
     else call = client.makeBidiStreamRequest(path, serialize, deserialize, signed.metadata, options);
 
+    request.onStarted?.({ method: info, ...(signed.token ? { token: signed.token } : {}) });
     const onAbort = () => call.cancel();
     if (request.signal?.aborted) onAbort();
     request.signal?.addEventListener('abort', onAbort, { once: true });
@@ -124,6 +137,7 @@ export async function callMethod(connection: GrpcConnection, schema: GrpcSchema,
         headers: metadataView(headers),
         trailers: metadataView(status.metadata),
         messages,
+        messageCount: count,
         requestMetadata: shownMetadata(signed.metadata),
         ...(signed.token ? { token: signed.token } : {}),
         receivedAtMs: receivedAtMs || Date.now(),

@@ -2,6 +2,7 @@
 // plaintext only to this computer (a token must not cross a network in clear). A channel is made
 // ready before any token is signed; when it cannot be, a probe tells why (nothing listens, the
 // server speaks TLS or plaintext, the certificate is not trusted).
+import { X509Certificate } from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
 import tls from 'node:tls';
@@ -17,6 +18,8 @@ export interface GrpcTarget {
   plaintext?: boolean;
   /** A PEM file of CA certificates to trust instead of the system's. */
   caFile?: string;
+  /** The largest message sent or received, in bytes; grpc-js's default is 4 MiB received. */
+  maxMessageBytes?: number;
 }
 
 /** An open channel; `close` ends it. */
@@ -49,16 +52,45 @@ export function isLoopback(host: string): boolean {
 /** The root certificates of TLS: the CA file's, else the system's and Node's. */
 function rootCertificates(caFile: string | undefined): Buffer | undefined {
   if (caFile !== undefined) {
+    let bytes: Buffer;
     try {
-      return fs.readFileSync(caFile);
+      bytes = fs.readFileSync(caFile);
     } catch (err) {
       throw new MobilityError('FILE_READ_FAILED', l10n.t('Cannot read the CA file {0}: {1}.', caFile, errorMessage(err)));
     }
+    checkPemCertificates(caFile, bytes);
+    return bytes;
   }
   // Node 22.15+ reads the operating system's store; older Nodes have only their bundled roots (grpc-js's default).
   const getCa = (tls as unknown as { getCACertificates?: (kind: string) => string[] }).getCACertificates;
   if (!getCa) return undefined;
   return Buffer.from([...getCa('default'), ...getCa('system')].join('\n'));
+}
+
+/**
+ * A CA file must hold PEM certificates ("-----BEGIN CERTIFICATE-----"), each one that parses: grpc-js would otherwise
+ * fail every handshake with a message about trust, not about the file.
+ */
+function checkPemCertificates(caFile: string, bytes: Buffer): void {
+  const blocks = bytes.toString('latin1').match(/-----BEGIN CERTIFICATE-----[\s\S]*?-----END CERTIFICATE-----/g) ?? [];
+  if (!blocks.length) {
+    let der: boolean;
+    try {
+      der = Boolean(new X509Certificate(bytes));
+    } catch {
+      der = false;
+    }
+    throw new MobilityError('GRPC_TARGET_INVALID', der
+      ? l10n.t('The CA file {0} is a DER certificate, not a PEM one: convert it (openssl x509 -inform der -in {0} -out ca.pem) and give the .pem file.', caFile)
+      : l10n.t('The CA file {0} is not a PEM certificate (it has no "-----BEGIN CERTIFICATE-----" block): give the CA certificate in PEM form.', caFile));
+  }
+  for (const [i, block] of blocks.entries()) {
+    try {
+      new X509Certificate(block);
+    } catch (err) {
+      throw new MobilityError('GRPC_TARGET_INVALID', l10n.t('Certificate {0} in the CA file {1} is not a valid PEM certificate: {2}.', i + 1, caFile, errorMessage(err)));
+    }
+  }
 }
 
 /** Opens a channel (lazily: nothing is sent until `ready` or a call). */
@@ -70,7 +102,8 @@ export function openConnection(target: GrpcTarget): GrpcConnection {
   if (target.plaintext && target.caFile !== undefined) throw new MobilityError('GRPC_TARGET_INVALID', l10n.t('A CA file is for TLS: give either plaintext or a CA file, not both.'));
   const credentials = target.plaintext ? grpc.credentials.createInsecure() : grpc.credentials.createSsl(rootCertificates(target.caFile));
   const address = host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`;
-  const client = new grpc.Client(address, credentials, { 'grpc.enable_retries': 0 });
+  const limits = target.maxMessageBytes === undefined ? {} : { 'grpc.max_receive_message_length': target.maxMessageBytes, 'grpc.max_send_message_length': target.maxMessageBytes };
+  const client = new grpc.Client(address, credentials, { 'grpc.enable_retries': 0, ...limits });
   let probed: Promise<void> | undefined;
   const connection: GrpcConnection = {
     target,

@@ -5,17 +5,18 @@
 
 export { callMethod } from './call';
 export type { GrpcCallRequest, GrpcCallResult } from './call';
+export { userMetadata } from './callAuth';
 export type { GrpcAuth, MetadataEntries } from './callAuth';
 export { openConnection } from './connection';
-export type { GrpcConnection } from './connection';
+export type { GrpcConnection, GrpcTarget } from './connection';
 export { grpcFileCall } from './fileRequest';
 export type { GrpcFileCall, GrpcFileRequestParts } from './fileRequest';
 export { encodeMessage, parseMessagesJson } from './messageJson';
 export { describeSymbol } from './protoText';
 export { reflectionWantsAuth, reflectSchema } from './reflection';
-export { descriptorFileNames, findMethod, findType, listServices, loadProtoFiles, loadProtoset, methodCodeShape, protosetOf } from './schema';
+export { descriptorFileNames, findMethod, findType, listServices, loadProtoFiles, loadProtoset, methodCodeShape, protosetOf, schemaFromProtoset } from './schema';
 export type { GrpcMethodInfo, GrpcSchema, GrpcServiceInfo, MethodCodeShape, SchemaSource } from './schema';
 export { GrpcSessions } from './session';
 export type { GrpcServiceListing } from './session';
-export type { MetadataView } from './status';
+export type { GrpcStatusView, MetadataView } from './status';
 export { messageTemplate } from './template';

@@ -5,14 +5,24 @@ import * as l10n from '@vscode/l10n';
 import * as protobuf from 'protobufjs';
 import { MobilityError } from '../base';
 import { isRecord } from '../../shared/isRecord';
+import { registerWellKnownJson } from './wellKnown';
+
+// Before any type converts: the proto3 JSON mapping of Timestamp, Duration, the wrappers, Struct… (wellKnown.ts).
+registerWellKnownJson();
 
 const INT32 = new Set(['int32', 'sint32', 'sfixed32']);
 const UINT32 = new Set(['uint32', 'fixed32']);
 const INT64 = new Set(['int64', 'sint64', 'sfixed64', 'uint64', 'fixed64']);
 const FLOAT = new Set(['double', 'float']);
 
-/** How protobufjs's toObject shows a decoded message: proto3 JSON-like, defaults included. */
-const TO_JSON: protobuf.IConversionOptions = { longs: String, enums: String, bytes: String, defaults: true, arrays: true, objects: true };
+/**
+ * How protobufjs's toObject shows a decoded message: the proto3 JSON mapping (64-bit integers as decimal text, bytes as
+ * base64, enums by name, NaN and Infinity as text, Any with its "@type", the well-known types as wellKnown.ts maps them),
+ * with the .proto's field names and every field, defaults included.
+ */
+const TO_JSON: protobuf.IConversionOptions = { longs: String, enums: String, bytes: String, defaults: true, arrays: true, objects: true, json: true };
+
+const WRAPPERS = new Set(['Double', 'Float', 'Int64', 'UInt64', 'Int32', 'UInt32', 'Bool', 'String', 'Bytes'].map((n) => `google.protobuf.${n}Value`));
 
 function bad(where: string, what: string): MobilityError {
   return new MobilityError('GRPC_MESSAGE_INVALID', l10n.t('The message does not fit its type at {0}: {1}', where || '(top level)', what));
@@ -93,6 +103,8 @@ export function checkMessage(type: protobuf.Type, value: unknown, where = ''): R
   const name = type.fullName.replace(/^\./, '');
   if (name === 'google.protobuf.Timestamp' && typeof value === 'string') return timestampOf(value, where);
   if (name === 'google.protobuf.Duration' && typeof value === 'string') return durationOf(value, where);
+  const mapped = wellKnownOf(type, name, value, where);
+  if (mapped) return mapped;
   if (!isRecord(value)) throw bad(where, l10n.t('expected an object (message {0}), got {1}', name, describeValue(value)));
   const out: Record<string, unknown> = {};
   const oneofsSet = new Map<string, string>();
@@ -127,6 +139,39 @@ export function checkMessage(type: protobuf.Type, value: unknown, where = ''): R
     }
   }
   return out;
+}
+
+/**
+ * A well-known type given in its proto3 JSON form: a wrapper (Int32Value…) as its bare value, a Struct as any object, a
+ * Value as any JSON, a ListValue as a list, a FieldMask as "a.b,c"; undefined for anything else (checked as a message).
+ */
+function wellKnownOf(type: protobuf.Type, name: string, value: unknown, where: string): Record<string, unknown> | undefined {
+  if (WRAPPERS.has(name) && !isRecord(value)) return { value: checkValue(type.fields.value.resolve(), value, where) };
+  if (name === 'google.protobuf.FieldMask' && typeof value === 'string') {
+    return { paths: value === '' ? [] : value.split(',').map((p) => p.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)) };
+  }
+  const fieldType = (fieldName: string) => (type.fields[fieldName]?.resolve().resolvedType ?? undefined) as protobuf.Type | undefined;
+  if (name === 'google.protobuf.Struct' && isRecord(value) && !isRecord(value.fields)) {
+    const valueType = fieldType('fields');
+    return valueType ? { fields: Object.fromEntries(Object.entries(value).map(([k, v]) => [k, jsonValue(valueType, v)])) } : undefined;
+  }
+  if (name === 'google.protobuf.ListValue' && Array.isArray(value)) {
+    const valueType = fieldType('values');
+    return valueType ? { values: value.map((v) => jsonValue(valueType, v)) } : undefined;
+  }
+  if (name === 'google.protobuf.Value') return jsonValue(type, value);
+  return undefined;
+}
+
+/** Any JSON as a google.protobuf.Value object for fromObject, with the field names of `valueType` (`null_value` or `nullValue`). */
+function jsonValue(valueType: protobuf.Type, value: unknown): Record<string, unknown> {
+  const field = (wanted: string) => valueType.fieldsArray.find((f) => f.name.replace(/_/g, '').toLowerCase() === wanted)?.name ?? wanted;
+  if (value === null || value === undefined) return { [field('nullvalue')]: 'NULL_VALUE' };
+  if (typeof value === 'number') return { [field('numbervalue')]: value };
+  if (typeof value === 'string') return { [field('stringvalue')]: value };
+  if (typeof value === 'boolean') return { [field('boolvalue')]: value };
+  if (Array.isArray(value)) return { [field('listvalue')]: { values: value.map((v) => jsonValue(valueType, v)) } };
+  return { [field('structvalue')]: { fields: Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, jsonValue(valueType, v)])) } };
 }
 
 /** A field's proto3 JSON name (lowerCamelCase), as protoc computes it. */

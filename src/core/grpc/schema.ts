@@ -184,12 +184,16 @@ export function findType(schema: GrpcSchema, name: string): protobuf.Type {
   return found;
 }
 
-/** Where a parse error points: the file, line and (found from the offending token) column. */
-function parseProblem(err: unknown): string {
+/**
+ * Where a parse error points: the file, line and (found from the offending token) column. protobufjs names the file in
+ * some errors only ("illegal token 'string', ';' expected (line 7)" does not): `parsing` is the file it was parsing.
+ */
+function parseProblem(err: unknown, parsing: string | undefined): string {
   const message = errorMessage(err);
-  const m = /^(.*) \((.+), line (\d+)\)$/.exec(message);
-  if (!m) return message;
-  const [, what, file, lineText] = m;
+  const m = /^(.*) \((?:(.+), )?line (\d+)\)$/.exec(message);
+  if (!m || (m[2] === undefined && parsing === undefined)) return message;
+  const [, what, named, lineText] = m;
+  const file = named ?? parsing!;
   const line = Number(lineText);
   const token = /'([^']*)'/.exec(what)?.[1];
   let text: string | undefined;
@@ -211,7 +215,13 @@ export function loadProtoFiles(files: string[], importPaths: string[] = []): Grp
   if (!files.length) throw new MobilityError('GRPC_SCHEMA_INVALID', l10n.t('Give at least one .proto file.'));
   const root = new protobuf.Root();
   const missing: string[] = [];
+  // protobufjs resolves each file just before it reads and parses it (imports after their importer is parsed).
+  let parsing: string | undefined;
   root.resolvePath = (origin, target) => {
+    parsing = resolveImport(origin, target);
+    return parsing;
+  };
+  const resolveImport = (origin: string, target: string): string => {
     if (path.isAbsolute(target)) return target;
     const bases = origin ? [...importPaths, path.dirname(origin)] : ['.', ...importPaths];
     for (const base of bases) {
@@ -228,7 +238,7 @@ export function loadProtoFiles(files: string[], importPaths: string[] = []): Grp
       throw new MobilityError('GRPC_SCHEMA_INVALID', l10n.t('Cannot find {0} in the import paths ({1}): add the folder that holds it with --import-path.', missing[0], importPaths.length ? importPaths.join(', ') : l10n.t('none given')));
     }
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new MobilityError('GRPC_SCHEMA_INVALID', l10n.t('Cannot read the .proto file: {0}.', errorMessage(err)));
-    throw new MobilityError('GRPC_SCHEMA_INVALID', l10n.t('The .proto files do not load: {0}', parseProblem(err)), { cause: err });
+    throw new MobilityError('GRPC_SCHEMA_INVALID', l10n.t('The .proto files do not load: {0}', parseProblem(err, parsing)), { cause: err });
   }
   return { root, source: { kind: 'proto', files } };
 }
@@ -301,6 +311,11 @@ export function loadProtoset(file: string): GrpcSchema {
   } catch (err) {
     throw new MobilityError('GRPC_SCHEMA_INVALID', l10n.t('Cannot read the descriptor set {0}: {1}.', file, errorMessage(err)));
   }
+  return schemaFromProtoset(bytes, { kind: 'protoset', file }, file);
+}
+
+/** A schema from the bytes of a descriptor set (a file, or a schema reflection gave, kept for a while); `file` names it in errors. */
+export function schemaFromProtoset(bytes: Uint8Array, source: SchemaSource, file: string): GrpcSchema {
   let set: descriptor.IFileDescriptorSet;
   try {
     set = descriptor.FileDescriptorSet.toObject(descriptor.FileDescriptorSet.decode(bytes)) as descriptor.IFileDescriptorSet;
@@ -308,6 +323,5 @@ export function loadProtoset(file: string): GrpcSchema {
     throw new MobilityError('GRPC_SCHEMA_INVALID', l10n.t('{0} is not a descriptor set (a FileDescriptorSet as protoc --descriptor_set_out writes it): {1}.', file, errorMessage(err)));
   }
   if (!set.file?.length) throw new MobilityError('GRPC_SCHEMA_INVALID', l10n.t('The descriptor set {0} holds no files.', file));
-  const schema = schemaFromDescriptors(set.file, { kind: 'protoset', file });
-  return schema;
+  return schemaFromDescriptors(set.file, source);
 }

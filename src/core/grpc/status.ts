@@ -12,6 +12,8 @@ export interface GrpcStatusView {
   name: string;
   message: string;
   details: Record<string, unknown>[];
+  /** The code and message of the `grpc-status-details-bin` trailer (a google.rpc.Status), when it came and decoded. */
+  rpcStatus?: { code: number; message: string };
 }
 
 /** Metadata as JSON: each name with its values; binary (`-bin`) values as base64. */
@@ -77,5 +79,5 @@ export function decodeStatusDetails(trailers: grpc.Metadata | undefined, schema?
 /** The status as shown, from the call's status event and its trailers. */
 export function statusView(status: { code: number; details: string; metadata?: grpc.Metadata }, schema?: protobuf.Root): GrpcStatusView {
   const decoded = decodeStatusDetails(status.metadata, schema);
-  return { code: status.code, name: statusName(status.code), message: status.details, details: decoded?.details ?? [] };
+  return { code: status.code, name: statusName(status.code), message: status.details, details: decoded?.details ?? [], ...(decoded ? { rpcStatus: { code: decoded.code, message: decoded.message } } : {}) };
 }

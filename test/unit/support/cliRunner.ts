@@ -19,6 +19,7 @@ export async function runCliInProcess(args: string[], env: NodeJS.ProcessEnv = {
   let err = '';
   const io: CliIo = {
     out: (t) => (out += `${t}\n`),
+    write: (t) => (out += t),
     err: (t) => (err += `${t}\n`),
     readStdin: () => Promise.resolve(''),
     env,
