@@ -26,6 +26,7 @@ const CORE_DOMAINS = {
   grpc: ['base', 'environment', 'clock', 'auth', 'mds'],
   codegen: ['base', 'environment', 'auth', 'mds'],
   harvest: ['base', 'environment', 'clock', 'auth', 'mds', 'http', 'conformance'],
+  contract: ['base', 'environment', 'auth', 'mds', 'conformance', 'http'],
 };
 const PAST_A_DOOR = { regex: '^(\\.\\./)+core/[^/]+/', message: 'Import a core domain through its index.ts (../core/<domain>), not its files.' };
 
