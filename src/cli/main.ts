@@ -13,6 +13,7 @@ import { escapeForTerminal } from './output';
 import { requestCommand } from './requestCommand';
 import { sandboxCommand } from './sandboxCommand';
 import { sendCommand } from './sendCommand';
+import { testCommand } from './testCommand';
 import { tokenCommand } from './tokenCommand';
 import { USAGE } from './usage';
 import { validateCommand } from './validateCommand';
@@ -34,6 +35,7 @@ const COMMANDS: Record<string, (args: string[], io: CliIo) => Promise<number>> =
   validate: validateCommand,
   sandbox: sandboxCommand,
   demo: demoCommand,
+  test: testCommand,
 };
 
 /**

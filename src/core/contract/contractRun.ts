@@ -59,6 +59,8 @@ export interface PlanOptions {
   all?: boolean;
   /** Only requests whose name (or request line) contains this text. */
   filter?: string;
+  /** `{{name}}` values from outside the file (an env file); the file's own `@name = value` wins. */
+  variables?: Record<string, string>;
 }
 
 /** Reads the files and plans their requests, in file order. Never sends anything. */
@@ -89,7 +91,8 @@ function planRequest(fileName: string, file: RequestFile, request: FileRequest, 
   const at = (line: number, column: number, message: string) => problems.push({ file: fileName, line, column, message });
   for (const p of read.problems.filter((q) => !q.unsupported)) at(p.line, p.column, p.message);
   const planned: PlannedRequest = { file: fileName, label, line: request.line, assertions: [], unsupported: read.problems.filter((q) => q.unsupported) };
-  const given = { baseUrl: options.baseUrl };
+  const outside = Object.entries(options.variables ?? {}).filter(([name]) => !file.variables.has(name));
+  const given = { ...Object.fromEntries(outside), baseUrl: options.baseUrl };
   try {
     planned.assertions = read.assertions.map((a) => (a.expected === undefined ? a : { ...a, expected: expandFileText(request, file, a.expected, given) }));
   } catch (err) {

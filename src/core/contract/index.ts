@@ -13,3 +13,4 @@ export { planContractRun, runContractPlan } from './contractRun';
 export type { ContractPlan, ContractSource, PlannedRequest, PlanOptions, PlanProblem, RequestRun, RunOptions, TokenMention } from './contractRun';
 export { PREDICATES, predicateIds } from './predicates';
 export type { Predicate } from './predicates';
+export { failureLines, junitReport } from './junitReport';
