@@ -207,3 +207,29 @@ describe('CLI: test (contract tests of request files against the sandbox)', func
     assert.doesNotMatch(passed.out + passed.err + failed.out + failed.err, new RegExp(demo.kid));
   });
 });
+
+describe('examples/contract: the collection docs/ci.md runs, against the sandbox', function () {
+  this.timeout(60_000);
+  let sandbox: RunningSandbox;
+  let dir: string;
+
+  before(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'contract-example-'));
+    sandbox = await startSandbox({ demoDir: path.join(dir, 'demo') });
+  });
+  after(async () => {
+    await sandbox?.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('passes with the built CLI, as the CI jobs run it, and its JUnit report validates', async function () {
+    const report = path.join(dir, 'reports/sandbox.xml');
+    const baseUrl = sandbox.environments.find((e) => e.id === 'mds-staging')!.baseUrl;
+    const r = await spawnBuiltCli(['test', 'examples/contract', '--base-url', baseUrl, '--credential', sandbox.demo.credentialFile, '--precision', 'milliseconds', '--junit', report, '--state-dir', path.join(dir, 'state')]);
+    assert.equal(r.code, 0, r.out + r.err);
+    assert.match(r.out, /^5 passed, 0 failed$/m);
+    assert.equal(r.err, '');
+    assert.equal(xmllint(this, ['--noout', '--schema', XSD, report]).status, 0);
+    assert.equal(xpath(this, report, 'string(/testsuites/@tests)'), '5');
+  });
+});
