@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import type { HttpExchange } from '../../src/core/http';
 import { parseRequestFile } from '../../src/core/http';
 import type { Assertion, AssertionProblem } from '../../src/core/contract';
-import { evaluateAssertion, parseAssertion, predicateIds } from '../../src/core/contract';
+import { evaluateAssertion, fileAssertions, parseAssertion, predicateIds } from '../../src/core/contract';
 
 /** Reads one `??` line standing at column `column` of line 7. */
 function read(text: string, column = 0): { assertion: Assertion } | { problem: AssertionProblem } {
@@ -83,6 +83,15 @@ describe('contract: assertion lines in request files', () => {
     assert.equal(request.body, '{ "a": 1 }');
     assert.equal(file.requests.length, 1);
     assert.deepEqual(file.problems.map((p) => [p.line, p.message]), [[9, '"?? status == 200" asserts nothing here: no request stands above it in this block. Put it under the request it checks.']]);
+  });
+});
+
+describe('contract: what the editor marks in a request file', () => {
+  it('each malformed line is an error and each unsupported form a warning, at the part at fault; each request counts its assertions', () => {
+    const { problems, counts } = fileAssertions(['GET {{baseUrl}}/vehicles', '', '?? status == 200', '  ?? status =! 200', '###', '# @name x', 'GET {{baseUrl}}/stops', '?? js response.ok == true', '###', 'GET {{baseUrl}}/trips'].join('\n'));
+    assert.deepEqual(problems.map((p) => [p.line, p.column, p.length, p.unsupported]), [[3, 12, 2, false], [7, 3, 22, true]]);
+    assert.match(problems[0].message, /"=!" is not a condition/);
+    assert.deepEqual(counts, [{ line: 0, assertions: 2 }, { line: 6, assertions: 1 }]);
   });
 });
 

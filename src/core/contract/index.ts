@@ -14,3 +14,4 @@ export type { ContractPlan, ContractSource, PlannedRequest, PlanOptions, PlanPro
 export { PREDICATES, predicateIds } from './predicates';
 export type { Predicate } from './predicates';
 export { failureLines, junitReport } from './junitReport';
+export { fileAssertions } from './fileAssertions';
