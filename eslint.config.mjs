@@ -27,6 +27,7 @@ const CORE_DOMAINS = {
   codegen: ['base', 'environment', 'auth', 'mds'],
   harvest: ['base', 'environment', 'clock', 'auth', 'mds', 'http', 'conformance'],
   analysis: ['base', 'mds', 'conformance', 'harvest'],
+  contract: ['base', 'environment', 'auth', 'mds', 'conformance', 'http'],
 };
 const PAST_A_DOOR = { regex: '^(\\.\\./)+core/[^/]+/', message: 'Import a core domain through its index.ts (../core/<domain>), not its files.' };
 

@@ -7,6 +7,7 @@ import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { activationFigure, activationVariantFigures } from './activation';
 import { bundleFigures, productionBuild } from './bundles';
+import { contractFigure } from './contract';
 import type { ProductionBuild } from './bundles';
 import { fleetFigures } from './fleet';
 import { grpcCallMemoryFigure } from './grpcCallMemory';
@@ -36,6 +37,7 @@ async function main(): Promise<void> {
     ['keyImport', () => keyImportFigure('ES256')],
     ['keyImport', () => keyImportFigure('RS256')],
     ['requests', requestOverheadFigure],
+    ['contract', contractFigure],
     ['fleet', fleetFigures],
     ['grpcUnary', grpcUnaryFigure],
     ['grpcStream', grpcStreamFigure],

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { registerAddCredential } from './commands/addCredential';
+import { registerAssertionDiagnostics } from './commands/assertionDiagnostics';
 import { registerCompareTokens } from './commands/compareTokens';
 import { registerShowClientReport } from './commands/showClientReport';
 import { registerTokenHistoryCommands } from './commands/openDecodedToken';
@@ -110,6 +111,7 @@ export function activate(context: vscode.ExtensionContext, startup?: StartupInfo
     ...registerEnvironmentCommands(deps, () => channel.show(true), () => environmentsTree.refresh()),
     registerJwtHover(deps, tokenHandles),
     registerDecodeDebugVariable(deps),
+    registerAssertionDiagnostics(),
     registerCompareTokens(deps, tokenHandles),
     ...registerShowClientReport(deps),
     ...registerTokenHistoryCommands(deps, tokenHandles),

@@ -16,6 +16,7 @@ import { requestCommand } from './requestCommand';
 import { sandboxCommand } from './sandboxCommand';
 import { sendCommand } from './sendCommand';
 import { sqlCommand } from './sqlCommand';
+import { testCommand } from './testCommand';
 import { tokenCommand } from './tokenCommand';
 import { USAGE } from './usage';
 import { validateCommand } from './validateCommand';
@@ -40,6 +41,7 @@ const COMMANDS: Record<string, (args: string[], io: CliIo) => Promise<number>> =
   parquet: parquetCommand,
   sandbox: sandboxCommand,
   demo: demoCommand,
+  test: testCommand,
 };
 
 /**

@@ -56,6 +56,14 @@ Usage:
                         reflection stream carries a fresh token; --plaintext only to this computer; each answer message
                         is printed as it arrives (--json: one document, written as it goes); messages in the proto3 JSON
                         mapping; Ctrl-C prints what arrived and exits 130; exit 1 unless OK
+                        schema by server reflection (v1, else v1alpha) unless --proto/--protoset; every call and
+                        reflection stream carries a fresh token; --plaintext only to this computer; exit 1 unless OK
+  mobility-api test     <file.http | folder>... --base-url <url> [--api mds|maas] [<credential>] [--env-file <file>]
+                        [--filter <name>] [--bail] [--all] [--junit <report.xml>] [--json] [--timeout <s>]
+                        every request with assertions (?? status == 200, ?? mds conformance, ?? token accepted…;
+                        --all: every request), in file order, a fresh token each; exit 1: an assertion failed,
+                        2: bad input. The credential may come from MOBILITY_API_KEY_FILE, MOBILITY_API_KEY_ID,
+                        MOBILITY_API_ISSUER and MOBILITY_API_CREDENTIAL_TYPE instead of flags
   mobility-api demo     start a sandbox, sign a token with its demo credential, list vehicles, stop
 
 <credential> is one of:

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 
-interface Rule { match?: string; begin?: string; include?: string; patterns?: Rule[] }
+interface Rule { match?: string; begin?: string; end?: string; include?: string; patterns?: Rule[] }
 interface Grammar { scopeName: string; patterns: Rule[]; repository: Record<string, Rule> }
 
 const grammar = JSON.parse(fs.readFileSync('syntaxes/http.tmLanguage.json', 'utf8')) as Grammar;
@@ -70,6 +70,13 @@ describe('the http language grammar (issue #24)', () => {
     ['Authorization: Bearer {{token}}', 'header'],
     ['{', 'json-body'],
     ['[1, 2]', 'json-body'],
+    ['?? status == 200', 'assertion', [undefined, '??', undefined, undefined, undefined, undefined, 'status']],
+    ['  ?? header content-type includes json', 'assertion', [undefined, '??', undefined, undefined, undefined, undefined, 'header']],
+    ['?? body vehicles[0].device_id isString', 'assertion'],
+    ['?? js response.parsedBody.x == 1', 'assertion'],
+    ['?? mds conformance', 'assertion', [undefined, '??', 'mds', 'conformance']],
+    ['?? mds items > 0', 'assertion', [undefined, '??', 'mds', 'items']],
+    ['?? token accepted', 'assertion', [undefined, '??', undefined, undefined, 'token', 'accepted']],
   ];
   for (const [line, rule, groups] of cases) {
     it(`takes "${line}" as ${rule}`, () => {
@@ -78,6 +85,17 @@ describe('the http language grammar (issue #24)', () => {
       if (groups) groups.forEach((g, i) => g !== undefined && assert.equal(got.groups[i], g, `group ${i}`));
     });
   }
+
+  it('an assertion line ends a JSON body, and its condition is found', () => {
+    const body = grammar.repository['json-body'];
+    assert.ok(new RegExp(body.end ?? '').test('?? status == 200'), 'the body ends at an assertion line');
+    assert.ok(!new RegExp(body.end ?? '').test('  "a": 1'));
+    const [symbol, word] = (grammar.repository.assertion.patterns ?? []).map((p) => new RegExp(p.match as string, 'g'));
+    assert.deepEqual([...'?? status ==200'.matchAll(symbol)].map((m) => m[1]), ['==']);
+    assert.deepEqual([...'?? header content-type includes json'.matchAll(word)].map((m) => m[1]), ['includes']);
+    assert.deepEqual([...'?? body active isBoolean'.matchAll(word)].map((m) => m[1]), ['isBoolean']);
+    assert.deepEqual([...'?? body includesX == 1'.matchAll(word)].map((m) => m[1]), []);
+  });
 
   it('finds {{variables}}, and the HTTP version at the end of a request line', () => {
     const variable = new RegExp(grammar.repository.variable.match as string, 'g');

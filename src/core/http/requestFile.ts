@@ -35,6 +35,18 @@ export interface FileRequest {
   line: number;
   /** Set on `GRPC` requests (see requestFileGrpc.ts); `url` is then the text after `GRPC`. */
   grpc?: GrpcFileParts;
+  /**
+   * httpYac's assertion lines (`?? status == 200`) of the request's block, wherever they stand in it
+   * (above the request line, among the headers, in or after the body), as written: core/contract reads them.
+   */
+  assertions?: AssertionLine[];
+}
+
+/** One `??` line as written: the text from `??` on, its 0-based line and the 0-based column of `??`. */
+export interface AssertionLine {
+  text: string;
+  line: number;
+  column: number;
 }
 
 /** A parsed request file. Never throws: problems are reported with their line. */
@@ -61,6 +73,8 @@ export interface ResolvedFileRequest {
 }
 
 const SEPARATOR = /^###/;
+/** httpYac's assertion lines: `??` first on the line (a JSON body never starts a line with it). */
+const ASSERTION = /^\s*\?\?/;
 // `[^\n]*`, not `.*`: a bare CR inside a value must not turn the line into a request line (see `expandVariable`).
 const VARIABLE = /^@([A-Za-z_][\w.-]*)\s*=\s*([^\n]*)$/;
 const NAME = /^(?:#|\/\/)\s*@name\s*(?:=\s*)?(\S+)\s*$/;
@@ -99,7 +113,15 @@ export function parseRequestFile(text: string): RequestFile {
   return file;
 }
 
-function parseBlock(lines: { text: string; line: number }[], file: RequestFile): Omit<FileRequest, 'index'> | undefined {
+function parseBlock(blockLines: { text: string; line: number }[], file: RequestFile): Omit<FileRequest, 'index'> | undefined {
+  // Assertion lines are taken out first: they may stand anywhere in the block, and are neither headers nor body.
+  const assertions: AssertionLine[] = [];
+  const lines = blockLines.filter((l) => {
+    if (!ASSERTION.test(l.text)) return true;
+    const column = l.text.indexOf('??');
+    assertions.push({ text: l.text.slice(column).trimEnd(), line: l.line, column });
+    return false;
+  });
   let name: string | undefined;
   let asIs: number | undefined;
   const protos: ProtoImport[] = [];
@@ -135,6 +157,7 @@ function parseBlock(lines: { text: string; line: number }[], file: RequestFile):
   }
   if (i >= lines.length) {
     file.protos.push(...protos);
+    for (const a of assertions) file.problems.push({ line: a.line, message: l10n.t('"{0}" asserts nothing here: no request stands above it in this block. Put it under the request it checks.', a.text) });
     return undefined;
   }
   const requestLine = lines[i];
@@ -163,6 +186,7 @@ function parseBlock(lines: { text: string; line: number }[], file: RequestFile):
   const bodyText = bodyLines.map((l) => l.text).join('\n').trim();
   const request: Omit<FileRequest, 'index'> = { method, url, headers, line: requestLine.line };
   if (name) request.name = name;
+  if (assertions.length) request.assertions = assertions;
   if (bodyText) {
     request.body = bodyText;
     request.bodyLine = bodyLines.find((l) => l.text.trim() !== '')?.line;
@@ -275,6 +299,17 @@ export function resolveFileRequest(request: FileRequest, file: RequestFile, give
   if (own.authorization !== undefined) resolved.authorization = own.authorization;
   if (request.body !== undefined) resolved.body = expand(request.body);
   return resolved;
+}
+
+/**
+ * `text` of `request` (an assertion's expected value, say) with its `{{variables}}` substituted as in
+ * `resolveFileRequest`; a variable that is not defined is refused, named.
+ */
+export function expandFileText(request: FileRequest, file: RequestFile, text: string, given: Record<string, string> = {}): string {
+  const { expand, unresolved } = expander(request, file, given);
+  const expanded = expand(text);
+  refuseUnresolved(request, unresolved);
+  return expanded;
 }
 
 /** A variable's value may grow this long once its references are substituted; `@a = {{b}}{{b}}` over 30 levels would be a gigabyte. */

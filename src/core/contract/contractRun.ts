@@ -1,0 +1,230 @@
+// The runner behind `mobility-api test` (and, later, VS Code's TestController): request files read, every request
+// with assertions planned (resolved, checked) before anything is signed, then sent in file order with a fresh token
+// per request and per page, and each assertion checked against each page.
+import * as l10n from '@vscode/l10n';
+import { errorMessage, maskKeyId } from '../base';
+import type { Credential } from '../auth';
+import type { ApiKind, ApiRequest, Environment } from '../environment';
+import type { ApiClient, ApiResult, FileRequest, HttpExchange, RequestFile } from '../http';
+import { expandFileText, parseRequestFile, resolveFileRequest } from '../http';
+import { freeRequest, isMdsEndpointId } from '../mds';
+import type { Assertion, AssertionProblem } from './assertion';
+import { parseAssertions } from './assertion';
+import type { AssertionOutcome, EvaluationContext } from './evaluate';
+import { evaluateAssertion } from './evaluate';
+
+/** A request file to run: the name it is shown by (a path) and its text. */
+export interface ContractSource {
+  name: string;
+  text: string;
+}
+
+/** One request of a plan: what is sent and what is checked, or why it is not sent. */
+export interface PlannedRequest {
+  file: string;
+  /** The request's name, or its request line as written: `GET {{baseUrl}}/vehicles`. */
+  label: string;
+  /** 0-based line of the request line. */
+  line: number;
+  assertions: Assertion[];
+  /** Forms read but not run here (`?? js …`): each fails the request with its message. */
+  unsupported: AssertionProblem[];
+  /** What is sent; absent when the request is not sent (`skip`). */
+  request?: ApiRequest;
+  /** Why the request is not sent (a GRPC request): it is reported, never dropped in silence. */
+  skip?: string;
+}
+
+/** Something in the input that must be fixed before anything is sent (exit 2). */
+export interface PlanProblem {
+  file: string;
+  /** 0-based line and column. */
+  line: number;
+  column: number;
+  message: string;
+}
+
+export interface ContractPlan {
+  files: { name: string; requests: PlannedRequest[] }[];
+  problems: PlanProblem[];
+  /** Problems of the files that do not stop a run (a line that is no header): shown as warnings. */
+  warnings: PlanProblem[];
+}
+
+export interface PlanOptions {
+  api: ApiKind;
+  /** `{{baseUrl}}`; every request must stay under it (its token's audience). */
+  baseUrl: string;
+  /** Every request, not only those with assertions. */
+  all?: boolean;
+  /** Only requests whose name (or request line) contains this text. */
+  filter?: string;
+  /** `{{name}}` values from outside the file (an env file); the file's own `@name = value` wins. */
+  variables?: Record<string, string>;
+}
+
+/** Reads the files and plans their requests, in file order. Never sends anything. */
+export function planContractRun(sources: readonly ContractSource[], options: PlanOptions): ContractPlan {
+  const plan: ContractPlan = { files: [], problems: [], warnings: [] };
+  for (const source of sources) {
+    const file = parseRequestFile(source.text);
+    if (file.notText) {
+      plan.problems.push({ file: source.name, line: 0, column: 0, message: file.notText });
+      continue;
+    }
+    for (const p of file.problems) plan.warnings.push({ file: source.name, line: p.line, column: 0, message: p.message });
+    const requests: PlannedRequest[] = [];
+    for (const request of file.requests) {
+      const label = request.name ?? `${request.method} ${request.url}`;
+      if (!request.assertions?.length && !options.all) continue;
+      if (options.filter !== undefined && !label.includes(options.filter)) continue;
+      const planned = planRequest(source.name, file, request, label, options, plan.problems);
+      if (planned) requests.push(planned);
+    }
+    plan.files.push({ name: source.name, requests });
+  }
+  return plan;
+}
+
+function planRequest(fileName: string, file: RequestFile, request: FileRequest, label: string, options: PlanOptions, problems: PlanProblem[]): PlannedRequest | undefined {
+  const read = parseAssertions(request.assertions ?? []);
+  const at = (line: number, column: number, message: string) => problems.push({ file: fileName, line, column, message });
+  for (const p of read.problems.filter((q) => !q.unsupported)) at(p.line, p.column, p.message);
+  const planned: PlannedRequest = { file: fileName, label, line: request.line, assertions: [], unsupported: read.problems.filter((q) => q.unsupported) };
+  const outside = Object.entries(options.variables ?? {}).filter(([name]) => !file.variables.has(name));
+  const given = { ...Object.fromEntries(outside), baseUrl: options.baseUrl };
+  try {
+    planned.assertions = read.assertions.map((a) => (a.expected === undefined ? a : { ...a, expected: expandFileText(request, file, a.expected, given) }));
+  } catch (err) {
+    at(request.line, 0, errorMessage(err));
+    return undefined;
+  }
+  if (request.grpc) {
+    planned.skip = l10n.t('GRPC requests are not run by this test runner yet: send them with "mobility-api send".');
+    return planned;
+  }
+  try {
+    const resolved = resolveFileRequest(request, file, given);
+    if (resolved.method !== 'GET') throw new Error(l10n.t('Request {0} (line {1}) is {2}: the MDS and MaaS APIs are read with GET.', label, request.line + 1, resolved.method));
+    if (resolved.authorization !== undefined) throw new Error(l10n.t('Request {0} (line {1}) sends its own Authorization: a test signs a fresh token for every request. Remove "# @authorization as-is".', label, request.line + 1));
+    planned.request = freeRequest(options.api, pathUnder(resolved.url, options.baseUrl, label, request.line), undefined, resolved.headers);
+  } catch (err) {
+    at(request.line, 0, errorMessage(err));
+    return undefined;
+  }
+  return planned;
+}
+
+/** The request's URL as a path under the base URL; a URL elsewhere would carry the token to another server. */
+function pathUnder(url: string, baseUrl: string, label: string, line: number): string {
+  const base = baseUrl.replace(/\/+$/, '');
+  if (url === base || url.startsWith(`${base}/`) || url.startsWith(`${base}?`)) return url.slice(base.length) || '/';
+  throw new Error(l10n.t('Request {0} (line {1}) goes to {2}, which is not under the base URL {3}: its token is signed for that environment alone (its audience).', label, line + 1, url, base));
+}
+
+/** A sent request's token as a report may show it: its jti and a masked kid, never the token. */
+export interface TokenMention {
+  jti: string;
+  kid: string;
+}
+
+/** One request's run. */
+export interface RequestRun {
+  file: string;
+  label: string;
+  line: number;
+  /** The first page's URL. */
+  url?: string;
+  /** The last page's status. */
+  status?: number;
+  statusText?: string;
+  /** Every page's time from sending to the last byte, added up, in ms. */
+  durationMs: number;
+  pages: number;
+  outcomes: AssertionOutcome[];
+  tokens: TokenMention[];
+  /** The request could not be sent or answered (a network failure): the run's message. */
+  error?: string;
+  /** Not sent, and why (see `PlannedRequest.skip`). */
+  skipped?: string;
+  passed: boolean;
+}
+
+export interface RunOptions {
+  client: ApiClient;
+  environment: Environment;
+  credential: Credential;
+  /** The refusal doctor, injected by the caller (src/results). */
+  explainRefusal?: EvaluationContext['explainRefusal'];
+  /** Stop after the first failed request. */
+  bail?: boolean;
+  /** Called after each request, for progress. */
+  onRequest?: (run: RequestRun) => void;
+  signal?: AbortSignal;
+}
+
+/** Every request of `plan`, in order. Requests left out by `bail` are not in the list. */
+export async function runContractPlan(plan: ContractPlan, options: RunOptions): Promise<RequestRun[]> {
+  const runs: RequestRun[] = [];
+  for (const file of plan.files) {
+    for (const planned of file.requests) {
+      const run = await runRequest(planned, options);
+      runs.push(run);
+      options.onRequest?.(run);
+      if (options.bail && !run.passed && !run.skipped) return runs;
+    }
+  }
+  return runs;
+}
+
+async function runRequest(planned: PlannedRequest, options: RunOptions): Promise<RequestRun> {
+  const run: RequestRun = { file: planned.file, label: planned.label, line: planned.line, durationMs: 0, pages: 0, outcomes: [], tokens: [], passed: false };
+  if (!planned.request) {
+    run.skipped = planned.skip;
+    // A GRPC request with assertions fails: its assertions would otherwise pass unchecked.
+    run.outcomes = [...planned.assertions, ...planned.unsupported].map((a) => ({ text: a.text, line: a.line, column: a.column, passed: false, message: l10n.t('{0}: not checked: {1}', a.text, planned.skip ?? '') }));
+    run.passed = run.outcomes.length === 0;
+    return run;
+  }
+  const allPages = planned.assertions.some((a) => a.subject.kind === 'mdsPages');
+  let result: ApiResult;
+  try {
+    result = await options.client.request(options.environment, options.credential, planned.request, { allPages, signal: options.signal });
+  } catch (err) {
+    run.error = errorMessage(err);
+    return run;
+  }
+  const last = result.pages[result.pages.length - 1];
+  run.url = result.url;
+  run.status = last?.status;
+  run.statusText = last?.statusText;
+  run.pages = result.pages.length;
+  run.durationMs = Math.round(result.pages.reduce((ms, p) => ms + p.timings.totalMs, 0));
+  run.tokens = result.pages.flatMap((p) => (p.token ? [{ jti: p.token.claims.jti, kid: maskKeyId(p.token.header.kid) }] : []));
+  const endpointId = planned.request.endpointId;
+  const context: EvaluationContext = { explainRefusal: options.explainRefusal, itemsKey: planned.request.itemsKey, ...(endpointId !== undefined && isMdsEndpointId(endpointId) ? { endpointId } : {}) };
+  run.outcomes = planned.assertions.map((a) => (a.subject.kind === 'mdsPages' ? pagesOutcome(a, result) : acrossPages(a, result.pages, context)));
+  for (const u of planned.unsupported) run.outcomes.push({ text: u.text, line: u.line, column: u.column, passed: false, message: u.message });
+  run.passed = run.outcomes.every((o) => o.passed);
+  return run;
+}
+
+/** An assertion holds on every page; the first page it fails on is the outcome, named when there are several. */
+function acrossPages(assertion: Assertion, pages: readonly HttpExchange[], context: EvaluationContext): AssertionOutcome {
+  for (let i = 0; i < pages.length; i++) {
+    const outcome = evaluateAssertion(assertion, pages[i], context);
+    if (outcome.passed) continue;
+    if (pages.length === 1) return outcome;
+    return { ...outcome, page: i + 1, message: l10n.t('page {0}: {1}', i + 1, outcome.message ?? '') };
+  }
+  return { text: assertion.text, line: assertion.line, column: assertion.column, passed: true };
+}
+
+/** `?? mds pages`: every `links.next` followed, with a fresh token each, to the last page. */
+function pagesOutcome(assertion: Assertion, result: ApiResult): AssertionOutcome {
+  const base = { text: assertion.text, line: assertion.line, column: assertion.column };
+  if (!result.stoppedBecause && !result.nextUrl) return { ...base, passed: true };
+  const expected = l10n.t('every page followed to the last');
+  const actual = l10n.t('stopped after {0} pages: {1}', result.pages.length, result.stoppedBecause ?? result.nextUrl ?? '');
+  return { ...base, passed: false, expected, actual, message: l10n.t('{0}: expected {1}, actual {2}', assertion.text, expected, actual) };
+}
