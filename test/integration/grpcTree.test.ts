@@ -7,7 +7,7 @@ type Row = Awaited<ReturnType<ReturnType<typeof exportsOf>['environmentsTreeRows
 
 const LIST_VEHICLES = '/mobility.sandbox.v1.VehicleService/ListVehicles';
 
-describe('gRPC in the Environments tree and Send gRPC Request', function () {
+describe('gRPC in the Environments tree and Call gRPC Method', function () {
   this.timeout(60_000);
   const rows = (element?: unknown) => exportsOf().environmentsTreeRows(element);
   const child = async (parent: unknown, label: string): Promise<Row> => {
@@ -48,7 +48,7 @@ describe('gRPC in the Environments tree and Send gRPC Request', function () {
     assert.ok(methods.every((m) => m.contextValue === 'grpcMethod'));
   });
 
-  it('Send gRPC Request opens the GRPC request with its message template in an untitled .http editor, cursor in the body', async () => {
+  it('Call gRPC Method opens the GRPC request with its message template in an untitled .http editor, cursor in the body', async () => {
     await run('mobilityApi.selectEnvironment', { environmentId: 'sandbox-mds-staging' });
     const opened = await run<{ ok: boolean; message?: string; text: string; uri: string }>('mobilityApi.sendGrpcRequest', { environmentId: 'sandbox-mds-production', method: '/mobility.sandbox.v1.VehicleService/GetVehicle' });
     assert.equal(opened.ok, true, opened.message);
