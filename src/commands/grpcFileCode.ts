@@ -5,8 +5,11 @@ import * as vscode from 'vscode';
 import type { Credential } from '../core/auth';
 import type { CodeLanguage, GrpcCodeCall } from '../core/codegen';
 import type { Environment } from '../core/environment';
+import fs from 'node:fs';
 import os from 'node:os';
+import path from 'node:path';
 import { errorMessage, MobilityError } from '../core/base';
+import type { StoredCredentialInfo } from '../services/credentialStore';
 import type { CommandDeps } from './commandDeps';
 import { loadCodegen } from './codegenLoader';
 import type { PreparedGrpcFileRequest } from './preparedRequests';
@@ -18,6 +21,8 @@ export interface GrpcFileCode {
   code: string;
   language: CodeLanguage;
   credentialType: Credential['type'];
+  /** The credential that signs the program's tokens (the demo credential's program is told where its key file is). */
+  credentialInfo: StoredCredentialInfo;
   /** The file the server's schema was saved to, which the program loads. */
   savedProtoset?: string;
 }
@@ -37,8 +42,9 @@ export async function grpcFileCode(deps: CommandDeps, prepared: PreparedGrpcFile
   if (resolved.messages.length !== 1) {
     throw new MobilityError('CODE_GRPC_INVALID', vscode.l10n.t('Copy as Code writes a program for one request message, and this request has {0}.', resolved.messages.length));
   }
-  const { credential } = await resolveCredential(deps, environment);
-  const protos = programProtos(prepared);
+  const { credential, info } = await resolveCredential(deps, environment);
+  const shippedOrOwn = programProtos(prepared);
+  const protos = shippedOrOwn && (await stableProtos(deps, shippedOrOwn));
   let schema: Pick<GrpcCodeCall, 'protoFiles' | 'importPaths' | 'protoset'>;
   let found: Awaited<ReturnType<typeof deps.grpc.fileCodeShape>>;
   let savedProtoset: string | undefined;
@@ -67,7 +73,7 @@ export async function grpcFileCode(deps: CommandDeps, prepared: PreparedGrpcFile
     },
     deps.settings.lifetimeSeconds,
   );
-  return { code: generateCode(picked, program), language: picked, credentialType: credential.type, ...(savedProtoset ? { savedProtoset } : {}) };
+  return { code: generateCode(picked, program), language: picked, credentialType: credential.type, credentialInfo: info, ...(savedProtoset ? { savedProtoset } : {}) };
 }
 
 /**
@@ -79,6 +85,33 @@ function programProtos({ environment, call }: PreparedGrpcFileRequest): { protoF
   const own = environment.grpc;
   if (!call.ownProtos && !call.endpoint.protoset && own?.codeProtos && own.target === call.endpoint.target) return own.codeProtos;
   return undefined;
+}
+
+/**
+ * The .proto files as the program names them. Those shipped inside the extension (the sandbox's, in the versioned
+ * folder `…-0.1.0/dist/proto`) are gone after the next update: the program gets a copy in the extension's global
+ * storage, whose path stays, refreshed on every copy. The user's own files stay where they are.
+ */
+async function stableProtos(deps: CommandDeps, protos: { protoFiles: string[]; importPaths: string[] }): Promise<{ protoFiles: string[]; importPaths: string[] }> {
+  const extensionDir = deps.context.extensionUri.fsPath;
+  const shipped = (file: string) => {
+    const relative = path.relative(extensionDir, file);
+    return relative !== '' && !relative.startsWith('..') && !path.isAbsolute(relative);
+  };
+  if (![...protos.protoFiles, ...protos.importPaths].some(shipped)) return protos;
+  const copies = path.join(deps.context.globalStorageUri.fsPath, 'proto');
+  const stable = (file: string) => (shipped(file) ? path.join(copies, path.relative(extensionDir, file)) : file);
+  try {
+    // Each shipped import folder whole (the files it imports come along), then any shipped file outside them.
+    for (const folder of protos.importPaths.filter(shipped)) await fs.promises.cp(folder, stable(folder), { recursive: true, force: true });
+    for (const file of protos.protoFiles.filter(shipped)) {
+      await fs.promises.mkdir(path.dirname(stable(file)), { recursive: true });
+      await fs.promises.copyFile(file, stable(file));
+    }
+  } catch (err) {
+    throw new MobilityError('USAGE', vscode.l10n.t('Could not copy the sandbox\'s .proto files to {0} for the program: {1}.', copies, errorMessage(err)));
+  }
+  return { protoFiles: protos.protoFiles.map(stable), importPaths: protos.importPaths.map(stable) };
 }
 
 /**

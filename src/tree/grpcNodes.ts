@@ -155,7 +155,7 @@ export class GrpcNodes extends Disposable {
         item.iconPath = new vscode.ThemeIcon(method?.serverStreaming || method?.clientStreaming ? 'symbol-event' : 'symbol-method');
         item.contextValue = 'grpcMethod';
         item.command = { command: COMMANDS.sendGrpcRequest, title: vscode.l10n.t('Call gRPC Method…'), arguments: [{ ...args, method: element.method }] };
-        item.accessibilityInformation = { label: `${row.label}, ${row.description}` };
+        item.accessibilityInformation = { label: row.spoken ?? `${row.label}, ${row.description}` };
         return item;
       }
       case 'grpcProblem': {
