@@ -43,27 +43,32 @@ export async function grpcFileCode(deps: CommandDeps, prepared: PreparedGrpcFile
     throw new MobilityError('CODE_GRPC_INVALID', vscode.l10n.t('Copy as Code writes a program for one request message, and this request has {0}.', resolved.messages.length));
   }
   const { credential, info } = await resolveCredential(deps, environment);
-  const shippedOrOwn = programProtos(prepared);
-  const protos = shippedOrOwn && (await stableProtos(deps, shippedOrOwn));
+  const protos = programProtos(prepared);
   let schema: Pick<GrpcCodeCall, 'protoFiles' | 'importPaths' | 'protoset'>;
   let found: Awaited<ReturnType<typeof deps.grpc.fileCodeShape>>;
+  let shape: Awaited<ReturnType<typeof deps.grpc.fileCodeShape>>['shape'];
   let savedProtoset: string | undefined;
   if (protos) {
     // The shape (which file defines the service and the request type) comes from the files the program loads.
-    const fromFiles = call.endpoint.protoFiles?.length ? call : { ...call, endpoint: { target: call.endpoint.target, plaintext: call.endpoint.plaintext, ...protos }, ownProtos: true };
+    const fromFiles = call.endpoint.protoFiles?.length ? call : { ...call, endpoint: { target: call.endpoint.target, plaintext: call.endpoint.plaintext, protoFiles: protos.protoFiles, importPaths: protos.importPaths }, ownProtos: true };
     found = await deps.grpc.fileCodeShape(environment, undefined, fromFiles);
-    schema = protos;
+    // Shipped files (the sandbox's) as copies that outlive an update, the shape's files with them.
+    const copies = protos.sandbox ? await stableProtos(deps, protos) : { protos, stable: (file: string) => file };
+    schema = copies.protos;
+    const { serviceFile, inputFile } = found.shape;
+    shape = { ...found.shape, ...(serviceFile ? { serviceFile: copies.stable(serviceFile) } : {}), ...(inputFile ? { inputFile: copies.stable(inputFile) } : {}) };
   } else {
     // The schema the call is sent with: the environment's descriptor set, or server reflection.
     found = await deps.grpc.fileCodeShape(environment, deps.grpc.auth(environment, credential), call);
     const file = call.endpoint.protoset ?? (savedProtoset = await saveProtoset(environment, found.protoset(), protosetPath));
     schema = { protoFiles: [], protoset: { file, files: found.descriptorFiles } };
+    shape = found.shape;
   }
   const program = grpcCodeProgramFor(
     environment,
     credential,
     {
-      ...found.shape,
+      ...shape,
       target: call.endpoint.target,
       plaintext: call.endpoint.plaintext === true,
       caFile: call.endpoint.caFile,
@@ -80,10 +85,10 @@ export async function grpcFileCode(deps: CommandDeps, prepared: PreparedGrpcFile
  * The .proto files the program loads: the request's own or its environment's; else, for a call to the environment's
  * own target read by reflection, the files the environment knows its server by (the sandbox's).
  */
-function programProtos({ environment, call }: PreparedGrpcFileRequest): { protoFiles: string[]; importPaths: string[] } | undefined {
+function programProtos({ environment, call }: PreparedGrpcFileRequest): { protoFiles: string[]; importPaths: string[]; sandbox?: boolean } | undefined {
   if (call.endpoint.protoFiles?.length) return { protoFiles: call.endpoint.protoFiles, importPaths: call.endpoint.importPaths ?? [] };
   const own = environment.grpc;
-  if (!call.ownProtos && !call.endpoint.protoset && own?.codeProtos && own.target === call.endpoint.target) return own.codeProtos;
+  if (!call.ownProtos && !call.endpoint.protoset && own?.codeProtos && own.target === call.endpoint.target) return { ...own.codeProtos, sandbox: true };
   return undefined;
 }
 
@@ -92,13 +97,13 @@ function programProtos({ environment, call }: PreparedGrpcFileRequest): { protoF
  * folder `…-0.1.0/dist/proto`) are gone after the next update: the program gets a copy in the extension's global
  * storage, whose path stays, refreshed on every copy. The user's own files stay where they are.
  */
-async function stableProtos(deps: CommandDeps, protos: { protoFiles: string[]; importPaths: string[] }): Promise<{ protoFiles: string[]; importPaths: string[] }> {
+async function stableProtos(deps: CommandDeps, protos: { protoFiles: string[]; importPaths: string[] }): Promise<{ protos: { protoFiles: string[]; importPaths: string[] }; stable: (file: string) => string }> {
   const extensionDir = deps.context.extensionUri.fsPath;
   const shipped = (file: string) => {
     const relative = path.relative(extensionDir, file);
     return relative !== '' && !relative.startsWith('..') && !path.isAbsolute(relative);
   };
-  if (![...protos.protoFiles, ...protos.importPaths].some(shipped)) return protos;
+  if (![...protos.protoFiles, ...protos.importPaths].some(shipped)) return { protos, stable: (file) => file };
   const copies = path.join(deps.context.globalStorageUri.fsPath, 'proto');
   const stable = (file: string) => (shipped(file) ? path.join(copies, path.relative(extensionDir, file)) : file);
   try {
@@ -111,7 +116,7 @@ async function stableProtos(deps: CommandDeps, protos: { protoFiles: string[]; i
   } catch (err) {
     throw new MobilityError('USAGE', vscode.l10n.t('Could not copy the sandbox\'s .proto files to {0} for the program: {1}.', copies, errorMessage(err)));
   }
-  return { protoFiles: protos.protoFiles.map(stable), importPaths: protos.importPaths.map(stable) };
+  return { protos: { protoFiles: protos.protoFiles.map(stable), importPaths: protos.importPaths.map(stable) }, stable };
 }
 
 /**
