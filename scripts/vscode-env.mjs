@@ -66,14 +66,56 @@ function run(cmd, args, { env = process.env, cwd = PROJECT_ROOT, logFile, timeou
   }
 }
 
-/** Like run(), without blocking: prints a line every 20s so that a long install does not look stuck. */
-function runWithHeartbeat(what, cmd, args, { env, cwd, logFile, timeoutMs }) {
+/**
+ * What a running `npm install` is doing now, read from its process tree (Linux /proc): the packages whose install
+ * scripts run (the native builds take most of the time), else that it is fetching and unpacking packages.
+ */
+export function npmInstallStep(pid) {
+  const children = new Map();
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  const building = new Set();
+  for (let queue = [pid]; queue.length;) {
+    const next = queue.shift();
+    queue.push(...(children.get(next) ?? []));
+    try {
+      const cwd = fs.readlinkSync(`/proc/${next}/cwd`);
+      const at = cwd.lastIndexOf('/node_modules/');
+      if (at >= 0) building.add(cwd.slice(at + '/node_modules/'.length).split('/').slice(0, cwd.includes('/node_modules/@', at) ? 2 : 1).join('/'));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return building.size ? `running the install script of ${[...building].join(', ')}` : 'fetching and unpacking packages';
+}
+
+/**
+ * Like run(), without blocking: prints a line every 15s with the step, the time so far and, when `detail` can tell
+ * from the child's process id, what the step is doing now, so that a long install does not look stuck.
+ */
+function runWithHeartbeat(what, cmd, args, { env, cwd, logFile, timeoutMs, detail }) {
   const out = fs.openSync(logFile, 'a');
   const started = Date.now();
   return new Promise((resolve, reject) => {
     const child = spawn(cmd, args, { cwd, env, stdio: ['ignore', out, out] });
     fs.closeSync(out);
-    const beat = setInterval(() => log(`  ...${what}, ${Math.round((Date.now() - started) / 1000)}s so far (log: ${path.relative(PROJECT_ROOT, logFile)})`), 20_000);
+    const now = () => {
+      if (!detail || process.platform !== 'linux') return '';
+      try {
+        return `: ${detail(child.pid)}`;
+      } catch {
+        return '';
+      }
+    };
+    const beat = setInterval(() => log(`  ...${what}, ${Math.round((Date.now() - started) / 1000)}s so far${now()} (log: ${path.relative(PROJECT_ROOT, logFile)})`), 15_000);
     const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
     const done = () => { clearInterval(beat); clearTimeout(timer); };
     child.once('error', (err) => { done(); reject(new HarnessError(`${cmd} could not run: ${err.message}`)); });
@@ -146,7 +188,7 @@ function installNode() {
 }
 
 async function installCodeServer() {
-  log(`code-server ${CODE_SERVER_VERSION}: npm install with Node ${NODE_VERSION} (its postinstall builds ~10 native modules; ~2 min on 2 cores)`);
+  log(`code-server ${CODE_SERVER_VERSION}: npm install with Node ${NODE_VERSION} (its install scripts build ~10 native modules: about 4 minutes on 2 cores, once)`);
   fs.rmSync(CODE_SERVER_DIR, { recursive: true, force: true });
   fs.mkdirSync(CODE_SERVER_DIR, { recursive: true });
   fs.writeFileSync(path.join(CODE_SERVER_DIR, 'package.json'), '{ "private": true }\n');
@@ -155,7 +197,7 @@ async function installCodeServer() {
   // Node 24 first on PATH and as node-gyp's nodedir: the machine's npm config points node-gyp at Node 20's
   // headers, which would build the native modules for the wrong Node.
   const env = npmEnv({ PATH: `${NODE_BIN}:${process.env.PATH}`, npm_config_nodedir: NODE_DIR });
-  const status = await runWithHeartbeat('installing code-server', 'npm', ['install', '--no-audit', '--no-fund', '--no-save', `code-server@${CODE_SERVER_VERSION}`], { cwd: CODE_SERVER_DIR, env, logFile, timeoutMs: 30 * 60_000 });
+  const status = await runWithHeartbeat('installing code-server', 'npm', ['install', '--no-audit', '--no-fund', '--no-save', `code-server@${CODE_SERVER_VERSION}`], { cwd: CODE_SERVER_DIR, env, logFile, timeoutMs: 30 * 60_000, detail: npmInstallStep });
   if (status !== 0 || !fs.existsSync(CODE_SERVER_ENTRY)) {
     throw new HarnessError(`npm install code-server@${CODE_SERVER_VERSION} failed (exit ${status}); the end of ${path.relative(PROJECT_ROOT, logFile)}:\n${tail(logFile)}`);
   }

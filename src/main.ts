@@ -20,6 +20,7 @@ import { registerListVehicles } from './commands/listVehicles';
 import { registerManageCredentials } from './commands/manageCredentials';
 import { registerCopyAsCode } from './commands/copyAsCode';
 import { registerRequestFiles } from './commands/requestFiles';
+import { RequestFileLensProvider } from './commands/requestFileLens';
 import { RequestRunner } from './commands/requestRunner';
 import { registerSendGrpcRequest } from './commands/sendGrpcRequest';
 import { registerSendRequest } from './commands/sendRequest';
@@ -47,7 +48,9 @@ export interface MobilityApiExports {
   tokenHistory(): TokenHistoryEntry[];
   globalStoragePath: string;
   /** The Environments view's rows under `element` (the top when none) as shown: for tests, never a secret. */
-  environmentsTreeRows(element?: unknown): Promise<Array<{ element: unknown; label: string; description: string; contextValue?: string }>>;
+  environmentsTreeRows(element?: unknown): Promise<Array<{ element: unknown; label: string; description: string; tooltip: string; contextValue?: string }>>;
+  /** How many times the request files' CodeLens told VS Code to ask for its lenses again: for tests. */
+  requestFileLensRefreshes(): number;
 }
 
 /** The window's sandbox, stopped by `deactivate()`. */
@@ -83,6 +86,7 @@ export function activate(context: vscode.ExtensionContext, startup?: StartupInfo
   const runner = new RequestRunner(deps);
 
   const environmentsTree = new EnvironmentsTreeProvider(environments, credentials, sandbox, tokenHistory, { service: grpc, log });
+  const requestFileLenses = new RequestFileLensProvider(environments);
   const credentialsTree = new CredentialsTreeProvider(credentials, environments);
   context.subscriptions.push(
     channel,
@@ -103,7 +107,8 @@ export function activate(context: vscode.ExtensionContext, startup?: StartupInfo
     registerDecodeJwt(deps),
     ...registerListVehicles(deps),
     ...registerSendRequest(deps, runner),
-    ...registerRequestFiles(deps, runner),
+    requestFileLenses,
+    ...registerRequestFiles(deps, runner, requestFileLenses),
     registerCopyAsCode(deps),
     registerFetchHours(deps),
     registerSendGrpcRequest(deps),
@@ -123,7 +128,7 @@ export function activate(context: vscode.ExtensionContext, startup?: StartupInfo
   const wiringMs = performance.now() - started;
   const timing = startup ? `loading the code ${Math.round(startup.loadMs)} ms (code cache ${startup.codeCache}), wiring ${Math.round(wiringMs)} ms` : `wiring ${Math.round(wiringMs)} ms`;
   log.info('extension', `activated (VS Code ${vscode.version}; ${timing})`);
-  return { listCredentials: () => credentials.list(), environmentIds: () => environments.all().map((e) => e.id), tokenHistory: () => tokenHistory.all(), globalStoragePath: context.globalStorageUri.fsPath, environmentsTreeRows: (element) => environmentsTree.rows(element as EnvironmentsTreeElement | undefined) };
+  return { listCredentials: () => credentials.list(), environmentIds: () => environments.all().map((e) => e.id), tokenHistory: () => tokenHistory.all(), globalStoragePath: context.globalStorageUri.fsPath, environmentsTreeRows: (element) => environmentsTree.rows(element as EnvironmentsTreeElement | undefined), requestFileLensRefreshes: () => requestFileLenses.refreshes };
 }
 
 /** Waits for the sandbox to close (VS Code waits for the promise), so a reload never finds its port still taken. */

@@ -1,4 +1,7 @@
+import path from 'node:path';
 import * as vscode from 'vscode';
+import type { Environment } from '../core/environment';
+import type { StoredCredentialInfo } from '../services/credentialStore';
 import type { CodeLanguage } from '../core/codegen';
 import { MobilityError } from '../core/base';
 import { RESULTS_VIEW_TYPE } from '../shared/protocol';
@@ -53,13 +56,14 @@ export function registerCopyAsCode(deps: CommandDeps): vscode.Disposable {
     const { CODE_LANGUAGE_INFO, CODE_LANGUAGES, codeProgramFor, generateCode, KEY_FILE_VARIABLE, KEY_ID_VARIABLE } = loadCodegen();
     const language = args?.language ?? (await pickLanguage());
     if (!CODE_LANGUAGES.includes(language)) throw new MobilityError('USAGE', vscode.l10n.t('Copy as Code writes {0}, not {1}.', CODE_LANGUAGES.join(', '), String(language)));
-    const { credential } = await resolveCredential(deps, prepared.environment);
+    const { credential, info } = await resolveCredential(deps, prepared.environment);
     const code = generateCode(language, codeProgramFor(prepared.environment, credential, prepared.request, deps.settings.lifetimeSeconds));
     await vscode.env.clipboard.writeText(code);
     deps.log.info(COMMANDS.copyAsCode, `a ${language} program for ${prepared.title} on ${prepared.environment.name}`);
     const secrets = credential.type === 'service-account' ? KEY_FILE_VARIABLE : `${KEY_FILE_VARIABLE}, ${KEY_ID_VARIABLE}`;
-    offerToOpen(vscode.l10n.t('Copied {0} for {1}. It reads its secrets from {2} and signs a fresh token for every request.', CODE_LANGUAGE_INFO[language].label, prepared.title, secrets), language, code);
-    return { ok: true, language, environmentId: prepared.environment.id, title: prepared.title, lines: code.split('\n').length };
+    const demo = await demoKeyNote(deps, prepared.environment, info);
+    offerToOpen(vscode.l10n.t('Copied {0} for {1}. It reads its secrets from {2} and signs a fresh token for every request.', CODE_LANGUAGE_INFO[language].label, prepared.title, secrets) + (demo ? ` ${demo.text}` : ''), language, code);
+    return { ok: true, language, environmentId: prepared.environment.id, title: prepared.title, lines: code.split('\n').length, ...(demo ? { demoKeyFile: demo.keyFile } : {}) };
   });
 }
 
@@ -68,15 +72,31 @@ async function copyGrpcCode(deps: CommandDeps, prepared: PreparedGrpcFileRequest
   const { CODE_LANGUAGE_INFO, CODE_LANGUAGES, KEY_FILE_VARIABLE, KEY_ID_VARIABLE } = loadCodegen();
   const language = args?.language;
   if (language !== undefined && !CODE_LANGUAGES.includes(language)) throw new MobilityError('USAGE', vscode.l10n.t('Copy as Code writes {0}, not {1}.', CODE_LANGUAGES.join(', '), String(language)));
-  const { code, language: picked, credentialType, savedProtoset } = await grpcFileCode(deps, prepared, language, args?.protosetPath);
+  const { code, language: picked, credentialType, credentialInfo, savedProtoset } = await grpcFileCode(deps, prepared, language, args?.protosetPath);
   const secrets = credentialType === 'service-account' ? KEY_FILE_VARIABLE : `${KEY_FILE_VARIABLE}, ${KEY_ID_VARIABLE}`;
   await vscode.env.clipboard.writeText(code);
   deps.log.info(COMMANDS.copyAsCode, `a ${picked} gRPC program for ${prepared.title} on ${prepared.environment.name}${savedProtoset ? `, its schema saved to ${savedProtoset}` : ''}`);
   const label = CODE_LANGUAGE_INFO[picked].grpcLabel ?? CODE_LANGUAGE_INFO[picked].label;
-  offerToOpen(savedProtoset
+  const demo = await demoKeyNote(deps, prepared.environment, credentialInfo);
+  offerToOpen((savedProtoset
     ? vscode.l10n.t('Copied {0} for {1}. It loads the schema the server gave by reflection from {2}, reads its secrets from {3} and signs a fresh token for every call.', label, prepared.title, savedProtoset, secrets)
-    : vscode.l10n.t('Copied {0} for {1}. It reads its secrets from {2} and signs a fresh token for every call.', label, prepared.title, secrets), picked, code);
-  return { ok: true, language: picked, environmentId: prepared.environment.id, title: prepared.title, lines: code.split('\n').length, grpc: true, ...(savedProtoset ? { savedProtoset } : {}) };
+    : vscode.l10n.t('Copied {0} for {1}. It reads its secrets from {2} and signs a fresh token for every call.', label, prepared.title, secrets)) + (demo ? ` ${demo.text}` : ''), picked, code);
+  return { ok: true, language: picked, environmentId: prepared.environment.id, title: prepared.title, lines: code.split('\n').length, grpc: true, ...(savedProtoset ? { savedProtoset } : {}), ...(demo ? { demoKeyFile: demo.keyFile } : {}) };
+}
+
+/**
+ * For a program signed with the local sandbox's demo credential: where its key file and key id file are, written
+ * for it into the extension's global storage (the demo key lives in SecretStorage). Paths only, never the key or kid.
+ */
+async function demoKeyNote(deps: CommandDeps, environment: Environment, info: StoredCredentialInfo): Promise<{ text: string; keyFile: string } | undefined> {
+  if (!info.demo || !environment.id.startsWith('sandbox-')) return undefined;
+  const files = await deps.sandbox.writeDemoKeyFiles(path.join(deps.context.globalStorageUri.fsPath, 'sandbox-demo'));
+  if (!files) return undefined;
+  const { KEY_FILE_VARIABLE, KEY_ID_VARIABLE } = loadCodegen();
+  return {
+    keyFile: files.keyFile,
+    text: vscode.l10n.t('For the local sandbox, set {0} to {1} and {2} to the contents of {3} (its demo key, trusted by the sandbox alone).', KEY_FILE_VARIABLE, files.keyFile, KEY_ID_VARIABLE, files.keyIdFile),
+  };
 }
 
 /** The notification after a copy, with "Open in Editor" (the program in an untitled editor of its language). */

@@ -5,8 +5,11 @@ import * as vscode from 'vscode';
 import type { Credential } from '../core/auth';
 import type { CodeLanguage, GrpcCodeCall } from '../core/codegen';
 import type { Environment } from '../core/environment';
+import fs from 'node:fs';
 import os from 'node:os';
+import path from 'node:path';
 import { errorMessage, MobilityError } from '../core/base';
+import type { StoredCredentialInfo } from '../services/credentialStore';
 import type { CommandDeps } from './commandDeps';
 import { loadCodegen } from './codegenLoader';
 import type { PreparedGrpcFileRequest } from './preparedRequests';
@@ -18,6 +21,8 @@ export interface GrpcFileCode {
   code: string;
   language: CodeLanguage;
   credentialType: Credential['type'];
+  /** The credential that signs the program's tokens (the demo credential's program is told where its key file is). */
+  credentialInfo: StoredCredentialInfo;
   /** The file the server's schema was saved to, which the program loads. */
   savedProtoset?: string;
 }
@@ -37,27 +42,33 @@ export async function grpcFileCode(deps: CommandDeps, prepared: PreparedGrpcFile
   if (resolved.messages.length !== 1) {
     throw new MobilityError('CODE_GRPC_INVALID', vscode.l10n.t('Copy as Code writes a program for one request message, and this request has {0}.', resolved.messages.length));
   }
-  const { credential } = await resolveCredential(deps, environment);
+  const { credential, info } = await resolveCredential(deps, environment);
   const protos = programProtos(prepared);
   let schema: Pick<GrpcCodeCall, 'protoFiles' | 'importPaths' | 'protoset'>;
   let found: Awaited<ReturnType<typeof deps.grpc.fileCodeShape>>;
+  let shape: Awaited<ReturnType<typeof deps.grpc.fileCodeShape>>['shape'];
   let savedProtoset: string | undefined;
   if (protos) {
     // The shape (which file defines the service and the request type) comes from the files the program loads.
-    const fromFiles = call.endpoint.protoFiles?.length ? call : { ...call, endpoint: { target: call.endpoint.target, plaintext: call.endpoint.plaintext, ...protos }, ownProtos: true };
+    const fromFiles = call.endpoint.protoFiles?.length ? call : { ...call, endpoint: { target: call.endpoint.target, plaintext: call.endpoint.plaintext, protoFiles: protos.protoFiles, importPaths: protos.importPaths }, ownProtos: true };
     found = await deps.grpc.fileCodeShape(environment, undefined, fromFiles);
-    schema = protos;
+    // Shipped files (the sandbox's) as copies that outlive an update, the shape's files with them.
+    const copies = protos.sandbox ? await stableProtos(deps, protos) : { protos, stable: (file: string) => file };
+    schema = copies.protos;
+    const { serviceFile, inputFile } = found.shape;
+    shape = { ...found.shape, ...(serviceFile ? { serviceFile: copies.stable(serviceFile) } : {}), ...(inputFile ? { inputFile: copies.stable(inputFile) } : {}) };
   } else {
     // The schema the call is sent with: the environment's descriptor set, or server reflection.
     found = await deps.grpc.fileCodeShape(environment, deps.grpc.auth(environment, credential), call);
     const file = call.endpoint.protoset ?? (savedProtoset = await saveProtoset(environment, found.protoset(), protosetPath));
     schema = { protoFiles: [], protoset: { file, files: found.descriptorFiles } };
+    shape = found.shape;
   }
   const program = grpcCodeProgramFor(
     environment,
     credential,
     {
-      ...found.shape,
+      ...shape,
       target: call.endpoint.target,
       plaintext: call.endpoint.plaintext === true,
       caFile: call.endpoint.caFile,
@@ -67,18 +78,45 @@ export async function grpcFileCode(deps: CommandDeps, prepared: PreparedGrpcFile
     },
     deps.settings.lifetimeSeconds,
   );
-  return { code: generateCode(picked, program), language: picked, credentialType: credential.type, ...(savedProtoset ? { savedProtoset } : {}) };
+  return { code: generateCode(picked, program), language: picked, credentialType: credential.type, credentialInfo: info, ...(savedProtoset ? { savedProtoset } : {}) };
 }
 
 /**
  * The .proto files the program loads: the request's own or its environment's; else, for a call to the environment's
  * own target read by reflection, the files the environment knows its server by (the sandbox's).
  */
-function programProtos({ environment, call }: PreparedGrpcFileRequest): { protoFiles: string[]; importPaths: string[] } | undefined {
+function programProtos({ environment, call }: PreparedGrpcFileRequest): { protoFiles: string[]; importPaths: string[]; sandbox?: boolean } | undefined {
   if (call.endpoint.protoFiles?.length) return { protoFiles: call.endpoint.protoFiles, importPaths: call.endpoint.importPaths ?? [] };
   const own = environment.grpc;
-  if (!call.ownProtos && !call.endpoint.protoset && own?.codeProtos && own.target === call.endpoint.target) return own.codeProtos;
+  if (!call.ownProtos && !call.endpoint.protoset && own?.codeProtos && own.target === call.endpoint.target) return { ...own.codeProtos, sandbox: true };
   return undefined;
+}
+
+/**
+ * The .proto files as the program names them. Those shipped inside the extension (the sandbox's, in the versioned
+ * folder `…-0.1.0/dist/proto`) are gone after the next update: the program gets a copy in the extension's global
+ * storage, whose path stays, refreshed on every copy. The user's own files stay where they are.
+ */
+async function stableProtos(deps: CommandDeps, protos: { protoFiles: string[]; importPaths: string[] }): Promise<{ protos: { protoFiles: string[]; importPaths: string[] }; stable: (file: string) => string }> {
+  const extensionDir = deps.context.extensionUri.fsPath;
+  const shipped = (file: string) => {
+    const relative = path.relative(extensionDir, file);
+    return relative !== '' && !relative.startsWith('..') && !path.isAbsolute(relative);
+  };
+  if (![...protos.protoFiles, ...protos.importPaths].some(shipped)) return { protos, stable: (file) => file };
+  const copies = path.join(deps.context.globalStorageUri.fsPath, 'proto');
+  const stable = (file: string) => (shipped(file) ? path.join(copies, path.relative(extensionDir, file)) : file);
+  try {
+    // Each shipped import folder whole (the files it imports come along), then any shipped file outside them.
+    for (const folder of protos.importPaths.filter(shipped)) await fs.promises.cp(folder, stable(folder), { recursive: true, force: true });
+    for (const file of protos.protoFiles.filter(shipped)) {
+      await fs.promises.mkdir(path.dirname(stable(file)), { recursive: true });
+      await fs.promises.copyFile(file, stable(file));
+    }
+  } catch (err) {
+    throw new MobilityError('USAGE', vscode.l10n.t('Could not copy the sandbox\'s .proto files to {0} for the program: {1}.', copies, errorMessage(err)));
+  }
+  return { protos: { protoFiles: protos.protoFiles.map(stable), importPaths: protos.importPaths.map(stable) }, stable };
 }
 
 /**

@@ -55,10 +55,32 @@ function pathUnder(url: string, baseUrl: string): string | undefined {
 export class RequestFileLensProvider implements vscode.CodeLensProvider, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChangeCodeLenses = this.changed.event;
-  private readonly subscription: vscode.Disposable;
+  private readonly subscriptions: vscode.Disposable[];
+  /** The request files in a visible editor, by URI. */
+  private visible = new Set<string>();
+  /** How many times VS Code was told to ask again (for the integration tests). */
+  refreshes = 0;
 
   constructor(private readonly environments: EnvironmentRegistry) {
-    this.subscription = environments.onDidChange(() => this.changed.fire());
+    this.subscriptions = [
+      environments.onDidChange(() => this.refresh()),
+      // A request file that comes into view (Call gRPC Method's template, New Request File's starter) showed no lens
+      // until it was edited: VS Code is told to ask again once its editor is there.
+      vscode.window.onDidChangeVisibleTextEditors((editors) => this.editorsShown(editors)),
+    ];
+    this.editorsShown(vscode.window.visibleTextEditors);
+  }
+
+  private editorsShown(editors: readonly vscode.TextEditor[]): void {
+    const now = new Set(editors.filter((e) => vscode.languages.match(REQUEST_FILE_SELECTOR, e.document) > 0).map((e) => e.document.uri.toString()));
+    const appeared = [...now].some((uri) => !this.visible.has(uri));
+    this.visible = now;
+    if (appeared) this.refresh();
+  }
+
+  private refresh(): void {
+    this.refreshes++;
+    this.changed.fire();
   }
 
   provideCodeLenses(document: vscode.TextDocument): vscode.CodeLens[] {
@@ -116,7 +138,7 @@ export class RequestFileLensProvider implements vscode.CodeLensProvider, vscode.
   }
 
   dispose(): void {
-    this.subscription.dispose();
+    for (const s of this.subscriptions) s.dispose();
     this.changed.dispose();
   }
 }

@@ -13,16 +13,15 @@ import { registerCommand } from './registerCommand';
 import type { FileRequestArgs, FileRequestAt } from './requestFileAt';
 import { fileRequestAt } from './requestFileAt';
 import { registerCopyGrpcurl, sendGrpcFileRequest } from './grpcFileRequests';
-import { REQUEST_FILE_SELECTOR, RequestFileLensProvider, targetOf } from './requestFileLens';
+import type { RequestFileLensProvider } from './requestFileLens';
+import { REQUEST_FILE_SELECTOR, targetOf } from './requestFileLens';
 import type { PreparedRequest, RequestRunner } from './requestRunner';
 
 export type { FileRequestArgs } from './requestFileAt';
 
 /** The CodeLens of request files, "Send with fresh token" (the lens's command, GET and GRPC), Copy as grpcurl and New Request File. */
-export function registerRequestFiles(deps: CommandDeps, runner: RequestRunner): vscode.Disposable[] {
-  const lenses = new RequestFileLensProvider(deps.environments);
+export function registerRequestFiles(deps: CommandDeps, runner: RequestRunner, lenses: RequestFileLensProvider): vscode.Disposable[] {
   return [
-    lenses,
     vscode.languages.registerCodeLensProvider(REQUEST_FILE_SELECTOR, lenses),
     registerCommand(deps, COMMANDS.sendFileRequest, async (args?: FileRequestArgs): Promise<CommandOutcome> => {
       const at = await fileRequestAt(args);

@@ -1,4 +1,4 @@
-// Send gRPC Request: a method of an environment's gRPC services (the tree's method row, or picked: environment, then
+// Call gRPC Method… (command id mobilityApi.sendGrpcRequest, kept for users' key bindings): a method of an environment's gRPC services (the tree's method row, or picked: environment, then
 // method) opened as a GRPC request in an untitled `.http` document, its body the request message's template, so that
 // the user edits the message and sends it from the request's CodeLens, with a fresh token on every send.
 import path from 'node:path';
@@ -24,7 +24,7 @@ export interface GrpcMethodTarget {
 
 export function registerSendGrpcRequest(deps: CommandDeps): vscode.Disposable {
   return registerCommand(deps, COMMANDS.sendGrpcRequest, async (target?: GrpcMethodTarget): Promise<CommandOutcome> => {
-    const { env, method, text } = await grpcMethodTemplate(deps, target, vscode.l10n.t('Send a gRPC request to which environment?'));
+    const { env, method, text } = await grpcMethodTemplate(deps, target, vscode.l10n.t('Call a gRPC method of which environment?'));
     const uri = untitledUri(method);
     const document = await vscode.workspace.openTextDocument(uri);
     const edit = new vscode.WorkspaceEdit();

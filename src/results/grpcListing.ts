@@ -2,12 +2,18 @@
 // each service and each method with its call kind and message types. Plain data, no `vscode`.
 import * as l10n from '@vscode/l10n';
 import type { GrpcMethodInfo, GrpcServiceInfo, SchemaSource } from '../core/grpc';
+import { plural } from '../shared/format';
 
-/** One row: its label, the grey text beside it and the tooltip's lines. */
+/**
+ * One row: its label, the grey text beside it and the tooltip's lines. Label and description stay short enough for
+ * the default side bar (a method's "ListVehicleStatus  stream"); the detail is in the tooltip.
+ */
 export interface GrpcRow {
   label: string;
   description: string;
   tooltip: string[];
+  /** What a screen reader says, when more than the label and description. */
+  spoken?: string;
 }
 
 /** "reflection v1", "reflection v1alpha", ".proto files", "protoset". */
@@ -41,12 +47,12 @@ export function packageOf(fullName: string): string {
   return at < 0 ? '' : fullName.slice(0, at);
 }
 
-/** The environment's "gRPC" row: the target, and once loaded where the services came from. */
+/** The environment's "gRPC" row: the target; where the services came from, once they did, in the tooltip. */
 export function grpcNodeRow(target: string, source?: SchemaSource): GrpcRow {
   const from = source ? describeGrpcSource(source) : undefined;
   return {
     label: 'gRPC',
-    description: from ? `${target} · ${from}` : target,
+    description: target,
     tooltip: [
       l10n.t('gRPC target {0}', target),
       from ? l10n.t('Services from {0}', from) : l10n.t('Expand to load the services (server reflection, or the .proto files or protoset set for this environment).'),
@@ -54,26 +60,35 @@ export function grpcNodeRow(target: string, source?: SchemaSource): GrpcRow {
   };
 }
 
-/** A service: its short name, its package beside it. */
+/** A service: its short name, how many methods beside it; its full name and methods in the tooltip. */
 export function serviceRow(service: GrpcServiceInfo): GrpcRow {
   return {
     label: shortName(service.name),
-    description: packageOf(service.name),
+    description: plural(service.methods.length, 'method'),
     tooltip: [service.name, ...service.methods.map((m) => `${m.name} · ${describeCallKind(m)}`)],
   };
 }
 
-/** A method: "ListVehicles  server streaming · ListVehiclesRequest"; the full name and both types in the tooltip. */
+/** A call kind in a word, for the tree: "unary", "stream" (server streaming), "client stream", "bidi stream". */
+function callKindWord(method: Pick<GrpcMethodInfo, 'clientStreaming' | 'serverStreaming'>): string {
+  if (method.clientStreaming && method.serverStreaming) return l10n.t('bidi stream');
+  if (method.clientStreaming) return l10n.t('client stream');
+  if (method.serverStreaming) return l10n.t('stream');
+  return l10n.t('unary');
+}
+
+/** A method: "ListVehicles  stream"; the full name, the kind and both types in the tooltip. */
 export function methodRow(method: GrpcMethodInfo): GrpcRow {
   return {
     label: method.name,
-    description: `${describeCallKind(method)} · ${shortName(method.inputType)}`,
+    description: callKindWord(method),
     tooltip: [
       method.fullName,
       describeCallKind(method),
       l10n.t('Request: {0}{1}', method.clientStreaming ? 'stream ' : '', method.inputType),
       l10n.t('Response: {0}{1}', method.serverStreaming ? 'stream ' : '', method.outputType),
     ],
+    spoken: `${method.name}, ${describeCallKind(method)} · ${shortName(method.inputType)}`,
   };
 }
 

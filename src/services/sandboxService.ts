@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { generateKeyPairSync } from 'node:crypto';
+import fs from 'node:fs';
 import path from 'node:path';
 import type { ClientReport, RunningSandbox, SandboxEnvironment } from '../sandbox/sandboxServer';
 import type { CredentialStore } from './credentialStore';
@@ -50,6 +51,25 @@ export class SandboxService extends Disposable {
 
   get url(): string | undefined {
     return this.running?.url;
+  }
+
+  /**
+   * Writes the demo credential's private key (mode 0600) and its key id into `folder`, for a program copied as code to
+   * run against this sandbox (MOBILITY_API_KEY_FILE, MOBILITY_API_KEY_ID). The demo key is the local sandbox's own,
+   * trusted by nothing else, as the CLI's `sandbox` writes it too. Undefined when the sandbox is not running.
+   */
+  async writeDemoKeyFiles(folder: string): Promise<{ keyFile: string; keyIdFile: string } | undefined> {
+    const pem = await this.secrets.get(DEMO_KEY_SECRET);
+    if (!this.running || !pem) return undefined;
+    await fs.promises.mkdir(folder, { recursive: true, mode: 0o700 });
+    const keyFile = path.join(folder, 'sandbox-demo-key.pem');
+    const keyIdFile = path.join(folder, 'sandbox-demo-key-id.txt');
+    for (const [file, text] of [[keyFile, pem], [keyIdFile, `${this.running.demo.kid}\n`]] as const) {
+      await fs.promises.writeFile(file, text, { mode: 0o600 });
+      // A file left from before keeps its mode on write.
+      await fs.promises.chmod(file, 0o600);
+    }
+    return { keyFile, keyIdFile };
   }
 
   /**

@@ -24,6 +24,8 @@ export function formatBytes(n: number): string {
  * (one made from a server's key) is data and stays as it is.
  */
 const NOUNS: Record<string, () => string> = {
+  method: () => l10n.t('method'),
+  methods: () => l10n.t('methods'),
   vehicle: () => l10n.t('vehicle'),
   vehicles: () => l10n.t('vehicles'),
   'vehicle status': () => l10n.t('vehicle status'),

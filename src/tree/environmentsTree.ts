@@ -97,11 +97,12 @@ export class EnvironmentsTreeProvider extends Disposable implements vscode.TreeD
   }
 
   /** The rows under `element` as shown (label, description, context value), for the extension's test API. */
-  async rows(element?: EnvironmentsTreeElement): Promise<Array<{ element: EnvironmentsTreeElement; label: string; description: string; contextValue?: string }>> {
+  async rows(element?: EnvironmentsTreeElement): Promise<Array<{ element: EnvironmentsTreeElement; label: string; description: string; tooltip: string; contextValue?: string }>> {
     return (await this.getChildren(element)).map((child) => {
       const item = this.getTreeItem(child);
       const label = typeof item.label === 'string' ? item.label : item.label?.label ?? '';
-      return { element: child, label, description: typeof item.description === 'string' ? item.description : '', contextValue: item.contextValue };
+      const tooltip = typeof item.tooltip === 'string' ? item.tooltip : item.tooltip?.value ?? '';
+      return { element: child, label, description: typeof item.description === 'string' ? item.description : '', tooltip, contextValue: item.contextValue };
     });
   }
 
@@ -262,7 +263,8 @@ export class EnvironmentsTreeProvider extends Disposable implements vscode.TreeD
       case 'credential': {
         const info = this.bindings.get(id);
         item.label = vscode.l10n.t('Credential');
-        item.description = info ? `${info.label} · ${CREDENTIAL_TYPE_LABELS[info.type]} · kid ${maskKeyId(info.kid)}` : vscode.l10n.t('none bound');
+        // The name alone fits the side bar ("External O…" was cut); type, key id and issuer are in the tooltip.
+        item.description = info ? info.label : vscode.l10n.t('none bound');
         item.tooltip = info ? `${info.label}\n${CREDENTIAL_TYPE_LABELS[info.type]} · kid ${maskKeyId(info.kid)}\niss ${info.issuer}` : vscode.l10n.t('No credential is bound: click to bind one.');
         item.iconPath = new vscode.ThemeIcon(info ? 'key' : 'circle-large-outline');
         item.command = { command: COMMANDS.bindCredential, title: vscode.l10n.t('Bind Credential'), arguments: [{ environmentId: id }] };

@@ -154,8 +154,8 @@ export class GrpcNodes extends Disposable {
         item.id = `grpcMethod:${element.environmentId}:${element.method}`;
         item.iconPath = new vscode.ThemeIcon(method?.serverStreaming || method?.clientStreaming ? 'symbol-event' : 'symbol-method');
         item.contextValue = 'grpcMethod';
-        item.command = { command: COMMANDS.sendGrpcRequest, title: vscode.l10n.t('Send gRPC Request…'), arguments: [{ ...args, method: element.method }] };
-        item.accessibilityInformation = { label: `${row.label}, ${row.description}` };
+        item.command = { command: COMMANDS.sendGrpcRequest, title: vscode.l10n.t('Call gRPC Method…'), arguments: [{ ...args, method: element.method }] };
+        item.accessibilityInformation = { label: row.spoken ?? `${row.label}, ${row.description}` };
         return item;
       }
       case 'grpcProblem': {

@@ -75,7 +75,8 @@ export class DataGrid {
   private ids: boolean[] = [];
   /** The row cursor: a position in the rows as shown, -1 for none. */
   private cursor = -1;
-  private readonly activeId = `vt-active-${++gridCount}`;
+  /** Each row's element id is this and its data row: the cursor's id changes as it moves, so a screen reader announces the move. */
+  private readonly idPrefix = `vt-${++gridCount}-row-`;
 
   /**
    * `onOpen(row)` opens a row's item (the data row index, as in `cellText`): Enter, or a double click.
@@ -278,7 +279,7 @@ export class DataGrid {
       this.fill(slot, r);
     }
     // The cursor's row may have scrolled out (its slot recycled) or back in.
-    if (this.cursor >= 0 && this.slots.some((slot) => slot.row === this.cursor)) this.scroller.setAttribute('aria-activedescendant', this.activeId);
+    if (this.cursor >= 0 && this.slots.some((slot) => slot.row === this.cursor)) this.scroller.setAttribute('aria-activedescendant', `${this.idPrefix}${this.order[this.cursor]}`);
     else this.scroller.removeAttribute('aria-activedescendant');
     // Not on every scroll frame: once scrolling pauses.
     clearTimeout(this.orderTimer);
@@ -316,6 +317,7 @@ export class DataGrid {
     slot.el.style.transform = `translateY(${position * ROW_HEIGHT}px)`;
     slot.el.setAttribute('aria-rowindex', String(position + 2));
     slot.el.setAttribute('data-row', String(row));
+    slot.el.id = `${this.idPrefix}${row}`;
     slot.el.classList.toggle('odd', position % 2 === 1);
     this.markCursor(slot);
     this.columns.forEach((column, i) => {
@@ -333,13 +335,8 @@ export class DataGrid {
   private markCursor(slot: RowSlot): void {
     const active = slot.row === this.cursor && this.cursor >= 0;
     slot.el.classList.toggle('vt-cursor', active);
-    if (active) {
-      slot.el.id = this.activeId;
-      slot.el.setAttribute('aria-selected', 'true');
-    } else {
-      if (slot.el.id === this.activeId) slot.el.removeAttribute('id');
-      slot.el.removeAttribute('aria-selected');
-    }
+    if (active) slot.el.setAttribute('aria-selected', 'true');
+    else slot.el.removeAttribute('aria-selected');
   }
 
   /** The position of the row a click landed in. */

@@ -27,7 +27,7 @@ function jtiOf(jti: string | undefined): Child {
   return jti ? h('code', { translate: 'no' }, jti) : h('span', { class: 'muted' }, l10n.t('none'));
 }
 
-/** The history, placed above the result. Hidden while the panel has no send. */
+/** The history: one closed line above the result, "History (3)", opened by the user. Hidden while the panel has no send. */
 export class HistorySection {
   readonly element = h('section', { class: 'history', 'aria-label': l10n.t('History'), 'data-testid': 'history' });
   private readonly collapsible = h('vscode-collapsible', { heading: l10n.t('History'), 'data-testid': 'section-history' });
@@ -36,7 +36,6 @@ export class HistorySection {
   private entries: HistoryEntryView[] = [];
   /** The ids picked for Compare, in the order picked (at most two). */
   private picked: string[] = [];
-  private opened = false;
 
   constructor(private readonly post: (message: WebviewMessage) => void, private readonly announce: (text: string) => void) {
     this.collapsible.append(this.list, this.compareHost);
@@ -49,12 +48,8 @@ export class HistorySection {
     this.entries = entries;
     this.picked = this.picked.filter((id) => entries.some((e) => e.id === id && e.kept && e.kind === 'listing'));
     this.element.toggleAttribute('hidden', entries.length === 0);
+    // Closed until the user opens it, its count on its title: the result comes first, the table above the fold.
     this.collapsible.setAttribute('heading', l10n.t('History ({0})', formatCount(entries.length)));
-    // Opens by itself once there is something to go back to; after that the user decides.
-    if (!this.opened && entries.length > 1) {
-      this.opened = true;
-      this.collapsible.setAttribute('open', '');
-    }
     this.renderList(shownId);
   }
 

@@ -121,8 +121,20 @@ export class ResultsPanel implements vscode.Disposable {
       this.send(message);
     }
     this.postHistory();
-    if (reveal && !this.panel.visible) this.panel.reveal(undefined, true);
+    if (reveal) this.reveal();
     if (check) checkConformance(result, result.pages, 0, this.port);
+  }
+
+  /**
+   * Brings the panel to the front without taking the focus. When the text editor in front (the request file whose lens
+   * was clicked) shares the panel's tab group, the panel moves beside it: revealed in its own group it would cover the
+   * file, and every next send would need a click back to the file.
+   */
+  private reveal(): void {
+    const group = vscode.window.tabGroups.activeTabGroup;
+    const fileInFront = group.activeTab?.input instanceof vscode.TabInputText && group.viewColumn === this.panel.viewColumn;
+    if (fileInFront) this.panel.reveal(vscode.ViewColumn.Beside, true);
+    else if (!this.panel.visible) this.panel.reveal(undefined, true);
   }
 
   /** After "Load next page": the new pages' conformance, and the entry's summary line in the history. */

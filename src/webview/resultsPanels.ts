@@ -31,7 +31,7 @@ import { heldSend } from './heldResult';
 // This bundle (dist/resultsPanel.js) has its own copy of @vscode/l10n: point it at the extension's strings.
 configureHostL10n();
 
-/** What a gRPC call's answer is shown with (Send gRPC Request, a `.http` GRPC request). */
+/** What a gRPC call's answer is shown with (Call gRPC Method, a `.http` GRPC request). */
 export interface GrpcResultArgs {
   environment: Environment;
   /** The call's outcome; its `token` stays host-side (the panel shows the decoded claims only). */

@@ -48,6 +48,14 @@ describe('results panel history: every send keeps its result, two compare', () =
     assert.ok(listed[0].jti && listed[1].jti && listed[0].jti !== listed[1].jti, `each send names its own token: ${JSON.stringify(listed)}`);
     assert.ok(listed[0].current && !listed[1].current, 'the newest is the one shown');
     assert.match(await frame.locator('[data-testid="result-title"]').innerText(), /Vehicle status/);
+    const history = frame.locator('[data-testid="section-history"]');
+    assert.equal(await history.getAttribute('heading'), 'History (2)', 'its count on its title');
+    assert.equal(await history.getAttribute('open'), null, 'the history stays closed: the result comes first');
+    assert.equal(await frame.locator('[data-testid="history-show"]').first().isVisible(), false);
+    await step(page, 'open the history', async () => {
+      await history.click();
+      await frame.locator('[data-testid="history-show"]').first().waitFor({ state: 'visible', timeout: 10_000 });
+    });
     assert.equal((await frame.locator('[data-testid="header-jti"]').innerText()).trim(), listed[0].jti, 'the header line names the token behind the result');
     assert.match(await frame.locator('[data-testid="header-exp"]').innerText(), /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d/);
 

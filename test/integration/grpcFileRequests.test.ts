@@ -103,6 +103,33 @@ describe('.http GRPC requests sent from their CodeLens', function () {
     assert.equal(await accepted(), before + 2, 'the sandbox accepted both calls');
   });
 
+  it('Call gRPC Method opens a template whose CodeLens sends it: the lenses are asked for again once the template is in its editor', async () => {
+    const lenses = () => exportsOf().requestFileLensRefreshes();
+    const before = lenses();
+    const opened = await run<Outcome & { text: string; uri: string }>('mobilityApi.sendGrpcRequest', { environmentId: 'sandbox-mds-staging', method: `/${LIST_VEHICLES}` });
+    assert.equal(opened.ok, true, opened.message);
+    const document = await vscode.workspace.openTextDocument(vscode.Uri.parse(opened.uri));
+    assert.deepEqual((await lensesOf(document)).map((l) => l.command?.title), ['$(play) Send with fresh token', '$(terminal) Copy as grpcurl', '$(code) Copy as Code']);
+    // VS Code showed no lens on the new template until it was edited: the provider tells it the lenses changed.
+    await waitUntil('the lenses asked for again after the template opened', lenses, (n) => n > before);
+  });
+
+  it('shows the answer beside the request file, not over it, when the panel shares the file\'s editor group', async () => {
+    const document = await httpDocument(`GRPC {{grpcTarget}}/${LIST_VEHICLES}\n\n{}\n`);
+    const first = await run<SendOutcome>('mobilityApi.sendFileRequest', { uri: document.uri.toString(), line: 0 });
+    assert.equal(first.ok, true, first.message);
+    const panelGroup = () => vscode.window.tabGroups.all.find((g) => g.tabs.some(isResultsTab));
+    const shared = (await waitUntil('the results panel in a tab group', panelGroup, (g) => g !== undefined))!.viewColumn;
+    // The file brought to the front of the panel's own group, as when it is opened there.
+    await vscode.window.showTextDocument(document, { viewColumn: shared, preview: false });
+    const second = await run<SendOutcome>('mobilityApi.sendFileRequest', { uri: document.uri.toString(), line: 0 });
+    assert.equal(second.ok, true, second.message);
+    const front = vscode.window.tabGroups.all.find((g) => g.viewColumn === shared)?.activeTab;
+    assert.ok(front?.input instanceof vscode.TabInputText && front.input.uri.toString() === document.uri.toString(), `the request file stays in front of its group, not "${front?.label}"`);
+    await waitUntil('the panel in front of a group beside the file', () => vscode.window.tabGroups.all.find((g) => isResultsTab(g.activeTab)), (g) => g !== undefined && g.viewColumn !== shared);
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
   it('finds the environment whose gRPC target a literal host:port is, and refuses a target that is no environment\'s', async () => {
     const opened = await run<Outcome & { text: string; uri: string }>('mobilityApi.sendGrpcRequest', { environmentId: 'sandbox-mds-production', method: `/${LIST_VEHICLES}` });
     assert.equal(opened.ok, true, opened.message);
@@ -232,21 +259,28 @@ describe('.http GRPC requests sent from their CodeLens', function () {
   it('copies a gRPC method of the Environments tree as code, its message the template: the sandbox\'s with its own .proto files, an environment\'s with those set for it, and for a server known by reflection alone its schema saved as a descriptor set', async () => {
     const dir = protoDir();
     // The sandbox's environments read their schema by reflection, and the programs take the sandbox's .proto files,
-    // shipped with the extension.
+    // shipped with the extension and copied out of its versioned folder (gone after an update) into its global storage.
     await vscode.env.clipboard.writeText('');
-    const sandboxCopy = await run<Outcome & { grpc?: boolean }>('mobilityApi.copyAsCode', { kind: 'grpcMethod', environmentId: 'sandbox-mds-staging', service: 'mobility.sandbox.v1.VehicleService', method: '/mobility.sandbox.v1.VehicleService/GetVehicle', language: 'python' });
+    const sandboxCopy = await run<Outcome & { grpc?: boolean; demoKeyFile?: string }>('mobilityApi.copyAsCode', { kind: 'grpcMethod', environmentId: 'sandbox-mds-staging', service: 'mobility.sandbox.v1.VehicleService', method: '/mobility.sandbox.v1.VehicleService/GetVehicle', language: 'python' });
     assert.equal(sandboxCopy.ok, true, sandboxCopy.message);
     assert.equal(sandboxCopy.grpc, true);
     const sandboxProgram = await vscode.env.clipboard.readText();
     assert.match(sandboxProgram, /import grpc/);
     const compiled = /mobility\/sandbox\/v1\/vehicles\.proto/.exec(sandboxProgram);
     assert.ok(compiled, 'the program compiles the sandbox\'s vehicles.proto');
-    const shipped = sandboxProgram.match(/\S*dist[\\/]proto\S*/g) ?? [];
-    assert.ok(shipped.length > 0, `the .proto files are the extension's own, under dist/proto: ${sandboxProgram.slice(0, 2000)}`);
-    for (const word of shipped) {
-      const file = word.replace(/^['"]|['",)\]]+$/g, '');
-      if (file.endsWith('.proto')) assert.ok(fs.existsSync(file), `${file} exists`);
+    const extensionPath = vscode.extensions.getExtension('mobility-api-explorer.mobility-api-explorer')!.extensionPath;
+    for (const shipped of [path.join(extensionPath, 'proto'), path.join(extensionPath, 'dist', 'proto')]) {
+      assert.ok(!sandboxProgram.includes(`${shipped}${path.sep}`), `no path inside the extension's folder ${shipped} (gone after an update): ${sandboxProgram.slice(0, 2000)}`);
     }
+    const storage = exportsOf().globalStoragePath;
+    const copied = sandboxProgram.match(/\S*proto[\\/]\S*\.proto\b/g)?.map((w) => w.replace(/^['"([]+/, '')) ?? [];
+    assert.ok(copied.length > 0 && copied.every((file) => file.startsWith(storage) && fs.existsSync(file)), `the .proto files copied into the global storage ${storage}: ${copied.join(', ')}`);
+    // Where the demo key is, so that the program runs against the sandbox: a path, never the key or its id.
+    const keyFile = sandboxCopy.demoKeyFile ?? '';
+    assert.ok(keyFile.startsWith(storage) && fs.existsSync(keyFile), `the demo key file in the global storage: ${keyFile}`);
+    assert.equal(fs.statSync(keyFile).mode & 0o777, 0o600, 'readable by its owner alone');
+    assert.match(fs.readFileSync(keyFile, 'utf8'), /^-----BEGIN PRIVATE KEY-----/);
+    assert.ok(!sandboxProgram.includes('PRIVATE KEY'), 'no key in the program');
 
     // The same sandbox as environments of the user's: one with the .proto files set for it, one read by reflection alone.
     const document = await httpDocument(`GRPC {{grpcTarget}}/${LIST_VEHICLES}\n\n{}\n`);

@@ -7,7 +7,7 @@ type Row = Awaited<ReturnType<ReturnType<typeof exportsOf>['environmentsTreeRows
 
 const LIST_VEHICLES = '/mobility.sandbox.v1.VehicleService/ListVehicles';
 
-describe('gRPC in the Environments tree and Send gRPC Request', function () {
+describe('gRPC in the Environments tree and Call gRPC Method', function () {
   this.timeout(60_000);
   const rows = (element?: unknown) => exportsOf().environmentsTreeRows(element);
   const child = async (parent: unknown, label: string): Promise<Row> => {
@@ -36,19 +36,21 @@ describe('gRPC in the Environments tree and Send gRPC Request', function () {
     const grpc = await child(staging.element, 'gRPC');
     assert.match(grpc.description, /^127\.0\.0\.1:\d+$/, 'the target, nothing loaded yet');
     const services = await rows(grpc.element);
-    assert.deepEqual(services.map((s) => [s.label, s.description]), [['MaasVehicleService', 'mobility.sandbox.v1'], ['VehicleService', 'mobility.sandbox.v1']]);
-    assert.match((await child(staging.element, 'gRPC')).description, /^127\.0\.0\.1:\d+ · reflection v1$/, 'the source once loaded');
+    assert.deepEqual(services.map((s) => [s.label, s.description]), [['MaasVehicleService', '1 method'], ['VehicleService', '4 methods']]);
+    const loaded = await child(staging.element, 'gRPC');
+    assert.match(loaded.description, /^127\.0\.0\.1:\d+$/, 'the target alone beside "gRPC"');
+    assert.match(loaded.tooltip, /Services from reflection v1/, 'the source once loaded, in the tooltip');
     const methods = await rows(services[1].element);
-    assert.deepEqual(methods.map((m) => [m.label, m.description]), [
-      ['ListVehicles', 'server streaming · ListVehiclesRequest'],
-      ['ListVehicleStatus', 'server streaming · ListVehicleStatusRequest'],
-      ['GetVehicle', 'unary · GetVehicleRequest'],
-      ['GetVehicleStatus', 'unary · GetVehicleRequest'],
-    ]);
+    assert.deepEqual(methods.map((m) => [m.label, m.description]), [['ListVehicles', 'stream'], ['ListVehicleStatus', 'stream'], ['GetVehicle', 'unary'], ['GetVehicleStatus', 'unary']]);
+    assert.match(methods[0].tooltip, /server streaming[\s\S]*Request: mobility\.sandbox\.v1\.ListVehiclesRequest/, 'the kind and types in the tooltip');
     assert.ok(methods.every((m) => m.contextValue === 'grpcMethod'));
+    // Each row fits the default side bar: the detail that was cut ("reflectio…", "server strea…", "External O…") is in the tooltip.
+    const credential = await child(staging.element, 'Credential');
+    assert.equal(credential.description, 'Sandbox demo credential');
+    assert.match(credential.tooltip, /External Organization · kid /);
   });
 
-  it('Send gRPC Request opens the GRPC request with its message template in an untitled .http editor, cursor in the body', async () => {
+  it('Call gRPC Method opens the GRPC request with its message template in an untitled .http editor, cursor in the body', async () => {
     await run('mobilityApi.selectEnvironment', { environmentId: 'sandbox-mds-staging' });
     const opened = await run<{ ok: boolean; message?: string; text: string; uri: string }>('mobilityApi.sendGrpcRequest', { environmentId: 'sandbox-mds-production', method: '/mobility.sandbox.v1.VehicleService/GetVehicle' });
     assert.equal(opened.ok, true, opened.message);
@@ -81,7 +83,7 @@ describe('gRPC in the Environments tree and Send gRPC Request', function () {
     assert.match(failed[0].label, /127\.0\.0\.1:1/);
     // Pointing it at the sandbox's server: the next expansion reflects from there.
     const sandboxTarget = (await child((await rows()).find((r) => r.contextValue === 'sandbox.running')!.element, 'Sandbox · MDS staging')).element;
-    const target = (await child(sandboxTarget, 'gRPC')).description.split(' ')[0];
+    const target = (await child(sandboxTarget, 'gRPC')).description;
     await config().update('grpc.environments', { 'mds-staging': { target, plaintext: true } }, vscode.ConfigurationTarget.Global);
     const services = await waitUntil('the services from the new target', async () => rows((await child(staging!.element, 'gRPC')).element), (r) => r.some((s) => s.label === 'VehicleService'));
     assert.ok(services.every((s) => s.contextValue === 'grpcService'));

@@ -11,12 +11,24 @@ const SERVICE: GrpcServiceInfo = {
 };
 
 describe('gRPC rows of the Environments tree', () => {
-  it('says where the services came from beside the target, once loaded', () => {
+  it('shows the target beside "gRPC", and where the services came from in the tooltip once loaded', () => {
     assert.equal(grpcNodeRow('127.0.0.1:50051').description, '127.0.0.1:50051');
-    assert.equal(grpcNodeRow('127.0.0.1:50051', { kind: 'reflection', version: 'v1' }).description, '127.0.0.1:50051 · reflection v1');
+    const loaded = grpcNodeRow('127.0.0.1:50051', { kind: 'reflection', version: 'v1' });
+    assert.equal(loaded.description, '127.0.0.1:50051');
+    assert.deepEqual(loaded.tooltip, ['gRPC target 127.0.0.1:50051', 'Services from reflection v1']);
     assert.equal(describeGrpcSource({ kind: 'reflection', version: 'v1alpha' }), 'reflection v1alpha');
     assert.equal(describeGrpcSource({ kind: 'proto', files: ['/a.proto'] }), '.proto files');
     assert.equal(describeGrpcSource({ kind: 'protoset', file: '/a.protoset' }), 'protoset');
+  });
+
+  it('fits each row in the default side bar width, the detail in the tooltip ("reflectio…", "server strea…" were cut)', () => {
+    // What the default side bar (300 px) showed whole at each depth before the text was cut with "…".
+    const fits = (row: { label: string; description: string }, chars: number) => assert.ok(`${row.label} ${row.description}`.length <= chars, `"${row.label} ${row.description}" is longer than ${chars} characters`);
+    fits(grpcNodeRow('127.0.0.1:50051', { kind: 'reflection', version: 'v1alpha' }), 30);
+    fits(serviceRow({ ...SERVICE, name: 'mobility.sandbox.v1.MaasVehicleService' }), 28);
+    const status = { ...SERVICE.methods[0], name: 'ListVehicleStatus', fullName: '/mobility.sandbox.v1.VehicleService/ListVehicleStatus' };
+    for (const method of [...SERVICE.methods, status]) fits(methodRow(method), 24);
+    assert.ok(serviceRow(SERVICE).tooltip.includes('mobility.sandbox.v1.VehicleService'), 'the package in the tooltip');
   });
 
   it('names each call kind', () => {
@@ -26,11 +38,13 @@ describe('gRPC rows of the Environments tree', () => {
     assert.equal(describeCallKind({ clientStreaming: true, serverStreaming: true }), 'bidirectional streaming');
   });
 
-  it('shows a service by its short name with its package, and a method with its kind and input type; full names in the tooltip', () => {
-    assert.deepEqual([serviceRow(SERVICE).label, serviceRow(SERVICE).description], ['VehicleService', 'mobility.sandbox.v1']);
+  it('shows a service by its short name with its method count, and a method with its kind in a word; full names, kind and types in the tooltip', () => {
+    assert.deepEqual([serviceRow(SERVICE).label, serviceRow(SERVICE).description], ['VehicleService', '2 methods']);
     const row = methodRow(SERVICE.methods[0]);
     assert.equal(row.label, 'ListVehicles');
-    assert.equal(row.description, 'server streaming · ListVehiclesRequest');
+    assert.equal(row.description, 'stream');
+    assert.equal(row.spoken, 'ListVehicles, server streaming · ListVehiclesRequest');
+    assert.equal(methodRow(SERVICE.methods[1]).description, 'unary');
     assert.deepEqual(row.tooltip, ['/mobility.sandbox.v1.VehicleService/ListVehicles', 'server streaming', 'Request: mobility.sandbox.v1.ListVehiclesRequest', 'Response: stream mobility.sandbox.v1.Vehicle']);
   });
 

@@ -66,6 +66,24 @@ describe('the manifest and the docs agree with the code', () => {
     }
   });
 
+  it('each command palette title, typed as it reads, finds no other command of ours (the palette matches words in order)', () => {
+    // VS Code's palette matches each typed word as the start of a word of the title, in order, skipping others: typed
+    // "Send Request", a title "Send gRPC Request…" matched too and came first (sorted by name), and Enter ran it.
+    const menus = manifest.contributes.menus as Record<string, Array<{ command: string; when?: string }>>;
+    const hidden = new Set((menus.commandPalette ?? []).filter((m) => m.when === 'false').map((m) => m.command));
+    const words = (title: string) => title.toLowerCase().replace(/…/g, '').split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+    const finds = (typed: string[], title: string[]) => {
+      let at = 0;
+      for (const word of title) if (at < typed.length && word.startsWith(typed[at])) at++;
+      return at === typed.length;
+    };
+    const titled = manifest.contributes.commands.filter((c) => !hidden.has(c.command)).map((c) => ({ id: c.command, words: words(nlsValue(c.title) ?? '') }));
+    for (const typed of titled) {
+      const others = titled.filter((c) => c.id !== typed.id && finds(typed.words, c.words)).map((c) => c.words.join(' '));
+      assert.deepEqual(others, [], `typing "${typed.words.join(' ')}" (${typed.id}) also finds ${others.join(', ')}`);
+    }
+  });
+
   it('menus name only contributed commands', () => {
     const contributed = new Set(manifest.contributes.commands.map((c) => c.command));
     for (const [menu, items] of Object.entries(manifest.contributes.menus)) {

@@ -1,5 +1,5 @@
 // One open channel and one schema per environment, kept while the environment's gRPC settings stay the same: the
-// tree, Send gRPC Request and `.http` GRPC requests of a window share them, so that a schema is reflected once and
+// tree, Call gRPC Method and `.http` GRPC requests of a window share them, so that a schema is reflected once and
 // every call still gets its own fresh token (callMethod signs per call).
 import type { GrpcEndpoint } from '../environment';
 import { callMethod } from './call';

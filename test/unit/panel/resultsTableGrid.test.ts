@@ -107,11 +107,16 @@ describe('results table: widths, resizing, sideways scrolling and the row cursor
     });
     await page.waitForFunction(() => document.querySelector('[data-testid="trips-table"]')?.hasAttribute('aria-activedescendant'));
     assert.deepEqual(await cursor(), { index: 2, trip: tripIds[0] }, 'focus puts the cursor on the first row');
+    // Each row has its own id: a screen reader announces a move only when aria-activedescendant changes.
+    const activeIds = [await table.getAttribute('aria-activedescendant')];
     await page.keyboard.press('ArrowDown');
     await page.keyboard.press('ArrowDown');
     assert.deepEqual(await cursor(), { index: 4, trip: tripIds[2] });
+    activeIds.push(await table.getAttribute('aria-activedescendant'));
     await page.keyboard.press('ArrowUp');
     assert.equal((await cursor())?.index, 3);
+    activeIds.push(await table.getAttribute('aria-activedescendant'));
+    assert.equal(new Set(activeIds).size, 3, `aria-activedescendant names each row the cursor is on (${activeIds.join(', ')})`);
     await page.keyboard.press('PageDown');
     assert.ok(((await cursor())?.index ?? 0) > 10, 'PageDown moves by a page');
     await page.keyboard.press('End');
