@@ -341,7 +341,8 @@ describe('CLI mobility-api', () => {
       assert.equal(lines.length, 2, out);
       const report = JSON.parse(lines[1] ?? '') as { requests: Record<string, number>; refusals: Array<{ rule: string; count: number }>; grade: string };
       assert.deepEqual(report.requests, { seen: 4, accepted: 1, refused: 3, unchecked: 0 });
-      assert.deepEqual(report.refusals.map((r) => r.rule), ['lifetime_out_of_range', 'jti_replayed', 'iat_not_increasing']);
+      // The last token (a 1 s lifetime, its exp 8 s past) is charged both rules it breaks (issue 29 item 15).
+      assert.deepEqual(report.refusals.map((r) => r.rule), ['lifetime_out_of_range', 'expired', 'jti_replayed', 'iat_not_increasing']);
       assert.equal(report.grade, 'fail');
       assert.ok(!out.includes(once) && !lines[1]?.includes(demoKid), 'no token and no whole kid');
     });
