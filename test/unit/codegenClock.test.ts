@@ -5,7 +5,7 @@
 // and the errors a user can act on (one line, a non-zero exit, nothing sent). A missing toolchain fails
 // under CI=true and is pending (its name in the title) elsewhere.
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { createHash, generateKeyPairSync, randomBytes } from 'node:crypto';
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -20,7 +20,7 @@ import type { GrpcCallLog, RunningSandbox, SandboxRequestLog } from '../../src/s
 import { startSandbox } from '../../src/sandbox/sandboxServer';
 import { maskKeyId } from '../../src/core/base/redact';
 import type { BuiltProgram, ProgramRun } from './support/codegenToolchains';
-import { buildProgram, GO_ENV, missingTools, runProgram } from './support/codegenToolchains';
+import { buildProgram, GO_ENV, missingTools, runCommand, runProgram } from './support/codegenToolchains';
 
 /** The programs under test: a REST language, or Python's gRPC program (`python-grpc`). */
 type Flavour = 'python' | 'go' | 'shell' | 'python-grpc';
@@ -194,15 +194,7 @@ describe('Copy as Code: Python, Go and shell programs share one clock per key ac
     }
 
     function cron(command: string, home: string): Promise<ProgramRun> {
-      return new Promise((done, fail) => {
-        const child = spawn('/bin/sh', ['-c', command], { cwd: '/', env: { HOME: home, PATH: '/usr/bin:/bin', SHELL: '/bin/sh', LOGNAME: 'cron' } });
-        let out = '';
-        let err = '';
-        child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-        child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
-        child.on('error', fail);
-        child.on('close', (code) => done({ code, out, err }));
-      });
+      return runCommand('/bin/sh', ['-c', command], { cwd: '/', env: { HOME: home, PATH: '/usr/bin:/bin', SHELL: '/bin/sh', LOGNAME: 'cron' } });
     }
 
     for (const flavour of ['python', 'go', 'shell'] as const) {

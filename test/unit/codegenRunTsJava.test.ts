@@ -4,7 +4,7 @@
 // one line with a non-zero exit, and the header's own commands, run with no terminal. A missing
 // toolchain fails under CI=true and is pending (its name in the title) elsewhere.
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { createHash, generateKeyPairSync, randomBytes } from 'node:crypto';
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import type { AddressInfo, Socket } from 'node:net';
@@ -20,7 +20,7 @@ import { buildEndpointRequest } from '../../src/core/mds/mdsRequests';
 import type { GrpcCallLog, RunningSandbox, SandboxRequestLog } from '../../src/sandbox/sandboxServer';
 import { startSandbox } from '../../src/sandbox/sandboxServer';
 import type { BuiltProgram, ProgramRun } from './support/codegenToolchains';
-import { buildProgram, compileTypeScript, missingTools, runProgram } from './support/codegenToolchains';
+import { buildProgram, compileTypeScript, missingTools, runCommand, runProgram } from './support/codegenToolchains';
 
 const VEHICLES_PROTO = 'proto/mobility/sandbox/v1/vehicles.proto';
 /** Where the Java header says Debian's Gson is. */
@@ -301,16 +301,8 @@ describe('Copy as Code in TypeScript and Java: a clock shared across processes, 
       const cwd = join(dir, 'cron');
       mkdirSync(cwd);
       writeFileSync(join(cwd, 'mobilityApiRequest.ts'), source);
-      const run = await new Promise<ProgramRun>((done, fail) => {
-        // As cron runs it: no terminal (stdin from /dev/null, output to pipes), in the file's folder.
-        const child = spawn('bash', ['-e', '-c', commands.join('\n')], { cwd, env: { ...process.env, ...key.env }, stdio: ['ignore', 'pipe', 'pipe'] });
-        let out = '';
-        let err = '';
-        child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-        child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
-        child.on('error', fail);
-        child.on('close', (code) => done({ code, out, err }));
-      });
+      // As cron runs it: no terminal (stdin from /dev/null, output to pipes), in the file's folder.
+      const run = await runCommand('bash', ['-e', '-c', commands.join('\n')], { cwd, env: { ...process.env, ...key.env } });
       assertRan(run, 'the header\'s commands');
       assert.match(run.out, /^worker 1 page 2: 2 vehicles$/m);
       assert.deepEqual(answered().rest.map((x) => x.status), [200, 200]);

@@ -1,6 +1,7 @@
 // How the codegen run tests build and run a generated program in each language, and which tools
 // each needs. The toolchains come from Debian packages (.ci/run installs them) and npm.
 import { spawn, spawnSync } from 'node:child_process';
+import type { SpawnOptions } from 'node:child_process';
 import { existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -123,8 +124,13 @@ export interface ProgramRun {
 
 /** Runs a built program with `env` added to this process's environment. */
 export function runProgram(program: BuiltProgram, env: Record<string, string>): Promise<ProgramRun> {
+  return runCommand(program.command, program.args, { cwd: program.cwd, env: { ...process.env, ...env } });
+}
+
+/** Runs a command to its end, collecting its exit code and output. */
+export function runCommand(command: string, args: readonly string[], options: SpawnOptions): Promise<ProgramRun> {
   return new Promise((done, fail) => {
-    const child = spawn(program.command, program.args, { cwd: program.cwd, env: { ...process.env, ...env } });
+    const child = spawn(command, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
     child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
