@@ -83,7 +83,9 @@ async function main() {
       if (process.env.VERBOSE || !NOISE.test(line)) console.log(type === 'error' ? `[${type}] ${line}` : line);
     });
     log(`running ${path.relative(PROJECT_ROOT, testsEntry)} in the extension host`);
-    await page.goto(server.workbenchUrl({ payload }));
+    // Playwright's default 30 s for the page's load event is too short for the workbench on a loaded 2-core machine
+    // (seen: two timeouts while other runs built); the run's own timeout below still bounds the whole.
+    await page.goto(server.workbenchUrl({ payload }), { timeout: 180_000 });
     let timer;
     const timedOut = new Promise((resolve) => { timer = setTimeout(() => resolve('timeout'), timeoutMs); });
     const code = await Promise.race([exitCode, timedOut]);

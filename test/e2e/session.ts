@@ -125,7 +125,8 @@ export function useWorkbench(options: WorkbenchOptions = {}): WorkbenchSession {
     if (options.initScript) await context.addInitScript(options.initScript);
     page = await context.newPage();
     try {
-      await page.goto(env.workbenchUrl);
+      // Not Playwright's default 30 s: the workbench's load event can take longer on a loaded 2-core machine.
+      await page.goto(env.workbenchUrl, { timeout: 180_000 });
       await waitForWorkbench(page);
     } catch (err) {
       await saveFailure(env, page, nextName('opening the workbench'));
