@@ -1,6 +1,8 @@
-import { AnalysisSession, hasErrorFinding, readHarvestSource, runChecks, thresholdsOf } from '../core/analysis';
+import fs from 'node:fs';
+import path from 'node:path';
+import { AnalysisSession, checkJunit, hasErrorFinding, readHarvestSource, runChecks, thresholdsOf } from '../core/analysis';
 import type { CheckReport } from '../core/analysis';
-import { MobilityError } from '../core/base';
+import { MobilityError, errorMessage } from '../core/base';
 import type { CliIo } from './cliIo';
 import { parse } from './options';
 import { printUsage } from './usage';
@@ -9,11 +11,11 @@ import { printUsage } from './usage';
 const SHOWN_PER_RULE = 5;
 
 /**
- * `mobility-api check <folder> [--rule <id>]... [--threshold <name>=<value>]... [--json]`: the data-quality rules over
+ * `mobility-api check <folder> [--rule <id>]... [--threshold <name>=<value>]... [--json] [--junit <file>]`: the data-quality rules over
  * a harvest. Exit 0 with no error finding, 1 with one, 2 for bad input.
  */
 export async function checkCommand(args: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parse(args, { rule: { type: 'string', multiple: true }, threshold: { type: 'string', multiple: true }, json: { type: 'boolean' } }, true);
+  const { values, positionals } = parse(args, { rule: { type: 'string', multiple: true }, threshold: { type: 'string', multiple: true }, json: { type: 'boolean' }, junit: { type: 'string' } }, true);
   if (values.help) return printUsage(io);
   if (positionals.length !== 1) throw new MobilityError('USAGE', 'check takes one harvest folder: mobility-api check <folder> [--rule <id>]... [--json].');
   const thresholds = thresholdsOf(values.threshold ?? []);
@@ -23,6 +25,7 @@ export async function checkCommand(args: string[], io: CliIo): Promise<number> {
   try {
     const report = await runChecks(session, values.rule ?? [], thresholds);
     io.out(values.json ? JSON.stringify(report, null, 2) : formatCheckReport(report));
+    if (values.junit !== undefined) writeJunit(values.junit, checkJunit(report, new Date()));
     return hasErrorFinding(report) ? 1 : 0;
   } finally {
     session.close();
@@ -44,4 +47,18 @@ function formatCheckReport(report: CheckReport): string {
   const warnings = report.rules.filter((r) => r.severity === 'warning' && r.count > 0).length;
   lines.push('', `${report.rules.length} rules run: ${errors} with errors, ${warnings} with warnings; ${report.skipped.length} not run.`);
   return lines.join('\n');
+}
+
+/** Writes the JUnit report through a temporary file, so that a CI server never reads half of one. */
+function writeJunit(file: string, text: string): void {
+  const target = path.resolve(file);
+  const temp = `${target}.tmp-${process.pid}`;
+  try {
+    fs.mkdirSync(path.dirname(target), { recursive: true });
+    fs.writeFileSync(temp, text);
+    fs.renameSync(temp, target);
+  } catch (err) {
+    fs.rmSync(temp, { force: true });
+    throw new MobilityError('ANALYSIS_WRITE_FAILED', `Cannot write the --junit report ${target}: ${errorMessage(err)}. Choose a file in a folder you may write to.`);
+  }
 }

@@ -29,7 +29,7 @@ Usage:
   mobility-api sql      <harvest folder> "<query>" [--json | --csv] [--out <file.csv|.json|.parquet>]
                         one read-only SQL query (DuckDB) over the views trips, events, telemetry, vehicles, vehicles_status,
                         typed by the MDS 2.0 models, each item once
-  mobility-api check    <harvest folder> [--rule <id>]... [--threshold <name>=<value>]... [--json]
+  mobility-api check    <harvest folder> [--rule <id>]... [--threshold <name>=<value>]... [--json] [--junit <file>]
                         data-quality rules between items (trip events, duplicates, telemetry gaps, teleports, units,
                         phantom trips, hour coverage); exit 1: an error finding
   mobility-api parquet  <harvest folder> [--out <dir>] [--json]

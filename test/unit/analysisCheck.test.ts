@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { CheckReport } from '../../src/core/analysis';
 import { runCliInProcess } from './support/cliRunner';
+import { XSD, xmllint, xpath } from './support/junitSchema';
 
 const T0 = Date.UTC(2026, 10, 20, 8); // 2026-11-20T08:00Z, the harvest's first hour
 const MIN = 60_000;
@@ -191,6 +192,22 @@ describe('CLI: mobility-api check', function () {
       assert.equal(r.code, 2, args.join(' '));
       assert.match(r.err, message);
     }
+  });
+
+  it('--junit writes one test case per rule that CI servers read: error findings fail, warnings pass, rules not run are skipped', async function () {
+    const report = path.join(dir, 'reports', 'check.xml');
+    const r = await runCliInProcess(['check', faulty, '--junit', report]);
+    assert.equal(r.code, 1, r.err);
+    assert.equal(xmllint(this, ['--noout', '--schema', XSD, report]).status, 0, 'the report validates against the Jenkins JUnit schema');
+    assert.equal(xpath(this, report, 'string(/testsuites/@tests)'), '10');
+    assert.equal(xpath(this, report, 'count(//testcase[failure])'), '4');
+    assert.equal(xpath(this, report, 'count(//testcase[skipped])'), '3');
+    assert.match(xpath(this, report, 'string(//testcase[starts-with(@name, "trip-events")]/failure/@message)'), /^2 findings: Every trip has its start and end events/);
+    assert.match(xpath(this, report, 'string(//testcase[starts-with(@name, "teleport")]/system-out)'), /800 m from its last known location/);
+    assert.equal(xpath(this, report, 'count(//testcase[starts-with(@name, "teleport")]/failure)'), '0');
+    const cleanReport = path.join(dir, 'reports', 'clean.xml');
+    assert.equal((await runCliInProcess(['check', clean, '--junit', cleanReport])).code, 0);
+    assert.equal(xpath(this, cleanReport, 'count(//failure)'), '0');
   });
 
   it('prints a text report: each rule, its first findings, the rules not run', async () => {

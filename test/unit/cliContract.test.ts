@@ -1,30 +1,11 @@
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { startSandbox } from '../../src/sandbox/sandboxServer';
 import type { RunningSandbox, SandboxRequestLog } from '../../src/sandbox/sandboxServer';
+import { XSD, xmllint, xpath } from './support/junitSchema';
 import { makeCliCredential, runCliInProcess, spawnBuiltCli } from './support/cliRunner';
-
-const XSD = path.resolve('test/fixtures/junit/junit-10.xsd');
-
-/** `xmllint` (Debian's libxml2-utils, installed by .ci/run): fails under CI=true when missing, else the test is pending. */
-function xmllint(context: Mocha.Context, args: string[]): { status: number | null; out: string; err: string } {
-  const run = spawnSync('xmllint', args, { encoding: 'utf8' });
-  if (run.error) {
-    if (process.env.CI === 'true') assert.fail('xmllint is missing (apt-get install libxml2-utils; .ci/run installs it)');
-    context.skip();
-  }
-  return { status: run.status, out: run.stdout, err: run.stderr };
-}
-
-/** The value of an XPath expression over a report, read by xmllint. */
-function xpath(context: Mocha.Context, file: string, expression: string): string {
-  const run = xmllint(context, ['--xpath', expression, file]);
-  assert.equal(run.status, 0, run.err);
-  return run.out.trim();
-}
 
 const PASSING = `@size = 5
 

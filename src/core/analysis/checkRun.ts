@@ -3,7 +3,8 @@
  * and every rule that could not run with the reason (never a silent pass).
  */
 import * as l10n from '@vscode/l10n';
-import { MobilityError } from '../base';
+import { MobilityError, junitXml } from '../base';
+import type { JunitCase } from '../base';
 import type { AnalysisSession } from './analysisEngine';
 import type { CheckFinding, CheckRule, CheckThresholds, CheckView, CheckWindow } from './checkRules';
 import { CHECK_RULES, DEFAULT_THRESHOLDS, hourCoverageFindings } from './checkRules';
@@ -114,4 +115,28 @@ export async function runChecks(session: AnalysisSession, only: readonly string[
 /** Whether a report holds a finding of an error rule (`check` then exits 1). */
 export function hasErrorFinding(report: CheckReport): boolean {
   return report.rules.some((r) => r.severity === 'error' && r.count > 0);
+}
+
+/** Findings of each rule a JUnit case lists; the --json report lists every one. */
+const JUNIT_FINDINGS = 50;
+
+/**
+ * The report as JUnit XML, one test case per rule: an error rule with findings fails, a warning rule passes with
+ * its findings printed, a rule that could not run is skipped with the reason.
+ */
+export function checkJunit(report: CheckReport, timestamp: Date): string {
+  const listed = (rule: CheckRuleResult) => [
+    ...rule.findings.slice(0, JUNIT_FINDINGS).map((f) => [f.time, f.device_id && `device ${f.device_id}`, f.trip_id && `trip ${f.trip_id}`].filter(Boolean).join(' · ') + `: ${f.detail}`),
+    ...(rule.count > JUNIT_FINDINGS ? [`… and ${rule.count - JUNIT_FINDINGS} more (check --json lists every one)`] : []),
+  ].join('\n');
+  const cases: JunitCase[] = [
+    ...report.rules.map((rule): JunitCase => {
+      const summary = `${rule.count} finding${rule.count === 1 ? '' : 's'}: ${rule.title} (${rule.basis})`;
+      const base = { name: `${rule.id}: ${rule.title}`, classname: `check.${rule.severity}`, ms: 0 };
+      if (rule.count === 0) return base;
+      return rule.severity === 'error' ? { ...base, failure: { type: 'DataQuality', message: summary, text: listed(rule) } } : { ...base, out: `${summary}\n${listed(rule)}` };
+    }),
+    ...report.skipped.map((s): JunitCase => ({ name: s.id, classname: 'check', ms: 0, skipped: s.why })),
+  ];
+  return junitXml('mobility-api check', [{ name: `data quality of ${report.folder}`, file: report.folder, cases }], timestamp);
 }

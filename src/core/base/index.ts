@@ -9,3 +9,5 @@ export { maskKeyId, maskKidIn, redactSecrets } from './redact';
 export { describeExpiry, describeIssued, describeNotBefore, describeRelative, formatDuration } from './relativeTime';
 export { shellQuote } from './shellQuote';
 export { secondsWithSpan, withArticle } from './wording';
+export { junitXml } from './junitXml';
+export type { JunitCase, JunitSuite } from './junitXml';
