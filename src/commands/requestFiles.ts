@@ -35,7 +35,7 @@ export function registerRequestFiles(deps: CommandDeps, runner: RequestRunner, l
       const env = target?.environmentId
         ? await resolveEnvironment(deps, { environmentId: target.environmentId }, '')
         : (deps.environments.active() ?? await resolveEnvironment(deps, undefined, vscode.l10n.t('A request file for which environment?')));
-      const content = starterFile(env, Date.now());
+      const content = starterFile(env, Date.now(), deps.environments.exampleValues(env.id));
       const uri = untitledUri(env);
       const document = await vscode.workspace.openTextDocument(uri);
       const edit = new vscode.WorkspaceEdit();
@@ -81,9 +81,10 @@ function untitledUri(env: Environment): vscode.Uri {
 /**
  * A starter request file for `env`: one named request per catalogue endpoint, required parameters
  * filled with their defaults (the last complete UTC hour, …), and file variables for those that
- * have none (a device id). `{{baseUrl}}` is not defined in the file: it is the active environment's.
+ * have none (a device id): `served` values where the environment gives them (a vehicle of the sandbox), else the
+ * catalogue's examples. `{{baseUrl}}` is not defined in the file: it is the active environment's.
  */
-export function starterFile(env: Environment, nowMs: number): string {
+export function starterFile(env: Environment, nowMs: number, served: Record<string, string> = {}): string {
   const lines = [
     `# Mobility API requests · ${API_LABELS[env.api]} (written for ${env.name})`,
     '#',
@@ -97,10 +98,10 @@ export function starterFile(env: Environment, nowMs: number): string {
   const endpoints = catalogueOf(env.api);
   const variables = new Map<string, string>();
   for (const e of endpoints) {
-    for (const p of e.parameters) if (!p.defaultValue && p.required) variables.set(p.name, `${p.example}`);
+    for (const p of e.parameters) if (!p.defaultValue && p.required) variables.set(p.name, served[p.name] ?? `${p.example}`);
   }
   if (variables.size) {
-    lines.push('# Replace these with ids of your own fleet:');
+    lines.push(Object.keys(served).some((name) => variables.has(name)) ? `# Ids ${env.name} serves; for your own fleet, replace them with its ids:` : '# Replace these with ids of your own fleet:');
     for (const [name, value] of variables) lines.push(`@${name} = ${value}`);
     lines.push('');
   }

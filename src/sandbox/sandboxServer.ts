@@ -116,6 +116,8 @@ export interface SandboxEnvironment {
    * from. Its clients read the schema by reflection; programs (Copy as Code) load or compile these files.
    */
   grpcProtos?: { protoFiles: string[]; importPaths: string[] };
+  /** A device_id the environment serves (its first vehicle), for examples such as a starter request file's `@device_id`. */
+  exampleDeviceId?: string;
 }
 
 /** A started sandbox. */
@@ -359,7 +361,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   // An unspecified address accepts connections, but clients must dial a concrete one.
   const dialHost = host === '0.0.0.0' || host === '' ? '127.0.0.1' : host === '::' ? '[::1]' : host.includes(':') ? `[${host}]` : host;
   origin = `http://${dialHost}:${actualPort}`;
-  environments = ENVIRONMENT_KINDS.map((kind) => ({ ...kind, baseUrl: `${origin}/${kind.id}` }));
+  environments = ENVIRONMENT_KINDS.map((kind) => ({ ...kind, baseUrl: `${origin}/${kind.id}`, ...(fleet.size ? { exampleDeviceId: fleet.deviceIdAt(0) } : {}) }));
 
   let grpc: GrpcSandbox | undefined;
   if (options.grpc ?? true) {

@@ -58,6 +58,12 @@ export class EnvironmentRegistry extends Disposable {
     }));
   }
 
+  /** Parameter values that name things the environment really serves (the sandbox's first vehicle), for examples. */
+  exampleValues(id: string): Record<string, string> {
+    const served = this.sandboxServed.find((e) => EnvironmentRegistry.sandboxId(e.id) === id);
+    return served?.exampleDeviceId ? { device_id: served.exampleDeviceId } : {};
+  }
+
   /** Problems in `mobilityApi.customEnvironments`, shown in the tree. */
   problems(): string[] {
     return this.settings.configuredEnvironments().problems;

@@ -240,6 +240,11 @@ describe('exploring endpoints: Send Request, Load All Pages, request files', fun
       assert.ok(vehicles, 'a lens above the vehicles request');
       const sent = await runLens(vehicles);
       assert.equal(sent.status, 200, sent.message);
+      // @device_id is a vehicle the sandbox serves, not the spec's example id (which answers 404).
+      const one = found.find((l) => doc.lineAt(l.range.start.line).text === 'GET {{baseUrl}}/vehicles/{{device_id}}');
+      assert.ok(one, 'a lens above the one-vehicle request');
+      const vehicle = await runLens(one);
+      assert.equal(vehicle.status, 200, vehicle.message);
     });
   });
 });
