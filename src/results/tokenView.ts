@@ -1,7 +1,7 @@
 import * as l10n from '@vscode/l10n';
 import type { HttpExchange } from '../core/http';
 import type { DecodedToken, LintFinding, SignatureCheck } from '../core/auth';
-import { decodeJwt, lintToken } from '../core/auth';
+import { decodeJwt, lintToken, stringifyAsWritten } from '../core/auth';
 import type { Environment } from '../core/environment';
 import { withoutTrailingSlashes } from '../core/environment';
 import type { FindingView, TimeView, TokenResultView, TokenView } from '../shared/tokenViews';
@@ -38,12 +38,16 @@ export function tokenView(args: {
   userGiven?: boolean;
 }): TokenView {
   const { token, decoded } = args;
+  const header = shownHeader(decoded.header, args.userGiven === true);
+  const written = (part: 'header' | 'payload') => (decoded.writtenNumbers ?? []).filter((n) => n.part === part);
   const view: TokenView = {
     source: scrub(args.source, token),
     preview: shortenToken(token),
     length: token.length,
-    header: shownHeader(decoded.header, args.userGiven === true),
+    header,
     payload: decoded.payload,
+    headerText: stringifyAsWritten(header, written('header'), 2),
+    payloadText: stringifyAsWritten(decoded.payload, written('payload'), 2),
     findings: findingViews(args.findings).map((f) => ({ ...f, message: scrub(f.message, token) })),
     signature: args.signature ? { ...args.signature } : { state: 'unchecked' },
     canCopy: token.length > 0,

@@ -24,6 +24,9 @@ export interface TokenView {
   length: number;
   header: Record<string, unknown>;
   payload: Record<string, unknown>;
+  /** The header and payload as JSON text, numbers as the token writes them (`1e400`, which `payload` holds as null). */
+  headerText: string;
+  payloadText: string;
   iat?: TimeView;
   nbf?: TimeView;
   exp?: TimeView;

@@ -110,8 +110,8 @@ export function renderToken(token: TokenView, pageIndex: number, actions: Sectio
     h('h4', null, l10n.t('Findings')),
     findings,
     h('div', { class: 'two-col' },
-      h('div', null, h('h4', null, l10n.t('Header')), h('pre', { class: 'code', 'data-testid': 'token-header' }, JSON.stringify(token.header, null, 2))),
-      h('div', null, h('h4', null, l10n.t('Payload')), h('pre', { class: 'code', 'data-testid': 'token-payload' }, JSON.stringify(token.payload, null, 2)))));
+      h('div', null, h('h4', null, l10n.t('Header')), h('pre', { class: 'code', 'data-testid': 'token-header' }, token.headerText)),
+      h('div', null, h('h4', null, l10n.t('Payload')), h('pre', { class: 'code', 'data-testid': 'token-payload' }, token.payloadText))));
 }
 
 export function renderResponse(response: ResponseView): HTMLElement {

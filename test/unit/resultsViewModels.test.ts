@@ -272,6 +272,18 @@ describe('results panel view models', function () {
       assertNoToken(view, [issued.token]);
     });
 
+    it('shows the header and payload as the token writes them: "exp": 1e400 stays 1e400, and a kid of ours stays masked', () => {
+      const part = (json: string) => Buffer.from(json).toString('base64url');
+      const token = `${part(`{"alg":"ES256","kid":"${credential.kid}"}`)}.${part('{"iss":"a@b.example","exp":1e400,"iat":1700000000}')}.c2ln`;
+      const decoded = decodeJwt(token);
+      assert.ok(decoded.ok);
+      const view = tokenResultView({ id: 't2', token, decoded: decoded.token, findings: [], source: 'Generated for Sandbox mds-staging', now: Date.now() });
+      assert.match(JSON.stringify(view.token.payload), /"exp":null/, 'the parsed payload, stringified as the panel did, loses 1e400');
+      assert.match(view.token.payloadText, /^ {2}"exp": 1e400,$/m);
+      assert.match(view.token.headerText, new RegExp(`"kid": "${maskKeyId(credential.kid).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}"`));
+      assert.ok(!view.token.headerText.includes(credential.kid), 'the whole kid is not in the header text');
+    });
+
     it('shortens to the first 10 and last 6 characters, and gives little of a short text away', () => {
       assert.equal(shortenToken('abcdefghij0123456789KLMNOPqrstuv'), 'abcdefghij…qrstuv');
       assert.equal(shortenToken('short.token'), 'shor…');
