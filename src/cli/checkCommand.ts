@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { AnalysisSession, checkJunit, hasErrorFinding, readHarvestSource, runChecks, thresholdsOf } from '../core/analysis';
+import { AnalysisSession, checkJunit, findingLine, hasErrorFinding, readHarvestSource, runChecks, thresholdsOf } from '../core/analysis';
 import type { CheckReport } from '../core/analysis';
 import { MobilityError, errorMessage } from '../core/base';
 import type { CliIo } from './cliIo';
@@ -38,7 +38,7 @@ function formatCheckReport(report: CheckReport): string {
     const mark = rule.count === 0 ? 'ok  ' : rule.severity === 'error' ? 'FAIL' : 'warn';
     lines.push(`${mark}  ${rule.id} (${rule.severity}): ${rule.title}: ${rule.count === 0 ? 'no finding' : `${rule.count} finding${rule.count === 1 ? '' : 's'}`}`);
     for (const f of rule.findings.slice(0, SHOWN_PER_RULE)) {
-      lines.push(`        ${[f.time, f.device_id && `device ${f.device_id}`, f.trip_id && `trip ${f.trip_id}`].filter(Boolean).join(' · ')}: ${f.detail}`);
+      lines.push(`        ${findingLine(f)}`);
     }
     if (rule.count > SHOWN_PER_RULE) lines.push(`        … and ${rule.count - SHOWN_PER_RULE} more (--json lists every one)`);
   }

@@ -117,6 +117,11 @@ export function hasErrorFinding(report: CheckReport): boolean {
   return report.rules.some((r) => r.severity === 'error' && r.count > 0);
 }
 
+/** One finding in a line: time · device · trip: detail. */
+export function findingLine(f: CheckFinding): string {
+  return `${[f.time, f.device_id && `device ${f.device_id}`, f.trip_id && `trip ${f.trip_id}`].filter(Boolean).join(' · ')}: ${f.detail}`;
+}
+
 /** Findings of each rule a JUnit case lists; the --json report lists every one. */
 const JUNIT_FINDINGS = 50;
 
@@ -126,7 +131,7 @@ const JUNIT_FINDINGS = 50;
  */
 export function checkJunit(report: CheckReport, timestamp: Date): string {
   const listed = (rule: CheckRuleResult) => [
-    ...rule.findings.slice(0, JUNIT_FINDINGS).map((f) => [f.time, f.device_id && `device ${f.device_id}`, f.trip_id && `trip ${f.trip_id}`].filter(Boolean).join(' · ') + `: ${f.detail}`),
+    ...rule.findings.slice(0, JUNIT_FINDINGS).map(findingLine),
     ...(rule.count > JUNIT_FINDINGS ? [`… and ${rule.count - JUNIT_FINDINGS} more (check --json lists every one)`] : []),
   ].join('\n');
   const cases: JunitCase[] = [

@@ -9,5 +9,5 @@ export { ANALYSIS_TABLES, readHarvestSource } from './harvestSource';
 export type { AnalysisTable, HarvestPart, HarvestSource } from './harvestSource';
 export { CHECK_RULES, DEFAULT_THRESHOLDS } from './checkRules';
 export type { CheckFinding, CheckRule, CheckThresholds } from './checkRules';
-export { CHECK_RULE_IDS, checkJunit, hasErrorFinding, runChecks, thresholdsOf } from './checkRun';
+export { CHECK_RULE_IDS, checkJunit, findingLine, hasErrorFinding, runChecks, thresholdsOf } from './checkRun';
 export type { CheckReport, CheckRuleResult } from './checkRun';
