@@ -33,8 +33,8 @@ describe('Copy as Code', function () {
     assert.equal(r.ok, true, r.message);
     const code = await vscode.env.clipboard.readText();
     assert.match(code, /^"""GET \/vehicles on the MDS Provider API at http:\/\/127\.0\.0\.1:\d+\/mds-staging,/);
-    assert.match(code, /os\.environ\["MOBILITY_API_KEY_FILE"\]/);
-    assert.match(code, /os\.environ\["MOBILITY_API_KEY_ID"\]/);
+    assert.match(code, /os\.environ\.get\("MOBILITY_API_KEY_FILE"\)/);
+    assert.match(code, /os\.environ\.get\("MOBILITY_API_KEY_ID"\)/);
     assert.doesNotMatch(code, /PRIVATE KEY-----/);
     for (const kid of await kids()) assert.ok(!code.includes(kid), 'no key id in the program');
   });
