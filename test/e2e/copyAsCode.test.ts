@@ -47,9 +47,15 @@ describe('Copy as Code in the workbench', function () {
     });
     await step(page, 'open it in an editor: a Go program for the sandbox', async () => {
       await clickNotificationButton(page, copied, 'Open in Editor');
-      // The program's first line (its header, with the go.mod to copy, fills more than the window: `package main`
-      // is below the lines the editor renders).
       await page.locator('.monaco-editor .view-line', { hasText: '// GET /vehicles on the MDS Provider API at http://127.0.0.1:' }).first().waitFor({ timeout: 20_000 });
+      // Its header (with the go.mod to copy) fills more than the window, and Monaco draws the lines on screen only:
+      // find `package main`, which scrolls to it.
+      await page.locator('.editor-group-container.active .monaco-editor').first().click();
+      await page.keyboard.press('Control+f');
+      await page.keyboard.type('package main');
+      await page.keyboard.press('Enter');
+      await page.keyboard.press('Escape');
+      await page.locator('.monaco-editor .view-line', { hasText: /^package main$/ }).first().waitFor({ timeout: 20_000 });
       await page.locator('.statusbar [aria-label="Go"], .statusbar-item', { hasText: /^Go$/ }).first().waitFor({ timeout: 20_000 });
     });
     await step(page, 'close the unsaved program', () => closeAllEditors(page));
