@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { e2eFolders, useWorkbench } from './session';
-import { clickNotificationButton, closeAllEditors, openViewContainer, pickQuickPickItem, runCommand, runCommandAndPick, step, waitForNotification } from './workbench';
+import { activeEditorLines, clickNotificationButton, closeAllEditors, openViewContainer, pickQuickPickItem, runCommand, runCommandAndPick, step, waitForNotification } from './workbench';
+import { waitUntil } from '../unit/support/waitUntil';
 
 /** Copy as Code from a request file's CodeLens: pick a language, see what was copied, open it in an editor. */
 describe('Copy as Code in the workbench', function () {
@@ -55,7 +56,7 @@ describe('Copy as Code in the workbench', function () {
       await page.keyboard.type('package main');
       await page.keyboard.press('Enter');
       await page.keyboard.press('Escape');
-      await page.locator('.monaco-editor .view-line', { hasText: /^package main$/ }).first().waitFor({ timeout: 20_000 });
+      await waitUntil('the line package main', () => activeEditorLines(page), (lines) => lines.includes('package main'), { timeoutMs: 20_000, intervalMs: 300 });
       await page.locator('.statusbar [aria-label="Go"], .statusbar-item', { hasText: /^Go$/ }).first().waitFor({ timeout: 20_000 });
     });
     await step(page, 'close the unsaved program', () => closeAllEditors(page));
