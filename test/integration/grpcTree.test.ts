@@ -41,7 +41,7 @@ describe('gRPC in the Environments tree and Call gRPC Method', function () {
     const loaded = await child(staging.element, 'gRPC');
     assert.match(loaded.description, /^127\.0\.0\.1:\d+$/, 'the target alone beside "gRPC"');
     assert.match(loaded.tooltip, /Services from reflection v1/, 'the source once loaded, in the tooltip');
-    const methods = await rows(services[1].element);
+    const methods = await rows(services[0].element);
     assert.deepEqual(methods.map((m) => [m.label, m.description]), [['ListVehicles', 'stream'], ['ListVehicleStatus', 'stream'], ['GetVehicle', 'unary'], ['GetVehicleStatus', 'unary']]);
     assert.match(methods[0].tooltip, /server streaming[\s\S]*Request: mobility\.sandbox\.v1\.ListVehiclesRequest/, 'the kind and types in the tooltip');
     assert.ok(methods.every((m) => m.contextValue === 'grpcMethod'));
