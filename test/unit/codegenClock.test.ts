@@ -20,7 +20,7 @@ import type { GrpcCallLog, RunningSandbox, SandboxRequestLog } from '../../src/s
 import { startSandbox } from '../../src/sandbox/sandboxServer';
 import { maskKeyId } from '../../src/core/base/redact';
 import type { BuiltProgram, ProgramRun } from './support/codegenToolchains';
-import { buildProgram, GO_ENV, missingTools, runCommand, runProgram } from './support/codegenToolchains';
+import { buildProgram, GO_ENV, missingGrpcPython, missingTools, runCommand, runProgram } from './support/codegenToolchains';
 
 /** The programs under test: a REST language, or Python's gRPC program (`python-grpc`). */
 type Flavour = 'python' | 'go' | 'shell' | 'python-grpc';
@@ -304,12 +304,3 @@ describe('Copy as Code: Python, Go and shell programs share one clock per key ac
   });
 });
 
-/** Debian's Python with grpcio, protobuf and protoc with its Python plugin. */
-function missingGrpcPython(): string[] {
-  const has = (command: string, args: string[]) => spawnSync(command, args, { stdio: 'ignore' }).status === 0;
-  return [
-    ...(has('/usr/bin/python3', ['-c', 'import grpc, google.protobuf']) ? [] : ['python3-grpcio python3-protobuf']),
-    ...(has('protoc', ['--version']) ? [] : ['protobuf-compiler']),
-    ...(has('test', ['-x', '/usr/bin/grpc_python_plugin']) ? [] : ['protobuf-compiler-grpc']),
-  ];
-}

@@ -18,7 +18,7 @@ import { openConnection } from '../../src/core/grpc/connection';
 import { reflectSchema } from '../../src/core/grpc/reflection';
 import { descriptorFileNames, methodCodeShape, protosetOf } from '../../src/core/grpc/schema';
 import type { BuiltProgram } from './support/codegenToolchains';
-import { buildProgram, compileTypeScript, missingTools, runProgram } from './support/codegenToolchains';
+import { buildProgram, compileTypeScript, missingGrpcPython, missingTools, runProgram, skipIfMissing } from './support/codegenToolchains';
 
 const FLEET = 5;
 const VEHICLES = 'proto/mobility/sandbox/v1/vehicles.proto';
@@ -85,13 +85,8 @@ describe('Copy as Code for gRPC: generated programs against the sandbox', functi
     return { key, built, env: { ...key.env, TMPDIR: join(dir, key.kid), MOBILITY_API_CLOCK_DIR: join(dir, key.kid) } };
   }
 
-  function skipUnlessInstalled(context: Mocha.Context, language: CodeLanguage): void {
-    const missing = [...missingTools(language), ...(language === 'python' ? missingGrpcPython() : [])];
-    if (missing.length === 0) return;
-    if (process.env.CI === 'true') assert.fail(`${language}: missing ${missing.join(', ')} (.ci/run installs them)`);
-    if (context.test) context.test.title += ` (pending: ${missing.join(', ')} not installed)`;
-    context.skip();
-  }
+  const skipUnlessInstalled = (context: Mocha.Context, language: CodeLanguage) =>
+    skipIfMissing(context, language, [...missingTools(language), ...(language === 'python' ? missingGrpcPython() : [])]);
 
   for (const language of GRPC_CODE_LANGUAGES) {
     it(`${language}: ListVehicles (server streaming, every vehicle) and GetVehicle (unary, service account), two workers each, every call accepted`, async function () {
@@ -173,15 +168,6 @@ describe('Copy as Code for gRPC: generated programs against the sandbox', functi
   }
 });
 
-/** Debian's Python with grpcio, protobuf and protoc with its Python plugin. */
-function missingGrpcPython(): string[] {
-  const has = (command: string, args: string[]) => spawnSync(command, args, { stdio: 'ignore' }).status === 0;
-  return [
-    ...(has('/usr/bin/python3', ['-c', 'import grpc, google.protobuf']) ? [] : ['python3-grpcio python3-protobuf']),
-    ...(has('protoc', ['--version']) ? [] : ['protobuf-compiler']),
-    ...(has('test', ['-x', '/usr/bin/grpc_python_plugin']) ? [] : ['protobuf-compiler-grpc']),
-  ];
-}
 
 function sourceFile(program: BuiltProgram): string {
   return program.args[0].endsWith('.js') ? program.args[0].replace(/\.js$/, '.ts') : program.args[0];

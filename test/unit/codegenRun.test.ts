@@ -15,7 +15,7 @@ import type { RunningSandbox, SandboxRequestLog } from '../../src/sandbox/sandbo
 import { maskKeyId } from '../../src/core/base/redact';
 import { startSandbox } from '../../src/sandbox/sandboxServer';
 import type { ProgramRun } from './support/codegenToolchains';
-import { buildProgram, compileTypeScript, missingTools, runProgram } from './support/codegenToolchains';
+import { buildProgram, compileTypeScript, missingTools, runProgram, skipIfMissing } from './support/codegenToolchains';
 import { hourBefore } from './sandboxSupport';
 
 /** A key made for one program run, trusted by the sandbox; its files are what the program reads. */
@@ -75,13 +75,7 @@ describe('Copy as Code: generated programs against the sandbox', function () {
     ];
   }
 
-  function skipUnlessInstalled(context: Mocha.Context, language: CodeLanguage): void {
-    const missing = missingTools(language);
-    if (missing.length === 0) return;
-    if (process.env.CI === 'true') assert.fail(`${language}: missing ${missing.join(', ')} (.ci/run installs them)`);
-    if (context.test) context.test.title += ` (pending: ${missing.join(', ')} not installed)`;
-    context.skip();
-  }
+  const skipUnlessInstalled = (context: Mocha.Context, language: CodeLanguage) => skipIfMissing(context, language, missingTools(language));
 
   for (const language of CODE_LANGUAGES) {
     it(`${language}: /vehicles (paged), /trips of one hour (IAM), the MaaS listing and /vehicles with a service account, two workers each, every request accepted`, async function () {

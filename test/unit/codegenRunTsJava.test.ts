@@ -20,7 +20,7 @@ import { buildEndpointRequest } from '../../src/core/mds/mdsRequests';
 import type { GrpcCallLog, RunningSandbox, SandboxRequestLog } from '../../src/sandbox/sandboxServer';
 import { startSandbox } from '../../src/sandbox/sandboxServer';
 import type { BuiltProgram, ProgramRun } from './support/codegenToolchains';
-import { buildProgram, compileTypeScript, missingTools, runCommand, runProgram } from './support/codegenToolchains';
+import { buildProgram, compileTypeScript, missingTools, runCommand, runProgram, skipIfMissing } from './support/codegenToolchains';
 
 const VEHICLES_PROTO = 'proto/mobility/sandbox/v1/vehicles.proto';
 /** Where the Java header says Debian's Gson is. */
@@ -78,13 +78,7 @@ describe('Copy as Code in TypeScript and Java: a clock shared across processes, 
     return { kid, issuer, file, env: { MOBILITY_API_KEY_FILE: file, MOBILITY_API_KEY_ID: kid, MOBILITY_API_WORKERS: '1', ...clock } };
   }
 
-  function skipUnlessInstalled(context: Mocha.Context, language: CodeLanguage): void {
-    const missing = missingTools(language);
-    if (missing.length === 0) return;
-    if (process.env.CI === 'true') assert.fail(`${language}: missing ${missing.join(', ')} (.ci/run installs them)`);
-    if (context.test) context.test.title += ` (pending: ${missing.join(', ')} not installed)`;
-    context.skip();
-  }
+  const skipUnlessInstalled = (context: Mocha.Context, language: CodeLanguage) => skipIfMissing(context, language, missingTools(language));
 
   let builds = 0;
   /** The program of `variant` for `key`: /vehicles (two pages) over REST, ListVehicles over gRPC; built and ready to run. */

@@ -1,3 +1,4 @@
+import assert from 'node:assert/strict';
 // How the codegen run tests build and run a generated program in each language, and which tools
 // each needs. The toolchains come from Debian packages (.ci/run installs them) and npm.
 import { spawn, spawnSync } from 'node:child_process';
@@ -138,4 +139,22 @@ export function runCommand(command: string, args: readonly string[], options: Sp
     child.on('error', fail);
     child.on('close', (code) => done({ code, out, err }));
   });
+}
+
+/** Debian's Python with grpcio, protobuf and protoc with its Python plugin. */
+export function missingGrpcPython(): string[] {
+  const has = (command: string, args: string[]) => spawnSync(command, args, { stdio: 'ignore' }).status === 0;
+  return [
+    ...(has('/usr/bin/python3', ['-c', 'import grpc, google.protobuf']) ? [] : ['python3-grpcio python3-protobuf']),
+    ...(has('protoc', ['--version']) ? [] : ['protobuf-compiler']),
+    ...(has('test', ['-x', '/usr/bin/grpc_python_plugin']) ? [] : ['protobuf-compiler-grpc']),
+  ];
+}
+
+/** Skips a test whose toolchain is not installed (naming what is missing), and fails it under CI=true instead. */
+export function skipIfMissing(context: Mocha.Context, language: string, missing: readonly string[]): void {
+  if (missing.length === 0) return;
+  if (process.env.CI === 'true') assert.fail(`${language}: missing ${missing.join(', ')} (.ci/run installs them)`);
+  if (context.test) context.test.title += ` (pending: ${missing.join(', ')} not installed)`;
+  context.skip();
 }
