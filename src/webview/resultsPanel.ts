@@ -1,6 +1,8 @@
 // One results panel: a webview tab that shows one result at a time, with what must never reach the webview
 // (tokens, raw pages) held here. The panels as a set, and what the commands call, are in resultsPanels.ts.
 import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
 import * as vscode from 'vscode';
 import { COMMANDS } from '../commands/commandIds';
 import { errorMessage } from '../core/base';
@@ -24,6 +26,14 @@ import { loadAllPages, loadNextPage } from './pageLoader';
 import type { PagePort } from './pageLoader';
 import { copyCurl, copyGrpcurl, copyPayload, copyToken } from './panelClipboard';
 import { panelHtml } from './panelHtml';
+
+/** The page's bundle and stylesheet (dist/webview), read once: every panel page carries them inline (panelHtml.ts). */
+let assets: { script: string; style: string } | undefined;
+function panelAssets(extensionUri: vscode.Uri): { script: string; style: string } {
+  const dir = path.join(extensionUri.fsPath, 'dist', 'webview');
+  assets ??= { script: fs.readFileSync(path.join(dir, 'main.js'), 'utf8'), style: fs.readFileSync(path.join(dir, 'main.css'), 'utf8') };
+  return assets;
+}
 
 /** The commands "Run again" executes, with `{ environmentId }`. */
 const RUN_AGAIN_COMMANDS = { vehicles: COMMANDS.listVehicles, status: COMMANDS.vehicleStatus } as const;
@@ -63,9 +73,9 @@ export class ResultsPanel implements vscode.Disposable {
       logTag: LOG,
       title: () => this.panel.title,
     };
-    const webviewRoot = vscode.Uri.joinPath(extensionUri, 'dist', 'webview');
-    panel.webview.options = { enableScripts: true, localResourceRoots: [webviewRoot] };
-    panel.webview.html = this.html(webviewRoot);
+    // The page loads nothing: its bundle and stylesheet are inline (panelHtml.ts says why).
+    panel.webview.options = { enableScripts: true, localResourceRoots: [] };
+    panel.webview.html = this.html(extensionUri);
     this.disposables.push(
       panel.webview.onDidReceiveMessage((raw: unknown) => this.receive(raw)),
       panel.onDidDispose(() => {
@@ -75,13 +85,12 @@ export class ResultsPanel implements vscode.Disposable {
     );
   }
 
-  private html(root: vscode.Uri): string {
+  private html(extensionUri: vscode.Uri): string {
     const webview = this.panel.webview;
     return panelHtml({
       cspSource: webview.cspSource,
       nonce: randomBytes(16).toString('base64'),
-      scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(root, 'main.js')).toString(),
-      styleUri: webview.asWebviewUri(vscode.Uri.joinPath(root, 'main.css')).toString(),
+      ...panelAssets(extensionUri),
       title: this.panel.title,
       l10n: hostL10n(),
     });

@@ -188,7 +188,8 @@ export function createResultsPanels(context: vscode.ExtensionContext, log: vscod
     const webviewPanel = vscode.window.createWebviewPanel(RESULTS_VIEW_TYPE, panelTitleOf(environment, kind), { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }, {
       enableScripts: true,
       enableFindWidget: true,
-      localResourceRoots: [vscode.Uri.joinPath(context.extensionUri, 'dist', 'webview')],
+      // The page loads nothing: its bundle and stylesheet are inline (panelHtml.ts).
+      localResourceRoots: [],
     });
     return adopt(key, webviewPanel, undefined);
   };

@@ -141,23 +141,6 @@ async function cancelListing(page: Page, environment: string): Promise<void> {
   await toast.locator('.monaco-button', { hasText: 'Cancel' }).first().click();
 }
 
-/**
- * The results panel of a window once it shows its listing's summary. Both windows are tabs of one headless browser, and
- * the one in the background during the load window can leave its panel's page at "Loading…" for good (its script never
- * started: the page says nothing to the host, which holds the result for it). VS Code's "Developer: Reload Webviews"
- * loads that page again, as a user of the browser would; the test says when it had to.
- */
-async function summaryOf(page: Page, name: string): Promise<Awaited<ReturnType<typeof webviewWith>>> {
-  try {
-    return await webviewWith(page, '[data-testid="summary-line"]', { timeoutMs: 20_000 });
-  } catch (err) {
-    if (!/"Loading…"/.test(String(err))) throw err;
-    console.log(`      ${name}'s panel page never started in the background tab; reloading it with Developer: Reload Webviews`);
-    await runCommand(page, 'Developer: Reload Webviews');
-    return webviewWith(page, '[data-testid="summary-line"]');
-  }
-}
-
 if (ROLE === 'script') {
   runScript().catch((err: unknown) => {
     process.stderr.write(`script failed: ${String((err as Error)?.stack ?? err)}\n`);
@@ -274,9 +257,10 @@ if (ROLE === 'script') {
       const stopped: string[] = [];
       for (const [i, w] of WINDOWS.entries()) {
         stopped.push(await step(pages[i], `see ${w.name}'s listing end in its results panel`, async () => {
-          // A browser tab in the background does not render its webviews: show this window first.
+          // Show this window first, as its user would. The page loads nothing of its own (no request through VS Code's
+          // webview service worker, which once left window B's page at "Loading…": src/webview/panelHtml.ts).
           await pages[i].bringToFront();
-          const frame = await summaryOf(pages[i], w.name);
+          const frame = await webviewWith(pages[i], '[data-testid="summary-line"]');
           const texts = await frame.locator('[data-testid="summary-line"], [data-testid="stopped-because"]').allInnerTexts();
           return texts.map((t) => t.trim()).join(' ');
         }));

@@ -10,7 +10,7 @@ import { formatBytes, formatCount, nounText, plural } from '../../src/shared/for
 import { configureL10n, formatLanguage } from '../../src/shared/l10n';
 import { panelHtml } from '../../src/webview/panelHtml';
 
-const PANEL = { cspSource: 'https://webview.test', nonce: 'n', scriptUri: 'https://webview.test/main.js', styleUri: 'https://webview.test/main.css', title: 'Results' };
+const PANEL = { cspSource: 'https://webview.test', nonce: 'n', script: 'void 0;', style: 'main {}', title: 'Results' };
 
 describe('localisation', () => {
   after(() => configureL10n({ contents: {}, displayLanguage: 'en' }));

@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
 import { PERSISTED_STATE_VERSION, isHostMessage, parsePersistedState, parseWebviewMessage } from '../../src/shared/protocol';
 import { panelCsp, panelHtml } from '../../src/webview/panelHtml';
 
@@ -79,14 +81,29 @@ describe('results panel protocol', () => {
   });
 
   describe('panel HTML', () => {
-    it('allows only the nonce script and the bundle origin, and escapes what it puts in', () => {
-      const html = panelHtml({ cspSource: 'https://webview.test', nonce: 'abc+/=', scriptUri: 'https://webview.test/main.js', styleUri: 'https://webview.test/main.css', title: 'Results: <b>"x"</b>' });
-      assert.equal(panelCsp('https://webview.test', 'n'), "default-src 'none'; img-src https://webview.test data:; style-src https://webview.test; font-src https://webview.test; script-src 'nonce-n'; base-uri 'none'; form-action 'none'");
-      assert.match(html, /<script nonce="abc\+\/=" src="https:\/\/webview\.test\/main\.js"><\/script>/);
+    it('allows only the nonce script and stylesheet, carries both inline, and escapes what it puts in', () => {
+      const html = panelHtml({ cspSource: 'https://webview.test', nonce: 'abc+/=', script: 'window.x = "a<b";\n//# sourceMappingURL=main.js.map\n', style: 'main { color: red; }\n/*# sourceMappingURL=main.css.map */', title: 'Results: <b>"x"</b>' });
+      assert.equal(panelCsp('https://webview.test', 'n'), "default-src 'none'; img-src https://webview.test data:; style-src 'nonce-n'; font-src https://webview.test; script-src 'nonce-n'; base-uri 'none'; form-action 'none'");
+      assert.match(html, /<script nonce="abc\+\/=">window\.x = "a<b";\n<\/script>/, 'the bundle inline, without its source map comment');
+      assert.match(html, /<style nonce="abc\+\/=">main \{ color: red; \}\n<\/style>/, 'the stylesheet inline, without its source map comment');
+      assert.ok(!/<script[^>]* src=|<link/.test(html), 'the page loads nothing');
       assert.equal((html.match(/<script/g) ?? []).length, 1, 'one script tag, the bundle');
       assert.ok(!html.includes('<b>'), 'the title is escaped');
       assert.ok(!/unsafe-inline|unsafe-eval/.test(html));
       assert.ok(!/\son[a-z]+=/i.test(html), 'no inline handlers');
+    });
+
+    it('refuses a bundle or stylesheet whose text would end its element early', () => {
+      const args = { cspSource: 'https://webview.test', nonce: 'n', script: '', style: '', title: 'Results' };
+      assert.throws(() => panelHtml({ ...args, script: 'const s = "</SCRIPT>";' }), /holds "<\/script" or "<!--"/);
+      assert.throws(() => panelHtml({ ...args, script: 'x <!-- y' }), /holds "<\/script" or "<!--"/);
+      assert.throws(() => panelHtml({ ...args, style: 'a::after { content: "</style>" }' }), /holds "<\/style" or "<!--"/);
+    });
+
+    it('the built bundle and stylesheet can be inlined', () => {
+      const dir = path.join(__dirname, '..', '..', '..', 'dist', 'webview');
+      const html = panelHtml({ cspSource: 'https://webview.test', nonce: 'n', script: fs.readFileSync(path.join(dir, 'main.js'), 'utf8'), style: fs.readFileSync(path.join(dir, 'main.css'), 'utf8'), title: 'Results' });
+      assert.ok(html.length > 100_000 && !html.includes('sourceMappingURL'), `${html.length} characters, no source map comment`);
     });
   });
 });

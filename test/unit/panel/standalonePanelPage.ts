@@ -93,18 +93,19 @@ export async function startPanelPageServer(bundleDir: string): Promise<TestServe
     };
     if (url.pathname === '/') {
       const nonce = randomBytes(16).toString('base64');
-      let html = panelHtml({ cspSource: origin, nonce, scriptUri: `${origin}/dist/main.js`, styleUri: `${origin}/dist/main.css`, title: 'Results' });
+      let html = panelHtml({ cspSource: origin, nonce, script: fs.readFileSync(path.join(bundleDir, 'main.js'), 'utf8'), style: fs.readFileSync(path.join(bundleDir, 'main.css'), 'utf8'), title: 'Results' });
       if (url.searchParams.get('csp') === 'off') html = html.replace(/<meta http-equiv="Content-Security-Policy"[^>]*>/, '');
-      // What VS Code does around our HTML: theme variables, then our page; the stub loads by nonce too.
+      // What VS Code does around our HTML: theme variables (VS Code puts them in a style attribute and an inline
+      // style element; here a stylesheet of the test's origin, allowed by this page's CSP only), then our page;
+      // the stub loads by nonce too.
       html = html
+        .replace(/style-src '([^']*)'/, `style-src '$1' ${origin}`)
         .replace('</head>', `<link rel="stylesheet" href="${origin}/theme-${url.searchParams.get('theme') === 'light' ? 'light' : 'dark'}.css">\n</head>`)
         .replace('<script nonce=', `<script nonce="${nonce}" src="${origin}/stub.js"></script>\n<script nonce=`);
       send('text/html; charset=utf-8', html);
     } else if (url.pathname === '/stub.js') send('text/javascript', STUB);
     else if (url.pathname === '/theme-dark.css') send('text/css', themeCss('dark'));
     else if (url.pathname === '/theme-light.css') send('text/css', themeCss('light'));
-    else if (url.pathname === '/dist/main.js') send('text/javascript', fs.readFileSync(path.join(bundleDir, 'main.js')));
-    else if (url.pathname === '/dist/main.css') send('text/css', fs.readFileSync(path.join(bundleDir, 'main.css')));
     else {
       res.writeHead(404);
       res.end();
