@@ -44,3 +44,19 @@ export function medianRatio(a: readonly number[], b: readonly number[]): number 
 export function nowMs(): number {
   return performance.now();
 }
+
+/**
+ * A 90% bootstrap interval of median(b) − median(a): `draws` resamples of each list (with replacement, a fixed-seed
+ * generator so that a run can be repeated). An interval above 0 says b is larger beyond the noise of the two lists.
+ */
+export function bootstrapMedianDifference(a: readonly number[], b: readonly number[], draws = 2000): { low: number; high: number } {
+  if (!a.length || !b.length) throw new Error('bootstrap of an empty list');
+  let seed = 0x2545f491;
+  const random = () => {
+    seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0;
+    return seed / 2 ** 32;
+  };
+  const resample = (list: readonly number[]) => list.map(() => list[Math.floor(random() * list.length)]);
+  const differences = Array.from({ length: draws }, () => median(resample(b)) - median(resample(a)));
+  return { low: percentile(differences, 5), high: percentile(differences, 95) };
+}

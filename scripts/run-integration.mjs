@@ -44,7 +44,8 @@ async function main() {
   });
   try {
     const { chromium: executablePath } = await ensureVSCode();
-    build(['--integration']);
+    // npm test builds once for the unit and integration layers, which it runs side by side (scripts/test.mjs).
+    if (process.env.MOBILITY_API_TESTS_BUILT !== '1') build(['--integration']);
     const testsEntry = path.join(PROJECT_ROOT, 'out', 'test', 'integration', 'index.js');
     if (!fs.existsSync(testsEntry)) throw new Error(`${testsEntry} was not built`);
 
