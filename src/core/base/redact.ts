@@ -55,8 +55,11 @@ export function maskKeyId(kid: unknown): string {
  * cannot tell from a digest). A kid under 8 characters is left alone: it would mask ordinary words.
  */
 export function maskKidIn(text: string, kid: unknown): string {
-  if (typeof kid !== 'string' || kid.length < 8 || !text.includes(kid)) return text;
-  return text.split(kid).join(maskKeyId(kid));
+  if (typeof kid !== 'string' || kid.length < 8) return text;
+  // As the server may echo it: in another case (a hex kid upper-cased), or percent-encoded in a URL it quotes.
+  const forms = [...new Set([kid, encodeURIComponent(kid)])].map((form) => form.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  const masked = maskKeyId(kid);
+  return text.replace(new RegExp(forms.join('|'), 'gi'), () => masked);
 }
 
 /** The JSON text of a value; undefined for one nested too deeply to serialise (or a function). */
