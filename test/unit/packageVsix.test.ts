@@ -1,0 +1,57 @@
+// `npm run package` (scripts/package.mjs): one VSIX per platform, each with DuckDB's native binding for it (issue 31).
+// Built here for this machine's platform, unpacked as VS Code installs it, and DuckDB loaded from the unpacked
+// extension's dist/, away from this checkout's node_modules, as the analysis worker loads it.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+
+const ROOT = path.resolve(__dirname, '..', '..', '..');
+const SCRIPT = path.join(ROOT, 'scripts', 'package.mjs');
+const PLATFORM = `${process.platform}-${process.arch}`;
+
+describe('npm run package: a VSIX per platform with its DuckDB binding', function () {
+  this.timeout(180_000);
+  let dir = '';
+  before(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'package-vsix-'));
+  });
+  after(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it(`builds the ${PLATFORM} VSIX, and DuckDB runs from the unpacked extension`, async () => {
+    // dist/ as the test build left it (--no-build): what matters here is what goes around it.
+    const run = spawnSync(process.execPath, [SCRIPT, '--target', PLATFORM, '--out', dir, '--no-build'], { encoding: 'utf8' });
+    assert.equal(run.status, 0, `${run.stdout}${run.stderr}`);
+    const vsix = fs.readdirSync(dir).filter((f) => f.endsWith('.vsix'));
+    assert.deepEqual(vsix, [`mobility-api-explorer-${PLATFORM}-0.1.0.vsix`.replace('0.1.0', (JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string }).version)]);
+    const unpacked = path.join(dir, 'unpacked');
+    const unzip = spawnSync('unzip', ['-q', path.join(dir, vsix[0]), '-d', unpacked], { encoding: 'utf8' });
+    assert.equal(unzip.status, 0, unzip.stderr);
+    const manifest = fs.readFileSync(path.join(unpacked, 'extension.vsixmanifest'), 'utf8');
+    assert.match(manifest, new RegExp(`TargetPlatform="${PLATFORM}"`), 'the VSIX says its platform');
+    const extension = path.join(unpacked, 'extension');
+    assert.ok(!fs.existsSync(path.join(extension, 'node_modules')), 'nothing else of node_modules: the rest is bundled');
+    const bindings = fs.readdirSync(path.join(extension, 'dist', 'node_modules', '@duckdb')).sort();
+    assert.deepEqual(bindings, ['node-api', 'node-bindings', `node-bindings-${PLATFORM}`], 'DuckDB and this platform\'s binding only');
+    // Resolved from the unpacked dist/, as dist/analysisWorker.js resolves it (a temporary folder: no checkout around it).
+    const requireFromDist = createRequire(path.join(extension, 'dist', 'analysisWorker.js'));
+    const resolved = requireFromDist.resolve('@duckdb/node-api');
+    assert.ok(resolved.startsWith(path.join(extension, 'dist', 'node_modules')), resolved);
+    const duckdb = requireFromDist('@duckdb/node-api') as typeof import('@duckdb/node-api');
+    const instance = await duckdb.DuckDBInstance.create(':memory:');
+    const connection = await instance.connect();
+    const rows = (await connection.runAndReadAll('SELECT 40 + 2 AS answer')).getRowObjects();
+    connection.closeSync();
+    instance.closeSync();
+    assert.deepEqual(rows, [{ answer: 42 }]);
+  });
+
+  it('refuses a platform DuckDB has no binding for, and says which it has', () => {
+    const run = spawnSync(process.execPath, [SCRIPT, '--target', 'web', '--out', dir, '--no-build'], { encoding: 'utf8' });
+    assert.equal(run.status, 2);
+    assert.match(run.stderr, /No DuckDB binding for the target web: use one of linux-x64, linux-arm64, alpine-x64/);
+    assert.ok(!fs.readdirSync(dir).some((f) => f.includes('web')), 'nothing written');
+  });
+});
