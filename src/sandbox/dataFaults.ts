@@ -48,12 +48,12 @@ export function isDataFaultRule(value: string): value is DataFaultRule {
  * Reads `all` or a comma-separated list of rule ids. Throws `error` (a code and a message) naming the id that is not
  * a rule.
  */
-export function parseDataFaults(text: string, error: (message: string) => Error): DataFaultRule[] {
+export function parseDataFaults(text: string, error: (message: string) => Error, name = '--data-faults'): DataFaultRule[] {
   const parts = text.split(',').map((p) => p.trim()).filter((p) => p !== '');
   if (parts.length === 1 && parts[0] === 'all') return [...DATA_FAULT_RULES];
-  if (!parts.length) throw error(`--data-faults is empty; give all, or rule ids separated by commas: ${DATA_FAULT_RULES.join(', ')}.`);
+  if (!parts.length) throw error(`${name} is empty; give all, or rule ids separated by commas: ${DATA_FAULT_RULES.join(', ')}.`);
   for (const part of parts) {
-    if (!isDataFaultRule(part)) throw error(`--data-faults: ${JSON.stringify(part)} is not a rule of mobility-api check; use all, or some of ${DATA_FAULT_RULES.join(', ')}.`);
+    if (!isDataFaultRule(part)) throw error(`${name}: ${JSON.stringify(part)} is not a rule of mobility-api check; use all, or some of ${DATA_FAULT_RULES.join(', ')}.`);
   }
   return [...new Set(parts as DataFaultRule[])];
 }
@@ -62,9 +62,9 @@ export function parseDataFaults(text: string, error: (message: string) => Error)
 export function checkDataFaultsOption(given: unknown): DataFaultRule[] {
   if (given === undefined) return [];
   if (given === 'all') return [...DATA_FAULT_RULES];
-  const invalid = (message: string) => new MobilityError('SANDBOX_OPTIONS_INVALID', `The sandbox option dataFaults is wrong: ${message}`);
-  if (!Array.isArray(given) || given.some((g) => typeof g !== 'string')) throw invalid(`give 'all' or a list of rule ids (${DATA_FAULT_RULES.join(', ')}).`);
-  return parseDataFaults((given as string[]).join(','), invalid);
+  const invalid = (message: string) => new MobilityError('SANDBOX_OPTIONS_INVALID', `The sandbox option ${message}`);
+  if (!Array.isArray(given) || given.some((g) => typeof g !== 'string')) throw invalid(`dataFaults is ${JSON.stringify(given)}; give 'all' or a list of rule ids (${DATA_FAULT_RULES.join(', ')}).`);
+  return parseDataFaults((given as string[]).join(','), invalid, 'dataFaults');
 }
 
 /** What the faults read of the world, without faults. */

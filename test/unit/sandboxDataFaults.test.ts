@@ -9,8 +9,11 @@ import path from 'node:path';
 import type { CheckReport } from '../../src/core/analysis';
 import { DEFAULT_THRESHOLDS } from '../../src/core/analysis';
 import { DATA_FAULT_RULES, startSandbox } from '../../src/sandbox/sandboxServer';
-import type { DataFaultEntry, RunningSandbox } from '../../src/sandbox/sandboxServer';
+import type { DataFaultEntry, DataFaultRule, RunningSandbox } from '../../src/sandbox/sandboxServer';
 import { cityHourOf } from '../../src/sandbox/worldGeography';
+import type { HarvestManifest } from '../../src/core/harvest/harvestManifest';
+import { SandboxGrpcClient, asMdsStatus, bearer } from './grpcSupport';
+import { SandboxClient, assertMdsError } from './sandboxSupport';
 import { runCliInProcess } from './support/cliRunner';
 
 const HOUR = 3_600_000;
@@ -41,10 +44,20 @@ describe('sandbox --data-faults: faults that check finds, and only those', funct
     const mds = sandbox.environments.find((e) => e.id === 'mds-staging')?.baseUrl ?? '';
     const codes: number[] = [];
     for (const endpoint of ['trips', 'events', 'telemetry']) {
-      const r = await runCliInProcess(['harvest', endpoint, '--from', hourText(fromMs), '--to', hourText(toMs), '--out', path.join(out, endpoint), '--base-url', mds, '--credential', sandbox.demo.credentialFile, '--state-dir', path.join(dir, 'state'), '--precision', 'milliseconds', '--max-202-attempts', '1']);
+      const r = await runCliInProcess(['harvest', endpoint, '--from', hourText(fromMs), '--to', hourText(toMs), '--out', path.join(out, endpoint), '--base-url', mds, '--credential', sandbox.demo.credentialFile, '--state-dir', path.join(dir, 'state'), '--precision', 'milliseconds', '--max-202-attempts', '1', '--validate']);
       codes.push(r.code);
     }
     return codes;
+  }
+
+  /** Items with schema findings per endpoint folder, by the harvest's --validate. */
+  function schemaFindings(out: string): Record<string, number> {
+    const counts: Record<string, number> = {};
+    for (const endpoint of ['trips', 'events', 'telemetry']) {
+      const manifest = JSON.parse(fs.readFileSync(path.join(out, endpoint, 'manifest.json'), 'utf8')) as HarvestManifest;
+      counts[endpoint] = Object.values(manifest.hours).reduce((n, r) => n + (r.conformance?.itemsWithFindings ?? 0), 0);
+    }
+    return counts;
   }
 
   async function check(folder: string): Promise<{ code: number; report: CheckReport }> {
@@ -73,6 +86,7 @@ describe('sandbox --data-faults: faults that check finds, and only those', funct
       const listed = await fetch(`${sandbox.url}/_sandbox/data-faults?from=${hourText(DAY_START)}&to=${hourText(DAY_START + 23 * HOUR)}`);
       assert.equal(listed.status, 200);
       assert.deepEqual(await listed.json(), []);
+      assert.deepEqual(schemaFindings(out), { trips: 0, events: 0, telemetry: 0 }, 'a clean world conforms to the official schemas');
     } finally {
       await sandbox.close();
     }
@@ -123,8 +137,82 @@ describe('sandbox --data-faults: faults that check finds, and only those', funct
       const missed = findable.filter((f) => !found.has(key(f.rule, f.device_id, timeOf(f.time)))).map((f) => `${f.rule} ${f.device_id} ${f.time}: ${f.detail}`);
       assert.deepEqual(missed, [], 'injected faults check did not find');
       assert.ok(findable.length >= 3 * 12, `at least every kind in each of the three busy hours (${findable.length})`);
+      // Values the schema forbids are schema findings too: a negative cost (trips), a battery over 100 (events), a timestamp in seconds (telemetry).
+      const forbidden = (what: RegExp) => faults.filter((f) => /schema finding/.test(f.detail) && what.test(f.detail)).length;
+      assert.deepEqual(schemaFindings(out), { trips: forbidden(/actual_cost/), events: forbidden(/battery_percent/), telemetry: forbidden(/timestamp in seconds/) });
+      assert.ok(forbidden(/actual_cost/) >= 3);
     } finally {
       await sandbox.close();
     }
+  });
+
+  it('the snapshot faults are the same over REST and gRPC: a vehicle missing from /vehicles, one listed twice, a stale status, one missing from /vehicles/status', async () => {
+    const now = localHour(15) + 30 * 60_000;
+    const sandbox = await startSandbox({ fleetSize: 60, seed: 7, demoDir: path.join(dir, 'demo-snapshot'), now: () => now, dataFaults: ['registry', 'status-vs-events'] });
+    const grpcClient = new SandboxGrpcClient(sandbox.environments.find((e) => e.id === 'mds-staging')?.grpcTarget ?? '', 'VehicleService');
+    try {
+      const client = new SandboxClient(sandbox, () => now);
+      const faults = (await (await fetch(`${sandbox.url}/_sandbox/data-faults?from=${hourText(now)}&to=${hourText(now)}`)).json()) as DataFaultEntry[];
+      const devices = (detail: RegExp) => faults.filter((f) => detail.test(f.detail)).map((f) => f.device_id ?? '');
+      assert.equal(devices(/missing from \/vehicles,/).length, 2);
+      assert.equal(devices(/listed twice/).length, 2);
+      assert.ok(devices(/absent from \/vehicles\/status/).length >= 1 && devices(/shows the event before the last/).length >= 1, JSON.stringify(faults));
+
+      const vehicles = (await client.get<{ vehicles: { device_id: string }[] }>('/vehicles?page_size=1000')).body.vehicles;
+      const ids = vehicles.map((v) => v.device_id);
+      assert.equal(vehicles.length, 60);
+      for (const id of devices(/missing from \/vehicles,/)) assert.ok(!ids.includes(id), id);
+      for (const id of devices(/listed twice/)) assert.equal(ids.filter((i) => i === id).length, 2, id);
+      // Paged, the listing holds the same entries.
+      const paged = [1, 2, 3].map(async (page) => (await client.get<{ vehicles: { device_id: string }[] }>(`/vehicles?page_size=25&page=${page}`)).body.vehicles);
+      assert.deepEqual((await Promise.all(paged)).flat().map((v) => v.device_id), ids);
+
+      const statuses = (await client.get<{ vehicles_status: { device_id: string; last_event: { timestamp: number } }[] }>('/vehicles/status?page_size=1000')).body.vehicles_status;
+      const statusIds = statuses.map((v) => v.device_id);
+      for (const id of devices(/absent from \/vehicles\/status/)) assert.ok(!statusIds.includes(id), id);
+      for (const fault of faults.filter((f) => /shows the event before the last/.test(f.detail))) {
+        assert.ok((statuses.find((v) => v.device_id === fault.device_id)?.last_event.timestamp ?? Infinity) < Date.parse(fault.time ?? ''), fault.detail);
+      }
+
+      const streamed = await grpcClient.stream<Record<string, unknown>>('ListVehicles', bearer(await client.token()));
+      assert.equal(streamed.error, undefined);
+      assert.deepEqual(streamed.items, vehicles);
+      const streamedStatus = await grpcClient.stream<Record<string, unknown>>('ListVehicleStatus', bearer(await client.token()));
+      assert.deepEqual(streamedStatus.items.map(asMdsStatus), statuses);
+    } finally {
+      grpcClient.close();
+      await sandbox.close();
+    }
+  });
+
+  it('refuses bad input: the listing says which hour to fix (400), an unknown rule is refused at start', async () => {
+    const sandbox = await startSandbox({ fleetSize: 20, demoDir: false, grpc: false, dataFaults: ['units'] });
+    try {
+      const get = async (query: string) => {
+        const res = await fetch(`${sandbox.url}/_sandbox/data-faults${query}`);
+        return { status: res.status, headers: res.headers, text: '', body: (await res.json()) as Record<string, unknown> };
+      };
+      const missing = await get(`?from=${hourText(DAY_START)}`);
+      assertMdsError(missing, 400, 'missing_param');
+      assert.match(String(missing.body.error_description), /needs from and to: the first and last UTC hour to list, YYYY-MM-DDTHH/);
+      const bad = await get(`?from=2025-13-01T00&to=${hourText(DAY_START)}`);
+      assertMdsError(bad, 400, 'bad_param');
+      assert.match(String(bad.body.error_description), /from is "2025-13-01T00", which is not a UTC hour; write YYYY-MM-DDTHH/);
+      const backwards = await get(`?from=${hourText(DAY_START + HOUR)}&to=${hourText(DAY_START)}`);
+      assertMdsError(backwards, 400, 'bad_param');
+      assert.match(String(backwards.body.error_description), /is before from .*; give the earlier hour as from/);
+      const long = await get(`?from=${hourText(DAY_START - 40 * DAY)}&to=${hourText(DAY_START)}`);
+      assertMdsError(long, 400, 'bad_param');
+      assert.match(String(long.body.error_description), /list at most 744 \(31 days\) at a time/);
+      const units = await get(`?from=${hourText(DAY_START)}&to=${hourText(DAY_START + 23 * HOUR)}`);
+      assert.equal(units.status, 200);
+      assert.deepEqual([...new Set((units.body as unknown as DataFaultEntry[]).map((f) => f.rule))], ['units'], 'only the rules asked for');
+    } finally {
+      await sandbox.close();
+    }
+    await assert.rejects(startSandbox({ demoDir: false, grpc: false, dataFaults: JSON.parse('["units", "nope"]') as DataFaultRule[] }), /The sandbox option dataFaults: "nope" is not a rule of mobility-api check/);
+    const cli = await runCliInProcess(['sandbox', '--data-faults', 'units,speed']);
+    assert.equal(cli.code, 2);
+    assert.match(cli.err, /--data-faults: "speed" is not a rule of mobility-api check; use all, or some of event-sequence, trip-events/);
   });
 });
