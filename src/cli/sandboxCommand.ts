@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { clientReportText, REPORT_PATH, startSandbox } from '../sandbox/sandboxServer';
+import { clientReportText, DATA_FAULTS_PATH, parseDataFaults, REPORT_PATH, startSandbox } from '../sandbox/sandboxServer';
 import type { GrpcCallLog, RunningSandbox, SandboxRequestLog } from '../sandbox/sandboxServer';
 import { GRPC_REFLECTION_MODES, isGrpcReflectionMode } from '../sandbox/grpc/grpcOptions';
 import { maskKeyId, MobilityError } from '../core/base';
@@ -23,6 +23,7 @@ export async function sandboxCommand(args: string[], io: CliIo): Promise<number>
     'grpc-port': { type: 'string' },
     'grpc-reflection': { type: 'string' },
     'grpc-reflection-auth': { type: 'boolean' },
+    'data-faults': { type: 'string' },
   });
   if (values.help) return printUsage(io);
   const port = values.port === undefined ? 0 : wholeNumber(values.port, '--port', 0, 65535);
@@ -31,6 +32,7 @@ export async function sandboxCommand(args: string[], io: CliIo): Promise<number>
   if (!isGrpcReflectionMode(grpcReflection)) {
     throw new MobilityError('USAGE', `--grpc-reflection is ${JSON.stringify(grpcReflection)}; use one of ${GRPC_REFLECTION_MODES.join(', ')}.`);
   }
+  const dataFaults = values['data-faults'] === undefined ? undefined : parseDataFaults(values['data-faults'], (message) => new MobilityError('USAGE', message));
   const demoDir = values['demo-dir'] === undefined ? undefined : path.resolve(values['demo-dir']);
   const demoKeyFile = demoDir ? path.join(demoDir, 'demo-private-key.pem') : undefined;
   const sandbox = await startSandbox({
@@ -40,6 +42,7 @@ export async function sandboxCommand(args: string[], io: CliIo): Promise<number>
     trust,
     demoDir,
     grade: values.grade,
+    dataFaults,
     // A demo folder that already holds a key keeps it, so credentials made from it stay valid.
     demoPrivateKeyPem: demoKeyFile && fs.existsSync(demoKeyFile) ? fs.readFileSync(demoKeyFile, 'utf8') : undefined,
     // On stderr, so that stdout stays the one line (or text) that says where the sandbox listens.
@@ -53,6 +56,7 @@ export async function sandboxCommand(args: string[], io: CliIo): Promise<number>
     io.out(JSON.stringify({ url: sandbox.url, port: sandbox.port, environments: sandbox.environments.map((e) => ({ name: e.id, api: e.api, stage: e.stage, baseUrl: e.baseUrl, grpcTarget: e.grpcTarget, ...(e.grpcProtos ? { grpcProtoFiles: e.grpcProtos.protoFiles, grpcImportPaths: e.grpcProtos.importPaths } : {}) })), demo: { ...sandbox.demo, kid: maskKeyId(sandbox.demo.kid) } }));
   } else {
     io.out(describeSandbox(sandbox));
+    if (dataFaults) io.out(`\nData faults in the world (${dataFaults.join(', ')}): GET ${sandbox.url}${DATA_FAULTS_PATH}?from=<hour>&to=<hour> lists them.`);
     if (values.grade) io.out(`\nGrading your client: GET ${sandbox.url}${REPORT_PATH} (?format=text) shows the report card so far; Ctrl-C prints it and stops.`);
   }
   await io.untilStopped();

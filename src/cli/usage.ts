@@ -38,11 +38,13 @@ Usage:
   mobility-api validate <file | -> [--endpoint <id>] [--mode <mode>] [--json]
                         check a saved response against the official MDS 2.0 schemas (exit 1: does not conform)
   mobility-api sandbox  [--port <n>] [--fleet <n>] [--page-size <n>] [--trust <file>]... [--demo-dir <dir>] [--json] [--log] [--grade]
-                        [--grpc-port <n>] [--grpc-reflection v1|v1alpha|both|none] [--grpc-reflection-auth]
+                        [--grpc-port <n>] [--grpc-reflection v1|v1alpha|both|none] [--grpc-reflection-auth] [--data-faults all|<rule>,...]
                         --log: every answered request on stderr (method, path, status, a refusal's rule and masked kid; JSON lines with --json)
                         --grade: grade your client against spec 5; the report card at GET /_sandbox/report and on stdout when stopped
                         gRPC: each environment on its own port (--grpc-port: the first, then +1, +2; default free ports);
                         reflection answers without a token unless --grpc-reflection-auth
+                        --data-faults: put faults of the check rules (all, or ids such as units,teleport) into the world, REST and
+                        gRPC alike; every busy hour holds each kind; GET /_sandbox/data-faults?from=<hour>&to=<hour> lists them
   mobility-api grpc list     --target <host:port> | --proto <file>... [--import-path <dir>]... | --protoset <file>
                              [--plaintext] [--ca-file <pem>] [--aud <base-url> <credential>] [--json]
                              [--protoset-out <file>]  the schema (of reflection, say) as a descriptor set, for code --grpc

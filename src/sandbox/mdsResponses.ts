@@ -183,23 +183,25 @@ function indexesOf(page: PageRequest, total: number): number[] {
 
 /** `GET /vehicles`, one page, answered at `nowMs` (default the fleet's `createdAt`). */
 export function vehiclesPage(fleet: SyntheticFleet, endpoint: string, page: PageRequest, nowMs: number = fleet.createdAt): MdsVehiclesBody {
+  const listing = fleet.vehicleListing();
   return {
     version: MDS_VERSION,
     last_updated: nowMs,
     ttl: MDS_TTL_MS,
-    vehicles: indexesOf(page, fleet.size).map((i) => fleet.vehicleAt(i)),
-    links: pageLinks(endpoint, page, fleet.size),
+    vehicles: indexesOf(page, listing.count).map((p) => fleet.vehicleAt(listing.indexAt(p))),
+    links: pageLinks(endpoint, page, listing.count),
   };
 }
 
 /** `GET /vehicles/status`, one page, as the world is at `nowMs` (default the fleet's `createdAt`). */
 export function vehiclesStatusPage(fleet: SyntheticFleet, endpoint: string, page: PageRequest, nowMs: number = fleet.createdAt): MdsVehiclesStatusBody {
+  const listing = fleet.statusListing();
   return {
     version: MDS_VERSION,
     last_updated: nowMs,
     ttl: MDS_TTL_MS,
-    vehicles_status: indexesOf(page, fleet.size).map((i) => fleet.statusAt(i, nowMs)),
-    links: pageLinks(endpoint, page, fleet.size),
+    vehicles_status: indexesOf(page, listing.count).map((p) => fleet.statusAt(listing.indexAt(p), nowMs)),
+    links: pageLinks(endpoint, page, listing.count),
   };
 }
 

@@ -122,7 +122,12 @@ export function routeMds(ctx: MdsRouteContext, rest: string[], query: URLSearchP
     if (!hour.ok) return hour.reply;
     const fault = ctx.faults.take(id, hour.hour);
     if (fault) return injected(fault, id);
-    return hourAvailability(id, hour.hour, hour.hourMs, nowMs, startMs) ?? serve(hour.hourMs);
+    const unavailable = hourAvailability(id, hour.hour, hour.hourMs, nowMs, startMs);
+    if (unavailable) return unavailable;
+    if (world.faults?.isStuckHour(hour.hourMs / HOUR_MS)) {
+      return errorReply(202, 'not_ready', `${hour.hour} is not processed yet (an hour that stays 202: a data fault of sandbox --data-faults hour-coverage). Retry later.`, [`hour: ${hour.hour}`, 'data fault: hour-coverage'], { 'Retry-After': '3600' });
+    }
+    return serve(hour.hourMs);
   };
   const fault = found.id === 'trips' || found.id === 'telemetry' || found.id === 'events_historical' ? undefined : ctx.faults.take(found.id);
   if (fault) return injected(fault, found.id);
@@ -133,19 +138,19 @@ export function routeMds(ctx: MdsRouteContext, rest: string[], query: URLSearchP
     if (index !== undefined) return index;
     return errorReply(404, 'not_found', `No vehicle has the device_id ${JSON.stringify(id.slice(0, 80))}.`, [`device_id: ${id.slice(0, 80)}`]);
   };
-  const page = (): { ok: true; page: PageRequest } | { ok: false; reply: Reply } => {
-    const parsed = parsePage(query, ctx.pageSize, fleet.size);
+  const page = (total: number): { ok: true; page: PageRequest } | { ok: false; reply: Reply } => {
+    const parsed = parsePage(query, ctx.pageSize, total);
     if (parsed.ok) return parsed;
     return { ok: false, reply: errorReply(400, 'bad_param', `The page parameters are wrong: ${parsed.problem}.`, [`page_size is capped at ${MAX_PAGE_SIZE}`]) };
   };
 
   switch (found.id) {
     case 'vehicles': {
-      const p = page();
+      const p = page(fleet.vehicleListing().count);
       return p.ok ? mds(vehiclesPage(fleet, endpointUrl, p.page, nowMs)) : p.reply;
     }
     case 'vehicles_status': {
-      const p = page();
+      const p = page(fleet.statusListing().count);
       return p.ok ? mds(vehiclesStatusPage(fleet, endpointUrl, p.page, nowMs)) : p.reply;
     }
     case 'vehicle': {

@@ -21,6 +21,10 @@ import { errorBody, errorReply, JSON_CONTENT_TYPE, maasVehiclesPage, MAX_PAGE_SI
 import { MDS_ROUTES, routeMds } from './mdsRoutes';
 import type { SandboxFault } from './sandboxFaults';
 import { FaultInjector } from './sandboxFaults';
+import type { DataFaultRule } from './dataFaults';
+import { checkDataFaultsOption } from './dataFaults';
+import { formatUtcHour, HOUR_MS, parseUtcHour, UTC_HOUR_FORMAT } from '../core/mds';
+import { worldStartMs } from './timeWindows';
 import { MAX_FLEET_SIZE, SyntheticFleet } from './syntheticFleet';
 import type { TokenCheck, TokenRefusal } from './tokenVerifier';
 import { TokenVerifier } from './tokenVerifier';
@@ -35,9 +39,15 @@ export type { GrpcReflectionMode } from './grpc/grpcOptions';
 export { parseTrustFile } from './trustStore';
 export type { ClientReport, RequestVerdict } from './clientGrade';
 export { clientReportText } from './clientReportText';
+export { DATA_FAULT_RULES, parseDataFaults } from './dataFaults';
+export type { DataFaultEntry, DataFaultRule } from './dataFaults';
 
 /** Where a grading sandbox serves its report card (JSON; `?format=text` for the text). */
 export const REPORT_PATH = '/_sandbox/report';
+/** Where the sandbox lists the data faults of its world (`?from=<hour>&to=<hour>`). */
+export const DATA_FAULTS_PATH = '/_sandbox/data-faults';
+/** The most hours one data-faults listing covers (31 days). */
+const DATA_FAULTS_MAX_HOURS = 744;
 
 /** How to start a sandbox. Every field is optional. */
 export interface SandboxOptions {
@@ -73,6 +83,11 @@ export interface SandboxOptions {
   historyDays?: number;
   /** Requests that answer 202 or 500 a number of times before they are served, to test clients' retries. */
   faults?: SandboxFault[];
+  /**
+   * Put instances of each kind of data fault that `mobility-api check` looks for into the world: `'all'` or the rule
+   * ids (`DATA_FAULT_RULES`); listed at `GET /_sandbox/data-faults`. Default none: a clean world.
+   */
+  dataFaults?: 'all' | readonly DataFaultRule[];
   /** Grade the client: keep a report card of every request's verdict on the rules of spec 5 (`clientReport()`, `GET /_sandbox/report`). */
   grade?: boolean;
   /** Called once per answered request, e.g. to print why a token was refused. */
@@ -234,7 +249,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   const grpcPort = checkInteger('grpcPort', options.grpcPort, 0, 0, 65535 - (ENVIRONMENT_KINDS.length - 1));
   const grpcReflection = options.grpcReflection ?? 'both';
   if (!isGrpcReflectionMode(grpcReflection)) invalidOption('grpcReflection', grpcReflection, `use one of ${GRPC_REFLECTION_MODES.join(', ')}`);
-  const fleet = new SyntheticFleet({ size: fleetSize, seed, createdAt: now() });
+  const dataFaults = checkDataFaultsOption(options.dataFaults);
+  const fleet = new SyntheticFleet({ size: fleetSize, seed, createdAt: now(), dataFaults });
   let environments: SandboxEnvironment[] = [];
   let origin = '';
 
@@ -253,6 +269,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       const report = grader.report();
       return url.searchParams.get('format') === 'text' ? { status: 200, contentType: 'text/plain; charset=utf-8', body: undefined, text: clientReportText(report), report: true } : { status: 200, contentType: JSON_CONTENT_TYPE, body: report, report: true };
     }
+    if (path === DATA_FAULTS_PATH) return { ...dataFaultsReply(url.searchParams), report: true };
     if (path === '/') {
       return {
         status: 200,
@@ -293,6 +310,28 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       return answer({ status: 200, contentType: JSON_CONTENT_TYPE, body: maasVehiclesPage(fleet, endpoint, parsed.page, now()) });
     }
     return answer(routeMds({ fleet, now, historyDays, pageSize, faults }, rest, url.searchParams, endpoint, req.headers.accept, notFound));
+  };
+
+  /** `GET /_sandbox/data-faults?from=<hour>&to=<hour>`: the data faults of those hours (both included), and of the snapshot now. */
+  const dataFaultsReply = (query: URLSearchParams): Reply => {
+    const hours: number[] = [];
+    for (const name of ['from', 'to']) {
+      const text = query.get(name);
+      if (text === null || text === '') {
+        return errorReply(400, 'missing_param', `${DATA_FAULTS_PATH} needs from and to: the first and last UTC hour to list, ${UTC_HOUR_FORMAT}, such as ?from=${formatUtcHour(now() - 7 * HOUR_MS)}&to=${formatUtcHour(now() - 2 * HOUR_MS)}.`, [name]);
+      }
+      const ms = parseUtcHour(text);
+      if (ms === undefined) return errorReply(400, 'bad_param', `${name} is ${JSON.stringify(text.slice(0, 40))}, which is not a UTC hour; write ${UTC_HOUR_FORMAT}, such as ${formatUtcHour(now() - 2 * HOUR_MS)}.`, [`${name}: ${text.slice(0, 40)}`]);
+      hours.push(ms / HOUR_MS);
+    }
+    const [from, to] = hours as [number, number];
+    if (to < from) return errorReply(400, 'bad_param', `to ${formatUtcHour(to * HOUR_MS)} is before from ${formatUtcHour(from * HOUR_MS)}; give the earlier hour as from.`, [`from: ${formatUtcHour(from * HOUR_MS)}`, `to: ${formatUtcHour(to * HOUR_MS)}`]);
+    if (to - from + 1 > DATA_FAULTS_MAX_HOURS) return errorReply(400, 'bad_param', `from ${formatUtcHour(from * HOUR_MS)} to ${formatUtcHour(to * HOUR_MS)} is ${to - from + 1} hours; list at most ${DATA_FAULTS_MAX_HOURS} (31 days) at a time.`, [`hours: ${to - from + 1}`]);
+    const nowMs = now();
+    // Only hours the world serves: from its first hour to the current one.
+    const first = Math.max(from, worldStartMs(nowMs, historyDays) / HOUR_MS);
+    const last = Math.min(to, Math.floor(nowMs / HOUR_MS));
+    return { status: 200, contentType: JSON_CONTENT_TYPE, body: fleet.world.faults?.list(first, last, nowMs) ?? [] };
   };
 
   const respond = (req: IncomingMessage, res: ServerResponse, reply: Routed) => {

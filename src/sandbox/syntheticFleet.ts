@@ -3,6 +3,7 @@
  * they live in. A vehicle's status at any moment is its latest event and telemetry in that world.
  */
 import type { MdsVehicle } from '../core/mds';
+import type { DataFaultRule } from './dataFaults';
 import { FleetVehicles } from './fleetVehicles';
 import type { WorldVehicleStatus } from './syntheticWorld';
 import { SyntheticWorld } from './syntheticWorld';
@@ -22,6 +23,14 @@ export interface FleetOptions {
   seed: number;
   /** Milliseconds since the epoch: the moment `at` and `slice` describe statuses at. */
   createdAt: number;
+  /** The rules whose faults the world holds (`sandbox --data-faults`); default none, a clean world. */
+  dataFaults?: readonly DataFaultRule[];
+}
+
+/** A listing of the fleet (`/vehicles`, `/vehicles/status`): how many entries, and the vehicle at each position. */
+export interface FleetListing {
+  count: number;
+  indexAt: (position: number) => number;
 }
 
 /** A fleet of `size` vehicles; vehicle `i` is the same for the same seed, whatever the size. */
@@ -41,7 +50,17 @@ export class SyntheticFleet {
     this.seed = this.vehicles.seed;
     this.providerId = this.vehicles.providerId;
     this.createdAt = Math.floor(options.createdAt);
-    this.world = new SyntheticWorld(this.vehicles);
+    this.world = new SyntheticWorld(this.vehicles, options.dataFaults);
+  }
+
+  /** The entries of `/vehicles` (and gRPC ListVehicles): every vehicle once, unless data faults leave some out or list some twice. */
+  vehicleListing(): FleetListing {
+    return this.world.faults?.vehicleListing() ?? { count: this.size, indexAt: (p) => p };
+  }
+
+  /** The entries of `/vehicles/status` (and gRPC ListVehicleStatus): every vehicle once, unless data faults leave some out. */
+  statusListing(): FleetListing {
+    return this.world.faults?.statusListing() ?? { count: this.size, indexAt: (p) => p };
   }
 
   /** The device_id of vehicle `index`, without building the rest of it. */

@@ -9,6 +9,8 @@ import type { EpisodeItems } from './episodeDetails';
 import { episodeItems, HEARTBEAT_SERIAL } from './episodeDetails';
 import type { EpisodePlan, PlannedRide } from './episodePlans';
 import { actualEpisode, batteryAt, drawEpisode, EPISODE_REACH_HOURS, HOUR_MS, MINUTE_MS } from './episodePlans';
+import type { DataFaultRule, FaultWorld } from './dataFaults';
+import { DataFaults } from './dataFaults';
 import type { FleetVehicle, FleetVehicles } from './fleetVehicles';
 import { ZONE_RADIUS_METRES } from './fleetVehicles';
 import { locationNear } from './worldGeography';
@@ -45,8 +47,24 @@ export class SyntheticWorld {
   private readonly plans = new Map<string, EpisodePlan | null>();
   private readonly details = new Map<string, EpisodeItems>();
   private readonly vehicles = new Map<number, FleetVehicle>();
+  private readonly faultyDetails = new Map<string, EpisodeItems>();
+  /** The data faults put into this world (`sandbox --data-faults`), or undefined for a clean world. */
+  readonly faults?: DataFaults;
 
-  constructor(readonly fleet: FleetVehicles) {}
+  constructor(readonly fleet: FleetVehicles, dataFaults: readonly DataFaultRule[] = []) {
+    if (dataFaults.length) {
+      const view: FaultWorld = {
+        seed: fleet.seed,
+        size: fleet.size,
+        deviceIdAt: (v) => fleet.deviceIdAt(v),
+        episode: (v, h) => this.episode(v, h),
+        baseItemsOf: (plan) => this.baseItemsOf(plan),
+        baseHeartbeat: (v, h) => this.baseHeartbeat(v, h),
+        lastEvent: (v, nowMs) => this.lastEvent(v, nowMs),
+      };
+      this.faults = new DataFaults(dataFaults, view);
+    }
+  }
 
   get seed(): number {
     return this.fleet.seed;
@@ -75,7 +93,10 @@ export class SyntheticWorld {
 
   /** The episode vehicle `vehicle` really has in `hour` (hours since the epoch), if any. */
   episode(vehicle: number, hour: number): EpisodePlan | undefined {
-    return actualEpisode((h) => this.drawn(vehicle, h), hour);
+    const plan = actualEpisode((h) => this.drawn(vehicle, h), hour);
+    // An outage or an hour that stays 202 (data faults): nothing happens in it.
+    if (plan && !plan.forced && this.faults?.touchesQuietHour(plan.startMs, plan.endMs)) return undefined;
+    return plan;
   }
 
   /** Where the vehicle stands at `ms` when idle: where its latest moving episode ended. */
@@ -88,8 +109,22 @@ export class SyntheticWorld {
     return locationNear(streamOf(this.seed, 0x40e, vehicle), this.vehicle(vehicle).zone, ZONE_RADIUS_METRES);
   }
 
-  /** The events, trips and telemetry of an episode. */
+  /** The events, trips and telemetry of an episode, with its data fault if it has one. */
   itemsOf(plan: EpisodePlan): EpisodeItems {
+    const base = this.baseItemsOf(plan);
+    if (!this.faults) return base;
+    const key = `${plan.vehicle}:${plan.hour}`;
+    let items = this.faultyDetails.get(key);
+    if (!items) {
+      if (this.faultyDetails.size >= ITEMS_CACHE_LIMIT) this.faultyDetails.clear();
+      items = this.faults.applyToEpisode(plan, base);
+      this.faultyDetails.set(key, items);
+    }
+    return items;
+  }
+
+  /** The events, trips and telemetry of an episode, without data faults. */
+  baseItemsOf(plan: EpisodePlan): EpisodeItems {
     const key = `${plan.vehicle}:${plan.hour}`;
     let items = this.details.get(key);
     if (!items) {
@@ -106,13 +141,21 @@ export class SyntheticWorld {
     const out: EpisodePlan[] = [];
     for (let j = hourOf(fromMs) - EPISODE_REACH_HOURS; j <= hourOf(toMs - 1); j++) {
       const ep = this.episode(vehicle, j);
-      if (ep && ep.endMs >= fromMs && ep.startMs < toMs) out.push(ep);
+      // With data faults an episode may hold a phantom trip up to 85 s after its end.
+      if (ep && ep.endMs + (this.faults ? 2 * MINUTE_MS : 0) >= fromMs && ep.startMs < toMs) out.push(ep);
     }
     return out;
   }
 
   /** The hourly idle telemetry point of a vehicle, when it is idle (between episodes) at that moment. */
   heartbeat(vehicle: number, hour: number): MdsTelemetryItem | undefined {
+    const beat = this.baseHeartbeat(vehicle, hour);
+    return beat && this.faults ? this.faults.applyToHeartbeat(vehicle, hour, beat, false) : beat;
+  }
+
+  /** The hourly idle telemetry point, without data faults. */
+  baseHeartbeat(vehicle: number, hour: number): MdsTelemetryItem | undefined {
+    if (this.faults?.touchesQuietHour(hour * HOUR_MS, hour * HOUR_MS)) return undefined;
     const t = Math.round((hour * HOUR_MS + (3 + unitOf(this.seed, 0x4b, vehicle, hour) * 54) * MINUTE_MS) / 1000) * 1000;
     for (let j = hour - EPISODE_REACH_HOURS; j <= hour; j++) {
       const ep = this.episode(vehicle, j);
@@ -161,7 +204,8 @@ export class SyntheticWorld {
     }
     for (let h = hourOf(fromMs); h <= hourOf(toMs - 1); h++) {
       const beat = this.heartbeat(vehicle, h);
-      if (beat && beat.timestamp >= fromMs && beat.timestamp < toMs) out.push(beat);
+      // A timestamp sent in seconds (a data fault) is changed once the point is known to lie in the range.
+      if (beat && beat.timestamp >= fromMs && beat.timestamp < toMs) out.push(this.faults ? this.faults.applyToHeartbeat(vehicle, h, beat, true) : beat);
     }
     return out.sort((a, b) => a.timestamp - b.timestamp);
   }
@@ -175,6 +219,8 @@ export class SyntheticWorld {
 
   /** How many trips of the fleet ended in the UTC hour starting at `hourStartMs`. */
   countTripsEndingIn(hourStartMs: number): number {
+    // Data faults add and remove trips that the plans do not know of.
+    if (this.faults) return this.tripsEndingIn(hourStartMs).length;
     let count = 0;
     for (let v = 0; v < this.fleet.size; v++) {
       // Rides end where their plan says; no need to build routes and telemetry to count them.
@@ -258,6 +304,9 @@ export class SyntheticWorld {
   /** The status of the vehicle at `nowMs`: its latest event and latest telemetry in this world. */
   statusAt(vehicle: number, nowMs: number): WorldVehicleStatus {
     const deviceId = this.vehicle(vehicle).vehicle.device_id;
-    return { device_id: deviceId, provider_id: this.fleet.providerId, last_event: this.lastEvent(vehicle, nowMs), last_telemetry: this.lastTelemetry(vehicle, nowMs) };
+    let lastEvent = this.lastEvent(vehicle, nowMs);
+    // A stale status (a data fault): the event before the last one.
+    if (this.faults?.isStaleStatus(vehicle)) lastEvent = this.lastEvent(vehicle, lastEvent.timestamp - 1);
+    return { device_id: deviceId, provider_id: this.fleet.providerId, last_event: lastEvent, last_telemetry: this.lastTelemetry(vehicle, nowMs) };
   }
 }

@@ -6,7 +6,7 @@
  */
 import * as grpc from '@grpc/grpc-js';
 import { maasVehicleAt } from '../mdsResponses';
-import type { SyntheticFleet } from '../syntheticFleet';
+import type { FleetListing, SyntheticFleet } from '../syntheticFleet';
 import type { CallGuard } from './grpcGuard';
 import { grpcError, statusName } from './grpcErrors';
 import { streamAll } from './grpcStreaming';
@@ -28,10 +28,12 @@ export interface ServiceContext {
 
 type StreamCall = grpc.ServerWritableStream<unknown, unknown>;
 
-function listing(ctx: ServiceContext, service: string, method: string, itemAt: (nowMs: number) => (index: number) => unknown) {
+function listing(ctx: ServiceContext, service: string, method: string, itemAt: (nowMs: number) => (index: number) => unknown, entries: () => FleetListing = () => ({ count: ctx.fleet.size, indexAt: (p) => p })) {
   const path = `/${service}/${method}`;
   return (call: StreamCall) => {
-    streamAll(call, ctx.fleet.size, itemAt(ctx.now())).then(
+    const { count, indexAt } = entries();
+    const at = itemAt(ctx.now());
+    streamAll(call, count, (p) => at(indexAt(p))).then(
       (outcome) => ctx.log({ method: path, status: outcome.cancelled ? 'CANCELLED' : 'OK', items: outcome.sent }),
       (err: unknown) => {
         const error = grpcError(grpc.status.INTERNAL, `The sandbox failed while streaming (a bug in the sandbox): ${err instanceof Error ? err.message : String(err)}`);
@@ -62,8 +64,9 @@ function lookup(ctx: ServiceContext, method: string, answer: (index: number) => 
 export function vehicleServiceHandlers(ctx: ServiceContext): grpc.UntypedServiceImplementation {
   const { fleet } = ctx;
   return {
-    ListVehicles: listing(ctx, VEHICLE_SERVICE, 'ListVehicles', () => (i) => fleet.vehicleAt(i)),
-    ListVehicleStatus: listing(ctx, VEHICLE_SERVICE, 'ListVehicleStatus', (nowMs) => (i) => fleet.statusAt(i, nowMs)),
+    // The same entries as GET /vehicles and /vehicles/status, data faults included.
+    ListVehicles: listing(ctx, VEHICLE_SERVICE, 'ListVehicles', () => (i) => fleet.vehicleAt(i), () => fleet.vehicleListing()),
+    ListVehicleStatus: listing(ctx, VEHICLE_SERVICE, 'ListVehicleStatus', (nowMs) => (i) => fleet.statusAt(i, nowMs), () => fleet.statusListing()),
     GetVehicle: lookup(ctx, 'GetVehicle', (i) => fleet.vehicleAt(i)),
     GetVehicleStatus: lookup(ctx, 'GetVehicleStatus', (i) => fleet.statusAt(i, ctx.now())),
   };

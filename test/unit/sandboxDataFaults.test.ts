@@ -1,0 +1,223 @@
+// `sandbox --data-faults`: the world holds instances of each kind of fault that `mobility-api check` looks for, listed at
+// GET /_sandbox/data-faults. A harvest of a clean world gives no error finding; a harvest of six busy hours of a faulty
+// world meets every kind, `check` finds every fault listed (its device and time) and nothing else. The set of rules
+// that ran is asserted, so that a rule skipped for want of data never passes silently.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { CheckReport } from '../../src/core/analysis';
+import { DEFAULT_THRESHOLDS } from '../../src/core/analysis';
+import { DATA_FAULT_RULES, startSandbox } from '../../src/sandbox/sandboxServer';
+import type { DataFaultEntry, DataFaultRule, RunningSandbox } from '../../src/sandbox/sandboxServer';
+import { cityHourOf } from '../../src/sandbox/worldGeography';
+import type { HarvestManifest } from '../../src/core/harvest/harvestManifest';
+import { SandboxGrpcClient, asMdsStatus, bearer } from './grpcSupport';
+import { SandboxClient, assertMdsError } from './sandboxSupport';
+import { runCliInProcess } from './support/cliRunner';
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+/** The day before yesterday (UTC): every hour of it is served, whatever the time of day. */
+const DAY_START = Math.floor(Date.now() / DAY) * DAY - 2 * DAY;
+const hourText = (ms: number) => new Date(ms).toISOString().slice(0, 13);
+/** The UTC hour of that day whose Berlin hour is `local`. */
+const localHour = (local: number) => {
+  for (let h = 0; h < 24; h++) if (cityHourOf(DAY_START + h * HOUR) === local) return DAY_START + h * HOUR;
+  throw new Error(`no UTC hour is ${local} h in Berlin`);
+};
+/**
+ * The rules `check` runs on a harvest of trips, events and telemetry. registry and status-vs-events need a snapshot
+ * (`harvest --snapshot`, another branch) and event-sequence the modes' state machines: asserted as skipped, each for
+ * that reason, so that the day they run this test fails until it harvests the snapshot and compares their faults too.
+ */
+const RULES_THAT_RUN = ['duplicate-events', 'hour-coverage', 'phantom-trips', 'telemetry-gaps', 'teleport', 'trip-events', 'units'];
+const RULES_SKIPPED = ['event-sequence', 'registry', 'status-vs-events'];
+
+describe('sandbox --data-faults: faults that check finds, and only those', function () {
+  this.timeout(300_000);
+  let dir: string;
+
+  before(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'data-faults-'));
+  });
+  after(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  /** Harvests trips, events and telemetry of [fromMs, toMs] into one subfolder each; returns the exit codes. */
+  async function harvest(sandbox: RunningSandbox, out: string, fromMs: number, toMs: number): Promise<number[]> {
+    const mds = sandbox.environments.find((e) => e.id === 'mds-staging')?.baseUrl ?? '';
+    const codes: number[] = [];
+    for (const endpoint of ['trips', 'events', 'telemetry']) {
+      const r = await runCliInProcess(['harvest', endpoint, '--from', hourText(fromMs), '--to', hourText(toMs), '--out', path.join(out, endpoint), '--base-url', mds, '--credential', sandbox.demo.credentialFile, '--state-dir', path.join(dir, 'state'), '--precision', 'milliseconds', '--max-202-attempts', '1', '--validate']);
+      codes.push(r.code);
+    }
+    return codes;
+  }
+
+  /** Items with schema findings per endpoint folder, by the harvest's --validate. */
+  function schemaFindings(out: string): Record<string, number> {
+    const counts: Record<string, number> = {};
+    for (const endpoint of ['trips', 'events', 'telemetry']) {
+      const manifest = JSON.parse(fs.readFileSync(path.join(out, endpoint, 'manifest.json'), 'utf8')) as HarvestManifest;
+      counts[endpoint] = Object.values(manifest.hours).reduce((n, r) => n + (r.conformance?.itemsWithFindings ?? 0), 0);
+    }
+    return counts;
+  }
+
+  async function check(folder: string): Promise<{ code: number; report: CheckReport }> {
+    const r = await runCliInProcess(['check', folder, '--json']);
+    assert.ok(r.out, r.err);
+    return { code: r.code, report: JSON.parse(r.out) as CheckReport };
+  }
+
+  function assertRulesRan(report: CheckReport): void {
+    assert.deepEqual(report.rules.map((r) => r.id).sort(), RULES_THAT_RUN, 'the rules that ran');
+    assert.deepEqual(report.skipped.map((s) => s.id).sort(), RULES_SKIPPED, 'the rules skipped, each with a reason');
+    // Each skip for its own reason: no snapshot in this harvest (registry, status-vs-events), not in this version (event-sequence).
+    for (const skip of report.skipped) assert.match(skip.why, skip.id === 'event-sequence' ? /not available in this version/ : /snapshot of \/vehicles and \/vehicles\/status/, skip.id);
+    assert.deepEqual([...report.rules.map((r) => r.id), ...report.skipped.map((s) => s.id)].sort(), [...DATA_FAULT_RULES].sort(), 'every rule of check is a rule of --data-faults');
+  }
+
+  it('without the flag: a clean harvest of 24 hours has no error finding, and the sandbox lists no fault', async () => {
+    const sandbox = await startSandbox({ fleetSize: 150, seed: 7, demoDir: path.join(dir, 'demo-clean'), grpc: false });
+    try {
+      const out = path.join(dir, 'clean');
+      assert.deepEqual(await harvest(sandbox, out, DAY_START, DAY_START + 23 * HOUR), [0, 0, 0]);
+      const { code, report } = await check(out);
+      assertRulesRan(report);
+      const errors = report.rules.filter((r) => r.severity === 'error' && r.count > 0);
+      assert.deepEqual(errors.map((r) => `${r.id}: ${r.findings.slice(0, 3).map((f) => `${f.device_id} ${f.time} ${f.detail}`).join('; ')}`), []);
+      assert.equal(code, 0);
+      const listed = await fetch(`${sandbox.url}/_sandbox/data-faults?from=${hourText(DAY_START)}&to=${hourText(DAY_START + 23 * HOUR)}`);
+      assert.equal(listed.status, 200);
+      assert.deepEqual(await listed.json(), []);
+      assert.deepEqual(schemaFindings(out), { trips: 0, events: 0, telemetry: 0 }, 'a clean world conforms to the official schemas');
+    } finally {
+      await sandbox.close();
+    }
+  });
+
+  it('with --data-faults all: six busy hours meet every kind, and check finds each listed fault (device and time) and nothing else', async () => {
+    const sandbox = await startSandbox({ fleetSize: 400, seed: 7, demoDir: path.join(dir, 'demo-faults'), grpc: false, dataFaults: 'all' });
+    try {
+      // Berlin 13:00 to 18:59: busy hours, an outage at 16 h between two busy hours, hours that stay 202 at 14 and 18 h.
+      const from = localHour(13);
+      const to = from + 5 * HOUR;
+      const out = path.join(dir, 'faulty');
+      const codes = await harvest(sandbox, out, from, to);
+      assert.deepEqual(codes, [1, 1, 1], 'the hours that stay 202 are not done');
+      const answer = await fetch(`${sandbox.url}/_sandbox/data-faults?from=${hourText(from)}&to=${hourText(to)}`);
+      assert.equal(answer.status, 200);
+      const faults = (await answer.json()) as DataFaultEntry[];
+      assert.deepEqual([...new Set(faults.map((f) => f.rule))].sort(), [...DATA_FAULT_RULES].sort(), 'every kind is met');
+      const units = faults.filter((f) => f.rule === 'units').map((f) => f.detail);
+      for (const kind of [/in seconds/, /per mille/, /speed of/, /swapped/, /negative actual_cost/]) assert.ok(units.some((d) => kind.test(d)), `${String(kind)} in ${units.join('; ')}`);
+      const hours = faults.filter((f) => f.rule === 'hour-coverage').map((f) => `${f.time} ${/^an outage/.test(f.detail) ? 'outage' : /stays 202/.test(f.detail) ? 'stays 202' : f.detail}`);
+      const at = (local: number) => new Date(localHour(local)).toISOString();
+      assert.deepEqual(hours, [`${at(14)} stays 202`, `${at(16)} outage`, `${at(18)} stays 202`]);
+
+      const { code, report } = await check(out);
+      assert.equal(code, 1);
+      assertRulesRan(report);
+      const windowEnd = to + HOUR;
+      // A finding's time in seconds (a timestamp sent in seconds) is the fault's time in milliseconds.
+      const timeOf = (iso: string | null) => {
+        const ms = iso === null ? NaN : Date.parse(iso);
+        return ms < Date.UTC(2000, 0, 1) ? ms * 1000 : ms;
+      };
+      const key = (rule: string, device: string | null, ms: number) => `${rule} ${device ?? '-'} ${Number.isNaN(ms) ? '-' : new Date(ms).toISOString()}`;
+      const listed = new Set(faults.map((f) => key(f.rule, f.device_id, timeOf(f.time))));
+      const found = new Set<string>();
+      const unexpected: string[] = [];
+      for (const rule of report.rules) {
+        for (const f of rule.findings) {
+          const k = key(rule.id, f.device_id, timeOf(f.time));
+          found.add(k);
+          if (!listed.has(k)) unexpected.push(`${k}: ${f.detail}`);
+        }
+      }
+      assert.deepEqual(unexpected, [], 'findings of no injected fault');
+      // check sees a trip_start without its end only when the harvest goes on for maxTripHours after it.
+      const findable = faults.filter((f) => RULES_THAT_RUN.includes(f.rule) && !(f.rule === 'trip-events' && /never followed/.test(f.detail) && timeOf(f.time) + DEFAULT_THRESHOLDS.maxTripHours * HOUR >= windowEnd));
+      const missed = findable.filter((f) => !found.has(key(f.rule, f.device_id, timeOf(f.time)))).map((f) => `${f.rule} ${f.device_id} ${f.time}: ${f.detail}`);
+      assert.deepEqual(missed, [], 'injected faults check did not find');
+      assert.ok(findable.length >= 3 * 12, `at least every kind in each of the three busy hours (${findable.length})`);
+      // Values the schema forbids are schema findings too: a negative cost (trips), a battery over 100 (events), a timestamp in seconds (telemetry).
+      const forbidden = (what: RegExp) => faults.filter((f) => /schema finding/.test(f.detail) && what.test(f.detail)).length;
+      assert.deepEqual(schemaFindings(out), { trips: forbidden(/actual_cost/), events: forbidden(/battery_percent/), telemetry: forbidden(/timestamp in seconds/) });
+      assert.ok(forbidden(/actual_cost/) >= 3);
+    } finally {
+      await sandbox.close();
+    }
+  });
+
+  it('the snapshot faults are the same over REST and gRPC: a vehicle missing from /vehicles, one listed twice, a stale status, one missing from /vehicles/status', async () => {
+    const now = localHour(15) + 30 * 60_000;
+    const sandbox = await startSandbox({ fleetSize: 60, seed: 7, demoDir: path.join(dir, 'demo-snapshot'), now: () => now, dataFaults: ['registry', 'status-vs-events'] });
+    const grpcClient = new SandboxGrpcClient(sandbox.environments.find((e) => e.id === 'mds-staging')?.grpcTarget ?? '', 'VehicleService');
+    try {
+      const client = new SandboxClient(sandbox, () => now);
+      const faults = (await (await fetch(`${sandbox.url}/_sandbox/data-faults?from=${hourText(now)}&to=${hourText(now)}`)).json()) as DataFaultEntry[];
+      const devices = (detail: RegExp) => faults.filter((f) => detail.test(f.detail)).map((f) => f.device_id ?? '');
+      assert.equal(devices(/missing from \/vehicles,/).length, 2);
+      assert.equal(devices(/listed twice/).length, 2);
+      assert.ok(devices(/absent from \/vehicles\/status/).length >= 1 && devices(/shows the event before the last/).length >= 1, JSON.stringify(faults));
+
+      const vehicles = (await client.get<{ vehicles: { device_id: string }[] }>('/vehicles?page_size=1000')).body.vehicles;
+      const ids = vehicles.map((v) => v.device_id);
+      assert.equal(vehicles.length, 60);
+      for (const id of devices(/missing from \/vehicles,/)) assert.ok(!ids.includes(id), id);
+      for (const id of devices(/listed twice/)) assert.equal(ids.filter((i) => i === id).length, 2, id);
+      // Paged, the listing holds the same entries.
+      const paged = [1, 2, 3].map(async (page) => (await client.get<{ vehicles: { device_id: string }[] }>(`/vehicles?page_size=25&page=${page}`)).body.vehicles);
+      assert.deepEqual((await Promise.all(paged)).flat().map((v) => v.device_id), ids);
+
+      const statuses = (await client.get<{ vehicles_status: { device_id: string; last_event: { timestamp: number } }[] }>('/vehicles/status?page_size=1000')).body.vehicles_status;
+      const statusIds = statuses.map((v) => v.device_id);
+      for (const id of devices(/absent from \/vehicles\/status/)) assert.ok(!statusIds.includes(id), id);
+      for (const fault of faults.filter((f) => /shows the event before the last/.test(f.detail))) {
+        assert.ok((statuses.find((v) => v.device_id === fault.device_id)?.last_event.timestamp ?? Infinity) < Date.parse(fault.time ?? ''), fault.detail);
+      }
+
+      const streamed = await grpcClient.stream<Record<string, unknown>>('ListVehicles', bearer(await client.token()));
+      assert.equal(streamed.error, undefined);
+      assert.deepEqual(streamed.items, vehicles);
+      const streamedStatus = await grpcClient.stream<Record<string, unknown>>('ListVehicleStatus', bearer(await client.token()));
+      assert.deepEqual(streamedStatus.items.map(asMdsStatus), statuses);
+    } finally {
+      grpcClient.close();
+      await sandbox.close();
+    }
+  });
+
+  it('refuses bad input: the listing says which hour to fix (400), an unknown rule is refused at start', async () => {
+    const sandbox = await startSandbox({ fleetSize: 20, demoDir: false, grpc: false, dataFaults: ['units'] });
+    try {
+      const get = async (query: string) => {
+        const res = await fetch(`${sandbox.url}/_sandbox/data-faults${query}`);
+        return { status: res.status, headers: res.headers, text: '', body: (await res.json()) as Record<string, unknown> };
+      };
+      const missing = await get(`?from=${hourText(DAY_START)}`);
+      assertMdsError(missing, 400, 'missing_param');
+      assert.match(String(missing.body.error_description), /needs from and to: the first and last UTC hour to list, YYYY-MM-DDTHH/);
+      const bad = await get(`?from=2025-13-01T00&to=${hourText(DAY_START)}`);
+      assertMdsError(bad, 400, 'bad_param');
+      assert.match(String(bad.body.error_description), /from is "2025-13-01T00", which is not a UTC hour; write YYYY-MM-DDTHH/);
+      const backwards = await get(`?from=${hourText(DAY_START + HOUR)}&to=${hourText(DAY_START)}`);
+      assertMdsError(backwards, 400, 'bad_param');
+      assert.match(String(backwards.body.error_description), /is before from .*; give the earlier hour as from/);
+      const long = await get(`?from=${hourText(DAY_START - 40 * DAY)}&to=${hourText(DAY_START)}`);
+      assertMdsError(long, 400, 'bad_param');
+      assert.match(String(long.body.error_description), /list at most 744 \(31 days\) at a time/);
+      const units = await get(`?from=${hourText(DAY_START)}&to=${hourText(DAY_START + 23 * HOUR)}`);
+      assert.equal(units.status, 200);
+      assert.deepEqual([...new Set((units.body as unknown as DataFaultEntry[]).map((f) => f.rule))], ['units'], 'only the rules asked for');
+    } finally {
+      await sandbox.close();
+    }
+    await assert.rejects(startSandbox({ demoDir: false, grpc: false, dataFaults: JSON.parse('["units", "nope"]') as DataFaultRule[] }), /The sandbox option dataFaults: "nope" is not a rule of mobility-api check/);
+    const cli = await runCliInProcess(['sandbox', '--data-faults', 'units,speed']);
+    assert.equal(cli.code, 2);
+    assert.match(cli.err, /--data-faults: "speed" is not a rule of mobility-api check; use all, or some of event-sequence, trip-events/);
+  });
+});
