@@ -34,6 +34,9 @@ Usage:
   mobility-api check    <harvest folder> [--rule <id>]... [--threshold <name>=<value>]... [--mode <mode>] [--json] [--junit <file>]
                         data-quality rules between items (event sequence, trip events, duplicates, telemetry gaps, teleports,
                         units, phantom trips, hour coverage; with a snapshot: status vs events, registry); exit 1: an error finding
+  mobility-api metrics  <harvest folder> [--by vehicle_type|propulsion_type|provider_id] [--json]
+                        per hour: vehicles in the PROW (from the events, by state), trips started and ended, median and p90
+                        trip duration and distance, telemetry points; per day: trips per vehicle
   mobility-api parquet  <harvest folder> [--out <dir>] [--json]
                         the harvest as Parquet (zstd), partitioned endpoint=<e>/date=<day>/hour=<hh>/ (default <folder>/parquet)
   mobility-api endpoints [--api mds|maas] [--json]     the MDS 2.0 catalogue: endpoints, parameters, formats, defaults

@@ -315,3 +315,65 @@ describe('CLI: mobility-api check with a /vehicles snapshot (status-vs-events, r
     assert.deepEqual(JSON.parse(sql.out), [{ v: 6, s: 4, t: T0 + 5 * HOUR }]);
   });
 });
+
+describe('CLI: mobility-api metrics', function () {
+  this.timeout(60_000);
+  let dir: string;
+  let bare: string;
+  const dev = (n: number) => id('m', n);
+
+  before(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'metrics-'));
+    // Hour 0 ends with 1 in the PROW (1 available; 2 removed; 3 has no event yet), hour 1 with 2 (1 available, 3 non_operational).
+    const events = [
+      event(dev(1), T0 + 10 * MIN, ['located'], 'available', north(0)),
+      event(dev(1), T0 + 70 * MIN, ['trip_start'], 'on_trip', north(0), id('r', 1)),
+      event(dev(1), T0 + 80 * MIN, ['trip_end'], 'available', north(0), id('r', 1)),
+      event(dev(2), T0 + 5 * MIN, ['located'], 'available', north(0)),
+      event(dev(2), T0 + 30 * MIN, ['rebalance_pick_up'], 'removed', north(0)),
+      event(dev(3), T0 + 90 * MIN, ['battery_low'], 'non_operational', north(0)),
+    ];
+    // Hour 0: trips of 120 s / 500 m and 300 s / 1000 m; hour 1: 600 s / 2000 m.
+    const trips = [trip(dev(3), id('r', 3), T0 + 20 * MIN, 120, 500), trip(dev(1), id('r', 2), T0 + 40 * MIN, 300, 1000), trip(dev(1), id('r', 1), T0 + 70 * MIN, 600, 2000)];
+    const telemetry = [point(dev(1), id('r', 2), T0 + 41 * MIN), point(dev(1), id('r', 2), T0 + 44 * MIN), point(dev(3), id('r', 3), T0 + 21 * MIN), point(dev(1), id('r', 1), T0 + 75 * MIN)];
+    for (const folder of ['with', 'bare']) {
+      writeHarvest(path.join(dir, folder, 'events'), 'events_historical', events, (i) => i.timestamp as number, 2);
+      writeHarvest(path.join(dir, folder, 'trips'), 'trips', trips, (i) => i.end_time as number, 2);
+      writeHarvest(path.join(dir, folder, 'telemetry'), 'telemetry', telemetry, (i) => i.timestamp as number, 2);
+    }
+    writeSnapshot(path.join(dir, 'with'), [{ device_id: dev(1), provider_id: PROVIDER, vehicle_type: 'scooter', propulsion_types: ['electric'] }, { device_id: dev(3), provider_id: PROVIDER, vehicle_type: 'bicycle', propulsion_types: ['human', 'electric_assist'] }], [], T0 + 3 * HOUR);
+    bare = path.join(dir, 'bare');
+  });
+  after(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it('per hour: vehicles in the PROW from the events, trips started and ended, median and p90, telemetry; per day: trips per vehicle', async () => {
+    const r = await runCliInProcess(['metrics', bare, '--json']);
+    assert.equal(r.code, 0, r.err);
+    const report = JSON.parse(r.out) as { hours: Record<string, unknown>[]; days: Record<string, unknown>[] };
+    const pick = (row: Record<string, unknown>) => [row.hour, row.prow_vehicles, row.available, row.non_operational, row.on_trip, row.trips_started, row.trips_ended, row.duration_median_s, row.duration_p90_s, row.distance_median_m, row.distance_p90_m, row.telemetry_points];
+    assert.deepEqual(report.hours.map(pick), [
+      [hourOf(T0), 1, 1, 0, 0, 2, 2, 210, 282, 750, 950, 3],
+      [hourOf(T0 + HOUR), 2, 1, 1, 0, 1, 1, 600, 600, 2000, 2000, 1],
+    ]);
+    assert.deepEqual(report.days, [{ date: hourOf(T0).slice(0, 10), trips: 3, vehicles: 2, trips_per_vehicle: 1.5 }]);
+    const text = await runCliInProcess(['metrics', bare]);
+    assert.match(text.out, /^Per day \(vehicles: in the PROW at the end of at least one hour of the day\):$/m);
+  });
+
+  it('--by vehicle_type and propulsion_type read the /vehicles snapshot (a device it lacks is "unknown"); without one, exit 2', async () => {
+    const r = await runCliInProcess(['metrics', path.join(dir, 'with'), '--json', '--by', 'vehicle_type']);
+    assert.equal(r.code, 0, r.err);
+    const report = JSON.parse(r.out) as { by: string; hours: Record<string, unknown>[]; days: Record<string, unknown>[] };
+    assert.equal(report.by, 'vehicle_type');
+    assert.deepEqual(report.days.map((d) => [d.vehicle_type, d.trips, d.vehicles]), [['bicycle', 1, 1], ['scooter', 2, 1]]);
+    assert.deepEqual(report.hours.filter((h) => h.hour === hourOf(T0 + HOUR)).map((h) => [h.vehicle_type, h.prow_vehicles, h.trips_ended]), [['bicycle', 1, 0], ['scooter', 1, 1]]);
+    const propulsion = JSON.parse((await runCliInProcess(['metrics', path.join(dir, 'with'), '--json', '--by', 'propulsion_type'])).out) as { days: Record<string, unknown>[] };
+    assert.deepEqual(propulsion.days.map((d) => d.propulsion_type), ['electric', 'electric_assist+human']);
+    const missing = await runCliInProcess(['metrics', bare, '--by', 'vehicle_type']);
+    assert.equal(missing.code, 2);
+    assert.match(missing.err, /--by vehicle_type needs the \/vehicles snapshot, which this harvest does not hold: harvest with --snapshot/);
+    const wrong = await runCliInProcess(['metrics', bare, '--by', 'colour']);
+    assert.equal(wrong.code, 2);
+    assert.match(wrong.err, /--by colour: group by one of vehicle_type, propulsion_type, provider_id/);
+  });
+});

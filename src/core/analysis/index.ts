@@ -13,3 +13,5 @@ export { parseModeMachine, parseProwStates } from './modeMachines';
 export type { ModeMachine, ModeMachines } from './modeMachines';
 export { CHECK_RULE_IDS, checkJunit, findingLine, hasErrorFinding, runChecks, thresholdsOf } from './checkRun';
 export type { CheckOptions, CheckReport, CheckRuleResult } from './checkRun';
+export { METRICS_GROUPS, metricsSql, metricsWindow, runMetrics } from './metrics';
+export type { MetricsGroup, MetricsReport } from './metrics';
