@@ -10,7 +10,8 @@ import type { HarvestSummary } from '../../src/core/harvest/harvestRun';
 import type { SnapshotManifest } from '../../src/core/harvest/harvestSnapshot';
 import { startSandbox } from '../../src/sandbox/sandboxServer';
 import type { RunningSandbox } from '../../src/sandbox/sandboxServer';
-import { readHarvest, readManifest } from './harvestSupport';
+import { harvestSnapshot } from '../../src/core/harvest/harvestSnapshot';
+import { clientOn, demoCredential, mdsEnvironment, readHarvest, readManifest } from './harvestSupport';
 import { runCliInProcess } from './support/cliRunner';
 
 const HOUR = 3_600_000;
@@ -90,5 +91,21 @@ describe('CLI: mobility-api harvest of several endpoints, with --snapshot', func
     const parquet = await runCliInProcess(['parquet', path.join(folder, 'telemetry'), '--out', path.join(dir, 'pq')]);
     assert.equal(parquet.code, 0, parquet.err);
     assert.deepEqual(fs.readdirSync(path.join(dir, 'pq')).filter((n) => n.startsWith('endpoint=')), ['endpoint=telemetry']);
+  });
+
+  it('the snapshot is written whole or not at all: a write that fails leaves the earlier snapshot as it was, and no temporary folder', async () => {
+    const target = path.join(dir, 'atomic');
+    const options = { client: clientOn(Date.now), environment: mdsEnvironment(sandbox), credential: demoCredential(sandbox), outDir: target };
+    const first = await harvestSnapshot(options);
+    const before = fs.readFileSync(path.join(target, 'snapshot', 'snapshot.json'), 'utf8');
+    assert.equal(first.lists.vehicles.items, FLEET);
+    let writes = 0;
+    await assert.rejects(
+      harvestSnapshot({ ...options, write: async (handle, data) => (++writes === 2 ? Promise.reject(Object.assign(new Error('no space left on device'), { code: 'ENOSPC' })) : handle.write(data)) }),
+      (err: Error & { code?: string }) => err.code === 'HARVEST_WRITE_FAILED' && /snapshot/.test(err.message),
+    );
+    assert.equal(writes, 2);
+    assert.equal(fs.readFileSync(path.join(target, 'snapshot', 'snapshot.json'), 'utf8'), before, 'the earlier snapshot is kept');
+    assert.deepEqual(fs.readdirSync(target), ['snapshot'], 'no temporary folder is left');
   });
 });
