@@ -1,7 +1,9 @@
 import { ApiClient } from '../core/http';
 import { MobilityError } from '../core/base';
 import type { HarvestProgress, HarvestSummary, HourStatus } from '../core/harvest';
-import { harvestHours } from '../core/harvest';
+import path from 'node:path';
+import type { SnapshotManifest } from '../core/harvest';
+import { harvestHours, harvestSnapshot } from '../core/harvest';
 import type { MdsHourEndpointId } from '../core/mds';
 import { takeUserAuthorization } from '../core/environment';
 import { formatBytes, plural } from '../shared/format';
@@ -25,6 +27,7 @@ export const HARVEST_OPTIONS = {
   'max-202-wait': { type: 'string' },
   'max-retries': { type: 'string' },
   json: { type: 'boolean' },
+  snapshot: { type: 'boolean' },
 } as const;
 
 /** The names users type, and the catalogue endpoint each harvests. */
@@ -34,6 +37,21 @@ const ENDPOINTS: Readonly<Record<string, MdsHourEndpointId>> = {
   events: 'events_historical',
   events_historical: 'events_historical',
 };
+
+/** The subfolder each endpoint gets when several are harvested at once. */
+const SUBFOLDER: Readonly<Record<MdsHourEndpointId, string>> = { trips: 'trips', events_historical: 'events', telemetry: 'telemetry' };
+
+/** Reads `trips,events,telemetry` (one name or several, comma-separated): the endpoints, each once, in the order given. */
+function endpointsOf(positionals: string[]): MdsHourEndpointId[] {
+  const names = positionals.length === 1 ? (positionals[0] ?? '').split(',').map((n) => n.trim()) : [];
+  if (!names.length || names.some((n) => !Object.hasOwn(ENDPOINTS, n))) {
+    throw new MobilityError('USAGE', `harvest takes an endpoint, or several separated by commas: trips, events, telemetry (e.g. trips,events,telemetry)${positionals.length ? `, not "${positionals.join(' ')}"` : ''}.`);
+  }
+  const endpoints = names.map((n) => ENDPOINTS[n]);
+  const twice = endpoints.find((e, i) => endpoints.indexOf(e) !== i);
+  if (twice) throw new MobilityError('USAGE', `harvest: ${SUBFOLDER[twice]} is named twice in "${positionals[0]}"; name each endpoint once.`);
+  return endpoints;
+}
 
 /** Exit code when Ctrl-C stopped the harvest (128 + SIGINT, as shells report it). */
 export const EXIT_INTERRUPTED = 130;
@@ -50,11 +68,8 @@ const RUN_STOPPERS = ['HARVEST_REFUSED', 'HARVEST_WRITE_FAILED', 'HARVEST_FOLDER
 export async function harvestCommand(args: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parse(args, HARVEST_OPTIONS, true);
   if (values.help) return printUsage(io);
-  const name = positionals[0];
-  if (positionals.length !== 1 || name === undefined || !Object.hasOwn(ENDPOINTS, name)) {
-    throw new MobilityError('USAGE', `harvest takes one endpoint: trips, events or telemetry${positionals.length ? `, not "${positionals.join(' ')}"` : ''}.`);
-  }
-  const endpoint = ENDPOINTS[name];
+  const endpoints = endpointsOf(positionals);
+  const several = endpoints.length > 1;
   for (const flag of ['from', 'to', 'out'] as const) {
     if (!values[flag]) throw new MobilityError('USAGE', `harvest needs --${flag} <${flag === 'out' ? 'folder' : 'YYYY-MM-DDTHH'}>${flag === 'out' ? ': the folder for the hour files and manifest.json' : ', a UTC hour such as 2024-11-05T14'}.`);
   }
@@ -87,37 +102,87 @@ export async function harvestCommand(args: string[], io: CliIo): Promise<number>
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   const progress = new ProgressPrinter(io);
-  let summary: HarvestSummary;
+  const outDir = values.out as string;
+  const summaries: HarvestSummary[] = [];
+  let failed = false;
+  let snapshot: SnapshotManifest | undefined;
   try {
-    summary = await harvestHours({
-      client,
-      environment,
-      credential,
-      endpoint,
-      from: values.from as string,
-      to: values.to as string,
-      outDir: values.out as string,
-      validate: values.validate === true,
-      ...(mode ? { mode } : {}),
-      retry,
-      signal: stop.signal,
-      onProgress: (p) => progress.show(p),
-    });
-  } catch (err) {
-    progress.end();
-    if (err instanceof MobilityError && RUN_STOPPERS.includes(err.code)) {
-      io.err(`mobility-api: ${err.message}`);
-      return 1;
+    for (const endpoint of endpoints) {
+      if (stop.signal.aborted) break;
+      // Several endpoints: each into its own subfolder, a harvest as one endpoint's (resumable on its own).
+      const dir = several ? path.join(outDir, SUBFOLDER[endpoint]) : outDir;
+      if (several) io.err(`mobility-api: ${SUBFOLDER[endpoint]} into ${escapeForTerminal(dir)}`);
+      try {
+        summaries.push(await harvestHours({
+          client,
+          environment,
+          credential,
+          endpoint,
+          from: values.from as string,
+          to: values.to as string,
+          outDir: dir,
+          validate: values.validate === true,
+          ...(mode ? { mode } : {}),
+          retry,
+          signal: stop.signal,
+          onProgress: (p) => progress.show(p),
+        }));
+        progress.end();
+      } catch (err) {
+        progress.end();
+        if (err instanceof MobilityError && RUN_STOPPERS.includes(err.code)) {
+          io.err(`mobility-api: ${err.message}`);
+          failed = true;
+          // A full disk stops every endpoint alike; a refusal or a busy folder may be this endpoint's alone.
+          if (err.code === 'HARVEST_WRITE_FAILED' || !several) return 1;
+          continue;
+        }
+        throw err;
+      }
     }
-    throw err;
+    if (values.snapshot && !stop.signal.aborted) {
+      io.err('mobility-api: snapshot of /vehicles and /vehicles/status…');
+      try {
+        snapshot = await harvestSnapshot({ client, environment, credential, outDir, signal: stop.signal });
+      } catch (err) {
+        if (err instanceof MobilityError && err.code === 'HTTP_ABORTED') {
+          // Stopped by the user: no snapshot is written, the hours are kept.
+        } else if (err instanceof MobilityError && ['HARVEST_SNAPSHOT_FAILED', 'HARVEST_WRITE_FAILED', 'HARVEST_REFUSED'].includes(err.code)) {
+          io.err(`mobility-api: ${err.message}`);
+          failed = true;
+        } else if (err instanceof MobilityError && err.code.startsWith('HTTP_')) {
+          io.err(`mobility-api: the snapshot was not taken: ${err.message}`);
+          failed = true;
+        } else {
+          throw err;
+        }
+      }
+    }
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
   }
   progress.end();
-  io.out(values.json ? JSON.stringify(summary, null, 2) : formatSummary(summary));
-  if (summary.interrupted) return EXIT_INTERRUPTED;
-  return summary.complete ? 0 : 1;
+  const interrupted = stop.signal.aborted || summaries.some((s) => s.interrupted);
+  if (values.json) {
+    const json = several ? { outDir: path.resolve(outDir), endpoints: summaries, ...(snapshot ? { snapshot } : {}) } : { ...summaries[0], ...(snapshot ? { snapshot } : {}) };
+    io.out(JSON.stringify(json, null, 2));
+  } else {
+    const text = summaries.map(formatSummary);
+    if (snapshot) text.push(formatSnapshot(snapshot, path.resolve(outDir)));
+    io.out(text.join('\n\n'));
+  }
+  if (interrupted) return EXIT_INTERRUPTED;
+  return !failed && summaries.length === endpoints.length && summaries.every((s) => s.complete) ? 0 : 1;
+}
+
+/** The snapshot's lines of the summary. */
+export function formatSnapshot(s: SnapshotManifest, outDir: string): string {
+  return [
+    `Snapshot in ${path.join(outDir, 'snapshot')} at ${s.fetchedAt}${s.lastUpdated !== undefined ? ` (last_updated ${new Date(s.lastUpdated).toISOString()})` : ''}`,
+    `  /vehicles          ${String(s.lists.vehicles.items).padStart(6)} ${s.lists.vehicles.items === 1 ? 'vehicle' : 'vehicles'} in ${plural(s.lists.vehicles.pages, 'page')}`,
+    `  /vehicles/status   ${String(s.lists.vehicles_status.items).padStart(6)} ${s.lists.vehicles_status.items === 1 ? 'status' : 'statuses'} in ${plural(s.lists.vehicles_status.pages, 'page')}`,
+  ].join('\n');
 }
 
 /** Progress on stderr: one updating line on a terminal, one line per hour (and per wait) otherwise. */

@@ -10,6 +10,7 @@ import { demoCommand } from './demoCommand';
 import { endpointsCommand } from './endpointsCommand';
 import { grpcCommand } from './grpcCommand';
 import { harvestCommand } from './harvestCommand';
+import { metricsCommand } from './metricsCommand';
 import { parquetCommand } from './parquetCommand';
 import { escapeForTerminal } from './output';
 import { requestCommand } from './requestCommand';
@@ -38,6 +39,7 @@ const COMMANDS: Record<string, (args: string[], io: CliIo) => Promise<number>> =
   validate: validateCommand,
   sql: sqlCommand,
   check: checkCommand,
+  metrics: metricsCommand,
   parquet: parquetCommand,
   sandbox: sandboxCommand,
   demo: demoCommand,

@@ -23,15 +23,20 @@ Usage:
                         [--plaintext | --ca-file <pem>] [--data '<json>' | @file | -]
                         [--metadata 'name: value']... --aud <base-url> <credential>
                         the same for one gRPC call (grpcio, @grpc/grpc-js): a fresh token in the metadata of every call
-  mobility-api harvest  trips|events|telemetry --from <hour> --to <hour> --out <dir> --base-url <url> <credential>
-                        [--validate] [--mode <mode>] [--max-202-attempts <n>] [--max-202-wait <s>] [--max-retries <n>] [--json]
-                        one NDJSON file per UTC hour + manifest.json; run again to resume (exit 1: hours missing)
+  mobility-api harvest  trips|events|telemetry[,…] --from <hour> --to <hour> --out <dir> --base-url <url> <credential>
+                        [--snapshot] [--validate] [--mode <mode>] [--max-202-attempts <n>] [--max-202-wait <s>] [--max-retries <n>] [--json]
+                        one NDJSON file per UTC hour + manifest.json; run again to resume (exit 1: hours missing);
+                        several endpoints (trips,events,telemetry): one subfolder each, <dir>/trips, <dir>/events, <dir>/telemetry;
+                        --snapshot: every page of /vehicles and /vehicles/status at the end of the run, into <dir>/snapshot/
   mobility-api sql      <harvest folder> "<query>" [--json | --csv] [--out <file.csv|.json|.parquet>]
                         one read-only SQL query (DuckDB) over the views trips, events, telemetry, vehicles, vehicles_status,
                         typed by the MDS 2.0 models, each item once
-  mobility-api check    <harvest folder> [--rule <id>]... [--threshold <name>=<value>]... [--json] [--junit <file>]
-                        data-quality rules between items (trip events, duplicates, telemetry gaps, teleports, units,
-                        phantom trips, hour coverage); exit 1: an error finding
+  mobility-api check    <harvest folder> [--rule <id>]... [--threshold <name>=<value>]... [--mode <mode>] [--json] [--junit <file>]
+                        data-quality rules between items (event sequence, trip events, duplicates, telemetry gaps, teleports,
+                        units, phantom trips, hour coverage; with a snapshot: status vs events, registry); exit 1: an error finding
+  mobility-api metrics  <harvest folder> [--by vehicle_type|propulsion_type|provider_id] [--json]
+                        per hour: vehicles in the PROW (from the events, by state), trips started and ended, median and p90
+                        trip duration and distance, telemetry points; per day: trips per vehicle
   mobility-api parquet  <harvest folder> [--out <dir>] [--json]
                         the harvest as Parquet (zstd), partitioned endpoint=<e>/date=<day>/hour=<hh>/ (default <folder>/parquet)
   mobility-api endpoints [--api mds|maas] [--json]     the MDS 2.0 catalogue: endpoints, parameters, formats, defaults

@@ -3,7 +3,7 @@ import path from 'node:path';
 import * as vscode from 'vscode';
 import type { Environment } from '../core/environment';
 import { isMobilityError, MobilityError } from '../core/base';
-import type { HarvestSummary } from '../core/harvest';
+import type { HarvestSummary, SnapshotManifest } from '../core/harvest';
 import { catalogueOf, checkParameterValue, formatUtcHour, HOUR_MS, lastCompleteUtcHour, MDS_HOUR_ENDPOINTS, parseUtcHour } from '../core/mds';
 import type { MdsHourEndpointId } from '../core/mds';
 import { formatCount, plural } from '../shared/format';
@@ -36,12 +36,28 @@ export interface FetchHoursArgs {
   /** First and last hour, `YYYY-MM-DDTHH` (UTC), both included. */
   from?: string;
   to?: string;
+  /**
+   * Several endpoints at once (`trips`, `telemetry`, `events_historical`): each into a subfolder of `outDir` of its own
+   * (`trips`, `telemetry`, `events`, as `mobility-api harvest trips,events,telemetry`), each resumable on its own.
+   */
+  endpointIds?: string[];
+  /** Also fetch every page of /vehicles and /vehicles/status at the end of the run, into `<outDir>/snapshot/`. */
+  snapshot?: boolean;
   /** The output folder (created when missing). */
   outDir?: string;
 }
 
-/** How Fetch Hours… ended: the coverage of the range, never a token. */
-export type FetchHoursOutcome = CommandOutcome<Pick<HarvestSummary, 'endpoint' | 'outDir' | 'manifestFile' | 'from' | 'to' | 'hours' | 'coverage' | 'items' | 'fetched' | 'skipped' | 'notReached' | 'interrupted' | 'complete'> & { environmentId: string }>;
+/** The coverage of one endpoint's range. */
+type EndpointOutcome = Pick<HarvestSummary, 'endpoint' | 'outDir' | 'manifestFile' | 'from' | 'to' | 'hours' | 'coverage' | 'items' | 'fetched' | 'skipped' | 'notReached' | 'interrupted' | 'complete'>;
+
+/** The subfolder each endpoint gets when several are fetched at once (the CLI's names). */
+const SUBFOLDER: Readonly<Record<MdsHourEndpointId, string>> = { trips: 'trips', events_historical: 'events', telemetry: 'telemetry' };
+
+/**
+ * How Fetch Hours… ended: the coverage of the range, never a token. With several endpoints the fields are the first
+ * endpoint's, `endpoints` has each one's and `complete`/`interrupted` are the run's; `snapshot` when one was taken.
+ */
+export type FetchHoursOutcome = CommandOutcome<EndpointOutcome & { environmentId: string; endpoints?: EndpointOutcome[]; snapshot?: { folder: string; vehicles: number; vehiclesStatus: number; lastUpdated?: number } }>;
 
 /** Hours offered by default: the last 24 complete ones. */
 const DEFAULT_HOURS = 24;
@@ -54,66 +70,92 @@ const DEFAULT_HOURS = 24;
  */
 export function registerFetchHours(deps: CommandDeps): vscode.Disposable {
   return registerCommand(deps, COMMANDS.fetchHours, async (args?: FetchHoursArgs): Promise<FetchHoursOutcome> => {
-    const { harvestHours, hoursOf } = loadEngine();
+    const { harvestHours, harvestSnapshot, hoursOf } = loadEngine();
     const env = await resolveEnvironment(deps, args?.environmentId ? { environmentId: args.environmentId } : undefined, vscode.l10n.t('Fetch hours from which environment?'), (e) => e.api === 'mds');
     if (env.api !== 'mds') throw new MobilityError('ENDPOINT_UNKNOWN', vscode.l10n.t('{0} is a MaaS environment; Fetch Hours works on the MDS hour endpoints (trips, telemetry, historical events). Choose an MDS environment.', env.name));
-    const endpoint = await endpointOf(env, args?.endpointId);
-    const { from, to } = args?.from !== undefined && args.to !== undefined ? checkedRange(hoursOf, args.from, args.to) : await askRange(hoursOf, env, endpoint, args?.from, args?.to);
-    const outDir = args?.outDir ?? (await askFolder(env, endpoint, deps.context.workspaceState));
+    const chosen = await endpointsOf(env, args);
+    const { endpoints, snapshot } = chosen;
+    const several = endpoints.length > 1;
+    const first = endpoints[0];
+    const { from, to } = args?.from !== undefined && args.to !== undefined ? checkedRange(hoursOf, args.from, args.to) : await askRange(hoursOf, env, first, args?.from, args?.to);
+    const outDir = args?.outDir ?? (await askFolder(env, first, deps.context.workspaceState, several));
     const { credential } = await resolveCredential(deps, env);
-    const title = vscode.l10n.t('Fetch Hours: {0} · {1}', endpointTitle(env, endpoint), env.name);
-    const display = deps.results.showHarvest({ environment: env, endpoint, outDir, from, to, title });
-    deps.log.info('fetchHours', `${endpoint} ${from} to ${to} from ${env.baseUrl} into ${outDir}`);
-    let summary: HarvestSummary | undefined;
-    let failure: string | undefined;
-    try {
-      summary = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, (progress, cancel) => {
+    const summaries: HarvestSummary[] = [];
+    let taken: SnapshotManifest | undefined;
+    let stopped = false;
+    for (const endpoint of endpoints) {
+      const dir = several ? path.join(outDir, SUBFOLDER[endpoint]) : outDir;
+      const title = vscode.l10n.t('Fetch Hours: {0} · {1}', endpointTitle(env, endpoint), env.name);
+      const display = deps.results.showHarvest({ environment: env, endpoint, outDir: dir, from, to, title });
+      deps.log.info('fetchHours', `${endpoint} ${from} to ${to} from ${env.baseUrl} into ${dir}`);
+      let summary: HarvestSummary | undefined;
+      let failure: string | undefined;
+      try {
+        summary = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, (progress, cancel) => {
+          const stop = new AbortController();
+          cancel.onCancellationRequested(() => stop.abort());
+          let reported = 0;
+          // At second precision one key signs at most one token a second: that sets the pace, so the progress line says so.
+          let paced = false;
+          return harvestHours({
+            client: deps.clients.get(),
+            environment: env,
+            credential,
+            endpoint,
+            from,
+            to,
+            outDir: dir,
+            signal: stop.signal,
+            onProgress: (p) => {
+              if (p.phase === 'request' && p.hour) display.fetching(p.hour);
+              if (p.phase === 'hour' && p.hour && p.record) display.recorded(p.hour, p.record);
+              if (p.notice) {
+                paced = true;
+                deps.log.info('fetchHours', p.notice);
+              }
+              const done = (100 * p.hoursDone) / Math.max(1, p.hoursTotal);
+              const where = p.phase === 'waiting' && p.hour ? vscode.l10n.t('{0}: waiting {1} s', p.hour, Math.round(p.waitSeconds ?? 0)) : p.hour ?? '';
+              const counts = vscode.l10n.t('{0} of {1} hours · {2} items', formatCount(p.hoursDone), formatCount(p.hoursTotal), formatCount(p.items));
+              const line = where ? vscode.l10n.t('{0} {1}', counts, where) : counts;
+              const message = paced ? vscode.l10n.t('{0} · at most 1 request a second (second precision; the setting mobilityApi.token.clockPrecision can be milliseconds)', line) : line;
+              progress.report({ increment: done - reported, message });
+              reported = done;
+            },
+          });
+        });
+      } catch (err) {
+        failure = isMobilityError(err) ? err.message : vscode.l10n.t('an unexpected error (see the log)');
+        throw err;
+      } finally {
+        await display.finished(failure ?? (summary?.interrupted ? vscode.l10n.t('cancelled. The hours finished are recorded; run Fetch Hours on the same folder to resume.') : undefined));
+      }
+      summaries.push(summary);
+      if (summary.interrupted) {
+        stopped = true;
+        break;
+      }
+    }
+    if (snapshot && !stopped) {
+      taken = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Fetch Hours: snapshot of /vehicles and /vehicles/status · {0}', env.name), cancellable: true }, (_progress, cancel) => {
         const stop = new AbortController();
         cancel.onCancellationRequested(() => stop.abort());
-        let reported = 0;
-        // At second precision one key signs at most one token a second: that sets the pace, so the progress line says so.
-        let paced = false;
-        return harvestHours({
-          client: deps.clients.get(),
-          environment: env,
-          credential,
-          endpoint,
-          from,
-          to,
-          outDir,
-          signal: stop.signal,
-          onProgress: (p) => {
-            if (p.phase === 'request' && p.hour) display.fetching(p.hour);
-            if (p.phase === 'hour' && p.hour && p.record) display.recorded(p.hour, p.record);
-            if (p.notice) {
-              paced = true;
-              deps.log.info('fetchHours', p.notice);
-            }
-            const done = (100 * p.hoursDone) / Math.max(1, p.hoursTotal);
-            const where = p.phase === 'waiting' && p.hour ? vscode.l10n.t('{0}: waiting {1} s', p.hour, Math.round(p.waitSeconds ?? 0)) : p.hour ?? '';
-            const counts = vscode.l10n.t('{0} of {1} hours · {2} items', formatCount(p.hoursDone), formatCount(p.hoursTotal), formatCount(p.items));
-            const line = where ? vscode.l10n.t('{0} {1}', counts, where) : counts;
-            const message = paced ? vscode.l10n.t('{0} · at most 1 request a second (second precision; the setting mobilityApi.token.clockPrecision can be milliseconds)', line) : line;
-            progress.report({ increment: done - reported, message });
-            reported = done;
-          },
-        });
+        return harvestSnapshot({ client: deps.clients.get(), environment: env, credential, outDir, signal: stop.signal });
       });
-    } catch (err) {
-      failure = isMobilityError(err) ? err.message : vscode.l10n.t('an unexpected error (see the log)');
-      throw err;
-    } finally {
-      await display.finished(failure ?? (summary?.interrupted ? vscode.l10n.t('cancelled. The hours finished are recorded; run Fetch Hours on the same folder to resume.') : undefined));
+      deps.log.info('fetchHours', `snapshot: ${taken.lists.vehicles.items} vehicles, ${taken.lists.vehicles_status.items} statuses into ${path.join(outDir, 'snapshot')}`);
     }
-    const c = summary.coverage;
-    const line = vscode.l10n.t('{0}: {1} with items ({2}), {3} empty, {4} not found (404), {5} pending (202), {6} failed.', plural(summary.hours, 'hour'), c.items, plural(summary.items, 'item'), c.empty, c.not_found, c.pending, c.failed);
-    deps.log.info('fetchHours', `${line}${summary.interrupted ? ' Stopped by the user.' : ''}`);
-    if (summary.interrupted) void vscode.window.showInformationMessage(vscode.l10n.t('Fetch Hours stopped: the hours finished are recorded in {0}. Run Fetch Hours (or mobility-api harvest) on the same folder to resume. {1}', summary.manifestFile, line));
-    else if (!summary.complete) void vscode.window.showWarningMessage(vscode.l10n.t('Fetch Hours: {0} Hours not done are fetched again when you run it on the same folder.', line));
+    const lines = summaries.map((summary) => {
+      const c = summary.coverage;
+      const line = vscode.l10n.t('{0}: {1} with items ({2}), {3} empty, {4} not found (404), {5} pending (202), {6} failed.', plural(summary.hours, 'hour'), c.items, plural(summary.items, 'item'), c.empty, c.not_found, c.pending, c.failed);
+      return several ? vscode.l10n.t('{0}: {1}', endpointTitle(env, summary.endpoint), line) : line;
+    });
+    if (taken) lines.push(vscode.l10n.t('Snapshot: {0} vehicles, {1} statuses.', taken.lists.vehicles.items, taken.lists.vehicles_status.items));
+    const line = lines.join(' ');
+    const complete = summaries.length === endpoints.length && summaries.every((x) => x.complete);
+    deps.log.info('fetchHours', `${line}${stopped ? ' Stopped by the user.' : ''}`);
+    if (stopped) void vscode.window.showInformationMessage(vscode.l10n.t('Fetch Hours stopped: the hours finished are recorded in {0}. Run Fetch Hours (or mobility-api harvest) on the same folder to resume. {1}', summaries[summaries.length - 1].manifestFile, line));
+    else if (!complete) void vscode.window.showWarningMessage(vscode.l10n.t('Fetch Hours: {0} Hours not done are fetched again when you run it on the same folder.', line));
     else void vscode.window.showInformationMessage(vscode.l10n.t('Fetch Hours: complete. {0}', line));
-    return {
-      ok: true,
-      environmentId: env.id,
+    const outcomeOf = (summary: HarvestSummary): EndpointOutcome => ({
       endpoint: summary.endpoint,
       outDir: summary.outDir,
       manifestFile: summary.manifestFile,
@@ -127,6 +169,15 @@ export function registerFetchHours(deps: CommandDeps): vscode.Disposable {
       notReached: summary.notReached,
       interrupted: summary.interrupted,
       complete: summary.complete,
+    });
+    return {
+      ok: true,
+      environmentId: env.id,
+      ...outcomeOf(summaries[0]),
+      interrupted: stopped,
+      complete,
+      ...(several ? { endpoints: summaries.map(outcomeOf) } : {}),
+      ...(taken ? { snapshot: { folder: path.join(outDir, 'snapshot'), vehicles: taken.lists.vehicles.items, vehiclesStatus: taken.lists.vehicles_status.items, ...(taken.lastUpdated !== undefined ? { lastUpdated: taken.lastUpdated } : {}) } } : {}),
     };
   });
 }
@@ -135,21 +186,40 @@ function endpointTitle(env: Environment, endpoint: MdsHourEndpointId): string {
   return catalogueOf(env.api).find((e) => e.id === endpoint)?.title ?? endpoint;
 }
 
-/** The endpoint given (checked), else the one the user picks among the hour endpoints. */
-async function endpointOf(env: Environment, given: string | undefined): Promise<MdsHourEndpointId> {
+/**
+ * The endpoints given (checked), else those the user ticks among the hour endpoints, with a box for the snapshot of
+ * /vehicles and /vehicles/status (taken once, at the end of the run).
+ */
+async function endpointsOf(env: Environment, args: FetchHoursArgs | undefined): Promise<{ endpoints: MdsHourEndpointId[]; snapshot: boolean }> {
   const hourly = catalogueOf(env.api).filter((e) => e.hourEndpoint && (MDS_HOUR_ENDPOINTS as readonly string[]).includes(e.id));
+  const given = args?.endpointIds ?? (args?.endpointId !== undefined ? [args.endpointId] : undefined);
   if (given !== undefined) {
-    const found = hourly.find((e) => e.id === given);
-    if (!found) throw new MobilityError('ENDPOINT_UNKNOWN', vscode.l10n.t('{0} is not an hour endpoint. Fetch Hours works on {1}.', given, hourly.map((e) => e.id).join(', ')));
-    return found.id as MdsHourEndpointId;
+    const endpoints = given.map((id) => {
+      const found = hourly.find((e) => e.id === id);
+      if (!found) throw new MobilityError('ENDPOINT_UNKNOWN', vscode.l10n.t('{0} is not an hour endpoint. Fetch Hours works on {1}.', id, hourly.map((e) => e.id).join(', ')));
+      return found.id as MdsHourEndpointId;
+    });
+    if (!endpoints.length) throw new MobilityError('ENDPOINT_UNKNOWN', vscode.l10n.t('Name at least one hour endpoint: {0}.', hourly.map((e) => e.id).join(', ')));
+    if (new Set(endpoints).size !== endpoints.length) throw new MobilityError('ENDPOINT_UNKNOWN', vscode.l10n.t('Name each hour endpoint once: {0}.', given.join(', ')));
+    return { endpoints, snapshot: args?.snapshot === true };
   }
-  const picked = await vscode.window.showQuickPick(hourly.map((e) => ({ label: e.title, description: e.pathTemplate, detail: e.description, id: e.id })), {
+  type Item = vscode.QuickPickItem & { id: string };
+  const snapshotItem: Item = { label: vscode.l10n.t('Snapshot of /vehicles and /vehicles/status'), description: vscode.l10n.t('every page, once at the end, into <folder>/snapshot/'), detail: vscode.l10n.t('For the checks status-vs-events and registry, and metrics by vehicle type.'), id: 'snapshot' };
+  const items: Item[] = [
+    ...hourly.map((e) => ({ label: e.title, description: e.pathTemplate, detail: e.description, id: e.id })),
+    { label: '', kind: vscode.QuickPickItemKind.Separator, id: '' },
+    snapshotItem,
+  ];
+  const picked = await vscode.window.showQuickPick(items, {
     title: vscode.l10n.t('Fetch Hours · {0}', env.name),
-    placeHolder: vscode.l10n.t('Which hour endpoint?'),
+    placeHolder: vscode.l10n.t('Which hour endpoints? Several go into a subfolder each.'),
+    canPickMany: true,
     ignoreFocusOut: true,
   });
   if (!picked) throw new Cancelled();
-  return picked.id as MdsHourEndpointId;
+  const endpoints = picked.filter((p) => p.id && p.id !== 'snapshot').map((p) => p.id as MdsHourEndpointId);
+  if (!endpoints.length) throw new MobilityError('ENDPOINT_UNKNOWN', vscode.l10n.t('Tick at least one hour endpoint: {0}.', hourly.map((e) => e.title).join(', ')));
+  return { endpoints, snapshot: picked.some((p) => p.id === 'snapshot') };
 }
 
 /** A range given programmatically, checked as the CLI checks it (PARAMETER_INVALID saying what to fix). */
@@ -199,7 +269,7 @@ async function askRange(hoursOf: HarvestEngine['hoursOf'], env: Environment, end
 }
 
 /** The output folder, from a folder picker; a folder of an earlier harvest of the same endpoint is resumed. */
-async function askFolder(env: Environment, endpoint: MdsHourEndpointId, state: vscode.Memento): Promise<string> {
+async function askFolder(env: Environment, endpoint: MdsHourEndpointId, state: vscode.Memento, several = false): Promise<string> {
   const editor = vscode.window.activeTextEditor?.document.uri;
   const start = harvestFolderStart({
     editorFolder: editor ? vscode.workspace.getWorkspaceFolder(editor)?.uri.fsPath : undefined,
@@ -213,7 +283,9 @@ async function askFolder(env: Environment, endpoint: MdsHourEndpointId, state: v
     canSelectMany: false,
     defaultUri: vscode.Uri.file(start),
     openLabel: vscode.l10n.t('Fetch into this folder'),
-    title: vscode.l10n.t('Folder for the hour files and manifest.json of {0} · {1} (a folder of an earlier run is resumed)', endpointTitle(env, endpoint), env.name),
+    title: several
+      ? vscode.l10n.t('Folder for the harvest of several endpoints, one subfolder each · {0} (a folder of an earlier run is resumed)', env.name)
+      : vscode.l10n.t('Folder for the hour files and manifest.json of {0} · {1} (a folder of an earlier run is resumed)', endpointTitle(env, endpoint), env.name),
   });
   const folder = picked?.[0];
   if (!folder) throw new Cancelled();

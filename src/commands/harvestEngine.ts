@@ -5,4 +5,4 @@ import { configureHostL10n } from '../webview/l10nBundle';
 
 configureHostL10n();
 
-export { harvestHours, hoursOf } from '../core/harvest';
+export { harvestHours, harvestSnapshot, hoursOf } from '../core/harvest';

@@ -62,6 +62,7 @@ export type ErrorCode =
   | 'HARVEST_MANIFEST_INVALID'
   | 'HARVEST_WRITE_FAILED'
   | 'HARVEST_REFUSED'
+  | 'HARVEST_SNAPSHOT_FAILED'
   // analysis: SQL and Parquet over a harvest folder
   | 'ANALYSIS_NOT_A_HARVEST'
   | 'ANALYSIS_DATA_INVALID'

@@ -19,6 +19,8 @@ type FetchOutcome = Outcome & {
   skipped?: number;
   interrupted?: boolean;
   complete?: boolean;
+  endpoints?: { endpoint: string; outDir: string; complete: boolean }[];
+  snapshot?: { folder: string; vehicles: number; vehiclesStatus: number };
 };
 
 interface ManifestOnDisk {
@@ -102,6 +104,22 @@ describe('Fetch Hours…', function () {
       assert.equal(readManifest(outDir).endpoint, endpointId);
       assert.ok(fs.existsSync(path.join(outDir, endpointId, `${hour}.ndjson`)));
     }
+  });
+
+  it('harvests several endpoints, a subfolder each, and the /vehicles snapshot at the end, as the CLI does', async () => {
+    const hour = formatUtcHour(floorToUtcHour(Date.now()) - 2 * HOUR_MS);
+    const outDir = path.join(dir, 'several');
+    const r = await fetchHours({ environmentId: 'sandbox-mds-staging', endpointIds: ['trips', 'events_historical'], snapshot: true, from: hour, to: hour, outDir });
+    assert.equal(r.ok, true, r.message);
+    assert.equal(r.complete, true);
+    assert.deepEqual(r.endpoints?.map((e) => [e.endpoint, e.outDir, e.complete]), [['trips', path.join(outDir, 'trips'), true], ['events_historical', path.join(outDir, 'events'), true]]);
+    assert.equal(readManifest(path.join(outDir, 'events')).endpoint, 'events_historical');
+    assert.equal(r.snapshot?.folder, path.join(outDir, 'snapshot'));
+    assert.ok((r.snapshot?.vehicles ?? 0) > 0 && r.snapshot?.vehicles === r.snapshot?.vehiclesStatus, JSON.stringify(r.snapshot));
+    const lines = fs.readFileSync(path.join(outDir, 'snapshot', 'vehicles.ndjson'), 'utf8').trim().split('\n');
+    assert.equal(lines.length, r.snapshot?.vehicles);
+    const twice = await fetchHours({ environmentId: 'sandbox-mds-staging', endpointIds: ['trips', 'trips'], from: hour, to: hour, outDir: path.join(dir, 'twice') });
+    assert.deepEqual({ ok: twice.ok, code: twice.code }, { ok: false, code: 'ENDPOINT_UNKNOWN' });
   });
 
   it('refuses a bad range with what to fix, before anything is written', async () => {

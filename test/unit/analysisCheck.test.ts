@@ -83,8 +83,9 @@ describe('CLI: mobility-api check', function () {
     // trip-events: trip 20 has no trip_end event.
     const noEnd = goodTrip(dev(20), id('r', 20), T0 + 30 * MIN);
     add({ ...noEnd, events: noEnd.events.slice(0, 1) });
-    // duplicate-events: device 21 sends one battery_low twice, under two event_ids.
-    add({ events: [event(dev(21), T0 + 40 * MIN, ['battery_low'], 'non_operational', north(0)), event(dev(21), T0 + 40 * MIN, ['battery_low'], 'non_operational', north(0))] });
+    // duplicate-events: device 21 sends one changed_geographies twice, under two event_ids (on_trip -> on_trip is a
+    // transition of the micromobility machine, so that only this rule finds it).
+    add({ events: [event(dev(21), T0 + 40 * MIN, ['changed_geographies'], 'on_trip', north(0)), event(dev(21), T0 + 40 * MIN, ['changed_geographies'], 'on_trip', north(0))] });
     // telemetry-gaps: trip 22 has one point; trip 23 a gap of 8 minutes.
     const onePoint = goodTrip(dev(22), id('r', 22), T0 + 50 * MIN);
     add({ ...onePoint, telemetry: onePoint.telemetry.slice(0, 1) });
@@ -106,6 +107,14 @@ describe('CLI: mobility-api check', function () {
       events: [event(dev(31), T0 + 110 * MIN, ['trip_start'], 'on_trip', north(0), id('r', 31)), event(dev(31), T0 + 110 * MIN + 20_000, ['trip_end'], 'available', north(400), id('r', 31))],
       telemetry: [point(dev(31), id('r', 31), T0 + 110 * MIN), point(dev(31), id('r', 31), T0 + 110 * MIN + 20_000, north(400))],
     });
+    // event-sequence: device 32 ends a trip it never started (available -> available by trip_end); device 35's
+    // [trip_end, battery_low] lands in available, not non_operational. Not found: device 33's events delivered in
+    // reverse order (valid in timestamp order), device 34's [trip_end, battery_low] into non_operational.
+    add({ events: [event(dev(32), T0 + 120 * MIN, ['located'], 'available', north(0)), event(dev(32), T0 + 125 * MIN, ['trip_end'], 'available', north(0), id('r', 32))] });
+    add({ events: [event(dev(33), T0 + 126 * MIN, ['located'], 'available', north(0)), event(dev(33), T0 + 130 * MIN, ['trip_end'], 'available', north(0), id('r', 33)), event(dev(33), T0 + 128 * MIN, ['trip_start'], 'on_trip', north(0), id('r', 33))] });
+    for (const [n, state] of [[34, 'non_operational'], [35, 'available']] as const) {
+      add({ events: [event(dev(n), T0 + 140 * MIN, ['trip_start'], 'on_trip', north(0), id('r', n)), event(dev(n), T0 + 145 * MIN, ['trip_end', 'battery_low'], state, north(0), id('r', n))] });
+    }
     faulty = path.join(dir, 'faulty');
     // hour-coverage: the hour at T0+3h still 202, T0+5h missing; 4 hours of data otherwise.
     writeHarvest(path.join(faulty, 'trips'), 'trips', trips, (i) => i.end_time as number, 7, { 3: 'pending', 5: 'missing' });
@@ -131,8 +140,9 @@ describe('CLI: mobility-api check', function () {
     assert.equal(r.code, 0, r.err);
     assert.deepEqual(r.report?.rules.filter((rule) => rule.count > 0).map((rule) => rule.id), []);
     assert.deepEqual(r.report?.items, { trips: 3, events: 6, telemetry: 18, vehicles: 0, vehicles_status: 0 });
-    assert.deepEqual(r.report?.skipped.map((s) => s.id).sort(), ['event-sequence', 'registry', 'status-vs-events']);
-    assert.match(r.report?.skipped.find((s) => s.id === 'registry')?.why ?? '', /snapshot of \/vehicles/);
+    assert.deepEqual(r.report?.skipped.map((s) => s.id).sort(), ['registry', 'status-vs-events']);
+    assert.match(r.report?.skipped.find((s) => s.id === 'registry')?.why ?? '', /no snapshot of \/vehicles and \/vehicles\/status in this harvest: harvest with --snapshot/);
+    assert.ok(r.report?.rules.some((rule) => rule.id === 'event-sequence'), 'event-sequence runs');
   });
 
   it('finds each planted fault, with its device, trip and time, and nothing else; exit 1', async () => {
@@ -161,6 +171,9 @@ describe('CLI: mobility-api check', function () {
     assert.match(units.find((f) => f.device_id === dev(29))?.detail ?? '', /inside them once lat and lng are swapped/);
     assert.match(units.find((f) => f.device_id === dev(30))?.detail ?? '', /speed 60(\.0)? m\/s is above 45 m\/s/);
     assert.deepEqual(findingsOf(r.report, 'phantom-trips').map((f) => f.trip_id), [id('r', 31)]);
+    const sequence = findingsOf(r.report, 'event-sequence');
+    assert.deepEqual(sequence.map((f) => [f.device_id, f.time]), [[dev(32), new Date(T0 + 125 * MIN).toISOString()], [dev(35), new Date(T0 + 145 * MIN).toISOString()]]);
+    assert.match(sequence[0].detail, /^available -> available by \[trip_end\] is not a transition of the micromobility state machine/);
     const hours = findingsOf(r.report, 'hour-coverage').map((f) => f.detail);
     assert.ok(hours.some((d) => d === `trips: the hour ${hourOf(T0 + 3 * HOUR)} still answered 202 (not processed yet)`), hours.join('\n'));
     assert.ok(hours.some((d) => d === `trips: the hour ${hourOf(T0 + 5 * HOUR)} is missing from the harvest (run it again to fetch it)`), hours.join('\n'));
@@ -200,8 +213,8 @@ describe('CLI: mobility-api check', function () {
     assert.equal(r.code, 1, r.err);
     assert.equal(xmllint(this, ['--noout', '--schema', XSD, report]).status, 0, 'the report validates against the Jenkins JUnit schema');
     assert.equal(xpath(this, report, 'string(/testsuites/@tests)'), '10');
-    assert.equal(xpath(this, report, 'count(//testcase[failure])'), '4');
-    assert.equal(xpath(this, report, 'count(//testcase[skipped])'), '3');
+    assert.equal(xpath(this, report, 'count(//testcase[failure])'), '5');
+    assert.equal(xpath(this, report, 'count(//testcase[skipped])'), '2');
     assert.match(xpath(this, report, 'string(//testcase[starts-with(@name, "trip-events")]/failure/@message)'), /^2 findings: Every trip has its start and end events/);
     assert.match(xpath(this, report, 'string(//testcase[starts-with(@name, "teleport")]/system-out)'), /800 m from its last known location/);
     assert.equal(xpath(this, report, 'count(//testcase[starts-with(@name, "teleport")]/failure)'), '0');
@@ -215,7 +228,152 @@ describe('CLI: mobility-api check', function () {
     assert.equal(r.code, 1);
     assert.match(r.out, /^FAIL {2}trip-events \(error\): Every trip has its start and end events: 2 findings$/m);
     assert.match(r.out, /^warn {2}teleport \(warning\): No vehicle moves without a trip: 1 finding$/m);
-    assert.match(r.out, /^skip {2}event-sequence: not available in this version/m);
-    assert.match(r.out, /^\d+ rules run: \d+ with errors, \d+ with warnings; 3 not run\.$/m);
+    assert.match(r.out, /^skip {2}registry: no snapshot of \/vehicles/m);
+    assert.match(r.out, /^\d+ rules run: \d+ with errors, \d+ with warnings; 2 not run\.$/m);
+  });
+});
+
+/** Writes `<dir>/snapshot/` as `harvest --snapshot` does. */
+function writeSnapshot(dir: string, vehicles: Item[], statuses: Item[], lastUpdated: number): void {
+  const snap = path.join(dir, 'snapshot');
+  fs.mkdirSync(snap, { recursive: true });
+  fs.writeFileSync(path.join(snap, 'vehicles.ndjson'), vehicles.map((v) => JSON.stringify(v) + '\n').join(''));
+  fs.writeFileSync(path.join(snap, 'vehicles_status.ndjson'), statuses.map((v) => JSON.stringify(v) + '\n').join(''));
+  const lists = { vehicles: { file: 'vehicles.ndjson', items: vehicles.length, pages: 1 }, vehicles_status: { file: 'vehicles_status.ndjson', items: statuses.length, pages: 1 } };
+  fs.writeFileSync(path.join(snap, 'snapshot.json'), JSON.stringify({ format: 'mobility-api-snapshot', formatVersion: 1, baseUrl: 'https://mds.example/provider', fetchedAt: new Date(lastUpdated).toISOString(), lastUpdated, lists }));
+}
+
+describe('CLI: mobility-api check with a /vehicles snapshot (status-vs-events, registry)', function () {
+  this.timeout(60_000);
+  let dir: string;
+  const dev = (n: number) => id('v', n);
+  const vehicle = (n: number, extra: Item = {}): Item => ({ device_id: dev(n), provider_id: PROVIDER, vehicle_id: `V-${n}`, vehicle_type: 'scooter', propulsion_types: ['electric'], ...extra });
+  const status = (n: number, state: string, time: number): Item => ({ device_id: dev(n), provider_id: PROVIDER, last_event: { device_id: dev(n), provider_id: PROVIDER, event_id: id('s', n), vehicle_state: state, event_types: ['located'], timestamp: time, location: north(0) } });
+
+  before(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'check-snapshot-'));
+    const events = [
+      // 1: agrees with its status. 2: the status says non_operational, its last event (inside the window) available.
+      event(dev(1), T0 + 10 * MIN, ['located'], 'available', north(0)),
+      event(dev(2), T0 + 10 * MIN, ['located'], 'available', north(0)),
+      // 3: its status's last_event is after the harvest (not comparable): no finding though the states differ.
+      event(dev(3), T0 + 10 * MIN, ['located'], 'available', north(0)),
+      // 4: on a trip by its events, absent from the status feed. 5: removed (not in the PROW), absent: no finding.
+      event(dev(4), T0 + 20 * MIN, ['trip_start'], 'on_trip', north(0), id('r', 4)),
+      event(dev(5), T0 + 20 * MIN, ['located'], 'available', north(0)),
+      event(dev(5), T0 + 30 * MIN, ['rebalance_pick_up'], 'removed', north(0)),
+      // 6: not in /vehicles (registry), but in the status feed, agreeing.
+      event(dev(6), T0 + 40 * MIN, ['located'], 'available', north(0)),
+    ];
+    // Trips carrying a vehicle_type: 1 agrees with /vehicles, 2 does not.
+    const trips = [
+      trip(dev(1), id('r', 1), T0 + 15 * MIN, 300, 900, { vehicle_type: 'scooter', propulsion_types: ['electric'] }),
+      trip(dev(2), id('r', 2), T0 + 15 * MIN, 300, 900, { vehicle_type: 'bicycle', propulsion_types: ['human'] }),
+    ];
+    writeHarvest(path.join(dir, 'events_historical'), 'events_historical', events, (i) => i.timestamp as number, 2);
+    writeHarvest(path.join(dir, 'trips'), 'trips', trips, (i) => i.end_time as number, 2);
+    // 7 is listed twice by /vehicles.
+    const vehicles = [1, 2, 3, 4, 5, 7, 7].map((n) => vehicle(n));
+    const statuses = [status(1, 'available', T0 + 10 * MIN), status(2, 'non_operational', T0 + 10 * MIN), status(3, 'non_operational', T0 + 5 * HOUR), status(6, 'available', T0 + 40 * MIN)];
+    writeSnapshot(dir, vehicles, statuses, T0 + 6 * HOUR);
+  });
+  after(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  const report = async (folder: string, ...args: string[]) => {
+    const r = await runCliInProcess(['check', folder, '--json', ...args]);
+    return { ...r, report: r.out ? (JSON.parse(r.out) as CheckReport) : undefined };
+  };
+  const findings = (r: CheckReport | undefined, rule: string) => (r?.rules.find((x) => x.id === rule)?.findings ?? []).map((f) => [f.device_id, f.time, f.detail]);
+
+  it('status-vs-events: a status that disagrees with the last event before last_updated, a PROW vehicle the feed lacks', async () => {
+    const r = await report(dir, '--rule', 'status-vs-events');
+    assert.equal(r.code, 1, r.err);
+    assert.deepEqual(r.report?.skipped, []);
+    const found = findings(r.report, 'status-vs-events');
+    assert.deepEqual(found.map(([d, t]) => [d, t]), [[dev(2), new Date(T0 + 10 * MIN).toISOString()], [dev(4), new Date(T0 + 20 * MIN).toISOString()]]);
+    assert.match(String(found[0][2]), /the \/vehicles\/status snapshot says non_operational .* says available/);
+    assert.match(String(found[1][2]), /public right-of-way \(on_trip\), but the \/vehicles\/status snapshot does not list it/);
+  });
+
+  it('registry: a device /vehicles lacks, one listed twice, a vehicle_type and propulsion that disagree', async () => {
+    const r = await report(dir, '--rule', 'registry');
+    assert.equal(r.code, 1, r.err);
+    const found = findings(r.report, 'registry');
+    assert.deepEqual(found.map(([d]) => d).sort(), [dev(2), dev(2), dev(6), dev(7)].sort(), JSON.stringify(found));
+    assert.ok(found.some(([d, , detail]) => d === dev(6) && /^events carry this device_id, which the \/vehicles snapshot does not list$/.test(String(detail))));
+    assert.ok(found.some(([d, , detail]) => d === dev(7) && detail === 'listed 2 times by /vehicles'));
+    assert.ok(found.some(([d, , detail]) => d === dev(2) && detail === 'trips give vehicle_type bicycle, /vehicles says scooter'));
+    assert.ok(found.some(([d, , detail]) => d === dev(2) && detail === 'trips give propulsion_types [human], /vehicles says [electric]'));
+  });
+
+  it('one endpoint\'s folder of the harvest reads the snapshot beside it; the views vehicles and vehicles_status hold it', async () => {
+    const r = await report(path.join(dir, 'events_historical'), '--rule', 'registry');
+    assert.deepEqual(r.report?.skipped, []);
+    assert.deepEqual(findings(r.report, 'registry').map(([d]) => d).sort(), [dev(6), dev(7)].sort());
+    const sql = await runCliInProcess(['sql', dir, 'SELECT (SELECT count(*) FROM vehicles) AS v, (SELECT count(*) FROM vehicles_status) AS s, (SELECT max(last_event.timestamp) FROM vehicles_status) AS t', '--json']);
+    assert.equal(sql.code, 0, sql.err);
+    assert.deepEqual(JSON.parse(sql.out), [{ v: 6, s: 4, t: T0 + 5 * HOUR }]);
+  });
+});
+
+describe('CLI: mobility-api metrics', function () {
+  this.timeout(60_000);
+  let dir: string;
+  let bare: string;
+  const dev = (n: number) => id('m', n);
+
+  before(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'metrics-'));
+    // Hour 0 ends with 1 in the PROW (1 available; 2 removed; 3 has no event yet), hour 1 with 2 (1 available, 3 non_operational).
+    const events = [
+      event(dev(1), T0 + 10 * MIN, ['located'], 'available', north(0)),
+      event(dev(1), T0 + 70 * MIN, ['trip_start'], 'on_trip', north(0), id('r', 1)),
+      event(dev(1), T0 + 80 * MIN, ['trip_end'], 'available', north(0), id('r', 1)),
+      event(dev(2), T0 + 5 * MIN, ['located'], 'available', north(0)),
+      event(dev(2), T0 + 30 * MIN, ['rebalance_pick_up'], 'removed', north(0)),
+      event(dev(3), T0 + 90 * MIN, ['battery_low'], 'non_operational', north(0)),
+    ];
+    // Hour 0: trips of 120 s / 500 m and 300 s / 1000 m; hour 1: 600 s / 2000 m.
+    const trips = [trip(dev(3), id('r', 3), T0 + 20 * MIN, 120, 500), trip(dev(1), id('r', 2), T0 + 40 * MIN, 300, 1000), trip(dev(1), id('r', 1), T0 + 70 * MIN, 600, 2000)];
+    const telemetry = [point(dev(1), id('r', 2), T0 + 41 * MIN), point(dev(1), id('r', 2), T0 + 44 * MIN), point(dev(3), id('r', 3), T0 + 21 * MIN), point(dev(1), id('r', 1), T0 + 75 * MIN)];
+    for (const folder of ['with', 'bare']) {
+      writeHarvest(path.join(dir, folder, 'events'), 'events_historical', events, (i) => i.timestamp as number, 2);
+      writeHarvest(path.join(dir, folder, 'trips'), 'trips', trips, (i) => i.end_time as number, 2);
+      writeHarvest(path.join(dir, folder, 'telemetry'), 'telemetry', telemetry, (i) => i.timestamp as number, 2);
+    }
+    writeSnapshot(path.join(dir, 'with'), [{ device_id: dev(1), provider_id: PROVIDER, vehicle_type: 'scooter', propulsion_types: ['electric'] }, { device_id: dev(3), provider_id: PROVIDER, vehicle_type: 'bicycle', propulsion_types: ['human', 'electric_assist'] }], [], T0 + 3 * HOUR);
+    bare = path.join(dir, 'bare');
+  });
+  after(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it('per hour: vehicles in the PROW from the events, trips started and ended, median and p90, telemetry; per day: trips per vehicle', async () => {
+    const r = await runCliInProcess(['metrics', bare, '--json']);
+    assert.equal(r.code, 0, r.err);
+    const report = JSON.parse(r.out) as { hours: Record<string, unknown>[]; days: Record<string, unknown>[] };
+    const pick = (row: Record<string, unknown>) => [row.hour, row.prow_vehicles, row.available, row.non_operational, row.on_trip, row.trips_started, row.trips_ended, row.duration_median_s, row.duration_p90_s, row.distance_median_m, row.distance_p90_m, row.telemetry_points];
+    assert.deepEqual(report.hours.map(pick), [
+      [hourOf(T0), 1, 1, 0, 0, 2, 2, 210, 282, 750, 950, 3],
+      [hourOf(T0 + HOUR), 2, 1, 1, 0, 1, 1, 600, 600, 2000, 2000, 1],
+    ]);
+    assert.deepEqual(report.days, [{ date: hourOf(T0).slice(0, 10), trips: 3, vehicles: 2, trips_per_vehicle: 1.5 }]);
+    const text = await runCliInProcess(['metrics', bare]);
+    assert.match(text.out, /^Per day \(vehicles: in the PROW at the end of at least one hour of the day\):$/m);
+  });
+
+  it('--by vehicle_type and propulsion_type read the /vehicles snapshot (a device it lacks is "unknown"); without one, exit 2', async () => {
+    const r = await runCliInProcess(['metrics', path.join(dir, 'with'), '--json', '--by', 'vehicle_type']);
+    assert.equal(r.code, 0, r.err);
+    const report = JSON.parse(r.out) as { by: string; hours: Record<string, unknown>[]; days: Record<string, unknown>[] };
+    assert.equal(report.by, 'vehicle_type');
+    assert.deepEqual(report.days.map((d) => [d.vehicle_type, d.trips, d.vehicles]), [['bicycle', 1, 1], ['scooter', 2, 1]]);
+    assert.deepEqual(report.hours.filter((h) => h.hour === hourOf(T0 + HOUR)).map((h) => [h.vehicle_type, h.prow_vehicles, h.trips_ended]), [['bicycle', 1, 0], ['scooter', 1, 1]]);
+    const propulsion = JSON.parse((await runCliInProcess(['metrics', path.join(dir, 'with'), '--json', '--by', 'propulsion_type'])).out) as { days: Record<string, unknown>[] };
+    assert.deepEqual(propulsion.days.map((d) => d.propulsion_type), ['electric', 'electric_assist+human']);
+    const missing = await runCliInProcess(['metrics', bare, '--by', 'vehicle_type']);
+    assert.equal(missing.code, 2);
+    assert.match(missing.err, /--by vehicle_type needs the \/vehicles snapshot, which this harvest does not hold: harvest with --snapshot/);
+    const wrong = await runCliInProcess(['metrics', bare, '--by', 'colour']);
+    assert.equal(wrong.code, 2);
+    assert.match(wrong.err, /--by colour: group by one of vehicle_type, propulsion_type, provider_id/);
   });
 });

@@ -125,7 +125,9 @@ describe('CLI: mobility-api harvest', function () {
 
   it('bad input: exit 2 with what to fix', async () => {
     const cases: [string[], RegExp][] = [
-      [['harvest', 'vehicles', '--from', hourAt(1), '--to', hourAt(1), '--out', out()], /harvest takes one endpoint: trips, events or telemetry, not "vehicles"/],
+      [['harvest', 'vehicles', '--from', hourAt(1), '--to', hourAt(1), '--out', out()], /harvest takes an endpoint, or several separated by commas: trips, events, telemetry \(e\.g\. trips,events,telemetry\), not "vehicles"/],
+      [['harvest', 'trips,vehicles', '--from', hourAt(1), '--to', hourAt(1), '--out', out()], /not "trips,vehicles"/],
+      [['harvest', 'events,trips,events_historical', '--from', hourAt(1), '--to', hourAt(1), '--out', out()], /events is named twice in "events,trips,events_historical"; name each endpoint once/],
       [['harvest', 'trips', '--from', hourAt(1), '--to', hourAt(1)], /harvest needs --out <folder>/],
       [['harvest', 'trips', '--from', '2025-13-01T00', '--to', hourAt(1), '--out', out()], /The first hour "2025-13-01T00" is not a UTC hour; write YYYY-MM-DDTHH/],
       [['harvest', 'trips', '--from', hourAt(2), '--to', hourAt(1), '--out', out()], /is before the first hour/],

@@ -7,7 +7,9 @@
  *
  * Views: `trips`, `events`, `telemetry` over the harvest's done hour files, with columns typed from the MDS 2.0
  * models (columnTypes.ts), each item once (by its id; a hour written again keeps its newest file's copy); and
- * `vehicles`, `vehicles_status`, typed and empty until a harvest carries a snapshot of them.
+ * `vehicles`, `vehicles_status` over the harvest's snapshot (`harvest --snapshot`), typed, and empty without one.
+ * Hidden views for the rules: `_vehicles_listed` (/vehicles as listed, a device twice included) and `_item_vehicles`
+ * (the vehicle_type and propulsion_types an item carries, for providers that send them with their items).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -97,8 +99,9 @@ export class AnalysisSession {
     const session = new AnalysisSession(instance, connection, duck, source);
     try {
       for (const { view, endpoint, key } of VIEWS) await connection.run(session.viewSql(view, endpoint, key));
+      await connection.run(session.hiddenViewsSql());
       const writable = (options.writable ?? []).flatMap((p) => [path.resolve(p), temporaryPathOf(p)]);
-      const allowed = [source.folder, ...writable].map(sqlString);
+      const allowed = [source.folder, ...(source.snapshot ? [source.snapshot.dir] : []), ...writable].map(sqlString);
       await connection.run(`SET allowed_paths = [${allowed.join(', ')}]`);
       await connection.run(`SET allowed_directories = [${allowed.join(', ')}]`);
       await connection.run('SET enable_external_access = false');
@@ -113,7 +116,7 @@ export class AnalysisSession {
   /** CREATE VIEW for one view: its hour files read with the model's types, one row per item, plus `_hour`. */
   private viewSql(view: string, endpoint: MdsEndpointId, key: string): string {
     const columns = itemColumnsOf(endpoint);
-    const files = this.source.parts.filter((p) => p.table === view).flatMap((p) => p.files);
+    const files = this.filesOf(view);
     let hours: string;
     if (!files.length) {
       // No data: the same columns, typed, and no row.
@@ -123,6 +126,30 @@ export class AnalysisSession {
       hours = `SELECT * EXCLUDE (filename, _copy) FROM (SELECT *, ${HOUR_OF_FILE} AS _hour, row_number() OVER (PARTITION BY ${sqlIdentifier(key)} ORDER BY filename DESC) AS _copy FROM ${read}) WHERE _copy = 1`;
     }
     return `CREATE VIEW ${sqlIdentifier(`_${view}_hours`)} AS ${hours}; CREATE VIEW ${sqlIdentifier(view)} AS SELECT * EXCLUDE (_hour) FROM ${sqlIdentifier(`_${view}_hours`)};`;
+  }
+
+  /** The files a view reads: the harvest's hours, or the snapshot's list. */
+  private filesOf(view: string): string[] {
+    if (view === 'vehicles' || view === 'vehicles_status') return this.source.snapshot ? [this.source.snapshot.files[view]] : [];
+    return this.source.parts.filter((p) => p.table === view).flatMap((p) => p.files);
+  }
+
+  /** The hidden views the rules read (see the file's comment). */
+  private hiddenViewsSql(): string {
+    const vehicleColumns = itemColumnsOf('vehicles');
+    const vehicleFiles = this.filesOf('vehicles');
+    const listed = vehicleFiles.length
+      ? `SELECT * FROM read_json([${vehicleFiles.map(sqlString).join(', ')}], format = 'newline_delimited', columns = ${columnsArgument(vehicleColumns)})`
+      : `SELECT ${vehicleColumns.map((c) => `CAST(NULL AS ${c.type}) AS ${sqlIdentifier(c.name)}`).join(', ')} WHERE false`;
+    const items = (['trips', 'events', 'telemetry'] as const).flatMap((view) => {
+      const files = this.filesOf(view);
+      if (!files.length) return [];
+      const time = view === 'trips' ? 'start_time' : 'timestamp';
+      const columns = columnsArgument([{ name: 'device_id', type: 'VARCHAR' }, { name: time, type: 'BIGINT' }, { name: 'vehicle_type', type: 'VARCHAR' }, { name: 'propulsion_types', type: 'VARCHAR[]' }]);
+      return [`SELECT ${sqlString(view)} AS source, device_id, ${sqlIdentifier(time)} AS time, vehicle_type, propulsion_types FROM read_json([${files.map(sqlString).join(', ')}], format = 'newline_delimited', columns = ${columns})`];
+    });
+    const itemVehicles = items.length ? items.join(' UNION ALL ') : "SELECT CAST(NULL AS VARCHAR) AS source, CAST(NULL AS VARCHAR) AS device_id, CAST(NULL AS BIGINT) AS time, CAST(NULL AS VARCHAR) AS vehicle_type, CAST(NULL AS VARCHAR[]) AS propulsion_types WHERE false";
+    return `CREATE VIEW _vehicles_listed AS ${listed}; CREATE VIEW _item_vehicles AS ${itemVehicles};`;
   }
 
   /** Refuses anything but one SELECT or EXPLAIN, naming what it is. */

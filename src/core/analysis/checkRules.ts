@@ -5,6 +5,11 @@
  * rule's own SQL and change it; hour coverage is read from the manifests.
  */
 import type { HarvestSource } from './harvestSource';
+import type { ModeMachines } from './modeMachines';
+import machinesJson from './modeTransitions.json';
+
+/** The MDS 2.0.2 state machines, parsed from the official modes/*.md (see modeMachines.ts and schemas/mds-modes/). */
+export const MODE_MACHINES = machinesJson as unknown as ModeMachines;
 
 /** The thresholds the rules use; each has a default (`DEFAULT_THRESHOLDS`) and can be set. */
 export interface CheckThresholds {
@@ -46,6 +51,14 @@ export interface CheckWindow {
   end: number;
 }
 
+/** What some rules need besides the thresholds and the window. */
+export interface CheckContext {
+  /** The mode whose state machine event-sequence follows (default micromobility). */
+  mode?: string;
+  /** The snapshot's /vehicles/status `last_updated` (ms); status-vs-events compares the events up to it. */
+  snapshotLastUpdated?: number;
+}
+
 /** One rule. */
 export interface CheckRule {
   id: string;
@@ -56,7 +69,17 @@ export interface CheckRule {
   /** The views it needs data in; a rule whose views are missing from the harvest is skipped, saying why. */
   needs: readonly CheckView[];
   /** Its findings as SQL: columns device_id, trip_id, time (ms), detail. Absent for rules read from the manifests. */
-  sql?: (t: CheckThresholds, w: CheckWindow) => string;
+  sql?: (t: CheckThresholds, w: CheckWindow, c?: CheckContext) => string;
+}
+
+const list = (values: readonly string[]) => `[${values.map((v) => `'${v.replace(/'/g, "''")}'`).join(', ')}]`;
+const PROW = list(MODE_MACHINES.prowStates);
+
+/** The transitions of a mode's machine as a SQL VALUES list (from, event type, to). */
+function transitionsSql(mode: string | undefined): string {
+  const machine = MODE_MACHINES.modes[mode && Object.hasOwn(MODE_MACHINES.modes, mode) ? mode : 'micromobility'];
+  const q = (v: string) => `'${v.replace(/'/g, "''")}'`;
+  return `(VALUES ${machine.transitions.map(([from, type, to]) => `(${q(from)}, ${q(type)}, ${q(to)})`).join(', ')}) AS tr(f, e, t)`;
 }
 
 const TRIP_STARTS = "['trip_start', 'trip_enter_jurisdiction']";
@@ -190,15 +213,67 @@ export const CHECK_RULES: readonly CheckRule[] = [
     id: 'status-vs-events',
     title: 'The status feed agrees with the events',
     severity: 'error',
-    basis: "MDS 2.0 provider, Vehicle Status: a vehicle's last_event is its last event; a vehicle in the public right-of-way is listed (mobility-data-specification #770)",
+    basis: "MDS 2.0 provider, Vehicle Status: a vehicle's last_event is its last event, and every vehicle in the public right-of-way is listed (mobility-data-specification #770); the PROW states of modes/vehicle_states.md",
     needs: ['vehicles_status', 'events'],
+    // Only a status whose last_event falls inside the harvested window can be compared: later events are not in the harvest.
+    sql: (_t, w, c) => `
+      WITH s AS (SELECT device_id, last_event.vehicle_state AS state, last_event.timestamp AS time FROM vehicles_status),
+      e AS (SELECT device_id, arg_max(vehicle_state, timestamp) AS state, max(timestamp) AS time FROM events
+            WHERE timestamp <= ${c?.snapshotLastUpdated ?? w.end} GROUP BY device_id),
+      l AS (SELECT device_id, arg_max(vehicle_state, timestamp) AS state, max(timestamp) AS time FROM events GROUP BY device_id)
+      SELECT s.device_id, NULL AS trip_id, e.time,
+        format('the /vehicles/status snapshot says {} (last_event at {}), but the last event of the device before last_updated says {}', s.state, epoch_ms(s.time)::VARCHAR, e.state) AS detail
+      FROM s JOIN e USING (device_id)
+      WHERE s.time >= ${w.start} AND s.time < ${w.end} AND s.state IS DISTINCT FROM e.state
+      UNION ALL
+      SELECT l.device_id, NULL, l.time, format('its last event puts it in the public right-of-way ({}), but the /vehicles/status snapshot does not list it', l.state)
+      FROM l WHERE list_contains(${PROW}, l.state) AND l.device_id NOT IN (SELECT device_id FROM vehicles_status WHERE device_id IS NOT NULL)`,
   },
   {
     id: 'registry',
     title: 'Every device is registered once, and its type agrees',
     severity: 'error',
-    basis: 'MDS 2.0 provider, Vehicles: every device_id of trips, events and telemetry is a vehicle of /vehicles, once, with its vehicle_type and propulsion_types',
+    basis: 'MDS 2.0 provider, Vehicles: every device_id of trips, events and telemetry is a vehicle of /vehicles, listed once, with its vehicle_type and propulsion_types',
     needs: ['vehicles'],
+    sql: () => `
+      WITH ids AS (SELECT device_id, 'trips' AS source, min(start_time) AS time FROM trips GROUP BY device_id
+                   UNION ALL SELECT device_id, 'events', min(timestamp) FROM events GROUP BY device_id
+                   UNION ALL SELECT device_id, 'telemetry', min(timestamp) FROM telemetry GROUP BY device_id),
+      v AS (SELECT device_id, any_value(vehicle_type) AS vehicle_type, any_value(list_sort(propulsion_types)) AS propulsion_types FROM _vehicles_listed GROUP BY device_id)
+      SELECT device_id, NULL AS trip_id, min(time) AS time, format('{} carry this device_id, which the /vehicles snapshot does not list', string_agg(DISTINCT source, ', ' ORDER BY source)) AS detail
+      FROM ids WHERE device_id IS NOT NULL AND device_id NOT IN (SELECT device_id FROM _vehicles_listed WHERE device_id IS NOT NULL) GROUP BY device_id
+      UNION ALL
+      SELECT device_id, NULL, NULL, format('listed {} times by /vehicles', count(*)) FROM _vehicles_listed GROUP BY device_id HAVING count(*) > 1
+      UNION ALL
+      SELECT i.device_id, NULL, min(i.time), format('{} give vehicle_type {}, /vehicles says {}', string_agg(DISTINCT i.source, ', ' ORDER BY i.source), i.vehicle_type, v.vehicle_type)
+      FROM _item_vehicles i JOIN v USING (device_id) WHERE i.vehicle_type IS NOT NULL AND i.vehicle_type IS DISTINCT FROM v.vehicle_type GROUP BY i.device_id, i.vehicle_type, v.vehicle_type
+      UNION ALL
+      SELECT i.device_id, NULL, min(i.time), format('{} give propulsion_types {}, /vehicles says {}', string_agg(DISTINCT i.source, ', ' ORDER BY i.source), list_sort(i.propulsion_types)::VARCHAR, v.propulsion_types::VARCHAR)
+      FROM _item_vehicles i JOIN v USING (device_id) WHERE i.propulsion_types IS NOT NULL AND list_sort(i.propulsion_types) IS DISTINCT FROM v.propulsion_types
+      GROUP BY i.device_id, list_sort(i.propulsion_types), v.propulsion_types`,
+  },
+  {
+    id: 'event-sequence',
+    title: "Events follow the state machine of the device's mode",
+    severity: 'error',
+    basis: 'MDS 2.0.2 modes/<mode>.md, Vehicle State Events: the valid (vehicle_state, event_type) transitions; an event with several event_types passes through each in order (mobility-data-specification #642)',
+    needs: ['events'],
+    // Events in timestamp order (not delivery order); each event's event_types walk the machine from the state of the
+    // device's previous event, and must arrive at the event's vehicle_state.
+    sql: (_t, _w, c) => `
+      WITH RECURSIVE tr AS (SELECT * FROM ${transitionsSql(c?.mode)}),
+      ev AS (SELECT device_id, event_id, timestamp, event_types, vehicle_state, trip_ids,
+               lag(vehicle_state) OVER w AS prev_state, lag(timestamp) OVER w AS prev_time
+             FROM events WINDOW w AS (PARTITION BY device_id ORDER BY timestamp, event_id)),
+      walk(event_id, i, s) AS (
+        SELECT event_id, 0, prev_state FROM ev WHERE prev_state IS NOT NULL
+        UNION
+        SELECT walk.event_id, walk.i + 1, tr.t FROM walk JOIN ev USING (event_id) JOIN tr ON tr.f = walk.s AND tr.e = ev.event_types[walk.i + 1]
+        WHERE walk.i < len(ev.event_types))
+      SELECT device_id, trip_ids[1] AS trip_id, timestamp AS time,
+        format('{} -> {} by {} is not a transition of the {} state machine (previous event at {})', prev_state, vehicle_state, event_types::VARCHAR, ${list([MODE_MACHINES.modes[c?.mode ?? ''] ? (c?.mode as string) : 'micromobility'])}[1], epoch_ms(prev_time)::VARCHAR) AS detail
+      FROM ev WHERE prev_state IS NOT NULL
+        AND NOT EXISTS (SELECT 1 FROM walk WHERE walk.event_id = ev.event_id AND walk.i = len(ev.event_types) AND walk.s = ev.vehicle_state)`,
   },
 ];
 

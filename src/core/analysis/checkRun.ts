@@ -6,8 +6,8 @@ import * as l10n from '@vscode/l10n';
 import { MobilityError, junitXml } from '../base';
 import type { JunitCase } from '../base';
 import type { AnalysisSession } from './analysisEngine';
-import type { CheckFinding, CheckRule, CheckThresholds, CheckView, CheckWindow } from './checkRules';
-import { CHECK_RULES, DEFAULT_THRESHOLDS, hourCoverageFindings } from './checkRules';
+import type { CheckContext, CheckFinding, CheckRule, CheckThresholds, CheckView, CheckWindow } from './checkRules';
+import { CHECK_RULES, DEFAULT_THRESHOLDS, MODE_MACHINES, hourCoverageFindings } from './checkRules';
 
 /** One rule's result. */
 export interface CheckRuleResult {
@@ -29,9 +29,13 @@ export interface CheckReport {
 }
 
 /** Rules the report names as not run in this version, so that their absence is never taken for a pass. */
-const NOT_AVAILABLE: readonly { id: string; why: () => string }[] = [
-  { id: 'event-sequence', why: () => l10n.t('not available in this version: the transitions of the official modes/ state machines are not read yet') },
-];
+const NOT_AVAILABLE: readonly { id: string; why: () => string }[] = [];
+
+/** Options of {@link runChecks} beyond the rules and thresholds. */
+export interface CheckOptions {
+  /** The mode whose state machine event-sequence follows; default: the mode the harvest was validated with, else micromobility. */
+  mode?: string;
+}
 
 const HOUR_MS = 3_600_000;
 
@@ -59,7 +63,7 @@ function skipReason(rule: CheckRule, present: ReadonlySet<CheckView>): string | 
   const missing = rule.needs.filter((v) => !present.has(v));
   if (!missing.length) return undefined;
   if (missing.includes('vehicles') || missing.includes('vehicles_status')) {
-    return l10n.t('needs a snapshot of /vehicles and /vehicles/status, which this harvest does not hold (a harvest with a snapshot is not available in this version)');
+    return l10n.t('no snapshot of /vehicles and /vehicles/status in this harvest: harvest with --snapshot (it fetches them at the end of the run, into <folder>/snapshot/)');
   }
   return l10n.t('needs {0} in the harvest; harvest {0} into a folder beside the others', missing.join(', '));
 }
@@ -68,13 +72,22 @@ const iso = (ms: unknown) => (typeof ms === 'number' && Number.isFinite(ms) ? ne
 const text = (value: unknown) => (typeof value === 'string' ? value : null);
 
 /** Runs `only` (every rule when empty) with `thresholds`. */
-export async function runChecks(session: AnalysisSession, only: readonly string[] = [], thresholds: CheckThresholds = DEFAULT_THRESHOLDS): Promise<CheckReport> {
+export async function runChecks(session: AnalysisSession, only: readonly string[] = [], thresholds: CheckThresholds = DEFAULT_THRESHOLDS, options: CheckOptions = {}): Promise<CheckReport> {
   for (const id of only) {
     if (!CHECK_RULE_IDS.includes(id)) throw new MobilityError('USAGE', l10n.t('--rule {0}: no such rule. The rules: {1}.', id, CHECK_RULE_IDS.join(', ')));
   }
   const wanted = (id: string) => !only.length || only.includes(id);
   const { source } = session;
   const present = new Set<CheckView>(source.parts.map((p) => p.table));
+  if (source.snapshot) {
+    present.add('vehicles');
+    present.add('vehicles_status');
+  }
+  const mode = options.mode ?? source.parts.map((p) => p.manifest.validatedMode).find((m) => m && m !== 'any') ?? 'micromobility';
+  if (!Object.hasOwn(MODE_MACHINES.modes, mode)) {
+    throw new MobilityError('USAGE', l10n.t('--mode {0}: no such mode. The modes: {1}.', mode, Object.keys(MODE_MACHINES.modes).join(', ')));
+  }
+  const context: CheckContext = { mode, ...(source.snapshot?.manifest.lastUpdated !== undefined ? { snapshotLastUpdated: source.snapshot.manifest.lastUpdated } : {}) };
   // Where every present view has data: from the latest first hour to the earliest last hour.
   const window: CheckWindow = {
     start: Math.max(...source.parts.map((p) => Date.parse(`${p.manifest.from}:00:00Z`))),
@@ -97,7 +110,7 @@ export async function runChecks(session: AnalysisSession, only: readonly string[
     let findings: CheckFinding[];
     if (rule.id === 'hour-coverage') findings = hourCoverageFindings(source, thresholds);
     else if (rule.sql) {
-      const answer = await session.query(`SELECT * FROM (${rule.sql(thresholds, window)}) ORDER BY 3 NULLS FIRST, 1, 2, 4`);
+      const answer = await session.query(`SELECT * FROM (${rule.sql(thresholds, window, context)}) ORDER BY 3 NULLS FIRST, 1, 2, 4`);
       findings = answer.rows.map((row) => {
         const [device, trip, time, detail] = answer.columns.map((c) => row[c.name]);
         return { device_id: text(device), trip_id: text(trip), time: iso(time), detail: text(detail) ?? '' };

@@ -7,8 +7,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import * as l10n from '@vscode/l10n';
 import { MobilityError, errorMessage } from '../base';
-import type { HarvestManifest } from '../harvest';
-import { MANIFEST_FILE, harvestFolderInUse, parseManifest } from '../harvest';
+import type { HarvestManifest, SnapshotManifest } from '../harvest';
+import { MANIFEST_FILE, SNAPSHOT_DIR, harvestFolderInUse, parseManifest, readSnapshotManifest } from '../harvest';
 
 /** The tables the analysis offers over a harvest. */
 export type AnalysisTable = 'trips' | 'events' | 'telemetry';
@@ -31,10 +31,21 @@ export interface HarvestPart {
   inUse: boolean;
 }
 
+/** The /vehicles and /vehicles/status snapshot of a harvest taken with --snapshot. */
+export interface HarvestSnapshot {
+  /** Its folder (`<harvest>/snapshot`). */
+  dir: string;
+  manifest: SnapshotManifest;
+  /** Absolute paths of its two lists. */
+  files: { vehicles: string; vehicles_status: string };
+}
+
 /** What the analysis reads. */
 export interface HarvestSource {
   folder: string;
   parts: HarvestPart[];
+  /** The snapshot beside the parts: in the folder, or (for one endpoint's folder of several) in the folder above. */
+  snapshot?: HarvestSnapshot;
   /** The first and last hour harvested, over every part. */
   window: { start: string; end: string };
 }
@@ -94,7 +105,21 @@ export async function readHarvestSource(folder: string): Promise<HarvestSource> 
   if (!parts.some((p) => p.hours.length)) {
     throw new MobilityError('ANALYSIS_DATA_INVALID', l10n.t('The harvest in {0} has no finished hour yet (every hour failed, is pending or was not fetched). Run the harvest again to fetch them.', resolved));
   }
+  // The snapshot of this harvest: `<folder>/snapshot`, or, for one endpoint's folder of a harvest of several, the one beside it.
+  const candidates = [path.join(resolved, SNAPSHOT_DIR), ...(dirs[0] === resolved ? [path.join(path.dirname(resolved), SNAPSHOT_DIR)] : [])];
+  let snapshot: HarvestSnapshot | undefined;
+  for (const dir of candidates) {
+    const manifest = await readSnapshotManifest(dir);
+    if (!manifest) continue;
+    // Fixed names, whatever the description says: the analysis reads nothing outside the snapshot folder.
+    const files = { vehicles: path.join(dir, 'vehicles.ndjson'), vehicles_status: path.join(dir, 'vehicles_status.ndjson') };
+    for (const file of Object.values(files)) {
+      if (!fs.existsSync(file)) throw new MobilityError('ANALYSIS_DATA_INVALID', l10n.t('The snapshot in {0} lacks {1}. Take the snapshot again: harvest with --snapshot.', dir, file));
+    }
+    snapshot = { dir, manifest, files };
+    break;
+  }
   const froms = parts.map((p) => p.manifest.from).sort();
   const tos = parts.map((p) => p.manifest.to).sort();
-  return { folder: resolved, parts, window: { start: froms[0], end: tos[tos.length - 1] } };
+  return { folder: resolved, parts, ...(snapshot ? { snapshot } : {}), window: { start: froms[0], end: tos[tos.length - 1] } };
 }

@@ -6,8 +6,12 @@ export { ANALYSIS_VIEWS, AnalysisSession, formatOf, temporaryPathOf } from './an
 export type { AnalysisOptions, QueryAnswer } from './analysisEngine';
 export { itemColumnsOf } from './columnTypes';
 export { ANALYSIS_TABLES, readHarvestSource } from './harvestSource';
-export type { AnalysisTable, HarvestPart, HarvestSource } from './harvestSource';
-export { CHECK_RULES, DEFAULT_THRESHOLDS } from './checkRules';
-export type { CheckFinding, CheckRule, CheckThresholds } from './checkRules';
+export type { AnalysisTable, HarvestPart, HarvestSnapshot, HarvestSource } from './harvestSource';
+export { CHECK_RULES, DEFAULT_THRESHOLDS, MODE_MACHINES } from './checkRules';
+export type { CheckContext, CheckFinding, CheckRule, CheckThresholds } from './checkRules';
+export { parseModeMachine, parseProwStates } from './modeMachines';
+export type { ModeMachine, ModeMachines } from './modeMachines';
 export { CHECK_RULE_IDS, checkJunit, findingLine, hasErrorFinding, runChecks, thresholdsOf } from './checkRun';
-export type { CheckReport, CheckRuleResult } from './checkRun';
+export type { CheckOptions, CheckReport, CheckRuleResult } from './checkRun';
+export { METRICS_GROUPS, metricsSql, metricsWindow, runMetrics } from './metrics';
+export type { MetricsGroup, MetricsReport } from './metrics';

@@ -7,3 +7,5 @@ export type { HarvestProgress } from './harvestProgress';
 export { harvestFolderInUse } from './harvestLock';
 export { harvestHours, hoursOf } from './harvestRun';
 export type { HarvestSummary } from './harvestRun';
+export { SNAPSHOT_DIR, SNAPSHOT_FILE, harvestSnapshot, readSnapshotManifest } from './harvestSnapshot';
+export type { SnapshotList, SnapshotManifest, SnapshotOptions } from './harvestSnapshot';
