@@ -11,3 +11,5 @@ export { CHECK_RULES, DEFAULT_THRESHOLDS } from './checkRules';
 export type { CheckFinding, CheckRule, CheckThresholds } from './checkRules';
 export { CHECK_RULE_IDS, checkJunit, findingLine, hasErrorFinding, runChecks, thresholdsOf } from './checkRun';
 export type { CheckReport, CheckRuleResult } from './checkRun';
+export { checkWindowOf, ruleQueriesOf } from './ruleSql';
+export type { RuleQuery } from './ruleSql';
