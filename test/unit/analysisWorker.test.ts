@@ -9,6 +9,7 @@ import path from 'node:path';
 import { AnalysisCancelled, AnalysisWorkerClient } from '../../src/analysis/analysisClient';
 import type { RulesResult, SqlResult } from '../../src/analysis/workerProtocol';
 import { parseWorkerRequest } from '../../src/analysis/workerProtocol';
+import { METRIC_QUERIES, vegaLiteSpec } from '../../src/analysis/harvestNotebook';
 import type { CheckReport } from '../../src/core/analysis';
 import { waitUntil } from './support/waitUntil';
 
@@ -110,6 +111,16 @@ describe('analysis worker: DuckDB in a child process (issue 31)', function () {
     assert.equal(rules.rules.find((r) => r.id === 'hour-coverage')?.sql, undefined, 'hour coverage is read from the manifests, not SQL');
     const answer = await client.request<SqlResult>({ op: 'sql', folder: harvest, sql: rules.rules.find((r) => r.id === 'duplicate-events')?.sql ?? '' });
     assert.equal(answer.total, 1, 'the rule\'s SQL, run as it stands, finds what the check finds');
+  });
+
+  it('runs the starter notebook\'s metrics queries as they stand; an hourly one gets a chart', async () => {
+    for (const metric of METRIC_QUERIES) {
+      const answer = await client.request<SqlResult>({ op: 'sql', folder: harvest, sql: metric.sql });
+      assert.ok(answer.columns.length >= 2, metric.title);
+    }
+    const events = await client.request<SqlResult>({ op: 'sql', folder: harvest, sql: METRIC_QUERIES[1].sql });
+    assert.deepEqual(events.rows.map((r) => r.events), [3]);
+    assert.ok(vegaLiteSpec(events), 'events per hour and state is charted');
   });
 
   it('the protocol refuses requests that are not whole', () => {
