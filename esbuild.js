@@ -134,6 +134,10 @@ async function main() {
     { ...nodeBase, entryPoints: ['src/commands/grpcEngine.ts'], outfile: 'dist/grpc.js', plugins: shellPlugins },
     // Copy as Code's program writers, loaded when Copy as Code first runs (src/commands/codegenLoader.ts).
     { ...nodeBase, entryPoints: ['src/commands/codegenEngine.ts'], outfile: 'dist/codegen.js', plugins: shellPlugins },
+    // The analysis worker: a child process the extension forks on first use, the only one that loads DuckDB (src/analysis/analysisClient.ts).
+    { ...nodeBase, entryPoints: ['src/analysis/analysisWorker.ts'], outfile: 'dist/analysisWorker.js' },
+    // Analyze Harvest, Open as Notebook and the notebook's controller, loaded when one is first used (src/analysis/registerAnalysis.ts).
+    { ...nodeBase, entryPoints: ['src/analysis/analysisFeature.ts'], outfile: 'dist/analysis.js', plugins: shellPlugins },
     { ...nodeBase, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
     // The results panel's browser bundle (src/webview-ui, with @vscode-elements/elements and lit bundled in)
     // and its stylesheet, imported by main.ts: dist/webview/main.js and main.css, the only files the

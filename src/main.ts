@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { registerAddCredential } from './commands/addCredential';
+import { registerAnalysis } from './analysis/registerAnalysis';
 import { registerAssertionDiagnostics } from './commands/assertionDiagnostics';
 import { registerCompareTokens } from './commands/compareTokens';
 import { registerShowClientReport } from './commands/showClientReport';
@@ -111,6 +112,7 @@ export function activate(context: vscode.ExtensionContext, startup?: StartupInfo
     ...registerRequestFiles(deps, runner, requestFileLenses),
     registerCopyAsCode(deps),
     registerFetchHours(deps),
+    ...registerAnalysis(deps),
     registerSendGrpcRequest(deps),
     ...registerGrpcCommands(deps, (id) => environmentsTree.grpc.reload(id)),
     ...registerEnvironmentCommands(deps, () => channel.show(true), () => environmentsTree.refresh()),

@@ -33,6 +33,8 @@ export const COMMANDS = {
   refreshGrpc: 'mobilityApi.refreshGrpc',
   openGrpcSettings: 'mobilityApi.openGrpcSettings',
   setGrpcTarget: 'mobilityApi.setGrpcTarget',
+  analyzeHarvest: 'mobilityApi.analyzeHarvest',
+  openHarvestNotebook: 'mobilityApi.openHarvestNotebook',
 } as const;
 
 export type CommandId = (typeof COMMANDS)[keyof typeof COMMANDS];

@@ -7,6 +7,7 @@
  * No view model ever holds a raw bearer token: the host keeps tokens and copies them to the
  * clipboard itself when the webview asks with a result id.
  */
+import type { AnalysisResultView } from './analysisViews';
 import type { DataTableView, TableQuery } from './dataTable';
 import type { ConformanceView } from './conformanceViews';
 import type { HarvestHeatmapView, HarvestHourView, HarvestResultView } from './harvestViews';
@@ -26,7 +27,7 @@ export const PERSISTED_STATE_VERSION = 1;
 const MAX_FIELD_CHARS = 4096;
 
 /** Every result the panel shows. */
-export type ResultView = ListingResultView | RequestErrorResultView | TokenResultView | CompareResultView | HarvestResultView;
+export type ResultView = ListingResultView | RequestErrorResultView | TokenResultView | CompareResultView | HarvestResultView | AnalysisResultView;
 
 /** UI choices persisted in webview state so they survive hiding and reloads. */
 export interface PanelUiState {
@@ -89,6 +90,8 @@ export type WebviewMessage =
   | { type: 'showHarvestHour'; resultId: string; hour: string }
   /** "Fetch hours…" from a result of an hour endpoint: the host runs the command for its environment and endpoint. */
   | { type: 'fetchHours'; resultId: string }
+  /** "Analyze Harvest…" from a harvest's view: the host runs the command on its folder. */
+  | { type: 'analyzeHarvest'; resultId: string }
   /** Show an earlier result of the history again. */
   | { type: 'showHistoryEntry'; resultId: string }
   /** Send the request of a history entry again (one that keeps its summary only): a new result. */
@@ -127,6 +130,7 @@ export function parseWebviewMessage(value: unknown): WebviewMessage | undefined 
       case 'loadNextPage':
       case 'loadAllPages':
       case 'fetchHours':
+      case 'analyzeHarvest':
       case 'copyGrpcurl':
       case 'showHistoryEntry':
       case 'runHistoryEntryAgain':

@@ -11,7 +11,7 @@ export interface EnvironmentView {
 }
 
 /** What a result is: a listing (any request's answer), a request with no answer, a token, two tokens, a harvest. */
-export type ResultKind = 'listing' | 'requestError' | 'token' | 'compare' | 'harvest';
+export type ResultKind = 'listing' | 'requestError' | 'token' | 'compare' | 'harvest' | 'analysis';
 
 /** What is persisted (webview state) and shown after a reload: no rows, no token. */
 export interface ResultSummary {

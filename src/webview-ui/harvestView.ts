@@ -20,6 +20,7 @@ export class HarvestView {
   private lineHost: HTMLElement | undefined;
   private statusHost: HTMLElement | undefined;
   private hourHost: HTMLElement | undefined;
+  private analyzeButton: HTMLElement | undefined;
   private table: DataGrid | undefined;
   /** The hour that holds the grid's one tab stop (the one chosen last, else the first of the range). */
   private focusHour: string | undefined;
@@ -33,11 +34,14 @@ export class HarvestView {
     const env = r.environment;
     this.lineHost = h('span', { 'data-testid': 'summary-line' }, r.summary.line);
     this.statusHost = h('span', { 'data-testid': 'harvest-status' }, statusText(r.running, r.stopped));
+    // Analyze Harvest… once the run has ended: its data-quality report, by the analysis engine.
+    this.analyzeButton = button(l10n.t('Analyze Harvest…'), () => this.post({ type: 'analyzeHarvest', resultId: r.id }), { 'data-testid': 'analyze-harvest', title: l10n.t('The data-quality report of this folder: trips without their events, gaps, jumps, values in another unit…'), disabled: r.running });
     root.appendChild(h('header', { class: 'result-header' },
       h('div', null,
         h('h1', { 'data-testid': 'result-title' }, r.title),
         h('p', { class: 'muted sub' }, h('span', { class: 'badge', translate: 'no' }, env.apiLabel), ' ', env.name, ' · ', h('span', { translate: 'no' }, env.stage), ' · ', urlText(env.baseUrl, { 'data-testid': 'base-url' }), h('br'),
-          ...fill(l10n.t('Folder: {0}', '{0}'), h('span', { class: 'code-inline', 'data-testid': 'harvest-folder', translate: 'no' }, r.outDir)), h('br'), this.statusHost, ' · ', this.lineHost))));
+          ...fill(l10n.t('Folder: {0}', '{0}'), h('span', { class: 'code-inline', 'data-testid': 'harvest-folder', translate: 'no' }, r.outDir)), h('br'), this.statusHost, ' · ', this.lineHost)),
+      h('div', { class: 'toolbar' }, this.analyzeButton)));
     this.legendHost = h('ul', { class: 'heat-legend', 'aria-label': l10n.t('Legend'), 'data-testid': 'heat-legend' });
     this.gridHost = h('div', { class: 'heat-wrap' });
     root.appendChild(h('section', { class: 'section-body' },
@@ -61,6 +65,7 @@ export class HarvestView {
     r.summary.line = summaryLine;
     if (this.lineHost) this.lineHost.textContent = summaryLine;
     if (this.statusHost) this.statusHost.textContent = statusText(running, stopped);
+    this.analyzeButton?.toggleAttribute('disabled', running);
     this.renderHeatmap(heatmap);
     if (wasRunning && !running) this.announce(l10n.t('{0}: {1}', statusText(running, stopped), summaryLine));
   }

@@ -18,6 +18,7 @@ import type { BodyView } from '../shared/listingViews';
 import type { HostMessage, PanelUiState, PersistedPanelState, ResultView, WebviewMessage } from '../shared/protocol';
 import { PERSISTED_STATE_VERSION, isHostMessage, parsePersistedState } from '../shared/protocol';
 import type { ResultSummary } from '../shared/resultSummary';
+import { renderAnalysis } from './analysisSection';
 import { conformanceVerdict } from './conformanceSection';
 import { append, button, clear, h, urlText } from './dom';
 import { HarvestView } from './harvestView';
@@ -172,6 +173,7 @@ class ResultsApp implements PanelContext {
     } else if (r.kind === 'requestError') renderRequestError(this.root, r, this);
     else if (r.kind === 'compare') renderTokenComparison(this.root, r, this);
     else if (r.kind === 'harvest') this.harvest.render(this.root, r);
+    else if (r.kind === 'analysis') renderAnalysis(this.root, r);
     else renderTokenResult(this.root, r, this);
   }
 

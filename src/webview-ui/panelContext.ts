@@ -27,7 +27,7 @@ export function resultHeader(title: string, sub: Child[], actions: Child[]): HTM
 
 /** "MDS Provider API · Staging · staging · https://…": where the result came from. */
 export function environmentLine(r: ResultView): Child[] {
-  const env = r.environment;
+  const env = 'environment' in r ? r.environment : undefined;
   if (!env) return [];
   return [h('span', { class: 'badge', translate: 'no' }, env.apiLabel), ' ', env.name, ' · ', h('span', { translate: 'no' }, env.stage), ' · ', urlText(env.baseUrl, { 'data-testid': 'base-url' })];
 }

@@ -79,6 +79,7 @@ export function registerResultsPanel(context: vscode.ExtensionContext, log: vsco
     showToken: (args) => load().showToken(args),
     showComparison: (args) => load().showComparison(args),
     showHarvest: (args) => load().showHarvest(args),
+    showAnalysis: (args) => load().showAnalysis(args),
     dispose() {
       serializer.dispose();
       exportCommand.dispose();

@@ -318,6 +318,12 @@ export class ResultsPanel implements vscode.Disposable {
         await vscode.commands.executeCommand(COMMANDS.fetchHours, { environmentId: held.environment.id, endpointId: held.endpointId, to: hourOf(held.pages[0]?.url) });
         return;
       }
+      case 'analyzeHarvest': {
+        const view = this.held(message.resultId)?.view;
+        if (view?.kind !== 'harvest' || view.running) return;
+        await vscode.commands.executeCommand(COMMANDS.analyzeHarvest, { folder: view.outDir });
+        return;
+      }
       case 'requestBody': {
         const held = this.held(message.resultId);
         const page = held?.pages[message.pageIndex];

@@ -23,6 +23,8 @@ import { MDS_HOUR_ENDPOINTS } from '../core/mds';
 import { grpcResultView } from '../results/grpcView';
 import type { HarvestDisplay, HarvestDisplayArgs } from './harvestPanel';
 import { HarvestSession } from './harvestPanel';
+import type { CheckReport } from '../core/analysis';
+import { analysisResultView } from '../results/analysisView';
 
 import { LOG, ResultsPanel } from './resultsPanel';
 import type { HeldResult } from './heldResult';
@@ -104,11 +106,14 @@ export interface ResultsPanelMethods extends vscode.Disposable {
   showComparison(args: { left: ComparedToken; right: ComparedToken; environment?: Environment }): void;
   /** A harvest (Fetch Hours…): its coverage heatmap, updated through the display returned while it runs. */
   showHarvest(args: HarvestDisplayArgs): HarvestDisplay;
+  /** A harvest's data-quality report (Analyze Harvest…); `inUse` names the folders a running harvest is still writing. Returns the result's id. */
+  showAnalysis(args: { report: CheckReport; inUse: string[] }): string;
 }
 
 
 const TOKENS_PANEL = 'tokens';
 const COMPARE_PANEL = 'compare';
+const ANALYSIS_PANEL = 'analysis';
 
 function panelKeyOf(environment: Environment | undefined): string {
   return environment ? `env:${environment.id}` : TOKENS_PANEL;
@@ -116,6 +121,7 @@ function panelKeyOf(environment: Environment | undefined): string {
 
 function panelTitleOf(environment: Environment | undefined, kind: ResultView['kind']): string {
   if (kind === 'compare') return vscode.l10n.t('Compare Tokens');
+  if (kind === 'analysis') return vscode.l10n.t('Data Quality');
   if (!environment) return vscode.l10n.t('Token');
   return kind === 'token' ? vscode.l10n.t('Token: {0}', environment.name) : vscode.l10n.t('Results: {0}', environment.name);
 }
@@ -180,7 +186,7 @@ export function createResultsPanels(context: vscode.ExtensionContext, log: vscod
 
   const panelFor = (environment: Environment | undefined, kind: ResultView['kind']): ResultsPanel => {
     // A harvest gets a tab of its own: the environment's last result stays beside it.
-    const key = kind === 'compare' ? COMPARE_PANEL : kind === 'harvest' ? `harvest:${panelKeyOf(environment)}` : panelKeyOf(environment);
+    const key = kind === 'compare' ? COMPARE_PANEL : kind === 'analysis' ? ANALYSIS_PANEL : kind === 'harvest' ? `harvest:${panelKeyOf(environment)}` : panelKeyOf(environment);
     const existing = panels.get(key);
     if (existing) return existing;
     // preserveFocus: a panel that took focus would take it again when its webview finishes loading, and
@@ -310,6 +316,12 @@ export function createResultsPanels(context: vscode.ExtensionContext, log: vscod
       lastResultPanel = panel;
       log.info(`${LOG} ${args.environment.name}: ${args.title} into ${args.outDir}`);
       return session;
+    },
+    showAnalysis(args) {
+      const view = analysisResultView({ id: randomUUID(), report: args.report, inUse: args.inUse, now: Date.now() });
+      panelFor(undefined, 'analysis').show({ view, tokens: [], pages: [] }, view.title);
+      log.info(`${LOG} ${view.title}: ${view.summary.line}`);
+      return view.id;
     },
     showComparison(args) {
       const view = compareResultView({ id: randomUUID(), left: args.left, right: args.right, environment: args.environment, now: Date.now() });

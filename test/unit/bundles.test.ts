@@ -78,6 +78,23 @@ describe('bundles: what activation loads, and what loads later (issues 22, 24)',
     assert.ok(ownFilesIn(path.join(dist, 'main.js')).includes('src/commands/copyAsCode.ts'), 'dist/main.js has the command that loads them');
   });
 
+  it('the analysis (issue 31): DuckDB in no bundle; activation holds only its wiring; the engine is the worker, a bundle of its own', () => {
+    for (const file of ['extension.js', 'main.js', 'resultsPanel.js', 'harvest.js', 'analysis.js', 'analysisWorker.js', 'cli.js']) {
+      const packages = [...packagesIn(path.join(dist, file))].filter((p) => p.startsWith('@duckdb/'));
+      assert.deepEqual(packages, [], `dist/${file} bundles ${packages.join(', ')}: the native module stays external`);
+    }
+    for (const file of ['extension.js', 'main.js']) {
+      const own = ownFilesIn(path.join(dist, file));
+      assert.deepEqual(own.filter((f) => f.startsWith('src/core/analysis/') || f === 'src/analysis/analysisFeature.ts' || f === 'src/analysis/analysisClient.ts' || f === 'src/analysis/harvestNotebook.ts'), [], `dist/${file} holds the analysis: load it through src/analysis/registerAnalysis.ts`);
+    }
+    assert.ok(ownFilesIn(path.join(dist, 'main.js')).includes('src/analysis/registerAnalysis.ts'), 'dist/main.js has the wiring that loads it');
+    assert.ok(ownFilesIn(path.join(dist, 'analysis.js')).includes('src/analysis/analysisClient.ts'), 'dist/analysis.js has the worker client');
+    const worker = ownFilesIn(path.join(dist, 'analysisWorker.js'));
+    assert.ok(worker.includes('src/core/analysis/analysisEngine.ts'), 'dist/analysisWorker.js has the engine');
+    assert.ok(!ownFilesIn(path.join(dist, 'analysis.js')).includes('src/core/analysis/analysisEngine.ts'), 'the extension host\'s bundle does not load the engine');
+    assert.match(fs.readFileSync(path.join(dist, 'analysisWorker.js'), 'utf8'), /require\("@duckdb\/node-api"\)|import\("@duckdb\/node-api"\)/, 'the worker loads DuckDB from node_modules');
+  });
+
   it('what activation loads copies neither VS Code\'s API nor @vscode/l10n into namespaces of its own: both are shared', () => {
     const main = fs.readFileSync(path.join(dist, 'main.js'), 'utf8');
     // esbuild's helpers that copy a module's every member: __reExport (export *) and __toESM (a default or namespace import of CommonJS).

@@ -15,3 +15,5 @@ export { CHECK_RULE_IDS, checkJunit, findingLine, hasErrorFinding, runChecks, th
 export type { CheckOptions, CheckReport, CheckRuleResult } from './checkRun';
 export { METRICS_GROUPS, metricsSql, metricsWindow, runMetrics } from './metrics';
 export type { MetricsGroup, MetricsReport } from './metrics';
+export { checkWindowOf, ruleQueriesOf } from './ruleSql';
+export type { RuleQuery } from './ruleSql';

@@ -1,0 +1,45 @@
+/**
+ * The rules' own SQL as a user reads it (a starter notebook): each rule's query over the views, with the thresholds
+ * and the harvest's window written in, exactly as `runChecks` runs it (before its ordering).
+ */
+import type { CheckThresholds, CheckWindow } from './checkRules';
+import { CHECK_RULES, DEFAULT_THRESHOLDS } from './checkRules';
+import type { HarvestSource } from './harvestSource';
+
+const HOUR_MS = 3_600_000;
+
+/** Where every part of the harvest has data, in ms: from the latest first hour to the earliest last hour's end. */
+export function checkWindowOf(source: HarvestSource): CheckWindow {
+  return {
+    start: Math.max(...source.parts.map((p) => Date.parse(`${p.manifest.from}:00:00Z`))),
+    end: Math.min(...source.parts.map((p) => Date.parse(`${p.manifest.to}:00:00Z`) + HOUR_MS)),
+  };
+}
+
+/** One rule with its query, or `sql` undefined for a rule read from the manifests (hour coverage). */
+export interface RuleQuery {
+  id: string;
+  title: string;
+  severity: 'error' | 'warning';
+  basis: string;
+  sql?: string;
+}
+
+/** Every rule of the check with its own SQL for `source`. */
+export function ruleQueriesOf(source: HarvestSource, thresholds: CheckThresholds = DEFAULT_THRESHOLDS): RuleQuery[] {
+  const window = checkWindowOf(source);
+  return CHECK_RULES.map((rule) => ({
+    id: rule.id,
+    title: rule.title,
+    severity: rule.severity,
+    basis: rule.basis,
+    ...(rule.sql && rule.id !== 'hour-coverage' ? { sql: dedent(rule.sql(thresholds, window)) } : {}),
+  }));
+}
+
+/** The query without the indentation it has in the source file. */
+function dedent(sql: string): string {
+  const lines = sql.replace(/^\s*\n/, '').replace(/\s+$/, '').split('\n');
+  const indent = Math.min(...lines.filter((l) => l.trim()).map((l) => /^ */.exec(l)?.[0].length ?? 0));
+  return lines.map((l) => l.slice(indent)).join('\n');
+}

@@ -1,0 +1,32 @@
+// The analysis view model: the data-quality report of `runChecks` (as the analysis worker sends it) for the results
+// panel, with a summary line and at most ANALYSIS_FINDINGS_SHOWN findings per rule. No vscode.
+import * as l10n from '@vscode/l10n';
+import type { CheckReport } from '../core/analysis';
+import type { AnalysisResultView } from '../shared/analysisViews';
+import { ANALYSIS_FINDINGS_SHOWN } from '../shared/analysisViews';
+
+/** A report's line: how many rules ran, with errors, with warnings, and not run. */
+export function analysisSummaryLine(report: Pick<CheckReport, 'rules' | 'skipped'>): string {
+  const errors = report.rules.filter((r) => r.severity === 'error' && r.count > 0).length;
+  const warnings = report.rules.filter((r) => r.severity === 'warning' && r.count > 0).length;
+  return l10n.t('{0} rules run: {1} with errors, {2} with warnings; {3} not run', report.rules.length, errors, warnings, report.skipped.length);
+}
+
+export function analysisResultView(args: { id: string; report: CheckReport; inUse: string[]; now: number }): AnalysisResultView {
+  const { report } = args;
+  const title = l10n.t('Data quality: {0}', report.folder.split(/[\\/]/).filter(Boolean).pop() ?? report.folder);
+  const line = analysisSummaryLine(report);
+  return {
+    kind: 'analysis',
+    id: args.id,
+    title,
+    createdAt: args.now,
+    folder: report.folder,
+    window: report.window,
+    items: Object.entries(report.items).map(([view, count]) => ({ view, count })),
+    inUse: args.inUse,
+    rules: report.rules.map((r) => ({ id: r.id, title: r.title, severity: r.severity, basis: r.basis, count: r.count, findings: r.findings.slice(0, ANALYSIS_FINDINGS_SHOWN) })),
+    skipped: report.skipped,
+    summary: { kind: 'analysis', title, line, createdAt: args.now, canRunAgain: false },
+  };
+}

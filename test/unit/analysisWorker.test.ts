@@ -1,0 +1,133 @@
+// The analysis engine in a child process (issue 31, VS Code): the worker VS Code forks on first use answers a check
+// and a query over a harvest folder; a worker killed (SIGKILL, as a native crash ends it) fails what it held with a
+// clear error and the next request starts a new worker; a cancelled request ends the worker the same way. Runs the
+// built worker (dist/analysisWorker.js) in plain Node.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { AnalysisCancelled, AnalysisWorkerClient } from '../../src/analysis/analysisClient';
+import type { RulesResult, SqlResult } from '../../src/analysis/workerProtocol';
+import { parseWorkerRequest } from '../../src/analysis/workerProtocol';
+import { METRIC_QUERIES, vegaLiteSpec } from '../../src/analysis/harvestNotebook';
+import type { CheckReport } from '../../src/core/analysis';
+import { waitUntil } from './support/waitUntil';
+
+const WORKER = path.resolve('dist/analysisWorker.js');
+const T0 = Date.UTC(2026, 10, 20, 8);
+const PROVIDER = 'aaaaaaaa-0000-4000-8000-000000000000';
+const DEVICE = 'dddddddd-0000-4000-8000-000000000001';
+
+/** One hour of historical events: one battery_low sent twice (a duplicate-events finding), one located. */
+function writeEvents(dir: string): void {
+  const event = (n: number, timestamp: number, types: string[]) => ({ device_id: DEVICE, provider_id: PROVIDER, event_id: `eeeeeeee-0000-4000-8000-00000000000${n}`, vehicle_state: 'non_operational', event_types: types, timestamp, location: { lat: 52.5, lng: 13.4 } });
+  const hour = new Date(T0).toISOString().slice(0, 13);
+  const text = [event(1, T0 + 60_000, ['battery_low']), event(2, T0 + 60_000, ['battery_low']), event(3, T0 + 120_000, ['located'])].map((e) => JSON.stringify(e) + '\n').join('');
+  fs.mkdirSync(path.join(dir, 'events_historical'), { recursive: true });
+  fs.writeFileSync(path.join(dir, 'events_historical', `${hour}.ndjson`), text);
+  const now = new Date().toISOString();
+  const manifest = { format: 'mobility-api-harvest', formatVersion: 1, endpoint: 'events_historical', path: '/events/historical', hourParameter: 'event_time', baseUrl: 'https://mds.example/provider', from: hour, to: hour, createdAt: now, updatedAt: now, hours: { [hour]: { status: 'items', file: `events_historical/${hour}.ndjson`, items: 3, bytes: Buffer.byteLength(text), attempts: 1, requests: 1, pages: 1, httpStatus: 200, startedAt: now, durationMs: 1 } } };
+  fs.writeFileSync(path.join(dir, 'manifest.json'), JSON.stringify(manifest));
+}
+
+describe('analysis worker: DuckDB in a child process (issue 31)', function () {
+  this.timeout(120_000);
+  let dir: string;
+  let harvest: string;
+  let client: AnalysisWorkerClient;
+  const log: string[] = [];
+
+  before(() => {
+    assert.ok(fs.existsSync(WORKER), `${WORKER} is built (node esbuild.js)`);
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'analysis-worker-'));
+    harvest = path.join(dir, 'events');
+    writeEvents(harvest);
+    client = new AnalysisWorkerClient(WORKER, (line) => log.push(line));
+  });
+  after(() => {
+    client?.dispose();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('starts on the first request, not before, and answers a check with the report of the CLI\'s shape', async () => {
+    assert.equal(client.pid, undefined, 'no worker before the first use');
+    const report = await client.request<CheckReport & { inUse: string[] }>({ op: 'check', folder: harvest });
+    assert.ok(client.pid, 'a worker runs');
+    assert.notEqual(client.pid, process.pid);
+    assert.deepEqual(report.items.events, 3);
+    const duplicates = report.rules.find((r) => r.id === 'duplicate-events');
+    assert.equal(duplicates?.count, 1);
+    assert.equal(duplicates?.findings[0].device_id, DEVICE);
+    assert.equal(duplicates?.findings[0].time, new Date(T0 + 60_000).toISOString());
+    assert.ok(report.skipped.some((s) => s.id === 'trip-events' && /needs trips/.test(s.why)), 'a rule that cannot run says why');
+    assert.deepEqual(report.inUse, []);
+  });
+
+  it('answers a query and gives DuckDB\'s own error for a bad one, the worker still running', async () => {
+    const answer = await client.request<SqlResult>({ op: 'sql', folder: harvest, sql: 'SELECT event_id, timestamp FROM events ORDER BY event_id', maxRows: 2 });
+    assert.deepEqual(answer.columns.map((c) => c.name), ['event_id', 'timestamp']);
+    assert.equal(answer.rows.length, 2);
+    assert.equal(answer.total, 3);
+    const pid = client.pid;
+    await assert.rejects(client.request({ op: 'sql', folder: harvest, sql: 'SELECT nope FROM events' }), (err: Error & { code?: string }) => err.code === 'ANALYSIS_QUERY_FAILED' && /nope/.test(err.message));
+    await assert.rejects(client.request({ op: 'sql', folder: harvest, sql: "COPY events TO '/tmp/x.csv'" }), (err: Error & { code?: string }) => err.code === 'ANALYSIS_QUERY_REFUSED');
+    assert.equal(client.pid, pid, 'an error in a query does not end the worker');
+  });
+
+  it('a worker killed with SIGKILL fails its request with a clear error, and the next request starts a new worker that answers', async () => {
+    const started = client.started;
+    const pid = client.pid as number;
+    // A request in flight while the worker dies: the user gets an error that says what happened and what to do.
+    const inFlight = client.request({ op: 'check', folder: harvest });
+    process.kill(pid, 'SIGKILL');
+    await assert.rejects(inFlight, (err: Error & { code?: string }) => {
+      assert.equal(err.code, 'ANALYSIS_ENGINE_FAILED');
+      assert.match(err.message, /SIGKILL/);
+      assert.match(err.message, /Run the analysis again/);
+      assert.doesNotMatch(err.message, /\n\s+at /, 'no stack trace');
+      return true;
+    });
+    const report = await client.request<CheckReport>({ op: 'check', folder: harvest });
+    assert.equal(report.rules.find((r) => r.id === 'duplicate-events')?.count, 1);
+    assert.equal(client.started, started + 1, 'a new worker');
+    assert.notEqual(client.pid, pid);
+  });
+
+  it('cancelling a request ends the worker; the next request works', async () => {
+    const pid = client.pid as number;
+    const stop = new AbortController();
+    const cancelled = client.request({ op: 'check', folder: harvest }, stop.signal);
+    stop.abort();
+    await assert.rejects(cancelled, AnalysisCancelled);
+    await waitUntil('the worker to end', () => { try { process.kill(pid, 0); return false; } catch { return true; } }, (gone) => gone);
+    const answer = await client.request<SqlResult>({ op: 'sql', folder: harvest, sql: 'SELECT count(*) AS n FROM events' });
+    assert.deepEqual(answer.rows, [{ n: 3 }]);
+  });
+
+  it('gives each rule\'s own SQL for a starter notebook, the thresholds written in', async () => {
+    const rules = await client.request<RulesResult>({ op: 'rules', folder: harvest, thresholds: ['teleportMeters=750'] });
+    const teleport = rules.rules.find((r) => r.id === 'teleport');
+    assert.match(teleport?.sql ?? '', /> 750/);
+    assert.equal(rules.rules.find((r) => r.id === 'hour-coverage')?.sql, undefined, 'hour coverage is read from the manifests, not SQL');
+    const answer = await client.request<SqlResult>({ op: 'sql', folder: harvest, sql: rules.rules.find((r) => r.id === 'duplicate-events')?.sql ?? '' });
+    assert.equal(answer.total, 1, 'the rule\'s SQL, run as it stands, finds what the check finds');
+  });
+
+  it('runs the starter notebook\'s metrics queries as they stand; an hourly one gets a chart', async () => {
+    for (const metric of METRIC_QUERIES) {
+      const answer = await client.request<SqlResult>({ op: 'sql', folder: harvest, sql: metric.sql });
+      assert.ok(answer.columns.length >= 2, metric.title);
+    }
+    const events = await client.request<SqlResult>({ op: 'sql', folder: harvest, sql: METRIC_QUERIES[1].sql });
+    assert.deepEqual(events.rows.map((r) => r.events), [3]);
+    assert.ok(vegaLiteSpec(events), 'events per hour and state is charted');
+  });
+
+  it('the protocol refuses requests that are not whole', () => {
+    assert.equal(parseWorkerRequest({ id: 1, op: 'drop', folder: '/x' }), undefined);
+    assert.equal(parseWorkerRequest({ id: 1, op: 'sql', folder: '/x' }), undefined);
+    assert.equal(parseWorkerRequest({ id: 1, op: 'check', folder: '' }), undefined);
+    assert.equal(parseWorkerRequest({ id: 1, op: 'check', folder: '/x', rules: [1] }), undefined);
+    assert.deepEqual(parseWorkerRequest({ id: 2, op: 'sql', folder: '/x', sql: 'SELECT 1', maxRows: 10 ** 9 }), { id: 2, op: 'sql', folder: '/x', sql: 'SELECT 1', maxRows: 100_000 });
+  });
+});
