@@ -1,10 +1,10 @@
 import path from 'node:path';
-import { maskKeyId } from '../core/base';
-import type { GrpcAnswer, RunOptions } from '../core/contract';
+import type { RunOptions } from '../core/contract';
 import type { GrpcAuth, GrpcConnection, GrpcSchema } from '../core/grpc';
 import { callMethod, grpcFileCall, loadProtoFiles, loadProtoset, openConnection, reflectSchema } from '../core/grpc';
 import type { Environment } from '../core/environment';
 import { normaliseBaseUrl } from '../core/environment';
+import { grpcAnswerOf } from '../results/assertionView';
 import { explainGrpcRefusal } from '../results/grpcRefusal';
 import { refusalLines } from '../results/refusalView';
 import { withSchemaFlags } from './grpcCommand';
@@ -50,17 +50,8 @@ export function testGrpcCaller(auth: GrpcAuth, transport: TestGrpcTransport): { 
       schema.catch(() => schemas.delete(schemaKey));
     }
     const result = await callMethod(connection, await schema, auth, { ...call, ...(transport.deadlineMs ? { deadlineMs: transport.deadlineMs } : {}), ...(signal ? { signal } : {}) });
-    const answer: GrpcAnswer = {
-      status: { code: result.status.code, name: result.status.name, message: result.status.message },
-      headers: result.headers,
-      trailers: result.trailers,
-      messages: result.messages,
-      serverStreaming: result.method.serverStreaming,
-      durationMs: result.timings.totalMs,
-    };
-    if (result.token) answer.token = { jti: result.token.claims.jti, kid: maskKeyId(result.token.header.kid) };
     const refusal = explainGrpcRefusal(result, refusalContext(auth.environment, auth));
-    if (refusal) answer.refusal = refusalLines(refusal).map((line) => fromServer(line, 2000));
+    const answer = grpcAnswerOf(result, refusal ? refusalLines(refusal).map((line) => fromServer(line, 2000)) : undefined);
     return answer;
   };
   return {

@@ -64,6 +64,8 @@ export interface PlanOptions {
   all?: boolean;
   /** Only requests whose name (or request line) contains this text. */
   filter?: string;
+  /** Only the requests whose request line (0-based) is one of these (VS Code's Testing view runs some of a file). */
+  lines?: readonly number[];
   /** `{{name}}` values from outside the file (an env file); the file's own `@name = value` wins. */
   variables?: Record<string, string>;
   /** `{{grpcTarget}}` of GRPC requests (`host:port`, or `grpc://host:port` for plaintext). */
@@ -85,6 +87,7 @@ export function planContractRun(sources: readonly ContractSource[], options: Pla
       const label = request.name ?? `${request.method} ${request.url}`;
       if (!request.assertions?.length && !options.all) continue;
       if (options.filter !== undefined && !label.includes(options.filter)) continue;
+      if (options.lines !== undefined && !options.lines.includes(request.line)) continue;
       const planned = planRequest(source.name, file, request, label, options, plan.problems);
       if (planned) requests.push(planned);
     }
@@ -238,13 +241,30 @@ async function runRequest(planned: PlannedRequest, options: RunOptions): Promise
   run.pages = result.pages.length;
   run.durationMs = Math.round(result.pages.reduce((ms, p) => ms + p.timings.totalMs, 0));
   run.tokens = result.pages.flatMap((p) => (p.token ? [{ jti: p.token.claims.jti, kid: maskKeyId(p.token.header.kid) }] : []));
-  const endpointId = planned.request.endpointId;
-  const context: EvaluationContext = { explainRefusal: options.explainRefusal, itemsKey: planned.request.itemsKey, ...(endpointId !== undefined && isMdsEndpointId(endpointId) ? { endpointId } : {}) };
-  run.outcomes = planned.assertions.map((a) => (a.subject.kind === 'mdsPages' ? pagesOutcome(a, result) : acrossPages(a, result.pages, context)));
-  for (const u of planned.unsupported) run.outcomes.push({ text: u.text, line: u.line, column: u.column, passed: false, message: u.message });
+  run.outcomes = resultOutcomes(planned, result, options.explainRefusal);
   run.passed = run.outcomes.every((o) => o.passed);
   return run;
 }
+
+/**
+ * Every assertion of `planned` checked against a REST result (each page; `?? mds pages` against the whole), and each
+ * form not supported here as a failure. The results panel shows these after a send from a file.
+ */
+export function resultOutcomes(planned: Pick<PlannedRequest, 'assertions' | 'unsupported'> & { request?: Pick<ApiRequest, 'endpointId' | 'itemsKey'> }, result: ApiResult, explainRefusal?: EvaluationContext['explainRefusal']): AssertionOutcome[] {
+  const endpointId = planned.request?.endpointId;
+  const context: EvaluationContext = { explainRefusal, itemsKey: planned.request?.itemsKey, ...(endpointId !== undefined && isMdsEndpointId(endpointId) ? { endpointId } : {}) };
+  const outcomes = planned.assertions.map((a) => (a.subject.kind === 'mdsPages' ? pagesOutcome(a, result) : acrossPages(a, result.pages, context)));
+  for (const u of planned.unsupported) outcomes.push({ text: u.text, line: u.line, column: u.column, passed: false, message: u.message });
+  return outcomes;
+}
+
+/** Every assertion of `planned` checked against a gRPC answer, and each form not supported here as a failure. */
+export function grpcOutcomes(planned: Pick<PlannedRequest, 'assertions' | 'unsupported'>, answer: GrpcAnswer): AssertionOutcome[] {
+  const outcomes = planned.assertions.map((a) => evaluateGrpcAssertion(a, answer));
+  for (const u of planned.unsupported) outcomes.push({ text: u.text, line: u.line, column: u.column, passed: false, message: u.message });
+  return outcomes;
+}
+
 
 /** An assertion holds on every page; the first page it fails on is the outcome, named when there are several. */
 function acrossPages(assertion: Assertion, pages: readonly HttpExchange[], context: EvaluationContext): AssertionOutcome {
@@ -281,8 +301,7 @@ async function runGrpcRequest(planned: PlannedRequest & { grpc: ResolvedGrpcFile
   run.pages = 1;
   run.durationMs = Math.round(answer.durationMs);
   if (answer.token) run.tokens = [answer.token];
-  run.outcomes = planned.assertions.map((a) => evaluateGrpcAssertion(a, answer));
-  for (const u of planned.unsupported) run.outcomes.push({ text: u.text, line: u.line, column: u.column, passed: false, message: u.message });
+  run.outcomes = grpcOutcomes(planned, answer);
   run.passed = run.outcomes.every((o) => o.passed);
   return run;
 }
