@@ -134,6 +134,8 @@ async function main() {
     { ...nodeBase, entryPoints: ['src/commands/grpcEngine.ts'], outfile: 'dist/grpc.js', plugins: shellPlugins },
     // Copy as Code's program writers, loaded when Copy as Code first runs (src/commands/codegenLoader.ts).
     { ...nodeBase, entryPoints: ['src/commands/codegenEngine.ts'], outfile: 'dist/codegen.js', plugins: shellPlugins },
+    // The contract runner of the Testing view (with ajv and the MDS schemas), loaded when a test first runs (src/testing/contractLoader.ts).
+    { ...nodeBase, entryPoints: ['src/testing/contractEngine.ts'], outfile: 'dist/contract.js', plugins: shellPlugins },
     { ...nodeBase, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
     // The results panel's browser bundle (src/webview-ui, with @vscode-elements/elements and lit bundled in)
     // and its stylesheet, imported by main.ts: dist/webview/main.js and main.css, the only files the
