@@ -10,6 +10,7 @@ import { errorMessage } from '../core/base';
 import type { Environment } from '../core/environment';
 import type { RequestRun } from '../core/contract';
 import { parseRequestFile } from '../core/http';
+import { plural } from '../shared/format';
 import type { CommandDeps } from '../commands/commandDeps';
 import { resolveCredential } from '../commands/pickers';
 import { loadContractEngine } from './contractLoader';
@@ -234,10 +235,11 @@ function report(run: vscode.TestRun, verdict: Verdicts, test: vscode.TestItem, u
   const at = (line: number, column = 0) => new vscode.Location(uri, new vscode.Position(line, column));
   const status = result.status !== undefined ? `${result.status} ${result.statusText ?? ''}`.trim() : result.grpcStatus ?? '';
   const failed = result.outcomes.filter((o) => !o.passed);
-  const said = result.error !== undefined ? vscode.l10n.t('no answer') : failed.length ? vscode.l10n.t('{0} of {1} assertions failed', failed.length, result.outcomes.length) : vscode.l10n.t('{0} assertions passed', result.outcomes.length);
+  const said = result.error !== undefined ? vscode.l10n.t('no answer') : failed.length ? vscode.l10n.t('{0} of {1} failed', failed.length, plural(result.outcomes.length, 'assertion')) : vscode.l10n.t('{0} passed', plural(result.outcomes.length, 'assertion'));
   run.appendOutput(`${vscode.l10n.t('{0} on {1}: {2} · {3} ms · {4}', result.label, environment.name, status, result.durationMs, said)}\r\n`, at(result.line), test);
-  for (const token of result.tokens) run.appendOutput(`  ${vscode.l10n.t('token: jti {0}, kid {1}', token.jti, token.kid)}\r\n`, at(result.line), test);
-  for (const o of failed) run.appendOutput(`  ${o.message ?? o.text}\r\n`, at(o.line, o.column), test);
+  // Only the request's line is linked (and shown beside it in the editor); the failures are the test's messages.
+  for (const token of result.tokens) run.appendOutput(`  ${vscode.l10n.t('token: jti {0}, kid {1}', token.jti, token.kid)}\r\n`, undefined, test);
+  for (const o of failed) run.appendOutput(`  ${vscode.l10n.t('line {0}: {1}', o.line + 1, o.message ?? o.text)}\r\n`, undefined, test);
   if (result.error !== undefined) {
     const message = new vscode.TestMessage(result.error);
     message.location = at(result.line);
