@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { e2eFolders, useWorkbench } from './session';
-import { describeScreen, openViewContainer, runCommand, runCommandAndPick, step, waitForNotification } from './workbench';
+import { describeScreen, openViewContainer, runCommand, runCommandAndPick, step, waitForNotification, webviewText } from './workbench';
 import { waitUntil } from '../unit/support/waitUntil';
 
 /**
@@ -68,6 +68,11 @@ describe('Testing view: a request file\'s assertions run as tests', function () 
       await page.locator('.part.panel', { hasText: '?? status == 201: expected == 201, actual 200' }).first().waitFor({ timeout: 20_000 });
       const summary = await waitUntil('the Test Explorer\'s count', () => page.locator('.part.sidebar').first().innerText().catch(() => ''), (t) => /\b1\/2\b/.test(t), { timeoutMs: 20_000, intervalMs: 300 });
       assert.match(summary, /\b1\/2\b/, 'one of two tests passed');
+    });
+    await step(page, 'send the failing request from its lens: the result\'s header lists its assertion, failed', async () => {
+      await page.locator('.codelens-decoration a', { hasText: 'Send with fresh token' }).nth(1).click();
+      const listed = await webviewText(page, '[data-testid="assertion-results"]', 0, 30_000);
+      assert.match(listed.replace(/\s+/g, ' '), /Assertions: 1 of 1 failed.*\?\? status == 201 \(line 8\): expected == 201, actual 200/);
     });
   });
 });
