@@ -138,6 +138,8 @@ async function main() {
     { ...nodeBase, entryPoints: ['src/analysis/analysisWorker.ts'], outfile: 'dist/analysisWorker.js' },
     // Analyze Harvest, Open as Notebook and the notebook's controller, loaded when one is first used (src/analysis/registerAnalysis.ts).
     { ...nodeBase, entryPoints: ['src/analysis/analysisFeature.ts'], outfile: 'dist/analysis.js', plugins: shellPlugins },
+    // The contract runner of the Testing view (with ajv and the MDS schemas), loaded when a test first runs (src/testing/contractLoader.ts).
+    { ...nodeBase, entryPoints: ['src/testing/contractEngine.ts'], outfile: 'dist/contract.js', plugins: shellPlugins },
     { ...nodeBase, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
     // The results panel's browser bundle (src/webview-ui, with @vscode-elements/elements and lit bundled in)
     // and its stylesheet, imported by main.ts: dist/webview/main.js and main.css, the only files the

@@ -9,7 +9,7 @@ import tseslint from 'typescript-eslint';
 import globals from 'globals';
 
 const VSCODE = { name: 'vscode', message: 'This layer is vscode-free (see CONTRIBUTING.md): put editor glue in src/services or the shell.' };
-const SHELL = 'services|commands|tree|debug|webview|statusBar|analysis|extension';
+const SHELL = 'services|commands|tree|debug|webview|statusBar|analysis|testing|extension';
 
 /**
  * The core's domains and the domains each may import (through their index.ts). `auth` and `clock` know no transport;
@@ -102,7 +102,7 @@ export default tseslint.config(
     }),
   },
   {
-    files: ['src/services/**', 'src/commands/**', 'src/tree/**', 'src/debug/**', 'src/webview/**', 'src/statusBar/**', 'src/analysis/**'],
+    files: ['src/services/**', 'src/commands/**', 'src/tree/**', 'src/debug/**', 'src/webview/**', 'src/statusBar/**', 'src/analysis/**', 'src/testing/**'],
     rules: zone('cli|webview-ui', 'The shell uses the core, results and services.', {
       vscode: true,
       extra: [PAST_A_DOOR, { regex: '^(\\.\\./)+sandbox/(?!sandboxServer$)', message: 'Reach the sandbox only through its start/stop API (src/sandbox/sandboxServer, loaded by SandboxService).' }],

@@ -2,6 +2,8 @@ import * as vscode from 'vscode';
 import { registerAddCredential } from './commands/addCredential';
 import { registerAnalysis } from './analysis/registerAnalysis';
 import { registerAssertionDiagnostics } from './commands/assertionDiagnostics';
+import type { ContractTestsHandle } from './testing/contractTests';
+import { registerContractTests } from './testing/contractTests';
 import { registerCompareTokens } from './commands/compareTokens';
 import { registerShowClientReport } from './commands/showClientReport';
 import { registerTokenHistoryCommands } from './commands/openDecodedToken';
@@ -52,6 +54,8 @@ export interface MobilityApiExports {
   environmentsTreeRows(element?: unknown): Promise<Array<{ element: unknown; label: string; description: string; tooltip: string; contextValue?: string }>>;
   /** How many times the request files' CodeLens told VS Code to ask for its lenses again: for tests. */
   requestFileLensRefreshes(): number;
+  /** The Testing view's contract tests: those found, a run of a file's tests, the last outcomes (for tests). */
+  contractTests: Omit<ContractTestsHandle, 'disposable'>;
 }
 
 /** The window's sandbox, stopped by `deactivate()`. */
@@ -89,6 +93,7 @@ export function activate(context: vscode.ExtensionContext, startup?: StartupInfo
   const environmentsTree = new EnvironmentsTreeProvider(environments, credentials, sandbox, tokenHistory, { service: grpc, log });
   const requestFileLenses = new RequestFileLensProvider(environments);
   const credentialsTree = new CredentialsTreeProvider(credentials, environments);
+  const contractTests = registerContractTests(deps);
   context.subscriptions.push(
     channel,
     credentials,
@@ -124,13 +129,14 @@ export function activate(context: vscode.ExtensionContext, startup?: StartupInfo
     ...registerTokenHistoryCommands(deps, tokenHandles),
     tokenHistory,
     tokenHandles,
+    contractTests.disposable,
   );
   void vscode.commands.executeCommand('setContext', 'mobilityApi.sandboxRunning', false);
   if (settings.sandboxAutoStart) void vscode.commands.executeCommand(COMMANDS.startSandbox);
   const wiringMs = performance.now() - started;
   const timing = startup ? `loading the code ${Math.round(startup.loadMs)} ms (code cache ${startup.codeCache}), wiring ${Math.round(wiringMs)} ms` : `wiring ${Math.round(wiringMs)} ms`;
   log.info('extension', `activated (VS Code ${vscode.version}; ${timing})`);
-  return { listCredentials: () => credentials.list(), environmentIds: () => environments.all().map((e) => e.id), tokenHistory: () => tokenHistory.all(), globalStoragePath: context.globalStorageUri.fsPath, environmentsTreeRows: (element) => environmentsTree.rows(element as EnvironmentsTreeElement | undefined), requestFileLensRefreshes: () => requestFileLenses.refreshes };
+  return { listCredentials: () => credentials.list(), environmentIds: () => environments.all().map((e) => e.id), tokenHistory: () => tokenHistory.all(), globalStoragePath: context.globalStorageUri.fsPath, environmentsTreeRows: (element) => environmentsTree.rows(element as EnvironmentsTreeElement | undefined), requestFileLensRefreshes: () => requestFileLenses.refreshes, contractTests };
 }
 
 /** Waits for the sandbox to close (VS Code waits for the promise), so a reload never finds its port still taken. */

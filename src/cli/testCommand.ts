@@ -42,6 +42,9 @@ export async function testCommand(args: string[], io: CliIo): Promise<number> {
     junit: { type: 'string' },
     json: { type: 'boolean' },
     timeout: { type: 'string' },
+    'grpc-target': { type: 'string' },
+    plaintext: { type: 'boolean' },
+    'ca-file': { type: 'string' },
   }, true);
   if (values.help) return printUsage(io);
   if (positionals.length === 0) throw new MobilityError('USAGE', 'test takes request files (.http or .rest) or folders holding them: mobility-api test requests/ --base-url <url> <credential>.');
@@ -55,7 +58,8 @@ export async function testCommand(args: string[], io: CliIo): Promise<number> {
   const timeoutMs = values.timeout === undefined ? undefined : positiveNumber(values.timeout, '--timeout') * 1000;
 
   const sources = positionals.flatMap(requestFilesOf).map((file): ContractSource => ({ name: file, text: readFile(file, 'request') }));
-  const plan = planContractRun(sources, { api, baseUrl: environment.baseUrl, all: values.all, filter: values.filter, variables: fromFile });
+  const grpcTarget = values['grpc-target'] ?? fromFile.grpcTarget;
+  const plan = planContractRun(sources, { api, baseUrl: environment.baseUrl, all: values.all, filter: values.filter, variables: fromFile, ...(grpcTarget ? { grpcTarget } : {}) });
   for (const w of plan.warnings) io.err(`mobility-api: warning: ${w.file}:${w.line + 1}: ${w.message}`);
   if (plan.problems.length) {
     for (const p of plan.problems) io.err(`mobility-api: ${p.file}:${p.line + 1}:${p.column + 1}: ${p.message}`);
@@ -70,16 +74,20 @@ export async function testCommand(args: string[], io: CliIo): Promise<number> {
 
   const { issuer, queue } = issuerFrom(values, io);
   const client = new ApiClient({ issuer, queue, timeoutMs });
+  const hasGrpc = plan.files.some((f) => f.requests.some((r) => r.grpc));
+  // grpc-js is loaded only when the collection has a GRPC request.
+  const grpc = hasGrpc ? (await import('./testGrpc')).testGrpcCaller({ environment, credential, issuer, queue }, { plaintext: values.plaintext, caFile: values['ca-file'], deadlineMs: timeoutMs }) : undefined;
   const runs = await runContractPlan(plan, {
     client,
     environment,
     credential,
     bail: values.bail,
+    ...(grpc ? { callGrpc: grpc.callGrpc } : {}),
     explainRefusal: (page) => refusalOf(page, environment, credential.type),
     onRequest: (run) => {
       if (!values.json) for (const line of runLines(run)) io.out(line);
     },
-  });
+  }).finally(() => grpc?.close());
 
   const passed = runs.filter((r) => r.passed && !r.skipped).length;
   const skipped = runs.filter((r) => r.skipped && r.passed).length;
@@ -101,7 +109,7 @@ function runLines(run: RequestRun): string[] {
   const where = `${run.file}:${run.line + 1}`;
   if (run.skipped && run.passed) return [`SKIP  ${run.label}  (${where})  ${run.skipped}`];
   const verdict = run.passed ? 'PASS' : 'FAIL';
-  const status = run.status !== undefined ? `${run.status} ${fromServer(run.statusText ?? '', 40)}`.trim() : run.error !== undefined ? 'no answer' : 'not sent';
+  const status = run.status !== undefined ? `${run.status} ${fromServer(run.statusText ?? '', 40)}`.trim() : run.grpcStatus !== undefined ? run.grpcStatus : run.error !== undefined ? 'no answer' : 'not sent';
   const total = run.outcomes.length;
   const bad = run.outcomes.filter((o) => !o.passed).length;
   const counts = run.error !== undefined ? '' : bad ? `  ${bad} of ${total} assertions failed` : `  ${total} ${total === 1 ? 'assertion' : 'assertions'} passed`;

@@ -67,7 +67,9 @@ Usage:
                         reflection stream carries a fresh token; --plaintext only to this computer; exit 1 unless OK
   mobility-api test     <file.http | folder>... --base-url <url> [--api mds|maas] [<credential>] [--env-file <file>]
                         [--filter <name>] [--bail] [--all] [--junit <report.xml>] [--json] [--timeout <s>]
+                        [--grpc-target <host:port> [--plaintext | --ca-file <pem>]]
                         every request with assertions (?? status == 200, ?? mds conformance, ?? token accepted…;
+                        GRPC requests: ?? status == OK, ?? messages > 0, ?? body <path> on each answer message;
                         --all: every request), in file order, a fresh token each; exit 1: an assertion failed,
                         2: bad input. The credential may come from MOBILITY_API_KEY_FILE, MOBILITY_API_KEY_ID,
                         MOBILITY_API_ISSUER and MOBILITY_API_CREDENTIAL_TYPE instead of flags

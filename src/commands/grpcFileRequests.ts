@@ -6,6 +6,8 @@ import * as vscode from 'vscode';
 import type { Credential } from '../core/auth';
 import { isMobilityError, MobilityError } from '../core/base';
 import type { Environment } from '../core/environment';
+import { withoutTrailingSlashes } from '../core/environment';
+import { requestAssertions } from '../core/contract';
 import type { GrpcAuth, GrpcCallResult } from '../core/grpc';
 import type { FileRequest, RequestFile, ResolvedGrpcFileRequest } from '../core/http';
 import { grpcurlCommand } from '../core/http';
@@ -40,7 +42,13 @@ export function prepareGrpcRequest(deps: CommandDeps, file: RequestFile, request
   }
   const call = deps.grpc.fileCall(environment, resolved, folder ?? '');
   const short = resolved.method.replace(/^.*\.(?=[^./]+\/)/, '');
-  return { environment, resolved, call, title: request.name ? `${request.name} · ${short}` : short, requestName: request.name };
+  const prepared: PreparedGrpcFileRequest = { environment, resolved, call, title: request.name ? `${request.name} · ${short}` : short, requestName: request.name };
+  if (request.assertions?.length) {
+    const given: Record<string, string> = { baseUrl: withoutTrailingSlashes(environment.baseUrl) };
+    if (environment.grpc) given.grpcTarget = environment.grpc.target;
+    prepared.assertions = requestAssertions(file, request, given);
+  }
+  return prepared;
 }
 
 function grpcTargetOrThrow(deps: CommandDeps, file: RequestFile, request: FileRequest, prefer?: Environment): { environment: Environment; resolved: ResolvedGrpcFileRequest } {
@@ -97,6 +105,7 @@ async function runGrpcFileRequest(deps: CommandDeps, prepared: PreparedGrpcFileR
     runAgain: () => runGrpcFileRequest(deps, prepared, signer),
     grpcurlCommand: () => grpcurlText(deps, prepared, signer?.credential),
     codeSource: { kind: 'grpc', prepared },
+    ...(prepared.assertions ? { assertions: prepared.assertions } : {}),
     refusal: signer ? { credentialType: signer.credential.type, ...(refused ? { keyMark: await deps.clients.keyMark(signer.credential.kid).catch(() => undefined) } : {}) } : undefined,
   });
   return {

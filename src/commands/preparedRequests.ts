@@ -4,6 +4,7 @@
 import type { ApiRequest, Environment } from '../core/environment';
 import type { GrpcFileCall } from '../core/grpc';
 import type { ResolvedGrpcFileRequest } from '../core/http';
+import type { RequestAssertions } from '../core/contract';
 
 /** A request ready to send, from the catalogue, a typed path or a request file. */
 export interface PreparedRequest {
@@ -15,6 +16,8 @@ export interface PreparedRequest {
   authorization?: string;
   /** The catalogue values to remember for the next ask. */
   remember?: { endpointId: string; values: Record<string, string> };
+  /** A request file's request: its assertions, checked in the results panel after the send. */
+  assertions?: RequestAssertions;
 }
 
 /** A GRPC request of a file ready to call: its environment, what it sends, and who signs. */
@@ -25,6 +28,8 @@ export interface PreparedGrpcFileRequest {
   /** For the panel's tab and header: "ListVehicles · VehicleService/ListVehicles". */
   title: string;
   requestName?: string;
+  /** Its assertions, checked in the results panel after the call. */
+  assertions?: RequestAssertions;
 }
 
 /** What a result shown in the panel was sent from: what Copy as Code writes a program of. */

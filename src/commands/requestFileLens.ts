@@ -5,6 +5,7 @@ import { errorMessage, isMobilityError } from '../core/base';
 import type { FileRequest, RequestFile, ResolvedFileRequest } from '../core/http';
 import { parseRequestFile, resolveFileRequest } from '../core/http';
 import type { EnvironmentRegistry } from '../services/environmentRegistry';
+import { plural } from '../shared/format';
 import { COMMANDS } from './commandIds';
 import { grpcFileLenses } from './grpcFileLens';
 
@@ -92,8 +93,11 @@ export class RequestFileLensProvider implements vscode.CodeLensProvider, vscode.
       if (request.method !== 'GET' && request.method !== 'GRPC') continue;
       const range = new vscode.Range(request.line, 0, request.line, 0);
       const args = [{ uri: document.uri.toString(), line: request.line }];
+      const assertions = request.assertions?.length ?? 0;
+      // "3 assertions": what the request checks; run from the gutter's test icon or the Testing view.
+      const counted = assertions ? [new vscode.CodeLens(range, { title: vscode.l10n.t('$(beaker) {0}', plural(assertions, 'assertion')), tooltip: vscode.l10n.t('Checked after each send (the result\'s header lists them), and run as a test from the Testing view'), command: '' })] : [];
       if (request.method === 'GRPC') {
-        lenses.push(...grpcFileLenses(this.environments, request, file, range, args));
+        lenses.push(...grpcFileLenses(this.environments, request, file, range, args), ...counted);
         continue;
       }
       const target = targetOf(this.environments, request, file);
@@ -133,6 +137,7 @@ export class RequestFileLensProvider implements vscode.CodeLensProvider, vscode.
           command: COMMANDS.selectEnvironment,
         }));
       }
+      lenses.push(...counted);
     }
     return lenses;
   }

@@ -1,7 +1,8 @@
 import path from 'node:path';
 import * as vscode from 'vscode';
 import type { Environment } from '../core/environment';
-import { API_LABELS } from '../core/environment';
+import { API_LABELS, withoutTrailingSlashes } from '../core/environment';
+import { requestAssertions } from '../core/contract';
 import { MobilityError } from '../core/base';
 import { catalogueOf, endpointDefaults, freeRequest } from '../core/mds';
 import type { CatalogueEndpoint } from '../core/mds';
@@ -64,6 +65,7 @@ function prepareGetRequest(deps: CommandDeps, { file, request }: FileRequestAt):
     title: request.name ? `${request.name} · GET ${target.path}` : `GET ${target.path}`,
     authorization: resolved.authorization,
   };
+  if (request.assertions?.length) prepared.assertions = requestAssertions(file, request, { baseUrl: withoutTrailingSlashes(environment.baseUrl) });
   return { prepared, requestName: request.name };
 }
 

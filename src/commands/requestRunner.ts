@@ -108,6 +108,7 @@ export class RequestRunner {
       endpointId: prepared.request.endpointId,
       codeSource: { kind: 'http', prepared },
       refusal,
+      ...(prepared.assertions ? { assertions: prepared.assertions } : {}),
       credentialLabel: active.credentialLabel,
       loadNextPage: async (nextUrl) => {
         const more = await this.fetch(prepared, credential, { allPages: false, from: nextUrl }, vscode.l10n.t('Next page of {0}', prepared.title));

@@ -46,6 +46,8 @@ const NOUNS: Record<string, () => string> = {
   warnings: () => l10n.t('warnings'),
   hour: () => l10n.t('hour'),
   hours: () => l10n.t('hours'),
+  assertion: () => l10n.t('assertion'),
+  assertions: () => l10n.t('assertions'),
   request: () => l10n.t('request'),
   requests: () => l10n.t('requests'),
   position: () => l10n.t('position'),

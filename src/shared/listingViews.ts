@@ -12,6 +12,7 @@ import type { VehicleColumns } from './vehicleColumns';
 
 export type { HeaderView } from './headerView';
 import type { HeaderView } from './headerView';
+import type { AssertionResultView } from './contractViews';
 
 export interface RequestView {
   method: string;
@@ -122,6 +123,8 @@ export interface ListingResultView {
   tokenFacts?: TokenFactsView;
   /** A gRPC call's answer: its one page holds the messages; this says how the call went (see grpcViews.ts). */
   grpc?: GrpcCallView;
+  /** After a send from a request file: each of the request's assertions, passed or failed (contractViews.ts). */
+  assertions?: AssertionResultView[];
 }
 
 /** What an export saves: the table's rows as CSV, its positions as GeoJSON, or a page's body as received. */

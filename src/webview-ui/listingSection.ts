@@ -17,6 +17,7 @@ import { collapsible, environmentLine, resultHeader, tokenFactsLine } from './pa
 import { renderClockNotice } from './refusalSection';
 import { renderError, renderPages, renderRequest, renderResponse, renderToken } from './sections';
 import { itemPointer, rowPlace } from '../shared/gridLayout';
+import { assertionList } from './assertionList';
 
 /** The Pages section's heading: "Pages (3)", "Pages (3, more available)". */
 function pagesHeading(count: number, more: boolean): string {
@@ -57,7 +58,7 @@ export class ListingSection {
     actions.push(button(l10n.t('Run again'), () => ctx.post({ type: 'runAgain' }), { secondary: true, 'data-testid': 'run-again' }));
     if (r.canFetchHours) actions.push(button(l10n.t('Fetch hours…'), () => ctx.post({ type: 'fetchHours', resultId: r.id }), { secondary: true, 'data-testid': 'fetch-hours', title: l10n.t('Fetch a range of hours of this endpoint into a folder, with a coverage heatmap') }));
     const tokenLine = tokenFactsLine(r.tokenFacts, r.pages.length);
-    const sub = [...environmentLine(r), r.credentialLabel ? l10n.t(' · credential {0}', r.credentialLabel) : '', h('br'), h('span', { 'data-testid': 'summary-line' }, r.summary.line), tokenLine ? h('br') : null, tokenLine];
+    const sub = [...environmentLine(r), r.credentialLabel ? l10n.t(' · credential {0}', r.credentialLabel) : '', h('br'), h('span', { 'data-testid': 'summary-line' }, r.summary.line), tokenLine ? h('br') : null, tokenLine, assertionList(r.assertions)];
     this.root.appendChild(resultHeader(r.title, sub, actions));
     if (r.error) this.root.appendChild(renderError(r.error));
     if (r.clockNotice) this.root.appendChild(renderClockNotice(r.clockNotice));
@@ -92,7 +93,7 @@ export class ListingSection {
     const { r, ctx } = this;
     this.grpcButtons = grpcActions(r, call, ctx);
     const tokenLine = tokenFactsLine(r.tokenFacts, 1);
-    const sub = [...environmentLine(r), r.credentialLabel ? l10n.t(' · credential {0}', r.credentialLabel) : '', h('br'), h('span', { 'data-testid': 'summary-line' }, r.summary.line), tokenLine ? h('br') : null, tokenLine];
+    const sub = [...environmentLine(r), r.credentialLabel ? l10n.t(' · credential {0}', r.credentialLabel) : '', h('br'), h('span', { 'data-testid': 'summary-line' }, r.summary.line), tokenLine ? h('br') : null, tokenLine, assertionList(r.assertions)];
     this.root.appendChild(resultHeader(r.title, sub, this.grpcButtons));
     if (r.error) this.root.appendChild(renderError(r.error));
     this.root.append(...renderGrpcSections(r, call, ctx));

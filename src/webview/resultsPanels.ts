@@ -21,6 +21,9 @@ import { tokenResultView } from '../results/tokenView';
 import type { RefusalContext } from '../results/refusalView';
 import { MDS_HOUR_ENDPOINTS } from '../core/mds';
 import { grpcResultView } from '../results/grpcView';
+import type { RequestAssertions } from '../core/contract';
+import { grpcOutcomes, resultOutcomes } from '../core/contract';
+import { assertionViews, grpcAnswerOf } from '../results/assertionView';
 import type { HarvestDisplay, HarvestDisplayArgs } from './harvestPanel';
 import { HarvestSession } from './harvestPanel';
 import type { CheckReport } from '../core/analysis';
@@ -51,6 +54,8 @@ export interface GrpcResultArgs {
   refusal?: Partial<RefusalContext>;
   /** The request sent, for Copy as Code while this result is shown. */
   codeSource?: CodeSource;
+  /** Sent from a request file: its assertions, checked against the answer and listed in the header. */
+  assertions?: RequestAssertions;
 }
 
 /** What the commands call to show a result. */
@@ -95,6 +100,8 @@ export interface ResultsPanelMethods extends vscode.Disposable {
     refusal?: Partial<RefusalContext>;
     /** The request sent, for Copy as Code while this result is shown. */
     codeSource?: CodeSource;
+    /** Sent from a request file: its assertions, checked against the answer and listed in the header. */
+    assertions?: RequestAssertions;
   }): void;
   /** A gRPC call's answer: status, headers, trailers, timing and each response message. */
   showGrpcResult(args: GrpcResultArgs): void;
@@ -256,6 +263,7 @@ export function createResultsPanels(context: vscode.ExtensionContext, log: vscod
         refusal: args.refusal,
       });
       view.canLoadAll = !!args.loadAllPages && !!args.result.nextUrl;
+      if (args.assertions) view.assertions = assertionViews(resultOutcomes({ ...args.assertions, request: { endpointId: args.endpointId } }, args.result));
       view.canFetchHours = args.environment.api === 'mds' && (MDS_HOUR_ENDPOINTS as readonly string[]).includes(args.endpointId ?? '');
       const loadNext = args.loadNextPage;
       showSend(heldSend(view, {
@@ -285,6 +293,7 @@ export function createResultsPanels(context: vscode.ExtensionContext, log: vscod
         now: Date.now(),
         refusal: args.refusal,
       });
+      if (args.assertions) view.assertions = assertionViews(grpcOutcomes(args.assertions, grpcAnswerOf(args.result)));
       const held = heldSend(view, { environment: args.environment, pages, runAgain: args.runAgain, codeSource: args.codeSource });
       if (args.grpcurlCommand) held.grpcurlCommand = args.grpcurlCommand;
       showSend(held, args.title, `${args.environment.name}: gRPC ${args.title}`);

@@ -95,6 +95,13 @@ describe('bundles: what activation loads, and what loads later (issues 22, 24)',
     assert.match(fs.readFileSync(path.join(dist, 'analysisWorker.js'), 'utf8'), /require\("@duckdb\/node-api"\)|import\("@duckdb\/node-api"\)/, 'the worker loads DuckDB from node_modules');
   });
 
+  it('the Testing view\'s runner (core/contract\'s runs, the conformance check and ajv) is dist/contract.js, loaded on the first run', () => {
+    const heavy = (file: string) => ownFilesIn(path.join(dist, file)).filter((f) => f === 'src/core/contract/contractRun.ts' || f.startsWith('src/core/conformance/'));
+    for (const file of ['extension.js', 'main.js']) assert.deepEqual(heavy(file), [], `dist/${file} holds the contract runner: load it through src/testing/contractLoader.ts`);
+    assert.ok(heavy('contract.js').includes('src/core/contract/contractRun.ts'), 'dist/contract.js has the runner');
+    assert.ok(ownFilesIn(path.join(dist, 'main.js')).includes('src/testing/contractTests.ts'), 'dist/main.js has the controller that loads it');
+  });
+
   it('what activation loads copies neither VS Code\'s API nor @vscode/l10n into namespaces of its own: both are shared', () => {
     const main = fs.readFileSync(path.join(dist, 'main.js'), 'utf8');
     // esbuild's helpers that copy a module's every member: __reExport (export *) and __toESM (a default or namespace import of CommonJS).

@@ -77,6 +77,7 @@ describe('the http language grammar (issue #24)', () => {
     ['?? mds conformance', 'assertion', [undefined, '??', 'mds', 'conformance']],
     ['?? mds items > 0', 'assertion', [undefined, '??', 'mds', 'items']],
     ['?? token accepted', 'assertion', [undefined, '??', undefined, undefined, 'token', 'accepted']],
+    ['?? messages > 0', 'assertion', [undefined, '??', undefined, undefined, undefined, undefined, 'messages']],
   ];
   for (const [line, rule, groups] of cases) {
     it(`takes "${line}" as ${rule}`, () => {

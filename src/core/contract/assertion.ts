@@ -29,7 +29,9 @@ export type AssertionSubject =
   | { kind: 'mdsItems' }
   | { kind: 'mdsConformance' }
   | { kind: 'mdsPages' }
-  | { kind: 'tokenAccepted' };
+  | { kind: 'tokenAccepted' }
+  /** A GRPC request's count of answer messages (`?? messages > 0`). */
+  | { kind: 'grpcMessages' };
 
 /** One assertion line, read. */
 export interface Assertion {
@@ -80,7 +82,7 @@ export function parseAssertion(source: AssertionLine): { assertion: Assertion } 
   const problem = (message: string, start: number, end = text.length, unsupported = false) => ({
     problem: { text, line, column: column + start, length: Math.max(1, end - start), message, unsupported },
   });
-  const examples = 'status, header <name>, body [path], duration, mds conformance, mds items, mds pages, token accepted';
+  const examples = 'status, header <name>, body [path], duration, messages, mds conformance, mds items, mds pages, token accepted';
 
   const type = word();
   let subject: AssertionSubject;
@@ -128,6 +130,9 @@ export function parseAssertion(source: AssertionLine): { assertion: Assertion } 
       }
       break;
     }
+    case 'messages':
+      subject = { kind: 'grpcMessages' };
+      break;
     case 'js':
     case 'xpath':
       return problem(l10n.t('"?? {0}" is not supported here: no user script runs in the extension or the CLI. Assert the body with "?? body <path> …" instead.', type.value), type.start, text.length, true);
@@ -198,6 +203,21 @@ function endOfPath(text: string, start: number): number {
     else if (depth <= 0 && /\s/.test(c)) break;
   }
   return i;
+}
+
+/**
+ * Why `assertion` cannot check a request of this kind, or undefined: `?? messages` counts a GRPC request's answer
+ * messages; `?? mds …` reads an MDS REST answer; a gRPC call has no first-byte or download time of its own.
+ */
+export function protocolProblem(assertion: Assertion, grpc: boolean): AssertionProblem | undefined {
+  const at = (message: string): AssertionProblem => ({ text: assertion.text, line: assertion.line, column: assertion.column, length: assertion.text.length, message, unsupported: false });
+  const { subject } = assertion;
+  if (!grpc && subject.kind === 'grpcMessages') return at(l10n.t('"?? messages" counts the answer messages of a GRPC request; this is a REST request: use "?? mds items > 0" or "?? body <path> …".'));
+  if (grpc && (subject.kind === 'mdsItems' || subject.kind === 'mdsConformance' || subject.kind === 'mdsPages')) {
+    return at(l10n.t('"?? {0}" reads an MDS REST answer; this is a GRPC request: use "?? messages > 0", "?? status == OK" or "?? body <path> …".', assertion.field));
+  }
+  if (grpc && subject.kind === 'duration' && subject.timing !== 'total') return at(l10n.t('A gRPC call is timed as a whole: write "?? duration < 2000", not "{0}".', assertion.field));
+  return undefined;
 }
 
 /** Reads every `??` line of a request. */

@@ -1,17 +1,20 @@
-// The runner behind `mobility-api test` (and, later, VS Code's TestController): request files read, every request
-// with assertions planned (resolved, checked) before anything is signed, then sent in file order with a fresh token
-// per request and per page, and each assertion checked against each page.
+// The runner behind `mobility-api test` and VS Code's TestController: request files read, every request with
+// assertions planned (resolved, checked) before anything is signed, then sent in file order with a fresh token per
+// request and per page, and each assertion checked against each page. A GRPC request is planned here too; its call is
+// made by the caller's `callGrpc` (this domain does not import `grpc`), and its answer checked by grpcEvaluate.ts.
 import * as l10n from '@vscode/l10n';
 import { errorMessage, maskKeyId } from '../base';
 import type { Credential } from '../auth';
 import type { ApiKind, ApiRequest, Environment } from '../environment';
-import type { ApiClient, ApiResult, FileRequest, HttpExchange, RequestFile } from '../http';
-import { expandFileText, parseRequestFile, resolveFileRequest } from '../http';
+import type { ApiClient, ApiResult, FileRequest, HttpExchange, RequestFile, ResolvedGrpcFileRequest } from '../http';
+import { expandFileText, parseRequestFile, resolveFileRequest, resolveGrpcFileRequest } from '../http';
 import { freeRequest, isMdsEndpointId } from '../mds';
 import type { Assertion, AssertionProblem } from './assertion';
-import { parseAssertions } from './assertion';
+import { parseAssertions, protocolProblem } from './assertion';
 import type { AssertionOutcome, EvaluationContext } from './evaluate';
 import { evaluateAssertion } from './evaluate';
+import type { GrpcAnswer } from './grpcEvaluate';
+import { evaluateGrpcAssertion } from './grpcEvaluate';
 
 /** A request file to run: the name it is shown by (a path) and its text. */
 export interface ContractSource {
@@ -29,8 +32,10 @@ export interface PlannedRequest {
   assertions: Assertion[];
   /** Forms read but not run here (`?? js …`): each fails the request with its message. */
   unsupported: AssertionProblem[];
-  /** What is sent; absent when the request is not sent (`skip`). */
+  /** What is sent; absent when the request is not sent (`skip`) or is a GRPC request. */
   request?: ApiRequest;
+  /** A GRPC request, resolved: what the caller's `callGrpc` sends. */
+  grpc?: ResolvedGrpcFileRequest;
   /** Why the request is not sent (a GRPC request): it is reported, never dropped in silence. */
   skip?: string;
 }
@@ -59,8 +64,12 @@ export interface PlanOptions {
   all?: boolean;
   /** Only requests whose name (or request line) contains this text. */
   filter?: string;
+  /** Only the requests whose request line (0-based) is one of these (VS Code's Testing view runs some of a file). */
+  lines?: readonly number[];
   /** `{{name}}` values from outside the file (an env file); the file's own `@name = value` wins. */
   variables?: Record<string, string>;
+  /** `{{grpcTarget}}` of GRPC requests (`host:port`, or `grpc://host:port` for plaintext). */
+  grpcTarget?: string;
 }
 
 /** Reads the files and plans their requests, in file order. Never sends anything. */
@@ -78,6 +87,7 @@ export function planContractRun(sources: readonly ContractSource[], options: Pla
       const label = request.name ?? `${request.method} ${request.url}`;
       if (!request.assertions?.length && !options.all) continue;
       if (options.filter !== undefined && !label.includes(options.filter)) continue;
+      if (options.lines !== undefined && !options.lines.includes(request.line)) continue;
       const planned = planRequest(source.name, file, request, label, options, plan.problems);
       if (planned) requests.push(planned);
     }
@@ -90,6 +100,10 @@ function planRequest(fileName: string, file: RequestFile, request: FileRequest, 
   const read = parseAssertions(request.assertions ?? []);
   const at = (line: number, column: number, message: string) => problems.push({ file: fileName, line, column, message });
   for (const p of read.problems.filter((q) => !q.unsupported)) at(p.line, p.column, p.message);
+  for (const a of read.assertions) {
+    const wrong = protocolProblem(a, request.grpc !== undefined);
+    if (wrong) at(wrong.line, wrong.column, wrong.message);
+  }
   const planned: PlannedRequest = { file: fileName, label, line: request.line, assertions: [], unsupported: read.problems.filter((q) => q.unsupported) };
   const outside = Object.entries(options.variables ?? {}).filter(([name]) => !file.variables.has(name));
   const given = { ...Object.fromEntries(outside), baseUrl: options.baseUrl };
@@ -100,7 +114,17 @@ function planRequest(fileName: string, file: RequestFile, request: FileRequest, 
     return undefined;
   }
   if (request.grpc) {
-    planned.skip = l10n.t('GRPC requests are not run by this test runner yet: send them with "mobility-api send".');
+    try {
+      if (options.grpcTarget === undefined && /\{\{\s*grpcTarget\s*\}\}/.test(request.grpc.target) && !file.variables.has('grpcTarget')) {
+        throw new Error(l10n.t('Request {0} (line {1}) goes to {{grpcTarget}}: give the gRPC target (mobility-api test --grpc-target <host:port>; in VS Code, the environment\'s gRPC endpoint).', label, request.line + 1));
+      }
+      const resolved = resolveGrpcFileRequest(request, file, options.grpcTarget === undefined ? given : { ...given, grpcTarget: options.grpcTarget });
+      if (resolved.authorization !== undefined) throw new Error(l10n.t('Request {0} (line {1}) sends its own authorization: a test signs a fresh token for every call. Remove it.', label, request.line + 1));
+      planned.grpc = resolved;
+    } catch (err) {
+      at(request.line, 0, errorMessage(err));
+      return undefined;
+    }
     return planned;
   }
   try {
@@ -133,10 +157,12 @@ export interface RequestRun {
   file: string;
   label: string;
   line: number;
-  /** The first page's URL. */
+  /** The first page's URL; for a GRPC request, `target/package.Service/Method`. */
   url?: string;
   /** The last page's status. */
   status?: number;
+  /** A GRPC request's status by name (`OK`, `NOT_FOUND`); `status` is then absent. */
+  grpcStatus?: string;
   statusText?: string;
   /** Every page's time from sending to the last byte, added up, in ms. */
   durationMs: number;
@@ -158,6 +184,14 @@ export interface RunOptions {
   explainRefusal?: EvaluationContext['explainRefusal'];
   /** Stop after the first failed request. */
   bail?: boolean;
+  /**
+   * Makes a GRPC request's call with a fresh token (the caller holds the connections and schemas) and reports its
+   * answer; a call that cannot be made (unreachable, a message that does not fit) throws. Without it, GRPC requests
+   * are reported as not run.
+   */
+  callGrpc?: (planned: PlannedRequest & { grpc: ResolvedGrpcFileRequest }, signal?: AbortSignal) => Promise<GrpcAnswer>;
+  /** Called before each request, for progress. */
+  onStart?: (planned: PlannedRequest) => void;
   /** Called after each request, for progress. */
   onRequest?: (run: RequestRun) => void;
   signal?: AbortSignal;
@@ -168,6 +202,8 @@ export async function runContractPlan(plan: ContractPlan, options: RunOptions): 
   const runs: RequestRun[] = [];
   for (const file of plan.files) {
     for (const planned of file.requests) {
+      if (options.signal?.aborted) return runs;
+      options.onStart?.(planned);
       const run = await runRequest(planned, options);
       runs.push(run);
       options.onRequest?.(run);
@@ -179,6 +215,10 @@ export async function runContractPlan(plan: ContractPlan, options: RunOptions): 
 
 async function runRequest(planned: PlannedRequest, options: RunOptions): Promise<RequestRun> {
   const run: RequestRun = { file: planned.file, label: planned.label, line: planned.line, durationMs: 0, pages: 0, outcomes: [], tokens: [], passed: false };
+  if (planned.grpc) {
+    if (options.callGrpc) return runGrpcRequest({ ...planned, grpc: planned.grpc }, options.callGrpc, run, options.signal);
+    planned = { ...planned, skip: l10n.t('GRPC requests need a gRPC target to run: give --grpc-target <host:port>.') };
+  }
   if (!planned.request) {
     run.skipped = planned.skip;
     // A GRPC request with assertions fails: its assertions would otherwise pass unchecked.
@@ -201,13 +241,30 @@ async function runRequest(planned: PlannedRequest, options: RunOptions): Promise
   run.pages = result.pages.length;
   run.durationMs = Math.round(result.pages.reduce((ms, p) => ms + p.timings.totalMs, 0));
   run.tokens = result.pages.flatMap((p) => (p.token ? [{ jti: p.token.claims.jti, kid: maskKeyId(p.token.header.kid) }] : []));
-  const endpointId = planned.request.endpointId;
-  const context: EvaluationContext = { explainRefusal: options.explainRefusal, itemsKey: planned.request.itemsKey, ...(endpointId !== undefined && isMdsEndpointId(endpointId) ? { endpointId } : {}) };
-  run.outcomes = planned.assertions.map((a) => (a.subject.kind === 'mdsPages' ? pagesOutcome(a, result) : acrossPages(a, result.pages, context)));
-  for (const u of planned.unsupported) run.outcomes.push({ text: u.text, line: u.line, column: u.column, passed: false, message: u.message });
+  run.outcomes = resultOutcomes(planned, result, options.explainRefusal);
   run.passed = run.outcomes.every((o) => o.passed);
   return run;
 }
+
+/**
+ * Every assertion of `planned` checked against a REST result (each page; `?? mds pages` against the whole), and each
+ * form not supported here as a failure. The results panel shows these after a send from a file.
+ */
+export function resultOutcomes(planned: Pick<PlannedRequest, 'assertions' | 'unsupported'> & { request?: Pick<ApiRequest, 'endpointId' | 'itemsKey'> }, result: ApiResult, explainRefusal?: EvaluationContext['explainRefusal']): AssertionOutcome[] {
+  const endpointId = planned.request?.endpointId;
+  const context: EvaluationContext = { explainRefusal, itemsKey: planned.request?.itemsKey, ...(endpointId !== undefined && isMdsEndpointId(endpointId) ? { endpointId } : {}) };
+  const outcomes = planned.assertions.map((a) => (a.subject.kind === 'mdsPages' ? pagesOutcome(a, result) : acrossPages(a, result.pages, context)));
+  for (const u of planned.unsupported) outcomes.push({ text: u.text, line: u.line, column: u.column, passed: false, message: u.message });
+  return outcomes;
+}
+
+/** Every assertion of `planned` checked against a gRPC answer, and each form not supported here as a failure. */
+export function grpcOutcomes(planned: Pick<PlannedRequest, 'assertions' | 'unsupported'>, answer: GrpcAnswer): AssertionOutcome[] {
+  const outcomes = planned.assertions.map((a) => evaluateGrpcAssertion(a, answer));
+  for (const u of planned.unsupported) outcomes.push({ text: u.text, line: u.line, column: u.column, passed: false, message: u.message });
+  return outcomes;
+}
+
 
 /** An assertion holds on every page; the first page it fails on is the outcome, named when there are several. */
 function acrossPages(assertion: Assertion, pages: readonly HttpExchange[], context: EvaluationContext): AssertionOutcome {
@@ -227,4 +284,24 @@ function pagesOutcome(assertion: Assertion, result: ApiResult): AssertionOutcome
   const expected = l10n.t('every page followed to the last');
   const actual = l10n.t('stopped after {0} pages: {1}', result.pages.length, result.stoppedBecause ?? result.nextUrl ?? '');
   return { ...base, passed: false, expected, actual, message: l10n.t('{0}: expected {1}, actual {2}', assertion.text, expected, actual) };
+}
+
+async function runGrpcRequest(planned: PlannedRequest & { grpc: ResolvedGrpcFileRequest }, callGrpc: NonNullable<RunOptions['callGrpc']>, run: RequestRun, signal: AbortSignal | undefined): Promise<RequestRun> {
+  run.url = `${planned.grpc.target}/${planned.grpc.method}`;
+  let answer: GrpcAnswer;
+  try {
+    answer = await callGrpc(planned, signal);
+  } catch (err) {
+    run.error = errorMessage(err);
+    return run;
+  }
+  run.grpcStatus = answer.status.name;
+  // grpc-js says "OK" again as the message of an OK status.
+  if (answer.status.message && answer.status.message !== answer.status.name) run.statusText = answer.status.message;
+  run.pages = 1;
+  run.durationMs = Math.round(answer.durationMs);
+  if (answer.token) run.tokens = [answer.token];
+  run.outcomes = grpcOutcomes(planned, answer);
+  run.passed = run.outcomes.every((o) => o.passed);
+  return run;
 }

@@ -116,14 +116,24 @@ export function evaluateAssertion(assertion: Assertion, page: HttpExchange, cont
     }
   }
 
+  return checkValue(assertion, value, missing);
+}
+
+/**
+ * The assertion's condition applied to `value` (read by the caller); `missing` says in words what was not there
+ * (`no content-type header`). Shared by REST pages and gRPC answers.
+ */
+export function checkValue(assertion: Assertion, value: unknown, missing?: string): AssertionOutcome {
+  const base = { text: assertion.text, line: assertion.line, column: assertion.column };
   const predicate = assertion.predicate;
-  if (!predicate) return pass();
+  if (!predicate) return { ...base, passed: true };
+  const fail = (expected: string, actual: string): AssertionOutcome => ({ ...base, passed: false, expected, actual, message: l10n.t('{0}: expected {1}, actual {2}', assertion.text, expected, actual) });
   // A missing value fails every condition but those about presence: httpYac's `exists` and `isFalse` read it as undefined.
   if (missing !== undefined && !['exists', 'isTrue', 'isFalse', '!=', '!==', 'not equals'].includes(assertion.operator ?? '')) {
     return fail(describeExpected(assertion, undefined), missing);
   }
   const expected = predicate.noAutoConvert ? assertion.expected : convertExpected(value, assertion.expected);
-  if (predicate.match(value, expected)) return pass();
+  if (predicate.match(value, expected)) return { ...base, passed: true };
   return fail(describeExpected(assertion, expected), missing ?? showValue(value));
 }
 

@@ -3,15 +3,18 @@
 // against an answer, and the runner behind `mobility-api test`. Imports `base`, `environment`, `auth`, `mds`,
 // `conformance` and `http`; never `vscode`. Reading assertions (assertion.ts) loads no schema: the editor may use it alone.
 
-export { parseAssertion, parseAssertions } from './assertion';
+export { parseAssertion, parseAssertions, protocolProblem } from './assertion';
 export type { Assertion, AssertionProblem, AssertionSubject, DurationTiming } from './assertion';
 export { parseBodyPath, readPath } from './bodyPath';
 export type { PathStep } from './bodyPath';
-export { evaluateAssertion, showValue } from './evaluate';
+export { checkValue, evaluateAssertion, showValue } from './evaluate';
+export { evaluateGrpcAssertion } from './grpcEvaluate';
+export type { GrpcAnswer } from './grpcEvaluate';
 export type { AssertionOutcome, EvaluationContext } from './evaluate';
-export { planContractRun, runContractPlan } from './contractRun';
+export { grpcOutcomes, planContractRun, resultOutcomes, runContractPlan } from './contractRun';
 export type { ContractPlan, ContractSource, PlannedRequest, PlanOptions, PlanProblem, RequestRun, RunOptions, TokenMention } from './contractRun';
 export { PREDICATES, predicateIds } from './predicates';
 export type { Predicate } from './predicates';
 export { failureLines, junitReport } from './junitReport';
-export { fileAssertions } from './fileAssertions';
+export { fileAssertions, requestAssertions } from './fileAssertions';
+export type { RequestAssertions } from './fileAssertions';

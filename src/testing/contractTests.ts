@@ -1,0 +1,298 @@
+// VS Code's Testing view over the request files: every request with assertions (`?? status == 200`) of the
+// workspace's `.http`/`.rest` files is a test, grouped by file, found when a file opens or changes (and by a scan of
+// the workspace when the Testing view first asks). A run goes through core/contract's runner, the one behind
+// `mobility-api test` (dist/contract.js, loaded on the first run), with a fresh token per request; a failed
+// assertion is reported at its line with the expected and actual value. One run profile per environment; the active
+// environment's is the default.
+import path from 'node:path';
+import * as vscode from 'vscode';
+import { errorMessage } from '../core/base';
+import type { Environment } from '../core/environment';
+import type { RequestRun } from '../core/contract';
+import { parseRequestFile } from '../core/http';
+import { plural } from '../shared/format';
+import type { CommandDeps } from '../commands/commandDeps';
+import { resolveCredential } from '../commands/pickers';
+import { loadContractEngine } from './contractLoader';
+
+const FILE_PATTERN = '**/*.{http,rest}';
+const EXCLUDE = '**/node_modules/**';
+
+function isRequestFile(uri: vscode.Uri): boolean {
+  return /\.(http|rest)$/i.test(uri.path);
+}
+
+/** A test's last outcome as reported to VS Code, kept for the integration tests (no token in it). */
+export interface ContractTestOutcome {
+  state: 'passed' | 'failed' | 'errored' | 'skipped';
+  messages: { message: string; line?: number; expected?: string; actual?: string }[];
+}
+
+/** What the integration tests reach: the tests found, a run of a file's tests on an environment, the last outcomes. */
+export interface ContractTestsHandle {
+  disposable: vscode.Disposable;
+  items(): { id: string; label: string; children: { id: string; label: string; line: number }[] }[];
+  runFile(uri: vscode.Uri, environmentId?: string): Promise<void>;
+  outcomes(): Map<string, ContractTestOutcome>;
+}
+
+/** The test controller, its discovery and its run profiles. */
+export function registerContractTests(deps: CommandDeps): ContractTestsHandle {
+  const controller = vscode.tests.createTestController('mobilityApi.contractTests', vscode.l10n.t('Mobility API assertions'));
+  const disposables: vscode.Disposable[] = [controller];
+
+  /** The file's tests from its text: one per request with assertions; the file's item goes when none is left. */
+  const update = (uri: vscode.Uri, text: string) => {
+    const file = parseRequestFile(text);
+    const requests = file.notText ? [] : file.requests.filter((r) => r.assertions?.length);
+    const id = uri.toString();
+    if (requests.length === 0) {
+      controller.items.delete(id);
+      return;
+    }
+    let fileItem = controller.items.get(id);
+    if (!fileItem) {
+      fileItem = controller.createTestItem(id, vscode.workspace.asRelativePath(uri, false), uri);
+      controller.items.add(fileItem);
+    }
+    const parent = fileItem;
+    parent.children.replace(requests.map((r) => {
+      const label = r.name ?? `${r.method} ${r.grpc ? r.grpc.target + '/' + r.grpc.method : r.url}`;
+      const item = controller.createTestItem(`${id}#${r.line}`, label, uri);
+      item.range = new vscode.Range(r.line, 0, r.line, 0);
+      item.description = vscode.l10n.t('line {0}', r.line + 1);
+      return item;
+    }));
+  };
+  const fromDocument = (document: vscode.TextDocument) => {
+    if (document.uri.scheme !== 'file' && document.uri.scheme !== 'untitled') return;
+    if (document.languageId !== 'http' && !isRequestFile(document.uri)) return;
+    update(document.uri, document.getText());
+  };
+  const fromDisk = async (uri: vscode.Uri) => {
+    if (vscode.workspace.textDocuments.some((d) => d.uri.toString() === uri.toString())) return;
+    try {
+      update(uri, new TextDecoder().decode(await vscode.workspace.fs.readFile(uri)));
+    } catch (err) {
+      deps.log.warn('tests', `${uri.fsPath}: ${errorMessage(err)}`);
+    }
+  };
+
+  let scanned = false;
+  controller.resolveHandler = async (item) => {
+    if (item || scanned) return;
+    scanned = true;
+    const files = await vscode.workspace.findFiles(FILE_PATTERN, EXCLUDE);
+    await Promise.all(files.map(fromDisk));
+    const watcher = vscode.workspace.createFileSystemWatcher(FILE_PATTERN);
+    disposables.push(watcher, watcher.onDidCreate(fromDisk), watcher.onDidChange(fromDisk), watcher.onDidDelete((uri) => controller.items.delete(uri.toString())));
+  };
+  controller.refreshHandler = async () => {
+    scanned = false;
+    await controller.resolveHandler?.(undefined);
+  };
+
+  vscode.workspace.textDocuments.forEach(fromDocument);
+  disposables.push(
+    vscode.workspace.onDidOpenTextDocument(fromDocument),
+    vscode.workspace.onDidChangeTextDocument((e) => fromDocument(e.document)),
+  );
+
+  // One profile per environment, the active one's the default; made again when the environments change.
+  let profiles: vscode.TestRunProfile[] = [];
+  const makeProfiles = () => {
+    for (const p of profiles) p.dispose();
+    const active = deps.environments.activeId;
+    profiles = deps.environments.all().map((env) => controller.createRunProfile(
+      vscode.l10n.t('Run on {0}', env.name),
+      vscode.TestRunProfileKind.Run,
+      (request, token) => runTests(deps, controller, env.id, request, token, outcomes),
+      env.id === active,
+    ));
+  };
+  makeProfiles();
+  disposables.push(deps.environments.onDidChange(makeProfiles), { dispose: () => profiles.forEach((p) => p.dispose()) });
+  const outcomes = new Map<string, ContractTestOutcome>();
+  return {
+    disposable: vscode.Disposable.from(...disposables),
+    items: () => {
+      const list: ReturnType<ContractTestsHandle['items']> = [];
+      controller.items.forEach((f) => {
+        const children: { id: string; label: string; line: number }[] = [];
+        f.children.forEach((t) => children.push({ id: t.id, label: t.label, line: t.range?.start.line ?? -1 }));
+        list.push({ id: f.id, label: f.label, children: children.sort((a, b) => a.line - b.line) });
+      });
+      return list;
+    },
+    runFile: async (uri, environmentId = deps.environments.activeId) => {
+      const item = controller.items.get(uri.toString());
+      if (!item || !environmentId) throw new Error(`no tests of ${uri.toString()} or no environment`);
+      const source = new vscode.CancellationTokenSource();
+      try {
+        await runTests(deps, controller, environmentId, new vscode.TestRunRequest([item]), source.token, outcomes);
+      } finally {
+        source.dispose();
+      }
+    },
+    outcomes: () => outcomes,
+  };
+}
+
+/** The tests a run asks for, by file: `include` (a file's item stands for its tests), or every test; less `exclude`. */
+function testsByFile(controller: vscode.TestController, request: vscode.TestRunRequest): Map<vscode.TestItem, vscode.TestItem[]> {
+  const excluded = new Set((request.exclude ?? []).map((t) => t.id));
+  const byFile = new Map<vscode.TestItem, vscode.TestItem[]>();
+  const add = (test: vscode.TestItem) => {
+    if (excluded.has(test.id)) return;
+    if (!test.parent) {
+      test.children.forEach(add);
+      return;
+    }
+    const list = byFile.get(test.parent) ?? [];
+    if (!list.includes(test)) list.push(test);
+    byFile.set(test.parent, list);
+  };
+  if (request.include) request.include.forEach(add);
+  else controller.items.forEach(add);
+  return byFile;
+}
+
+async function textOf(uri: vscode.Uri): Promise<string> {
+  const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
+  return open ? open.getText() : new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
+}
+
+async function runTests(deps: CommandDeps, controller: vscode.TestController, environmentId: string, request: vscode.TestRunRequest, token: vscode.CancellationToken, outcomes: Map<string, ContractTestOutcome>): Promise<void> {
+  const run = controller.createTestRun(request);
+  const verdict = verdicts(run, outcomes);
+  const byFile = testsByFile(controller, request);
+  const pending = new Set([...byFile.values()].flat());
+  pending.forEach((t) => run.enqueued(t));
+  const abort = new AbortController();
+  const cancel = token.onCancellationRequested(() => abort.abort());
+  try {
+    const environment = deps.environments.all().find((e) => e.id === environmentId);
+    if (!environment) throw new Error(vscode.l10n.t('The environment of this run profile is gone: pick another profile.'));
+    const { credential } = await resolveCredential(deps, environment);
+    const engine = loadContractEngine();
+    for (const [fileItem, tests] of byFile) {
+      if (abort.signal.aborted) break;
+      const uri = fileItem.uri!;
+      const atLine = new Map(tests.map((t) => [t.range?.start.line ?? -1, t]));
+      const testAt = (line: number) => atLine.get(line) ?? [...atLine.entries()].filter(([l]) => l <= line).sort((a, b) => b[0] - a[0])[0]?.[1];
+      const plan = engine.planContractRun([{ name: uri.fsPath, text: await textOf(uri) }], {
+        api: environment.api,
+        baseUrl: environment.baseUrl,
+        lines: [...atLine.keys()],
+        ...(environment.grpc ? { grpcTarget: environment.grpc.target } : {}),
+      });
+      // What stops a request from being sent (a malformed line, an unresolved {{variable}}) errs its test, at its line.
+      for (const p of plan.problems) {
+        const test = testAt(p.line);
+        if (!test || !pending.has(test)) continue;
+        const message = new vscode.TestMessage(p.message);
+        message.location = new vscode.Location(uri, new vscode.Position(p.line, p.column));
+        verdict.errored(test, message);
+        pending.delete(test);
+      }
+      for (const f of plan.files) f.requests = f.requests.filter((r) => pending.has(atLine.get(r.line)!));
+      const folder = path.dirname(uri.fsPath);
+      await engine.runContractPlan(plan, {
+        client: deps.clients.get(),
+        environment,
+        credential,
+        signal: abort.signal,
+        explainRefusal: (page) => engine.restRefusal(page, environment, credential.type),
+        callGrpc: async (planned, signal) => {
+          const call = deps.grpc.fileCall(environment, planned.grpc, folder);
+          const result = await deps.grpc.callFile(environment, deps.grpc.auth(environment, credential), call, signal ? { signal } : {});
+          return engine.grpcTestAnswer(result, environment, credential.type);
+        },
+        onStart: (planned) => {
+          const test = atLine.get(planned.line);
+          if (test) run.started(test);
+        },
+        onRequest: (result) => {
+          const test = atLine.get(result.line);
+          if (!test) return;
+          report(run, verdict, test, uri, environment, result);
+          pending.delete(test);
+        },
+      });
+    }
+    for (const test of pending) verdict.skipped(test);
+  } catch (err) {
+    const message = new vscode.TestMessage(errorMessage(err));
+    for (const test of pending) verdict.errored(test, message);
+  } finally {
+    cancel.dispose();
+    run.end();
+  }
+}
+
+/** One request's outcome: its output line (linked to the request's line), and passed, failed at each assertion's line, or errored. */
+function report(run: vscode.TestRun, verdict: Verdicts, test: vscode.TestItem, uri: vscode.Uri, environment: Environment, result: RequestRun): void {
+  const at = (line: number, column = 0) => new vscode.Location(uri, new vscode.Position(line, column));
+  const status = result.status !== undefined ? `${result.status} ${result.statusText ?? ''}`.trim() : result.grpcStatus ?? '';
+  const failed = result.outcomes.filter((o) => !o.passed);
+  const said = result.error !== undefined ? vscode.l10n.t('no answer') : failed.length ? vscode.l10n.t('{0} of {1} failed', failed.length, plural(result.outcomes.length, 'assertion')) : vscode.l10n.t('{0} passed', plural(result.outcomes.length, 'assertion'));
+  run.appendOutput(`${vscode.l10n.t('{0} on {1}: {2} · {3} ms · {4}', result.label, environment.name, status, result.durationMs, said)}\r\n`, at(result.line), test);
+  // Only the request's line is linked (and shown beside it in the editor); the failures are the test's messages.
+  for (const token of result.tokens) run.appendOutput(`  ${vscode.l10n.t('token: jti {0}, kid {1}', token.jti, token.kid)}\r\n`, undefined, test);
+  for (const o of failed) run.appendOutput(`  ${vscode.l10n.t('line {0}: {1}', o.line + 1, o.message ?? o.text)}\r\n`, undefined, test);
+  if (result.error !== undefined) {
+    const message = new vscode.TestMessage(result.error);
+    message.location = at(result.line);
+    verdict.errored(test, message, result.durationMs);
+  } else if (result.skipped !== undefined && result.passed) {
+    verdict.skipped(test);
+  } else if (result.passed) {
+    verdict.passed(test, result.durationMs);
+  } else {
+    verdict.failed(test, failed.map((o) => {
+      const message = o.expected !== undefined && o.actual !== undefined ? vscode.TestMessage.diff(o.message ?? o.text, o.expected, o.actual) : new vscode.TestMessage(o.message ?? o.text);
+      message.location = at(o.line, o.column);
+      return message;
+    }), result.durationMs);
+  }
+}
+
+/** The outcomes of a run, reported to VS Code and kept in `outcomes` for the tests. */
+interface Verdicts {
+  passed(test: vscode.TestItem, duration?: number): void;
+  failed(test: vscode.TestItem, messages: vscode.TestMessage[], duration?: number): void;
+  errored(test: vscode.TestItem, message: vscode.TestMessage, duration?: number): void;
+  skipped(test: vscode.TestItem): void;
+}
+
+function verdicts(run: vscode.TestRun, outcomes: Map<string, ContractTestOutcome>): Verdicts {
+  const keep = (test: vscode.TestItem, state: ContractTestOutcome['state'], messages: vscode.TestMessage[] = []) => {
+    outcomes.set(test.id, {
+      state,
+      messages: messages.map((m) => ({
+        message: typeof m.message === 'string' ? m.message : m.message.value,
+        ...(m.location ? { line: m.location.range.start.line } : {}),
+        ...(m.expectedOutput !== undefined ? { expected: m.expectedOutput } : {}),
+        ...(m.actualOutput !== undefined ? { actual: m.actualOutput } : {}),
+      })),
+    });
+  };
+  return {
+    passed: (test, duration) => {
+      keep(test, 'passed');
+      run.passed(test, duration);
+    },
+    failed: (test, messages, duration) => {
+      keep(test, 'failed', messages);
+      run.failed(test, messages, duration);
+    },
+    errored: (test, message, duration) => {
+      keep(test, 'errored', [message]);
+      run.errored(test, message, duration);
+    },
+    skipped: (test) => {
+      keep(test, 'skipped');
+      run.skipped(test);
+    },
+  };
+}

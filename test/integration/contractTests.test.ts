@@ -1,0 +1,86 @@
+// The Testing view's contract tests in a real VS Code (issue 32): the requests with assertions of a request file are
+// found when it opens, grouped under it, and run against the sandbox through core/contract's runner (REST and gRPC);
+// a failing assertion is reported at its line with the expected and actual value.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import * as vscode from 'vscode';
+import { exportsOf, run } from './extensionApi';
+import { waitUntil } from '../unit/support/waitUntil';
+
+const FILE = [
+  '# @name vehicles',
+  'GET {{baseUrl}}/vehicles?page_size=5',
+  '',
+  '?? status == 200',
+  '?? body vehicles.length == 5',
+  '?? token accepted',
+  '',
+  '###',
+  '# @name wrong-status',
+  'GET {{baseUrl}}/stops',
+  '',
+  '?? status == 201',
+  '',
+  '###',
+  '# @name stream',
+  'GRPC {{grpcTarget}}/mobility.sandbox.v1.VehicleService/ListVehicles',
+  '',
+  '{}',
+  '',
+  '?? status == OK',
+  '?? messages > 0',
+  '?? body device_id isString',
+  '',
+  '###',
+  '# @name unasserted',
+  'GET {{baseUrl}}/vehicles/status',
+  '',
+].join('\n');
+
+describe('Testing view: requests with assertions as tests (issue 32)', function () {
+  this.timeout(90_000);
+  let dir: string;
+
+  before(async () => {
+    const started = await run('mobilityApi.startSandbox');
+    assert.equal(started.ok, true, started.message);
+    const selected = await run('mobilityApi.selectEnvironment', { environmentId: 'sandbox-mds-staging' });
+    assert.equal(selected.ok, true, selected.message);
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'contract-tests-'));
+  });
+  after(async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('finds a file\'s tests when it opens and runs them against the sandbox; a failure is reported at its assertion\'s line', async () => {
+    const file = path.join(dir, 'provider.http');
+    fs.writeFileSync(file, FILE);
+    const uri = vscode.Uri.file(file);
+    const document = await vscode.workspace.openTextDocument(uri);
+    await vscode.window.showTextDocument(document);
+    const tests = exportsOf().contractTests;
+    const found = await waitUntil('the file\'s tests', () => tests.items().find((f) => f.id === uri.toString()), (f) => f !== undefined);
+    assert.deepEqual(found!.children.map((t) => [t.label, t.line]), [['vehicles', 1], ['wrong-status', 9], ['stream', 15]]);
+
+    const lenses = (await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', uri, 100)) ?? [];
+    assert.deepEqual(lenses.filter((l) => l.command?.title.includes('assertion')).map((l) => [l.range.start.line, l.command?.title]), [[1, '$(beaker) 3 assertions'], [9, '$(beaker) 1 assertion'], [15, '$(beaker) 3 assertions']]);
+
+    await tests.runFile(uri, 'sandbox-mds-staging');
+    const outcome = (line: number) => tests.outcomes().get(`${uri.toString()}#${line}`);
+    assert.equal(outcome(1)?.state, 'passed', JSON.stringify(outcome(1)));
+    assert.equal(outcome(15)?.state, 'passed', JSON.stringify(outcome(15)));
+    const failed = outcome(9);
+    assert.equal(failed?.state, 'failed', JSON.stringify(failed));
+    assert.deepEqual(failed?.messages.map((m) => [m.line, m.expected, m.actual]), [[11, '== 201', '200']]);
+    assert.equal(failed?.messages[0].message, '?? status == 201: expected == 201, actual 200');
+
+    // An edit is seen: the unasserted request gets an assertion, and is a test.
+    const edit = new vscode.WorkspaceEdit();
+    edit.insert(uri, new vscode.Position(document.lineCount, 0), '?? status == 200\n');
+    assert.ok(await vscode.workspace.applyEdit(edit));
+    await waitUntil('four tests', () => tests.items().find((f) => f.id === uri.toString())?.children.length, (n) => n === 4);
+  });
+});
