@@ -153,7 +153,8 @@ const copyEvent = (e: MdsEventItem): MdsEventItem => ({ ...e, location: { ...e.l
 export class DataFaults {
   readonly rules: ReadonlySet<DataFaultRule>;
   private readonly plans = new Map<number, HourPlan>();
-  private snapshotVehicles?: { stale: number[]; absent: number[]; unregistered: number[]; twice: number[] };
+  private snapshotVehicles?: { unregistered: number[]; twice: number[] };
+  private statusVehicles?: { hour: number; stale: number[]; absent: number[] };
 
   constructor(rules: readonly DataFaultRule[], private readonly world: FaultWorld) {
     this.rules = new Set(rules);
@@ -318,7 +319,8 @@ export class DataFaults {
         return undefined;
       }
       case 'bad-transition': {
-        const e = events.find((ev, i) => ev.event_types[0] === 'reservation_start' && events[i + 1]?.event_types[0] === 'trip_start' && ev.timestamp >= h0);
+        // One with an event of the device before it in the same hour, so that any harvest holding the hour holds the state it leaves.
+        const e = events.find((ev, i) => ev.event_types[0] === 'reservation_start' && events[i + 1]?.event_types[0] === 'trip_start' && i >= 1 && events[i - 1].timestamp >= h0);
         return e && { target: e.event_id, entry: entry(e.timestamp, 'comms_restored while available (the state machine allows it only from non_contactable)') };
       }
     }
@@ -400,8 +402,8 @@ export class DataFaults {
     return beat;
   }
 
-  /** The fixed vehicles of the snapshot faults, each a different one. */
-  private snapshot(): { stale: number[]; absent: number[]; unregistered: number[]; twice: number[] } {
+  /** The fixed vehicles of the registry faults, each a different one. */
+  private snapshot(): { unregistered: number[]; twice: number[] } {
     if (!this.snapshotVehicles) {
       const size = this.world.size;
       const taken = new Set<number>();
@@ -417,14 +419,47 @@ export class DataFaults {
         }
         return out.sort((a, b) => a - b);
       };
-      this.snapshotVehicles = { stale: pick('status-vs-events', 1), absent: pick('status-vs-events', 2), unregistered: pick('registry', 3), twice: pick('registry', 4) };
+      this.snapshotVehicles = { unregistered: pick('registry', 3), twice: pick('registry', 4) };
     }
     return this.snapshotVehicles;
   }
 
-  /** Whether the status of `vehicle` shows a stale last_event. */
-  isStaleStatus(vehicle: number): boolean {
-    return this.snapshot().stale.includes(vehicle);
+  /**
+   * The vehicles of the status faults as of `nowMs`, chosen anew each hour: among a few candidates, those whose last
+   * event (before the hour) is the latest, so that a harvest up to the snapshot holds the events the fault contradicts
+   * (`status-vs-events` compares only statuses whose last event is in the harvested hours). A stale one's last two
+   * events leave it in different states; an absent one's last event leaves it in the public right-of-way.
+   */
+  private statusFaultVehicles(nowMs: number): { stale: number[]; absent: number[] } {
+    const hour = Math.floor(nowMs / HOUR_MS);
+    if (this.statusVehicles?.hour !== hour) {
+      const size = this.world.size;
+      const taken = new Set<number>([...this.snapshot().unregistered, ...this.snapshot().twice]);
+      const at = hour * HOUR_MS - 1;
+      const pick = (salt: number, fits: (last: MdsEventItem, v: number) => boolean) => {
+        const scored: { v: number; time: number }[] = [];
+        if (this.has('status-vs-events') && size >= 16) {
+          for (let i = 0; i < STATUS_CANDIDATES; i++) {
+            const v = hashOf(this.world.seed, 0x5a9, salt, i) % size;
+            if (taken.has(v) || scored.some((c) => c.v === v)) continue;
+            const last = this.world.lastEvent(v, at);
+            if (fits(last, v)) scored.push({ v, time: last.timestamp });
+          }
+        }
+        const out = scored.sort((a, b) => b.time - a.time || a.v - b.v).slice(0, 2).map((c) => c.v);
+        for (const v of out) taken.add(v);
+        return out.sort((a, b) => a - b);
+      };
+      const stale = pick(1, (last, v) => this.world.lastEvent(v, last.timestamp - 1).vehicle_state !== last.vehicle_state);
+      const absent = pick(2, (last) => PROW.has(last.vehicle_state));
+      this.statusVehicles = { hour, stale, absent };
+    }
+    return this.statusVehicles;
+  }
+
+  /** Whether the status of `vehicle` at `nowMs` shows a stale last_event. */
+  isStaleStatus(vehicle: number, nowMs: number): boolean {
+    return this.statusFaultVehicles(nowMs).stale.includes(vehicle);
   }
 
   /** `/vehicles`: how many entries, and which vehicle each position shows (some missing, some twice at the end). */
@@ -434,9 +469,9 @@ export class DataFaults {
     return { count: listed + twice.length, indexAt: (p) => (p < listed ? skipping(p, unregistered) : twice[p - listed]) };
   }
 
-  /** `/vehicles/status`: how many entries, and which vehicle each position shows (some missing). */
-  statusListing(): { count: number; indexAt: (position: number) => number } {
-    const { absent } = this.snapshot();
+  /** `/vehicles/status` at `nowMs`: how many entries, and which vehicle each position shows (some missing). */
+  statusListing(nowMs: number): { count: number; indexAt: (position: number) => number } {
+    const { absent } = this.statusFaultVehicles(nowMs);
     return { count: this.world.size - absent.length, indexAt: (p) => skipping(p, absent) };
   }
 
@@ -447,8 +482,8 @@ export class DataFaults {
       for (const entry of this.planOf(h).entries) if (entry.time !== null && Date.parse(entry.time) <= nowMs) out.push(entry);
     }
     out.sort((a, b) => (a.time ?? '').localeCompare(b.time ?? '') || a.rule.localeCompare(b.rule));
-    const { stale, absent, unregistered, twice } = this.snapshot();
-    const prow = new Set(['available', 'non_operational', 'reserved', 'on_trip']);
+    const { unregistered, twice } = this.snapshot();
+    const { stale, absent } = this.statusFaultVehicles(nowMs);
     for (const v of stale) {
       const last = this.world.lastEvent(v, nowMs);
       const shown = this.world.lastEvent(v, last.timestamp - 1);
@@ -457,7 +492,7 @@ export class DataFaults {
     }
     for (const v of absent) {
       const last = this.world.lastEvent(v, nowMs);
-      if (!prow.has(last.vehicle_state)) continue;
+      if (!PROW.has(last.vehicle_state)) continue;
       out.push({ rule: 'status-vs-events', device_id: last.device_id, trip_id: null, time: iso(last.timestamp), detail: `absent from /vehicles/status, while its last event leaves it ${last.vehicle_state}, in the public right-of-way` });
     }
     for (const v of unregistered) out.push({ rule: 'registry', device_id: this.world.deviceIdAt(v), trip_id: null, time: null, detail: 'missing from /vehicles, while its trips, events and telemetry are served' });
@@ -465,6 +500,11 @@ export class DataFaults {
     return out;
   }
 }
+
+/** The vehicle states in the public right-of-way (modes/vehicle_states.md). */
+const PROW = new Set<string>(['available', 'non_operational', 'reserved', 'on_trip']);
+/** How many vehicles each status fault looks at to find the most recently active ones. */
+const STATUS_CANDIDATES = 24;
 
 /** The `position`-th index of 0, 1, 2… when the sorted `skipped` indexes are left out. */
 function skipping(position: number, skipped: readonly number[]): number {
