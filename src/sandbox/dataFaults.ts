@@ -319,9 +319,16 @@ export class DataFaults {
         return undefined;
       }
       case 'bad-transition': {
-        // One with an event of the device before it in the same hour, so that any harvest holding the hour holds the state it leaves.
-        const e = events.find((ev, i) => ev.event_types[0] === 'reservation_start' && events[i + 1]?.event_types[0] === 'trip_start' && i >= 1 && events[i - 1].timestamp >= h0);
-        return e && { target: e.event_id, entry: entry(e.timestamp, 'comms_restored while available (the state machine allows it only from non_contactable)') };
+        // A comms_restored added 30 s after a trip_end that leaves the vehicle available: the trip_end is in the same hour,
+        // so any harvest holding the hour holds the state it leaves; the vehicle's next event comes later, from available.
+        for (const t of inHour) {
+          const end = events[endIndex(t)];
+          const next = events[endIndex(t) + 1];
+          if (end?.vehicle_state === 'available' && (!next || next.timestamp > end.timestamp + 2 * BAD_TRANSITION_DELAY_MS)) {
+            return { target: t.trip_id, entry: entry(end.timestamp + BAD_TRANSITION_DELAY_MS, 'comms_restored while available, 30 s after a trip_end (the state machine allows it only from non_contactable)') };
+          }
+        }
+        return undefined;
       }
     }
   }
@@ -383,12 +390,13 @@ export class DataFaults {
       case 'phantom':
         addPhantomTrip(out, seed, plan, trip, eventIndex('trip_end', choice.target));
         break;
-      case 'bad-transition':
-        moveEvent(out.events.findIndex((e) => e.event_id === choice.target), (e) => {
-          e.vehicle_state = 'available';
-          e.event_types = ['comms_restored'];
-        });
+      case 'bad-transition': {
+        const end = eventIndex('trip_end', choice.target);
+        const restored: MdsEventItem = { ...copyEvent(out.events[end]), event_id: worldUuid(seed, 'event', plan.vehicle, plan.hour, FAULT_SERIAL), event_types: ['comms_restored'], vehicle_state: 'available', timestamp: out.events[end].timestamp + BAD_TRANSITION_DELAY_MS };
+        delete restored.trip_ids;
+        out.events.splice(end + 1, 0, restored);
         break;
+      }
     }
     return out;
   }
@@ -501,6 +509,8 @@ export class DataFaults {
   }
 }
 
+/** How long after a trip_end the bad transition's comms_restored comes. */
+const BAD_TRANSITION_DELAY_MS = 30_000;
 /** The vehicle states in the public right-of-way (modes/vehicle_states.md). */
 const PROW = new Set<string>(['available', 'non_operational', 'reserved', 'on_trip']);
 /** How many vehicles each status fault looks at to find the most recently active ones. */

@@ -21,7 +21,7 @@ const DAY = 24 * HOUR;
 /** The day before yesterday (UTC): every hour of it is served, whatever the time of day. */
 const DAY_START = Math.floor(Date.now() / DAY) * DAY - 2 * DAY;
 /** The sandbox's clock stands at the end of the harvested hours, days before the real one the CLI signs with. */
-const TOKEN_SKEW_SECONDS = 4 * DAY / 1000;
+const TOKEN_SKEW_SECONDS = Math.ceil((Date.now() - DAY_START) / 1000);
 const hourText = (ms: number) => new Date(ms).toISOString().slice(0, 13);
 /** The UTC hour of that day whose Berlin hour is `local`. */
 const localHour = (local: number) => {
