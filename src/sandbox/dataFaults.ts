@@ -86,7 +86,6 @@ type EpisodeFaultKind = 'early-start' | 'late-end' | 'never-ended' | 'duplicate'
 type BeatFaultKind = 'seconds' | 'swapped';
 
 const EPISODE_KINDS: readonly (readonly [EpisodeFaultKind, DataFaultRule])[] = [
-  ['bad-transition', 'event-sequence'],
   ['jump', 'teleport'],
   ['phantom', 'phantom-trips'],
   ['early-start', 'trip-events'],
@@ -98,6 +97,8 @@ const EPISODE_KINDS: readonly (readonly [EpisodeFaultKind, DataFaultRule])[] = [
   ['battery', 'units'],
   ['speed', 'units'],
   ['negative-cost', 'units'],
+  // Last: it fits most episodes with a trip, so it takes a vehicle the others left.
+  ['bad-transition', 'event-sequence'],
 ];
 const BEAT_KINDS: readonly (readonly [BeatFaultKind, DataFaultRule])[] = [
   ['seconds', 'units'],
@@ -228,7 +229,7 @@ export class DataFaults {
         const found = this.describe(kind, rule, episode, this.world.baseItemsOf(episode));
         if (!found) return false;
         plan.episodes.set(v, { kind, rule, vehicle: v, hour, target: found.target });
-        plan.entries.push(found.entry);
+        plan.entries.push(found.entry, ...(found.also ? [found.also] : []));
         return true;
       });
     });
@@ -249,7 +250,7 @@ export class DataFaults {
   }
 
   /** Whether `kind` fits this episode's items, and the listing entry of the fault it would get. */
-  private describe(kind: EpisodeFaultKind, rule: DataFaultRule, episode: EpisodePlan, items: EpisodeItems): { target: string; entry: DataFaultEntry } | undefined {
+  private describe(kind: EpisodeFaultKind, rule: DataFaultRule, episode: EpisodePlan, items: EpisodeItems): { target: string; entry: DataFaultEntry; also?: DataFaultEntry } | undefined {
     const h0 = episode.hour * HOUR_MS;
     const h1 = h0 + HOUR_MS;
     const { events, trips } = items;
@@ -269,8 +270,15 @@ export class DataFaults {
         return t && { target: t.trip_id, entry: entry(t.end_time, `the trip_end event is ${EVENT_SHIFT_MS / 1000} s after the trip's end_time`, t.trip_id) };
       }
       case 'never-ended': {
-        const t = inHour[0];
-        return t && { target: t.trip_id, entry: entry(t.start_time, 'a trip_start never followed by its trip_end (the trip is missing from /trips too; its next event also breaks the state machine)', t.trip_id) };
+        // A trip followed by another event of the device in the episode: that event, from on_trip, also breaks the state
+        // machine, and is listed as an event-sequence fault of its own (one, as the machine goes on from its state).
+        const t = inHour.find((trip) => events[endIndex(trip) + 1] !== undefined);
+        const next = t && events[endIndex(t) + 1];
+        return t && next && {
+          target: t.trip_id,
+          entry: entry(t.start_time, 'a trip_start never followed by its trip_end (the trip is missing from /trips too; its next event also breaks the state machine)', t.trip_id),
+          also: { rule: 'event-sequence', device_id: device, trip_id: next.trip_ids?.[0] ?? null, time: iso(next.timestamp), detail: `the ${next.event_types.join(', ')} after a trip_start never ended: on_trip -> ${next.vehicle_state} (a consequence of the trip-events fault)` },
+        };
       }
       case 'one-point': {
         const t = inHour[0];
@@ -444,22 +452,27 @@ export class DataFaults {
       const size = this.world.size;
       const taken = new Set<number>([...this.snapshot().unregistered, ...this.snapshot().twice]);
       const at = hour * HOUR_MS - 1;
-      const pick = (salt: number, fits: (last: MdsEventItem, v: number) => boolean) => {
+      /** `score`: the time that must fall inside the harvest, or undefined when the vehicle does not fit. */
+      const pick = (salt: number, score: (last: MdsEventItem, v: number) => number | undefined) => {
         const scored: { v: number; time: number }[] = [];
         if (this.has('status-vs-events') && size >= 16) {
           for (let i = 0; i < STATUS_CANDIDATES; i++) {
             const v = hashOf(this.world.seed, 0x5a9, salt, i) % size;
             if (taken.has(v) || scored.some((c) => c.v === v)) continue;
-            const last = this.world.lastEvent(v, at);
-            if (fits(last, v)) scored.push({ v, time: last.timestamp });
+            const time = score(this.world.lastEvent(v, at), v);
+            if (time !== undefined) scored.push({ v, time });
           }
         }
         const out = scored.sort((a, b) => b.time - a.time || a.v - b.v).slice(0, 2).map((c) => c.v);
         for (const v of out) taken.add(v);
         return out.sort((a, b) => a - b);
       };
-      const stale = pick(1, (last, v) => this.world.lastEvent(v, last.timestamp - 1).vehicle_state !== last.vehicle_state);
-      const absent = pick(2, (last) => PROW.has(last.vehicle_state));
+      // A stale status shows the event before the last: the rule compares it when that event is in the harvest.
+      const stale = pick(1, (last, v) => {
+        const shown = this.world.lastEvent(v, last.timestamp - 1);
+        return shown.vehicle_state !== last.vehicle_state ? shown.timestamp : undefined;
+      });
+      const absent = pick(2, (last) => (PROW.has(last.vehicle_state) ? last.timestamp : undefined));
       this.statusVehicles = { hour, stale, absent };
     }
     return this.statusVehicles;
@@ -514,7 +527,7 @@ const BAD_TRANSITION_DELAY_MS = 30_000;
 /** The vehicle states in the public right-of-way (modes/vehicle_states.md). */
 const PROW = new Set<string>(['available', 'non_operational', 'reserved', 'on_trip']);
 /** How many vehicles each status fault looks at to find the most recently active ones. */
-const STATUS_CANDIDATES = 24;
+const STATUS_CANDIDATES = 48;
 
 /** The `position`-th index of 0, 1, 2… when the sorted `skipped` indexes are left out. */
 function skipping(position: number, skipped: readonly number[]): number {
