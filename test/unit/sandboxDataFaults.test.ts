@@ -41,7 +41,7 @@ describe('sandbox --data-faults: faults that check finds, and only those', funct
   before(() => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'data-faults-'));
   });
-  after(() => process.env.KEEP_DATA_FAULTS ? console.log(dir) : fs.rmSync(dir, { recursive: true, force: true }));
+  after(() => fs.rmSync(dir, { recursive: true, force: true }));
 
   /** Harvests trips, events and telemetry of [fromMs, toMs], one subfolder each, and the snapshot at the end; returns the exit code. */
   async function harvest(sandbox: RunningSandbox, out: string, fromMs: number, toMs: number): Promise<number> {
