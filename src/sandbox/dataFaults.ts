@@ -86,7 +86,6 @@ type EpisodeFaultKind = 'early-start' | 'late-end' | 'never-ended' | 'duplicate'
 type BeatFaultKind = 'seconds' | 'swapped';
 
 const EPISODE_KINDS: readonly (readonly [EpisodeFaultKind, DataFaultRule])[] = [
-  ['bad-transition', 'event-sequence'],
   ['jump', 'teleport'],
   ['phantom', 'phantom-trips'],
   ['early-start', 'trip-events'],
@@ -98,6 +97,8 @@ const EPISODE_KINDS: readonly (readonly [EpisodeFaultKind, DataFaultRule])[] = [
   ['battery', 'units'],
   ['speed', 'units'],
   ['negative-cost', 'units'],
+  // Last: it fits most episodes with a trip, so it takes a vehicle the others left.
+  ['bad-transition', 'event-sequence'],
 ];
 const BEAT_KINDS: readonly (readonly [BeatFaultKind, DataFaultRule])[] = [
   ['seconds', 'units'],
@@ -153,7 +154,8 @@ const copyEvent = (e: MdsEventItem): MdsEventItem => ({ ...e, location: { ...e.l
 export class DataFaults {
   readonly rules: ReadonlySet<DataFaultRule>;
   private readonly plans = new Map<number, HourPlan>();
-  private snapshotVehicles?: { stale: number[]; absent: number[]; unregistered: number[]; twice: number[] };
+  private snapshotVehicles?: { unregistered: number[]; twice: number[] };
+  private statusVehicles?: { hour: number; stale: number[]; absent: number[] };
 
   constructor(rules: readonly DataFaultRule[], private readonly world: FaultWorld) {
     this.rules = new Set(rules);
@@ -227,7 +229,7 @@ export class DataFaults {
         const found = this.describe(kind, rule, episode, this.world.baseItemsOf(episode));
         if (!found) return false;
         plan.episodes.set(v, { kind, rule, vehicle: v, hour, target: found.target });
-        plan.entries.push(found.entry);
+        plan.entries.push(found.entry, ...(found.also ? [found.also] : []));
         return true;
       });
     });
@@ -248,7 +250,7 @@ export class DataFaults {
   }
 
   /** Whether `kind` fits this episode's items, and the listing entry of the fault it would get. */
-  private describe(kind: EpisodeFaultKind, rule: DataFaultRule, episode: EpisodePlan, items: EpisodeItems): { target: string; entry: DataFaultEntry } | undefined {
+  private describe(kind: EpisodeFaultKind, rule: DataFaultRule, episode: EpisodePlan, items: EpisodeItems): { target: string; entry: DataFaultEntry; also?: DataFaultEntry } | undefined {
     const h0 = episode.hour * HOUR_MS;
     const h1 = h0 + HOUR_MS;
     const { events, trips } = items;
@@ -268,8 +270,15 @@ export class DataFaults {
         return t && { target: t.trip_id, entry: entry(t.end_time, `the trip_end event is ${EVENT_SHIFT_MS / 1000} s after the trip's end_time`, t.trip_id) };
       }
       case 'never-ended': {
-        const t = inHour[0];
-        return t && { target: t.trip_id, entry: entry(t.start_time, 'a trip_start never followed by its trip_end (the trip is missing from /trips too; its next event also breaks the state machine)', t.trip_id) };
+        // A trip followed by another event of the device in the episode: that event, from on_trip, also breaks the state
+        // machine, and is listed as an event-sequence fault of its own (one, as the machine goes on from its state).
+        const t = inHour.find((trip) => events[endIndex(trip) + 1] !== undefined);
+        const next = t && events[endIndex(t) + 1];
+        return t && next && {
+          target: t.trip_id,
+          entry: entry(t.start_time, 'a trip_start never followed by its trip_end (the trip is missing from /trips too; its next event also breaks the state machine)', t.trip_id),
+          also: { rule: 'event-sequence', device_id: device, trip_id: next.trip_ids?.[0] ?? null, time: iso(next.timestamp), detail: `the ${next.event_types.join(', ')} after a trip_start never ended: on_trip -> ${next.vehicle_state} (a consequence of the trip-events fault)` },
+        };
       }
       case 'one-point': {
         const t = inHour[0];
@@ -318,8 +327,16 @@ export class DataFaults {
         return undefined;
       }
       case 'bad-transition': {
-        const e = events.find((ev, i) => ev.event_types[0] === 'reservation_start' && events[i + 1]?.event_types[0] === 'trip_start' && ev.timestamp >= h0);
-        return e && { target: e.event_id, entry: entry(e.timestamp, 'comms_restored while available (the state machine allows it only from non_contactable)') };
+        // A comms_restored added 30 s after a trip_end that leaves the vehicle available: the trip_end is in the same hour,
+        // so any harvest holding the hour holds the state it leaves; the vehicle's next event comes later, from available.
+        for (const t of inHour) {
+          const end = events[endIndex(t)];
+          const next = events[endIndex(t) + 1];
+          if (end?.vehicle_state === 'available' && (!next || next.timestamp > end.timestamp + 2 * BAD_TRANSITION_DELAY_MS)) {
+            return { target: t.trip_id, entry: entry(end.timestamp + BAD_TRANSITION_DELAY_MS, 'comms_restored while available, 30 s after a trip_end (the state machine allows it only from non_contactable)') };
+          }
+        }
+        return undefined;
       }
     }
   }
@@ -381,12 +398,13 @@ export class DataFaults {
       case 'phantom':
         addPhantomTrip(out, seed, plan, trip, eventIndex('trip_end', choice.target));
         break;
-      case 'bad-transition':
-        moveEvent(out.events.findIndex((e) => e.event_id === choice.target), (e) => {
-          e.vehicle_state = 'available';
-          e.event_types = ['comms_restored'];
-        });
+      case 'bad-transition': {
+        const end = eventIndex('trip_end', choice.target);
+        const restored: MdsEventItem = { ...copyEvent(out.events[end]), event_id: worldUuid(seed, 'event', plan.vehicle, plan.hour, FAULT_SERIAL), event_types: ['comms_restored'], vehicle_state: 'available', timestamp: out.events[end].timestamp + BAD_TRANSITION_DELAY_MS };
+        delete restored.trip_ids;
+        out.events.splice(end + 1, 0, restored);
         break;
+      }
     }
     return out;
   }
@@ -400,8 +418,8 @@ export class DataFaults {
     return beat;
   }
 
-  /** The fixed vehicles of the snapshot faults, each a different one. */
-  private snapshot(): { stale: number[]; absent: number[]; unregistered: number[]; twice: number[] } {
+  /** The fixed vehicles of the registry faults, each a different one. */
+  private snapshot(): { unregistered: number[]; twice: number[] } {
     if (!this.snapshotVehicles) {
       const size = this.world.size;
       const taken = new Set<number>();
@@ -417,14 +435,52 @@ export class DataFaults {
         }
         return out.sort((a, b) => a - b);
       };
-      this.snapshotVehicles = { stale: pick('status-vs-events', 1), absent: pick('status-vs-events', 2), unregistered: pick('registry', 3), twice: pick('registry', 4) };
+      this.snapshotVehicles = { unregistered: pick('registry', 3), twice: pick('registry', 4) };
     }
     return this.snapshotVehicles;
   }
 
-  /** Whether the status of `vehicle` shows a stale last_event. */
-  isStaleStatus(vehicle: number): boolean {
-    return this.snapshot().stale.includes(vehicle);
+  /**
+   * The vehicles of the status faults as of `nowMs`, chosen anew each hour: among a few candidates, those whose last
+   * event (before the hour) is the latest, so that a harvest up to the snapshot holds the events the fault contradicts
+   * (`status-vs-events` compares only statuses whose last event is in the harvested hours). A stale one's last two
+   * events leave it in different states; an absent one's last event leaves it in the public right-of-way.
+   */
+  private statusFaultVehicles(nowMs: number): { stale: number[]; absent: number[] } {
+    const hour = Math.floor(nowMs / HOUR_MS);
+    if (this.statusVehicles?.hour !== hour) {
+      const size = this.world.size;
+      const taken = new Set<number>([...this.snapshot().unregistered, ...this.snapshot().twice]);
+      const at = hour * HOUR_MS - 1;
+      /** `score`: the time that must fall inside the harvest, or undefined when the vehicle does not fit. */
+      const pick = (salt: number, score: (last: MdsEventItem, v: number) => number | undefined) => {
+        const scored: { v: number; time: number }[] = [];
+        if (this.has('status-vs-events') && size >= 16) {
+          for (let i = 0; i < STATUS_CANDIDATES; i++) {
+            const v = hashOf(this.world.seed, 0x5a9, salt, i) % size;
+            if (taken.has(v) || scored.some((c) => c.v === v)) continue;
+            const time = score(this.world.lastEvent(v, at), v);
+            if (time !== undefined) scored.push({ v, time });
+          }
+        }
+        const out = scored.sort((a, b) => b.time - a.time || a.v - b.v).slice(0, 2).map((c) => c.v);
+        for (const v of out) taken.add(v);
+        return out.sort((a, b) => a - b);
+      };
+      // A stale status shows the event before the last: the rule compares it when that event is in the harvest.
+      const stale = pick(1, (last, v) => {
+        const shown = this.world.lastEvent(v, last.timestamp - 1);
+        return shown.vehicle_state !== last.vehicle_state ? shown.timestamp : undefined;
+      });
+      const absent = pick(2, (last) => (PROW.has(last.vehicle_state) ? last.timestamp : undefined));
+      this.statusVehicles = { hour, stale, absent };
+    }
+    return this.statusVehicles;
+  }
+
+  /** Whether the status of `vehicle` at `nowMs` shows a stale last_event. */
+  isStaleStatus(vehicle: number, nowMs: number): boolean {
+    return this.statusFaultVehicles(nowMs).stale.includes(vehicle);
   }
 
   /** `/vehicles`: how many entries, and which vehicle each position shows (some missing, some twice at the end). */
@@ -434,9 +490,9 @@ export class DataFaults {
     return { count: listed + twice.length, indexAt: (p) => (p < listed ? skipping(p, unregistered) : twice[p - listed]) };
   }
 
-  /** `/vehicles/status`: how many entries, and which vehicle each position shows (some missing). */
-  statusListing(): { count: number; indexAt: (position: number) => number } {
-    const { absent } = this.snapshot();
+  /** `/vehicles/status` at `nowMs`: how many entries, and which vehicle each position shows (some missing). */
+  statusListing(nowMs: number): { count: number; indexAt: (position: number) => number } {
+    const { absent } = this.statusFaultVehicles(nowMs);
     return { count: this.world.size - absent.length, indexAt: (p) => skipping(p, absent) };
   }
 
@@ -447,8 +503,8 @@ export class DataFaults {
       for (const entry of this.planOf(h).entries) if (entry.time !== null && Date.parse(entry.time) <= nowMs) out.push(entry);
     }
     out.sort((a, b) => (a.time ?? '').localeCompare(b.time ?? '') || a.rule.localeCompare(b.rule));
-    const { stale, absent, unregistered, twice } = this.snapshot();
-    const prow = new Set(['available', 'non_operational', 'reserved', 'on_trip']);
+    const { unregistered, twice } = this.snapshot();
+    const { stale, absent } = this.statusFaultVehicles(nowMs);
     for (const v of stale) {
       const last = this.world.lastEvent(v, nowMs);
       const shown = this.world.lastEvent(v, last.timestamp - 1);
@@ -457,7 +513,7 @@ export class DataFaults {
     }
     for (const v of absent) {
       const last = this.world.lastEvent(v, nowMs);
-      if (!prow.has(last.vehicle_state)) continue;
+      if (!PROW.has(last.vehicle_state)) continue;
       out.push({ rule: 'status-vs-events', device_id: last.device_id, trip_id: null, time: iso(last.timestamp), detail: `absent from /vehicles/status, while its last event leaves it ${last.vehicle_state}, in the public right-of-way` });
     }
     for (const v of unregistered) out.push({ rule: 'registry', device_id: this.world.deviceIdAt(v), trip_id: null, time: null, detail: 'missing from /vehicles, while its trips, events and telemetry are served' });
@@ -465,6 +521,13 @@ export class DataFaults {
     return out;
   }
 }
+
+/** How long after a trip_end the bad transition's comms_restored comes. */
+const BAD_TRANSITION_DELAY_MS = 30_000;
+/** The vehicle states in the public right-of-way (modes/vehicle_states.md). */
+const PROW = new Set<string>(['available', 'non_operational', 'reserved', 'on_trip']);
+/** How many vehicles each status fault looks at to find the most recently active ones. */
+const STATUS_CANDIDATES = 48;
 
 /** The `position`-th index of 0, 1, 2… when the sorted `skipped` indexes are left out. */
 function skipping(position: number, skipped: readonly number[]): number {

@@ -195,7 +195,7 @@ export function vehiclesPage(fleet: SyntheticFleet, endpoint: string, page: Page
 
 /** `GET /vehicles/status`, one page, as the world is at `nowMs` (default the fleet's `createdAt`). */
 export function vehiclesStatusPage(fleet: SyntheticFleet, endpoint: string, page: PageRequest, nowMs: number = fleet.createdAt): MdsVehiclesStatusBody {
-  const listing = fleet.statusListing();
+  const listing = fleet.statusListing(nowMs);
   return {
     version: MDS_VERSION,
     last_updated: nowMs,

@@ -150,7 +150,7 @@ export function routeMds(ctx: MdsRouteContext, rest: string[], query: URLSearchP
       return p.ok ? mds(vehiclesPage(fleet, endpointUrl, p.page, nowMs)) : p.reply;
     }
     case 'vehicles_status': {
-      const p = page(fleet.statusListing().count);
+      const p = page(fleet.statusListing(nowMs).count);
       return p.ok ? mds(vehiclesStatusPage(fleet, endpointUrl, p.page, nowMs)) : p.reply;
     }
     case 'vehicle': {

@@ -59,8 +59,8 @@ export class SyntheticFleet {
   }
 
   /** The entries of `/vehicles/status` (and gRPC ListVehicleStatus): every vehicle once, unless data faults leave some out. */
-  statusListing(): FleetListing {
-    return this.world.faults?.statusListing() ?? { count: this.size, indexAt: (p) => p };
+  statusListing(nowMs: number = this.createdAt): FleetListing {
+    return this.world.faults?.statusListing(nowMs) ?? { count: this.size, indexAt: (p) => p };
   }
 
   /** The device_id of vehicle `index`, without building the rest of it. */

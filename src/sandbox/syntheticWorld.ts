@@ -306,7 +306,7 @@ export class SyntheticWorld {
     const deviceId = this.vehicle(vehicle).vehicle.device_id;
     let lastEvent = this.lastEvent(vehicle, nowMs);
     // A stale status (a data fault): the event before the last one.
-    if (this.faults?.isStaleStatus(vehicle)) lastEvent = this.lastEvent(vehicle, lastEvent.timestamp - 1);
+    if (this.faults?.isStaleStatus(vehicle, nowMs)) lastEvent = this.lastEvent(vehicle, lastEvent.timestamp - 1);
     return { device_id: deviceId, provider_id: this.fleet.providerId, last_event: lastEvent, last_telemetry: this.lastTelemetry(vehicle, nowMs) };
   }
 }

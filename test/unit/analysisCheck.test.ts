@@ -115,6 +115,10 @@ describe('CLI: mobility-api check', function () {
     for (const [n, state] of [[34, 'non_operational'], [35, 'available']] as const) {
       add({ events: [event(dev(n), T0 + 140 * MIN, ['trip_start'], 'on_trip', north(0), id('r', n)), event(dev(n), T0 + 145 * MIN, ['trip_end', 'battery_low'], state, north(0), id('r', n))] });
     }
+    // A trip_start sent twice (device 36): a duplicate-events finding, and not an event-sequence one (on_trip -> on_trip
+    // by trip_start): the state machine walks an event sent twice once.
+    const twiceStarted = goodTrip(dev(36), id('r', 36), T0 + 155 * MIN);
+    add({ ...twiceStarted, events: [event(dev(36), T0 + 150 * MIN, ['located'], 'available', north(0)), twiceStarted.events[0], { ...twiceStarted.events[0], event_id: id('e', ++eventNo) }, twiceStarted.events[1]] });
     faulty = path.join(dir, 'faulty');
     // hour-coverage: the hour at T0+3h still 202, T0+5h missing; 4 hours of data otherwise.
     writeHarvest(path.join(faulty, 'trips'), 'trips', trips, (i) => i.end_time as number, 7, { 3: 'pending', 5: 'missing' });
@@ -156,7 +160,7 @@ describe('CLI: mobility-api check', function () {
     ]);
     assert.match(tripEvents[0].detail, /a trip_start never followed by a trip_end/);
     assert.match(tripEvents[1].detail, /no trip_end event of its device with this trip_id within 60 s of its end_time/);
-    assert.deepEqual(findingsOf(r.report, 'duplicate-events').map((f) => [f.device_id, f.time]), [[dev(21), new Date(T0 + 40 * MIN).toISOString()]]);
+    assert.deepEqual(findingsOf(r.report, 'duplicate-events').map((f) => [f.device_id, f.time]), [[dev(21), new Date(T0 + 40 * MIN).toISOString()], [dev(36), new Date(T0 + 155 * MIN).toISOString()]]);
     const gaps = findingsOf(r.report, 'telemetry-gaps');
     assert.deepEqual(gaps.map((f) => f.trip_id).sort(), [id('r', 22), id('r', 23)]);
     assert.match(gaps.find((f) => f.trip_id === id('r', 22))?.detail ?? '', /^1 telemetry points/);

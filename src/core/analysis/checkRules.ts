@@ -259,12 +259,15 @@ export const CHECK_RULES: readonly CheckRule[] = [
     basis: 'MDS 2.0.2 modes/<mode>.md, Vehicle State Events: the valid (vehicle_state, event_type) transitions; an event with several event_types passes through each in order (mobility-data-specification #642)',
     needs: ['events'],
     // Events in timestamp order (not delivery order); each event's event_types walk the machine from the state of the
-    // device's previous event, and must arrive at the event's vehicle_state.
+    // device's previous event, and must arrive at the event's vehicle_state. An event sent twice (same device, time,
+    // event types and state: a duplicate-events finding) is walked once, so that its copy is not a second finding.
     sql: (_t, _w, c) => `
       WITH RECURSIVE tr AS (SELECT * FROM ${transitionsSql(c?.mode)}),
+      once AS (SELECT * FROM events
+               QUALIFY row_number() OVER (PARTITION BY device_id, timestamp, list_sort(event_types), vehicle_state ORDER BY event_id) = 1),
       ev AS (SELECT device_id, event_id, timestamp, event_types, vehicle_state, trip_ids,
                lag(vehicle_state) OVER w AS prev_state, lag(timestamp) OVER w AS prev_time
-             FROM events WINDOW w AS (PARTITION BY device_id ORDER BY timestamp, event_id)),
+             FROM once WINDOW w AS (PARTITION BY device_id ORDER BY timestamp, event_id)),
       walk(event_id, i, s) AS (
         SELECT event_id, 0, prev_state FROM ev WHERE prev_state IS NOT NULL
         UNION

@@ -66,7 +66,7 @@ export function vehicleServiceHandlers(ctx: ServiceContext): grpc.UntypedService
   return {
     // The same entries as GET /vehicles and /vehicles/status, data faults included.
     ListVehicles: listing(ctx, VEHICLE_SERVICE, 'ListVehicles', () => (i) => fleet.vehicleAt(i), () => fleet.vehicleListing()),
-    ListVehicleStatus: listing(ctx, VEHICLE_SERVICE, 'ListVehicleStatus', (nowMs) => (i) => fleet.statusAt(i, nowMs), () => fleet.statusListing()),
+    ListVehicleStatus: listing(ctx, VEHICLE_SERVICE, 'ListVehicleStatus', (nowMs) => (i) => fleet.statusAt(i, nowMs), () => fleet.statusListing(ctx.now())),
     GetVehicle: lookup(ctx, 'GetVehicle', (i) => fleet.vehicleAt(i)),
     GetVehicleStatus: lookup(ctx, 'GetVehicleStatus', (i) => fleet.statusAt(i, ctx.now())),
   };
