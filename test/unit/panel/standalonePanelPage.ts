@@ -95,11 +95,13 @@ export async function startPanelPageServer(bundleDir: string): Promise<TestServe
       const nonce = randomBytes(16).toString('base64');
       let html = panelHtml({ cspSource: origin, nonce, script: fs.readFileSync(path.join(bundleDir, 'main.js'), 'utf8'), style: fs.readFileSync(path.join(bundleDir, 'main.css'), 'utf8'), title: 'Results' });
       if (url.searchParams.get('csp') === 'off') html = html.replace(/<meta http-equiv="Content-Security-Policy"[^>]*>/, '');
+      // The CSP is in an attribute, its quotes escaped: without the theme's origin in style-src the theme would not load.
+      else if (!/style-src &#39;nonce-[^&]*&#39;;/.test(html)) throw new Error('the panel\'s CSP has no style-src nonce for the test\'s theme to follow');
       // What VS Code does around our HTML: theme variables (VS Code puts them in a style attribute and an inline
       // style element; here a stylesheet of the test's origin, allowed by this page's CSP only), then our page;
       // the stub loads by nonce too.
       html = html
-        .replace(/style-src '([^']*)'/, `style-src '$1' ${origin}`)
+        .replace(/(style-src &#39;nonce-[^&]*&#39;)/, `$1 ${origin}`)
         .replace('</head>', `<link rel="stylesheet" href="${origin}/theme-${url.searchParams.get('theme') === 'light' ? 'light' : 'dark'}.css">\n</head>`)
         .replace('<script nonce=', `<script nonce="${nonce}" src="${origin}/stub.js"></script>\n<script nonce=`);
       send('text/html; charset=utf-8', html);
