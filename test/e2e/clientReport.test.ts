@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { e2eFolders, useWorkbench } from './session';
-import { openViewContainer, runCommand, runCommandAndPick, step, waitForNotification } from './workbench';
+import { quickOpenFile, runCommand, startSandboxAndSelect, step } from './workbench';
 import { waitUntil } from '../unit/support/waitUntil';
 
 /**
@@ -35,19 +35,9 @@ describe('the sandbox grades a client in the workbench', function () {
 
   it('shows the report card: requests accepted, the pasted token refused by its rule', async () => {
     const page = wb.page;
-    await step(page, 'start the sandbox and make its MDS staging active', async () => {
-      await openViewContainer(page, 'Mobility API');
-      await runCommand(page, 'Mobility API: Start Local Sandbox');
-      await waitForNotification(page, /Local sandbox running on/);
-      await runCommandAndPick(page, 'Mobility API: Select Environment', 'Sandbox · MDS staging');
-    });
+    await step(page, 'start the sandbox and make its MDS staging active', () => startSandboxAndSelect(page));
     await step(page, `open ${fileName}`, async () => {
-      await page.keyboard.press('Control+P');
-      const input = page.locator('.quick-input-widget .quick-input-box input');
-      await input.waitFor({ state: 'visible', timeout: 15_000 });
-      await input.fill(fileName);
-      await page.locator('.quick-input-widget .quick-input-list .monaco-list-row', { hasText: fileName }).first().waitFor({ timeout: 15_000 });
-      await page.keyboard.press('Enter');
+      await quickOpenFile(page, fileName);
     });
     await step(page, 'send the request with a fresh token from its lens', async () => {
       const lens = page.locator('.codelens-decoration a', { hasText: 'Send with fresh token' }).first();

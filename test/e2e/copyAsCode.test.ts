@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { e2eFolders, useWorkbench } from './session';
-import { activeEditorLines, clickNotificationButton, closeAllEditors, openViewContainer, pickQuickPickItem, runCommand, runCommandAndPick, step, waitForNotification } from './workbench';
+import { activeEditorLines, clickNotificationButton, closeAllEditors, pickQuickPickItem, quickOpenFile, startSandboxAndSelect, step, waitForNotification } from './workbench';
 import { waitUntil } from '../unit/support/waitUntil';
 
 /** Copy as Code from a request file's CodeLens: pick a language, see what was copied, open it in an editor. */
@@ -21,19 +21,9 @@ describe('Copy as Code in the workbench', function () {
 
   it('copies a request of a file as a Go program from its lens, and opens it in a Go editor', async () => {
     const page = wb.page;
-    await step(page, 'start the sandbox and make its MDS staging active', async () => {
-      await openViewContainer(page, 'Mobility API');
-      await runCommand(page, 'Mobility API: Start Local Sandbox');
-      await waitForNotification(page, /Local sandbox running on/);
-      await runCommandAndPick(page, 'Mobility API: Select Environment', 'Sandbox · MDS staging');
-    });
+    await step(page, 'start the sandbox and make its MDS staging active', () => startSandboxAndSelect(page));
     await step(page, `open ${fileName}`, async () => {
-      await page.keyboard.press('Control+P');
-      const input = page.locator('.quick-input-widget .quick-input-box input');
-      await input.waitFor({ state: 'visible', timeout: 15_000 });
-      await input.fill(fileName);
-      await page.locator('.quick-input-widget .quick-input-list .monaco-list-row', { hasText: fileName }).first().waitFor({ timeout: 15_000 });
-      await page.keyboard.press('Enter');
+      await quickOpenFile(page, fileName);
     });
     await step(page, 'click "Copy as Code" and pick Go', async () => {
       const lens = page.locator('.codelens-decoration a', { hasText: 'Copy as Code' }).first();

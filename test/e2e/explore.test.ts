@@ -5,36 +5,13 @@ import type { Page } from 'playwright-core';
 import { HOUR_MS, floorToUtcHour, formatUtcHour, lastCompleteUtcHour } from '../../src/core/mds/utcHour';
 import { waitUntil } from '../unit/support/waitUntil';
 import { e2eFolders, useWorkbench } from './session';
-import {
-  answerInputBox,
-  expandTreeRow,
-  openViewContainer,
-  pickQuickPickItem,
-  quickInputState,
-  runCommand,
-  runCommandAndPick,
-  step,
-  treeRow,
-  treeRows,
-  waitForNotification,
-} from './workbench';
+import { answerInputBox, expandTreeRow, openViewContainer, pickQuickPickItem, quickInputState, quickOpenFile, runCommandAndPick, startSandboxAndSelect, step, treeRow, treeRows, waitForNotification } from './workbench';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** The session's token rows (label = jti) whose description says they went out on `request`, e.g. "GET 200 /mds-staging/trips". */
 async function tokenRows(page: Page, request: RegExp): Promise<string[]> {
   return (await treeRows(page, 'Environments')).filter((r) => UUID.test(r.label) && request.test(r.description)).map((r) => r.label);
-}
-
-/** Opens a file of the workspace with Quick Open, as a user does with Ctrl+P. */
-async function quickOpen(page: Page, name: string): Promise<void> {
-  await page.keyboard.press('Control+P');
-  const input = page.locator('.quick-input-widget .quick-input-box input');
-  await input.waitFor({ state: 'visible', timeout: 15_000 });
-  await input.fill(name);
-  await page.locator('.quick-input-widget .quick-input-list .monaco-list-row', { hasText: name }).first().waitFor({ timeout: 15_000 });
-  await page.keyboard.press('Enter');
-  await page.locator('.tabs-container .tab', { hasText: name }).first().waitFor({ timeout: 15_000 });
 }
 
 /** Exploring endpoints from the editor: a request file's CodeLens, an endpoint of the tree, 202 and 404 in plain words. */
@@ -54,13 +31,8 @@ describe('exploring endpoints in the workbench', function () {
 
   it('sends a request file twice from its CodeLens: 200 both times, with two different jti', async () => {
     const page = wb.page;
-    await step(page, 'start the sandbox and make its MDS staging active', async () => {
-      await openViewContainer(page, 'Mobility API');
-      await runCommand(page, 'Mobility API: Start Local Sandbox');
-      await waitForNotification(page, /Local sandbox running on/);
-      await runCommandAndPick(page, 'Mobility API: Select Environment', 'Sandbox · MDS staging');
-    });
-    await step(page, `open ${fileName}`, () => quickOpen(page, fileName));
+    await step(page, 'start the sandbox and make its MDS staging active', () => startSandboxAndSelect(page));
+    await step(page, `open ${fileName}`, () => quickOpenFile(page, fileName));
     const lens = page.locator('.codelens-decoration a', { hasText: 'Send with fresh token' }).first();
     await step(page, 'see the lens above the request', () => lens.waitFor({ timeout: 30_000 }));
     await step(page, 'expand the environment\'s tokens', async () => {

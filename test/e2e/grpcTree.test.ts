@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { webviewWith } from './panelFrame';
 import { useWorkbench } from './session';
-import { activeEditorLines, chooseMenuItem, closeAllEditors, expandTreeRow, openViewContainer, runCommand, runCommandAndPick, step, treeRow, treeRows, waitForNotification } from './workbench';
+import { activeEditorLines, chooseMenuItem, closeAllEditors, expandTreeRow, runCommand, startSandboxAndSelect, step, treeRow, treeRows } from './workbench';
 import { waitUntil } from '../unit/support/waitUntil';
 
 /** Tree → gRPC → service → method → Call gRPC Method → the GRPC request in a `.http` editor → sent from its CodeLens. */
@@ -12,12 +12,7 @@ describe('gRPC in the Environments tree', function () {
 
   it('lists the sandbox\'s services and methods, and opens Call gRPC Method from a method\'s context menu as a .http request', async () => {
     const page = wb.page;
-    await step(page, 'start the sandbox and make its MDS staging active', async () => {
-      await openViewContainer(page, 'Mobility API');
-      await runCommand(page, 'Mobility API: Start Local Sandbox');
-      await waitForNotification(page, /Local sandbox running on/);
-      await runCommandAndPick(page, 'Mobility API: Select Environment', 'Sandbox · MDS staging');
-    });
+    await step(page, 'start the sandbox and make its MDS staging active', () => startSandboxAndSelect(page));
     await step(page, 'expand Sandbox · MDS staging → gRPC → VehicleService', async () => {
       await expandTreeRow(page, 'Environments', 'Sandbox · MDS staging', 2);
       await expandTreeRow(page, 'Environments', 'gRPC', 3);

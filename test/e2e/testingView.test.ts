@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { e2eFolders, useWorkbench } from './session';
-import { describeScreen, openViewContainer, runCommand, runCommandAndPick, step, waitForNotification, webviewText } from './workbench';
+import { describeScreen, openViewContainer, quickOpenFile, startSandboxAndSelect, step, webviewText } from './workbench';
 import { waitUntil } from '../unit/support/waitUntil';
 
 /**
@@ -33,19 +33,9 @@ describe('Testing view: a request file\'s assertions run as tests', function () 
 
   it('runs the file from the Testing view: one test passes, one fails with its message at the assertion\'s line', async () => {
     const page = wb.page;
-    await step(page, 'start the sandbox and make its MDS staging active', async () => {
-      await openViewContainer(page, 'Mobility API');
-      await runCommand(page, 'Mobility API: Start Local Sandbox');
-      await waitForNotification(page, /Local sandbox running on/);
-      await runCommandAndPick(page, 'Mobility API: Select Environment', 'Sandbox · MDS staging');
-    });
+    await step(page, 'start the sandbox and make its MDS staging active', () => startSandboxAndSelect(page));
     await step(page, `open ${fileName}`, async () => {
-      await page.keyboard.press('Control+P');
-      const input = page.locator('.quick-input-widget .quick-input-box input');
-      await input.waitFor({ state: 'visible', timeout: 15_000 });
-      await input.fill(fileName);
-      await page.locator('.quick-input-widget .quick-input-list .monaco-list-row', { hasText: fileName }).first().waitFor({ timeout: 15_000 });
-      await page.keyboard.press('Enter');
+      await quickOpenFile(page, fileName);
       await page.locator('.codelens-decoration', { hasText: '1 assertion' }).first().waitFor({ timeout: 30_000 });
     });
     await step(page, 'run the file from the Testing view', async () => {

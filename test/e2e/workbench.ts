@@ -304,6 +304,25 @@ export async function runCommandAndPick(page: Page, title: string, label: string
   }
 }
 
+/** Opens a file of the workspace with Quick Open (Ctrl+P), as a user does, and waits for its tab. */
+export async function quickOpenFile(page: Page, name: string): Promise<void> {
+  await page.keyboard.press('Control+P');
+  const input = page.locator('.quick-input-widget .quick-input-box input');
+  await input.waitFor({ state: 'visible', timeout: 15_000 });
+  await input.fill(name);
+  await page.locator('.quick-input-widget .quick-input-list .monaco-list-row', { hasText: name }).first().waitFor({ timeout: 15_000 });
+  await page.keyboard.press('Enter');
+  await page.locator('.tabs-container .tab', { hasText: name }).first().waitFor({ timeout: 15_000 });
+}
+
+/** Opens the Mobility API view, starts the local sandbox from the palette and makes `environment` the active one. */
+export async function startSandboxAndSelect(page: Page, environment = 'Sandbox · MDS staging'): Promise<void> {
+  await openViewContainer(page, 'Mobility API');
+  await runCommand(page, 'Mobility API: Start Local Sandbox');
+  await waitForNotification(page, /Local sandbox running on/);
+  await runCommandAndPick(page, 'Mobility API: Select Environment', environment);
+}
+
 /** Opens a view container (e.g. the extension's own) by the title of its activity bar icon. */
 export async function openViewContainer(page: Page, title: string, timeoutMs = 30_000): Promise<void> {
   const item = page.locator(`.part.activitybar .action-item .action-label[aria-label^="${title.replace(/"/g, '\\"')}"]`).first();
