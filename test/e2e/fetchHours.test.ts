@@ -16,7 +16,7 @@ import { keyFixture } from '../unit/keyFixtures';
 import { heatmapStatesAlike, measureHeatmapStates, measurePanelContrast } from './panelContrast';
 import { axeViolations, describeViolations, resultsPanelFrame, webviewWith } from './panelFrame';
 import { e2eFolders, useWorkbench } from './session';
-import { addPastedCredential, answerInputBox, answerPathDialog, chooseMenuItem, clickNotificationButton, expandTreeRow, openViewContainer, pickQuickPickItem, quickInputState, runCommand, runCommandAndPick, step, treeRow, waitForNotification } from './workbench';
+import { addPastedCredential, answerInputBox, answerPathDialog, chooseMenuItem, clickNotificationButton, expandTreeRow, openViewContainer, pickQuickPickItem, quickInputState, runCommand, runCommandAndPick, step, tickQuickPickItems, treeRow, waitForNotification } from './workbench';
 
 interface ManifestOnDisk {
   format: string;
@@ -99,7 +99,7 @@ describe('Fetch Hours… in the workbench', function () {
     await step(page, 'add a credential the provider trusts and bind it', () => addPastedCredential(page, { pkcs8: key.pkcs8, kid, iss, name: 'Harvest credential', environment: envName }));
     await step(page, 'run Fetch Hours… for Trips', async () => {
       await runCommandAndPick(page, 'Mobility API: Fetch Hours…', envName);
-      await pickQuickPickItem(page, 'Trips');
+      await tickQuickPickItems(page, ['Trips']);
     });
     await step(page, 'refuse a typo in the first hour, then give the range', async () => {
       const box = page.locator('.quick-input-widget .quick-input-box input');
@@ -280,7 +280,7 @@ describe('Fetch Hours… in the workbench', function () {
     const inOlder = (h: string) => h >= older.from && h <= older.to;
     await step(page, `Fetch Hours… ${older.from} to ${older.to} into the same folder`, async () => {
       await runCommandAndPick(page, 'Mobility API: Fetch Hours…', envName);
-      await pickQuickPickItem(page, 'Trips');
+      await tickQuickPickItems(page, ['Trips']);
       await answerInputBox(page, older.from, /first hour/);
       await answerInputBox(page, older.to, /last hour/);
       const before = fs.statSync(path.join(outDir, 'manifest.json')).mtimeMs;

@@ -54,8 +54,8 @@ describe('Testing view: a request file\'s assertions run as tests', function () 
       const [lineBox, inlineBox] = [await failedLine.boundingBox(), await inline.boundingBox()];
       assert.ok(lineBox && inlineBox && Math.abs(inlineBox.y + inlineBox.height / 2 - (lineBox.y + lineBox.height / 2)) < lineBox.height, `the failure stands on the line of "?? status == 201" (${JSON.stringify([lineBox, inlineBox])})`);
       assert.equal(await page.locator('.monaco-editor').getByText(/!=/).count(), 1, 'one failure: the passing assertion has none');
-      // The run's output names the failed assertion with its expected and actual value.
-      await page.locator('.part.panel', { hasText: '?? status == 201: expected == 201, actual 200' }).first().waitFor({ timeout: 20_000 });
+      // (The Test Results panel is not read: whether VS Code opens it at a run's start depends on the user's
+      // testing.openTesting and on what the panel showed before; the integration test reads the run's messages.)
       const summary = await waitUntil('the Test Explorer\'s count', () => page.locator('.part.sidebar').first().innerText().catch(() => ''), (t) => /\b1\/2\b/.test(t), { timeoutMs: 20_000, intervalMs: 300 });
       assert.match(summary, /\b1\/2\b/, 'one of two tests passed');
     });

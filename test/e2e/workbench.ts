@@ -26,7 +26,9 @@ function escapeRegExp(text: string): RegExp {
 async function visibleTexts(locator: Locator): Promise<string[]> {
   const texts: string[] = [];
   for (const item of await locator.all()) {
-    if (await item.isVisible().catch(() => false)) texts.push((await item.innerText().catch(() => '')).replace(/\s+/g, ' ').trim());
+    // Short timeouts: `locator.all()` gives nth() locators, and a list that re-renders (a quick pick closing) leaves one
+    // matching nothing, on which a read would wait the default 30 s and stall the caller's polling.
+    if (await item.isVisible().catch(() => false)) texts.push((await item.innerText({ timeout: 1000 }).catch(() => '')).replace(/\s+/g, ' ').trim());
   }
   return texts.filter(Boolean);
 }
@@ -111,7 +113,7 @@ async function paletteLabels(page: Page): Promise<string[]> {
   const rows = page.locator(QUICK_INPUT_ROWS);
   const labels: string[] = [];
   for (const row of await rows.all()) {
-    const label = (await row.getAttribute('aria-label').catch(() => null)) ?? '';
+    const label = (await row.getAttribute('aria-label', { timeout: 1000 }).catch(() => null)) ?? '';
     if (label) labels.push(label.split(', ')[0].trim());
   }
   return labels;
@@ -214,7 +216,7 @@ export async function quickInputState(page: Page): Promise<{ title: string; mess
   return {
     title: await text('.quick-input-title'),
     message: await text('.quick-input-message'),
-    value: await page.locator(QUICK_INPUT_BOX).inputValue().catch(() => ''),
+    value: await page.locator(QUICK_INPUT_BOX).inputValue({ timeout: 1000 }).catch(() => ''),
     rows: await paletteLabels(page),
   };
 }
@@ -285,6 +287,29 @@ export async function pickQuickPickItem(page: Page, label: string, timeoutMs = 2
   // (the full URL of a shortened description) that VS Code shows over the row under the mouse.
   if (await row.evaluate((el) => el.classList.contains('focused'))) await input.press('Enter');
   else await row.click();
+}
+
+/**
+ * Ticks `labels` in a quick pick of several choices (canPickMany), then accepts with Enter. A click on an item's label
+ * toggles its box, as a user's click does; Enter alone accepts what is ticked, not the focused row.
+ */
+export async function tickQuickPickItems(page: Page, labels: string[], timeoutMs = 20_000): Promise<void> {
+  const input = page.locator(QUICK_INPUT_BOX);
+  await waitUntil('a quick pick of several choices', () => quickInputState(page), (state) => !!state && !state.value.startsWith('>') && state.rows.length > 0, { timeoutMs, intervalMs: 200 });
+  for (const label of labels) {
+    await input.fill(label, { timeout: timeoutMs });
+    const row = page.locator(QUICK_INPUT_ROWS).filter({ has: page.locator('.label-name', { hasText: escapeRegExp(label) }) }).first();
+    try {
+      await row.waitFor({ timeout: timeoutMs });
+    } catch {
+      throw new Error(`The quick pick has no item "${label}"; it lists: ${(await paletteLabels(page)).join(' | ') || 'nothing'}.`);
+    }
+    const ticked = () => row.evaluate((el) => el.getAttribute('aria-checked') === 'true' || el.querySelector('[aria-checked="true"], input:checked') !== null);
+    if (!(await ticked())) await row.locator('.label-name').first().click();
+    await waitUntil(`"${label}" ticked`, ticked, (yes) => yes, { timeoutMs, intervalMs: 100 });
+  }
+  await input.fill('');
+  await input.press('Enter');
 }
 
 /**
