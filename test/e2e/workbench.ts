@@ -258,16 +258,12 @@ export async function answerInputBox(page: Page, value: string, expectPrompt?: s
   await page.keyboard.press('Enter');
 }
 
-/**
- * Picks the item labelled `label` in the quick pick the extension opened (showQuickPick / createQuickPick):
- * waits until a quick pick that is not the command palette shows items, then filters to the item and clicks it.
- */
-export async function pickQuickPickItem(page: Page, label: string, timeoutMs = 20_000): Promise<void> {
-  const input = page.locator(QUICK_INPUT_BOX);
+/** Waits until a quick pick that is not the command palette shows items; says what the quick input shows if none does. */
+async function waitForQuickPickItems(page: Page, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const state = await quickInputState(page);
-    if (state && !state.value.startsWith('>') && state.rows.length > 0) break;
+    if (state && !state.value.startsWith('>') && state.rows.length > 0) return;
     if (Date.now() > deadline) {
       throw new Error(state
         ? `No quick pick with items opened within ${timeoutMs / 1000}s; the quick input shows title "${state.title}", value "${state.value}", ${state.rows.length} row(s).`
@@ -275,17 +271,31 @@ export async function pickQuickPickItem(page: Page, label: string, timeoutMs = 2
     }
     await page.waitForTimeout(200);
   }
+}
+
+/** Filters the open quick pick to `label` and returns its row, once it shows; says what it lists if it never does. */
+async function filteredQuickPickRow(page: Page, label: string, timeoutMs: number): Promise<Locator> {
   // Up to the whole timeout: on a loaded machine the quick input can stay inert a few seconds while it settles.
-  await input.fill(label, { timeout: timeoutMs });
+  await page.locator(QUICK_INPUT_BOX).fill(label, { timeout: timeoutMs });
   const row = page.locator(QUICK_INPUT_ROWS).filter({ has: page.locator('.label-name', { hasText: escapeRegExp(label) }) }).first();
   try {
     await row.waitFor({ timeout: timeoutMs });
   } catch {
     throw new Error(`The quick pick has no item "${label}"; it lists: ${(await paletteLabels(page)).join(' | ') || 'nothing'}.`);
   }
+  return row;
+}
+
+/**
+ * Picks the item labelled `label` in the quick pick the extension opened (showQuickPick / createQuickPick):
+ * waits until a quick pick that is not the command palette shows items, then filters to the item and clicks it.
+ */
+export async function pickQuickPickItem(page: Page, label: string, timeoutMs = 20_000): Promise<void> {
+  await waitForQuickPickItems(page, timeoutMs);
+  const row = await filteredQuickPickRow(page, label, timeoutMs);
   // The focused row is accepted with Enter, as a keyboard user would: a click can land on a hover
   // (the full URL of a shortened description) that VS Code shows over the row under the mouse.
-  if (await row.evaluate((el) => el.classList.contains('focused'))) await input.press('Enter');
+  if (await row.evaluate((el) => el.classList.contains('focused'))) await page.locator(QUICK_INPUT_BOX).press('Enter');
   else await row.click();
 }
 
@@ -294,20 +304,14 @@ export async function pickQuickPickItem(page: Page, label: string, timeoutMs = 2
  * toggles its box, as a user's click does; Enter alone accepts what is ticked, not the focused row.
  */
 export async function tickQuickPickItems(page: Page, labels: string[], timeoutMs = 20_000): Promise<void> {
-  const input = page.locator(QUICK_INPUT_BOX);
-  await waitUntil('a quick pick of several choices', () => quickInputState(page), (state) => !!state && !state.value.startsWith('>') && state.rows.length > 0, { timeoutMs, intervalMs: 200 });
+  await waitForQuickPickItems(page, timeoutMs);
   for (const label of labels) {
-    await input.fill(label, { timeout: timeoutMs });
-    const row = page.locator(QUICK_INPUT_ROWS).filter({ has: page.locator('.label-name', { hasText: escapeRegExp(label) }) }).first();
-    try {
-      await row.waitFor({ timeout: timeoutMs });
-    } catch {
-      throw new Error(`The quick pick has no item "${label}"; it lists: ${(await paletteLabels(page)).join(' | ') || 'nothing'}.`);
-    }
+    const row = await filteredQuickPickRow(page, label, timeoutMs);
     const ticked = () => row.evaluate((el) => el.getAttribute('aria-checked') === 'true' || el.querySelector('[aria-checked="true"], input:checked') !== null);
     if (!(await ticked())) await row.locator('.label-name').first().click();
     await waitUntil(`"${label}" ticked`, ticked, (yes) => yes, { timeoutMs, intervalMs: 100 });
   }
+  const input = page.locator(QUICK_INPUT_BOX);
   await input.fill('');
   await input.press('Enter');
 }
