@@ -58,7 +58,8 @@ async function main() {
   const rel = (p) => path.relative(PROJECT_ROOT, p);
   try {
     const { chromium } = await ensureVSCode();
-    build(['--e2e']);
+    // npm test builds once for every layer, beside the static checks (scripts/test.mjs).
+    if (process.env.MOBILITY_API_TESTS_BUILT !== '1') build(['--e2e']);
     const testDir = path.join(PROJECT_ROOT, 'out', 'test', 'e2e');
     const pseudoTest = (f) => f.endsWith('.pseudo.test.js');
     const tests = fs.existsSync(testDir) ? fs.readdirSync(testDir).filter((f) => f.endsWith('.test.js') && pseudoTest(f) === Boolean(locale)).sort().map((f) => path.join(testDir, f)) : [];

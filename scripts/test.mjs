@@ -23,9 +23,11 @@ const layers = [
   // The same, with VS Code in the qps-ploc pseudo-locale: test/e2e/*.pseudo.test.ts (no English of ours left).
   { name: 'e2e-pseudo', script: 'test:e2e:pseudo' },
 ];
-// The whole run (no layer named) overlaps the unit and integration layers: the integration layer mostly waits (a
-// token a second at second precision, a workbench loading), while the unit layer mostly computes. They share one
-// build, made first, so that neither rewrites dist/ or out/ under the other. TEST_LAYERS_SEQUENTIAL=1 runs them
+// The whole run (no layer named) runs in two lanes after one build (made beside the checks, so that no layer
+// rewrites dist/ or out/ under another): the unit layer in one, and in the other the layers that run in a real VS Code,
+// one after another (integration, e2e, e2e-pseudo). Those mostly wait (a token a second at second precision, a
+// workbench loading, a browser painting), while the unit layer mostly computes. The unit layer's heaviest files (the
+// codegen builds) come early in its order, beside the integration layer. TEST_LAYERS_SEQUENTIAL=1 runs every layer
 // one after the other, as a named layer runs.
 const overlap = !only.length && process.env.TEST_LAYERS_SEQUENTIAL !== '1';
 
@@ -56,6 +58,7 @@ const runApart = (command, args, env = {}) => new Promise((resolve) => {
 
 // The static checks at once (two cores: the type checker and the linter are the long ones), each printed whole.
 const selectedChecks = checks.filter((check) => !only.length || only.includes(check.name));
+const buildRun = overlap ? runApart('npm', ['run', '--silent', 'build:tests:all']) : undefined;
 const checkRuns = await Promise.all(selectedChecks.map((check) => runApart('npm', ['run', '--silent', check.script])));
 for (const [i, check] of selectedChecks.entries()) {
   const { status, took, output } = checkRuns[i];
@@ -86,25 +89,31 @@ const resultFile = (layer) => {
 
 let remaining = layers.filter((layer) => !only.length || only.includes(layer.name));
 if (overlap) {
-  const [unit, integration] = layers;
-  remaining = remaining.filter((layer) => layer !== unit && layer !== integration);
-  const build = run('build:tests:all');
-  lines.push(`build for unit and integration: ${build.status === 0 ? 'ok' : 'FAILED'} (${build.took})`);
+  const [unit, ...workbenchLayers] = layers;
+  remaining = [];
+  const build = await buildRun;
+  process.stdout.write(build.output);
+  lines.push(`build for every layer (beside the checks): ${build.status === 0 ? 'ok' : 'FAILED'} (${build.took})`);
   if (build.status !== 0) failedChecks++;
   const built = { MOBILITY_API_TESTS_BUILT: '1' };
-  const integrationFile = resultFile(integration);
-  const unitFile = resultFile(unit);
-  console.log('\nThe integration layer runs beside the unit layer; its output follows the unit layer\'s.\n');
-  const integrationRun = runApart('npm', ['run', '--silent', integration.script], { ...built, TEST_RESULT_FILE: integrationFile });
+  const files = new Map(layers.map((layer) => [layer, resultFile(layer)]));
+  console.log(`\nThe ${workbenchLayers.map((l) => l.name).join(', ')} layers run one after another beside the unit layer; each one's output is printed whole when it ends.\n`);
+  const workbenchLane = (async () => {
+    const runs = [];
+    for (const layer of workbenchLayers) {
+      const done = await runApart('npm', ['run', '--silent', layer.script], { ...built, TEST_RESULT_FILE: files.get(layer) });
+      console.log(`\n---- the ${layer.name} layer (run beside the unit layer), ${done.took} ----\n${done.output}\n---- end of the ${layer.name} layer ----\n`);
+      runs.push(done);
+    }
+    return runs;
+  })();
   const unitStart = Date.now();
   const unitStatus = await new Promise((resolve) => {
-    spawn('npm', ['run', '--silent', 'test:unit:built'], { stdio: 'inherit', env: { ...process.env, TEST_RESULT_FILE: unitFile } }).on('close', resolve);
+    spawn('npm', ['run', '--silent', 'test:unit:built'], { stdio: 'inherit', env: { ...process.env, TEST_RESULT_FILE: files.get(unit) } }).on('close', resolve);
   });
-  const unitRun = { status: unitStatus, took: seconds(unitStart) };
-  const integrationDone = await integrationRun;
-  console.log(`\n---- the integration layer (run beside the unit layer) ----\n${integrationDone.output}`);
-  record(unit, unitFile, unitRun);
-  record(integration, integrationFile, integrationDone);
+  record(unit, files.get(unit), { status: unitStatus, took: seconds(unitStart) });
+  const workbenchRuns = await workbenchLane;
+  for (const [i, layer] of workbenchLayers.entries()) record(layer, files.get(layer), workbenchRuns[i]);
 }
 for (const layer of remaining) {
   const file = resultFile(layer);
