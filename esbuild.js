@@ -121,7 +121,7 @@ function listFiles(dir, suffix) {
 async function main() {
   copyProtos();
   const builds = [
-    // The extension's entry: a small loader of dist/main.js (the wiring and what it imports) with a V8 code cache.
+    // The extension's entry: a small loader of dist/main.js (the wiring and what it imports), timing the load for the log.
     { ...nodeBase, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js' },
     { ...nodeBase, entryPoints: ['src/main.ts'], outfile: 'dist/main.js', plugins: shellPlugins },
     // The sandbox server, loaded by the extension only when the sandbox starts (src/services/sandboxService.ts).

@@ -18,7 +18,7 @@ import type { CodeServer } from './harness';
 import { HARNESS_MISSING, PROJECT_ROOT, harnessInstalled, loadHarness, loadPlaywright } from './harness';
 import { bootstrapMedianDifference, median, percentile } from './stats';
 
-/** Fresh code-server and window per run; the first run is a warm-up (disk caches, V8 code caches). */
+/** Fresh code-server and window per run; the first run is a warm-up (disk caches, VS Code's own caches). */
 const WARMUP = 1;
 const RUNS = 5;
 /**
@@ -146,39 +146,23 @@ function ownSplit(userDataDir: string): OwnSplit | undefined {
   for (const host of readdirSync(join(logs, newest)).filter((name) => name.startsWith('exthost'))) {
     const file = join(logs, newest, host, OURS.id, 'Mobility API.log');
     if (!existsSync(file)) continue;
-    const line = /loading the code (\d+) ms \(code cache \w+\), wiring (\d+) ms/.exec(readFileSync(file, 'utf8'));
+    const line = /loading the code (\d+) ms, wiring (\d+) ms/.exec(readFileSync(file, 'utf8'));
     if (line) return { loadMs: Number(line[1]), wiringMs: Number(line[2]) };
   }
   return undefined;
 }
 
 /** One window on a fresh server: the activation times of both extensions once both have activated. */
-async function measureOnce(browser: Browser, server: CodeServer, beforeClose?: () => Promise<void>): Promise<Activation> {
+async function measureOnce(browser: Browser, server: CodeServer): Promise<Activation> {
   // Tall enough that Monaco renders every line of the activation table without scrolling.
   const page = await browser.newPage({ viewport: { width: 1400, height: 3000 } });
   try {
     await page.goto(server.workbenchUrl());
     await waitForWorkbench(page);
     const times = await startupPerformance(page);
-    await beforeClose?.();
     return { ours: times.get(OURS.id) as Times, empty: times.get(EMPTY.id) as Times, active: times.size };
   } finally {
     await page.close();
-  }
-}
-
-/**
- * The warm-up window stays open until the extension has written its V8 code cache (src/extension.ts, some
- * seconds after activation), as a user's earlier window would have; the cache's folder in global storage.
- */
-async function waitForCodeCache(userDataDir: string): Promise<string> {
-  const folder = join(userDataDir, 'User', 'globalStorage', OURS.id, 'code-cache');
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const files = existsSync(folder) ? readdirSync(folder).filter((f) => f.endsWith('.bin')) : [];
-    if (files.length) return files.join(', ');
-    if (Date.now() > deadline) return 'none written within 60 s';
-    await new Promise((resolve) => setTimeout(resolve, 250));
   }
 }
 
@@ -203,10 +187,9 @@ export async function activationFigure(production: ProductionBuild): Promise<Rep
     const runs: Activation[] = [];
     const splits: OwnSplit[] = [];
     let cold: Activation | undefined;
-    let cacheFiles = '';
     for (let run = 0; run < WARMUP + RUNS; run++) {
       server = await harness.startCodeServer({ ...dirs, folder, logFile: join(runDir, `code-server-${run}.log`) });
-      const result = await measureOnce(browser, server, run === WARMUP - 1 ? async () => { cacheFiles = await waitForCodeCache(dirs.userDataDir); } : undefined);
+      const result = await measureOnce(browser, server);
       await server.stop();
       server = undefined;
       if (run === 0) cold = result;
@@ -236,7 +219,7 @@ export async function activationFigure(production: ProductionBuild): Promise<Rep
         + `ours ${runs.map((r) => activateMs(r.ours)).join(', ')} ms (median ${round3(ours)} ms: ${parts((r) => r.ours)} ms); an empty extension built and installed the same way ${runs.map((r) => activateMs(r.empty)).join(', ')} ms `
         + `(median ${round3(empty)} ms: ${parts((r) => r.empty)} ms); ${inside}`
         + `${RUNS} windows, each on a fresh code-server, after ${WARMUP} warm-up, ${median(runs.map((r) => r.active))} extensions active; `
-        + `the first window after installing (no code cache yet): ours ${cold ? activateMs(cold.ours) : '?'} ms, the empty one ${cold ? activateMs(cold.empty) : '?'} ms; code cache written by the warm-up: ${cacheFiles}; `
+        + `the first window after installing: ours ${cold ? activateMs(cold.ours) : '?'} ms, the empty one ${cold ? activateMs(cold.empty) : '?'} ms; `
         + `VS Code's activationTimes from Developer: Startup Performance`,
     };
   } finally {
@@ -250,14 +233,12 @@ export async function activationFigure(production: ProductionBuild): Promise<Rep
 interface Setup {
   label: string;
   dirs: { extensionsDir: string; userDataDir: string };
-  /** Whether this build writes a V8 code cache, which its warm-up window waits for. */
-  writesCache: boolean;
 }
 
 /**
- * Whether each part of the start-up path still pays for itself: the shipped build against one without the V8
- * code cache (src/extension.ts, src/services/codeCache.ts) and one without esbuild.js's shared module namespaces,
- * each in windows of its own, in alternating rounds. Each window gives what our code adds over the empty extension
+ * Whether each part of the start-up path still pays for itself: the shipped build against one without esbuild.js's
+ * shared module namespaces, each in windows of its own, in alternating rounds. (A V8 code cache in src/extension.ts
+ * was measured this way and removed: 20 windows per build, its 90% interval -21 to 27 ms.) Each window gives what our code adds over the empty extension
  * in that window; a part pays for itself when the build without it adds more.
  */
 export async function activationVariantFigures(shipped: ProductionBuild): Promise<ReportedFigure[] | string> {
@@ -266,25 +247,18 @@ export async function activationVariantFigures(shipped: ProductionBuild): Promis
   harness.installCleanup();
   const { chromium: executablePath } = await harness.ensureVSCode();
   const runDir = harness.createRunDir('bench-variants');
-  const variants = [productionBuild({ noCodeCache: true }), productionBuild({ noSharedModules: true })];
+  const variants = [productionBuild({ noSharedModules: true })];
   let browser: Browser | undefined;
   try {
     const empty = emptyVsix(runDir);
-    // BENCH_ACTIVATION_VARIANTS=codeCache (or sharedModules) measures one part only, in half the windows' time.
-    const wanted = (process.env.BENCH_ACTIVATION_VARIANTS ?? 'codeCache,sharedModules').split(',').map((v) => v.trim());
-    const builds: [string, ProductionBuild, boolean][] = [
-      ['shipped', shipped, true],
-      ...(wanted.includes('codeCache') ? [['without the code cache', variants[0], false] as [string, ProductionBuild, boolean]] : []),
-      ...(wanted.includes('sharedModules') ? [['without the shared module namespaces', variants[1], true] as [string, ProductionBuild, boolean]] : []),
-    ];
-    if (builds.length < 2) return `activation variants: BENCH_ACTIVATION_VARIANTS=${process.env.BENCH_ACTIVATION_VARIANTS} names neither codeCache nor sharedModules`;
-    const setups: Setup[] = builds.map(([label, build, writesCache], i) => {
+    const builds: [string, ProductionBuild][] = [['shipped', shipped], ['without the shared module namespaces', variants[0]]];
+    const setups: Setup[] = builds.map(([label, build], i) => {
       const dirs = { extensionsDir: join(runDir, `extensions-${i}`), userDataDir: join(runDir, `user-data-${i}`) };
       const vsixDir = join(runDir, `vsix-${i}`);
       mkdirSync(vsixDir, { recursive: true });
       harness.installVsix(ourVsix(build, vsixDir), dirs);
       harness.installVsix(empty, dirs);
-      return { label, dirs, writesCache };
+      return { label, dirs };
     });
     const folder = join(runDir, 'workspace');
     mkdirSync(folder, { recursive: true });
@@ -295,9 +269,7 @@ export async function activationVariantFigures(shipped: ProductionBuild): Promis
       for (const [i, setup] of setups.entries()) {
         const server = await harness.startCodeServer({ ...setup.dirs, folder, logFile: join(runDir, `code-server-${i}-${run}.log`) });
         try {
-          const dirs = setup.dirs;
-          const warmUp = run < WARMUP && setup.writesCache ? async () => { await waitForCodeCache(dirs.userDataDir); } : undefined;
-          const result = await measureOnce(browser, server, warmUp);
+          const result = await measureOnce(browser, server);
           if (run >= WARMUP) added[i]?.push(activateMs(result.ours) - activateMs(result.empty));
         } finally {
           await server.stop();

@@ -2,7 +2,7 @@
 // folder of its own so that the benchmark neither overwrites dist/ under other people's test runs nor
 // measures whatever build dist/ happens to hold. The activation and results-panel figures use this build.
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, unlinkSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -27,20 +27,11 @@ export interface ProductionBuild {
 
 /**
  * The variants the activation benchmark compares with the shipped build, to see whether each part of the start-up
- * path still pays for itself: `noCodeCache` loads dist/main.js with a plain `require` (no V8 code cache), and
- * `noSharedModules` builds without esbuild.js's shared module namespaces (`vscode`, `@vscode/l10n`).
+ * path still pays for itself: `noSharedModules` builds without esbuild.js's shared module namespaces (`vscode`, `@vscode/l10n`).
  */
 export interface BuildVariant {
-  noCodeCache?: boolean;
   noSharedModules?: boolean;
 }
-
-/** dist/extension.js of the `noCodeCache` variant: src/extension.ts without the cache, as esbuild would emit it. */
-const ENTRY_WITHOUT_CODE_CACHE = `"use strict";
-let main;
-exports.activate = (context) => { main = require("./main.js"); return main.activate(context, { codeCache: "off" }); };
-exports.deactivate = () => main?.deactivate();
-`;
 
 /** Runs the project's own build script with `--production` in a temporary folder whose `src` links to ours. */
 export function productionBuild(variant: BuildVariant = {}): ProductionBuild {
@@ -60,7 +51,6 @@ export function productionBuild(variant: BuildVariant = {}): ProductionBuild {
     rmSync(dir, { recursive: true, force: true });
     throw new Error(`node esbuild.js --production failed (exit ${String(result.status)}):\n${result.stderr}${result.stdout}`);
   }
-  if (variant.noCodeCache) writeFileSync(join(dir, 'dist', 'extension.js'), ENTRY_WITHOUT_CODE_CACHE);
   return {
     dir,
     extensionJs: [join(dir, 'dist', 'extension.js'), join(dir, 'dist', 'main.js')],

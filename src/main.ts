@@ -29,7 +29,6 @@ import { registerSendGrpcRequest } from './commands/sendGrpcRequest';
 import { registerSendRequest } from './commands/sendRequest';
 import { ClientFactory } from './services/clientFactory';
 import { GrpcService } from './services/grpcService';
-import type { CachedModule } from './services/codeCache';
 import { CredentialStore } from './services/credentialStore';
 import type { StoredCredentialInfo } from './services/credentialStore';
 import { EnvironmentRegistry } from './services/environmentRegistry';
@@ -62,9 +61,8 @@ export interface MobilityApiExports {
 let running: SandboxService | undefined;
 
 /** The extension's wiring, loaded by src/extension.ts (dist/main.js). Wiring only: build the services, register every command, view and panel, and let VS Code dispose them. */
-/** How src/extension.ts loaded this bundle, for the log: with its V8 code cache or not. */
+/** How src/extension.ts loaded this bundle, for the log. */
 export interface StartupInfo {
-  codeCache: CachedModule<unknown>['cache'];
   /** How long loading dist/main.js (this bundle) took, in ms. */
   loadMs: number;
 }
@@ -134,7 +132,7 @@ export function activate(context: vscode.ExtensionContext, startup?: StartupInfo
   void vscode.commands.executeCommand('setContext', 'mobilityApi.sandboxRunning', false);
   if (settings.sandboxAutoStart) void vscode.commands.executeCommand(COMMANDS.startSandbox);
   const wiringMs = performance.now() - started;
-  const timing = startup ? `loading the code ${Math.round(startup.loadMs)} ms (code cache ${startup.codeCache}), wiring ${Math.round(wiringMs)} ms` : `wiring ${Math.round(wiringMs)} ms`;
+  const timing = startup ? `loading the code ${Math.round(startup.loadMs)} ms, wiring ${Math.round(wiringMs)} ms` : `wiring ${Math.round(wiringMs)} ms`;
   log.info('extension', `activated (VS Code ${vscode.version}; ${timing})`);
   return { listCredentials: () => credentials.list(), environmentIds: () => environments.all().map((e) => e.id), tokenHistory: () => tokenHistory.all(), globalStoragePath: context.globalStorageUri.fsPath, environmentsTreeRows: (element) => environmentsTree.rows(element as EnvironmentsTreeElement | undefined), requestFileLensRefreshes: () => requestFileLenses.refreshes, contractTests };
 }
