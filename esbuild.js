@@ -155,6 +155,20 @@ async function main() {
       entryPoints: ['src/webview-ui/main.ts'],
       outfile: 'dist/webview/main.js',
     },
+    // The harvest notebook's renderer (package.json `notebookRenderer`): an ES module VS Code loads into a notebook's
+    // output page, with the results panel's table (src/webview-ui/notebookRenderer.ts); its stylesheets as text.
+    {
+      bundle: true,
+      platform: 'browser',
+      format: 'esm',
+      target: 'es2022',
+      sourcemap: production ? false : 'linked',
+      minify: production,
+      logLevel: 'warning',
+      loader: { '.css': 'text' },
+      entryPoints: ['src/webview-ui/notebookRenderer.ts'],
+      outfile: 'dist/notebookRenderer.js',
+    },
   ];
   if (args.has('--tests')) {
     const unit = listFiles('test/unit', '.test.ts');

@@ -1,7 +1,9 @@
 /**
- * Analyze Harvest…, Open Harvest as Notebook… and the harvest notebook's serializer and controller: the entry of
- * dist/analysis.js, loaded the first time one is used (registerAnalysis.ts), not at activation. DuckDB itself runs
- * in the analysis worker, a child process started on the first analysis (analysisClient.ts).
+ * Analyze Harvest…, Open Harvest as Notebook…, the harvest notebook's serializer, its controller ("Harvest SQL
+ * (DuckDB)"), the exports its renderer asks for, and the context key of the Explorer's menu: the entry of
+ * dist/analysis.js, loaded the first time one is used or a notebook opens (registerAnalysis.ts), and a second after
+ * activation in a window with a folder (for the context key), never during activation. DuckDB itself runs in the
+ * analysis worker, a child process started on the first analysis (analysisClient.ts).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -10,17 +12,24 @@ import type { CheckReport } from '../core/analysis';
 import { isMobilityError } from '../core/base';
 import type { CommandDeps, CommandOutcome } from '../commands/commandDeps';
 import { Cancelled } from '../commands/registerCommand';
-import { configureHostL10n } from '../webview/l10nBundle';
+import { configureHostL10n, hostL10n } from '../webview/l10nBundle';
 import { AnalysisCancelled, AnalysisWorkerClient } from './analysisClient';
-import { answerCsv, answerTextTable, harvestFolderOf, harvestMovedError, NOTEBOOK_TYPE, notebookText, parseNotebook, relativeHarvestPath, starterNotebook, vegaLiteSpec } from './harvestNotebook';
+import { isRecord } from '../shared/isRecord';
+import { parseExportAnswerMessage } from '../shared/sqlAnswer';
+import type { ExportAnswerResult } from '../shared/sqlAnswer';
+import { answerOutputForms, exportFileText, harvestFolderOf, harvestMovedError, NOTEBOOK_TYPE, notebookText, parseNotebook, relativeHarvestPath, starterNotebook } from './harvestNotebook';
 import type { HarvestNotebookData } from './harvestNotebook';
 import type { RulesResult, SqlResult } from './workerProtocol';
 
 // This bundle has its own copy of @vscode/l10n: point it at the extension's strings.
 configureHostL10n();
 
-/** Rows a notebook cell's answer carries at most (its CSV and JSON outputs); the text table shows fewer. */
-const NOTEBOOK_ROWS = 10_000;
+/** Rows a notebook cell's answer carries at most (the renderer's table and the CSV); the text table shows fewer. */
+const NOTEBOOK_ROWS = 100_000;
+/** The notebook renderer of package.json's `notebookRenderer` (src/webview-ui/notebookRenderer.ts). */
+const RENDERER_ID = 'mobilityApi.sqlAnswer';
+/** The context key the Explorer's `when` reads: the paths (`Uri.path`, as `resourcePath`) of the workspace's harvest folders. */
+const HARVEST_FOLDERS_KEY = 'mobilityApi.harvestFolders';
 
 /** What Analyze Harvest… returns (tests and scripts read it): the report's rules and counts, never the findings' text. */
 export type AnalyzeHarvestOutcome = CommandOutcome<{
@@ -42,7 +51,6 @@ export interface AnalysisFeature extends vscode.Disposable {
   openNotebook(arg: FolderArg): Promise<OpenNotebookOutcome>;
   deserialize(content: Uint8Array): vscode.NotebookData;
   serialize(data: vscode.NotebookData): Uint8Array;
-  execute(cells: readonly vscode.NotebookCell[], notebook: vscode.NotebookDocument, controller: vscode.NotebookController): Promise<void>;
 }
 
 export function createAnalysisFeature(deps: CommandDeps): AnalysisFeature {
@@ -70,6 +78,73 @@ export function createAnalysisFeature(deps: CommandDeps): AnalysisFeature {
       throw err;
     }
   }
+
+  /** Runs SQL cells one after another over the notebook's harvest; a cancel stops the rest. */
+  async function execute(cells: readonly vscode.NotebookCell[], notebook: vscode.NotebookDocument, controller: vscode.NotebookController): Promise<void> {
+    for (const cell of cells) {
+      const execution = controller.createNotebookCellExecution(cell);
+      execution.start(Date.now());
+      const stop = new AbortController();
+      execution.token.onCancellationRequested(() => stop.abort());
+      try {
+        const harvest = typeof notebook.metadata.harvest === 'string' ? notebook.metadata.harvest : '';
+        const folder = harvestFolderOf(notebook.uri.fsPath, harvest);
+        if (!fs.existsSync(folder)) throw harvestMovedError(notebook.uri.fsPath, harvest, folder);
+        const answer = await client.request<SqlResult>({ op: 'sql', folder, sql: cell.document.getText(), maxRows: NOTEBOOK_ROWS }, stop.signal);
+        await execution.replaceOutput(answerOutputs(answer));
+        execution.end(true, Date.now());
+      } catch (err) {
+        const message = err instanceof AnalysisCancelled ? vscode.l10n.t('Cancelled: the query was stopped.') : isMobilityError(err) ? err.message : String(err);
+        await execution.replaceOutput(new vscode.NotebookCellOutput([vscode.NotebookCellOutputItem.error({ name: isMobilityError(err) ? err.code : 'Error', message })]));
+        execution.end(false, Date.now());
+        if (err instanceof AnalysisCancelled) return;
+      }
+    }
+  }
+
+  /** The renderer asks for VS Code's display language and our translations (it cannot read them), or to save rows. */
+  async function answerRenderer(editor: vscode.NotebookEditor, message: unknown): Promise<void> {
+    if (isRecord(message) && message.type === 'l10n?') {
+      await messaging.postMessage({ type: 'l10n', ...hostL10n() }, editor);
+      return;
+    }
+    await exportAnswer(editor, message);
+  }
+
+  /** Saves the rows the renderer shows (its sort and filter) where the user says, and tells the renderer the file's name. */
+  async function exportAnswer(editor: vscode.NotebookEditor, message: unknown): Promise<void> {
+    const request = parseExportAnswerMessage(message);
+    if (!request) return;
+    const reply = (result: ExportAnswerResult) => void messaging.postMessage(result, editor);
+    try {
+      const name = `${path.basename(editor.notebook.uri.path, '.mdsnb')}-answer.${request.format}`;
+      const target = await vscode.window.showSaveDialog({
+        defaultUri: vscode.Uri.joinPath(editor.notebook.uri, '..', name),
+        filters: request.format === 'csv' ? { [vscode.l10n.t('CSV')]: ['csv'] } : { [vscode.l10n.t('JSON')]: ['json'] },
+        title: vscode.l10n.t('Export {0} rows as {1}', request.rows.length, request.format.toUpperCase()),
+      });
+      if (!target) {
+        reply({ type: 'exportedSqlAnswer' });
+        return;
+      }
+      await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(exportFileText(request.format, request.columns, request.rows)));
+      deps.log.info('notebook', `exported ${request.rows.length} rows as ${request.format} to ${target.fsPath}`);
+      reply({ type: 'exportedSqlAnswer', saved: path.basename(target.path) });
+    } catch (err) {
+      const message = vscode.l10n.t('Could not export the answer: {0}', isMobilityError(err) ? err.message : err instanceof Error ? err.message : String(err));
+      deps.log.warn('notebook', message);
+      void vscode.window.showErrorMessage(message);
+      reply({ type: 'exportedSqlAnswer', error: message });
+    }
+  }
+
+  const controller = vscode.notebooks.createNotebookController('mobilityApi.harvestSql', NOTEBOOK_TYPE, vscode.l10n.t('Harvest SQL (DuckDB)'));
+  controller.supportedLanguages = ['sql'];
+  controller.supportsExecutionOrder = false;
+  controller.description = vscode.l10n.t('Runs SQL cells over the notebook\'s harvest folder');
+  controller.executeHandler = (cells, notebook, c) => execute(cells, notebook, c);
+  const messaging = vscode.notebooks.createRendererMessaging(RENDERER_ID);
+  const owned: vscode.Disposable[] = [controller, messaging.onDidReceiveMessage((e) => void answerRenderer(e.editor, e.message)), watchHarvestFolders()];
 
   return {
     async analyzeHarvest(arg) {
@@ -123,44 +198,47 @@ export function createAnalysisFeature(deps: CommandDeps): AnalysisFeature {
       return new TextEncoder().encode(notebookText(notebook));
     },
 
-    async execute(cells, notebook, controller) {
-      for (const cell of cells) {
-        const execution = controller.createNotebookCellExecution(cell);
-        execution.start(Date.now());
-        const stop = new AbortController();
-        execution.token.onCancellationRequested(() => stop.abort());
-        try {
-          const harvest = typeof notebook.metadata.harvest === 'string' ? notebook.metadata.harvest : '';
-          const folder = harvestFolderOf(notebook.uri.fsPath, harvest);
-          if (!fs.existsSync(folder)) throw harvestMovedError(notebook.uri.fsPath, harvest, folder);
-          const answer = await client.request<SqlResult>({ op: 'sql', folder, sql: cell.document.getText(), maxRows: NOTEBOOK_ROWS }, stop.signal);
-          await execution.replaceOutput(answerOutputs(answer));
-          execution.end(true, Date.now());
-        } catch (err) {
-          const message = err instanceof AnalysisCancelled ? vscode.l10n.t('Cancelled: the query was stopped.') : isMobilityError(err) ? err.message : String(err);
-          await execution.replaceOutput(new vscode.NotebookCellOutput([vscode.NotebookCellOutputItem.error({ name: isMobilityError(err) ? err.code : 'Error', message })]));
-          execution.end(false, Date.now());
-          if (err instanceof AnalysisCancelled) return;
-        }
-      }
-    },
-
     dispose() {
       client.dispose();
+      for (const d of owned) d.dispose();
     },
   };
 }
 
-/** A cell's outputs: the text table with the CSV beside it, a Vega-Lite chart when the answer has one, and the rows as JSON. */
+/** A cell's output: one output in several forms (harvestNotebook.ts's answerOutputForms), ours first. */
 function answerOutputs(answer: SqlResult): vscode.NotebookCellOutput[] {
-  const outputs = [new vscode.NotebookCellOutput([
-    vscode.NotebookCellOutputItem.text(answerTextTable(answer), 'text/plain'),
-    vscode.NotebookCellOutputItem.text(answerCsv(answer), 'text/csv'),
-  ])];
-  const spec = vegaLiteSpec(answer);
-  if (spec) outputs.push(new vscode.NotebookCellOutput([vscode.NotebookCellOutputItem.json(spec, 'application/vnd.vegalite.v5+json')]));
-  outputs.push(new vscode.NotebookCellOutput([vscode.NotebookCellOutputItem.json({ columns: answer.columns, rows: answer.rows, total: answer.total }, 'application/json')]));
-  return outputs;
+  return [new vscode.NotebookCellOutput(answerOutputForms(answer).map((form) => ('text' in form ? vscode.NotebookCellOutputItem.text(form.text, form.mime) : vscode.NotebookCellOutputItem.json(form.json, form.mime))))];
+}
+
+/**
+ * Keeps `mobilityApi.harvestFolders` to the folders of the workspace that hold a harvest manifest (a `manifest.json`
+ * of format `mobility-api-harvest`), and the folders holding such folders. VS Code's `when` clauses cannot look
+ * into a folder, so the Explorer's menu tests `resourcePath in mobilityApi.harvestFolders`; the search starts when
+ * this bundle loads and follows manifests created or deleted.
+ */
+function watchHarvestFolders(): vscode.Disposable {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const scan = async () => {
+    const folders = new Set<string>();
+    for (const file of await vscode.workspace.findFiles('**/manifest.json', '**/node_modules/**', 2000)) {
+      const text = new TextDecoder().decode(await vscode.workspace.fs.readFile(file).then(undefined, () => new Uint8Array()));
+      if (!/"format"\s*:\s*"mobility-api-harvest"/.test(text)) continue;
+      const dir = vscode.Uri.joinPath(file, '..');
+      folders.add(dir.path);
+      folders.add(vscode.Uri.joinPath(dir, '..').path);
+    }
+    await vscode.commands.executeCommand('setContext', HARVEST_FOLDERS_KEY, [...folders]);
+  };
+  const later = (ms: number) => {
+    clearTimeout(timer);
+    timer = setTimeout(() => void scan().catch(() => undefined), ms);
+  };
+  later(0);
+  const watcher = vscode.workspace.createFileSystemWatcher('**/manifest.json');
+  watcher.onDidCreate(() => later(500));
+  watcher.onDidDelete(() => later(500));
+  const folders = vscode.workspace.onDidChangeWorkspaceFolders(() => later(500));
+  return { dispose: () => { clearTimeout(timer); watcher.dispose(); folders.dispose(); } };
 }
 
 export { NOTEBOOK_TYPE };

@@ -4,7 +4,7 @@
  * this process and never the extension host. It answers the host's JSON requests (workerProtocol.ts) one at a
  * time, and ends when the host goes away. No vscode.
  */
-import { AnalysisSession, readHarvestSource, ruleQueriesOf, runChecks, thresholdsOf } from '../core/analysis';
+import { AnalysisSession, metricsSql, metricsWindow, readHarvestSource, ruleQueriesOf, runChecks, thresholdsOf } from '../core/analysis';
 import { errorMessage, isMobilityError } from '../core/base';
 import type { RulesResult, SqlResult, WorkerAnswer, WorkerRequest } from './workerProtocol';
 import { parseWorkerRequest } from './workerProtocol';
@@ -13,7 +13,7 @@ async function answer(request: WorkerRequest): Promise<unknown> {
   const source = await readHarvestSource(request.folder);
   const thresholds = thresholdsOf(request.op === 'sql' ? [] : request.thresholds ?? []);
   if (request.op === 'rules') {
-    const result: RulesResult = { folder: source.folder, window: { start: `${source.window.start}:00:00Z`, end: `${source.window.end}:59:59Z` }, rules: ruleQueriesOf(source, thresholds) };
+    const result: RulesResult = { folder: source.folder, window: { start: `${source.window.start}:00:00Z`, end: `${source.window.end}:59:59Z` }, rules: ruleQueriesOf(source, thresholds), metrics: metricsSql(metricsWindow(source)) };
     return result;
   }
   const session = await AnalysisSession.open(source);

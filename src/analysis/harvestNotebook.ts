@@ -1,13 +1,16 @@
 /**
  * The harvest notebook (`*.mdsnb`), its pure parts: the file format (JSON: the harvest folder as a path relative to
  * the notebook, and markdown and SQL cells), the starter notebook Open as Notebook writes (metrics queries and one
- * cell per rule holding the rule's own SQL), and a SQL answer's outputs (CSV, a Vega-Lite chart when the answer has
- * a time column and numeric columns). No vscode: the serializer and controller (analysisFeature.ts) wrap these.
+ * cell per rule holding the rule's own SQL), and a SQL answer's outputs (our renderer's data, CSV, a Vega-Lite chart
+ * when the answer has a time column and numeric columns, a text table) and exports. No vscode: the serializer,
+ * controller and renderer messaging (analysisFeature.ts) wrap these.
  */
 import path from 'node:path';
 import * as l10n from '@vscode/l10n';
 import { MobilityError } from '../core/base';
 import { csvCell } from '../results/exportWriters';
+import { answerChart, SQL_ANSWER_MIME } from '../shared/sqlAnswer';
+import type { SqlAnswerData } from '../shared/sqlAnswer';
 import type { RulesResult, SqlResult } from './workerProtocol';
 
 /** The notebook type (package.json `notebooks`) and the file's format marker. */
@@ -76,41 +79,17 @@ export function harvestMovedError(notebookFile: string, harvest: string, folder:
   return new MobilityError('ANALYSIS_NOT_A_HARVEST', l10n.t('The harvest folder of {0} is not there: "{1}" (relative to the notebook) is {2}, which does not exist. If the folder has moved, set "harvest" in the notebook\'s metadata to its new place, relative to the notebook.', path.basename(notebookFile), harvest, folder));
 }
 
-/** Queries over the views that a starter notebook opens with: the hourly metrics. */
-export const METRIC_QUERIES: readonly { title: string; sql: string }[] = [
-  {
-    title: 'Trips started and ended per hour, with the median and p90 duration (s) and distance (m)',
-    sql: `SELECT date_trunc('hour', epoch_ms(start_time)) AS hour,
-  count(*) AS trips_started,
-  median(duration) AS median_duration_s, quantile_cont(duration, 0.9) AS p90_duration_s,
-  median(distance) AS median_distance_m, quantile_cont(distance, 0.9) AS p90_distance_m
-FROM trips GROUP BY hour ORDER BY hour`,
-  },
-  {
-    title: 'Events per hour and vehicle state',
-    sql: `SELECT date_trunc('hour', epoch_ms(timestamp)) AS hour, vehicle_state, count(*) AS events
-FROM events GROUP BY hour, vehicle_state ORDER BY hour, vehicle_state`,
-  },
-  {
-    title: 'Telemetry points per hour',
-    sql: `SELECT date_trunc('hour', epoch_ms(timestamp)) AS hour, count(*) AS points
-FROM telemetry GROUP BY hour ORDER BY hour`,
-  },
-  {
-    title: 'Trips per vehicle per day',
-    sql: `SELECT date_trunc('day', epoch_ms(start_time)) AS day, count(*) / count(DISTINCT device_id) AS trips_per_vehicle
-FROM trips GROUP BY day ORDER BY day`,
-  },
-];
-
 /** The starter notebook of a harvest: a word on the views, the metrics, then one cell per rule with its own SQL. */
 export function starterNotebook(rules: RulesResult, harvest: string): HarvestNotebookData {
   const cells: NotebookCellData[] = [
     { kind: 'markdown', source: l10n.t('# Harvest {0}\n\n{1} to {2}. The views `trips`, `events`, `telemetry`, `vehicles` and `vehicles_status` hold the harvest, each item once, typed by the MDS 2.0 models; times are milliseconds since 1970 (`epoch_ms(start_time)` makes one a timestamp). Queries read only: run a cell to see its answer.', harvest, rules.window.start, rules.window.end) },
-    { kind: 'markdown', source: l10n.t('## Metrics') },
+    { kind: 'markdown', source: l10n.t('## Metrics\n\nThe queries `mobility-api metrics` runs, with the harvest\'s window written in (milliseconds since 1970): change them here to ask something else.') },
+    { kind: 'markdown', source: l10n.t('### Per hour\n\nVehicles in the public right-of-way at the hour\'s end, by state (each device\'s last event before it); trips started and ended; the median and 90th percentile of the duration (s) and distance (m) of the trips ended; telemetry points.') },
+    { kind: 'sql', source: rules.metrics.hours },
+    { kind: 'markdown', source: l10n.t('### Per day\n\nTrips started, vehicles in the public right-of-way at the end of at least one hour of the day, and trips per vehicle.') },
+    { kind: 'sql', source: rules.metrics.days },
+    { kind: 'markdown', source: l10n.t('## Data-quality rules\n\nEach cell holds a rule\'s own SQL as `mobility-api check` runs it, with the thresholds and the harvest\'s window written in: its rows are the rule\'s findings (device_id, trip_id, time in ms, detail).') },
   ];
-  for (const metric of METRIC_QUERIES) cells.push({ kind: 'markdown', source: `### ${metric.title}` }, { kind: 'sql', source: metric.sql });
-  cells.push({ kind: 'markdown', source: l10n.t('## Data-quality rules\n\nEach cell holds a rule\'s own SQL as `mobility-api check` runs it, with the thresholds and the harvest\'s window written in: its rows are the rule\'s findings (device_id, trip_id, time in ms, detail).') });
   for (const rule of rules.rules) {
     const heading = `### ${rule.id} (${rule.severity}): ${rule.title}\n\n${l10n.t('Basis: {0}', rule.basis)}`;
     if (rule.sql) cells.push({ kind: 'markdown', source: heading }, { kind: 'sql', source: rule.sql });
@@ -121,10 +100,15 @@ export function starterNotebook(rules: RulesResult, harvest: string): HarvestNot
 
 /** A SQL answer as CSV (RFC 4180; cells a spreadsheet would run as formulas kept as text). */
 export function answerCsv(answer: SqlResult): string {
-  const lines = [answer.columns.map((c) => csvCell(c.name)).join(',')];
-  for (const row of answer.rows) {
-    lines.push(answer.columns.map((c) => {
-      const v = row[c.name];
+  const data = sqlAnswerData(answer);
+  return answerCsvOf(data.columns, data.rows);
+}
+
+function answerCsvOf(columns: SqlAnswerData['columns'], rows: unknown[][]): string {
+  const lines = [columns.map((c) => csvCell(c.name)).join(',')];
+  for (const row of rows) {
+    lines.push(columns.map((_, i) => {
+      const v = row[i];
       if (v === null || v === undefined) return '';
       if (typeof v === 'number') return csvCell(String(v), true);
       return csvCell(typeof v === 'string' ? v : JSON.stringify(v));
@@ -133,38 +117,59 @@ export function answerCsv(answer: SqlResult): string {
   return `${lines.join('\r\n')}\r\n`;
 }
 
-const NUMERIC_TYPE = /^(TINYINT|SMALLINT|INTEGER|BIGINT|HUGEINT|UTINYINT|USMALLINT|UINTEGER|UBIGINT|FLOAT|DOUBLE|DECIMAL)/i;
-const TIME_TYPE = /^(TIMESTAMP|DATE)/i;
-/** MDS times are BIGINT milliseconds: a numeric column with such a name is a time too. */
-const TIME_NAME = /(^|_)(time|timestamp|hour|day|date)$/i;
-/** Rows a chart carries at most. */
-export const CHART_ROWS = 5000;
-
-/** The time column of an answer: a TIMESTAMP or DATE column, else a numeric one named as a time (MDS ms). */
-function timeColumnOf(answer: SqlResult): string | undefined {
-  return answer.columns.find((c) => TIME_TYPE.test(c.type))?.name ?? answer.columns.find((c) => NUMERIC_TYPE.test(c.type) && TIME_NAME.test(c.name))?.name;
+/** A worker's answer (rows as objects) as a cell's output carries it: rows as arrays, in the columns' order. */
+export function sqlAnswerData(answer: SqlResult): SqlAnswerData {
+  return { columns: answer.columns, rows: answer.rows.map((row) => answer.columns.map((c) => row[c.name] ?? null)), total: answer.total };
 }
 
 /**
  * A Vega-Lite v5 line chart of an answer with a time column and numeric columns (one line per numeric column, or
- * per value of its one text column when it has one, e.g. `vehicle_state`); undefined for any other answer.
+ * per value of its one text column when it has one, e.g. `vehicle_state`); undefined for any other answer. The
+ * same lines as the renderer's chart ({@link answerChart}), for other renderers.
  */
 export function vegaLiteSpec(answer: SqlResult): Record<string, unknown> | undefined {
-  const time = timeColumnOf(answer);
-  if (!time) return undefined;
-  const numeric = answer.columns.filter((c) => c.name !== time && NUMERIC_TYPE.test(c.type)).map((c) => c.name);
-  if (!numeric.length) return undefined;
-  const texts = answer.columns.filter((c) => c.name !== time && /^VARCHAR/i.test(c.type)).map((c) => c.name);
-  const values = answer.rows.slice(0, CHART_ROWS).map((row) => Object.fromEntries([time, ...numeric, ...texts].map((name) => [name, row[name] ?? null])));
-  const base = { $schema: 'https://vega.github.io/schema/vega-lite/v5.json', width: 'container', data: { values }, mark: { type: 'line', point: values.length <= 200 } };
-  const x = { field: time, type: 'temporal', title: time };
-  if (numeric.length === 1 && texts.length === 1) {
-    return { ...base, encoding: { x, y: { field: numeric[0], type: 'quantitative' }, color: { field: texts[0], type: 'nominal' } } };
-  }
-  return { ...base, transform: [{ fold: numeric, as: ['column', 'value'] }], encoding: { x, y: { field: 'value', type: 'quantitative' }, color: { field: 'column', type: 'nominal' } } };
+  const chart = answerChart(sqlAnswerData(answer));
+  if (!chart) return undefined;
+  const values = chart.series.flatMap((s) => s.points.map(([time, value]) => ({ time: new Date(time).toISOString(), series: s.name, value })));
+  const points = chart.series.reduce((n, s) => Math.max(n, s.points.length), 0);
+  return {
+    $schema: 'https://vega.github.io/schema/vega-lite/v5.json',
+    width: 'container',
+    data: { values },
+    mark: { type: 'line', point: points <= 200 },
+    encoding: {
+      x: { field: 'time', type: 'temporal', title: chart.time },
+      y: { field: 'value', type: 'quantitative', title: chart.group ? chart.values[0] : null },
+      color: { field: 'series', type: 'nominal', title: chart.group ?? null },
+    },
+  };
 }
 
-/** Rows a cell's text table shows; the CSV and JSON outputs carry every row the engine sent. */
+/** One form of a cell's output: its mime type and its data, JSON or text. */
+export type OutputForm = { mime: string; json: unknown } | { mime: string; text: string };
+
+/**
+ * A cell's output in every form, ours first (the renderer's table and chart: VS Code shows the first form a renderer
+ * takes, and sorts mime types it does not know before text/plain), then for other renderers a Vega-Lite chart (when
+ * the answer has a time column and numeric columns), the CSV, and a text table. "Change Presentation" picks another.
+ */
+export function answerOutputForms(answer: SqlResult): OutputForm[] {
+  const spec = vegaLiteSpec(answer);
+  return [
+    { mime: SQL_ANSWER_MIME, json: sqlAnswerData(answer) },
+    ...(spec ? [{ mime: 'application/vnd.vegalite.v5+json', json: spec }] : []),
+    { mime: 'text/csv', text: answerCsv(answer) },
+    { mime: 'text/plain', text: answerTextTable(answer) },
+  ];
+}
+
+/** The file an export of the renderer writes: the rows as CSV, or as JSON (an array of objects, one per row). */
+export function exportFileText(format: 'csv' | 'json', columns: SqlAnswerData['columns'], rows: unknown[][]): string {
+  if (format === 'csv') return answerCsvOf(columns, rows);
+  return `${JSON.stringify(rows.map((row) => Object.fromEntries(columns.map((c, i) => [c.name, row[i] ?? null]))), null, 2)}\n`;
+}
+
+/** Rows a cell's text table shows; the table of our renderer and the CSV carry every row the engine sent. */
 export const TABLE_ROWS = 50;
 
 /** An answer as a plain-text table (fixed width), for the output every notebook shows; values are text only. */
@@ -175,6 +180,6 @@ export function answerTextTable(answer: SqlResult): string {
   const widths = answer.columns.map((_, i) => Math.max(...grid.map((r) => r[i].length)));
   const line = (r: string[]) => r.map((v, i) => v.padEnd(widths[i])).join('  ').trimEnd();
   const lines = [line(grid[0]), widths.map((w) => '-'.repeat(w)).join('  '), ...grid.slice(1).map(line)];
-  const more = answer.total > shown.length ? [l10n.t('({0} of {1} rows; the CSV and JSON outputs hold {2})', shown.length, answer.total, answer.rows.length)] : [l10n.t('({0} rows)', answer.total)];
+  const more = answer.total > shown.length ? [l10n.t('({0} of {1} rows; the table and the CSV hold {2})', shown.length, answer.total, answer.rows.length)] : [l10n.t('({0} rows)', answer.total)];
   return [...lines, ...more].join('\n');
 }

@@ -14,7 +14,7 @@ export type WorkerRequest =
   | { id: number; op: 'check'; folder: string; rules?: string[]; thresholds?: string[] }
   /** One read-only query over the folder's views. */
   | { id: number; op: 'sql'; folder: string; sql: string; maxRows?: number }
-  /** What a starter notebook needs: the folder's rules with their own SQL, and its window. */
+  /** What a starter notebook needs: the folder's rules with their own SQL, its window, and the metrics' SQL. */
   | { id: number; op: 'rules'; folder: string; thresholds?: string[] };
 
 /** A request before the client gives it an id. */
@@ -41,11 +41,12 @@ export interface RuleSql {
   sql?: string;
 }
 
-/** The rules of a folder, with the window they were written for. */
+/** The rules of a folder, with the window they were written for, and the metrics queries (`mobility-api metrics`' own SQL). */
 export interface RulesResult {
   folder: string;
   window: { start: string; end: string };
   rules: RuleSql[];
+  metrics: { hours: string; days: string };
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -80,8 +80,9 @@ export class DataGrid {
 
   /**
    * `onOpen(row)` opens a row's item (the data row index, as in `cellText`): Enter, or a double click.
+   * `options.skipLink: false` leaves out the page's "Skip to table" link (a notebook's output is not our page).
    */
-  constructor(initial: TableState, private readonly onChange: (state: TableState, rows: Uint32Array) => void, private readonly announce: (text: string) => void = () => {}, private readonly onOpen: (row: number) => void = () => {}) {
+  constructor(initial: TableState, private readonly onChange: (state: TableState, rows: Uint32Array) => void, private readonly announce: (text: string) => void = () => {}, private readonly onOpen: (row: number) => void = () => {}, options: { skipLink?: boolean } = {}) {
     this.state = { ...initial };
     this.filterField = h('vscode-textfield', { placeholder: l10n.t('Filter'), 'data-testid': 'table-filter', 'aria-label': l10n.t('Filter rows') });
     this.filterField.value = this.state.filter ?? '';
@@ -112,7 +113,7 @@ export class DataGrid {
       const position = this.positionOf(event.target);
       if (position !== undefined) this.onOpen(this.order[position]);
     });
-    useSkipLink(() => (this.scroller.isConnected ? this.scroller : undefined));
+    if (options.skipLink !== false) useSkipLink(() => (this.scroller.isConnected ? this.scroller : undefined));
     new ResizeObserver(() => this.schedule()).observe(this.scroller);
     this.element = h('div', { class: 'vt-wrap' }, this.toolbar, this.scroller);
   }

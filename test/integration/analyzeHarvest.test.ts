@@ -1,12 +1,14 @@
 // Analyze Harvest… and the harvest notebook inside a real VS Code (issue 31): a small harvest of the extension's own
 // sandbox (Fetch Hours…, the CLI's harvest engine), its data-quality report through the analysis worker (DuckDB in a
-// child process) to the panel, and a notebook SQL cell that gets its outputs.
+// child process) to the panel, and a notebook SQL cell that gets its outputs (our renderer's form first), and the
+// clear error of a notebook whose harvest folder has moved.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import * as vscode from 'vscode';
 import { HOUR_MS, floorToUtcHour, formatUtcHour } from '../../src/core/mds/utcHour';
+import { parseSqlAnswer, SQL_ANSWER_MIME } from '../../src/shared/sqlAnswer';
 import { waitUntil } from '../unit/support/waitUntil';
 import { run } from './extensionApi';
 import type { Outcome } from './extensionApi';
@@ -50,7 +52,7 @@ describe('Analyze Harvest… and the harvest notebook', function () {
     await waitUntil('the Data Quality panel', () => vscode.window.tabGroups.all.flatMap((g) => g.tabs).map((t) => t.label), (labels) => labels.some((l) => l.startsWith('Data quality: harvest')));
   });
 
-  it('opens the harvest as a notebook whose SQL cell gives a table, CSV and a chart', async () => {
+  it('opens the harvest as a notebook whose metrics cell gives our table with a chart, Vega-Lite, CSV and text; a moved folder gets a clear error', async () => {
     const file = path.join(dir, 'harvest.mdsnb');
     const opened = await run<Outcome & { file?: string; cells?: number }>('mobilityApi.openHarvestNotebook', { folder: harvest, file });
     assert.equal(opened.ok, true, opened.message);
@@ -64,10 +66,35 @@ describe('Analyze Harvest… and the harvest notebook', function () {
     await vscode.commands.executeCommand('notebook.cell.execute', { ranges: [{ start: first, end: first + 1 }], document: notebook.uri });
     const cell = await waitUntil('the cell\'s outputs', () => notebook.cellAt(first), (c) => c.outputs.length > 0 && c.executionSummary?.success !== undefined);
     assert.equal(cell.executionSummary?.success, true, new TextDecoder().decode(cell.outputs[0]?.items[0]?.data));
-    const mimes = cell.outputs.flatMap((o) => o.items.map((i) => i.mime));
-    for (const mime of ['text/plain', 'text/csv', 'application/vnd.vegalite.v5+json', 'application/json']) assert.ok(mimes.includes(mime), `${mime} in ${mimes.join(', ')}`);
+    // One output, ours first (the renderer's table and chart), then the forms other renderers show.
+    assert.equal(cell.outputs.length, 1);
+    assert.deepEqual(cell.outputs[0].items.map((i) => i.mime), [SQL_ANSWER_MIME, 'application/vnd.vegalite.v5+json', 'text/csv', 'text/plain']);
+    const answer = parseSqlAnswer(JSON.parse(new TextDecoder().decode(cell.outputs[0].items[0].data)));
+    assert.ok(answer, 'the renderer can read our form');
+    // The first SQL cell is `mobility-api metrics`' hourly query: its columns, and an hour per row of the harvest.
+    assert.deepEqual(answer.columns.slice(0, 2).map((c) => c.name), ['hour', 'prow_vehicles']);
+    assert.ok(answer.rows.length >= 2 && answer.rows.every((r) => /^\d{4}-\d{2}-\d{2}T\d{2}$/.test(String(r[0]))), JSON.stringify(answer.rows.slice(0, 3)));
     const csv = new TextDecoder().decode(cell.outputs[0].items.find((i) => i.mime === 'text/csv')?.data);
-    assert.match(csv, /^hour,trips_started,/);
+    assert.match(csv, /^hour,prow_vehicles,/);
+    const renderer = (vscode.extensions.getExtension('mobility-api-explorer.mobility-api-explorer')?.packageJSON as { contributes: { notebookRenderer: { id: string; mimeTypes: string[]; entrypoint: string }[] } }).contributes.notebookRenderer;
+    assert.deepEqual(renderer.map((r) => [r.id, r.mimeTypes]), [['mobilityApi.sqlAnswer', [SQL_ANSWER_MIME]]]);
+
+    // The harvest folder has moved on disk: the cell says where it looked and what to change; back in place, it runs.
+    const away = path.join(dir, 'harvest-moved');
+    fs.renameSync(harvest, away);
+    try {
+      await vscode.commands.executeCommand('notebook.cell.execute', { ranges: [{ start: first, end: first + 1 }], document: notebook.uri });
+      const moved = await waitUntil('the cell\'s error for the moved folder', () => notebook.cellAt(first), (c) => c.executionSummary?.success === false);
+      const text = (JSON.parse(new TextDecoder().decode(moved.outputs[0]?.items[0]?.data)) as { message: string }).message;
+      assert.match(text, /The harvest folder of harvest\.mdsnb is not there: "harvest" \(relative to the notebook\)/);
+      assert.ok(text.includes(harvest), `it names where it looked: ${text}`);
+      assert.match(text, /If the folder has moved, set "harvest" in the notebook's metadata to its new place/);
+      assert.ok(!/\n\s+at /.test(text), 'no stack trace');
+    } finally {
+      fs.renameSync(away, harvest);
+    }
+    await vscode.commands.executeCommand('notebook.cell.execute', { ranges: [{ start: first, end: first + 1 }], document: notebook.uri });
+    await waitUntil('the cell to run again once the folder is back', () => notebook.cellAt(first), (c) => c.executionSummary?.success === true);
 
     // The folder has moved (the notebook names another place): the cell says where it looked and what to change.
     const edit = new vscode.WorkspaceEdit();

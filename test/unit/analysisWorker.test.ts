@@ -9,8 +9,10 @@ import path from 'node:path';
 import { AnalysisCancelled, AnalysisWorkerClient } from '../../src/analysis/analysisClient';
 import type { RulesResult, SqlResult } from '../../src/analysis/workerProtocol';
 import { parseWorkerRequest } from '../../src/analysis/workerProtocol';
-import { METRIC_QUERIES, vegaLiteSpec } from '../../src/analysis/harvestNotebook';
+import { starterNotebook, vegaLiteSpec } from '../../src/analysis/harvestNotebook';
 import type { CheckReport } from '../../src/core/analysis';
+import { metricsSql, metricsWindow, readHarvestSource } from '../../src/core/analysis';
+import { runCliInProcess } from './support/cliRunner';
 import { waitUntil } from './support/waitUntil';
 
 const WORKER = path.resolve('dist/analysisWorker.js');
@@ -113,14 +115,22 @@ describe('analysis worker: DuckDB in a child process (issue 31)', function () {
     assert.equal(answer.total, 1, 'the rule\'s SQL, run as it stands, finds what the check finds');
   });
 
-  it('runs the starter notebook\'s metrics queries as they stand; an hourly one gets a chart', async () => {
-    for (const metric of METRIC_QUERIES) {
-      const answer = await client.request<SqlResult>({ op: 'sql', folder: harvest, sql: metric.sql });
-      assert.ok(answer.columns.length >= 2, metric.title);
-    }
-    const events = await client.request<SqlResult>({ op: 'sql', folder: harvest, sql: METRIC_QUERIES[1].sql });
-    assert.deepEqual(events.rows.map((r) => r.events), [3]);
-    assert.ok(vegaLiteSpec(events), 'events per hour and state is charted');
+  it('the starter notebook\'s metrics cells are `mobility-api metrics`\' own SQL: run as they stand, they give its rows; the hourly one gets a chart', async () => {
+    const rules = await client.request<RulesResult>({ op: 'rules', folder: harvest });
+    const source = await readHarvestSource(harvest);
+    assert.deepEqual(rules.metrics, metricsSql(metricsWindow(source)), 'the SQL the metrics command runs, not queries of the notebook\'s own');
+    const cells = starterNotebook(rules, 'events').cells.filter((c) => c.kind === 'sql').map((c) => c.source);
+    assert.deepEqual(cells.slice(0, 2), [rules.metrics.hours, rules.metrics.days]);
+    const hours = await client.request<SqlResult>({ op: 'sql', folder: harvest, sql: cells[0] });
+    const days = await client.request<SqlResult>({ op: 'sql', folder: harvest, sql: cells[1] });
+    const cli = await runCliInProcess(['metrics', harvest, '--json']);
+    assert.equal(cli.code, 0, cli.err);
+    const metrics = JSON.parse(cli.out) as { hours: unknown[]; days: unknown[] };
+    assert.deepEqual(hours.rows, metrics.hours, 'the hourly cell gives the rows of `mobility-api metrics --json`');
+    assert.deepEqual(days.rows, metrics.days, 'the daily cell too');
+    assert.equal(hours.rows.length, 1);
+    assert.equal(hours.rows[0].hour, '2026-11-20T08');
+    assert.ok(vegaLiteSpec(hours), 'vehicles and trips per hour are charted');
   });
 
   it('the protocol refuses requests that are not whole', () => {

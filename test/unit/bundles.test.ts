@@ -5,11 +5,15 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
+import type * as Esbuild from 'esbuild';
 
 const ROOT = path.resolve('.');
 const GRPC_PACKAGES = ['@grpc/grpc-js', 'protobufjs', '@grpc/proto-loader'];
+/** Bytes of dist/main.js (minified) that src/analysis may take: its commands and the notebook's serializer. */
+const ANALYSIS_WIRING_BUDGET = 700;
 
 /** The package folders under node_modules whose files went into a bundle, from its source map (the inputs esbuild bundled). */
 function packagesIn(bundle: string): Set<string> {
@@ -93,6 +97,33 @@ describe('bundles: what activation loads, and what loads later (issues 22, 24)',
     assert.ok(worker.includes('src/core/analysis/analysisEngine.ts'), 'dist/analysisWorker.js has the engine');
     assert.ok(!ownFilesIn(path.join(dist, 'analysis.js')).includes('src/core/analysis/analysisEngine.ts'), 'the extension host\'s bundle does not load the engine');
     assert.match(fs.readFileSync(path.join(dist, 'analysisWorker.js'), 'utf8'), /require\("@duckdb\/node-api"\)|import\("@duckdb\/node-api"\)/, 'the worker loads DuckDB from node_modules');
+  });
+
+  it('the analysis adds little to what activation loads (issue 31): the commands and the notebook\'s serializer; the controller, renderer messaging and context key load later', async () => {
+    // Minified as shipped, measured by esbuild's metafile (what each input put into the bundle).
+    const { build } = createRequire(__filename)('esbuild') as typeof Esbuild;
+    const result = await build({ bundle: true, minify: true, write: false, metafile: true, logLevel: 'silent', platform: 'node', format: 'cjs', target: 'node20', external: ['vscode', '@duckdb/node-api'], loader: { '.proto': 'text' }, absWorkingDir: ROOT, entryPoints: ['src/main.ts'], outfile: 'dist/main.js' });
+    const output = Object.values(result.metafile.outputs).find((o) => o.entryPoint);
+    assert.ok(output);
+    const analysis = Object.entries(output.inputs).filter(([input]) => input.startsWith('src/analysis/'));
+    assert.deepEqual(analysis.map(([input]) => input), ['src/analysis/registerAnalysis.ts'], 'only the wiring of the analysis is loaded at activation');
+    const bytes = analysis.reduce((n, [, input]) => n + input.bytesInOutput, 0);
+    // The budget: the wiring was 1,540 bytes minified when the notebook's controller and the harvest folders' watcher
+    // were part of it; they now load with dist/analysis.js. A new analysis feature goes there too, not here.
+    assert.ok(bytes <= ANALYSIS_WIRING_BUDGET, `the analysis wiring is ${bytes} bytes of dist/main.js (minified), over its budget of ${ANALYSIS_WIRING_BUDGET}: load it from dist/analysis.js (src/analysis/analysisFeature.ts)`);
+    const lazy = ownFilesIn(path.join(dist, 'analysis.js'));
+    assert.ok(lazy.includes('src/analysis/analysisFeature.ts'), 'dist/analysis.js has the controller and the context key');
+  });
+
+  it('the harvest notebook\'s renderer is a browser bundle of its own with the results table, and no Node', () => {
+    const renderer = path.join(dist, 'notebookRenderer.js');
+    assert.ok(fs.existsSync(renderer), 'dist/notebookRenderer.js is built (package.json\'s notebookRenderer entrypoint)');
+    const own = ownFilesIn(renderer);
+    for (const file of ['src/webview-ui/notebookRenderer.ts', 'src/webview-ui/dataGrid.ts', 'src/webview-ui/gridColumns.ts', 'src/shared/sqlAnswer.ts']) assert.ok(own.includes(file), `dist/notebookRenderer.js has ${file}`);
+    assert.deepEqual(own.filter((f) => !f.startsWith('src/webview-ui/') && !f.startsWith('src/shared/')), [], 'it imports src/shared and src/webview-ui only');
+    assert.match(fs.readFileSync(renderer, 'utf8'), /export\s*\{[^}]*\bactivate\b/, 'an ES module exporting activate, as VS Code loads a renderer');
+    const manifest = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { contributes: { notebookRenderer: { entrypoint: string }[] } };
+    assert.deepEqual(manifest.contributes.notebookRenderer.map((r) => r.entrypoint), ['./dist/notebookRenderer.js']);
   });
 
   it('the Testing view\'s runner (core/contract\'s runs, the conformance check and ajv) is dist/contract.js, loaded on the first run', () => {

@@ -13,6 +13,7 @@ import { MobilityError } from '../base';
 import type { AnalysisSession, QueryAnswer } from './analysisEngine';
 import { MODE_MACHINES } from './checkRules';
 import type { HarvestSource } from './harvestSource';
+import { dedentSql } from './ruleSql';
 
 /** What `--by` may group by. */
 export const METRICS_GROUPS = ['vehicle_type', 'propulsion_type', 'provider_id'] as const;
@@ -26,7 +27,10 @@ export function metricsWindow(source: HarvestSource): { start: number; end: numb
   return { start: Date.parse(`${source.window.start}:00:00Z`), end: Date.parse(`${source.window.end}:00:00Z`) + HOUR_MS };
 }
 
-/** The SQL of both tables: `hours` and `days`. */
+/**
+ * The SQL of both tables, `hours` and `days`, as a user reads it: the starter notebook's metrics cells hold exactly
+ * this text, and `runMetrics` runs it.
+ */
 export function metricsSql(window: { start: number; end: number }, by?: MetricsGroup): { hours: string; days: string } {
   // The group of a row of `table` (aliased x), joined to the snapshot's devices (d).
   const group = by === 'provider_id' ? 'coalesce(x.provider_id, \'unknown\')' : by === 'vehicle_type' ? 'coalesce(d.vehicle_type, \'unknown\')' : by === 'propulsion_type' ? 'coalesce(d.propulsion_type, \'unknown\')' : "'all'";
@@ -69,7 +73,7 @@ export function metricsSql(window: { start: number; end: number }, by?: MetricsG
       CASE WHEN coalesce(v.vehicles, 0) > 0 THEN round(coalesce(t.trips, 0) / v.vehicles, 2) END AS trips_per_vehicle
     FROM k LEFT JOIN v USING (day, grp) LEFT JOIN t USING (day, grp)
     ORDER BY k.day, k.grp`;
-  return { hours, days };
+  return { hours: dedentSql(hours), days: dedentSql(days) };
 }
 
 /** The metrics `mobility-api metrics --json` prints. */

@@ -33,13 +33,13 @@ export function ruleQueriesOf(source: HarvestSource, thresholds: CheckThresholds
     title: rule.title,
     severity: rule.severity,
     basis: rule.basis,
-    ...(rule.sql && rule.id !== 'hour-coverage' ? { sql: dedent(rule.sql(thresholds, window)) } : {}),
+    ...(rule.sql && rule.id !== 'hour-coverage' ? { sql: dedentSql(rule.sql(thresholds, window)) } : {}),
   }));
 }
 
-/** The query without the indentation it has in the source file. */
-function dedent(sql: string): string {
+/** The query without the indentation it has in the source file (what a notebook cell shows). */
+export function dedentSql(sql: string): string {
   const lines = sql.replace(/^\s*\n/, '').replace(/\s+$/, '').split('\n');
   const indent = Math.min(...lines.filter((l) => l.trim()).map((l) => /^ */.exec(l)?.[0].length ?? 0));
-  return lines.map((l) => l.slice(indent)).join('\n');
+  return lines.map((l) => l.slice(indent).trimEnd()).join('\n');
 }

@@ -1,0 +1,66 @@
+// A line chart of a SQL answer over time (the harvest notebook's output): one line per series of answerChart, an
+// SVG built element by element with numbers and text only (names go in as text nodes, never markup), coloured by
+// the theme's chart colours, with a legend below and the same lines named for screen readers.
+import * as l10n from '@vscode/l10n';
+import type { AnswerChart } from '../shared/sqlAnswer';
+import { formatTime } from '../shared/dataTable';
+import { localNumber } from '../shared/l10n';
+import { h } from './dom';
+
+const SVG = 'http://www.w3.org/2000/svg';
+const WIDTH = 720;
+const HEIGHT = 220;
+const LEFT = 64;
+const RIGHT = 12;
+const TOP = 10;
+const BOTTOM = 26;
+/** Series drawn at most (the legend says how many more there are). */
+const MAX_SERIES = 8;
+
+function svg(tag: string, attrs: Record<string, string | number>, text?: string): SVGElement {
+  const el = document.createElementNS(SVG, tag);
+  for (const [name, value] of Object.entries(attrs)) el.setAttribute(name, String(value));
+  if (text !== undefined) el.textContent = text;
+  return el;
+}
+
+/** The chart and its legend, or undefined when there is nothing to draw. */
+export function lineChart(chart: AnswerChart): HTMLElement | undefined {
+  const series = chart.series.filter((s) => s.points.length).slice(0, MAX_SERIES);
+  if (!series.length) return undefined;
+  // Loops, not Math.min(...points): a spread of tens of thousands of arguments can overflow the stack.
+  let [x0, x1, y0, y1] = [Infinity, -Infinity, 0, -Infinity];
+  for (const s of series) {
+    for (const [t, v] of s.points) {
+      x0 = Math.min(x0, t);
+      x1 = Math.max(x1, t);
+      y0 = Math.min(y0, v);
+      y1 = Math.max(y1, v);
+    }
+  }
+  if (y1 <= y0) y1 = y0 + 1;
+  const x = (t: number) => LEFT + (x1 === x0 ? (WIDTH - LEFT - RIGHT) / 2 : ((t - x0) / (x1 - x0)) * (WIDTH - LEFT - RIGHT));
+  const y = (v: number) => HEIGHT - BOTTOM - ((v - y0) / (y1 - y0)) * (HEIGHT - TOP - BOTTOM);
+  const title = chart.group ? l10n.t('{0} over {1}, one line per {2}', chart.values[0], chart.time, chart.group) : l10n.t('{0} over {1}', chart.values.join(', '), chart.time);
+  const root = svg('svg', { class: 'mae-chart', viewBox: `0 0 ${WIDTH} ${HEIGHT}`, role: 'img', 'aria-label': title, 'data-testid': 'sql-chart' });
+  root.append(
+    svg('line', { class: 'axis', x1: LEFT, y1: HEIGHT - BOTTOM, x2: WIDTH - RIGHT, y2: HEIGHT - BOTTOM }),
+    svg('line', { class: 'axis', x1: LEFT, y1: TOP, x2: LEFT, y2: HEIGHT - BOTTOM }),
+    svg('text', { x: LEFT - 6, y: TOP + 8, 'text-anchor': 'end' }, localNumber(y1)),
+    svg('text', { x: LEFT - 6, y: HEIGHT - BOTTOM, 'text-anchor': 'end' }, localNumber(y0)),
+    svg('text', { x: LEFT, y: HEIGHT - 8, 'text-anchor': 'start' }, formatTime(x0)),
+    svg('text', { x: WIDTH - RIGHT, y: HEIGHT - 8, 'text-anchor': 'end' }, formatTime(x1)),
+  );
+  series.forEach((s, i) => {
+    const line = svg('polyline', { class: `mae-series-${i}`, points: s.points.map(([t, v]) => `${x(t).toFixed(1)},${y(v).toFixed(1)}`).join(' '), 'data-series': i });
+    line.append(svg('title', {}, s.name));
+    root.append(line);
+  });
+  const legend = h('ul', { class: 'mae-legend', 'aria-label': l10n.t('Lines of the chart') },
+    ...series.map((s, i) => h('li', null, h('span', { class: `swatch mae-series-${i}`, 'aria-hidden': 'true' }), h('span', { translate: 'no' }, s.name))));
+  const more = chart.series.length - series.length;
+  if (more > 0) legend.append(h('li', { class: 'muted' }, l10n.t('{0} more not drawn', more)));
+  const figure = h('div', { class: 'mae-figure' });
+  figure.append(root, legend);
+  return figure;
+}
