@@ -50,15 +50,6 @@ describe('Analyze Harvest… and the harvest notebook', function () {
     await waitUntil('the Data Quality panel', () => vscode.window.tabGroups.all.flatMap((g) => g.tabs).map((t) => t.label), (labels) => labels.some((l) => l.startsWith('Data quality: harvest')));
   });
 
-  it('brings a report back after a reload (restore): shown again in its panel, or the reason returned for the panel to show', async () => {
-    const again = await run<AnalyzeOutcome>('mobilityApi.analyzeHarvest', { folder: harvest, restore: true });
-    assert.equal(again.ok, true, again.message);
-    assert.ok(again.resultId, 'the report is in the Data Quality panel again');
-    const gone = await run<AnalyzeOutcome>('mobilityApi.analyzeHarvest', { folder: path.join(dir, 'moved-away'), restore: true });
-    assert.equal(gone.ok, false);
-    assert.match(gone.message ?? '', /moved-away is not a harvest folder: no such folder/);
-  });
-
   it('opens the harvest as a notebook whose SQL cell gives a table, CSV and a chart', async () => {
     const file = path.join(dir, 'harvest.mdsnb');
     const opened = await run<Outcome & { file?: string; cells?: number }>('mobilityApi.openHarvestNotebook', { folder: harvest, file });
