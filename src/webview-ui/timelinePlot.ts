@@ -94,7 +94,9 @@ export class TimelinePlot {
     for (let t = Math.ceil(t0 / step) * step; t <= t1; t += step) {
       const label = new Date(t).toISOString();
       svg.appendChild(svgEl('line', { class: 'chart-grid', x1: x(t), x2: x(t), y1: PAD.top, y2: height - PAD.bottom }));
-      svg.appendChild(svgEl('text', { class: 'chart-axis', x: x(t), y: height - PAD.bottom + 14, 'text-anchor': 'middle' }, step >= 24 * 60 * MINUTE ? label.slice(0, 10) : label.slice(11, 16)));
+      // A label at the right edge ends there rather than past it.
+      const anchor = x(t) > width - 24 ? 'end' : 'middle';
+      svg.appendChild(svgEl('text', { class: 'chart-axis', x: anchor === 'end' ? width - 2 : x(t), y: height - PAD.bottom + 14, 'text-anchor': anchor }, step >= 24 * 60 * MINUTE ? label.slice(0, 10) : label.slice(11, 16)));
     }
     svg.appendChild(svgEl('text', { class: 'chart-axis', x: PAD.left, y: height - 4, 'text-anchor': 'start' }, l10n.t('UTC, {0} to {1}', new Date(t0).toISOString().slice(0, 16).replace('T', ' '), new Date(t1).toISOString().slice(0, 16).replace('T', ' '))));
     if (!Number.isNaN(findingTime)) {

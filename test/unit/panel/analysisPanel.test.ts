@@ -5,7 +5,9 @@
 // a reload says that it is being made again, or why it could not be, with a button to analyse again. axe-clean.
 // Run alone: node esbuild.js --tests && npx mocha --no-config --timeout 300000 out/test/unit/panel/analysisPanel.test.js
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
 import { createRequire } from 'node:module';
+import path from 'node:path';
 import type * as Playwright from 'playwright-core';
 import type { Browser, Page } from 'playwright-core';
 import type { CheckReport } from '../../../src/core/analysis';
@@ -50,6 +52,13 @@ const TIMELINE_ROWS = [
   { kind: 'event', time: T0 + 20 * MIN, end_time: null, id: 'e2', vehicle_state: 'available', event_types: 'trip_end', trip_ids: TRIP, lat: 52.52, lng: 13.4, battery_percent: 85, duration: null, distance: null, speed: null, marked: true, total: 6 },
   { kind: 'event', time: T0 + 30 * MIN, end_time: null, id: 'e3', vehicle_state: 'non_operational', event_types: 'battery_low', trip_ids: null, lat: 52.52, lng: 13.4, battery_percent: 9, duration: null, distance: null, speed: null, marked: false, total: 6 },
 ];
+
+const ARTIFACTS = process.env.E2E_ARTIFACTS_DIR ?? path.join(process.cwd(), 'test-results', 'panel');
+/** A picture of the page for a person to look at (test-results/panel), never compared. */
+async function shot(page: Page, name: string): Promise<void> {
+  fs.mkdirSync(ARTIFACTS, { recursive: true });
+  await page.screenshot({ path: path.join(ARTIFACTS, `analysis-${name}.png`), fullPage: true });
+}
 
 /** The element with the keyboard focus: its test id (or its nearest one's) and role. */
 function focused(page: Page): Promise<{ testid: string; tag: string }> {
@@ -158,6 +167,7 @@ describe('results panel: the Data Quality view (standalone page)', function () {
     assert.equal(await page.locator('[data-testid="timeline-svg"] .tl-finding-line').count(), 1);
     const lanes = await page.locator('[data-testid="timeline-svg"] text').allTextContents();
     for (const lane of ['Trips', 'Events', 'Telemetry']) assert.ok(lanes.includes(lane), `the lane ${lane} is labelled in text`);
+    await shot(page, 'timeline');
     let violations = await axeViolations(page);
     assert.equal(violations.length, 0, describeViolations(violations));
 
