@@ -8,8 +8,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
-import type { CheckReport } from '../core/analysis';
-import { isMobilityError } from '../core/base';
+import type { QueryAnswer } from '../core/analysis';
+import { errorMessage, isMobilityError } from '../core/base';
+import type { AnalysisFindingView } from '../shared/analysisViews';
 import type { CommandDeps, CommandOutcome } from '../commands/commandDeps';
 import { Cancelled } from '../commands/registerCommand';
 import { configureHostL10n, hostL10n } from '../webview/l10nBundle';
@@ -19,7 +20,7 @@ import { parseExportAnswerMessage } from '../shared/sqlAnswer';
 import type { ExportAnswerResult } from '../shared/sqlAnswer';
 import { answerOutputForms, exportFileText, harvestFolderOf, harvestMovedError, NOTEBOOK_TYPE, notebookText, parseNotebook, relativeHarvestPath, starterNotebook } from './harvestNotebook';
 import type { HarvestNotebookData } from './harvestNotebook';
-import type { RulesResult, SqlResult } from './workerProtocol';
+import type { CheckResult, RulesResult, SqlResult } from './workerProtocol';
 
 // This bundle has its own copy of @vscode/l10n: point it at the extension's strings.
 configureHostL10n();
@@ -43,8 +44,12 @@ export type AnalyzeHarvestOutcome = CommandOutcome<{
 
 export type OpenNotebookOutcome = CommandOutcome<{ file: string; cells: number }>;
 
-/** What a caller passes: the Explorer's folder, or `{ folder, file? }`; whatever is missing is asked for. */
-type FolderArg = vscode.Uri | { folder?: string; file?: string } | undefined;
+/**
+ * What a caller passes: the Explorer's folder, or `{ folder, file? }`; whatever is missing is asked for. `restore`:
+ * the results panel brings a report back after a reload (shown in its tab without bringing it to the front; a
+ * failure is returned for the panel to show, not shown as a message).
+ */
+type FolderArg = vscode.Uri | { folder?: string; file?: string; restore?: boolean } | undefined;
 
 export interface AnalysisFeature extends vscode.Disposable {
   analyzeHarvest(arg: FolderArg): Promise<AnalyzeHarvestOutcome>;
@@ -78,6 +83,33 @@ export function createAnalysisFeature(deps: CommandDeps): AnalysisFeature {
       throw err;
     }
   }
+
+  /** Runs the rules and the hourly metrics on the folder and shows the report, whose findings open their device's timeline. */
+  async function analyze(arg: FolderArg, reveal: boolean): Promise<AnalyzeHarvestOutcome> {
+    const folder = await folderOf(arg, vscode.l10n.t('Analyze'));
+    const title = vscode.l10n.t('Analyze Harvest: {0}', path.basename(folder));
+    deps.log.info('analyzeHarvest', folder);
+    const report = await withEngine(title, vscode.l10n.t('running the data-quality rules…'), (signal) => client.request<CheckResult>({ op: 'check', folder, metrics: true }, signal));
+    const timeline = (finding: AnalysisFindingView): Promise<QueryAnswer> => client.request<SqlResult>({
+      op: 'timeline',
+      folder: report.folder,
+      device: finding.device_id ?? '',
+      ...(finding.trip_id ? { trip: finding.trip_id } : {}),
+      ...(finding.time && Number.isFinite(Date.parse(finding.time)) ? { time: Date.parse(finding.time) } : {}),
+    });
+    const resultId = deps.results.showAnalysis({ report, inUse: report.inUse, ...(report.metrics ? { metrics: report.metrics } : {}), timeline, reveal });
+    if (report.inUse.length) void vscode.window.showWarningMessage(vscode.l10n.t('A harvest is still writing {0}: the report covers the hours it had finished. Analyze again when it is done.', report.inUse.join(', ')));
+    return {
+      ok: true,
+      folder: report.folder,
+      resultId,
+      items: report.items,
+      rules: report.rules.map((r) => ({ id: r.id, severity: r.severity, count: r.count })),
+      skipped: report.skipped,
+      inUse: report.inUse,
+    };
+  }
+
 
   /** Runs SQL cells one after another over the notebook's harvest; a cancel stops the rest. */
   async function execute(cells: readonly vscode.NotebookCell[], notebook: vscode.NotebookDocument, controller: vscode.NotebookController): Promise<void> {
@@ -148,21 +180,15 @@ export function createAnalysisFeature(deps: CommandDeps): AnalysisFeature {
 
   return {
     async analyzeHarvest(arg) {
-      const folder = await folderOf(arg, vscode.l10n.t('Analyze'));
-      const title = vscode.l10n.t('Analyze Harvest: {0}', path.basename(folder));
-      deps.log.info('analyzeHarvest', folder);
-      const report = await withEngine(title, vscode.l10n.t('running the data-quality rules…'), (signal) => client.request<CheckReport & { inUse: string[] }>({ op: 'check', folder }, signal));
-      const resultId = deps.results.showAnalysis({ report, inUse: report.inUse });
-      if (report.inUse.length) void vscode.window.showWarningMessage(vscode.l10n.t('A harvest is still writing {0}: the report covers the hours it had finished. Analyze again when it is done.', report.inUse.join(', ')));
-      return {
-        ok: true,
-        folder: report.folder,
-        resultId,
-        items: report.items,
-        rules: report.rules.map((r) => ({ id: r.id, severity: r.severity, count: r.count })),
-        skipped: report.skipped,
-        inUse: report.inUse,
-      };
+      const restore = !!arg && !(arg instanceof vscode.Uri) && arg.restore === true;
+      if (!restore) return analyze(arg, true);
+      try {
+        return await analyze(arg, false);
+      } catch (err) {
+        if (err instanceof Cancelled) return { ok: false, code: 'CANCELLED', message: vscode.l10n.t('The analysis was cancelled.') };
+        deps.log.warn('analyzeHarvest', `restoring a report: ${errorMessage(err)}`);
+        return { ok: false, code: isMobilityError(err) ? err.code : 'UNEXPECTED', message: errorMessage(err) };
+      }
     },
 
     async openNotebook(arg) {

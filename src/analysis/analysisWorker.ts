@@ -4,14 +4,14 @@
  * this process and never the extension host. It answers the host's JSON requests (workerProtocol.ts) one at a
  * time, and ends when the host goes away. No vscode.
  */
-import { AnalysisSession, metricsSql, metricsWindow, readHarvestSource, ruleQueriesOf, runChecks, thresholdsOf } from '../core/analysis';
+import { AnalysisSession, metricsSql, metricsWindow, readHarvestSource, ruleQueriesOf, runChecks, runMetrics, thresholdsOf, timelineSql } from '../core/analysis';
 import { errorMessage, isMobilityError } from '../core/base';
-import type { RulesResult, SqlResult, WorkerAnswer, WorkerRequest } from './workerProtocol';
+import type { CheckResult, RulesResult, SqlResult, WorkerAnswer, WorkerRequest } from './workerProtocol';
 import { parseWorkerRequest } from './workerProtocol';
 
 async function answer(request: WorkerRequest): Promise<unknown> {
   const source = await readHarvestSource(request.folder);
-  const thresholds = thresholdsOf(request.op === 'sql' ? [] : request.thresholds ?? []);
+  const thresholds = thresholdsOf(request.op === 'sql' || request.op === 'timeline' ? [] : request.thresholds ?? []);
   if (request.op === 'rules') {
     const result: RulesResult = { folder: source.folder, window: { start: `${source.window.start}:00:00Z`, end: `${source.window.end}:59:59Z` }, rules: ruleQueriesOf(source, thresholds), metrics: metricsSql(metricsWindow(source)) };
     return result;
@@ -20,7 +20,16 @@ async function answer(request: WorkerRequest): Promise<unknown> {
   try {
     if (request.op === 'check') {
       const report = await runChecks(session, request.rules ?? [], thresholds);
-      return { ...report, inUse: source.parts.filter((p) => p.inUse).map((p) => p.dir) };
+      const result: CheckResult = { ...report, inUse: source.parts.filter((p) => p.inUse).map((p) => p.dir) };
+      // The plots are a bonus to the report: a failure of the metrics leaves them out, never the findings.
+      const metrics = request.metrics ? await runMetrics(session).then((m) => m.hours, () => undefined) : undefined;
+      if (metrics) result.metrics = metrics;
+      return result;
+    }
+    if (request.op === 'timeline') {
+      const answer = await session.query(timelineSql({ device_id: request.device, trip_id: request.trip, time: request.time }));
+      const result: SqlResult = { columns: answer.columns, rows: answer.rows, total: answer.rows.length };
+      return result;
     }
     const answer = await session.query(request.sql);
     const max = request.maxRows ?? answer.rows.length;

@@ -4,6 +4,7 @@
  * the worker answers each one once, with its result or with an error's code and message (never a stack).
  * Types and pure guards only; no vscode.
  */
+import type { CheckReport } from '../core/analysis';
 
 /** Rows a SQL answer carries at most (the rest is counted, not sent). */
 export const MAX_SQL_ROWS = 100_000;
@@ -11,11 +12,13 @@ export const MAX_SQL_ROWS = 100_000;
 /** What the host asks. */
 export type WorkerRequest =
   /** The data-quality report of a harvest folder (`mobility-api check --json`'s shape), plus the parts still written. */
-  | { id: number; op: 'check'; folder: string; rules?: string[]; thresholds?: string[] }
+  | { id: number; op: 'check'; folder: string; rules?: string[]; thresholds?: string[]; metrics?: boolean }
   /** One read-only query over the folder's views. */
   | { id: number; op: 'sql'; folder: string; sql: string; maxRows?: number }
   /** What a starter notebook needs: the folder's rules with their own SQL, its window, and the metrics' SQL. */
-  | { id: number; op: 'rules'; folder: string; thresholds?: string[] };
+  | { id: number; op: 'rules'; folder: string; thresholds?: string[] }
+  /** A device's timeline around a finding (core/analysis timelineSql): its trips, events and telemetry in time order. */
+  | { id: number; op: 'timeline'; folder: string; device: string; trip?: string; time?: number };
 
 /** A request before the client gives it an id. */
 export type WorkerCall = WorkerRequest extends infer R ? (R extends { id: number } ? Omit<R, 'id'> : never) : never;
@@ -30,6 +33,9 @@ export interface SqlResult {
   /** Rows the query gave; more than `rows.length` when cut at `maxRows`. */
   total: number;
 }
+
+/** The check's answer: the report (`mobility-api check --json`'s shape), the parts a harvest still writes, and with `metrics` the hourly metrics' rows. */
+export type CheckResult = CheckReport & { inUse: string[]; metrics?: Record<string, unknown>[] };
 
 /** One rule as the starter notebook shows it. */
 export interface RuleSql {
@@ -64,7 +70,7 @@ export function parseWorkerRequest(value: unknown): WorkerRequest | undefined {
   switch (value.op) {
     case 'check': {
       if (value.rules !== undefined && !isStrings(value.rules)) return undefined;
-      return { id, op: 'check', folder, ...(value.rules ? { rules: value.rules } : {}), ...(thresholds ? { thresholds } : {}) };
+      return { id, op: 'check', folder, ...(value.rules ? { rules: value.rules } : {}), ...(thresholds ? { thresholds } : {}), ...(value.metrics === true ? { metrics: true } : {}) };
     }
     case 'sql': {
       if (typeof value.sql !== 'string') return undefined;
@@ -73,6 +79,11 @@ export function parseWorkerRequest(value: unknown): WorkerRequest | undefined {
     }
     case 'rules':
       return { id, op: 'rules', folder, ...(thresholds ? { thresholds } : {}) };
+    case 'timeline': {
+      const { device, trip, time } = value;
+      if (typeof device !== 'string' || !device || (trip !== undefined && typeof trip !== 'string') || (time !== undefined && (typeof time !== 'number' || !Number.isFinite(time)))) return undefined;
+      return { id, op: 'timeline', folder, device, ...(trip ? { trip } : {}), ...(time !== undefined ? { time } : {}) };
+    }
     default:
       return undefined;
   }

@@ -66,7 +66,7 @@ export interface PositionColumn {
 export type DataColumn = TextColumn | CategoryColumn | NumberColumn | TimeColumn | PositionColumn;
 
 /** What a table holds: `trips`, `events`, `vehicles`… (the resource's MDS name where it has one). */
-export type TableResource = 'vehicles' | 'vehicles_status' | 'maas_vehicles' | 'trips' | 'events' | 'telemetry' | 'stops' | 'report' | 'items' | 'sql';
+export type TableResource = 'vehicles' | 'vehicles_status' | 'maas_vehicles' | 'trips' | 'events' | 'telemetry' | 'stops' | 'report' | 'items' | 'sql' | 'timeline';
 
 /** One resource's rows, column by column. */
 export interface DataTableView {

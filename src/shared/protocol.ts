@@ -7,7 +7,7 @@
  * No view model ever holds a raw bearer token: the host keeps tokens and copies them to the
  * clipboard itself when the webview asks with a result id.
  */
-import type { AnalysisResultView } from './analysisViews';
+import type { AnalysisFindingRef, AnalysisResultView, AnalysisTimelineView } from './analysisViews';
 import type { DataTableView, TableQuery } from './dataTable';
 import type { ConformanceView } from './conformanceViews';
 import type { HarvestHeatmapView, HarvestHourView, HarvestResultView } from './harvestViews';
@@ -37,6 +37,8 @@ export interface PanelUiState {
   filter?: string;
   stateFilter?: string;
   pageIndex?: number;
+  /** The data-quality report's finding whose device timeline is open. */
+  timeline?: AnalysisFindingRef;
 }
 
 /** What the webview stores with `setState` and the serializer receives after a reload. */
@@ -55,7 +57,7 @@ export type HostMessage =
   /** `panelKey` names the panel (one per environment); the webview persists it for the serializer. */
   | { type: 'show'; panelKey: string; result: ResultView }
   /** After a reload, when the host no longer holds the result: the persisted summary, with "Run again". */
-  | { type: 'restore'; panelKey: string; summary?: ResultSummary }
+  | { type: 'restore'; panelKey: string; summary?: ResultSummary; analysis?: AnalysisRestore }
   | { type: 'pagesAppended'; resultId: string; pages: PageView[]; vehicles: VehicleColumns; nextUrl?: string; stoppedBecause?: string; canLoadNext: boolean; canLoadAll?: boolean; error?: ErrorView; table?: DataTableView; summaryLine?: string }
   /** The result's MDS conformance, checked after the result was shown (the validator takes a moment on 100,000 items). */
   | { type: 'conformance'; resultId: string; conformance: ConformanceView }
@@ -69,7 +71,12 @@ export type HostMessage =
   /** The panel's history of this session's sends, newest first, and which one is shown (see results/resultHistory.ts). */
   | { type: 'history'; entries: HistoryEntryView[]; shownId?: string }
   /** Two history entries side by side, as the webview asked with `compareHistory`. */
-  | { type: 'historyCompare'; compare: HistoryCompareView };
+  | { type: 'historyCompare'; compare: HistoryCompareView }
+  /** A finding's device timeline, as the webview asked with `analysisTimeline` (or why there is none). */
+  | { type: 'analysisTimeline'; timeline: AnalysisTimelineView };
+
+/** A data-quality report restored after a reload: analysed again now, or why that failed. */
+export type AnalysisRestore = { state: 'running' } | { state: 'failed'; problem: string };
 
 export type WebviewMessage =
   | { type: 'ready' }
@@ -97,7 +104,11 @@ export type WebviewMessage =
   /** Send the request of a history entry again (one that keeps its summary only): a new result. */
   | { type: 'runHistoryEntryAgain'; resultId: string }
   /** Compare two results of the history. */
-  | { type: 'compareHistory'; leftId: string; rightId: string };
+  | { type: 'compareHistory'; leftId: string; rightId: string }
+  /** The device timeline of finding `index` of rule `rule` in the data-quality report `resultId`. */
+  | { type: 'analysisTimeline'; resultId: string; rule: string; index: number }
+  /** Analyze Harvest… again on the report's folder (a restored report's button, the report's own). */
+  | { type: 'analyzeAgain' };
 
 /** `YYYY-MM-DDTHH`, the shape of an hour key (the host checks the hour against its harvest). */
 const HOUR_KEY = /^\d{4}-\d{2}-\d{2}T\d{2}$/;
@@ -126,7 +137,10 @@ export function parseWebviewMessage(value: unknown): WebviewMessage | undefined 
     switch (type) {
       case 'ready':
       case 'runAgain':
+      case 'analyzeAgain':
         return { type };
+      case 'analysisTimeline':
+        return isShortString(resultId) && isShortString(value.rule) && isPageIndex(value.index) ? { type, resultId, rule: value.rule, index: value.index } : undefined;
       case 'loadNextPage':
       case 'loadAllPages':
       case 'fetchHours':
@@ -176,7 +190,7 @@ export function parseTableQuery(value: unknown): TableQuery {
   return query;
 }
 
-const HOST_MESSAGE_TYPES: ReadonlySet<string> = new Set(['show', 'restore', 'pagesAppended', 'busy', 'body', 'notice', 'conformance', 'harvestProgress', 'harvestHour', 'history', 'historyCompare']);
+const HOST_MESSAGE_TYPES: ReadonlySet<string> = new Set(['show', 'restore', 'pagesAppended', 'busy', 'body', 'notice', 'conformance', 'harvestProgress', 'harvestHour', 'history', 'historyCompare', 'analysisTimeline']);
 
 /** True when `value` looks like a host message (the webview ignores other `message` events). */
 export function isHostMessage(value: unknown): value is HostMessage {
@@ -202,10 +216,11 @@ export function parsePersistedState(value: unknown): PersistedPanelState | undef
       if (typeof u.filter === 'string' && u.filter.length <= MAX_FIELD_CHARS) ui.filter = u.filter;
       if (isShortString(u.stateFilter)) ui.stateFilter = u.stateFilter;
       if (isPageIndex(u.pageIndex)) ui.pageIndex = u.pageIndex;
+      if (isRecord(u.timeline) && isShortString(u.timeline.rule) && isPageIndex(u.timeline.index)) ui.timeline = { rule: u.timeline.rule, index: u.timeline.index };
     }
     const state: PersistedPanelState = { version: PERSISTED_STATE_VERSION, panelKey: value.panelKey, ui };
     const s = value.summary;
-    if (isRecord(s) && (s.kind === 'listing' || s.kind === 'requestError' || s.kind === 'token' || s.kind === 'compare' || s.kind === 'harvest') && typeof s.title === 'string' && typeof s.line === 'string') {
+    if (isRecord(s) && (s.kind === 'listing' || s.kind === 'requestError' || s.kind === 'token' || s.kind === 'compare' || s.kind === 'harvest' || s.kind === 'analysis') && typeof s.title === 'string' && typeof s.line === 'string') {
       const summary: ResultSummary = {
         kind: s.kind,
         title: s.title.slice(0, MAX_FIELD_CHARS),
@@ -219,6 +234,7 @@ export function parsePersistedState(value: unknown): PersistedPanelState | undef
       if (s.rerun === 'vehicles' || s.rerun === 'status') summary.rerun = s.rerun;
       const harvest = s.kind === 'harvest' ? parseHarvestOrigin(s.harvest) : undefined;
       if (harvest) summary.harvest = harvest;
+      if (s.kind === 'analysis' && isRecord(s.analysis) && isShortString(s.analysis.folder)) summary.analysis = { folder: s.analysis.folder };
       state.summary = summary;
     }
     return state;

@@ -29,6 +29,8 @@ export interface ResultSummary {
   url?: string;
   /** A harvest's folder and range: after a reload the host reads the folder's manifest and shows the heatmap again. */
   harvest?: HarvestOrigin;
+  /** A data-quality report's folder: after a reload the host analyses it again (its findings are not stored). */
+  analysis?: { folder: string };
 }
 
 /** Where a harvest's heatmap comes from: its environment (as shown), endpoint, folder and range of UTC hours. */

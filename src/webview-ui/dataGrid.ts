@@ -77,6 +77,8 @@ export class DataGrid {
   private cursor = -1;
   /** Each row's element id is this and its data row: the cursor's id changes as it moves, so a screen reader announces the move. */
   private readonly idPrefix = `vt-${++gridCount}-row-`;
+  /** Per data row, 1 for a row to mark (a finding's rows in a device timeline); a column says the same in words. */
+  private marked: Uint8Array | undefined;
 
   /**
    * `onOpen(row)` opens a row's item (the data row index, as in `cellText`): Enter, or a double click.
@@ -158,6 +160,13 @@ export class DataGrid {
     if (!keepScroll) this.cursor = -1;
     this.refresh();
     if (!keepScroll) this.scroller.scrollTop = 0;
+  }
+
+  /** Marks the data rows whose entry is 1 (a bar at the row's start); the table's text must say it too. */
+  markRows(marked: Uint8Array | undefined): void {
+    this.marked = marked;
+    for (const slot of this.slots) slot.row = -1;
+    this.render();
   }
 
   /** The rows in view order (filtered and sorted). */
@@ -320,6 +329,7 @@ export class DataGrid {
     slot.el.setAttribute('data-row', String(row));
     slot.el.id = `${this.idPrefix}${row}`;
     slot.el.classList.toggle('odd', position % 2 === 1);
+    slot.el.classList.toggle('vt-marked', this.marked?.[row] === 1);
     this.markCursor(slot);
     this.columns.forEach((column, i) => {
       const cell = slot.cells[i];

@@ -15,10 +15,10 @@ import '@vscode-elements/elements/dist/vscode-tabs/index.js';
 import '@vscode-elements/elements/dist/vscode-textfield/index.js';
 import './results.css';
 import type { BodyView } from '../shared/listingViews';
-import type { HostMessage, PanelUiState, PersistedPanelState, ResultView, WebviewMessage } from '../shared/protocol';
+import type { AnalysisRestore, HostMessage, PanelUiState, PersistedPanelState, ResultView, WebviewMessage } from '../shared/protocol';
 import { PERSISTED_STATE_VERSION, isHostMessage, parsePersistedState } from '../shared/protocol';
 import type { ResultSummary } from '../shared/resultSummary';
-import { renderAnalysis } from './analysisSection';
+import { AnalysisView } from './analysisSection';
 import { conformanceVerdict } from './conformanceSection';
 import { append, button, clear, h, urlText } from './dom';
 import { HarvestView } from './harvestView';
@@ -51,6 +51,7 @@ class ResultsApp implements PanelContext {
   private listing: ListingSection | undefined;
   private readonly harvest = new HarvestView((message) => this.post(message), (text) => this.announce(text));
   private readonly history = new HistorySection((message) => this.post(message), (text) => this.announce(text));
+  private readonly analysis = new AnalysisView(this);
 
   constructor() {
     const saved = parsePersistedState(this.api.getState());
@@ -101,10 +102,13 @@ class ResultsApp implements PanelContext {
         if (sameResult && this.root.firstElementChild?.classList.contains('result-header')) return;
         this.panelKey = message.panelKey;
         this.result = message.result;
+        const before = this.summary;
         this.summary = message.result.summary;
         if (!sameResult) {
           this.bodies.clear();
           this.ui.pageIndex = 0;
+          // A new report keeps the timeline that was open only when it is the same folder's (analysed again).
+          if (message.result.kind !== 'analysis' || before?.analysis?.folder !== message.result.folder) this.ui.timeline = undefined;
         }
         this.render();
         this.persist();
@@ -115,7 +119,7 @@ class ResultsApp implements PanelContext {
         this.panelKey = message.panelKey;
         this.result = undefined;
         if (message.summary) this.summary = message.summary;
-        this.renderRestored();
+        this.renderRestored(message.analysis);
         this.persist();
         this.announce(this.summary ? l10n.t('Restored: {0}', this.summary.title) : l10n.t('Restored after a reload'));
         return;
@@ -152,6 +156,9 @@ class ResultsApp implements PanelContext {
       case 'historyCompare':
         this.history.showComparison(message.compare);
         return;
+      case 'analysisTimeline':
+        this.analysis.timeline(message.timeline);
+        return;
     }
   }
 
@@ -173,14 +180,18 @@ class ResultsApp implements PanelContext {
     } else if (r.kind === 'requestError') renderRequestError(this.root, r, this);
     else if (r.kind === 'compare') renderTokenComparison(this.root, r, this);
     else if (r.kind === 'harvest') this.harvest.render(this.root, r);
-    else if (r.kind === 'analysis') renderAnalysis(this.root, r);
+    else if (r.kind === 'analysis') this.analysis.render(this.root, r);
     else renderTokenResult(this.root, r, this);
   }
 
-  private renderRestored(): void {
+  private renderRestored(analysis?: AnalysisRestore): void {
     clear(this.root);
     this.listing = undefined;
     const s = this.summary;
+    if (s?.kind === 'analysis' && s.analysis) {
+      this.renderRestoredAnalysis(s, s.analysis.folder, analysis);
+      return;
+    }
     if (!s) {
       this.root.appendChild(h('p', { class: 'muted', 'data-testid': 'restored' }, 'This panel was restored after a reload. Results are not kept across reloads; run a request to see one here.'));
       return;
@@ -190,6 +201,21 @@ class ResultsApp implements PanelContext {
       h('p', { 'data-testid': 'restored' }, s.line),
       s.url ? h('p', { class: 'muted' }, urlText(s.url)) : null,
       h('p', { class: 'muted' }, l10n.t('Restored after a reload. The rows and tokens of a result are not stored (a listing can hold 100,000 vehicles, and tokens are secrets); run the request again for a fresh result with a fresh token.')),
+    );
+  }
+
+  /** A data-quality report after a reload: analysed again by the host, or why that failed, with a button to analyse again. */
+  private renderRestoredAnalysis(s: ResultSummary, folder: string, analysis: AnalysisRestore | undefined): void {
+    const again = button(l10n.t('Analyze Again'), () => this.post({ type: 'analyzeAgain' }), { 'data-testid': 'analyze-again' });
+    append(this.root,
+      resultHeader(s.title, [l10n.t('Folder: {0}', folder), h('br'), h('span', { 'data-testid': 'summary-line' }, s.line)], analysis?.state === 'running' ? [] : [again]),
+      analysis?.state === 'running'
+        ? h('p', { role: 'status', 'data-testid': 'restored' }, l10n.t('Restored after a reload: the report is being made again from the folder (its findings are not stored)…'))
+        : h('div', { class: 'notice-inline', role: 'alert', 'data-testid': 'restored' },
+          h('p', null, analysis?.state === 'failed'
+            ? l10n.t('This report could not be made again after the reload: {0}', analysis.problem)
+            : l10n.t('Restored after a reload. The findings of a report are not stored; analyze the folder again to see them.')),
+          h('p', null, l10n.t('Analyze Again runs the rules on {0} again, or asks for the folder when it has moved.', folder))),
     );
   }
 }

@@ -4,6 +4,7 @@
 import type { ApiResult, HttpExchange, VehicleListing } from '../core/http';
 import type { Environment } from '../core/environment';
 import type { ListingResultView } from '../shared/listingViews';
+import type { AnalysisFindingRef, AnalysisTimelineView } from '../shared/analysisViews';
 import type { ResultView } from '../shared/protocol';
 import type { CodeSource } from '../commands/preparedRequests';
 import type { HarvestSession } from './harvestPanel';
@@ -40,6 +41,8 @@ export interface HeldResult {
   harvest?: HarvestSession;
   /** The tab title it was shown with, to show it again from the history. */
   title?: string;
+  /** A data-quality report's: the device timeline of one of its findings (undefined for a finding without a device). */
+  timeline?: (ref: AnalysisFindingRef) => Promise<AnalysisTimelineView | undefined>;
 }
 
 /** Where a send's pages came from and what its buttons can do again. */

@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import { COMMANDS } from '../commands/commandIds';
 import { errorMessage } from '../core/base';
 import type { DataTableView } from '../shared/dataTable';
-import type { HostMessage, WebviewMessage } from '../shared/protocol';
+import type { AnalysisRestore, HostMessage, WebviewMessage } from '../shared/protocol';
 import { parseWebviewMessage } from '../shared/protocol';
 import type { ResultSummary } from '../shared/resultSummary';
 import { bodyView } from '../results/bodyView';
@@ -56,6 +56,9 @@ export class ResultsPanel implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
   /** What the page loader, the conformance check and the copy buttons may do with this panel. */
   private readonly port: PagePort & ConformancePort;
+  /** A restored data-quality report while it is analysed again, or why that failed. */
+  private analysisRestore: AnalysisRestore | undefined;
+  private disposed = false;
 
   constructor(
     readonly key: string,
@@ -79,6 +82,7 @@ export class ResultsPanel implements vscode.Disposable {
     this.disposables.push(
       panel.webview.onDidReceiveMessage((raw: unknown) => this.receive(raw)),
       panel.onDidDispose(() => {
+        this.disposed = true;
         this.disposeListeners();
         onDisposed(this);
       }),
@@ -117,6 +121,7 @@ export class ResultsPanel implements vscode.Disposable {
     if (this.current !== result) this.current?.harvest?.dispose();
     this.current = result;
     this.restoredSummary = undefined;
+    this.analysisRestore = undefined;
     this.panel.title = title;
     result.title = title;
     // Only the latest result matters; older queued messages belong to a replaced result.
@@ -215,6 +220,13 @@ export class ResultsPanel implements vscode.Disposable {
     }
   }
 
+  /** A restored data-quality report: being analysed again, or why that failed (shown while no result is). */
+  restoreAnalysis(state: AnalysisRestore): void {
+    if (this.disposed || this.current) return;
+    this.analysisRestore = state;
+    if (this.ready) this.post({ type: 'restore', panelKey: this.key, summary: this.restoredSummary, analysis: state });
+  }
+
   /** Posts `message` while `held` is the result shown (a harvest's live updates). */
   postFor(held: HeldResult, message: HostMessage): void {
     if (this.current === held) this.post(message);
@@ -257,7 +269,7 @@ export class ResultsPanel implements vscode.Disposable {
         const queued = this.pending;
         this.pending = [];
         if (this.current) this.post({ type: 'show', panelKey: this.key, result: this.current.view });
-        else if (!queued.some((m) => m.type === 'show')) this.post({ type: 'restore', panelKey: this.key, summary: this.restoredSummary });
+        else if (!queued.some((m) => m.type === 'show')) this.post({ type: 'restore', panelKey: this.key, summary: this.restoredSummary, ...(this.analysisRestore ? { analysis: this.analysisRestore } : {}) });
         for (const m of queued) if ((m.type !== 'show' && m.type !== 'history') || !this.current) this.post(m);
         if (this.current) this.postHistory();
         return;
@@ -316,6 +328,18 @@ export class ResultsPanel implements vscode.Disposable {
         const held = this.held(message.resultId);
         if (!held?.environment || !held.endpointId) return;
         await vscode.commands.executeCommand(COMMANDS.fetchHours, { environmentId: held.environment.id, endpointId: held.endpointId, to: hourOf(held.pages[0]?.url) });
+        return;
+      }
+      case 'analysisTimeline': {
+        const held = this.held(message.resultId);
+        const timeline = await held?.timeline?.({ rule: message.rule, index: message.index });
+        if (held && timeline) this.postFor(held, { type: 'analysisTimeline', timeline });
+        return;
+      }
+      case 'analyzeAgain': {
+        const folder = this.current?.view.kind === 'analysis' ? this.current.view.folder : this.restoredSummary?.analysis?.folder;
+        // A folder that has gone: the command asks for one.
+        await vscode.commands.executeCommand(COMMANDS.analyzeHarvest, folder && fs.existsSync(folder) ? { folder } : undefined);
         return;
       }
       case 'analyzeHarvest': {

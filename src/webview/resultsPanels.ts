@@ -26,8 +26,12 @@ import { grpcOutcomes, resultOutcomes } from '../core/contract';
 import { assertionViews, grpcAnswerOf } from '../results/assertionView';
 import type { HarvestDisplay, HarvestDisplayArgs } from './harvestPanel';
 import { HarvestSession } from './harvestPanel';
-import type { CheckReport } from '../core/analysis';
+import type { CheckReport, QueryAnswer } from '../core/analysis';
+import { errorMessage } from '../core/base';
+import { COMMANDS } from '../commands/commandIds';
 import { analysisResultView } from '../results/analysisView';
+import { analysisTimelineError, analysisTimelineView } from '../results/analysisTimeline';
+import type { AnalysisFindingView } from '../shared/analysisViews';
 
 import { LOG, ResultsPanel } from './resultsPanel';
 import type { HeldResult } from './heldResult';
@@ -113,8 +117,13 @@ export interface ResultsPanelMethods extends vscode.Disposable {
   showComparison(args: { left: ComparedToken; right: ComparedToken; environment?: Environment }): void;
   /** A harvest (Fetch Hours…): its coverage heatmap, updated through the display returned while it runs. */
   showHarvest(args: HarvestDisplayArgs): HarvestDisplay;
-  /** A harvest's data-quality report (Analyze Harvest…); `inUse` names the folders a running harvest is still writing. Returns the result's id. */
-  showAnalysis(args: { report: CheckReport; inUse: string[] }): string;
+  /**
+   * A harvest's data-quality report (Analyze Harvest…); `inUse` names the folders a running harvest is still writing;
+   * `metrics` are the hourly metrics' rows for the plots; `timeline` reads a finding's device timeline (timelineSql)
+   * when the panel asks; `reveal` false leaves the panel where it is (a report restored after a reload). Returns the
+   * result's id.
+   */
+  showAnalysis(args: { report: CheckReport; inUse: string[]; metrics?: Record<string, unknown>[]; timeline?: (finding: AnalysisFindingView) => Promise<QueryAnswer>; reveal?: boolean }): string;
 }
 
 
@@ -228,6 +237,19 @@ export function createResultsPanels(context: vscode.ExtensionContext, log: vscod
       if (summary && origin && showHarvestSession(panel, (post) => HarvestSession.restored(origin, summary.title, summary.createdAt, randomUUID(), post), summary.title, { reveal: false })) {
         log.info(`${LOG} ${summary.title}: the heatmap again from ${origin.outDir}`);
       }
+      // A data-quality report comes back by analysing its folder again (its findings are not stored); until then, and
+      // when that fails, the panel says so with a button to analyse again.
+      const analysed = summary?.kind === 'analysis' ? summary.analysis?.folder : undefined;
+      if (analysed) {
+        panel.restoreAnalysis({ state: 'running' });
+        log.info(`${LOG} ${summary?.title ?? ''}: analysing ${analysed} again`);
+        void Promise.resolve(vscode.commands.executeCommand<{ ok: boolean; message?: string } | undefined>(COMMANDS.analyzeHarvest, { folder: analysed, restore: true })).then(
+          (outcome) => {
+            if (!outcome?.ok) panel.restoreAnalysis({ state: 'failed', problem: outcome?.message ?? vscode.l10n.t('the analysis gave no report') });
+          },
+          (err: unknown) => panel.restoreAnalysis({ state: 'failed', problem: errorMessage(err) }),
+        );
+      }
     },
     showListing(args) {
       const view = listingView({
@@ -327,8 +349,23 @@ export function createResultsPanels(context: vscode.ExtensionContext, log: vscod
       return session;
     },
     showAnalysis(args) {
-      const view = analysisResultView({ id: randomUUID(), report: args.report, inUse: args.inUse, now: Date.now() });
-      panelFor(undefined, 'analysis').show({ view, tokens: [], pages: [] }, view.title);
+      const view = analysisResultView({ id: randomUUID(), report: args.report, inUse: args.inUse, now: Date.now(), ...(args.metrics ? { metrics: args.metrics } : {}) });
+      const held: HeldResult = { view, tokens: [], pages: [] };
+      const read = args.timeline;
+      if (read) {
+        held.timeline = async (ref) => {
+          const finding = view.rules.find((r) => r.id === ref.rule)?.findings[ref.index];
+          if (!finding?.device_id) return undefined;
+          try {
+            const answer = await read(finding);
+            return analysisTimelineView({ ...ref, resultId: view.id, finding, rows: answer.rows });
+          } catch (err) {
+            log.warn(`${LOG} the timeline of a finding of ${ref.rule}: ${errorMessage(err)}`);
+            return analysisTimelineError({ ...ref, resultId: view.id, finding, error: errorMessage(err) });
+          }
+        };
+      }
+      panelFor(undefined, 'analysis').show(held, view.title, args.reveal ?? true);
       log.info(`${LOG} ${view.title}: ${view.summary.line}`);
       return view.id;
     },

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { AnalysisCancelled, AnalysisWorkerClient } from '../../src/analysis/analysisClient';
-import type { RulesResult, SqlResult } from '../../src/analysis/workerProtocol';
+import type { CheckResult, RulesResult, SqlResult } from '../../src/analysis/workerProtocol';
 import { parseWorkerRequest } from '../../src/analysis/workerProtocol';
 import { starterNotebook, vegaLiteSpec } from '../../src/analysis/harvestNotebook';
 import type { CheckReport } from '../../src/core/analysis';
@@ -133,7 +133,23 @@ describe('analysis worker: DuckDB in a child process (issue 31)', function () {
     assert.ok(vegaLiteSpec(hours), 'vehicles and trips per hour are charted');
   });
 
+  it('answers a check with the hourly metrics, and a finding\'s device timeline in time order with the rows it names marked', async () => {
+    const report = await client.request<CheckResult>({ op: 'check', folder: harvest, metrics: true });
+    assert.deepEqual(report.metrics?.map((row) => [row.hour, row.prow_vehicles, row.non_operational, row.trips_started]), [[new Date(T0).toISOString().slice(0, 13), 1, 1, 0]]);
+    const finding = report.rules.find((r) => r.id === 'duplicate-events')?.findings[0];
+    assert.ok(finding?.device_id && finding.time);
+    const timeline = await client.request<SqlResult>({ op: 'timeline', folder: harvest, device: finding.device_id, time: Date.parse(finding.time) });
+    assert.deepEqual(timeline.rows.map((r) => [r.kind, r.time, r.event_types, r.marked]), [
+      ['event', T0 + 60_000, 'battery_low', true],
+      ['event', T0 + 60_000, 'battery_low', true],
+      ['event', T0 + 120_000, 'located', false],
+    ]);
+  });
+
   it('the protocol refuses requests that are not whole', () => {
+    assert.equal(parseWorkerRequest({ id: 1, op: 'timeline', folder: '/x', device: '' }), undefined);
+    assert.equal(parseWorkerRequest({ id: 1, op: 'timeline', folder: '/x', device: 'd', time: 'noon' }), undefined);
+    assert.deepEqual(parseWorkerRequest({ id: 1, op: 'timeline', folder: '/x', device: 'd', trip: 't', time: 5, extra: 1 }), { id: 1, op: 'timeline', folder: '/x', device: 'd', trip: 't', time: 5 });
     assert.equal(parseWorkerRequest({ id: 1, op: 'drop', folder: '/x' }), undefined);
     assert.equal(parseWorkerRequest({ id: 1, op: 'sql', folder: '/x' }), undefined);
     assert.equal(parseWorkerRequest({ id: 1, op: 'check', folder: '' }), undefined);

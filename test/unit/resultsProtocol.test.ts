@@ -71,6 +71,22 @@ describe('results panel protocol', () => {
       assert.equal(listing?.summary?.harvest, undefined, 'only a harvest summary carries an origin');
     });
 
+    it('keeps a data-quality report\'s folder and its open timeline, so a reload can analyse it again and reopen the timeline', () => {
+      const summary = { kind: 'analysis', title: 'Data quality: harvest', line: '10 rules run: 1 with errors, 0 with warnings; 0 not run', createdAt: 9, canRunAgain: false };
+      const state = parsePersistedState({ version: PERSISTED_STATE_VERSION, panelKey: 'analysis', summary: { ...summary, analysis: { folder: '/data/harvest', findings: [1] } }, ui: { timeline: { rule: 'trip-events', index: 3, extra: 1 } } });
+      assert.deepEqual(state?.summary, { ...summary, analysis: { folder: '/data/harvest' } });
+      assert.deepEqual(state?.ui, { timeline: { rule: 'trip-events', index: 3 } });
+      const bad = parsePersistedState({ version: PERSISTED_STATE_VERSION, panelKey: 'analysis', summary: { ...summary, analysis: { folder: '' } }, ui: { timeline: { rule: 'x', index: -1 } } });
+      assert.deepEqual(bad?.summary, summary);
+      assert.deepEqual(bad?.ui, {});
+      assert.deepEqual(parseWebviewMessage({ type: 'analysisTimeline', resultId: 'r1', rule: 'teleport', index: 0, sql: 'x' }), { type: 'analysisTimeline', resultId: 'r1', rule: 'teleport', index: 0 });
+      assert.deepEqual(parseWebviewMessage({ type: 'analyzeAgain', folder: '/etc' }), { type: 'analyzeAgain' });
+      for (const wrong of [{ type: 'analysisTimeline', resultId: 'r1', rule: '', index: 0 }, { type: 'analysisTimeline', resultId: 'r1', rule: 'teleport', index: 1.5 }, { type: 'analysisTimeline', rule: 'teleport', index: 0 }]) {
+        assert.equal(parseWebviewMessage(wrong), undefined, JSON.stringify(wrong));
+      }
+      assert.equal(isHostMessage({ type: 'analysisTimeline', timeline: {} }), true);
+    });
+
     it('ignores states of another version or shape', () => {
       for (const s of [undefined, null, {}, { version: 0, panelKey: 'k', ui: {} }, { version: PERSISTED_STATE_VERSION }, { version: PERSISTED_STATE_VERSION, panelKey: '' }]) {
         assert.equal(parsePersistedState(s), undefined);

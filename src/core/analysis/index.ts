@@ -17,3 +17,5 @@ export { METRICS_GROUPS, metricsSql, metricsWindow, runMetrics } from './metrics
 export type { MetricsGroup, MetricsReport } from './metrics';
 export { checkWindowOf, ruleQueriesOf } from './ruleSql';
 export type { RuleQuery } from './ruleSql';
+export { TIMELINE_BOUNDS, TIMELINE_COLUMNS, timelineSql } from './timeline';
+export type { TimelineBounds, TimelineTarget } from './timeline';
