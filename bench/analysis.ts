@@ -35,8 +35,8 @@ function scale(): { days: number; fleet: number } {
 }
 
 /** Rounds per side of the timed comparisons (each side a fresh process per round), after the warm-up rounds. */
-const ROUNDS = Number(process.env.BENCH_ANALYSIS_ROUNDS ?? 3);
-const WARMUP = Number(process.env.BENCH_ANALYSIS_WARMUP ?? 1);
+const ROUNDS = Number(process.env.BENCH_ANALYSIS_ROUNDS ?? 2);
+const WARMUP = Number(process.env.BENCH_ANALYSIS_WARMUP ?? 0);
 
 /** Where generated harvests are kept between runs (git-ignored). */
 export function benchCacheDir(): string {
