@@ -6,6 +6,7 @@
 import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { activationFigure, activationVariantFigures } from './activation';
+import { analysisFigures } from './analysis';
 import { bundleFigures, productionBuild } from './bundles';
 import { contractFigure } from './contract';
 import type { ProductionBuild } from './bundles';
@@ -45,6 +46,7 @@ async function main(): Promise<void> {
     ['grpcCallMemory', grpcCallMemoryFigure],
     ['throughput', sandboxThroughputFigure],
     ['harvest', harvestFigures],
+    ['analysis', analysisFigures],
     ['validate', validationFigure],
     ['bundles', () => bundleFigures(built())],
     ['resultsPanel', () => resultsPanelFigures(built())],

@@ -9,13 +9,16 @@ import { printUsage } from './usage';
 /**
  * `mobility-api parquet <folder> [--out <dir>]`: the harvest as Parquet (zstd), in Hive-style partitions
  * `endpoint=trips/date=2026-11-20/hour=07/…`, written into a temporary folder beside `--out` and renamed into place
- * when every endpoint is written, so that a reader never sees half of it. Default --out: `<folder>/parquet`.
+ * when every endpoint is written, so that a reader never sees half of it. Default --out: `<folder>/parquet`. The
+ * /vehicles snapshot goes to `endpoint=vehicles/` and `endpoint=vehicles_status/`; the manifests and the snapshot's
+ * description to `_harvest/`, so that check, sql and metrics read the Parquet folder as they read the harvest.
  */
 export async function parquetCommand(args: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parse(args, { out: { type: 'string' }, json: { type: 'boolean' } }, true);
   if (values.help) return printUsage(io);
   if (positionals.length !== 1) throw new MobilityError('USAGE', 'parquet takes one harvest folder: mobility-api parquet <folder> [--out <dir>].');
   const source = await readHarvestSource(positionals[0]);
+  if (source.parquet) throw new MobilityError('USAGE', `${source.folder} is the Parquet of a harvest already. Name the harvest folder it was written from (the one with manifest.json), or run check, sql and metrics on this one.`);
   const out = path.resolve(values.out ?? path.join(source.folder, 'parquet'));
   if (fs.existsSync(out)) throw new MobilityError('USAGE', `--out ${out} exists already. Name a new folder, or remove that one first.`);
   const parent = path.dirname(out);

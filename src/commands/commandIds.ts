@@ -35,6 +35,7 @@ export const COMMANDS = {
   setGrpcTarget: 'mobilityApi.setGrpcTarget',
   analyzeHarvest: 'mobilityApi.analyzeHarvest',
   openHarvestNotebook: 'mobilityApi.openHarvestNotebook',
+  openTestResult: 'mobilityApi.openTestResult',
 } as const;
 
 export type CommandId = (typeof COMMANDS)[keyof typeof COMMANDS];

@@ -3,15 +3,20 @@
 // the workspace when the Testing view first asks). A run goes through core/contract's runner, the one behind
 // `mobility-api test` (dist/contract.js, loaded on the first run), with a fresh token per request; a failed
 // assertion is reported at its line with the expected and actual value. One run profile per environment; the active
-// environment's is the default.
+// environment's is the default. Every answer a run gets joins its environment's results panel history (as a send
+// from the CodeLens does), and the test links to it: Open Result in the test's and its messages' context menus and
+// over a failure's peek (`mobilityApi.openTestResult`), and a command link in a failure's Markdown message, trusted
+// for that one command.
 import path from 'node:path';
 import * as vscode from 'vscode';
-import { errorMessage } from '../core/base';
+import { MobilityError, errorMessage } from '../core/base';
 import type { Environment } from '../core/environment';
 import type { RequestRun } from '../core/contract';
 import { parseRequestFile } from '../core/http';
 import { plural } from '../shared/format';
 import type { CommandDeps } from '../commands/commandDeps';
+import { COMMANDS } from '../commands/commandIds';
+import { registerCommand } from '../commands/registerCommand';
 import { resolveCredential } from '../commands/pickers';
 import { loadContractEngine } from './contractLoader';
 
@@ -22,10 +27,29 @@ function isRequestFile(uri: vscode.Uri): boolean {
   return /\.(http|rest)$/i.test(uri.path);
 }
 
+/** The `contextValue` of a test message whose test has a result in the results panel (the menus' `when`). */
+const RESULT_MESSAGE = 'mobilityApi.result';
+
+/** Where a test's last answer is: the result `resultId` in the history of `environmentId`'s results panel. */
+export interface TestResultLink {
+  environmentId: string;
+  resultId: string;
+}
+
 /** A test's last outcome as reported to VS Code, kept for the integration tests (no token in it). */
 export interface ContractTestOutcome {
   state: 'passed' | 'failed' | 'errored' | 'skipped';
-  messages: { message: string; line?: number; expected?: string; actual?: string }[];
+  messages: {
+    message: string;
+    line?: number;
+    expected?: string;
+    actual?: string;
+    contextValue?: string;
+    /** A Markdown message's command link: its command, its arguments, and the commands the message trusts. */
+    link?: { command: string; args: unknown; trusted: readonly string[] | boolean };
+  }[];
+  /** The answer in the results panel, when the request got one. */
+  result?: TestResultLink;
 }
 
 /** What the integration tests reach: the tests found, a run of a file's tests on an environment, the last outcomes. */
@@ -34,6 +58,8 @@ export interface ContractTestsHandle {
   items(): { id: string; label: string; children: { id: string; label: string; line: number }[] }[];
   runFile(uri: vscode.Uri, environmentId?: string): Promise<void>;
   outcomes(): Map<string, ContractTestOutcome>;
+  /** The ids and titles of `environmentId`'s results panel history, newest first. */
+  panelHistory(environmentId: string): { id: string; title: string }[];
 }
 
 /** The test controller, its discovery and its run profiles. */
@@ -106,13 +132,22 @@ export function registerContractTests(deps: CommandDeps): ContractTestsHandle {
     profiles = deps.environments.all().map((env) => controller.createRunProfile(
       vscode.l10n.t('Run on {0}', env.name),
       vscode.TestRunProfileKind.Run,
-      (request, token) => runTests(deps, controller, env.id, request, token, outcomes),
+      (request, token) => runTests(deps, controller, env.id, request, token, outcomes, results),
       env.id === active,
     ));
   };
   makeProfiles();
   disposables.push(deps.environments.onDidChange(makeProfiles), { dispose: () => profiles.forEach((p) => p.dispose()) });
   const outcomes = new Map<string, ContractTestOutcome>();
+  /** Each test's last answer in the results panel, by test id. */
+  const results = new Map<string, TestResultLink>();
+  disposables.push(registerCommand(deps, COMMANDS.openTestResult, (arg?: unknown) => {
+    const link = linkOf(arg, results);
+    if (!link) throw new MobilityError('USAGE', vscode.l10n.t('This test has no answer in the results panel yet: run it, then open its result.'));
+    const shown = deps.results.showKept(link.environmentId, link.resultId);
+    if (!shown.ok) throw new MobilityError('USAGE', shown.message);
+    return Promise.resolve({ ok: true as const, ...link, title: shown.title });
+  }));
   return {
     disposable: vscode.Disposable.from(...disposables),
     items: () => {
@@ -129,13 +164,26 @@ export function registerContractTests(deps: CommandDeps): ContractTestsHandle {
       if (!item || !environmentId) throw new Error(`no tests of ${uri.toString()} or no environment`);
       const source = new vscode.CancellationTokenSource();
       try {
-        await runTests(deps, controller, environmentId, new vscode.TestRunRequest([item]), source.token, outcomes);
+        await runTests(deps, controller, environmentId, new vscode.TestRunRequest([item]), source.token, outcomes, results);
       } finally {
         source.dispose();
       }
     },
     outcomes: () => outcomes,
+    panelHistory: (environmentId) => deps.results.historyOf(environmentId).map((e) => ({ id: e.id, title: e.title })),
   };
+}
+
+/**
+ * The result a call of Open Result names: `{ environmentId, resultId }` (a message's command link), a test message's
+ * menu argument `{ test, message }`, or a test item (the test's context menu).
+ */
+function linkOf(arg: unknown, results: ReadonlyMap<string, TestResultLink>): TestResultLink | undefined {
+  if (typeof arg !== 'object' || arg === null) return undefined;
+  const a = arg as Record<string, unknown>;
+  if (typeof a.environmentId === 'string' && typeof a.resultId === 'string') return { environmentId: a.environmentId, resultId: a.resultId };
+  const test = typeof a.test === 'object' && a.test !== null ? (a.test as Record<string, unknown>) : a;
+  return typeof test.id === 'string' ? results.get(test.id) : undefined;
 }
 
 /** The tests a run asks for, by file: `include` (a file's item stands for its tests), or every test; less `exclude`. */
@@ -162,9 +210,9 @@ async function textOf(uri: vscode.Uri): Promise<string> {
   return open ? open.getText() : new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
 }
 
-async function runTests(deps: CommandDeps, controller: vscode.TestController, environmentId: string, request: vscode.TestRunRequest, token: vscode.CancellationToken, outcomes: Map<string, ContractTestOutcome>): Promise<void> {
+async function runTests(deps: CommandDeps, controller: vscode.TestController, environmentId: string, request: vscode.TestRunRequest, token: vscode.CancellationToken, outcomes: Map<string, ContractTestOutcome>, results: Map<string, TestResultLink>): Promise<void> {
   const run = controller.createTestRun(request);
-  const verdict = verdicts(run, outcomes);
+  const verdict = verdicts(run, outcomes, results);
   const byFile = testsByFile(controller, request);
   const pending = new Set([...byFile.values()].flat());
   pending.forEach((t) => run.enqueued(t));
@@ -197,6 +245,8 @@ async function runTests(deps: CommandDeps, controller: vscode.TestController, en
       }
       for (const f of plan.files) f.requests = f.requests.filter((r) => pending.has(atLine.get(r.line)!));
       const folder = path.dirname(uri.fsPath);
+      // Each answer joins the environment's results panel history, without taking the front from what the user looks at.
+      const shown = new Map<number, string>();
       await engine.runContractPlan(plan, {
         client: deps.clients.get(),
         environment,
@@ -206,7 +256,18 @@ async function runTests(deps: CommandDeps, controller: vscode.TestController, en
         callGrpc: async (planned, signal) => {
           const call = deps.grpc.fileCall(environment, planned.grpc, folder);
           const result = await deps.grpc.callFile(environment, deps.grpc.auth(environment, credential), call, signal ? { signal } : {});
+          shown.set(planned.line, deps.results.showGrpcResult({ environment, result, title: planned.label, target: call.endpoint.target, assertions: { assertions: planned.assertions, unsupported: planned.unsupported }, reveal: false }));
           return engine.grpcTestAnswer(result, environment, credential.type);
+        },
+        onAnswer: (planned, result) => {
+          shown.set(planned.line, deps.results.showResult({
+            environment,
+            result,
+            title: planned.label,
+            ...(planned.request?.endpointId !== undefined ? { endpointId: planned.request.endpointId } : {}),
+            assertions: { assertions: planned.assertions, unsupported: planned.unsupported },
+            reveal: false,
+          }));
         },
         onStart: (planned) => {
           const test = atLine.get(planned.line);
@@ -215,7 +276,8 @@ async function runTests(deps: CommandDeps, controller: vscode.TestController, en
         onRequest: (result) => {
           const test = atLine.get(result.line);
           if (!test) return;
-          report(run, verdict, test, uri, environment, result);
+          const resultId = shown.get(result.line);
+          report(run, verdict, test, uri, environment, result, resultId !== undefined ? { environmentId: environment.id, resultId } : undefined);
           pending.delete(test);
         },
       });
@@ -230,8 +292,13 @@ async function runTests(deps: CommandDeps, controller: vscode.TestController, en
   }
 }
 
-/** One request's outcome: its output line (linked to the request's line), and passed, failed at each assertion's line, or errored. */
-function report(run: vscode.TestRun, verdict: Verdicts, test: vscode.TestItem, uri: vscode.Uri, environment: Environment, result: RequestRun): void {
+/**
+ * One request's outcome: its output line (linked to the request's line), and passed, failed at each assertion's line,
+ * or errored. A failure's messages link to the answer in the results panel (`link`): each message's context menu and
+ * the button over its peek, and a Markdown command link in the messages that are not a diff (VS Code shows a diff's
+ * message as plain text).
+ */
+function report(run: vscode.TestRun, verdict: Verdicts, test: vscode.TestItem, uri: vscode.Uri, environment: Environment, result: RequestRun, link: TestResultLink | undefined): void {
   const at = (line: number, column = 0) => new vscode.Location(uri, new vscode.Position(line, column));
   const status = result.status !== undefined ? `${result.status} ${result.statusText ?? ''}`.trim() : result.grpcStatus ?? '';
   const failed = result.outcomes.filter((o) => !o.passed);
@@ -240,54 +307,83 @@ function report(run: vscode.TestRun, verdict: Verdicts, test: vscode.TestItem, u
   // Only the request's line is linked (and shown beside it in the editor); the failures are the test's messages.
   for (const token of result.tokens) run.appendOutput(`  ${vscode.l10n.t('token: jti {0}, kid {1}', token.jti, token.kid)}\r\n`, undefined, test);
   for (const o of failed) run.appendOutput(`  ${vscode.l10n.t('line {0}: {1}', o.line + 1, o.message ?? o.text)}\r\n`, undefined, test);
+  if (link) run.appendOutput(`  ${vscode.l10n.t('The answer is in the results panel of {0}: Open Result in the test\'s context menu shows it.', environment.name)}\r\n`, undefined, test);
   if (result.error !== undefined) {
     const message = new vscode.TestMessage(result.error);
     message.location = at(result.line);
-    verdict.errored(test, message, result.durationMs);
+    verdict.errored(test, message, result.durationMs, link);
   } else if (result.skipped !== undefined && result.passed) {
     verdict.skipped(test);
   } else if (result.passed) {
-    verdict.passed(test, result.durationMs);
+    verdict.passed(test, result.durationMs, link);
   } else {
     verdict.failed(test, failed.map((o) => {
-      const message = o.expected !== undefined && o.actual !== undefined ? vscode.TestMessage.diff(o.message ?? o.text, o.expected, o.actual) : new vscode.TestMessage(o.message ?? o.text);
+      const text = o.message ?? o.text;
+      const message = o.diff ? vscode.TestMessage.diff(text, o.diff.expected, o.diff.actual) : new vscode.TestMessage(link ? linkedText(text, link) : text);
       message.location = at(o.line, o.column);
+      if (link) message.contextValue = RESULT_MESSAGE;
       return message;
-    }), result.durationMs);
+    }), result.durationMs, link);
   }
 }
 
-/** The outcomes of a run, reported to VS Code and kept in `outcomes` for the tests. */
+/** `text` (server text among it, escaped) and a link to the result, trusted for Open Result alone. */
+function linkedText(text: string, link: TestResultLink): vscode.MarkdownString {
+  const markdown = new vscode.MarkdownString();
+  markdown.appendText(text);
+  markdown.appendMarkdown(`\n\n[${vscode.l10n.t('Open the answer in the results panel')}](command:${COMMANDS.openTestResult}?${encodeURIComponent(JSON.stringify([link]))})`);
+  markdown.isTrusted = { enabledCommands: [COMMANDS.openTestResult] };
+  return markdown;
+}
+
+/** The outcomes of a run, reported to VS Code and kept in `outcomes` for the tests; each test's answer in `results`. */
 interface Verdicts {
-  passed(test: vscode.TestItem, duration?: number): void;
-  failed(test: vscode.TestItem, messages: vscode.TestMessage[], duration?: number): void;
-  errored(test: vscode.TestItem, message: vscode.TestMessage, duration?: number): void;
+  passed(test: vscode.TestItem, duration?: number, link?: TestResultLink): void;
+  failed(test: vscode.TestItem, messages: vscode.TestMessage[], duration?: number, link?: TestResultLink): void;
+  errored(test: vscode.TestItem, message: vscode.TestMessage, duration?: number, link?: TestResultLink): void;
   skipped(test: vscode.TestItem): void;
 }
 
-function verdicts(run: vscode.TestRun, outcomes: Map<string, ContractTestOutcome>): Verdicts {
-  const keep = (test: vscode.TestItem, state: ContractTestOutcome['state'], messages: vscode.TestMessage[] = []) => {
+/** A Markdown message's command link, read back for the tests. */
+function linkIn(message: vscode.TestMessage): ContractTestOutcome['messages'][number]['link'] {
+  if (typeof message.message === 'string') return undefined;
+  const found = /\(command:([\w.]+)\?([^)]*)\)/.exec(message.message.value);
+  if (!found) return undefined;
+  const trusted = message.message.isTrusted;
+  return { command: found[1], args: JSON.parse(decodeURIComponent(found[2])) as unknown, trusted: typeof trusted === 'object' ? trusted.enabledCommands : !!trusted };
+}
+
+function verdicts(run: vscode.TestRun, outcomes: Map<string, ContractTestOutcome>, results: Map<string, TestResultLink>): Verdicts {
+  const keep = (test: vscode.TestItem, state: ContractTestOutcome['state'], messages: vscode.TestMessage[] = [], link?: TestResultLink) => {
+    if (link) results.set(test.id, link);
+    else results.delete(test.id);
     outcomes.set(test.id, {
       state,
-      messages: messages.map((m) => ({
-        message: typeof m.message === 'string' ? m.message : m.message.value,
-        ...(m.location ? { line: m.location.range.start.line } : {}),
-        ...(m.expectedOutput !== undefined ? { expected: m.expectedOutput } : {}),
-        ...(m.actualOutput !== undefined ? { actual: m.actualOutput } : {}),
-      })),
+      messages: messages.map((m) => {
+        const linked = linkIn(m);
+        return {
+          message: typeof m.message === 'string' ? m.message : m.message.value,
+          ...(m.location ? { line: m.location.range.start.line } : {}),
+          ...(m.expectedOutput !== undefined ? { expected: m.expectedOutput } : {}),
+          ...(m.actualOutput !== undefined ? { actual: m.actualOutput } : {}),
+          ...(m.contextValue !== undefined ? { contextValue: m.contextValue } : {}),
+          ...(linked ? { link: linked } : {}),
+        };
+      }),
+      ...(link ? { result: link } : {}),
     });
   };
   return {
-    passed: (test, duration) => {
-      keep(test, 'passed');
+    passed: (test, duration, link) => {
+      keep(test, 'passed', [], link);
       run.passed(test, duration);
     },
-    failed: (test, messages, duration) => {
-      keep(test, 'failed', messages);
+    failed: (test, messages, duration, link) => {
+      keep(test, 'failed', messages, link);
       run.failed(test, messages, duration);
     },
-    errored: (test, message, duration) => {
-      keep(test, 'errored', [message]);
+    errored: (test, message, duration, link) => {
+      keep(test, 'errored', [message], link);
       run.errored(test, message, duration);
     },
     skipped: (test) => {

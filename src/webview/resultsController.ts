@@ -75,6 +75,9 @@ export function registerResultsPanel(context: vscode.ExtensionContext, log: vsco
     showListing: (args) => load().showListing(args),
     showResult: (args) => load().showResult(args),
     showGrpcResult: (args) => load().showGrpcResult(args),
+    // No panel loaded: no history to show from.
+    showKept: (environmentId, resultId) => (panels ? panels.showKept(environmentId, resultId) : { ok: false, message: vscode.l10n.t('The results panel of this environment was closed, and its history with it. Run the test again to see its answer.') }),
+    historyOf: (environmentId) => panels?.historyOf(environmentId) ?? [],
     showRequestError: (args) => load().showRequestError(args),
     showToken: (args) => load().showToken(args),
     showComparison: (args) => load().showComparison(args),

@@ -14,6 +14,7 @@ import { bodyView } from '../results/bodyView';
 import { compareHistoryResults } from '../results/historyCompare';
 import { historyEntryOf } from '../results/historyEntry';
 import { HISTORY_KEPT_IN_FULL } from '../shared/historyViews';
+import type { HistoryEntryView } from '../shared/historyViews';
 import { ResultHistory } from '../results/resultHistory';
 import { checkConformance, prepareConformance } from './conformanceCheck';
 import type { ConformancePort } from './conformanceCheck';
@@ -173,6 +174,31 @@ export class ResultsPanel implements vscode.Disposable {
       return;
     }
     this.display(held, held.title ?? this.panel.title, true);
+  }
+
+  /**
+   * Shows the history entry `resultId` again and brings the panel to the front (a test run's link to its result):
+   * the title it is shown with, or why it cannot be (gone from the history, or kept as a summary only).
+   */
+  showKept(resultId: string): { ok: true; title: string } | { ok: false; message: string } {
+    const held = this.history.held(resultId);
+    if (!held) {
+      const listed = this.history.entry(resultId) !== undefined;
+      return {
+        ok: false,
+        message: listed
+          ? vscode.l10n.t('The results panel keeps the last {0} results in full; this one keeps its summary only. Run the test again to see its answer.', HISTORY_KEPT_IN_FULL)
+          : vscode.l10n.t('This result is no longer in the results panel\'s history. Run the test again to see its answer.'),
+      };
+    }
+    const title = held.title ?? this.panel.title;
+    this.display(held, title, true);
+    return { ok: true, title };
+  }
+
+  /** The history's entries, newest first, as the panel lists them (no token: a jti at most). */
+  historyEntries(): HistoryEntryView[] {
+    return this.history.list();
   }
 
   /** Compares two history entries that are kept in full and are answers (listings). */

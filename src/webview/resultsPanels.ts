@@ -11,6 +11,7 @@ import type { CodeSource } from '../commands/preparedRequests';
 import type { HostMessage, ResultView } from '../shared/protocol';
 import { parsePersistedState, RESULTS_VIEW_TYPE } from '../shared/protocol';
 import type { ResultSummary } from '../shared/resultSummary';
+import type { HistoryEntryView } from '../shared/historyViews';
 import { listingOf, resultView } from '../results/resultView';
 import type { ExportRequest, ExportResultOutcome } from './exportResult';
 import type { ComparedToken } from '../results/compareView';
@@ -60,6 +61,8 @@ export interface GrpcResultArgs {
   codeSource?: CodeSource;
   /** Sent from a request file: its assertions, checked against the answer and listed in the header. */
   assertions?: RequestAssertions;
+  /** False: joins the panel's history without bringing the panel to the front (a test run's answers). */
+  reveal?: boolean;
 }
 
 /** What the commands call to show a result. */
@@ -106,9 +109,18 @@ export interface ResultsPanelMethods extends vscode.Disposable {
     codeSource?: CodeSource;
     /** Sent from a request file: its assertions, checked against the answer and listed in the header. */
     assertions?: RequestAssertions;
-  }): void;
-  /** A gRPC call's answer: status, headers, trailers, timing and each response message. */
-  showGrpcResult(args: GrpcResultArgs): void;
+    /** False: joins the panel's history without bringing the panel to the front (a test run's answers). */
+    reveal?: boolean;
+  }): string;
+  /** A gRPC call's answer: status, headers, trailers, timing and each response message. Returns the result's id. */
+  showGrpcResult(args: GrpcResultArgs): string;
+  /**
+   * Shows the result `resultId` of `environmentId`'s panel history again (a test run's link to its answer): the
+   * title it is shown with, or why it cannot be.
+   */
+  showKept(environmentId: string, resultId: string): { ok: true; title: string } | { ok: false; message: string };
+  /** The history of `environmentId`'s panel, newest first (empty without a panel). No token: a jti at most. */
+  historyOf(environmentId: string): HistoryEntryView[];
   /** A request that failed before an answer (network, TLS, timeout, refused credential...). */
   showRequestError(args: { environment: Environment; error: MobilityError; url?: string }): void;
   /** A decoded token (Generate Token, Decode JWT). `token` is kept host-side only, for "copy token". */
@@ -131,8 +143,13 @@ const TOKENS_PANEL = 'tokens';
 const COMPARE_PANEL = 'compare';
 const ANALYSIS_PANEL = 'analysis';
 
+/** The key of an environment's results panel. */
+function environmentPanelKey(environmentId: string): string {
+  return `env:${environmentId}`;
+}
+
 function panelKeyOf(environment: Environment | undefined): string {
-  return environment ? `env:${environment.id}` : TOKENS_PANEL;
+  return environment ? environmentPanelKey(environment.id) : TOKENS_PANEL;
 }
 
 function panelTitleOf(environment: Environment | undefined, kind: ResultView['kind']): string {
@@ -217,12 +234,13 @@ export function createResultsPanels(context: vscode.ExtensionContext, log: vscod
   };
 
   /** Shows a send's held result in its environment's panel, where it joins the panel's history. */
-  const showSend = (held: HeldResult, title: string, logWhat: string): void => {
+  const showSend = (held: HeldResult, title: string, logWhat: string, reveal = true): string => {
     const environment = held.environment as Environment;
     const panel = panelFor(environment, 'listing');
     lastResultPanel = panel;
-    panel.show(held, title);
+    panel.show(held, title, reveal);
     log.info(`${LOG} ${logWhat}: ${held.view.summary.line}`);
+    return held.view.id;
   };
 
   return {
@@ -288,7 +306,7 @@ export function createResultsPanels(context: vscode.ExtensionContext, log: vscod
       if (args.assertions) view.assertions = assertionViews(resultOutcomes({ ...args.assertions, request: { endpointId: args.endpointId } }, args.result));
       view.canFetchHours = args.environment.api === 'mds' && (MDS_HOUR_ENDPOINTS as readonly string[]).includes(args.endpointId ?? '');
       const loadNext = args.loadNextPage;
-      showSend(heldSend(view, {
+      return showSend(heldSend(view, {
         environment: args.environment,
         pages: args.result.pages,
         loadNext: loadNext && (async (nextUrl) => {
@@ -300,7 +318,7 @@ export function createResultsPanels(context: vscode.ExtensionContext, log: vscod
         runAgain: args.runAgain,
         endpointId: args.endpointId,
         codeSource: args.codeSource,
-      }), args.title, `${args.environment.name}: ${args.title}`);
+      }), args.title, `${args.environment.name}: ${args.title}`, args.reveal ?? true);
     },
     showGrpcResult(args) {
       const { view, pages } = grpcResultView({
@@ -318,7 +336,17 @@ export function createResultsPanels(context: vscode.ExtensionContext, log: vscod
       if (args.assertions) view.assertions = assertionViews(grpcOutcomes(args.assertions, grpcAnswerOf(args.result)));
       const held = heldSend(view, { environment: args.environment, pages, runAgain: args.runAgain, codeSource: args.codeSource });
       if (args.grpcurlCommand) held.grpcurlCommand = args.grpcurlCommand;
-      showSend(held, args.title, `${args.environment.name}: gRPC ${args.title}`);
+      return showSend(held, args.title, `${args.environment.name}: gRPC ${args.title}`, args.reveal ?? true);
+    },
+    showKept(environmentId, resultId) {
+      const panel = panels.get(environmentPanelKey(environmentId));
+      if (!panel) return { ok: false, message: vscode.l10n.t('The results panel of this environment was closed, and its history with it. Run the test again to see its answer.') };
+      const shown = panel.showKept(resultId);
+      if (shown.ok) lastResultPanel = panel;
+      return shown;
+    },
+    historyOf(environmentId) {
+      return panels.get(environmentPanelKey(environmentId))?.historyEntries() ?? [];
     },
     async exportShown(request) {
       // The active panel when one is, else the one that last showed a result.

@@ -1,6 +1,7 @@
 // The Testing view's contract tests in a real VS Code (issue 32): the requests with assertions of a request file are
 // found when it opens, grouped under it, and run against the sandbox through core/contract's runner (REST and gRPC);
-// a failing assertion is reported at its line with the expected and actual value.
+// a failing assertion is reported at its line with the expected and actual value. Every answer joins the environment's
+// results panel history, and Open Result (the failure's link, the menus) shows it again.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -22,6 +23,7 @@ const FILE = [
   'GET {{baseUrl}}/stops',
   '',
   '?? status == 201',
+  '?? header content-type includes xml',
   '',
   '###',
   '# @name stream',
@@ -63,19 +65,48 @@ describe('Testing view: requests with assertions as tests (issue 32)', function 
     await vscode.window.showTextDocument(document);
     const tests = exportsOf().contractTests;
     const found = await waitUntil('the file\'s tests', () => tests.items().find((f) => f.id === uri.toString()), (f) => f !== undefined);
-    assert.deepEqual(found!.children.map((t) => [t.label, t.line]), [['vehicles', 1], ['wrong-status', 9], ['stream', 15]]);
+    assert.deepEqual(found!.children.map((t) => [t.label, t.line]), [['vehicles', 1], ['wrong-status', 9], ['stream', 16]]);
 
     const lenses = (await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', uri, 100)) ?? [];
-    assert.deepEqual(lenses.filter((l) => l.command?.title.includes('assertion')).map((l) => [l.range.start.line, l.command?.title]), [[1, '$(beaker) 3 assertions'], [9, '$(beaker) 1 assertion'], [15, '$(beaker) 3 assertions']]);
+    assert.deepEqual(lenses.filter((l) => l.command?.title.includes('assertion')).map((l) => [l.range.start.line, l.command?.title]), [[1, '$(beaker) 3 assertions'], [9, '$(beaker) 2 assertions'], [16, '$(beaker) 3 assertions']]);
 
     await tests.runFile(uri, 'sandbox-mds-staging');
     const outcome = (line: number) => tests.outcomes().get(`${uri.toString()}#${line}`);
     assert.equal(outcome(1)?.state, 'passed', JSON.stringify(outcome(1)));
-    assert.equal(outcome(15)?.state, 'passed', JSON.stringify(outcome(15)));
+    assert.equal(outcome(16)?.state, 'passed', JSON.stringify(outcome(16)));
     const failed = outcome(9);
     assert.equal(failed?.state, 'failed', JSON.stringify(failed));
-    assert.deepEqual(failed?.messages.map((m) => [m.line, m.expected, m.actual]), [[11, '== 201', '200']]);
+    // The diff VS Code shows holds the values alone ("200 != 201"), the message the assertion's words.
+    assert.deepEqual(failed?.messages.map((m) => [m.line, m.expected, m.actual]), [[11, '201', '200'], [12, undefined, undefined]]);
     assert.equal(failed?.messages[0].message, '?? status == 201: expected == 201, actual 200');
+
+    // Each answer (REST and gRPC) joins the environment's results panel history, as a send from the CodeLens does.
+    const history = tests.panelHistory('sandbox-mds-staging');
+    for (const line of [1, 9, 16]) {
+      const result = outcome(line)?.result;
+      assert.equal(result?.environmentId, 'sandbox-mds-staging', `line ${line}: ${JSON.stringify(outcome(line))}`);
+      assert.ok(history.some((e) => e.id === result?.resultId), `the answer of line ${line + 1} is in the panel's history: ${JSON.stringify(history)}`);
+    }
+    // A failure links to it: the menus (contextValue) on every message, a command link trusted for that one command in a message that is no diff.
+    const [diff, words] = failed.messages;
+    assert.equal(diff.contextValue, 'mobilityApi.result');
+    assert.equal(words.contextValue, 'mobilityApi.result');
+    assert.equal(words.link?.command, 'mobilityApi.openTestResult');
+    assert.deepEqual(words.link?.trusted, ['mobilityApi.openTestResult']);
+    assert.doesNotMatch(JSON.stringify([...tests.outcomes().values()]), /eyJ[\w-]+\.eyJ/, 'no token in any outcome or link');
+    // The link's command, run as a click runs it, shows that answer in front; so does the test's context menu.
+    const opened = await run('mobilityApi.openTestResult', ...(words.link.args as unknown[]));
+    assert.equal(opened.ok, true, opened.message);
+    assert.equal(opened.resultId, failed.result!.resultId);
+    const tabLabels = () => vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.input instanceof vscode.TabInputWebview).map((t) => t.label);
+    await waitUntil('the failed test\'s answer in its panel', tabLabels, (labels) => labels.includes('wrong-status'));
+    const fromMenu = await run('mobilityApi.openTestResult', { test: { id: `${uri.toString()}#1` }, message: {} });
+    assert.equal(fromMenu.ok, true, fromMenu.message);
+    assert.equal(fromMenu.resultId, outcome(1)!.result!.resultId);
+    await waitUntil('the passed test\'s answer in its panel', tabLabels, (labels) => labels.includes('vehicles'));
+    const none = await run('mobilityApi.openTestResult', { test: { id: 'no-such-test' } });
+    assert.equal(none.ok, false);
+    assert.match(String(none.message), /run it, then open its result/);
 
     // An edit is seen: the unasserted request gets an assertion, and is a test.
     const edit = new vscode.WorkspaceEdit();

@@ -64,6 +64,7 @@ describe('CLI: mobility-api sql and parquet over a harvest', function () {
   let sandbox: RunningSandbox;
   let dir: string;
   let harvest: string;
+  let withSnapshot: string;
 
   before(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'analysis-'));
@@ -74,6 +75,14 @@ describe('CLI: mobility-api sql and parquet over a harvest', function () {
       const r = await runCliInProcess(['harvest', cli, '--from', hourAt(9), '--to', hourAt(11), '--out', path.join(harvest, folder), '--base-url', base, '--credential', sandbox.demo.credentialFile, '--state-dir', path.join(dir, 'state'), '--precision', 'milliseconds']);
       assert.equal(r.code, 0, r.err + r.out);
     }
+    // The same harvest with the /vehicles and /vehicles/status snapshot beside the endpoints' folders, where `harvest
+    // trips,events,telemetry --snapshot` puts it: taken by `harvest --snapshot` of one hour into a folder of its own, then moved.
+    withSnapshot = path.join(dir, 'harvest-with-snapshot');
+    fs.cpSync(harvest, withSnapshot, { recursive: true });
+    const snap = path.join(dir, 'snapshot-run');
+    const s = await runCliInProcess(['harvest', 'trips', '--from', hourAt(9), '--to', hourAt(9), '--out', snap, '--snapshot', '--base-url', base, '--credential', sandbox.demo.credentialFile, '--state-dir', path.join(dir, 'state'), '--precision', 'milliseconds']);
+    assert.equal(s.code, 0, s.err + s.out);
+    fs.renameSync(path.join(snap, 'snapshot'), path.join(withSnapshot, 'snapshot'));
   });
   after(async () => {
     await sandbox?.close();
@@ -194,25 +203,56 @@ describe('CLI: mobility-api sql and parquet over a harvest', function () {
     assert.match(r.err, new RegExp(`not a whole JSON item: .*${hourFile.replace('.', '\\.')}`));
   });
 
-  it('writes Parquet (zstd) in Hive partitions that a second reader reads back item for item', async () => {
+  it('writes Parquet (zstd) in Hive partitions, the /vehicles snapshot too, that a second reader reads back item for item; check, sql and metrics read it as the harvest', async () => {
     const out = path.join(dir, 'parquet-out');
-    const r = await runCliInProcess(['parquet', harvest, '--out', out]);
+    const r = await runCliInProcess(['parquet', withSnapshot, '--out', out]);
     assert.equal(r.code, 0, r.err);
-    assert.deepEqual(fs.readdirSync(out).sort(), ['endpoint=events', 'endpoint=telemetry', 'endpoint=trips']);
+    assert.deepEqual(fs.readdirSync(out).sort(), ['_harvest', 'endpoint=events', 'endpoint=telemetry', 'endpoint=trips', 'endpoint=vehicles', 'endpoint=vehicles_status']);
     for (const { view, folder, key } of ENDPOINTS) {
       const files = parquetFiles(path.join(out, `endpoint=${view}`));
       for (const file of files) assert.match(path.relative(out, file), new RegExp(`^endpoint=${view}/date=\\d{4}-\\d{2}-\\d{2}/hour=\\d{2}/[^/]+\\.parquet$`));
       const rows: Record<string, unknown>[] = [];
       for (const file of files) rows.push(...((await parquetReadObjects({ file: await asyncBufferFromFile(file), compressors })) as Record<string, unknown>[]));
-      const items = ndjsonItems(path.join(harvest, folder, folder));
+      const items = ndjsonItems(path.join(withSnapshot, folder, folder));
       assert.equal(rows.length, items.length, view);
       const byId = new Map(rows.map((row) => [row[key], row]));
       for (const item of items) sameItem(byId.get(item[key]), item, `${view} ${String(item[key])}`);
     }
-    const again = await runCliInProcess(['parquet', harvest, '--out', out]);
+    // The snapshot: one file per list, every item as listed.
+    for (const list of ['vehicles', 'vehicles_status']) {
+      assert.deepEqual(parquetFiles(path.join(out, `endpoint=${list}`)).map((f) => path.relative(out, f)), [path.join(`endpoint=${list}`, 'data_0.parquet')]);
+      const rows = (await parquetReadObjects({ file: await asyncBufferFromFile(path.join(out, `endpoint=${list}`, 'data_0.parquet')), compressors })) as Record<string, unknown>[];
+      const items = fs.readFileSync(path.join(withSnapshot, 'snapshot', `${list}.ndjson`), 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>);
+      assert.ok(items.length > 0, list);
+      assert.equal(rows.length, items.length, list);
+      const byId = new Map(rows.map((row) => [row.device_id, row]));
+      for (const item of items) sameItem(byId.get(item.device_id), item, `${list} ${String(item.device_id)}`);
+    }
+    // check, sql and metrics read the Parquet folder as the harvest: the same report, the snapshot's rules run.
+    const onNdjson = await runCliInProcess(['check', withSnapshot, '--json']);
+    const onParquet = await runCliInProcess(['check', out, '--json']);
+    assert.equal(onParquet.code, onNdjson.code, onParquet.err);
+    const withoutFolder = (text: string) => Object.fromEntries(Object.entries(JSON.parse(text) as Record<string, unknown>).filter(([key]) => key !== 'folder'));
+    const fromNdjson = withoutFolder(onNdjson.out);
+    const fromParquet = withoutFolder(onParquet.out);
+    assert.deepEqual(fromParquet, fromNdjson);
+    const ran = (fromParquet.rules as { id: string }[]).map((r) => r.id);
+    assert.ok(ran.includes('registry') && ran.includes('status-vs-events'), `the snapshot's rules ran: ${ran.join(', ')}`);
+    const counts = 'SELECT (SELECT count(*) FROM trips) AS trips, (SELECT count(*) FROM events) AS events, (SELECT count(*) FROM telemetry) AS telemetry, (SELECT count(*) FROM vehicles) AS vehicles, (SELECT count(*) FROM vehicles_status) AS vehicles_status';
+    assert.deepEqual(JSON.parse((await runCliInProcess(['sql', out, counts, '--json'])).out), JSON.parse((await runCliInProcess(['sql', withSnapshot, counts, '--json'])).out));
+    const metrics = async (folder: string) => {
+      const m = await runCliInProcess(['metrics', folder, '--json', '--by', 'vehicle_type']);
+      assert.equal(m.code, 0, m.err);
+      return withoutFolder(m.out);
+    };
+    assert.deepEqual(await metrics(out), await metrics(withSnapshot));
+    const twice = await runCliInProcess(['parquet', out, '--out', path.join(dir, 'parquet-twice')]);
+    assert.equal(twice.code, 2);
+    assert.match(twice.err, /is the Parquet of a harvest already/);
+    const again = await runCliInProcess(['parquet', withSnapshot, '--out', out]);
     assert.equal(again.code, 2);
     assert.match(again.err, /exists already/);
-    const unwritable = await runCliInProcess(['parquet', harvest, '--out', path.join(dir, 'no-such-parent', 'out')]);
+    const unwritable = await runCliInProcess(['parquet', withSnapshot, '--out', path.join(dir, 'no-such-parent', 'out')]);
     assert.equal(unwritable.code, 2);
     assert.match(unwritable.err, /Cannot write into .*no-such-parent/);
     assert.equal(fs.readdirSync(dir).some((f) => f.includes('.tmp-')), false, 'no temporary folder is left');

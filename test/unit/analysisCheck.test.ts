@@ -318,6 +318,27 @@ describe('CLI: mobility-api check with a /vehicles snapshot (status-vs-events, r
     assert.equal(sql.code, 0, sql.err);
     assert.deepEqual(JSON.parse(sql.out), [{ v: 6, s: 4, t: T0 + 5 * HOUR }]);
   });
+
+  it('on the Parquet of the harvest, status-vs-events and registry run and find the same; the views hold the snapshot', async () => {
+    const out = `${dir}-parquet`;
+    try {
+      const written = await runCliInProcess(['parquet', dir, '--out', out]);
+      assert.equal(written.code, 0, written.err);
+      const onParquet = await report(out);
+      const onNdjson = await report(dir);
+      assert.equal(onParquet.code, 1, onParquet.err);
+      assert.deepEqual(onParquet.report?.skipped.map((s) => s.id), onNdjson.report?.skipped.map((s) => s.id));
+      assert.ok(!onParquet.report?.skipped.some((s) => s.id === 'registry' || s.id === 'status-vs-events'), JSON.stringify(onParquet.report?.skipped));
+      assert.deepEqual(onParquet.report?.rules, onNdjson.report?.rules);
+      assert.deepEqual(findings(onParquet.report, 'registry').map(([d]) => d).sort(), [dev(2), dev(2), dev(6), dev(7)].sort());
+      assert.equal(findings(onParquet.report, 'status-vs-events').length, 2);
+      const sql = await runCliInProcess(['sql', out, 'SELECT (SELECT count(*) FROM vehicles) AS v, (SELECT count(*) FROM vehicles_status) AS s, (SELECT max(last_event.timestamp) FROM vehicles_status) AS t', '--json']);
+      assert.equal(sql.code, 0, sql.err);
+      assert.deepEqual(JSON.parse(sql.out), [{ v: 6, s: 4, t: T0 + 5 * HOUR }]);
+    } finally {
+      fs.rmSync(out, { recursive: true, force: true });
+    }
+  });
 });
 
 describe('CLI: mobility-api metrics', function () {

@@ -169,7 +169,8 @@ describe('CLI: test (contract tests of request files against the sandbox)', func
     const json = await runCliInProcess(['test', folder, ...flags(), '--json']);
     const doc = JSON.parse(json.out) as { passed: number; failed: number; requests: { label: string; outcomes: { passed: boolean; expected?: string; actual?: string }[]; tokens: { jti: string; kid: string }[] }[] };
     assert.deepEqual([doc.passed, doc.failed], [3, 1]);
-    assert.deepEqual(doc.requests[0].outcomes[0], { text: '?? status == 201', line: 3, column: 0, passed: false, expected: '== 201', actual: '200', message: '?? status == 201: expected == 201, actual 200' });
+    // `expected` is the condition in words ("== 201"), `diff` the two values alone, as a diff tool compares them.
+    assert.deepEqual(doc.requests[0].outcomes[0], { text: '?? status == 201', line: 3, column: 0, passed: false, expected: '== 201', actual: '200', diff: { expected: '201', actual: '200' }, message: '?? status == 201: expected == 201, actual 200' });
     assert.match(doc.requests[0].tokens[0].kid, /^sand…/);
   });
 

@@ -227,6 +227,16 @@ describe('contract: checking assertions against an answer', () => {
     assert.match(fails('?? mds items > 0', page({ body: { error: 'x' } })).actual ?? '', /no item list in the answer \(200 OK\)/);
   });
 
+  it('gives an editor\'s diff the two values alone on a failed equality, never the operator; other conditions get none', () => {
+    // VS Code's Testing view writes "actual != expected" from these: "200 != == 201" was the defect.
+    assert.deepEqual(fails('?? status == 201').diff, { expected: '201', actual: '200' });
+    assert.deepEqual(fails('?? header content-type === text/csv').diff, { expected: 'text/csv', actual: 'application/vnd.mds+json;version=2.0' });
+    assert.deepEqual(fails('?? body vehicles[0].tags equals ["x"]').diff, { expected: '[\n  "x"\n]', actual: '[\n  "x",\n  "y"\n]' });
+    for (const text of ['?? duration < 10', '?? header content-type includes xml', '?? body vehicles[0].device_id isNumber', '?? status != 200', '?? body nothing.here == 1']) {
+      assert.equal(fails(text).diff, undefined, `${text}: no diff`);
+    }
+  });
+
   it('a missing path fails with a clear message; exists and isFalse read a missing last step as absent', () => {
     assert.equal(fails('?? body vehicles[0].speed > 1').message, '?? body vehicles[0].speed > 1: expected > 1, actual the body has no vehicles[0].speed');
     assert.equal(fails('?? body trips[0].trip_id exists').actual, 'the body has no trips');

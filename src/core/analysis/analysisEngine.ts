@@ -19,6 +19,8 @@ import type { MdsEndpointId } from '../mds';
 import type { ItemColumn } from './columnTypes';
 import { itemColumnsOf, sqlIdentifier, sqlString } from './columnTypes';
 import type { AnalysisTable, HarvestSource } from './harvestSource';
+import { PARQUET_ITEM_VEHICLES, PARQUET_META_DIR, PARQUET_SNAPSHOT_FILE, parquetViewDir } from './harvestSource';
+import { MANIFEST_FILE, SNAPSHOT_DIR, SNAPSHOT_FILE } from '../harvest';
 
 type DuckDB = typeof import('@duckdb/node-api');
 type Connection = import('@duckdb/node-api').DuckDBConnection;
@@ -118,7 +120,16 @@ export class AnalysisSession {
     const columns = itemColumnsOf(endpoint);
     const files = this.filesOf(view);
     let hours: string;
-    if (!files.length) {
+    const snapshotView = view === 'vehicles' || view === 'vehicles_status';
+    if (files.length && this.source.parquet) {
+      // Written from these views, typed: the hour from the partition folders; an item once already but in a snapshot
+      // list, which keeps every row as listed (a device listed twice is a registry finding).
+      const names = columns.map((c) => sqlIdentifier(c.name)).join(', ');
+      const list = files.map(sqlString).join(', ');
+      hours = snapshotView
+        ? `SELECT ${names}, CAST(NULL AS VARCHAR) AS _hour FROM read_parquet([${list}]) QUALIFY row_number() OVER (PARTITION BY ${sqlIdentifier(key)}) = 1`
+        : `SELECT ${names}, date || 'T' || hour AS _hour FROM read_parquet([${list}], hive_partitioning = true, hive_types = {'date': VARCHAR, 'hour': VARCHAR})`;
+    } else if (!files.length) {
       // No data: the same columns, typed, and no row.
       hours = `SELECT ${columns.map((c) => `CAST(NULL AS ${c.type}) AS ${sqlIdentifier(c.name)}`).join(', ')}, CAST(NULL AS VARCHAR) AS _hour WHERE false`;
     } else {
@@ -138,6 +149,16 @@ export class AnalysisSession {
   private hiddenViewsSql(): string {
     const vehicleColumns = itemColumnsOf('vehicles');
     const vehicleFiles = this.filesOf('vehicles');
+    if (this.source.parquet) {
+      const listedParquet = vehicleFiles.length
+        ? `SELECT ${vehicleColumns.map((c) => sqlIdentifier(c.name)).join(', ')} FROM read_parquet([${vehicleFiles.map(sqlString).join(', ')}])`
+        : `SELECT ${vehicleColumns.map((c) => `CAST(NULL AS ${c.type}) AS ${sqlIdentifier(c.name)}`).join(', ')} WHERE false`;
+      const kept = this.source.parquet.itemVehicles;
+      const itemVehiclesParquet = kept
+        ? `SELECT source, device_id, time, vehicle_type, propulsion_types FROM read_parquet(${sqlString(kept)})`
+        : "SELECT CAST(NULL AS VARCHAR) AS source, CAST(NULL AS VARCHAR) AS device_id, CAST(NULL AS BIGINT) AS time, CAST(NULL AS VARCHAR) AS vehicle_type, CAST(NULL AS VARCHAR[]) AS propulsion_types WHERE false";
+      return `CREATE VIEW _vehicles_listed AS ${listedParquet}; CREATE VIEW _item_vehicles AS ${itemVehiclesParquet};`;
+    }
     const listed = vehicleFiles.length
       ? `SELECT * FROM read_json([${vehicleFiles.map(sqlString).join(', ')}], format = 'newline_delimited', columns = ${columnsArgument(vehicleColumns)})`
       : `SELECT ${vehicleColumns.map((c) => `CAST(NULL AS ${c.type}) AS ${sqlIdentifier(c.name)}`).join(', ')} WHERE false`;
@@ -232,20 +253,49 @@ export class AnalysisSession {
   /**
    * Writes the harvest as Parquet (zstd) in Hive-style partitions, `endpoint=<view>/date=<day>/hour=<hh>/…`, into
    * `tempDir` (one of the session's `writable` paths): the caller renames it into place when every view is written.
+   * The /vehicles snapshot goes to `endpoint=vehicles/` and `endpoint=vehicles_status/` (one file each, as listed),
+   * and what the analysis reads besides items to `_harvest/`: each part's manifest (the hours, for hour-coverage), the
+   * snapshot's description (its `last_updated`, for status-vs-events) and the items' own vehicle_type and
+   * propulsion_types (registry), so that `check`, `sql` and `metrics` on the Parquet folder answer as on the harvest.
    */
   async writeParquet(tempDir: string): Promise<{ view: string; rows: number }[]> {
     const written: { view: string; rows: number }[] = [];
+    const copy = async (view: string, select: string, to: string, partitioned: boolean) => {
+      try {
+        const result = await this.connection.runAndReadAll(`COPY (${select}) TO ${sqlString(to)} (FORMAT parquet, COMPRESSION zstd${partitioned ? ', PARTITION_BY (date, hour)' : ''})`);
+        return Number(result.getRowsJS()[0]?.[0] ?? 0);
+      } catch (err) {
+        throw new MobilityError('ANALYSIS_WRITE_FAILED', l10n.t('Cannot write the Parquet files of {0} into {1}: {2}', view, tempDir, errorMessage(err)), { cause: err });
+      }
+    };
     for (const part of ['trips', 'events', 'telemetry'] as const) {
       if (!this.source.parts.some((p) => p.table === part)) continue;
-      const dir = path.join(tempDir, `endpoint=${part}`);
       const select = `SELECT * EXCLUDE (_hour), substr(_hour, 1, 10) AS date, substr(_hour, 12, 2) AS hour FROM ${sqlIdentifier(`_${part}_hours`)}`;
-      try {
-        const result = await this.connection.runAndReadAll(`COPY (${select}) TO ${sqlString(dir)} (FORMAT parquet, COMPRESSION zstd, PARTITION_BY (date, hour))`);
-        written.push({ view: part, rows: Number(result.getRowsJS()[0]?.[0] ?? 0) });
-      } catch (err) {
-        throw new MobilityError('ANALYSIS_WRITE_FAILED', l10n.t('Cannot write the Parquet files of {0} into {1}: {2}', part, tempDir, errorMessage(err)), { cause: err });
-      }
+      written.push({ view: part, rows: await copy(part, select, path.join(tempDir, parquetViewDir(part)), true) });
     }
+    const meta = path.join(tempDir, PARQUET_META_DIR);
+    await fs.promises.mkdir(meta, { recursive: true });
+    const names = new Set<string>();
+    for (const part of this.source.parts) {
+      let name: string = part.table;
+      for (let n = 2; names.has(name); n++) name = `${part.table}-${n}`;
+      names.add(name);
+      await fs.promises.mkdir(path.join(meta, name));
+      await fs.promises.writeFile(path.join(meta, name, MANIFEST_FILE), `${JSON.stringify(part.manifest, null, 2)}\n`);
+    }
+    const snapshot = this.source.snapshot;
+    if (snapshot) {
+      for (const [view, select] of [['vehicles', 'SELECT * FROM _vehicles_listed'], ['vehicles_status', 'SELECT * EXCLUDE (_hour) FROM _vehicles_status_hours']] as const) {
+        const dir = path.join(tempDir, parquetViewDir(view));
+        await fs.promises.mkdir(dir);
+        written.push({ view, rows: await copy(view, select, path.join(dir, PARQUET_SNAPSHOT_FILE), false) });
+      }
+      await fs.promises.mkdir(path.join(meta, SNAPSHOT_DIR));
+      await fs.promises.writeFile(path.join(meta, SNAPSHOT_DIR, SNAPSHOT_FILE), `${JSON.stringify(snapshot.manifest, null, 2)}\n`);
+    }
+    const withVehicles = 'SELECT * FROM _item_vehicles WHERE vehicle_type IS NOT NULL OR propulsion_types IS NOT NULL';
+    const carried = await this.connection.runAndReadAll(`SELECT count(*) FROM (${withVehicles})`);
+    if (Number(carried.getRowsJS()[0][0]) > 0) await copy('_item_vehicles', withVehicles, path.join(meta, PARQUET_ITEM_VEHICLES), false);
     return written;
   }
 

@@ -194,6 +194,11 @@ export interface RunOptions {
   onStart?: (planned: PlannedRequest) => void;
   /** Called after each request, for progress. */
   onRequest?: (run: RequestRun) => void;
+  /**
+   * Called with a REST request's whole answer before its assertions are checked (VS Code's Testing view shows it in
+   * the results panel). The answer holds the tokens sent: it stays with the caller, never in a `RequestRun`.
+   */
+  onAnswer?: (planned: PlannedRequest, result: ApiResult) => void;
   signal?: AbortSignal;
 }
 
@@ -234,6 +239,7 @@ async function runRequest(planned: PlannedRequest, options: RunOptions): Promise
     run.error = errorMessage(err);
     return run;
   }
+  options.onAnswer?.(planned, result);
   const last = result.pages[result.pages.length - 1];
   run.url = result.url;
   run.status = last?.status;

@@ -20,6 +20,12 @@ export interface AssertionOutcome {
   expected?: string;
   /** What was found: `201`, `(missing)`, `3 findings: …`. */
   actual?: string;
+  /**
+   * On the failure of a comparison of equality, the two values alone (no operator, no words), as an editor's diff
+   * shows them: VS Code's Testing view writes `actual != expected` from these. Absent for other conditions
+   * (`< 2000`, `includes`, `isNumber`…), where `expected` and `actual` in words say more than a diff.
+   */
+  diff?: { expected: string; actual: string };
   /** On failure, one line naming the assertion, the expected and the actual value (and the page of several). */
   message?: string;
   /** The 1-based page the failure was seen on, when the request followed several pages. */
@@ -37,6 +43,8 @@ export interface EvaluationContext {
 }
 
 const SHOWN_CHARS = 200;
+/** How much of a value a diff shows: more than a message line, never a whole large body. */
+const DIFF_CHARS = 20_000;
 
 /** A value as a failure message shows it: text quoted, JSON for the rest, cut short, secrets out. */
 export function showValue(value: unknown): string {
@@ -44,6 +52,13 @@ export function showValue(value: unknown): string {
   const text = JSON.stringify(value) ?? typeof value;
   const safe = redactSecrets(text).replace(/\s+/g, ' ');
   return safe.length > SHOWN_CHARS ? `${safe.slice(0, SHOWN_CHARS)}…` : safe;
+}
+
+/** A value as a diff shows it: text as it is, other values as indented JSON, cut short, secrets out. */
+function diffValue(value: unknown): string {
+  const text = typeof value === 'string' ? value : (JSON.stringify(value, null, 2) ?? String(value));
+  const safe = redactSecrets(text);
+  return safe.length > DIFF_CHARS ? `${safe.slice(0, DIFF_CHARS)}…` : safe;
 }
 
 /** What a unary condition asks for, in words. */
@@ -134,7 +149,9 @@ export function checkValue(assertion: Assertion, value: unknown, missing?: strin
   }
   const expected = predicate.noAutoConvert ? assertion.expected : convertExpected(value, assertion.expected);
   if (predicate.match(value, expected)) return { ...base, passed: true };
-  return fail(describeExpected(assertion, expected), missing ?? showValue(value));
+  const failed = fail(describeExpected(assertion, expected), missing ?? showValue(value));
+  if (predicate.diffable && missing === undefined) failed.diff = { expected: diffValue(expected === undefined ? assertion.expected ?? '' : expected), actual: diffValue(value) };
+  return failed;
 }
 
 function describeExpected(assertion: Assertion, converted: unknown): string {

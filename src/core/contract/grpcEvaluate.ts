@@ -42,7 +42,8 @@ export function evaluateGrpcAssertion(assertion: Assertion, answer: GrpcAnswer):
       // By name (OK, NOT_FOUND), or by code when the expected value is a number; shown by name and code.
       const outcome = checkValue(assertion, /^\s*\d+\s*$/.test(assertion.expected ?? '') ? answer.status.code : answer.status.name);
       if (outcome.passed || outcome.expected === undefined) return outcome;
-      return fail(outcome.expected, `${answer.status.name} (${answer.status.code})${answer.status.message ? `: ${answer.status.message}` : ''}`);
+      const failed = fail(outcome.expected, `${answer.status.name} (${answer.status.code})${answer.status.message ? `: ${answer.status.message}` : ''}`);
+      return outcome.diff ? { ...failed, diff: outcome.diff } : failed;
     }
     case 'grpcMessages':
       return checkValue(assertion, answer.messages.length);

@@ -12,6 +12,8 @@ export interface Predicate {
   readonly noAutoConvert?: boolean;
   /** An empty expected value is allowed: `?? body note ==` compares with the empty string, as in httpYac. */
   readonly emptyExpected?: boolean;
+  /** A failure is two values that differ (equality): an editor may show them as a diff, expected against actual. */
+  readonly diffable?: boolean;
   /** What a passing value is, for a failure message: "a number", "truthy". */
   readonly describeExpected?: () => string;
   match(value: unknown, expected: unknown): boolean;
@@ -96,7 +98,7 @@ const hash = (algorithm: 'md5' | 'sha256' | 'sha512') => (value: unknown, expect
 
 /** Every condition of httpYac's assert plugin. */
 export const PREDICATES: readonly Predicate[] = [
-  { ids: ['==', '===', 'equals'], emptyExpected: true, match: (value, expected) => (typeof value === 'object' ? stringifySafe(value) === stringifySafe(expected) : value === expected) },
+  { ids: ['==', '===', 'equals'], emptyExpected: true, diffable: true, match: (value, expected) => (typeof value === 'object' ? stringifySafe(value) === stringifySafe(expected) : value === expected) },
   { ids: ['!=', '!==', 'not equals'], emptyExpected: true, match: (value, expected) => value !== expected },
   { ids: ['>'], match: compare((a, b) => a > b) },
   { ids: ['>='], match: compare((a, b) => a >= b) },

@@ -1,0 +1,242 @@
+// The analysis of a harvest (issue 31): `check` over a 7-day harvest of a 2,000-vehicle fleet (trips, events,
+// telemetry and the /vehicles snapshot) against DuckDB running the same rules' SQL by hand over the same files; the
+// peak RSS of `check` over 1 and 7 days; the Parquet's size against the NDJSON's; `check` on the Parquet against on
+// the NDJSON. The harvests are made once by the sandbox (its world, `fleetSize`), through the harvest engine, and
+// cached under bench/.cache/ (BENCH_CACHE_DIR); BENCH_ANALYSIS_DAYS and BENCH_ANALYSIS_FLEET make them smaller while
+// developing. Every measurement runs alone in a child process (analysisChild.ts), so that its time and peak RSS
+// (DuckDB's native memory included) are its own.
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Credential } from '../src/core/auth/credential';
+import { harvestHours } from '../src/core/harvest/harvestRun';
+import { harvestSnapshot } from '../src/core/harvest/harvestSnapshot';
+import type { MdsHourEndpointId } from '../src/core/mds/mdsEndpoints';
+import { formatUtcHour } from '../src/core/mds/utcHour';
+import type { SandboxEnvironment } from '../src/sandbox/sandboxServer';
+import { askChildOnce, credentialFromPem, ecPem, trustEntryOf } from './benchKeys';
+import type { ReportedFigure } from './figures';
+import { round3 } from './figures';
+import { PROJECT_ROOT } from './harness';
+import { benchClient, environmentOf } from './requests';
+import { startSandboxProcess } from './sandboxProcess';
+import { interleave, median, medianRatio } from './stats';
+
+const HOUR_MS = 3_600_000;
+const DAY_MS = 24 * HOUR_MS;
+
+/** The harvest's days and fleet (7 and 2,000: the issue's figures); smaller while developing. */
+function scale(): { days: number; fleet: number } {
+  const read = (name: string, fallback: number) => {
+    const value = Number(process.env[name] ?? fallback);
+    if (!Number.isInteger(value) || value < 1) throw new Error(`${name}=${process.env[name]}: give a whole number of 1 or more.`);
+    return value;
+  };
+  return { days: read('BENCH_ANALYSIS_DAYS', 7), fleet: read('BENCH_ANALYSIS_FLEET', 2000) };
+}
+
+/** Rounds per side of the timed comparisons (each side a fresh process per round), after the warm-up rounds. */
+const ROUNDS = Number(process.env.BENCH_ANALYSIS_ROUNDS ?? 2);
+const WARMUP = Number(process.env.BENCH_ANALYSIS_WARMUP ?? 0);
+
+/** Where generated harvests are kept between runs (git-ignored). */
+export function benchCacheDir(): string {
+  return process.env.BENCH_CACHE_DIR ?? path.join(PROJECT_ROOT, 'bench', '.cache');
+}
+
+/** The folders of one harvest endpoint, as `harvest trips,events,telemetry --out <dir>` names them. */
+const ENDPOINTS: readonly { endpoint: MdsHourEndpointId; folder: string }[] = [
+  { endpoint: 'trips', folder: 'trips' },
+  { endpoint: 'events_historical', folder: 'events' },
+  { endpoint: 'telemetry', folder: 'telemetry' },
+];
+
+/** What a cached harvest records once it is complete. */
+interface CachedHarvest {
+  dir: string;
+  days: number;
+  fleet: number;
+  from: string;
+  to: string;
+  items: Record<string, number>;
+}
+
+/** What the parent asks a measuring child (analysisChild.ts). */
+export interface AnalysisChildRequest {
+  side: 'check' | 'hand' | 'parquet' | 'idle';
+  folder: string;
+  /** `parquet`: the folder to write. */
+  out?: string;
+}
+
+export interface AnalysisChildReply {
+  ms: number;
+  maxRssKb: number;
+  /** Items read (check: the report's counts), findings found. */
+  items: number;
+  findings: number;
+  /** What the check's rules found, by rule id: the hand side's must be the same. */
+  counts: Record<string, number>;
+}
+
+/** Bytes of the files under `dir` whose name ends with `ext`, and how many there are. */
+function sizeOf(dir: string, ext: string): { bytes: number; files: number } {
+  let bytes = 0;
+  let files = 0;
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (!entry.isFile() || !entry.name.endsWith(ext)) continue;
+    bytes += fs.statSync(path.join(entry.parentPath, entry.name)).size;
+    files++;
+  }
+  return { bytes, files };
+}
+
+/**
+ * The harvest of `days` whole UTC days ending with the day before yesterday, of a `fleet`-vehicle sandbox world:
+ * from the cache, or made now (trips, events, telemetry hour by hour, then the snapshot) and cached. A folder is
+ * written under a temporary name and renamed when complete, so that an interrupted run leaves no half harvest.
+ */
+async function cachedHarvest(days: number, fleet: number, env: () => Promise<{ mds: SandboxEnvironment; credential: Credential }>): Promise<CachedHarvest> {
+  const dir = path.join(benchCacheDir(), `analysis-fleet${fleet}-${days}d`);
+  const marker = path.join(dir, 'bench-harvest.json');
+  if (fs.existsSync(marker)) return JSON.parse(fs.readFileSync(marker, 'utf8')) as CachedHarvest;
+  const { mds, credential } = await env();
+  const temp = `${dir}.tmp-${process.pid}`;
+  fs.rmSync(temp, { recursive: true, force: true });
+  fs.mkdirSync(temp, { recursive: true });
+  const lastDayStart = Math.floor(Date.now() / DAY_MS) * DAY_MS - 2 * DAY_MS;
+  const from = formatUtcHour(lastDayStart - (days - 1) * DAY_MS);
+  const to = formatUtcHour(lastDayStart + 23 * HOUR_MS);
+  const items: Record<string, number> = {};
+  const started = performance.now();
+  for (const { endpoint, folder } of ENDPOINTS) {
+    const summary = await harvestHours({ client: benchClient(), environment: environmentOf(mds), credential, endpoint, from, to, outDir: path.join(temp, folder) });
+    if (!summary.complete) throw new Error(`The benchmark harvest of ${endpoint} is incomplete: ${JSON.stringify(summary.notDone.slice(0, 3))}`);
+    items[folder] = summary.items;
+  }
+  const snapshot = await harvestSnapshot({ client: benchClient(), environment: environmentOf(mds), credential, outDir: temp });
+  items.vehicles = snapshot.lists.vehicles.items;
+  items.vehicles_status = snapshot.lists.vehicles_status.items;
+  const cached: CachedHarvest = { dir, days, fleet, from, to, items };
+  fs.writeFileSync(path.join(temp, 'bench-harvest.json'), `${JSON.stringify(cached, null, 2)}\n`);
+  fs.rmSync(dir, { recursive: true, force: true });
+  fs.renameSync(temp, dir);
+  console.log(`    (made the ${days}-day harvest of a ${fleet}-vehicle fleet in ${Math.round((performance.now() - started) / 1000)} s, cached in ${dir})`);
+  return cached;
+}
+
+/** The Parquet of `harvest` (by `mobility-api parquet`'s engine, in a child), from the cache or written now. */
+async function cachedParquet(harvest: CachedHarvest): Promise<string> {
+  const out = `${harvest.dir}-parquet`;
+  if (fs.existsSync(out)) return out;
+  await askChildOnce<AnalysisChildRequest, AnalysisChildReply>('analysisChild.js', { side: 'parquet', folder: harvest.dir, out }, 'Parquet writer');
+  return out;
+}
+
+const child = (request: AnalysisChildRequest) => askChildOnce<AnalysisChildRequest, AnalysisChildReply>('analysisChild.js', request, 'analysis child');
+const mb = (kb: number) => round3(kb / 1024);
+const total = (items: Record<string, number>) => Object.values(items).reduce((a, b) => a + b, 0);
+const itemsText = (items: Record<string, number>) => Object.entries(items).map(([name, n]) => `${name} ${n}`).join(', ');
+
+/** The figures of issue 31's "Measured". */
+export async function analysisFigures(): Promise<ReportedFigure[]> {
+  const { days, fleet } = scale();
+  let sandbox: Awaited<ReturnType<typeof startSandboxProcess>> | undefined;
+  let credential: Credential | undefined;
+  // The sandbox starts only when a harvest is not cached yet.
+  const env = async () => {
+    if (!sandbox || !credential) {
+      const pem = ecPem();
+      credential = credentialFromPem('ES256', pem, 'analysis-harvest');
+      sandbox = await startSandboxProcess({ options: { fleetSize: fleet, pageSize: 1000, verifyTokens: true }, trust: [trustEntryOf(credential)] });
+    }
+    return { mds: sandbox.mds, credential };
+  };
+  let week: CachedHarvest;
+  let day: CachedHarvest;
+  try {
+    week = await cachedHarvest(days, fleet, env);
+    day = days === 1 ? week : await cachedHarvest(1, fleet, env);
+  } finally {
+    await sandbox?.close();
+  }
+  const parquet = await cachedParquet(week);
+  const ndjson = sizeOf(week.dir, '.ndjson');
+  const parquetSize = sizeOf(parquet, '.parquet');
+  const size = `${days} days (${week.from} to ${week.to}) of a ${fleet}-vehicle sandbox fleet: ${total(week.items)} items (${itemsText(week.items)}), NDJSON ${mb(ndjson.bytes / 1024)} MB in ${ndjson.files} files`;
+
+  // check against the rules' SQL by hand, each run a fresh process; one warm-up round (the page cache).
+  const last = new Map<string, AnalysisChildReply>();
+  const timed = (request: AnalysisChildRequest) => async () => {
+    const reply = await child(request);
+    last.set(`${request.side} ${request.folder}`, reply);
+    return reply.ms;
+  };
+  const [checkMs = [], handMs = []] = await interleave(ROUNDS, WARMUP, [timed({ side: 'check', folder: week.dir }), timed({ side: 'hand', folder: week.dir })]);
+  const checkReply = last.get(`check ${week.dir}`) as AnalysisChildReply;
+  const handReply = last.get(`hand ${week.dir}`) as AnalysisChildReply;
+  const sameFindings = JSON.stringify(checkReply.counts) === JSON.stringify(handReply.counts) ? 'the same findings per rule on both sides' : `findings differ: check ${JSON.stringify(checkReply.counts)}, by hand ${JSON.stringify(handReply.counts)}`;
+  const ratio = medianRatio(checkMs, handMs);
+  const itemsPerSecond = total(week.items) / (median(checkMs) / 1000);
+  const time: ReportedFigure = {
+    name: `analysis: check over ${days} days of a ${fleet}-vehicle fleet vs the rules' SQL run by hand in DuckDB`,
+    value: ratio,
+    unit: 'x by hand',
+    target: '<= 1.2 x by hand',
+    met: ratio <= 1.2,
+    raw: `${size}; check (readHarvestSource, AnalysisSession.open, runChecks: typed views with each item once, every rule, the items' counts, hour-coverage) median ${round3(median(checkMs))} ms, ${round3(itemsPerSecond)} items/s; by hand (read_json views over the same hour files with the models' column types, no de-duplication, then each rule's own SQL with the window and the snapshot's last_updated written in, as check builds it) median ${round3(median(handMs))} ms; ${ROUNDS} rounds each in fresh processes, alternating, after ${WARMUP} warm-up round(s); ${checkReply.findings} findings, ${sameFindings}`,
+  };
+  const speed: ReportedFigure = {
+    name: `analysis: check over ${days} days of a ${fleet}-vehicle fleet, items per second`,
+    value: itemsPerSecond,
+    unit: 'items/s',
+    target: 'printed (no target)',
+    met: true,
+    raw: `${total(week.items)} items in ${round3(median(checkMs))} ms (median of ${ROUNDS})`,
+  };
+
+  // Peak RSS of check over 1 and 7 days, each in its own process; an idle child beside it.
+  const idle = await child({ side: 'idle', folder: week.dir });
+  const dayCheck = await child({ side: 'check', folder: day.dir });
+  const weekCheck = checkReply;
+  const peak = weekCheck.maxRssKb / 1024 / 1024;
+  const memory: ReportedFigure = {
+    name: `analysis: peak RSS of check over ${days} days of a ${fleet}-vehicle fleet`,
+    value: weekCheck.maxRssKb / 1024,
+    unit: 'MB',
+    target: '<= 1024 MB',
+    met: peak <= 1,
+    raw: `1 day (${total(day.items)} items): ${mb(dayCheck.maxRssKb)} MB; ${days} days (${total(week.items)} items): ${mb(weekCheck.maxRssKb)} MB; ${days} days over 1 day: ${round3(weekCheck.maxRssKb / dayCheck.maxRssKb)} x; an idle Node child: ${mb(idle.maxRssKb)} MB`,
+  };
+  const flat: ReportedFigure = {
+    name: `analysis: peak RSS of check, ${days} days over 1 day`,
+    value: weekCheck.maxRssKb / dayCheck.maxRssKb,
+    unit: 'x',
+    target: '<= 1.2 x (flat in days)',
+    met: weekCheck.maxRssKb / dayCheck.maxRssKb <= 1.2,
+    raw: `1 day ${mb(dayCheck.maxRssKb)} MB, ${days} days ${mb(weekCheck.maxRssKb)} MB (${round3(total(week.items) / total(day.items))} x the items)`,
+  };
+
+  // Parquet: its size, and check on it against check on the NDJSON.
+  const sizeRatio = parquetSize.bytes / ndjson.bytes;
+  const parquetFigure: ReportedFigure = {
+    name: `analysis: Parquet (zstd) of ${days} days of a ${fleet}-vehicle fleet vs its NDJSON`,
+    value: sizeRatio,
+    unit: 'x NDJSON bytes',
+    target: '<= 0.2 x NDJSON',
+    met: sizeRatio <= 0.2,
+    raw: `Parquet ${mb(parquetSize.bytes / 1024)} MB in ${parquetSize.files} files (endpoint=/date=/hour= partitions and the snapshot), NDJSON ${mb(ndjson.bytes / 1024)} MB in ${ndjson.files} files`,
+  };
+  const [onParquet = [], onNdjson = []] = await interleave(ROUNDS, WARMUP, [timed({ side: 'check', folder: parquet }), timed({ side: 'check', folder: week.dir })]);
+  const parquetCheck = last.get(`check ${parquet}`) as AnalysisChildReply;
+  const sameOnParquet = JSON.stringify(parquetCheck.counts) === JSON.stringify(checkReply.counts) ? 'the same findings per rule' : `findings differ: Parquet ${JSON.stringify(parquetCheck.counts)}, NDJSON ${JSON.stringify(checkReply.counts)}`;
+  const checkRatio = medianRatio(onParquet, onNdjson);
+  const parquetCheckFigure: ReportedFigure = {
+    name: `analysis: check on the Parquet vs on the NDJSON, ${days} days of a ${fleet}-vehicle fleet`,
+    value: checkRatio,
+    unit: 'x on NDJSON',
+    target: '<= 0.5 x on NDJSON',
+    met: checkRatio <= 0.5,
+    raw: `on Parquet median ${round3(median(onParquet))} ms (peak RSS ${mb(parquetCheck.maxRssKb)} MB), on NDJSON median ${round3(median(onNdjson))} ms; ${ROUNDS} rounds each in fresh processes, alternating, after ${WARMUP} warm-up round(s); ${sameOnParquet}`,
+  };
+  return [time, speed, memory, flat, parquetFigure, parquetCheckFigure];
+}
