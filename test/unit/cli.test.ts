@@ -47,7 +47,10 @@ async function spawnCli(args: string[]): Promise<Captured> {
   }
 }
 
-describe('CLI mobility-api', () => {
+describe('CLI mobility-api', function () {
+  // Each test starts the built CLI as a process, some of them ten times in a row: on two cores busy with the e2e layer
+  // beside this one, one test took over mocha's default 20 s.
+  this.timeout(120_000);
   let dir: string;
   let stateDir: string;
   let ecKeyFile: string;

@@ -15,7 +15,10 @@ import { HarvestSession } from '../../src/webview/harvestPanel';
 import { clientOn, demoCredential, mdsEnvironment, readManifest } from './harvestSupport';
 
 const NOW = Date.UTC(2025, 10, 5, 15, 37, 12);
-const T0 = Date.now();
+// The sandbox's clock starts at NOW when this file's tests start (set again in `before`), not when mocha loads the
+// file: a unit layer slowed down by load reached this file 25 minutes after loading it, when 16:00 had become the
+// current hour (202) and 15:00 a past one, and four tests failed on the hours they expect.
+let T0 = Date.now();
 const now = () => NOW + (Date.now() - T0);
 const FLEET = { fleetSize: 4, seed: 11 };
 const FROM = '2025-11-04T18';
@@ -43,6 +46,7 @@ describe('harvest heatmap view model (from real manifests)', function () {
   };
 
   before(async () => {
+    T0 = Date.now();
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'harvest-heatmap-'));
     sandbox = await startSandbox({ ...FLEET, now, faults: [{ endpoint: 'trips', hour: RETRIED, status: 500, times: 1 }, { endpoint: 'trips', hour: BROKEN, status: 500, times: 1000 }] });
     const summary = await harvestHours({
