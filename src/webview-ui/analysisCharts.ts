@@ -4,7 +4,7 @@
 // so that nothing is only in the picture. Colours are classes over the theme's variables (results.css).
 import * as l10n from '@vscode/l10n';
 import { formatCount } from '../shared/format';
-import { h } from './dom';
+import { RedrawOnResize, h } from './dom';
 import { collapsible } from './panelContext';
 import { niceMax, svgEl } from './svg';
 
@@ -38,8 +38,6 @@ function hourLabel(hour: string): string {
 export class HourChart {
   readonly element: HTMLElement;
   private readonly plot: HTMLElement;
-  private frame = 0;
-  private drawnWidth = 0;
 
   constructor(private readonly args: HourChartArgs) {
     this.plot = h('div', { class: 'chart-plot' });
@@ -57,21 +55,11 @@ export class HourChart {
       this.plot,
       legend,
       collapsible(l10n.t('{0}, hour by hour', args.title), table, false, `chart-${args.id}-numbers`));
-    new ResizeObserver(() => this.schedule()).observe(this.plot);
-  }
-
-  private schedule(): void {
-    if (this.frame) return;
-    this.frame = requestAnimationFrame(() => {
-      this.frame = 0;
-      const width = Math.floor(this.plot.clientWidth);
-      if (width > 0 && width !== this.drawnWidth) this.draw(width);
-    });
+    new RedrawOnResize(this.plot, (width) => this.draw(width));
   }
 
   /** Draws the chart `width` pixels wide. */
   draw(width: number): void {
-    this.drawnWidth = width;
     const { hours, series, stacked } = this.args;
     const n = Math.max(1, hours.length);
     const totals = hours.map((_, i) => (stacked ? series.reduce((a, s) => a + (s.values[i] ?? 0), 0) : Math.max(0, ...series.map((s) => s.values[i] ?? 0))));

@@ -107,3 +107,28 @@ export function fill(template: string, ...parts: Child[]): Child[] {
     return m ? parts[Number(m[1])] ?? piece : piece;
   }).filter((piece) => piece !== '');
 }
+
+/**
+ * Calls `draw(width)` (whole pixels) at the next animation frame after `element` changes width, once per frame and
+ * never for a width already drawn; `schedule(true)` draws again at the same width (new data).
+ */
+export class RedrawOnResize {
+  private frame = 0;
+  private drawnWidth = 0;
+
+  constructor(private readonly element: HTMLElement, private readonly draw: (width: number) => void) {
+    new ResizeObserver(() => this.schedule()).observe(element);
+  }
+
+  schedule(again = false): void {
+    if (again) this.drawnWidth = 0;
+    if (this.frame) return;
+    this.frame = requestAnimationFrame(() => {
+      this.frame = 0;
+      const width = Math.floor(this.element.clientWidth);
+      if (width <= 0 || width === this.drawnWidth) return;
+      this.drawnWidth = width;
+      this.draw(width);
+    });
+  }
+}

@@ -5,7 +5,7 @@
 import * as l10n from '@vscode/l10n';
 import type { AnalysisTimelineView } from '../shared/analysisViews';
 import { cellText, columnById } from '../shared/dataTable';
-import { h } from './dom';
+import { RedrawOnResize, h } from './dom';
 import { stateClass } from './dataGrid';
 import { svgEl } from './svg';
 
@@ -19,8 +19,7 @@ export class TimelinePlot {
   readonly element: HTMLElement;
   private readonly plot: HTMLElement;
   private view: AnalysisTimelineView | undefined;
-  private frame = 0;
-  private drawnWidth = 0;
+  private readonly redraw: RedrawOnResize;
 
   constructor() {
     this.plot = h('div', { class: 'chart-plot' });
@@ -32,29 +31,18 @@ export class TimelinePlot {
         h('li', null, h('span', { class: 'swatch round tl-telemetry', 'aria-hidden': 'true' }), l10n.t('telemetry point')),
         h('li', null, h('span', { class: 'swatch round tl-ring', 'aria-hidden': 'true' }), l10n.t('named by the finding')),
         h('li', null, h('span', { class: 'swatch tl-finding-line', 'aria-hidden': 'true' }), l10n.t('the finding\'s time'))));
-    new ResizeObserver(() => this.schedule()).observe(this.plot);
+    this.redraw = new RedrawOnResize(this.plot, (width) => this.draw(width));
   }
 
   setData(view: AnalysisTimelineView): void {
     this.view = view;
-    this.drawnWidth = 0;
-    this.schedule();
-  }
-
-  private schedule(): void {
-    if (this.frame) return;
-    this.frame = requestAnimationFrame(() => {
-      this.frame = 0;
-      const width = Math.floor(this.plot.clientWidth);
-      if (width > 0 && width !== this.drawnWidth) this.draw(width);
-    });
+    this.redraw.schedule(true);
   }
 
   private draw(width: number): void {
     const view = this.view;
     const table = view?.table;
     if (!view || !table) return;
-    this.drawnWidth = width;
     const time = columnById(table, 'time');
     const until = columnById(table, 'end_time');
     const kind = columnById(table, 'kind');
