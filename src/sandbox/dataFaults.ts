@@ -490,6 +490,16 @@ export class DataFaults {
     return { count: listed + twice.length, indexAt: (p) => (p < listed ? skipping(p, unregistered) : twice[p - listed]) };
   }
 
+  /** Whether `/vehicles` leaves vehicle `index` out (a registry fault): `/vehicles/{device_id}` does not know it either. */
+  isUnlisted(index: number): boolean {
+    return this.snapshot().unregistered.includes(index);
+  }
+
+  /** Whether `/vehicles/status` at `nowMs` leaves vehicle `index` out: `/vehicles/status/{device_id}` does not know it either. */
+  isStatusAbsent(index: number, nowMs: number): boolean {
+    return this.statusFaultVehicles(nowMs).absent.includes(index);
+  }
+
   /** `/vehicles/status` at `nowMs`: how many entries, and which vehicle each position shows (some missing). */
   statusListing(nowMs: number): { count: number; indexAt: (position: number) => number } {
     const { absent } = this.statusFaultVehicles(nowMs);

@@ -132,9 +132,10 @@ export function routeMds(ctx: MdsRouteContext, rest: string[], query: URLSearchP
   const fault = found.id === 'trips' || found.id === 'telemetry' || found.id === 'events_historical' ? undefined : ctx.faults.take(found.id);
   if (fault) return injected(fault, found.id);
 
-  const vehicleIndex = (): number | Reply => {
+  /** The vehicle of `/vehicles/{device_id}` or `/vehicles/status/{device_id}`: only one its listing holds. */
+  const vehicleIndex = (listed: (id: string) => number | undefined): number | Reply => {
     const id = found.param ?? '';
-    const index = fleet.indexOf(id);
+    const index = listed(id);
     if (index !== undefined) return index;
     return errorReply(404, 'not_found', `No vehicle has the device_id ${JSON.stringify(id.slice(0, 80))}.`, [`device_id: ${id.slice(0, 80)}`]);
   };
@@ -154,11 +155,11 @@ export function routeMds(ctx: MdsRouteContext, rest: string[], query: URLSearchP
       return p.ok ? mds(vehiclesStatusPage(fleet, endpointUrl, p.page, nowMs)) : p.reply;
     }
     case 'vehicle': {
-      const index = vehicleIndex();
+      const index = vehicleIndex((id) => fleet.listedIndexOf(id));
       return typeof index === 'number' ? mds(singleVehicle(fleet, index, nowMs)) : index;
     }
     case 'vehicle_status': {
-      const index = vehicleIndex();
+      const index = vehicleIndex((id) => fleet.statusIndexOf(id, nowMs));
       return typeof index === 'number' ? mds(singleVehicleStatus(fleet, index, nowMs)) : index;
     }
     case 'trips':

@@ -73,6 +73,18 @@ export class SyntheticFleet {
     return this.vehicles.indexOf(deviceId);
   }
 
+  /** The index of a device_id that `/vehicles` lists (`/vehicles/{device_id}`, gRPC GetVehicle); data faults leave some out. */
+  listedIndexOf(deviceId: string): number | undefined {
+    const index = this.indexOf(deviceId);
+    return index === undefined || this.world.faults?.isUnlisted(index) ? undefined : index;
+  }
+
+  /** The index of a device_id that `/vehicles/status` lists at `nowMs` (its `{device_id}` form, gRPC GetVehicleStatus). */
+  statusIndexOf(deviceId: string, nowMs: number): number | undefined {
+    const index = this.indexOf(deviceId);
+    return index === undefined || this.world.faults?.isStatusAbsent(index, nowMs) ? undefined : index;
+  }
+
   /** Vehicle `index` (0-based), its fixed properties only. */
   vehicleAt(index: number): MdsVehicle {
     return this.world.vehicle(index).vehicle;

@@ -3,6 +3,7 @@
 // world meets every kind, `check` finds every fault listed (its device and time) and nothing else. The set of rules
 // that ran is asserted, so that a rule skipped for want of data never passes silently.
 import assert from 'node:assert/strict';
+import * as grpc from '@grpc/grpc-js';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -181,6 +182,20 @@ describe('sandbox --data-faults: faults that check finds, and only those', funct
       for (const fault of faults.filter((f) => /shows the event before the last/.test(f.detail))) {
         assert.ok((statuses.find((v) => v.device_id === fault.device_id)?.last_event.timestamp ?? Infinity) < Date.parse(fault.time ?? ''), fault.detail);
       }
+
+      // The single-vehicle forms agree with the listings: a vehicle a listing leaves out is not found there either.
+      const listedId = ids.find((id) => !devices(/listed twice/).includes(id)) ?? '';
+      assert.equal((await client.get(`/vehicles/${listedId}`)).status, 200);
+      for (const id of devices(/missing from \/vehicles,/)) {
+        assert.equal((await client.get(`/vehicles/${id}`)).status, 404, id);
+        assert.equal((await grpcClient.unary('GetVehicle', { device_id: id }, bearer(await client.token()))).error?.code, grpc.status.NOT_FOUND, id);
+        assert.equal((await client.get(`/vehicles/status/${id}`)).status, 200, `${id} is still in /vehicles/status`);
+      }
+      for (const id of devices(/absent from \/vehicles\/status/)) {
+        assert.equal((await client.get(`/vehicles/status/${id}`)).status, 404, id);
+        assert.equal((await grpcClient.unary('GetVehicleStatus', { device_id: id }, bearer(await client.token()))).error?.code, grpc.status.NOT_FOUND, id);
+      }
+      assert.equal((await grpcClient.unary('GetVehicle', { device_id: listedId }, bearer(await client.token()))).error, undefined);
 
       const streamed = await grpcClient.stream<Record<string, unknown>>('ListVehicles', bearer(await client.token()));
       assert.equal(streamed.error, undefined);

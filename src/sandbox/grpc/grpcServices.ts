@@ -44,11 +44,11 @@ function listing(ctx: ServiceContext, service: string, method: string, itemAt: (
   };
 }
 
-function lookup(ctx: ServiceContext, method: string, answer: (index: number) => unknown) {
+function lookup(ctx: ServiceContext, method: string, find: (id: string) => number | undefined, answer: (index: number) => unknown) {
   const path = `/${VEHICLE_SERVICE}/${method}`;
   return (call: grpc.ServerUnaryCall<{ device_id?: string }, unknown>, callback: grpc.sendUnaryData<unknown>) => {
     const id = call.request.device_id ?? '';
-    const index = ctx.fleet.indexOf(id);
+    const index = find(id);
     if (index === undefined) {
       const error = grpcError(grpc.status.NOT_FOUND, `No vehicle has the device_id ${JSON.stringify(id.slice(0, 80))}.`);
       ctx.log({ method: path, status: statusName(error.code), description: error.details });
@@ -67,8 +67,9 @@ export function vehicleServiceHandlers(ctx: ServiceContext): grpc.UntypedService
     // The same entries as GET /vehicles and /vehicles/status, data faults included.
     ListVehicles: listing(ctx, VEHICLE_SERVICE, 'ListVehicles', () => (i) => fleet.vehicleAt(i), () => fleet.vehicleListing()),
     ListVehicleStatus: listing(ctx, VEHICLE_SERVICE, 'ListVehicleStatus', (nowMs) => (i) => fleet.statusAt(i, nowMs), () => fleet.statusListing(ctx.now())),
-    GetVehicle: lookup(ctx, 'GetVehicle', (i) => fleet.vehicleAt(i)),
-    GetVehicleStatus: lookup(ctx, 'GetVehicleStatus', (i) => fleet.statusAt(i, ctx.now())),
+    // Only a vehicle its listing holds, as GET /vehicles/{device_id} and /vehicles/status/{device_id}.
+    GetVehicle: lookup(ctx, 'GetVehicle', (id) => fleet.listedIndexOf(id), (i) => fleet.vehicleAt(i)),
+    GetVehicleStatus: lookup(ctx, 'GetVehicleStatus', (id) => fleet.statusIndexOf(id, ctx.now()), (i) => fleet.statusAt(i, ctx.now())),
   };
 }
 
