@@ -12,6 +12,7 @@
  * (the vehicle_type and propulsion_types an item carries, for providers that send them with their items).
  */
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import * as l10n from '@vscode/l10n';
 import { MobilityError, errorMessage } from '../base';
@@ -48,9 +49,12 @@ export interface QueryAnswer {
 export interface AnalysisOptions {
   /** Files or folders the session itself will write (an --out); nothing else outside the harvest is reachable. */
   writable?: string[];
-  /** DuckDB's memory limit, e.g. `1GB`; beyond it, large operators spill to a temporary folder. */
+  /** DuckDB's memory limit, e.g. `1GB`; beyond it, tables and large operators spill to the session's temporary folder. */
   memoryLimit?: string;
 }
+
+/** DuckDB's memory limit unless the caller gives one: 75% of the 1 GB a `check` may use, the rest for Node and DuckDB's own. */
+export const DEFAULT_MEMORY_LIMIT = '768MB';
 
 let duckdb: Promise<DuckDB> | undefined;
 
@@ -87,35 +91,52 @@ export class AnalysisSession {
     private readonly connection: Connection,
     private readonly duck: DuckDB,
     readonly source: HarvestSource,
+    private readonly tempDir: string,
   ) {}
 
   /** Opens DuckDB in memory, makes the views, then closes the file system to everything but the harvest and `writable`. */
   static async open(source: HarvestSource, options: AnalysisOptions = {}): Promise<AnalysisSession> {
     const duck = await loadDuckDB();
-    const instance = await duck.DuckDBInstance.create(':memory:', {
-      autoinstall_known_extensions: 'false',
-      autoload_known_extensions: 'false',
-      ...(options.memoryLimit ? { memory_limit: options.memoryLimit } : {}),
-    });
+    // DuckDB's spill folder, this session's alone, removed on close.
+    const tempDir = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'mobility-analysis-'));
+    let instance: Instance;
+    try {
+      instance = await duck.DuckDBInstance.create(':memory:', {
+        autoinstall_known_extensions: 'false',
+        autoload_known_extensions: 'false',
+        memory_limit: options.memoryLimit ?? DEFAULT_MEMORY_LIMIT,
+        temp_directory: tempDir,
+      });
+    } catch (err) {
+      await fs.promises.rm(tempDir, { recursive: true, force: true });
+      throw new MobilityError('ANALYSIS_ENGINE_FAILED', l10n.t('Could not prepare the analysis of {0}: {1}', source.folder, errorMessage(err)), { cause: err });
+    }
     const connection = await instance.connect();
-    const session = new AnalysisSession(instance, connection, duck, source);
+    const session = new AnalysisSession(instance, connection, duck, source, tempDir);
     try {
       for (const { view, endpoint, key } of VIEWS) await connection.run(session.viewSql(view, endpoint, key));
       await connection.run(session.hiddenViewsSql());
       const writable = (options.writable ?? []).flatMap((p) => [path.resolve(p), temporaryPathOf(p)]);
-      const allowed = [source.folder, ...(source.snapshot ? [source.snapshot.dir] : []), ...writable].map(sqlString);
+      const allowed = [source.folder, ...(source.snapshot ? [source.snapshot.dir] : []), tempDir, ...writable].map(sqlString);
       await connection.run(`SET allowed_paths = [${allowed.join(', ')}]`);
       await connection.run(`SET allowed_directories = [${allowed.join(', ')}]`);
       await connection.run('SET enable_external_access = false');
       await connection.run('SET lock_configuration = true');
     } catch (err) {
       session.close();
+      // The hour files are read here (into the temporary tables): a bad line is the data's fault, said as a query would.
+      const failed = queryFailed(err);
+      if (failed.code === 'ANALYSIS_DATA_INVALID') throw failed;
       throw new MobilityError('ANALYSIS_ENGINE_FAILED', l10n.t('Could not prepare the analysis of {0}: {1}', source.folder, errorMessage(err)), { cause: err });
     }
     return session;
   }
 
-  /** CREATE VIEW for one view: its hour files read with the model's types, one row per item, plus `_hour`. */
+  /**
+   * CREATE VIEW for one view: its hour files read with the model's types, one row per item, plus `_hour`. The NDJSON
+   * hours are read and de-duplicated once, into a temporary table (spilled to the session's temporary folder beyond
+   * the memory limit), which every query then reads instead of the files.
+   */
   private viewSql(view: string, endpoint: MdsEndpointId, key: string): string {
     const columns = itemColumnsOf(endpoint);
     const files = this.filesOf(view);
@@ -134,7 +155,8 @@ export class AnalysisSession {
       hours = `SELECT ${columns.map((c) => `CAST(NULL AS ${c.type}) AS ${sqlIdentifier(c.name)}`).join(', ')}, CAST(NULL AS VARCHAR) AS _hour WHERE false`;
     } else {
       const read = `read_json([${files.map(sqlString).join(', ')}], format = 'newline_delimited', columns = ${columnsArgument(columns)}, filename = true)`;
-      hours = `SELECT * EXCLUDE (filename, _copy) FROM (SELECT *, ${HOUR_OF_FILE} AS _hour, row_number() OVER (PARTITION BY ${sqlIdentifier(key)} ORDER BY filename DESC) AS _copy FROM ${read}) WHERE _copy = 1`;
+      const deduplicated = `SELECT * EXCLUDE (filename, _copy) FROM (SELECT *, ${HOUR_OF_FILE} AS _hour, row_number() OVER (PARTITION BY ${sqlIdentifier(key)} ORDER BY filename DESC) AS _copy FROM ${read}) WHERE _copy = 1`;
+      return `CREATE TEMP TABLE ${sqlIdentifier(`_${view}_hours`)} AS ${deduplicated}; CREATE VIEW ${sqlIdentifier(view)} AS SELECT * EXCLUDE (_hour) FROM ${sqlIdentifier(`_${view}_hours`)};`;
     }
     return `CREATE VIEW ${sqlIdentifier(`_${view}_hours`)} AS ${hours}; CREATE VIEW ${sqlIdentifier(view)} AS SELECT * EXCLUDE (_hour) FROM ${sqlIdentifier(`_${view}_hours`)};`;
   }
@@ -300,8 +322,12 @@ export class AnalysisSession {
   }
 
   close(): void {
-    this.connection.closeSync();
-    this.instance.closeSync();
+    try {
+      this.connection.closeSync();
+      this.instance.closeSync();
+    } finally {
+      fs.rmSync(this.tempDir, { recursive: true, force: true });
+    }
   }
 }
 
