@@ -155,8 +155,16 @@ export class AnalysisSession {
       hours = `SELECT ${columns.map((c) => `CAST(NULL AS ${c.type}) AS ${sqlIdentifier(c.name)}`).join(', ')}, CAST(NULL AS VARCHAR) AS _hour WHERE false`;
     } else {
       const read = `read_json([${files.map(sqlString).join(', ')}], format = 'newline_delimited', columns = ${columnsArgument(columns)}, filename = true)`;
-      const deduplicated = `SELECT * EXCLUDE (filename, _copy) FROM (SELECT *, ${HOUR_OF_FILE} AS _hour, row_number() OVER (PARTITION BY ${sqlIdentifier(key)} ORDER BY filename DESC) AS _copy FROM ${read}) WHERE _copy = 1`;
-      return `CREATE TEMP TABLE ${sqlIdentifier(`_${view}_hours`)} AS ${deduplicated}; CREATE VIEW ${sqlIdentifier(view)} AS SELECT * EXCLUDE (_hour) FROM ${sqlIdentifier(`_${view}_hours`)};`;
+      // Read as it streams (no window over every column, which cannot spill well), then an item kept once: of the
+      // rows that share its id, the one of the newest file (the narrow grouping spills when it must).
+      const table = sqlIdentifier(`_${view}_read`);
+      const id = sqlIdentifier(key);
+      return [
+        `CREATE TEMP TABLE ${table} AS SELECT *, ${HOUR_OF_FILE} AS _hour FROM ${read}`,
+        `DELETE FROM ${table} USING (SELECT ${id} AS _id, arg_max(rowid, filename) AS _kept FROM ${table} GROUP BY ${id} HAVING count(*) > 1) AS _copies WHERE ${table}.${id} IS NOT DISTINCT FROM _copies._id AND ${table}.rowid <> _copies._kept`,
+        `CREATE VIEW ${sqlIdentifier(`_${view}_hours`)} AS SELECT * EXCLUDE (filename) FROM ${table}`,
+        `CREATE VIEW ${sqlIdentifier(view)} AS SELECT * EXCLUDE (_hour) FROM ${sqlIdentifier(`_${view}_hours`)};`,
+      ].join('; ');
     }
     return `CREATE VIEW ${sqlIdentifier(`_${view}_hours`)} AS ${hours}; CREATE VIEW ${sqlIdentifier(view)} AS SELECT * EXCLUDE (_hour) FROM ${sqlIdentifier(`_${view}_hours`)};`;
   }
