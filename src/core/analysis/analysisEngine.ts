@@ -6,7 +6,9 @@
  * SELECT (or EXPLAIN), so it can neither write files, attach databases nor load extensions.
  *
  * Views: `trips`, `events`, `telemetry` over the harvest's done hour files, with columns typed from the MDS 2.0
- * models (columnTypes.ts), each item once (by its id; a hour written again keeps its newest file's copy); and
+ * models (columnTypes.ts), each item once (by its id; a hour written again keeps its newest file's copy), read from
+ * the NDJSON once per session into temporary tables (DuckDB's memory limit, spilling to a temporary folder of the
+ * session's own, removed on close); and
  * `vehicles`, `vehicles_status` over the harvest's snapshot (`harvest --snapshot`), typed, and empty without one.
  * Hidden views for the rules: `_vehicles_listed` (/vehicles as listed, a device twice included) and `_item_vehicles`
  * (the vehicle_type and propulsion_types an item carries, for providers that send them with their items).
