@@ -4,10 +4,46 @@
  * this process and never the extension host. It answers the host's JSON requests (workerProtocol.ts) one at a
  * time, and ends when the host goes away. No vscode.
  */
+import fs from 'node:fs';
+import type { HarvestSource } from '../core/analysis';
 import { AnalysisSession, metricsSql, metricsWindow, readHarvestSource, ruleQueriesOf, runChecks, runMetrics, thresholdsOf, timelineSql } from '../core/analysis';
 import { errorMessage, isMobilityError } from '../core/base';
 import type { CheckResult, RulesResult, SqlResult, WorkerAnswer, WorkerRequest } from './workerProtocol';
 import { parseWorkerRequest } from './workerProtocol';
+
+/**
+ * The last session, kept for the next request over the same files (a notebook's next cell, a finding's timeline):
+ * opening one reads the whole harvest into DuckDB, the long part of a request. Any change to the harvest (a file
+ * added, rewritten or gone, a manifest updated) makes a new one.
+ */
+let kept: { key: string; session: AnalysisSession } | undefined;
+
+/** What a session was read from: the source as read (its parts, done hours, snapshot) and each file's size and time. */
+function sourceKey(source: HarvestSource): string {
+  const files = [
+    ...source.parts.flatMap((p) => [...p.files, `${p.dir}/manifest.json`]),
+    ...(source.snapshot ? Object.values(source.snapshot.files) : []),
+  ];
+  const stats = files.map((f) => {
+    const stat = fs.statSync(f, { throwIfNoEntry: false });
+    return stat ? [f, stat.size, stat.mtimeMs] : [f];
+  });
+  return JSON.stringify([source, stats]);
+}
+
+async function sessionFor(source: HarvestSource): Promise<AnalysisSession> {
+  const key = sourceKey(source);
+  if (kept?.key === key) return kept.session;
+  closeKept();
+  const session = await AnalysisSession.open(source);
+  kept = { key, session };
+  return session;
+}
+
+function closeKept(): void {
+  kept?.session.close();
+  kept = undefined;
+}
 
 async function answer(request: WorkerRequest): Promise<unknown> {
   const source = await readHarvestSource(request.folder);
@@ -16,28 +52,24 @@ async function answer(request: WorkerRequest): Promise<unknown> {
     const result: RulesResult = { folder: source.folder, window: { start: `${source.window.start}:00:00Z`, end: `${source.window.end}:59:59Z` }, rules: ruleQueriesOf(source, thresholds), metrics: metricsSql(metricsWindow(source)) };
     return result;
   }
-  const session = await AnalysisSession.open(source);
-  try {
-    if (request.op === 'check') {
-      const report = await runChecks(session, request.rules ?? [], thresholds);
-      const result: CheckResult = { ...report, inUse: source.parts.filter((p) => p.inUse).map((p) => p.dir) };
-      // The plots are a bonus to the report: a failure of the metrics leaves them out, never the findings.
-      const metrics = request.metrics ? await runMetrics(session).then((m) => m.hours, () => undefined) : undefined;
-      if (metrics) result.metrics = metrics;
-      return result;
-    }
-    if (request.op === 'timeline') {
-      const answer = await session.query(timelineSql({ device_id: request.device, trip_id: request.trip, time: request.time }));
-      const result: SqlResult = { columns: answer.columns, rows: answer.rows, total: answer.rows.length };
-      return result;
-    }
-    const answer = await session.query(request.sql);
-    const max = request.maxRows ?? answer.rows.length;
-    const result: SqlResult = { columns: answer.columns, rows: answer.rows.slice(0, max), total: answer.rows.length };
+  const session = await sessionFor(source);
+  if (request.op === 'check') {
+    const report = await runChecks(session, request.rules ?? [], thresholds);
+    const result: CheckResult = { ...report, inUse: source.parts.filter((p) => p.inUse).map((p) => p.dir) };
+    // The plots are a bonus to the report: a failure of the metrics leaves them out, never the findings.
+    const metrics = request.metrics ? await runMetrics(session).then((m) => m.hours, () => undefined) : undefined;
+    if (metrics) result.metrics = metrics;
     return result;
-  } finally {
-    session.close();
   }
+  if (request.op === 'timeline') {
+    const answer = await session.query(timelineSql({ device_id: request.device, trip_id: request.trip, time: request.time }));
+    const result: SqlResult = { columns: answer.columns, rows: answer.rows, total: answer.rows.length };
+    return result;
+  }
+  const answer = await session.query(request.sql);
+  const max = request.maxRows ?? answer.rows.length;
+  const result: SqlResult = { columns: answer.columns, rows: answer.rows.slice(0, max), total: answer.rows.length };
+  return result;
 }
 
 let queue: Promise<void> = Promise.resolve();
@@ -64,4 +96,7 @@ process.on('message', (message: unknown) => {
 });
 
 // The host went away (closed, crashed): nothing is left to answer.
-process.on('disconnect', () => process.exit(0));
+process.on('disconnect', () => {
+  closeKept();
+  process.exit(0);
+});

@@ -76,6 +76,24 @@ describe('analysis worker: DuckDB in a child process (issue 31)', function () {
     assert.equal(client.pid, pid, 'an error in a query does not end the worker');
   });
 
+  it('a query after the harvest changed sees the change: an hour file rewritten with one more item, then removed with its hour', async () => {
+    const copy = path.join(dir, 'events-changing');
+    writeEvents(copy);
+    const count = async () => (await client.request<SqlResult>({ op: 'sql', folder: copy, sql: 'SELECT count(*) AS n FROM events' })).rows[0]?.n;
+    assert.equal(Number(await count()), 3);
+    assert.equal(Number(await count()), 3, 'the same harvest again');
+    const hour = new Date(T0).toISOString().slice(0, 13);
+    const file = path.join(copy, 'events_historical', `${hour}.ndjson`);
+    const more = { device_id: DEVICE, provider_id: PROVIDER, event_id: 'eeeeeeee-0000-4000-8000-000000000009', vehicle_state: 'available', event_types: ['service_start'], timestamp: T0 + 180_000, location: { lat: 52.5, lng: 13.4 } };
+    fs.appendFileSync(file, JSON.stringify(more) + '\n');
+    assert.equal(Number(await count()), 4, 'the rewritten hour file is read again');
+    const manifestFile = path.join(copy, 'manifest.json');
+    const manifest = JSON.parse(fs.readFileSync(manifestFile, 'utf8')) as { hours: Record<string, unknown> };
+    delete manifest.hours[hour];
+    fs.writeFileSync(manifestFile, JSON.stringify(manifest));
+    await assert.rejects(count(), (err: Error & { code?: string }) => /ANALYSIS/.test(err.code ?? ''), 'a harvest with no hour done is refused, not answered from before');
+  });
+
   it('a worker killed with SIGKILL fails its request with a clear error, and the next request starts a new worker that answers', async () => {
     const started = client.started;
     const pid = client.pid as number;
