@@ -23,12 +23,12 @@ const layers = [
   // The same, with VS Code in the qps-ploc pseudo-locale: test/e2e/*.pseudo.test.ts (no English of ours left).
   { name: 'e2e-pseudo', script: 'test:e2e:pseudo' },
 ];
-// The whole run (no layer named) runs in two lanes after one build (made beside the checks, so that no layer
-// rewrites dist/ or out/ under another): the unit layer in one, and in the other the layers that run in a real VS Code,
-// one after another (integration, e2e, e2e-pseudo). Those mostly wait (a token a second at second precision, a
-// workbench loading, a browser painting), while the unit layer mostly computes. The unit layer's heaviest files (the
-// codegen builds) come early in its order, beside the integration layer. TEST_LAYERS_SEQUENTIAL=1 runs every layer
-// one after the other, as a named layer runs.
+// The whole run (no layer named) builds every layer once after the checks (so that no layer rewrites dist/ or out/
+// under another), then runs two lanes: the unit layer then e2e-pseudo, and beside them the integration then the e2e
+// layer. The workbench layers mostly wait (a token a second at second precision, a workbench loading, a browser
+// painting), while the unit layer mostly computes; its heaviest files (the codegen builds) come early in its
+// (alphabetical) order, beside the integration layer. TEST_LAYERS_SEQUENTIAL=1 runs every layer one after the other,
+// as a named layer runs.
 const overlap = !only.length && process.env.TEST_LAYERS_SEQUENTIAL !== '1';
 
 const resultsDir = path.resolve('test-results');
@@ -58,7 +58,6 @@ const runApart = (command, args, env = {}) => new Promise((resolve) => {
 
 // The static checks at once (two cores: the type checker and the linter are the long ones), each printed whole.
 const selectedChecks = checks.filter((check) => !only.length || only.includes(check.name));
-const buildRun = overlap ? runApart('npm', ['run', '--silent', 'build:tests:all']) : undefined;
 const checkRuns = await Promise.all(selectedChecks.map((check) => runApart('npm', ['run', '--silent', check.script])));
 for (const [i, check] of selectedChecks.entries()) {
   const { status, took, output } = checkRuns[i];
@@ -89,31 +88,32 @@ const resultFile = (layer) => {
 
 let remaining = layers.filter((layer) => !only.length || only.includes(layer.name));
 if (overlap) {
-  const [unit, ...workbenchLayers] = layers;
+  const [unit, integration, e2e, pseudo] = layers;
   remaining = [];
-  const build = await buildRun;
-  process.stdout.write(build.output);
-  lines.push(`build for every layer (beside the checks): ${build.status === 0 ? 'ok' : 'FAILED'} (${build.took})`);
+  // After the checks, not beside them: on two cores a build beside them made the checks 80 s longer than it took.
+  const build = run('build:tests:all');
+  lines.push(`build for every layer: ${build.status === 0 ? 'ok' : 'FAILED'} (${build.took})`);
   if (build.status !== 0) failedChecks++;
   const built = { MOBILITY_API_TESTS_BUILT: '1' };
   const files = new Map(layers.map((layer) => [layer, resultFile(layer)]));
-  console.log(`\nThe ${workbenchLayers.map((l) => l.name).join(', ')} layers run one after another beside the unit layer; each one's output is printed whole when it ends.\n`);
-  const workbenchLane = (async () => {
-    const runs = [];
-    for (const layer of workbenchLayers) {
-      const done = await runApart('npm', ['run', '--silent', layer.script], { ...built, TEST_RESULT_FILE: files.get(layer) });
-      console.log(`\n---- the ${layer.name} layer (run beside the unit layer), ${done.took} ----\n${done.output}\n---- end of the ${layer.name} layer ----\n`);
-      runs.push(done);
-    }
-    return runs;
-  })();
+  /** A workbench layer with its output kept apart, printed whole when it ends. */
+  const apart = async (layer, beside) => {
+    const done = await runApart('npm', ['run', '--silent', layer.script], { ...built, TEST_RESULT_FILE: files.get(layer) });
+    console.log(`\n---- the ${layer.name} layer (run beside ${beside}), ${done.took} ----\n${done.output}\n---- end of the ${layer.name} layer ----\n`);
+    return done;
+  };
+  console.log(`\nThe ${integration.name} and ${e2e.name} layers run one after the other beside the ${unit.name} layer, and ${pseudo.name} after the ${unit.name} layer; each workbench layer's output is printed whole when it ends.\n`);
+  const workbenchLane = (async () => [await apart(integration, `the ${unit.name} layer`), await apart(e2e, `the ${unit.name} layer`)])();
   const unitStart = Date.now();
   const unitStatus = await new Promise((resolve) => {
     spawn('npm', ['run', '--silent', 'test:unit:built'], { stdio: 'inherit', env: { ...process.env, TEST_RESULT_FILE: files.get(unit) } }).on('close', resolve);
   });
   record(unit, files.get(unit), { status: unitStatus, took: seconds(unitStart) });
-  const workbenchRuns = await workbenchLane;
-  for (const [i, layer] of workbenchLayers.entries()) record(layer, files.get(layer), workbenchRuns[i]);
+  const pseudoRun = await apart(pseudo, `the ${e2e.name} layer`);
+  const [integrationRun, e2eRun] = await workbenchLane;
+  record(integration, files.get(integration), integrationRun);
+  record(e2e, files.get(e2e), e2eRun);
+  record(pseudo, files.get(pseudo), pseudoRun);
 }
 for (const layer of remaining) {
   const file = resultFile(layer);

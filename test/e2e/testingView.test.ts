@@ -47,9 +47,9 @@ describe('Testing view: a request file\'s assertions run as tests', function () 
       await row.locator('.action-label[aria-label^="Run Test"]').first().click();
     });
     await step(page, 'see the failure inline at the assertion\'s line, and one of two tests passed', async () => {
-      // The failed assertion's line carries (Monaco writes its spaces as no-break spaces) the failure (actual != expected, VS Code's inline form of a diff message).
+      // The failed assertion's line carries (Monaco writes its spaces as no-break spaces) the failure (actual != expected, VS Code's inline form of a diff message: the two values alone, not the operator).
       const failedLine = page.locator('.monaco-editor .view-line', { hasText: /\?\?[\s\u00a0]status[\s\u00a0]==[\s\u00a0]201/ }).first();
-      const inline = page.locator('.monaco-editor').getByText('200 != == 201').first();
+      const inline = page.locator('.monaco-editor').getByText('200 != 201').first();
       await inline.waitFor({ timeout: 30_000 }).catch(async () => assert.fail(`no inline test message; on screen: ${await describeScreen(page)}`));
       const [lineBox, inlineBox] = [await failedLine.boundingBox(), await inline.boundingBox()];
       assert.ok(lineBox && inlineBox && Math.abs(inlineBox.y + inlineBox.height / 2 - (lineBox.y + lineBox.height / 2)) < lineBox.height, `the failure stands on the line of "?? status == 201" (${JSON.stringify([lineBox, inlineBox])})`);
