@@ -71,15 +71,15 @@ async function handSide(folder: string): Promise<Measured> {
   return { ms, items: 0, findings: Object.values(counts).reduce((a, b) => a + b, 0), counts };
 }
 
-/** `mobility-api parquet <folder> --out <out>`: through a temporary folder renamed when complete. */
-async function parquetSide(folder: string, out: string): Promise<Measured> {
+/** `mobility-api parquet <folder> --out <out> [--partition day]`: through a temporary folder renamed when complete. */
+async function parquetSide(folder: string, out: string, partition: 'hour' | 'day'): Promise<Measured> {
   const start = performance.now();
   const source = await readHarvestSource(folder);
   const session = await AnalysisSession.open(source, { writable: [out] });
   const temp = temporaryPathOf(out);
   try {
     fs.mkdirSync(temp);
-    const written = await session.writeParquet(temp);
+    const written = await session.writeParquet(temp, partition);
     fs.renameSync(temp, out);
     return { ms: performance.now() - start, items: written.reduce((n, w) => n + w.rows, 0), findings: 0, counts: {} };
   } catch (err) {
@@ -99,7 +99,7 @@ async function measure(request: AnalysisChildRequest): Promise<Measured> {
     case 'hand':
       return handSide(request.folder);
     case 'parquet':
-      return parquetSide(request.folder, request.out ?? `${request.folder}-parquet`);
+      return parquetSide(request.folder, request.out ?? `${request.folder}-parquet`, request.partition ?? 'hour');
     default:
       return { ms: 0, items: 0, findings: 0, counts: {} };
   }

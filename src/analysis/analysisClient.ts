@@ -22,6 +22,8 @@ export class AnalysisCancelled extends Error {
 }
 
 interface Pending {
+  /** The worker the request went to: only its end fails the request. */
+  child: ChildProcess;
   resolve: (value: unknown) => void;
   reject: (err: Error) => void;
 }
@@ -37,8 +39,19 @@ export class AnalysisWorkerClient {
   /** Workers started so far (tests read it: a new one after a crash). */
   started = 0;
 
-  /** `script` is the worker's file (dist/analysisWorker.js); `onLog` hears its start, end and error output. */
-  constructor(private readonly script: string, private readonly onLog: (line: string) => void = () => undefined) {}
+  /** The memory limit the running worker was started with. */
+  private childLimit: string | undefined;
+
+  /**
+   * `script` is the worker's file (dist/analysisWorker.js); `onLog` hears its start, end and error output;
+   * `memoryLimit` gives DuckDB's memory limit (the setting) when a request is sent: a worker started with another
+   * limit is ended first, and a new one starts with it.
+   */
+  constructor(
+    private readonly script: string,
+    private readonly onLog: (line: string) => void = () => undefined,
+    private readonly memoryLimit: () => string | undefined = () => undefined,
+  ) {}
 
   /** The running worker's process id, if one runs. */
   get pid(): number | undefined {
@@ -60,6 +73,7 @@ export class AnalysisWorkerClient {
         this.stop(child);
       };
       this.pending.set(id, {
+        child,
         resolve: (value) => {
           signal?.removeEventListener('abort', onAbort);
           resolve(value as T);
@@ -83,11 +97,17 @@ export class AnalysisWorkerClient {
   }
 
   private ensure(): ChildProcess {
+    const limit = this.memoryLimit();
+    if (this.child && limit !== this.childLimit && !this.pending.size) {
+      this.onLog(`the memory limit is now ${limit ?? 'the default'}: the analysis worker starts again with it`);
+      this.stop(this.child);
+    }
     if (this.child && this.child.exitCode === null && this.child.signalCode === null && this.child.connected) return this.child;
     this.stderr = '';
     // execArgv empty: never the extension host's own flags (--inspect and the like).
-    const child = fork(this.script, [], { stdio: ['ignore', 'ignore', 'pipe', 'ipc'], execArgv: [], serialization: 'json' });
+    const child = fork(this.script, limit ? [`--memory-limit=${limit}`] : [], { stdio: ['ignore', 'ignore', 'pipe', 'ipc'], execArgv: [], serialization: 'json' });
     this.child = child;
+    this.childLimit = limit;
     this.started++;
     this.onLog(`analysis worker started (pid ${child.pid ?? '?'})`);
     child.stderr?.setEncoding('utf8');
@@ -119,9 +139,11 @@ export class AnalysisWorkerClient {
     if (this.child === child) this.child = undefined;
     const how = signal ? l10n.t('was ended by the signal {0}', signal) : l10n.t('stopped with exit code {0}', String(code));
     this.onLog(`analysis worker (pid ${child.pid ?? '?'}) ${signal ? `ended by ${signal}` : `exited with ${String(code)}`}${this.stderr.trim() ? `; its last error output: ${this.stderr.trim()}` : ''}`);
-    const pending = [...this.pending.values()];
-    this.pending.clear();
-    for (const p of pending) {
+    // Only this worker's requests: a worker ended to start another (a cancel, a new memory limit) ends after the new
+    // one already took requests.
+    const pending = [...this.pending].filter(([, p]) => p.child === child);
+    for (const [id] of pending) this.pending.delete(id);
+    for (const [, p] of pending) {
       p.reject(new MobilityError('ANALYSIS_ENGINE_FAILED', l10n.t('The analysis engine (DuckDB, in a process of its own) {0} before it answered; VS Code is not affected. Run the analysis again: a new engine starts. If it stops again, the harvest may be too large for the memory here (the log has its last words).', how)));
     }
   }

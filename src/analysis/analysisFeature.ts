@@ -59,7 +59,11 @@ export interface AnalysisFeature extends vscode.Disposable {
 }
 
 export function createAnalysisFeature(deps: CommandDeps): AnalysisFeature {
-  const client = new AnalysisWorkerClient(path.join(__dirname, 'analysisWorker.js'), (line) => deps.log.info('analysis', line));
+  const client = new AnalysisWorkerClient(
+    path.join(__dirname, 'analysisWorker.js'),
+    (line) => deps.log.info('analysis', line),
+    () => vscode.workspace.getConfiguration('mobilityApi').get<string>('analysis.memoryLimit')?.trim() || undefined,
+  );
 
   async function folderOf(arg: FolderArg, openLabel: string): Promise<string> {
     if (arg instanceof vscode.Uri) return arg.fsPath;

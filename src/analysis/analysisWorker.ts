@@ -6,8 +6,9 @@
  */
 import fs from 'node:fs';
 import type { HarvestSource } from '../core/analysis';
-import { AnalysisSession, metricsSql, metricsWindow, readHarvestSource, ruleQueriesOf, runChecks, runMetrics, thresholdsOf, timelineSql } from '../core/analysis';
-import { errorMessage, isMobilityError } from '../core/base';
+import * as l10n from '@vscode/l10n';
+import { AnalysisSession, memoryLimitOf, metricsSql, metricsWindow, readHarvestSource, ruleQueriesOf, runChecks, runMetrics, thresholdsOf, timelineSql } from '../core/analysis';
+import { MobilityError, errorMessage, isMobilityError } from '../core/base';
 import type { CheckResult, RulesResult, SqlResult, WorkerAnswer, WorkerRequest } from './workerProtocol';
 import { parseWorkerRequest } from './workerProtocol';
 
@@ -17,6 +18,9 @@ import { parseWorkerRequest } from './workerProtocol';
  * added, rewritten or gone, a manifest updated) makes a new one.
  */
 let kept: { key: string; session: AnalysisSession } | undefined;
+
+/** DuckDB's memory limit, as the host started this worker (`--memory-limit=<size>`, the setting), else the default. */
+const MEMORY_LIMIT = process.argv.find((a) => a.startsWith('--memory-limit='))?.slice('--memory-limit='.length);
 
 /** What a session was read from: the source as read (its parts, done hours, snapshot) and each file's size and time. */
 function sourceKey(source: HarvestSource): string {
@@ -35,7 +39,10 @@ async function sessionFor(source: HarvestSource): Promise<AnalysisSession> {
   const key = sourceKey(source);
   if (kept?.key === key) return kept.session;
   closeKept();
-  const session = await AnalysisSession.open(source);
+  if (MEMORY_LIMIT !== undefined && !memoryLimitOf(MEMORY_LIMIT)) {
+    throw new MobilityError('USAGE', l10n.t('The setting mobilityApi.analysis.memoryLimit is {0}: give a size of 64MB or more, such as 512MB or 2GB.', JSON.stringify(MEMORY_LIMIT)));
+  }
+  const session = await AnalysisSession.open(source, MEMORY_LIMIT ? { memoryLimit: MEMORY_LIMIT } : {});
   kept = { key, session };
   return session;
 }

@@ -2,7 +2,7 @@ import { AnalysisSession, METRICS_GROUPS, readHarvestSource, runMetrics } from '
 import type { MetricsGroup } from '../core/analysis';
 import { MobilityError } from '../core/base';
 import type { CliIo } from './cliIo';
-import { parse } from './options';
+import { memoryLimitOption, parse } from './options';
 import { formatQueryAnswer } from './output';
 import { printUsage } from './usage';
 
@@ -12,7 +12,7 @@ import { printUsage } from './usage';
  * telemetry points; per day, trips per vehicle. Exit 0, or 2 for bad input.
  */
 export async function metricsCommand(args: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parse(args, { json: { type: 'boolean' }, by: { type: 'string' } }, true);
+  const { values, positionals } = parse(args, { json: { type: 'boolean' }, by: { type: 'string' }, 'memory-limit': { type: 'string' } }, true);
   if (values.help) return printUsage(io);
   if (positionals.length !== 1) throw new MobilityError('USAGE', 'metrics takes one harvest folder: mobility-api metrics <folder> [--by vehicle_type|propulsion_type|provider_id] [--json].');
   if (values.by !== undefined && !(METRICS_GROUPS as readonly string[]).includes(values.by)) {
@@ -20,7 +20,7 @@ export async function metricsCommand(args: string[], io: CliIo): Promise<number>
   }
   const source = await readHarvestSource(positionals[0]);
   for (const part of source.parts) if (part.inUse) io.err(`mobility-api: a harvest is still writing ${part.dir}; the metrics cover the hours it had finished.`);
-  const session = await AnalysisSession.open(source);
+  const session = await AnalysisSession.open(source, memoryLimitOption(values['memory-limit']));
   try {
     const { answers, ...report } = await runMetrics(session, values.by as MetricsGroup | undefined);
     if (values.json) {

@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import type { ParseArgsConfig } from 'node:util';
 import type { Credential, CredentialInput, IssuerDomains } from '../core/auth';
 import { assertCredentialForApi, looksLikeServiceAccountKeyFile, NO_DOMAINS, parseCredential, TokenIssuer } from '../core/auth';
+import { memoryLimitOf } from '../core/analysis';
 import { MDS_MODES } from '../core/conformance';
 import type { MdsMode } from '../core/conformance';
 import type { ApiKind, Environment, UserAuthorization } from '../core/environment';
@@ -208,4 +209,12 @@ export function modeOf(given: string | undefined): MdsMode | undefined {
   if (given === undefined) return undefined;
   if (!(MDS_MODES as readonly string[]).includes(given)) throw new MobilityError('USAGE', `--mode must be one of ${MDS_MODES.join(', ')}, not "${given}".`);
   return given as MdsMode;
+}
+
+/** `--memory-limit <size>` of the analysis commands: DuckDB's memory limit (default 256MB), checked at once. */
+export function memoryLimitOption(given: string | undefined): { memoryLimit?: string } {
+  if (given === undefined) return {};
+  const memoryLimit = memoryLimitOf(given);
+  if (!memoryLimit) throw new MobilityError('USAGE', `--memory-limit ${given}: give a size of 64MB or more, such as 512MB or 2GB.`);
+  return { memoryLimit };
 }

@@ -3,7 +3,7 @@ import { AnalysisSession, formatOf, readHarvestSource } from '../core/analysis';
 import type { QueryAnswer } from '../core/analysis';
 import { MobilityError } from '../core/base';
 import type { CliIo } from './cliIo';
-import { parse } from './options';
+import { memoryLimitOption, parse } from './options';
 import { formatQueryAnswer } from './output';
 import { printUsage } from './usage';
 
@@ -13,7 +13,7 @@ import { printUsage } from './usage';
  * input (not a harvest, a query that writes, a query error with DuckDB's line and column).
  */
 export async function sqlCommand(args: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parse(args, { json: { type: 'boolean' }, csv: { type: 'boolean' }, out: { type: 'string' } }, true);
+  const { values, positionals } = parse(args, { json: { type: 'boolean' }, csv: { type: 'boolean' }, out: { type: 'string' }, 'memory-limit': { type: 'string' } }, true);
   if (values.help) return printUsage(io);
   if (positionals.length !== 2) throw new MobilityError('USAGE', 'sql takes a harvest folder and one query: mobility-api sql <folder> "SELECT count(*) FROM trips".');
   if (values.json && values.csv) throw new MobilityError('USAGE', 'Give --json or --csv, not both.');
@@ -21,7 +21,7 @@ export async function sqlCommand(args: string[], io: CliIo): Promise<number> {
   if (values.out !== undefined) formatOf(values.out);
   const source = await readHarvestSource(folder);
   for (const part of source.parts) if (part.inUse) io.err(`mobility-api: a harvest is still writing ${part.dir}; the answer covers the hours it had finished.`);
-  const session = await AnalysisSession.open(source, { writable: values.out !== undefined ? [values.out] : [] });
+  const session = await AnalysisSession.open(source, { writable: values.out !== undefined ? [values.out] : [], ...memoryLimitOption(values['memory-limit']) });
   try {
     if (values.out !== undefined) {
       if (fs.existsSync(values.out) && fs.statSync(values.out).isDirectory()) throw new MobilityError('USAGE', `--out ${values.out} is a folder; name a file ending in .csv, .json or .parquet.`);

@@ -31,14 +31,16 @@ Usage:
   mobility-api sql      <harvest folder> "<query>" [--json | --csv] [--out <file.csv|.json|.parquet>]
                         one read-only SQL query (DuckDB) over the views trips, events, telemetry, vehicles, vehicles_status,
                         typed by the MDS 2.0 models, each item once
+                        sql, check, metrics, parquet: --memory-limit <size> (DuckDB's, default 256MB; beyond it, it spills to disk)
   mobility-api check    <harvest folder> [--rule <id>]... [--threshold <name>=<value>]... [--mode <mode>] [--json] [--junit <file>]
                         data-quality rules between items (event sequence, trip events, duplicates, telemetry gaps, teleports,
                         units, phantom trips, hour coverage; with a snapshot: status vs events, registry); exit 1: an error finding
   mobility-api metrics  <harvest folder> [--by vehicle_type|propulsion_type|provider_id] [--json]
                         per hour: vehicles in the PROW (from the events, by state), trips started and ended, median and p90
                         trip duration and distance, telemetry points; per day: trips per vehicle
-  mobility-api parquet  <harvest folder> [--out <dir>] [--json]
-                        the harvest as Parquet (zstd), partitioned endpoint=<e>/date=<day>/hour=<hh>/ (default <folder>/parquet)
+  mobility-api parquet  <harvest folder> [--out <dir>] [--partition hour|day] [--json]
+                        the harvest as Parquet (zstd), partitioned endpoint=<e>/date=<day>/hour=<hh>/ (default <folder>/parquet);
+                        --partition day: endpoint=<e>/date=<day>/, hour a column (24 times fewer files, faster to read)
   mobility-api endpoints [--api mds|maas] [--json]     the MDS 2.0 catalogue: endpoints, parameters, formats, defaults
   mobility-api validate <file | -> [--endpoint <id>] [--mode <mode>] [--json]
                         check a saved response against the official MDS 2.0 schemas (exit 1: does not conform)

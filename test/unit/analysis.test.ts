@@ -3,6 +3,7 @@
 // harvest wrote, column types from the MDS 2.0 models, each item once, the file system closed to queries, clear
 // errors for folders and data that are not a harvest, and Parquet read back by a second reader (hyparquet).
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -134,13 +135,19 @@ describe('CLI: mobility-api sql and parquet over a harvest', function () {
     const [first] = Object.keys(manifest.hours).filter((h) => manifest.hours[h].status === 'items');
     // The same items recorded under a second hour file, as a harvest that wrote the hour again would leave them.
     const again = `${hourAt(12)}`;
-    fs.copyFileSync(path.join(copy, manifest.hours[first].file), path.join(copy, 'trips', `${again}.ndjson`));
+    // The later hour's copy of the first item says otherwise: that copy is the one kept.
+    const lines = fs.readFileSync(path.join(copy, manifest.hours[first].file), 'utf8').split('\n').filter(Boolean);
+    const changed: Record<string, unknown> = { ...(JSON.parse(lines[0]) as Record<string, unknown>), distance: 4242 };
+    fs.writeFileSync(path.join(copy, 'trips', `${again}.ndjson`), `${[JSON.stringify(changed), ...lines.slice(1)].join('\n')}\n`);
     manifest.hours[again] = { ...manifest.hours[first], file: `trips/${again}.ndjson` };
     fs.writeFileSync(manifestFile, JSON.stringify(manifest));
     const total = ndjsonItems(path.join(harvest, 'trips', 'trips')).length;
     const r = await runCliInProcess(['sql', copy, 'SELECT count(*) AS n FROM trips']);
     assert.equal(r.code, 0, r.err);
     assert.match(r.out, new RegExp(`^n\\s*\\n-+\\s*\\n${total}\\s*\\n\\(1 row\\)$`, 'm'));
+    const kept = await runCliInProcess(['sql', copy, `SELECT distance FROM trips WHERE trip_id = '${String(changed.trip_id)}'`, '--json']);
+    assert.equal(kept.code, 0, kept.err);
+    assert.deepEqual(JSON.parse(kept.out), [{ distance: 4242 }]);
   });
 
   it('runs only queries that read: writing, attaching, installing and reading outside the harvest are refused, and nothing is written', async () => {
@@ -157,6 +164,43 @@ describe('CLI: mobility-api sql and parquet over a harvest', function () {
     assert.match(two.err, /one query at a time; this text holds 2 statements/);
     const create = await runCliInProcess(['sql', harvest, 'CREATE TABLE t AS SELECT 1']);
     assert.match(create.err, /Only queries that read .* this is a CREATE statement/);
+  });
+
+  it('names the memory limit a query ran out of and how to raise it; --memory-limit takes sizes and refuses anything else', async () => {
+    const big = "SELECT max(length(x)) AS n FROM (SELECT string_agg(repeat('x', 1000), ',') AS x FROM range(100000))";
+    const short = await runCliInProcess(['sql', harvest, big, '--memory-limit', '64MB', '--json']);
+    assert.equal(short.code, 2);
+    assert.match(short.err, /^mobility-api: The analysis needed more memory than its limit of 64MB \(Out of Memory Error[^\n]*\)\. Give it more: --memory-limit 1GB in the CLI/);
+    assert.doesNotMatch(short.err, /Possible solutions|SET threads|\n\s+at /);
+    const enough = await runCliInProcess(['sql', harvest, big, '--memory-limit', '1GB', '--json']);
+    assert.equal(enough.code, 0, enough.err);
+    assert.deepEqual(JSON.parse(enough.out), [{ n: 100_099_999 }]);
+    for (const bad of ['abc', '10MB', '1 PB', '-1GB']) {
+      const r = await runCliInProcess(['check', harvest, `--memory-limit=${bad}`]);
+      assert.equal(r.code, 2, bad);
+      assert.equal(r.err.trim(), `mobility-api: --memory-limit ${bad}: give a size of 64MB or more, such as 512MB or 2GB.`);
+    }
+  });
+
+  it('removes the session folders that a killed process left behind, and only those', async () => {
+    // A process that has ended: its pid names no running process.
+    const ended = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });
+    const left = path.join(os.tmpdir(), `mobility-analysis-${ended.stdout}-test${process.pid}`);
+    const running = path.join(os.tmpdir(), `mobility-analysis-${process.ppid}-test${process.pid}`);
+    for (const folder of [left, running]) {
+      fs.mkdirSync(folder, { recursive: true });
+      fs.writeFileSync(path.join(folder, 'harvest.duckdb'), 'x');
+    }
+    try {
+      const r = await runCliInProcess(['sql', harvest, 'SELECT 1 AS one']);
+      assert.equal(r.code, 0, r.err);
+      assert.equal(fs.existsSync(left), false, 'the folder of the ended process is removed');
+      assert.equal(fs.existsSync(running), true, 'the folder of a running process is kept');
+      assert.deepEqual(fs.readdirSync(os.tmpdir()).filter((n) => n.startsWith(`mobility-analysis-${process.pid}-`)), [], 'the session removed its own folder on close');
+    } finally {
+      fs.rmSync(running, { recursive: true, force: true });
+      fs.rmSync(left, { recursive: true, force: true });
+    }
   });
 
   it('shows a query error as DuckDB words it, with its line and the place', async () => {
@@ -203,21 +247,25 @@ describe('CLI: mobility-api sql and parquet over a harvest', function () {
     assert.match(r.err, new RegExp(`not a whole JSON item: .*${hourFile.replace('.', '\\.')}`));
   });
 
+  /** Reads an endpoint's Parquet under `out` with hyparquet, its files at `date=…/<below>`, and compares every item with the NDJSON. */
+  async function readBackItems(out: string, { view, folder, key }: (typeof ENDPOINTS)[number], below: string): Promise<Record<string, unknown>[]> {
+    const files = parquetFiles(path.join(out, `endpoint=${view}`));
+    for (const file of files) assert.match(path.relative(out, file), new RegExp(`^endpoint=${view}/date=\\d{4}-\\d{2}-\\d{2}/${below}[^/]+\\.parquet$`));
+    const rows: Record<string, unknown>[] = [];
+    for (const file of files) rows.push(...((await parquetReadObjects({ file: await asyncBufferFromFile(file), compressors })) as Record<string, unknown>[]));
+    const items = ndjsonItems(path.join(withSnapshot, folder, folder));
+    assert.equal(rows.length, items.length, view);
+    const byId = new Map(rows.map((row) => [row[key], row]));
+    for (const item of items) sameItem(byId.get(item[key]), item, `${view} ${String(item[key])}`);
+    return rows;
+  }
+
   it('writes Parquet (zstd) in Hive partitions, the /vehicles snapshot too, that a second reader reads back item for item; check, sql and metrics read it as the harvest', async () => {
     const out = path.join(dir, 'parquet-out');
     const r = await runCliInProcess(['parquet', withSnapshot, '--out', out]);
     assert.equal(r.code, 0, r.err);
     assert.deepEqual(fs.readdirSync(out).sort(), ['_harvest', 'endpoint=events', 'endpoint=telemetry', 'endpoint=trips', 'endpoint=vehicles', 'endpoint=vehicles_status']);
-    for (const { view, folder, key } of ENDPOINTS) {
-      const files = parquetFiles(path.join(out, `endpoint=${view}`));
-      for (const file of files) assert.match(path.relative(out, file), new RegExp(`^endpoint=${view}/date=\\d{4}-\\d{2}-\\d{2}/hour=\\d{2}/[^/]+\\.parquet$`));
-      const rows: Record<string, unknown>[] = [];
-      for (const file of files) rows.push(...((await parquetReadObjects({ file: await asyncBufferFromFile(file), compressors })) as Record<string, unknown>[]));
-      const items = ndjsonItems(path.join(withSnapshot, folder, folder));
-      assert.equal(rows.length, items.length, view);
-      const byId = new Map(rows.map((row) => [row[key], row]));
-      for (const item of items) sameItem(byId.get(item[key]), item, `${view} ${String(item[key])}`);
-    }
+    for (const endpoint of ENDPOINTS) await readBackItems(out, endpoint, 'hour=\\d{2}/');
     // The snapshot: one file per list, every item as listed.
     for (const list of ['vehicles', 'vehicles_status']) {
       assert.deepEqual(parquetFiles(path.join(out, `endpoint=${list}`)).map((f) => path.relative(out, f)), [path.join(`endpoint=${list}`, 'data_0.parquet')]);
@@ -256,5 +304,30 @@ describe('CLI: mobility-api sql and parquet over a harvest', function () {
     assert.equal(unwritable.code, 2);
     assert.match(unwritable.err, /Cannot write into .*no-such-parent/);
     assert.equal(fs.readdirSync(dir).some((f) => f.includes('.tmp-')), false, 'no temporary folder is left');
+  });
+
+  it('writes Parquet by day with --partition day (hour a column of the files), that a second reader and check, sql and metrics read as the harvest', async () => {
+    const out = path.join(dir, 'parquet-by-day');
+    const r = await runCliInProcess(['parquet', withSnapshot, '--out', out, '--partition', 'day']);
+    assert.equal(r.code, 0, r.err);
+    assert.match(r.out, /partitioned by endpoint, date \(hour a column\)/);
+    for (const endpoint of ENDPOINTS) {
+      const rows = await readBackItems(out, endpoint, '');
+      // The hour the harvest filed each item under, as a column.
+      assert.ok(rows.every((row) => typeof row.hour === 'string' && /^\d{2}$/.test(row.hour)), `${endpoint.view}: hour is a column`);
+    }
+    const withoutFolder = (text: string) => Object.fromEntries(Object.entries(JSON.parse(text) as Record<string, unknown>).filter(([key]) => key !== 'folder'));
+    for (const command of [['check', '--json'], ['metrics', '--json']]) {
+      const [name, ...flags] = command;
+      const onNdjson = await runCliInProcess([name, withSnapshot, ...flags]);
+      const onParquet = await runCliInProcess([name, out, ...flags]);
+      assert.equal(onParquet.code, onNdjson.code, onParquet.err);
+      assert.deepEqual(withoutFolder(onParquet.out), withoutFolder(onNdjson.out), name);
+    }
+    const hours = 'SELECT _hour, count(*) AS n FROM _telemetry_hours GROUP BY ALL ORDER BY ALL';
+    assert.deepEqual(JSON.parse((await runCliInProcess(['sql', out, hours, '--json'])).out), JSON.parse((await runCliInProcess(['sql', withSnapshot, hours, '--json'])).out));
+    const bad = await runCliInProcess(['parquet', withSnapshot, '--out', path.join(dir, 'parquet-by-week'), '--partition', 'week']);
+    assert.equal(bad.code, 2);
+    assert.match(bad.err, /--partition week: give hour .* or day/);
   });
 });

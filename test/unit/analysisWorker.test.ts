@@ -164,6 +164,25 @@ describe('analysis worker: DuckDB in a child process (issue 31)', function () {
     ]);
   });
 
+  it('runs with the memory limit of the setting: a change starts a new worker with it, a bad one is named', async () => {
+    let limit: string | undefined = '64MB';
+    const limited = new AnalysisWorkerClient(WORKER, () => undefined, () => limit);
+    try {
+      const big = "SELECT max(length(x)) AS n FROM (SELECT string_agg(repeat('x', 1000), ',') AS x FROM range(100000))";
+      await assert.rejects(limited.request({ op: 'sql', folder: harvest, sql: big }), (err: Error & { code?: string }) => err.code === 'ANALYSIS_OUT_OF_MEMORY' && /limit of 64MB .*mobilityApi\.analysis\.memoryLimit/.test(err.message));
+      const first = limited.pid;
+      limit = '1GB';
+      const answer = await limited.request<SqlResult>({ op: 'sql', folder: harvest, sql: big });
+      assert.deepEqual(answer.rows, [{ n: 100_099_999 }]);
+      assert.notEqual(limited.pid, first, 'a new worker, started with the new limit');
+      assert.equal(limited.started, 2);
+      limit = 'lots';
+      await assert.rejects(limited.request({ op: 'sql', folder: harvest, sql: 'SELECT 1' }), (err: Error & { code?: string }) => err.code === 'USAGE' && err.message.includes('The setting mobilityApi.analysis.memoryLimit is "lots"'));
+    } finally {
+      limited.dispose();
+    }
+  });
+
   it('the protocol refuses requests that are not whole', () => {
     assert.equal(parseWorkerRequest({ id: 1, op: 'timeline', folder: '/x', device: '' }), undefined);
     assert.equal(parseWorkerRequest({ id: 1, op: 'timeline', folder: '/x', device: 'd', time: 'noon' }), undefined);

@@ -6,9 +6,9 @@
  * SELECT (or EXPLAIN), so it can neither write files, attach databases nor load extensions.
  *
  * Views: `trips`, `events`, `telemetry` over the harvest's done hour files, with columns typed from the MDS 2.0
- * models (columnTypes.ts), each item once (by its id; a hour written again keeps its newest file's copy), read from
- * the NDJSON once per session into temporary tables (DuckDB's memory limit, spilling to a temporary folder of the
- * session's own, removed on close); and
+ * models (columnTypes.ts), each item once (by its id; an item harvested in two hours keeps its newest hour's copy),
+ * read from the NDJSON once per session into tables of a database file in a temporary folder of the session's own
+ * (compressed, evicted to that file beyond DuckDB's memory limit, spilling beside it; removed on close); and
  * `vehicles`, `vehicles_status` over the harvest's snapshot (`harvest --snapshot`), typed, and empty without one.
  * Hidden views for the rules: `_vehicles_listed` (/vehicles as listed, a device twice included) and `_item_vehicles`
  * (the vehicle_type and propulsion_types an item carries, for providers that send them with their items).
@@ -55,8 +55,47 @@ export interface AnalysisOptions {
   memoryLimit?: string;
 }
 
-/** DuckDB's memory limit unless the caller gives one: half the 1 GB a `check` may use; Node and DuckDB's own allocations (outside the limit) took about 320 MB more at 7 days of a 2,000-vehicle fleet. */
-export const DEFAULT_MEMORY_LIMIT = '512MB';
+/**
+ * DuckDB's memory limit unless the caller gives one. Node and DuckDB's own allocations outside it took about 170 MB
+ * more: `check` peaked at about 430 MB over 7 days of a 2,000-vehicle fleet, and 510 MB over those 7 days harvested 4
+ * times over. At 192 MB that second harvest ran out of memory; at 512 MB the first peaked 120 MB higher and took longer.
+ */
+export const DEFAULT_MEMORY_LIMIT = '256MB';
+
+/** A memory limit as the CLI's --memory-limit and the setting mobilityApi.analysis.memoryLimit give it (`1GB`, `512MB`), for DuckDB; undefined unless it is a size of 64 MB or more. */
+export function memoryLimitOf(text: string): string | undefined {
+  const match = /^\s*(\d+(?:\.\d+)?)\s*(KB|MB|GB|TB|KiB|MiB|GiB|TiB)\s*$/i.exec(text);
+  const units: Record<string, number> = { kb: 1e3, mb: 1e6, gb: 1e9, tb: 1e12, kib: 2 ** 10, mib: 2 ** 20, gib: 2 ** 30, tib: 2 ** 40 };
+  if (!match || Number(match[1]) * units[match[2].toLowerCase()] < 64e6) return undefined;
+  return `${match[1]}${match[2].toUpperCase().replace('IB', 'iB')}`;
+}
+
+/** The start of a session folder's name in the temporary folder: `mobility-analysis-<pid>-<random>`. */
+const SESSION_FOLDER_PREFIX = 'mobility-analysis-';
+
+/** Whether process `pid` still runs (one we may not signal runs too). */
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Removes the session folders of processes that ended without closing them (a worker killed by the system, a crash). */
+async function removeAbandonedFolders(): Promise<void> {
+  const entries = await fs.promises.readdir(os.tmpdir()).catch(() => [] as string[]);
+  for (const name of entries) {
+    const pid = name.startsWith(SESSION_FOLDER_PREFIX) ? Number(/^(\d+)-/.exec(name.slice(SESSION_FOLDER_PREFIX.length))?.[1]) : NaN;
+    if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && !isRunning(pid)) {
+      await fs.promises.rm(path.join(os.tmpdir(), name), { recursive: true, force: true }).catch(() => undefined);
+    }
+  }
+}
+
+/** The session's database, in its temporary folder: the harvest's items, read once, compressed. */
+const DATABASE_FILE = 'harvest.duckdb';
 
 let duckdb: Promise<DuckDB> | undefined;
 
@@ -83,6 +122,21 @@ function columnsArgument(columns: ItemColumn[]): string {
   return `{${columns.map((c) => `${sqlString(c.name)}: ${sqlString(c.type)}`).join(', ')}}`;
 }
 
+/** Fields of the items that the registry rule compares with /vehicles, read besides the models' columns. */
+const CARRIED_COLUMNS: readonly ItemColumn[] = [
+  { name: 'vehicle_type', type: 'VARCHAR' },
+  { name: 'propulsion_types', type: 'VARCHAR[]' },
+];
+
+/** The table a view's NDJSON is read into, once per session. */
+const readTableOf = (view: string) => sqlIdentifier(`_${view}_read`);
+
+/** How `writeParquet` partitions the items below `endpoint=<view>/`: by `date=` and `hour=` folders, or by `date=` only. */
+export type ParquetPartition = 'hour' | 'day';
+
+/** A Parquet file of an hour's partition (`…/date=2026-11-20/hour=07/data_0.parquet`); by day, `hour` is a column. */
+const HOUR_PARTITION = /[\\/]hour=\d{2}[\\/][^\\/]+$/;
+
 /** The hour a harvest file holds, from its name (`…/2026-11-20T07.ndjson`). */
 const HOUR_OF_FILE = `regexp_extract(filename, '(\\d{4}-\\d{2}-\\d{2}T\\d{2})\\.ndjson$', 1)`;
 
@@ -94,19 +148,25 @@ export class AnalysisSession {
     private readonly duck: DuckDB,
     readonly source: HarvestSource,
     private readonly tempDir: string,
+    /** DuckDB's memory limit, named when a query runs out of it. */
+    readonly memoryLimit: string,
   ) {}
 
-  /** Opens DuckDB in memory, makes the views, then closes the file system to everything but the harvest and `writable`. */
+  /** Opens DuckDB on the session's database file, reads the harvest into it, makes the views, then closes the file system to everything but the harvest and `writable`. */
   static async open(source: HarvestSource, options: AnalysisOptions = {}): Promise<AnalysisSession> {
+    const memoryLimit = memoryLimitOf(options.memoryLimit ?? DEFAULT_MEMORY_LIMIT);
+    if (!memoryLimit) throw new MobilityError('USAGE', l10n.t('Memory limit {0}: give a size of 64MB or more, such as 512MB or 2GB.', String(options.memoryLimit)));
     const duck = await loadDuckDB();
-    // DuckDB's spill folder, this session's alone, removed on close.
-    const tempDir = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'mobility-analysis-'));
+    // The session's folder (its database file and DuckDB's spill files), removed on close; named with the process id,
+    // so that the folders of a process that was killed are removed by the next session.
+    await removeAbandonedFolders();
+    const tempDir = await fs.promises.mkdtemp(path.join(os.tmpdir(), `${SESSION_FOLDER_PREFIX}${process.pid}-`));
     let instance: Instance;
     try {
-      instance = await duck.DuckDBInstance.create(':memory:', {
+      instance = await duck.DuckDBInstance.create(path.join(tempDir, DATABASE_FILE), {
         autoinstall_known_extensions: 'false',
         autoload_known_extensions: 'false',
-        memory_limit: options.memoryLimit ?? DEFAULT_MEMORY_LIMIT,
+        memory_limit: memoryLimit,
         temp_directory: tempDir,
       });
     } catch (err) {
@@ -114,10 +174,21 @@ export class AnalysisSession {
       throw new MobilityError('ANALYSIS_ENGINE_FAILED', l10n.t('Could not prepare the analysis of {0}: {1}', source.folder, errorMessage(err)), { cause: err });
     }
     const connection = await instance.connect();
-    const session = new AnalysisSession(instance, connection, duck, source, tempDir);
+    const session = new AnalysisSession(instance, connection, duck, source, tempDir, memoryLimit);
     try {
-      for (const { view, endpoint, key } of VIEWS) await connection.run(session.viewSql(view, endpoint, key));
+      // The hour files are read in parallel in any order (an item's copies are told apart by their hour, not by the
+      // order of rows), and each thread's rows are written to the database file as soon as a row group is full: in
+      // file order, and with DuckDB's default of five row groups buffered, the read took about 3 times as long and
+      // could run out of memory at a 256 MB limit (docs/benchmarks.md). Queries then keep the table's order again.
+      await connection.run('SET preserve_insertion_order = false');
+      await connection.run('SET write_buffer_row_group_count = 1');
+      for (const { view, endpoint, key } of VIEWS) {
+        await connection.run(session.viewSql(view, endpoint, key));
+        if (session.filesOf(view).length && !source.parquet) await session.removeCopies(view, key);
+      }
       await connection.run(session.hiddenViewsSql());
+      await connection.run('RESET preserve_insertion_order');
+      await connection.run('RESET write_buffer_row_group_count');
       const writable = (options.writable ?? []).flatMap((p) => [path.resolve(p), temporaryPathOf(p)]);
       const allowed = [source.folder, ...(source.snapshot ? [source.snapshot.dir] : []), tempDir, ...writable].map(sqlString);
       await connection.run(`SET allowed_paths = [${allowed.join(', ')}]`);
@@ -127,8 +198,8 @@ export class AnalysisSession {
     } catch (err) {
       session.close();
       // The hour files are read here (into the temporary tables): a bad line is the data's fault, said as a query would.
-      const failed = queryFailed(err);
-      if (failed.code === 'ANALYSIS_DATA_INVALID') throw failed;
+      const failed = queryFailed(err, memoryLimit);
+      if (failed.code === 'ANALYSIS_DATA_INVALID' || failed.code === 'ANALYSIS_OUT_OF_MEMORY') throw failed;
       throw new MobilityError('ANALYSIS_ENGINE_FAILED', l10n.t('Could not prepare the analysis of {0}: {1}', source.folder, errorMessage(err)), { cause: err });
     }
     return session;
@@ -151,24 +222,46 @@ export class AnalysisSession {
       const list = files.map(sqlString).join(', ');
       hours = snapshotView
         ? `SELECT ${names}, CAST(NULL AS VARCHAR) AS _hour FROM read_parquet([${list}]) QUALIFY row_number() OVER (PARTITION BY ${sqlIdentifier(key)}) = 1`
-        : `SELECT ${names}, date || 'T' || hour AS _hour FROM read_parquet([${list}], hive_partitioning = true, hive_types = {'date': VARCHAR, 'hour': VARCHAR})`;
+        : `SELECT ${names}, date || 'T' || hour AS _hour FROM read_parquet([${list}], hive_partitioning = true, hive_types = {${files.some((f) => HOUR_PARTITION.test(f)) ? "'date': VARCHAR, 'hour': VARCHAR" : "'date': VARCHAR"}})`;
     } else if (!files.length) {
       // No data: the same columns, typed, and no row.
       hours = `SELECT ${columns.map((c) => `CAST(NULL AS ${c.type}) AS ${sqlIdentifier(c.name)}`).join(', ')}, CAST(NULL AS VARCHAR) AS _hour WHERE false`;
     } else {
-      const read = `read_json([${files.map(sqlString).join(', ')}], format = 'newline_delimited', columns = ${columnsArgument(columns)}, filename = true)`;
-      // Read as it streams (no window over every column, which cannot spill well), then an item kept once: of the
-      // rows that share its id, the one of the newest file (the narrow grouping spills when it must).
-      const table = sqlIdentifier(`_${view}_read`);
-      const id = sqlIdentifier(key);
+      // The items' own vehicle_type and propulsion_types (not in the models of trips, events and telemetry, but some
+      // providers send them) are read with them, for the registry rule's _item_vehicles, and hidden from the views.
+      const carried = snapshotView ? [] : CARRIED_COLUMNS;
+      const read = `read_json([${files.map(sqlString).join(', ')}], format = 'newline_delimited', columns = ${columnsArgument([...columns, ...carried])}, filename = true)`;
+      const table = readTableOf(view);
+      const renamed = carried.map((c) => `${sqlIdentifier(c.name)} AS ${sqlIdentifier(`_${c.name}`)}`);
+      const hidden = carried.map((c) => sqlIdentifier(`_${c.name}`));
+      // Read as it streams into a table of the session's database file (compressed, and evicted to that file rather
+      // than spilled beyond the memory limit); an item's older copies are removed after (removeCopies).
       return [
-        `CREATE TEMP TABLE ${table} AS SELECT *, ${HOUR_OF_FILE} AS _hour FROM ${read}`,
-        `DELETE FROM ${table} USING (SELECT ${id} AS _id, arg_max(rowid, filename) AS _kept FROM ${table} GROUP BY ${id} HAVING count(*) > 1) AS _copies WHERE ${table}.${id} IS NOT DISTINCT FROM _copies._id AND ${table}.rowid <> _copies._kept`,
-        `CREATE VIEW ${sqlIdentifier(`_${view}_hours`)} AS SELECT * EXCLUDE (filename) FROM ${table}`,
+        `CREATE TABLE ${table} AS SELECT * EXCLUDE (${['filename', ...carried.map((c) => sqlIdentifier(c.name))].join(', ')}), ${[`${HOUR_OF_FILE} AS _hour`, ...renamed].join(', ')} FROM ${read}`,
+        `CREATE VIEW ${sqlIdentifier(`_${view}_hours`)} AS SELECT * ${hidden.length ? `EXCLUDE (${hidden.join(', ')}) ` : ''}FROM ${table}`,
         `CREATE VIEW ${sqlIdentifier(view)} AS SELECT * EXCLUDE (_hour) FROM ${sqlIdentifier(`_${view}_hours`)};`,
       ].join('; ');
     }
     return `CREATE VIEW ${sqlIdentifier(`_${view}_hours`)} AS ${hours}; CREATE VIEW ${sqlIdentifier(view)} AS SELECT * EXCLUDE (_hour) FROM ${sqlIdentifier(`_${view}_hours`)};`;
+  }
+
+  /**
+   * Keeps each item once: of the rows that share its id, the one of the newest hour (of copies in one hour, any one).
+   * A grouping by a 64-bit hash of the id, narrow and fixed-size, first tells whether any id comes twice (in a sound
+   * harvest none does, and nothing more is done). Only then are the rows grouped by the id itself, keeping the row
+   * with the greatest (hour, rowid) packed into one BIGINT, and the others deleted. Both groupings spill to disk
+   * beyond the memory limit (a semi-join of the rows on the candidate hashes, tried first, could not).
+   */
+  private async removeCopies(view: string, key: string): Promise<void> {
+    const table = readTableOf(view);
+    const id = sqlIdentifier(key);
+    const twice = await this.connection.runAndReadAll(`SELECT count(*) FROM (SELECT hash(${id}) FROM ${table} GROUP BY 1 HAVING count(*) > 1)`);
+    if (Number(twice.getRowsJS()[0][0]) === 0) return;
+    // The hour as hours since 1970 (about 2^19; 0 for a snapshot's list, which has none) above the rowid (below 2^40).
+    const order = `(coalesce(epoch(try_strptime(_hour, '%Y-%m-%dT%H'))::BIGINT // 3600, 0) << 40) | rowid`;
+    await this.connection.run(`CREATE TABLE _copies AS SELECT ${id} AS _id, max(${order}) & ${2 ** 40 - 1} AS _kept FROM ${table} GROUP BY ${id} HAVING count(*) > 1`);
+    await this.connection.run(`DELETE FROM ${table} USING _copies WHERE ${table}.${id} IS NOT DISTINCT FROM _copies._id AND ${table}.rowid <> _copies._kept`);
+    await this.connection.run('DROP TABLE _copies');
   }
 
   /** The files a view reads: the harvest's hours, or the snapshot's list. */
@@ -195,11 +288,9 @@ export class AnalysisSession {
       ? `SELECT * FROM read_json([${vehicleFiles.map(sqlString).join(', ')}], format = 'newline_delimited', columns = ${columnsArgument(vehicleColumns)})`
       : `SELECT ${vehicleColumns.map((c) => `CAST(NULL AS ${c.type}) AS ${sqlIdentifier(c.name)}`).join(', ')} WHERE false`;
     const items = (['trips', 'events', 'telemetry'] as const).flatMap((view) => {
-      const files = this.filesOf(view);
-      if (!files.length) return [];
+      if (!this.filesOf(view).length) return [];
       const time = view === 'trips' ? 'start_time' : 'timestamp';
-      const columns = columnsArgument([{ name: 'device_id', type: 'VARCHAR' }, { name: time, type: 'BIGINT' }, { name: 'vehicle_type', type: 'VARCHAR' }, { name: 'propulsion_types', type: 'VARCHAR[]' }]);
-      return [`SELECT ${sqlString(view)} AS source, device_id, ${sqlIdentifier(time)} AS time, vehicle_type, propulsion_types FROM read_json([${files.map(sqlString).join(', ')}], format = 'newline_delimited', columns = ${columns})`];
+      return [`SELECT ${sqlString(view)} AS source, device_id, ${sqlIdentifier(time)} AS time, _vehicle_type AS vehicle_type, _propulsion_types AS propulsion_types FROM ${readTableOf(view)}`];
     });
     const itemVehicles = items.length ? items.join(' UNION ALL ') : "SELECT CAST(NULL AS VARCHAR) AS source, CAST(NULL AS VARCHAR) AS device_id, CAST(NULL AS BIGINT) AS time, CAST(NULL AS VARCHAR) AS vehicle_type, CAST(NULL AS VARCHAR[]) AS propulsion_types WHERE false";
     return `CREATE VIEW _vehicles_listed AS ${listed}; CREATE VIEW _item_vehicles AS ${itemVehicles};`;
@@ -213,7 +304,7 @@ export class AnalysisSession {
       statements = await this.connection.extractStatements(sql);
       count = statements.count;
     } catch (err) {
-      throw queryFailed(err);
+      throw queryFailed(err, this.memoryLimit);
     }
     if (count !== 1) {
       throw new MobilityError('ANALYSIS_QUERY_REFUSED', count ? l10n.t('Give one query at a time; this text holds {0} statements.', count) : l10n.t('The query is empty. Give a SELECT over trips, events, telemetry, vehicles or vehicles_status.'));
@@ -228,7 +319,7 @@ export class AnalysisSession {
       if (/^Permission Error/i.test(errorMessage(err))) {
         throw new MobilityError('ANALYSIS_QUERY_REFUSED', l10n.t('Only queries that read the harvest are run here (SELECT, WITH … SELECT, EXPLAIN): {0}. To save an answer, use --out <file.csv|.json|.parquet>.', errorMessage(err)), { cause: err });
       }
-      throw queryFailed(err);
+      throw queryFailed(err, this.memoryLimit);
     }
     const { StatementType } = this.duck;
     if (type !== StatementType.SELECT && type !== StatementType.EXPLAIN) {
@@ -246,7 +337,7 @@ export class AnalysisSession {
       const types = reader.columnTypes();
       return { columns: names.map((name, i) => ({ name, type: types[i].toString() })), rows: reader.getRowObjectsJS().map((row) => plain(row) as Record<string, unknown>) };
     } catch (err) {
-      throw queryFailed(err);
+      throw queryFailed(err, this.memoryLimit);
     }
   }
 
@@ -268,7 +359,7 @@ export class AnalysisSession {
       if (err instanceof Error && /Permission Error|No such file|Cannot open file|IO Error/i.test(err.message)) {
         throw new MobilityError('ANALYSIS_WRITE_FAILED', l10n.t('Cannot write {0}: {1}', target, errorMessage(err)), { cause: err });
       }
-      throw queryFailed(err);
+      throw queryFailed(err, this.memoryLimit);
     }
   }
 
@@ -283,20 +374,23 @@ export class AnalysisSession {
   }
 
   /**
-   * Writes the harvest as Parquet (zstd) in Hive-style partitions, `endpoint=<view>/date=<day>/hour=<hh>/…`, into
+   * Writes the harvest as Parquet (zstd) in Hive-style partitions, `endpoint=<view>/date=<day>/hour=<hh>/…` (or, by
+   * `day`, `endpoint=<view>/date=<day>/…` with `hour` a column of the files: 24 times fewer, larger files), into
    * `tempDir` (one of the session's `writable` paths): the caller renames it into place when every view is written.
    * The /vehicles snapshot goes to `endpoint=vehicles/` and `endpoint=vehicles_status/` (one file each, as listed),
    * and what the analysis reads besides items to `_harvest/`: each part's manifest (the hours, for hour-coverage), the
    * snapshot's description (its `last_updated`, for status-vs-events) and the items' own vehicle_type and
    * propulsion_types (registry), so that `check`, `sql` and `metrics` on the Parquet folder answer as on the harvest.
    */
-  async writeParquet(tempDir: string): Promise<{ view: string; rows: number }[]> {
+  async writeParquet(tempDir: string, partition: ParquetPartition = 'hour'): Promise<{ view: string; rows: number }[]> {
     const written: { view: string; rows: number }[] = [];
     const copy = async (view: string, select: string, to: string, partitioned: boolean) => {
       try {
-        const result = await this.connection.runAndReadAll(`COPY (${select}) TO ${sqlString(to)} (FORMAT parquet, COMPRESSION zstd${partitioned ? ', PARTITION_BY (date, hour)' : ''})`);
+        const result = await this.connection.runAndReadAll(`COPY (${select}) TO ${sqlString(to)} (FORMAT parquet, COMPRESSION zstd${partitioned ? `, PARTITION_BY (${partition === 'day' ? 'date' : 'date, hour'})` : ''})`);
         return Number(result.getRowsJS()[0]?.[0] ?? 0);
       } catch (err) {
+        const failed = queryFailed(err, this.memoryLimit);
+        if (failed.code === 'ANALYSIS_OUT_OF_MEMORY') throw failed;
         throw new MobilityError('ANALYSIS_WRITE_FAILED', l10n.t('Cannot write the Parquet files of {0} into {1}: {2}', view, tempDir, errorMessage(err)), { cause: err });
       }
     };
@@ -354,9 +448,13 @@ export function formatOf(file: string): 'csv' | 'json' | 'parquet' {
 }
 
 /** A query error as DuckDB words it (with its LINE and caret), or a data error naming the file and line. */
-function queryFailed(err: unknown): MobilityError {
+function queryFailed(err: unknown, memoryLimit: string): MobilityError {
   if (err instanceof MobilityError) return err;
   const message = errorMessage(err).replace(/^Failed to extract statements: /, '');
+  if (/^Out of Memory Error/i.test(message)) {
+    // DuckDB's own advice (threads, insertion order) is not the user's to follow; the limit is.
+    return new MobilityError('ANALYSIS_OUT_OF_MEMORY', l10n.t('The analysis needed more memory than its limit of {0} ({1}). Give it more: --memory-limit 1GB in the CLI, or the setting mobilityApi.analysis.memoryLimit in VS Code.', memoryLimit, message.split('\n')[0]), { cause: err });
+  }
   if (/^Invalid Input Error: Malformed JSON|JSON/i.test(message) && /in file/i.test(message)) {
     return new MobilityError('ANALYSIS_DATA_INVALID', l10n.t('A harvest file holds a line that is not a whole JSON item: {0}. Run the harvest again for that hour (remove its entry from manifest.json), or fix the file.', message), { cause: err });
   }

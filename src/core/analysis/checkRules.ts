@@ -169,7 +169,7 @@ export const CHECK_RULES: readonly CheckRule[] = [
     sql: (t) => `
       WITH pts AS (SELECT location.lat AS lat, location.lng AS lng FROM events WHERE location IS NOT NULL
                    UNION ALL SELECT location.lat, location.lng FROM telemetry),
-      box AS (SELECT quantile_cont(lat, 0.05) AS lat0, quantile_cont(lat, 0.95) AS lat1, quantile_cont(lng, 0.05) AS lng0, quantile_cont(lng, 0.95) AS lng1 FROM pts)
+      box AS (SELECT approx_quantile(lat, 0.05) AS lat0, approx_quantile(lat, 0.95) AS lat1, approx_quantile(lng, 0.05) AS lng0, approx_quantile(lng, 0.95) AS lng1 FROM pts)
       SELECT device_id, trip_id, start_time AS time, format('start_time {} looks like seconds, not milliseconds', start_time) AS detail FROM trips WHERE start_time < 100000000000
       UNION ALL SELECT device_id, trip_id, end_time, format('end_time {} looks like seconds, not milliseconds', end_time) FROM trips WHERE end_time < 100000000000
       UNION ALL SELECT device_id, NULL, timestamp, format('event timestamp {} looks like seconds, not milliseconds', timestamp) FROM events WHERE timestamp < 100000000000
