@@ -35,7 +35,8 @@ export class AnalysisWorkerClient {
   private child: ChildProcess | undefined;
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
-  private stderr = '';
+  /** Each worker's last error output, for the log line of its end. */
+  private readonly stderrOf = new WeakMap<ChildProcess, string>();
   /** Workers started so far (tests read it: a new one after a crash). */
   started = 0;
 
@@ -103,7 +104,6 @@ export class AnalysisWorkerClient {
       this.stop(this.child);
     }
     if (this.child && this.child.exitCode === null && this.child.signalCode === null && this.child.connected) return this.child;
-    this.stderr = '';
     // execArgv empty: never the extension host's own flags (--inspect and the like).
     const child = fork(this.script, limit ? [`--memory-limit=${limit}`] : [], { stdio: ['ignore', 'ignore', 'pipe', 'ipc'], execArgv: [], serialization: 'json' });
     this.child = child;
@@ -112,7 +112,7 @@ export class AnalysisWorkerClient {
     this.onLog(`analysis worker started (pid ${child.pid ?? '?'})`);
     child.stderr?.setEncoding('utf8');
     child.stderr?.on('data', (chunk: string) => {
-      this.stderr = (this.stderr + chunk).slice(-STDERR_KEPT);
+      this.stderrOf.set(child, ((this.stderrOf.get(child) ?? '') + chunk).slice(-STDERR_KEPT));
     });
     child.on('message', (message: unknown) => {
       if (isWorkerAnswer(message)) this.settle(message);
@@ -138,7 +138,8 @@ export class AnalysisWorkerClient {
   private exited(child: ChildProcess, code: number | null, signal: NodeJS.Signals | null): void {
     if (this.child === child) this.child = undefined;
     const how = signal ? l10n.t('was ended by the signal {0}', signal) : l10n.t('stopped with exit code {0}', String(code));
-    this.onLog(`analysis worker (pid ${child.pid ?? '?'}) ${signal ? `ended by ${signal}` : `exited with ${String(code)}`}${this.stderr.trim() ? `; its last error output: ${this.stderr.trim()}` : ''}`);
+    const stderr = (this.stderrOf.get(child) ?? '').trim();
+    this.onLog(`analysis worker (pid ${child.pid ?? '?'}) ${signal ? `ended by ${signal}` : `exited with ${String(code)}`}${stderr ? `; its last error output: ${stderr}` : ''}`);
     // Only this worker's requests: a worker ended to start another (a cancel, a new memory limit) ends after the new
     // one already took requests.
     const pending = [...this.pending].filter(([, p]) => p.child === child);

@@ -183,6 +183,27 @@ describe('analysis worker: DuckDB in a child process (issue 31)', function () {
     }
   });
 
+  it('a worker that dies fails its request, and the log has that worker\'s own last error output, not the next one\'s', async () => {
+    // A stand-in worker: says who it is on stderr, then dies with the request unanswered.
+    const script = path.join(dir, 'dying-worker.js');
+    fs.writeFileSync(script, "process.on('message', () => { process.stderr.write('last words of ' + process.pid, () => process.exit(3)); });\n");
+    const lines: string[] = [];
+    const dying = new AnalysisWorkerClient(script, (line) => lines.push(line));
+    try {
+      for (let round = 0; round < 2; round++) {
+        await assert.rejects(dying.request({ op: 'sql', folder: harvest, sql: 'SELECT 1' }), (err: Error & { code?: string }) => err.code === 'ANALYSIS_ENGINE_FAILED' && /stopped with exit code 3/.test(err.message));
+      }
+      const ends = lines.filter((l) => l.includes('exited with 3'));
+      assert.equal(ends.length, 2, lines.join('\n'));
+      for (const end of ends) {
+        const pid = /\(pid (\d+)\)/.exec(end)?.[1];
+        assert.ok(pid && end.endsWith(`its last error output: last words of ${pid}`), end);
+      }
+    } finally {
+      dying.dispose();
+    }
+  });
+
   it('the protocol refuses requests that are not whole', () => {
     assert.equal(parseWorkerRequest({ id: 1, op: 'timeline', folder: '/x', device: '' }), undefined);
     assert.equal(parseWorkerRequest({ id: 1, op: 'timeline', folder: '/x', device: 'd', time: 'noon' }), undefined);

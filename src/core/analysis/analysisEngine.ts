@@ -178,8 +178,8 @@ export class AnalysisSession {
     try {
       // The hour files are read in parallel in any order (an item's copies are told apart by their hour, not by the
       // order of rows), and each thread's rows are written to the database file as soon as a row group is full: in
-      // file order, and with DuckDB's default of five row groups buffered, the read took about 3 times as long and
-      // could run out of memory at a 256 MB limit (docs/benchmarks.md). Queries then keep the table's order again.
+      // file order, with DuckDB's default of five row groups buffered, the read took about 3 times as long and ran
+      // out of memory at 192 MB on 18 MB of trips (docs/benchmarks.md). Queries then keep the table's order again.
       await connection.run('SET preserve_insertion_order = false');
       await connection.run('SET write_buffer_row_group_count = 1');
       for (const { view, endpoint, key } of VIEWS) {
@@ -197,7 +197,7 @@ export class AnalysisSession {
       await connection.run('SET lock_configuration = true');
     } catch (err) {
       session.close();
-      // The hour files are read here (into the temporary tables): a bad line is the data's fault, said as a query would.
+      // The hour files are read here (into the session's tables): a bad line is the data's fault, said as a query would.
       const failed = queryFailed(err, memoryLimit);
       if (failed.code === 'ANALYSIS_DATA_INVALID' || failed.code === 'ANALYSIS_OUT_OF_MEMORY') throw failed;
       throw new MobilityError('ANALYSIS_ENGINE_FAILED', l10n.t('Could not prepare the analysis of {0}: {1}', source.folder, errorMessage(err)), { cause: err });
