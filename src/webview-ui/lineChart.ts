@@ -6,8 +6,8 @@ import type { AnswerChart } from '../shared/sqlAnswer';
 import { formatTime } from '../shared/dataTable';
 import { localNumber } from '../shared/l10n';
 import { h } from './dom';
+import { svgEl } from './svg';
 
-const SVG = 'http://www.w3.org/2000/svg';
 const WIDTH = 720;
 const HEIGHT = 220;
 const LEFT = 64;
@@ -16,13 +16,6 @@ const TOP = 10;
 const BOTTOM = 26;
 /** Series drawn at most (the legend says how many more there are). */
 const MAX_SERIES = 8;
-
-function svg(tag: string, attrs: Record<string, string | number>, text?: string): SVGElement {
-  const el = document.createElementNS(SVG, tag);
-  for (const [name, value] of Object.entries(attrs)) el.setAttribute(name, String(value));
-  if (text !== undefined) el.textContent = text;
-  return el;
-}
 
 /** The chart and its legend, or undefined when there is nothing to draw. */
 export function lineChart(chart: AnswerChart): HTMLElement | undefined {
@@ -42,18 +35,18 @@ export function lineChart(chart: AnswerChart): HTMLElement | undefined {
   const x = (t: number) => LEFT + (x1 === x0 ? (WIDTH - LEFT - RIGHT) / 2 : ((t - x0) / (x1 - x0)) * (WIDTH - LEFT - RIGHT));
   const y = (v: number) => HEIGHT - BOTTOM - ((v - y0) / (y1 - y0)) * (HEIGHT - TOP - BOTTOM);
   const title = chart.group ? l10n.t('{0} over {1}, one line per {2}', chart.values[0], chart.time, chart.group) : l10n.t('{0} over {1}', chart.values.join(', '), chart.time);
-  const root = svg('svg', { class: 'mae-chart', viewBox: `0 0 ${WIDTH} ${HEIGHT}`, role: 'img', 'aria-label': title, 'data-testid': 'sql-chart' });
+  const root = svgEl('svg', { class: 'mae-chart', viewBox: `0 0 ${WIDTH} ${HEIGHT}`, role: 'img', 'aria-label': title, 'data-testid': 'sql-chart' });
   root.append(
-    svg('line', { class: 'axis', x1: LEFT, y1: HEIGHT - BOTTOM, x2: WIDTH - RIGHT, y2: HEIGHT - BOTTOM }),
-    svg('line', { class: 'axis', x1: LEFT, y1: TOP, x2: LEFT, y2: HEIGHT - BOTTOM }),
-    svg('text', { x: LEFT - 6, y: TOP + 8, 'text-anchor': 'end' }, localNumber(y1)),
-    svg('text', { x: LEFT - 6, y: HEIGHT - BOTTOM, 'text-anchor': 'end' }, localNumber(y0)),
-    svg('text', { x: LEFT, y: HEIGHT - 8, 'text-anchor': 'start' }, formatTime(x0)),
-    svg('text', { x: WIDTH - RIGHT, y: HEIGHT - 8, 'text-anchor': 'end' }, formatTime(x1)),
+    svgEl('line', { class: 'axis', x1: LEFT, y1: HEIGHT - BOTTOM, x2: WIDTH - RIGHT, y2: HEIGHT - BOTTOM }),
+    svgEl('line', { class: 'axis', x1: LEFT, y1: TOP, x2: LEFT, y2: HEIGHT - BOTTOM }),
+    svgEl('text', { x: LEFT - 6, y: TOP + 8, 'text-anchor': 'end' }, localNumber(y1)),
+    svgEl('text', { x: LEFT - 6, y: HEIGHT - BOTTOM, 'text-anchor': 'end' }, localNumber(y0)),
+    svgEl('text', { x: LEFT, y: HEIGHT - 8, 'text-anchor': 'start' }, formatTime(x0)),
+    svgEl('text', { x: WIDTH - RIGHT, y: HEIGHT - 8, 'text-anchor': 'end' }, formatTime(x1)),
   );
   series.forEach((s, i) => {
-    const line = svg('polyline', { class: `mae-series-${i}`, points: s.points.map(([t, v]) => `${x(t).toFixed(1)},${y(v).toFixed(1)}`).join(' '), 'data-series': i });
-    line.append(svg('title', {}, s.name));
+    const line = svgEl('polyline', { class: `mae-series-${i}`, points: s.points.map(([t, v]) => `${x(t).toFixed(1)},${y(v).toFixed(1)}`).join(' '), 'data-series': i });
+    line.append(svgEl('title', {}, s.name));
     root.append(line);
   });
   const legend = h('ul', { class: 'mae-legend', 'aria-label': l10n.t('Lines of the chart') },

@@ -1,9 +1,9 @@
-// SVG elements for the panel's charts, built like dom.ts builds HTML: attributes from a short list (geometry, class,
+// SVG elements for the panel's charts and the notebook's, built like dom.ts builds HTML: attributes from a short list (geometry, class,
 // ARIA), text as text nodes, never markup and never a style attribute (the page's CSP allows none). Colours come
 // from classes in results.css over the theme's --vscode-* variables, so a chart follows a theme change by itself.
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
-const SVG_ATTRIBUTE = /^(x|y|x1|x2|y1|y2|cx|cy|r|width|height|viewBox|class|role|focusable|text-anchor|dominant-baseline|data-[a-z0-9-]+|aria-[a-z]+)$/;
+const SVG_ATTRIBUTE = /^(x|y|x1|x2|y1|y2|cx|cy|r|width|height|viewBox|points|class|role|focusable|text-anchor|dominant-baseline|data-[a-z0-9-]+|aria-[a-z]+)$/;
 
 /** `<tag attrs…>text</tag>` in the SVG namespace. */
 export function svgEl(tag: string, attrs: Record<string, string | number | undefined> = {}, text?: string): SVGElement {
