@@ -7,7 +7,7 @@
 // (DuckDB's native memory included) are its own.
 import fs from 'node:fs';
 import path from 'node:path';
-import { DEFAULT_MEMORY_LIMIT } from '../src/core/analysis/analysisEngine';
+import { DEFAULT_MEMORY_LIMIT } from '../src/core/analysis/memoryLimit';
 import type { Credential } from '../src/core/auth/credential';
 import { harvestHours } from '../src/core/harvest/harvestRun';
 import { harvestSnapshot } from '../src/core/harvest/harvestSnapshot';

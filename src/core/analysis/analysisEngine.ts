@@ -14,7 +14,6 @@
  * (the vehicle_type and propulsion_types an item carries, for providers that send them with their items).
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import * as l10n from '@vscode/l10n';
 import { MobilityError, errorMessage } from '../base';
@@ -22,6 +21,8 @@ import type { MdsEndpointId } from '../mds';
 import type { ItemColumn } from './columnTypes';
 import { itemColumnsOf, sqlIdentifier, sqlString } from './columnTypes';
 import type { AnalysisTable, HarvestSource } from './harvestSource';
+import { DEFAULT_MEMORY_LIMIT, memoryLimitOf } from './memoryLimit';
+import { newSessionFolder } from './sessionFolder';
 import { PARQUET_ITEM_VEHICLES, PARQUET_META_DIR, PARQUET_SNAPSHOT_FILE, parquetViewDir } from './harvestSource';
 import { MANIFEST_FILE, SNAPSHOT_DIR, SNAPSHOT_FILE } from '../harvest';
 
@@ -53,45 +54,6 @@ export interface AnalysisOptions {
   writable?: string[];
   /** DuckDB's memory limit, e.g. `1GB`; beyond it, tables and large operators spill to the session's temporary folder. */
   memoryLimit?: string;
-}
-
-/**
- * DuckDB's memory limit unless the caller gives one. Node and DuckDB's own allocations outside it took about 170 MB
- * more: `check` peaked at about 430 MB over 7 days of a 2,000-vehicle fleet, and 510 MB over those 7 days harvested 4
- * times over. At 192 MB that second harvest ran out of memory; at 512 MB the first peaked 120 MB higher and took longer.
- */
-export const DEFAULT_MEMORY_LIMIT = '256MB';
-
-/** A memory limit as the CLI's --memory-limit and the setting mobilityApi.analysis.memoryLimit give it (`1GB`, `512MB`), for DuckDB; undefined unless it is a size of 64 MB or more. */
-export function memoryLimitOf(text: string): string | undefined {
-  const match = /^\s*(\d+(?:\.\d+)?)\s*(KB|MB|GB|TB|KiB|MiB|GiB|TiB)\s*$/i.exec(text);
-  const units: Record<string, number> = { kb: 1e3, mb: 1e6, gb: 1e9, tb: 1e12, kib: 2 ** 10, mib: 2 ** 20, gib: 2 ** 30, tib: 2 ** 40 };
-  if (!match || Number(match[1]) * units[match[2].toLowerCase()] < 64e6) return undefined;
-  return `${match[1]}${match[2].toUpperCase().replace('IB', 'iB')}`;
-}
-
-/** The start of a session folder's name in the temporary folder: `mobility-analysis-<pid>-<random>`. */
-const SESSION_FOLDER_PREFIX = 'mobility-analysis-';
-
-/** Whether process `pid` still runs (one we may not signal runs too). */
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-/** Removes the session folders of processes that ended without closing them (a worker killed by the system, a crash). */
-async function removeAbandonedFolders(): Promise<void> {
-  const entries = await fs.promises.readdir(os.tmpdir()).catch(() => [] as string[]);
-  for (const name of entries) {
-    const pid = name.startsWith(SESSION_FOLDER_PREFIX) ? Number(/^(\d+)-/.exec(name.slice(SESSION_FOLDER_PREFIX.length))?.[1]) : NaN;
-    if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && !isRunning(pid)) {
-      await fs.promises.rm(path.join(os.tmpdir(), name), { recursive: true, force: true }).catch(() => undefined);
-    }
-  }
 }
 
 /** The session's database, in its temporary folder: the harvest's items, read once, compressed. */
@@ -157,10 +119,8 @@ export class AnalysisSession {
     const memoryLimit = memoryLimitOf(options.memoryLimit ?? DEFAULT_MEMORY_LIMIT);
     if (!memoryLimit) throw new MobilityError('USAGE', l10n.t('Memory limit {0}: give a size of 64MB or more, such as 512MB or 2GB.', String(options.memoryLimit)));
     const duck = await loadDuckDB();
-    // The session's folder (its database file and DuckDB's spill files), removed on close; named with the process id,
-    // so that the folders of a process that was killed are removed by the next session.
-    await removeAbandonedFolders();
-    const tempDir = await fs.promises.mkdtemp(path.join(os.tmpdir(), `${SESSION_FOLDER_PREFIX}${process.pid}-`));
+    // The session's folder (its database file and DuckDB's spill files), removed on close.
+    const tempDir = await newSessionFolder();
     let instance: Instance;
     try {
       instance = await duck.DuckDBInstance.create(path.join(tempDir, DATABASE_FILE), {

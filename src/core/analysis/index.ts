@@ -2,7 +2,8 @@
 // bigger engines). The native engine is loaded on first use and never bundled. Imports `base`, `mds`, `conformance`
 // (the models' schemas) and `harvest` (the folder's manifest); never `vscode`.
 
-export { ANALYSIS_VIEWS, AnalysisSession, DEFAULT_MEMORY_LIMIT, formatOf, memoryLimitOf, temporaryPathOf } from './analysisEngine';
+export { ANALYSIS_VIEWS, AnalysisSession, formatOf, temporaryPathOf } from './analysisEngine';
+export { DEFAULT_MEMORY_LIMIT, memoryLimitOf } from './memoryLimit';
 export type { AnalysisOptions, ParquetPartition, QueryAnswer } from './analysisEngine';
 export { itemColumnsOf } from './columnTypes';
 export { ANALYSIS_TABLES, readHarvestSource } from './harvestSource';
