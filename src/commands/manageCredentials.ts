@@ -98,8 +98,9 @@ interface Rebinding {
 }
 
 /**
- * The environments a removed credential signed for get another: the only stored credential the API
- * accepts is bound at once; among several the user picks (or `rebindTo` names one, `false` none).
+ * The environments a removed credential signed for: another key never starts signing for them unless the user picks it.
+ * Where a stored credential could sign, the user is asked (the first choice, and closing the question, leave the
+ * environment without a credential); `rebindTo` answers for a caller (a credential id, or `false` for none).
  * Environments that no longer exist (a stopped sandbox binds its demo credential again on start) are left alone.
  */
 async function rebindOrphans(deps: CommandDeps, removed: StoredCredentialInfo, rebindTo: string | false | undefined): Promise<{ rebound: Rebinding[]; unbound: string[] }> {
@@ -119,7 +120,7 @@ async function rebindOrphans(deps: CommandDeps, removed: StoredCredentialInfo, r
   const rebound: Rebinding[] = [];
   const unbound: string[] = [];
   for (const { environments, candidates } of groups.values()) {
-    const chosen = candidates.length <= 1 ? candidates[0] : await chooseReplacement(removed, environments, candidates, rebindTo);
+    const chosen = candidates.length === 0 ? undefined : await chooseReplacement(removed, environments, candidates, rebindTo);
     if (!chosen) {
       unbound.push(...environments.map((e) => e.id));
       continue;
@@ -140,13 +141,14 @@ async function chooseReplacement(removed: StoredCredentialInfo, environments: En
   if (rebindTo === false) return undefined;
   if (rebindTo !== undefined) return candidates.find((c) => c.id === rebindTo);
   const names = environments.map((e) => e.name).join(', ');
+  // Leaving it without a credential comes first: Enter alone never hands the environments to another key.
   const items: Array<vscode.QuickPickItem & { info?: StoredCredentialInfo }> = [
-    ...candidates.map((c) => ({ label: c.label, description: `${CREDENTIAL_TYPE_LABELS[c.type]} · kid ${maskKeyId(c.kid)}`, info: c })),
-    { label: vscode.l10n.t('Leave unbound'), description: vscode.l10n.t('pick a credential on the next request') },
+    { label: vscode.l10n.t('Leave without a credential'), description: vscode.l10n.t('no credential bound to it (Bind Credential… binds one later)') },
+    ...candidates.map((c) => ({ label: c.label, description: `${CREDENTIAL_TYPE_LABELS[c.type]} · kid ${maskKeyId(c.kid)}`, detail: vscode.l10n.t('Bind this credential: its key signs for {0} from now on.', names), info: c })),
   ];
   const picked = await vscode.window.showQuickPick(
     items,
-    { title: vscode.l10n.t('Removed "{0}"', removed.label), placeHolder: vscode.l10n.t('Which credential signs for {0} now?', names), ignoreFocusOut: true },
+    { title: vscode.l10n.t('Removed "{0}"', removed.label), placeHolder: vscode.l10n.t('{0} had no other credential. Bind another one to it, or leave it without?', names), ignoreFocusOut: true },
   );
   return picked?.info;
 }

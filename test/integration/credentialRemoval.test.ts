@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import * as vscode from 'vscode';
 import { distinctKeyPem } from '../unit/keyFixtures';
 import { exportsOf, run as runCommand } from './extensionApi';
 import type { Outcome as BaseOutcome } from './extensionApi';
@@ -11,7 +12,7 @@ async function boundTo(environmentId: string): Promise<string | undefined> {
   return (await exportsOf().listCredentials()).find((c) => c.environments.includes(environmentId))?.label;
 }
 
-/** Removing the credential an environment signs with leaves the environment with another, and says so. */
+/** Removing the credential an environment signs with never hands the environment to another key unasked, and says what it did. */
 describe('removing a bound credential', function () {
   this.timeout(60_000);
   const added: string[] = [];
@@ -34,14 +35,44 @@ describe('removing a bound credential', function () {
     await run('mobilityApi.stopSandbox');
   });
 
-  it('binds the only credential left (the sandbox demo) again, and names it in one message', async () => {
+  /** Removes `credentialId` as a user does (confirmed), answering the question that follows with `answer` until the command returns. */
+  async function removeAnswering(credentialId: string, answer: 'workbench.action.acceptSelectedQuickOpenItem' | 'workbench.action.closeQuickOpen'): Promise<Outcome> {
+    let outcome: Outcome | undefined;
+    const running = Promise.resolve(run('mobilityApi.removeCredential', { credentialId, confirmed: true })).then((o) => (outcome = o));
+    const deadline = Date.now() + 30_000;
+    while (!outcome && Date.now() < deadline) {
+      await Promise.race([running, new Promise((r) => setTimeout(r, 300))]);
+      if (!outcome) await vscode.commands.executeCommand(answer);
+    }
+    assert.ok(outcome, 'Remove Credential returned');
+    return outcome;
+  }
+
+  it('never binds the credential left (the sandbox demo) without asking: Enter on the question leaves the environment without one', async () => {
     const mine = await add({ type: 'external-org', privateKey: ecKey(), kid: 'rm-kid-1', issuer: 'org-1@org.test.invalid', label: 'Mine', environments: ['sandbox-mds-staging'] });
     assert.equal(await boundTo('sandbox-mds-staging'), 'Mine');
-    const removed = await run('mobilityApi.removeCredential', { credentialId: mine, confirmed: true });
+    const removed = await removeAnswering(mine, 'workbench.action.acceptSelectedQuickOpenItem');
     assert.equal(removed.ok, true, removed.message);
-    assert.equal(await boundTo('sandbox-mds-staging'), 'Sandbox demo credential', 'the environment is not left with "Credential: none bound"');
-    assert.deepEqual(removed.unbound, []);
-    assert.match(String(removed.message), /^Removed "Mine"\. "Sandbox demo credential" now signs for Sandbox · MDS staging\.$/);
+    assert.equal(await boundTo('sandbox-mds-staging'), undefined, 'the demo key does not start signing for it');
+    assert.deepEqual(removed.rebound, []);
+    assert.match(String(removed.message), /^Removed "Mine"\. Sandbox · MDS staging has no credential bound now\.$/);
+  });
+
+  it('closing the question leaves it without a credential too', async () => {
+    const mine = await add({ type: 'external-org', privateKey: ecKey(), kid: 'rm-kid-1b', issuer: 'org-1@org.test.invalid', label: 'Mine too', environments: ['sandbox-mds-staging'] });
+    const removed = await removeAnswering(mine, 'workbench.action.closeQuickOpen');
+    assert.equal(removed.ok, true, removed.message);
+    assert.deepEqual(removed.unbound, ['sandbox-mds-staging']);
+    assert.equal(await boundTo('sandbox-mds-staging'), undefined);
+  });
+
+  it('the demo credential signs for it again only when the user picks it', async () => {
+    const demo = (await exportsOf().listCredentials()).find((c) => c.label === 'Sandbox demo credential');
+    assert.ok(demo, 'the sandbox stored its demo credential');
+    const mine = await add({ type: 'external-org', privateKey: ecKey(), kid: 'rm-kid-1c', issuer: 'org-1@org.test.invalid', label: 'Mine once', environments: ['sandbox-mds-staging'] });
+    const removed = await run('mobilityApi.removeCredential', { credentialId: mine, confirmed: true, rebindTo: demo.id });
+    assert.equal(await boundTo('sandbox-mds-staging'), 'Sandbox demo credential');
+    assert.match(String(removed.message), /^Removed "Mine once"\. "Sandbox demo credential" now signs for Sandbox · MDS staging\.$/);
     const listed = await run('mobilityApi.listVehicles', { environmentId: 'sandbox-mds-staging' });
     assert.equal(listed.ok, true, 'and the next request needs no question');
   });
@@ -49,9 +80,11 @@ describe('removing a bound credential', function () {
   it('for a MaaS environment only External Organization credentials are candidates', async () => {
     await add({ type: 'iam', privateKey: ecKey('sec1'), kid: 'rm-iam', issuer: 'identity@iam.test.invalid', label: 'Old IAM' });
     const mine = await add({ type: 'external-org', privateKey: ecKey(), kid: 'rm-kid-2', issuer: 'org-2@org.test.invalid', label: 'Mine for MaaS', environments: ['sandbox-maas-staging'] });
-    const removed = await run('mobilityApi.removeCredential', { credentialId: mine, confirmed: true });
+    const iam = (await exportsOf().listCredentials()).find((c) => c.label === 'Old IAM');
+    const removed = await run('mobilityApi.removeCredential', { credentialId: mine, confirmed: true, rebindTo: iam?.id });
     assert.equal(removed.ok, true, removed.message);
-    assert.equal(await boundTo('sandbox-maas-staging'), 'Sandbox demo credential', 'the IAM credential is not offered for MaaS, so the demo one is bound without a question');
+    assert.deepEqual(removed.unbound, ['sandbox-maas-staging'], 'the IAM credential is not offered for MaaS');
+    assert.equal(await boundTo('sandbox-maas-staging'), undefined);
   });
 
   it('with several candidates, the chosen one is bound (rebindTo stands for the quick pick\'s answer)', async () => {
