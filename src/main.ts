@@ -84,7 +84,7 @@ export function activate(context: vscode.ExtensionContext, startup?: StartupInfo
   // In memory only, so a reload clears both: the session's issued tokens and the hover links' token ids.
   const tokenHistory = new TokenHistory();
   const tokenHandles = new TokenHandles();
-  const deps: CommandDeps = { context, log, settings, credentials, environments, sandbox, clients, clockStore: clients, results, grpc, tokenHistory, session: { warnedDeprecated: new Set() } };
+  const deps: CommandDeps = { context, log, settings, credentials, environments, sandbox, clients, clockStore: clients, results, grpc, tokenHistory, session: { warnedDeprecated: new Set(), harvesting: new Set() } };
 
   const runner = new RequestRunner(deps);
 

@@ -11,6 +11,7 @@ import * as vscode from 'vscode';
 import type { QueryAnswer } from '../core/analysis';
 import { errorMessage, isMobilityError } from '../core/base';
 import type { AnalysisFindingView } from '../shared/analysisViews';
+import { skippedInVsCode } from '../results/analysisView';
 import type { CommandDeps, CommandOutcome } from '../commands/commandDeps';
 import { Cancelled } from '../commands/registerCommand';
 import { configureHostL10n, hostL10n } from '../webview/l10nBundle';
@@ -58,6 +59,15 @@ export interface AnalysisFeature extends vscode.Disposable {
   serialize(data: vscode.NotebookData): Uint8Array;
 }
 
+/** Whether one folder is the other or inside it. */
+function overlaps(a: string, b: string): boolean {
+  const inside = (child: string, parent: string) => {
+    const rel = path.relative(parent, child);
+    return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+  };
+  return inside(a, b) || inside(b, a);
+}
+
 export function createAnalysisFeature(deps: CommandDeps): AnalysisFeature {
   const client = new AnalysisWorkerClient(
     path.join(__dirname, 'analysisWorker.js'),
@@ -93,7 +103,10 @@ export function createAnalysisFeature(deps: CommandDeps): AnalysisFeature {
     const folder = await folderOf(arg, vscode.l10n.t('Analyze'));
     const title = vscode.l10n.t('Analyze Harvest: {0}', path.basename(folder));
     deps.log.info('analyzeHarvest', folder);
+    // A Fetch Hours of this window still writing the folder when it is read (its snapshot, after the hours' lock is given up) counts too.
+    const writing = [...deps.session.harvesting].filter((dir) => overlaps(dir, folder));
     const report = await withEngine(title, vscode.l10n.t('running the data-quality rules…'), (signal) => client.request<CheckResult>({ op: 'check', folder, metrics: true }, signal));
+    report.inUse = [...report.inUse, ...writing.filter((dir) => !report.inUse.some((u) => overlaps(u, dir)))];
     const timeline = (finding: AnalysisFindingView): Promise<QueryAnswer> => client.request<SqlResult>({
       op: 'timeline',
       folder: report.folder,
@@ -109,7 +122,7 @@ export function createAnalysisFeature(deps: CommandDeps): AnalysisFeature {
       resultId,
       items: report.items,
       rules: report.rules.map((r) => ({ id: r.id, severity: r.severity, count: r.count })),
-      skipped: report.skipped,
+      skipped: skippedInVsCode(report),
       inUse: report.inUse,
     };
   }

@@ -25,8 +25,11 @@ export interface CommandDeps {
   grpc: GrpcService;
   /** The tokens issued in this window (jti, times, use), for the tree; texts in memory only. */
   tokenHistory: TokenHistory;
-  /** Things said once per session, such as the deprecation warning per credential. */
-  session: { warnedDeprecated: Set<string> };
+  /**
+   * Per-window state: the deprecation warning said once per credential; the folders a Fetch Hours of this window is
+   * still writing (its snapshot included), which Analyze Harvest names as still written.
+   */
+  session: { warnedDeprecated: Set<string>; harvesting: Set<string> };
 }
 
 /** What a tree item passes to a command, or a caller passes programmatically. */

@@ -10,7 +10,7 @@ import { formatCount, plural } from '../shared/format';
 import type { CommandDeps, CommandOutcome } from './commandDeps';
 import { COMMANDS } from './commandIds';
 import { harvestFolderStart } from './harvestFolder';
-import { resolveCredential, resolveEnvironment } from './pickers';
+import { pickMany, resolveCredential, resolveEnvironment } from './pickers';
 import { Cancelled, registerCommand } from './registerCommand';
 
 /**
@@ -77,71 +77,89 @@ export function registerFetchHours(deps: CommandDeps): vscode.Disposable {
     const { endpoints, snapshot } = chosen;
     const several = endpoints.length > 1;
     const first = endpoints[0];
-    const { from, to } = args?.from !== undefined && args.to !== undefined ? checkedRange(hoursOf, args.from, args.to) : await askRange(hoursOf, env, first, args?.from, args?.to);
+    const { from, to } = args?.from !== undefined && args.to !== undefined ? checkedRange(hoursOf, args.from, args.to) : await askRange(hoursOf, env, endpoints, args?.from, args?.to);
     const outDir = args?.outDir ?? (await askFolder(env, first, deps.context.workspaceState, several));
     const { credential } = await resolveCredential(deps, env);
     const summaries: HarvestSummary[] = [];
     let taken: SnapshotManifest | undefined;
     let stopped = false;
-    for (const endpoint of endpoints) {
-      const dir = several ? path.join(outDir, SUBFOLDER[endpoint]) : outDir;
-      const title = vscode.l10n.t('Fetch Hours: {0} · {1}', endpointTitle(env, endpoint), env.name);
-      const display = deps.results.showHarvest({ environment: env, endpoint, outDir: dir, from, to, title });
-      deps.log.info('fetchHours', `${endpoint} ${from} to ${to} from ${env.baseUrl} into ${dir}`);
-      let summary: HarvestSummary | undefined;
-      let failure: string | undefined;
-      try {
-        summary = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, (progress, cancel) => {
-          const stop = new AbortController();
-          cancel.onCancellationRequested(() => stop.abort());
-          let reported = 0;
-          // At second precision one key signs at most one token a second: that sets the pace, so the progress line says so.
-          let paced = false;
-          return harvestHours({
-            client: deps.clients.get(),
-            environment: env,
-            credential,
-            endpoint,
-            from,
-            to,
-            outDir: dir,
-            signal: stop.signal,
-            onProgress: (p) => {
-              if (p.phase === 'request' && p.hour) display.fetching(p.hour);
-              if (p.phase === 'hour' && p.hour && p.record) display.recorded(p.hour, p.record);
-              if (p.notice) {
-                paced = true;
-                deps.log.info('fetchHours', p.notice);
-              }
-              const done = (100 * p.hoursDone) / Math.max(1, p.hoursTotal);
-              const where = p.phase === 'waiting' && p.hour ? vscode.l10n.t('{0}: waiting {1} s', p.hour, Math.round(p.waitSeconds ?? 0)) : p.hour ?? '';
-              const counts = vscode.l10n.t('{0} of {1} hours · {2} items', formatCount(p.hoursDone), formatCount(p.hoursTotal), formatCount(p.items));
-              const line = where ? vscode.l10n.t('{0} {1}', counts, where) : counts;
-              const message = paced ? vscode.l10n.t('{0} · at most 1 request a second (second precision; the setting mobilityApi.token.clockPrecision can be milliseconds)', line) : line;
-              progress.report({ increment: done - reported, message });
-              reported = done;
-            },
+    // Analyze Harvest in this window says "still writing" until everything asked for (the snapshot too) is on disk.
+    deps.session.harvesting.add(outDir);
+    try {
+      for (const [index, endpoint] of endpoints.entries()) {
+        const dir = several ? path.join(outDir, SUBFOLDER[endpoint]) : outDir;
+        // The snapshot comes after the last endpoint: its panel says "Finished" (and offers Analyze Harvest) once it is written.
+        const snapshotAfter = snapshot && index === endpoints.length - 1;
+        const title = vscode.l10n.t('Fetch Hours: {0} · {1}', endpointTitle(env, endpoint), env.name);
+        const display = deps.results.showHarvest({ environment: env, endpoint, outDir: dir, from, to, title });
+        deps.log.info('fetchHours', `${endpoint} ${from} to ${to} from ${env.baseUrl} into ${dir}`);
+        let summary: HarvestSummary | undefined;
+        let failure: string | undefined;
+        try {
+          summary = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, (progress, cancel) => {
+            const stop = new AbortController();
+            cancel.onCancellationRequested(() => stop.abort());
+            let reported = 0;
+            // At second precision one key signs at most one token a second: that sets the pace, so the progress line says so.
+            let paced = false;
+            return harvestHours({
+              client: deps.clients.get(),
+              environment: env,
+              credential,
+              endpoint,
+              from,
+              to,
+              outDir: dir,
+              signal: stop.signal,
+              onProgress: (p) => {
+                if (p.phase === 'request' && p.hour) display.fetching(p.hour);
+                if (p.phase === 'hour' && p.hour && p.record) display.recorded(p.hour, p.record);
+                if (p.notice) {
+                  paced = true;
+                  deps.log.info('fetchHours', p.notice);
+                }
+                const done = (100 * p.hoursDone) / Math.max(1, p.hoursTotal);
+                const where = p.phase === 'waiting' && p.hour ? vscode.l10n.t('{0}: waiting {1} s', p.hour, Math.round(p.waitSeconds ?? 0)) : p.hour ?? '';
+                const counts = vscode.l10n.t('{0} of {1} hours · {2} items', formatCount(p.hoursDone), formatCount(p.hoursTotal), formatCount(p.items));
+                const line = where ? vscode.l10n.t('{0} {1}', counts, where) : counts;
+                const message = paced ? vscode.l10n.t('{0} · at most 1 request a second (second precision; the setting mobilityApi.token.clockPrecision can be milliseconds)', line) : line;
+                progress.report({ increment: done - reported, message });
+                reported = done;
+              },
+            });
           });
-        });
-      } catch (err) {
-        failure = isMobilityError(err) ? err.message : vscode.l10n.t('an unexpected error (see the log)');
-        throw err;
-      } finally {
-        await display.finished(failure ?? (summary?.interrupted ? vscode.l10n.t('cancelled. The hours finished are recorded; run Fetch Hours on the same folder to resume.') : undefined));
+        } catch (err) {
+          failure = isMobilityError(err) ? err.message : vscode.l10n.t('an unexpected error (see the log)');
+          throw err;
+        } finally {
+          const why = failure ?? (summary?.interrupted ? vscode.l10n.t('cancelled. The hours finished are recorded; run Fetch Hours on the same folder to resume.') : undefined);
+          if (why || !snapshotAfter) await display.finished(why);
+        }
+        summaries.push(summary);
+        if (summary.interrupted) {
+          stopped = true;
+          break;
+        }
+        if (snapshotAfter) {
+          display.step(vscode.l10n.t('Taking the snapshot of /vehicles and /vehicles/status…'));
+          let failed: string | undefined;
+          try {
+            taken = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Fetch Hours: snapshot of /vehicles and /vehicles/status · {0}', env.name), cancellable: true }, (_progress, cancel) => {
+              const stop = new AbortController();
+              cancel.onCancellationRequested(() => stop.abort());
+              return harvestSnapshot({ client: deps.clients.get(), environment: env, credential, outDir, signal: stop.signal });
+            });
+          } catch (err) {
+            failed = vscode.l10n.t('the snapshot of /vehicles and /vehicles/status was not taken ({0}). The hours are recorded; run Fetch Hours on the same folder with the snapshot box ticked to take it.', isMobilityError(err) ? err.message : vscode.l10n.t('an unexpected error (see the log)'));
+            throw err;
+          } finally {
+            await display.finished(failed);
+          }
+          deps.log.info('fetchHours', `snapshot: ${taken.lists.vehicles.items} vehicles, ${taken.lists.vehicles_status.items} statuses into ${path.join(outDir, 'snapshot')}`);
+        }
       }
-      summaries.push(summary);
-      if (summary.interrupted) {
-        stopped = true;
-        break;
-      }
-    }
-    if (snapshot && !stopped) {
-      taken = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Fetch Hours: snapshot of /vehicles and /vehicles/status · {0}', env.name), cancellable: true }, (_progress, cancel) => {
-        const stop = new AbortController();
-        cancel.onCancellationRequested(() => stop.abort());
-        return harvestSnapshot({ client: deps.clients.get(), environment: env, credential, outDir, signal: stop.signal });
-      });
-      deps.log.info('fetchHours', `snapshot: ${taken.lists.vehicles.items} vehicles, ${taken.lists.vehicles_status.items} statuses into ${path.join(outDir, 'snapshot')}`);
+    } finally {
+      deps.session.harvesting.delete(outDir);
     }
     const lines = summaries.map((summary) => {
       const c = summary.coverage;
@@ -210,15 +228,8 @@ async function endpointsOf(env: Environment, args: FetchHoursArgs | undefined): 
     { label: '', kind: vscode.QuickPickItemKind.Separator, id: '' },
     snapshotItem,
   ];
-  const picked = await vscode.window.showQuickPick(items, {
-    title: vscode.l10n.t('Fetch Hours · {0}', env.name),
-    placeHolder: vscode.l10n.t('Which hour endpoints? Several go into a subfolder each.'),
-    canPickMany: true,
-    ignoreFocusOut: true,
-  });
-  if (!picked) throw new Cancelled();
+  const picked = await pickMany(items, vscode.l10n.t('Fetch Hours · {0}', env.name), vscode.l10n.t('Which hour endpoints? Several go into a subfolder each.'), vscode.l10n.t('Tick at least one hour endpoint (Space ticks the highlighted one): {0}.', hourly.map((e) => e.title).join(', ')));
   const endpoints = picked.filter((p) => p.id && p.id !== 'snapshot').map((p) => p.id as MdsHourEndpointId);
-  if (!endpoints.length) throw new MobilityError('ENDPOINT_UNKNOWN', vscode.l10n.t('Tick at least one hour endpoint: {0}.', hourly.map((e) => e.title).join(', ')));
   return { endpoints, snapshot: picked.some((p) => p.id === 'snapshot') };
 }
 
@@ -233,10 +244,10 @@ function checkedRange(hoursOf: HarvestEngine['hoursOf'], from: string, to: strin
 }
 
 /** Asks for the first and the last hour, each checked as it is typed; by default the last 24 complete hours. */
-async function askRange(hoursOf: HarvestEngine['hoursOf'], env: Environment, endpoint: MdsHourEndpointId, givenFrom: string | undefined, givenTo: string | undefined): Promise<{ from: string; to: string }> {
+async function askRange(hoursOf: HarvestEngine['hoursOf'], env: Environment, endpoints: readonly MdsHourEndpointId[], givenFrom: string | undefined, givenTo: string | undefined): Promise<{ from: string; to: string }> {
   const now = Date.now();
   const lastMs = parseUtcHour(givenTo ?? '') ?? parseUtcHour(lastCompleteUtcHour(now)) ?? now;
-  const title = vscode.l10n.t('Fetch Hours · {0} · {1}', endpointTitle(env, endpoint), env.name);
+  const title = vscode.l10n.t('Fetch Hours · {0} · {1}', endpoints.map((e) => endpointTitle(env, e)).join(', '), env.name);
   const from = await vscode.window.showInputBox({
     title: vscode.l10n.t('{0} (1/2)', title),
     prompt: vscode.l10n.t('The first hour to fetch, in UTC: YYYY-MM-DDTHH, e.g. 2025-11-05T00. Every hour from it to the last one is fetched, one request per hour.'),

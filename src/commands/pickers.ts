@@ -70,3 +70,41 @@ export async function resolveCredential(deps: CommandDeps, env: Environment): Pr
   }
   return { credential, info };
 }
+
+/**
+ * A multi-pick where Enter without a ticked endpoint takes the highlighted one (typing "Trips" and pressing Enter
+ * fetches the trips, as in a single pick), and otherwise stays open saying what to tick, rather than ending the command.
+ */
+export function pickMany<T extends vscode.QuickPickItem & { id: string }>(items: T[], title: string, placeholder: string, tickOne: string): Promise<T[]> {
+  return new Promise<T[]>((resolve, reject) => {
+    const pick = vscode.window.createQuickPick<T>();
+    pick.title = title;
+    pick.placeholder = placeholder;
+    pick.canSelectMany = true;
+    pick.ignoreFocusOut = true;
+    pick.items = items;
+    let done = false;
+    const isEndpoint = (item: T) => item.id !== '' && item.id !== 'snapshot';
+    pick.onDidAccept(() => {
+      let chosen = [...pick.selectedItems];
+      if (!chosen.some(isEndpoint)) {
+        const highlighted = pick.activeItems.filter(isEndpoint);
+        if (!highlighted.length) {
+          // The title too: a placeholder is hidden while the filter holds text.
+          pick.title = `${title} · ${tickOne}`;
+          pick.placeholder = tickOne;
+          return;
+        }
+        chosen = [...chosen, ...highlighted];
+      }
+      done = true;
+      resolve(chosen);
+      pick.hide();
+    });
+    pick.onDidHide(() => {
+      pick.dispose();
+      if (!done) reject(new Cancelled());
+    });
+    pick.show();
+  });
+}

@@ -63,6 +63,8 @@ export interface HarvestResultView {
   from: string;
   to: string;
   running: boolean;
+  /** While it runs, what it does after the hours (taking the snapshot): the status shown instead of "Fetching…". */
+  step?: string;
   /** Why the harvest ended early (Cancel, a refusal, the disk), once it has. */
   stopped?: string;
   heatmap: HarvestHeatmapView;

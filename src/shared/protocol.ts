@@ -65,7 +65,7 @@ export type HostMessage =
   | { type: 'body'; body: BodyView }
   | { type: 'notice'; level: 'info' | 'error'; text: string }
   /** A harvest moved on: the whole heatmap again (a month is 720 small cells), and whether it still runs. */
-  | { type: 'harvestProgress'; resultId: string; heatmap: HarvestHeatmapView; running: boolean; stopped?: string; summaryLine: string }
+  | { type: 'harvestProgress'; resultId: string; heatmap: HarvestHeatmapView; running: boolean; stopped?: string; step?: string; summaryLine: string }
   /** The items of the hour the user chose, read by the host from the hour's file. */
   | { type: 'harvestHour'; resultId: string; hour: HarvestHourView }
   /** The panel's history of this session's sends, newest first, and which one is shown (see results/resultHistory.ts). */

@@ -33,7 +33,7 @@ export class HarvestView {
     this.focusHour = r.hour?.hour;
     const env = r.environment;
     this.lineHost = h('span', { 'data-testid': 'summary-line' }, r.summary.line);
-    this.statusHost = h('span', { 'data-testid': 'harvest-status' }, statusText(r.running, r.stopped));
+    this.statusHost = h('span', { 'data-testid': 'harvest-status' }, statusText(r.running, r.stopped, r.step));
     // Analyze Harvest… once the run has ended: its data-quality report, by the analysis engine.
     this.analyzeButton = button(l10n.t('Analyze Harvest…'), () => this.post({ type: 'analyzeHarvest', resultId: r.id }), { 'data-testid': 'analyze-harvest', title: l10n.t('The data-quality report of this folder: trips without their events, gaps, jumps, values in another unit…'), disabled: r.running });
     root.appendChild(h('header', { class: 'result-header' },
@@ -55,16 +55,17 @@ export class HarvestView {
   }
 
   /** A progress message for the result shown. */
-  progress(resultId: string, heatmap: HarvestHeatmapView, running: boolean, stopped: string | undefined, summaryLine: string): void {
+  progress(resultId: string, heatmap: HarvestHeatmapView, running: boolean, stopped: string | undefined, summaryLine: string, step?: string): void {
     const r = this.result;
     if (!r || r.id !== resultId) return;
     const wasRunning = r.running;
     r.heatmap = heatmap;
     r.running = running;
     r.stopped = stopped;
+    r.step = step;
     r.summary.line = summaryLine;
     if (this.lineHost) this.lineHost.textContent = summaryLine;
-    if (this.statusHost) this.statusHost.textContent = statusText(running, stopped);
+    if (this.statusHost) this.statusHost.textContent = statusText(running, stopped, step);
     this.analyzeButton?.toggleAttribute('disabled', running);
     this.renderHeatmap(heatmap);
     if (wasRunning && !running) this.announce(l10n.t('{0}: {1}', statusText(running, stopped), summaryLine));
@@ -192,7 +193,7 @@ export class HarvestView {
   }
 }
 
-function statusText(running: boolean, stopped: string | undefined): string {
-  if (running) return l10n.t('Fetching…');
+function statusText(running: boolean, stopped: string | undefined, step?: string): string {
+  if (running) return step ?? l10n.t('Fetching…');
   return stopped ? l10n.t('Stopped: {0}', stopped) : l10n.t('Finished');
 }

@@ -145,7 +145,7 @@ class ResultsApp implements PanelContext {
         this.notice(message.text, message.level);
         return;
       case 'harvestProgress':
-        this.harvest.progress(message.resultId, message.heatmap, message.running, message.stopped, message.summaryLine);
+        this.harvest.progress(message.resultId, message.heatmap, message.running, message.stopped, message.summaryLine, message.step);
         return;
       case 'harvestHour':
         this.harvest.hour(message.resultId, message.hour);

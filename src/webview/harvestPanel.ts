@@ -23,6 +23,8 @@ export interface HarvestDisplay {
   fetching(hour: string | undefined): void;
   /** An hour was recorded in the manifest. */
   recorded(hour: string, record: HourRecord): void;
+  /** What the run does now that its hours are fetched (the snapshot): shown as its status; still running. */
+  step(text: string): void;
   /** The harvest ended, finished or `stopped` early (why: Cancel, a refusal…): the folder's manifest is read again, as the truth. */
   finished(stopped?: string): Promise<void>;
 }
@@ -107,7 +109,14 @@ export class HarvestSession implements HarvestDisplay {
     this.schedule();
   }
 
+  step(text: string): void {
+    this.view.step = text;
+    this.current = undefined;
+    this.update();
+  }
+
   async finished(stopped?: string): Promise<void> {
+    delete this.view.step;
     clearTimeout(this.timer);
     this.timer = undefined;
     this.current = undefined;
@@ -169,7 +178,7 @@ export class HarvestSession implements HarvestDisplay {
     const heatmap = this.heatmap();
     this.view.heatmap = heatmap;
     this.view.summary.line = heatmap.line;
-    this.post({ type: 'harvestProgress', resultId: this.view.id, heatmap, running: this.view.running, ...(this.view.stopped ? { stopped: this.view.stopped } : {}), summaryLine: heatmap.line });
+    this.post({ type: 'harvestProgress', resultId: this.view.id, heatmap, running: this.view.running, ...(this.view.stopped ? { stopped: this.view.stopped } : {}), ...(this.view.step ? { step: this.view.step } : {}), summaryLine: heatmap.line });
   }
 }
 

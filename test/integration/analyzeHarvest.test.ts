@@ -9,7 +9,7 @@ import path from 'node:path';
 import * as vscode from 'vscode';
 import { HOUR_MS, floorToUtcHour, formatUtcHour } from '../../src/core/mds/utcHour';
 import { parseSqlAnswer, SQL_ANSWER_MIME } from '../../src/shared/sqlAnswer';
-import { waitUntil } from '../unit/support/waitUntil';
+import { waitFor, waitUntil } from '../unit/support/waitUntil';
 import { run } from './extensionApi';
 import type { Outcome } from './extensionApi';
 
@@ -105,5 +105,28 @@ describe('Analyze Harvest… and the harvest notebook', function () {
     const error = (JSON.parse(new TextDecoder().decode(failed.outputs[0]?.items[0]?.data)) as { message: string }).message;
     assert.match(error, /"moved-away" \(relative to the notebook\)/);
     assert.match(error, /set "harvest" in the notebook's metadata/);
+  });
+
+  it('while Fetch Hours still takes the snapshot it was asked for, the folder is "still written" (the hours are done, the snapshot is not)', async () => {
+    const hour = formatUtcHour(floorToUtcHour(Date.now()) - 3 * HOUR_MS);
+    const folder = path.join(dir, 'with-snapshot');
+    const fetching = Promise.resolve(run<Outcome & { snapshot?: { folder: string } }>('mobilityApi.fetchHours', { environmentId: 'sandbox-mds-staging', endpointId: 'trips', snapshot: true, from: hour, to: hour, outDir: folder }));
+    let fetched = false;
+    void fetching.then(() => (fetched = true));
+    // The hour is recorded, the snapshot not written yet: what "Finished" came before (issue 37).
+    await waitFor('the hour recorded before the snapshot', () => {
+      assert.ok(!fetched, 'Fetch Hours ended before the hour could be seen recorded without its snapshot');
+      const manifest = fs.existsSync(path.join(folder, 'manifest.json')) ? (JSON.parse(fs.readFileSync(path.join(folder, 'manifest.json'), 'utf8')) as { hours: Record<string, unknown> }) : undefined;
+      return !!manifest?.hours[hour] && !fs.existsSync(path.join(folder, 'snapshot'));
+    }, { intervalMs: 10 });
+    const r = await run<AnalyzeOutcome>('mobilityApi.analyzeHarvest', { folder });
+    assert.equal(r.ok, true, r.message);
+    assert.deepEqual(r.inUse, [folder], 'the report says a harvest is still writing the folder');
+    const done = await fetching;
+    assert.equal(done.ok, true, done.message);
+    assert.ok(fs.existsSync(path.join(folder, 'snapshot', 'snapshot.json')));
+    const after = await run<AnalyzeOutcome>('mobilityApi.analyzeHarvest', { folder });
+    assert.deepEqual(after.inUse, [], 'once Fetch Hours has ended, nothing is said to be written');
+    assert.ok(!after.skipped?.some((s) => s.id === 'registry'), 'registry runs on the snapshot');
   });
 });
