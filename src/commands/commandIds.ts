@@ -12,6 +12,7 @@ export const COMMANDS = {
   vehicleStatus: 'mobilityApi.vehicleStatus',
   openSettings: 'mobilityApi.openSettings',
   startSandbox: 'mobilityApi.startSandbox',
+  startSandboxWithDataFaults: 'mobilityApi.startSandboxWithDataFaults',
   stopSandbox: 'mobilityApi.stopSandbox',
   showClientReport: 'mobilityApi.showClientReport',
   showLog: 'mobilityApi.showLog',

@@ -28,6 +28,17 @@ export function registerEnvironmentCommands(deps: CommandDeps, showLog: () => vo
       });
       return { ok: true, url: sandbox.url, environmentIds: deps.environments.sandbox().map((e) => e.id) };
     }),
+    registerCommand(deps, COMMANDS.startSandboxWithDataFaults, async (): Promise<CommandOutcome> => {
+      // The CLI's `sandbox --data-faults all`: faults of every rule of Analyze Harvest in the world, the demo credential bound as on any start.
+      const sandbox = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Starting the local sandbox with data faults…') }, () => deps.sandbox.start({ dataFaults: 'all' }));
+      const first = deps.environments.sandbox()[0];
+      if (first && !deps.environments.active()) await deps.environments.setActive(first.id);
+      const fetch = vscode.l10n.t('Fetch Hours…');
+      void vscode.window.showInformationMessage(vscode.l10n.t('Local sandbox running on {0} with data faults of every rule of Analyze Harvest in its world, its demo credential bound to its three environments. Fetch Hours (tick the snapshot box), then Analyze Harvest finds them.', sandbox.url), fetch).then((picked) => {
+        if (picked === fetch) void vscode.commands.executeCommand(COMMANDS.fetchHours, first ? { environmentId: first.id } : undefined);
+      });
+      return { ok: true, url: sandbox.url, dataFaults: deps.sandbox.dataFaults, environmentIds: deps.environments.sandbox().map((e) => e.id) };
+    }),
     registerCommand(deps, COMMANDS.stopSandbox, async (): Promise<CommandOutcome> => {
       const stopped = await deps.sandbox.stop();
       if (stopped) void vscode.window.showInformationMessage(vscode.l10n.t('Local sandbox stopped.'));

@@ -6,6 +6,7 @@ import { API_LABELS, normaliseBaseUrl } from '../core/environment';
 import { maskKeyId, MobilityError, withArticle } from '../core/base';
 import type { StoredCredentialInfo } from '../services/credentialStore';
 import type { CommandDeps, EnvironmentTarget } from './commandDeps';
+import { endpointsOnEnter } from './harvestFolder';
 import { Cancelled } from './registerCommand';
 
 /** The environment a command acts on: the tree item's, else one the user picks (the active one first). */
@@ -72,8 +73,9 @@ export async function resolveCredential(deps: CommandDeps, env: Environment): Pr
 }
 
 /**
- * A multi-pick where Enter without a ticked endpoint takes the highlighted one (typing "Trips" and pressing Enter
- * fetches the trips, as in a single pick), and otherwise stays open saying what to tick, rather than ending the command.
+ * A multi-pick where Enter without a ticked endpoint takes the highlighted one, or those the filter's text names (typing
+ * "Trips" and pressing Enter fetches the trips, as in a single pick: endpointsOnEnter), and otherwise stays open saying
+ * what to tick, rather than ending the command.
  */
 export function pickMany<T extends vscode.QuickPickItem & { id: string }>(items: T[], title: string, placeholder: string, tickOne: string): Promise<T[]> {
   return new Promise<T[]>((resolve, reject) => {
@@ -86,16 +88,12 @@ export function pickMany<T extends vscode.QuickPickItem & { id: string }>(items:
     let done = false;
     const isEndpoint = (item: T) => item.id !== '' && item.id !== 'snapshot';
     pick.onDidAccept(() => {
-      let chosen = [...pick.selectedItems];
-      if (!chosen.some(isEndpoint)) {
-        const highlighted = pick.activeItems.filter(isEndpoint);
-        if (!highlighted.length) {
-          // The title too: a placeholder is hidden while the filter holds text.
-          pick.title = `${title} · ${tickOne}`;
-          pick.placeholder = tickOne;
-          return;
-        }
-        chosen = [...chosen, ...highlighted];
+      const chosen = endpointsOnEnter({ ticked: pick.selectedItems, highlighted: pick.activeItems, filter: pick.value, items, isEndpoint });
+      if (!chosen) {
+        // The title too: a placeholder is hidden while the filter holds text.
+        pick.title = `${title} · ${tickOne}`;
+        pick.placeholder = tickOne;
+        return;
       }
       done = true;
       resolve(chosen);

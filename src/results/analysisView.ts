@@ -3,7 +3,7 @@
 // `runMetrics` (the rows of `mobility-api metrics --json`'s `hours`) for its plots. No vscode.
 import * as l10n from '@vscode/l10n';
 import type { CheckReport } from '../core/analysis';
-import { MODE_MACHINES } from '../core/analysis';
+import { CHECK_RULES, MODE_MACHINES } from '../core/analysis';
 import type { AnalysisMetricsView, AnalysisResultView } from '../shared/analysisViews';
 import { ANALYSIS_FINDINGS_SHOWN } from '../shared/analysisViews';
 
@@ -33,6 +33,28 @@ export function analysisMetricsView(rows: readonly Record<string, unknown>[]): A
   };
 }
 
+/** The views a harvest gets from the snapshot of /vehicles and /vehicles/status. */
+const SNAPSHOT_VIEWS: readonly string[] = ['vehicles', 'vehicles_status'];
+/** The Fetch Hours endpoint that fills a view, as its pick names it. */
+const ENDPOINT_OF_VIEW: Readonly<Record<string, string>> = { trips: 'Trips', events: 'Historical events', telemetry: 'Telemetry' };
+
+/**
+ * Why a rule did not run, in VS Code's words: what to do in VS Code (Fetch Hours with its snapshot box), not the CLI's
+ * flags that the report's reason names. A rule whose reason is not about missing data keeps the report's reason.
+ */
+export function skippedInVsCode(report: Pick<CheckReport, 'skipped' | 'items'>): { id: string; why: string }[] {
+  return report.skipped.map(({ id, why }) => {
+    const needs = CHECK_RULES.find((r) => r.id === id)?.needs ?? [];
+    const empty = (view: string) => (report.items[view] ?? 0) === 0;
+    if (needs.some((v) => SNAPSHOT_VIEWS.includes(v)) && SNAPSHOT_VIEWS.every(empty)) {
+      return { id, why: l10n.t('no snapshot of /vehicles and /vehicles/status in this harvest: run Fetch Hours into this folder again with the box "Snapshot of /vehicles and /vehicles/status" ticked (the hours done are kept; the snapshot is taken at the end)') };
+    }
+    const missing = needs.filter((v) => !SNAPSHOT_VIEWS.includes(v) && empty(v));
+    if (missing.length) return { id, why: l10n.t('needs {0} in the harvest: run Fetch Hours on {1} into a folder beside the others', missing.join(', '), missing.map((v) => ENDPOINT_OF_VIEW[v] ?? v).join(', ')) };
+    return { id, why };
+  });
+}
+
 export function analysisResultView(args: { id: string; report: CheckReport; inUse: string[]; now: number; metrics?: readonly Record<string, unknown>[] }): AnalysisResultView {
   const { report } = args;
   const title = l10n.t('Data quality: {0}', report.folder.split(/[\\/]/).filter(Boolean).pop() ?? report.folder);
@@ -47,7 +69,7 @@ export function analysisResultView(args: { id: string; report: CheckReport; inUs
     items: Object.entries(report.items).map(([view, count]) => ({ view, count })),
     inUse: args.inUse,
     rules: report.rules.map((r) => ({ id: r.id, title: r.title, severity: r.severity, basis: r.basis, count: r.count, findings: r.findings.slice(0, ANALYSIS_FINDINGS_SHOWN) })),
-    skipped: report.skipped,
+    skipped: skippedInVsCode(report),
     ...(args.metrics ? { metrics: analysisMetricsView(args.metrics) } : {}),
     summary: { kind: 'analysis', title, line, createdAt: args.now, canRunAgain: false, analysis: { folder: report.folder } },
   };

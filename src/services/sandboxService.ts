@@ -32,6 +32,7 @@ export class SandboxService extends Disposable {
   private running: RunningSandbox | undefined;
   private starting: Promise<RunningSandbox> | undefined;
   private closing: Promise<void> | undefined;
+  private faults: 'all' | undefined;
   private readonly changed = this.register(new vscode.EventEmitter<boolean>());
   readonly onDidChange = this.changed.event;
   constructor(
@@ -86,10 +87,21 @@ export class SandboxService extends Disposable {
     return this.running?.environments ?? [];
   }
 
-  /** Starts (or returns the running) sandbox and makes sure its demo credential is stored and bound. */
-  async start(): Promise<RunningSandbox> {
+  /** The data faults of the running sandbox's world (`all`), or undefined: a clean world, or not running. */
+  get dataFaults(): 'all' | undefined {
+    return this.running ? this.faults : undefined;
+  }
+
+  /**
+   * Starts (or returns the running) sandbox and makes sure its demo credential is stored and bound. `dataFaults: 'all'`
+   * puts faults of every rule of Analyze Harvest in its world (the CLI's `sandbox --data-faults all`): a sandbox running
+   * without them is started again with them. Without the option, the running sandbox is returned as it is.
+   */
+  async start(options: { dataFaults?: 'all' } = {}): Promise<RunningSandbox> {
+    if (this.starting) await this.starting.catch(() => undefined);
+    if (this.running && options.dataFaults && this.faults !== options.dataFaults) await this.stop();
     if (this.running) return this.running;
-    this.starting ??= this.doStart().finally(() => (this.starting = undefined));
+    this.starting ??= this.doStart(options.dataFaults).finally(() => (this.starting = undefined));
     return this.starting;
   }
 
@@ -118,7 +130,7 @@ export class SandboxService extends Disposable {
     void this.shutdown();
   }
 
-  private async doStart(): Promise<RunningSandbox> {
+  private async doStart(dataFaults: 'all' | undefined): Promise<RunningSandbox> {
     // The demo key lives in SecretStorage only: the sandbox writes no key file for the extension.
     let demoKeyPem = await this.secrets.get(DEMO_KEY_SECRET);
     if (!demoKeyPem) {
@@ -131,6 +143,7 @@ export class SandboxService extends Disposable {
       fleetSize: this.settings.sandboxFleetSize,
       pageSize: this.settings.sandboxPageSize,
       demoPrivateKeyPem: demoKeyPem,
+      ...(dataFaults ? { dataFaults } : {}),
       // Cheap (counts and one example per rule): Sandbox: Client Report shows it.
       grade: true,
       onRequest: (entry) => {
@@ -142,6 +155,7 @@ export class SandboxService extends Disposable {
       },
     });
     this.running = sandbox;
+    this.faults = dataFaults;
     try {
       this.environments.setSandbox(sandbox.environments);
       await this.ensureDemoCredential(demoKeyPem);
@@ -150,7 +164,7 @@ export class SandboxService extends Disposable {
       await this.stop();
       throw err;
     }
-    this.log.info('sandbox', `listening on ${sandbox.url}; gRPC ${sandbox.environments.map((e) => `${e.id} ${e.grpcTarget ?? '-'}`).join(', ')}`);
+    this.log.info('sandbox', `listening on ${sandbox.url}${dataFaults ? ' with data faults of every rule' : ''}; gRPC ${sandbox.environments.map((e) => `${e.id} ${e.grpcTarget ?? '-'}`).join(', ')}`);
     this.changed.fire(true);
     void vscode.commands.executeCommand('setContext', 'mobilityApi.sandboxRunning', true);
     return sandbox;

@@ -5,7 +5,6 @@ import * as vscode from 'vscode';
 import type { ApiResult, HttpExchange, VehicleListing } from '../core/http';
 import type { DecodedToken, LintFinding, SignatureCheck } from '../core/auth';
 import type { Environment } from '../core/environment';
-import type { GrpcCallResult } from '../core/grpc';
 import type { MobilityError } from '../core/base';
 import type { CodeSource } from '../commands/preparedRequests';
 import type { HostMessage, ResultView } from '../shared/protocol';
@@ -35,35 +34,12 @@ import { analysisTimelineError, analysisTimelineView } from '../results/analysis
 import type { AnalysisFindingView } from '../shared/analysisViews';
 
 import { LOG, ResultsPanel } from './resultsPanel';
+import type { GrpcResultArgs } from './grpcResultArgs';
 import type { HeldResult } from './heldResult';
 import { heldSend } from './heldResult';
 
 // This bundle (dist/resultsPanel.js) has its own copy of @vscode/l10n: point it at the extension's strings.
 configureHostL10n();
-
-/** What a gRPC call's answer is shown with (Call gRPC Method, a `.http` GRPC request). */
-export interface GrpcResultArgs {
-  environment: Environment;
-  /** The call's outcome; its `token` stays host-side (the panel shows the decoded claims only). */
-  result: GrpcCallResult;
-  /** For the tab and the header: "VehicleService/ListVehicles". */
-  title: string;
-  /** The target called, "127.0.0.1:50051". */
-  target: string;
-  credentialLabel?: string;
-  /** "Run again": the same call with a fresh token. */
-  runAgain?: () => Promise<unknown>;
-  /** "Copy as grpcurl": a ready-to-paste command (token in a shell variable on its own line). */
-  grpcurlCommand?: () => Promise<string>;
-  /** For an UNAUTHENTICATED / PERMISSION_DENIED explanation: credential type and the key's clock mark. */
-  refusal?: Partial<RefusalContext>;
-  /** The request sent, for Copy as Code while this result is shown. */
-  codeSource?: CodeSource;
-  /** Sent from a request file: its assertions, checked against the answer and listed in the header. */
-  assertions?: RequestAssertions;
-  /** False: joins the panel's history without bringing the panel to the front (a test run's answers). */
-  reveal?: boolean;
-}
 
 /** What the commands call to show a result. */
 export interface ResultsPanelMethods extends vscode.Disposable {
@@ -217,26 +193,30 @@ export function createResultsPanels(context: vscode.ExtensionContext, log: vscod
     return session;
   };
 
-  const panelFor = (environment: Environment | undefined, kind: ResultView['kind']): ResultsPanel => {
-    // A harvest gets a tab of its own: the environment's last result stays beside it.
-    const key = kind === 'compare' ? COMPARE_PANEL : kind === 'analysis' ? ANALYSIS_PANEL : kind === 'harvest' ? `harvest:${panelKeyOf(environment)}` : panelKeyOf(environment);
+  /** `reveal` false: a panel made now opens as a tab behind the editor in front, not beside it (a test run's answers). */
+  const panelFor = (environment: Environment | undefined, kind: ResultView['kind'], reveal = true, endpoint?: string): ResultsPanel => {
+    // A harvest gets a tab of its own per endpoint (a run of several shows each one's heatmap): the environment's last result stays beside it.
+    const key = kind === 'compare' ? COMPARE_PANEL : kind === 'analysis' ? ANALYSIS_PANEL : kind === 'harvest' ? `harvest:${panelKeyOf(environment)}:${endpoint ?? ''}` : panelKeyOf(environment);
     const existing = panels.get(key);
     if (existing) return existing;
     // preserveFocus: a panel that took focus would take it again when its webview finishes loading, and
     // close whatever quick pick the user had opened by then (e.g. the next command's).
-    const webviewPanel = vscode.window.createWebviewPanel(RESULTS_VIEW_TYPE, panelTitleOf(environment, kind), { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }, {
+    const editor = reveal ? undefined : vscode.window.activeTextEditor;
+    const webviewPanel = vscode.window.createWebviewPanel(RESULTS_VIEW_TYPE, panelTitleOf(environment, kind), { viewColumn: editor ? vscode.ViewColumn.Active : vscode.ViewColumn.Beside, preserveFocus: true }, {
       enableScripts: true,
       enableFindWidget: true,
       // The page loads nothing: its bundle and stylesheet are inline (panelHtml.ts).
       localResourceRoots: [],
     });
+    // VS Code opens a new panel in front: the editor goes back in front of it, in its own group.
+    if (editor) void vscode.window.showTextDocument(editor.document, { viewColumn: editor.viewColumn, selection: editor.selection, preview: false });
     return adopt(key, webviewPanel, undefined);
   };
 
   /** Shows a send's held result in its environment's panel, where it joins the panel's history. */
   const showSend = (held: HeldResult, title: string, logWhat: string, reveal = true): string => {
     const environment = held.environment as Environment;
-    const panel = panelFor(environment, 'listing');
+    const panel = panelFor(environment, 'listing', reveal);
     lastResultPanel = panel;
     panel.show(held, title, reveal);
     log.info(`${LOG} ${logWhat}: ${held.view.summary.line}`);
@@ -370,7 +350,7 @@ export function createResultsPanels(context: vscode.ExtensionContext, log: vscod
       panelFor(args.environment, 'token').show({ view, tokens: [args.token], pages: [], environment: args.environment }, panelTitleOf(args.environment, 'token'));
     },
     showHarvest(args) {
-      const panel = panelFor(args.environment, 'harvest');
+      const panel = panelFor(args.environment, 'harvest', true, args.endpoint);
       const session = showHarvestSession(panel, (post) => HarvestSession.starting(args, randomUUID(), post), args.title, { environment: args.environment }) as HarvestSession;
       lastResultPanel = panel;
       log.info(`${LOG} ${args.environment.name}: ${args.title} into ${args.outDir}`);

@@ -118,8 +118,29 @@ describe('Fetch Hours…', function () {
     assert.ok((r.snapshot?.vehicles ?? 0) > 0 && r.snapshot?.vehicles === r.snapshot?.vehiclesStatus, JSON.stringify(r.snapshot));
     const lines = fs.readFileSync(path.join(outDir, 'snapshot', 'vehicles.ndjson'), 'utf8').trim().split('\n');
     assert.equal(lines.length, r.snapshot?.vehicles);
+    // Each endpoint's heatmap stays on screen, in a tab of its own (one panel showed the last endpoint's only).
+    const tabs = vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.input instanceof vscode.TabInputWebview).map((t) => t.label);
+    for (const title of ['Fetch Hours: Trips', 'Fetch Hours: Historical events']) assert.ok(tabs.some((t) => t.startsWith(title)), `a tab "${title} · …": ${JSON.stringify(tabs)}`);
     const twice = await fetchHours({ environmentId: 'sandbox-mds-staging', endpointIds: ['trips', 'trips'], from: hour, to: hour, outDir: path.join(dir, 'twice') });
     assert.deepEqual({ ok: twice.ok, code: twice.code }, { ok: false, code: 'ENDPOINT_UNKNOWN' });
+  });
+
+  it('Enter in the endpoint pick with nothing ticked fetches the highlighted endpoint (it ended the command with an error)', async () => {
+    const hour = formatUtcHour(floorToUtcHour(Date.now()) - 2 * HOUR_MS);
+    const outDir = path.join(dir, 'picked');
+    let outcome: FetchOutcome | undefined;
+    const running = Promise.resolve(fetchHours({ environmentId: 'sandbox-mds-staging', from: hour, to: hour, outDir })).then((o) => (outcome = o));
+    const deadline = Date.now() + 30_000;
+    while (!outcome && Date.now() < deadline) {
+      await Promise.race([running, new Promise((r) => setTimeout(r, 300))]);
+      // The cursor on the first endpoint (as the arrows, or a filter, put it), nothing ticked, then Enter.
+      if (!outcome) await vscode.commands.executeCommand('quickInput.first');
+      if (!outcome) await vscode.commands.executeCommand('quickInput.accept');
+    }
+    assert.ok(outcome, 'Fetch Hours returned');
+    assert.equal(outcome.ok, true, outcome.message);
+    assert.equal(outcome.endpoint, 'trips', 'the endpoint highlighted was taken');
+    assert.equal(readManifest(outDir).endpoint, 'trips');
   });
 
   it('refuses a bad range with what to fix, before anything is written', async () => {
