@@ -28,6 +28,11 @@ configureHostL10n();
 
 /** Rows a notebook cell's answer carries at most (the renderer's table and the CSV); the text table shows fewer. */
 const NOTEBOOK_ROWS = 100_000;
+/**
+ * The language of a notebook's SQL cells: package.json's own `duckdb-sql` ("SQL (DuckDB)", VS Code's SQL grammar), as
+ * VS Code's `sql` language is labelled "MS SQL"; a cell a user set to `sql` still runs.
+ */
+const CELL_LANGUAGE = 'duckdb-sql';
 /** The notebook renderer of package.json's `notebookRenderer` (src/webview-ui/notebookRenderer.ts). */
 const RENDERER_ID = 'mobilityApi.sqlAnswer';
 /** The context key the Explorer's `when` reads: the paths (`Uri.path`, as `resourcePath`) of the workspace's harvest folders. */
@@ -188,7 +193,7 @@ export function createAnalysisFeature(deps: CommandDeps): AnalysisFeature {
   }
 
   const controller = vscode.notebooks.createNotebookController('mobilityApi.harvestSql', NOTEBOOK_TYPE, vscode.l10n.t('Harvest SQL (DuckDB)'));
-  controller.supportedLanguages = ['sql'];
+  controller.supportedLanguages = [CELL_LANGUAGE, 'sql'];
   controller.supportsExecutionOrder = false;
   controller.description = vscode.l10n.t('Runs SQL cells over the notebook\'s harvest folder');
   controller.executeHandler = (cells, notebook, c) => execute(cells, notebook, c);
@@ -229,7 +234,7 @@ export function createAnalysisFeature(deps: CommandDeps): AnalysisFeature {
       const data = parseNotebook(new TextDecoder().decode(content), vscode.l10n.t('This file'));
       const cells = data.cells.map((cell) => cell.kind === 'markdown'
         ? new vscode.NotebookCellData(vscode.NotebookCellKind.Markup, cell.source, 'markdown')
-        : new vscode.NotebookCellData(vscode.NotebookCellKind.Code, cell.source, 'sql'));
+        : new vscode.NotebookCellData(vscode.NotebookCellKind.Code, cell.source, CELL_LANGUAGE));
       const notebook = new vscode.NotebookData(cells);
       notebook.metadata = { harvest: data.harvest };
       return notebook;

@@ -88,14 +88,22 @@ export function starterNotebook(rules: RulesResult, harvest: string): HarvestNot
     { kind: 'sql', source: rules.metrics.hours },
     { kind: 'markdown', source: l10n.t('### Per day\n\nTrips started, vehicles in the public right-of-way at the end of at least one hour of the day, and trips per vehicle.') },
     { kind: 'sql', source: rules.metrics.days },
-    { kind: 'markdown', source: l10n.t('## Data-quality rules\n\nEach cell holds a rule\'s own SQL as `mobility-api check` runs it, with the thresholds and the harvest\'s window written in: its rows are the rule\'s findings (device_id, trip_id, time in ms, detail).') },
+    { kind: 'markdown', source: l10n.t('## Data-quality rules\n\nEach cell holds a rule\'s own SQL as `mobility-api check` runs it, with the thresholds and the harvest\'s window written in: its rows are the rule\'s findings: device_id, trip_id, time (UTC) and detail, the columns named and the time (milliseconds in the rule) shown as a timestamp by the SELECT around it.') },
   ];
   for (const rule of rules.rules) {
     const heading = `### ${rule.id} (${rule.severity}): ${rule.title}\n\n${l10n.t('Basis: {0}', rule.basis)}`;
-    if (rule.sql) cells.push({ kind: 'markdown', source: heading }, { kind: 'sql', source: rule.sql });
+    if (rule.sql) cells.push({ kind: 'markdown', source: heading }, { kind: 'sql', source: findingsQuery(rule.sql) });
     else cells.push({ kind: 'markdown', source: `${heading}\n\n${l10n.t('This rule reads the harvest\'s manifests (hours empty, pending or missing), not the items: `mobility-api check --rule {0}` runs it.', rule.id)}` });
   }
   return { harvest, cells };
+}
+
+/**
+ * A rule's SQL as a notebook cell runs it: inside a SELECT that names its four columns (the rule's own first SELECT
+ * may leave one unnamed, e.g. `format(…)`) and turns its time, in milliseconds, into a timestamp, in time order.
+ */
+export function findingsQuery(ruleSql: string): string {
+  return `SELECT device_id, trip_id, epoch_ms(CAST("time" AS BIGINT)) AS "time", detail\nFROM (\n${ruleSql.trim()}\n) AS finding(device_id, trip_id, "time", detail)\nORDER BY "time", device_id`;
 }
 
 /** A SQL answer as CSV (RFC 4180; cells a spreadsheet would run as formulas kept as text). */

@@ -27,8 +27,13 @@ function isRequestFile(uri: vscode.Uri): boolean {
   return /\.(http|rest)$/i.test(uri.path);
 }
 
-/** The `contextValue` of a test message whose test has a result in the results panel (the menus' `when`). */
+/**
+ * The `contextValue` of a test message whose test has a result in the results panel (the menus' `when`): Open Result
+ * in its context menu, and as the button over the peek. A diff's peek (expected | actual) gets the context menu only,
+ * as the button sits over its Actual column.
+ */
 const RESULT_MESSAGE = 'mobilityApi.result';
+const RESULT_DIFF_MESSAGE = 'mobilityApi.resultDiff';
 
 /** Where a test's last answer is: the result `resultId` in the history of `environmentId`'s results panel. */
 export interface TestResultLink {
@@ -321,7 +326,7 @@ function report(run: vscode.TestRun, verdict: Verdicts, test: vscode.TestItem, u
       const text = o.message ?? o.text;
       const message = o.diff ? vscode.TestMessage.diff(text, o.diff.expected, o.diff.actual) : new vscode.TestMessage(link ? linkedText(text, link) : text);
       message.location = at(o.line, o.column);
-      if (link) message.contextValue = RESULT_MESSAGE;
+      if (link) message.contextValue = o.diff ? RESULT_DIFF_MESSAGE : RESULT_MESSAGE;
       return message;
     }), result.durationMs, link);
   }

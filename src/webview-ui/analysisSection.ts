@@ -118,7 +118,7 @@ export class AnalysisView {
   private findingsTable(rule: AnalysisRuleView): HTMLElement {
     const head = h('tr', null, ...[l10n.t('Time (UTC)'), l10n.t('Device'), l10n.t('Trip'), l10n.t('Detail'), l10n.t('Timeline')].map((t) => h('th', { scope: 'col' }, t)));
     const body = h('tbody', null, ...rule.findings.map((f, index) => h('tr', null,
-      h('td', { translate: 'no' }, f.time ?? ''),
+      h('td', { translate: 'no', class: 'finding-time' }, f.time ?? ''),
       h('td', { translate: 'no', class: 'code-inline' }, f.device_id ?? ''),
       h('td', { translate: 'no', class: 'code-inline' }, f.trip_id ?? ''),
       h('td', null, f.detail),
@@ -151,6 +151,8 @@ export class AnalysisView {
     this.ctx.ui.timeline = { rule, index };
     this.ctx.persist();
     clear(host);
+    // Under its finding's table, not at the end of a long report, so that it opens where the user is reading.
+    document.querySelector(`[data-testid="findings-${CSS.escape(rule)}"]`)?.insertAdjacentElement('afterend', host);
     host.hidden = false;
     const heading = h('h2', { tabindex: -1, 'data-testid': 'timeline-title' }, l10n.t('Timeline of device {0}', finding.device_id));
     host.append(heading, h('p', { class: 'muted', role: 'status', 'data-testid': 'timeline-line' }, l10n.t('Reading the device\'s trips, events and telemetry around this finding…')));

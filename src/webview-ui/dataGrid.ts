@@ -220,7 +220,7 @@ export class DataGrid {
   private renderHeader(): void {
     clear(this.header);
     for (const column of this.columns) {
-      const sort = h('button', { type: 'button', class: 'vt-sort', 'data-col': column.id, title: l10n.t('{0}: click to sort', column.label) }, column.label, h('span', { class: 'sort-mark', 'aria-hidden': 'true' }));
+      const sort = h('button', { type: 'button', class: 'vt-sort', 'data-col': column.id, title: l10n.t('{0}: click to sort', column.label) }, h('span', { class: 'vt-sort-label' }, column.label), h('span', { class: 'sort-mark', 'aria-hidden': 'true' }));
       sort.addEventListener('click', () => {
         const descending = this.state.sortColumn === column.id ? !this.state.sortDescending : false;
         this.state = { ...this.state, sortColumn: column.id, sortDescending: descending };

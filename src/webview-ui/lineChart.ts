@@ -17,9 +17,43 @@ const BOTTOM = 26;
 /** Series drawn at most (the legend says how many more there are). */
 const MAX_SERIES = 8;
 
+/** One line drawn: the series whose points it draws (several when they are the same at every point). */
+interface Line {
+  names: string[];
+  points: [number, number][];
+}
+
+/**
+ * The lines worth drawing: a series that is zero at every point is named, not drawn (a flat line at 0 among others
+ * says nothing and hides what it lies on); series with the same points are one line named after each, so that none
+ * lies hidden under another; at most MAX_SERIES lines, the others named.
+ */
+export function chartLines(chart: AnswerChart): { lines: Line[]; zero: string[]; notDrawn: string[] } {
+  const zero: string[] = [];
+  const all: Line[] = [];
+  const byPoints = new Map<string, Line>();
+  for (const s of chart.series) {
+    if (!s.points.length) continue;
+    if (s.points.every(([, v]) => v === 0)) {
+      zero.push(s.name);
+      continue;
+    }
+    const key = JSON.stringify(s.points);
+    const same = byPoints.get(key);
+    if (same) {
+      same.names.push(s.name);
+      continue;
+    }
+    const line = { names: [s.name], points: s.points };
+    byPoints.set(key, line);
+    all.push(line);
+  }
+  return { lines: all.slice(0, MAX_SERIES), zero, notDrawn: all.slice(MAX_SERIES).flatMap((l) => l.names) };
+}
+
 /** The chart and its legend, or undefined when there is nothing to draw. */
 export function lineChart(chart: AnswerChart): HTMLElement | undefined {
-  const series = chart.series.filter((s) => s.points.length).slice(0, MAX_SERIES);
+  const { lines: series, zero, notDrawn } = chartLines(chart);
   if (!series.length) return undefined;
   // Loops, not Math.min(...points): a spread of tens of thousands of arguments can overflow the stack.
   let [x0, x1, y0, y1] = [Infinity, -Infinity, 0, -Infinity];
@@ -46,13 +80,14 @@ export function lineChart(chart: AnswerChart): HTMLElement | undefined {
   );
   series.forEach((s, i) => {
     const line = svgEl('polyline', { class: `mae-series-${i}`, points: s.points.map(([t, v]) => `${x(t).toFixed(1)},${y(v).toFixed(1)}`).join(' '), 'data-series': i });
-    line.append(svgEl('title', {}, s.name));
+    line.append(svgEl('title', {}, s.names.join(' = ')));
     root.append(line);
   });
   const legend = h('ul', { class: 'mae-legend', 'aria-label': l10n.t('Lines of the chart') },
-    ...series.map((s, i) => h('li', null, h('span', { class: `swatch mae-series-${i}`, 'aria-hidden': 'true' }), h('span', { translate: 'no' }, s.name))));
-  const more = chart.series.length - series.length;
-  if (more > 0) legend.append(h('li', { class: 'muted' }, l10n.t('{0} more not drawn', more)));
+    ...series.map((s, i) => h('li', null, h('span', { class: `swatch mae-series-${i}`, 'aria-hidden': 'true' }), h('span', { translate: 'no' }, s.names.join(' = ')),
+      s.names.length > 1 ? h('span', { class: 'muted' }, ' ', l10n.t('(the same at every point: one line)')) : null)));
+  if (zero.length) legend.append(h('li', { class: 'muted', 'data-testid': 'chart-zero' }, l10n.t('Zero at every point, not drawn: {0}', zero.join(', '))));
+  if (notDrawn.length) legend.append(h('li', { class: 'muted', 'data-testid': 'chart-more' }, l10n.t('{0} more not drawn: {1}', notDrawn.length, notDrawn.join(', '))));
   const figure = h('div', { class: 'mae-figure' });
   figure.append(root, legend);
   return figure;

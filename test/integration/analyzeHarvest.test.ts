@@ -62,6 +62,9 @@ describe('Analyze Harvest… and the harvest notebook', function () {
     const notebook = await waitUntil('the notebook open', () => vscode.workspace.notebookDocuments.find((d) => d.uri.fsPath === file), (d) => !!d);
     if (!notebook) return;
     const first = notebook.getCells().findIndex((c) => c.kind === vscode.NotebookCellKind.Code);
+    // SQL cells are SQL (DuckDB), the extension's language, not VS Code's `sql` (which VS Code labels "MS SQL").
+    assert.deepEqual([...new Set(notebook.getCells().filter((c) => c.kind === vscode.NotebookCellKind.Code).map((c) => c.document.languageId))], ['duckdb-sql']);
+    assert.ok((await vscode.languages.getLanguages()).includes('duckdb-sql'), 'the language is contributed');
     await vscode.commands.executeCommand('notebook.selectKernel', { id: 'mobilityApi.harvestSql', extension: 'mobility-api-explorer.mobility-api-explorer' });
     await vscode.commands.executeCommand('notebook.cell.execute', { ranges: [{ start: first, end: first + 1 }], document: notebook.uri });
     const cell = await waitUntil('the cell\'s outputs', () => notebook.cellAt(first), (c) => c.outputs.length > 0 && c.executionSummary?.success !== undefined);
@@ -128,5 +131,24 @@ describe('Analyze Harvest… and the harvest notebook', function () {
     const after = await run<AnalyzeOutcome>('mobilityApi.analyzeHarvest', { folder });
     assert.deepEqual(after.inUse, [], 'once Fetch Hours has ended, nothing is said to be written');
     assert.ok(!after.skipped?.some((s) => s.id === 'registry'), 'registry runs on the snapshot');
+  });
+
+  it('Start Sandbox with Data Faults: with the demo credential bound, Fetch Hours and its snapshot, Analyze Harvest finds the faults', async () => {
+    const started = await run<Outcome & { dataFaults?: string }>('mobilityApi.startSandboxWithDataFaults');
+    assert.equal(started.ok, true, started.message);
+    assert.equal(started.dataFaults, 'all', 'the running clean sandbox was started again with the faults');
+    try {
+      const hour = formatUtcHour(floorToUtcHour(Date.now()) - 3 * HOUR_MS);
+      const folder = path.join(dir, 'faulty');
+      const fetched = await run('mobilityApi.fetchHours', { environmentId: 'sandbox-mds-staging', endpointId: 'trips', snapshot: true, from: hour, to: hour, outDir: folder });
+      assert.equal(fetched.ok, true, fetched.message);
+      const r = await run<AnalyzeOutcome>('mobilityApi.analyzeHarvest', { folder });
+      assert.equal(r.ok, true, r.message);
+      // The registry faults (a vehicle missing from /vehicles, one listed twice) are there at any hour of the day.
+      assert.ok((r.rules?.find((rule) => rule.id === 'registry')?.count ?? 0) >= 1, `registry finds the sandbox's faults: ${JSON.stringify(r.rules)}`);
+    } finally {
+      await run('mobilityApi.stopSandbox');
+      await run('mobilityApi.startSandbox');
+    }
   });
 });

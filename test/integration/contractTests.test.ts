@@ -58,6 +58,8 @@ describe('Testing view: requests with assertions as tests (issue 32)', function 
   });
 
   it('finds a file\'s tests when it opens and runs them against the sandbox; a failure is reported at its assertion\'s line', async () => {
+    // No results panel yet: the run's answers must not open one in front, beside the file.
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     const file = path.join(dir, 'provider.http');
     fs.writeFileSync(file, FILE);
     const uri = vscode.Uri.file(file);
@@ -71,6 +73,10 @@ describe('Testing view: requests with assertions as tests (issue 32)', function 
     assert.deepEqual(lenses.filter((l) => l.command?.title.includes('assertion')).map((l) => [l.range.start.line, l.command?.title]), [[1, '$(beaker) 3 assertions'], [9, '$(beaker) 2 assertions'], [16, '$(beaker) 3 assertions']]);
 
     await tests.runFile(uri, 'sandbox-mds-staging');
+    // As the docs say: the answers join the panel's history without bringing the panel to the front.
+    const inFront = () => vscode.window.tabGroups.all.map((g) => (g.activeTab?.input instanceof vscode.TabInputWebview ? `panel "${g.activeTab.label}"` : g.activeTab?.label ?? ''));
+    await waitUntil('the request file in front again, alone', inFront, (labels) => labels.length === 1 && labels[0] === 'provider.http');
+    assert.equal(vscode.window.activeTextEditor?.document.uri.toString(), uri.toString());
     const outcome = (line: number) => tests.outcomes().get(`${uri.toString()}#${line}`);
     assert.equal(outcome(1)?.state, 'passed', JSON.stringify(outcome(1)));
     assert.equal(outcome(16)?.state, 'passed', JSON.stringify(outcome(16)));
@@ -89,7 +95,10 @@ describe('Testing view: requests with assertions as tests (issue 32)', function 
     }
     // A failure links to it: the menus (contextValue) on every message, a command link trusted for that one command in a message that is no diff.
     const [diff, words] = failed.messages;
-    assert.equal(diff.contextValue, 'mobilityApi.result');
+    assert.equal(diff.contextValue, 'mobilityApi.resultDiff', 'a diff: Open Result in its context menu, no button over its Actual column');
+    const menus = (vscode.extensions.getExtension('mobility-api-explorer.mobility-api-explorer')?.packageJSON as { contributes: { menus: Record<string, { command: string; when: string }[]> } }).contributes.menus;
+    assert.deepEqual(menus['testing/message/content'].map((m) => m.when), ['testMessage == mobilityApi.result'], 'the button over the peek is for messages that are no diff');
+    assert.match(menus['testing/message/context'][0].when, /mobilityApi\.resultDiff/);
     assert.equal(words.contextValue, 'mobilityApi.result');
     assert.equal(words.link?.command, 'mobilityApi.openTestResult');
     assert.deepEqual(words.link?.trusted, ['mobilityApi.openTestResult']);

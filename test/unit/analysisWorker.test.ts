@@ -131,6 +131,15 @@ describe('analysis worker: DuckDB in a child process (issue 31)', function () {
     assert.equal(rules.rules.find((r) => r.id === 'hour-coverage')?.sql, undefined, 'hour coverage is read from the manifests, not SQL');
     const answer = await client.request<SqlResult>({ op: 'sql', folder: harvest, sql: rules.rules.find((r) => r.id === 'duplicate-events')?.sql ?? '' });
     assert.equal(answer.total, 1, 'the rule\'s SQL, run as it stands, finds what the check finds');
+    // The starter notebook's cell of a rule: named columns (no `format(…)` header) and the time as a timestamp, not milliseconds.
+    for (const rule of rules.rules.filter((r) => r.sql)) {
+      const cell = starterNotebook(rules, 'events').cells.find((c) => c.kind === 'sql' && c.source.includes(rule.sql ?? '\0'));
+      assert.ok(cell, `${rule.id} has a cell`);
+      const shown = await client.request<SqlResult>({ op: 'sql', folder: harvest, sql: cell.source });
+      assert.deepEqual(shown.columns.map((c) => c.name), ['device_id', 'trip_id', 'time', 'detail'], rule.id);
+      assert.match(shown.columns[2].type, /^TIMESTAMP/, `${rule.id}: the time is a timestamp`);
+      if (rule.id === 'duplicate-events') assert.equal(typeof shown.rows[0]?.time, 'string', `the finding's time as a time, not milliseconds: ${JSON.stringify(shown.rows[0])}`);
+    }
   });
 
   it('the starter notebook\'s metrics cells are `mobility-api metrics`\' own SQL: run as they stand, they give its rows; the hourly one gets a chart', async () => {

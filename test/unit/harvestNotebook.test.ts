@@ -5,7 +5,7 @@
 // panel's "Analyze Harvest…" message.
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { answerCsv, answerOutputForms, answerTextTable, exportFileText, harvestFolderOf, harvestMovedError, notebookText, parseNotebook, relativeHarvestPath, starterNotebook, vegaLiteSpec } from '../../src/analysis/harvestNotebook';
+import { answerCsv, answerOutputForms, answerTextTable, exportFileText, findingsQuery, harvestFolderOf, harvestMovedError, notebookText, parseNotebook, relativeHarvestPath, starterNotebook, vegaLiteSpec } from '../../src/analysis/harvestNotebook';
 import type { RulesResult, SqlResult } from '../../src/analysis/workerProtocol';
 import type { CheckReport } from '../../src/core/analysis';
 import { metricsSql } from '../../src/core/analysis';
@@ -58,7 +58,8 @@ describe('harvest notebook and the analysis view (issue 31)', () => {
     assert.equal(nb.harvest, 'h');
     const sql = nb.cells.filter((c) => c.kind === 'sql').map((c) => c.source);
     // The metrics cells hold the very text `mobility-api metrics` runs (metricsSql), readable: no source indentation.
-    assert.deepEqual(sql, [metricsSql(window).hours, metricsSql(window).days, 'SELECT device_id FROM events']);
+    assert.deepEqual(sql, [metricsSql(window).hours, metricsSql(window).days, findingsQuery('SELECT device_id FROM events')]);
+    assert.match(sql[2], /FROM \(\nSELECT device_id FROM events\n\) AS finding\(device_id, trip_id, "time", detail\)/, 'the rule\'s own SQL inside, as it stands');
     assert.match(sql[0], /^WITH\n/);
     assert.match(sql[0], /prow_vehicles/);
     assert.match(sql[1], /trips_per_vehicle/);
@@ -171,7 +172,28 @@ describe('harvest notebook and the analysis view (issue 31)', () => {
     assert.equal(view.rules[0].findings.length, ANALYSIS_FINDINGS_SHOWN);
     assert.equal(view.rules[0].findings[0].device_id, '<img src=x onerror=alert(0)>', 'data stays data: the webview sets it as text');
     assert.deepEqual(view.inUse, ['/data/harvest-nov/events']);
-    assert.deepEqual(view.skipped, [{ id: 'registry', why: 'needs a snapshot' }]);
+    assert.equal(view.skipped.length, 1);
+    assert.equal(view.skipped[0].id, 'registry');
+    assert.match(view.skipped[0].why, /run Fetch Hours into this folder again with the box "Snapshot of \/vehicles and \/vehicles\/status" ticked/);
+  });
+
+  it('says why a rule did not run in VS Code\'s words (Fetch Hours and its snapshot box), never a CLI flag', () => {
+    const report: CheckReport = {
+      folder: '/data/h',
+      window: { start: '2026-11-20T08:00:00Z', end: '2026-11-20T10:00:00.000Z' },
+      items: { trips: 4, events: 0, telemetry: 0, vehicles: 0, vehicles_status: 0 },
+      rules: [],
+      skipped: [
+        { id: 'status-vs-events', why: 'no snapshot of /vehicles and /vehicles/status in this harvest: harvest with --snapshot (it fetches them at the end of the run, into <folder>/snapshot/)' },
+        { id: 'registry', why: 'no snapshot of /vehicles and /vehicles/status in this harvest: harvest with --snapshot (it fetches them at the end of the run, into <folder>/snapshot/)' },
+        { id: 'telemetry-gaps', why: 'needs telemetry in the harvest; harvest telemetry into a folder beside the others' },
+      ],
+    };
+    const view = analysisResultView({ id: 'r2', report, inUse: [], now: 1 });
+    for (const s of view.skipped) assert.doesNotMatch(s.why, /--[a-z]/, `${s.id}: ${s.why}`);
+    assert.match(view.skipped[0].why, /Fetch Hours .*"Snapshot of \/vehicles and \/vehicles\/status" ticked/);
+    assert.equal(view.skipped[1].why, view.skipped[0].why);
+    assert.equal(view.skipped[2].why, 'needs telemetry in the harvest: run Fetch Hours on Telemetry into a folder beside the others');
   });
 
   it('takes "Analyze Harvest…" from the harvest view as a message with a result id only', () => {

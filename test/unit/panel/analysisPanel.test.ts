@@ -136,6 +136,18 @@ describe('results panel: the Data Quality view (standalone page)', function () {
     });
   }
 
+  it('keeps a finding\'s time on one line in a narrow panel', async () => {
+    const page = await openPanelPage(browser, server.url, { theme: 'dark', width: 520 });
+    await deliver(page, { type: 'show', panelKey: 'analysis', result: view });
+    const lines = await page.locator('[data-testid="findings-trip-events"] tbody tr td').first().evaluate((td) => {
+      const range = document.createRange();
+      range.selectNodeContents(td);
+      return { text: td.textContent, lines: new Set(Array.from(range.getClientRects()).map((r) => Math.round(r.top))).size };
+    });
+    assert.deepEqual(lines, { text: iso(T0 + 10 * MIN), lines: 1 });
+    await page.close();
+  });
+
   it('a finding opens its device\'s timeline by keyboard: the rows in time order in a table and on a plot, the finding\'s rows marked', async () => {
     const page = await showReport('dark');
     await tabTo(page, 'timeline-trip-events-0');
@@ -143,6 +155,7 @@ describe('results panel: the Data Quality view (standalone page)', function () {
     assert.deepEqual((await postedMessages<{ type: string }>(page)).filter((m) => m.type === 'analysisTimeline'), [{ type: 'analysisTimeline', resultId: 'dq-1', rule: 'trip-events', index: 0 }]);
     assert.equal((await focused(page)).testid, 'timeline-title', 'the keyboard moves to the timeline');
     assert.match((await page.locator('[data-testid="timeline-line"]').textContent()) ?? '', /^Reading the device's trips, events and telemetry/);
+    assert.equal(await page.evaluate(() => document.querySelector('[data-testid="findings-trip-events"]')?.nextElementSibling?.getAttribute('data-testid')), 'analysis-timeline', 'the timeline opens under its finding\'s table, not at the end of the report');
     assert.deepEqual(await page.evaluate(() => (window as unknown as { __state: { ui: unknown } }).__state.ui), { pageIndex: 0, timeline: { rule: 'trip-events', index: 0 } }, 'the open timeline is remembered for a reload');
 
     const timeline = analysisTimelineView({ resultId: 'dq-1', rule: 'trip-events', index: 0, finding: view.rules[0].findings[0], rows: TIMELINE_ROWS });

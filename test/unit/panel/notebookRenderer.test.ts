@@ -187,6 +187,30 @@ describe('harvest notebook renderer: the results table of a SQL answer (standalo
     await page.close();
   });
 
+  it('draws the metrics\' 14 series readably: none that is zero at every hour, and series the same at every hour as one line named after each', async () => {
+    const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+    await page.goto(`${server.url}/?messaging=on`);
+    await page.waitForFunction(() => (window as unknown as { __ready?: boolean }).__ready === true);
+    await page.evaluate(() => {
+      const t0 = Date.UTC(2026, 10, 20, 0);
+      // As the starter notebook's metrics per hour: PROW states (most zero in a small harvest), trips started and ended
+      // (the same every hour here), durations, distances, telemetry points.
+      const zero = ['non_operational', 'reserved', 'elsewhere', 'unknown', 'removed', 'non_contactable'];
+      const busy = ['available', 'on_trip', 'prow_vehicles', 'duration_p50_s', 'distance_p50_m', 'telemetry_points'];
+      const columns = [{ name: 'hour', type: 'TIMESTAMP' }, ...[...zero, ...busy, 'trips_started', 'trips_ended'].map((name) => ({ name, type: 'BIGINT' }))];
+      const rows = Array.from({ length: 24 }, (_, i) => [new Date(t0 + i * 3_600_000).toISOString(), ...zero.map(() => 0), ...busy.map((_, k) => (k + 1) * 10 + i * (k + 1)), 5 + (i % 3), 5 + (i % 3)]);
+      (window as unknown as { __render(id: string, data: unknown): void }).__render('output-metrics', { columns, rows, total: rows.length });
+    });
+    const chart = page.locator('#output-metrics [data-testid="sql-chart"]');
+    await chart.waitFor();
+    assert.equal(await chart.locator('polyline').count(), 7, 'six series of their own and one line for trips started and ended');
+    const legend = await page.locator('#output-metrics .mae-legend li').allTextContents();
+    assert.ok(legend.includes('trips_started = trips_ended (the same at every point: one line)'), legend.join(' | '));
+    assert.equal(await page.locator('#output-metrics [data-testid="chart-zero"]').textContent(), 'Zero at every point, not drawn: non_operational, reserved, elsewhere, unknown, removed, non_contactable');
+    assert.equal(await page.locator('#output-metrics [data-testid="chart-more"]').count(), 0, 'every line with something to show is drawn');
+    await page.close();
+  });
+
   it('shows data as text: markup in a value is shown as written and runs nothing', async () => {
     const page = await renderAnswer({ rows: 1000 });
     const cell = page.locator('[data-testid="sql-table"] [aria-rowindex="9"] [data-col="device_id"]');

@@ -44,7 +44,7 @@ describe('results table: widths, resizing, sideways scrolling and the row cursor
     const page = await showTrips(1280);
     const table = page.locator('[data-testid="trips-table"]');
     assert.equal(await table.locator('[aria-rowindex="2"] [data-col="tripId"]').textContent(), tripIds[0]);
-    const cut = await table.locator('.vt-sort').evaluateAll((buttons) => buttons.filter((b) => b.scrollWidth > b.clientWidth + 1).map((b) => b.textContent));
+    const cut = await table.locator('.vt-sort-label').evaluateAll((labels) => labels.filter((b) => b.scrollWidth > b.clientWidth + 1).map((b) => b.textContent));
     assert.deepEqual(cut, [], 'no header is cut');
     assert.equal(await table.locator('.vt-head[data-col="duration"]').getAttribute('title'), 'Duration', 'the full name on hover');
     await page.close();
@@ -90,6 +90,29 @@ describe('results table: widths, resizing, sideways scrolling and the row cursor
     assert.ok(await width() > narrow + 150, 'dragging the edge widens the column');
     assert.equal(await cell.textContent(), tripIds[0], 'wide again: the whole id');
     assert.equal(await handle.getAttribute('aria-valuenow'), String(Math.round(await width())));
+    await page.close();
+  });
+
+  it('keeps the sort arrow of a header cut short: the name gives way, not the arrow', async () => {
+    const page = await showTrips(1280);
+    const table = page.locator('[data-testid="trips-table"]');
+    // The column with the longest name: narrowed, its name is cut.
+    const titles = await table.locator('.vt-head').evaluateAll((heads) => heads.map((el) => [el.getAttribute('data-col') ?? '', el.getAttribute('title') ?? ''] as const));
+    const longest = titles.slice(0, -1).sort((a, b) => b[1].length - a[1].length)[0][0];
+    const head = table.locator(`.vt-head[data-col="${longest}"]`);
+    await head.locator('.vt-sort').click();
+    await head.locator('[role="separator"]').focus();
+    for (let i = 0; i < 20; i++) await page.keyboard.press('ArrowLeft');
+    await head.locator('.vt-sort').click();
+    const seen = await head.evaluate((el) => {
+      const button = el.querySelector('.vt-sort') as HTMLElement;
+      const label = el.querySelector('.vt-sort-label') as HTMLElement;
+      const mark = el.querySelector('.sort-mark') as HTMLElement;
+      const b = button.getBoundingClientRect();
+      const m = mark.getBoundingClientRect();
+      return { sort: el.getAttribute('aria-sort'), mark: mark.textContent, cut: label.scrollWidth > label.clientWidth + 1, markInside: m.width > 4 && m.left >= b.left && m.right <= b.right + 0.5 };
+    });
+    assert.deepEqual(seen, { sort: 'descending', mark: ' ▼', cut: true, markInside: true }, 'the header is cut and its arrow is still in view');
     await page.close();
   });
 
