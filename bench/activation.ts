@@ -15,7 +15,7 @@ import { productionBuild } from './bundles';
 import type { ReportedFigure } from './figures';
 import { round3 } from './figures';
 import type { CodeServer } from './harness';
-import { HARNESS_MISSING, PROJECT_ROOT, harnessInstalled, loadHarness, loadPlaywright } from './harness';
+import { PROJECT_ROOT, loadHarness, loadPlaywright } from './harness';
 import { bootstrapMedianDifference, median, percentile } from './stats';
 
 /** Fresh code-server and window per run; the first run is a warm-up (disk caches, VS Code's own caches). */
@@ -167,8 +167,7 @@ async function measureOnce(browser: Browser, server: CodeServer): Promise<Activa
 }
 
 /** activate() of the production VSIX in code-server minus an empty extension's in the same window, median of fresh windows. */
-export async function activationFigure(production: ProductionBuild): Promise<ReportedFigure | string> {
-  if (!harnessInstalled()) return `extension activation in VS Code: ${HARNESS_MISSING}`;
+export async function activationFigure(production: ProductionBuild): Promise<ReportedFigure> {
   const harness = await loadHarness();
   // Ctrl-C or a kill of the benchmark also ends the code-server it started.
   harness.installCleanup();
@@ -241,8 +240,7 @@ interface Setup {
  * was measured this way and removed: 20 windows per build, its 90% interval -21 to 27 ms.) Each window gives what our code adds over the empty extension
  * in that window; a part pays for itself when the build without it adds more.
  */
-export async function activationVariantFigures(shipped: ProductionBuild): Promise<ReportedFigure[] | string> {
-  if (!harnessInstalled()) return `activation variants in VS Code: ${HARNESS_MISSING}`;
+export async function activationVariantFigures(shipped: ProductionBuild): Promise<ReportedFigure[]> {
   const harness = await loadHarness();
   harness.installCleanup();
   const { chromium: executablePath } = await harness.ensureVSCode();

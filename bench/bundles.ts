@@ -103,7 +103,8 @@ async function metafiles(): Promise<{ extension: Metafile; webview: Metafile }> 
   const { build } = createRequire(__filename)('esbuild') as typeof Esbuild;
   const common = { bundle: true, minify: true, sourcemap: false, write: false, metafile: true, logLevel: 'silent', absWorkingDir: PROJECT_ROOT } as const;
   const [extension, webview] = await Promise.all([
-    build({ ...common, platform: 'node', format: 'cjs', target: 'node20', external: ['vscode'], entryPoints: ['src/main.ts'], outfile: 'dist/main.js' }),
+    // The libraries esbuild.js's LAZY_LIBRARIES makes bundles of their own (required where first used) are not part of it.
+    build({ ...common, platform: 'node', format: 'cjs', target: 'node20', external: ['vscode', 'csv-parse/sync', 'jsonc-parser/lib/esm/main.js'], entryPoints: ['src/main.ts'], outfile: 'dist/main.js' }),
     build({ ...common, platform: 'browser', format: 'iife', target: 'es2022', entryPoints: ['src/webview-ui/main.ts'], outfile: 'dist/webview/main.js' }),
   ]);
   return { extension: extension.metafile, webview: webview.metafile };

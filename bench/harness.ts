@@ -1,7 +1,6 @@
 // What the VS Code and browser figures load at run time rather than bundle: the offline VS Code harness
 // (scripts/vscode-env.mjs, an ES module with top-level await, which a CommonJS bundle cannot inline) and
 // playwright-core (a package with files of its own next to its code).
-import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -9,17 +8,6 @@ import type * as Playwright from 'playwright-core';
 
 /** The repository root: the bench bundles run from dist/bench/. */
 export const PROJECT_ROOT = join(__dirname, '..', '..');
-
-/** The harness's marker of a complete install (scripts/vscode-env.mjs). */
-const INSTALLED_MARKER = join(PROJECT_ROOT, '.vscode-test', 'installed.json');
-
-/** The line printed instead of the figures that need the harness when it is not installed. */
-export const HARNESS_MISSING = 'skipped: run `node scripts/vscode-env.mjs install` first';
-
-/** Whether the offline VS Code (code-server, Node 24, Chromium) has been installed into .vscode-test/. */
-export function harnessInstalled(): boolean {
-  return existsSync(INSTALLED_MARKER);
-}
 
 /** A running code-server, as startCodeServer returns it. */
 export interface CodeServer {

@@ -170,9 +170,9 @@ const ms = (value: number) => `${round3(value)} ms`;
 const maxOf = (values: readonly number[]) => (values.length ? Math.max(...values) : 0);
 
 /** Time to the first rendered rows of a 100,000-vehicle listing, and the longest task while scrolling it. */
-export async function resultsPanelFigures(production: ProductionBuild): Promise<ReportedFigure[] | string> {
+export async function resultsPanelFigures(production: ProductionBuild): Promise<ReportedFigure[]> {
   const executablePath = chromiumPath();
-  if (!existsSync(executablePath)) return `results panel in Chromium: skipped: no Chromium at ${executablePath} (run \`node scripts/vscode-env.mjs install\` first, or set CHROMIUM_PATH)`;
+  if (!existsSync(executablePath)) throw new Error(`results panel in Chromium: no Chromium at ${executablePath} (install Debian's chromium, as \`node scripts/vscode-env.mjs install\` does, or set CHROMIUM_PATH)`);
   const big = await listingMessage(BIG);
   const small = await listingMessage(SMALL);
   const resources = (['trips', 'telemetry'] as const).map((kind) => ({ kind, ...resourceMessage(kind, BIG, small.view) }));

@@ -1,8 +1,9 @@
 // `npm run bench`: every figure of the "Benchmarks" issue. Each figure compares our code with the plain
 // alternative (or the physical limit) measured in the same run, in alternating rounds, so that noise on
 // a shared machine cancels out. The last figures need the production build, Chromium and (for
-// activation) the offline VS Code of scripts/vscode-env.mjs; without them they print why they were
-// skipped. A missed target is reported, never a failure: the process fails only on errors.
+// activation) the offline VS Code of scripts/vscode-env.mjs, installed on first use as the test layers install it.
+// A missed target is reported, never a failure; a step that cannot run is one: the other steps still run and their
+// figures are written, then the run names the steps that failed, why, and exits 1 (never a quiet "skipped").
 import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { activationFigure, activationVariantFigures } from './activation';
@@ -30,8 +31,8 @@ async function main(): Promise<void> {
   let production: ProductionBuild | undefined;
   // Built once, when the first figure that needs it runs: the bundles a user installs.
   const built = () => (production ??= productionBuild());
-  // A string is the reason a figure was skipped. BENCH_ONLY=activation,bundles runs only the named steps.
-  const named: [string, () => Promise<ReportedFigure | ReportedFigure[] | string>][] = [
+  // BENCH_ONLY=activation,bundles runs only the named steps.
+  const named: [string, () => Promise<ReportedFigure | ReportedFigure[]>][] = [
     ['minting', () => mintingFigures('ES256')],
     ['minting', () => mintingFigures('RS256')],
     ['singleKey', singleKeyFigure],
@@ -56,12 +57,17 @@ async function main(): Promise<void> {
   const only = (process.env.BENCH_ONLY ?? '').split(',').map((name) => name.trim()).filter(Boolean);
   const unknown = only.filter((name) => !named.some(([step]) => step === name));
   if (unknown.length) throw new Error(`BENCH_ONLY names no step ${unknown.join(', ')}; the steps are ${[...new Set(named.map(([step]) => step))].join(', ')}.`);
-  const steps = named.filter(([step]) => !only.length || only.includes(step)).map(([, run]) => run);
+  const steps = named.filter(([step]) => !only.length || only.includes(step));
+  const failed: string[] = [];
   try {
-    for (const step of steps) {
-      const result = await step();
-      if (typeof result === 'string') {
-        console.log(result);
+    for (const [name, step] of steps) {
+      let result: ReportedFigure | ReportedFigure[];
+      try {
+        result = await step();
+      } catch (err) {
+        const reason = err instanceof Error ? err.message : String(err);
+        console.error(`FAILED: the ${name} step could not run: ${reason}`);
+        failed.push(`${name}: ${reason.split('\n')[0]}`);
         continue;
       }
       for (const figure of Array.isArray(result) ? result : [result]) {
@@ -77,6 +83,10 @@ async function main(): Promise<void> {
   writeResults(path, figures);
   const missed = figures.filter((f) => !f.met).length;
   console.log(`${figures.length} figures, ${figures.length - missed} met, ${missed} missed; written to ${path} in ${Math.round((performance.now() - started) / 1000)} s.`);
+  if (failed.length) {
+    console.error(`${failed.length} step(s) could not run, so their figures are missing:\n${failed.map((f) => `  ${f}`).join('\n')}`);
+    process.exitCode = 1;
+  }
 }
 
 main().catch((err: unknown) => {

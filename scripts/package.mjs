@@ -96,6 +96,9 @@ function stage(target, dir) {
     if (SKIP.has(entry) || entry.endsWith('.vsix')) continue;
     fs.cpSync(path.join(ROOT, entry), path.join(dir, entry), { recursive: true, dereference: true });
   }
+  // The qps-ploc pseudo-locale bundles are generated for the pseudo-locale e2e run (git-ignored) and never published,
+  // even while that run has them in the project folder (npm test runs it beside the unit layer, which packages too).
+  for (const pseudo of ['package.nls.qps-ploc.json', path.join('l10n', 'bundle.l10n.qps-ploc.json')]) fs.rmSync(path.join(dir, pseudo), { force: true });
   const duckdb = installedVersion('@duckdb/node-api');
   const packages = [
     ['@duckdb/node-api', duckdb],

@@ -5,7 +5,8 @@
 // Debian's Chromium (test/e2e/*.test.ts, helpers in test/e2e/workbench.ts and session.ts).
 // Every run saves screenshots, and the VS Code logs of failed tests, into test-results/e2e/<run>/.
 // Env: TEST_RESULT_FILE (counts, default test-results/e2e.json), E2E_TIMEOUT_MS (the whole mocha run,
-// default 40 min), E2E_GREP (a mocha --grep pattern). The tests get the workbench URL, the artifacts folder and
+// default 40 min), E2E_GREP (a mocha --grep pattern), E2E_FILES / E2E_SKIP_FILES (comma-separated file names without
+// .test.ts: run only those, or all but those; npm test splits the e2e files between its two lanes so). The tests get the workbench URL, the artifacts folder and
 // the user-data, extensions and workspace folders as E2E_* variables (see test/e2e/session.ts).
 // E2E_LOCALE=qps-ploc (`npm run test:e2e:pseudo`): VS Code in the pseudo-locale, running only the
 // test/e2e/*.pseudo.test.ts files (which the English run leaves out), with the pseudo bundles generated
@@ -62,8 +63,14 @@ async function main() {
     if (process.env.MOBILITY_API_TESTS_BUILT !== '1') build(['--e2e']);
     const testDir = path.join(PROJECT_ROOT, 'out', 'test', 'e2e');
     const pseudoTest = (f) => f.endsWith('.pseudo.test.js');
-    const tests = fs.existsSync(testDir) ? fs.readdirSync(testDir).filter((f) => f.endsWith('.test.js') && pseudoTest(f) === Boolean(locale)).sort().map((f) => path.join(testDir, f)) : [];
-    if (!tests.length) throw new Error(`No e2e test was built: test/e2e holds no ${locale ? '*.pseudo.test.ts' : '*.test.ts'}.`);
+    const names = (variable) => (process.env[variable] ?? '').split(',').map((f) => f.trim().replace(/(\.test)?\.[jt]s$/, '')).filter(Boolean);
+    const only = names('E2E_FILES');
+    const skip = names('E2E_SKIP_FILES');
+    const built = fs.existsSync(testDir) ? fs.readdirSync(testDir).filter((f) => f.endsWith('.test.js') && pseudoTest(f) === Boolean(locale)).sort() : [];
+    const unknown = [...only, ...skip].filter((name) => !built.includes(`${name}.test.js`));
+    if (unknown.length) throw new Error(`E2E_FILES / E2E_SKIP_FILES name no e2e test file: ${unknown.join(', ')} (test/e2e holds ${built.map((f) => f.replace(/\.test\.js$/, '')).join(', ')}).`);
+    const tests = built.filter((f) => (!only.length || only.includes(f.replace(/\.test\.js$/, ''))) && !skip.includes(f.replace(/\.test\.js$/, ''))).map((f) => path.join(testDir, f));
+    if (!tests.length) throw new Error(`No e2e test was built: test/e2e holds no ${locale ? '*.pseudo.test.ts' : '*.test.ts'}${only.length || skip.length ? ' that E2E_FILES / E2E_SKIP_FILES select' : ''}.`);
     runDir = createRunDir('e2e');
     if (locale) pseudoLocaleFiles();
     let vsix;

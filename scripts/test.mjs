@@ -23,12 +23,17 @@ const layers = [
   // The same, with VS Code in the qps-ploc pseudo-locale: test/e2e/*.pseudo.test.ts (no English of ours left).
   { name: 'e2e-pseudo', script: 'test:e2e:pseudo' },
 ];
+// The e2e files of the third lane (E2E_FILES), on a code-server of their own from the start, then e2e-pseudo; the
+// workbench lane runs the integration layer, then every other e2e file (E2E_SKIP_FILES: a new file goes there). The
+// e2e layer mostly waits (measured: 417 s of CPU in 1573 s), so two code-servers at once cost little more than one.
+// Chosen from the per-file times each layer prints (test-results/<layer>.json) so that both lanes end about together;
+// the figures are in docs/testing.md.
+const E2E_THIRD_LANE = ['fetchHours', 'sharedClock', 'firstMinutes', 'resultsHistory', 'shell', 'grpcTree', 'canary', 'hostileWebview', 'commands'];
 // The whole run (no layer named) builds every layer once after the checks (so that no layer rewrites dist/ or out/
-// under another), then runs two lanes: the unit layer then e2e-pseudo, and beside them the integration then the e2e
-// layer. The workbench layers mostly wait (a token a second at second precision, a workbench loading, a browser
-// painting), while the unit layer mostly computes; its heaviest files (the codegen builds) come early in its
-// (alphabetical) order, beside the integration layer. TEST_LAYERS_SEQUENTIAL=1 runs every layer one after the other,
-// as a named layer runs.
+// under another), then runs three lanes: the unit layer, which mostly computes; the integration layer then the e2e
+// layer; the e2e files above then e2e-pseudo. The workbench layers mostly wait (a token a second at second precision,
+// a workbench loading, a browser painting). TEST_LAYERS_SEQUENTIAL=1 runs every layer one after the other, as a named
+// layer runs.
 const overlap = !only.length && process.env.TEST_LAYERS_SEQUENTIAL !== '1';
 
 const resultsDir = path.resolve('test-results');
@@ -56,12 +61,20 @@ const runApart = (command, args, env = {}) => new Promise((resolve) => {
   child.on('close', (status) => resolve({ status, took: seconds(start), output: Buffer.concat(chunks).toString() }));
 });
 
-// The static checks at once (two cores: the type checker and the linter are the long ones), each printed whole.
+// The static checks at once (two cores: the type checker and the linter are the long ones), each printed whole as it
+// ends, so that the first minutes are not silent: a line says what runs, and each check's own line when it ends.
 const selectedChecks = checks.filter((check) => !only.length || only.includes(check.name));
-const checkRuns = await Promise.all(selectedChecks.map((check) => runApart('npm', ['run', '--silent', check.script])));
+if (selectedChecks.length) {
+  console.log(`npm test: the static checks at once (${selectedChecks.map((c) => c.name).join(', ')}), about 1-2 minutes on two cores; each check's output is printed when it ends.`);
+}
+const checkRuns = await Promise.all(selectedChecks.map(async (check) => {
+  const done = await runApart('npm', ['run', '--silent', check.script]);
+  process.stdout.write(done.output);
+  console.log(`${check.name}: ${done.status === 0 ? 'ok' : 'FAILED'} (${done.took})`);
+  return done;
+}));
 for (const [i, check] of selectedChecks.entries()) {
-  const { status, took, output } = checkRuns[i];
-  process.stdout.write(output);
+  const { status, took } = checkRuns[i];
   lines.push(`${check.name}: ${status === 0 ? 'ok' : 'FAILED'} (${took})`);
   if (status !== 0) failedChecks++;
 }
@@ -89,30 +102,37 @@ const resultFile = (layer) => {
 let remaining = layers.filter((layer) => !only.length || only.includes(layer.name));
 if (overlap) {
   const [unit, integration, e2e, pseudo] = layers;
+  // Two e2e runs of the same script on two code-servers, results in test-results/e2e.json and e2e-2.json.
+  const e2eThird = { name: 'e2e-2', script: e2e.script };
   remaining = [];
   // After the checks, not beside them: on two cores a build beside them made the checks 80 s longer than it took.
+  console.log('npm test: building every layer once (npm run build:tests:all, about 30-60 s)...');
   const build = run('build:tests:all');
   lines.push(`build for every layer: ${build.status === 0 ? 'ok' : 'FAILED'} (${build.took})`);
   if (build.status !== 0) failedChecks++;
   const built = { MOBILITY_API_TESTS_BUILT: '1' };
-  const files = new Map(layers.map((layer) => [layer, resultFile(layer)]));
+  const files = new Map([...layers, e2eThird].map((layer) => [layer, resultFile(layer)]));
   /** A workbench layer with its output kept apart, printed whole when it ends. */
-  const apart = async (layer, beside) => {
-    const done = await runApart('npm', ['run', '--silent', layer.script], { ...built, TEST_RESULT_FILE: files.get(layer) });
-    console.log(`\n---- the ${layer.name} layer (run beside ${beside}), ${done.took} ----\n${done.output}\n---- end of the ${layer.name} layer ----\n`);
+  const apart = async (layer, env = {}) => {
+    console.log(`npm test: the ${layer.name} layer starts; its output is printed when it ends.`);
+    const done = await runApart('npm', ['run', '--silent', layer.script], { ...built, ...env, TEST_RESULT_FILE: files.get(layer) });
+    console.log(`\n---- the ${layer.name} layer (run beside other layers), ${done.took} ----\n${done.output}\n---- end of the ${layer.name} layer ----\n`);
     return done;
   };
-  console.log(`\nThe ${integration.name} and ${e2e.name} layers run one after the other beside the ${unit.name} layer, and ${pseudo.name} after the ${unit.name} layer; each workbench layer's output is printed whole when it ends.\n`);
-  const workbenchLane = (async () => [await apart(integration, `the ${unit.name} layer`), await apart(e2e, `the ${unit.name} layer`)])();
+  const third = E2E_THIRD_LANE.join(',');
+  console.log(`\nThree lanes: the ${unit.name} layer; the ${integration.name} layer, then ${e2e.name}; ${e2eThird.name} (the e2e files ${E2E_THIRD_LANE.join(', ')}), then ${pseudo.name}. Each workbench layer's output is printed whole when it ends.\n`);
+  const workbenchLane = (async () => [await apart(integration), await apart(e2e, { E2E_SKIP_FILES: third })])();
+  const thirdLane = (async () => [await apart(e2eThird, { E2E_FILES: third }), await apart(pseudo)])();
   const unitStart = Date.now();
   const unitStatus = await new Promise((resolve) => {
     spawn('npm', ['run', '--silent', 'test:unit:built'], { stdio: 'inherit', env: { ...process.env, TEST_RESULT_FILE: files.get(unit) } }).on('close', resolve);
   });
   record(unit, files.get(unit), { status: unitStatus, took: seconds(unitStart) });
-  const pseudoRun = await apart(pseudo, `the ${e2e.name} layer`);
   const [integrationRun, e2eRun] = await workbenchLane;
+  const [thirdRun, pseudoRun] = await thirdLane;
   record(integration, files.get(integration), integrationRun);
   record(e2e, files.get(e2e), e2eRun);
+  record(e2eThird, files.get(e2eThird), thirdRun);
   record(pseudo, files.get(pseudo), pseudoRun);
 }
 for (const layer of remaining) {

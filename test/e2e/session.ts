@@ -1,5 +1,5 @@
-// Mocha wiring for e2e tests: one headless Chromium per describe block, on the code-server that
-// scripts/run-e2e.mjs started with the VSIX installed. After every test a screenshot goes to the run's
+// Mocha wiring for e2e tests: a fresh browser context per describe block, of one headless Chromium per run, on the
+// code-server that scripts/run-e2e.mjs started with the VSIX installed. After every test a screenshot goes to the run's
 // artifacts folder; after a failure, also what was on screen and a copy of VS Code's logs.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -93,8 +93,30 @@ async function saveFailure(env: E2eEnvironment, page: Page | undefined, name: st
   console.log(`      VS Code logs: ${rel(saveLogs(env, name))}/`);
 }
 
+const CHROMIUM_FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+  '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'];
+
+/** The run's one Chromium, on globalThis: each e2e file is a bundle of its own, with its own copy of this module. */
+const SHARED_BROWSER = Symbol.for('mobility-api-explorer.e2e.browser');
+
 /**
- * Registers hooks in the calling describe block: before, open the workbench in a fresh browser and wait
+ * One headless Chromium for the whole mocha run (launched by the first describe block, again if it died): each
+ * describe block gets a fresh context of it, which has storage, permissions and clipboard of its own, as a fresh
+ * browser had. Mocha runs with --exit, and scripts/run-e2e.mjs ends the run's process group, the browser included.
+ */
+async function sharedBrowser(env: E2eEnvironment): Promise<Browser> {
+  const shared = globalThis as { [SHARED_BROWSER]?: Promise<Browser> };
+  const launch = () => chromium.launch({ executablePath: env.chromium, headless: true, args: CHROMIUM_FLAGS });
+  let browser = await (shared[SHARED_BROWSER] ??= launch()).catch(() => undefined);
+  if (!browser?.isConnected()) {
+    shared[SHARED_BROWSER] = launch();
+    browser = await shared[SHARED_BROWSER];
+  }
+  return browser;
+}
+
+/**
+ * Registers hooks in the calling describe block: before, open the workbench in a fresh browser context and wait
  * for it; after each test, save a screenshot (plus the screen's description and VS Code's logs when the
  * test failed); after, close the browser. Use it as `const wb = useWorkbench();` then `wb.page` in tests.
  * Each describe block gets a fresh browser context, so VS Code's browser-side storage (globalState,
@@ -102,7 +124,6 @@ async function saveFailure(env: E2eEnvironment, page: Page | undefined, name: st
  */
 export function useWorkbench(options: WorkbenchOptions = {}): WorkbenchSession {
   let env: E2eEnvironment | undefined;
-  let browser: Browser | undefined;
   let context: BrowserContext | undefined;
   let page: Page | undefined;
   let prefix = 'e2e';
@@ -115,12 +136,7 @@ export function useWorkbench(options: WorkbenchOptions = {}): WorkbenchSession {
     env = environment();
     const file = this.test?.parent?.file ?? this.test?.file;
     if (file) prefix = slug(path.basename(file).replace(/\.test\.js$/, ''));
-    browser = await chromium.launch({
-      executablePath: env.chromium,
-      headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-        '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
-    });
+    const browser = await sharedBrowser(env);
     context = await browser.newContext({ viewport: { width: 1400, height: 900 }, permissions: options.clipboard ? ['clipboard-read', 'clipboard-write'] : [] });
     if (options.initScript) await context.addInitScript(options.initScript);
     page = await context.newPage();
@@ -147,7 +163,6 @@ export function useWorkbench(options: WorkbenchOptions = {}): WorkbenchSession {
 
   after(async () => {
     await context?.close().catch(() => {});
-    await browser?.close().catch(() => {});
   });
 
   return {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { SignJWT } from 'jose';
+import { SignJWT, compactVerify, decodeJwt, decodeProtectedHeader } from 'jose';
 import { distinctKeyPair, keyFixture } from '../unit/keyFixtures';
 import { waitUntil } from '../unit/support/waitUntil';
 import { useWorkbench } from './session';
@@ -21,7 +21,8 @@ import {
 /** The whole job from the editor, as a user does it: sandbox, credential, token, decode, vehicles. */
 describe('the extension shell in the workbench', function () {
   this.timeout(180_000);
-  const wb = useWorkbench();
+  // Clipboard read: Generate Token's token is read back from it.
+  const wb = useWorkbench({ clipboard: true });
 
   it('shows the Environments view with the spec environments and the sandbox', async () => {
     const page = wb.page;
@@ -80,6 +81,17 @@ describe('the extension shell in the workbench', function () {
     const page = wb.page;
     await step(page, 'run "Mobility API: Generate Token" and pick the environment', () => runCommandAndPick(page, 'Mobility API: Generate Token', 'Sandbox · MDS production'));
     await step(page, 'see that the token is on the clipboard', () => waitForNotification(page, /A fresh token for Sandbox · MDS production is on the clipboard/));
+    await step(page, 'read the clipboard: a token signed just now by the credential bound to the environment', async () => {
+      // The token is a secret: a failure says only that the clipboard held none.
+      const token = await waitUntil('the clipboard to hold a JWT', () => page.evaluate(() => navigator.clipboard.readText()), (t) => /^[\w-]+\.[\w-]+\.[\w-]+$/.test(t), { timeoutMs: 20_000, intervalMs: 250 });
+      await compactVerify(token, keyFixture('p256').publicKey);
+      assert.equal(decodeProtectedHeader(token).kid, 'e2e-kid-1');
+      const claims = decodeJwt(token);
+      assert.equal(claims.iss, 'org-42@org.test.invalid');
+      assert.ok(typeof claims.iat === 'number' && Math.abs(claims.iat - Date.now() / 1000) < 120, `iat ${String(claims.iat)} is now`);
+      assert.ok(typeof claims.exp === 'number' && claims.exp > Date.now() / 1000, 'not expired');
+      assert.ok(typeof claims.jti === 'string' && claims.jti.length > 0, 'a jti');
+    });
   });
 
   it('Decode JWT shows what is wrong with a pasted token', async () => {

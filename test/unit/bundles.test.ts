@@ -14,6 +14,10 @@ const ROOT = path.resolve('.');
 const GRPC_PACKAGES = ['@grpc/grpc-js', 'protobufjs', '@grpc/proto-loader'];
 /** Bytes of dist/main.js (minified) that src/analysis may take: its commands and the notebook's serializer. */
 const ANALYSIS_WIRING_BUDGET = 700;
+/** What activation loads, dist/extension.js + dist/main.js as shipped (minified): docs/benchmarks.md's budget. */
+const ACTIVATION_BUDGET_BYTES = 300 * 1024;
+/** The libraries src/ requires where first used, each a bundle of its own beside the extension host's (esbuild.js). */
+const LAZY_LIBRARIES = { 'csv-parse': 'csv-parse.js', 'jsonc-parser': 'jsonc-parser.js' };
 
 /** The package folders under node_modules whose files went into a bundle, from its source map (the inputs esbuild bundled). */
 function packagesIn(bundle: string): Set<string> {
@@ -38,6 +42,8 @@ describe('bundles: what activation loads, and what loads later (issues 22, 24)',
   this.timeout(180_000);
   let dir: string;
   let dist: string;
+  /** `node esbuild.js --production` (minified, as `npm run package` ships it) in a folder of its own. */
+  let production: string;
 
   before(() => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bundles-test-'));
@@ -47,8 +53,37 @@ describe('bundles: what activation loads, and what loads later (issues 22, 24)',
     const result = spawnSync(process.execPath, [path.join(ROOT, 'esbuild.js')], { cwd: dir, encoding: 'utf8' });
     assert.equal(result.status, 0, `node esbuild.js failed:\n${result.stderr}${result.stdout}`);
     dist = path.join(dir, 'dist');
+    production = path.join(dir, 'production');
+    fs.mkdirSync(production);
+    fs.symlinkSync(path.join(ROOT, 'src'), path.join(production, 'src'), 'dir');
+    fs.cpSync(path.join(ROOT, 'proto'), path.join(production, 'proto'), { recursive: true });
+    const minified = spawnSync(process.execPath, [path.join(ROOT, 'esbuild.js'), '--production'], { cwd: production, encoding: 'utf8' });
+    assert.equal(minified.status, 0, `node esbuild.js --production failed:\n${minified.stderr}${minified.stdout}`);
   });
   after(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it('what activation loads (dist/extension.js + dist/main.js, minified) is at most 300 KB (issue 37)', () => {
+    const files = ['extension.js', 'main.js'].map((f) => path.join(production, 'dist', f));
+    const bytes = files.reduce((n, f) => n + fs.statSync(f).size, 0);
+    assert.ok(bytes <= ACTIVATION_BUDGET_BYTES, `dist/extension.js + dist/main.js are ${(bytes / 1024).toFixed(1)} KB minified, over the budget of ${ACTIVATION_BUDGET_BYTES / 1024} KB: load a feature on first use from a bundle of its own (as dist/analysis.js, dist/contract.js, dist/codegen.js are loaded)`);
+  });
+
+  it('csv-parse and jsonc-parser are bundles of their own, required from dist/ where first used, not part of what activation loads', () => {
+    const main = fs.readFileSync(path.join(dist, 'main.js'), 'utf8');
+    for (const [name, file] of Object.entries(LAZY_LIBRARIES)) {
+      assert.ok(!packagesIn(path.join(dist, 'main.js')).has(name), `dist/main.js bundles ${name}: require it where first used (src/core/http/csvBody.ts, src/core/auth/tokenJson.ts), and list it in esbuild.js's LAZY_LIBRARIES`);
+      assert.ok(main.includes(`require("./${file}")`), `dist/main.js requires ./${file} at run time`);
+      assert.ok(packagesIn(path.join(dist, file)).has(name), `dist/${file} bundles ${name}`);
+    }
+    // They load from the folder of the bundles that require them, as the extension host loads them.
+    const requireFromDist = createRequire(path.join(dist, 'main.js'));
+    const csv = requireFromDist('./csv-parse.js') as { parse(text: string): string[][] };
+    assert.deepEqual(csv.parse('a,b\n"1,5",2\n'), [['a', 'b'], ['1,5', '2']]);
+    const jsonc = requireFromDist('./jsonc-parser.js') as { parse(text: string): unknown };
+    assert.deepEqual(jsonc.parse('{ "a": 1, /* a comment */ }'), { a: 1 });
+    // The CLI ships alone (its npm package holds dist/cli.js and no other bundle): it carries them.
+    for (const name of Object.keys(LAZY_LIBRARIES)) assert.ok(packagesIn(path.join(dist, 'cli.js')).has(name), `dist/cli.js bundles ${name}`);
+  });
 
   it('builds dist/extension.js, dist/main.js and dist/grpc.js', () => {
     for (const file of ['extension.js', 'main.js', 'grpc.js']) assert.ok(fs.existsSync(path.join(dist, file)), `dist/${file} is built`);

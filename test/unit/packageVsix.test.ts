@@ -12,6 +12,54 @@ const ROOT = path.resolve(__dirname, '..', '..', '..');
 const SCRIPT = path.join(ROOT, 'scripts', 'package.mjs');
 const PLATFORM = `${process.platform}-${process.arch}`;
 
+/**
+ * Every file a VSIX may hold, as paths inside it (`*` within one folder, `**` across folders, `{a,b}` either): a file
+ * that matches none (a stray probe at the root, a source map, a test) fails this test, so it cannot ship unnoticed.
+ * Add a pattern here only for a file the installed extension needs.
+ */
+const VSIX_ALLOWLIST = [
+  '[Content_Types].xml',
+  'extension.vsixmanifest',
+  'extension/{package.json,package.nls.json,readme.md,changelog.md,LICENSE.txt,SECURITY.md}',
+  // The bundles (no source maps, no CLI, no benchmarks) and what they read at run time.
+  'extension/dist/*.js',
+  'extension/dist/webview/main.{js,css}',
+  'extension/dist/proto/**/*.proto',
+  // DuckDB's native binding for this platform and what it loads (scripts/package.mjs).
+  'extension/dist/node_modules/@duckdb/{node-api,node-bindings,node-bindings-*}/**',
+  'extension/dist/node_modules/detect-libc/**',
+  'extension/l10n/bundle.l10n.json',
+  'extension/media/*.{png,svg}',
+  'extension/media/walkthrough/*.md',
+  'extension/syntaxes/*.json',
+  'extension/examples/contract/{README.md,*.http}',
+];
+
+/** A pattern of VSIX_ALLOWLIST as a regular expression over a whole path. */
+function globToRegExp(glob: string): RegExp {
+  let out = '';
+  for (let i = 0; i < glob.length; i++) {
+    const c = glob[i];
+    if (c === '*' && glob[i + 1] === '*') {
+      out += glob[i + 2] === '/' ? '(?:.*/)?' : '.*';
+      i += glob[i + 2] === '/' ? 2 : 1;
+    } else if (c === '*') out += '[^/]*';
+    else if (c === '{') out += '(?:';
+    else if (c === '}') out += ')';
+    else if (c === ',') out += '|';
+    else out += c.replace(/[.+?^$()|[\]\\]/g, '\\$&');
+  }
+  return new RegExp(`^${out}$`);
+}
+
+/** The files (not folders) of an unpacked VSIX, relative to it, with forward slashes. */
+function filesUnder(root: string): string[] {
+  return fs.readdirSync(root, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => path.relative(root, path.join(entry.parentPath, entry.name)).split(path.sep).join('/'))
+    .sort();
+}
+
 describe('npm run package: a VSIX per platform with its DuckDB binding', function () {
   this.timeout(180_000);
   let dir = '';
@@ -33,6 +81,11 @@ describe('npm run package: a VSIX per platform with its DuckDB binding', functio
     assert.match(manifest, new RegExp(`TargetPlatform="${PLATFORM}"`), 'the VSIX says its platform');
     const extension = path.join(unpacked, 'extension');
     assert.ok(!fs.existsSync(path.join(extension, 'node_modules')), 'nothing else of node_modules: the rest is bundled');
+    // Nothing ships that the allowlist does not name, and every pattern still names something (the list stays tight).
+    const files = filesUnder(unpacked);
+    const patterns = VSIX_ALLOWLIST.map(globToRegExp);
+    assert.deepEqual(files.filter((f) => !patterns.some((p) => p.test(f))), [], 'files in the VSIX that VSIX_ALLOWLIST does not allow: leave them out (.vscodeignore) or, if the extension needs them, allow them');
+    assert.deepEqual(VSIX_ALLOWLIST.filter((_, i) => !files.some((f) => patterns[i].test(f))), [], 'allowlist patterns that match no file of the VSIX');
     const bindings = fs.readdirSync(path.join(extension, 'dist', 'node_modules', '@duckdb')).sort();
     assert.deepEqual(bindings, ['node-api', 'node-bindings', `node-bindings-${PLATFORM}`], 'DuckDB and this platform\'s binding only');
     // Resolved from the unpacked dist/, as dist/analysisWorker.js resolves it (a temporary folder: no checkout around it).
