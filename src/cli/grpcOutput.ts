@@ -112,6 +112,7 @@ export class CallPrinter {
   message(message: Record<string, unknown>): void {
     const text = JSON.stringify(message, this.replacer, 2);
     if (!this.json) {
+      this.count++;
       this.io.out(text);
       return;
     }
@@ -123,6 +124,18 @@ export class CallPrinter {
     if (this.opened) return;
     this.opened = true;
     this.write('{\n  "messages": [');
+  }
+
+  /** How many answer messages were printed. */
+  get printed(): number {
+    return this.count;
+  }
+
+  /** Ends a `--json` document of a call that ended without a result (interrupted before its status): the messages and their count. */
+  end(): void {
+    if (!this.json) return;
+    this.open();
+    this.write(`${this.count ? '\n  ' : ''}],\n  "messageCount": ${this.count}\n}\n`);
   }
 
   finish(result: GrpcCallResult): void {
