@@ -1,5 +1,8 @@
 import { MobilityError } from '../core/base';
 
+/** The signals that stop a long call the way Ctrl-C does. */
+export type InterruptSignal = 'SIGINT' | 'SIGTERM';
+
 /** Output streams, injectable so that tests can run the CLI in-process. */
 export interface CliIo {
   out: (text: string) => void;
@@ -16,15 +19,36 @@ export interface CliIo {
    */
   statusLine?: (text: string) => void;
   /**
-   * Calls `handler` on the next Ctrl-C (SIGINT) instead of ending the process; returns what undoes that. A second Ctrl-C
-   * ends the process as usual. Absent where there is no terminal to interrupt (tests in-process).
+   * Calls `handler` on the next Ctrl-C (SIGINT) or SIGTERM (what `timeout`, CI runners and `kill` send) instead of
+   * ending the process; returns what undoes that. A second one ends the process as usual. Absent where there is no
+   * process to interrupt (tests in-process).
    */
-  onInterrupt?: (handler: () => void) => () => void;
+  onInterrupt?: (handler: (signal: InterruptSignal) => void) => () => void;
 }
 
 
+/**
+ * A closed stdout or stderr (`mobility-api … | head`) ends the process quietly, with the status of a process ended by
+ * SIGPIPE (141), as Unix tools end, instead of Node's `write EPIPE` stack trace: what was asked for is cut short, so
+ * it is not a success. Any other write failure is said in one line.
+ */
+function quietOnClosedOutput(stream: NodeJS.WriteStream): void {
+  stream.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code !== 'EPIPE') {
+      try {
+        process.stderr.write(`mobility-api: cannot write the output: ${err.message}\n`);
+      } catch {
+        // stderr is gone as well: nothing more can be said.
+      }
+    }
+    process.exit(err.code === 'EPIPE' ? 141 : 1);
+  });
+}
+
 /** The real process: stdout, stderr, stdin, the environment, and Ctrl-C / SIGTERM. */
 export function processIo(): CliIo {
+  quietOnClosedOutput(process.stdout);
+  quietOnClosedOutput(process.stderr);
   return {
     out: (text) => process.stdout.write(text + '\n'),
     write: (text) => process.stdout.write(text),
@@ -38,8 +62,14 @@ export function processIo(): CliIo {
     env: process.env,
     ...(process.stderr.isTTY ? { statusLine: (text: string) => void process.stderr.write(`\r\x1b[2K${text}`) } : {}),
     onInterrupt: (handler) => {
-      process.once('SIGINT', handler);
-      return () => process.off('SIGINT', handler);
+      const onInt = () => handler('SIGINT');
+      const onTerm = () => handler('SIGTERM');
+      process.once('SIGINT', onInt);
+      process.once('SIGTERM', onTerm);
+      return () => {
+        process.off('SIGINT', onInt);
+        process.off('SIGTERM', onTerm);
+      };
     },
     untilStopped: () =>
       new Promise((resolve) => {

@@ -1,5 +1,6 @@
 import { decodeJwt, lintToken, parsePublicKey, stringifyAsWritten, stripTokenText, verifyTokenSignature } from '../core/auth';
 import { MobilityError } from '../core/base';
+import { hasUserInfo, userInfoProblem } from '../core/environment';
 import type { SignatureCheck } from '../core/auth';
 import type { CliIo } from './cliIo';
 import { CREDENTIAL_OPTIONS, domainsFrom, parse, pick, readFile } from './options';
@@ -15,6 +16,8 @@ export async function decodeCommand(args: string[], io: CliIo): Promise<number> 
   );
   if (values.help) return printUsage(io);
   if (positionals.length > 1) throw new MobilityError('USAGE', 'decode takes one token (or - to read it from standard input).');
+  // An --aud is quoted in the findings: one with a password is refused first, without it.
+  if (values.aud?.some(hasUserInfo)) throw new MobilityError('USAGE', userInfoProblem('--aud'));
   const text = positionals[0] === undefined || positionals[0] === '-' ? await io.readStdin() : positionals[0];
   const result = decodeJwt(text);
   if (!result.ok) {

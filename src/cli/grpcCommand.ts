@@ -215,14 +215,15 @@ export function parseMetadata(list: string[]): MetadataEntries {
 export async function runCall(connection: GrpcConnection, schema: GrpcSchema, signing: Signing | undefined, request: GrpcCallRequest, values: { json?: boolean }, io: CliIo): Promise<number> {
   const printer = new CallPrinter(io, values.json === true);
   const controller = new AbortController();
-  let interrupted = false;
-  const undo = io.onInterrupt?.(() => {
-    interrupted = true;
+  let interrupted: 'SIGINT' | 'SIGTERM' | undefined;
+  const undo = io.onInterrupt?.((signal) => {
+    interrupted = signal;
     controller.abort();
   });
+  // Exit 130 after Ctrl-C, 143 after SIGTERM (128 + the signal's number), as a shell reports a process they ended.
   const cancelled = (count: number) => {
-    io.err(`mobility-api: cancelled after ${count} ${count === 1 ? 'message' : 'messages'}`);
-    return 130;
+    io.err(`mobility-api: cancelled${interrupted === 'SIGTERM' ? ' (SIGTERM)' : ''} after ${count} ${count === 1 ? 'message' : 'messages'}`);
+    return interrupted === 'SIGTERM' ? 143 : 130;
   };
   let result: GrpcCallResult;
   try {
@@ -234,7 +235,11 @@ export async function runCall(connection: GrpcConnection, schema: GrpcSchema, si
       onMessage: (message) => printer.message(message),
     });
   } catch (err) {
-    if (interrupted) return cancelled(0);
+    if (interrupted) {
+      // What was printed stays a whole document.
+      printer.end();
+      return cancelled(printer.printed);
+    }
     throw err;
   } finally {
     undo?.();

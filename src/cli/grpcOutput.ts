@@ -1,46 +1,33 @@
 import type { GrpcCallResult, GrpcMethodInfo, MetadataView } from '../core/grpc';
 import type { IssuedToken } from '../core/auth';
-import { redactSecrets } from '../core/base';
-import { scrubSent } from '../results/tokenPreview';
+import { scrubSent, sentMasker } from '../results/tokenPreview';
 import type { CliIo } from './cliIo';
 import { fromServer } from './output';
 
 const STATUS_DETAILS = 'grpc-status-details-bin';
 
 /**
- * One text of the server's, safe to print whole: the call's own token shortened and its kid masked wherever the server
- * echoes them (a key id is a secret, spec 5.7, whatever its shape: a service account's is 40 hex digits), then anything
- * else secret-shaped redacted. Never cut: a value of an answer is shown as it came.
+ * A JSON.stringify replacer that hides our own secrets (the call's token, the kid) wherever the server echoes them,
+ * without copying the value: each string masked by value, never by shape, so that the server's own values come out as
+ * they were sent; an object copied only when one of its keys holds such an echo. A stream's messages go through it one
+ * by one.
  */
-function safeText(text: string, token: IssuedToken | undefined): string {
-  // Nothing under 7 characters is secret-shaped or an echo (a token or a kid shorter than 8 is left alone): most values of a stream.
-  if (text.length < 7) return text;
-  return redactSecrets(scrubSent(text, token), Infinity);
-}
-
-/**
- * A JSON.stringify replacer doing what `safeValue` does without copying the value: each string redacted whole, an
- * object copied only when one of its keys is secret-shaped. A stream's messages go through it one by one.
- */
-function safeReplacer(token: IssuedToken | undefined): (key: string, value: unknown) => unknown {
+function safeReplacer(mask: (text: string) => string): (key: string, value: unknown) => unknown {
   return (_key, value) => {
-    if (typeof value === 'string') return safeText(value, token);
-    if (value !== null && typeof value === 'object' && !Array.isArray(value) && Object.keys(value).some((k) => safeText(k, token) !== k)) {
-      return Object.fromEntries(Object.entries(value).map(([k, v]) => [safeText(k, token), v]));
+    if (typeof value === 'string') return mask(value);
+    if (value !== null && typeof value === 'object' && !Array.isArray(value) && Object.keys(value).some((k) => mask(k) !== k)) {
+      return Object.fromEntries(Object.entries(value).map(([k, v]) => [mask(k), v]));
     }
     return value;
   };
 }
 
 /**
- * A value of the server's (a message, a status detail) with every string and every key passed through `safeText`:
- * secrets are redacted value by value, so the value stays whole and its JSON stays JSON, however long.
+ * A value of the server's (a message, a status detail) with our own secrets hidden in every string and key (see
+ * `safeReplacer`). Iterative, so that no depth and no length of a value can overflow the stack.
  */
 export function safeValue(value: unknown, token: IssuedToken | undefined): unknown {
-  if (typeof value === 'string') return safeText(value, token);
-  if (Array.isArray(value)) return value.map((v) => safeValue(v, token));
-  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [safeText(k, token), safeValue(v, token)]));
-  return value;
+  return JSON.parse(JSON.stringify(value, safeReplacer(sentMasker(token))) ?? 'null') as unknown;
 }
 
 /** One line of server text, as `fromServer` prints it, with the call's own token and kid scrubbed first. */
@@ -103,7 +90,7 @@ export function formatGrpcSummary(result: GrpcCallResult): string {
  * `{"messages": [...], "messageCount", "status", "headers", "trailers", "token"}`.
  */
 export class CallPrinter {
-  private replacer = safeReplacer(undefined);
+  private replacer = safeReplacer(sentMasker(undefined));
   private count = 0;
   private opened = false;
 
@@ -119,12 +106,13 @@ export class CallPrinter {
   }
 
   started(started: { method: GrpcMethodInfo; token?: IssuedToken }): void {
-    this.replacer = safeReplacer(started.token);
+    this.replacer = safeReplacer(sentMasker(started.token));
   }
 
   message(message: Record<string, unknown>): void {
     const text = JSON.stringify(message, this.replacer, 2);
     if (!this.json) {
+      this.count++;
       this.io.out(text);
       return;
     }
@@ -136,6 +124,18 @@ export class CallPrinter {
     if (this.opened) return;
     this.opened = true;
     this.write('{\n  "messages": [');
+  }
+
+  /** How many answer messages were printed. */
+  get printed(): number {
+    return this.count;
+  }
+
+  /** Ends a `--json` document of a call that ended without a result (interrupted before its status): the messages and their count. */
+  end(): void {
+    if (!this.json) return;
+    this.open();
+    this.write(`${this.count ? '\n  ' : ''}],\n  "messageCount": ${this.count}\n}\n`);
   }
 
   finish(result: GrpcCallResult): void {

@@ -8,8 +8,7 @@ import type { Credential, DecodedToken, LintFinding, SignatureCheck } from '../c
 import { stringifyAsWritten } from '../core/auth';
 import { clockSkewOf, keyIdDigest } from '../core/clock';
 import type { FileClockStore } from '../core/clock';
-import { redactSecrets } from '../core/base';
-import { scrubSent } from '../results/tokenPreview';
+import { pagesMasker, scrubSent } from '../results/tokenPreview';
 import { explainRefusal, refusalLines } from '../results/refusalView';
 import type { CliIo } from './cliIo';
 import { formatBytes, plural } from '../shared/format';
@@ -121,13 +120,22 @@ function fromServerLine(text: string): string {
 }
 
 /**
- * Server-sent text as it may be printed: one line, at most `max` characters, without control
- * characters (a hostile server could otherwise send terminal escape sequences) and without tokens
- * or keys (an echo server may send the request's Authorization header back).
+ * Server-sent text as it may be printed: one line, at most `max` characters, without control characters (a hostile
+ * server could otherwise send terminal escape sequences). Otherwise as the server sent it: the caller hides our own
+ * secrets in it by value (`scrubSent` with the request's token and kid) where the server may echo them.
  */
 export function fromServer(text: string, max: number): string {
-  const line = redactSecrets(text).replace(/\s+/g, ' ').replace(/[\p{Cc}\u202a-\u202e\u2066-\u2069]/gu, '?').trim();
+  const line = text.replace(/\s+/g, ' ').replace(/[\p{Cc}\u202a-\u202e\u2066-\u2069]/gu, '?').trim();
   return line.length > max ? `${line.slice(0, max)}…` : line;
+}
+
+/**
+ * A server's answer as `--json` prints it: as it came, but for our own secrets the server may echo (each page's
+ * token, the key id), hidden by value.
+ */
+export function answerJson(value: unknown, pages: readonly Pick<HttpExchange, 'token'>[]): string {
+  const mask = pagesMasker(pages);
+  return JSON.stringify(value, (_key, v: unknown) => (typeof v === 'string' ? mask(v) : v), 2);
 }
 
 export function mergedBody(listing: VehicleListing): Record<string, unknown> {
@@ -141,7 +149,8 @@ export function formatListing(listing: VehicleListing, maxRows = 20): string {
   const noun: [string, string] = listing.listKey === 'vehicles_status' ? ['vehicle status', 'vehicle statuses'] : ['vehicle', 'vehicles'];
   const summary = listingLine({ status: last.status, statusText: last.statusText, itemCount: listing.items.length, pageCount: listing.pages.length, moreExist: !!listing.nextUrl, noun });
   const lines = [`GET ${first.url}`, `${summary} · ${formatBytes(bytes)} · first byte after ${first.timings.ttfbMs.toFixed(0)} ms`];
-  const rows = listing.items.slice(0, maxRows).map(vehicleRow);
+  const mask = pagesMasker(listing.pages);
+  const rows = listing.items.slice(0, maxRows).map((item) => vehicleRow(item, mask));
   if (rows.length) {
     const header = ['device_id', 'vehicle_id', 'type', 'propulsion', 'state', 'battery'];
     // Columns that no shown row fills (a status listing has no vehicle_id) are left out.
@@ -151,22 +160,22 @@ export function formatListing(listing: VehicleListing, maxRows = 20): string {
     lines.push('', fmt(header), ...rows.map(fmt));
     if (listing.items.length > rows.length) lines.push(`… ${listing.items.length - rows.length} more (use --json for all)`);
   }
-  if (listing.nextUrl) lines.push('', `More pages: ${listing.stoppedBecause ?? 'use --all-pages to fetch them all'} (next: ${listing.nextUrl})`);
+  if (listing.nextUrl) lines.push('', `More pages: ${listing.stoppedBecause ?? 'use --all-pages to fetch them all'} (next: ${fromServer(mask(listing.nextUrl), 2000)})`);
   return lines.join('\n');
 }
 
 /** A table row of one vehicle, read by the same reader as the panel's table. */
-function vehicleRow(item: unknown): string[] {
+function vehicleRow(item: unknown, mask: (text: string) => string): string[] {
   const v = readVehicle(item);
-  const cell = (text: string) => fromServer(text, 80);
+  const cell = (text: string) => fromServer(mask(text), 80);
   return [cell(v.deviceId), cell(v.vehicleId), cell(v.vehicleType), cell(v.propulsion), cell(v.state), Number.isNaN(v.batteryPercent) ? '' : `${v.batteryPercent}%`];
 }
 
 /** The first `maxRows` rows of a resource table, as the panel shows them (its visible columns and cell texts). */
-function tableLines(table: DataTableView, maxRows: number): string[] {
+function tableLines(table: DataTableView, maxRows: number, mask: (text: string) => string): string[] {
   const columns = visibleDataColumns(table);
   const n = Math.min(maxRows, table.count);
-  const rows = Array.from({ length: n }, (_, r) => columns.map((c) => fromServer(cellText(c, r), 60)));
+  const rows = Array.from({ length: n }, (_, r) => columns.map((c) => fromServer(mask(cellText(c, r)), 60)));
   const widths = columns.map((c, i) => Math.max(c.label.length, ...rows.map((row) => row[i].length)));
   const fmt = (cells: string[]) => cells.map((cell, i) => cell.padEnd(widths[i])).join('  ').trimEnd();
   const out = [fmt(columns.map((c) => c.label)), ...rows.map(fmt)];
@@ -206,19 +215,20 @@ export function formatResult(result: ApiResult, itemsKey = result.itemsKey, maxR
   const meaning = OUTCOME_TEXT[result.outcome];
   if (result.outcome === 'error' || result.outcome === 'not_found') lines.push(describeFailure(last));
   else if (meaning) lines.push(meaning + (result.retryAfterSeconds !== undefined ? ` (Retry-After: ${result.retryAfterSeconds} s)` : ''));
-  if (last.bodyProblem) lines.push(`— ${fromServer(last.bodyProblem, 300)}`);
+  const mask = pagesMasker(result.pages);
+  if (last.bodyProblem) lines.push(`— ${fromServer(mask(last.bodyProblem), 300)}`);
   if (last.bodyKind === 'csv' && last.columns && last.rows) {
-    lines.push('', last.columns.map((c) => fromServer(c, 40)).join(' | '));
-    for (const row of last.rows.slice(0, maxRows)) lines.push(last.columns.map((c) => fromServer(String(row[c] ?? ''), 40)).join(' | '));
+    lines.push('', last.columns.map((c) => fromServer(mask(c), 40)).join(' | '));
+    for (const row of last.rows.slice(0, maxRows)) lines.push(last.columns.map((c) => fromServer(mask(String(row[c] ?? '')), 40)).join(' | '));
     if (last.rows.length > maxRows) lines.push(`… ${last.rows.length - maxRows} more rows (use --json for all)`);
   } else if (resourceTable && resourceTable.count) {
-    lines.push('', ...tableLines(resourceTable, maxRows));
+    lines.push('', ...tableLines(resourceTable, maxRows, mask));
   } else if (result.items.length) {
     lines.push('');
-    for (const item of result.items.slice(0, maxRows)) lines.push(fromServer(JSON.stringify(item), 160));
+    for (const item of result.items.slice(0, maxRows)) lines.push(fromServer(mask(JSON.stringify(item)), 160));
     if (result.items.length > maxRows) lines.push(`… ${result.items.length - maxRows} more (use --json for all)`);
   }
-  if (result.nextUrl) lines.push('', `More pages: ${result.stoppedBecause ?? 'use --all-pages to fetch them all'} (next: ${result.nextUrl})`);
+  if (result.nextUrl) lines.push('', `More pages: ${result.stoppedBecause ?? 'use --all-pages to fetch them all'} (next: ${fromServer(mask(result.nextUrl), 2000)})`);
   return lines.join('\n');
 }
 

@@ -7,7 +7,7 @@ import { MobilityError } from '../core/base';
 import { buildEndpointRequest, catalogueOf, freeRequest } from '../core/mds';
 import type { CliIo } from './cliIo';
 import { apiFrom, CREDENTIAL_OPTIONS, environmentFrom, HEADER_OPTIONS, issuerFrom, loadCredential, noteOwnAuthorization, parse, positiveNumber, userHeaders } from './options';
-import { conformanceOf, formatConformance, formatResult, mergedResultBody, printRefusalAndClock } from './output';
+import { answerJson, conformanceOf, formatConformance, formatResult, mergedResultBody, printRefusalAndClock } from './output';
 import { printUsage } from './usage';
 
 /** The options of `request` and `send`: where to, how many pages, and what to print. */
@@ -78,7 +78,7 @@ export async function printResult(result: ApiResult, request: ApiRequest, values
   const conformance = values.validate ? conformanceOf(result, request.endpointId, values.mode) : undefined;
   if (values.json) {
     const body = result.pages.length === 1 && !values['all-pages'] ? result.pages[0].body : mergedResultBody(result);
-    io.out(JSON.stringify(conformance ? { response: body, conformance } : body, null, 2));
+    io.out(answerJson(conformance ? { response: body, conformance } : body, result.pages));
   } else {
     io.out(formatResult(result, result.itemsKey ?? request.itemsKey));
     if (conformance) io.out(formatConformance(conformance));

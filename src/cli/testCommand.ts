@@ -1,6 +1,5 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { parseEnv } from 'node:util';
 import { MobilityError, redactSecrets } from '../core/base';
 import type { CredentialType } from '../core/auth';
 import type { Environment } from '../core/environment';
@@ -12,7 +11,7 @@ import { failureLines, junitReport, planContractRun, runContractPlan } from '../
 import { explainRefusal, refusalLines } from '../results/refusalView';
 import type { CliIo } from './cliIo';
 import type { CredentialValues } from './options';
-import { apiFrom, CREDENTIAL_OPTIONS, environmentFrom, issuerFrom, loadCredential, parse, positiveNumber, readFile } from './options';
+import { apiFrom, CREDENTIAL_OPTIONS, environmentFrom, issuerFrom, loadCredential, parse, positiveNumber, readEnvFile, readFile } from './options';
 import { fromServer } from './output';
 import { printUsage } from './usage';
 
@@ -36,6 +35,7 @@ export async function testCommand(args: string[], io: CliIo): Promise<number> {
     'base-url': { type: 'string' },
     api: { type: 'string' },
     'env-file': { type: 'string' },
+    dotenv: { type: 'string' },
     filter: { type: 'string' },
     bail: { type: 'boolean' },
     all: { type: 'boolean' },
@@ -48,7 +48,7 @@ export async function testCommand(args: string[], io: CliIo): Promise<number> {
   }, true);
   if (values.help) return printUsage(io);
   if (positionals.length === 0) throw new MobilityError('USAGE', 'test takes request files (.http or .rest) or folders holding them: mobility-api test requests/ --base-url <url> <credential>.');
-  const fromFile = envFile(values['env-file']);
+  const fromFile = await envFile(values['env-file'], values.dotenv);
   const env = { ...fromFile, ...io.env };
   const api = apiFrom(values, false);
   const environment = environmentFrom(values['base-url'], '--base-url', api, values);
@@ -145,11 +145,11 @@ export function credentialValues(values: CredentialValues, env: NodeJS.ProcessEn
   };
 }
 
-/** `--env-file`: `NAME=value` lines (dotenv), read by Node. */
-function envFile(file: string | undefined): Record<string, string> {
-  if (file === undefined) return {};
-  const parsed = parseEnv(readFile(file, '--env-file'));
-  return Object.fromEntries(Object.entries(parsed).filter((e): e is [string, string] => e[1] !== undefined));
+/** `--env-file` or `--dotenv`: `NAME=value` lines (dotenv), read once (see `readEnvFile`). */
+async function envFile(envFile: string | undefined, dotenv: string | undefined): Promise<Record<string, string>> {
+  if (envFile !== undefined && dotenv !== undefined) throw new MobilityError('USAGE', 'Give the variables as --env-file or as --dotenv, not both.');
+  if (envFile !== undefined) return readEnvFile(envFile, '--env-file');
+  return dotenv === undefined ? {} : readEnvFile(dotenv, '--dotenv');
 }
 
 /** A file as it is, a folder's `.http` and `.rest` files (and its subfolders'), sorted by path. */

@@ -67,7 +67,7 @@ Usage:
                         mapping; Ctrl-C prints what arrived and exits 130; exit 1 unless OK
                         schema by server reflection (v1, else v1alpha) unless --proto/--protoset; every call and
                         reflection stream carries a fresh token; --plaintext only to this computer; exit 1 unless OK
-  mobility-api test     <file.http | folder>... --base-url <url> [--api mds|maas] [<credential>] [--env-file <file>]
+  mobility-api test     <file.http | folder>... --base-url <url> [--api mds|maas] [<credential>] [--env-file <file> | --dotenv <file>]
                         [--filter <name>] [--bail] [--all] [--junit <report.xml>] [--json] [--timeout <s>]
                         [--grpc-target <host:port> [--plaintext | --ca-file <pem>]]
                         every request with assertions (?? status == 200, ?? mds conformance, ?? token accepted…;

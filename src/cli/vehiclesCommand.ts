@@ -1,7 +1,7 @@
 import { ApiClient } from '../core/http';
 import type { CliIo } from './cliIo';
 import { apiFrom, CREDENTIAL_OPTIONS, environmentFrom, HEADER_OPTIONS, issuerFrom, loadCredential, noteOwnAuthorization, parse, positiveNumber, userHeaders } from './options';
-import { describeFailure, formatListing, mergedBody, printRefusalAndClock } from './output';
+import { answerJson, describeFailure, formatListing, mergedBody, printRefusalAndClock } from './output';
 import { printUsage } from './usage';
 import { formatBytes } from '../shared/format';
 
@@ -45,10 +45,10 @@ export async function vehiclesCommand(args: string[], io: CliIo): Promise<number
   if (!last.ok || last.bodyProblem) {
     io.err(`mobility-api: ${describeFailure(last)}`);
     await printRefusalAndClock(last, env, credential, io, store);
-    if (values.json && last.bodyKind === 'json') io.out(JSON.stringify(last.body, null, 2));
+    if (values.json && last.bodyKind === 'json') io.out(answerJson(last.body, listing.pages));
     return 1;
   }
-  if (values.json) io.out(JSON.stringify(listing.pages.length === 1 && !values['all-pages'] ? last.body : mergedBody(listing), null, 2));
+  if (values.json) io.out(answerJson(listing.pages.length === 1 && !values['all-pages'] ? last.body : mergedBody(listing), listing.pages));
   else io.out(formatListing(listing));
   await printRefusalAndClock(last, env, credential, io);
   return 0;

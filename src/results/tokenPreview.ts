@@ -1,15 +1,10 @@
-import { maskKidIn } from '../core/base';
+import { ownSecretsMasker, shortenToken } from '../core/base';
 
-/** The first 10 and last 6 characters of a token; short texts give away at most 4 characters. */
-export function shortenToken(token: string): string {
-  if (token.length <= 24) return `${token.slice(0, 4)}…`;
-  return `${token.slice(0, 10)}…${token.slice(-6)}`;
-}
+export { shortenToken };
 
-/** Replaces every occurrence of `secret` in `text` by its shortened form. */
+/** Replaces every occurrence of `secret` (a token) in `text` by its shortened form. */
 export function scrub(text: string, secret: string | undefined): string {
-  if (!secret || secret.length < 8 || !text.includes(secret)) return text;
-  return text.split(secret).join(shortenToken(secret));
+  return ownSecretsMasker({ tokens: [secret] })(text);
 }
 
 /** What a request sent that a server may echo back: its token, and the kid in that token's header. */
@@ -19,10 +14,19 @@ export interface SentToken {
 }
 
 /**
- * Server text about a request, as shown: the request's token shortened and its kid masked (a key id
- * is a secret, spec 5.7, even when a server echoes it). A kid under 8 characters is left alone: it
- * would mask ordinary words.
+ * Server text about a request, as shown: the request's token shortened and its kid masked (a key id is a secret,
+ * spec 5.7, even when a server echoes it), these exact values only (`ownSecretsMasker`).
  */
 export function scrubSent(text: string, sent: SentToken | undefined): string {
-  return maskKidIn(scrub(text, sent?.token), sent?.header.kid);
+  return sentMasker(sent)(text);
+}
+
+/** `scrubSent` compiled once for many texts of one request (each message of a stream). */
+export function sentMasker(sent: SentToken | undefined): (text: string) => string {
+  return ownSecretsMasker({ tokens: [sent?.token], kid: sent?.header.kid });
+}
+
+/** `scrubSent` for the pages of one result (each page's token, their key's kid), compiled once. */
+export function pagesMasker(pages: readonly { token?: SentToken }[]): (text: string) => string {
+  return ownSecretsMasker({ tokens: pages.map((p) => p.token?.token), kid: pages.find((p) => p.token)?.token?.header.kid });
 }

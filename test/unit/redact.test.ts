@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { keyFixture } from './keyFixtures';
-import { redactSecrets } from '../../src/core/base/redact';
+import { maskKidIn, ownSecretsMasker, redactSecrets } from '../../src/core/base/redact';
 
 describe('redactSecrets', () => {
   it('removes PEM private keys, tokens, JWK private members and bearer values, keeps the rest', () => {
@@ -43,5 +43,32 @@ describe('redactSecrets', () => {
     const ordinary = 'jti 3f2b8c1e-9a4d-4e2f-8b1c-7d6e5f4a3b2c sha 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08 '
       + 'GET https://mds.provider.example.com/mds-staging/vehicles/status?page_size=100 file /home/someone/Projects/MobilityExplorer2026/harvest/2026-01-01T00.json v1.2.3';
     assert.equal(redactSecrets(ordinary), ordinary);
+  });
+});
+
+describe('ownSecretsMasker: our own secrets hidden by value, never by shape', () => {
+  const token = 'eyJhbGciOiJFUzI1NiIsImtpZCI6ImsxMjM0NTY3In0.eyJpc3MiOiJhQGIifQ.c2lnbmF0dXJlLXRoYXQtaXMtbG9uZw';
+
+  it('shortens the token and masks the kid wherever a server echoes them, and leaves every other value as it came', () => {
+    const mask = ownSecretsMasker({ tokens: [token], kid: 'ServiceKey-0123456789abcdef' });
+    const random = 'Xq7Lm2Pz9Kd4Rt6Wb1Nc8Hv3Js5Gf0YaE2uQ7iO4';
+    assert.equal(mask(random), random, 'a random-looking value of the server stays');
+    assert.equal(mask(`got ${token}`), `got ${token.slice(0, 10)}…${token.slice(-6)}`);
+    assert.equal(mask('kid SERVICEKEY-0123456789ABCDEF, ServiceKey-0123456789abcdef'), 'kid Ser…def, Ser…def', 'in any case');
+    assert.equal(mask('/keys/ServiceKey-0123456789abcdef'), '/keys/Ser…def');
+  });
+
+  it('masks a short kid whole, where it stands as a word, and nothing inside a longer word', () => {
+    const mask = ownSecretsMasker({ kid: 'k1' });
+    assert.equal(mask('unknown kid k1; "k1"'), 'unknown kid …; "…"');
+    assert.equal(mask('k12 sk1 ok'), 'k12 sk1 ok');
+    assert.equal(ownSecretsMasker({ kid: 'k1234567' })(`kid=k1234567`), 'kid=…');
+    assert.equal(maskKidIn('a kid of k1234567.', 'k1234567'), 'a kid of ….');
+  });
+
+  it('takes linear time and no stack on a text of many megabytes', () => {
+    const big = 'aB3'.repeat(1_600_000) + 'k1234567';
+    const out = ownSecretsMasker({ tokens: [token], kid: 'k1234567' })(big);
+    assert.equal(out.length, big.length - 7);
   });
 });

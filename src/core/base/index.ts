@@ -5,7 +5,8 @@
 export { MobilityError, errorMessage, isMobilityError } from './errors';
 export type { ErrorCode } from './errors';
 export { MAX_JSON_DEPTH, jsonNestsDeeperThan, valueNestsDeeperThan } from './jsonDepth';
-export { maskKeyId, maskKidIn, redactSecrets } from './redact';
+export { maskKeyId, maskKidIn, ownSecretsMasker, redactSecrets, shortenToken } from './redact';
+export type { OwnSecrets } from './redact';
 export { describeExpiry, describeIssued, describeNotBefore, describeRelative, formatDuration } from './relativeTime';
 export { shellQuote } from './shellQuote';
 export { secondsWithSpan, withArticle } from './wording';

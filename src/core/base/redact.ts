@@ -21,11 +21,12 @@ function looksRandom(run: string): boolean {
 }
 
 /**
- * Removes secrets from text that is about to be logged or printed: PEM private keys, token-shaped
+ * Removes secrets from text that is about to be logged (the Output channel, an unexpected failure's message): PEM private keys, token-shaped
  * strings (compact JWTs, three long base64url segments), long random-looking strings, JWK private
  * members and the value of an `Authorization: Bearer` header. The words a server writes after
  * "bearer" in prose ("bearer token expired") stay. Text longer than `maxLength` (default MAX_LOG_TEXT, for logs) is cut
- * first; a value shown whole (one string of a server's answer) passes `Infinity` (each pattern is matched in linear time).
+ * first. Never for a server's answer shown to the user: that hides our own secrets by value (`ownSecretsMasker`), so
+ * that a server's random-looking values come back as they were sent.
  */
 export function redactSecrets(text: string, maxLength = MAX_LOG_TEXT): string {
   const bounded = text.length > maxLength ? `${text.slice(0, maxLength)}… (${text.length - maxLength} more characters not logged)` : text;
@@ -38,28 +39,60 @@ export function redactSecrets(text: string, maxLength = MAX_LOG_TEXT): string {
 }
 
 /**
- * A key id (`kid`) as it may be shown: a few characters at each end, never the whole, since the key
- * identifier is a secret (spec 5.7): `ab12…f9c0`. Short ids show less (at most a quarter at each end);
- * one of 3 characters or fewer shows none. Any other value (a malformed header's kid) is masked as its
- * JSON text. Only a token the user hands in (Decode JWT, the hover, `mobility-api decode`) shows its kid whole.
+ * A key id (`kid`) as it may be shown, since the key identifier is a secret (spec 5.7): one of 16 characters or more
+ * shows an eighth of it at each end, at most 4 characters (`ab12…f9c0` of a 32-character id, `sa…9b` of a
+ * 21-character one); a shorter one shows nothing (`…`): a few characters of a short id would be a useful part of it.
+ * Any other value (a malformed header's kid) is masked as its JSON text. Only a token the user hands in (Decode JWT,
+ * the hover, `mobility-api decode`) shows its kid whole.
  */
 export function maskKeyId(kid: unknown): string {
   const text = typeof kid === 'string' ? kid : (safeJson(kid) ?? '(a deeply nested value)');
-  const end = Math.min(4, Math.floor(text.length / 4));
+  const end = text.length < 16 ? 0 : Math.min(4, Math.floor(text.length / 8));
   return end === 0 ? '…' : `${text.slice(0, end)}…${text.slice(-end)}`;
 }
 
+/** The first 10 and last 6 characters of a token; short texts give away at most 4 characters. */
+export function shortenToken(token: string): string {
+  if (token.length <= 24) return `${token.slice(0, 4)}…`;
+  return `${token.slice(0, 10)}…${token.slice(-6)}`;
+}
+
+/** What a request of ours carried that a server may echo back: the tokens it sent, and the key id. */
+export interface OwnSecrets {
+  tokens?: readonly (string | undefined)[];
+  kid?: unknown;
+}
+
 /**
- * `text` (a server's, about a request signed with key `kid`) with every occurrence of that kid masked: a server may
- * echo the key id, which is a secret whatever its shape (a service account's is 40 hex digits, which `redactSecrets`
- * cannot tell from a digest). A kid under 8 characters is left alone: it would mask ordinary words.
+ * A function that hides our own secrets in a text of a server's (or in what is about to be shown of it): each token
+ * sent shortened, the key id masked (`maskKeyId`). Only these exact values are matched, never a shape: a server's own
+ * values (a 40-character vehicle type, a bytes field) are shown as they came. The kid is matched in any case (a hex
+ * kid upper-cased) and percent-encoded (in a URL the server quotes); one of 8 characters or more wherever it stands,
+ * a shorter one where it stands as a whole word (not inside a longer run of letters and digits). Compiled once, linear
+ * in the text, so that it may run on every string of a stream of a million messages, or on one of many megabytes.
  */
+export function ownSecretsMasker(own: OwnSecrets): (text: string) => string {
+  const tokens = [...new Set((own.tokens ?? []).filter((t): t is string => typeof t === 'string' && t.length >= 8))];
+  const kid = typeof own.kid === 'string' && own.kid.length > 0 ? own.kid : undefined;
+  const kidPattern = kid === undefined ? undefined : kidRegExp(kid);
+  const masked = kid === undefined ? '' : maskKeyId(kid);
+  if (!tokens.length && !kidPattern) return (text) => text;
+  return (text) => {
+    let out = text;
+    for (const token of tokens) if (out.includes(token)) out = out.split(token).join(shortenToken(token));
+    return kidPattern ? out.replace(kidPattern, () => masked) : out;
+  };
+}
+
+/** The kid as a server may echo it: as it is or percent-encoded, in any case; a short one as a whole word only. */
+function kidRegExp(kid: string): RegExp {
+  const forms = [...new Set([kid, encodeURIComponent(kid)])].map((form) => form.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|');
+  return new RegExp(kid.length >= 8 ? forms : `(?<![A-Za-z0-9])(?:${forms})(?![A-Za-z0-9])`, 'gi');
+}
+
+/** `text` (a server's, about a request signed with key `kid`) with every occurrence of that kid masked (`ownSecretsMasker`). */
 export function maskKidIn(text: string, kid: unknown): string {
-  if (typeof kid !== 'string' || kid.length < 8) return text;
-  // As the server may echo it: in another case (a hex kid upper-cased), or percent-encoded in a URL it quotes.
-  const forms = [...new Set([kid, encodeURIComponent(kid)])].map((form) => form.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
-  const masked = maskKeyId(kid);
-  return text.replace(new RegExp(forms.join('|'), 'gi'), () => masked);
+  return ownSecretsMasker({ kid })(text);
 }
 
 /** The JSON text of a value; undefined for one nested too deeply to serialise (or a function). */

@@ -3,7 +3,7 @@
 // request and per page, and each assertion checked against each page. A GRPC request is planned here too; its call is
 // made by the caller's `callGrpc` (this domain does not import `grpc`), and its answer checked by grpcEvaluate.ts.
 import * as l10n from '@vscode/l10n';
-import { errorMessage, maskKeyId } from '../base';
+import { errorMessage, maskKeyId, ownSecretsMasker } from '../base';
 import type { Credential } from '../auth';
 import type { ApiKind, ApiRequest, Environment } from '../environment';
 import type { ApiClient, ApiResult, FileRequest, HttpExchange, RequestFile, ResolvedGrpcFileRequest } from '../http';
@@ -163,6 +163,8 @@ export interface RequestRun {
   status?: number;
   /** A GRPC request's status by name (`OK`, `NOT_FOUND`); `status` is then absent. */
   grpcStatus?: string;
+  /** A GRPC request (reported as `GRPC <url>`, even when its call could not be made). */
+  grpc?: boolean;
   statusText?: string;
   /** Every page's time from sending to the last byte, added up, in ms. */
   durationMs: number;
@@ -209,7 +211,7 @@ export async function runContractPlan(plan: ContractPlan, options: RunOptions): 
     for (const planned of file.requests) {
       if (options.signal?.aborted) return runs;
       options.onStart?.(planned);
-      const run = await runRequest(planned, options);
+      const run = withoutKid(await runRequest(planned, options), options.credential.kid);
       runs.push(run);
       options.onRequest?.(run);
       if (options.bail && !run.passed && !run.skipped) return runs;
@@ -249,7 +251,21 @@ async function runRequest(planned: PlannedRequest, options: RunOptions): Promise
   run.tokens = result.pages.flatMap((p) => (p.token ? [{ jti: p.token.claims.jti, kid: maskKeyId(p.token.header.kid) }] : []));
   run.outcomes = resultOutcomes(planned, result, options.explainRefusal);
   run.passed = run.outcomes.every((o) => o.passed);
-  return run;
+  return withoutOwnSecrets(run, ownSecretsMasker({ tokens: result.pages.map((p) => p.token?.token) }));
+}
+
+/**
+ * A run as it may be reported (lines, JUnit, `--json`, the Testing view): our own secrets that the server echoed
+ * (the tokens sent, the key id) hidden by value in every text of it, wherever the answer's values went (an
+ * assertion's actual value, a status text); nothing else is changed.
+ */
+function withoutOwnSecrets(run: RequestRun, mask: (text: string) => string): RequestRun {
+  return JSON.parse(JSON.stringify(run, (_key, value: unknown) => (typeof value === 'string' ? mask(value) : value))) as RequestRun;
+}
+
+/** `withoutOwnSecrets` for the key id of the run's credential (every request of a run is signed with it). */
+function withoutKid(run: RequestRun, kid: string): RequestRun {
+  return withoutOwnSecrets(run, ownSecretsMasker({ kid }));
 }
 
 /**
@@ -294,6 +310,7 @@ function pagesOutcome(assertion: Assertion, result: ApiResult): AssertionOutcome
 
 async function runGrpcRequest(planned: PlannedRequest & { grpc: ResolvedGrpcFileRequest }, callGrpc: NonNullable<RunOptions['callGrpc']>, run: RequestRun, signal: AbortSignal | undefined): Promise<RequestRun> {
   run.url = `${planned.grpc.target}/${planned.grpc.method}`;
+  run.grpc = true;
   let answer: GrpcAnswer;
   try {
     answer = await callGrpc(planned, signal);

@@ -1,7 +1,6 @@
 // One assertion checked against one answer (a page of a request): the value read as httpYac reads it, the
 // condition applied, and on failure what was expected and what was found, in words.
 import * as l10n from '@vscode/l10n';
-import { redactSecrets } from '../base';
 import type { HttpExchange } from '../http';
 import { itemsOf } from '../mds';
 import type { MdsEndpointId } from '../mds';
@@ -46,18 +45,20 @@ const SHOWN_CHARS = 200;
 /** How much of a value a diff shows: more than a message line, never a whole large body. */
 const DIFF_CHARS = 20_000;
 
-/** A value as a failure message shows it: text quoted, JSON for the rest, cut short, secrets out. */
+/**
+ * A value as a failure message shows it: text quoted, JSON for the rest, cut short. Our own secrets that a server
+ * echoed (a token, the kid) are hidden by the runner, by value (`withoutOwnSecrets`): a server's own values stay.
+ */
 export function showValue(value: unknown): string {
   if (value === undefined) return l10n.t('(missing)');
   const text = JSON.stringify(value) ?? typeof value;
-  const safe = redactSecrets(text).replace(/\s+/g, ' ');
+  const safe = text.replace(/\s+/g, ' ');
   return safe.length > SHOWN_CHARS ? `${safe.slice(0, SHOWN_CHARS)}…` : safe;
 }
 
-/** A value as a diff shows it: text as it is, other values as indented JSON, cut short, secrets out. */
+/** A value as a diff shows it: text as it is, other values as indented JSON, cut short (secrets: see `showValue`). */
 function diffValue(value: unknown): string {
-  const text = typeof value === 'string' ? value : (JSON.stringify(value, null, 2) ?? String(value));
-  const safe = redactSecrets(text);
+  const safe = typeof value === 'string' ? value : (JSON.stringify(value, null, 2) ?? String(value));
   return safe.length > DIFF_CHARS ? `${safe.slice(0, DIFF_CHARS)}…` : safe;
 }
 

@@ -15,7 +15,7 @@ export function failureLines(run: RequestRun): string[] {
 export function junitReport(files: readonly string[], runs: readonly RequestRun[], options: { name: string; timestamp: Date }): string {
   const caseOf = (run: RequestRun): JunitCase => {
     const said = [
-      run.url !== undefined ? `${run.grpcStatus !== undefined ? 'GRPC' : 'GET'} ${run.url}` : undefined,
+      run.url !== undefined ? `${run.grpc || run.grpcStatus !== undefined ? 'GRPC' : 'GET'} ${run.url}` : undefined,
       run.status !== undefined ? `${run.status} ${run.statusText ?? ''}`.trim() + (run.pages > 1 ? `, ${run.pages} pages` : '') : undefined,
       run.grpcStatus !== undefined ? `${run.grpcStatus} ${run.statusText ?? ''}`.trim() : undefined,
       ...run.tokens.map((t, i) => `token${run.tokens.length > 1 ? ` ${i + 1}` : ''}: jti ${t.jti}, kid ${t.kid}`),

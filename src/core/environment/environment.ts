@@ -75,7 +75,7 @@ function checkBaseUrl(baseUrl: string | undefined, envName: string): string {
     throw new MobilityError('BASE_URL_MISSING', l10n.t('The environment "{0}" has no base URL. Set its base URL in the settings first.', envName));
   }
   // Before parsing: a text that does not parse is echoed in the message below, so it must hold no password.
-  if (USER_INFO.test(text)) throw userInfoRefusal(envName);
+  if (hasUserInfo(text)) throw userInfoRefusal(envName);
   let url: URL;
   try {
     url = new URL(text);
@@ -92,16 +92,23 @@ function checkBaseUrl(baseUrl: string | undefined, envName: string): string {
   return withoutTrailingSlashes(text);
 }
 
+/** An at sign as written, or one that looks like it (full-width ＠, small ﹫): a URL with one of those does not parse. */
+const AT_SIGN = '[@\uFF20\uFE6B]';
 /** A scheme, `//`, then an authority with an `@`: user info (`https://user:secret@host`), whether the rest parses or not. */
-const USER_INFO = /^[a-z][a-z0-9+.-]*:\/\/[^/?#\\]*@/i;
+const USER_INFO = new RegExp(`^[a-z][a-z0-9+.-]*://[^/?#\\\\]*${AT_SIGN}`, 'i');
+/** An authority without a scheme (`user:secret@host:443`, a gRPC target; `user:secret@host/path`) with an `@`. */
+const BARE_USER_INFO = new RegExp(`^[^/?#\\\\]*${AT_SIGN}`);
 
 /**
- * True when `text` holds a user name or password before its host (`https://user:secret@host`). Such a URL is never
- * used or shown: the password would go into every token's audience, every message and every generated program.
+ * True when `text` holds a user name or password before its host: `https://user:secret@host`, `user:secret@host:443`
+ * (a gRPC target, or a URL without its scheme), with an `@` or a look-alike that keeps it from parsing. The one rule
+ * for every URL and target the product is given (a base URL, an audience, a gRPC target): such a text is never used or
+ * shown, since the password would go into every token's audience, every message, report and generated program.
  */
 export function hasUserInfo(text: string): boolean {
   const trimmed = text.trim();
   if (USER_INFO.test(trimmed)) return true;
+  if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(trimmed) && BARE_USER_INFO.test(trimmed)) return true;
   try {
     const url = new URL(trimmed);
     return url.username !== '' || url.password !== '';
@@ -118,6 +125,11 @@ function userInfoRefusal(envName: string): MobilityError {
 /** What is wrong with a base URL that holds a user name or password, and what to do; the URL itself is not repeated. */
 export function baseUrlUserInfoProblem(envName: string): string {
   return l10n.t('The base URL of "{0}" holds a user name or password (the part before "@"). Remove the user name and password from the base URL: credentials go in the credential (in VS Code, Bind Credential to Environments; in the CLI, --credential or --private-key), never in the URL, which is sent as every token\'s audience.', envName);
+}
+
+/** What is wrong with a gRPC target (or another address, `what`) that holds a user name or password; the target is not repeated. */
+export function userInfoProblem(what: string): string {
+  return l10n.t('{0} holds a user name or password (the part before "@"). Remove them: credentials go in the credential (--credential or --private-key in the CLI), never in an address, which is shown, logged and written into reports.', what);
 }
 
 /** `text` without its trailing slashes. A loop, not /\/+$/: that regex is quadratic on a long run of slashes not at the end. */

@@ -9,6 +9,7 @@ import tls from 'node:tls';
 import * as l10n from '@vscode/l10n';
 import * as grpc from '@grpc/grpc-js';
 import { errorMessage, MobilityError } from '../base';
+import { hasUserInfo, userInfoProblem } from '../environment';
 
 /** Where to connect and how. */
 export interface GrpcTarget {
@@ -37,6 +38,8 @@ const DEFAULT_CONNECT_MS = 10_000;
 
 export function parseTarget(address: string): { host: string; port: number } {
   const text = address.trim();
+  // Before the check below, whose message quotes the target: a target with a password is refused without it.
+  if (hasUserInfo(text)) throw new MobilityError('GRPC_TARGET_INVALID', userInfoProblem(l10n.t('The gRPC target')));
   const m = /^(?:\[([0-9a-fA-F:.]+)\]|([^\s:/[\]]+))(?::(\d{1,5}))?$/.exec(text);
   const port = m?.[3] === undefined ? 443 : Number(m[3]);
   if (!m || port < 1 || port > 65535) {

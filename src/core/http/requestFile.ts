@@ -2,7 +2,7 @@ import * as l10n from '@vscode/l10n';
 import { randomUUID } from 'node:crypto';
 import { MobilityError } from '../base';
 import { formatCount } from '../../shared/format';
-import { hasUserInfo, takeUserAuthorization } from '../environment';
+import { hasUserInfo, takeUserAuthorization, userInfoProblem } from '../environment';
 import type { GrpcFileParts, ProtoImport, ResolvedGrpcFileRequest } from './requestFileGrpc';
 import { grpcBodyMessages, grpcRequestLine, readProtoImport, splitGrpcTarget } from './requestFileGrpc';
 
@@ -202,7 +202,8 @@ function parseBlock(blockLines: { text: string; line: number }[], file: RequestF
 
 /** The GRPC parts of `request`; a request line or a JSON body (without variables) that cannot be sent is a problem. */
 function grpcPartsOf(request: Omit<FileRequest, 'index'>, protos: ProtoImport[], file: RequestFile): GrpcFileParts {
-  const line = grpcRequestLine(request.url, request.line);
+  // Before the request line is read: its problems quote the line, which must hold no password.
+  const line = hasUserInfo(request.url) ? { problem: l10n.t('Line {0}: {1}', request.line + 1, userInfoProblem(l10n.t('The gRPC target'))) } : grpcRequestLine(request.url, request.line);
   let problem = 'problem' in line ? line.problem : undefined;
   if (!problem && request.body !== undefined && !REFERENCE_TEST.test(request.body)) {
     try {
@@ -368,7 +369,10 @@ export function resolveGrpcFileRequest(request: FileRequest, file: RequestFile, 
   if (!parts) throw new MobilityError('USAGE', l10n.t('Request {0} (line {1}) is not a GRPC request.', label, request.line + 1));
   if (parts.problem) throw new MobilityError('USAGE', parts.problem);
   const { expand, unresolved } = expander(request, file, given);
-  const { target, transport } = splitGrpcTarget(expand(parts.target).trim());
+  const expanded = expand(parts.target).trim();
+  // A variable's value ({{grpcTarget}}) is checked as the line is: never used or repeated with a password.
+  if (hasUserInfo(expanded)) throw new MobilityError('GRPC_TARGET_INVALID', l10n.t('Request {0} (line {1}): {2}', label, request.line + 1, userInfoProblem(l10n.t('The gRPC target'))));
+  const { target, transport } = splitGrpcTarget(expanded);
   const entries = request.headers.map((h): [string, string] => [h.name, expand(h.value)]);
   const body = request.body === undefined ? undefined : expand(request.body);
   refuseUnresolved(request, unresolved);
