@@ -1,11 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { AnalysisSession, checkJunit, findingLine, hasErrorFinding, readHarvestSource, runChecks, thresholdsOf } from '../core/analysis';
+import { checkJunit, findingLine, hasErrorFinding, readHarvestSource, runChecks, thresholdsOf } from '../core/analysis';
 import type { CheckReport } from '../core/analysis';
 import { MobilityError, errorMessage } from '../core/base';
 import type { CliIo } from './cliIo';
 import { memoryLimitOption, modeOf, parse } from './options';
 import { printUsage } from './usage';
+import { withAnalysisSession } from './analysis/sessionSignals';
 
 /** Findings of each rule the text report shows; --json lists every one. */
 const SHOWN_PER_RULE = 5;
@@ -15,22 +16,19 @@ const SHOWN_PER_RULE = 5;
  * a harvest. Exit 0 with no error finding, 1 with one, 2 for bad input.
  */
 export async function checkCommand(args: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parse(args, { rule: { type: 'string', multiple: true }, threshold: { type: 'string', multiple: true }, json: { type: 'boolean' }, junit: { type: 'string' }, mode: { type: 'string' }, 'memory-limit': { type: 'string' } }, true);
+  const { values, positionals } = parse(args, { rule: { type: 'string', multiple: true }, threshold: { type: 'string', multiple: true }, json: { type: 'boolean' }, junit: { type: 'string' }, mode: { type: 'string' }, 'memory-limit': { type: 'string' }, 'temp-limit': { type: 'string' } }, true);
   if (values.help) return printUsage(io);
   if (positionals.length !== 1) throw new MobilityError('USAGE', 'check takes one harvest folder: mobility-api check <folder> [--rule <id>]... [--json].');
   const thresholds = thresholdsOf(values.threshold ?? []);
   const mode = modeOf(values.mode);
   const source = await readHarvestSource(positionals[0]);
   for (const part of source.parts) if (part.inUse) io.err(`mobility-api: a harvest is still writing ${part.dir}; the report covers the hours it had finished.`);
-  const session = await AnalysisSession.open(source, memoryLimitOption(values['memory-limit']));
-  try {
+  return withAnalysisSession(io, source, memoryLimitOption(values['memory-limit'], values['temp-limit']), async (session) => {
     const report = await runChecks(session, values.rule ?? [], thresholds, mode ? { mode } : {});
     io.out(values.json ? JSON.stringify(report, null, 2) : formatCheckReport(report));
     if (values.junit !== undefined) writeJunit(values.junit, checkJunit(report, new Date()));
     return hasErrorFinding(report) ? 1 : 0;
-  } finally {
-    session.close();
-  }
+  });
 }
 
 function formatCheckReport(report: CheckReport): string {

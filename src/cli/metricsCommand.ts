@@ -1,10 +1,11 @@
-import { AnalysisSession, METRICS_GROUPS, readHarvestSource, runMetrics } from '../core/analysis';
+import { METRICS_GROUPS, readHarvestSource, runMetrics } from '../core/analysis';
 import type { MetricsGroup } from '../core/analysis';
 import { MobilityError } from '../core/base';
 import type { CliIo } from './cliIo';
 import { memoryLimitOption, parse } from './options';
 import { formatQueryAnswer } from './output';
 import { printUsage } from './usage';
+import { withAnalysisSession } from './analysis/sessionSignals';
 
 /**
  * `mobility-api metrics <folder> [--json] [--by vehicle_type|propulsion_type|provider_id]`: per hour, the vehicles in
@@ -12,7 +13,7 @@ import { printUsage } from './usage';
  * telemetry points; per day, trips per vehicle. Exit 0, or 2 for bad input.
  */
 export async function metricsCommand(args: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parse(args, { json: { type: 'boolean' }, by: { type: 'string' }, 'memory-limit': { type: 'string' } }, true);
+  const { values, positionals } = parse(args, { json: { type: 'boolean' }, by: { type: 'string' }, 'memory-limit': { type: 'string' }, 'temp-limit': { type: 'string' } }, true);
   if (values.help) return printUsage(io);
   if (positionals.length !== 1) throw new MobilityError('USAGE', 'metrics takes one harvest folder: mobility-api metrics <folder> [--by vehicle_type|propulsion_type|provider_id] [--json].');
   if (values.by !== undefined && !(METRICS_GROUPS as readonly string[]).includes(values.by)) {
@@ -20,8 +21,7 @@ export async function metricsCommand(args: string[], io: CliIo): Promise<number>
   }
   const source = await readHarvestSource(positionals[0]);
   for (const part of source.parts) if (part.inUse) io.err(`mobility-api: a harvest is still writing ${part.dir}; the metrics cover the hours it had finished.`);
-  const session = await AnalysisSession.open(source, memoryLimitOption(values['memory-limit']));
-  try {
+  return withAnalysisSession(io, source, memoryLimitOption(values['memory-limit'], values['temp-limit']), async (session) => {
     const { answers, ...report } = await runMetrics(session, values.by as MetricsGroup | undefined);
     if (values.json) {
       io.out(JSON.stringify(report, null, 2));
@@ -37,7 +37,5 @@ export async function metricsCommand(args: string[], io: CliIo): Promise<number>
       formatQueryAnswer(answers.days),
     ].join('\n'));
     return 0;
-  } finally {
-    session.close();
-  }
+  });
 }

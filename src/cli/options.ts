@@ -272,9 +272,17 @@ export function modeOf(given: string | undefined): MdsMode | undefined {
 }
 
 /** `--memory-limit <size>` of the analysis commands: DuckDB's memory limit (default 256MB), checked at once. */
-export function memoryLimitOption(given: string | undefined): { memoryLimit?: string } {
-  if (given === undefined) return {};
-  const memoryLimit = memoryLimitOf(given);
-  if (!memoryLimit) throw new MobilityError('USAGE', `--memory-limit ${given}: give a size of 64MB or more, such as 512MB or 2GB.`);
-  return { memoryLimit };
+export function memoryLimitOption(given: string | undefined, tempGiven?: string): { memoryLimit?: string; tempLimit?: string } {
+  const limits: { memoryLimit?: string; tempLimit?: string } = {};
+  if (given !== undefined) {
+    const memoryLimit = memoryLimitOf(given);
+    if (!memoryLimit) throw new MobilityError('USAGE', `--memory-limit ${given}: give a size of 64MB or more, such as 512MB or 2GB.`);
+    limits.memoryLimit = memoryLimit;
+  }
+  if (tempGiven !== undefined) {
+    const tempLimit = memoryLimitOf(tempGiven);
+    if (!tempLimit) throw new MobilityError('USAGE', `--temp-limit ${tempGiven}: give a size of 64MB or more, such as 10GB.`);
+    limits.tempLimit = tempLimit;
+  }
+  return limits;
 }

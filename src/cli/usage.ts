@@ -28,19 +28,21 @@ Usage:
                         one NDJSON file per UTC hour + manifest.json; run again to resume (exit 1: hours missing);
                         several endpoints (trips,events,telemetry): one subfolder each, <dir>/trips, <dir>/events, <dir>/telemetry;
                         --snapshot: every page of /vehicles and /vehicles/status at the end of the run, into <dir>/snapshot/
-  mobility-api sql      <harvest folder> "<query>" [--json | --csv] [--out <file.csv|.json|.parquet>]
+  mobility-api sql      <harvest folder> "<query>" [--json | --csv] [--out <file.csv|.json|.parquet>] [--timeout <s>]
                         one read-only SQL query (DuckDB) over the views trips, events, telemetry, vehicles, vehicles_status,
-                        typed by the MDS 2.0 models, each item once
-                        sql, check, metrics, parquet: --memory-limit <size> (DuckDB's, default 256MB; beyond it, it spills to disk)
+                        typed by the MDS 2.0 models, each item once; --timeout: stop it after that many seconds
+                        sql, check, metrics, parquet: --memory-limit <size> (DuckDB's, default 256MB; beyond it, it spills to disk),
+                        --temp-limit <size> (the most it spills, default 20GB); Ctrl-C removes the temporary folder
   mobility-api check    <harvest folder> [--rule <id>]... [--threshold <name>=<value>]... [--mode <mode>] [--json] [--junit <file>]
                         data-quality rules between items (event sequence, trip events, duplicates, telemetry gaps, teleports,
                         units, phantom trips, hour coverage; with a snapshot: status vs events, registry); exit 1: an error finding
   mobility-api metrics  <harvest folder> [--by vehicle_type|propulsion_type|provider_id] [--json]
                         per hour: vehicles in the PROW (from the events, by state), trips started and ended, median and p90
                         trip duration and distance, telemetry points; per day: trips per vehicle
-  mobility-api parquet  <harvest folder> [--out <dir>] [--partition hour|day] [--json]
-                        the harvest as Parquet (zstd), partitioned endpoint=<e>/date=<day>/hour=<hh>/ (default <folder>/parquet);
-                        --partition day: endpoint=<e>/date=<day>/, hour a column (24 times fewer files, faster to read)
+  mobility-api parquet  <harvest folder> [--out <dir>] [--partition day|hour] [--json]
+                        the harvest as Parquet (zstd), one file per day: endpoint=<e>/date=<day>/, hour a column
+                        (default --out <folder>/parquet); MDS times as UTC timestamps;
+                        --partition hour: endpoint=<e>/date=<day>/hour=<h>/ (24 times more files, slower to read)
   mobility-api endpoints [--api mds|maas] [--json]     the MDS 2.0 catalogue: endpoints, parameters, formats, defaults
   mobility-api validate <file | -> [--endpoint <id>] [--mode <mode>] [--json]
                         check a saved response against the official MDS 2.0 schemas (exit 1: does not conform)

@@ -21,8 +21,8 @@ import { errorBody, errorReply, JSON_CONTENT_TYPE, maasVehiclesPage, MAX_PAGE_SI
 import { MDS_ROUTES, routeMds } from './mdsRoutes';
 import type { SandboxFault } from './sandboxFaults';
 import { FaultInjector } from './sandboxFaults';
-import type { DataFaultRule } from './dataFaults';
-import { checkDataFaultsOption } from './dataFaults';
+import type { DataFaultRule } from './faults/dataFaults';
+import { checkDataFaultsOption } from './faults/dataFaults';
 import { formatUtcHour, HOUR_MS, parseUtcHour, UTC_HOUR_FORMAT } from '../core/mds';
 import { worldStartMs } from './timeWindows';
 import { MAX_FLEET_SIZE, SyntheticFleet } from './syntheticFleet';
@@ -39,8 +39,8 @@ export type { GrpcReflectionMode } from './grpc/grpcOptions';
 export { parseTrustFile } from './trustStore';
 export type { ClientReport, RequestVerdict } from './clientGrade';
 export { clientReportText } from './clientReportText';
-export { DATA_FAULT_RULES, parseDataFaults } from './dataFaults';
-export type { DataFaultEntry, DataFaultRule } from './dataFaults';
+export { DATA_FAULT_RULES, parseDataFaults } from './faults/dataFaults';
+export type { DataFaultEntry, DataFaultRule } from './faults/dataFaults';
 
 /** Where a grading sandbox serves its report card (JSON; `?format=text` for the text). */
 export const REPORT_PATH = '/_sandbox/report';

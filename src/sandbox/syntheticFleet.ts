@@ -3,7 +3,7 @@
  * they live in. A vehicle's status at any moment is its latest event and telemetry in that world.
  */
 import type { MdsVehicle } from '../core/mds';
-import type { DataFaultRule } from './dataFaults';
+import type { DataFaultRule } from './faults/dataFaults';
 import { FleetVehicles } from './fleetVehicles';
 import type { WorldVehicleStatus } from './syntheticWorld';
 import { SyntheticWorld } from './syntheticWorld';

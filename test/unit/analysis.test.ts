@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { asyncBufferFromFile, parquetReadObjects } from 'hyparquet';
+import { asyncBufferFromFile, parquetMetadataAsync, parquetReadObjects } from 'hyparquet';
 import { compressors } from 'hyparquet-compressors';
 import { itemColumnsOf } from '../../src/core/analysis';
 import { startSandbox } from '../../src/sandbox/sandboxServer';
@@ -53,6 +53,9 @@ function sameItem(fromParquet: unknown, original: unknown, where: string): void 
   } else if (typeof original === 'object') {
     assert.ok(fromParquet && typeof fromParquet === 'object', `${where}: expected a struct`);
     for (const [k, v] of Object.entries(original)) sameItem((fromParquet as Record<string, unknown>)[k], v, `${where}.${k}`);
+  } else if (fromParquet instanceof Date) {
+    // An MDS time, written as a Parquet timestamp: the same instant, to the millisecond.
+    assert.equal(fromParquet.getTime(), original, where);
   } else if (typeof fromParquet === 'bigint') {
     assert.equal(fromParquet, BigInt(original as number), where);
   } else {
@@ -237,14 +240,18 @@ describe('CLI: mobility-api sql and parquet over a harvest', function () {
       assert.equal(r.code, 2, folder);
       assert.match(r.err, message);
     }
+    // A line in the middle of an hour file cut short: the message names that file and that line, as a user counts lines.
     const broken = path.join(dir, 'broken');
     fs.cpSync(path.join(harvest, 'trips'), broken, { recursive: true });
-    const hourFile = fs.readdirSync(path.join(broken, 'trips')).find((f) => fs.statSync(path.join(broken, 'trips', f)).size > 0) ?? '';
-    const text = fs.readFileSync(path.join(broken, 'trips', hourFile), 'utf8');
-    fs.writeFileSync(path.join(broken, 'trips', hourFile), text.slice(0, text.indexOf('\n') + 40));
+    const hourFile = fs.readdirSync(path.join(broken, 'trips')).filter((f) => f.endsWith('.ndjson')).find((f) => fs.readFileSync(path.join(broken, 'trips', f), 'utf8').split('\n').filter(Boolean).length >= 3) ?? '';
+    assert.ok(hourFile, 'an hour file with three trips or more');
+    const lines = fs.readFileSync(path.join(broken, 'trips', hourFile), 'utf8').split('\n').filter(Boolean);
+    const bad = Math.ceil(lines.length / 2);
+    lines[bad - 1] = lines[bad - 1].slice(0, 40);
+    fs.writeFileSync(path.join(broken, 'trips', hourFile), `${lines.join('\n')}\n`);
     const r = await runCliInProcess(['sql', broken, 'SELECT count(*) FROM trips']);
     assert.equal(r.code, 2);
-    assert.match(r.err, new RegExp(`not a whole JSON item: .*${hourFile.replace('.', '\\.')}`));
+    assert.match(r.err, new RegExp(`not a whole JSON item: ${path.join(broken, 'trips', hourFile).replace(/[.\\/]/g, '\\$&')}, line ${bad} \\(byte \\d+ of the line`), r.err);
   });
 
   /** Reads an endpoint's Parquet under `out` with hyparquet, its files at `date=…/<below>`, and compares every item with the NDJSON. */
@@ -260,12 +267,37 @@ describe('CLI: mobility-api sql and parquet over a harvest', function () {
     return rows;
   }
 
-  it('writes Parquet (zstd) in Hive partitions, the /vehicles snapshot too, that a second reader reads back item for item; check, sql and metrics read it as the harvest', async () => {
+  it('writes Parquet (zstd) in Hive partitions by day, the /vehicles snapshot too, that a second reader reads back item for item; check, sql and metrics read it as the harvest', async () => {
     const out = path.join(dir, 'parquet-out');
     const r = await runCliInProcess(['parquet', withSnapshot, '--out', out]);
     assert.equal(r.code, 0, r.err);
+    assert.match(r.out, /partitioned by endpoint, date \(hour a column\)/);
     assert.deepEqual(fs.readdirSync(out).sort(), ['_harvest', 'endpoint=events', 'endpoint=telemetry', 'endpoint=trips', 'endpoint=vehicles', 'endpoint=vehicles_status']);
-    for (const endpoint of ENDPOINTS) await readBackItems(out, endpoint, 'hour=\\d{2}/');
+    for (const endpoint of ENDPOINTS) {
+      const rows = await readBackItems(out, endpoint, '');
+      // One file per day and endpoint; the hour the harvest filed each item under is a column, an integer.
+      assert.equal(new Set(parquetFiles(path.join(out, `endpoint=${endpoint.view}`)).map((f) => path.dirname(f))).size, parquetFiles(path.join(out, `endpoint=${endpoint.view}`)).length, 'one file per day');
+      assert.ok(rows.every((row) => typeof row.hour === 'bigint' && row.hour >= 0n && row.hour <= 23n), `${endpoint.view}: hour is an integer column`);
+    }
+    // The types as a second reader (hyparquet) reads them from the files' schemas: MDS times are timestamps in UTC,
+    // the models' free-form objects JSON, the hour an integer.
+    const schemaOf = async (file: string) => (await parquetMetadataAsync(await asyncBufferFromFile(file))).schema;
+    const typesOf = async (view: string, names: readonly string[]) => {
+      const schema = await schemaOf(parquetFiles(path.join(out, `endpoint=${view}`))[0]);
+      return Object.fromEntries(names.map((name) => {
+        const found = schema.filter((e) => e.name === name);
+        assert.ok(found.length, `${view}.${name} is in the file`);
+        return [name, found.map((e) => `${e.type} ${JSON.stringify(e.logical_type ?? null)}`)];
+      }));
+    };
+    const utcTime = 'INT64 {"type":"TIMESTAMP","isAdjustedToUTC":true,"unit":"MICROS"}';
+    const json = 'BYTE_ARRAY {"type":"JSON"}';
+    assert.deepEqual(await typesOf('trips', ['start_time', 'end_time', 'trip_attributes', 'fare_attributes', 'accessibility_attributes', 'hour']), { start_time: [utcTime], end_time: [utcTime], trip_attributes: [json], fare_attributes: [json], accessibility_attributes: [json], hour: ['INT64 null'] });
+    assert.deepEqual(await typesOf('events', ['timestamp']), { timestamp: [utcTime] });
+    assert.deepEqual(await typesOf('telemetry', ['timestamp']), { timestamp: [utcTime] });
+    assert.deepEqual(await typesOf('vehicles', ['vehicle_attributes', 'accessibility_attributes']), { vehicle_attributes: [json], accessibility_attributes: [json] });
+    // /vehicles/status: the times inside last_event and last_telemetry.
+    assert.deepEqual(await typesOf('vehicles_status', ['timestamp']), { timestamp: [utcTime, utcTime] });
     // The snapshot: one file per list, every item as listed.
     for (const list of ['vehicles', 'vehicles_status']) {
       assert.deepEqual(parquetFiles(path.join(out, `endpoint=${list}`)).map((f) => path.relative(out, f)), [path.join(`endpoint=${list}`, 'data_0.parquet')]);
@@ -306,16 +338,20 @@ describe('CLI: mobility-api sql and parquet over a harvest', function () {
     assert.equal(fs.readdirSync(dir).some((f) => f.includes('.tmp-')), false, 'no temporary folder is left');
   });
 
-  it('writes Parquet by day with --partition day (hour a column of the files), that a second reader and check, sql and metrics read as the harvest', async () => {
-    const out = path.join(dir, 'parquet-by-day');
-    const r = await runCliInProcess(['parquet', withSnapshot, '--out', out, '--partition', 'day']);
+  it('writes Parquet by hour with --partition hour (date= and hour= folders), that a second reader and check, sql and metrics read as the harvest', async () => {
+    const out = path.join(dir, 'parquet-by-hour');
+    const r = await runCliInProcess(['parquet', withSnapshot, '--out', out, '--partition', 'hour']);
     assert.equal(r.code, 0, r.err);
-    assert.match(r.out, /partitioned by endpoint, date \(hour a column\)/);
-    for (const endpoint of ENDPOINTS) {
-      const rows = await readBackItems(out, endpoint, '');
-      // The hour the harvest filed each item under, as a column.
-      assert.ok(rows.every((row) => typeof row.hour === 'string' && /^\d{2}$/.test(row.hour)), `${endpoint.view}: hour is a column`);
+    assert.match(r.out, /partitioned by endpoint, date and hour/);
+    for (const endpoint of ENDPOINTS) await readBackItems(out, endpoint, 'hour=\\d{1,2}/');
+    // The hour folders read as the same integer as the daily files' hour column.
+    const { DuckDBInstance } = await import('@duckdb/node-api');
+    const connection = await (await DuckDBInstance.create(':memory:')).connect();
+    for (const layout of [out, path.join(dir, 'parquet-out')]) {
+      const types = await connection.runAndReadAll(`SELECT DISTINCT typeof(hour) FROM read_parquet('${path.join(layout, 'endpoint=trips', '**', '*.parquet')}', hive_partitioning = true)`);
+      assert.deepEqual(types.getRowsJS(), [['BIGINT']], layout);
     }
+    connection.closeSync();
     const withoutFolder = (text: string) => Object.fromEntries(Object.entries(JSON.parse(text) as Record<string, unknown>).filter(([key]) => key !== 'folder'));
     for (const command of [['check', '--json'], ['metrics', '--json']]) {
       const [name, ...flags] = command;
@@ -328,6 +364,6 @@ describe('CLI: mobility-api sql and parquet over a harvest', function () {
     assert.deepEqual(JSON.parse((await runCliInProcess(['sql', out, hours, '--json'])).out), JSON.parse((await runCliInProcess(['sql', withSnapshot, hours, '--json'])).out));
     const bad = await runCliInProcess(['parquet', withSnapshot, '--out', path.join(dir, 'parquet-by-week'), '--partition', 'week']);
     assert.equal(bad.code, 2);
-    assert.match(bad.err, /--partition week: give hour .* or day/);
+    assert.match(bad.err, /--partition week: give day .* or hour/);
   });
 });

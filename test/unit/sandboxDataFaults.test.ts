@@ -149,13 +149,32 @@ describe('sandbox --data-faults: faults that check finds, and only those', funct
     }
   });
 
+  it('lists only the faults a harvest of the window can show: no status-vs-events fault after the window, each at the time of the event a harvest of it holds', async () => {
+    // The snapshot is taken at 20:30 Berlin; the window ends hours before it.
+    const now = localHour(20) + 30 * 60_000;
+    const from = localHour(9);
+    const to = localHour(12);
+    const sandbox = await startSandbox({ fleetSize: 60, seed: 7, demoDir: path.join(dir, 'demo-window'), grpc: false, now: () => now, dataFaults: ['status-vs-events', 'registry'] });
+    try {
+      const inWindow = (await (await fetch(`${sandbox.url}/_sandbox/data-faults?from=${hourText(from)}&to=${hourText(to)}`)).json()) as DataFaultEntry[];
+      const late = inWindow.filter((f) => f.rule === 'status-vs-events' && !(Date.parse(f.time ?? '') >= from && Date.parse(f.time ?? '') < to + HOUR));
+      assert.deepEqual(late, [], 'no status-vs-events fault outside the window');
+      // Up to now, the same vehicles' faults are listed near now.
+      const upToNow = (await (await fetch(`${sandbox.url}/_sandbox/data-faults?from=${hourText(from)}&to=${hourText(now)}`)).json()) as DataFaultEntry[];
+      assert.ok(upToNow.some((f) => f.rule === 'status-vs-events' && Date.parse(f.time ?? '') >= to + HOUR), JSON.stringify(upToNow));
+      assert.equal(inWindow.filter((f) => /listed twice/.test(f.detail)).length, 2);
+    } finally {
+      await sandbox.close();
+    }
+  });
+
   it('the snapshot faults are the same over REST and gRPC: a vehicle missing from /vehicles, one listed twice, a stale status, one missing from /vehicles/status', async () => {
     const now = localHour(15) + 30 * 60_000;
     const sandbox = await startSandbox({ fleetSize: 60, seed: 7, demoDir: path.join(dir, 'demo-snapshot'), now: () => now, dataFaults: ['registry', 'status-vs-events'] });
     const grpcClient = new SandboxGrpcClient(sandbox.environments.find((e) => e.id === 'mds-staging')?.grpcTarget ?? '', 'VehicleService');
     try {
       const client = new SandboxClient(sandbox, () => now);
-      const faults = (await (await fetch(`${sandbox.url}/_sandbox/data-faults?from=${hourText(now)}&to=${hourText(now)}`)).json()) as DataFaultEntry[];
+      const faults = (await (await fetch(`${sandbox.url}/_sandbox/data-faults?from=${hourText(now - 6 * HOUR)}&to=${hourText(now)}`)).json()) as DataFaultEntry[];
       const devices = (detail: RegExp) => faults.filter((f) => detail.test(f.detail)).map((f) => f.device_id ?? '');
       assert.equal(devices(/missing from \/vehicles,/).length, 2);
       assert.equal(devices(/listed twice/).length, 2);

@@ -21,10 +21,14 @@ import type { MdsEndpointId } from '../mds';
 import type { ItemColumn } from './columnTypes';
 import { itemColumnsOf, sqlIdentifier, sqlString } from './columnTypes';
 import type { AnalysisTable, HarvestSource } from './harvestSource';
-import { DEFAULT_MEMORY_LIMIT, memoryLimitOf } from './memoryLimit';
+import { DEFAULT_MEMORY_LIMIT, DEFAULT_TEMP_LIMIT, memoryLimitOf } from './memoryLimit';
+import type { ParquetPartition } from './parquetLayout';
+import { DEFAULT_PARQUET_PARTITION, parquetItemsSql, parquetListedSql, writeHarvestParquet } from './parquetLayout';
+import type { SessionLimits } from './queryErrors';
+import { queryFailed } from './queryErrors';
+import { StatementGuard, stopped } from './statementGuard';
 import { newSessionFolder } from './sessionFolder';
-import { PARQUET_ITEM_VEHICLES, PARQUET_META_DIR, PARQUET_SNAPSHOT_FILE, parquetViewDir } from './harvestSource';
-import { MANIFEST_FILE, SNAPSHOT_DIR, SNAPSHOT_FILE } from '../harvest';
+import { loadDuckDB, plain } from './duckdbLoad';
 
 type DuckDB = typeof import('@duckdb/node-api');
 type Connection = import('@duckdb/node-api').DuckDBConnection;
@@ -54,30 +58,12 @@ export interface AnalysisOptions {
   writable?: string[];
   /** DuckDB's memory limit, e.g. `1GB`; beyond it, tables and large operators spill to the session's temporary folder. */
   memoryLimit?: string;
+  /** The most the session's temporary folder may hold (its database file and DuckDB's spill files), e.g. `20GB`. */
+  tempLimit?: string;
 }
 
 /** The session's database, in its temporary folder: the harvest's items, read once, compressed. */
 const DATABASE_FILE = 'harvest.duckdb';
-
-let duckdb: Promise<DuckDB> | undefined;
-
-/** Loads the native engine once, saying what to do when it is not installed for this platform. */
-function loadDuckDB(): Promise<DuckDB> {
-  duckdb ??= import('@duckdb/node-api').catch((err: unknown) => {
-    duckdb = undefined;
-    throw new MobilityError('ANALYSIS_ENGINE_FAILED', l10n.t('The analysis engine (DuckDB, @duckdb/node-api) could not be loaded: {0}. Run `npm ci` in the project, or install the build for your platform.', errorMessage(err)), { cause: err });
-  });
-  return duckdb;
-}
-
-/** Turns JavaScript values DuckDB gives into plain JSON-able ones: bigint as a number when exact, else as text. */
-function plain(value: unknown): unknown {
-  if (typeof value === 'bigint') return Number.isSafeInteger(Number(value)) ? Number(value) : value.toString();
-  if (Array.isArray(value)) return value.map(plain);
-  if (value instanceof Date) return value.toISOString();
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, plain(v)]));
-  return value;
-}
 
 /** `read_json`'s `columns` argument. */
 function columnsArgument(columns: ItemColumn[]): string {
@@ -93,31 +79,40 @@ const CARRIED_COLUMNS: readonly ItemColumn[] = [
 /** The table a view's NDJSON is read into, once per session. */
 const readTableOf = (view: string) => sqlIdentifier(`_${view}_read`);
 
-/** How `writeParquet` partitions the items below `endpoint=<view>/`: by `date=` and `hour=` folders, or by `date=` only. */
-export type ParquetPartition = 'hour' | 'day';
-
-/** A Parquet file of an hour's partition (`…/date=2026-11-20/hour=07/data_0.parquet`); by day, `hour` is a column. */
-const HOUR_PARTITION = /[\\/]hour=\d{2}[\\/][^\\/]+$/;
-
 /** The hour a harvest file holds, from its name (`…/2026-11-20T07.ndjson`). */
 const HOUR_OF_FILE = `regexp_extract(filename, '(\\d{4}-\\d{2}-\\d{2}T\\d{2})\\.ndjson$', 1)`;
 
 /** An open analysis over one harvest. Close it when done. */
 export class AnalysisSession {
+  private readonly guard: StatementGuard;
+
   private constructor(
     private readonly instance: Instance,
     private readonly connection: Connection,
     private readonly duck: DuckDB,
     readonly source: HarvestSource,
     private readonly tempDir: string,
-    /** DuckDB's memory limit, named when a query runs out of it. */
-    readonly memoryLimit: string,
-  ) {}
+    /** DuckDB's memory limit and the temporary folder's, named when a query runs out of one. */
+    readonly limits: SessionLimits,
+  ) {
+    this.guard = new StatementGuard(connection, limits);
+  }
 
-  /** Opens DuckDB on the session's database file, reads the harvest into it, makes the views, then closes the file system to everything but the harvest and `writable`. */
-  static async open(source: HarvestSource, options: AnalysisOptions = {}): Promise<AnalysisSession> {
+  /** DuckDB's memory limit, named when a query runs out of it. */
+  get memoryLimit(): string {
+    return this.limits.memoryLimit;
+  }
+
+  /**
+   * Opens DuckDB on the session's database file, reads the harvest into it, makes the views, then closes the file
+   * system to everything but the harvest and `writable`. `stop` (Ctrl-C, SIGTERM) interrupts the reading, removes the
+   * session's folder and rejects.
+   */
+  static async open(source: HarvestSource, options: AnalysisOptions = {}, stop?: AbortSignal): Promise<AnalysisSession> {
     const memoryLimit = memoryLimitOf(options.memoryLimit ?? DEFAULT_MEMORY_LIMIT);
     if (!memoryLimit) throw new MobilityError('USAGE', l10n.t('Memory limit {0}: give a size of 64MB or more, such as 512MB or 2GB.', String(options.memoryLimit)));
+    const tempLimit = memoryLimitOf(options.tempLimit ?? DEFAULT_TEMP_LIMIT);
+    if (!tempLimit) throw new MobilityError('USAGE', l10n.t('Temporary folder limit {0}: give a size of 64MB or more, such as 10GB.', String(options.tempLimit)));
     const duck = await loadDuckDB();
     // The session's folder (its database file and DuckDB's spill files), removed on close.
     const tempDir = await newSessionFolder();
@@ -134,8 +129,12 @@ export class AnalysisSession {
       throw new MobilityError('ANALYSIS_ENGINE_FAILED', l10n.t('Could not prepare the analysis of {0}: {1}', source.folder, errorMessage(err)), { cause: err });
     }
     const connection = await instance.connect();
-    const session = new AnalysisSession(instance, connection, duck, source, tempDir, memoryLimit);
+    const session = new AnalysisSession(instance, connection, duck, source, tempDir, { memoryLimit, tempLimit });
+    if (stop) session.guard.stopWhen(stop);
     try {
+      if (stop?.aborted) throw stopped();
+      // Set here: given to DuckDBInstance.create, DuckDB 1.5 shows the value but does not enforce it.
+      await connection.run(`SET max_temp_directory_size = ${sqlString(tempLimit)}`);
       // The hour files are read in parallel in any order (an item's copies are told apart by their hour, not by the
       // order of rows), and each thread's rows are written to the database file as soon as a row group is full: in
       // file order, with DuckDB's default of five row groups buffered, the read took about 3 times as long and ran
@@ -143,10 +142,11 @@ export class AnalysisSession {
       await connection.run('SET preserve_insertion_order = false');
       await connection.run('SET write_buffer_row_group_count = 1');
       for (const { view, endpoint, key } of VIEWS) {
-        await connection.run(session.viewSql(view, endpoint, key));
+        if (stop?.aborted) throw stopped();
+        await connection.run(await session.viewSql(view, endpoint, key));
         if (session.filesOf(view).length && !source.parquet) await session.removeCopies(view, key);
       }
-      await connection.run(session.hiddenViewsSql());
+      await connection.run(await session.hiddenViewsSql());
       await connection.run('RESET preserve_insertion_order');
       await connection.run('RESET write_buffer_row_group_count');
       const writable = (options.writable ?? []).flatMap((p) => [path.resolve(p), temporaryPathOf(p)]);
@@ -157,12 +157,18 @@ export class AnalysisSession {
       await connection.run('SET lock_configuration = true');
     } catch (err) {
       session.close();
+      if (stop?.aborted) throw stopped(err);
       // The hour files are read here (into the session's tables): a bad line is the data's fault, said as a query would.
-      const failed = queryFailed(err, memoryLimit);
-      if (failed.code === 'ANALYSIS_DATA_INVALID' || failed.code === 'ANALYSIS_OUT_OF_MEMORY') throw failed;
+      const failed = queryFailed(err, session.limits);
+      if (failed.code === 'ANALYSIS_DATA_INVALID' || failed.code === 'ANALYSIS_OUT_OF_MEMORY' || failed.code === 'ANALYSIS_OUT_OF_DISK') throw failed;
       throw new MobilityError('ANALYSIS_ENGINE_FAILED', l10n.t('Could not prepare the analysis of {0}: {1}', source.folder, errorMessage(err)), { cause: err });
     }
     return session;
+  }
+
+  /** Interrupts the statement running now (DuckDB's interrupt); it rejects, and the session stays usable. */
+  interrupt(): void {
+    this.guard.interrupt();
   }
 
   /**
@@ -170,19 +176,15 @@ export class AnalysisSession {
    * hours are read and de-duplicated once, into a temporary table (spilled to the session's temporary folder beyond
    * the memory limit), which every query then reads instead of the files.
    */
-  private viewSql(view: string, endpoint: MdsEndpointId, key: string): string {
+  private async viewSql(view: string, endpoint: MdsEndpointId, key: string): Promise<string> {
     const columns = itemColumnsOf(endpoint);
     const files = this.filesOf(view);
     let hours: string;
     const snapshotView = view === 'vehicles' || view === 'vehicles_status';
     if (files.length && this.source.parquet) {
-      // Written from these views, typed: the hour from the partition folders; an item once already but in a snapshot
-      // list, which keeps every row as listed (a device listed twice is a registry finding).
-      const names = columns.map((c) => sqlIdentifier(c.name)).join(', ');
-      const list = files.map(sqlString).join(', ');
-      hours = snapshotView
-        ? `SELECT ${names}, CAST(NULL AS VARCHAR) AS _hour FROM read_parquet([${list}]) QUALIFY row_number() OVER (PARTITION BY ${sqlIdentifier(key)}) = 1`
-        : `SELECT ${names}, date || 'T' || hour AS _hour FROM read_parquet([${list}], hive_partitioning = true, hive_types = {${files.some((f) => HOUR_PARTITION.test(f)) ? "'date': VARCHAR, 'hour': VARCHAR" : "'date': VARCHAR"}})`;
+      // Written from these views, typed: the hour from the partition folders or the hour column; an item once already
+      // but in a snapshot list, which keeps every row as listed (a device listed twice is a registry finding).
+      hours = await parquetItemsSql(this.connection, endpoint, key, files, snapshotView);
     } else if (!files.length) {
       // No data: the same columns, typed, and no row.
       hours = `SELECT ${columns.map((c) => `CAST(NULL AS ${c.type}) AS ${sqlIdentifier(c.name)}`).join(', ')}, CAST(NULL AS VARCHAR) AS _hour WHERE false`;
@@ -231,12 +233,12 @@ export class AnalysisSession {
   }
 
   /** The hidden views the rules read (see the file's comment). */
-  private hiddenViewsSql(): string {
+  private async hiddenViewsSql(): Promise<string> {
     const vehicleColumns = itemColumnsOf('vehicles');
     const vehicleFiles = this.filesOf('vehicles');
     if (this.source.parquet) {
       const listedParquet = vehicleFiles.length
-        ? `SELECT ${vehicleColumns.map((c) => sqlIdentifier(c.name)).join(', ')} FROM read_parquet([${vehicleFiles.map(sqlString).join(', ')}])`
+        ? await parquetListedSql(this.connection, vehicleFiles[0])
         : `SELECT ${vehicleColumns.map((c) => `CAST(NULL AS ${c.type}) AS ${sqlIdentifier(c.name)}`).join(', ')} WHERE false`;
       const kept = this.source.parquet.itemVehicles;
       const itemVehiclesParquet = kept
@@ -264,7 +266,7 @@ export class AnalysisSession {
       statements = await this.connection.extractStatements(sql);
       count = statements.count;
     } catch (err) {
-      throw queryFailed(err, this.memoryLimit);
+      throw queryFailed(err, this.limits);
     }
     if (count !== 1) {
       throw new MobilityError('ANALYSIS_QUERY_REFUSED', count ? l10n.t('Give one query at a time; this text holds {0} statements.', count) : l10n.t('The query is empty. Give a SELECT over trips, events, telemetry, vehicles or vehicles_status.'));
@@ -279,7 +281,7 @@ export class AnalysisSession {
       if (/^Permission Error/i.test(errorMessage(err))) {
         throw new MobilityError('ANALYSIS_QUERY_REFUSED', l10n.t('Only queries that read the harvest are run here (SELECT, WITH … SELECT, EXPLAIN): {0}. To save an answer, use --out <file.csv|.json|.parquet>.', errorMessage(err)), { cause: err });
       }
-      throw queryFailed(err, this.memoryLimit);
+      throw queryFailed(err, this.limits);
     }
     const { StatementType } = this.duck;
     if (type !== StatementType.SELECT && type !== StatementType.EXPLAIN) {
@@ -288,38 +290,42 @@ export class AnalysisSession {
     }
   }
 
-  /** Runs one read-only query. */
-  async query(sql: string): Promise<QueryAnswer> {
+  /** Runs one read-only query; `timeoutSeconds` stops it (DuckDB's interrupt) when it runs longer. */
+  async query(sql: string, timeoutSeconds?: number): Promise<QueryAnswer> {
     await this.checkReadOnly(sql);
-    try {
+    return this.guard.run(async () => {
       const reader = await this.connection.runAndReadAll(sql);
       const names = reader.columnNames();
       const types = reader.columnTypes();
       return { columns: names.map((name, i) => ({ name, type: types[i].toString() })), rows: reader.getRowObjectsJS().map((row) => plain(row) as Record<string, unknown>) };
-    } catch (err) {
-      throw queryFailed(err, this.memoryLimit);
-    }
+    }, timeoutSeconds);
   }
 
   /**
    * Writes a read-only query's answer to `file` (its extension picks CSV, JSON lines or Parquet), through a
    * temporary file renamed when complete. The file must be one of the session's `writable` paths.
    */
-  async exportQuery(sql: string, file: string): Promise<void> {
+  async exportQuery(sql: string, file: string, timeoutSeconds?: number): Promise<void> {
     await this.checkReadOnly(sql);
     const format = formatOf(file);
     const target = path.resolve(file);
     const temp = temporaryPathOf(target);
     const options = format === 'parquet' ? '(FORMAT parquet, COMPRESSION zstd)' : format === 'csv' ? '(FORMAT csv, HEADER true)' : '(FORMAT json, ARRAY true)';
     try {
-      await this.connection.run(`COPY (${sql}) TO ${sqlString(temp)} ${options}`);
+      await this.guard.run(async () => {
+        try {
+          await this.connection.run(`COPY (${sql}) TO ${sqlString(temp)} ${options}`);
+        } catch (err) {
+          if (err instanceof Error && /Permission Error|No such file|Cannot open file|IO Error/i.test(err.message)) {
+            throw new MobilityError('ANALYSIS_WRITE_FAILED', l10n.t('Cannot write {0}: {1}', target, errorMessage(err)), { cause: err });
+          }
+          throw err;
+        }
+      }, timeoutSeconds);
       await fs.promises.rename(temp, target);
     } catch (err) {
       await fs.promises.rm(temp, { force: true }).catch(() => undefined);
-      if (err instanceof Error && /Permission Error|No such file|Cannot open file|IO Error/i.test(err.message)) {
-        throw new MobilityError('ANALYSIS_WRITE_FAILED', l10n.t('Cannot write {0}: {1}', target, errorMessage(err)), { cause: err });
-      }
-      throw queryFailed(err, this.memoryLimit);
+      throw err;
     }
   }
 
@@ -333,59 +339,13 @@ export class AnalysisSession {
     return counts;
   }
 
-  /**
-   * Writes the harvest as Parquet (zstd) in Hive-style partitions, `endpoint=<view>/date=<day>/hour=<hh>/…` (or, by
-   * `day`, `endpoint=<view>/date=<day>/…` with `hour` a column of the files: 24 times fewer, larger files), into
-   * `tempDir` (one of the session's `writable` paths): the caller renames it into place when every view is written.
-   * The /vehicles snapshot goes to `endpoint=vehicles/` and `endpoint=vehicles_status/` (one file each, as listed),
-   * and what the analysis reads besides items to `_harvest/`: each part's manifest (the hours, for hour-coverage), the
-   * snapshot's description (its `last_updated`, for status-vs-events) and the items' own vehicle_type and
-   * propulsion_types (registry), so that `check`, `sql` and `metrics` on the Parquet folder answer as on the harvest.
-   */
-  async writeParquet(tempDir: string, partition: ParquetPartition = 'hour'): Promise<{ view: string; rows: number }[]> {
-    const written: { view: string; rows: number }[] = [];
-    const copy = async (view: string, select: string, to: string, partitioned: boolean) => {
-      try {
-        const result = await this.connection.runAndReadAll(`COPY (${select}) TO ${sqlString(to)} (FORMAT parquet, COMPRESSION zstd${partitioned ? `, PARTITION_BY (${partition === 'day' ? 'date' : 'date, hour'})` : ''})`);
-        return Number(result.getRowsJS()[0]?.[0] ?? 0);
-      } catch (err) {
-        const failed = queryFailed(err, this.memoryLimit);
-        if (failed.code === 'ANALYSIS_OUT_OF_MEMORY') throw failed;
-        throw new MobilityError('ANALYSIS_WRITE_FAILED', l10n.t('Cannot write the Parquet files of {0} into {1}: {2}', view, tempDir, errorMessage(err)), { cause: err });
-      }
-    };
-    for (const part of ['trips', 'events', 'telemetry'] as const) {
-      if (!this.source.parts.some((p) => p.table === part)) continue;
-      const select = `SELECT * EXCLUDE (_hour), substr(_hour, 1, 10) AS date, substr(_hour, 12, 2) AS hour FROM ${sqlIdentifier(`_${part}_hours`)}`;
-      written.push({ view: part, rows: await copy(part, select, path.join(tempDir, parquetViewDir(part)), true) });
-    }
-    const meta = path.join(tempDir, PARQUET_META_DIR);
-    await fs.promises.mkdir(meta, { recursive: true });
-    const names = new Set<string>();
-    for (const part of this.source.parts) {
-      let name: string = part.table;
-      for (let n = 2; names.has(name); n++) name = `${part.table}-${n}`;
-      names.add(name);
-      await fs.promises.mkdir(path.join(meta, name));
-      await fs.promises.writeFile(path.join(meta, name, MANIFEST_FILE), `${JSON.stringify(part.manifest, null, 2)}\n`);
-    }
-    const snapshot = this.source.snapshot;
-    if (snapshot) {
-      for (const [view, select] of [['vehicles', 'SELECT * FROM _vehicles_listed'], ['vehicles_status', 'SELECT * EXCLUDE (_hour) FROM _vehicles_status_hours']] as const) {
-        const dir = path.join(tempDir, parquetViewDir(view));
-        await fs.promises.mkdir(dir);
-        written.push({ view, rows: await copy(view, select, path.join(dir, PARQUET_SNAPSHOT_FILE), false) });
-      }
-      await fs.promises.mkdir(path.join(meta, SNAPSHOT_DIR));
-      await fs.promises.writeFile(path.join(meta, SNAPSHOT_DIR, SNAPSHOT_FILE), `${JSON.stringify(snapshot.manifest, null, 2)}\n`);
-    }
-    const withVehicles = 'SELECT * FROM _item_vehicles WHERE vehicle_type IS NOT NULL OR propulsion_types IS NOT NULL';
-    const carried = await this.connection.runAndReadAll(`SELECT count(*) FROM (${withVehicles})`);
-    if (Number(carried.getRowsJS()[0][0]) > 0) await copy('_item_vehicles', withVehicles, path.join(meta, PARQUET_ITEM_VEHICLES), false);
-    return written;
+  /** Writes the harvest as Parquet into `tempDir` (see `writeHarvestParquet`); by default one file per day and endpoint. */
+  async writeParquet(tempDir: string, partition: ParquetPartition = DEFAULT_PARQUET_PARTITION): Promise<{ view: string; rows: number }[]> {
+    return this.guard.run(() => writeHarvestParquet(this.connection, this.source, this.limits, tempDir, partition));
   }
 
   close(): void {
+    this.guard.dispose();
     try {
       this.connection.closeSync();
       this.instance.closeSync();
@@ -405,21 +365,4 @@ export function formatOf(file: string): 'csv' | 'json' | 'parquet' {
   const ext = path.extname(file).toLowerCase();
   if (ext === '.csv' || ext === '.json' || ext === '.parquet') return ext.slice(1) as 'csv' | 'json' | 'parquet';
   throw new MobilityError('USAGE', l10n.t('--out {0}: name a file ending in .csv, .json or .parquet.', file));
-}
-
-/** A query error as DuckDB words it (with its LINE and caret), or a data error naming the file and line. */
-function queryFailed(err: unknown, memoryLimit: string): MobilityError {
-  if (err instanceof MobilityError) return err;
-  const message = errorMessage(err).replace(/^Failed to extract statements: /, '');
-  if (/^Out of Memory Error/i.test(message)) {
-    // DuckDB's own advice (threads, insertion order) is not the user's to follow; the limit is.
-    return new MobilityError('ANALYSIS_OUT_OF_MEMORY', l10n.t('The analysis needed more memory than its limit of {0} ({1}). Give it more: --memory-limit 1GB in the CLI, or the setting mobilityApi.analysis.memoryLimit in VS Code.', memoryLimit, message.split('\n')[0]), { cause: err });
-  }
-  if (/^Invalid Input Error: Malformed JSON|JSON/i.test(message) && /in file/i.test(message)) {
-    return new MobilityError('ANALYSIS_DATA_INVALID', l10n.t('A harvest file holds a line that is not a whole JSON item: {0}. Run the harvest again for that hour (remove its entry from manifest.json), or fix the file.', message), { cause: err });
-  }
-  if (/^Conversion Error/i.test(message) && /file/i.test(message)) {
-    return new MobilityError('ANALYSIS_DATA_INVALID', l10n.t('A harvest file holds a value of another type than the MDS 2.0 model says: {0}', message), { cause: err });
-  }
-  return new MobilityError('ANALYSIS_QUERY_FAILED', message, { cause: err });
 }

@@ -12,12 +12,15 @@ type Schema = Record<string, unknown>;
 
 /** The shape of one schema, merged over its combinators. */
 type Shape =
-  | { kind: 'scalar'; type: 'VARCHAR' | 'BIGINT' | 'DOUBLE' | 'BOOLEAN' | 'JSON' }
+  | { kind: 'scalar'; type: 'VARCHAR' | 'BIGINT' | 'DOUBLE' | 'BOOLEAN' | 'JSON'; time?: true }
   | { kind: 'struct'; fields: Map<string, Shape> }
   | { kind: 'list'; item: Shape }
   | { kind: 'none' };
 
 const JSON_SHAPE: Shape = { kind: 'scalar', type: 'JSON' };
+/** The models' time type: whole milliseconds since 1970, UTC (`data-types/timestamp`). */
+const TIMESTAMP_DEF = 'models.data-types.timestamp';
+const TIME_SHAPE: Shape = { kind: 'scalar', type: 'BIGINT', time: true };
 const NONE: Shape = { kind: 'none' };
 
 /** Nesting deeper than this (a recursive model) is kept as JSON. */
@@ -51,7 +54,7 @@ function shapeOf(schema: unknown, defs: Schema, depth: number): Shape {
   let shape: Shape = NONE;
   if (typeof schema.$ref === 'string') {
     const name = /^#\/\$defs\/(.+)$/.exec(schema.$ref)?.[1];
-    shape = merge(shape, name === undefined ? JSON_SHAPE : shapeOf(defs[name], defs, depth + 1));
+    shape = merge(shape, name === undefined ? JSON_SHAPE : name === TIMESTAMP_DEF ? TIME_SHAPE : shapeOf(defs[name], defs, depth + 1));
   }
   for (const combinator of ['allOf', 'oneOf', 'anyOf'] as const) {
     const branches = schema[combinator];
@@ -106,11 +109,56 @@ export interface ItemColumn {
   type: string;
 }
 
-/** The columns of one item of `endpoint`'s payload array, in the order the model declares them. */
-export function itemColumnsOf(endpoint: MdsEndpointId): ItemColumn[] {
+/** The shape of each field of one item of `endpoint`'s payload array, in the order the model declares them. */
+function itemShapesOf(endpoint: MdsEndpointId): [string, Shape][] {
   const document = bundledMdsSchema(endpoint);
   const defs = isSchema(document.$defs) ? document.$defs : {};
   const shape = shapeOf(defs.item, defs, 0);
   if (shape.kind !== 'struct') throw new Error(`The bundled schema of ${endpoint} has no object items`);
-  return [...shape.fields].map(([name, field]) => ({ name, type: typeText(field) }));
+  return [...shape.fields];
+}
+
+/** The columns of one item of `endpoint`'s payload array, in the order the model declares them. */
+export function itemColumnsOf(endpoint: MdsEndpointId): ItemColumn[] {
+  return itemShapesOf(endpoint).map(([name, field]) => ({ name, type: typeText(field) }));
+}
+
+/**
+ * `expr` (of `shape`) with every MDS time in it turned into a Parquet timestamp (`write`: BIGINT milliseconds to
+ * TIMESTAMPTZ, which Parquet stores as TIMESTAMP(isAdjustedToUTC)) or back (`read`); undefined when it holds no time.
+ */
+function timesConverted(shape: Shape, expr: string, direction: 'write' | 'read', depth: number): string | undefined {
+  switch (shape.kind) {
+    case 'scalar':
+      if (!shape.time) return undefined;
+      return direction === 'write' ? `make_timestamptz(${expr} * 1000)` : `epoch_ms(${expr})`;
+    case 'list': {
+      const item = `_x${depth}`;
+      const inner = timesConverted(shape.item, item, direction, depth + 1);
+      return inner && `list_transform(${expr}, ${item} -> ${inner})`;
+    }
+    case 'struct': {
+      const fields = [...shape.fields].map(([name, field]) => {
+        const value = `(${expr}).${sqlIdentifier(name)}`;
+        return { name, value, converted: timesConverted(field, value, direction, depth + 1) };
+      });
+      if (!fields.some((f) => f.converted)) return undefined;
+      return `CASE WHEN (${expr}) IS NULL THEN NULL ELSE struct_pack(${fields.map((f) => `${sqlIdentifier(f.name)} := ${f.converted ?? f.value}`).join(', ')}) END`;
+    }
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * The select list of `endpoint`'s items as Parquet holds them (`write`: MDS times as timestamps, so that every
+ * reader sees instants in UTC, not bare integers) or as the views have them (`read`: milliseconds again;
+ * `as-written`: as they are, for files that hold milliseconds), from columns of the same names; in the model's order.
+ */
+export function parquetColumnsSql(endpoint: MdsEndpointId, direction: 'write' | 'read' | 'as-written'): string {
+  return itemShapesOf(endpoint).map(([name, shape]) => {
+    const column = sqlIdentifier(name);
+    const converted = direction === 'as-written' ? undefined : timesConverted(shape, column, direction, 0);
+    return converted ? `${converted} AS ${column}` : column;
+  }).join(', ');
 }

@@ -3,8 +3,11 @@
 // (the models' schemas) and `harvest` (the folder's manifest); never `vscode`.
 
 export { ANALYSIS_VIEWS, AnalysisSession, formatOf, temporaryPathOf } from './analysisEngine';
-export { DEFAULT_MEMORY_LIMIT, memoryLimitOf } from './memoryLimit';
-export type { AnalysisOptions, ParquetPartition, QueryAnswer } from './analysisEngine';
+export { DEFAULT_MEMORY_LIMIT, DEFAULT_TEMP_LIMIT, memoryLimitOf } from './memoryLimit';
+export { DEFAULT_PARQUET_PARTITION } from './parquetLayout';
+export type { ParquetPartition } from './parquetLayout';
+export { malformedJsonLineFixed } from './queryErrors';
+export type { AnalysisOptions, QueryAnswer } from './analysisEngine';
 export { itemColumnsOf } from './columnTypes';
 export { ANALYSIS_TABLES, readHarvestSource } from './harvestSource';
 export type { AnalysisTable, HarvestPart, HarvestSnapshot, HarvestSource } from './harvestSource';
@@ -20,3 +23,4 @@ export { checkWindowOf, ruleQueriesOf } from './ruleSql';
 export type { RuleQuery } from './ruleSql';
 export { TIMELINE_BOUNDS, TIMELINE_COLUMNS, timelineSql } from './timeline';
 export type { TimelineBounds, TimelineTarget } from './timeline';
+export { removeAbandonedParquet } from './sessionFolder';

@@ -31,6 +31,29 @@ async function removeAbandonedFolders(): Promise<void> {
   }
 }
 
+/** What `mobility-api parquet` writes at the top of its folder: nothing else is ever removed as its leftover. */
+const PARQUET_TOP = /^(endpoint=.+|_harvest)$/;
+
+/**
+ * Removes the temporary Parquet folders (`<out>.tmp-<pid>`) that a `parquet` killed before its rename left in
+ * `parent` (kill -9, a crash, a full disk): those of processes that no longer run and that hold only what `parquet`
+ * writes, so that a folder of anyone else's named so stays.
+ */
+export async function removeAbandonedParquet(parent: string): Promise<string[]> {
+  const removed: string[] = [];
+  const entries = await fs.promises.readdir(parent, { withFileTypes: true }).catch(() => [] as fs.Dirent[]);
+  for (const entry of entries) {
+    const pid = Number(/\.tmp-(\d+)$/.exec(entry.name)?.[1]);
+    if (!entry.isDirectory() || !Number.isInteger(pid) || pid <= 0 || pid === process.pid || isRunning(pid)) continue;
+    const dir = path.join(parent, entry.name);
+    const inside = await fs.promises.readdir(dir).catch(() => ['?']);
+    if (!inside.every((name) => PARQUET_TOP.test(name))) continue;
+    await fs.promises.rm(dir, { recursive: true, force: true }).catch(() => undefined);
+    removed.push(dir);
+  }
+  return removed;
+}
+
 /** A new session folder in the system's temporary folder, after removing those of processes that have ended. */
 export async function newSessionFolder(): Promise<string> {
   await removeAbandonedFolders();

@@ -1,0 +1,65 @@
+/**
+ * The data faults' rules and what they read of the world (`sandbox --data-faults`): the rule ids of `mobility-api
+ * check`, their parsing, the listing's entries.
+ */
+import { MobilityError } from '../../core/base';
+import type { MdsEventItem, MdsTelemetryItem } from '../../core/mds';
+import type { EpisodeItems } from '../episodeDetails';
+import type { EpisodePlan } from '../episodePlans';
+
+/** The rules of `mobility-api check`, in its order; `--data-faults` takes these ids. */
+export const DATA_FAULT_RULES = ['event-sequence', 'trip-events', 'duplicate-events', 'telemetry-gaps', 'teleport', 'units', 'phantom-trips', 'status-vs-events', 'hour-coverage', 'registry'] as const;
+
+export type DataFaultRule = (typeof DATA_FAULT_RULES)[number];
+
+/** One injected fault, as `GET /_sandbox/data-faults` lists it. */
+export interface DataFaultEntry {
+  rule: DataFaultRule;
+  device_id: string | null;
+  trip_id: string | null;
+  /** ISO 8601 (UTC): when it happened (the real time, also for a timestamp sent in seconds); null for registry faults. */
+  time: string | null;
+  detail: string;
+}
+
+export function isDataFaultRule(value: string): value is DataFaultRule {
+  return (DATA_FAULT_RULES as readonly string[]).includes(value);
+}
+
+/**
+ * Reads `all` or a comma-separated list of rule ids. Throws `error` (a code and a message) naming the id that is not
+ * a rule.
+ */
+export function parseDataFaults(text: string, error: (message: string) => Error, name = '--data-faults'): DataFaultRule[] {
+  const parts = text.split(',').map((p) => p.trim()).filter((p) => p !== '');
+  if (parts.length === 1 && parts[0] === 'all') return [...DATA_FAULT_RULES];
+  if (!parts.length) throw error(`${name} is empty; give all, or rule ids separated by commas: ${DATA_FAULT_RULES.join(', ')}.`);
+  for (const part of parts) {
+    if (!isDataFaultRule(part)) throw error(`${name}: ${JSON.stringify(part)} is not a rule of mobility-api check; use all, or some of ${DATA_FAULT_RULES.join(', ')}.`);
+  }
+  return [...new Set(parts as DataFaultRule[])];
+}
+
+/** Checks the `dataFaults` option of startSandbox. */
+export function checkDataFaultsOption(given: unknown): DataFaultRule[] {
+  if (given === undefined) return [];
+  if (given === 'all') return [...DATA_FAULT_RULES];
+  const invalid = (message: string) => new MobilityError('SANDBOX_OPTIONS_INVALID', `The sandbox option ${message}`);
+  if (!Array.isArray(given) || given.some((g) => typeof g !== 'string')) throw invalid(`dataFaults is ${JSON.stringify(given)}; give 'all' or a list of rule ids (${DATA_FAULT_RULES.join(', ')}).`);
+  return parseDataFaults((given as string[]).join(','), invalid, 'dataFaults');
+}
+
+/** What the faults read of the world, without faults. */
+export interface FaultWorld {
+  readonly seed: number;
+  readonly size: number;
+  deviceIdAt(vehicle: number): string;
+  /** The episode drawn in `hour` that really happens (quiet hours already applied). */
+  episode(vehicle: number, hour: number): EpisodePlan | undefined;
+  /** The items of an episode, without faults. */
+  baseItemsOf(plan: EpisodePlan): EpisodeItems;
+  /** The idle telemetry point of a vehicle in an hour, without faults. */
+  baseHeartbeat(vehicle: number, hour: number): MdsTelemetryItem | undefined;
+  /** The latest event at or before `nowMs`, with the item faults (as the events endpoints serve it). */
+  lastEvent(vehicle: number, nowMs: number): MdsEventItem;
+}
