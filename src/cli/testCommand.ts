@@ -24,6 +24,9 @@ export const CREDENTIAL_VARIABLES = {
   type: 'MOBILITY_API_CREDENTIAL_TYPE',
 } as const;
 
+/** The names a credential from the environment variables is told by in its errors. */
+const ENV_SOURCES = { privateKey: CREDENTIAL_VARIABLES.keyFile, kid: `${CREDENTIAL_VARIABLES.keyId} (or --kid)`, iss: `${CREDENTIAL_VARIABLES.issuer} (or --iss)`, type: CREDENTIAL_VARIABLES.type };
+
 /**
  * `mobility-api test <file | folder>...`: every request with assertions (`?? status == 200`; with --all every
  * request) of the request files, in file order, each with a fresh token; one line per request, the summary
@@ -70,7 +73,9 @@ async function runTests(values: TestValues, positionals: string[], io: CliIo): P
   const environment = environmentFrom(values['base-url'], '--base-url', api, values);
   // The base URL is checked before any file is read, so that a typo is said first.
   normaliseBaseUrl(environment.baseUrl, environment.name);
-  const credential = loadCredential(credentialValues(values, env), { ...io, env }, api);
+  // A key from MOBILITY_API_KEY_FILE: its errors name the variables, not flags that were never given.
+  const fromEnv = values['private-key'] === undefined && values['key-file'] === undefined && values.credential === undefined;
+  const credential = loadCredential(credentialValues(values, env), { ...io, env }, api, fromEnv ? ENV_SOURCES : undefined);
   const timeoutMs = values.timeout === undefined ? undefined : positiveNumber(values.timeout, '--timeout') * 1000;
 
   const sources = positionals.flatMap(requestFilesOf).map((file): ContractSource => ({ name: file, text: readFile(file, 'request') }));

@@ -256,6 +256,44 @@ describe('CLI: test (contract tests of request files against the sandbox)', func
     }
   });
 
+  it('says what it is: --version, each command\'s own --help, an unknown method, and credential errors that name where the key came from', async () => {
+    const version = await runCliInProcess(['--version']);
+    assert.equal(version.code, 0);
+    assert.equal(version.out.trim(), `mobility-api ${(JSON.parse(fs.readFileSync('package.json', 'utf8')) as { version: string }).version}`);
+    const help = await runCliInProcess(['test', '--help']);
+    assert.equal(help.code, 0);
+    assert.match(help.out, /^ {2}mobility-api test {5}<file\.http \| folder>/m);
+    assert.match(help.out, /<credential> is one of:/);
+    assert.doesNotMatch(help.out, /^ {2}mobility-api (harvest|sandbox|grpc)/m, 'the help of test alone');
+    const sandboxHelp = await runCliInProcess(['sandbox', '--port', '1', '--help']);
+    assert.match(sandboxHelp.out, /^ {2}mobility-api sandbox /m);
+    assert.doesNotMatch(sandboxHelp.out, /^ {2}mobility-api test/m);
+    const whole = await runCliInProcess(['help']);
+    assert.equal(whole.out.match(/schema by server reflection \(v1, else v1alpha\) unless --proto\/--protoset/g)?.length, 1, 'each paragraph once');
+    const git = await runCliInProcess(['test', write('git.http', 'GIT {{baseUrl}}/vehicles\n?? status == 200\n'), ...flags()]);
+    assert.equal(git.code, 2);
+    assert.match(git.err, /git\.http:1:1: Request GIT \{\{baseUrl\}\}\/vehicles \(line 1\): "GIT" is not an HTTP method: write GET/);
+    assert.doesNotMatch(git.err, /not under the base URL/);
+    const other = makeCliCredential();
+    try {
+      const keyFile = other.flags[other.flags.indexOf('--private-key') + 1];
+      const file = write('env-key.http', 'GET {{baseUrl}}/vehicles\n?? status == 200\n');
+      const noKid = await runCliInProcess(['test', file, '--base-url', mds()], { MOBILITY_API_KEY_FILE: keyFile, MOBILITY_API_ISSUER: 'org-1@example.test' });
+      assert.equal(noKid.code, 2);
+      assert.match(noKid.err, /MOBILITY_API_KEY_FILE needs MOBILITY_API_KEY_ID \(or --kid\)/);
+      assert.doesNotMatch(noKid.err, /--private-key/);
+      const gone = await runCliInProcess(['test', file, '--base-url', mds()], { MOBILITY_API_KEY_FILE: path.join(dir, 'no-key.pem') });
+      assert.match(gone.err, /Cannot read the MOBILITY_API_KEY_FILE file .*no-key\.pem: no such file/);
+      const unknownDomain = await runCliInProcess(['test', file, '--base-url', mds(), '--external-org-domain', 'example.org'], { MOBILITY_API_KEY_FILE: keyFile, MOBILITY_API_KEY_ID: other.kid, MOBILITY_API_ISSUER: 'someone@unknown.test' });
+      assert.equal(unknownDomain.code, 2);
+      assert.match(unknownDomain.err, /the credential type is unknown\..* Here: MOBILITY_API_CREDENTIAL_TYPE external-org or MOBILITY_API_CREDENTIAL_TYPE iam \(or --type\)/);
+      const byFlags = await runCliInProcess(['test', file, '--base-url', mds(), '--private-key', keyFile, '--kid', other.kid, '--iss', 'someone@unknown.test', '--external-org-domain', 'example.org']);
+      assert.match(byFlags.err, /Here: --type external-org or --type iam \(in CI, MOBILITY_API_CREDENTIAL_TYPE\)/);
+    } finally {
+      other.remove();
+    }
+  });
+
   it('--env-file gives {{variables}} and the credential variables; the built CLI exits 0, 1 and 2 as a CI job sees them', async () => {
     const file = write('env.http', 'GET {{baseUrl}}/vehicles?page_size={{size}}\n?? body vehicles.length == {{size}}\n');
     const demo = JSON.parse(fs.readFileSync(sandbox.demo.credentialFile, 'utf8')) as { kid: string; issuer: string; privateKeyFile: string };

@@ -79,6 +79,8 @@ export interface PlanOptions {
   grpcTarget?: string;
 }
 
+const HTTP_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'TRACE', 'CONNECT'];
+
 /** Reads the files and plans their requests, in file order. Never sends anything. */
 export function planContractRun(sources: readonly ContractSource[], options: PlanOptions): ContractPlan {
   const plan: ContractPlan = { files: [], problems: [], warnings: [] };
@@ -144,6 +146,7 @@ function planRequest(fileName: string, file: RequestFile, request: FileRequest, 
   }
   try {
     const resolved = resolveFileRequest(request, file, given);
+    if (!HTTP_METHODS.includes(resolved.method)) throw new Error(l10n.t('Request {0} (line {1}): "{2}" is not an HTTP method: write GET (the MDS and MaaS APIs are read with GET).', label, request.line + 1, resolved.method));
     if (resolved.method !== 'GET') throw new Error(l10n.t('Request {0} (line {1}) is {2}: the MDS and MaaS APIs are read with GET.', label, request.line + 1, resolved.method));
     if (resolved.authorization !== undefined) throw new Error(l10n.t('Request {0} (line {1}) sends its own Authorization: a test signs a fresh token for every request. Remove "# @authorization as-is".', label, request.line + 1));
     planned.request = freeRequest(options.api, pathUnder(resolved.url, options.baseUrl, label, request.line), undefined, resolved.headers);

@@ -6,7 +6,7 @@ import { hasUserInfo, takeUserAuthorization } from '../environment';
 import type { GrpcFileParts, ProtoImport, ResolvedGrpcFileRequest } from './requestFileGrpc';
 import { grpcBodyMessages, grpcRequestLine, readProtoImport, splitGrpcTarget } from './requestFileGrpc';
 import type { RefusedLine } from './requestFileScripts';
-import { notTextReason, readMeta, takeScripts } from './requestFileScripts';
+import { globalAssertion, notTextReason, readMeta, takeScripts } from './requestFileScripts';
 
 /**
  * `.http` / `.rest` request files in REST Client's syntax, the way users of REST Client and httpYac already keep their
@@ -173,9 +173,7 @@ function parseBlock(blockLines: { text: string; line: number }[], file: RequestF
   }
   if (i >= lines.length) {
     file.protos.push(...protos);
-    // httpYac runs a block without a request line before every request: its `??` lines and scripts are refused here.
-    for (const a of assertions) refused.push({ text: a.text, line: a.line, column: a.column, length: a.text.length, message: l10n.t('"{0}" stands in a block without a request (a global assertion, which httpYac checks on every request of the file): not supported here. Put it under each request it checks.', a.text) });
-    file.refused.push(...refused);
+    file.refused.push(...refused, ...assertions.map(globalAssertion));
     return undefined;
   }
   const requestLine = lines[i];
@@ -247,7 +245,8 @@ function splitRequestLine(text: string): { method: string; url: string } {
   let rest = text;
   const space = rest.search(/\s/);
   let method = 'GET';
-  if (space > 0 && METHODS.includes(rest.slice(0, space).toUpperCase())) {
+  // A word in capitals is a method, one we know or not (`GIT <url>`): refused as a method where it is sent, not as a URL.
+  if (space > 0 && (METHODS.includes(rest.slice(0, space).toUpperCase()) || /^[A-Z]{2,16}$/.test(rest.slice(0, space)))) {
     method = rest.slice(0, space).toUpperCase();
     rest = rest.slice(space).trimStart();
   }

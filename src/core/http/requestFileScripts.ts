@@ -69,6 +69,11 @@ function isScriptLine(text: string): boolean {
   return !/^\s*\$?[\w.-]+(\s+[^()]*)?\s*$/.test(inner);
 }
 
+/** A `??` line in a block without a request line: httpYac runs such a block before every request; refused here. */
+export function globalAssertion(a: { text: string; line: number; column: number }): RefusedLine {
+  return { text: a.text, line: a.line, column: a.column, length: a.text.length, message: l10n.t('"{0}" stands in a block without a request (a global assertion, which httpYac checks on every request of the file): not supported here. Put it under each request it checks.', a.text) };
+}
+
 /** What a meta data line asks of its request. */
 export type MetaLine = { kind: 'disabled' } | { kind: 'sleep'; ms: number } | { kind: 'refused'; refused: RefusedLine };
 
