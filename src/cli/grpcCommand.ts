@@ -1,7 +1,7 @@
 import type { Credential } from '../core/auth';
 import type { Environment } from '../core/environment';
 import fs from 'node:fs';
-import { errorMessage, isMobilityError, MobilityError } from '../core/base';
+import { errorMessage, isMobilityError, MobilityError, withArticle } from '../core/base';
 import type { FileClockStore } from '../core/clock';
 import { stateDirOption } from '../core/clock';
 import { withoutTrailingSlashes } from '../core/environment';
@@ -181,7 +181,7 @@ function describe(schema: GrpcSchema, symbols: string[], values: GrpcValues, io:
   if (symbols.length !== 1) throw new MobilityError('USAGE', 'grpc describe takes one symbol: a service, a method (package.Service/Method) or a message.');
   const described = describeSymbol(schema, symbols[0]);
   if (values.template) {
-    if (described.kind !== 'message' && described.kind !== 'method') throw new MobilityError('USAGE', `--template needs a message or a method; ${described.fullName} is a ${described.kind}.`);
+    if (described.kind !== 'message' && described.kind !== 'method') throw new MobilityError('USAGE', `--template needs a message or a method; ${described.fullName} is ${withArticle(described.kind)}.`);
     const type = described.kind === 'method' ? findType(schema, findMethod(schema, symbols[0]).info.inputType) : findType(schema, described.fullName);
     io.out(JSON.stringify(messageTemplate(type), null, 2));
     return 0;

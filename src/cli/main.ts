@@ -1,5 +1,7 @@
 // `mobility-api`: the command-line front end over the same core as the extension. One file per
 // subcommand; options in options.ts, everything printed in output.ts.
+import fs from 'node:fs';
+import path from 'node:path';
 import { isMobilityError, MobilityError } from '../core/base';
 import type { CliIo } from './cliIo';
 import { processIo } from './cliIo';
@@ -19,7 +21,7 @@ import { sendCommand } from './sendCommand';
 import { sqlCommand } from './sqlCommand';
 import { testCommand } from './testCommand';
 import { tokenCommand } from './tokenCommand';
-import { USAGE } from './usage';
+import { printUsage, USAGE } from './usage';
 import { validateCommand } from './validateCommand';
 import { vehiclesCommand } from './vehiclesCommand';
 
@@ -55,7 +57,16 @@ export async function runCli(argv: string[], rawIo: CliIo): Promise<number> {
   const io: CliIo = { ...rawIo, out: (text) => rawIo.out(escapeForTerminal(text)), err: (text) => rawIo.err(escapeForTerminal(text)), ...(write ? { write: (text: string) => write(escapeForTerminal(text)) } : {}) };
   const [command, ...rest] = argv;
   try {
-    if (command !== undefined && Object.hasOwn(COMMANDS, command)) return await COMMANDS[command](rest, io);
+    if (command !== undefined && Object.hasOwn(COMMANDS, command)) {
+      // `mobility-api <command> --help`: that command's usage, whatever else the line holds.
+      const options = rest.includes('--') ? rest.slice(0, rest.indexOf('--')) : rest;
+      if (options.includes('--help') || options.includes('-h')) return printUsage(io, command);
+      return await COMMANDS[command](rest, io);
+    }
+    if (command === '--version' || command === '-V' || command === 'version') {
+      io.out(`mobility-api ${cliVersion()}`);
+      return 0;
+    }
     if (command === undefined || command === 'help' || command === '--help' || command === '-h') {
       io.out(USAGE);
       return command === undefined ? 2 : 0;
@@ -64,6 +75,19 @@ export async function runCli(argv: string[], rawIo: CliIo): Promise<number> {
   } catch (err) {
     return reportError(err, io);
   }
+}
+
+/** The package's version, from its package.json (beside dist/ in the package and the clone). */
+function cliVersion(): string {
+  for (let dir = __dirname, i = 0; i < 4; i++, dir = path.dirname(dir)) {
+    try {
+      const manifest = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')) as { name?: string; version?: string };
+      if (manifest.name === 'mobility-api-explorer' && manifest.version) return manifest.version;
+    } catch {
+      // not here: one folder up
+    }
+  }
+  return 'unknown';
 }
 
 function reportError(err: unknown, io: CliIo): number {

@@ -8,7 +8,7 @@ import { memoryLimitOf } from '../core/analysis';
 import { MDS_MODES } from '../core/conformance';
 import type { MdsMode } from '../core/conformance';
 import type { ApiKind, Environment, UserAuthorization } from '../core/environment';
-import { MobilityError } from '../core/base';
+import { isMobilityError, MobilityError } from '../core/base';
 import type { FileClockStore, SharedKeyQueue } from '../core/clock';
 import { IssueClock, openSharedClock, stateDirOption } from '../core/clock';
 import { normaliseBaseUrl, takeUserAuthorization } from '../core/environment';
@@ -125,8 +125,18 @@ export function domainsFrom(values: Pick<CredentialValues, 'external-org-domain'
   };
 }
 
-/** The credential named by the flags, validated by the core. Warnings go to stderr. */
-export function loadCredential(values: CredentialValues, io: CliIo, api?: ApiKind): Credential {
+/** Where the parts of a key credential came from, as its errors name them: flags, or CI's environment variables. */
+export interface CredentialSources {
+  privateKey: string;
+  kid: string;
+  iss: string;
+  type: string;
+}
+
+const FLAG_SOURCES: CredentialSources = { privateKey: '--private-key', kid: '--kid', iss: '--iss', type: '--type' };
+
+/** The credential named by the flags (or by `sources`, such as environment variables), validated by the core. Warnings go to stderr. */
+export function loadCredential(values: CredentialValues, io: CliIo, api?: ApiKind, sources: CredentialSources = FLAG_SOURCES): Credential {
   const domains = domainsFrom(values, io.env);
   const given = (['private-key', 'key-file', 'credential'] as const).filter((f) => values[f] !== undefined);
   if (given.length > 1) throw new MobilityError('USAGE', `Give one credential, not ${given.map((f) => `--${f}`).join(' and ')}.`);
@@ -136,22 +146,32 @@ export function loadCredential(values: CredentialValues, io: CliIo, api?: ApiKin
   } else if (values.credential !== undefined) {
     input = credentialFileInput(values.credential);
   } else if (values['private-key'] !== undefined) {
-    const keyText = readFile(values['private-key'], '--private-key');
+    const keyText = readFile(values['private-key'], sources.privateKey);
     if (looksLikeServiceAccountKeyFile(keyText)) {
       input = { kind: 'service-account', keyFile: keyText };
     } else {
       const type = values.type;
       if (type !== undefined && type !== 'external-org' && type !== 'iam') {
-        throw new MobilityError('USAGE', `--type must be external-org or iam, not "${type}" (a service account is given with --key-file).`);
+        throw new MobilityError('USAGE', `${sources.type} must be external-org or iam, not "${type}" (a service account is given with --key-file).`);
       }
-      if (values.kid === undefined) throw new MobilityError('USAGE', '--private-key needs --kid <key id>, the key identifier delivered with the credentials.');
-      if (values.iss === undefined) throw new MobilityError('USAGE', '--private-key needs --iss <email>, the e-mail address delivered with the credentials.');
+      if (values.kid === undefined) throw new MobilityError('USAGE', `${sources.privateKey} needs ${sources.kid} <key id>, the key identifier delivered with the credentials.`);
+      if (values.iss === undefined) throw new MobilityError('USAGE', `${sources.privateKey} needs ${sources.iss} <email>, the e-mail address delivered with the credentials.`);
       input = { kind: 'ec', type, privateKey: keyText, kid: values.kid, issuer: values.iss };
     }
   } else {
     throw new MobilityError('USAGE', 'Give a credential: --private-key <file> with --kid and --iss, or --key-file <service-account.json>, or --credential <demo-credential.json>.');
   }
-  const { credential, warnings } = parseCredential(input, { domains });
+  let parsed: ReturnType<typeof parseCredential>;
+  try {
+    parsed = parseCredential(input, { domains });
+  } catch (err) {
+    // The core says "state the type"; here, how: the flag or the variable, or the domain options.
+    if (isMobilityError(err) && err.code === 'CREDENTIAL_TYPE_UNKNOWN') {
+      throw new MobilityError('CREDENTIAL_TYPE_UNKNOWN', `${err.message} Here: ${sources.type} external-org or ${sources.type} iam${sources.type === '--type' ? ' (in CI, MOBILITY_API_CREDENTIAL_TYPE)' : ' (or --type)'}, or the domain with --external-org-domain / --iam-domain (MOBILITY_API_EXTERNAL_ORG_DOMAINS, MOBILITY_API_IAM_DOMAINS).`);
+    }
+    throw err;
+  }
+  const { credential, warnings } = parsed;
   // A credential the API refuses is an error, not a warning followed by an error.
   if (api) assertCredentialForApi(credential, api);
   for (const w of warnings) io.err(`mobility-api: warning: ${w}`);

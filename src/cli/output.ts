@@ -149,6 +149,8 @@ export function formatListing(listing: VehicleListing, maxRows = 20): string {
   const noun: [string, string] = listing.listKey === 'vehicles_status' ? ['vehicle status', 'vehicle statuses'] : ['vehicle', 'vehicles'];
   const summary = listingLine({ status: last.status, statusText: last.statusText, itemCount: listing.items.length, pageCount: listing.pages.length, moreExist: !!listing.nextUrl, noun });
   const lines = [`GET ${first.url}`, `${summary} · ${formatBytes(bytes)} · first byte after ${first.timings.ttfbMs.toFixed(0)} ms`];
+  const problem = listing.pages.find((p) => p.bodyProblem)?.bodyProblem;
+  if (problem) lines.push(`— ${fromServer(problem, 300)}`);
   const mask = pagesMasker(listing.pages);
   const rows = listing.items.slice(0, maxRows).map((item) => vehicleRow(item, mask));
   if (rows.length) {

@@ -7,7 +7,7 @@ import { MobilityError } from '../core/base';
 import { buildEndpointRequest, catalogueOf, freeRequest } from '../core/mds';
 import type { CliIo } from './cliIo';
 import { apiFrom, CREDENTIAL_OPTIONS, environmentFrom, HEADER_OPTIONS, issuerFrom, loadCredential, noteOwnAuthorization, parse, positiveNumber, userHeaders } from './options';
-import { answerJson, conformanceOf, formatConformance, formatResult, mergedResultBody, printRefusalAndClock } from './output';
+import { answerJson, conformanceOf, formatConformance, formatResult, fromServer, mergedResultBody, printRefusalAndClock } from './output';
 import { printUsage } from './usage';
 
 /** The options of `request` and `send`: where to, how many pages, and what to print. */
@@ -75,13 +75,17 @@ export interface ResultOrigin {
  * after a 401 or 403, why it was likely refused; the exit code says whether it is what was asked for.
  */
 export async function printResult(result: ApiResult, request: ApiRequest, values: { json?: boolean; validate?: boolean; mode?: string; 'all-pages'?: boolean }, io: CliIo, origin?: ResultOrigin): Promise<number> {
-  const conformance = values.validate ? conformanceOf(result, request.endpointId, values.mode) : undefined;
+  // A body that is not JSON (an HTML page with 200 OK) is said as such, and not checked against the schemas.
+  const problem = result.pages.find((p) => p.ok && p.bodyProblem)?.bodyProblem;
+  const conformance = values.validate && !problem ? conformanceOf(result, request.endpointId, values.mode) : undefined;
   if (values.json) {
     const body = result.pages.length === 1 && !values['all-pages'] ? result.pages[0].body : mergedResultBody(result);
     io.out(answerJson(conformance ? { response: body, conformance } : body, result.pages));
+    if (problem) io.err(`mobility-api: ${fromServer(problem, 300)}`);
   } else {
     io.out(formatResult(result, result.itemsKey ?? request.itemsKey));
     if (conformance) io.out(formatConformance(conformance));
+    else if (problem && values.validate) io.out(`MDS 2.0: not checked: ${fromServer(problem, 300)}`);
   }
   const last = result.pages[result.pages.length - 1];
   if (origin) await printRefusalAndClock(last, origin.environment, origin.credential, io, origin.store);

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { MobilityError, redactSecrets } from '../core/base';
+import { errorMessage, isMobilityError, junitXml, MobilityError, redactSecrets } from '../core/base';
 import type { CredentialType } from '../core/auth';
 import type { Environment } from '../core/environment';
 import { normaliseBaseUrl } from '../core/environment';
@@ -23,6 +23,9 @@ export const CREDENTIAL_VARIABLES = {
   type: 'MOBILITY_API_CREDENTIAL_TYPE',
 } as const;
 
+/** The names a credential from the environment variables is told by in its errors. */
+const ENV_SOURCES = { privateKey: CREDENTIAL_VARIABLES.keyFile, kid: `${CREDENTIAL_VARIABLES.keyId} (or --kid)`, iss: `${CREDENTIAL_VARIABLES.issuer} (or --iss)`, type: CREDENTIAL_VARIABLES.type };
+
 /**
  * `mobility-api test <file | folder>...`: every request with assertions (`?? status == 200`; with --all every
  * request) of the request files, in file order, each with a fresh token; one line per request, the summary
@@ -30,7 +33,21 @@ export const CREDENTIAL_VARIABLES = {
  * (no such file, a malformed assertion, a missing credential), found before anything is sent.
  */
 export async function testCommand(args: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parse(args, {
+  const { values, positionals } = parseTestArgs(args);
+  if (values.help) return printUsage(io, 'test');
+  try {
+    return await runTests(values, positionals, io);
+  } catch (err) {
+    // Bad input (exit 2): the reports asked for still say so, so that CI shows the error, not an old or no report.
+    if (isMobilityError(err)) writeBadInput(values, [err.message], io);
+    throw err;
+  }
+}
+
+type TestValues = ReturnType<typeof parseTestArgs>['values'];
+
+function parseTestArgs(args: string[]) {
+  return parse(args, {
     ...CREDENTIAL_OPTIONS,
     'base-url': { type: 'string' },
     api: { type: 'string' },
@@ -46,7 +63,9 @@ export async function testCommand(args: string[], io: CliIo): Promise<number> {
     plaintext: { type: 'boolean' },
     'ca-file': { type: 'string' },
   }, true);
-  if (values.help) return printUsage(io);
+}
+
+async function runTests(values: TestValues, positionals: string[], io: CliIo): Promise<number> {
   if (positionals.length === 0) throw new MobilityError('USAGE', 'test takes request files (.http or .rest) or folders holding them: mobility-api test requests/ --base-url <url> <credential>.');
   const fromFile = await envFile(values['env-file'], values.dotenv);
   const env = { ...fromFile, ...io.env };
@@ -54,7 +73,9 @@ export async function testCommand(args: string[], io: CliIo): Promise<number> {
   const environment = environmentFrom(values['base-url'], '--base-url', api, values);
   // The base URL is checked before any file is read, so that a typo is said first.
   normaliseBaseUrl(environment.baseUrl, environment.name);
-  const credential = loadCredential(credentialValues(values, env), { ...io, env }, api);
+  // A key from MOBILITY_API_KEY_FILE: its errors name the variables, not flags that were never given.
+  const fromEnv = values['private-key'] === undefined && values['key-file'] === undefined && values.credential === undefined;
+  const credential = loadCredential(credentialValues(values, env), { ...io, env }, api, fromEnv ? ENV_SOURCES : undefined);
   const timeoutMs = values.timeout === undefined ? undefined : positiveNumber(values.timeout, '--timeout') * 1000;
 
   const sources = positionals.flatMap(requestFilesOf).map((file): ContractSource => ({ name: file, text: readFile(file, 'request') }));
@@ -62,8 +83,10 @@ export async function testCommand(args: string[], io: CliIo): Promise<number> {
   const plan = planContractRun(sources, { api, baseUrl: environment.baseUrl, all: values.all, filter: values.filter, variables: fromFile, ...(grpcTarget ? { grpcTarget } : {}) });
   for (const w of plan.warnings) io.err(`mobility-api: warning: ${w.file}:${w.line + 1}: ${w.message}`);
   if (plan.problems.length) {
-    for (const p of plan.problems) io.err(`mobility-api: ${p.file}:${p.line + 1}:${p.column + 1}: ${p.message}`);
+    const lines = plan.problems.map((p) => `${p.file}:${p.line + 1}:${p.column + 1}: ${p.message}`);
+    for (const line of lines) io.err(`mobility-api: ${line}`);
     io.err(`mobility-api: nothing was sent: fix ${plan.problems.length === 1 ? 'this line' : `these ${plan.problems.length} lines`} first.`);
+    writeBadInput(values, lines, io);
     return 2;
   }
   const planned = plan.files.reduce((n, f) => n + f.requests.length, 0);
@@ -89,30 +112,54 @@ export async function testCommand(args: string[], io: CliIo): Promise<number> {
     },
   }).finally(() => grpc?.close());
 
-  const passed = runs.filter((r) => r.passed && !r.skipped).length;
+  const passed = runs.filter((r) => r.passed && !r.skipped && !r.untested).length;
   const skipped = runs.filter((r) => r.skipped && r.passed).length;
+  const untested = runs.filter((r) => r.untested && r.passed).length;
   const failed = runs.filter((r) => !r.passed).length;
-  const notRun = planned - runs.length;
-  if (values.junit !== undefined) writeReport(values.junit, junitReport(plan.files.map((f) => f.name), runs, { name: 'mobility-api test', timestamp: new Date() }));
+  // With --bail, what was not run is in the report too, skipped, so that a reader sees what was left out.
+  const ran = new Set(runs.map((r) => `${r.file}\n${r.line}`));
+  const left = plan.files.flatMap((f) => f.requests).filter((r) => !ran.has(`${r.file}\n${r.line}`))
+    .map((r): RequestRun => ({ file: r.file, label: r.label, line: r.line, durationMs: 0, pages: 0, outcomes: [], tokens: [], skipped: 'not run: --bail stopped the run at the first failed request', passed: true }));
+  const notRun = left.length;
+  if (values.junit !== undefined) writeReport(values.junit, junitReport(plan.files.map((f) => f.name), [...runs, ...left], { name: 'mobility-api test', timestamp: new Date() }));
   if (values.json) {
-    io.out(JSON.stringify({ passed, failed, skipped, notRun, requests: runs }, null, 2));
+    io.out(JSON.stringify({ passed, failed, skipped, untested, notRun, requests: runs.map(oneBased) }, null, 2));
   } else {
-    const extra = [skipped ? `${skipped} skipped` : '', notRun ? `${notRun} not run (--bail)` : ''].filter(Boolean).join(', ');
+    const extra = [untested ? `${untested} sent, not tested (no assertion)` : '', skipped ? `${skipped} skipped` : '', notRun ? `${notRun} not run (--bail)` : ''].filter(Boolean).join(', ');
     if (extra) io.out(extra);
     io.out(`${passed} passed, ${failed} failed`);
   }
   return failed ? 1 : 0;
 }
 
+/** On bad input (exit 2), the --junit report holds the error as a test case in error, and --json prints it. */
+function writeBadInput(values: TestValues, lines: string[], io: CliIo): void {
+  if (values.junit !== undefined) {
+    const text = lines.join('\n');
+    const report = junitXml('mobility-api test', [{ name: 'mobility-api test', cases: [{ name: 'bad input: nothing was sent', classname: 'mobility-api test', ms: 0, error: { type: 'BadInput', message: lines[0] ?? '', text } }] }], new Date());
+    try {
+      writeReport(values.junit, report);
+    } catch (err) {
+      io.err(`mobility-api: ${errorMessage(err)}`);
+    }
+  }
+  if (values.json) io.out(JSON.stringify({ error: lines.join('\n'), problems: lines, passed: 0, failed: 0, skipped: 0, untested: 0, notRun: 0, requests: [] }, null, 2));
+}
+
+/** A run as --json prints it: lines and columns 1-based, as every message and report says them. */
+function oneBased(run: RequestRun): RequestRun {
+  return { ...run, line: run.line + 1, outcomes: run.outcomes.map((o) => ({ ...o, line: o.line + 1, column: o.column + 1 })) };
+}
+
 /** One line per request, then each failed assertion at its line, indented. */
 function runLines(run: RequestRun): string[] {
   const where = `${run.file}:${run.line + 1}`;
   if (run.skipped && run.passed) return [`SKIP  ${run.label}  (${where})  ${run.skipped}`];
-  const verdict = run.passed ? 'PASS' : 'FAIL';
+  const verdict = run.untested && run.passed ? 'SENT' : run.passed ? 'PASS' : 'FAIL';
   const status = run.status !== undefined ? `${run.status} ${fromServer(run.statusText ?? '', 40)}`.trim() : run.grpcStatus !== undefined ? run.grpcStatus : run.error !== undefined ? 'no answer' : 'not sent';
   const total = run.outcomes.length;
   const bad = run.outcomes.filter((o) => !o.passed).length;
-  const counts = run.error !== undefined ? '' : bad ? `  ${bad} of ${total} assertions failed` : `  ${total} ${total === 1 ? 'assertion' : 'assertions'} passed`;
+  const counts = run.error !== undefined ? '' : run.untested ? '  no assertion: sent, not tested' : bad ? `  ${bad} of ${total} assertions failed` : `  ${total} ${total === 1 ? 'assertion' : 'assertions'} passed`;
   const pages = run.pages > 1 ? ` · ${run.pages} pages` : '';
   const lines = [`${verdict}  ${run.label}  (${where})  ${status}${pages}  ${run.durationMs} ms${counts}`];
   for (const line of failureLines(run)) lines.push(`      ${fromServer(line, 2000)}`);

@@ -67,8 +67,6 @@ Usage:
                         reflection stream carries a fresh token; --plaintext only to this computer; each answer message
                         is printed as it arrives (--json: one document, written as it goes); messages in the proto3 JSON
                         mapping; Ctrl-C prints what arrived and exits 130; exit 1 unless OK
-                        schema by server reflection (v1, else v1alpha) unless --proto/--protoset; every call and
-                        reflection stream carries a fresh token; --plaintext only to this computer; exit 1 unless OK
   mobility-api test     <file.http | folder>... --base-url <url> [--api mds|maas] [<credential>] [--env-file <file> | --dotenv <file>]
                         [--filter <name>] [--bail] [--all] [--junit <report.xml>] [--json] [--timeout <s>]
                         [--grpc-target <host:port> [--plaintext | --ca-file <pem>]]
@@ -78,6 +76,7 @@ Usage:
                         2: bad input. The credential may come from MOBILITY_API_KEY_FILE, MOBILITY_API_KEY_ID,
                         MOBILITY_API_ISSUER and MOBILITY_API_CREDENTIAL_TYPE instead of flags
   mobility-api demo     start a sandbox, sign a token with its demo credential, list vehicles, stop
+  mobility-api --version                             the CLI's version; mobility-api <command> --help: that command's usage
 
 <credential> is one of:
   --private-key <pem|jwk file> --kid <id> --iss <email> [--type external-org|iam]
@@ -98,8 +97,31 @@ Common options:
                             ..._SERVICE_ACCOUNT_DOMAINS, comma-separated)
 `;
 
-/** Prints the usage for `--help`; exit code 0. */
-export function printUsage(io: { out: (text: string) => void }): number {
-  io.out(USAGE);
+/** Commands whose usage names `<credential>` or a request option: their help ends with what those are. */
+const CREDENTIAL_PART = /^<credential> is one of:/m;
+
+/**
+ * The usage of one command: its lines of USAGE (a line `  mobility-api <command> …` and the lines indented under it),
+ * then the credential and common options when it takes them. The whole usage for a command it does not know.
+ */
+export function usageOf(command: string): string {
+  const lines = USAGE.split('\n');
+  const start = new RegExp(`^ {2}mobility-api ${command.replace(/[^\w-]/g, '')}\\b`);
+  const own: string[] = [];
+  let inside = false;
+  for (const line of lines) {
+    if (/^ {2}mobility-api /.test(line)) inside = start.test(line);
+    else if (!/^ {3,}\S/.test(line)) inside = false;
+    if (inside) own.push(line);
+  }
+  if (own.length === 0) return USAGE;
+  const tail = CREDENTIAL_PART.exec(USAGE);
+  const takesCredential = own.some((l) => /<credential>|--base-url|--aud /.test(l));
+  return [`Usage of mobility-api ${command} (every command: mobility-api help):`, '', ...own, ...(takesCredential && tail ? ['', USAGE.slice(tail.index).trimEnd()] : [])].join('\n');
+}
+
+/** Prints the usage for `--help`: of `command` when given, else the whole CLI's; exit code 0. */
+export function printUsage(io: { out: (text: string) => void }, command?: string): number {
+  io.out(command === undefined ? USAGE : usageOf(command));
   return 0;
 }

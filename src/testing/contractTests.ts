@@ -75,7 +75,9 @@ export function registerContractTests(deps: CommandDeps): ContractTestsHandle {
   /** The file's tests from its text: one per request with assertions; the file's item goes when none is left. */
   const update = (uri: vscode.Uri, text: string) => {
     const file = parseRequestFile(text);
-    const requests = file.notText ? [] : file.requests.filter((r) => r.assertions?.length);
+    // A request whose block holds a test this runner does not run (a script block, `@loop`; a global `??`: every request) is a test too: it errs.
+    const global = file.refused.length > file.requests.reduce((n, r) => n + (r.refused?.length ?? 0), 0);
+    const requests = file.notText ? [] : file.requests.filter((r) => global || r.assertions?.length || r.refused?.length);
     const id = uri.toString();
     if (requests.length === 0) {
       controller.items.delete(id);
@@ -240,13 +242,16 @@ async function runTests(deps: CommandDeps, controller: vscode.TestController, en
         ...(environment.grpc ? { grpcTarget: environment.grpc.target } : {}),
       });
       // What stops a request from being sent (a malformed line, an unresolved {{variable}}) errs its test, at its line.
+      // A line of the file's own (a global `??`) errs every test of the file.
       for (const p of plan.problems) {
-        const test = testAt(p.line);
-        if (!test || !pending.has(test)) continue;
-        const message = new vscode.TestMessage(p.message);
-        message.location = new vscode.Location(uri, new vscode.Position(p.line, p.column));
-        verdict.errored(test, message);
-        pending.delete(test);
+        const tests = p.request === undefined ? [...atLine.values()] : [atLine.get(p.request) ?? testAt(p.line)];
+        for (const test of tests) {
+          if (!test || !pending.has(test)) continue;
+          const message = new vscode.TestMessage(p.message);
+          message.location = new vscode.Location(uri, new vscode.Position(p.line, p.column));
+          verdict.errored(test, message);
+          pending.delete(test);
+        }
       }
       for (const f of plan.files) f.requests = f.requests.filter((r) => pending.has(atLine.get(r.line)!));
       const folder = path.dirname(uri.fsPath);

@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { startSandbox } from '../../src/sandbox/sandboxServer';
@@ -37,7 +39,6 @@ GET {{baseUrl}}/vehicles?page_size=3
 
 ?? status == 201
 ?? body vehicles[0].speed > 1
-?? js response.parsedBody.x == 1
 
 ###
 # @name fine
@@ -100,10 +101,9 @@ describe('CLI: test (contract tests of request files against the sandbox)', func
     const report = path.join(dir, 'failing.xml');
     const r = await runCliInProcess(['test', file, ...flags(), '--junit', report]);
     assert.equal(r.code, 1, r.err + r.out);
-    assert.match(r.out, /^FAIL {2}wrong-status {2}\(.*failing\.http:2\) {2}200 OK {2}\d+ ms {2}3 of 3 assertions failed$/m);
+    assert.match(r.out, /^FAIL {2}wrong-status {2}\(.*failing\.http:2\) {2}200 OK {2}\d+ ms {2}2 of 2 assertions failed$/m);
     assert.match(r.out, /failing\.http:4:1: \?\? status == 201: expected == 201, actual 200$/m);
     assert.match(r.out, /failing\.http:5:1: \?\? body vehicles\[0\]\.speed > 1: expected > 1, actual the body has no vehicles\[0\]\.speed$/m);
-    assert.match(r.out, /failing\.http:6:4: "\?\? js" is not supported here: no user script runs/m);
     assert.match(r.out, /token: jti [0-9a-f-]{36}, kid sa…[0-9a-f]{2}\b/);
     assert.match(r.out, /^PASS {2}fine /m);
     assert.match(r.out, /^1 passed, 1 failed$/m);
@@ -158,8 +158,9 @@ describe('CLI: test (contract tests of request files against the sandbox)', func
     write('collection/b.http', PASSING);
     const all = await runCliInProcess(['test', folder, ...flags(), '--all']);
     assert.equal(all.code, 1);
-    assert.match(all.out, /^PASS {2}unasserted .*0 assertions passed$/m);
-    assert.match(all.out, /^4 passed, 1 failed$/m);
+    // A request without assertions is sent, not tested: never counted as a pass.
+    assert.match(all.out, /^SENT {2}unasserted .*200 OK {2}\d+ ms {2}no assertion: sent, not tested$/m);
+    assert.match(all.out, /^1 sent, not tested \(no assertion\)\n3 passed, 1 failed$/m);
     const filtered = await runCliInProcess(['test', folder, ...flags(), '--filter', 'every']);
     assert.equal(filtered.code, 0, filtered.out + filtered.err);
     assert.match(filtered.out, /^1 passed, 0 failed$/m);
@@ -170,8 +171,127 @@ describe('CLI: test (contract tests of request files against the sandbox)', func
     const doc = JSON.parse(json.out) as { passed: number; failed: number; requests: { label: string; outcomes: { passed: boolean; expected?: string; actual?: string }[]; tokens: { jti: string; kid: string }[] }[] };
     assert.deepEqual([doc.passed, doc.failed], [3, 1]);
     // `expected` is the condition in words ("== 201"), `diff` the two values alone, as a diff tool compares them.
-    assert.deepEqual(doc.requests[0].outcomes[0], { text: '?? status == 201', line: 3, column: 0, passed: false, expected: '== 201', actual: '200', diff: { expected: '201', actual: '200' }, message: '?? status == 201: expected == 201, actual 200' });
+    assert.deepEqual(doc.requests[0].outcomes[0], { text: '?? status == 201', line: 4, column: 1, passed: false, expected: '== 201', actual: '200', diff: { expected: '201', actual: '200' }, message: '?? status == 201: expected == 201, actual 200' });
     assert.match(doc.requests[0].tokens[0].kid, /^sa…[0-9a-f]{2}$/);
+  });
+
+  it('refuses what it does not run (script tests, handlers, a global ??, @loop, @ref, ?? js) at file:line:col, exit 2, with and without --all; the reports hold the error', async function () {
+    const before = seen.length;
+    const forms: [string, RegExp][] = [
+      ['GET {{baseUrl}}/vehicles\n\n{{\n  test("status", () => expect(response.statusCode).toBe(201));\n}}\n', /:3:1: httpYac's script blocks/],
+      ['GET {{baseUrl}}/vehicles\n\n{{ test.status(201) }}\n', /:3:1: httpYac's script blocks/],
+      ['GET {{baseUrl}}/vehicles\n\n> {%\nclient.test("x", function () { client.assert(response.status === 201); });\n%}\n', /:3:1: JetBrains' handler scripts \(> \{%/],
+      ['?? status == 201\n\n###\nGET {{baseUrl}}/vehicles\n', /:1:1: "\?\? status == 201" stands in a block without a request/],
+      ['# @loop for 3\nGET {{baseUrl}}/vehicles\n', /:1:3: "# @loop" is not supported here/],
+      ['# @ref login\nGET {{baseUrl}}/vehicles\n', /:1:3: "# @ref" is not supported here/],
+      ['# @disabled {{ true }}\nGET {{baseUrl}}/vehicles\n', /:1:3: "# @disabled \{\{ true \}\}" is not supported here/],
+      ['GET {{baseUrl}}/vehicles\n?? js response.parsedBody.x == 1\n', /:2:4: "\?\? js" is not supported here/],
+    ];
+    for (const [i, [text, said]] of forms.entries()) {
+      const file = write(`refused/${i}.http`, text);
+      for (const all of [[], ['--all']]) {
+        const r = await runCliInProcess(['test', file, ...flags(), ...all]);
+        assert.equal(r.code, 2, `${text}${all.join('')}: ${r.out}${r.err}`);
+        assert.match(r.err, new RegExp(`${i}\\.http${said.source}`), r.err);
+        assert.match(r.err, /nothing was sent/);
+        assert.doesNotMatch(r.out, /passed/);
+      }
+    }
+    const report = path.join(dir, 'refused.xml');
+    const json = await runCliInProcess(['test', path.join(dir, 'refused/0.http'), ...flags(), '--junit', report, '--json']);
+    assert.equal(json.code, 2);
+    assert.match((JSON.parse(json.out) as { error: string }).error, /0\.http:3:1: httpYac's script blocks/);
+    assert.equal(xmllint(this, ['--noout', '--schema', XSD, report]).status, 0);
+    assert.equal(xpath(this, report, 'string(/testsuites/@errors)'), '1');
+    assert.match(xpath(this, report, 'string(//error/@message)'), /0\.http:3:1: httpYac's script blocks/);
+    const noCredential = await runCliInProcess(['test', path.join(dir, 'refused/0.http'), '--base-url', mds(), '--junit', report]);
+    assert.equal(noCredential.code, 2);
+    assert.match(xpath(this, report, 'string(//error/@message)'), /Give a credential/);
+    assert.equal(seen.length, before, 'the sandbox saw no request');
+  });
+
+  it('# @disabled is skipped and # @sleep waits, as httpYac does; --bail reports what it did not run as skipped in JUnit', async function () {
+    const file = write('meta.http', '# @name off\n# @disabled\nGET {{baseUrl}}/vehicles\n?? status == 201\n\n###\n# @name slow\n# @sleep 20\nGET {{baseUrl}}/vehicles\n?? status == 201\n\n###\n# @name later\nGET {{baseUrl}}/vehicles\n?? status == 200\n\n###\n# @name plain\nGET {{baseUrl}}/vehicles\n');
+    const report = path.join(dir, 'meta.xml');
+    const r = await runCliInProcess(['test', file, ...flags(), '--bail', '--all', '--junit', report]);
+    assert.equal(r.code, 1, r.out + r.err);
+    assert.match(r.out, /^SKIP {2}off .*disabled \(# @disabled\): not sent$/m);
+    assert.match(r.out, /^FAIL {2}slow /m);
+    assert.match(r.out, /^1 skipped, 2 not run \(--bail\)\n0 passed, 1 failed$/m);
+    assert.equal(xmllint(this, ['--noout', '--schema', XSD, report]).status, 0);
+    assert.equal(xpath(this, report, 'string(//testcase[@name="later"]/skipped/@message)'), 'not run: --bail stopped the run at the first failed request');
+    assert.equal(xpath(this, report, 'count(//testcase[@name="plain"]/skipped)'), '1');
+    const all = await runCliInProcess(['test', write('plain.http', 'GET {{baseUrl}}/vehicles\n'), ...flags(), '--all', '--junit', report]);
+    assert.equal(all.code, 0, all.out + all.err);
+    assert.match(all.out, /^1 sent, not tested \(no assertion\)\n0 passed, 0 failed$/m);
+    assert.equal(xpath(this, report, 'string(//testcase/skipped/@message)'), 'sent, not tested: the request has no assertion (?? status == 200, …)');
+  });
+
+  it('a 200 whose body is not JSON says so in request, --validate and test, whose body assertions fail with that reason; ?? mds conformance under --api maas is bad input', async () => {
+    const html = http.createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end('<!doctype html><title>Maintenance</title>');
+    });
+    await new Promise<void>((resolve) => html.listen(0, '127.0.0.1', resolve));
+    const other = makeCliCredential();
+    try {
+      const base = `http://127.0.0.1:${(html.address() as AddressInfo).port}/mds`;
+      const common = ['--base-url', base, ...other.flags];
+      const listed = await runCliInProcess(['request', 'vehicles', '--api', 'mds', '--validate', ...common]);
+      assert.equal(listed.code, 1, listed.out + listed.err);
+      assert.match(listed.out, /^— The body is not JSON: its content type is text\/html, and it starts with "<!doctype html><title>Maintenance<\/title>"\.$/m);
+      assert.match(listed.out, /^MDS 2\.0: not checked: The body is not JSON/m);
+      const file = write('html.http', 'GET {{baseUrl}}/vehicles\n?? status == 200\n?? mds pages\n?? mds items > 0\n?? body vehicles isArray\n');
+      const tested = await runCliInProcess(['test', file, ...common]);
+      assert.equal(tested.code, 1, tested.out + tested.err);
+      assert.match(tested.out, /3 of 4 assertions failed/);
+      assert.match(tested.out, /html\.http:3:1: \?\? mds pages: expected every page followed to the last, actual page 1: The body is not JSON/);
+      assert.match(tested.out, /html\.http:4:1: \?\? mds items > 0: expected > 0, actual The body is not JSON/);
+      const maas = await runCliInProcess(['test', write('maas.http', 'GET {{baseUrl}}/vehicles\n?? mds conformance\n'), ...common, '--api', 'maas']);
+      assert.equal(maas.code, 2, maas.out + maas.err);
+      assert.match(maas.err, /maas\.http:2:1: "\?\? mds conformance" checks an answer against the official MDS 2\.0 schemas; this run is against the MaaS API/);
+    } finally {
+      other.remove();
+      html.close();
+    }
+  });
+
+  it('says what it is: --version, each command\'s own --help, an unknown method, and credential errors that name where the key came from', async () => {
+    const version = await runCliInProcess(['--version']);
+    assert.equal(version.code, 0);
+    assert.equal(version.out.trim(), `mobility-api ${(JSON.parse(fs.readFileSync('package.json', 'utf8')) as { version: string }).version}`);
+    const help = await runCliInProcess(['test', '--help']);
+    assert.equal(help.code, 0);
+    assert.match(help.out, /^ {2}mobility-api test {5}<file\.http \| folder>/m);
+    assert.match(help.out, /<credential> is one of:/);
+    assert.doesNotMatch(help.out, /^ {2}mobility-api (harvest|sandbox|grpc)/m, 'the help of test alone');
+    const sandboxHelp = await runCliInProcess(['sandbox', '--port', '1', '--help']);
+    assert.match(sandboxHelp.out, /^ {2}mobility-api sandbox /m);
+    assert.doesNotMatch(sandboxHelp.out, /^ {2}mobility-api test/m);
+    const whole = await runCliInProcess(['help']);
+    assert.equal(whole.out.match(/schema by server reflection \(v1, else v1alpha\) unless --proto\/--protoset/g)?.length, 1, 'each paragraph once');
+    const git = await runCliInProcess(['test', write('git.http', 'GIT {{baseUrl}}/vehicles\n?? status == 200\n'), ...flags()]);
+    assert.equal(git.code, 2);
+    assert.match(git.err, /git\.http:1:1: Request GIT \{\{baseUrl\}\}\/vehicles \(line 1\): "GIT" is not an HTTP method: write GET/);
+    assert.doesNotMatch(git.err, /not under the base URL/);
+    const other = makeCliCredential();
+    try {
+      const keyFile = other.flags[other.flags.indexOf('--private-key') + 1];
+      const file = write('env-key.http', 'GET {{baseUrl}}/vehicles\n?? status == 200\n');
+      const noKid = await runCliInProcess(['test', file, '--base-url', mds()], { MOBILITY_API_KEY_FILE: keyFile, MOBILITY_API_ISSUER: 'org-1@example.test' });
+      assert.equal(noKid.code, 2);
+      assert.match(noKid.err, /MOBILITY_API_KEY_FILE needs MOBILITY_API_KEY_ID \(or --kid\)/);
+      assert.doesNotMatch(noKid.err, /--private-key/);
+      const gone = await runCliInProcess(['test', file, '--base-url', mds()], { MOBILITY_API_KEY_FILE: path.join(dir, 'no-key.pem') });
+      assert.match(gone.err, /Cannot read the MOBILITY_API_KEY_FILE file .*no-key\.pem: no such file/);
+      const unknownDomain = await runCliInProcess(['test', file, '--base-url', mds(), '--external-org-domain', 'example.org'], { MOBILITY_API_KEY_FILE: keyFile, MOBILITY_API_KEY_ID: other.kid, MOBILITY_API_ISSUER: 'someone@unknown.test' });
+      assert.equal(unknownDomain.code, 2);
+      assert.match(unknownDomain.err, /the credential type is unknown\..* Here: MOBILITY_API_CREDENTIAL_TYPE external-org or MOBILITY_API_CREDENTIAL_TYPE iam \(or --type\)/);
+      const byFlags = await runCliInProcess(['test', file, '--base-url', mds(), '--private-key', keyFile, '--kid', other.kid, '--iss', 'someone@unknown.test', '--external-org-domain', 'example.org']);
+      assert.match(byFlags.err, /Here: --type external-org or --type iam \(in CI, MOBILITY_API_CREDENTIAL_TYPE\)/);
+    } finally {
+      other.remove();
+    }
   });
 
   it('--env-file gives {{variables}} and the credential variables; the built CLI exits 0, 1 and 2 as a CI job sees them', async () => {

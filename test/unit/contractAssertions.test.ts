@@ -82,7 +82,48 @@ describe('contract: assertion lines in request files', () => {
     assert.deepEqual(request.headers, [{ name: 'Accept', value: 'application/json' }]);
     assert.equal(request.body, '{ "a": 1 }');
     assert.equal(file.requests.length, 1);
-    assert.deepEqual(file.problems.map((p) => [p.line, p.message]), [[9, '"?? status == 200" asserts nothing here: no request stands above it in this block. Put it under the request it checks.']]);
+    // A `??` in a block without a request is httpYac's global assertion: refused where it stands, never ignored.
+    assert.deepEqual(file.refused.map((p) => [p.line, p.column]), [[9, 0]]);
+    assert.match(file.refused[0].message, /a global assertion, which httpYac checks on every request of the file\): not supported here/);
+  });
+
+  it('reads httpYac\'s # @disabled and # @sleep; refuses script blocks, handlers, @loop, @ref and @forceRef at their line and column', () => {
+    const file = parseRequestFile([
+      '# @disabled', // 0
+      'GET {{baseUrl}}/a',
+      '###',
+      '# @sleep 250',
+      'GET {{baseUrl}}/b',
+      '', // 5
+      '{{',
+      '  test.status(200);',
+      '}}',
+      '###',
+      '  // @loop for 3', // 10
+      'GET {{baseUrl}}/c',
+      '> {% client.test("x", () => client.assert(true)); %}',
+      '###',
+      '# @forceRef a',
+      '{{baseUrl}}/d', // 15
+      'X-A: 1',
+      '',
+      '{{ expect(response.status).toBe(200) }}',
+      '< {%',
+      '  request.variables.set("a", 1);', // 20
+      '%}',
+    ].join('\n'));
+    assert.deepEqual(file.requests.map((r) => [r.url, r.disabled, r.sleepMs, r.body]), [['{{baseUrl}}/a', true, undefined, undefined], ['{{baseUrl}}/b', undefined, 250, undefined], ['{{baseUrl}}/c', undefined, undefined, undefined], ['{{baseUrl}}/d', undefined, undefined, undefined]]);
+    const refused = [...file.refused].sort((a, b) => a.line - b.line);
+    assert.deepEqual(refused.map((r) => [r.line, r.column]), [[6, 0], [10, 5], [12, 0], [14, 2], [18, 0], [19, 0]]);
+    assert.deepEqual(file.requests.map((r) => r.refused?.length ?? 0), [0, 1, 2, 3]);
+    assert.match(refused[0].message, /httpYac's script blocks/);
+    assert.match(refused[1].message, /"# @loop" is not supported here/);
+    assert.match(refused[2].message, /JetBrains' handler scripts \(> \{%/);
+    assert.match(refused[3].message, /"# @forceRef" is not supported here/);
+    assert.match(refused[4].message, /httpYac's script blocks/);
+    assert.match(refused[5].message, /JetBrains' handler scripts \(< \{%/);
+    // A URL or a variable alone on a line is no script.
+    assert.deepEqual(parseRequestFile('{{baseUrl}}/vehicles\n\n{{body}}\n').refused, []);
   });
 });
 
@@ -92,6 +133,9 @@ describe('contract: what the editor marks in a request file', () => {
     assert.deepEqual(problems.map((p) => [p.line, p.column, p.length, p.unsupported]), [[3, 12, 2, false], [7, 3, 22, true]]);
     assert.match(problems[0].message, /"=!" is not a condition/);
     assert.deepEqual(counts, [{ line: 0, assertions: 2 }, { line: 6, assertions: 1 }]);
+    // What a test run refuses is an error here, at its place: a script block after a blank line, a global ??.
+    const refused = fileAssertions(['?? status == 201', '###', 'GET {{baseUrl}}/vehicles', '', '{{', '  test("x", () => {});', '}}'].join('\n')).problems;
+    assert.deepEqual(refused.map((p) => [p.line, p.column, p.unsupported]), [[0, 0, false], [4, 0, false]]);
   });
 });
 
@@ -254,8 +298,22 @@ describe('contract: checking assertions against an answer', () => {
     passes(`?? body sha256 ${digest('sha256')}`, answer);
     passes(`?? body sha512 ${digest('sha512')}`, answer);
     passes(`?? body md5 ${digest('md5')}`, answer);
-    fails(`?? body md5 ${digest('sha256')}`, answer);
+    // A failed hash shows the digest of what was read, the value it compared.
+    assert.equal(fails(`?? body md5 ${digest('sha256')}`, answer).actual, `md5 ${digest('md5')} (of "hello")`);
     passes('?? body == hello', answer);
+  });
+
+  it('shows the expected value as written: == "" and endsWith 01, not what it converts to', () => {
+    assert.equal(fails('?? status endsWith 01').expected, 'endsWith 01');
+    assert.equal(fails('?? body vehicles[0].device_id ==').expected, '== ""');
+    assert.equal(fails('?? status == 0201').expected, '== 0201');
+  });
+
+  it('a 200 whose body is not JSON fails the assertions that read the body, saying so; ?? body as text still reads it', () => {
+    const html = page({ body: '<html>hi</html>', bodyKind: 'text', text: '<html>hi</html>', contentType: 'text/html', bodyProblem: 'The body is not JSON: its content type is text/html, and it starts with "<html>hi</html>".' });
+    for (const text of ['?? body vehicles isArray', '?? mds items > 0', '?? mds conformance']) assert.match(fails(text, html).actual ?? '', /^The body is not JSON: its content type is text\/html/, text);
+    passes('?? body includes hi', html);
+    passes('?? status == 200', html);
   });
 
   it('token accepted passes on any answer but 401 and 403, and a refusal says what the refusal doctor says', () => {

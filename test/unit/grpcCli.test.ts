@@ -94,6 +94,9 @@ describe('CLI: grpc list, describe and call', function () {
     });
     const methodTemplate = await runCliInProcess(['grpc', 'describe', GET, '--template', '--proto', FLEET_PROTO, '--import-path', INCLUDE_DIR]);
     assert.deepEqual(JSON.parse(methodTemplate.out), { device_id: '' });
+    const enumTemplate = await runCliInProcess(['grpc', 'describe', 'mobility.test.v1.VehicleType', '--template', '--proto', FLEET_PROTO, '--import-path', INCLUDE_DIR]);
+    assert.equal(enumTemplate.code, 2);
+    assert.match(enumTemplate.err, /mobility\.test\.v1\.VehicleType is an enum\.$/m);
   });
 
   it('call --json prints status, headers, trailers, messages and the claims of the token sent, never the token', async () => {

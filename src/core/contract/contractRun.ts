@@ -9,6 +9,7 @@ import type { ApiKind, ApiRequest, Environment } from '../environment';
 import type { ApiClient, ApiResult, FileRequest, HttpExchange, RequestFile, ResolvedGrpcFileRequest } from '../http';
 import { expandFileText, parseRequestFile, resolveFileRequest, resolveGrpcFileRequest } from '../http';
 import { freeRequest, isMdsEndpointId } from '../mds';
+import { plural } from '../../shared/format';
 import type { Assertion, AssertionProblem } from './assertion';
 import { parseAssertions, protocolProblem } from './assertion';
 import type { AssertionOutcome, EvaluationContext } from './evaluate';
@@ -38,6 +39,10 @@ export interface PlannedRequest {
   grpc?: ResolvedGrpcFileRequest;
   /** Why the request is not sent (a GRPC request): it is reported, never dropped in silence. */
   skip?: string;
+  /** `# @disabled`: not sent, reported as skipped. */
+  disabled?: boolean;
+  /** `# @sleep <ms>`: waited before the request is sent. */
+  sleepMs?: number;
 }
 
 /** Something in the input that must be fixed before anything is sent (exit 2). */
@@ -47,6 +52,8 @@ export interface PlanProblem {
   line: number;
   column: number;
   message: string;
+  /** The 0-based request line of the request it belongs to; absent for a line of the file's own (a global `??`). */
+  request?: number;
 }
 
 export interface ContractPlan {
@@ -72,6 +79,8 @@ export interface PlanOptions {
   grpcTarget?: string;
 }
 
+const HTTP_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'TRACE', 'CONNECT'];
+
 /** Reads the files and plans their requests, in file order. Never sends anything. */
 export function planContractRun(sources: readonly ContractSource[], options: PlanOptions): ContractPlan {
   const plan: ContractPlan = { files: [], problems: [], warnings: [] };
@@ -82,10 +91,13 @@ export function planContractRun(sources: readonly ContractSource[], options: Pla
       continue;
     }
     for (const p of file.problems) plan.warnings.push({ file: source.name, line: p.line, column: 0, message: p.message });
+    // What no request runs (script blocks, `@loop`, a global `??`) stops the run: a test it holds must never pass unrun.
+    const ofRequests = new Set(file.requests.flatMap((r) => r.refused ?? []));
+    for (const r of file.refused) if (!ofRequests.has(r)) plan.problems.push({ file: source.name, line: r.line, column: r.column, message: r.message });
     const requests: PlannedRequest[] = [];
     for (const request of file.requests) {
       const label = request.name ?? `${request.method} ${request.url}`;
-      if (!request.assertions?.length && !options.all) continue;
+      if (!request.assertions?.length && !request.refused?.length && !options.all) continue;
       if (options.filter !== undefined && !label.includes(options.filter)) continue;
       if (options.lines !== undefined && !options.lines.includes(request.line)) continue;
       const planned = planRequest(source.name, file, request, label, options, plan.problems);
@@ -98,13 +110,18 @@ export function planContractRun(sources: readonly ContractSource[], options: Pla
 
 function planRequest(fileName: string, file: RequestFile, request: FileRequest, label: string, options: PlanOptions, problems: PlanProblem[]): PlannedRequest | undefined {
   const read = parseAssertions(request.assertions ?? []);
-  const at = (line: number, column: number, message: string) => problems.push({ file: fileName, line, column, message });
-  for (const p of read.problems.filter((q) => !q.unsupported)) at(p.line, p.column, p.message);
+  const at = (line: number, column: number, message: string) => problems.push({ file: fileName, line, column, message, request: request.line });
+  // A form not supported here (`?? js …`) is refused as a malformed line is: nothing is sent, exit 2.
+  for (const p of [...read.problems, ...(request.refused ?? [])].sort((a, b) => a.line - b.line)) at(p.line, p.column, p.message);
   for (const a of read.assertions) {
     const wrong = protocolProblem(a, request.grpc !== undefined);
     if (wrong) at(wrong.line, wrong.column, wrong.message);
+    // The official schemas are MDS 2.0's: a MaaS answer would get findings of a schema it never follows.
+    else if (options.api === 'maas' && a.subject.kind === 'mdsConformance') at(a.line, a.column, l10n.t('"?? mds conformance" checks an answer against the official MDS 2.0 schemas; this run is against the MaaS API (--api maas), which they do not describe. Remove the line, or run MDS requests with --api mds.'));
   }
-  const planned: PlannedRequest = { file: fileName, label, line: request.line, assertions: [], unsupported: read.problems.filter((q) => q.unsupported) };
+  const planned: PlannedRequest = { file: fileName, label, line: request.line, assertions: [], unsupported: [] };
+  if (request.disabled) planned.disabled = true;
+  if (request.sleepMs !== undefined) planned.sleepMs = request.sleepMs;
   const outside = Object.entries(options.variables ?? {}).filter(([name]) => !file.variables.has(name));
   const given = { ...Object.fromEntries(outside), baseUrl: options.baseUrl };
   try {
@@ -129,6 +146,7 @@ function planRequest(fileName: string, file: RequestFile, request: FileRequest, 
   }
   try {
     const resolved = resolveFileRequest(request, file, given);
+    if (!HTTP_METHODS.includes(resolved.method)) throw new Error(l10n.t('Request {0} (line {1}): "{2}" is not an HTTP method: write GET (the MDS and MaaS APIs are read with GET).', label, request.line + 1, resolved.method));
     if (resolved.method !== 'GET') throw new Error(l10n.t('Request {0} (line {1}) is {2}: the MDS and MaaS APIs are read with GET.', label, request.line + 1, resolved.method));
     if (resolved.authorization !== undefined) throw new Error(l10n.t('Request {0} (line {1}) sends its own Authorization: a test signs a fresh token for every request. Remove "# @authorization as-is".', label, request.line + 1));
     planned.request = freeRequest(options.api, pathUnder(resolved.url, options.baseUrl, label, request.line), undefined, resolved.headers);
@@ -173,8 +191,10 @@ export interface RequestRun {
   tokens: TokenMention[];
   /** The request could not be sent or answered (a network failure): the run's message. */
   error?: string;
-  /** Not sent, and why (see `PlannedRequest.skip`). */
+  /** Not sent, and why (see `PlannedRequest.skip`; `# @disabled`). */
   skipped?: string;
+  /** Sent (`--all`) with no assertion: it tested nothing, so it is neither passed nor failed. */
+  untested?: boolean;
   passed: boolean;
 }
 
@@ -222,6 +242,9 @@ export async function runContractPlan(plan: ContractPlan, options: RunOptions): 
 
 async function runRequest(planned: PlannedRequest, options: RunOptions): Promise<RequestRun> {
   const run: RequestRun = { file: planned.file, label: planned.label, line: planned.line, durationMs: 0, pages: 0, outcomes: [], tokens: [], passed: false };
+  if (planned.disabled) return { ...run, skipped: l10n.t('disabled (# @disabled): not sent'), passed: true };
+  if (planned.sleepMs) await sleep(planned.sleepMs, options.signal);
+  if (options.signal?.aborted) return { ...run, error: l10n.t('cancelled before it was sent') };
   if (planned.grpc) {
     if (options.callGrpc) return runGrpcRequest({ ...planned, grpc: planned.grpc }, options.callGrpc, run, options.signal);
     planned = { ...planned, skip: l10n.t('GRPC requests need a gRPC target to run: give --grpc-target <host:port>.') };
@@ -235,9 +258,12 @@ async function runRequest(planned: PlannedRequest, options: RunOptions): Promise
   }
   const allPages = planned.assertions.some((a) => a.subject.kind === 'mdsPages');
   let result: ApiResult;
+  const started = performance.now();
   try {
     result = await options.client.request(options.environment, options.credential, planned.request, { allPages, signal: options.signal });
   } catch (err) {
+    // A timeout or a refused connection took time too: the report says how long it was waited for.
+    run.durationMs = Math.round(performance.now() - started);
     run.error = errorMessage(err);
     return run;
   }
@@ -251,6 +277,7 @@ async function runRequest(planned: PlannedRequest, options: RunOptions): Promise
   run.tokens = result.pages.flatMap((p) => (p.token ? [{ jti: p.token.claims.jti, kid: maskKeyId(p.token.header.kid) }] : []));
   run.outcomes = resultOutcomes(planned, result, options.explainRefusal);
   run.passed = run.outcomes.every((o) => o.passed);
+  if (run.outcomes.length === 0) run.untested = true;
   return withoutOwnSecrets(run, ownSecretsMasker({ tokens: result.pages.map((p) => p.token?.token) }));
 }
 
@@ -266,6 +293,19 @@ function withoutOwnSecrets(run: RequestRun, mask: (text: string) => string): Req
 /** `withoutOwnSecrets` for the key id of the run's credential (every request of a run is signed with it). */
 function withoutKid(run: RequestRun, kid: string): RequestRun {
   return withoutOwnSecrets(run, ownSecretsMasker({ kid }));
+}
+
+/** Waits `ms` (`# @sleep`), or until `signal` aborts. */
+function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener('abort', done, { once: true });
+  });
 }
 
 /**
@@ -302,9 +342,16 @@ function acrossPages(assertion: Assertion, pages: readonly HttpExchange[], conte
 /** `?? mds pages`: every `links.next` followed, with a fresh token each, to the last page. */
 function pagesOutcome(assertion: Assertion, result: ApiResult): AssertionOutcome {
   const base = { text: assertion.text, line: assertion.line, column: assertion.column };
+  const notRead = result.pages.findIndex((p) => p.ok && p.bodyKind === 'text' && p.bodyProblem);
+  if (notRead >= 0) {
+    // A page that is not JSON has no links.next to follow: the pages were not all read.
+    const expected = l10n.t('every page followed to the last');
+    const actual = l10n.t('page {0}: {1}', notRead + 1, result.pages[notRead].bodyProblem ?? '');
+    return { ...base, passed: false, expected, actual, message: l10n.t('{0}: expected {1}, actual {2}', assertion.text, expected, actual) };
+  }
   if (!result.stoppedBecause && !result.nextUrl) return { ...base, passed: true };
   const expected = l10n.t('every page followed to the last');
-  const actual = l10n.t('stopped after {0} pages: {1}', result.pages.length, result.stoppedBecause ?? result.nextUrl ?? '');
+  const actual = l10n.t('stopped after {0}: {1}', plural(result.pages.length, 'page'), result.stoppedBecause ?? result.nextUrl ?? '');
   return { ...base, passed: false, expected, actual, message: l10n.t('{0}: expected {1}, actual {2}', assertion.text, expected, actual) };
 }
 
@@ -312,9 +359,11 @@ async function runGrpcRequest(planned: PlannedRequest & { grpc: ResolvedGrpcFile
   run.url = `${planned.grpc.target}/${planned.grpc.method}`;
   run.grpc = true;
   let answer: GrpcAnswer;
+  const started = performance.now();
   try {
     answer = await callGrpc(planned, signal);
   } catch (err) {
+    run.durationMs = Math.round(performance.now() - started);
     run.error = errorMessage(err);
     return run;
   }
@@ -326,5 +375,6 @@ async function runGrpcRequest(planned: PlannedRequest & { grpc: ResolvedGrpcFile
   if (answer.token) run.tokens = [answer.token];
   run.outcomes = grpcOutcomes(planned, answer);
   run.passed = run.outcomes.every((o) => o.passed);
+  if (run.outcomes.length === 0) run.untested = true;
   return run;
 }

@@ -7,7 +7,7 @@ import type { MdsEndpointId } from '../mds';
 import { guessMdsEndpoint, validateMdsResponse } from '../conformance';
 import type { Assertion } from './assertion';
 import { readPath } from './bodyPath';
-import { convertExpected } from './predicates';
+import { convertExpected, digestOf } from './predicates';
 
 /** The outcome of one assertion; on failure, the expected and the actual value in words. */
 export interface AssertionOutcome {
@@ -95,6 +95,9 @@ export function evaluateAssertion(assertion: Assertion, page: HttpExchange, cont
     const actual = `${page.status} ${page.statusText}`.trim();
     return { ...base, passed: false, expected: l10n.t('no 401 or 403'), actual, message: why?.length ? l10n.t('{0}: the server answered {1}. {2}', assertion.text, actual, why.join(' ')) : l10n.t('{0}: expected no 401 or 403, actual {1}', assertion.text, actual) };
   }
+  // A successful answer whose body is not JSON (an HTML page) fails what reads the body, with the reason.
+  const readsBody = subject.kind === 'mdsConformance' || subject.kind === 'mdsItems' || (subject.kind === 'body' && subject.path !== undefined);
+  if (readsBody && page.ok && page.bodyProblem && page.bodyKind !== 'json' && page.bodyKind !== 'csv') return fail(subject.kind === 'mdsConformance' ? l10n.t('zero findings against the official MDS 2.0 schemas') : describeExpected(assertion), page.bodyProblem);
   if (subject.kind === 'mdsConformance') return conformanceOutcome(page, context, fail, pass);
 
   let value: unknown;
@@ -114,7 +117,7 @@ export function evaluateAssertion(assertion: Assertion, page: HttpExchange, cont
       break;
     case 'mdsItems': {
       const count = page.bodyKind === 'csv' ? page.rows?.length : itemsOf(page.body, context.itemsKey)?.items.length;
-      if (count === undefined) return fail(describeExpected(assertion, undefined), l10n.t('no item list in the answer ({0} {1})', page.status, page.statusText));
+      if (count === undefined) return fail(describeExpected(assertion), l10n.t('no item list in the answer ({0} {1})', page.status, page.statusText));
       value = count;
       break;
     }
@@ -125,7 +128,7 @@ export function evaluateAssertion(assertion: Assertion, page: HttpExchange, cont
         break;
       }
       const read = readPath(page.bodyKind === 'json' ? page.body : text, subject.path);
-      if (!read.found) return fail(describeExpected(assertion, undefined), l10n.t('the body has no {0}', read.missing));
+      if (!read.found) return fail(describeExpected(assertion), l10n.t('the body has no {0}', read.missing));
       value = read.value;
       if (read.missing !== undefined) missing = l10n.t('the body has no {0}', read.missing);
       break;
@@ -146,18 +149,21 @@ export function checkValue(assertion: Assertion, value: unknown, missing?: strin
   const fail = (expected: string, actual: string): AssertionOutcome => ({ ...base, passed: false, expected, actual, message: l10n.t('{0}: expected {1}, actual {2}', assertion.text, expected, actual) });
   // A missing value fails every condition but those about presence: httpYac's `exists` and `isFalse` read it as undefined.
   if (missing !== undefined && !['exists', 'isTrue', 'isFalse', '!=', '!==', 'not equals'].includes(assertion.operator ?? '')) {
-    return fail(describeExpected(assertion, undefined), missing);
+    return fail(describeExpected(assertion), missing);
   }
   const expected = predicate.noAutoConvert ? assertion.expected : convertExpected(value, assertion.expected);
   if (predicate.match(value, expected)) return { ...base, passed: true };
-  const failed = fail(describeExpected(assertion, expected), missing ?? showValue(value));
+  // A hash condition fails with the digest of what was read, the value it compares.
+  const digest = missing === undefined ? digestOf(assertion.operator ?? '', value) : undefined;
+  const failed = fail(describeExpected(assertion), missing ?? (digest !== undefined ? l10n.t('{0} {1} (of {2})', assertion.operator ?? '', digest, showValue(value)) : showValue(value)));
   if (predicate.diffable && missing === undefined) failed.diff = { expected: diffValue(expected === undefined ? assertion.expected ?? '' : expected), actual: diffValue(value) };
   return failed;
 }
 
-function describeExpected(assertion: Assertion, converted: unknown): string {
+function describeExpected(assertion: Assertion): string {
   if (assertion.predicate?.unary) return unaryExpectation(assertion.operator ?? '');
-  const shown = converted === undefined ? (assertion.expected === undefined || assertion.expected === '' ? '""' : assertion.expected) : typeof converted === 'string' ? converted : showValue(converted);
+  // As written (`endsWith 01`, not the number 1 it converts to; `== ""` for an empty value).
+  const shown = assertion.expected === undefined || assertion.expected === '' ? '""' : assertion.expected;
   return `${assertion.operator ?? ''} ${shown}`.trim();
 }
 

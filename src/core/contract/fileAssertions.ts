@@ -1,5 +1,6 @@
-// What the editor says about a request file's assertion lines while it is edited: each malformed line (an error) and
-// each form not supported here (a warning), at the part at fault, so that neither is a surprise at run time.
+// What the editor says about a request file's assertion lines while it is edited: each malformed line (an error), each
+// form not supported here (a warning) and each script or meta data line a run refuses (an error), at the part at fault,
+// so that none is a surprise at run time.
 import type { FileRequest, RequestFile } from '../http';
 import { expandFileText, parseRequestFile } from '../http';
 import type { Assertion, AssertionProblem } from './assertion';
@@ -19,6 +20,9 @@ export function fileAssertions(text: string): { problems: AssertionProblem[]; co
     }
     if (request.assertions?.length) counts.push({ line: request.line, assertions: request.assertions.length });
   }
+  // Script blocks, handlers, `@loop`, `@ref`, a global `??`: a test run refuses them (exit 2), so they are errors here.
+  for (const r of file.refused) problems.push({ ...r, unsupported: false });
+  problems.sort((a, b) => a.line - b.line || a.column - b.column);
   return { problems, counts };
 }
 

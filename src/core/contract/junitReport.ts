@@ -1,6 +1,7 @@
 // A run as JUnit XML, the form Jenkins, GitLab and GitHub's report actions read (validated against the Jenkins
 // xunit plugin's junit-10.xsd in the tests): a testsuite per file, a testcase per request, a failure naming each
-// failed assertion with its expected and actual value. Tokens never appear: a request's jti and a masked kid do.
+// failed assertion with its expected and actual value; a request sent with no assertion (`--all`) is skipped, with why. Tokens never appear: a request's jti and a masked kid do.
+import * as l10n from '@vscode/l10n';
 import type { JunitCase } from '../base';
 import { junitXml } from '../base';
 import type { RequestRun } from './contractRun';
@@ -30,6 +31,9 @@ export function junitReport(files: readonly string[], runs: readonly RequestRun[
         ? { error: { type: 'RequestError', message: run.error, text: run.error } }
         : run.skipped && run.passed
           ? { skipped: run.skipped }
+          : run.untested && run.passed
+            // Sent, but it checks nothing: a CI reader sees a skipped test with the reason, not a pass.
+            ? { skipped: l10n.t('sent, not tested: the request has no assertion (?? status == 200, …)') }
           : !run.passed
             ? { failure: { type: 'AssertionError', message: first?.message ?? first?.text ?? run.skipped ?? '', text: failureLines(run).join('\n') || (run.skipped ?? '') } }
             : {}),

@@ -91,9 +91,16 @@ const text = (test: (a: string, b: string) => boolean) => (value: unknown, expec
   return !!a && !!b && test(a, b);
 };
 
-const hash = (algorithm: 'md5' | 'sha256' | 'sha512') => (value: unknown, expected: unknown) => {
+/** The base64 digest of a value read as text (or bytes), as httpYac's `sha256`, `sha512` and `md5` compare it. */
+export function digestOf(algorithm: string, value: unknown): string | undefined {
+  if (algorithm !== 'md5' && algorithm !== 'sha256' && algorithm !== 'sha512') return undefined;
   const bytes = typeof value === 'string' ? Buffer.from(value, 'utf8') : Buffer.isBuffer(value) ? value : undefined;
-  return bytes !== undefined && createHash(algorithm).update(bytes).digest('base64') === expected;
+  return bytes === undefined ? undefined : createHash(algorithm).update(bytes).digest('base64');
+}
+
+const hash = (algorithm: 'md5' | 'sha256' | 'sha512') => (value: unknown, expected: unknown) => {
+  const digest = digestOf(algorithm, value);
+  return digest !== undefined && digest === expected;
 };
 
 /** Every condition of httpYac's assert plugin. */

@@ -234,6 +234,9 @@ export class ApiClient {
       releaseOnce();
       const responseHeaders: Record<string, string> = {};
       response.headers.forEach((value, name) => (responseHeaders[name] = value));
+      // Headers yields each Set-Cookie apart (a comma cannot join them: their dates hold commas): one per line, all kept.
+      const cookies = response.headers.getSetCookie();
+      if (cookies.length > 1) responseHeaders['set-cookie'] = cookies.join('\n');
       // Read from the copy: each Headers.get lower-cases and looks the name up again.
       const contentType = responseHeaders['content-type'] ?? '';
       const raw = await this.readBody(response, responseHeaders, url, options.signal);

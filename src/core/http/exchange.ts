@@ -176,6 +176,15 @@ export function interpretBody(exchange: HttpExchange, raw: Uint8Array): void {
   exchange.body = text;
   exchange.text = text;
   exchange.bodyKind = 'text';
+  // The MDS and MaaS APIs answer in JSON (or CSV): a successful answer in anything else is said, never read as no items.
+  if (exchange.ok && !exchange.bodyProblem) exchange.bodyProblem = notJson(exchange.contentType, text);
+}
+
+/** Why a successful answer's body is no answer of these APIs: `The body is not JSON: text/html, "<!doctype html>…"`. */
+function notJson(contentType: string, text: string): string {
+  const start = text.trim().replace(/\s+/g, ' ');
+  const shown = start.length > 60 ? `${start.slice(0, 60)}…` : start;
+  return `The body is not JSON: ${contentType ? `its content type is ${contentType}` : 'it has no content type'}, and it starts with ${JSON.stringify(shown)}.`;
 }
 
 /** The outcome of a request whose last page is `last` (see `RequestOutcome`). */

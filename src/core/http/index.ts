@@ -12,4 +12,5 @@ export type { ApiResult, HttpExchange, RequestOutcome, VehicleListing } from './
 export { expandFileText, findFileRequest, listFileRequests, parseRequestFile, resolveFileRequest, resolveGrpcFileRequest } from './requestFile';
 export type { AssertionLine, FileRequest, RequestFile, ResolvedFileRequest } from './requestFile';
 export { grpcRequestText } from './requestFileGrpc';
+export type { RefusedLine } from './requestFileScripts';
 export type { GrpcFileParts, ProtoImport, ResolvedGrpcFileRequest } from './requestFileGrpc';

@@ -5,14 +5,15 @@ import { formatCount } from '../../shared/format';
 import { hasUserInfo, takeUserAuthorization, userInfoProblem } from '../environment';
 import type { GrpcFileParts, ProtoImport, ResolvedGrpcFileRequest } from './requestFileGrpc';
 import { grpcBodyMessages, grpcRequestLine, readProtoImport, splitGrpcTarget } from './requestFileGrpc';
+import type { RefusedLine } from './requestFileScripts';
+import { globalAssertion, notTextReason, readMeta, takeScripts } from './requestFileScripts';
 
 /**
- * `.http` / `.rest` request files in REST Client's syntax, the way users of REST Client and httpYac
- * already keep their requests: requests separated by `###`, `@name = value` file variables,
- * `{{name}}` substitution, `# @name x` request names, `#` and `//` comments, headers under the
- * request line and an optional body after a blank line. The extension and the CLI sign a fresh
- * token for every send, so a request file never holds a token or a key: a request's own
- * Authorization header is refused unless `# @authorization as-is` above it asks for it on purpose.
+ * `.http` / `.rest` request files in REST Client's syntax, the way users of REST Client and httpYac already keep their
+ * requests: requests separated by `###`, `@name = value` file variables, `{{name}}` substitution, `# @name x` request
+ * names, `#` and `//` comments, headers under the request line and an optional body after a blank line. A fresh token
+ * is signed for every send, so a request file never holds a token or a key: a request's own Authorization header is
+ * refused unless `# @authorization as-is` above it asks for it on purpose. Scripts and meta data: requestFileScripts.ts.
  */
 
 /** One request of a file, as written (variables not yet substituted). */
@@ -40,6 +41,11 @@ export interface FileRequest {
    * (above the request line, among the headers, in or after the body), as written: core/contract reads them.
    */
   assertions?: AssertionLine[];
+  /** `# @disabled` above it: not sent; `# @sleep <ms>`: sent after waiting that long (as httpYac does). */
+  disabled?: boolean;
+  sleepMs?: number;
+  /** What its block holds that no request runs (script blocks, `@loop`, `@ref`…): never skipped in silence. */
+  refused?: RefusedLine[];
 }
 
 /** One `??` line as written: the text from `??` on, its 0-based line and the 0-based column of `??`. */
@@ -57,6 +63,8 @@ export interface RequestFile {
   problems: { line: number; message: string }[];
   /** `proto <` lines of blocks without a request: the schema of every later GRPC request. */
   protos: ProtoImport[];
+  /** Every line refused in the file (see requestFileScripts.ts), requests' and global ones (a `??` above the first request). */
+  refused: RefusedLine[];
   /** Set, and the only problem, when the text is not a text request file (NUL bytes, invalid UTF-8): nothing else was read. */
   notText?: string;
 }
@@ -87,7 +95,7 @@ const REFERENCE_TEST = /\{\{([^{}]*)\}\}/;
 
 /** Parses a request file. Blocks that hold no request line (only variables and comments) are not requests. */
 export function parseRequestFile(text: string): RequestFile {
-  const file: RequestFile = { variables: new Map(), requests: [], problems: [], protos: [] };
+  const file: RequestFile = { variables: new Map(), requests: [], problems: [], protos: [], refused: [] };
   const notText = notTextReason(text);
   if (notText) {
     // One message for the whole file, not a warning per line of a binary file.
@@ -116,7 +124,9 @@ export function parseRequestFile(text: string): RequestFile {
 function parseBlock(blockLines: { text: string; line: number }[], file: RequestFile): Omit<FileRequest, 'index'> | undefined {
   // Assertion lines are taken out first: they may stand anywhere in the block, and are neither headers nor body.
   const assertions: AssertionLine[] = [];
-  const lines = blockLines.filter((l) => {
+  const refused: RefusedLine[] = [];
+  const meta: { disabled?: boolean; sleepMs?: number } = {};
+  const lines = takeScripts(blockLines, refused).filter((l) => {
     if (!ASSERTION.test(l.text)) return true;
     const column = l.text.indexOf('??');
     assertions.push({ text: l.text.slice(column).trimEnd(), line: l.line, column });
@@ -134,6 +144,12 @@ function parseBlock(blockLines: { text: string; line: number }[], file: RequestF
     if (proto) {
       if (proto.proto) protos.push(proto.proto);
       i = proto.next - 1;
+      continue;
+    }
+    const metaLine = readMeta(lines[i].text, lines[i].line);
+    if (metaLine) {
+      if (metaLine.kind === 'refused') refused.push(metaLine.refused);
+      else Object.assign(meta, metaLine.kind === 'disabled' ? { disabled: true } : { sleepMs: metaLine.ms });
       continue;
     }
     const named = NAME.exec(text);
@@ -157,7 +173,7 @@ function parseBlock(blockLines: { text: string; line: number }[], file: RequestF
   }
   if (i >= lines.length) {
     file.protos.push(...protos);
-    for (const a of assertions) file.problems.push({ line: a.line, message: l10n.t('"{0}" asserts nothing here: no request stands above it in this block. Put it under the request it checks.', a.text) });
+    file.refused.push(...refused, ...assertions.map(globalAssertion));
     return undefined;
   }
   const requestLine = lines[i];
@@ -174,6 +190,8 @@ function parseBlock(blockLines: { text: string; line: number }[], file: RequestF
   for (; i < lines.length; i++) {
     const text = lines[i].text.trim();
     if (text === '') break;
+    const metaLine = COMMENT.test(text) ? readMeta(text, lines[i].line) : undefined;
+    if (metaLine?.kind === 'refused') refused.push(metaLine.refused);
     if (COMMENT.test(text)) continue;
     const header = HEADER.exec(text);
     if (!header) {
@@ -187,6 +205,11 @@ function parseBlock(blockLines: { text: string; line: number }[], file: RequestF
   const request: Omit<FileRequest, 'index'> = { method, url, headers, line: requestLine.line };
   if (name) request.name = name;
   if (assertions.length) request.assertions = assertions;
+  Object.assign(request, meta);
+  if (refused.length) {
+    request.refused = refused;
+    file.refused.push(...refused);
+  }
   if (bodyText) {
     request.body = bodyText;
     request.bodyLine = bodyLines.find((l) => l.text.trim() !== '')?.line;
@@ -218,27 +241,13 @@ function grpcPartsOf(request: Omit<FileRequest, 'index'>, protos: ProtoImport[],
   return parts;
 }
 
-/**
- * Why `text` is not a text request file, if it is not: a NUL (binary files have them, text files
- * do not) or U+FFFD, what invalid UTF-8 becomes when decoded (by Node's `utf8` and by VS Code).
- */
-function notTextReason(text: string): string | undefined {
-  if (text.includes('\u0000')) return l10n.t('Not a text request file: it holds NUL bytes, as binary files do. Write requests as UTF-8 text in a .http or .rest file.');
-  const bad = text.indexOf('\uFFFD');
-  if (bad < 0) return undefined;
-  const line = text.slice(0, bad).split('\n').length;
-  return l10n.t('Not a text request file: it is not valid UTF-8 (line {0}). Save it as UTF-8 text.', line);
-}
-
-/**
- * `GET <url> HTTP/1.1`, `GET <url>` or just `<url>` (GET). Split by hand, not by one regex: a
- * lazy match with optional parts is quadratic on a long run of spaces.
- */
+/** `GET <url> HTTP/1.1`, `GET <url>` or `<url>` (GET). By hand: a lazy regex is quadratic on a long run of spaces. */
 function splitRequestLine(text: string): { method: string; url: string } {
   let rest = text;
   const space = rest.search(/\s/);
   let method = 'GET';
-  if (space > 0 && METHODS.includes(rest.slice(0, space).toUpperCase())) {
+  // A word in capitals is a method, one we know or not (`GIT <url>`): refused as a method where it is sent, not as a URL.
+  if (space > 0 && (METHODS.includes(rest.slice(0, space).toUpperCase()) || /^[A-Z]{2,16}$/.test(rest.slice(0, space)))) {
     method = rest.slice(0, space).toUpperCase();
     rest = rest.slice(space).trimStart();
   }
@@ -279,10 +288,9 @@ export function listFileRequests(file: RequestFile, label: (request: FileRequest
 }
 
 /**
- * Substitutes `{{name}}` from, in this order: `given` (such as `baseUrl` of the active
- * environment), then the file's variables (which may refer to each other), then the system
- * variables `{{$guid}}` and `{{$timestamp}}`. Refuses what stays unresolved, naming it, and an
- * Authorization header of the request's own unless `# @authorization as-is` (or
+ * Substitutes `{{name}}` from, in this order: `given` (such as `baseUrl` of the active environment), then the file's
+ * variables (which may refer to each other), then `{{$guid}}` and `{{$timestamp}}`. Refuses what stays unresolved,
+ * naming it, and an Authorization header of the request's own unless `# @authorization as-is` (or
  * `options.authorizationAsIs`, the CLI's `--send-authorization-as-is`) asks for it.
  */
 export function resolveFileRequest(request: FileRequest, file: RequestFile, given: Record<string, string> = {}, options: { authorizationAsIs?: boolean } = {}): ResolvedFileRequest {
@@ -302,10 +310,7 @@ export function resolveFileRequest(request: FileRequest, file: RequestFile, give
   return resolved;
 }
 
-/**
- * `text` of `request` (an assertion's expected value, say) with its `{{variables}}` substituted as in
- * `resolveFileRequest`; a variable that is not defined is refused, named.
- */
+/** `text` of `request` (an assertion's expected value) with its `{{variables}}` substituted as in `resolveFileRequest`. */
 export function expandFileText(request: FileRequest, file: RequestFile, text: string, given: Record<string, string> = {}): string {
   const { expand, unresolved } = expander(request, file, given);
   const expanded = expand(text);
@@ -359,9 +364,8 @@ function refuseUnresolved(request: FileRequest, unresolved: Set<string>): void {
 }
 
 /**
- * A GRPC request ready to call: variables substituted as in `resolveFileRequest` (`given` holds
- * `grpcTarget`), its messages parsed, its `authorization` metadata refused unless
- * `# @authorization as-is` (or `options.authorizationAsIs`) asks for it.
+ * A GRPC request ready to call: variables substituted as in `resolveFileRequest` (`given` holds `grpcTarget`), its
+ * messages parsed, its `authorization` metadata refused unless `# @authorization as-is` (or the option) asks for it.
  */
 export function resolveGrpcFileRequest(request: FileRequest, file: RequestFile, given: Record<string, string> = {}, options: { authorizationAsIs?: boolean } = {}): ResolvedGrpcFileRequest {
   const parts = request.grpc;
