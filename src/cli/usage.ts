@@ -1,4 +1,4 @@
-import { defaultStateDir } from '../core/clock';
+import { stateDirRuleText } from '../core/clock';
 
 /** `mobility-api help`: every command and option. */
 export const USAGE = `mobility-api: sign tokens for the MDS Provider and MaaS APIs, read them, list vehicles, run a local sandbox.
@@ -90,7 +90,7 @@ Common options:
                             instead of a fresh token, on purpose (a server refuses a token it has seen before)
   --lifetime <s>            token lifetime, 60..3600 (default 300)
   --precision seconds|milliseconds   iat precision (default seconds: at most one token per key per second)
-  --state-dir <dir>         where the per-key issue clock is kept (default: ${defaultStateDir()})
+  --state-dir <dir>         where the per-key issue clock is kept (default: ${stateDirRuleText()})
   --external-org-domain, --iam-domain, --service-account-domain <domain>
                             e-mail domains that identify the credential types (repeatable; also the
                             environment variables MOBILITY_API_EXTERNAL_ORG_DOMAINS, ..._IAM_DOMAINS,

@@ -129,8 +129,11 @@ export function explainRefusal(exchange: HttpExchange, context: RefusalContext =
     } else if (context.keyMark > iat) {
       evidence.push({ label: l10n.t('Key ordering'), detail: l10n.t('This key signed a later token (iat {0}, {1}) after this one (iat {2}), in another window or process on this computer.', context.keyMark, isoOf(context.keyMark), iat), verdict: 'problem' });
       causes.push({ rank: 3, rule: 'iat_not_increasing', cause: l10n.t('Another window or process signed a later token with this key (iat {0} after this token\'s {1}); a server that saw that one first refuses this one (rule iat_not_increasing, spec 5.1 rule 6). Send again: the next token gets a later iat.', context.keyMark, iat) });
+    } else if (rule === 'iat_not_increasing') {
+      // The server saw a later token, and the shared clock file does not hold it: a signer it cannot see.
+      evidence.push({ label: l10n.t('Key ordering'), detail: l10n.t('The key\'s shared clock file holds no time later than this token\'s iat {0}, yet the server saw a later or equal one: it came from a signer that does not write that file (other software signing with this key, a program or window with another state folder, another computer).', iat), verdict: 'unknown' });
     } else {
-      evidence.push({ label: l10n.t('Key ordering'), detail: l10n.t('No token signed on this computer with this key is later than this one (iat {0}).', iat), verdict: 'ok' });
+      evidence.push({ label: l10n.t('Key ordering'), detail: l10n.t('The key\'s shared clock file holds no time later than this token\'s iat {0}. Every VS Code window, mobility-api run and Copy as Code program with the same state folder writes it; other software signing with this key, another state folder or another computer is not seen here.', iat), verdict: 'ok' });
     }
   }
   if (skew) causes.push({ rank: 4, cause: l10n.t('{0}: tokens signed here may look {1} to the server. Sync this computer\'s clock (NTP).', skew.summary, skew.direction === 'ahead' ? 'issued in the future' : 'expired') });

@@ -2,7 +2,7 @@ import os from 'node:os';
 import path from 'node:path';
 import * as vscode from 'vscode';
 import { ApiClient } from '../core/http';
-import { defaultStateDir, expandHome, IssueClock, keyIdDigest, openSharedClock } from '../core/clock';
+import { defaultStateDir, expandHome, IssueClock, openSharedClock } from '../core/clock';
 import type { ClockStore, KeyRequestQueue, SharedClock } from '../core/clock';
 import { TokenIssuer } from '../core/auth';
 import { migrateGlobalStateClock } from './globalStateClockStore';
@@ -109,7 +109,7 @@ export class ClientFactory extends Disposable implements ClockMarks {
   async keyMark(keyId: string): Promise<number | undefined> {
     const shared = this.sharedClock();
     await shared.ready();
-    return (await shared.store.readMarks())[keyIdDigest(keyId)];
+    return shared.store.readMark(keyId);
   }
 
   /** The state folder: the setting (`~` for the home folder, relative to it), else the well-known one. */
@@ -136,7 +136,7 @@ export class ClientFactory extends Disposable implements ClockMarks {
 
   private async prepare(opened: SharedClock, previous: SharedClock | undefined): Promise<void> {
     const carried = await migrateGlobalStateClock(this.globalState, opened.store);
-    if (carried) this.log.info('clock', `moved ${carried} issue-clock mark(s) from this profile's globalState to ${opened.store.filePath}`);
+    if (carried) this.log.info('clock', `moved ${carried} issue-clock mark(s) from this profile's globalState to ${opened.store.locks.clockDir}`);
     if (!previous) return;
     // A new state folder starts from the old one's marks, or a key could get a time it already had.
     try {

@@ -4,7 +4,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { SignJWT, compactVerify, decodeProtectedHeader } from 'jose';
 import type { Page } from 'playwright-core';
-import { CLOCK_FILE_NAME, keyIdDigest } from '../../src/core/clock/fileClockStore';
+import { FileClockStore } from '../../src/core/clock/fileClockStore';
+import { keyIdDigest } from '../../src/core/clock/stateDir';
 import { maskKeyId } from '../../src/core/base/redact';
 import type { Needle, ScanReport, ScanSource } from './secretScan';
 import {
@@ -42,11 +43,9 @@ async function eventually<T>(read: () => Promise<T>, ok: (value: T) => boolean, 
   return waitUntil('the value to be accepted', track, ok, { timeoutMs, intervalMs: 500 }).catch(() => last as T);
 }
 
-/** The shared issue clock's marks of this run (key id digest → last iat), as the file holds them. */
-function clockMarks(): Record<string, number> {
-  const file = path.join(e2eFolders().stateDir, CLOCK_FILE_NAME);
-  if (!fs.existsSync(file)) return {};
-  return (JSON.parse(fs.readFileSync(file, 'utf8')) as { lastIssuedAt?: Record<string, number> }).lastIssuedAt ?? {};
+/** The shared issue clock's marks of this run (key id digest → last iat), as its per-key files hold them. */
+function clockMarks(): Promise<Record<string, number>> {
+  return new FileClockStore(e2eFolders().stateDir).readMarks();
 }
 
 const hitList = (r: ScanReport) => r.hits.map((h) => `${h.what} in ${h.source}`).join('\n');
@@ -155,7 +154,7 @@ describe('a canary credential leaves no trace', function () {
     assert.ok(log.bytes.includes(`kid ${MASKED_KID}`), 'the log is this session\'s: it names the canary kid, masked (spec 5.7: a kid is a secret)');
     const settings = allFiles().find((s) => s.name === 'file:user-data/User/settings.json');
     assert.ok(settings, 'settings.json is among the scanned files');
-    const marks = clockMarks();
+    const marks = await clockMarks();
     assert.equal(typeof marks[keyIdDigest(KID)], 'number', 'the shared issue clock holds the canary\'s mark (by digest, not by kid)');
     assert.ok(!JSON.stringify(marks).includes(KID), 'the clock file does not name the kid');
     const secrets = await codeServerSecrets(page, folders.userDataDir);
@@ -208,9 +207,9 @@ describe('a canary credential leaves no trace', function () {
       assert.ok(labels.includes('Sandbox demo credential'), 'the other credential stays');
     });
     // A mark of the last 3 s stays (another process may still sign with the key); the canary signed long before.
-    const marks = await eventually(() => Promise.resolve(clockMarks()), (m) => !(keyIdDigest(KID) in m));
+    const marks = await eventually(() => clockMarks(), (m) => !(keyIdDigest(KID) in m));
     assert.ok(!(keyIdDigest(KID) in marks), `the issue clock still has the canary's mark: ${JSON.stringify(marks)}`);
-    assert.ok(fs.existsSync(path.join(e2eFolders().stateDir, CLOCK_FILE_NAME)), 'the issue clock itself is still stored (only the entry went)');
+    assert.ok(fs.existsSync(path.join(e2eFolders().stateDir, 'clock')), 'the issue clock itself is still stored (only the canary\'s file went)');
     const state = await extensionGlobalState(page, EXTENSION_ID);
     assert.ok(!JSON.stringify(state ?? {}).includes(KID), 'globalState does not name the canary kid');
     const secrets = await eventually(() => codeServerSecrets(page, folders.userDataDir), (s) => !JSON.stringify(s ?? {}).includes(KID));

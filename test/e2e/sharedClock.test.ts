@@ -13,7 +13,7 @@ import type { Page } from 'playwright-core';
 import { ApiClient } from '../../src/core/http/apiClient';
 import type { Environment } from '../../src/core/environment/environment';
 import { maskKeyId } from '../../src/core/base/redact';
-import { CLOCK_FILE_NAME, keyIdDigest } from '../../src/core/clock/fileClockStore';
+import { FileClockStore } from '../../src/core/clock/fileClockStore';
 import { IssueClock } from '../../src/core/clock/issueClock';
 import { parseCredential } from '../../src/core/auth/parseCredential';
 import { openSharedClock, stateDirOption } from '../../src/core/clock/sharedClock';
@@ -315,9 +315,8 @@ if (ROLE === 'script') {
         const pagesShown = Number(/after ([\d,]+) pages/.exec(s)?.[1].replaceAll(',', ''));
         assert.ok(pagesShown <= figures[i].accepted && pagesShown >= figures[i].accepted - 1, `${WINDOWS[i].name} shows ${pagesShown} pages, the sandbox accepted ${figures[i].accepted}`);
       }
-      const marks = (JSON.parse(fs.readFileSync(path.join(stateDir, CLOCK_FILE_NAME), 'utf8')) as { lastIssuedAt: Record<string, number> }).lastIssuedAt;
       const { kid } = JSON.parse(fs.readFileSync(info.demo.credentialFile, 'utf8')) as DemoCredential;
-      assert.ok(marks[keyIdDigest(kid)] !== undefined, 'the key\'s mark is in the one state folder');
+      assert.ok(new FileClockStore(stateDir).readMark(kid) !== undefined, 'the key\'s mark is in the one state folder');
     });
   });
 }

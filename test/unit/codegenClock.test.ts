@@ -1,6 +1,6 @@
 // Copy as Code's Python (REST and gRPC), Go and shell programs, run as separate processes on one key
 // against the sandbox: the clock they share (spec 5.1 rule 6 across processes: the last iat of a key in
-// a file locked with flock) keeps every token accepted when two copies start at once, when one starts
+// a file under one mkdir lock, the protocol of docs/copy-as-code.md) keeps every token accepted when two copies start at once, when one starts
 // in the same second as the previous one's last token, and when the three languages run side by side;
 // and the errors a user can act on (one line, a non-zero exit, nothing sent). A missing toolchain fails
 // under CI=true and is pending (its name in the title) elsewhere.
@@ -85,7 +85,7 @@ describe('Copy as Code: Python, Go and shell programs share one clock per key ac
 
   /** The environment a program of `key` runs with: its secrets, one worker, the test's clock folder. */
   function envOf(key: TestKey, extra: Record<string, string> = {}): Record<string, string> {
-    return { MOBILITY_API_KEY_FILE: key.file, MOBILITY_API_KEY_ID: key.type === 'service-account' ? '' : key.kid, MOBILITY_API_WORKERS: '1', MOBILITY_API_CLOCK_DIR: clockDir, ...extra };
+    return { MOBILITY_API_KEY_FILE: key.file, MOBILITY_API_KEY_ID: key.type === 'service-account' ? '' : key.kid, MOBILITY_API_WORKERS: '1', MOBILITY_API_STATE_DIR: clockDir, ...extra };
   }
 
   const language = (flavour: Flavour): CodeLanguage => (flavour === 'python-grpc' ? 'python' : flavour);
@@ -167,20 +167,21 @@ describe('Copy as Code: Python, Go and shell programs share one clock per key ac
     });
   }
 
-  it('Python, Go and shell at once on one key: every request accepted; the clock file is iat-<16 hex of SHA-256 of the kid>, 0600 in a 0700 folder, holding the last iat', async function () {
+  it('Python, Go and shell at once on one key: every request accepted; the clock file is clock/iat-<32 hex of SHA-256 of the kid>, 0600 in a 0700 folder, holding the last iat, no lock left', async function () {
     skipUnless(this, ['python', 'go', 'shell']);
     const key = makeKey();
     const folder = join(dir, 'clock-mixed');
     const programs = (['python', 'go', 'shell'] as const).map((f) => build(f, key, 'mixed'));
     seen.length = 0;
-    const runs = await Promise.all(programs.map((p) => runProgram(p, envOf(key, { MOBILITY_API_CLOCK_DIR: folder }))));
+    const runs = await Promise.all(programs.map((p) => runProgram(p, envOf(key, { MOBILITY_API_STATE_DIR: folder }))));
     runs.forEach((run, n) => assertRan(run, ['python', 'go', 'shell'][n]));
     assertAllAccepted(key, 6);
-    const name = `iat-${createHash('sha256').update(key.kid).digest('hex').slice(0, 16)}`;
-    assert.deepEqual(readdirSync(folder), [name]);
-    assert.equal(statSync(folder).mode & 0o777, 0o700);
-    assert.equal(statSync(join(folder, name)).mode & 0o777, 0o600);
-    assert.match(readFileSync(join(folder, name), 'utf8'), /^\d{10}\n?$/);
+    const name = `iat-${createHash('sha256').update(key.kid).digest('hex').slice(0, 32)}`;
+    const clock = join(folder, 'clock');
+    assert.deepEqual(readdirSync(clock), [name]);
+    assert.equal(statSync(clock).mode & 0o777, 0o700);
+    assert.equal(statSync(join(clock, name)).mode & 0o777, 0o600);
+    assert.match(readFileSync(join(clock, name), 'utf8'), /^\d{10}\n?$/);
   });
 
   describe('the run command in the header, as cron runs it: /bin/sh, only HOME and PATH=/usr/bin:/bin, from /', () => {
@@ -198,7 +199,7 @@ describe('Copy as Code: Python, Go and shell programs share one clock per key ac
     }
 
     for (const flavour of ['python', 'go', 'shell'] as const) {
-      it(`${flavour}: runs and is accepted, its clock file in ~/.cache/mobility-api`, async function () {
+      it(`${flavour}: runs and is accepted, its clock file in ~/.local/state/mobility-api/clock`, async function () {
         skipUnless(this, [flavour]);
         const key = makeKey();
         const kidFile = join(dir, `${key.kid}.kid`);
@@ -218,7 +219,7 @@ describe('Copy as Code: Python, Go and shell programs share one clock per key ac
         const run = await cron(headerCommand(source, key, kidFile, built.cwd), home);
         assertRan(run, `${flavour} from cron`);
         assertAllAccepted(key, 2);
-        assert.deepEqual(readdirSync(join(home, '.cache/mobility-api')), [`iat-${createHash('sha256').update(key.kid).digest('hex').slice(0, 16)}`]);
+        assert.deepEqual(readdirSync(join(home, '.local/state/mobility-api/clock')), [`iat-${createHash('sha256').update(key.kid).digest('hex').slice(0, 32)}`]);
       });
     }
   });

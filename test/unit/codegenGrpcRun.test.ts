@@ -82,7 +82,7 @@ describe('Copy as Code for gRPC: generated programs against the sandbox', functi
       assert.equal(run.status, 0, `${protoc}: ${run.stderr}`);
     }
     mkdirSync(join(dir, key.kid));
-    return { key, built, env: { ...key.env, TMPDIR: join(dir, key.kid), MOBILITY_API_CLOCK_DIR: join(dir, key.kid) } };
+    return { key, built, env: { ...key.env, TMPDIR: join(dir, key.kid), MOBILITY_API_STATE_DIR: join(dir, key.kid) } };
   }
 
   const skipUnlessInstalled = (context: Mocha.Context, language: CodeLanguage) =>
@@ -143,7 +143,7 @@ describe('Copy as Code for gRPC: generated programs against the sandbox', functi
       }
       mkdirSync(join(dir, key.kid));
       calls.length = 0;
-      const listed = await runProgram(built, { ...key.env, TMPDIR: join(dir, key.kid), MOBILITY_API_CLOCK_DIR: join(dir, key.kid) });
+      const listed = await runProgram(built, { ...key.env, TMPDIR: join(dir, key.kid), MOBILITY_API_STATE_DIR: join(dir, key.kid) });
       assert.equal(listed.code, 0, `${language} exited ${listed.code}:\n${listed.err}\n${listed.out}`);
       for (const worker of [1, 2]) assert.ok(listed.out.includes(`worker ${worker}: ${FLEET} messages`), listed.out);
       const made = calls.filter((c) => c.method.endsWith('/ListVehicles'));

@@ -1,6 +1,8 @@
 // Copy as Code, run for real: every language's generated program against the sandbox, with two
-// workers in one process on one key, every request accepted (spec 5.1 rule 6 across workers). A
-// missing toolchain fails under CI=true and is pending (its name in the title) elsewhere.
+// workers in one process on one key, every request accepted (spec 5.1 rule 6 across workers); then
+// the CLI and the Python, Go, TypeScript and Java programs (the same builds) at once on one key, every
+// request accepted (rule 6 across every signer, the protocol of docs/copy-as-code.md). A missing
+// toolchain fails under CI=true and is pending (its name in the title) elsewhere.
 import assert from 'node:assert/strict';
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -15,7 +17,9 @@ import type { RunningSandbox, SandboxRequestLog } from '../../src/sandbox/sandbo
 import { maskKeyId } from '../../src/core/base/redact';
 import { startSandbox } from '../../src/sandbox/sandboxServer';
 import type { ProgramRun } from './support/codegenToolchains';
+import type { BuiltProgram } from './support/codegenToolchains';
 import { buildProgram, compileTypeScript, missingTools, runProgram, skipIfMissing } from './support/codegenToolchains';
+import { spawnBuiltCli } from './support/cliRunner';
 import { hourBefore } from './sandboxSupport';
 
 /** A key made for one program run, trusted by the sandbox; its files are what the program reads. */
@@ -31,11 +35,15 @@ describe('Copy as Code: generated programs against the sandbox', function () {
   let sandbox: RunningSandbox;
   let dir: string;
   const log: SandboxRequestLog[] = [];
+  /** The key every language's /vehicles program signs with, and those builds: the mixed run reuses them. */
+  let shared: TestKey;
+  const sharedBuilds = new Map<CodeLanguage, BuiltProgram>();
 
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'codegen-run-'));
     // 5 vehicles, 2 a page: /vehicles and the MaaS listing take 3 pages, each with its own token.
     sandbox = await startSandbox({ fleetSize: 5, pageSize: 2, demoDir: false, onRequest: (entry) => log.push(entry) });
+    shared = makeKey('external-org');
   });
   after(async () => {
     await sandbox?.close();
@@ -81,15 +89,16 @@ describe('Copy as Code: generated programs against the sandbox', function () {
     it(`${language}: /vehicles (paged), /trips of one hour (IAM), the MaaS listing and /vehicles with a service account, two workers each, every request accepted`, async function () {
       skipUnlessInstalled(this, language);
       const runs = cases().map((c) => {
-        const key = makeKey(c.type);
+        const key = c.name === 'vehicles' ? shared : makeKey(c.type);
         const built = buildProgram(language, generateCode(language, c.program(key)), dir, c.name);
+        if (key === shared) sharedBuilds.set(language, built);
         return { ...c, key, built };
       });
       if (language === 'typescript') compileTypeScript(runs.map((r) => r.built));
       log.length = 0;
       // Each case on its own key, so they run side by side; on one key, at most one token a second.
-      for (const r of runs) mkdirSync(join(dir, r.key.kid));
-      const results = await Promise.all(runs.map((r) => runProgram(r.built, { ...r.key.env, TMPDIR: join(dir, r.key.kid), MOBILITY_API_CLOCK_DIR: join(dir, r.key.kid) }).then((run) => ({ ...r, run }))));
+      for (const r of runs) mkdirSync(join(dir, r.key.kid), { recursive: true });
+      const results = await Promise.all(runs.map((r) => runProgram(r.built, { ...r.key.env, TMPDIR: join(dir, r.key.kid), MOBILITY_API_STATE_DIR: join(dir, r.key.kid) }).then((run) => ({ ...r, run }))));
       for (const r of results) {
         assert.equal(r.run.code, 0, `${language} ${r.name} exited ${r.run.code}:\n${r.run.err}\n${r.run.out}`);
         const lines = r.run.out.split('\n').filter((l) => r.line.test(l));
@@ -100,6 +109,29 @@ describe('Copy as Code: generated programs against the sandbox', function () {
       assert.equal(log.length, results.reduce((n, r) => n + r.requests, 0), 'the sandbox answered every request the programs printed');
     });
   }
+
+  it('the CLI and the Python, Go, TypeScript and Java programs at once on one key, at second precision: every request accepted', async function () {
+    const mixed: CodeLanguage[] = ['python', 'go', 'typescript', 'java'];
+    for (const language of mixed) skipUnlessInstalled(this, language);
+    const builds = mixed.map((language) => sharedBuilds.get(language));
+    assert.ok(builds.every((b) => b !== undefined), 'the per-language runs above built every program (run the whole file)');
+    // One state folder, the one the per-language runs used on this key: their last tokens are in its clock file.
+    const stateDir = join(dir, shared.kid);
+    const credentialFile = join(dir, 'shared-credential.json');
+    writeFileSync(credentialFile, JSON.stringify({ type: 'external-org', kid: shared.kid, issuer: shared.issuer, privateKeyFile: shared.env.MOBILITY_API_KEY_FILE }));
+    const env = { ...shared.env, MOBILITY_API_WORKERS: '1', MOBILITY_API_STATE_DIR: stateDir, TMPDIR: stateDir };
+    log.length = 0;
+    // Each signer: the three pages of /vehicles, each with a fresh token, at most one token a second on the key.
+    const [cli, ...programs] = await Promise.all([
+      spawnBuiltCli(['vehicles', '--api', 'mds', '--base-url', environment('mds-staging').baseUrl, '--credential', credentialFile], { MOBILITY_API_STATE_DIR: stateDir }, 120_000),
+      ...builds.map((b) => runProgram(b, env)),
+    ]);
+    assert.equal(cli.code, 0, `the CLI exited ${cli.code}:\n${cli.err}`);
+    programs.forEach((run, n) => assert.equal(run.code, 0, `${mixed[n]} exited ${run.code}:\n${run.err}\n${run.out}`));
+    const refused = log.filter((e) => e.status !== 200).map((e) => `${e.status} ${e.rule ?? ''}: ${e.description ?? ''}`);
+    assert.deepEqual(refused, [], 'no signer was refused');
+    assert.ok(log.length >= 4 * 3 + 1, `every program sent its three pages and the CLI its listing (${log.length} requests)`);
+  });
 
   it('the sandbox refuses a broken program: Python without the wait for the next second fails rule 6', async function () {
     skipUnlessInstalled(this, 'python');

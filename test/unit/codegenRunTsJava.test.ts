@@ -69,7 +69,7 @@ describe('Copy as Code in TypeScript and Java: a clock shared across processes, 
     sandbox.trust({ kid, iss: issuer, type, publicKey });
     const pem = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
     const file = join(dir, `${kid}.${type === 'service-account' ? 'json' : 'pem'}`);
-    const clock = { MOBILITY_API_CLOCK_DIR: join(dir, `clock-${kid}`) };
+    const clock = { MOBILITY_API_STATE_DIR: join(dir, `clock-${kid}`) };
     if (type === 'service-account') {
       writeFileSync(file, JSON.stringify({ type: 'service_account', project_id: 'p', private_key_id: kid, private_key: pem, client_email: issuer, client_id: '1' }));
       return { kid, issuer, file, env: { MOBILITY_API_KEY_FILE: file, MOBILITY_API_WORKERS: '1', ...clock } };
@@ -145,8 +145,8 @@ describe('Copy as Code in TypeScript and Java: a clock shared across processes, 
           assert.deepEqual(rest.map((x) => x.status), Array(6).fill(200), `every request accepted: ${JSON.stringify(rest)}`);
         }
         // The clock file: named by a hash of the kid (never the kid), private to the user, the last iat in decimal.
-        const clockDir = key.env.MOBILITY_API_CLOCK_DIR;
-        const file = `iat-${createHash('sha256').update(key.kid, 'utf8').digest('hex').slice(0, 16)}`;
+        const clockDir = join(key.env.MOBILITY_API_STATE_DIR, 'clock');
+        const file = `iat-${createHash('sha256').update(key.kid, 'utf8').digest('hex').slice(0, 32)}`;
         assert.ok(readdirSync(clockDir).includes(file), readdirSync(clockDir).join(', '));
         assert.equal(statSync(clockDir).mode & 0o777, 0o700);
         assert.equal(statSync(join(clockDir, file)).mode & 0o777, 0o600);

@@ -142,6 +142,11 @@ describe('why was my token refused (the rejection doctor)', function () {
         const ordering = view.error?.explanation?.evidence.find((e) => e.label === 'Key ordering');
         assert.equal(ordering?.verdict, 'problem');
         assert.match(ordering.detail, /signed a later token .* in another window or process/);
+        // The server names the rule but the shared clock file holds nothing later: say what cannot be seen, not [ok].
+        const unseen = explainRefusal(page, { audience: environment.baseUrl, api: 'mds', keyMark: page.token!.claims.iat });
+        const unseenOrdering = unseen?.evidence.find((e) => e.label === 'Key ordering');
+        assert.equal(unseenOrdering?.verdict, 'unknown');
+        assert.match(unseenOrdering.detail, /came from a signer that does not write that file \(other software signing with this key/);
         // A server that does not name its rule: the shared clock's mark is the best guess.
         const foreign = { ...page, mdsError: { error: 'unauthorized' }, body: { error: 'unauthorized' } };
         const guess = explainRefusal(foreign, { audience: environment.baseUrl, api: 'mds', keyMark });
@@ -164,7 +169,7 @@ describe('why was my token refused (the rejection doctor)', function () {
         assert.equal(causeLine(run.err), 'Likely cause: The server says: "Token ?[31mrejected?[0m by gateway".');
         assert.ok(!run.err.includes('\u001b'), 'no escape character reaches the terminal');
         assert.match(run.err, /\[ok\] Other spec 5 rules: kid, alg, iss/);
-        assert.match(run.err, /\[ok\] Key ordering: No token signed on this computer with this key is later/);
+        assert.match(run.err, /\[ok\] Key ordering: The key's shared clock file holds no time later than this token's iat \d+(\.\d+)?\. Every VS Code window, mobility-api run and Copy as Code program with the same state folder writes it; other software signing with this key, another state folder or another computer is not seen here\./);
       } finally {
         await server.close();
       }

@@ -11,13 +11,15 @@ import { ApiClient } from '../../src/core/http/apiClient';
 import { decodeJwt } from '../../src/core/auth/decodeJwt';
 import type { Environment } from '../../src/core/environment/environment';
 import { MobilityError } from '../../src/core/base/errors';
-import { CLOCK_FILE_NAME, FileClockStore, keyIdDigest } from '../../src/core/clock/fileClockStore';
+import { FileClockStore, keyIdDigest } from '../../src/core/clock/fileClockStore';
+import { STATE_DIR_RULE } from '../../src/core/clock/stateDir';
+import { CLOCK_LOCK_REFRESH_SECONDS, CLOCK_LOCK_STALE_SECONDS, sharedClockLines } from '../../src/core/codegen/codeRequest';
 import { IssueClock } from '../../src/core/clock/issueClock';
 import { lintToken } from '../../src/core/auth/lintToken';
 import { parseCredential } from '../../src/core/auth/parseCredential';
 import { openSharedClock, stateDirOption } from '../../src/core/clock/sharedClock';
 import { SharedKeyQueue } from '../../src/core/clock/sharedKeyQueue';
-import { acquireCrossProcessLock, LOCK_STALE_MS } from '../../src/core/clock/crossProcessLock';
+import { acquireCrossProcessLock, LOCK_STALE_MS, LOCK_UPDATE_MS } from '../../src/core/clock/crossProcessLock';
 import { TokenIssuer } from '../../src/core/auth/tokenIssuer';
 import { startSandbox } from '../../src/sandbox/sandboxServer';
 import type { RunningSandbox, SandboxRequestLog } from '../../src/sandbox/sandboxServer';
@@ -142,7 +144,7 @@ if (CHILD_ROLE) {
         assert.deepEqual(codes, [0, 0, 0], 'every CLI run and the script succeeded');
         assert.deepEqual(statuses, Array.from({ length: perProcess }, () => 200));
         assert.equal(served.filter((e) => e.status === 200 && e.path.endsWith('/vehicles')).length, 3 * perProcess);
-        const marks = (JSON.parse(fs.readFileSync(path.join(stateDir, CLOCK_FILE_NAME), 'utf8')) as { lastIssuedAt: Record<string, number> }).lastIssuedAt;
+        const marks = await new FileClockStore(stateDir).readMarks();
         assert.deepEqual(Object.keys(marks), [keyIdDigest(sandbox.demo.kid)], 'one mark, for the one key');
       });
     });
@@ -179,13 +181,14 @@ if (CHILD_ROLE) {
         const holder = spawnChild('hold-store', { STATE_DIR: dir });
         children.push(holder);
         await waitForOutput(holder, (out) => out.includes('holding'));
-        const waiting = new IssueClock({ store: new FileClockStore(dir) }).next('k');
+        const store = new FileClockStore(dir);
+        const waiting = new IssueClock({ store }).next('k');
         holder.kill('SIGKILL');
         await exited(holder);
-        assert.ok(fs.existsSync(path.join(dir, `${CLOCK_FILE_NAME}.lock`)), 'the killed holder left its lock behind');
+        assert.ok(fs.existsSync(`${store.fileOf('k')}.lock`), 'the killed holder left its lock behind');
         const t = await waiting;
         assert.ok(Number.isInteger(t), 'the waiter got its time once the lock went stale');
-        assert.ok(!fs.existsSync(path.join(dir, `${CLOCK_FILE_NAME}.lock`)), 'and released the lock it took over');
+        assert.ok(!fs.existsSync(`${store.fileOf('k')}.lock`), 'and released the lock it took over');
       });
 
       it('a process killed (SIGKILL) while it holds a key\'s request lock does not block that key for good; the lock is named by a digest', async () => {
@@ -193,9 +196,9 @@ if (CHILD_ROLE) {
         const holder = spawnChild('hold-key', { STATE_DIR: dir, KEY_ID: keyId });
         children.push(holder);
         await waitForOutput(holder, (out) => out.includes('holding'));
-        const names = fs.readdirSync(path.join(dir, 'locks'));
+        const names = fs.readdirSync(path.join(dir, 'clock'));
         assert.equal(names.length, 1);
-        assert.match(names[0], /^key-[0-9a-f]{32}\.lock$/);
+        assert.match(names[0], /^iat-[0-9a-f]{32}\.lock$/);
         assert.ok(!names[0].includes(keyId));
         const queue = new SharedKeyQueue(dir);
         const waiting = queue.acquire(keyId);
@@ -249,40 +252,6 @@ if (CHILD_ROLE) {
       });
     });
 
-    describe('a damaged store', () => {
-      const damage = (file: string) => fs.writeFileSync(file, '{"version":1,"lastIssuedAt":{"sha256:');
-
-      it('rebuilds from the backup when the file is damaged, reports it once, and hands out no earlier time', async () => {
-        const problems: string[] = [];
-        const store = new FileClockStore(dir, { onProblem: (m) => problems.push(m) });
-        const clock = new IssueClock({ store, precision: 'milliseconds' });
-        const t1 = await clock.next('k');
-        damage(store.filePath);
-        const t2 = await new IssueClock({ store, precision: 'milliseconds' }).next('k');
-        const t3 = await new IssueClock({ store, precision: 'milliseconds' }).next('k');
-        assert.ok(t1 < t2 && t2 < t3, `${t1} < ${t2} < ${t3}`);
-        assert.equal(problems.length, 1, problems.join('\n'));
-        assert.ok(problems[0].includes(store.filePath) && /damaged/.test(problems[0]), problems[0]);
-        assert.doesNotThrow(() => JSON.parse(fs.readFileSync(store.filePath, 'utf8')), 'the file was rewritten');
-      });
-
-      it('when the file and its backup are both unreadable, waits past the last write instead of handing out an earlier time', async () => {
-        const problems: string[] = [];
-        const store = new FileClockStore(dir, { onProblem: (m) => problems.push(m) });
-        const t1 = await new IssueClock({ store, precision: 'milliseconds' }).next('k');
-        damage(store.filePath);
-        fs.writeFileSync(store.backupPath, '');
-        const lastWrite = Math.max(fs.statSync(store.filePath).mtimeMs, fs.statSync(store.backupPath).mtimeMs) / 1000;
-        const t2 = await new IssueClock({ store, precision: 'milliseconds' }).next('k');
-        assert.ok(t2 > t1 && t2 > lastWrite, `${t2} is later than the last mark ${t1} and the damaged file's write ${lastWrite}`);
-        // Another key, whose mark was lost with the file, is held to the same floor.
-        const other = await new IssueClock({ store, precision: 'milliseconds' }).next('other');
-        assert.ok(other > lastWrite);
-        assert.equal(problems.length, 1, problems.join('\n'));
-        assert.ok(problems[0].includes(store.filePath) && /could not be read/.test(problems[0]), problems[0]);
-      });
-    });
-
     describe('a state folder that cannot be used', () => {
       const failsNaming = (where: string) => (e: unknown) => e instanceof MobilityError && e.code === 'CLOCK_STORE_FAILED' && e.message.includes(where) && /--state-dir/.test(e.message);
 
@@ -292,7 +261,7 @@ if (CHILD_ROLE) {
         fs.writeFileSync(file, 'not a folder');
         const stateDir = path.join(file, 'state');
         await assert.rejects(new IssueClock({ store: new FileClockStore(stateDir) }).next('k'), failsNaming(stateDir));
-        await assert.rejects(new SharedKeyQueue(stateDir).acquire('k'), failsNaming(path.join(stateDir, 'locks')));
+        await assert.rejects(new SharedKeyQueue(stateDir).acquire('k'), failsNaming(path.join(stateDir, 'clock')));
       });
 
       it('the CLI stops with CLOCK_STORE_FAILED naming a state folder it cannot create', async () => {
@@ -310,9 +279,10 @@ if (CHILD_ROLE) {
         }
       });
 
-      it('a state file that is a folder: a clear error naming it, and no time is handed out', async () => {
-        fs.mkdirSync(path.join(dir, CLOCK_FILE_NAME));
-        await assert.rejects(new IssueClock({ store: new FileClockStore(dir) }).next('k'), failsNaming(path.join(dir, CLOCK_FILE_NAME)));
+      it('a clock file that is a folder: a clear error naming it, and no time is handed out', async () => {
+        const file = new FileClockStore(dir).fileOf('k');
+        fs.mkdirSync(file, { recursive: true });
+        await assert.rejects(new IssueClock({ store: new FileClockStore(dir) }).next('k'), failsNaming(file));
       });
 
       it('a read-only folder: a clear error naming the file (not as root, which ignores file modes)', async function () {
@@ -327,12 +297,30 @@ if (CHILD_ROLE) {
     });
 
     describe('where the state lives', () => {
-      it('--state-dir wins over MOBILITY_API_STATE_DIR, which wins over the platform folder; ~ is the home folder', () => {
-        assert.equal(stateDirOption('/tmp/given', { MOBILITY_API_STATE_DIR: '/tmp/env' }), '/tmp/given');
-        assert.equal(stateDirOption(undefined, { MOBILITY_API_STATE_DIR: '/tmp/env' }), '/tmp/env');
+      it('--state-dir wins over MOBILITY_API_STATE_DIR, then XDG_STATE_HOME, LOCALAPPDATA, HOME; ~ is the home folder', () => {
+        const all = { MOBILITY_API_STATE_DIR: '/tmp/env', XDG_STATE_HOME: '/tmp/xdg', LOCALAPPDATA: '/tmp/local', HOME: '/tmp/home' };
+        assert.equal(stateDirOption('/tmp/given', all), '/tmp/given');
+        assert.equal(stateDirOption(undefined, all), '/tmp/env');
+        assert.equal(stateDirOption(undefined, { ...all, MOBILITY_API_STATE_DIR: '' }), '/tmp/xdg/mobility-api');
+        assert.equal(stateDirOption(undefined, { LOCALAPPDATA: '/tmp/local', HOME: '/tmp/home' }), '/tmp/local/mobility-api');
+        assert.equal(stateDirOption(undefined, { HOME: '/tmp/home' }), '/tmp/home/.local/state/mobility-api');
         assert.equal(stateDirOption('~/x', {}), path.join(os.homedir(), 'x'));
         assert.equal(stateDirOption('rel', {}), path.resolve('rel'));
-        assert.ok(path.isAbsolute(stateDirOption(undefined, { XDG_STATE_HOME: '/tmp/xdg' })));
+      });
+
+      it('the lock numbers and the state folder rule that Copy as Code\'s programs write are the ones the extension and the CLI use', () => {
+        assert.equal(CLOCK_LOCK_STALE_SECONDS * 1000, LOCK_STALE_MS);
+        assert.equal(CLOCK_LOCK_REFRESH_SECONDS * 1000, LOCK_UPDATE_MS);
+        const header = sharedClockLines().join(' ');
+        const rule = STATE_DIR_RULE.map(([variable, under]) => (under ? `$${variable}/${under}` : `$${variable}`));
+        for (const part of rule) assert.ok(header.includes(part), `the header names ${part}`);
+      });
+
+      it('no variable set, or a relative one: a clear error naming the variable, never a folder under the working folder', () => {
+        const fails = (pattern: RegExp) => (e: unknown) => e instanceof MobilityError && e.code === 'CLOCK_STORE_FAILED' && pattern.test(e.message);
+        assert.throws(() => stateDirOption(undefined, {}), fails(/none of MOBILITY_API_STATE_DIR, XDG_STATE_HOME, LOCALAPPDATA and HOME is set/));
+        assert.throws(() => stateDirOption(undefined, { HOME: '?' }), fails(/^HOME is "\?", not an absolute path/));
+        assert.throws(() => stateDirOption(undefined, { MOBILITY_API_STATE_DIR: 'state', HOME: '/tmp/home' }), fails(/^MOBILITY_API_STATE_DIR is "state", not an absolute path/));
       });
 
       it('migrates the marks of globalState into the file store (the larger wins), then removes them from globalState', async () => {

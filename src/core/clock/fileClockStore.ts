@@ -1,133 +1,100 @@
 import * as l10n from '@vscode/l10n';
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import type { ClockDecision, ClockStore } from './issueClock';
-import { acquireCrossProcessLock, ensureStateDir, FIX_STATE_DIR, reasonOf } from './crossProcessLock';
-import { errorMessage, MobilityError } from '../base';
+import { FIX_STATE_DIR, reasonOf } from './crossProcessLock';
+import { KeyLocks } from './keyLock';
+import { keyIdHex } from './stateDir';
+import { MobilityError } from '../base';
 
-/** The file, in the state folder, that holds the last issue time of every key. */
-export const CLOCK_FILE_NAME = 'issue-clock.json';
-
-/**
- * When both copies of the state are unreadable, every mark they held is assumed to be at most this
- * much later than the newer copy's mtime: a mark is always written before its time is handed out,
- * and never ahead of the wall clock at that moment, so it lies at or before the write. The margin
- * covers file systems that keep mtimes in whole seconds (1 s) or two-second steps (FAT, 2 s).
- */
-const MTIME_MARGIN_SECONDS = 2;
+export { defaultStateDir, keyIdDigest } from './stateDir';
 
 /** Marks younger than this are kept by `forget`: a time issued this recently could be issued again. */
 const FORGET_AFTER_SECONDS = 3;
 
-/**
- * How a key id is named in the state folder: a hash, so that the files name no key ids. Entries of
- * earlier versions, which named key ids as they are, are converted when read.
- */
-export function keyIdDigest(keyId: string): string {
-  return `sha256:${createHash('sha256').update(keyId, 'utf8').digest('hex').slice(0, 32)}`;
-}
+/** What a clock file holds: the last iat of its key as a decimal NumericDate, maybe fractional (`1767225599.123`). */
+const MARK = /^\d+(\.\d+)?$/;
 
-const asDigest = (name: string) => (name.startsWith('sha256:') ? name : keyIdDigest(name));
-
-interface StateFile {
-  version: 1;
-  /** Key id digest → NumericDate of the last token issued with that key. Never key material. */
-  lastIssuedAt: Record<string, number>;
-  /** Set after a rebuild: every key's last issue time is at most this (the marks before it were lost). */
-  floor?: number;
-}
-
-interface State {
-  marks: Map<string, number>;
-  floor?: number;
-}
-
-type Copy = { kind: 'missing' } | { kind: 'ok'; state: State } | { kind: 'damaged'; reason: string; mtimeMs: number };
-
-/** Where the CLI and the extension keep their state: `$MOBILITY_API_STATE_DIR`, else the platform's user state folder. */
-export function defaultStateDir(env: NodeJS.ProcessEnv = process.env): string {
-  if (env.MOBILITY_API_STATE_DIR) return env.MOBILITY_API_STATE_DIR;
-  const home = os.homedir();
-  if (process.platform === 'win32') return path.join(env.LOCALAPPDATA || path.join(home, 'AppData', 'Local'), 'mobility-api');
-  if (process.platform === 'darwin') return path.join(home, 'Library', 'Application Support', 'mobility-api');
-  return path.join(env.XDG_STATE_HOME || path.join(home, '.local', 'state'), 'mobility-api');
-}
+const hexOf = (name: string) => (name.startsWith('sha256:') ? name.slice('sha256:'.length) : keyIdHex(name));
 
 export interface FileClockStoreOptions {
-  /** Told once per problem (a damaged state file that was rebuilt, a lock lost); never holds a secret. */
+  /** Told once per problem (a damaged clock file, a lock lost); never holds a secret. */
   onProblem?: (message: string) => void;
-  /** Give up after waiting this long for another process's lock; default 30 s. */
+  /** Give up after waiting this long for another signer's lock; default 120 s (a holder keeps it until its answer). */
   lockWaitMs?: number;
-  /** Wall clock in ms, for `forget`; injectable for tests. */
+  /** Wall clock in ms, for `forget` and damaged files; injectable for tests. */
   now?: () => number;
+  /** The key locks shared with the request queue of the same state folder. */
+  locks?: KeyLocks;
 }
 
 /**
- * The per-key issue clock's marks in `<stateDir>/issue-clock.json`, shared by every process that
- * signs (each VS Code window, the CLI, scripts on the core), each key named by {@link keyIdDigest}.
- * Each update holds a cross-process
- * lock (proper-lockfile), reads, decides and writes before the time is handed out.
+ * The per-key issue clock's marks, one file per key: `<stateDir>/clock/iat-<32 hex of the SHA-256 of the kid>`,
+ * holding the last iat as decimal text, written to a temporary file and renamed over it (so a reader sees the
+ * old mark or the new one, never half of one). Every signer of this product (each VS Code window, the CLI) and
+ * every program Copy as Code writes reads and writes it under the key's one lock ({@link KeyLocks}); the
+ * protocol is stated in docs/copy-as-code.md.
  *
- * Damage never leads to an earlier time: every write goes first to `issue-clock.json.bak`, then to
- * `issue-clock.json`, each by an atomic rename, so at any moment one readable copy holds the
- * newest mark (the marks are merged, the larger wins). When neither copy can be read, the store is
- * rebuilt with a floor under every key: the newer copy's mtime plus a margin (a mark is written
- * before it is used and never lies ahead of the clock when written; this holds unless the wall
- * clock stepped back since, or a network file system stamps mtimes with its own clock). The first
- * token per key then waits up to about 3 s. Both cases are reported through `onProblem`.
+ * A file that holds anything else (damaged from outside) counts as a mark at the current time: a mark is never
+ * ahead of the wall clock when written, so the next time is later than any it can have held.
  */
 export class FileClockStore implements ClockStore {
-  readonly filePath: string;
-  readonly backupPath: string;
+  readonly locks: KeyLocks;
   private readonly reported = new Set<string>();
   private readonly now: () => number;
+  /** How many damaged files were read: a repair is written after each. */
+  private damaged = 0;
 
   constructor(readonly stateDir: string, private readonly options: FileClockStoreOptions = {}) {
-    this.filePath = path.join(stateDir, CLOCK_FILE_NAME);
-    this.backupPath = `${this.filePath}.bak`;
+    this.locks = options.locks ?? new KeyLocks(stateDir, options.onProblem);
     this.now = options.now ?? Date.now;
   }
 
+  /** The clock file of a key. */
+  fileOf(keyId: string): string {
+    return this.locks.fileOf(keyIdHex(keyId));
+  }
+
   async update(keyId: string, decide: (last: number | undefined) => ClockDecision): Promise<ClockDecision> {
-    return this.locked<ClockDecision>((state) => {
-      const decision = decide(markOf(state, keyIdDigest(keyId)));
-      if ('issue' in decision) {
-        state.marks.set(keyIdDigest(keyId), decision.issue);
-        return { result: decision, write: true };
-      }
-      return { result: decision, write: false };
+    return this.withKey<ClockDecision>(keyIdHex(keyId), (mark) => {
+      const decision = decide(mark);
+      return 'issue' in decision ? { result: decision, write: decision.issue } : { result: decision };
     });
   }
 
-  /**
-   * Raises marks to at least the given ones, by key id or by digest as `readMarks` gives them
-   * (carrying marks over from globalState or another store); never lowers one.
-   */
+  /** Raises marks to at least the given ones, by key id or by digest as `readMarks` gives them; never lowers one. */
   async raiseMarks(marks: Readonly<Record<string, number>>): Promise<void> {
-    const entries = Object.entries(marks)
-      .filter(([, v]) => Number.isFinite(v))
-      .map(([k, v]) => [asDigest(k), v] as const);
-    if (!entries.length) return;
-    await this.locked((state) => {
-      let write = false;
-      for (const [keyId, mark] of entries) {
-        if (!(mark <= (state.marks.get(keyId) ?? -Infinity))) {
-          state.marks.set(keyId, mark);
-          write = true;
-        }
-      }
-      return { result: undefined, write };
-    });
+    for (const [name, value] of Object.entries(marks)) {
+      if (!Number.isFinite(value) || value < 0) continue;
+      await this.withKey(hexOf(name), (mark) => ({ result: undefined, ...(mark === undefined || value > mark ? { write: value } : {}) }));
+    }
   }
 
-  /** The marks by key id digest (a floor from a rebuild applied to each), for carrying them to another store. */
-  async readMarks(): Promise<Record<string, number>> {
-    return this.locked((state) => {
-      // Every name is a digest (`sha256:…`), so a plain object is safe from prototype keys.
-      return { result: Object.fromEntries([...state.marks.keys()].map((name) => [name, markOf(state, name)!])), write: false };
-    });
+  /** The marks by key id digest (`sha256:<hex>`), for carrying them to another state folder. */
+  readMarks(): Promise<Record<string, number>> {
+    return Promise.resolve().then(() => this.readMarksNow());
+  }
+
+  private readMarksNow(): Record<string, number> {
+    let names: string[];
+    try {
+      names = fs.readdirSync(this.locks.clockDir);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return {};
+      throw storeFailed('read', this.locks.clockDir, err);
+    }
+    const marks: Record<string, number> = {};
+    for (const name of names) {
+      const hex = /^iat-([0-9a-f]{32})$/.exec(name)?.[1];
+      const mark = hex === undefined ? undefined : this.read(this.locks.fileOf(hex));
+      if (hex !== undefined && mark !== undefined) marks[`sha256:${hex}`] = mark;
+    }
+    return marks;
+  }
+
+  /** The key's mark, read without the lock (a file is replaced whole, never written in place). */
+  readMark(keyId: string): number | undefined {
+    return this.read(this.fileOf(keyId));
   }
 
   /**
@@ -136,75 +103,48 @@ export class FileClockStore implements ClockStore {
    * Returns 0 when no mark is left, else the ms after which the kept mark may be forgotten.
    */
   async forget(keyId: string): Promise<number> {
-    return this.locked((state) => {
-      const mark = state.marks.get(keyIdDigest(keyId));
-      if (mark === undefined) return { result: 0, write: false };
+    return this.withKey(keyIdHex(keyId), (mark) => {
+      if (mark === undefined) return { result: 0 };
       const keptForMs = Math.ceil((mark + FORGET_AFTER_SECONDS) * 1000 - this.now());
-      if (keptForMs > 0) return { result: keptForMs, write: false };
-      state.marks.delete(keyIdDigest(keyId));
-      return { result: 0, write: true };
+      return keptForMs > 0 ? { result: keptForMs } : { result: 0, remove: true };
     });
   }
 
-  private async locked<T>(step: (state: State) => { result: T; write: boolean }): Promise<T> {
-    ensureStateDir(this.stateDir);
-    const release = await acquireCrossProcessLock(this.filePath, {
-      what: `the token clock state file ${this.filePath}`,
-      maxWaitMs: this.options.lockWaitMs ?? 30_000,
-      onCompromised: (message) => this.report(message),
-    });
+  private async withKey<T>(hex: string, step: (mark: number | undefined) => { result: T; write?: number; remove?: boolean }): Promise<T> {
+    if (this.locks.holds(hex)) return this.apply(hex, step);
+    const release = await this.locks.acquire(hex, 'the token clock of a key', this.options.lockWaitMs ?? 120_000);
     try {
-      const state = this.load();
-      const { result, write } = step(state);
-      if (write) this.save(state);
-      return result;
+      return this.apply(hex, step);
     } finally {
-      await release().catch((err: unknown) => this.report(`Could not release the lock on ${this.filePath}: ${reasonOf(err)}.`));
+      await release();
     }
   }
 
-  private load(): State {
-    const primary = this.readCopy(this.filePath);
-    const backup = this.readCopy(this.backupPath);
-    const good = [primary, backup].filter((c): c is Extract<Copy, { kind: 'ok' }> => c.kind === 'ok').map((c) => c.state);
-    const damaged = ([[this.filePath, primary], [this.backupPath, backup]] as const).filter(([, c]) => c.kind === 'damaged') as Array<readonly [string, Extract<Copy, { kind: 'damaged' }>]>;
-    if (good.length) {
-      for (const [file, copy] of damaged) {
-        this.report(`The token clock state file ${file} was damaged (${copy.reason}); it is rebuilt from the other copy, so no earlier time is handed out.`);
-      }
-      return mergeStates(good);
-    }
-    if (!damaged.length) return { marks: new Map() };
-    const newestMs = Math.max(...damaged.map(([, c]) => c.mtimeMs));
-    const floor = Math.ceil(newestMs / 1000) + MTIME_MARGIN_SECONDS;
-    const files = damaged.map(([file, c]) => `${file} (${c.reason})`).join(' and ');
-    this.report(
-      `The token clock state ${files} could not be read, and the marks it held are lost. It is rebuilt: every key's next token is issued after ${new Date(floor * 1000).toISOString()}, later than any time the damaged file can have held, so the first token per key may wait a few seconds.`,
-    );
-    return { marks: new Map(), floor };
+  /** Read, decide and write in one synchronous step, under the key's lock. */
+  private apply<T>(hex: string, step: (mark: number | undefined) => { result: T; write?: number; remove?: boolean }): T {
+    const file = this.locks.fileOf(hex);
+    const damagedBefore = this.damaged;
+    const mark = this.read(file);
+    const { result, write, remove } = step(mark);
+    // A damaged file is repaired with the time it counted as, so that the next read does not move it again.
+    const repair = write === undefined && !remove && this.damaged !== damagedBefore ? mark : undefined;
+    if (write !== undefined || repair !== undefined) this.writeAtomically(file, `${write ?? repair}\n`);
+    if (remove) fs.rmSync(file, { force: true });
+    return result;
   }
 
-  private readCopy(file: string): Copy {
+  private read(file: string): number | undefined {
     let text: string;
-    let mtimeMs: number;
     try {
-      text = fs.readFileSync(file, 'utf8');
-      mtimeMs = fs.statSync(file).mtimeMs;
+      text = fs.readFileSync(file, 'utf8').trim();
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { kind: 'missing' };
-      throw new MobilityError('CLOCK_STORE_FAILED', l10n.t('Cannot read the token clock state file {0}: {1}. {2}', file, reasonOf(err), FIX_STATE_DIR), { cause: err });
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw storeFailed('read', file, err);
     }
-    const parsed = parseState(text);
-    return typeof parsed === 'string' ? { kind: 'damaged', reason: parsed, mtimeMs } : { kind: 'ok', state: parsed };
-  }
-
-  private save(state: State): void {
-    const file: StateFile = { version: 1, lastIssuedAt: Object.fromEntries(state.marks) };
-    if (state.floor !== undefined) file.floor = state.floor;
-    const text = JSON.stringify(file, null, 2) + '\n';
-    // The backup first: if we stop between the two, the backup holds the newer marks and is read too.
-    this.writeAtomically(this.backupPath, text);
-    this.writeAtomically(this.filePath, text);
+    if (MARK.test(text)) return Number(text);
+    this.damaged++;
+    this.report(`The token clock file ${file} holds no time (it was changed by something else); it counts as the current time, so the next token waits for the next second and no earlier time is handed out.`);
+    return this.now() / 1000;
   }
 
   private writeAtomically(file: string, text: string): void {
@@ -214,7 +154,7 @@ export class FileClockStore implements ClockStore {
       fs.renameSync(tmp, file);
     } catch (err) {
       fs.rmSync(tmp, { force: true });
-      throw new MobilityError('CLOCK_STORE_FAILED', l10n.t('Cannot write the token clock state file {0}: {1}. {2}', file, reasonOf(err), FIX_STATE_DIR), { cause: err });
+      throw storeFailed('write', file, err);
     }
   }
 
@@ -225,40 +165,10 @@ export class FileClockStore implements ClockStore {
   }
 }
 
-function markOf(state: State, keyId: string): number | undefined {
-  const mark = state.marks.get(keyId);
-  if (state.floor === undefined) return mark;
-  return mark === undefined ? state.floor : Math.max(mark, state.floor);
-}
-
-function mergeStates(states: State[]): State {
-  const marks = new Map<string, number>();
-  let floor: number | undefined;
-  for (const s of states) {
-    for (const [k, v] of s.marks) marks.set(k, Math.max(v, marks.get(k) ?? -Infinity));
-    if (s.floor !== undefined) floor = Math.max(s.floor, floor ?? -Infinity);
-  }
-  return floor === undefined ? { marks } : { marks, floor };
-}
-
-/** The state in a file's text, or why it cannot be trusted. Any entry that is not a time damages the whole copy. */
-function parseState(text: string): State | string {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch (err) {
-    return text.trim() === '' ? 'it is empty' : `it is not JSON: ${errorMessage(err)}`;
-  }
-  if (typeof parsed !== 'object' || parsed === null) return 'it is not a JSON object';
-  const { lastIssuedAt, floor } = parsed as Partial<Record<keyof StateFile, unknown>>;
-  if (typeof lastIssuedAt !== 'object' || lastIssuedAt === null || Array.isArray(lastIssuedAt)) return 'it has no "lastIssuedAt" object';
-  const marks = new Map<string, number>();
-  for (const [k, v] of Object.entries(lastIssuedAt as Record<string, unknown>)) {
-    if (typeof v !== 'number' || !Number.isFinite(v)) return `the entry of a key is ${JSON.stringify(v)?.slice(0, 20)}, not a time`;
-    const name = asDigest(k);
-    marks.set(name, Math.max(v, marks.get(name) ?? -Infinity));
-  }
-  if (floor === undefined) return { marks };
-  if (typeof floor !== 'number' || !Number.isFinite(floor)) return '"floor" is not a time';
-  return { marks, floor };
+function storeFailed(action: 'read' | 'write', file: string, err: unknown): MobilityError {
+  const message =
+    action === 'read'
+      ? l10n.t('Cannot read the token clock file {0}: {1}. {2}', file, reasonOf(err), FIX_STATE_DIR)
+      : l10n.t('Cannot write the token clock file {0}: {1}. {2}', file, reasonOf(err), FIX_STATE_DIR);
+  return new MobilityError('CLOCK_STORE_FAILED', message, { cause: err });
 }

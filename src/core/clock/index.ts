@@ -4,7 +4,7 @@
 
 export { clockSkewOf } from './clockSkew';
 export { LOCK_STALE_MS, LOCK_UPDATE_MS } from './crossProcessLock';
-export { defaultStateDir, keyIdDigest } from './fileClockStore';
+export { defaultStateDir, keyIdDigest, keyIdHex, STATE_DIR_RULE, stateDirRuleText } from './stateDir';
 export type { FileClockStore } from './fileClockStore';
 export { IssueClock } from './issueClock';
 export type { ClockPrecision, ClockStore } from './issueClock';

@@ -1,12 +1,14 @@
 import os from 'node:os';
 import path from 'node:path';
 import { defaultStateDir, FileClockStore } from './fileClockStore';
+import { KeyLocks } from './keyLock';
 import { SharedKeyQueue } from './sharedKeyQueue';
 
 /**
- * The per-key issue clock and request queue that every process signing with a key shares: the
- * marks in `<stateDir>/issue-clock.json`, the per-key request locks in `<stateDir>/locks/`. Every
- * window, CLI run and script that signs with one key must use the same state folder.
+ * The per-key issue clock and request queue that every signer of a key shares: the mark of each key in
+ * `<stateDir>/clock/iat-<hash>`, under the one lock `<stateDir>/clock/iat-<hash>.lock` that the store and the
+ * queue share (the protocol of docs/copy-as-code.md, which Copy as Code's programs follow too). Every window,
+ * CLI run, script and program that signs with one key must use the same state folder.
  */
 export interface SharedClock {
   stateDir: string;
@@ -16,12 +18,13 @@ export interface SharedClock {
 
 /** Opens the shared clock of a state folder (nothing is touched on disk until the first token). */
 export function openSharedClock(stateDir: string, options: { onProblem?: (message: string) => void } = {}): SharedClock {
-  return { stateDir, store: new FileClockStore(stateDir, options), queue: new SharedKeyQueue(stateDir, options) };
+  const locks = new KeyLocks(stateDir, options.onProblem);
+  return { stateDir, store: new FileClockStore(stateDir, { ...options, locks }), queue: new SharedKeyQueue(stateDir, { ...options, locks }) };
 }
 
 /**
  * The state folder a CLI run uses: `--state-dir <dir>` (relative to the working folder, `~` for the
- * home folder), else `$MOBILITY_API_STATE_DIR`, else the platform's user state folder.
+ * home folder), else the state folder rule (`defaultStateDir`: the same in every signer).
  */
 export function stateDirOption(given: string | undefined, env: NodeJS.ProcessEnv = process.env): string {
   const dir = given?.trim() ? given.trim() : defaultStateDir(env);

@@ -15,8 +15,8 @@ export const CODE_LANGUAGES: readonly CodeLanguage[] = ['python', 'typescript', 
 export const KEY_FILE_VARIABLE = 'MOBILITY_API_KEY_FILE';
 export const KEY_ID_VARIABLE = 'MOBILITY_API_KEY_ID';
 export const WORKERS_VARIABLE = 'MOBILITY_API_WORKERS';
-/** Where programs keep the last iat of each key (spec 5.1 rule 6 across processes); see sharedClockLines. */
-export const CLOCK_DIR_VARIABLE = 'MOBILITY_API_CLOCK_DIR';
+/** The state folder of every signer, the per-key clock files in its `clock/` (spec 5.1 rule 6); see sharedClockLines. */
+export const STATE_DIR_VARIABLE = 'MOBILITY_API_STATE_DIR';
 
 /** Default token lifetime of generated programs, in seconds (spec 5.1 rule 5 allows 60..3600). */
 export const DEFAULT_CODE_LIFETIME = 300;
@@ -184,22 +184,34 @@ export function headerLines(program: CodeProgram): string[] {
   ];
 }
 
+/** Where the one protocol of the per-key clock is stated, for every program's header. */
+export const CLOCK_PROTOCOL_URL = 'https://github.com/mobility-api-explorer/mobility-api-explorer/blob/main/docs/copy-as-code.md#one-clock-per-key-for-every-signer-spec-51-rule-6';
+
 /**
- * What a program's header says of the clock its runs share (spec 5.1 rule 6 across processes), `lock` naming
- * the OS lock it takes (`fcntl.flock`). The protocol, the same in Python, Go and shell: the folder is
- * $MOBILITY_API_CLOCK_DIR, else $XDG_CACHE_HOME/mobility-api, else ~/.cache/mobility-api (made 0700); the
- * file `iat-<first 16 hex of SHA-256 of the kid>` (0600) holds the last iat in decimal (missing or unparsable:
- * 0); the exclusive lock on that file is held from reading it until the answer's headers have arrived.
+ * The numbers of the key lock, the same in every signer (proper-lockfile's `stale` and `update` in the
+ * extension and the CLI: LOCK_STALE_MS and LOCK_UPDATE_MS of core/clock, which a test compares).
  */
-export function sharedClockLines(lock: string): string[] {
+export const CLOCK_LOCK_STALE_SECONDS = 5;
+export const CLOCK_LOCK_REFRESH_SECONDS = 1;
+/** How long a program waits for another signer's lock before it gives up with one line. */
+export const CLOCK_LOCK_WAIT_SECONDS = 120;
+
+/**
+ * What every program's header says of the clock it shares with every other signer of the key (spec 5.1
+ * rule 6), one text for all languages; the protocol itself is stated in docs/copy-as-code.md.
+ */
+export function sharedClockLines(): string[] {
   return [
-    'Spec 5.1 rule 6 across processes: the last iat issued on a key is kept in the file',
-    'iat-<first 16 hex digits of the SHA-256 of the key id> in $MOBILITY_API_CLOCK_DIR, else in',
-    '$XDG_CACHE_HOME/mobility-api, else in ~/.cache/mobility-api, and ' + lock + ' on that file',
-    'is held from reading it until the answer has arrived. This holds for every run of this program',
-    'and of any Python, Go or shell program Copy as Code wrote, on that key, as this user on this',
-    'computer (Linux or macOS). It does not hold against a TypeScript or Java program at the same',
-    'moment (they lock another way), nor for two computers on one key.',
+    'Spec 5.1 rule 6 across every signer of the key on this computer: every program Copy as Code',
+    'writes (Python, Go, TypeScript, Java, shell; REST and gRPC), Mobility API Explorer and its CLI',
+    'keep the last iat of a key in one file, clock/iat-<first 32 hex digits of the SHA-256 of the',
+    `key id> in the state folder ($${STATE_DIR_VARIABLE}, else $XDG_STATE_HOME/mobility-api, else`,
+    '$LOCALAPPDATA/mobility-api, else $HOME/.local/state/mobility-api; an absolute path), under one',
+    `lock: the folder <that file>.lock, made with mkdir, refreshed every ${CLOCK_LOCK_REFRESH_SECONDS} s while held, taken over`,
+    `when ${CLOCK_LOCK_STALE_SECONDS} s old, held from reading the file until the answer has begun. Any mix of them on`,
+    'one key at once is accepted. Not covered: other software signing with the key, a signer with',
+    'another state folder, two computers on one key. The protocol:',
+    CLOCK_PROTOCOL_URL,
   ];
 }
 

@@ -91,7 +91,7 @@ export function pythonGrpcProgram(program: CodeProgram<GrpcCodeRequest>): string
         '    print(f"worker {worker}: {as_json(reply)}")',
       ];
   const keyBlocks = pythonKeyBlocks(program);
-  const header = [...headerLines(program), '', ...sharedClockLines('fcntl.flock'), '', ...protocLines(request), '', ...pythonRunLines(program)];
+  const header = [...headerLines(program), '', ...sharedClockLines(), '', ...protocLines(request), '', ...pythonRunLines(program)];
   return [
     '"""' + [...header, '"""'].join('\n'),
     '',

@@ -10,7 +10,7 @@ export function pythonProgram(program: RestCodeProgram): string {
   const header = [
     ...headerLines(program),
     '',
-    ...sharedClockLines('fcntl.flock'),
+    ...sharedClockLines(),
     '',
     'Needs PyJWT, requests and cryptography (pip install pyjwt requests cryptography;',
     'Debian: python3-jwt python3-requests python3-cryptography).',

@@ -1,14 +1,14 @@
 // The signing part of every Python program, REST or gRPC: the key read from MOBILITY_API_KEY_FILE with
-// one-line errors, the per-key clock shared across processes (spec 5.1 rule 6: a file under the user's
-// cache locked with fcntl.flock, the protocol of sharedClockLines), and the token's claims.
+// one-line errors, the per-key clock shared with every signer (spec 5.1 rule 6: the protocol of
+// sharedClockLines and docs/copy-as-code.md, a mkdir lock), and the token's claims.
 import type { CodeProgram } from './codeRequest';
-import { CLOCK_DIR_VARIABLE, KEY_FILE_VARIABLE, KEY_ID_VARIABLE, WORKERS_VARIABLE } from './codeRequest';
+import { CLOCK_LOCK_REFRESH_SECONDS, CLOCK_LOCK_STALE_SECONDS, CLOCK_LOCK_WAIT_SECONDS, KEY_FILE_VARIABLE, KEY_ID_VARIABLE, STATE_DIR_VARIABLE, WORKERS_VARIABLE } from './codeRequest';
 
 const str = (text: string) => JSON.stringify(text);
 
 /** The standard library modules the signing part needs, with `extra` ones of the program, sorted as isort sorts them. */
 export function pythonStdlibImports(program: CodeProgram): string[] {
-  const modules = ['contextlib', 'fcntl', 'hashlib', ...(program.credential.type === 'service-account' ? ['json'] : []), 'os', 'sys', 'threading', 'time', 'uuid'];
+  const modules = ['contextlib', 'hashlib', ...(program.credential.type === 'service-account' ? ['json'] : []), 'os', 're', 'sys', 'threading', 'time', 'uuid'];
   return [...modules.map((m) => `import ${m}`), 'from concurrent.futures import ThreadPoolExecutor'];
 }
 
@@ -25,6 +25,13 @@ export function pythonClaimConstants(program: CodeProgram): string[] {
     `AUDIENCE = ${Array.isArray(program.audience) ? '[BASE_URL]' : 'BASE_URL'}  # spec 5.3: the environment's base URL`,
     `LIFETIME = ${program.lifetimeSeconds}  # spec 5.1 rule 5: 60 to 3600 seconds`,
     ...(program.credential.type === 'service-account' ? [] : [`ISSUER = ${str(program.credential.issuer ?? '')}`]),
+    '# The state folder: the first of these set, with the folder under it (the same in every signer).',
+    'STATE_DIR_RULE = [',
+    `    ("${STATE_DIR_VARIABLE}", ""),`,
+    '    ("XDG_STATE_HOME", "mobility-api"),',
+    '    ("LOCALAPPDATA", "mobility-api"),',
+    '    ("HOME", os.path.join(".local", "state", "mobility-api")),',
+    ']',
   ];
 }
 
@@ -79,23 +86,88 @@ export function pythonKeyBlocks(program: CodeProgram): string[] {
   ];
   const clockFile = [
     'def clock_file(key_id):',
-    '    """The file holding the last iat issued on this key (spec 5.1 rule 6 across processes)."""',
-    `    folder = os.environ.get(${str(CLOCK_DIR_VARIABLE)}) or os.path.join(`,
-    '        os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"),',
-    '        "mobility-api",',
-    '    )',
-    '    # Named by a hash: the key id is a secret (spec 5.7).',
-    '    digest = hashlib.sha256(key_id.encode()).hexdigest()',
-    '    path = os.path.join(folder, "iat-" + digest[:16])',
+    '    """The file holding the last iat issued on this key, by every signer (spec 5.1 rule 6)."""',
+    '    for name, under in STATE_DIR_RULE:',
+    '        value = os.environ.get(name)',
+    '        if value:',
+    '            break',
+    '    else:',
+    `        sys.exit("Set ${STATE_DIR_VARIABLE} to a folder for the clock file: no HOME.")`,
+    '    if not os.path.isabs(value):',
+    `        sys.exit(f"{name} is {value!r}, no absolute path: set ${STATE_DIR_VARIABLE}")`,
+    '    folder = os.path.join(value, under, "clock")',
     '    try:',
     '        os.makedirs(folder, mode=0o700, exist_ok=True)',
-    '        os.close(os.open(path, os.O_RDWR | os.O_CREAT, 0o600))',
     '    except OSError as err:',
     '        sys.exit(',
-    '            f"Cannot write the clock file {path}: {err.strerror}."',
-    `            " Set ${CLOCK_DIR_VARIABLE} to a folder you can write."`,
+    '            f"Cannot make the clock folder {folder}: {err.strerror}."',
+    `            " Set ${STATE_DIR_VARIABLE} to a folder you can write."`,
     '        )',
-    '    return path',
+    '    # Named by a hash: the key id is a secret (spec 5.7).',
+    '    digest = hashlib.sha256(key_id.encode()).hexdigest()',
+    '    return os.path.join(folder, "iat-" + digest[:32])',
+  ];
+  const lock = [
+    'def is_stale(folder):',
+    `    """Whether a lock folder was refreshed more than ${CLOCK_LOCK_STALE_SECONDS} s ago (its holder died)."""`,
+    '    try:',
+    `        return os.stat(folder).st_mtime < time.time() - ${CLOCK_LOCK_STALE_SECONDS}`,
+    '    except FileNotFoundError:',
+    '        return False',
+    '',
+    '',
+    'def take_over(lock):',
+    '    """Removes a stale lock, one waiter at a time (under the .takeover.lock folder)."""',
+    '    guard = CLOCK_FILE + ".takeover.lock"',
+    '    try:',
+    '        os.mkdir(guard, 0o700)',
+    '    except FileExistsError:',
+    '        if is_stale(guard):',
+    '            with contextlib.suppress(OSError):',
+    '                os.rmdir(guard)',
+    '        return',
+    '    try:',
+    '        if is_stale(lock):',
+    '            with contextlib.suppress(FileNotFoundError):',
+    '                os.rmdir(lock)',
+    '    finally:',
+    '        os.rmdir(guard)',
+    '',
+    '',
+    'def refresh(lock, stop):',
+    '    """Keeps a held lock fresh, so that no other signer takes it over."""',
+    `    while not stop.wait(${CLOCK_LOCK_REFRESH_SECONDS}):`,
+    '        with contextlib.suppress(OSError):',
+    '            os.utime(lock)',
+    '',
+    '',
+    '@contextlib.contextmanager',
+    'def key_lock():',
+    '    """The lock every signer of this key takes: the folder CLOCK_FILE.lock, made by mkdir."""',
+    '    lock = CLOCK_FILE + ".lock"',
+    `    deadline = time.time() + ${CLOCK_LOCK_WAIT_SECONDS}`,
+    '    while True:',
+    '        try:',
+    '            os.mkdir(lock, 0o700)',
+    '            break',
+    '        except FileExistsError:',
+    '            pass',
+    '        except OSError as err:',
+    '            sys.exit(f"Cannot lock {CLOCK_FILE}: {err.strerror}.")',
+    '        if is_stale(lock):',
+    '            take_over(lock)',
+    '        elif time.time() > deadline:',
+    `            sys.exit(f"{lock} was held for ${CLOCK_LOCK_WAIT_SECONDS} s; if no signer runs, remove it.")`,
+    '        time.sleep(0.01)',
+    '    stop = threading.Event()',
+    '    refresher = threading.Thread(target=refresh, args=(lock, stop), daemon=True)',
+    '    refresher.start()',
+    '    try:',
+    '        yield',
+    '    finally:',
+    '        stop.set()',
+    '        refresher.join()  # never touches the folder once another signer may own it',
+    '        os.rmdir(lock)',
   ];
   return [
     readKey.join('\n'),
@@ -103,8 +175,9 @@ export function pythonKeyBlocks(program: CodeProgram): string[] {
     [
       serviceAccount ? 'PRIVATE_KEY, KEY_ID, ISSUER = read_key()' : 'PRIVATE_KEY, KEY_ID = read_key()',
       'CLOCK_FILE = clock_file(KEY_ID)',
-      '_lock = threading.Lock()  # this process\'s threads (flock: the other processes)',
+      '_lock = threading.Lock()  # this process\'s threads (key_lock: the other signers)',
     ].join('\n'),
+    lock.join('\n'),
   ];
 }
 
@@ -120,23 +193,26 @@ export function pythonSignBlocks(program: CodeProgram, what: string): string[] {
     'def next_iat():',
     '    """An iat later than that of every token issued on this key before (spec 5.1 rule 6).',
     '',
-    '    Across threads and processes: every run of this program, and of the Python, Go and shell',
-    '    programs Copy as Code writes, keeps the last iat of a key in one file, locked with flock.',
-    `    The lock is held until the with block ends, once the answer ${what === 'request' ? 'has arrived' : 'has begun'}, so that`,
-    '    no later token reaches the server first.',
+    '    Across threads and every signer of the key (the protocol in the header): the key lock',
+    `    is held until the with block ends, once the answer ${what === 'request' ? 'has arrived' : 'has begun'}, so that no later`,
+    '    token reaches the server first.',
     '    """',
-    '    with _lock, open(os.open(CLOCK_FILE, os.O_RDWR | os.O_CREAT, 0o600), "r+") as clock:',
-    '        fcntl.flock(clock, fcntl.LOCK_EX)  # released when the file closes',
-    '        text = clock.read().strip()',
-    '        last = int(text) if text.isdigit() else 0',
+    '    with _lock, key_lock():',
+    '        try:',
+    '            with open(CLOCK_FILE) as clock:',
+    '                text = clock.read().strip()',
+    '        except FileNotFoundError:',
+    '            text = "0"',
+    '        # Damaged from outside: counts as now (no signer writes a time ahead of its clock).',
+    '        last = float(text) if re.fullmatch(r"[0-9]+(\\.[0-9]+)?", text) else time.time()',
     '        iat = int(time.time())',
     '        while iat <= last:  # wait for the next second, never reuse one',
-    '            time.sleep(max(0.0, last + 1 - time.time()))',
+    '            time.sleep(max(0.0, int(last) + 1 - time.time()))',
     '            iat = int(time.time())',
-    '        clock.seek(0)',
-    '        clock.truncate()',
-    '        clock.write(f"{iat}\\n")',
-    '        clock.flush()',
+    '        temporary = f"{CLOCK_FILE}.{os.getpid()}.tmp"',
+    '        with open(temporary, "w") as clock:',
+    '            clock.write(f"{iat}\\n")',
+    '        os.replace(temporary, CLOCK_FILE)  # a reader sees the old time or the new one',
     '        yield iat',
   ];
   const sign = [

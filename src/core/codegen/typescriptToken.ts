@@ -1,9 +1,9 @@
 // The signing part of every TypeScript program, REST or gRPC: the key read from MOBILITY_API_KEY_FILE
-// and checked, the per-key clock shared by every process (spec 5.1 rule 6: the last iat in a file
-// under the user's cache folder, locked with proper-lockfile while a token is issued and sent, and
-// one queue across async tasks), the token's claims, the worker count, and errors in one line.
+// and checked, the per-key clock shared with every signer (spec 5.1 rule 6: the protocol of
+// sharedClockLines and docs/copy-as-code.md, its lock taken with proper-lockfile as the extension
+// does, and one queue across async tasks), the token's claims, the worker count, and errors in one line.
 import type { CodeProgram } from './codeRequest';
-import { CLOCK_DIR_VARIABLE, KEY_FILE_VARIABLE, KEY_ID_VARIABLE, WORKERS_VARIABLE } from './codeRequest';
+import { CLOCK_LOCK_REFRESH_SECONDS, CLOCK_LOCK_STALE_SECONDS, CLOCK_LOCK_WAIT_SECONDS, KEY_FILE_VARIABLE, KEY_ID_VARIABLE, sharedClockLines, STATE_DIR_VARIABLE, WORKERS_VARIABLE } from './codeRequest';
 
 const str = (text: string) => JSON.stringify(text);
 const specOf = (type: CodeProgram['credential']['type']) => (type === 'service-account' ? '5.6' : type === 'iam' ? '5.5' : '5.4');
@@ -27,17 +27,9 @@ export function typescriptRunLines(packages: string[]): string[] {
   ];
 }
 
-/** What the shared clock covers and what it does not, for the header. */
+/** What the shared clock covers and what it does not, for the header: the text every language shares. */
 export function typescriptClockLines(): string[] {
-  return [
-    'Spec 5.1 rule 6 (each token of a key issued later than the one before) holds for every run of',
-    'this program, and of every TypeScript program from Copy as Code, on that key on this machine',
-    'and user: the last iat per key is kept in a file under ~/.cache/mobility-api ($XDG_CACHE_HOME,',
-    `%LOCALAPPDATA% on Windows, or ${CLOCK_DIR_VARIABLE}), locked (proper-lockfile) while a token is`,
-    'issued and sent. It does not hold against programs in other languages (or Mobility API Explorer',
-    'itself) at the same moment, their locks being of other kinds, nor between two machines that',
-    'share a key: give each machine its own key.',
-  ];
+  return sharedClockLines();
 }
 
 /** The node: and package imports of the signing part, before the program's own. */
@@ -45,9 +37,8 @@ export function typescriptImports(): string[] {
   return [
     'import type { KeyObject } from "node:crypto";',
     'import { createHash, createPrivateKey, randomUUID } from "node:crypto";',
-    'import { mkdirSync, readFileSync, writeFileSync } from "node:fs";',
-    'import { homedir } from "node:os";',
-    'import { join } from "node:path";',
+    'import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";',
+    'import { isAbsolute, join } from "node:path";',
   ];
 }
 
@@ -80,16 +71,19 @@ export function typescriptKeyLines(program: CodeProgram): string[] {
           `const ISSUER = ${str(credential.issuer ?? '')};`,
         ]),
     '',
-    '// Spec 5.1 rule 6 across processes: the last iat of this key, in a file named by a hash of the',
-    '// key id (a key id is a secret), shared by every run on this machine and user.',
-    'const CLOCK_DIR =',
-    `  process.env.${CLOCK_DIR_VARIABLE} ||`,
-    '  (process.platform === "win32"',
-    '    ? join(process.env.LOCALAPPDATA || join(homedir(), "AppData", "Local"), "mobility-api")',
-    '    : join(process.env.XDG_CACHE_HOME || join(homedir(), ".cache"), "mobility-api"));',
+    '// Spec 5.1 rule 6 across every signer of the key: the state folder is the first of these',
+    '// variables set, with the folder under it (every signer alike); the clock file is named by a',
+    '// hash of the key id (a key id is a secret).',
+    'const STATE_DIR_RULE = [',
+    `  ["${STATE_DIR_VARIABLE}", ""],`,
+    '  ["XDG_STATE_HOME", "mobility-api"],',
+    '  ["LOCALAPPDATA", "mobility-api"],',
+    '  ["HOME", join(".local", "state", "mobility-api")],',
+    '] as const;',
+    'const CLOCK_DIR = clockDir();',
     'const CLOCK_FILE = join(',
     '  CLOCK_DIR,',
-    '  "iat-" + createHash("sha256").update(KEY_ID, "utf8").digest("hex").slice(0, 16),',
+    '  "iat-" + createHash("sha256").update(KEY_ID, "utf8").digest("hex").slice(0, 32),',
     ');',
     'let queue: Promise<unknown> = Promise.resolve();',
     '',
@@ -154,50 +148,64 @@ export function typescriptKeyLines(program: CodeProgram): string[] {
         ]
       : []),
     '',
+    'function clockDir(): string {',
+    '  for (const [name, under] of STATE_DIR_RULE) {',
+    '    const value = process.env[name];',
+    '    if (!value) continue;',
+    `    if (!isAbsolute(value)) fail(\`\${name} is "\${value}", not an absolute path: set ${STATE_DIR_VARIABLE}.\`);`,
+    '    return join(value, under, "clock");',
+    '  }',
+    `  fail("Set ${STATE_DIR_VARIABLE} to a folder for the clock file: no HOME is set.");`,
+    '}',
+    '',
     '/**',
-    ' * Takes the lock on this key\'s clock file, waiting while another run (or worker) holds it;',
-    ' * resolves to its release. Held until the answer to the token\'s request has begun.',
+    ' * Takes the lock every signer of this key takes (the protocol in the header), waiting while',
+    ' * another signer (or worker) holds it; resolves to its release. Held until the answer to the',
+    ' * token\'s request has begun.',
     ' */',
     'async function lockClock(): Promise<() => Promise<void>> {',
     '  try {',
     '    mkdirSync(CLOCK_DIR, { recursive: true, mode: 0o700 });',
     '    return await lock(CLOCK_FILE, {',
     '      realpath: false, // the file need not exist yet',
-    '      stale: 10_000, // the lock of a run that died is taken over after 10 s',
-    '      retries: { retries: 600, minTimeout: 10, maxTimeout: 100 }, // about a minute',
+    `      stale: ${CLOCK_LOCK_STALE_SECONDS * 1000}, // the lock of a signer that died is taken over after ${CLOCK_LOCK_STALE_SECONDS} s`,
+    `      update: ${CLOCK_LOCK_REFRESH_SECONDS * 1000}, // refreshed every ${CLOCK_LOCK_REFRESH_SECONDS} s while held`,
+    `      retries: { retries: ${CLOCK_LOCK_WAIT_SECONDS * 10}, minTimeout: 10, maxTimeout: 100 }, // about ${CLOCK_LOCK_WAIT_SECONDS} s`,
     '      onCompromised: (err) => fail(`The lock on ${CLOCK_FILE} was lost: ${err.message}`),',
     '    });',
     '  } catch (err) {',
     '    if ((err as NodeJS.ErrnoException).code === "ELOCKED") {',
-    '      fail(`Another run has held ${CLOCK_FILE}.lock for a minute; if none is running, remove that folder.`);',
+    `      fail(\`\${CLOCK_FILE}.lock was held for ${CLOCK_LOCK_WAIT_SECONDS} s; if no signer runs, remove it.\`);`,
     '    }',
-    `    fail(\`Cannot lock \${CLOCK_FILE} (${CLOCK_DIR_VARIABLE} names another folder): \${(err as Error).message}\`);`,
+    `    fail(\`Cannot lock \${CLOCK_FILE} (set ${STATE_DIR_VARIABLE} to a folder you can write): \${(err as Error).message}\`);`,
     '  }',
     '}',
     '',
-    '/** The last iat issued with this key on this machine, 0 for none. */',
+    '/** The last iat issued with this key by any signer, 0 for none. */',
     'function lastIssued(): number {',
+    '  let text: string;',
     '  try {',
-    '    return Number.parseInt(readFileSync(CLOCK_FILE, "ascii"), 10) || 0;',
+    '    text = readFileSync(CLOCK_FILE, "ascii").trim();',
     '  } catch (err) {',
     '    if ((err as NodeJS.ErrnoException).code === "ENOENT") return 0;',
     '    throw err;',
     '  }',
+    '  // Damaged from outside: counts as now (no signer writes a time ahead of its clock).',
+    '  return /^[0-9]+(\\.[0-9]+)?$/.test(text) ? Number(text) : Date.now() / 1000;',
     '}',
     '',
-    '/** A fresh token; called with the clock file locked. */',
+    '/** A fresh token; called with the key locked. */',
     'async function signToken(): Promise<string> {',
     '  const lastIat = lastIssued();',
     '  let iat = Math.floor(Date.now() / 1000);',
-    '  if (lastIat > iat + 60) {',
-    '    fail(`${CLOCK_FILE} holds an iat ${lastIat - iat} s ahead of this computer\'s clock; set the clock right.`);',
-    '  }',
     '  while (iat <= lastIat) {',
     '    // wait for the next second, never reuse one',
-    '    await new Promise((resolve) => setTimeout(resolve, (lastIat + 1) * 1000 - Date.now()));',
+    '    await new Promise((resolve) => setTimeout(resolve, (Math.floor(lastIat) + 1) * 1000 - Date.now()));',
     '    iat = Math.floor(Date.now() / 1000);',
     '  }',
-    '  writeFileSync(CLOCK_FILE, `${iat}\\n`, { mode: 0o600 });',
+    '  // Replaced whole: a reader sees the old time or the new one.',
+    '  writeFileSync(`${CLOCK_FILE}.${process.pid}.tmp`, `${iat}\\n`, { mode: 0o600 });',
+    '  renameSync(`${CLOCK_FILE}.${process.pid}.tmp`, CLOCK_FILE);',
     '  return new SignJWT({',
     '    iss: ISSUER,',
     ...(serviceAccount ? ['    sub: ISSUER, // spec 5.6: sub and email are the client_email', '    email: ISSUER,'] : []),

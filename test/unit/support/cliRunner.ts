@@ -30,9 +30,9 @@ export async function runCliInProcess(args: string[], env: NodeJS.ProcessEnv = {
 }
 
 /** Runs the built `dist/cli.js` in a child process, as a shell would, with extra environment variables. */
-export function spawnBuiltCli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliRun> {
+export function spawnBuiltCli(args: string[], env: NodeJS.ProcessEnv = {}, timeoutMs = 20_000): Promise<CliRun> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [path.resolve('dist/cli.js'), ...args], { env: { ...process.env, MOBILITY_API_DEBUG: '', ...env }, timeout: 20_000 }, (error, stdout, stderr) => {
+    execFile(process.execPath, [path.resolve('dist/cli.js'), ...args], { env: { ...process.env, MOBILITY_API_DEBUG: '', ...env }, timeout: timeoutMs }, (error, stdout, stderr) => {
       const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
       resolve({ code, out: stdout, err: stderr });
     });

@@ -42,7 +42,6 @@ export function missingTools(language: CodeLanguage): string[] {
         ['openssl', 'version', 'openssl'],
         ['curl', '--version', 'curl'],
         ['jq', '--version', 'jq'],
-        ['flock', '--version', 'flock (util-linux)'],
         ['basenc', '--version', 'basenc (coreutils)'],
       ]
         .filter(([command, flag]) => !has(command, [flag]))
