@@ -108,7 +108,7 @@ describe('the extension shell against the local sandbox', function () {
   it('Add Credential stores a valid key, bound to an environment, and the sandbox accepts its tokens', async () => {
     const added = await run('mobilityApi.addCredential', { type: 'external-org', privateKey: ecPem, kid: 'own-kid-1', issuer: 'org-7@org.test.invalid', label: 'Mine', environments: ['sandbox-mds-staging'] });
     assert.equal(added.ok, true, added.message);
-    assert.equal(added.kid, 'ow…-1', 'the command\'s outcome carries the kid masked (a key id is a secret, spec 5.7)');
+    assert.equal(added.kid, '…', 'the command\'s outcome carries the kid masked (a key id is a secret, spec 5.7)');
     ownCredentialId = String(added.credentialId);
     const info = (await exportsOf().listCredentials()).find((c) => c.id === ownCredentialId);
     assert.deepEqual({ label: info?.label, kid: info?.kid, type: info?.type, envs: info?.environments }, { label: 'Mine', kid: 'own-kid-1', type: 'external-org', envs: ['sandbox-mds-staging'] });
@@ -134,7 +134,7 @@ describe('the extension shell against the local sandbox', function () {
     assert.equal((await run('mobilityApi.renameCredential', { credentialId: ownCredentialId, label: 'Renamed' })).ok, true);
     assert.equal((await exportsOf().listCredentials()).find((c) => c.id === ownCredentialId)?.label, 'Renamed');
     assert.equal(await statusWithOwnKey(), 200, 'the sandbox trusts a stored credential');
-    assert.equal((await run('mobilityApi.removeCredential', { credentialId: ownCredentialId, confirmed: true })).ok, true);
+    assert.equal((await run('mobilityApi.removeCredential', { credentialId: ownCredentialId, confirmed: true, rebindTo: false })).ok, true);
     assert.equal((await exportsOf().listCredentials()).some((c) => c.id === ownCredentialId), false);
     // The sandbox learns of the removal through SecretStorage's change event: ask until it answers 401 (or give up).
     let status = await statusWithOwnKey();

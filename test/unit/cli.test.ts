@@ -93,8 +93,12 @@ describe('CLI mobility-api', function () {
       const { createPublicKey } = await import('node:crypto');
       const { payload } = await jwtVerify(token, createPublicKey(pub), { audience: 'https://mds.test.invalid', issuer: 'org-1@org.test.invalid' });
       assert.equal(payload.exp! - payload.iat!, 300);
-      assert.ok(fs.existsSync(path.join(stateDir, 'issue-clock.json')), 'the per-key clock is kept in the state dir');
-      assert.ok(!fs.readFileSync(path.join(stateDir, 'issue-clock.json'), 'utf8').includes('PRIVATE'), 'no key material in the state');
+      const { createHash } = await import('node:crypto');
+      const clockFile = path.join(stateDir, 'clock', `iat-${createHash('sha256').update('kid-1').digest('hex').slice(0, 32)}`);
+      assert.ok(fs.existsSync(clockFile), 'the per-key clock is kept in the state dir, one file per key named by a hash of the kid');
+      const mark = fs.readFileSync(clockFile, 'utf8');
+      assert.ok(!mark.includes('PRIVATE') && !mark.includes('kid-1'), 'no key material and no kid in the state');
+      assert.ok(Number(mark.trim()) >= payload.iat!, 'the file holds the last iat of the key');
     });
 
     it('signs a service-account key file with RS256, sub and email', async () => {

@@ -148,11 +148,11 @@ describe('sandbox authentication (spec section 5)', () => {
       const signer = trustedSigner();
       const noKid = await new SignJWT(claims(signer, mds)).setProtectedHeader({ alg: 'ES256' }).sign(signer.privateKey);
       assertRefused(await get(`${mds.baseUrl}/vehicles`, noKid), 'kid_missing');
-      const unknown = await get(`${mds.baseUrl}/vehicles`, await sign({ ...signer, kid: 'nobody-knows-me' }, claims(signer, mds)));
+      const unknown = await get(`${mds.baseUrl}/vehicles`, await sign({ ...signer, kid: 'nobody-knows-this-key' }, claims(signer, mds)));
       assertRefused(unknown, 'unknown_kid');
       // Named masked: a key id is a secret (spec 5.7).
-      assert.match(unknown.body.error_description ?? '', /kid "nob…-me" is not a key this sandbox trusts/);
-      assert.doesNotMatch(JSON.stringify(unknown.body), /nobody-knows-me/);
+      assert.match(unknown.body.error_description ?? '', /kid "no…ey" is not a key this sandbox trusts/);
+      assert.doesNotMatch(JSON.stringify(unknown.body), /nobody-knows-this-key/);
     });
 
     it('alg_not_allowed: an RS256 token under the kid of an ES256 key', async () => {

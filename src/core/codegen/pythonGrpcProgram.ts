@@ -113,7 +113,8 @@ export function pythonGrpcProgram(program: CodeProgram<GrpcCodeRequest>): string
     '',
     [
       ...keyBlocks.slice(0, -1),
-      [keyBlocks[keyBlocks.length - 1], '', ...channel, `STUB = ${service.module}_pb2_grpc.${stubName}Stub(CHANNEL)`].join('\n'),
+      // Two blank lines: the last key block ends with a function (the clock's lock), as black wants.
+      [keyBlocks[keyBlocks.length - 1], '', '', ...channel, `STUB = ${service.module}_pb2_grpc.${stubName}Stub(CHANNEL)`].join('\n'),
       ...pythonSignBlocks(program, 'call'),
       [
         'def call(request):',
