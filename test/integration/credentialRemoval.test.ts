@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
-import * as vscode from 'vscode';
 import { distinctKeyPem } from '../unit/keyFixtures';
-import { exportsOf, run as runCommand } from './extensionApi';
+import { answerUntilReturned, exportsOf, run as runCommand } from './extensionApi';
 import type { Outcome as BaseOutcome } from './extensionApi';
 
 type Outcome = BaseOutcome & { credentialId?: string; rebound?: Array<{ environmentId: string; credentialId: string }>; unbound?: string[] };
@@ -37,15 +36,7 @@ describe('removing a bound credential', function () {
 
   /** Removes `credentialId` as a user does (confirmed), answering the question that follows with `answer` until the command returns. */
   async function removeAnswering(credentialId: string, answer: 'workbench.action.acceptSelectedQuickOpenItem' | 'workbench.action.closeQuickOpen'): Promise<Outcome> {
-    let outcome: Outcome | undefined;
-    const running = Promise.resolve(run('mobilityApi.removeCredential', { credentialId, confirmed: true })).then((o) => (outcome = o));
-    const deadline = Date.now() + 30_000;
-    while (!outcome && Date.now() < deadline) {
-      await Promise.race([running, new Promise((r) => setTimeout(r, 300))]);
-      if (!outcome) await vscode.commands.executeCommand(answer);
-    }
-    assert.ok(outcome, 'Remove Credential returned');
-    return outcome;
+    return answerUntilReturned(run('mobilityApi.removeCredential', { credentialId, confirmed: true }), [answer], 'Remove Credential');
   }
 
   it('never binds the credential left (the sandbox demo) without asking: Enter on the question leaves the environment without one', async () => {

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import * as vscode from 'vscode';
 import { formatUtcHour, floorToUtcHour, HOUR_MS, lastCompleteUtcHour } from '../../src/core/mds/utcHour';
-import { exportsOf, run } from './extensionApi';
+import { answerUntilReturned, exportsOf, run } from './extensionApi';
 import type { Outcome } from './extensionApi';
 
 type RunOutcome = Outcome & {
@@ -29,15 +29,7 @@ const send = (args: unknown) => run<RunOutcome>('mobilityApi.sendRequest', args)
  * offered, until the command returns: a question opens only when the command gets there.
  */
 async function runAccepting(command: string, ...args: unknown[]): Promise<RunOutcome> {
-  let outcome: RunOutcome | undefined;
-  const running = Promise.resolve(run<RunOutcome>(command, ...args)).then((o) => (outcome = o));
-  const deadline = Date.now() + 30_000;
-  while (!outcome && Date.now() < deadline) {
-    await Promise.race([running, new Promise((r) => setTimeout(r, 300))]);
-    if (!outcome) await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
-  }
-  assert.ok(outcome, `${command} returned`);
-  return outcome;
+  return answerUntilReturned(run<RunOutcome>(command, ...args), ['workbench.action.acceptSelectedQuickOpenItem'], command);
 }
 
 /** Runs what a CodeLens runs when clicked. */

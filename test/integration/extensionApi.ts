@@ -25,3 +25,19 @@ export async function closeUnsavedUntitled(): Promise<void> {
     await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
   }
 }
+
+/**
+ * Waits for a command that asks questions (input boxes, quick picks) to return, answering each question with
+ * `answer` (VS Code commands such as 'workbench.action.acceptSelectedQuickOpenItem'): a question opens only when the
+ * command gets there, so the answer is given again every 300 ms until the command returns (at most 30 s).
+ */
+export async function answerUntilReturned<T>(running: Thenable<T>, answer: readonly string[], what: string): Promise<T> {
+  let outcome: { value: T } | undefined;
+  const settled = Promise.resolve(running).then((value) => (outcome = { value }));
+  for (const deadline = Date.now() + 30_000; !outcome && Date.now() < deadline; ) {
+    await Promise.race([settled, new Promise((r) => setTimeout(r, 300))]);
+    for (const command of answer) if (!outcome) await vscode.commands.executeCommand(command);
+  }
+  if (!outcome) throw new Error(`${what} did not return within 30 s of answering its questions`);
+  return outcome.value;
+}

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import * as vscode from 'vscode';
 import { HOUR_MS, floorToUtcHour, formatUtcHour } from '../../src/core/mds/utcHour';
-import { run } from './extensionApi';
+import { answerUntilReturned, run } from './extensionApi';
 import type { Outcome } from './extensionApi';
 
 type FetchOutcome = Outcome & {
@@ -128,16 +128,8 @@ describe('Fetch Hours…', function () {
   it('Enter in the endpoint pick with nothing ticked fetches the highlighted endpoint (it ended the command with an error)', async () => {
     const hour = formatUtcHour(floorToUtcHour(Date.now()) - 2 * HOUR_MS);
     const outDir = path.join(dir, 'picked');
-    let outcome: FetchOutcome | undefined;
-    const running = Promise.resolve(fetchHours({ environmentId: 'sandbox-mds-staging', from: hour, to: hour, outDir })).then((o) => (outcome = o));
-    const deadline = Date.now() + 30_000;
-    while (!outcome && Date.now() < deadline) {
-      await Promise.race([running, new Promise((r) => setTimeout(r, 300))]);
-      // The cursor on the first endpoint (as the arrows, or a filter, put it), nothing ticked, then Enter.
-      if (!outcome) await vscode.commands.executeCommand('quickInput.first');
-      if (!outcome) await vscode.commands.executeCommand('quickInput.accept');
-    }
-    assert.ok(outcome, 'Fetch Hours returned');
+    // The cursor on the first endpoint (as the arrows, or a filter, put it), nothing ticked, then Enter.
+    const outcome = await answerUntilReturned(fetchHours({ environmentId: 'sandbox-mds-staging', from: hour, to: hour, outDir }), ['quickInput.first', 'quickInput.accept'], 'Fetch Hours');
     assert.equal(outcome.ok, true, outcome.message);
     assert.equal(outcome.endpoint, 'trips', 'the endpoint highlighted was taken');
     assert.equal(readManifest(outDir).endpoint, 'trips');

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { MobilityError } from '../../src/core/base/errors';
-import { findFileRequest, parseRequestFile, resolveFileRequest } from '../../src/core/http/requestFile';
+import { parseRequestFile, resolveFileRequest } from '../../src/core/http/requestFile';
+import { findFileRequest } from '../../src/core/http/requestFileLookup';
 
 const FILE = [
   '@hour = 2025-11-05T13',

@@ -1,7 +1,6 @@
 import * as l10n from '@vscode/l10n';
 import { randomUUID } from 'node:crypto';
 import { MobilityError } from '../base';
-import { formatCount } from '../../shared/format';
 import { hasUserInfo, takeUserAuthorization, userInfoProblem } from '../environment';
 import type { GrpcFileParts, ProtoImport, ResolvedGrpcFileRequest } from './requestFileGrpc';
 import { grpcBodyMessages, grpcRequestLine, readProtoImport, splitGrpcTarget } from './requestFileGrpc';
@@ -263,28 +262,6 @@ function cycleProblem(cycle: string[], file: RequestFile): string {
   const lines = cycle.slice(0, -1).map((name) => String((file.variables.get(name)?.line ?? 0) + 1));
   if (through.length === 1) return l10n.t('@{0} refers to itself (line {1}): its value uses {2}. Give it a value that does not.', first, lines[0], `{{${first}}}`);
   return l10n.t('@{0} refers to itself through {1} (lines {2}). Break the cycle: give one of them a value that uses none of the others.', first, through.map((n) => `@${n}`).join(' → '), lines.join(', '));
-}
-
-/** The request named `selector`, or at 1-based position `selector`. */
-export function findFileRequest(file: RequestFile, selector: string): FileRequest {
-  const byName = file.requests.find((r) => r.name === selector);
-  if (byName) return byName;
-  if (/^\d+$/.test(selector)) {
-    const byIndex = file.requests[Number(selector) - 1];
-    if (byIndex) return byIndex;
-  }
-  const names = file.requests.length ? listFileRequests(file, (r) => (r.name ? `${r.index} (${r.name})` : String(r.index))) : l10n.t('none');
-  throw new MobilityError('USAGE', l10n.t('The file has no request "{0}". Its requests: {1}.', selector, names));
-}
-
-/** How many requests a message names before it counts the rest: a file may hold thousands. */
-const LISTED_REQUESTS = 10;
-
-/** The first requests of `file` as `label` names them, then how many more: "a, b, c and 9,990 more". */
-export function listFileRequests(file: RequestFile, label: (request: FileRequest) => string = (r) => r.name ?? String(r.index)): string {
-  const shown = file.requests.slice(0, LISTED_REQUESTS).map(label).join(', ');
-  const rest = file.requests.length - LISTED_REQUESTS;
-  return rest > 0 ? l10n.t('{0} and {1} more', shown, formatCount(rest)) : shown;
 }
 
 /**
