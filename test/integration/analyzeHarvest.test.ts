@@ -138,9 +138,11 @@ describe('Analyze Harvest… and the harvest notebook', function () {
     assert.equal(started.ok, true, started.message);
     assert.equal(started.dataFaults, 'all', 'the running clean sandbox was started again with the faults');
     try {
-      const hour = formatUtcHour(floorToUtcHour(Date.now()) - 3 * HOUR_MS);
+      // Two hours: the faulty world keeps some hours 202 for ever (Berlin 10, 14 and 18 h), never two in a row.
+      const from = formatUtcHour(floorToUtcHour(Date.now()) - 4 * HOUR_MS);
+      const to = formatUtcHour(floorToUtcHour(Date.now()) - 3 * HOUR_MS);
       const folder = path.join(dir, 'faulty');
-      const fetched = await run('mobilityApi.fetchHours', { environmentId: 'sandbox-mds-staging', endpointId: 'trips', snapshot: true, from: hour, to: hour, outDir: folder });
+      const fetched = await run('mobilityApi.fetchHours', { environmentId: 'sandbox-mds-staging', endpointId: 'trips', snapshot: true, from, to, outDir: folder });
       assert.equal(fetched.ok, true, fetched.message);
       const r = await run<AnalyzeOutcome>('mobilityApi.analyzeHarvest', { folder });
       assert.equal(r.ok, true, r.message);
