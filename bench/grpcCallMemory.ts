@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
-import { writeDemoCredential } from '../src/sandbox/demoCredential';
+import { writeDemoCredential } from '../src/sandbox/auth/demoCredential';
 import type { ReportedFigure } from './figures';
 import { round3 } from './figures';
 import { nowMs } from './stats';

@@ -3,30 +3,30 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { isMobilityError, MobilityError } from '../core/base';
-import type { CliIo } from './cliIo';
-import { processIo } from './cliIo';
-import { checkCommand } from './checkCommand';
-import { codeCommand } from './codeCommand';
-import { decodeCommand } from './decodeCommand';
-import { demoCommand } from './demoCommand';
-import { endpointsCommand } from './endpointsCommand';
-import { grpcCommand } from './grpcCommand';
-import { harvestCommand } from './harvestCommand';
-import { metricsCommand } from './metricsCommand';
-import { parquetCommand } from './parquetCommand';
-import { escapeForTerminal } from './output';
-import { requestCommand } from './requestCommand';
-import { sandboxCommand } from './sandboxCommand';
-import { sendCommand } from './sendCommand';
-import { sqlCommand } from './sqlCommand';
-import { testCommand } from './testCommand';
-import { tokenCommand } from './tokenCommand';
-import { printUsage, USAGE } from './usage';
-import { validateCommand } from './validateCommand';
-import { vehiclesCommand } from './vehiclesCommand';
+import type { CliIo } from './support/cliIo';
+import { processIo } from './support/cliIo';
+import { checkCommand } from './commands/checkCommand';
+import { codeCommand } from './commands/codeCommand';
+import { decodeCommand } from './commands/decodeCommand';
+import { demoCommand } from './commands/demoCommand';
+import { endpointsCommand } from './commands/endpointsCommand';
+import { grpcCommand } from './grpc/grpcCommand';
+import { harvestCommand } from './commands/harvestCommand';
+import { metricsCommand } from './commands/metricsCommand';
+import { parquetCommand } from './commands/parquetCommand';
+import { escapeForTerminal } from './support/output';
+import { requestCommand } from './commands/requestCommand';
+import { sandboxCommand } from './commands/sandboxCommand';
+import { sendCommand } from './commands/sendCommand';
+import { sqlCommand } from './commands/sqlCommand';
+import { testCommand } from './commands/testCommand';
+import { tokenCommand } from './commands/tokenCommand';
+import { printUsage, USAGE } from './support/usage';
+import { validateCommand } from './commands/validateCommand';
+import { vehiclesCommand } from './commands/vehiclesCommand';
 
-export type { CliIo } from './cliIo';
-export { describeFailure } from './output';
+export type { CliIo } from './support/cliIo';
+export { describeFailure } from './support/output';
 
 const COMMANDS: Record<string, (args: string[], io: CliIo) => Promise<number>> = {
   token: tokenCommand,

@@ -5,49 +5,46 @@ import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { ApiKind } from '../core/environment';
 import { maskKeyId, MobilityError } from '../core/base';
-import type { AuthRuleId } from './authRules';
-import type { ClientReport } from './clientGrade';
-import { ClientGrader } from './clientGrade';
-import { clientReportText } from './clientReportText';
-import type { DemoCredential } from './demoCredential';
+import type { AuthRuleId } from '../core/auth';
+import type { ClientReport } from './auth/clientGrade';
+import { ClientGrader } from './auth/clientGrade';
+import { clientReportText } from './auth/clientReportText';
+import type { DemoCredential } from './auth/demoCredential';
 import type { GrpcCallLog, GrpcSandbox } from './grpc/grpcSandbox';
 import type { GrpcReflectionMode } from './grpc/grpcOptions';
 import { GRPC_REFLECTION_MODES, isGrpcReflectionMode } from './grpc/grpcOptions';
 import { protoFile, protoRoot, SANDBOX_PROTO_FILES } from './grpc/protoFiles';
 import { withoutTrailingSlashes } from '../core/environment';
-import { writeDemoCredential } from './demoCredential';
-import type { MdsErrorBody, Reply } from './mdsResponses';
-import { errorBody, errorReply, JSON_CONTENT_TYPE, maasVehiclesPage, MAX_PAGE_SIZE, parsePage } from './mdsResponses';
-import { MDS_ROUTES, routeMds } from './mdsRoutes';
-import type { SandboxFault } from './sandboxFaults';
-import { FaultInjector } from './sandboxFaults';
+import { writeDemoCredential } from './auth/demoCredential';
+import type { MdsErrorBody, Reply } from './routes/mdsResponses';
+import { errorReply, JSON_CONTENT_TYPE, maasVehiclesPage, MAX_PAGE_SIZE, parsePage } from './routes/mdsResponses';
+import { answerClientError, unauthorized } from './routes/replies';
+import { DATA_FAULTS_PATH, dataFaultsReply } from './faults/faultListing';
+import { MDS_ROUTES, routeMds } from './routes/mdsRoutes';
+import type { SandboxFault } from './faults/requestFaults';
+import { FaultInjector } from './faults/requestFaults';
 import type { DataFaultRule } from './faults/dataFaults';
 import { checkDataFaultsOption } from './faults/dataFaults';
-import { formatUtcHour, HOUR_MS, parseUtcHour, UTC_HOUR_FORMAT } from '../core/mds';
-import { worldStartMs } from './timeWindows';
-import { MAX_FLEET_SIZE, SyntheticFleet } from './syntheticFleet';
-import type { TokenCheck, TokenRefusal } from './tokenVerifier';
-import { TokenVerifier } from './tokenVerifier';
-import type { TrustedKey } from './trustStore';
-import { TrustStore } from './trustStore';
+import { MAX_FLEET_SIZE, SyntheticFleet } from './world/syntheticFleet';
+import type { TokenCheck } from './auth/tokenVerifier';
+import { TokenVerifier } from './auth/tokenVerifier';
+import type { TrustedKey } from './auth/trustStore';
+import { TrustStore } from './auth/trustStore';
 
-export type { DemoCredential } from './demoCredential';
-export type { TrustedKey } from './trustStore';
-export type { SandboxFault } from './sandboxFaults';
+export type { DemoCredential } from './auth/demoCredential';
+export type { TrustedKey } from './auth/trustStore';
+export type { SandboxFault } from './faults/requestFaults';
 export type { GrpcCallLog } from './grpc/grpcSandbox';
 export type { GrpcReflectionMode } from './grpc/grpcOptions';
-export { parseTrustFile } from './trustStore';
-export type { ClientReport, RequestVerdict } from './clientGrade';
-export { clientReportText } from './clientReportText';
+export { parseTrustFile } from './auth/trustStore';
+export type { ClientReport, RequestVerdict } from './auth/clientGrade';
+export { clientReportText } from './auth/clientReportText';
 export { DATA_FAULT_RULES, parseDataFaults } from './faults/dataFaults';
 export type { DataFaultEntry, DataFaultRule } from './faults/dataFaults';
 
 /** Where a grading sandbox serves its report card (JSON; `?format=text` for the text). */
 export const REPORT_PATH = '/_sandbox/report';
-/** Where the sandbox lists the data faults of its world (`?from=<hour>&to=<hour>`). */
-export const DATA_FAULTS_PATH = '/_sandbox/data-faults';
-/** The most hours one data-faults listing covers (31 days). */
-const DATA_FAULTS_MAX_HOURS = 744;
+export { DATA_FAULTS_PATH } from './faults/faultListing';
 
 /** How to start a sandbox. Every field is optional. */
 export interface SandboxOptions {
@@ -176,46 +173,6 @@ function checkInteger(name: string, value: number | undefined, fallback: number,
   return value;
 }
 
-/** Header values must be visible ASCII; quotes would end the quoted-string early. */
-function headerSafe(text: string): string {
-  return text.replace(/[\\"]/g, "'").replace(/[^\x20-\x7e]/g, '?');
-}
-
-function unauthorized(refusal: TokenRefusal): Reply {
-  const challenge = `Bearer error="invalid_token", error_description="${headerSafe(`${refusal.rule}: ${refusal.description}`)}"`;
-  return { ...errorReply(401, 'invalid_token', refusal.description, refusal.details, { 'WWW-Authenticate': challenge }), rule: refusal.rule, kid: refusal.kid };
-}
-
-/** What Node's parser reports, as the status and MDS error body a client should get. */
-function clientErrorReply(code: string | undefined): { status: number; reason: string; body: MdsErrorBody } {
-  if (code === 'HPE_HEADER_OVERFLOW') {
-    return { status: 431, reason: 'Request Header Fields Too Large', body: errorBody('header_too_large', 'The request headers are larger than the server accepts (Node limits them to 16 KiB by default). Send a shorter token or fewer headers.', [`parser: ${code}`]) };
-  }
-  if (code === 'ERR_HTTP_REQUEST_TIMEOUT' || code === 'ERR_HTTP_HEADERS_TIMEOUT') {
-    return { status: 408, reason: 'Request Timeout', body: errorBody('request_timeout', 'The request was not complete in time.', [`parser: ${code}`]) };
-  }
-  return { status: 400, reason: 'Bad Request', body: errorBody('bad_request', 'The request is not valid HTTP/1.1, so the server could not read it.', [`parser: ${code ?? 'unknown'}`]) };
-}
-
-/**
- * Node answers requests it cannot parse with a bare status line and no body (or drops them); the
- * sandbox promises an MDS error body on every error, so it writes the response itself.
- */
-function answerClientError(err: NodeJS.ErrnoException, socket: Duplex, onRequest: SandboxOptions['onRequest'], nowMs: number): void {
-  if (err.code === 'ECONNRESET' || !socket.writable) {
-    socket.destroy();
-    return;
-  }
-  const { status, reason, body } = clientErrorReply(err.code);
-  const text = JSON.stringify(body);
-  socket.end(`HTTP/1.1 ${status} ${reason}\r\nDate: ${new Date(nowMs).toUTCString()}\r\nContent-Type: ${JSON_CONTENT_TYPE}\r\nContent-Length: ${Buffer.byteLength(text)}\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n${text}`);
-  try {
-    onRequest?.({ method: '?', path: '?', status, description: body.error_description });
-  } catch {
-    // A failing logger must not take the server down.
-  }
-}
-
 /**
  * Starts the local sandbox provider: a real HTTP server that checks every token by the rules of
  * spec section 5 and serves MDS 2.0 vehicle listings (and a MaaS listing) from a synthetic fleet.
@@ -269,7 +226,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       const report = grader.report();
       return url.searchParams.get('format') === 'text' ? { status: 200, contentType: 'text/plain; charset=utf-8', body: undefined, text: clientReportText(report), report: true } : { status: 200, contentType: JSON_CONTENT_TYPE, body: report, report: true };
     }
-    if (path === DATA_FAULTS_PATH) return { ...dataFaultsReply(url.searchParams), report: true };
+    if (path === DATA_FAULTS_PATH) return { ...dataFaultsReply(url.searchParams, { fleet, now, historyDays }), report: true };
     if (path === '/') {
       return {
         status: 200,
@@ -310,28 +267,6 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       return answer({ status: 200, contentType: JSON_CONTENT_TYPE, body: maasVehiclesPage(fleet, endpoint, parsed.page, now()) });
     }
     return answer(routeMds({ fleet, now, historyDays, pageSize, faults }, rest, url.searchParams, endpoint, req.headers.accept, notFound));
-  };
-
-  /** `GET /_sandbox/data-faults?from=<hour>&to=<hour>`: the data faults of those hours (both included), and of the snapshot now. */
-  const dataFaultsReply = (query: URLSearchParams): Reply => {
-    const hours: number[] = [];
-    for (const name of ['from', 'to']) {
-      const text = query.get(name);
-      if (text === null || text === '') {
-        return errorReply(400, 'missing_param', `${DATA_FAULTS_PATH} needs from and to: the first and last UTC hour to list, ${UTC_HOUR_FORMAT}, such as ?from=${formatUtcHour(now() - 7 * HOUR_MS)}&to=${formatUtcHour(now() - 2 * HOUR_MS)}.`, [name]);
-      }
-      const ms = parseUtcHour(text);
-      if (ms === undefined) return errorReply(400, 'bad_param', `${name} is ${JSON.stringify(text.slice(0, 40))}, which is not a UTC hour; write ${UTC_HOUR_FORMAT}, such as ${formatUtcHour(now() - 2 * HOUR_MS)}.`, [`${name}: ${text.slice(0, 40)}`]);
-      hours.push(ms / HOUR_MS);
-    }
-    const [from, to] = hours as [number, number];
-    if (to < from) return errorReply(400, 'bad_param', `to ${formatUtcHour(to * HOUR_MS)} is before from ${formatUtcHour(from * HOUR_MS)}; give the earlier hour as from.`, [`from: ${formatUtcHour(from * HOUR_MS)}`, `to: ${formatUtcHour(to * HOUR_MS)}`]);
-    if (to - from + 1 > DATA_FAULTS_MAX_HOURS) return errorReply(400, 'bad_param', `from ${formatUtcHour(from * HOUR_MS)} to ${formatUtcHour(to * HOUR_MS)} is ${to - from + 1} hours; list at most ${DATA_FAULTS_MAX_HOURS} (31 days) at a time.`, [`hours: ${to - from + 1}`]);
-    const nowMs = now();
-    // Only hours the world serves: from its first hour to the current one.
-    const first = Math.max(from, worldStartMs(nowMs, historyDays) / HOUR_MS);
-    const last = Math.min(to, Math.floor(nowMs / HOUR_MS));
-    return { status: 200, contentType: JSON_CONTENT_TYPE, body: fleet.world.faults?.list(first, last, nowMs) ?? [] };
   };
 
   const respond = (req: IncomingMessage, res: ServerResponse, reply: Routed) => {

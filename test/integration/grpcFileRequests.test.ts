@@ -10,7 +10,7 @@ import { closeUnsavedUntitled, exportsOf, run } from './extensionApi';
 import type { Outcome } from './extensionApi';
 import { waitUntil } from '../unit/support/waitUntil';
 import { distinctKeyPem } from '../unit/keyFixtures';
-import { DEMO_ISSUER } from '../../src/sandbox/demoCredential';
+import { DEMO_ISSUER } from '../../src/sandbox/auth/demoCredential';
 import { startSandbox } from '../../src/sandbox/sandboxServer';
 import type { GrpcCallLog } from '../../src/sandbox/grpc/grpcGuard';
 

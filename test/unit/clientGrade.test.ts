@@ -4,9 +4,9 @@ import type { KeyObject } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { SignJWT } from 'jose';
 import type { JWTPayload } from 'jose';
-import { ClientGrader } from '../../src/sandbox/clientGrade';
-import type { ClientReport } from '../../src/sandbox/clientGrade';
-import { clientReportText } from '../../src/sandbox/clientReportText';
+import { ClientGrader } from '../../src/sandbox/auth/clientGrade';
+import type { ClientReport } from '../../src/sandbox/auth/clientGrade';
+import { clientReportText } from '../../src/sandbox/auth/clientReportText';
 import { REPORT_PATH, startSandbox } from '../../src/sandbox/sandboxServer';
 import type { RunningSandbox, SandboxEnvironment } from '../../src/sandbox/sandboxServer';
 

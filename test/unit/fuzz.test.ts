@@ -21,10 +21,10 @@ import { nextLinkOf, parseMdsError, vehicleListOf } from '../../src/core/mds/mds
 import { parseCredential } from '../../src/core/auth/parseCredential';
 import { parsePublicKey } from '../../src/core/auth/publicKey';
 import { TokenIssuer } from '../../src/core/auth/tokenIssuer';
-import { errorBody, maasVehiclesPage, vehiclesPage, vehiclesStatusPage } from '../../src/sandbox/mdsResponses';
-import { SyntheticFleet } from '../../src/sandbox/syntheticFleet';
-import { TokenVerifier } from '../../src/sandbox/tokenVerifier';
-import { TrustStore } from '../../src/sandbox/trustStore';
+import { errorBody, maasVehiclesPage, vehiclesPage, vehiclesStatusPage } from '../../src/sandbox/routes/mdsResponses';
+import { SyntheticFleet } from '../../src/sandbox/world/syntheticFleet';
+import { TokenVerifier } from '../../src/sandbox/auth/tokenVerifier';
+import { TrustStore } from '../../src/sandbox/auth/trustStore';
 import { keyFixture, selfSignedCertificate } from './keyFixtures';
 import type { KeyFixture } from './keyFixtures';
 import { FuzzCounter, hostileJsonValue, jsonEditedFrom, mutatedFrom, nested, noise, preview, prototypeSnapshot } from './support/fuzzInputs';

@@ -12,7 +12,7 @@ import { callMethod, listServices, loadProtoFiles, loadProtoset, openConnection,
 import { IssueClock } from '../../src/core/clock/issueClock';
 import { TokenIssuer } from '../../src/core/auth/tokenIssuer';
 import { explainGrpcRefusal } from '../../src/results/grpcRefusal';
-import { TrustStore } from '../../src/sandbox/trustStore';
+import { TrustStore } from '../../src/sandbox/auth/trustStore';
 import type { GrpcTestServer } from './support/grpcTestServer';
 import { FLEET_PROTO, INCLUDE_DIR, startGrpcTestServer } from './support/grpcTestServer';
 import { makeTestCredential } from './support/testCredentials';

@@ -8,7 +8,7 @@ import type { HarvestOptions } from '../../src/core/harvest/harvestRun';
 import { harvestHours } from '../../src/core/harvest/harvestRun';
 import { startSandbox } from '../../src/sandbox/sandboxServer';
 import type { RunningSandbox, SandboxOptions, SandboxRequestLog } from '../../src/sandbox/sandboxServer';
-import { SyntheticFleet } from '../../src/sandbox/syntheticFleet';
+import { SyntheticFleet } from '../../src/sandbox/world/syntheticFleet';
 import { clientOn, demoCredential, mdsEnvironment, readHarvest, readManifest, tempFilesUnder } from './harvestSupport';
 
 const HOUR = 3_600_000;

@@ -6,7 +6,7 @@ import path from 'node:path';
 import type { HarvestSummary } from '../../src/core/harvest/harvestRun';
 import { startSandbox } from '../../src/sandbox/sandboxServer';
 import type { RunningSandbox } from '../../src/sandbox/sandboxServer';
-import { SyntheticFleet } from '../../src/sandbox/syntheticFleet';
+import { SyntheticFleet } from '../../src/sandbox/world/syntheticFleet';
 import { readHarvest, readManifest, tempFilesUnder, until } from './harvestSupport';
 import type { CliRun } from './support/cliRunner';
 import { runCli } from '../../src/cli/main';

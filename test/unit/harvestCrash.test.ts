@@ -15,7 +15,7 @@ import { harvestHours } from '../../src/core/harvest/harvestRun';
 import { parseCredential } from '../../src/core/auth/parseCredential';
 import { startSandbox } from '../../src/sandbox/sandboxServer';
 import type { RunningSandbox } from '../../src/sandbox/sandboxServer';
-import { SyntheticFleet } from '../../src/sandbox/syntheticFleet';
+import { SyntheticFleet } from '../../src/sandbox/world/syntheticFleet';
 import { clientOn, demoCredential, mdsEnvironment, readHarvest, readManifest, tempFilesUnder } from './harvestSupport';
 
 /** What the parent tells a child: where to harvest, on which clock, and at which event to die. */

@@ -10,7 +10,7 @@ import type { HarvestOptions } from '../../src/core/harvest/harvestRun';
 import { harvestHours } from '../../src/core/harvest/harvestRun';
 import { startSandbox } from '../../src/sandbox/sandboxServer';
 import type { RunningSandbox } from '../../src/sandbox/sandboxServer';
-import { SyntheticFleet } from '../../src/sandbox/syntheticFleet';
+import { SyntheticFleet } from '../../src/sandbox/world/syntheticFleet';
 import { clientOn, demoCredential, mdsEnvironment, readHarvest, readManifest, tempFilesUnder, until } from './harvestSupport';
 import { makeTestCredential } from './support/testCredentials';
 import type { TestServer } from './support/testServer';

@@ -10,7 +10,7 @@ import type { HeatmapCellView } from '../../src/shared/harvestViews';
 import { parseWebviewMessage } from '../../src/shared/protocol';
 import { startSandbox } from '../../src/sandbox/sandboxServer';
 import type { RunningSandbox } from '../../src/sandbox/sandboxServer';
-import { SyntheticFleet } from '../../src/sandbox/syntheticFleet';
+import { SyntheticFleet } from '../../src/sandbox/world/syntheticFleet';
 import { HarvestSession } from '../../src/webview/harvestPanel';
 import { clientOn, demoCredential, mdsEnvironment, readManifest } from './harvestSupport';
 

@@ -13,7 +13,7 @@ import type { RunningSandbox } from '../../src/sandbox/sandboxServer';
 import type { DataTableView } from '../../src/shared/dataTable';
 import { cellText, columnById, concatDataTables, groupCounts, queryRows, rowCountText, vehicleDataTable, visibleDataColumns } from '../../src/shared/dataTable';
 import { parseTableQuery, parseWebviewMessage } from '../../src/shared/protocol';
-import { formatResult } from '../../src/cli/output';
+import { formatResult } from '../../src/cli/support/output';
 import { resultConformanceView } from '../../src/results/conformance';
 import { MAX_CELL_CHARS } from '../../src/results/fieldReaders';
 import { csvTable, eventTable, readEvent, readStop, readTelemetry, readTrip, stopTable, telemetryTable, tripTable } from '../../src/results/resourceReaders';

@@ -11,8 +11,8 @@ import { AUTH_RULE_IDS } from '../../src/core/auth/authRules';
 import type { AuthRuleId } from '../../src/core/auth/authRules';
 import { startSandbox } from '../../src/sandbox/sandboxServer';
 import type { RunningSandbox, SandboxEnvironment } from '../../src/sandbox/sandboxServer';
-import { TokenVerifier } from '../../src/sandbox/tokenVerifier';
-import { TrustStore } from '../../src/sandbox/trustStore';
+import { TokenVerifier } from '../../src/sandbox/auth/tokenVerifier';
+import { TrustStore } from '../../src/sandbox/auth/trustStore';
 
 interface Signer {
   kid: string;

@@ -11,7 +11,7 @@ import type { CheckReport } from '../../src/core/analysis';
 import { DEFAULT_THRESHOLDS } from '../../src/core/analysis';
 import { DATA_FAULT_RULES, startSandbox } from '../../src/sandbox/sandboxServer';
 import type { DataFaultEntry, DataFaultRule, RunningSandbox } from '../../src/sandbox/sandboxServer';
-import { cityHourOf } from '../../src/sandbox/worldGeography';
+import { cityHourOf } from '../../src/sandbox/world/worldGeography';
 import type { HarvestManifest } from '../../src/core/harvest/harvestManifest';
 import { SandboxGrpcClient, asMdsStatus, bearer } from './grpcSupport';
 import { SandboxClient, assertMdsError } from './sandboxSupport';

@@ -13,10 +13,10 @@ import { clockSkewOf } from '../../src/core/clock/clockSkew';
 import type { Environment } from '../../src/core/environment';
 import { makeTestCredential } from './support/testCredentials';
 import { parseTrustFile, startSandbox } from '../../src/sandbox/sandboxServer';
-import { parseTrustFiles, TrustStore } from '../../src/sandbox/trustStore';
+import { parseTrustFiles, TrustStore } from '../../src/sandbox/auth/trustStore';
 import type { RunningSandbox, SandboxEnvironment, SandboxOptions } from '../../src/sandbox/sandboxServer';
-import type { MaasVehiclesBody, MdsErrorBody, MdsVehiclesBody, MdsVehiclesStatusBody, PageLinks } from '../../src/sandbox/mdsResponses';
-import { SyntheticFleet } from '../../src/sandbox/syntheticFleet';
+import type { MaasVehiclesBody, MdsErrorBody, MdsVehiclesBody, MdsVehiclesStatusBody, PageLinks } from '../../src/sandbox/routes/mdsResponses';
+import { SyntheticFleet } from '../../src/sandbox/world/syntheticFleet';
 
 /** The fields of an MDS listing or error body; each test reads those its route has. */
 type MdsBody = MdsVehiclesBody & MdsVehiclesStatusBody & { links: PageLinks } & MdsErrorBody;

@@ -3,10 +3,10 @@ import { randomUUID } from 'node:crypto';
 import type { MdsEventItem, MdsStop, MdsTelemetryItem, MdsTrip } from '../../src/core/mds/mdsItems';
 import { startSandbox } from '../../src/sandbox/sandboxServer';
 import type { RunningSandbox, SandboxOptions } from '../../src/sandbox/sandboxServer';
-import type { WorldVehicleStatus } from '../../src/sandbox/syntheticWorld';
-import { SyntheticFleet } from '../../src/sandbox/syntheticFleet';
-import { reportMonthBounds } from '../../src/sandbox/monthlyReports';
-import { CITY_GEOGRAPHIES, geographyOf } from '../../src/sandbox/worldGeography';
+import type { WorldVehicleStatus } from '../../src/sandbox/world/syntheticWorld';
+import { SyntheticFleet } from '../../src/sandbox/world/syntheticFleet';
+import { reportMonthBounds } from '../../src/sandbox/world/monthlyReports';
+import { CITY_GEOGRAPHIES, geographyOf } from '../../src/sandbox/world/worldGeography';
 import { SandboxClient, UUID_V4, assertMdsError, hourBefore } from './sandboxSupport';
 
 const HOUR = 3_600_000;

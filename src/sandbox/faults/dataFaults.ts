@@ -19,11 +19,11 @@
  * world without faults, so nothing here depends on itself.
  */
 import type { MdsEventItem, MdsTelemetryItem } from '../../core/mds';
-import type { EpisodeItems } from '../episodeDetails';
-import type { EpisodePlan } from '../episodePlans';
-import { HOUR_MS } from '../episodePlans';
-import { cityHourOf } from '../worldGeography';
-import { hashOf } from '../worldRandom';
+import type { EpisodeItems } from '../world/episodeDetails';
+import type { EpisodePlan } from '../world/episodePlans';
+import { HOUR_MS } from '../world/episodePlans';
+import { cityHourOf } from '../world/worldGeography';
+import { hashOf } from '../world/worldRandom';
 import type { BeatFaultKind, EpisodeFaultKind } from './episodeFaults';
 import { BEAT_KINDS, EPISODE_KINDS, applyEpisodeFault, describeEpisodeFault, iso } from './episodeFaults';
 import type { DataFaultEntry, DataFaultRule, FaultWorld } from './faultRules';

@@ -4,11 +4,11 @@
  * and by no other.
  */
 import type { MdsEventItem, MdsLocation, MdsTelemetryItem, MdsTrip } from '../../core/mds';
-import type { EpisodeItems } from '../episodeDetails';
-import type { EpisodePlan } from '../episodePlans';
-import { HOUR_MS, MINUTE_MS } from '../episodePlans';
-import { offsetBy } from '../worldGeography';
-import { worldUuid } from '../worldRandom';
+import type { EpisodeItems } from '../world/episodeDetails';
+import type { EpisodePlan } from '../world/episodePlans';
+import { HOUR_MS, MINUTE_MS } from '../world/episodePlans';
+import { offsetBy } from '../world/worldGeography';
+import { worldUuid } from '../world/worldRandom';
 import type { DataFaultEntry, DataFaultRule, FaultWorld } from './faultRules';
 
 export type EpisodeFaultKind = 'early-start' | 'late-end' | 'never-ended' | 'duplicate' | 'one-point' | 'gap' | 'jump' | 'battery' | 'speed' | 'negative-cost' | 'phantom' | 'bad-transition';

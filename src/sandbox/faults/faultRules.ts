@@ -4,8 +4,8 @@
  */
 import { MobilityError } from '../../core/base';
 import type { MdsEventItem, MdsTelemetryItem } from '../../core/mds';
-import type { EpisodeItems } from '../episodeDetails';
-import type { EpisodePlan } from '../episodePlans';
+import type { EpisodeItems } from '../world/episodeDetails';
+import type { EpisodePlan } from '../world/episodePlans';
 
 /** The rules of `mobility-api check`, in its order; `--data-faults` takes these ids. */
 export const DATA_FAULT_RULES = ['event-sequence', 'trip-events', 'duplicate-events', 'telemetry-gaps', 'teleport', 'units', 'phantom-trips', 'status-vs-events', 'hour-coverage', 'registry'] as const;

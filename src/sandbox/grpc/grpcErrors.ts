@@ -6,7 +6,7 @@
 import * as grpc from '@grpc/grpc-js';
 import { loadSync } from 'protobufjs';
 import type { Type } from 'protobufjs';
-import type { TokenRefusal } from '../tokenVerifier';
+import type { TokenRefusal } from '../auth/tokenVerifier';
 import { STATUS_PROTO_FILES, protoFile } from './protoFiles';
 
 /** The ErrorInfo domain of the sandbox's refusals. */

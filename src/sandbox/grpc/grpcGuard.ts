@@ -4,10 +4,10 @@
  * environment's base URL as the audience (spec 5.3), before the handler runs.
  */
 import * as grpc from '@grpc/grpc-js';
-import type { AuthRuleId } from '../authRules';
+import type { AuthRuleId } from '../../core/auth';
 import { maskKeyId } from '../../core/base';
 import type { ApiKind } from '../../core/environment';
-import type { TokenCheck, TokenVerifier } from '../tokenVerifier';
+import type { TokenCheck, TokenVerifier } from '../auth/tokenVerifier';
 import type { GrpcError } from './grpcErrors';
 import { grpcError, statusName, unauthenticated } from './grpcErrors';
 

@@ -5,8 +5,8 @@
  * vehicle over REST.
  */
 import * as grpc from '@grpc/grpc-js';
-import { maasVehicleAt } from '../mdsResponses';
-import type { FleetListing, SyntheticFleet } from '../syntheticFleet';
+import { maasVehicleAt } from '../routes/mdsResponses';
+import type { FleetListing, SyntheticFleet } from '../world/syntheticFleet';
 import type { CallGuard } from './grpcGuard';
 import { grpcError, statusName } from './grpcErrors';
 import { streamAll } from './grpcStreaming';

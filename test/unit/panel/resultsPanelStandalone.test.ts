@@ -14,7 +14,7 @@ import type { Credential } from '../../../src/core/auth/credential';
 import { decodeJwt } from '../../../src/core/auth/decodeJwt';
 import type { Environment } from '../../../src/core/environment';
 import { lintToken } from '../../../src/core/auth/lintToken';
-import { SyntheticFleet } from '../../../src/sandbox/syntheticFleet';
+import { SyntheticFleet } from '../../../src/sandbox/world/syntheticFleet';
 import { bodyView } from '../../../src/results/bodyView';
 import { listingView } from '../../../src/results/listingView';
 import { tokenResultView } from '../../../src/results/tokenView';

@@ -6,8 +6,8 @@ import path from 'node:path';
 import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
 import { ReflectionService } from '@grpc/reflection';
-import { TokenVerifier } from '../../../src/sandbox/tokenVerifier';
-import type { TrustStore } from '../../../src/sandbox/trustStore';
+import { TokenVerifier } from '../../../src/sandbox/auth/tokenVerifier';
+import type { TrustStore } from '../../../src/sandbox/auth/trustStore';
 import { statusProtos } from '../../../src/core/grpc/bundledProtos';
 
 export const FIXTURES = path.resolve('test/fixtures/grpc');
