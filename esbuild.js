@@ -146,22 +146,22 @@ async function main() {
     // The extension's entry: a small loader of dist/main.js (the wiring and what it imports), timing the load for the log.
     { ...nodeBase, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js' },
     { ...nodeBase, entryPoints: ['src/main.ts'], outfile: 'dist/main.js', plugins: shellPlugins },
-    // The sandbox server, loaded by the extension only when the sandbox starts (src/services/sandboxService.ts).
+    // The sandbox server, loaded by the extension only when the sandbox starts (src/vscode/sandbox/sandboxService.ts).
     { ...nodeBase, entryPoints: ['src/sandbox/sandboxServer.ts'], outfile: 'dist/sandbox.js' },
-    // The results panels and their view models, loaded when the first panel opens (src/webview/resultsController.ts).
-    { ...nodeBase, entryPoints: ['src/webview/resultsPanels.ts'], outfile: 'dist/resultsPanel.js', plugins: shellPlugins },
-    // The harvest engine with ajv and the MDS schemas, loaded when Fetch Hours first runs (src/commands/fetchHours.ts).
-    { ...nodeBase, entryPoints: ['src/commands/harvestEngine.ts'], outfile: 'dist/harvest.js', plugins: shellPlugins },
-    // The gRPC core with @grpc/grpc-js and protobufjs, loaded when a gRPC feature is first used (src/services/grpcService.ts).
-    { ...nodeBase, entryPoints: ['src/commands/grpcEngine.ts'], outfile: 'dist/grpc.js', plugins: shellPlugins },
-    // Copy as Code's program writers, loaded when Copy as Code first runs (src/commands/codegenLoader.ts).
-    { ...nodeBase, entryPoints: ['src/commands/codegenEngine.ts'], outfile: 'dist/codegen.js', plugins: shellPlugins },
-    // The analysis worker: a child process the extension forks on first use, the only one that loads DuckDB (src/analysis/analysisClient.ts).
-    { ...nodeBase, entryPoints: ['src/analysis/analysisWorker.ts'], outfile: 'dist/analysisWorker.js' },
-    // Analyze Harvest, Open as Notebook and the notebook's controller, loaded when one is first used (src/analysis/registerAnalysis.ts).
-    { ...nodeBase, entryPoints: ['src/analysis/analysisFeature.ts'], outfile: 'dist/analysis.js', plugins: shellPlugins },
-    // The contract runner of the Testing view (with ajv and the MDS schemas), loaded when a test first runs (src/testing/contractLoader.ts).
-    { ...nodeBase, entryPoints: ['src/testing/contractEngine.ts'], outfile: 'dist/contract.js', plugins: shellPlugins },
+    // The results panels and their view models, loaded when the first panel opens (src/vscode/panel/resultsController.ts).
+    { ...nodeBase, entryPoints: ['src/vscode/panel/resultsPanel.bundle.ts'], outfile: 'dist/resultsPanel.js', plugins: shellPlugins },
+    // The harvest engine with ajv and the MDS schemas, loaded when Fetch Hours first runs (src/vscode/harvest/fetchHours.ts).
+    { ...nodeBase, entryPoints: ['src/vscode/harvest/harvest.bundle.ts'], outfile: 'dist/harvest.js', plugins: shellPlugins },
+    // The gRPC core with @grpc/grpc-js and protobufjs, loaded when a gRPC feature is first used (src/vscode/grpc/grpcService.ts).
+    { ...nodeBase, entryPoints: ['src/vscode/grpc/grpc.bundle.ts'], outfile: 'dist/grpc.js', plugins: shellPlugins },
+    // Copy as Code's program writers, loaded when Copy as Code first runs (src/vscode/codegen/codegenLoader.ts).
+    { ...nodeBase, entryPoints: ['src/vscode/codegen/codegen.bundle.ts'], outfile: 'dist/codegen.js', plugins: shellPlugins },
+    // The analysis worker: a child process the extension forks on first use, the only one that loads DuckDB (src/vscode/analysis/analysisClient.ts).
+    { ...nodeBase, entryPoints: ['src/vscode/analysis/analysisWorker.bundle.ts'], outfile: 'dist/analysisWorker.js' },
+    // Analyze Harvest, Open as Notebook and the notebook's controller, loaded when one is first used (src/vscode/analysis/registerAnalysis.ts).
+    { ...nodeBase, entryPoints: ['src/vscode/analysis/analysis.bundle.ts'], outfile: 'dist/analysis.js', plugins: shellPlugins },
+    // The contract runner of the Testing view (with ajv and the MDS schemas), loaded when a test first runs (src/vscode/contract/contractLoader.ts).
+    { ...nodeBase, entryPoints: ['src/vscode/contract/contract.bundle.ts'], outfile: 'dist/contract.js', plugins: shellPlugins },
     ...lazyLibraryBuilds(),
     { ...nodeBase, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
     // The results panel's browser bundle (src/webview-ui, with @vscode-elements/elements and lit bundled in)

@@ -51,6 +51,8 @@ function specFor(fromDir, target, form) {
   if (form === 'noext') to = to.replace(/(\.d)?\.ts$/, '');
   if (form === 'dir') to = path.dirname(to);
   let rel = path.relative(fromDir, to).split(path.sep).join('/');
+  // A file `x.ts` named from inside a folder `x/` beside it: the import leaves the folder.
+  if (rel === '') rel = '../' + path.basename(to);
   if (!rel.startsWith('.')) rel = './' + rel;
   return rel;
 }

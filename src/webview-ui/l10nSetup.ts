@@ -1,5 +1,5 @@
 // Imported first by main.ts, so that the translation bundle is in place before any module builds a string.
-// The host puts its bundle and display language on the mount point (src/webview/panelHtml.ts); without it
+// The host puts its bundle and display language on the mount point (src/vscode/panel/panelHtml.ts); without it
 // (the standalone test page) the panel stays English.
 import { configureL10n } from '../shared/l10n';
 import { isRecord } from '../shared/isRecord';

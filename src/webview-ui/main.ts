@@ -18,15 +18,15 @@ import type { BodyView } from '../shared/listingViews';
 import type { AnalysisRestore, HostMessage, PanelUiState, PersistedPanelState, ResultView, WebviewMessage } from '../shared/protocol';
 import { PERSISTED_STATE_VERSION, isHostMessage, parsePersistedState } from '../shared/protocol';
 import type { ResultSummary } from '../shared/resultSummary';
-import { AnalysisView } from './analysisSection';
-import { conformanceVerdict } from './conformanceSection';
+import { AnalysisView } from './sections/analysisSection';
+import { conformanceVerdict } from './sections/conformanceSection';
 import { append, button, clear, h, urlText } from './dom';
-import { HarvestView } from './harvestView';
-import { HistorySection } from './historySection';
-import { ListingSection } from './listingSection';
+import { HarvestView } from './sections/harvestView';
+import { HistorySection } from './sections/historySection';
+import { ListingSection } from './sections/listingSection';
 import type { PanelContext } from './panelContext';
 import { resultHeader } from './panelContext';
-import { updateRelative } from './sections';
+import { updateRelative } from './sections/sectionParts';
 import { renderRequestError, renderTokenComparison, renderTokenResult } from './simpleResults';
 
 interface VsCodeApi {

@@ -13,7 +13,7 @@ import { parseSqlAnswer } from '../shared/sqlAnswer';
 import { clear, h } from './dom';
 import gridCss from './dataGrid.css';
 import rendererCss from './notebookRenderer.css';
-import { SqlAnswerView } from './sqlAnswerView';
+import { SqlAnswerView } from './sections/sqlAnswerView';
 
 /** The parts of VS Code's renderer API (the `vscode-notebook-renderer` types) this renderer uses. */
 interface OutputItem {

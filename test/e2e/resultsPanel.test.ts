@@ -54,7 +54,7 @@ describe('Results panel in VS Code', () => {
     const security = await frame.locator('body').evaluate(() => ({
       csp: document.querySelector('meta[http-equiv="Content-Security-Policy"]')?.getAttribute('content') ?? '',
       // VS Code itself injects one inline script without a nonce (it defines acquireVsCodeApi); the one other script
-      // is ours: the bundle, inline, with the page's nonce (the page loads nothing: src/webview/panelHtml.ts).
+      // is ours: the bundle, inline, with the page's nonce (the page loads nothing: src/vscode/panel/panelHtml.ts).
       scripts: Array.from(document.scripts).map((s) => ({ nonce: s.nonce !== '', src: s.src, ours: (s.textContent ?? '').includes('data-testid') })),
       authorization: Array.from(document.querySelectorAll('[data-testid="request-headers"] td.secret')).map((td) => td.textContent ?? ''),
     }));

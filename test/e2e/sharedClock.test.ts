@@ -258,7 +258,7 @@ if (ROLE === 'script') {
       for (const [i, w] of WINDOWS.entries()) {
         stopped.push(await step(pages[i], `see ${w.name}'s listing end in its results panel`, async () => {
           // Show this window first, as its user would. The page loads nothing of its own (no request through VS Code's
-          // webview service worker, which once left window B's page at "Loading…": src/webview/panelHtml.ts).
+          // webview service worker, which once left window B's page at "Loading…": src/vscode/panel/panelHtml.ts).
           await pages[i].bringToFront();
           const frame = await webviewWith(pages[i], '[data-testid="summary-line"]');
           const texts = await frame.locator('[data-testid="summary-line"], [data-testid="stopped-because"]').allInnerTexts();

@@ -10,7 +10,7 @@ import * as vscode from 'vscode';
 import { HOUR_MS, floorToUtcHour, formatUtcHour } from '../../src/core/mds/utcHour';
 import { parseSqlAnswer, SQL_ANSWER_MIME } from '../../src/shared/sqlAnswer';
 import { waitFor, waitUntil } from '../unit/support/waitUntil';
-import { run } from './extensionApi';
+import { answerUntilReturned, run } from './extensionApi';
 import type { Outcome } from './extensionApi';
 
 type AnalyzeOutcome = Outcome & { folder?: string; resultId?: string; items?: Record<string, number>; rules?: { id: string; count: number }[]; skipped?: { id: string; why: string }[]; inUse?: string[] };
@@ -36,6 +36,13 @@ describe('Analyze Harvest… and the harvest notebook', function () {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await run('mobilityApi.stopSandbox');
     fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('dismissing the folder dialog ends Analyze Harvest… quietly: the one code of cancellation, no "Something went wrong" (issue 38)', async () => {
+    // The dialog and the command run in different bundles: a cancellation must be recognised across them by its code.
+    const outcome = await answerUntilReturned(vscode.commands.executeCommand<Outcome>('mobilityApi.analyzeHarvest'), ['workbench.action.closeQuickOpen'], 'Analyze Harvest… with its folder dialog dismissed');
+    assert.equal(outcome.ok, false);
+    assert.equal(outcome.code, 'CANCELLED', outcome.message);
   });
 
   it('runs the data-quality rules in the engine\'s own process and shows the report: the sandbox\'s clean world has no error finding', async () => {

@@ -14,8 +14,8 @@ import type { GrpcConnection } from '../../src/core/grpc';
 import { callMethod, openConnection, reflectSchema } from '../../src/core/grpc';
 import { startSandbox } from '../../src/sandbox/sandboxServer';
 import type { RunningSandbox } from '../../src/sandbox/sandboxServer';
-import type { ResultsPanels } from '../../src/webview/resultsPanels';
-import { createResultsPanels } from '../../src/webview/resultsPanels';
+import type { ResultsPanels } from '../../src/vscode/panel/resultsPanel.bundle';
+import { createResultsPanels } from '../../src/vscode/panel/resultsPanel.bundle';
 
 const FLEET = 120;
 const TITLE = 'VehicleService/ListVehicleStatus';

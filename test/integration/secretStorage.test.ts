@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { keyFixture } from '../unit/keyFixtures';
 import { NO_DOMAINS } from '../../src/core/auth/credential';
-import { CredentialStore } from '../../src/services/credentialStore';
+import { CredentialStore } from '../../src/vscode/environments/credentialStore';
 
 /** A SecretStorage whose keyring is missing, as on a Linux desktop without GNOME Keyring or KWallet. */
 function brokenSecretStorage(failOn: 'store' | 'get'): vscode.SecretStorage {

@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { AnalysisSession, readHarvestSource, timelineSql } from '../../src/core/analysis';
 import type { QueryAnswer, TimelineTarget } from '../../src/core/analysis';
-import { analysisTimelineView } from '../../src/results/analysisTimeline';
+import { analysisTimelineView } from '../../src/results/analysis/analysisTimeline';
 import { cellText, columnById } from '../../src/shared/dataTable';
 
 const T0 = Date.UTC(2026, 10, 20, 8);

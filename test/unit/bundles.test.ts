@@ -1,6 +1,6 @@
 // What `node esbuild.js` puts into each bundle (issue 22): activation loads dist/extension.js and dist/main.js, and
 // neither may carry @grpc/grpc-js, protobufjs or @grpc/proto-loader; the gRPC client lives in dist/grpc.js, which
-// the shell loads the first time a gRPC feature is used (src/services/grpcService.ts). Built in a temporary folder
+// the shell loads the first time a gRPC feature is used (src/vscode/grpc/grpcService.ts). Built in a temporary folder
 // (its `src` links to the repository's, as bench/bundles.ts builds; `proto` is a copy), so that dist/ is left alone.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -12,7 +12,7 @@ import type * as Esbuild from 'esbuild';
 
 const ROOT = path.resolve('.');
 const GRPC_PACKAGES = ['@grpc/grpc-js', 'protobufjs', '@grpc/proto-loader'];
-/** Bytes of dist/main.js (minified) that src/analysis may take: its commands and the notebook's serializer. */
+/** Bytes of dist/main.js (minified) that src/vscode/analysis may take: its commands and the notebook's serializer. */
 const ANALYSIS_WIRING_BUDGET = 700;
 /** What activation loads, dist/extension.js + dist/main.js as shipped (minified): docs/benchmarks.md's budget. */
 const ACTIVATION_BUDGET_BYTES = 300 * 1024;
@@ -30,7 +30,7 @@ function packagesIn(bundle: string): Set<string> {
   return found;
 }
 
-/** The repository files of a bundle, relative to the repository (`src/services/grpcService.ts`). */
+/** The repository files of a bundle, relative to the repository (`src/vscode/grpc/grpcService.ts`). */
 function ownFilesIn(bundle: string): string[] {
   const map = JSON.parse(fs.readFileSync(`${bundle}.map`, 'utf8')) as { sources: string[] };
   const root = fs.realpathSync(ROOT);
@@ -93,10 +93,10 @@ describe('bundles: what activation loads, and what loads later (issues 22, 24)',
   it('what activation loads (dist/extension.js, dist/main.js) holds no gRPC library, though main.js has the gRPC service that loads them', () => {
     for (const file of ['extension.js', 'main.js']) {
       const packages = packagesIn(path.join(dist, file));
-      for (const name of GRPC_PACKAGES) assert.ok(!packages.has(name), `dist/${file} bundles ${name}: a static import of the gRPC core reached the activation path (load it through src/services/grpcService.ts)`);
+      for (const name of GRPC_PACKAGES) assert.ok(!packages.has(name), `dist/${file} bundles ${name}: a static import of the gRPC core reached the activation path (load it through src/vscode/grpc/grpcService.ts)`);
     }
     // Not vacuous: the wiring is there and loads the gRPC bundle at run time.
-    assert.ok(ownFilesIn(path.join(dist, 'main.js')).includes('src/services/grpcService.ts'), 'dist/main.js has the gRPC service');
+    assert.ok(ownFilesIn(path.join(dist, 'main.js')).includes('src/vscode/grpc/grpcService.ts'), 'dist/main.js has the gRPC service');
     assert.ok(packagesIn(path.join(dist, 'main.js')).has('jose'), 'the source map lists the packages a bundle holds');
   });
 
@@ -112,9 +112,9 @@ describe('bundles: what activation loads, and what loads later (issues 22, 24)',
 
   it('Copy as Code\'s program writers are dist/codegen.js, loaded on first use, not part of what activation loads', () => {
     const codegen = (file: string) => ownFilesIn(path.join(dist, file)).filter((f) => f.startsWith('src/core/codegen/'));
-    for (const file of ['extension.js', 'main.js']) assert.deepEqual(codegen(file), [], `dist/${file} holds the code writers: import them through src/commands/codegenLoader.ts`);
+    for (const file of ['extension.js', 'main.js']) assert.deepEqual(codegen(file), [], `dist/${file} holds the code writers: import them through src/vscode/codegen/codegenLoader.ts`);
     assert.ok(codegen('codegen.js').includes('src/core/codegen/pythonProgram.ts'), 'dist/codegen.js has the writers');
-    assert.ok(ownFilesIn(path.join(dist, 'main.js')).includes('src/commands/copyAsCode.ts'), 'dist/main.js has the command that loads them');
+    assert.ok(ownFilesIn(path.join(dist, 'main.js')).includes('src/vscode/codegen/copyAsCode.ts'), 'dist/main.js has the command that loads them');
   });
 
   it('the analysis (issue 31): DuckDB in no bundle; activation holds only its wiring; the engine is the worker, a bundle of its own', () => {
@@ -124,10 +124,10 @@ describe('bundles: what activation loads, and what loads later (issues 22, 24)',
     }
     for (const file of ['extension.js', 'main.js']) {
       const own = ownFilesIn(path.join(dist, file));
-      assert.deepEqual(own.filter((f) => f.startsWith('src/core/analysis/') || f === 'src/analysis/analysisFeature.ts' || f === 'src/analysis/analysisClient.ts' || f === 'src/analysis/harvestNotebook.ts'), [], `dist/${file} holds the analysis: load it through src/analysis/registerAnalysis.ts`);
+      assert.deepEqual(own.filter((f) => f.startsWith('src/core/analysis/') || f === 'src/vscode/analysis/analysis.bundle.ts' || f === 'src/vscode/analysis/analysisClient.ts' || f === 'src/vscode/analysis/harvestNotebook.ts'), [], `dist/${file} holds the analysis: load it through src/vscode/analysis/registerAnalysis.ts`);
     }
-    assert.ok(ownFilesIn(path.join(dist, 'main.js')).includes('src/analysis/registerAnalysis.ts'), 'dist/main.js has the wiring that loads it');
-    assert.ok(ownFilesIn(path.join(dist, 'analysis.js')).includes('src/analysis/analysisClient.ts'), 'dist/analysis.js has the worker client');
+    assert.ok(ownFilesIn(path.join(dist, 'main.js')).includes('src/vscode/analysis/registerAnalysis.ts'), 'dist/main.js has the wiring that loads it');
+    assert.ok(ownFilesIn(path.join(dist, 'analysis.js')).includes('src/vscode/analysis/analysisClient.ts'), 'dist/analysis.js has the worker client');
     const worker = ownFilesIn(path.join(dist, 'analysisWorker.js'));
     assert.ok(worker.includes('src/core/analysis/analysisEngine.ts'), 'dist/analysisWorker.js has the engine');
     assert.ok(!ownFilesIn(path.join(dist, 'analysis.js')).includes('src/core/analysis/analysisEngine.ts'), 'the extension host\'s bundle does not load the engine');
@@ -140,21 +140,21 @@ describe('bundles: what activation loads, and what loads later (issues 22, 24)',
     const result = await build({ bundle: true, minify: true, write: false, metafile: true, logLevel: 'silent', platform: 'node', format: 'cjs', target: 'node20', external: ['vscode', '@duckdb/node-api'], loader: { '.proto': 'text' }, absWorkingDir: ROOT, entryPoints: ['src/main.ts'], outfile: 'dist/main.js' });
     const output = Object.values(result.metafile.outputs).find((o) => o.entryPoint);
     assert.ok(output);
-    const analysis = Object.entries(output.inputs).filter(([input]) => input.startsWith('src/analysis/'));
-    assert.deepEqual(analysis.map(([input]) => input), ['src/analysis/registerAnalysis.ts'], 'only the wiring of the analysis is loaded at activation');
+    const analysis = Object.entries(output.inputs).filter(([input]) => input.startsWith('src/vscode/analysis/'));
+    assert.deepEqual(analysis.map(([input]) => input), ['src/vscode/analysis/registerAnalysis.ts'], 'only the wiring of the analysis is loaded at activation');
     const bytes = analysis.reduce((n, [, input]) => n + input.bytesInOutput, 0);
     // The budget: the wiring was 1,540 bytes minified when the notebook's controller and the harvest folders' watcher
     // were part of it; they now load with dist/analysis.js. A new analysis feature goes there too, not here.
-    assert.ok(bytes <= ANALYSIS_WIRING_BUDGET, `the analysis wiring is ${bytes} bytes of dist/main.js (minified), over its budget of ${ANALYSIS_WIRING_BUDGET}: load it from dist/analysis.js (src/analysis/analysisFeature.ts)`);
+    assert.ok(bytes <= ANALYSIS_WIRING_BUDGET, `the analysis wiring is ${bytes} bytes of dist/main.js (minified), over its budget of ${ANALYSIS_WIRING_BUDGET}: load it from dist/analysis.js (src/vscode/analysis/analysis.bundle.ts)`);
     const lazy = ownFilesIn(path.join(dist, 'analysis.js'));
-    assert.ok(lazy.includes('src/analysis/analysisFeature.ts'), 'dist/analysis.js has the controller and the context key');
+    assert.ok(lazy.includes('src/vscode/analysis/analysis.bundle.ts'), 'dist/analysis.js has the controller and the context key');
   });
 
   it('the harvest notebook\'s renderer is a browser bundle of its own with the results table, and no Node', () => {
     const renderer = path.join(dist, 'notebookRenderer.js');
     assert.ok(fs.existsSync(renderer), 'dist/notebookRenderer.js is built (package.json\'s notebookRenderer entrypoint)');
     const own = ownFilesIn(renderer);
-    for (const file of ['src/webview-ui/notebookRenderer.ts', 'src/webview-ui/dataGrid.ts', 'src/webview-ui/gridColumns.ts', 'src/shared/sqlAnswer.ts']) assert.ok(own.includes(file), `dist/notebookRenderer.js has ${file}`);
+    for (const file of ['src/webview-ui/notebookRenderer.ts', 'src/webview-ui/grid/dataGrid.ts', 'src/webview-ui/grid/gridColumns.ts', 'src/shared/sqlAnswer.ts']) assert.ok(own.includes(file), `dist/notebookRenderer.js has ${file}`);
     assert.deepEqual(own.filter((f) => !f.startsWith('src/webview-ui/') && !f.startsWith('src/shared/')), [], 'it imports src/shared and src/webview-ui only');
     assert.match(fs.readFileSync(renderer, 'utf8'), /export\s*\{[^}]*\bactivate\b/, 'an ES module exporting activate, as VS Code loads a renderer');
     const manifest = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { contributes: { notebookRenderer: { entrypoint: string }[] } };
@@ -163,9 +163,9 @@ describe('bundles: what activation loads, and what loads later (issues 22, 24)',
 
   it('the Testing view\'s runner (core/contract\'s runs, the conformance check and ajv) is dist/contract.js, loaded on the first run', () => {
     const heavy = (file: string) => ownFilesIn(path.join(dist, file)).filter((f) => f === 'src/core/contract/contractRun.ts' || f.startsWith('src/core/conformance/'));
-    for (const file of ['extension.js', 'main.js']) assert.deepEqual(heavy(file), [], `dist/${file} holds the contract runner: load it through src/testing/contractLoader.ts`);
+    for (const file of ['extension.js', 'main.js']) assert.deepEqual(heavy(file), [], `dist/${file} holds the contract runner: load it through src/vscode/contract/contractLoader.ts`);
     assert.ok(heavy('contract.js').includes('src/core/contract/contractRun.ts'), 'dist/contract.js has the runner');
-    assert.ok(ownFilesIn(path.join(dist, 'main.js')).includes('src/testing/contractTests.ts'), 'dist/main.js has the controller that loads it');
+    assert.ok(ownFilesIn(path.join(dist, 'main.js')).includes('src/vscode/contract/contractTests.ts'), 'dist/main.js has the controller that loads it');
   });
 
   it('what activation loads copies neither VS Code\'s API nor @vscode/l10n into namespaces of its own: both are shared', () => {

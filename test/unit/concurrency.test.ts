@@ -22,7 +22,7 @@ function clientWith(precision: ClockPrecision, now?: () => number): ApiClient {
 }
 
 function isAborted(err: unknown): boolean {
-  return err instanceof MobilityError && err.code === 'HTTP_ABORTED' && /nothing was sent|cancelled/.test(err.message);
+  return err instanceof MobilityError && err.code === 'CANCELLED' && /nothing was sent|cancelled/.test(err.message);
 }
 
 describe('concurrency: many requests on one key against the sandbox', function () {
@@ -106,7 +106,7 @@ describe('concurrency: many requests on one key against the sandbox', function (
     assert.equal((await first).pages[0].status, 200);
     await new Promise((resolve) => setTimeout(resolve, 50));
     stop.abort();
-    await assert.rejects(second, (err: unknown) => err instanceof MobilityError && err.code === 'HTTP_ABORTED' && /next second/.test(err.message));
+    await assert.rejects(second, (err: unknown) => err instanceof MobilityError && err.code === 'CANCELLED' && /next second/.test(err.message));
     assert.equal(proxy.arrivals.length, 1);
   });
 });

@@ -2,7 +2,7 @@
 // name, and the README, the docs and the demo workspace `npm start` writes use exactly these names.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import { allEnvironmentNames, sandboxEnvironmentName, specEnvironmentName } from '../../src/results/environmentNames';
+import { allEnvironmentNames, sandboxEnvironmentName, specEnvironmentName } from '../../src/results/requests/environmentNames';
 
 /** Every environment name a text mentions: "MDS staging", "Sandbox · MaaS staging", and the old "MDS Provider · staging" forms. */
 function namesIn(text: string): string[] {

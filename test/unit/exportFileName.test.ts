@@ -1,7 +1,7 @@
 // An export's default file name says what the data is (issue #24): the endpoint and the window the
 // request asked for, not the time the user pressed Save.
 import assert from 'node:assert/strict';
-import { dataWindowOf, exportFileName } from '../../src/results/exportFile';
+import { dataWindowOf, exportFileName } from '../../src/results/history/exportFile';
 
 describe('export file names (issue #24)', () => {
   const savedLater = Date.parse('2026-11-25T08:41:07Z');

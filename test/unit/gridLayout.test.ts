@@ -2,7 +2,7 @@
 // the end stay distinguishable, headers fit their full names, the cursor keys move as in a list, and a
 // row leads to its item in the page's JSON.
 import assert from 'node:assert/strict';
-import { tripTable } from '../../src/results/resourceReaders';
+import { tripTable } from '../../src/results/requests/resourceReaders';
 import { visibleDataColumns } from '../../src/shared/dataTable';
 import { columnChars, cursorAfterKey, itemPointer, middleEllipsis, rowPlace, widthAfterKey } from '../../src/shared/gridLayout';
 

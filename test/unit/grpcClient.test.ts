@@ -11,7 +11,7 @@ import type { GrpcAuth, GrpcConnection, GrpcSchema } from '../../src/core/grpc/i
 import { callMethod, listServices, loadProtoFiles, loadProtoset, openConnection, reflectionWantsAuth, reflectSchema } from '../../src/core/grpc/index';
 import { IssueClock } from '../../src/core/clock/issueClock';
 import { TokenIssuer } from '../../src/core/auth/tokenIssuer';
-import { explainGrpcRefusal } from '../../src/results/grpcRefusal';
+import { explainGrpcRefusal } from '../../src/results/grpc/grpcRefusal';
 import { TrustStore } from '../../src/sandbox/auth/trustStore';
 import type { GrpcTestServer } from './support/grpcTestServer';
 import { FLEET_PROTO, INCLUDE_DIR, startGrpcTestServer } from './support/grpcTestServer';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import type { GrpcServiceInfo } from '../../src/core/grpc/index';
-import { describeCallKind, describeGrpcSource, grpcNodeRow, methodPickRows, methodRow, serviceRow } from '../../src/results/grpcListing';
+import { describeCallKind, describeGrpcSource, grpcNodeRow, methodPickRows, methodRow, serviceRow } from '../../src/results/grpc/grpcListing';
 
 const SERVICE: GrpcServiceInfo = {
   name: 'mobility.sandbox.v1.VehicleService',

@@ -1,4 +1,4 @@
-// The results panel's view of a gRPC call's answer (src/results/grpcView.ts), from real calls to the sandbox's gRPC
+// The results panel's view of a gRPC call's answer (src/results/grpc/grpcView.ts), from real calls to the sandbox's gRPC
 // side: what the user sees (status line, metadata rows, the vehicle table of a stream, the refusal explained) and
 // that the token the call carried never reaches the view posted to the webview.
 import assert from 'node:assert/strict';
@@ -12,13 +12,13 @@ import { ApiClient } from '../../src/core/http/apiClient';
 import { startSandbox } from '../../src/sandbox/sandboxServer';
 import type { RunningSandbox } from '../../src/sandbox/sandboxServer';
 import { cellText, queryRows, vehicleDataTable, visibleDataColumns } from '../../src/shared/dataTable';
-import { csvChunks } from '../../src/results/exportWriters';
+import { csvChunks } from '../../src/results/history/exportWriters';
 import type { ListingResultView } from '../../src/shared/listingViews';
-import { bodyView } from '../../src/results/bodyView';
-import { grpcResultView, normaliseGrpcTimes } from '../../src/results/grpcView';
-import { historyEntryOf } from '../../src/results/historyEntry';
-import { listingView } from '../../src/results/listingView';
-import { tableOfView } from '../../src/results/resultView';
+import { bodyView } from '../../src/results/requests/bodyView';
+import { grpcResultView, normaliseGrpcTimes } from '../../src/results/grpc/grpcView';
+import { historyEntryOf } from '../../src/results/history/historyEntry';
+import { listingView } from '../../src/results/requests/listingView';
+import { tableOfView } from '../../src/results/requests/resultView';
 import { parseWebviewMessage } from '../../src/shared/protocol';
 
 const FLEET = 60;

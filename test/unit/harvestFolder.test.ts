@@ -1,7 +1,7 @@
 // Fetch Hours' folder dialog always gets a start folder (issue #24: without one it opened where the last
 // dialog was, the hidden .vscode-test folder): the editor's workspace folder first.
 import assert from 'node:assert/strict';
-import { endpointsOnEnter, harvestFolderStart } from '../../src/commands/harvestFolder';
+import { endpointsOnEnter, harvestFolderStart } from '../../src/vscode/harvest/harvestFolder';
 
 describe('the harvest folder dialog start (issue #24)', () => {
   it('starts in the workspace folder of the file in the editor, else the first workspace folder', () => {

@@ -4,14 +4,14 @@ import os from 'node:os';
 import path from 'node:path';
 import type { HarvestManifest } from '../../src/core/harvest/harvestManifest';
 import { harvestHours } from '../../src/core/harvest/harvestRun';
-import { harvestHeatmapView } from '../../src/results/harvestHeatmap';
-import { harvestHourView, parseHourLines } from '../../src/results/harvestHourView';
+import { harvestHeatmapView } from '../../src/results/analysis/harvestHeatmap';
+import { harvestHourView, parseHourLines } from '../../src/results/analysis/harvestHourView';
 import type { HeatmapCellView } from '../../src/shared/harvestViews';
 import { parseWebviewMessage } from '../../src/shared/protocol';
 import { startSandbox } from '../../src/sandbox/sandboxServer';
 import type { RunningSandbox } from '../../src/sandbox/sandboxServer';
 import { SyntheticFleet } from '../../src/sandbox/world/syntheticFleet';
-import { HarvestSession } from '../../src/webview/harvestPanel';
+import { HarvestSession } from '../../src/vscode/panel/harvestPanel';
 import { clientOn, demoCredential, mdsEnvironment, readManifest } from './harvestSupport';
 
 const NOW = Date.UTC(2025, 10, 5, 15, 37, 12);

@@ -11,8 +11,8 @@ import { writeFailed } from '../../src/core/harvest/harvestFiles';
 import type { HourRecord } from '../../src/core/harvest/harvestManifest';
 import { parseManifest } from '../../src/core/harvest/harvestManifest';
 import { hoursOf } from '../../src/core/harvest/harvestRun';
-import { harvestHeatmapView } from '../../src/results/harvestHeatmap';
-import { harvestHourView } from '../../src/results/harvestHourView';
+import { harvestHeatmapView } from '../../src/results/analysis/harvestHeatmap';
+import { harvestHourView } from '../../src/results/analysis/harvestHourView';
 import { configureL10n } from '../../src/shared/l10n';
 
 /** `Trips: {0}` → `Ｔｒｉｐｓ: {0}`: every ASCII letter full-width, the `{n}` places kept. */

@@ -5,13 +5,13 @@
 // panel's "Analyze Harvest…" message.
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { answerCsv, answerOutputForms, answerTextTable, exportFileText, findingsQuery, harvestFolderOf, harvestMovedError, notebookText, parseNotebook, relativeHarvestPath, starterNotebook, vegaLiteSpec } from '../../src/analysis/harvestNotebook';
-import type { RulesResult, SqlResult } from '../../src/analysis/workerProtocol';
+import { answerCsv, answerOutputForms, answerTextTable, exportFileText, findingsQuery, harvestFolderOf, harvestMovedError, notebookText, parseNotebook, relativeHarvestPath, starterNotebook, vegaLiteSpec } from '../../src/vscode/analysis/harvestNotebook';
+import type { RulesResult, SqlResult } from '../../src/vscode/analysis/workerProtocol';
 import type { CheckReport } from '../../src/core/analysis';
 import { metricsSql } from '../../src/core/analysis';
 import { answerChart, parseExportAnswerMessage, parseSqlAnswer, rowsInOrder, SQL_ANSWER_MIME, sqlAnswerTable } from '../../src/shared/sqlAnswer';
 import { cellText, queryRows } from '../../src/shared/dataTable';
-import { analysisResultView } from '../../src/results/analysisView';
+import { analysisResultView } from '../../src/results/analysis/analysisView';
 import { ANALYSIS_FINDINGS_SHOWN } from '../../src/shared/analysisViews';
 import { parseWebviewMessage } from '../../src/shared/protocol';
 

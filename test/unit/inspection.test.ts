@@ -7,11 +7,11 @@ import type { DecodedToken } from '../../src/core/auth/decodeJwt';
 import { findJwtAt } from '../../src/core/auth/findJwts';
 import { lintToken } from '../../src/core/auth/lintToken';
 import type { IssuedToken } from '../../src/core/auth/tokenIssuer';
-import { codeBlock, escapeMarkdown, hoverMarkdown } from '../../src/debug/hoverMarkdown';
-import { TokenHandles } from '../../src/services/tokenHandles';
-import { tokenTextFromDebugValue, unescapeJs } from '../../src/debug/variableValue';
-import { TokenHistory } from '../../src/services/tokenHistory';
-import { compareResultView, diffClaims } from '../../src/results/compareView';
+import { codeBlock, escapeMarkdown, hoverMarkdown } from '../../src/vscode/tokens/hoverMarkdown';
+import { TokenHandles } from '../../src/vscode/tokens/tokenHandles';
+import { tokenTextFromDebugValue, unescapeJs } from '../../src/vscode/tokens/variableValue';
+import { TokenHistory } from '../../src/vscode/tokens/tokenHistory';
+import { compareResultView, diffClaims } from '../../src/results/tokens/compareView';
 
 const NOW = Date.UTC(2025, 5, 1, 12, 0, 0);
 const NOW_S = NOW / 1000;

@@ -40,7 +40,7 @@ describe('IssueClock (spec 5.1 rule 6: strictly later iat per key)', () => {
     assert.equal(b, a, 'key b gets the same second as key a, at once');
     assert.equal(b, Math.floor(frozen / 1000));
     ac.abort();
-    await assert.rejects(secondA, (e: unknown) => e instanceof MobilityError && e.code === 'HTTP_ABORTED');
+    await assert.rejects(secondA, (e: unknown) => e instanceof MobilityError && e.code === 'CANCELLED');
   });
 
   it('continues after the mark a previous run persisted (restart)', async () => {
@@ -81,7 +81,7 @@ describe('IssueClock (spec 5.1 rule 6: strictly later iat per key)', () => {
     // Same second: it must wait about 900 ms for the next one.
     const pending = clock.next('k', ac.signal);
     ac.abort();
-    await assert.rejects(pending, (e: unknown) => e instanceof MobilityError && e.code === 'HTTP_ABORTED');
+    await assert.rejects(pending, (e: unknown) => e instanceof MobilityError && e.code === 'CANCELLED');
     assert.equal(store.get('k'), first, 'the cancelled call stored no time');
     nowMs += 1000;
     assert.equal(await clock.next('k'), first + 1, 'the next call gets the next second');

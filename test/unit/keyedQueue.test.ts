@@ -25,7 +25,7 @@ describe('KeyedQueue', () => {
     const b = queue.acquire('k', ac.signal);
     const c = queue.acquire('k');
     ac.abort();
-    await assert.rejects(b, (e: unknown) => e instanceof MobilityError && e.code === 'HTTP_ABORTED');
+    await assert.rejects(b, (e: unknown) => e instanceof MobilityError && e.code === 'CANCELLED');
     releaseA();
     const releaseC = await c;
     releaseC();

@@ -5,10 +5,10 @@ import assert from 'node:assert/strict';
 import { MobilityError, errorMessage } from '../../src/core/base/errors';
 import { normaliseBaseUrl } from '../../src/core/environment/environment';
 import { describeRelative } from '../../src/core/base/relativeTime';
-import { listingLine } from '../../src/results/listingView';
+import { listingLine } from '../../src/results/requests/listingView';
 import { formatBytes, formatCount, nounText, plural } from '../../src/shared/format';
 import { configureL10n, formatLanguage } from '../../src/shared/l10n';
-import { panelHtml } from '../../src/webview/panelHtml';
+import { panelHtml } from '../../src/vscode/panel/panelHtml';
 
 const PANEL = { cspSource: 'https://webview.test', nonce: 'n', script: 'void 0;', style: 'main {}', title: 'Results' };
 

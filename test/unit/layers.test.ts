@@ -9,22 +9,22 @@ import path from 'node:path';
  * reported. The probes live in the layers' folders only while this test runs.
  */
 const PROBES: { file: string; imports: string[] }[] = [
-  { file: 'src/core/zzLayerProbe.ts', imports: ["'vscode'", "'../services/settings'", "'../sandbox/sandboxServer'", "'../results/format'", "'../commands/commandIds'"] },
+  { file: 'src/core/zzLayerProbe.ts', imports: ["'vscode'", "'../vscode/platform/settings'", "'../sandbox/sandboxServer'", "'../results/format'", "'../vscode/platform/commandIds'"] },
   // The core's domains: each imports only the domains it is allowed, and only through their index.ts.
-  { file: 'src/core/auth/zzLayerProbe.ts', imports: ["'vscode'", "'../../services/settings'", "'../http'", "'../grpc'", "'../mds'", "'../harvest'", "'../clock/issueClock'"] },
+  { file: 'src/core/auth/zzLayerProbe.ts', imports: ["'vscode'", "'../../vscode/platform/settings'", "'../http'", "'../grpc'", "'../mds'", "'../harvest'", "'../clock/issueClock'"] },
   { file: 'src/core/clock/zzLayerProbe.ts', imports: ["'../auth'", "'../http'", "'../environment'"] },
   { file: 'src/core/mds/zzLayerProbe.ts', imports: ["'../http'", "'../grpc'", "'../conformance'", "'../base/errors'"] },
   { file: 'src/core/http/zzLayerProbe.ts', imports: ["'../harvest'", "'../grpc'", "'../../results/format'"] },
-  { file: 'src/results/zzLayerProbe.ts', imports: ["'vscode'", "'../services/settings'", "'../sandbox/sandboxServer'", "'../core/auth/credential'"] },
-  { file: 'src/sandbox/zzLayerProbe.ts', imports: ["'vscode'", "'../services/settings'", "'../results/format'"] },
-  { file: 'src/cli/zzLayerProbe.ts', imports: ["'vscode'", "'../services/settings'"] },
+  { file: 'src/results/zzLayerProbe.ts', imports: ["'vscode'", "'../vscode/platform/settings'", "'../sandbox/sandboxServer'", "'../core/auth/credential'"] },
+  { file: 'src/sandbox/zzLayerProbe.ts', imports: ["'vscode'", "'../vscode/platform/settings'", "'../results/format'"] },
+  { file: 'src/cli/zzLayerProbe.ts', imports: ["'vscode'", "'../vscode/platform/settings'"] },
   { file: 'src/webview-ui/zzLayerProbe.ts', imports: ["'vscode'", "'../core/errors'", "'node:fs'", "'path'", "'../results/format'"] },
-  { file: 'src/services/zzLayerProbe.ts', imports: ["'../sandbox/syntheticFleet'", "'../cli/main'", "'../core/clock/fileClockStore'"] },
+  { file: 'src/vscode/platform/zzLayerProbe.ts', imports: ["'../../sandbox/world/syntheticFleet'", "'../../cli/main'", "'../../core/clock/fileClockStore'"] },
   { file: 'src/cli/zzLayerProbe2.ts', imports: ["'../core/http/apiClient'"] },
 ];
 
 /** A probe that asks the user without ignoreFocusOut (and with it), in the shell. */
-const FOCUS_PROBE = 'src/commands/zzFocusProbe.ts';
+const FOCUS_PROBE = 'src/vscode/requests/zzFocusProbe.ts';
 
 /** ESLint's JSON report of `files`, linted with the project's own config. */
 function lintJson(files: string[]): Promise<{ filePath: string; messages: { ruleId: string | null; line: number; message: string }[] }[]> {

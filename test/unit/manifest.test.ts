@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import { COMMANDS } from '../../src/commands/commandIds';
+import { COMMANDS } from '../../src/vscode/platform/commandIds';
 
 interface Manifest {
   name: string;
@@ -57,7 +57,7 @@ describe('the manifest and the docs agree with the code', () => {
     const contributed = new Set(manifest.contributes.commands.map((c) => c.command));
     for (const id of Object.values(COMMANDS)) assert.ok(contributed.has(id), `${id} is registered but not contributed`);
     const known = new Set<string>(Object.values(COMMANDS));
-    for (const id of contributed) assert.ok(known.has(id), `${id} is contributed but not in COMMANDS (src/commands/commandIds.ts), the one map of command ids`);
+    for (const id of contributed) assert.ok(known.has(id), `${id} is contributed but not in COMMANDS (src/vscode/platform/commandIds.ts), the one map of command ids`);
     for (const c of manifest.contributes.commands) {
       assert.match(c.command, /^mobilityApi\.[a-z][A-Za-z]+$/);
       assert.equal(nlsValue(c.category), 'Mobility API', c.command);

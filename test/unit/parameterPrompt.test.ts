@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { MDS_CATALOGUE } from '../../src/core/mds/mdsCatalogue';
 import { endpointDefaults } from '../../src/core/mds/mdsRequests';
-import { parameterPrompt } from '../../src/results/parameterPrompt';
+import { parameterPrompt } from '../../src/results/requests/parameterPrompt';
 
 const now = Date.parse('2026-11-25T08:41:07Z');
 

@@ -11,8 +11,8 @@ import { FileClockStore, keyIdDigest } from '../../src/core/clock/fileClockStore
 import { IssueClock } from '../../src/core/clock/issueClock';
 import { TokenIssuer } from '../../src/core/auth/tokenIssuer';
 import type { IssuedToken } from '../../src/core/auth/tokenIssuer';
-import { listingView } from '../../src/results/listingView';
-import { explainRefusal } from '../../src/results/refusalView';
+import { listingView } from '../../src/results/requests/listingView';
+import { explainRefusal } from '../../src/results/tokens/refusalView';
 import { startSandbox } from '../../src/sandbox/sandboxServer';
 import type { RunningSandbox, SandboxEnvironment } from '../../src/sandbox/sandboxServer';
 import type { CliCredential } from './support/cliRunner';

@@ -5,10 +5,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { queryRows, vehicleDataTable } from '../../src/shared/dataTable';
-import { writeChunksAtomically } from '../../src/results/exportFile';
-import { EXPORT_CHUNK_ROWS, countPoints, csvCell, csvChunks, geoJsonChunks } from '../../src/results/exportWriters';
-import { telemetryTable, tripTable } from '../../src/results/resourceReaders';
-import { vehicleColumns } from '../../src/results/vehicleReader';
+import { writeChunksAtomically } from '../../src/results/history/exportFile';
+import { EXPORT_CHUNK_ROWS, countPoints, csvCell, csvChunks, geoJsonChunks } from '../../src/results/history/exportWriters';
+import { telemetryTable, tripTable } from '../../src/results/requests/resourceReaders';
+import { vehicleColumns } from '../../src/results/requests/vehicleReader';
 
 /** RFC 4180 records of a CSV text (quoted fields with commas, quotes and line breaks). */
 function parseCsv(text: string): string[][] {

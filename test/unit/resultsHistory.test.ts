@@ -13,13 +13,13 @@ import type { RunningSandbox } from '../../src/sandbox/sandboxServer';
 import type { HistoryEntryView } from '../../src/shared/historyViews';
 import { HISTORY_KEPT_IN_FULL, HISTORY_MAX_ENTRIES } from '../../src/shared/historyViews';
 import { parseWebviewMessage } from '../../src/shared/protocol';
-import { COMPARE_IDS_SHOWN, compareHistoryResults, itemDiff } from '../../src/results/historyCompare';
-import { historyEntryOf, pathOf } from '../../src/results/historyEntry';
-import { listingView, requestErrorView } from '../../src/results/listingView';
-import { tripTable } from '../../src/results/resourceReaders';
-import { ResultHistory } from '../../src/results/resultHistory';
-import { listingOf, resultView } from '../../src/results/resultView';
-import { heldSend } from '../../src/webview/heldResult';
+import { COMPARE_IDS_SHOWN, compareHistoryResults, itemDiff } from '../../src/results/history/historyCompare';
+import { historyEntryOf, pathOf } from '../../src/results/history/historyEntry';
+import { listingView, requestErrorView } from '../../src/results/requests/listingView';
+import { tripTable } from '../../src/results/requests/resourceReaders';
+import { ResultHistory } from '../../src/results/history/resultHistory';
+import { listingOf, resultView } from '../../src/results/requests/resultView';
+import { heldSend } from '../../src/vscode/panel/heldResult';
 
 const trip = (id: string, duration: number) => ({ trip_id: id, device_id: `d-${id}`, provider_id: 'p', trip_type: ['rider'], start_time: 1_700_000_000_000, end_time: 1_700_000_600_000, duration, distance: 1000, start_location: { lat: 47.1, lng: 8.5 }, end_location: { lat: 47.2, lng: 8.6 } });
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { PERSISTED_STATE_VERSION, isHostMessage, parsePersistedState, parseWebviewMessage } from '../../src/shared/protocol';
-import { panelCsp, panelHtml } from '../../src/webview/panelHtml';
+import { panelCsp, panelHtml } from '../../src/vscode/panel/panelHtml';
 
 describe('results panel protocol', () => {
   describe('webview messages', () => {

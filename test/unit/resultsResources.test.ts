@@ -14,11 +14,11 @@ import type { DataTableView } from '../../src/shared/dataTable';
 import { cellText, columnById, concatDataTables, groupCounts, queryRows, rowCountText, vehicleDataTable, visibleDataColumns } from '../../src/shared/dataTable';
 import { parseTableQuery, parseWebviewMessage } from '../../src/shared/protocol';
 import { formatResult } from '../../src/cli/support/output';
-import { resultConformanceView } from '../../src/results/conformance';
-import { MAX_CELL_CHARS } from '../../src/results/fieldReaders';
-import { csvTable, eventTable, readEvent, readStop, readTelemetry, readTrip, stopTable, telemetryTable, tripTable } from '../../src/results/resourceReaders';
-import { resultLine, resultView } from '../../src/results/resultView';
-import { MAX_CODES, OTHER_NAME, vehicleColumns } from '../../src/results/vehicleReader';
+import { resultConformanceView } from '../../src/results/requests/conformance';
+import { MAX_CELL_CHARS } from '../../src/results/requests/fieldReaders';
+import { csvTable, eventTable, readEvent, readStop, readTelemetry, readTrip, stopTable, telemetryTable, tripTable } from '../../src/results/requests/resourceReaders';
+import { resultLine, resultView } from '../../src/results/requests/resultView';
+import { MAX_CODES, OTHER_NAME, vehicleColumns } from '../../src/results/requests/vehicleReader';
 import { clearOfPeriodEnd } from './support/clockBoundary';
 
 const HOUR = 3_600_000;

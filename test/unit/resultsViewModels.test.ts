@@ -18,12 +18,12 @@ import { concatVehicleColumns } from '../../src/shared/listingViews';
 import type { VehicleColumns } from '../../src/shared/vehicleColumns';
 import { cellText as dataCellText, columnById, DataTableSorter, filterTableRows, groupCounts, vehicleDataTable, visibleDataColumns } from '../../src/shared/dataTable';
 import { urlBreakPieces } from '../../src/webview-ui/urlBreaks';
-import { bodyView } from '../../src/results/bodyView';
-import { buildCurlCommand } from '../../src/results/environmentView';
-import { listingView, requestErrorView } from '../../src/results/listingView';
-import { shortenToken } from '../../src/results/tokenPreview';
-import { tokenResultView } from '../../src/results/tokenView';
-import { MAX_CODES, OTHER_NAME, vehicleColumns } from '../../src/results/vehicleReader';
+import { bodyView } from '../../src/results/requests/bodyView';
+import { buildCurlCommand } from '../../src/results/requests/environmentView';
+import { listingView, requestErrorView } from '../../src/results/requests/listingView';
+import { shortenToken } from '../../src/results/tokens/tokenPreview';
+import { tokenResultView } from '../../src/results/tokens/tokenView';
+import { MAX_CODES, OTHER_NAME, vehicleColumns } from '../../src/results/requests/vehicleReader';
 import { runCliInProcess } from './support/cliRunner';
 import { startTestServer } from './support/testServer';
 

@@ -23,7 +23,7 @@ import { acquireCrossProcessLock, LOCK_STALE_MS, LOCK_UPDATE_MS } from '../../sr
 import { TokenIssuer } from '../../src/core/auth/tokenIssuer';
 import { startSandbox } from '../../src/sandbox/sandboxServer';
 import type { RunningSandbox, SandboxRequestLog } from '../../src/sandbox/sandboxServer';
-import { migrateGlobalStateClock } from '../../src/services/globalStateClockStore';
+import { migrateGlobalStateClock } from '../../src/vscode/platform/globalStateClockStore';
 import { runCliInProcess } from './support/cliRunner';
 
 const CHILD_ROLE = process.env.SHARED_CLOCK_CHILD;
@@ -217,7 +217,7 @@ if (CHILD_ROLE) {
         const ac = new AbortController();
         const waiting = new SharedKeyQueue(dir).acquire('k', ac.signal);
         ac.abort();
-        await assert.rejects(waiting, (e: unknown) => e instanceof MobilityError && e.code === 'HTTP_ABORTED');
+        await assert.rejects(waiting, (e: unknown) => e instanceof MobilityError && e.code === 'CANCELLED');
       });
 
       it('waiters that find the same stale lock at once: one takes it over, the others wait for it; no update is lost', async () => {

@@ -3,12 +3,12 @@ import { randomUUID } from 'node:crypto';
 import { CREDENTIAL_TYPE_LABELS, NO_DOMAINS } from '../../src/core/auth/credential';
 import { decodeJwt } from '../../src/core/auth/decodeJwt';
 import { lintToken } from '../../src/core/auth/lintToken';
-import type { LintFinding } from '../../src/core/auth/lintToken';
+import type { LintFinding } from '../../src/core/auth/lintFinding';
 import { secondsWithSpan, withArticle } from '../../src/core/base/wording';
 import { generateKeyPairSync } from 'node:crypto';
 import { describeKeyKind } from '../../src/core/auth/privateKey';
 import { checkToken } from '../../src/core/auth/tokenRules';
-import { listingLine } from '../../src/results/listingView';
+import { listingLine } from '../../src/results/requests/listingView';
 
 const NOW = Date.UTC(2025, 5, 1, 12, 0, 0);
 const NOW_S = NOW / 1000;

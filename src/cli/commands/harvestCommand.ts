@@ -145,7 +145,7 @@ export async function harvestCommand(args: string[], io: CliIo): Promise<number>
       try {
         snapshot = await harvestSnapshot({ client, environment, credential, outDir, signal: stop.signal });
       } catch (err) {
-        if (err instanceof MobilityError && err.code === 'HTTP_ABORTED') {
+        if (err instanceof MobilityError && err.code === 'CANCELLED') {
           // Stopped by the user: no snapshot is written, the hours are kept.
         } else if (err instanceof MobilityError && ['HARVEST_SNAPSHOT_FAILED', 'HARVEST_WRITE_FAILED', 'HARVEST_REFUSED'].includes(err.code)) {
           io.err(`mobility-api: ${err.message}`);

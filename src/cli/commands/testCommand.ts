@@ -8,7 +8,7 @@ import { ApiClient } from '../../core/http';
 import type { HttpExchange } from '../../core/http';
 import type { ContractSource, RequestRun } from '../../core/contract';
 import { failureLines, junitReport, planContractRun, runContractPlan } from '../../core/contract';
-import { explainRefusal, refusalLines } from '../../results/refusalView';
+import { explainRefusal, refusalLines } from '../../results/tokens/refusalView';
 import type { CliIo } from '../support/cliIo';
 import type { CredentialValues } from '../support/options';
 import { apiFrom, CREDENTIAL_OPTIONS, environmentFrom, issuerFrom, loadCredential, parse, positiveNumber, readEnvFile, readFile } from '../support/options';

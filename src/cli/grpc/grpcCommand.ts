@@ -7,7 +7,7 @@ import { stateDirOption } from '../../core/clock';
 import { withoutTrailingSlashes } from '../../core/environment';
 import type { GrpcAuth, GrpcCallRequest, GrpcCallResult, GrpcConnection, GrpcSchema, MetadataEntries } from '../../core/grpc';
 import { callMethod, describeSymbol, descriptorFileNames, findMethod, findType, listServices, loadProtoFiles, loadProtoset, messageTemplate, openConnection, parseMessagesJson, protosetOf, reflectSchema, userMetadata } from '../../core/grpc';
-import { refusalExchangeOf } from '../../results/grpcRefusal';
+import { refusalExchangeOf } from '../../results/grpc/grpcRefusal';
 import type { CliIo } from '../support/cliIo';
 import { apiFrom, CREDENTIAL_OPTIONS, environmentFrom, issuerFrom, loadCredential, parse, positiveNumber, readFile } from '../support/options';
 import { CallPrinter, grpcServerLine } from './grpcOutput';
@@ -139,10 +139,19 @@ async function schemaFrom(values: GrpcValues, connection: GrpcConnection | undef
 /** The schemas that came from the state folder rather than from the server in this run. */
 const cachedSchemas = new WeakSet<GrpcSchema>();
 
+/** gRPC's status code UNAUTHENTICATED (grpc.status.UNAUTHENTICATED). */
+const GRPC_UNAUTHENTICATED = 16;
+
+/** Whether reflection was refused for want of a token: its cause is the server's UNAUTHENTICATED status (a code, not the words). */
+function wantsAuthentication(err: Error): boolean {
+  const cause = err.cause as { code?: unknown } | undefined;
+  return typeof cause === 'object' && cause !== null && cause.code === GRPC_UNAUTHENTICATED;
+}
+
 /** Reflection that is not offered (or wants a token) gets the CLI's flags named: --proto with --import-path, --protoset, --aud with a credential. */
 export function withSchemaFlags(err: unknown): unknown {
   if (!isMobilityError(err) || err.code !== 'GRPC_REFLECTION_UNAVAILABLE') return err;
-  return new MobilityError('GRPC_REFLECTION_UNAVAILABLE', `${err.message} In the CLI: --proto <file> (with --import-path <dir> for its imports) or --protoset <file>${/authenticated/.test(err.message) ? ', or --aud <base-url> with a credential' : ''}.`, { cause: err });
+  return new MobilityError('GRPC_REFLECTION_UNAVAILABLE', `${err.message} In the CLI: --proto <file> (with --import-path <dir> for its imports) or --protoset <file>${wantsAuthentication(err) ? ', or --aud <base-url> with a credential' : ''}.`, { cause: err });
 }
 
 function list(schema: GrpcSchema, values: GrpcValues, io: CliIo): number {

@@ -1,6 +1,6 @@
 import type { GrpcCallResult, GrpcMethodInfo, MetadataView } from '../../core/grpc';
 import type { IssuedToken } from '../../core/auth';
-import { scrubSent, sentMasker } from '../../results/tokenPreview';
+import { scrubSent, sentMasker } from '../../results/tokens/tokenPreview';
 import type { CliIo } from '../support/cliIo';
 import { fromServer } from '../support/output';
 

@@ -4,9 +4,9 @@ import type { GrpcAuth, GrpcConnection, GrpcSchema } from '../../core/grpc';
 import { callMethod, grpcFileCall, loadProtoFiles, loadProtoset, openConnection, reflectSchema } from '../../core/grpc';
 import type { Environment } from '../../core/environment';
 import { normaliseBaseUrl } from '../../core/environment';
-import { grpcAnswerOf } from '../../results/assertionView';
-import { explainGrpcRefusal } from '../../results/grpcRefusal';
-import { refusalLines } from '../../results/refusalView';
+import { grpcAnswerOf } from '../../results/contract/assertionView';
+import { explainGrpcRefusal } from '../../results/grpc/grpcRefusal';
+import { refusalLines } from '../../results/tokens/refusalView';
 import { withSchemaFlags } from './grpcCommand';
 import { fromServer } from '../support/output';
 

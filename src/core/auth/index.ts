@@ -13,7 +13,7 @@ export { stringifyAsWritten } from './tokenJson';
 export type { DuplicateMember, WrittenNumber } from './tokenJson';
 export { findJwtAt, findJwts } from './findJwts';
 export { lintToken } from './lintToken';
-export type { LintFinding } from './lintToken';
+export type { LintFinding } from './lintFinding';
 export { assertCredentialForApi, looksLikeServiceAccountKeyFile, parseCredential } from './parseCredential';
 export { parsePrivateKey } from './privateKey';
 export { parsePublicKey } from './publicKey';

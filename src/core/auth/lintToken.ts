@@ -8,54 +8,8 @@ import { jsonTypeOf, ownValue } from './decodeJwt';
 import { withoutTrailingSlashes } from '../environment';
 import { domainOf, typeOfIssuer } from './issuerDomain';
 import { describeRelative, formatDuration, secondsWithSpan, withArticle } from '../base';
+import type { LintFinding, LintId, LintSeverity } from './lintFinding';
 import { audienceMatches, checkKid, checkTimes, expectedAlgorithm, isRandomUuid, isUuid, lifetimeInRange } from './tokenRules';
-
-/** Stable identifiers of lint findings, for filtering, tests and code actions. */
-export type LintId =
-  | 'alg-none'
-  | 'alg-hmac'
-  | 'alg-not-allowed'
-  | 'alg-wrong-for-type'
-  | 'signature-missing'
-  | 'base64url-padding'
-  | 'duplicate-member'
-  | 'kid-missing'
-  | 'claim-wrong-type'
-  | 'jti-missing'
-  | 'jti-not-uuid'
-  | 'jti-not-v4'
-  | 'exp-missing'
-  | 'iat-missing'
-  | 'time-in-milliseconds'
-  | 'lifetime-out-of-range'
-  | 'expired'
-  | 'iat-in-future'
-  | 'nbf-in-future'
-  | 'aud-missing'
-  | 'aud-unknown'
-  | 'aud-near-miss'
-  | 'iss-missing'
-  | 'iss-not-email'
-  | 'iss-domain-unknown'
-  | 'iss-type-undetermined'
-  | 'iss-type-mismatch'
-  | 'type-deprecated'
-  | 'sub-not-issuer'
-  | 'email-not-issuer';
-
-export type LintSeverity = 'error' | 'warning' | 'info';
-
-/** One thing that is wrong (or worth knowing) about a token, against a section of the spec. */
-export interface LintFinding {
-  id: LintId;
-  severity: LintSeverity;
-  /** What is wrong and what the spec wants, in one or two sentences. */
-  message: string;
-  /** The section of shared/spec/auth-and-access.md, e.g. "5.1 rule 5", "5.3". */
-  rule: string;
-  /** The rule a server enforcing spec 5 (the sandbox) names when it refuses a token for this, if any. */
-  authRule?: AuthRuleId;
-}
 
 /** Which sandbox rule (core/tokenRules) each lint finding stands for, where one does. */
 const AUTH_RULE_OF: Partial<Record<LintId, AuthRuleId>> = {

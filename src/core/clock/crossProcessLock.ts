@@ -172,7 +172,7 @@ function lockFailed(base: string, what: string, err: unknown): MobilityError {
 }
 
 function aborted(): MobilityError {
-  return new MobilityError('HTTP_ABORTED', l10n.t('The request was cancelled while it waited for another process signing with the same key; nothing was sent.'));
+  return new MobilityError('CANCELLED', l10n.t('The request was cancelled while it waited for another process signing with the same key; nothing was sent.'));
 }
 
 function pause(ms: number, signal?: AbortSignal): Promise<void> {

@@ -103,7 +103,7 @@ export class IssueClock {
   private async issue(keyId: string, signal?: AbortSignal): Promise<number> {
     let waitedMs = 0;
     for (;;) {
-      if (signal?.aborted) throw new MobilityError('HTTP_ABORTED', l10n.t('Token issuing was cancelled.'));
+      if (signal?.aborted) throw new MobilityError('CANCELLED', l10n.t('Token issuing was cancelled.'));
       let decision: ClockDecision;
       try {
         decision = await this.store.update(keyId, (last) => this.decide(last));
@@ -147,7 +147,7 @@ const NEXT_TURN_MS = 1;
 
 function nextTurn(signal?: AbortSignal): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve)).then(() => {
-    if (signal?.aborted) throw new MobilityError('HTTP_ABORTED', l10n.t('Token issuing was cancelled while it waited for the next second.'));
+    if (signal?.aborted) throw new MobilityError('CANCELLED', l10n.t('Token issuing was cancelled while it waited for the next second.'));
   });
 }
 
@@ -159,7 +159,7 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
     }, ms);
     const onAbort = () => {
       clearTimeout(timer);
-      reject(new MobilityError('HTTP_ABORTED', l10n.t('Token issuing was cancelled while it waited for the next second.')));
+      reject(new MobilityError('CANCELLED', l10n.t('Token issuing was cancelled while it waited for the next second.')));
     };
     signal?.addEventListener('abort', onAbort, { once: true });
   });

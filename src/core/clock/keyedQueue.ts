@@ -20,7 +20,7 @@ export class KeyedQueue implements KeyRequestQueue {
 
   /**
    * Waits for the key to be free and returns its release function. An aborted `signal` while
-   * waiting rejects with HTTP_ABORTED and leaves the queue as if the caller had never come.
+   * waiting rejects with CANCELLED and leaves the queue as if the caller had never come.
    */
   async acquire(key: string, signal?: AbortSignal): Promise<() => void> {
     throwIfAborted(signal);
@@ -55,13 +55,13 @@ export class KeyedQueue implements KeyRequestQueue {
 }
 
 function throwIfAborted(signal?: AbortSignal): void {
-  if (signal?.aborted) throw new MobilityError('HTTP_ABORTED', l10n.t('The request was cancelled before it was sent.'));
+  if (signal?.aborted) throw new MobilityError('CANCELLED', l10n.t('The request was cancelled before it was sent.'));
 }
 
 function waitOrAbort(promise: Promise<void>, signal?: AbortSignal): Promise<void> {
   if (!signal) return promise;
   return new Promise<void>((resolve, reject) => {
-    const onAbort = () => reject(new MobilityError('HTTP_ABORTED', l10n.t('The request was cancelled while it waited for the previous request on the same key; nothing was sent.')));
+    const onAbort = () => reject(new MobilityError('CANCELLED', l10n.t('The request was cancelled while it waited for the previous request on the same key; nothing was sent.')));
     signal.addEventListener('abort', onAbort, { once: true });
     promise.then(
       () => {

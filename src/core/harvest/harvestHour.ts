@@ -57,7 +57,7 @@ export interface HourOutcome {
 /**
  * Fetches one hour into its file and returns its record as soon as the last page is written: the
  * file's flush and rename go on in the background (see `committed`), so that the next hour's
- * request does not wait for the disk. Throws HTTP_ABORTED when stopped (the temporary file removed,
+ * request does not wait for the disk. Throws CANCELLED when stopped (the temporary file removed,
  * nothing recorded), HARVEST_REFUSED with the record for 401 and 403 (every hour would fail the
  * same way), and HARVEST_WRITE_FAILED when the file cannot be written.
  */
@@ -179,7 +179,7 @@ export function refusedRecordOf(err: unknown): HourRecord | undefined {
 }
 
 function abortedError(cause: unknown): MobilityError {
-  return cause instanceof MobilityError && cause.code === 'HTTP_ABORTED' ? cause : new MobilityError('HTTP_ABORTED', l10n.t('The harvest was stopped.'), { cause });
+  return cause instanceof MobilityError && cause.code === 'CANCELLED' ? cause : new MobilityError('CANCELLED', l10n.t('The harvest was stopped.'), { cause });
 }
 
 /** `503 Service Unavailable: server_error: …` from an answer, for the manifest (cut to a sentence's length). */

@@ -58,7 +58,7 @@ export async function lockHarvestFolder(outDir: string, waitMs: number, signal?:
         l10n.t('Another harvest is writing the folder {0} (it holds {1}). Wait until it ends, or harvest into another folder. A harvest that was killed gives the lock up within {2} s.', outDir, lockPath, Math.round(LOCK_STALE_MS / 1000)),
       );
     }
-    if (signal?.aborted) throw new MobilityError('HTTP_ABORTED', l10n.t('The harvest was stopped while waiting for the lock of its folder.'));
+    if (signal?.aborted) throw new MobilityError('CANCELLED', l10n.t('The harvest was stopped while waiting for the lock of its folder.'));
     await delay(Math.min(250, Math.max(1, deadline - Date.now())), undefined, { signal }).catch(() => undefined);
   }
 }

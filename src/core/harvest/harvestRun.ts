@@ -220,7 +220,7 @@ export async function harvestHours(options: HarvestOptions): Promise<HarvestSumm
             if (!flushFailure) await saveManifest(true);
           }
           if (flushFailure) throw flushFailure;
-          if (err instanceof MobilityError && err.code === 'HTTP_ABORTED') {
+          if (err instanceof MobilityError && err.code === 'CANCELLED') {
             interrupted = true;
             break;
           }

@@ -55,7 +55,7 @@ export interface SnapshotOptions {
 
 /**
  * Fetches both lists and writes the snapshot folder. Throws HARVEST_SNAPSHOT_FAILED (saying which list and why)
- * when a list cannot be fetched whole, HTTP_ABORTED when stopped, HARVEST_WRITE_FAILED when the folder cannot be
+ * when a list cannot be fetched whole, CANCELLED when stopped, HARVEST_WRITE_FAILED when the folder cannot be
  * written; in every case a previous snapshot stays as it was and no half folder is left.
  */
 export async function harvestSnapshot(options: SnapshotOptions): Promise<SnapshotManifest> {

@@ -100,13 +100,13 @@ export function afterTransient(policy: RetryPolicy, retry: number, what: string,
   return { retry: true, waitMs, reason: `${what}, retry ${retry} of ${policy.maxRetries} in ${formatSeconds(waitMs)}` };
 }
 
-/** Waits `ms`, or rejects with HTTP_ABORTED as soon as `signal` fires. */
+/** Waits `ms`, or rejects with CANCELLED as soon as `signal` fires. */
 export async function waitFor(ms: number, signal: AbortSignal | undefined): Promise<void> {
   if (ms <= 0) return;
   try {
     await delay(ms, undefined, { signal });
   } catch (err) {
-    throw new MobilityError('HTTP_ABORTED', l10n.t('The harvest was stopped while waiting to retry.'), { cause: err });
+    throw new MobilityError('CANCELLED', l10n.t('The harvest was stopped while waiting to retry.'), { cause: err });
   }
 }
 

@@ -18,7 +18,7 @@ export function tooLarge(url: string, maxBytes: number, declared?: number): Mobi
 export function describeFetchError(err: unknown, url: string, userSignal: AbortSignal | undefined, timeoutMs: number, duringBody = false): MobilityError {
   if (err instanceof MobilityError) return err;
   const host = safeHost(url);
-  if (userSignal?.aborted) return new MobilityError('HTTP_ABORTED', l10n.t('The request to {0} was cancelled.', host), { cause: err });
+  if (userSignal?.aborted) return new MobilityError('CANCELLED', l10n.t('The request to {0} was cancelled.', host), { cause: err });
   const e = err as { name?: string; message?: string; cause?: { code?: string; message?: string } };
   if (e?.name === 'TimeoutError' || (e?.name === 'AbortError' && !userSignal?.aborted)) {
     return new MobilityError('HTTP_TIMEOUT', l10n.t('{0} did not answer within {1}{2}. Check that the server is up, or raise the timeout.', host, formatTimeout(timeoutMs), duringBody ? ' (the body stopped arriving)' : ''), { cause: err });

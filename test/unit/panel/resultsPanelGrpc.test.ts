@@ -12,8 +12,8 @@ import type { GrpcAuth, GrpcCallResult, GrpcConnection, GrpcSchema } from '../..
 import { callMethod, openConnection, reflectSchema } from '../../../src/core/grpc/index';
 import { TokenIssuer } from '../../../src/core/auth/tokenIssuer';
 import { cellText, vehicleDataTable } from '../../../src/shared/dataTable';
-import { grpcResultView } from '../../../src/results/grpcView';
-import { historyEntryOf } from '../../../src/results/historyEntry';
+import { grpcResultView } from '../../../src/results/grpc/grpcView';
+import { historyEntryOf } from '../../../src/results/history/historyEntry';
 import { axeViolations, describeViolations } from '../../e2e/panelFrame';
 import { deliverHostMessages as deliver, postedMessages, useStandalonePanel } from './standalonePanelPage';
 

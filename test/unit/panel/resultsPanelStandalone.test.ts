@@ -15,9 +15,9 @@ import { decodeJwt } from '../../../src/core/auth/decodeJwt';
 import type { Environment } from '../../../src/core/environment';
 import { lintToken } from '../../../src/core/auth/lintToken';
 import { SyntheticFleet } from '../../../src/sandbox/world/syntheticFleet';
-import { bodyView } from '../../../src/results/bodyView';
-import { listingView } from '../../../src/results/listingView';
-import { tokenResultView } from '../../../src/results/tokenView';
+import { bodyView } from '../../../src/results/requests/bodyView';
+import { listingView } from '../../../src/results/requests/listingView';
+import { tokenResultView } from '../../../src/results/tokens/tokenView';
 import { waitUntil } from '../support/waitUntil';
 import { deliverHostMessages as deliver, postedMessages, useStandalonePanel } from './standalonePanelPage';
 

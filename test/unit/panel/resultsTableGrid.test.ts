@@ -9,8 +9,8 @@ import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import type { ApiResult } from '../../../src/core/http/exchange';
 import { ApiClient } from '../../../src/core/http/apiClient';
-import { bodyView } from '../../../src/results/bodyView';
-import { resultView } from '../../../src/results/resultView';
+import { bodyView } from '../../../src/results/requests/bodyView';
+import { resultView } from '../../../src/results/requests/resultView';
 import { deliverHostMessages as deliver, useStandalonePanel } from './standalonePanelPage';
 
 const HOUR = 3_600_000;

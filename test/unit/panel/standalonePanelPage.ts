@@ -16,7 +16,7 @@ import { parseCredential } from '../../../src/core/auth/parseCredential';
 import { startSandbox } from '../../../src/sandbox/sandboxServer';
 import type { RunningSandbox } from '../../../src/sandbox/sandboxServer';
 import type { HostMessage } from '../../../src/shared/protocol';
-import { panelHtml } from '../../../src/webview/panelHtml';
+import { panelHtml } from '../../../src/vscode/panel/panelHtml';
 import { startTestServer } from '../support/testServer';
 import type { TestServer } from '../support/testServer';
 

@@ -1,0 +1,389 @@
+// The results panels as a set, and what the commands call to show a result: the entry of dist/resultsPanel.js,
+// loaded when the first panel opens or is restored (see resultsController.ts), not at activation.
+import { randomUUID } from 'node:crypto';
+import * as vscode from 'vscode';
+import type { ApiResult, HttpExchange, VehicleListing } from '../../core/http';
+import type { DecodedToken, LintFinding, SignatureCheck } from '../../core/auth';
+import type { Environment } from '../../core/environment';
+import type { MobilityError } from '../../core/base';
+import type { CodeSource } from '../requests/preparedRequests';
+import type { HostMessage, ResultView } from '../../shared/protocol';
+import { parsePersistedState, RESULTS_VIEW_TYPE } from '../../shared/protocol';
+import type { ResultSummary } from '../../shared/resultSummary';
+import type { HistoryEntryView } from '../../shared/historyViews';
+import { listingOf, resultView } from '../../results/requests/resultView';
+import type { ExportRequest, ExportResultOutcome } from './exportResult';
+import type { ComparedToken } from '../../results/tokens/compareView';
+import { compareResultView } from '../../results/tokens/compareView';
+import { configureHostL10n } from './l10nBundle';
+import { listingView, requestErrorView } from '../../results/requests/listingView';
+import { tokenResultView } from '../../results/tokens/tokenView';
+import type { RefusalContext } from '../../results/tokens/refusalView';
+import { MDS_HOUR_ENDPOINTS } from '../../core/mds';
+import { grpcResultView } from '../../results/grpc/grpcView';
+import type { RequestAssertions } from '../../core/contract';
+import { grpcOutcomes, resultOutcomes } from '../../core/contract';
+import { assertionViews, grpcAnswerOf } from '../../results/contract/assertionView';
+import type { HarvestDisplay, HarvestDisplayArgs } from './harvestPanel';
+import { HarvestSession } from './harvestPanel';
+import type { CheckReport, QueryAnswer } from '../../core/analysis';
+import { errorMessage } from '../../core/base';
+import { COMMANDS } from '../platform/commandIds';
+import { analysisResultView } from '../../results/analysis/analysisView';
+import { analysisTimelineError, analysisTimelineView } from '../../results/analysis/analysisTimeline';
+import type { AnalysisFindingView } from '../../shared/analysisViews';
+
+import { LOG, ResultsPanel } from './resultsPanel';
+import type { GrpcResultArgs } from './grpcResultArgs';
+import type { HeldResult } from './heldResult';
+import { heldSend } from './heldResult';
+
+// This bundle (dist/resultsPanel.js) has its own copy of @vscode/l10n: point it at the extension's strings.
+configureHostL10n();
+
+/** What the commands call to show a result. */
+export interface ResultsPanelMethods extends vscode.Disposable {
+  /** A vehicles request that got an answer (2xx or not). */
+  showListing(args: {
+    environment: Environment;
+    listing: VehicleListing;
+    credentialLabel?: string;
+    /** The panel's "load next page": the host fetches with a fresh token and appends. */
+    loadNextPage?: (nextUrl: string) => Promise<VehicleListing>;
+    /** "Copy curl": a ready-to-run command with a FRESH token. */
+    curlCommand?: () => Promise<string>;
+    /** For a 401/403's explanation: the credential type and the key's shared-clock mark. */
+    refusal?: Partial<RefusalContext>;
+    /** The request sent, for Copy as Code while this result is shown. */
+    codeSource?: CodeSource;
+  }): void;
+  /**
+   * Any request's answer (Send Request, an endpoint of the tree, a request file): its pages, items
+   * and outcome. Vehicle items fill the vehicle table; every body shows in the JSON tree and Raw.
+   */
+  showResult(args: {
+    environment: Environment;
+    result: ApiResult;
+    /** What the result is, for the tab and the header: "Trips · 2025-11-05T13". */
+    title: string;
+    credentialLabel?: string;
+    loadNextPage?: (nextUrl: string) => Promise<ApiResult>;
+    curlCommand?: () => Promise<string>;
+    /** "Run again": the same request with a fresh token. */
+    runAgain?: () => Promise<unknown>;
+    /**
+     * "Load all pages": every page from `nextUrl` to the last (up to `mobilityApi.request.maxPages`),
+     * a fresh token per page; `onPage` reports each page for progress, `signal` cancels (the host
+     * keeps what arrived). The panel shows the button next to "Load next page" when this is given.
+     */
+    loadAllPages?: (nextUrl: string, onPage: (page: HttpExchange, pageNumber: number) => void, signal: AbortSignal) => Promise<ApiResult>;
+    /** The MDS endpoint asked (`trips`, `vehicles_status`…, see mdsEndpoints.ts), for the conformance check; guessed from the body when absent. */
+    endpointId?: string;
+    /** For a 401/403's explanation: the credential type and the key's shared-clock mark. */
+    refusal?: Partial<RefusalContext>;
+    /** The request sent, for Copy as Code while this result is shown. */
+    codeSource?: CodeSource;
+    /** Sent from a request file: its assertions, checked against the answer and listed in the header. */
+    assertions?: RequestAssertions;
+    /** False: joins the panel's history without bringing the panel to the front (a test run's answers). */
+    reveal?: boolean;
+  }): string;
+  /** A gRPC call's answer: status, headers, trailers, timing and each response message. Returns the result's id. */
+  showGrpcResult(args: GrpcResultArgs): string;
+  /**
+   * Shows the result `resultId` of `environmentId`'s panel history again (a test run's link to its answer): the
+   * title it is shown with, or why it cannot be.
+   */
+  showKept(environmentId: string, resultId: string): { ok: true; title: string } | { ok: false; message: string };
+  /** The history of `environmentId`'s panel, newest first (empty without a panel). No token: a jti at most. */
+  historyOf(environmentId: string): HistoryEntryView[];
+  /** A request that failed before an answer (network, TLS, timeout, refused credential...). */
+  showRequestError(args: { environment: Environment; error: MobilityError; url?: string }): void;
+  /** A decoded token (Generate Token, Decode JWT). `token` is kept host-side only, for "copy token". */
+  showToken(args: { environment?: Environment; token: string; decoded: DecodedToken; findings: LintFinding[]; signature?: SignatureCheck; source: string; /** The user handed the token in (Decode JWT): its kid is shown whole. */ userGiven?: boolean }): void;
+  /** Two tokens side by side with the claims that differ marked (Compare Tokens). Texts stay host-side. */
+  showComparison(args: { left: ComparedToken; right: ComparedToken; environment?: Environment }): void;
+  /** A harvest (Fetch Hours…): its coverage heatmap, updated through the display returned while it runs. */
+  showHarvest(args: HarvestDisplayArgs): HarvestDisplay;
+  /**
+   * A harvest's data-quality report (Analyze Harvest…); `inUse` names the folders a running harvest is still writing;
+   * `metrics` are the hourly metrics' rows for the plots; `timeline` reads a finding's device timeline (timelineSql)
+   * when the panel asks; `reveal` false leaves the panel where it is (a report restored after a reload). Returns the
+   * result's id.
+   */
+  showAnalysis(args: { report: CheckReport; inUse: string[]; metrics?: Record<string, unknown>[]; timeline?: (finding: AnalysisFindingView) => Promise<QueryAnswer>; reveal?: boolean }): string;
+}
+
+
+const TOKENS_PANEL = 'tokens';
+const COMPARE_PANEL = 'compare';
+const ANALYSIS_PANEL = 'analysis';
+
+/** The key of an environment's results panel. */
+function environmentPanelKey(environmentId: string): string {
+  return `env:${environmentId}`;
+}
+
+function panelKeyOf(environment: Environment | undefined): string {
+  return environment ? environmentPanelKey(environment.id) : TOKENS_PANEL;
+}
+
+function panelTitleOf(environment: Environment | undefined, kind: ResultView['kind']): string {
+  if (kind === 'compare') return vscode.l10n.t('Compare Tokens');
+  if (kind === 'analysis') return vscode.l10n.t('Data Quality');
+  if (!environment) return vscode.l10n.t('Token');
+  return kind === 'token' ? vscode.l10n.t('Token: {0}', environment.name) : vscode.l10n.t('Results: {0}', environment.name);
+}
+
+
+/** The active editor tab, as `vscode.window.tabGroups` gives it: its label and its group's column. */
+export interface ActiveTab {
+  label: string;
+  viewColumn: vscode.ViewColumn;
+}
+
+/** The panels and what the lazily loaded module offers the controller (see resultsController.ts). */
+export interface ResultsPanels extends ResultsPanelMethods {
+  /** Takes over a panel VS Code restored after a reload, with the state its webview persisted. */
+  restore(webviewPanel: vscode.WebviewPanel, state: unknown): void;
+  /** Saves the result of the active panel (or the last one shown) as `request` asks (command `mobilityApi.exportResult`). */
+  exportShown(request: ExportRequest): Promise<ExportResultOutcome>;
+  /**
+   * What the result shown in the active panel was sent from (Copy as Code); undefined when no panel is active or it
+   * shows no send. `tab`, the active tab, finds the panel while its own `active` has not caught up yet (the tab moves
+   * first, the panel's view state a moment later): the one panel of that title in that column, never a guess among two.
+   */
+  shownCodeSource(tab?: ActiveTab): CodeSource | undefined;
+}
+
+/**
+ * The results panels: one per environment (and one for tokens without an environment), so that
+ * results of staging and production sit side by side as editor tabs. A new result for an environment
+ * is shown in its panel and joins the panel's history, where the earlier ones stay to be shown again
+ * and compared. This module and the view models it uses are
+ * loaded when the first panel opens, not at activation (dist/resultsPanel.js).
+ */
+export function createResultsPanels(context: vscode.ExtensionContext, log: vscode.LogOutputChannel): ResultsPanels {
+  const panels = new Map<string, ResultsPanel>();
+  /** The panel that last showed a listing or result: what the export command saves when no panel is active. */
+  let lastResultPanel: ResultsPanel | undefined;
+  const forget = (panel: ResultsPanel) => {
+    if (panels.get(panel.key) === panel) panels.delete(panel.key);
+    if (lastResultPanel === panel) lastResultPanel = undefined;
+  };
+
+  const adopt = (key: string, webviewPanel: vscode.WebviewPanel, summary: ResultSummary | undefined): ResultsPanel => {
+    // Two restored panels of one environment: the later one gets its own key rather than replacing.
+    let unique = key;
+    for (let n = 2; panels.has(unique); n++) unique = `${key}#${n}`;
+    const panel = new ResultsPanel(unique, webviewPanel, context.extensionUri, log, summary, forget);
+    panels.set(unique, panel);
+    return panel;
+  };
+
+  /** Shows the session `create` makes in `panel`; its live updates reach the panel while the panel shows it. */
+  const showHarvestSession = (panel: ResultsPanel, create: (post: (message: HostMessage) => void) => HarvestSession | undefined, title: string, options: { environment?: Environment; reveal?: boolean }): HarvestSession | undefined => {
+    const holder: { held?: HeldResult } = {};
+    const session = create((message) => {
+      if (holder.held) panel.postFor(holder.held, message);
+    });
+    if (!session) return undefined;
+    holder.held = { view: session.view, tokens: [], pages: [], environment: options.environment, harvest: session };
+    panel.show(holder.held, title, options.reveal ?? true);
+    return session;
+  };
+
+  /** `reveal` false: a panel made now opens as a tab behind the editor in front, not beside it (a test run's answers). */
+  const panelFor = (environment: Environment | undefined, kind: ResultView['kind'], reveal = true, endpoint?: string): ResultsPanel => {
+    // A harvest gets a tab of its own per endpoint (a run of several shows each one's heatmap): the environment's last result stays beside it.
+    const key = kind === 'compare' ? COMPARE_PANEL : kind === 'analysis' ? ANALYSIS_PANEL : kind === 'harvest' ? `harvest:${panelKeyOf(environment)}:${endpoint ?? ''}` : panelKeyOf(environment);
+    const existing = panels.get(key);
+    if (existing) return existing;
+    // preserveFocus: a panel that took focus would take it again when its webview finishes loading, and
+    // close whatever quick pick the user had opened by then (e.g. the next command's).
+    const editor = reveal ? undefined : vscode.window.activeTextEditor;
+    const webviewPanel = vscode.window.createWebviewPanel(RESULTS_VIEW_TYPE, panelTitleOf(environment, kind), { viewColumn: editor ? vscode.ViewColumn.Active : vscode.ViewColumn.Beside, preserveFocus: true }, {
+      enableScripts: true,
+      enableFindWidget: true,
+      // The page loads nothing: its bundle and stylesheet are inline (panelHtml.ts).
+      localResourceRoots: [],
+    });
+    // VS Code opens a new panel in front: the editor goes back in front of it, in its own group.
+    if (editor) void vscode.window.showTextDocument(editor.document, { viewColumn: editor.viewColumn, selection: editor.selection, preview: false });
+    return adopt(key, webviewPanel, undefined);
+  };
+
+  /** Shows a send's held result in its environment's panel, where it joins the panel's history. */
+  const showSend = (held: HeldResult, title: string, logWhat: string, reveal = true): string => {
+    const environment = held.environment as Environment;
+    const panel = panelFor(environment, 'listing', reveal);
+    lastResultPanel = panel;
+    panel.show(held, title, reveal);
+    log.info(`${LOG} ${logWhat}: ${held.view.summary.line}`);
+    return held.view.id;
+  };
+
+  return {
+    restore(webviewPanel, state) {
+      // The webview persists a summary and its UI choices, never rows or tokens (see protocol.ts).
+      const persisted = parsePersistedState(state);
+      const panel = adopt(persisted?.panelKey ?? `restored:${randomUUID()}`, webviewPanel, persisted?.summary);
+      log.info(`${LOG} restored a results panel${persisted?.summary ? ` (${persisted.summary.title})` : ''}`);
+      // A harvest's heatmap comes back from its folder's manifest: the hours are on disk, not in the webview.
+      const summary = persisted?.summary;
+      const origin = summary?.kind === 'harvest' ? summary.harvest : undefined;
+      if (summary && origin && showHarvestSession(panel, (post) => HarvestSession.restored(origin, summary.title, summary.createdAt, randomUUID(), post), summary.title, { reveal: false })) {
+        log.info(`${LOG} ${summary.title}: the heatmap again from ${origin.outDir}`);
+      }
+      // A data-quality report comes back by analysing its folder again (its findings are not stored); until then, and
+      // when that fails, the panel says so with a button to analyse again.
+      const analysed = summary?.kind === 'analysis' ? summary.analysis?.folder : undefined;
+      if (analysed) {
+        panel.restoreAnalysis({ state: 'running' });
+        log.info(`${LOG} ${summary?.title ?? ''}: analysing ${analysed} again`);
+        void Promise.resolve(vscode.commands.executeCommand<{ ok: boolean; message?: string } | undefined>(COMMANDS.analyzeHarvest, { folder: analysed, restore: true })).then(
+          (outcome) => {
+            if (!outcome?.ok) panel.restoreAnalysis({ state: 'failed', problem: outcome?.message ?? vscode.l10n.t('the analysis gave no report') });
+          },
+          (err: unknown) => panel.restoreAnalysis({ state: 'failed', problem: errorMessage(err) }),
+        );
+      }
+    },
+    showListing(args) {
+      const view = listingView({
+        id: randomUUID(),
+        environment: args.environment,
+        listing: args.listing,
+        credentialLabel: args.credentialLabel,
+        canLoadNext: !!args.loadNextPage,
+        canCopyCurl: !!args.curlCommand,
+        now: Date.now(),
+        refusal: args.refusal,
+      });
+      const loadNext = args.loadNextPage;
+      showSend(heldSend(view, {
+        environment: args.environment,
+        pages: args.listing.pages,
+        loadNext: loadNext && (async (nextUrl) => ({ listing: await loadNext(nextUrl) })),
+        curlCommand: args.curlCommand,
+        codeSource: args.codeSource,
+      }), panelTitleOf(args.environment, 'listing'), args.environment.name);
+    },
+    showResult(args) {
+      const view = resultView({
+        id: randomUUID(),
+        environment: args.environment,
+        result: args.result,
+        title: args.title,
+        credentialLabel: args.credentialLabel,
+        canLoadNext: !!args.loadNextPage,
+        canCopyCurl: !!args.curlCommand,
+        canRunAgain: !!args.runAgain,
+        now: Date.now(),
+        refusal: args.refusal,
+      });
+      view.canLoadAll = !!args.loadAllPages && !!args.result.nextUrl;
+      if (args.assertions) view.assertions = assertionViews(resultOutcomes({ ...args.assertions, request: { endpointId: args.endpointId } }, args.result));
+      view.canFetchHours = args.environment.api === 'mds' && (MDS_HOUR_ENDPOINTS as readonly string[]).includes(args.endpointId ?? '');
+      const loadNext = args.loadNextPage;
+      return showSend(heldSend(view, {
+        environment: args.environment,
+        pages: args.result.pages,
+        loadNext: loadNext && (async (nextUrl) => {
+          const result = await loadNext(nextUrl);
+          return { listing: listingOf(result), result };
+        }),
+        loadAll: args.loadAllPages,
+        curlCommand: args.curlCommand,
+        runAgain: args.runAgain,
+        endpointId: args.endpointId,
+        codeSource: args.codeSource,
+      }), args.title, `${args.environment.name}: ${args.title}`, args.reveal ?? true);
+    },
+    showGrpcResult(args) {
+      const { view, pages } = grpcResultView({
+        id: randomUUID(),
+        environment: args.environment,
+        result: args.result,
+        title: args.title,
+        target: args.target,
+        credentialLabel: args.credentialLabel,
+        canRunAgain: !!args.runAgain,
+        canCopyGrpcurl: !!args.grpcurlCommand,
+        now: Date.now(),
+        refusal: args.refusal,
+      });
+      if (args.assertions) view.assertions = assertionViews(grpcOutcomes(args.assertions, grpcAnswerOf(args.result)));
+      const held = heldSend(view, { environment: args.environment, pages, runAgain: args.runAgain, codeSource: args.codeSource });
+      if (args.grpcurlCommand) held.grpcurlCommand = args.grpcurlCommand;
+      return showSend(held, args.title, `${args.environment.name}: gRPC ${args.title}`, args.reveal ?? true);
+    },
+    showKept(environmentId, resultId) {
+      const panel = panels.get(environmentPanelKey(environmentId));
+      if (!panel) return { ok: false, message: vscode.l10n.t('The results panel of this environment was closed, and its history with it. Run the test again to see its answer.') };
+      const shown = panel.showKept(resultId);
+      if (shown.ok) lastResultPanel = panel;
+      return shown;
+    },
+    historyOf(environmentId) {
+      return panels.get(environmentPanelKey(environmentId))?.historyEntries() ?? [];
+    },
+    async exportShown(request) {
+      // The active panel when one is, else the one that last showed a result.
+      const active = [...panels.values()].find((p) => p.panel.active && (p.shown?.view.kind === 'listing' || p.shown?.view.kind === 'harvest'));
+      const panel = active ?? lastResultPanel;
+      if (!panel) return { ok: false, message: vscode.l10n.t('No result to save: run a request first.') };
+      return panel.export(request);
+    },
+    shownCodeSource(tab) {
+      const all = [...panels.values()];
+      const byTab = tab ? all.filter((p) => p.panel.title === tab.label && p.panel.viewColumn === tab.viewColumn) : [];
+      const panel = all.find((p) => p.panel.active) ?? (byTab.length === 1 ? byTab[0] : undefined);
+      return panel?.shown?.codeSource;
+    },
+    showRequestError(args) {
+      const view = requestErrorView({ id: randomUUID(), environment: args.environment, error: args.error, url: args.url, now: Date.now() });
+      panelFor(args.environment, 'requestError').show({ view, tokens: [], pages: [], environment: args.environment }, panelTitleOf(args.environment, 'requestError'));
+    },
+    showToken(args) {
+      const view = tokenResultView({ id: randomUUID(), ...args, now: Date.now() });
+      panelFor(args.environment, 'token').show({ view, tokens: [args.token], pages: [], environment: args.environment }, panelTitleOf(args.environment, 'token'));
+    },
+    showHarvest(args) {
+      const panel = panelFor(args.environment, 'harvest', true, args.endpoint);
+      const session = showHarvestSession(panel, (post) => HarvestSession.starting(args, randomUUID(), post), args.title, { environment: args.environment }) as HarvestSession;
+      lastResultPanel = panel;
+      log.info(`${LOG} ${args.environment.name}: ${args.title} into ${args.outDir}`);
+      return session;
+    },
+    showAnalysis(args) {
+      const view = analysisResultView({ id: randomUUID(), report: args.report, inUse: args.inUse, now: Date.now(), ...(args.metrics ? { metrics: args.metrics } : {}) });
+      const held: HeldResult = { view, tokens: [], pages: [] };
+      const read = args.timeline;
+      if (read) {
+        held.timeline = async (ref) => {
+          const finding = view.rules.find((r) => r.id === ref.rule)?.findings[ref.index];
+          if (!finding?.device_id) return undefined;
+          try {
+            const answer = await read(finding);
+            return analysisTimelineView({ ...ref, resultId: view.id, finding, rows: answer.rows });
+          } catch (err) {
+            log.warn(`${LOG} the timeline of a finding of ${ref.rule}: ${errorMessage(err)}`);
+            return analysisTimelineError({ ...ref, resultId: view.id, finding, error: errorMessage(err) });
+          }
+        };
+      }
+      panelFor(undefined, 'analysis').show(held, view.title, args.reveal ?? true);
+      log.info(`${LOG} ${view.title}: ${view.summary.line}`);
+      return view.id;
+    },
+    showComparison(args) {
+      const view = compareResultView({ id: randomUUID(), left: args.left, right: args.right, environment: args.environment, now: Date.now() });
+      panelFor(undefined, 'compare').show({ view, tokens: [args.left.token, args.right.token], pages: [] }, panelTitleOf(undefined, 'compare'));
+    },
+    dispose() {
+      for (const panel of [...panels.values()]) panel.dispose();
+      panels.clear();
+    },
+  };
+}
