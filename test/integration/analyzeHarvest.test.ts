@@ -82,10 +82,10 @@ describe('Analyze Harvest… and the harvest notebook', function () {
     const answer = parseSqlAnswer(JSON.parse(new TextDecoder().decode(cell.outputs[0].items[0].data)));
     assert.ok(answer, 'the renderer can read our form');
     // The first SQL cell is `mobility-api metrics`' hourly query: its columns, and an hour per row of the harvest.
-    assert.deepEqual(answer.columns.slice(0, 2).map((c) => c.name), ['hour', 'prow_vehicles']);
+    assert.deepEqual(answer.columns.slice(0, 2).map((c) => c.name), ['hour', 'prow_at_hour_end']);
     assert.ok(answer.rows.length >= 2 && answer.rows.every((r) => /^\d{4}-\d{2}-\d{2}T\d{2}$/.test(String(r[0]))), JSON.stringify(answer.rows.slice(0, 3)));
     const csv = new TextDecoder().decode(cell.outputs[0].items.find((i) => i.mime === 'text/csv')?.data);
-    assert.match(csv, /^hour,prow_vehicles,/);
+    assert.match(csv, /^hour,prow_at_hour_end,/);
     const renderer = (vscode.extensions.getExtension('mobility-api-explorer.mobility-api-explorer')?.packageJSON as { contributes: { notebookRenderer: { id: string; mimeTypes: string[]; entrypoint: string }[] } }).contributes.notebookRenderer;
     assert.deepEqual(renderer.map((r) => [r.id, r.mimeTypes]), [['mobilityApi.sqlAnswer', [SQL_ANSWER_MIME]]]);
 

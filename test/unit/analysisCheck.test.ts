@@ -375,14 +375,25 @@ describe('CLI: mobility-api metrics', function () {
     const r = await runCliInProcess(['metrics', bare, '--json']);
     assert.equal(r.code, 0, r.err);
     const report = JSON.parse(r.out) as { hours: Record<string, unknown>[]; days: Record<string, unknown>[] };
-    const pick = (row: Record<string, unknown>) => [row.hour, row.prow_vehicles, row.available, row.non_operational, row.on_trip, row.trips_started, row.trips_ended, row.duration_median_s, row.duration_p90_s, row.distance_median_m, row.distance_p90_m, row.telemetry_points];
+    const pick = (row: Record<string, unknown>) => [row.hour, row.prow_at_hour_end, row.available_at_hour_end, row.non_operational_at_hour_end, row.on_trip_at_hour_end, row.trips_started, row.trips_ended, row.duration_median_s, row.duration_p90_s, row.distance_median_m, row.distance_p90_m, row.telemetry_points];
     assert.deepEqual(report.hours.map(pick), [
       [hourOf(T0), 1, 1, 0, 0, 2, 2, 210, 282, 750, 950, 3],
       [hourOf(T0 + HOUR), 2, 1, 1, 0, 1, 1, 600, 600, 2000, 2000, 1],
     ]);
-    assert.deepEqual(report.days, [{ date: hourOf(T0).slice(0, 10), trips: 3, vehicles: 2, trips_per_vehicle: 1.5 }]);
+    assert.deepEqual(report.days, [{ date: hourOf(T0).slice(0, 10), trips: 3, vehicles_at_hour_ends: 2, trips_per_vehicle_at_hour_ends: 1.5 }]);
     const text = await runCliInProcess(['metrics', bare]);
     assert.match(text.out, /^Per day \(vehicles: in the PROW at the end of at least one hour of the day\):$/m);
+  });
+
+  it('an hour the harvest has not done is empty, never 0: trips still 202 at hour 1 leave its trips and the day\'s empty', async () => {
+    const gap = path.join(dir, 'gap');
+    writeHarvest(path.join(gap, 'events'), 'events_historical', [event(dev(1), T0 + 10 * MIN, ['located'], 'available', north(0))], (i) => i.timestamp as number, 2);
+    writeHarvest(path.join(gap, 'trips'), 'trips', [trip(dev(1), id('r', 9), T0 + 20 * MIN, 120, 500)], (i) => i.end_time as number, 2, { 1: 'pending' });
+    const r = await runCliInProcess(['metrics', gap, '--json']);
+    assert.equal(r.code, 0, r.err);
+    const report = JSON.parse(r.out) as { hours: Record<string, unknown>[]; days: Record<string, unknown>[] };
+    assert.deepEqual(report.hours.map((h) => [h.prow_at_hour_end, h.trips_started, h.telemetry_points]), [[1, 1, null], [1, null, null]]);
+    assert.deepEqual(report.days.map((d) => [d.trips, d.vehicles_at_hour_ends, d.trips_per_vehicle_at_hour_ends]), [[null, 1, null]]);
   });
 
   it('--by vehicle_type and propulsion_type read the /vehicles snapshot (a device it lacks is "unknown"); without one, exit 2', async () => {
@@ -390,8 +401,8 @@ describe('CLI: mobility-api metrics', function () {
     assert.equal(r.code, 0, r.err);
     const report = JSON.parse(r.out) as { by: string; hours: Record<string, unknown>[]; days: Record<string, unknown>[] };
     assert.equal(report.by, 'vehicle_type');
-    assert.deepEqual(report.days.map((d) => [d.vehicle_type, d.trips, d.vehicles]), [['bicycle', 1, 1], ['scooter', 2, 1]]);
-    assert.deepEqual(report.hours.filter((h) => h.hour === hourOf(T0 + HOUR)).map((h) => [h.vehicle_type, h.prow_vehicles, h.trips_ended]), [['bicycle', 1, 0], ['scooter', 1, 1]]);
+    assert.deepEqual(report.days.map((d) => [d.vehicle_type, d.trips, d.vehicles_at_hour_ends]), [['bicycle', 1, 1], ['scooter', 2, 1]]);
+    assert.deepEqual(report.hours.filter((h) => h.hour === hourOf(T0 + HOUR)).map((h) => [h.vehicle_type, h.prow_at_hour_end, h.trips_ended]), [['bicycle', 1, 0], ['scooter', 1, 1]]);
     const propulsion = JSON.parse((await runCliInProcess(['metrics', path.join(dir, 'with'), '--json', '--by', 'propulsion_type'])).out) as { days: Record<string, unknown>[] };
     assert.deepEqual(propulsion.days.map((d) => d.propulsion_type), ['electric', 'electric_assist+human']);
     const missing = await runCliInProcess(['metrics', bare, '--by', 'vehicle_type']);

@@ -163,7 +163,7 @@ describe('analysis worker: DuckDB in a child process (issue 31)', function () {
 
   it('answers a check with the hourly metrics, and a finding\'s device timeline in time order with the rows it names marked', async () => {
     const report = await client.request<CheckResult>({ op: 'check', folder: harvest, metrics: true });
-    assert.deepEqual(report.metrics?.map((row) => [row.hour, row.prow_vehicles, row.non_operational, row.trips_started]), [[new Date(T0).toISOString().slice(0, 13), 1, 1, 0]]);
+    assert.deepEqual(report.metrics?.map((row) => [row.hour, row.prow_at_hour_end, row.non_operational_at_hour_end, row.trips_started]), [[new Date(T0).toISOString().slice(0, 13), 1, 1, null]], 'no trips harvested: trips_started is missing, not 0');
     const finding = report.rules.find((r) => r.id === 'duplicate-events')?.findings[0];
     assert.ok(finding?.device_id && finding.time);
     const timeline = await client.request<SqlResult>({ op: 'timeline', folder: harvest, device: finding.device_id, time: Date.parse(finding.time) });

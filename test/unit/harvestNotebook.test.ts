@@ -61,8 +61,8 @@ describe('harvest notebook and the analysis view (issue 31)', () => {
     assert.deepEqual(sql, [metricsSql(window).hours, metricsSql(window).days, findingsQuery('SELECT device_id FROM events')]);
     assert.match(sql[2], /FROM \(\nSELECT device_id FROM events\n\) AS finding\(device_id, trip_id, "time", detail\)/, 'the rule\'s own SQL inside, as it stands');
     assert.match(sql[0], /^WITH\n/);
-    assert.match(sql[0], /prow_vehicles/);
-    assert.match(sql[1], /trips_per_vehicle/);
+    assert.match(sql[0], /prow_at_hour_end/);
+    assert.match(sql[1], /trips_per_vehicle_at_hour_ends/);
     assert.ok(sql.slice(0, 2).every((text) => text.split('\n').every((line) => line === line.trimEnd())), 'no trailing spaces');
     assert.ok(!/^ {4}/m.test(sql[0].split('\n')[0]), 'dedented');
     assert.ok(nb.cells.some((c) => c.kind === 'markdown' && /duplicate-events \(error\): No event twice/.test(c.source) && /MDS #667/.test(c.source)));
@@ -94,8 +94,8 @@ describe('harvest notebook and the analysis view (issue 31)', () => {
     assert.equal(ms?.group, 'vehicle_state', 'one line per state');
     assert.deepEqual(ms?.series.map((s) => s.name), ['available', 'reserved']);
     // The metrics write hours and days as text (`2026-11-20T08`, `2026-11-20`): named as a time, they are the time axis.
-    const metrics = answerChart(answerOutputData(answer([['hour', 'VARCHAR'], ['prow_vehicles', 'BIGINT']], [['2026-11-20T08', 7], ['2026-11-20T09', 9]])));
-    assert.deepEqual(metrics?.series, [{ name: 'prow_vehicles', points: [[t8, 7], [t9, 9]] }]);
+    const metrics = answerChart(answerOutputData(answer([['hour', 'VARCHAR'], ['prow_at_hour_end', 'BIGINT']], [['2026-11-20T08', 7], ['2026-11-20T09', 9]])));
+    assert.deepEqual(metrics?.series, [{ name: 'prow_at_hour_end', points: [[t8, 7], [t9, 9]] }]);
     assert.equal(answerChart(answerOutputData(answer([['date', 'VARCHAR'], ['trips', 'BIGINT']], [['2026-11-20', 7]])))?.series[0].points[0][0], Date.UTC(2026, 10, 20));
     assert.equal(vegaLiteSpec(answer([['hour', 'VARCHAR'], ['n', 'BIGINT']], [['soon', 1]])), undefined, 'text that is no time: no chart');
     assert.equal(vegaLiteSpec(answer([['device_id', 'VARCHAR'], ['n', 'BIGINT']], [['d', 1]])), undefined, 'no time column: no chart');

@@ -15,6 +15,8 @@ const PROBES: { file: string; imports: string[] }[] = [
   { file: 'src/core/clock/zzLayerProbe.ts', imports: ["'../auth'", "'../http'", "'../environment'"] },
   { file: 'src/core/mds/zzLayerProbe.ts', imports: ["'../http'", "'../grpc'", "'../conformance'", "'../base/errors'"] },
   { file: 'src/core/http/zzLayerProbe.ts', imports: ["'../harvest'", "'../grpc'", "'../../results/format'"] },
+  // metrics may import the core's analysis domain (`../analysis`), never the glue (`../../vscode/…`).
+  { file: 'src/core/metrics/zzLayerProbe.ts', imports: ["'../../vscode/analysis/analysisClient'", "'../http'", "'../analysis/metrics'"] },
   { file: 'src/results/zzLayerProbe.ts', imports: ["'vscode'", "'../vscode/platform/settings'", "'../sandbox/sandboxServer'", "'../core/auth/credential'"] },
   { file: 'src/sandbox/zzLayerProbe.ts', imports: ["'vscode'", "'../vscode/platform/settings'", "'../results/format'"] },
   { file: 'src/cli/zzLayerProbe.ts', imports: ["'vscode'", "'../vscode/platform/settings'"] },

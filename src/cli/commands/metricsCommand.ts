@@ -6,6 +6,7 @@ import { memoryLimitOption, parse } from '../support/options';
 import { formatQueryAnswer } from '../support/output';
 import { printUsage } from '../support/usage';
 import { withAnalysisSession } from '../support/sessionSignals';
+import { omfMetricsCommand } from './omfMetricsCommand';
 
 /**
  * `mobility-api metrics <folder> [--json] [--by vehicle_type|propulsion_type|provider_id]`: per hour, the vehicles in
@@ -13,6 +14,7 @@ import { withAnalysisSession } from '../support/sessionSignals';
  * telemetry points; per day, trips per vehicle. Exit 0, or 2 for bad input.
  */
 export async function metricsCommand(args: string[], io: CliIo): Promise<number> {
+  if (args.some((a) => a === '--measures' || a.startsWith('--measures='))) return omfMetricsCommand(args, io);
   const { values, positionals } = parse(args, { json: { type: 'boolean' }, by: { type: 'string' }, 'memory-limit': { type: 'string' }, 'temp-limit': { type: 'string' } }, true);
   if (values.help) return printUsage(io);
   if (positionals.length !== 1) throw new MobilityError('USAGE', 'metrics takes one harvest folder: mobility-api metrics <folder> [--by vehicle_type|propulsion_type|provider_id] [--json].');

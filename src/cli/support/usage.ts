@@ -36,9 +36,13 @@ Usage:
   mobility-api check    <harvest folder> [--rule <id>]... [--threshold <name>=<value>]... [--mode <mode>] [--json] [--junit <file>]
                         data-quality rules between items (event sequence, trip events, duplicates, telemetry gaps, teleports,
                         units, phantom trips, hour coverage; with a snapshot: status vs events, registry); exit 1: an error finding
+  mobility-api metrics  <harvest folder> --measures <m,…> --interval <PT15M…P1M> [--timezone <zone>]
+                        [--dimensions provider_id,vehicle_type] [--k <n>] [--json] [--avg-of <duration>]
+                        [--deployed-states <s,…>] [--stale-after-hours <h>] [--min-trip-seconds <s>] [--max-trip-seconds <s>]
+                        the OMF metrics of MDS 2.0.2 (docs/metrics.md); --json: the Metrics Query API's response
   mobility-api metrics  <harvest folder> [--by vehicle_type|propulsion_type|provider_id] [--json]
-                        per hour: vehicles in the PROW (from the events, by state), trips started and ended, median and p90
-                        trip duration and distance, telemetry points; per day: trips per vehicle
+                        the fleet summary: per hour, vehicles in the PROW at the hour's end (by state), trips started and
+                        ended, median and p90 trip duration and distance, telemetry points; per day, trips per vehicle seen
   mobility-api parquet  <harvest folder> [--out <dir>] [--partition day|hour] [--json]
                         the harvest as Parquet (zstd), one file per day: endpoint=<e>/date=<day>/, hour a column
                         (default --out <folder>/parquet); MDS times as UTC timestamps;

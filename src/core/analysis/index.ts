@@ -18,7 +18,7 @@ export type { ModeMachine, ModeMachines } from './modeMachines';
 export { CHECK_RULE_IDS, checkJunit, findingLine, hasErrorFinding, runChecks, thresholdsOf } from './checkRun';
 export type { CheckOptions, CheckReport, CheckRuleResult } from './checkRun';
 export { METRICS_GROUPS, metricsSql, metricsWindow, runMetrics } from './metrics';
-export type { MetricsGroup, MetricsReport } from './metrics';
+export type { MetricsGroup, MetricsReport, MetricsWindow } from './metrics';
 export { checkWindowOf, ruleQueriesOf } from './ruleSql';
 export type { RuleQuery } from './ruleSql';
 export { TIMELINE_BOUNDS, TIMELINE_COLUMNS, timelineSql } from './timeline';

@@ -1,6 +1,7 @@
 /**
- * Fleet metrics over a harvest, each one SQL query over the analysis views (no aggregation in JavaScript), so that a
- * user can read and change it:
+ * The fleet summary over a harvest (not the OMF metrics: those are `core/metrics`, and no column here has an OMF
+ * metric's name), each one SQL query over the analysis views (no aggregation in JavaScript), so that a user can read
+ * and change it; an hour a table's harvest has not done is NULL, never 0:
  * - per hour: the vehicles in the public right-of-way at the hour's end, by state, reconstructed from the events
  *   (each device's last event before the hour's end; devices without an event in the harvest are not counted);
  *   trips started and ended; the median and 90th percentile of the duration and distance of the trips ended;
@@ -22,16 +23,36 @@ export type MetricsGroup = (typeof METRICS_GROUPS)[number];
 const HOUR_MS = 3_600_000;
 const q = (text: string) => `'${text.replace(/'/g, "''")}'`;
 
-/** The window of the metrics, in ms: [start, end), from the harvest's first to its last hour. */
-export function metricsWindow(source: HarvestSource): { start: number; end: number } {
-  return { start: Date.parse(`${source.window.start}:00:00Z`), end: Date.parse(`${source.window.end}:00:00Z`) + HOUR_MS };
+/** The window of the metrics: [start, end) in ms, and the hours (ms) each table has done; an hour not done is NULL, never 0. */
+export interface MetricsWindow {
+  start: number;
+  end: number;
+  done?: Record<'events' | 'trips' | 'telemetry', number[]>;
+}
+
+/** The window of the metrics, in ms: [start, end), from the harvest's first to its last hour, with each table's done hours. */
+export function metricsWindow(source: HarvestSource): MetricsWindow {
+  const done = (table: 'events' | 'trips' | 'telemetry') => [...new Set(source.parts.filter((p) => p.table === table).flatMap((p) => p.hours.map((h) => Date.parse(`${h.hour}:00:00Z`))))].sort((a, b) => a - b);
+  return { start: Date.parse(`${source.window.start}:00:00Z`), end: Date.parse(`${source.window.end}:00:00Z`) + HOUR_MS, done: { events: done('events'), trips: done('trips'), telemetry: done('telemetry') } };
+}
+
+/** `value` where `hour` is done in `table`'s harvest, else NULL (without the done hours: `value`). */
+function ifDone(window: MetricsWindow, table: 'events' | 'trips' | 'telemetry', hour: string, value: string): string {
+  if (!window.done) return value;
+  return `CASE WHEN list_contains([${window.done[table].join(', ')}]::BIGINT[], ${hour}) THEN ${value} END`;
+}
+
+/** `value` where every hour of the day `day` inside the window is done in `table`'s harvest, else NULL. */
+function ifDayDone(window: MetricsWindow, table: 'events' | 'trips' | 'telemetry', day: string, value: string): string {
+  if (!window.done) return value;
+  return `CASE WHEN (SELECT bool_and(list_contains([${window.done[table].join(', ')}]::BIGINT[], h.hour)) FROM hours h WHERE h.hour // 86400000 * 86400000 = ${day}) THEN ${value} END`;
 }
 
 /**
  * The SQL of both tables, `hours` and `days`, as a user reads it: the starter notebook's metrics cells hold exactly
  * this text, and `runMetrics` runs it.
  */
-export function metricsSql(window: { start: number; end: number }, by?: MetricsGroup): { hours: string; days: string } {
+export function metricsSql(window: MetricsWindow, by?: MetricsGroup): { hours: string; days: string } {
   // The group of a row of `table` (aliased x), joined to the snapshot's devices (d).
   const group = by === 'provider_id' ? 'coalesce(x.provider_id, \'unknown\')' : by === 'vehicle_type' ? 'coalesce(d.vehicle_type, \'unknown\')' : by === 'propulsion_type' ? 'coalesce(d.propulsion_type, \'unknown\')' : "'all'";
   const from = (table: string) => `${table} x LEFT JOIN dev d ON d.device_id = x.device_id`;
@@ -56,10 +77,10 @@ export function metricsSql(window: { start: number; end: number }, by?: MetricsG
     groups AS (SELECT grp FROM p UNION SELECT grp FROM ts UNION SELECT grp FROM te UNION SELECT grp FROM tp ${by ? '' : "UNION SELECT 'all'"}),
     k AS (SELECT h.hour, g.grp FROM hours h, groups g)
     SELECT strftime(epoch_ms(k.hour), '%Y-%m-%dT%H') AS hour${label},
-      coalesce(p.prow_vehicles, 0) AS prow_vehicles, ${states.map((s) => `coalesce(p.${s}, 0) AS ${s}`).join(', ')},
-      coalesce(ts.trips_started, 0) AS trips_started, coalesce(te.trips_ended, 0) AS trips_ended,
+      ${ifDone(window, 'events', 'k.hour', 'coalesce(p.prow_vehicles, 0)')} AS prow_at_hour_end, ${states.map((s) => `${ifDone(window, 'events', 'k.hour', `coalesce(p.${s}, 0)`)} AS ${s}_at_hour_end`).join(', ')},
+      ${ifDone(window, 'trips', 'k.hour', 'coalesce(ts.trips_started, 0)')} AS trips_started, ${ifDone(window, 'trips', 'k.hour', 'coalesce(te.trips_ended, 0)')} AS trips_ended,
       te.duration_median_s, te.duration_p90_s, te.distance_median_m, te.distance_p90_m,
-      coalesce(tp.telemetry_points, 0) AS telemetry_points
+      ${ifDone(window, 'telemetry', 'k.hour', 'coalesce(tp.telemetry_points, 0)')} AS telemetry_points
     FROM k LEFT JOIN p USING (hour, grp) LEFT JOIN ts USING (hour, grp) LEFT JOIN te USING (hour, grp) LEFT JOIN tp USING (hour, grp)
     ORDER BY k.hour, k.grp`;
   const days = `
@@ -69,8 +90,8 @@ export function metricsSql(window: { start: number; end: number }, by?: MetricsG
     t AS (SELECT x.start_time // 86400000 * 86400000 AS day, ${group} AS grp, count(*) AS trips FROM ${from('trips')} WHERE x.start_time >= ${window.start} AND x.start_time < ${window.end} GROUP BY ALL),
     groups AS (SELECT grp FROM v UNION SELECT grp FROM t ${by ? '' : "UNION SELECT 'all'"}),
     k AS (SELECT d.day, g.grp FROM days d, groups g)
-    SELECT strftime(epoch_ms(k.day), '%Y-%m-%d') AS date${label}, coalesce(t.trips, 0) AS trips, coalesce(v.vehicles, 0) AS vehicles,
-      CASE WHEN coalesce(v.vehicles, 0) > 0 THEN round(coalesce(t.trips, 0) / v.vehicles, 2) END AS trips_per_vehicle
+    SELECT strftime(epoch_ms(k.day), '%Y-%m-%d') AS date${label}, ${ifDayDone(window, 'trips', 'k.day', 'coalesce(t.trips, 0)')} AS trips, ${ifDayDone(window, 'events', 'k.day', 'coalesce(v.vehicles, 0)')} AS vehicles_at_hour_ends,
+      ${ifDayDone(window, 'trips', 'k.day', ifDayDone(window, 'events', 'k.day', 'CASE WHEN coalesce(v.vehicles, 0) > 0 THEN round(coalesce(t.trips, 0) / v.vehicles, 2) END'))} AS trips_per_vehicle_at_hour_ends
     FROM k LEFT JOIN v USING (day, grp) LEFT JOIN t USING (day, grp)
     ORDER BY k.day, k.grp`;
   return { hours: dedentSql(hours), days: dedentSql(days) };

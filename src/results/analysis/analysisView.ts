@@ -22,12 +22,12 @@ const count = (value: unknown): number => (typeof value === 'number' && Number.i
  */
 export function analysisMetricsView(rows: readonly Record<string, unknown>[]): AnalysisMetricsView {
   const prow = MODE_MACHINES.prowStates
-    .map((state) => ({ state, values: rows.map((row) => count(row[state])) }))
+    .map((state) => ({ state, values: rows.map((row) => count(row[`${state}_at_hour_end`])) }))
     .filter((series) => series.values.some((v) => v > 0));
   return {
     hours: rows.map((row) => (typeof row.hour === 'string' ? row.hour : '')),
     prow,
-    prowTotal: rows.map((row) => count(row.prow_vehicles)),
+    prowTotal: rows.map((row) => count(row.prow_at_hour_end)),
     tripsStarted: rows.map((row) => count(row.trips_started)),
     tripsEnded: rows.map((row) => count(row.trips_ended)),
   };

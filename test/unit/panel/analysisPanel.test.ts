@@ -39,7 +39,7 @@ const REPORT: CheckReport = {
 
 /** `mobility-api metrics --json`'s hourly rows for three hours. */
 const METRICS = [0, 1, 2].map((h) => ({
-  hour: hour(h), prow_vehicles: 10 + h, available: 7 + h, non_operational: 2, reserved: 0, on_trip: 1, stopped: 0, non_contactable: 0,
+  hour: hour(h), prow_at_hour_end: 10 + h, available_at_hour_end: 7 + h, non_operational_at_hour_end: 2, reserved_at_hour_end: 0, on_trip_at_hour_end: 1, stopped_at_hour_end: 0, non_contactable_at_hour_end: 0,
   trips_started: [4, 9, 2][h], trips_ended: [3, 8, 4][h], duration_median_s: 300, duration_p90_s: 500, distance_median_m: 900, distance_p90_m: 1500, telemetry_points: 30,
 }));
 

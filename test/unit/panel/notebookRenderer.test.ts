@@ -196,7 +196,7 @@ describe('harvest notebook renderer: the results table of a SQL answer (standalo
       // As the starter notebook's metrics per hour: PROW states (most zero in a small harvest), trips started and ended
       // (the same every hour here), durations, distances, telemetry points.
       const zero = ['non_operational', 'reserved', 'elsewhere', 'unknown', 'removed', 'non_contactable'];
-      const busy = ['available', 'on_trip', 'prow_vehicles', 'duration_p50_s', 'distance_p50_m', 'telemetry_points'];
+      const busy = ['available', 'on_trip', 'prow_at_hour_end', 'duration_p50_s', 'distance_p50_m', 'telemetry_points'];
       const columns = [{ name: 'hour', type: 'TIMESTAMP' }, ...[...zero, ...busy, 'trips_started', 'trips_ended'].map((name) => ({ name, type: 'BIGINT' }))];
       const rows = Array.from({ length: 24 }, (_, i) => [new Date(t0 + i * 3_600_000).toISOString(), ...zero.map(() => 0), ...busy.map((_, k) => (k + 1) * 10 + i * (k + 1)), 5 + (i % 3), 5 + (i % 3)]);
       (window as unknown as { __render(id: string, data: unknown): void }).__render('output-metrics', { columns, rows, total: rows.length });
