@@ -9,7 +9,7 @@ import tseslint from 'typescript-eslint';
 import globals from 'globals';
 
 const VSCODE = { name: 'vscode', message: 'This layer is vscode-free (see CONTRIBUTING.md): put editor glue in src/services or the shell.' };
-const SHELL = 'services|commands|tree|debug|webview|statusBar|analysis|testing|extension';
+const SHELL = 'services|commands|tree|debug|webview|statusBar|analysis|testing|extension|vscode';
 
 /**
  * The core's domains and the domains each may import (through their index.ts). `auth` and `clock` know no transport;
@@ -86,14 +86,15 @@ export default tseslint.config(
       ],
     },
   },
-  { files: ['src/core/**'], rules: zone(`${SHELL}|results|sandbox|cli|webview-ui`, 'The core imports only Node, jose, ajv, gRPC and src/shared.') },
+  { files: ['src/core/**'], rules: zone(`${SHELL}|results|sandbox|cli|webview-ui|agent`, 'The core imports only Node, jose, ajv, gRPC and src/shared.') },
   ...Object.keys(CORE_DOMAINS).map((domain) => ({
     files: [`src/core/${domain}/**`],
-    rules: zone(`${SHELL}|results|sandbox|cli|webview-ui`, 'The core imports only Node, jose, ajv, gRPC and src/shared.', { extra: domainPatterns(domain) }),
+    rules: zone(`${SHELL}|results|sandbox|cli|webview-ui|agent`, 'The core imports only Node, jose, ajv, gRPC and src/shared.', { extra: domainPatterns(domain) }),
   })),
-  { files: ['src/results/**'], rules: zone(`${SHELL}|sandbox|cli|webview-ui`, 'Presentation models import only the core and src/shared.', { extra: [PAST_A_DOOR] }) },
+  { files: ['src/results/**'], rules: zone(`${SHELL}|sandbox|cli|webview-ui|agent`, 'Presentation models import only the core and src/shared.', { extra: [PAST_A_DOOR] }) },
   { files: ['src/sandbox/**'], rules: zone(`${SHELL}|results|cli|webview-ui`, 'The sandbox imports only the core.', { extra: [PAST_A_DOOR] }) },
   { files: ['src/cli/**'], rules: zone(`${SHELL}|webview-ui`, 'The CLI imports the core, results and the sandbox, never the VS Code shell.', { extra: [PAST_A_DOOR] }) },
+  { files: ['src/agent/**'], rules: zone(`${SHELL}|sandbox|cli|webview-ui`, 'The agent tools import only the core, results and src/shared: both surfaces (VS Code, the MCP server) use them.', { extra: [PAST_A_DOOR] }) },
   { files: ['src/shared/**'], rules: zone('core|results|sandbox|cli|webview-ui|' + SHELL, 'src/shared holds the host-webview contract and imports nothing else.') },
   {
     files: ['src/webview-ui/**'],
@@ -102,7 +103,7 @@ export default tseslint.config(
     }),
   },
   {
-    files: ['src/services/**', 'src/commands/**', 'src/tree/**', 'src/debug/**', 'src/webview/**', 'src/statusBar/**', 'src/analysis/**', 'src/testing/**'],
+    files: ['src/services/**', 'src/commands/**', 'src/tree/**', 'src/debug/**', 'src/webview/**', 'src/statusBar/**', 'src/analysis/**', 'src/testing/**', 'src/vscode/**'],
     rules: zone('cli|webview-ui', 'The shell uses the core, results and services.', {
       vscode: true,
       extra: [PAST_A_DOOR, { regex: '^(\\.\\./)+sandbox/(?!sandboxServer$)', message: 'Reach the sandbox only through its start/stop API (src/sandbox/sandboxServer, loaded by SandboxService).' }],
