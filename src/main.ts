@@ -40,6 +40,7 @@ import { EnvironmentsTreeProvider } from './tree/environmentsTree';
 import type { EnvironmentsTreeElement } from './tree/environmentsTree';
 import { createEnvironmentStatusBar } from './statusBar/environmentStatusBar';
 import { registerResultsPanel } from './webview/resultsController';
+import { registerAgentTools } from './vscode/agent/registerAgentTools';
 import { configureHostL10n } from './webview/l10nBundle';
 
 /** What other extensions (and the integration tests) may read: never key material or tokens. */
@@ -128,6 +129,7 @@ export function activate(context: vscode.ExtensionContext, startup?: StartupInfo
     tokenHistory,
     tokenHandles,
     contractTests.disposable,
+    ...registerAgentTools(deps),
   );
   void vscode.commands.executeCommand('setContext', 'mobilityApi.sandboxRunning', false);
   if (settings.sandboxAutoStart) void vscode.commands.executeCommand(COMMANDS.startSandbox);

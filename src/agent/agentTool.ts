@@ -3,7 +3,7 @@
 import type { Credential, TokenIssuer } from '../core/auth';
 import type { FileClockStore, KeyRequestQueue } from '../core/clock';
 import type { Environment } from '../core/environment';
-import type { AgentHistory } from './agentHistory';
+import type { AgentHistory, AgentHistoryEntry } from './agentHistory';
 
 /** MCP's tool annotations (VS Code reads the same two hints from the manifest's tags). True to what the tool does. */
 export interface ToolAnnotations {
@@ -55,6 +55,8 @@ export interface AgentContext {
   preciseLocations?: boolean;
   /** Relative paths (harvest folders, request files) are read from here. */
   root: string;
+  /** A request's result, for the surface to show (VS Code: the results panel); returns the id the panel knows it by. */
+  onResult?(entry: AgentHistoryEntry): string | undefined;
 }
 
 /** One tool: its name (`{verb}_{noun}`), what a model reads about it, its input's schema, and what it does. */

@@ -94,6 +94,15 @@ describe('mobility-api mcp: the SDK client over stdio against the sandbox', func
     assert.equal(env.credential.kid, maskKeyId(KID));
   });
 
+  it('decodes a hostile token: its claims reach the client scrubbed (no nested token, key, password or kid)', async () => {
+    const part = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
+    const nested = `${part({ alg: 'ES256', kid: KID })}.${part({ iss: 'x@example.org' })}.${'s'.repeat(43)}`;
+    const claims = { iss: 'x@example.org', note: `Bearer ${nested}`, aud: 'https://user:hunter2pass@mds.example.org', echo: `kid ${KID}`, key: keyPem, jwk: { kty: 'EC', d: 'c2VjcmV0c2VjcmV0c2VjcmV0c2VjcmV0c2VjcmV0' } };
+    const decoded = answerOf(await client.callTool({ name: 'decode_token', arguments: { token: `${part({ alg: 'ES256', kid: KID })}.${part(claims)}.${'s'.repeat(43)}` } }));
+    assert.equal(decoded.isError, false, JSON.stringify(decoded.body));
+    assert.equal((decoded.body.claims as { iss: string }).iss, 'x@example.org');
+  });
+
   it('goes from a refused token to the rule it broke and its fix', async () => {
     const sent = answerOf(await client.callTool({ name: 'send_request', arguments: { path: '/vehicles' } }));
     assert.equal(sent.isError, false);

@@ -98,6 +98,15 @@ describe('agent tools: one set of tools for VS Code and MCP', () => {
     assert.equal((JSON.parse(preview.text) as { claims: { aud: string } }).claims.aud, 'http://127.0.0.1:9/mds');
   });
 
+  it('lists an environment whose base URL is not set yet, saying so, instead of failing the whole list', async () => {
+    const unset: Environment = { id: 'mds-staging', name: 'MDS Staging', api: 'mds', stage: 'staging', baseUrl: '' };
+    const answer = await runAgentTool('list_environments', {}, contextWith([unset, staging]));
+    assert.equal(answer.isError, false, answer.text);
+    const [first] = (JSON.parse(answer.text) as { environments: { baseUrl: string | null; problem?: string }[] }).environments;
+    assert.equal(first.baseUrl, null);
+    assert.match(first.problem ?? '', /no base URL/);
+  });
+
   it('writes client code that holds no secret', async () => {
     const answer = await runAgentTool('generate_client_code', { language: 'python', endpoint: 'vehicles' }, contextWith([staging]));
     assert.equal(answer.isError, false, answer.text);

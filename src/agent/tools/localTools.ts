@@ -3,12 +3,12 @@
 import * as l10n from '@vscode/l10n';
 import { randomUUID } from 'node:crypto';
 import { buildClaims, CREDENTIAL_TYPE_LABELS, DEFAULT_LIFETIME_SECONDS, decodeJwt, lintToken, NO_DOMAINS } from '../../core/auth';
-import { maskKeyId, MobilityError } from '../../core/base';
+import { errorMessage, maskKeyId, MobilityError } from '../../core/base';
 import { keyIdDigest } from '../../core/clock';
 import { CODE_LANGUAGES, codeProgramFor, generateCode } from '../../core/codegen';
 import type { CodeLanguage } from '../../core/codegen';
 import { audienceOf, normaliseBaseUrl } from '../../core/environment';
-import type { ApiKind } from '../../core/environment';
+import type { ApiKind, Environment } from '../../core/environment';
 import { catalogueOf } from '../../core/mds';
 import { pageErrorView, RULE_TIPS } from '../../results/errorAdvice';
 import { credentialOf, isProduction, pickEnvironment } from '../agentEnvironments';
@@ -17,6 +17,15 @@ import { LOCAL_READ_ONLY } from '../agentTool';
 import { requestOf, REQUEST_INPUT } from './requestInput';
 
 const ENVIRONMENT_INPUT = { type: 'string', description: 'The environment id or name (list_environments); may be left out when there is only one.' };
+
+/** An environment's base URL, or why it has none that can be used (not set yet, not a URL). */
+function baseUrlOf(e: Environment): { baseUrl: string | null; problem?: string } {
+  try {
+    return { baseUrl: normaliseBaseUrl(e.baseUrl, e.name) };
+  } catch (err) {
+    return { baseUrl: null, problem: errorMessage(err) };
+  }
+}
 
 const listEnvironments: AgentTool = {
   name: 'list_environments',
@@ -36,7 +45,7 @@ const listEnvironments: AgentTool = {
         name: e.name,
         api: e.api,
         stage: e.stage,
-        baseUrl: normaliseBaseUrl(e.baseUrl, e.name),
+        ...baseUrlOf(e),
         production: isProduction(entry),
         reachable: context.allowNetwork && (!isProduction(entry) || context.allowProduction),
         credential: credential ? { name: entry.credentialName ?? null, type: credential.type, typeLabel: CREDENTIAL_TYPE_LABELS[credential.type], issuer: credential.issuer, kid: maskKeyId(credential.kid) } : null,

@@ -91,7 +91,8 @@ const sendRequest: AgentTool = {
       onPage: (page, n) => call.progress?.(n, undefined, l10n.t('Page {0}: {1}', n, page.status)),
     });
     const kept = context.history.add({ environment: entry.environment, credentialType: credential.type, target: targetOf(input), result });
-    return resultAnswer(kept.id, entry, result, typeof input.max_items === 'number' ? input.max_items : DEFAULT_ITEMS, credential.type);
+    const shown = context.onResult?.(kept);
+    return { ...resultAnswer(kept.id, entry, result, typeof input.max_items === 'number' ? input.max_items : DEFAULT_ITEMS, credential.type), ...(shown ? { resultsPanelEntry: shown } : {}) };
   },
 };
 
