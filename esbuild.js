@@ -162,6 +162,8 @@ async function main() {
     { ...nodeBase, entryPoints: ['src/vscode/analysis/analysis.bundle.ts'], outfile: 'dist/analysis.js', plugins: shellPlugins },
     // The contract runner of the Testing view (with ajv and the MDS schemas), loaded when a test first runs (src/vscode/contract/contractLoader.ts).
     { ...nodeBase, entryPoints: ['src/vscode/contract/contract.bundle.ts'], outfile: 'dist/contract.js', plugins: shellPlugins },
+    // The agent tools (language-model tools) and the core they run, loaded on a tool's first call (src/vscode/agent/registerAgentTools.ts).
+    { ...nodeBase, entryPoints: ['src/vscode/agent/agentTools.bundle.ts'], outfile: 'dist/agentTools.js', plugins: shellPlugins },
     ...lazyLibraryBuilds(),
     { ...nodeBase, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
     // The results panel's browser bundle (src/webview-ui, with @vscode-elements/elements and lit bundled in)

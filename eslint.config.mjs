@@ -87,15 +87,16 @@ export default tseslint.config(
       ],
     },
   },
-  { files: ['src/core/**'], rules: zone(`${SHELL}|results|sandbox|cli|webview-ui`, 'The core imports only Node, jose, ajv, gRPC and src/shared.') },
+  { files: ['src/core/**'], rules: zone(`${SHELL}|results|sandbox|cli|webview-ui|agent`, 'The core imports only Node, jose, ajv, gRPC and src/shared.') },
   ...Object.keys(CORE_DOMAINS).map((domain) => ({
     files: [`src/core/${domain}/**`],
     // Two levels up at least: from a domain's folder, `../analysis` is the core's analysis domain, not the shell's src/analysis.
-    rules: zone(`${SHELL}|results|sandbox|cli|webview-ui`, 'The core imports only Node, jose, ajv, gRPC and src/shared.', { extra: domainPatterns(domain), depth: 2 }),
+    rules: zone(`${SHELL}|results|sandbox|cli|webview-ui|agent`, 'The core imports only Node, jose, ajv, gRPC and src/shared.', { extra: domainPatterns(domain), depth: 2 }),
   })),
-  { files: ['src/results/**'], rules: zone(`${SHELL}|sandbox|cli|webview-ui`, 'Presentation models import only the core and src/shared.', { extra: [PAST_A_DOOR] }) },
+  { files: ['src/results/**'], rules: zone(`${SHELL}|sandbox|cli|webview-ui|agent`, 'Presentation models import only the core and src/shared.', { extra: [PAST_A_DOOR] }) },
   { files: ['src/sandbox/**'], rules: zone(`${SHELL}|results|cli|webview-ui`, 'The sandbox imports only the core.', { extra: [PAST_A_DOOR] }) },
   { files: ['src/cli/**'], rules: zone(`${SHELL}|webview-ui`, 'The CLI imports the core, results and the sandbox, never the VS Code shell.', { extra: [PAST_A_DOOR] }) },
+  { files: ['src/agent/**'], rules: zone(`${SHELL}|sandbox|cli|webview-ui`, 'The agent tools import only the core, results and src/shared: both surfaces (VS Code, the MCP server) use them.', { extra: [PAST_A_DOOR] }) },
   { files: ['src/shared/**'], rules: zone('core|results|sandbox|cli|webview-ui|' + SHELL, 'src/shared holds the host-webview contract and imports nothing else.') },
   {
     files: ['src/webview-ui/**'],

@@ -7,6 +7,7 @@
 import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { activationFigure, activationVariantFigures } from './activation';
+import { agentFigures } from './agents';
 import { analysisFigures } from './analysis';
 import { bundleFigures, productionBuild } from './bundles';
 import { contractFigure } from './contract';
@@ -40,6 +41,7 @@ async function main(): Promise<void> {
     ['keyImport', () => keyImportFigure('RS256')],
     ['requests', requestOverheadFigure],
     ['contract', contractFigure],
+    ['agents', agentFigures],
     ['fleet', fleetFigures],
     ['grpcUnary', grpcUnaryFigure],
     ['grpcStream', grpcStreamFigure],

@@ -41,6 +41,7 @@ import type { EnvironmentsTreeElement } from './vscode/environments/environments
 import { createEnvironmentStatusBar } from './vscode/environments/environmentStatusBar';
 import { registerResultsPanel } from './vscode/panel/resultsController';
 import { configureHostL10n } from './vscode/panel/l10nBundle';
+import { registerAgentTools } from './vscode/agent/registerAgentTools';
 
 /** What other extensions (and the integration tests) may read: never key material or tokens. */
 export interface MobilityApiExports {
@@ -128,6 +129,7 @@ export function activate(context: vscode.ExtensionContext, startup?: StartupInfo
     tokenHistory,
     tokenHandles,
     contractTests.disposable,
+    ...registerAgentTools(deps),
   );
   void vscode.commands.executeCommand('setContext', 'mobilityApi.sandboxRunning', false);
   if (settings.sandboxAutoStart) void vscode.commands.executeCommand(COMMANDS.startSandbox);

@@ -46,6 +46,8 @@ const COMMANDS: Record<string, (args: string[], io: CliIo) => Promise<number>> =
   sandbox: sandboxCommand,
   demo: demoCommand,
   test: testCommand,
+  // The MCP SDK is loaded only by this command.
+  mcp: async (args, io) => (await import('./commands/mcpCommand')).mcpCommand(args, io),
 };
 
 /**

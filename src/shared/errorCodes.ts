@@ -79,6 +79,13 @@ export const ERROR_CODES = [
   'SANDBOX_START_FAILED',
   'SANDBOX_NOT_RUNNING',
   'DEMO_KEY_INVALID',
+  // agents: the language-model tools and the MCP server (src/agent)
+  'AGENT_TOOL_UNKNOWN',
+  'AGENT_INPUT_INVALID',
+  'AGENT_NETWORK_OFF',
+  'AGENT_PRODUCTION_REFUSED',
+  'AGENT_ENVIRONMENT_UNKNOWN',
+  'AGENT_RESULT_UNKNOWN',
   // front ends
   'USAGE',
   'SECRET_STORAGE_FAILED',

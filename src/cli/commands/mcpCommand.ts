@@ -1,0 +1,105 @@
+// `mobility-api mcp`: the agent tools of src/agent as an MCP server over stdio, for any agent that speaks MCP. Stdout is
+// the protocol's channel: nothing else is written there; warnings go to stderr. Read-only unless --allow-network.
+import path from 'node:path';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { Credential } from '../../core/auth';
+import type { Environment } from '../../core/environment';
+import { AgentHistory } from '../../agent/agentHistory';
+import type { AgentContext, AgentEnvironment } from '../../agent/agentTool';
+import { AGENT_TOOLS, runAgentTool } from '../../agent/agentTools';
+import type { CliIo } from '../support/cliIo';
+import { apiFrom, CREDENTIAL_OPTIONS, environmentFrom, issuerFrom, loadCredential, parse } from '../support/options';
+import { CREDENTIAL_VARIABLES, credentialValues } from './testCommand';
+import { printUsage } from '../support/usage';
+
+const MCP_OPTIONS = {
+  ...CREDENTIAL_OPTIONS,
+  'base-url': { type: 'string' },
+  api: { type: 'string' },
+  stage: { type: 'string' },
+  'allow-network': { type: 'boolean' },
+  'allow-production': { type: 'boolean' },
+  'precise-locations': { type: 'boolean' },
+} as const;
+
+/** The name a credential given on the command line is told by: its file's name, or the variable that named it. */
+function credentialName(values: { 'private-key'?: string; 'key-file'?: string; credential?: string }, fromEnv: boolean): string {
+  if (fromEnv) return CREDENTIAL_VARIABLES.keyFile;
+  const file = values['key-file'] ?? values.credential ?? values['private-key'] ?? '';
+  return path.basename(file);
+}
+
+/**
+ * The server's context: the one environment of --base-url (none without it: the local tools still work), its
+ * credential from the flags or the MOBILITY_API_* variables, read once at start, and the shared per-key clock.
+ */
+function contextOf(values: ReturnType<typeof parse<typeof MCP_OPTIONS>>['values'], io: CliIo): AgentContext {
+  const given = values['private-key'] !== undefined || values['key-file'] !== undefined || values.credential !== undefined;
+  const fromEnv = !given && Boolean(io.env[CREDENTIAL_VARIABLES.keyFile]);
+  const environments: AgentEnvironment[] = [];
+  let credential: Credential | undefined;
+  if (values['base-url'] !== undefined) {
+    const api = apiFrom(values, false);
+    const base: Environment = environmentFrom(values['base-url'], '--base-url', api, values, api === 'mds' ? { Accept: 'application/vnd.mds+json;version=2.0' } : {});
+    const stage = values.stage ?? 'custom';
+    const environment: Environment = { ...base, id: api, name: `${api} ${stage}`, stage };
+    if (given || fromEnv) credential = loadCredential(credentialValues(values, io.env), io, api);
+    environments.push({ environment, ...(credential ? { credentialName: credentialName(values, fromEnv) } : {}) });
+  } else if (given) {
+    io.err('mobility-api: warning: a credential without --base-url is not used: give the environment with --base-url <url> --api mds|maas.');
+  }
+  const signing = issuerFrom(values, io);
+  return {
+    environments: () => Promise.resolve(environments),
+    credential: (id) => Promise.resolve(environments.some((e) => e.environment.id === id) ? credential : undefined),
+    signing: () => signing,
+    history: new AgentHistory(),
+    allowNetwork: values['allow-network'] === true,
+    allowProduction: values['allow-production'] === true,
+    preciseLocations: values['precise-locations'] === true,
+    root: process.cwd(),
+  };
+}
+
+/** The package's version for the server's `initialize` answer. */
+function serverVersion(): string {
+  return process.env.npm_package_version ?? '0';
+}
+
+/**
+ * `mobility-api mcp [--base-url <url> --api mds|maas [--stage <name>]] [credential] [--allow-network]
+ * [--allow-production] [--precise-locations]`: serves until its client closes stdin.
+ */
+export async function mcpCommand(args: string[], io: CliIo): Promise<number> {
+  const { values } = parse(args, MCP_OPTIONS);
+  if (values.help) return printUsage(io, 'mcp');
+  const context = contextOf(values, io);
+  const server = new Server({ name: 'mobility-api', version: serverVersion() }, { capabilities: { tools: {} } });
+  // Without --allow-network the network tools are not listed at all, and a call of one is refused with the reason.
+  const listed = AGENT_TOOLS.filter((t) => context.allowNetwork || !t.network);
+  server.setRequestHandler(ListToolsRequestSchema, () =>
+    Promise.resolve({
+      tools: listed.map((t) => ({ name: t.name, title: t.title, description: t.description, inputSchema: t.inputSchema, annotations: { title: t.title, ...t.annotations, idempotentHint: !t.network } })),
+    }),
+  );
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    const token = request.params._meta?.progressToken;
+    const progress = token === undefined ? undefined : (done: number, total: number | undefined, message: string) => {
+      void extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: done, ...(total !== undefined ? { total } : {}), message } }).catch(() => undefined);
+    };
+    const answer = await runAgentTool(request.params.name, request.params.arguments ?? {}, context, { signal: extra.signal, ...(progress ? { progress } : {}) });
+    return { content: [{ type: 'text' as const, text: answer.text }], isError: answer.isError };
+  });
+  const transport = new StdioServerTransport();
+  const closed = new Promise<void>((resolve) => {
+    transport.onclose = () => resolve();
+    process.stdin.once('end', () => resolve());
+  });
+  await server.connect(transport);
+  io.err(`mobility-api: MCP server on stdio: ${listed.length} tools${context.allowNetwork ? '' : ' (read-only: --allow-network adds send_request, run_contract_tests, harvest_hours)'}.`);
+  await closed;
+  await server.close().catch(() => undefined);
+  return 0;
+}
