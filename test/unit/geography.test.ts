@@ -93,19 +93,19 @@ describe('Geography documents: read, checked, dated, and which geographies conta
     const expected = (p: number[]) => [...new Set(polygons.filter(({ rings }) => classifyPoint(loop(rings[0] ?? []), p) <= 0 && rings.slice(1).every((hole) => classifyPoint(loop(hole), p) >= 0)).map((x) => x.geography))].sort();
     let seed = 42;
     const random = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
-    const edges = polygons.flatMap(({ rings }) => rings.flatMap((ring) => ring.slice(1).map((b, i) => [ring[i] as readonly number[], b] as const)));
+    const edges = polygons.flatMap(({ rings }) => rings.flatMap((ring) => ring.slice(1).map((b, i) => [ring[i], b] as const)));
     let onBoundary = 0;
     for (let n = 0; n < 20_000; n++) {
-      const [a, b] = edges[Math.floor(random() * edges.length)] as (typeof edges)[number];
+      const [a, b] = edges[Math.floor(random() * edges.length)];
       const f = random();
       // Off the edge by 10^-3 to 10^-9 degrees either side, or (one in ten) exactly on it where that is exact: on an
       // edge along a meridian or a parallel. Not on vertices: robust-point-in-polygon calls a triangle's apex outside
       // (its own flaw), so the vertices are checked by hand in the first test.
       const axisAligned = a[0] === b[0] || a[1] === b[1];
       const off = axisAligned && n % 10 === 0 ? 0 : (random() < 0.5 ? -1 : 1) * 10 ** -(3 + Math.floor(random() * 7));
-      const p = [(a[0] as number) + f * ((b[0] as number) - (a[0] as number)) + off, (a[1] as number) + f * ((b[1] as number) - (a[1] as number)) - off];
+      const p = [(a[0]) + f * ((b[0]) - (a[0])) + off, (a[1]) + f * ((b[1]) - (a[1])) - off];
       if (polygons.some(({ rings }) => rings.some((ring) => classifyPoint(loop(ring), p) === 0))) onBoundary++;
-      assert.deepEqual([...index.containing(p[0] as number, p[1] as number)], expected(p), `point ${p.join(',')}`);
+      assert.deepEqual([...index.containing(p[0], p[1])], expected(p), `point ${p.join(',')}`);
     }
     assert.ok(onBoundary >= 200, `points exactly on edges are among them: ${onBoundary}`);
   });
