@@ -26,7 +26,8 @@ const CORE_DOMAINS = {
   grpc: ['base', 'environment', 'clock', 'auth', 'mds'],
   codegen: ['base', 'environment', 'auth', 'mds'],
   harvest: ['base', 'environment', 'clock', 'auth', 'mds', 'http', 'conformance'],
-  analysis: ['base', 'mds', 'conformance', 'harvest'],
+  geography: ['base', 'environment', 'auth', 'conformance', 'http'],
+  analysis: ['base', 'mds', 'conformance', 'harvest', 'geography'],
   contract: ['base', 'environment', 'auth', 'mds', 'conformance', 'http'],
   metrics: ['base', 'analysis'],
 };

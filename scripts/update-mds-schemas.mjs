@@ -7,7 +7,8 @@
 //   node scripts/update-mds-schemas.mjs --from-git <gitdir> [--ref v2.0]
 //                                                            refresh the vendored YAML from a (bare) git dir, then regenerate
 //
-// The output is the official schema, faithfully: every file reached from reference/provider.yaml becomes one `$defs`
+// The output is the official schema, faithfully: every file reached from reference/provider.yaml (and, for the Geography
+// API's two answers, reference/geography.yaml) becomes one `$defs`
 // entry and every `$ref` points there. The only changes are annotation keywords dropped to keep the extension bundle
 // small (description, examples, x-stoplight: they do not affect validation) and the array items of each response
 // routed through `$defs/item`, so that the validator can check the envelope and each item separately. The known bugs of
@@ -39,6 +40,12 @@ const ENDPOINTS = {
   reports: '/reports/{filename}',
 };
 
+/** The Geography API's answers (reference/geography.yaml), read by `--geographies` (src/core/geography). */
+const GEOGRAPHY_ENDPOINTS = {
+  geographies: '/geographies',
+  geography: '/geographies/{geography_id}',
+};
+
 /** The hour parameter's type, validated on its own (request parameters, not a response body). */
 const EXTRA_MODELS = { 'iso-dayhour': 'models/data-types/iso-dayhour.yaml' };
 
@@ -56,11 +63,11 @@ function git(gitDir, args) {
   return execFileSync('git', ['--git-dir', gitDir, ...args], { maxBuffer: 64 * 1024 * 1024 });
 }
 
-/** Copies reference/provider.yaml, models/** and LICENSE of `ref` from a git dir into schemas/mds-openapi/. */
+/** Copies reference/provider.yaml, reference/geography.yaml, models/** and LICENSE of `ref` from a git dir into schemas/mds-openapi/. */
 function refreshVendored(gitDir, ref) {
   if (!existsSync(gitDir)) fail(`no git dir at ${gitDir}`);
   const commit = git(gitDir, ['rev-parse', `${ref}^{commit}`]).toString().trim();
-  const files = git(gitDir, ['ls-tree', '-r', '--name-only', commit, '--', 'reference/provider.yaml', 'models', 'LICENSE'])
+  const files = git(gitDir, ['ls-tree', '-r', '--name-only', commit, '--', 'reference/provider.yaml', 'reference/geography.yaml', 'models', 'LICENSE'])
     .toString().split('\n').filter(Boolean);
   if (!files.includes('reference/provider.yaml')) fail(`${ref} has no reference/provider.yaml`);
   rmSync(join(vendorDir, 'reference'), { recursive: true, force: true });
@@ -136,7 +143,6 @@ function generate() {
   const source = JSON.parse(readFileSync(join(vendorDir, 'source.json'), 'utf8'));
   const load = loader();
   const providerFile = 'reference/provider.yaml';
-  const provider = load(providerFile);
   const outputs = new Map();
   const header = (what) => ({
     $schema: 'https://json-schema.org/draft/2020-12/schema',
@@ -144,27 +150,35 @@ function generate() {
       + 'Licence CC BY 4.0, (c) Open Mobility Foundation; see schemas/mds-openapi/README.md. Do not edit: regenerate.',
   });
   const index = {};
-  for (const [endpoint, path] of Object.entries(ENDPOINTS)) {
-    const ok = provider.paths?.[path]?.get?.responses?.['200'];
-    if (!ok) fail(`${providerFile} has no GET ${path} 200 answer`);
+  const answers = [
+    ...Object.entries(ENDPOINTS).map(([endpoint, path]) => [endpoint, path, providerFile]),
+    ...Object.entries(GEOGRAPHY_ENDPOINTS).map(([endpoint, path]) => [endpoint, path, 'reference/geography.yaml']),
+  ];
+  for (const [endpoint, path, referenceFile] of answers) {
+    const reference = load(referenceFile);
+    const ok = reference.paths?.[path]?.get?.responses?.['200'];
+    if (!ok) fail(`${referenceFile} has no GET ${path} 200 answer`);
     const [mediaType, content] = Object.entries(ok.content ?? {})[0] ?? [];
-    if (!content?.schema) fail(`${providerFile} GET ${path} 200 has no schema`);
+    if (!content?.schema) fail(`${referenceFile} GET ${path} 200 has no schema`);
     const pending = new Set();
-    const schema = rewriteSchema(content.schema, providerFile, pending);
+    const schema = rewriteSchema(content.schema, referenceFile, pending);
     // The payload array (allOf's last member for every JSON answer): its items go through $defs/item.
     let itemsProperty;
     let itemDef;
     const payload = schema.allOf?.at(-1);
     if (payload?.properties) {
       const [name, array] = Object.entries(payload.properties).find(([, v]) => v?.type === 'array' && v.items) ?? [];
-      if (!name) fail(`GET ${path}: no payload array in the last allOf member`);
-      itemsProperty = name;
-      itemDef = array.items;
-      array.items = { $ref: '#/$defs/item' };
+      // One geography (/geographies/{geography_id}) is an object, not an array: the answer has no items to split.
+      if (!name && referenceFile === providerFile) fail(`GET ${path}: no payload array in the last allOf member`);
+      if (name) {
+        itemsProperty = name;
+        itemDef = array.items;
+        array.items = { $ref: '#/$defs/item' };
+      }
     }
     const doc = bundle({ ...header(`GET ${path} 200 ${mediaType}`), title: `GET ${path} 200`, ...schema }, load, pending, itemDef ? { item: itemDef } : {});
     outputs.set(`${endpoint}.json`, doc);
-    index[endpoint] = { path, mediaType, itemsProperty: itemsProperty ?? null };
+    index[endpoint] = { path, mediaType, itemsProperty: itemsProperty ?? null, ...(referenceFile === providerFile ? {} : { reference: referenceFile }) };
   }
   for (const [name, file] of Object.entries(EXTRA_MODELS)) {
     const pending = new Set([file]);

@@ -73,6 +73,9 @@ export const ERROR_CODES = [
   'ANALYSIS_OUT_OF_MEMORY',
   'ANALYSIS_OUT_OF_DISK',
   'ANALYSIS_TIMED_OUT',
+  // geographies: an MDS Geography document (--geographies)
+  'GEOGRAPHY_INVALID',
+  'GEOGRAPHY_FETCH_FAILED',
   // local sandbox
   'TRUST_FILE_INVALID',
   'SANDBOX_OPTIONS_INVALID',

@@ -58,6 +58,8 @@ const NOUNS: Record<string, () => string> = {
   events: () => l10n.t('events'),
   'telemetry point': () => l10n.t('telemetry point'),
   'telemetry points': () => l10n.t('telemetry points'),
+  geography: () => l10n.t('geography'),
+  geographies: () => l10n.t('geographies'),
   stop: () => l10n.t('stop'),
   stops: () => l10n.t('stops'),
   line: () => l10n.t('line'),

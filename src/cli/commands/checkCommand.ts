@@ -1,30 +1,34 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { checkJunit, findingLine, hasErrorFinding, readHarvestSource, runChecks, thresholdsOf } from '../../core/analysis';
+import { checkJunit, checkTimeZone, findingLine, hasErrorFinding, readHarvestSource, runChecks, thresholdsOf } from '../../core/analysis';
 import type { CheckReport } from '../../core/analysis';
 import { MobilityError, errorMessage } from '../../core/base';
 import type { CliIo } from '../support/cliIo';
 import { memoryLimitOption, modeOf, parse } from '../support/options';
 import { printUsage } from '../support/usage';
 import { withAnalysisSession } from '../support/sessionSignals';
+import { GEOGRAPHY_OPTIONS, geographiesFrom } from '../support/geographiesOption';
 
 /** Findings of each rule the text report shows; --json lists every one. */
 const SHOWN_PER_RULE = 5;
 
 /**
- * `mobility-api check <folder> [--rule <id>]... [--threshold <name>=<value>]... [--json] [--junit <file>]`: the data-quality rules over
- * a harvest. Exit 0 with no error finding, 1 with one, 2 for bad input.
+ * `mobility-api check <folder> [--rule <id>]... [--threshold <name>=<value>]... [--json] [--junit <file>] [--timezone <IANA>]
+ * [--geographies <file|URL>]`: the data-quality rules over a harvest (reports-vs-trips needs the time zone, and the
+ * geographies when the reports count by geography). Exit 0 with no error finding, 1 with one, 2 for bad input.
  */
 export async function checkCommand(args: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parse(args, { rule: { type: 'string', multiple: true }, threshold: { type: 'string', multiple: true }, json: { type: 'boolean' }, junit: { type: 'string' }, mode: { type: 'string' }, 'memory-limit': { type: 'string' }, 'temp-limit': { type: 'string' } }, true);
+  const { values, positionals } = parse(args, { rule: { type: 'string', multiple: true }, threshold: { type: 'string', multiple: true }, json: { type: 'boolean' }, junit: { type: 'string' }, mode: { type: 'string' }, 'memory-limit': { type: 'string' }, 'temp-limit': { type: 'string' }, timezone: { type: 'string' }, ...GEOGRAPHY_OPTIONS }, true);
   if (values.help) return printUsage(io);
   if (positionals.length !== 1) throw new MobilityError('USAGE', 'check takes one harvest folder: mobility-api check <folder> [--rule <id>]... [--json].');
   const thresholds = thresholdsOf(values.threshold ?? []);
   const mode = modeOf(values.mode);
+  const timeZone = values.timezone === undefined ? undefined : checkTimeZone(values.timezone);
   const source = await readHarvestSource(positionals[0]);
+  const geographies = await geographiesFrom(values, io);
   for (const part of source.parts) if (part.inUse) io.err(`mobility-api: a harvest is still writing ${part.dir}; the report covers the hours it had finished.`);
-  return withAnalysisSession(io, source, memoryLimitOption(values['memory-limit'], values['temp-limit']), async (session) => {
-    const report = await runChecks(session, values.rule ?? [], thresholds, mode ? { mode } : {});
+  return withAnalysisSession(io, source, { ...memoryLimitOption(values['memory-limit'], values['temp-limit']), ...(geographies ? { geographies } : {}) }, async (session) => {
+    const report = await runChecks(session, values.rule ?? [], thresholds, { ...(mode ? { mode } : {}), ...(timeZone ? { timeZone } : {}) });
     io.out(values.json ? JSON.stringify(report, null, 2) : formatCheckReport(report));
     if (values.junit !== undefined) writeJunit(values.junit, checkJunit(report, new Date()));
     return hasErrorFinding(report) ? 1 : 0;

@@ -3,7 +3,7 @@ import { MobilityError } from '../../core/base';
 import type { HarvestProgress, HarvestSummary, HourStatus } from '../../core/harvest';
 import path from 'node:path';
 import type { SnapshotManifest } from '../../core/harvest';
-import { harvestHours, harvestSnapshot } from '../../core/harvest';
+import { harvestHours, harvestSnapshot, reportMonthsOf } from '../../core/harvest';
 import type { MdsHourEndpointId } from '../../core/mds';
 import { takeUserAuthorization } from '../../core/environment';
 import { formatBytes, plural } from '../../shared/format';
@@ -141,9 +141,9 @@ export async function harvestCommand(args: string[], io: CliIo): Promise<number>
       }
     }
     if (values.snapshot && !stop.signal.aborted) {
-      io.err('mobility-api: snapshot of /vehicles and /vehicles/status…');
+      io.err('mobility-api: snapshot of /vehicles, /vehicles/status and the monthly /reports of the months harvested…');
       try {
-        snapshot = await harvestSnapshot({ client, environment, credential, outDir, signal: stop.signal });
+        snapshot = await harvestSnapshot({ client, environment, credential, outDir, signal: stop.signal, reportMonths: reportMonthsOf(values.from as string, values.to as string) });
       } catch (err) {
         if (err instanceof MobilityError && err.code === 'CANCELLED') {
           // Stopped by the user: no snapshot is written, the hours are kept.
@@ -182,6 +182,7 @@ export function formatSnapshot(s: SnapshotManifest, outDir: string): string {
     `Snapshot in ${path.join(outDir, 'snapshot')} at ${s.fetchedAt}${s.lastUpdated !== undefined ? ` (last_updated ${new Date(s.lastUpdated).toISOString()})` : ''}`,
     `  /vehicles          ${String(s.lists.vehicles.items).padStart(6)} ${s.lists.vehicles.items === 1 ? 'vehicle' : 'vehicles'} in ${plural(s.lists.vehicles.pages, 'page')}`,
     `  /vehicles/status   ${String(s.lists.vehicles_status.items).padStart(6)} ${s.lists.vehicles_status.items === 1 ? 'status' : 'statuses'} in ${plural(s.lists.vehicles_status.pages, 'page')}`,
+    ...Object.entries(s.reports ?? {}).map(([month, r]) => `  /reports/${month}.csv ${r.status === 200 ? `${r.rows ?? 0} rows` : `answered ${r.status}`}`),
   ].join('\n');
 }
 

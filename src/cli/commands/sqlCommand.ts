@@ -7,14 +7,16 @@ import { memoryLimitOption, parse } from '../support/options';
 import { formatQueryAnswer } from '../support/output';
 import { printUsage } from '../support/usage';
 import { withAnalysisSession } from '../support/sessionSignals';
+import { GEOGRAPHY_OPTIONS, geographiesFrom } from '../support/geographiesOption';
 
 /**
- * `mobility-api sql <folder> "<query>" [--json | --csv] [--out <file.csv|.json|.parquet>] [--timeout <s>]`: one read-only query over
- * the views trips, events, telemetry, vehicles and vehicles_status of a harvest folder. Exit 0 when it ran, 2 for bad
+ * `mobility-api sql <folder> "<query>" [--json | --csv] [--out <file.csv|.json|.parquet>] [--timeout <s>] [--geographies <file|URL>]`:
+ * one read-only query over the views trips, events, telemetry, vehicles and vehicles_status of a harvest folder, and
+ * the geography tables (geographies, trips_geographies, events_geographies, telemetry_geographies; filled with --geographies). Exit 0 when it ran, 2 for bad
  * input (not a harvest, a query that writes, a query error with DuckDB's line and column).
  */
 export async function sqlCommand(args: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parse(args, { json: { type: 'boolean' }, csv: { type: 'boolean' }, out: { type: 'string' }, 'memory-limit': { type: 'string' }, 'temp-limit': { type: 'string' }, timeout: { type: 'string' } }, true);
+  const { values, positionals } = parse(args, { json: { type: 'boolean' }, csv: { type: 'boolean' }, out: { type: 'string' }, 'memory-limit': { type: 'string' }, 'temp-limit': { type: 'string' }, timeout: { type: 'string' }, ...GEOGRAPHY_OPTIONS }, true);
   if (values.help) return printUsage(io);
   if (positionals.length !== 2) throw new MobilityError('USAGE', 'sql takes a harvest folder and one query: mobility-api sql <folder> "SELECT count(*) FROM trips".');
   if (values.json && values.csv) throw new MobilityError('USAGE', 'Give --json or --csv, not both.');
@@ -24,7 +26,8 @@ export async function sqlCommand(args: string[], io: CliIo): Promise<number> {
   if (values.out !== undefined) formatOf(values.out);
   const source = await readHarvestSource(folder);
   for (const part of source.parts) if (part.inUse) io.err(`mobility-api: a harvest is still writing ${part.dir}; the answer covers the hours it had finished.`);
-  const options = { writable: values.out !== undefined ? [values.out] : [], ...memoryLimitOption(values['memory-limit'], values['temp-limit']) };
+  const geographies = await geographiesFrom(values, io);
+  const options = { writable: values.out !== undefined ? [values.out] : [], ...memoryLimitOption(values['memory-limit'], values['temp-limit']), ...(geographies ? { geographies } : {}) };
   return withAnalysisSession(io, source, options, (session) => answer(session, query, values, io, timeout));
 }
 

@@ -27,15 +27,21 @@ Usage:
                         [--snapshot] [--validate] [--mode <mode>] [--max-202-attempts <n>] [--max-202-wait <s>] [--max-retries <n>] [--json]
                         one NDJSON file per UTC hour + manifest.json; run again to resume (exit 1: hours missing);
                         several endpoints (trips,events,telemetry): one subfolder each, <dir>/trips, <dir>/events, <dir>/telemetry;
-                        --snapshot: every page of /vehicles and /vehicles/status at the end of the run, into <dir>/snapshot/
+                        --snapshot: every page of /vehicles and /vehicles/status at the end of the run, into <dir>/snapshot/,
+                        and the monthly /reports/YYYY-MM.csv of the months harvested, into <dir>/snapshot/reports/
   mobility-api sql      <harvest folder> "<query>" [--json | --csv] [--out <file.csv|.json|.parquet>] [--timeout <s>]
+                        [--geographies <geographies.json | URL of /geographies> [<credential>]]
                         one read-only SQL query (DuckDB) over the views trips, events, telemetry, vehicles, vehicles_status,
-                        typed by the MDS 2.0 models, each item once; --timeout: stop it after that many seconds
+                        typed by the MDS 2.0 models, each item once; --timeout: stop it after that many seconds;
+                        --geographies: an MDS Geography document; trips (start, end), events and telemetry assigned to every
+                        geography containing them: tables geographies, trips_geographies, events_geographies, telemetry_geographies
                         sql, check, metrics, parquet: --memory-limit <size> (DuckDB's, default 256MB; beyond it, it spills to disk),
                         --temp-limit <size> (the most it spills, default 20GB); Ctrl-C removes the temporary folder
   mobility-api check    <harvest folder> [--rule <id>]... [--threshold <name>=<value>]... [--mode <mode>] [--json] [--junit <file>]
+                        [--timezone <IANA zone>] [--geographies <file | URL>]
                         data-quality rules between items (event sequence, trip events, duplicates, telemetry gaps, teleports,
-                        units, phantom trips, hour coverage; with a snapshot: status vs events, registry); exit 1: an error finding
+                        units, phantom trips, hour coverage; with a snapshot: status vs events, registry, and with --timezone
+                        reports-vs-trips: the monthly reports against the trips); exit 1: an error finding
   mobility-api metrics  <harvest folder> --measures <m,…> --interval <PT15M…P1M> [--timezone <zone>]
                         [--dimensions provider_id,vehicle_type] [--k <n>] [--json] [--avg-of <duration>]
                         [--deployed-states <s,…>] [--stale-after-hours <h>] [--min-trip-seconds <s>] [--max-trip-seconds <s>]

@@ -29,6 +29,9 @@ import { queryFailed } from './queryErrors';
 import { StatementGuard, stopped } from './statementGuard';
 import { newSessionFolder } from './sessionFolder';
 import { loadDuckDB, plain } from './duckdbLoad';
+import type { GeographyIndex } from '../geography';
+import type { GeographyAssignment } from './geographyTables';
+import { createGeographyTables } from './geographyTables';
 
 type DuckDB = typeof import('@duckdb/node-api');
 type Connection = import('@duckdb/node-api').DuckDBConnection;
@@ -60,6 +63,8 @@ export interface AnalysisOptions {
   memoryLimit?: string;
   /** The most the session's temporary folder may hold (its database file and DuckDB's spill files), e.g. `20GB`. */
   tempLimit?: string;
+  /** Geographies to assign the items to, once, into the tables of geographyTables.ts (empty without). */
+  geographies?: GeographyIndex;
 }
 
 /** The session's database, in its temporary folder: the harvest's items, read once, compressed. */
@@ -85,6 +90,8 @@ const HOUR_OF_FILE = `regexp_extract(filename, '(\\d{4}-\\d{2}-\\d{2}T\\d{2})\\.
 /** An open analysis over one harvest. Close it when done. */
 export class AnalysisSession {
   private readonly guard: StatementGuard;
+  /** What the geography assignment did when the session opened; undefined without geographies. */
+  geographyAssignment: GeographyAssignment | undefined;
 
   private constructor(
     private readonly instance: Instance,
@@ -147,6 +154,7 @@ export class AnalysisSession {
         if (session.filesOf(view).length && !source.parquet) await session.removeCopies(view, key);
       }
       await connection.run(await session.hiddenViewsSql());
+      session.geographyAssignment = await createGeographyTables(connection, options.geographies);
       await connection.run('RESET preserve_insertion_order');
       await connection.run('RESET write_buffer_row_group_count');
       const writable = (options.writable ?? []).flatMap((p) => [path.resolve(p), temporaryPathOf(p)]);

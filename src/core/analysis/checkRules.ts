@@ -57,6 +57,8 @@ export interface CheckContext {
   mode?: string;
   /** The snapshot's /vehicles/status `last_updated` (ms); status-vs-events compares the events up to it. */
   snapshotLastUpdated?: number;
+  /** The agency's IANA time zone, which reports-vs-trips counts months in. */
+  timeZone?: string;
 }
 
 /** One rule. */
@@ -228,6 +230,13 @@ export const CHECK_RULES: readonly CheckRule[] = [
       UNION ALL
       SELECT l.device_id, NULL, l.time, format('its last event puts it in the public right-of-way ({}), but the /vehicles/status snapshot does not list it', l.state)
       FROM l WHERE list_contains(${PROW}, l.state) AND l.device_id NOT IN (SELECT device_id FROM vehicles_status WHERE device_id IS NOT NULL)`,
+  },
+  {
+    id: 'reports-vs-trips',
+    title: 'The monthly reports agree with the trips',
+    severity: 'error',
+    basis: 'MDS 2.0 data-types.md, Reports: trips counted by start time in the agency\'s local time zone and by start geography, every combination a row, counts below 10 written -1 (reportsRule.ts)',
+    needs: ['trips', 'vehicles'],
   },
   {
     id: 'registry',

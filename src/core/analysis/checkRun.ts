@@ -8,6 +8,7 @@ import type { JunitCase } from '../base';
 import type { AnalysisSession } from './analysisEngine';
 import type { CheckContext, CheckFinding, CheckRule, CheckThresholds, CheckView, CheckWindow } from './checkRules';
 import { CHECK_RULES, DEFAULT_THRESHOLDS, MODE_MACHINES, hourCoverageFindings } from './checkRules';
+import { reportsVsTrips } from './reportsRule';
 
 /** One rule's result. */
 export interface CheckRuleResult {
@@ -35,6 +36,8 @@ const NOT_AVAILABLE: readonly { id: string; why: () => string }[] = [];
 export interface CheckOptions {
   /** The mode whose state machine event-sequence follows; default: the mode the harvest was validated with, else micromobility. */
   mode?: string;
+  /** The agency's IANA time zone for reports-vs-trips (without it, that rule is skipped, saying so). */
+  timeZone?: string;
 }
 
 const HOUR_MS = 3_600_000;
@@ -109,7 +112,15 @@ export async function runChecks(session: AnalysisSession, only: readonly string[
     }
     let findings: CheckFinding[];
     if (rule.id === 'hour-coverage') findings = hourCoverageFindings(source, thresholds);
-    else if (rule.sql) {
+    else if (rule.id === 'reports-vs-trips') {
+      const result = await reportsVsTrips(session, thresholds, options.timeZone);
+      if ('skip' in result) {
+        report.skipped.push({ id: rule.id, why: result.skip });
+        continue;
+      }
+      findings = result.findings;
+      for (const { month, why } of result.notCompared) report.skipped.push({ id: `${rule.id} ${month}`, why });
+    } else if (rule.sql) {
       const answer = await session.query(`SELECT * FROM (${rule.sql(thresholds, window, context)}) ORDER BY 3 NULLS FIRST, 1, 2, 4`);
       findings = answer.rows.map((row) => {
         const [device, trip, time, detail] = answer.columns.map((c) => row[c.name]);

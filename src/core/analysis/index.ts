@@ -24,3 +24,6 @@ export type { RuleQuery } from './ruleSql';
 export { TIMELINE_BOUNDS, TIMELINE_COLUMNS, timelineSql } from './timeline';
 export type { TimelineBounds, TimelineTarget } from './timeline';
 export { removeAbandonedParquet } from './sessionFolder';
+export { GEOGRAPHY_TABLES } from './geographyTables';
+export type { GeographyAssignment } from './geographyTables';
+export { REPORT_K, checkTimeZone, localMonthStart } from './reportsRule';

@@ -8,3 +8,5 @@ export type { MdsMode } from './schemaCorrections';
 export { guessMdsEndpoint, validateMdsResponse } from './validateMds';
 export type { ConformanceReport } from './validateMds';
 export { bundledMdsSchema, payloadProperty } from './mdsSchemas';
+export { geographySchemaErrors } from './geographySchemas';
+export type { GeographyAnswerKind, GeographySchemaError } from './geographySchemas';

@@ -1,7 +1,8 @@
 /**
  * The snapshot a harvest takes with `--snapshot`: every page of `/vehicles` and `/vehicles/status` (a fresh token per
  * page, as every request), once at the end of the run, into `<dir>/snapshot/`: `vehicles.ndjson`,
- * `vehicles_status.ndjson` and `snapshot.json` (when, from where, how many, and the status feed's `last_updated`).
+ * `vehicles_status.ndjson` and `snapshot.json` (when, from where, how many, and the status feed's `last_updated`),
+ * and with `reportMonths` the monthly reports of those months in `reports/` (harvestReports.ts).
  * The folder is written whole or not at all: into a temporary folder beside it, flushed, then renamed into place
  * (a previous snapshot is replaced only once the new one is complete).
  */
@@ -16,6 +17,8 @@ import { MobilityError, errorMessage } from '../base';
 import { buildEndpointRequest } from '../mds';
 import type { HarvestWrite } from './harvestFiles';
 import { ensureFolder, syncFolder, writeAll, writeFailed } from './harvestFiles';
+import type { ReportRecord } from './harvestReports';
+import { fetchReports } from './harvestReports';
 
 /** The snapshot's folder inside a harvest folder. */
 export const SNAPSHOT_DIR = 'snapshot';
@@ -36,6 +39,8 @@ export interface SnapshotManifest {
   /** The newest `last_updated` of /vehicles/status pages (ms), when the provider gave one. */
   lastUpdated?: number;
   lists: Record<SnapshotList, { file: string; items: number; pages: number }>;
+  /** The monthly reports fetched with the snapshot (`reportMonths`), by month `YYYY-MM`; harvestReports.ts. */
+  reports?: Record<string, ReportRecord>;
 }
 
 export type SnapshotList = 'vehicles' | 'vehicles_status';
@@ -51,6 +56,8 @@ export interface SnapshotOptions {
   headers?: Record<string, string>;
   signal?: AbortSignal;
   write?: HarvestWrite;
+  /** Months (`YYYY-MM`) whose `/reports/YYYY-MM.csv` to fetch too, into `reports/` (`reportMonthsOf`). */
+  reportMonths?: readonly string[];
 }
 
 /**
@@ -84,6 +91,7 @@ export async function harvestSnapshot(options: SnapshotOptions): Promise<Snapsho
       }
     }
   }
+  const reports = options.reportMonths?.length ? await fetchReports(options.client, options.environment, options.credential, options.reportMonths, options.signal) : undefined;
   const manifest: SnapshotManifest = {
     format: SNAPSHOT_FORMAT,
     formatVersion: 1,
@@ -94,12 +102,13 @@ export async function harvestSnapshot(options: SnapshotOptions): Promise<Snapsho
       vehicles: { file: 'vehicles.ndjson', items: fetched.vehicles?.items.length ?? 0, pages: fetched.vehicles?.pages ?? 0 },
       vehicles_status: { file: 'vehicles_status.ndjson', items: fetched.vehicles_status?.items.length ?? 0, pages: fetched.vehicles_status?.pages ?? 0 },
     },
+    ...(reports ? { reports: reports.records } : {}),
   };
-  await writeSnapshot(outDir, manifest, fetched as Record<SnapshotList, { items: unknown[] }>, options.write ?? writeAll);
+  await writeSnapshot(outDir, manifest, fetched as Record<SnapshotList, { items: unknown[] }>, options.write ?? writeAll, reports?.files ?? []);
   return manifest;
 }
 
-async function writeSnapshot(outDir: string, manifest: SnapshotManifest, lists: Record<SnapshotList, { items: unknown[] }>, write: HarvestWrite): Promise<void> {
+async function writeSnapshot(outDir: string, manifest: SnapshotManifest, lists: Record<SnapshotList, { items: unknown[] }>, write: HarvestWrite, extra: readonly [string, string][]): Promise<void> {
   await ensureFolder(outDir);
   const target = path.join(outDir, SNAPSHOT_DIR);
   const temp = path.join(outDir, `.${SNAPSHOT_DIR}.tmp-${process.pid}`);
@@ -109,9 +118,11 @@ async function writeSnapshot(outDir: string, manifest: SnapshotManifest, lists: 
     await fs.promises.mkdir(temp);
     const files: [string, string][] = [
       ...LISTS.map((list): [string, string] => [manifest.lists[list].file, lists[list].items.map((item) => `${JSON.stringify(item)}\n`).join('')]),
+      ...extra,
       [SNAPSHOT_FILE, `${JSON.stringify(manifest, null, 2)}\n`],
     ];
     for (const [name, text] of files) {
+      await fs.promises.mkdir(path.dirname(path.join(temp, name)), { recursive: true });
       const handle = await fs.promises.open(path.join(temp, name), 'wx');
       try {
         await write(handle, Buffer.from(text, 'utf8'));

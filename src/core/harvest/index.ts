@@ -9,3 +9,5 @@ export { harvestHours, hoursOf } from './harvestRun';
 export type { HarvestSummary } from './harvestRun';
 export { SNAPSHOT_DIR, SNAPSHOT_FILE, harvestSnapshot, readSnapshotManifest } from './harvestSnapshot';
 export type { SnapshotList, SnapshotManifest, SnapshotOptions } from './harvestSnapshot';
+export { REPORTS_DIR, reportMonthsOf } from './harvestReports';
+export type { ReportRecord } from './harvestReports';

@@ -12,6 +12,7 @@ import type { SyntheticFleet } from '../world/syntheticFleet';
 import { stopsAt } from '../world/syntheticStops';
 import { HOUR_MS } from '../../core/mds';
 import { hourAvailability, readHour, readRecentWindow, worldStartMs } from './timeWindows';
+import { routeGeographies } from './geographyRoutes';
 
 /** What the MDS routes need from the running sandbox. */
 export interface MdsRouteContext {
@@ -25,7 +26,7 @@ export interface MdsRouteContext {
 }
 
 /** The routes, for 404 messages. */
-export const MDS_ROUTES = '/vehicles, /vehicles/{device_id}, /vehicles/status, /vehicles/status/{device_id}, /trips?end_time=, /telemetry?telemetry_time=, /events/historical?event_time=, /events/recent?start_time=&end_time=, /stops, /stops/{stop_id}, /reports/{YYYY-MM}.csv';
+export const MDS_ROUTES = '/vehicles, /vehicles/{device_id}, /vehicles/status, /vehicles/status/{device_id}, /trips?end_time=, /telemetry?telemetry_time=, /events/historical?event_time=, /events/recent?start_time=&end_time=, /stops, /stops/{stop_id}, /reports/{YYYY-MM}.csv, /geographies, /geographies/{geography_id}';
 
 /** Telemetry and recent events per page unless the client asks for fewer. */
 const ITEM_PAGE_SIZE = MAX_PAGE_SIZE;
@@ -104,7 +105,12 @@ function cursorLinks(endpoint: string, query: URLSearchParams, next: FleetCursor
 /** Answers one MDS request whose token was accepted. `endpointUrl` is the absolute URL without query. */
 export function routeMds(ctx: MdsRouteContext, rest: string[], query: URLSearchParams, endpointUrl: string, accept: string | undefined, notFound: () => Reply): Reply {
   const found = endpointOf(rest);
-  if (!found) return notFound();
+  if (!found) {
+    // The Geography API is not a Provider endpoint of the catalogue, but JSON of MDS 2.0 like one.
+    const geographies = routeGeographies(rest);
+    if (!geographies) return notFound();
+    return negotiateMds(accept).ok ? geographies : errorReply(406, 'not_acceptable', 'The sandbox serves MDS version 2.0 only.', ['supported: application/vnd.mds+json;version=2.0']);
+  }
   const { fleet } = ctx;
   const world = fleet.world;
   const nowMs = ctx.now();

@@ -1,9 +1,10 @@
 /**
  * The city of the synthetic world (Berlin) in space and time: positions on a disc around the
- * centre, distances, and the local clock that shapes busy afternoons and quiet nights and that
+ * centre, its districts (world/cityDistricts.ts), distances, and the local clock that shapes busy afternoons and quiet nights and that
  * monthly reports count in (MDS data-types.md, Reports: "the agency's local time zone").
  */
 import type { MdsLocation } from '../../core/mds';
+import { districtGeographies, districtIndex } from './cityDistricts';
 
 /** Berlin, Alexanderplatz; vehicles live within a disc of this radius. */
 export const FLEET_CENTRE = { lat: 52.5219, lng: 13.4132 } as const;
@@ -19,24 +20,19 @@ export interface CityGeography {
   name: string;
 }
 
-/** Within this distance of the centre a point lies in the inner-city geography. */
-export const INNER_CITY_RADIUS_METRES = 3000;
+/** The agency's geographies: ten districts of Berlin (world/cityDistricts.ts), which tile the fleet's area. */
+export const CITY_GEOGRAPHIES: readonly CityGeography[] = districtGeographies().map(({ geography_id, name }) => ({ geography_id, name }));
 
-/**
- * The agency's geographies: the inner city (a disc around the centre) and the rest of the city north
- * and south of the centre's latitude. Together they cover every point, so every trip counts in one.
- */
-export const CITY_GEOGRAPHIES: readonly CityGeography[] = [
-  { geography_id: '57d2e6f7-b845-445d-8a9b-1f9e9c1632d8', name: 'Inner city' },
-  { geography_id: '9099894e-3502-43eb-acef-6a3f0a447144', name: 'Outer city, north' },
-  { geography_id: 'dec8052c-778d-4430-a96f-99561061a1db', name: 'Outer city, south' },
-];
+/** The geographies a point lies in (reports count a trip in each geography it starts in): one, or two on a border. */
+export function geographiesOf(location: { lat: number; lng: number }): CityGeography[] {
+  return districtIndex().containing(location.lng, location.lat).map((i) => CITY_GEOGRAPHIES[i]);
+}
 
-/** The geography a point lies in (reports count a trip in the geography it starts in). */
+/** The first geography a point lies in. */
 export function geographyOf(location: { lat: number; lng: number }): CityGeography {
-  const [inner, north, south] = CITY_GEOGRAPHIES as [CityGeography, CityGeography, CityGeography];
-  if (distanceMetres(FLEET_CENTRE, location) <= INNER_CITY_RADIUS_METRES) return inner;
-  return location.lat >= FLEET_CENTRE.lat ? north : south;
+  const [first] = geographiesOf(location);
+  if (!first) throw new Error(`${location.lat},${location.lng} lies outside the sandbox's districts`);
+  return first;
 }
 
 export const round6 = (n: number): number => Math.round(n * 1e6) / 1e6;
