@@ -33,7 +33,7 @@ function lintDomains(): Map<string, string[]> {
   assert.ok(block, 'eslint.config.mjs defines CORE_DOMAINS');
   const domains = new Map<string, string[]>();
   for (const match of block.matchAll(/^\s*(\w+): \[([^\]]*)\]/gm)) {
-    domains.set(match[1]!, [...match[2]!.matchAll(/'(\w+)'/g)].map((m) => m[1]!));
+    domains.set(match[1], [...match[2].matchAll(/'(\w+)'/g)].map((m) => m[1]));
   }
   return domains;
 }
@@ -57,8 +57,8 @@ describe('ARCHITECTURE.md: a one-screen code map that matches the code (issue 38
     const rows = tableAfter(map, 'Core domains');
     assert.deepEqual(rows.map((r) => r[0]).sort(), [...lint.keys()].sort());
     for (const [domain, , mayImport] of rows) {
-      const written = mayImport === '—' ? [] : mayImport!.split(',').map((d) => d.trim());
-      assert.deepEqual(written.sort(), [...lint.get(domain!)!].sort(), `the "may import" of ${domain}`);
+      const written = mayImport === '—' ? [] : mayImport.split(',').map((d) => d.trim());
+      assert.deepEqual(written.sort(), [...lint.get(domain)!].sort(), `the "may import" of ${domain}`);
     }
   });
 
@@ -71,7 +71,7 @@ describe('ARCHITECTURE.md: a one-screen code map that matches the code (issue 38
 
   it('names only files and folders that exist', () => {
     const missing = [...map.matchAll(/`((?:src|test)\/[\w./<>{},-]+)`/g)]
-      .map((m) => m[1]!)
+      .map((m) => m[1])
       .filter((p) => !/[<>{}]/.test(p))
       .filter((p) => !fs.existsSync(path.join(ROOT, p)));
     assert.deepEqual(missing, []);

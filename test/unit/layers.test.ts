@@ -24,7 +24,7 @@ const PROBES: { file: string; imports: string[] }[] = [
   { file: 'src/vscode/platform/zzLayerProbe.ts', imports: ["'../../sandbox/world/syntheticFleet'", "'../../cli/main'", "'../../core/clock/fileClockStore'"] },
   { file: 'src/cli/zzLayerProbe2.ts', imports: ["'../core/http/apiClient'"] },
   // The agent tools serve VS Code and the MCP server alike: no vscode, no shell, no CLI, no sandbox; the core by its doors.
-  { file: 'src/agent/zzLayerProbe.ts', imports: ["'vscode'", "'../services/settings'", "'../cli/main'", "'../sandbox/sandboxServer'", "'../core/auth/credential'"] },
+  { file: 'src/agent/zzLayerProbe.ts', imports: ["'vscode'", "'../vscode/platform/settings'", "'../cli/main'", "'../sandbox/sandboxServer'", "'../core/auth/credential'"] },
   { file: 'src/results/zzLayerProbe2.ts', imports: ["'../agent/agentTools'"] },
 ];
 
