@@ -61,6 +61,9 @@ const IMPORT = /((?:\bfrom|\bimport|\brequire|\bimport\s*\()\s*\(?\s*)(['"])(\.\
 const textMoves = [...moves].map(([from, to]) => [path.relative(root, from).split(path.sep).join('/'), path.relative(root, to).split(path.sep).join('/')]);
 const escape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
+/** Where each moved file came from, for --fix. */
+const movedFrom = new Map([...moves].map(([from, to]) => [to, from]));
+
 let changed = 0;
 for (const file of listFiles(root)) {
   const text = fs.readFileSync(file, 'utf8');
@@ -68,11 +71,15 @@ for (const file of listFiles(root)) {
   if (/\.(ts|mts|js|mjs|cjs)$/.test(file)) {
     const oldDir = path.dirname(file);
     const newDir = path.dirname(placeAfter(file));
+    // After a merge, a moved file may carry imports written at its old place: resolve those from there.
+    const formerDir = fixOnly && movedFrom.has(file) ? path.dirname(movedFrom.get(file)) : undefined;
     next = next.replace(IMPORT, (whole, lead, quote, spec) => {
-      const found = resolveOld(oldDir, spec);
+      let found = resolveOld(oldDir, spec);
+      const fromFormer = !found && formerDir !== undefined;
+      if (fromFormer) found = resolveOld(formerDir, spec);
       if (!found) return whole;
       const target = moves.get(found.file) ?? found.file;
-      if (target === found.file && oldDir === newDir) return whole;
+      if (target === found.file && oldDir === newDir && !fromFormer) return whole;
       return `${lead}${quote}${specFor(newDir, target, found.form)}${quote}`;
     });
   }
