@@ -71,7 +71,8 @@ describe('CLI: mobility-api harvest of several endpoints, with --snapshot', func
   it('check, sql and parquet take the parent folder or one endpoint\'s folder; every rule runs with the snapshot', async () => {
     const parent = await runCliInProcess(['check', folder, '--json']);
     const report = JSON.parse(parent.out) as CheckReport;
-    assert.deepEqual(report.skipped, [], 'every rule runs: the snapshot is there');
+    // reports-vs-trips also needs the agency's time zone (--timezone), which this run does not give; it has tests of its own.
+    assert.deepEqual(report.skipped.map((s) => `${s.id}: ${s.why}`), ["reports-vs-trips: reports count in the agency's local time zone: give it with --timezone, such as --timezone Europe/Berlin"], 'every other rule runs: the snapshot is there');
     assert.equal(report.items.vehicles, FLEET);
     assert.equal(report.items.vehicles_status, FLEET);
     assert.ok(report.items.trips > 0 && report.items.events > 0 && report.items.telemetry > 0);

@@ -17,7 +17,7 @@ export type { LintFinding } from './lintFinding';
 export { assertCredentialForApi, looksLikeServiceAccountKeyFile, parseCredential } from './parseCredential';
 export { parsePrivateKey } from './privateKey';
 export { parsePublicKey } from './publicKey';
-export { DEFAULT_LIFETIME_SECONDS, buildClaims } from './claims';
+export { DEFAULT_LIFETIME_SECONDS, buildClaims, checkLifetime } from './claims';
 export { TokenIssuer } from './tokenIssuer';
 export type { IssuedToken } from './tokenIssuer';
 export { DEFAULT_MAX_SKEW_SECONDS, audienceMatches, checkAlgorithm, checkClaims, checkKid, checkPadding, checkToken, isNumericDate, showKeyId, showValue, typeAllowedForApi } from './tokenRules';

@@ -1,9 +1,7 @@
-import * as l10n from '@vscode/l10n';
 import type { ApiKind, ApiRequest, Environment } from '../environment';
 import type { Credential, CredentialType, SigningAlgorithm } from '../auth';
-import { ALGORITHM_OF } from '../auth';
+import { ALGORITHM_OF, checkLifetime } from '../auth';
 import { API_LABELS, audienceOf, normaliseBaseUrl, requestHeadersFor, requestUrl } from '../environment';
-import { MobilityError } from '../base';
 import { catalogueOf } from '../mds';
 
 /** The languages a program can be generated in. */
@@ -146,13 +144,6 @@ export function codeProgramFor(
     audience: audienceOf(environment),
     lifetimeSeconds,
   };
-}
-
-/** The token lifetime of a program, checked against spec 5.1 rule 5. */
-export function checkLifetime(lifetimeSeconds: number): void {
-  if (!Number.isInteger(lifetimeSeconds) || lifetimeSeconds < 60 || lifetimeSeconds > 3600) {
-    throw new MobilityError('LIFETIME_OUT_OF_RANGE', l10n.t('The token lifetime must be a whole number of seconds from 60 to 3600 (spec 5.1 rule 5), not {0}.', String(lifetimeSeconds)));
-  }
 }
 
 /** `lines` as a C-style block comment (`/**` for TypeScript's JSDoc, `/*` for Java), blank lines kept as ` *`. */

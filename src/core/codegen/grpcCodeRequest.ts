@@ -8,7 +8,8 @@ import type { Environment } from '../environment';
 import { audienceOf, normaliseBaseUrl } from '../environment';
 import { MobilityError } from '../base';
 import type { CodeProgram, CodeProtoFile, GrpcCodeRequest } from './codeRequest';
-import { checkLifetime, codeCredentialOf, DEFAULT_CODE_LIFETIME } from './codeRequest';
+import { checkLifetime } from '../auth';
+import { codeCredentialOf, DEFAULT_CODE_LIFETIME } from './codeRequest';
 
 /**
  * A gRPC call to generate a program for, as a parsed `.http` GRPC request or the CLI has it, with
