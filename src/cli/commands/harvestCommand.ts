@@ -1,5 +1,5 @@
 import { ApiClient } from '../../core/http';
-import { MobilityError } from '../../core/base';
+import { isCancelled, MobilityError } from '../../core/base';
 import type { HarvestProgress, HarvestSummary, HourStatus } from '../../core/harvest';
 import path from 'node:path';
 import type { SnapshotManifest } from '../../core/harvest';
@@ -145,7 +145,7 @@ export async function harvestCommand(args: string[], io: CliIo): Promise<number>
       try {
         snapshot = await harvestSnapshot({ client, environment, credential, outDir, signal: stop.signal, reportMonths: reportMonthsOf(values.from as string, values.to as string) });
       } catch (err) {
-        if (err instanceof MobilityError && err.code === 'CANCELLED') {
+        if (isCancelled(err)) {
           // Stopped by the user: no snapshot is written, the hours are kept.
         } else if (err instanceof MobilityError && ['HARVEST_SNAPSHOT_FAILED', 'HARVEST_WRITE_FAILED', 'HARVEST_REFUSED'].includes(err.code)) {
           io.err(`mobility-api: ${err.message}`);

@@ -39,6 +39,11 @@ export function isMobilityError(err: unknown): err is MobilityError {
   return err instanceof MobilityError;
 }
 
+/** A cancellation (the user, a signal, a stop button), from any bundle: the one code, CANCELLED. */
+export function isCancelled(err: unknown): err is MobilityError {
+  return isMobilityError(err) && err.code === 'CANCELLED';
+}
+
 /**
  * The message of anything thrown: a MobilityError's (already in the display language), an Error's, or the
  * value as text. The one place that reads a caught value's message.

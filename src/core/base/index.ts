@@ -2,7 +2,7 @@
 // redaction of secrets in text, durations and articles in words, and the JSON nesting guard.
 // Imports no other domain (only src/shared's error codes); never `vscode`.
 
-export { MobilityError, errorMessage, isMobilityError } from './errors';
+export { MobilityError, errorMessage, isCancelled, isMobilityError } from './errors';
 export type { ErrorCode } from './errors';
 export { MAX_JSON_DEPTH, jsonNestsDeeperThan, valueNestsDeeperThan } from './jsonDepth';
 export { maskKeyId, maskKidIn, ownSecretsMasker, redactSecrets, shortenToken } from './redact';

@@ -11,7 +11,7 @@ import type { MdsMode } from '../conformance';
 import type { Credential } from '../auth';
 import type { Environment } from '../environment';
 import { normaliseBaseUrl } from '../environment';
-import { MobilityError } from '../base';
+import { isCancelled, MobilityError } from '../base';
 import type { MdsHourEndpointId } from '../mds';
 import { buildEndpointRequest, findEndpoint, parseUtcHour, utcHoursBetween } from '../mds';
 import { ConformanceTally } from './harvestConformance';
@@ -220,7 +220,7 @@ export async function harvestHours(options: HarvestOptions): Promise<HarvestSumm
             if (!flushFailure) await saveManifest(true);
           }
           if (flushFailure) throw flushFailure;
-          if (err instanceof MobilityError && err.code === 'CANCELLED') {
+          if (isCancelled(err)) {
             interrupted = true;
             break;
           }

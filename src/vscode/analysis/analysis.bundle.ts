@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
 import type { QueryAnswer } from '../../core/analysis';
-import { errorMessage, isMobilityError } from '../../core/base';
+import { errorMessage, isCancelled, isMobilityError } from '../../core/base';
 import type { AnalysisFindingView } from '../../shared/analysisViews';
 import { skippedInVsCode } from '../../results/analysis/analysisView';
 import type { CommandDeps, CommandOutcome } from '../platform/commandDeps';
@@ -90,17 +90,12 @@ export function createAnalysisFeature(deps: CommandDeps): AnalysisFeature {
 
   /** Runs `call` with progress and Cancel; a cancel ends the worker, and the command ends quietly. */
   async function withEngine<T>(title: string, message: string, call: (signal: AbortSignal) => Promise<T>): Promise<T> {
-    try {
-      return await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, (progress, token) => {
-        const stop = new AbortController();
-        token.onCancellationRequested(() => stop.abort());
-        progress.report({ message });
-        return call(stop.signal);
-      });
-    } catch (err) {
-      if (isMobilityError(err) && err.code === 'CANCELLED') throw err;
-      throw err;
-    }
+    return await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, (progress, token) => {
+      const stop = new AbortController();
+      token.onCancellationRequested(() => stop.abort());
+      progress.report({ message });
+      return call(stop.signal);
+    });
   }
 
   /** Runs the rules and the hourly metrics on the folder and shows the report, whose findings open their device's timeline. */
@@ -148,10 +143,10 @@ export function createAnalysisFeature(deps: CommandDeps): AnalysisFeature {
         await execution.replaceOutput(answerOutputs(answer));
         execution.end(true, Date.now());
       } catch (err) {
-        const message = isMobilityError(err) && err.code === 'CANCELLED' ? vscode.l10n.t('Cancelled: the query was stopped.') : isMobilityError(err) ? err.message : String(err);
+        const message = isCancelled(err) ? vscode.l10n.t('Cancelled: the query was stopped.') : isMobilityError(err) ? err.message : String(err);
         await execution.replaceOutput(new vscode.NotebookCellOutput([vscode.NotebookCellOutputItem.error({ name: isMobilityError(err) ? err.code : 'Error', message })]));
         execution.end(false, Date.now());
-        if (isMobilityError(err) && err.code === 'CANCELLED') return;
+        if (isCancelled(err)) return;
       }
     }
   }
@@ -207,7 +202,7 @@ export function createAnalysisFeature(deps: CommandDeps): AnalysisFeature {
       try {
         return await analyze(arg, false);
       } catch (err) {
-        if (isMobilityError(err) && err.code === 'CANCELLED') return { ok: false, code: 'CANCELLED', message: vscode.l10n.t('The analysis was cancelled.') };
+        if (isCancelled(err)) return { ok: false, code: 'CANCELLED', message: vscode.l10n.t('The analysis was cancelled.') };
         deps.log.warn('analyzeHarvest', `restoring a report: ${errorMessage(err)}`);
         return { ok: false, code: isMobilityError(err) ? err.code : 'ANALYSIS_ENGINE_FAILED', message: errorMessage(err) };
       }

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { errorMessage, isMobilityError, MobilityError, redactSecrets } from '../../core/base';
+import { errorMessage, isCancelled, isMobilityError, MobilityError, redactSecrets } from '../../core/base';
 import type { CommandDeps, CommandOutcome } from './commandDeps';
 import { COMMANDS } from './commandIds';
 
@@ -14,7 +14,7 @@ export class Cancelled extends MobilityError {
 
   /** A cancellation from any bundle, and nothing else (MobilityError's own check would take every MobilityError). */
   static [Symbol.hasInstance](value: unknown): value is Cancelled {
-    return isMobilityError(value) && value.code === 'CANCELLED';
+    return isCancelled(value);
   }
 }
 
@@ -29,7 +29,7 @@ export function registerCommand<A extends unknown[]>(deps: CommandDeps, id: stri
       return await handler(...args);
     } catch (err) {
       // The user dismissed a question or pressed Cancel on the progress notification: nothing to report.
-      if (isMobilityError(err) && err.code === 'CANCELLED') {
+      if (isCancelled(err)) {
         deps.log.info(id, err.message);
         return { ok: false, code: err.code, message: err.message };
       }

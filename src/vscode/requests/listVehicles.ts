@@ -3,7 +3,7 @@ import type { HttpExchange, VehicleListing } from '../../core/http';
 import { curlCommand } from '../../core/http';
 import type { Environment } from '../../core/environment';
 import { vehiclesUrl } from '../../core/environment';
-import { isMobilityError, MobilityError } from '../../core/base';
+import { isCancelled, isMobilityError, MobilityError } from '../../core/base';
 import type { Credential } from '../../core/auth';
 import { buildEndpointRequest, findEndpoint, nextLinkOf, vehicleListOf } from '../../core/mds';
 import { plural } from '../../shared/format';
@@ -100,7 +100,7 @@ async function fetchWithProgress(deps: CommandDeps, env: Environment, credential
         });
       });
     } catch (err) {
-      const partial = cancelled && isMobilityError(err) && err.code === 'CANCELLED' ? partialListing(received) : undefined;
+      const partial = cancelled && isCancelled(err) ? partialListing(received) : undefined;
       if (!partial) throw err;
       listing = partial;
     }

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { Environment } from '../../core/environment';
 import type { ApiResult, HttpExchange } from '../../core/http';
 import { curlCommand, outcomeOf } from '../../core/http';
-import { isMobilityError, shellQuote } from '../../core/base';
+import { isCancelled, isMobilityError, shellQuote } from '../../core/base';
 import type { Credential } from '../../core/auth';
 import { requestHeadersFor, requestUrl } from '../../core/environment';
 import { itemsOf, nextLinkOf } from '../../core/mds';
@@ -185,7 +185,7 @@ export class RequestRunner {
           });
         });
       } catch (err) {
-        const partial = cancelled && isMobilityError(err) && err.code === 'CANCELLED' ? partialResult(received, prepared.request.itemsKey, maxPages) : undefined;
+        const partial = cancelled && isCancelled(err) ? partialResult(received, prepared.request.itemsKey, maxPages) : undefined;
         if (!partial) throw err;
         result = partial;
       }
