@@ -33,7 +33,7 @@ Usage:
                         typed by the MDS 2.0 models, each item once; --timeout: stop it after that many seconds
                         sql, check, metrics, parquet: --memory-limit <size> (DuckDB's, default 256MB; beyond it, it spills to disk),
                         --temp-limit <size> (the most it spills, default 20GB); Ctrl-C removes the temporary folder
-  mobility-api check    <harvest folder> [--rule <id>]... [--threshold <name>=<value>]... [--mode <mode>] [--json] [--junit <file>]
+  mobility-api check    <harvest folder> [--rule <code>]... [--threshold <name>=<value>]... [--mode <mode>] [--json] [--junit <file>]
                         data-quality rules between items (event sequence, trip events, duplicates, telemetry gaps, teleports,
                         units, phantom trips, hour coverage; with a snapshot: status vs events, registry); exit 1: an error finding
   mobility-api metrics  <harvest folder> [--by vehicle_type|propulsion_type|provider_id] [--json]
