@@ -10,20 +10,20 @@ import type { CheckRule } from '../checkRules';
  * events and telemetry (their GPS), trips (their start and end locations, without heading or accuracy).
  */
 const POINTS = `
-  SELECT device_id, trip_ids[1] AS trip_id, timestamp AS time, 'event location' AS what, location.lat AS lat, location.lng AS lng,
-    location.heading AS heading, location.horizontal_accuracy AS horizontal, location.vertical_accuracy AS vertical FROM events WHERE location IS NOT NULL
-  UNION ALL SELECT device_id, trip_ids[1], timestamp, 'telemetry location', location.lat, location.lng, location.heading, location.horizontal_accuracy, location.vertical_accuracy FROM telemetry WHERE location IS NOT NULL
-  UNION ALL SELECT device_id, trip_id, start_time, 'trip start_location', start_location.lat, start_location.lng, NULL, NULL, NULL FROM trips WHERE start_location IS NOT NULL
-  UNION ALL SELECT device_id, trip_id, end_time, 'trip end_location', end_location.lat, end_location.lng, NULL, NULL, NULL FROM trips WHERE end_location IS NOT NULL`;
+        SELECT device_id, trip_ids[1] AS trip_id, timestamp AS time, 'event location' AS what, location.lat AS lat, location.lng AS lng,
+          location.heading AS heading, location.horizontal_accuracy AS horizontal, location.vertical_accuracy AS vertical FROM events WHERE location IS NOT NULL
+        UNION ALL SELECT device_id, trip_ids[1], timestamp, 'telemetry location', location.lat, location.lng, location.heading, location.horizontal_accuracy, location.vertical_accuracy FROM telemetry WHERE location IS NOT NULL
+        UNION ALL SELECT device_id, trip_id, start_time, 'trip start_location', start_location.lat, start_location.lng, NULL, NULL, NULL FROM trips WHERE start_location IS NOT NULL
+        UNION ALL SELECT device_id, trip_id, end_time, 'trip end_location', end_location.lat, end_location.lng, NULL, NULL, NULL FROM trips WHERE end_location IS NOT NULL`;
 
 /** Every MDS time of the harvest as (device_id, trip_id, time, what). */
 const TIMES = `
-  SELECT device_id, trip_id, start_time AS time, 'trip start_time' AS what FROM trips
-  UNION ALL SELECT device_id, trip_id, end_time, 'trip end_time' FROM trips
-  UNION ALL SELECT device_id, trip_id, publication_time, 'trip publication_time' FROM trips WHERE publication_time IS NOT NULL
-  UNION ALL SELECT device_id, trip_ids[1], timestamp, 'event timestamp' FROM events
-  UNION ALL SELECT device_id, trip_ids[1], publication_time, 'event publication_time' FROM events WHERE publication_time IS NOT NULL
-  UNION ALL SELECT device_id, trip_ids[1], timestamp, 'telemetry timestamp' FROM telemetry`;
+        SELECT device_id, trip_id, start_time AS time, 'trip start_time' AS what FROM trips
+        UNION ALL SELECT device_id, trip_id, end_time, 'trip end_time' FROM trips
+        UNION ALL SELECT device_id, trip_id, publication_time, 'trip publication_time' FROM trips WHERE publication_time IS NOT NULL
+        UNION ALL SELECT device_id, trip_ids[1], timestamp, 'event timestamp' FROM events
+        UNION ALL SELECT device_id, trip_ids[1], publication_time, 'event publication_time' FROM events WHERE publication_time IS NOT NULL
+        UNION ALL SELECT device_id, trip_ids[1], timestamp, 'telemetry timestamp' FROM telemetry`;
 
 const IN_WGS84 = 'lat BETWEEN -90 AND 90 AND lng BETWEEN -180 AND 180';
 

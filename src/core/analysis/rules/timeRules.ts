@@ -7,14 +7,14 @@ import type { CheckFinding, CheckRule } from '../checkRules';
 
 /** Items with a publication_time, as (endpoint, device_id, trip_id, time, publication_time): an event's timestamp, a trip's end_time. */
 const PUBLISHED = `
-  SELECT 'events' AS endpoint, device_id, trip_ids[1] AS trip_id, timestamp AS time, publication_time FROM events WHERE publication_time IS NOT NULL AND timestamp IS NOT NULL
-  UNION ALL SELECT 'trips', device_id, trip_id, end_time, publication_time FROM trips WHERE publication_time IS NOT NULL AND end_time IS NOT NULL`;
+        SELECT 'events' AS endpoint, device_id, trip_ids[1] AS trip_id, timestamp AS time, publication_time FROM events WHERE publication_time IS NOT NULL AND timestamp IS NOT NULL
+        UNION ALL SELECT 'trips', device_id, trip_id, end_time, publication_time FROM trips WHERE publication_time IS NOT NULL AND end_time IS NOT NULL`;
 
 /** Per endpoint and hour of the item's time: items, p50 and p95 of the latency in ms, and the item of the largest one. */
 const LATENCY = `
-  SELECT endpoint, time // 3600000 * 3600000 AS hour, count(*) AS n, quantile_cont(publication_time - time, 0.5) AS p50, quantile_cont(publication_time - time, 0.95) AS p95,
-    arg_max(device_id, publication_time - time) AS device_id, arg_max(trip_id, publication_time - time) AS trip_id
-  FROM (${PUBLISHED}) GROUP BY ALL`;
+        SELECT endpoint, time // 3600000 * 3600000 AS hour, count(*) AS n, quantile_cont(publication_time - time, 0.5) AS p50, quantile_cont(publication_time - time, 0.95) AS p95,
+          arg_max(device_id, publication_time - time) AS device_id, arg_max(trip_id, publication_time - time) AS trip_id
+        FROM (${PUBLISHED}) GROUP BY ALL`;
 
 const minutes = (ms: string) => `round(${ms} / 60000, 1)`;
 
