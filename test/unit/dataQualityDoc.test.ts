@@ -8,7 +8,7 @@ import path from 'node:path';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import type { CheckReport } from '../../src/core/analysis';
-import { CHECK_REPORT_VERSION, RULE_CATALOG } from '../../src/core/analysis';
+import { CHECK_REPORT_VERSION, DEFAULT_THRESHOLDS, RULE_CATALOG } from '../../src/core/analysis';
 import { runCliInProcess } from './support/cliRunner';
 
 const DOC = path.join(__dirname, '..', '..', '..', 'docs', 'data-quality.md');
@@ -141,6 +141,14 @@ describe('docs/data-quality.md: a section per rule, its examples as fixtures; th
       assert.deepEqual(quiet.findings, [], `${rule.code}: the counter-example does not fire it`);
     });
   }
+
+  it('names every threshold with its default: the page\'s table and the VS Code setting mobilityApi.analysis.thresholds', () => {
+    const manifest = JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', '..', 'package.json'), 'utf8')) as { contributes: { configuration: { properties: Record<string, { properties: Record<string, { default: number }> }> } } };
+    const setting = manifest.contributes.configuration.properties['mobilityApi.analysis.thresholds'].properties;
+    assert.deepEqual(Object.fromEntries(Object.entries(setting).map(([name, p]) => [name, p.default])), { ...DEFAULT_THRESHOLDS });
+    const text = fs.readFileSync(DOC, 'utf8');
+    for (const [name, value] of Object.entries(DEFAULT_THRESHOLDS)) assert.ok(text.includes(`| \`${name}\` | ${value} |`), `${name} in the page's table`);
+  });
 
   it('--rule takes a code in any case or the old kebab id; an unknown one exits 2 and lists the codes', async () => {
     const folder = path.join(dir, 'aliases');
