@@ -15,9 +15,11 @@ export interface AnalysisFindingView {
 
 /** One rule that ran. */
 export interface AnalysisRuleView {
+  /** The stable code (`MDS-TRIP-EVENTS`), as `check --json` and JUnit name it. */
+  code: string;
   id: string;
   title: string;
-  severity: 'error' | 'warning';
+  severity: 'error' | 'warning' | 'info';
   basis: string;
   count: number;
   /** The first findings (the panel shows at most `ANALYSIS_FINDINGS_SHOWN`); `count` says how many there are. */
@@ -39,7 +41,7 @@ export interface AnalysisResultView {
   /** Folders a running harvest is still writing: the report covers the hours it had finished. */
   inUse: string[];
   rules: AnalysisRuleView[];
-  skipped: { id: string; why: string }[];
+  skipped: { code: string; id: string; why: string }[];
   /** The hourly metrics (`mobility-api metrics`' SQL) for the plots; absent when they were not computed. */
   metrics?: AnalysisMetricsView;
   summary: ResultSummary;

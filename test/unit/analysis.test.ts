@@ -114,7 +114,8 @@ describe('CLI: mobility-api sql and parquet over a harvest', function () {
     const r = await runCliInProcess(['check', harvest, '--json']);
     assert.equal(r.code, 0, r.out + r.err);
     const report = JSON.parse(r.out) as { rules: { id: string; severity: string; count: number; findings: unknown[] }[] };
-    assert.deepEqual(report.rules.filter((rule) => rule.count > 0).map((rule) => [rule.id, rule.findings.slice(0, 2)]), []);
+    // Info rules measure (trips across the window's edges, publication latency); they are not faults.
+    assert.deepEqual(report.rules.filter((rule) => rule.count > 0 && rule.severity !== 'info').map((rule) => [rule.id, rule.findings.slice(0, 2)]), []);
     assert.ok(report.rules.length >= 7);
   });
 

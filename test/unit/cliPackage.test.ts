@@ -109,7 +109,7 @@ describe('the CLI as a package: npm pack, npm install -g, mobility-api', functio
   it('packs only the CLI: its bundle, the .proto files, the licence, the README and the docs it links to, the example collection', () => {
     const installed = path.join(dir, 'prefix', 'lib', 'node_modules', 'mobility-api-explorer');
     const files = fs.readdirSync(installed, { recursive: true }).map(String).filter((f) => !f.startsWith('node_modules') && fs.statSync(path.join(installed, f)).isFile()).sort();
-    const allowed = /^(CHANGELOG|README|ARCHITECTURE|CONTRIBUTING|SECURITY)\.md$|^LICENSE$|^package\.json$|^dist\/cli\.js$|^dist\/proto\/.+\.proto$|^docs\/[\w-]+\.md$|^media\/screenshot-[\w-]+\.png$|^examples\/contract\/[\w.-]+$/;
+    const allowed = /^(CHANGELOG|README|ARCHITECTURE|CONTRIBUTING|SECURITY)\.md$|^LICENSE$|^package\.json$|^dist\/cli\.js$|^dist\/proto\/.+\.proto$|^docs\/[\w-]+\.md$|^docs\/[\w-]+\.schema\.json$|^media\/screenshot-[\w-]+\.png$|^examples\/contract\/[\w.-]+$/;
     assert.deepEqual(files.filter((f) => !allowed.test(f.split(path.sep).join('/'))), []);
     assert.ok(files.includes(path.join('dist', 'proto', 'mobility', 'sandbox', 'v1', 'vehicles.proto')));
     assert.ok(files.includes(path.join('examples', 'contract', 'mds-provider.http')));

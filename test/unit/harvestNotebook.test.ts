@@ -8,7 +8,7 @@ import path from 'node:path';
 import { answerCsv, answerOutputForms, answerTextTable, exportFileText, findingsQuery, harvestFolderOf, harvestMovedError, notebookText, parseNotebook, relativeHarvestPath, starterNotebook, vegaLiteSpec } from '../../src/vscode/analysis/harvestNotebook';
 import type { RulesResult, SqlResult } from '../../src/vscode/analysis/workerProtocol';
 import type { CheckReport } from '../../src/core/analysis';
-import { metricsSql } from '../../src/core/analysis';
+import { DEFAULT_THRESHOLDS, metricsSql } from '../../src/core/analysis';
 import { answerChart, parseExportAnswerMessage, parseSqlAnswer, rowsInOrder, SQL_ANSWER_MIME, sqlAnswerTable } from '../../src/shared/sqlAnswer';
 import { cellText, queryRows } from '../../src/shared/dataTable';
 import { analysisResultView } from '../../src/results/analysis/analysisView';
@@ -49,8 +49,8 @@ describe('harvest notebook and the analysis view (issue 31)', () => {
       folder: '/h',
       window: { start: '2026-11-20T08:00:00Z', end: '2026-11-20T09:59:59Z' },
       rules: [
-        { id: 'duplicate-events', title: 'No event twice', severity: 'error', basis: 'MDS #667', sql: 'SELECT device_id FROM events' },
-        { id: 'hour-coverage', title: 'Every hour', severity: 'warning', basis: 'manifest' },
+        { code: 'MDS-EVENT-DUPLICATE', id: 'duplicate-events', title: 'No event twice', severity: 'error', basis: 'MDS #667', sql: 'SELECT device_id FROM events' },
+        { code: 'MDS-HOUR-COVERAGE', id: 'hour-coverage', title: 'Every hour', severity: 'warning', basis: 'manifest' },
       ],
       metrics: metricsSql(window),
     };
@@ -65,8 +65,8 @@ describe('harvest notebook and the analysis view (issue 31)', () => {
     assert.match(sql[1], /trips_per_vehicle_at_hour_ends/);
     assert.ok(sql.slice(0, 2).every((text) => text.split('\n').every((line) => line === line.trimEnd())), 'no trailing spaces');
     assert.ok(!/^ {4}/m.test(sql[0].split('\n')[0]), 'dedented');
-    assert.ok(nb.cells.some((c) => c.kind === 'markdown' && /duplicate-events \(error\): No event twice/.test(c.source) && /MDS #667/.test(c.source)));
-    assert.ok(nb.cells.some((c) => c.kind === 'markdown' && /hour-coverage/.test(c.source) && /--rule hour-coverage/.test(c.source)), 'a rule without SQL says how to run it');
+    assert.ok(nb.cells.some((c) => c.kind === 'markdown' && /MDS-EVENT-DUPLICATE \(error\): No event twice/.test(c.source) && /MDS #667/.test(c.source)));
+    assert.ok(nb.cells.some((c) => c.kind === 'markdown' && /MDS-HOUR-COVERAGE/.test(c.source) && /--rule MDS-HOUR-COVERAGE/.test(c.source)), 'a rule without SQL says how to run it');
   });
 
   const answer = (columns: [string, string][], rows: unknown[][]): SqlResult => ({ columns: columns.map(([name, type]) => ({ name, type })), rows: rows.map((r) => Object.fromEntries(columns.map(([name], i) => [name, r[i]]))), total: rows.length });
@@ -155,14 +155,17 @@ describe('harvest notebook and the analysis view (issue 31)', () => {
   it('the panel\'s view of a report: a summary line, at most the first findings of a rule, the folders still written', () => {
     const findings = Array.from({ length: ANALYSIS_FINDINGS_SHOWN + 5 }, (_, i) => ({ device_id: `<img src=x onerror=alert(${i})>`, trip_id: null, time: '2026-11-20T08:00:00.000Z', detail: 'twice' }));
     const report: CheckReport = {
+      report_version: '1.0',
+      mode: 'micromobility',
+      thresholds: DEFAULT_THRESHOLDS,
       folder: '/data/harvest-nov',
       window: { start: '2026-11-20T08:00:00Z', end: '2026-11-20T10:00:00.000Z' },
       items: { trips: 0, events: 3 },
       rules: [
-        { id: 'duplicate-events', title: 'No event twice', severity: 'error', basis: 'b', count: findings.length, findings },
-        { id: 'teleport', title: 'No jump', severity: 'warning', basis: 'b', count: 0, findings: [] },
+        { code: 'MDS-EVENT-DUPLICATE', id: 'duplicate-events', title: 'No event twice', severity: 'error', basis: 'b', mds: [], doc: 'data-quality.md', count: findings.length, findings },
+        { code: 'MDS-VEHICLE-TELEPORT', id: 'teleport', title: 'No jump', severity: 'warning', basis: 'b', mds: [], doc: 'data-quality.md', count: 0, findings: [] },
       ],
-      skipped: [{ id: 'registry', why: 'needs a snapshot' }],
+      skipped: [{ code: 'MDS-REGISTRY-DEVICE', id: 'registry', why: 'needs a snapshot' }],
     };
     const view = analysisResultView({ id: 'r1', report, inUse: ['/data/harvest-nov/events'], now: 1 });
     assert.equal(view.kind, 'analysis');
@@ -179,14 +182,17 @@ describe('harvest notebook and the analysis view (issue 31)', () => {
 
   it('says why a rule did not run in VS Code\'s words (Fetch Hours and its snapshot box), never a CLI flag', () => {
     const report: CheckReport = {
+      report_version: '1.0',
+      mode: 'micromobility',
+      thresholds: DEFAULT_THRESHOLDS,
       folder: '/data/h',
       window: { start: '2026-11-20T08:00:00Z', end: '2026-11-20T10:00:00.000Z' },
       items: { trips: 4, events: 0, telemetry: 0, vehicles: 0, vehicles_status: 0 },
       rules: [],
       skipped: [
-        { id: 'status-vs-events', why: 'no snapshot of /vehicles and /vehicles/status in this harvest: harvest with --snapshot (it fetches them at the end of the run, into <folder>/snapshot/)' },
-        { id: 'registry', why: 'no snapshot of /vehicles and /vehicles/status in this harvest: harvest with --snapshot (it fetches them at the end of the run, into <folder>/snapshot/)' },
-        { id: 'telemetry-gaps', why: 'needs telemetry in the harvest; harvest telemetry into a folder beside the others' },
+        { code: 'MDS-STATUS-EVENTS', id: 'status-vs-events', why: 'no snapshot of /vehicles and /vehicles/status in this harvest: harvest with --snapshot (it fetches them at the end of the run, into <folder>/snapshot/)' },
+        { code: 'MDS-REGISTRY-DEVICE', id: 'registry', why: 'no snapshot of /vehicles and /vehicles/status in this harvest: harvest with --snapshot (it fetches them at the end of the run, into <folder>/snapshot/)' },
+        { code: 'MDS-TRIP-TELEMETRY-GAPS', id: 'telemetry-gaps', why: 'needs telemetry in the harvest; harvest telemetry into a folder beside the others' },
       ],
     };
     const view = analysisResultView({ id: 'r2', report, inUse: [], now: 1 });

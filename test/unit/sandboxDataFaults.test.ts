@@ -33,7 +33,7 @@ const localHour = (local: number) => {
  * A harvest of trips, events and telemetry with its snapshot of /vehicles and /vehicles/status runs every rule of
  * check: asserted, so that a rule skipped for want of data never passes silently.
  */
-const ALL_RULES = DATA_FAULT_RULES.filter((r) => r !== 'reports-vs-trips').sort();
+const ALL_RULES: readonly string[] = DATA_FAULT_RULES.filter((r) => r !== 'reports-vs-trips').sort();
 /** reports-vs-trips compares whole months (test/unit/geographyReports.test.ts): hours of one day leave it nothing to compare. */
 const MONTHLY = 'reports-vs-trips';
 
@@ -72,7 +72,8 @@ describe('sandbox --data-faults: faults that check finds, and only those', funct
 
   function assertRulesRan(report: CheckReport): void {
     assert.deepEqual(report.skipped.filter((r) => r.id !== MONTHLY).map((r) => `${r.id}: ${r.why}`), [], 'no rule is skipped');
-    assert.deepEqual(report.rules.map((r) => r.id).filter((id) => id !== MONTHLY).sort(), ALL_RULES, 'every rule of check ran, and each is a rule of --data-faults');
+    // The rules of issue 39's ranges, registry, times, stale vehicles and window edges have no --data-faults kind yet.
+    assert.deepEqual(report.rules.map((r) => r.id).filter((id) => ALL_RULES.includes(id)).sort(), ALL_RULES, 'every rule of --data-faults ran');
   }
 
   it('without the flag: a clean harvest of 24 hours has no error finding, and the sandbox lists no fault', async () => {
@@ -129,7 +130,9 @@ describe('sandbox --data-faults: faults that check finds, and only those', funct
       const listed = new Set(faults.map((f) => key(f.rule, f.device_id, timeOf(f.time))));
       const found = new Set<string>();
       const unexpected: string[] = [];
-      for (const rule of report.rules) {
+      // Only the rules that --data-faults injects for: issue 39's new rules also find some of these faults (a swapped
+      // point, a battery of 660, a time in seconds, a trip without its end) and have no fault kinds of their own yet.
+      for (const rule of report.rules.filter((r) => ALL_RULES.includes(r.id))) {
         for (const f of rule.findings) {
           const k = key(rule.id, f.device_id, timeOf(f.time));
           found.add(k);

@@ -38,14 +38,14 @@ export async function checkCommand(args: string[], io: CliIo): Promise<number> {
 function formatCheckReport(report: CheckReport): string {
   const lines = [`Data quality of ${report.folder}, ${report.window.start} to ${report.window.end}`, `Items: ${Object.entries(report.items).map(([view, n]) => `${view} ${n}`).join(', ')}`, ''];
   for (const rule of report.rules) {
-    const mark = rule.count === 0 ? 'ok  ' : rule.severity === 'error' ? 'FAIL' : 'warn';
-    lines.push(`${mark}  ${rule.id} (${rule.severity}): ${rule.title}: ${rule.count === 0 ? 'no finding' : `${rule.count} finding${rule.count === 1 ? '' : 's'}`}`);
+    const mark = rule.count === 0 ? 'ok  ' : rule.severity === 'error' ? 'FAIL' : rule.severity === 'warning' ? 'warn' : 'info';
+    lines.push(`${mark}  ${rule.code} (${rule.severity}): ${rule.title}: ${rule.count === 0 ? 'no finding' : `${rule.count} finding${rule.count === 1 ? '' : 's'}`}`);
     for (const f of rule.findings.slice(0, SHOWN_PER_RULE)) {
       lines.push(`        ${findingLine(f)}`);
     }
     if (rule.count > SHOWN_PER_RULE) lines.push(`        … and ${rule.count - SHOWN_PER_RULE} more (--json lists every one)`);
   }
-  for (const s of report.skipped) lines.push(`skip  ${s.id}: ${s.why}`);
+  for (const s of report.skipped) lines.push(`skip  ${s.code}: ${s.why}`);
   const errors = report.rules.filter((r) => r.severity === 'error' && r.count > 0).length;
   const warnings = report.rules.filter((r) => r.severity === 'warning' && r.count > 0).length;
   lines.push('', `${report.rules.length} rules run: ${errors} with errors, ${warnings} with warnings; ${report.skipped.length} not run.`);

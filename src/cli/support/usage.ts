@@ -37,7 +37,7 @@ Usage:
                         geography containing them: tables geographies, trips_geographies, events_geographies, telemetry_geographies
                         sql, check, metrics, parquet: --memory-limit <size> (DuckDB's, default 256MB; beyond it, it spills to disk),
                         --temp-limit <size> (the most it spills, default 20GB); Ctrl-C removes the temporary folder
-  mobility-api check    <harvest folder> [--rule <id>]... [--threshold <name>=<value>]... [--mode <mode>] [--json] [--junit <file>]
+  mobility-api check    <harvest folder> [--rule <code>]... [--threshold <name>=<value>]... [--mode <mode>] [--json] [--junit <file>]
                         [--timezone <IANA zone>] [--geographies <file | URL>]
                         data-quality rules between items (event sequence, trip events, duplicates, telemetry gaps, teleports,
                         units, phantom trips, hour coverage; with a snapshot: status vs events, registry, and with --timezone

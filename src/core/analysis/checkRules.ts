@@ -7,12 +7,15 @@
 import type { HarvestSource } from './harvestSource';
 import type { ModeMachines } from './modeMachines';
 import machinesJson from './modeTransitions.json';
+import type { MdsBasis, RuleSeverity } from './rules/ruleBasis';
+import type { EdgeRuleThresholds } from './rules/ruleThresholds';
+import { EDGE_RULE_THRESHOLDS } from './rules/ruleThresholds';
 
 /** The MDS 2.0.2 state machines, parsed from the official modes/*.md (see modeMachines.ts and schemas/mds-modes/). */
 export const MODE_MACHINES = machinesJson as unknown as ModeMachines;
 
 /** The thresholds the rules use; each has a default (`DEFAULT_THRESHOLDS`) and can be set. */
-export interface CheckThresholds {
+export interface CheckThresholds extends EdgeRuleThresholds {
   /** trip-events: how far an event may be from its trip's start or end time, in seconds. */
   tripEventToleranceSeconds: number;
   /** trip-events: a trip start older than this without an end (within the harvest) is a finding, in hours. */
@@ -40,6 +43,7 @@ export const DEFAULT_THRESHOLDS: CheckThresholds = {
   phantomMeters: 50,
   maxSpeedMetersPerSecond: 45,
   busyHourItems: 10,
+  ...EDGE_RULE_THRESHOLDS,
 };
 
 /** The views a rule reads. */
@@ -59,19 +63,28 @@ export interface CheckContext {
   snapshotLastUpdated?: number;
   /** The agency's IANA time zone, which reports-vs-trips counts months in. */
   timeZone?: string;
+  /** The events' done hours (`2026-11-20T07`): a rule that looks for an event compares only inside them. */
+  eventHours?: readonly string[];
 }
 
 /** One rule. */
 export interface CheckRule {
+  /** The kebab id, an alias of the code (`--rule` takes either). */
   id: string;
+  /** The stable code (`MDS-TRIP-EVENTS`); the rules listed in rules/ruleBasis.ts get theirs there. */
+  code?: string;
   title: string;
-  severity: 'error' | 'warning';
-  /** The MDS text or OMF issue it rests on. */
+  severity: RuleSeverity;
+  /** The MDS text or OMF issue it rests on, in words. */
   basis: string;
+  /** Where the official MDS 2.0.2 text says it (file and section). */
+  mds?: readonly MdsBasis[];
   /** The views it needs data in; a rule whose views are missing from the harvest is skipped, saying why. */
   needs: readonly CheckView[];
   /** Its findings as SQL: columns device_id, trip_id, time (ms), detail. Absent for rules read from the manifests. */
   sql?: (t: CheckThresholds, w: CheckWindow, c?: CheckContext) => string;
+  /** Its findings read from the manifests, for a rule without SQL. */
+  manifest?: (source: HarvestSource, t: CheckThresholds) => CheckFinding[];
 }
 
 const list = (values: readonly string[]) => `[${values.map((v) => `'${v.replace(/'/g, "''")}'`).join(', ')}]`;
@@ -296,6 +309,9 @@ export interface CheckFinding {
   /** ISO 8601, UTC. */
   time: string | null;
   detail: string;
+  /** For a finding about one line of a harvest file: the file (relative to the harvest folder) and its line. */
+  file?: string;
+  line?: number;
 }
 
 /** The hour-coverage findings, read from the manifests: hours missing, still 202, failed, and empty between busy ones. */

@@ -7,30 +7,52 @@ import { MobilityError, junitXml } from '../base';
 import type { JunitCase } from '../base';
 import type { AnalysisSession } from './analysisEngine';
 import type { CheckContext, CheckFinding, CheckRule, CheckThresholds, CheckView, CheckWindow } from './checkRules';
-import { CHECK_RULES, DEFAULT_THRESHOLDS, MODE_MACHINES, hourCoverageFindings } from './checkRules';
+import { DEFAULT_THRESHOLDS, MODE_MACHINES, hourCoverageFindings } from './checkRules';
 import { reportsVsTrips } from './reportsRule';
+import type { RuleSeverity } from './rules/ruleBasis';
+import { mdsBasisUrl, ruleDocOf } from './rules/ruleBasis';
+import type { CatalogRule } from './rules/ruleCatalog';
+import { RULE_CATALOG, ruleCodesOf } from './rules/ruleCatalog';
+
+/**
+ * The version of the report's shape (docs/check-report.schema.json): the major changes when a field changes meaning
+ * or goes, the minor when one is added.
+ */
+export const CHECK_REPORT_VERSION = '1.0';
 
 /** One rule's result. */
 export interface CheckRuleResult {
+  /** The stable code, e.g. `MDS-TRIP-EVENTS`. */
+  code: string;
+  /** The kebab id, an alias of the code. */
   id: string;
   title: string;
-  severity: 'error' | 'warning';
+  severity: RuleSeverity;
   basis: string;
+  /** The official MDS 2.0.2 text it rests on: file, section and address. */
+  mds: { file: string; section: string; url: string }[];
+  /** Its section of the docs, relative to the docs folder (`data-quality.md#mds-trip-events`). */
+  doc: string;
   count: number;
   findings: CheckFinding[];
 }
 
-/** The report `mobility-api check --json` prints. */
+/** The report `mobility-api check --json` prints, a versioned document (`report_version`). */
 export interface CheckReport {
+  report_version: string;
   folder: string;
   window: { start: string; end: string };
+  /** The mode whose state machine the event rules followed. */
+  mode: string;
+  /** The thresholds the rules ran with, by name. */
+  thresholds: CheckThresholds;
   items: Record<string, number>;
   rules: CheckRuleResult[];
-  skipped: { id: string; why: string }[];
+  skipped: { code: string; id: string; why: string }[];
 }
 
 /** Rules the report names as not run in this version, so that their absence is never taken for a pass. */
-const NOT_AVAILABLE: readonly { id: string; why: () => string }[] = [];
+const NOT_AVAILABLE: readonly { code: string; id: string; why: () => string }[] = [];
 
 /** Options of {@link runChecks} beyond the rules and thresholds. */
 export interface CheckOptions {
@@ -42,8 +64,8 @@ export interface CheckOptions {
 
 const HOUR_MS = 3_600_000;
 
-/** Every rule id the check knows, for --rule. */
-export const CHECK_RULE_IDS: readonly string[] = [...CHECK_RULES.map((r) => r.id), ...NOT_AVAILABLE.map((r) => r.id)];
+/** Every rule code the check knows, for --rule (each rule's kebab id is an alias). */
+export const CHECK_RULE_IDS: readonly string[] = [...RULE_CATALOG.map((r) => r.code), ...NOT_AVAILABLE.map((r) => r.code)];
 
 /** Reads `name=value` thresholds over the defaults, refusing unknown names and values that are not positive numbers. */
 export function thresholdsOf(pairs: readonly string[]): CheckThresholds {
@@ -71,15 +93,14 @@ function skipReason(rule: CheckRule, present: ReadonlySet<CheckView>): string | 
   return l10n.t('needs {0} in the harvest; harvest {0} into a folder beside the others', missing.join(', '));
 }
 
-const iso = (ms: unknown) => (typeof ms === 'number' && Number.isFinite(ms) ? new Date(ms).toISOString() : null);
+/** A time in ms as ISO 8601, or null (also for a time JavaScript's Date cannot hold, beyond ±8.64e15 ms). */
+const iso = (ms: unknown) => (typeof ms === 'number' && Number.isFinite(ms) && Math.abs(ms) <= 8.64e15 ? new Date(ms).toISOString() : null);
 const text = (value: unknown) => (typeof value === 'string' ? value : null);
 
 /** Runs `only` (every rule when empty) with `thresholds`. */
 export async function runChecks(session: AnalysisSession, only: readonly string[] = [], thresholds: CheckThresholds = DEFAULT_THRESHOLDS, options: CheckOptions = {}): Promise<CheckReport> {
-  for (const id of only) {
-    if (!CHECK_RULE_IDS.includes(id)) throw new MobilityError('USAGE', l10n.t('--rule {0}: no such rule. The rules: {1}.', id, CHECK_RULE_IDS.join(', ')));
-  }
-  const wanted = (id: string) => !only.length || only.includes(id);
+  const codes = ruleCodesOf(only);
+  const wanted = (code: string) => !codes.length || codes.includes(code);
   const { source } = session;
   const present = new Set<CheckView>(source.parts.map((p) => p.table));
   if (source.snapshot) {
@@ -90,24 +111,27 @@ export async function runChecks(session: AnalysisSession, only: readonly string[
   if (!Object.hasOwn(MODE_MACHINES.modes, mode)) {
     throw new MobilityError('USAGE', l10n.t('--mode {0}: no such mode. The modes: {1}.', mode, Object.keys(MODE_MACHINES.modes).join(', ')));
   }
-  const context: CheckContext = { mode, ...(source.snapshot?.manifest.lastUpdated !== undefined ? { snapshotLastUpdated: source.snapshot.manifest.lastUpdated } : {}) };
+  const context: CheckContext = { mode, eventHours: source.parts.filter((p) => p.table === 'events').flatMap((p) => p.hours.map((h) => h.hour)), ...(source.snapshot?.manifest.lastUpdated !== undefined ? { snapshotLastUpdated: source.snapshot.manifest.lastUpdated } : {}) };
   // Where every present view has data: from the latest first hour to the earliest last hour.
   const window: CheckWindow = {
     start: Math.max(...source.parts.map((p) => Date.parse(`${p.manifest.from}:00:00Z`))),
     end: Math.min(...source.parts.map((p) => Date.parse(`${p.manifest.to}:00:00Z`) + HOUR_MS)),
   };
   const report: CheckReport = {
+    report_version: CHECK_REPORT_VERSION,
     folder: source.folder,
     window: { start: `${source.window.start}:00:00Z`, end: new Date(Date.parse(`${source.window.end}:00:00Z`) + HOUR_MS).toISOString() },
+    mode,
+    thresholds,
     items: await session.counts(),
     rules: [],
     skipped: [],
   };
-  for (const rule of CHECK_RULES) {
-    if (!wanted(rule.id)) continue;
+  for (const rule of RULE_CATALOG) {
+    if (!wanted(rule.code)) continue;
     const why = skipReason(rule, present);
     if (why) {
-      report.skipped.push({ id: rule.id, why });
+      report.skipped.push({ code: rule.code, id: rule.id, why });
       continue;
     }
     let findings: CheckFinding[];
@@ -115,25 +139,31 @@ export async function runChecks(session: AnalysisSession, only: readonly string[
     else if (rule.id === 'reports-vs-trips') {
       const result = await reportsVsTrips(session, thresholds, options.timeZone);
       if ('skip' in result) {
-        report.skipped.push({ id: rule.id, why: result.skip });
+        report.skipped.push({ code: rule.code, id: rule.id, why: result.skip });
         continue;
       }
       findings = result.findings;
-      for (const { month, why } of result.notCompared) report.skipped.push({ id: `${rule.id} ${month}`, why });
-    } else if (rule.sql) {
+      for (const { month, why } of result.notCompared) report.skipped.push({ code: rule.code, id: rule.id, why: `${month}: ${why}` });
+    } else if (rule.manifest) findings = rule.manifest(source, thresholds);
+    else if (rule.sql) {
       const answer = await session.query(`SELECT * FROM (${rule.sql(thresholds, window, context)}) ORDER BY 3 NULLS FIRST, 1, 2, 4`);
       findings = answer.rows.map((row) => {
         const [device, trip, time, detail] = answer.columns.map((c) => row[c.name]);
         return { device_id: text(device), trip_id: text(trip), time: iso(time), detail: text(detail) ?? '' };
       });
     } else {
-      report.skipped.push({ id: rule.id, why: l10n.t('not available in this version') });
+      report.skipped.push({ code: rule.code, id: rule.id, why: l10n.t('not available in this version') });
       continue;
     }
-    report.rules.push({ id: rule.id, title: rule.title, severity: rule.severity, basis: rule.basis, count: findings.length, findings });
+    report.rules.push(ruleResult(rule, findings));
   }
-  for (const rule of NOT_AVAILABLE) if (wanted(rule.id)) report.skipped.push({ id: rule.id, why: rule.why() });
+  for (const rule of NOT_AVAILABLE) if (wanted(rule.code)) report.skipped.push({ code: rule.code, id: rule.id, why: rule.why() });
   return report;
+}
+
+function ruleResult(rule: CatalogRule, findings: CheckFinding[]): CheckRuleResult {
+  const mds = rule.mds.map((b) => ({ file: b.file, section: b.section, url: mdsBasisUrl(b) }));
+  return { code: rule.code, id: rule.id, title: rule.title, severity: rule.severity, basis: rule.basis, mds, doc: ruleDocOf(rule.code), count: findings.length, findings };
 }
 
 /** Whether a report holds a finding of an error rule (`check` then exits 1). */
@@ -161,11 +191,11 @@ export function checkJunit(report: CheckReport, timestamp: Date): string {
   const cases: JunitCase[] = [
     ...report.rules.map((rule): JunitCase => {
       const summary = `${rule.count} finding${rule.count === 1 ? '' : 's'}: ${rule.title} (${rule.basis})`;
-      const base = { name: `${rule.id}: ${rule.title}`, classname: `check.${rule.severity}`, ms: 0 };
+      const base = { name: `${rule.code}: ${rule.title}`, classname: `check.${rule.severity}`, ms: 0 };
       if (rule.count === 0) return base;
       return rule.severity === 'error' ? { ...base, failure: { type: 'DataQuality', message: summary, text: listed(rule) } } : { ...base, out: `${summary}\n${listed(rule)}` };
     }),
-    ...report.skipped.map((s): JunitCase => ({ name: s.id, classname: 'check', ms: 0, skipped: s.why })),
+    ...report.skipped.map((s): JunitCase => ({ name: s.code, classname: 'check', ms: 0, skipped: s.why })),
   ];
   return junitXml('mobility-api check', [{ name: `data quality of ${report.folder}`, file: report.folder, cases }], timestamp);
 }

@@ -3,8 +3,10 @@
  * and the harvest's window written in, exactly as `runChecks` runs it (before its ordering).
  */
 import type { CheckThresholds, CheckWindow } from './checkRules';
-import { CHECK_RULES, DEFAULT_THRESHOLDS } from './checkRules';
+import { DEFAULT_THRESHOLDS } from './checkRules';
 import type { HarvestSource } from './harvestSource';
+import type { RuleSeverity } from './rules/ruleBasis';
+import { RULE_CATALOG } from './rules/ruleCatalog';
 
 const HOUR_MS = 3_600_000;
 
@@ -18,9 +20,10 @@ export function checkWindowOf(source: HarvestSource): CheckWindow {
 
 /** One rule with its query, or `sql` undefined for a rule read from the manifests (hour coverage). */
 export interface RuleQuery {
+  code: string;
   id: string;
   title: string;
-  severity: 'error' | 'warning';
+  severity: RuleSeverity;
   basis: string;
   sql?: string;
 }
@@ -28,7 +31,8 @@ export interface RuleQuery {
 /** Every rule of the check with its own SQL for `source`. */
 export function ruleQueriesOf(source: HarvestSource, thresholds: CheckThresholds = DEFAULT_THRESHOLDS): RuleQuery[] {
   const window = checkWindowOf(source);
-  return CHECK_RULES.map((rule) => ({
+  return RULE_CATALOG.map((rule) => ({
+    code: rule.code,
     id: rule.id,
     title: rule.title,
     severity: rule.severity,

@@ -3,7 +3,7 @@
 // `runMetrics` (the rows of `mobility-api metrics --json`'s `hours`) for its plots. No vscode.
 import * as l10n from '@vscode/l10n';
 import type { CheckReport } from '../../core/analysis';
-import { CHECK_RULES, MODE_MACHINES } from '../../core/analysis';
+import { MODE_MACHINES, RULE_CATALOG } from '../../core/analysis';
 import type { AnalysisMetricsView, AnalysisResultView } from '../../shared/analysisViews';
 import { ANALYSIS_FINDINGS_SHOWN } from '../../shared/analysisViews';
 
@@ -42,16 +42,16 @@ const ENDPOINT_OF_VIEW: Readonly<Record<string, string>> = { trips: 'Trips', eve
  * Why a rule did not run, in VS Code's words: what to do in VS Code (Fetch Hours with its snapshot box), not the CLI's
  * flags that the report's reason names. A rule whose reason is not about missing data keeps the report's reason.
  */
-export function skippedInVsCode(report: Pick<CheckReport, 'skipped' | 'items'>): { id: string; why: string }[] {
-  return report.skipped.map(({ id, why }) => {
-    const needs = CHECK_RULES.find((r) => r.id === id)?.needs ?? [];
+export function skippedInVsCode(report: Pick<CheckReport, 'skipped' | 'items'>): { code: string; id: string; why: string }[] {
+  return report.skipped.map(({ code, id, why }) => {
+    const needs = RULE_CATALOG.find((r) => r.code === code)?.needs ?? [];
     const empty = (view: string) => (report.items[view] ?? 0) === 0;
     if (needs.some((v) => SNAPSHOT_VIEWS.includes(v)) && SNAPSHOT_VIEWS.every(empty)) {
-      return { id, why: l10n.t('no snapshot of /vehicles and /vehicles/status in this harvest: run Fetch Hours into this folder again with the box "Snapshot of /vehicles and /vehicles/status" ticked (the hours done are kept; the snapshot is taken at the end)') };
+      return { code, id, why: l10n.t('no snapshot of /vehicles and /vehicles/status in this harvest: run Fetch Hours into this folder again with the box "Snapshot of /vehicles and /vehicles/status" ticked (the hours done are kept; the snapshot is taken at the end)') };
     }
     const missing = needs.filter((v) => !SNAPSHOT_VIEWS.includes(v) && empty(v));
-    if (missing.length) return { id, why: l10n.t('needs {0} in the harvest: run Fetch Hours on {1} into a folder beside the others', missing.join(', '), missing.map((v) => ENDPOINT_OF_VIEW[v] ?? v).join(', ')) };
-    return { id, why };
+    if (missing.length) return { code, id, why: l10n.t('needs {0} in the harvest: run Fetch Hours on {1} into a folder beside the others', missing.join(', '), missing.map((v) => ENDPOINT_OF_VIEW[v] ?? v).join(', ')) };
+    return { code, id, why };
   });
 }
 
@@ -68,7 +68,7 @@ export function analysisResultView(args: { id: string; report: CheckReport; inUs
     window: report.window,
     items: Object.entries(report.items).map(([view, count]) => ({ view, count })),
     inUse: args.inUse,
-    rules: report.rules.map((r) => ({ id: r.id, title: r.title, severity: r.severity, basis: r.basis, count: r.count, findings: r.findings.slice(0, ANALYSIS_FINDINGS_SHOWN) })),
+    rules: report.rules.map((r) => ({ code: r.code, id: r.id, title: r.title, severity: r.severity, basis: r.basis, count: r.count, findings: r.findings.slice(0, ANALYSIS_FINDINGS_SHOWN) })),
     skipped: skippedInVsCode(report),
     ...(args.metrics ? { metrics: analysisMetricsView(args.metrics) } : {}),
     summary: { kind: 'analysis', title, line, createdAt: args.now, canRunAgain: false, analysis: { folder: report.folder } },

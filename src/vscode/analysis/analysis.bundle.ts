@@ -105,7 +105,7 @@ export function createAnalysisFeature(deps: CommandDeps): AnalysisFeature {
     deps.log.info('analyzeHarvest', folder);
     // A Fetch Hours of this window still writing the folder when it is read (its snapshot, after the hours' lock is given up) counts too.
     const writing = [...deps.session.harvesting].filter((dir) => overlaps(dir, folder));
-    const report = await withEngine(title, vscode.l10n.t('running the data-quality rules…'), (signal) => client.request<CheckResult>({ op: 'check', folder, metrics: true }, signal));
+    const report = await withEngine(title, vscode.l10n.t('running the data-quality rules…'), (signal) => client.request<CheckResult>({ op: 'check', folder, metrics: true, thresholds: configuredThresholds() }, signal));
     report.inUse = [...report.inUse, ...writing.filter((dir) => !report.inUse.some((u) => overlaps(u, dir)))];
     const timeline = (finding: AnalysisFindingView): Promise<QueryAnswer> => client.request<SqlResult>({
       op: 'timeline',
@@ -210,7 +210,7 @@ export function createAnalysisFeature(deps: CommandDeps): AnalysisFeature {
 
     async openNotebook(arg) {
       const folder = await folderOf(arg, vscode.l10n.t('Open as Notebook'));
-      const rules = await withEngine(vscode.l10n.t('Open as Notebook: {0}', path.basename(folder)), vscode.l10n.t('reading the harvest…'), (signal) => client.request<RulesResult>({ op: 'rules', folder }, signal));
+      const rules = await withEngine(vscode.l10n.t('Open as Notebook: {0}', path.basename(folder)), vscode.l10n.t('reading the harvest…'), (signal) => client.request<RulesResult>({ op: 'rules', folder, thresholds: configuredThresholds() }, signal));
       let file = arg && !(arg instanceof vscode.Uri) && arg.file ? path.resolve(arg.file) : undefined;
       if (!file) {
         const picked = await vscode.window.showSaveDialog({ defaultUri: vscode.Uri.file(path.join(path.dirname(rules.folder), `${path.basename(rules.folder)}.mdsnb`)), filters: { [vscode.l10n.t('Harvest notebook')]: ['mdsnb'] }, title: vscode.l10n.t('Save the starter notebook') });
@@ -285,3 +285,9 @@ function watchHarvestFolders(): vscode.Disposable {
 }
 
 export { NOTEBOOK_TYPE };
+
+/** `mobilityApi.analysis.thresholds` as the CLI's `name=value` pairs (the worker checks names and values as `--threshold` does). */
+function configuredThresholds(): string[] {
+  const configured = vscode.workspace.getConfiguration('mobilityApi').get<Record<string, unknown>>('analysis.thresholds') ?? {};
+  return Object.entries(typeof configured === 'object' && configured !== null ? configured : {}).map(([name, value]) => `${name}=${String(value)}`);
+}

@@ -91,9 +91,9 @@ export function starterNotebook(rules: RulesResult, harvest: string): HarvestNot
     { kind: 'markdown', source: l10n.t('## Data-quality rules\n\nEach cell holds a rule\'s own SQL as `mobility-api check` runs it, with the thresholds and the harvest\'s window written in: its rows are the rule\'s findings: device_id, trip_id, time (UTC) and detail, the columns named and the time (milliseconds in the rule) shown as a timestamp by the SELECT around it.') },
   ];
   for (const rule of rules.rules) {
-    const heading = `### ${rule.id} (${rule.severity}): ${rule.title}\n\n${l10n.t('Basis: {0}', rule.basis)}`;
+    const heading = `### ${rule.code} (${rule.severity}): ${rule.title}\n\n${l10n.t('Basis: {0}', rule.basis)}`;
     if (rule.sql) cells.push({ kind: 'markdown', source: heading }, { kind: 'sql', source: findingsQuery(rule.sql) });
-    else cells.push({ kind: 'markdown', source: `${heading}\n\n${l10n.t('This rule reads the harvest\'s manifests (hours empty, pending or missing), not the items: `mobility-api check --rule {0}` runs it.', rule.id)}` });
+    else cells.push({ kind: 'markdown', source: `${heading}\n\n${l10n.t('This rule reads the harvest\'s manifests (hours empty, pending or missing), not the items: `mobility-api check --rule {0}` runs it.', rule.code)}` });
   }
   return { harvest, cells };
 }

@@ -39,9 +39,10 @@ export type CheckResult = CheckReport & { inUse: string[]; metrics?: Record<stri
 
 /** One rule as the starter notebook shows it. */
 export interface RuleSql {
+  code: string;
   id: string;
   title: string;
-  severity: 'error' | 'warning';
+  severity: 'error' | 'warning' | 'info';
   basis: string;
   /** The rule's own query over the views (thresholds and window written in), or undefined for a rule read from the manifests. */
   sql?: string;

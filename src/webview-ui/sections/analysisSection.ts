@@ -16,7 +16,11 @@ import { TimelinePlot } from '../charts/timelinePlot';
 
 function ruleMark(rule: AnalysisRuleView): string {
   if (rule.count === 0) return l10n.t('ok');
-  return rule.severity === 'error' ? l10n.t('error') : l10n.t('warning');
+  return severityText(rule.severity);
+}
+
+function severityText(severity: AnalysisRuleView['severity']): string {
+  return severity === 'error' ? l10n.t('error') : severity === 'warning' ? l10n.t('warning') : l10n.t('info');
 }
 
 /** The index of the largest value (the first of equals). */
@@ -86,12 +90,12 @@ export class AnalysisView {
     }
     const rows = r.rules.map((rule) => h('tr', { 'data-testid': `rule-${rule.id}`, 'data-severity': rule.severity, 'data-count': rule.count },
       h('td', null, ruleMark(rule)),
-      h('td', { translate: 'no' }, rule.id),
-      h('td', null, rule.severity === 'error' ? l10n.t('error') : l10n.t('warning')),
+      h('td', { translate: 'no', title: rule.id }, rule.code),
+      h('td', null, severityText(rule.severity)),
       h('td', { class: 'num' }, rule.count),
       h('td', null, rule.title)));
     const skipped = r.skipped.map((s) => h('tr', { 'data-testid': `rule-${s.id}`, 'data-skipped': 'true' },
-      h('td', null, l10n.t('not run')), h('td', { translate: 'no' }, s.id), h('td', null, ''), h('td', null, ''), h('td', null, s.why)));
+      h('td', null, l10n.t('not run')), h('td', { translate: 'no', title: s.id }, s.code), h('td', null, ''), h('td', null, ''), h('td', null, s.why)));
     root.appendChild(h('section', { class: 'section-body' },
       h('h2', null, l10n.t('Rules')),
       h('table', { class: 'analysis-rules', 'data-testid': 'analysis-rules' },
@@ -101,7 +105,7 @@ export class AnalysisView {
     for (const rule of r.rules) {
       if (!rule.count) continue;
       const open = rule.severity === 'error' || this.ctx.ui.timeline?.rule === rule.id;
-      root.appendChild(collapsible(l10n.t('{0}: {1} ({2})', rule.id, rule.title, rule.count), this.findingsTable(rule), open, `section-rule-${rule.id}`));
+      root.appendChild(collapsible(l10n.t('{0}: {1} ({2})', rule.code, rule.title, rule.count), this.findingsTable(rule), open, `section-rule-${rule.id}`));
     }
     this.timelineHost = h('section', { class: 'section-body timeline', 'data-testid': 'analysis-timeline' });
     this.timelineHost.hidden = true;

@@ -11,6 +11,7 @@ import path from 'node:path';
 import type * as Playwright from 'playwright-core';
 import type { Browser, Page } from 'playwright-core';
 import type { CheckReport } from '../../../src/core/analysis';
+import { DEFAULT_THRESHOLDS } from '../../../src/core/analysis';
 import { analysisResultView } from '../../../src/results/analysis/analysisView';
 import { analysisTimelineView } from '../../../src/results/analysis/analysisTimeline';
 import type { AnalysisResultView } from '../../../src/shared/analysisViews';
@@ -27,14 +28,17 @@ const iso = (ms: number) => new Date(ms).toISOString();
 const hour = (h: number) => iso(T0 + h * 60 * MIN).slice(0, 13);
 
 const REPORT: CheckReport = {
+  report_version: '1.0',
+  mode: 'micromobility',
+  thresholds: DEFAULT_THRESHOLDS,
   folder: '/data/harvest',
   window: { start: iso(T0), end: iso(T0 + 3 * 60 * MIN) },
   items: { trips: 12, events: 40, telemetry: 90, vehicles: 0, vehicles_status: 0 },
   rules: [
-    { id: 'trip-events', title: 'Every trip has its start and end events', severity: 'error', basis: 'MDS 2.0 provider, Events', count: 1, findings: [{ device_id: DEVICE, trip_id: TRIP, time: iso(T0 + 10 * MIN), detail: 'no trip_start event of its device with this trip_id within 60 s of its start_time' }] },
-    { id: 'phantom-trips', title: 'No phantom trips', severity: 'warning', basis: 'MDS 2.0 provider, Trips', count: 0, findings: [] },
+    { code: 'MDS-TRIP-EVENTS', id: 'trip-events', title: 'Every trip has its start and end events', severity: 'error', basis: 'MDS 2.0 provider, Events', mds: [], doc: 'data-quality.md', count: 1, findings: [{ device_id: DEVICE, trip_id: TRIP, time: iso(T0 + 10 * MIN), detail: 'no trip_start event of its device with this trip_id within 60 s of its start_time' }] },
+    { code: 'MDS-TRIP-PHANTOM', id: 'phantom-trips', title: 'No phantom trips', severity: 'warning', basis: 'MDS 2.0 provider, Trips', mds: [], doc: 'data-quality.md', count: 0, findings: [] },
   ],
-  skipped: [{ id: 'registry', why: 'no snapshot of /vehicles and /vehicles/status in this harvest: harvest with --snapshot' }],
+  skipped: [{ code: 'MDS-REGISTRY-DEVICE', id: 'registry', why: 'no snapshot of /vehicles and /vehicles/status in this harvest: harvest with --snapshot' }],
 };
 
 /** `mobility-api metrics --json`'s hourly rows for three hours. */
