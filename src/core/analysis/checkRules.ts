@@ -7,12 +7,14 @@
 import type { HarvestSource } from './harvestSource';
 import type { ModeMachines } from './modeMachines';
 import machinesJson from './modeTransitions.json';
+import type { TripTelemetryThresholds } from './rules/tripTelemetryRules';
+import { TRIP_TELEMETRY_RULES, TRIP_TELEMETRY_THRESHOLDS } from './rules/tripTelemetryRules';
 
 /** The MDS 2.0.2 state machines, parsed from the official modes/*.md (see modeMachines.ts and schemas/mds-modes/). */
 export const MODE_MACHINES = machinesJson as unknown as ModeMachines;
 
 /** The thresholds the rules use; each has a default (`DEFAULT_THRESHOLDS`) and can be set. */
-export interface CheckThresholds {
+export interface CheckThresholds extends TripTelemetryThresholds {
   /** trip-events: how far an event may be from its trip's start or end time, in seconds. */
   tripEventToleranceSeconds: number;
   /** trip-events: a trip start older than this without an end (within the harvest) is a finding, in hours. */
@@ -40,6 +42,7 @@ export const DEFAULT_THRESHOLDS: CheckThresholds = {
   phantomMeters: 50,
   maxSpeedMetersPerSecond: 45,
   busyHourItems: 10,
+  ...TRIP_TELEMETRY_THRESHOLDS,
 };
 
 /** The views a rule reads. */
@@ -278,6 +281,7 @@ export const CHECK_RULES: readonly CheckRule[] = [
       FROM ev WHERE prev_state IS NOT NULL
         AND NOT EXISTS (SELECT 1 FROM walk WHERE walk.event_id = ev.event_id AND walk.i = len(ev.event_types) AND walk.s = ev.vehicle_state)`,
   },
+  ...TRIP_TELEMETRY_RULES,
 ];
 
 /** One finding of a rule. */
