@@ -128,10 +128,11 @@ export const TRIP_TELEMETRY_RULES: readonly TripTelemetryRule[] = [
     severity: 'error',
     basis: 'MDS 2.0.2 provider/README.md, Telemetry: a trip\'s points are its observed GPS or GNSS positions (data-types.md, Telemetry and GPS Data: WGS 84 positions, timestamps from the GPS clock, horizontal_accuracy in metres); no vehicle covers kilometres in seconds',
     needs: ['telemetry'],
+    // The finding's time is the end of the trip's first step that is too fast: for one point far off, that point.
     sql: (t) => `
       WITH ${tripSegments(t)}
-      SELECT device_id, trip_id, arg_max(timestamp, m / greatest(secs, 0.001)) AS time,
-        format('{} between consecutive telemetry points of the trip {} faster than {} m/s beyond their horizontal accuracy; the fastest: {} m in {} s (from {})', CASE WHEN count(*) = 1 THEN '1 step' ELSE count(*) || ' steps' END, CASE WHEN count(*) = 1 THEN 'is' ELSE 'are' END,
+      SELECT device_id, trip_id, min(timestamp) AS time,
+        format('{} between consecutive telemetry points of the trip {} faster than {} m/s beyond their horizontal accuracy (the first ends at this time); the fastest: {} m in {} s (from {})', CASE WHEN count(*) = 1 THEN '1 step' ELSE count(*) || ' steps' END, CASE WHEN count(*) = 1 THEN 'is' ELSE 'are' END,
           ${t.maxSpeedMetersPerSecond}, round(arg_max(m, m / greatest(secs, 0.001)))::BIGINT, arg_max(secs, m / greatest(secs, 0.001)), epoch_ms(arg_max(prev_time, m / greatest(secs, 0.001)))::VARCHAR) AS detail
       FROM fast GROUP BY device_id, trip_id`,
   },
