@@ -68,15 +68,18 @@ export function metresSql(lat1: string, lng1: string, lat2: string, lng2: string
 /** Below this, an MDS time is not in milliseconds (the `units` rule's finding); these rules leave such items out. */
 const MS_FLOOR = 100_000_000_000;
 
-/** Each point of a trip, once per trip it belongs to, with the segment from the trip's previous point. */
+/**
+ * The steps between consecutive points of a trip: each device's points in time order (one sort per device, no unnest),
+ * a step where both points carry the same trip_ids; `fast`: the steps faster than maxSpeedMetersPerSecond beyond the
+ * points' horizontal accuracy and positionJitterMeters.
+ */
 const tripSegments = (t: Thresholds) => `
-      p AS (SELECT unnest(trip_ids) AS trip_id, device_id, timestamp, location.lat AS lat, location.lng AS lng,
-              coalesce(location.horizontal_accuracy, 0) AS acc
-            FROM telemetry WHERE len(trip_ids) > 0 AND timestamp >= ${MS_FLOOR} AND location.lat IS NOT NULL),
-      s AS (SELECT device_id, trip_id, timestamp, lag(timestamp) OVER w AS prev_time,
-              ${metresSql('lag(lat) OVER w', 'lag(lng) OVER w', 'lat', 'lng')} AS m, acc + lag(acc) OVER w AS acc2
-            FROM p WINDOW w AS (PARTITION BY device_id, trip_id ORDER BY timestamp)),
-      seg AS (SELECT *, (timestamp - prev_time) / 1000 AS secs, greatest(m - acc2 - ${t.positionJitterMeters}, 0) AS beyond FROM s WHERE prev_time IS NOT NULL),
+      s AS (SELECT device_id, trip_ids, timestamp, lag(timestamp) OVER w AS prev_time, lag(trip_ids) OVER w AS prev_trips,
+              ${metresSql('lag(location.lat) OVER w', 'lag(location.lng) OVER w', 'location.lat', 'location.lng')} AS m,
+              coalesce(location.horizontal_accuracy, 0) + coalesce(lag(location.horizontal_accuracy) OVER w, 0) AS acc2
+            FROM telemetry WHERE timestamp >= ${MS_FLOOR} AND location.lat IS NOT NULL WINDOW w AS (PARTITION BY device_id ORDER BY timestamp)),
+      seg AS (SELECT device_id, trip_ids, timestamp, prev_time, m, (timestamp - prev_time) / 1000 AS secs, greatest(m - acc2 - ${t.positionJitterMeters}, 0) AS beyond
+              FROM s WHERE len(trip_ids) > 0 AND trip_ids = prev_trips),
       fast AS (SELECT * FROM seg WHERE beyond > 0 AND (secs = 0 OR beyond / secs > ${t.maxSpeedMetersPerSecond}))`;
 
 export const TRIP_TELEMETRY_RULES: readonly TripTelemetryRule[] = [
@@ -107,8 +110,9 @@ export const TRIP_TELEMETRY_RULES: readonly TripTelemetryRule[] = [
     // still a lower bound of the distance ridden, each segment being at most the way between its two points.
     sql: (t) => `
       WITH ${tripSegments(t)},
-      path AS (SELECT device_id, trip_id, sum(m) FILTER (WHERE beyond = 0 OR (secs > 0 AND beyond / secs <= ${t.maxSpeedMetersPerSecond})) AS path, count(*) + 1 AS points
-               FROM seg GROUP BY device_id, trip_id),
+      per AS (SELECT device_id, trip_ids, sum(m) FILTER (WHERE beyond = 0 OR (secs > 0 AND beyond / secs <= ${t.maxSpeedMetersPerSecond})) AS path, count(*) AS steps
+              FROM seg GROUP BY device_id, trip_ids),
+      path AS (SELECT device_id, trip_id, sum(path) AS path, sum(steps) + 1 AS points FROM (SELECT device_id, unnest(trip_ids) AS trip_id, path, steps FROM per) GROUP BY device_id, trip_id),
       d AS (SELECT trips.device_id, trips.trip_id, start_time, distance, coalesce(path.path, 0) AS path, coalesce(path.points, 0) AS points,
               ${metresSql('start_location.lat', 'start_location.lng', 'end_location.lat', 'end_location.lng')} AS line
             FROM trips LEFT JOIN path ON path.device_id = trips.device_id AND path.trip_id = trips.trip_id
@@ -131,10 +135,10 @@ export const TRIP_TELEMETRY_RULES: readonly TripTelemetryRule[] = [
     // The finding's time is the end of the trip's first step that is too fast: for one point far off, that point.
     sql: (t) => `
       WITH ${tripSegments(t)}
-      SELECT device_id, trip_id, min(timestamp) AS time,
+      SELECT device_id, unnest(trip_ids) AS trip_id, time, detail FROM (SELECT device_id, trip_ids, min(timestamp) AS time,
         format('{} between consecutive telemetry points of the trip {} faster than {} m/s beyond their horizontal accuracy (the first ends at this time); the fastest: {} m in {} s (from {})', CASE WHEN count(*) = 1 THEN '1 step' ELSE count(*) || ' steps' END, CASE WHEN count(*) = 1 THEN 'is' ELSE 'are' END,
           ${t.maxSpeedMetersPerSecond}, round(arg_max(m, m / greatest(secs, 0.001)))::BIGINT, arg_max(secs, m / greatest(secs, 0.001)), epoch_ms(arg_max(prev_time, m / greatest(secs, 0.001)))::VARCHAR) AS detail
-      FROM fast GROUP BY device_id, trip_id`,
+      FROM fast GROUP BY device_id, trip_ids)`,
   },
   {
     id: 'trip-telemetry-coverage',
@@ -145,11 +149,13 @@ export const TRIP_TELEMETRY_RULES: readonly TripTelemetryRule[] = [
     // Trips with fewer than 2 points are telemetry-gaps' findings; a trip that ends before it starts is trip-duration's.
     sql: (t, w) => `
       WITH tr AS (SELECT * FROM trips WHERE start_time >= ${w.start} AND end_time < ${w.end} AND end_time >= start_time),
-      p AS (SELECT unnest(trip_ids) AS trip_id, device_id, timestamp, location FROM telemetry WHERE len(trip_ids) > 0 AND timestamp >= ${MS_FLOOR}),
-      c AS (SELECT tr.device_id, tr.trip_id, any_value(tr.start_time) AS start_time, any_value(tr.end_time) AS end_time,
-              any_value(tr.start_location) AS sl, any_value(tr.end_location) AS el, count(*) AS points,
-              min(p.timestamp) AS first, max(p.timestamp) AS last, arg_min(p.location, p.timestamp) AS fl, arg_max(p.location, p.timestamp) AS ll
-            FROM tr JOIN p ON p.trip_id = tr.trip_id AND p.device_id = tr.device_id GROUP BY tr.device_id, tr.trip_id HAVING count(*) >= 2),
+      per AS (SELECT device_id, trip_ids, count(*) AS points, min(timestamp) AS first, max(timestamp) AS last,
+                arg_min(location, timestamp) AS fl, arg_max(location, timestamp) AS ll
+              FROM telemetry WHERE len(trip_ids) > 0 AND timestamp >= ${MS_FLOOR} GROUP BY device_id, trip_ids),
+      p AS (SELECT device_id, trip_id, sum(points) AS points, min(first) AS first, max(last) AS last, arg_min(fl, first) AS fl, arg_max(ll, last) AS ll
+            FROM (SELECT device_id, unnest(trip_ids) AS trip_id, points, first, last, fl, ll FROM per) GROUP BY device_id, trip_id HAVING sum(points) >= 2),
+      c AS (SELECT tr.device_id, tr.trip_id, tr.start_time, tr.end_time, tr.start_location AS sl, tr.end_location AS el, p.points, p.first, p.last, p.fl, p.ll
+            FROM tr JOIN p ON p.trip_id = tr.trip_id AND p.device_id = tr.device_id),
       e AS (SELECT *, (first - start_time) / 1000 AS first_off, (last - end_time) / 1000 AS last_off,
               ${metresSql('fl.lat', 'fl.lng', 'sl.lat', 'sl.lng')} AS first_m, ${metresSql('ll.lat', 'll.lng', 'el.lat', 'el.lng')} AS last_m,
               format('its {} points cover {} % of the trip ({} s to {} s of its {} s)', points, round(100 * (least(last, end_time) - greatest(first, start_time)) / greatest(end_time - start_time, 1))::BIGINT,
@@ -185,17 +191,18 @@ export const TRIP_TELEMETRY_RULES: readonly TripTelemetryRule[] = [
                WHERE lat BETWEEN lat0 - 0.5 AND lat1 + 0.5 AND lng BETWEEN lng0 - 0.5 AND lng1 + 0.5
              UNION ALL
              SELECT device_id, timestamp, 0, location.lat, location.lng,
-               vehicle_state NOT IN ('available', 'non_operational', 'reserved') OR list_has_any(event_types, ['trip_start', 'trip_enter_jurisdiction']),
+               coalesce(vehicle_state NOT IN ('available', 'non_operational', 'reserved'), true) OR list_has_any(event_types, ['trip_start', 'trip_enter_jurisdiction']),
                len(list_filter(event_types, x -> x LIKE '%drop_off' OR x IN ('trip_end', 'trip_leave_jurisdiction', 'trip_cancel', 'located', 'comms_restored', 'unspecified'))) > 0
              FROM events WHERE timestamp >= ${MS_FLOOR}
              UNION ALL SELECT device_id, start_time, 0, start_location.lat, start_location.lng, true, false FROM trips WHERE start_time >= ${MS_FLOOR}
              UNION ALL SELECT device_id, end_time, 0, end_location.lat, end_location.lng, false, true FROM trips WHERE end_time >= ${MS_FLOOR}),
-      runs AS (SELECT *, sum(1 - o) OVER w AS run,
+      runs AS (SELECT *, sum(1 - o) OVER w AS run, last_value(CASE WHEN o = 0 THEN moving END IGNORE NULLS) OVER w AS run_moving,
+                 CASE WHEN sum(1 - o) OVER w = 0 THEN first_value(lat) OVER w ELSE last_value(CASE WHEN o = 0 THEN lat END IGNORE NULLS) OVER w END AS lat0,
+                 CASE WHEN sum(1 - o) OVER w = 0 THEN first_value(lng) OVER w ELSE last_value(CASE WHEN o = 0 THEN lng END IGNORE NULLS) OVER w END AS lng0,
+                 CASE WHEN sum(1 - o) OVER w = 0 THEN first_value(timestamp) OVER w ELSE last_value(CASE WHEN o = 0 THEN timestamp END IGNORE NULLS) OVER w END AS since,
                  first_value(arrives IGNORE NULLS) OVER (PARTITION BY device_id ORDER BY timestamp, o ROWS BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING) AS next_arrives
-               FROM tl WINDOW w AS (PARTITION BY device_id ORDER BY timestamp, o)),
-      r AS (SELECT *, first_value(moving) OVER s AS run_moving, first_value(lat) OVER s AS lat0, first_value(lng) OVER s AS lng0, first_value(timestamp) OVER s AS since
-            FROM runs WINDOW s AS (PARTITION BY device_id, run ORDER BY timestamp, o)),
-      d AS (SELECT *, ${metresSql('lat0', 'lng0', 'lat', 'lng')} AS m FROM r
+               FROM tl WINDOW w AS (PARTITION BY device_id ORDER BY timestamp, o ROWS UNBOUNDED PRECEDING)),
+      d AS (SELECT *, ${metresSql('lat0', 'lng0', 'lat', 'lng')} AS m FROM runs
             WHERE o = 1 AND NOT coalesce(run_moving, false) AND NOT (run = 0 AND coalesce(next_arrives, false)) AND lat0 IS NOT NULL)
       SELECT device_id, NULL AS trip_id, min(timestamp) FILTER (WHERE m > ${t.driftMeters}) AS time,
         format('{} m from where it stood at {} (its first position since its last event or trip), with no trip open (more than {} m; {} of its points outside trips that far)', round(max(m))::BIGINT, epoch_ms(any_value(since))::VARCHAR,
