@@ -69,17 +69,17 @@ export function metresSql(lat1: string, lng1: string, lat2: string, lng2: string
 const MS_FLOOR = 100_000_000_000;
 
 /**
- * The steps between consecutive points of a trip: each device's points in time order (one sort per device, no unnest),
- * a step where both points carry the same trip_ids; `fast`: the steps faster than maxSpeedMetersPerSecond beyond the
- * points' horizontal accuracy and positionJitterMeters.
+ * The steps between consecutive points of a trip (the points of each trip_id, the first of a point's trip_ids, in time
+ * order: one sort, measured faster than a sort of each device's points or of the points unnested per trip); `fast`: the
+ * steps faster than maxSpeedMetersPerSecond beyond the points' horizontal accuracy and positionJitterMeters.
  */
 const tripSegments = (t: Thresholds) => `
-      s AS (SELECT device_id, trip_ids, timestamp, lag(timestamp) OVER w AS prev_time, lag(trip_ids) OVER w AS prev_trips,
-              ${metresSql('lag(location.lat) OVER w', 'lag(location.lng) OVER w', 'location.lat', 'location.lng')} AS m,
-              coalesce(location.horizontal_accuracy, 0) + coalesce(lag(location.horizontal_accuracy) OVER w, 0) AS acc2
-            FROM telemetry WHERE timestamp >= ${MS_FLOOR} AND location.lat IS NOT NULL WINDOW w AS (PARTITION BY device_id ORDER BY timestamp)),
-      seg AS (SELECT device_id, trip_ids, timestamp, prev_time, m, (timestamp - prev_time) / 1000 AS secs, greatest(m - acc2 - ${t.positionJitterMeters}, 0) AS beyond
-              FROM s WHERE len(trip_ids) > 0 AND trip_ids = prev_trips),
+      p AS (SELECT device_id, trip_ids[1] AS trip_id, timestamp, location.lat AS lat, location.lng AS lng, coalesce(location.horizontal_accuracy, 0) AS acc
+            FROM telemetry WHERE len(trip_ids) > 0 AND timestamp >= ${MS_FLOOR} AND location.lat IS NOT NULL),
+      s AS (SELECT *, lag(timestamp) OVER w AS prev_time, lag(lat) OVER w AS prev_lat, lag(lng) OVER w AS prev_lng, lag(acc) OVER w AS prev_acc
+            FROM p WINDOW w AS (PARTITION BY trip_id, device_id ORDER BY timestamp)),
+      seg AS (SELECT device_id, trip_id, timestamp, prev_time, m, (timestamp - prev_time) / 1000 AS secs, greatest(m - acc - prev_acc - ${t.positionJitterMeters}, 0) AS beyond
+              FROM (SELECT *, ${metresSql('prev_lat', 'prev_lng', 'lat', 'lng')} AS m FROM s WHERE prev_time IS NOT NULL)),
       fast AS (SELECT * FROM seg WHERE beyond > 0 AND (secs = 0 OR beyond / secs > ${t.maxSpeedMetersPerSecond}))`;
 
 export const TRIP_TELEMETRY_RULES: readonly TripTelemetryRule[] = [
@@ -110,9 +110,8 @@ export const TRIP_TELEMETRY_RULES: readonly TripTelemetryRule[] = [
     // still a lower bound of the distance ridden, each segment being at most the way between its two points.
     sql: (t) => `
       WITH ${tripSegments(t)},
-      per AS (SELECT device_id, trip_ids, sum(m) FILTER (WHERE beyond = 0 OR (secs > 0 AND beyond / secs <= ${t.maxSpeedMetersPerSecond})) AS path, count(*) AS steps
-              FROM seg GROUP BY device_id, trip_ids),
-      path AS (SELECT device_id, trip_id, sum(path) AS path, sum(steps) + 1 AS points FROM (SELECT device_id, unnest(trip_ids) AS trip_id, path, steps FROM per) GROUP BY device_id, trip_id),
+      path AS (SELECT device_id, trip_id, sum(m) FILTER (WHERE beyond = 0 OR (secs > 0 AND beyond / secs <= ${t.maxSpeedMetersPerSecond})) AS path, count(*) + 1 AS points
+               FROM seg GROUP BY device_id, trip_id),
       d AS (SELECT trips.device_id, trips.trip_id, start_time, distance, coalesce(path.path, 0) AS path, coalesce(path.points, 0) AS points,
               ${metresSql('start_location.lat', 'start_location.lng', 'end_location.lat', 'end_location.lng')} AS line
             FROM trips LEFT JOIN path ON path.device_id = trips.device_id AND path.trip_id = trips.trip_id
@@ -135,10 +134,10 @@ export const TRIP_TELEMETRY_RULES: readonly TripTelemetryRule[] = [
     // The finding's time is the end of the trip's first step that is too fast: for one point far off, that point.
     sql: (t) => `
       WITH ${tripSegments(t)}
-      SELECT device_id, unnest(trip_ids) AS trip_id, time, detail FROM (SELECT device_id, trip_ids, min(timestamp) AS time,
+      SELECT device_id, trip_id, min(timestamp) AS time,
         format('{} between consecutive telemetry points of the trip {} faster than {} m/s beyond their horizontal accuracy (the first ends at this time); the fastest: {} m in {} s (from {})', CASE WHEN count(*) = 1 THEN '1 step' ELSE count(*) || ' steps' END, CASE WHEN count(*) = 1 THEN 'is' ELSE 'are' END,
           ${t.maxSpeedMetersPerSecond}, round(arg_max(m, m / greatest(secs, 0.001)))::BIGINT, arg_max(secs, m / greatest(secs, 0.001)), epoch_ms(arg_max(prev_time, m / greatest(secs, 0.001)))::VARCHAR) AS detail
-      FROM fast GROUP BY device_id, trip_ids)`,
+      FROM fast GROUP BY device_id, trip_id`,
   },
   {
     id: 'trip-telemetry-coverage',
@@ -197,13 +196,15 @@ export const TRIP_TELEMETRY_RULES: readonly TripTelemetryRule[] = [
              UNION ALL SELECT device_id, start_time, 0, start_location.lat, start_location.lng, true, false FROM trips WHERE start_time >= ${MS_FLOOR}
              UNION ALL SELECT device_id, end_time, 0, end_location.lat, end_location.lng, false, true FROM trips WHERE end_time >= ${MS_FLOOR}),
       runs AS (SELECT *, sum(1 - o) OVER w AS run, last_value(CASE WHEN o = 0 THEN moving END IGNORE NULLS) OVER w AS run_moving,
-                 CASE WHEN sum(1 - o) OVER w = 0 THEN first_value(lat) OVER w ELSE last_value(CASE WHEN o = 0 THEN lat END IGNORE NULLS) OVER w END AS lat0,
-                 CASE WHEN sum(1 - o) OVER w = 0 THEN first_value(lng) OVER w ELSE last_value(CASE WHEN o = 0 THEN lng END IGNORE NULLS) OVER w END AS lng0,
-                 CASE WHEN sum(1 - o) OVER w = 0 THEN first_value(timestamp) OVER w ELSE last_value(CASE WHEN o = 0 THEN timestamp END IGNORE NULLS) OVER w END AS since,
+                 last_value(CASE WHEN o = 0 THEN lat END IGNORE NULLS) OVER w AS blat, last_value(CASE WHEN o = 0 THEN lng END IGNORE NULLS) OVER w AS blng,
+                 last_value(CASE WHEN o = 0 THEN timestamp END IGNORE NULLS) OVER w AS btime,
+                 first_value(lat) OVER w AS flat, first_value(lng) OVER w AS flng, first_value(timestamp) OVER w AS ftime,
                  first_value(arrives IGNORE NULLS) OVER (PARTITION BY device_id ORDER BY timestamp, o ROWS BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING) AS next_arrives
                FROM tl WINDOW w AS (PARTITION BY device_id ORDER BY timestamp, o ROWS UNBOUNDED PRECEDING)),
-      d AS (SELECT *, ${metresSql('lat0', 'lng0', 'lat', 'lng')} AS m FROM runs
-            WHERE o = 1 AND NOT coalesce(run_moving, false) AND NOT (run = 0 AND coalesce(next_arrives, false)) AND lat0 IS NOT NULL)
+      r AS (SELECT device_id, timestamp, lat, lng, run, CASE WHEN run = 0 THEN flat ELSE blat END AS lat0, CASE WHEN run = 0 THEN flng ELSE blng END AS lng0,
+              CASE WHEN run = 0 THEN ftime ELSE btime END AS since
+            FROM runs WHERE o = 1 AND NOT coalesce(run_moving, false) AND NOT (run = 0 AND coalesce(next_arrives, false))),
+      d AS (SELECT *, ${metresSql('lat0', 'lng0', 'lat', 'lng')} AS m FROM r WHERE lat0 IS NOT NULL)
       SELECT device_id, NULL AS trip_id, min(timestamp) FILTER (WHERE m > ${t.driftMeters}) AS time,
         format('{} m from where it stood at {} (its first position since its last event or trip), with no trip open (more than {} m; {} of its points outside trips that far)', round(max(m))::BIGINT, epoch_ms(any_value(since))::VARCHAR,
           ${t.driftMeters}, count(*) FILTER (WHERE m > ${t.driftMeters})) AS detail
