@@ -10,12 +10,14 @@ import machinesJson from './modeTransitions.json';
 import type { MdsBasis, RuleSeverity } from './rules/ruleBasis';
 import type { EdgeRuleThresholds } from './rules/ruleThresholds';
 import { EDGE_RULE_THRESHOLDS } from './rules/ruleThresholds';
+import type { TripTelemetryThresholds } from './rules/tripTelemetryRules';
+import { TRIP_TELEMETRY_THRESHOLDS } from './rules/tripTelemetryRules';
 
 /** The MDS 2.0.2 state machines, parsed from the official modes/*.md (see modeMachines.ts and schemas/mds-modes/). */
 export const MODE_MACHINES = machinesJson as unknown as ModeMachines;
 
 /** The thresholds the rules use; each has a default (`DEFAULT_THRESHOLDS`) and can be set. */
-export interface CheckThresholds extends EdgeRuleThresholds {
+export interface CheckThresholds extends EdgeRuleThresholds, TripTelemetryThresholds {
   /** trip-events: how far an event may be from its trip's start or end time, in seconds. */
   tripEventToleranceSeconds: number;
   /** trip-events: a trip start older than this without an end (within the harvest) is a finding, in hours. */
@@ -44,6 +46,7 @@ export const DEFAULT_THRESHOLDS: CheckThresholds = {
   maxSpeedMetersPerSecond: 45,
   busyHourItems: 10,
   ...EDGE_RULE_THRESHOLDS,
+  ...TRIP_TELEMETRY_THRESHOLDS,
 };
 
 /** The views a rule reads. */

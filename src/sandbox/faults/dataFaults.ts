@@ -22,7 +22,7 @@ import type { MdsEventItem, MdsTelemetryItem } from '../../core/mds';
 import type { EpisodeItems } from '../world/episodeDetails';
 import type { EpisodePlan } from '../world/episodePlans';
 import { HOUR_MS } from '../world/episodePlans';
-import { cityHourOf } from '../world/worldGeography';
+import { cityHourOf, offsetBy } from '../world/worldGeography';
 import { hashOf } from '../world/worldRandom';
 import type { BeatFaultKind, EpisodeFaultKind } from './episodeFaults';
 import { BEAT_KINDS, EPISODE_KINDS, applyEpisodeFault, describeEpisodeFault, iso } from './episodeFaults';
@@ -39,6 +39,8 @@ const PLAN_CACHE = 2000;
 const OUTAGE_LOCAL_HOURS: readonly number[] = [8, 12, 16, 20];
 const STUCK_LOCAL_HOURS: readonly number[] = [10, 14, 18];
 const BUSY_LOCAL_HOURS = { from: 8, to: 20 };
+/** How far a parked vehicle's heartbeat drifts (check's idle-drift threshold is 500 m). */
+const DRIFT_METRES = 3000;
 interface EpisodeChoice {
   kind: EpisodeFaultKind;
   rule: DataFaultRule;
@@ -149,17 +151,32 @@ export class DataFaults {
       if (!this.has(rule)) return;
       scan(100 + k, (v) => {
         const beat = this.world.baseHeartbeat(v, hour);
-        if (!beat) return false;
+        if (!beat || (kind === 'drift' && !this.parkedInHour(v, beat.timestamp))) return false;
         plan.beats.set(v, { kind, rule, vehicle: v, hour });
         const detail = kind === 'seconds'
           ? `a telemetry timestamp in seconds: ${beat.timestamp / 1000} instead of ${beat.timestamp} (schema finding: below the timestamp minimum)`
-          : `a telemetry location with lat and lng swapped: ${beat.location.lng}, ${beat.location.lat}`;
+          : kind === 'drift'
+            ? `a parked vehicle's telemetry point ${DRIFT_METRES} m from where its last event (in the same hour) left it, with no trip`
+            : `a telemetry location with lat and lng swapped: ${beat.location.lng}, ${beat.location.lat}`;
         plan.entries.push({ rule, device_id: beat.device_id, trip_id: null, time: iso(beat.timestamp), detail });
         return true;
       });
     });
     return plan;
   }
+  /**
+   * Whether the vehicle's last event before `ms` is in the same hour and leaves it parked: a harvest of the hour holds
+   * where the vehicle stood before its heartbeat drifts.
+   */
+  private parkedInHour(vehicle: number, ms: number): boolean {
+    try {
+      const last = this.world.lastEvent(vehicle, ms - 1);
+      return last.timestamp >= Math.floor(ms / HOUR_MS) * HOUR_MS && ['available', 'non_operational', 'reserved'].includes(last.vehicle_state);
+    } catch {
+      return false;
+    }
+  }
+
   /** The items of `plan` with its fault, if it has one; `items` (shared, cached) is never changed. */
   applyToEpisode(plan: EpisodePlan, items: EpisodeItems): EpisodeItems {
     if (!this.isFaultHour(plan.hour) || plan.forced) return items;
@@ -173,6 +190,7 @@ export class DataFaults {
     const choice = this.planOf(hour).beats.get(vehicle);
     if (choice?.kind === 'swapped' && !afterRange) return { ...beat, location: { ...beat.location, lat: beat.location.lng, lng: beat.location.lat } };
     if (choice?.kind === 'seconds' && afterRange) return { ...beat, timestamp: beat.timestamp / 1000 };
+    if (choice?.kind === 'drift' && !afterRange) return { ...beat, location: { ...beat.location, ...offsetBy(beat.location, DRIFT_METRES, 0) } };
     return beat;
   }
 

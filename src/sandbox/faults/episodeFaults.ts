@@ -10,9 +10,11 @@ import { HOUR_MS, MINUTE_MS } from '../world/episodePlans';
 import { offsetBy } from '../world/worldGeography';
 import { worldUuid } from '../world/worldRandom';
 import type { DataFaultEntry, DataFaultRule, FaultWorld } from './faultRules';
+import type { TripFaultKind } from './tripFaults';
+import { TRIP_FAULT_KINDS, applyTripFault, describeTripFault, isTripFaultKind } from './tripFaults';
 
-export type EpisodeFaultKind = 'early-start' | 'late-end' | 'never-ended' | 'duplicate' | 'one-point' | 'gap' | 'jump' | 'battery' | 'speed' | 'negative-cost' | 'phantom' | 'bad-transition';
-export type BeatFaultKind = 'seconds' | 'swapped';
+export type EpisodeFaultKind = 'early-start' | 'late-end' | 'never-ended' | 'duplicate' | 'one-point' | 'gap' | 'jump' | 'battery' | 'speed' | 'negative-cost' | 'phantom' | 'bad-transition' | TripFaultKind;
+export type BeatFaultKind = 'seconds' | 'swapped' | 'drift';
 
 export const EPISODE_KINDS: readonly (readonly [EpisodeFaultKind, DataFaultRule])[] = [
   ['jump', 'teleport'],
@@ -26,12 +28,14 @@ export const EPISODE_KINDS: readonly (readonly [EpisodeFaultKind, DataFaultRule]
   ['battery', 'units'],
   ['speed', 'units'],
   ['negative-cost', 'units'],
+  ...TRIP_FAULT_KINDS,
   // Last: it fits most episodes with a trip, so it takes a vehicle the others left.
   ['bad-transition', 'event-sequence'],
 ];
 export const BEAT_KINDS: readonly (readonly [BeatFaultKind, DataFaultRule])[] = [
   ['seconds', 'units'],
   ['swapped', 'units'],
+  ['drift', 'idle-drift'],
 ];
 
 /** How far a trip event is moved from its trip's time (check allows 60 s; episodes keep 120 s apart). */
@@ -62,6 +66,7 @@ export function describeEpisodeFault(world: FaultWorld, kind: EpisodeFaultKind, 
   const inHour = trips.filter((t) => t.start_time >= h0 + 2 * MINUTE_MS && t.end_time + 2 * MINUTE_MS < h1);
   const startIndex = (t: MdsTrip) => events.findIndex((e) => e.event_types.includes('trip_start') && e.trip_ids?.[0] === t.trip_id);
   const endIndex = (t: MdsTrip) => events.findIndex((e) => e.event_types.includes('trip_end') && e.trip_ids?.[0] === t.trip_id);
+  if (isTripFaultKind(kind)) return describeTripFault(kind, inHour, items, entry);
   switch (kind) {
     case 'early-start': {
       const t = inHour.find((trip) => events[startIndex(trip) - 1]?.event_types[0] !== 'reservation_start');
@@ -148,6 +153,7 @@ export function applyEpisodeFault(choice: { kind: EpisodeFaultKind; target: stri
   const out: EpisodeItems = { events: [...items.events], telemetry: [...items.telemetry], trips: [...items.trips], endBattery: items.endBattery };
   const tripIndex = out.trips.findIndex((t) => t.trip_id === choice.target);
   const trip = out.trips[tripIndex];
+  if (isTripFaultKind(choice.kind)) return applyTripFault(choice.kind, choice.target, out);
   const eventIndex = (types: string, tripId: string) => out.events.findIndex((e) => e.event_types.includes(types) && e.trip_ids?.[0] === tripId);
   const moveEvent = (i: number, change: (e: MdsEventItem) => void) => {
     const e = copyEvent(out.events[i]);

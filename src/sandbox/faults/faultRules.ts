@@ -8,7 +8,7 @@ import type { EpisodeItems } from '../world/episodeDetails';
 import type { EpisodePlan } from '../world/episodePlans';
 
 /** The rules of `mobility-api check`, in its order; `--data-faults` takes these ids. */
-export const DATA_FAULT_RULES = ['event-sequence', 'trip-events', 'duplicate-events', 'telemetry-gaps', 'teleport', 'units', 'phantom-trips', 'status-vs-events', 'hour-coverage', 'registry', 'reports-vs-trips'] as const;
+export const DATA_FAULT_RULES = ['event-sequence', 'trip-events', 'duplicate-events', 'telemetry-gaps', 'teleport', 'units', 'phantom-trips', 'status-vs-events', 'hour-coverage', 'registry', 'reports-vs-trips', 'trip-duration', 'trip-distance', 'telemetry-speed', 'trip-telemetry-coverage', 'idle-drift'] as const;
 
 export type DataFaultRule = (typeof DATA_FAULT_RULES)[number];
 

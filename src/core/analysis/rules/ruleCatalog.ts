@@ -12,6 +12,7 @@ import { LEGACY_RULE_CODES } from './ruleBasis';
 import { RANGE_RULES } from './rangeRules';
 import { REGISTRY_RULES } from './registryRules';
 import { TIME_RULES } from './timeRules';
+import { TRIP_TELEMETRY_RULES } from './tripTelemetryRules';
 import { VEHICLE_RULES } from './vehicleRules';
 
 /** A rule of the catalogue: its code and MDS basis always known. */
@@ -31,6 +32,7 @@ function withCode(rule: CheckRule): CatalogRule {
 /** Every rule, in the order `check` runs and reports them. */
 export const RULE_CATALOG: readonly CatalogRule[] = [
   ...CHECK_RULES,
+  ...TRIP_TELEMETRY_RULES,
   ...RANGE_RULES,
   ...REGISTRY_RULES,
   ...TIME_RULES,
