@@ -5,6 +5,8 @@
  * rule's own SQL and change it; hour coverage is read from the manifests.
  */
 import type { HarvestSource } from './harvestSource';
+import type { Intake } from './integrity/intake';
+import { INTEGRITY_RULES } from './integrity/integrityRules';
 import type { ModeMachines } from './modeMachines';
 import machinesJson from './modeTransitions.json';
 
@@ -70,6 +72,8 @@ export interface CheckRule {
   needs: readonly CheckView[];
   /** Its findings as SQL: columns device_id, trip_id, time (ms), detail. Absent for rules read from the manifests. */
   sql?: (t: CheckThresholds, w: CheckWindow, c?: CheckContext) => string;
+  /** Its findings read from the harvest's files and what the session read of them (integrity/). */
+  local?: (source: HarvestSource, intake: Intake) => CheckFinding[];
 }
 
 const list = (values: readonly string[]) => `[${values.map((v) => `'${v.replace(/'/g, "''")}'`).join(', ')}]`;
@@ -94,6 +98,7 @@ function metres(lat1: string, lng1: string, lat2: string, lng2: string): string 
 const tripsIn = (w: CheckWindow) => `(SELECT * FROM trips WHERE start_time >= ${w.start} AND end_time < ${w.end})`;
 
 export const CHECK_RULES: readonly CheckRule[] = [
+  ...INTEGRITY_RULES,
   {
     id: 'trip-events',
     title: 'Every trip has its start and end events',

@@ -6,6 +6,7 @@ import * as l10n from '@vscode/l10n';
 import { MobilityError, junitXml } from '../base';
 import type { JunitCase } from '../base';
 import type { AnalysisSession } from './analysisEngine';
+import type { IntakeCounts } from './integrity/intake';
 import type { CheckContext, CheckFinding, CheckRule, CheckThresholds, CheckView, CheckWindow } from './checkRules';
 import { CHECK_RULES, DEFAULT_THRESHOLDS, MODE_MACHINES, hourCoverageFindings } from './checkRules';
 
@@ -24,6 +25,8 @@ export interface CheckReport {
   folder: string;
   window: { start: string; end: string };
   items: Record<string, number>;
+  /** Per view: items read, kept, merged as identical copies, set aside as untyped (read = kept + merged + set aside). */
+  intake?: Record<string, IntakeCounts>;
   rules: CheckRuleResult[];
   skipped: { id: string; why: string }[];
 }
@@ -97,6 +100,7 @@ export async function runChecks(session: AnalysisSession, only: readonly string[
     folder: source.folder,
     window: { start: `${source.window.start}:00:00Z`, end: new Date(Date.parse(`${source.window.end}:00:00Z`) + HOUR_MS).toISOString() },
     items: await session.counts(),
+    intake: session.intake.views,
     rules: [],
     skipped: [],
   };
@@ -109,6 +113,7 @@ export async function runChecks(session: AnalysisSession, only: readonly string[
     }
     let findings: CheckFinding[];
     if (rule.id === 'hour-coverage') findings = hourCoverageFindings(source, thresholds);
+    else if (rule.local) findings = rule.local(source, session.intake);
     else if (rule.sql) {
       const answer = await session.query(`SELECT * FROM (${rule.sql(thresholds, window, context)}) ORDER BY 3 NULLS FIRST, 1, 2, 4`);
       findings = answer.rows.map((row) => {

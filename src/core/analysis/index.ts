@@ -24,3 +24,5 @@ export type { RuleQuery } from './ruleSql';
 export { TIMELINE_BOUNDS, TIMELINE_COLUMNS, timelineSql } from './timeline';
 export type { TimelineBounds, TimelineTarget } from './timeline';
 export { removeAbandonedParquet } from './sessionFolder';
+export { UNTYPED_VIEW, intakeLines } from './integrity/intake';
+export type { Intake, IntakeCounts } from './integrity/intake';
