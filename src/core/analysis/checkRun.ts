@@ -7,6 +7,7 @@ import { MobilityError, junitXml } from '../base';
 import type { JunitCase } from '../base';
 import type { AnalysisSession } from './analysisEngine';
 import type { IntakeCounts } from './integrity/intake';
+import { statusNotComparable } from './integrity/statusGap';
 import type { CheckContext, CheckFinding, CheckRule, CheckThresholds, CheckView, CheckWindow } from './checkRules';
 import { CHECK_RULES, DEFAULT_THRESHOLDS, MODE_MACHINES, hourCoverageFindings } from './checkRules';
 
@@ -106,7 +107,7 @@ export async function runChecks(session: AnalysisSession, only: readonly string[
   };
   for (const rule of CHECK_RULES) {
     if (!wanted(rule.id)) continue;
-    const why = skipReason(rule, present);
+    const why = skipReason(rule, present) ?? (rule.id === 'status-vs-events' ? await statusNotComparable(session, window, context.snapshotLastUpdated, thresholds.snapshotGapMinutes) : undefined);
     if (why) {
       report.skipped.push({ id: rule.id, why });
       continue;
