@@ -320,7 +320,9 @@ describe('CLI: mobility-api sql and parquet over a harvest', function () {
     const fromParquet = withoutFolder(onParquet.out);
     assert.deepEqual(fromParquet, fromNdjson);
     const ran = (fromParquet.rules as { id: string }[]).map((r) => r.id);
-    assert.ok(ran.includes('registry') && ran.includes('status-vs-events'), `the snapshot's rules ran: ${ran.join(', ')}`);
+    assert.ok(ran.includes('registry'), `the snapshot's rules ran: ${ran.join(', ')}`);
+    // The snapshot is taken now, days after the harvest: status-vs-events says it cannot compare, on both alike.
+    assert.match((fromParquet.skipped as { id: string; why: string }[]).find((x) => x.id === 'status-vs-events')?.why ?? '', /^could not compare/);
     const counts = 'SELECT (SELECT count(*) FROM trips) AS trips, (SELECT count(*) FROM events) AS events, (SELECT count(*) FROM telemetry) AS telemetry, (SELECT count(*) FROM vehicles) AS vehicles, (SELECT count(*) FROM vehicles_status) AS vehicles_status';
     assert.deepEqual(JSON.parse((await runCliInProcess(['sql', out, counts, '--json'])).out), JSON.parse((await runCliInProcess(['sql', withSnapshot, counts, '--json'])).out));
     const metrics = async (folder: string) => {

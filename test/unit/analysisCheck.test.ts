@@ -278,8 +278,8 @@ describe('CLI: mobility-api check with a /vehicles snapshot (status-vs-events, r
     writeHarvest(path.join(dir, 'trips'), 'trips', trips, (i) => i.end_time as number, 2);
     // 7 is listed twice by /vehicles.
     const vehicles = [1, 2, 3, 4, 5, 7, 7].map((n) => vehicle(n));
-    const statuses = [status(1, 'available', T0 + 10 * MIN), status(2, 'non_operational', T0 + 10 * MIN), status(3, 'non_operational', T0 + 5 * HOUR), status(6, 'available', T0 + 40 * MIN)];
-    writeSnapshot(dir, vehicles, statuses, T0 + 6 * HOUR);
+    const statuses = [status(1, 'available', T0 + 10 * MIN), status(2, 'non_operational', T0 + 10 * MIN), status(3, 'non_operational', T0 + 135 * MIN), status(6, 'available', T0 + 40 * MIN)];
+    writeSnapshot(dir, vehicles, statuses, T0 + 150 * MIN);
   });
   after(() => fs.rmSync(dir, { recursive: true, force: true }));
 
