@@ -316,7 +316,7 @@ describe('CLI: mobility-api check with a /vehicles snapshot (status-vs-events, r
     assert.deepEqual(findings(r.report, 'registry').map(([d]) => d).sort(), [dev(6), dev(7)].sort());
     const sql = await runCliInProcess(['sql', dir, 'SELECT (SELECT count(*) FROM vehicles) AS v, (SELECT count(*) FROM vehicles_status) AS s, (SELECT max(last_event.timestamp) FROM vehicles_status) AS t', '--json']);
     assert.equal(sql.code, 0, sql.err);
-    assert.deepEqual(JSON.parse(sql.out), [{ v: 6, s: 4, t: T0 + 5 * HOUR }]);
+    assert.deepEqual(JSON.parse(sql.out), [{ v: 6, s: 4, t: T0 + 135 * MIN }]);
   });
 
   it('on the Parquet of the harvest, status-vs-events and registry run and find the same; the views hold the snapshot', async () => {
@@ -334,7 +334,7 @@ describe('CLI: mobility-api check with a /vehicles snapshot (status-vs-events, r
       assert.equal(findings(onParquet.report, 'status-vs-events').length, 2);
       const sql = await runCliInProcess(['sql', out, 'SELECT (SELECT count(*) FROM vehicles) AS v, (SELECT count(*) FROM vehicles_status) AS s, (SELECT max(last_event.timestamp) FROM vehicles_status) AS t', '--json']);
       assert.equal(sql.code, 0, sql.err);
-      assert.deepEqual(JSON.parse(sql.out), [{ v: 6, s: 4, t: T0 + 5 * HOUR }]);
+      assert.deepEqual(JSON.parse(sql.out), [{ v: 6, s: 4, t: T0 + 135 * MIN }]);
     } finally {
       fs.rmSync(out, { recursive: true, force: true });
     }
