@@ -11,7 +11,7 @@ import * as l10n from '@vscode/l10n';
 import { MobilityError, errorMessage } from '../base';
 import type { HarvestManifest, SnapshotManifest } from '../harvest';
 import { MANIFEST_FILE, SNAPSHOT_DIR, harvestFolderInUse, parseManifest, readSnapshotManifest } from '../harvest';
-import { safeHourFile } from './integrity/manifestCheck';
+import { safeHourFile } from './integrity/safeHourFile';
 
 /** Where `mobility-api parquet` keeps what is not items: the manifests, the snapshot's description. Hidden from Spark and Hive (`_`). */
 export const PARQUET_META_DIR = '_harvest';

@@ -1,36 +1,12 @@
 /**
  * Every hour file against its manifest: the lines it holds against the items the manifest counts, the endpoint the
  * manifest names against the items' own ids, and the hour files in the folder that the manifest does not list (never
- * read). And, before anything is read, a manifest `file` entry that would leave the harvest folder (`..`, an absolute
- * path, a link pointing outside) is refused.
+ * read). A manifest `file` entry that would leave the harvest folder is refused before anything is read (safeHourFile.ts).
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import * as l10n from '@vscode/l10n';
-import { MobilityError } from '../../base';
 import type { HarvestSource } from '../harvestSource';
 import type { Intake } from './intake';
-
-/**
- * The absolute path of a manifest's `file` entry, refused when it would leave `dir` (the folder holding the manifest):
- * an absolute path, a `..` segment, or a link whose target lies outside.
- */
-export function safeHourFile(dir: string, file: string, manifestPath: string): string {
-  const segments = file.split(/[\\/]/);
-  const refuse = (why: string) => new MobilityError('ANALYSIS_DATA_INVALID', l10n.t('{0} names the hour file "{1}", which {2}. A harvest manifest names files inside its own folder only; harvest again into a new folder, or correct that entry.', manifestPath, file, why));
-  if (path.isAbsolute(file) || /^[a-zA-Z]:/.test(file) || file.startsWith('\\')) throw refuse(l10n.t('is an absolute path'));
-  if (segments.includes('..')) throw refuse(l10n.t('leaves the folder (..)'));
-  const full = path.join(dir, ...segments);
-  let real: string;
-  try {
-    real = fs.realpathSync(full);
-  } catch {
-    return full; // Missing: said by the caller.
-  }
-  const root = fs.realpathSync(dir);
-  if (real !== root && !real.startsWith(root + path.sep)) throw refuse(l10n.t('is a link to {0}, outside the harvest folder', real));
-  return full;
-}
 
 /** The field that names an item of each endpoint once, and the endpoints whose items carry it. */
 const ID_OF: Record<string, string> = { trips: 'trip_id', events_historical: 'event_id', telemetry: 'telemetry_id' };
