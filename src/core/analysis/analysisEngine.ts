@@ -31,7 +31,7 @@ import { newSessionFolder } from './sessionFolder';
 import { loadDuckDB, plain } from './duckdbLoad';
 import type { Intake } from './integrity/intake';
 import { UNTYPED_VIEW, emptyIntake, intakeOfRead, setAsideSql, untypedTableSql } from './integrity/intake';
-import { typedReadSql } from './integrity/itemTyping';
+import { READ_COLUMNS, readViewTable } from './integrity/typedRead';
 
 type DuckDB = typeof import('@duckdb/node-api');
 type Connection = import('@duckdb/node-api').DuckDBConnection;
@@ -77,9 +77,6 @@ const CARRIED_COLUMNS: readonly ItemColumn[] = [
 
 /** The table a view's NDJSON is read into, once per session. */
 const readTableOf = (view: string) => sqlIdentifier(`_${view}_read`);
-
-/** The columns of a read table that are not the item's: where it was read, its text's hash, why it was set aside. */
-const READ_COLUMNS = ['_file', '_line', '_hash', '_problem', '_raw'];
 
 /** The hour a harvest file holds, from its name (`…/2026-11-20T07.ndjson`). */
 const HOUR_OF_FILE = `regexp_extract(filename, '(\\d{4}-\\d{2}-\\d{2}T\\d{2})\\.ndjson$', 1)`;
@@ -206,16 +203,15 @@ export class AnalysisSession {
       // providers send them) are read with them, for the registry rule's _item_vehicles, and hidden from the views.
       const carried = snapshotView ? [] : CARRIED_COLUMNS;
       const table = readTableOf(view);
-      const { select } = typedReadSql(endpoint, files, carried, HOUR_OF_FILE);
-      const renamed = carried.map((c) => `${sqlIdentifier(c.name)} AS ${sqlIdentifier(`_${c.name}`)}`);
       const hidden = [...carried.map((c) => sqlIdentifier(`_${c.name}`)), ...READ_COLUMNS];
-      // Read line by line as it streams into a table of the session's database file (compressed, and evicted to that
-      // file rather than spilled beyond the memory limit); the lines that cannot be typed are set aside after, and an
-      // item's identical copies removed (removeCopies). A snapshot list keeps every row as listed (a device listed
-      // twice is a registry finding); its view shows identical rows once.
+      // Read by DuckDB's typed reader as it streams into a table of the session's database file (compressed, and
+      // evicted to that file rather than spilled beyond the memory limit); a file it cannot type is read line by line
+      // (integrity/typedRead.ts). The lines that cannot be typed are set aside after, and an item's identical copies
+      // removed (removeCopies). A snapshot list keeps every row as listed (a device listed twice is a registry
+      // finding); its view shows identical rows once.
+      await readViewTable(this.connection, table, endpoint, files, carried, HOUR_OF_FILE);
       const kept = snapshotView ? ` QUALIFY row_number() OVER (PARTITION BY ${sqlIdentifier(key)}, _hash ORDER BY _line) = 1` : '';
       return [
-        `CREATE TABLE ${table} AS SELECT *${carried.length ? ` EXCLUDE (${carried.map((c) => sqlIdentifier(c.name)).join(', ')}), ${renamed.join(', ')}` : ''} FROM (${select})`,
         `CREATE VIEW ${sqlIdentifier(`_${view}_hours`)} AS SELECT * EXCLUDE (${hidden.join(', ')}) FROM ${table}${kept}`,
         `CREATE VIEW ${sqlIdentifier(view)} AS SELECT * EXCLUDE (_hour) FROM ${sqlIdentifier(`_${view}_hours`)};`,
       ].join('; ');

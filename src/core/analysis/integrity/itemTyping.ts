@@ -139,6 +139,36 @@ export function typedReadSql(endpoint: MdsEndpointId, files: string[], carried: 
   for (const layer of layers.slice(1)) from = `(SELECT *, ${layer.map((l) => `${l.expr} AS ${l.name}`).join(', ')} FROM ${from})`;
   const problem = `CASE WHEN _jt IS NULL THEN 'not JSON' WHEN _jt <> 'OBJECT' THEN 'a JSON ' || lower(_jt) || ', not an object' ELSE ${problems} END`;
   const columns = [...shapes.map(([n]) => n), ...carried.map((c) => c.name)];
-  const select = `SELECT ${columns.map((n) => `_t.${sqlIdentifier(n)} AS ${sqlIdentifier(n)}`).join(', ')}, ${hourOfFile.replace(/filename/g, '_file')} AS _hour, _file, _line, hash(_text) AS _hash, _problem, CASE WHEN _problem IS NOT NULL THEN _text END AS _raw FROM (SELECT *, ${problem} AS _problem FROM ${from})`;
+  const select = `SELECT ${columns.map((n) => `_t.${sqlIdentifier(n)} AS ${sqlIdentifier(n)}`).join(', ')}, ${hourOfFile.replace(/filename/g, '_file')} AS _hour, _file, _line, _problem, CASE WHEN _problem IS NOT NULL THEN _text END AS _raw FROM (SELECT *, ${problem} AS _problem FROM ${from})`;
   return { select, columns };
+}
+
+/**
+ * What the model asks of a typed row beyond its types, as one SQL condition over the typed columns: a required value
+ * null, a value outside the model's enum, a null in a list. DuckDB's typed read (read_json with the model's columns)
+ * fails on a value of another type, but accepts these; a file with such a row is read again line by line.
+ */
+export function typedProblemSql(endpoint: MdsEndpointId, carried: readonly ItemColumn[]): string {
+  const shapes = itemShapesOf(endpoint);
+  const constraint = itemConstraint(endpoint);
+  const allFields = new Map<string, Shape>([...shapes, ...carried.map((c): [string, Shape] => [c.name, { kind: 'scalar', type: 'VARCHAR' }])]);
+  const conditions: string[] = [];
+  const walk = (shape: Shape, c: Constraint | undefined, typed: string): void => {
+    if (shape.kind === 'scalar' && shape.type === 'VARCHAR' && c?.enumValues) conditions.push(`(${typed} IS NOT NULL AND NOT list_contains(${listOf(c.enumValues)}, ${typed}))`);
+    if (shape.kind === 'list') {
+      conditions.push(`list_count(${typed}) <> len(${typed})`);
+      if (c?.itemEnum) conditions.push(`len(list_filter(${typed}, x -> NOT list_contains(${listOf(c.itemEnum)}, x))) > 0`);
+    }
+    if (shape.kind === 'struct') {
+      for (const [field, inner] of shape.fields) walk(inner, c?.fields.get(field), `${typed}.${sqlIdentifier(field)}`);
+      for (const field of c?.required ?? []) {
+        if (requiredChecked(shape.fields.get(field), c?.fields.get(field))) conditions.push(`(${typed} IS NOT NULL AND ${typed}.${sqlIdentifier(field)} IS NULL)`);
+      }
+    }
+  };
+  for (const [field, shape] of shapes) walk(shape, constraint.fields.get(field), sqlIdentifier(field));
+  for (const field of constraint.required) {
+    if (requiredChecked(allFields.get(field), constraint.fields.get(field))) conditions.push(`${sqlIdentifier(field)} IS NULL`);
+  }
+  return conditions.length ? `coalesce(${conditions.join(' OR ')}, false)` : 'false';
 }
