@@ -1,6 +1,7 @@
 /**
- * Reading an endpoint's NDJSON line by line so that no item is lost: each non-blank line with its file and line
- * number, typed by the MDS 2.0 model (columnTypes.ts) and checked against it, and the problems of a line that cannot
+ * Reading NDJSON line by line so that no item is lost, for the files DuckDB's typed reader cannot type or that hold a
+ * row the model refuses (typedRead.ts; `typedProblemSql` is that check over typed rows): each non-blank line with its
+ * file and line number, typed by the MDS 2.0 model (columnTypes.ts) and checked against it, and the problems of a line that cannot
  * be typed written out (a string where a number belongs, a required field missing or null, a value outside the
  * model's enum, a line that is not a JSON object). Such a line keeps its raw JSON and is set aside (`untyped_items`);
  * every other line becomes a row of the typed view. The checks are derived from the bundled schema, never sampled.
