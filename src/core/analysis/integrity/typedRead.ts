@@ -28,6 +28,9 @@ type Connection = import('@duckdb/node-api').DuckDBConnection;
 /** The columns of a read table that are not the item's: where it was read, its typed values' hash, why it was set aside, its text. */
 export const READ_COLUMNS = ['_file', '_line', '_hash', '_problem', '_raw'];
 
+/** After this many files that the typed reader could not type, a view's other files are read line by line. */
+const MAX_FAILED_FILES = 16;
+
 /** How a view's files were read: how many by the typed reader, and which line by line. */
 export interface ReadOutcome {
   typed: number;
@@ -70,6 +73,9 @@ export async function readViewTable(connection: Connection, table: string, endpo
       lineByLine.push(bad);
       const at = batch.indexOf(bad);
       queue.unshift(batch.slice(0, at), batch.slice(at + 1));
+      // A harvest whose files mostly hold such lines (a provider that sends "79%" in every hour) is read line by line
+      // at once, rather than by one failing typed read after another.
+      if (lineByLine.length >= MAX_FAILED_FILES) lineByLine.push(...queue.splice(0).flat());
     }
   }
   const flagged = (await connection.runAndReadAll(`SELECT DISTINCT _file FROM ${table} WHERE _problem IS NOT NULL`)).getRowsJS().map((r) => r[0] as string);
