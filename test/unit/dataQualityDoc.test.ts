@@ -33,6 +33,8 @@ interface Example {
   timezone?: string;
   /** The snapshot's monthly reports, CSV by month. */
   reports?: Record<string, string>;
+  /** Item counts a manifest records for an hour instead of the file's (a manifest that lies), by endpoint and hour. */
+  manifestItems?: Record<string, Record<string, number>>;
 }
 
 /** The hours an example's harvest holds. */
@@ -62,7 +64,7 @@ function sections(markdown: string): Map<string, { text: string; fires?: Example
 }
 
 /** Writes one endpoint's folder: its items by hour (an item whose time is outside the hours goes into the first), a manifest. */
-function writePart(dir: string, endpoint: string, items: Item[], timeOf: (i: Item) => number, { t0: T0, hours: HOURS }: Span, hours: Example['hours'] = {}): void {
+function writePart(dir: string, endpoint: string, items: Item[], timeOf: (i: Item) => number, { t0: T0, hours: HOURS }: Span, hours: Example['hours'] = {}, counted: Record<string, number> = {}): void {
   fs.mkdirSync(path.join(dir, endpoint), { recursive: true });
   const record: Record<string, unknown> = {};
   const placed = (i: Item) => {
@@ -79,7 +81,7 @@ function writePart(dir: string, endpoint: string, items: Item[], timeOf: (i: Ite
     const inHour = items.filter((i) => placed(i) === hour);
     const text = inHour.map((i) => JSON.stringify(i) + '\n').join('');
     fs.writeFileSync(path.join(dir, endpoint, `${hour}.ndjson`), text);
-    record[hour] = { status: inHour.length ? 'items' : 'empty', file: `${endpoint}/${hour}.ndjson`, items: inHour.length, bytes: Buffer.byteLength(text), attempts: 1, requests: 1, pages: 1, httpStatus: 200, startedAt: new Date(T0 + (h + 2) * HOUR).toISOString(), durationMs: 1 };
+    record[hour] = { status: inHour.length ? 'items' : 'empty', file: `${endpoint}/${hour}.ndjson`, items: counted[hour] ?? inHour.length, bytes: Buffer.byteLength(text), attempts: 1, requests: 1, pages: 1, httpStatus: 200, startedAt: new Date(T0 + (h + 2) * HOUR).toISOString(), durationMs: 1 };
   }
   const manifest = { format: 'mobility-api-harvest', formatVersion: 1, endpoint, path: `/${endpoint}`, hourParameter: 'end_time', baseUrl: 'https://mds.example/provider', from: hourOf(T0), to: hourOf(T0 + (HOURS - 1) * HOUR), createdAt: new Date(T0).toISOString(), updatedAt: new Date(T0).toISOString(), hours: record };
   fs.writeFileSync(path.join(dir, 'manifest.json'), JSON.stringify(manifest));
@@ -87,9 +89,10 @@ function writePart(dir: string, endpoint: string, items: Item[], timeOf: (i: Ite
 
 function writeExample(dir: string, example: Example): void {
   const span = spanOf(example);
-  writePart(path.join(dir, 'trips'), 'trips', example.trips ?? [], (i) => i.end_time as number, span, example.hours);
-  writePart(path.join(dir, 'events_historical'), 'events_historical', example.events ?? [], (i) => i.timestamp as number, span);
-  writePart(path.join(dir, 'telemetry'), 'telemetry', example.telemetry ?? [], (i) => i.timestamp as number, span);
+  const counted = example.manifestItems ?? {};
+  writePart(path.join(dir, 'trips'), 'trips', example.trips ?? [], (i) => i.end_time as number, span, example.hours, counted.trips);
+  writePart(path.join(dir, 'events_historical'), 'events_historical', example.events ?? [], (i) => i.timestamp as number, span, {}, counted.events_historical);
+  writePart(path.join(dir, 'telemetry'), 'telemetry', example.telemetry ?? [], (i) => i.timestamp as number, span, {}, counted.telemetry);
   if (example.vehicles || example.vehicles_status) {
     const snap = path.join(dir, 'snapshot');
     fs.mkdirSync(snap, { recursive: true });
@@ -110,7 +113,7 @@ function writeExample(dir: string, example: Example): void {
 }
 
 /** Rules whose findings are about hours, months or the whole harvest, not one device. */
-const HOUR_RULES = new Set(['MDS-HOUR-COVERAGE', 'MDS-HOUR-PENDING-LONG', 'MDS-PUBLICATION-LATENCY', 'MDS-REPORTS-TRIPS']);
+const HOUR_RULES = new Set(['MDS-HOUR-COVERAGE', 'MDS-HOUR-PENDING-LONG', 'MDS-PUBLICATION-LATENCY', 'MDS-REPORTS-TRIPS', 'MDS-HARVEST-FILES']);
 
 describe('docs/data-quality.md: a section per rule, its examples as fixtures; the JSON report and its schema', function () {
   this.timeout(300_000);
