@@ -124,6 +124,19 @@ describe('CLI: mobility-api metrics --dimensions geography_id (the OMF metrics p
     assert.deepEqual(pick(at10[C], measures), [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, null, null]);
   });
 
+  it('OMF 2.6–2.7 per zone: active in the zone where the trip began (A 2), inactive only without a trip (A 0, B 1: vehicle 3)', async () => {
+    const zones = path.join(dir, 'zones');
+    writeHarvest(zones, 'events_historical', [
+      ev(1, T(10, 4), 'trip_start', 'on_trip', IN_A), ev(2, T(10, 5), 'trip_enter_jurisdiction', 'on_trip', IN_A), ev(3, T(10, 6), 'provider_drop_off', 'available', IN_B),
+      ev(2, T(10, 7), 'trip_leave_jurisdiction', 'elsewhere', IN_A), ev(1, T(10, 10), 'trip_end', 'available', IN_B), ev(2, T(10, 14), 'trip_enter_jurisdiction', 'on_trip', IN_A),
+      ev(3, T(10, 16), 'reservation_start', 'reserved', IN_B),
+    ], T(9), 2);
+    const r = await runCliInProcess(['metrics', zones, '--json', '--measures', 'dockless.active.count,dockless.inactive.count', '--interval', 'PT15M', '--dimensions', 'geography_id', '--geographies', geographiesFile, '--k', '0']);
+    assert.equal(r.code, 0, r.err);
+    const rows = (JSON.parse(r.out) as MetricsQueryResponse).rows.filter((row) => row[0] === '2026-11-20T10:00Z');
+    assert.deepEqual(rows.map((row) => row.slice(1)), [[A, 2, 0], [B, 0, 1], [C, 0, 0]]);
+  });
+
   it('k-anonymity still applies per geography: every count below 10 is -1, other measures are not redacted', async () => {
     const { response, at10 } = await perGeography(['trips.start_loc.count', 'trips.start_loc.duration.sum', 'dockless.active.count']);
     assert.equal(response.query.k_value, 10);
