@@ -26,7 +26,7 @@ const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
 
 /** The harvest's days and fleet (7 and 2,000: the issue's figures); smaller while developing. */
-function scale(): { days: number; fleet: number } {
+export function scale(): { days: number; fleet: number } {
   const read = (name: string, fallback: number) => {
     const value = Number(process.env[name] ?? fallback);
     if (!Number.isInteger(value) || value < 1) throw new Error(`${name}=${process.env[name]}: give a whole number of 1 or more.`);
@@ -52,7 +52,7 @@ const ENDPOINTS: readonly { endpoint: MdsHourEndpointId; folder: string }[] = [
 ];
 
 /** What a cached harvest records once it is complete. */
-interface CachedHarvest {
+export interface CachedHarvest {
   dir: string;
   days: number;
   fleet: number;
@@ -98,7 +98,7 @@ function sizeOf(dir: string, ext: string): { bytes: number; files: number } {
  * from the cache, or made now (trips, events, telemetry hour by hour, then the snapshot) and cached. A folder is
  * written under a temporary name and renamed when complete, so that an interrupted run leaves no half harvest.
  */
-async function cachedHarvest(days: number, fleet: number, env: () => Promise<{ mds: SandboxEnvironment; credential: Credential }>): Promise<CachedHarvest> {
+export async function cachedHarvest(days: number, fleet: number, env: () => Promise<{ mds: SandboxEnvironment; credential: Credential }>): Promise<CachedHarvest> {
   const dir = path.join(benchCacheDir(), `analysis-fleet${fleet}-${days}d`);
   const marker = path.join(dir, 'bench-harvest.json');
   // Where it is now (the cache may have moved since it was made).

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { activationFigure, activationVariantFigures } from './activation';
 import { agentFigures } from './agents';
 import { analysisFigures } from './analysis';
+import { metricsGeoFigures } from './metricsGeo';
 import { bundleFigures, productionBuild } from './bundles';
 import { contractFigure } from './contract';
 import type { ProductionBuild } from './bundles';
@@ -50,6 +51,7 @@ async function main(): Promise<void> {
     ['throughput', sandboxThroughputFigure],
     ['harvest', harvestFigures],
     ['analysis', analysisFigures],
+    ['metricsGeo', metricsGeoFigures],
     ['validate', validationFigure],
     ['bundles', () => bundleFigures(built())],
     ['resultsPanel', () => resultsPanelFigures(built())],

@@ -288,7 +288,6 @@ describe('CLI: mobility-api metrics --measures: time zones, the response, k-anon
       [['--measures', 'trips.start_loc.count'], /needs --interval/],
       [['--measures', 'trips.start_loc.count', '--interval', 'PT1H', '--timezone', 'Mars/Olympus'], /--timezone Mars\/Olympus: give an IANA time zone name/],
       [['--measures', 'trips.start_loc.count', '--interval', 'PT1H', '--dimensions', 'geography_id'], /--dimensions geography_id needs --geographies <file>/],
-      [['--measures', 'trips.start_loc.count', '--interval', 'PT1H', '--dimensions', 'geography_id', '--geographies', 'g.json'], /geography_id is not available yet/],
       [['--measures', 'trips.start_loc.count', '--interval', 'PT1H', '--dimensions', 'vehicle_type'], /--dimensions vehicle_type needs the \/vehicles snapshot/],
       [['--measures', 'dockless.deployed.avg.min', '--interval', 'PT1H', '--avg-of', 'P1D'], /--avg-of P1D must be shorter than --interval PT1H/],
       [['--measures', 'trips.start_loc.count', '--interval', 'PT1H', '--k', 'ten'], /--k ten: give a whole number/],

@@ -43,7 +43,8 @@ Usage:
                         units, phantom trips, hour coverage; with a snapshot: status vs events, registry, and with --timezone
                         reports-vs-trips: the monthly reports against the trips); exit 1: an error finding
   mobility-api metrics  <harvest folder> --measures <m,…> --interval <PT15M…P1M> [--timezone <zone>]
-                        [--dimensions provider_id,vehicle_type] [--k <n>] [--json] [--avg-of <duration>]
+                        [--dimensions provider_id,vehicle_type,geography_id] [--geographies <file | URL> [<credential>]]
+                        [--k <n>] [--json] [--avg-of <duration>]
                         [--deployed-states <s,…>] [--stale-after-hours <h>] [--min-trip-seconds <s>] [--max-trip-seconds <s>]
                         the OMF metrics of MDS 2.0.2 (docs/metrics.md); --json: the Metrics Query API's response
   mobility-api metrics  <harvest folder> [--by vehicle_type|propulsion_type|provider_id] [--json]
