@@ -10,6 +10,8 @@ import { metricsCsv, metricsGeoJson } from '../../src/results/metrics/metricsExp
 import { metricsMapView } from '../../src/results/metrics/metricsPanelView';
 import { bboxOf, classBreaks, classOf, classRanges, fitProjection, pathData } from '../../src/shared/metricsMap/mapMath';
 import { metricValue, parseMetricsViewRequest } from '../../src/shared/metricsMap/metricsMapViews';
+import { answerMap } from '../../src/shared/metricsMap/answerMap';
+import { parseSqlAnswer } from '../../src/shared/sqlAnswer';
 import { parseWebviewMessage } from '../../src/shared/protocol';
 
 const square = (x0: number, y0: number, d: number) => [[x0, y0], [x0 + d, y0], [x0 + d, y0 + d], [x0, y0 + d], [x0, y0]];
@@ -154,5 +156,31 @@ describe('the panel\'s hourly plots and the webview\'s requests', () => {
     assert.equal(parseMetricsViewRequest({ op: 'export', format: 'xlsx', interval: 0, measure: 0 }), undefined);
     assert.deepEqual(parseMetricsViewRequest({ op: 'export', format: 'geojson', interval: 2, measure: 1 }), { op: 'export', format: 'geojson', interval: 2, measure: 1 });
     assert.deepEqual(parseMetricsViewRequest({ op: 'chooseGeographies', path: '/etc/passwd' }), { op: 'chooseGeographies' });
+  });
+});
+
+describe('the notebook\'s map of a cell per geography', () => {
+  const shapes = [OLD_TOWN, NORTH].map((g) => ({ id: g.geography_id, name: g.name, polygons: g.polygons }));
+  it('shades by the first numeric column, the last row of each geography, null and -1 kept', () => {
+    const answer = parseSqlAnswer({
+      columns: [{ name: 'interval_start', type: 'VARCHAR' }, { name: 'geography_id', type: 'VARCHAR' }, { name: 'trips.start_loc.count', type: 'BIGINT' }],
+      rows: [['08:00', 'g-old', 12], ['09:00', 'g-old', -1], ['09:00', 'g-north', null]],
+      total: 3,
+      shapes,
+    });
+    assert.ok(answer);
+    const map = answerMap(answer);
+    assert.equal(map?.measure, 'trips.start_loc.count');
+    assert.equal(map?.count, true);
+    assert.equal(map?.values.get('g-old'), -1);
+    assert.equal(map?.values.get('g-north'), null);
+    assert.equal(map?.repeated, 1);
+  });
+
+  it('draws no map without polygons, a geography_id column or a number', () => {
+    const columns = [{ name: 'geography_id', type: 'VARCHAR' }, { name: 'name', type: 'VARCHAR' }];
+    assert.equal(answerMap({ columns, rows: [['g-old', 'x']], total: 1, shapes }), undefined);
+    assert.equal(answerMap({ columns: [{ name: 'geography_id', type: 'VARCHAR' }, { name: 'n', type: 'BIGINT' }], rows: [['g-old', 1]], total: 1 }), undefined);
+    assert.equal(parseSqlAnswer({ columns: [], rows: [], total: 0, shapes: [{ id: 1 }] })?.shapes, undefined, 'malformed shapes are dropped');
   });
 });

@@ -16,7 +16,7 @@ import type { CommandDeps, CommandOutcome } from '../platform/commandDeps';
 import { Cancelled } from '../platform/registerCommand';
 import { configureHostL10n, hostL10n } from '../panel/l10nBundle';
 import { AnalysisWorkerClient } from './analysisClient';
-import { metricsViewHost } from './metricsViewHost';
+import { geographiesSetting, metricsViewHost } from './metricsViewHost';
 import { isRecord } from '../../shared/isRecord';
 import { parseExportAnswerMessage } from '../../shared/sqlAnswer';
 import type { ExportAnswerResult } from '../../shared/sqlAnswer';
@@ -141,7 +141,8 @@ export function createAnalysisFeature(deps: CommandDeps): AnalysisFeature {
         const harvest = typeof notebook.metadata.harvest === 'string' ? notebook.metadata.harvest : '';
         const folder = harvestFolderOf(notebook.uri.fsPath, harvest);
         if (!fs.existsSync(folder)) throw harvestMovedError(notebook.uri.fsPath, harvest, folder);
-        const answer = await client.request<SqlResult>({ op: 'sql', folder, sql: cell.document.getText(), maxRows: NOTEBOOK_ROWS }, stop.signal);
+        const geographies = geographiesSetting();
+        const answer = await client.request<SqlResult>({ op: 'sql', folder, sql: cell.document.getText(), maxRows: NOTEBOOK_ROWS, ...(geographies ? { geographies } : {}) }, stop.signal);
         await execution.replaceOutput(answerOutputs(answer));
         execution.end(true, Date.now());
       } catch (err) {

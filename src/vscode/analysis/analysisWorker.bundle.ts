@@ -10,7 +10,7 @@ import * as l10n from '@vscode/l10n';
 import { AnalysisSession, memoryLimitOf, metricsSql, metricsWindow, readHarvestSource, ruleQueriesOf, runChecks, runMetrics, thresholdsOf, timelineSql } from '../../core/analysis';
 import { MobilityError, errorMessage, isMobilityError } from '../../core/base';
 import { runOmfMetrics } from '../../core/metrics';
-import { metricsViewOptions } from '../../results/metrics/metricsPanelView';
+import { metricsViewOptions, shapesOf } from '../../results/metrics/metricsPanelView';
 import type { CheckResult, OmfMetricsResult, RulesResult, SqlResult, WorkerAnswer, WorkerRequest } from './workerProtocol';
 import { geographiesFor } from './workerGeographies';
 import { parseWorkerRequest } from './workerProtocol';
@@ -62,7 +62,7 @@ async function answer(request: WorkerRequest): Promise<unknown> {
     const result: RulesResult = { folder: source.folder, window: { start: `${source.window.start}:00:00Z`, end: `${source.window.end}:59:59Z` }, rules: ruleQueriesOf(source, thresholds), metrics: metricsSql(metricsWindow(source)) };
     return result;
   }
-  const geographies = request.op === 'omfMetrics' && request.geographies ? await geographiesFor(request.geographies) : undefined;
+  const geographies = (request.op === 'omfMetrics' || request.op === 'sql') && request.geographies ? await geographiesFor(request.geographies) : undefined;
   const session = await sessionFor(source, geographies);
   if (request.op === 'omfMetrics') {
     const report = await runOmfMetrics(session, metricsViewOptions(request, !!geographies));
@@ -85,6 +85,8 @@ async function answer(request: WorkerRequest): Promise<unknown> {
   const answer = await session.query(request.sql);
   const max = request.maxRows ?? answer.rows.length;
   const result: SqlResult = { columns: answer.columns, rows: answer.rows.slice(0, max), total: answer.rows.length };
+  // A cell per geography gets the polygons for its map.
+  if (geographies && answer.columns.some((c) => c.name === 'geography_id')) result.shapes = shapesOf(geographies.list);
   return result;
 }
 

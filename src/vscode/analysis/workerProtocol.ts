@@ -16,7 +16,7 @@ export type WorkerRequest =
   /** The data-quality report of a harvest folder (`mobility-api check --json`'s shape), plus the parts still written. */
   | { id: number; op: 'check'; folder: string; rules?: string[]; thresholds?: string[]; metrics?: boolean }
   /** One read-only query over the folder's views. */
-  | { id: number; op: 'sql'; folder: string; sql: string; maxRows?: number }
+  | { id: number; op: 'sql'; folder: string; sql: string; maxRows?: number; geographies?: string }
   /** What a starter notebook needs: the folder's rules with their own SQL, its window, and the metrics' SQL. */
   | { id: number; op: 'rules'; folder: string; thresholds?: string[] }
   /** A device's timeline around a finding (core/analysis timelineSql): its trips, events and telemetry in time order. */
@@ -36,6 +36,8 @@ export interface SqlResult {
   rows: Record<string, unknown>[];
   /** Rows the query gave; more than `rows.length` when cut at `maxRows`. */
   total: number;
+  /** The geographies' polygons, when the session has geographies and the answer has a `geography_id` column (the notebook's map). */
+  shapes?: GeoShapeView[];
 }
 
 /** The check's answer: the report (`mobility-api check --json`'s shape), the parts a harvest still writes, and with `metrics` the hourly metrics' rows. */
@@ -85,7 +87,8 @@ export function parseWorkerRequest(value: unknown): WorkerRequest | undefined {
     case 'sql': {
       if (typeof value.sql !== 'string') return undefined;
       const maxRows = typeof value.maxRows === 'number' && Number.isInteger(value.maxRows) && value.maxRows >= 0 ? Math.min(value.maxRows, MAX_SQL_ROWS) : MAX_SQL_ROWS;
-      return { id, op: 'sql', folder, sql: value.sql, maxRows };
+      if (value.geographies !== undefined && typeof value.geographies !== 'string') return undefined;
+      return { id, op: 'sql', folder, sql: value.sql, maxRows, ...(value.geographies ? { geographies: value.geographies } : {}) };
     }
     case 'omfMetrics': {
       const { measures, interval, timeZone, geographies } = value;
