@@ -193,6 +193,21 @@ describe('analysis worker: DuckDB in a child process (issue 31)', function () {
     }
   });
 
+  it('runs with the temporary-folder limit of the setting: a query that spills past it stops naming the setting, a bad one is named', async () => {
+    let temp: string | undefined = '64MB';
+    const limited = new AnalysisWorkerClient(WORKER, () => undefined, () => '128MB', () => temp);
+    try {
+      // 6 million distinct strings of 64 random-looking characters under 128 MB of memory spill far more than 64 MB.
+      const distinct = 'SELECT count(*) AS n FROM (SELECT DISTINCT md5(i::VARCHAR) || md5((i + 1)::VARCHAR) AS s FROM range(6000000) t(i))';
+      await assert.rejects(limited.request({ op: 'sql', folder: harvest, sql: distinct }), (err: Error & { code?: string }) => err.code === 'ANALYSIS_OUT_OF_DISK' && /limit of 64MB .*the setting mobilityApi\.analysis\.tempLimit in VS Code/.test(err.message));
+      temp = 'lots';
+      await assert.rejects(limited.request({ op: 'sql', folder: harvest, sql: 'SELECT 1' }), (err: Error & { code?: string }) => err.code === 'USAGE' && err.message.includes('The setting mobilityApi.analysis.tempLimit is "lots"'));
+      assert.equal(limited.started, 2, 'a new worker, started with the new limit');
+    } finally {
+      limited.dispose();
+    }
+  });
+
   it('a worker that dies fails its request, and the log has that worker\'s own last error output, not the next one\'s', async () => {
     // A stand-in worker: says who it is on stderr, then dies with the request unanswered.
     const script = path.join(dir, 'dying-worker.js');

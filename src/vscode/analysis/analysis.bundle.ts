@@ -79,6 +79,7 @@ export function createAnalysisFeature(deps: CommandDeps): AnalysisFeature {
     path.join(__dirname, 'analysisWorker.js'),
     (line) => deps.log.info('analysis', line),
     () => vscode.workspace.getConfiguration('mobilityApi').get<string>('analysis.memoryLimit')?.trim() || undefined,
+    () => vscode.workspace.getConfiguration('mobilityApi').get<string>('analysis.tempLimit')?.trim() || undefined,
   );
 
   async function folderOf(arg: FolderArg, openLabel: string): Promise<string> {

@@ -24,6 +24,8 @@ let kept: { key: string; session: AnalysisSession } | undefined;
 
 /** DuckDB's memory limit, as the host started this worker (`--memory-limit=<size>`, the setting), else the default. */
 const MEMORY_LIMIT = process.argv.find((a) => a.startsWith('--memory-limit='))?.slice('--memory-limit='.length);
+/** The most DuckDB may spill to the session's folder (`--temp-limit=<size>`, the setting), else the default. */
+const TEMP_LIMIT = process.argv.find((a) => a.startsWith('--temp-limit='))?.slice('--temp-limit='.length);
 
 /** What a session was read from: the source as read (its parts, done hours, snapshot) and each file's size and time. */
 function sourceKey(source: HarvestSource): string {
@@ -45,7 +47,10 @@ async function sessionFor(source: HarvestSource, geographies?: Awaited<ReturnTyp
   if (MEMORY_LIMIT !== undefined && !memoryLimitOf(MEMORY_LIMIT)) {
     throw new MobilityError('USAGE', l10n.t('The setting mobilityApi.analysis.memoryLimit is {0}: give a size of 64MB or more, such as 512MB or 2GB.', JSON.stringify(MEMORY_LIMIT)));
   }
-  const session = await AnalysisSession.open(source, { ...(MEMORY_LIMIT ? { memoryLimit: MEMORY_LIMIT } : {}), ...(geographies ? { geographies: geographies.index } : {}) });
+  if (TEMP_LIMIT !== undefined && !memoryLimitOf(TEMP_LIMIT)) {
+    throw new MobilityError('USAGE', l10n.t('The setting mobilityApi.analysis.tempLimit is {0}: give a size of 64MB or more, such as 10GB.', JSON.stringify(TEMP_LIMIT)));
+  }
+  const session = await AnalysisSession.open(source, { ...(MEMORY_LIMIT ? { memoryLimit: MEMORY_LIMIT } : {}), ...(TEMP_LIMIT ? { tempLimit: TEMP_LIMIT } : {}), ...(geographies ? { geographies: geographies.index } : {}) });
   kept = { key, session };
   return session;
 }
