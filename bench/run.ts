@@ -7,6 +7,7 @@
 import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { activationFigure, activationVariantFigures } from './activation';
+import { agentRequestFigures } from './agentRequests';
 import { agentFigures } from './agents';
 import { analysisFigures } from './analysis';
 import { metricsGeoFigures } from './metricsGeo';
@@ -43,6 +44,7 @@ async function main(): Promise<void> {
     ['requests', requestOverheadFigure],
     ['contract', contractFigure],
     ['agents', agentFigures],
+    ['agents', agentRequestFigures],
     ['fleet', fleetFigures],
     ['grpcUnary', grpcUnaryFigure],
     ['grpcStream', grpcStreamFigure],
