@@ -216,7 +216,7 @@ describe('CLI: mobility-api check', function () {
     const r = await runCliInProcess(['check', faulty, '--junit', report]);
     assert.equal(r.code, 1, r.err);
     assert.equal(xmllint(this, ['--noout', '--schema', XSD, report]).status, 0, 'the report validates against the Jenkins JUnit schema');
-    assert.equal(xpath(this, report, 'string(/testsuites/@tests)'), '35');
+    assert.equal(xpath(this, report, 'string(/testsuites/@tests)'), '39');
     assert.equal(xpath(this, report, 'count(//testcase[failure])'), '7');
     assert.equal(xpath(this, report, 'count(//testcase[skipped])'), '6');
     assert.match(xpath(this, report, 'string(//testcase[starts-with(@name, "MDS-TRIP-EVENTS:")]/failure/@message)'), /^2 findings: Every trip has its start and end events/);

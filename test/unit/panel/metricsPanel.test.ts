@@ -10,6 +10,7 @@ import { createRequire } from 'node:module';
 import type * as Playwright from 'playwright-core';
 import type { Browser, Page } from 'playwright-core';
 import type { CheckReport } from '../../../src/core/analysis';
+import { CHECK_REPORT_VERSION, DEFAULT_THRESHOLDS } from '../../../src/core/analysis';
 import type { OmfMetricsReport } from '../../../src/core/metrics';
 import { analysisResultView } from '../../../src/results/analysis/analysisView';
 import { metricsMapView } from '../../../src/results/metrics/metricsPanelView';
@@ -18,7 +19,7 @@ import { axeViolations, describeViolations } from '../../e2e/panelFrame';
 import type { TestServer } from '../support/testServer';
 import { PANEL_BUNDLE, deliverHostMessages as deliver, launchPanelBrowser, openPanelPage, postedMessages, startPanelPageServer } from './standalonePanelPage';
 
-const REPORT: CheckReport = { folder: '/data/harvest', window: { start: '2026-11-20T08:00:00.000Z', end: '2026-11-20T10:00:00.000Z' }, items: { trips: 3, events: 4, telemetry: 0 }, rules: [], skipped: [] };
+const REPORT: CheckReport = { report_version: CHECK_REPORT_VERSION, folder: '/data/harvest', window: { start: '2026-11-20T08:00:00.000Z', end: '2026-11-20T10:00:00.000Z' }, mode: 'micromobility', thresholds: DEFAULT_THRESHOLDS, items: { trips: 3, events: 4, telemetry: 0 }, rules: [], skipped: [] };
 const METRICS = [
   { hour: '2026-11-20T08', prow_at_hour_end: 4, available_at_hour_end: 4, trips_started: 2, trips_ended: 1 },
   { hour: '2026-11-20T09', prow_at_hour_end: null, available_at_hour_end: null, trips_started: null, trips_ended: null },
