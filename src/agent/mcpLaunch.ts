@@ -16,8 +16,8 @@ export interface McpLaunch {
 
 /**
  * The launch of the extension's `dist/cli.js mcp` under `nodePath` (VS Code's own executable runs as Node with
- * ELECTRON_RUN_AS_NODE; Node ignores it); undefined where the extension carries no CLI (the published VSIX leaves
- * dist/cli.js out: the CLI is its own npm package, configured by hand as docs/agents.md shows).
+ * ELECTRON_RUN_AS_NODE; Node ignores it); undefined where the extension carries no CLI (a build without dist/cli.js;
+ * the VSIX carries it).
  */
 export function mcpLaunchOf(extensionPath: string, nodePath: string, exists: (file: string) => boolean = fs.existsSync): McpLaunch | undefined {
   const cli = path.join(extensionPath, 'dist', 'cli.js');
