@@ -19,7 +19,10 @@
 // - `trips.[start_loc|end_loc].*` (1.6–1.10): by `start_time` / `end_time` and `start_location` / `end_location`;
 //   duration is the trip's `duration` (seconds); median interpolated, standard deviation the sample's (n − 1).
 // - `dockless.deployed.*` (2.1, 2.3, 2.5): as a state, "available, unavailable, reserved, or trip" (MDS 2.0:
-//   non_operational, on_trip), each state's time in the geography of the event that began it.
+//   non_operational, on_trip), each state's time in the geography of the event that began it. 2.8 idle.percent: deployed
+//   seconds not on_trip over deployed seconds; 2.10 trips_per_vehicle.avg: trips started over dockless.deployed.avg
+//   (unrounded); 2.6, 2.7, 2.9 (active, inactive, active.percent): deployed vehicles with and without on_trip time in
+//   the interval, over the whole fleet only (OMF's per-zone example of them fits no reading, docs/metrics.md).
 // - A point on a polygon's edge or corner (robust-point-in-polygon's 0) is inside, so in every geography sharing that
 //   edge; a point on a hole's edge is inside the polygon (its boundary); an item outside every geography is in no
 //   geography's row, but in the fleet-wide figures. The sandbox puts none on a border or outside: one added vehicle
@@ -129,7 +132,7 @@ function sampleStd(xs: number[]): number | null {
 }
 
 /** A state held by one vehicle from `from` to `to` (ms), begun by an event in `geos`. */
-interface Segment { state: string; from: number; to: number; geos: string[] }
+interface Segment { device: string; state: string; from: number; to: number; geos: string[] }
 
 /** Every figure computed here, by measure, interval start (ms) and group ('*' for the whole fleet, else a geography). */
 function independentMetrics(events: RawEvent[], trips: RawTrip[], geosOf: (p: Loc) => string[], intervals: number[], groups: string[], eventTypes: string[]): Map<string, number | null> {
@@ -146,12 +149,13 @@ function independentMetrics(events: RawEvent[], trips: RawTrip[], geosOf: (p: Lo
     list.forEach((e, i) => {
       const next = list[i + 1];
       assert.notEqual(next?.timestamp, e.timestamp, `${device}: two events at one instant would leave its state open to a tie-break`);
-      segments.push({ state: e.vehicle_state, from: e.timestamp, to: next?.timestamp ?? END, geos: groupsOf(e.location) });
+      segments.push({ device, state: e.vehicle_state, from: e.timestamp, to: next?.timestamp ?? END, geos: groupsOf(e.location) });
     });
   }
   for (const start of intervals) {
     const end = start + HOUR;
     for (const group of groups) {
+      const seconds_ = new Map<string, number>();
       for (const state of [...STATES, 'deployed']) {
         const inState = (s: Segment) => (state === 'deployed' ? DEPLOYED.has(s.state) : s.state === state);
         const mine = segments.filter((s) => inState(s) && s.geos.includes(group) && s.from < end && s.to > start);
@@ -163,7 +167,20 @@ function independentMetrics(events: RawEvent[], trips: RawTrip[], geosOf: (p: Lo
         const counts = instants.map((t) => mine.filter((s) => s.from <= t && t < s.to).length);
         put(`${name}.min`, start, group, Math.min(...counts));
         put(`${name}.max`, start, group, Math.max(...counts));
+        seconds_.set(state, seconds);
       }
+      // 2.8: time not on a trip over time deployed; 2.10: trips started over dockless.deployed.avg (unrounded).
+      const deployed = seconds_.get('deployed') ?? 0;
+      put('dockless.utilization.idle.percent', start, group, deployed ? round2((deployed - (seconds_.get('on_trip') ?? 0)) / deployed) : null);
+      const starts = trips.filter((t) => t.start_time >= start && t.start_time < end && groupsOf(t.start_location).includes(group)).length;
+      put('dockless.utilization.trips_per_vehicle.avg', start, group, deployed ? round2(starts / (deployed / (HOUR / 1000))) : null);
+      // 2.6, 2.7, 2.9 over the whole fleet: deployed vehicles with and without time on a trip in the interval.
+      const overlapping = segments.filter((s) => s.from < end && s.to > start && DEPLOYED.has(s.state));
+      const active = new Set(overlapping.filter((s) => s.state === 'on_trip').map((s) => s.device));
+      const inactive = new Set(overlapping.filter((s) => !active.has(s.device)).map((s) => s.device));
+      put('dockless.active.count', start, group, active.size);
+      put('dockless.inactive.count', start, group, inactive.size);
+      put('dockless.utilization.active.percent', start, group, active.size + inactive.size ? round2(active.size / (active.size + inactive.size)) : null);
       for (const type of eventTypes) {
         put(`events.${type}.count`, start, group, events.filter((e) => e.event_types.includes(type) && e.timestamp >= start && e.timestamp < end && groupsOf(e.location).includes(group)).length);
       }
@@ -240,12 +257,14 @@ describe('OMF metrics against an independent computation from the raw NDJSON (sa
     const mine = independentMetrics(events, trips, geographiesContaining(document.geographies), intervals, ['*', ...ids], eventTypes);
 
     const tripMeasures = ['start_loc', 'end_loc'].flatMap((e) => ['count', ...['duration', 'distance'].flatMap((f) => ['avg', 'sum', 'med', 'std'].map((m) => `${f}.${m}`))].map((m) => `trips.${e}.${m}`));
-    const measures = [...STATES.flatMap((s) => ['avg', 'min', 'max', 'duration.sum'].map((m) => `vehicles.${s}.${m}`)), 'dockless.deployed.avg', 'dockless.deployed.min', 'dockless.deployed.max', ...eventTypes.map((t) => `events.${t}.count`), ...tripMeasures];
-    const common = ['--measures', measures.join(','), '--interval', 'PT1H', '--timezone', 'Europe/Berlin', '--k', '0', '--min-trip-seconds', '0', '--max-trip-seconds', String(MAX_TRIP_SECONDS), '--json'];
+    const perDistrict = [...STATES.flatMap((s) => ['avg', 'min', 'max', 'duration.sum'].map((m) => `vehicles.${s}.${m}`)), 'dockless.deployed.avg', 'dockless.deployed.min', 'dockless.deployed.max', 'dockless.utilization.idle.percent', 'dockless.utilization.trips_per_vehicle.avg', ...eventTypes.map((t) => `events.${t}.count`), ...tripMeasures];
+    const common = ['--interval', 'PT1H', '--timezone', 'Europe/Berlin', '--k', '0', '--min-trip-seconds', '0', '--max-trip-seconds', String(MAX_TRIP_SECONDS), '--json'];
     let compared = 0;
     const disagreements: string[] = [];
     for (const perGeography of [false, true]) {
-      const args = ['metrics', folder, ...common, ...(perGeography ? ['--dimensions', 'geography_id', '--geographies', geographiesFile] : [])];
+      // Per district, OMF's own example of 2.6, 2.7 and 2.9 fits no reading (docs/metrics.md): over the fleet only.
+      const measures = perGeography ? perDistrict : [...perDistrict, 'dockless.active.count', 'dockless.inactive.count', 'dockless.utilization.active.percent'];
+      const args = ['metrics', folder, '--measures', measures.join(','), ...common, ...(perGeography ? ['--dimensions', 'geography_id', '--geographies', geographiesFile] : [])];
       const r = await runCliInProcess(args);
       assert.equal(r.code, 0, r.err);
       const response = JSON.parse(r.out) as MetricsQueryResponse;
@@ -258,7 +277,7 @@ describe('OMF metrics against an independent computation from the raw NDJSON (sa
         for (const measure of measures) {
           const theirs = row[column(measure)] as number | null;
           // trips.start_loc needs the hours up to --max-trip-seconds after its interval: the last hour is missing.
-          if (measure.startsWith('trips.start_loc.') && start + HOUR + MAX_TRIP_SECONDS * 1000 > END) {
+          if ((measure.startsWith('trips.start_loc.') || measure.includes('trips_per_vehicle')) && start + HOUR + MAX_TRIP_SECONDS * 1000 > END) {
             assert.equal(theirs, null, `${measure} at ${hourText(start)} is missing, not a figure`);
             continue;
           }
