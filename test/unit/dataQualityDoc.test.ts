@@ -66,6 +66,8 @@ function writePart(dir: string, endpoint: string, items: Item[], timeOf: (i: Ite
   fs.mkdirSync(path.join(dir, endpoint), { recursive: true });
   const record: Record<string, unknown> = {};
   const placed = (i: Item) => {
+    // `_hour` puts an item into another hour's file than its time's (an item in the wrong answer).
+    if (typeof i._hour === 'string') return i._hour;
     const t = timeOf(i);
     return t >= T0 && t < T0 + HOURS * HOUR ? hourOf(t) : hourOf(T0);
   };
@@ -77,7 +79,7 @@ function writePart(dir: string, endpoint: string, items: Item[], timeOf: (i: Ite
       continue;
     }
     const inHour = items.filter((i) => placed(i) === hour);
-    const text = inHour.map((i) => JSON.stringify(i) + '\n').join('');
+    const text = inHour.map(({ _hour, ...i }) => JSON.stringify(i) + '\n').join('');
     fs.writeFileSync(path.join(dir, endpoint, `${hour}.ndjson`), text);
     record[hour] = { status: inHour.length ? 'items' : 'empty', file: `${endpoint}/${hour}.ndjson`, items: inHour.length, bytes: Buffer.byteLength(text), attempts: 1, requests: 1, pages: 1, httpStatus: 200, startedAt: new Date(T0 + (h + 2) * HOUR).toISOString(), durationMs: 1 };
   }
