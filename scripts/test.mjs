@@ -132,8 +132,10 @@ if (overlap) {
   const mocha = path.join('node_modules', '.bin', 'mocha');
   const unitSecondLane = (async () => {
     console.log(`npm test: the ${unitSecond.name} layer (unit files ${UNIT_SECOND_LANE.join(', ')}) starts; its output is printed when it ends.`);
-    // --no-config: a --spec beside the config's would add to its glob, not replace it. The config's other options, as written there.
-    const done = await runApart(mocha, ['--no-config', '--reporter', './scripts/mocha-summary-reporter.cjs', '--timeout', '20000', '--enable-source-maps', ...UNIT_SECOND_LANE], { TEST_RESULT_FILE: unitSecondFile });
+    // --no-config: a --spec beside the config's would add to its glob, not replace it. The config's other options, read from it.
+    const { reporter, timeout, 'node-option': nodeOptions = [] } = JSON.parse(fs.readFileSync('.mocharc.json', 'utf8'));
+    const options = ['--reporter', reporter, '--timeout', String(timeout), ...nodeOptions.map((o) => `--${o}`)];
+    const done = await runApart(mocha, ['--no-config', ...options, ...UNIT_SECOND_LANE], { TEST_RESULT_FILE: unitSecondFile });
     console.log(`\n---- the ${unitSecond.name} layer (run beside other layers), ${done.took} ----\n${done.output}\n---- end of the ${unitSecond.name} layer ----\n`);
     return done;
   })();

@@ -5,10 +5,7 @@
  * (the hidden `_<view>_hours` views carry the hour each item's file answered), with the columns of every rule.
  */
 import type { CheckRule } from '../checkRules';
-import { metresSql } from './tripTelemetryRules';
-
-/** Below this, an MDS time is not in milliseconds (MDS-RANGE-TIMESTAMP-UNIT's finding); these rules leave such items out. */
-const MS_FLOOR = 100_000_000_000;
+import { MS_FLOOR, metresSql } from './tripTelemetryRules';
 
 /** The hour (`2026-11-20T07`, UTC) of a time in ms, in SQL. */
 const hourSql = (ms: string) => `strftime(epoch_ms(${ms}), '%Y-%m-%dT%H')`;

@@ -60,7 +60,7 @@ export function metresSql(lat1: string, lng1: string, lat2: string, lng2: string
 }
 
 /** Below this, an MDS time is not in milliseconds (the `units` rule's finding); these rules leave such items out. */
-const MS_FLOOR = 100_000_000_000;
+export const MS_FLOOR = 100_000_000_000;
 
 /**
  * The steps between consecutive points of a trip (the points of each trip_id, the first of a point's trip_ids, in time
