@@ -43,7 +43,7 @@ describe('the MCP server VS Code starts itself (mcpServerDefinitionProviders)', 
     assert.doesNotMatch(text, /MOBILITY_API_|PRIVATE KEY|ey[A-Za-z0-9_-]{8,}\./);
     const empty = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-provider-'));
     try {
-      assert.equal(mcpLaunchOf(empty, process.execPath), undefined, 'an extension without the CLI (the VSIX) offers none');
+      assert.equal(mcpLaunchOf(empty, process.execPath), undefined, 'an extension without dist/cli.js (a build that made none) offers none');
     } finally {
       fs.rmSync(empty, { recursive: true, force: true });
     }

@@ -82,7 +82,7 @@ describe('event-sequence with events in the same millisecond; status-vs-events t
     assert.deepEqual(report.rules, [], 'not run, so never "ok"');
     assert.match(report.skipped[0]?.why ?? '', /^could not compare: the snapshot was taken at 2026-11-21T10:00:00.000Z, 1 d after the harvest ends \(2026-11-20T10:00:00.000Z\)/);
     const text = await runCliInProcess(['check', folder, '--rule', 'status-vs-events']);
-    assert.match(text.out, /^skip {2}status-vs-events: could not compare/m);
+    assert.match(text.out, /^skip {2}MDS-STATUS-EVENTS: could not compare/m);
     assert.doesNotMatch(text.out, /^ok {2}status-vs-events/m);
     // A threshold that lets the gap pass: still nothing to compare, since no status's last_event lies in the harvest.
     const near = await runCliInProcess(['check', folder, '--json', '--rule', 'status-vs-events', '--threshold', 'snapshotGapMinutes=2000']);

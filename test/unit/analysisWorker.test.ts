@@ -237,8 +237,6 @@ describe('analysis worker: DuckDB in a child process (issue 31)', function () {
     assert.ok(bad instanceof MobilityError && bad.code === 'USAGE' && /not a metric of MDS 2\.0\.2/.test(bad.message), String(bad));
   });
 
-  // Needs core/metrics' geography_id over the assignment's tables (issue 40's core part, another branch): on this
-  // branch its SQL joins events_geographies on a column the tables do not have yet. Un-skip when both are merged.
   it('computes the OMF metrics per geography with a Geography document, the polygons with them (issue 40)', async () => {
     const ring = (lng: number, lat: number) => [[lng - 0.01, lat - 0.01], [lng + 0.01, lat - 0.01], [lng + 0.01, lat + 0.01], [lng - 0.01, lat + 0.01], [lng - 0.01, lat - 0.01]];
     const geography = (id: string, name: string, lng: number) => ({ geography_id: id, name, published_date: T0 - 86_400_000, geography_json: { type: 'FeatureCollection', features: [{ type: 'Feature', properties: {}, geometry: { type: 'Polygon', coordinates: [ring(lng, 52.5)] } }] } });
@@ -246,7 +244,8 @@ describe('analysis worker: DuckDB in a child process (issue 31)', function () {
     fs.writeFileSync(file, JSON.stringify({ version: '2.0.0', last_updated: T0, geographies: [geography('11111111-0000-4000-8000-000000000001', 'Centre', 13.4), geography('11111111-0000-4000-8000-000000000002', 'Elsewhere', 13.6)] }));
     const per = await client.request<OmfMetricsResult>({ op: 'omfMetrics', folder: harvest, measures: ['events.battery_low.count'], interval: 'PT1H', timeZone: 'UTC', geographies: file });
     assert.deepEqual(per.report.response.columns.map((c) => c.name), ['interval_start', 'geography_id', 'events.battery_low.count']);
-    assert.deepEqual(per.report.response.rows.map((r) => r[1]), ['11111111-0000-4000-8000-000000000001'], 'the events are in the centre only');
+    // A row per geography and interval: Centre's two battery_low events and Elsewhere's none are both below k 10 (-1).
+    assert.deepEqual(per.report.response.rows, [[new Date(T0).toISOString().slice(0, 16) + 'Z', '11111111-0000-4000-8000-000000000001', -1], [new Date(T0).toISOString().slice(0, 16) + 'Z', '11111111-0000-4000-8000-000000000002', -1]]);
     assert.deepEqual(per.geographies?.list.map((g) => [g.name, g.polygons[0][0].length]), [['Centre', 5], ['Elsewhere', 5]]);
   });
 

@@ -1,6 +1,6 @@
 // docs/data-quality.md is the rules' page and their fixtures: every rule of the catalogue has a section with its code,
 // severity, title and alias, an example harvest that fires it and one that does not. Each example is written into a
-// harvest folder and checked with its rule alone; every report validates against docs/check-report.schema.json (ajv).
+// harvest folder and checked with its rule alone (and each item of it is typed by the MDS 2.0 model: none is set aside); every report validates against docs/check-report.schema.json (ajv).
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -142,6 +142,13 @@ describe('docs/data-quality.md: a section per rule, its examples as fixtures; th
     return report;
   };
 
+  /** An example holds items a user can copy into a harvest: each one typed by the MDS 2.0 model (none set aside), except where setting one aside is the point. */
+  const assertTyped = async (name: string, example: Example): Promise<void> => {
+    const report = await run(`${name}-typed`, 'MDS-ITEM-UNTYPED', example);
+    const untyped = report.rules.find((r) => r.code === 'MDS-ITEM-UNTYPED');
+    assert.deepEqual(untyped?.findings.map((f) => `${f.file ?? ""}:${f.line ?? ""} ${f.detail}`), [], `${name}: every item of the example follows the MDS 2.0 model`);
+  };
+
   it('has a section for every rule with its severity, title and alias, and no section for a rule that does not exist', () => {
     const codes = RULE_CATALOG.map((r) => r.code);
     assert.deepEqual([...page.keys()].filter((c) => c.startsWith('MDS-')).sort(), [...codes].sort());
@@ -158,6 +165,8 @@ describe('docs/data-quality.md: a section per rule, its examples as fixtures; th
     it(`${rule.code}: its example fires it, with device, trip and time; its counter-example does not`, async () => {
       const section = page.get(rule.code);
       assert.ok(section?.fires && section.passes);
+      if (rule.code !== 'MDS-ITEM-UNTYPED') await assertTyped(`${rule.code}-fires`, section.fires);
+      await assertTyped(`${rule.code}-passes`, section.passes);
       const fired = await run(`${rule.code}-fires`, rule.code, section.fires);
       const result = fired.rules.find((r) => r.code === rule.code);
       assert.ok(result, `${rule.code} ran: ${JSON.stringify(fired.skipped)}`);
@@ -191,6 +200,6 @@ describe('docs/data-quality.md: a section per rule, its examples as fixtures; th
     }
     const bad = await runCliInProcess(['check', folder, '--rule', 'MDS-NOPE']);
     assert.equal(bad.code, 2);
-    assert.match(bad.err, /--rule MDS-NOPE: no such rule\. The rules: MDS-TRIP-EVENTS, /);
+    assert.match(bad.err, /--rule MDS-NOPE: no such rule\. The rules: MDS-ID-DUPLICATE, MDS-ITEM-UNTYPED, MDS-HARVEST-FILES, MDS-TRIP-EVENTS, /);
   });
 });
