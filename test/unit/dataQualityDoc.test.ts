@@ -139,15 +139,11 @@ describe('docs/data-quality.md: a section per rule, its examples as fixtures; th
     const report = JSON.parse(r.out) as CheckReport;
     assert.ok(validate(report), `${name}: the report does not follow docs/check-report.schema.json: ${ajv.errorsText(validate.errors)}`);
     assert.equal(report.report_version, CHECK_REPORT_VERSION);
+    // An example holds items a user can copy into a harvest: each typed by the MDS 2.0 model, none set aside (but where that is the point).
+    if (name !== 'MDS-ITEM-UNTYPED-fires') assert.equal(report.items.untyped_items, 0, `${name}: an item of the example does not follow the MDS 2.0 model (check --rule MDS-ITEM-UNTYPED on it says why)`);
     return report;
   };
 
-  /** An example holds items a user can copy into a harvest: each one typed by the MDS 2.0 model (none set aside), except where setting one aside is the point. */
-  const assertTyped = async (name: string, example: Example): Promise<void> => {
-    const report = await run(`${name}-typed`, 'MDS-ITEM-UNTYPED', example);
-    const untyped = report.rules.find((r) => r.code === 'MDS-ITEM-UNTYPED');
-    assert.deepEqual(untyped?.findings.map((f) => `${f.file ?? ""}:${f.line ?? ""} ${f.detail}`), [], `${name}: every item of the example follows the MDS 2.0 model`);
-  };
 
   it('has a section for every rule with its severity, title and alias, and no section for a rule that does not exist', () => {
     const codes = RULE_CATALOG.map((r) => r.code);
@@ -165,8 +161,6 @@ describe('docs/data-quality.md: a section per rule, its examples as fixtures; th
     it(`${rule.code}: its example fires it, with device, trip and time; its counter-example does not`, async () => {
       const section = page.get(rule.code);
       assert.ok(section?.fires && section.passes);
-      if (rule.code !== 'MDS-ITEM-UNTYPED') await assertTyped(`${rule.code}-fires`, section.fires);
-      await assertTyped(`${rule.code}-passes`, section.passes);
       const fired = await run(`${rule.code}-fires`, rule.code, section.fires);
       const result = fired.rules.find((r) => r.code === rule.code);
       assert.ok(result, `${rule.code} ran: ${JSON.stringify(fired.skipped)}`);

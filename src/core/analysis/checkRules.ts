@@ -12,6 +12,7 @@ import machinesJson from './modeTransitions.json';
 import type { MdsBasis, RuleSeverity } from './rules/ruleBasis';
 import type { EdgeRuleThresholds } from './rules/ruleThresholds';
 import { EDGE_RULE_THRESHOLDS } from './rules/ruleThresholds';
+import { MS_FLOOR } from './rules/timeUnits';
 import type { TripTelemetryThresholds } from './rules/tripTelemetryRules';
 import { TRIP_TELEMETRY_THRESHOLDS } from './rules/tripTelemetryRules';
 
@@ -196,10 +197,10 @@ export const CHECK_RULES: readonly CheckRule[] = [
       WITH pts AS (SELECT location.lat AS lat, location.lng AS lng FROM events WHERE location IS NOT NULL
                    UNION ALL SELECT location.lat, location.lng FROM telemetry),
       box AS (SELECT approx_quantile(lat, 0.05) AS lat0, approx_quantile(lat, 0.95) AS lat1, approx_quantile(lng, 0.05) AS lng0, approx_quantile(lng, 0.95) AS lng1 FROM pts)
-      SELECT device_id, trip_id, start_time AS time, format('start_time {} looks like seconds, not milliseconds', start_time) AS detail FROM trips WHERE start_time < 100000000000
-      UNION ALL SELECT device_id, trip_id, end_time, format('end_time {} looks like seconds, not milliseconds', end_time) FROM trips WHERE end_time < 100000000000
-      UNION ALL SELECT device_id, NULL, timestamp, format('event timestamp {} looks like seconds, not milliseconds', timestamp) FROM events WHERE timestamp < 100000000000
-      UNION ALL SELECT device_id, NULL, timestamp, format('telemetry timestamp {} looks like seconds, not milliseconds', timestamp) FROM telemetry WHERE timestamp < 100000000000
+      SELECT device_id, trip_id, start_time AS time, format('start_time {} looks like seconds, not milliseconds', start_time) AS detail FROM trips WHERE start_time < ${MS_FLOOR}
+      UNION ALL SELECT device_id, trip_id, end_time, format('end_time {} looks like seconds, not milliseconds', end_time) FROM trips WHERE end_time < ${MS_FLOOR}
+      UNION ALL SELECT device_id, NULL, timestamp, format('event timestamp {} looks like seconds, not milliseconds', timestamp) FROM events WHERE timestamp < ${MS_FLOOR}
+      UNION ALL SELECT device_id, NULL, timestamp, format('telemetry timestamp {} looks like seconds, not milliseconds', timestamp) FROM telemetry WHERE timestamp < ${MS_FLOOR}
       UNION ALL SELECT device_id, NULL, timestamp, format('battery_percent {} is above 100', battery_percent) FROM events WHERE battery_percent > 100
       UNION ALL SELECT device_id, NULL, timestamp, format('battery_percent {} is above 100', battery_percent) FROM telemetry WHERE battery_percent > 100
       UNION ALL SELECT device_id, NULL, min(timestamp), format('every battery_percent of this device is between 0 and 1 ({} readings): a fraction where MDS 2.0 wants 0 to 100', count(*))

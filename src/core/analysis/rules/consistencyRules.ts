@@ -5,7 +5,8 @@
  * (the hidden `_<view>_hours` views carry the hour each item's file answered), with the columns of every rule.
  */
 import type { CheckRule } from '../checkRules';
-import { MS_FLOOR, metresSql } from './tripTelemetryRules';
+import { inMsSql } from './timeUnits';
+import { metresSql } from './tripTelemetryRules';
 
 /** The hour (`2026-11-20T07`, UTC) of a time in ms, in SQL. */
 const hourSql = (ms: string) => `strftime(epoch_ms(${ms}), '%Y-%m-%dT%H')`;
@@ -59,7 +60,7 @@ export const CONSISTENCY_RULES: readonly CheckRule[] = [
     // times it is km/h. Trips that barely move (under 1 m/s) say nothing.
     sql: () => `
       WITH p AS (SELECT device_id, trip_ids[1] AS trip_id, timestamp, location.lat AS lat, location.lng AS lng, location.speed AS speed
-                 FROM telemetry WHERE len(trip_ids) > 0 AND timestamp >= ${MS_FLOOR} AND location.lat IS NOT NULL),
+                 FROM telemetry WHERE len(trip_ids) > 0 AND ${inMsSql('timestamp')} AND location.lat IS NOT NULL),
       s AS (SELECT *, lag(lat) OVER w AS plat, lag(lng) OVER w AS plng FROM p WINDOW w AS (PARTITION BY device_id, trip_id ORDER BY timestamp)),
       t AS (SELECT device_id, trip_id, min(timestamp) AS t0, (max(timestamp) - min(timestamp)) / 1000 AS secs,
               sum(CASE WHEN plat IS NULL THEN 0 ELSE ${metresSql('plat', 'plng', 'lat', 'lng')} END) AS path, avg(speed) AS speed, count(speed) AS n
@@ -78,12 +79,12 @@ export const CONSISTENCY_RULES: readonly CheckRule[] = [
     needs: [],
     sql: () => `
       SELECT device_id, trip_id, end_time AS time, format('a trip that ends at {} is in the answer for end_time {}', epoch_ms(end_time)::VARCHAR, _hour) AS detail
-      FROM _trips_hours WHERE _hour <> '' AND end_time >= ${MS_FLOOR} AND ${hourSql('end_time')} <> _hour
+      FROM _trips_hours WHERE _hour <> '' AND ${inMsSql('end_time')} AND ${hourSql('end_time')} <> _hour
       UNION ALL
       SELECT device_id, trip_ids[1], timestamp, format('an event of {} is in the answer for event_time {}', epoch_ms(timestamp)::VARCHAR, _hour)
-      FROM _events_hours WHERE _hour <> '' AND timestamp >= ${MS_FLOOR} AND ${hourSql('timestamp')} <> _hour
+      FROM _events_hours WHERE _hour <> '' AND ${inMsSql('timestamp')} AND ${hourSql('timestamp')} <> _hour
       UNION ALL
       SELECT device_id, trip_ids[1], timestamp, format('a telemetry point of {} is in the answer for telemetry_time {}', epoch_ms(timestamp)::VARCHAR, _hour)
-      FROM _telemetry_hours WHERE _hour <> '' AND timestamp >= ${MS_FLOOR} AND ${hourSql('timestamp')} <> _hour`,
+      FROM _telemetry_hours WHERE _hour <> '' AND ${inMsSql('timestamp')} AND ${hourSql('timestamp')} <> _hour`,
   },
 ];
