@@ -60,6 +60,8 @@ export interface HarvestResultView {
   /** `trips`, `telemetry` or `events_historical`. */
   endpoint: string;
   outDir: string;
+  /** The folder Analyze Harvest opens: the whole harvest's (every endpoint and the snapshot), `outDir` or the folder it is a subfolder of. */
+  analysisFolder: string;
   from: string;
   to: string;
   running: boolean;

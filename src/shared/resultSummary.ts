@@ -39,6 +39,8 @@ export interface HarvestOrigin {
   /** `trips`, `telemetry` or `events_historical` (the host checks it). */
   endpoint: string;
   outDir: string;
+  /** The whole harvest's folder when `outDir` is one endpoint's subfolder of it (several endpoints fetched at once, a snapshot beside them): what Analyze Harvest opens. */
+  harvestFolder?: string;
   /** First and last hour, `YYYY-MM-DDTHH`. */
   from: string;
   to: string;

@@ -177,6 +177,12 @@ describe('harvest heatmap view model (from real manifests)', function () {
     assert.ok(withItems);
     const message = await session.hourMessage(withItems[0]);
     assert.ok(message.type === 'harvestHour' && message.hour.table?.count === withItems[1].items, 'the hour\'s items, read from its file');
+    assert.equal(session.view.analysisFolder, dir, 'one endpoint\'s harvest: Analyze Harvest opens its folder');
+    // One endpoint's subfolder of a harvest of several: Analyze Harvest opens the whole harvest, after a reload too.
+    const whole = path.dirname(dir);
+    const part = HarvestSession.restored({ ...origin, harvestFolder: whole }, 'Trips', 42, 'r5', () => undefined);
+    assert.equal(part?.view.analysisFolder, whole);
+    assert.equal(part?.view.summary.harvest?.harvestFolder, whole, 'persisted with the panel');
     assert.equal(HarvestSession.restored({ ...origin, endpoint: 'vehicles' }, 'x', 0, 'r2', () => undefined), undefined, 'not an hour endpoint');
     assert.equal(HarvestSession.restored({ ...origin, outDir: path.join(dir, 'moved-away') }, 'x', 0, 'r3', () => undefined), undefined, 'no manifest there');
     assert.equal(HarvestSession.restored({ ...origin, endpoint: 'telemetry' }, 'x', 0, 'r4', () => undefined), undefined, 'the folder holds another endpoint');

@@ -91,7 +91,8 @@ export function registerFetchHours(deps: CommandDeps): vscode.Disposable {
         // The snapshot comes after the last endpoint: its panel says "Finished" (and offers Analyze Harvest) once it is written.
         const snapshotAfter = snapshot && index === endpoints.length - 1;
         const title = vscode.l10n.t('Fetch Hours: {0} · {1}', endpointTitle(env, endpoint), env.name);
-        const display = deps.results.showHarvest({ environment: env, endpoint, outDir: dir, from, to, title });
+        // Each endpoint's panel analyses the whole harvest (every endpoint and the snapshot), not its own subfolder.
+        const display = deps.results.showHarvest({ environment: env, endpoint, outDir: dir, ...(several ? { harvestFolder: outDir } : {}), from, to, title });
         deps.log.info('fetchHours', `${endpoint} ${from} to ${to} from ${env.baseUrl} into ${dir}`);
         let summary: HarvestSummary | undefined;
         let failure: string | undefined;

@@ -34,6 +34,8 @@ export interface HarvestDisplayArgs {
   environment: Environment;
   endpoint: MdsHourEndpointId;
   outDir: string;
+  /** The whole harvest's folder when `outDir` is one endpoint's subfolder of it (several endpoints at once). */
+  harvestFolder?: string;
   from: string;
   to: string;
   title: string;
@@ -77,7 +79,7 @@ export class HarvestSession implements HarvestDisplay {
   private constructor(readonly args: HarvestSessionArgs, hours: Record<string, HourRecord>, id: string, private readonly post: (message: HostMessage) => void, { running, createdAt }: { running: boolean; createdAt: number }) {
     this.hours = hours;
     const heatmap = this.heatmap();
-    const { environment, endpoint, outDir, from, to } = args;
+    const { environment, endpoint, outDir, harvestFolder, from, to } = args;
     this.view = {
       kind: 'harvest',
       id,
@@ -86,13 +88,14 @@ export class HarvestSession implements HarvestDisplay {
       environment,
       endpoint,
       outDir,
+      analysisFolder: harvestFolder ?? outDir,
       from,
       to,
       running,
       heatmap,
       summary: {
         kind: 'harvest', title: args.title, line: heatmap.line, createdAt, environmentId: environment.id, environmentName: environment.name, canRunAgain: false,
-        harvest: { environment, endpoint, outDir, from, to },
+        harvest: { environment, endpoint, outDir, ...(harvestFolder ? { harvestFolder } : {}), from, to },
       },
     };
   }

@@ -359,7 +359,7 @@ export class ResultsPanel implements vscode.Disposable {
       case 'analyzeHarvest': {
         const view = this.held(message.resultId)?.view;
         if (view?.kind !== 'harvest' || view.running) return;
-        await vscode.commands.executeCommand(COMMANDS.analyzeHarvest, { folder: view.outDir });
+        await vscode.commands.executeCommand(COMMANDS.analyzeHarvest, { folder: view.analysisFolder });
         return;
       }
       case 'requestBody': {
