@@ -38,6 +38,10 @@ describe('A typed read with one bad line: every good line kept, the bad one set 
     for (let h = 0; h < 4; h++) for (let i = 0; i < GOOD_PER_HOUR; i++) lines[h].push(JSON.stringify(point(h, i)));
     // Hour 1, line 700: battery_percent is an integer; "79%" stops DuckDB's typed reader in this file.
     lines[1].splice(699, 0, JSON.stringify({ ...point(1, 700), battery_percent: '79%' }));
+    // Hour 3, line 100: a battery of 0.62, which DuckDB's typed reader would read as 0 without a word.
+    lines[3].splice(99, 0, JSON.stringify({ ...point(3, 100), battery_percent: 0.62 }));
+    // Hour 0, line 21: a battery written 8.0e1, a whole number (80) with an exponent: kept.
+    lines[0][20] = lines[0][20].replace('"battery_percent":80', '"battery_percent":8.0e1');
     // Hour 1 also holds a byte-identical copy of an item of hour 0 (a resumed harvest).
     lines[1].push(lines[0][4]);
     // Hour 2, line 300: a null timestamp, which a typed read accepts and the model does not.
@@ -61,14 +65,15 @@ describe('A typed read with one bad line: every good line kept, the bad one set 
   });
   after(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-  it('check: the two bad lines are findings with their file and line; the counts add up', () => {
+  it('check: the three bad lines are findings with their file and line; the counts add up', () => {
     const details = (report.rules.find((r) => r.id === 'untyped-items')?.findings ?? []).map((f) => f.detail).sort();
     assert.deepEqual(details, [
       `telemetry, ${file(1)} line 700: battery_percent is "79%", not a whole number (left out of telemetry; the item is in untyped_items)`,
       `telemetry, ${file(2)} line 300: timestamp is required and missing or null (left out of telemetry; the item is in untyped_items)`,
+      `telemetry, ${file(3)} line 100: battery_percent is 0.62, not a whole number (left out of telemetry; the item is in untyped_items)`,
     ]);
     const read = lines.reduce((n, ls) => n + ls.length, 0);
-    assert.deepEqual(report.intake?.telemetry, { read, kept: read - 4, merged: 2, setAside: 2 });
+    assert.deepEqual(report.intake?.telemetry, { read, kept: read - 5, merged: 2, setAside: 3 });
     assert.equal(report.items.telemetry, 4 * GOOD_PER_HOUR);
     // Both copies are identical copies: no two versions of one item.
     assert.equal(report.rules.find((r) => r.id === 'duplicate-ids')?.count, 0);
@@ -76,12 +81,13 @@ describe('A typed read with one bad line: every good line kept, the bad one set 
     assert.equal(report.rules.find((r) => r.id === 'harvest-files')?.count, 0);
   });
 
-  it('sql: every good line of every file is a typed row, the bad lines are in untyped_items as written', async () => {
+  it('sql: every good line of every file is a typed row (8.0e1 as 80), the bad lines are in untyped_items as written', async () => {
     const r = await runCliInProcess(['sql', dir, 'SELECT count(*) AS n, count(DISTINCT telemetry_id) AS ids, count(*) FILTER (battery_percent = 80) AS typed FROM telemetry', '--json']);
     assert.equal(r.code, 0, r.err);
     assert.deepEqual(JSON.parse(r.out), [{ n: 4 * GOOD_PER_HOUR, ids: 4 * GOOD_PER_HOUR, typed: 4 * GOOD_PER_HOUR }]);
     const u = await runCliInProcess(['sql', dir, 'SELECT file, line, item FROM untyped_items ORDER BY line', '--json']);
     assert.deepEqual(JSON.parse(u.out), [
+      { file: file(3), line: 100, item: lines[3][99] },
       { file: file(2), line: 300, item: lines[2][299] },
       { file: file(1), line: 700, item: lines[1][699] },
     ]);

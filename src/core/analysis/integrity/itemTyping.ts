@@ -90,6 +90,10 @@ function checksOf(name: string, shape: Shape, c: Constraint | undefined, typed: 
     const kind = shape.type === 'BOOLEAN' ? 'true or false' : shape.time ? 'a time in milliseconds' : shape.type === 'BIGINT' ? 'a whole number' : 'a number';
     checks.push({ when: `${raw} IS NOT NULL AND ${typed} IS NULL`, says: `${label} || ' is ' || left(${raw}, 40) || ', not ${kind}'` });
   }
+  if (shape.kind === 'scalar' && shape.type === 'BIGINT') {
+    // DuckDB reads 6.25 into a BIGINT as 6, without a word: a fraction where the model has an integer sets the item aside.
+    checks.push({ when: `json_type(${raw}) = 'DOUBLE' AND TRY_CAST(${raw} AS DOUBLE) <> trunc(TRY_CAST(${raw} AS DOUBLE))`, says: `${label} || ' is ' || left(${raw}, 40) || ', not ${shape.time ? 'whole milliseconds' : 'a whole number'}'` });
+  }
   if (shape.kind === 'scalar' && shape.type === 'VARCHAR' && c?.enumValues) {
     checks.push({ when: `${typed} IS NOT NULL AND NOT list_contains(${listOf(c.enumValues)}, ${typed})`, says: `${label} || ' is ' || left(${typed}, 40) || ', not a value of the MDS 2.0 model'` });
   }
@@ -172,4 +176,16 @@ export function typedProblemSql(endpoint: MdsEndpointId, carried: readonly ItemC
     if (requiredChecked(allFields.get(field), constraint.fields.get(field))) conditions.push(`${sqlIdentifier(field)} IS NULL`);
   }
   return conditions.length ? `coalesce(${conditions.join(' OR ')}, false)` : 'false';
+}
+
+/** The names of the model's integer fields (at any depth), for finding a file that holds a fraction in one of them. */
+export function integerFieldNames(endpoint: MdsEndpointId): string[] {
+  const names = new Set<string>();
+  const walk = (name: string, shape: Shape): void => {
+    if (shape.kind === 'scalar' && shape.type === 'BIGINT') names.add(name);
+    if (shape.kind === 'struct') for (const [field, inner] of shape.fields) walk(field, inner);
+    if (shape.kind === 'list') walk(name, shape.item);
+  };
+  for (const [field, shape] of itemShapesOf(endpoint)) walk(field, shape);
+  return [...names].sort();
 }

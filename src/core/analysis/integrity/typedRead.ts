@@ -21,7 +21,7 @@
 import type { MdsEndpointId } from '../../mds';
 import type { ItemColumn } from '../columnTypes';
 import { itemColumnsOf, sqlIdentifier, sqlString } from '../columnTypes';
-import { typedProblemSql, typedReadSql } from './itemTyping';
+import { integerFieldNames, typedProblemSql, typedReadSql } from './itemTyping';
 
 type Connection = import('@duckdb/node-api').DuckDBConnection;
 
@@ -58,8 +58,11 @@ export async function readViewTable(connection: Connection, table: string, endpo
   const typedArgument = `{${columns.map((c) => `${sqlString(c.name)}: ${sqlString(c.type)}`).join(', ')}}`;
   const typed = (batch: readonly string[]) => `SELECT ${columns.map((c) => sqlIdentifier(c.name)).join(', ')}, ${hourOfFile} AS _hour, filename AS _file, CAST(NULL AS BIGINT) AS _line, CASE WHEN ${problem} THEN 'model' END AS _problem, CAST(NULL AS VARCHAR) AS _raw FROM read_json([${batch.map(sqlString).join(', ')}], format = 'newline_delimited', records = true, columns = ${typedArgument}, filename = true)`;
 
-  const lineByLine: string[] = [];
-  const queue: string[][] = [[...files]];
+  // DuckDB's typed reader reads 6.25 into an integer column as 6, without a word: the files where an integer field of
+  // the model holds a number with a fraction or an exponent (a cost in euros, a battery of 0.62) go line by line,
+  // where such an item is set aside with its line (itemTyping.ts).
+  const lineByLine: string[] = files.length ? await filesWithFractions(connection, endpoint, files) : [];
+  const queue: string[][] = [files.filter((f) => !lineByLine.includes(f))];
   while (queue.length) {
     const batch = queue.shift() as string[];
     if (!batch.length) continue;
@@ -89,4 +92,13 @@ export async function readViewTable(connection: Connection, table: string, endpo
     await connection.run(into(typedReadSql(endpoint, slow, carried, hourOfFile).select));
   }
   return { typed: files.length - lineByLine.length, lineByLine };
+}
+
+/** The files of `files` where an integer field of the model holds a number written with a fraction or an exponent. */
+async function filesWithFractions(connection: Connection, endpoint: MdsEndpointId, files: readonly string[]): Promise<string[]> {
+  const names = integerFieldNames(endpoint);
+  if (!names.length) return [];
+  const pattern = `"(${names.map((n) => n.replace(/[^A-Za-z0-9_]/g, '')).join('|')})"\\s*:\\s*-?[0-9]+(\\.[0-9]*[1-9]|[0-9]*[eE])`;
+  const rows = await connection.runAndReadAll(`SELECT filename FROM read_text([${files.map(sqlString).join(', ')}]) WHERE regexp_matches(content, ${sqlString(pattern)})`);
+  return rows.getRowsJS().map((r) => r[0] as string);
 }
