@@ -27,6 +27,9 @@ import { hashOf } from '../world/worldRandom';
 import type { BeatFaultKind, EpisodeFaultKind } from './episodeFaults';
 import { BEAT_KINDS, EPISODE_KINDS, applyEpisodeFault, describeEpisodeFault, iso } from './episodeFaults';
 import type { DataFaultEntry, DataFaultRule, FaultWorld } from './faultRules';
+import type { RangeBeatKind } from './rangeFaults';
+import { ALSO_RULES, RANGE_BEAT_KINDS, applyRangeBeat, describeRangeBeat, isRangeBeatKind } from './rangeFaults';
+import { pendingHourEntry, sharedVehicleIdEntries, statusEventId } from './snapshotFaults';
 
 export type { DataFaultEntry, DataFaultRule, FaultWorld } from './faultRules';
 export { DATA_FAULT_RULES, checkDataFaultsOption, isDataFaultRule, parseDataFaults } from './faultRules';
@@ -41,6 +44,8 @@ const STUCK_LOCAL_HOURS: readonly number[] = [10, 14, 18];
 const BUSY_LOCAL_HOURS = { from: 8, to: 20 };
 /** How far a parked vehicle's heartbeat drifts (check's idle-drift threshold is 500 m). */
 const DRIFT_METRES = 3000;
+/** How long a vehicle whose point is sent in microseconds stays parked after it. */
+const PARKED_LONG_MS = 24 * HOUR_MS;
 interface EpisodeChoice {
   kind: EpisodeFaultKind;
   rule: DataFaultRule;
@@ -51,7 +56,7 @@ interface EpisodeChoice {
 }
 
 interface BeatChoice {
-  kind: BeatFaultKind;
+  kind: BeatFaultKind | RangeBeatKind;
   rule: DataFaultRule;
   vehicle: number;
   hour: number;
@@ -68,8 +73,8 @@ interface HourPlan {
 export class DataFaults {
   readonly rules: ReadonlySet<DataFaultRule>;
   private readonly plans = new Map<number, HourPlan>();
-  private snapshotVehicles?: { unregistered: number[]; twice: number[] };
-  private statusVehicles?: { hour: number; stale: number[]; absent: number[] };
+  private snapshotVehicles?: { unregistered: number[]; twice: number[]; sharedId: number[] };
+  private statusVehicles?: { hour: number; stale: number[]; absent: number[]; renamed: number[] };
 
   constructor(rules: readonly DataFaultRule[], private readonly world: FaultWorld) {
     this.rules = new Set(rules);
@@ -77,6 +82,16 @@ export class DataFaults {
 
   private has(rule: DataFaultRule): boolean {
     return this.rules.has(rule);
+  }
+
+  /** Whether a fault of `kind` is injected: its rule is asked for, or another rule that sees it too (ALSO_RULES). */
+  private selects(kind: string, rule: DataFaultRule): boolean {
+    return this.has(rule) || (Object.hasOwn(ALSO_RULES, kind) && ALSO_RULES[kind].some((r) => this.has(r)));
+  }
+
+  /** The entries of the other rules that see `entry`'s fault of `kind` too. */
+  private alsoEntries(kind: string, entry: DataFaultEntry): DataFaultEntry[] {
+    return (Object.hasOwn(ALSO_RULES, kind) ? ALSO_RULES[kind] : []).map((rule) => ({ ...entry, rule, detail: `${entry.detail} (the ${entry.rule} fault, seen by ${rule} too)` }));
   }
 
   private localHour(hour: number): number {
@@ -90,12 +105,12 @@ export class DataFaults {
 
   /** An hour that stays 202: nothing happens, and the hour endpoints never answer it. */
   isStuckHour(hour: number): boolean {
-    return this.has('hour-coverage') && STUCK_LOCAL_HOURS.includes(this.localHour(hour));
+    return (this.has('hour-coverage') || this.has('hour-pending-long')) && STUCK_LOCAL_HOURS.includes(this.localHour(hour));
   }
 
   /** Whether nothing may happen in [fromMs, toMs]: it touches an outage or a stuck hour. */
   touchesQuietHour(fromMs: number, toMs: number): boolean {
-    if (!this.has('hour-coverage')) return false;
+    if (!this.has('hour-coverage') && !this.has('hour-pending-long')) return false;
     for (let h = Math.floor(fromMs / HOUR_MS); h <= Math.floor(toMs / HOUR_MS); h++) if (this.isOutageHour(h) || this.isStuckHour(h)) return true;
     return false;
   }
@@ -136,29 +151,31 @@ export class DataFaults {
       }
     };
     EPISODE_KINDS.forEach(([kind, rule], k) => {
-      if (!this.has(rule)) return;
+      if (!this.selects(kind, rule)) return;
       scan(k, (v) => {
         const episode = this.world.episode(v, hour);
         if (!episode || episode.forced || episode.hour !== hour) return false;
         const found = describeEpisodeFault(this.world, kind, rule, episode, this.world.baseItemsOf(episode));
         if (!found) return false;
         plan.episodes.set(v, { kind, rule, vehicle: v, hour, target: found.target });
-        plan.entries.push(found.entry, ...(found.also ? [found.also] : []));
+        plan.entries.push(found.entry, ...(found.also ? [found.also] : []), ...this.alsoEntries(kind, found.entry));
         return true;
       });
     });
-    BEAT_KINDS.forEach(([kind, rule], k) => {
-      if (!this.has(rule)) return;
+    [...BEAT_KINDS, ...RANGE_BEAT_KINDS].forEach(([kind, rule], k) => {
+      if (!this.selects(kind, rule)) return;
       scan(100 + k, (v) => {
         const beat = this.world.baseHeartbeat(v, hour);
         if (!beat || (kind === 'drift' && !this.parkedInHour(v, beat.timestamp))) return false;
+        if ((kind === 'battery-unknown' && beat.battery_percent === undefined) || (kind === 'microseconds' && !this.parkedLong(v, beat.timestamp))) return false;
         plan.beats.set(v, { kind, rule, vehicle: v, hour });
-        const detail = kind === 'seconds'
+        const detail = isRangeBeatKind(kind) ? describeRangeBeat(kind, beat, this.world.seed) : kind === 'seconds'
           ? `a telemetry timestamp in seconds: ${beat.timestamp / 1000} instead of ${beat.timestamp} (schema finding: below the timestamp minimum)`
           : kind === 'drift'
             ? `a parked vehicle's telemetry point ${DRIFT_METRES} m from where its last event (in the same hour) left it, with no trip`
             : `a telemetry location with lat and lng swapped: ${beat.location.lng}, ${beat.location.lat}`;
-        plan.entries.push({ rule, device_id: beat.device_id, trip_id: null, time: iso(beat.timestamp), detail });
+        const entry: DataFaultEntry = { rule, device_id: beat.device_id, trip_id: null, time: iso(beat.timestamp), detail };
+        plan.entries.push(entry, ...this.alsoEntries(kind, entry));
         return true;
       });
     });
@@ -177,6 +194,20 @@ export class DataFaults {
     }
   }
 
+  /**
+   * Whether the vehicle stands where it is at `ms` for a day after it: no event of it in the next 24 hours, so that a point
+   * sent with a timestamp in microseconds (ordered after everything else) lies where the vehicle's last event left it.
+   */
+  private parkedLong(vehicle: number, ms: number): boolean {
+    if (!this.parkedInHour(vehicle, ms)) return false;
+    // The episodes as drawn, without faults: reading the events with faults here would choose the next day's faults first.
+    for (let h = Math.floor(ms / HOUR_MS); h <= Math.floor((ms + PARKED_LONG_MS) / HOUR_MS); h++) {
+      const episode = this.world.episode(vehicle, h);
+      if (episode && episode.endMs >= ms && episode.startMs <= ms + PARKED_LONG_MS) return false;
+    }
+    return true;
+  }
+
   /** The items of `plan` with its fault, if it has one; `items` (shared, cached) is never changed. */
   applyToEpisode(plan: EpisodePlan, items: EpisodeItems): EpisodeItems {
     if (!this.isFaultHour(plan.hour) || plan.forced) return items;
@@ -188,6 +219,7 @@ export class DataFaults {
   applyToHeartbeat(vehicle: number, hour: number, beat: MdsTelemetryItem, afterRange: boolean): MdsTelemetryItem {
     if (!this.isFaultHour(hour)) return beat;
     const choice = this.planOf(hour).beats.get(vehicle);
+    if (choice && isRangeBeatKind(choice.kind)) return (choice.kind === 'microseconds') === afterRange ? applyRangeBeat(choice.kind, beat, this.world.seed, afterRange) : beat;
     if (choice?.kind === 'swapped' && !afterRange) return { ...beat, location: { ...beat.location, lat: beat.location.lng, lng: beat.location.lat } };
     if (choice?.kind === 'seconds' && afterRange) return { ...beat, timestamp: beat.timestamp / 1000 };
     if (choice?.kind === 'drift' && !afterRange) return { ...beat, location: { ...beat.location, ...offsetBy(beat.location, DRIFT_METRES, 0) } };
@@ -195,13 +227,13 @@ export class DataFaults {
   }
 
   /** The fixed vehicles of the registry faults, each a different one. */
-  private snapshot(): { unregistered: number[]; twice: number[] } {
+  private snapshot(): { unregistered: number[]; twice: number[]; sharedId: number[] } {
     if (!this.snapshotVehicles) {
       const size = this.world.size;
       const taken = new Set<number>();
-      const pick = (rule: DataFaultRule, salt: number) => {
+      const pick = (rule: DataFaultRule, salt: number, or: DataFaultRule = rule) => {
         const out: number[] = [];
-        if (!this.has(rule) || size < 16) return out;
+        if ((!this.has(rule) && !this.has(or)) || size < 16) return out;
         for (let i = 0; out.length < 2 && i < 64; i++) {
           const v = hashOf(this.world.seed, 0x5a9, salt, i) % size;
           if (!taken.has(v)) {
@@ -211,7 +243,7 @@ export class DataFaults {
         }
         return out.sort((a, b) => a - b);
       };
-      this.snapshotVehicles = { unregistered: pick('registry', 3), twice: pick('registry', 4) };
+      this.snapshotVehicles = { unregistered: pick('registry', 3, 'registry-status-device'), twice: pick('registry', 4), sharedId: pick('registry-vehicle-id', 5) };
     }
     return this.snapshotVehicles;
   }
@@ -222,16 +254,16 @@ export class DataFaults {
    * (`status-vs-events` compares only statuses whose last event is in the harvested hours). A stale one's last two
    * events leave it in different states; an absent one's last event leaves it in the public right-of-way.
    */
-  private statusFaultVehicles(nowMs: number): { stale: number[]; absent: number[] } {
+  private statusFaultVehicles(nowMs: number): { stale: number[]; absent: number[]; renamed: number[] } {
     const hour = Math.floor(nowMs / HOUR_MS);
     if (this.statusVehicles?.hour !== hour) {
       const size = this.world.size;
-      const taken = new Set<number>([...this.snapshot().unregistered, ...this.snapshot().twice]);
+      const taken = new Set<number>([...this.snapshot().unregistered, ...this.snapshot().twice, ...this.snapshot().sharedId]);
       const at = hour * HOUR_MS - 1;
       /** `score`: the time that must fall inside the harvest, or undefined when the vehicle does not fit. */
-      const pick = (salt: number, score: (last: MdsEventItem, v: number) => number | undefined) => {
+      const pick = (salt: number, score: (last: MdsEventItem, v: number) => number | undefined, rule: DataFaultRule = 'status-vs-events') => {
         const scored: { v: number; time: number }[] = [];
-        if (this.has('status-vs-events') && size >= 16) {
+        if (this.has(rule) && size >= 16) {
           for (let i = 0; i < STATUS_CANDIDATES; i++) {
             const v = hashOf(this.world.seed, 0x5a9, salt, i) % size;
             if (taken.has(v) || scored.some((c) => c.v === v)) continue;
@@ -249,7 +281,9 @@ export class DataFaults {
         return shown.vehicle_state !== last.vehicle_state ? shown.timestamp : undefined;
       });
       const absent = pick(2, (last) => (PROW.has(last.vehicle_state) ? last.timestamp : undefined));
-      this.statusVehicles = { hour, stale, absent };
+      // A status whose last_event has an id of its own: compared when that event's hour is harvested.
+      const renamed = pick(3, (last) => last.timestamp, 'status-last-event');
+      this.statusVehicles = { hour, stale, absent, renamed };
     }
     return this.statusVehicles;
   }
@@ -257,6 +291,17 @@ export class DataFaults {
   /** Whether the status of `vehicle` at `nowMs` shows a stale last_event. */
   isStaleStatus(vehicle: number, nowMs: number): boolean {
     return this.statusFaultVehicles(nowMs).stale.includes(vehicle);
+  }
+
+  /** The status's last_event of `vehicle` at `nowMs`, with a status fault if it has one (a stale one is the world's). */
+  statusEvent(vehicle: number, nowMs: number, last: MdsEventItem): MdsEventItem {
+    return this.statusFaultVehicles(nowMs).renamed.includes(vehicle) ? statusEventId(this.world.seed, vehicle, last) : last;
+  }
+
+  /** The vehicle_id that `/vehicles` gives vehicle `index`, when a fault gives it another device's. */
+  sharedVehicleId(index: number): string | undefined {
+    const [first, second] = this.snapshot().sharedId;
+    return second !== undefined && index === second ? this.world.vehicleIdAt(first) : undefined;
   }
 
   /** `/vehicles`: how many entries, and which vehicle each position shows (some missing, some twice at the end). */
@@ -294,6 +339,7 @@ export class DataFaults {
     const out: DataFaultEntry[] = [];
     for (let h = fromHour; h <= toHour; h++) {
       for (const entry of this.planOf(h).entries) if (entry.time !== null && Date.parse(entry.time) <= nowMs) out.push(entry);
+      if (this.isStuckHour(h) && (h + 1) * HOUR_MS <= nowMs) out.push(pendingHourEntry(h, nowMs));
     }
     out.sort((a, b) => (a.time ?? '').localeCompare(b.time ?? '') || a.rule.localeCompare(b.rule));
     const start = fromHour * HOUR_MS;
@@ -308,8 +354,8 @@ export class DataFaults {
         return undefined;
       }
     };
-    const { unregistered, twice } = this.snapshot();
-    const { stale, absent } = this.statusFaultVehicles(nowMs);
+    const { unregistered, twice, sharedId } = this.snapshot();
+    const { stale, absent, renamed } = this.statusFaultVehicles(nowMs);
     for (const v of stale) {
       const last = this.world.lastEvent(v, nowMs);
       const shown = this.world.lastEvent(v, last.timestamp - 1);
@@ -322,9 +368,20 @@ export class DataFaults {
       if (!seen || !PROW.has(seen.vehicle_state)) continue;
       out.push({ rule: 'status-vs-events', device_id: seen.device_id, trip_id: null, time: iso(seen.timestamp), detail: `absent from /vehicles/status, while its last event leaves it ${seen.vehicle_state}, in the public right-of-way` });
     }
+    for (const v of renamed) {
+      const last = this.world.lastEvent(v, nowMs);
+      if (last.timestamp < start || last.timestamp >= end) continue;
+      out.push({ rule: 'status-last-event', device_id: last.device_id, trip_id: last.trip_ids?.[0] ?? null, time: iso(last.timestamp), detail: `/vehicles/status gives its last_event (${last.event_types.join(', ')}) the event_id ${statusEventId(this.world.seed, v, last).event_id}, where /events/historical serves it as ${last.event_id}` });
+    }
     const hasItem = (v: number) => lastInWindow(v) !== undefined || Array.from({ length: Math.max(0, toHour - fromHour + 1) }, (_, i) => fromHour + i).some((h) => (h + 1) * HOUR_MS <= end && this.world.baseHeartbeat(v, h) !== undefined);
     for (const v of unregistered) if (hasItem(v)) out.push({ rule: 'registry', device_id: this.world.deviceIdAt(v), trip_id: null, time: null, detail: 'missing from /vehicles, while its trips, events and telemetry are served' });
     for (const v of twice) out.push({ rule: 'registry', device_id: this.world.deviceIdAt(v), trip_id: null, time: null, detail: 'listed twice in /vehicles' });
+    // The vehicles missing from /vehicles are still in /vehicles/status: the rule sees them whatever the window, at their status's last_event.
+    for (const v of unregistered) {
+      const last = this.world.lastEvent(v, nowMs);
+      out.push({ rule: 'registry-status-device', device_id: last.device_id, trip_id: last.trip_ids?.[0] ?? null, time: iso(last.timestamp), detail: `listed by /vehicles/status (${last.vehicle_state}), but missing from /vehicles` });
+    }
+    if (sharedId.length === 2) out.push(...sharedVehicleIdEntries([this.world.deviceIdAt(sharedId[0]), this.world.deviceIdAt(sharedId[1])], this.world.vehicleIdAt(sharedId[0])));
     return out;
   }
 }

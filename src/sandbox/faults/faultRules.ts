@@ -8,7 +8,8 @@ import type { EpisodeItems } from '../world/episodeDetails';
 import type { EpisodePlan } from '../world/episodePlans';
 
 /** The rules of `mobility-api check`, in its order; `--data-faults` takes these ids. */
-export const DATA_FAULT_RULES = ['event-sequence', 'trip-events', 'duplicate-events', 'telemetry-gaps', 'teleport', 'units', 'phantom-trips', 'status-vs-events', 'hour-coverage', 'registry', 'reports-vs-trips', 'trip-duration', 'trip-distance', 'telemetry-speed', 'trip-telemetry-coverage', 'idle-drift'] as const;
+export const DATA_FAULT_RULES = ['event-sequence', 'trip-events', 'duplicate-events', 'telemetry-gaps', 'teleport', 'units', 'phantom-trips', 'status-vs-events', 'hour-coverage', 'registry', 'reports-vs-trips', 'trip-duration', 'trip-distance', 'telemetry-speed', 'trip-telemetry-coverage', 'idle-drift',
+  'range-coordinates', 'range-area', 'range-battery', 'range-heading', 'range-accuracy', 'range-timestamp-unit', 'registry-vehicle-id', 'registry-status-device', 'status-last-event', 'publication-before-time', 'hour-pending-long', 'trip-start-unfinished'] as const;
 
 export type DataFaultRule = (typeof DATA_FAULT_RULES)[number];
 
@@ -20,6 +21,8 @@ export interface DataFaultEntry {
   /** ISO 8601 (UTC): when it happened (the real time, also for a timestamp sent in seconds); null for registry faults. */
   time: string | null;
   detail: string;
+  /** Why a harvest of the window asked for cannot show it (yet), when it cannot: the fault is there, its rule will not see it. */
+  unseen?: string;
 }
 
 export function isDataFaultRule(value: string): value is DataFaultRule {
@@ -54,6 +57,8 @@ export interface FaultWorld {
   readonly seed: number;
   readonly size: number;
   deviceIdAt(vehicle: number): string;
+  /** The vehicle_id of a vehicle, without faults. */
+  vehicleIdAt(vehicle: number): string;
   /** The episode drawn in `hour` that really happens (quiet hours already applied). */
   episode(vehicle: number, hour: number): EpisodePlan | undefined;
   /** The items of an episode, without faults. */

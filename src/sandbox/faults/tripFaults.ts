@@ -2,20 +2,22 @@
  * The item faults of issue 39's trip and telemetry rules (`sandbox --data-faults`): a duration in milliseconds
  * (trip-duration), a distance in kilometres (trip-distance), a point of a trip 30 km away (telemetry-speed), a trip whose
  * telemetry stops after its first minute (trip-telemetry-coverage). A parked vehicle that drifts (idle-drift) is a
- * heartbeat fault, in dataFaults.ts. Like the others, each changes only its own trip's items.
+ * heartbeat fault, in dataFaults.ts. A trip whose publication_time is its start_time, stamped when the trip record was
+ * opened rather than when /trips served it (publication-before-time). Like the others, each changes only its own trip's items.
  */
 import type { MdsTrip } from '../../core/mds';
 import type { EpisodeItems } from '../world/episodeDetails';
 import { offsetBy } from '../world/worldGeography';
 import type { DataFaultEntry, DataFaultRule } from './faultRules';
 
-export type TripFaultKind = 'duration-ms' | 'distance-km' | 'telemetry-jump' | 'first-minute';
+export type TripFaultKind = 'duration-ms' | 'distance-km' | 'telemetry-jump' | 'first-minute' | 'published-at-start';
 
 export const TRIP_FAULT_KINDS: readonly (readonly [TripFaultKind, DataFaultRule])[] = [
   ['duration-ms', 'trip-duration'],
   ['distance-km', 'trip-distance'],
   ['telemetry-jump', 'telemetry-speed'],
   ['first-minute', 'trip-telemetry-coverage'],
+  ['published-at-start', 'publication-before-time'],
 ];
 
 export function isTripFaultKind(kind: string): kind is TripFaultKind {
@@ -59,6 +61,10 @@ export function describeTripFault(kind: TripFaultKind, inHour: readonly MdsTrip[
       const t = inHour.find((trip) => trip.end_time - trip.start_time >= COVERAGE_TRIP_MS);
       return t && { target: t.trip_id, entry: entry(t.end_time, `the trip's telemetry stops after its first minute, ${Math.round((t.end_time - t.start_time - FIRST_MINUTE_MS) / 1000)} s before its end`, t.trip_id) };
     }
+    case 'published-at-start': {
+      const t = inHour[0];
+      return t && { target: t.trip_id, entry: entry(t.end_time, `a publication_time of ${t.start_time}, the trip's start_time: ${Math.round((t.end_time - t.start_time) / 1000)} s before its end_time`, t.trip_id) };
+    }
   }
 }
 
@@ -82,6 +88,10 @@ export function applyTripFault(kind: TripFaultKind, target: string, out: Episode
     }
     case 'first-minute':
       out.telemetry = out.telemetry.filter((p) => p.trip_ids?.[0] !== target || p.timestamp - trip.start_time <= FIRST_MINUTE_MS);
+      break;
+    case 'published-at-start':
+      // publication_time is optional (MDS 2.0.2 data-types.md, Trips); the sandbox's trips carry none but this one.
+      out.trips[tripIndex] = { ...trip, publication_time: trip.start_time } as MdsTrip;
       break;
   }
   return out;

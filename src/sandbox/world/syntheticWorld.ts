@@ -57,6 +57,7 @@ export class SyntheticWorld {
         seed: fleet.seed,
         size: fleet.size,
         deviceIdAt: (v) => fleet.deviceIdAt(v),
+        vehicleIdAt: (v) => fleet.vehicleAt(v).vehicle.vehicle_id,
         episode: (v, h) => this.episode(v, h),
         baseItemsOf: (plan) => this.baseItemsOf(plan),
         baseHeartbeat: (v, h) => this.baseHeartbeat(v, h),
@@ -307,6 +308,7 @@ export class SyntheticWorld {
     let lastEvent = this.lastEvent(vehicle, nowMs);
     // A stale status (a data fault): the event before the last one.
     if (this.faults?.isStaleStatus(vehicle, nowMs)) lastEvent = this.lastEvent(vehicle, lastEvent.timestamp - 1);
+    if (this.faults) lastEvent = this.faults.statusEvent(vehicle, nowMs, lastEvent);
     return { device_id: deviceId, provider_id: this.fleet.providerId, last_event: lastEvent, last_telemetry: this.lastTelemetry(vehicle, nowMs) };
   }
 }
