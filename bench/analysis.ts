@@ -26,7 +26,7 @@ const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
 
 /** The harvest's days and fleet (7 and 2,000: the issue's figures); smaller while developing. */
-function scale(): { days: number; fleet: number } {
+export function scale(): { days: number; fleet: number } {
   const read = (name: string, fallback: number) => {
     const value = Number(process.env[name] ?? fallback);
     if (!Number.isInteger(value) || value < 1) throw new Error(`${name}=${process.env[name]}: give a whole number of 1 or more.`);
@@ -52,7 +52,7 @@ const ENDPOINTS: readonly { endpoint: MdsHourEndpointId; folder: string }[] = [
 ];
 
 /** What a cached harvest records once it is complete. */
-interface CachedHarvest {
+export interface CachedHarvest {
   dir: string;
   days: number;
   fleet: number;
@@ -98,7 +98,7 @@ function sizeOf(dir: string, ext: string): { bytes: number; files: number } {
  * from the cache, or made now (trips, events, telemetry hour by hour, then the snapshot) and cached. A folder is
  * written under a temporary name and renamed when complete, so that an interrupted run leaves no half harvest.
  */
-async function cachedHarvest(days: number, fleet: number, env: () => Promise<{ mds: SandboxEnvironment; credential: Credential }>): Promise<CachedHarvest> {
+export async function cachedHarvest(days: number, fleet: number, env: () => Promise<{ mds: SandboxEnvironment; credential: Credential }>): Promise<CachedHarvest> {
   const dir = path.join(benchCacheDir(), `analysis-fleet${fleet}-${days}d`);
   const marker = path.join(dir, 'bench-harvest.json');
   // Where it is now (the cache may have moved since it was made).
@@ -128,14 +128,22 @@ async function cachedHarvest(days: number, fleet: number, env: () => Promise<{ m
   return cached;
 }
 
+/** A folder of hard links to the files of `from`. */
+function linkFiles(from: string, to: string): void {
+  fs.mkdirSync(to);
+  for (const entry of fs.readdirSync(from, { withFileTypes: true })) if (entry.isFile()) fs.linkSync(path.join(from, entry.name), path.join(to, entry.name));
+}
+
 /**
  * The same harvest taken `times` times over, as overlapping harvests of one folder leave it: each endpoint's folder
- * `times` times (its manifest copied, its hour files linked), so that `check` reads every item `times` times and
+ * `times` times (its manifest copied, its hour files hard-linked), so that `check` reads every item `times` times and
  * keeps it once. Made beside the cache from links, in a moment.
  */
 function repeatedHarvest(harvest: CachedHarvest, times: number): string {
   const dir = `${harvest.dir}-x${times}`;
-  if (fs.existsSync(path.join(dir, 'snapshot'))) return dir;
+  // Hard links, not symbolic ones: a manifest's hour file that is a link out of its folder is refused (safeHourFile).
+  // A copy made with symbolic links before that is made again.
+  if (fs.existsSync(path.join(dir, 'snapshot')) && !fs.lstatSync(path.join(dir, 'snapshot')).isSymbolicLink()) return dir;
   const temp = `${dir}.tmp-${process.pid}`;
   fs.rmSync(temp, { recursive: true, force: true });
   fs.mkdirSync(temp, { recursive: true });
@@ -145,11 +153,11 @@ function repeatedHarvest(harvest: CachedHarvest, times: number): string {
       fs.mkdirSync(part);
       fs.copyFileSync(path.join(harvest.dir, folder, 'manifest.json'), path.join(part, 'manifest.json'));
       for (const entry of fs.readdirSync(path.join(harvest.dir, folder), { withFileTypes: true })) {
-        if (entry.isDirectory()) fs.symlinkSync(path.join(harvest.dir, folder, entry.name), path.join(part, entry.name));
+        if (entry.isDirectory()) linkFiles(path.join(harvest.dir, folder, entry.name), path.join(part, entry.name));
       }
     }
   }
-  fs.symlinkSync(path.join(harvest.dir, 'snapshot'), path.join(temp, 'snapshot'));
+  linkFiles(path.join(harvest.dir, 'snapshot'), path.join(temp, 'snapshot'));
   fs.rmSync(dir, { recursive: true, force: true });
   fs.renameSync(temp, dir);
   return dir;

@@ -26,7 +26,7 @@ async function checkSide(folder: string): Promise<Measured> {
     session.close();
   }
   const ms = performance.now() - start;
-  const counts = Object.fromEntries(report.rules.filter((r) => r.id !== 'hour-coverage').map((r) => [r.id, r.count]));
+  const counts = Object.fromEntries(report.rules.filter((r) => r.id !== 'hour-coverage' && r.id !== 'harvest-files').map((r) => [r.id, r.count]));
   return { ms, items: Object.values(report.items).reduce((a, b) => a + b, 0), findings: report.rules.reduce((n, r) => n + r.count, 0), counts };
 }
 
@@ -56,6 +56,9 @@ async function handSide(folder: string): Promise<Measured> {
   ];
   for (const [view, from] of views) await connection.run(`CREATE VIEW ${view} AS SELECT * FROM ${from}`);
   await connection.run('CREATE VIEW _vehicles_listed AS SELECT * FROM vehicles');
+  // By hand every line is typed by read_json (or the read fails): no item is set aside, but the untyped-items rule
+  // reads the view.
+  await connection.run('CREATE VIEW untyped_items AS SELECT NULL::VARCHAR AS endpoint, NULL::VARCHAR AS file, NULL::BIGINT AS line, NULL::VARCHAR AS problem, NULL::VARCHAR AS item WHERE false');
   const carried = (files: string, source: string, time: string) =>
     `SELECT '${source}' AS source, device_id, ${time} AS time, vehicle_type, propulsion_types FROM read_json(${sqlString(path.join(folder, files))}, format = 'newline_delimited', columns = {'device_id': 'VARCHAR', '${time}': 'BIGINT', 'vehicle_type': 'VARCHAR', 'propulsion_types': 'VARCHAR[]'})`;
   await connection.run(`CREATE VIEW _item_vehicles AS ${carried('trips/trips/*.ndjson', 'trips', 'start_time')} UNION ALL ${carried('events/events_historical/*.ndjson', 'events', 'timestamp')} UNION ALL ${carried('telemetry/telemetry/*.ndjson', 'telemetry', 'timestamp')}`);

@@ -7,8 +7,10 @@
 import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { activationFigure, activationVariantFigures } from './activation';
+import { agentRequestFigures } from './agentRequests';
 import { agentFigures } from './agents';
 import { analysisFigures } from './analysis';
+import { metricsGeoFigures } from './metricsGeo';
 import { bundleFigures, productionBuild } from './bundles';
 import { contractFigure } from './contract';
 import type { ProductionBuild } from './bundles';
@@ -42,6 +44,7 @@ async function main(): Promise<void> {
     ['requests', requestOverheadFigure],
     ['contract', contractFigure],
     ['agents', agentFigures],
+    ['agents', agentRequestFigures],
     ['fleet', fleetFigures],
     ['grpcUnary', grpcUnaryFigure],
     ['grpcStream', grpcStreamFigure],
@@ -50,6 +53,7 @@ async function main(): Promise<void> {
     ['throughput', sandboxThroughputFigure],
     ['harvest', harvestFigures],
     ['analysis', analysisFigures],
+    ['metricsGeo', metricsGeoFigures],
     ['validate', validationFigure],
     ['bundles', () => bundleFigures(built())],
     ['resultsPanel', () => resultsPanelFigures(built())],

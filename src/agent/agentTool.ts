@@ -3,6 +3,7 @@
 import type { Credential, TokenIssuer } from '../core/auth';
 import type { FileClockStore, KeyRequestQueue } from '../core/clock';
 import type { Environment } from '../core/environment';
+import type { GrpcCallRequest, GrpcCallResult } from '../core/grpc';
 import type { AgentHistory, AgentHistoryEntry } from './agentHistory';
 
 /** MCP's tool annotations (VS Code reads the same two hints from the manifest's tags). True to what the tool does. */
@@ -39,6 +40,14 @@ export interface AgentEnvironment {
   credentialName?: string;
 }
 
+/**
+ * gRPC calls as the surface makes them (the core's channels and schemas: the environment's `.proto` files or
+ * protoset, else server reflection), each call with a fresh token of `credential` on the shared per-key clock.
+ */
+export interface AgentGrpc {
+  call(environment: Environment, credential: Credential, request: GrpcCallRequest): Promise<GrpcCallResult>;
+}
+
 /** What the surface gives every tool. */
 export interface AgentContext {
   environments(): Promise<AgentEnvironment[]>;
@@ -47,6 +56,8 @@ export interface AgentContext {
   /** The issuer on the shared per-key clock, the per-key request queue and the clock's store (for the refusal doctor). */
   signing(): { issuer: TokenIssuer; queue?: KeyRequestQueue; store?: Pick<FileClockStore, 'readMarks'> };
   history: AgentHistory;
+  /** gRPC calls to an environment's gRPC target (`send_request` with `grpc_method`). */
+  grpc?: AgentGrpc;
   /** The network tools may run (MCP: --allow-network; VS Code: always, each call confirmed by the user). */
   allowNetwork: boolean;
   /** A production environment may be reached (MCP: --allow-production; VS Code: a setting). */

@@ -6,6 +6,7 @@ import { errorMessage } from '../core/base';
 import { normaliseBaseUrl, requestUrl } from '../core/environment';
 import { isProduction, pickEnvironment } from './agentEnvironments';
 import type { AgentContext } from './agentTool';
+import { grpcMethodOf, grpcTargetOf, isGrpcInput } from './tools/grpcRequest';
 import { requestOf } from './tools/requestInput';
 
 /** The message shown while a tool runs, and for a network tool the confirmation asked before. */
@@ -43,7 +44,9 @@ export async function invocationMessages(name: string, input: Record<string, unk
     const entry = await pickEnvironment(context, input.environment);
     production = isProduction(entry);
     const e = entry.environment;
-    if (name === 'send_request') {
+    if (name === 'send_request' && isGrpcInput(input)) {
+      where = l10n.t('gRPC {0} on {1} of {2} (stage {3}, audience {4})', grpcMethodOf(input), grpcTargetOf(e), e.name, e.stage, normaliseBaseUrl(e.baseUrl, e.name));
+    } else if (name === 'send_request') {
       const request = requestOf(e.api, input);
       where = l10n.t('GET {0} on {1} (stage {2})', requestUrl(e, request.path, request.query), e.name, e.stage);
     } else {
@@ -55,7 +58,7 @@ export async function invocationMessages(name: string, input: Record<string, unk
   const refused = production && !context.allowProduction ? ` ${l10n.t('This is a production environment, which agents may not reach: it will be refused (setting mobilityApi.agents.allowProduction).')}` : '';
   const fresh = l10n.t('Each request signs a fresh token with the bound credential; no token or key reaches the model.');
   if (name === 'send_request') {
-    return { invocation: l10n.t('Sending {0}', where), confirmation: { title: l10n.t('Send a request?'), message: `${where}. ${fresh}${refused}` } };
+    return { invocation: l10n.t('Sending {0}', where), confirmation: { title: input.grpc_method !== undefined ? l10n.t('Make a gRPC call?') : l10n.t('Send a request?'), message: `${where}. ${fresh}${refused}` } };
   }
   if (name === 'run_contract_tests') {
     const files = Array.isArray(input.files) ? input.files.map((f) => text(f, 300)).join(', ') : '';

@@ -44,6 +44,8 @@ export interface AnalysisResultView {
   skipped: { code: string; id: string; why: string }[];
   /** The hourly metrics (`mobility-api metrics`' SQL) for the plots; absent when they were not computed. */
   metrics?: AnalysisMetricsView;
+  /** What the Metrics view's pickers offer (the OMF measures and intervals); absent: no Metrics view. */
+  omfChoices?: { measures: string[]; intervals: string[] };
   summary: ResultSummary;
 }
 
@@ -51,12 +53,12 @@ export interface AnalysisResultView {
 export interface AnalysisMetricsView {
   /** The UTC hours, `YYYY-MM-DDTHH`, in order. */
   hours: string[];
-  /** Vehicles in the PROW per state (the states with a vehicle in some hour), one value per hour. */
-  prow: { state: string; values: number[] }[];
-  /** Vehicles in the PROW per hour, every state. */
-  prowTotal: number[];
-  tripsStarted: number[];
-  tripsEnded: number[];
+  /** Vehicles in the PROW per state (the states with a vehicle in some hour), one value per hour; null: the harvest lacks the hour (no data, never 0). */
+  prow: { state: string; values: (number | null)[] }[];
+  /** Vehicles in the PROW per hour, every state (null: no data). */
+  prowTotal: (number | null)[];
+  tripsStarted: (number | null)[];
+  tripsEnded: (number | null)[];
 }
 
 /** What the panel asks to see: the finding `index` (into the rule's findings carried) of the rule `rule`. */

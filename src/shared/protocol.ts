@@ -16,6 +16,8 @@ import type { BodyView, ErrorView, ExportFormat, ListingResultView, PageView, Re
 import type { EnvironmentView, HarvestOrigin, ResultSummary } from './resultSummary';
 import type { CompareResultView, TokenResultView } from './tokenViews';
 import type { VehicleColumns } from './vehicleColumns';
+import type { MetricsViewAnswer, MetricsViewRequest } from './metricsMap/metricsMapViews';
+import { parseMetricsViewRequest } from './metricsMap/metricsMapViews';
 
 /** The `viewType` of the results panel (manifest: `onWebviewPanel:mobilityApi.results`). */
 export const RESULTS_VIEW_TYPE = 'mobilityApi.results';
@@ -73,7 +75,9 @@ export type HostMessage =
   /** Two history entries side by side, as the webview asked with `compareHistory`. */
   | { type: 'historyCompare'; compare: HistoryCompareView }
   /** A finding's device timeline, as the webview asked with `analysisTimeline` (or why there is none). */
-  | { type: 'analysisTimeline'; timeline: AnalysisTimelineView };
+  | { type: 'analysisTimeline'; timeline: AnalysisTimelineView }
+  /** The Metrics view's OMF metrics (per geography when loaded), or an export's or computation's outcome. */
+  | { type: 'metricsView'; answer: MetricsViewAnswer };
 
 /** A data-quality report restored after a reload: analysed again now, or why that failed. */
 export type AnalysisRestore = { state: 'running' } | { state: 'failed'; problem: string };
@@ -108,7 +112,9 @@ export type WebviewMessage =
   /** The device timeline of finding `index` of rule `rule` in the data-quality report `resultId`. */
   | { type: 'analysisTimeline'; resultId: string; rule: string; index: number }
   /** Analyze Harvest… again on the report's folder (a restored report's button, the report's own). */
-  | { type: 'analyzeAgain' };
+  | { type: 'analyzeAgain' }
+  /** The Metrics view of a data-quality report: compute, export what is shown, choose geographies. */
+  | { type: 'metricsView'; resultId: string; request: MetricsViewRequest };
 
 /** `YYYY-MM-DDTHH`, the shape of an hour key (the host checks the hour against its harvest). */
 const HOUR_KEY = /^\d{4}-\d{2}-\d{2}T\d{2}$/;
@@ -139,6 +145,10 @@ export function parseWebviewMessage(value: unknown): WebviewMessage | undefined 
       case 'runAgain':
       case 'analyzeAgain':
         return { type };
+      case 'metricsView': {
+        const request = parseMetricsViewRequest(value.request);
+        return isShortString(resultId) && request ? { type, resultId, request } : undefined;
+      }
       case 'analysisTimeline':
         return isShortString(resultId) && isShortString(value.rule) && isPageIndex(value.index) ? { type, resultId, rule: value.rule, index: value.index } : undefined;
       case 'loadNextPage':
@@ -190,7 +200,7 @@ export function parseTableQuery(value: unknown): TableQuery {
   return query;
 }
 
-const HOST_MESSAGE_TYPES: ReadonlySet<string> = new Set(['show', 'restore', 'pagesAppended', 'busy', 'body', 'notice', 'conformance', 'harvestProgress', 'harvestHour', 'history', 'historyCompare', 'analysisTimeline']);
+const HOST_MESSAGE_TYPES: ReadonlySet<string> = new Set(['show', 'restore', 'pagesAppended', 'busy', 'body', 'notice', 'conformance', 'harvestProgress', 'harvestHour', 'history', 'historyCompare', 'analysisTimeline', 'metricsView']);
 
 /** True when `value` looks like a host message (the webview ignores other `message` events). */
 export function isHostMessage(value: unknown): value is HostMessage {

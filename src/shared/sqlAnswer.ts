@@ -7,6 +7,7 @@
  */
 import type { DataColumn, DataTableView } from './dataTable';
 import { isRecord } from './isRecord';
+import type { GeoShapeView } from './metricsMap/metricsMapViews';
 
 /** Our output's mime type: package.json's `notebookRenderer` renders it. */
 export const SQL_ANSWER_MIME = 'application/vnd.mobility-api.sql-answer+json';
@@ -22,6 +23,8 @@ export interface SqlAnswerData {
   columns: SqlAnswerColumn[];
   rows: unknown[][];
   total: number;
+  /** The geographies' polygons, for a map of an answer with a `geography_id` column (src/shared/metricsMap/answerMap.ts). */
+  shapes?: GeoShapeView[];
 }
 
 /** The output data as the renderer reads it, checked: undefined when it is not one. */
@@ -29,7 +32,8 @@ export function parseSqlAnswer(value: unknown): SqlAnswerData | undefined {
   if (!isRecord(value) || !Array.isArray(value.columns) || !Array.isArray(value.rows) || typeof value.total !== 'number') return undefined;
   if (!value.columns.every((c) => isRecord(c) && typeof c.name === 'string' && typeof c.type === 'string')) return undefined;
   if (!value.rows.every(Array.isArray)) return undefined;
-  return { columns: value.columns as SqlAnswerColumn[], rows: value.rows as unknown[][], total: value.total };
+  const shapes = Array.isArray(value.shapes) ? value.shapes.filter((s): s is GeoShapeView => isRecord(s) && typeof s.id === 'string' && typeof s.name === 'string' && Array.isArray(s.polygons)) : [];
+  return { columns: value.columns as SqlAnswerColumn[], rows: value.rows as unknown[][], total: value.total, ...(shapes.length ? { shapes } : {}) };
 }
 
 const NUMERIC_TYPE = /^(TINYINT|SMALLINT|INTEGER|BIGINT|HUGEINT|UTINYINT|USMALLINT|UINTEGER|UBIGINT|FLOAT|DOUBLE|DECIMAL)/i;

@@ -14,6 +14,8 @@ import '@vscode-elements/elements/dist/vscode-tab-panel/index.js';
 import '@vscode-elements/elements/dist/vscode-tabs/index.js';
 import '@vscode-elements/elements/dist/vscode-textfield/index.js';
 import './results.css';
+import './map/map.css';
+import '@vscode-elements/elements/dist/vscode-multi-select/index.js';
 import type { BodyView } from '../shared/listingViews';
 import type { AnalysisRestore, HostMessage, PanelUiState, PersistedPanelState, ResultView, WebviewMessage } from '../shared/protocol';
 import { PERSISTED_STATE_VERSION, isHostMessage, parsePersistedState } from '../shared/protocol';
@@ -155,6 +157,9 @@ class ResultsApp implements PanelContext {
         return;
       case 'historyCompare':
         this.history.showComparison(message.compare);
+        return;
+      case 'metricsView':
+        this.analysis.omf?.answer(message.answer);
         return;
       case 'analysisTimeline':
         this.analysis.timeline(message.timeline);

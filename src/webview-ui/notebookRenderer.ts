@@ -13,6 +13,7 @@ import { parseSqlAnswer } from '../shared/sqlAnswer';
 import { clear, h } from './dom';
 import gridCss from './dataGrid.css';
 import rendererCss from './notebookRenderer.css';
+import mapCss from './map/map.css';
 import { SqlAnswerView } from './sections/sqlAnswerView';
 
 /** The parts of VS Code's renderer API (the `vscode-notebook-renderer` types) this renderer uses. */
@@ -46,7 +47,7 @@ export function activate(context: RendererContext): RendererApi {
     const { item, element } = output;
     output.view = undefined;
     clear(element);
-    element.append(h('style', null, gridCss, rendererCss));
+    element.append(h('style', null, gridCss, rendererCss, mapCss));
     const answer = parseSqlAnswer(item.json());
     if (!answer) {
       element.append(h('p', { class: 'mae-sql error-text' }, l10n.t('This output is not an answer of the harvest notebook: run the cell again.')));

@@ -52,4 +52,12 @@ describe('agent tools: vscode.lm', function () {
     assert.equal(typeof sent.body.resultsPanelEntry, 'string', 'the answer names the results panel entry');
     assert.doesNotMatch(sent.text, /ey[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{2,}\./);
   });
+
+  it('makes a gRPC call to the sandbox environment\'s gRPC target, and opens it in the results panel', async () => {
+    const sent = await invoke('send_request', { environment: 'sandbox-mds-staging', grpc_method: 'mobility.sandbox.v1.VehicleService/ListVehicles', max_items: 2 });
+    assert.equal((sent.body.status as { name: string }).name, 'OK', sent.text);
+    assert.equal((sent.body.messages as unknown[]).length, 2);
+    assert.equal(typeof sent.body.resultsPanelEntry, 'string', 'the answer names the results panel entry');
+    assert.doesNotMatch(sent.text, /ey[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{2,}\./);
+  });
 });

@@ -49,6 +49,22 @@ describe('removing a bound credential', function () {
     assert.match(String(removed.message), /^Removed "Mine"\. Sandbox · MDS staging has no credential bound now\.$/);
   });
 
+  it('"Leave without a credential" holds: the only credential left does not sign the next request silently, it is asked for', async () => {
+    const mine = await add({ type: 'external-org', privateKey: ecKey(), kid: 'rm-kid-1d', issuer: 'org-1@org.test.invalid', label: 'Mine held', environments: ['sandbox-mds-staging'] });
+    const removed = await removeAnswering(mine, 'workbench.action.acceptSelectedQuickOpenItem');
+    assert.deepEqual(removed.unbound, ['sandbox-mds-staging']);
+    const usable = (await exportsOf().listCredentials()).map((c) => c.label);
+    assert.deepEqual(usable, ['Sandbox demo credential'], 'one credential is stored: the one a silent choice would take');
+    // Closing the question the request asks ends it unsent; a silent signature would return ok.
+    const listed = await answerUntilReturned(run('mobilityApi.listVehicles', { environmentId: 'sandbox-mds-staging' }), ['workbench.action.closeQuickOpen'], 'List Vehicles');
+    assert.equal(listed.code, 'CANCELLED', `the demo credential did not sign for it unasked (${String(listed.message)})`);
+    assert.equal(await boundTo('sandbox-mds-staging'), undefined);
+    // Picking it answers for this request only: the environment stays without a credential.
+    const picked = await answerUntilReturned(run('mobilityApi.listVehicles', { environmentId: 'sandbox-mds-staging' }), ['workbench.action.acceptSelectedQuickOpenItem'], 'List Vehicles');
+    assert.equal(picked.ok, true, picked.message);
+    assert.equal(await boundTo('sandbox-mds-staging'), undefined);
+  });
+
   it('closing the question leaves it without a credential too', async () => {
     const mine = await add({ type: 'external-org', privateKey: ecKey(), kid: 'rm-kid-1b', issuer: 'org-1@org.test.invalid', label: 'Mine too', environments: ['sandbox-mds-staging'] });
     const removed = await removeAnswering(mine, 'workbench.action.closeQuickOpen');

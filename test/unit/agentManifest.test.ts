@@ -76,6 +76,15 @@ describe('agent tools: prepareInvocation says what each call will do', () => {
     assert.match(harvest.confirmation?.message ?? '', /trips hour by hour from 2024-11-05T10 to 2024-11-05T12 \(UTC\), from MDS Staging \(stage staging, https:\/\/mds\.example\.org\/v2\), written into \/work\/space\/harvest\./);
   });
 
+  it('names the gRPC method, target, environment, stage and audience of a gRPC call', async () => {
+    const grpcContext: AgentContext = { ...context, environments: () => Promise.resolve([{ environment: { ...staging, grpc: { target: 'grpc.example.org:443' } } }]) };
+    const words = await invocationMessages('send_request', { grpc_method: 'mobility.sandbox.v1.VehicleService/GetVehicle', message: { device_id: 'x' } }, grpcContext);
+    assert.equal(words.confirmation?.title, 'Make a gRPC call?');
+    assert.match(words.confirmation?.message ?? '', /^gRPC mobility\.sandbox\.v1\.VehicleService\/GetVehicle on grpc\.example\.org:443 of MDS Staging \(stage staging, audience https:\/\/mds\.example\.org\/v2\)\. Each request signs a fresh token/);
+    const none = await invocationMessages('send_request', { environment: 'mds-staging', grpc_method: 'mobility.sandbox.v1.VehicleService/GetVehicle' }, context);
+    assert.match(none.confirmation?.message ?? '', /not sent: "MDS Staging" has no gRPC target/);
+  });
+
   it('says a production environment will be refused unless the setting allows it', async () => {
     const input = { ...inputs.send_request, environment: 'mds-production' };
     assert.match((await invocationMessages('send_request', input, context)).confirmation?.message ?? '', /production environment.*refused.*mobilityApi\.agents\.allowProduction/);

@@ -76,6 +76,17 @@ describe('agent tools: one set of tools for VS Code and MCP', () => {
     assert.match(prod.text, /--allow-production/);
   });
 
+  it('refuses a gRPC call to production as a REST one, and a gRPC call mixed with a REST request\'s fields before anything is sent', async () => {
+    const prod = await runAgentTool('send_request', { environment: 'prod', grpc_method: 'mobility.sandbox.v1.VehicleService/ListVehicles' }, contextWith([staging, { ...production, grpc: { target: '127.0.0.1:9', plaintext: true } }], { allowNetwork: true }));
+    assert.match(prod.text, /AGENT_PRODUCTION_REFUSED/);
+    const mixed = await runAgentTool('send_request', { path: '/vehicles', grpc_method: 'mobility.sandbox.v1.VehicleService/ListVehicles' }, contextWith([staging], { allowNetwork: true }));
+    assert.match(mixed.text, /AGENT_INPUT_INVALID[\s\S]*takes no path/);
+    const orphan = await runAgentTool('send_request', { message: { device_id: 'x' } }, contextWith([staging], { allowNetwork: true }));
+    assert.match(orphan.text, /AGENT_INPUT_INVALID[\s\S]*give grpc_method too/);
+    const noTarget = await runAgentTool('send_request', { grpc_method: 'mobility.sandbox.v1.VehicleService/ListVehicles' }, contextWith([staging], { allowNetwork: true }));
+    assert.match(noTarget.text, /GRPC_TARGET_INVALID[\s\S]*--grpc-target/);
+  });
+
   it('decodes a token without repeating it, its kid masked, each finding with its rule and fix', async () => {
     const answer = await runAgentTool('decode_token', { token: JWT }, contextWith([staging]));
     assert.equal(answer.isError, false, answer.text);

@@ -131,7 +131,7 @@ describe('CLI: mobility-api sql and parquet over a harvest', function () {
     assert.equal(trips.get('trip_type'), 'VARCHAR[]');
   });
 
-  it('keeps an item once when a rewritten hour holds it again, and prints a text table by default', async () => {
+  it('keeps an item once when a rewritten hour holds the same bytes again, two when its copy differs; prints a text table by default', async () => {
     const copy = path.join(dir, 'rewritten');
     fs.cpSync(path.join(harvest, 'trips'), copy, { recursive: true });
     const manifestFile = path.join(copy, 'manifest.json');
@@ -148,10 +148,11 @@ describe('CLI: mobility-api sql and parquet over a harvest', function () {
     const total = ndjsonItems(path.join(harvest, 'trips', 'trips')).length;
     const r = await runCliInProcess(['sql', copy, 'SELECT count(*) AS n FROM trips']);
     assert.equal(r.code, 0, r.err);
-    assert.match(r.out, new RegExp(`^n\\s*\\n-+\\s*\\n${total}\\s*\\n\\(1 row\\)$`, 'm'));
-    const kept = await runCliInProcess(['sql', copy, `SELECT distance FROM trips WHERE trip_id = '${String(changed.trip_id)}'`, '--json']);
+    // Every identical copy is merged; the changed one is a second item of that trip_id (a duplicate-ids finding).
+    assert.match(r.out, new RegExp(`^n\\s*\\n-+\\s*\\n${total + 1}\\s*\\n\\(1 row\\)$`, 'm'));
+    const kept = await runCliInProcess(['sql', copy, `SELECT distance FROM trips WHERE trip_id = '${String(changed.trip_id)}' ORDER BY distance = 4242`, '--json']);
     assert.equal(kept.code, 0, kept.err);
-    assert.deepEqual(JSON.parse(kept.out), [{ distance: 4242 }]);
+    assert.deepEqual(JSON.parse(kept.out), [{ distance: (JSON.parse(lines[0]) as { distance: number }).distance }, { distance: 4242 }]);
   });
 
   it('runs only queries that read: writing, attaching, installing and reading outside the harvest are refused, and nothing is written', async () => {
@@ -228,7 +229,7 @@ describe('CLI: mobility-api sql and parquet over a harvest', function () {
     assert.match(bad.err, /name a file ending in \.csv, \.json or \.parquet/);
   });
 
-  it('says what is wrong with a folder that is not a harvest, an empty one, and a truncated line', async () => {
+  it('says what is wrong with a folder that is not a harvest and an empty one; a truncated line is set aside with its file and line', async () => {
     const empty = path.join(dir, 'empty');
     fs.mkdirSync(empty);
     const cases: [string, RegExp][] = [
@@ -250,9 +251,11 @@ describe('CLI: mobility-api sql and parquet over a harvest', function () {
     const bad = Math.ceil(lines.length / 2);
     lines[bad - 1] = lines[bad - 1].slice(0, 40);
     fs.writeFileSync(path.join(broken, 'trips', hourFile), `${lines.join('\n')}\n`);
-    const r = await runCliInProcess(['sql', broken, 'SELECT count(*) FROM trips']);
-    assert.equal(r.code, 2);
-    assert.match(r.err, new RegExp(`not a whole JSON item: ${path.join(broken, 'trips', hourFile).replace(/[.\\/]/g, '\\$&')}, line ${bad} \\(byte \\d+ of the line`), r.err);
+    // The line cut short is set aside (untyped_items, with its file and line), the rest of the harvest is read.
+    const r = await runCliInProcess(['sql', broken, "SELECT (SELECT count(*) FROM trips) AS trips, (SELECT list(file || ':' || line || ' ' || problem) FROM untyped_items) AS untyped", '--json']);
+    assert.equal(r.code, 0, r.err);
+    const total = ndjsonItems(path.join(harvest, 'trips', 'trips')).length;
+    assert.deepEqual(JSON.parse(r.out), [{ trips: total - 1, untyped: [`trips/${hourFile}:${bad} not JSON`] }]);
   });
 
   /** Reads an endpoint's Parquet under `out` with hyparquet, its files at `date=…/<below>`, and compares every item with the NDJSON. */
@@ -318,7 +321,9 @@ describe('CLI: mobility-api sql and parquet over a harvest', function () {
     const fromParquet = withoutFolder(onParquet.out);
     assert.deepEqual(fromParquet, fromNdjson);
     const ran = (fromParquet.rules as { id: string }[]).map((r) => r.id);
-    assert.ok(ran.includes('registry') && ran.includes('status-vs-events'), `the snapshot's rules ran: ${ran.join(', ')}`);
+    assert.ok(ran.includes('registry'), `the snapshot's rules ran: ${ran.join(', ')}`);
+    // The snapshot is taken now, days after the harvest: status-vs-events says it cannot compare, on both alike.
+    assert.match((fromParquet.skipped as { id: string; why: string }[]).find((x) => x.id === 'status-vs-events')?.why ?? '', /^could not compare/);
     const counts = 'SELECT (SELECT count(*) FROM trips) AS trips, (SELECT count(*) FROM events) AS events, (SELECT count(*) FROM telemetry) AS telemetry, (SELECT count(*) FROM vehicles) AS vehicles, (SELECT count(*) FROM vehicles_status) AS vehicles_status';
     assert.deepEqual(JSON.parse((await runCliInProcess(['sql', out, counts, '--json'])).out), JSON.parse((await runCliInProcess(['sql', withSnapshot, counts, '--json'])).out));
     const metrics = async (folder: string) => {

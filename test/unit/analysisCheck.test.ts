@@ -94,7 +94,7 @@ describe('CLI: mobility-api check', function () {
     // teleport: device 24 moves 800 m with no trip; device 25 moves 300 m (below 500: no finding); device 26 is dropped off 2 km away (no finding).
     add({ events: [event(dev(24), T0 + 70 * MIN, ['located'], 'available', north(0)), event(dev(24), T0 + 80 * MIN, ['battery_low'], 'non_operational', north(800))] });
     add({ events: [event(dev(25), T0 + 70 * MIN, ['located'], 'available', north(0)), event(dev(25), T0 + 80 * MIN, ['battery_low'], 'non_operational', north(300))] });
-    add({ events: [event(dev(26), T0 + 70 * MIN, ['provider_pick_up'], 'removed', north(0)), event(dev(26), T0 + 80 * MIN, ['provider_drop_off'], 'available', north(2000))] });
+    add({ events: [event(dev(26), T0 + 70 * MIN, ['rebalance_pick_up'], 'removed', north(0)), event(dev(26), T0 + 80 * MIN, ['provider_drop_off'], 'available', north(2000))] });
     // units: battery 150, a negative distance, swapped coordinates, a speed of 60 m/s.
     add({ events: [event(dev(27), T0 + 90 * MIN, ['battery_charged'], 'available', north(0), undefined, { battery_percent: 150 })] });
     const negativeCost = goodTrip(dev(28), id('r', 28), T0 + 95 * MIN);
@@ -143,8 +143,8 @@ describe('CLI: mobility-api check', function () {
     const r = await check(clean);
     assert.equal(r.code, 0, r.err);
     assert.deepEqual(r.report?.rules.filter((rule) => rule.count > 0).map((rule) => rule.id), []);
-    assert.deepEqual(r.report?.items, { trips: 3, events: 6, telemetry: 18, vehicles: 0, vehicles_status: 0 });
-    assert.deepEqual(r.report?.skipped.map((s) => s.id).sort(), ['registry', 'registry-status-device', 'registry-vehicle-id', 'reports-vs-trips', 'status-last-event', 'status-vs-events']);
+    assert.deepEqual(r.report?.items, { trips: 3, events: 6, telemetry: 18, vehicles: 0, vehicles_status: 0, untyped_items: 0 });
+    assert.deepEqual(r.report?.skipped.map((s) => s.id).sort(), ['registry', 'registry-status-device', 'registry-vehicle-id', 'reports-vs-trips', 'status-last-event', 'status-own-items', 'status-vs-events']);
     assert.match(r.report?.skipped.find((s) => s.id === 'registry')?.why ?? '', /no snapshot of \/vehicles and \/vehicles\/status in this harvest: harvest with --snapshot/);
     assert.ok(r.report?.rules.some((rule) => rule.id === 'event-sequence'), 'event-sequence runs');
   });
@@ -216,9 +216,9 @@ describe('CLI: mobility-api check', function () {
     const r = await runCliInProcess(['check', faulty, '--junit', report]);
     assert.equal(r.code, 1, r.err);
     assert.equal(xmllint(this, ['--noout', '--schema', XSD, report]).status, 0, 'the report validates against the Jenkins JUnit schema');
-    assert.equal(xpath(this, report, 'string(/testsuites/@tests)'), '32');
+    assert.equal(xpath(this, report, 'string(/testsuites/@tests)'), '39');
     assert.equal(xpath(this, report, 'count(//testcase[failure])'), '7');
-    assert.equal(xpath(this, report, 'count(//testcase[skipped])'), '6');
+    assert.equal(xpath(this, report, 'count(//testcase[skipped])'), '7');
     assert.match(xpath(this, report, 'string(//testcase[starts-with(@name, "MDS-TRIP-EVENTS:")]/failure/@message)'), /^2 findings: Every trip has its start and end events/);
     assert.match(xpath(this, report, 'string(//testcase[starts-with(@name, "MDS-VEHICLE-TELEPORT:")]/system-out)'), /800 m from its last known location/);
     assert.equal(xpath(this, report, 'count(//testcase[starts-with(@name, "MDS-VEHICLE-TELEPORT:")]/failure)'), '0');
@@ -233,7 +233,7 @@ describe('CLI: mobility-api check', function () {
     assert.match(r.out, /^FAIL {2}MDS-TRIP-EVENTS \(error\): Every trip has its start and end events: 2 findings$/m);
     assert.match(r.out, /^warn {2}MDS-VEHICLE-TELEPORT \(warning\): No vehicle moves without a trip: 1 finding$/m);
     assert.match(r.out, /^skip {2}MDS-REGISTRY-DEVICE: no snapshot of \/vehicles/m);
-    assert.match(r.out, /^\d+ rules run: \d+ with errors, \d+ with warnings; 6 not run\.$/m);
+    assert.match(r.out, /^\d+ rules run: \d+ with errors, \d+ with warnings; 7 not run\.$/m);
   });
 });
 
@@ -251,7 +251,7 @@ describe('CLI: mobility-api check with a /vehicles snapshot (status-vs-events, r
   this.timeout(60_000);
   let dir: string;
   const dev = (n: number) => id('v', n);
-  const vehicle = (n: number, extra: Item = {}): Item => ({ device_id: dev(n), provider_id: PROVIDER, vehicle_id: `V-${n}`, vehicle_type: 'scooter', propulsion_types: ['electric'], ...extra });
+  const vehicle = (n: number, extra: Item = {}): Item => ({ device_id: dev(n), provider_id: PROVIDER, vehicle_id: `V-${n}`, vehicle_type: 'scooter_standing', propulsion_types: ['electric'], ...extra });
   const status = (n: number, state: string, time: number): Item => ({ device_id: dev(n), provider_id: PROVIDER, last_event: { device_id: dev(n), provider_id: PROVIDER, event_id: id('s', n), vehicle_state: state, event_types: ['located'], timestamp: time, location: north(0) } });
 
   before(() => {
@@ -271,15 +271,15 @@ describe('CLI: mobility-api check with a /vehicles snapshot (status-vs-events, r
     ];
     // Trips carrying a vehicle_type: 1 agrees with /vehicles, 2 does not.
     const trips = [
-      trip(dev(1), id('r', 1), T0 + 15 * MIN, 300, 900, { vehicle_type: 'scooter', propulsion_types: ['electric'] }),
+      trip(dev(1), id('r', 1), T0 + 15 * MIN, 300, 900, { vehicle_type: 'scooter_standing', propulsion_types: ['electric'] }),
       trip(dev(2), id('r', 2), T0 + 15 * MIN, 300, 900, { vehicle_type: 'bicycle', propulsion_types: ['human'] }),
     ];
     writeHarvest(path.join(dir, 'events_historical'), 'events_historical', events, (i) => i.timestamp as number, 2);
     writeHarvest(path.join(dir, 'trips'), 'trips', trips, (i) => i.end_time as number, 2);
     // 7 is listed twice by /vehicles.
     const vehicles = [1, 2, 3, 4, 5, 7, 7].map((n) => vehicle(n));
-    const statuses = [status(1, 'available', T0 + 10 * MIN), status(2, 'non_operational', T0 + 10 * MIN), status(3, 'non_operational', T0 + 5 * HOUR), status(6, 'available', T0 + 40 * MIN)];
-    writeSnapshot(dir, vehicles, statuses, T0 + 6 * HOUR);
+    const statuses = [status(1, 'available', T0 + 10 * MIN), status(2, 'non_operational', T0 + 10 * MIN), status(3, 'non_operational', T0 + 135 * MIN), status(6, 'available', T0 + 40 * MIN)];
+    writeSnapshot(dir, vehicles, statuses, T0 + 150 * MIN);
   });
   after(() => fs.rmSync(dir, { recursive: true, force: true }));
 
@@ -306,7 +306,7 @@ describe('CLI: mobility-api check with a /vehicles snapshot (status-vs-events, r
     assert.deepEqual(found.map(([d]) => d).sort(), [dev(2), dev(2), dev(6), dev(7)].sort(), JSON.stringify(found));
     assert.ok(found.some(([d, , detail]) => d === dev(6) && /^events carry this device_id, which the \/vehicles snapshot does not list$/.test(String(detail))));
     assert.ok(found.some(([d, , detail]) => d === dev(7) && detail === 'listed 2 times by /vehicles'));
-    assert.ok(found.some(([d, , detail]) => d === dev(2) && detail === 'trips give vehicle_type bicycle, /vehicles says scooter'));
+    assert.ok(found.some(([d, , detail]) => d === dev(2) && detail === 'trips give vehicle_type bicycle, /vehicles says scooter_standing'));
     assert.ok(found.some(([d, , detail]) => d === dev(2) && detail === 'trips give propulsion_types [human], /vehicles says [electric]'));
   });
 
@@ -316,7 +316,7 @@ describe('CLI: mobility-api check with a /vehicles snapshot (status-vs-events, r
     assert.deepEqual(findings(r.report, 'registry').map(([d]) => d).sort(), [dev(6), dev(7)].sort());
     const sql = await runCliInProcess(['sql', dir, 'SELECT (SELECT count(*) FROM vehicles) AS v, (SELECT count(*) FROM vehicles_status) AS s, (SELECT max(last_event.timestamp) FROM vehicles_status) AS t', '--json']);
     assert.equal(sql.code, 0, sql.err);
-    assert.deepEqual(JSON.parse(sql.out), [{ v: 6, s: 4, t: T0 + 5 * HOUR }]);
+    assert.deepEqual(JSON.parse(sql.out), [{ v: 6, s: 4, t: T0 + 135 * MIN }]);
   });
 
   it('on the Parquet of the harvest, status-vs-events and registry run and find the same; the views hold the snapshot', async () => {
@@ -334,7 +334,7 @@ describe('CLI: mobility-api check with a /vehicles snapshot (status-vs-events, r
       assert.equal(findings(onParquet.report, 'status-vs-events').length, 2);
       const sql = await runCliInProcess(['sql', out, 'SELECT (SELECT count(*) FROM vehicles) AS v, (SELECT count(*) FROM vehicles_status) AS s, (SELECT max(last_event.timestamp) FROM vehicles_status) AS t', '--json']);
       assert.equal(sql.code, 0, sql.err);
-      assert.deepEqual(JSON.parse(sql.out), [{ v: 6, s: 4, t: T0 + 5 * HOUR }]);
+      assert.deepEqual(JSON.parse(sql.out), [{ v: 6, s: 4, t: T0 + 135 * MIN }]);
     } finally {
       fs.rmSync(out, { recursive: true, force: true });
     }
@@ -366,7 +366,7 @@ describe('CLI: mobility-api metrics', function () {
       writeHarvest(path.join(dir, folder, 'trips'), 'trips', trips, (i) => i.end_time as number, 2);
       writeHarvest(path.join(dir, folder, 'telemetry'), 'telemetry', telemetry, (i) => i.timestamp as number, 2);
     }
-    writeSnapshot(path.join(dir, 'with'), [{ device_id: dev(1), provider_id: PROVIDER, vehicle_type: 'scooter', propulsion_types: ['electric'] }, { device_id: dev(3), provider_id: PROVIDER, vehicle_type: 'bicycle', propulsion_types: ['human', 'electric_assist'] }], [], T0 + 3 * HOUR);
+    writeSnapshot(path.join(dir, 'with'), [{ device_id: dev(1), provider_id: PROVIDER, vehicle_id: 'V-1', vehicle_type: 'scooter_standing', propulsion_types: ['electric'] }, { device_id: dev(3), provider_id: PROVIDER, vehicle_id: 'V-3', vehicle_type: 'bicycle', propulsion_types: ['human', 'electric_assist'] }], [], T0 + 3 * HOUR);
     bare = path.join(dir, 'bare');
   });
   after(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -401,8 +401,8 @@ describe('CLI: mobility-api metrics', function () {
     assert.equal(r.code, 0, r.err);
     const report = JSON.parse(r.out) as { by: string; hours: Record<string, unknown>[]; days: Record<string, unknown>[] };
     assert.equal(report.by, 'vehicle_type');
-    assert.deepEqual(report.days.map((d) => [d.vehicle_type, d.trips, d.vehicles_at_hour_ends]), [['bicycle', 1, 1], ['scooter', 2, 1]]);
-    assert.deepEqual(report.hours.filter((h) => h.hour === hourOf(T0 + HOUR)).map((h) => [h.vehicle_type, h.prow_at_hour_end, h.trips_ended]), [['bicycle', 1, 0], ['scooter', 1, 1]]);
+    assert.deepEqual(report.days.map((d) => [d.vehicle_type, d.trips, d.vehicles_at_hour_ends]), [['bicycle', 1, 1], ['scooter_standing', 2, 1]]);
+    assert.deepEqual(report.hours.filter((h) => h.hour === hourOf(T0 + HOUR)).map((h) => [h.vehicle_type, h.prow_at_hour_end, h.trips_ended]), [['bicycle', 1, 0], ['scooter_standing', 1, 1]]);
     const propulsion = JSON.parse((await runCliInProcess(['metrics', path.join(dir, 'with'), '--json', '--by', 'propulsion_type'])).out) as { days: Record<string, unknown>[] };
     assert.deepEqual(propulsion.days.map((d) => d.propulsion_type), ['electric', 'electric_assist+human']);
     const missing = await runCliInProcess(['metrics', bare, '--by', 'vehicle_type']);

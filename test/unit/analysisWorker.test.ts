@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { AnalysisWorkerClient } from '../../src/vscode/analysis/analysisClient';
 import { MobilityError } from '../../src/core/base';
-import type { CheckResult, RulesResult, SqlResult } from '../../src/vscode/analysis/workerProtocol';
+import type { CheckResult, OmfMetricsResult, RulesResult, SqlResult } from '../../src/vscode/analysis/workerProtocol';
 import { parseWorkerRequest } from '../../src/vscode/analysis/workerProtocol';
 import { starterNotebook, vegaLiteSpec } from '../../src/vscode/analysis/harvestNotebook';
 import type { CheckReport } from '../../src/core/analysis';
@@ -193,6 +193,21 @@ describe('analysis worker: DuckDB in a child process (issue 31)', function () {
     }
   });
 
+  it('runs with the temporary-folder limit of the setting: a query that spills past it stops naming the setting, a bad one is named', async () => {
+    let temp: string | undefined = '64MB';
+    const limited = new AnalysisWorkerClient(WORKER, () => undefined, () => '128MB', () => temp);
+    try {
+      // 6 million distinct strings of 64 random-looking characters under 128 MB of memory spill far more than 64 MB.
+      const distinct = 'SELECT count(*) AS n FROM (SELECT DISTINCT md5(i::VARCHAR) || md5((i + 1)::VARCHAR) AS s FROM range(6000000) t(i))';
+      await assert.rejects(limited.request({ op: 'sql', folder: harvest, sql: distinct }), (err: Error & { code?: string }) => err.code === 'ANALYSIS_OUT_OF_DISK' && /limit of 64MB .*the setting mobilityApi\.analysis\.tempLimit in VS Code/.test(err.message));
+      temp = 'lots';
+      await assert.rejects(limited.request({ op: 'sql', folder: harvest, sql: 'SELECT 1' }), (err: Error & { code?: string }) => err.code === 'USAGE' && err.message.includes('The setting mobilityApi.analysis.tempLimit is "lots"'));
+      assert.equal(limited.started, 2, 'a new worker, started with the new limit');
+    } finally {
+      limited.dispose();
+    }
+  });
+
   it('a worker that dies fails its request, and the log has that worker\'s own last error output, not the next one\'s', async () => {
     // A stand-in worker: says who it is on stderr, then dies with the request unanswered.
     const script = path.join(dir, 'dying-worker.js');
@@ -212,6 +227,26 @@ describe('analysis worker: DuckDB in a child process (issue 31)', function () {
     } finally {
       dying.dispose();
     }
+  });
+
+  it('computes the OMF metrics of the Metrics view for the whole fleet, and names a measure OMF does not define (issue 40)', async () => {
+    const fleet = await client.request<OmfMetricsResult>({ op: 'omfMetrics', folder: harvest, measures: ['events.battery_low.count'], interval: 'PT1H', timeZone: 'UTC' });
+    assert.deepEqual(fleet.report.response.rows, [[new Date(T0).toISOString().slice(0, 16) + 'Z', -1]], 'two battery_low events, below k 10');
+    assert.equal(fleet.geographies, undefined);
+    const bad = await client.request({ op: 'omfMetrics', folder: harvest, measures: ['trips.sideways.count'], interval: 'PT1H', timeZone: 'UTC' }).catch((err: unknown) => err);
+    assert.ok(bad instanceof MobilityError && bad.code === 'USAGE' && /not a metric of MDS 2\.0\.2/.test(bad.message), String(bad));
+  });
+
+  it('computes the OMF metrics per geography with a Geography document, the polygons with them (issue 40)', async () => {
+    const ring = (lng: number, lat: number) => [[lng - 0.01, lat - 0.01], [lng + 0.01, lat - 0.01], [lng + 0.01, lat + 0.01], [lng - 0.01, lat + 0.01], [lng - 0.01, lat - 0.01]];
+    const geography = (id: string, name: string, lng: number) => ({ geography_id: id, name, published_date: T0 - 86_400_000, geography_json: { type: 'FeatureCollection', features: [{ type: 'Feature', properties: {}, geometry: { type: 'Polygon', coordinates: [ring(lng, 52.5)] } }] } });
+    const file = path.join(dir, 'geographies.json');
+    fs.writeFileSync(file, JSON.stringify({ version: '2.0.0', last_updated: T0, geographies: [geography('11111111-0000-4000-8000-000000000001', 'Centre', 13.4), geography('11111111-0000-4000-8000-000000000002', 'Elsewhere', 13.6)] }));
+    const per = await client.request<OmfMetricsResult>({ op: 'omfMetrics', folder: harvest, measures: ['events.battery_low.count'], interval: 'PT1H', timeZone: 'UTC', geographies: file });
+    assert.deepEqual(per.report.response.columns.map((c) => c.name), ['interval_start', 'geography_id', 'events.battery_low.count']);
+    // A row per geography and interval: Centre's two battery_low events and Elsewhere's none are both below k 10 (-1).
+    assert.deepEqual(per.report.response.rows, [[new Date(T0).toISOString().slice(0, 16) + 'Z', '11111111-0000-4000-8000-000000000001', -1], [new Date(T0).toISOString().slice(0, 16) + 'Z', '11111111-0000-4000-8000-000000000002', -1]]);
+    assert.deepEqual(per.geographies?.list.map((g) => [g.name, g.polygons[0][0].length]), [['Centre', 5], ['Elsewhere', 5]]);
   });
 
   it('the protocol refuses requests that are not whole', () => {

@@ -200,6 +200,15 @@ describe('MDS 2.0 conformance (official schemas, corrected)', () => {
       assert.equal(report.officialItemsChecked, 7);
       assert.equal(report.schemaBugs.find((r) => r.schemaBug === 'mode-one-of')?.count, 7);
     });
+
+    it('schemaBugs: false gives the same verdict and no check against the official schema (what ?? mds conformance asks)', () => {
+      const conforming = validateMdsResponse('vehicles', sample.vehiclesBody(), { schemaBugs: false });
+      assert.equal(conforming.conforms, true);
+      assert.deepEqual(conforming.schemaBugs, [], 'not even the envelope\'s last_updated and ttl');
+      assert.equal(conforming.officialItemsChecked, 0);
+      const body = { version: '2.0.0', events: [sample.event({ event_types: ['maintenance_end'] })] };
+      assert.deepEqual(validateMdsResponse('events_historical', body, { schemaBugs: false }).rules, validateMdsResponse('events_historical', body).rules);
+    });
   });
 
   describe('guessMdsEndpoint', () => {

@@ -1,6 +1,6 @@
 // docs/data-quality.md is the rules' page and their fixtures: every rule of the catalogue has a section with its code,
 // severity, title and alias, an example harvest that fires it and one that does not. Each example is written into a
-// harvest folder and checked with its rule alone; every report validates against docs/check-report.schema.json (ajv).
+// harvest folder and checked with its rule alone (and each item of it is typed by the MDS 2.0 model: none is set aside); every report validates against docs/check-report.schema.json (ajv).
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -33,6 +33,8 @@ interface Example {
   timezone?: string;
   /** The snapshot's monthly reports, CSV by month. */
   reports?: Record<string, string>;
+  /** Item counts a manifest records for an hour instead of the file's (a manifest that lies), by endpoint and hour. */
+  manifestItems?: Record<string, Record<string, number>>;
 }
 
 /** The hours an example's harvest holds. */
@@ -62,10 +64,12 @@ function sections(markdown: string): Map<string, { text: string; fires?: Example
 }
 
 /** Writes one endpoint's folder: its items by hour (an item whose time is outside the hours goes into the first), a manifest. */
-function writePart(dir: string, endpoint: string, items: Item[], timeOf: (i: Item) => number, { t0: T0, hours: HOURS }: Span, hours: Example['hours'] = {}): void {
+function writePart(dir: string, endpoint: string, items: Item[], timeOf: (i: Item) => number, { t0: T0, hours: HOURS }: Span, hours: Example['hours'] = {}, counted: Record<string, number> = {}): void {
   fs.mkdirSync(path.join(dir, endpoint), { recursive: true });
   const record: Record<string, unknown> = {};
   const placed = (i: Item) => {
+    // `_hour` puts an item into another hour's file than its time's (an item in the wrong answer).
+    if (typeof i._hour === 'string') return i._hour;
     const t = timeOf(i);
     return t >= T0 && t < T0 + HOURS * HOUR ? hourOf(t) : hourOf(T0);
   };
@@ -77,9 +81,9 @@ function writePart(dir: string, endpoint: string, items: Item[], timeOf: (i: Ite
       continue;
     }
     const inHour = items.filter((i) => placed(i) === hour);
-    const text = inHour.map((i) => JSON.stringify(i) + '\n').join('');
+    const text = inHour.map(({ _hour, ...i }) => JSON.stringify(i) + '\n').join('');
     fs.writeFileSync(path.join(dir, endpoint, `${hour}.ndjson`), text);
-    record[hour] = { status: inHour.length ? 'items' : 'empty', file: `${endpoint}/${hour}.ndjson`, items: inHour.length, bytes: Buffer.byteLength(text), attempts: 1, requests: 1, pages: 1, httpStatus: 200, startedAt: new Date(T0 + (h + 2) * HOUR).toISOString(), durationMs: 1 };
+    record[hour] = { status: inHour.length ? 'items' : 'empty', file: `${endpoint}/${hour}.ndjson`, items: counted[hour] ?? inHour.length, bytes: Buffer.byteLength(text), attempts: 1, requests: 1, pages: 1, httpStatus: 200, startedAt: new Date(T0 + (h + 2) * HOUR).toISOString(), durationMs: 1 };
   }
   const manifest = { format: 'mobility-api-harvest', formatVersion: 1, endpoint, path: `/${endpoint}`, hourParameter: 'end_time', baseUrl: 'https://mds.example/provider', from: hourOf(T0), to: hourOf(T0 + (HOURS - 1) * HOUR), createdAt: new Date(T0).toISOString(), updatedAt: new Date(T0).toISOString(), hours: record };
   fs.writeFileSync(path.join(dir, 'manifest.json'), JSON.stringify(manifest));
@@ -87,9 +91,10 @@ function writePart(dir: string, endpoint: string, items: Item[], timeOf: (i: Ite
 
 function writeExample(dir: string, example: Example): void {
   const span = spanOf(example);
-  writePart(path.join(dir, 'trips'), 'trips', example.trips ?? [], (i) => i.end_time as number, span, example.hours);
-  writePart(path.join(dir, 'events_historical'), 'events_historical', example.events ?? [], (i) => i.timestamp as number, span);
-  writePart(path.join(dir, 'telemetry'), 'telemetry', example.telemetry ?? [], (i) => i.timestamp as number, span);
+  const counted = example.manifestItems ?? {};
+  writePart(path.join(dir, 'trips'), 'trips', example.trips ?? [], (i) => i.end_time as number, span, example.hours, counted.trips);
+  writePart(path.join(dir, 'events_historical'), 'events_historical', example.events ?? [], (i) => i.timestamp as number, span, {}, counted.events_historical);
+  writePart(path.join(dir, 'telemetry'), 'telemetry', example.telemetry ?? [], (i) => i.timestamp as number, span, {}, counted.telemetry);
   if (example.vehicles || example.vehicles_status) {
     const snap = path.join(dir, 'snapshot');
     fs.mkdirSync(snap, { recursive: true });
@@ -110,7 +115,7 @@ function writeExample(dir: string, example: Example): void {
 }
 
 /** Rules whose findings are about hours, months or the whole harvest, not one device. */
-const HOUR_RULES = new Set(['MDS-HOUR-COVERAGE', 'MDS-HOUR-PENDING-LONG', 'MDS-PUBLICATION-LATENCY', 'MDS-REPORTS-TRIPS']);
+const HOUR_RULES = new Set(['MDS-HOUR-COVERAGE', 'MDS-HOUR-PENDING-LONG', 'MDS-PUBLICATION-LATENCY', 'MDS-REPORTS-TRIPS', 'MDS-HARVEST-FILES']);
 
 describe('docs/data-quality.md: a section per rule, its examples as fixtures; the JSON report and its schema', function () {
   this.timeout(300_000);
@@ -134,8 +139,11 @@ describe('docs/data-quality.md: a section per rule, its examples as fixtures; th
     const report = JSON.parse(r.out) as CheckReport;
     assert.ok(validate(report), `${name}: the report does not follow docs/check-report.schema.json: ${ajv.errorsText(validate.errors)}`);
     assert.equal(report.report_version, CHECK_REPORT_VERSION);
+    // An example holds items a user can copy into a harvest: each typed by the MDS 2.0 model, none set aside (but where that is the point).
+    if (name !== 'MDS-ITEM-UNTYPED-fires') assert.equal(report.items.untyped_items, 0, `${name}: an item of the example does not follow the MDS 2.0 model (check --rule MDS-ITEM-UNTYPED on it says why)`);
     return report;
   };
+
 
   it('has a section for every rule with its severity, title and alias, and no section for a rule that does not exist', () => {
     const codes = RULE_CATALOG.map((r) => r.code);
@@ -186,6 +194,6 @@ describe('docs/data-quality.md: a section per rule, its examples as fixtures; th
     }
     const bad = await runCliInProcess(['check', folder, '--rule', 'MDS-NOPE']);
     assert.equal(bad.code, 2);
-    assert.match(bad.err, /--rule MDS-NOPE: no such rule\. The rules: MDS-TRIP-EVENTS, /);
+    assert.match(bad.err, /--rule MDS-NOPE: no such rule\. The rules: MDS-ID-DUPLICATE, MDS-ITEM-UNTYPED, MDS-HARVEST-FILES, MDS-TRIP-EVENTS, /);
   });
 });

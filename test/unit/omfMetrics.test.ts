@@ -271,13 +271,13 @@ describe('CLI: mobility-api metrics --measures: time zones, the response, k-anon
     writeHarvest(path.join(folder, 'events'), 'events_historical', [ev(1, T(9), 'provider_drop_off', 'available'), ev(2, T(9), 'provider_drop_off', 'available'), ev(3, T(9, 30), 'provider_drop_off', 'available')], T(9), 1);
     const snap = path.join(folder, 'snapshot');
     fs.mkdirSync(snap, { recursive: true });
-    const vehicles = [1, 2].map((n) => ({ device_id: uuid('d', n), provider_id: P1, vehicle_id: `V-${n}`, vehicle_type: n === 1 ? 'scooter' : 'bicycle', propulsion_types: ['electric'] }));
+    const vehicles = [1, 2].map((n) => ({ device_id: uuid('d', n), provider_id: P1, vehicle_id: `V-${n}`, vehicle_type: n === 1 ? 'scooter_standing' : 'bicycle', propulsion_types: ['electric'] }));
     fs.writeFileSync(path.join(snap, 'vehicles.ndjson'), vehicles.map((v) => JSON.stringify(v) + '\n').join(''));
     fs.writeFileSync(path.join(snap, 'vehicles_status.ndjson'), '');
     const lists = { vehicles: { file: 'vehicles.ndjson', items: 2, pages: 1 }, vehicles_status: { file: 'vehicles_status.ndjson', items: 0, pages: 1 } };
     fs.writeFileSync(path.join(snap, 'snapshot.json'), JSON.stringify({ format: 'mobility-api-snapshot', formatVersion: 1, baseUrl: 'https://mds.example/provider', fetchedAt: new Date(T(10)).toISOString(), lastUpdated: T(10), lists }));
     const { rows } = await metrics(folder, '--measures', 'dockless.deployed.avg', '--interval', 'PT1H', '--dimensions', 'vehicle_type');
-    assert.deepEqual(rows.map((r) => [r.vehicle_type, r['dockless.deployed.avg']]), [['bicycle', 1], ['scooter', 1], ['unknown', 0.5]]);
+    assert.deepEqual(rows.map((r) => [r.vehicle_type, r['dockless.deployed.avg']]), [['bicycle', 1], ['scooter_standing', 1], ['unknown', 0.5]]);
   });
 
   it('refuses, with exit 2 and what to fix: an unknown measure, an interval that does not tile a day, a time zone, geography_id without geographies', async () => {
@@ -288,7 +288,6 @@ describe('CLI: mobility-api metrics --measures: time zones, the response, k-anon
       [['--measures', 'trips.start_loc.count'], /needs --interval/],
       [['--measures', 'trips.start_loc.count', '--interval', 'PT1H', '--timezone', 'Mars/Olympus'], /--timezone Mars\/Olympus: give an IANA time zone name/],
       [['--measures', 'trips.start_loc.count', '--interval', 'PT1H', '--dimensions', 'geography_id'], /--dimensions geography_id needs --geographies <file>/],
-      [['--measures', 'trips.start_loc.count', '--interval', 'PT1H', '--dimensions', 'geography_id', '--geographies', 'g.json'], /geography_id is not available yet/],
       [['--measures', 'trips.start_loc.count', '--interval', 'PT1H', '--dimensions', 'vehicle_type'], /--dimensions vehicle_type needs the \/vehicles snapshot/],
       [['--measures', 'dockless.deployed.avg.min', '--interval', 'PT1H', '--avg-of', 'P1D'], /--avg-of P1D must be shorter than --interval PT1H/],
       [['--measures', 'trips.start_loc.count', '--interval', 'PT1H', '--k', 'ten'], /--k ten: give a whole number/],

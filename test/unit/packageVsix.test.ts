@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
+import { mcpLaunchOf } from '../../src/agent/mcpLaunch';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
 const SCRIPT = path.join(ROOT, 'scripts', 'package.mjs');
@@ -21,7 +22,7 @@ const VSIX_ALLOWLIST = [
   '[Content_Types].xml',
   'extension.vsixmanifest',
   'extension/{package.json,package.nls.json,readme.md,changelog.md,LICENSE.txt,SECURITY.md}',
-  // The bundles (no source maps, no CLI, no benchmarks) and what they read at run time.
+  // The bundles (no source maps, no benchmarks; the CLI, which VS Code runs as the MCP server) and what they read at run time.
   'extension/dist/*.js',
   'extension/dist/webview/main.{js,css}',
   'extension/dist/proto/**/*.proto',
@@ -99,6 +100,10 @@ describe('npm run package: a VSIX per platform with its DuckDB binding', functio
     connection.closeSync();
     instance.closeSync();
     assert.deepEqual(rows, [{ answer: 42 }]);
+    // The CLI VS Code starts as the MCP server (mcpServerDefinitionProviders) is there and runs from the unpacked dist/.
+    assert.ok(mcpLaunchOf(extension, process.execPath), 'the installed extension offers its MCP server');
+    const cli = spawnSync(process.execPath, [path.join(extension, 'dist', 'cli.js'), '--version'], { encoding: 'utf8', cwd: dir });
+    assert.equal(cli.status, 0, cli.stderr);
   });
 
   it('refuses a platform DuckDB has no binding for, and says which it has', () => {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { keyFixture } from './keyFixtures';
-import { maskKidIn, ownSecretsMasker, redactSecrets } from '../../src/core/base/redact';
+import { maskKidIn, ownSecretsMasker, redactSecrets, withoutOwnSecrets } from '../../src/core/base/redact';
 
 describe('redactSecrets', () => {
   it('removes PEM private keys, tokens, JWK private members and bearer values, keeps the rest', () => {
@@ -70,5 +70,19 @@ describe('ownSecretsMasker: our own secrets hidden by value, never by shape', ()
     const big = 'aB3'.repeat(1_600_000) + 'k1234567';
     const out = ownSecretsMasker({ tokens: [token], kid: 'k1234567' })(big);
     assert.equal(out.length, big.length - 7);
+  });
+
+  it('withoutOwnSecrets: a report is copied with the secrets masked wherever they stand, and left as it is without them', () => {
+    const clean = { outcomes: [{ message: 'expected 200, actual 200' }], status: 200 };
+    assert.equal(withoutOwnSecrets(clean, { tokens: [token], kid: 'k1' }), clean, 'no secret: the same object, no copy');
+    // A short kid after a newline: in the JSON text it follows `\n`'s letter n, so only a per-string mask finds it.
+    const echoed = { outcomes: [{ message: `line one\nk1 echoed, and the token ${token}` }], kids: ['K1'] };
+    const masked = withoutOwnSecrets(echoed, { tokens: [token], kid: 'k1' });
+    assert.notEqual(masked, echoed);
+    assert.equal(masked.outcomes[0].message, `line one\n… echoed, and the token ${token.slice(0, 10)}…${token.slice(-6)}`);
+    assert.deepEqual(masked.kids, ['…']);
+    assert.equal(echoed.kids[0], 'K1', 'the original is left alone');
+    // A kid JSON escapes (a quote in it) always takes the copy.
+    assert.deepEqual(withoutOwnSecrets({ m: 'kid "q"-key-long' }, { kid: '"q"-key-long' }), { m: 'kid …' });
   });
 });

@@ -118,6 +118,16 @@ event(dev(18), T(70), ['located'], 'available', north(0));
 point(dev(18), T(80), { lat: 13.4, lng: 52.5 });
 point(dev(18), T(90), north(0));
 
+// A trip in microseconds (20), its points too: MDS-RANGE-TIMESTAMP-UNIT's finding, not these rules' (its duration and
+// distance would look 1000 times off, its points far outside it).
+const US = 1000;
+trips.push({ provider_id: PROVIDER, device_id: dev(20), trip_id: tripId(20), start_time: T(50) * US, end_time: T(60) * US, duration: 600, distance: 2000, start_location: north(0), end_location: north(2000) });
+point(dev(20), T(50) * US, north(0), tripId(20));
+point(dev(20), T(55) * US, north(1000), tripId(20));
+point(dev(20), T(60) * US, north(2000), tripId(20));
+/** The hour file of a time: a time in microseconds goes into its millisecond's hour (a provider's answer for that hour). */
+const msOf = (t: unknown) => ((t as number) >= 100_000_000_000_000 ? (t as number) / US : (t as number));
+
 describe('check: every trip against its own fields and against the telemetry', function () {
   this.timeout(60_000);
   let dir: string;
@@ -126,9 +136,9 @@ describe('check: every trip against its own fields and against the telemetry', f
 
   before(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'trip-telemetry-'));
-    writeHarvest(path.join(dir, 'trips'), 'trips', trips, (i) => i.end_time as number, 3);
+    writeHarvest(path.join(dir, 'trips'), 'trips', trips, (i) => msOf(i.end_time), 3);
     writeHarvest(path.join(dir, 'events_historical'), 'events_historical', events, (i) => i.timestamp as number, 3);
-    writeHarvest(path.join(dir, 'telemetry'), 'telemetry', telemetry, (i) => i.timestamp as number, 3);
+    writeHarvest(path.join(dir, 'telemetry'), 'telemetry', telemetry, (i) => msOf(i.timestamp), 3);
     session = await AnalysisSession.open(await readHarvestSource(dir));
     report = await runChecks(session, TRIP_TELEMETRY_RULES.map((r) => r.id));
   });
@@ -184,8 +194,8 @@ describe('check: every trip against its own fields and against the telemetry', f
     assert.match(findings('idle-drift')[0].detail, /^3000 m from where it stood at 2026-11-20 09:10:00 \(its first position since its last event or trip\), with no trip open \(more than 500 m; 1 of its points outside trips that far\)$/);
   });
 
-  it('a trip right in every way, and the parked vehicle around it, fire no rule', () => {
-    const named = report.rules.flatMap((r) => r.findings.filter((f) => [1, 5, 9, 11, 14, 16, 17, 18, 19].some((n) => f.device_id === dev(n))).map((f) => `${r.id}: ${f.device_id} ${f.detail}`));
+  it('a trip right in every way, the parked vehicle around it, and a trip in microseconds (another rule\'s) fire no rule', () => {
+    const named = report.rules.flatMap((r) => r.findings.filter((f) => [1, 5, 9, 11, 14, 16, 17, 18, 19, 20].some((n) => f.device_id === dev(n))).map((f) => `${r.id}: ${f.device_id} ${f.detail}`));
     assert.deepEqual(named, []);
   });
 });

@@ -11,6 +11,7 @@ import { audienceOf, normaliseBaseUrl } from '../../core/environment';
 import type { ApiKind, Environment } from '../../core/environment';
 import { catalogueOf } from '../../core/mds';
 import { pageErrorView, RULE_TIPS } from '../../results/tokens/errorAdvice';
+import { refusalExchangeOf } from '../../results/grpc/grpcRefusal';
 import { credentialOf, isProduction, pickEnvironment } from '../agentEnvironments';
 import type { AgentTool } from '../agentTool';
 import { LOCAL_READ_ONLY } from '../agentTool';
@@ -30,7 +31,7 @@ function baseUrlOf(e: Environment): { baseUrl: string | null; problem?: string }
 const listEnvironments: AgentTool = {
   name: 'list_environments',
   title: 'List environments',
-  description: 'Lists the environments this user can reach: id, name, API (mds or maas), stage, base URL (the token audience), whether it is production, and the name, type and masked key id of the bound credential. Never returns a key or a token.',
+  description: 'Lists the environments this user can reach: id, name, API (mds or maas), stage, base URL (the token audience), gRPC target (for send_request with grpc_method) if any, whether it is production, and the name, type and masked key id of the bound credential. Never returns a key or a token.',
   inputSchema: { type: 'object', properties: {}, additionalProperties: false },
   annotations: LOCAL_READ_ONLY,
   network: false,
@@ -46,6 +47,7 @@ const listEnvironments: AgentTool = {
         api: e.api,
         stage: e.stage,
         ...baseUrlOf(e),
+        grpcTarget: e.grpc?.target ?? null,
         production: isProduction(entry),
         reachable: context.allowNetwork && (!isProduction(entry) || context.allowProduction),
         credential: credential ? { name: entry.credentialName ?? null, type: credential.type, typeLabel: CREDENTIAL_TYPE_LABELS[credential.type], issuer: credential.issuer, kid: maskKeyId(credential.kid) } : null,
@@ -140,7 +142,7 @@ const previewToken: AgentTool = {
 const explainRefusal: AgentTool = {
   name: 'explain_refusal',
   title: 'Explain a refusal',
-  description: 'For a request sent in this session (its result id from send_request, or the last one): if the server refused it (401 or 403), the rule of the spec it broke, the likely cause with the evidence, and the fix. Reads nothing from the network.',
+  description: 'For a request sent in this session (its result id from send_request, or the last one): if the server refused it (401 or 403, gRPC UNAUTHENTICATED or PERMISSION_DENIED), the rule of the spec it broke, the likely cause with the evidence, and the fix. Reads nothing from the network.',
   inputSchema: { type: 'object', properties: { result_id: { type: 'string', pattern: '^r[0-9]+$', description: 'The result id send_request returned (r1, r2…); the last result when left out.' } }, additionalProperties: false },
   annotations: LOCAL_READ_ONLY,
   network: false,
@@ -148,7 +150,9 @@ const explainRefusal: AgentTool = {
     const id = typeof input.result_id === 'string' ? input.result_id : undefined;
     const entry = id === undefined ? context.history.last() : context.history.get(id);
     if (!entry) throw new MobilityError('AGENT_RESULT_UNKNOWN', id === undefined ? l10n.t('No request was sent in this session yet: send one with send_request first.') : l10n.t('No result {0} in this session: the results kept are {1}.', id, context.history.ids().join(', ') || l10n.t('none')));
-    const page = entry.result.pages[entry.result.pages.length - 1];
+    // A gRPC call refused (UNAUTHENTICATED, PERMISSION_DENIED) stands for the REST exchange of the same refusal.
+    const page = entry.grpc ? refusalExchangeOf(entry.grpc) : entry.result.pages[entry.result.pages.length - 1];
+    if (entry.grpc && !page) return { result_id: entry.id, status: entry.grpc.status.name, refused: false, why: l10n.t('The server did not refuse this call (status {0}).', entry.grpc.status.name) };
     if (!page) return { result_id: entry.id, refused: false, why: l10n.t('The request got no answer.') };
     if (page.status !== 401 && page.status !== 403) return { result_id: entry.id, status: page.status, refused: false, why: l10n.t('The server did not refuse this request (status {0}).', page.status) };
     const kid = page.token?.header.kid;

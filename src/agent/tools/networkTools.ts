@@ -17,6 +17,7 @@ import { explainRefusal, refusalLines } from '../../results/tokens/refusalView';
 import { pagesMasker } from '../../results/tokens/tokenPreview';
 import { assertMayReach, credentialOf, pickEnvironment } from '../agentEnvironments';
 import type { AgentContext, AgentEnvironment, AgentTool } from '../agentTool';
+import { GRPC_INPUT, isGrpcInput, sendGrpcRequest } from './grpcRequest';
 import { requestOf, REQUEST_INPUT, targetOf } from './requestInput';
 
 const ENVIRONMENT_INPUT = { type: 'string', description: 'The environment id or name (list_environments); may be left out when there is only one.' };
@@ -66,7 +67,7 @@ function resultAnswer(id: string, entry: AgentEnvironment, result: ApiResult, ma
 const sendRequest: AgentTool = {
   name: 'send_request',
   title: 'Send a request',
-  description: 'Sends one GET to an environment with a freshly signed token (a new one per page), for an endpoint id of describe_endpoints or a path such as {"path": "/vehicles"}. Returns a result id, the status, the item count and the first items (coordinates rounded), or the body; after a refusal, the rule and fix (explain_refusal says more).',
+  description: 'Sends one GET to an environment with a freshly signed token (a new one per page), for an endpoint id of describe_endpoints or a path such as {"path": "/vehicles"}; or, with grpc_method (package.Service/Method) and a JSON message, one gRPC call to the environment\'s gRPC target with a fresh token. Returns a result id, the status, the item count and the first items (or response messages; coordinates rounded), or the body; after a refusal, the rule and fix (explain_refusal says more).',
   inputSchema: {
     type: 'object',
     properties: {
@@ -74,14 +75,18 @@ const sendRequest: AgentTool = {
       ...REQUEST_INPUT,
       all_pages: { type: 'boolean', default: false, description: 'Follow links.next (a fresh token per page), up to max_pages.' },
       max_pages: { type: 'integer', minimum: 1, maximum: 100, default: 10 },
-      max_items: { type: 'integer', minimum: 0, maximum: MAX_ITEMS, default: DEFAULT_ITEMS, description: 'Items to return (the count is always whole).' },
+      max_items: { type: 'integer', minimum: 0, maximum: MAX_ITEMS, default: DEFAULT_ITEMS, description: 'Items (or gRPC response messages) to return (the count is always whole).' },
+      ...GRPC_INPUT,
     },
     additionalProperties: false,
   },
   annotations: NETWORK,
   network: true,
   async run(input, context, call) {
+    const grpc = isGrpcInput(input);
     const { entry, credential, client } = await reach(context, input.environment);
+    const maxItems = typeof input.max_items === 'number' ? input.max_items : DEFAULT_ITEMS;
+    if (grpc) return sendGrpcRequest(input, context, call, entry, credential, maxItems);
     const request = requestOf(entry.environment.api, input);
     call.progress?.(0, undefined, l10n.t('Sending GET {0}…', request.path));
     const result = await client().request(entry.environment, credential, request, {
@@ -92,7 +97,7 @@ const sendRequest: AgentTool = {
     });
     const kept = context.history.add({ environment: entry.environment, credentialType: credential.type, target: targetOf(input), result });
     const shown = context.onResult?.(kept);
-    return { ...resultAnswer(kept.id, entry, result, typeof input.max_items === 'number' ? input.max_items : DEFAULT_ITEMS, credential.type), ...(shown ? { resultsPanelEntry: shown } : {}) };
+    return { ...resultAnswer(kept.id, entry, result, maxItems, credential.type), ...(shown ? { resultsPanelEntry: shown } : {}) };
   },
 };
 

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { checkJunit, checkTimeZone, findingLine, hasErrorFinding, readHarvestSource, runChecks, thresholdsOf } from '../../core/analysis';
+import { checkJunit, checkTimeZone, findingLine, hasErrorFinding, intakeLines, readHarvestSource, runChecks, thresholdsOf } from '../../core/analysis';
 import type { CheckReport } from '../../core/analysis';
 import { MobilityError, errorMessage } from '../../core/base';
 import type { CliIo } from '../support/cliIo';
@@ -36,7 +36,7 @@ export async function checkCommand(args: string[], io: CliIo): Promise<number> {
 }
 
 function formatCheckReport(report: CheckReport): string {
-  const lines = [`Data quality of ${report.folder}, ${report.window.start} to ${report.window.end}`, `Items: ${Object.entries(report.items).map(([view, n]) => `${view} ${n}`).join(', ')}`, ''];
+  const lines = [`Data quality of ${report.folder}, ${report.window.start} to ${report.window.end}`, `Items: ${Object.entries(report.items).map(([view, n]) => `${view} ${n}`).join(', ')}`, ...intakeLines(report.intake ?? {}), ''];
   for (const rule of report.rules) {
     const mark = rule.count === 0 ? 'ok  ' : rule.severity === 'error' ? 'FAIL' : rule.severity === 'warning' ? 'warn' : 'info';
     lines.push(`${mark}  ${rule.code} (${rule.severity}): ${rule.title}: ${rule.count === 0 ? 'no finding' : `${rule.count} finding${rule.count === 1 ? '' : 's'}`}`);

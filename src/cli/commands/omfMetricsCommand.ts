@@ -1,8 +1,9 @@
 import * as l10n from '@vscode/l10n';
 import { readHarvestSource } from '../../core/analysis';
 import { MobilityError } from '../../core/base';
-import { DEFAULT_DEPLOYED_STATES, METRICS_DIMENSIONS, checkTimeZone, geographyNotYet, parseIntervalDuration, parseMeasures, runOmfMetrics, vehicleStates } from '../../core/metrics';
-import type { MetricsDimension, OmfMetricsOptions, OmfMetricsReport } from '../../core/metrics';
+import { DEFAULT_DEPLOYED_STATES, METRICS_DIMENSIONS, checkTimeZone, parseIntervalDuration, parseMeasures, runOmfMetrics, vehicleStates } from '../../core/metrics';
+import type { MetricsDimension, OmfMetricsOptions, OmfMetricsReport, OutsideGeographies } from '../../core/metrics';
+import { GEOGRAPHY_OPTIONS, geographiesFrom } from '../support/geographiesOption';
 import { withAnalysisSession } from '../support/sessionSignals';
 import type { CliIo } from '../support/cliIo';
 import { memoryLimitOption, parse } from '../support/options';
@@ -10,6 +11,7 @@ import { formatQueryAnswer } from '../support/output';
 
 /** The options of `metrics --measures`, beside the harvest folder. */
 export const OMF_METRICS_OPTIONS = {
+  ...GEOGRAPHY_OPTIONS,
   measures: { type: 'string' }, interval: { type: 'string' }, timezone: { type: 'string' }, dimensions: { type: 'string' }, geographies: { type: 'string' },
   k: { type: 'string' }, 'avg-of': { type: 'string' }, 'deployed-states': { type: 'string' }, 'stale-after-hours': { type: 'string' },
   'min-trip-seconds': { type: 'string' }, 'max-trip-seconds': { type: 'string' }, json: { type: 'boolean' }, 'memory-limit': { type: 'string' }, 'temp-limit': { type: 'string' },
@@ -22,7 +24,7 @@ function wholeNumber(text: string | undefined, flag: string, fallback: number): 
 }
 
 /** The options of the OMF metrics from the command line, each checked before the harvest is read. */
-export function omfMetricsOptions(values: Record<string, string | boolean | undefined>): OmfMetricsOptions {
+export function omfMetricsOptions(values: Record<string, string | boolean | string[] | undefined>): OmfMetricsOptions {
   const str = (name: string): string | undefined => {
     const value = values[name];
     return typeof value === 'string' ? value : undefined;
@@ -35,9 +37,9 @@ export function omfMetricsOptions(values: Record<string, string | boolean | unde
   }
   if (dimensions.includes('geography_id')) {
     if (str('geographies') === undefined) throw new MobilityError('USAGE', l10n.t('--dimensions geography_id needs --geographies <file>: the MDS Geography document whose geographies the metrics are counted in.'));
-    throw geographyNotYet();
+  } else if (str('geographies') !== undefined) {
+    throw new MobilityError('USAGE', l10n.t('--geographies counts the metrics per geography: add geography_id to --dimensions (or leave --geographies out for the whole area).'));
   }
-  if (str('geographies') !== undefined) throw geographyNotYet();
   const states = str('deployed-states')?.split(',').map((s) => s.trim()).filter(Boolean) ?? [...DEFAULT_DEPLOYED_STATES];
   for (const s of states) if (!vehicleStates().includes(s)) throw new MobilityError('USAGE', l10n.t('--deployed-states {0}: the vehicle states are {1}.', s, vehicleStates().join(', ')));
   if (!states.length) throw new MobilityError('USAGE', l10n.t('--deployed-states: name at least one vehicle state.'));
@@ -64,6 +66,11 @@ export function incompleteLines(report: OmfMetricsReport): string[] {
   return report.incomplete.map((g) => l10n.t('{0}: no value for {1}: {2}', g.interval_start, g.measures.join(', '), g.hours.map((h) => `${h.hour} ${h.why}`).join('; ')));
 }
 
+/** The items in no geography, which no row counts (OMF counts within a geographic area). */
+export function outsideLine(outside: OutsideGeographies): string {
+  return l10n.t('mobility-api: outside every geography (in no row): {0} of {1} trip starts, {2} of {3} trip ends, {4} of {5} events.', outside.tripStarts, outside.trips, outside.tripEnds, outside.trips, outside.events, outside.allEvents);
+}
+
 /**
  * `mobility-api metrics <harvest> --measures <m,…> --interval <duration> [--timezone <tz>] [--dimensions …] [--k <n>]
  * [--json]`: the OMF metrics; `--json` prints the Metrics Query API's response, the incomplete intervals go to stderr.
@@ -73,10 +80,12 @@ export async function omfMetricsCommand(args: string[], io: CliIo): Promise<numb
   if (positionals.length !== 1) throw new MobilityError('USAGE', l10n.t('metrics takes one harvest folder: mobility-api metrics <folder> --measures <m,…> --interval <duration>.'));
   const options = omfMetricsOptions(values);
   const source = await readHarvestSource(positionals[0]);
+  const geographies = await geographiesFrom(values, io);
   for (const part of source.parts) if (part.inUse) io.err(l10n.t('mobility-api: a harvest is still writing {0}; the metrics cover the hours it had finished.', part.dir));
-  return withAnalysisSession(io, source, memoryLimitOption(values['memory-limit'], values['temp-limit']), async (session) => {
+  return withAnalysisSession(io, source, { ...memoryLimitOption(values['memory-limit'], values['temp-limit']), ...(geographies ? { geographies } : {}) }, async (session) => {
     const report = await runOmfMetrics(session, options);
     const notes = incompleteLines(report);
+    if (report.outside) io.err(outsideLine(report.outside));
     if (values.json) {
       io.out(JSON.stringify(report.response, null, 2));
       if (notes.length) io.err([l10n.t('Incomplete intervals (null in the rows):'), ...notes].join('\n'));

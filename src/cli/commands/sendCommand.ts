@@ -1,4 +1,5 @@
 import { ApiClient, findFileRequest, listFileRequests, parseRequestFile, resolveFileRequest } from '../../core/http';
+import type { FileRequest, RequestFile } from '../../core/http';
 import { MobilityError } from '../../core/base';
 import { normaliseBaseUrl } from '../../core/environment';
 import { freeRequest } from '../../core/mds';
@@ -26,6 +27,7 @@ export async function sendCommand(args: string[], io: CliIo): Promise<number> {
     throw new MobilityError('USAGE', `${positionals[0]} holds ${file.requests.length} requests: pick one with --request <name or number> (${listFileRequests(file)}).`);
   }
   const chosen = values.request === undefined ? file.requests[0] : findFileRequest(file, values.request);
+  refuseScripts(positionals[0], file, chosen);
   if (chosen.grpc) return sendGrpcFileRequest(chosen, file, positionals[0], values, io);
   const api = apiFrom(values, true);
   const baseUrl = values['base-url'];
@@ -48,6 +50,21 @@ export async function sendCommand(args: string[], io: CliIo): Promise<number> {
   if (authorization !== undefined) noteOwnAuthorization(io);
   const result = await client.request(environment, credential, request, { allPages: values['all-pages'], maxPages, authorization });
   return printResult(result, request, values, io, { environment, credential, store });
+}
+
+/**
+ * What `send` would otherwise skip in silence, refused at its file:line:col as `test` refuses it (exit 2, nothing
+ * sent): the request's script blocks and handlers (httpYac's `{{ … }}`, JetBrains' `> {% … %}`), `# @loop`, `# @ref`,
+ * and a script block in a block without a request (httpYac runs it before every request). A `??` line is a test's,
+ * not a send's: `send` leaves assertions to `test`, as it always did.
+ */
+function refuseScripts(name: string, file: RequestFile, chosen: FileRequest): void {
+  const ofRequests = new Set(file.requests.flatMap((r) => r.refused ?? []));
+  const global = file.refused.filter((r) => !ofRequests.has(r) && !r.text.startsWith('??'));
+  const refused = [...global, ...(chosen.refused ?? [])].sort((a, b) => a.line - b.line);
+  if (refused.length === 0) return;
+  const lines = refused.map((r) => `${name}:${r.line + 1}:${r.column + 1}: ${r.message}`);
+  throw new MobilityError('USAGE', `${lines.join('\n')}\nNothing was sent: remove ${refused.length === 1 ? 'this line' : 'these lines'} (send runs no script), or write what it checks as ?? lines and run mobility-api test.`);
 }
 
 /** The request's URL as a path under the base URL; a URL elsewhere would send the token to another server. */

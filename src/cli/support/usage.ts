@@ -43,7 +43,8 @@ Usage:
                         units, phantom trips, hour coverage; with a snapshot: status vs events, registry, and with --timezone
                         reports-vs-trips: the monthly reports against the trips); exit 1: an error finding
   mobility-api metrics  <harvest folder> --measures <m,…> --interval <PT15M…P1M> [--timezone <zone>]
-                        [--dimensions provider_id,vehicle_type] [--k <n>] [--json] [--avg-of <duration>]
+                        [--dimensions provider_id,vehicle_type,geography_id] [--geographies <file | URL> [<credential>]]
+                        [--k <n>] [--json] [--avg-of <duration>]
                         [--deployed-states <s,…>] [--stale-after-hours <h>] [--min-trip-seconds <s>] [--max-trip-seconds <s>]
                         the OMF metrics of MDS 2.0.2 (docs/metrics.md); --json: the Metrics Query API's response
   mobility-api metrics  <harvest folder> [--by vehicle_type|propulsion_type|provider_id] [--json]
@@ -86,10 +87,12 @@ Usage:
                         2: bad input. The credential may come from MOBILITY_API_KEY_FILE, MOBILITY_API_KEY_ID,
                         MOBILITY_API_ISSUER and MOBILITY_API_CREDENTIAL_TYPE instead of flags
   mobility-api mcp      [--base-url <url> --api mds|maas [--stage <name>] [<credential>]] [--allow-network] [--allow-production]
-                        [--precise-locations]
+                        [--precise-locations] [--grpc-target <host:port> [--plaintext | --ca-file <pem>]
+                        [--proto <file>... [--import-path <dir>...] | --protoset <file>]]
                         the agent tools as an MCP server over stdio (docs/agents.md); read-only unless --allow-network
                         (send_request, run_contract_tests, harvest_hours); --stage production needs --allow-production;
-                        the credential as for test (flags or MOBILITY_API_KEY_FILE...); never returns a key, token or kid
+                        the credential as for test (flags or MOBILITY_API_KEY_FILE...); never returns a key, token or kid;
+                        --grpc-target lets send_request call gRPC methods (schema by reflection, or --proto/--protoset)
   mobility-api demo     start a sandbox, sign a token with its demo credential, list vehicles, stop
   mobility-api --version                             the CLI's version; mobility-api <command> --help: that command's usage
 

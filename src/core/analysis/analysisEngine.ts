@@ -32,6 +32,9 @@ import { loadDuckDB, plain } from './duckdbLoad';
 import type { GeographyIndex } from '../geography';
 import type { GeographyAssignment } from './geographyTables';
 import { createGeographyTables } from './geographyTables';
+import type { Intake } from './integrity/intake';
+import { UNTYPED_VIEW, emptyIntake, intakeOfRead, setAsideSql, untypedTableSql } from './integrity/intake';
+import { READ_COLUMNS, readViewTable } from './integrity/typedRead';
 
 type DuckDB = typeof import('@duckdb/node-api');
 type Connection = import('@duckdb/node-api').DuckDBConnection;
@@ -46,8 +49,8 @@ const VIEWS: readonly { view: AnalysisTable | 'vehicles' | 'vehicles_status'; en
   { view: 'vehicles_status', endpoint: 'vehicles_status', key: 'device_id' },
 ];
 
-/** The names of the views a query may use. */
-export const ANALYSIS_VIEWS: readonly string[] = VIEWS.map((v) => v.view);
+/** The names of the views a query may use: the typed views, and the items that could not be typed. */
+export const ANALYSIS_VIEWS: readonly string[] = [...VIEWS.map((v) => v.view), UNTYPED_VIEW];
 
 /** A query's answer. Values as JavaScript gives them: BIGINT that fits a double as a number, structs as objects. */
 export interface QueryAnswer {
@@ -70,10 +73,6 @@ export interface AnalysisOptions {
 /** The session's database, in its temporary folder: the harvest's items, read once, compressed. */
 const DATABASE_FILE = 'harvest.duckdb';
 
-/** `read_json`'s `columns` argument. */
-function columnsArgument(columns: ItemColumn[]): string {
-  return `{${columns.map((c) => `${sqlString(c.name)}: ${sqlString(c.type)}`).join(', ')}}`;
-}
 
 /** Fields of the items that the registry rule compares with /vehicles, read besides the models' columns. */
 const CARRIED_COLUMNS: readonly ItemColumn[] = [
@@ -92,6 +91,8 @@ export class AnalysisSession {
   private readonly guard: StatementGuard;
   /** What the geography assignment did when the session opened; undefined without geographies. */
   geographyAssignment: GeographyAssignment | undefined;
+  /** Per view: the items read, kept, merged as identical copies and set aside as untyped; and each hour file's lines. */
+  readonly intake: Intake = emptyIntake();
 
   private constructor(
     private readonly instance: Instance,
@@ -148,10 +149,19 @@ export class AnalysisSession {
       // out of memory at 192 MB on 18 MB of trips (docs/benchmarks.md). Queries then keep the table's order again.
       await connection.run('SET preserve_insertion_order = false');
       await connection.run('SET write_buffer_row_group_count = 1');
+      await connection.run(untypedTableSql());
       for (const { view, endpoint, key } of VIEWS) {
         if (stop?.aborted) throw stopped();
         await connection.run(await session.viewSql(view, endpoint, key));
-        if (session.filesOf(view).length && !source.parquet) await session.removeCopies(view, key);
+        if (session.filesOf(view).length && !source.parquet) {
+          // Lines that cannot be typed are set aside (untyped_items), counted, and the rest is analysed.
+          await intakeOfRead(connection, session.intake, view, readTableOf(view));
+          await connection.run(setAsideSql(view, readTableOf(view), source.folder));
+          if (view !== 'vehicles' && view !== 'vehicles_status') session.intake.views[view].merged = await session.removeCopies(view, key);
+        }
+        session.intake.views[view] ??= { read: 0, kept: 0, merged: 0, setAside: 0 };
+        session.intake.views[view].kept = Number((await connection.runAndReadAll(`SELECT count(*) FROM ${sqlIdentifier(view)}`)).getRowsJS()[0][0]);
+        if (source.parquet) session.intake.views[view].read = session.intake.views[view].kept;
       }
       await connection.run(await session.hiddenViewsSql());
       session.geographyAssignment = await createGeographyTables(connection, options.geographies);
@@ -200,15 +210,17 @@ export class AnalysisSession {
       // The items' own vehicle_type and propulsion_types (not in the models of trips, events and telemetry, but some
       // providers send them) are read with them, for the registry rule's _item_vehicles, and hidden from the views.
       const carried = snapshotView ? [] : CARRIED_COLUMNS;
-      const read = `read_json([${files.map(sqlString).join(', ')}], format = 'newline_delimited', columns = ${columnsArgument([...columns, ...carried])}, filename = true)`;
       const table = readTableOf(view);
-      const renamed = carried.map((c) => `${sqlIdentifier(c.name)} AS ${sqlIdentifier(`_${c.name}`)}`);
-      const hidden = carried.map((c) => sqlIdentifier(`_${c.name}`));
-      // Read as it streams into a table of the session's database file (compressed, and evicted to that file rather
-      // than spilled beyond the memory limit); an item's older copies are removed after (removeCopies).
+      const hidden = [...carried.map((c) => sqlIdentifier(`_${c.name}`)), ...READ_COLUMNS];
+      // Read by DuckDB's typed reader as it streams into a table of the session's database file (compressed, and
+      // evicted to that file rather than spilled beyond the memory limit); a file it cannot type is read line by line
+      // (integrity/typedRead.ts). The lines that cannot be typed are set aside after, and an item's identical copies
+      // removed (removeCopies). A snapshot list keeps every row as listed (a device listed twice is a registry
+      // finding); its view shows identical rows once.
+      await readViewTable(this.connection, table, endpoint, files, carried, HOUR_OF_FILE);
+      const kept = snapshotView ? ` QUALIFY row_number() OVER (PARTITION BY ${sqlIdentifier(key)}, _hash ORDER BY _line) = 1` : '';
       return [
-        `CREATE TABLE ${table} AS SELECT * EXCLUDE (${['filename', ...carried.map((c) => sqlIdentifier(c.name))].join(', ')}), ${[`${HOUR_OF_FILE} AS _hour`, ...renamed].join(', ')} FROM ${read}`,
-        `CREATE VIEW ${sqlIdentifier(`_${view}_hours`)} AS SELECT * ${hidden.length ? `EXCLUDE (${hidden.join(', ')}) ` : ''}FROM ${table}`,
+        `CREATE VIEW ${sqlIdentifier(`_${view}_hours`)} AS SELECT * EXCLUDE (${hidden.join(', ')}) FROM ${table}${kept}`,
         `CREATE VIEW ${sqlIdentifier(view)} AS SELECT * EXCLUDE (_hour) FROM ${sqlIdentifier(`_${view}_hours`)};`,
       ].join('; ');
     }
@@ -222,16 +234,20 @@ export class AnalysisSession {
    * with the greatest (hour, rowid) packed into one BIGINT, and the others deleted. Both groupings spill to disk
    * beyond the memory limit (a semi-join of the rows on the candidate hashes, tried first, could not).
    */
-  private async removeCopies(view: string, key: string): Promise<void> {
+  private async removeCopies(view: string, key: string): Promise<number> {
     const table = readTableOf(view);
     const id = sqlIdentifier(key);
-    const twice = await this.connection.runAndReadAll(`SELECT count(*) FROM (SELECT hash(${id}) FROM ${table} GROUP BY 1 HAVING count(*) > 1)`);
-    if (Number(twice.getRowsJS()[0][0]) === 0) return;
+    const twice = await this.connection.runAndReadAll(`SELECT count(*) FROM (SELECT hash(${id}, _hash) FROM ${table} GROUP BY 1 HAVING count(*) > 1)`);
+    if (Number(twice.getRowsJS()[0][0]) === 0) return 0;
+    // Only byte-identical copies (the same id and the same text, as a resumed harvest writes them) are one item; two
+    // texts under one id are two items, kept, and reported by duplicate-ids.
     // The hour as hours since 1970 (about 2^19; 0 for a snapshot's list, which has none) above the rowid (below 2^40).
     const order = `(coalesce(epoch(try_strptime(_hour, '%Y-%m-%dT%H'))::BIGINT // 3600, 0) << 40) | rowid`;
-    await this.connection.run(`CREATE TABLE _copies AS SELECT ${id} AS _id, max(${order}) & ${2 ** 40 - 1} AS _kept FROM ${table} GROUP BY ${id} HAVING count(*) > 1`);
-    await this.connection.run(`DELETE FROM ${table} USING _copies WHERE ${table}.${id} IS NOT DISTINCT FROM _copies._id AND ${table}.rowid <> _copies._kept`);
+    const before = Number((await this.connection.runAndReadAll(`SELECT count(*) FROM ${table}`)).getRowsJS()[0][0]);
+    await this.connection.run(`CREATE TABLE _copies AS SELECT ${id} AS _id, _hash AS _h, max(${order}) & ${2 ** 40 - 1} AS _kept FROM ${table} GROUP BY ${id}, _hash HAVING count(*) > 1`);
+    await this.connection.run(`DELETE FROM ${table} USING _copies WHERE ${table}.${id} IS NOT DISTINCT FROM _copies._id AND ${table}._hash = _copies._h AND ${table}.rowid <> _copies._kept`);
     await this.connection.run('DROP TABLE _copies');
+    return before - Number((await this.connection.runAndReadAll(`SELECT count(*) FROM ${table}`)).getRowsJS()[0][0]);
   }
 
   /** The files a view reads: the harvest's hours, or the snapshot's list. */
@@ -255,7 +271,7 @@ export class AnalysisSession {
       return `CREATE VIEW _vehicles_listed AS ${listedParquet}; CREATE VIEW _item_vehicles AS ${itemVehiclesParquet};`;
     }
     const listed = vehicleFiles.length
-      ? `SELECT * FROM read_json([${vehicleFiles.map(sqlString).join(', ')}], format = 'newline_delimited', columns = ${columnsArgument(vehicleColumns)})`
+      ? `SELECT * EXCLUDE (_hour, ${READ_COLUMNS.join(', ')}) FROM ${readTableOf('vehicles')}`
       : `SELECT ${vehicleColumns.map((c) => `CAST(NULL AS ${c.type}) AS ${sqlIdentifier(c.name)}`).join(', ')} WHERE false`;
     const items = (['trips', 'events', 'telemetry'] as const).flatMap((view) => {
       if (!this.filesOf(view).length) return [];

@@ -5,11 +5,14 @@
  * rule's own SQL and change it; hour coverage is read from the manifests.
  */
 import type { HarvestSource } from './harvestSource';
+import type { Intake } from './integrity/intake';
+import { INTEGRITY_RULES } from './integrity/integrityRules';
 import type { ModeMachines } from './modeMachines';
 import machinesJson from './modeTransitions.json';
 import type { MdsBasis, RuleSeverity } from './rules/ruleBasis';
 import type { EdgeRuleThresholds } from './rules/ruleThresholds';
 import { EDGE_RULE_THRESHOLDS } from './rules/ruleThresholds';
+import { MS_FLOOR } from './rules/timeUnits';
 import type { TripTelemetryThresholds } from './rules/tripTelemetryRules';
 import { TRIP_TELEMETRY_THRESHOLDS } from './rules/tripTelemetryRules';
 
@@ -34,6 +37,8 @@ export interface CheckThresholds extends EdgeRuleThresholds, TripTelemetryThresh
   maxSpeedMetersPerSecond: number;
   /** hour-coverage: an empty hour between two hours with at least this many items is a likely outage. */
   busyHourItems: number;
+  /** status-vs-events: a snapshot taken more than this after the harvest ends cannot be compared, in minutes. */
+  snapshotGapMinutes: number;
 }
 
 export const DEFAULT_THRESHOLDS: CheckThresholds = {
@@ -47,6 +52,7 @@ export const DEFAULT_THRESHOLDS: CheckThresholds = {
   busyHourItems: 10,
   ...EDGE_RULE_THRESHOLDS,
   ...TRIP_TELEMETRY_THRESHOLDS,
+  snapshotGapMinutes: 90,
 };
 
 /** The views a rule reads. */
@@ -88,6 +94,8 @@ export interface CheckRule {
   sql?: (t: CheckThresholds, w: CheckWindow, c?: CheckContext) => string;
   /** Its findings read from the manifests, for a rule without SQL. */
   manifest?: (source: HarvestSource, t: CheckThresholds) => CheckFinding[];
+  /** Its findings read from the harvest's files and what the session read of them (integrity/). */
+  local?: (source: HarvestSource, intake: Intake) => CheckFinding[];
 }
 
 const list = (values: readonly string[]) => `[${values.map((v) => `'${v.replace(/'/g, "''")}'`).join(', ')}]`;
@@ -112,6 +120,7 @@ function metres(lat1: string, lng1: string, lat2: string, lng2: string): string 
 const tripsIn = (w: CheckWindow) => `(SELECT * FROM trips WHERE start_time >= ${w.start} AND end_time < ${w.end})`;
 
 export const CHECK_RULES: readonly CheckRule[] = [
+  ...INTEGRITY_RULES,
   {
     id: 'trip-events',
     title: 'Every trip has its start and end events',
@@ -188,10 +197,10 @@ export const CHECK_RULES: readonly CheckRule[] = [
       WITH pts AS (SELECT location.lat AS lat, location.lng AS lng FROM events WHERE location IS NOT NULL
                    UNION ALL SELECT location.lat, location.lng FROM telemetry),
       box AS (SELECT approx_quantile(lat, 0.05) AS lat0, approx_quantile(lat, 0.95) AS lat1, approx_quantile(lng, 0.05) AS lng0, approx_quantile(lng, 0.95) AS lng1 FROM pts)
-      SELECT device_id, trip_id, start_time AS time, format('start_time {} looks like seconds, not milliseconds', start_time) AS detail FROM trips WHERE start_time < 100000000000
-      UNION ALL SELECT device_id, trip_id, end_time, format('end_time {} looks like seconds, not milliseconds', end_time) FROM trips WHERE end_time < 100000000000
-      UNION ALL SELECT device_id, NULL, timestamp, format('event timestamp {} looks like seconds, not milliseconds', timestamp) FROM events WHERE timestamp < 100000000000
-      UNION ALL SELECT device_id, NULL, timestamp, format('telemetry timestamp {} looks like seconds, not milliseconds', timestamp) FROM telemetry WHERE timestamp < 100000000000
+      SELECT device_id, trip_id, start_time AS time, format('start_time {} looks like seconds, not milliseconds', start_time) AS detail FROM trips WHERE start_time < ${MS_FLOOR}
+      UNION ALL SELECT device_id, trip_id, end_time, format('end_time {} looks like seconds, not milliseconds', end_time) FROM trips WHERE end_time < ${MS_FLOOR}
+      UNION ALL SELECT device_id, NULL, timestamp, format('event timestamp {} looks like seconds, not milliseconds', timestamp) FROM events WHERE timestamp < ${MS_FLOOR}
+      UNION ALL SELECT device_id, NULL, timestamp, format('telemetry timestamp {} looks like seconds, not milliseconds', timestamp) FROM telemetry WHERE timestamp < ${MS_FLOOR}
       UNION ALL SELECT device_id, NULL, timestamp, format('battery_percent {} is above 100', battery_percent) FROM events WHERE battery_percent > 100
       UNION ALL SELECT device_id, NULL, timestamp, format('battery_percent {} is above 100', battery_percent) FROM telemetry WHERE battery_percent > 100
       UNION ALL SELECT device_id, NULL, min(timestamp), format('every battery_percent of this device is between 0 and 1 ({} readings): a fraction where MDS 2.0 wants 0 to 100', count(*))
@@ -286,22 +295,32 @@ export const CHECK_RULES: readonly CheckRule[] = [
     // Events in timestamp order (not delivery order); each event's event_types walk the machine from the state of the
     // device's previous event, and must arrive at the event's vehicle_state. An event sent twice (same device, time,
     // event types and state: a duplicate-events finding) is walked once, so that its copy is not a second finding.
+    // Events of one device in the same millisecond (a trip_end and a reservation_start) are ordered as the machine
+    // allows: an event that can follow more of the others comes after them (tie, tw, rk).
     sql: (_t, _w, c) => `
       WITH RECURSIVE tr AS (SELECT * FROM ${transitionsSql(c?.mode)}),
-      once AS (SELECT * FROM events
+      once AS (SELECT *, row_number() OVER () AS _k FROM events
                QUALIFY row_number() OVER (PARTITION BY device_id, timestamp, list_sort(event_types), vehicle_state ORDER BY event_id) = 1),
-      ev AS (SELECT device_id, event_id, timestamp, event_types, vehicle_state, trip_ids,
-               lag(vehicle_state) OVER w AS prev_state, lag(timestamp) OVER w AS prev_time
-             FROM once WINDOW w AS (PARTITION BY device_id ORDER BY timestamp, event_id)),
-      walk(event_id, i, s) AS (
-        SELECT event_id, 0, prev_state FROM ev WHERE prev_state IS NOT NULL
+      tie AS (SELECT DISTINCT a._k, b.vehicle_state AS f, a.event_types, a.vehicle_state FROM once a JOIN once b
+              ON a.device_id = b.device_id AND a.timestamp = b.timestamp AND a._k <> b._k),
+      tw(_k, f, i, s) AS (
+        SELECT _k, f, 0, f FROM tie
         UNION
-        SELECT walk.event_id, walk.i + 1, tr.t FROM walk JOIN ev USING (event_id) JOIN tr ON tr.f = walk.s AND tr.e = ev.event_types[walk.i + 1]
+        SELECT tw._k, tw.f, tw.i + 1, tr.t FROM tw JOIN tie USING (_k, f) JOIN tr ON tr.f = tw.s AND tr.e = tie.event_types[tw.i + 1]
+        WHERE tw.i < len(tie.event_types)),
+      rk AS (SELECT tie._k, count(DISTINCT tie.f) AS follows FROM tie JOIN tw USING (_k, f) WHERE tw.i = len(tie.event_types) AND tw.s = tie.vehicle_state GROUP BY tie._k),
+      ev AS (SELECT device_id, _k, event_id, timestamp, event_types, vehicle_state, trip_ids,
+               lag(vehicle_state) OVER w AS prev_state, lag(timestamp) OVER w AS prev_time
+             FROM once LEFT JOIN rk USING (_k) WINDOW w AS (PARTITION BY device_id ORDER BY timestamp, coalesce(rk.follows, 0), event_id)),
+      walk(_k, i, s) AS (
+        SELECT _k, 0, prev_state FROM ev WHERE prev_state IS NOT NULL
+        UNION
+        SELECT walk._k, walk.i + 1, tr.t FROM walk JOIN ev USING (_k) JOIN tr ON tr.f = walk.s AND tr.e = ev.event_types[walk.i + 1]
         WHERE walk.i < len(ev.event_types))
       SELECT device_id, trip_ids[1] AS trip_id, timestamp AS time,
         format('{} -> {} by {} is not a transition of the {} state machine (previous event at {})', prev_state, vehicle_state, event_types::VARCHAR, ${list([MODE_MACHINES.modes[c?.mode ?? ''] ? (c?.mode as string) : 'micromobility'])}[1], epoch_ms(prev_time)::VARCHAR) AS detail
       FROM ev WHERE prev_state IS NOT NULL
-        AND NOT EXISTS (SELECT 1 FROM walk WHERE walk.event_id = ev.event_id AND walk.i = len(ev.event_types) AND walk.s = ev.vehicle_state)`,
+        AND NOT EXISTS (SELECT 1 FROM walk WHERE walk._k = ev._k AND walk.i = len(ev.event_types) AND walk.s = ev.vehicle_state)`,
   },
 ];
 

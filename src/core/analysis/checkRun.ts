@@ -6,6 +6,8 @@ import * as l10n from '@vscode/l10n';
 import { MobilityError, junitXml } from '../base';
 import type { JunitCase } from '../base';
 import type { AnalysisSession } from './analysisEngine';
+import type { IntakeCounts } from './integrity/intake';
+import { statusNotComparable } from './integrity/statusGap';
 import type { CheckContext, CheckFinding, CheckRule, CheckThresholds, CheckView, CheckWindow } from './checkRules';
 import { DEFAULT_THRESHOLDS, MODE_MACHINES, hourCoverageFindings } from './checkRules';
 import { reportsVsTrips } from './reportsRule';
@@ -18,7 +20,7 @@ import { RULE_CATALOG, ruleCodesOf } from './rules/ruleCatalog';
  * The version of the report's shape (docs/check-report.schema.json): the major changes when a field changes meaning
  * or goes, the minor when one is added.
  */
-export const CHECK_REPORT_VERSION = '1.0';
+export const CHECK_REPORT_VERSION = '1.1';
 
 /** One rule's result. */
 export interface CheckRuleResult {
@@ -47,6 +49,8 @@ export interface CheckReport {
   /** The thresholds the rules ran with, by name. */
   thresholds: CheckThresholds;
   items: Record<string, number>;
+  /** Per view: items read, kept, merged as identical copies, set aside as untyped (read = kept + merged + set aside). */
+  intake?: Record<string, IntakeCounts>;
   rules: CheckRuleResult[];
   skipped: { code: string; id: string; why: string }[];
 }
@@ -124,12 +128,13 @@ export async function runChecks(session: AnalysisSession, only: readonly string[
     mode,
     thresholds,
     items: await session.counts(),
+    intake: session.intake.views,
     rules: [],
     skipped: [],
   };
   for (const rule of RULE_CATALOG) {
     if (!wanted(rule.code)) continue;
-    const why = skipReason(rule, present);
+    const why = skipReason(rule, present) ?? (rule.id === 'status-vs-events' ? await statusNotComparable(session, window, context.snapshotLastUpdated, thresholds.snapshotGapMinutes) : undefined);
     if (why) {
       report.skipped.push({ code: rule.code, id: rule.id, why });
       continue;
@@ -145,6 +150,7 @@ export async function runChecks(session: AnalysisSession, only: readonly string[
       findings = result.findings;
       for (const { month, why } of result.notCompared) report.skipped.push({ code: rule.code, id: rule.id, why: `${month}: ${why}` });
     } else if (rule.manifest) findings = rule.manifest(source, thresholds);
+    else if (rule.local) findings = rule.local(source, session.intake);
     else if (rule.sql) {
       const answer = await session.query(`SELECT * FROM (${rule.sql(thresholds, window, context)}) ORDER BY 3 NULLS FIRST, 1, 2, 4`);
       findings = answer.rows.map((row) => {

@@ -11,7 +11,7 @@ import type { MdsEndpointId } from '../mds';
 type Schema = Record<string, unknown>;
 
 /** The shape of one schema, merged over its combinators. */
-type Shape =
+export type Shape =
   | { kind: 'scalar'; type: 'VARCHAR' | 'BIGINT' | 'DOUBLE' | 'BOOLEAN' | 'JSON'; time?: true }
   | { kind: 'struct'; fields: Map<string, Shape> }
   | { kind: 'list'; item: Shape }
@@ -94,7 +94,7 @@ export function sqlString(text: string): string {
   return `'${text.replace(/'/g, "''")}'`;
 }
 
-function typeText(shape: Shape): string {
+export function typeText(shape: Shape): string {
   switch (shape.kind) {
     case 'none': return 'JSON';
     case 'scalar': return shape.type;
@@ -110,7 +110,7 @@ export interface ItemColumn {
 }
 
 /** The shape of each field of one item of `endpoint`'s payload array, in the order the model declares them. */
-function itemShapesOf(endpoint: MdsEndpointId): [string, Shape][] {
+export function itemShapesOf(endpoint: MdsEndpointId): [string, Shape][] {
   const document = bundledMdsSchema(endpoint);
   const defs = isSchema(document.$defs) ? document.$defs : {};
   const shape = shapeOf(defs.item, defs, 0);

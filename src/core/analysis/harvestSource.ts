@@ -11,6 +11,7 @@ import * as l10n from '@vscode/l10n';
 import { MobilityError, errorMessage } from '../base';
 import type { HarvestManifest, SnapshotManifest } from '../harvest';
 import { MANIFEST_FILE, SNAPSHOT_DIR, harvestFolderInUse, parseManifest, readSnapshotManifest } from '../harvest';
+import { safeHourFile } from './integrity/safeHourFile';
 
 /** Where `mobility-api parquet` keeps what is not items: the manifests, the snapshot's description. Hidden from Spark and Hive (`_`). */
 export const PARQUET_META_DIR = '_harvest';
@@ -82,7 +83,7 @@ async function readPart(dir: string): Promise<HarvestPart> {
   const hours = Object.entries(manifest.hours)
     .filter(([, record]) => (record.status === 'items' || record.status === 'empty') && record.file)
     .sort(([a], [b]) => a.localeCompare(b));
-  const files = hours.map(([, record]) => path.join(dir, ...(record.file as string).split('/')));
+  const files = hours.map(([, record]) => safeHourFile(dir, record.file as string, manifestPath));
   for (const file of files) {
     if (!fs.existsSync(file)) {
       throw new MobilityError('ANALYSIS_DATA_INVALID', l10n.t('{0} records the hour file {1}, which is missing. Run the harvest again into the same folder: it fetches that hour again.', manifestPath, file));

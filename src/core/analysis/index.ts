@@ -31,3 +31,5 @@ export { removeAbandonedParquet } from './sessionFolder';
 export { GEOGRAPHY_TABLES } from './geographyTables';
 export type { GeographyAssignment } from './geographyTables';
 export { REPORT_K, checkTimeZone, localMonthStart } from './reportsRule';
+export { UNTYPED_VIEW, intakeLines } from './integrity/intake';
+export type { Intake, IntakeCounts } from './integrity/intake';

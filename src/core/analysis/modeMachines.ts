@@ -68,13 +68,16 @@ export function parseModeMachine(text: string): ModeMachine {
     const row = cells(line);
     for (const from of ticked(row[fromAt])) for (const to of ticked(row[toAt])) for (const eventType of ticked(row[eventAt])) add(from, eventType, to);
   }
-  // The sentences that open a state to or from every other state.
-  const prose = events.slice(0, header).join(' ');
-  for (const m of prose.matchAll(/any state can go to `([^`]+)` with (?:the following )?event types? ((?:`[^`]+`(?:,? (?:or|of|and) |, )?)+)/g)) {
-    for (const from of states) if (from !== m[1]) for (const eventType of ticked(m[2])) add(from, eventType, m[1]);
-  }
-  for (const m of prose.matchAll(/`([^`]+)` can go to any state with (?:the following )?event types? ((?:`[^`]+`(?:,? (?:or|of|and) |, )?)+)/g)) {
-    for (const to of states) if (to !== m[1]) for (const eventType of ticked(m[2])) add(m[1], eventType, to);
+  // The sentences that open a state to or from every other state, read clause by clause: in "any state can go to
+  // `non_contactable` with event type `comms_lost` or `unspecified`, and `non_contactable` can go to any state with
+  // …", the word after ", and" starts the next clause, not a third event type.
+  const clauses = events.slice(0, header).join(' ').split(/,\s+and\s+|:\s+|\.(?:\s+|$)|;\s+/);
+  const eventTypes = '((?:`[^`]+`(?:,? (?:or|of) |, )?)+)$';
+  for (const clause of clauses.map((c) => c.trim())) {
+    const into = new RegExp(`any state can go to \`([^\`]+)\` with (?:the following )?event types? ${eventTypes}`).exec(clause);
+    if (into) for (const from of states) if (from !== into[1]) for (const eventType of ticked(into[2])) add(from, eventType, into[1]);
+    const out = new RegExp(`^\`([^\`]+)\` can go to any state with (?:the following )?event types? ${eventTypes}`).exec(clause);
+    if (out) for (const to of states) if (to !== out[1]) for (const eventType of ticked(out[2])) add(out[1], eventType, to);
   }
   return { mode, states, transitions };
 }

@@ -28,7 +28,7 @@ export function queryFailed(err: unknown, limits: SessionLimits): MobilityError 
   if (err instanceof MobilityError) return err;
   const message = errorMessage(err).replace(/^Failed to extract statements: /, '');
   if (/^Out of Memory Error/i.test(message) && /max_temp_directory_size|temporary director/i.test(message)) {
-    return new MobilityError('ANALYSIS_OUT_OF_DISK', l10n.t('The analysis needed more temporary disk space than its limit of {0} ({1}). Give it more with --temp-limit (such as --temp-limit 40GB), or a larger --memory-limit so that less spills.', limits.tempLimit, message.split('\n')[0]), { cause: err });
+    return new MobilityError('ANALYSIS_OUT_OF_DISK', l10n.t('The analysis needed more temporary disk space than its limit of {0} ({1}). Give it more with --temp-limit (such as --temp-limit 40GB) in the CLI or the setting mobilityApi.analysis.tempLimit in VS Code, or a larger memory limit so that less spills.', limits.tempLimit, message.split('\n')[0]), { cause: err });
   }
   if (/^Out of Memory Error/i.test(message)) {
     // DuckDB's own advice (threads, insertion order) is not the user's to follow; the limit is.

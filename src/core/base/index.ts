@@ -5,7 +5,7 @@
 export { MobilityError, errorMessage, isCancelled, isMobilityError } from './errors';
 export type { ErrorCode } from './errors';
 export { MAX_JSON_DEPTH, jsonNestsDeeperThan, valueNestsDeeperThan } from './jsonDepth';
-export { maskKeyId, maskKidIn, ownSecretsMasker, redactSecrets, shortenToken } from './redact';
+export { maskKeyId, maskKidIn, ownSecretsMasker, redactSecrets, shortenToken, withoutOwnSecrets } from './redact';
 export type { OwnSecrets } from './redact';
 export { describeExpiry, describeIssued, describeNotBefore, describeRelative, formatDuration } from './relativeTime';
 export { shellQuote } from './shellQuote';

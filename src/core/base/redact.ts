@@ -84,6 +84,26 @@ export function ownSecretsMasker(own: OwnSecrets): (text: string) => string {
   };
 }
 
+/**
+ * `value` (JSON data: a contract run, a report) as it may be reported: a copy with our own secrets masked in every
+ * string (`ownSecretsMasker`), or `value` itself when none of them stands anywhere in its JSON text. The test is a
+ * superset of the masker's matches (a plain substring, the kid in any ASCII case, no word boundary), made only for
+ * secrets that JSON writes as themselves (ASCII without quotes, backslashes or control characters); any other secret
+ * takes the copy.
+ */
+export function withoutOwnSecrets<T>(value: T, own: OwnSecrets): T {
+  const text = JSON.stringify(value);
+  if (text === undefined) return value;
+  const tokens = (own.tokens ?? []).filter((t): t is string => typeof t === 'string' && t.length >= 8);
+  const kidForms = typeof own.kid === 'string' && own.kid.length > 0 ? [own.kid, encodeURIComponent(own.kid)] : [];
+  const plain = (secret: string) => /^[\x20-\x7e]*$/.test(secret) && !/["\\]/.test(secret);
+  const lower = kidForms.length ? text.toLowerCase() : '';
+  const mayHold = tokens.some((t) => !plain(t) || text.includes(t)) || kidForms.some((k) => !plain(k) || lower.includes(k.toLowerCase()));
+  if (!mayHold) return value;
+  const mask = ownSecretsMasker(own);
+  return JSON.parse(text, (_key, v: unknown) => (typeof v === 'string' ? mask(v) : v)) as T;
+}
+
 /** The kid as a server may echo it: as it is or percent-encoded, in any case; a short one as a whole word only. */
 function kidRegExp(kid: string): RegExp {
   const forms = [...new Set([kid, encodeURIComponent(kid)])].map((form) => form.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|');

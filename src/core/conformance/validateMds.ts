@@ -22,9 +22,11 @@ export interface ValidateMdsOptions {
   contentType?: string;
   /**
    * Items also checked against the uncorrected official schema, to report what it would reject because of its known
-   * bugs (default 10; 0 turns it off). The envelope is always checked.
+   * bugs (default 10; 0 turns it off). The envelope is checked too, unless `schemaBugs` is false.
    */
   officialSampleSize?: number;
+  /** False: no check against the uncorrected schema at all (`schemaBugs` empty), for a caller that only wants the verdict. */
+  schemaBugs?: boolean;
 }
 
 /** The conformance of one response. */
@@ -135,7 +137,7 @@ function explainReportFinding(finding: ConformanceFinding, body: unknown): Confo
 export function validateMdsResponse(endpoint: MdsEndpointId, body: unknown, options: ValidateMdsOptions = {}): ConformanceReport {
   const mode = options.mode ?? DEFAULT_MODE;
   const maxExamples = Math.max(0, options.maxExamplesPerRule ?? DEFAULT_EXAMPLES);
-  const sample = Math.max(0, options.officialSampleSize ?? DEFAULT_OFFICIAL_SAMPLE);
+  const sample = options.schemaBugs === false ? 0 : Math.max(0, options.officialSampleSize ?? DEFAULT_OFFICIAL_SAMPLE);
   const corrected = compiledMdsSchema(endpoint, 'corrected', mode);
   const official = compiledMdsSchema(endpoint, 'official', mode);
   const provider = new FindingSummary(maxExamples);
@@ -148,7 +150,7 @@ export function validateMdsResponse(endpoint: MdsEndpointId, body: unknown, opti
   }
   const envelopeFindings = check(corrected, 'envelope', body, '');
   for (const finding of envelopeFindings) provider.add(adjust(finding));
-  for (const finding of bugFindings(check(official, 'envelope', body, ''), envelopeFindings)) bugs.add(adjust(finding));
+  if (options.schemaBugs !== false) for (const finding of bugFindings(check(official, 'envelope', body, ''), envelopeFindings)) bugs.add(adjust(finding));
 
   const property = payloadProperty(endpoint);
   const items = property !== null && body && typeof body === 'object' ? (body as Record<string, unknown>)[property] : undefined;

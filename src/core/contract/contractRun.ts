@@ -3,7 +3,7 @@
 // request and per page, and each assertion checked against each page. A GRPC request is planned here too; its call is
 // made by the caller's `callGrpc` (this domain does not import `grpc`), and its answer checked by grpcEvaluate.ts.
 import * as l10n from '@vscode/l10n';
-import { errorMessage, maskKeyId, ownSecretsMasker } from '../base';
+import { errorMessage, maskKeyId, withoutOwnSecrets } from '../base';
 import type { Credential } from '../auth';
 import type { ApiKind, ApiRequest, Environment } from '../environment';
 import type { ApiClient, ApiResult, FileRequest, HttpExchange, RequestFile, ResolvedGrpcFileRequest } from '../http';
@@ -231,7 +231,9 @@ export async function runContractPlan(plan: ContractPlan, options: RunOptions): 
     for (const planned of file.requests) {
       if (options.signal?.aborted) return runs;
       options.onStart?.(planned);
-      const run = withoutKid(await runRequest(planned, options), options.credential.kid);
+      // A run as it may be reported (lines, JUnit, `--json`, the Testing view): our own secrets that the server echoed
+      // (the tokens sent, the key id) hidden by value in every text of it; nothing else is changed.
+      const run = withoutOwnSecrets(await runRequest(planned, options), { kid: options.credential.kid });
       runs.push(run);
       options.onRequest?.(run);
       if (options.bail && !run.passed && !run.skipped) return runs;
@@ -278,21 +280,7 @@ async function runRequest(planned: PlannedRequest, options: RunOptions): Promise
   run.outcomes = resultOutcomes(planned, result, options.explainRefusal);
   run.passed = run.outcomes.every((o) => o.passed);
   if (run.outcomes.length === 0) run.untested = true;
-  return withoutOwnSecrets(run, ownSecretsMasker({ tokens: result.pages.map((p) => p.token?.token) }));
-}
-
-/**
- * A run as it may be reported (lines, JUnit, `--json`, the Testing view): our own secrets that the server echoed
- * (the tokens sent, the key id) hidden by value in every text of it, wherever the answer's values went (an
- * assertion's actual value, a status text); nothing else is changed.
- */
-function withoutOwnSecrets(run: RequestRun, mask: (text: string) => string): RequestRun {
-  return JSON.parse(JSON.stringify(run, (_key, value: unknown) => (typeof value === 'string' ? mask(value) : value))) as RequestRun;
-}
-
-/** `withoutOwnSecrets` for the key id of the run's credential (every request of a run is signed with it). */
-function withoutKid(run: RequestRun, kid: string): RequestRun {
-  return withoutOwnSecrets(run, ownSecretsMasker({ kid }));
+  return withoutOwnSecrets(run, { tokens: result.pages.map((p) => p.token?.token) });
 }
 
 /** Waits `ms` (`# @sleep`), or until `signal` aborts. */

@@ -8,5 +8,5 @@ export { DEFAULT_DEPLOYED_STATES, MEASURE_PATTERNS, eventTypes, parseMeasure, pa
 export type { Measure } from './measures';
 export { METRICS_DIMENSIONS } from './omfSql';
 export type { MetricsDimension } from './omfSql';
-export { geographyNotYet, runOmfMetrics } from './omfMetrics';
-export type { IncompleteInterval, MetricsColumn, MetricsQueryResponse, OmfMetricsOptions, OmfMetricsReport } from './omfMetrics';
+export { runOmfMetrics } from './omfMetrics';
+export type { IncompleteInterval, MetricsColumn, MetricsQueryResponse, OmfMetricsOptions, OmfMetricsReport, OutsideGeographies } from './omfMetrics';

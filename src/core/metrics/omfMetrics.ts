@@ -49,7 +49,10 @@ export interface MetricsQueryResponse {
 /** An interval without values for some measures: the harvest lacks hours it needs. */
 export interface IncompleteInterval { interval_start: string; measures: string[]; hours: { hour: string; why: string }[] }
 
-export interface OmfMetricsReport { response: MetricsQueryResponse; incomplete: IncompleteInterval[] }
+/** With `geography_id`: the harvest's items in no geography live at their time, which no row counts. */
+export interface OutsideGeographies { trips: number; tripStarts: number; tripEnds: number; allEvents: number; events: number }
+
+export interface OmfMetricsReport { response: MetricsQueryResponse; incomplete: IncompleteInterval[]; outside?: OutsideGeographies }
 
 type Raw = Map<string, Record<string, unknown>>;
 
@@ -63,20 +66,43 @@ function kindsOf(m: Measure): GapKind[] {
   return ['events'];
 }
 
+/** The harvest's trips (by start and end) and events that lie in no geography (see {@link OutsideGeographies}). */
+async function outsideGeographies(session: AnalysisSession): Promise<OutsideGeographies> {
+  const notIn = (point: string) => `(SELECT count(*) FROM trips x WHERE NOT EXISTS (SELECT 1 FROM trips_geographies g WHERE g.trip_id = x.trip_id AND g.point = '${point}'))`;
+  const answer = await session.query(`SELECT (SELECT count(*) FROM trips) AS trips, ${notIn('start')} AS starts, ${notIn('end')} AS ends, (SELECT count(*) FROM events) AS all_events,
+    (SELECT count(*) FROM events x WHERE NOT EXISTS (SELECT 1 FROM events_geographies g WHERE g.event_id = x.event_id AND g.device_id = x.device_id)) AS events`);
+  const row = answer.rows[0] ?? {};
+  return { trips: num(row.trips) ?? 0, tripStarts: num(row.starts) ?? 0, tripEnds: num(row.ends) ?? 0, allEvents: num(row.all_events) ?? 0, events: num(row.events) ?? 0 };
+}
+
 /** Refuses a dimension the harvest cannot give: vehicle_type without the snapshot, geography_id without the assignment. */
-async function checkDimensions(session: AnalysisSession, dimensions: readonly MetricsDimension[]): Promise<void> {
+function checkDimensions(session: AnalysisSession, dimensions: readonly MetricsDimension[]): void {
   if (dimensions.includes('vehicle_type') && !session.source.snapshot) {
     throw new MobilityError('USAGE', l10n.t('--dimensions vehicle_type needs the /vehicles snapshot (MDS 2.0 events and trips carry no vehicle_type), which this harvest does not hold: harvest with --snapshot.'));
   }
   if (dimensions.includes('geography_id')) {
-    const answer = await session.query("SELECT count(*) AS n FROM (SELECT table_name AS name FROM duckdb_tables() UNION ALL SELECT view_name FROM duckdb_views()) WHERE name IN ('events_geographies', 'trips_geographies')");
-    if (num(answer.rows[0]?.n) !== 2) throw geographyNotYet();
+    if (!session.geographyAssignment) throw new MobilityError('USAGE', l10n.t('--dimensions geography_id needs --geographies <file>: the MDS Geography document whose geographies the metrics are counted in.'));
   }
 }
 
-/** The dimension geography_id before the geography assignment exists in this build. */
-export function geographyNotYet(): MobilityError {
-  return new MobilityError('USAGE', l10n.t('--dimensions geography_id is not available yet: this build does not assign trips and events to geographies. Leave geography_id out of --dimensions.'));
+/**
+ * Every geography of the document has its rows, beside each combination of the other dimensions seen: a district where
+ * nothing happened counts 0 (a count, -1 below k), not a missing row.
+ */
+async function everyGeography(session: AnalysisSession, groups: Map<string, (string | null)[]>, at: number): Promise<void> {
+  const ids = (await session.query('SELECT geography_id FROM geographies')).rows.map((r) => String(r.geography_id));
+  const others = new Map<string, (string | null)[]>();
+  for (const dims of groups.values()) {
+    const rest = dims.filter((_, j) => j !== at);
+    others.set(JSON.stringify(rest), rest);
+  }
+  if (!others.size) others.set('[]', []);
+  for (const rest of others.values()) {
+    for (const id of ids) {
+      const dims = [...rest.slice(0, at), id, ...rest.slice(at)];
+      groups.set(JSON.stringify(dims), dims);
+    }
+  }
 }
 
 /** Computes the measures over the harvest of `session`. */
@@ -84,7 +110,7 @@ export async function runOmfMetrics(session: AnalysisSession, o: OmfMetricsOptio
   if (o.measures.some((m) => m.family === 'deployedRange') && !isShorter(o.avgOf, o.interval)) {
     throw new MobilityError('USAGE', l10n.t('--avg-of {0} must be shorter than --interval {1}: dockless.deployed.avg.min and .avg.max are the least and most of the averages over the shorter intervals inside each interval.', o.avgOf.text, o.interval.text));
   }
-  await checkDimensions(session, o.dimensions);
+  checkDimensions(session, o.dimensions);
   const window = { start: Date.parse(`${session.source.window.start}:00:00Z`), end: Date.parse(`${session.source.window.end}:00:00Z`) + HOUR_MS };
   const intervals = intervalsOf(window.start, window.end, o.interval, o.timeZone);
   const sqlOptions: OmfSqlOptions = {
@@ -117,6 +143,7 @@ export async function runOmfMetrics(session: AnalysisSession, o: OmfMetricsOptio
   for (const loc of ['start_loc', 'end_loc'] as const) {
     if (o.measures.some((m) => (m.family === 'trips' && m.key === loc) || (loc === 'start_loc' && m.family === 'tripsPerVehicle'))) collect(loc, (await session.query(tripsSql(sqlOptions, loc))).rows);
   }
+  if (o.dimensions.includes('geography_id')) await everyGeography(session, groups, o.dimensions.indexOf('geography_id'));
   if (!o.dimensions.length || !groups.size) groups.set('[]', []);
 
   const gaps = intervalGaps(session.source, intervals, [...new Set(o.measures.flatMap(kindsOf))], o.tripSeconds.max * 1000);
@@ -156,6 +183,7 @@ export async function runOmfMetrics(session: AnalysisSession, o: OmfMetricsOptio
       rows,
     },
     incomplete,
+    ...(o.dimensions.includes('geography_id') ? { outside: await outsideGeographies(session) } : {}),
   };
 }
 

@@ -34,8 +34,8 @@ const list = (values: readonly string[]) => `[${values.map(q).join(', ')}]`;
 /** The dimension columns of every answer: the requested ones and `_all` (one group when none is asked). */
 export const dimensionColumns = (o: Pick<OmfSqlOptions, 'dimensions'>) => ['_all', ...o.dimensions];
 
-/** The select list and joins of the dimensions of rows `x` (device_id, provider_id), for events (at `time`) or trips (at `point`). */
-function dims(o: OmfSqlOptions, on: { events: string } | { trips: 'start' | 'end' }): { select: string; joins: string } {
+/** The select list and joins of the dimensions of rows `x` (device_id, provider_id), for events (by event_id) or trips (at `point`). */
+function dims(o: OmfSqlOptions, on: 'events' | { trips: 'start' | 'end' }): { select: string; joins: string } {
   const select = ['1 AS _all'];
   const joins: string[] = [];
   for (const d of o.dimensions) {
@@ -46,8 +46,9 @@ function dims(o: OmfSqlOptions, on: { events: string } | { trips: 'start' | 'end
     }
     if (d === 'geography_id') {
       select.push('CAST(g.geography_id AS VARCHAR) AS geography_id');
-      joins.push('events' in on
-        ? `JOIN events_geographies g ON g.device_id = x.device_id AND g.timestamp = x.${on.events}`
+      // An inner join: an item outside every geography is in no row (OMF counts "within a geographic area").
+      joins.push(on === 'events'
+        ? 'JOIN events_geographies g ON g.event_id = x.event_id AND g.device_id = x.device_id'
         : `JOIN trips_geographies g ON g.trip_id = x.trip_id AND g.point = ${q(on.trips)}`);
     }
   }
@@ -61,11 +62,11 @@ const intervalsValues = (o: OmfSqlOptions) => `SELECT * FROM (VALUES ${o.interva
  * the deployed states), each at the dimensions of the event that began it.
  */
 function segments(o: OmfSqlOptions, states: readonly string[]): string {
-  const d = dims(o, { events: 'timestamp' });
+  const d = dims(o, 'events');
   const cols = dimensionColumns(o).join(', ');
   return `
     seg0 AS (
-      SELECT device_id, provider_id, timestamp, vehicle_state,
+      SELECT device_id, provider_id, event_id, timestamp, vehicle_state,
         least(coalesce(lead(timestamp) OVER (PARTITION BY device_id ORDER BY timestamp), ${o.windowEnd}), timestamp + ${o.staleAfterMs}, ${o.windowEnd}) AS t1
       FROM events),
     seg1 AS (SELECT ${d.select}, x.device_id, x.vehicle_state, x.timestamp AS t0, x.t1 FROM seg0 x ${d.joins} WHERE x.t1 > x.timestamp),
@@ -108,21 +109,29 @@ export function deployedRangeSql(o: OmfSqlOptions): string {
     GROUP BY grid.p, ${dimensionColumns(o).map((c) => `grid.${c}`).join(', ')}`;
 }
 
-/** Per interval and group: the deployed vehicles with time in trip (`active`) and without (`inactive`). */
+/**
+ * Per interval and group: the deployed vehicles with time in trip (`active`: at the group of the event that began the
+ * trip) and those with no time in trip anywhere in the interval (`inactive`: at the group of each state they began).
+ * Without geographies a device is in one group, and the two are its fleet's split; with them, a vehicle whose trip
+ * started in A and ended in B is active in A and not inactive in B (OMF: "has no trip during the interval").
+ */
 export function activitySql(o: OmfSqlOptions): string {
   const cols = dimensionColumns(o).join(', ');
   return `
     WITH iv AS (${intervalsValues(o)}), ${segments(o, ['on_trip'])},
-    per AS (SELECT iv.i, ${cols}, device_id, bool_or(st = 'on_trip') AS active FROM seg JOIN iv ON seg.t0 < iv.e AND seg.t1 > iv.s GROUP BY ALL)
-    SELECT i, ${cols}, CAST(count(*) FILTER (active) AS INTEGER) AS active, CAST(count(*) FILTER (NOT active) AS INTEGER) AS inactive FROM per GROUP BY ALL`;
+    per AS (SELECT iv.i, ${cols}, device_id, bool_or(st = 'on_trip') AS active FROM seg JOIN iv ON seg.t0 < iv.e AND seg.t1 > iv.s GROUP BY ALL),
+    tripped AS (SELECT DISTINCT iv.i, seg0.device_id FROM seg0 JOIN iv ON seg0.timestamp < iv.e AND seg0.t1 > iv.s WHERE seg0.vehicle_state = 'on_trip' AND seg0.t1 > seg0.timestamp)
+    SELECT per.i, ${dimensionColumns(o).map((c) => `per.${c}`).join(', ')}, CAST(count(*) FILTER (per.active) AS INTEGER) AS active,
+      CAST(count(*) FILTER (NOT per.active AND t.device_id IS NULL) AS INTEGER) AS inactive
+    FROM per LEFT JOIN tripped t ON t.i = per.i AND t.device_id = per.device_id GROUP BY ALL`;
 }
 
 /** Per interval, group and event type: the events received (an event of several types counts once for each). */
 export function eventsSql(o: OmfSqlOptions, types: readonly string[]): string {
-  const d = dims(o, { events: 'timestamp' });
+  const d = dims(o, 'events');
   return `
     WITH iv AS (${intervalsValues(o)}),
-    ev AS (SELECT device_id, provider_id, timestamp, unnest(event_types) AS event_type FROM events)
+    ev AS (SELECT device_id, provider_id, event_id, timestamp, unnest(event_types) AS event_type FROM events)
     SELECT iv.i, ${d.select}, x.event_type, CAST(count(*) AS INTEGER) AS n
     FROM ev x ${d.joins} JOIN iv ON x.timestamp >= iv.s AND x.timestamp < iv.e
     WHERE list_contains(${list(types)}, x.event_type)

@@ -6,6 +6,7 @@ import type { CheckReport } from '../../core/analysis';
 import { MODE_MACHINES, RULE_CATALOG } from '../../core/analysis';
 import type { AnalysisMetricsView, AnalysisResultView } from '../../shared/analysisViews';
 import { ANALYSIS_FINDINGS_SHOWN } from '../../shared/analysisViews';
+import { METRICS_VIEW_INTERVALS, measureChoices } from '../metrics/metricsPanelView';
 
 /** A report's line: how many rules ran, with errors, with warnings, and not run. */
 export function analysisSummaryLine(report: Pick<CheckReport, 'rules' | 'skipped'>): string {
@@ -14,7 +15,8 @@ export function analysisSummaryLine(report: Pick<CheckReport, 'rules' | 'skipped
   return l10n.t('{0} rules run: {1} with errors, {2} with warnings; {3} not run', report.rules.length, errors, warnings, report.skipped.length);
 }
 
-const count = (value: unknown): number => (typeof value === 'number' && Number.isFinite(value) ? value : 0);
+/** A count of an hour, or null when the harvest lacks the hour (the metrics' SQL gives NULL, never 0, for it). */
+const count = (value: unknown): number | null => (typeof value === 'number' && Number.isFinite(value) ? value : typeof value === 'bigint' ? Number(value) : null);
 
 /**
  * The plots' numbers from the metrics' hourly rows (ungrouped: one row per hour): the PROW vehicles per state (the
@@ -23,7 +25,7 @@ const count = (value: unknown): number => (typeof value === 'number' && Number.i
 export function analysisMetricsView(rows: readonly Record<string, unknown>[]): AnalysisMetricsView {
   const prow = MODE_MACHINES.prowStates
     .map((state) => ({ state, values: rows.map((row) => count(row[`${state}_at_hour_end`])) }))
-    .filter((series) => series.values.some((v) => v > 0));
+    .filter((series) => series.values.some((v) => v !== null && v > 0));
   return {
     hours: rows.map((row) => (typeof row.hour === 'string' ? row.hour : '')),
     prow,
@@ -71,6 +73,7 @@ export function analysisResultView(args: { id: string; report: CheckReport; inUs
     rules: report.rules.map((r) => ({ code: r.code, id: r.id, title: r.title, severity: r.severity, basis: r.basis, count: r.count, findings: r.findings.slice(0, ANALYSIS_FINDINGS_SHOWN) })),
     skipped: skippedInVsCode(report),
     ...(args.metrics ? { metrics: analysisMetricsView(args.metrics) } : {}),
+    omfChoices: { measures: measureChoices(), intervals: METRICS_VIEW_INTERVALS },
     summary: { kind: 'analysis', title, line, createdAt: args.now, canRunAgain: false, analysis: { folder: report.folder } },
   };
 }

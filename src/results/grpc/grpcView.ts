@@ -19,7 +19,8 @@ import { refusalExchangeOf } from './grpcRefusal';
 import { tokenFactsOf } from '../history/historyEntry';
 import type { RefusalContext } from '../tokens/refusalView';
 import { refusalContextOf } from '../requests/listingView';
-import { scrubSent, shortenToken } from '../tokens/tokenPreview';
+import { scrubSent, sentMasker, shortenToken } from '../tokens/tokenPreview';
+import { maskVehicleText } from '../tokens/maskedItems';
 import type { SentToken } from '../tokens/tokenPreview';
 import { pageTokenView } from '../tokens/tokenView';
 import { listingShape, vehicleColumns } from '../requests/vehicleReader';
@@ -207,7 +208,7 @@ export function grpcResultView(args: GrpcViewArgs): { view: ListingResultView; p
   const listKey = vehicleListKey(result.messages[0], env.api);
   // int64 fields arrive as decimal text (proto3 JSON): the table reads the times as numbers, as REST sends them.
   const items = listKey ? result.messages.map((m) => normaliseGrpcTimes(m)) : [];
-  const vehicles = vehicleColumns(items);
+  const vehicles = maskVehicleText(vehicleColumns(items), sentMasker(sent));
   const shape = listKey ? listingShape(listKey, items, env.api) : 'unknown';
   const noun: [string, string] = listKey === 'vehicles_status' ? ['vehicle status', 'vehicle statuses'] : listKey ? ['vehicle', 'vehicles'] : ['message', 'messages'];
   const count = listKey ? vehicles.count : result.messages.length;

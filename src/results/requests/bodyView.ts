@@ -1,6 +1,7 @@
 import type { HttpExchange } from '../../core/http';
 import type { BodyView } from '../../shared/listingViews';
-import { scrubSent } from '../tokens/tokenPreview';
+import { scrubSent, sentMasker } from '../tokens/tokenPreview';
+import { maskJsonText } from '../tokens/maskedItems';
 
 /** Raw bodies longer than this are cut in the Raw view (the whole text opens in an editor). */
 export const MAX_RAW_CHARS = 1_000_000;
@@ -13,7 +14,8 @@ export function bodyView(page: HttpExchange, resultId: string, pageIndex: number
     raw = JSON.stringify(page.body, null, 2);
     reserialised = true;
   }
-  raw = scrubSent(raw ?? '', page.token);
+  const unmasked = raw ?? '';
+  raw = scrubSent(unmasked, page.token);
   const view: BodyView = {
     resultId,
     pageIndex,
@@ -23,6 +25,7 @@ export function bodyView(page: HttpExchange, resultId: string, pageIndex: number
     rawTotalChars: raw.length,
     rawReserialised: reserialised,
   };
-  if (page.bodyKind === 'json') view.json = page.body;
+  // The JSON tree shows what Raw shows: a key id (or token) of ours echoed in the body masked (walked only when there is one).
+  if (page.bodyKind === 'json') view.json = raw === unmasked ? page.body : maskJsonText(page.body, sentMasker(page.token));
   return view;
 }

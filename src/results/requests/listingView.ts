@@ -13,7 +13,8 @@ import { tokenFactsOf } from '../history/historyEntry';
 import { mobilityErrorView, pageErrorView } from '../tokens/errorAdvice';
 import { plural } from '../../shared/format';
 import type { RefusalContext } from '../tokens/refusalView';
-import { scrubSent, shortenToken } from '../tokens/tokenPreview';
+import { pagesMasker, scrubSent, shortenToken } from '../tokens/tokenPreview';
+import { maskVehicleText } from '../tokens/maskedItems';
 import { pageTokenView } from '../tokens/tokenView';
 import { listingShape, vehicleColumns } from './vehicleReader';
 
@@ -104,7 +105,7 @@ export function listingView(args: {
   const shape = listingShape(listing.listKey, listing.items, env.api);
   const what = shape === 'mds-status' ? l10n.t('Vehicle status') : l10n.t('Vehicles');
   const title = `${what} · ${env.name}`;
-  const vehicles = vehicleColumns(listing.items);
+  const vehicles = maskVehicleText(vehicleColumns(listing.items), pagesMasker(listing.pages));
   const summary: ResultSummary = {
     kind: 'listing',
     title,

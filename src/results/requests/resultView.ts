@@ -14,6 +14,8 @@ import { isRecord } from '../../shared/isRecord';
 import { listingView } from './listingView';
 import { csvTable, eventTable, stopTable, telemetryTable, tripTable } from './resourceReaders';
 import type { RefusalContext } from '../tokens/refusalView';
+import { pagesMasker } from '../tokens/tokenPreview';
+import { maskTableText } from '../tokens/maskedItems';
 
 const NOUNS: Record<string, [string, string]> = {
   vehicles: ['vehicle', 'vehicles'],
@@ -116,7 +118,8 @@ export function resultView(args: {
   const { result } = args;
   const view = listingView({ id: args.id, environment: args.environment, listing: listingOf(result), credentialLabel: args.credentialLabel, canLoadNext: args.canLoadNext, canCopyCurl: args.canCopyCurl, now: args.now, refusal: args.refusal });
   const table = resourceTableOf(result);
-  if (table) view.table = table;
+  // A key id (or token) of ours that the server echoed in the items is masked in the cells, as in the body.
+  if (table) view.table = maskTableText(table, pagesMasker(result.pages));
   view.pages.forEach((page, i) => (page.itemCount = itemsOnAnyPage(result.pages[i], result.itemsKey)));
   view.title = args.title;
   view.outcome = result.outcome;

@@ -25,7 +25,13 @@ export function createAgentToolsFeature(deps: CommandDeps) {
       return vscode.workspace.getConfiguration('mobilityApi').get<boolean>('agents.allowProduction', false);
     },
     root: vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? os.homedir(),
-    onResult: (entry) => deps.results.showResult({ environment: entry.environment, result: entry.result, title: vscode.l10n.t('Agent: {0}', entry.target), refusal: { credentialType: entry.credentialType }, reveal: false }),
+    // gRPC: the window's channels and schemas (dist/grpc.js, loaded on first use), signed as the tree's calls are.
+    grpc: { call: (environment, credential, request) => deps.grpc.call(environment, deps.grpc.auth(environment, credential), request) },
+    onResult: (entry) => {
+      const title = vscode.l10n.t('Agent: {0}', entry.target);
+      if (entry.grpc) return deps.results.showGrpcResult({ environment: entry.environment, result: entry.grpc, title, target: entry.environment.grpc?.target ?? '', reveal: false });
+      return deps.results.showResult({ environment: entry.environment, result: entry.result, title, refusal: { credentialType: entry.credentialType }, reveal: false });
+    },
   };
   return {
     async prepare(name: string, input: Record<string, unknown>, _token: vscode.CancellationToken): Promise<vscode.PreparedToolInvocation> {

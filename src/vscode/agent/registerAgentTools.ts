@@ -3,6 +3,7 @@
 import path from 'node:path';
 import * as vscode from 'vscode';
 import { AGENT_TOOL_NAMES } from '../../agent/agentToolNames';
+import { MCP_PROVIDER_ID, mcpLaunchOf } from '../../agent/mcpLaunch';
 import type { CommandDeps } from '../platform/commandDeps';
 
 /** What dist/agentTools.js exports (a type only: importing it would put the tools into the activation bundle). */
@@ -14,15 +15,35 @@ function loadAgentToolsModule(): AgentToolsModule {
   return require(path.join(__dirname, 'agentTools.js')) as AgentToolsModule;
 }
 
-/** Registers every agent tool; none where this VS Code has no language-model API. */
+/**
+ * The extension's `mobility-api mcp` (read-only, no credential) for VS Code to start itself, where it carries the CLI
+ * (package.json `mcpServerDefinitionProviders`); nothing where this VS Code has no MCP API.
+ */
+function registerMcpServer(extensionPath: string): vscode.Disposable[] {
+  if (typeof vscode.lm?.registerMcpServerDefinitionProvider !== 'function') return [];
+  return [
+    vscode.lm.registerMcpServerDefinitionProvider(MCP_PROVIDER_ID, {
+      provideMcpServerDefinitions: () => {
+        const launch = mcpLaunchOf(extensionPath, process.execPath);
+        return launch ? [new vscode.McpStdioServerDefinition(vscode.l10n.t('Mobility API (read-only)'), launch.command, launch.args, launch.env)] : [];
+      },
+    }),
+  ];
+}
+
+/** Registers every agent tool (none where this VS Code has no language-model API) and the MCP server's definition. */
 export function registerAgentTools(deps: CommandDeps): vscode.Disposable[] {
-  if (typeof vscode.lm?.registerTool !== 'function') return [];
+  const mcp = registerMcpServer(deps.context.extensionPath);
+  if (typeof vscode.lm?.registerTool !== 'function') return mcp;
   let feature: ReturnType<AgentToolsModule['createAgentToolsFeature']> | undefined;
   const load = () => (feature ??= loadAgentToolsModule().createAgentToolsFeature(deps));
-  return AGENT_TOOL_NAMES.map((name) =>
-    vscode.lm.registerTool<Record<string, unknown>>(name, {
-      prepareInvocation: (options, token) => load().prepare(name, options.input, token),
-      invoke: (options, token) => load().invoke(name, options.input, token),
-    }),
-  );
+  return [
+    ...mcp,
+    ...AGENT_TOOL_NAMES.map((name) =>
+      vscode.lm.registerTool<Record<string, unknown>>(name, {
+        prepareInvocation: (options, token) => load().prepare(name, options.input, token),
+        invoke: (options, token) => load().invoke(name, options.input, token),
+      }),
+    ),
+  ];
 }

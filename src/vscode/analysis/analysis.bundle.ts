@@ -16,6 +16,7 @@ import type { CommandDeps, CommandOutcome } from '../platform/commandDeps';
 import { Cancelled } from '../platform/registerCommand';
 import { configureHostL10n, hostL10n } from '../panel/l10nBundle';
 import { AnalysisWorkerClient } from './analysisClient';
+import { geographiesSetting, metricsViewHost } from './metricsViewHost';
 import { isRecord } from '../../shared/isRecord';
 import { parseExportAnswerMessage } from '../../shared/sqlAnswer';
 import type { ExportAnswerResult } from '../../shared/sqlAnswer';
@@ -78,6 +79,7 @@ export function createAnalysisFeature(deps: CommandDeps): AnalysisFeature {
     path.join(__dirname, 'analysisWorker.js'),
     (line) => deps.log.info('analysis', line),
     () => vscode.workspace.getConfiguration('mobilityApi').get<string>('analysis.memoryLimit')?.trim() || undefined,
+    () => vscode.workspace.getConfiguration('mobilityApi').get<string>('analysis.tempLimit')?.trim() || undefined,
   );
 
   async function folderOf(arg: FolderArg, openLabel: string): Promise<string> {
@@ -114,7 +116,8 @@ export function createAnalysisFeature(deps: CommandDeps): AnalysisFeature {
       ...(finding.trip_id ? { trip: finding.trip_id } : {}),
       ...(finding.time && Number.isFinite(Date.parse(finding.time)) ? { time: Date.parse(finding.time) } : {}),
     });
-    const resultId = deps.results.showAnalysis({ report, inUse: report.inUse, ...(report.metrics ? { metrics: report.metrics } : {}), timeline, reveal });
+    const metricsView = (id: string) => metricsViewHost(deps, client, report.folder, id);
+    const resultId = deps.results.showAnalysis({ report, inUse: report.inUse, ...(report.metrics ? { metrics: report.metrics } : {}), timeline, metricsView, reveal });
     if (report.inUse.length) void vscode.window.showWarningMessage(vscode.l10n.t('A harvest is still writing {0}: the report covers the hours it had finished. Analyze again when it is done.', report.inUse.join(', ')));
     return {
       ok: true,
@@ -139,7 +142,8 @@ export function createAnalysisFeature(deps: CommandDeps): AnalysisFeature {
         const harvest = typeof notebook.metadata.harvest === 'string' ? notebook.metadata.harvest : '';
         const folder = harvestFolderOf(notebook.uri.fsPath, harvest);
         if (!fs.existsSync(folder)) throw harvestMovedError(notebook.uri.fsPath, harvest, folder);
-        const answer = await client.request<SqlResult>({ op: 'sql', folder, sql: cell.document.getText(), maxRows: NOTEBOOK_ROWS }, stop.signal);
+        const geographies = geographiesSetting();
+        const answer = await client.request<SqlResult>({ op: 'sql', folder, sql: cell.document.getText(), maxRows: NOTEBOOK_ROWS, ...(geographies ? { geographies } : {}) }, stop.signal);
         await execution.replaceOutput(answerOutputs(answer));
         execution.end(true, Date.now());
       } catch (err) {

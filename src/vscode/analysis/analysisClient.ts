@@ -37,18 +37,19 @@ export class AnalysisWorkerClient {
   /** Workers started so far (tests read it: a new one after a crash). */
   started = 0;
 
-  /** The memory limit the running worker was started with. */
+  /** The limits the running worker was started with (its arguments). */
   private childLimit: string | undefined;
 
   /**
    * `script` is the worker's file (dist/analysisWorker.js); `onLog` hears its start, end and error output;
-   * `memoryLimit` gives DuckDB's memory limit (the setting) when a request is sent: a worker started with another
-   * limit is ended first, and a new one starts with it.
+   * `memoryLimit` and `tempLimit` give DuckDB's memory limit and its temporary folder's (the settings) when a request
+   * is sent: a worker started with other limits is ended first, and a new one starts with them.
    */
   constructor(
     private readonly script: string,
     private readonly onLog: (line: string) => void = () => undefined,
     private readonly memoryLimit: () => string | undefined = () => undefined,
+    private readonly tempLimit: () => string | undefined = () => undefined,
   ) {}
 
   /** The running worker's process id, if one runs. */
@@ -95,14 +96,17 @@ export class AnalysisWorkerClient {
   }
 
   private ensure(): ChildProcess {
-    const limit = this.memoryLimit();
+    const memory = this.memoryLimit();
+    const temp = this.tempLimit();
+    const args = [...(memory ? [`--memory-limit=${memory}`] : []), ...(temp ? [`--temp-limit=${temp}`] : [])];
+    const limit = args.join(' ');
     if (this.child && limit !== this.childLimit && !this.pending.size) {
-      this.onLog(`the memory limit is now ${limit ?? 'the default'}: the analysis worker starts again with it`);
+      this.onLog(`the limits are now ${limit || 'the defaults'}: the analysis worker starts again with them`);
       this.stop(this.child);
     }
     if (this.child && this.child.exitCode === null && this.child.signalCode === null && this.child.connected) return this.child;
     // execArgv empty: never the extension host's own flags (--inspect and the like).
-    const child = fork(this.script, limit ? [`--memory-limit=${limit}`] : [], { stdio: ['ignore', 'ignore', 'pipe', 'ipc'], execArgv: [], serialization: 'json' });
+    const child = fork(this.script, args, { stdio: ['ignore', 'ignore', 'pipe', 'ipc'], execArgv: [], serialization: 'json' });
     this.child = child;
     this.childLimit = limit;
     this.started++;

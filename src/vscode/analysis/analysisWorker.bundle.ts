@@ -9,7 +9,10 @@ import type { HarvestSource } from '../../core/analysis';
 import * as l10n from '@vscode/l10n';
 import { AnalysisSession, memoryLimitOf, metricsSql, metricsWindow, readHarvestSource, ruleQueriesOf, runChecks, runMetrics, thresholdsOf, timelineSql } from '../../core/analysis';
 import { MobilityError, errorMessage, isMobilityError } from '../../core/base';
-import type { CheckResult, RulesResult, SqlResult, WorkerAnswer, WorkerRequest } from './workerProtocol';
+import { runOmfMetrics } from '../../core/metrics';
+import { metricsViewOptions, shapesOf } from '../../results/metrics/metricsPanelView';
+import type { CheckResult, OmfMetricsResult, RulesResult, SqlResult, WorkerAnswer, WorkerRequest } from './workerProtocol';
+import { geographiesFor } from './workerGeographies';
 import { parseWorkerRequest } from './workerProtocol';
 
 /**
@@ -21,6 +24,8 @@ let kept: { key: string; session: AnalysisSession } | undefined;
 
 /** DuckDB's memory limit, as the host started this worker (`--memory-limit=<size>`, the setting), else the default. */
 const MEMORY_LIMIT = process.argv.find((a) => a.startsWith('--memory-limit='))?.slice('--memory-limit='.length);
+/** The most DuckDB may spill to the session's folder (`--temp-limit=<size>`, the setting), else the default. */
+const TEMP_LIMIT = process.argv.find((a) => a.startsWith('--temp-limit='))?.slice('--temp-limit='.length);
 
 /** What a session was read from: the source as read (its parts, done hours, snapshot) and each file's size and time. */
 function sourceKey(source: HarvestSource): string {
@@ -35,14 +40,17 @@ function sourceKey(source: HarvestSource): string {
   return JSON.stringify([source, stats]);
 }
 
-async function sessionFor(source: HarvestSource): Promise<AnalysisSession> {
-  const key = sourceKey(source);
+async function sessionFor(source: HarvestSource, geographies?: Awaited<ReturnType<typeof geographiesFor>>): Promise<AnalysisSession> {
+  const key = `${sourceKey(source)}|${geographies?.key ?? ''}`;
   if (kept?.key === key) return kept.session;
   closeKept();
   if (MEMORY_LIMIT !== undefined && !memoryLimitOf(MEMORY_LIMIT)) {
     throw new MobilityError('USAGE', l10n.t('The setting mobilityApi.analysis.memoryLimit is {0}: give a size of 64MB or more, such as 512MB or 2GB.', JSON.stringify(MEMORY_LIMIT)));
   }
-  const session = await AnalysisSession.open(source, MEMORY_LIMIT ? { memoryLimit: MEMORY_LIMIT } : {});
+  if (TEMP_LIMIT !== undefined && !memoryLimitOf(TEMP_LIMIT)) {
+    throw new MobilityError('USAGE', l10n.t('The setting mobilityApi.analysis.tempLimit is {0}: give a size of 64MB or more, such as 10GB.', JSON.stringify(TEMP_LIMIT)));
+  }
+  const session = await AnalysisSession.open(source, { ...(MEMORY_LIMIT ? { memoryLimit: MEMORY_LIMIT } : {}), ...(TEMP_LIMIT ? { tempLimit: TEMP_LIMIT } : {}), ...(geographies ? { geographies: geographies.index } : {}) });
   kept = { key, session };
   return session;
 }
@@ -54,12 +62,18 @@ function closeKept(): void {
 
 async function answer(request: WorkerRequest): Promise<unknown> {
   const source = await readHarvestSource(request.folder);
-  const thresholds = thresholdsOf(request.op === 'sql' || request.op === 'timeline' ? [] : request.thresholds ?? []);
+  const thresholds = thresholdsOf(request.op === 'check' || request.op === 'rules' ? request.thresholds ?? [] : []);
   if (request.op === 'rules') {
     const result: RulesResult = { folder: source.folder, window: { start: `${source.window.start}:00:00Z`, end: `${source.window.end}:59:59Z` }, rules: ruleQueriesOf(source, thresholds), metrics: metricsSql(metricsWindow(source)) };
     return result;
   }
-  const session = await sessionFor(source);
+  const geographies = (request.op === 'omfMetrics' || request.op === 'sql') && request.geographies ? await geographiesFor(request.geographies) : undefined;
+  const session = await sessionFor(source, geographies);
+  if (request.op === 'omfMetrics') {
+    const report = await runOmfMetrics(session, metricsViewOptions(request, !!geographies));
+    const result: OmfMetricsResult = { report, ...(geographies ? { geographies: { source: geographies.source, list: geographies.list } } : {}) };
+    return result;
+  }
   if (request.op === 'check') {
     const report = await runChecks(session, request.rules ?? [], thresholds);
     const result: CheckResult = { ...report, inUse: source.parts.filter((p) => p.inUse).map((p) => p.dir) };
@@ -76,6 +90,8 @@ async function answer(request: WorkerRequest): Promise<unknown> {
   const answer = await session.query(request.sql);
   const max = request.maxRows ?? answer.rows.length;
   const result: SqlResult = { columns: answer.columns, rows: answer.rows.slice(0, max), total: answer.rows.length };
+  // A cell per geography gets the polygons for its map.
+  if (geographies && answer.columns.some((c) => c.name === 'geography_id')) result.shapes = shapesOf(geographies.list);
   return result;
 }
 

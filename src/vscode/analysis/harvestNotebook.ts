@@ -127,7 +127,7 @@ function answerCsvOf(columns: SqlAnswerData['columns'], rows: unknown[][]): stri
 
 /** A worker's answer (rows as objects) as a cell's output carries it: rows as arrays, in the columns' order. */
 export function sqlAnswerData(answer: SqlResult): SqlAnswerData {
-  return { columns: answer.columns, rows: answer.rows.map((row) => answer.columns.map((c) => row[c.name] ?? null)), total: answer.total };
+  return { columns: answer.columns, rows: answer.rows.map((row) => answer.columns.map((c) => row[c.name] ?? null)), total: answer.total, ...(answer.shapes ? { shapes: answer.shapes } : {}) };
 }
 
 /**

@@ -5,6 +5,8 @@
  * Types and pure guards only; no vscode.
  */
 import type { CheckReport } from '../../core/analysis';
+import type { OmfMetricsReport } from '../../core/metrics';
+import type { GeoShapeView } from '../../shared/metricsMap/metricsMapViews';
 
 /** Rows a SQL answer carries at most (the rest is counted, not sent). */
 export const MAX_SQL_ROWS = 100_000;
@@ -14,11 +16,13 @@ export type WorkerRequest =
   /** The data-quality report of a harvest folder (`mobility-api check --json`'s shape), plus the parts still written. */
   | { id: number; op: 'check'; folder: string; rules?: string[]; thresholds?: string[]; metrics?: boolean }
   /** One read-only query over the folder's views. */
-  | { id: number; op: 'sql'; folder: string; sql: string; maxRows?: number }
+  | { id: number; op: 'sql'; folder: string; sql: string; maxRows?: number; geographies?: string }
   /** What a starter notebook needs: the folder's rules with their own SQL, its window, and the metrics' SQL. */
   | { id: number; op: 'rules'; folder: string; thresholds?: string[] }
   /** A device's timeline around a finding (core/analysis timelineSql): its trips, events and telemetry in time order. */
-  | { id: number; op: 'timeline'; folder: string; device: string; trip?: string; time?: number };
+  | { id: number; op: 'timeline'; folder: string; device: string; trip?: string; time?: number }
+  /** The OMF metrics (core/metrics), per geography with `geographies` (a Geography document's file or URL). */
+  | { id: number; op: 'omfMetrics'; folder: string; measures: string[]; interval: string; timeZone: string; geographies?: string };
 
 /** A request before the client gives it an id. */
 export type WorkerCall = WorkerRequest extends infer R ? (R extends { id: number } ? Omit<R, 'id'> : never) : never;
@@ -32,10 +36,18 @@ export interface SqlResult {
   rows: Record<string, unknown>[];
   /** Rows the query gave; more than `rows.length` when cut at `maxRows`. */
   total: number;
+  /** The geographies' polygons, when the session has geographies and the answer has a `geography_id` column (the notebook's map). */
+  shapes?: GeoShapeView[];
 }
 
 /** The check's answer: the report (`mobility-api check --json`'s shape), the parts a harvest still writes, and with `metrics` the hourly metrics' rows. */
 export type CheckResult = CheckReport & { inUse: string[]; metrics?: Record<string, unknown>[] };
+
+/** The OMF metrics' answer: the report, and the geographies (id, name, polygons) when they were given. */
+export interface OmfMetricsResult {
+  report: OmfMetricsReport;
+  geographies?: { source: string; list: { geography_id: string; name: string; polygons: GeoShapeView['polygons'] }[] };
+}
 
 /** One rule as the starter notebook shows it. */
 export interface RuleSql {
@@ -76,7 +88,13 @@ export function parseWorkerRequest(value: unknown): WorkerRequest | undefined {
     case 'sql': {
       if (typeof value.sql !== 'string') return undefined;
       const maxRows = typeof value.maxRows === 'number' && Number.isInteger(value.maxRows) && value.maxRows >= 0 ? Math.min(value.maxRows, MAX_SQL_ROWS) : MAX_SQL_ROWS;
-      return { id, op: 'sql', folder, sql: value.sql, maxRows };
+      if (value.geographies !== undefined && typeof value.geographies !== 'string') return undefined;
+      return { id, op: 'sql', folder, sql: value.sql, maxRows, ...(value.geographies ? { geographies: value.geographies } : {}) };
+    }
+    case 'omfMetrics': {
+      const { measures, interval, timeZone, geographies } = value;
+      if (!isStrings(measures) || typeof interval !== 'string' || typeof timeZone !== 'string' || (geographies !== undefined && typeof geographies !== 'string')) return undefined;
+      return { id, op: 'omfMetrics', folder, measures, interval, timeZone, ...(geographies ? { geographies } : {}) };
     }
     case 'rules':
       return { id, op: 'rules', folder, ...(thresholds ? { thresholds } : {}) };

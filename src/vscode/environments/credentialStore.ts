@@ -19,6 +19,8 @@ export interface StoredCredentialInfo {
 }
 
 const INDEX_KEY = 'mobilityApi.credentials';
+/** Environments the user left without a credential (Remove Credential's "Leave without a credential"). */
+const LEFT_UNBOUND_KEY = 'mobilityApi.credentials.leftUnbound';
 const SECRET_PREFIX = 'mobilityApi.credential.';
 
 /**
@@ -33,7 +35,7 @@ export class CredentialStore extends Disposable {
   constructor(private readonly secrets: vscode.SecretStorage, private readonly domains: () => IssuerDomains) {
     super();
     this.register(secrets.onDidChange((e) => {
-      if (e.key === INDEX_KEY || e.key.startsWith(SECRET_PREFIX)) {
+      if (e.key === INDEX_KEY || e.key === LEFT_UNBOUND_KEY || e.key.startsWith(SECRET_PREFIX)) {
         this.parsed.clear();
         this.changed.fire();
       }
@@ -71,6 +73,7 @@ export class CredentialStore extends Disposable {
     // An environment has one credential: binding the new one unbinds the previous.
     const others = list.map((c) => ({ ...c, environments: c.environments.filter((e) => !info.environments.includes(e)) }));
     await this.put(INDEX_KEY, JSON.stringify([...others, info]));
+    await this.clearLeftUnbound(info.environments);
     this.parsed.set(info.id, credential);
     this.changed.fire();
     return { info, warnings };
@@ -99,7 +102,36 @@ export class CredentialStore extends Disposable {
       c.id === id ? { ...c, environments: [...new Set(environmentIds)] } : { ...c, environments: c.environments.filter((e) => !environmentIds.includes(e)) },
     );
     await this.put(INDEX_KEY, JSON.stringify(next));
+    await this.clearLeftUnbound(environmentIds);
     this.changed.fire();
+  }
+
+  /**
+   * Records that the user left these environments without a credential: no stored credential signs for them until
+   * the user picks or binds one, not even the only one there is. Binding one to them (`add`, `bind`) clears it.
+   */
+  async leaveUnbound(environmentIds: string[]): Promise<void> {
+    const left = await this.leftUnbound();
+    await this.put(LEFT_UNBOUND_KEY, JSON.stringify([...new Set([...left, ...environmentIds])]));
+  }
+
+  /** Whether the user left this environment without a credential (see `leaveUnbound`). */
+  async isLeftUnbound(environmentId: string): Promise<boolean> {
+    return (await this.leftUnbound()).includes(environmentId);
+  }
+
+  private async leftUnbound(): Promise<string[]> {
+    try {
+      const list = JSON.parse((await this.get(LEFT_UNBOUND_KEY)) ?? '[]') as unknown;
+      return Array.isArray(list) ? list.filter((id): id is string => typeof id === 'string') : [];
+    } catch {
+      return [];
+    }
+  }
+
+  private async clearLeftUnbound(environmentIds: readonly string[]): Promise<void> {
+    const left = await this.leftUnbound();
+    if (left.some((id) => environmentIds.includes(id))) await this.put(LEFT_UNBOUND_KEY, JSON.stringify(left.filter((id) => !environmentIds.includes(id))));
   }
 
   async boundTo(environmentId: string): Promise<StoredCredentialInfo | undefined> {

@@ -123,6 +123,8 @@ async function rebindOrphans(deps: CommandDeps, removed: StoredCredentialInfo, r
     const chosen = candidates.length === 0 ? undefined : await chooseReplacement(removed, environments, candidates, rebindTo);
     if (!chosen) {
       unbound.push(...environments.map((e) => e.id));
+      // The choice holds: the next request asks which credential signs, even when only one is stored.
+      await deps.credentials.leaveUnbound(environments.map((e) => e.id));
       continue;
     }
     const current = (await deps.credentials.list()).find((c) => c.id === chosen.id);

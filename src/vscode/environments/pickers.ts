@@ -51,12 +51,19 @@ export async function resolveCredential(deps: CommandDeps, env: Environment): Pr
     if (usable.length === 0) {
       throw new MobilityError('NO_CREDENTIAL', vscode.l10n.t('No credential can be used for {0}. Add a credential, or start the local sandbox to use its demo credential.', env.name));
     }
-    if (usable.length === 1) {
+    // Left without a credential on purpose (Remove Credential): the only stored one is asked for, never taken silently.
+    const leftUnbound = await deps.credentials.isLeftUnbound(env.id);
+    if (usable.length === 1 && !leftUnbound) {
       info = usable[0];
     } else {
       const picked = await vscode.window.showQuickPick(
         usable.map((c) => ({ label: c.label, description: `${CREDENTIAL_TYPE_LABELS[c.type]} · kid ${maskKeyId(c.kid)}`, info: c })),
-        { placeHolder: vscode.l10n.t('Which credential signs for {0}? (Bind one to skip this question.)', env.name), ignoreFocusOut: true },
+        {
+          placeHolder: leftUnbound
+            ? vscode.l10n.t('{0} was left without a credential. Which credential signs this time? (Bind one to skip this question.)', env.name)
+            : vscode.l10n.t('Which credential signs for {0}? (Bind one to skip this question.)', env.name),
+          ignoreFocusOut: true,
+        },
       );
       if (!picked) throw new Cancelled();
       info = picked.info;

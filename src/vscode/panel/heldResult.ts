@@ -6,6 +6,7 @@ import type { Environment } from '../../core/environment';
 import type { ListingResultView } from '../../shared/listingViews';
 import type { AnalysisFindingRef, AnalysisTimelineView } from '../../shared/analysisViews';
 import type { ResultView } from '../../shared/protocol';
+import type { MetricsViewAnswer, MetricsViewRequest } from '../../shared/metricsMap/metricsMapViews';
 import type { CodeSource } from '../requests/preparedRequests';
 import type { HarvestSession } from './harvestPanel';
 
@@ -43,6 +44,8 @@ export interface HeldResult {
   title?: string;
   /** A data-quality report's: the device timeline of one of its findings (undefined for a finding without a device). */
   timeline?: (ref: AnalysisFindingRef) => Promise<AnalysisTimelineView | undefined>;
+  /** A data-quality report's Metrics view: the OMF metrics, their exports, the geographies (vscode/analysis/metricsViewHost.ts). */
+  metricsView?: (request: MetricsViewRequest) => Promise<MetricsViewAnswer>;
 }
 
 /** Where a send's pages came from and what its buttons can do again. */

@@ -9,6 +9,8 @@ import { concatDataTables } from '../../shared/dataTable';
 import { itemsOnAnyPage, listingOf, resourceTableOf, summaryOf } from '../../results/requests/resultView';
 import { itemsOnPage, listingLine, pageView } from '../../results/requests/listingView';
 import { vehicleColumns } from '../../results/requests/vehicleReader';
+import { pagesMasker } from '../../results/tokens/tokenPreview';
+import { maskTableText, maskVehicleText } from '../../results/tokens/maskedItems';
 import type { HeldResult, NextPages } from './heldResult';
 
 /** What the loader needs of its panel. */
@@ -39,8 +41,11 @@ export async function loadNextPage(held: HeldResult, port: PagePort, fetchAll?: 
     const now = Date.now();
     const offset = held.pages.length;
     const pages = more.pages.map((p, i) => pageView(p, offset + i, held.environment as Environment, now, moreResult ? itemsOnAnyPage(p, moreResult.itemsKey) : itemsOnPage(p)));
-    const vehicles = vehicleColumns(more.items);
-    const moreTable = moreResult && view.table ? resourceTableOf(moreResult) : undefined;
+    // A key id of ours echoed in the items is masked in the cells (maskedTables.ts), as on the first page.
+    const mask = pagesMasker(more.pages);
+    const vehicles = maskVehicleText(vehicleColumns(more.items), mask);
+    const resource = moreResult && view.table ? resourceTableOf(moreResult) : undefined;
+    const moreTable = resource ? maskTableText(resource, mask) : undefined;
     if (moreTable && view.table) view.table = concatDataTables(view.table, moreTable);
     held.pages.push(...more.pages);
     held.tokens.push(...more.pages.map((p) => p.token?.token ?? ''));

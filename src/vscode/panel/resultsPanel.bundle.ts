@@ -111,7 +111,7 @@ export interface ResultsPanelMethods extends vscode.Disposable {
    * when the panel asks; `reveal` false leaves the panel where it is (a report restored after a reload). Returns the
    * result's id.
    */
-  showAnalysis(args: { report: CheckReport; inUse: string[]; metrics?: Record<string, unknown>[]; timeline?: (finding: AnalysisFindingView) => Promise<QueryAnswer>; reveal?: boolean }): string;
+  showAnalysis(args: { report: CheckReport; inUse: string[]; metrics?: Record<string, unknown>[]; timeline?: (finding: AnalysisFindingView) => Promise<QueryAnswer>; metricsView?: (resultId: string) => HeldResult['metricsView']; reveal?: boolean }): string;
 }
 
 
@@ -359,6 +359,8 @@ export function createResultsPanels(context: vscode.ExtensionContext, log: vscod
     showAnalysis(args) {
       const view = analysisResultView({ id: randomUUID(), report: args.report, inUse: args.inUse, now: Date.now(), ...(args.metrics ? { metrics: args.metrics } : {}) });
       const held: HeldResult = { view, tokens: [], pages: [] };
+      const metricsView = args.metricsView?.(view.id);
+      if (metricsView) held.metricsView = metricsView;
       const read = args.timeline;
       if (read) {
         held.timeline = async (ref) => {

@@ -345,6 +345,11 @@ export class ResultsPanel implements vscode.Disposable {
         if (held && timeline) this.postFor(held, { type: 'analysisTimeline', timeline });
         return;
       }
+      case 'metricsView': {
+        const held = this.held(message.resultId);
+        if (held?.metricsView) this.postFor(held, { type: 'metricsView', answer: await held.metricsView(message.request) });
+        return;
+      }
       case 'analyzeAgain': {
         const folder = this.current?.view.kind === 'analysis' ? this.current.view.folder : this.restoredSummary?.analysis?.folder;
         // A folder that has gone: the command asks for one.

@@ -1,7 +1,8 @@
 // A bar chart of values per UTC hour (the analysis view's metrics: vehicles in the PROW by state, trips started and
 // ended), drawn as SVG at the width it gets and again when that changes. It is an image with a name that says what it
 // shows in words; the same sentence is on the page, the legend is text, and every number is in a table under it,
-// so that nothing is only in the picture. Colours are classes over the theme's variables (results.css).
+// so that nothing is only in the picture. An hour without data (null: the harvest lacks it) is a gap, marked apart and
+// said "no data" in its tooltip and the table, never drawn as 0. Colours are classes over the theme's variables (results.css).
 import * as l10n from '@vscode/l10n';
 import { formatCount } from '../../shared/format';
 import { RedrawOnResize, h } from '../dom';
@@ -12,7 +13,8 @@ import { niceMax, svgEl } from '../svg';
 export interface HourSeries {
   name: string;
   cls: string;
-  values: number[];
+  /** null: no data for the hour (a gap, never 0). */
+  values: (number | null)[];
 }
 
 export interface HourChartArgs {
@@ -25,13 +27,31 @@ export interface HourChartArgs {
   series: HourSeries[];
   /** Stacked bars (parts of one whole per hour) or bars side by side. */
   stacked: boolean;
+  /** The heading of the table's first column (default "Hour (UTC)"): intervals in a time zone say so. */
+  timeHeading?: string;
 }
 
 const HEIGHT = 200;
 const PAD = { left: 44, right: 8, top: 10, bottom: 30 };
 
+/** A value of the table and tooltip: the number, or "no data" for a gap. */
+export function hourValueText(v: number | null | undefined): string {
+  return v === null || v === undefined ? l10n.t('no data') : formatCount(v);
+}
+
+/** The hours every series lacks (all null): drawn as gaps. */
+export function gapHours(series: readonly HourSeries[], hours: number): boolean[] {
+  return Array.from({ length: hours }, (_, i) => series.length > 0 && series.every((s) => s.values[i] === null || s.values[i] === undefined));
+}
+
+/** The sum of the values that are there (gaps left out). */
+export function sumKnown(values: readonly (number | null)[]): number {
+  return values.reduce<number>((a, v) => a + (v ?? 0), 0);
+}
+
 /** `11-20 08h`: an hour on the axis. */
 function hourLabel(hour: string): string {
+  if (hour.length <= 10) return hour.slice(5, 10);
   return l10n.t('{0} {1}h', hour.slice(5, 10), hour.slice(11, 13));
 }
 
@@ -42,12 +62,14 @@ export class HourChart {
   constructor(private readonly args: HourChartArgs) {
     this.plot = h('div', { class: 'chart-plot' });
     const legend = h('ul', { class: 'chart-legend', 'aria-label': l10n.t('Legend of {0}', args.title) },
-      ...args.series.map((s) => h('li', null, h('span', { class: `swatch ${s.cls}`, 'aria-hidden': 'true' }), l10n.t('{0}: {1} in all', s.name, formatCount(s.values.reduce((a, b) => a + b, 0))))));
-    const head = h('tr', null, h('th', { scope: 'col' }, l10n.t('Hour (UTC)')), ...args.series.map((s) => h('th', { scope: 'col', class: 'num' }, s.name)), args.stacked ? h('th', { scope: 'col', class: 'num' }, l10n.t('All')) : null);
-    const rows = args.hours.map((hour, i) => h('tr', null,
+      ...args.series.map((s) => h('li', null, h('span', { class: `swatch ${s.cls}`, 'aria-hidden': 'true' }), l10n.t('{0}: {1} in all', s.name, formatCount(sumKnown(s.values))))));
+    const head = h('tr', null, h('th', { scope: 'col' }, args.timeHeading ?? l10n.t('Hour (UTC)')), ...args.series.map((s) => h('th', { scope: 'col', class: 'num' }, s.name)), args.stacked ? h('th', { scope: 'col', class: 'num' }, l10n.t('All')) : null);
+    const gaps = gapHours(args.series, args.hours.length);
+    const rows = args.hours.map((hour, i) => h('tr', gaps[i] ? { 'data-gap': 'true' } : null,
       h('th', { scope: 'row', translate: 'no' }, hour),
-      ...args.series.map((s) => h('td', { class: 'num' }, formatCount(s.values[i] ?? 0))),
-      args.stacked ? h('td', { class: 'num' }, formatCount(args.series.reduce((a, s) => a + (s.values[i] ?? 0), 0))) : null));
+      ...args.series.map((s) => h('td', { class: 'num' }, hourValueText(s.values[i]))),
+      args.stacked ? h('td', { class: 'num' }, gaps[i] ? hourValueText(null) : formatCount(args.series.reduce((a, s) => a + (s.values[i] ?? 0), 0))) : null));
+    if (gaps.some(Boolean)) legend.append(h('li', { 'data-testid': `chart-${args.id}-gaps` }, h('span', { class: 'swatch chart-gap', 'aria-hidden': 'true' }), l10n.t('no data: {0} hours the harvest lacks (not 0)', formatCount(gaps.filter(Boolean).length))));
     const table = h('table', { class: 'chart-table', 'data-testid': `chart-${args.id}-table`, 'aria-label': args.title }, h('thead', null, head), h('tbody', null, ...rows));
     this.element = h('section', { class: 'chart', 'data-testid': `chart-${args.id}` },
       h('h3', null, args.title),
@@ -74,8 +96,10 @@ export class HourChart {
       svg.appendChild(svgEl('text', { class: 'chart-axis', x: PAD.left - 6, y: y(v), 'text-anchor': 'end', 'dominant-baseline': 'middle' }, formatCount(v)));
     }
     const gap = band > 4 ? 1 : 0;
+    const missing = gapHours(series, hours.length);
     hours.forEach((hour, i) => {
       const x0 = PAD.left + i * band;
+      if (missing[i]) svg.appendChild(svgEl('rect', { class: 'chart-gap', 'data-gap': hour, x: x0 + gap / 2, width: Math.max(0.5, band - gap), y: PAD.top, height: innerH }));
       if (stacked) {
         let base = 0;
         for (const s of series) {
@@ -92,7 +116,7 @@ export class HourChart {
       }
       // The hour's numbers on hover.
       const hit = svgEl('rect', { class: 'chart-hit', x: x0, width: band, y: PAD.top, height: innerH });
-      hit.appendChild(svgEl('title', {}, `${hour}: ${series.map((s) => `${s.name} ${formatCount(s.values[i] ?? 0)}`).join(', ')}`));
+      hit.appendChild(svgEl('title', {}, missing[i] ? l10n.t('{0}: no data (the harvest lacks this hour)', hour) : `${hour}: ${series.map((s) => `${s.name} ${hourValueText(s.values[i])}`).join(', ')}`));
       svg.appendChild(hit);
     });
     // Hour labels at least 72 px apart, on whole steps of hours.

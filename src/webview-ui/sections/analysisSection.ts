@@ -7,12 +7,13 @@
 import * as l10n from '@vscode/l10n';
 import type { AnalysisFindingView, AnalysisMetricsView, AnalysisResultView, AnalysisRuleView, AnalysisTimelineView } from '../../shared/analysisViews';
 import { formatCount } from '../../shared/format';
-import { HourChart } from '../charts/analysisCharts';
+import { HourChart, sumKnown } from '../charts/analysisCharts';
 import { DataGrid, stateClass } from '../grid/dataGrid';
 import { button, clear, h } from '../dom';
 import type { PanelContext } from '../panelContext';
 import { collapsible, resultHeader } from '../panelContext';
 import { TimelinePlot } from '../charts/timelinePlot';
+import { MetricsSection } from '../map/metricsSection';
 
 function ruleMark(rule: AnalysisRuleView): string {
   if (rule.count === 0) return l10n.t('ok');
@@ -23,13 +24,19 @@ function severityText(severity: AnalysisRuleView['severity']): string {
   return severity === 'error' ? l10n.t('error') : severity === 'warning' ? l10n.t('warning') : l10n.t('info');
 }
 
-/** The index of the largest value (the first of equals). */
-function peak(values: readonly number[]): number {
-  let best = 0;
+/** The index of the largest value (the first of equals; gaps never), or -1 when every hour is a gap. */
+function peak(values: readonly (number | null)[]): number {
+  let best = -1;
   values.forEach((v, i) => {
-    if (v > values[best]) best = i;
+    if (v !== null && (best < 0 || v > (values[best] ?? 0))) best = i;
   });
   return best;
+}
+
+/** The least value there is (gaps left out). */
+function least(values: readonly (number | null)[]): number {
+  const known = values.filter((v): v is number => v !== null);
+  return known.length ? Math.min(...known) : 0;
 }
 
 /** The metrics' two charts, or a sentence saying why there is nothing to plot. */
@@ -44,7 +51,7 @@ function metricsSection(m: AnalysisMetricsView): HTMLElement {
   const hours = m.hours.length;
   const top = peak(m.prowTotal);
   const prowSummary = m.prow.length
-    ? l10n.t('Vehicles in the public right-of-way at the end of each of {0} hours from {1} to {2}, by state (from the events): at most {3}, at {4}; at least {5}.', formatCount(hours), first, last, formatCount(m.prowTotal[top]), m.hours[top], formatCount(Math.min(...m.prowTotal)))
+    ? l10n.t('Vehicles in the public right-of-way at the end of each of {0} hours from {1} to {2}, by state (from the events): at most {3}, at {4}; at least {5}.', formatCount(hours), first, last, formatCount(m.prowTotal[top] ?? 0), m.hours[top] ?? '', formatCount(least(m.prowTotal)))
     : l10n.t('No vehicle was in the public right-of-way at the end of any of {0} hours from {1} to {2} (the harvest has no events that put one there).', formatCount(hours), first, last);
   body.appendChild(new HourChart({
     id: 'prow',
@@ -54,13 +61,13 @@ function metricsSection(m: AnalysisMetricsView): HTMLElement {
     series: m.prow.map((s) => ({ name: s.state, cls: stateClass(s.state), values: s.values })),
     stacked: true,
   }).element);
-  const started = m.tripsStarted.reduce((a, b) => a + b, 0);
-  const ended = m.tripsEnded.reduce((a, b) => a + b, 0);
+  const started = sumKnown(m.tripsStarted);
+  const ended = sumKnown(m.tripsEnded);
   const busiest = peak(m.tripsStarted);
   body.appendChild(new HourChart({
     id: 'trips',
     title: l10n.t('Trips per hour'),
-    summary: l10n.t('{0} trips started and {1} ended in {2} hours from {3} to {4}; the most started in one hour: {5}, at {6}.', formatCount(started), formatCount(ended), formatCount(hours), first, last, formatCount(m.tripsStarted[busiest] ?? 0), m.hours[busiest]),
+    summary: l10n.t('{0} trips started and {1} ended in {2} hours from {3} to {4}; the most started in one hour: {5}, at {6}.', formatCount(started), formatCount(ended), formatCount(hours), first, last, formatCount(m.tripsStarted[busiest] ?? 0), m.hours[busiest] ?? ''),
     hours: m.hours,
     series: [{ name: l10n.t('started'), cls: 'series-0', values: m.tripsStarted }, { name: l10n.t('ended'), cls: 'series-1', values: m.tripsEnded }],
     stacked: false,
@@ -74,6 +81,8 @@ export class AnalysisView {
   private timelineHost: HTMLElement | undefined;
   /** The button of the finding whose timeline is shown (or asked for): "Back to the finding" returns to it. */
   private opener: { rule: string; index: number } | undefined;
+  /** The Metrics view (the OMF metrics, per geography on a map). */
+  omf: MetricsSection | undefined;
 
   constructor(private readonly ctx: PanelContext) {}
 
@@ -102,6 +111,8 @@ export class AnalysisView {
         h('thead', null, h('tr', null, ...[l10n.t('Result'), l10n.t('Rule'), l10n.t('Severity'), l10n.t('Findings'), l10n.t('What it checks')].map((t) => h('th', { scope: 'col' }, t)))),
         h('tbody', null, ...rows, ...skipped))));
     if (r.metrics) root.appendChild(metricsSection(r.metrics));
+    this.omf = r.omfChoices ? new MetricsSection(this.ctx, r.id, r.omfChoices) : undefined;
+    if (this.omf) root.appendChild(this.omf.element);
     for (const rule of r.rules) {
       if (!rule.count) continue;
       const open = rule.severity === 'error' || this.ctx.ui.timeline?.rule === rule.id;

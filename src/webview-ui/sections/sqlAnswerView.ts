@@ -1,7 +1,8 @@
 // One SQL answer of the harvest notebook, as its output shows it: a line chart when the answer has a time column and
 // numeric columns, then the results panel's own table (dataGrid.ts: sort, filter, 100,000 rows virtualised, resizable
 // columns, the keyboard's row cursor), and Save CSV / Save JSON, which post the rows as shown (sorted and filtered)
-// to the extension, which asks where to save them. Every value is set as text.
+// to the extension, which asks where to save them. An answer per geography (a `geography_id` column and a numeric
+// one, with the geographies the setting loads) gets the Metrics view's map (map/geoMap.ts) above. Every value is set as text.
 import * as l10n from '@vscode/l10n';
 import type { ExportAnswerMessage, SqlAnswerData } from '../../shared/sqlAnswer';
 import { answerChart, rowsInOrder, sqlAnswerTable } from '../../shared/sqlAnswer';
@@ -10,6 +11,18 @@ import { isRecord } from '../../shared/isRecord';
 import { DataGrid } from '../grid/dataGrid';
 import { button, h } from '../dom';
 import { lineChart } from '../charts/lineChart';
+import { answerMap } from '../../shared/metricsMap/answerMap';
+import { geoMapFigure } from '../map/geoMap';
+
+/** The map of an answer per geography, with a line saying what it shows; null for any other answer. */
+function mapOf(answer: SqlAnswerData): HTMLElement | null {
+  const map = answerMap(answer);
+  if (!map || !answer.shapes) return null;
+  const summary = l10n.t('Map of {0} geographies shaded by {1}; the table below has every value.', answer.shapes.length, map.measure);
+  return h('div', { 'data-testid': 'sql-map' },
+    geoMapFigure(answer.shapes, { measure: map.measure, count: map.count, range: map.range, valueOf: (id) => map.values.get(id) ?? null }, summary),
+    map.repeated ? h('p', { class: 'muted' }, l10n.t('{0} geographies have several rows: the map shows the last row of each. Filter the cell to one interval (WHERE) to choose which.', map.repeated)) : null);
+}
 
 export class SqlAnswerView {
   readonly element: HTMLElement;
@@ -33,7 +46,7 @@ export class SqlAnswerView {
     }
     const chart = answerChart(answer);
     const cut = answer.total > answer.rows.length ? h('p', { class: 'muted', 'data-testid': 'rows-cut' }, l10n.t('The query gave {0} rows; the first {1} are here. Narrow it (WHERE, LIMIT) or aggregate to see the rest.', formatCount(answer.total), formatCount(answer.rows.length))) : null;
-    this.element = h('div', { class: 'mae-sql', 'data-testid': 'sql-answer' }, chart ? lineChart(chart) : null, cut, this.grid.element, live);
+    this.element = h('div', { class: 'mae-sql', 'data-testid': 'sql-answer' }, mapOf(answer), chart ? lineChart(chart) : null, cut, this.grid.element, live);
   }
 
   /** Fills the table: call once the element is in the page, so that the table measures its room. */

@@ -211,6 +211,27 @@ describe('harvest notebook renderer: the results table of a SQL answer (standalo
     await page.close();
   });
 
+  it('draws the Metrics view\'s map above a cell per geography: shaded by its count, -1 suppressed, names as text (issue 40)', async () => {
+    const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+    await page.goto(`${server.url}/?messaging=on`);
+    await page.waitForFunction(() => (window as unknown as { __ready?: boolean }).__ready === true);
+    await page.evaluate((hostile) => {
+      const square = (x: number) => [[[x, 52], [x + 0.1, 52], [x + 0.1, 52.1], [x, 52.1], [x, 52]]];
+      const shapes = [{ id: 'g-1', name: hostile, polygons: [square(13)] }, { id: 'g-2', name: 'North', polygons: [square(13.1)] }, { id: 'g-3', name: 'Harbour', polygons: [square(13.2)] }];
+      const columns = [{ name: 'geography_id', type: 'VARCHAR' }, { name: 'trips.start_loc.count', type: 'BIGINT' }];
+      (window as unknown as { __render(id: string, data: unknown): void }).__render('output-map', { columns, rows: [['g-1', 42], ['g-2', -1]], total: 2, shapes });
+    }, HOSTILE);
+    const paths = page.locator('#output-map [data-testid="geo-map"] path');
+    await paths.first().waitFor();
+    assert.deepEqual(await paths.evaluateAll((ps) => ps.map((p) => p.getAttribute('data-class'))), ['0', 'suppressed', 'missing']);
+    assert.match((await paths.first().locator('title').textContent()) ?? '', /^<img src=x onerror=pwn\(1\)> \(g-1\): trips\.start_loc\.count 42$/);
+    assert.match((await page.locator('#output-map [data-testid="map-legend"]').textContent()) ?? '', /fewer than k: suppressed \(-1\), not 0/);
+    assert.equal(await page.locator('img').count(), 0);
+    const signs = await page.evaluate(() => ({ pwned: (window as unknown as { __pwned: string[] }).__pwned, violations: (window as unknown as { __violations: string[] }).__violations }));
+    assert.deepEqual(signs, { pwned: [], violations: [] });
+    await page.close();
+  });
+
   it('shows data as text: markup in a value is shown as written and runs nothing', async () => {
     const page = await renderAnswer({ rows: 1000 });
     const cell = page.locator('[data-testid="sql-table"] [aria-rowindex="9"] [data-col="device_id"]');

@@ -4,6 +4,7 @@
  * area (a point far outside it, often with lat and lng swapped). Each finding names its device, trip and time.
  */
 import type { CheckRule } from '../checkRules';
+import { MS_FLOOR, NS_FLOOR, US_FLOOR } from './timeUnits';
 
 /**
  * Every located point of the harvest as (device_id, trip_id, time, what, lat, lng, heading, horizontal, vertical):
@@ -108,9 +109,9 @@ export const RANGE_RULES: readonly CheckRule[] = [
     mds: [{ file: 'general-information.md', section: 'Timestamps' }],
     needs: [],
     sql: () => `
-      WITH t AS (SELECT *, CASE WHEN written < 100000000000 THEN 'seconds' WHEN written >= 100000000000000000 THEN 'nanoseconds' ELSE 'microseconds' END AS unit,
-                   CASE WHEN written < 100000000000 THEN written * 1000 WHEN written >= 100000000000000000 THEN written // 1000000 ELSE written // 1000 END AS ms
-                 FROM (SELECT device_id, trip_id, time AS written, what FROM (${TIMES})) WHERE written IS NOT NULL AND (written < 100000000000 OR written >= 100000000000000))
+      WITH t AS (SELECT *, CASE WHEN written < ${MS_FLOOR} THEN 'seconds' WHEN written >= ${NS_FLOOR} THEN 'nanoseconds' ELSE 'microseconds' END AS unit,
+                   CASE WHEN written < ${MS_FLOOR} THEN written * 1000 WHEN written >= ${NS_FLOOR} THEN written // 1000000 ELSE written // 1000 END AS ms
+                 FROM (SELECT device_id, trip_id, time AS written, what FROM (${TIMES})) WHERE written IS NOT NULL AND (written < ${MS_FLOOR} OR written >= ${US_FLOOR}))
       SELECT device_id, trip_id, ms AS time, format('{} {} looks like {}, not milliseconds (it would be {} in milliseconds; the time shown is that)', what, written, unit, epoch_ms(ms)::VARCHAR) AS detail FROM t`,
   },
 ];

@@ -41,5 +41,8 @@ export const LEGACY_RULE_CODES: Readonly<Record<string, { code: string; mds: rea
   'status-vs-events': { code: 'MDS-STATUS-EVENTS', mds: [{ file: 'provider/README.md', section: 'Vehicle Status' }, { file: 'data-types.md', section: 'Vehicle Status' }] },
   registry: { code: 'MDS-REGISTRY-DEVICE', mds: [{ file: 'provider/README.md', section: 'Vehicle Information' }, { file: 'data-types.md', section: 'Vehicles' }] },
   'reports-vs-trips': { code: 'MDS-REPORTS-TRIPS', mds: [{ file: 'provider/README.md', section: 'Reports' }, { file: 'data-types.md', section: 'Reports' }, { file: 'data-types.md', section: 'Data Notes' }] },
+  'duplicate-ids': { code: 'MDS-ID-DUPLICATE', mds: [{ file: 'data-types.md', section: 'Trips' }, { file: 'data-types.md', section: 'Events' }, { file: 'data-types.md', section: 'Telemetry' }] },
+  'untyped-items': { code: 'MDS-ITEM-UNTYPED', mds: [{ file: 'provider/README.md', section: 'Data Schema' }] },
+  'harvest-files': { code: 'MDS-HARVEST-FILES', mds: [{ file: 'provider/README.md', section: 'Trips - Query Parameters' }, { file: 'provider/README.md', section: 'Pagination' }] },
   'event-sequence': { code: 'MDS-EVENT-SEQUENCE', mds: [{ file: 'modes/micromobility.md', section: 'Vehicle State Events' }, { file: 'modes/vehicle_states.md', section: 'Mobility Data Specification: Vehicle States' }] },
 };

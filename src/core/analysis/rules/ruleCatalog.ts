@@ -9,6 +9,7 @@ import type { CheckRule } from '../checkRules';
 import { CHECK_RULES } from '../checkRules';
 import type { MdsBasis } from './ruleBasis';
 import { LEGACY_RULE_CODES } from './ruleBasis';
+import { CONSISTENCY_RULES } from './consistencyRules';
 import { RANGE_RULES } from './rangeRules';
 import { REGISTRY_RULES } from './registryRules';
 import { TIME_RULES } from './timeRules';
@@ -37,6 +38,7 @@ export const RULE_CATALOG: readonly CatalogRule[] = [
   ...REGISTRY_RULES,
   ...TIME_RULES,
   ...VEHICLE_RULES,
+  ...CONSISTENCY_RULES,
 ].map(withCode);
 
 /** The rule that `name` names: its code (any case) or its kebab id. */

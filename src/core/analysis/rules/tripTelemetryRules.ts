@@ -7,6 +7,7 @@
  * rules have the same shape.
  */
 import type { MdsBasis } from './ruleBasis';
+import { inMsSql } from './timeUnits';
 
 /** The thresholds of these rules (named, with defaults in {@link TRIP_TELEMETRY_THRESHOLDS}; part of `CheckThresholds`). */
 export interface TripTelemetryThresholds {
@@ -59,9 +60,6 @@ export function metresSql(lat1: string, lng1: string, lat2: string, lng2: string
   return `(2 * 6371008.8 * asin(sqrt(pow(sin(radians(${lat2} - ${lat1}) / 2), 2) + cos(radians(${lat1})) * cos(radians(${lat2})) * pow(sin(radians(${lng2} - ${lng1}) / 2), 2))))`;
 }
 
-/** Below this, an MDS time is not in milliseconds (the `units` rule's finding); these rules leave such items out. */
-const MS_FLOOR = 100_000_000_000;
-
 /**
  * The steps between consecutive points of a trip (the points of each trip_id, the first of a point's trip_ids, in time
  * order: one sort, measured faster than a sort of each device's points or of the points unnested per trip); `fast`: the
@@ -69,7 +67,7 @@ const MS_FLOOR = 100_000_000_000;
  */
 const tripSegments = (t: Thresholds) => `
       p AS (SELECT device_id, trip_ids[1] AS trip_id, timestamp, location.lat AS lat, location.lng AS lng, coalesce(location.horizontal_accuracy, 0) AS acc
-            FROM telemetry WHERE len(trip_ids) > 0 AND timestamp >= ${MS_FLOOR} AND location.lat IS NOT NULL),
+            FROM telemetry WHERE len(trip_ids) > 0 AND ${inMsSql('timestamp')} AND location.lat IS NOT NULL),
       s AS (SELECT *, lag(timestamp) OVER w AS prev_time, lag(lat) OVER w AS prev_lat, lag(lng) OVER w AS prev_lng, lag(acc) OVER w AS prev_acc
             FROM p WINDOW w AS (PARTITION BY trip_id, device_id ORDER BY timestamp)),
       seg AS (SELECT device_id, trip_id, timestamp, prev_time, m, (timestamp - prev_time) / 1000 AS secs, greatest(m - acc - prev_acc - ${t.positionJitterMeters}, 0) AS beyond
@@ -87,7 +85,7 @@ export const TRIP_TELEMETRY_RULES: readonly TripTelemetryRule[] = [
     mds: [{ file: 'data-types.md', section: 'Trips' }, { file: 'general-information.md', section: 'Timestamps' }],
     sql: (t) => `
       WITH d AS (SELECT device_id, trip_id, start_time, end_time, duration, (end_time - start_time) / 1000 AS span FROM trips
-                 WHERE start_time >= ${MS_FLOOR} AND end_time >= ${MS_FLOOR})
+                 WHERE ${inMsSql('start_time')} AND ${inMsSql('end_time')})
       SELECT device_id, trip_id, start_time AS time, CASE
         WHEN span < 0 THEN format('end_time ({}) is {} s before start_time ({})', epoch_ms(end_time)::VARCHAR, round(-span, 3), epoch_ms(start_time)::VARCHAR)
         WHEN duration IS NULL THEN format('no duration (end_time - start_time is {} s)', round(span, 3))
@@ -152,7 +150,7 @@ export const TRIP_TELEMETRY_RULES: readonly TripTelemetryRule[] = [
       WITH tr AS (SELECT * FROM trips WHERE start_time >= ${w.start} AND end_time < ${w.end} AND end_time >= start_time),
       per AS (SELECT device_id, trip_ids, count(*) AS points, min(timestamp) AS first, max(timestamp) AS last,
                 arg_min(location, timestamp) AS fl, arg_max(location, timestamp) AS ll
-              FROM telemetry WHERE len(trip_ids) > 0 AND timestamp >= ${MS_FLOOR} GROUP BY device_id, trip_ids),
+              FROM telemetry WHERE len(trip_ids) > 0 AND ${inMsSql('timestamp')} GROUP BY device_id, trip_ids),
       p AS (SELECT device_id, trip_id, sum(points) AS points, min(first) AS first, max(last) AS last, arg_min(fl, first) AS fl, arg_max(ll, last) AS ll
             FROM (SELECT device_id, unnest(trip_ids) AS trip_id, points, first, last, fl, ll FROM per) GROUP BY device_id, trip_id HAVING sum(points) >= 2),
       c AS (SELECT tr.device_id, tr.trip_id, tr.start_time, tr.end_time, tr.start_location AS sl, tr.end_location AS el, p.points, p.first, p.last, p.fl, p.ll
@@ -188,7 +186,7 @@ export const TRIP_TELEMETRY_RULES: readonly TripTelemetryRule[] = [
     // outside the area of the other points (a swapped or wrong coordinate: the units rule's).
     sql: (t) => `
       WITH idle AS (SELECT device_id, timestamp, location.lat AS lat, location.lng AS lng FROM telemetry
-                    WHERE (trip_ids IS NULL OR len(trip_ids) = 0) AND timestamp >= ${MS_FLOOR} AND location.lat IS NOT NULL),
+                    WHERE (trip_ids IS NULL OR len(trip_ids) = 0) AND ${inMsSql('timestamp')} AND location.lat IS NOT NULL),
       box AS (SELECT approx_quantile(lat, 0.05) AS lat0, approx_quantile(lat, 0.95) AS lat1, approx_quantile(lng, 0.05) AS lng0, approx_quantile(lng, 0.95) AS lng1 FROM idle),
       tl AS (SELECT device_id, timestamp, 1 AS o, lat, lng, NULL::BOOLEAN AS moving, NULL::BOOLEAN AS arrives FROM idle, box
                WHERE lat BETWEEN lat0 - 0.5 AND lat1 + 0.5 AND lng BETWEEN lng0 - 0.5 AND lng1 + 0.5
@@ -196,9 +194,9 @@ export const TRIP_TELEMETRY_RULES: readonly TripTelemetryRule[] = [
              SELECT device_id, timestamp, 0, location.lat, location.lng,
                coalesce(vehicle_state NOT IN ('available', 'non_operational', 'reserved'), true) OR list_has_any(event_types, ['trip_start', 'trip_enter_jurisdiction']),
                len(list_filter(event_types, x -> x LIKE '%drop_off' OR x IN ('trip_end', 'trip_leave_jurisdiction', 'trip_cancel', 'located', 'comms_restored', 'unspecified'))) > 0
-             FROM events WHERE timestamp >= ${MS_FLOOR}
-             UNION ALL SELECT device_id, start_time, 0, start_location.lat, start_location.lng, true, false FROM trips WHERE start_time >= ${MS_FLOOR}
-             UNION ALL SELECT device_id, end_time, 0, end_location.lat, end_location.lng, false, true FROM trips WHERE end_time >= ${MS_FLOOR}),
+             FROM events WHERE ${inMsSql('timestamp')}
+             UNION ALL SELECT device_id, start_time, 0, start_location.lat, start_location.lng, true, false FROM trips WHERE ${inMsSql('start_time')}
+             UNION ALL SELECT device_id, end_time, 0, end_location.lat, end_location.lng, false, true FROM trips WHERE ${inMsSql('end_time')}),
       runs AS (SELECT *, sum(1 - o) OVER w AS run, last_value(CASE WHEN o = 0 THEN moving END IGNORE NULLS) OVER w AS run_moving,
                  last_value(CASE WHEN o = 0 THEN lat END IGNORE NULLS) OVER w AS blat, last_value(CASE WHEN o = 0 THEN lng END IGNORE NULLS) OVER w AS blng,
                  last_value(CASE WHEN o = 0 THEN timestamp END IGNORE NULLS) OVER w AS btime,
