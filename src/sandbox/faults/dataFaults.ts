@@ -28,8 +28,9 @@ import type { BeatFaultKind, EpisodeFaultKind } from './episodeFaults';
 import { BEAT_KINDS, EPISODE_KINDS, applyEpisodeFault, describeEpisodeFault, iso } from './episodeFaults';
 import type { DataFaultEntry, DataFaultRule, FaultWorld } from './faultRules';
 import type { RangeBeatKind } from './rangeFaults';
-import { ALSO_RULES, RANGE_BEAT_KINDS, applyRangeBeat, describeRangeBeat, isRangeBeatKind } from './rangeFaults';
+import { ALSO_RULES, RANGE_BEAT_KINDS, applyRangeBeat, describeRangeBeat, isRangeBeatKind, parkedInHour, parkedLong } from './rangeFaults';
 import { pendingHourEntry, sharedVehicleIdEntries, statusEventId } from './snapshotFaults';
+import { StaleVehicles } from './staleFaults';
 
 export type { DataFaultEntry, DataFaultRule, FaultWorld } from './faultRules';
 export { DATA_FAULT_RULES, checkDataFaultsOption, isDataFaultRule, parseDataFaults } from './faultRules';
@@ -44,8 +45,6 @@ const STUCK_LOCAL_HOURS: readonly number[] = [10, 14, 18];
 const BUSY_LOCAL_HOURS = { from: 8, to: 20 };
 /** How far a parked vehicle's heartbeat drifts (check's idle-drift threshold is 500 m). */
 const DRIFT_METRES = 3000;
-/** How long a vehicle whose point is sent in microseconds stays parked after it. */
-const PARKED_LONG_MS = 24 * HOUR_MS;
 interface EpisodeChoice {
   kind: EpisodeFaultKind;
   rule: DataFaultRule;
@@ -76,8 +75,16 @@ export class DataFaults {
   private snapshotVehicles?: { unregistered: number[]; twice: number[]; sharedId: number[] };
   private statusVehicles?: { hour: number; stale: number[]; absent: number[]; renamed: number[] };
 
+  private readonly stale?: StaleVehicles;
+
   constructor(rules: readonly DataFaultRule[], private readonly world: FaultWorld) {
     this.rules = new Set(rules);
+    if (this.has('vehicle-stale')) this.stale = new StaleVehicles(world);
+  }
+
+  /** Whether `vehicle` is silent in `hour` (a stale vehicle, staleFaults.ts): no episode of it starting then happens. */
+  isSilent(vehicle: number, hour: number): boolean {
+    return this.stale?.isSilent(vehicle, hour) ?? false;
   }
 
   private has(rule: DataFaultRule): boolean {
@@ -166,8 +173,8 @@ export class DataFaults {
       if (!this.selects(kind, rule)) return;
       scan(100 + k, (v) => {
         const beat = this.world.baseHeartbeat(v, hour);
-        if (!beat || (kind === 'drift' && !this.parkedInHour(v, hour, beat.timestamp))) return false;
-        if ((kind === 'battery-unknown' && beat.battery_percent === undefined) || (kind === 'microseconds' && !this.parkedLong(v, hour, beat.timestamp))) return false;
+        if (!beat || (kind === 'drift' && !parkedInHour(this.world, v, hour, beat.timestamp))) return false;
+        if (((kind === 'battery-unknown' || kind === 'battery-text') && beat.battery_percent === undefined) || (kind === 'microseconds' && !parkedLong(this.world, v, hour, beat.timestamp))) return false;
         plan.beats.set(v, { kind, rule, vehicle: v, hour });
         const detail = isRangeBeatKind(kind) ? describeRangeBeat(kind, beat, this.world.seed) : kind === 'seconds'
           ? `a telemetry timestamp in seconds: ${beat.timestamp / 1000} instead of ${beat.timestamp} (schema finding: below the timestamp minimum)`
@@ -181,33 +188,6 @@ export class DataFaults {
     });
     return plan;
   }
-  /**
-   * Whether the vehicle's last event before `ms` is in the same hour and leaves it parked: a harvest of the hour holds
-   * where the vehicle stood before its heartbeat drifts. Read from the hour's own episode, without faults (a vehicle
-   * chosen here has no episode fault): asking the world for its last event would compute the faults of the hours
-   * before, each asking for the hours before it (measured: /vehicles/status of the faulty world 38 s instead of 10).
-   */
-  private parkedInHour(vehicle: number, hour: number, ms: number): boolean {
-    const plan = this.world.episode(vehicle, hour);
-    if (!plan) return false;
-    const last = this.world.baseItemsOf(plan).events.filter((e) => e.timestamp < ms).at(-1);
-    return !!last && last.timestamp >= Math.floor(ms / HOUR_MS) * HOUR_MS && ['available', 'non_operational', 'reserved'].includes(last.vehicle_state);
-  }
-
-  /**
-   * Whether the vehicle stands where it is at `ms` for a day after it: no event of it in the next 24 hours, so that a point
-   * sent with a timestamp in microseconds (ordered after everything else) lies where the vehicle's last event left it.
-   */
-  private parkedLong(vehicle: number, hour: number, ms: number): boolean {
-    if (!this.parkedInHour(vehicle, hour, ms)) return false;
-    // The episodes as drawn, without faults: reading the events with faults here would choose the next day's faults first.
-    for (let h = Math.floor(ms / HOUR_MS); h <= Math.floor((ms + PARKED_LONG_MS) / HOUR_MS); h++) {
-      const episode = this.world.episode(vehicle, h);
-      if (episode && episode.endMs >= ms && episode.startMs <= ms + PARKED_LONG_MS) return false;
-    }
-    return true;
-  }
-
   /** The items of `plan` with its fault, if it has one; `items` (shared, cached) is never changed. */
   applyToEpisode(plan: EpisodePlan, items: EpisodeItems): EpisodeItems {
     if (!this.isFaultHour(plan.hour) || plan.forced) return items;
@@ -243,7 +223,7 @@ export class DataFaults {
         }
         return out.sort((a, b) => a - b);
       };
-      this.snapshotVehicles = { unregistered: pick('registry', 3, 'registry-status-device'), twice: pick('registry', 4), sharedId: pick('registry-vehicle-id', 5) };
+      this.snapshotVehicles = { unregistered: pick('registry', 3, 'registry-status-device'), twice: pick('registry', 4), sharedId: pick('registry-vehicle-id', 5, 'duplicate-ids') };
     }
     return this.snapshotVehicles;
   }
@@ -340,6 +320,11 @@ export class DataFaults {
     for (let h = fromHour; h <= toHour; h++) {
       for (const entry of this.planOf(h).entries) if (entry.time !== null && Date.parse(entry.time) <= nowMs) out.push(entry);
       if (this.isStuckHour(h) && (h + 1) * HOUR_MS <= nowMs) out.push(pendingHourEntry(h, nowMs));
+      // A battery written as text in the vehicle's last point: /vehicles/status carries it as last_telemetry, and the status is set aside too.
+      for (const [v, beat] of this.planOf(h).beats) {
+        const base = beat.kind === 'battery-text' ? this.world.baseHeartbeat(v, h) : undefined;
+        if (base && base.timestamp <= nowMs && this.world.lastTelemetryId(v, nowMs) === base.telemetry_id) out.push({ rule: 'untyped-items', device_id: base.device_id, trip_id: null, time: null, detail: `/vehicles/status gives its last point, with the battery_percent "${base.battery_percent ?? ''}%", as last_telemetry: the status is set aside, untyped, too` });
+      }
     }
     out.sort((a, b) => (a.time ?? '').localeCompare(b.time ?? '') || a.rule.localeCompare(b.rule));
     const start = fromHour * HOUR_MS;
@@ -381,6 +366,7 @@ export class DataFaults {
       const last = this.world.lastEvent(v, nowMs);
       out.push({ rule: 'registry-status-device', device_id: last.device_id, trip_id: last.trip_ids?.[0] ?? null, time: iso(last.timestamp), detail: `listed by /vehicles/status (${last.vehicle_state}), but missing from /vehicles` });
     }
+    out.push(...(this.stale?.list(start, end, nowMs) ?? []));
     if (sharedId.length === 2) out.push(...sharedVehicleIdEntries([this.world.deviceIdAt(sharedId[0]), this.world.deviceIdAt(sharedId[1])], this.world.vehicleIdAt(sharedId[0])));
     return out;
   }

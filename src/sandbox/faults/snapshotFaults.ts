@@ -27,13 +27,16 @@ export function statusEventId(seed: number, vehicle: number, event: MdsEventItem
 
 /** The listing entries of two devices sharing one vehicle_id: both are findings of the rule. */
 export function sharedVehicleIdEntries(devices: readonly [string, string], vehicleId: string): DataFaultEntry[] {
-  return devices.map((device, i) => ({
+  const entries: DataFaultEntry[] = devices.map((device, i) => ({
     rule: 'registry-vehicle-id' as const,
     device_id: device,
     trip_id: null,
     time: null,
     detail: `/vehicles gives it the vehicle_id ${vehicleId}, which ${i === 0 ? 'a second device' : 'another device'} (${devices[1 - i]}) carries too`,
   }));
+  // duplicate-ids reports a vehicle_id of two devices once, under the first device (by id).
+  const first = [...devices].sort()[0];
+  return [...entries, { rule: 'duplicate-ids', device_id: first, trip_id: null, time: null, detail: `/vehicles vehicle_id ${vehicleId} is used by two devices (the registry-vehicle-id fault, seen by duplicate-ids too)` }];
 }
 
 /**

@@ -16,8 +16,11 @@ import { ZONE_RADIUS_METRES } from './fleetVehicles';
 import { locationNear } from './worldGeography';
 import { streamOf, unitOf, worldUuid } from './worldRandom';
 
-/** How far back a vehicle's history is searched; every vehicle has a moving service each night. */
-const LOOKBACK_HOURS = 60;
+/**
+ * How far back a vehicle's history is searched; every vehicle has a moving service each night, but a stale vehicle (a
+ * data fault, faults/staleFaults.ts) misses four of them.
+ */
+const LOOKBACK_HOURS = 108;
 const PLAN_CACHE_LIMIT = 400_000;
 const ITEMS_CACHE_LIMIT = 20_000;
 
@@ -62,6 +65,13 @@ export class SyntheticWorld {
         baseItemsOf: (plan) => this.baseItemsOf(plan),
         baseHeartbeat: (v, h) => this.baseHeartbeat(v, h),
         lastEvent: (v, nowMs) => this.lastEvent(v, nowMs),
+        lastTelemetryId: (v, nowMs) => {
+          try {
+            return this.lastTelemetry(v, nowMs).telemetry_id;
+          } catch {
+            return undefined;
+          }
+        },
       };
       this.faults = new DataFaults(dataFaults, view);
     }
@@ -97,6 +107,8 @@ export class SyntheticWorld {
     const plan = actualEpisode((h) => this.drawn(vehicle, h), hour);
     // An outage or an hour that stays 202 (data faults): nothing happens in it.
     if (plan && !plan.forced && this.faults?.touchesQuietHour(plan.startMs, plan.endMs)) return undefined;
+    // A stale vehicle (data faults): nothing of it happens for days.
+    if (plan && this.faults?.isSilent(vehicle, hour)) return undefined;
     return plan;
   }
 
