@@ -72,7 +72,7 @@ interface HourPlan {
 export class DataFaults {
   readonly rules: ReadonlySet<DataFaultRule>;
   private readonly plans = new Map<number, HourPlan>();
-  private snapshotVehicles?: { unregistered: number[]; twice: number[]; sharedId: number[] };
+  private snapshotVehicles?: { unregistered: number[]; twice: number[]; sharedId: number[]; foreign: number[] };
   private statusVehicles?: { hour: number; stale: number[]; absent: number[]; renamed: number[] };
 
   private readonly stale?: StaleVehicles;
@@ -207,7 +207,7 @@ export class DataFaults {
   }
 
   /** The fixed vehicles of the registry faults, each a different one. */
-  private snapshot(): { unregistered: number[]; twice: number[]; sharedId: number[] } {
+  private snapshot(): { unregistered: number[]; twice: number[]; sharedId: number[]; foreign: number[] } {
     if (!this.snapshotVehicles) {
       const size = this.world.size;
       const taken = new Set<number>();
@@ -223,7 +223,7 @@ export class DataFaults {
         }
         return out.sort((a, b) => a - b);
       };
-      this.snapshotVehicles = { unregistered: pick('registry', 3, 'registry-status-device'), twice: pick('registry', 4), sharedId: pick('registry-vehicle-id', 5, 'duplicate-ids') };
+      this.snapshotVehicles = { unregistered: pick('registry', 3, 'registry-status-device'), twice: pick('registry', 4), sharedId: pick('registry-vehicle-id', 5, 'duplicate-ids'), foreign: pick('status-own-items', 6) };
     }
     return this.snapshotVehicles;
   }
@@ -238,7 +238,7 @@ export class DataFaults {
     const hour = Math.floor(nowMs / HOUR_MS);
     if (this.statusVehicles?.hour !== hour) {
       const size = this.world.size;
-      const taken = new Set<number>([...this.snapshot().unregistered, ...this.snapshot().twice, ...this.snapshot().sharedId]);
+      const taken = new Set<number>(Object.values(this.snapshot()).flat());
       const at = hour * HOUR_MS - 1;
       /** `score`: the time that must fall inside the harvest, or undefined when the vehicle does not fit. */
       const pick = (salt: number, score: (last: MdsEventItem, v: number) => number | undefined, rule: DataFaultRule = 'status-vs-events') => {
@@ -276,6 +276,15 @@ export class DataFaults {
   /** The status's last_event of `vehicle` at `nowMs`, with a status fault if it has one (a stale one is the world's). */
   statusEvent(vehicle: number, nowMs: number, last: MdsEventItem): MdsEventItem {
     return this.statusFaultVehicles(nowMs).renamed.includes(vehicle) ? statusEventId(this.world.seed, vehicle, last) : last;
+  }
+
+  /**
+   * The vehicle whose last point /vehicles/status gives as `vehicle`'s last_telemetry: the other vehicle of the pair
+   * when a status feed joins by position in a list (status-own-items), else undefined.
+   */
+  statusTelemetryVehicle(vehicle: number): number | undefined {
+    const [first, second] = this.snapshot().foreign;
+    return second !== undefined && vehicle === first ? second : undefined;
   }
 
   /** The vehicle_id that `/vehicles` gives vehicle `index`, when a fault gives it another device's. */
@@ -323,7 +332,7 @@ export class DataFaults {
       // A battery written as text in the vehicle's last point: /vehicles/status carries it as last_telemetry, and the status is set aside too.
       for (const [v, beat] of this.planOf(h).beats) {
         const base = beat.kind === 'battery-text' ? this.world.baseHeartbeat(v, h) : undefined;
-        if (base && base.timestamp <= nowMs && this.world.lastTelemetryId(v, nowMs) === base.telemetry_id) out.push({ rule: 'untyped-items', device_id: base.device_id, trip_id: null, time: null, detail: `/vehicles/status gives its last point, with the battery_percent "${base.battery_percent ?? ''}%", as last_telemetry: the status is set aside, untyped, too` });
+        if (base && base.timestamp <= nowMs && this.world.lastTelemetry(v, nowMs)?.telemetry_id === base.telemetry_id) out.push({ rule: 'untyped-items', device_id: base.device_id, trip_id: null, time: null, detail: `/vehicles/status gives its last point, with the battery_percent "${base.battery_percent ?? ''}%", as last_telemetry: the status is set aside, untyped, too` });
       }
     }
     out.sort((a, b) => (a.time ?? '').localeCompare(b.time ?? '') || a.rule.localeCompare(b.rule));
@@ -367,6 +376,9 @@ export class DataFaults {
       out.push({ rule: 'registry-status-device', device_id: last.device_id, trip_id: last.trip_ids?.[0] ?? null, time: iso(last.timestamp), detail: `listed by /vehicles/status (${last.vehicle_state}), but missing from /vehicles` });
     }
     out.push(...(this.stale?.list(start, end, nowMs) ?? []));
+    const [joined, other] = this.snapshot().foreign;
+    const point = other === undefined ? undefined : this.world.lastTelemetry(other, nowMs);
+    if (point) out.push({ rule: 'status-own-items', device_id: this.world.deviceIdAt(joined), trip_id: point.trip_ids?.[0] ?? null, time: iso(point.timestamp), detail: `/vehicles/status gives it the last_telemetry of device ${point.device_id} (a status feed joined by position, not by device_id)` });
     if (sharedId.length === 2) out.push(...sharedVehicleIdEntries([this.world.deviceIdAt(sharedId[0]), this.world.deviceIdAt(sharedId[1])], this.world.vehicleIdAt(sharedId[0])));
     return out;
   }

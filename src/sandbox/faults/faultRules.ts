@@ -10,7 +10,7 @@ import type { EpisodePlan } from '../world/episodePlans';
 /** The rules of `mobility-api check`, in its order; `--data-faults` takes these ids. */
 export const DATA_FAULT_RULES = ['event-sequence', 'trip-events', 'duplicate-events', 'telemetry-gaps', 'teleport', 'units', 'phantom-trips', 'status-vs-events', 'hour-coverage', 'registry', 'reports-vs-trips', 'trip-duration', 'trip-distance', 'telemetry-speed', 'trip-telemetry-coverage', 'idle-drift',
   'range-coordinates', 'range-area', 'range-battery', 'range-heading', 'range-accuracy', 'range-timestamp-unit', 'registry-vehicle-id', 'registry-status-device', 'status-last-event', 'publication-before-time', 'hour-pending-long', 'trip-start-unfinished',
-  'duplicate-ids', 'untyped-items', 'provider-id', 'vehicle-stale'] as const;
+  'duplicate-ids', 'untyped-items', 'provider-id', 'vehicle-stale', 'telemetry-speed-unit', 'status-own-items'] as const;
 
 export type DataFaultRule = (typeof DATA_FAULT_RULES)[number];
 
@@ -68,6 +68,6 @@ export interface FaultWorld {
   baseHeartbeat(vehicle: number, hour: number): MdsTelemetryItem | undefined;
   /** The latest event at or before `nowMs`, with the item faults (as the events endpoints serve it). */
   lastEvent(vehicle: number, nowMs: number): MdsEventItem;
-  /** The telemetry_id of the latest point at or before `nowMs` (what /vehicles/status gives as last_telemetry), if any. */
-  lastTelemetryId(vehicle: number, nowMs: number): string | undefined;
+  /** The latest point at or before `nowMs` (what /vehicles/status gives as last_telemetry), if any. */
+  lastTelemetry(vehicle: number, nowMs: number): MdsTelemetryItem | undefined;
 }

@@ -65,9 +65,9 @@ export class SyntheticWorld {
         baseItemsOf: (plan) => this.baseItemsOf(plan),
         baseHeartbeat: (v, h) => this.baseHeartbeat(v, h),
         lastEvent: (v, nowMs) => this.lastEvent(v, nowMs),
-        lastTelemetryId: (v, nowMs) => {
+        lastTelemetry: (v, nowMs) => {
           try {
-            return this.lastTelemetry(v, nowMs).telemetry_id;
+            return this.lastTelemetry(v, nowMs);
           } catch {
             return undefined;
           }
@@ -321,6 +321,8 @@ export class SyntheticWorld {
     // A stale status (a data fault): the event before the last one.
     if (this.faults?.isStaleStatus(vehicle, nowMs)) lastEvent = this.lastEvent(vehicle, lastEvent.timestamp - 1);
     if (this.faults) lastEvent = this.faults.statusEvent(vehicle, nowMs, lastEvent);
-    return { device_id: deviceId, provider_id: this.fleet.providerId, last_event: lastEvent, last_telemetry: this.lastTelemetry(vehicle, nowMs) };
+    // A status joined to another device's last point (a data fault).
+    const telemetryOf = this.faults?.statusTelemetryVehicle(vehicle) ?? vehicle;
+    return { device_id: deviceId, provider_id: this.fleet.providerId, last_event: lastEvent, last_telemetry: this.lastTelemetry(telemetryOf, nowMs) };
   }
 }
