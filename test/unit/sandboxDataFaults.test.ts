@@ -36,7 +36,7 @@ const MONTHLY = 'reports-vs-trips';
  * check: asserted, so that a rule skipped for want of data never passes silently.
  */
 const ALL_RULES: readonly string[] = RULE_CATALOG.map((r) => r.id).filter((r) => r !== MONTHLY).sort();
-/** The rules with a fault kind; the others (publication-late, vehicle-stale) need a window of days, and must find nothing here. */
+/** The rules of check but the monthly one: each has a fault kind, or an entry that says why it has none. */
 const FAULT_RULES: readonly string[] = DATA_FAULT_RULES.filter((r) => r !== MONTHLY).sort();
 /** Measurements, not faults: their findings are not compared with the listing. */
 const INFO_RULES = new Set(RULE_CATALOG.filter((r) => r.severity === 'info').map((r) => r.id));
@@ -114,6 +114,11 @@ describe('sandbox --data-faults: faults that check finds, and only those', funct
       assert.equal(answer.status, 200);
       const faults = (await answer.json()) as DataFaultEntry[];
       assert.deepEqual([...new Set(faults.map((f) => f.rule))].sort(), FAULT_RULES, 'every kind is met');
+      // Every rule of check can be asked for; those whose faults the sandbox does not inject are listed, with why.
+      assert.deepEqual([...DATA_FAULT_RULES].sort(), RULE_CATALOG.map((r) => r.id).sort(), 'every rule of the catalogue');
+      const notInjected = faults.filter((f) => f.detail === 'no fault of this rule is injected');
+      assert.deepEqual(notInjected.map((f) => f.rule).sort(), ['harvest-files', 'item-hour', 'publication-late', 'publication-latency', 'trip-outside-window']);
+      assert.ok(notInjected.every((f) => (f.unseen ?? '').length > 40), JSON.stringify(notInjected));
       const units = faults.filter((f) => f.rule === 'units').map((f) => f.detail);
       for (const kind of [/in seconds/, /per mille/, /speed of/, /swapped/, /negative actual_cost/]) assert.ok(units.some((d) => kind.test(d)), `${String(kind)} in ${units.join('; ')}`);
       const hours = faults.filter((f) => f.rule === 'hour-coverage').map((f) => `${f.time} ${/^an outage/.test(f.detail) ? 'outage' : /stays 202/.test(f.detail) ? 'stays 202' : f.detail}`);

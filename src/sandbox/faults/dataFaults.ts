@@ -34,6 +34,7 @@ import { StaleVehicles } from './staleFaults';
 
 export type { DataFaultEntry, DataFaultRule, FaultWorld } from './faultRules';
 export { DATA_FAULT_RULES, checkDataFaultsOption, isDataFaultRule, parseDataFaults } from './faultRules';
+import { NOT_INJECTED } from './faultRules';
 
 /** How many vehicles the selection of one kind looks at before it gives up for that hour. */
 const SCAN_LIMIT = 5000;
@@ -379,6 +380,7 @@ export class DataFaults {
     const [joined, other] = this.snapshot().foreign;
     const point = other === undefined ? undefined : this.world.lastTelemetry(other, nowMs);
     if (point) out.push({ rule: 'status-own-items', device_id: this.world.deviceIdAt(joined), trip_id: point.trip_ids?.[0] ?? null, time: iso(point.timestamp), detail: `/vehicles/status gives it the last_telemetry of device ${point.device_id} (a status feed joined by position, not by device_id)` });
+    for (const [rule, why] of Object.entries(NOT_INJECTED) as [DataFaultRule, string][]) if (this.has(rule)) out.push({ rule, device_id: null, trip_id: null, time: null, detail: 'no fault of this rule is injected', unseen: why });
     if (sharedId.length === 2) out.push(...sharedVehicleIdEntries([this.world.deviceIdAt(sharedId[0]), this.world.deviceIdAt(sharedId[1])], this.world.vehicleIdAt(sharedId[0])));
     return out;
   }

@@ -10,7 +10,20 @@ import type { EpisodePlan } from '../world/episodePlans';
 /** The rules of `mobility-api check`, in its order; `--data-faults` takes these ids. */
 export const DATA_FAULT_RULES = ['event-sequence', 'trip-events', 'duplicate-events', 'telemetry-gaps', 'teleport', 'units', 'phantom-trips', 'status-vs-events', 'hour-coverage', 'registry', 'reports-vs-trips', 'trip-duration', 'trip-distance', 'telemetry-speed', 'trip-telemetry-coverage', 'idle-drift',
   'range-coordinates', 'range-area', 'range-battery', 'range-heading', 'range-accuracy', 'range-timestamp-unit', 'registry-vehicle-id', 'registry-status-device', 'status-last-event', 'publication-before-time', 'hour-pending-long', 'trip-start-unfinished',
-  'duplicate-ids', 'untyped-items', 'provider-id', 'vehicle-stale', 'telemetry-speed-unit', 'status-own-items'] as const;
+  'duplicate-ids', 'untyped-items', 'provider-id', 'vehicle-stale', 'telemetry-speed-unit', 'status-own-items',
+  'harvest-files', 'item-hour', 'publication-late', 'publication-latency', 'trip-outside-window'] as const;
+
+/**
+ * The rules of check whose faults the sandbox does not inject, and why: `GET /_sandbox/data-faults` lists each (asked
+ * for, or with all) as an entry with `unseen`, so that no rule is silently absent.
+ */
+export const NOT_INJECTED: Readonly<Partial<Record<DataFaultRule, string>>> = {
+  'harvest-files': "the rule checks the harvest's own files against its manifest (lines lost, a wrong endpoint, a file the manifest does not list); a server cannot make a harvest write its files wrong",
+  'item-hour': 'not injected yet: every hour with item faults lies between hours that are empty or stay 202, so an item moved into a neighbouring hour\'s answer would contradict them',
+  'publication-late': 'not injected yet: a publication latency above publicationP95Hours (24 h) can be seen only by a harvest made a day after the hour, and an item served before its publication_time would contradict MDS (publication_time is when it became available)',
+  'publication-latency': "a measurement, not a fault: it gives per hour the latency of the items that carry a publication_time (here, the publication-before-time fault's trips)",
+  'trip-outside-window': "a measurement, not a fault: it lists the trips across the window's edges, which every window has",
+};
 
 export type DataFaultRule = (typeof DATA_FAULT_RULES)[number];
 
