@@ -29,6 +29,8 @@ const localHour = (local: number) => {
   for (let h = 0; h < 24; h++) if (cityHourOf(DAY_START + h * HOUR) === local) return DAY_START + h * HOUR;
   throw new Error(`no UTC hour is ${local} h in Berlin`);
 };
+/** publication-late's hour is 22 h Berlin, published 30 h later: its own test. */
+const LATE = 'publication-late';
 /** reports-vs-trips compares whole months (test/unit/geographyReports.test.ts): hours of one day leave it nothing to compare. */
 const MONTHLY = 'reports-vs-trips';
 /**
@@ -37,7 +39,7 @@ const MONTHLY = 'reports-vs-trips';
  */
 const ALL_RULES: readonly string[] = RULE_CATALOG.map((r) => r.id).filter((r) => r !== MONTHLY).sort();
 /** The rules of check but the monthly one: each has a fault kind, or an entry that says why it has none. */
-const FAULT_RULES: readonly string[] = DATA_FAULT_RULES.filter((r) => r !== MONTHLY).sort();
+const FAULT_RULES: readonly string[] = DATA_FAULT_RULES.filter((r) => r !== MONTHLY && r !== LATE).sort();
 /** Measurements, not faults: their findings are not compared with the listing. */
 const INFO_RULES = new Set(RULE_CATALOG.filter((r) => r.severity === 'info').map((r) => r.id));
 /** Snapshot faults, about the /vehicles listing rather than a moment: matched by device alone. */
@@ -117,7 +119,7 @@ describe('sandbox --data-faults: faults that check finds, and only those', funct
       // Every rule of check can be asked for; those whose faults the sandbox does not inject are listed, with why.
       assert.deepEqual([...DATA_FAULT_RULES].sort(), RULE_CATALOG.map((r) => r.id).sort(), 'every rule of the catalogue');
       const notInjected = faults.filter((f) => f.detail === 'no fault of this rule is injected');
-      assert.deepEqual(notInjected.map((f) => f.rule).sort(), ['harvest-files', 'item-hour', 'publication-late', 'publication-latency', 'trip-outside-window']);
+      assert.deepEqual(notInjected.map((f) => f.rule).sort(), ['harvest-files', 'item-hour', 'publication-latency', 'trip-outside-window']);
       assert.ok(notInjected.every((f) => (f.unseen ?? '').length > 40), JSON.stringify(notInjected));
       const units = faults.filter((f) => f.rule === 'units').map((f) => f.detail);
       for (const kind of [/in seconds/, /per mille/, /speed of/, /swapped/, /negative actual_cost/]) assert.ok(units.some((d) => kind.test(d)), `${String(kind)} in ${units.join('; ')}`);
@@ -164,6 +166,35 @@ describe('sandbox --data-faults: faults that check finds, and only those', funct
       const forbidden = (what: RegExp) => faults.filter((f) => /schema finding/.test(f.detail) && what.test(f.detail) && !/ seen by /.test(f.detail)).length;
       assert.deepEqual(schemaFindings(out), { trips: forbidden(/actual_cost/), events: forbidden(/per mille/), telemetry: forbidden(/^a telemetry/) });
       assert.ok(forbidden(/actual_cost/) >= 3 && forbidden(/^a telemetry/) >= 9);
+    } finally {
+      await sandbox.close();
+    }
+  });
+
+  it('publication-late: an hour processed 30 h late stays 202 until then (listed with why), then its items carry that publication_time, and check finds it', async () => {
+    // The day before DAY_START, so that the publication (30 h after the hour) is in the past of the real clock too.
+    const late = localHour(22) - DAY;
+    const at = (now: number, name: string) => startSandbox({ fleetSize: 150, seed: 7, demoDir: path.join(dir, name), grpc: false, dataFaults: [LATE], now: () => now, maxSkewSeconds: TOKEN_SKEW_SECONDS });
+    const listing = async (sandbox: RunningSandbox) => (await (await fetch(`${sandbox.url}/_sandbox/data-faults?from=${hourText(late)}&to=${hourText(late)}`)).json()) as DataFaultEntry[];
+    const early = await at(late + 3 * HOUR, 'demo-late-early');
+    try {
+      const listed = await listing(early);
+      assert.deepEqual([...new Set(listed.map((f) => `${f.rule} ${f.unseen === undefined ? 'seen' : 'unseen'}`))].sort(), ['hour-coverage seen', 'publication-late unseen'], JSON.stringify(listed));
+      assert.match(listed.find((f) => f.rule === LATE)?.unseen ?? '', /a harvest before then gets 202/);
+    } finally {
+      await early.close();
+    }
+    const sandbox = await at(late + 32 * HOUR, 'demo-late');
+    try {
+      const out = path.join(dir, 'late');
+      const mds = sandbox.environments.find((e) => e.id === 'mds-staging')?.baseUrl ?? '';
+      const r = await runCliInProcess(['harvest', 'trips,events', '--from', hourText(late), '--to', hourText(late), '--out', out, '--base-url', mds, '--credential', sandbox.demo.credentialFile, '--state-dir', path.join(dir, 'state-late'), '--precision', 'milliseconds', '--max-202-attempts', '1']);
+      assert.equal(r.code, 0, r.err);
+      const faults = await listing(sandbox);
+      assert.ok(faults.length >= 1 && faults.every((f) => f.rule === LATE && f.unseen === undefined), JSON.stringify(faults));
+      const { report } = await check(out);
+      const found = report.rules.find((rule) => rule.id === LATE)?.findings.map((f) => `${f.device_id} ${f.time ?? ''}`).sort();
+      assert.deepEqual(found, faults.map((f) => `${f.device_id} ${f.time ?? ''}`).sort());
     } finally {
       await sandbox.close();
     }

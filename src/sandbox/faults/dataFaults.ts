@@ -14,9 +14,8 @@
  *   last_event is the one before the device's last event, a vehicle missing from the status listing, a vehicle missing
  *   from `/vehicles`, and a vehicle listed twice there.
  *
- * The rules and the listing's entries are in faultRules.ts, the item faults of an episode in episodeFaults.ts.
- * A fault changes only its own episode's items, so that it is found by its rule and by no other. The selection reads the
- * world without faults, so nothing here depends on itself.
+ * Rules and entries: faultRules.ts; item faults: episodeFaults.ts. A fault changes only its own episode's items (found
+ * by its rule and no other); the selection reads the world without faults, so nothing here depends on itself.
  */
 import type { MdsEventItem, MdsTelemetryItem } from '../../core/mds';
 import type { EpisodeItems } from '../world/episodeDetails';
@@ -29,8 +28,9 @@ import { BEAT_KINDS, EPISODE_KINDS, applyEpisodeFault, describeEpisodeFault, iso
 import type { DataFaultEntry, DataFaultRule, FaultWorld } from './faultRules';
 import type { RangeBeatKind } from './rangeFaults';
 import { ALSO_RULES, RANGE_BEAT_KINDS, applyRangeBeat, describeRangeBeat, isRangeBeatKind, parkedInHour, parkedLong } from './rangeFaults';
-import { pendingHourEntry, sharedVehicleIdEntries, statusEventId } from './snapshotFaults';
+import { PROW, STATUS_CANDIDATES, pendingHourEntry, sharedVehicleIdEntries, skipping, statusEventId } from './snapshotFaults';
 import { StaleVehicles } from './staleFaults';
+import { crossesLateHour, isLateHour, lateHourEntries, publishedAt, stampLate } from './lateFaults';
 
 export type { DataFaultEntry, DataFaultRule, FaultWorld } from './faultRules';
 export { DATA_FAULT_RULES, checkDataFaultsOption, isDataFaultRule, parseDataFaults } from './faultRules';
@@ -111,6 +111,11 @@ export class DataFaults {
     return this.has('hour-coverage') && OUTAGE_LOCAL_HOURS.includes(this.localHour(hour));
   }
 
+  /** A late hour (publication-late, lateFaults.ts) not yet published at `nowMs`: the hour endpoints answer 202. */
+  isUnpublished(hour: number, nowMs: number): boolean {
+    return this.has('publication-late') && isLateHour(hour) && nowMs < publishedAt(hour);
+  }
+
   /** An hour that stays 202: nothing happens, and the hour endpoints never answer it. */
   isStuckHour(hour: number): boolean {
     return (this.has('hour-coverage') || this.has('hour-pending-long')) && STUCK_LOCAL_HOURS.includes(this.localHour(hour));
@@ -118,6 +123,7 @@ export class DataFaults {
 
   /** Whether nothing may happen in [fromMs, toMs]: it touches an outage or a stuck hour. */
   touchesQuietHour(fromMs: number, toMs: number): boolean {
+    if (this.has('publication-late') && crossesLateHour(fromMs, toMs)) return true;
     if (!this.has('hour-coverage') && !this.has('hour-pending-long')) return false;
     for (let h = Math.floor(fromMs / HOUR_MS); h <= Math.floor(toMs / HOUR_MS); h++) if (this.isOutageHour(h) || this.isStuckHour(h)) return true;
     return false;
@@ -191,6 +197,7 @@ export class DataFaults {
   }
   /** The items of `plan` with its fault, if it has one; `items` (shared, cached) is never changed. */
   applyToEpisode(plan: EpisodePlan, items: EpisodeItems): EpisodeItems {
+    if (this.has('publication-late') && isLateHour(plan.hour)) return stampLate(plan.hour, items);
     if (!this.isFaultHour(plan.hour) || plan.forced) return items;
     const choice = this.planOf(plan.hour).episodes.get(plan.vehicle);
     return choice ? applyEpisodeFault(choice, this.world.seed, plan, items) : items;
@@ -330,6 +337,7 @@ export class DataFaults {
     for (let h = fromHour; h <= toHour; h++) {
       for (const entry of this.planOf(h).entries) if (entry.time !== null && Date.parse(entry.time) <= nowMs) out.push(entry);
       if (this.isStuckHour(h) && (h + 1) * HOUR_MS <= nowMs) out.push(pendingHourEntry(h, nowMs));
+      if (this.has('publication-late') && isLateHour(h)) out.push(...lateHourEntries(h, nowMs, this.world.hourItems(h)));
       // A battery written as text in the vehicle's last point: /vehicles/status carries it as last_telemetry, and the status is set aside too.
       for (const [v, beat] of this.planOf(h).beats) {
         const base = beat.kind === 'battery-text' ? this.world.baseHeartbeat(v, h) : undefined;
@@ -384,16 +392,4 @@ export class DataFaults {
     if (sharedId.length === 2) out.push(...sharedVehicleIdEntries([this.world.deviceIdAt(sharedId[0]), this.world.deviceIdAt(sharedId[1])], this.world.vehicleIdAt(sharedId[0])));
     return out;
   }
-}
-
-/** The vehicle states in the public right-of-way (modes/vehicle_states.md), as `check`'s status-vs-events takes them. */
-const PROW = new Set<string>(['available', 'non_operational', 'reserved', 'on_trip', 'stopped', 'non_contactable']);
-/** How many vehicles each status fault looks at to find the most recently active ones. */
-const STATUS_CANDIDATES = 48;
-
-/** The `position`-th index of 0, 1, 2… when the sorted `skipped` indexes are left out. */
-function skipping(position: number, skipped: readonly number[]): number {
-  let index = position;
-  for (const s of skipped) if (s <= index) index++;
-  return index;
 }

@@ -3,7 +3,7 @@
  * check`, their parsing, the listing's entries.
  */
 import { MobilityError } from '../../core/base';
-import type { MdsEventItem, MdsTelemetryItem } from '../../core/mds';
+import type { MdsEventItem, MdsTelemetryItem, MdsTrip } from '../../core/mds';
 import type { EpisodeItems } from '../world/episodeDetails';
 import type { EpisodePlan } from '../world/episodePlans';
 
@@ -20,7 +20,6 @@ export const DATA_FAULT_RULES = ['event-sequence', 'trip-events', 'duplicate-eve
 export const NOT_INJECTED: Readonly<Partial<Record<DataFaultRule, string>>> = {
   'harvest-files': "the rule checks the harvest's own files against its manifest (lines lost, a wrong endpoint, a file the manifest does not list); a server cannot make a harvest write its files wrong",
   'item-hour': 'not injected yet: every hour with item faults lies between hours that are empty or stay 202, so an item moved into a neighbouring hour\'s answer would contradict them',
-  'publication-late': 'not injected yet: a publication latency above publicationP95Hours (24 h) can be seen only by a harvest made a day after the hour, and an item served before its publication_time would contradict MDS (publication_time is when it became available)',
   'publication-latency': "a measurement, not a fault: it gives per hour the latency of the items that carry a publication_time (here, the publication-before-time fault's trips)",
   'trip-outside-window': "a measurement, not a fault: it lists the trips across the window's edges, which every window has",
 };
@@ -83,4 +82,6 @@ export interface FaultWorld {
   lastEvent(vehicle: number, nowMs: number): MdsEventItem;
   /** The latest point at or before `nowMs` (what /vehicles/status gives as last_telemetry), if any. */
   lastTelemetry(vehicle: number, nowMs: number): MdsTelemetryItem | undefined;
+  /** The events and the trips (by end_time) of an hour, with faults. */
+  hourItems(hour: number): { events: MdsEventItem[]; trips: MdsTrip[] };
 }

@@ -49,3 +49,15 @@ export function pendingHourEntry(hour: number, nowMs: number): DataFaultEntry {
   if (nowMs - end > PENDING_MS) return entry;
   return { ...entry, unseen: `the hour ended ${((nowMs - end) / HOUR_MS).toFixed(1)} h before now (${iso(nowMs)}): a harvest sees it stay 202 for long only when it asks after ${iso(end + PENDING_MS)}` };
 }
+
+/** The vehicle states in the public right-of-way (modes/vehicle_states.md), as `check`'s status-vs-events takes them. */
+export const PROW = new Set<string>(['available', 'non_operational', 'reserved', 'on_trip', 'stopped', 'non_contactable']);
+/** How many vehicles each status fault looks at to find the most recently active ones. */
+export const STATUS_CANDIDATES = 48;
+
+/** The `position`-th index of 0, 1, 2… when the sorted `skipped` indexes are left out. */
+export function skipping(position: number, skipped: readonly number[]): number {
+  let index = position;
+  for (const s of skipped) if (s <= index) index++;
+  return index;
+}

@@ -65,6 +65,7 @@ export class SyntheticWorld {
         baseItemsOf: (plan) => this.baseItemsOf(plan),
         baseHeartbeat: (v, h) => this.baseHeartbeat(v, h),
         lastEvent: (v, nowMs) => this.lastEvent(v, nowMs),
+        hourItems: (h) => ({ events: this.eventsIn(h * HOUR_MS, (h + 1) * HOUR_MS), trips: this.tripsEndingIn(h * HOUR_MS) }),
         lastTelemetry: (v, nowMs) => {
           try {
             return this.lastTelemetry(v, nowMs);
