@@ -1,14 +1,14 @@
 // `sandbox --data-faults`: the world holds instances of each kind of fault that `mobility-api check` looks for, listed at
-// GET /_sandbox/data-faults. A harvest of a clean world gives no error finding; a harvest of six busy hours of a faulty
-// world meets every kind, `check` finds every fault listed (its device and time) and nothing else. The set of rules
-// that ran is asserted, so that a rule skipped for want of data never passes silently.
+// GET /_sandbox/data-faults. A harvest of a clean world gives no error or warning finding; a harvest of six busy hours
+// of a faulty world meets every kind, `check` finds every fault listed (its device and time) and nothing else. The set
+// of rules that ran is asserted, so that a rule skipped for want of data never passes silently.
 import assert from 'node:assert/strict';
 import * as grpc from '@grpc/grpc-js';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { CheckReport } from '../../src/core/analysis';
-import { DEFAULT_THRESHOLDS } from '../../src/core/analysis';
+import { DEFAULT_THRESHOLDS, RULE_CATALOG } from '../../src/core/analysis';
 import { DATA_FAULT_RULES, startSandbox } from '../../src/sandbox/sandboxServer';
 import type { DataFaultEntry, DataFaultRule, RunningSandbox } from '../../src/sandbox/sandboxServer';
 import { cityHourOf } from '../../src/sandbox/world/worldGeography';
@@ -29,13 +29,21 @@ const localHour = (local: number) => {
   for (let h = 0; h < 24; h++) if (cityHourOf(DAY_START + h * HOUR) === local) return DAY_START + h * HOUR;
   throw new Error(`no UTC hour is ${local} h in Berlin`);
 };
+/** publication-late's hour is 22 h Berlin, published 30 h later: its own test. */
+const LATE = 'publication-late';
+/** reports-vs-trips compares whole months (test/unit/geographyReports.test.ts): hours of one day leave it nothing to compare. */
+const MONTHLY = 'reports-vs-trips';
 /**
  * A harvest of trips, events and telemetry with its snapshot of /vehicles and /vehicles/status runs every rule of
  * check: asserted, so that a rule skipped for want of data never passes silently.
  */
-const ALL_RULES: readonly string[] = DATA_FAULT_RULES.filter((r) => r !== 'reports-vs-trips').sort();
-/** reports-vs-trips compares whole months (test/unit/geographyReports.test.ts): hours of one day leave it nothing to compare. */
-const MONTHLY = 'reports-vs-trips';
+const ALL_RULES: readonly string[] = RULE_CATALOG.map((r) => r.id).filter((r) => r !== MONTHLY).sort();
+/** The rules of check but the monthly one: each has a fault kind, or an entry that says why it has none. */
+const FAULT_RULES: readonly string[] = DATA_FAULT_RULES.filter((r) => r !== MONTHLY && r !== LATE).sort();
+/** Measurements, not faults: their findings are not compared with the listing. */
+const INFO_RULES = new Set(RULE_CATALOG.filter((r) => r.severity === 'info').map((r) => r.id));
+/** Snapshot faults, about the /vehicles listing rather than a moment: matched by device alone. */
+const SNAPSHOT_RULES = new Set(['registry', 'registry-vehicle-id']);
 
 describe('sandbox --data-faults: faults that check finds, and only those', function () {
   this.timeout(300_000);
@@ -72,11 +80,10 @@ describe('sandbox --data-faults: faults that check finds, and only those', funct
 
   function assertRulesRan(report: CheckReport): void {
     assert.deepEqual(report.skipped.filter((r) => r.id !== MONTHLY).map((r) => `${r.id}: ${r.why}`), [], 'no rule is skipped');
-    // The rules of issue 39's ranges, registry, times, stale vehicles and window edges have no --data-faults kind yet.
-    assert.deepEqual(report.rules.map((r) => r.id).filter((id) => ALL_RULES.includes(id)).sort(), ALL_RULES, 'every rule of --data-faults ran');
+    assert.deepEqual(report.rules.map((r) => r.id).sort(), ALL_RULES, 'every rule of check ran');
   }
 
-  it('without the flag: a clean harvest of 24 hours has no error finding, and the sandbox lists no fault', async () => {
+  it('without the flag: a clean harvest of 24 hours has no error or warning finding, and the sandbox lists no fault', async () => {
     // The snapshot is taken at the end of the harvested day: the sandbox's clock stands there (the CLI signs with the real one).
     const sandbox = await startSandbox({ fleetSize: 150, seed: 7, demoDir: path.join(dir, 'demo-clean'), grpc: false, now: () => DAY_START + DAY, maxSkewSeconds: TOKEN_SKEW_SECONDS });
     try {
@@ -84,7 +91,7 @@ describe('sandbox --data-faults: faults that check finds, and only those', funct
       assert.equal(await harvest(sandbox, out, DAY_START, DAY_START + 23 * HOUR), 0);
       const { code, report } = await check(out);
       assertRulesRan(report);
-      const errors = report.rules.filter((r) => r.severity === 'error' && r.count > 0);
+      const errors = report.rules.filter((r) => r.severity !== 'info' && r.count > 0);
       assert.deepEqual(errors.map((r) => `${r.id}: ${r.findings.slice(0, 3).map((f) => `${f.device_id} ${f.time} ${f.detail}`).join('; ')}`), []);
       assert.equal(code, 0);
       const listed = await fetch(`${sandbox.url}/_sandbox/data-faults?from=${hourText(DAY_START)}&to=${hourText(DAY_START + 23 * HOUR)}`);
@@ -108,7 +115,12 @@ describe('sandbox --data-faults: faults that check finds, and only those', funct
       const answer = await fetch(`${sandbox.url}/_sandbox/data-faults?from=${hourText(from)}&to=${hourText(to)}`);
       assert.equal(answer.status, 200);
       const faults = (await answer.json()) as DataFaultEntry[];
-      assert.deepEqual([...new Set(faults.map((f) => f.rule))].sort(), ALL_RULES, 'every kind is met');
+      assert.deepEqual([...new Set(faults.map((f) => f.rule))].sort(), FAULT_RULES, 'every kind is met');
+      // Every rule of check can be asked for; those whose faults the sandbox does not inject are listed, with why.
+      assert.deepEqual([...DATA_FAULT_RULES].sort(), RULE_CATALOG.map((r) => r.id).sort(), 'every rule of the catalogue');
+      const notInjected = faults.filter((f) => f.detail === 'no fault of this rule is injected');
+      assert.deepEqual(notInjected.map((f) => f.rule).sort(), ['harvest-files', 'item-hour', 'publication-latency', 'trip-outside-window']);
+      assert.ok(notInjected.every((f) => (f.unseen ?? '').length > 40), JSON.stringify(notInjected));
       const units = faults.filter((f) => f.rule === 'units').map((f) => f.detail);
       for (const kind of [/in seconds/, /per mille/, /speed of/, /swapped/, /negative actual_cost/]) assert.ok(units.some((d) => kind.test(d)), `${String(kind)} in ${units.join('; ')}`);
       const hours = faults.filter((f) => f.rule === 'hour-coverage').map((f) => `${f.time} ${/^an outage/.test(f.detail) ? 'outage' : /stays 202/.test(f.detail) ? 'stays 202' : f.detail}`);
@@ -126,13 +138,12 @@ describe('sandbox --data-faults: faults that check finds, and only those', funct
       };
       // A registry fault is about the /vehicles snapshot, not a moment: listed with time null, it matches by device
       // (the rule gives a missing vehicle the time of its first item in the harvest, one listed twice none).
-      const key = (rule: string, device: string | null, ms: number) => `${rule} ${device ?? '-'} ${Number.isNaN(ms) || rule === 'registry' ? '-' : new Date(ms).toISOString()}`;
+      const key = (rule: string, device: string | null, ms: number) => `${rule} ${device ?? '-'} ${Number.isNaN(ms) || SNAPSHOT_RULES.has(rule) ? '-' : new Date(ms).toISOString()}`;
       const listed = new Set(faults.map((f) => key(f.rule, f.device_id, timeOf(f.time))));
       const found = new Set<string>();
       const unexpected: string[] = [];
-      // Only the rules that --data-faults injects for: issue 39's new rules also find some of these faults (a swapped
-      // point, a battery of 660, a time in seconds, a trip without its end) and have no fault kinds of their own yet.
-      for (const rule of report.rules.filter((r) => ALL_RULES.includes(r.id))) {
+      // Every rule but the measurements: a rule without a fault kind finds nothing here.
+      for (const rule of report.rules.filter((r) => !INFO_RULES.has(r.id))) {
         for (const f of rule.findings) {
           const k = key(rule.id, f.device_id, timeOf(f.time));
           found.add(k);
@@ -141,14 +152,49 @@ describe('sandbox --data-faults: faults that check finds, and only those', funct
       }
       assert.deepEqual(unexpected, [], 'findings of no injected fault');
       // check sees a trip_start without its end only when the harvest goes on for maxTripHours after it.
-      const findable = faults.filter((f) => !(f.rule === 'trip-events' && /never followed/.test(f.detail) && timeOf(f.time) + DEFAULT_THRESHOLDS.maxTripHours * HOUR >= windowEnd));
+      const findable = faults.filter((f) => f.unseen === undefined && !(f.rule === 'trip-events' && /never followed/.test(f.detail) && timeOf(f.time) + DEFAULT_THRESHOLDS.maxTripHours * HOUR >= windowEnd));
       const missed = findable.filter((f) => !found.has(key(f.rule, f.device_id, timeOf(f.time)))).map((f) => `${f.rule} ${f.device_id} ${f.time}: ${f.detail}`);
       assert.deepEqual(missed, [], 'injected faults check did not find');
       assert.ok(findable.length >= 3 * 12, `at least every kind in each of the three busy hours (${findable.length})`);
-      // Values the schema forbids are schema findings too: a negative cost (trips), a battery over 100 (events), a timestamp in seconds (telemetry).
-      const forbidden = (what: RegExp) => faults.filter((f) => /schema finding/.test(f.detail) && what.test(f.detail)).length;
-      assert.deepEqual(schemaFindings(out), { trips: forbidden(/actual_cost/), events: forbidden(/battery_percent/), telemetry: forbidden(/timestamp in seconds/) });
-      assert.ok(forbidden(/actual_cost/) >= 3);
+      // The sandbox's clock stands an hour after the window, so it says the hours that stay 202 are not yet
+      // hour-pending-long's; the harvest stamps its manifest with the real clock, days later, and check sees them.
+      const pending = faults.filter((f) => f.rule === 'hour-pending-long');
+      assert.deepEqual(pending.map((f) => `${f.time} ${f.unseen === undefined ? 'seen' : 'unseen'}`), [`${at(14)} unseen`, `${at(18)} unseen`]);
+      assert.ok(pending.every((f) => found.has(key(f.rule, null, timeOf(f.time)))), 'asked days after, the hours that stay 202 are found');
+      // Values the schema forbids are schema findings too (each item once, whatever rules see it): a negative cost
+      // (trips), a battery over 100 (events), a timestamp in seconds, a position in microdegrees, a battery of -1 (telemetry).
+      const forbidden = (what: RegExp) => faults.filter((f) => /schema finding/.test(f.detail) && what.test(f.detail) && !/ seen by /.test(f.detail)).length;
+      assert.deepEqual(schemaFindings(out), { trips: forbidden(/actual_cost/), events: forbidden(/per mille/), telemetry: forbidden(/^a telemetry/) });
+      assert.ok(forbidden(/actual_cost/) >= 3 && forbidden(/^a telemetry/) >= 9);
+    } finally {
+      await sandbox.close();
+    }
+  });
+
+  it('publication-late: an hour processed 30 h late stays 202 until then (listed with why), then its items carry that publication_time, and check finds it', async () => {
+    // The day before DAY_START, so that the publication (30 h after the hour) is in the past of the real clock too.
+    const late = localHour(22) - DAY;
+    const at = (now: number, name: string) => startSandbox({ fleetSize: 150, seed: 7, demoDir: path.join(dir, name), grpc: false, dataFaults: [LATE], now: () => now, maxSkewSeconds: TOKEN_SKEW_SECONDS });
+    const listing = async (sandbox: RunningSandbox) => (await (await fetch(`${sandbox.url}/_sandbox/data-faults?from=${hourText(late)}&to=${hourText(late)}`)).json()) as DataFaultEntry[];
+    const early = await at(late + 3 * HOUR, 'demo-late-early');
+    try {
+      const listed = await listing(early);
+      assert.deepEqual([...new Set(listed.map((f) => `${f.rule} ${f.unseen === undefined ? 'seen' : 'unseen'}`))].sort(), ['hour-coverage seen', 'publication-late unseen'], JSON.stringify(listed));
+      assert.match(listed.find((f) => f.rule === LATE)?.unseen ?? '', /a harvest before then gets 202/);
+    } finally {
+      await early.close();
+    }
+    const sandbox = await at(late + 32 * HOUR, 'demo-late');
+    try {
+      const out = path.join(dir, 'late');
+      const mds = sandbox.environments.find((e) => e.id === 'mds-staging')?.baseUrl ?? '';
+      const r = await runCliInProcess(['harvest', 'trips,events', '--from', hourText(late), '--to', hourText(late), '--out', out, '--base-url', mds, '--credential', sandbox.demo.credentialFile, '--state-dir', path.join(dir, 'state-late'), '--precision', 'milliseconds', '--max-202-attempts', '1']);
+      assert.equal(r.code, 0, r.err);
+      const faults = await listing(sandbox);
+      assert.ok(faults.length >= 1 && faults.every((f) => f.rule === LATE && f.unseen === undefined), JSON.stringify(faults));
+      const { report } = await check(out);
+      const found = report.rules.find((rule) => rule.id === LATE)?.findings.map((f) => `${f.device_id} ${f.time ?? ''}`).sort();
+      assert.deepEqual(found, faults.map((f) => `${f.device_id} ${f.time ?? ''}`).sort());
     } finally {
       await sandbox.close();
     }
@@ -253,7 +299,10 @@ describe('sandbox --data-faults: faults that check finds, and only those', funct
       assert.match(String(long.body.error_description), /list at most 744 \(31 days\) at a time/);
       const units = await get(`?from=${hourText(DAY_START)}&to=${hourText(DAY_START + 23 * HOUR)}`);
       assert.equal(units.status, 200);
-      assert.deepEqual([...new Set((units.body as unknown as DataFaultEntry[]).map((f) => f.rule))], ['units'], 'only the rules asked for');
+      // The faults of the rules asked for; another rule's entry is one of them that it sees too, and says so.
+      const others = (units.body as unknown as DataFaultEntry[]).filter((f) => f.rule !== 'units');
+      assert.ok((units.body as unknown as DataFaultEntry[]).some((f) => f.rule === 'units'));
+      assert.deepEqual(others.filter((f) => !/\(the units fault, seen by [a-z-]+ too\)$/.test(f.detail)).map((f) => `${f.rule}: ${f.detail}`), [], 'only the rules asked for, and those that see their faults too');
     } finally {
       await sandbox.close();
     }

@@ -14,9 +14,8 @@
  *   last_event is the one before the device's last event, a vehicle missing from the status listing, a vehicle missing
  *   from `/vehicles`, and a vehicle listed twice there.
  *
- * The rules and the listing's entries are in faultRules.ts, the item faults of an episode in episodeFaults.ts.
- * A fault changes only its own episode's items, so that it is found by its rule and by no other. The selection reads the
- * world without faults, so nothing here depends on itself.
+ * Rules and entries: faultRules.ts; item faults: episodeFaults.ts. A fault changes only its own episode's items (found
+ * by its rule and no other); the selection reads the world without faults, so nothing here depends on itself.
  */
 import type { MdsEventItem, MdsTelemetryItem } from '../../core/mds';
 import type { EpisodeItems } from '../world/episodeDetails';
@@ -27,9 +26,15 @@ import { hashOf } from '../world/worldRandom';
 import type { BeatFaultKind, EpisodeFaultKind } from './episodeFaults';
 import { BEAT_KINDS, EPISODE_KINDS, applyEpisodeFault, describeEpisodeFault, iso } from './episodeFaults';
 import type { DataFaultEntry, DataFaultRule, FaultWorld } from './faultRules';
+import type { RangeBeatKind } from './rangeFaults';
+import { ALSO_RULES, RANGE_BEAT_KINDS, applyRangeBeat, describeRangeBeat, isRangeBeatKind, parkedInHour, parkedLong } from './rangeFaults';
+import { PROW, STATUS_CANDIDATES, pendingHourEntry, sharedVehicleIdEntries, skipping, statusEventId } from './snapshotFaults';
+import { StaleVehicles } from './staleFaults';
+import { crossesLateHour, isLateHour, lateHourEntries, publishedAt, stampLate } from './lateFaults';
 
 export type { DataFaultEntry, DataFaultRule, FaultWorld } from './faultRules';
 export { DATA_FAULT_RULES, checkDataFaultsOption, isDataFaultRule, parseDataFaults } from './faultRules';
+import { NOT_INJECTED } from './faultRules';
 
 /** How many vehicles the selection of one kind looks at before it gives up for that hour. */
 const SCAN_LIMIT = 5000;
@@ -51,7 +56,7 @@ interface EpisodeChoice {
 }
 
 interface BeatChoice {
-  kind: BeatFaultKind;
+  kind: BeatFaultKind | RangeBeatKind;
   rule: DataFaultRule;
   vehicle: number;
   hour: number;
@@ -68,15 +73,33 @@ interface HourPlan {
 export class DataFaults {
   readonly rules: ReadonlySet<DataFaultRule>;
   private readonly plans = new Map<number, HourPlan>();
-  private snapshotVehicles?: { unregistered: number[]; twice: number[] };
-  private statusVehicles?: { hour: number; stale: number[]; absent: number[] };
+  private snapshotVehicles?: { unregistered: number[]; twice: number[]; sharedId: number[]; foreign: number[] };
+  private statusVehicles?: { hour: number; stale: number[]; absent: number[]; renamed: number[] };
+
+  private readonly stale?: StaleVehicles;
 
   constructor(rules: readonly DataFaultRule[], private readonly world: FaultWorld) {
     this.rules = new Set(rules);
+    if (this.has('vehicle-stale')) this.stale = new StaleVehicles(world);
+  }
+
+  /** Whether `vehicle` is silent in `hour` (a stale vehicle, staleFaults.ts): no episode of it starting then happens. */
+  isSilent(vehicle: number, hour: number): boolean {
+    return this.stale?.isSilent(vehicle, hour) ?? false;
   }
 
   private has(rule: DataFaultRule): boolean {
     return this.rules.has(rule);
+  }
+
+  /** Whether a fault of `kind` is injected: its rule is asked for, or another rule that sees it too (ALSO_RULES). */
+  private selects(kind: string, rule: DataFaultRule): boolean {
+    return this.has(rule) || (Object.hasOwn(ALSO_RULES, kind) && ALSO_RULES[kind].some((r) => this.has(r)));
+  }
+
+  /** The entries of the other rules that see `entry`'s fault of `kind` too. */
+  private alsoEntries(kind: string, entry: DataFaultEntry): DataFaultEntry[] {
+    return (Object.hasOwn(ALSO_RULES, kind) ? ALSO_RULES[kind] : []).map((rule) => ({ ...entry, rule, detail: `${entry.detail} (the ${entry.rule} fault, seen by ${rule} too)` }));
   }
 
   private localHour(hour: number): number {
@@ -88,14 +111,20 @@ export class DataFaults {
     return this.has('hour-coverage') && OUTAGE_LOCAL_HOURS.includes(this.localHour(hour));
   }
 
+  /** A late hour (publication-late, lateFaults.ts) not yet published at `nowMs`: the hour endpoints answer 202. */
+  isUnpublished(hour: number, nowMs: number): boolean {
+    return this.has('publication-late') && isLateHour(hour) && nowMs < publishedAt(hour);
+  }
+
   /** An hour that stays 202: nothing happens, and the hour endpoints never answer it. */
   isStuckHour(hour: number): boolean {
-    return this.has('hour-coverage') && STUCK_LOCAL_HOURS.includes(this.localHour(hour));
+    return (this.has('hour-coverage') || this.has('hour-pending-long')) && STUCK_LOCAL_HOURS.includes(this.localHour(hour));
   }
 
   /** Whether nothing may happen in [fromMs, toMs]: it touches an outage or a stuck hour. */
   touchesQuietHour(fromMs: number, toMs: number): boolean {
-    if (!this.has('hour-coverage')) return false;
+    if (this.has('publication-late') && crossesLateHour(fromMs, toMs)) return true;
+    if (!this.has('hour-coverage') && !this.has('hour-pending-long')) return false;
     for (let h = Math.floor(fromMs / HOUR_MS); h <= Math.floor(toMs / HOUR_MS); h++) if (this.isOutageHour(h) || this.isStuckHour(h)) return true;
     return false;
   }
@@ -136,49 +165,39 @@ export class DataFaults {
       }
     };
     EPISODE_KINDS.forEach(([kind, rule], k) => {
-      if (!this.has(rule)) return;
+      if (!this.selects(kind, rule)) return;
       scan(k, (v) => {
         const episode = this.world.episode(v, hour);
         if (!episode || episode.forced || episode.hour !== hour) return false;
         const found = describeEpisodeFault(this.world, kind, rule, episode, this.world.baseItemsOf(episode));
         if (!found) return false;
         plan.episodes.set(v, { kind, rule, vehicle: v, hour, target: found.target });
-        plan.entries.push(found.entry, ...(found.also ? [found.also] : []));
+        plan.entries.push(found.entry, ...(found.also ? [found.also] : []), ...this.alsoEntries(kind, found.entry));
         return true;
       });
     });
-    BEAT_KINDS.forEach(([kind, rule], k) => {
-      if (!this.has(rule)) return;
+    [...BEAT_KINDS, ...RANGE_BEAT_KINDS].forEach(([kind, rule], k) => {
+      if (!this.selects(kind, rule)) return;
       scan(100 + k, (v) => {
         const beat = this.world.baseHeartbeat(v, hour);
-        if (!beat || (kind === 'drift' && !this.parkedInHour(v, hour, beat.timestamp))) return false;
+        if (!beat || (kind === 'drift' && !parkedInHour(this.world, v, hour, beat.timestamp))) return false;
+        if (((kind === 'battery-unknown' || kind === 'battery-text') && beat.battery_percent === undefined) || (kind === 'microseconds' && !parkedLong(this.world, v, hour, beat.timestamp))) return false;
         plan.beats.set(v, { kind, rule, vehicle: v, hour });
-        const detail = kind === 'seconds'
+        const detail = isRangeBeatKind(kind) ? describeRangeBeat(kind, beat, this.world.seed) : kind === 'seconds'
           ? `a telemetry timestamp in seconds: ${beat.timestamp / 1000} instead of ${beat.timestamp} (schema finding: below the timestamp minimum)`
           : kind === 'drift'
             ? `a parked vehicle's telemetry point ${DRIFT_METRES} m from where its last event (in the same hour) left it, with no trip`
             : `a telemetry location with lat and lng swapped: ${beat.location.lng}, ${beat.location.lat}`;
-        plan.entries.push({ rule, device_id: beat.device_id, trip_id: null, time: iso(beat.timestamp), detail });
+        const entry: DataFaultEntry = { rule, device_id: beat.device_id, trip_id: null, time: iso(beat.timestamp), detail };
+        plan.entries.push(entry, ...this.alsoEntries(kind, entry));
         return true;
       });
     });
     return plan;
   }
-  /**
-   * Whether the vehicle's last event before `ms` is in the same hour and leaves it parked: a harvest of the hour holds
-   * where the vehicle stood before its heartbeat drifts. Read from the hour's own episode, without faults (a vehicle
-   * chosen here has no episode fault): asking the world for its last event would compute the faults of the hours
-   * before, each asking for the hours before it (measured: /vehicles/status of the faulty world 38 s instead of 10).
-   */
-  private parkedInHour(vehicle: number, hour: number, ms: number): boolean {
-    const plan = this.world.episode(vehicle, hour);
-    if (!plan) return false;
-    const last = this.world.baseItemsOf(plan).events.filter((e) => e.timestamp < ms).at(-1);
-    return !!last && last.timestamp >= Math.floor(ms / HOUR_MS) * HOUR_MS && ['available', 'non_operational', 'reserved'].includes(last.vehicle_state);
-  }
-
   /** The items of `plan` with its fault, if it has one; `items` (shared, cached) is never changed. */
   applyToEpisode(plan: EpisodePlan, items: EpisodeItems): EpisodeItems {
+    if (this.has('publication-late') && isLateHour(plan.hour)) return stampLate(plan.hour, items);
     if (!this.isFaultHour(plan.hour) || plan.forced) return items;
     const choice = this.planOf(plan.hour).episodes.get(plan.vehicle);
     return choice ? applyEpisodeFault(choice, this.world.seed, plan, items) : items;
@@ -188,6 +207,7 @@ export class DataFaults {
   applyToHeartbeat(vehicle: number, hour: number, beat: MdsTelemetryItem, afterRange: boolean): MdsTelemetryItem {
     if (!this.isFaultHour(hour)) return beat;
     const choice = this.planOf(hour).beats.get(vehicle);
+    if (choice && isRangeBeatKind(choice.kind)) return (choice.kind === 'microseconds') === afterRange ? applyRangeBeat(choice.kind, beat, this.world.seed, afterRange) : beat;
     if (choice?.kind === 'swapped' && !afterRange) return { ...beat, location: { ...beat.location, lat: beat.location.lng, lng: beat.location.lat } };
     if (choice?.kind === 'seconds' && afterRange) return { ...beat, timestamp: beat.timestamp / 1000 };
     if (choice?.kind === 'drift' && !afterRange) return { ...beat, location: { ...beat.location, ...offsetBy(beat.location, DRIFT_METRES, 0) } };
@@ -195,13 +215,13 @@ export class DataFaults {
   }
 
   /** The fixed vehicles of the registry faults, each a different one. */
-  private snapshot(): { unregistered: number[]; twice: number[] } {
+  private snapshot(): { unregistered: number[]; twice: number[]; sharedId: number[]; foreign: number[] } {
     if (!this.snapshotVehicles) {
       const size = this.world.size;
       const taken = new Set<number>();
-      const pick = (rule: DataFaultRule, salt: number) => {
+      const pick = (rule: DataFaultRule, salt: number, or: DataFaultRule = rule) => {
         const out: number[] = [];
-        if (!this.has(rule) || size < 16) return out;
+        if ((!this.has(rule) && !this.has(or)) || size < 16) return out;
         for (let i = 0; out.length < 2 && i < 64; i++) {
           const v = hashOf(this.world.seed, 0x5a9, salt, i) % size;
           if (!taken.has(v)) {
@@ -211,7 +231,7 @@ export class DataFaults {
         }
         return out.sort((a, b) => a - b);
       };
-      this.snapshotVehicles = { unregistered: pick('registry', 3), twice: pick('registry', 4) };
+      this.snapshotVehicles = { unregistered: pick('registry', 3, 'registry-status-device'), twice: pick('registry', 4), sharedId: pick('registry-vehicle-id', 5, 'duplicate-ids'), foreign: pick('status-own-items', 6) };
     }
     return this.snapshotVehicles;
   }
@@ -222,16 +242,16 @@ export class DataFaults {
    * (`status-vs-events` compares only statuses whose last event is in the harvested hours). A stale one's last two
    * events leave it in different states; an absent one's last event leaves it in the public right-of-way.
    */
-  private statusFaultVehicles(nowMs: number): { stale: number[]; absent: number[] } {
+  private statusFaultVehicles(nowMs: number): { stale: number[]; absent: number[]; renamed: number[] } {
     const hour = Math.floor(nowMs / HOUR_MS);
     if (this.statusVehicles?.hour !== hour) {
       const size = this.world.size;
-      const taken = new Set<number>([...this.snapshot().unregistered, ...this.snapshot().twice]);
+      const taken = new Set<number>(Object.values(this.snapshot()).flat());
       const at = hour * HOUR_MS - 1;
       /** `score`: the time that must fall inside the harvest, or undefined when the vehicle does not fit. */
-      const pick = (salt: number, score: (last: MdsEventItem, v: number) => number | undefined) => {
+      const pick = (salt: number, score: (last: MdsEventItem, v: number) => number | undefined, rule: DataFaultRule = 'status-vs-events') => {
         const scored: { v: number; time: number }[] = [];
-        if (this.has('status-vs-events') && size >= 16) {
+        if (this.has(rule) && size >= 16) {
           for (let i = 0; i < STATUS_CANDIDATES; i++) {
             const v = hashOf(this.world.seed, 0x5a9, salt, i) % size;
             if (taken.has(v) || scored.some((c) => c.v === v)) continue;
@@ -249,7 +269,9 @@ export class DataFaults {
         return shown.vehicle_state !== last.vehicle_state ? shown.timestamp : undefined;
       });
       const absent = pick(2, (last) => (PROW.has(last.vehicle_state) ? last.timestamp : undefined));
-      this.statusVehicles = { hour, stale, absent };
+      // A status whose last_event has an id of its own: compared when that event's hour is harvested.
+      const renamed = pick(3, (last) => last.timestamp, 'status-last-event');
+      this.statusVehicles = { hour, stale, absent, renamed };
     }
     return this.statusVehicles;
   }
@@ -257,6 +279,26 @@ export class DataFaults {
   /** Whether the status of `vehicle` at `nowMs` shows a stale last_event. */
   isStaleStatus(vehicle: number, nowMs: number): boolean {
     return this.statusFaultVehicles(nowMs).stale.includes(vehicle);
+  }
+
+  /** The status's last_event of `vehicle` at `nowMs`, with a status fault if it has one (a stale one is the world's). */
+  statusEvent(vehicle: number, nowMs: number, last: MdsEventItem): MdsEventItem {
+    return this.statusFaultVehicles(nowMs).renamed.includes(vehicle) ? statusEventId(this.world.seed, vehicle, last) : last;
+  }
+
+  /**
+   * The vehicle whose last point /vehicles/status gives as `vehicle`'s last_telemetry: the other vehicle of the pair
+   * when a status feed joins by position in a list (status-own-items), else undefined.
+   */
+  statusTelemetryVehicle(vehicle: number): number | undefined {
+    const [first, second] = this.snapshot().foreign;
+    return second !== undefined && vehicle === first ? second : undefined;
+  }
+
+  /** The vehicle_id that `/vehicles` gives vehicle `index`, when a fault gives it another device's. */
+  sharedVehicleId(index: number): string | undefined {
+    const [first, second] = this.snapshot().sharedId;
+    return second !== undefined && index === second ? this.world.vehicleIdAt(first) : undefined;
   }
 
   /** `/vehicles`: how many entries, and which vehicle each position shows (some missing, some twice at the end). */
@@ -294,6 +336,13 @@ export class DataFaults {
     const out: DataFaultEntry[] = [];
     for (let h = fromHour; h <= toHour; h++) {
       for (const entry of this.planOf(h).entries) if (entry.time !== null && Date.parse(entry.time) <= nowMs) out.push(entry);
+      if (this.isStuckHour(h) && (h + 1) * HOUR_MS <= nowMs) out.push(pendingHourEntry(h, nowMs));
+      if (this.has('publication-late') && isLateHour(h)) out.push(...lateHourEntries(h, nowMs, this.world.hourItems(h)));
+      // A battery written as text in the vehicle's last point: /vehicles/status carries it as last_telemetry, and the status is set aside too.
+      for (const [v, beat] of this.planOf(h).beats) {
+        const base = beat.kind === 'battery-text' ? this.world.baseHeartbeat(v, h) : undefined;
+        if (base && base.timestamp <= nowMs && this.world.lastTelemetry(v, nowMs)?.telemetry_id === base.telemetry_id) out.push({ rule: 'untyped-items', device_id: base.device_id, trip_id: null, time: null, detail: `/vehicles/status gives its last point, with the battery_percent "${base.battery_percent ?? ''}%", as last_telemetry: the status is set aside, untyped, too` });
+      }
     }
     out.sort((a, b) => (a.time ?? '').localeCompare(b.time ?? '') || a.rule.localeCompare(b.rule));
     const start = fromHour * HOUR_MS;
@@ -308,8 +357,8 @@ export class DataFaults {
         return undefined;
       }
     };
-    const { unregistered, twice } = this.snapshot();
-    const { stale, absent } = this.statusFaultVehicles(nowMs);
+    const { unregistered, twice, sharedId } = this.snapshot();
+    const { stale, absent, renamed } = this.statusFaultVehicles(nowMs);
     for (const v of stale) {
       const last = this.world.lastEvent(v, nowMs);
       const shown = this.world.lastEvent(v, last.timestamp - 1);
@@ -322,21 +371,25 @@ export class DataFaults {
       if (!seen || !PROW.has(seen.vehicle_state)) continue;
       out.push({ rule: 'status-vs-events', device_id: seen.device_id, trip_id: null, time: iso(seen.timestamp), detail: `absent from /vehicles/status, while its last event leaves it ${seen.vehicle_state}, in the public right-of-way` });
     }
+    for (const v of renamed) {
+      const last = this.world.lastEvent(v, nowMs);
+      if (last.timestamp < start || last.timestamp >= end) continue;
+      out.push({ rule: 'status-last-event', device_id: last.device_id, trip_id: last.trip_ids?.[0] ?? null, time: iso(last.timestamp), detail: `/vehicles/status gives its last_event (${last.event_types.join(', ')}) the event_id ${statusEventId(this.world.seed, v, last).event_id}, where /events/historical serves it as ${last.event_id}` });
+    }
     const hasItem = (v: number) => lastInWindow(v) !== undefined || Array.from({ length: Math.max(0, toHour - fromHour + 1) }, (_, i) => fromHour + i).some((h) => (h + 1) * HOUR_MS <= end && this.world.baseHeartbeat(v, h) !== undefined);
     for (const v of unregistered) if (hasItem(v)) out.push({ rule: 'registry', device_id: this.world.deviceIdAt(v), trip_id: null, time: null, detail: 'missing from /vehicles, while its trips, events and telemetry are served' });
     for (const v of twice) out.push({ rule: 'registry', device_id: this.world.deviceIdAt(v), trip_id: null, time: null, detail: 'listed twice in /vehicles' });
+    // The vehicles missing from /vehicles are still in /vehicles/status: the rule sees them whatever the window, at their status's last_event.
+    for (const v of unregistered) {
+      const last = this.world.lastEvent(v, nowMs);
+      out.push({ rule: 'registry-status-device', device_id: last.device_id, trip_id: last.trip_ids?.[0] ?? null, time: iso(last.timestamp), detail: `listed by /vehicles/status (${last.vehicle_state}), but missing from /vehicles` });
+    }
+    out.push(...(this.stale?.list(start, end, nowMs) ?? []));
+    const [joined, other] = this.snapshot().foreign;
+    const point = other === undefined ? undefined : this.world.lastTelemetry(other, nowMs);
+    if (point) out.push({ rule: 'status-own-items', device_id: this.world.deviceIdAt(joined), trip_id: point.trip_ids?.[0] ?? null, time: iso(point.timestamp), detail: `/vehicles/status gives it the last_telemetry of device ${point.device_id} (a status feed joined by position, not by device_id)` });
+    for (const [rule, why] of Object.entries(NOT_INJECTED) as [DataFaultRule, string][]) if (this.has(rule)) out.push({ rule, device_id: null, trip_id: null, time: null, detail: 'no fault of this rule is injected', unseen: why });
+    if (sharedId.length === 2) out.push(...sharedVehicleIdEntries([this.world.deviceIdAt(sharedId[0]), this.world.deviceIdAt(sharedId[1])], this.world.vehicleIdAt(sharedId[0])));
     return out;
   }
-}
-
-/** The vehicle states in the public right-of-way (modes/vehicle_states.md), as `check`'s status-vs-events takes them. */
-const PROW = new Set<string>(['available', 'non_operational', 'reserved', 'on_trip', 'stopped', 'non_contactable']);
-/** How many vehicles each status fault looks at to find the most recently active ones. */
-const STATUS_CANDIDATES = 48;
-
-/** The `position`-th index of 0, 1, 2… when the sorted `skipped` indexes are left out. */
-function skipping(position: number, skipped: readonly number[]): number {
-  let index = position;
-  for (const s of skipped) if (s <= index) index++;
-  return index;
 }

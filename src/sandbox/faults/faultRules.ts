@@ -3,12 +3,26 @@
  * check`, their parsing, the listing's entries.
  */
 import { MobilityError } from '../../core/base';
-import type { MdsEventItem, MdsTelemetryItem } from '../../core/mds';
+import type { MdsEventItem, MdsTelemetryItem, MdsTrip } from '../../core/mds';
 import type { EpisodeItems } from '../world/episodeDetails';
 import type { EpisodePlan } from '../world/episodePlans';
 
 /** The rules of `mobility-api check`, in its order; `--data-faults` takes these ids. */
-export const DATA_FAULT_RULES = ['event-sequence', 'trip-events', 'duplicate-events', 'telemetry-gaps', 'teleport', 'units', 'phantom-trips', 'status-vs-events', 'hour-coverage', 'registry', 'reports-vs-trips', 'trip-duration', 'trip-distance', 'telemetry-speed', 'trip-telemetry-coverage', 'idle-drift'] as const;
+export const DATA_FAULT_RULES = ['event-sequence', 'trip-events', 'duplicate-events', 'telemetry-gaps', 'teleport', 'units', 'phantom-trips', 'status-vs-events', 'hour-coverage', 'registry', 'reports-vs-trips', 'trip-duration', 'trip-distance', 'telemetry-speed', 'trip-telemetry-coverage', 'idle-drift',
+  'range-coordinates', 'range-area', 'range-battery', 'range-heading', 'range-accuracy', 'range-timestamp-unit', 'registry-vehicle-id', 'registry-status-device', 'status-last-event', 'publication-before-time', 'hour-pending-long', 'trip-start-unfinished',
+  'duplicate-ids', 'untyped-items', 'provider-id', 'vehicle-stale', 'telemetry-speed-unit', 'status-own-items',
+  'harvest-files', 'item-hour', 'publication-late', 'publication-latency', 'trip-outside-window'] as const;
+
+/**
+ * The rules of check whose faults the sandbox does not inject, and why: `GET /_sandbox/data-faults` lists each (asked
+ * for, or with all) as an entry with `unseen`, so that no rule is silently absent.
+ */
+export const NOT_INJECTED: Readonly<Partial<Record<DataFaultRule, string>>> = {
+  'harvest-files': "the rule checks the harvest's own files against its manifest (lines lost, a wrong endpoint, a file the manifest does not list); a server cannot make a harvest write its files wrong",
+  'item-hour': 'not injected yet: every hour with item faults lies between hours that are empty or stay 202, so an item moved into a neighbouring hour\'s answer would contradict them',
+  'publication-latency': "a measurement, not a fault: it gives per hour the latency of the items that carry a publication_time (here, the publication-before-time fault's trips)",
+  'trip-outside-window': "a measurement, not a fault: it lists the trips across the window's edges, which every window has",
+};
 
 export type DataFaultRule = (typeof DATA_FAULT_RULES)[number];
 
@@ -20,6 +34,8 @@ export interface DataFaultEntry {
   /** ISO 8601 (UTC): when it happened (the real time, also for a timestamp sent in seconds); null for registry faults. */
   time: string | null;
   detail: string;
+  /** Why a harvest of the window asked for cannot show it (yet), when it cannot: the fault is there, its rule will not see it. */
+  unseen?: string;
 }
 
 export function isDataFaultRule(value: string): value is DataFaultRule {
@@ -54,6 +70,8 @@ export interface FaultWorld {
   readonly seed: number;
   readonly size: number;
   deviceIdAt(vehicle: number): string;
+  /** The vehicle_id of a vehicle, without faults. */
+  vehicleIdAt(vehicle: number): string;
   /** The episode drawn in `hour` that really happens (quiet hours already applied). */
   episode(vehicle: number, hour: number): EpisodePlan | undefined;
   /** The items of an episode, without faults. */
@@ -62,4 +80,8 @@ export interface FaultWorld {
   baseHeartbeat(vehicle: number, hour: number): MdsTelemetryItem | undefined;
   /** The latest event at or before `nowMs`, with the item faults (as the events endpoints serve it). */
   lastEvent(vehicle: number, nowMs: number): MdsEventItem;
+  /** The latest point at or before `nowMs` (what /vehicles/status gives as last_telemetry), if any. */
+  lastTelemetry(vehicle: number, nowMs: number): MdsTelemetryItem | undefined;
+  /** The events and the trips (by end_time) of an hour, with faults. */
+  hourItems(hour: number): { events: MdsEventItem[]; trips: MdsTrip[] };
 }

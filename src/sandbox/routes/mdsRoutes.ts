@@ -133,6 +133,9 @@ export function routeMds(ctx: MdsRouteContext, rest: string[], query: URLSearchP
     if (world.faults?.isStuckHour(hour.hourMs / HOUR_MS)) {
       return errorReply(202, 'not_ready', `${hour.hour} is not processed yet (an hour that stays 202: a data fault of sandbox --data-faults hour-coverage). Retry later.`, [`hour: ${hour.hour}`, 'data fault: hour-coverage'], { 'Retry-After': '3600' });
     }
+    if (world.faults?.isUnpublished(hour.hourMs / HOUR_MS, nowMs)) {
+      return errorReply(202, 'not_ready', `${hour.hour} is not processed yet (an hour published late: a data fault of sandbox --data-faults publication-late). Retry later.`, [`hour: ${hour.hour}`, 'data fault: publication-late'], { 'Retry-After': '3600' });
+    }
     return serve(hour.hourMs);
   };
   const fault = found.id === 'trips' || found.id === 'telemetry' || found.id === 'events_historical' ? undefined : ctx.faults.take(found.id);

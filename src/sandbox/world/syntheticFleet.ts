@@ -87,7 +87,9 @@ export class SyntheticFleet {
 
   /** Vehicle `index` (0-based), its fixed properties only. */
   vehicleAt(index: number): MdsVehicle {
-    return this.world.vehicle(index).vehicle;
+    const vehicle = this.world.vehicle(index).vehicle;
+    const shared = this.world.faults?.sharedVehicleId(index);
+    return shared === undefined ? vehicle : { ...vehicle, vehicle_id: shared };
   }
 
   /** The status of vehicle `index` at `nowMs` (default `createdAt`). */

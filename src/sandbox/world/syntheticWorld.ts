@@ -16,8 +16,11 @@ import { ZONE_RADIUS_METRES } from './fleetVehicles';
 import { locationNear } from './worldGeography';
 import { streamOf, unitOf, worldUuid } from './worldRandom';
 
-/** How far back a vehicle's history is searched; every vehicle has a moving service each night. */
-const LOOKBACK_HOURS = 60;
+/**
+ * How far back a vehicle's history is searched; every vehicle has a moving service each night, but a stale vehicle (a
+ * data fault, faults/staleFaults.ts) misses four of them.
+ */
+const LOOKBACK_HOURS = 108;
 const PLAN_CACHE_LIMIT = 400_000;
 const ITEMS_CACHE_LIMIT = 20_000;
 
@@ -57,10 +60,19 @@ export class SyntheticWorld {
         seed: fleet.seed,
         size: fleet.size,
         deviceIdAt: (v) => fleet.deviceIdAt(v),
+        vehicleIdAt: (v) => fleet.vehicleAt(v).vehicle.vehicle_id,
         episode: (v, h) => this.episode(v, h),
         baseItemsOf: (plan) => this.baseItemsOf(plan),
         baseHeartbeat: (v, h) => this.baseHeartbeat(v, h),
         lastEvent: (v, nowMs) => this.lastEvent(v, nowMs),
+        hourItems: (h) => ({ events: this.eventsIn(h * HOUR_MS, (h + 1) * HOUR_MS), trips: this.tripsEndingIn(h * HOUR_MS) }),
+        lastTelemetry: (v, nowMs) => {
+          try {
+            return this.lastTelemetry(v, nowMs);
+          } catch {
+            return undefined;
+          }
+        },
       };
       this.faults = new DataFaults(dataFaults, view);
     }
@@ -96,6 +108,8 @@ export class SyntheticWorld {
     const plan = actualEpisode((h) => this.drawn(vehicle, h), hour);
     // An outage or an hour that stays 202 (data faults): nothing happens in it.
     if (plan && !plan.forced && this.faults?.touchesQuietHour(plan.startMs, plan.endMs)) return undefined;
+    // A stale vehicle (data faults): nothing of it happens for days.
+    if (plan && this.faults?.isSilent(vehicle, hour)) return undefined;
     return plan;
   }
 
@@ -307,6 +321,9 @@ export class SyntheticWorld {
     let lastEvent = this.lastEvent(vehicle, nowMs);
     // A stale status (a data fault): the event before the last one.
     if (this.faults?.isStaleStatus(vehicle, nowMs)) lastEvent = this.lastEvent(vehicle, lastEvent.timestamp - 1);
-    return { device_id: deviceId, provider_id: this.fleet.providerId, last_event: lastEvent, last_telemetry: this.lastTelemetry(vehicle, nowMs) };
+    if (this.faults) lastEvent = this.faults.statusEvent(vehicle, nowMs, lastEvent);
+    // A status joined to another device's last point (a data fault).
+    const telemetryOf = this.faults?.statusTelemetryVehicle(vehicle) ?? vehicle;
+    return { device_id: deviceId, provider_id: this.fleet.providerId, last_event: lastEvent, last_telemetry: this.lastTelemetry(telemetryOf, nowMs) };
   }
 }
