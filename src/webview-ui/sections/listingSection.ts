@@ -15,7 +15,8 @@ import { button, clear, focusedIn, h, urlText } from '../dom';
 import type { PanelContext } from '../panelContext';
 import { collapsible, environmentLine, resultHeader, tokenFactsLine } from '../panelContext';
 import { renderClockNotice } from './refusalSection';
-import { renderError, renderPages, renderRequest, renderResponse, renderToken } from './sectionParts';
+import { renderError, renderPages, renderRequest, renderResponse } from './sectionParts';
+import { renderToken } from './tokenSection';
 import { itemPointer, rowPlace } from '../../shared/gridLayout';
 import { assertionList } from './assertionList';
 
