@@ -13,7 +13,7 @@ import type { RunningSandbox } from '../../src/sandbox/sandboxServer';
 import type { DataTableView } from '../../src/shared/dataTable';
 import { cellText, columnById, concatDataTables, groupCounts, queryRows, rowCountText, vehicleDataTable, visibleDataColumns } from '../../src/shared/dataTable';
 import { parseTableQuery, parseWebviewMessage } from '../../src/shared/protocol';
-import { formatResult } from '../../src/cli/support/output';
+import { formatResult } from '../../src/cli/support/resultOutput';
 import { resultConformanceView } from '../../src/results/requests/conformance';
 import { MAX_CELL_CHARS } from '../../src/results/requests/fieldReaders';
 import { csvTable, eventTable, readEvent, readStop, readTelemetry, readTrip, stopTable, telemetryTable, tripTable } from '../../src/results/requests/resourceReaders';

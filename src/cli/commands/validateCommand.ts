@@ -4,7 +4,7 @@ import { guessMdsEndpoint, validateMdsResponse } from '../../core/conformance';
 import { MobilityError } from '../../core/base';
 import type { CliIo } from '../support/cliIo';
 import { modeOf, parse, readFile } from '../support/options';
-import { formatConformance } from '../support/output';
+import { formatConformance } from '../support/resultOutput';
 import { printUsage } from '../support/usage';
 
 /**
