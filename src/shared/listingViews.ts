@@ -2,7 +2,7 @@
 // and a request that got no answer; the body of one page as the JSON tree and Raw views read it.
 import type { ErrorCode } from './errorCodes';
 import type { DataTableView } from './dataTable';
-import { remapCodes } from './dataTable';
+import { remapCodes } from './dataTableBuild';
 import type { ConformanceView } from './conformanceViews';
 import type { GrpcCallView } from './grpcViews';
 import type { TokenFactsView } from './historyViews';

@@ -28,7 +28,7 @@ import { HistorySection } from './sections/historySection';
 import { ListingSection } from './sections/listingSection';
 import type { PanelContext } from './panelContext';
 import { resultHeader } from './panelContext';
-import { updateRelative } from './sections/sectionParts';
+import { updateRelative } from './sections/tokenSection';
 import { renderRequestError, renderTokenComparison, renderTokenResult } from './simpleResults';
 
 interface VsCodeApi {

@@ -5,7 +5,8 @@ import type { CompareResultView, TokenResultView } from '../shared/tokenViews';
 import { button, h, urlText } from './dom';
 import type { PanelContext } from './panelContext';
 import { collapsible, environmentLine, resultHeader } from './panelContext';
-import { renderComparison, renderError, renderToken } from './sections/sectionParts';
+import { renderError } from './sections/sectionParts';
+import { renderComparison, renderToken } from './sections/tokenSection';
 
 export function renderRequestError(root: HTMLElement, r: RequestErrorResultView, ctx: PanelContext): void {
   root.appendChild(resultHeader(r.title, environmentLine(r), [button(l10n.t('Run again'), () => ctx.post({ type: 'runAgain' }), { 'data-testid': 'run-again' })]));

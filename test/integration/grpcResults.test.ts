@@ -14,7 +14,7 @@ import type { GrpcConnection } from '../../src/core/grpc';
 import { callMethod, openConnection, reflectSchema } from '../../src/core/grpc';
 import { startSandbox } from '../../src/sandbox/sandboxServer';
 import type { RunningSandbox } from '../../src/sandbox/sandboxServer';
-import type { ResultsPanels } from '../../src/vscode/panel/resultsPanel.bundle';
+import type { ResultsPanels } from '../../src/vscode/panel/resultsPanelsApi';
 import { createResultsPanels } from '../../src/vscode/panel/resultsPanel.bundle';
 
 const FLEET = 120;

@@ -11,7 +11,8 @@ import { callMethod, openConnection, reflectSchema } from '../../src/core/grpc/i
 import { ApiClient } from '../../src/core/http/apiClient';
 import { startSandbox } from '../../src/sandbox/sandboxServer';
 import type { RunningSandbox } from '../../src/sandbox/sandboxServer';
-import { cellText, queryRows, vehicleDataTable, visibleDataColumns } from '../../src/shared/dataTable';
+import { cellText, queryRows, visibleDataColumns } from '../../src/shared/dataTable';
+import { vehicleDataTable } from '../../src/shared/dataTableBuild';
 import { csvChunks } from '../../src/results/history/exportWriters';
 import type { ListingResultView } from '../../src/shared/listingViews';
 import { bodyView } from '../../src/results/requests/bodyView';

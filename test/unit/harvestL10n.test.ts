@@ -10,7 +10,7 @@ import { errorMessage } from '../../src/core/base/errors';
 import { writeFailed } from '../../src/core/harvest/harvestFiles';
 import type { HourRecord } from '../../src/core/harvest/harvestManifest';
 import { parseManifest } from '../../src/core/harvest/harvestManifest';
-import { hoursOf } from '../../src/core/harvest/harvestRun';
+import { hoursOf } from '../../src/core/harvest/harvestFolder';
 import { harvestHeatmapView } from '../../src/results/analysis/harvestHeatmap';
 import { harvestHourView } from '../../src/results/analysis/harvestHourView';
 import { configureL10n } from '../../src/shared/l10n';

@@ -7,7 +7,7 @@ import { NO_DOMAINS } from '../../src/core/auth/credential';
 import { decodeJwt } from '../../src/core/auth/decodeJwt';
 import type { DecodedToken } from '../../src/core/auth/decodeJwt';
 import { lintToken } from '../../src/core/auth/lintToken';
-import type { LintContext } from '../../src/core/auth/lintToken';
+import type { LintContext } from '../../src/core/auth/lintFinding';
 import type { LintFinding, LintId } from '../../src/core/auth/lintFinding';
 
 const NOW = Date.UTC(2025, 5, 1, 12, 0, 0);

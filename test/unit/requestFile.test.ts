@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { MobilityError } from '../../src/core/base/errors';
-import { parseRequestFile, resolveFileRequest } from '../../src/core/http/requestFile';
+import { parseRequestFile } from '../../src/core/http/requestFile';
+import { resolveFileRequest } from '../../src/core/http/requestFileResolve';
 import { findFileRequest } from '../../src/core/http/requestFileLookup';
 
 const FILE = [

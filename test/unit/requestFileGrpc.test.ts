@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { MobilityError } from '../../src/core/base/errors';
-import { parseRequestFile, resolveFileRequest, resolveGrpcFileRequest } from '../../src/core/http/requestFile';
+import { parseRequestFile } from '../../src/core/http/requestFile';
+import { resolveFileRequest, resolveGrpcFileRequest } from '../../src/core/http/requestFileResolve';
 import { grpcRequestText } from '../../src/core/http/requestFileGrpc';
 
 const FILE = [

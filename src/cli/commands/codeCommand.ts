@@ -6,7 +6,8 @@ import { buildEndpointRequest, catalogueOf, freeRequest } from '../../core/mds';
 import { findFileRequest, parseRequestFile, resolveFileRequest } from '../../core/http';
 import type { CliIo } from '../support/cliIo';
 import { CODE_GRPC_OPTIONS, codeGrpc } from '../grpc/codeGrpc';
-import { apiFrom, CREDENTIAL_OPTIONS, environmentFrom, loadCredential, parse, parseHeaders, readFile, wholeNumber } from '../support/options';
+import { apiFrom, CREDENTIAL_OPTIONS, environmentFrom, loadCredential, parse, parseHeaders, wholeNumber } from '../support/options';
+import { readFile } from '../support/inputFiles';
 import { relativeToBase } from './sendCommand';
 import { printUsage } from '../support/usage';
 

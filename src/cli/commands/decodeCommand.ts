@@ -3,7 +3,8 @@ import { MobilityError } from '../../core/base';
 import { hasUserInfo, userInfoProblem } from '../../core/environment';
 import type { SignatureCheck } from '../../core/auth';
 import type { CliIo } from '../support/cliIo';
-import { CREDENTIAL_OPTIONS, domainsFrom, parse, pick, readFile } from '../support/options';
+import { CREDENTIAL_OPTIONS, domainsFrom, parse, pick } from '../support/options';
+import { readFile } from '../support/inputFiles';
 import { formatDecoded } from '../support/output';
 import { printUsage } from '../support/usage';
 

@@ -9,7 +9,8 @@ import { startSandbox } from '../../sandbox/sandboxServer';
 import type { SandboxEnvironment } from '../../sandbox/sandboxServer';
 import type { CliIo } from '../support/cliIo';
 import { loadCredential, parse } from '../support/options';
-import { describeFailure, formatListing, indent } from '../support/output';
+import { describeFailure, indent } from '../support/output';
+import { formatListing } from '../support/resultOutput';
 
 function environmentOf(env: SandboxEnvironment): Environment {
   return { id: env.id, name: env.id, api: env.api, stage: env.stage, baseUrl: env.baseUrl };

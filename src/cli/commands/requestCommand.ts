@@ -7,7 +7,8 @@ import { MobilityError } from '../../core/base';
 import { buildEndpointRequest, catalogueOf, freeRequest } from '../../core/mds';
 import type { CliIo } from '../support/cliIo';
 import { apiFrom, CREDENTIAL_OPTIONS, environmentFrom, HEADER_OPTIONS, issuerFrom, loadCredential, noteOwnAuthorization, parse, positiveNumber, userHeaders } from '../support/options';
-import { answerJson, conformanceOf, formatConformance, formatResult, fromServer, mergedResultBody, printRefusalAndClock } from '../support/output';
+import { fromServer, printRefusalAndClock } from '../support/output';
+import { answerJson, conformanceOf, formatConformance, formatResult, mergedResultBody } from '../support/resultOutput';
 import { printUsage } from '../support/usage';
 
 /** The options of `request` and `send`: where to, how many pages, and what to print. */

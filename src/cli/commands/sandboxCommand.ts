@@ -6,7 +6,8 @@ import { GRPC_REFLECTION_MODES, isGrpcReflectionMode } from '../../sandbox/grpc/
 import { maskKeyId, MobilityError } from '../../core/base';
 import { parseTrustFiles } from '../../sandbox/auth/trustStore';
 import type { CliIo } from '../support/cliIo';
-import { parse, readFile, wholeNumber } from '../support/options';
+import { parse, wholeNumber } from '../support/options';
+import { readFile } from '../support/inputFiles';
 import { printUsage } from '../support/usage';
 
 /** `mobility-api sandbox`: a local provider until Ctrl-C. */

@@ -11,7 +11,8 @@ import { failureLines, junitReport, planContractRun, runContractPlan } from '../
 import { explainRefusal, refusalLines } from '../../results/tokens/refusalView';
 import type { CliIo } from '../support/cliIo';
 import type { CredentialValues } from '../support/options';
-import { apiFrom, CREDENTIAL_OPTIONS, environmentFrom, issuerFrom, loadCredential, parse, positiveNumber, readEnvFile, readFile } from '../support/options';
+import { apiFrom, CREDENTIAL_OPTIONS, environmentFrom, issuerFrom, loadCredential, parse, positiveNumber } from '../support/options';
+import { readEnvFile, readFile } from '../support/inputFiles';
 import { fromServer } from '../support/output';
 import { printUsage } from '../support/usage';
 

@@ -3,8 +3,9 @@ import type { MdsEndpointId } from '../../core/mds';
 import { guessMdsEndpoint, validateMdsResponse } from '../../core/conformance';
 import { MobilityError } from '../../core/base';
 import type { CliIo } from '../support/cliIo';
-import { modeOf, parse, readFile } from '../support/options';
-import { formatConformance } from '../support/output';
+import { modeOf, parse } from '../support/options';
+import { readFile } from '../support/inputFiles';
+import { formatConformance } from '../support/resultOutput';
 import { printUsage } from '../support/usage';
 
 /**

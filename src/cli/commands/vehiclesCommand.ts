@@ -1,7 +1,8 @@
 import { ApiClient } from '../../core/http';
 import type { CliIo } from '../support/cliIo';
 import { apiFrom, CREDENTIAL_OPTIONS, environmentFrom, HEADER_OPTIONS, issuerFrom, loadCredential, noteOwnAuthorization, parse, positiveNumber, userHeaders } from '../support/options';
-import { answerJson, describeFailure, formatListing, mergedBody, printRefusalAndClock } from '../support/output';
+import { describeFailure, printRefusalAndClock } from '../support/output';
+import { answerJson, formatListing, mergedBody } from '../support/resultOutput';
 import { printUsage } from '../support/usage';
 import { formatBytes } from '../../shared/format';
 

@@ -9,7 +9,8 @@ import type { GrpcAuth, GrpcCallRequest, GrpcCallResult, GrpcConnection, GrpcSch
 import { callMethod, describeSymbol, descriptorFileNames, findMethod, findType, listServices, loadProtoFiles, loadProtoset, messageTemplate, openConnection, parseMessagesJson, protosetOf, reflectSchema, userMetadata } from '../../core/grpc';
 import { refusalExchangeOf } from '../../results/grpc/grpcRefusal';
 import type { CliIo } from '../support/cliIo';
-import { apiFrom, CREDENTIAL_OPTIONS, environmentFrom, issuerFrom, loadCredential, parse, positiveNumber, readFile } from '../support/options';
+import { apiFrom, CREDENTIAL_OPTIONS, environmentFrom, issuerFrom, loadCredential, parse, positiveNumber } from '../support/options';
+import { readFile } from '../support/inputFiles';
 import { CallPrinter, grpcServerLine } from './grpcOutput';
 import { cachedSchema, saveSchema } from './grpcSchemaCache';
 import { formatRefusal } from '../support/output';

@@ -1,4 +1,5 @@
 import type { AuthRuleId } from './authRules';
+import type { CredentialType, IssuerDomains } from './credential';
 
 /** Stable identifiers of lint findings, for filtering, tests and code actions. */
 export type LintId =
@@ -45,4 +46,24 @@ export interface LintFinding {
   rule: string;
   /** The rule a server enforcing spec 5 (the sandbox) names when it refuses a token for this, if any. */
   authRule?: AuthRuleId;
+}
+
+/** What the linter knows besides the token. */
+export interface LintContext {
+  /** "Now" in ms, for expiry and clock checks. */
+  now: number;
+  /** Configured e-mail domains of the credential types (spec 5.2). */
+  domains?: IssuerDomains;
+  /** Base URLs of the configured environments: the audiences a token may carry (spec 5.3). */
+  knownAudiences?: string[];
+  /** The type of the stored credential whose `kid` matches the token's, when there is one. */
+  credentialType?: CredentialType;
+}
+
+/** How a check reports a finding. */
+export type LintAdd = (id: LintId, severity: LintSeverity, rule: string, message: string) => void;
+
+/** A value quoted in a finding, cut at `max` characters. */
+export function truncate(s: string, max = 80): string {
+  return s.length <= max ? s : `${s.slice(0, max)}…`;
 }

@@ -2,8 +2,8 @@ import * as l10n from '@vscode/l10n';
 import { X509Certificate, createPrivateKey, createPublicKey } from 'node:crypto';
 import type { JsonWebKey, KeyObject } from 'node:crypto';
 import { MobilityError } from '../base';
-import { CERTIFICATE_LABELS, PRIVATE_LABELS, PUBLIC_LABELS, encryptedKeyError, isPassphraseError, jwkKtyLabel, readKeyText } from './privateKey';
-import type { PemBlock } from './privateKey';
+import { CERTIFICATE_LABELS, PRIVATE_LABELS, PUBLIC_LABELS, encryptedKeyError, isPassphraseError, jwkKtyLabel, readKeyText } from './keyText';
+import type { PemBlock } from './keyText';
 
 const PUBLIC_FORMATS =
   'Use a PEM public key (BEGIN PUBLIC KEY or BEGIN RSA PUBLIC KEY), an X.509 certificate (BEGIN CERTIFICATE), a JWK, or a PEM private key.';

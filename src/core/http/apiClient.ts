@@ -11,6 +11,7 @@ import { KeyedQueue } from '../clock';
 import { TokenIssuer } from '../auth';
 import type { ApiResult, HttpExchange, ListOptions, PagingOptions, RequestOptions, VehicleListing } from './exchange';
 import { interpretBody, KEEP_TEXT_BYTES, outcomeOf, parseRetryAfter } from './exchange';
+import { isEmpty, originOf, parseHttpDate, parseUrl } from './clientParsing';
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
 export const DEFAULT_MAX_BYTES = 50 * 1024 * 1024;
@@ -304,47 +305,5 @@ export class ApiClient {
       throw describeFetchError(err, url, userSignal, this.timeoutMs, true);
     }
     return Buffer.concat(chunks, total);
-  }
-}
-
-/** Origins of base URLs already seen (a request reads its environment's origin again every time): bounded, cleared when full. */
-const origins = new Map<string, string>();
-
-/** The origin of a normalised base URL. */
-function originOf(base: string): string {
-  let origin = origins.get(base);
-  if (origin === undefined) {
-    origin = new URL(base).origin;
-    if (origins.size >= 64) origins.clear();
-    origins.set(base, origin);
-  }
-  return origin;
-}
-
-/** The last `Date` header read and its time: a server sends the same one for a whole second of answers. */
-let lastDate: { text: string; ms: number | undefined } = { text: '', ms: undefined };
-
-/** A `Date` header in ms since the epoch, or undefined when absent or unreadable. */
-function parseHttpDate(text: string | undefined): number | undefined {
-  if (text === undefined) return undefined;
-  if (text !== lastDate.text) {
-    const ms = Date.parse(text);
-    lastDate = { text, ms: Number.isNaN(ms) ? undefined : ms };
-  }
-  return lastDate.ms;
-}
-
-function isEmpty(headers: Record<string, string> | undefined): boolean {
-  if (!headers) return true;
-  for (const name in headers) if (Object.hasOwn(headers, name)) return false;
-  return true;
-}
-
-/** `new URL(text, base)`, or undefined when it is not a URL (one parse, where `URL.canParse` and `new URL` are two). */
-function parseUrl(text: string, base?: string): URL | undefined {
-  try {
-    return new URL(text, base);
-  } catch {
-    return undefined;
   }
 }

@@ -3,7 +3,7 @@
 // Imports `base` and `environment` only: it never sends (no http, no grpc), never `vscode`.
 
 export { catalogueOf } from './mdsCatalogue';
-export type { CatalogueEndpoint, EndpointParameter } from './mdsCatalogue';
+export type { CatalogueEndpoint, EndpointParameter } from './catalogueEndpoint';
 export { MDS_ENDPOINT_IDS, MDS_HOUR_ENDPOINTS, isMdsEndpointId } from './mdsEndpoints';
 export type { MdsEndpointId, MdsHourEndpointId } from './mdsEndpoints';
 export { MDS_REPORT_COLUMNS, MDS_SPECIAL_GROUP_TYPES } from './mdsItems';

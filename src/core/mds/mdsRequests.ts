@@ -7,7 +7,7 @@ import * as l10n from '@vscode/l10n';
 import type { ApiKind, ApiRequest, QueryInput } from '../environment';
 import { API_LABELS, appendQuery, checkRequestPath } from '../environment';
 import { MobilityError } from '../base';
-import type { CatalogueEndpoint } from './mdsCatalogue';
+import type { CatalogueEndpoint } from './catalogueEndpoint';
 import { catalogueOf } from './mdsCatalogue';
 import { checkParameterValue } from './parameterFormats';
 

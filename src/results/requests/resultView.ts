@@ -7,7 +7,7 @@ import type { ApiResult, HttpExchange, RequestOutcome, VehicleListing } from '..
 import type { Environment } from '../../core/environment';
 import { itemsOf } from '../../core/mds';
 import type { DataTableView } from '../../shared/dataTable';
-import { vehicleDataTable } from '../../shared/dataTable';
+import { vehicleDataTable } from '../../shared/dataTableBuild';
 import { nounText, plural } from '../../shared/format';
 import type { ListingResultView } from '../../shared/listingViews';
 import { isRecord } from '../../shared/isRecord';

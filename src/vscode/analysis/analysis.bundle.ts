@@ -23,6 +23,7 @@ import type { ExportAnswerResult } from '../../shared/sqlAnswer';
 import { answerOutputForms, exportFileText, harvestFolderOf, harvestMovedError, NOTEBOOK_TYPE, notebookText, parseNotebook, relativeHarvestPath, starterNotebook } from './harvestNotebook';
 import type { HarvestNotebookData } from './harvestNotebook';
 import type { CheckResult, RulesResult, SqlResult } from './workerProtocol';
+import { watchHarvestFolders } from './harvestFolderWatch';
 
 // This bundle has its own copy of @vscode/l10n: point it at the extension's strings.
 configureHostL10n();
@@ -36,8 +37,6 @@ const NOTEBOOK_ROWS = 100_000;
 const CELL_LANGUAGE = 'duckdb-sql';
 /** The notebook renderer of package.json's `notebookRenderer` (src/webview-ui/notebookRenderer.ts). */
 const RENDERER_ID = 'mobilityApi.sqlAnswer';
-/** The context key the Explorer's `when` reads: the paths (`Uri.path`, as `resourcePath`) of the workspace's harvest folders. */
-const HARVEST_FOLDERS_KEY = 'mobilityApi.harvestFolders';
 
 /** What Analyze Harvest… returns (tests and scripts read it): the report's rules and counts, never the findings' text. */
 export type AnalyzeHarvestOutcome = CommandOutcome<{
@@ -255,37 +254,6 @@ export function createAnalysisFeature(deps: CommandDeps): AnalysisFeature {
 /** A cell's output: one output in several forms (harvestNotebook.ts's answerOutputForms), ours first. */
 function answerOutputs(answer: SqlResult): vscode.NotebookCellOutput[] {
   return [new vscode.NotebookCellOutput(answerOutputForms(answer).map((form) => ('text' in form ? vscode.NotebookCellOutputItem.text(form.text, form.mime) : vscode.NotebookCellOutputItem.json(form.json, form.mime))))];
-}
-
-/**
- * Keeps `mobilityApi.harvestFolders` to the folders of the workspace that hold a harvest manifest (a `manifest.json`
- * of format `mobility-api-harvest`), and the folders holding such folders. VS Code's `when` clauses cannot look
- * into a folder, so the Explorer's menu tests `resourcePath in mobilityApi.harvestFolders`; the search starts when
- * this bundle loads and follows manifests created or deleted.
- */
-function watchHarvestFolders(): vscode.Disposable {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const scan = async () => {
-    const folders = new Set<string>();
-    for (const file of await vscode.workspace.findFiles('**/manifest.json', '**/node_modules/**', 2000)) {
-      const text = new TextDecoder().decode(await vscode.workspace.fs.readFile(file).then(undefined, () => new Uint8Array()));
-      if (!/"format"\s*:\s*"mobility-api-harvest"/.test(text)) continue;
-      const dir = vscode.Uri.joinPath(file, '..');
-      folders.add(dir.path);
-      folders.add(vscode.Uri.joinPath(dir, '..').path);
-    }
-    await vscode.commands.executeCommand('setContext', HARVEST_FOLDERS_KEY, [...folders]);
-  };
-  const later = (ms: number) => {
-    clearTimeout(timer);
-    timer = setTimeout(() => void scan().catch(() => undefined), ms);
-  };
-  later(0);
-  const watcher = vscode.workspace.createFileSystemWatcher('**/manifest.json');
-  watcher.onDidCreate(() => later(500));
-  watcher.onDidDelete(() => later(500));
-  const folders = vscode.workspace.onDidChangeWorkspaceFolders(() => later(500));
-  return { dispose: () => { clearTimeout(timer); watcher.dispose(); folders.dispose(); } };
 }
 
 export { NOTEBOOK_TYPE };

@@ -5,7 +5,7 @@ import type { Environment } from '../../core/environment';
 import type { ListingResultView } from '../../shared/listingViews';
 import { concatVehicleColumns } from '../../shared/listingViews';
 import type { HostMessage } from '../../shared/protocol';
-import { concatDataTables } from '../../shared/dataTable';
+import { concatDataTables } from '../../shared/dataTableBuild';
 import { itemsOnAnyPage, listingOf, resourceTableOf, summaryOf } from '../../results/requests/resultView';
 import { itemsOnPage, listingLine, pageView } from '../../results/requests/listingView';
 import { vehicleColumns } from '../../results/requests/vehicleReader';

@@ -4,7 +4,7 @@ import { COMMANDS } from '../platform/commandIds';
 import { RESULTS_VIEW_TYPE, parseTableQuery } from '../../shared/protocol';
 import type { CodeSource } from '../requests/preparedRequests';
 import type { ExportRequest, ExportResultOutcome } from './exportResult';
-import type { ActiveTab, ResultsPanelMethods, ResultsPanels } from './resultsPanel.bundle';
+import type { ActiveTab, ResultsPanelMethods, ResultsPanels } from './resultsPanelsApi';
 
 /** What the commands call to show a result. */
 export type ResultsPanelController = ResultsPanelMethods & {

@@ -2,7 +2,7 @@
 // plot, as tabs. The host sends a page's body only when the tree or Raw view asks for it.
 import * as l10n from '@vscode/l10n';
 import type { DataTableView } from '../../shared/dataTable';
-import { vehicleDataTable } from '../../shared/dataTable';
+import { vehicleDataTable } from '../../shared/dataTableBuild';
 import { formatCount, nounText } from '../../shared/format';
 import type { BodyView, ListingResultView } from '../../shared/listingViews';
 import type { PanelUiState } from '../../shared/protocol';

@@ -9,7 +9,8 @@ import type { Child } from '../dom';
 import { button, dataText, formatMs, h } from '../dom';
 import type { PanelContext } from '../panelContext';
 import { collapsible } from '../panelContext';
-import { grpcStatusBadge, headersTable, kv, renderToken } from './sectionParts';
+import { grpcStatusBadge, headersTable, kv } from './sectionParts';
+import { renderToken } from './tokenSection';
 
 /** The header's buttons of a gRPC answer: Copy as grpcurl and Run again (the REST-only ones do not apply). */
 export function grpcActions(r: ListingResultView, call: GrpcCallView, ctx: PanelContext): HTMLElement[] {

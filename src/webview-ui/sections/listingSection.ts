@@ -1,7 +1,7 @@
 // A listing (any request's answer) in the results panel: the header with the token behind it, the error, the
 // conformance verdict, the pages, the selected page's request, token and response, and the Body tabs.
 import * as l10n from '@vscode/l10n';
-import { concatDataTables } from '../../shared/dataTable';
+import { concatDataTables } from '../../shared/dataTableBuild';
 import { formatCount, plural } from '../../shared/format';
 import type { BodyView, ListingResultView } from '../../shared/listingViews';
 import { concatVehicleColumns } from '../../shared/listingViews';
@@ -15,7 +15,8 @@ import { button, clear, focusedIn, h, urlText } from '../dom';
 import type { PanelContext } from '../panelContext';
 import { collapsible, environmentLine, resultHeader, tokenFactsLine } from '../panelContext';
 import { renderClockNotice } from './refusalSection';
-import { renderError, renderPages, renderRequest, renderResponse, renderToken } from './sectionParts';
+import { renderError, renderPages, renderRequest, renderResponse } from './sectionParts';
+import { renderToken } from './tokenSection';
 import { itemPointer, rowPlace } from '../../shared/gridLayout';
 import { assertionList } from './assertionList';
 
