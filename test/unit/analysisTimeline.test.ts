@@ -10,11 +10,11 @@ import { AnalysisSession, readHarvestSource, timelineSql } from '../../src/core/
 import type { QueryAnswer, TimelineTarget } from '../../src/core/analysis';
 import { analysisTimelineView } from '../../src/results/analysis/analysisTimeline';
 import { cellText, columnById } from '../../src/shared/dataTable';
+import { writeHarvestPart } from './support/harvestFixture';
 
 const T0 = Date.UTC(2026, 10, 20, 8);
 const MIN = 60_000;
 const HOUR = 60 * MIN;
-const hourOf = (ms: number) => new Date(ms).toISOString().slice(0, 13);
 const PROVIDER = 'aaaaaaaa-0000-4000-8000-000000000000';
 const A = 'dddddddd-0000-4000-8000-00000000000a';
 const B = 'dddddddd-0000-4000-8000-00000000000b';
@@ -22,20 +22,6 @@ const TRIP = 'rrrrrrrr-0000-4000-8000-000000000001';
 const at = (lat: number) => ({ lat, lng: 13.4 });
 
 type Item = Record<string, unknown>;
-
-/** One endpoint's harvest folder of `hours` hours from T0: each item in the hour of `timeOf`, in the order given. */
-function writeHarvest(dir: string, endpoint: 'trips' | 'events_historical' | 'telemetry', items: Item[], timeOf: (i: Item) => number, hours: number): void {
-  fs.mkdirSync(path.join(dir, endpoint), { recursive: true });
-  const record: Record<string, unknown> = {};
-  for (let h = 0; h < hours; h++) {
-    const hour = hourOf(T0 + h * HOUR);
-    const text = items.filter((i) => hourOf(timeOf(i)) === hour).map((i) => JSON.stringify(i) + '\n').join('');
-    fs.writeFileSync(path.join(dir, endpoint, `${hour}.ndjson`), text);
-    record[hour] = { status: text ? 'items' : 'empty', file: `${endpoint}/${hour}.ndjson`, items: text.split('\n').length - 1, bytes: Buffer.byteLength(text), attempts: 1, requests: 1, pages: 1, httpStatus: 200, startedAt: new Date().toISOString(), durationMs: 1 };
-  }
-  const now = new Date().toISOString();
-  fs.writeFileSync(path.join(dir, 'manifest.json'), JSON.stringify({ format: 'mobility-api-harvest', formatVersion: 1, endpoint, path: `/${endpoint}`, hourParameter: 'end_time', baseUrl: 'https://mds.example/provider', from: hourOf(T0), to: hourOf(T0 + (hours - 1) * HOUR), createdAt: now, updatedAt: now, hours: record }));
-}
 
 let n = 0;
 const event = (device: string, timestamp: number, types: string[], state: string, trip?: string): Item => ({
@@ -69,9 +55,9 @@ describe('a finding\'s device timeline (timelineSql, the panel\'s table)', funct
     ];
     const telemetry = [...telemetryTimes].reverse().map((t) => point(A, t, TRIP));
     telemetry.push(point(B, T0 + 12 * MIN, 'rrrrrrrr-0000-4000-8000-00000000000b'));
-    writeHarvest(path.join(dir, 'trips'), 'trips', trips, (i) => i.end_time as number, 6);
-    writeHarvest(path.join(dir, 'events_historical'), 'events_historical', events, (i) => i.timestamp as number, 6);
-    writeHarvest(path.join(dir, 'telemetry'), 'telemetry', telemetry, (i) => i.timestamp as number, 6);
+    writeHarvestPart(path.join(dir, 'trips'), 'trips', trips, (i) => i.end_time as number, T0, 6);
+    writeHarvestPart(path.join(dir, 'events_historical'), 'events_historical', events, (i) => i.timestamp as number, T0, 6);
+    writeHarvestPart(path.join(dir, 'telemetry'), 'telemetry', telemetry, (i) => i.timestamp as number, T0, 6);
     session = await AnalysisSession.open(await readHarvestSource(dir));
   });
   after(() => {

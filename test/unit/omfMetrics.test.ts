@@ -9,37 +9,19 @@ import path from 'node:path';
 import type { MetricsQueryResponse } from '../../src/core/metrics';
 import { intervalsOf, parseIntervalDuration } from '../../src/core/metrics';
 import { runCliInProcess } from './support/cliRunner';
+import { writeHarvestPart } from './support/harvestFixture';
 
 const HOUR = 3_600_000;
 /** 2026-11-20 at hh:mm:ss UTC. */
 const T = (h: number, m = 0, s = 0) => Date.UTC(2026, 10, 20, h, m, s);
-const hourOf = (ms: number) => new Date(ms).toISOString().slice(0, 13);
 const P1 = 'aaaaaaaa-0000-4000-8000-000000000001';
 const P2 = 'aaaaaaaa-0000-4000-8000-000000000002';
 const uuid = (prefix: string, n: number) => `${prefix}${String(n).padStart(7, '0')}-0000-4000-8000-000000000000`.slice(0, 36);
 type Item = Record<string, unknown>;
 
-/** One endpoint's harvest folder from `first` for `hours` hours; `statuses` marks hours (by index) pending, failed or missing. */
-function writeHarvest(dir: string, endpoint: 'trips' | 'events_historical', items: Item[], first: number, hours: number, statuses: Record<number, string> = {}): void {
-  const timeOf = (i: Item) => (endpoint === 'trips' ? i.end_time : i.timestamp) as number;
-  fs.mkdirSync(path.join(dir, endpoint), { recursive: true });
-  const record: Record<string, unknown> = {};
-  for (let h = 0; h < hours; h++) {
-    const hour = hourOf(first + h * HOUR);
-    const status = statuses[h];
-    if (status === 'missing') continue;
-    if (status) {
-      record[hour] = { status, items: 0, bytes: 0, attempts: 1, requests: 1, pages: 0, ...(status === 'failed' ? { httpStatus: 503 } : {}), startedAt: new Date().toISOString(), durationMs: 1 };
-      continue;
-    }
-    const inHour = items.filter((i) => timeOf(i) >= first + h * HOUR && timeOf(i) < first + (h + 1) * HOUR);
-    const text = inHour.map((i) => JSON.stringify(i) + '\n').join('');
-    fs.writeFileSync(path.join(dir, endpoint, `${hour}.ndjson`), text);
-    record[hour] = { status: inHour.length ? 'items' : 'empty', file: `${endpoint}/${hour}.ndjson`, items: inHour.length, bytes: Buffer.byteLength(text), attempts: 1, requests: 1, pages: 1, httpStatus: 200, startedAt: new Date().toISOString(), durationMs: 1 };
-  }
-  const manifest = { format: 'mobility-api-harvest', formatVersion: 1, endpoint, path: `/${endpoint}`, hourParameter: 'end_time', baseUrl: 'https://mds.example/provider', from: hourOf(first), to: hourOf(first + (hours - 1) * HOUR), createdAt: new Date().toISOString(), updatedAt: new Date().toISOString(), hours: record };
-  fs.writeFileSync(path.join(dir, 'manifest.json'), JSON.stringify(manifest));
-}
+/** One endpoint's folder from `first` for `hours` hours, trips by end_time and events by timestamp; `statuses` as writeHarvestPart's. */
+const writeHarvest = (dir: string, endpoint: 'trips' | 'events_historical', items: Item[], first: number, hours: number, statuses: Record<number, string> = {}) =>
+  writeHarvestPart(dir, endpoint, items, (i) => (endpoint === 'trips' ? i.end_time : i.timestamp) as number, first, hours, statuses);
 
 let eventNo = 0;
 /** An event of `device` (vehicle_1 → device 1) at `timestamp`, of one type, leaving the vehicle in `state`. */

@@ -9,12 +9,11 @@ import path from 'node:path';
 import { AnalysisSession, readHarvestSource, runChecks } from '../../src/core/analysis';
 import type { CheckReport } from '../../src/core/analysis';
 import { TRIP_TELEMETRY_RULES } from '../../src/core/analysis/rules/tripTelemetryRules';
+import { writeHarvestPart } from './support/harvestFixture';
 
 const T0 = Date.UTC(2026, 10, 20, 8); // the harvest's first hour; three hours
 const S = 1000;
 const MIN = 60 * S;
-const HOUR = 60 * MIN;
-const hourOf = (ms: number) => new Date(ms).toISOString().slice(0, 13);
 const iso = (ms: number) => new Date(ms).toISOString();
 const PROVIDER = 'aaaaaaaa-0000-4000-8000-000000000000';
 const dev = (n: number) => `dddddddd-0000-4000-8000-${String(n).padStart(12, '0')}`;
@@ -24,19 +23,6 @@ const north = (metres: number) => ({ lat: 52.5 + metres / 111_195, lng: 13.4 });
 
 type Item = Record<string, unknown>;
 type Location = { lat: number; lng: number };
-
-function writeHarvest(dir: string, endpoint: 'trips' | 'events_historical' | 'telemetry', items: Item[], timeOf: (i: Item) => number, hours: number): void {
-  fs.mkdirSync(path.join(dir, endpoint), { recursive: true });
-  const record: Record<string, unknown> = {};
-  for (let h = 0; h < hours; h++) {
-    const hour = hourOf(T0 + h * HOUR);
-    const text = items.filter((i) => hourOf(timeOf(i)) === hour).map((i) => JSON.stringify(i) + '\n').join('');
-    fs.writeFileSync(path.join(dir, endpoint, `${hour}.ndjson`), text);
-    record[hour] = { status: text ? 'items' : 'empty', file: `${endpoint}/${hour}.ndjson`, items: text.split('\n').length - 1, bytes: Buffer.byteLength(text), attempts: 1, requests: 1, pages: 1, httpStatus: 200, startedAt: new Date().toISOString(), durationMs: 1 };
-  }
-  const now = new Date().toISOString();
-  fs.writeFileSync(path.join(dir, 'manifest.json'), JSON.stringify({ format: 'mobility-api-harvest', formatVersion: 1, endpoint, path: `/${endpoint}`, hourParameter: 'end_time', baseUrl: 'https://mds.example/provider', from: hourOf(T0), to: hourOf(T0 + (hours - 1) * HOUR), createdAt: now, updatedAt: now, hours: record }));
-}
 
 let serial = 0;
 const trips: Item[] = [];
@@ -136,9 +122,9 @@ describe('check: every trip against its own fields and against the telemetry', f
 
   before(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'trip-telemetry-'));
-    writeHarvest(path.join(dir, 'trips'), 'trips', trips, (i) => msOf(i.end_time), 3);
-    writeHarvest(path.join(dir, 'events_historical'), 'events_historical', events, (i) => i.timestamp as number, 3);
-    writeHarvest(path.join(dir, 'telemetry'), 'telemetry', telemetry, (i) => msOf(i.timestamp), 3);
+    writeHarvestPart(path.join(dir, 'trips'), 'trips', trips, (i) => msOf(i.end_time), T0, 3);
+    writeHarvestPart(path.join(dir, 'events_historical'), 'events_historical', events, (i) => i.timestamp as number, T0, 3);
+    writeHarvestPart(path.join(dir, 'telemetry'), 'telemetry', telemetry, (i) => msOf(i.timestamp), T0, 3);
     session = await AnalysisSession.open(await readHarvestSource(dir));
     report = await runChecks(session, TRIP_TELEMETRY_RULES.map((r) => r.id));
   });
