@@ -213,8 +213,9 @@ describe('CLI mobility-api', function () {
       for (const args of [['decode', token], ['decode', token, '--json']]) {
         const r = await spawnCli(args);
         const printed = r.out + r.err;
-        // eslint-disable-next-line no-control-regex -- looking for control characters
+        /* eslint-disable no-control-regex -- looking for control characters */
         assert.doesNotMatch(printed, /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e]/, `raw control characters in: ${args.join(' ')}`);
+        /* eslint-enable no-control-regex */
         assert.match(printed, /\\u001b\]0;pwned/, 'the escape sequence is shown, not acted on');
       }
       const json = await spawnCli(['decode', token, '--json']);

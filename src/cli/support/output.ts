@@ -14,8 +14,9 @@ import type { CliIo } from './cliIo';
  * Control characters that a terminal may act on: C0 (but tab and newline), DEL, C1 (U+009B is a
  * CSI on its own), and the bidirectional marks and overrides that reorder what a reader sees.
  */
-// eslint-disable-next-line no-control-regex -- matching control characters is the point
+/* eslint-disable no-control-regex -- matching control characters is the point */
 const TERMINAL_CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+/* eslint-enable no-control-regex */
 
 /**
  * Text as it may reach a terminal: every control character becomes a visible `\uXXXX`. In JSON

@@ -4,8 +4,9 @@
 // token or kid by value): a server's values are written as they came.
 
 /** Characters XML 1.0 cannot hold, even escaped: C0 controls but tab and newlines, U+FFFE, U+FFFF and lone surrogates. */
-// eslint-disable-next-line no-control-regex -- matching control characters is the point
+/* eslint-disable no-control-regex -- matching control characters is the point */
 const NOT_XML = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+/* eslint-enable no-control-regex */
 
 function xml(text: string): string {
   return text

@@ -184,8 +184,9 @@ export function grpcBodyMessages(body: string | undefined, firstLine: number): R
  */
 function jsonError(text: string): { line: number; column: number; what: string } {
   // Required here, on the error path only: its module sets up its formatter's tables when it loads.
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  /* eslint-disable @typescript-eslint/no-require-imports -- loaded when first needed */
   const { parse: parseJsonc, printParseErrorCode } = require('jsonc-parser/lib/esm/main.js') as typeof import('jsonc-parser/lib/esm/main.js');
+  /* eslint-enable @typescript-eslint/no-require-imports */
   const errors: ParseError[] = [];
   parseJsonc(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
   const first = errors[0];

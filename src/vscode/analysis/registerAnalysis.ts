@@ -20,8 +20,9 @@ export function registerAnalysis(deps: CommandDeps): vscode.Disposable[] {
   let feature: AnalysisFeature | undefined;
   const load = (): AnalysisFeature => {
     // A computed path, so that esbuild leaves this require to run time.
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    /* eslint-disable @typescript-eslint/no-require-imports -- the analysis bundle is loaded when first used */
     feature ??= (require(path.join(__dirname, 'analysis.js')) as typeof import('./analysis.bundle')).createAnalysisFeature(deps);
+    /* eslint-enable @typescript-eslint/no-require-imports */
     return feature;
   };
   const later = setTimeout(() => {
