@@ -14,6 +14,8 @@ const checks = [
   { name: 'l10n', script: 'l10n:check' },
   // No import cycle anywhere in src (ARCHITECTURE.md): madge over the TypeScript sources, type imports included.
   { name: 'cycles', script: 'cycles' },
+  // Formatted by Prettier (.prettierrc.json; `npm run format` fixes it).
+  { name: 'format', script: 'format:check' },
 ];
 const layers = [
   { name: 'unit', script: 'test:unit' },
