@@ -12,7 +12,10 @@ import { MCP_PROVIDER_ID, mcpLaunchOf } from '../../src/agent/mcpLaunch';
 interface Manifest {
   engines: { vscode: string };
   devDependencies: Record<string, string>;
-  contributes: { mcpServerDefinitionProviders?: { id: string; label: string }[] };
+  contributes: {
+    mcpServerDefinitionProviders?: { id: string; label: string }[];
+    configuration: { properties: Record<string, { type: string; default: unknown }> };
+  };
 }
 
 const manifest = JSON.parse(fs.readFileSync('package.json', 'utf8')) as Manifest;
@@ -29,6 +32,11 @@ describe('the MCP server VS Code starts itself (mcpServerDefinitionProviders)', 
     const minor = (range: string) => Number(/1\.(\d+)/.exec(range)?.[1]);
     assert.ok(minor(manifest.engines.vscode) >= 101, manifest.engines.vscode);
     assert.equal(minor(manifest.devDependencies['@types/vscode']), minor(manifest.engines.vscode));
+  });
+
+  it('is offered only when the setting asks: off by default, so that the chat does not list the read-only tools twice', () => {
+    const setting = manifest.contributes.configuration.properties['mobilityApi.agents.offerMcpServer'];
+    assert.deepEqual({ type: setting?.type, default: setting?.default }, { type: 'boolean', default: false });
   });
 
   it('resolves to the extension\'s own dist/cli.js mcp, with no secret in its arguments or environment; none without the CLI', () => {

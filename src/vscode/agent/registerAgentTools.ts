@@ -17,14 +17,23 @@ function loadAgentToolsModule(): AgentToolsModule {
 
 /**
  * The extension's `mobility-api mcp` (read-only, no credential) for VS Code to start itself, where it carries the CLI
- * (package.json `mcpServerDefinitionProviders`); nothing where this VS Code has no MCP API.
+ * (package.json `mcpServerDefinitionProviders`), when the setting `mobilityApi.agents.offerMcpServer` is on: its
+ * read-only tools are the language-model tools' too, so offered by default VS Code would list each of them twice.
+ * Nothing where this VS Code has no MCP API.
  */
 function registerMcpServer(extensionPath: string): vscode.Disposable[] {
   if (typeof vscode.lm?.registerMcpServerDefinitionProvider !== 'function') return [];
+  const changed = new vscode.EventEmitter<void>();
+  const offered = () => vscode.workspace.getConfiguration('mobilityApi').get<boolean>('agents.offerMcpServer', false);
   return [
+    changed,
+    vscode.workspace.onDidChangeConfiguration((event) => {
+      if (event.affectsConfiguration('mobilityApi.agents.offerMcpServer')) changed.fire();
+    }),
     vscode.lm.registerMcpServerDefinitionProvider(MCP_PROVIDER_ID, {
+      onDidChangeMcpServerDefinitions: changed.event,
       provideMcpServerDefinitions: () => {
-        const launch = mcpLaunchOf(extensionPath, process.execPath);
+        const launch = offered() ? mcpLaunchOf(extensionPath, process.execPath) : undefined;
         return launch ? [new vscode.McpStdioServerDefinition(vscode.l10n.t('Mobility API (read-only)'), launch.command, launch.args, launch.env)] : [];
       },
     }),
