@@ -14,7 +14,7 @@ import type { AgentContext, AgentEnvironment } from '../../agent/agentTool';
 import { AGENT_TOOLS, runAgentTool } from '../../agent/agentTools';
 import type { CliIo } from '../support/cliIo';
 import { apiFrom, CREDENTIAL_OPTIONS, environmentFrom, issuerFrom, loadCredential, parse } from '../support/options';
-import { CREDENTIAL_VARIABLES, credentialValues } from './testCommand';
+import { CREDENTIAL_VARIABLES, credentialValues } from '../support/credentialVariables';
 import { printUsage } from '../support/usage';
 
 const MCP_OPTIONS = {

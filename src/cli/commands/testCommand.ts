@@ -10,22 +10,11 @@ import type { ContractSource, RequestRun } from '../../core/contract';
 import { failureLines, junitReport, planContractRun, runContractPlan } from '../../core/contract';
 import { explainRefusal, refusalLines } from '../../results/tokens/refusalView';
 import type { CliIo } from '../support/cliIo';
-import type { CredentialValues } from '../support/options';
+import { credentialValues, ENV_SOURCES } from '../support/credentialVariables';
 import { apiFrom, CREDENTIAL_OPTIONS, environmentFrom, issuerFrom, loadCredential, parse, positiveNumber } from '../support/options';
 import { readEnvFile, readFile } from '../support/inputFiles';
 import { fromServer } from '../support/output';
 import { printUsage } from '../support/usage';
-
-/** The environment variables a CI job gives the credential in, so that no secret stands on a command line. */
-export const CREDENTIAL_VARIABLES = {
-  keyFile: 'MOBILITY_API_KEY_FILE',
-  keyId: 'MOBILITY_API_KEY_ID',
-  issuer: 'MOBILITY_API_ISSUER',
-  type: 'MOBILITY_API_CREDENTIAL_TYPE',
-} as const;
-
-/** The names a credential from the environment variables is told by in its errors. */
-const ENV_SOURCES = { privateKey: CREDENTIAL_VARIABLES.keyFile, kid: `${CREDENTIAL_VARIABLES.keyId} (or --kid)`, iss: `${CREDENTIAL_VARIABLES.issuer} (or --iss)`, type: CREDENTIAL_VARIABLES.type };
 
 /**
  * `mobility-api test <file | folder>...`: every request with assertions (`?? status == 200`; with --all every
@@ -172,25 +161,6 @@ function runLines(run: RequestRun): string[] {
 function refusalOf(page: HttpExchange, environment: Environment, credentialType: CredentialType): string[] | undefined {
   const explanation = explainRefusal(page, { audience: normaliseBaseUrl(environment.baseUrl, environment.name), api: environment.api, credentialType, now: Date.now() });
   return explanation ? refusalLines(explanation).map((line) => fromServer(line, 2000)) : undefined;
-}
-
-/**
- * The credential flags, or else the environment variables (`MOBILITY_API_KEY_FILE`: a PEM or JWK private key, or a
- * service account's key file; `MOBILITY_API_KEY_ID`, `MOBILITY_API_ISSUER`, `MOBILITY_API_CREDENTIAL_TYPE`).
- */
-export function credentialValues(values: CredentialValues, env: NodeJS.ProcessEnv): CredentialValues {
-  if (values['private-key'] !== undefined || values['key-file'] !== undefined || values.credential !== undefined) return values;
-  const keyFile = env[CREDENTIAL_VARIABLES.keyFile];
-  if (!keyFile) {
-    throw new MobilityError('USAGE', `Give a credential: --private-key <file> with --kid and --iss, --key-file <service-account.json> or --credential <demo-credential.json>; or, in CI, the variables ${CREDENTIAL_VARIABLES.keyFile} (the key file), ${CREDENTIAL_VARIABLES.keyId}, ${CREDENTIAL_VARIABLES.issuer} and ${CREDENTIAL_VARIABLES.type}.`);
-  }
-  return {
-    ...values,
-    'private-key': keyFile,
-    kid: values.kid ?? env[CREDENTIAL_VARIABLES.keyId],
-    iss: values.iss ?? env[CREDENTIAL_VARIABLES.issuer],
-    type: values.type ?? env[CREDENTIAL_VARIABLES.type],
-  };
 }
 
 /** `--env-file` or `--dotenv`: `NAME=value` lines (dotenv), read once (see `readEnvFile`). */

@@ -9,11 +9,13 @@ import type { GrpcService } from '../grpc/grpcService';
 import type { Logger } from '../platform/logger';
 import { Disposable } from '../platform/lifecycle';
 import type { SandboxService } from '../sandbox/sandboxService';
-import type { TokenHistory, TokenHistoryEntry } from '../tokens/tokenHistory';
+import type { TokenHistory } from '../tokens/tokenHistory';
 import { COMMANDS } from '../platform/commandIds';
 import { errorMessage, maskKeyId } from '../../core/base';
 import { GrpcNodes } from '../grpc/grpcNodes';
 import type { GrpcTreeElement } from '../grpc/grpcNodes';
+import { endpointItem, endpointsItem } from './endpointItems';
+import { historyTokenItem, tokenHistoryItem } from './tokenHistoryItems';
 
 /** Tree elements are plain data; `getTreeItem` turns them into items. */
 export type EnvironmentsTreeElement =
@@ -33,7 +35,8 @@ export type EnvironmentsTreeElement =
 /**
  * The Environments view: the three environments of the spec, the custom ones, and the local
  * sandbox with its environments while it runs. Each environment shows its audience, bound
- * credential and last result. Never prompts.
+ * credential and last result. Never prompts. The rows of endpoints and of the session's tokens are built by
+ * endpointItems.ts and tokenHistoryItems.ts.
  */
 export class EnvironmentsTreeProvider extends Disposable implements vscode.TreeDataProvider<EnvironmentsTreeElement> {
   private readonly changed = this.register(new vscode.EventEmitter<void>());
@@ -133,84 +136,20 @@ export class EnvironmentsTreeProvider extends Disposable implements vscode.TreeD
         return this.environmentItem(element.environmentId);
       case 'detail':
         return this.detailItem(element.environmentId, element.detail);
-      case 'tokenHistory': {
-        const count = this.history?.entries(element.environmentId).length ?? 0;
-        const item = new vscode.TreeItem(vscode.l10n.t('Tokens this session'), vscode.TreeItemCollapsibleState.Collapsed);
-        item.id = `tokenHistory:${element.environmentId}`;
-        item.description = String(count);
-        item.iconPath = new vscode.ThemeIcon('history');
-        item.contextValue = 'tokenHistory';
-        item.tooltip = vscode.l10n.t('The tokens issued for this environment in this window, newest first. Kept in memory only: a reload clears them.');
-        return item;
-      }
+      case 'tokenHistory':
+        return tokenHistoryItem(element.environmentId, this.history?.entries(element.environmentId).length ?? 0);
       case 'historyToken':
-        return this.historyTokenItem(element.entryId);
-      case 'endpoints': {
-        const env = this.environments.get(element.environmentId);
-        const item = new vscode.TreeItem(vscode.l10n.t('Endpoints'), vscode.TreeItemCollapsibleState.Collapsed);
-        item.id = `endpoints:${element.environmentId}`;
-        item.description = env ? String(catalogueOf(env.api).length) : '';
-        item.iconPath = new vscode.ThemeIcon('symbol-interface');
-        item.contextValue = 'endpoints';
-        item.tooltip = vscode.l10n.t('The endpoints of this API: click one to send it with a fresh token.');
-        return item;
-      }
+        return historyTokenItem(this.history?.entry(element.entryId));
+      case 'endpoints':
+        return endpointsItem(element.environmentId, this.environments.get(element.environmentId));
       case 'endpoint':
-        return this.endpointItem(element);
+        return endpointItem(element, this.environments.get(element.environmentId));
       case 'grpc':
       case 'grpcService':
       case 'grpcMethod':
       case 'grpcProblem':
         return this.grpc.item(element);
     }
-  }
-
-  /** "Trips  /trips": the title first, the path beside it; what it takes and answers in the tooltip. */
-  private endpointItem(element: { environmentId: string; endpointId?: string; otherPath?: boolean }): vscode.TreeItem {
-    const env = this.environments.get(element.environmentId);
-    const endpoint = env && element.endpointId ? catalogueOf(env.api).find((e) => e.id === element.endpointId) : undefined;
-    const args = { environmentId: element.environmentId, ...(endpoint ? { endpointId: endpoint.id } : { otherPath: true }) };
-    const item = new vscode.TreeItem(endpoint ? endpoint.title : vscode.l10n.t('Other path…'));
-    item.id = `endpoint:${element.environmentId}:${endpoint?.id ?? '*'}`;
-    // `.hour` marks the hour endpoints, for Fetch Hours… in the context menu.
-    item.contextValue = `endpoint.${env?.api ?? 'unknown'}${endpoint?.hourEndpoint ? '.hour' : ''}`;
-    item.command = { command: COMMANDS.sendRequest, title: vscode.l10n.t('Send Request…'), arguments: [args] };
-    if (!endpoint) {
-      item.description = vscode.l10n.t('any path');
-      item.iconPath = new vscode.ThemeIcon('edit');
-      item.tooltip = vscode.l10n.t('Type any path under {0}, with a query, and send it with a fresh token.', env?.baseUrl ?? '');
-      return item;
-    }
-    item.description = endpoint.pathTemplate;
-    item.iconPath = new vscode.ThemeIcon(endpoint.parameters.length ? 'symbol-parameter' : 'arrow-right');
-    item.tooltip = [
-      `GET ${endpoint.pathTemplate}`,
-      endpoint.description,
-      ...endpoint.parameters.map((p) => `${p.name}: ${p.formatDescription}${p.defaultDescription ? ` (${vscode.l10n.t('default: {0}', p.defaultDescription)})` : ''}`),
-    ].join('\n');
-    item.accessibilityInformation = { label: `${endpoint.title}, GET ${endpoint.pathTemplate}` };
-    return item;
-  }
-
-  private historyTokenItem(entryId: string): vscode.TreeItem {
-    const entry = this.history?.entry(entryId);
-    if (!entry) return new vscode.TreeItem(vscode.l10n.t('(no longer held)'));
-    const item = new vscode.TreeItem(entry.jti);
-    item.id = `historyToken:${entry.id}`;
-    item.description = describeUse(entry);
-    const expired = entry.exp * 1000 <= Date.now();
-    const failed = entry.request?.status !== undefined && (entry.request.status < 200 || entry.request.status >= 300);
-    item.iconPath = new vscode.ThemeIcon(failed ? 'error' : expired ? 'watch' : 'key');
-    item.contextValue = 'historyToken';
-    const time = (seconds: number) => `${new Date(seconds * 1000).toLocaleString()} (${new Date(seconds * 1000).toISOString()})`;
-    const tooltip = new vscode.MarkdownString();
-    tooltip.appendText(`jti ${entry.jti}\nkid ${maskKeyId(entry.kid)}\n`);
-    tooltip.appendText(vscode.l10n.t('Issued {0}', time(entry.iat)) + '\n');
-    tooltip.appendText((expired ? vscode.l10n.t('Expired {0}', time(entry.exp)) : vscode.l10n.t('Expires {0}', time(entry.exp))) + '\n');
-    if (entry.request) tooltip.appendText(`GET ${entry.request.url} → ${entry.request.status ?? '?'} ${entry.request.statusText ?? ''}`);
-    item.tooltip = tooltip;
-    item.command = { command: COMMANDS.openDecodedToken, title: vscode.l10n.t('Open Decoded Token'), arguments: [{ historyId: entry.id }] };
-    return item;
   }
 
   /**
@@ -279,31 +218,6 @@ export class EnvironmentsTreeProvider extends Disposable implements vscode.TreeD
       }
     }
     return item;
-  }
-}
-
-/** "10:42:03 → 10:47:03 · GET 401", "10:42:03 → 10:47:03 · generated". */
-function describeUse(entry: TokenHistoryEntry): string {
-  const times = `${new Date(entry.iat * 1000).toLocaleTimeString()} → ${new Date(entry.exp * 1000).toLocaleTimeString()}`;
-  switch (entry.use) {
-    case 'request':
-      return `${times} · GET ${entry.request?.status ?? ''} ${pathOf(entry.request?.url)}`.trimEnd();
-    case 'curl':
-      return `${times} · ${vscode.l10n.t('curl')}`;
-    case 'copied':
-      return `${times} · ${vscode.l10n.t('copied')}`;
-    default:
-      return `${times} · ${vscode.l10n.t('generated')}`;
-  }
-}
-
-function pathOf(url: string | undefined): string {
-  if (!url) return '';
-  try {
-    const u = new URL(url);
-    return `${u.pathname}${u.search}`;
-  } catch {
-    return url;
   }
 }
 

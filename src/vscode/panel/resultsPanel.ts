@@ -1,16 +1,13 @@
 // One results panel: a webview tab that shows one result at a time, with what must never reach the webview
-// (tokens, raw pages) held here. The panels as a set, and what the commands call, are in resultsPanels.ts.
+// (tokens, raw pages) held here. The panels as a set, and what the commands call, are in resultsPanel.bundle.ts; what
+// the webview's messages ask for is done by webviewMessages.ts.
 import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
 import * as vscode from 'vscode';
-import { COMMANDS } from '../platform/commandIds';
 import { errorMessage } from '../../core/base';
 import type { DataTableView } from '../../shared/dataTable';
 import type { AnalysisRestore, HostMessage, WebviewMessage } from '../../shared/protocol';
 import { parseWebviewMessage } from '../../shared/protocol';
 import type { ResultSummary } from '../../shared/resultSummary';
-import { bodyView } from '../../results/requests/bodyView';
-import { compareHistoryResults } from '../../results/history/historyCompare';
 import { historyEntryOf } from '../../results/history/historyEntry';
 import { HISTORY_KEPT_IN_FULL } from '../../shared/historyViews';
 import type { HistoryEntryView } from '../../shared/historyViews';
@@ -20,13 +17,12 @@ import type { ConformancePort } from './conformanceCheck';
 import type { ExportRequest, ExportResultOutcome } from './exportResult';
 import { exportResult } from './exportResult';
 import type { HeldResult } from './heldResult';
-import { hourOf } from './heldResult';
 import { hostL10n } from './l10nBundle';
-import { loadAllPages, loadNextPage } from './pageLoader';
 import type { PagePort } from './pageLoader';
-import { copyCurl, copyGrpcurl, copyPayload, copyToken } from './panelClipboard';
 import { panelAssets, panelHtml } from './panelHtml';
-import { rerunCommand, runAgainOf } from './runAgain';
+import { runAgainOf } from './runAgain';
+import { handleWebviewMessage } from './webviewMessages';
+import type { WebviewMessageHost } from './webviewMessages';
 
 export const LOG = '[results]';
 
@@ -40,6 +36,8 @@ export class ResultsPanel implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
   /** What the page loader, the conformance check and the copy buttons may do with this panel. */
   private readonly port: PagePort & ConformancePort;
+  /** What the webview's messages may do with this panel. */
+  private readonly messageHost: WebviewMessageHost;
   /** A restored data-quality report while it is analysed again, or why that failed. */
   private analysisRestore: AnalysisRestore | undefined;
   private disposed = false;
@@ -59,6 +57,17 @@ export class ResultsPanel implements vscode.Disposable {
       log,
       logTag: LOG,
       title: () => this.panel.title,
+    };
+    this.messageHost = {
+      port: this.port,
+      history: this.history,
+      held: (resultId) => this.held(resultId),
+      shown: () => this.current,
+      restored: () => this.restoredSummary,
+      post: (message) => this.post(message),
+      postFor: (held, message) => this.postFor(held, message),
+      showFromHistory: (resultId) => this.showFromHistory(resultId),
+      export: (request) => this.export(request),
     };
     // The page loads nothing: its bundle and stylesheet are inline (panelHtml.ts says why).
     panel.webview.options = { enableScripts: true, localResourceRoots: [] };
@@ -184,17 +193,6 @@ export class ResultsPanel implements vscode.Disposable {
     return this.history.list();
   }
 
-  /** Compares two history entries that are kept in full and are answers (listings). */
-  private compareFromHistory(leftId: string, rightId: string): void {
-    const left = this.history.held(leftId)?.view;
-    const right = this.history.held(rightId)?.view;
-    if (left?.kind !== 'listing' || right?.kind !== 'listing') {
-      this.post({ type: 'notice', level: 'error', text: vscode.l10n.t('Compare needs two answers kept in full (the last {0}); a request that got no answer has nothing to compare.', HISTORY_KEPT_IN_FULL) });
-      return;
-    }
-    this.post({ type: 'historyCompare', compare: compareHistoryResults(left, right) });
-  }
-
   private async exportHarvestHour(resultId: string, shown: { table: DataTableView; createdAt: number; window?: string }, request: ExportRequest): Promise<ExportResultOutcome> {
     this.post({ type: 'busy', resultId, action: 'export', busy: true });
     try {
@@ -271,118 +269,18 @@ export class ResultsPanel implements vscode.Disposable {
   }
 
   private async handle(message: WebviewMessage): Promise<void> {
-    switch (message.type) {
-      case 'ready': {
-        // The webview (re)loaded: after a reload, or when a hidden panel is shown again.
-        this.ready = true;
-        const queued = this.pending;
-        this.pending = [];
-        if (this.current) this.post({ type: 'show', panelKey: this.key, result: this.current.view });
-        else if (!queued.some((m) => m.type === 'show')) this.post({ type: 'restore', panelKey: this.key, summary: this.restoredSummary, ...(this.analysisRestore ? { analysis: this.analysisRestore } : {}) });
-        for (const m of queued) if ((m.type !== 'show' && m.type !== 'history') || !this.current) this.post(m);
-        if (this.current) this.postHistory();
-        return;
-      }
-      case 'copyToken':
-        await copyToken(this.held(message.resultId), message.pageIndex, this.port);
-        return;
-      case 'copyPayload':
-        await copyPayload(this.held(message.resultId), message.pageIndex, this.port);
-        return;
-      case 'copyCurl':
-        await copyCurl(this.held(message.resultId), message.resultId, this.port);
-        return;
-      case 'copyGrpcurl':
-        await copyGrpcurl(this.held(message.resultId), message.resultId, this.port);
-        return;
-      case 'showHistoryEntry':
-        this.showFromHistory(message.resultId);
-        return;
-      case 'runHistoryEntryAgain': {
-        const again = this.history.again(message.resultId);
-        if (!again) {
-          this.post({ type: 'notice', level: 'error', text: vscode.l10n.t('This request cannot be sent again from the history: send it from where it was sent first.') });
-          return;
-        }
-        await again();
-        return;
-      }
-      case 'compareHistory':
-        this.compareFromHistory(message.leftId, message.rightId);
-        return;
-      case 'loadNextPage': {
-        const held = this.held(message.resultId);
-        if (held) await loadNextPage(held, this.port);
-        return;
-      }
-      case 'loadAllPages': {
-        const held = this.held(message.resultId);
-        if (held) await loadAllPages(held, this.port);
-        return;
-      }
-      case 'export': {
-        if (!this.held(message.resultId)) {
-          this.post({ type: 'notice', level: 'error', text: 'This result is no longer held (the panel was reloaded). Run the request again.' });
-          return;
-        }
-        await this.export({ format: message.format, query: message.query, pageIndex: message.pageIndex });
-        return;
-      }
-      case 'showHarvestHour': {
-        const harvest = this.held(message.resultId)?.harvest;
-        if (harvest) this.post(await harvest.hourMessage(message.hour));
-        return;
-      }
-      case 'fetchHours': {
-        const held = this.held(message.resultId);
-        if (!held?.environment || !held.endpointId) return;
-        await vscode.commands.executeCommand(COMMANDS.fetchHours, { environmentId: held.environment.id, endpointId: held.endpointId, to: hourOf(held.pages[0]?.url) });
-        return;
-      }
-      case 'analysisTimeline': {
-        const held = this.held(message.resultId);
-        const timeline = await held?.timeline?.({ rule: message.rule, index: message.index });
-        if (held && timeline) this.postFor(held, { type: 'analysisTimeline', timeline });
-        return;
-      }
-      case 'metricsView': {
-        const held = this.held(message.resultId);
-        if (held?.metricsView) this.postFor(held, { type: 'metricsView', answer: await held.metricsView(message.request) });
-        return;
-      }
-      case 'analyzeAgain': {
-        const folder = this.current?.view.kind === 'analysis' ? this.current.view.folder : this.restoredSummary?.analysis?.folder;
-        // A folder that has gone: the command asks for one.
-        await vscode.commands.executeCommand(COMMANDS.analyzeHarvest, folder && fs.existsSync(folder) ? { folder } : undefined);
-        return;
-      }
-      case 'analyzeHarvest': {
-        const view = this.held(message.resultId)?.view;
-        if (view?.kind !== 'harvest' || view.running) return;
-        await vscode.commands.executeCommand(COMMANDS.analyzeHarvest, { folder: view.analysisFolder });
-        return;
-      }
-      case 'requestBody': {
-        const held = this.held(message.resultId);
-        const page = held?.pages[message.pageIndex];
-        if (!held || !page) return;
-        this.post({ type: 'body', body: bodyView(page, message.resultId, message.pageIndex) });
-        return;
-      }
-      case 'openInEditor': {
-        const page = this.held(message.resultId)?.pages[message.pageIndex];
-        if (!page) return;
-        const content = page.text ?? (page.bodyKind === 'json' ? JSON.stringify(page.body, null, 2) : '');
-        const document = await vscode.workspace.openTextDocument({ content, language: page.bodyKind === 'json' ? 'json' : 'plaintext' });
-        await vscode.window.showTextDocument(document, { preview: true, viewColumn: vscode.ViewColumn.Active });
-        return;
-      }
-      case 'runAgain': {
-        const again = this.current ? runAgainOf(this.current) : this.restoredSummary?.canRunAgain && this.restoredSummary.environmentId ? rerunCommand(this.restoredSummary.environmentId, this.restoredSummary.rerun) : undefined;
-        await again?.();
-        return;
-      }
+    if (message.type !== 'ready') {
+      await handleWebviewMessage(message, this.messageHost);
+      return;
     }
+    // The webview (re)loaded: after a reload, or when a hidden panel is shown again.
+    this.ready = true;
+    const queued = this.pending;
+    this.pending = [];
+    if (this.current) this.post({ type: 'show', panelKey: this.key, result: this.current.view });
+    else if (!queued.some((m) => m.type === 'show')) this.post({ type: 'restore', panelKey: this.key, summary: this.restoredSummary, ...(this.analysisRestore ? { analysis: this.analysisRestore } : {}) });
+    for (const m of queued) if ((m.type !== 'show' && m.type !== 'history') || !this.current) this.post(m);
+    if (this.current) this.postHistory();
   }
 
   private disposeListeners(): void {

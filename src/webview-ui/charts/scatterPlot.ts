@@ -10,7 +10,7 @@ import { groupColumn } from '../../shared/dataTable';
 import { formatCount, nounText } from '../../shared/format';
 import { isSingular, localDecimal } from '../../shared/l10n';
 import { clear, h } from '../dom';
-import { stateClass } from '../grid/dataGrid';
+import { stateClass } from '../grid/gridRows';
 
 /** Colours of the position columns when a row has several (a trip's start and end). */
 const POSITION_COLOURS = ['--vscode-charts-blue', '--vscode-charts-orange', '--vscode-charts-purple', '--vscode-charts-green'];

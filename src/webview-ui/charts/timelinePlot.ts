@@ -6,7 +6,7 @@ import * as l10n from '@vscode/l10n';
 import type { AnalysisTimelineView } from '../../shared/analysisViews';
 import { cellText, columnById } from '../../shared/dataTable';
 import { RedrawOnResize, h } from '../dom';
-import { stateClass } from '../grid/dataGrid';
+import { stateClass } from '../grid/gridRows';
 import { svgEl } from '../svg';
 
 const LANE = 34;

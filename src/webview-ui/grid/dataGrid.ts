@@ -6,22 +6,22 @@
 // For assistive technology it is an ARIA grid, one Tab stop with a row cursor (aria-activedescendant):
 // the arrows, PageUp/PageDown and Home/End move it, Enter opens the row's item; aria-rowcount says how
 // many rows there are, each rendered row its aria-rowindex, and the rows in the DOM are kept in reading
-// order. Column headers hold sort buttons and resize edges.
+// order. Column headers hold sort buttons and resize edges (gridHeader.ts); the rows' cells are filled by gridRows.ts,
+// the filter field and group menu built by gridToolbar.ts.
 import * as l10n from '@vscode/l10n';
 import type { DataColumn, DataTableView } from '../../shared/dataTable';
-import { DataTableSorter, cellText, groupColumn, groupCounts, queryRows, rowCountText, visibleDataColumns } from '../../shared/dataTable';
-import { formatCount, nounText } from '../../shared/format';
+import { DataTableSorter, queryRows, rowCountText, visibleDataColumns } from '../../shared/dataTable';
+import { nounText } from '../../shared/format';
 import { columnChars, cursorAfterKey, isIdColumn } from '../../shared/gridLayout';
-import { clear, h } from '../dom';
-import { charsInWidth, fitText, resizeHandle, widthForChars } from './gridColumns';
+import { h } from '../dom';
+import { charsInWidth, widthForChars } from './gridColumns';
+import { markSort, renderHeader } from './gridHeader';
+import { ROW_HEIGHT, fillCells, keepReadingOrder, newRowSlot } from './gridRows';
+import type { RowSlot } from './gridRows';
+import { filterField, groupMenu, labelControls, renderGroupOptions } from './gridToolbar';
 import { useSkipLink } from '../skipLink';
 
-export const ROW_HEIGHT = 24;
 let gridCount = 0;
-
-function isNumeric(column: DataColumn): boolean {
-  return column.type === 'number' || column.type === 'time' || column.type === 'position';
-}
 const OVERSCAN = 8;
 
 export interface TableState {
@@ -29,17 +29,6 @@ export interface TableState {
   sortDescending?: boolean;
   filter?: string;
   stateFilter?: string;
-}
-
-/** A CSS class for a state name from response data: letters, digits and "_" only. */
-export function stateClass(state: string): string {
-  return `state-${state.toLowerCase().replace(/[^a-z0-9_]/g, '') || 'none'}`;
-}
-
-interface RowSlot {
-  el: HTMLElement;
-  cells: HTMLElement[];
-  row: number;
 }
 
 /** The grid's test id and names per resource: the vehicle table keeps the names it always had. */
@@ -64,7 +53,6 @@ export class DataGrid {
   private readonly stateSelect: HTMLElement & { value: string };
   private slots: RowSlot[] = [];
   private frame = 0;
-  private filterTimer: ReturnType<typeof setTimeout> | undefined;
   private orderTimer: ReturnType<typeof setTimeout> | undefined;
   private state: TableState;
   /** Column widths in pixels, by column id; kept across new data of the same columns. */
@@ -86,14 +74,8 @@ export class DataGrid {
    */
   constructor(initial: TableState, private readonly onChange: (state: TableState, rows: Uint32Array) => void, private readonly announce: (text: string) => void = () => {}, private readonly onOpen: (row: number) => void = () => {}, options: { skipLink?: boolean } = {}) {
     this.state = { ...initial };
-    this.filterField = h('vscode-textfield', { placeholder: l10n.t('Filter'), 'data-testid': 'table-filter', 'aria-label': l10n.t('Filter rows') });
-    this.filterField.value = this.state.filter ?? '';
-    this.filterField.addEventListener('input', () => {
-      clearTimeout(this.filterTimer);
-      this.filterTimer = setTimeout(() => this.update({ filter: this.filterField.value }), 120);
-    });
-    this.stateSelect = h('vscode-single-select', { 'data-testid': 'state-filter', 'aria-label': l10n.t('Group'), label: l10n.t('Group') });
-    this.stateSelect.addEventListener('change', () => this.update({ stateFilter: this.stateSelect.value }));
+    this.filterField = filterField(this.state.filter ?? '', (filter) => this.update({ filter }));
+    this.stateSelect = groupMenu((stateFilter) => this.update({ stateFilter }));
     this.count = h('span', { class: 'muted', 'data-testid': 'row-count' });
     this.header = h('div', { class: 'vt-header', role: 'row', 'aria-rowindex': 1 });
     this.body = h('div', { class: 'vt-body', role: 'rowgroup' });
@@ -142,19 +124,16 @@ export class DataGrid {
     this.scroller.setAttribute('data-testid', names.testid);
     this.scroller.setAttribute('aria-label', names.label);
     this.scroller.setAttribute('data-resource', cols.resource);
-    this.filterField.setAttribute('aria-label', l10n.t('Filter {0}', nounText(cols.noun[1])));
-    this.filterField.setAttribute('placeholder', l10n.t('Filter {0} by {1}', nounText(cols.noun[1]), cols.columns.filter((c) => !c.hidden && (c.type === 'text' || c.type === 'category')).map((c) => c.label.toLowerCase()).slice(0, 4).join(', ')));
-    const group = groupColumn(cols);
-    this.stateSelect.hidden = !group;
-    if (group) {
-      this.stateSelect.setAttribute('aria-label', group.label);
-      this.stateSelect.setAttribute('label', group.label);
-    }
+    labelControls(this.filterField, this.stateSelect, cols);
     if (this.state.sortColumn && !this.columns.some((c) => c.id === this.state.sortColumn)) this.state.sortColumn = undefined;
     for (const column of this.columns) if (!this.widths.has(column.id)) this.widths.set(column.id, widthForChars(columnChars(column, cols.count)));
     this.applyWidths();
-    this.renderHeader();
-    this.renderStateOptions();
+    renderHeader(this.header, this.columns, {
+      sortBy: (column) => this.sortBy(column),
+      widthOf: (id) => this.widths.get(id) ?? 120,
+      resize: (id, width) => this.resizeColumn(id, width),
+    });
+    if (renderGroupOptions(this.stateSelect, cols, this.state.stateFilter) !== this.state.stateFilter) this.state.stateFilter = undefined;
     for (const slot of this.slots) slot.el.remove();
     this.slots = [];
     if (!keepScroll) this.cursor = -1;
@@ -212,50 +191,17 @@ export class DataGrid {
     this.count.setAttribute('data-rows', String(rows.length));
     if (this.cursor >= rows.length) this.cursor = rows.length - 1;
     for (const slot of this.slots) slot.row = -1;
-    this.updateHeaderSort();
+    markSort(this.header, this.state.sortColumn, this.state.sortDescending);
     this.render();
     this.onChange({ ...this.state }, rows);
   }
 
-  private renderHeader(): void {
-    clear(this.header);
-    for (const column of this.columns) {
-      const sort = h('button', { type: 'button', class: 'vt-sort', 'data-col': column.id, title: l10n.t('{0}: click to sort', column.label) }, h('span', { class: 'vt-sort-label' }, column.label), h('span', { class: 'sort-mark', 'aria-hidden': 'true' }));
-      sort.addEventListener('click', () => {
-        const descending = this.state.sortColumn === column.id ? !this.state.sortDescending : false;
-        this.state = { ...this.state, sortColumn: column.id, sortDescending: descending };
-        this.refresh();
-        this.announce(descending ? l10n.t('Sorted by {0}, descending', column.label) : l10n.t('Sorted by {0}, ascending', column.label));
-      });
-      const edge = resizeHandle(column.label, () => this.widths.get(column.id) ?? 120, (width) => this.resizeColumn(column.id, width));
-      this.header.appendChild(h('div', { class: `vt-cell vt-head${isNumeric(column) ? ' num' : ''}`, role: 'columnheader', 'data-col': column.id, title: column.label }, sort, edge));
-    }
-  }
-
-  private updateHeaderSort(): void {
-    for (const cell of Array.from(this.header.children) as HTMLElement[]) {
-      const id = cell.getAttribute('data-col');
-      const active = id !== null && id === this.state.sortColumn;
-      cell.setAttribute('aria-sort', active ? (this.state.sortDescending ? 'descending' : 'ascending') : 'none');
-      const mark = cell.querySelector('.sort-mark');
-      if (mark) mark.textContent = active ? (this.state.sortDescending ? ' ▼' : ' ▲') : '';
-    }
-  }
-
-  private renderStateOptions(): void {
-    const cols = this.cols;
-    if (!cols) return;
-    clear(this.stateSelect);
-    const counts = groupCounts(cols);
-    const group = groupColumn(cols);
-    this.stateSelect.appendChild(h('vscode-option', { value: '' }, group?.states ? l10n.t('All states') : l10n.t('All ({0})', group?.label.toLowerCase() ?? l10n.t('groups'))));
-    for (const [name, n] of [...counts].sort((a, b) => b[1] - a[1])) {
-      if (name === '') continue;
-      this.stateSelect.appendChild(h('vscode-option', { value: name }, `${name} (${formatCount(n)})`));
-    }
-    if (this.state.stateFilter && !counts.has(this.state.stateFilter)) this.state.stateFilter = undefined;
-    this.stateSelect.value = this.state.stateFilter ?? '';
-    this.stateSelect.toggleAttribute('disabled', counts.size <= 1 && counts.has(''));
+  /** A click on a column's sort button: by that column, ascending first, the other way on the next click. */
+  private sortBy(column: DataColumn): void {
+    const descending = this.state.sortColumn === column.id ? !this.state.sortDescending : false;
+    this.state = { ...this.state, sortColumn: column.id, sortDescending: descending };
+    this.refresh();
+    this.announce(descending ? l10n.t('Sorted by {0}, descending', column.label) : l10n.t('Sorted by {0}, ascending', column.label));
   }
 
   private schedule(): void {
@@ -274,7 +220,7 @@ export class DataGrid {
     const first = Math.max(0, Math.floor(top / ROW_HEIGHT) - OVERSCAN);
     const last = Math.min(this.order.length, Math.ceil((top + viewport) / ROW_HEIGHT) + OVERSCAN);
     const needed = Math.max(0, last - first);
-    while (this.slots.length < needed) this.slots.push(this.newSlot());
+    while (this.slots.length < needed) this.slots.push(newRowSlot(this.body, this.columns, this.header.style.gridTemplateColumns));
     while (this.slots.length > needed) this.slots.pop()?.el.remove();
     // Keep slots whose row stays in range where they are; only the rest get new content.
     const free: RowSlot[] = [];
@@ -293,32 +239,7 @@ export class DataGrid {
     else this.scroller.removeAttribute('aria-activedescendant');
     // Not on every scroll frame: once scrolling pauses.
     clearTimeout(this.orderTimer);
-    this.orderTimer = setTimeout(() => this.keepReadingOrder(), 120);
-  }
-
-  /** Recycled rows end up anywhere in the DOM; a screen reader reads DOM order, so put them back in row order. */
-  private keepReadingOrder(): void {
-    let previous = -1;
-    let ordered = true;
-    for (let el = this.body.firstElementChild; el; el = el.nextElementSibling) {
-      const row = Number(el.getAttribute('aria-rowindex'));
-      if (row < previous) {
-        ordered = false;
-        break;
-      }
-      previous = row;
-    }
-    if (ordered) return;
-    const sorted = [...this.slots].sort((a, b) => a.row - b.row);
-    for (const slot of sorted) this.body.appendChild(slot.el);
-  }
-
-  private newSlot(): RowSlot {
-    const cells = this.columns.map((c) => h('div', { class: `vt-cell${isNumeric(c) ? ' num' : ''}`, role: 'gridcell', 'data-col': c.id }));
-    const el = h('div', { class: 'vt-row', role: 'row' }, ...cells);
-    el.style.gridTemplateColumns = this.header.style.gridTemplateColumns;
-    this.body.appendChild(el);
-    return { el, cells, row: -1 };
+    this.orderTimer = setTimeout(() => keepReadingOrder(this.body, this.slots), 120);
   }
 
   private fill(slot: RowSlot, position: number): void {
@@ -331,16 +252,7 @@ export class DataGrid {
     slot.el.classList.toggle('odd', position % 2 === 1);
     slot.el.classList.toggle('vt-marked', this.marked?.[row] === 1);
     this.markCursor(slot);
-    this.columns.forEach((column, i) => {
-      const cell = slot.cells[i];
-      const text = cellText(column, row);
-      if (column.type === 'category' && column.states) {
-        clear(cell);
-        if (text) cell.append(h('span', { class: `dot ${stateClass(text)}`, 'aria-hidden': 'true' }), text);
-      } else {
-        fitText(cell, text, this.fits[i] ?? text.length, this.ids[i], column.type === 'text');
-      }
-    });
+    fillCells(slot.cells, this.columns, row, this.fits, this.ids);
   }
 
   private markCursor(slot: RowSlot): void {
@@ -387,6 +299,6 @@ export class DataGrid {
     else if (top + ROW_HEIGHT > this.scroller.scrollTop + view) this.scroller.scrollTop = top + ROW_HEIGHT - view;
     for (const slot of this.slots) this.markCursor(slot);
     this.render();
-    this.keepReadingOrder();
+    keepReadingOrder(this.body, this.slots);
   }
 }

@@ -2,55 +2,16 @@
 // so a 50 MB body opens at once. Search walks the value (not the DOM), then opens the paths to the
 // matches. Keys and values are set as text: a string holding markup shows as that string.
 // Keyboard: the WAI-ARIA tree pattern (arrows, Home/End, Enter/Space) with a roving tabindex, so the
-// whole tree is one Tab stop; "Show more" rows are tree items too.
+// whole tree is one Tab stop; "Show more" rows are tree items too. The rows are built by jsonTreeNodes.ts; what
+// is read from the value (search, JSON Pointers) is in jsonValue.ts.
 import * as l10n from '@vscode/l10n';
-import { formatCount, plural } from '../../shared/format';
+import { formatCount } from '../../shared/format';
 import { isSingular } from '../../shared/l10n';
 import { button, clear, h } from '../dom';
-
-const CHUNK = 200;
-const MAX_STRING_SHOWN = 2000;
-const MAX_MATCHES = 500;
-const MAX_VISITED = 5_000_000;
-
-type Path = (string | number)[];
-
-function isContainer(value: unknown): value is Record<string, unknown> | unknown[] {
-  return typeof value === 'object' && value !== null;
-}
-
-function entriesOf(value: Record<string, unknown> | unknown[]): [string | number, unknown][] {
-  return Array.isArray(value) ? value.map((v, i) => [i, v]) : Object.entries(value);
-}
-
-function sizeOf(value: Record<string, unknown> | unknown[]): number {
-  return Array.isArray(value) ? value.length : Object.keys(value).length;
-}
-
-function primitiveText(value: unknown): { text: string; kind: string } {
-  if (value === null) return { text: 'null', kind: 'null' };
-  switch (typeof value) {
-    case 'string': {
-      const shown = value.length > MAX_STRING_SHOWN ? l10n.t('{0}… ({1} characters)', value.slice(0, MAX_STRING_SHOWN), formatCount(value.length)) : value;
-      return { text: JSON.stringify(shown), kind: 'string' };
-    }
-    case 'number': return { text: String(value), kind: 'number' };
-    case 'boolean': return { text: String(value), kind: 'boolean' };
-    default: return { text: typeof value, kind: 'other' };
-  }
-}
-
-interface TreeNode {
-  el: HTMLElement;
-  depth: number;
-  value: unknown;
-  children?: HTMLElement;
-  /** How many children are rendered so far. */
-  rendered: number;
-  open: boolean;
-  toggle?: HTMLElement;
-  childNodes: Map<string | number, TreeNode>;
-}
+import { CHUNK, moreRow, treeNode } from './jsonTreeNodes';
+import type { TreeNode } from './jsonTreeNodes';
+import { entriesOf, findMatches, isContainer, pointerPath, sizeOf } from './jsonValue';
+import type { Path } from './jsonValue';
 
 export class JsonTree {
   readonly element: HTMLElement;
@@ -108,27 +69,15 @@ export class JsonTree {
   }
 
   private node(key: string | number, value: unknown, depth: number, position: number, setSize: number, isRoot = false): TreeNode {
-    // Named from its content, as in the WAI-ARIA tree examples (browsers leave the nested group out).
-    const el = h('div', { class: 'jt-node', role: 'treeitem', tabindex: -1, 'aria-level': depth + 1, 'aria-setsize': setSize, 'aria-posinset': position });
-    const line = h('div', { class: 'jt-line' });
-    el.appendChild(line);
-    const tn: TreeNode = { el, depth, value, rendered: 0, open: false, childNodes: new Map() };
+    const { tn, line } = treeNode(key, value, depth, position, setSize, isRoot);
+    const el = tn.el;
     this.nodes.set(el, tn);
-    line.style.paddingLeft = `${depth * 14}px`;
-    if (isContainer(value)) {
-      const toggle = h('span', { class: 'jt-toggle', 'aria-hidden': 'true' }, '▸');
-      tn.toggle = toggle;
-      el.setAttribute('aria-expanded', 'false');
-      const n = sizeOf(value);
-      const summary = Array.isArray(value) ? `[ ${plural(n, 'item')} ]` : `{ ${plural(n, 'key')} }`;
-      line.append(toggle, isRoot ? '' : h('span', { class: 'jt-key' }, typeof key === 'number' ? String(key) : JSON.stringify(key)), isRoot ? '' : ': ', h('span', { class: 'jt-summary muted' }, summary));
+    if (tn.toggle) {
       line.addEventListener('click', () => {
         this.setOpen(tn, !tn.open);
         this.setActive(el, true);
       });
     } else {
-      const { text, kind } = primitiveText(value);
-      line.append(h('span', { class: 'jt-toggle', 'aria-hidden': 'true' }), isRoot ? '' : h('span', { class: 'jt-key' }, typeof key === 'number' ? String(key) : JSON.stringify(key)), isRoot ? '' : ': ', h('span', { class: `jt-value jt-${kind}` }, text));
       line.addEventListener('click', () => this.setActive(el, true));
     }
     return tn;
@@ -169,9 +118,7 @@ export class JsonTree {
     tn.rendered = end;
     tn.children.appendChild(fragment);
     if (end < entries.length) {
-      const more = h('div', { class: 'jt-node jt-more', role: 'treeitem', tabindex: -1, 'aria-level': depth + 1, 'data-testid': 'json-more' },
-        h('div', { class: 'jt-line' }, l10n.t('Show {0} more ({1} of {2} shown)', formatCount(Math.min(CHUNK, entries.length - end)), formatCount(end), formatCount(entries.length))));
-      (more.firstChild as HTMLElement).style.paddingLeft = `${depth * 14 + 14}px`;
+      const more = moreRow(depth, end, entries.length);
       more.addEventListener('click', () => this.loadMore(more));
       this.moreRows.set(more, tn);
       tn.children.appendChild(more);
@@ -283,29 +230,8 @@ export class JsonTree {
       this.status.textContent = '';
       return 0;
     }
-    let visited = 0;
-    let capped = false;
-    // Iterative, so deep documents cannot overflow the stack.
-    const stack: { value: unknown; path: Path }[] = [{ value: this.root.value, path: [] }];
-    while (stack.length) {
-      const { value, path } = stack.pop() as { value: unknown; path: Path };
-      if (++visited > MAX_VISITED || this.matches.length >= MAX_MATCHES) {
-        capped = true;
-        break;
-      }
-      if (isContainer(value)) {
-        const entries = entriesOf(value);
-        for (let i = entries.length - 1; i >= 0; i--) {
-          const [k, v] = entries[i];
-          const childPath = [...path, k];
-          if (typeof k === 'string' && k.toLowerCase().includes(q)) this.matches.push(childPath);
-          stack.push({ value: v, path: childPath });
-        }
-      } else if (path.length && (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') && String(value).toLowerCase().includes(q)) {
-        const last = this.matches[this.matches.length - 1];
-        if (!last || last.join('\u0000') !== path.join('\u0000')) this.matches.push(path);
-      }
-    }
+    const { matches, capped } = findMatches(this.root.value, q);
+    this.matches = matches;
     this.status.textContent = this.matches.length
       ? (isSingular(this.matches.length) ? l10n.t('{0}{1} match', formatCount(this.matches.length), capped ? '+' : '') : l10n.t('{0}{1} matches', formatCount(this.matches.length), capped ? '+' : ''))
       : l10n.t('No match');
@@ -339,23 +265,7 @@ export class JsonTree {
    */
   revealPointer(pointer: string): boolean {
     if (!this.root) return false;
-    const path: Path = [];
-    let value: unknown = this.root.value;
-    for (const raw of pointer === '' ? [] : pointer.split('/').slice(1)) {
-      const segment = raw.replace(/~1/g, '/').replace(/~0/g, '~');
-      if (Array.isArray(value)) {
-        const index = Number(segment);
-        if (!Number.isInteger(index) || index < 0 || index >= value.length) break;
-        path.push(index);
-        value = value[index];
-      } else if (isContainer(value) && Object.hasOwn(value, segment)) {
-        path.push(segment);
-        value = (value as Record<string, unknown>)[segment];
-      } else {
-        break;
-      }
-    }
-    const line = this.reveal(path) ?? this.root.el.querySelector<HTMLElement>(':scope > .jt-line');
+    const line = this.reveal(pointerPath(this.root.value, pointer)) ?? this.root.el.querySelector<HTMLElement>(':scope > .jt-line');
     if (!line) return false;
     this.target?.classList.remove('jt-target');
     line.classList.add('jt-target');

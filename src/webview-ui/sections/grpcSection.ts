@@ -6,7 +6,7 @@ import { formatCount } from '../../shared/format';
 import type { GrpcCallView } from '../../shared/grpcViews';
 import type { ListingResultView } from '../../shared/listingViews';
 import type { Child } from '../dom';
-import { button, dataText, formatMs, h } from '../dom';
+import { button, clear, dataText, formatMs, h } from '../dom';
 import type { PanelContext } from '../panelContext';
 import { collapsible } from '../panelContext';
 import { grpcStatusBadge, headersTable, kv } from './sectionParts';
@@ -63,4 +63,19 @@ export function renderGrpcSections(r: ListingResultView, call: GrpcCallView, ctx
     collapsible(l10n.t('Metadata'), renderMetadata(call), failed, 'section-grpc-metadata'),
     collapsible(l10n.t('Token'), h('div', null, token), failed && call.status.name === 'UNAUTHENTICATED', 'section-token'),
   ];
+}
+
+/**
+ * A long stream's part chooser: which of its messages the JSON and Raw views show (those of part `index` of `pages`),
+ * and the buttons to the parts before and after; `go` shows another part.
+ */
+export function renderGrpcParts(nav: HTMLElement, pages: ListingResultView['pages'], index: number, go: (to: number) => void): void {
+  const first = pages.slice(0, index).reduce((sum, p) => sum + p.itemCount, 0);
+  const total = pages.reduce((sum, p) => sum + p.itemCount, 0);
+  const previous = button(l10n.t('Previous messages'), () => go(index - 1), { secondary: true, 'data-testid': 'grpc-part-previous' });
+  const next = button(l10n.t('Next messages'), () => go(index + 1), { secondary: true, 'data-testid': 'grpc-part-next' });
+  previous.toggleAttribute('disabled', index === 0);
+  next.toggleAttribute('disabled', index >= pages.length - 1);
+  clear(nav);
+  nav.append(h('span', { class: 'muted', 'data-testid': 'grpc-part' }, l10n.t('JSON and Raw show messages {0} to {1} of {2}', formatCount(first + 1), formatCount(first + (pages[index]?.itemCount ?? 0)), formatCount(total))), previous, next);
 }

@@ -4,7 +4,7 @@ import * as l10n from '@vscode/l10n';
 import type { AnalysisMetricsView } from '../../shared/analysisViews';
 import { formatCount } from '../../shared/format';
 import { HourChart, sumKnown } from '../charts/analysisCharts';
-import { stateClass } from '../grid/dataGrid';
+import { stateClass } from '../grid/gridRows';
 import { h } from '../dom';
 
 /** The index of the largest value (the first of equals; gaps never), or -1 when every hour is a gap. */

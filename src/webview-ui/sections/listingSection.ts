@@ -9,7 +9,7 @@ import type { HostMessage } from '../../shared/protocol';
 import { BodyTabs, tableOf } from './bodyTabs';
 import type { JsonPlace } from './bodyTabs';
 import { conformanceVerdict, renderConformance } from './conformanceSection';
-import { grpcActions, renderGrpcSections } from './grpcSection';
+import { grpcActions, renderGrpcParts, renderGrpcSections } from './grpcSection';
 import type { Child } from '../dom';
 import { button, clear, focusedIn, h, urlText } from '../dom';
 import type { PanelContext } from '../panelContext';
@@ -108,23 +108,13 @@ export class ListingSection {
   private renderPartNav(): void {
     const nav = this.partNav;
     if (!nav) return;
-    const { pages } = this.r;
-    const index = this.pageIndex();
-    const first = pages.slice(0, index).reduce((sum, p) => sum + p.itemCount, 0);
-    const total = pages.reduce((sum, p) => sum + p.itemCount, 0);
-    const go = (to: number) => {
+    renderGrpcParts(nav, this.r.pages, this.pageIndex(), (to) => {
       this.ctx.ui.pageIndex = to;
       this.ctx.persist();
       this.renderPartNav();
       this.body?.renderViews();
       this.ctx.announce(nav.querySelector('[data-testid="grpc-part"]')?.textContent ?? '');
-    };
-    const previous = button(l10n.t('Previous messages'), () => go(index - 1), { secondary: true, 'data-testid': 'grpc-part-previous' });
-    const next = button(l10n.t('Next messages'), () => go(index + 1), { secondary: true, 'data-testid': 'grpc-part-next' });
-    previous.toggleAttribute('disabled', index === 0);
-    next.toggleAttribute('disabled', index >= pages.length - 1);
-    clear(nav);
-    nav.append(h('span', { class: 'muted', 'data-testid': 'grpc-part' }, l10n.t('JSON and Raw show messages {0} to {1} of {2}', formatCount(first + 1), formatCount(first + (pages[index]?.itemCount ?? 0)), formatCount(total))), previous, next);
+    });
   }
 
   /** The conformance section's content and heading, after the host's check arrived. */
