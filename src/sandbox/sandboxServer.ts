@@ -1,32 +1,26 @@
 import { rmSync } from 'node:fs';
 import { createServer } from 'node:http';
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
-import type { ApiKind } from '../core/environment';
-import { maskKeyId, MobilityError } from '../core/base';
-import type { AuthRuleId } from '../core/auth';
+import { MobilityError } from '../core/base';
 import type { ClientReport } from './auth/clientGrade';
 import { ClientGrader } from './auth/clientGrade';
-import { clientReportText } from './auth/clientReportText';
 import type { DemoCredential } from './auth/demoCredential';
 import type { GrpcCallLog, GrpcSandbox } from './grpc/grpcSandbox';
 import type { GrpcReflectionMode } from './grpc/grpcOptions';
 import { GRPC_REFLECTION_MODES, isGrpcReflectionMode } from './grpc/grpcOptions';
 import { protoFile, protoRoot, SANDBOX_PROTO_FILES } from './grpc/protoFiles';
-import { withoutTrailingSlashes } from '../core/environment';
 import { writeDemoCredential } from './auth/demoCredential';
-import type { MdsErrorBody, Reply } from './routes/mdsResponses';
-import { errorReply, JSON_CONTENT_TYPE, maasVehiclesPage, MAX_PAGE_SIZE, parsePage } from './routes/mdsResponses';
-import { answerClientError, unauthorized } from './routes/replies';
-import { DATA_FAULTS_PATH, dataFaultsReply } from './faults/faultListing';
-import { MDS_ROUTES, routeMds } from './routes/mdsRoutes';
+import { MAX_PAGE_SIZE } from './routes/mdsResponses';
+import { answerClientError } from './routes/replies';
+import type { SandboxEnvironment, SandboxRequestLog } from './routes/httpFront';
+import { httpFront } from './routes/httpFront';
 import type { SandboxFault } from './faults/requestFaults';
 import { FaultInjector } from './faults/requestFaults';
 import type { DataFaultRule } from './faults/dataFaults';
 import { checkDataFaultsOption } from './faults/dataFaults';
 import { MAX_FLEET_SIZE, SyntheticFleet } from './world/syntheticFleet';
-import type { TokenCheck } from './auth/tokenVerifier';
 import { TokenVerifier } from './auth/tokenVerifier';
 import type { TrustedKey } from './auth/trustStore';
 import { TrustStore } from './auth/trustStore';
@@ -41,9 +35,8 @@ export type { ClientReport, RequestVerdict } from './auth/clientGrade';
 export { clientReportText } from './auth/clientReportText';
 export { DATA_FAULT_RULES, parseDataFaults } from './faults/dataFaults';
 export type { DataFaultEntry, DataFaultRule } from './faults/dataFaults';
-
-/** Where a grading sandbox serves its report card (JSON; `?format=text` for the text). */
-export const REPORT_PATH = '/_sandbox/report';
+export type { SandboxEnvironment, SandboxRequestLog } from './routes/httpFront';
+export { REPORT_PATH } from './routes/httpFront';
 export { DATA_FAULTS_PATH } from './faults/faultListing';
 
 /** How to start a sandbox. Every field is optional. */
@@ -101,37 +94,6 @@ export interface SandboxOptions {
   onGrpcCall?: (entry: GrpcCallLog) => void;
 }
 
-/** One answered request, for logs. Holds no token. */
-export interface SandboxRequestLog {
-  method: string;
-  path: string;
-  status: number;
-  environment?: SandboxEnvironment['id'];
-  /** For 401s: the broken rule. */
-  rule?: AuthRuleId;
-  /** The kid of the token when it had one, masked (`ab12…f9c0`): a key id is a secret (spec 5.7). */
-  kid?: string;
-  /** For errors: the error description sent to the client. */
-  description?: string;
-}
-
-/** One environment the sandbox serves; its base URL is also its audience (spec 5.3). */
-export interface SandboxEnvironment {
-  id: 'mds-staging' | 'mds-production' | 'maas-staging';
-  api: ApiKind;
-  stage: 'staging' | 'production';
-  baseUrl: string;
-  /** `host:port` of the environment's gRPC server (plaintext), unless the sandbox runs without gRPC. */
-  grpcTarget?: string;
-  /**
-   * With `grpcTarget`: the `.proto` files its services are defined in (absolute) and the folder their imports resolve
-   * from. Its clients read the schema by reflection; programs (Copy as Code) load or compile these files.
-   */
-  grpcProtos?: { protoFiles: string[]; importPaths: string[] };
-  /** A device_id the environment serves (its first vehicle), for examples such as a starter request file's `@device_id`. */
-  exampleDeviceId?: string;
-}
-
 /** A started sandbox. */
 export interface RunningSandbox {
   /** `http://127.0.0.1:<port>`, without trailing slash. */
@@ -150,9 +112,6 @@ export interface RunningSandbox {
   /** Stops listening, drops open connections and removes a demo folder the sandbox created. */
   close(): Promise<void>;
 }
-
-/** An answer with what the grader needs: the token check and the audience, or that it is the report itself. */
-type Routed = Reply & { environment?: SandboxEnvironment['id']; check?: TokenCheck; audience?: string; report?: boolean };
 
 /** The seed used when none is given. */
 export const DEFAULT_SEED = 20_240_501;
@@ -211,109 +170,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   let environments: SandboxEnvironment[] = [];
   let origin = '';
 
-  const route = async (req: IncomingMessage): Promise<Routed> => {
-    const method = req.method ?? 'GET';
-    if (req.headers.host === undefined && req.httpVersionMajor === 1 && req.httpVersionMinor >= 1) {
-      return errorReply(400, 'bad_request', 'The request has no Host header, which HTTP/1.1 requires (RFC 9112 3.2).', ['header: Host']);
-    }
-    const url = new URL(req.url ?? '/', origin);
-    const path = withoutTrailingSlashes(url.pathname) || '/';
-    if (method !== 'GET' && method !== 'HEAD') {
-      return errorReply(405, 'method_not_allowed', `The sandbox answers GET and HEAD only, not ${method}.`, [`path: ${path}`], { Allow: 'GET, HEAD' });
-    }
-    if (path === REPORT_PATH) {
-      if (!grader) return errorReply(404, 'not_found', 'This sandbox keeps no report card: start it with --grade (the grade option).', [`path: ${path}`]);
-      const report = grader.report();
-      return url.searchParams.get('format') === 'text' ? { status: 200, contentType: 'text/plain; charset=utf-8', body: undefined, text: clientReportText(report), report: true } : { status: 200, contentType: JSON_CONTENT_TYPE, body: report, report: true };
-    }
-    if (path === DATA_FAULTS_PATH) return { ...dataFaultsReply(url.searchParams, { fleet, now, historyDays }), report: true };
-    if (path === '/') {
-      return {
-        status: 200,
-        contentType: JSON_CONTENT_TYPE,
-        body: {
-          name: 'Mobility API Explorer sandbox',
-          environments: environments.map((e) => ({ ...e, audience: e.baseUrl, vehicles: e.api === 'mds' ? `${e.baseUrl}/vehicles` : `${e.baseUrl}/v1alpha2/vehicles` })),
-          demo: { type: setup.demo.type, kid: setup.demo.kid, issuer: setup.demo.issuer },
-          fleet_size: fleet.size,
-        },
-      };
-    }
-    const segments = path.split('/').slice(1);
-    const env = environments.find((e) => e.id === segments[0]);
-    if (!env) {
-      return errorReply(404, 'not_found', `Nothing is served at ${path}. The environments are under ${environments.map((e) => `/${e.id}`).join(', ')}.`, [`path: ${path}`]);
-    }
-    let checked: { check: TokenCheck; audience: string } | undefined;
-    const answer = (reply: Reply): Routed => ({ ...reply, environment: env.id, ...checked });
-    // Node joins repeated Authorization headers with ", ": refuse them instead of guessing which one counts.
-    const authorizations = req.headersDistinct.authorization ?? [];
-    if (authorizations.length > 1) {
-      return answer(errorReply(400, 'bad_request', `The request has ${authorizations.length} Authorization headers; send exactly one, "Authorization: Bearer <JWT>".`, ['rule: one Authorization header (RFC 9110 5.3: it is not a list-based field)', `count: ${authorizations.length}`]));
-    }
-    if (verifyTokens) {
-      const check = await verifier.verify(req.headers.authorization, { api: env.api, audience: env.baseUrl });
-      checked = { check, audience: env.baseUrl };
-      if (!check.ok) return answer(unauthorized(check.refusal));
-    }
-    const rest = segments.slice(1);
-    const notFound = () => answer(errorReply(404, 'not_found', `The ${env.id} environment has no resource at ${path}.`, [`path: ${path}`, `routes: ${env.api === 'mds' ? MDS_ROUTES : '/v1alpha2/vehicles'}`]));
-    const endpoint = `${env.baseUrl}/${rest.join('/')}`;
-
-    if (env.api === 'maas') {
-      if (rest.length !== 2 || rest[0] !== 'v1alpha2' || rest[1] !== 'vehicles') return notFound();
-      const parsed = parsePage(url.searchParams, pageSize, fleet.size);
-      if (!parsed.ok) return answer(errorReply(400, 'bad_param', `The page parameters are wrong: ${parsed.problem}.`, [`page_size is capped at ${MAX_PAGE_SIZE}`]));
-      return answer({ status: 200, contentType: JSON_CONTENT_TYPE, body: maasVehiclesPage(fleet, endpoint, parsed.page, now()) });
-    }
-    return answer(routeMds({ fleet, now, historyDays, pageSize, faults }, rest, url.searchParams, endpoint, req.headers.accept, notFound));
-  };
-
-  const respond = (req: IncomingMessage, res: ServerResponse, reply: Routed) => {
-    const text = reply.text ?? JSON.stringify(reply.body);
-    res.writeHead(reply.status, {
-      // From the sandbox's clock, not Node's: a client must see the skew against a sandbox whose clock was moved.
-      Date: new Date(now()).toUTCString(),
-      'Content-Type': reply.contentType,
-      'Content-Length': Buffer.byteLength(text),
-      'Cache-Control': 'no-store',
-      ...reply.headers,
-    });
-    res.end(req.method === 'HEAD' ? undefined : text);
-    const path = (req.url ?? '/').split('?')[0] ?? '/';
-    if (grader && !reply.report) {
-      // The query too: a token reused for page 2 must not look like page 1's.
-      grader.record({ transport: 'http', method: req.method ?? 'GET', path: req.url ?? '/', atMs: now(), status: reply.status, authorization: req.headers.authorization, check: reply.check, audience: reply.audience });
-    }
-    if (options.onRequest) {
-      const body = reply.body as Partial<MdsErrorBody>;
-      const entry: SandboxRequestLog = { method: req.method ?? 'GET', path, status: reply.status };
-      if (reply.environment) entry.environment = reply.environment;
-      if (reply.rule) entry.rule = reply.rule;
-      if (reply.kid) entry.kid = maskKeyId(reply.kid);
-      if (reply.status >= 400 && typeof body.error_description === 'string') entry.description = body.error_description;
-      try {
-        options.onRequest(entry);
-      } catch {
-        // A failing logger must not take the server down.
-      }
-    }
-  };
-
   // Node answers a request without Host with a bare 400 of its own; the route answers it with an MDS body instead.
-  const server: Server = createServer({ requireHostHeader: false }, (req, res) => {
-    route(req).then(
-      (reply) => respond(req, res, reply),
-      (err: unknown) => {
-        if (res.headersSent) {
-          res.destroy();
-          return;
-        }
-        const reason = err instanceof Error ? err.message : String(err);
-        respond(req, res, errorReply(500, 'server_error', 'The sandbox failed to answer this request. This is a bug in the sandbox; the details say where.', [reason]));
-      },
-    );
-  });
+  const server: Server = createServer({ requireHostHeader: false }, httpFront({ fleet, now, historyDays, pageSize, faults, demo: setup.demo, verifier: verifyTokens ? verifier : undefined, grader, options, served: () => ({ origin, environments }) }));
   server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => answerClientError(err, socket, options.onRequest, now()));
 
   try {

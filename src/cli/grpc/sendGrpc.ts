@@ -6,8 +6,9 @@ import { findMethod, grpcFileCall, loadProtoFiles, openConnection, reflectSchema
 import type { FileRequest, RequestFile } from '../../core/http';
 import { resolveGrpcFileRequest } from '../../core/http';
 import type { CliIo } from '../support/cliIo';
-import type { Signing } from './grpcCommand';
-import { runCall, withSchemaFlags } from './grpcCommand';
+import type { Signing } from './grpcCall';
+import { runCall } from './grpcCall';
+import { withSchemaFlags } from './grpcCommand';
 import { apiFrom, environmentFrom, issuerFrom, loadCredential, noteOwnAuthorization, positiveNumber, userHeaders } from '../support/options';
 
 /** What `send` reads for a GRPC request, besides the request options it shares with REST. */

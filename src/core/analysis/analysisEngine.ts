@@ -5,25 +5,19 @@
  * (read) and the files the caller names (written by us), and the configuration is locked; a user's query must be one
  * SELECT (or EXPLAIN), so it can neither write files, attach databases nor load extensions.
  *
- * Views: `trips`, `events`, `telemetry` over the harvest's done hour files, with columns typed from the MDS 2.0
- * models (columnTypes.ts), each item once (by its id; an item harvested in two hours keeps its newest hour's copy),
- * read from the NDJSON once per session into tables of a database file in a temporary folder of the session's own
- * (compressed, evicted to that file beyond DuckDB's memory limit, spilling beside it; removed on close); and
- * `vehicles`, `vehicles_status` over the harvest's snapshot (`harvest --snapshot`), typed, and empty without one.
- * Hidden views for the rules: `_vehicles_listed` (/vehicles as listed, a device twice included) and `_item_vehicles`
- * (the vehicle_type and propulsion_types an item carries, for providers that send them with their items).
+ * The views (`trips`, `events`, `telemetry`, `vehicles`, `vehicles_status` and the hidden views of the rules) are read
+ * into the session's database file, in a temporary folder of its own, by harvestViews.ts.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import * as l10n from '@vscode/l10n';
 import { MobilityError, errorMessage } from '../base';
-import type { MdsEndpointId } from '../mds';
-import type { ItemColumn } from './columnTypes';
-import { itemColumnsOf, sqlIdentifier, sqlString } from './columnTypes';
-import type { AnalysisTable, HarvestSource } from './harvestSource';
+import { sqlIdentifier, sqlString } from './columnTypes';
+import type { HarvestSource } from './harvestSource';
+import { ANALYSIS_VIEWS, readHarvestViews } from './harvestViews';
 import { DEFAULT_MEMORY_LIMIT, DEFAULT_TEMP_LIMIT, memoryLimitOf } from './memoryLimit';
 import type { ParquetPartition } from './parquetLayout';
-import { DEFAULT_PARQUET_PARTITION, parquetItemsSql, parquetListedSql, writeHarvestParquet } from './parquetLayout';
+import { DEFAULT_PARQUET_PARTITION, writeHarvestParquet } from './parquetLayout';
 import type { SessionLimits } from './queryErrors';
 import { queryFailed } from './queryErrors';
 import { StatementGuard, stopped } from './statementGuard';
@@ -33,24 +27,11 @@ import type { GeographyIndex } from '../geography';
 import type { GeographyAssignment } from './geographyTables';
 import { createGeographyTables } from './geographyTables';
 import type { Intake } from './integrity/intake';
-import { UNTYPED_VIEW, emptyIntake, intakeOfRead, setAsideSql, untypedTableSql } from './integrity/intake';
-import { READ_COLUMNS, readViewTable } from './integrity/typedRead';
+import { emptyIntake } from './integrity/intake';
 
 type DuckDB = typeof import('@duckdb/node-api');
 type Connection = import('@duckdb/node-api').DuckDBConnection;
 type Instance = import('@duckdb/node-api').DuckDBInstance;
-
-/** Every view, the endpoint whose model types it, and the field that names an item once. */
-const VIEWS: readonly { view: AnalysisTable | 'vehicles' | 'vehicles_status'; endpoint: MdsEndpointId; key: string }[] = [
-  { view: 'trips', endpoint: 'trips', key: 'trip_id' },
-  { view: 'events', endpoint: 'events_historical', key: 'event_id' },
-  { view: 'telemetry', endpoint: 'telemetry', key: 'telemetry_id' },
-  { view: 'vehicles', endpoint: 'vehicles', key: 'device_id' },
-  { view: 'vehicles_status', endpoint: 'vehicles_status', key: 'device_id' },
-];
-
-/** The names of the views a query may use: the typed views, and the items that could not be typed. */
-export const ANALYSIS_VIEWS: readonly string[] = [...VIEWS.map((v) => v.view), UNTYPED_VIEW];
 
 /** A query's answer. Values as JavaScript gives them: BIGINT that fits a double as a number, structs as objects. */
 export interface QueryAnswer {
@@ -72,19 +53,6 @@ export interface AnalysisOptions {
 
 /** The session's database, in its temporary folder: the harvest's items, read once, compressed. */
 const DATABASE_FILE = 'harvest.duckdb';
-
-
-/** Fields of the items that the registry rule compares with /vehicles, read besides the models' columns. */
-const CARRIED_COLUMNS: readonly ItemColumn[] = [
-  { name: 'vehicle_type', type: 'VARCHAR' },
-  { name: 'propulsion_types', type: 'VARCHAR[]' },
-];
-
-/** The table a view's NDJSON is read into, once per session. */
-const readTableOf = (view: string) => sqlIdentifier(`_${view}_read`);
-
-/** The hour a harvest file holds, from its name (`…/2026-11-20T07.ndjson`). */
-const HOUR_OF_FILE = `regexp_extract(filename, '(\\d{4}-\\d{2}-\\d{2}T\\d{2})\\.ndjson$', 1)`;
 
 /** An open analysis over one harvest. Close it when done. */
 export class AnalysisSession {
@@ -149,21 +117,7 @@ export class AnalysisSession {
       // out of memory at 192 MB on 18 MB of trips (docs/benchmarks.md). Queries then keep the table's order again.
       await connection.run('SET preserve_insertion_order = false');
       await connection.run('SET write_buffer_row_group_count = 1');
-      await connection.run(untypedTableSql());
-      for (const { view, endpoint, key } of VIEWS) {
-        if (stop?.aborted) throw stopped();
-        await connection.run(await session.viewSql(view, endpoint, key));
-        if (session.filesOf(view).length && !source.parquet) {
-          // Lines that cannot be typed are set aside (untyped_items), counted, and the rest is analysed.
-          await intakeOfRead(connection, session.intake, view, readTableOf(view));
-          await connection.run(setAsideSql(view, readTableOf(view), source.folder));
-          if (view !== 'vehicles' && view !== 'vehicles_status') session.intake.views[view].merged = await session.removeCopies(view, key);
-        }
-        session.intake.views[view] ??= { read: 0, kept: 0, merged: 0, setAside: 0 };
-        session.intake.views[view].kept = Number((await connection.runAndReadAll(`SELECT count(*) FROM ${sqlIdentifier(view)}`)).getRowsJS()[0][0]);
-        if (source.parquet) session.intake.views[view].read = session.intake.views[view].kept;
-      }
-      await connection.run(await session.hiddenViewsSql());
+      await readHarvestViews(connection, source, session.intake, stop);
       session.geographyAssignment = await createGeographyTables(connection, options.geographies);
       await connection.run('RESET preserve_insertion_order');
       await connection.run('RESET write_buffer_row_group_count');
@@ -187,99 +141,6 @@ export class AnalysisSession {
   /** Interrupts the statement running now (DuckDB's interrupt); it rejects, and the session stays usable. */
   interrupt(): void {
     this.guard.interrupt();
-  }
-
-  /**
-   * CREATE VIEW for one view: its hour files read with the model's types, one row per item, plus `_hour`. The NDJSON
-   * hours are read and de-duplicated once, into a temporary table (spilled to the session's temporary folder beyond
-   * the memory limit), which every query then reads instead of the files.
-   */
-  private async viewSql(view: string, endpoint: MdsEndpointId, key: string): Promise<string> {
-    const columns = itemColumnsOf(endpoint);
-    const files = this.filesOf(view);
-    let hours: string;
-    const snapshotView = view === 'vehicles' || view === 'vehicles_status';
-    if (files.length && this.source.parquet) {
-      // Written from these views, typed: the hour from the partition folders or the hour column; an item once already
-      // but in a snapshot list, which keeps every row as listed (a device listed twice is a registry finding).
-      hours = await parquetItemsSql(this.connection, endpoint, key, files, snapshotView);
-    } else if (!files.length) {
-      // No data: the same columns, typed, and no row.
-      hours = `SELECT ${columns.map((c) => `CAST(NULL AS ${c.type}) AS ${sqlIdentifier(c.name)}`).join(', ')}, CAST(NULL AS VARCHAR) AS _hour WHERE false`;
-    } else {
-      // The items' own vehicle_type and propulsion_types (not in the models of trips, events and telemetry, but some
-      // providers send them) are read with them, for the registry rule's _item_vehicles, and hidden from the views.
-      const carried = snapshotView ? [] : CARRIED_COLUMNS;
-      const table = readTableOf(view);
-      const hidden = [...carried.map((c) => sqlIdentifier(`_${c.name}`)), ...READ_COLUMNS];
-      // Read by DuckDB's typed reader as it streams into a table of the session's database file (compressed, and
-      // evicted to that file rather than spilled beyond the memory limit); a file it cannot type is read line by line
-      // (integrity/typedRead.ts). The lines that cannot be typed are set aside after, and an item's identical copies
-      // removed (removeCopies). A snapshot list keeps every row as listed (a device listed twice is a registry
-      // finding); its view shows identical rows once.
-      await readViewTable(this.connection, table, endpoint, files, carried, HOUR_OF_FILE);
-      const kept = snapshotView ? ` QUALIFY row_number() OVER (PARTITION BY ${sqlIdentifier(key)}, _hash ORDER BY _line) = 1` : '';
-      return [
-        `CREATE VIEW ${sqlIdentifier(`_${view}_hours`)} AS SELECT * EXCLUDE (${hidden.join(', ')}) FROM ${table}${kept}`,
-        `CREATE VIEW ${sqlIdentifier(view)} AS SELECT * EXCLUDE (_hour) FROM ${sqlIdentifier(`_${view}_hours`)};`,
-      ].join('; ');
-    }
-    return `CREATE VIEW ${sqlIdentifier(`_${view}_hours`)} AS ${hours}; CREATE VIEW ${sqlIdentifier(view)} AS SELECT * EXCLUDE (_hour) FROM ${sqlIdentifier(`_${view}_hours`)};`;
-  }
-
-  /**
-   * Keeps each item once: of the rows that share its id, the one of the newest hour (of copies in one hour, any one).
-   * A grouping by a 64-bit hash of the id, narrow and fixed-size, first tells whether any id comes twice (in a sound
-   * harvest none does, and nothing more is done). Only then are the rows grouped by the id itself, keeping the row
-   * with the greatest (hour, rowid) packed into one BIGINT, and the others deleted. Both groupings spill to disk
-   * beyond the memory limit (a semi-join of the rows on the candidate hashes, tried first, could not).
-   */
-  private async removeCopies(view: string, key: string): Promise<number> {
-    const table = readTableOf(view);
-    const id = sqlIdentifier(key);
-    const twice = await this.connection.runAndReadAll(`SELECT count(*) FROM (SELECT hash(${id}, _hash) FROM ${table} GROUP BY 1 HAVING count(*) > 1)`);
-    if (Number(twice.getRowsJS()[0][0]) === 0) return 0;
-    // Only byte-identical copies (the same id and the same text, as a resumed harvest writes them) are one item; two
-    // texts under one id are two items, kept, and reported by duplicate-ids.
-    // The hour as hours since 1970 (about 2^19; 0 for a snapshot's list, which has none) above the rowid (below 2^40).
-    const order = `(coalesce(epoch(try_strptime(_hour, '%Y-%m-%dT%H'))::BIGINT // 3600, 0) << 40) | rowid`;
-    const before = Number((await this.connection.runAndReadAll(`SELECT count(*) FROM ${table}`)).getRowsJS()[0][0]);
-    await this.connection.run(`CREATE TABLE _copies AS SELECT ${id} AS _id, _hash AS _h, max(${order}) & ${2 ** 40 - 1} AS _kept FROM ${table} GROUP BY ${id}, _hash HAVING count(*) > 1`);
-    await this.connection.run(`DELETE FROM ${table} USING _copies WHERE ${table}.${id} IS NOT DISTINCT FROM _copies._id AND ${table}._hash = _copies._h AND ${table}.rowid <> _copies._kept`);
-    await this.connection.run('DROP TABLE _copies');
-    return before - Number((await this.connection.runAndReadAll(`SELECT count(*) FROM ${table}`)).getRowsJS()[0][0]);
-  }
-
-  /** The files a view reads: the harvest's hours, or the snapshot's list. */
-  private filesOf(view: string): string[] {
-    if (view === 'vehicles' || view === 'vehicles_status') return this.source.snapshot ? [this.source.snapshot.files[view]] : [];
-    return this.source.parts.filter((p) => p.table === view).flatMap((p) => p.files);
-  }
-
-  /** The hidden views the rules read (see the file's comment). */
-  private async hiddenViewsSql(): Promise<string> {
-    const vehicleColumns = itemColumnsOf('vehicles');
-    const vehicleFiles = this.filesOf('vehicles');
-    if (this.source.parquet) {
-      const listedParquet = vehicleFiles.length
-        ? await parquetListedSql(this.connection, vehicleFiles[0])
-        : `SELECT ${vehicleColumns.map((c) => `CAST(NULL AS ${c.type}) AS ${sqlIdentifier(c.name)}`).join(', ')} WHERE false`;
-      const kept = this.source.parquet.itemVehicles;
-      const itemVehiclesParquet = kept
-        ? `SELECT source, device_id, time, vehicle_type, propulsion_types FROM read_parquet(${sqlString(kept)})`
-        : "SELECT CAST(NULL AS VARCHAR) AS source, CAST(NULL AS VARCHAR) AS device_id, CAST(NULL AS BIGINT) AS time, CAST(NULL AS VARCHAR) AS vehicle_type, CAST(NULL AS VARCHAR[]) AS propulsion_types WHERE false";
-      return `CREATE VIEW _vehicles_listed AS ${listedParquet}; CREATE VIEW _item_vehicles AS ${itemVehiclesParquet};`;
-    }
-    const listed = vehicleFiles.length
-      ? `SELECT * EXCLUDE (_hour, ${READ_COLUMNS.join(', ')}) FROM ${readTableOf('vehicles')}`
-      : `SELECT ${vehicleColumns.map((c) => `CAST(NULL AS ${c.type}) AS ${sqlIdentifier(c.name)}`).join(', ')} WHERE false`;
-    const items = (['trips', 'events', 'telemetry'] as const).flatMap((view) => {
-      if (!this.filesOf(view).length) return [];
-      const time = view === 'trips' ? 'start_time' : 'timestamp';
-      return [`SELECT ${sqlString(view)} AS source, device_id, ${sqlIdentifier(time)} AS time, _vehicle_type AS vehicle_type, _propulsion_types AS propulsion_types FROM ${readTableOf(view)}`];
-    });
-    const itemVehicles = items.length ? items.join(' UNION ALL ') : "SELECT CAST(NULL AS VARCHAR) AS source, CAST(NULL AS VARCHAR) AS device_id, CAST(NULL AS BIGINT) AS time, CAST(NULL AS VARCHAR) AS vehicle_type, CAST(NULL AS VARCHAR[]) AS propulsion_types WHERE false";
-    return `CREATE VIEW _vehicles_listed AS ${listed}; CREATE VIEW _item_vehicles AS ${itemVehicles};`;
   }
 
   /** Refuses anything but one SELECT or EXPLAIN, naming what it is. */

@@ -2,7 +2,8 @@
 // bigger engines). The native engine is loaded on first use and never bundled. Imports `base`, `mds`, `conformance`
 // (the models' schemas) and `harvest` (the folder's manifest); never `vscode`.
 
-export { ANALYSIS_VIEWS, AnalysisSession, formatOf, temporaryPathOf } from './analysisEngine';
+export { AnalysisSession, formatOf, temporaryPathOf } from './analysisEngine';
+export { ANALYSIS_VIEWS } from './harvestViews';
 export { DEFAULT_MEMORY_LIMIT, DEFAULT_TEMP_LIMIT, memoryLimitOf } from './memoryLimit';
 export { DEFAULT_PARQUET_PARTITION } from './parquetLayout';
 export type { ParquetPartition } from './parquetLayout';

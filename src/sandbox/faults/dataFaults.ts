@@ -14,21 +14,24 @@
  *   last_event is the one before the device's last event, a vehicle missing from the status listing, a vehicle missing
  *   from `/vehicles`, and a vehicle listed twice there.
  *
- * Rules and entries: faultRules.ts; item faults: episodeFaults.ts. A fault changes only its own episode's items (found
- * by its rule and no other); the selection reads the world without faults, so nothing here depends on itself.
+ * Rules and entries: faultRules.ts; item faults: episodeFaults.ts; snapshot faults: snapshotVehicles.ts. A fault
+ * changes only its own episode's items (found by its rule and no other); the selection reads the world without faults,
+ * so nothing here depends on itself.
  */
-import type { MdsEventItem, MdsTelemetryItem } from '../../core/mds';
+import type { MdsTelemetryItem } from '../../core/mds';
 import type { EpisodeItems } from '../world/episodeDetails';
 import type { EpisodePlan } from '../world/episodePlans';
 import { HOUR_MS } from '../world/episodePlans';
 import { cityHourOf, offsetBy } from '../world/worldGeography';
 import { hashOf } from '../world/worldRandom';
 import type { BeatFaultKind, EpisodeFaultKind } from './episodeFaults';
-import { BEAT_KINDS, EPISODE_KINDS, applyEpisodeFault, describeEpisodeFault, iso } from './episodeFaults';
+import { BEAT_KINDS, EPISODE_KINDS, describeEpisodeFault, iso } from './episodeFaults';
+import { applyEpisodeFault } from './episodeFaultItems';
 import type { DataFaultEntry, DataFaultRule, FaultWorld } from './faultRules';
 import type { RangeBeatKind } from './rangeFaults';
 import { ALSO_RULES, RANGE_BEAT_KINDS, applyRangeBeat, describeRangeBeat, isRangeBeatKind, parkedInHour, parkedLong } from './rangeFaults';
-import { PROW, STATUS_CANDIDATES, pendingHourEntry, sharedVehicleIdEntries, skipping, statusEventId } from './snapshotFaults';
+import { pendingHourEntry } from './snapshotFaults';
+import { SnapshotVehicles } from './snapshotVehicles';
 import { StaleVehicles } from './staleFaults';
 import { crossesLateHour, isLateHour, lateHourEntries, publishedAt, stampLate } from './lateFaults';
 
@@ -73,13 +76,14 @@ interface HourPlan {
 export class DataFaults {
   readonly rules: ReadonlySet<DataFaultRule>;
   private readonly plans = new Map<number, HourPlan>();
-  private snapshotVehicles?: { unregistered: number[]; twice: number[]; sharedId: number[]; foreign: number[] };
-  private statusVehicles?: { hour: number; stale: number[]; absent: number[]; renamed: number[] };
+  /** The status and registry faults of `/vehicles` and `/vehicles/status` (snapshotVehicles.ts). */
+  readonly snapshot: SnapshotVehicles;
 
   private readonly stale?: StaleVehicles;
 
   constructor(rules: readonly DataFaultRule[], private readonly world: FaultWorld) {
     this.rules = new Set(rules);
+    this.snapshot = new SnapshotVehicles(this.rules, world);
     if (this.has('vehicle-stale')) this.stale = new StaleVehicles(world);
   }
 
@@ -214,116 +218,6 @@ export class DataFaults {
     return beat;
   }
 
-  /** The fixed vehicles of the registry faults, each a different one. */
-  private snapshot(): { unregistered: number[]; twice: number[]; sharedId: number[]; foreign: number[] } {
-    if (!this.snapshotVehicles) {
-      const size = this.world.size;
-      const taken = new Set<number>();
-      const pick = (rule: DataFaultRule, salt: number, or: DataFaultRule = rule) => {
-        const out: number[] = [];
-        if ((!this.has(rule) && !this.has(or)) || size < 16) return out;
-        for (let i = 0; out.length < 2 && i < 64; i++) {
-          const v = hashOf(this.world.seed, 0x5a9, salt, i) % size;
-          if (!taken.has(v)) {
-            taken.add(v);
-            out.push(v);
-          }
-        }
-        return out.sort((a, b) => a - b);
-      };
-      this.snapshotVehicles = { unregistered: pick('registry', 3, 'registry-status-device'), twice: pick('registry', 4), sharedId: pick('registry-vehicle-id', 5, 'duplicate-ids'), foreign: pick('status-own-items', 6) };
-    }
-    return this.snapshotVehicles;
-  }
-
-  /**
-   * The vehicles of the status faults as of `nowMs`, chosen anew each hour: among a few candidates, those whose last
-   * event (before the hour) is the latest, so that a harvest up to the snapshot holds the events the fault contradicts
-   * (`status-vs-events` compares only statuses whose last event is in the harvested hours). A stale one's last two
-   * events leave it in different states; an absent one's last event leaves it in the public right-of-way.
-   */
-  private statusFaultVehicles(nowMs: number): { stale: number[]; absent: number[]; renamed: number[] } {
-    const hour = Math.floor(nowMs / HOUR_MS);
-    if (this.statusVehicles?.hour !== hour) {
-      const size = this.world.size;
-      const taken = new Set<number>(Object.values(this.snapshot()).flat());
-      const at = hour * HOUR_MS - 1;
-      /** `score`: the time that must fall inside the harvest, or undefined when the vehicle does not fit. */
-      const pick = (salt: number, score: (last: MdsEventItem, v: number) => number | undefined, rule: DataFaultRule = 'status-vs-events') => {
-        const scored: { v: number; time: number }[] = [];
-        if (this.has(rule) && size >= 16) {
-          for (let i = 0; i < STATUS_CANDIDATES; i++) {
-            const v = hashOf(this.world.seed, 0x5a9, salt, i) % size;
-            if (taken.has(v) || scored.some((c) => c.v === v)) continue;
-            const time = score(this.world.lastEvent(v, at), v);
-            if (time !== undefined) scored.push({ v, time });
-          }
-        }
-        const out = scored.sort((a, b) => b.time - a.time || a.v - b.v).slice(0, 2).map((c) => c.v);
-        for (const v of out) taken.add(v);
-        return out.sort((a, b) => a - b);
-      };
-      // A stale status shows the event before the last: the rule compares it when that event is in the harvest.
-      const stale = pick(1, (last, v) => {
-        const shown = this.world.lastEvent(v, last.timestamp - 1);
-        return shown.vehicle_state !== last.vehicle_state ? shown.timestamp : undefined;
-      });
-      const absent = pick(2, (last) => (PROW.has(last.vehicle_state) ? last.timestamp : undefined));
-      // A status whose last_event has an id of its own: compared when that event's hour is harvested.
-      const renamed = pick(3, (last) => last.timestamp, 'status-last-event');
-      this.statusVehicles = { hour, stale, absent, renamed };
-    }
-    return this.statusVehicles;
-  }
-
-  /** Whether the status of `vehicle` at `nowMs` shows a stale last_event. */
-  isStaleStatus(vehicle: number, nowMs: number): boolean {
-    return this.statusFaultVehicles(nowMs).stale.includes(vehicle);
-  }
-
-  /** The status's last_event of `vehicle` at `nowMs`, with a status fault if it has one (a stale one is the world's). */
-  statusEvent(vehicle: number, nowMs: number, last: MdsEventItem): MdsEventItem {
-    return this.statusFaultVehicles(nowMs).renamed.includes(vehicle) ? statusEventId(this.world.seed, vehicle, last) : last;
-  }
-
-  /**
-   * The vehicle whose last point /vehicles/status gives as `vehicle`'s last_telemetry: the other vehicle of the pair
-   * when a status feed joins by position in a list (status-own-items), else undefined.
-   */
-  statusTelemetryVehicle(vehicle: number): number | undefined {
-    const [first, second] = this.snapshot().foreign;
-    return second !== undefined && vehicle === first ? second : undefined;
-  }
-
-  /** The vehicle_id that `/vehicles` gives vehicle `index`, when a fault gives it another device's. */
-  sharedVehicleId(index: number): string | undefined {
-    const [first, second] = this.snapshot().sharedId;
-    return second !== undefined && index === second ? this.world.vehicleIdAt(first) : undefined;
-  }
-
-  /** `/vehicles`: how many entries, and which vehicle each position shows (some missing, some twice at the end). */
-  vehicleListing(): { count: number; indexAt: (position: number) => number } {
-    const { unregistered, twice } = this.snapshot();
-    const listed = this.world.size - unregistered.length;
-    return { count: listed + twice.length, indexAt: (p) => (p < listed ? skipping(p, unregistered) : twice[p - listed]) };
-  }
-
-  /** Whether `/vehicles` leaves vehicle `index` out (a registry fault): `/vehicles/{device_id}` does not know it either. */
-  isUnlisted(index: number): boolean {
-    return this.snapshot().unregistered.includes(index);
-  }
-
-  /** Whether `/vehicles/status` at `nowMs` leaves vehicle `index` out: `/vehicles/status/{device_id}` does not know it either. */
-  isStatusAbsent(index: number, nowMs: number): boolean {
-    return this.statusFaultVehicles(nowMs).absent.includes(index);
-  }
-
-  /** `/vehicles/status` at `nowMs`: how many entries, and which vehicle each position shows (some missing). */
-  statusListing(nowMs: number): { count: number; indexAt: (position: number) => number } {
-    const { absent } = this.statusFaultVehicles(nowMs);
-    return { count: this.world.size - absent.length, indexAt: (p) => skipping(p, absent) };
-  }
-
   /**
    * The faults that a harvest of the hours [fromHour, toHour] with a snapshot taken at `nowMs` can show: the item and
    * hour faults of those hours that have happened by `nowMs`, and the snapshot's faults as they meet that window. A
@@ -347,49 +241,11 @@ export class DataFaults {
     out.sort((a, b) => (a.time ?? '').localeCompare(b.time ?? '') || a.rule.localeCompare(b.rule));
     const start = fromHour * HOUR_MS;
     const end = Math.min((toHour + 1) * HOUR_MS, nowMs + 1);
-    /** The device's last event inside the window, as the harvest holds it, or undefined. */
-    const lastInWindow = (v: number): MdsEventItem | undefined => {
-      if (end <= start) return undefined;
-      try {
-        const last = this.world.lastEvent(v, end - 1);
-        return last.timestamp >= start ? last : undefined;
-      } catch {
-        return undefined;
-      }
-    };
-    const { unregistered, twice, sharedId } = this.snapshot();
-    const { stale, absent, renamed } = this.statusFaultVehicles(nowMs);
-    for (const v of stale) {
-      const last = this.world.lastEvent(v, nowMs);
-      const shown = this.world.lastEvent(v, last.timestamp - 1);
-      const seen = lastInWindow(v);
-      if (shown.timestamp < start || shown.timestamp >= end || !seen || seen.vehicle_state === shown.vehicle_state) continue;
-      out.push({ rule: 'status-vs-events', device_id: seen.device_id, trip_id: null, time: iso(seen.timestamp), detail: `/vehicles/status shows the event before the last as last_event (${shown.vehicle_state}), but the device's last event (${seen.event_types.join(', ')}) leaves it ${seen.vehicle_state}` });
-    }
-    for (const v of absent) {
-      const seen = lastInWindow(v);
-      if (!seen || !PROW.has(seen.vehicle_state)) continue;
-      out.push({ rule: 'status-vs-events', device_id: seen.device_id, trip_id: null, time: iso(seen.timestamp), detail: `absent from /vehicles/status, while its last event leaves it ${seen.vehicle_state}, in the public right-of-way` });
-    }
-    for (const v of renamed) {
-      const last = this.world.lastEvent(v, nowMs);
-      if (last.timestamp < start || last.timestamp >= end) continue;
-      out.push({ rule: 'status-last-event', device_id: last.device_id, trip_id: last.trip_ids?.[0] ?? null, time: iso(last.timestamp), detail: `/vehicles/status gives its last_event (${last.event_types.join(', ')}) the event_id ${statusEventId(this.world.seed, v, last).event_id}, where /events/historical serves it as ${last.event_id}` });
-    }
-    const hasItem = (v: number) => lastInWindow(v) !== undefined || Array.from({ length: Math.max(0, toHour - fromHour + 1) }, (_, i) => fromHour + i).some((h) => (h + 1) * HOUR_MS <= end && this.world.baseHeartbeat(v, h) !== undefined);
-    for (const v of unregistered) if (hasItem(v)) out.push({ rule: 'registry', device_id: this.world.deviceIdAt(v), trip_id: null, time: null, detail: 'missing from /vehicles, while its trips, events and telemetry are served' });
-    for (const v of twice) out.push({ rule: 'registry', device_id: this.world.deviceIdAt(v), trip_id: null, time: null, detail: 'listed twice in /vehicles' });
-    // The vehicles missing from /vehicles are still in /vehicles/status: the rule sees them whatever the window, at their status's last_event.
-    for (const v of unregistered) {
-      const last = this.world.lastEvent(v, nowMs);
-      out.push({ rule: 'registry-status-device', device_id: last.device_id, trip_id: last.trip_ids?.[0] ?? null, time: iso(last.timestamp), detail: `listed by /vehicles/status (${last.vehicle_state}), but missing from /vehicles` });
-    }
+    out.push(...this.snapshot.statusEntries(fromHour, toHour, nowMs));
     out.push(...(this.stale?.list(start, end, nowMs) ?? []));
-    const [joined, other] = this.snapshot().foreign;
-    const point = other === undefined ? undefined : this.world.lastTelemetry(other, nowMs);
-    if (point) out.push({ rule: 'status-own-items', device_id: this.world.deviceIdAt(joined), trip_id: point.trip_ids?.[0] ?? null, time: iso(point.timestamp), detail: `/vehicles/status gives it the last_telemetry of device ${point.device_id} (a status feed joined by position, not by device_id)` });
+    out.push(...this.snapshot.foreignEntries(nowMs));
     for (const [rule, why] of Object.entries(NOT_INJECTED) as [DataFaultRule, string][]) if (this.has(rule)) out.push({ rule, device_id: null, trip_id: null, time: null, detail: 'no fault of this rule is injected', unseen: why });
-    if (sharedId.length === 2) out.push(...sharedVehicleIdEntries([this.world.deviceIdAt(sharedId[0]), this.world.deviceIdAt(sharedId[1])], this.world.vehicleIdAt(sharedId[0])));
+    out.push(...this.snapshot.sharedIdEntries());
     return out;
   }
 }

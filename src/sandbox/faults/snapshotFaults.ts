@@ -3,7 +3,7 @@
  * gets them wrong: two devices of /vehicles under one vehicle_id (a sticker reused on a replacement vehicle:
  * registry-vehicle-id), and a /vehicles/status last_event whose event_id /events/historical never served (a status
  * feed that mints its own ids: status-last-event). A /vehicles/status device that /vehicles lacks
- * (registry-status-device) is the registry fault's vehicle missing from /vehicles, in dataFaults.ts.
+ * (registry-status-device) is the registry fault's vehicle missing from /vehicles, in snapshotVehicles.ts.
  *
  * An hour that stays 202 (the hour-coverage fault) is hour-pending-long's once a harvest asks for it pendingHours after
  * it ended: the sandbox lists it by its own clock, with why it is not seen yet before then.

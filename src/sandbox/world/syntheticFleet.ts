@@ -55,12 +55,12 @@ export class SyntheticFleet {
 
   /** The entries of `/vehicles` (and gRPC ListVehicles): every vehicle once, unless data faults leave some out or list some twice. */
   vehicleListing(): FleetListing {
-    return this.world.faults?.vehicleListing() ?? { count: this.size, indexAt: (p) => p };
+    return this.world.faults?.snapshot.vehicleListing() ?? { count: this.size, indexAt: (p) => p };
   }
 
   /** The entries of `/vehicles/status` (and gRPC ListVehicleStatus): every vehicle once, unless data faults leave some out. */
   statusListing(nowMs: number = this.createdAt): FleetListing {
-    return this.world.faults?.statusListing(nowMs) ?? { count: this.size, indexAt: (p) => p };
+    return this.world.faults?.snapshot.statusListing(nowMs) ?? { count: this.size, indexAt: (p) => p };
   }
 
   /** The device_id of vehicle `index`, without building the rest of it. */
@@ -76,19 +76,19 @@ export class SyntheticFleet {
   /** The index of a device_id that `/vehicles` lists (`/vehicles/{device_id}`, gRPC GetVehicle); data faults leave some out. */
   listedIndexOf(deviceId: string): number | undefined {
     const index = this.indexOf(deviceId);
-    return index === undefined || this.world.faults?.isUnlisted(index) ? undefined : index;
+    return index === undefined || this.world.faults?.snapshot.isUnlisted(index) ? undefined : index;
   }
 
   /** The index of a device_id that `/vehicles/status` lists at `nowMs` (its `{device_id}` form, gRPC GetVehicleStatus). */
   statusIndexOf(deviceId: string, nowMs: number): number | undefined {
     const index = this.indexOf(deviceId);
-    return index === undefined || this.world.faults?.isStatusAbsent(index, nowMs) ? undefined : index;
+    return index === undefined || this.world.faults?.snapshot.isStatusAbsent(index, nowMs) ? undefined : index;
   }
 
   /** Vehicle `index` (0-based), its fixed properties only. */
   vehicleAt(index: number): MdsVehicle {
     const vehicle = this.world.vehicle(index).vehicle;
-    const shared = this.world.faults?.sharedVehicleId(index);
+    const shared = this.world.faults?.snapshot.sharedVehicleId(index);
     return shared === undefined ? vehicle : { ...vehicle, vehicle_id: shared };
   }
 

@@ -320,10 +320,10 @@ export class SyntheticWorld {
     const deviceId = this.vehicle(vehicle).vehicle.device_id;
     let lastEvent = this.lastEvent(vehicle, nowMs);
     // A stale status (a data fault): the event before the last one.
-    if (this.faults?.isStaleStatus(vehicle, nowMs)) lastEvent = this.lastEvent(vehicle, lastEvent.timestamp - 1);
-    if (this.faults) lastEvent = this.faults.statusEvent(vehicle, nowMs, lastEvent);
+    if (this.faults?.snapshot.isStaleStatus(vehicle, nowMs)) lastEvent = this.lastEvent(vehicle, lastEvent.timestamp - 1);
+    if (this.faults) lastEvent = this.faults.snapshot.statusEvent(vehicle, nowMs, lastEvent);
     // A status joined to another device's last point (a data fault).
-    const telemetryOf = this.faults?.statusTelemetryVehicle(vehicle) ?? vehicle;
+    const telemetryOf = this.faults?.snapshot.statusTelemetryVehicle(vehicle) ?? vehicle;
     return { device_id: deviceId, provider_id: this.fleet.providerId, last_event: lastEvent, last_telemetry: this.lastTelemetry(telemetryOf, nowMs) };
   }
 }
