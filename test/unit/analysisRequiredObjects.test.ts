@@ -20,16 +20,22 @@ const at = (metres: number) => ({ lat: 52.5 + metres / 111_195, lng: 13.4 });
 
 type Item = Record<string, unknown>;
 
-/** One hour file of `endpoint` under `dir`, with its manifest. */
-function writeHour(dir: string, endpoint: 'trips' | 'events_historical' | 'telemetry', items: Item[]): string {
+/** The hour files of `endpoint` under `dir` (lines as written, from T0's hour on), with their manifest; their paths. */
+function writeHours(dir: string, endpoint: 'trips' | 'events_historical' | 'telemetry', byHour: string[][]): string[] {
   fs.mkdirSync(path.join(dir, endpoint, endpoint), { recursive: true });
-  const body = items.map((i) => `${JSON.stringify(i)}\n`).join('');
-  fs.writeFileSync(path.join(dir, endpoint, endpoint, `${hour}.ndjson`), body);
-  const record = { [hour]: { status: 'items', file: `${endpoint}/${hour}.ndjson`, items: items.length, bytes: Buffer.byteLength(body), attempts: 1, requests: 1, pages: 1, httpStatus: 200, startedAt: new Date(T0).toISOString(), durationMs: 1 } };
-  const manifest = { format: 'mobility-api-harvest', formatVersion: 1, endpoint, path: `/${endpoint}`, hourParameter: 'end_time', baseUrl: 'https://mds.example/provider', from: hour, to: hour, createdAt: new Date(T0).toISOString(), updatedAt: new Date(T0).toISOString(), hours: record };
+  const record: Record<string, unknown> = {};
+  const hourAt = (h: number) => new Date(T0 + h * 3_600_000).toISOString().slice(0, 13);
+  byHour.forEach((lines, h) => {
+    const body = lines.map((l) => `${l}\n`).join('');
+    fs.writeFileSync(path.join(dir, endpoint, endpoint, `${hourAt(h)}.ndjson`), body);
+    record[hourAt(h)] = { status: 'items', file: `${endpoint}/${hourAt(h)}.ndjson`, items: lines.length, bytes: Buffer.byteLength(body), attempts: 1, requests: 1, pages: 1, httpStatus: 200, startedAt: new Date(T0).toISOString(), durationMs: 1 };
+  });
+  const manifest = { format: 'mobility-api-harvest', formatVersion: 1, endpoint, path: `/${endpoint}`, hourParameter: 'end_time', baseUrl: 'https://mds.example/provider', from: hour, to: hourAt(byHour.length - 1), createdAt: new Date(T0).toISOString(), updatedAt: new Date(T0).toISOString(), hours: record };
   fs.writeFileSync(path.join(dir, endpoint, 'manifest.json'), JSON.stringify(manifest));
-  return path.join(endpoint, endpoint, `${hour}.ndjson`);
+  return byHour.map((_, h) => path.join(endpoint, endpoint, `${hourAt(h)}.ndjson`));
 }
+/** One hour file of `endpoint` under `dir`, with its manifest; its path. */
+const writeHour = (dir: string, endpoint: 'trips' | 'events_historical' | 'telemetry', items: Item[]): string => writeHours(dir, endpoint, [items.map((i) => JSON.stringify(i))])[0];
 
 const trip = (n: number, extra: Item = {}): Item => ({
   provider_id: PROVIDER, device_id: dev(n), trip_id: id('r', n), trip_type: ['rider'], start_time: T0 + n * MIN, end_time: T0 + (n + 10) * MIN, duration: 600, distance: 2000, start_location: at(0), end_location: at(2000), ...extra,
@@ -120,5 +126,40 @@ describe('Required objects: an item whose required GPS point, event or telemetry
     const u = await runCliInProcess(['sql', dir, "SELECT line, item FROM untyped_items WHERE endpoint = 'vehicles_status' ORDER BY line", '--json']);
     assert.equal(u.code, 0, u.err);
     assert.deepEqual(JSON.parse(u.out), [2, 3, 4, 5].map((line) => ({ line, item: JSON.stringify(statuses[line - 1]) })));
+  });
+});
+
+describe('One typed pass over the files: an integer of the model that is not whole, at any depth, is set aside with its line; 8.0e1 is 80', function () {
+  this.timeout(120_000);
+  let dir: string;
+  let files: string[];
+  const lines = [
+    // Hour 0, line 2: location.satellites is an integer of the model (data-types/gps); 7.5 is not whole.
+    [JSON.stringify(point(1)), JSON.stringify(point(2, { location: { ...at(0), satellites: 7.5 } }))],
+    // Hour 1: a battery written 8.0e1 (80) and a whole number too large for a double to hold exactly: both kept, as written.
+    [JSON.stringify(point(61)).replace('"battery_percent":80', '"battery_percent":8.0e1'), JSON.stringify(point(62)).replace(/"timestamp":\d+/, '"timestamp":9007199254740993')],
+  ];
+
+  before(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'whole-numbers-'));
+    files = writeHours(dir, 'telemetry', lines);
+  });
+  after(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it('check and sql: the fraction is a finding with its file and line; the rest is typed, each value as written', async () => {
+    const r = await runCliInProcess(['check', dir, '--json', '--rule', 'untyped-items']);
+    const report = JSON.parse(r.out) as CheckReport;
+    assert.deepEqual(
+      (report.rules.find((x) => x.id === 'untyped-items')?.findings ?? []).map((f) => f.detail),
+      [`telemetry, ${files[0]} line 2: location.satellites is 7.5, not a whole number (left out of telemetry; the item is in untyped_items)`],
+    );
+    assert.deepEqual(report.intake?.telemetry, { read: 4, kept: 3, merged: 0, setAside: 1 });
+    const s = await runCliInProcess(['sql', dir, 'SELECT telemetry_id, battery_percent, timestamp::VARCHAR AS t FROM telemetry ORDER BY telemetry_id', '--json']);
+    assert.equal(s.code, 0, s.err);
+    assert.deepEqual(JSON.parse(s.out), [
+      { telemetry_id: id('t', 1), battery_percent: 80, t: String(T0 + MIN) },
+      { telemetry_id: id('t', 61), battery_percent: 80, t: String(T0 + 61 * MIN) },
+      { telemetry_id: id('t', 62), battery_percent: 80, t: '9007199254740993' },
+    ]);
   });
 });

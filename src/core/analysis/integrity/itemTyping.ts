@@ -231,14 +231,39 @@ function oneRequiredGroup(shapes: Map<string, Shape>, c: Constraint | undefined)
 /** Whether a typed value is absent (null; for a list, also empty). */
 const typedAbsent = (shape: Shape, typed: string) => (shape.kind === 'list' ? `(${typed} IS NULL OR len(${typed}) = 0)` : `${typed} IS NULL`);
 
-/** The names of the model's integer fields (at any depth), for finding a file that holds a fraction in one of them. */
-export function integerFieldNames(endpoint: MdsEndpointId): string[] {
-  const names = new Set<string>();
-  const walk = (name: string, shape: Shape): void => {
-    if (shape.kind === 'scalar' && shape.type === 'BIGINT') names.add(name);
-    if (shape.kind === 'struct') for (const [field, inner] of shape.fields) walk(field, inner);
-    if (shape.kind === 'list') walk(name, shape.item);
+/** Above this a DOUBLE no longer holds every integer (2^53): such a value is read line by line, exactly. */
+const EXACT_DOUBLE = 9_007_199_254_740_992;
+
+/**
+ * How the typed reader reads the model's integers in one pass: as DOUBLE (DuckDB's `read_json` reads 6.25 into a
+ * BIGINT column as 6, without a word), with the condition of a row holding one that is not whole (or too large for a
+ * DOUBLE to hold exactly), and each column cast back to the model's type. `readType`: a column's type for `read_json`
+ * (only the columns holding an integer); `typedOf(column)`: its value in the model's type; `notWhole`: the condition.
+ */
+export function integersReadAsDoubles(endpoint: MdsEndpointId): { readType: Map<string, string>; typedOf: (name: string) => string; notWhole: string } {
+  const holdsInteger = (shape: Shape): boolean => (shape.kind === 'scalar' ? shape.type === 'BIGINT' : shape.kind === 'struct' ? [...shape.fields.values()].some(holdsInteger) : shape.kind === 'list' && holdsInteger(shape.item));
+  const doubled = (shape: Shape): Shape => {
+    if (shape.kind === 'scalar' && shape.type === 'BIGINT') return { kind: 'scalar', type: 'DOUBLE' };
+    if (shape.kind === 'struct') return { kind: 'struct', fields: new Map([...shape.fields].map(([f, inner]) => [f, doubled(inner)])) };
+    if (shape.kind === 'list') return { kind: 'list', item: doubled(shape.item) };
+    return shape;
   };
-  for (const [field, shape] of itemShapesOf(endpoint)) walk(field, shape);
-  return [...names].sort();
+  const conditions: string[] = [];
+  const walk = (shape: Shape, expr: string, depth: number): string[] => {
+    if (!holdsInteger(shape)) return [];
+    if (shape.kind === 'scalar') return [`(${expr} <> trunc(${expr}) OR abs(${expr}) >= ${EXACT_DOUBLE})`];
+    if (shape.kind === 'struct') return [...shape.fields].flatMap(([f, inner]) => walk(inner, `${expr}.${sqlIdentifier(f)}`, depth));
+    if (shape.kind === 'list') return [`len(list_filter(${expr}, _w${depth} -> ${walk(shape.item, `_w${depth}`, depth + 1).join(' OR ')})) > 0`];
+    return [];
+  };
+  const readType = new Map<string, string>();
+  const modelType = new Map<string, string>();
+  for (const [name, shape] of itemShapesOf(endpoint)) {
+    if (!holdsInteger(shape)) continue;
+    readType.set(name, typeText(doubled(shape)));
+    modelType.set(name, typeText(shape));
+    conditions.push(...walk(shape, sqlIdentifier(name), 0));
+  }
+  const typedOf = (name: string) => (modelType.has(name) ? `TRY_CAST(${sqlIdentifier(name)} AS ${modelType.get(name) as string})` : sqlIdentifier(name));
+  return { readType, typedOf, notWhole: conditions.length ? `coalesce(${conditions.join(' OR ')}, false)` : 'false' };
 }
