@@ -252,7 +252,7 @@ describe('CLI: mobility-api check with a /vehicles snapshot (status-vs-events, r
   let dir: string;
   const dev = (n: number) => id('v', n);
   const vehicle = (n: number, extra: Item = {}): Item => ({ device_id: dev(n), provider_id: PROVIDER, vehicle_id: `V-${n}`, vehicle_type: 'scooter_standing', propulsion_types: ['electric'], ...extra });
-  const status = (n: number, state: string, time: number): Item => ({ device_id: dev(n), provider_id: PROVIDER, last_event: { device_id: dev(n), provider_id: PROVIDER, event_id: id('s', n), vehicle_state: state, event_types: ['located'], timestamp: time, location: north(0) } });
+  const status = (n: number, state: string, time: number): Item => ({ device_id: dev(n), provider_id: PROVIDER, last_event: { device_id: dev(n), provider_id: PROVIDER, event_id: id('s', n), vehicle_state: state, event_types: ['located'], timestamp: time, location: north(0) }, last_telemetry: { device_id: dev(n), provider_id: PROVIDER, telemetry_id: id('q', n), timestamp: time, trip_ids: null, journey_id: null, location: north(0) } });
 
   before(() => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'check-snapshot-'));

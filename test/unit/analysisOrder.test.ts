@@ -73,7 +73,7 @@ describe('event-sequence with events in the same millisecond; status-vs-events t
     fs.mkdirSync(snap, { recursive: true });
     const lastUpdated = T0 + 26 * HOUR;
     // The status disagrees with the harvest's last event, but a day of events lies between: nothing can be said.
-    const status = { device_id: dev(1), provider_id: PROVIDER, last_event: { ...event(dev(1), T0 + 25 * HOUR, ['battery_low'], 'non_operational') } };
+    const status = { device_id: dev(1), provider_id: PROVIDER, last_event: { ...event(dev(1), T0 + 25 * HOUR, ['battery_low'], 'non_operational') }, last_telemetry: { device_id: dev(1), provider_id: PROVIDER, telemetry_id: id('t', 1), timestamp: T0 + 25 * HOUR, trip_ids: null, journey_id: null, location: { lat: 52.5, lng: 13.4 } } };
     fs.writeFileSync(path.join(snap, 'vehicles.ndjson'), `${JSON.stringify({ device_id: dev(1), provider_id: PROVIDER, vehicle_id: 'V-1', vehicle_type: 'bicycle', propulsion_types: ['human'] })}\n`);
     fs.writeFileSync(path.join(snap, 'vehicles_status.ndjson'), `${JSON.stringify(status)}\n`);
     fs.writeFileSync(path.join(snap, 'snapshot.json'), JSON.stringify({ format: 'mobility-api-snapshot', formatVersion: 1, baseUrl: 'https://mds.example/provider', fetchedAt: new Date(lastUpdated).toISOString(), lastUpdated, lists: { vehicles: { file: 'vehicles.ndjson', items: 1, pages: 1 }, vehicles_status: { file: 'vehicles_status.ndjson', items: 1, pages: 1 } } }));

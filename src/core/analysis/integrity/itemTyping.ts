@@ -21,6 +21,10 @@ interface Constraint {
   itemEnum?: string[];
   /** The model allows null (`type` with "null", or a `oneOf`/`anyOf` branch of type null): required means present, which a null does not break. */
   nullable?: boolean;
+  /** The model this schema names (`$ref`), e.g. `models.data-types.gps`: what a required object must be. */
+  model?: string;
+  /** An `anyOf` whose branches each require one field (an event's `location`, or `event_geographies`): one of them must be there. */
+  oneRequired?: { field: string; title?: string }[];
   fields: Map<string, Constraint>;
 }
 
@@ -33,6 +37,7 @@ function constraintOf(schema: unknown, defs: Schema, depth = 0): Constraint {
     const name = /^#\/\$defs\/(.+)$/.exec(schema.$ref)?.[1];
     const target = name === undefined ? undefined : defs[name];
     if (isSchema(target)) parts.push(target);
+    out.model = name;
   }
   if (Array.isArray(schema.allOf)) parts.push(...schema.allOf.filter(isSchema));
   for (const part of parts.slice(1)) {
@@ -40,12 +45,17 @@ function constraintOf(schema: unknown, defs: Schema, depth = 0): Constraint {
     inner.required.forEach((r) => out.required.add(r));
     out.enumValues ??= inner.enumValues;
     out.itemEnum ??= inner.itemEnum;
+    out.oneRequired ??= inner.oneRequired;
     if (inner.nullable) out.nullable = true;
     for (const [k, v] of inner.fields) out.fields.set(k, v);
   }
   const types: unknown[] = Array.isArray(schema.type) ? (schema.type as unknown[]) : [schema.type];
   const branches: unknown[] = [...(Array.isArray(schema.oneOf) ? (schema.oneOf as unknown[]) : []), ...(Array.isArray(schema.anyOf) ? (schema.anyOf as unknown[]) : [])];
   if (types.includes('null') || branches.some((b) => isSchema(b) && b.type === 'null')) out.nullable = true;
+  const anyOf = Array.isArray(schema.anyOf) ? schema.anyOf.filter(isSchema) : [];
+  if (anyOf.length > 1 && anyOf.every((b) => Array.isArray(b.required) && b.required.length === 1 && typeof b.required[0] === 'string')) {
+    out.oneRequired = anyOf.map((b) => ({ field: (b.required as string[])[0], title: typeof b.title === 'string' ? b.title : undefined }));
+  }
   if (Array.isArray(schema.required)) schema.required.forEach((r) => typeof r === 'string' && out.required.add(r));
   if (Array.isArray(schema.enum) && schema.enum.every((v) => typeof v === 'string')) out.enumValues = schema.enum;
   if (schema.items !== undefined) {
@@ -60,6 +70,8 @@ function constraintOf(schema: unknown, defs: Schema, depth = 0): Constraint {
         inner.required.forEach((r) => known.required.add(r));
         known.enumValues ??= inner.enumValues;
         known.itemEnum ??= inner.itemEnum;
+        known.model ??= inner.model;
+        known.oneRequired ??= inner.oneRequired;
         for (const [f, c] of inner.fields) known.fields.set(f, c);
       } else out.fields.set(k, inner);
     }
@@ -109,18 +121,45 @@ function checksOf(name: string, shape: Shape, c: Constraint | undefined, typed: 
     for (const [field, inner] of shape.fields) {
       checksOf(`${name}.${field}`, inner, c?.fields.get(field), `${typed}.${sqlIdentifier(field)}`, `${column}.${sqlIdentifier(field)}`, depth + 1, layers, checks);
     }
-    for (const field of c?.required ?? []) {
-      if (requiredChecked(shape.fields.get(field), c?.fields.get(field))) checks.push({ when: `${present} AND ${column}.${sqlIdentifier(field)} IS NULL`, says: sqlString(`${name}.${field} is required and missing or null`) });
-    }
+    requiredChecks(shape.fields, c, `${present} AND `, (f) => `${column}.${sqlIdentifier(f)}`, raw, `${name}.`, checks);
+  }
+}
+
+/** What a required object of the model is, in words (the `$ref` of the field in the MDS 2.0 schemas). */
+const MODEL_WORDS: Record<string, string> = { 'models.data-types.gps': 'a GPS point', 'models.event': 'an event', 'models.telemetry': 'a telemetry point' };
+const modelWords = (c: Constraint | undefined) => MODEL_WORDS[c?.model ?? ''] ?? 'an object';
+
+/** Whether a field of a typed row's raw JSON is absent (null or missing; for a list, also empty). */
+const absent = (shape: Shape, value: string) => (shape.kind === 'list' ? `(${value} IS NULL OR (json_type(${value}) = 'ARRAY' AND json_array_length(${value}) = 0))` : `${value} IS NULL`);
+
+/**
+ * The checks of an object's required fields: `when` the condition that it is an object (with " AND ", or empty at the
+ * item's level), `value(field)` a field's raw JSON (NULL when null or missing), `text` the object's JSON, `prefix` its
+ * name and a dot. A required object says whether it is null or missing and what the model asks for there.
+ */
+function requiredChecks(shapes: Map<string, Shape>, c: Constraint | undefined, when: string, value: (field: string) => string, text: string, prefix: string, checks: Check[]): void {
+  const nullOrMissing = (field: string) => `CASE WHEN json_exists(${text}, ${sqlString(`$."${field}"`)}) THEN ${sqlString(`${prefix}${field} is null`)} ELSE ${sqlString(`${prefix}${field} is missing`)} END`;
+  for (const field of c?.required ?? []) {
+    const shape = shapes.get(field);
+    if (!requiredChecked(shape, c?.fields.get(field))) continue;
+    if (shape?.kind === 'struct') checks.push({ when: `${when}${value(field)} IS NULL`, says: `${nullOrMissing(field)} || ${sqlString(`; MDS 2.0 requires ${modelWords(c?.fields.get(field))}`)}` });
+    else checks.push({ when: `${when}${value(field)} IS NULL`, says: sqlString(`${prefix}${field} is required and missing or null`) });
+  }
+  const group = oneRequiredGroup(shapes, c);
+  if (group.length && c?.oneRequired) {
+    const [first, ...others] = c.oneRequired;
+    const otherNames = others.map((o) => `${prefix}${o.field}`).join(' or ');
+    const words = `; MDS 2.0 requires ${modelWords(c.fields.get(first.field))} (or, ${others.map((o) => `${o.title ? `for a ${o.title.toLowerCase()}, ` : ''}${prefix}${o.field}`).join(', or ')})`;
+    checks.push({ when: `${when}${group.map(([f, shape]) => absent(shape, value(f))).join(' AND ')}`, says: `${nullOrMissing(first.field)} || ${sqlString(` and there are no ${otherNames}${words}`)}` });
   }
 }
 
 /**
- * Whether a required field that is missing or null sets its item aside: a value (an id, a time, a number, a state)
- * or a list (event_types) the analysis cannot do without; not a whole object that is absent (a status without
- * last_telemetry is still typed: conformance reports it), nor a field the model lets be null.
+ * Whether a required field that is missing or null sets its item aside: a value (an id, a time, a number, a state),
+ * a list (event_types) or an object (a trip's end_location, a status's last_telemetry: MDS 2.0.2 lets none of them be
+ * null); not a field the model lets be null (a telemetry point's trip_ids and journey_id off trip).
  */
-const requiredChecked = (shape: Shape | undefined, c: Constraint | undefined) => !!shape && shape.kind !== 'struct' && !c?.nullable;
+const requiredChecked = (shape: Shape | undefined, c: Constraint | undefined) => !!shape && !c?.nullable;
 
 const listOf = (values: readonly string[]) => `[${values.map(sqlString).join(', ')}]`;
 
@@ -133,9 +172,7 @@ export function typedReadSql(endpoint: MdsEndpointId, files: string[], carried: 
   const layers: Layers = [];
   const checks: Check[] = [];
   for (const [field, shape] of shapes) checksOf(field, shape, constraint.fields.get(field), `_t.${sqlIdentifier(field)}`, `_k.${sqlIdentifier(field)}`, 1, layers, checks);
-  for (const field of constraint.required) {
-    if (requiredChecked(allFields.get(field), constraint.fields.get(field))) checks.push({ when: `_k.${sqlIdentifier(field)} IS NULL`, says: sqlString(`${field} is required and missing or null`) });
-  }
+  requiredChecks(allFields, constraint, '', (f) => `_k.${sqlIdentifier(f)}`, '_text', '', checks);
   const problems = `nullif(concat_ws('; ', ${checks.map((c) => `CASE WHEN ${c.when} THEN ${c.says} END`).join(', ')}), '')`;
   const lines = `SELECT filename AS _file, _line, _text FROM (SELECT filename, unnest(string_split(content, chr(10))) AS _text, unnest(range(1, len(string_split(content, chr(10))) + 1)) AS _line FROM read_text([${files.map(sqlString).join(', ')}])) WHERE trim(_text) <> ''`;
   const parsed = `SELECT _file, _line, _text, CASE WHEN json_valid(_text) THEN json_type(_text) END AS _jt FROM (${lines})`;
@@ -169,23 +206,64 @@ export function typedProblemSql(endpoint: MdsEndpointId, carried: readonly ItemC
       for (const field of c?.required ?? []) {
         if (requiredChecked(shape.fields.get(field), c?.fields.get(field))) conditions.push(`(${typed} IS NOT NULL AND ${typed}.${sqlIdentifier(field)} IS NULL)`);
       }
+      const group = oneRequiredGroup(shape.fields, c);
+      if (group.length) conditions.push(`(${typed} IS NOT NULL AND ${group.map(([f, s]) => typedAbsent(s, `${typed}.${sqlIdentifier(f)}`)).join(' AND ')})`);
     }
   };
   for (const [field, shape] of shapes) walk(shape, constraint.fields.get(field), sqlIdentifier(field));
   for (const field of constraint.required) {
     if (requiredChecked(allFields.get(field), constraint.fields.get(field))) conditions.push(`${sqlIdentifier(field)} IS NULL`);
   }
+  const group = oneRequiredGroup(allFields, constraint);
+  if (group.length) conditions.push(`(${group.map(([f, s]) => typedAbsent(s, sqlIdentifier(f))).join(' AND ')})`);
   return conditions.length ? `coalesce(${conditions.join(' OR ')}, false)` : 'false';
 }
 
-/** The names of the model's integer fields (at any depth), for finding a file that holds a fraction in one of them. */
-export function integerFieldNames(endpoint: MdsEndpointId): string[] {
-  const names = new Set<string>();
-  const walk = (name: string, shape: Shape): void => {
-    if (shape.kind === 'scalar' && shape.type === 'BIGINT') names.add(name);
-    if (shape.kind === 'struct') for (const [field, inner] of shape.fields) walk(field, inner);
-    if (shape.kind === 'list') walk(name, shape.item);
+/** The fields of an `anyOf` of which one is required, with their shapes; empty when the object has none (or not all). */
+function oneRequiredGroup(shapes: Map<string, Shape>, c: Constraint | undefined): [string, Shape][] {
+  const group = (c?.oneRequired ?? []).flatMap((b): [string, Shape][] => {
+    const shape = shapes.get(b.field);
+    return shape ? [[b.field, shape]] : [];
+  });
+  return group.length > 1 && group.length === c?.oneRequired?.length ? group : [];
+}
+
+/** Whether a typed value is absent (null; for a list, also empty). */
+const typedAbsent = (shape: Shape, typed: string) => (shape.kind === 'list' ? `(${typed} IS NULL OR len(${typed}) = 0)` : `${typed} IS NULL`);
+
+/** Above this a DOUBLE no longer holds every integer (2^53): such a value is read line by line, exactly. */
+const EXACT_DOUBLE = 9_007_199_254_740_992;
+
+/**
+ * How the typed reader reads the model's integers in one pass: as DOUBLE (DuckDB's `read_json` reads 6.25 into a
+ * BIGINT column as 6, without a word), with the condition of a row holding one that is not whole (or too large for a
+ * DOUBLE to hold exactly), and each column cast back to the model's type. `readType`: a column's type for `read_json`
+ * (only the columns holding an integer); `typedOf(column)`: its value in the model's type; `notWhole`: the condition.
+ */
+export function integersReadAsDoubles(endpoint: MdsEndpointId): { readType: Map<string, string>; typedOf: (name: string) => string; notWhole: string } {
+  const holdsInteger = (shape: Shape): boolean => (shape.kind === 'scalar' ? shape.type === 'BIGINT' : shape.kind === 'struct' ? [...shape.fields.values()].some(holdsInteger) : shape.kind === 'list' && holdsInteger(shape.item));
+  const doubled = (shape: Shape): Shape => {
+    if (shape.kind === 'scalar' && shape.type === 'BIGINT') return { kind: 'scalar', type: 'DOUBLE' };
+    if (shape.kind === 'struct') return { kind: 'struct', fields: new Map([...shape.fields].map(([f, inner]) => [f, doubled(inner)])) };
+    if (shape.kind === 'list') return { kind: 'list', item: doubled(shape.item) };
+    return shape;
   };
-  for (const [field, shape] of itemShapesOf(endpoint)) walk(field, shape);
-  return [...names].sort();
+  const conditions: string[] = [];
+  const walk = (shape: Shape, expr: string, depth: number): string[] => {
+    if (!holdsInteger(shape)) return [];
+    if (shape.kind === 'scalar') return [`(${expr} <> trunc(${expr}) OR abs(${expr}) >= ${EXACT_DOUBLE})`];
+    if (shape.kind === 'struct') return [...shape.fields].flatMap(([f, inner]) => walk(inner, `${expr}.${sqlIdentifier(f)}`, depth));
+    if (shape.kind === 'list') return [`len(list_filter(${expr}, _w${depth} -> ${walk(shape.item, `_w${depth}`, depth + 1).join(' OR ')})) > 0`];
+    return [];
+  };
+  const readType = new Map<string, string>();
+  const modelType = new Map<string, string>();
+  for (const [name, shape] of itemShapesOf(endpoint)) {
+    if (!holdsInteger(shape)) continue;
+    readType.set(name, typeText(doubled(shape)));
+    modelType.set(name, typeText(shape));
+    conditions.push(...walk(shape, sqlIdentifier(name), 0));
+  }
+  const typedOf = (name: string) => (modelType.has(name) ? `TRY_CAST(${sqlIdentifier(name)} AS ${modelType.get(name) as string})` : sqlIdentifier(name));
+  return { readType, typedOf, notWhole: conditions.length ? `coalesce(${conditions.join(' OR ')}, false)` : 'false' };
 }

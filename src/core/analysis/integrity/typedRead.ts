@@ -5,7 +5,8 @@
  * stops at the first value it cannot type (a string where a number belongs, a line that is not a JSON object) and
  * names the file: that file is left to the line-by-line reader (itemTyping.ts), and the files before and after it are
  * read again, typed. A typed row can still break the model in ways its types do not show (a required value null, a
- * value outside an enum, a null in a list: `typedProblemSql`); the files holding such a row go line by line too, so
+ * value outside an enum, a null in a list: `typedProblemSql`; an integer of the model that is not whole, which is why
+ * the integers are read as DOUBLE and cast back); the files holding such a row go line by line too, so
  * that each item set aside keeps its text and line. A sound harvest is thus read by one typed scan, and one bad line
  * slows only its own file.
  *
@@ -21,7 +22,7 @@
 import type { MdsEndpointId } from '../../mds';
 import type { ItemColumn } from '../columnTypes';
 import { itemColumnsOf, sqlIdentifier, sqlString } from '../columnTypes';
-import { integerFieldNames, typedProblemSql, typedReadSql } from './itemTyping';
+import { integersReadAsDoubles, typedProblemSql, typedReadSql } from './itemTyping';
 
 type Connection = import('@duckdb/node-api').DuckDBConnection;
 
@@ -55,14 +56,15 @@ export async function readViewTable(connection: Connection, table: string, endpo
   const renamed = carried.length ? ` EXCLUDE (${carried.map((c) => sqlIdentifier(c.name)).join(', ')}), ${carried.map((c) => `${sqlIdentifier(c.name)} AS ${sqlIdentifier(`_${c.name}`)}`).join(', ')}` : '';
   const into = (select: string) => `INSERT INTO ${table} BY NAME SELECT *${renamed}, hash(${columns.map((c) => sqlIdentifier(c.name)).join(', ')}) AS _hash FROM (${select})`;
   const problem = typedProblemSql(endpoint, carried);
-  const typedArgument = `{${columns.map((c) => `${sqlString(c.name)}: ${sqlString(c.type)}`).join(', ')}}`;
-  const typed = (batch: readonly string[]) => `SELECT ${columns.map((c) => sqlIdentifier(c.name)).join(', ')}, ${hourOfFile} AS _hour, filename AS _file, CAST(NULL AS BIGINT) AS _line, CASE WHEN ${problem} THEN 'model' END AS _problem, CAST(NULL AS VARCHAR) AS _raw FROM read_json([${batch.map(sqlString).join(', ')}], format = 'newline_delimited', records = true, columns = ${typedArgument}, filename = true)`;
+  // DuckDB's typed reader reads 6.25 into an integer column as 6, without a word: the model's integers are read as
+  // DOUBLE and cast back, and a file where one is not whole (a cost in euros, a battery of 0.62) goes line by line
+  // with the others that break the model, where such an item is set aside with its line (itemTyping.ts). 8.0e1 is 80.
+  const integers = integersReadAsDoubles(endpoint);
+  const typedArgument = `{${columns.map((c) => `${sqlString(c.name)}: ${sqlString(integers.readType.get(c.name) ?? c.type)}`).join(', ')}}`;
+  const typed = (batch: readonly string[]) => `SELECT ${columns.map((c) => `${integers.typedOf(c.name)} AS ${sqlIdentifier(c.name)}`).join(', ')}, ${hourOfFile} AS _hour, filename AS _file, CAST(NULL AS BIGINT) AS _line, CASE WHEN ${integers.notWhole} OR ${problem} THEN 'model' END AS _problem, CAST(NULL AS VARCHAR) AS _raw FROM read_json([${batch.map(sqlString).join(', ')}], format = 'newline_delimited', records = true, columns = ${typedArgument}, filename = true)`;
 
-  // DuckDB's typed reader reads 6.25 into an integer column as 6, without a word: the files where an integer field of
-  // the model holds a number with a fraction or an exponent (a cost in euros, a battery of 0.62) go line by line,
-  // where such an item is set aside with its line (itemTyping.ts).
-  const lineByLine: string[] = files.length ? await filesWithFractions(connection, endpoint, files) : [];
-  const queue: string[][] = [files.filter((f) => !lineByLine.includes(f))];
+  const lineByLine: string[] = [];
+  const queue: string[][] = [[...files]];
   while (queue.length) {
     const batch = queue.shift() as string[];
     if (!batch.length) continue;
@@ -94,11 +96,3 @@ export async function readViewTable(connection: Connection, table: string, endpo
   return { typed: files.length - lineByLine.length, lineByLine };
 }
 
-/** The files of `files` where an integer field of the model holds a number written with a fraction or an exponent. */
-async function filesWithFractions(connection: Connection, endpoint: MdsEndpointId, files: readonly string[]): Promise<string[]> {
-  const names = integerFieldNames(endpoint);
-  if (!names.length) return [];
-  const pattern = `"(${names.map((n) => n.replace(/[^A-Za-z0-9_]/g, '')).join('|')})"\\s*:\\s*-?[0-9]+(\\.[0-9]*[1-9]|[0-9]*[eE])`;
-  const rows = await connection.runAndReadAll(`SELECT filename FROM read_text([${files.map(sqlString).join(', ')}]) WHERE regexp_matches(content, ${sqlString(pattern)})`);
-  return rows.getRowsJS().map((r) => r[0] as string);
-}
