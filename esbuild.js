@@ -32,13 +32,22 @@ const nodeBase = {
 const reflectionProtos = {
   name: 'grpc-reflection-protos',
   setup(build) {
-    build.onLoad({ filter: /@grpc[\\/]reflection[\\/]build[\\/]src[\\/]implementations[\\/]reflection-v1(alpha)?\.js$/ }, async (args) => {
-      const text = await fs.promises.readFile(args.path, 'utf8');
-      const finder = JSON.stringify(path.resolve('src/sandbox/grpc/protoFiles.ts'));
-      const contents = text.replace(/path\.join\(__dirname, '\.\.\/\.\.\/proto\/(grpc\/reflection\/v1(?:alpha)?\/reflection\.proto)'\)/, (_, file) => `require(${finder}).protoFile(${JSON.stringify(file)})`);
-      if (contents === text) throw new Error(`${args.path}: the reflection.proto path is no longer where esbuild.js expects it; update the reflection-protos plugin`);
-      return { contents, loader: 'js' };
-    });
+    build.onLoad(
+      { filter: /@grpc[\\/]reflection[\\/]build[\\/]src[\\/]implementations[\\/]reflection-v1(alpha)?\.js$/ },
+      async (args) => {
+        const text = await fs.promises.readFile(args.path, 'utf8');
+        const finder = JSON.stringify(path.resolve('src/sandbox/grpc/protoFiles.ts'));
+        const contents = text.replace(
+          /path\.join\(__dirname, '\.\.\/\.\.\/proto\/(grpc\/reflection\/v1(?:alpha)?\/reflection\.proto)'\)/,
+          (_, file) => `require(${finder}).protoFile(${JSON.stringify(file)})`,
+        );
+        if (contents === text)
+          throw new Error(
+            `${args.path}: the reflection.proto path is no longer where esbuild.js expects it; update the reflection-protos plugin`,
+          );
+        return { contents, loader: 'js' };
+      },
+    );
   },
 };
 nodeBase.plugins.push(reflectionProtos);
@@ -49,10 +58,19 @@ function copyProtos() {
   if (!fs.existsSync('proto')) return;
   fs.rmSync('dist/proto', { recursive: true, force: true });
   fs.cpSync('proto', 'dist/proto', { recursive: true });
-  const reflection = path.join(path.dirname(require.resolve('@grpc/reflection/package.json')), 'build', 'proto', 'grpc', 'reflection');
+  const reflection = path.join(
+    path.dirname(require.resolve('@grpc/reflection/package.json')),
+    'build',
+    'proto',
+    'grpc',
+    'reflection',
+  );
   for (const version of ['v1', 'v1alpha']) {
     fs.mkdirSync(path.join('dist/proto/grpc/reflection', version), { recursive: true });
-    fs.copyFileSync(path.join(reflection, version, 'reflection.proto'), path.join('dist/proto/grpc/reflection', version, 'reflection.proto'));
+    fs.copyFileSync(
+      path.join(reflection, version, 'reflection.proto'),
+      path.join('dist/proto/grpc/reflection', version, 'reflection.proto'),
+    );
   }
 }
 
@@ -77,8 +95,15 @@ function vscodeMembersUsed() {
 }
 
 function sharedModuleSource(spec) {
-  const names = spec === 'vscode' ? vscodeMembersUsed() : Object.keys(require(spec)).filter((name) => IDENTIFIER.test(name) && name !== 'default');
-  return [`const m = require(${JSON.stringify(spec)});`, 'export default m;', ...names.map((name) => `export const ${name} = m.${name};`)].join('\n');
+  const names =
+    spec === 'vscode'
+      ? vscodeMembersUsed()
+      : Object.keys(require(spec)).filter((name) => IDENTIFIER.test(name) && name !== 'default');
+  return [
+    `const m = require(${JSON.stringify(spec)});`,
+    'export default m;',
+    ...names.map((name) => `export const ${name} = m.${name};`),
+  ].join('\n');
 }
 
 const sharedModules = {
@@ -87,12 +112,18 @@ const sharedModules = {
     const filter = new RegExp(`^(${SHARED_MODULES.map((m) => m.replace(/[/.]/g, '\\$&')).join('|')})$`);
     build.onResolve({ filter }, (args) => {
       // The virtual module's own require: the real module (VS Code's API is external; @vscode/l10n is bundled as usual).
-      if (args.namespace === 'shared-modules') return args.path === 'vscode' ? { path: 'vscode', external: true } : undefined;
+      if (args.namespace === 'shared-modules')
+        return args.path === 'vscode' ? { path: 'vscode', external: true } : undefined;
       // Only the project's own imports: a library's require of these stays what it was.
-      if (args.kind !== 'import-statement' || !args.importer.startsWith(path.join(__dirname, 'src') + path.sep)) return undefined;
+      if (args.kind !== 'import-statement' || !args.importer.startsWith(path.join(__dirname, 'src') + path.sep))
+        return undefined;
       return { path: args.path, namespace: 'shared-modules' };
     });
-    build.onLoad({ filter: /.*/, namespace: 'shared-modules' }, (args) => ({ contents: sharedModuleSource(args.path), loader: 'js', resolveDir: __dirname }));
+    build.onLoad({ filter: /.*/, namespace: 'shared-modules' }, (args) => ({
+      contents: sharedModuleSource(args.path),
+      loader: 'js',
+      resolveDir: __dirname,
+    }));
   },
 };
 
@@ -107,16 +138,26 @@ const LAZY_LIBRARIES = { 'csv-parse/sync': 'csv-parse.js', 'jsonc-parser/lib/esm
 const lazyLibraries = {
   name: 'lazy-libraries',
   setup(build) {
-    const filter = new RegExp(`^(${Object.keys(LAZY_LIBRARIES).map((m) => m.replace(/[/.]/g, '\\$&')).join('|')})$`);
+    const filter = new RegExp(
+      `^(${Object.keys(LAZY_LIBRARIES)
+        .map((m) => m.replace(/[/.]/g, '\\$&'))
+        .join('|')})$`,
+    );
     build.onResolve({ filter }, (args) => {
       // Only the project's own require calls (an import would load it with the bundle anyway).
-      if (args.kind !== 'require-call' || !args.importer.startsWith(path.join(__dirname, 'src') + path.sep)) return undefined;
+      if (args.kind !== 'require-call' || !args.importer.startsWith(path.join(__dirname, 'src') + path.sep))
+        return undefined;
       return { path: `./${LAZY_LIBRARIES[args.path]}`, external: true };
     });
   },
 };
 /** The bundles of the libraries above, beside the bundles that require them. */
-const lazyLibraryBuilds = () => Object.entries(LAZY_LIBRARIES).map(([spec, file]) => ({ ...nodeBase, entryPoints: [require.resolve(spec)], outfile: `dist/${file}` }));
+const lazyLibraryBuilds = () =>
+  Object.entries(LAZY_LIBRARIES).map(([spec, file]) => ({
+    ...nodeBase,
+    entryPoints: [require.resolve(spec)],
+    outfile: `dist/${file}`,
+  }));
 
 // `--no-shared-modules` builds without it: the activation benchmark measures whether it still pays for itself.
 const shellPlugins = [lazyLibraries, ...(args.has('--no-shared-modules') ? [] : [sharedModules])];
@@ -134,7 +175,8 @@ const grpcReflectionServerExternal = {
 
 function listFiles(dir, suffix) {
   if (!fs.existsSync(dir)) return [];
-  return fs.readdirSync(dir, { recursive: true })
+  return fs
+    .readdirSync(dir, { recursive: true })
     .map(String)
     .filter((f) => f.endsWith(suffix))
     .map((f) => path.join(dir, f));
@@ -149,21 +191,51 @@ async function main() {
     // The sandbox server, loaded by the extension only when the sandbox starts (src/vscode/sandbox/sandboxService.ts).
     { ...nodeBase, entryPoints: ['src/sandbox/sandboxServer.ts'], outfile: 'dist/sandbox.js' },
     // The results panels and their view models, loaded when the first panel opens (src/vscode/panel/resultsController.ts).
-    { ...nodeBase, entryPoints: ['src/vscode/panel/resultsPanel.bundle.ts'], outfile: 'dist/resultsPanel.js', plugins: shellPlugins },
+    {
+      ...nodeBase,
+      entryPoints: ['src/vscode/panel/resultsPanel.bundle.ts'],
+      outfile: 'dist/resultsPanel.js',
+      plugins: shellPlugins,
+    },
     // The harvest engine with ajv and the MDS schemas, loaded when Fetch Hours first runs (src/vscode/harvest/fetchHours.ts).
-    { ...nodeBase, entryPoints: ['src/vscode/harvest/harvest.bundle.ts'], outfile: 'dist/harvest.js', plugins: shellPlugins },
+    {
+      ...nodeBase,
+      entryPoints: ['src/vscode/harvest/harvest.bundle.ts'],
+      outfile: 'dist/harvest.js',
+      plugins: shellPlugins,
+    },
     // The gRPC core with @grpc/grpc-js and protobufjs, loaded when a gRPC feature is first used (src/vscode/grpc/grpcService.ts).
     { ...nodeBase, entryPoints: ['src/vscode/grpc/grpc.bundle.ts'], outfile: 'dist/grpc.js', plugins: shellPlugins },
     // Copy as Code's program writers, loaded when Copy as Code first runs (src/vscode/codegen/codegenLoader.ts).
-    { ...nodeBase, entryPoints: ['src/vscode/codegen/codegen.bundle.ts'], outfile: 'dist/codegen.js', plugins: shellPlugins },
+    {
+      ...nodeBase,
+      entryPoints: ['src/vscode/codegen/codegen.bundle.ts'],
+      outfile: 'dist/codegen.js',
+      plugins: shellPlugins,
+    },
     // The analysis worker: a child process the extension forks on first use, the only one that loads DuckDB (src/vscode/analysis/analysisClient.ts).
     { ...nodeBase, entryPoints: ['src/vscode/analysis/analysisWorker.bundle.ts'], outfile: 'dist/analysisWorker.js' },
     // Analyze Harvest, Open as Notebook and the notebook's controller, loaded when one is first used (src/vscode/analysis/registerAnalysis.ts).
-    { ...nodeBase, entryPoints: ['src/vscode/analysis/analysis.bundle.ts'], outfile: 'dist/analysis.js', plugins: shellPlugins },
+    {
+      ...nodeBase,
+      entryPoints: ['src/vscode/analysis/analysis.bundle.ts'],
+      outfile: 'dist/analysis.js',
+      plugins: shellPlugins,
+    },
     // The contract runner of the Testing view (with ajv and the MDS schemas), loaded when a test first runs (src/vscode/contract/contractLoader.ts).
-    { ...nodeBase, entryPoints: ['src/vscode/contract/contract.bundle.ts'], outfile: 'dist/contract.js', plugins: shellPlugins },
+    {
+      ...nodeBase,
+      entryPoints: ['src/vscode/contract/contract.bundle.ts'],
+      outfile: 'dist/contract.js',
+      plugins: shellPlugins,
+    },
     // The agent tools (language-model tools) and the core they run, loaded on a tool's first call (src/vscode/agent/registerAgentTools.ts).
-    { ...nodeBase, entryPoints: ['src/vscode/agent/agentTools.bundle.ts'], outfile: 'dist/agentTools.js', plugins: shellPlugins },
+    {
+      ...nodeBase,
+      entryPoints: ['src/vscode/agent/agentTools.bundle.ts'],
+      outfile: 'dist/agentTools.js',
+      plugins: shellPlugins,
+    },
     ...lazyLibraryBuilds(),
     { ...nodeBase, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
     // The results panel's browser bundle (src/webview-ui, with @vscode-elements/elements and lit bundled in)
@@ -200,7 +272,16 @@ async function main() {
     // One build per test file, so that a file with an error does not keep the others from building. proper-lockfile
     // stays external: bundled into each of the ~70 files that mocha loads into one process, each copy of its
     // signal-exit added its own handler for every signal (MaxListenersExceededWarning), where the product has one.
-    for (const file of unit) builds.push({ ...nodeBase, sourcemap: 'inline', entryPoints: [file], outdir: 'out/test/unit', outbase: 'test/unit', external: ['vscode', '@duckdb/node-api', 'mocha', 'esbuild', 'proper-lockfile', 'playwright-core'], plugins: [grpcReflectionServerExternal] });
+    for (const file of unit)
+      builds.push({
+        ...nodeBase,
+        sourcemap: 'inline',
+        entryPoints: [file],
+        outdir: 'out/test/unit',
+        outbase: 'test/unit',
+        external: ['vscode', '@duckdb/node-api', 'mocha', 'esbuild', 'proper-lockfile', 'playwright-core'],
+        plugins: [grpcReflectionServerExternal],
+      });
   }
   // The layers that run in a real VS Code (scripts/run-integration.mjs, scripts/run-e2e.mjs). Integration:
   // the extensionTestsPath entry (index.ts) and every *.test.ts, run inside the extension host. E2e: every
@@ -209,11 +290,27 @@ async function main() {
     // A stale bundle of a deleted test would otherwise still run.
     fs.rmSync('out/test/integration', { recursive: true, force: true });
     const entries = ['test/integration/index.ts', ...listFiles('test/integration', '.test.ts')];
-    for (const file of entries) builds.push({ ...nodeBase, sourcemap: 'inline', entryPoints: [file], outdir: 'out/test/integration', outbase: 'test/integration', external: ['vscode', '@duckdb/node-api', 'mocha'] });
+    for (const file of entries)
+      builds.push({
+        ...nodeBase,
+        sourcemap: 'inline',
+        entryPoints: [file],
+        outdir: 'out/test/integration',
+        outbase: 'test/integration',
+        external: ['vscode', '@duckdb/node-api', 'mocha'],
+      });
   }
   if (args.has('--e2e')) {
     fs.rmSync('out/test/e2e', { recursive: true, force: true });
-    for (const file of listFiles('test/e2e', '.test.ts')) builds.push({ ...nodeBase, sourcemap: 'inline', entryPoints: [file], outdir: 'out/test/e2e', outbase: 'test/e2e', external: ['@duckdb/node-api', 'playwright-core', 'mocha'] });
+    for (const file of listFiles('test/e2e', '.test.ts'))
+      builds.push({
+        ...nodeBase,
+        sourcemap: 'inline',
+        entryPoints: [file],
+        outdir: 'out/test/e2e',
+        outbase: 'test/e2e',
+        external: ['@duckdb/node-api', 'playwright-core', 'mocha'],
+      });
   }
   if (args.has('--bench')) {
     const bench = listFiles('bench', '.ts');

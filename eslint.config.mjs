@@ -8,7 +8,10 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
 
-const VSCODE = { name: 'vscode', message: 'This layer is vscode-free (see CONTRIBUTING.md): put editor glue in src/vscode/<feature>.' };
+const VSCODE = {
+  name: 'vscode',
+  message: 'This layer is vscode-free (see CONTRIBUTING.md): put editor glue in src/vscode/<feature>.',
+};
 const SHELL = 'vscode|extension|main';
 
 /**
@@ -31,28 +34,41 @@ const CORE_DOMAINS = {
   contract: ['base', 'environment', 'auth', 'mds', 'conformance', 'http'],
   metrics: ['base', 'analysis'],
 };
-const PAST_A_DOOR = { regex: '^(\\.\\./)+core/[^/]+/', message: 'Import a core domain through its index.ts (../core/<domain>), not its files.' };
+const PAST_A_DOOR = {
+  regex: '^(\\.\\./)+core/[^/]+/',
+  message: 'Import a core domain through its index.ts (../core/<domain>), not its files.',
+};
 
 /** The import patterns a file of core domain `domain` must not use, besides the layer rules. */
 function domainPatterns(domain) {
   const others = Object.keys(CORE_DOMAINS).filter((d) => d !== domain);
   const forbidden = others.filter((d) => !CORE_DOMAINS[domain].includes(d));
   return [
-    { regex: '^\\.\\./[^./][^/]*/', message: 'Import another core domain through its index.ts (../<domain>), not its files.' },
-    ...(forbidden.length ? [{ regex: `^\\.\\./(${forbidden.join('|')})$`, message: `The ${domain} domain may import only ${CORE_DOMAINS[domain].join(', ') || 'src/shared'} (see ARCHITECTURE.md).` }] : []),
+    {
+      regex: '^\\.\\./[^./][^/]*/',
+      message: 'Import another core domain through its index.ts (../<domain>), not its files.',
+    },
+    ...(forbidden.length
+      ? [
+          {
+            regex: `^\\.\\./(${forbidden.join('|')})$`,
+            message: `The ${domain} domain may import only ${CORE_DOMAINS[domain].join(', ') || 'src/shared'} (see ARCHITECTURE.md).`,
+          },
+        ]
+      : []),
   ];
 }
 
 /** `no-restricted-imports` for one layer: no vscode (unless allowed), and none of `folders` (a regex alternation of src/ folders). */
 function zone(folders, message, { vscode = false, extra = [], depth = 1 } = {}) {
   return {
-    'no-restricted-imports': ['error', {
-      paths: vscode ? [] : [VSCODE],
-      patterns: [
-        { regex: `^(\\.\\./){${depth},}(${folders})(/|$)`, message },
-        ...extra,
-      ],
-    }],
+    'no-restricted-imports': [
+      'error',
+      {
+        paths: vscode ? [] : [VSCODE],
+        patterns: [{ regex: `^(\\.\\./){${depth},}(${folders})(/|$)`, message }, ...extra],
+      },
+    ],
   };
 }
 
@@ -78,43 +94,102 @@ export default tseslint.config(
     // webview that had focus before the palette, takes the focus back a moment after it opens (microsoft/vscode#93950).
     files: ['src/**'],
     rules: {
-      'no-restricted-syntax': ['error',
+      'no-restricted-syntax': [
+        'error',
         // This block's rule replaces the one above for src/**, so it names that selector again.
         NAMED_EXPORTS,
         {
-          selector: 'CallExpression[callee.property.name=/^(showQuickPick|showInputBox)$/]:not(:has(Property[key.name="ignoreFocusOut"]))',
-          message: 'Pass ignoreFocusOut: true: a webview taking the focus back would close this question under the user.',
+          selector:
+            'CallExpression[callee.property.name=/^(showQuickPick|showInputBox)$/]:not(:has(Property[key.name="ignoreFocusOut"]))',
+          message:
+            'Pass ignoreFocusOut: true: a webview taking the focus back would close this question under the user.',
         },
       ],
     },
   },
-  { files: ['src/core/**'], rules: zone(`${SHELL}|results|sandbox|cli|webview-ui|agent`, 'The core imports only Node, jose, ajv, gRPC and src/shared.') },
+  {
+    files: ['src/core/**'],
+    rules: zone(
+      `${SHELL}|results|sandbox|cli|webview-ui|agent`,
+      'The core imports only Node, jose, ajv, gRPC and src/shared.',
+    ),
+  },
   ...Object.keys(CORE_DOMAINS).map((domain) => ({
     files: [`src/core/${domain}/**`],
     // Two levels up at least: from a domain's folder, `../analysis` is the core's analysis domain, not the shell's src/analysis.
-    rules: zone(`${SHELL}|results|sandbox|cli|webview-ui|agent`, 'The core imports only Node, jose, ajv, gRPC and src/shared.', { extra: domainPatterns(domain), depth: 2 }),
+    rules: zone(
+      `${SHELL}|results|sandbox|cli|webview-ui|agent`,
+      'The core imports only Node, jose, ajv, gRPC and src/shared.',
+      { extra: domainPatterns(domain), depth: 2 },
+    ),
   })),
-  { files: ['src/results/**'], rules: zone(`${SHELL}|sandbox|cli|webview-ui|agent`, 'Presentation models import only the core and src/shared.', { extra: [PAST_A_DOOR] }) },
-  { files: ['src/sandbox/**'], rules: zone(`${SHELL}|results|cli|webview-ui`, 'The sandbox imports only the core.', { extra: [PAST_A_DOOR] }) },
-  { files: ['src/cli/**'], rules: zone(`${SHELL}|webview-ui`, 'The CLI imports the core, results and the sandbox, never the VS Code shell.', { extra: [PAST_A_DOOR] }) },
-  { files: ['src/agent/**'], rules: zone(`${SHELL}|sandbox|cli|webview-ui`, 'The agent tools import only the core, results and src/shared: both surfaces (VS Code, the MCP server) use them.', { extra: [PAST_A_DOOR] }) },
-  { files: ['src/shared/**'], rules: zone('core|results|sandbox|cli|webview-ui|' + SHELL, 'src/shared holds the host-webview contract and imports nothing else.') },
+  {
+    files: ['src/results/**'],
+    rules: zone(`${SHELL}|sandbox|cli|webview-ui|agent`, 'Presentation models import only the core and src/shared.', {
+      extra: [PAST_A_DOOR],
+    }),
+  },
+  {
+    files: ['src/sandbox/**'],
+    rules: zone(`${SHELL}|results|cli|webview-ui`, 'The sandbox imports only the core.', { extra: [PAST_A_DOOR] }),
+  },
+  {
+    files: ['src/cli/**'],
+    rules: zone(`${SHELL}|webview-ui`, 'The CLI imports the core, results and the sandbox, never the VS Code shell.', {
+      extra: [PAST_A_DOOR],
+    }),
+  },
+  {
+    files: ['src/agent/**'],
+    rules: zone(
+      `${SHELL}|sandbox|cli|webview-ui`,
+      'The agent tools import only the core, results and src/shared: both surfaces (VS Code, the MCP server) use them.',
+      { extra: [PAST_A_DOOR] },
+    ),
+  },
+  {
+    files: ['src/shared/**'],
+    rules: zone(
+      'core|results|sandbox|cli|webview-ui|' + SHELL,
+      'src/shared holds the host-webview contract and imports nothing else.',
+    ),
+  },
   {
     files: ['src/webview-ui/**'],
-    rules: zone(`core|results|sandbox|cli|${SHELL}`, 'The webview bundle runs in the browser: it imports src/shared only.', {
-      extra: [{ regex: '^node:|^(fs|path|os|crypto|child_process|http|https|net|util|stream|buffer|events|url)$', message: 'The webview bundle runs in the browser: no Node modules.' }],
-    }),
+    rules: zone(
+      `core|results|sandbox|cli|${SHELL}`,
+      'The webview bundle runs in the browser: it imports src/shared only.',
+      {
+        extra: [
+          {
+            regex: '^node:|^(fs|path|os|crypto|child_process|http|https|net|util|stream|buffer|events|url)$',
+            message: 'The webview bundle runs in the browser: no Node modules.',
+          },
+        ],
+      },
+    ),
   },
   {
     files: ['src/vscode/**', 'src/main.ts', 'src/extension.ts'],
     rules: zone('cli|webview-ui', 'The shell uses the core, results and services.', {
       vscode: true,
-      extra: [PAST_A_DOOR, { regex: '^(\\.\\./){2,}sandbox/(?!sandboxServer$)', message: 'Reach the sandbox only through its start/stop API (src/sandbox/sandboxServer, loaded by SandboxService).' }],
+      extra: [
+        PAST_A_DOOR,
+        {
+          regex: '^(\\.\\./){2,}sandbox/(?!sandboxServer$)',
+          message:
+            'Reach the sandbox only through its start/stop API (src/sandbox/sandboxServer, loaded by SandboxService).',
+        },
+      ],
     }),
   },
   {
     files: ['**/*.js', '**/*.cjs', '**/*.mjs'],
     ...tseslint.configs.disableTypeChecked,
-    rules: { ...tseslint.configs.disableTypeChecked.rules, '@typescript-eslint/no-require-imports': 'off', 'no-restricted-syntax': 'off' },
+    rules: {
+      ...tseslint.configs.disableTypeChecked.rules,
+      '@typescript-eslint/no-require-imports': 'off',
+      'no-restricted-syntax': 'off',
+    },
   },
 );

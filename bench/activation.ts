@@ -46,13 +46,19 @@ const EMPTY_MANIFEST = {
 };
 
 /** Top-level files of the repository that go into the VSIX besides dist/ (see `vsce ls`). */
-const MANIFEST_FILES = /^(package\.json|package\.nls(\.[\w-]+)?\.json|README\.md|CHANGELOG\.md|LICENSE|SECURITY\.md|\.vscodeignore)$/;
+const MANIFEST_FILES =
+  /^(package\.json|package\.nls(\.[\w-]+)?\.json|README\.md|CHANGELOG\.md|LICENSE|SECURITY\.md|\.vscodeignore)$/;
 
 /** `vsce package --no-dependencies`, as scripts/vscode-env.mjs packageVsix runs it, in `dir`. */
 function vscePackage(dir: string, outFile: string): string {
   const vsce = join(PROJECT_ROOT, 'node_modules', '.bin', 'vsce');
-  const result = spawnSync(vsce, ['package', '--no-dependencies', '--allow-missing-repository', '--no-rewrite-relative-links', '-o', outFile], { cwd: dir, encoding: 'utf8', timeout: 120_000 });
-  if (result.status !== 0) throw new Error(`vsce package in ${dir} failed (exit ${String(result.status)}):\n${result.stdout}${result.stderr}`);
+  const result = spawnSync(
+    vsce,
+    ['package', '--no-dependencies', '--allow-missing-repository', '--no-rewrite-relative-links', '-o', outFile],
+    { cwd: dir, encoding: 'utf8', timeout: 120_000 },
+  );
+  if (result.status !== 0)
+    throw new Error(`vsce package in ${dir} failed (exit ${String(result.status)}):\n${result.stdout}${result.stderr}`);
   return outFile;
 }
 
@@ -70,12 +76,18 @@ function emptyVsix(outDir: string): string {
   const dir = mkdtempSync(join(tmpdir(), 'mobility-bench-empty-'));
   try {
     mkdirSync(join(dir, 'src'));
-    writeFileSync(join(dir, 'src', 'extension.ts'), 'export function activate(): void {}\n\nexport function deactivate(): void {}\n');
+    writeFileSync(
+      join(dir, 'src', 'extension.ts'),
+      'export function activate(): void {}\n\nexport function deactivate(): void {}\n',
+    );
     writeFileSync(join(dir, 'package.json'), `${JSON.stringify(EMPTY_MANIFEST, null, 2)}\n`);
     writeFileSync(join(dir, 'README.md'), '# Bench Empty Extension\n\nThe baseline of the activation benchmark.\n');
     cpSync(join(PROJECT_ROOT, 'LICENSE'), join(dir, 'LICENSE'));
     writeFileSync(join(dir, '.vscodeignore'), 'src/**\n**/*.map\n');
-    const built = spawnSync(process.execPath, [join(PROJECT_ROOT, 'esbuild.js'), '--production'], { cwd: dir, encoding: 'utf8' });
+    const built = spawnSync(process.execPath, [join(PROJECT_ROOT, 'esbuild.js'), '--production'], {
+      cwd: dir,
+      encoding: 'utf8',
+    });
     if (built.status !== 0) throw new Error(`Building the empty extension failed:\n${built.stderr}${built.stdout}`);
     return vscePackage(dir, join(outDir, 'empty-extension.vsix'));
   } finally {
@@ -110,10 +122,15 @@ async function startupPerformance(page: Page): Promise<Map<string, Times>> {
   // The document is rewritten whenever an extension's status changes, so it is read until both are in.
   const deadline = Date.now() + 60_000;
   for (;;) {
-    const lines = await page.evaluate(() => Array.from(document.querySelectorAll('.part.editor .monaco-editor .view-lines .view-line'))
-      .map((line) => ({ top: parseFloat((line as HTMLElement).style.top) || 0, text: (line.textContent ?? '').replace(/\u00a0/g, ' ') }))
-      .sort((a, b) => a.top - b.top)
-      .map((line) => line.text));
+    const lines = await page.evaluate(() =>
+      Array.from(document.querySelectorAll('.part.editor .monaco-editor .view-lines .view-line'))
+        .map((line) => ({
+          top: parseFloat((line as HTMLElement).style.top) || 0,
+          text: (line.textContent ?? '').replace(/\u00a0/g, ' '),
+        }))
+        .sort((a, b) => a.top - b.top)
+        .map((line) => line.text),
+    );
     const start = lines.findIndex((line) => /Extension Activation Stats/.test(line));
     const times = new Map<string, Times>();
     if (start >= 0) {
@@ -121,12 +138,20 @@ async function startupPerformance(page: Page): Promise<Map<string, Times>> {
         const cells = line.split('|').map((cell) => cell.trim());
         // | Extension | Eager | Load Code | Call Activate | Finish Activate | Event | By |
         if (cells.length >= 8 && /^\d+$/.test(cells[3] ?? '')) {
-          times.set(cells[1] ?? '', { codeLoading: Number(cells[3]), activateCall: Number(cells[4]), activateResolved: Number(cells[5]), event: cells[6] ?? '' });
+          times.set(cells[1] ?? '', {
+            codeLoading: Number(cells[3]),
+            activateCall: Number(cells[4]),
+            activateResolved: Number(cells[5]),
+            event: cells[6] ?? '',
+          });
         } else if (times.size && !line.startsWith('|')) break;
       }
     }
     if (times.has(OURS.id) && times.has(EMPTY.id)) return times;
-    if (Date.now() > deadline) throw new Error(`Developer: Startup Performance did not list both extensions within 60 s; it showed ${lines.length} lines${start >= 0 ? `, the table: ${lines.slice(start, start + 20).join(' / ')}` : ', no Extension Activation Stats'}.`);
+    if (Date.now() > deadline)
+      throw new Error(
+        `Developer: Startup Performance did not list both extensions within 60 s; it showed ${lines.length} lines${start >= 0 ? `, the table: ${lines.slice(start, start + 20).join(' / ')}` : ', no Extension Activation Stats'}.`,
+      );
     await page.waitForTimeout(500);
   }
 }
@@ -205,7 +230,8 @@ export async function activationFigure(production: ProductionBuild): Promise<Rep
     const empty = median(runs.map((r) => activateMs(r.empty)));
     // Both activate on the same event at the same moment, so each window's difference is what our code adds.
     const added = median(runs.map((r) => activateMs(r.ours) - activateMs(r.empty)));
-    const parts = (pick: (r: Activation) => Times) => `load code ${round3(median(runs.map((r) => pick(r).codeLoading)))}, call activate ${round3(median(runs.map((r) => pick(r).activateCall)))}, finish activate ${round3(median(runs.map((r) => pick(r).activateResolved)))}`;
+    const parts = (pick: (r: Activation) => Times) =>
+      `load code ${round3(median(runs.map((r) => pick(r).codeLoading)))}, call activate ${round3(median(runs.map((r) => pick(r).activateCall)))}, finish activate ${round3(median(runs.map((r) => pick(r).activateResolved)))}`;
     // The target (issue 30): what our code adds, ours minus the empty extension in the same window; the absolute
     // time, which the machine's load moves for the empty extension too, is printed beside it.
     return {
@@ -214,12 +240,13 @@ export async function activationFigure(production: ProductionBuild): Promise<Rep
       unit: 'ms',
       target: `<= ${LIMIT_MS} ms over the empty extension`,
       met: added <= LIMIT_MS,
-      raw: `ours minus the empty one per window ${runs.map((r) => activateMs(r.ours) - activateMs(r.empty)).join(', ')} ms; `
-        + `ours ${runs.map((r) => activateMs(r.ours)).join(', ')} ms (median ${round3(ours)} ms: ${parts((r) => r.ours)} ms); an empty extension built and installed the same way ${runs.map((r) => activateMs(r.empty)).join(', ')} ms `
-        + `(median ${round3(empty)} ms: ${parts((r) => r.empty)} ms); ${inside}`
-        + `${RUNS} windows, each on a fresh code-server, after ${WARMUP} warm-up, ${median(runs.map((r) => r.active))} extensions active; `
-        + `the first window after installing: ours ${cold ? activateMs(cold.ours) : '?'} ms, the empty one ${cold ? activateMs(cold.empty) : '?'} ms; `
-        + `VS Code's activationTimes from Developer: Startup Performance`,
+      raw:
+        `ours minus the empty one per window ${runs.map((r) => activateMs(r.ours) - activateMs(r.empty)).join(', ')} ms; ` +
+        `ours ${runs.map((r) => activateMs(r.ours)).join(', ')} ms (median ${round3(ours)} ms: ${parts((r) => r.ours)} ms); an empty extension built and installed the same way ${runs.map((r) => activateMs(r.empty)).join(', ')} ms ` +
+        `(median ${round3(empty)} ms: ${parts((r) => r.empty)} ms); ${inside}` +
+        `${RUNS} windows, each on a fresh code-server, after ${WARMUP} warm-up, ${median(runs.map((r) => r.active))} extensions active; ` +
+        `the first window after installing: ours ${cold ? activateMs(cold.ours) : '?'} ms, the empty one ${cold ? activateMs(cold.empty) : '?'} ms; ` +
+        `VS Code's activationTimes from Developer: Startup Performance`,
     };
   } finally {
     await server?.stop();
@@ -249,7 +276,10 @@ export async function activationVariantFigures(shipped: ProductionBuild): Promis
   let browser: Browser | undefined;
   try {
     const empty = emptyVsix(runDir);
-    const builds: [string, ProductionBuild][] = [['shipped', shipped], ['without the shared module namespaces', variants[0]]];
+    const builds: [string, ProductionBuild][] = [
+      ['shipped', shipped],
+      ['without the shared module namespaces', variants[0]],
+    ];
     const setups: Setup[] = builds.map(([label, build], i) => {
       const dirs = { extensionsDir: join(runDir, `extensions-${i}`), userDataDir: join(runDir, `user-data-${i}`) };
       const vsixDir = join(runDir, `vsix-${i}`);
@@ -265,7 +295,11 @@ export async function activationVariantFigures(shipped: ProductionBuild): Promis
     const added: number[][] = setups.map(() => []);
     for (let run = 0; run < WARMUP + VARIANT_RUNS; run++) {
       for (const [i, setup] of setups.entries()) {
-        const server = await harness.startCodeServer({ ...setup.dirs, folder, logFile: join(runDir, `code-server-${i}-${run}.log`) });
+        const server = await harness.startCodeServer({
+          ...setup.dirs,
+          folder,
+          logFile: join(runDir, `code-server-${i}-${run}.log`),
+        });
         try {
           const result = await measureOnce(browser, server);
           if (run >= WARMUP) added[i]?.push(activateMs(result.ours) - activateMs(result.empty));
@@ -276,8 +310,13 @@ export async function activationVariantFigures(shipped: ProductionBuild): Promis
     }
     const medians = added.map((list) => median(list));
     const shippedAdds = medians[0] ?? 0;
-    const spread = (list: number[]) => list.length ? `min ${round3(Math.min(...list))}, p25 ${round3(percentile(list, 25))}, median ${round3(median(list))}, p75 ${round3(percentile(list, 75))}, max ${round3(Math.max(...list))}` : 'none';
-    const raw = setups.map((s, i) => `${s.label}: ${(added[i] ?? []).join(', ')} ms (${spread(added[i] ?? [])})`).join('; ');
+    const spread = (list: number[]) =>
+      list.length
+        ? `min ${round3(Math.min(...list))}, p25 ${round3(percentile(list, 25))}, median ${round3(median(list))}, p75 ${round3(percentile(list, 75))}, max ${round3(Math.max(...list))}`
+        : 'none';
+    const raw = setups
+      .map((s, i) => `${s.label}: ${(added[i] ?? []).join(', ')} ms (${spread(added[i] ?? [])})`)
+      .join('; ');
     return setups.slice(1).map((setup, index) => {
       const saves = (medians[index + 1] ?? 0) - shippedAdds;
       // A clear win: the 90% interval of the difference lies above 0 (issue 30: keep a part only if it wins clearly).

@@ -30,10 +30,15 @@ const GRPC_METHOD = 'mobility.sandbox.v1.VehicleService/GetVehicle';
 /** `node dist/cli.js <args>`, its exit code checked. */
 function spawnCli(args: string[]): Promise<void> {
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, [path.resolve('dist/cli.js'), ...args], { env: { ...process.env, MOBILITY_API_DEBUG: '' }, timeout: 60_000 }, (error, _stdout, stderr) => {
-      if (error) reject(new Error(`mobility-api ${args[0]} failed: ${stderr.slice(0, 300)}`));
-      else resolve();
-    });
+    execFile(
+      process.execPath,
+      [path.resolve('dist/cli.js'), ...args],
+      { env: { ...process.env, MOBILITY_API_DEBUG: '' }, timeout: 60_000 },
+      (error, _stdout, stderr) => {
+        if (error) reject(new Error(`mobility-api ${args[0]} failed: ${stderr.slice(0, 300)}`));
+        else resolve();
+      },
+    );
   });
 }
 
@@ -43,7 +48,14 @@ function spawnCli(args: string[]): Promise<void> {
  */
 async function requestInProcess(args: string[]): Promise<void> {
   let err = '';
-  const io: CliIo = { out: () => undefined, write: () => undefined, err: (t) => (err += t), readStdin: () => Promise.resolve(''), env: {}, untilStopped: () => Promise.resolve() };
+  const io: CliIo = {
+    out: () => undefined,
+    write: () => undefined,
+    err: (t) => (err += t),
+    readStdin: () => Promise.resolve(''),
+    env: {},
+    untilStopped: () => Promise.resolve(),
+  };
   const code = await requestCommand(args.slice(1), io);
   if (code !== 0) throw new Error(`mobility-api ${args[0]} in-process: exit ${code}: ${err.slice(0, 300)}`);
 }
@@ -60,15 +72,50 @@ function perCall(calls: number, once: () => Promise<unknown>): () => Promise<num
 export async function agentRequestFigures(): Promise<ReportedFigure[]> {
   const pem = ecPem();
   const credential = credentialFromPem('ES256', pem, 'bench-agent-request-kid-0001');
-  const sandbox = await startSandboxProcess({ options: { fleetSize: 500, pageSize: 10, verifyTokens: true }, trust: [trustEntryOf(credential)] });
+  const sandbox = await startSandboxProcess({
+    options: { fleetSize: 500, pageSize: 10, verifyTokens: true },
+    trust: [trustEntryOf(credential)],
+  });
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-agent-requests-'));
   const keyFile = path.join(dir, 'key.pem');
   fs.writeFileSync(keyFile, pem, { mode: 0o600 });
   const grpcTarget = sandbox.mds.grpcTarget ?? '';
-  const credentialFlags = ['--private-key', keyFile, '--kid', credential.kid, '--iss', BENCH_ISSUER, '--type', credential.type, '--state-dir', path.join(dir, 'state'), '--precision', 'milliseconds'];
+  const credentialFlags = [
+    '--private-key',
+    keyFile,
+    '--kid',
+    credential.kid,
+    '--iss',
+    BENCH_ISSUER,
+    '--type',
+    credential.type,
+    '--state-dir',
+    path.join(dir, 'state'),
+    '--precision',
+    'milliseconds',
+  ];
   const restArgs = ['request', '/vehicles', '--base-url', sandbox.mds.baseUrl, '--api', 'mds', ...credentialFlags];
   const client = new Client({ name: 'bench', version: '1' });
-  const transport = new StdioClientTransport({ command: process.execPath, args: [path.resolve('dist/cli.js'), 'mcp', '--base-url', sandbox.mds.baseUrl, '--api', 'mds', '--stage', 'staging', '--allow-network', '--grpc-target', grpcTarget, '--plaintext', ...credentialFlags], cwd: dir, stderr: 'pipe' });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [
+      path.resolve('dist/cli.js'),
+      'mcp',
+      '--base-url',
+      sandbox.mds.baseUrl,
+      '--api',
+      'mds',
+      '--stage',
+      'staging',
+      '--allow-network',
+      '--grpc-target',
+      grpcTarget,
+      '--plaintext',
+      ...credentialFlags,
+    ],
+    cwd: dir,
+    stderr: 'pipe',
+  });
   let mcpStderr = '';
   transport.stderr?.on('data', (d: Buffer) => (mcpStderr += d.toString()));
   await client.connect(transport).catch((err: unknown) => {
@@ -78,20 +125,66 @@ export async function agentRequestFigures(): Promise<ReportedFigure[]> {
     const send = async (args: Record<string, unknown>) => {
       const answer = await client.callTool({ name: 'send_request', arguments: args });
       const text = (answer.content as { text: string }[])[0]?.text ?? '';
-      if (answer.isError || !/"(status|name)": (200|"OK")/.test(text)) throw new Error(`send_request did not succeed: ${text.slice(0, 300)}`);
+      if (answer.isError || !/"(status|name)": (200|"OK")/.test(text))
+        throw new Error(`send_request did not succeed: ${text.slice(0, 300)}`);
     };
-    const device = await client.callTool({ name: 'send_request', arguments: { grpc_method: 'mobility.sandbox.v1.VehicleService/ListVehicles', max_items: 1 } });
-    const deviceId = (JSON.parse((device.content as { text: string }[])[0].text) as { messages: { device_id: string }[] }).messages[0]?.device_id;
+    const device = await client.callTool({
+      name: 'send_request',
+      arguments: { grpc_method: 'mobility.sandbox.v1.VehicleService/ListVehicles', max_items: 1 },
+    });
+    const deviceId = (
+      JSON.parse((device.content as { text: string }[])[0].text) as { messages: { device_id: string }[] }
+    ).messages[0]?.device_id;
     if (!deviceId) throw new Error('ListVehicles over gRPC gave no vehicle');
-    const grpcArgs = ['grpc', 'call', GRPC_METHOD, '--target', grpcTarget, '--plaintext', '--aud', sandbox.mds.baseUrl, '--data', JSON.stringify({ device_id: deviceId }), ...credentialFlags];
+    const grpcArgs = [
+      'grpc',
+      'call',
+      GRPC_METHOD,
+      '--target',
+      grpcTarget,
+      '--plaintext',
+      '--aud',
+      sandbox.mds.baseUrl,
+      '--data',
+      JSON.stringify({ device_id: deviceId }),
+      ...credentialFlags,
+    ];
 
     // The same tool in this process, with the context the MCP server makes: the MCP surface's own cost apart.
-    const quiet: CliIo = { out: () => undefined, err: () => undefined, readStdin: () => Promise.resolve(''), env: {}, untilStopped: () => Promise.resolve() };
-    const values = { 'private-key': keyFile, kid: credential.kid, iss: BENCH_ISSUER, type: credential.type, 'state-dir': path.join(dir, 'state'), precision: 'milliseconds' };
+    const quiet: CliIo = {
+      out: () => undefined,
+      err: () => undefined,
+      readStdin: () => Promise.resolve(''),
+      env: {},
+      untilStopped: () => Promise.resolve(),
+    };
+    const values = {
+      'private-key': keyFile,
+      kid: credential.kid,
+      iss: BENCH_ISSUER,
+      type: credential.type,
+      'state-dir': path.join(dir, 'state'),
+      precision: 'milliseconds',
+    };
     const signing = issuerFrom(values, quiet);
     const own = loadCredential(values, quiet, 'mds');
-    const environment = { id: 'mds', name: 'mds staging', api: 'mds' as const, stage: 'staging', baseUrl: sandbox.mds.baseUrl, headers: { Accept: 'application/vnd.mds+json;version=2.0' } };
-    const context: AgentContext = { environments: () => Promise.resolve([{ environment }]), credential: () => Promise.resolve(own), signing: () => signing, history: new AgentHistory(), allowNetwork: true, allowProduction: false, root: dir };
+    const environment = {
+      id: 'mds',
+      name: 'mds staging',
+      api: 'mds' as const,
+      stage: 'staging',
+      baseUrl: sandbox.mds.baseUrl,
+      headers: { Accept: 'application/vnd.mds+json;version=2.0' },
+    };
+    const context: AgentContext = {
+      environments: () => Promise.resolve([{ environment }]),
+      credential: () => Promise.resolve(own),
+      signing: () => signing,
+      history: new AgentHistory(),
+      allowNetwork: true,
+      allowProduction: false,
+      root: dir,
+    };
     const toolInProcess = async () => {
       const answer = await runAgentTool('send_request', { path: '/vehicles' }, context);
       if (answer.isError) throw new Error(`send_request in-process: ${answer.text.slice(0, 300)}`);

@@ -13,7 +13,8 @@ import { alternate, median, nowMs } from './stats';
 
 const CALLS = 50;
 const ROUNDS = 6;
-const TOKEN = 'eyJhbGciOiJFUzI1NiIsImtpZCI6ImJlbmNoLWtpZC0wMTIzNDU2Nzg5YWIifQ.eyJpc3MiOiJiZW5jaEBleGFtcGxlLm9yZyIsImF1ZCI6Imh0dHBzOi8vbWRzLmV4YW1wbGUub3JnIiwiaWF0IjoxNzAwMDAwMDAwLCJleHAiOjE3MDAwMDAzMDAsImp0aSI6IjNmMjUwNGUwLTRmODktNDFkMy05YTBjLTAzMDVlODJjMzMwMSJ9.c2lnbmF0dXJl';
+const TOKEN =
+  'eyJhbGciOiJFUzI1NiIsImtpZCI6ImJlbmNoLWtpZC0wMTIzNDU2Nzg5YWIifQ.eyJpc3MiOiJiZW5jaEBleGFtcGxlLm9yZyIsImF1ZCI6Imh0dHBzOi8vbWRzLmV4YW1wbGUub3JnIiwiaWF0IjoxNzAwMDAwMDAwLCJleHAiOjE3MDAwMDAzMDAsImp0aSI6IjNmMjUwNGUwLTRmODktNDFkMy05YTBjLTAzMDVlODJjMzMwMSJ9.c2lnbmF0dXJl';
 
 /** A bare SDK server over stdio with one tool that answers `{}`: the protocol's own cost of one call. */
 const BARE_SERVER = `
@@ -35,7 +36,15 @@ async function connect(command: string, args: string[]): Promise<Client> {
 export async function agentFigures(): Promise<ReportedFigure> {
   const ours = await connect(process.execPath, [path.resolve('dist/cli.js'), 'mcp']);
   const bare = await connect(process.execPath, ['-e', BARE_SERVER]);
-  const context = { environments: () => Promise.resolve([]), credential: () => Promise.resolve(undefined), signing: () => ({ issuer: new TokenIssuer() }), history: new AgentHistory(), allowNetwork: false, allowProduction: false, root: process.cwd() };
+  const context = {
+    environments: () => Promise.resolve([]),
+    credential: () => Promise.resolve(undefined),
+    signing: () => ({ issuer: new TokenIssuer() }),
+    history: new AgentHistory(),
+    allowNetwork: false,
+    allowProduction: false,
+    root: process.cwd(),
+  };
   try {
     const throughMcp = async () => {
       const t0 = nowMs();

@@ -29,7 +29,8 @@ const DAY_MS = 24 * HOUR_MS;
 export function scale(): { days: number; fleet: number } {
   const read = (name: string, fallback: number) => {
     const value = Number(process.env[name] ?? fallback);
-    if (!Number.isInteger(value) || value < 1) throw new Error(`${name}=${process.env[name]}: give a whole number of 1 or more.`);
+    if (!Number.isInteger(value) || value < 1)
+      throw new Error(`${name}=${process.env[name]}: give a whole number of 1 or more.`);
     return value;
   };
   return { days: read('BENCH_ANALYSIS_DAYS', 7), fleet: read('BENCH_ANALYSIS_FLEET', 2000) };
@@ -98,7 +99,11 @@ function sizeOf(dir: string, ext: string): { bytes: number; files: number } {
  * from the cache, or made now (trips, events, telemetry hour by hour, then the snapshot) and cached. A folder is
  * written under a temporary name and renamed when complete, so that an interrupted run leaves no half harvest.
  */
-export async function cachedHarvest(days: number, fleet: number, env: () => Promise<{ mds: SandboxEnvironment; credential: Credential }>): Promise<CachedHarvest> {
+export async function cachedHarvest(
+  days: number,
+  fleet: number,
+  env: () => Promise<{ mds: SandboxEnvironment; credential: Credential }>,
+): Promise<CachedHarvest> {
   const dir = path.join(benchCacheDir(), `analysis-fleet${fleet}-${days}d`);
   const marker = path.join(dir, 'bench-harvest.json');
   // Where it is now (the cache may have moved since it was made).
@@ -113,25 +118,44 @@ export async function cachedHarvest(days: number, fleet: number, env: () => Prom
   const items: Record<string, number> = {};
   const started = performance.now();
   for (const { endpoint, folder } of ENDPOINTS) {
-    const summary = await harvestHours({ client: benchClient(), environment: environmentOf(mds), credential, endpoint, from, to, outDir: path.join(temp, folder) });
-    if (!summary.complete) throw new Error(`The benchmark harvest of ${endpoint} is incomplete: ${JSON.stringify(summary.notDone.slice(0, 3))}`);
+    const summary = await harvestHours({
+      client: benchClient(),
+      environment: environmentOf(mds),
+      credential,
+      endpoint,
+      from,
+      to,
+      outDir: path.join(temp, folder),
+    });
+    if (!summary.complete)
+      throw new Error(
+        `The benchmark harvest of ${endpoint} is incomplete: ${JSON.stringify(summary.notDone.slice(0, 3))}`,
+      );
     items[folder] = summary.items;
   }
-  const snapshot = await harvestSnapshot({ client: benchClient(), environment: environmentOf(mds), credential, outDir: temp });
+  const snapshot = await harvestSnapshot({
+    client: benchClient(),
+    environment: environmentOf(mds),
+    credential,
+    outDir: temp,
+  });
   items.vehicles = snapshot.lists.vehicles.items;
   items.vehicles_status = snapshot.lists.vehicles_status.items;
   const cached: CachedHarvest = { dir, days, fleet, from, to, items };
   fs.writeFileSync(path.join(temp, 'bench-harvest.json'), `${JSON.stringify(cached, null, 2)}\n`);
   fs.rmSync(dir, { recursive: true, force: true });
   fs.renameSync(temp, dir);
-  console.log(`    (made the ${days}-day harvest of a ${fleet}-vehicle fleet in ${Math.round((performance.now() - started) / 1000)} s, cached in ${dir})`);
+  console.log(
+    `    (made the ${days}-day harvest of a ${fleet}-vehicle fleet in ${Math.round((performance.now() - started) / 1000)} s, cached in ${dir})`,
+  );
   return cached;
 }
 
 /** A folder of hard links to the files of `from`. */
 function linkFiles(from: string, to: string): void {
   fs.mkdirSync(to);
-  for (const entry of fs.readdirSync(from, { withFileTypes: true })) if (entry.isFile()) fs.linkSync(path.join(from, entry.name), path.join(to, entry.name));
+  for (const entry of fs.readdirSync(from, { withFileTypes: true }))
+    if (entry.isFile()) fs.linkSync(path.join(from, entry.name), path.join(to, entry.name));
 }
 
 /**
@@ -143,7 +167,8 @@ function repeatedHarvest(harvest: CachedHarvest, times: number): string {
   const dir = `${harvest.dir}-x${times}`;
   // Hard links, not symbolic ones: a manifest's hour file that is a link out of its folder is refused (safeHourFile).
   // A copy made with symbolic links before that is made again.
-  if (fs.existsSync(path.join(dir, 'snapshot')) && !fs.lstatSync(path.join(dir, 'snapshot')).isSymbolicLink()) return dir;
+  if (fs.existsSync(path.join(dir, 'snapshot')) && !fs.lstatSync(path.join(dir, 'snapshot')).isSymbolicLink())
+    return dir;
   const temp = `${dir}.tmp-${process.pid}`;
   fs.rmSync(temp, { recursive: true, force: true });
   fs.mkdirSync(temp, { recursive: true });
@@ -167,14 +192,22 @@ function repeatedHarvest(harvest: CachedHarvest, times: number): string {
 async function cachedParquet(harvest: CachedHarvest, partition: 'hour' | 'day' = 'hour'): Promise<string> {
   const out = partition === 'hour' ? `${harvest.dir}-parquet` : `${harvest.dir}-parquet-by-day`;
   if (fs.existsSync(out)) return out;
-  await askChildOnce<AnalysisChildRequest, AnalysisChildReply>('analysisChild.js', { side: 'parquet', folder: harvest.dir, out, partition }, 'Parquet writer');
+  await askChildOnce<AnalysisChildRequest, AnalysisChildReply>(
+    'analysisChild.js',
+    { side: 'parquet', folder: harvest.dir, out, partition },
+    'Parquet writer',
+  );
   return out;
 }
 
-const child = (request: AnalysisChildRequest) => askChildOnce<AnalysisChildRequest, AnalysisChildReply>('analysisChild.js', request, 'analysis child');
+const child = (request: AnalysisChildRequest) =>
+  askChildOnce<AnalysisChildRequest, AnalysisChildReply>('analysisChild.js', request, 'analysis child');
 const mb = (kb: number) => round3(kb / 1024);
 const total = (items: Record<string, number>) => Object.values(items).reduce((a, b) => a + b, 0);
-const itemsText = (items: Record<string, number>) => Object.entries(items).map(([name, n]) => `${name} ${n}`).join(', ');
+const itemsText = (items: Record<string, number>) =>
+  Object.entries(items)
+    .map(([name, n]) => `${name} ${n}`)
+    .join(', ');
 
 /** The figures of issue 31's "Measured". */
 export async function analysisFigures(): Promise<ReportedFigure[]> {
@@ -186,7 +219,10 @@ export async function analysisFigures(): Promise<ReportedFigure[]> {
     if (!sandbox || !credential) {
       const pem = ecPem();
       credential = credentialFromPem('ES256', pem, 'analysis-harvest');
-      sandbox = await startSandboxProcess({ options: { fleetSize: fleet, pageSize: 1000, verifyTokens: true }, trust: [trustEntryOf(credential)] });
+      sandbox = await startSandboxProcess({
+        options: { fleetSize: fleet, pageSize: 1000, verifyTokens: true },
+        trust: [trustEntryOf(credential)],
+      });
     }
     return { mds: sandbox.mds, credential };
   };
@@ -210,10 +246,16 @@ export async function analysisFigures(): Promise<ReportedFigure[]> {
     last.set(`${request.side} ${request.folder}`, reply);
     return reply.ms;
   };
-  const [checkMs = [], handMs = []] = await interleave(ROUNDS, WARMUP, [timed({ side: 'check', folder: week.dir }), timed({ side: 'hand', folder: week.dir })]);
+  const [checkMs = [], handMs = []] = await interleave(ROUNDS, WARMUP, [
+    timed({ side: 'check', folder: week.dir }),
+    timed({ side: 'hand', folder: week.dir }),
+  ]);
   const checkReply = last.get(`check ${week.dir}`) as AnalysisChildReply;
   const handReply = last.get(`hand ${week.dir}`) as AnalysisChildReply;
-  const sameFindings = JSON.stringify(checkReply.counts) === JSON.stringify(handReply.counts) ? 'the same findings per rule on both sides' : `findings differ: check ${JSON.stringify(checkReply.counts)}, by hand ${JSON.stringify(handReply.counts)}`;
+  const sameFindings =
+    JSON.stringify(checkReply.counts) === JSON.stringify(handReply.counts)
+      ? 'the same findings per rule on both sides'
+      : `findings differ: check ${JSON.stringify(checkReply.counts)}, by hand ${JSON.stringify(handReply.counts)}`;
   const ratio = medianRatio(checkMs, handMs);
   const itemsPerSecond = total(week.items) / (median(checkMs) / 1000);
   const time: ReportedFigure = {
@@ -248,7 +290,10 @@ export async function analysisFigures(): Promise<ReportedFigure[]> {
   };
   // The same 7 days harvested 4 times over: 4 times the rows to read and de-duplicate, the same items after.
   const repeated = await child({ side: 'check', folder: repeatedHarvest(week, 4) });
-  const sameRepeated = JSON.stringify(repeated.counts) === JSON.stringify(checkReply.counts) && repeated.items === checkReply.items ? 'the same items and findings per rule' : `differs: ${repeated.items} items, ${JSON.stringify(repeated.counts)}`;
+  const sameRepeated =
+    JSON.stringify(repeated.counts) === JSON.stringify(checkReply.counts) && repeated.items === checkReply.items
+      ? 'the same items and findings per rule'
+      : `differs: ${repeated.items} items, ${JSON.stringify(repeated.counts)}`;
   const repeatedFigure: ReportedFigure = {
     name: `analysis: peak RSS of check over ${days} days of a ${fleet}-vehicle fleet harvested 4 times over`,
     value: repeated.maxRssKb / 1024,
@@ -276,9 +321,15 @@ export async function analysisFigures(): Promise<ReportedFigure[]> {
     met: sizeRatio <= 0.2,
     raw: `Parquet ${mb(parquetSize.bytes / 1024)} MB in ${parquetSize.files} files (endpoint=/date=/hour= partitions and the snapshot), NDJSON ${mb(ndjson.bytes / 1024)} MB in ${ndjson.files} files`,
   };
-  const [onParquet = [], onNdjson = []] = await interleave(ROUNDS, WARMUP, [timed({ side: 'check', folder: parquet }), timed({ side: 'check', folder: week.dir })]);
+  const [onParquet = [], onNdjson = []] = await interleave(ROUNDS, WARMUP, [
+    timed({ side: 'check', folder: parquet }),
+    timed({ side: 'check', folder: week.dir }),
+  ]);
   const parquetCheck = last.get(`check ${parquet}`) as AnalysisChildReply;
-  const sameOnParquet = JSON.stringify(parquetCheck.counts) === JSON.stringify(checkReply.counts) ? 'the same findings per rule' : `findings differ: Parquet ${JSON.stringify(parquetCheck.counts)}, NDJSON ${JSON.stringify(checkReply.counts)}`;
+  const sameOnParquet =
+    JSON.stringify(parquetCheck.counts) === JSON.stringify(checkReply.counts)
+      ? 'the same findings per rule'
+      : `findings differ: Parquet ${JSON.stringify(parquetCheck.counts)}, NDJSON ${JSON.stringify(checkReply.counts)}`;
   const checkRatio = medianRatio(onParquet, onNdjson);
   const parquetCheckFigure: ReportedFigure = {
     name: `analysis: check on the Parquet vs on the NDJSON, ${days} days of a ${fleet}-vehicle fleet`,
@@ -291,9 +342,15 @@ export async function analysisFigures(): Promise<ReportedFigure[]> {
   // The same by day (`parquet --partition day`): 24 times fewer, larger files.
   const byDay = await cachedParquet(week, 'day');
   const byDaySize = sizeOf(byDay, '.parquet');
-  const [onByDay = [], onNdjsonAgain = []] = await interleave(ROUNDS, WARMUP, [timed({ side: 'check', folder: byDay }), timed({ side: 'check', folder: week.dir })]);
+  const [onByDay = [], onNdjsonAgain = []] = await interleave(ROUNDS, WARMUP, [
+    timed({ side: 'check', folder: byDay }),
+    timed({ side: 'check', folder: week.dir }),
+  ]);
   const byDayCheck = last.get(`check ${byDay}`) as AnalysisChildReply;
-  const sameByDay = JSON.stringify(byDayCheck.counts) === JSON.stringify(checkReply.counts) ? 'the same findings per rule' : `findings differ: by day ${JSON.stringify(byDayCheck.counts)}, NDJSON ${JSON.stringify(checkReply.counts)}`;
+  const sameByDay =
+    JSON.stringify(byDayCheck.counts) === JSON.stringify(checkReply.counts)
+      ? 'the same findings per rule'
+      : `findings differ: by day ${JSON.stringify(byDayCheck.counts)}, NDJSON ${JSON.stringify(checkReply.counts)}`;
   const byDayRatio = medianRatio(onByDay, onNdjsonAgain);
   const byDayFigure: ReportedFigure = {
     name: `analysis: check on the Parquet by day (--partition day) vs on the NDJSON, ${days} days of a ${fleet}-vehicle fleet`,

@@ -26,8 +26,15 @@ async function checkSide(folder: string): Promise<Measured> {
     session.close();
   }
   const ms = performance.now() - start;
-  const counts = Object.fromEntries(report.rules.filter((r) => r.id !== 'hour-coverage' && r.id !== 'harvest-files').map((r) => [r.id, r.count]));
-  return { ms, items: Object.values(report.items).reduce((a, b) => a + b, 0), findings: report.rules.reduce((n, r) => n + r.count, 0), counts };
+  const counts = Object.fromEntries(
+    report.rules.filter((r) => r.id !== 'hour-coverage' && r.id !== 'harvest-files').map((r) => [r.id, r.count]),
+  );
+  return {
+    ms,
+    items: Object.values(report.items).reduce((a, b) => a + b, 0),
+    findings: report.rules.reduce((n, r) => n + r.count, 0),
+    counts,
+  };
 }
 
 /**
@@ -40,13 +47,25 @@ async function handSide(folder: string): Promise<Measured> {
   const source = await readHarvestSource(folder);
   const window = checkWindowOf(source);
   const mode = source.parts.map((p) => p.manifest.validatedMode).find((m) => m && m !== 'any') ?? 'micromobility';
-  const context = { mode, ...(source.snapshot?.manifest.lastUpdated !== undefined ? { snapshotLastUpdated: source.snapshot.manifest.lastUpdated } : {}) };
+  const context = {
+    mode,
+    ...(source.snapshot?.manifest.lastUpdated !== undefined
+      ? { snapshotLastUpdated: source.snapshot.manifest.lastUpdated }
+      : {}),
+  };
   const duck = await import('@duckdb/node-api');
   const start = performance.now();
-  const instance = await duck.DuckDBInstance.create(':memory:', { autoinstall_known_extensions: 'false', autoload_known_extensions: 'false' });
+  const instance = await duck.DuckDBInstance.create(':memory:', {
+    autoinstall_known_extensions: 'false',
+    autoload_known_extensions: 'false',
+  });
   const connection = await instance.connect();
-  const columns = (endpoint: MdsEndpointId) => `{${itemColumnsOf(endpoint).map((c) => `${sqlString(c.name)}: ${sqlString(c.type)}`).join(', ')}}`;
-  const read = (files: string, endpoint: MdsEndpointId) => `read_json(${sqlString(path.join(folder, files))}, format = 'newline_delimited', columns = ${columns(endpoint)})`;
+  const columns = (endpoint: MdsEndpointId) =>
+    `{${itemColumnsOf(endpoint)
+      .map((c) => `${sqlString(c.name)}: ${sqlString(c.type)}`)
+      .join(', ')}}`;
+  const read = (files: string, endpoint: MdsEndpointId) =>
+    `read_json(${sqlString(path.join(folder, files))}, format = 'newline_delimited', columns = ${columns(endpoint)})`;
   const views: [string, string][] = [
     ['trips', read('trips/trips/*.ndjson', 'trips')],
     ['events', read('events/events_historical/*.ndjson', 'events_historical')],
@@ -58,10 +77,14 @@ async function handSide(folder: string): Promise<Measured> {
   await connection.run('CREATE VIEW _vehicles_listed AS SELECT * FROM vehicles');
   // By hand every line is typed by read_json (or the read fails): no item is set aside, but the untyped-items rule
   // reads the view.
-  await connection.run('CREATE VIEW untyped_items AS SELECT NULL::VARCHAR AS endpoint, NULL::VARCHAR AS file, NULL::BIGINT AS line, NULL::VARCHAR AS problem, NULL::VARCHAR AS item WHERE false');
+  await connection.run(
+    'CREATE VIEW untyped_items AS SELECT NULL::VARCHAR AS endpoint, NULL::VARCHAR AS file, NULL::BIGINT AS line, NULL::VARCHAR AS problem, NULL::VARCHAR AS item WHERE false',
+  );
   const carried = (files: string, source: string, time: string) =>
     `SELECT '${source}' AS source, device_id, ${time} AS time, vehicle_type, propulsion_types FROM read_json(${sqlString(path.join(folder, files))}, format = 'newline_delimited', columns = {'device_id': 'VARCHAR', '${time}': 'BIGINT', 'vehicle_type': 'VARCHAR', 'propulsion_types': 'VARCHAR[]'})`;
-  await connection.run(`CREATE VIEW _item_vehicles AS ${carried('trips/trips/*.ndjson', 'trips', 'start_time')} UNION ALL ${carried('events/events_historical/*.ndjson', 'events', 'timestamp')} UNION ALL ${carried('telemetry/telemetry/*.ndjson', 'telemetry', 'timestamp')}`);
+  await connection.run(
+    `CREATE VIEW _item_vehicles AS ${carried('trips/trips/*.ndjson', 'trips', 'start_time')} UNION ALL ${carried('events/events_historical/*.ndjson', 'events', 'timestamp')} UNION ALL ${carried('telemetry/telemetry/*.ndjson', 'telemetry', 'timestamp')}`,
+  );
   const counts: Record<string, number> = {};
   for (const rule of CHECK_RULES) {
     if (!rule.sql || rule.id === 'hour-coverage') continue;
@@ -110,7 +133,10 @@ async function measure(request: AnalysisChildRequest): Promise<Measured> {
 
 process.once('message', (request: AnalysisChildRequest) => {
   measure(request).then(
-    (result) => process.send?.({ ...result, maxRssKb: process.resourceUsage().maxRSS } satisfies AnalysisChildReply, () => process.exit(0)),
+    (result) =>
+      process.send?.({ ...result, maxRssKb: process.resourceUsage().maxRSS } satisfies AnalysisChildReply, () =>
+        process.exit(0),
+      ),
     (err: unknown) => {
       console.error(err instanceof Error ? err.message : String(err));
       process.exit(1);

@@ -12,16 +12,28 @@ export const BENCH_ISSUER = 'bench@bench.mobility-api.invalid';
 export const BENCH_SA_EMAIL = 'bench-robot@sa.mobility-api.invalid';
 
 /** An environment for minting only: nothing is sent there. */
-export const MINTING_ENVIRONMENT: Environment = { id: 'bench', name: 'bench', api: 'mds', stage: 'staging', baseUrl: 'https://mds.bench.mobility-api.invalid' };
+export const MINTING_ENVIRONMENT: Environment = {
+  id: 'bench',
+  name: 'bench',
+  api: 'mds',
+  stage: 'staging',
+  baseUrl: 'https://mds.bench.mobility-api.invalid',
+};
 
 /** A fresh EC P-256 private key as PKCS#8 PEM; generated per run, never written to disk. */
 export function ecPem(): string {
-  return generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ type: 'pkcs8', format: 'pem' }) as string;
+  return generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({
+    type: 'pkcs8',
+    format: 'pem',
+  }) as string;
 }
 
 /** A fresh RSA 2048 private key as PKCS#8 PEM. */
 export function rsaPem(): string {
-  return generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }) as string;
+  return generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({
+    type: 'pkcs8',
+    format: 'pem',
+  }) as string;
 }
 
 /** A service-account key file (spec 5.6) around `pem`. */
@@ -42,18 +54,31 @@ export function serviceAccountKeyFile(pem: string, kid: string): string {
 
 /** Reads a credential from PEM text the way a user's credential is read: through parseCredential. */
 export function credentialFromPem(alg: SigningAlgorithm, pem: string, kid: string): Credential {
-  if (alg === 'RS256') return parseCredential({ kind: 'service-account', keyFile: serviceAccountKeyFile(pem, kid) }).credential;
+  if (alg === 'RS256')
+    return parseCredential({ kind: 'service-account', keyFile: serviceAccountKeyFile(pem, kid) }).credential;
   return parseCredential({ kind: 'ec', type: 'external-org', privateKey: pem, kid, issuer: BENCH_ISSUER }).credential;
 }
 
 /** `count` credentials on freshly generated keys, kids `<prefix>-<i>`. */
 export function makeCredentials(alg: SigningAlgorithm, count: number, prefix: string): Credential[] {
-  return Array.from({ length: count }, (_, i) => credentialFromPem(alg, alg === 'RS256' ? rsaPem() : ecPem(), `${prefix}-${i}`));
+  return Array.from({ length: count }, (_, i) =>
+    credentialFromPem(alg, alg === 'RS256' ? rsaPem() : ecPem(), `${prefix}-${i}`),
+  );
 }
 
 /** The trust-file entry a sandbox needs to accept tokens of `credential`. */
-export function trustEntryOf(credential: Credential): { kid: string; iss: string; type: Credential['type']; publicKey: unknown } {
-  return { kid: credential.kid, iss: credential.issuer, type: credential.type, publicKey: credential.publicKey.export({ format: 'jwk' }) };
+export function trustEntryOf(credential: Credential): {
+  kid: string;
+  iss: string;
+  type: Credential['type'];
+  publicKey: unknown;
+} {
+  return {
+    kid: credential.kid,
+    iss: credential.issuer,
+    type: credential.type,
+    publicKey: credential.publicKey.export({ format: 'jwk' }),
+  };
 }
 
 /** What a plain script needs to sign: no core types beyond the key itself. */
@@ -96,10 +121,16 @@ export class PlainIatCounter {
  * and the signing path before any clock starts (on every side alike), run `measure`, and answer with its result and
  * the process's peak RSS; a failure is printed and exits 1.
  */
-export function answerParentOnce<Request extends { pem: string }, Result extends object>(measure: (request: Request) => Promise<Result>): void {
+export function answerParentOnce<Request extends { pem: string }, Result extends object>(
+  measure: (request: Request) => Promise<Result>,
+): void {
   process.once('message', (request: Request) => {
     const run = async (): Promise<Result & { maxRssKb: number }> => {
-      await signPlain({ alg: 'ES256', kid: 'warm-up', issuer: 'warm-up@bench.invalid', privateKey: createPrivateKey(request.pem) }, 'https://warm-up.invalid', Date.now() / 1000);
+      await signPlain(
+        { alg: 'ES256', kid: 'warm-up', issuer: 'warm-up@bench.invalid', privateKey: createPrivateKey(request.pem) },
+        'https://warm-up.invalid',
+        Date.now() / 1000,
+      );
       const result = await measure(request);
       return { ...result, maxRssKb: process.resourceUsage().maxRSS };
     };
@@ -114,13 +145,21 @@ export function answerParentOnce<Request extends { pem: string }, Result extends
 }
 
 /** Forks `script` (a bundle beside this one, see answerParentOnce), sends it `request` and waits for its one reply and exit 0. */
-export function askChildOnce<Request extends { side: string }, Reply>(script: string, request: Request, what: string): Promise<Reply> {
+export function askChildOnce<Request extends { side: string }, Reply>(
+  script: string,
+  request: Request,
+  what: string,
+): Promise<Reply> {
   const child = fork(join(__dirname, script), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   return new Promise((resolve, reject) => {
     let reply: Reply | undefined;
     child.once('message', (message: Reply) => (reply = message));
     child.once('error', reject);
-    child.once('exit', (code) => (reply && code === 0 ? resolve(reply) : reject(new Error(`The ${request.side} ${what} failed (exit code ${String(code)}).`))));
+    child.once('exit', (code) =>
+      reply && code === 0
+        ? resolve(reply)
+        : reject(new Error(`The ${request.side} ${what} failed (exit code ${String(code)}).`)),
+    );
     child.send(request);
   });
 }

@@ -43,13 +43,18 @@ export function productionBuild(variant: BuildVariant = {}): ProductionBuild {
   // esbuild.js names its entry points and outputs relative to the working folder; esbuild follows the
   // link to the real sources, so tsconfig.json and node_modules are the repository's.
   const flags = ['--production', ...(variant.noSharedModules ? ['--no-shared-modules'] : [])];
-  const result = spawnSync(process.execPath, [join(PROJECT_ROOT, 'esbuild.js'), ...flags], { cwd: dir, encoding: 'utf8' });
+  const result = spawnSync(process.execPath, [join(PROJECT_ROOT, 'esbuild.js'), ...flags], {
+    cwd: dir,
+    encoding: 'utf8',
+  });
   // vsce would pack the link as a file; the folder becomes the VSIX staging folder.
   unlinkSync(join(dir, 'src'));
   rmSync(join(dir, 'proto'), { recursive: true, force: true });
   if (result.status !== 0) {
     rmSync(dir, { recursive: true, force: true });
-    throw new Error(`node esbuild.js --production failed (exit ${String(result.status)}):\n${result.stderr}${result.stdout}`);
+    throw new Error(
+      `node esbuild.js --production failed (exit ${String(result.status)}):\n${result.stderr}${result.stdout}`,
+    );
   }
   return {
     dir,
@@ -90,8 +95,13 @@ function contributors(metafile: Metafile, top: number): string {
   const output = Object.values(metafile.outputs).find((o) => o.entryPoint);
   if (!output) return 'no output';
   const groups = new Map<string, number>();
-  for (const [input, { bytesInOutput }] of Object.entries(output.inputs)) groups.set(ownerOf(input), (groups.get(ownerOf(input)) ?? 0) + bytesInOutput);
-  return [...groups.entries()].sort((a, b) => b[1] - a[1]).slice(0, top).map(([name, bytes]) => `${name} ${kb(bytes)}`).join(', ');
+  for (const [input, { bytesInOutput }] of Object.entries(output.inputs))
+    groups.set(ownerOf(input), (groups.get(ownerOf(input)) ?? 0) + bytesInOutput);
+  return [...groups.entries()]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, top)
+    .map(([name, bytes]) => `${name} ${kb(bytes)}`)
+    .join(', ');
 }
 
 /**
@@ -101,11 +111,34 @@ function contributors(metafile: Metafile, top: number): string {
 async function metafiles(): Promise<{ extension: Metafile; webview: Metafile }> {
   // Required at run time: esbuild finds its native binary next to its own files, so it cannot be bundled.
   const { build } = createRequire(__filename)('esbuild') as typeof Esbuild;
-  const common = { bundle: true, minify: true, sourcemap: false, write: false, metafile: true, logLevel: 'silent', absWorkingDir: PROJECT_ROOT } as const;
+  const common = {
+    bundle: true,
+    minify: true,
+    sourcemap: false,
+    write: false,
+    metafile: true,
+    logLevel: 'silent',
+    absWorkingDir: PROJECT_ROOT,
+  } as const;
   const [extension, webview] = await Promise.all([
     // The libraries esbuild.js's LAZY_LIBRARIES makes bundles of their own (required where first used) are not part of it.
-    build({ ...common, platform: 'node', format: 'cjs', target: 'node20', external: ['vscode', 'csv-parse/sync', 'jsonc-parser/lib/esm/main.js'], entryPoints: ['src/main.ts'], outfile: 'dist/main.js' }),
-    build({ ...common, platform: 'browser', format: 'iife', target: 'es2022', entryPoints: ['src/webview-ui/main.ts'], outfile: 'dist/webview/main.js' }),
+    build({
+      ...common,
+      platform: 'node',
+      format: 'cjs',
+      target: 'node20',
+      external: ['vscode', 'csv-parse/sync', 'jsonc-parser/lib/esm/main.js'],
+      entryPoints: ['src/main.ts'],
+      outfile: 'dist/main.js',
+    }),
+    build({
+      ...common,
+      platform: 'browser',
+      format: 'iife',
+      target: 'es2022',
+      entryPoints: ['src/webview-ui/main.ts'],
+      outfile: 'dist/webview/main.js',
+    }),
   ]);
   return { extension: extension.metafile, webview: webview.metafile };
 }

@@ -19,31 +19,40 @@ import { alternate, median, medianRatio, nowMs } from './stats';
 const REQUESTS = 100;
 const ROUNDS = 6;
 
-const ASSERTED = Array.from({ length: REQUESTS }, (_, i) => [
-  `# @name vehicles-${i}`,
-  'GET {{baseUrl}}/vehicles?page_size=10',
-  '',
-  '?? token accepted',
-  '?? status == 200',
-  '?? header content-type includes json',
-  '?? body vehicles.length == 10',
-  '?? body vehicles[0].device_id isString',
-  '?? mds items > 0',
-  '?? mds conformance',
-].join('\n')).join('\n\n###\n');
+const ASSERTED = Array.from({ length: REQUESTS }, (_, i) =>
+  [
+    `# @name vehicles-${i}`,
+    'GET {{baseUrl}}/vehicles?page_size=10',
+    '',
+    '?? token accepted',
+    '?? status == 200',
+    '?? header content-type includes json',
+    '?? body vehicles.length == 10',
+    '?? body vehicles[0].device_id isString',
+    '?? mds items > 0',
+    '?? mds conformance',
+  ].join('\n'),
+).join('\n\n###\n');
 
 export async function contractFigure(): Promise<ReportedFigure> {
   const [key] = makeCredentials('ES256', 1, 'contract');
-  const sandbox = await startSandboxProcess({ options: { fleetSize: 500, pageSize: 10, verifyTokens: true }, trust: [trustEntryOf(key)] });
+  const sandbox = await startSandboxProcess({
+    options: { fleetSize: 500, pageSize: 10, verifyTokens: true },
+    trust: [trustEntryOf(key)],
+  });
   try {
     const environment = environmentOf(sandbox.mds);
     const client = benchClient();
     const request = freeRequest('mds', '/vehicles?page_size=10');
     const tested = async () => {
       const t0 = nowMs();
-      const plan = planContractRun([{ name: 'bench.http', text: ASSERTED }], { api: 'mds', baseUrl: environment.baseUrl });
+      const plan = planContractRun([{ name: 'bench.http', text: ASSERTED }], {
+        api: 'mds',
+        baseUrl: environment.baseUrl,
+      });
       const runs = await runContractPlan(plan, { client, environment, credential: key });
-      if (runs.length !== REQUESTS || runs.some((r) => !r.passed)) throw new Error(`The contract run failed: ${JSON.stringify(runs.find((r) => !r.passed)?.outcomes)}`);
+      if (runs.length !== REQUESTS || runs.some((r) => !r.passed))
+        throw new Error(`The contract run failed: ${JSON.stringify(runs.find((r) => !r.passed)?.outcomes)}`);
       junitReport(['bench.http'], runs, { name: 'bench', timestamp: new Date() });
       return (nowMs() - t0) / REQUESTS;
     };
@@ -59,11 +68,20 @@ export async function contractFigure(): Promise<ReportedFigure> {
         const page = result.pages[0];
         const body = page?.body as { vehicles?: { device_id?: unknown }[] } | undefined;
         const vehicles = body?.vehicles;
-        const passed = page !== undefined && page.status !== 401 && page.status !== 403 && page.status === 200
-          && (page.responseHeaders['content-type'] ?? '').includes('json')
-          && vehicles?.length === 10 && typeof vehicles[0]?.device_id === 'string' && vehicles.length > 0
-          && conforms(body);
-        if (!passed) throw new Error(`A check written by hand failed: ${page?.status} ${JSON.stringify(conforms.errors?.slice(0, 3))}`);
+        const passed =
+          page !== undefined &&
+          page.status !== 401 &&
+          page.status !== 403 &&
+          page.status === 200 &&
+          (page.responseHeaders['content-type'] ?? '').includes('json') &&
+          vehicles?.length === 10 &&
+          typeof vehicles[0]?.device_id === 'string' &&
+          vehicles.length > 0 &&
+          conforms(body);
+        if (!passed)
+          throw new Error(
+            `A check written by hand failed: ${page?.status} ${JSON.stringify(conforms.errors?.slice(0, 3))}`,
+          );
       }
       return (nowMs() - t0) / REQUESTS;
     };

@@ -23,12 +23,20 @@ export function round3(value: number): number {
 
 /** Prints `name: value unit (target ..., met|missed)` followed by the raw figures. */
 export function printFigure(figure: ReportedFigure): void {
-  console.log(`${figure.name}: ${round3(figure.value)} ${figure.unit} (target ${figure.target}, ${figure.met ? 'met' : 'missed'})`);
+  console.log(
+    `${figure.name}: ${round3(figure.value)} ${figure.unit} (target ${figure.target}, ${figure.met ? 'met' : 'missed'})`,
+  );
   console.log(`    ${figure.raw}`);
 }
 
 /** Writes the figures without their raw text. */
 export function writeResults(path: string, figures: readonly ReportedFigure[]): void {
-  const list: Figure[] = figures.map(({ name, value, unit, target, met }) => ({ name, value: round3(value), unit, target, met }));
+  const list: Figure[] = figures.map(({ name, value, unit, target, met }) => ({
+    name,
+    value: round3(value),
+    unit,
+    target,
+    met,
+  }));
   writeFileSync(path, `${JSON.stringify(list, null, 2)}\n`);
 }

@@ -40,7 +40,10 @@ export async function fleetFigures(): Promise<ReportedFigure[]> {
   const plainPem = ecPem();
   const core = credentialFromPem('ES256', corePem, 'fleet-core');
   const plain = credentialFromPem('ES256', plainPem, 'fleet-plain');
-  const sandbox = await startSandboxProcess({ options: { fleetSize: FLEET_SIZE, pageSize: PAGE_SIZE, verifyTokens: true }, trust: [trustEntryOf(core), trustEntryOf(plain)] });
+  const sandbox = await startSandboxProcess({
+    options: { fleetSize: FLEET_SIZE, pageSize: PAGE_SIZE, verifyTokens: true },
+    trust: [trustEntryOf(core), trustEntryOf(plain)],
+  });
   try {
     const coreRequest: FleetChildRequest = { side: 'core', env: sandbox.mds, pem: corePem, kid: core.kid };
     const plainRequest: FleetChildRequest = { side: 'plain', env: sandbox.mds, pem: plainPem, kid: plain.kid };
@@ -61,15 +64,22 @@ export async function fleetFigures(): Promise<ReportedFigure[]> {
     }
     const withoutText = await runChild({ ...coreRequest, side: 'core-without-text' });
     for (const run of [...coreRuns, ...plainRuns, withoutText]) {
-      if (run.vehicles !== FLEET_SIZE) throw new Error(`A fleet listing returned ${run.vehicles} vehicles, not ${FLEET_SIZE}.`);
+      if (run.vehicles !== FLEET_SIZE)
+        throw new Error(`A fleet listing returned ${run.vehicles} vehicles, not ${FLEET_SIZE}.`);
     }
-    const timeRatio = medianRatio(coreRuns.map((r) => r.ms), plainRuns.map((r) => r.ms));
+    const timeRatio = medianRatio(
+      coreRuns.map((r) => r.ms),
+      plainRuns.map((r) => r.ms),
+    );
     const jsonBytes = median(coreRuns.map((r) => r.bytes));
     const coreRss = median(coreRuns.map((r) => r.maxRssKb * 1024));
     const plainRss = median(plainRuns.map((r) => r.maxRssKb * 1024));
     // Against the plain loop that keeps the same parsed items, run by run: a Node client that keeps 100,000 parsed
     // vehicles cannot stay within a multiple of their JSON text (V8 objects take several times their text).
-    const rssRatio = medianRatio(coreRuns.map((r) => r.maxRssKb), plainRuns.map((r) => r.maxRssKb));
+    const rssRatio = medianRatio(
+      coreRuns.map((r) => r.maxRssKb),
+      plainRuns.map((r) => r.maxRssKb),
+    );
     return [
       {
         name: `full fleet, ${FLEET_SIZE.toLocaleString('en')} vehicles in ${coreRuns[0]?.pages ?? 0} pages through the client: time core / plain loop`,

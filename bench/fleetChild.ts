@@ -14,9 +14,12 @@ async function coreSide(request: FleetChildRequest): Promise<Omit<FleetChildRepl
   const client = benchClient();
   const start = performance.now();
   // 'core-without-text' shows what the page texts the client keeps cost: it drops each as it comes.
-  const onPage = request.side === 'core-without-text' ? (page: HttpExchange) => {
-    delete page.text;
-  } : undefined;
+  const onPage =
+    request.side === 'core-without-text'
+      ? (page: HttpExchange) => {
+          delete page.text;
+        }
+      : undefined;
   const listing = await client.listVehicles(env, credential, { allPages: true, onPage });
   const ms = performance.now() - start;
   if (listing.stoppedBecause) throw new Error(`The core listing stopped early: ${listing.stoppedBecause}`);
@@ -27,7 +30,10 @@ async function coreSide(request: FleetChildRequest): Promise<Omit<FleetChildRepl
 
 /** The same with the plain loop: SignJWT + fetch + res.json() per page, following links.next. */
 async function plainSide(request: FleetChildRequest): Promise<Omit<FleetChildReply, 'maxRssKb'>> {
-  const key: Credential = { ...credentialFromPem('ES256', request.pem, request.kid), privateKey: createPrivateKey(request.pem) };
+  const key: Credential = {
+    ...credentialFromPem('ES256', request.pem, request.kid),
+    privateKey: createPrivateKey(request.pem),
+  };
   const audience = request.env.baseUrl;
   const iats = new PlainIatCounter();
   const vehicles: unknown[] = [];
@@ -47,4 +53,10 @@ async function plainSide(request: FleetChildRequest): Promise<Omit<FleetChildRep
   return { ms, bytes, vehicles: vehicles.length, pages };
 }
 
-answerParentOnce((request: FleetChildRequest) => (request.side === 'idle' ? Promise.resolve({ ms: 0, bytes: 0, vehicles: 0, pages: 0 }) : request.side === 'plain' ? plainSide(request) : coreSide(request)));
+answerParentOnce((request: FleetChildRequest) =>
+  request.side === 'idle'
+    ? Promise.resolve({ ms: 0, bytes: 0, vehicles: 0, pages: 0 })
+    : request.side === 'plain'
+      ? plainSide(request)
+      : coreSide(request),
+);

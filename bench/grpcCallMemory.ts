@@ -20,7 +20,14 @@ const LARGE = 1_000_000;
 
 /** A Fleet server whose WatchVehicles sends `count` small vehicles, as fast as the client reads them. */
 async function startStreamServer(): Promise<{ address: string; close(): void }> {
-  const definition = protoLoader.loadSync(FLEET_PROTO, { includeDirs: [INCLUDE_DIR], keepCase: true, longs: String, enums: String, defaults: true, oneofs: true });
+  const definition = protoLoader.loadSync(FLEET_PROTO, {
+    includeDirs: [INCLUDE_DIR],
+    keepCase: true,
+    longs: String,
+    enums: String,
+    defaults: true,
+    oneofs: true,
+  });
   const server = new grpc.Server();
   server.addService(definition['mobility.test.v1.Fleet'] as grpc.ServiceDefinition, {
     WatchVehicles: (call: grpc.ServerWritableStream<{ count: number }, unknown>) => {
@@ -40,7 +47,11 @@ async function startStreamServer(): Promise<{ address: string; close(): void }> 
     UploadTelemetry: () => undefined,
     Echo: () => undefined,
   });
-  const port = await new Promise<number>((resolve, reject) => server.bindAsync('127.0.0.1:0', grpc.ServerCredentials.createInsecure(), (err, p) => (err ? reject(err) : resolve(p))));
+  const port = await new Promise<number>((resolve, reject) =>
+    server.bindAsync('127.0.0.1:0', grpc.ServerCredentials.createInsecure(), (err, p) =>
+      err ? reject(err) : resolve(p),
+    ),
+  );
   return { address: `127.0.0.1:${port}`, close: () => server.forceShutdown() };
 }
 
@@ -48,10 +59,16 @@ async function startStreamServer(): Promise<{ address: string; close(): void }> 
 function runCli(dir: string, args: string[]): Promise<{ maxRssKb: number; ms: number }> {
   const rssFile = path.join(dir, `rss-${process.hrtime.bigint()}.txt`);
   const preload = path.join(dir, 'rss-on-exit.cjs');
-  fs.writeFileSync(preload, "process.on('exit', () => require('node:fs').writeFileSync(process.env.BENCH_RSS_FILE, String(process.resourceUsage().maxRSS)));\n");
+  fs.writeFileSync(
+    preload,
+    "process.on('exit', () => require('node:fs').writeFileSync(process.env.BENCH_RSS_FILE, String(process.resourceUsage().maxRSS)));\n",
+  );
   const t0 = nowMs();
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--require', preload, path.resolve('dist/cli.js'), ...args], { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, BENCH_RSS_FILE: rssFile } });
+    const child = spawn(process.execPath, ['--require', preload, path.resolve('dist/cli.js'), ...args], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+      env: { ...process.env, BENCH_RSS_FILE: rssFile },
+    });
     let err = '';
     child.stderr.on('data', (d: Buffer) => (err += d.toString()));
     child.once('close', (code) => {
@@ -65,17 +82,46 @@ function runCli(dir: string, args: string[]): Promise<{ maxRssKb: number; ms: nu
 export async function grpcCallMemoryFigure(): Promise<ReportedFigure> {
   const [text, json] = [await grpcCallMemoryOf(false), await grpcCallMemoryOf(true)];
   const worst = text.value >= json.value ? text : json;
-  return { ...worst, name: 'grpc call of a server stream, peak RSS: 1,000,000 / 10,000 small messages (the larger of text and --json)', raw: `text: ${text.value} x, ${text.raw}; --json: ${json.value} x, ${json.raw}` };
+  return {
+    ...worst,
+    name: 'grpc call of a server stream, peak RSS: 1,000,000 / 10,000 small messages (the larger of text and --json)',
+    raw: `text: ${text.value} x, ${text.raw}; --json: ${json.value} x, ${json.raw}`,
+  };
 }
 
 async function grpcCallMemoryOf(json: boolean): Promise<ReportedFigure> {
-  if (!fs.existsSync(path.resolve('dist/cli.js'))) return Promise.reject(new Error('dist/cli.js is missing: build first (node esbuild.js).'));
+  if (!fs.existsSync(path.resolve('dist/cli.js')))
+    return Promise.reject(new Error('dist/cli.js is missing: build first (node esbuild.js).'));
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-grpc-call-'));
   const server = await startStreamServer();
   try {
     const { demo } = await writeDemoCredential(path.join(dir, 'demo'));
-    const call = (count: number) => runCli(dir, ['grpc', 'call', 'mobility.test.v1.Fleet/WatchVehicles', '--target', server.address, '--plaintext', '--proto', FLEET_PROTO, '--import-path', INCLUDE_DIR,
-      '--aud', AUDIENCE, '--credential', demo.credentialFile, '--state-dir', path.join(dir, 'state'), '--precision', 'milliseconds', '--deadline', '3600', '--data', JSON.stringify({ count }), ...(json ? ['--json'] : [])]);
+    const call = (count: number) =>
+      runCli(dir, [
+        'grpc',
+        'call',
+        'mobility.test.v1.Fleet/WatchVehicles',
+        '--target',
+        server.address,
+        '--plaintext',
+        '--proto',
+        FLEET_PROTO,
+        '--import-path',
+        INCLUDE_DIR,
+        '--aud',
+        AUDIENCE,
+        '--credential',
+        demo.credentialFile,
+        '--state-dir',
+        path.join(dir, 'state'),
+        '--precision',
+        'milliseconds',
+        '--deadline',
+        '3600',
+        '--data',
+        JSON.stringify({ count }),
+        ...(json ? ['--json'] : []),
+      ]);
     const small = await call(SMALL);
     const large = await call(LARGE);
     const ratio = large.maxRssKb / small.maxRssKb;

@@ -18,7 +18,8 @@ async function grpcSide(request: GrpcFleetChildRequest): Promise<Omit<GrpcFleetC
   const result = await sessions.call(request.env.id, endpoint, auth, { method: LIST_VEHICLES, messages: [{}] });
   const ms = performance.now() - start;
   sessions.forget();
-  if (result.status.code !== 0) throw new Error(`The gRPC listing ended ${result.status.name}: ${result.status.message}`);
+  if (result.status.code !== 0)
+    throw new Error(`The gRPC listing ended ${result.status.name}: ${result.status.message}`);
   return { ms, schemaMs, vehicles: result.messages.length };
 }
 
@@ -33,4 +34,10 @@ async function restSide(request: GrpcFleetChildRequest): Promise<Omit<GrpcFleetC
   return { ms, schemaMs: 0, vehicles: listing.items.length };
 }
 
-answerParentOnce((request: GrpcFleetChildRequest) => (request.side === 'idle' ? Promise.resolve({ ms: 0, schemaMs: 0, vehicles: 0 }) : request.side === 'grpc' ? grpcSide(request) : restSide(request)));
+answerParentOnce((request: GrpcFleetChildRequest) =>
+  request.side === 'idle'
+    ? Promise.resolve({ ms: 0, schemaMs: 0, vehicles: 0 })
+    : request.side === 'grpc'
+      ? grpcSide(request)
+      : restSide(request),
+);

@@ -14,7 +14,16 @@ import { SANDBOX_PROTO_FILES, protoRoot } from '../src/sandbox/grpc/protoFiles';
 import { environmentOf } from './requests';
 
 /** The core's decoding (src/core/grpc/messageJson.ts TO_JSON) as proto-loader options. */
-const LOADER_OPTIONS: protoLoader.Options = { keepCase: true, longs: String, enums: String, bytes: String, defaults: true, arrays: true, objects: true, oneofs: false };
+const LOADER_OPTIONS: protoLoader.Options = {
+  keepCase: true,
+  longs: String,
+  enums: String,
+  bytes: String,
+  defaults: true,
+  arrays: true,
+  objects: true,
+  oneofs: false,
+};
 
 export const GET_VEHICLE = 'mobility.sandbox.v1.VehicleService/GetVehicle';
 export const LIST_VEHICLES = 'mobility.sandbox.v1.VehicleService/ListVehicles';
@@ -30,7 +39,13 @@ interface VehicleServiceClient extends grpc.Client {
 /** A plaintext VehicleService client of `target`, from the .proto files. */
 export function plainVehicleClient(target: string): VehicleServiceClient {
   const definition = protoLoader.loadSync([...SANDBOX_PROTO_FILES], { ...LOADER_OPTIONS, includeDirs: [protoRoot()] });
-  const loaded = grpc.loadPackageDefinition(definition) as unknown as { mobility: { sandbox: { v1: { VehicleService: new (target: string, credentials: grpc.ChannelCredentials) => VehicleServiceClient } } } };
+  const loaded = grpc.loadPackageDefinition(definition) as unknown as {
+    mobility: {
+      sandbox: {
+        v1: { VehicleService: new (target: string, credentials: grpc.ChannelCredentials) => VehicleServiceClient };
+      };
+    };
+  };
   return new loaded.mobility.sandbox.v1.VehicleService(target, grpc.credentials.createInsecure());
 }
 
@@ -42,14 +57,23 @@ export function bearerMetadata(token: string): grpc.Metadata {
 }
 
 /** One GetVehicle; rejects on any status but OK. */
-export function plainGetVehicle(client: VehicleServiceClient, deviceId: string, metadata: grpc.Metadata): Promise<Record<string, unknown>> {
+export function plainGetVehicle(
+  client: VehicleServiceClient,
+  deviceId: string,
+  metadata: grpc.Metadata,
+): Promise<Record<string, unknown>> {
   return new Promise((resolve, reject) => {
-    client.GetVehicle({ device_id: deviceId }, metadata, (err, value) => (err || !value ? reject(err ?? new Error('GetVehicle answered nothing')) : resolve(value)));
+    client.GetVehicle({ device_id: deviceId }, metadata, (err, value) =>
+      err || !value ? reject(err ?? new Error('GetVehicle answered nothing')) : resolve(value),
+    );
   });
 }
 
 /** The whole ListVehicles stream, every vehicle kept; rejects on any status but OK. */
-export function plainListVehicles(client: VehicleServiceClient, metadata: grpc.Metadata): Promise<Record<string, unknown>[]> {
+export function plainListVehicles(
+  client: VehicleServiceClient,
+  metadata: grpc.Metadata,
+): Promise<Record<string, unknown>[]> {
   return new Promise((resolve, reject) => {
     const items: Record<string, unknown>[] = [];
     const call = client.ListVehicles({}, metadata);
@@ -71,6 +95,10 @@ export function benchSigning(): { issuer: TokenIssuer; queue: KeyedQueue } {
 }
 
 /** Who signs the core's calls for `credential` in `env`. */
-export function authOf(env: SandboxEnvironment, credential: Credential, signing: { issuer: TokenIssuer; queue: KeyedQueue }): GrpcAuth {
+export function authOf(
+  env: SandboxEnvironment,
+  credential: Credential,
+  signing: { issuer: TokenIssuer; queue: KeyedQueue },
+): GrpcAuth {
   return { environment: environmentOf(env), credential, issuer: signing.issuer, queue: signing.queue };
 }

@@ -2,10 +2,26 @@
 // and the same vehicles over gRPC against REST pages (each in a child process of its own: time and peak RSS).
 import { GrpcSessions } from '../src/core/grpc';
 import type { SandboxEnvironment } from '../src/sandbox/sandboxServer';
-import { PlainIatCounter, askChildOnce, credentialFromPem, ecPem, makeCredentials, signPlain, trustEntryOf } from './benchKeys';
+import {
+  PlainIatCounter,
+  askChildOnce,
+  credentialFromPem,
+  ecPem,
+  makeCredentials,
+  signPlain,
+  trustEntryOf,
+} from './benchKeys';
 import type { ReportedFigure } from './figures';
 import { round3 } from './figures';
-import { LIST_VEHICLES, authOf, bearerMetadata, benchSigning, endpointOf, plainListVehicles, plainVehicleClient } from './grpcPlain';
+import {
+  LIST_VEHICLES,
+  authOf,
+  bearerMetadata,
+  benchSigning,
+  endpointOf,
+  plainListVehicles,
+  plainVehicleClient,
+} from './grpcPlain';
 import { startSandboxProcess } from './sandboxProcess';
 import { alternate, median, medianRatio, nowMs } from './stats';
 
@@ -17,8 +33,14 @@ const CHILD_ROUNDS = 4;
 
 /** The whole fleet streamed to parsed items: `GrpcSessions.call` (fresh token, every message decoded to JSON) against grpc-js + proto-loader. */
 export async function grpcStreamFigure(): Promise<ReportedFigure> {
-  const [coreKey, plainKey] = [...makeCredentials('ES256', 1, 'stream-core'), ...makeCredentials('ES256', 1, 'stream-plain')];
-  const sandbox = await startSandboxProcess({ options: { fleetSize: FLEET_SIZE, pageSize: PAGE_SIZE, verifyTokens: true }, trust: [trustEntryOf(coreKey), trustEntryOf(plainKey)] });
+  const [coreKey, plainKey] = [
+    ...makeCredentials('ES256', 1, 'stream-core'),
+    ...makeCredentials('ES256', 1, 'stream-plain'),
+  ];
+  const sandbox = await startSandboxProcess({
+    options: { fleetSize: FLEET_SIZE, pageSize: PAGE_SIZE, verifyTokens: true },
+    trust: [trustEntryOf(coreKey), trustEntryOf(plainKey)],
+  });
   const sessions = new GrpcSessions();
   const client = plainVehicleClient(endpointOf(sandbox.mds).target);
   try {
@@ -27,21 +49,30 @@ export async function grpcStreamFigure(): Promise<ReportedFigure> {
     const check = (count: number, side: string) => {
       if (count !== FLEET_SIZE) throw new Error(`The ${side} stream returned ${count} vehicles, not ${FLEET_SIZE}.`);
     };
-    const { a, b } = await alternate(STREAM_ROUNDS, 1, async () => {
-      const t0 = nowMs();
-      const result = await sessions.call(sandbox.mds.id, endpointOf(sandbox.mds), auth, { method: LIST_VEHICLES, messages: [{}] });
-      const ms = nowMs() - t0;
-      if (result.status.code !== 0) throw new Error(`The core's ListVehicles ended ${result.status.name}: ${result.status.message}`);
-      check(result.messages.length, 'core');
-      return ms;
-    }, async () => {
-      const t0 = nowMs();
-      const token = await signPlain(plainKey, sandbox.mds.baseUrl, iats.next(plainKey.kid));
-      const items = await plainListVehicles(client, bearerMetadata(token));
-      const ms = nowMs() - t0;
-      check(items.length, 'plain');
-      return ms;
-    });
+    const { a, b } = await alternate(
+      STREAM_ROUNDS,
+      1,
+      async () => {
+        const t0 = nowMs();
+        const result = await sessions.call(sandbox.mds.id, endpointOf(sandbox.mds), auth, {
+          method: LIST_VEHICLES,
+          messages: [{}],
+        });
+        const ms = nowMs() - t0;
+        if (result.status.code !== 0)
+          throw new Error(`The core's ListVehicles ended ${result.status.name}: ${result.status.message}`);
+        check(result.messages.length, 'core');
+        return ms;
+      },
+      async () => {
+        const t0 = nowMs();
+        const token = await signPlain(plainKey, sandbox.mds.baseUrl, iats.next(plainKey.kid));
+        const items = await plainListVehicles(client, bearerMetadata(token));
+        const ms = nowMs() - t0;
+        check(items.length, 'plain');
+        return ms;
+      },
+    );
     const ratio = medianRatio(a, b);
     return {
       name: `gRPC stream, ${FLEET_SIZE.toLocaleString('en')} vehicles by ListVehicles to parsed items: core / plain grpc-js + proto-loader`,
@@ -85,7 +116,10 @@ const mb = (kb: number) => `${round3(kb / 1024)} MB`;
 export async function grpcVsRestFigures(): Promise<ReportedFigure[]> {
   const pem = ecPem();
   const key = credentialFromPem('ES256', pem, 'grpc-vs-rest');
-  const sandbox = await startSandboxProcess({ options: { fleetSize: FLEET_SIZE, pageSize: PAGE_SIZE, verifyTokens: true }, trust: [trustEntryOf(key)] });
+  const sandbox = await startSandboxProcess({
+    options: { fleetSize: FLEET_SIZE, pageSize: PAGE_SIZE, verifyTokens: true },
+    trust: [trustEntryOf(key)],
+  });
   try {
     const grpcRequest: GrpcFleetChildRequest = { side: 'grpc', env: sandbox.mds, pem, kid: key.kid };
     const restRequest: GrpcFleetChildRequest = { ...grpcRequest, side: 'rest' };
@@ -102,8 +136,14 @@ export async function grpcVsRestFigures(): Promise<ReportedFigure[]> {
     for (const run of [...grpcRuns, ...restRuns]) {
       if (run.vehicles !== FLEET_SIZE) throw new Error(`A child listed ${run.vehicles} vehicles, not ${FLEET_SIZE}.`);
     }
-    const timeRatio = medianRatio(grpcRuns.map((r) => r.ms), restRuns.map((r) => r.ms));
-    const rssRatio = medianRatio(grpcRuns.map((r) => r.maxRssKb), restRuns.map((r) => r.maxRssKb));
+    const timeRatio = medianRatio(
+      grpcRuns.map((r) => r.ms),
+      restRuns.map((r) => r.ms),
+    );
+    const rssRatio = medianRatio(
+      grpcRuns.map((r) => r.maxRssKb),
+      restRuns.map((r) => r.maxRssKb),
+    );
     const each = `${CHILD_ROUNDS} runs each, alternating, one child process per run (the figure is the median of the paired runs' ratios)`;
     return [
       {

@@ -4,7 +4,16 @@ import { GrpcSessions } from '../src/core/grpc';
 import { PlainIatCounter, makeCredentials, signPlain, trustEntryOf } from './benchKeys';
 import type { ReportedFigure } from './figures';
 import { round3 } from './figures';
-import { GET_VEHICLE, authOf, bearerMetadata, benchSigning, endpointOf, plainGetVehicle, plainListVehicles, plainVehicleClient } from './grpcPlain';
+import {
+  GET_VEHICLE,
+  authOf,
+  bearerMetadata,
+  benchSigning,
+  endpointOf,
+  plainGetVehicle,
+  plainListVehicles,
+  plainVehicleClient,
+} from './grpcPlain';
 import { startSandboxProcess } from './sandboxProcess';
 import { interleave, median, medianRatio, nowMs, percentile } from './stats';
 
@@ -30,8 +39,14 @@ export async function grpcUnaryFigure(): Promise<ReportedFigure> {
   const joseKeys = makeCredentials('ES256', KEYS_PER_SIDE, 'grpc-jose');
   const [staticKey] = makeCredentials('ES256', 1, 'grpc-static');
   const trust = [...coreKeys, ...joseKeys, staticKey].map(trustEntryOf);
-  const verified = await startSandboxProcess({ options: { fleetSize: FLEET_SIZE, pageSize: 10, verifyTokens: true }, trust });
-  const unverified = await startSandboxProcess({ options: { fleetSize: FLEET_SIZE, pageSize: 10, verifyTokens: false }, trust });
+  const verified = await startSandboxProcess({
+    options: { fleetSize: FLEET_SIZE, pageSize: 10, verifyTokens: true },
+    trust,
+  });
+  const unverified = await startSandboxProcess({
+    options: { fleetSize: FLEET_SIZE, pageSize: 10, verifyTokens: false },
+    trust,
+  });
   // One per sandbox: both name their environment mds-staging, and sessions keep one channel per environment id.
   const sessions = new GrpcSessions();
   const sessionsUnverified = new GrpcSessions();
@@ -58,10 +73,15 @@ export async function grpcUnaryFigure(): Promise<ReportedFigure> {
       all[index].push(...times);
       return median(times);
     };
-    const core = (on: GrpcSessions, auths: typeof coreAuths, env: typeof verified.mds) => async (id: string, i: number) => {
-      const result = await on.call(env.id, endpointOf(env), auths[i % auths.length], { method: GET_VEHICLE, messages: [{ device_id: id }] });
-      if (result.status.code !== 0 || result.messages[0]?.device_id !== id) throw new Error(`The core's GetVehicle ended ${result.status.name}: ${result.status.message}`);
-    };
+    const core =
+      (on: GrpcSessions, auths: typeof coreAuths, env: typeof verified.mds) => async (id: string, i: number) => {
+        const result = await on.call(env.id, endpointOf(env), auths[i % auths.length], {
+          method: GET_VEHICLE,
+          messages: [{ device_id: id }],
+        });
+        if (result.status.code !== 0 || result.messages[0]?.device_id !== id)
+          throw new Error(`The core's GetVehicle ended ${result.status.name}: ${result.status.message}`);
+      };
     const [coreRounds, staticRounds, joseRounds, coreUnverifiedRounds] = await interleave(ROUNDS, WARMUP_ROUNDS, [
       side(0, core(sessions, coreAuths, verified.mds)),
       side(1, async (id) => {
@@ -69,7 +89,11 @@ export async function grpcUnaryFigure(): Promise<ReportedFigure> {
       }),
       side(2, async (id, i) => {
         const key = joseKeys[i % joseKeys.length];
-        await plainGetVehicle(joseClient, id, bearerMetadata(await signPlain(key, verified.mds.baseUrl, iats.next(key.kid))));
+        await plainGetVehicle(
+          joseClient,
+          id,
+          bearerMetadata(await signPlain(key, verified.mds.baseUrl, iats.next(key.kid))),
+        );
       }),
       side(3, core(sessionsUnverified, coreAuthsUnverified, unverified.mds)),
     ]);

@@ -23,7 +23,13 @@ export interface VscodeHarness {
   CODE_SERVER_VERSION: string;
   ensureVSCode(): Promise<{ nodeBin: string; codeServerEntry: string; chromium: string; version: string }>;
   installVsix(vsix: string, dirs: { extensionsDir: string; userDataDir: string }): void;
-  startCodeServer(options: { folder: string; extensionsDir: string; userDataDir: string; logFile: string; settings?: Record<string, unknown> }): Promise<CodeServer>;
+  startCodeServer(options: {
+    folder: string;
+    extensionsDir: string;
+    userDataDir: string;
+    logFile: string;
+    settings?: Record<string, unknown>;
+  }): Promise<CodeServer>;
   createRunDir(layer: string): string;
   removeRunDir(dir: string): void;
   installCleanup(onSignal?: (signal: string) => unknown): void;

@@ -43,14 +43,28 @@ function rangeOf(hours: number): { from: string; to: string; list: string[] } {
 }
 
 /** One harvest of `hours` hours into a fresh folder; the time in ms and the items. */
-async function harvestOnce(env: SandboxEnvironment, credential: Credential, endpoint: MdsHourEndpointId, hours: number): Promise<{ ms: number; items: number }> {
+async function harvestOnce(
+  env: SandboxEnvironment,
+  credential: Credential,
+  endpoint: MdsHourEndpointId,
+  hours: number,
+): Promise<{ ms: number; items: number }> {
   const out = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-harvest-'));
   try {
     const range = rangeOf(hours);
     const t0 = nowMs();
-    const summary = await harvestHours({ client: benchClient(), environment: environmentOf(env), credential, endpoint, from: range.from, to: range.to, outDir: out });
+    const summary = await harvestHours({
+      client: benchClient(),
+      environment: environmentOf(env),
+      credential,
+      endpoint,
+      from: range.from,
+      to: range.to,
+      outDir: out,
+    });
     const ms = nowMs() - t0;
-    if (!summary.complete) throw new Error(`The benchmark harvest is incomplete: ${JSON.stringify(summary.notDone.slice(0, 3))}`);
+    if (!summary.complete)
+      throw new Error(`The benchmark harvest is incomplete: ${JSON.stringify(summary.notDone.slice(0, 3))}`);
     return { ms, items: summary.items };
   } finally {
     fs.rmSync(out, { recursive: true, force: true });
@@ -62,7 +76,12 @@ async function harvestOnce(env: SandboxEnvironment, credential: Credential, endp
  * client, items appended to one file; `durable`: each hour to its own file, fsynced and renamed, as
  * the harvest does, so that the difference left is the harvest's own bookkeeping.
  */
-async function plainOnce(env: SandboxEnvironment, credential: Credential, hours: number, durable: boolean): Promise<{ ms: number; items: number }> {
+async function plainOnce(
+  env: SandboxEnvironment,
+  credential: Credential,
+  hours: number,
+  durable: boolean,
+): Promise<{ ms: number; items: number }> {
   const out = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-plain-'));
   try {
     const client = benchClient();
@@ -71,8 +90,15 @@ async function plainOnce(env: SandboxEnvironment, credential: Credential, hours:
     let items = 0;
     const t0 = nowMs();
     for (const hour of rangeOf(hours).list) {
-      const result = await client.requestEndpoint(environment, credential, 'trips', { end_time: hour }, { allPages: true });
-      if (result.outcome !== 'items' && result.outcome !== 'empty') throw new Error(`The plain loop got ${result.outcome} for ${hour}.`);
+      const result = await client.requestEndpoint(
+        environment,
+        credential,
+        'trips',
+        { end_time: hour },
+        { allPages: true },
+      );
+      if (result.outcome !== 'items' && result.outcome !== 'empty')
+        throw new Error(`The plain loop got ${result.outcome} for ${hour}.`);
       const text = result.items.map((item) => `${JSON.stringify(item)}\n`).join('');
       if (durable) {
         const temp = path.join(out, `.${hour}.tmp`);
@@ -97,7 +123,11 @@ async function plainOnce(env: SandboxEnvironment, credential: Credential, hours:
  * in milliseconds, strictly increasing for the key) + `fetch` + `res.json()`, following
  * `links.next`, the items appended to one file.
  */
-async function fetchLoopOnce(env: SandboxEnvironment, key: Credential, hours: number): Promise<{ ms: number; items: number }> {
+async function fetchLoopOnce(
+  env: SandboxEnvironment,
+  key: Credential,
+  hours: number,
+): Promise<{ ms: number; items: number }> {
   const out = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-fetch-'));
   try {
     const file = path.join(out, 'trips.ndjson');
@@ -107,7 +137,10 @@ async function fetchLoopOnce(env: SandboxEnvironment, key: Credential, hours: nu
     for (const hour of rangeOf(hours).list) {
       let url: string | null = `${env.baseUrl}/trips?end_time=${hour}`;
       while (url) {
-        const body = (await plainGet(url, key, env.baseUrl, iats)).body as { trips: unknown[]; links?: { next?: string | null } };
+        const body = (await plainGet(url, key, env.baseUrl, iats)).body as {
+          trips: unknown[];
+          links?: { next?: string | null };
+        };
         fs.appendFileSync(file, body.trips.map((item) => `${JSON.stringify(item)}\n`).join(''));
         items += body.trips.length;
         url = body.links?.next ?? null;
@@ -120,12 +153,17 @@ async function fetchLoopOnce(env: SandboxEnvironment, key: Credential, hours: nu
 }
 
 function runChild(request: HarvestChildRequest): Promise<HarvestChildReply> {
-  const child = fork(path.join(__dirname, 'harvest.js'), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], env: { ...process.env, HARVEST_BENCH_CHILD: '1' } });
+  const child = fork(path.join(__dirname, 'harvest.js'), [], {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    env: { ...process.env, HARVEST_BENCH_CHILD: '1' },
+  });
   return new Promise((resolve, reject) => {
     let reply: HarvestChildReply | undefined;
     child.once('message', (message: HarvestChildReply) => (reply = message));
     child.once('error', reject);
-    child.once('exit', (code) => (reply && code === 0 ? resolve(reply) : reject(new Error(`The harvest child failed (exit code ${String(code)}).`))));
+    child.once('exit', (code) =>
+      reply && code === 0 ? resolve(reply) : reject(new Error(`The harvest child failed (exit code ${String(code)}).`)),
+    );
     child.send(request);
   });
 }
@@ -141,8 +179,14 @@ export async function harvestFigures(): Promise<ReportedFigure[]> {
   const harvestKey = credentialFromPem('ES256', harvestPem, 'harvest-core');
   const plainKey = credentialFromPem('ES256', plainPem, 'harvest-plain');
   // Its own key: each side's clock then only has to beat its own last iat.
-  const fetchKey: Credential = { ...credentialFromPem('ES256', fetchPem, 'harvest-fetch'), privateKey: createPrivateKey(fetchPem) };
-  const sandbox = await startSandboxProcess({ options: { fleetSize: FLEET_SIZE, pageSize: 100, verifyTokens: true }, trust: [trustEntryOf(harvestKey), trustEntryOf(plainKey), trustEntryOf(fetchKey)] });
+  const fetchKey: Credential = {
+    ...credentialFromPem('ES256', fetchPem, 'harvest-fetch'),
+    privateKey: createPrivateKey(fetchPem),
+  };
+  const sandbox = await startSandboxProcess({
+    options: { fleetSize: FLEET_SIZE, pageSize: 100, verifyTokens: true },
+    trust: [trustEntryOf(harvestKey), trustEntryOf(plainKey), trustEntryOf(fetchKey)],
+  });
   try {
     let dayItems = 0;
     const counts = new Set<number>();
@@ -163,7 +207,10 @@ export async function harvestFigures(): Promise<ReportedFigure[]> {
       () => counted(fetchLoopOnce(sandbox.mds, fetchKey, 24)),
     ]);
     // The sandbox's world moves on with the clock: an hour boundary crossed mid-run changes the range.
-    const sameItems = counts.size === 1 ? 'every side got the same trips' : `the sides got ${[...counts].join(' / ')} trips (an hour boundary passed during the run)`;
+    const sameItems =
+      counts.size === 1
+        ? 'every side got the same trips'
+        : `the sides got ${[...counts].join(' / ')} trips (an hour boundary passed during the run)`;
     const ratio = medianRatio(a, b);
     const fetchRatio = medianRatio(a, d);
     const durableRatio = medianRatio(a, c);

@@ -26,9 +26,13 @@ const ROWS = 5;
 
 /** Every core and dockless metric by name: each state's four, each event type's count, both trip points' nine, the dockless ten. */
 export function everyMeasure(): string[] {
-  const states = vehicleStates().flatMap((s) => ['avg', 'min', 'max', 'duration.sum'].map((stat) => `vehicles.${s}.${stat}`));
+  const states = vehicleStates().flatMap((s) =>
+    ['avg', 'min', 'max', 'duration.sum'].map((stat) => `vehicles.${s}.${stat}`),
+  );
   const events = eventTypes().map((t) => `events.${t}.count`);
-  const trips = MEASURE_PATTERNS.filter((p) => p.startsWith('trips.')).flatMap((p) => ['start_loc', 'end_loc'].map((loc) => p.replace('<start_loc|end_loc>', loc)));
+  const trips = MEASURE_PATTERNS.filter((p) => p.startsWith('trips.')).flatMap((p) =>
+    ['start_loc', 'end_loc'].map((loc) => p.replace('<start_loc|end_loc>', loc)),
+  );
   return [...states, ...events, ...trips, ...MEASURE_PATTERNS.filter((p) => p.startsWith('dockless.'))];
 }
 
@@ -46,8 +50,30 @@ export function gridGeographies(): Record<string, unknown> {
     for (let c = 0; c < COLUMNS; c++) {
       const [x0, y0, x1, y1] = [west + c * width, south + r * height, west + (c + 1) * width, south + (r + 1) * height];
       geographies.push({
-        geography_id: `00000000-0000-4000-8000-${String(r * COLUMNS + c).padStart(12, '0')}`, name: `grid ${r}-${c}`, published_date: published,
-        geography_json: { type: 'FeatureCollection', features: [{ type: 'Feature', properties: {}, geometry: { type: 'Polygon', coordinates: [[[x0, y0], [x1, y0], [x1, y1], [x0, y1], [x0, y0]]] } }] },
+        geography_id: `00000000-0000-4000-8000-${String(r * COLUMNS + c).padStart(12, '0')}`,
+        name: `grid ${r}-${c}`,
+        published_date: published,
+        geography_json: {
+          type: 'FeatureCollection',
+          features: [
+            {
+              type: 'Feature',
+              properties: {},
+              geometry: {
+                type: 'Polygon',
+                coordinates: [
+                  [
+                    [x0, y0],
+                    [x1, y0],
+                    [x1, y1],
+                    [x0, y1],
+                    [x0, y0],
+                  ],
+                ],
+              },
+            },
+          ],
+        },
       });
     }
   }
@@ -61,7 +87,10 @@ export async function metricsGeoFigures(): Promise<ReportedFigure[]> {
   const env = async (): Promise<{ mds: SandboxEnvironment; credential: Credential }> => {
     if (!sandbox || !credential) {
       credential = credentialFromPem('ES256', ecPem(), 'metrics-harvest');
-      sandbox = await startSandboxProcess({ options: { fleetSize: fleet, pageSize: 1000, verifyTokens: true }, trust: [trustEntryOf(credential)] });
+      sandbox = await startSandboxProcess({
+        options: { fleetSize: fleet, pageSize: 1000, verifyTokens: true },
+        trust: [trustEntryOf(credential)],
+      });
     }
     return { mds: sandbox.mds, credential };
   };
@@ -76,10 +105,21 @@ export async function metricsGeoFigures(): Promise<ReportedFigure[]> {
   const measures = everyMeasure();
   let metricsReply: MetricsGeoChildReply | undefined;
   const metricsSide = async () => {
-    metricsReply = await askChildOnce<MetricsGeoChildRequest, MetricsGeoChildReply>('metricsGeoChild.js', { side: 'metrics', folder: week.dir, geographies, measures: measures.join(',') }, 'metrics child');
+    metricsReply = await askChildOnce<MetricsGeoChildRequest, MetricsGeoChildReply>(
+      'metricsGeoChild.js',
+      { side: 'metrics', folder: week.dir, geographies, measures: measures.join(',') },
+      'metrics child',
+    );
     return metricsReply.ms;
   };
-  const checkSide = async () => (await askChildOnce<AnalysisChildRequest, AnalysisChildReply>('analysisChild.js', { side: 'check', folder: week.dir }, 'analysis child')).ms;
+  const checkSide = async () =>
+    (
+      await askChildOnce<AnalysisChildRequest, AnalysisChildReply>(
+        'analysisChild.js',
+        { side: 'check', folder: week.dir },
+        'analysis child',
+      )
+    ).ms;
   const [metricsMs = [], checkMs = []] = await interleave(ROUNDS, WARMUP, [metricsSide, checkSide]);
   const reply = metricsReply as MetricsGeoChildReply;
   const ratio = medianRatio(metricsMs, checkMs);

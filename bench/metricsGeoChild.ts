@@ -27,14 +27,25 @@ export interface MetricsGeoChildReply {
 async function measure(request: MetricsGeoChildRequest): Promise<Omit<MetricsGeoChildReply, 'maxRssKb'>> {
   await import('@duckdb/node-api');
   const start = performance.now();
-  const options = omfMetricsOptions({ measures: request.measures, interval: 'PT1H', dimensions: 'geography_id', geographies: request.geographies });
+  const options = omfMetricsOptions({
+    measures: request.measures,
+    interval: 'PT1H',
+    dimensions: 'geography_id',
+    geographies: request.geographies,
+  });
   const source = await readHarvestSource(request.folder);
   const index = new GeographyIndex(await readGeographies(request.geographies));
   const session = await AnalysisSession.open(source, { geographies: index });
   try {
     const report = await runOmfMetrics(session, options);
     const assignment = session.geographyAssignment;
-    return { ms: performance.now() - start, assignmentMs: assignment?.durationMs ?? NaN, assigned: assignment?.rows ?? { trips: 0, events: 0, telemetry: 0 }, rows: report.response.rows.length, columns: report.response.columns.length };
+    return {
+      ms: performance.now() - start,
+      assignmentMs: assignment?.durationMs ?? NaN,
+      assigned: assignment?.rows ?? { trips: 0, events: 0, telemetry: 0 },
+      rows: report.response.rows.length,
+      columns: report.response.columns.length,
+    };
   } finally {
     session.close();
   }
@@ -42,7 +53,10 @@ async function measure(request: MetricsGeoChildRequest): Promise<Omit<MetricsGeo
 
 process.once('message', (request: MetricsGeoChildRequest) => {
   measure(request).then(
-    (result) => process.send?.({ ...result, maxRssKb: process.resourceUsage().maxRSS } satisfies MetricsGeoChildReply, () => process.exit(0)),
+    (result) =>
+      process.send?.({ ...result, maxRssKb: process.resourceUsage().maxRSS } satisfies MetricsGeoChildReply, () =>
+        process.exit(0),
+      ),
     (err: unknown) => {
       console.error(err instanceof Error ? err.message : String(err));
       process.exit(1);

@@ -24,11 +24,17 @@ async function sequentialRate(count: number, one: (i: number) => Promise<unknown
 }
 
 /** Tokens per second with `workers` loops running at once, each making `perWorker` sequential calls of `one(worker, i)`. */
-async function parallelRate(workers: number, perWorker: number, one: (worker: number, i: number) => Promise<unknown>): Promise<number> {
+async function parallelRate(
+  workers: number,
+  perWorker: number,
+  one: (worker: number, i: number) => Promise<unknown>,
+): Promise<number> {
   const start = nowMs();
-  await Promise.all(Array.from({ length: workers }, async (_, w) => {
-    for (let i = 0; i < perWorker; i++) await one(w, i);
-  }));
+  await Promise.all(
+    Array.from({ length: workers }, async (_, w) => {
+      for (let i = 0; i < perWorker; i++) await one(w, i);
+    }),
+  );
   return (workers * perWorker) / ((nowMs() - start) / 1000);
 }
 
@@ -92,7 +98,8 @@ export async function mintingFigures(alg: SigningAlgorithm): Promise<ReportedFig
   // The same 8 workers, but each bound to a single key: the clock caps each key at 1000/s.
   const boundIssuer = newIssuer();
   const bound: number[] = [];
-  for (let r = 0; r < Math.ceil(plan.rounds / 2); r++) bound.push(await parallelRate(IN_FLIGHT, perWorker, (w) => boundIssuer.issue(pick(w), MINTING_ENVIRONMENT)));
+  for (let r = 0; r < Math.ceil(plan.rounds / 2); r++)
+    bound.push(await parallelRate(IN_FLIGHT, perWorker, (w) => boundIssuer.issue(pick(w), MINTING_ENVIRONMENT)));
 
   const seqRatio = medianRatio(seqCore, seqBare);
   const parRatio = medianRatio(parCore, parBare);

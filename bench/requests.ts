@@ -30,13 +30,19 @@ export function benchClient(): ApiClient {
  * What the core client sends on an MDS environment besides Authorization, written out: the plain loop sends the same
  * (a server reads and answers both alike), and `assertSameHeaders` checks it against the client's first exchange.
  */
-export const PLAIN_HEADERS: Readonly<Record<string, string>> = { 'User-Agent': 'mobility-api-explorer', Accept: 'application/vnd.mds+json;version=2.0', 'Content-Type': 'application/json' };
+export const PLAIN_HEADERS: Readonly<Record<string, string>> = {
+  'User-Agent': 'mobility-api-explorer',
+  Accept: 'application/vnd.mds+json;version=2.0',
+  'Content-Type': 'application/json',
+};
 
 /** Throws when the core client sent other headers than the plain loop does (a comparison of unequal requests). */
 export function assertSameHeaders(exchange: HttpExchange): void {
   const core = Object.entries(exchange.requestHeaders).filter(([name]) => name.toLowerCase() !== 'authorization');
   if (JSON.stringify(core) !== JSON.stringify(Object.entries(PLAIN_HEADERS))) {
-    throw new Error(`The core client sent headers ${JSON.stringify(core)}, the plain loop ${JSON.stringify(PLAIN_HEADERS)}: make them equal.`);
+    throw new Error(
+      `The core client sent headers ${JSON.stringify(core)}, the plain loop ${JSON.stringify(PLAIN_HEADERS)}: make them equal.`,
+    );
   }
 }
 
@@ -44,11 +50,17 @@ export function assertSameHeaders(exchange: HttpExchange): void {
  * The plain alternative to `ApiClient.listVehicles` for one page: `SignJWT` with a UUID jti and an
  * iat strictly increasing per key, then `fetch` with the client's headers and `res.json()`.
  */
-export async function plainGet(url: string, key: Credential, audience: string, iats: PlainIatCounter): Promise<{ body: unknown; bytes: number }> {
+export async function plainGet(
+  url: string,
+  key: Credential,
+  audience: string,
+  iats: PlainIatCounter,
+): Promise<{ body: unknown; bytes: number }> {
   const token = await signPlain(key, audience, iats.next(key.kid));
   const res = await fetch(url, { headers: { ...PLAIN_HEADERS, Authorization: `Bearer ${token}` } });
   const body: unknown = await res.json();
-  if (!res.ok) throw new Error(`The sandbox refused a plain request: ${res.status} ${JSON.stringify(body).slice(0, 300)}`);
+  if (!res.ok)
+    throw new Error(`The sandbox refused a plain request: ${res.status} ${JSON.stringify(body).slice(0, 300)}`);
   return { body, bytes: Number(res.headers.get('content-length')) };
 }
 
@@ -57,7 +69,10 @@ export async function requestOverheadFigure(): Promise<ReportedFigure> {
   const coreKeys = makeCredentials('ES256', KEYS_PER_SIDE, 'req-core');
   const plainKeys = makeCredentials('ES256', KEYS_PER_SIDE, 'req-plain');
   // Small pages: the figure is about what surrounds the request, not about moving bytes.
-  const sandbox = await startSandboxProcess({ options: { fleetSize: 500, pageSize: 10, verifyTokens: true }, trust: [...coreKeys, ...plainKeys].map(trustEntryOf) });
+  const sandbox = await startSandboxProcess({
+    options: { fleetSize: 500, pageSize: 10, verifyTokens: true },
+    trust: [...coreKeys, ...plainKeys].map(trustEntryOf),
+  });
   try {
     const env = environmentOf(sandbox.mds);
     const url = `${env.baseUrl}/vehicles`;
@@ -75,7 +90,10 @@ export async function requestOverheadFigure(): Promise<ReportedFigure> {
         const listing = await client.listVehicles(env, key, { allPages: false });
         times.push(nowMs() - t0);
         const page = listing.pages[0];
-        if (!page?.ok) throw new Error(`The sandbox refused a core request: ${page?.status ?? 'no answer'} ${page?.text?.slice(0, 300) ?? ''}`);
+        if (!page?.ok)
+          throw new Error(
+            `The sandbox refused a core request: ${page?.status ?? 'no answer'} ${page?.text?.slice(0, 300) ?? ''}`,
+          );
         if (coreCount === 1) assertSameHeaders(page);
       }
       coreAll.push(...times);

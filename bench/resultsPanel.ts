@@ -10,7 +10,12 @@ import { startSandbox } from '../src/sandbox/sandboxServer';
 import { listingView } from '../src/results/requests/listingView';
 import { telemetryTable, tripTable } from '../src/results/requests/resourceReaders';
 import type { ListingResultView } from '../src/shared/listingViews';
-import { encodeHostMessage, launchPanelBrowser, openPanelPage, startPanelPageServer } from '../test/unit/panel/standalonePanelPage';
+import {
+  encodeHostMessage,
+  launchPanelBrowser,
+  openPanelPage,
+  startPanelPageServer,
+} from '../test/unit/panel/standalonePanelPage';
 import type { ProductionBuild } from './bundles';
 import type { ReportedFigure } from './figures';
 import { round3 } from './figures';
@@ -27,21 +32,43 @@ const FIRST_ROWS_LIMIT_MS = 1000;
 const LONG_TASK_LIMIT_MS = 200;
 
 /** A 'show' message for the listing of a sandbox fleet of `size` vehicles, all pages of 1000. */
-async function listingMessage(size: number): Promise<{ text: string; buildMs: number; pages: number; view: ListingResultView }> {
+async function listingMessage(
+  size: number,
+): Promise<{ text: string; buildMs: number; pages: number; view: ListingResultView }> {
   const sandbox = await startSandbox({ fleetSize: size, pageSize: 1000 });
   try {
     const demo = sandbox.demo;
-    const credential: Credential = parseCredential({ kind: 'ec', type: 'external-org', privateKey: readFileSync(demo.privateKeyFile, 'utf8'), kid: demo.kid, issuer: demo.issuer }).credential;
+    const credential: Credential = parseCredential({
+      kind: 'ec',
+      type: 'external-org',
+      privateKey: readFileSync(demo.privateKeyFile, 'utf8'),
+      kid: demo.kid,
+      issuer: demo.issuer,
+    }).credential;
     const mds = sandbox.environments.find((e) => e.id === 'mds-staging');
     if (!mds) throw new Error('The sandbox has no mds-staging environment.');
     const environment = { ...environmentOf(mds), name: 'Sandbox MDS staging' };
     const listing = await benchClient().listVehicles(environment, credential, { allPages: true });
-    if (listing.items.length !== size) throw new Error(`The sandbox listing returned ${listing.items.length} vehicles, not ${size}.`);
+    if (listing.items.length !== size)
+      throw new Error(`The sandbox listing returned ${listing.items.length} vehicles, not ${size}.`);
     // What the extension host does before it posts: the view model (columns of the whole fleet).
     const start = nowMs();
-    const result = listingView({ id: `bench-${size}`, environment, listing, credentialLabel: 'demo', canLoadNext: false, canCopyCurl: true, now: Date.now() });
+    const result = listingView({
+      id: `bench-${size}`,
+      environment,
+      listing,
+      credentialLabel: 'demo',
+      canLoadNext: false,
+      canCopyCurl: true,
+      now: Date.now(),
+    });
     const buildMs = nowMs() - start;
-    return { text: encodeHostMessage({ type: 'show', panelKey: 'env:mds-staging', result }), buildMs, pages: listing.pages.length, view: result };
+    return {
+      text: encodeHostMessage({ type: 'show', panelKey: 'env:mds-staging', result }),
+      buildMs,
+      pages: listing.pages.length,
+      view: result,
+    };
   } finally {
     await sandbox.close();
   }
@@ -54,13 +81,37 @@ function resourceItems(kind: 'trips' | 'telemetry', size: number): unknown[] {
     const at = { lat: 52.45 + (i % 997) / 10_000, lng: 13.3 + (i % 1009) / 10_000 };
     const device = `5f0f7a1e-2b3c-4d5e-8f9a-${String(i % 5000).padStart(12, '0')}`;
     return kind === 'trips'
-      ? { provider_id: 'p', device_id: device, trip_id: `7a1e5f0f-2b3c-4d5e-8f9a-${String(i).padStart(12, '0')}`, trip_type: ['rider'], start_time: hour + (i % 3600) * 1000, end_time: hour + (i % 3600) * 1000 + 600_000, start_location: at, end_location: { lat: at.lat + 0.01, lng: at.lng + 0.01 }, duration: 600 + (i % 300), distance: 1000 + (i % 2000) }
-      : { provider_id: 'p', device_id: device, telemetry_id: `t-${i}`, timestamp: hour + i * 30, trip_ids: [`trip-${i % 7000}`], journey_id: null, location: { ...at, speed: i % 15 }, battery_percent: i % 100 };
+      ? {
+          provider_id: 'p',
+          device_id: device,
+          trip_id: `7a1e5f0f-2b3c-4d5e-8f9a-${String(i).padStart(12, '0')}`,
+          trip_type: ['rider'],
+          start_time: hour + (i % 3600) * 1000,
+          end_time: hour + (i % 3600) * 1000 + 600_000,
+          start_location: at,
+          end_location: { lat: at.lat + 0.01, lng: at.lng + 0.01 },
+          duration: 600 + (i % 300),
+          distance: 1000 + (i % 2000),
+        }
+      : {
+          provider_id: 'p',
+          device_id: device,
+          telemetry_id: `t-${i}`,
+          timestamp: hour + i * 30,
+          trip_ids: [`trip-${i % 7000}`],
+          journey_id: null,
+          location: { ...at, speed: i % 15 },
+          battery_percent: i % 100,
+        };
   });
 }
 
 /** A 'show' message with a 100,000-row trips or telemetry table (on the small listing's pages), built as the host builds it. */
-function resourceMessage(kind: 'trips' | 'telemetry', size: number, base: ListingResultView): { text: string; buildMs: number } {
+function resourceMessage(
+  kind: 'trips' | 'telemetry',
+  size: number,
+  base: ListingResultView,
+): { text: string; buildMs: number } {
   const items = resourceItems(kind, size);
   const start = nowMs();
   const table = kind === 'trips' ? tripTable(items) : telemetryTable(items);
@@ -93,11 +144,14 @@ function firstRows(page: Page, text: string): Promise<FirstRows> {
       return v;
     });
     const frame = () => new Promise<void>((resolve) => requestAnimationFrame(() => resolve()));
-    const afterFrame = () => new Promise<number>((resolve) => requestAnimationFrame(() => {
-      const channel = new MessageChannel();
-      channel.port1.onmessage = () => resolve(performance.now());
-      channel.port2.postMessage(null);
-    }));
+    const afterFrame = () =>
+      new Promise<number>((resolve) =>
+        requestAnimationFrame(() => {
+          const channel = new MessageChannel();
+          channel.port1.onmessage = () => resolve(performance.now());
+          channel.port2.postMessage(null);
+        }),
+      );
     await frame();
     await new Promise((resolve) => setTimeout(resolve, 300));
     const longTasks: number[] = [];
@@ -136,34 +190,40 @@ interface Scroll {
 
 /** Scrolls the table from top to bottom in equal jumps, two frames each, and collects long tasks. */
 function scrollThrough(page: Page, steps: number, rows: number): Promise<Scroll> {
-  return page.evaluate(async ({ steps, rows }) => {
-    const table = document.querySelector<HTMLElement>('.vt[role="grid"]');
-    if (!table) throw new Error('The table is not on the page.');
-    const longTasks: number[] = [];
-    const observer = new PerformanceObserver((list) => {
-      for (const e of list.getEntries()) longTasks.push(e.duration);
-    });
-    observer.observe({ type: 'longtask', buffered: false });
-    let last = 0;
-    let longestFrameMs = 0;
-    const frame = () => new Promise<void>((resolve) => requestAnimationFrame((t) => {
-      if (last) longestFrameMs = Math.max(longestFrameMs, t - last);
-      last = t;
-      resolve();
-    }));
-    const start = performance.now();
-    const end = table.scrollHeight - table.clientHeight;
-    for (let i = 1; i <= steps; i++) {
-      table.scrollTop = Math.round((end * i) / steps);
-      await frame();
-      await frame();
-    }
-    const seconds = (performance.now() - start) / 1000;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    observer.disconnect();
-    const lastRowShown = !!document.querySelector(`.vt-row[aria-rowindex="${rows + 1}"]`);
-    return { longTasks, longestFrameMs, lastRowShown, seconds };
-  }, { steps, rows });
+  return page.evaluate(
+    async ({ steps, rows }) => {
+      const table = document.querySelector<HTMLElement>('.vt[role="grid"]');
+      if (!table) throw new Error('The table is not on the page.');
+      const longTasks: number[] = [];
+      const observer = new PerformanceObserver((list) => {
+        for (const e of list.getEntries()) longTasks.push(e.duration);
+      });
+      observer.observe({ type: 'longtask', buffered: false });
+      let last = 0;
+      let longestFrameMs = 0;
+      const frame = () =>
+        new Promise<void>((resolve) =>
+          requestAnimationFrame((t) => {
+            if (last) longestFrameMs = Math.max(longestFrameMs, t - last);
+            last = t;
+            resolve();
+          }),
+        );
+      const start = performance.now();
+      const end = table.scrollHeight - table.clientHeight;
+      for (let i = 1; i <= steps; i++) {
+        table.scrollTop = Math.round((end * i) / steps);
+        await frame();
+        await frame();
+      }
+      const seconds = (performance.now() - start) / 1000;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      observer.disconnect();
+      const lastRowShown = !!document.querySelector(`.vt-row[aria-rowindex="${rows + 1}"]`);
+      return { longTasks, longestFrameMs, lastRowShown, seconds };
+    },
+    { steps, rows },
+  );
 }
 
 const ms = (value: number) => `${round3(value)} ms`;
@@ -172,10 +232,16 @@ const maxOf = (values: readonly number[]) => (values.length ? Math.max(...values
 /** Time to the first rendered rows of a 100,000-vehicle listing, and the longest task while scrolling it. */
 export async function resultsPanelFigures(production: ProductionBuild): Promise<ReportedFigure[]> {
   const executablePath = chromiumPath();
-  if (!existsSync(executablePath)) throw new Error(`results panel in Chromium: no Chromium at ${executablePath} (install Debian's chromium, as \`node scripts/vscode-env.mjs install\` does, or set CHROMIUM_PATH)`);
+  if (!existsSync(executablePath))
+    throw new Error(
+      `results panel in Chromium: no Chromium at ${executablePath} (install Debian's chromium, as \`node scripts/vscode-env.mjs install\` does, or set CHROMIUM_PATH)`,
+    );
   const big = await listingMessage(BIG);
   const small = await listingMessage(SMALL);
-  const resources = (['trips', 'telemetry'] as const).map((kind) => ({ kind, ...resourceMessage(kind, BIG, small.view) }));
+  const resources = (['trips', 'telemetry'] as const).map((kind) => ({
+    kind,
+    ...resourceMessage(kind, BIG, small.view),
+  }));
   const server = await startPanelPageServer(production.webviewDir);
   const { url } = server;
   const browser = await launchPanelBrowser(loadPlaywright().chromium, executablePath);
@@ -220,21 +286,24 @@ export async function resultsPanelFigures(production: ProductionBuild): Promise<
       const painted = median(runs.map((r) => r.paintedMs));
       const scrolled = scrolls.splice(before);
       const longestScroll = maxOf(scrolled.flatMap((s) => s.longTasks));
-      resourceFigures.push({
-        name: `results panel, ${BIG.toLocaleString('en')} ${resource.kind === 'trips' ? 'trips' : 'telemetry points'} in Chromium: postMessage to first rendered rows`,
-        value: painted,
-        unit: 'ms',
-        target: `<= ${FIRST_ROWS_LIMIT_MS} ms`,
-        met: painted <= FIRST_ROWS_LIMIT_MS,
-        raw: `painted ${runs.map((r) => ms(r.paintedMs)).join(', ')} (longest task ${ms(maxOf(runs.flatMap((r) => r.longTasks)))}); message ${round3(Buffer.byteLength(resource.text) / 1024 / 1024)} MB as JSON, table built on the host in ${ms(resource.buildMs)} (not included)`,
-      }, {
-        name: `results panel, scrolling ${BIG.toLocaleString('en')} ${resource.kind === 'trips' ? 'trips' : 'telemetry points'} top to bottom in ${SCROLL_STEPS} jumps: longest task`,
-        value: longestScroll,
-        unit: 'ms',
-        target: `no long task over ${LONG_TASK_LIMIT_MS} ms`,
-        met: longestScroll <= LONG_TASK_LIMIT_MS,
-        raw: `${scrolled.reduce((n, s) => n + s.longTasks.length, 0)} long task(s) (> 50 ms); longest frame gap ${ms(maxOf(scrolled.map((s) => s.longestFrameMs)))}`,
-      });
+      resourceFigures.push(
+        {
+          name: `results panel, ${BIG.toLocaleString('en')} ${resource.kind === 'trips' ? 'trips' : 'telemetry points'} in Chromium: postMessage to first rendered rows`,
+          value: painted,
+          unit: 'ms',
+          target: `<= ${FIRST_ROWS_LIMIT_MS} ms`,
+          met: painted <= FIRST_ROWS_LIMIT_MS,
+          raw: `painted ${runs.map((r) => ms(r.paintedMs)).join(', ')} (longest task ${ms(maxOf(runs.flatMap((r) => r.longTasks)))}); message ${round3(Buffer.byteLength(resource.text) / 1024 / 1024)} MB as JSON, table built on the host in ${ms(resource.buildMs)} (not included)`,
+        },
+        {
+          name: `results panel, scrolling ${BIG.toLocaleString('en')} ${resource.kind === 'trips' ? 'trips' : 'telemetry points'} top to bottom in ${SCROLL_STEPS} jumps: longest task`,
+          value: longestScroll,
+          unit: 'ms',
+          target: `no long task over ${LONG_TASK_LIMIT_MS} ms`,
+          met: longestScroll <= LONG_TASK_LIMIT_MS,
+          raw: `${scrolled.reduce((n, s) => n + s.longTasks.length, 0)} long task(s) (> 50 ms); longest frame gap ${ms(maxOf(scrolled.map((s) => s.longestFrameMs)))}`,
+        },
+      );
     }
     const first = median(bigRuns.map((r) => r.paintedMs));
     const longest = maxOf(scrolls.flatMap((s) => s.longTasks));
@@ -247,8 +316,9 @@ export async function resultsPanelFigures(production: ProductionBuild): Promise<
         unit: 'ms',
         target: `<= ${FIRST_ROWS_LIMIT_MS} ms`,
         met: first <= FIRST_ROWS_LIMIT_MS,
-        raw: `painted ${bigRuns.map((r) => ms(r.paintedMs)).join(', ')} (in the DOM ${ms(median(bigRuns.map((r) => r.domMs)))}, longest task ${ms(maxOf(bigRuns.flatMap((r) => r.longTasks)))}); ${SMALL} vehicles the same way ${ms(median(smallRuns.map((r) => r.paintedMs)))}; `
-          + `median of ${ROUNDS} fresh pages each; message ${mb(big.text)} as JSON, view model built on the host in ${ms(big.buildMs)} (not included)`,
+        raw:
+          `painted ${bigRuns.map((r) => ms(r.paintedMs)).join(', ')} (in the DOM ${ms(median(bigRuns.map((r) => r.domMs)))}, longest task ${ms(maxOf(bigRuns.flatMap((r) => r.longTasks)))}); ${SMALL} vehicles the same way ${ms(median(smallRuns.map((r) => r.paintedMs)))}; ` +
+          `median of ${ROUNDS} fresh pages each; message ${mb(big.text)} as JSON, view model built on the host in ${ms(big.buildMs)} (not included)`,
       },
       {
         name: `results panel, scrolling the ${BIG.toLocaleString('en')} rows top to bottom in ${SCROLL_STEPS} jumps: longest task`,

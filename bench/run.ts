@@ -60,9 +60,15 @@ async function main(): Promise<void> {
     ['activation', () => activationFigure(built())],
     ['activationVariants', () => activationVariantFigures(built())],
   ];
-  const only = (process.env.BENCH_ONLY ?? '').split(',').map((name) => name.trim()).filter(Boolean);
+  const only = (process.env.BENCH_ONLY ?? '')
+    .split(',')
+    .map((name) => name.trim())
+    .filter(Boolean);
   const unknown = only.filter((name) => !named.some(([step]) => step === name));
-  if (unknown.length) throw new Error(`BENCH_ONLY names no step ${unknown.join(', ')}; the steps are ${[...new Set(named.map(([step]) => step))].join(', ')}.`);
+  if (unknown.length)
+    throw new Error(
+      `BENCH_ONLY names no step ${unknown.join(', ')}; the steps are ${[...new Set(named.map(([step]) => step))].join(', ')}.`,
+    );
   const steps = named.filter(([step]) => !only.length || only.includes(step));
   const failed: string[] = [];
   try {
@@ -88,9 +94,13 @@ async function main(): Promise<void> {
   const path = join(__dirname, '..', '..', 'bench', 'results.json');
   writeResults(path, figures);
   const missed = figures.filter((f) => !f.met).length;
-  console.log(`${figures.length} figures, ${figures.length - missed} met, ${missed} missed; written to ${path} in ${Math.round((performance.now() - started) / 1000)} s.`);
+  console.log(
+    `${figures.length} figures, ${figures.length - missed} met, ${missed} missed; written to ${path} in ${Math.round((performance.now() - started) / 1000)} s.`,
+  );
   if (failed.length) {
-    console.error(`${failed.length} step(s) could not run, so their figures are missing:\n${failed.map((f) => `  ${f}`).join('\n')}`);
+    console.error(
+      `${failed.length} step(s) could not run, so their figures are missing:\n${failed.map((f) => `  ${f}`).join('\n')}`,
+    );
     process.exitCode = 1;
   }
 }

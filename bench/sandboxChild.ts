@@ -12,7 +12,8 @@ async function stop(): Promise<void> {
 }
 
 process.once('message', (message: SandboxChildRequest) => {
-  const trust = message.trust.length > 0 ? parseTrustFile(JSON.stringify(message.trust), 'the benchmark trust list') : [];
+  const trust =
+    message.trust.length > 0 ? parseTrustFile(JSON.stringify(message.trust), 'the benchmark trust list') : [];
   startSandbox({ ...message.options, trust, port: 0, host: '127.0.0.1' }).then(
     (started) => {
       sandbox = started;

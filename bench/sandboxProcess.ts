@@ -9,7 +9,8 @@ export interface SandboxChildRequest {
   trust: unknown[];
 }
 
-export type SandboxChildReply = { ok: true; url: string; environments: SandboxEnvironment[] } | { ok: false; error: string };
+export type SandboxChildReply =
+  { ok: true; url: string; environments: SandboxEnvironment[] } | { ok: false; error: string };
 
 /** A sandbox running in a child process. */
 export interface SandboxProcess {
@@ -23,7 +24,9 @@ export interface SandboxProcess {
 
 /** Forks `dist/bench/sandboxChild.js` and waits until its sandbox listens. */
 export function startSandboxProcess(request: SandboxChildRequest): Promise<SandboxProcess> {
-  const child: ChildProcess = fork(join(__dirname, 'sandboxChild.js'), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child: ChildProcess = fork(join(__dirname, 'sandboxChild.js'), [], {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   return new Promise((resolve, reject) => {
     child.once('error', reject);

@@ -14,11 +14,15 @@ const ROUNDS = 7;
 
 function get(agent: Agent, url: URL, token: string): Promise<number> {
   return new Promise((resolve, reject) => {
-    const req = request(url, { agent, headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` } }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode ?? 0));
-      res.on('error', reject);
-    });
+    const req = request(
+      url,
+      { agent, headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` } },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+        res.on('error', reject);
+      },
+    );
     req.on('error', reject);
     req.end();
   });
@@ -28,11 +32,14 @@ function get(agent: Agent, url: URL, token: string): Promise<number> {
 async function load(agent: Agent, url: URL, tokens: readonly string[][]): Promise<number> {
   let refused = 0;
   const start = nowMs();
-  await Promise.all(tokens.map(async (list) => {
-    for (const token of list) if ((await get(agent, url, token)) !== 200) refused++;
-  }));
+  await Promise.all(
+    tokens.map(async (list) => {
+      for (const token of list) if ((await get(agent, url, token)) !== 200) refused++;
+    }),
+  );
   const seconds = (nowMs() - start) / 1000;
-  if (refused > 0) throw new Error(`The sandbox refused ${refused} benchmark request(s); the load generator's tokens are wrong.`);
+  if (refused > 0)
+    throw new Error(`The sandbox refused ${refused} benchmark request(s); the load generator's tokens are wrong.`);
   return tokens.flat().length / seconds;
 }
 
@@ -55,14 +62,16 @@ export async function sandboxThroughputFigure(): Promise<ReportedFigure> {
     // verifying one sees each token once, in order per key.
     let tokens: string[][] = [];
     const sign = async () => {
-      tokens = await Promise.all(Array.from({ length: CONNECTIONS }, async (_, c) => {
-        const list: string[] = [];
-        for (let i = 0; i < PER_CONNECTION; i++) {
-          const key = keys[c * KEYS_PER_CONNECTION + (i % KEYS_PER_CONNECTION)];
-          list.push(await signPlain(key, verifying.mds.baseUrl, iats.next(key.kid)));
-        }
-        return list;
-      }));
+      tokens = await Promise.all(
+        Array.from({ length: CONNECTIONS }, async (_, c) => {
+          const list: string[] = [];
+          for (let i = 0; i < PER_CONNECTION; i++) {
+            const key = keys[c * KEYS_PER_CONNECTION + (i % KEYS_PER_CONNECTION)];
+            list.push(await signPlain(key, verifying.mds.baseUrl, iats.next(key.kid)));
+          }
+          return list;
+        }),
+      );
     };
     const onUrl = new URL(`${verifying.mds.baseUrl}/vehicles`);
     const offUrl = new URL(`${open.mds.baseUrl}/vehicles`);

@@ -34,11 +34,36 @@ function statusPage(items: number): string {
     return {
       device_id: uuid(i, 1),
       provider_id: provider,
-      last_event: { device_id: uuid(i, 1), provider_id: provider, event_id: uuid(i, 2), vehicle_state: state, event_types: types, timestamp: now - i, location, battery_percent: i % 101, ...(trip ? { trip_ids: trip } : {}) },
-      last_telemetry: { device_id: uuid(i, 1), provider_id: provider, telemetry_id: uuid(i, 4), timestamp: now - i, trip_ids: state === 'on_trip' ? trip : null, journey_id: null, location, battery_percent: i % 101 },
+      last_event: {
+        device_id: uuid(i, 1),
+        provider_id: provider,
+        event_id: uuid(i, 2),
+        vehicle_state: state,
+        event_types: types,
+        timestamp: now - i,
+        location,
+        battery_percent: i % 101,
+        ...(trip ? { trip_ids: trip } : {}),
+      },
+      last_telemetry: {
+        device_id: uuid(i, 1),
+        provider_id: provider,
+        telemetry_id: uuid(i, 4),
+        timestamp: now - i,
+        trip_ids: state === 'on_trip' ? trip : null,
+        journey_id: null,
+        location,
+        battery_percent: i % 101,
+      },
     };
   });
-  return JSON.stringify({ version: '2.0.2', last_updated: now, ttl: 30_000, vehicles_status: vehiclesStatus, links: { first: null, last: null, prev: null, next: null } });
+  return JSON.stringify({
+    version: '2.0.2',
+    last_updated: now,
+    ttl: 30_000,
+    vehicles_status: vehiclesStatus,
+    links: { first: null, last: null, prev: null, next: null },
+  });
 }
 
 /**
@@ -49,7 +74,10 @@ function statusPage(items: number): string {
 export async function validationFigure(): Promise<ReportedFigure> {
   const text = statusPage(PAGE_ITEMS);
   const server = createServer((_req, res) => {
-    res.writeHead(200, { 'Content-Type': 'application/vnd.mds+json;version=2.0', 'Content-Length': Buffer.byteLength(text) });
+    res.writeHead(200, {
+      'Content-Type': 'application/vnd.mds+json;version=2.0',
+      'Content-Length': Buffer.byteLength(text),
+    });
     res.end(text);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -66,7 +94,9 @@ export async function validationFigure(): Promise<ReportedFigure> {
     const validate = async () => {
       await receive();
       const t0 = nowMs();
-      conforms = validateMdsResponse('vehicles_status', body, { contentType: 'application/vnd.mds+json;version=2.0' }).conforms;
+      conforms = validateMdsResponse('vehicles_status', body, {
+        contentType: 'application/vnd.mds+json;version=2.0',
+      }).conforms;
       return nowMs() - t0;
     };
     // Compile once outside the rounds: compilation is a one-time cost per session, not per page.

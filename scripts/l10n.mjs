@@ -33,14 +33,21 @@ function extractedBundle() {
     l10nDev(['export', '--outDir', tmp, 'src']);
     const file = path.join(tmp, 'bundle.l10n.json');
     const bundle = fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, 'utf8')) : {};
-    const sorted = Object.fromEntries(Object.keys(bundle).sort().map((k) => [k, bundle[k]]));
+    const sorted = Object.fromEntries(
+      Object.keys(bundle)
+        .sort()
+        .map((k) => [k, bundle[k]]),
+    );
     return JSON.stringify(sorted, null, 2) + '\n';
   } finally {
     fs.rmSync(tmp, { recursive: true, force: true });
   }
 }
 
-const PSEUDO_FILES = [path.join(ROOT, 'l10n', 'bundle.l10n.qps-ploc.json'), path.join(ROOT, 'package.nls.qps-ploc.json')];
+const PSEUDO_FILES = [
+  path.join(ROOT, 'l10n', 'bundle.l10n.qps-ploc.json'),
+  path.join(ROOT, 'package.nls.qps-ploc.json'),
+];
 
 function main() {
   if (args.has('--pseudo')) {

@@ -27,14 +27,24 @@ class SummaryReporter extends Mocha.reporters.Spec {
       if (files.length) {
         const width = Math.max(...files.map(([f]) => f.length));
         console.log('\n  Time per test file, slowest first:');
-        for (const [file, ms] of files) console.log(`    ${file.padEnd(width)}  ${(ms / 1000).toFixed(1).padStart(7)} s`);
+        for (const [file, ms] of files)
+          console.log(`    ${file.padEnd(width)}  ${(ms / 1000).toFixed(1).padStart(7)} s`);
       }
       const file = process.env.TEST_RESULT_FILE;
       if (!file) return;
       const s = runner.stats || {};
       fs.mkdirSync(path.dirname(file), { recursive: true });
       const seconds = Object.fromEntries(files.map(([f, ms]) => [f, Math.round(ms / 100) / 10]));
-      fs.writeFileSync(file, JSON.stringify({ passes: s.passes || 0, failures: s.failures || 0, pending: s.pending || 0, tests: s.tests || 0, seconds }));
+      fs.writeFileSync(
+        file,
+        JSON.stringify({
+          passes: s.passes || 0,
+          failures: s.failures || 0,
+          pending: s.pending || 0,
+          tests: s.tests || 0,
+          seconds,
+        }),
+      );
     });
   }
 }

@@ -20,8 +20,14 @@ if (!movesFile) {
   process.exit(2);
 }
 const root = process.cwd();
-const moves = new Map(Object.entries(JSON.parse(fs.readFileSync(movesFile, 'utf8'))).map(([from, to]) => [path.resolve(root, from), path.resolve(root, to)]));
-for (const [from] of moves) if (!fixOnly && !fs.existsSync(from)) throw new Error(`${path.relative(root, from)} does not exist`);
+const moves = new Map(
+  Object.entries(JSON.parse(fs.readFileSync(movesFile, 'utf8'))).map(([from, to]) => [
+    path.resolve(root, from),
+    path.resolve(root, to),
+  ]),
+);
+for (const [from] of moves)
+  if (!fixOnly && !fs.existsSync(from)) throw new Error(`${path.relative(root, from)} does not exist`);
 
 const SKIP = new Set(['node_modules', '.git', 'out', 'dist', '.vscode-test', 'coverage']);
 function listFiles(dir, out = []) {
@@ -35,12 +41,17 @@ function listFiles(dir, out = []) {
 }
 
 /** Where a file is now (fix mode) or was (move mode), and where it is after the move. */
-const placeAfter = (file) => (fixOnly ? file : moves.get(file) ?? file);
+const placeAfter = (file) => (fixOnly ? file : (moves.get(file) ?? file));
 const exists = (file) => fs.existsSync(file) && fs.statSync(file).isFile();
 /** The file an import names, as it was before the move: the import's own form, `.ts`, or a folder's `index.ts`. */
 function resolveOld(fromDir, spec) {
   const base = path.resolve(fromDir, spec);
-  for (const [candidate, form] of [[base, 'exact'], [base + '.ts', 'noext'], [base + '.d.ts', 'noext'], [path.join(base, 'index.ts'), 'dir']]) {
+  for (const [candidate, form] of [
+    [base, 'exact'],
+    [base + '.ts', 'noext'],
+    [base + '.d.ts', 'noext'],
+    [path.join(base, 'index.ts'), 'dir'],
+  ]) {
     if (exists(candidate) || moves.has(candidate)) return { file: candidate, form };
   }
   return undefined;
@@ -58,7 +69,10 @@ function specFor(fromDir, target, form) {
 }
 
 const IMPORT = /((?:\bfrom|\bimport|\brequire|\bimport\s*\()\s*\(?\s*)(['"])(\.\.?\/[^'"\n]*)\2/g;
-const textMoves = [...moves].map(([from, to]) => [path.relative(root, from).split(path.sep).join('/'), path.relative(root, to).split(path.sep).join('/')]);
+const textMoves = [...moves].map(([from, to]) => [
+  path.relative(root, from).split(path.sep).join('/'),
+  path.relative(root, to).split(path.sep).join('/'),
+]);
 const escape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** Where each moved file came from, for --fix. */
@@ -86,7 +100,10 @@ for (const file of listFiles(root)) {
   for (const [from, to] of textMoves) {
     if (!next.includes(from.replace(/\.ts$/, ''))) continue;
     next = next.replace(new RegExp(`${escape(from)}(?![\\w./-])`, 'g'), to);
-    next = next.replace(new RegExp(`${escape(from.replace(/\.ts$/, ''))}(?![\\w/-]|\\.(?:ts|js)\\b)`, 'g'), to.replace(/\.ts$/, ''));
+    next = next.replace(
+      new RegExp(`${escape(from.replace(/\.ts$/, ''))}(?![\\w/-]|\\.(?:ts|js)\\b)`, 'g'),
+      to.replace(/\.ts$/, ''),
+    );
   }
   if (next !== text) {
     fs.writeFileSync(file, next);

@@ -42,7 +42,9 @@ class PackageError extends Error {}
 function run(command, args, options = {}) {
   const result = spawnSync(command, args, { encoding: 'utf8', ...options });
   if (result.status !== 0) {
-    throw new PackageError(`${path.basename(command)} ${args.join(' ')} failed (exit ${result.status ?? result.signal}):\n${`${result.stdout ?? ''}${result.stderr ?? ''}`.trim().split('\n').slice(-15).join('\n')}`);
+    throw new PackageError(
+      `${path.basename(command)} ${args.join(' ')} failed (exit ${result.status ?? result.signal}):\n${`${result.stdout ?? ''}${result.stderr ?? ''}`.trim().split('\n').slice(-15).join('\n')}`,
+    );
   }
   return result.stdout;
 }
@@ -56,13 +58,23 @@ function parseArgs(argv) {
       if (next === undefined || next.startsWith('--')) throw new PackageError(`${arg} needs a value.`);
       return next;
     };
-    if (arg === '--target') options.targets = value().split(',').map((t) => t.trim()).filter(Boolean);
+    if (arg === '--target')
+      options.targets = value()
+        .split(',')
+        .map((t) => t.trim())
+        .filter(Boolean);
     else if (arg === '--out') options.out = path.resolve(value());
     else if (arg === '--no-build') options.build = false;
-    else throw new PackageError(`Unknown option ${arg}: use --target <${Object.keys(TARGETS).join('|')}>[,…], --out <dir>, --no-build.`);
+    else
+      throw new PackageError(
+        `Unknown option ${arg}: use --target <${Object.keys(TARGETS).join('|')}>[,…], --out <dir>, --no-build.`,
+      );
   }
   const unknown = options.targets.filter((t) => !(t in TARGETS));
-  if (unknown.length) throw new PackageError(`No DuckDB binding for the target ${unknown.join(', ')}: use one of ${Object.keys(TARGETS).join(', ')}.`);
+  if (unknown.length)
+    throw new PackageError(
+      `No DuckDB binding for the target ${unknown.join(', ')}: use one of ${Object.keys(TARGETS).join(', ')}.`,
+    );
   if (!options.targets.length) throw new PackageError('--target names no platform.');
   return options;
 }
@@ -81,7 +93,10 @@ function packageFolder(name, version) {
   const partial = `${cache}.partial-${process.pid}`;
   fs.rmSync(partial, { recursive: true, force: true });
   fs.mkdirSync(partial, { recursive: true });
-  const tarball = run('npm', ['pack', `${name}@${version}`, '--silent', '--pack-destination', partial]).trim().split('\n').pop();
+  const tarball = run('npm', ['pack', `${name}@${version}`, '--silent', '--pack-destination', partial])
+    .trim()
+    .split('\n')
+    .pop();
   run('tar', ['-xzf', path.join(partial, tarball), '-C', partial]);
   fs.rmSync(path.join(partial, tarball));
   fs.rmSync(cache, { recursive: true, force: true });
@@ -98,7 +113,8 @@ function stage(target, dir) {
   }
   // The qps-ploc pseudo-locale bundles are generated for the pseudo-locale e2e run (git-ignored) and never published,
   // even while that run has them in the project folder (npm test runs it beside the unit layer, which packages too).
-  for (const pseudo of ['package.nls.qps-ploc.json', path.join('l10n', 'bundle.l10n.qps-ploc.json')]) fs.rmSync(path.join(dir, pseudo), { force: true });
+  for (const pseudo of ['package.nls.qps-ploc.json', path.join('l10n', 'bundle.l10n.qps-ploc.json')])
+    fs.rmSync(path.join(dir, pseudo), { force: true });
   const duckdb = installedVersion('@duckdb/node-api');
   const packages = [
     ['@duckdb/node-api', duckdb],
@@ -107,7 +123,10 @@ function stage(target, dir) {
     ['detect-libc', installedVersion('detect-libc')],
   ];
   for (const [name, version] of packages) {
-    fs.cpSync(packageFolder(name, version), path.join(dir, 'dist', 'node_modules', name), { recursive: true, dereference: true });
+    fs.cpSync(packageFolder(name, version), path.join(dir, 'dist', 'node_modules', name), {
+      recursive: true,
+      dereference: true,
+    });
   }
 }
 
@@ -123,12 +142,16 @@ export function packageTargets(argv) {
       stage(target, dir);
       const vsix = path.join(dir, `${name}-${target}-${version}.vsix`);
       const vsce = path.join(ROOT, 'node_modules', '.bin', 'vsce');
-      run(vsce, ['package', '--no-dependencies', '--no-rewrite-relative-links', '--target', target, '-o', vsix], { cwd: dir });
+      run(vsce, ['package', '--no-dependencies', '--no-rewrite-relative-links', '--target', target, '-o', vsix], {
+        cwd: dir,
+      });
       const final = path.join(options.out, path.basename(vsix));
       fs.copyFileSync(vsix, `${final}.partial`);
       fs.renameSync(`${final}.partial`, final);
       written.push(final);
-      console.log(`${target}: ${path.relative(process.cwd(), final) || final} (${(fs.statSync(final).size / 1024 / 1024).toFixed(1)} MB)`);
+      console.log(
+        `${target}: ${path.relative(process.cwd(), final) || final} (${(fs.statSync(final).size / 1024 / 1024).toFixed(1)} MB)`,
+      );
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }

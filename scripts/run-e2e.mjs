@@ -15,8 +15,20 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import {
-  PROJECT_ROOT, build, createRunDir, ensureVSCode, fail, installCleanup, installVsix, log, packageVsix, removeRunDir, runId,
-  spawnGroup, startCodeServer, stopGroup,
+  PROJECT_ROOT,
+  build,
+  createRunDir,
+  ensureVSCode,
+  fail,
+  installCleanup,
+  installVsix,
+  log,
+  packageVsix,
+  removeRunDir,
+  runId,
+  spawnGroup,
+  startCodeServer,
+  stopGroup,
 } from './vscode-env.mjs';
 
 const timeoutMs = Number(process.env.E2E_TIMEOUT_MS || 40 * 60_000);
@@ -25,13 +37,20 @@ const resultFile = path.resolve(process.env.TEST_RESULT_FILE || path.join(PROJEC
 
 /** Keeps the newest `keep` run folders (their names sort by time). */
 function pruneOldRuns(dir, keep) {
-  const runs = fs.readdirSync(dir).filter((d) => /^\d{4}-\d\d-\d\dT/.test(d)).sort();
+  const runs = fs
+    .readdirSync(dir)
+    .filter((d) => /^\d{4}-\d\d-\d\dT/.test(d))
+    .sort();
   for (const old of runs.slice(0, -keep)) fs.rmSync(path.join(dir, old), { recursive: true, force: true });
 }
 
 /** Writes (or with clean, removes) the gitignored qps-ploc bundles that go into the pseudo-locale VSIX. */
 function pseudoLocaleFiles({ clean = false } = {}) {
-  const r = spawnSync(process.execPath, [path.join(PROJECT_ROOT, 'scripts', 'l10n.mjs'), clean ? '--pseudo-clean' : '--pseudo'], { cwd: PROJECT_ROOT, stdio: 'inherit' });
+  const r = spawnSync(
+    process.execPath,
+    [path.join(PROJECT_ROOT, 'scripts', 'l10n.mjs'), clean ? '--pseudo-clean' : '--pseudo'],
+    { cwd: PROJECT_ROOT, stdio: 'inherit' },
+  );
   if (r.status !== 0) throw new Error('scripts/l10n.mjs --pseudo failed');
 }
 
@@ -46,7 +65,14 @@ function registerLanguagePack(userDataDir, language) {
   const translations = path.join(userDataDir, `empty-${language}.i18n.json`);
   fs.writeFileSync(translations, JSON.stringify({ version: '1.0.0', contents: {} }));
   // The server reads extensions[0] of each pack (getInstalledLanguages): a pack needs one, even a made-up one.
-  const packs = { [language]: { hash: `e2e-${language}`, extensions: [{ extensionIdentifier: { id: 'e2e.pseudo-language-pack' }, version: '1.0.0' }], translations: { vscode: translations }, label: language } };
+  const packs = {
+    [language]: {
+      hash: `e2e-${language}`,
+      extensions: [{ extensionIdentifier: { id: 'e2e.pseudo-language-pack' }, version: '1.0.0' }],
+      translations: { vscode: translations },
+      label: language,
+    },
+  };
   fs.writeFileSync(path.join(userDataDir, 'languagepacks.json'), JSON.stringify(packs));
 }
 
@@ -63,14 +89,34 @@ async function main() {
     if (process.env.MOBILITY_API_TESTS_BUILT !== '1') build(['--e2e']);
     const testDir = path.join(PROJECT_ROOT, 'out', 'test', 'e2e');
     const pseudoTest = (f) => f.endsWith('.pseudo.test.js');
-    const names = (variable) => (process.env[variable] ?? '').split(',').map((f) => f.trim().replace(/(\.test)?\.[jt]s$/, '')).filter(Boolean);
+    const names = (variable) =>
+      (process.env[variable] ?? '')
+        .split(',')
+        .map((f) => f.trim().replace(/(\.test)?\.[jt]s$/, ''))
+        .filter(Boolean);
     const only = names('E2E_FILES');
     const skip = names('E2E_SKIP_FILES');
-    const built = fs.existsSync(testDir) ? fs.readdirSync(testDir).filter((f) => f.endsWith('.test.js') && pseudoTest(f) === Boolean(locale)).sort() : [];
+    const built = fs.existsSync(testDir)
+      ? fs
+          .readdirSync(testDir)
+          .filter((f) => f.endsWith('.test.js') && pseudoTest(f) === Boolean(locale))
+          .sort()
+      : [];
     const unknown = [...only, ...skip].filter((name) => !built.includes(`${name}.test.js`));
-    if (unknown.length) throw new Error(`E2E_FILES / E2E_SKIP_FILES name no e2e test file: ${unknown.join(', ')} (test/e2e holds ${built.map((f) => f.replace(/\.test\.js$/, '')).join(', ')}).`);
-    const tests = built.filter((f) => (!only.length || only.includes(f.replace(/\.test\.js$/, ''))) && !skip.includes(f.replace(/\.test\.js$/, ''))).map((f) => path.join(testDir, f));
-    if (!tests.length) throw new Error(`No e2e test was built: test/e2e holds no ${locale ? '*.pseudo.test.ts' : '*.test.ts'}${only.length || skip.length ? ' that E2E_FILES / E2E_SKIP_FILES select' : ''}.`);
+    if (unknown.length)
+      throw new Error(
+        `E2E_FILES / E2E_SKIP_FILES name no e2e test file: ${unknown.join(', ')} (test/e2e holds ${built.map((f) => f.replace(/\.test\.js$/, '')).join(', ')}).`,
+      );
+    const tests = built
+      .filter(
+        (f) =>
+          (!only.length || only.includes(f.replace(/\.test\.js$/, ''))) && !skip.includes(f.replace(/\.test\.js$/, '')),
+      )
+      .map((f) => path.join(testDir, f));
+    if (!tests.length)
+      throw new Error(
+        `No e2e test was built: test/e2e holds no ${locale ? '*.pseudo.test.ts' : '*.test.ts'}${only.length || skip.length ? ' that E2E_FILES / E2E_SKIP_FILES select' : ''}.`,
+      );
     runDir = createRunDir('e2e');
     if (locale) pseudoLocaleFiles();
     let vsix;
@@ -92,12 +138,23 @@ async function main() {
     // The shared issue clock of this run, not the machine's (~/.local/state/mobility-api).
     const stateDir = path.join(runDir, 'state');
     server = await startCodeServer({
-      ...dirs, folder: workspace, env: { MOBILITY_API_STATE_DIR: stateDir }, logFile: path.join(runDir, 'code-server.log'),
+      ...dirs,
+      folder: workspace,
+      env: { MOBILITY_API_STATE_DIR: stateDir },
+      logFile: path.join(runDir, 'code-server.log'),
       args: locale ? ['--locale', locale] : [],
     });
     log(`e2e screenshots and logs go to ${rel(artifactsDir)}/`);
-    const mochaArgs = [path.join(PROJECT_ROOT, 'node_modules', 'mocha', 'bin', 'mocha.js'), '--no-config', '--exit',
-      '--reporter', path.join(PROJECT_ROOT, 'scripts', 'mocha-summary-reporter.cjs'), '--timeout', '120000', '--enable-source-maps'];
+    const mochaArgs = [
+      path.join(PROJECT_ROOT, 'node_modules', 'mocha', 'bin', 'mocha.js'),
+      '--no-config',
+      '--exit',
+      '--reporter',
+      path.join(PROJECT_ROOT, 'scripts', 'mocha-summary-reporter.cjs'),
+      '--timeout',
+      '120000',
+      '--enable-source-maps',
+    ];
     if (process.env.E2E_GREP) mochaArgs.push('--grep', process.env.E2E_GREP);
     // Its own process group, so that a timeout also ends the browsers it launched.
     mocha = spawnGroup(process.execPath, [...mochaArgs, ...tests], {
@@ -132,7 +189,9 @@ async function main() {
       // Failing tests saved their own logs; this also covers a run that died outside a test.
       fs.copyFileSync(server.logFile, path.join(artifactsDir, 'code-server.log'));
     }
-    log(`e2e tests exited with code ${code}; screenshots${code ? ' and logs of the failures' : ''}: ${rel(artifactsDir)}/`);
+    log(
+      `e2e tests exited with code ${code}; screenshots${code ? ' and logs of the failures' : ''}: ${rel(artifactsDir)}/`,
+    );
     process.exitCode = code;
   } finally {
     await stopGroup(mocha);

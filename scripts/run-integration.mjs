@@ -11,18 +11,38 @@ import path from 'node:path';
 import { format } from 'node:util';
 import { chromium } from 'playwright-core';
 import {
-  CHROMIUM_ARGS, PROJECT_ROOT, build, createRunDir, ensureVSCode, fail, installCleanup, log, removeRunDir, runId, startCodeServer,
+  CHROMIUM_ARGS,
+  PROJECT_ROOT,
+  build,
+  createRunDir,
+  ensureVSCode,
+  fail,
+  installCleanup,
+  log,
+  removeRunDir,
+  runId,
+  startCodeServer,
 } from './vscode-env.mjs';
 
 const timeoutMs = Number(process.env.INTEGRATION_TIMEOUT_MS || 20 * 60_000);
-const resultFile = path.resolve(process.env.TEST_RESULT_FILE || path.join(PROJECT_ROOT, 'test-results', 'integration.json'));
+const resultFile = path.resolve(
+  process.env.TEST_RESULT_FILE || path.join(PROJECT_ROOT, 'test-results', 'integration.json'),
+);
 
 // The workbench's own start-up chatter, which shares the console with the extension host's test output
 // (VERBOSE=1 shows it): connection set-up, the disabled gallery.
-const NOISE = new RegExp([
-  '^Resolv(ing|ed) connection token', '^Creating a socket', '^\\[reconnection-grace-time\\]', '^\\[Service Worker\\]',
-  '^\\[AgentHost', '^\\[AccountPolicyGate\\]', 'additional builtin extensions', '^No search provider registered',
-].join('|'));
+const NOISE = new RegExp(
+  [
+    '^Resolv(ing|ed) connection token',
+    '^Creating a socket',
+    '^\\[reconnection-grace-time\\]',
+    '^\\[Service Worker\\]',
+    '^\\[AgentHost',
+    '^\\[AccountPolicyGate\\]',
+    'additional builtin extensions',
+    '^No search provider registered',
+  ].join('|'),
+);
 
 async function main() {
   let server;
@@ -72,7 +92,10 @@ async function main() {
     ]);
 
     context = await chromium.launchPersistentContext(path.join(runDir, 'chromium-profile'), {
-      executablePath, headless: true, args: CHROMIUM_ARGS, viewport: { width: 1400, height: 900 },
+      executablePath,
+      headless: true,
+      args: CHROMIUM_ARGS,
+      viewport: { width: 1400, height: 900 },
     });
     const page = context.pages()[0] ?? (await context.newPage());
     const exitCode = new Promise((resolve) => {
@@ -88,12 +111,16 @@ async function main() {
     // (seen: two timeouts while other runs built); the run's own timeout below still bounds the whole.
     await page.goto(server.workbenchUrl({ payload }), { timeout: 180_000 });
     let timer;
-    const timedOut = new Promise((resolve) => { timer = setTimeout(() => resolve('timeout'), timeoutMs); });
+    const timedOut = new Promise((resolve) => {
+      timer = setTimeout(() => resolve('timeout'), timeoutMs);
+    });
     const code = await Promise.race([exitCode, timedOut]);
     clearTimeout(timer);
     if (code === 'timeout') {
       const dir = await saveArtifacts(page);
-      throw new Error(`The integration suite did not finish within ${timeoutMs / 1000}s. A screenshot, VS Code's logs and the code-server log are in ${rel(dir)}/.`);
+      throw new Error(
+        `The integration suite did not finish within ${timeoutMs / 1000}s. A screenshot, VS Code's logs and the code-server log are in ${rel(dir)}/.`,
+      );
     }
     log(`integration suite exited with code ${code}`);
     if (code !== 0) log(`VS Code's logs of the failed run and a screenshot: ${rel(await saveArtifacts(page))}/`);

@@ -8,7 +8,16 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import {
-  CACHE_DIR, PROJECT_ROOT, build, ensureVSCode, fail, installCleanup, installVsix, log, packageVsix, startCodeServer,
+  CACHE_DIR,
+  PROJECT_ROOT,
+  build,
+  ensureVSCode,
+  fail,
+  installCleanup,
+  installVsix,
+  log,
+  packageVsix,
+  startCodeServer,
 } from './vscode-env.mjs';
 
 const START_DIR = path.join(CACHE_DIR, 'start');
@@ -18,18 +27,21 @@ let stopping = false;
 
 function writeDemoWorkspace() {
   fs.mkdirSync(DEMO_DIR, { recursive: true });
-  fs.writeFileSync(path.join(DEMO_DIR, 'README.md'), [
-    '# Mobility API Explorer demo workspace',
-    '',
-    'Opened by `npm start`. The local sandbox is starting inside VS Code, with its demo credential bound:',
-    '',
-    '1. Open the **Mobility API** view in the activity bar.',
-    '2. Under **Local Sandbox**, click the list icon next to "Sandbox · MDS staging" (List Vehicles).',
-    '3. Try **Generate Token** and **Decode JWT** from the command palette (F1, then "Mobility API").',
-    '',
-    'Paste any token into a file here and hover it, or select it and run "Mobility API: Decode JWT".',
-    '',
-  ].join('\n'));
+  fs.writeFileSync(
+    path.join(DEMO_DIR, 'README.md'),
+    [
+      '# Mobility API Explorer demo workspace',
+      '',
+      'Opened by `npm start`. The local sandbox is starting inside VS Code, with its demo credential bound:',
+      '',
+      '1. Open the **Mobility API** view in the activity bar.',
+      '2. Under **Local Sandbox**, click the list icon next to "Sandbox · MDS staging" (List Vehicles).',
+      '3. Try **Generate Token** and **Decode JWT** from the command palette (F1, then "Mobility API").',
+      '',
+      'Paste any token into a file here and hover it, or select it and run "Mobility API: Decode JWT".',
+      '',
+    ].join('\n'),
+  );
 }
 
 async function main() {

@@ -30,12 +30,31 @@ const layers = [
 // e2e layer mostly waits (measured: 417 s of CPU in 1573 s), so two code-servers at once cost little more than one.
 // Chosen from the per-file times each layer prints (test-results/<layer>.json) so that both lanes end about together;
 // the figures are in docs/testing.md.
-const E2E_THIRD_LANE = ['fetchHours', 'sharedClock', 'firstMinutes', 'resultsHistory', 'shell', 'grpcTree', 'canary', 'hostileWebview', 'commands'];
+const E2E_THIRD_LANE = [
+  'fetchHours',
+  'sharedClock',
+  'firstMinutes',
+  'resultsHistory',
+  'shell',
+  'grpcTree',
+  'canary',
+  'hostileWebview',
+  'commands',
+];
 // The unit files of a fourth lane, a mocha run of their own beside the rest of the unit layer: the programs of Copy as
 // Code built and run in five languages and the packed CLI, which mostly wait on compilers and child processes (about
 // 600 s of the layer's 1,200 in the rehearsal of 2026-11-28), and three computing files (analysis, fuzz, bundles: 170 s)
 // so that both unit lanes end about together (docs/testing.md). Their counts go to test-results/unit-2.json.
-const UNIT_SECOND_LANE = ['codegenRunTsJava', 'codegenRun', 'codegenClock', 'codegenGrpcRun', 'cliPackage', 'analysis', 'fuzz', 'bundles'].map((name) => `out/test/unit/${name}.test.js`);
+const UNIT_SECOND_LANE = [
+  'codegenRunTsJava',
+  'codegenRun',
+  'codegenClock',
+  'codegenGrpcRun',
+  'cliPackage',
+  'analysis',
+  'fuzz',
+  'bundles',
+].map((name) => `out/test/unit/${name}.test.js`);
 // The whole run (no layer named) builds every layer once after the checks (so that no layer rewrites dist/ or out/
 // under another), then runs three lanes: the unit layer, which mostly computes; the integration layer then the e2e
 // layer; the e2e files above then e2e-pseudo. The workbench layers mostly wait (a token a second at second precision,
@@ -54,32 +73,40 @@ const seconds = (start) => `${Math.round((Date.now() - start) / 1000)} s`;
 /** Runs an npm script, its output on ours; its status and how long it took, in whole seconds, for the closing lines. */
 const run = (script, env = {}) => {
   const start = Date.now();
-  const { status } = spawnSync('npm', ['run', '--silent', script], { stdio: 'inherit', env: { ...process.env, ...env } });
+  const { status } = spawnSync('npm', ['run', '--silent', script], {
+    stdio: 'inherit',
+    env: { ...process.env, ...env },
+  });
   return { status, took: seconds(start) };
 };
 
 /** Runs a command with its output kept apart (printed whole once it ends, so that two at once do not interleave). */
-const runApart = (command, args, env = {}) => new Promise((resolve) => {
-  const start = Date.now();
-  const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
-  const chunks = [];
-  child.stdout.on('data', (d) => chunks.push(d));
-  child.stderr.on('data', (d) => chunks.push(d));
-  child.on('close', (status) => resolve({ status, took: seconds(start), output: Buffer.concat(chunks).toString() }));
-});
+const runApart = (command, args, env = {}) =>
+  new Promise((resolve) => {
+    const start = Date.now();
+    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+    const chunks = [];
+    child.stdout.on('data', (d) => chunks.push(d));
+    child.stderr.on('data', (d) => chunks.push(d));
+    child.on('close', (status) => resolve({ status, took: seconds(start), output: Buffer.concat(chunks).toString() }));
+  });
 
 // The static checks at once (two cores: the type checker and the linter are the long ones), each printed whole as it
 // ends, so that the first minutes are not silent: a line says what runs, and each check's own line when it ends.
 const selectedChecks = checks.filter((check) => !only.length || only.includes(check.name));
 if (selectedChecks.length) {
-  console.log(`npm test: the static checks at once (${selectedChecks.map((c) => c.name).join(', ')}), about 1-2 minutes on two cores; each check's output is printed when it ends.`);
+  console.log(
+    `npm test: the static checks at once (${selectedChecks.map((c) => c.name).join(', ')}), about 1-2 minutes on two cores; each check's output is printed when it ends.`,
+  );
 }
-const checkRuns = await Promise.all(selectedChecks.map(async (check) => {
-  const done = await runApart('npm', ['run', '--silent', check.script]);
-  process.stdout.write(done.output);
-  console.log(`${check.name}: ${done.status === 0 ? 'ok' : 'FAILED'} (${done.took})`);
-  return done;
-}));
+const checkRuns = await Promise.all(
+  selectedChecks.map(async (check) => {
+    const done = await runApart('npm', ['run', '--silent', check.script]);
+    process.stdout.write(done.output);
+    console.log(`${check.name}: ${done.status === 0 ? 'ok' : 'FAILED'} (${done.took})`);
+    return done;
+  }),
+);
 for (const [i, check] of selectedChecks.entries()) {
   const { status, took } = checkRuns[i];
   lines.push(`${check.name}: ${status === 0 ? 'ok' : 'FAILED'} (${took})`);
@@ -98,7 +125,9 @@ const record = (layer, file, { status, took }) => {
   const layerFailures = Math.max(stats.failures, layerFailed ? 1 : 0);
   passed += stats.passes;
   failed += layerFailures;
-  lines.push(`${layer.name}: ${stats.passes} passed, ${stats.failures} failed, ${stats.pending} pending, exit ${status}, ${took}${note}`);
+  lines.push(
+    `${layer.name}: ${stats.passes} passed, ${stats.failures} failed, ${stats.pending} pending, exit ${status}, ${took}${note}`,
+  );
 };
 const resultFile = (layer) => {
   const file = path.join(resultsDir, `${layer.name}.json`);
@@ -122,29 +151,46 @@ if (overlap) {
   /** A workbench layer with its output kept apart, printed whole when it ends. */
   const apart = async (layer, env = {}) => {
     console.log(`npm test: the ${layer.name} layer starts; its output is printed when it ends.`);
-    const done = await runApart('npm', ['run', '--silent', layer.script], { ...built, ...env, TEST_RESULT_FILE: files.get(layer) });
-    console.log(`\n---- the ${layer.name} layer (run beside other layers), ${done.took} ----\n${done.output}\n---- end of the ${layer.name} layer ----\n`);
+    const done = await runApart('npm', ['run', '--silent', layer.script], {
+      ...built,
+      ...env,
+      TEST_RESULT_FILE: files.get(layer),
+    });
+    console.log(
+      `\n---- the ${layer.name} layer (run beside other layers), ${done.took} ----\n${done.output}\n---- end of the ${layer.name} layer ----\n`,
+    );
     return done;
   };
   const third = E2E_THIRD_LANE.join(',');
-  console.log(`\nThree lanes: the ${unit.name} layer; the ${integration.name} layer, then ${e2e.name}; ${e2eThird.name} (the e2e files ${E2E_THIRD_LANE.join(', ')}), then ${pseudo.name}. Each workbench layer's output is printed whole when it ends.\n`);
+  console.log(
+    `\nThree lanes: the ${unit.name} layer; the ${integration.name} layer, then ${e2e.name}; ${e2eThird.name} (the e2e files ${E2E_THIRD_LANE.join(', ')}), then ${pseudo.name}. Each workbench layer's output is printed whole when it ends.\n`,
+  );
   const workbenchLane = (async () => [await apart(integration), await apart(e2e, { E2E_SKIP_FILES: third })])();
   const thirdLane = (async () => [await apart(e2eThird, { E2E_FILES: third }), await apart(pseudo)])();
   const unitSecond = { name: 'unit-2' };
   const unitSecondFile = resultFile(unitSecond);
   const mocha = path.join('node_modules', '.bin', 'mocha');
   const unitSecondLane = (async () => {
-    console.log(`npm test: the ${unitSecond.name} layer (unit files ${UNIT_SECOND_LANE.join(', ')}) starts; its output is printed when it ends.`);
+    console.log(
+      `npm test: the ${unitSecond.name} layer (unit files ${UNIT_SECOND_LANE.join(', ')}) starts; its output is printed when it ends.`,
+    );
     // --no-config: a --spec beside the config's would add to its glob, not replace it. The config's other options, read from it.
     const { reporter, timeout, 'node-option': nodeOptions = [] } = JSON.parse(fs.readFileSync('.mocharc.json', 'utf8'));
     const options = ['--reporter', reporter, '--timeout', String(timeout), ...nodeOptions.map((o) => `--${o}`)];
-    const done = await runApart(mocha, ['--no-config', ...options, ...UNIT_SECOND_LANE], { TEST_RESULT_FILE: unitSecondFile });
-    console.log(`\n---- the ${unitSecond.name} layer (run beside other layers), ${done.took} ----\n${done.output}\n---- end of the ${unitSecond.name} layer ----\n`);
+    const done = await runApart(mocha, ['--no-config', ...options, ...UNIT_SECOND_LANE], {
+      TEST_RESULT_FILE: unitSecondFile,
+    });
+    console.log(
+      `\n---- the ${unitSecond.name} layer (run beside other layers), ${done.took} ----\n${done.output}\n---- end of the ${unitSecond.name} layer ----\n`,
+    );
     return done;
   })();
   const unitStart = Date.now();
   const unitStatus = await new Promise((resolve) => {
-    spawn(mocha, ['--config', '.mocharc.json', ...UNIT_SECOND_LANE.flatMap((f) => ['--ignore', f])], { stdio: 'inherit', env: { ...process.env, TEST_RESULT_FILE: files.get(unit) } }).on('close', resolve);
+    spawn(mocha, ['--config', '.mocharc.json', ...UNIT_SECOND_LANE.flatMap((f) => ['--ignore', f])], {
+      stdio: 'inherit',
+      env: { ...process.env, TEST_RESULT_FILE: files.get(unit) },
+    }).on('close', resolve);
   });
   record(unit, files.get(unit), { status: unitStatus, took: seconds(unitStart) });
   record(unitSecond, unitSecondFile, await unitSecondLane);

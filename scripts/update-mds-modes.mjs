@@ -29,22 +29,38 @@ if (fromGit >= 0) {
   for (const file of source.files) writeFileSync(join(vendorDir, file), git(['show', `${ref}:${file}`]));
   writeFileSync(join(vendorDir, 'LICENSE'), git(['show', `${ref}:LICENSE`]));
   source.ref = ref;
-  source.commit = git(['rev-parse', `${ref}^{commit}`]).toString().trim();
+  source.commit = git(['rev-parse', `${ref}^{commit}`])
+    .toString()
+    .trim();
   writeFileSync(join(vendorDir, 'source.json'), `${JSON.stringify(source, null, 2)}\n`);
 }
 
 const temp = mkdtempSync(join(tmpdir(), 'mds-modes-'));
 try {
   const outfile = join(temp, 'modeMachines.cjs');
-  buildSync({ entryPoints: [join(root, 'src/core/analysis/modeMachines.ts')], bundle: true, platform: 'node', format: 'cjs', outfile, logLevel: 'error' });
+  buildSync({
+    entryPoints: [join(root, 'src/core/analysis/modeMachines.ts')],
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    outfile,
+    logLevel: 'error',
+  });
   const { parseModeMachine, parseProwStates } = createRequire(import.meta.url)(outfile);
   const machines = {
     source: { repository: source.repository, ref: source.ref, commit: source.commit },
     prowStates: parseProwStates(readFileSync(join(vendorDir, 'modes', 'vehicle_states.md'), 'utf8')),
-    modes: Object.fromEntries(MODES.map((mode) => [mode, parseModeMachine(readFileSync(join(vendorDir, 'modes', `${mode}.md`), 'utf8'))])),
+    modes: Object.fromEntries(
+      MODES.map((mode) => [mode, parseModeMachine(readFileSync(join(vendorDir, 'modes', `${mode}.md`), 'utf8'))]),
+    ),
   };
-  writeFileSync(join(root, 'src/core/analysis/modeTransitions.json'), `${JSON.stringify(machines, null, 1).replace(/\[\n\s+("[^"]+"),\n\s+("[^"]+"),\n\s+("[^"]+")\n\s+\]/g, '[$1, $2, $3]')}\n`);
-  console.log(`update-mds-modes: ${MODES.map((m) => `${m} ${machines.modes[m].transitions.length}`).join(', ')} transitions; PROW: ${machines.prowStates.join(', ')}`);
+  writeFileSync(
+    join(root, 'src/core/analysis/modeTransitions.json'),
+    `${JSON.stringify(machines, null, 1).replace(/\[\n\s+("[^"]+"),\n\s+("[^"]+"),\n\s+("[^"]+")\n\s+\]/g, '[$1, $2, $3]')}\n`,
+  );
+  console.log(
+    `update-mds-modes: ${MODES.map((m) => `${m} ${machines.modes[m].transitions.length}`).join(', ')} transitions; PROW: ${machines.prowStates.join(', ')}`,
+  );
 } finally {
   rmSync(temp, { recursive: true, force: true });
 }

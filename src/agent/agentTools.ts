@@ -51,26 +51,48 @@ async function kidsOf(context: AgentContext): Promise<string[]> {
  * Runs tool `name` with `input`: the input checked (a clear error naming the field), the network and production
  * rules kept by the tool, the answer scrubbed. Never throws: a failure is an answer with `isError`.
  */
-export async function runAgentTool(name: string, input: unknown, context: AgentContext, call: ToolCall = {}): Promise<ToolAnswer> {
+export async function runAgentTool(
+  name: string,
+  input: unknown,
+  context: AgentContext,
+  call: ToolCall = {},
+): Promise<ToolAnswer> {
   const kids = await kidsOf(context);
   const scrub = (value: unknown) => answerText(value, { kids, preciseLocations: context.preciseLocations });
   try {
     const tool = findTool(name);
-    if (!tool) throw new MobilityError('AGENT_TOOL_UNKNOWN', l10n.t('No tool "{0}": the tools are {1}.', name.slice(0, 100), AGENT_TOOLS.map((t) => t.name).join(', ')));
+    if (!tool)
+      throw new MobilityError(
+        'AGENT_TOOL_UNKNOWN',
+        l10n.t('No tool "{0}": the tools are {1}.', name.slice(0, 100), AGENT_TOOLS.map((t) => t.name).join(', ')),
+      );
     if (tool.network && !context.allowNetwork) {
-      throw new MobilityError('AGENT_NETWORK_OFF', l10n.t('{0} sends requests, and the network tools are off: start the server with --allow-network to allow them.', tool.name));
+      throw new MobilityError(
+        'AGENT_NETWORK_OFF',
+        l10n.t(
+          '{0} sends requests, and the network tools are off: start the server with --allow-network to allow them.',
+          tool.name,
+        ),
+      );
     }
     const given = input ?? {};
     const validate = inputValidator(tool);
     if (!validate(given)) {
-      const problems = (validate.errors ?? []).map((e) => `${e.instancePath || '(input)'} ${e.message ?? ''}${e.params && 'additionalProperty' in e.params ? ` (${String(e.params.additionalProperty)})` : ''}`.trim());
-      throw new MobilityError('AGENT_INPUT_INVALID', l10n.t('The input of {0} does not fit its schema: {1}.', tool.name, problems.join('; ')));
+      const problems = (validate.errors ?? []).map((e) =>
+        `${e.instancePath || '(input)'} ${e.message ?? ''}${e.params && 'additionalProperty' in e.params ? ` (${String(e.params.additionalProperty)})` : ''}`.trim(),
+      );
+      throw new MobilityError(
+        'AGENT_INPUT_INVALID',
+        l10n.t('The input of {0} does not fit its schema: {1}.', tool.name, problems.join('; ')),
+      );
     }
     const value = await tool.run(given as Record<string, unknown>, context, call);
     return { text: scrub(value), isError: false };
   } catch (err) {
     const code = isMobilityError(err) ? err.code : 'UNEXPECTED';
-    const message = isMobilityError(err) ? err.message : l10n.t('unexpected failure: {0}', redactSecrets(errorMessage(err)));
+    const message = isMobilityError(err)
+      ? err.message
+      : l10n.t('unexpected failure: {0}', redactSecrets(errorMessage(err)));
     return { text: scrub({ error: { code, message } }), isError: true };
   }
 }

@@ -18,7 +18,11 @@ export interface InvocationMessages {
 const text = (value: unknown, max = 200): string => (typeof value === 'string' ? value.slice(0, max) : '');
 
 /** The words of a call of tool `name` with `input`; a call whose input cannot be read still gets a message. */
-export async function invocationMessages(name: string, input: Record<string, unknown>, context: AgentContext): Promise<InvocationMessages> {
+export async function invocationMessages(
+  name: string,
+  input: Record<string, unknown>,
+  context: AgentContext,
+): Promise<InvocationMessages> {
   switch (name) {
     case 'list_environments':
       return { invocation: l10n.t('Listing the environments (names and masked key ids only)') };
@@ -27,9 +31,16 @@ export async function invocationMessages(name: string, input: Record<string, unk
     case 'decode_token':
       return { invocation: l10n.t('Decoding a token locally (it is not sent anywhere)') };
     case 'preview_token':
-      return { invocation: l10n.t('Previewing the claims of a token for {0} (nothing is signed)', text(input.environment) || l10n.t('the environment')) };
+      return {
+        invocation: l10n.t(
+          'Previewing the claims of a token for {0} (nothing is signed)',
+          text(input.environment) || l10n.t('the environment'),
+        ),
+      };
     case 'explain_refusal':
-      return { invocation: l10n.t('Explaining why result {0} was refused', text(input.result_id) || l10n.t('(the last one)')) };
+      return {
+        invocation: l10n.t('Explaining why result {0} was refused', text(input.result_id) || l10n.t('(the last one)')),
+      };
     case 'generate_client_code':
       return { invocation: l10n.t('Writing a {0} program (it holds no secret)', text(input.language)) };
     case 'describe_harvest':
@@ -45,7 +56,14 @@ export async function invocationMessages(name: string, input: Record<string, unk
     production = isProduction(entry);
     const e = entry.environment;
     if (name === 'send_request' && isGrpcInput(input)) {
-      where = l10n.t('gRPC {0} on {1} of {2} (stage {3}, audience {4})', grpcMethodOf(input), grpcTargetOf(e), e.name, e.stage, normaliseBaseUrl(e.baseUrl, e.name));
+      where = l10n.t(
+        'gRPC {0} on {1} of {2} (stage {3}, audience {4})',
+        grpcMethodOf(input),
+        grpcTargetOf(e),
+        e.name,
+        e.stage,
+        normaliseBaseUrl(e.baseUrl, e.name),
+      );
     } else if (name === 'send_request') {
       const request = requestOf(e.api, input);
       where = l10n.t('GET {0} on {1} (stage {2})', requestUrl(e, request.path, request.query), e.name, e.stage);
@@ -55,18 +73,44 @@ export async function invocationMessages(name: string, input: Record<string, unk
   } catch (err) {
     where = l10n.t('(not sent: {0})', errorMessage(err));
   }
-  const refused = production && !context.allowProduction ? ` ${l10n.t('This is a production environment, which agents may not reach: it will be refused (setting mobilityApi.agents.allowProduction).')}` : '';
-  const fresh = l10n.t('Each request signs a fresh token with the bound credential; no token or key reaches the model.');
+  const refused =
+    production && !context.allowProduction
+      ? ` ${l10n.t('This is a production environment, which agents may not reach: it will be refused (setting mobilityApi.agents.allowProduction).')}`
+      : '';
+  const fresh = l10n.t(
+    'Each request signs a fresh token with the bound credential; no token or key reaches the model.',
+  );
   if (name === 'send_request') {
-    return { invocation: l10n.t('Sending {0}', where), confirmation: { title: input.grpc_method !== undefined ? l10n.t('Make a gRPC call?') : l10n.t('Send a request?'), message: `${where}. ${fresh}${refused}` } };
+    return {
+      invocation: l10n.t('Sending {0}', where),
+      confirmation: {
+        title: input.grpc_method !== undefined ? l10n.t('Make a gRPC call?') : l10n.t('Send a request?'),
+        message: `${where}. ${fresh}${refused}`,
+      },
+    };
   }
   if (name === 'run_contract_tests') {
     const files = Array.isArray(input.files) ? input.files.map((f) => text(f, 300)).join(', ') : '';
-    return { invocation: l10n.t('Running the contract tests of {0} against {1}', files, where), confirmation: { title: l10n.t('Run contract tests?'), message: `${l10n.t('The requests with assertions of {0}, sent to {1}.', files, where)} ${fresh}${refused}` } };
+    return {
+      invocation: l10n.t('Running the contract tests of {0} against {1}', files, where),
+      confirmation: {
+        title: l10n.t('Run contract tests?'),
+        message: `${l10n.t('The requests with assertions of {0}, sent to {1}.', files, where)} ${fresh}${refused}`,
+      },
+    };
   }
   const out = path.resolve(context.root, text(input.out, 4096));
   return {
-    invocation: l10n.t('Harvesting {0} from {1} to {2} into {3}', text(input.endpoint), text(input.from), text(input.to), out),
-    confirmation: { title: l10n.t('Harvest hours?'), message: `${l10n.t('{0} hour by hour from {1} to {2} (UTC), from {3}, written into {4}.', text(input.endpoint), text(input.from), text(input.to), where, out)} ${fresh}${refused}` },
+    invocation: l10n.t(
+      'Harvesting {0} from {1} to {2} into {3}',
+      text(input.endpoint),
+      text(input.from),
+      text(input.to),
+      out,
+    ),
+    confirmation: {
+      title: l10n.t('Harvest hours?'),
+      message: `${l10n.t('{0} hour by hour from {1} to {2} (UTC), from {3}, written into {4}.', text(input.endpoint), text(input.from), text(input.to), where, out)} ${fresh}${refused}`,
+    },
   };
 }

@@ -19,7 +19,11 @@ export interface McpLaunch {
  * ELECTRON_RUN_AS_NODE; Node ignores it); undefined where the extension carries no CLI (a build without dist/cli.js;
  * the VSIX carries it).
  */
-export function mcpLaunchOf(extensionPath: string, nodePath: string, exists: (file: string) => boolean = fs.existsSync): McpLaunch | undefined {
+export function mcpLaunchOf(
+  extensionPath: string,
+  nodePath: string,
+  exists: (file: string) => boolean = fs.existsSync,
+): McpLaunch | undefined {
   const cli = path.join(extensionPath, 'dist', 'cli.js');
   if (!exists(cli)) return undefined;
   return { command: nodePath, args: [cli, 'mcp'], env: { ELECTRON_RUN_AS_NODE: '1' } };

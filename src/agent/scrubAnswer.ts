@@ -51,7 +51,13 @@ export function scrubValue(value: unknown, options: ScrubOptions = {}): unknown 
       return scrubString(v, max, mask);
     }
     if (typeof v === 'number') {
-      if (!options.preciseLocations && key !== undefined && COORDINATE_KEYS.has(key.toLowerCase()) && Number.isFinite(v)) return roundCoordinate(v);
+      if (
+        !options.preciseLocations &&
+        key !== undefined &&
+        COORDINATE_KEYS.has(key.toLowerCase()) &&
+        Number.isFinite(v)
+      )
+        return roundCoordinate(v);
       return Number.isFinite(v) ? v : String(v);
     }
     if (typeof v === 'bigint') return v.toString();
@@ -62,7 +68,13 @@ export function scrubValue(value: unknown, options: ScrubOptions = {}): unknown 
     if (Array.isArray(v)) {
       // GeoJSON positions: [lng, lat] pairs of numbers.
       const coordinates = key === 'coordinates' && !options.preciseLocations;
-      const shown = v.slice(0, maxList).map((item) => (coordinates && typeof item === 'number' ? roundCoordinate(item) : walk(item, coordinates && Array.isArray(item) ? 'coordinates' : undefined, depth + 1)));
+      const shown = v
+        .slice(0, maxList)
+        .map((item) =>
+          coordinates && typeof item === 'number'
+            ? roundCoordinate(item)
+            : walk(item, coordinates && Array.isArray(item) ? 'coordinates' : undefined, depth + 1),
+        );
       if (v.length > maxList) shown.push(`… ${v.length - maxList} more not shown`);
       return shown;
     }

@@ -56,7 +56,12 @@ const COMMANDS: Record<string, (args: string[], io: CliIo) => Promise<number>> =
  */
 export async function runCli(argv: string[], rawIo: CliIo): Promise<number> {
   const { write } = rawIo;
-  const io: CliIo = { ...rawIo, out: (text) => rawIo.out(escapeForTerminal(text)), err: (text) => rawIo.err(escapeForTerminal(text)), ...(write ? { write: (text: string) => write(escapeForTerminal(text)) } : {}) };
+  const io: CliIo = {
+    ...rawIo,
+    out: (text) => rawIo.out(escapeForTerminal(text)),
+    err: (text) => rawIo.err(escapeForTerminal(text)),
+    ...(write ? { write: (text: string) => write(escapeForTerminal(text)) } : {}),
+  };
   const [command, ...rest] = argv;
   try {
     if (command !== undefined && Object.hasOwn(COMMANDS, command)) {
@@ -83,7 +88,10 @@ export async function runCli(argv: string[], rawIo: CliIo): Promise<number> {
 function cliVersion(): string {
   for (let dir = __dirname, i = 0; i < 4; i++, dir = path.dirname(dir)) {
     try {
-      const manifest = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')) as { name?: string; version?: string };
+      const manifest = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')) as {
+        name?: string;
+        version?: string;
+      };
       if (manifest.name === 'mobility-api-explorer' && manifest.version) return manifest.version;
     } catch {
       // not here: one folder up
@@ -95,7 +103,13 @@ function cliVersion(): string {
 function reportError(err: unknown, io: CliIo): number {
   if (isMobilityError(err)) {
     io.err(`mobility-api: ${err.message}`);
-    return err.code.startsWith('HTTP_') || err.code === 'SIGNATURE_INVALID' || err.code === 'GRPC_UNREACHABLE' || err.code === 'GRPC_TLS' || err.code === 'GRPC_FAILED' ? 1 : 2;
+    return err.code.startsWith('HTTP_') ||
+      err.code === 'SIGNATURE_INVALID' ||
+      err.code === 'GRPC_UNREACHABLE' ||
+      err.code === 'GRPC_TLS' ||
+      err.code === 'GRPC_FAILED'
+      ? 1
+      : 2;
   }
   const code = (err as { code?: string })?.code ?? '';
   if (code.startsWith('ERR_PARSE_ARGS')) {

@@ -123,12 +123,16 @@ const ENVIRONMENT_KINDS: readonly Omit<SandboxEnvironment, 'baseUrl'>[] = [
 ];
 
 function invalidOption(name: string, value: unknown, want: string): never {
-  throw new MobilityError('SANDBOX_OPTIONS_INVALID', `The sandbox option ${name} is ${JSON.stringify(value)}; ${want}.`);
+  throw new MobilityError(
+    'SANDBOX_OPTIONS_INVALID',
+    `The sandbox option ${name} is ${JSON.stringify(value)}; ${want}.`,
+  );
 }
 
 function checkInteger(name: string, value: number | undefined, fallback: number, min: number, max: number): number {
   if (value === undefined) return fallback;
-  if (!Number.isInteger(value) || value < min || value > max) invalidOption(name, value, `use a whole number from ${min} to ${max}`);
+  if (!Number.isInteger(value) || value < min || value > max)
+    invalidOption(name, value, `use a whole number from ${min} to ${max}`);
   return value;
 }
 
@@ -142,7 +146,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   const pageSize = checkInteger('pageSize', options.pageSize, 100, 1, MAX_PAGE_SIZE);
   const seed = checkInteger('seed', options.seed, DEFAULT_SEED, 0, 0xffffffff);
   const maxSkewSeconds = options.maxSkewSeconds ?? 60;
-  if (!Number.isFinite(maxSkewSeconds) || maxSkewSeconds < 0) invalidOption('maxSkewSeconds', maxSkewSeconds, 'use a number of seconds, 0 or more');
+  if (!Number.isFinite(maxSkewSeconds) || maxSkewSeconds < 0)
+    invalidOption('maxSkewSeconds', maxSkewSeconds, 'use a number of seconds, 0 or more');
   const host = options.host ?? '127.0.0.1';
   const now = options.now ?? Date.now;
   const verifyTokens = options.verifyTokens ?? true;
@@ -164,15 +169,32 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   const grader = options.grade ? new ClientGrader(now) : undefined;
   const grpcPort = checkInteger('grpcPort', options.grpcPort, 0, 0, 65535 - (ENVIRONMENT_KINDS.length - 1));
   const grpcReflection = options.grpcReflection ?? 'both';
-  if (!isGrpcReflectionMode(grpcReflection)) invalidOption('grpcReflection', grpcReflection, `use one of ${GRPC_REFLECTION_MODES.join(', ')}`);
+  if (!isGrpcReflectionMode(grpcReflection))
+    invalidOption('grpcReflection', grpcReflection, `use one of ${GRPC_REFLECTION_MODES.join(', ')}`);
   const dataFaults = checkDataFaultsOption(options.dataFaults);
   const fleet = new SyntheticFleet({ size: fleetSize, seed, createdAt: now(), dataFaults });
   let environments: SandboxEnvironment[] = [];
   let origin = '';
 
   // Node answers a request without Host with a bare 400 of its own; the route answers it with an MDS body instead.
-  const server: Server = createServer({ requireHostHeader: false }, httpFront({ fleet, now, historyDays, pageSize, faults, demo: setup.demo, verifier: verifyTokens ? verifier : undefined, grader, options, served: () => ({ origin, environments }) }));
-  server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => answerClientError(err, socket, options.onRequest, now()));
+  const server: Server = createServer(
+    { requireHostHeader: false },
+    httpFront({
+      fleet,
+      now,
+      historyDays,
+      pageSize,
+      faults,
+      demo: setup.demo,
+      verifier: verifyTokens ? verifier : undefined,
+      grader,
+      options,
+      served: () => ({ origin, environments }),
+    }),
+  );
+  server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) =>
+    answerClientError(err, socket, options.onRequest, now()),
+  );
 
   try {
     await new Promise<void>((resolveListen, rejectListen) => {
@@ -185,23 +207,60 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   } catch (err) {
     removeDemoDir();
     const code = (err as NodeJS.ErrnoException).code;
-    const what = code === 'EADDRINUSE' ? `port ${port} on ${host} is already in use` : err instanceof Error ? err.message : String(err);
-    throw new MobilityError('SANDBOX_START_FAILED', `The sandbox could not start: ${what}. Choose another port, or 0 for any free port.`, { cause: err });
+    const what =
+      code === 'EADDRINUSE'
+        ? `port ${port} on ${host} is already in use`
+        : err instanceof Error
+          ? err.message
+          : String(err);
+    throw new MobilityError(
+      'SANDBOX_START_FAILED',
+      `The sandbox could not start: ${what}. Choose another port, or 0 for any free port.`,
+      { cause: err },
+    );
   }
 
   const actualPort = (server.address() as AddressInfo).port;
   // An unspecified address accepts connections, but clients must dial a concrete one.
-  const dialHost = host === '0.0.0.0' || host === '' ? '127.0.0.1' : host === '::' ? '[::1]' : host.includes(':') ? `[${host}]` : host;
+  const dialHost =
+    host === '0.0.0.0' || host === '' ? '127.0.0.1' : host === '::' ? '[::1]' : host.includes(':') ? `[${host}]` : host;
   origin = `http://${dialHost}:${actualPort}`;
-  environments = ENVIRONMENT_KINDS.map((kind) => ({ ...kind, baseUrl: `${origin}/${kind.id}`, ...(fleet.size ? { exampleDeviceId: fleet.deviceIdAt(0) } : {}) }));
+  environments = ENVIRONMENT_KINDS.map((kind) => ({
+    ...kind,
+    baseUrl: `${origin}/${kind.id}`,
+    ...(fleet.size ? { exampleDeviceId: fleet.deviceIdAt(0) } : {}),
+  }));
 
   let grpc: GrpcSandbox | undefined;
   if (options.grpc ?? true) {
     try {
       // Loaded here, not imported at the top: grpc-js is evaluated only when a sandbox with gRPC starts.
       const { startGrpcSandbox } = await import('./grpc/grpcSandbox');
-      grpc = await startGrpcSandbox({ host, dialHost, firstPort: grpcPort, environments, fleet, now, verifier: verifyTokens ? verifier : undefined, reflection: grpcReflection, reflectionAuth: options.grpcReflectionAuth ?? false, onCall: options.onGrpcCall,
-        onChecked: grader ? (environment, method, authorization, check) => grader.record({ transport: 'grpc', method: method.split('/').pop() ?? method, path: method, atMs: now(), status: check.ok ? 0 : 16, authorization, check, audience: environment.baseUrl }) : undefined });
+      grpc = await startGrpcSandbox({
+        host,
+        dialHost,
+        firstPort: grpcPort,
+        environments,
+        fleet,
+        now,
+        verifier: verifyTokens ? verifier : undefined,
+        reflection: grpcReflection,
+        reflectionAuth: options.grpcReflectionAuth ?? false,
+        onCall: options.onGrpcCall,
+        onChecked: grader
+          ? (environment, method, authorization, check) =>
+              grader.record({
+                transport: 'grpc',
+                method: method.split('/').pop() ?? method,
+                path: method,
+                atMs: now(),
+                status: check.ok ? 0 : 16,
+                authorization,
+                check,
+                audience: environment.baseUrl,
+              })
+          : undefined,
+      });
     } catch (err) {
       server.closeAllConnections();
       await new Promise<void>((resolveClose) => server.close(() => resolveClose()));

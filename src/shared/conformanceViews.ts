@@ -25,17 +25,17 @@ export type ConformanceView =
   | { state: 'off' }
   | { state: 'notMds' }
   | {
-    state: 'checked';
-    conforms: boolean;
-    /** `vehicles_status`, `trips`… */
-    endpoint: string;
-    mode: string;
-    /** "openmobilityfoundation/mds-openapi v2.0 (fae69cb)". */
-    schemaSource: string;
-    itemsChecked: number;
-    itemsWithFindings: number;
-    findingCount: number;
-    omittedFindings: number;
-    rules: ConformanceRuleView[];
-    schemaBugs: ConformanceRuleView[];
-  };
+      state: 'checked';
+      conforms: boolean;
+      /** `vehicles_status`, `trips`… */
+      endpoint: string;
+      mode: string;
+      /** "openmobilityfoundation/mds-openapi v2.0 (fae69cb)". */
+      schemaSource: string;
+      itemsChecked: number;
+      itemsWithFindings: number;
+      findingCount: number;
+      omittedFindings: number;
+      rules: ConformanceRuleView[];
+      schemaBugs: ConformanceRuleView[];
+    };

@@ -65,7 +65,18 @@ export interface PositionColumn {
 export type DataColumn = TextColumn | CategoryColumn | NumberColumn | TimeColumn | PositionColumn;
 
 /** What a table holds: `trips`, `events`, `vehicles`… (the resource's MDS name where it has one). */
-export type TableResource = 'vehicles' | 'vehicles_status' | 'maas_vehicles' | 'trips' | 'events' | 'telemetry' | 'stops' | 'report' | 'items' | 'sql' | 'timeline';
+export type TableResource =
+  | 'vehicles'
+  | 'vehicles_status'
+  | 'maas_vehicles'
+  | 'trips'
+  | 'events'
+  | 'telemetry'
+  | 'stops'
+  | 'report'
+  | 'items'
+  | 'sql'
+  | 'timeline';
 
 /** One resource's rows, column by column. */
 export interface DataTableView {
@@ -90,7 +101,12 @@ export interface TableQuery {
 
 /** `2025-11-05 13:04:05Z`: what a time cell shows. */
 export function formatTime(ms: number): string {
-  return Number.isNaN(ms) ? '' : new Date(ms).toISOString().replace('T', ' ').replace(/\.\d+Z$/, 'Z');
+  return Number.isNaN(ms)
+    ? ''
+    : new Date(ms)
+        .toISOString()
+        .replace('T', ' ')
+        .replace(/\.\d+Z$/, 'Z');
 }
 
 /** The text of a cell, as shown and as copied. */
@@ -103,7 +119,12 @@ export function cellText(column: DataColumn, row: number): string {
     case 'number': {
       const v = column.values[row];
       if (v === undefined || Number.isNaN(v)) return '';
-      const text = column.digits === undefined ? String(v) : column.digits === 0 ? String(Math.round(v)) : v.toFixed(column.digits);
+      const text =
+        column.digits === undefined
+          ? String(v)
+          : column.digits === 0
+            ? String(Math.round(v))
+            : v.toFixed(column.digits);
       return `${text}${column.unit ?? ''}`;
     }
     case 'time': {
@@ -113,7 +134,9 @@ export function cellText(column: DataColumn, row: number): string {
     case 'position': {
       const lat = column.lat[row];
       const lng = column.lng[row];
-      return lat === undefined || lng === undefined || Number.isNaN(lat) || Number.isNaN(lng) ? '' : `${lat.toFixed(5)}, ${lng.toFixed(5)}`;
+      return lat === undefined || lng === undefined || Number.isNaN(lat) || Number.isNaN(lng)
+        ? ''
+        : `${lat.toFixed(5)}, ${lng.toFixed(5)}`;
     }
   }
 }
@@ -121,11 +144,15 @@ export function cellText(column: DataColumn, row: number): string {
 /** True when the column has a value in some row. */
 export function columnHasValues(column: DataColumn): boolean {
   switch (column.type) {
-    case 'text': return column.values.some((v) => v !== '');
-    case 'category': return column.codes.some((c) => c !== 0);
+    case 'text':
+      return column.values.some((v) => v !== '');
+    case 'category':
+      return column.codes.some((c) => c !== 0);
     case 'number':
-    case 'time': return column.values.some((v) => !Number.isNaN(v));
-    case 'position': return column.lat.some((v) => !Number.isNaN(v));
+    case 'time':
+      return column.values.some((v) => !Number.isNaN(v));
+    case 'position':
+      return column.lat.some((v) => !Number.isNaN(v));
   }
 }
 
@@ -172,7 +199,8 @@ export function filterTableRows(table: DataTableView, query: TableQuery): Uint32
   }
   const texts = table.columns.filter((c): c is TextColumn => c.type === 'text').map((c) => c.values);
   // Category names are few: match them once, then rows by code.
-  const categories = table.columns.filter((c): c is CategoryColumn => c.type === 'category')
+  const categories = table.columns
+    .filter((c): c is CategoryColumn => c.type === 'category')
     .map((c) => ({ codes: c.codes, hit: c.names.map((name) => text !== '' && name.toLowerCase().includes(text)) }));
   const out = new Uint32Array(n);
   let k = 0;
@@ -180,8 +208,17 @@ export function filterTableRows(table: DataTableView, query: TableQuery): Uint32
     if (group && group.codes[i] !== groupCode) continue;
     if (text) {
       let hit = false;
-      for (const c of categories) if (c.hit[c.codes[i]]) { hit = true; break; }
-      if (!hit) for (const values of texts) if ((values[i] ?? '').toLowerCase().includes(text)) { hit = true; break; }
+      for (const c of categories)
+        if (c.hit[c.codes[i]]) {
+          hit = true;
+          break;
+        }
+      if (!hit)
+        for (const values of texts)
+          if ((values[i] ?? '').toLowerCase().includes(text)) {
+            hit = true;
+            break;
+          }
       if (!hit) continue;
     }
     out[k++] = i;
@@ -252,13 +289,17 @@ export class DataTableSorter {
       const xn = Number.isNaN(x);
       const yn = Number.isNaN(y);
       if (xn || yn) return xn === yn ? a - b : xn ? 1 : -1;
-      return x === y ? a - b : (x < y ? -sign : sign);
+      return x === y ? a - b : x < y ? -sign : sign;
     });
   }
 }
 
 /** The rows the user sees for `query`: filtered, then sorted. */
-export function queryRows(table: DataTableView, query: TableQuery, sorter: DataTableSorter = new DataTableSorter(table)): Uint32Array {
+export function queryRows(
+  table: DataTableView,
+  query: TableQuery,
+  sorter: DataTableSorter = new DataTableSorter(table),
+): Uint32Array {
   const rows = filterTableRows(table, query);
   return query.sortColumn ? sorter.sort(rows, query.sortColumn, !!query.sortDescending) : rows;
 }
@@ -266,5 +307,7 @@ export function queryRows(table: DataTableView, query: TableQuery, sorter: DataT
 /** "48 trips", "5 of 48 trips". */
 export function rowCountText(table: DataTableView, shown: number): string {
   const [one, many] = table.noun;
-  return shown === table.count ? plural(table.count, one, many) : l10n.t('{0} of {1}', formatCount(shown), plural(table.count, one, many));
+  return shown === table.count
+    ? plural(table.count, one, many)
+    : l10n.t('{0} of {1}', formatCount(shown), plural(table.count, one, many));
 }

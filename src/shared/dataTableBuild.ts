@@ -20,8 +20,21 @@ export function vehicleDataTable(cols: VehicleColumns, resource: TableResource =
       // One provider per feed: a column of equal values is noise (still exported).
       { id: 'providerId', label: l10n.t('Provider ID'), type: 'text', values: cols.providerId, hidden: true },
       { id: 'type', label: l10n.t('Type'), type: 'category', codes: cols.typeCode, names: cols.typeNames },
-      { id: 'propulsion', label: l10n.t('Propulsion'), type: 'category', codes: cols.propulsionCode, names: cols.propulsionNames },
-      { id: 'state', label: l10n.t('State'), type: 'category', codes: cols.stateCode, names: cols.stateNames, states: true },
+      {
+        id: 'propulsion',
+        label: l10n.t('Propulsion'),
+        type: 'category',
+        codes: cols.propulsionCode,
+        names: cols.propulsionNames,
+      },
+      {
+        id: 'state',
+        label: l10n.t('State'),
+        type: 'category',
+        codes: cols.stateCode,
+        names: cols.stateNames,
+        states: true,
+      },
       { id: 'battery', label: l10n.t('Battery'), type: 'number', values: cols.battery, unit: ' %', digits: 0 },
       { id: 'lastEvent', label: l10n.t('Last event'), type: 'time', values: cols.lastEvent },
       { id: 'position', label: l10n.t('Position'), type: 'position', lat: cols.lat, lng: cols.lng },
@@ -30,7 +43,13 @@ export function vehicleDataTable(cols: VehicleColumns, resource: TableResource =
 }
 
 /** `a`'s codes followed by `b`'s, with `b`'s names mapped into `a`'s name list (shared by every categorical column). */
-export function remapCodes(count: number, a: { codes: Uint16Array; names: string[] }, aCount: number, b: { codes: Uint16Array; names: string[] }, bCount: number): { codes: Uint16Array; names: string[] } {
+export function remapCodes(
+  count: number,
+  a: { codes: Uint16Array; names: string[] },
+  aCount: number,
+  b: { codes: Uint16Array; names: string[] },
+  bCount: number,
+): { codes: Uint16Array; names: string[] } {
   const merged = [...a.names];
   const index = new Map(merged.map((name, i) => [name, i]));
   const translate = b.names.map((name) => {
@@ -78,8 +97,15 @@ export function concatDataTables(a: DataTableView, b: DataTableView): DataTableV
         return { ...column, values: concatFloats(n, column.values, a.count, more, b.count) };
       }
       case 'position': {
-        const more = other?.type === 'position' ? other : { lat: new Float64Array(b.count).fill(NaN), lng: new Float64Array(b.count).fill(NaN) };
-        return { ...column, lat: concatFloats(n, column.lat, a.count, more.lat, b.count), lng: concatFloats(n, column.lng, a.count, more.lng, b.count) };
+        const more =
+          other?.type === 'position'
+            ? other
+            : { lat: new Float64Array(b.count).fill(NaN), lng: new Float64Array(b.count).fill(NaN) };
+        return {
+          ...column,
+          lat: concatFloats(n, column.lat, a.count, more.lat, b.count),
+          lng: concatFloats(n, column.lng, a.count, more.lng, b.count),
+        };
       }
     }
   });

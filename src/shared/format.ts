@@ -16,7 +16,11 @@ export function plural(n: number, one: string, many = `${one}s`): string {
 
 /** `512 B`, `1.5 KB`, `2.0 MB`. */
 export function formatBytes(n: number): string {
-  return n < 1024 ? l10n.t('{0} B', n) : n < 1024 * 1024 ? l10n.t('{0} KB', localDecimal(n / 1024, 1)) : l10n.t('{0} MB', localDecimal(n / 1024 / 1024, 1));
+  return n < 1024
+    ? l10n.t('{0} B', n)
+    : n < 1024 * 1024
+      ? l10n.t('{0} KB', localDecimal(n / 1024, 1))
+      : l10n.t('{0} MB', localDecimal(n / 1024 / 1024, 1));
 }
 
 /**

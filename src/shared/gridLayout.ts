@@ -35,7 +35,11 @@ function sampleRows(count: number): number[] {
 export function columnChars(column: DataColumn, count: number): number {
   let longest = 0;
   for (const row of sampleRows(count)) longest = Math.max(longest, cellText(column, row).length);
-  const cap = isIdColumn(column) ? MAX_ID_CHARS : column.type === 'text' || column.type === 'category' ? MAX_TEXT_CHARS : Infinity;
+  const cap = isIdColumn(column)
+    ? MAX_ID_CHARS
+    : column.type === 'text' || column.type === 'category'
+      ? MAX_TEXT_CHARS
+      : Infinity;
   return Math.max(MIN_CHARS, column.label.length + SORT_MARK_CHARS, Math.min(longest, cap));
 }
 
@@ -72,18 +76,29 @@ export function cursorAfterKey(key: CursorKey, cursor: number, rowCount: number,
   const clamp = (n: number): number => Math.min(last, Math.max(0, n));
   const start = cursor < 0 ? -1 : clamp(cursor);
   switch (key.key) {
-    case 'ArrowDown': return start < 0 ? 0 : clamp(start + 1);
-    case 'ArrowUp': return start < 0 ? 0 : clamp(start - 1);
-    case 'PageDown': return start < 0 ? 0 : clamp(start + page);
-    case 'PageUp': return start < 0 ? 0 : clamp(start - page);
-    case 'Home': return 0;
-    case 'End': return last;
-    default: return undefined;
+    case 'ArrowDown':
+      return start < 0 ? 0 : clamp(start + 1);
+    case 'ArrowUp':
+      return start < 0 ? 0 : clamp(start - 1);
+    case 'PageDown':
+      return start < 0 ? 0 : clamp(start + page);
+    case 'PageUp':
+      return start < 0 ? 0 : clamp(start - page);
+    case 'Home':
+      return 0;
+    case 'End':
+      return last;
+    default:
+      return undefined;
   }
 }
 
 /** A column width after a resize key (ArrowLeft/ArrowRight; Shift for bigger steps), or undefined for other keys. */
-export function widthAfterKey(key: { key: string; shiftKey?: boolean }, width: number, minWidth: number): number | undefined {
+export function widthAfterKey(
+  key: { key: string; shiftKey?: boolean },
+  width: number,
+  minWidth: number,
+): number | undefined {
   const step = key.shiftKey ? 64 : 16;
   if (key.key === 'ArrowRight') return width + step;
   if (key.key === 'ArrowLeft') return Math.max(minWidth, width - step);
@@ -94,7 +109,10 @@ export function widthAfterKey(key: { key: string; shiftKey?: boolean }, width: n
  * Where a table row's item is: rows follow the pages in order, so row `row` is item `itemIndex` of page
  * `pageIndex`. Undefined past the last page's items.
  */
-export function rowPlace(itemCounts: readonly number[], row: number): { pageIndex: number; itemIndex: number } | undefined {
+export function rowPlace(
+  itemCounts: readonly number[],
+  row: number,
+): { pageIndex: number; itemIndex: number } | undefined {
   let first = 0;
   for (let pageIndex = 0; pageIndex < itemCounts.length; pageIndex++) {
     if (row < first + itemCounts[pageIndex]) return row < first ? undefined : { pageIndex, itemIndex: row - first };
@@ -111,8 +129,9 @@ export function itemPointer(body: unknown, itemIndex: number): string {
   if (Array.isArray(body)) return `/${itemIndex}`;
   if (!body || typeof body !== 'object') return '';
   const record = body as Record<string, unknown>;
-  const key = ITEMS_KEYS.find((k) => Object.hasOwn(record, k) && Array.isArray(record[k]))
-    ?? (() => {
+  const key =
+    ITEMS_KEYS.find((k) => Object.hasOwn(record, k) && Array.isArray(record[k])) ??
+    (() => {
       const arrays = Object.keys(record).filter((k) => Array.isArray(record[k]));
       return arrays.length === 1 ? arrays[0] : undefined;
     })();

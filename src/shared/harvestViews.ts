@@ -7,7 +7,8 @@ import type { EnvironmentView, ResultSummary } from './resultSummary';
  * `not_fetched` (in the range, not tried yet), `fetching` (the hour in flight) and `outside` (a cell
  * of the first or last day that is not in the range).
  */
-export type HeatmapCellState = 'items' | 'empty' | 'not_found' | 'pending' | 'failed' | 'not_fetched' | 'fetching' | 'outside';
+export type HeatmapCellState =
+  'items' | 'empty' | 'not_found' | 'pending' | 'failed' | 'not_fetched' | 'fetching' | 'outside';
 
 /** One hour of the heatmap. */
 export interface HeatmapCellView {

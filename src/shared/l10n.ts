@@ -52,5 +52,9 @@ export function isSingular(n: number): boolean {
 
 /** A fixed number of decimals, without grouping, in the display language: `1.5` (en), `1,5` (de). */
 export function localDecimal(n: number, digits: number): string {
-  return new Intl.NumberFormat(language, { minimumFractionDigits: digits, maximumFractionDigits: digits, useGrouping: false }).format(n);
+  return new Intl.NumberFormat(language, {
+    minimumFractionDigits: digits,
+    maximumFractionDigits: digits,
+    useGrouping: false,
+  }).format(n);
 }

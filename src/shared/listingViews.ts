@@ -164,9 +164,27 @@ export function concatVehicleColumns(a: VehicleColumns, b: VehicleColumns): Vehi
     out.set(y.subarray(0, b.count), a.count);
     return out;
   };
-  const type = remapCodes(n, { codes: a.typeCode, names: a.typeNames }, a.count, { codes: b.typeCode, names: b.typeNames }, b.count);
-  const propulsion = remapCodes(n, { codes: a.propulsionCode, names: a.propulsionNames }, a.count, { codes: b.propulsionCode, names: b.propulsionNames }, b.count);
-  const state = remapCodes(n, { codes: a.stateCode, names: a.stateNames }, a.count, { codes: b.stateCode, names: b.stateNames }, b.count);
+  const type = remapCodes(
+    n,
+    { codes: a.typeCode, names: a.typeNames },
+    a.count,
+    { codes: b.typeCode, names: b.typeNames },
+    b.count,
+  );
+  const propulsion = remapCodes(
+    n,
+    { codes: a.propulsionCode, names: a.propulsionNames },
+    a.count,
+    { codes: b.propulsionCode, names: b.propulsionNames },
+    b.count,
+  );
+  const state = remapCodes(
+    n,
+    { codes: a.stateCode, names: a.stateNames },
+    a.count,
+    { codes: b.stateCode, names: b.stateNames },
+    b.count,
+  );
   return {
     count: n,
     deviceId: a.deviceId.concat(b.deviceId),

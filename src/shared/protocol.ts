@@ -12,7 +12,14 @@ import type { DataTableView, TableQuery } from './dataTable';
 import type { ConformanceView } from './conformanceViews';
 import type { HarvestHeatmapView, HarvestHourView, HarvestResultView } from './harvestViews';
 import type { HistoryCompareView, HistoryEntryView } from './historyViews';
-import type { BodyView, ErrorView, ExportFormat, ListingResultView, PageView, RequestErrorResultView } from './listingViews';
+import type {
+  BodyView,
+  ErrorView,
+  ExportFormat,
+  ListingResultView,
+  PageView,
+  RequestErrorResultView,
+} from './listingViews';
 import type { EnvironmentView, HarvestOrigin, ResultSummary } from './resultSummary';
 import type { CompareResultView, TokenResultView } from './tokenViews';
 import type { VehicleColumns } from './vehicleColumns';
@@ -29,7 +36,13 @@ export const PERSISTED_STATE_VERSION = 1;
 const MAX_FIELD_CHARS = 4096;
 
 /** Every result the panel shows. */
-export type ResultView = ListingResultView | RequestErrorResultView | TokenResultView | CompareResultView | HarvestResultView | AnalysisResultView;
+export type ResultView =
+  | ListingResultView
+  | RequestErrorResultView
+  | TokenResultView
+  | CompareResultView
+  | HarvestResultView
+  | AnalysisResultView;
 
 /** UI choices persisted in webview state so they survive hiding and reloads. */
 export interface PanelUiState {
@@ -60,14 +73,39 @@ export type HostMessage =
   | { type: 'show'; panelKey: string; result: ResultView }
   /** After a reload, when the host no longer holds the result: the persisted summary, with "Run again". */
   | { type: 'restore'; panelKey: string; summary?: ResultSummary; analysis?: AnalysisRestore }
-  | { type: 'pagesAppended'; resultId: string; pages: PageView[]; vehicles: VehicleColumns; nextUrl?: string; stoppedBecause?: string; canLoadNext: boolean; canLoadAll?: boolean; error?: ErrorView; table?: DataTableView; summaryLine?: string }
+  | {
+      type: 'pagesAppended';
+      resultId: string;
+      pages: PageView[];
+      vehicles: VehicleColumns;
+      nextUrl?: string;
+      stoppedBecause?: string;
+      canLoadNext: boolean;
+      canLoadAll?: boolean;
+      error?: ErrorView;
+      table?: DataTableView;
+      summaryLine?: string;
+    }
   /** The result's MDS conformance, checked after the result was shown (the validator takes a moment on 100,000 items). */
   | { type: 'conformance'; resultId: string; conformance: ConformanceView }
-  | { type: 'busy'; resultId: string; action: 'loadNextPage' | 'copyCurl' | 'copyGrpcurl' | 'runAgain' | 'export'; busy: boolean }
+  | {
+      type: 'busy';
+      resultId: string;
+      action: 'loadNextPage' | 'copyCurl' | 'copyGrpcurl' | 'runAgain' | 'export';
+      busy: boolean;
+    }
   | { type: 'body'; body: BodyView }
   | { type: 'notice'; level: 'info' | 'error'; text: string }
   /** A harvest moved on: the whole heatmap again (a month is 720 small cells), and whether it still runs. */
-  | { type: 'harvestProgress'; resultId: string; heatmap: HarvestHeatmapView; running: boolean; stopped?: string; step?: string; summaryLine: string }
+  | {
+      type: 'harvestProgress';
+      resultId: string;
+      heatmap: HarvestHeatmapView;
+      running: boolean;
+      stopped?: string;
+      step?: string;
+      summaryLine: string;
+    }
   /** The items of the hour the user chose, read by the host from the hour's file. */
   | { type: 'harvestHour'; resultId: string; hour: HarvestHourView }
   /** The panel's history of this session's sends, newest first, and which one is shown (see results/resultHistory.ts). */
@@ -150,7 +188,9 @@ export function parseWebviewMessage(value: unknown): WebviewMessage | undefined 
         return isShortString(resultId) && request ? { type, resultId, request } : undefined;
       }
       case 'analysisTimeline':
-        return isShortString(resultId) && isShortString(value.rule) && isPageIndex(value.index) ? { type, resultId, rule: value.rule, index: value.index } : undefined;
+        return isShortString(resultId) && isShortString(value.rule) && isPageIndex(value.index)
+          ? { type, resultId, rule: value.rule, index: value.index }
+          : undefined;
       case 'loadNextPage':
       case 'loadAllPages':
       case 'fetchHours':
@@ -160,9 +200,13 @@ export function parseWebviewMessage(value: unknown): WebviewMessage | undefined 
       case 'runHistoryEntryAgain':
         return isShortString(resultId) ? { type, resultId } : undefined;
       case 'compareHistory':
-        return isShortString(value.leftId) && isShortString(value.rightId) && value.leftId !== value.rightId ? { type, leftId: value.leftId, rightId: value.rightId } : undefined;
+        return isShortString(value.leftId) && isShortString(value.rightId) && value.leftId !== value.rightId
+          ? { type, leftId: value.leftId, rightId: value.rightId }
+          : undefined;
       case 'showHarvestHour':
-        return isShortString(resultId) && typeof value.hour === 'string' && HOUR_KEY.test(value.hour) ? { type, resultId, hour: value.hour } : undefined;
+        return isShortString(resultId) && typeof value.hour === 'string' && HOUR_KEY.test(value.hour)
+          ? { type, resultId, hour: value.hour }
+          : undefined;
       case 'copyToken':
       case 'copyPayload':
       case 'copyCurl':
@@ -171,7 +215,8 @@ export function parseWebviewMessage(value: unknown): WebviewMessage | undefined 
         return isPageIndex(pageIndex) ? { type, resultId, pageIndex } : undefined;
       case 'export': {
         const format = value.format;
-        if (!isShortString(resultId) || (format !== 'csv' && format !== 'geojson' && format !== 'raw')) return undefined;
+        if (!isShortString(resultId) || (format !== 'csv' && format !== 'geojson' && format !== 'raw'))
+          return undefined;
         if (pageIndex !== undefined && !isPageIndex(pageIndex)) return undefined;
         const message: WebviewMessage = { type, resultId, format, query: parseTableQuery(value.query) };
         if (pageIndex !== undefined) message.pageIndex = pageIndex;
@@ -200,7 +245,21 @@ export function parseTableQuery(value: unknown): TableQuery {
   return query;
 }
 
-const HOST_MESSAGE_TYPES: ReadonlySet<string> = new Set(['show', 'restore', 'pagesAppended', 'busy', 'body', 'notice', 'conformance', 'harvestProgress', 'harvestHour', 'history', 'historyCompare', 'analysisTimeline', 'metricsView']);
+const HOST_MESSAGE_TYPES: ReadonlySet<string> = new Set([
+  'show',
+  'restore',
+  'pagesAppended',
+  'busy',
+  'body',
+  'notice',
+  'conformance',
+  'harvestProgress',
+  'harvestHour',
+  'history',
+  'historyCompare',
+  'analysisTimeline',
+  'metricsView',
+]);
 
 /** True when `value` looks like a host message (the webview ignores other `message` events). */
 export function isHostMessage(value: unknown): value is HostMessage {
@@ -216,21 +275,34 @@ const BODY_VIEWS: ReadonlySet<string> = new Set(['table', 'tree', 'raw', 'plot']
 /** The persisted state the serializer received, checked, or undefined when it is not ours or outdated. */
 export function parsePersistedState(value: unknown): PersistedPanelState | undefined {
   try {
-    if (!isRecord(value) || value.version !== PERSISTED_STATE_VERSION || !isShortString(value.panelKey)) return undefined;
+    if (!isRecord(value) || value.version !== PERSISTED_STATE_VERSION || !isShortString(value.panelKey))
+      return undefined;
     const ui: PanelUiState = {};
     if (isRecord(value.ui)) {
       const u = value.ui;
-      if (typeof u.bodyView === 'string' && BODY_VIEWS.has(u.bodyView)) ui.bodyView = u.bodyView as PanelUiState['bodyView'];
+      if (typeof u.bodyView === 'string' && BODY_VIEWS.has(u.bodyView))
+        ui.bodyView = u.bodyView as PanelUiState['bodyView'];
       if (isShortString(u.sortColumn)) ui.sortColumn = u.sortColumn;
       if (typeof u.sortDescending === 'boolean') ui.sortDescending = u.sortDescending;
       if (typeof u.filter === 'string' && u.filter.length <= MAX_FIELD_CHARS) ui.filter = u.filter;
       if (isShortString(u.stateFilter)) ui.stateFilter = u.stateFilter;
       if (isPageIndex(u.pageIndex)) ui.pageIndex = u.pageIndex;
-      if (isRecord(u.timeline) && isShortString(u.timeline.rule) && isPageIndex(u.timeline.index)) ui.timeline = { rule: u.timeline.rule, index: u.timeline.index };
+      if (isRecord(u.timeline) && isShortString(u.timeline.rule) && isPageIndex(u.timeline.index))
+        ui.timeline = { rule: u.timeline.rule, index: u.timeline.index };
     }
     const state: PersistedPanelState = { version: PERSISTED_STATE_VERSION, panelKey: value.panelKey, ui };
     const s = value.summary;
-    if (isRecord(s) && (s.kind === 'listing' || s.kind === 'requestError' || s.kind === 'token' || s.kind === 'compare' || s.kind === 'harvest' || s.kind === 'analysis') && typeof s.title === 'string' && typeof s.line === 'string') {
+    if (
+      isRecord(s) &&
+      (s.kind === 'listing' ||
+        s.kind === 'requestError' ||
+        s.kind === 'token' ||
+        s.kind === 'compare' ||
+        s.kind === 'harvest' ||
+        s.kind === 'analysis') &&
+      typeof s.title === 'string' &&
+      typeof s.line === 'string'
+    ) {
       const summary: ResultSummary = {
         kind: s.kind,
         title: s.title.slice(0, MAX_FIELD_CHARS),
@@ -244,7 +316,8 @@ export function parsePersistedState(value: unknown): PersistedPanelState | undef
       if (s.rerun === 'vehicles' || s.rerun === 'status') summary.rerun = s.rerun;
       const harvest = s.kind === 'harvest' ? parseHarvestOrigin(s.harvest) : undefined;
       if (harvest) summary.harvest = harvest;
-      if (s.kind === 'analysis' && isRecord(s.analysis) && isShortString(s.analysis.folder)) summary.analysis = { folder: s.analysis.folder };
+      if (s.kind === 'analysis' && isRecord(s.analysis) && isShortString(s.analysis.folder))
+        summary.analysis = { folder: s.analysis.folder };
       state.summary = summary;
     }
     return state;
@@ -257,8 +330,31 @@ export function parsePersistedState(value: unknown): PersistedPanelState | undef
 function parseHarvestOrigin(value: unknown): HarvestOrigin | undefined {
   if (!isRecord(value) || !isRecord(value.environment)) return undefined;
   const e = value.environment;
-  if (!isShortString(e.id) || !isShortString(e.name) || (e.api !== 'mds' && e.api !== 'maas') || typeof e.apiLabel !== 'string' || typeof e.stage !== 'string' || typeof e.baseUrl !== 'string') return undefined;
-  if (!isShortString(value.endpoint) || !isShortString(value.outDir) || typeof value.from !== 'string' || !HOUR_KEY.test(value.from) || typeof value.to !== 'string' || !HOUR_KEY.test(value.to)) return undefined;
-  const environment: EnvironmentView = { id: e.id, name: e.name, api: e.api, apiLabel: e.apiLabel.slice(0, MAX_FIELD_CHARS), stage: e.stage.slice(0, MAX_FIELD_CHARS), baseUrl: e.baseUrl.slice(0, MAX_FIELD_CHARS) };
+  if (
+    !isShortString(e.id) ||
+    !isShortString(e.name) ||
+    (e.api !== 'mds' && e.api !== 'maas') ||
+    typeof e.apiLabel !== 'string' ||
+    typeof e.stage !== 'string' ||
+    typeof e.baseUrl !== 'string'
+  )
+    return undefined;
+  if (
+    !isShortString(value.endpoint) ||
+    !isShortString(value.outDir) ||
+    typeof value.from !== 'string' ||
+    !HOUR_KEY.test(value.from) ||
+    typeof value.to !== 'string' ||
+    !HOUR_KEY.test(value.to)
+  )
+    return undefined;
+  const environment: EnvironmentView = {
+    id: e.id,
+    name: e.name,
+    api: e.api,
+    apiLabel: e.apiLabel.slice(0, MAX_FIELD_CHARS),
+    stage: e.stage.slice(0, MAX_FIELD_CHARS),
+    baseUrl: e.baseUrl.slice(0, MAX_FIELD_CHARS),
+  };
   return { environment, endpoint: value.endpoint, outDir: value.outDir, from: value.from, to: value.to };
 }

@@ -29,19 +29,38 @@ export interface SqlAnswerData {
 
 /** The output data as the renderer reads it, checked: undefined when it is not one. */
 export function parseSqlAnswer(value: unknown): SqlAnswerData | undefined {
-  if (!isRecord(value) || !Array.isArray(value.columns) || !Array.isArray(value.rows) || typeof value.total !== 'number') return undefined;
-  if (!value.columns.every((c) => isRecord(c) && typeof c.name === 'string' && typeof c.type === 'string')) return undefined;
+  if (
+    !isRecord(value) ||
+    !Array.isArray(value.columns) ||
+    !Array.isArray(value.rows) ||
+    typeof value.total !== 'number'
+  )
+    return undefined;
+  if (!value.columns.every((c) => isRecord(c) && typeof c.name === 'string' && typeof c.type === 'string'))
+    return undefined;
   if (!value.rows.every(Array.isArray)) return undefined;
-  const shapes = Array.isArray(value.shapes) ? value.shapes.filter((s): s is GeoShapeView => isRecord(s) && typeof s.id === 'string' && typeof s.name === 'string' && Array.isArray(s.polygons)) : [];
-  return { columns: value.columns as SqlAnswerColumn[], rows: value.rows as unknown[][], total: value.total, ...(shapes.length ? { shapes } : {}) };
+  const shapes = Array.isArray(value.shapes)
+    ? value.shapes.filter(
+        (s): s is GeoShapeView =>
+          isRecord(s) && typeof s.id === 'string' && typeof s.name === 'string' && Array.isArray(s.polygons),
+      )
+    : [];
+  return {
+    columns: value.columns as SqlAnswerColumn[],
+    rows: value.rows as unknown[][],
+    total: value.total,
+    ...(shapes.length ? { shapes } : {}),
+  };
 }
 
-const NUMERIC_TYPE = /^(TINYINT|SMALLINT|INTEGER|BIGINT|HUGEINT|UTINYINT|USMALLINT|UINTEGER|UBIGINT|FLOAT|DOUBLE|DECIMAL)/i;
+const NUMERIC_TYPE =
+  /^(TINYINT|SMALLINT|INTEGER|BIGINT|HUGEINT|UTINYINT|USMALLINT|UINTEGER|UBIGINT|FLOAT|DOUBLE|DECIMAL)/i;
 const TIME_TYPE = /^(TIMESTAMP|DATE)/i;
 /** MDS times are BIGINT milliseconds, and the metrics write hours as text (`2026-11-20T08`): such a name is a time too. */
 const TIME_NAME = /(^|_)(time|timestamp|hour|day|date)$/i;
 /** `2026-11-20`, `2026-11-20T08`, `2026-11-20 08:15:00`, with or without seconds' fractions and a Z. */
-const TIME_TEXT = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2})(?::(\d{2})(?::(\d{2})(?:\.(\d{1,3})\d*)?)?)?)?(?:Z|[+-]00(?::?00)?)?$/;
+const TIME_TEXT =
+  /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2})(?::(\d{2})(?::(\d{2})(?:\.(\d{1,3})\d*)?)?)?)?(?:Z|[+-]00(?::?00)?)?$/;
 
 /** True for a numeric DuckDB type. */
 export function isNumericType(type: string): boolean {
@@ -59,12 +78,14 @@ export function timeTextMs(text: string): number {
 /** How a column's values become a time axis, or undefined when it is none. */
 function timeReader(answer: SqlAnswerData, index: number): ((value: unknown) => number) | undefined {
   const column = answer.columns[index];
-  if (TIME_TYPE.test(column.type)) return (v) => (typeof v === 'string' ? (timeTextMs(v) || Date.parse(v)) : typeof v === 'number' ? v : NaN);
+  if (TIME_TYPE.test(column.type))
+    return (v) => (typeof v === 'string' ? timeTextMs(v) || Date.parse(v) : typeof v === 'number' ? v : NaN);
   if (!TIME_NAME.test(column.name)) return undefined;
   if (isNumericType(column.type)) return (v) => (typeof v === 'number' ? v : NaN);
   if (/^VARCHAR/i.test(column.type)) {
     const first = answer.rows.find((r) => r[index] !== null && r[index] !== undefined)?.[index];
-    if (typeof first === 'string' && !Number.isNaN(timeTextMs(first))) return (v) => (typeof v === 'string' ? timeTextMs(v) : NaN);
+    if (typeof first === 'string' && !Number.isNaN(timeTextMs(first)))
+      return (v) => (typeof v === 'string' ? timeTextMs(v) : NaN);
   }
   return undefined;
 }
@@ -102,9 +123,13 @@ export function answerChart(answer: SqlAnswerData): AnswerChart | undefined {
     }
   }
   if (!readTime) return undefined;
-  const numeric = answer.columns.map((c, i) => ({ c, i })).filter(({ c, i }) => i !== timeIndex && isNumericType(c.type));
+  const numeric = answer.columns
+    .map((c, i) => ({ c, i }))
+    .filter(({ c, i }) => i !== timeIndex && isNumericType(c.type));
   if (!numeric.length) return undefined;
-  const texts = answer.columns.map((c, i) => ({ c, i })).filter(({ c, i }) => i !== timeIndex && /^VARCHAR/i.test(c.type));
+  const texts = answer.columns
+    .map((c, i) => ({ c, i }))
+    .filter(({ c, i }) => i !== timeIndex && /^VARCHAR/i.test(c.type));
   const rows = answer.rows.slice(0, CHART_ROWS);
   const value = (v: unknown) => (typeof v === 'number' ? v : NaN);
   const byName = new Map<string, [number, number][]>();
@@ -122,7 +147,12 @@ export function answerChart(answer: SqlAnswerData): AnswerChart | undefined {
     else for (const { c, i } of numeric) add(c.name, x, value(row[i]));
   }
   const series = [...byName].map(([name, points]) => ({ name, points: points.sort((a, b) => a[0] - b[0]) }));
-  return { time: answer.columns[timeIndex].name, values: numeric.map(({ c }) => c.name), ...(grouped ? { group: texts[0].c.name } : {}), series };
+  return {
+    time: answer.columns[timeIndex].name,
+    values: numeric.map(({ c }) => c.name),
+    ...(grouped ? { group: texts[0].c.name } : {}),
+    series,
+  };
 }
 
 /** A cell's value as the table shows it and as text exports write it: JSON for structs and lists. */
@@ -160,7 +190,8 @@ export function sqlAnswerTable(answer: SqlAnswerData): DataTableView {
     }
     if (TIME_TYPE.test(c.type) && values.every((v) => v === null || v === undefined || typeof v === 'string')) {
       const times = Float64Array.from(values, (v) => (typeof v === 'string' ? Date.parse(v) : NaN));
-      if (times.every((t, r) => !Number.isNaN(t) || values[r] === null || values[r] === undefined)) return { id, label, type: 'time', values: times };
+      if (times.every((t, r) => !Number.isNaN(t) || values[r] === null || values[r] === undefined))
+        return { id, label, type: 'time', values: times };
     }
     return { id, label, type: 'text', values: values.map(valueText) };
   });
@@ -182,8 +213,13 @@ export interface ExportAnswerMessage {
 
 /** The renderer's message, checked field by field; undefined for anything else. */
 export function parseExportAnswerMessage(value: unknown): ExportAnswerMessage | undefined {
-  if (!isRecord(value) || value.type !== 'exportSqlAnswer' || (value.format !== 'csv' && value.format !== 'json')) return undefined;
-  const answer = parseSqlAnswer({ columns: value.columns, rows: value.rows, total: Array.isArray(value.rows) ? value.rows.length : 0 });
+  if (!isRecord(value) || value.type !== 'exportSqlAnswer' || (value.format !== 'csv' && value.format !== 'json'))
+    return undefined;
+  const answer = parseSqlAnswer({
+    columns: value.columns,
+    rows: value.rows,
+    total: Array.isArray(value.rows) ? value.rows.length : 0,
+  });
   if (!answer || !answer.rows.every((r) => r.length === answer.columns.length)) return undefined;
   return { type: 'exportSqlAnswer', format: value.format, columns: answer.columns, rows: answer.rows };
 }

@@ -6,14 +6,27 @@ import { urlBreakPieces } from './urlBreaks';
 import { localDecimal } from '../shared/l10n';
 
 /** Attributes that may carry response data; everything else is refused. */
-const SAFE_ATTRIBUTE = /^(id|scope|class|title|role|tabindex|colspan|data-[a-z0-9-]+|aria-[a-z]+|slot|heading|description|open|secondary|disabled|placeholder|value|label|selected|selected-index|type|for|name|width|height|appearance|translate)$/;
+const SAFE_ATTRIBUTE =
+  /^(id|scope|class|title|role|tabindex|colspan|data-[a-z0-9-]+|aria-[a-z]+|slot|heading|description|open|secondary|disabled|placeholder|value|label|selected|selected-index|type|for|name|width|height|appearance|translate)$/;
 
 export type Child = Node | string | number | null | undefined | false;
 
 /** `<tag attrs…>children</tag>`, with strings and numbers as text nodes. */
-export function h<K extends keyof HTMLElementTagNameMap>(tag: K, attrs?: Record<string, string | number | boolean | undefined> | null, ...children: Child[]): HTMLElementTagNameMap[K];
-export function h(tag: string, attrs?: Record<string, string | number | boolean | undefined> | null, ...children: Child[]): HTMLElement;
-export function h(tag: string, attrs?: Record<string, string | number | boolean | undefined> | null, ...children: Child[]): HTMLElement {
+export function h<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  attrs?: Record<string, string | number | boolean | undefined> | null,
+  ...children: Child[]
+): HTMLElementTagNameMap[K];
+export function h(
+  tag: string,
+  attrs?: Record<string, string | number | boolean | undefined> | null,
+  ...children: Child[]
+): HTMLElement;
+export function h(
+  tag: string,
+  attrs?: Record<string, string | number | boolean | undefined> | null,
+  ...children: Child[]
+): HTMLElement {
   const el = document.createElement(tag);
   if (attrs) {
     for (const [name, value] of Object.entries(attrs)) {
@@ -30,7 +43,9 @@ export function h(tag: string, attrs?: Record<string, string | number | boolean 
 export function append(parent: Node, ...children: Child[]): void {
   for (const child of children) {
     if (child === null || child === undefined || child === false) continue;
-    parent.appendChild(typeof child === 'string' || typeof child === 'number' ? document.createTextNode(String(child)) : child);
+    parent.appendChild(
+      typeof child === 'string' || typeof child === 'number' ? document.createTextNode(String(child)) : child,
+    );
   }
 }
 
@@ -69,7 +84,11 @@ export function clear(el: Element): void {
 }
 
 /** A vscode-elements button with a click handler (registered with addEventListener, never inline). */
-export function button(label: string, onClick: () => void, attrs: Record<string, string | number | boolean | undefined> = {}): HTMLElement {
+export function button(
+  label: string,
+  onClick: () => void,
+  attrs: Record<string, string | number | boolean | undefined> = {},
+): HTMLElement {
   const el = h('vscode-button', attrs, label);
   el.addEventListener('click', () => {
     if (!el.hasAttribute('disabled')) onClick();
@@ -88,7 +107,8 @@ export function formatSpan(seconds: number): string {
   const s = Math.floor(Math.abs(seconds));
   if (s < 60) return l10n.t('{0} s', s);
   if (s < 3600) return l10n.t('{0} min {1} s', Math.floor(s / 60), String(s % 60).padStart(2, '0'));
-  if (s < 86400) return l10n.t('{0} h {1} min', Math.floor(s / 3600), String(Math.floor((s % 3600) / 60)).padStart(2, '0'));
+  if (s < 86400)
+    return l10n.t('{0} h {1} min', Math.floor(s / 3600), String(Math.floor((s % 3600) / 60)).padStart(2, '0'));
   return l10n.t('{0} d {1} h', Math.floor(s / 86400), Math.floor((s % 86400) / 3600));
 }
 
@@ -102,10 +122,13 @@ export function dataText(text: string): HTMLElement {
  * `fill(l10n.t('Endpoint {0}', '{0}'), dataText(id))`, so that the translation decides where the data goes.
  */
 export function fill(template: string, ...parts: Child[]): Child[] {
-  return template.split(/(\{\d+\})/).map((piece) => {
-    const m = /^\{(\d+)\}$/.exec(piece);
-    return m ? parts[Number(m[1])] ?? piece : piece;
-  }).filter((piece) => piece !== '');
+  return template
+    .split(/(\{\d+\})/)
+    .map((piece) => {
+      const m = /^\{(\d+)\}$/.exec(piece);
+      return m ? (parts[Number(m[1])] ?? piece) : piece;
+    })
+    .filter((piece) => piece !== '');
 }
 
 /**
@@ -116,7 +139,10 @@ export class RedrawOnResize {
   private frame = 0;
   private drawnWidth = 0;
 
-  constructor(private readonly element: HTMLElement, private readonly draw: (width: number) => void) {
+  constructor(
+    private readonly element: HTMLElement,
+    private readonly draw: (width: number) => void,
+  ) {
     new ResizeObserver(() => this.schedule()).observe(element);
   }
 

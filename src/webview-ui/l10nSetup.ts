@@ -10,7 +10,11 @@ function readBundle(): void {
   try {
     const parsed: unknown = JSON.parse(raw);
     if (!isRecord(parsed)) return;
-    const contents = isRecord(parsed.contents) ? Object.fromEntries(Object.entries(parsed.contents).filter((e): e is [string, string] => typeof e[1] === 'string')) : undefined;
+    const contents = isRecord(parsed.contents)
+      ? Object.fromEntries(
+          Object.entries(parsed.contents).filter((e): e is [string, string] => typeof e[1] === 'string'),
+        )
+      : undefined;
     configureL10n({ contents, displayLanguage: typeof parsed.language === 'string' ? parsed.language : undefined });
   } catch {
     // A page without a readable bundle shows English rather than nothing.

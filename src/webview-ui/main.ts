@@ -17,7 +17,14 @@ import './results.css';
 import './map/map.css';
 import '@vscode-elements/elements/dist/vscode-multi-select/index.js';
 import type { BodyView } from '../shared/listingViews';
-import type { AnalysisRestore, HostMessage, PanelUiState, PersistedPanelState, ResultView, WebviewMessage } from '../shared/protocol';
+import type {
+  AnalysisRestore,
+  HostMessage,
+  PanelUiState,
+  PersistedPanelState,
+  ResultView,
+  WebviewMessage,
+} from '../shared/protocol';
 import { PERSISTED_STATE_VERSION, isHostMessage, parsePersistedState } from '../shared/protocol';
 import type { ResultSummary } from '../shared/resultSummary';
 import { AnalysisView } from './sections/analysisSection';
@@ -44,15 +51,27 @@ class ResultsApp implements PanelContext {
   // Toasts for the eye; screen readers hear them (and every other meaningful change) through the one
   // small live region below, never through the page itself, so the token countdown stays silent.
   private readonly notices = h('div', { class: 'notices', 'data-testid': 'notices' });
-  private readonly announcer = h('div', { class: 'visually-hidden', role: 'status', 'aria-live': 'polite', 'aria-atomic': 'true', 'data-testid': 'announcer' });
+  private readonly announcer = h('div', {
+    class: 'visually-hidden',
+    role: 'status',
+    'aria-live': 'polite',
+    'aria-atomic': 'true',
+    'data-testid': 'announcer',
+  });
   private panelKey = '';
   private summary: ResultSummary | undefined;
   readonly ui: PanelUiState;
   private result: ResultView | undefined;
   private readonly bodies = new Map<number, BodyView>();
   private listing: ListingSection | undefined;
-  private readonly harvest = new HarvestView((message) => this.post(message), (text) => this.announce(text));
-  private readonly history = new HistorySection((message) => this.post(message), (text) => this.announce(text));
+  private readonly harvest = new HarvestView(
+    (message) => this.post(message),
+    (text) => this.announce(text),
+  );
+  private readonly history = new HistorySection(
+    (message) => this.post(message),
+    (text) => this.announce(text),
+  );
   private readonly analysis = new AnalysisView(this);
 
   constructor() {
@@ -84,7 +103,12 @@ class ResultsApp implements PanelContext {
 
   persist(): void {
     if (!this.panelKey) return;
-    this.api.setState({ version: PERSISTED_STATE_VERSION, panelKey: this.panelKey, summary: this.summary, ui: this.ui });
+    this.api.setState({
+      version: PERSISTED_STATE_VERSION,
+      panelKey: this.panelKey,
+      summary: this.summary,
+      ui: this.ui,
+    });
   }
 
   rerender(): void {
@@ -110,7 +134,8 @@ class ResultsApp implements PanelContext {
           this.bodies.clear();
           this.ui.pageIndex = 0;
           // A new report keeps the timeline that was open only when it is the same folder's (analysed again).
-          if (message.result.kind !== 'analysis' || before?.analysis?.folder !== message.result.folder) this.ui.timeline = undefined;
+          if (message.result.kind !== 'analysis' || before?.analysis?.folder !== message.result.folder)
+            this.ui.timeline = undefined;
         }
         this.render();
         this.persist();
@@ -147,7 +172,14 @@ class ResultsApp implements PanelContext {
         this.notice(message.text, message.level);
         return;
       case 'harvestProgress':
-        this.harvest.progress(message.resultId, message.heatmap, message.running, message.stopped, message.summaryLine, message.step);
+        this.harvest.progress(
+          message.resultId,
+          message.heatmap,
+          message.running,
+          message.stopped,
+          message.summaryLine,
+          message.step,
+        );
         return;
       case 'harvestHour':
         this.harvest.hour(message.resultId, message.hour);
@@ -198,29 +230,74 @@ class ResultsApp implements PanelContext {
       return;
     }
     if (!s) {
-      this.root.appendChild(h('p', { class: 'muted', 'data-testid': 'restored' }, 'This panel was restored after a reload. Results are not kept across reloads; run a request to see one here.'));
+      this.root.appendChild(
+        h(
+          'p',
+          { class: 'muted', 'data-testid': 'restored' },
+          'This panel was restored after a reload. Results are not kept across reloads; run a request to see one here.',
+        ),
+      );
       return;
     }
-    append(this.root,
-      resultHeader(s.title, [s.environmentName ? `${s.environmentName} · ` : '', new Date(s.createdAt).toLocaleString()], s.canRunAgain ? [button(l10n.t('Run again'), () => this.post({ type: 'runAgain' }), { 'data-testid': 'run-again' })] : []),
+    append(
+      this.root,
+      resultHeader(
+        s.title,
+        [s.environmentName ? `${s.environmentName} · ` : '', new Date(s.createdAt).toLocaleString()],
+        s.canRunAgain
+          ? [button(l10n.t('Run again'), () => this.post({ type: 'runAgain' }), { 'data-testid': 'run-again' })]
+          : [],
+      ),
       h('p', { 'data-testid': 'restored' }, s.line),
       s.url ? h('p', { class: 'muted' }, urlText(s.url)) : null,
-      h('p', { class: 'muted' }, l10n.t('Restored after a reload. The rows and tokens of a result are not stored (a listing can hold 100,000 vehicles, and tokens are secrets); run the request again for a fresh result with a fresh token.')),
+      h(
+        'p',
+        { class: 'muted' },
+        l10n.t(
+          'Restored after a reload. The rows and tokens of a result are not stored (a listing can hold 100,000 vehicles, and tokens are secrets); run the request again for a fresh result with a fresh token.',
+        ),
+      ),
     );
   }
 
   /** A data-quality report after a reload: analysed again by the host, or why that failed, with a button to analyse again. */
   private renderRestoredAnalysis(s: ResultSummary, folder: string, analysis: AnalysisRestore | undefined): void {
-    const again = button(l10n.t('Analyze Again'), () => this.post({ type: 'analyzeAgain' }), { 'data-testid': 'analyze-again' });
-    append(this.root,
-      resultHeader(s.title, [l10n.t('Folder: {0}', folder), h('br'), h('span', { 'data-testid': 'summary-line' }, s.line)], analysis?.state === 'running' ? [] : [again]),
+    const again = button(l10n.t('Analyze Again'), () => this.post({ type: 'analyzeAgain' }), {
+      'data-testid': 'analyze-again',
+    });
+    append(
+      this.root,
+      resultHeader(
+        s.title,
+        [l10n.t('Folder: {0}', folder), h('br'), h('span', { 'data-testid': 'summary-line' }, s.line)],
+        analysis?.state === 'running' ? [] : [again],
+      ),
       analysis?.state === 'running'
-        ? h('p', { role: 'status', 'data-testid': 'restored' }, l10n.t('Restored after a reload: the report is being made again from the folder (its findings are not stored)…'))
-        : h('div', { class: 'notice-inline', role: 'alert', 'data-testid': 'restored' },
-          h('p', null, analysis?.state === 'failed'
-            ? l10n.t('This report could not be made again after the reload: {0}', analysis.problem)
-            : l10n.t('Restored after a reload. The findings of a report are not stored; analyze the folder again to see them.')),
-          h('p', null, l10n.t('Analyze Again runs the rules on {0} again, or asks for the folder when it has moved.', folder))),
+        ? h(
+            'p',
+            { role: 'status', 'data-testid': 'restored' },
+            l10n.t(
+              'Restored after a reload: the report is being made again from the folder (its findings are not stored)…',
+            ),
+          )
+        : h(
+            'div',
+            { class: 'notice-inline', role: 'alert', 'data-testid': 'restored' },
+            h(
+              'p',
+              null,
+              analysis?.state === 'failed'
+                ? l10n.t('This report could not be made again after the reload: {0}', analysis.problem)
+                : l10n.t(
+                    'Restored after a reload. The findings of a report are not stored; analyze the folder again to see them.',
+                  ),
+            ),
+            h(
+              'p',
+              null,
+              l10n.t('Analyze Again runs the rules on {0} again, or asks for the folder when it has moved.', folder),
+            ),
+          ),
     );
   }
 }

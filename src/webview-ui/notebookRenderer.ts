@@ -50,7 +50,13 @@ export function activate(context: RendererContext): RendererApi {
     element.append(h('style', null, gridCss, rendererCss, mapCss));
     const answer = parseSqlAnswer(item.json());
     if (!answer) {
-      element.append(h('p', { class: 'mae-sql error-text' }, l10n.t('This output is not an answer of the harvest notebook: run the cell again.')));
+      element.append(
+        h(
+          'p',
+          { class: 'mae-sql error-text' },
+          l10n.t('This output is not an answer of the harvest notebook: run the cell again.'),
+        ),
+      );
       return;
     }
     output.view = new SqlAnswerView(answer, post);
@@ -63,7 +69,11 @@ export function activate(context: RendererContext): RendererApi {
     // shown again in it (this comes a moment after the first output).
     if (isRecord(message) && message.type === 'l10n' && !translated) {
       translated = true;
-      const contents = isRecord(message.contents) ? Object.fromEntries(Object.entries(message.contents).filter((e): e is [string, string] => typeof e[1] === 'string')) : undefined;
+      const contents = isRecord(message.contents)
+        ? Object.fromEntries(
+            Object.entries(message.contents).filter((e): e is [string, string] => typeof e[1] === 'string'),
+          )
+        : undefined;
       configureL10n({ contents, displayLanguage: typeof message.language === 'string' ? message.language : undefined });
       for (const output of outputs.values()) render(output);
       return;

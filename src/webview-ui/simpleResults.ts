@@ -9,8 +9,17 @@ import { renderError } from './sections/sectionParts';
 import { renderComparison, renderToken } from './sections/tokenSection';
 
 export function renderRequestError(root: HTMLElement, r: RequestErrorResultView, ctx: PanelContext): void {
-  root.appendChild(resultHeader(r.title, environmentLine(r), [button(l10n.t('Run again'), () => ctx.post({ type: 'runAgain' }), { 'data-testid': 'run-again' })]));
-  root.appendChild(renderError(r.error, r.url ? h('p', null, 'Request: GET ', urlText(r.url, { 'data-testid': 'request-url' })) : null));
+  root.appendChild(
+    resultHeader(r.title, environmentLine(r), [
+      button(l10n.t('Run again'), () => ctx.post({ type: 'runAgain' }), { 'data-testid': 'run-again' }),
+    ]),
+  );
+  root.appendChild(
+    renderError(
+      r.error,
+      r.url ? h('p', null, 'Request: GET ', urlText(r.url, { 'data-testid': 'request-url' })) : null,
+    ),
+  );
 }
 
 export function renderTokenResult(root: HTMLElement, r: TokenResultView, ctx: PanelContext): void {

@@ -17,13 +17,18 @@ export function useSkipLink(table: () => HTMLElement | undefined): void {
   target = table;
   queueMicrotask(sync);
   if (link) return;
-  const button = h('button', { type: 'button', class: 'skip-link', 'data-testid': 'skip-to-table' }, l10n.t('Skip to table'));
+  const button = h(
+    'button',
+    { type: 'button', class: 'skip-link', 'data-testid': 'skip-to-table' },
+    l10n.t('Skip to table'),
+  );
   button.addEventListener('click', () => {
     const el = target?.();
     if (!el) return;
     el.closest('vscode-collapsible')?.setAttribute('open', '');
     const panel = el.closest('vscode-tab-panel');
-    if (panel && panel.hasAttribute('hidden')) document.querySelector<HTMLElement>('[data-testid="view-table"]')?.click();
+    if (panel && panel.hasAttribute('hidden'))
+      document.querySelector<HTMLElement>('[data-testid="view-table"]')?.click();
     // The tab panel shows on the tabs' next render.
     requestAnimationFrame(() => el.focus());
   });

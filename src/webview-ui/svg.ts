@@ -3,7 +3,8 @@
 // from classes in results.css over the theme's --vscode-* variables, so a chart follows a theme change by itself.
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
-const SVG_ATTRIBUTE = /^(d|x|y|x1|x2|y1|y2|cx|cy|r|width|height|viewBox|points|class|role|focusable|text-anchor|dominant-baseline|data-[a-z0-9-]+|aria-[a-z]+)$/;
+const SVG_ATTRIBUTE =
+  /^(d|x|y|x1|x2|y1|y2|cx|cy|r|width|height|viewBox|points|class|role|focusable|text-anchor|dominant-baseline|data-[a-z0-9-]+|aria-[a-z]+)$/;
 
 /** `<tag attrs…>text</tag>` in the SVG namespace. */
 export function svgEl(tag: string, attrs: Record<string, string | number | undefined> = {}, text?: string): SVGElement {

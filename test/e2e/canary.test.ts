@@ -9,11 +9,28 @@ import { keyIdDigest } from '../../src/core/clock/stateDir';
 import { maskKeyId } from '../../src/core/base/redact';
 import type { Needle, ScanReport, ScanSource } from './secretScan';
 import {
-  browserStorageSources, canaryKey, codeServerSecrets, describeReport, extensionGlobalState, fileSources, frameSources, scan, tokenNeedles,
+  browserStorageSources,
+  canaryKey,
+  codeServerSecrets,
+  describeReport,
+  extensionGlobalState,
+  fileSources,
+  frameSources,
+  scan,
+  tokenNeedles,
 } from './secretScan';
 import { waitUntil } from '../unit/support/waitUntil';
 import { e2eFolders, useWorkbench } from './session';
-import { answerInputBox, openViewContainer, pickQuickPickItem, runCommand, step, treeRow, treeRows, waitForNotification } from './workbench';
+import {
+  answerInputBox,
+  openViewContainer,
+  pickQuickPickItem,
+  runCommand,
+  step,
+  treeRow,
+  treeRows,
+  waitForNotification,
+} from './workbench';
 import { webviewWith } from './panelFrame';
 
 const EXTENSION_ID = 'mobility-api-explorer.mobility-api-explorer';
@@ -24,14 +41,18 @@ const ISSUER = 'canary@org.test.invalid';
 const LABEL = 'Canary credential';
 const ENVIRONMENT = 'Sandbox · MDS staging';
 
-
 /** The clipboard's text once it differs from `previous` (VS Code writes it through navigator.clipboard). */
 async function clipboardAfter(page: Page, previous: string, timeoutMs = 20_000): Promise<string> {
   // The clipboard's text is a secret here: the failure says only that it did not change.
-  const changed = await waitUntil('the clipboard to change (something copied)', async () => {
-    const text = await page.evaluate(() => navigator.clipboard.readText());
-    return text && text !== previous ? text : '';
-  }, (text) => text !== '', { timeoutMs, intervalMs: 250 });
+  const changed = await waitUntil(
+    'the clipboard to change (something copied)',
+    async () => {
+      const text = await page.evaluate(() => navigator.clipboard.readText());
+      return text && text !== previous ? text : '';
+    },
+    (text) => text !== '',
+    { timeoutMs, intervalMs: 250 },
+  );
   return changed;
 }
 
@@ -69,8 +90,17 @@ describe('a canary credential leaves no trace', function () {
   const clipboardHistory: string[] = [];
   const tokens: string[] = [];
 
-  const allFiles = () => fileSources({ 'user-data': folders.userDataDir, extensions: folders.extensionsDir, workspace: folders.workspaceDir });
-  const needles = (): Needle[] => [...key.needles, { name: 'the canary kid', text: KID }, ...tokens.flatMap((t, i) => tokenNeedles(t, `copied token ${i + 1}`))];
+  const allFiles = () =>
+    fileSources({
+      'user-data': folders.userDataDir,
+      extensions: folders.extensionsDir,
+      workspace: folders.workspaceDir,
+    });
+  const needles = (): Needle[] => [
+    ...key.needles,
+    { name: 'the canary kid', text: KID },
+    ...tokens.flatMap((t, i) => tokenNeedles(t, `copied token ${i + 1}`)),
+  ];
   async function everything(page: Page, extra: ScanSource[] = []): Promise<ScanSource[]> {
     return [...allFiles(), ...(await browserStorageSources(page)), ...(await frameSources(page)), ...extra];
   }
@@ -105,7 +135,9 @@ describe('a canary credential leaves no trace', function () {
       await runCommand(page, 'Mobility API: List Vehicles');
       await pickQuickPickItem(page, ENVIRONMENT);
     });
-    const frame = await step(page, 'wait for the results panel', () => webviewWith(page, '[data-testid="summary-line"]'));
+    const frame = await step(page, 'wait for the results panel', () =>
+      webviewWith(page, '[data-testid="summary-line"]'),
+    );
     await step(page, 'see 200 OK', async () => {
       await frame.locator('[data-testid="summary-line"]', { hasText: '200 OK' }).first().waitFor({ timeout: 30_000 });
     });
@@ -136,10 +168,17 @@ describe('a canary credential leaves no trace', function () {
     assert.equal(decodeProtectedHeader(token).kid, KID);
     assert.ok(!tokens.includes(token), 'a fresh token, not the one of the curl command');
     tokens.push(token);
-    await step(page, 'run "Mobility API: Decode JWT" (it reads the token from the clipboard)', () => runCommand(page, 'Mobility API: Decode JWT'));
-    const frame = await step(page, 'see the decoded token', () => webviewWith(page, `[data-testid="token-preview"]:text("${token.slice(-6)}")`));
+    await step(page, 'run "Mobility API: Decode JWT" (it reads the token from the clipboard)', () =>
+      runCommand(page, 'Mobility API: Decode JWT'),
+    );
+    const frame = await step(page, 'see the decoded token', () =>
+      webviewWith(page, `[data-testid="token-preview"]:text("${token.slice(-6)}")`),
+    );
     await step(page, 'see the signature verified with the stored canary key', async () => {
-      await frame.locator('[data-testid="signature-state"]', { hasText: /verified/i }).first().waitFor({ timeout: 20_000 });
+      await frame
+        .locator('[data-testid="signature-state"]', { hasText: /verified/i })
+        .first()
+        .waitFor({ timeout: 20_000 });
     });
     // The decoded view of a token the user hands in is the one place its kid shows whole (it is their own text).
     await step(page, 'close the decoded view', () => runCommand(page, 'View: Close Editor'));
@@ -147,28 +186,51 @@ describe('a canary credential leaves no trace', function () {
 
   it('while the credential is stored, neither its key nor any token it signed is in any file, storage, log, setting or webview', async () => {
     const page = wb.page;
-    await step(page, 'show the log, so that its lines are on screen too', () => runCommand(page, 'Mobility API: Show Log'));
-    const logFile = () => allFiles().find((s) => /exthost\d*\/mobility-api-explorer\.mobility-api-explorer\/Mobility API\.log$/.test(s.name));
-    const log = await eventually(() => Promise.resolve(logFile()), (f) => !!f && f.bytes.includes(`kid ${MASKED_KID}`));
+    await step(page, 'show the log, so that its lines are on screen too', () =>
+      runCommand(page, 'Mobility API: Show Log'),
+    );
+    const logFile = () =>
+      allFiles().find((s) =>
+        /exthost\d*\/mobility-api-explorer\.mobility-api-explorer\/Mobility API\.log$/.test(s.name),
+      );
+    const log = await eventually(
+      () => Promise.resolve(logFile()),
+      (f) => !!f && f.bytes.includes(`kid ${MASKED_KID}`),
+    );
     assert.ok(log, 'the extension log file is among the scanned files');
-    assert.ok(log.bytes.includes(`kid ${MASKED_KID}`), 'the log is this session\'s: it names the canary kid, masked (spec 5.7: a kid is a secret)');
+    assert.ok(
+      log.bytes.includes(`kid ${MASKED_KID}`),
+      "the log is this session's: it names the canary kid, masked (spec 5.7: a kid is a secret)",
+    );
     const settings = allFiles().find((s) => s.name === 'file:user-data/User/settings.json');
     assert.ok(settings, 'settings.json is among the scanned files');
     const marks = await clockMarks();
-    assert.equal(typeof marks[keyIdDigest(KID)], 'number', 'the shared issue clock holds the canary\'s mark (by digest, not by kid)');
+    assert.equal(
+      typeof marks[keyIdDigest(KID)],
+      'number',
+      "the shared issue clock holds the canary's mark (by digest, not by kid)",
+    );
     assert.ok(!JSON.stringify(marks).includes(KID), 'the clock file does not name the kid');
     const secrets = await codeServerSecrets(page, folders.userDataDir);
-    assert.ok(secrets && Object.values(secrets).some((v) => v.includes(key.needles[0].text)), 'the decrypted SecretStorage holds the canary key: the one place it belongs');
+    assert.ok(
+      secrets && Object.values(secrets).some((v) => v.includes(key.needles[0].text)),
+      'the decrypted SecretStorage holds the canary key: the one place it belongs',
+    );
 
     const report = await scan(await everything(page), needles(), key);
     console.log(`      ${describeReport('while stored', report)}`);
     assert.equal(report.hits.length, 0, hitList(report));
-    assert.ok(report.files > 10 && report.sources > report.files + 10, 'files, storage entries and frames were scanned');
+    assert.ok(
+      report.files > 10 && report.sources > report.files + 10,
+      'files, storage entries and frames were scanned',
+    );
   });
 
   it('the scan finds the canary when it is planted: key text, a copied token, and a token it never saw', async () => {
     const page = wb.page;
-    const unseen = await new SignJWT({ iss: ISSUER, aud: 'https://planted.test.invalid' }).setProtectedHeader({ alg: 'ES256', kid: 'not-the-canary-kid' }).sign(key.privateKey);
+    const unseen = await new SignJWT({ iss: ISSUER, aud: 'https://planted.test.invalid' })
+      .setProtectedHeader({ alg: 'ES256', kid: 'not-the-canary-kid' })
+      .sign(key.privateKey);
     const planted = [
       path.join(folders.workspaceDir, 'planted-key.txt'),
       path.join(folders.userDataDir, 'User', 'planted-token.json'),
@@ -179,10 +241,15 @@ describe('a canary credential leaves no trace', function () {
     fs.writeFileSync(planted[2], `Authorization: Bearer ${unseen}\n`);
     try {
       const report = await scan(await everything(page), needles(), key);
-      const where = (file: string) => report.hits.filter((h) => h.source.endsWith(path.basename(file))).map((h) => h.what);
+      const where = (file: string) =>
+        report.hits.filter((h) => h.source.endsWith(path.basename(file))).map((h) => h.what);
       console.log(`      ${describeReport('with planted canaries', report)}`);
       assert.deepEqual(where(planted[0]), ['PEM body line 2', 'the canary kid']);
-      assert.ok(where(planted[1]).includes('copied token 2') && where(planted[1]).some((w) => /signed by the canary key/.test(w)), where(planted[1]).join(', '));
+      assert.ok(
+        where(planted[1]).includes('copied token 2') &&
+          where(planted[1]).some((w) => /signed by the canary key/.test(w)),
+        where(planted[1]).join(', '),
+      );
       assert.deepEqual(where(planted[2]), ['a token of not-the-canary-kid (signed by the canary key)']);
     } finally {
       for (const file of planted) fs.rmSync(file, { force: true });
@@ -199,27 +266,47 @@ describe('a canary credential leaves no trace', function () {
       const dialog = page.locator('.monaco-dialog-box');
       await dialog.waitFor({ timeout: 20_000 });
       assert.ok((await dialog.innerText()).includes(`Remove "${LABEL}" (kid ${MASKED_KID})`), await dialog.innerText());
-      await dialog.locator('.monaco-button', { hasText: /^\s*Remove\s*$/ }).first().click();
+      await dialog
+        .locator('.monaco-button', { hasText: /^\s*Remove\s*$/ })
+        .first()
+        .click();
     });
     await step(page, 'see it gone from the Credentials view', async () => {
-      const labels = await eventually(async () => (await treeRows(page, 'Credentials')).map((r) => r.label), (l) => !l.includes(LABEL));
+      const labels = await eventually(
+        async () => (await treeRows(page, 'Credentials')).map((r) => r.label),
+        (l) => !l.includes(LABEL),
+      );
       assert.ok(!labels.includes(LABEL), `the Credentials view still shows: ${labels.join(' | ')}`);
       assert.ok(labels.includes('Sandbox demo credential'), 'the other credential stays');
     });
     // A mark of the last 3 s stays (another process may still sign with the key); the canary signed long before.
-    const marks = await eventually(() => clockMarks(), (m) => !(keyIdDigest(KID) in m));
+    const marks = await eventually(
+      () => clockMarks(),
+      (m) => !(keyIdDigest(KID) in m),
+    );
     assert.ok(!(keyIdDigest(KID) in marks), `the issue clock still has the canary's mark: ${JSON.stringify(marks)}`);
-    assert.ok(fs.existsSync(path.join(e2eFolders().stateDir, 'clock')), 'the issue clock itself is still stored (only the canary\'s file went)');
+    assert.ok(
+      fs.existsSync(path.join(e2eFolders().stateDir, 'clock')),
+      "the issue clock itself is still stored (only the canary's file went)",
+    );
     const state = await extensionGlobalState(page, EXTENSION_ID);
     assert.ok(!JSON.stringify(state ?? {}).includes(KID), 'globalState does not name the canary kid');
-    const secrets = await eventually(() => codeServerSecrets(page, folders.userDataDir), (s) => !JSON.stringify(s ?? {}).includes(KID));
+    const secrets = await eventually(
+      () => codeServerSecrets(page, folders.userDataDir),
+      (s) => !JSON.stringify(s ?? {}).includes(KID),
+    );
     assert.ok(secrets, 'SecretStorage can still be read');
     assert.ok(!JSON.stringify(secrets).includes(KID), 'no SecretStorage entry names the canary kid');
 
-    const decrypted: ScanSource = { name: 'SecretStorage (decrypted)', bytes: Buffer.from(JSON.stringify(secrets), 'utf8') };
+    const decrypted: ScanSource = {
+      name: 'SecretStorage (decrypted)',
+      bytes: Buffer.from(JSON.stringify(secrets), 'utf8'),
+    };
     const report = await scan(await everything(page, [decrypted]), needles(), key);
     console.log(`      ${describeReport('after removal', report)}`);
-    console.log(`      clipboard history (the user's explicit copies, not scanned): ${clipboardHistory.length} entries, ${tokens.length} canary tokens`);
+    console.log(
+      `      clipboard history (the user's explicit copies, not scanned): ${clipboardHistory.length} entries, ${tokens.length} canary tokens`,
+    );
     assert.equal(report.hits.length, 0, hitList(report));
   });
 });

@@ -5,7 +5,16 @@ import { startTestServer } from '../unit/support/testServer';
 import type { TestServer } from '../unit/support/testServer';
 import { waitFor } from '../unit/support/waitUntil';
 import { e2eFolders, useWorkbench } from './session';
-import { notifications, openViewContainer, pickQuickPickItem, runCommand, runCommandAndPick, step, treeRow, waitForNotification } from './workbench';
+import {
+  notifications,
+  openViewContainer,
+  pickQuickPickItem,
+  runCommand,
+  runCommandAndPick,
+  step,
+  treeRow,
+  waitForNotification,
+} from './workbench';
 
 /** A provider that accepts the request and never answers; it counts requests and open connections. */
 async function hangingServer(): Promise<TestServer & { requests: number }> {
@@ -64,22 +73,32 @@ describe('cancelling a request in the workbench', function () {
       await runCommandAndPick(page, 'Mobility API: List Vehicles', envName);
     });
     await step(page, 'see the request reach the provider and hang', async () => {
-      await waitFor('the request to reach the provider', () => hanging.requests > 0, { timeoutMs: 20_000, intervalMs: 200 });
+      await waitFor('the request to reach the provider', () => hanging.requests > 0, {
+        timeoutMs: 20_000,
+        intervalMs: 200,
+      });
       assert.equal(hanging.requests, 1);
       assert.equal(hanging.openConnections(), 1);
     });
     await step(page, 'press Cancel on the progress notification', async () => {
-      const toast = page.locator('.notifications-toasts .notification-toast', { hasText: `Vehicles of ${envName}` }).first();
+      const toast = page
+        .locator('.notifications-toasts .notification-toast', { hasText: `Vehicles of ${envName}` })
+        .first();
       await toast.waitFor({ timeout: 20_000 });
       await toast.hover();
       await toast.locator('.monaco-button', { hasText: 'Cancel' }).first().click();
     });
     await step(page, 'see the connection closed, and no error message', async () => {
-      await waitFor('the provider connection to close', () => hanging.openConnections() === 0, { timeoutMs: 10_000, intervalMs: 200 });
+      await waitFor('the provider connection to close', () => hanging.openConnections() === 0, {
+        timeoutMs: 10_000,
+        intervalMs: 200,
+      });
       assert.equal(hanging.openConnections(), 0, 'the request was aborted');
       // The command has ended once its progress notification is gone; a notification the extension shows
       // next (Copy Token's) comes after anything the cancelled command would have said.
-      await page.locator('.notifications-toasts .notification-toast', { hasText: `Vehicles of ${envName}` }).waitFor({ state: 'detached', timeout: 20_000 });
+      await page
+        .locator('.notifications-toasts .notification-toast', { hasText: `Vehicles of ${envName}` })
+        .waitFor({ state: 'detached', timeout: 20_000 });
       await runCommandAndPick(page, 'Mobility API: Copy Token', envName);
       await waitForNotification(page, /is on the clipboard/);
       const shown = await notifications(page);

@@ -16,17 +16,20 @@ describe('the sandbox grades a client in the workbench', function () {
   const fileName = 'grading.http';
 
   before(() => {
-    fs.writeFileSync(path.join(e2eFolders().workspaceDir, fileName), [
-      '# @name with a fresh token',
-      'GET {{baseUrl}}/vehicles',
-      '',
-      '###',
-      '# @name with a pasted token',
-      '# @authorization as-is',
-      'GET {{baseUrl}}/vehicles',
-      'Authorization: Bearer eyJhbGciOiJFUzI1NiJ9.eyJpc3MiOiJtZUBleGFtcGxlLmNvbSJ9.c2lnbmF0dXJl',
-      '',
-    ].join('\n'));
+    fs.writeFileSync(
+      path.join(e2eFolders().workspaceDir, fileName),
+      [
+        '# @name with a fresh token',
+        'GET {{baseUrl}}/vehicles',
+        '',
+        '###',
+        '# @name with a pasted token',
+        '# @authorization as-is',
+        'GET {{baseUrl}}/vehicles',
+        'Authorization: Bearer eyJhbGciOiJFUzI1NiJ9.eyJpc3MiOiJtZUBleGFtcGxlLmNvbSJ9.c2lnbmF0dXJl',
+        '',
+      ].join('\n'),
+    );
   });
 
   after(() => {
@@ -53,11 +56,16 @@ describe('the sandbox grades a client in the workbench', function () {
       await lens.click();
     });
     const card = await step(page, 'run Sandbox: Client Report and read the card', async () => {
-      return waitUntil('the card to count both requests', async () => {
-        await runCommand(page, 'Mobility API: Sandbox: Client Report');
-        const lines = await page.locator('.monaco-editor .view-lines').first().innerText({ timeout: 10_000 });
-        return lines.replace(/\u00a0/g, ' ');
-      }, (text) => /refused: 1\b/.test(text) && /accepted: [1-9]/.test(text), { timeoutMs: 60_000, intervalMs: 1000 });
+      return waitUntil(
+        'the card to count both requests',
+        async () => {
+          await runCommand(page, 'Mobility API: Sandbox: Client Report');
+          const lines = await page.locator('.monaco-editor .view-lines').first().innerText({ timeout: 10_000 });
+          return lines.replace(/\u00a0/g, ' ');
+        },
+        (text) => /refused: 1\b/.test(text) && /accepted: [1-9]/.test(text),
+        { timeoutMs: 60_000, intervalMs: 1000 },
+      );
     });
     await step(page, 'the card names the broken rule and no token', () => {
       assert.match(card, /Grade: FAIL/);

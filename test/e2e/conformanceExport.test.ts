@@ -7,7 +7,16 @@ import path from 'node:path';
 import { startTestServer } from '../unit/support/testServer';
 import type { TestServer } from '../unit/support/testServer';
 import { e2eFolders, useWorkbench } from './session';
-import { answerPathDialog, openViewContainer, pickQuickPickItem, runCommand, runCommandAndPick, step, treeRow, waitForNotification } from './workbench';
+import {
+  answerPathDialog,
+  openViewContainer,
+  pickQuickPickItem,
+  runCommand,
+  runCommandAndPick,
+  step,
+  treeRow,
+  waitForNotification,
+} from './workbench';
 import { webviewWith } from './panelFrame';
 
 const DEVICE = (i: number) => `5f0f7a1e-2b3c-4d5e-8f9a-${String(i).padStart(12, '0')}`;
@@ -19,8 +28,24 @@ function status(i: number): Record<string, unknown> {
   return {
     device_id: DEVICE(i),
     provider_id: PROVIDER,
-    last_event: { event_id: DEVICE(100 + i), provider_id: PROVIDER, vehicle_state: 'available', event_types: ['battery_charged'], timestamp: now, location: { lat: 52.5 + i / 1000, lng: 13.4 } },
-    last_telemetry: { telemetry_id: DEVICE(200 + i), device_id: DEVICE(i), provider_id: PROVIDER, timestamp: now, trip_ids: null, journey_id: null, location: { lat: 52.5 + i / 1000, lng: 13.4 }, battery_percent: 50 + i },
+    last_event: {
+      event_id: DEVICE(100 + i),
+      provider_id: PROVIDER,
+      vehicle_state: 'available',
+      event_types: ['battery_charged'],
+      timestamp: now,
+      location: { lat: 52.5 + i / 1000, lng: 13.4 },
+    },
+    last_telemetry: {
+      telemetry_id: DEVICE(200 + i),
+      device_id: DEVICE(i),
+      provider_id: PROVIDER,
+      timestamp: now,
+      trip_ids: null,
+      journey_id: null,
+      location: { lat: 52.5 + i / 1000, lng: 13.4 },
+      battery_percent: 50 + i,
+    },
   };
 }
 
@@ -29,13 +54,18 @@ async function brokenProvider(count: number): Promise<TestServer & { requests: (
   let requests = 0;
   const server = await startTestServer((_req, res) => {
     requests++;
-    const body = JSON.stringify({ version: '2.0.0', last_updated: Date.now(), ttl: 0, vehicles_status: Array.from({ length: count }, (_, i) => status(i)), links: { next: null } });
+    const body = JSON.stringify({
+      version: '2.0.0',
+      last_updated: Date.now(),
+      ttl: 0,
+      vehicles_status: Array.from({ length: count }, (_, i) => status(i)),
+      links: { next: null },
+    });
     res.writeHead(200, { 'Content-Type': 'application/vnd.mds+json;version=2.0' });
     res.end(body);
   });
   return { ...server, requests: () => requests };
 }
-
 
 describe('conformance findings and export in the workbench', function () {
   this.timeout(300_000);
@@ -78,36 +108,60 @@ describe('conformance findings and export in the workbench', function () {
       await pickQuickPickItem(page, envName);
       await page.keyboard.press('Enter');
     });
-    await step(page, 'list its vehicle status', () => runCommandAndPick(page, 'Mobility API: Vehicle Status (MDS)', envName));
-    const frame = await step(page, 'wait for the results panel', () => webviewWith(page, '[data-testid="result-title"]'));
+    await step(page, 'list its vehicle status', () =>
+      runCommandAndPick(page, 'Mobility API: Vehicle Status (MDS)', envName),
+    );
+    const frame = await step(page, 'wait for the results panel', () =>
+      webviewWith(page, '[data-testid="result-title"]'),
+    );
     await step(page, 'see the conformance findings', async () => {
-      const rule = frame.locator('[data-testid="conformance-rule"]', { hasText: 'missing required property device_id' });
+      const rule = frame.locator('[data-testid="conformance-rule"]', {
+        hasText: 'missing required property device_id',
+      });
       await rule.waitFor({ timeout: 60_000 });
       assert.equal(await rule.locator('[data-testid="rule-where"]').textContent(), '/vehicles_status/*/last_event');
       assert.equal(await rule.locator('[data-testid="rule-count"]').textContent(), `${count} ×`);
-      assert.match(await frame.locator('[data-testid="section-conformance"]').getAttribute('heading') ?? '', /^MDS 2\.0: \d+ findings in 12 of 12 items$/);
+      assert.match(
+        (await frame.locator('[data-testid="section-conformance"]').getAttribute('heading')) ?? '',
+        /^MDS 2\.0: \d+ findings in 12 of 12 items$/,
+      );
     });
-    await step(page, 'open a finding\'s place in the JSON tree', async () => {
+    await step(page, "open a finding's place in the JSON tree", async () => {
       await frame.locator('[data-testid="conformance-rule"] [data-testid="finding-path"]').first().click();
       const target = frame.locator('.jt-target');
       await target.waitFor({ timeout: 20_000 });
-      assert.match(await target.textContent() ?? '', /"last_event"/);
+      assert.match((await target.textContent()) ?? '', /"last_event"/);
     });
     await page.screenshot({ path: path.join(process.env.E2E_ARTIFACTS_DIR ?? '.', 'conformance-findings.png') });
     await step(page, 'save the table as CSV through the save dialog', async () => {
       await frame.locator('[data-testid="view-table"]').click();
       await frame.locator('[data-testid="export-csv"]').click();
-      await answerPathDialog(page, target, { suggested: (value) => /\.csv$/.test(value), done: () => fs.existsSync(target), doneWhat: `${target} to be written`, timeoutMs: 30_000 });
+      await answerPathDialog(page, target, {
+        suggested: (value) => /\.csv$/.test(value),
+        done: () => fs.existsSync(target),
+        doneWhat: `${target} to be written`,
+        timeoutMs: 30_000,
+      });
       assert.ok(fs.existsSync(target), `${target} was written`);
     });
     await step(page, 'read the CSV back', () => {
       const lines = fs.readFileSync(target, 'utf8').trimEnd().split('\r\n');
-      assert.equal(lines[0], 'Device ID,Vehicle ID,Provider ID,Type,Propulsion,State,Battery,Last event,Position lat,Position lng');
+      assert.equal(
+        lines[0],
+        'Device ID,Vehicle ID,Provider ID,Type,Propulsion,State,Battery,Last event,Position lat,Position lng',
+      );
       assert.equal(lines.length, count + 1);
-      const devices = lines.slice(1).map((l) => l.split(',')[0]).sort();
+      const devices = lines
+        .slice(1)
+        .map((l) => l.split(',')[0])
+        .sort();
       assert.deepEqual(devices, Array.from({ length: count }, (_, i) => DEVICE(i)).sort());
       assert.ok(!/eyJ[A-Za-z0-9_-]{10,}\./.test(fs.readFileSync(target, 'utf8')), 'no token in the export');
-      assert.deepEqual(fs.readdirSync(path.dirname(target)).filter((f) => f.endsWith('.part')), [], 'no temporary file left');
+      assert.deepEqual(
+        fs.readdirSync(path.dirname(target)).filter((f) => f.endsWith('.part')),
+        [],
+        'no temporary file left',
+      );
       return Promise.resolve();
     });
   });

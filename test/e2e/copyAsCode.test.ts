@@ -2,7 +2,16 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { e2eFolders, useWorkbench } from './session';
-import { activeEditorLines, clickNotificationButton, closeAllEditors, pickQuickPickItem, quickOpenFile, startSandboxAndSelect, step, waitForNotification } from './workbench';
+import {
+  activeEditorLines,
+  clickNotificationButton,
+  closeAllEditors,
+  pickQuickPickItem,
+  quickOpenFile,
+  startSandboxAndSelect,
+  step,
+  waitForNotification,
+} from './workbench';
 import { waitUntil } from '../unit/support/waitUntil';
 
 /** Copy as Code from a request file's CodeLens: pick a language, see what was copied, open it in an editor. */
@@ -38,7 +47,12 @@ describe('Copy as Code in the workbench', function () {
     });
     await step(page, 'open it in an editor: a Go program for the sandbox', async () => {
       await clickNotificationButton(page, copied, 'Open in Editor');
-      await page.locator('.monaco-editor .view-line', { hasText: '// GET /vehicles on the MDS Provider API at http://127.0.0.1:' }).first().waitFor({ timeout: 20_000 });
+      await page
+        .locator('.monaco-editor .view-line', {
+          hasText: '// GET /vehicles on the MDS Provider API at http://127.0.0.1:',
+        })
+        .first()
+        .waitFor({ timeout: 20_000 });
       // Its header (with the go.mod to copy) fills more than the window, and Monaco draws the lines on screen only:
       // find `package main`, which scrolls to it.
       await page.locator('.editor-group-container.active .monaco-editor').first().click();
@@ -46,8 +60,16 @@ describe('Copy as Code in the workbench', function () {
       await page.keyboard.type('package main');
       await page.keyboard.press('Enter');
       await page.keyboard.press('Escape');
-      await waitUntil('the line package main', () => activeEditorLines(page), (lines) => lines.includes('package main'), { timeoutMs: 20_000, intervalMs: 300 });
-      await page.locator('.statusbar [aria-label="Go"], .statusbar-item', { hasText: /^Go$/ }).first().waitFor({ timeout: 20_000 });
+      await waitUntil(
+        'the line package main',
+        () => activeEditorLines(page),
+        (lines) => lines.includes('package main'),
+        { timeoutMs: 20_000, intervalMs: 300 },
+      );
+      await page
+        .locator('.statusbar [aria-label="Go"], .statusbar-item', { hasText: /^Go$/ })
+        .first()
+        .waitFor({ timeout: 20_000 });
     });
     await step(page, 'close the unsaved program', () => closeAllEditors(page));
   });

@@ -73,13 +73,30 @@ function vehicle(i: number): Record<string, unknown> {
     propulsion_types: [pick(i + 4), pick(i + 5)],
     // An own "__proto__" key, as JSON.parse makes it.
     vehicle_attributes: { ...(JSON.parse('{"__proto__":{"polluted":true}}') as object), [pick(i + 6)]: pick(i + 7) },
-    last_event: { event_id: pick(i + 8), vehicle_state: pick(i + 9), event_types: [pick(i + 10), pick(i + 11)], timestamp: Date.now(), location },
-    last_telemetry: { telemetry_id: pick(i + 12), timestamp: Date.now(), trip_ids: [pick(i + 13)], journey_id: pick(i + 14), location, battery_percent: (i * 7) % 100 },
+    last_event: {
+      event_id: pick(i + 8),
+      vehicle_state: pick(i + 9),
+      event_types: [pick(i + 10), pick(i + 11)],
+      timestamp: Date.now(),
+      location,
+    },
+    last_telemetry: {
+      telemetry_id: pick(i + 12),
+      timestamp: Date.now(),
+      trip_ids: [pick(i + 13)],
+      journey_id: pick(i + 14),
+      location,
+      battery_percent: (i * 7) % 100,
+    },
   };
 }
 
 const PAGE_SIZE = STRINGS.length;
-const ERROR_BODY = { error: CORPUS.script, error_description: CORPUS.img, error_details: STRINGS.map((s, i) => `${Object.keys(CORPUS)[i]}: ${s}`) };
+const ERROR_BODY = {
+  error: CORPUS.script,
+  error_description: CORPUS.img,
+  error_details: STRINGS.map((s, i) => `${Object.keys(CORPUS)[i]}: ${s}`),
+};
 
 /** A provider whose every string is hostile: /vehicles (two pages) and /vehicles/status (a 500 with an MDS error body). */
 async function hostileServer(): Promise<TestServer & { requests: string[] }> {
@@ -93,7 +110,10 @@ async function hostileServer(): Promise<TestServer & { requests: string[] }> {
       const body = {
         version: '2.0.0',
         vehicles: Array.from({ length: PAGE_SIZE }, (_, i) => vehicle(i + (page - 1) * PAGE_SIZE)),
-        links: page === 1 ? { next: `/vehicles?page=2&q=${encodeURIComponent(CORPUS.script)}`, [CORPUS.img]: CORPUS.jsUrl } : {},
+        links:
+          page === 1
+            ? { next: `/vehicles?page=2&q=${encodeURIComponent(CORPUS.script)}`, [CORPUS.img]: CORPUS.jsUrl }
+            : {},
       };
       res.writeHead(200, { ...headers, 'Content-Type': 'application/vnd.mds+json;version=2.0' });
       res.end(JSON.stringify(body));
@@ -115,11 +135,20 @@ async function resultsFrame(page: Page, selector: string, timeoutMs = 60_000): P
   const find = async (): Promise<Frame | undefined> => {
     for (const frame of [...page.frames()].reverse()) {
       if (frame === page.mainFrame()) continue;
-      if (await frame.locator(selector).count().catch(() => 0)) return frame;
+      if (
+        await frame
+          .locator(selector)
+          .count()
+          .catch(() => 0)
+      )
+        return frame;
     }
     return undefined;
   };
-  const found = await waitUntil(`a webview frame showing ${selector}`, find, (frame) => frame !== undefined, { timeoutMs, intervalMs: 500 }).catch(() => undefined);
+  const found = await waitUntil(`a webview frame showing ${selector}`, find, (frame) => frame !== undefined, {
+    timeoutMs,
+    intervalMs: 500,
+  }).catch(() => undefined);
   if (!found) throw new Error(`no webview frame shows ${selector}`);
   return found;
 }
@@ -137,10 +166,12 @@ interface Seen {
 async function seen(page: Page): Promise<Seen> {
   const result: Seen = { pwned: [], webview: [], workbench: [], hooked: 0 };
   for (const frame of page.frames()) {
-    const r = await frame.evaluate(() => {
-      const w = window as unknown as { __hostileHook?: boolean; __pwned?: string[]; __violations?: string[] };
-      return { hooked: !!w.__hostileHook, pwned: [...(w.__pwned ?? [])], violations: [...(w.__violations ?? [])] };
-    }).catch(() => undefined);
+    const r = await frame
+      .evaluate(() => {
+        const w = window as unknown as { __hostileHook?: boolean; __pwned?: string[]; __violations?: string[] };
+        return { hooked: !!w.__hostileHook, pwned: [...(w.__pwned ?? [])], violations: [...(w.__violations ?? [])] };
+      })
+      .catch(() => undefined);
     if (!r) continue;
     if (r.hooked) result.hooked++;
     result.pwned.push(...r.pwned.map((p) => `${p} (in ${frame.url().slice(-60)})`));
@@ -159,15 +190,30 @@ interface Box {
 }
 
 /** Bounding boxes of the panel's controls, the frame's width and whether the page scrolls sideways. */
-async function layout(frame: Frame): Promise<{ width: number; scrollWidth: number; boxes: Box[]; rowHeights: number[] }> {
+async function layout(
+  frame: Frame,
+): Promise<{ width: number; scrollWidth: number; boxes: Box[]; rowHeights: number[] }> {
   return frame.evaluate(() => {
-    const boxes = Array.from(document.querySelectorAll<HTMLElement>('[data-testid^="view-"], [data-testid="copy-curl-top"], [data-testid="run-again"], [data-testid="table-filter"], [data-testid="row-count"], [data-testid="load-next-page"], [data-testid="summary-line"]'))
+    const boxes = Array.from(
+      document.querySelectorAll<HTMLElement>(
+        '[data-testid^="view-"], [data-testid="copy-curl-top"], [data-testid="run-again"], [data-testid="table-filter"], [data-testid="row-count"], [data-testid="load-next-page"], [data-testid="summary-line"]',
+      ),
+    )
       .filter((el) => el.offsetParent !== null)
       .map((el) => {
         const r = el.getBoundingClientRect();
-        return { testid: el.getAttribute('data-testid') ?? '', left: r.left, right: r.right, top: r.top, width: r.width, height: r.height };
+        return {
+          testid: el.getAttribute('data-testid') ?? '',
+          left: r.left,
+          right: r.right,
+          top: r.top,
+          width: r.width,
+          height: r.height,
+        };
       });
-    const rowHeights = Array.from(document.querySelectorAll<HTMLElement>('.vt-row')).slice(0, 20).map((r) => r.getBoundingClientRect().height);
+    const rowHeights = Array.from(document.querySelectorAll<HTMLElement>('.vt-row'))
+      .slice(0, 20)
+      .map((r) => r.getBoundingClientRect().height);
     return { width: window.innerWidth, scrollWidth: document.documentElement.scrollWidth, boxes, rowHeights };
   });
 }
@@ -193,7 +239,9 @@ describe('the results panel against a hostile provider', function () {
     hostile = await hostileServer();
     original = fs.readFileSync(settingsFile, 'utf8');
     const settings = JSON.parse(original) as Record<string, unknown>;
-    settings['mobilityApi.customEnvironments'] = [{ id: 'hostile', name: envName, api: 'mds', stage: CORPUS.script, baseUrl: hostile.url }];
+    settings['mobilityApi.customEnvironments'] = [
+      { id: 'hostile', name: envName, api: 'mds', stage: CORPUS.script, baseUrl: hostile.url },
+    ];
     // One page at a time, so that "load next page" (whose link carries a hostile query) has a page to load.
     settings['mobilityApi.request.loadAllPages'] = false;
     fs.writeFileSync(settingsFile, JSON.stringify(settings, null, 2));
@@ -207,17 +255,24 @@ describe('the results panel against a hostile provider', function () {
   });
   const wb = useWorkbench({ initScript: HOOK });
 
-  const shot = (page: Page, name: string) => page.screenshot({ path: path.join(artifacts, `hostile-webview-${name}.png`) });
+  const shot = (page: Page, name: string) =>
+    page.screenshot({ path: path.join(artifacts, `hostile-webview-${name}.png`) });
 
   before('bind the sandbox demo credential to a custom environment that points at the hostile provider', async () => {
     const page = wb.page;
     page.on('console', (m) => consoleLines.push(`${m.type()}: ${m.text()}`));
     page.on('pageerror', (e) => consoleLines.push(`pageerror: ${e.message}`));
     await step(page, 'open the Mobility API view container', () => openViewContainer(page, 'Mobility API'));
-    const row = await step(page, 'see the custom environment from settings.json', () => treeRow(page, 'Environments', envName));
+    const row = await step(page, 'see the custom environment from settings.json', () =>
+      treeRow(page, 'Environments', envName),
+    );
     await row.hover();
     // The screenshot is of the tooltip; VS Code shows it after its hover delay (a missing one is only a poorer picture).
-    await page.locator('.monaco-hover').first().waitFor({ state: 'visible', timeout: 10_000 }).catch(() => undefined);
+    await page
+      .locator('.monaco-hover')
+      .first()
+      .waitFor({ state: 'visible', timeout: 10_000 })
+      .catch(() => undefined);
     await shot(page, 'tree-tooltip');
     await step(page, 'start the local sandbox (for its demo credential)', async () => {
       await runCommand(page, 'Mobility API: Start Local Sandbox');
@@ -240,7 +295,10 @@ describe('the results panel against a hostile provider', function () {
     });
     const frame = await step(page, 'wait for the table', () => resultsFrame(page, '[data-testid="row-count"]'));
     const panel = frame;
-    await panel.locator(`[data-testid="row-count"][data-rows="${PAGE_SIZE}"]`).waitFor({ timeout: 20_000 }).catch(() => undefined);
+    await panel
+      .locator(`[data-testid="row-count"][data-rows="${PAGE_SIZE}"]`)
+      .waitFor({ timeout: 20_000 })
+      .catch(() => undefined);
     assert.equal(await panel.locator('[data-testid="row-count"]').getAttribute('data-rows'), String(PAGE_SIZE));
     assert.equal(await panel.locator('.vt-row[aria-rowindex="2"] [data-col="deviceId"]').textContent(), CORPUS.script);
     await shot(page, 'table');
@@ -248,7 +306,11 @@ describe('the results panel against a hostile provider', function () {
 
     await step(page, 'load the next page (its link carries a hostile query)', async () => {
       await panel.locator('[data-testid="load-next-page"]').first().click();
-      await frame.waitForFunction((n) => document.querySelector('[data-testid="row-count"]')?.getAttribute('data-rows') === String(n), PAGE_SIZE * 2, { timeout: 30_000 });
+      await frame.waitForFunction(
+        (n) => document.querySelector('[data-testid="row-count"]')?.getAttribute('data-rows') === String(n),
+        PAGE_SIZE * 2,
+        { timeout: 30_000 },
+      );
     });
     await step(page, 'switch to the JSON tree and search it', async () => {
       await panel.locator('[data-testid="view-tree"]').click();
@@ -263,7 +325,10 @@ describe('the results panel against a hostile provider', function () {
       await el.waitFor({ timeout: 20_000 });
       return (await el.textContent()) ?? '';
     });
-    assert.ok(raw.includes(JSON.stringify(CORPUS.img)) && raw.includes(CORPUS.script) && raw.includes(CORPUS.long), 'the raw view shows the body as text');
+    assert.ok(
+      raw.includes(JSON.stringify(CORPUS.img)) && raw.includes(CORPUS.script) && raw.includes(CORPUS.long),
+      'the raw view shows the body as text',
+    );
     await shot(page, 'raw');
     await step(page, 'switch to Positions', async () => {
       await panel.locator('[data-testid="view-plot"]').click();
@@ -278,20 +343,32 @@ describe('the results panel against a hostile provider', function () {
     const result = await seen(page);
     const injected = await frame.evaluate(() => ({
       scripts: document.scripts.length,
-      elements: document.querySelectorAll('img, iframe, svg, a[href^="javascript"], meta[http-equiv="refresh"], base, [onerror], [onload], [onclick], [style*="inset"]').length,
+      elements: document.querySelectorAll(
+        'img, iframe, svg, a[href^="javascript"], meta[http-equiv="refresh"], base, [onerror], [onload], [onclick], [style*="inset"]',
+      ).length,
       styles: document.querySelectorAll('style').length,
       title: document.title,
     }));
-    console.log(`      hostile listing: ${STRINGS.length} corpus strings in ${PAGE_SIZE * 2} vehicles, ${hostile.requests.length} requests; ` +
-      `hooked frames ${result.hooked}; script executions ${result.pwned.length}; CSP violations in the panel ${result.webview.length}; injected elements ${injected.elements}`);
-    console.log(`      the workbench frame reported ${result.workbench.length} blocked inline handler(s) (script-src-attr), all while VS Code sanitised markup: ${[...new Set(result.workbench.map((v) => v.replace(/ on .*/, '').replace(/^.*\/static\/out\//, '')))].join('; ')}`);
-    console.log(`      layout (table view): frame ${tableLayout.width}px wide, page scrollWidth ${tableLayout.scrollWidth}px, ` +
-      `rightmost control edge ${Math.round(Math.max(...tableLayout.boxes.map((b) => b.right)))}px, tallest of the first rows ${Math.round(Math.max(...tableLayout.rowHeights))}px`);
+    console.log(
+      `      hostile listing: ${STRINGS.length} corpus strings in ${PAGE_SIZE * 2} vehicles, ${hostile.requests.length} requests; ` +
+        `hooked frames ${result.hooked}; script executions ${result.pwned.length}; CSP violations in the panel ${result.webview.length}; injected elements ${injected.elements}`,
+    );
+    console.log(
+      `      the workbench frame reported ${result.workbench.length} blocked inline handler(s) (script-src-attr), all while VS Code sanitised markup: ${[...new Set(result.workbench.map((v) => v.replace(/ on .*/, '').replace(/^.*\/static\/out\//, '')))].join('; ')}`,
+    );
+    console.log(
+      `      layout (table view): frame ${tableLayout.width}px wide, page scrollWidth ${tableLayout.scrollWidth}px, ` +
+        `rightmost control edge ${Math.round(Math.max(...tableLayout.boxes.map((b) => b.right)))}px, tallest of the first rows ${Math.round(Math.max(...tableLayout.rowHeights))}px`,
+    );
     assert.ok(result.hooked >= 3, `the hook ran in the workbench and the webview frames (${result.hooked})`);
     assert.deepEqual(result.pwned, [], 'no hostile string ran');
     assert.deepEqual(result.webview, [], 'nothing in the panel even tried to break its CSP');
     assert.equal(injected.elements, 0, 'no element came from response data');
-    assert.deepEqual(consoleLines.filter((l) => /pwn/i.test(l)), [], 'the console saw no payload (no "pwn is not defined" either)');
+    assert.deepEqual(
+      consoleLines.filter((l) => /pwn/i.test(l)),
+      [],
+      'the console saw no payload (no "pwn is not defined" either)',
+    );
 
     // Usable: the table shows rows of normal height, and every control is on screen, in the frame's width.
     assert.ok(tableLayout.rowHeights.length > 5, 'the table shows rows');
@@ -299,7 +376,10 @@ describe('the results panel against a hostile provider', function () {
     for (const id of ['view-table', 'view-tree', 'view-raw', 'view-plot', 'copy-curl-top', 'table-filter']) {
       const box = tableLayout.boxes.find((b) => b.testid === id);
       assert.ok(box && box.width > 0 && box.height > 0, `${id} is shown`);
-      assert.ok(box.left >= 0 && box.right <= tableLayout.width + 1, `${id} stays inside the panel: ${JSON.stringify(box)} in ${tableLayout.width}px`);
+      assert.ok(
+        box.left >= 0 && box.right <= tableLayout.width + 1,
+        `${id} stays inside the panel: ${JSON.stringify(box)} in ${tableLayout.width}px`,
+      );
     }
   });
 
@@ -312,27 +392,48 @@ describe('the results panel against a hostile provider', function () {
     const frame = await step(page, 'wait for the error panel', () => resultsFrame(page, '[data-testid="error-panel"]'));
     const panel = frame;
     assert.equal(await panel.locator('[data-testid="error-description"]').textContent(), CORPUS.img);
-    await frame.evaluate(() => document.querySelectorAll('vscode-collapsible').forEach((c) => c.setAttribute('open', '')));
+    await frame.evaluate(() =>
+      document.querySelectorAll('vscode-collapsible').forEach((c) => c.setAttribute('open', '')),
+    );
     await shot(page, 'error');
     const result = await seen(page);
     assert.deepEqual(result.pwned, []);
     assert.deepEqual(result.webview, []);
     const boxes = (await layout(frame)).boxes;
-    assert.ok(boxes.some((b) => b.testid === 'run-again' && b.right > 0), 'Run again is on screen');
+    assert.ok(
+      boxes.some((b) => b.testid === 'run-again' && b.right > 0),
+      'Run again is on screen',
+    );
   });
 
   it('the detectors work: markup planted in the panel is blocked by the CSP and counted', async () => {
     const page = wb.page;
     const frame = await resultsFrame(page, '[data-testid="error-panel"]');
-    await frame.evaluate(() => document.body.insertAdjacentHTML('beforeend', '<img src="data:," onerror="pwn(\'planted\')">'));
+    await frame.evaluate(() =>
+      document.body.insertAdjacentHTML('beforeend', '<img src="data:," onerror="pwn(\'planted\')">'),
+    );
     // The image fails to load at once; its handler either runs (counted in pwned) or is blocked (a CSP report).
-    const result = await waitUntil('the planted handler to run or be reported', () => seen(page), (r) => r.pwned.length + r.webview.length > 0, { timeoutMs: 10_000, intervalMs: 100 }).catch(() => seen(page));
-    console.log(`      planted inline handler: ${result.pwned.length} executions, ${result.webview.length} CSP violations counted in the panel`);
+    const result = await waitUntil(
+      'the planted handler to run or be reported',
+      () => seen(page),
+      (r) => r.pwned.length + r.webview.length > 0,
+      { timeoutMs: 10_000, intervalMs: 100 },
+    ).catch(() => seen(page));
+    console.log(
+      `      planted inline handler: ${result.pwned.length} executions, ${result.webview.length} CSP violations counted in the panel`,
+    );
     assert.deepEqual(result.pwned, [], 'the CSP blocks the planted inline handler');
-    assert.equal(result.webview.length, 1, `the blocked handler is counted as one CSP violation: ${result.webview.join(' | ')}`);
+    assert.equal(
+      result.webview.length,
+      1,
+      `the blocked handler is counted as one CSP violation: ${result.webview.join(' | ')}`,
+    );
     assert.match(result.webview[0], /^script-src-attr/);
     // And a call that does run in the panel is counted, so "0 executions" above was read from the right frame.
     await frame.evaluate(() => (window as unknown as { pwn: (what: string) => void }).pwn('probe'));
-    assert.deepEqual((await seen(page)).pwned.map((p) => p.replace(/ \(in .*/, '')), ['probe']);
+    assert.deepEqual(
+      (await seen(page)).pwned.map((p) => p.replace(/ \(in .*/, '')),
+      ['probe'],
+    );
   });
 });

@@ -6,19 +6,43 @@ import type { FrameLocator, Page } from 'playwright-core';
 import { keyFixture } from '../unit/keyFixtures';
 import { waitUntil } from '../unit/support/waitUntil';
 import { useWorkbench } from './session';
-import { answerInputBox, closeAllEditors, openViewContainer, pickQuickPickItem, runCommand, step, treeRow, treeRows } from './workbench';
+import {
+  answerInputBox,
+  closeAllEditors,
+  openViewContainer,
+  pickQuickPickItem,
+  runCommand,
+  step,
+  treeRow,
+  treeRows,
+} from './workbench';
 import { webviewWith as anyWebviewWith } from './panelFrame';
 
 /** The webview that shows `selector` visibly (inspection views are checked as the user sees them). */
-const webviewWith = (page: Page, selector: string) => anyWebviewWith(page, selector, { timeoutMs: 20_000, visible: true });
+const webviewWith = (page: Page, selector: string) =>
+  anyWebviewWith(page, selector, { timeoutMs: 20_000, visible: true });
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-
 /** Waits until the text of `selector` in `frame` matches `pattern`, and returns it. */
-async function textMatching(frame: FrameLocator, selector: string, pattern: RegExp, timeoutMs = 20_000): Promise<string> {
-  const read = async () => (await frame.locator(selector).first().innerText().catch(() => '')).trim();
-  return waitUntil(`${selector} to show ${String(pattern)}`, read, (text) => pattern.test(text), { timeoutMs, intervalMs: 300 });
+async function textMatching(
+  frame: FrameLocator,
+  selector: string,
+  pattern: RegExp,
+  timeoutMs = 20_000,
+): Promise<string> {
+  const read = async () =>
+    (
+      await frame
+        .locator(selector)
+        .first()
+        .innerText()
+        .catch(() => '')
+    ).trim();
+  return waitUntil(`${selector} to show ${String(pattern)}`, read, (text) => pattern.test(text), {
+    timeoutMs,
+    intervalMs: 300,
+  });
 }
 
 /** Where session.ts keeps this run's screenshots. */
@@ -34,7 +58,13 @@ describe('inspecting tokens in the workbench: decoded view, hover, history, comp
 
   before(async () => {
     const now = Math.floor(Date.now() / 1000);
-    foreign = await new SignJWT({ iss: 'someone@nowhere.invalid', aud: 'https://unknown.invalid', iat: now - 480, exp: now - 180, jti: randomUUID() })
+    foreign = await new SignJWT({
+      iss: 'someone@nowhere.invalid',
+      aud: 'https://unknown.invalid',
+      iat: now - 480,
+      exp: now - 180,
+      jti: randomUUID(),
+    })
       .setProtectedHeader({ alg: 'ES256', kid: 'e2e-unknown-kid' })
       .sign(privateKey);
   });
@@ -50,9 +80,14 @@ describe('inspecting tokens in the workbench: decoded view, hover, history, comp
       await runCommand(page, 'Mobility API: Generate Token');
       await pickQuickPickItem(page, 'Sandbox · MDS staging');
     });
-    const view = await step(page, 'see the decoded view', () => webviewWith(page, '[data-testid="signature-state"][data-state="verified"]'));
+    const view = await step(page, 'see the decoded view', () =>
+      webviewWith(page, '[data-testid="signature-state"][data-state="verified"]'),
+    );
     await step(page, 'read the signature state, the countdown and the payload', async () => {
-      assert.match(await textMatching(view, '[data-testid="signature-state"]', /Verified/), /Verified with the stored credential whose kid matches/);
+      assert.match(
+        await textMatching(view, '[data-testid="signature-state"]', /Verified/),
+        /Verified with the stored credential whose kid matches/,
+      );
       await textMatching(view, '[data-testid="time-exp"]', /expires in 4 min/);
       const payload = await textMatching(view, '[data-testid="token-payload"]', /"jti"/);
       assert.match(payload, /"aud": "http:\/\/127\.0\.0\.1:\d+/);
@@ -96,14 +131,17 @@ describe('inspecting tokens in the workbench: decoded view, hover, history, comp
     await step(page, 'follow "Open decoded view"', async () => {
       await hover.locator('a', { hasText: 'Open decoded view' }).first().click();
       const view = await webviewWith(page, '[data-testid="signature-state"][data-state="unchecked"]');
-      assert.match(await view.locator('[data-testid="signature-state"]').first().innerText(), /Not verified: no stored credential has kid "e2e-unknown-kid"/);
+      assert.match(
+        await view.locator('[data-testid="signature-state"]').first().innerText(),
+        /Not verified: no stored credential has kid "e2e-unknown-kid"/,
+      );
       await textMatching(view, '[data-testid="findings"]', /expired/);
       await textMatching(view, '[data-testid="time-exp"]', /expired 3 min/);
       assert.ok(!(await view.locator('body').innerText()).includes(foreign), 'the view does not show the token');
     });
   });
 
-  it('the Environments view lists the session\'s tokens; one opens decoded, and Compare Tokens marks the claims that differ', async () => {
+  it("the Environments view lists the session's tokens; one opens decoded, and Compare Tokens marks the claims that differ", async () => {
     const page = wb.page;
     let jti = '';
     await step(page, 'expand Sandbox · MDS staging and its tokens', async () => {
@@ -113,7 +151,10 @@ describe('inspecting tokens in the workbench: decoded view, hover, history, comp
       const folder = await treeRow(page, 'Environments', 'Tokens this session');
       if ((await folder.getAttribute('aria-expanded')) !== 'true') await folder.click();
       const tokenRow = async () => (await treeRows(page, 'Environments')).find((r) => UUID.test(r.label))?.label ?? '';
-      jti = await waitUntil('a token row labelled with its jti', tokenRow, (label) => label !== '', { timeoutMs: 10_000, intervalMs: 300 }).catch(() => '');
+      jti = await waitUntil('a token row labelled with its jti', tokenRow, (label) => label !== '', {
+        timeoutMs: 10_000,
+        intervalMs: 300,
+      }).catch(() => '');
       assert.match(jti, UUID, 'a token row labelled with its jti');
       const row = await treeRow(page, 'Environments', jti);
       assert.match(await row.innerText(), /generated/);
@@ -132,12 +173,16 @@ describe('inspecting tokens in the workbench: decoded view, hover, history, comp
     });
     await step(page, 'read the comparison: differing claims marked, with notes', async () => {
       const view = await webviewWith(page, '[data-testid="diff-table"]');
-      const state = async (claim: string) => view.locator(`[data-testid="diff-row"][data-claim="${claim}"]`).first().getAttribute('data-state');
+      const state = async (claim: string) =>
+        view.locator(`[data-testid="diff-row"][data-claim="${claim}"]`).first().getAttribute('data-state');
       assert.equal(await state('header.kid'), 'different');
       assert.equal(await state('header.alg'), 'same');
       assert.equal(await state('payload.aud'), 'different');
       assert.equal(await state('payload.iss'), 'different');
-      assert.match(await view.locator('[data-testid="diff-note"][data-claim="payload.aud"]').first().innerText(), /base URL of the environment/);
+      assert.match(
+        await view.locator('[data-testid="diff-note"][data-claim="payload.aud"]').first().innerText(),
+        /base URL of the environment/,
+      );
       await textMatching(view, '[data-testid="diff-count"]', /entries differ/);
       await page.screenshot({ path: screenshotPath('compare') });
     });

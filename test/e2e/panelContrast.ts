@@ -72,7 +72,11 @@ export function measurePanelContrast(): ContrastReading[] {
   contexts.push({ name: 'error panel', container: add(app, element('section', 'error-panel')) });
   const pages = add(app, element('table', 'pages'));
   const row = pages.appendChild(document.createElement('tbody')).appendChild(element('tr', 'selected'));
-  contexts.push({ name: 'selected page row', container: row.appendChild(document.createElement('td')), only: ['text', '.status.ok', '.status.redirect', '.status.client-error', '.status.server-error'] });
+  contexts.push({
+    name: 'selected page row',
+    container: row.appendChild(document.createElement('td')),
+    only: ['text', '.status.ok', '.status.redirect', '.status.client-error', '.status.server-error'],
+  });
   const notices = add(document.body, element('div', 'notices'));
   contexts.push({ name: 'notice', container: notices.appendChild(element('div', 'notice info')), only: ['text'] });
   contexts.push({ name: 'code block', container: add(app, element('pre', 'code')), only: ['text'] });
@@ -99,35 +103,57 @@ export function measurePanelContrast(): ContrastReading[] {
     const bg = backgroundOf(el);
     const shown = over(fg, bg);
     const [hi, lo] = [luminance(shown), luminance(bg)].sort((a, b) => b - a);
-    readings.push({ name, color: `rgb(${shown.map(Math.round).join(', ')})`, background: `rgb(${bg.map(Math.round).join(', ')})`, ratio: (hi + 0.05) / (lo + 0.05) });
+    readings.push({
+      name,
+      color: `rgb(${shown.map(Math.round).join(', ')})`,
+      background: `rgb(${bg.map(Math.round).join(', ')})`,
+      ratio: (hi + 0.05) / (lo + 0.05),
+    });
   };
   for (const { name, container, only } of contexts) {
-    for (const probe of probes.filter((p) => !only || only.includes(p.label))) read(`${name}: ${probe.label}`, container.appendChild(probe.make()));
+    for (const probe of probes.filter((p) => !only || only.includes(p.label)))
+      read(`${name}: ${probe.label}`, container.appendChild(probe.make()));
   }
   // Labels of the key-value lists, section headings, and the diff marks of Compare Tokens.
   const kv = add(app, element('dl', 'kv'));
   read('page: dl.kv dt', kv.appendChild(document.createElement('dt')));
   read('page: h4', add(app, document.createElement('h4')));
   const diff = add(app, element('table', 'diff'));
-  read('page: table.diff .diff-mark', diff.appendChild(document.createElement('tbody')).appendChild(document.createElement('tr')).appendChild(document.createElement('th')).appendChild(element('div', 'diff-mark')));
+  read(
+    'page: table.diff .diff-mark',
+    diff
+      .appendChild(document.createElement('tbody'))
+      .appendChild(document.createElement('tr'))
+      .appendChild(document.createElement('th'))
+      .appendChild(element('div', 'diff-mark')),
+  );
   // A cell of every state of the Fetch Hours heatmap: a tint mixed into the background behind the text.
-  const heatRow = add(app, element('table', 'heat-grid')).appendChild(document.createElement('tbody')).appendChild(document.createElement('tr'));
+  const heatRow = add(app, element('table', 'heat-grid'))
+    .appendChild(document.createElement('tbody'))
+    .appendChild(document.createElement('tr'));
   for (const state of ['items', 'empty', 'not_found', 'pending', 'failed', 'fetching', 'not_fetched']) {
     const cell = heatRow.appendChild(element('td', 'heat-cell')).appendChild(element('button', `heat heat-${state}`));
     read(`heatmap cell: .heat-${state}`, cell);
     // The same text over a line of the cell's hatching (or dots), where it has one: the stripe colour composed over the tint.
     if (getComputedStyle(cell).backgroundImage !== 'none') {
-      const stripe = rgba((() => {
-        const probe = cell.appendChild(element('i', ''));
-        probe.style.color = 'var(--heat-stripe)';
-        const color = getComputedStyle(probe).color;
-        probe.remove();
-        return color;
-      })());
+      const stripe = rgba(
+        (() => {
+          const probe = cell.appendChild(element('i', ''));
+          probe.style.color = 'var(--heat-stripe)';
+          const color = getComputedStyle(probe).color;
+          probe.remove();
+          return color;
+        })(),
+      );
       const fg = over(rgba(getComputedStyle(cell).color), backgroundOf(cell));
       const bg = over(stripe, backgroundOf(cell));
       const [hi, lo] = [luminance(fg), luminance(bg)].sort((a, b) => b - a);
-      readings.push({ name: `heatmap cell: .heat-${state} text on its hatching`, color: `rgb(${fg.map(Math.round).join(', ')})`, background: `rgb(${bg.map(Math.round).join(', ')})`, ratio: (hi + 0.05) / (lo + 0.05) });
+      readings.push({
+        name: `heatmap cell: .heat-${state} text on its hatching`,
+        color: `rgb(${fg.map(Math.round).join(', ')})`,
+        background: `rgb(${bg.map(Math.round).join(', ')})`,
+        ratio: (hi + 0.05) / (lo + 0.05),
+      });
     }
   }
   for (const el of made) el.remove();
@@ -193,7 +219,10 @@ export function heatmapStatesAlike(looks: readonly HeatmapStateLook[]): string[]
   looks.forEach((a, i) => {
     for (const b of looks.slice(i + 1)) {
       const [hi, lo] = [a.luminance, b.luminance].sort((x, y) => y - x);
-      if (a.pattern === b.pattern && a.border === b.border && (hi + 0.05) / (lo + 0.05) < 1.3) alike.push(`${a.state} and ${b.state} (${a.pattern}, ${a.border}, ${((hi + 0.05) / (lo + 0.05)).toFixed(2)}:1)`);
+      if (a.pattern === b.pattern && a.border === b.border && (hi + 0.05) / (lo + 0.05) < 1.3)
+        alike.push(
+          `${a.state} and ${b.state} (${a.pattern}, ${a.border}, ${((hi + 0.05) / (lo + 0.05)).toFixed(2)}:1)`,
+        );
     }
   });
   return alike;

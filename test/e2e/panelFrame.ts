@@ -9,7 +9,11 @@ import { waitUntil } from '../unit/support/waitUntil';
  * The newest webview (of those open: a walkthrough may be too) whose content has `selector`, once one
  * does; with `visible`, only where it is visible. The one finder every e2e test uses.
  */
-export async function webviewWith(page: Page, selector: string, options: { timeoutMs?: number; visible?: boolean } = {}): Promise<FrameLocator> {
+export async function webviewWith(
+  page: Page,
+  selector: string,
+  options: { timeoutMs?: number; visible?: boolean } = {},
+): Promise<FrameLocator> {
   const timeoutMs = options.timeoutMs ?? 60_000;
   let count = 0;
   const find = async (): Promise<FrameLocator | undefined> => {
@@ -18,14 +22,27 @@ export async function webviewWith(page: Page, selector: string, options: { timeo
     for (let i = count - 1; i >= 0; i--) {
       const frame = frames.nth(i).contentFrame().frameLocator('iframe#active-frame');
       const found = options.visible
-        ? await frame.locator(selector).first().isVisible().catch(() => false)
-        : (await frame.locator(selector).count().catch(() => 0)) > 0;
+        ? await frame
+            .locator(selector)
+            .first()
+            .isVisible()
+            .catch(() => false)
+        : (await frame
+            .locator(selector)
+            .count()
+            .catch(() => 0)) > 0;
       if (found) return frame;
     }
     return undefined;
   };
-  const found = await waitUntil(`a webview showing ${selector}`, find, (frame) => frame !== undefined, { timeoutMs, intervalMs: 300 }).catch(() => undefined);
-  if (!found) throw new Error(`No webview shows ${selector} among ${count} webview(s) within ${timeoutMs / 1000}s; they show: ${await webviewTexts(page)}.`);
+  const found = await waitUntil(`a webview showing ${selector}`, find, (frame) => frame !== undefined, {
+    timeoutMs,
+    intervalMs: 300,
+  }).catch(() => undefined);
+  if (!found)
+    throw new Error(
+      `No webview shows ${selector} among ${count} webview(s) within ${timeoutMs / 1000}s; they show: ${await webviewTexts(page)}.`,
+    );
   return found;
 }
 
@@ -35,33 +52,52 @@ async function webviewTexts(page: Page): Promise<string> {
   const texts: string[] = [];
   for (let i = 0; i < (await frames.count().catch(() => 0)); i++) {
     const body = frames.nth(i).contentFrame().frameLocator('iframe#active-frame').locator('body');
-    const text = await body.innerText({ timeout: 2000 }).catch((err: unknown) => `(unreadable: ${String(err).split('\n')[0]})`);
+    const text = await body
+      .innerText({ timeout: 2000 })
+      .catch((err: unknown) => `(unreadable: ${String(err).split('\n')[0]})`);
     texts.push(JSON.stringify(text.replace(/\s+/g, ' ').trim().slice(0, 300)));
   }
   return texts.join(', ') || 'none';
 }
 
 /** The webview whose content shows the results panel (a result title), once one does. */
-export async function resultsPanelFrame(page: Page, timeoutMs = 60_000): Promise<{ frame: Frame; locator: FrameLocator }> {
+export async function resultsPanelFrame(
+  page: Page,
+  timeoutMs = 60_000,
+): Promise<{ frame: Frame; locator: FrameLocator }> {
   let count = 0;
   const find = async (): Promise<{ frame: Frame; locator: FrameLocator } | undefined> => {
     const outer = page.locator('iframe.webview.ready');
     count = await outer.count();
     for (let i = count - 1; i >= 0; i--) {
       const locator = outer.nth(i).contentFrame().frameLocator('iframe#active-frame');
-      if (!(await locator.locator('[data-testid="result-title"]').count().catch(() => 0))) continue;
+      if (
+        !(await locator
+          .locator('[data-testid="result-title"]')
+          .count()
+          .catch(() => 0))
+      )
+        continue;
       const outerFrame = await (await outer.nth(i).elementHandle())?.contentFrame();
       const inner = await (await outerFrame?.locator('iframe#active-frame').elementHandle())?.contentFrame();
       if (inner) return { frame: inner, locator };
     }
     return undefined;
   };
-  const found = await waitUntil('a results panel', find, (panel) => panel !== undefined, { timeoutMs, intervalMs: 300 }).catch(() => undefined);
+  const found = await waitUntil('a results panel', find, (panel) => panel !== undefined, {
+    timeoutMs,
+    intervalMs: 300,
+  }).catch(() => undefined);
   if (!found) throw new Error(`No results panel among ${count} webview(s) within ${timeoutMs / 1000}s.`);
   return found;
 }
 
-export interface AxeViolation { id: string; impact: string | null; help: string; targets: string[] }
+export interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  targets: string[];
+}
 
 /** axe-core's serious and critical violations in `frame`; the source goes in by evaluate, the CSP stays as shipped. */
 export async function axeViolations(frame: Frame | Page): Promise<AxeViolation[]> {
@@ -70,7 +106,12 @@ export async function axeViolations(frame: Frame | Page): Promise<AxeViolation[]
     type Result = { violations: { id: string; impact: string | null; help: string; nodes: { target: unknown[] }[] }[] };
     const axe = (window as unknown as { axe: { run: (context: unknown, options: unknown) => Promise<Result> } }).axe;
     const result = await axe.run(document, { resultTypes: ['violations'] });
-    return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.slice(0, 5).map((n) => JSON.stringify(n.target)) }));
+    return result.violations.map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      help: v.help,
+      targets: v.nodes.slice(0, 5).map((n) => JSON.stringify(n.target)),
+    }));
   });
   return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
 }
@@ -81,7 +122,9 @@ export function describeViolations(violations: AxeViolation[]): string {
 }
 
 /** What has the keyboard focus in `frame` (through shadow roots): its test id or role, and its text. */
-export async function focusedIn(frame: Frame): Promise<{ tag: string; testid: string; role: string; text: string; inTree: boolean; inTable: boolean }> {
+export async function focusedIn(
+  frame: Frame,
+): Promise<{ tag: string; testid: string; role: string; text: string; inTree: boolean; inTable: boolean }> {
   return frame.evaluate(() => {
     const el = document.activeElement as HTMLElement | null;
     if (!el || el === document.body) return { tag: '', testid: '', role: '', text: '', inTree: false, inTable: false };

@@ -11,7 +11,13 @@ import { useWorkbench } from './session';
 import { pickQuickPickItem, runCommand, runCommandAndPick, step, waitForNotification } from './workbench';
 
 /** Presses `key` until `done` says the focus is where it should be; fails after `max` presses. */
-async function pressUntil(page: Page, frame: Frame, key: string, done: (at: Awaited<ReturnType<typeof focusedIn>>) => boolean, max = 60): Promise<Awaited<ReturnType<typeof focusedIn>>> {
+async function pressUntil(
+  page: Page,
+  frame: Frame,
+  key: string,
+  done: (at: Awaited<ReturnType<typeof focusedIn>>) => boolean,
+  max = 60,
+): Promise<Awaited<ReturnType<typeof focusedIn>>> {
   const seen: string[] = [];
   for (let i = 0; i < max; i++) {
     const at = await focusedIn(frame);
@@ -31,7 +37,9 @@ describe('the results panel by keyboard only, and axe-core in VS Code themes', f
     const page = wb.page;
     await step(page, 'start the sandbox', () => runCommand(page, 'Mobility API: Start Local Sandbox'));
     await step(page, 'see it running', () => waitForNotification(page, /Local sandbox running/, 60_000));
-    await step(page, 'list vehicles of Sandbox · MDS staging', () => runCommandAndPick(page, 'Mobility API: List Vehicles', 'Sandbox · MDS staging'));
+    await step(page, 'list vehicles of Sandbox · MDS staging', () =>
+      runCommandAndPick(page, 'Mobility API: List Vehicles', 'Sandbox · MDS staging'),
+    );
     const panel = await step(page, 'wait for the results panel', () => resultsPanelFrame(page));
     frame = panel.frame;
     await panel.locator.locator('[data-testid="row-count"]').waitFor({ timeout: 30_000 });
@@ -39,17 +47,34 @@ describe('the results panel by keyboard only, and axe-core in VS Code themes', f
       // The panel opened with the focus; one click on its title keeps the test independent of that.
       await panel.locator.locator('[data-testid="result-title"]').click();
     });
-    await step(page, 'Tab to the vehicle table', () => pressUntil(page, frame, 'Tab', (at) => at.testid === 'vehicle-table'));
+    await step(page, 'Tab to the vehicle table', () =>
+      pressUntil(page, frame, 'Tab', (at) => at.testid === 'vehicle-table'),
+    );
     await step(page, 'Tab to the Device ID sort button and press Enter twice', async () => {
-      await pressUntil(page, frame, 'Tab', (at) => at.inTable && at.tag === 'button' && at.text.startsWith('Device ID'), 12);
-      const sorted = (direction: string) => frame.waitForFunction((d) => document.querySelector('[role="columnheader"][data-col="deviceId"]')?.getAttribute('aria-sort') === d, direction, { timeout: 10_000 });
+      await pressUntil(
+        page,
+        frame,
+        'Tab',
+        (at) => at.inTable && at.tag === 'button' && at.text.startsWith('Device ID'),
+        12,
+      );
+      const sorted = (direction: string) =>
+        frame.waitForFunction(
+          (d) => document.querySelector('[role="columnheader"][data-col="deviceId"]')?.getAttribute('aria-sort') === d,
+          direction,
+          { timeout: 10_000 },
+        );
       await page.keyboard.press('Enter');
       await sorted('ascending');
       await page.keyboard.press('Enter');
       await sorted('descending');
-      const ids = await panel.locator.locator('.vt-row [data-col="deviceId"]').evaluateAll((cells) => cells
-        .map((c) => ({ row: Number(c.parentElement?.getAttribute('aria-rowindex')), id: c.textContent ?? '' }))
-        .sort((a, b) => a.row - b.row).slice(0, 5).map((x) => x.id));
+      const ids = await panel.locator.locator('.vt-row [data-col="deviceId"]').evaluateAll((cells) =>
+        cells
+          .map((c) => ({ row: Number(c.parentElement?.getAttribute('aria-rowindex')), id: c.textContent ?? '' }))
+          .sort((a, b) => a.row - b.row)
+          .slice(0, 5)
+          .map((x) => x.id),
+      );
       assert.deepEqual(ids, [...ids].sort().reverse(), 'the first rows are in descending device id order');
     });
     await page.screenshot({ path: path.join(process.env.E2E_ARTIFACTS_DIR ?? '.', 'keyboard-sorted.png') });
@@ -60,11 +85,18 @@ describe('the results panel by keyboard only, and axe-core in VS Code themes', f
       await page.keyboard.press('Enter');
       await panel.locator.locator('[data-testid="json-tree"] [role="treeitem"]').first().waitFor({ timeout: 20_000 });
     });
-    const item = () => frame.evaluate(() => {
-      const el = document.activeElement as HTMLElement;
-      return { level: el.getAttribute('aria-level'), expanded: el.getAttribute('aria-expanded'), line: (el.querySelector(':scope > .jt-line')?.textContent ?? '').trim() };
-    });
-    await step(page, 'Tab into the JSON tree', () => pressUntil(page, frame, 'Tab', (at) => at.inTree && at.role === 'treeitem', 12));
+    const item = () =>
+      frame.evaluate(() => {
+        const el = document.activeElement as HTMLElement;
+        return {
+          level: el.getAttribute('aria-level'),
+          expanded: el.getAttribute('aria-expanded'),
+          line: (el.querySelector(':scope > .jt-line')?.textContent ?? '').trim(),
+        };
+      });
+    await step(page, 'Tab into the JSON tree', () =>
+      pressUntil(page, frame, 'Tab', (at) => at.inTree && at.role === 'treeitem', 12),
+    );
     await step(page, 'expand, walk and collapse with the arrows', async () => {
       assert.equal((await item()).level, '1');
       let at = await item();
@@ -89,7 +121,7 @@ describe('the results panel by keyboard only, and axe-core in VS Code themes', f
     await page.screenshot({ path: path.join(process.env.E2E_ARTIFACTS_DIR ?? '.', 'keyboard-json-tree.png') });
   });
 
-  it('Skip to table, then a row cursor: the arrows and End move it, Enter opens the row\'s vehicle in the JSON tree', async () => {
+  it("Skip to table, then a row cursor: the arrows and End move it, Enter opens the row's vehicle in the JSON tree", async () => {
     const page = wb.page;
     await step(page, 'show the table again', async () => {
       await frame.locator('[data-testid="view-table"]').click();
@@ -100,19 +132,24 @@ describe('the results panel by keyboard only, and axe-core in VS Code themes', f
       const first = await frame.evaluate(() => ({
         // First in the document and no positive tabindex anywhere: first in the Tab order.
         testid: document.body.firstElementChild?.getAttribute('data-testid'),
-        positive: Array.from(document.querySelectorAll('[tabindex]')).filter((el) => Number(el.getAttribute('tabindex')) > 0).length,
+        positive: Array.from(document.querySelectorAll('[tabindex]')).filter(
+          (el) => Number(el.getAttribute('tabindex')) > 0,
+        ).length,
       }));
       assert.deepEqual(first, { testid: 'skip-to-table', positive: 0 }, 'the skip link comes first in the Tab order');
       await page.keyboard.press('Enter');
       await frame.waitForFunction(() => document.activeElement?.getAttribute('data-testid') === 'vehicle-table');
     });
-    const cursor = () => frame.evaluate(() => {
-      const grid = document.querySelector('[data-testid="vehicle-table"]');
-      const id = grid?.getAttribute('aria-activedescendant');
-      return id ? Number(document.getElementById(id)?.getAttribute('aria-rowindex')) : 0;
-    });
+    const cursor = () =>
+      frame.evaluate(() => {
+        const grid = document.querySelector('[data-testid="vehicle-table"]');
+        const id = grid?.getAttribute('aria-activedescendant');
+        return id ? Number(document.getElementById(id)?.getAttribute('aria-rowindex')) : 0;
+      });
     await step(page, 'the arrows, End and Home move the row cursor', async () => {
-      await frame.waitForFunction(() => document.querySelector('[data-testid="vehicle-table"]')?.hasAttribute('aria-activedescendant'));
+      await frame.waitForFunction(() =>
+        document.querySelector('[data-testid="vehicle-table"]')?.hasAttribute('aria-activedescendant'),
+      );
       const start = await cursor();
       await page.keyboard.press('ArrowDown');
       await page.keyboard.press('ArrowDown');
@@ -127,7 +164,11 @@ describe('the results panel by keyboard only, and axe-core in VS Code themes', f
     await step(page, 'Enter opens that vehicle in the JSON tree, focused; ArrowRight shows its device_id', async () => {
       const deviceId = await frame.evaluate(() => {
         const id = document.querySelector('[data-testid="vehicle-table"]')?.getAttribute('aria-activedescendant');
-        return (id && document.getElementById(id)?.querySelector('[data-col="deviceId"]')?.getAttribute('data-full')) || (id && document.getElementById(id)?.querySelector('[data-col="deviceId"]')?.textContent) || '';
+        return (
+          (id && document.getElementById(id)?.querySelector('[data-col="deviceId"]')?.getAttribute('data-full')) ||
+          (id && document.getElementById(id)?.querySelector('[data-col="deviceId"]')?.textContent) ||
+          ''
+        );
       });
       assert.ok(deviceId, 'the cursor row has a device id');
       await page.keyboard.press('Enter');
@@ -138,7 +179,11 @@ describe('the results panel by keyboard only, and axe-core in VS Code themes', f
       });
       assert.deepEqual(target, { level: '3', focused: true }, 'an item of the vehicles array, focused');
       await page.keyboard.press('ArrowRight');
-      await frame.waitForFunction((id) => (document.activeElement?.textContent ?? '').includes(`"device_id": "${id}"`), deviceId, { timeout: 10_000 });
+      await frame.waitForFunction(
+        (id) => (document.activeElement?.textContent ?? '').includes(`"device_id": "${id}"`),
+        deviceId,
+        { timeout: 10_000 },
+      );
     });
     await page.screenshot({ path: path.join(process.env.E2E_ARTIFACTS_DIR ?? '.', 'keyboard-row-opened.png') });
   });
@@ -151,7 +196,9 @@ describe('the results panel by keyboard only, and axe-core in VS Code themes', f
         await pickQuickPickItem(page, theme);
       });
       const kind = theme.startsWith('Light') ? 'vscode-light' : 'vscode-dark';
-      await step(page, 'wait for the panel to take the theme', () => frame.waitForFunction((k) => document.body.classList.contains(k), kind, { timeout: 20_000 }));
+      await step(page, 'wait for the panel to take the theme', () =>
+        frame.waitForFunction((k) => document.body.classList.contains(k), kind, { timeout: 20_000 }),
+      );
       const found: string[] = [];
       for (const view of ['table', 'tree', 'raw', 'plot']) {
         await frame.locator(`[data-testid="view-${view}"]`).click();
@@ -161,7 +208,9 @@ describe('the results panel by keyboard only, and axe-core in VS Code themes', f
       }
       await page.screenshot({ path: path.join(process.env.E2E_ARTIFACTS_DIR ?? '.', `axe-${kind}.png`) });
       assert.equal(found.length, 0, found.join('\n\n'));
-      const csp = await frame.evaluate(() => document.querySelector('meta[http-equiv="Content-Security-Policy"]')?.getAttribute('content') ?? '');
+      const csp = await frame.evaluate(
+        () => document.querySelector('meta[http-equiv="Content-Security-Policy"]')?.getAttribute('content') ?? '',
+      );
       assert.match(csp, /script-src 'nonce-/);
       assert.ok(!/unsafe-inline|unsafe-eval/.test(csp), 'the CSP is as shipped');
     });

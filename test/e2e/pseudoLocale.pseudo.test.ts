@@ -21,15 +21,42 @@ import { resultsPanelFrame, webviewWith } from './panelFrame';
  *   of the environments, an MDS field name that findings quote.
  */
 const NAMES = new Set([
-  'MDS', 'MaaS', 'JSON', 'JWT', 'CSV', 'GeoJSON', 'URL', 'GET', 'HTTP', 'curl', 'TOKEN', 'Bearer',
-  'iss', 'sub', 'aud', 'exp', 'nbf', 'iat', 'jti', 'kid', 'alg', 'typ', 'email', 'ES256', 'RS256',
-  'staging', 'production', 'OK', 'ttl',
+  'MDS',
+  'MaaS',
+  'JSON',
+  'JWT',
+  'CSV',
+  'GeoJSON',
+  'URL',
+  'GET',
+  'HTTP',
+  'curl',
+  'TOKEN',
+  'Bearer',
+  'iss',
+  'sub',
+  'aud',
+  'exp',
+  'nbf',
+  'iat',
+  'jti',
+  'kid',
+  'alg',
+  'typ',
+  'email',
+  'ES256',
+  'RS256',
+  'staging',
+  'production',
+  'OK',
+  'ttl',
 ]);
 
 /** The English words of `text`: what is left once data (`dataValues`, URLs, ids, numbers, NAMES) is taken out. */
 function englishWords(text: string, dataValues: readonly string[] = []): string[] {
   let rest = text;
-  for (const value of [...dataValues].sort((a, b) => b.length - a.length)) if (value.length > 1) rest = rest.split(value).join(' ');
+  for (const value of [...dataValues].sort((a, b) => b.length - a.length))
+    if (value.length > 1) rest = rest.split(value).join(' ');
   const stripped = rest
     .replace(/\bhttps?:\/\/\S+/g, ' ')
     .replace(/\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi, ' ')
@@ -37,7 +64,10 @@ function englishWords(text: string, dataValues: readonly string[] = []): string[
     .replace(/\b\d{1,2}:\d\d(:\d\d)?( ?[AP]M)?\b/g, ' ')
     // host:port/path of a base URL shown without its scheme
     .replace(/\b127\.0\.0\.1:\d+\S*/g, ' ');
-  const words = stripped.split(/[^A-Za-z0-9_\-/.]+/).map((w) => w.replace(/^[-/.]+|[-/.]+$/g, '')).filter((w) => /[A-Za-z]{2}/.test(w));
+  const words = stripped
+    .split(/[^A-Za-z0-9_\-/.]+/)
+    .map((w) => w.replace(/^[-/.]+|[-/.]+$/g, ''))
+    .filter((w) => /[A-Za-z]{2}/.test(w));
   const identifier = (w: string) => /[_\-/.0-9]/.test(w) || /[a-z][A-Z]/.test(w);
   return words.filter((w) => !NAMES.has(w) && !identifier(w));
 }
@@ -57,15 +87,22 @@ function leftovers(texts: { where: string; text: string }[], dataValues: readonl
  */
 async function panelTexts(frame: Frame): Promise<{ texts: { where: string; text: string }[]; data: string[] }> {
   return frame.locator('#app').evaluate((app) => {
-    const DATA = '[translate="no"], pre, code, .jt-key, .jt-value, .vt-row, .url, [data-testid="request-url"], table.headers th[scope="row"], table.headers td, .status, .method, [data-testid="error-title"], .legend-item, vscode-option[value]:not([value=""])';
+    const DATA =
+      '[translate="no"], pre, code, .jt-key, .jt-value, .vt-row, .url, [data-testid="request-url"], table.headers th[scope="row"], table.headers td, .status, .method, [data-testid="error-title"], .legend-item, vscode-option[value]:not([value=""])';
     const out: { where: string; text: string }[] = [];
-    const data = Array.from(app.querySelectorAll(DATA)).map((el) => el.textContent?.trim() ?? '').filter(Boolean);
+    const data = Array.from(app.querySelectorAll(DATA))
+      .map((el) => el.textContent?.trim() ?? '')
+      .filter(Boolean);
     const walker = document.createTreeWalker(app, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT);
     for (let node: Node | null = walker.currentNode; node; node = walker.nextNode()) {
       if (node.nodeType === Node.TEXT_NODE) {
         const text = node.textContent?.trim() ?? '';
         const parent = node.parentElement;
-        if (text && parent && !parent.closest(DATA)) out.push({ where: `<${parent.tagName.toLowerCase()}${parent.dataset.testid ? ` ${parent.dataset.testid}` : ''}>`, text });
+        if (text && parent && !parent.closest(DATA))
+          out.push({
+            where: `<${parent.tagName.toLowerCase()}${parent.dataset.testid ? ` ${parent.dataset.testid}` : ''}>`,
+            text,
+          });
       } else {
         const el = node as HTMLElement;
         if (el.closest(DATA)) continue;
@@ -95,7 +132,8 @@ function installedStrings(): { nls: Record<string, string>; bundle: Record<strin
   const { extensionsDir } = e2eFolders();
   const dir = fs.readdirSync(extensionsDir).find((d) => d.startsWith('mobility-api-explorer.mobility-api-explorer-'));
   assert.ok(dir, `the extension is installed in ${extensionsDir}`);
-  const read = (file: string): Record<string, string> => JSON.parse(fs.readFileSync(path.join(extensionsDir, dir, file), 'utf8')) as Record<string, string>;
+  const read = (file: string): Record<string, string> =>
+    JSON.parse(fs.readFileSync(path.join(extensionsDir, dir, file), 'utf8')) as Record<string, string>;
   return { nls: read('package.nls.qps-ploc.json'), bundle: read(path.join('l10n', 'bundle.l10n.qps-ploc.json')) };
 }
 
@@ -115,7 +153,20 @@ describe('Pseudo-locale (qps-ploc)', () => {
   before(() => {
     originalKeybindings = fs.existsSync(keybindingsFile) ? fs.readFileSync(keybindingsFile, 'utf8') : undefined;
     fs.mkdirSync(path.dirname(keybindingsFile), { recursive: true });
-    fs.writeFileSync(keybindingsFile, JSON.stringify([{ key: FETCH_HOURS_KEY, command: 'mobilityApi.fetchHours', args: { environmentId: 'sandbox-mds-staging', endpointId: 'trips', ...range, outDir } }], null, 2));
+    fs.writeFileSync(
+      keybindingsFile,
+      JSON.stringify(
+        [
+          {
+            key: FETCH_HOURS_KEY,
+            command: 'mobilityApi.fetchHours',
+            args: { environmentId: 'sandbox-mds-staging', endpointId: 'trips', ...range, outDir },
+          },
+        ],
+        null,
+        2,
+      ),
+    );
     fs.rmSync(outDir, { recursive: true, force: true });
   });
   after(() => {
@@ -136,28 +187,55 @@ describe('Pseudo-locale (qps-ploc)', () => {
     };
     // The check can fail: a plain English sentence is caught, its pseudo form is not.
     assert.deepEqual(englishWords('Local sandbox running on 127.0.0.1:4000'), ['Local', 'sandbox', 'running', 'on']);
-    assert.deepEqual(englishWords(t('Local sandbox running on {0}, with its demo credential bound to its three environments.', 'http://127.0.0.1:4000')), []);
+    assert.deepEqual(
+      englishWords(
+        t(
+          'Local sandbox running on {0}, with its demo credential bound to its three environments.',
+          'http://127.0.0.1:4000',
+        ),
+      ),
+      [],
+    );
 
     const texts: { where: string; text: string }[] = [];
-    await step(page, 'start the sandbox from the palette, by its pseudo-locale title', () => runCommand(page, command('startSandbox')));
-    const started = await step(page, 'see the sandbox notification', () => waitForNotification(page, t('Local sandbox running on {0}, with its demo credential bound to its three environments.', '').split('http')[0].slice(0, 12), 60_000));
+    await step(page, 'start the sandbox from the palette, by its pseudo-locale title', () =>
+      runCommand(page, command('startSandbox')),
+    );
+    const started = await step(page, 'see the sandbox notification', () =>
+      waitForNotification(
+        page,
+        t('Local sandbox running on {0}, with its demo credential bound to its three environments.', '')
+          .split('http')[0]
+          .slice(0, 12),
+        60_000,
+      ),
+    );
     texts.push({ where: 'notification', text: started });
 
     await step(page, 'open our view container', () => openViewContainer(page, nls['viewContainer.title']));
     const rows = await step(page, 'read the environments tree', async () => {
-      return waitUntil('the environments tree to list its rows', () => treeRows(page, nls['view.environments']), (found) => found.length > 1, { timeoutMs: 30_000, intervalMs: 250 });
+      return waitUntil(
+        'the environments tree to list its rows',
+        () => treeRows(page, nls['view.environments']),
+        (found) => found.length > 1,
+        { timeoutMs: 30_000, intervalMs: 250 },
+      );
     });
     assert.ok(rows.length > 1, `the environments tree lists rows: ${JSON.stringify(rows)}`);
     for (const r of rows) texts.push({ where: `tree row "${r.label}"`, text: `${r.label} ${r.description}` });
 
-    await step(page, 'list the sandbox vehicles', () => runCommandAndPick(page, command('listVehicles'), t('Sandbox · {0}', 'MDS staging')));
+    await step(page, 'list the sandbox vehicles', () =>
+      runCommandAndPick(page, command('listVehicles'), t('Sandbox · {0}', 'MDS staging')),
+    );
     await step(page, 'wait for the table', async () => {
       const frame = await webviewWith(page, '[data-testid="row-count"]');
       await frame.locator('[data-testid="row-count"]').waitFor({ timeout: 30_000 });
     });
     const { frame } = await resultsPanelFrame(page);
     // Every collapsed section open, so that its text is there to read.
-    await frame.locator('vscode-collapsible:not([open])').evaluateAll((els) => els.forEach((e) => e.setAttribute('open', '')));
+    await frame
+      .locator('vscode-collapsible:not([open])')
+      .evaluateAll((els) => els.forEach((e) => e.setAttribute('open', '')));
     const panel = await panelTexts(frame);
     texts.push(...panel.texts);
     assert.ok(texts.length > 30, `the panel had text to check (${texts.length} strings)`);
@@ -166,7 +244,7 @@ describe('Pseudo-locale (qps-ploc)', () => {
     assert.deepEqual(english, [], `English left in the pseudo-locale:\n${english.join('\n')}`);
   });
   // Runs after the test above, in the same workbench: the sandbox it started serves the hours.
-  it('shows no English of ours in a Fetch Hours heatmap: cells, legend, hover, the hour\'s table, the notification', async function () {
+  it("shows no English of ours in a Fetch Hours heatmap: cells, legend, hover, the hour's table, the notification", async function () {
     this.timeout(300_000);
     const page = wb.page;
     const { bundle } = installedStrings();
@@ -174,22 +252,35 @@ describe('Pseudo-locale (qps-ploc)', () => {
       assert.ok(bundle[key], `the pseudo bundle has "${key}"`);
       return bundle[key].replace(/\{(\d+)\}/g, (_, i: string) => args[Number(i)] ?? '');
     };
-    await step(page, `Fetch Hours… trips ${range.from} to ${range.to} of the sandbox, by a keybinding with its arguments`, async () => {
-      // The keybinding is the workbench's: give it the keyboard, out of the results panel's webview.
-      await runCommand(page, 'View: Focus into Primary Side Bar');
-      await page.keyboard.press('Control+Alt+Shift+F9');
-    });
+    await step(
+      page,
+      `Fetch Hours… trips ${range.from} to ${range.to} of the sandbox, by a keybinding with its arguments`,
+      async () => {
+        // The keybinding is the workbench's: give it the keyboard, out of the results panel's webview.
+        await runCommand(page, 'View: Focus into Primary Side Bar');
+        await page.keyboard.press('Control+Alt+Shift+F9');
+      },
+    );
     const texts: { where: string; text: string }[] = [];
-    const done = await step(page, 'see the harvest finish', () => waitForNotification(page, t('Fetch Hours: complete. {0}', '').slice(0, 12), 180_000));
+    const done = await step(page, 'see the harvest finish', () =>
+      waitForNotification(page, t('Fetch Hours: complete. {0}', '').slice(0, 12), 180_000),
+    );
     texts.push({ where: 'notification', text: done });
     const frame = await step(page, 'see the heatmap in its own results panel, finished', async () => {
       await webviewWith(page, '[data-testid="heatmap"]');
       const found = await heatmapFrame(page);
       const finished = t('Finished');
-      await waitUntil(`the harvest view to say "${finished}"`, async () => (await found.locator('[data-testid="harvest-status"]').textContent())?.trim(), (text) => text === finished, { timeoutMs: 60_000, intervalMs: 250 });
+      await waitUntil(
+        `the harvest view to say "${finished}"`,
+        async () => (await found.locator('[data-testid="harvest-status"]').textContent())?.trim(),
+        (text) => text === finished,
+        { timeoutMs: 60_000, intervalMs: 250 },
+      );
       return found;
     });
-    const states = await frame.locator('button[data-hour]').evaluateAll((els) => els.map((e) => e.getAttribute('data-state')));
+    const states = await frame
+      .locator('button[data-hour]')
+      .evaluateAll((els) => els.map((e) => e.getAttribute('data-state')));
     assert.equal(states.length, 12, 'one cell per hour of the range');
     assert.ok(states.includes('items'), `some hour has trips: ${states.join(', ')}`);
     await step(page, 'open an hour with trips in the table', async () => {
@@ -199,8 +290,14 @@ describe('Pseudo-locale (qps-ploc)', () => {
     const panel = await panelTexts(frame);
     texts.push(...panel.texts);
     const where = (w: string) => texts.filter((x) => x.where.includes(w)).length;
-    assert.ok(where('button[title]') >= 12 && where('button[aria-label]') >= 12, 'every cell\'s hover and accessible name were read');
-    assert.ok(texts.some((x) => x.where.includes('harvest-hour-line')) && texts.some((x) => x.where.includes('li legend-')), 'the hour\'s line and the legend were read');
+    assert.ok(
+      where('button[title]') >= 12 && where('button[aria-label]') >= 12,
+      "every cell's hover and accessible name were read",
+    );
+    assert.ok(
+      texts.some((x) => x.where.includes('harvest-hour-line')) && texts.some((x) => x.where.includes('li legend-')),
+      "the hour's line and the legend were read",
+    );
     const english = leftovers(texts, panel.data);
     assert.deepEqual(english, [], `English left in the pseudo-locale:\n${english.join('\n')}`);
   });

@@ -44,7 +44,10 @@ export function canaryKey(kid: string): CanaryKey {
 
 /** The needles for a token: the whole token and its signature (which is unique to it). */
 export function tokenNeedles(token: string, name: string): Needle[] {
-  return [{ name, text: token }, { name: `${name} (signature)`, text: token.split('.')[2] ?? token }];
+  return [
+    { name, text: token },
+    { name: `${name} (signature)`, text: token.split('.')[2] ?? token },
+  ];
 }
 
 /** Something to scan: a file, a storage entry, a frame's DOM. */
@@ -85,12 +88,21 @@ function encodings(text: string): Buffer[] {
  */
 export async function scan(sources: ScanSource[], needles: Needle[], key: CanaryKey): Promise<ScanReport> {
   const forms = needles.map((n) => ({ name: n.name, forms: encodings(n.text) }));
-  const report: ScanReport = { sources: sources.length, files: sources.filter((s) => s.name.startsWith('file:')).length, bytes: 0, needles: needles.length, jwtCandidates: 0, jwtKids: {}, hits: [] };
+  const report: ScanReport = {
+    sources: sources.length,
+    files: sources.filter((s) => s.name.startsWith('file:')).length,
+    bytes: 0,
+    needles: needles.length,
+    jwtCandidates: 0,
+    jwtKids: {},
+    hits: [],
+  };
   const verified = new Map<string, boolean>();
   for (const source of sources) {
     report.bytes += source.bytes.length;
     for (const needle of forms) {
-      if (needle.forms.some((f) => source.bytes.includes(f))) report.hits.push({ source: source.name, what: needle.name });
+      if (needle.forms.some((f) => source.bytes.includes(f)))
+        report.hits.push({ source: source.name, what: needle.name });
     }
     for (const text of [source.bytes.toString('latin1'), source.bytes.toString('utf16le')]) {
       for (const match of text.matchAll(JWS)) {
@@ -104,8 +116,19 @@ export async function scan(sources: ScanSource[], needles: Needle[], key: Canary
           kid = '(undecodable)';
         }
         report.jwtKids[kid] = (report.jwtKids[kid] ?? 0) + 1;
-        if (!verified.has(jws)) verified.set(jws, await compactVerify(jws, key.publicKey).then(() => true, () => false));
-        if (verified.get(jws) || kid === key.kid) report.hits.push({ source: source.name, what: `a token of ${kid} (${verified.get(jws) ? 'signed by the canary key' : 'canary kid'})` });
+        if (!verified.has(jws))
+          verified.set(
+            jws,
+            await compactVerify(jws, key.publicKey).then(
+              () => true,
+              () => false,
+            ),
+          );
+        if (verified.get(jws) || kid === key.kid)
+          report.hits.push({
+            source: source.name,
+            what: `a token of ${kid} (${verified.get(jws) ? 'signed by the canary key' : 'canary kid'})`,
+          });
       }
     }
   }
@@ -114,9 +137,14 @@ export async function scan(sources: ScanSource[], needles: Needle[], key: Canary
 
 /** One line for the test output: what was scanned and what was found. */
 export function describeReport(label: string, r: ScanReport): string {
-  const kids = Object.entries(r.jwtKids).map(([k, n]) => `${k}×${n}`).join(', ') || 'none';
-  return `${label}: ${r.files} files + ${r.sources - r.files} other sources, ${(r.bytes / 1024 / 1024).toFixed(1)} MB; ` +
-    `${r.needles} secret strings (×6 encodings) searched, ${r.jwtCandidates} JWT-shaped strings checked against the canary key (kids: ${kids}); hits: ${r.hits.length}`;
+  const kids =
+    Object.entries(r.jwtKids)
+      .map(([k, n]) => `${k}×${n}`)
+      .join(', ') || 'none';
+  return (
+    `${label}: ${r.files} files + ${r.sources - r.files} other sources, ${(r.bytes / 1024 / 1024).toFixed(1)} MB; ` +
+    `${r.needles} secret strings (×6 encodings) searched, ${r.jwtCandidates} JWT-shaped strings checked against the canary key (kids: ${kids}); hits: ${r.hits.length}`
+  );
 }
 
 /** Every file under the folders, as sources named `file:<folder label>/<relative path>`. */
@@ -190,11 +218,19 @@ export async function browserStorageSources(page: Page): Promise<ScanSource[]> {
           tx.oncomplete = () => resolve({ keys: keysRequest.result, values: valuesRequest.result });
           tx.onerror = () => reject(tx.error ?? new Error('transaction failed'));
         });
-        keys.forEach((key, i) => serialise(`indexedDB:${info.name}/${store}/${typeof key === 'string' || typeof key === 'number' ? key : JSON.stringify(key)}`, values[i]));
+        keys.forEach((key, i) =>
+          serialise(
+            `indexedDB:${info.name}/${store}/${typeof key === 'string' || typeof key === 'number' ? key : JSON.stringify(key)}`,
+            values[i],
+          ),
+        );
       }
       db.close();
     }
-    for (const [label, storage] of [['localStorage', localStorage], ['sessionStorage', sessionStorage]] as const) {
+    for (const [label, storage] of [
+      ['localStorage', localStorage],
+      ['sessionStorage', sessionStorage],
+    ] as const) {
       for (let i = 0; i < storage.length; i++) {
         const key = storage.key(i) ?? '';
         out.push({ name: `${label}:${key}`, text: `${key}=${storage.getItem(key) ?? ''}` });
@@ -202,7 +238,10 @@ export async function browserStorageSources(page: Page): Promise<ScanSource[]> {
     }
     return out;
   });
-  return entries.map((e: DumpedEntry) => ({ name: e.name, bytes: e.base64 !== undefined ? Buffer.from(e.base64, 'base64') : Buffer.from(e.text ?? '', 'utf8') }));
+  return entries.map((e: DumpedEntry) => ({
+    name: e.name,
+    bytes: e.base64 !== undefined ? Buffer.from(e.base64, 'base64') : Buffer.from(e.text ?? '', 'utf8'),
+  }));
 }
 
 /**
@@ -213,21 +252,27 @@ export async function browserStorageSources(page: Page): Promise<ScanSource[]> {
 export async function frameSources(page: Page): Promise<ScanSource[]> {
   const sources: ScanSource[] = [];
   for (const [i, frame] of page.frames().entries()) {
-    const html = await frame.evaluate(() => {
-      const parts = [document.documentElement.outerHTML];
-      const walk = (root: Document | ShadowRoot) => {
-        for (const el of Array.from(root.querySelectorAll('*'))) {
-          if (el.shadowRoot) {
-            parts.push(el.shadowRoot.innerHTML);
-            walk(el.shadowRoot);
+    const html = await frame
+      .evaluate(() => {
+        const parts = [document.documentElement.outerHTML];
+        const walk = (root: Document | ShadowRoot) => {
+          for (const el of Array.from(root.querySelectorAll('*'))) {
+            if (el.shadowRoot) {
+              parts.push(el.shadowRoot.innerHTML);
+              walk(el.shadowRoot);
+            }
+            if (el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement) parts.push(el.value);
           }
-          if (el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement) parts.push(el.value);
-        }
-      };
-      walk(document);
-      return parts.join('\n');
-    }).catch(() => undefined);
-    if (html !== undefined) sources.push({ name: `frame:${i}:${frame.url().replace(/\?.*$/, '').slice(-80)}`, bytes: Buffer.from(html, 'utf8') });
+        };
+        walk(document);
+        return parts.join('\n');
+      })
+      .catch(() => undefined);
+    if (html !== undefined)
+      sources.push({
+        name: `frame:${i}:${frame.url().replace(/\?.*$/, '').slice(-80)}`,
+        bytes: Buffer.from(html, 'utf8'),
+      });
   }
   return sources;
 }
@@ -254,7 +299,10 @@ export async function codeServerSecrets(page: Page, userDataDir: string): Promis
 }
 
 /** The extension's globalState as the workbench stores it (IndexedDB vscode-web-state-db-global). */
-export async function extensionGlobalState(page: Page, extensionId: string): Promise<Record<string, unknown> | undefined> {
+export async function extensionGlobalState(
+  page: Page,
+  extensionId: string,
+): Promise<Record<string, unknown> | undefined> {
   const text = await page.evaluate(async (id) => {
     const db = await new Promise<IDBDatabase>((resolve, reject) => {
       const request = indexedDB.open('vscode-web-state-db-global');
@@ -273,5 +321,8 @@ export async function extensionGlobalState(page: Page, extensionId: string): Pro
     }
   }, extensionId);
   if (text === undefined || text === null) return undefined;
-  return JSON.parse(typeof text === 'string' ? text : new TextDecoder().decode(text as Uint8Array)) as Record<string, unknown>;
+  return JSON.parse(typeof text === 'string' ? text : new TextDecoder().decode(text as Uint8Array)) as Record<
+    string,
+    unknown
+  >;
 }

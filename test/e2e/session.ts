@@ -19,7 +19,8 @@ interface E2eEnvironment {
 function environment(): E2eEnvironment {
   const get = (name: string): string => {
     const value = process.env[name];
-    if (!value) throw new Error(`${name} is not set: run the e2e tests with npm run test:e2e, which starts VS Code and sets it.`);
+    if (!value)
+      throw new Error(`${name} is not set: run the e2e tests with npm run test:e2e, which starts VS Code and sets it.`);
     return value;
   };
   return {
@@ -47,10 +48,16 @@ export interface E2eFolders {
 export function e2eFolders(): E2eFolders {
   const get = (name: string): string => {
     const value = process.env[name];
-    if (!value) throw new Error(`${name} is not set: run the e2e tests with npm run test:e2e, which starts VS Code and sets it.`);
+    if (!value)
+      throw new Error(`${name} is not set: run the e2e tests with npm run test:e2e, which starts VS Code and sets it.`);
     return value;
   };
-  return { userDataDir: get('E2E_USER_DATA_DIR'), extensionsDir: get('E2E_EXTENSIONS_DIR'), workspaceDir: get('E2E_WORKSPACE_DIR'), stateDir: get('E2E_STATE_DIR') };
+  return {
+    userDataDir: get('E2E_USER_DATA_DIR'),
+    extensionsDir: get('E2E_EXTENSIONS_DIR'),
+    workspaceDir: get('E2E_WORKSPACE_DIR'),
+    stateDir: get('E2E_STATE_DIR'),
+  };
 }
 
 /** Options of useWorkbench(). */
@@ -72,7 +79,12 @@ export interface WorkbenchSession {
   readonly page: Page;
 }
 
-const slug = (text: string) => text.replace(/[^a-z0-9]+/gi, '-').replace(/^-|-$/g, '').toLowerCase().slice(0, 80);
+const slug = (text: string) =>
+  text
+    .replace(/[^a-z0-9]+/gi, '-')
+    .replace(/^-|-$/g, '')
+    .toLowerCase()
+    .slice(0, 80);
 
 function saveLogs(env: E2eEnvironment, name: string): string {
   const target = path.join(env.artifactsDir, `${name}-logs`);
@@ -93,8 +105,16 @@ async function saveFailure(env: E2eEnvironment, page: Page | undefined, name: st
   console.log(`      VS Code logs: ${rel(saveLogs(env, name))}/`);
 }
 
-const CHROMIUM_FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-  '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'];
+const CHROMIUM_FLAGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-dev-shm-usage',
+];
 
 /** The run's one Chromium, on globalThis: each e2e file is a bundle of its own, with its own copy of this module. */
 const SHARED_BROWSER = Symbol.for('mobility-api-explorer.e2e.browser');
@@ -137,7 +157,10 @@ export function useWorkbench(options: WorkbenchOptions = {}): WorkbenchSession {
     const file = this.test?.parent?.file ?? this.test?.file;
     if (file) prefix = slug(path.basename(file).replace(/\.test\.js$/, ''));
     const browser = await sharedBrowser(env);
-    context = await browser.newContext({ viewport: { width: 1400, height: 900 }, permissions: options.clipboard ? ['clipboard-read', 'clipboard-write'] : [] });
+    context = await browser.newContext({
+      viewport: { width: 1400, height: 900 },
+      permissions: options.clipboard ? ['clipboard-read', 'clipboard-write'] : [],
+    });
     if (options.initScript) await context.addInitScript(options.initScript);
     page = await context.newPage();
     try {
@@ -146,7 +169,10 @@ export function useWorkbench(options: WorkbenchOptions = {}): WorkbenchSession {
       await waitForWorkbench(page);
     } catch (err) {
       await saveFailure(env, page, nextName('opening the workbench'));
-      throw new Error(`The workbench did not load at ${env.workbenchUrl}: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+      throw new Error(
+        `The workbench did not load at ${env.workbenchUrl}: ${err instanceof Error ? err.message : String(err)}`,
+        { cause: err },
+      );
     }
   });
 
@@ -167,7 +193,8 @@ export function useWorkbench(options: WorkbenchOptions = {}): WorkbenchSession {
 
   return {
     get page(): Page {
-      if (!page) throw new Error('The workbench is not open: useWorkbench() opens it in a before hook of the describe block.');
+      if (!page)
+        throw new Error('The workbench is not open: useWorkbench() opens it in a before hook of the describe block.');
       return page;
     },
   };

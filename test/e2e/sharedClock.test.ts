@@ -22,7 +22,18 @@ import type { SandboxRequestLog } from '../../src/sandbox/sandboxServer';
 import { waitFor, waitUntil } from '../unit/support/waitUntil';
 import { webviewWith } from './panelFrame';
 import { e2eFolders, useWorkbench } from './session';
-import { answerInputBox, openViewContainer, pickQuickPickItem, quickInputState, runCommand, runCommandAndPick, step, treeRow, waitForNotification, waitForWorkbench } from './workbench';
+import {
+  answerInputBox,
+  openViewContainer,
+  pickQuickPickItem,
+  quickInputState,
+  runCommand,
+  runCommandAndPick,
+  step,
+  treeRow,
+  waitForNotification,
+  waitForWorkbench,
+} from './workbench';
 
 const ROLE = process.env.SHARED_CLOCK_E2E_ROLE;
 const THIS_FILE = __filename;
@@ -30,7 +41,12 @@ const CLI = path.join(process.cwd(), 'dist', 'cli.js');
 const LABEL = 'Shared clock key';
 const WINDOWS = [
   { name: 'window A', environment: 'Shared clock · window A', id: 'shared-clock-a', sandboxEnvironment: 'mds-staging' },
-  { name: 'window B', environment: 'Shared clock · window B', id: 'shared-clock-b', sandboxEnvironment: 'mds-production' },
+  {
+    name: 'window B',
+    environment: 'Shared clock · window B',
+    id: 'shared-clock-b',
+    sandboxEnvironment: 'mds-production',
+  },
 ] as const;
 
 /** The demo credential file the sandbox writes (no key material in it, a path to the key). */
@@ -54,10 +70,28 @@ interface ScriptReport {
  */
 async function runScript(): Promise<void> {
   const demo = JSON.parse(fs.readFileSync(process.env.CREDENTIAL_FILE!, 'utf8')) as DemoCredential;
-  const credential = parseCredential({ kind: 'ec', type: 'external-org', kid: demo.kid, issuer: demo.issuer, privateKey: fs.readFileSync(demo.privateKeyFile, 'utf8') }).credential;
-  const environment: Environment = { id: 'mds-staging', name: 'script', api: 'mds', stage: 'staging', baseUrl: process.env.BASE_URL! };
-  const shared = openSharedClock(stateDirOption(undefined), { onProblem: (m) => process.stderr.write(`script: ${m}\n`) });
-  const client = new ApiClient({ issuer: new TokenIssuer({ clock: new IssueClock({ store: shared.store, precision: 'milliseconds' }) }), queue: shared.queue, userAgent: 'shared-clock e2e script' });
+  const credential = parseCredential({
+    kind: 'ec',
+    type: 'external-org',
+    kid: demo.kid,
+    issuer: demo.issuer,
+    privateKey: fs.readFileSync(demo.privateKeyFile, 'utf8'),
+  }).credential;
+  const environment: Environment = {
+    id: 'mds-staging',
+    name: 'script',
+    api: 'mds',
+    stage: 'staging',
+    baseUrl: process.env.BASE_URL!,
+  };
+  const shared = openSharedClock(stateDirOption(undefined), {
+    onProblem: (m) => process.stderr.write(`script: ${m}\n`),
+  });
+  const client = new ApiClient({
+    issuer: new TokenIssuer({ clock: new IssueClock({ store: shared.store, precision: 'milliseconds' }) }),
+    queue: shared.queue,
+    userAgent: 'shared-clock e2e script',
+  });
   process.stdout.write('ready\n');
   const line = await new Promise<string>((resolve) => process.stdin.once('data', (d: Buffer) => resolve(d.toString())));
   const deadline = Number(/go (\d+)/.exec(line)?.[1]);
@@ -98,7 +132,9 @@ function lineOf(child: ChildProcess, match: (line: string) => boolean, what: str
     onLines(child.stdout!, (line) => {
       if (match(line)) resolve(line);
     });
-    child.once('exit', (code) => reject(new Error(`${what} ended (exit ${String(code)}) before it printed what was awaited`)));
+    child.once('exit', (code) =>
+      reject(new Error(`${what} ended (exit ${String(code)}) before it printed what was awaited`)),
+    );
   });
 }
 
@@ -120,7 +156,10 @@ function runCli(args: string[]): Promise<{ code: number | null; err: string }> {
 }
 
 /** The CLI in a loop, one listing per run, until the deadline: the exit codes and the stderr of failed runs. */
-async function cliLoop(args: string[], deadline: number): Promise<{ codes: Record<string, number>; failures: string[] }> {
+async function cliLoop(
+  args: string[],
+  deadline: number,
+): Promise<{ codes: Record<string, number>; failures: string[] }> {
   const codes: Record<string, number> = {};
   const failures: string[] = [];
   while (Date.now() < deadline && failures.length < 5) {
@@ -134,9 +173,17 @@ async function cliLoop(args: string[], deadline: number): Promise<{ codes: Recor
 /** Cancels a window's running listing from its progress notification (it keeps the pages it has). */
 async function cancelListing(page: Page, environment: string): Promise<void> {
   await page.bringToFront();
-  const toast = page.locator('.notifications-toasts .notification-toast', { hasText: `Vehicles of ${environment}` }).first();
+  const toast = page
+    .locator('.notifications-toasts .notification-toast', { hasText: `Vehicles of ${environment}` })
+    .first();
   // No progress toast: the listing stopped by itself (a refused page ends it), and its panel says why.
-  if (!(await toast.waitFor({ state: 'visible', timeout: 10_000 }).then(() => true, () => false))) return;
+  if (
+    !(await toast.waitFor({ state: 'visible', timeout: 10_000 }).then(
+      () => true,
+      () => false,
+    ))
+  )
+    return;
   await toast.hover();
   await toast.locator('.monaco-button', { hasText: 'Cancel' }).first().click();
 }
@@ -167,7 +214,22 @@ if (ROLE === 'script') {
       work = fs.mkdtempSync(path.join(os.tmpdir(), 'shared-clock-e2e-'));
       // Its own process, as a user runs it; a large fleet of one vehicle per page, so that a window's
       // "List Vehicles" goes on page after page, a fresh token each, until it is cancelled.
-      sandbox = spawn(process.execPath, [CLI, 'sandbox', '--json', '--log', '--fleet', '100000', '--page-size', '1', '--demo-dir', path.join(work, 'demo')], { stdio: ['ignore', 'pipe', 'pipe'] });
+      sandbox = spawn(
+        process.execPath,
+        [
+          CLI,
+          'sandbox',
+          '--json',
+          '--log',
+          '--fleet',
+          '100000',
+          '--page-size',
+          '1',
+          '--demo-dir',
+          path.join(work, 'demo'),
+        ],
+        { stdio: ['ignore', 'pipe', 'pipe'] },
+      );
       onLines(sandbox.stderr!, (line) => {
         try {
           served.push({ ...(JSON.parse(line) as SandboxRequestLog), at: Date.now() });
@@ -178,7 +240,12 @@ if (ROLE === 'script') {
       info = JSON.parse(await lineOf(sandbox, (l) => l.startsWith('{'), 'the sandbox')) as typeof info;
       original = fs.readFileSync(settingsFile, 'utf8');
       const settings = JSON.parse(original) as Record<string, unknown>;
-      settings['mobilityApi.customEnvironments'] = WINDOWS.map((w) => ({ id: w.id, name: w.environment, api: 'mds', baseUrl: baseUrl(w.sandboxEnvironment) }));
+      settings['mobilityApi.customEnvironments'] = WINDOWS.map((w) => ({
+        id: w.id,
+        name: w.environment,
+        api: 'mds',
+        baseUrl: baseUrl(w.sandboxEnvironment),
+      }));
       settings['mobilityApi.token.clockPrecision'] = 'milliseconds';
       settings['mobilityApi.request.loadAllPages'] = true;
       settings['mobilityApi.request.maxPages'] = 100_000;
@@ -197,11 +264,11 @@ if (ROLE === 'script') {
     });
     const wb = useWorkbench();
 
-    it('stores the sandbox\'s key in the first window; the second window (its own extension host) has it too', async () => {
+    it("stores the sandbox's key in the first window; the second window (its own extension host) has it too", async () => {
       const page = wb.page;
       const demo = JSON.parse(fs.readFileSync(info.demo.credentialFile, 'utf8')) as DemoCredential;
       await step(page, 'open the Mobility API view container', () => openViewContainer(page, 'Mobility API'));
-      await step(page, 'add the sandbox\'s key by pasting its PEM', async () => {
+      await step(page, "add the sandbox's key by pasting its PEM", async () => {
         await runCommand(page, 'Mobility API: Add Credential');
         await pickQuickPickItem(page, 'External Organization');
         await pickQuickPickItem(page, 'Paste it');
@@ -210,7 +277,11 @@ if (ROLE === 'script') {
         await answerInputBox(page, demo.issuer, /Issuer/);
         await answerInputBox(page, LABEL, /name/);
         // Bound to nothing: it is the only credential, so every environment signs with it.
-        await waitUntil('the question which environments to bind it to', () => quickInputState(page), (q) => q?.rows.includes(WINDOWS[0].environment) === true);
+        await waitUntil(
+          'the question which environments to bind it to',
+          () => quickInputState(page),
+          (q) => q?.rows.includes(WINDOWS[0].environment) === true,
+        );
         await page.keyboard.press('Enter');
         await waitForNotification(page, new RegExp(`Stored "${LABEL}"`));
       });
@@ -221,7 +292,9 @@ if (ROLE === 'script') {
         await waitForWorkbench(other);
         await openViewContainer(other, 'Mobility API');
       });
-      const row = await step(other, 'see the key in the second window\'s Credentials view', () => treeRow(other, 'Credentials', LABEL, 60_000));
+      const row = await step(other, "see the key in the second window's Credentials view", () =>
+        treeRow(other, 'Credentials', LABEL, 60_000),
+      );
       // The tree names a key by its kid masked (a secret, spec 5.7).
       assert.ok((await row.innerText()).includes(`kid ${maskKeyId(demo.kid)}`), await row.innerText());
     });
@@ -231,7 +304,13 @@ if (ROLE === 'script') {
       const pages = [wb.page, second];
       const stateDir = folders.stateDir;
       const script = spawn(process.execPath, ['--enable-source-maps', THIS_FILE], {
-        env: { ...process.env, SHARED_CLOCK_E2E_ROLE: 'script', MOBILITY_API_STATE_DIR: stateDir, CREDENTIAL_FILE: info.demo.credentialFile, BASE_URL: baseUrl('mds-staging') },
+        env: {
+          ...process.env,
+          SHARED_CLOCK_E2E_ROLE: 'script',
+          MOBILITY_API_STATE_DIR: stateDir,
+          CREDENTIAL_FILE: info.demo.credentialFile,
+          BASE_URL: baseUrl('mds-staging'),
+        },
         stdio: ['pipe', 'pipe', 'inherit'],
       });
       children.push(script);
@@ -242,28 +321,58 @@ if (ROLE === 'script') {
       const start = Date.now();
       const deadline = start + loadMs;
       // All four at once: the windows' listings run until cancelled, the CLI and the script until the deadline.
-      const windowsStarted = Promise.all(WINDOWS.map((w, i) => step(pages[i], `run "List Vehicles" on ${w.environment} in ${w.name}`, () => runCommandAndPick(pages[i], 'Mobility API: List Vehicles', w.environment))));
-      const cli = cliLoop(['vehicles', '--api', 'maas', '--base-url', baseUrl('maas-staging'), '--credential', info.demo.credentialFile, '--precision', 'milliseconds', '--state-dir', stateDir], deadline);
+      const windowsStarted = Promise.all(
+        WINDOWS.map((w, i) =>
+          step(pages[i], `run "List Vehicles" on ${w.environment} in ${w.name}`, () =>
+            runCommandAndPick(pages[i], 'Mobility API: List Vehicles', w.environment),
+          ),
+        ),
+      );
+      const cli = cliLoop(
+        [
+          'vehicles',
+          '--api',
+          'maas',
+          '--base-url',
+          baseUrl('maas-staging'),
+          '--credential',
+          info.demo.credentialFile,
+          '--precision',
+          'milliseconds',
+          '--state-dir',
+          stateDir,
+        ],
+        deadline,
+      );
       script.stdin.write(`go ${deadline}\n`);
       await windowsStarted;
 
       // The load window: watch it, and stop early when the sandbox refused a token or a client died.
       await waitFor(
         'the end of the load window, a refusal or a client that died',
-        () => Date.now() >= deadline || served.some((e) => e.status === 401) || script.exitCode !== null || sandbox?.exitCode !== null,
+        () =>
+          Date.now() >= deadline ||
+          served.some((e) => e.status === 401) ||
+          script.exitCode !== null ||
+          sandbox?.exitCode !== null,
         { timeoutMs: loadMs + 5_000, intervalMs: 500 },
       );
-      for (const [i, w] of WINDOWS.entries()) await step(pages[i], `cancel the listing of ${w.name}`, () => cancelListing(pages[i], w.environment));
+      for (const [i, w] of WINDOWS.entries())
+        await step(pages[i], `cancel the listing of ${w.name}`, () => cancelListing(pages[i], w.environment));
       const stopped: string[] = [];
       for (const [i, w] of WINDOWS.entries()) {
-        stopped.push(await step(pages[i], `see ${w.name}'s listing end in its results panel`, async () => {
-          // Show this window first, as its user would. The page loads nothing of its own (no request through VS Code's
-          // webview service worker, which once left window B's page at "Loading…": src/vscode/panel/panelHtml.ts).
-          await pages[i].bringToFront();
-          const frame = await webviewWith(pages[i], '[data-testid="summary-line"]');
-          const texts = await frame.locator('[data-testid="summary-line"], [data-testid="stopped-because"]').allInnerTexts();
-          return texts.map((t) => t.trim()).join(' ');
-        }));
+        stopped.push(
+          await step(pages[i], `see ${w.name}'s listing end in its results panel`, async () => {
+            // Show this window first, as its user would. The page loads nothing of its own (no request through VS Code's
+            // webview service worker, which once left window B's page at "Loading…": src/vscode/panel/panelHtml.ts).
+            await pages[i].bringToFront();
+            const frame = await webviewWith(pages[i], '[data-testid="summary-line"]');
+            const texts = await frame
+              .locator('[data-testid="summary-line"], [data-testid="stopped-because"]')
+              .allInnerTexts();
+            return texts.map((t) => t.trim()).join(' ');
+          }),
+        );
       }
       const cliResult = await cli;
       const report = JSON.parse(await scriptReport) as ScriptReport;
@@ -288,35 +397,58 @@ if (ROLE === 'script') {
         };
       });
       const seconds = (end - start) / 1000;
-      process.stdout.write(`      shared clock, one key, ${seconds.toFixed(1)} s of load (window ${loadMs / 1000} s):\n`);
+      process.stdout.write(
+        `      shared clock, one key, ${seconds.toFixed(1)} s of load (window ${loadMs / 1000} s):\n`,
+      );
       for (const f of figures) {
-        process.stdout.write(`        ${f.name.padEnd(9)} ${String(f.accepted).padStart(6)} accepted (${(f.accepted / seconds).toFixed(1)}/s), ${f.refused} refused, ${f.other} other\n`);
+        process.stdout.write(
+          `        ${f.name.padEnd(9)} ${String(f.accepted).padStart(6)} accepted (${(f.accepted / seconds).toFixed(1)}/s), ${f.refused} refused, ${f.other} other\n`,
+        );
       }
-      process.stdout.write(`        sandbox   ${served.length} answered in all, ${served.filter((e) => e.status === 401).length} refused; CLI runs by exit code ${JSON.stringify(cliResult.codes)}; script statuses ${JSON.stringify(report.statuses)}\n`);
+      process.stdout.write(
+        `        sandbox   ${served.length} answered in all, ${served.filter((e) => e.status === 401).length} refused; CLI runs by exit code ${JSON.stringify(cliResult.codes)}; script statuses ${JSON.stringify(report.statuses)}\n`,
+      );
       process.stdout.write(`        windows   ${stopped.map((s, i) => `${WINDOWS[i].name}: "${s}"`).join('; ')}\n`);
 
-      const refusals = served.filter((e) => e.status === 401).slice(0, 10).map((e) => `${e.path}: ${e.rule}: ${e.description}`);
+      const refusals = served
+        .filter((e) => e.status === 401)
+        .slice(0, 10)
+        .map((e) => `${e.path}: ${e.rule}: ${e.description}`);
       assert.deepEqual(refusals, [], 'the sandbox refused no token of any client');
-      assert.deepEqual(served.filter((e) => e.status !== 200).map((e) => `${e.path} ${e.status}`), [], 'every request was answered 200');
+      assert.deepEqual(
+        served.filter((e) => e.status !== 200).map((e) => `${e.path} ${e.status}`),
+        [],
+        'every request was answered 200',
+      );
       assert.deepEqual(cliResult.failures, [], 'every CLI run exited 0');
       assert.deepEqual(report.errors, [], 'the script met no error');
       assert.deepEqual(Object.keys(report.statuses), ['200'], 'the script saw only 200s');
-      assert.equal(report.statuses['200'], figures[3].accepted, 'the sandbox counted every request of the script on its path');
+      assert.equal(
+        report.statuses['200'],
+        figures[3].accepted,
+        'the sandbox counted every request of the script on its path',
+      );
       assert.equal(cliResult.codes['0'], figures[2].accepted, 'the sandbox counted every CLI run on its path');
       for (const f of figures) assert.ok(f.accepted >= 3, `${f.name} made progress: ${f.accepted} accepted request(s)`);
       // All four were at work at the same time: each began before any of them ended.
       const lastToStart = figures.reduce((a, b) => (a.first > b.first ? a : b));
       const firstToEnd = figures.reduce((a, b) => (a.last < b.last ? a : b));
-      assert.ok(lastToStart.first < firstToEnd.last, `${lastToStart.name} started after ${firstToEnd.name} had ended: they did not run at once`);
+      assert.ok(
+        lastToStart.first < firstToEnd.last,
+        `${lastToStart.name} started after ${firstToEnd.name} had ended: they did not run at once`,
+      );
       for (const [i, s] of stopped.entries()) {
         // Counts are shown with the locale's grouping: "1,501 pages".
         assert.match(s, /cancelled after [\d,]+ pages/, `${WINDOWS[i].name}'s listing ran until it was cancelled`);
         // The window's own count: the sandbox may have answered the page whose request Cancel aborted.
         const pagesShown = Number(/after ([\d,]+) pages/.exec(s)?.[1].replaceAll(',', ''));
-        assert.ok(pagesShown <= figures[i].accepted && pagesShown >= figures[i].accepted - 1, `${WINDOWS[i].name} shows ${pagesShown} pages, the sandbox accepted ${figures[i].accepted}`);
+        assert.ok(
+          pagesShown <= figures[i].accepted && pagesShown >= figures[i].accepted - 1,
+          `${WINDOWS[i].name} shows ${pagesShown} pages, the sandbox accepted ${figures[i].accepted}`,
+        );
       }
       const { kid } = JSON.parse(fs.readFileSync(info.demo.credentialFile, 'utf8')) as DemoCredential;
-      assert.ok(new FileClockStore(stateDir).readMark(kid) !== undefined, 'the key\'s mark is in the one state folder');
+      assert.ok(new FileClockStore(stateDir).readMark(kid) !== undefined, "the key's mark is in the one state folder");
     });
   });
 }

@@ -28,7 +28,8 @@ async function visibleTexts(locator: Locator): Promise<string[]> {
   for (const item of await locator.all()) {
     // Short timeouts: `locator.all()` gives nth() locators, and a list that re-renders (a quick pick closing) leaves one
     // matching nothing, on which a read would wait the default 30 s and stall the caller's polling.
-    if (await item.isVisible().catch(() => false)) texts.push((await item.innerText({ timeout: 1000 }).catch(() => '')).replace(/\s+/g, ' ').trim());
+    if (await item.isVisible().catch(() => false))
+      texts.push((await item.innerText({ timeout: 1000 }).catch(() => '')).replace(/\s+/g, ' ').trim());
   }
   return texts.filter(Boolean);
 }
@@ -47,23 +48,40 @@ export async function waitForWorkbench(page: Page, timeoutMs = 90_000): Promise<
  * validates the typed path asynchronously and can swallow an Enter that comes first, so while it is still open
  * on the path, Enter is pressed again.
  */
-export async function answerPathDialog(page: Page, target: string, what: { suggested: (value: string) => boolean; done: () => boolean; doneWhat: string; timeoutMs?: number }): Promise<void> {
+export async function answerPathDialog(
+  page: Page,
+  target: string,
+  what: { suggested: (value: string) => boolean; done: () => boolean; doneWhat: string; timeoutMs?: number },
+): Promise<void> {
   const timeoutMs = what.timeoutMs ?? 60_000;
-  await waitUntil('the file dialog to suggest a path', () => quickInputState(page), (state) => !!state && what.suggested(state.value), { timeoutMs, intervalMs: 200 });
+  await waitUntil(
+    'the file dialog to suggest a path',
+    () => quickInputState(page),
+    (state) => !!state && what.suggested(state.value),
+    { timeoutMs, intervalMs: 200 },
+  );
   const box = page.locator(QUICK_INPUT_BOX);
   await box.fill(target);
-  await page.waitForFunction(([selector, want]) => document.querySelector<HTMLInputElement>(selector)?.value === want, [QUICK_INPUT_BOX, target] as const);
+  await page.waitForFunction(([selector, want]) => document.querySelector<HTMLInputElement>(selector)?.value === want, [
+    QUICK_INPUT_BOX,
+    target,
+  ] as const);
   await box.press('Enter');
   let lastEnter = Date.now();
-  await waitUntil(what.doneWhat, async () => {
-    if (what.done()) return true;
-    const open = await quickInputState(page);
-    if (open && open.value.replace(/\/$/, '') === target && Date.now() - lastEnter > 1500) {
-      await box.press('Enter');
-      lastEnter = Date.now();
-    }
-    return false;
-  }, (done) => done, { timeoutMs, intervalMs: 250 });
+  await waitUntil(
+    what.doneWhat,
+    async () => {
+      if (what.done()) return true;
+      const open = await quickInputState(page);
+      if (open && open.value.replace(/\/$/, '') === target && Date.now() - lastEnter > 1500) {
+        await box.press('Enter');
+        lastEnter = Date.now();
+      }
+      return false;
+    },
+    (done) => done,
+    { timeoutMs, intervalMs: 250 },
+  );
 }
 
 /**
@@ -72,14 +90,19 @@ export async function answerPathDialog(page: Page, target: string, what: { sugge
  */
 export async function closeAllEditors(page: Page): Promise<void> {
   await runCommand(page, 'View: Close All Editors');
-  await waitUntil('every editor to close', async () => {
-    const dontSave = page.locator('.monaco-dialog-box .monaco-button', { hasText: /Don.t Save/ }).first();
-    if (await dontSave.isVisible().catch(() => false)) {
-      await dontSave.click();
-      return false;
-    }
-    return (await page.locator('.monaco-workbench .tabs-container .tab').count()) === 0;
-  }, (closed) => closed, { timeoutMs: 20_000, intervalMs: 200 });
+  await waitUntil(
+    'every editor to close',
+    async () => {
+      const dontSave = page.locator('.monaco-dialog-box .monaco-button', { hasText: /Don.t Save/ }).first();
+      if (await dontSave.isVisible().catch(() => false)) {
+        await dontSave.click();
+        return false;
+      }
+      return (await page.locator('.monaco-workbench .tabs-container .tab').count()) === 0;
+    },
+    (closed) => closed,
+    { timeoutMs: 20_000, intervalMs: 200 },
+  );
 }
 
 /** Closes any open quick input (palette, input box, quick pick). */
@@ -124,7 +147,12 @@ async function paletteLabels(page: Page): Promise<string[]> {
  * extension contributes appear only after the extension host has reported in, so this retries until
  * `timeoutMs`. Leaves the palette closed.
  */
-export async function listCommands(page: Page, query: string, expected: string[] = [], timeoutMs = 60_000): Promise<string[]> {
+export async function listCommands(
+  page: Page,
+  query: string,
+  expected: string[] = [],
+  timeoutMs = 60_000,
+): Promise<string[]> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     await openPalette(page, query);
@@ -133,11 +161,16 @@ export async function listCommands(page: Page, query: string, expected: string[]
       await page.locator(QUICK_INPUT_ROWS).first().waitFor({ timeout: 2000 });
       // The list filters asynchronously: read it until two reads in a row agree.
       let previous: string | undefined;
-      labels = await waitUntil(`the palette list for ">${query}" to settle`, () => paletteLabels(page), (now) => {
-        const same = JSON.stringify(now) === previous;
-        previous = JSON.stringify(now);
-        return same;
-      }, { timeoutMs: 5000, intervalMs: 150 });
+      labels = await waitUntil(
+        `the palette list for ">${query}" to settle`,
+        () => paletteLabels(page),
+        (now) => {
+          const same = JSON.stringify(now) === previous;
+          previous = JSON.stringify(now);
+          return same;
+        },
+        { timeoutMs: 5000, intervalMs: 150 },
+      );
     } catch {
       // no row yet
     }
@@ -148,7 +181,9 @@ export async function listCommands(page: Page, query: string, expected: string[]
     }
     await closeQuickInput(page);
     if (Date.now() > deadline) {
-      throw new Error(`The command palette never listed ${missing.map((m) => `"${m}"`).join(', ')} for ">${query}" within ${timeoutMs / 1000}s; it listed: ${labels.length ? labels.join(' | ') : 'nothing'}.`);
+      throw new Error(
+        `The command palette never listed ${missing.map((m) => `"${m}"`).join(', ')} for ">${query}" within ${timeoutMs / 1000}s; it listed: ${labels.length ? labels.join(' | ') : 'nothing'}.`,
+      );
     }
     await page.waitForTimeout(1000);
   }
@@ -162,15 +197,29 @@ export async function runCommand(page: Page, title: string, timeoutMs = 60_000):
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     await openPalette(page, title);
-    const row = page.locator(QUICK_INPUT_ROWS).filter({ has: page.locator('.label-name', { hasText: escapeRegExp(title) }) }).first();
-    if (await row.waitFor({ timeout: 2000 }).then(() => true, () => false)) {
+    const row = page
+      .locator(QUICK_INPUT_ROWS)
+      .filter({ has: page.locator('.label-name', { hasText: escapeRegExp(title) }) })
+      .first();
+    if (
+      await row.waitFor({ timeout: 2000 }).then(
+        () => true,
+        () => false,
+      )
+    ) {
       await row.click();
       // Wait until the palette is gone or replaced (by the command's own input box or quick pick), so the
       // next step cannot type into the closing palette.
       const input = page.locator(QUICK_INPUT_BOX);
       const deadline = Date.now() + 5000;
-      while (Date.now() < deadline && (await page.locator(QUICK_INPUT).isVisible().catch(() => false))
-        && (await input.inputValue().catch(() => '')) === `>${title}`) {
+      while (
+        Date.now() < deadline &&
+        (await page
+          .locator(QUICK_INPUT)
+          .isVisible()
+          .catch(() => false)) &&
+        (await input.inputValue().catch(() => '')) === `>${title}`
+      ) {
         await page.waitForTimeout(100);
       }
       return;
@@ -178,7 +227,9 @@ export async function runCommand(page: Page, title: string, timeoutMs = 60_000):
     const labels = await paletteLabels(page);
     await closeQuickInput(page);
     if (Date.now() > deadline) {
-      throw new Error(`The command "${title}" never appeared in the command palette within ${timeoutMs / 1000}s; it listed: ${labels.length ? labels.join(' | ') : 'nothing'}.`);
+      throw new Error(
+        `The command "${title}" never appeared in the command palette within ${timeoutMs / 1000}s; it listed: ${labels.length ? labels.join(' | ') : 'nothing'}.`,
+      );
     }
     await page.waitForTimeout(1000);
   }
@@ -196,27 +247,39 @@ export async function waitForNotification(page: Page, text: string | RegExp, tim
     await toast.waitFor({ state: 'visible', timeout: timeoutMs });
   } catch {
     const seen = await notifications(page);
-    throw new Error(`No notification with ${String(text)} appeared within ${timeoutMs / 1000}s; on screen: ${seen.length ? seen.join(' | ') : 'none'}.`);
+    throw new Error(
+      `No notification with ${String(text)} appeared within ${timeoutMs / 1000}s; on screen: ${seen.length ? seen.join(' | ') : 'none'}.`,
+    );
   }
   return (await toast.innerText()).trim();
 }
 
 /** Clicks a button (e.g. "Open", "Retry") in the notification toast that contains `text`. */
 export async function clickNotificationButton(page: Page, text: string | RegExp, button: string): Promise<void> {
-  const toast = page.locator(TOASTS, { has: page.locator('.notification-list-item-message', { hasText: text }) }).first();
+  const toast = page
+    .locator(TOASTS, { has: page.locator('.notification-list-item-message', { hasText: text }) })
+    .first();
   await toast.hover();
-  await toast.locator('.monaco-button', { hasText: escapeRegExp(button) }).first().click();
+  await toast
+    .locator('.monaco-button', { hasText: escapeRegExp(button) })
+    .first()
+    .click();
 }
 
 /** What the open quick input shows: its title, prompt/validation message, typed value and listed rows. */
-export async function quickInputState(page: Page): Promise<{ title: string; message: string; value: string; rows: string[] } | undefined> {
+export async function quickInputState(
+  page: Page,
+): Promise<{ title: string; message: string; value: string; rows: string[] } | undefined> {
   const widget = page.locator(QUICK_INPUT);
   if (!(await widget.isVisible().catch(() => false))) return undefined;
   const text = async (selector: string) => (await visibleTexts(widget.locator(selector))).join(' ');
   return {
     title: await text('.quick-input-title'),
     message: await text('.quick-input-message'),
-    value: await page.locator(QUICK_INPUT_BOX).inputValue({ timeout: 1000 }).catch(() => ''),
+    value: await page
+      .locator(QUICK_INPUT_BOX)
+      .inputValue({ timeout: 1000 })
+      .catch(() => ''),
     rows: await paletteLabels(page),
   };
 }
@@ -226,14 +289,22 @@ export async function quickInputState(page: Page): Promise<{ title: string; mess
  * first waits until the box's title, prompt or placeholder matches it: pass it when input boxes follow each
  * other, so that an answer cannot land in the previous box while it closes.
  */
-export async function answerInputBox(page: Page, value: string, expectPrompt?: string | RegExp, timeoutMs = 20_000): Promise<void> {
+export async function answerInputBox(
+  page: Page,
+  value: string,
+  expectPrompt?: string | RegExp,
+  timeoutMs = 20_000,
+): Promise<void> {
   const input = page.locator(QUICK_INPUT_BOX);
   // An input box, not the command palette that may still be closing.
   const until = Date.now() + timeoutMs;
   for (;;) {
     const state = await quickInputState(page);
     if (state && !state.value.startsWith('>')) break;
-    if (Date.now() > until) throw new Error(`No input box opened within ${timeoutMs / 1000}s${state ? `; the command palette is still open with "${state.value}"` : ''}.`);
+    if (Date.now() > until)
+      throw new Error(
+        `No input box opened within ${timeoutMs / 1000}s${state ? `; the command palette is still open with "${state.value}"` : ''}.`,
+      );
     await page.waitForTimeout(200);
   }
   if (expectPrompt !== undefined) {
@@ -243,11 +314,17 @@ export async function answerInputBox(page: Page, value: string, expectPrompt?: s
       const state = await quickInputState(page);
       // The widget's whole text as well: twice a run read the title and the prompt as empty for the whole wait while
       // the widget showed both (the failure's own dump read them at once), with a hover over the widget's title.
-      const whole = await page.locator(QUICK_INPUT).innerText({ timeout: 2000 }).catch(() => '');
+      const whole = await page
+        .locator(QUICK_INPUT)
+        .innerText({ timeout: 2000 })
+        .catch(() => '');
       const parts = `${state?.title ?? ''} ${state?.message ?? ''} ${(await input.getAttribute('placeholder')) ?? ''}`;
       const prompt = `${parts} ${whole.replace(/\s+/g, ' ')}`;
       if (matches(prompt)) {
-        if (!matches(parts)) console.log(`      (the input box's title and prompt read as "${parts.trim()}"; its whole text matched ${String(expectPrompt)})`);
+        if (!matches(parts))
+          console.log(
+            `      (the input box's title and prompt read as "${parts.trim()}"; its whole text matched ${String(expectPrompt)})`,
+          );
         break;
       }
       if (Date.now() > deadline) throw new Error(`The input box asks "${prompt.trim()}", not ${String(expectPrompt)}.`);
@@ -265,9 +342,11 @@ async function waitForQuickPickItems(page: Page, timeoutMs: number): Promise<voi
     const state = await quickInputState(page);
     if (state && !state.value.startsWith('>') && state.rows.length > 0) return;
     if (Date.now() > deadline) {
-      throw new Error(state
-        ? `No quick pick with items opened within ${timeoutMs / 1000}s; the quick input shows title "${state.title}", value "${state.value}", ${state.rows.length} row(s).`
-        : `No quick pick opened within ${timeoutMs / 1000}s.`);
+      throw new Error(
+        state
+          ? `No quick pick with items opened within ${timeoutMs / 1000}s; the quick input shows title "${state.title}", value "${state.value}", ${state.rows.length} row(s).`
+          : `No quick pick opened within ${timeoutMs / 1000}s.`,
+      );
     }
     await page.waitForTimeout(200);
   }
@@ -277,11 +356,16 @@ async function waitForQuickPickItems(page: Page, timeoutMs: number): Promise<voi
 async function filteredQuickPickRow(page: Page, label: string, timeoutMs: number): Promise<Locator> {
   // Up to the whole timeout: on a loaded machine the quick input can stay inert a few seconds while it settles.
   await page.locator(QUICK_INPUT_BOX).fill(label, { timeout: timeoutMs });
-  const row = page.locator(QUICK_INPUT_ROWS).filter({ has: page.locator('.label-name', { hasText: escapeRegExp(label) }) }).first();
+  const row = page
+    .locator(QUICK_INPUT_ROWS)
+    .filter({ has: page.locator('.label-name', { hasText: escapeRegExp(label) }) })
+    .first();
   try {
     await row.waitFor({ timeout: timeoutMs });
   } catch {
-    throw new Error(`The quick pick has no item "${label}"; it lists: ${(await paletteLabels(page)).join(' | ') || 'nothing'}.`);
+    throw new Error(
+      `The quick pick has no item "${label}"; it lists: ${(await paletteLabels(page)).join(' | ') || 'nothing'}.`,
+    );
   }
   return row;
 }
@@ -307,7 +391,12 @@ export async function tickQuickPickItems(page: Page, labels: string[], timeoutMs
   await waitForQuickPickItems(page, timeoutMs);
   for (const label of labels) {
     const row = await filteredQuickPickRow(page, label, timeoutMs);
-    const ticked = () => row.evaluate((el) => el.getAttribute('aria-checked') === 'true' || el.querySelector('[aria-checked="true"], input:checked') !== null);
+    const ticked = () =>
+      row.evaluate(
+        (el) =>
+          el.getAttribute('aria-checked') === 'true' ||
+          el.querySelector('[aria-checked="true"], input:checked') !== null,
+      );
     if (!(await ticked())) await row.locator('.label-name').first().click();
     await waitUntil(`"${label}" ticked`, ticked, (yes) => yes, { timeoutMs, intervalMs: 100 });
   }
@@ -339,7 +428,10 @@ export async function quickOpenFile(page: Page, name: string): Promise<void> {
   const input = page.locator('.quick-input-widget .quick-input-box input');
   await input.waitFor({ state: 'visible', timeout: 15_000 });
   await input.fill(name);
-  await page.locator('.quick-input-widget .quick-input-list .monaco-list-row', { hasText: name }).first().waitFor({ timeout: 15_000 });
+  await page
+    .locator('.quick-input-widget .quick-input-list .monaco-list-row', { hasText: name })
+    .first()
+    .waitFor({ timeout: 15_000 });
   await page.keyboard.press('Enter');
   await page.locator('.tabs-container .tab', { hasText: name }).first().waitFor({ timeout: 15_000 });
 }
@@ -354,21 +446,34 @@ export async function startSandboxAndSelect(page: Page, environment = 'Sandbox Â
 
 /** Opens a view container (e.g. the extension's own) by the title of its activity bar icon. */
 export async function openViewContainer(page: Page, title: string, timeoutMs = 30_000): Promise<void> {
-  const item = page.locator(`.part.activitybar .action-item .action-label[aria-label^="${title.replace(/"/g, '\\"')}"]`).first();
+  const item = page
+    .locator(`.part.activitybar .action-item .action-label[aria-label^="${title.replace(/"/g, '\\"')}"]`)
+    .first();
   try {
     await item.waitFor({ timeout: timeoutMs });
   } catch {
-    const titles = (await page.locator('.part.activitybar .action-item .action-label').evaluateAll((els) => els.map((e) => e.getAttribute('aria-label') ?? ''))).filter(Boolean);
+    const titles = (
+      await page
+        .locator('.part.activitybar .action-item .action-label')
+        .evaluateAll((els) => els.map((e) => e.getAttribute('aria-label') ?? ''))
+    ).filter(Boolean);
     throw new Error(`The activity bar has no "${title}"; it has: ${titles.join(' | ') || 'nothing'}.`);
   }
   const checked = await item.evaluate((e) => e.closest('.action-item')?.classList.contains('checked') ?? false);
   if (!checked) await item.click();
-  await page.locator('.part.sidebar .composite.title', { hasText: new RegExp(title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'i') }).first().waitFor({ timeout: timeoutMs });
+  await page
+    .locator('.part.sidebar .composite.title', {
+      hasText: new RegExp(title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'i'),
+    })
+    .first()
+    .waitFor({ timeout: timeoutMs });
 }
 
 /** The side bar section (a view's pane) whose header says `viewTitle`; expands it when collapsed. */
 export async function viewPane(page: Page, viewTitle: string): Promise<Locator> {
-  const pane = page.locator('.part.sidebar .pane', { has: page.locator('.pane-header', { hasText: escapeRegExp(viewTitle) }) }).first();
+  const pane = page
+    .locator('.part.sidebar .pane', { has: page.locator('.pane-header', { hasText: escapeRegExp(viewTitle) }) })
+    .first();
   const header = pane.locator('.pane-header').first();
   await header.waitFor({ timeout: 30_000 });
   if ((await header.getAttribute('aria-expanded')) === 'false') await header.click();
@@ -378,23 +483,31 @@ export async function viewPane(page: Page, viewTitle: string): Promise<Locator> 
 /** The rows a tree view shows now (only the rendered, i.e. visible, ones), top to bottom. */
 export async function treeRows(page: Page, viewTitle: string): Promise<TreeRow[]> {
   const pane = await viewPane(page, viewTitle);
-  return pane.locator('.monaco-list-row').evaluateAll((rows) => rows
-    .map((row) => ({
-      top: parseFloat((row as HTMLElement).style.top || '0'),
-      label: row.querySelector('.label-name')?.textContent?.trim() ?? row.getAttribute('aria-label') ?? '',
-      description: row.querySelector('.label-description')?.textContent?.trim() ?? '',
-      level: Number(row.getAttribute('aria-level') ?? '1'),
-      expanded: row.hasAttribute('aria-expanded') ? row.getAttribute('aria-expanded') === 'true' : undefined,
-    }))
-    .sort((a, b) => a.top - b.top)
-    .map(({ label, description, level, expanded }) => ({ label, description, level, expanded })));
+  return pane.locator('.monaco-list-row').evaluateAll((rows) =>
+    rows
+      .map((row) => ({
+        top: parseFloat((row as HTMLElement).style.top || '0'),
+        label: row.querySelector('.label-name')?.textContent?.trim() ?? row.getAttribute('aria-label') ?? '',
+        description: row.querySelector('.label-description')?.textContent?.trim() ?? '',
+        level: Number(row.getAttribute('aria-level') ?? '1'),
+        expanded: row.hasAttribute('aria-expanded') ? row.getAttribute('aria-expanded') === 'true' : undefined,
+      }))
+      .sort((a, b) => a.top - b.top)
+      .map(({ label, description, level, expanded }) => ({ label, description, level, expanded })),
+  );
 }
 
 /**
  * Waits until the tree view lists a row labelled `label` and returns that row's locator. `level` (1 for
  * top-level rows) tells apart rows with the same label under different parents.
  */
-export async function treeRow(page: Page, viewTitle: string, label: string, timeoutMs = 30_000, level?: number): Promise<Locator> {
+export async function treeRow(
+  page: Page,
+  viewTitle: string,
+  label: string,
+  timeoutMs = 30_000,
+  level?: number,
+): Promise<Locator> {
   const pane = await viewPane(page, viewTitle);
   const rows = pane.locator(level === undefined ? '.monaco-list-row' : `.monaco-list-row[aria-level="${level}"]`);
   const row = rows.filter({ has: page.locator('.label-name', { hasText: escapeRegExp(label) }) }).first();
@@ -423,19 +536,32 @@ export async function chooseMenuItem(page: Page, label: string): Promise<void> {
   const item = page.locator('.context-view .monaco-menu .action-menu-item', { hasText: label }).first();
   await item.waitFor({ timeout: 30_000 });
   await item.hover();
-  await waitUntil('the menu item is focused', () => item.evaluate((el) => el.classList.contains('focused') || !!el.closest('.focused')), (focused) => focused, { timeoutMs: 10_000, intervalMs: 100 });
+  await waitUntil(
+    'the menu item is focused',
+    () => item.evaluate((el) => el.classList.contains('focused') || !!el.closest('.focused')),
+    (focused) => focused,
+    { timeoutMs: 10_000, intervalMs: 100 },
+  );
   await page.keyboard.press('Enter');
 }
 
 /** The lines of the active editor as the user sees them, top to bottom (Monaco renders only the lines on screen). */
 export async function activeEditorLines(page: Page): Promise<string[]> {
   const lines = page.locator('.editor-group-container.active .monaco-editor .view-lines .view-line');
-  const tops = await lines.evaluateAll((els) => els.map((e) => ({ top: parseFloat((e as HTMLElement).style.top || '0'), text: (e.textContent ?? '').replace(/\u00a0/g, ' ') })));
+  const tops = await lines.evaluateAll((els) =>
+    els.map((e) => ({
+      top: parseFloat((e as HTMLElement).style.top || '0'),
+      text: (e.textContent ?? '').replace(/\u00a0/g, ' '),
+    })),
+  );
   return tops.sort((a, b) => a.top - b.top).map((l) => l.text);
 }
 
 /** Add Credential, step by step: an External Organization key pasted as PEM, named `name` and bound to `environment`. */
-export async function addPastedCredential(page: Page, credential: { pkcs8: string; kid: string; iss: string; name: string; environment: string }): Promise<void> {
+export async function addPastedCredential(
+  page: Page,
+  credential: { pkcs8: string; kid: string; iss: string; name: string; environment: string },
+): Promise<void> {
   await runCommand(page, 'Mobility API: Add Credential');
   await pickQuickPickItem(page, 'External Organization');
   await pickQuickPickItem(page, 'Paste it');
@@ -472,7 +598,11 @@ export async function clickInWebview(page: Page, selector: string, index = 0, ti
 export async function outputChannel(page: Page): Promise<string | undefined> {
   const panel = page.locator('.part.panel');
   if (!(await panel.isVisible().catch(() => false))) return undefined;
-  const active = await visibleTexts(panel.locator('.composite.title .action-item.checked .action-label, .composite.title .panel-switcher-container .checked'));
+  const active = await visibleTexts(
+    panel.locator(
+      '.composite.title .action-item.checked .action-label, .composite.title .panel-switcher-container .checked',
+    ),
+  );
   if (!active.some((t) => /^output$/i.test(t))) return undefined;
   const select = panel.locator('.composite.title select.monaco-select-box').first();
   if (await select.count()) {
@@ -491,13 +621,19 @@ export async function describeScreen(page: Page): Promise<string> {
     const toasts = await notifications(page);
     parts.push(`notifications: ${toasts.length ? toasts.map((t) => `"${t}"`).join(', ') : 'none'}`);
     const quick = await quickInputState(page);
-    if (quick) parts.push(`quick input: title "${quick.title}", message "${quick.message}", value "${quick.value}", rows [${quick.rows.slice(0, 10).join(' | ')}]`);
+    if (quick)
+      parts.push(
+        `quick input: title "${quick.title}", message "${quick.message}", value "${quick.value}", rows [${quick.rows.slice(0, 10).join(' | ')}]`,
+      );
     const dialogs = await visibleTexts(page.locator('.monaco-dialog-box'));
     if (dialogs.length) parts.push(`dialog: ${dialogs.join(' | ')}`);
     const tab = await visibleTexts(page.locator('.part.editor .tab.active .label-name'));
     parts.push(`active editor: ${tab[0] ?? 'none'}`);
     const panel = await visibleTexts(page.locator('.part.panel .composite.title .action-item.checked .action-label'));
-    if (panel.length) parts.push(`panel: ${panel.join(', ')}${(await outputChannel(page)) ? ` (channel "${await outputChannel(page)}")` : ''}`);
+    if (panel.length)
+      parts.push(
+        `panel: ${panel.join(', ')}${(await outputChannel(page)) ? ` (channel "${await outputChannel(page)}")` : ''}`,
+      );
     const sidebar = await visibleTexts(page.locator('.part.sidebar .composite.title h2'));
     if (sidebar.length) parts.push(`side bar: ${sidebar.join(', ')}`);
   } catch (err) {
@@ -516,6 +652,8 @@ export async function step<T>(page: Page, name: string, action: () => T | Promis
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
     // mocha prints the cause's stack below, which points at the failing line inside the step.
-    throw new Error(`Step "${name}" failed: ${message}\n      On screen: ${await describeScreen(page)}`, { cause: err });
+    throw new Error(`Step "${name}" failed: ${message}\n      On screen: ${await describeScreen(page)}`, {
+      cause: err,
+    });
   }
 }

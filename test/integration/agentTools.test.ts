@@ -28,7 +28,8 @@ describe('agent tools: vscode.lm', function () {
   it('lists every tool of the extension, with its schema', () => {
     const ours = vscode.lm.tools.filter((t) => t.tags.includes('mobility-api'));
     assert.deepEqual(ours.map((t) => t.name).sort(), [...AGENT_TOOL_NAMES].sort());
-    for (const tool of ours) assert.equal((tool.inputSchema as { type?: string } | undefined)?.type, 'object', tool.name);
+    for (const tool of ours)
+      assert.equal((tool.inputSchema as { type?: string } | undefined)?.type, 'object', tool.name);
   });
 
   it('runs the read-only tools: environments by name and masked kid, a token decoded, the catalogue', async () => {
@@ -53,8 +54,12 @@ describe('agent tools: vscode.lm', function () {
     assert.doesNotMatch(sent.text, /ey[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{2,}\./);
   });
 
-  it('makes a gRPC call to the sandbox environment\'s gRPC target, and opens it in the results panel', async () => {
-    const sent = await invoke('send_request', { environment: 'sandbox-mds-staging', grpc_method: 'mobility.sandbox.v1.VehicleService/ListVehicles', max_items: 2 });
+  it("makes a gRPC call to the sandbox environment's gRPC target, and opens it in the results panel", async () => {
+    const sent = await invoke('send_request', {
+      environment: 'sandbox-mds-staging',
+      grpc_method: 'mobility.sandbox.v1.VehicleService/ListVehicles',
+      max_items: 2,
+    });
     assert.equal((sent.body.status as { name: string }).name, 'OK', sent.text);
     assert.equal((sent.body.messages as unknown[]).length, 2);
     assert.equal(typeof sent.body.resultsPanelEntry, 'string', 'the answer names the results panel entry');

@@ -3,7 +3,14 @@ import * as vscode from 'vscode';
 import { run } from './extensionApi';
 import type { Outcome } from './extensionApi';
 
-type ReportOutcome = Outcome & { uri?: string; report?: { requests: { seen: number; accepted: number; refused: number }; refusals: Array<{ rule: string }>; grade: string } };
+type ReportOutcome = Outcome & {
+  uri?: string;
+  report?: {
+    requests: { seen: number; accepted: number; refused: number };
+    refusals: Array<{ rule: string }>;
+    grade: string;
+  };
+};
 
 describe('Sandbox: Client Report', function () {
   this.timeout(60_000);
@@ -23,13 +30,18 @@ describe('Sandbox: Client Report', function () {
     assert.equal(started.ok, true, started.message);
     const listed = await run('mobilityApi.listVehicles', { environmentId: 'sandbox-mds-staging' });
     assert.equal(listed.ok, true, listed.message);
-    const refused = await fetch(`${String(started.url)}/mds-staging/vehicles`, { headers: { Authorization: 'Bearer not-a-token' } });
+    const refused = await fetch(`${String(started.url)}/mds-staging/vehicles`, {
+      headers: { Authorization: 'Bearer not-a-token' },
+    });
     assert.equal(refused.status, 401);
 
     const shown = await run<ReportOutcome>('mobilityApi.showClientReport');
     assert.equal(shown.ok, true, shown.message);
     assert.ok(shown.report && shown.report.requests.accepted >= 1, JSON.stringify(shown.report?.requests));
-    assert.deepEqual(shown.report.refusals.map((r) => r.rule), ['malformed_token']);
+    assert.deepEqual(
+      shown.report.refusals.map((r) => r.rule),
+      ['malformed_token'],
+    );
     const editor = vscode.window.activeTextEditor;
     assert.ok(editor);
     assert.equal(editor.document.uri.toString(), shown.uri);

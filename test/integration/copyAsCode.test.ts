@@ -29,7 +29,11 @@ describe('Copy as Code', function () {
   }
 
   it('copies an endpoint of the tree as a program for its environment, with no secret in it', async () => {
-    const r = await run<CopyOutcome>('mobilityApi.copyAsCode', { environmentId: 'sandbox-mds-staging', endpointId: 'vehicles', language: 'python' });
+    const r = await run<CopyOutcome>('mobilityApi.copyAsCode', {
+      environmentId: 'sandbox-mds-staging',
+      endpointId: 'vehicles',
+      language: 'python',
+    });
     assert.equal(r.ok, true, r.message);
     const code = await vscode.env.clipboard.readText();
     assert.match(code, /^"""GET \/vehicles on the MDS Provider API at http:\/\/127\.0\.0\.1:\d+\/mds-staging,/);
@@ -45,7 +49,8 @@ describe('Copy as Code', function () {
     const uri = vscode.Uri.file(file);
     await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri));
     await run('mobilityApi.selectEnvironment', { environmentId: 'sandbox-mds-staging' });
-    const lenses = (await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', uri)) ?? [];
+    const lenses =
+      (await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', uri)) ?? [];
     const lens = lenses.find((l) => l.command?.command === 'mobilityApi.copyAsCode');
     assert.equal(lens?.command?.title, '$(code) Copy as Code');
     const [args] = (lens.command.arguments ?? []) as [Record<string, unknown>];
@@ -58,13 +63,28 @@ describe('Copy as Code', function () {
   });
 
   it('refuses a language it does not write, saying which it does', async () => {
-    const r = await run<CopyOutcome>('mobilityApi.copyAsCode', { environmentId: 'sandbox-mds-staging', endpointId: 'vehicles', language: 'cobol' });
+    const r = await run<CopyOutcome>('mobilityApi.copyAsCode', {
+      environmentId: 'sandbox-mds-staging',
+      endpointId: 'vehicles',
+      language: 'cobol',
+    });
     assert.equal(r.ok, false);
     assert.match(r.message ?? '', /python, typescript, go, java, shell/);
   });
 
-  it('copies the request under the cursor when run from the palette with a request file in front, and the picker\'s endpoint without one', async () => {
-    const document = await vscode.workspace.openTextDocument({ language: 'http', content: ['GET {{baseUrl}}/vehicles', '', '###', '# @name status', 'GET {{baseUrl}}/vehicles/status', 'X-Cursor: here', ''].join('\n') });
+  it("copies the request under the cursor when run from the palette with a request file in front, and the picker's endpoint without one", async () => {
+    const document = await vscode.workspace.openTextDocument({
+      language: 'http',
+      content: [
+        'GET {{baseUrl}}/vehicles',
+        '',
+        '###',
+        '# @name status',
+        'GET {{baseUrl}}/vehicles/status',
+        'X-Cursor: here',
+        '',
+      ].join('\n'),
+    });
     const editor = await vscode.window.showTextDocument(document, { preview: false });
     await run('mobilityApi.selectEnvironment', { environmentId: 'sandbox-mds-staging' });
     editor.selection = new vscode.Selection(5, 3, 5, 3);

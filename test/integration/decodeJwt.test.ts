@@ -32,7 +32,13 @@ describe('Decode JWT with a token on the clipboard', function () {
   before(async () => {
     const { SignJWT } = await import('jose');
     const now = Math.floor(Date.now() / 1000);
-    const token = await new SignJWT({ iss: 'clip@org.test.invalid', aud: 'https://clip.test.invalid', iat: now, exp: now + 300, jti })
+    const token = await new SignJWT({
+      iss: 'clip@org.test.invalid',
+      aud: 'https://clip.test.invalid',
+      iat: now,
+      exp: now + 300,
+      jti,
+    })
       .setProtectedHeader({ alg: 'ES256', kid: 'clip-kid' })
       .sign(keyFixture('p256').privateKey);
     // No editor, so neither a selection nor a token under the cursor: the clipboard's token is the candidate.
@@ -46,10 +52,14 @@ describe('Decode JWT with a token on the clipboard', function () {
 
   it('asks before it decodes: closing the question decodes nothing', async () => {
     const outcome = await decodeAnswering('workbench.action.closeQuickOpen');
-    assert.deepEqual({ ok: outcome.ok, code: outcome.code }, { ok: false, code: 'CANCELLED' }, `returned ${JSON.stringify(outcome)}`);
+    assert.deepEqual(
+      { ok: outcome.ok, code: outcome.code },
+      { ok: false, code: 'CANCELLED' },
+      `returned ${JSON.stringify(outcome)}`,
+    );
   });
 
-  it('the first choice is the clipboard\'s token, decoded once the user confirms', async () => {
+  it("the first choice is the clipboard's token, decoded once the user confirms", async () => {
     const outcome = await decodeAnswering('workbench.action.acceptSelectedQuickOpenItem');
     assert.equal(outcome.ok, true, outcome.message);
     assert.equal(outcome.source, 'Decoded from the clipboard');

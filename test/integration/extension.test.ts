@@ -27,11 +27,15 @@ function compareVersions(a: number[], b: number[]): number {
 }
 
 describe('the extension in a real VS Code', () => {
-  it('Show Log opens the extension\'s own log channel in the Output panel', async () => {
+  it("Show Log opens the extension's own log channel in the Output panel", async () => {
     // The extension is already active here (onStartupFinished), so this checks what the command does, not activation.
     await vscode.commands.executeCommand('workbench.action.closePanel');
-    const isOurLog = (d: vscode.TextDocument) => d.uri.scheme === 'output' && /Mobility API/.test(decodeURIComponent(d.uri.toString()));
-    assert.ok(!vscode.window.visibleTextEditors.some((e) => isOurLog(e.document)), 'the log is not shown before the command');
+    const isOurLog = (d: vscode.TextDocument) =>
+      d.uri.scheme === 'output' && /Mobility API/.test(decodeURIComponent(d.uri.toString()));
+    assert.ok(
+      !vscode.window.visibleTextEditors.some((e) => isOurLog(e.document)),
+      'the log is not shown before the command',
+    );
     await vscode.commands.executeCommand('mobilityApi.showLog');
     const deadline = Date.now() + 10_000;
     while (!vscode.window.visibleTextEditors.some((e) => isOurLog(e.document)) && Date.now() < deadline) {
@@ -47,7 +51,10 @@ describe('the extension in a real VS Code', () => {
       });
     }
     const shown = vscode.window.visibleTextEditors.map((e) => e.document.uri.toString());
-    assert.ok(vscode.window.visibleTextEditors.some((e) => isOurLog(e.document)), `the Mobility API log is not among the visible editors: ${shown.join(', ')}`);
+    assert.ok(
+      vscode.window.visibleTextEditors.some((e) => isOurLog(e.document)),
+      `the Mobility API log is not among the visible editors: ${shown.join(', ')}`,
+    );
   });
 
   it('registers mobilityApi.showLog and contributes it as "Mobility API: Show Log"', async () => {
@@ -55,13 +62,19 @@ describe('the extension in a real VS Code', () => {
     assert.ok(commands.includes('mobilityApi.showLog'), 'mobilityApi.showLog is not among the registered commands');
     const manifest = extension().packageJSON as Manifest;
     const contributed = manifest.contributes.commands.find((c) => c.command === 'mobilityApi.showLog');
-    assert.deepEqual({ category: contributed?.category, title: contributed?.title }, { category: 'Mobility API', title: 'Show Log' });
+    assert.deepEqual(
+      { category: contributed?.category, title: contributed?.title },
+      { category: 'Mobility API', title: 'Show Log' },
+    );
   });
 
   it('runs on a VS Code at least as new as engines.vscode asks', () => {
     const manifest = extension().packageJSON as Manifest;
     const running = minimumOf(vscode.version);
     const minimum = minimumOf(manifest.engines.vscode);
-    assert.ok(compareVersions(running, minimum) >= 0, `VS Code ${vscode.version} is older than engines.vscode ${manifest.engines.vscode}`);
+    assert.ok(
+      compareVersions(running, minimum) >= 0,
+      `VS Code ${vscode.version} is older than engines.vscode ${manifest.engines.vscode}`,
+    );
   });
 });

@@ -6,7 +6,8 @@ import type { MobilityApiExports } from '../../src/extension';
 export type Outcome = { ok: boolean; code?: string; message?: string } & Record<string, unknown>;
 
 /** Runs a command as a caller (or a test) does, and returns its outcome (typed more closely with `T`). */
-export const run = <T extends Outcome = Outcome>(command: string, ...args: unknown[]) => vscode.commands.executeCommand<T>(command, ...args);
+export const run = <T extends Outcome = Outcome>(command: string, ...args: unknown[]) =>
+  vscode.commands.executeCommand<T>(command, ...args);
 
 /** The extension's exports (no key material, no tokens). */
 export function exportsOf(): MobilityApiExports {
@@ -31,10 +32,14 @@ export async function closeUnsavedUntitled(): Promise<void> {
  * `answer` (VS Code commands such as 'workbench.action.acceptSelectedQuickOpenItem'): a question opens only when the
  * command gets there, so the answer is given again every 300 ms until the command returns (at most 30 s).
  */
-export async function answerUntilReturned<T>(running: Thenable<T>, answer: readonly string[], what: string): Promise<T> {
+export async function answerUntilReturned<T>(
+  running: Thenable<T>,
+  answer: readonly string[],
+  what: string,
+): Promise<T> {
   let outcome: { value: T } | undefined;
   const settled = Promise.resolve(running).then((value) => (outcome = { value }));
-  for (const deadline = Date.now() + 30_000; !outcome && Date.now() < deadline; ) {
+  for (const deadline = Date.now() + 30_000; !outcome && Date.now() < deadline;) {
     await Promise.race([settled, new Promise((r) => setTimeout(r, 300))]);
     for (const command of answer) if (!outcome) await vscode.commands.executeCommand(command);
   }

@@ -9,7 +9,11 @@ import { waitFor } from '../unit/support/waitUntil';
 import { exportsOf, run as runCommand } from './extensionApi';
 import type { Outcome as BaseOutcome } from './extensionApi';
 
-type Outcome = BaseOutcome & { status?: number; items?: number; error?: { error?: string; error_description?: string } };
+type Outcome = BaseOutcome & {
+  status?: number;
+  items?: number;
+  error?: { error?: string; error_description?: string };
+};
 const run = (command: string, ...args: unknown[]) => runCommand<Outcome>(command, ...args);
 
 /** A fault server on 127.0.0.1 that counts requests and the connections still open. */
@@ -27,13 +31,17 @@ async function faultServer(handler: (req: IncomingMessage, res: ServerResponse) 
   const state = { requests: 0, inFlight: 0, authorizations: [] as string[] };
   // An answered connection may idle in the client's keep-alive pool; the server's Keep-Alive hint keeps
   // that short, so every connection ends within seconds unless a request is still running on it.
-  const server = await startTestServer((req, res) => {
-    state.requests++;
-    state.inFlight++;
-    res.once('close', () => state.inFlight--);
-    state.authorizations.push(req.headers.authorization ?? '');
-    handler(req, res);
-  }, undefined, { keepAliveTimeoutMs: 2000 });
+  const server = await startTestServer(
+    (req, res) => {
+      state.requests++;
+      state.inFlight++;
+      res.once('close', () => state.inFlight--);
+      state.authorizations.push(req.headers.authorization ?? '');
+      handler(req, res);
+    },
+    undefined,
+    { keepAliveTimeoutMs: 2000 },
+  );
   return {
     url: server.url,
     get requests() {
@@ -50,9 +58,21 @@ async function faultServer(handler: (req: IncomingMessage, res: ServerResponse) 
 
 /** Waits until the server has no request running and no open connection. */
 async function noConnectionLeft(server: FaultServer, timeoutMs = 10_000): Promise<void> {
-  await waitFor(`no request or connection left at ${server.url}`, () => server.openConnections() === 0 && server.inFlight === 0, { timeoutMs }).catch(() => undefined);
-  assert.equal(server.inFlight, 0, `${server.inFlight} request(s) to ${server.url} still running ${timeoutMs / 1000}s after the command returned`);
-  assert.equal(server.openConnections(), 0, `${server.openConnections()} connection(s) to ${server.url} still open ${timeoutMs / 1000}s after the command returned`);
+  await waitFor(
+    `no request or connection left at ${server.url}`,
+    () => server.openConnections() === 0 && server.inFlight === 0,
+    { timeoutMs },
+  ).catch(() => undefined);
+  assert.equal(
+    server.inFlight,
+    0,
+    `${server.inFlight} request(s) to ${server.url} still running ${timeoutMs / 1000}s after the command returned`,
+  );
+  assert.equal(
+    server.openConnections(),
+    0,
+    `${server.openConnections()} connection(s) to ${server.url} still open ${timeoutMs / 1000}s after the command returned`,
+  );
 }
 
 const json = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
@@ -78,8 +98,21 @@ describe('network faults in the extension', function () {
   before(async () => {
     elsewhere = await faultServer((_req, res) => json(res, 200, { vehicles: [] }));
     servers.hang = await faultServer(() => undefined);
-    servers.mds500 = await faultServer((_req, res) => json(res, 500, { error: 'internal_error', error_description: 'The vehicle store is down for maintenance.', error_details: ['retry later'] }));
-    servers.tooMany = await faultServer((_req, res) => json(res, 429, { error: 'rate_limited', error_description: 'Too many requests for this key.' }, { 'Retry-After': '120' }));
+    servers.mds500 = await faultServer((_req, res) =>
+      json(res, 500, {
+        error: 'internal_error',
+        error_description: 'The vehicle store is down for maintenance.',
+        error_details: ['retry later'],
+      }),
+    );
+    servers.tooMany = await faultServer((_req, res) =>
+      json(
+        res,
+        429,
+        { error: 'rate_limited', error_description: 'Too many requests for this key.' },
+        { 'Retry-After': '120' },
+      ),
+    );
     servers.badJson = await faultServer((_req, res) => json(res, 200, '{"version":"2.0.0","vehicles":[{"device_id":'));
     servers.redirect = await faultServer((_req, res) => {
       res.writeHead(302, { Location: `${elsewhere.url}/vehicles` });
@@ -100,16 +133,28 @@ describe('network faults in the extension', function () {
     assert.equal(started.ok, true, started.message);
     const environments = [
       { id: 'fault-refused', name: 'Fault: refused', api: 'mds', baseUrl: refusedUrl },
-      ...Object.entries(servers).map(([name, s]) => ({ id: `fault-${name}`, name: `Fault: ${name}`, api: 'mds', baseUrl: s.url })),
+      ...Object.entries(servers).map(([name, s]) => ({
+        id: `fault-${name}`,
+        name: `Fault: ${name}`,
+        api: 'mds',
+        baseUrl: s.url,
+      })),
       { id: 'fault-tls', name: 'Fault: self-signed TLS', api: 'mds', baseUrl: tls.server.url },
     ];
     await config().update('customEnvironments', environments, vscode.ConfigurationTarget.Global);
     await config().update('request.timeoutSeconds', 1, vscode.ConfigurationTarget.Global);
-    await waitFor('the custom fault environments to be listed', () => environments.every((e) => exportsOf().environmentIds().includes(e.id)), { timeoutMs: 10_000 });
+    await waitFor(
+      'the custom fault environments to be listed',
+      () => environments.every((e) => exportsOf().environmentIds().includes(e.id)),
+      { timeoutMs: 10_000 },
+    );
     const demo = (await exportsOf().listCredentials()).find((c) => c.demo);
     assert.ok(demo, 'the sandbox stored its demo credential');
     demoBinding = { credentialId: demo.id, environmentIds: [...demo.environments] };
-    const bound = await run('mobilityApi.bindCredential', { credentialId: demo.id, environmentIds: [...demo.environments, ...environments.map((e) => e.id)] });
+    const bound = await run('mobilityApi.bindCredential', {
+      credentialId: demo.id,
+      environmentIds: [...demo.environments, ...environments.map((e) => e.id)],
+    });
     assert.equal(bound.ok, true, bound.message);
   });
 
@@ -154,11 +199,14 @@ describe('network faults in the extension', function () {
     figures.push(`never answers: ${r.code} after ${took} ms: ${r.message}`);
   });
 
-  it('a 500 with an MDS error body: a result with the status and the body\'s error and description', async () => {
+  it("a 500 with an MDS error body: a result with the status and the body's error and description", async () => {
     const r = await run('mobilityApi.listVehicles', { environmentId: 'fault-mds500' });
     assert.equal(r.ok, true, 'an HTTP answer is a result, not a failure of the command');
     assert.equal(r.status, 500);
-    assert.deepEqual({ error: r.error?.error, description: r.error?.error_description }, { error: 'internal_error', description: 'The vehicle store is down for maintenance.' });
+    assert.deepEqual(
+      { error: r.error?.error, description: r.error?.error_description },
+      { error: 'internal_error', description: 'The vehicle store is down for maintenance.' },
+    );
     await noConnectionLeft(servers.mds500);
     figures.push(`500: status ${r.status}, ${r.error?.error}: ${r.error?.error_description}`);
   });

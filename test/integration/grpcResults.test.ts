@@ -29,7 +29,7 @@ async function until(what: string, check: () => boolean, timeoutMs = 20_000): Pr
   }
 }
 
-describe('results panel: a gRPC call\'s answer in VS Code', function () {
+describe("results panel: a gRPC call's answer in VS Code", function () {
   this.timeout(120_000);
   let sandbox: RunningSandbox;
   let connection: GrpcConnection | undefined;
@@ -49,16 +49,31 @@ describe('results panel: a gRPC call\'s answer in VS Code', function () {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  it('shows a streamed vehicle-status call in its environment\'s panel, and saves one CSV row per message without the token', async () => {
+  it("shows a streamed vehicle-status call in its environment's panel, and saves one CSV row per message without the token", async () => {
     const e = sandbox.environments.find((x) => x.id === 'mds-staging');
     assert.ok(e?.grpcTarget, 'the sandbox serves gRPC');
-    const environment: Environment = { id: 'grpc-panel-test', name: 'gRPC panel test', api: 'mds', stage: 'staging', baseUrl: e.baseUrl };
+    const environment: Environment = {
+      id: 'grpc-panel-test',
+      name: 'gRPC panel test',
+      api: 'mds',
+      stage: 'staging',
+      baseUrl: e.baseUrl,
+    };
     const demo = sandbox.demo;
-    const credential = parseCredential({ kind: 'ec', type: 'external-org', privateKey: fs.readFileSync(demo.privateKeyFile, 'utf8'), kid: demo.kid, issuer: demo.issuer }).credential;
+    const credential = parseCredential({
+      kind: 'ec',
+      type: 'external-org',
+      privateKey: fs.readFileSync(demo.privateKeyFile, 'utf8'),
+      kid: demo.kid,
+      issuer: demo.issuer,
+    }).credential;
     const auth = { environment, credential, issuer: new TokenIssuer() };
     connection = openConnection({ address: e.grpcTarget, plaintext: true });
     const schema = await reflectSchema(connection, { auth });
-    const result = await callMethod(connection, schema, auth, { method: 'mobility.sandbox.v1.VehicleService/ListVehicleStatus', messages: [{}] });
+    const result = await callMethod(connection, schema, auth, {
+      method: 'mobility.sandbox.v1.VehicleService/ListVehicleStatus',
+      messages: [{}],
+    });
     assert.equal(result.status.name, 'OK', result.status.message);
     assert.equal(result.messages.length, FLEET);
     const token = result.token?.token ?? '';
@@ -70,7 +85,11 @@ describe('results panel: a gRPC call\'s answer in VS Code', function () {
     panels = createResultsPanels({ extensionUri: ext.extensionUri } as vscode.ExtensionContext, log);
     let grpcurlAsked = 0;
     panels.showGrpcResult({
-      environment, result, title: TITLE, target: e.grpcTarget, credentialLabel: 'demo',
+      environment,
+      result,
+      title: TITLE,
+      target: e.grpcTarget,
+      credentialLabel: 'demo',
       runAgain: () => Promise.resolve(undefined),
       grpcurlCommand: () => {
         grpcurlAsked++;
@@ -78,7 +97,9 @@ describe('results panel: a gRPC call\'s answer in VS Code', function () {
       },
     });
     const tabs = () => vscode.window.tabGroups.all.flatMap((g) => g.tabs);
-    await until(`a tab titled ${TITLE}`, () => tabs().some((t) => t.label === TITLE && t.input instanceof vscode.TabInputWebview));
+    await until(`a tab titled ${TITLE}`, () =>
+      tabs().some((t) => t.label === TITLE && t.input instanceof vscode.TabInputWebview),
+    );
 
     const csvFile = path.join(dir, 'vehicles.csv');
     const csv = await panels.exportShown({ format: 'csv', query: {}, path: csvFile });
@@ -94,7 +115,8 @@ describe('results panel: a gRPC call\'s answer in VS Code', function () {
     assert.ok(raw.ok, raw.ok ? '' : raw.message);
     const body = JSON.parse(fs.readFileSync(rawFile, 'utf8')) as { messages: unknown[] };
     assert.equal(body.messages.length, FLEET);
-    for (const file of [csvFile, rawFile]) assert.equal(fs.readFileSync(file, 'utf8').includes(token), false, `${path.basename(file)} holds no token`);
+    for (const file of [csvFile, rawFile])
+      assert.equal(fs.readFileSync(file, 'utf8').includes(token), false, `${path.basename(file)} holds no token`);
     assert.equal(grpcurlAsked, 0, 'the grpcurl command is built only when the user asks');
   });
 });

@@ -9,11 +9,22 @@ import * as vscode from 'vscode';
 import { waitUntil } from '../unit/support/waitUntil';
 import { closeUnsavedUntitled } from './extensionApi';
 
-const REQUESTS = ['# @name vehicles', 'GET https://nowhere.invalid/vehicles HTTP/1.1', 'Accept: application/json', '', '###', ''].join('\n');
+const REQUESTS = [
+  '# @name vehicles',
+  'GET https://nowhere.invalid/vehicles HTTP/1.1',
+  'Accept: application/json',
+  '',
+  '###',
+  '',
+].join('\n');
 
 /** The lenses of `uri` once there are `want` of them (the provider registers as the extension activates); fails after a while with what was there. */
 function lensesOf(uri: vscode.Uri, want: number): Promise<vscode.CodeLens[]> {
-  return waitUntil(`${want} lens(es) in ${uri.toString()}`, async () => (await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', uri)) ?? [], (lenses) => lenses.length >= want);
+  return waitUntil(
+    `${want} lens(es) in ${uri.toString()}`,
+    async () => (await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', uri)) ?? [],
+    (lenses) => lenses.length >= want,
+  );
 }
 
 describe('request files: the http language and the lens (issue #24)', () => {
@@ -31,7 +42,11 @@ describe('request files: the http language and the lens (issue #24)', () => {
       const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(file));
       assert.equal(doc.languageId, 'http');
       const lenses = await lensesOf(doc.uri, 1);
-      assert.deepEqual(lenses.map((l) => l.range.start.line), [1], 'one lens, above the GET line');
+      assert.deepEqual(
+        lenses.map((l) => l.range.start.line),
+        [1],
+        'one lens, above the GET line',
+      );
     });
   }
 
@@ -39,17 +54,31 @@ describe('request files: the http language and the lens (issue #24)', () => {
     const untitled = await vscode.workspace.openTextDocument({ language: 'http', content: REQUESTS });
     await vscode.window.showTextDocument(untitled);
     assert.equal(untitled.languageId, 'http');
-    assert.deepEqual((await lensesOf(untitled.uri, 1)).map((l) => l.range.start.line), [1], 'the unsaved request file has its lens');
+    assert.deepEqual(
+      (await lensesOf(untitled.uri, 1)).map((l) => l.range.start.line),
+      [1],
+      'the unsaved request file has its lens',
+    );
     const file = path.join(dir, 'other.http');
     fs.writeFileSync(file, REQUESTS);
-    const other = await vscode.languages.setTextDocumentLanguage(await vscode.workspace.openTextDocument(vscode.Uri.file(file)), 'plaintext');
+    const other = await vscode.languages.setTextDocumentLanguage(
+      await vscode.workspace.openTextDocument(vscode.Uri.file(file)),
+      'plaintext',
+    );
     assert.equal(other.languageId, 'plaintext');
-    assert.deepEqual((await lensesOf(other.uri, 1)).map((l) => l.range.start.line), [1], 'a .http file in another language keeps its lens');
+    assert.deepEqual(
+      (await lensesOf(other.uri, 1)).map((l) => l.range.start.line),
+      [1],
+      'a .http file in another language keeps its lens',
+    );
   });
 
   it('HTTP is a language VS Code knows, with # as its line comment', async () => {
     assert.ok((await vscode.languages.getLanguages()).includes('http'));
-    const doc = await vscode.workspace.openTextDocument({ language: 'http', content: 'GET https://nowhere.invalid/a\n' });
+    const doc = await vscode.workspace.openTextDocument({
+      language: 'http',
+      content: 'GET https://nowhere.invalid/a\n',
+    });
     const editor = await vscode.window.showTextDocument(doc);
     editor.selection = new vscode.Selection(0, 0, 0, 0);
     await vscode.commands.executeCommand('editor.action.commentLine');
@@ -57,7 +86,10 @@ describe('request files: the http language and the lens (issue #24)', () => {
   });
 
   it('ships the grammar and the language configuration in the VSIX', () => {
-    const ignored = fs.readFileSync(path.join(__dirname, '..', '..', '..', '.vscodeignore'), 'utf8').split('\n').map((l) => l.trim());
+    const ignored = fs
+      .readFileSync(path.join(__dirname, '..', '..', '..', '.vscodeignore'), 'utf8')
+      .split('\n')
+      .map((l) => l.trim());
     assert.ok(!ignored.some((p) => /^syntaxes|^\*\*\/\*\.json$/.test(p)), 'syntaxes/ is not left out');
     const ext = vscode.extensions.getExtension('mobility-api-explorer.mobility-api-explorer');
     assert.ok(ext);

@@ -21,15 +21,26 @@ export function run(): Promise<void> {
   });
   // INTEGRATION_FILES (comma-separated names such as "settings,shell") and INTEGRATION_GREP (a mocha --grep
   // pattern) narrow a run while iterating; the extension host inherits them from the shell that starts the run.
-  const only = (process.env.INTEGRATION_FILES ?? '').split(',').map((f) => f.trim().replace(/(\.test)?\.[jt]s$/, '')).filter(Boolean);
+  const only = (process.env.INTEGRATION_FILES ?? '')
+    .split(',')
+    .map((f) => f.trim().replace(/(\.test)?\.[jt]s$/, ''))
+    .filter(Boolean);
   if (process.env.INTEGRATION_GREP) mocha.grep(process.env.INTEGRATION_GREP);
-  const files = fs.readdirSync(__dirname).filter((f) => f.endsWith('.test.js') && (!only.length || only.includes(f.replace(/\.test\.js$/, '')))).sort();
+  const files = fs
+    .readdirSync(__dirname)
+    .filter((f) => f.endsWith('.test.js') && (!only.length || only.includes(f.replace(/\.test\.js$/, ''))))
+    .sort();
   for (const file of files) mocha.addFile(path.join(__dirname, file));
   return new Promise((resolve, reject) => {
     try {
       const runner = mocha.run((failures) => {
         if (failures > 0) reject(new Error(`${failures} integration test(s) failed.`));
-        else if (runner.stats?.tests === 0) reject(new Error(`No integration test ran: ${__dirname} holds no *.test.js. Build with node esbuild.js --integration.`));
+        else if (runner.stats?.tests === 0)
+          reject(
+            new Error(
+              `No integration test ran: ${__dirname} holds no *.test.js. Build with node esbuild.js --integration.`,
+            ),
+          );
         else resolve();
       });
     } catch (err) {

@@ -3,13 +3,17 @@ import path from 'node:path';
 import * as vscode from 'vscode';
 import { closeUnsavedUntitled, exportsOf, run } from './extensionApi';
 
-
 /** The markdown of our hover at a position (other providers may answer too). */
-async function jwtHoverAt(uri: vscode.Uri, position: vscode.Position): Promise<{ markdown: vscode.MarkdownString; range?: vscode.Range } | undefined> {
-  const hovers = (await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', uri, position)) ?? [];
+async function jwtHoverAt(
+  uri: vscode.Uri,
+  position: vscode.Position,
+): Promise<{ markdown: vscode.MarkdownString; range?: vscode.Range } | undefined> {
+  const hovers =
+    (await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', uri, position)) ?? [];
   for (const hover of hovers) {
     for (const content of hover.contents) {
-      if (content instanceof vscode.MarkdownString && content.value.startsWith('**JWT**')) return { markdown: content, range: hover.range };
+      if (content instanceof vscode.MarkdownString && content.value.startsWith('**JWT**'))
+        return { markdown: content, range: hover.range };
     }
   }
   return undefined;
@@ -85,18 +89,30 @@ describe('token inspection where people debug: hover, debugger, history, compare
   });
 
   it('hovers in JSON, .env text and a long log, and not beside a token', async () => {
-    const json = await vscode.workspace.openTextDocument({ content: JSON.stringify({ headers: { authorization: `Bearer ${token}` } }, null, 2), language: 'json' });
+    const json = await vscode.workspace.openTextDocument({
+      content: JSON.stringify({ headers: { authorization: `Bearer ${token}` } }, null, 2),
+      language: 'json',
+    });
     const line = json.lineAt(2).text;
     assert.ok(await jwtHoverAt(json.uri, new vscode.Position(2, line.indexOf('eyJ') + 3)), 'hover in JSON');
     assert.equal(await jwtHoverAt(json.uri, new vscode.Position(0, 0)), undefined, 'no hover on "{"');
 
-    const env = await vscode.workspace.openTextDocument({ content: `# local\nMDS_TOKEN="${token}"\n`, language: 'properties' });
+    const env = await vscode.workspace.openTextDocument({
+      content: `# local\nMDS_TOKEN="${token}"\n`,
+      language: 'properties',
+    });
     assert.ok(await jwtHoverAt(env.uri, new vscode.Position(1, 15)), 'hover in .env text');
     assert.equal(await jwtHoverAt(env.uri, new vscode.Position(0, 3)), undefined, 'no hover on the comment');
 
     // A 20,000-line log with the token on its last line: only the hovered line is read.
-    const filler = Array.from({ length: 20_000 }, (_, i) => `2025-06-01T12:00:${String(i % 60).padStart(2, '0')}Z INFO request ${i} ok`).join('\n');
-    const log = await vscode.workspace.openTextDocument({ content: `${filler}\n2025-06-01T12:01:00Z DEBUG token=${token} status=401`, language: 'log' });
+    const filler = Array.from(
+      { length: 20_000 },
+      (_, i) => `2025-06-01T12:00:${String(i % 60).padStart(2, '0')}Z INFO request ${i} ok`,
+    ).join('\n');
+    const log = await vscode.workspace.openTextDocument({
+      content: `${filler}\n2025-06-01T12:01:00Z DEBUG token=${token} status=401`,
+      language: 'log',
+    });
     const last = log.lineCount - 1;
     const hover = await jwtHoverAt(log.uri, new vscode.Position(last, log.lineAt(last).text.indexOf('eyJ') + 40));
     assert.ok(hover, 'hover on the last line of a long log');
@@ -131,17 +147,26 @@ describe('token inspection where people debug: hover, debugger, history, compare
       skipFiles: ['<node_internals>/**'],
     });
     assert.equal(started, true, 'the debug session starts');
-    const frame = await waitFor(vscode.debug.onDidChangeActiveStackItem, () => {
-      const item = vscode.debug.activeStackItem;
-      return item instanceof vscode.DebugStackFrame ? item : undefined;
-    }, 60_000, 'the program to stop at its debugger statement');
+    const frame = await waitFor(
+      vscode.debug.onDidChangeActiveStackItem,
+      () => {
+        const item = vscode.debug.activeStackItem;
+        return item instanceof vscode.DebugStackFrame ? item : undefined;
+      },
+      60_000,
+      'the program to stop at its debugger statement',
+    );
     const session = frame.session;
 
     // What the Variables view shows: the adapter's own scopes and variables.
     type Variable = { name: string; value: string; evaluateName?: string; variablesReference: number };
-    const { scopes } = (await session.customRequest('scopes', { frameId: frame.frameId })) as { scopes: Array<{ name: string; variablesReference: number }> };
+    const { scopes } = (await session.customRequest('scopes', { frameId: frame.frameId })) as {
+      scopes: Array<{ name: string; variablesReference: number }>;
+    };
     const local = scopes.find((s) => /local/i.test(s.name)) ?? scopes[0];
-    const { variables } = (await session.customRequest('variables', { variablesReference: local.variablesReference })) as { variables: Variable[] };
+    const { variables } = (await session.customRequest('variables', {
+      variablesReference: local.variablesReference,
+    })) as { variables: Variable[] };
     const variable = (name: string): Variable => {
       const v = variables.find((x) => x.name === name);
       assert.ok(v, `the adapter lists ${name}: ${variables.map((x) => x.name).join(', ')}`);
@@ -149,31 +174,51 @@ describe('token inspection where people debug: hover, debugger, history, compare
     };
     assert.match(variable('token').value, /^['"]eyJ/, 'the adapter shows the string quoted');
 
-    const decoded = await run('mobilityApi.decodeDebugVariable', { sessionId: session.id, container: local, variable: variable('token') });
+    const decoded = await run('mobilityApi.decodeDebugVariable', {
+      sessionId: session.id,
+      container: local,
+      variable: variable('token'),
+    });
     assert.equal(decoded.ok, true, decoded.message);
     assert.equal((decoded.payload as { jti: string }).jti, jti);
     assert.equal(decoded.signature, 'verified');
     assert.equal(decoded.source, 'Debug variable token');
 
     // A JSON string with the token inside, escaped: found inside.
-    const logged = await run('mobilityApi.decodeDebugVariable', { sessionId: session.id, container: local, variable: variable('logged') });
+    const logged = await run('mobilityApi.decodeDebugVariable', {
+      sessionId: session.id,
+      container: local,
+      variable: variable('logged'),
+    });
     assert.equal(logged.ok, true, logged.message);
     assert.equal(logged.foundInside, true);
 
     // A variable without a token: a clear refusal, not an exception.
-    const greeting = await run('mobilityApi.decodeDebugVariable', { sessionId: session.id, container: local, variable: variable('greeting') });
+    const greeting = await run('mobilityApi.decodeDebugVariable', {
+      sessionId: session.id,
+      container: local,
+      variable: variable('greeting'),
+    });
     assert.equal(greeting.ok, false);
     assert.match(String(greeting.message), /"greeting" does not hold a JWT/);
 
     // The Watch view's shape, with a value the adapter shortened: the whole value is evaluated.
-    const watched = await run('mobilityApi.decodeDebugVariable', { sessionId: session.id, variable: { name: 'headers.authorization', value: `'Bearer ${token.slice(0, 40)}…`, evaluateName: 'headers.authorization', variablesReference: 0 } });
+    const watched = await run('mobilityApi.decodeDebugVariable', {
+      sessionId: session.id,
+      variable: {
+        name: 'headers.authorization',
+        value: `'Bearer ${token.slice(0, 40)}…`,
+        evaluateName: 'headers.authorization',
+        variablesReference: 0,
+      },
+    });
     assert.equal(watched.ok, true, watched.message);
     assert.equal((watched.payload as { jti: string }).jti, jti);
 
     await vscode.debug.stopDebugging(session);
   });
 
-  it('keeps the session\'s tokens per environment (jti, times, request, no text), and opens and compares them', async () => {
+  it("keeps the session's tokens per environment (jti, times, request, no text), and opens and compares them", async () => {
     const listed = await run('mobilityApi.listVehicles', { environmentId: 'sandbox-mds-staging' });
     assert.equal(listed.ok, true, listed.message);
     const history = exportsOf().tokenHistory();
@@ -199,7 +244,8 @@ describe('token inspection where people debug: hover, debugger, history, compare
     const compared = await run('mobilityApi.compareTokens', a, [a, b]);
     assert.equal(compared.ok, true, compared.message);
     const differing = compared.differing as string[];
-    for (const claim of ['iat', 'exp', 'jti']) assert.ok(differing.includes(claim), `${claim} differs: ${differing.join(', ')}`);
+    for (const claim of ['iat', 'exp', 'jti'])
+      assert.ok(differing.includes(claim), `${claim} differs: ${differing.join(', ')}`);
     assert.ok(!differing.includes('aud') && !differing.includes('iss'), 'same audience and issuer');
 
     const gone = await run('mobilityApi.openDecodedToken', { historyId: 'no-such-entry' });

@@ -31,14 +31,22 @@ describe('when VS Code has no usable secret storage', () => {
     const store = new CredentialStore(brokenSecretStorage('store'), () => NO_DOMAINS);
     await assert.rejects(store.add(input, 'mine'), (e: unknown) => {
       const err = e as { code?: string; message: string };
-      return err.code === 'SECRET_STORAGE_FAILED' && /keyring/.test(err.message) && /--password-store=basic/.test(err.message) && !err.message.includes('PRIVATE KEY');
+      return (
+        err.code === 'SECRET_STORAGE_FAILED' &&
+        /keyring/.test(err.message) &&
+        /--password-store=basic/.test(err.message) &&
+        !err.message.includes('PRIVATE KEY')
+      );
     });
     store.dispose();
   });
 
   it('says so when reading fails too', async () => {
     const store = new CredentialStore(brokenSecretStorage('get'), () => NO_DOMAINS);
-    await assert.rejects(store.boundTo('mds-staging'), (e: unknown) => (e as { code?: string }).code === 'SECRET_STORAGE_FAILED');
+    await assert.rejects(
+      store.boundTo('mds-staging'),
+      (e: unknown) => (e as { code?: string }).code === 'SECRET_STORAGE_FAILED',
+    );
     store.dispose();
   });
 });

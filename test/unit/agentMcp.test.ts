@@ -27,7 +27,10 @@ const localHour = (local: number) => {
 const KID = 'agentTestKid-7Qx2Lm9Pz4Rt8Vw3Ny6';
 
 /** The text of a tool's answer, parsed. */
-function answerOf(result: Awaited<ReturnType<Client['callTool']>>): { isError: boolean; body: Record<string, unknown> } {
+function answerOf(result: Awaited<ReturnType<Client['callTool']>>): {
+  isError: boolean;
+  body: Record<string, unknown>;
+} {
   const content = result.content as { type: string; text: string }[];
   assert.equal(content[0]?.type, 'text');
   return { isError: result.isError === true, body: JSON.parse(content[0].text) as Record<string, unknown> };
@@ -46,7 +49,13 @@ describe('mobility-api mcp: the SDK client over stdio against the sandbox', func
 
   before(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-mcp-'));
-    sandbox = await startSandbox({ fleetSize: 120, seed: 7, demoDir: path.join(dir, 'demo'), grpc: false, dataFaults: 'all' });
+    sandbox = await startSandbox({
+      fleetSize: 120,
+      seed: 7,
+      demoDir: path.join(dir, 'demo'),
+      grpc: false,
+      dataFaults: 'all',
+    });
     const pair = generateKeyPairSync('ec', { namedCurve: 'P-256' });
     publicKey = pair.publicKey;
     keyPem = pair.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
@@ -54,9 +63,29 @@ describe('mobility-api mcp: the SDK client over stdio against the sandbox', func
     const mds = sandbox.environments.find((e) => e.id === 'mds-staging')?.baseUrl ?? '';
     transport = new StdioClientTransport({
       command: process.execPath,
-      args: [path.resolve('dist/cli.js'), 'mcp', '--base-url', mds, '--api', 'mds', '--stage', 'staging', '--allow-network', '--state-dir', path.join(dir, 'state'), '--precision', 'milliseconds'],
+      args: [
+        path.resolve('dist/cli.js'),
+        'mcp',
+        '--base-url',
+        mds,
+        '--api',
+        'mds',
+        '--stage',
+        'staging',
+        '--allow-network',
+        '--state-dir',
+        path.join(dir, 'state'),
+        '--precision',
+        'milliseconds',
+      ],
       // The credential as CI gives it to `test`: by the MOBILITY_API_* variables, never on the command line.
-      env: { PATH: process.env.PATH ?? '', MOBILITY_API_KEY_FILE: path.join(dir, 'agent-key.pem'), MOBILITY_API_KEY_ID: KID, MOBILITY_API_ISSUER: sandbox.demo.issuer, MOBILITY_API_CREDENTIAL_TYPE: 'external-org' },
+      env: {
+        PATH: process.env.PATH ?? '',
+        MOBILITY_API_KEY_FILE: path.join(dir, 'agent-key.pem'),
+        MOBILITY_API_KEY_ID: KID,
+        MOBILITY_API_ISSUER: sandbox.demo.issuer,
+        MOBILITY_API_CREDENTIAL_TYPE: 'external-org',
+      },
       cwd: dir,
       stderr: 'pipe',
     });
@@ -80,7 +109,22 @@ describe('mobility-api mcp: the SDK client over stdio against the sandbox', func
   it('lists every tool with its schema and honest hints; the environment by its credential name and masked kid', async () => {
     const { tools } = await client.listTools();
     const names = tools.map((t) => t.name);
-    for (const name of ['list_environments', 'describe_endpoints', 'decode_token', 'preview_token', 'explain_refusal', 'describe_harvest', 'run_check', 'compute_metrics', 'query_harvest', 'generate_client_code', 'send_request', 'run_contract_tests', 'harvest_hours']) assert.ok(names.includes(name), name);
+    for (const name of [
+      'list_environments',
+      'describe_endpoints',
+      'decode_token',
+      'preview_token',
+      'explain_refusal',
+      'describe_harvest',
+      'run_check',
+      'compute_metrics',
+      'query_harvest',
+      'generate_client_code',
+      'send_request',
+      'run_contract_tests',
+      'harvest_hours',
+    ])
+      assert.ok(names.includes(name), name);
     for (const tool of tools) {
       const network = ['send_request', 'run_contract_tests', 'harvest_hours'].includes(tool.name);
       assert.equal(tool.annotations?.readOnlyHint, !network, tool.name);
@@ -97,8 +141,20 @@ describe('mobility-api mcp: the SDK client over stdio against the sandbox', func
   it('decodes a hostile token: its claims reach the client scrubbed (no nested token, key, password or kid)', async () => {
     const part = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
     const nested = `${part({ alg: 'ES256', kid: KID })}.${part({ iss: 'x@example.org' })}.${'s'.repeat(43)}`;
-    const claims = { iss: 'x@example.org', note: `Bearer ${nested}`, aud: 'https://user:hunter2pass@mds.example.org', echo: `kid ${KID}`, key: keyPem, jwk: { kty: 'EC', d: 'c2VjcmV0c2VjcmV0c2VjcmV0c2VjcmV0c2VjcmV0' } };
-    const decoded = answerOf(await client.callTool({ name: 'decode_token', arguments: { token: `${part({ alg: 'ES256', kid: KID })}.${part(claims)}.${'s'.repeat(43)}` } }));
+    const claims = {
+      iss: 'x@example.org',
+      note: `Bearer ${nested}`,
+      aud: 'https://user:hunter2pass@mds.example.org',
+      echo: `kid ${KID}`,
+      key: keyPem,
+      jwk: { kty: 'EC', d: 'c2VjcmV0c2VjcmV0c2VjcmV0c2VjcmV0c2VjcmV0' },
+    };
+    const decoded = answerOf(
+      await client.callTool({
+        name: 'decode_token',
+        arguments: { token: `${part({ alg: 'ES256', kid: KID })}.${part(claims)}.${'s'.repeat(43)}` },
+      }),
+    );
     assert.equal(decoded.isError, false, JSON.stringify(decoded.body));
     assert.equal((decoded.body.claims as { iss: string }).iss, 'x@example.org');
   });
@@ -108,10 +164,15 @@ describe('mobility-api mcp: the SDK client over stdio against the sandbox', func
     assert.equal(sent.isError, false);
     assert.equal(sent.body.status, 401);
     assert.match(String(sent.body.next), /explain_refusal/);
-    const explained = answerOf(await client.callTool({ name: 'explain_refusal', arguments: { result_id: sent.body.result_id } }));
+    const explained = answerOf(
+      await client.callTool({ name: 'explain_refusal', arguments: { result_id: sent.body.result_id } }),
+    );
     assert.equal(explained.body.refused, true);
     assert.deepEqual((explained.body.rule as { id: string }).id, 'unknown_kid');
-    assert.ok((explained.body.fix as string[]).some((f) => /does not know this kid/.test(f)), JSON.stringify(explained.body.fix));
+    assert.ok(
+      (explained.body.fix as string[]).some((f) => /does not know this kid/.test(f)),
+      JSON.stringify(explained.body.fix),
+    );
   });
 
   it('after the fix (the key trusted), harvests, and goes from the harvest to its findings and one metric, with progress', async () => {
@@ -120,26 +181,50 @@ describe('mobility-api mcp: the SDK client over stdio against the sandbox', func
     const to = hourText(localHour(13));
     const progress: number[] = [];
     for (const endpoint of ['trips', 'events']) {
-      const harvested = answerOf(await client.callTool({ name: 'harvest_hours', arguments: { endpoint, from, to, out: `harvest/${endpoint}` } }, undefined, { onprogress: (p) => progress.push(p.progress) }));
+      const harvested = answerOf(
+        await client.callTool(
+          { name: 'harvest_hours', arguments: { endpoint, from, to, out: `harvest/${endpoint}` } },
+          undefined,
+          { onprogress: (p) => progress.push(p.progress) },
+        ),
+      );
       assert.equal(harvested.isError, false, JSON.stringify(harvested.body));
       assert.equal(harvested.body.complete, true, JSON.stringify(harvested.body));
     }
     assert.ok(progress.includes(2), `progress per hour: ${progress.join(', ')}`);
     const described = answerOf(await client.callTool({ name: 'describe_harvest', arguments: { folder: 'harvest' } }));
     assert.deepEqual((described.body.parts as { table: string }[]).map((p) => p.table).sort(), ['events', 'trips']);
-    const checked = answerOf(await client.callTool({ name: 'run_check', arguments: { folder: 'harvest', findings_per_rule: 2 } }));
+    const checked = answerOf(
+      await client.callTool({ name: 'run_check', arguments: { folder: 'harvest', findings_per_rule: 2 } }),
+    );
     assert.equal(checked.isError, false, JSON.stringify(checked.body));
     const rules = checked.body.rules as { id: string; count: number; findings: unknown[] }[];
     const found = rules.filter((r) => r.count > 0);
     assert.ok(found.length > 0, 'the faulty world gives findings');
-    assert.ok(found.every((r) => r.findings.length <= 2), 'findings capped per rule');
+    assert.ok(
+      found.every((r) => r.findings.length <= 2),
+      'findings capped per rule',
+    );
     const metrics = answerOf(await client.callTool({ name: 'compute_metrics', arguments: { folder: 'harvest' } }));
     const hours = metrics.body.hours as Record<string, unknown>[];
     assert.ok(hours.length >= 2, JSON.stringify(metrics.body).slice(0, 400));
-    assert.ok(hours.some((h) => Number(h.trips_ended) > 0), JSON.stringify(hours[0]));
-    const rows = answerOf(await client.callTool({ name: 'query_harvest', arguments: { folder: 'harvest', sql: 'SELECT * FROM telemetry_or_trips_missing', max_rows: 3 } }));
+    assert.ok(
+      hours.some((h) => Number(h.trips_ended) > 0),
+      JSON.stringify(hours[0]),
+    );
+    const rows = answerOf(
+      await client.callTool({
+        name: 'query_harvest',
+        arguments: { folder: 'harvest', sql: 'SELECT * FROM telemetry_or_trips_missing', max_rows: 3 },
+      }),
+    );
     assert.equal(rows.isError, true, 'an unknown view is an error answer, not a crash');
-    const raw = answerOf(await client.callTool({ name: 'query_harvest', arguments: { folder: 'harvest', sql: "SELECT start_location FROM trips", max_rows: 3 } }));
+    const raw = answerOf(
+      await client.callTool({
+        name: 'query_harvest',
+        arguments: { folder: 'harvest', sql: 'SELECT start_location FROM trips', max_rows: 3 },
+      }),
+    );
     assert.equal((raw.body.rows as unknown[]).length, 3);
     for (const row of raw.body.rows as { start_location: { lat: number; lng: number } }[]) {
       assert.equal(row.start_location.lat, Math.round(row.start_location.lat * 1000) / 1000, 'coordinates rounded');

@@ -39,8 +39,32 @@ describe('mobility-api mcp: send_request over gRPC against the sandbox', functio
     const env = sandbox.environments.find((e) => e.id === 'mds-staging')!;
     const transport = new StdioClientTransport({
       command: process.execPath,
-      args: [path.resolve('dist/cli.js'), 'mcp', '--base-url', env.baseUrl, '--api', 'mds', '--stage', 'staging', '--grpc-target', env.grpcTarget!, '--plaintext', ...grpcFlags, '--allow-network', '--state-dir', path.join(dir, 'state'), '--precision', 'milliseconds'],
-      env: { PATH: process.env.PATH ?? '', MOBILITY_API_KEY_FILE: path.join(dir, 'agent-key.pem'), MOBILITY_API_KEY_ID: KID, MOBILITY_API_ISSUER: sandbox.demo.issuer, MOBILITY_API_CREDENTIAL_TYPE: 'external-org' },
+      args: [
+        path.resolve('dist/cli.js'),
+        'mcp',
+        '--base-url',
+        env.baseUrl,
+        '--api',
+        'mds',
+        '--stage',
+        'staging',
+        '--grpc-target',
+        env.grpcTarget!,
+        '--plaintext',
+        ...grpcFlags,
+        '--allow-network',
+        '--state-dir',
+        path.join(dir, 'state'),
+        '--precision',
+        'milliseconds',
+      ],
+      env: {
+        PATH: process.env.PATH ?? '',
+        MOBILITY_API_KEY_FILE: path.join(dir, 'agent-key.pem'),
+        MOBILITY_API_KEY_ID: KID,
+        MOBILITY_API_ISSUER: sandbox.demo.issuer,
+        MOBILITY_API_CREDENTIAL_TYPE: 'external-org',
+      },
       cwd: dir,
       stderr: 'pipe',
     });
@@ -56,7 +80,8 @@ describe('mobility-api mcp: send_request over gRPC against the sandbox', functio
     return client;
   }
 
-  const call = async (client: Client, args: Record<string, unknown>): Promise<Answer> => answerOf(await client.callTool({ name: 'send_request', arguments: args }));
+  const call = async (client: Client, args: Record<string, unknown>): Promise<Answer> =>
+    answerOf(await client.callTool({ name: 'send_request', arguments: args }));
 
   before(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-mcp-grpc-'));
@@ -79,7 +104,10 @@ describe('mobility-api mcp: send_request over gRPC against the sandbox', functio
     const schema = tools.find((t) => t.name === 'send_request')?.inputSchema.properties ?? {};
     assert.ok('grpc_method' in schema && 'message' in schema, 'send_request takes a gRPC method and message');
     const listed = answerOf(await client.callTool({ name: 'list_environments', arguments: {} }));
-    assert.equal((listed.body.environments as { grpcTarget: string }[])[0].grpcTarget, sandbox.environments.find((e) => e.id === 'mds-staging')!.grpcTarget);
+    assert.equal(
+      (listed.body.environments as { grpcTarget: string }[])[0].grpcTarget,
+      sandbox.environments.find((e) => e.id === 'mds-staging')!.grpcTarget,
+    );
     const refused = await call(client, { grpc_method: LIST });
     assert.equal(refused.isError, false, JSON.stringify(refused.body));
     assert.deepEqual((refused.body.status as { name: string }).name, 'UNAUTHENTICATED');
@@ -88,10 +116,15 @@ describe('mobility-api mcp: send_request over gRPC against the sandbox', functio
     assert.equal(details[0]?.reason, 'UNKNOWN_KID', 'the ErrorInfo detail, decoded');
     assert.equal((refused.body.error as { rule: { id: string } }).rule.id, 'unknown_kid');
     assert.match(String(refused.body.next), /explain_refusal/);
-    const explained = answerOf(await client.callTool({ name: 'explain_refusal', arguments: { result_id: refused.body.result_id } }));
+    const explained = answerOf(
+      await client.callTool({ name: 'explain_refusal', arguments: { result_id: refused.body.result_id } }),
+    );
     assert.equal(explained.body.refused, true, JSON.stringify(explained.body));
     assert.equal((explained.body.rule as { id: string }).id, 'unknown_kid');
-    assert.ok((explained.body.fix as string[]).some((f) => /does not know this kid/.test(f)), JSON.stringify(explained.body.fix));
+    assert.ok(
+      (explained.body.fix as string[]).some((f) => /does not know this kid/.test(f)),
+      JSON.stringify(explained.body.fix),
+    );
   });
 
   it('after the fix, calls a stream and a unary method by reflection: messages capped, the count whole, the trailers', async () => {
@@ -104,7 +137,11 @@ describe('mobility-api mcp: send_request over gRPC against the sandbox', functio
     const vehicles = listed.body.messages as { device_id: string }[];
     assert.equal(vehicles.length, 3);
     assert.equal(typeof listed.body.trailers, 'object');
-    const one = await call(client, { grpc_service: 'mobility.sandbox.v1.VehicleService', grpc_method: 'GetVehicle', message: { device_id: vehicles[1].device_id } });
+    const one = await call(client, {
+      grpc_service: 'mobility.sandbox.v1.VehicleService',
+      grpc_method: 'GetVehicle',
+      message: { device_id: vehicles[1].device_id },
+    });
     assert.equal((one.body.status as { name: string }).name, 'OK', JSON.stringify(one.body));
     assert.equal((one.body.messages as { device_id: string }[])[0].device_id, vehicles[1].device_id);
     const notRefused = answerOf(await client.callTool({ name: 'explain_refusal', arguments: {} }));
@@ -116,14 +153,20 @@ describe('mobility-api mcp: send_request over gRPC against the sandbox', functio
     const unknown = await call(client, { grpc_method: 'mobility.sandbox.v1.VehicleService/ListBicycles' });
     assert.equal(unknown.isError, true);
     assert.match(JSON.stringify(unknown.body), /GRPC_METHOD_UNKNOWN.*VehicleService\/GetVehicle/);
-    const wrong = await call(client, { grpc_method: 'mobility.sandbox.v1.VehicleService/GetVehicle', message: { vehicle: 'x' } });
+    const wrong = await call(client, {
+      grpc_method: 'mobility.sandbox.v1.VehicleService/GetVehicle',
+      message: { vehicle: 'x' },
+    });
     assert.equal(wrong.isError, true);
     assert.match(JSON.stringify(wrong.body), /GRPC_MESSAGE_INVALID.*vehicle/);
   });
 
-  it('calls by the given .proto files (--proto, --import-path) as the CLI\'s grpc command does', async () => {
+  it("calls by the given .proto files (--proto, --import-path) as the CLI's grpc command does", async () => {
     const protos = sandbox.environments.find((e) => e.id === 'mds-staging')!.grpcProtos!;
-    const client = await connect([...protos.protoFiles.flatMap((f) => ['--proto', f]), ...protos.importPaths.flatMap((p) => ['--import-path', p])]);
+    const client = await connect([
+      ...protos.protoFiles.flatMap((f) => ['--proto', f]),
+      ...protos.importPaths.flatMap((p) => ['--import-path', p]),
+    ]);
     const listed = await call(client, { grpc_method: LIST, max_items: 0 });
     assert.equal((listed.body.status as { name: string }).name, 'OK', JSON.stringify(listed.body));
     assert.equal(listed.body.messageCount, FLEET);

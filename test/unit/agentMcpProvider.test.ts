@@ -26,7 +26,10 @@ describe('the MCP server VS Code starts itself (mcpServerDefinitionProviders)', 
 
   it('is declared with the id the extension registers, a label in package.nls.json, on a VS Code that has the API', () => {
     const declared = manifest.contributes.mcpServerDefinitionProviders ?? [];
-    assert.deepEqual(declared.map((p) => p.id), [MCP_PROVIDER_ID]);
+    assert.deepEqual(
+      declared.map((p) => p.id),
+      [MCP_PROVIDER_ID],
+    );
     assert.ok(nls[declared[0].label.replace(/^%|%$/g, '')], 'the label is translated');
     // vscode.lm.registerMcpServerDefinitionProvider came with VS Code 1.101: the engine and the types say so together.
     const minor = (range: string) => Number(/1\.(\d+)/.exec(range)?.[1]);
@@ -39,7 +42,7 @@ describe('the MCP server VS Code starts itself (mcpServerDefinitionProviders)', 
     assert.deepEqual({ type: setting?.type, default: setting?.default }, { type: 'boolean', default: false });
   });
 
-  it('resolves to the extension\'s own dist/cli.js mcp, with no secret in its arguments or environment; none without the CLI', () => {
+  it("resolves to the extension's own dist/cli.js mcp, with no secret in its arguments or environment; none without the CLI", () => {
     const launch = mcpLaunchOf(path.resolve('.'), process.execPath);
     assert.ok(launch, 'a launch where dist/cli.js is built');
     assert.equal(launch.command, process.execPath);
@@ -51,7 +54,11 @@ describe('the MCP server VS Code starts itself (mcpServerDefinitionProviders)', 
     assert.doesNotMatch(text, /MOBILITY_API_|PRIVATE KEY|ey[A-Za-z0-9_-]{8,}\./);
     const empty = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-provider-'));
     try {
-      assert.equal(mcpLaunchOf(empty, process.execPath), undefined, 'an extension without dist/cli.js (a build that made none) offers none');
+      assert.equal(
+        mcpLaunchOf(empty, process.execPath),
+        undefined,
+        'an extension without dist/cli.js (a build that made none) offers none',
+      );
     } finally {
       fs.rmSync(empty, { recursive: true, force: true });
     }
@@ -60,11 +67,19 @@ describe('the MCP server VS Code starts itself (mcpServerDefinitionProviders)', 
   it('starts a read-only server: the local tools, none of the network tools', async () => {
     const launch = mcpLaunchOf(path.resolve('.'), process.execPath)!;
     const client = new Client({ name: 'as-vscode', version: '1' });
-    await client.connect(new StdioClientTransport({ command: launch.command, args: launch.args, env: { PATH: process.env.PATH ?? '', ...launch.env }, stderr: 'ignore' }));
+    await client.connect(
+      new StdioClientTransport({
+        command: launch.command,
+        args: launch.args,
+        env: { PATH: process.env.PATH ?? '', ...launch.env },
+        stderr: 'ignore',
+      }),
+    );
     try {
       const names = (await client.listTools()).tools.map((t) => t.name);
       assert.ok(names.includes('decode_token') && names.includes('describe_endpoints'), names.join(', '));
-      for (const network of ['send_request', 'run_contract_tests', 'harvest_hours']) assert.ok(!names.includes(network), network);
+      for (const network of ['send_request', 'run_contract_tests', 'harvest_hours'])
+        assert.ok(!names.includes(network), network);
     } finally {
       await client.close();
     }

@@ -14,13 +14,20 @@ import type { Environment } from '../../src/core/environment';
 const KID = 'unitKid-4Fh8Qz2Lw6Xp9Rt3Vb7Ny5';
 const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
 const PEM = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
-const credential = parseCredential({ kind: 'ec', type: 'external-org', privateKey: PEM, kid: KID, issuer: 'agent@example.org' }).credential;
+const credential = parseCredential({
+  kind: 'ec',
+  type: 'external-org',
+  privateKey: PEM,
+  kid: KID,
+  issuer: 'agent@example.org',
+}).credential;
 const JWT = 'eyJhbGciOiJFUzI1NiIsImtpZCI6InVuaXRLaWQifQ.eyJpc3MiOiJhQGIuYyJ9.c2lnbmF0dXJlc2lnbmF0dXJl';
 
 function contextWith(environments: Environment[], options: Partial<AgentContext> = {}): AgentContext {
   const issuer = new TokenIssuer({ clock: new IssueClock({ precision: 'milliseconds' }) });
   return {
-    environments: () => Promise.resolve(environments.map((environment) => ({ environment, credentialName: 'unit key' }))),
+    environments: () =>
+      Promise.resolve(environments.map((environment) => ({ environment, credentialName: 'unit key' }))),
     credential: () => Promise.resolve(credential),
     signing: () => ({ issuer }),
     history: new AgentHistory(),
@@ -31,8 +38,20 @@ function contextWith(environments: Environment[], options: Partial<AgentContext>
   };
 }
 
-const staging: Environment = { id: 'staging', name: 'Staging', api: 'mds', stage: 'staging', baseUrl: 'http://127.0.0.1:9/mds' };
-const production: Environment = { id: 'prod', name: 'Production', api: 'mds', stage: 'production', baseUrl: 'http://127.0.0.1:9/mds-prod' };
+const staging: Environment = {
+  id: 'staging',
+  name: 'Staging',
+  api: 'mds',
+  stage: 'staging',
+  baseUrl: 'http://127.0.0.1:9/mds',
+};
+const production: Environment = {
+  id: 'prod',
+  name: 'Production',
+  api: 'mds',
+  stage: 'production',
+  baseUrl: 'http://127.0.0.1:9/mds-prod',
+};
 
 describe('agent tools: one set of tools for VS Code and MCP', () => {
   it('names every tool {verb}_{noun}, once, with a description for a model and honest hints', () => {
@@ -46,7 +65,10 @@ describe('agent tools: one set of tools for VS Code and MCP', () => {
       assert.equal(tool.annotations.openWorldHint, tool.network, tool.name);
       assert.equal(tool.annotations.destructiveHint, false, tool.name);
     }
-    assert.deepEqual(AGENT_TOOLS.filter((t) => t.network).map((t) => t.name), ['send_request', 'run_contract_tests', 'harvest_hours']);
+    assert.deepEqual(
+      AGENT_TOOLS.filter((t) => t.network).map((t) => t.name),
+      ['send_request', 'run_contract_tests', 'harvest_hours'],
+    );
   });
 
   it('gives every tool an input schema that strict ajv compiles: an object that refuses unknown fields', () => {
@@ -56,7 +78,11 @@ describe('agent tools: one set of tools for VS Code and MCP', () => {
       assert.equal(tool.inputSchema.type, 'object');
       assert.equal(inputValidator(tool)({ surely_not_a_field: 1 }), false, `${tool.name} refuses an unknown field`);
     }
-    assert.equal(inputValidator(AGENT_TOOLS.find((t) => t.name === 'send_request')!)({ path: '/vehicles' }), true, '{"path": "/vehicles"} is a request');
+    assert.equal(
+      inputValidator(AGENT_TOOLS.find((t) => t.name === 'send_request')!)({ path: '/vehicles' }),
+      true,
+      '{"path": "/vehicles"} is a request',
+    );
   });
 
   it('refuses input that does not fit, naming the field', async () => {
@@ -70,20 +96,42 @@ describe('agent tools: one set of tools for VS Code and MCP', () => {
     const off = await runAgentTool('send_request', { path: '/vehicles' }, contextWith([staging]));
     assert.equal(off.isError, true);
     assert.match(off.text, /AGENT_NETWORK_OFF/);
-    const prod = await runAgentTool('send_request', { environment: 'prod', path: '/vehicles' }, contextWith([staging, production], { allowNetwork: true }));
+    const prod = await runAgentTool(
+      'send_request',
+      { environment: 'prod', path: '/vehicles' },
+      contextWith([staging, production], { allowNetwork: true }),
+    );
     assert.equal(prod.isError, true);
     assert.match(prod.text, /AGENT_PRODUCTION_REFUSED/);
     assert.match(prod.text, /--allow-production/);
   });
 
-  it('refuses a gRPC call to production as a REST one, and a gRPC call mixed with a REST request\'s fields before anything is sent', async () => {
-    const prod = await runAgentTool('send_request', { environment: 'prod', grpc_method: 'mobility.sandbox.v1.VehicleService/ListVehicles' }, contextWith([staging, { ...production, grpc: { target: '127.0.0.1:9', plaintext: true } }], { allowNetwork: true }));
+  it("refuses a gRPC call to production as a REST one, and a gRPC call mixed with a REST request's fields before anything is sent", async () => {
+    const prod = await runAgentTool(
+      'send_request',
+      { environment: 'prod', grpc_method: 'mobility.sandbox.v1.VehicleService/ListVehicles' },
+      contextWith([staging, { ...production, grpc: { target: '127.0.0.1:9', plaintext: true } }], {
+        allowNetwork: true,
+      }),
+    );
     assert.match(prod.text, /AGENT_PRODUCTION_REFUSED/);
-    const mixed = await runAgentTool('send_request', { path: '/vehicles', grpc_method: 'mobility.sandbox.v1.VehicleService/ListVehicles' }, contextWith([staging], { allowNetwork: true }));
+    const mixed = await runAgentTool(
+      'send_request',
+      { path: '/vehicles', grpc_method: 'mobility.sandbox.v1.VehicleService/ListVehicles' },
+      contextWith([staging], { allowNetwork: true }),
+    );
     assert.match(mixed.text, /AGENT_INPUT_INVALID[\s\S]*takes no path/);
-    const orphan = await runAgentTool('send_request', { message: { device_id: 'x' } }, contextWith([staging], { allowNetwork: true }));
+    const orphan = await runAgentTool(
+      'send_request',
+      { message: { device_id: 'x' } },
+      contextWith([staging], { allowNetwork: true }),
+    );
     assert.match(orphan.text, /AGENT_INPUT_INVALID[\s\S]*give grpc_method too/);
-    const noTarget = await runAgentTool('send_request', { grpc_method: 'mobility.sandbox.v1.VehicleService/ListVehicles' }, contextWith([staging], { allowNetwork: true }));
+    const noTarget = await runAgentTool(
+      'send_request',
+      { grpc_method: 'mobility.sandbox.v1.VehicleService/ListVehicles' },
+      contextWith([staging], { allowNetwork: true }),
+    );
     assert.match(noTarget.text, /GRPC_TARGET_INVALID[\s\S]*--grpc-target/);
   });
 
@@ -92,7 +140,10 @@ describe('agent tools: one set of tools for VS Code and MCP', () => {
     assert.equal(answer.isError, false, answer.text);
     assert.ok(!answer.text.includes(JWT) && !answer.text.includes('unitKid'), answer.text);
     const body = JSON.parse(answer.text) as { findings: { rule?: string; fix?: string }[] };
-    assert.ok(body.findings.some((f) => f.rule === 'jti_missing' && /UUID/.test(f.fix ?? '')), answer.text);
+    assert.ok(
+      body.findings.some((f) => f.rule === 'jti_missing' && /UUID/.test(f.fix ?? '')),
+      answer.text,
+    );
   });
 
   it('lists environments and previews a token by name and masked kid only; nothing is signed', async () => {
@@ -103,8 +154,13 @@ describe('agent tools: one set of tools for VS Code and MCP', () => {
       assert.ok(!text.includes(KID) && !text.includes(KID.slice(0, 6)), text);
       assert.doesNotMatch(text, /PRIVATE KEY|ey[A-Za-z0-9_-]{8,}\./);
     }
-    const environments = (JSON.parse(listed.text) as { environments: { production: boolean; credential: { name: string } }[] }).environments;
-    assert.deepEqual(environments.map((e) => e.production), [false, true]);
+    const environments = (
+      JSON.parse(listed.text) as { environments: { production: boolean; credential: { name: string } }[] }
+    ).environments;
+    assert.deepEqual(
+      environments.map((e) => e.production),
+      [false, true],
+    );
     assert.equal(environments[0].credential.name, 'unit key');
     assert.equal((JSON.parse(preview.text) as { claims: { aud: string } }).claims.aud, 'http://127.0.0.1:9/mds');
   });
@@ -113,13 +169,18 @@ describe('agent tools: one set of tools for VS Code and MCP', () => {
     const unset: Environment = { id: 'mds-staging', name: 'MDS Staging', api: 'mds', stage: 'staging', baseUrl: '' };
     const answer = await runAgentTool('list_environments', {}, contextWith([unset, staging]));
     assert.equal(answer.isError, false, answer.text);
-    const [first] = (JSON.parse(answer.text) as { environments: { baseUrl: string | null; problem?: string }[] }).environments;
+    const [first] = (JSON.parse(answer.text) as { environments: { baseUrl: string | null; problem?: string }[] })
+      .environments;
     assert.equal(first.baseUrl, null);
     assert.match(first.problem ?? '', /no base URL/);
   });
 
   it('writes client code that holds no secret', async () => {
-    const answer = await runAgentTool('generate_client_code', { language: 'python', endpoint: 'vehicles' }, contextWith([staging]));
+    const answer = await runAgentTool(
+      'generate_client_code',
+      { language: 'python', endpoint: 'vehicles' },
+      contextWith([staging]),
+    );
     assert.equal(answer.isError, false, answer.text);
     assert.match(answer.text, /MOBILITY_API_KEY_FILE/);
     assert.ok(!answer.text.includes(KID));
@@ -135,7 +196,14 @@ describe('agent tools: one set of tools for VS Code and MCP', () => {
 describe('agent scrubber: one on every answer', () => {
   it('removes compact JWTs, PEM keys, JWK private members, passwords in URLs and every known kid', () => {
     const text = answerText(
-      { said: `Bearer ${JWT}`, key: PEM, jwk: { kty: 'EC', d: 'c2VjcmV0c2VjcmV0c2VjcmV0c2VjcmV0', x: 'abc' }, link: 'https://user:hunter2@example.org/x', echo: `unknown kid ${KID.toUpperCase()}`, header: { kid: KID } },
+      {
+        said: `Bearer ${JWT}`,
+        key: PEM,
+        jwk: { kty: 'EC', d: 'c2VjcmV0c2VjcmV0c2VjcmV0c2VjcmV0', x: 'abc' },
+        link: 'https://user:hunter2@example.org/x',
+        echo: `unknown kid ${KID.toUpperCase()}`,
+        header: { kid: KID },
+      },
       { kids: [KID] },
     );
     assert.ok(!text.includes(JWT), text);
@@ -147,8 +215,18 @@ describe('agent scrubber: one on every answer', () => {
   });
 
   it('cuts long text, caps long lists and rounds coordinates unless asked not to', () => {
-    const value = { detail: 'x'.repeat(5000), rows: Array.from({ length: 300 }, (_, i) => i), location: { lat: 52.520008, lng: 13.404954 }, geometry: { coordinates: [[13.404954, 52.520008]] } };
-    const scrubbed = JSON.parse(answerText(value)) as { detail: string; rows: unknown[]; location: { lat: number; lng: number }; geometry: { coordinates: number[][] } };
+    const value = {
+      detail: 'x'.repeat(5000),
+      rows: Array.from({ length: 300 }, (_, i) => i),
+      location: { lat: 52.520008, lng: 13.404954 },
+      geometry: { coordinates: [[13.404954, 52.520008]] },
+    };
+    const scrubbed = JSON.parse(answerText(value)) as {
+      detail: string;
+      rows: unknown[];
+      location: { lat: number; lng: number };
+      geometry: { coordinates: number[][] };
+    };
     assert.ok(scrubbed.detail.length < 2100);
     assert.equal(scrubbed.rows.length, 201);
     assert.deepEqual(scrubbed.location, { lat: 52.52, lng: 13.405 });

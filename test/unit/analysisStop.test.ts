@@ -38,7 +38,24 @@ describe('CLI: stopping sql, check, metrics and parquet', function () {
     sandbox = await startSandbox({ fleetSize: 30, seed: 5, demoDir: path.join(dir, 'demo'), grpc: false });
     const base = sandbox.environments.find((e) => e.id === 'mds-staging')?.baseUrl ?? '';
     harvest = path.join(dir, 'harvest');
-    const r = await runCliInProcess(['harvest', 'trips', '--from', hourAt(9), '--to', hourAt(10), '--out', harvest, '--base-url', base, '--credential', sandbox.demo.credentialFile, '--state-dir', path.join(dir, 'state'), '--precision', 'milliseconds']);
+    const r = await runCliInProcess([
+      'harvest',
+      'trips',
+      '--from',
+      hourAt(9),
+      '--to',
+      hourAt(10),
+      '--out',
+      harvest,
+      '--base-url',
+      base,
+      '--credential',
+      sandbox.demo.credentialFile,
+      '--state-dir',
+      path.join(dir, 'state'),
+      '--precision',
+      'milliseconds',
+    ]);
     assert.equal(r.code, 0, r.err + r.out);
   });
   after(async () => {
@@ -46,16 +63,26 @@ describe('CLI: stopping sql, check, metrics and parquet', function () {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
+  for (const [signal, code] of [
+    ['SIGINT', 130],
+    ['SIGTERM', 143],
+  ] as const) {
     it(`${signal} of a running sql removes the session's temporary folder and exits ${code}`, async () => {
       // A temporary folder of the child's own, to see its session folder come and go.
       const tmp = fs.mkdtempSync(path.join(dir, 'tmp-'));
-      const child = spawn(process.execPath, [CLI, 'sql', harvest, RUNAWAY], { env: { ...process.env, TMPDIR: tmp }, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, [CLI, 'sql', harvest, RUNAWAY], {
+        env: { ...process.env, TMPDIR: tmp },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       let err = '';
       child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
       const ended = new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)));
       const sessionFolders = () => fs.readdirSync(tmp).filter((n) => n.startsWith(`mobility-analysis-${child.pid}-`));
-      await until(() => sessionFolders().some((n) => fs.existsSync(path.join(tmp, n, 'harvest.duckdb'))), 60_000, 'the session folder');
+      await until(
+        () => sessionFolders().some((n) => fs.existsSync(path.join(tmp, n, 'harvest.duckdb'))),
+        60_000,
+        'the session folder',
+      );
       child.kill(signal);
       assert.equal(await ended, code, err);
       assert.deepEqual(sessionFolders(), [], 'the session folder is removed');
@@ -67,8 +94,18 @@ describe('CLI: stopping sql, check, metrics and parquet', function () {
   it('sql --timeout stops a runaway query with a clear message (exit 2), and refuses a timeout that is not a number of seconds', async () => {
     const r = await runCliInProcess(['sql', harvest, RUNAWAY, '--timeout', '1']);
     assert.equal(r.code, 2);
-    assert.equal(r.err.trim(), 'mobility-api: The query ran for 1 s, its --timeout, and was stopped. Narrow it (a WHERE on the time, a LIMIT), or give it longer with --timeout.');
-    const quick = await runCliInProcess(['sql', harvest, 'SELECT count(*) AS n FROM trips', '--timeout', '30', '--json']);
+    assert.equal(
+      r.err.trim(),
+      'mobility-api: The query ran for 1 s, its --timeout, and was stopped. Narrow it (a WHERE on the time, a LIMIT), or give it longer with --timeout.',
+    );
+    const quick = await runCliInProcess([
+      'sql',
+      harvest,
+      'SELECT count(*) AS n FROM trips',
+      '--timeout',
+      '30',
+      '--json',
+    ]);
     assert.equal(quick.code, 0, quick.err);
     for (const bad of ['0', 'soon', '-5']) {
       const refused = await runCliInProcess(['sql', harvest, 'SELECT 1', `--timeout=${bad}`]);
@@ -79,17 +116,23 @@ describe('CLI: stopping sql, check, metrics and parquet', function () {
 
   it('--temp-limit bounds what DuckDB spills to the temporary folder, with an error that names the limit', async () => {
     // 6 million distinct strings of 64 random-looking characters under 128 MB of memory spill far more than 64 MB.
-    const distinct = 'SELECT count(*) AS n FROM (SELECT DISTINCT md5(i::VARCHAR) || md5((i + 1)::VARCHAR) AS s FROM range(6000000) t(i))';
+    const distinct =
+      'SELECT count(*) AS n FROM (SELECT DISTINCT md5(i::VARCHAR) || md5((i + 1)::VARCHAR) AS s FROM range(6000000) t(i))';
     const r = await runCliInProcess(['sql', harvest, distinct, '--memory-limit', '128MB', '--temp-limit', '64MB']);
     assert.equal(r.code, 2);
-    assert.match(r.err, /^mobility-api: The analysis needed more temporary disk space than its limit of 64MB \(.*\)\. Give it more with --temp-limit/);
+    assert.match(
+      r.err,
+      /^mobility-api: The analysis needed more temporary disk space than its limit of 64MB \(.*\)\. Give it more with --temp-limit/,
+    );
     const bad = await runCliInProcess(['check', harvest, '--temp-limit', 'lots']);
     assert.equal(bad.code, 2);
     assert.equal(bad.err.trim(), 'mobility-api: --temp-limit lots: give a size of 64MB or more, such as 10GB.');
   });
 
   it('parquet removes the <out>.tmp-<pid> folder that a parquet killed with kill -9 left, and only such folders', async () => {
-    const ended = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout;
+    const ended = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], {
+      encoding: 'utf8',
+    }).stdout;
     // What a parquet killed half-way leaves in the harvest folder (its default --out is <harvest>/parquet).
     const left = path.join(harvest, `parquet.tmp-${ended}`);
     fs.mkdirSync(path.join(left, 'endpoint=trips', 'date=2026-11-20'), { recursive: true });

@@ -21,8 +21,14 @@ let pointNo = 0;
 function point(hour: number, i: number): Record<string, unknown> {
   const n = ++pointNo;
   return {
-    device_id: uuid('d', (n % 50) + 1), provider_id: PROVIDER, telemetry_id: uuid('t', n), timestamp: T0 + hour * HOUR + i * 1_000,
-    trip_ids: [uuid('r', n % 300)], journey_id: null, location: { lat: 52.5 + (n % 100) / 1e4, lng: 13.4, horizontal_accuracy: 5 }, battery_percent: 80,
+    device_id: uuid('d', (n % 50) + 1),
+    provider_id: PROVIDER,
+    telemetry_id: uuid('t', n),
+    timestamp: T0 + hour * HOUR + i * 1_000,
+    trip_ids: [uuid('r', n % 300)],
+    journey_id: null,
+    location: { lat: 52.5 + (n % 100) / 1e4, lng: 13.4, horizontal_accuracy: 5 },
+    battery_percent: 80,
   };
 }
 
@@ -55,9 +61,32 @@ describe('A typed read with one bad line: every good line kept, the bad one set 
     lines.forEach((ls, h) => {
       const body = ls.map((l) => `${l}\n`).join('');
       fs.writeFileSync(path.join(dir, file(h)), body);
-      hours[hourOf(T0 + h * HOUR)] = { status: 'items', file: `telemetry/${hourOf(T0 + h * HOUR)}.ndjson`, items: ls.length, bytes: Buffer.byteLength(body), attempts: 1, requests: 1, pages: 1, httpStatus: 200, startedAt: new Date(T0).toISOString(), durationMs: 1 };
+      hours[hourOf(T0 + h * HOUR)] = {
+        status: 'items',
+        file: `telemetry/${hourOf(T0 + h * HOUR)}.ndjson`,
+        items: ls.length,
+        bytes: Buffer.byteLength(body),
+        attempts: 1,
+        requests: 1,
+        pages: 1,
+        httpStatus: 200,
+        startedAt: new Date(T0).toISOString(),
+        durationMs: 1,
+      };
     });
-    const manifest = { format: 'mobility-api-harvest', formatVersion: 1, endpoint: 'telemetry', path: '/telemetry', hourParameter: 'end_time', baseUrl: 'https://mds.example/provider', from: hourOf(T0), to: hourOf(T0 + 3 * HOUR), createdAt: new Date(T0).toISOString(), updatedAt: new Date(T0).toISOString(), hours };
+    const manifest = {
+      format: 'mobility-api-harvest',
+      formatVersion: 1,
+      endpoint: 'telemetry',
+      path: '/telemetry',
+      hourParameter: 'end_time',
+      baseUrl: 'https://mds.example/provider',
+      from: hourOf(T0),
+      to: hourOf(T0 + 3 * HOUR),
+      createdAt: new Date(T0).toISOString(),
+      updatedAt: new Date(T0).toISOString(),
+      hours,
+    };
     fs.writeFileSync(path.join(endpoint, 'manifest.json'), JSON.stringify(manifest));
     const r = await runCliInProcess(['check', dir, '--json']);
     assert.equal(r.code, 1, r.err);
@@ -82,7 +111,12 @@ describe('A typed read with one bad line: every good line kept, the bad one set 
   });
 
   it('sql: every good line of every file is a typed row (8.0e1 as 80), the bad lines are in untyped_items as written', async () => {
-    const r = await runCliInProcess(['sql', dir, 'SELECT count(*) AS n, count(DISTINCT telemetry_id) AS ids, count(*) FILTER (battery_percent = 80) AS typed FROM telemetry', '--json']);
+    const r = await runCliInProcess([
+      'sql',
+      dir,
+      'SELECT count(*) AS n, count(DISTINCT telemetry_id) AS ids, count(*) FILTER (battery_percent = 80) AS typed FROM telemetry',
+      '--json',
+    ]);
     assert.equal(r.code, 0, r.err);
     assert.deepEqual(JSON.parse(r.out), [{ n: 4 * GOOD_PER_HOUR, ids: 4 * GOOD_PER_HOUR, typed: 4 * GOOD_PER_HOUR }]);
     const u = await runCliInProcess(['sql', dir, 'SELECT file, line, item FROM untyped_items ORDER BY line', '--json']);

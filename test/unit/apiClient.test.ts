@@ -78,9 +78,13 @@ describe('ApiClient against real HTTP servers on 127.0.0.1', () => {
       json(res, 200, { vehicles: [{ n: page * 10 + 1 }, { n: page * 10 + 2 }], links: { next } });
     });
     const pages: number[] = [];
-    const listing = await new ApiClient({ issuer: new TokenIssuer({ clock: new IssueClock({ precision: 'milliseconds' }) }) })
-      .listVehicles(env(server), makeTestCredential(), { allPages: true, onPage: (_p, n) => pages.push(n) });
-    assert.deepEqual(listing.items.map((v) => (v as { n: number }).n), [11, 12, 21, 22, 31, 32]);
+    const listing = await new ApiClient({
+      issuer: new TokenIssuer({ clock: new IssueClock({ precision: 'milliseconds' }) }),
+    }).listVehicles(env(server), makeTestCredential(), { allPages: true, onPage: (_p, n) => pages.push(n) });
+    assert.deepEqual(
+      listing.items.map((v) => (v as { n: number }).n),
+      [11, 12, 21, 22, 31, 32],
+    );
     assert.equal(listing.pages.length, 3);
     assert.deepEqual(pages, [1, 2, 3]);
     assert.equal(new Set(jtis).size, 3);
@@ -93,9 +97,13 @@ describe('ApiClient against real HTTP servers on 127.0.0.1', () => {
       const page = Number(new URL(req.url!, 'http://x').searchParams.get('page') ?? '1');
       json(res, 200, { vehicles: [{ filler }], links: { next: page < 3 ? `/mds/vehicles?page=${page + 1}` : null } });
     });
-    const listing = await new ApiClient({ issuer: new TokenIssuer({ clock: new IssueClock({ precision: 'milliseconds' }) }) })
-      .listVehicles(env(server), makeTestCredential(), { allPages: true });
-    assert.deepEqual(listing.pages.map((p) => p.text !== undefined), [true, true, false]);
+    const listing = await new ApiClient({
+      issuer: new TokenIssuer({ clock: new IssueClock({ precision: 'milliseconds' }) }),
+    }).listVehicles(env(server), makeTestCredential(), { allPages: true });
+    assert.deepEqual(
+      listing.pages.map((p) => p.text !== undefined),
+      [true, true, false],
+    );
     assert.equal(listing.items.length, 3, 'the parsed bodies are all there');
   });
 
@@ -104,8 +112,9 @@ describe('ApiClient against real HTTP servers on 127.0.0.1', () => {
       const page = Number(new URL(req.url!, 'http://x').searchParams.get('page') ?? '1');
       json(res, 200, { vehicles: [{ page }], links: { next: `/mds/vehicles?page=${page + 1}` } });
     });
-    const listing = await new ApiClient({ issuer: new TokenIssuer({ clock: new IssueClock({ precision: 'milliseconds' }) }) })
-      .listVehicles(env(server), makeTestCredential(), { allPages: true, maxPages: 2 });
+    const listing = await new ApiClient({
+      issuer: new TokenIssuer({ clock: new IssueClock({ precision: 'milliseconds' }) }),
+    }).listVehicles(env(server), makeTestCredential(), { allPages: true, maxPages: 2 });
     assert.equal(listing.pages.length, 2);
     assert.match(listing.stoppedBecause!, /page limit of 2/);
     assert.equal(listing.nextUrl, `${server.url}/mds/vehicles?page=3`);
@@ -128,16 +137,29 @@ describe('ApiClient against real HTTP servers on 127.0.0.1', () => {
     const cred = makeTestCredential();
     await Promise.all(Array.from({ length: 20 }, () => client.listVehicles(env(server), cred)));
     assert.equal(maxInFlight, 1, 'one request per key at a time up to its headers');
-    assert.ok(arrivals.every((t, i) => i === 0 || t > arrivals[i - 1]), 'iat strictly increasing in arrival order');
+    assert.ok(
+      arrivals.every((t, i) => i === 0 || t > arrivals[i - 1]),
+      'iat strictly increasing in arrival order',
+    );
   });
 
   it('returns non-2xx answers as results and parses the MDS error body', async () => {
-    const server = await serve((_req, res) => json(res, 401, { error: 'invalid_token', error_description: 'aud does not match', error_details: ['rule: aud_mismatch'] }));
+    const server = await serve((_req, res) =>
+      json(res, 401, {
+        error: 'invalid_token',
+        error_description: 'aud does not match',
+        error_details: ['rule: aud_mismatch'],
+      }),
+    );
     const listing = await new ApiClient().listVehicles(env(server), makeTestCredential());
     const page = listing.pages[0];
     assert.equal(page.status, 401);
     assert.equal(page.ok, false);
-    assert.deepEqual(page.mdsError, { error: 'invalid_token', error_description: 'aud does not match', error_details: ['rule: aud_mismatch'] });
+    assert.deepEqual(page.mdsError, {
+      error: 'invalid_token',
+      error_description: 'aud does not match',
+      error_details: ['rule: aud_mismatch'],
+    });
     assert.match(listing.stoppedBecause!, /401/);
   });
 
@@ -154,13 +176,21 @@ describe('ApiClient against real HTTP servers on 127.0.0.1', () => {
 
   it('times out a server that never answers, with a clear message', async () => {
     const server = await serve(() => undefined);
-    await assert.rejects(new ApiClient({ timeoutMs: 300 }).listVehicles(env(server), makeTestCredential()), (e: unknown) => isCode('HTTP_TIMEOUT')(e) && /did not answer within/.test((e as Error).message));
+    await assert.rejects(
+      new ApiClient({ timeoutMs: 300 }).listVehicles(env(server), makeTestCredential()),
+      (e: unknown) => isCode('HTTP_TIMEOUT')(e) && /did not answer within/.test((e as Error).message),
+    );
   });
 
   it('the timeout runs from sending, not while the key waits for the next second, and ends with the exchange', async () => {
-    const server = await serve((_req, res) => json(res, 200, { version: '2.0.0', vehicles: [], links: { next: null } }));
+    const server = await serve((_req, res) =>
+      json(res, 200, { version: '2.0.0', vehicles: [], links: { next: null } }),
+    );
     // Whole seconds: the second and third requests on the key wait for the next second, longer than the timeout.
-    const client = new ApiClient({ timeoutMs: 300, issuer: new TokenIssuer({ clock: new IssueClock({ precision: 'seconds' }) }) });
+    const client = new ApiClient({
+      timeoutMs: 300,
+      issuer: new TokenIssuer({ clock: new IssueClock({ precision: 'seconds' }) }),
+    });
     const cred = makeTestCredential();
     for (let i = 0; i < 3; i++) assert.equal((await client.listVehicles(env(server), cred)).pages[0].status, 200);
   });
@@ -177,25 +207,37 @@ describe('ApiClient against real HTTP servers on 127.0.0.1', () => {
     const server = await serve(() => undefined);
     await server.close();
     servers.pop();
-    await assert.rejects(new ApiClient().listVehicles(env(server), makeTestCredential()), (e: unknown) => isCode('HTTP_CONNECTION_REFUSED')(e) && /is running/.test((e as Error).message));
+    await assert.rejects(
+      new ApiClient().listVehicles(env(server), makeTestCredential()),
+      (e: unknown) => isCode('HTTP_CONNECTION_REFUSED')(e) && /is running/.test((e as Error).message),
+    );
   });
 
   it('stops reading past the size cap, also for a declared length and a gzip bomb', async () => {
     const big = await serve((_req, res) => json(res, 200, { vehicles: 'x'.repeat(5000) }));
-    await assert.rejects(new ApiClient({ maxBytes: 1000 }).listVehicles(env(big), makeTestCredential()), (e: unknown) => isCode('HTTP_TOO_LARGE')(e) && /limit/.test((e as Error).message));
+    await assert.rejects(
+      new ApiClient({ maxBytes: 1000 }).listVehicles(env(big), makeTestCredential()),
+      (e: unknown) => isCode('HTTP_TOO_LARGE')(e) && /limit/.test((e as Error).message),
+    );
     const chunked = await serve((_req, res) => {
       res.writeHead(200, { 'Content-Type': 'application/json' });
       res.write('['.padEnd(800, ' '));
       res.write(' '.repeat(800));
       res.end(']');
     });
-    await assert.rejects(new ApiClient({ maxBytes: 1000 }).listVehicles(env(chunked), makeTestCredential()), isCode('HTTP_TOO_LARGE'));
+    await assert.rejects(
+      new ApiClient({ maxBytes: 1000 }).listVehicles(env(chunked), makeTestCredential()),
+      isCode('HTTP_TOO_LARGE'),
+    );
     const bomb = zlib.gzipSync(Buffer.alloc(20 * 1024 * 1024, 0x20));
     const gz = await serve((_req, res) => {
       res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Encoding': 'gzip' });
       res.end(bomb);
     });
-    await assert.rejects(new ApiClient({ maxBytes: 1024 * 1024 }).listVehicles(env(gz), makeTestCredential()), isCode('HTTP_TOO_LARGE'));
+    await assert.rejects(
+      new ApiClient({ maxBytes: 1024 * 1024 }).listVehicles(env(gz), makeTestCredential()),
+      isCode('HTTP_TOO_LARGE'),
+    );
   });
 
   it('reports a connection reset in the middle of the body', async () => {
@@ -204,7 +246,10 @@ describe('ApiClient against real HTTP servers on 127.0.0.1', () => {
       res.write('{"vehicles": [');
       setTimeout(() => res.socket?.destroy(), 20);
     });
-    await assert.rejects(new ApiClient().listVehicles(env(server), makeTestCredential()), (e: unknown) => e instanceof MobilityError && ['HTTP_NETWORK', 'HTTP_BAD_BODY'].includes(e.code));
+    await assert.rejects(
+      new ApiClient().listVehicles(env(server), makeTestCredential()),
+      (e: unknown) => e instanceof MobilityError && ['HTTP_NETWORK', 'HTTP_BAD_BODY'].includes(e.code),
+    );
   });
 
   it('follows a same-origin redirect with a fresh token, and refuses to send the token to another origin', async () => {
@@ -216,17 +261,22 @@ describe('ApiClient against real HTTP servers on 127.0.0.1', () => {
     const server = await serve((req, res) => {
       tokens.push(String(req.headers.authorization));
       if (req.url === '/mds/vehicles') return json(res, 302, {}, { Location: '/mds/v2/vehicles' });
-      if (req.url === '/mds/v2/vehicles') return json(res, 301, {}, { Location: `http://localhost:${other.port}/steal` });
+      if (req.url === '/mds/v2/vehicles')
+        return json(res, 301, {}, { Location: `http://localhost:${other.port}/steal` });
       return json(res, 404, {});
     });
-    await assert.rejects(new ApiClient().listVehicles(env(server), makeTestCredential()), (e: unknown) => isCode('HTTP_REDIRECT_CROSS_ORIGIN')(e) && /not sent there/.test((e as Error).message));
+    await assert.rejects(
+      new ApiClient().listVehicles(env(server), makeTestCredential()),
+      (e: unknown) => isCode('HTTP_REDIRECT_CROSS_ORIGIN')(e) && /not sent there/.test((e as Error).message),
+    );
     assert.equal(tokens.length, 2);
     assert.notEqual(tokens[0], tokens[1], 'fresh token after the same-origin redirect');
     assert.ok(!tokens.some((t) => t.startsWith('other:')), 'nothing reached the other origin');
   });
 
   it('names DNS, TLS and reset failures plainly (mapped from the errors fetch gives, no network needed)', () => {
-    const fetchError = (code: string) => Object.assign(new TypeError('fetch failed'), { cause: Object.assign(new Error(code), { code }) });
+    const fetchError = (code: string) =>
+      Object.assign(new TypeError('fetch failed'), { cause: Object.assign(new Error(code), { code }) });
     const cases: Array<[string, string, RegExp]> = [
       ['ENOTFOUND', 'HTTP_DNS', /cannot be resolved.*Check the base URL/],
       ['EAI_AGAIN', 'HTTP_DNS', /cannot be resolved/],

@@ -21,7 +21,12 @@ function tableAfter(markdown: string, heading: string): string[][] {
   const rows: string[][] = [];
   for (const line of lines.slice(first + 2)) {
     if (!line.startsWith('|')) break;
-    rows.push(line.split('|').slice(1, -1).map((cell) => cell.trim().replace(/`/g, '')));
+    rows.push(
+      line
+        .split('|')
+        .slice(1, -1)
+        .map((cell) => cell.trim().replace(/`/g, '')),
+    );
   }
   return rows;
 }
@@ -33,14 +38,20 @@ function lintDomains(): Map<string, string[]> {
   assert.ok(block, 'eslint.config.mjs defines CORE_DOMAINS');
   const domains = new Map<string, string[]>();
   for (const match of block.matchAll(/^\s*(\w+): \[([^\]]*)\]/gm)) {
-    domains.set(match[1], [...match[2].matchAll(/'(\w+)'/g)].map((m) => m[1]));
+    domains.set(
+      match[1],
+      [...match[2].matchAll(/'(\w+)'/g)].map((m) => m[1]),
+    );
   }
   return domains;
 }
 
 function walk(dir: string, visit: (dir: string, files: string[]) => void): void {
   const entries = fs.readdirSync(dir, { withFileTypes: true });
-  visit(dir, entries.filter((e) => e.isFile()).map((e) => e.name));
+  visit(
+    dir,
+    entries.filter((e) => e.isFile()).map((e) => e.name),
+  );
   for (const entry of entries) if (entry.isDirectory()) walk(path.join(dir, entry.name), visit);
 }
 
@@ -63,7 +74,9 @@ describe('ARCHITECTURE.md: a one-screen code map that matches the code (issue 38
   });
 
   it('lists every bundle esbuild.js builds, with its entry', () => {
-    const built = [...read('esbuild.js').matchAll(/entryPoints: \['([^']+)'\],\s*outfile: '([^']+)'/g)].map((m) => `${m[2]} ${m[1]}`);
+    const built = [...read('esbuild.js').matchAll(/entryPoints: \['([^']+)'\],\s*outfile: '([^']+)'/g)].map(
+      (m) => `${m[2]} ${m[1]}`,
+    );
     assert.ok(built.length >= 10, 'esbuild.js lists its bundles as entryPoints and outfile');
     const listed = tableAfter(map, 'Bundles').map((r) => `${r[0]} ${r[1]}`);
     assert.deepEqual(listed.sort(), built.sort());
@@ -89,6 +102,10 @@ describe('the source tree stays walkable (issue 38)', () => {
         if (lines > MAX_LINES) long.push(`${path.relative(ROOT, path.join(dir, file))} (${lines})`);
       }
     });
-    assert.deepEqual({ long, crowded }, { long: [], crowded: [] }, 'split a long file by job; give a crowded folder rooms');
+    assert.deepEqual(
+      { long, crowded },
+      { long: [], crowded: [] },
+      'split a long file by job; give a crowded folder rooms',
+    );
   });
 });

@@ -14,7 +14,8 @@ const REMOVE = /remove the user name and password from the base URL: credentials
 /** Every file under `dir`, with its text. */
 function filesUnder(dir: string): { file: string; text: string }[] {
   if (!fs.existsSync(dir)) return [];
-  return fs.readdirSync(dir, { recursive: true, withFileTypes: true })
+  return fs
+    .readdirSync(dir, { recursive: true, withFileTypes: true })
     .filter((e) => e.isFile())
     .map((e) => path.join(e.parentPath, e.name))
     .map((file) => ({ file, text: fs.readFileSync(file, 'utf8') }));
@@ -44,9 +45,23 @@ describe('CLI: bad input is refused at once, saying what to fix', function () {
       ['vehicles', () => ['vehicles', '--api', 'mds', '--base-url', WITH_PASSWORD, ...credential.flags]],
       ['send', () => ['send', requestFile(), '--api', 'mds', '--base-url', WITH_PASSWORD, ...credential.flags]],
       ['code', () => ['code', 'python', 'vehicles', '--api', 'mds', '--base-url', WITH_PASSWORD, ...credential.flags]],
-      ['code (a request file)', () => ['code', 'typescript', requestFile(), '--api', 'mds', '--base-url', WITH_PASSWORD, ...credential.flags]],
+      [
+        'code (a request file)',
+        () => ['code', 'typescript', requestFile(), '--api', 'mds', '--base-url', WITH_PASSWORD, ...credential.flags],
+      ],
       ['token --aud', () => ['token', '--aud', WITH_PASSWORD, ...credential.flags]],
-      ['an address that does not parse', () => ['request', 'vehicles', '--api', 'mds', '--base-url', `https://someone:${PASSWORD}@bad host/`, ...credential.flags]],
+      [
+        'an address that does not parse',
+        () => [
+          'request',
+          'vehicles',
+          '--api',
+          'mds',
+          '--base-url',
+          `https://someone:${PASSWORD}@bad host/`,
+          ...credential.flags,
+        ],
+      ],
     ];
     for (const [name, args] of cases) {
       it(`${name}: exit 2, what to fix, and the password nowhere`, async () => {
@@ -61,7 +76,19 @@ describe('CLI: bad input is refused at once, saying what to fix', function () {
 
     it('harvest: exit 2 before any request, no folder, no manifest, the password nowhere', async () => {
       const out = path.join(dir, 'harvest-with-password');
-      const r = await spawnBuiltCli(['harvest', 'trips', '--from', '2026-01-01T00', '--to', '2026-01-01T03', '--out', out, '--base-url', WITH_PASSWORD, ...credential.flags]);
+      const r = await spawnBuiltCli([
+        'harvest',
+        'trips',
+        '--from',
+        '2026-01-01T00',
+        '--to',
+        '2026-01-01T03',
+        '--out',
+        out,
+        '--base-url',
+        WITH_PASSWORD,
+        ...credential.flags,
+      ]);
       assert.equal(r.code, 2, r.err + r.out);
       assert.match(r.err, REMOVE);
       assert.doesNotMatch(r.err, /retry/i, 'refused, not retried');
@@ -72,24 +99,61 @@ describe('CLI: bad input is refused at once, saying what to fix', function () {
 
     it('a request file whose own URL holds a password: refused without repeating it', async () => {
       const file = path.join(dir, 'own-url.http');
-      fs.writeFileSync(file, `@host = https://someone:${PASSWORD}@mds.example.test/provider\n\nGET {{host}}/vehicles\n`);
-      const r = await spawnBuiltCli(['send', file, '--api', 'mds', '--base-url', 'https://mds.example.test/provider', ...credential.flags]);
+      fs.writeFileSync(
+        file,
+        `@host = https://someone:${PASSWORD}@mds.example.test/provider\n\nGET {{host}}/vehicles\n`,
+      );
+      const r = await spawnBuiltCli([
+        'send',
+        file,
+        '--api',
+        'mds',
+        '--base-url',
+        'https://mds.example.test/provider',
+        ...credential.flags,
+      ]);
       assert.equal(r.code, 2, r.err + r.out);
-      assert.match(r.err, /Request 1 \(line 3\): its URL holds a user name or password.*Remove the user name and password from the URL \(and from the variable that gives it/);
+      assert.match(
+        r.err,
+        /Request 1 \(line 3\): its URL holds a user name or password.*Remove the user name and password from the URL \(and from the variable that gives it/,
+      );
       assert.ok(!(r.out + r.err).includes(PASSWORD), r.err);
     });
   });
 
   describe('a port the HTTP client blocks', () => {
     it('request --base-url http://127.0.0.1:9: what is wrong and what to do, exit 2', async () => {
-      const r = await runCliInProcess(['request', 'vehicles', '--api', 'mds', '--base-url', 'http://127.0.0.1:9', ...credential.flags]);
+      const r = await runCliInProcess([
+        'request',
+        'vehicles',
+        '--api',
+        'mds',
+        '--base-url',
+        'http://127.0.0.1:9',
+        ...credential.flags,
+      ]);
       assert.equal(r.code, 2, r.err);
-      assert.match(r.err, /refuses to connect to port 9 of http:\/\/127\.0\.0\.1:9: it blocks that port as unsafe.*Run the server on another port, such as 8080, and use that port in the base URL\./);
+      assert.match(
+        r.err,
+        /refuses to connect to port 9 of http:\/\/127\.0\.0\.1:9: it blocks that port as unsafe.*Run the server on another port, such as 8080, and use that port in the base URL\./,
+      );
     });
 
-    it('harvest: stopped at the first hour, never retried (the client\'s own error)', async () => {
+    it("harvest: stopped at the first hour, never retried (the client's own error)", async () => {
       const out = path.join(dir, 'harvest-port-9');
-      const r = await runCliInProcess(['harvest', 'trips', '--from', '2026-01-01T00', '--to', '2026-01-01T03', '--out', out, '--base-url', 'http://127.0.0.1:9', ...credential.flags]);
+      const r = await runCliInProcess([
+        'harvest',
+        'trips',
+        '--from',
+        '2026-01-01T00',
+        '--to',
+        '2026-01-01T03',
+        '--out',
+        out,
+        '--base-url',
+        'http://127.0.0.1:9',
+        ...credential.flags,
+      ]);
       assert.equal(r.code, 2, r.err);
       assert.match(r.err, /blocks that port as unsafe/);
       assert.doesNotMatch(r.err, /retry \d/, r.err);
@@ -99,9 +163,24 @@ describe('CLI: bad input is refused at once, saying what to fix', function () {
 
   it('harvest --out a folder of the system nothing can be created in: says why, no raw ENOENT', async function () {
     if (process.platform !== 'linux') this.skip();
-    const r = await runCliInProcess(['harvest', 'trips', '--from', '2026-01-01T00', '--to', '2026-01-01T00', '--out', '/proc/self/fd', '--base-url', 'http://127.0.0.1:1', ...credential.flags]);
+    const r = await runCliInProcess([
+      'harvest',
+      'trips',
+      '--from',
+      '2026-01-01T00',
+      '--to',
+      '2026-01-01T00',
+      '--out',
+      '/proc/self/fd',
+      '--base-url',
+      'http://127.0.0.1:1',
+      ...credential.flags,
+    ]);
     assert.notEqual(r.code, 0);
-    assert.match(r.err, /the folder \/proc\/self\/fd exists but nothing can be created in it \(ENOENT\): it is a special folder of the system.*Choose an --out folder on a disk/);
+    assert.match(
+      r.err,
+      /the folder \/proc\/self\/fd exists but nothing can be created in it \(ENOENT\): it is a special folder of the system.*Choose an --out folder on a disk/,
+    );
     assert.doesNotMatch(r.err, /no such file or directory, mkdir/);
   });
 
@@ -129,7 +208,12 @@ describe('CLI: bad input is refused at once, saying what to fix', function () {
   describe('sandbox --trust', () => {
     const entry = (kid: string) => {
       const { publicKey } = distinctKeyPair('p256');
-      return JSON.stringify({ kid, iss: 'someone@org.example.test', type: 'external-org', publicKey: publicKey.export({ type: 'spki', format: 'pem' }) });
+      return JSON.stringify({
+        kid,
+        iss: 'someone@org.example.test',
+        type: 'external-org',
+        publicKey: publicKey.export({ type: 'spki', format: 'pem' }),
+      });
     };
     it('two trust files binding one kid: refused, naming both files, the kid masked', async () => {
       const kid = 'trusted-kid-0123456789abcdef';

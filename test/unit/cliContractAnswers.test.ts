@@ -21,7 +21,10 @@ describe('CLI: test against servers that never answer or set several cookies', f
   let server: TestServer;
   /** Requests the silent path received (and never answered). */
   let held = 0;
-  const COOKIES = ['session=abc; Path=/; Expires=Wed, 21 Oct 2026 07:28:00 GMT; HttpOnly', 'region=nl; Path=/; Max-Age=3600'];
+  const COOKIES = [
+    'session=abc; Path=/; Expires=Wed, 21 Oct 2026 07:28:00 GMT; HttpOnly',
+    'region=nl; Path=/; Max-Age=3600',
+  ];
 
   before(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cli-contract-answers-'));
@@ -60,41 +63,62 @@ describe('CLI: test against servers that never answer or set several cookies', f
     assert.ok(Number(line[1]) >= 400, `the line says ${line[1]} ms, at least the 0.4 s timeout`);
     assert.match(text.out, /timed out|timeout/i);
 
-    assert.equal(xmllint(this, ['--noout', '--schema', XSD, report]).status, 0, 'the report validates against the Jenkins JUnit schema');
+    assert.equal(
+      xmllint(this, ['--noout', '--schema', XSD, report]).status,
+      0,
+      'the report validates against the Jenkins JUnit schema',
+    );
     assert.equal(xpath(this, report, 'count(//testcase[@name="silent"]/error)'), '1');
     const time = Number(xpath(this, report, 'string(//testcase[@name="silent"]/@time)'));
     assert.ok(time >= 0.4, `JUnit's time is ${time} s, at least the 0.4 s timeout`);
 
     const json = await runCliInProcess([...base, '--json']);
     assert.equal(json.code, 1, json.out + json.err);
-    const run = (JSON.parse(json.out) as { requests: { label: string; durationMs: number; error?: string }[] }).requests[0];
+    const run = (JSON.parse(json.out) as { requests: { label: string; durationMs: number; error?: string }[] })
+      .requests[0];
     assert.equal(run.label, 'silent');
     assert.match(run.error ?? '', /timed out|timeout/i);
     assert.ok(run.durationMs >= 400, `--json says ${run.durationMs} ms, at least the 0.4 s timeout`);
   });
 
   it('every Set-Cookie header of an answer is readable: ?? header assertions see each, and so does the response', async () => {
-    const file = write('cookies.http', [
-      '# @name cookies',
-      'GET {{baseUrl}}/vehicles',
-      '?? status == 200',
-      '?? header set-cookie includes session=abc',
-      '?? header set-cookie includes region=nl',
-      '?? header set-cookie includes Expires=Wed, 21 Oct 2026 07:28:00 GMT',
-      '',
-    ].join('\n'));
+    const file = write(
+      'cookies.http',
+      [
+        '# @name cookies',
+        'GET {{baseUrl}}/vehicles',
+        '?? status == 200',
+        '?? header set-cookie includes session=abc',
+        '?? header set-cookie includes region=nl',
+        '?? header set-cookie includes Expires=Wed, 21 Oct 2026 07:28:00 GMT',
+        '',
+      ].join('\n'),
+    );
     const r = await runCliInProcess(['test', file, '--base-url', `${server.url}/mds`, ...credential.flags, '--json']);
     assert.equal(r.code, 0, r.out + r.err);
     const run = (JSON.parse(r.out) as { requests: { outcomes: { text: string; passed: boolean }[] }[] }).requests[0];
-    assert.deepEqual(run.outcomes.map((o) => o.passed), [true, true, true, true]);
+    assert.deepEqual(
+      run.outcomes.map((o) => o.passed),
+      [true, true, true, true],
+    );
 
-    const failing = await runCliInProcess(['test', write('cookie-missing.http', 'GET {{baseUrl}}/vehicles\n?? header set-cookie includes theme=dark\n'), '--base-url', `${server.url}/mds`, ...credential.flags]);
+    const failing = await runCliInProcess([
+      'test',
+      write('cookie-missing.http', 'GET {{baseUrl}}/vehicles\n?? header set-cookie includes theme=dark\n'),
+      '--base-url',
+      `${server.url}/mds`,
+      ...credential.flags,
+    ]);
     assert.equal(failing.code, 1, 'a cookie that was not set is not found');
     assert.match(failing.out, /session=abc.*region=nl|region=nl.*session=abc/, 'the failure shows both cookies');
 
     // The response object the results panel, history and `send` show: each cookie whole, on a line of its own.
     const client = new ApiClient({ issuer: new TokenIssuer({ clock: new IssueClock({ precision: 'milliseconds' }) }) });
-    const result = await client.request({ id: 't', name: 'Test', api: 'mds', stage: 'staging', baseUrl: `${server.url}/mds` }, makeTestCredential(), freeRequest('mds', '/vehicles'));
+    const result = await client.request(
+      { id: 't', name: 'Test', api: 'mds', stage: 'staging', baseUrl: `${server.url}/mds` },
+      makeTestCredential(),
+      freeRequest('mds', '/vehicles'),
+    );
     assert.deepEqual(result.pages[0].responseHeaders['set-cookie'].split('\n'), COOKIES);
   });
 });

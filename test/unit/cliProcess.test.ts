@@ -31,19 +31,26 @@ interface Spawned {
 }
 
 function start(command: string, args: string[], env: NodeJS.ProcessEnv = {}): Spawned {
-  const child = spawn(command, args, { env: { ...process.env, MOBILITY_API_DEBUG: '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(command, args, {
+    env: { ...process.env, MOBILITY_API_DEBUG: '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   let err = '';
   child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr?.on('data', (d: Buffer) => (err += d.toString()));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('close', (code, signal) => resolve({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on('close', (code, signal) => resolve({ code, signal })),
+  );
   return { child, out: () => out, err: () => err, exited };
 }
 
 /** Whether a thread of process `pid` is opening a named pipe, waiting for the other end (Linux names that wait in /proc). */
 function waitsForPartner(pid: number): boolean {
   try {
-    return fs.readdirSync(`/proc/${pid}/task`).some((t) => fs.readFileSync(`/proc/${pid}/task/${t}/wchan`, 'utf8') === 'wait_for_partner');
+    return fs
+      .readdirSync(`/proc/${pid}/task`)
+      .some((t) => fs.readFileSync(`/proc/${pid}/task/${t}/wchan`, 'utf8') === 'wait_for_partner');
   } catch {
     return false;
   }
@@ -71,7 +78,11 @@ describe('the built CLI under signals, closed pipes and piped files', function (
         call.on('close', () => clearInterval(timer));
       },
     });
-    const port = await new Promise<number>((resolve, reject) => server.bindAsync('127.0.0.1:0', grpc.ServerCredentials.createInsecure(), (err, p) => (err ? reject(err) : resolve(p))));
+    const port = await new Promise<number>((resolve, reject) =>
+      server.bindAsync('127.0.0.1:0', grpc.ServerCredentials.createInsecure(), (err, p) =>
+        err ? reject(err) : resolve(p),
+      ),
+    );
     address = `127.0.0.1:${port}`;
   });
   after(() => {
@@ -80,8 +91,28 @@ describe('the built CLI under signals, closed pipes and piped files', function (
   });
 
   it('SIGTERM of grpc call --json ends the JSON document with what came (exit 143), as Ctrl-C does', async () => {
-    const run = start(process.execPath, [CLI, 'grpc', 'call', 'ticks.test.v1.Ticks/Watch', '--target', address, '--plaintext', '--aud', 'https://mds.ticks.test.invalid', '--proto', protoFile, '--data', '{"every_ms": 10}', '--json', ...cred.flags]);
-    await waitUntil('three messages printed', () => run.out(), (out) => (out.match(/"n":/g) ?? []).length >= 3);
+    const run = start(process.execPath, [
+      CLI,
+      'grpc',
+      'call',
+      'ticks.test.v1.Ticks/Watch',
+      '--target',
+      address,
+      '--plaintext',
+      '--aud',
+      'https://mds.ticks.test.invalid',
+      '--proto',
+      protoFile,
+      '--data',
+      '{"every_ms": 10}',
+      '--json',
+      ...cred.flags,
+    ]);
+    await waitUntil(
+      'three messages printed',
+      () => run.out(),
+      (out) => (out.match(/"n":/g) ?? []).length >= 3,
+    );
     run.child.kill('SIGTERM');
     const end = await run.exited;
     assert.equal(end.code, 143, run.err());
@@ -92,8 +123,27 @@ describe('the built CLI under signals, closed pipes and piped files', function (
   });
 
   it('a closed stdout ends the CLI quietly (no EPIPE stack trace), with the status of a closed pipe', async () => {
-    const run = start(process.execPath, [CLI, 'grpc', 'call', 'ticks.test.v1.Ticks/Watch', '--target', address, '--plaintext', '--aud', 'https://mds.ticks.test.invalid', '--proto', protoFile, '--data', '{"every_ms": 5}', ...cred.flags]);
-    await waitUntil('a message printed', () => run.out(), (out) => out.includes('"n"'));
+    const run = start(process.execPath, [
+      CLI,
+      'grpc',
+      'call',
+      'ticks.test.v1.Ticks/Watch',
+      '--target',
+      address,
+      '--plaintext',
+      '--aud',
+      'https://mds.ticks.test.invalid',
+      '--proto',
+      protoFile,
+      '--data',
+      '{"every_ms": 5}',
+      ...cred.flags,
+    ]);
+    await waitUntil(
+      'a message printed',
+      () => run.out(),
+      (out) => out.includes('"n"'),
+    );
     run.child.stdout?.destroy();
     const end = await run.exited;
     assert.equal(end.code, 141, run.err());
@@ -118,8 +168,19 @@ describe('the built CLI under signals, closed pipes and piped files', function (
       variables = `MOBILITY_API_KEY_FILE=${flags['--private-key']}\nMOBILITY_API_KEY_ID=${flags['--kid']}\nMOBILITY_API_ISSUER=${flags['--iss']}\nMOBILITY_API_CREDENTIAL_TYPE=external-org\n`;
     });
     after(() => canned?.close());
-    const testArgs = () => [CLI, 'test', file, '--base-url', `${canned.url}/mds`, '--state-dir', path.join(cred.dir, 'state'), '--precision', 'milliseconds'];
-    const bash = (flag: string) => start('bash', ['-c', `node "$@" ${flag} <(printf '%s' "$VARS")`, 'bash', ...testArgs()], { VARS: variables });
+    const testArgs = () => [
+      CLI,
+      'test',
+      file,
+      '--base-url',
+      `${canned.url}/mds`,
+      '--state-dir',
+      path.join(cred.dir, 'state'),
+      '--precision',
+      'milliseconds',
+    ];
+    const bash = (flag: string) =>
+      start('bash', ['-c', `node "$@" ${flag} <(printf '%s' "$VARS")`, 'bash', ...testArgs()], { VARS: variables });
 
     it('reads a process substitution given as --dotenv, and says why one given as --env-file arrives empty (exit 2)', async () => {
       const dotenv = bash('--dotenv');
@@ -127,16 +188,23 @@ describe('the built CLI under signals, closed pipes and piped files', function (
       assert.match(dotenv.out(), /1 passed, 0 failed/);
       const envFile = bash('--env-file');
       assert.equal((await envFile.exited).code, 2, envFile.err());
-      assert.match(envFile.err(), /--env-file \/dev\/fd\/\d+ is a pipe that Node read before mobility-api started .* give it as --dotenv/);
+      assert.match(
+        envFile.err(),
+        /--env-file \/dev\/fd\/\d+ is a pipe that Node read before mobility-api started .* give it as --dotenv/,
+      );
       assert.doesNotMatch(envFile.err(), /Give a credential/);
     });
 
-    it('reads a named pipe once as --dotenv, and ends on SIGTERM while it waits for the pipe\'s writer', async () => {
+    it("reads a named pipe once as --dotenv, and ends on SIGTERM while it waits for the pipe's writer", async () => {
       const fifo = path.join(cred.dir, 'vars.fifo');
       execFileSync('mkfifo', [fifo]);
       const reader = start(process.execPath, [...testArgs(), '--dotenv', fifo]);
       // Written once the CLI opens the pipe (else the write would wait for a reader that never comes).
-      await waitUntil('the CLI opening the pipe', () => [reader.child.exitCode, waitsForPartner(reader.child.pid!)] as const, ([code, waiting]) => code !== null || waiting);
+      await waitUntil(
+        'the CLI opening the pipe',
+        () => [reader.child.exitCode, waitsForPartner(reader.child.pid!)] as const,
+        ([code, waiting]) => code !== null || waiting,
+      );
       assert.equal(reader.child.exitCode, null, reader.err());
       await fs.promises.writeFile(fifo, variables);
       assert.equal((await reader.exited).code, 0, reader.err());
@@ -144,9 +212,16 @@ describe('the built CLI under signals, closed pipes and piped files', function (
 
       const waiting = start(process.execPath, [...testArgs(), '--dotenv', fifo]);
       const pid = waiting.child.pid!;
-      await waitUntil('the CLI waiting for the pipe\'s writer', () => waitsForPartner(pid), (waiting) => waiting);
+      await waitUntil(
+        "the CLI waiting for the pipe's writer",
+        () => waitsForPartner(pid),
+        (waiting) => waiting,
+      );
       waiting.child.kill('SIGTERM');
-      const end = await Promise.race([waiting.exited, new Promise<'hung'>((resolve) => setTimeout(() => resolve('hung'), 10_000))]);
+      const end = await Promise.race([
+        waiting.exited,
+        new Promise<'hung'>((resolve) => setTimeout(() => resolve('hung'), 10_000)),
+      ]);
       if (end === 'hung') waiting.child.kill('SIGKILL');
       assert.notEqual(end, 'hung', 'SIGTERM ends a CLI waiting for a named pipe');
     });

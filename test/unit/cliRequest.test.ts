@@ -14,11 +14,27 @@ describe('CLI: endpoints, request, send and validate', function () {
   let dir: string;
   const seen: SandboxRequestLog[] = [];
   const mds = () => sandbox.environments.find((e) => e.id === 'mds-staging')!.baseUrl;
-  const flags = () => ['--api', 'mds', '--base-url', mds(), '--credential', sandbox.demo.credentialFile, '--state-dir', path.join(dir, 'state'), '--precision', 'milliseconds'];
+  const flags = () => [
+    '--api',
+    'mds',
+    '--base-url',
+    mds(),
+    '--credential',
+    sandbox.demo.credentialFile,
+    '--state-dir',
+    path.join(dir, 'state'),
+    '--precision',
+    'milliseconds',
+  ];
 
   before(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cli-request-'));
-    sandbox = await startSandbox({ fleetSize: 120, pageSize: 50, demoDir: path.join(dir, 'demo'), onRequest: (entry) => seen.push(entry) });
+    sandbox = await startSandbox({
+      fleetSize: 120,
+      pageSize: 50,
+      demoDir: path.join(dir, 'demo'),
+      onRequest: (entry) => seen.push(entry),
+    });
   });
   after(async () => {
     await sandbox?.close();
@@ -28,10 +44,33 @@ describe('CLI: endpoints, request, send and validate', function () {
   it('endpoints lists every MDS 2.0 Provider endpoint with its parameters, and the MaaS listing', async () => {
     const r = await runCliInProcess(['endpoints', '--json']);
     assert.equal(r.code, 0, r.err);
-    const list = JSON.parse(r.out) as { api: string; id: string; path: string; parameters: { name: string; required: boolean }[] }[];
-    assert.deepEqual(list.filter((e) => e.api === 'mds').map((e) => e.id), ['vehicles', 'vehicle', 'vehicles_status', 'vehicle_status', 'trips', 'telemetry', 'events_historical', 'events_recent', 'stops', 'stop', 'reports']);
+    const list = JSON.parse(r.out) as {
+      api: string;
+      id: string;
+      path: string;
+      parameters: { name: string; required: boolean }[];
+    }[];
+    assert.deepEqual(
+      list.filter((e) => e.api === 'mds').map((e) => e.id),
+      [
+        'vehicles',
+        'vehicle',
+        'vehicles_status',
+        'vehicle_status',
+        'trips',
+        'telemetry',
+        'events_historical',
+        'events_recent',
+        'stops',
+        'stop',
+        'reports',
+      ],
+    );
     assert.ok(list.some((e) => e.api === 'maas' && e.path === '/v1alpha2/vehicles'));
-    assert.deepEqual(list.find((e) => e.id === 'trips')?.parameters.map((p) => [p.name, p.required]), [['end_time', true]]);
+    assert.deepEqual(
+      list.find((e) => e.id === 'trips')?.parameters.map((p) => [p.name, p.required]),
+      [['end_time', true]],
+    );
     const text = await runCliInProcess(['endpoints', '--api', 'mds']);
     assert.match(text.out, /trips\s+GET \/trips .*one UTC hour per request/);
   });
@@ -59,11 +98,22 @@ describe('CLI: endpoints, request, send and validate', function () {
   });
 
   it('request says plainly what a 202 and a 404 mean, and exits 1 for a 404', async () => {
-    const server = await startCannedServer((req) => (req.query.get('end_time') === '2025-11-05T13'
-      ? { status: 202, headers: { 'retry-after': '120' } }
-      : { status: 404, body: { error: 'not_found', error_description: 'no data for that hour' } }));
+    const server = await startCannedServer((req) =>
+      req.query.get('end_time') === '2025-11-05T13'
+        ? { status: 202, headers: { 'retry-after': '120' } }
+        : { status: 404, body: { error: 'not_found', error_description: 'no data for that hour' } },
+    );
     try {
-      const base = ['--api', 'mds', '--base-url', `${server.url}/mds`, '--credential', sandbox.demo.credentialFile, '--state-dir', path.join(dir, 'state')];
+      const base = [
+        '--api',
+        'mds',
+        '--base-url',
+        `${server.url}/mds`,
+        '--credential',
+        sandbox.demo.credentialFile,
+        '--state-dir',
+        path.join(dir, 'state'),
+      ];
       const pending = await runCliInProcess(['request', 'trips', '--query', 'end_time=2025-11-05T13', ...base]);
       assert.equal(pending.code, 0, pending.err);
       assert.match(pending.out, /not processed yet \(202\): try again later \(Retry-After: 120 s\)/);
@@ -77,7 +127,10 @@ describe('CLI: endpoints, request, send and validate', function () {
 
   it('send runs a request file with a fresh token each time; {{baseUrl}} is --base-url', async () => {
     const file = path.join(dir, 'requests.http');
-    fs.writeFileSync(file, '@size = 5\n\n# @name few\nGET {{baseUrl}}/vehicles?page_size={{size}}\n\n###\nGET {{baseUrl}}/vehicles/status\n');
+    fs.writeFileSync(
+      file,
+      '@size = 5\n\n# @name few\nGET {{baseUrl}}/vehicles?page_size={{size}}\n\n###\nGET {{baseUrl}}/vehicles/status\n',
+    );
     for (let i = 0; i < 2; i++) {
       const r = await runCliInProcess(['send', file, '--request', 'few', ...flags(), '--json']);
       assert.equal(r.code, 0, r.err);
@@ -109,7 +162,13 @@ describe('CLI: endpoints, request, send and validate', function () {
   it('request and vehicles send --header Authorization as written with --send-authorization-as-is, and say so', async () => {
     for (const args of [['request', '/vehicles'], ['vehicles']]) {
       const before = seen.length;
-      const r = await runCliInProcess([...args, ...flags(), '--header', 'Authorization: Bearer not-a-token', '--send-authorization-as-is']);
+      const r = await runCliInProcess([
+        ...args,
+        ...flags(),
+        '--header',
+        'Authorization: Bearer not-a-token',
+        '--send-authorization-as-is',
+      ]);
       assert.equal(r.code, 1, r.err);
       assert.match(r.err, /sending your own Authorization as written/);
       assert.equal(seen.at(-1)?.status, 401, 'the sandbox refused the fixed token');
@@ -118,13 +177,26 @@ describe('CLI: endpoints, request, send and validate', function () {
   });
 
   it('send refuses a request that sets its own Authorization unless "# @authorization as-is" (or the flag) asks for it; reused, the sandbox refuses it', async () => {
-    const token = (await runCliInProcess(['token', '--credential', sandbox.demo.credentialFile, '--aud', mds(), '--state-dir', path.join(dir, 'state')])).out.trim();
+    const token = (
+      await runCliInProcess([
+        'token',
+        '--credential',
+        sandbox.demo.credentialFile,
+        '--aud',
+        mds(),
+        '--state-dir',
+        path.join(dir, 'state'),
+      ])
+    ).out.trim();
     assert.ok(decodeJwt(token).jti);
     const file = path.join(dir, 'own.http');
     fs.writeFileSync(file, `GET {{baseUrl}}/vehicles\nAuthorization: Bearer ${token}\n`);
     const refused = await runCliInProcess(['send', file, ...flags()]);
     assert.equal(refused.code, 2, refused.err);
-    assert.match(refused.err, /sets its own Authorization header.*fresh token for every request.*"# @authorization as-is"/s);
+    assert.match(
+      refused.err,
+      /sets its own Authorization header.*fresh token for every request.*"# @authorization as-is"/s,
+    );
     fs.writeFileSync(file, `# @authorization as-is\nGET {{baseUrl}}/vehicles\nAuthorization: Bearer ${token}\n`);
     const first = await runCliInProcess(['send', file, ...flags()]);
     assert.equal(first.code, 0, first.err);
@@ -140,10 +212,19 @@ describe('CLI: endpoints, request, send and validate', function () {
 
   it('send says once that a binary or non-UTF-8 file is not a text request file', async () => {
     const binary = path.join(dir, 'image.http');
-    fs.writeFileSync(binary, Buffer.concat([Buffer.from('GET {{baseUrl}}/vehicles\n'), Buffer.from(Array.from({ length: 8192 }, (_, i) => (i * 7919) % 256))]));
+    fs.writeFileSync(
+      binary,
+      Buffer.concat([
+        Buffer.from('GET {{baseUrl}}/vehicles\n'),
+        Buffer.from(Array.from({ length: 8192 }, (_, i) => (i * 7919) % 256)),
+      ]),
+    );
     const latin1 = path.join(dir, 'latin1.http');
     fs.writeFileSync(latin1, Buffer.from('GET {{baseUrl}}/caf\xe9\nnot a header\n'.repeat(200), 'latin1'));
-    for (const [file, reason] of [[binary, /holds NUL bytes/], [latin1, /is not valid UTF-8/]] as const) {
+    for (const [file, reason] of [
+      [binary, /holds NUL bytes/],
+      [latin1, /is not valid UTF-8/],
+    ] as const) {
       const r = await runCliInProcess(['send', file, ...flags()]);
       assert.equal(r.code, 2, r.err);
       assert.equal(r.err.trim().split('\n').length, 1, `one line, not a warning per line: ${r.err.slice(0, 300)}`);
@@ -154,7 +235,10 @@ describe('CLI: endpoints, request, send and validate', function () {
 
   it('send names the first few requests of a file of 10,000 and counts the rest, when --request is missing or unknown', async () => {
     const file = path.join(dir, 'many.http');
-    fs.writeFileSync(file, Array.from({ length: 10_000 }, (_, i) => `# @name r${i + 1}\nGET {{baseUrl}}/vehicles\n`).join('###\n'));
+    fs.writeFileSync(
+      file,
+      Array.from({ length: 10_000 }, (_, i) => `# @name r${i + 1}\nGET {{baseUrl}}/vehicles\n`).join('###\n'),
+    );
     for (const extra of [[], ['--request', 'nope']]) {
       const r = await runCliInProcess(['send', file, ...flags(), ...extra]);
       assert.equal(r.code, 2, r.err);
@@ -165,10 +249,28 @@ describe('CLI: endpoints, request, send and validate', function () {
 
   it('validate checks a saved response, names the broken rules, and exits 1 when it does not conform', async () => {
     const file = path.join(dir, 'status.json');
-    const item = { device_id: '3c9604d6-b5ee-11e8-96f8-529269fb1459', provider_id: '3c9604d6-b5ee-11e8-96f8-529269fb1459',
-      last_event: { event_id: '3c9604d6-b5ee-11e8-96f8-529269fb1450', vehicle_state: 'available', event_types: ['maintenance_end'], timestamp: 1730815200000, location: { lat: 52.5, lng: 13.4 } },
-      last_telemetry: { telemetry_id: '3c9604d6-b5ee-11e8-96f8-529269fb1451', timestamp: 1730815200000, trip_ids: null, journey_id: null, location: { lat: 52.5, lng: 13.4 } } };
-    fs.writeFileSync(file, JSON.stringify({ version: '2.0.0', vehicles_status: [item], last_updated: 1730815200000, ttl: 30000 }));
+    const item = {
+      device_id: '3c9604d6-b5ee-11e8-96f8-529269fb1459',
+      provider_id: '3c9604d6-b5ee-11e8-96f8-529269fb1459',
+      last_event: {
+        event_id: '3c9604d6-b5ee-11e8-96f8-529269fb1450',
+        vehicle_state: 'available',
+        event_types: ['maintenance_end'],
+        timestamp: 1730815200000,
+        location: { lat: 52.5, lng: 13.4 },
+      },
+      last_telemetry: {
+        telemetry_id: '3c9604d6-b5ee-11e8-96f8-529269fb1451',
+        timestamp: 1730815200000,
+        trip_ids: null,
+        journey_id: null,
+        location: { lat: 52.5, lng: 13.4 },
+      },
+    };
+    fs.writeFileSync(
+      file,
+      JSON.stringify({ version: '2.0.0', vehicles_status: [item], last_updated: 1730815200000, ttl: 30000 }),
+    );
     const r = await runCliInProcess(['validate', file]);
     assert.equal(r.code, 1, r.err);
     assert.match(r.out, /MDS 2\.0 \(vehicles_status\): does not conform/);

@@ -33,19 +33,40 @@ describe('CLI: send refuses the script blocks of a request file at their line', 
   const send = (name: string, text: string, ...extra: string[]) => {
     const file = path.join(dir, name);
     fs.writeFileSync(file, text);
-    return runCliInProcess(['send', file, '--base-url', `${server.url}/mds`, '--api', 'mds', ...credential.flags, '--json', ...extra]);
+    return runCliInProcess([
+      'send',
+      file,
+      '--base-url',
+      `${server.url}/mds`,
+      '--api',
+      'mds',
+      ...credential.flags,
+      '--json',
+      ...extra,
+    ]);
   };
 
-  it('a request\'s script block, a JetBrains handler and a global script: exit 2 at file:line:col, nothing sent', async () => {
+  it("a request's script block, a JetBrains handler and a global script: exit 2 at file:line:col, nothing sent", async () => {
     const before = received;
     const block = await send('block.http', 'GET {{baseUrl}}/vehicles\n\n{{\n  request.headers["x-trace"] = "1";\n}}\n');
     assert.equal(block.code, 2, block.out + block.err);
-    assert.match(block.err, /block\.http:3:1: httpYac's script blocks \(\{\{ … \}\}, with test\(…\) or expect\(…\)\) are not supported here/);
+    assert.match(
+      block.err,
+      /block\.http:3:1: httpYac's script blocks \(\{\{ … \}\}, with test\(…\) or expect\(…\)\) are not supported here/,
+    );
     assert.match(block.err, /Nothing was sent/);
 
-    const handler = await send('handler.http', '# @name one\nGET {{baseUrl}}/vehicles\n\n> {%\n  client.test("ok", () => {});\n%}\n', '--request', 'one');
+    const handler = await send(
+      'handler.http',
+      '# @name one\nGET {{baseUrl}}/vehicles\n\n> {%\n  client.test("ok", () => {});\n%}\n',
+      '--request',
+      'one',
+    );
     assert.equal(handler.code, 2, handler.out + handler.err);
-    assert.match(handler.err, /handler\.http:4:1: JetBrains' handler scripts \(> \{% … %\}, with client\.test\(…\)\) are not supported here/);
+    assert.match(
+      handler.err,
+      /handler\.http:4:1: JetBrains' handler scripts \(> \{% … %\}, with client\.test\(…\)\) are not supported here/,
+    );
 
     const global = await send('global.http', '{{\n  exports.region = "nl";\n}}\n###\nGET {{baseUrl}}/vehicles\n');
     assert.equal(global.code, 2, global.out + global.err);
@@ -59,7 +80,8 @@ describe('CLI: send refuses the script blocks of a request file at their line', 
 
   it('sends what it can send whole: another request of the file, assertions left to test, a {{variable}} line', async () => {
     const before = received;
-    const file = '# @name clean\nGET {{baseUrl}}/vehicles\n?? status == 200\n\n###\n# @name scripted\nGET {{baseUrl}}/vehicles\n\n{{\n  console.log(response);\n}}\n';
+    const file =
+      '# @name clean\nGET {{baseUrl}}/vehicles\n?? status == 200\n\n###\n# @name scripted\nGET {{baseUrl}}/vehicles\n\n{{\n  console.log(response);\n}}\n';
     const clean = await send('two.http', file, '--request', 'clean');
     assert.equal(clean.code, 0, clean.out + clean.err);
     assert.equal(received, before + 1);

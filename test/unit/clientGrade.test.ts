@@ -20,8 +20,16 @@ describe('grading the client (sandbox --grade)', () => {
 
   const sign = (claims: JWTPayload): Promise<string> =>
     new SignJWT(claims).setProtectedHeader({ alg: 'ES256', kid: sandbox.demo.kid }).sign(privateKey);
-  const claims = (iat: number, extra: JWTPayload = {}): JWTPayload => ({ iss: sandbox.demo.issuer, aud: mds.baseUrl, iat, exp: iat + 300, jti: randomUUID(), ...extra });
-  const get = async (path: string, token: string): Promise<number> => (await fetch(`${mds.baseUrl}${path}`, { headers: { Authorization: `Bearer ${token}` } })).status;
+  const claims = (iat: number, extra: JWTPayload = {}): JWTPayload => ({
+    iss: sandbox.demo.issuer,
+    aud: mds.baseUrl,
+    iat,
+    exp: iat + 300,
+    jti: randomUUID(),
+    ...extra,
+  });
+  const get = async (path: string, token: string): Promise<number> =>
+    (await fetch(`${mds.baseUrl}${path}`, { headers: { Authorization: `Bearer ${token}` } })).status;
   const reportOf = async (): Promise<ClientReport> => {
     const res = await fetch(`${sandbox.url}${REPORT_PATH}`);
     assert.equal(res.status, 200);
@@ -49,7 +57,14 @@ describe('grading the client (sandbox --grade)', () => {
 
     const report = await reportOf();
     assert.deepEqual(report.requests, { seen: 4, accepted: 1, refused: 3, unchecked: 0 });
-    assert.deepEqual(report.refusals.map((r) => [r.rule, r.count]), [['lifetime_out_of_range', 1], ['jti_replayed', 1], ['iat_not_increasing', 1]]);
+    assert.deepEqual(
+      report.refusals.map((r) => [r.rule, r.count]),
+      [
+        ['lifetime_out_of_range', 1],
+        ['jti_replayed', 1],
+        ['iat_not_increasing', 1],
+      ],
+    );
     assert.equal(report.grade, 'fail');
     assert.deepEqual(report.warnings, []);
     const replayed = report.refusals.find((r) => r.rule === 'jti_replayed');
@@ -63,16 +78,28 @@ describe('grading the client (sandbox --grade)', () => {
     assert.deepEqual(Object.keys(ordering?.first.claims ?? {}).sort(), ['iat', 'jti']);
     assert.equal(ordering?.first.claims.iat, iat);
     assert.ok(ordering?.first.details.includes(`latest accepted iat: ${iat}`));
-    assert.deepEqual(report.refusals.find((r) => r.rule === 'lifetime_out_of_range')?.first.claims, { iat: iat + 1, exp: iat + 2 });
+    assert.deepEqual(report.refusals.find((r) => r.rule === 'lifetime_out_of_range')?.first.claims, {
+      iat: iat + 1,
+      exp: iat + 2,
+    });
 
     const all = JSON.stringify(report);
     assert.ok(!all.includes(first) && !all.includes(first.split('.')[2] ?? '-'), 'no token in the report');
     assert.ok(!all.includes(sandbox.demo.kid), 'no whole kid in the report');
-    assert.deepEqual(sandbox.clientReport()?.refusals.map((r) => r.rule), report.refusals.map((r) => r.rule), 'the API and the route give the same card');
+    assert.deepEqual(
+      sandbox.clientReport()?.refusals.map((r) => r.rule),
+      report.refusals.map((r) => r.rule),
+      'the API and the route give the same card',
+    );
 
     const text = await (await fetch(`${sandbox.url}${REPORT_PATH}?format=text`)).text();
     assert.match(text, /Requests seen: 4 {3}accepted: 1 {3}refused: 3/);
-    for (const rule of ['lifetime_out_of_range (spec 5.1 rule 5)', 'jti_replayed (spec 5.1 rule 4)', 'iat_not_increasing (spec 5.1 rule 6)']) assert.ok(text.includes(rule), rule);
+    for (const rule of [
+      'lifetime_out_of_range (spec 5.1 rule 5)',
+      'jti_replayed (spec 5.1 rule 4)',
+      'iat_not_increasing (spec 5.1 rule 6)',
+    ])
+      assert.ok(text.includes(rule), rule);
     assert.match(text, /first: GET \/mds-staging\/vehicles at 2030-01-15T12:00:00.000Z \(http\)/);
     assert.match(text, /first: GET \/mds-staging\/vehicles\?page=1 at 2030-01-15T12:00:00.000Z \(http\)/);
   });
@@ -90,8 +117,16 @@ describe('grading the client (sandbox --grade)', () => {
 
     const report = await reportOf();
     assert.deepEqual(report.requests, { seen: 4, accepted: 1, refused: 3, unchecked: 0 });
-    assert.deepEqual(Object.fromEntries(report.refusals.map((r) => [r.rule, r.count])), { lifetime_out_of_range: 3, iat_in_future: 1, jti_replayed: 1 });
-    assert.deepEqual(report.warnings.map((w) => [w.id, w.count]), [['iat_ahead', 1]], 'the iat 90 s ahead is charged as iat_in_future, not warned of again');
+    assert.deepEqual(Object.fromEntries(report.refusals.map((r) => [r.rule, r.count])), {
+      lifetime_out_of_range: 3,
+      iat_in_future: 1,
+      jti_replayed: 1,
+    });
+    assert.deepEqual(
+      report.warnings.map((w) => [w.id, w.count]),
+      [['iat_ahead', 1]],
+      'the iat 90 s ahead is charged as iat_in_future, not warned of again',
+    );
     assert.deepEqual(report.refusals.find((r) => r.rule === 'iat_in_future')?.first.claims, { iat: iat + 90 });
     assert.equal(report.refusals.find((r) => r.rule === 'jti_replayed')?.first.path, '/mds-staging/vehicles?page=2');
     const text = await (await fetch(`${sandbox.url}${REPORT_PATH}?format=text`)).text();
@@ -104,13 +139,29 @@ describe('grading the client (sandbox --grade)', () => {
     const iat = nowSeconds();
     assert.equal(await get('/vehicles', await sign(claims(iat, { exp: iat + 45 * 60 }))), 200);
     assert.equal(await get('/vehicles', await sign(claims(iat + 10))), 200);
-    assert.equal(await get('/vehicles', await sign(claims(iat + 11, { aud: [mds.baseUrl, 'https://other.example.test'] }))), 200);
-    assert.equal(await get('/vehicles', await sign(claims(iat + 12, { aud: [mds.baseUrl] }))), 200, 'a list of the audience alone');
+    assert.equal(
+      await get('/vehicles', await sign(claims(iat + 11, { aud: [mds.baseUrl, 'https://other.example.test'] }))),
+      200,
+    );
+    assert.equal(
+      await get('/vehicles', await sign(claims(iat + 12, { aud: [mds.baseUrl] }))),
+      200,
+      'a list of the audience alone',
+    );
     const report = await reportOf();
     assert.equal(report.grade, 'pass');
     assert.deepEqual(report.requests, { seen: 4, accepted: 4, refused: 0, unchecked: 0 });
-    assert.deepEqual(report.warnings.map((w) => [w.id, w.count]), [['long_lifetime', 1], ['iat_ahead', 3], ['aud_list_extra', 1]]);
-    assert.deepEqual(report.warnings.find((w) => w.id === 'aud_list_extra')?.first.claims, { aud: [mds.baseUrl, 'https://other.example.test'] });
+    assert.deepEqual(
+      report.warnings.map((w) => [w.id, w.count]),
+      [
+        ['long_lifetime', 1],
+        ['iat_ahead', 3],
+        ['aud_list_extra', 1],
+      ],
+    );
+    assert.deepEqual(report.warnings.find((w) => w.id === 'aud_list_extra')?.first.claims, {
+      aud: [mds.baseUrl, 'https://other.example.test'],
+    });
   });
 
   it('counts requests answered without a token check apart, and does not count asking for the card', async () => {
@@ -135,15 +186,50 @@ describe('grading the client (sandbox --grade)', () => {
 describe('ClientGrader (pure)', () => {
   it('gives a verdict per request with its transport, ready for gRPC', () => {
     const grader = new ClientGrader(() => 0);
-    const verdict = grader.record({ transport: 'grpc', method: 'ListVehicles', path: '/mds.Provider/ListVehicles', atMs: 0, status: 16, check: { ok: false, refusal: { rule: 'missing_bearer', spec: '5.1 rule 3', description: 'no token', details: [] } } });
-    assert.deepEqual(verdict, { transport: 'grpc', method: 'ListVehicles', path: '/mds.Provider/ListVehicles', time: '1970-01-01T00:00:00.000Z', status: 16, outcome: 'refused', rule: 'missing_bearer', warnings: [] });
+    const verdict = grader.record({
+      transport: 'grpc',
+      method: 'ListVehicles',
+      path: '/mds.Provider/ListVehicles',
+      atMs: 0,
+      status: 16,
+      check: {
+        ok: false,
+        refusal: { rule: 'missing_bearer', spec: '5.1 rule 3', description: 'no token', details: [] },
+      },
+    });
+    assert.deepEqual(verdict, {
+      transport: 'grpc',
+      method: 'ListVehicles',
+      path: '/mds.Provider/ListVehicles',
+      time: '1970-01-01T00:00:00.000Z',
+      status: 16,
+      outcome: 'refused',
+      rule: 'missing_bearer',
+      warnings: [],
+    });
     assert.deepEqual(grader.report().byTransport, { grpc: 1 });
   });
 
   it('masks the kid in descriptions and details, and never shows it whole', () => {
     const kid = 'a-secret-key-identifier-1234';
     const grader = new ClientGrader(() => 0);
-    grader.record({ transport: 'http', method: 'GET', path: '/x', atMs: 0, status: 401, check: { ok: false, refusal: { rule: 'unknown_kid', spec: '5.4', description: `The header kid "${kid}" is not trusted.`, details: [`kid: "${kid}"`, `hint: ${kid} again`], kid } } });
+    grader.record({
+      transport: 'http',
+      method: 'GET',
+      path: '/x',
+      atMs: 0,
+      status: 401,
+      check: {
+        ok: false,
+        refusal: {
+          rule: 'unknown_kid',
+          spec: '5.4',
+          description: `The header kid "${kid}" is not trusted.`,
+          details: [`kid: "${kid}"`, `hint: ${kid} again`],
+          kid,
+        },
+      },
+    });
     const text = JSON.stringify(grader.report());
     assert.ok(!text.includes(kid), text);
     assert.match(text, /a-s…234/, 'the kid is masked as everywhere else in the product');
@@ -151,7 +237,17 @@ describe('ClientGrader (pure)', () => {
 
   it('shows what the client sent as data: control characters in a path cannot fake a line of the card', () => {
     const grader = new ClientGrader(() => 0);
-    grader.record({ transport: 'http', method: 'GET', path: '/a\nGrade: PASS\u001b[2J', atMs: 0, status: 401, check: { ok: false, refusal: { rule: 'missing_bearer', spec: '5.1 rule 3', description: 'no token', details: [] } } });
+    grader.record({
+      transport: 'http',
+      method: 'GET',
+      path: '/a\nGrade: PASS\u001b[2J',
+      atMs: 0,
+      status: 401,
+      check: {
+        ok: false,
+        refusal: { rule: 'missing_bearer', spec: '5.1 rule 3', description: 'no token', details: [] },
+      },
+    });
     const text = clientReportText(grader.report());
     assert.ok(!text.includes('\u001b') && !/^Grade: PASS/m.test(text), text);
     assert.match(text, /first: GET \/a\\u000aGrade: PASS\\u001b\[2J/);

@@ -15,17 +15,41 @@ import { buildEndpointRequest, freeRequest } from '../../src/core/mds/mdsRequest
 import { runCliInProcess } from './support/cliRunner';
 import { distinctKeyPair } from './keyFixtures';
 
-const MDS: Environment = { id: 'mds', name: 'MDS staging', api: 'mds', stage: 'staging', baseUrl: 'https://mds.example.test/staging/' };
-const MAAS: Environment = { id: 'maas', name: 'MaaS staging', api: 'maas', stage: 'staging', baseUrl: 'https://maas.example.test' };
+const MDS: Environment = {
+  id: 'mds',
+  name: 'MDS staging',
+  api: 'mds',
+  stage: 'staging',
+  baseUrl: 'https://mds.example.test/staging/',
+};
+const MAAS: Environment = {
+  id: 'maas',
+  name: 'MaaS staging',
+  api: 'maas',
+  stage: 'staging',
+  baseUrl: 'https://maas.example.test',
+};
 const SECRET_KID = 'kid-that-must-not-appear-4711';
 const TYPES: CredentialType[] = ['external-org', 'iam', 'service-account'];
 
-function program(type: CredentialType, request: ApiRequest = buildEndpointRequest('mds', 'vehicles'), env = MDS): CodeProgram {
-  return codeProgramFor(env, { type, issuer: type === 'service-account' ? 'robot@sa.example.test' : `org-7@${type}.example.test` }, request);
+function program(
+  type: CredentialType,
+  request: ApiRequest = buildEndpointRequest('mds', 'vehicles'),
+  env = MDS,
+): CodeProgram {
+  return codeProgramFor(
+    env,
+    { type, issuer: type === 'service-account' ? 'robot@sa.example.test' : `org-7@${type}.example.test` },
+    request,
+  );
 }
 
 /** The text of the spec section that defines the token of each credential type. */
-const TYPE_SECTION: Record<CredentialType, string> = { 'external-org': 'spec 5.4', iam: 'spec 5.5', 'service-account': 'spec 5.6' };
+const TYPE_SECTION: Record<CredentialType, string> = {
+  'external-org': 'spec 5.4',
+  iam: 'spec 5.5',
+  'service-account': 'spec 5.6',
+};
 
 describe('Copy as Code generators', () => {
   for (const language of CODE_LANGUAGES) {
@@ -48,38 +72,67 @@ describe('Copy as Code generators', () => {
           assert.ok(code.includes('https://mds.example.test/staging'), 'the base URL, also the audience');
           assert.ok(!code.includes('https://mds.example.test/staging/"'), 'the base URL without its trailing slash');
           if (type !== 'service-account') assert.ok(code.includes(`org-7@${type}.example.test`), 'the issuer');
-          for (const claim of ['iss', 'aud', 'iat', 'exp', 'jti', 'kid']) assert.match(code, new RegExp(`\\b${claim}\\b`), claim);
-          assert.equal(/\bsub\b/.test(code) && /\bemail\b/.test(code), type === 'service-account', 'sub and email for service accounts only');
-          for (const rule of ['spec 5.1 rule 5', 'rule 6', 'spec 5.1 rule 7', 'spec 5.3', TYPE_SECTION[type]]) assert.ok(code.toLowerCase().includes(rule.toLowerCase()), `names ${rule}`);
+          for (const claim of ['iss', 'aud', 'iat', 'exp', 'jti', 'kid'])
+            assert.match(code, new RegExp(`\\b${claim}\\b`), claim);
+          assert.equal(
+            /\bsub\b/.test(code) && /\bemail\b/.test(code),
+            type === 'service-account',
+            'sub and email for service accounts only',
+          );
+          for (const rule of ['spec 5.1 rule 5', 'rule 6', 'spec 5.1 rule 7', 'spec 5.3', TYPE_SECTION[type]])
+            assert.ok(code.toLowerCase().includes(rule.toLowerCase()), `names ${rule}`);
           assert.match(code, /\b300\b/, 'the default lifetime');
         });
       }
 
       it('follows links.next with a new token per page where the endpoint pages, and not for an hour endpoint', () => {
         assert.match(generateCode(language, program('external-org')), /next/);
-        assert.match(generateCode(language, program('external-org', buildEndpointRequest('maas', 'vehicles'), MAAS)), /next/);
-        const trips = generateCode(language, program('external-org', buildEndpointRequest('mds', 'trips', { end_time: '2024-05-01T10' })));
+        assert.match(
+          generateCode(language, program('external-org', buildEndpointRequest('maas', 'vehicles'), MAAS)),
+          /next/,
+        );
+        const trips = generateCode(
+          language,
+          program('external-org', buildEndpointRequest('mds', 'trips', { end_time: '2024-05-01T10' })),
+        );
         assert.doesNotMatch(trips, /links|NEXT/);
         assert.ok(trips.includes('/trips?end_time=2024-05-01T10'));
       });
 
       it('a free path is sent as given with its query, and its pages are followed', () => {
-        const code = generateCode(language, program('external-org', freeRequest('mds', '/vehicles', new URLSearchParams({ page_size: '3' }))));
+        const code = generateCode(
+          language,
+          program('external-org', freeRequest('mds', '/vehicles', new URLSearchParams({ page_size: '3' }))),
+        );
         assert.ok(code.includes('/vehicles?page_size=3'));
         assert.match(code, /next/);
       });
 
       it('a lifetime and an audience list are applied as given', () => {
-        const code = generateCode(language, codeProgramFor({ ...MDS, audienceAsList: true }, { type: 'iam', issuer: 'a@b.c' }, buildEndpointRequest('mds', 'vehicles'), 3600));
+        const code = generateCode(
+          language,
+          codeProgramFor(
+            { ...MDS, audienceAsList: true },
+            { type: 'iam', issuer: 'a@b.c' },
+            buildEndpointRequest('mds', 'vehicles'),
+            3600,
+          ),
+        );
         assert.match(code, /\b3600\b/);
-        assert.match(code, /\[\s*BASE_URL\s*\]|\[\]string\{baseURL\}|\[\\"https:\/\/mds\.example\.test\/staging\\"\]|\[\$aud\]/);
+        assert.match(
+          code,
+          /\[\s*BASE_URL\s*\]|\[\]string\{baseURL\}|\[\\"https:\/\/mds\.example\.test\/staging\\"\]|\[\$aud\]/,
+        );
       });
     });
   }
 
   it('a lifetime outside 60..3600 is refused (spec 5.1 rule 5)', () => {
     for (const lifetime of [59, 3601, 1.5]) {
-      assert.throws(() => codeProgramFor(MDS, { type: 'iam', issuer: 'a@b.c' }, buildEndpointRequest('mds', 'vehicles'), lifetime), (err: { code?: string }) => err.code === 'LIFETIME_OUT_OF_RANGE');
+      assert.throws(
+        () => codeProgramFor(MDS, { type: 'iam', issuer: 'a@b.c' }, buildEndpointRequest('mds', 'vehicles'), lifetime),
+        (err: { code?: string }) => err.code === 'LIFETIME_OUT_OF_RANGE',
+      );
     }
   });
 
@@ -89,7 +142,10 @@ describe('Copy as Code generators', () => {
       go: { tool: 'gofmt', args: (file) => ['-l', file] },
       shell: { tool: 'shfmt', args: (file) => ['-d', file] },
     };
-    for (const [language, formatter] of Object.entries(formatters) as [CodeLanguage, { tool: string; args: (file: string) => string[] }][]) {
+    for (const [language, formatter] of Object.entries(formatters) as [
+      CodeLanguage,
+      { tool: string; args: (file: string) => string[] },
+    ][]) {
       it(`${language}: ${formatter.tool} leaves every variant unchanged`, function () {
         if (spawnSync(formatter.tool, ['--help'], { stdio: 'ignore' }).error) {
           if (process.env.CI === 'true') assert.fail(`${formatter.tool} is not installed (.ci/run installs it)`);
@@ -98,7 +154,12 @@ describe('Copy as Code generators', () => {
         }
         const dir = mkdtempSync(join(tmpdir(), 'codegen-format-'));
         try {
-          const variants = [...TYPES.map((t) => program(t)), program('iam', buildEndpointRequest('mds', 'trips', { end_time: '2024-05-01T10' })), program('external-org', buildEndpointRequest('maas', 'vehicles'), MAAS), program('external-org', buildEndpointRequest('mds', 'reports', { month: '2024-04' }))];
+          const variants = [
+            ...TYPES.map((t) => program(t)),
+            program('iam', buildEndpointRequest('mds', 'trips', { end_time: '2024-05-01T10' })),
+            program('external-org', buildEndpointRequest('maas', 'vehicles'), MAAS),
+            program('external-org', buildEndpointRequest('mds', 'reports', { month: '2024-04' })),
+          ];
           variants.forEach((p, n) => {
             const file = join(dir, `${n}-${CODE_LANGUAGE_INFO[language].fileName}`);
             writeFileSync(file, generateCode(language, p));
@@ -122,10 +183,30 @@ describe('Copy as Code generators', () => {
       writeFileSync(keyFile, distinctKeyPair('p256').privateKey.export({ type: 'pkcs8', format: 'pem' }));
     });
     after(() => rmSync(dir, { recursive: true, force: true }));
-    const credential = () => ['--private-key', keyFile, '--kid', SECRET_KID, '--iss', 'org-1@ext.example.test', '--type', 'external-org'];
+    const credential = () => [
+      '--private-key',
+      keyFile,
+      '--kid',
+      SECRET_KID,
+      '--iss',
+      'org-1@ext.example.test',
+      '--type',
+      'external-org',
+    ];
 
     it('prints the program for an endpoint with its parameters, without the key id or the key', async () => {
-      const run = await runCliInProcess(['code', 'python', 'trips', '--query', 'end_time=2024-05-01T10', '--base-url', 'https://mds.example.test', '--api', 'mds', ...credential()]);
+      const run = await runCliInProcess([
+        'code',
+        'python',
+        'trips',
+        '--query',
+        'end_time=2024-05-01T10',
+        '--base-url',
+        'https://mds.example.test',
+        '--api',
+        'mds',
+        ...credential(),
+      ]);
       assert.equal(run.code, 0, run.err);
       assert.match(run.out, /URL = BASE_URL \+ "\/trips\?end_time=2024-05-01T10"/);
       assert.ok(!run.out.includes(SECRET_KID));
@@ -135,8 +216,22 @@ describe('Copy as Code generators', () => {
 
     it('takes one request of a .http file by name, drops its own Authorization and says so', async () => {
       const file = join(dir, 'requests.http');
-      writeFileSync(file, '# @name first\nGET {{baseUrl}}/vehicles\n\n###\n# @name status\nGET {{baseUrl}}/vehicles/status\nAuthorization: Bearer old\nX-Trace: 1\n');
-      const run = await runCliInProcess(['code', 'go', file, '--request', 'status', '--base-url', 'https://mds.example.test', '--api', 'mds', ...credential()]);
+      writeFileSync(
+        file,
+        '# @name first\nGET {{baseUrl}}/vehicles\n\n###\n# @name status\nGET {{baseUrl}}/vehicles/status\nAuthorization: Bearer old\nX-Trace: 1\n',
+      );
+      const run = await runCliInProcess([
+        'code',
+        'go',
+        file,
+        '--request',
+        'status',
+        '--base-url',
+        'https://mds.example.test',
+        '--api',
+        'mds',
+        ...credential(),
+      ]);
       assert.equal(run.code, 0, run.err);
       assert.match(run.out, /path {5}= "\/vehicles\/status"/);
       assert.match(run.out, /"X-Trace": +"1"/);
@@ -145,13 +240,38 @@ describe('Copy as Code generators', () => {
     });
 
     it('refuses an unknown language, naming the five', async () => {
-      const run = await runCliInProcess(['code', 'cobol', '/vehicles', '--base-url', 'https://mds.example.test', '--api', 'mds', ...credential()]);
+      const run = await runCliInProcess([
+        'code',
+        'cobol',
+        '/vehicles',
+        '--base-url',
+        'https://mds.example.test',
+        '--api',
+        'mds',
+        ...credential(),
+      ]);
       assert.equal(run.code, 2);
       assert.match(run.err, /python, typescript, go, java, shell/);
     });
 
     it('refuses an IAM credential for the MaaS API, before writing anything', async () => {
-      const run = await runCliInProcess(['code', 'java', '/v1alpha2/vehicles', '--base-url', 'https://maas.example.test', '--api', 'maas', '--private-key', keyFile, '--kid', SECRET_KID, '--iss', 'a@iam.example.test', '--type', 'iam']);
+      const run = await runCliInProcess([
+        'code',
+        'java',
+        '/v1alpha2/vehicles',
+        '--base-url',
+        'https://maas.example.test',
+        '--api',
+        'maas',
+        '--private-key',
+        keyFile,
+        '--kid',
+        SECRET_KID,
+        '--iss',
+        'a@iam.example.test',
+        '--type',
+        'iam',
+      ]);
       assert.equal(run.code, 2);
       assert.equal(run.out, '');
     });

@@ -20,7 +20,14 @@ import type { GrpcCallLog, RunningSandbox, SandboxRequestLog } from '../../src/s
 import { startSandbox } from '../../src/sandbox/sandboxServer';
 import { maskKeyId } from '../../src/core/base/redact';
 import type { BuiltProgram, ProgramRun } from './support/codegenToolchains';
-import { buildProgram, GO_ENV, missingGrpcPython, missingTools, runCommand, runProgram } from './support/codegenToolchains';
+import {
+  buildProgram,
+  GO_ENV,
+  missingGrpcPython,
+  missingTools,
+  runCommand,
+  runProgram,
+} from './support/codegenToolchains';
 
 /** The programs under test: a REST language, or Python's gRPC program (`python-grpc`). */
 type Flavour = 'python' | 'go' | 'shell' | 'python-grpc';
@@ -57,8 +64,20 @@ describe('Copy as Code: Python, Go and shell programs share one clock per key ac
       fleetSize: 5,
       pageSize: 3,
       demoDir: false,
-      onRequest: (entry: SandboxRequestLog) => seen.push({ at: Date.now(), kid: entry.kid, ok: entry.status === 200, ...(entry.rule ? { rule: entry.rule } : {}) }),
-      onGrpcCall: (entry: GrpcCallLog) => seen.push({ at: Date.now(), kid: entry.kid, ok: entry.status === 'OK', ...(entry.rule ? { rule: entry.rule } : {}) }),
+      onRequest: (entry: SandboxRequestLog) =>
+        seen.push({
+          at: Date.now(),
+          kid: entry.kid,
+          ok: entry.status === 200,
+          ...(entry.rule ? { rule: entry.rule } : {}),
+        }),
+      onGrpcCall: (entry: GrpcCallLog) =>
+        seen.push({
+          at: Date.now(),
+          kid: entry.kid,
+          ok: entry.status === 'OK',
+          ...(entry.rule ? { rule: entry.rule } : {}),
+        }),
     });
   });
   after(async () => {
@@ -69,35 +88,77 @@ describe('Copy as Code: Python, Go and shell programs share one clock per key ac
   function mds(): Environment & { grpcTarget: string } {
     const env = sandbox.environments.find((e) => e.id === 'mds-staging');
     assert.ok(env?.grpcTarget);
-    return { id: env.id, name: env.id, api: env.api, stage: env.stage, baseUrl: env.baseUrl, grpcTarget: env.grpcTarget };
+    return {
+      id: env.id,
+      name: env.id,
+      api: env.api,
+      stage: env.stage,
+      baseUrl: env.baseUrl,
+      grpcTarget: env.grpcTarget,
+    };
   }
 
   function makeKey(type: CredentialType = 'external-org'): TestKey {
     const kid = `clock-${type}-${randomBytes(4).toString('hex')}`;
-    const issuer = type === 'service-account' ? `robot-${randomBytes(3).toString('hex')}@sa.test.invalid` : `org-${randomBytes(3).toString('hex')}@ext.test.invalid`;
-    const { privateKey, publicKey } = type === 'service-account' ? generateKeyPairSync('rsa', { modulusLength: 2048 }) : generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
+    const issuer =
+      type === 'service-account'
+        ? `robot-${randomBytes(3).toString('hex')}@sa.test.invalid`
+        : `org-${randomBytes(3).toString('hex')}@ext.test.invalid`;
+    const { privateKey, publicKey } =
+      type === 'service-account'
+        ? generateKeyPairSync('rsa', { modulusLength: 2048 })
+        : generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
     sandbox.trust({ kid, iss: issuer, type, publicKey });
     const pem = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
     const file = join(dir, `${kid}.${type === 'service-account' ? 'json' : 'pem'}`);
-    writeFileSync(file, type === 'service-account' ? JSON.stringify({ type: 'service_account', private_key_id: kid, private_key: pem, client_email: issuer }) : pem);
+    writeFileSync(
+      file,
+      type === 'service-account'
+        ? JSON.stringify({ type: 'service_account', private_key_id: kid, private_key: pem, client_email: issuer })
+        : pem,
+    );
     return { type, kid, issuer, file };
   }
 
   /** The environment a program of `key` runs with: its secrets, one worker, the test's clock folder. */
   function envOf(key: TestKey, extra: Record<string, string> = {}): Record<string, string> {
-    return { MOBILITY_API_KEY_FILE: key.file, MOBILITY_API_KEY_ID: key.type === 'service-account' ? '' : key.kid, MOBILITY_API_WORKERS: '1', MOBILITY_API_STATE_DIR: clockDir, ...extra };
+    return {
+      MOBILITY_API_KEY_FILE: key.file,
+      MOBILITY_API_KEY_ID: key.type === 'service-account' ? '' : key.kid,
+      MOBILITY_API_WORKERS: '1',
+      MOBILITY_API_STATE_DIR: clockDir,
+      ...extra,
+    };
   }
 
   const language = (flavour: Flavour): CodeLanguage => (flavour === 'python-grpc' ? 'python' : flavour);
 
   /** The program of `flavour` for `key`: /vehicles (two pages) over REST, ListVehicles over gRPC; `edit` changes its source first. */
-  function build(flavour: Flavour, key: TestKey, name: string, options: { baseUrl?: string; target?: string; edit?: (source: string) => string } = {}): BuiltProgram {
+  function build(
+    flavour: Flavour,
+    key: TestKey,
+    name: string,
+    options: { baseUrl?: string; target?: string; edit?: (source: string) => string } = {},
+  ): BuiltProgram {
     const env = mds();
     const credential = { type: key.type, issuer: key.issuer };
     const program: CodeProgram =
       flavour === 'python-grpc'
-        ? grpcCodeProgramFor(env, credential, { method: 'mobility.sandbox.v1.VehicleService/ListVehicles', target: options.target ?? env.grpcTarget, plaintext: true, message: {}, protoFiles: [VEHICLES_PROTO], importPaths: ['proto'], serverStreaming: true, inputType: 'mobility.sandbox.v1.ListVehiclesRequest' })
-        : codeProgramFor({ ...env, baseUrl: options.baseUrl ?? env.baseUrl }, credential, buildEndpointRequest('mds', 'vehicles'));
+        ? grpcCodeProgramFor(env, credential, {
+            method: 'mobility.sandbox.v1.VehicleService/ListVehicles',
+            target: options.target ?? env.grpcTarget,
+            plaintext: true,
+            message: {},
+            protoFiles: [VEHICLES_PROTO],
+            importPaths: ['proto'],
+            serverStreaming: true,
+            inputType: 'mobility.sandbox.v1.ListVehiclesRequest',
+          })
+        : codeProgramFor(
+            { ...env, baseUrl: options.baseUrl ?? env.baseUrl },
+            credential,
+            buildEndpointRequest('mds', 'vehicles'),
+          );
     const generated = generateCode(language(flavour), program);
     assert.ok(!generated.includes(key.kid), 'no key id in the program');
     const source = options.edit ? options.edit(generated) : generated;
@@ -117,7 +178,11 @@ describe('Copy as Code: Python, Go and shell programs share one clock per key ac
   const twoTokens = (flavour: Flavour) => ({ MOBILITY_API_WORKERS: flavour === 'python-grpc' ? '2' : '1' });
 
   function skipUnless(context: Mocha.Context, flavours: Flavour[]): void {
-    const missing = [...new Set(flavours.flatMap((f) => [...missingTools(language(f)), ...(f === 'python-grpc' ? missingGrpcPython() : [])]))];
+    const missing = [
+      ...new Set(
+        flavours.flatMap((f) => [...missingTools(language(f)), ...(f === 'python-grpc' ? missingGrpcPython() : [])]),
+      ),
+    ];
     if (missing.length === 0) return;
     if (process.env.CI === 'true') assert.fail(`missing ${missing.join(', ')} (.ci/run installs them)`);
     if (context.test) context.test.title += ` (pending: ${missing.join(', ')} not installed)`;
@@ -130,7 +195,11 @@ describe('Copy as Code: Python, Go and shell programs share one clock per key ac
 
   /** Every request since `seen` was emptied accepted (the sandbox logs the masked kid and the rule of a refused one), and `expected` of them. */
   function assertAllAccepted(key: TestKey, expected?: number): void {
-    assert.deepEqual(seen.filter((s) => !s.ok), [], `every request accepted (on ${maskKeyId(key.kid)})`);
+    assert.deepEqual(
+      seen.filter((s) => !s.ok),
+      [],
+      `every request accepted (on ${maskKeyId(key.kid)})`,
+    );
     if (expected !== undefined) assert.equal(seen.length, expected, 'the sandbox received every request');
   }
 
@@ -141,12 +210,15 @@ describe('Copy as Code: Python, Go and shell programs share one clock per key ac
         const key = makeKey();
         const program = build(flavour, key, 'twice');
         seen.length = 0;
-        const runs = await Promise.all([runProgram(program, envOf(key, twoTokens(flavour))), runProgram(program, envOf(key, twoTokens(flavour)))]);
+        const runs = await Promise.all([
+          runProgram(program, envOf(key, twoTokens(flavour))),
+          runProgram(program, envOf(key, twoTokens(flavour))),
+        ]);
         runs.forEach((run, n) => assertRan(run, `copy ${n + 1}`));
         assertAllAccepted(key, 4);
       });
 
-      it('a run started in the same second as the previous run\'s last token: accepted', async function () {
+      it("a run started in the same second as the previous run's last token: accepted", async function () {
         skipUnless(this, [flavour]);
         const key = makeKey();
         const program = build(flavour, key, 'after');
@@ -191,11 +263,17 @@ describe('Copy as Code: Python, Go and shell programs share one clock per key ac
       const at = lines.findIndex((l) => l.startsWith('MOBILITY_API_KEY_FILE=/path/to/'));
       assert.ok(at >= 0, 'the header gives the command that runs the program');
       const command = lines[at].endsWith('\\') ? `${lines[at].slice(0, -1).trim()} ${lines[at + 1]}` : lines[at];
-      return command.replace(/\/path\/to\/(key\.pem|service-account\.json)/, key.file).replace('/path/to/key-id', kidFile).replace(/\/path\/to\//g, `${folder}/`);
+      return command
+        .replace(/\/path\/to\/(key\.pem|service-account\.json)/, key.file)
+        .replace('/path/to/key-id', kidFile)
+        .replace(/\/path\/to\//g, `${folder}/`);
     }
 
     function cron(command: string, home: string): Promise<ProgramRun> {
-      return runCommand('/bin/sh', ['-c', command], { cwd: '/', env: { HOME: home, PATH: '/usr/bin:/bin', SHELL: '/bin/sh', LOGNAME: 'cron' } });
+      return runCommand('/bin/sh', ['-c', command], {
+        cwd: '/',
+        env: { HOME: home, PATH: '/usr/bin:/bin', SHELL: '/bin/sh', LOGNAME: 'cron' },
+      });
     }
 
     for (const flavour of ['python', 'go', 'shell'] as const) {
@@ -207,19 +285,31 @@ describe('Copy as Code: Python, Go and shell programs share one clock per key ac
         const home = join(dir, `home-${flavour}`);
         mkdirSync(home);
         const built = build(flavour, key, 'cron');
-        const source = readFileSync(join(built.cwd, readdirSync(built.cwd).find((f) => /\.(py|go|sh)$/.test(f))!), 'utf8');
+        const source = readFileSync(
+          join(
+            built.cwd,
+            readdirSync(built.cwd).find((f) => /\.(py|go|sh)$/.test(f))!,
+          ),
+          'utf8',
+        );
         if (flavour === 'go') {
           // The header's offline build line, in the folder that holds main.go and the header's go.mod.
           const line = source.split('\n').find((l) => l.startsWith('//\tGOFLAGS=-mod=mod GOPROXY=off go build'));
           assert.ok(line, 'the header gives the offline build command');
-          const run = spawnSync('/bin/sh', ['-c', line.slice(3)], { cwd: built.cwd, env: { ...process.env, ...GO_ENV }, encoding: 'utf8' });
+          const run = spawnSync('/bin/sh', ['-c', line.slice(3)], {
+            cwd: built.cwd,
+            env: { ...process.env, ...GO_ENV },
+            encoding: 'utf8',
+          });
           assert.equal(run.status, 0, `${line}: ${run.stderr}`);
         }
         seen.length = 0;
         const run = await cron(headerCommand(source, key, kidFile, built.cwd), home);
         assertRan(run, `${flavour} from cron`);
         assertAllAccepted(key, 2);
-        assert.deepEqual(readdirSync(join(home, '.local/state/mobility-api/clock')), [`iat-${createHash('sha256').update(key.kid).digest('hex').slice(0, 32)}`]);
+        assert.deepEqual(readdirSync(join(home, '.local/state/mobility-api/clock')), [
+          `iat-${createHash('sha256').update(key.kid).digest('hex').slice(0, 32)}`,
+        ]);
       });
     }
   });
@@ -252,14 +342,23 @@ describe('Copy as Code: Python, Go and shell programs share one clock per key ac
         writeFileSync(notAKey, 'not a key\n');
         const port = await closedPort();
         const program = build(flavour, key, 'errors');
-        const nowhere = build(flavour, key, 'refused', flavour === 'python-grpc' ? { target: `127.0.0.1:${port}` } : { baseUrl: `http://127.0.0.1:${port}` });
+        const nowhere = build(
+          flavour,
+          key,
+          'refused',
+          flavour === 'python-grpc' ? { target: `127.0.0.1:${port}` } : { baseUrl: `http://127.0.0.1:${port}` },
+        );
         const cases: [BuiltProgram, Record<string, string>, RegExp][] = [
           [program, { MOBILITY_API_KEY_FILE: '' }, /Set MOBILITY_API_KEY_FILE to the private key PEM file/],
           [program, { MOBILITY_API_WORKERS: 'abc' }, /Set MOBILITY_API_WORKERS to a whole number from 1, not .abc./],
           ...(keyCases
             ? ([
                 [program, { MOBILITY_API_KEY_ID: '' }, /Set MOBILITY_API_KEY_ID to the key id/],
-                [program, { MOBILITY_API_KEY_FILE: join(dir, 'missing.pem') }, /Cannot read MOBILITY_API_KEY_FILE.*missing\.pem/],
+                [
+                  program,
+                  { MOBILITY_API_KEY_FILE: join(dir, 'missing.pem') },
+                  /Cannot read MOBILITY_API_KEY_FILE.*missing\.pem/,
+                ],
                 [program, { MOBILITY_API_KEY_FILE: notAKey }, /MOBILITY_API_KEY_FILE \(.*not-a-key.*\) holds no/],
               ] as [BuiltProgram, Record<string, string>, RegExp][])
             : []),
@@ -278,18 +377,27 @@ describe('Copy as Code: Python, Go and shell programs share one clock per key ac
       const notJson = join(dir, 'sa-not-json.json');
       writeFileSync(notJson, '{"private_key": 1}');
       const programs = (['python', 'go', 'shell'] as const).map((flavour) => build(flavour, key, 'sa-errors'));
-      const runs = await Promise.all(programs.map((p) => runProgram(p, envOf(key, { MOBILITY_API_KEY_FILE: notJson }))));
-      for (const run of runs) assertOneLine(run, /is not a service-account key file: JSON with private_key, private_key_id and client_email/);
+      const runs = await Promise.all(
+        programs.map((p) => runProgram(p, envOf(key, { MOBILITY_API_KEY_FILE: notJson }))),
+      );
+      for (const run of runs)
+        assertOneLine(run, /is not a service-account key file: JSON with private_key, private_key_id and client_email/);
     });
 
     it('shell: a signature that fails stops the request: with a key of the wrong kind and its check taken out, a non-zero exit and nothing sent', async function () {
       skipUnless(this, ['shell']);
       const key = makeKey();
       const rsa = join(dir, 'wrong-kind.pem');
-      writeFileSync(rsa, generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }));
+      writeFileSync(
+        rsa,
+        generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }),
+      );
       seen.length = 0;
       // The check at the start refuses the key before anything is signed ...
-      assertOneLine(await runProgram(build('shell', key, 'wrong-key'), envOf(key, { MOBILITY_API_KEY_FILE: rsa })), /holds no P-256 EC private key/);
+      assertOneLine(
+        await runProgram(build('shell', key, 'wrong-key'), envOf(key, { MOBILITY_API_KEY_FILE: rsa })),
+        /holds no P-256 EC private key/,
+      );
       // ... and without it, the signature fails (an RSA signature is no DER ECDSA one) and curl never runs.
       const unchecked = build('shell', key, 'unchecked', {
         edit: (source) => {
@@ -304,4 +412,3 @@ describe('Copy as Code: Python, Go and shell programs share one clock per key ac
     });
   });
 });
-

@@ -14,7 +14,13 @@ import type { Environment } from '../../src/core/environment';
 import { runCliInProcess } from './support/cliRunner';
 import { distinctKeyPair } from './keyFixtures';
 
-const MDS: Environment = { id: 'mds', name: 'MDS staging', api: 'mds', stage: 'staging', baseUrl: 'https://mds.example.test/staging/' };
+const MDS: Environment = {
+  id: 'mds',
+  name: 'MDS staging',
+  api: 'mds',
+  stage: 'staging',
+  baseUrl: 'https://mds.example.test/staging/',
+};
 const TYPES: CredentialType[] = ['external-org', 'iam', 'service-account'];
 const GET: GrpcCodeCall = {
   method: 'mobility.sandbox.v1.VehicleService/GetVehicle',
@@ -26,10 +32,24 @@ const GET: GrpcCodeCall = {
   serverStreaming: false,
   inputType: 'mobility.sandbox.v1.GetVehicleRequest',
 };
-const LIST: GrpcCodeCall = { ...GET, method: 'mobility.sandbox.v1.VehicleService/ListVehicles', message: {}, metadata: [], serverStreaming: true, inputType: 'mobility.sandbox.v1.ListVehiclesRequest' };
+const LIST: GrpcCodeCall = {
+  ...GET,
+  method: 'mobility.sandbox.v1.VehicleService/ListVehicles',
+  message: {},
+  metadata: [],
+  serverStreaming: true,
+  inputType: 'mobility.sandbox.v1.ListVehiclesRequest',
+};
 
 function code(language: CodeLanguage, type: CredentialType, call: GrpcCodeCall = GET): string {
-  return generateCode(language, grpcCodeProgramFor(MDS, { type, issuer: type === 'service-account' ? 'robot@sa.example.test' : `org-7@${type}.example.test` }, call));
+  return generateCode(
+    language,
+    grpcCodeProgramFor(
+      MDS,
+      { type, issuer: type === 'service-account' ? 'robot@sa.example.test' : `org-7@${type}.example.test` },
+      call,
+    ),
+  );
 }
 
 function refusal(call: Partial<GrpcCodeCall>): string {
@@ -54,11 +74,28 @@ describe('Copy as Code generators: gRPC calls', () => {
           assert.doesNotMatch(text, /BEGIN [A-Z ]*PRIVATE KEY-----/);
           assert.doesNotMatch(text, /eyJ[\w-]+\.[\w-]+/, 'no token');
           assert.ok(text.includes('"https://mds.example.test/staging"'), 'the base URL, the audience');
-          assert.ok(text.includes(language === 'python' ? '("authorization", f"Bearer {token}")' : 'metadata.set("authorization", `Bearer ${token}`)'), 'the token in the metadata');
-          for (const rule of ['spec 5.1 rule 5', 'rule 6', 'spec 5.1 rule 7', 'spec 5.3', type === 'service-account' ? 'spec 5.6' : type === 'iam' ? 'spec 5.5' : 'spec 5.4']) assert.ok(text.toLowerCase().includes(rule), `names ${rule}`);
+          assert.ok(
+            text.includes(
+              language === 'python'
+                ? '("authorization", f"Bearer {token}")'
+                : 'metadata.set("authorization", `Bearer ${token}`)',
+            ),
+            'the token in the metadata',
+          );
+          for (const rule of [
+            'spec 5.1 rule 5',
+            'rule 6',
+            'spec 5.1 rule 7',
+            'spec 5.3',
+            type === 'service-account' ? 'spec 5.6' : type === 'iam' ? 'spec 5.5' : 'spec 5.4',
+          ])
+            assert.ok(text.toLowerCase().includes(rule), `names ${rule}`);
           assert.ok(text.includes(type === 'service-account' ? 'RS256' : 'ES256'));
           assert.equal(/\bsub\b/.test(text), type === 'service-account', 'sub for service accounts only');
-          assert.ok(text.includes('grpc.example.test:443') && text.includes('GetVehicle') && text.includes('"x-trace"'), 'target, method and metadata');
+          assert.ok(
+            text.includes('grpc.example.test:443') && text.includes('GetVehicle') && text.includes('"x-trace"'),
+            'target, method and metadata',
+          );
         });
       }
 
@@ -74,20 +111,36 @@ describe('Copy as Code generators: gRPC calls', () => {
         const text = code(language, 'external-org', LIST);
         assert.match(text, /message \{?\$?\{?count\}/);
         assert.match(text, /\{count\} messages/);
-        assert.match(text, language === 'python' ? /sys\.exit\(f"worker \{worker\}: \{err\.code\(\)\.name\} \{err\.details\(\)\}"\)/ : /grpc\.status\[code\]\} \$\{details\}/);
+        assert.match(
+          text,
+          language === 'python'
+            ? /sys\.exit\(f"worker \{worker\}: \{err\.code\(\)\.name\} \{err\.details\(\)\}"\)/
+            : /grpc\.status\[code\]\} \$\{details\}/,
+        );
       });
     });
   }
 
   it('python: the header says the protoc command that writes the stubs it imports, with the import paths as given', () => {
     const text = code('python', 'iam');
-    assert.ok(text.includes('    protoc --plugin=protoc-gen-grpc_python=/usr/bin/grpc_python_plugin -I proto --python_out=. --grpc_python_out=. proto/mobility/sandbox/v1/vehicles.proto\n'));
-    assert.ok(text.includes('    python -m grpc_tools.protoc -I proto --python_out=. --grpc_python_out=. proto/mobility/sandbox/v1/vehicles.proto\n'));
+    assert.ok(
+      text.includes(
+        '    protoc --plugin=protoc-gen-grpc_python=/usr/bin/grpc_python_plugin -I proto --python_out=. --grpc_python_out=. proto/mobility/sandbox/v1/vehicles.proto\n',
+      ),
+    );
+    assert.ok(
+      text.includes(
+        '    python -m grpc_tools.protoc -I proto --python_out=. --grpc_python_out=. proto/mobility/sandbox/v1/vehicles.proto\n',
+      ),
+    );
     assert.match(text, /^from mobility\.sandbox\.v1 import vehicles_pb2, vehicles_pb2_grpc$/m);
     assert.match(text, /vehicles_pb2\.GetVehicleRequest\(\)/);
     // A file under no import path is found in its own folder.
     const alone = code('python', 'iam', { ...GET, protoFiles: ['../shared/my protos/fleet.proto'], importPaths: [] });
-    assert.ok(alone.includes(`-I '../shared/my protos' --python_out=. --grpc_python_out=. '../shared/my protos/fleet.proto'`), alone.slice(0, 1500));
+    assert.ok(
+      alone.includes(`-I '../shared/my protos' --python_out=. --grpc_python_out=. '../shared/my protos/fleet.proto'`),
+      alone.slice(0, 1500),
+    );
     assert.match(alone, /^import fleet_pb2, fleet_pb2_grpc$/m);
   });
 
@@ -106,7 +159,12 @@ describe('Copy as Code generators: gRPC calls', () => {
     }
     const dir = mkdtempSync(join(tmpdir(), 'codegen-grpc-format-'));
     try {
-      const variants = [...TYPES.map((t) => code('python', t)), code('python', 'external-org', LIST), code('python', 'iam', { ...GET, caFile: 'ca.pem' }), code('python', 'iam', { ...LIST, target: 'localhost:1', plaintext: true })];
+      const variants = [
+        ...TYPES.map((t) => code('python', t)),
+        code('python', 'external-org', LIST),
+        code('python', 'iam', { ...GET, caFile: 'ca.pem' }),
+        code('python', 'iam', { ...LIST, target: 'localhost:1', plaintext: true }),
+      ];
       variants.forEach((text, n) => {
         const file = join(dir, `v${n}.py`);
         writeFileSync(file, text);
@@ -122,7 +180,10 @@ describe('Copy as Code generators: gRPC calls', () => {
     it(`${language} refuses a gRPC call, naming the languages that can${language === 'shell' ? ' and Copy as grpcurl' : ''}`, () => {
       assert.throws(
         () => code(language, 'iam'),
-        (err: Error & { code?: string }) => err.code === 'CODE_GRPC_UNSUPPORTED' && /Python \(PyJWT \+ grpcio\) and TypeScript \/ Node \(jose \+ @grpc\/grpc-js\)/.test(err.message) && (language !== 'shell' || /Copy as grpcurl/.test(err.message)),
+        (err: Error & { code?: string }) =>
+          err.code === 'CODE_GRPC_UNSUPPORTED' &&
+          /Python \(PyJWT \+ grpcio\) and TypeScript \/ Node \(jose \+ @grpc\/grpc-js\)/.test(err.message) &&
+          (language !== 'shell' || /Copy as grpcurl/.test(err.message)),
       );
     });
   }
@@ -137,7 +198,18 @@ describe('Copy as Code generators: gRPC calls', () => {
     assert.match(refusal({ message: [] }), /one JSON object/);
     assert.match(refusal({ metadata: [['Authorization', 'Bearer x']] }), /signs a fresh token for every call/);
     assert.match(refusal({ protoFiles: ['a.proto', 'b.proto'] }), /which of the \.proto files defines/);
-    assert.throws(() => generateCode('python', grpcCodeProgramFor(MDS, { type: 'iam', issuer: 'a@b.c' }, { ...GET, protoFiles: ['my-api/v1.proto'], importPaths: ['.'] })), /Python name/);
+    assert.throws(
+      () =>
+        generateCode(
+          'python',
+          grpcCodeProgramFor(
+            MDS,
+            { type: 'iam', issuer: 'a@b.c' },
+            { ...GET, protoFiles: ['my-api/v1.proto'], importPaths: ['.'] },
+          ),
+        ),
+      /Python name/,
+    );
   });
 
   describe('mobility-api code --grpc', () => {
@@ -151,17 +223,43 @@ describe('Copy as Code generators: gRPC calls', () => {
     });
     after(() => rmSync(dir, { recursive: true, force: true }));
     const args = (language: string, method: string, ...more: string[]) => [
-      'code', language, '--grpc', method, '--target', '127.0.0.1:50051', '--plaintext',
-      '--proto', 'proto/mobility/sandbox/v1/vehicles.proto', '--proto', 'proto/mobility/sandbox/v1/maas.proto', '--import-path', 'proto',
-      '--aud', 'http://127.0.0.1:8080/mds/staging', '--private-key', keyFile, '--kid', SECRET_KID, '--iss', 'org-1@ext.example.test', '--type', 'external-org', ...more,
+      'code',
+      language,
+      '--grpc',
+      method,
+      '--target',
+      '127.0.0.1:50051',
+      '--plaintext',
+      '--proto',
+      'proto/mobility/sandbox/v1/vehicles.proto',
+      '--proto',
+      'proto/mobility/sandbox/v1/maas.proto',
+      '--import-path',
+      'proto',
+      '--aud',
+      'http://127.0.0.1:8080/mds/staging',
+      '--private-key',
+      keyFile,
+      '--kid',
+      SECRET_KID,
+      '--iss',
+      'org-1@ext.example.test',
+      '--type',
+      'external-org',
+      ...more,
     ];
 
     it('prints the program for a method of one of several .proto files, with its message, and not the key id', async () => {
-      const run = await runCliInProcess(args('python', 'mobility.sandbox.v1.VehicleService/GetVehicle', '--data', '{"device_id": "d-9"}'));
+      const run = await runCliInProcess(
+        args('python', 'mobility.sandbox.v1.VehicleService/GetVehicle', '--data', '{"device_id": "d-9"}'),
+      );
       assert.equal(run.code, 0, run.err);
       assert.match(run.out, /^from mobility\.sandbox\.v1 import vehicles_pb2, vehicles_pb2_grpc$/m);
       assert.match(run.out, /"device_id": "d-9",/);
-      assert.ok(run.out.includes('proto/mobility/sandbox/v1/vehicles.proto proto/mobility/sandbox/v1/maas.proto'), 'protoc compiles every file given');
+      assert.ok(
+        run.out.includes('proto/mobility/sandbox/v1/vehicles.proto proto/mobility/sandbox/v1/maas.proto'),
+        'protoc compiles every file given',
+      );
       assert.ok(!run.out.includes(SECRET_KID));
       const maas = await runCliInProcess(args('typescript', 'mobility.sandbox.v1.MaasVehicleService/ListVehicles'));
       assert.equal(maas.code, 0, maas.err);
@@ -169,15 +267,36 @@ describe('Copy as Code generators: gRPC calls', () => {
     });
 
     it('a message that does not fit its type, an unknown method, a missing --proto and a REST option are clear errors, before any program', async () => {
-      const field = await runCliInProcess(args('python', 'mobility.sandbox.v1.VehicleService/GetVehicle', '--data', '{"device_id": 7}'));
+      const field = await runCliInProcess(
+        args('python', 'mobility.sandbox.v1.VehicleService/GetVehicle', '--data', '{"device_id": 7}'),
+      );
       assert.equal(field.code, 2);
       assert.match(field.err, /device_id/);
       assert.equal(field.out, '');
       const unknown = await runCliInProcess(args('python', 'mobility.sandbox.v1.VehicleService/Nope'));
       assert.match(unknown.err, /has no method "Nope".*VehicleService\/GetVehicle/);
-      const noProto = await runCliInProcess(['code', 'python', '--grpc', 'a.B/C', '--target', 'h:1', '--aud', 'https://x.test', '--private-key', keyFile, '--kid', 'k', '--iss', 'a@b.c']);
+      const noProto = await runCliInProcess([
+        'code',
+        'python',
+        '--grpc',
+        'a.B/C',
+        '--target',
+        'h:1',
+        '--aud',
+        'https://x.test',
+        '--private-key',
+        keyFile,
+        '--kid',
+        'k',
+        '--iss',
+        'a@b.c',
+      ]);
       assert.match(noProto.err, /--proto <file>/);
-      const rest = await runCliInProcess([...args('python', 'mobility.sandbox.v1.VehicleService/GetVehicle'), '--query', 'a=b']);
+      const rest = await runCliInProcess([
+        ...args('python', 'mobility.sandbox.v1.VehicleService/GetVehicle'),
+        '--query',
+        'a=b',
+      ]);
       assert.match(rest.err, /--query is for REST requests/);
     });
 

@@ -59,31 +59,85 @@ describe('Copy as Code: generated programs against the sandbox', function () {
   function makeKey(type: CredentialType): TestKey {
     const kid = `codegen-${type}-${randomBytes(4).toString('hex')}`;
     const issuer = type === 'service-account' ? `robot-${kid}@sa.test.invalid` : `org-${kid}@${type}.test.invalid`;
-    const { privateKey, publicKey } = type === 'service-account' ? generateKeyPairSync('rsa', { modulusLength: 2048 }) : generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
+    const { privateKey, publicKey } =
+      type === 'service-account'
+        ? generateKeyPairSync('rsa', { modulusLength: 2048 })
+        : generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
     sandbox.trust({ kid, iss: issuer, type, publicKey });
     const pem = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
     const file = join(dir, `${kid}.${type === 'service-account' ? 'json' : 'pem'}`);
     if (type === 'service-account') {
-      writeFileSync(file, JSON.stringify({ type: 'service_account', project_id: 'p', private_key_id: kid, private_key: pem, client_email: issuer, client_id: '1', auth_uri: 'https://a.invalid', token_uri: 'https://a.invalid', auth_provider_x509_cert_url: 'https://a.invalid', client_x509_cert_url: 'https://a.invalid' }));
+      writeFileSync(
+        file,
+        JSON.stringify({
+          type: 'service_account',
+          project_id: 'p',
+          private_key_id: kid,
+          private_key: pem,
+          client_email: issuer,
+          client_id: '1',
+          auth_uri: 'https://a.invalid',
+          token_uri: 'https://a.invalid',
+          auth_provider_x509_cert_url: 'https://a.invalid',
+          client_x509_cert_url: 'https://a.invalid',
+        }),
+      );
       return { type, kid, issuer, env: { MOBILITY_API_KEY_FILE: file, MOBILITY_API_WORKERS: '2' } };
     }
     writeFileSync(file, pem);
-    return { type, kid, issuer, env: { MOBILITY_API_KEY_FILE: file, MOBILITY_API_KEY_ID: kid, MOBILITY_API_WORKERS: '2' } };
+    return {
+      type,
+      kid,
+      issuer,
+      env: { MOBILITY_API_KEY_FILE: file, MOBILITY_API_KEY_ID: kid, MOBILITY_API_WORKERS: '2' },
+    };
   }
 
   /** The cases of one language: which request, which credential type, how many requests two workers send. */
-  function cases(): { name: string; type: CredentialType; program: (key: TestKey) => CodeProgram; requests: number; line: RegExp }[] {
+  function cases(): {
+    name: string;
+    type: CredentialType;
+    program: (key: TestKey) => CodeProgram;
+    requests: number;
+    line: RegExp;
+  }[] {
     const mds = environment('mds-staging');
     const maas = environment('maas-staging');
     return [
-      { name: 'vehicles', type: 'external-org', program: (k) => codeProgramFor(mds, k, buildEndpointRequest('mds', 'vehicles')), requests: 6, line: /^worker [12] page [123]: / },
-      { name: 'trips', type: 'iam', program: (k) => codeProgramFor(mds, k, buildEndpointRequest('mds', 'trips', { end_time: hourBefore(Date.now(), 3) })), requests: 2, line: /^worker [12]: / },
-      { name: 'maas', type: 'external-org', program: (k) => codeProgramFor(maas, k, buildEndpointRequest('maas', 'vehicles')), requests: 6, line: /^worker [12] page [123]: / },
-      { name: 'sa-vehicles', type: 'service-account', program: (k) => codeProgramFor(mds, k, buildEndpointRequest('mds', 'vehicles')), requests: 6, line: /^worker [12] page [123]: / },
+      {
+        name: 'vehicles',
+        type: 'external-org',
+        program: (k) => codeProgramFor(mds, k, buildEndpointRequest('mds', 'vehicles')),
+        requests: 6,
+        line: /^worker [12] page [123]: /,
+      },
+      {
+        name: 'trips',
+        type: 'iam',
+        program: (k) =>
+          codeProgramFor(mds, k, buildEndpointRequest('mds', 'trips', { end_time: hourBefore(Date.now(), 3) })),
+        requests: 2,
+        line: /^worker [12]: /,
+      },
+      {
+        name: 'maas',
+        type: 'external-org',
+        program: (k) => codeProgramFor(maas, k, buildEndpointRequest('maas', 'vehicles')),
+        requests: 6,
+        line: /^worker [12] page [123]: /,
+      },
+      {
+        name: 'sa-vehicles',
+        type: 'service-account',
+        program: (k) => codeProgramFor(mds, k, buildEndpointRequest('mds', 'vehicles')),
+        requests: 6,
+        line: /^worker [12] page [123]: /,
+      },
     ];
   }
 
-  const skipUnlessInstalled = (context: Mocha.Context, language: CodeLanguage) => skipIfMissing(context, language, missingTools(language));
+  const skipUnlessInstalled = (context: Mocha.Context, language: CodeLanguage) =>
+    skipIfMissing(context, language, missingTools(language));
 
   for (const language of CODE_LANGUAGES) {
     it(`${language}: /vehicles (paged), /trips of one hour (IAM), the MaaS listing and /vehicles with a service account, two workers each, every request accepted`, async function () {
@@ -98,7 +152,15 @@ describe('Copy as Code: generated programs against the sandbox', function () {
       log.length = 0;
       // Each case on its own key, so they run side by side; on one key, at most one token a second.
       for (const r of runs) mkdirSync(join(dir, r.key.kid), { recursive: true });
-      const results = await Promise.all(runs.map((r) => runProgram(r.built, { ...r.key.env, TMPDIR: join(dir, r.key.kid), MOBILITY_API_STATE_DIR: join(dir, r.key.kid) }).then((run) => ({ ...r, run }))));
+      const results = await Promise.all(
+        runs.map((r) =>
+          runProgram(r.built, {
+            ...r.key.env,
+            TMPDIR: join(dir, r.key.kid),
+            MOBILITY_API_STATE_DIR: join(dir, r.key.kid),
+          }).then((run) => ({ ...r, run })),
+        ),
+      );
       for (const r of results) {
         assert.equal(r.run.code, 0, `${language} ${r.name} exited ${r.run.code}:\n${r.run.err}\n${r.run.out}`);
         const lines = r.run.out.split('\n').filter((l) => r.line.test(l));
@@ -106,7 +168,11 @@ describe('Copy as Code: generated programs against the sandbox', function () {
       }
       const refused = log.filter((e) => e.status !== 200);
       assert.deepEqual(refused, [], 'every request accepted');
-      assert.equal(log.length, results.reduce((n, r) => n + r.requests, 0), 'the sandbox answered every request the programs printed');
+      assert.equal(
+        log.length,
+        results.reduce((n, r) => n + r.requests, 0),
+        'the sandbox answered every request the programs printed',
+      );
     });
   }
 
@@ -114,35 +180,61 @@ describe('Copy as Code: generated programs against the sandbox', function () {
     const mixed: CodeLanguage[] = ['python', 'go', 'typescript', 'java'];
     for (const language of mixed) skipUnlessInstalled(this, language);
     const builds = mixed.map((language) => sharedBuilds.get(language));
-    assert.ok(builds.every((b) => b !== undefined), 'the per-language runs above built every program (run the whole file)');
+    assert.ok(
+      builds.every((b) => b !== undefined),
+      'the per-language runs above built every program (run the whole file)',
+    );
     // One state folder, the one the per-language runs used on this key: their last tokens are in its clock file.
     const stateDir = join(dir, shared.kid);
     const credentialFile = join(dir, 'shared-credential.json');
-    writeFileSync(credentialFile, JSON.stringify({ type: 'external-org', kid: shared.kid, issuer: shared.issuer, privateKeyFile: shared.env.MOBILITY_API_KEY_FILE }));
+    writeFileSync(
+      credentialFile,
+      JSON.stringify({
+        type: 'external-org',
+        kid: shared.kid,
+        issuer: shared.issuer,
+        privateKeyFile: shared.env.MOBILITY_API_KEY_FILE,
+      }),
+    );
     const env = { ...shared.env, MOBILITY_API_WORKERS: '1', MOBILITY_API_STATE_DIR: stateDir, TMPDIR: stateDir };
     log.length = 0;
     // Each signer: the three pages of /vehicles, each with a fresh token, at most one token a second on the key.
     const [cli, ...programs] = await Promise.all([
-      spawnBuiltCli(['vehicles', '--api', 'mds', '--base-url', environment('mds-staging').baseUrl, '--credential', credentialFile], { MOBILITY_API_STATE_DIR: stateDir }, 120_000),
+      spawnBuiltCli(
+        ['vehicles', '--api', 'mds', '--base-url', environment('mds-staging').baseUrl, '--credential', credentialFile],
+        { MOBILITY_API_STATE_DIR: stateDir },
+        120_000,
+      ),
       ...builds.map((b) => runProgram(b, env)),
     ]);
     assert.equal(cli.code, 0, `the CLI exited ${cli.code}:\n${cli.err}`);
     programs.forEach((run, n) => assert.equal(run.code, 0, `${mixed[n]} exited ${run.code}:\n${run.err}\n${run.out}`));
-    const refused = log.filter((e) => e.status !== 200).map((e) => `${e.status} ${e.rule ?? ''}: ${e.description ?? ''}`);
+    const refused = log
+      .filter((e) => e.status !== 200)
+      .map((e) => `${e.status} ${e.rule ?? ''}: ${e.description ?? ''}`);
     assert.deepEqual(refused, [], 'no signer was refused');
-    assert.ok(log.length >= 4 * 3 + 1, `every program sent its three pages and the CLI its listing (${log.length} requests)`);
+    assert.ok(
+      log.length >= 4 * 3 + 1,
+      `every program sent its three pages and the CLI its listing (${log.length} requests)`,
+    );
   });
 
   it('the sandbox refuses a broken program: Python without the wait for the next second fails rule 6', async function () {
     skipUnlessInstalled(this, 'python');
     const key = makeKey('external-org');
-    const source = generateCode('python', codeProgramFor(environment('mds-staging'), key, buildEndpointRequest('mds', 'vehicles')));
+    const source = generateCode(
+      'python',
+      codeProgramFor(environment('mds-staging'), key, buildEndpointRequest('mds', 'vehicles')),
+    );
     const broken = source.replace('while iat <= last:', 'while False:');
     assert.notEqual(broken, source, 'the generated program waits for the next second');
     log.length = 0;
     const run: ProgramRun = await runProgram(buildProgram('python', broken, dir, 'broken'), key.env);
     assert.notEqual(run.code, 0, run.out);
     assert.match(run.err, /401/);
-    assert.ok(log.some((e) => e.status === 401 && e.rule === 'iat_not_increasing' && e.kid === maskKeyId(key.kid)), JSON.stringify(log));
+    assert.ok(
+      log.some((e) => e.status === 401 && e.rule === 'iat_not_increasing' && e.kid === maskKeyId(key.kid)),
+      JSON.stringify(log),
+    );
   });
 });

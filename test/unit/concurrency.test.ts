@@ -47,7 +47,14 @@ describe('concurrency: many requests on one key against the sandbox', function (
     }).credential;
     const mds = sandbox.environments.find((e) => e.id === 'mds-staging')!;
     // Requests go through the proxy; the audience stays the sandbox environment's base URL.
-    environment = { id: mds.id, name: mds.id, api: 'mds', stage: 'staging', baseUrl: `${proxy.url}/mds-staging`, audience: mds.baseUrl };
+    environment = {
+      id: mds.id,
+      name: mds.id,
+      api: 'mds',
+      stage: 'staging',
+      baseUrl: `${proxy.url}/mds-staging`,
+      audience: mds.baseUrl,
+    };
   });
   afterEach(async () => {
     await proxy.close();
@@ -58,7 +65,11 @@ describe('concurrency: many requests on one key against the sandbox', function (
     const client = clientWith('milliseconds');
     const listings = await Promise.all(Array.from({ length: 200 }, () => client.listVehicles(environment, demo)));
     const statuses = listings.map((l) => l.pages[0].status);
-    assert.deepEqual(statuses, Array(200).fill(200), `refusals: ${JSON.stringify(served.filter((s) => s.status !== 200).slice(0, 3))}`);
+    assert.deepEqual(
+      statuses,
+      Array(200).fill(200),
+      `refusals: ${JSON.stringify(served.filter((s) => s.status !== 200).slice(0, 3))}`,
+    );
     assert.ok(listings.every((l) => l.items.length === 5));
 
     const { arrivals } = proxy;
@@ -66,18 +77,30 @@ describe('concurrency: many requests on one key against the sandbox', function (
     assert.equal(new Set(arrivals.map((a) => a.jti)).size, 200, 'no jti twice');
     const notIncreasing = arrivals.findIndex((a, i) => i > 0 && !(a.iat > arrivals[i - 1].iat));
     assert.equal(notIncreasing, -1, `iat not increasing at arrival ${notIncreasing}`);
-    assert.ok(arrivals.some((a) => !Number.isInteger(a.iat)), 'millisecond iats are fractional NumericDates');
+    assert.ok(
+      arrivals.some((a) => !Number.isInteger(a.iat)),
+      'millisecond iats are fractional NumericDates',
+    );
     assert.equal(served.filter((s) => s.status === 200).length, 200, 'the sandbox accepted all 200');
   });
 
   it('with second precision, 3 requests started at once get whole-second iats one second apart', async () => {
     const client = clientWith('seconds');
-    const pages: HttpExchange[] = (await Promise.all(Array.from({ length: 3 }, () => client.listVehicles(environment, demo)))).map((l) => l.pages[0]);
-    assert.deepEqual(pages.map((p) => p.status), [200, 200, 200]);
+    const pages: HttpExchange[] = (
+      await Promise.all(Array.from({ length: 3 }, () => client.listVehicles(environment, demo)))
+    ).map((l) => l.pages[0]);
+    assert.deepEqual(
+      pages.map((p) => p.status),
+      [200, 200, 200],
+    );
     const iats = proxy.arrivals.map((a) => a.iat);
     assert.equal(iats.length, 3);
     assert.ok(iats.every(Number.isInteger), `whole seconds: ${iats.join(', ')}`);
-    assert.deepEqual(iats.slice(1).map((iat, i) => iat - iats[i]), [1, 1], `one second apart: ${iats.join(', ')}`);
+    assert.deepEqual(
+      iats.slice(1).map((iat, i) => iat - iats[i]),
+      [1, 1],
+      `one second apart: ${iats.join(', ')}`,
+    );
   });
 
   it('cancelling queued requests releases them without sending anything, and the key stays usable', async () => {
@@ -86,8 +109,12 @@ describe('concurrency: many requests on one key against the sandbox', function (
     const started = controllers.map((c) => client.listVehicles(environment, demo, { signal: c.signal }));
     for (const c of controllers.slice(2)) c.abort();
     const outcomes = await Promise.allSettled(started);
-    assert.deepEqual(outcomes.map((o) => o.status), ['fulfilled', 'fulfilled', 'rejected', 'rejected', 'rejected']);
-    for (const o of outcomes.slice(2)) assert.ok(o.status === 'rejected' && isAborted(o.reason), String((o as PromiseRejectedResult).reason));
+    assert.deepEqual(
+      outcomes.map((o) => o.status),
+      ['fulfilled', 'fulfilled', 'rejected', 'rejected', 'rejected'],
+    );
+    for (const o of outcomes.slice(2))
+      assert.ok(o.status === 'rejected' && isAborted(o.reason), String((o as PromiseRejectedResult).reason));
     assert.equal(proxy.arrivals.length, 2, 'the server saw exactly the 2 requests that were not cancelled');
     assert.equal(served.length, 2);
 
@@ -106,7 +133,10 @@ describe('concurrency: many requests on one key against the sandbox', function (
     assert.equal((await first).pages[0].status, 200);
     await new Promise((resolve) => setTimeout(resolve, 50));
     stop.abort();
-    await assert.rejects(second, (err: unknown) => err instanceof MobilityError && err.code === 'CANCELLED' && /next second/.test(err.message));
+    await assert.rejects(
+      second,
+      (err: unknown) => err instanceof MobilityError && err.code === 'CANCELLED' && /next second/.test(err.message),
+    );
     assert.equal(proxy.arrivals.length, 1);
   });
 });

@@ -14,7 +14,14 @@ import vehiclesBundle from '../../src/core/conformance/schemas/vehicles.json';
 import * as sample from './conformanceSamples';
 
 function ajv(): Ajv2020 {
-  const instance = new Ajv2020({ allErrors: true, strict: true, strictTypes: false, strictTuples: false, strictRequired: false, allowUnionTypes: true });
+  const instance = new Ajv2020({
+    allErrors: true,
+    strict: true,
+    strictTypes: false,
+    strictTuples: false,
+    strictRequired: false,
+    allowUnionTypes: true,
+  });
   addFormats(instance);
   return instance;
 }
@@ -26,7 +33,8 @@ function accepts(root: SchemaObject, value: unknown, def?: string): boolean {
 }
 
 const official = (bundle: unknown) => officialSchema(bundle as SchemaObject).root;
-const corrected = (bundle: unknown, mode: Parameters<typeof correctSchema>[1] = 'micromobility') => correctSchema(bundle as SchemaObject, mode);
+const corrected = (bundle: unknown, mode: Parameters<typeof correctSchema>[1] = 'micromobility') =>
+  correctSchema(bundle as SchemaObject, mode);
 
 const tested = new Set<SchemaCorrectionId>();
 
@@ -35,7 +43,8 @@ describe('corrections of the official MDS 2.0 schemas', () => {
     // Every correction in the list has a test here, and every correction is documented.
     assert.deepEqual([...tested].sort(), SCHEMA_CORRECTIONS.map((c) => c.id).sort());
     const docs = readFileSync('docs/conformance.md', 'utf8');
-    for (const c of SCHEMA_CORRECTIONS) assert.ok(docs.includes(`\`${c.id}\``), `docs/conformance.md documents ${c.id}`);
+    for (const c of SCHEMA_CORRECTIONS)
+      assert.ok(docs.includes(`\`${c.id}\``), `docs/conformance.md documents ${c.id}`);
   });
 
   it('month-november: the official iso-dayhour and iso-date reject every November date; corrected they do not', () => {
@@ -49,9 +58,16 @@ describe('corrections of the official MDS 2.0 schemas', () => {
     assert.equal(accepts(corrected(vehiclesBundle), '2023-11-30', 'models.data-types.iso-date'), true);
     // Through the API: a November hour is accepted, with the official schema's rejection labelled as its bug.
     const findings = validateMdsHour('2024-11-05T13');
-    assert.deepEqual(findings.map((f) => [f.keyword, f.schemaBug]), [['pattern', 'month-november']]);
+    assert.deepEqual(
+      findings.map((f) => [f.keyword, f.schemaBug]),
+      [['pattern', 'month-november']],
+    );
     assert.deepEqual(validateMdsHour('2024-12-05T13'), []);
-    assert.deepEqual(validateMdsHour('2024-13-05T13').map((f) => f.schemaBug), [undefined], 'month 13 is the provider\'s problem, not a schema bug');
+    assert.deepEqual(
+      validateMdsHour('2024-13-05T13').map((f) => f.schemaBug),
+      [undefined],
+      "month 13 is the provider's problem, not a schema bug",
+    );
   });
 
   it('mode-one-of: a valid micromobility vehicle matches several mode schemas and fails the official oneOf', () => {
@@ -116,7 +132,13 @@ describe('corrections of the official MDS 2.0 schemas', () => {
   it('notices when the official file no longer has the bug a correction describes (after a refresh)', () => {
     const fixed = structuredClone(hourBundle) as SchemaObject;
     const defs = fixed.$defs as Record<string, SchemaObject>;
-    defs['models.data-types.iso-dayhour'].pattern = String(defs['models.data-types.iso-dayhour'].pattern).replace('1[02]', '1[0-2]');
-    assert.throws(() => correctSchema(fixed, 'micromobility'), /month-november no longer matches the vendored official schema/);
+    defs['models.data-types.iso-dayhour'].pattern = String(defs['models.data-types.iso-dayhour'].pattern).replace(
+      '1[02]',
+      '1[0-2]',
+    );
+    assert.throws(
+      () => correctSchema(fixed, 'micromobility'),
+      /month-november no longer matches the vendored official schema/,
+    );
   });
 });

@@ -13,30 +13,82 @@ import { DEVICE_ID, event, telemetry, trip, vehicle, vehicleStatus } from './con
 const SEED = Number(process.env.FUZZ_SEED ?? Date.now() % 2 ** 31);
 const RUNS = 1500;
 
-const STATES = ['removed', 'available', 'non_operational', 'reserved', 'on_trip', 'stopped', 'non_contactable', 'missing', 'elsewhere', 'AVAILABLE', ''];
+const STATES = [
+  'removed',
+  'available',
+  'non_operational',
+  'reserved',
+  'on_trip',
+  'stopped',
+  'non_contactable',
+  'missing',
+  'elsewhere',
+  'AVAILABLE',
+  '',
+];
 const UPPER = DEVICE_ID.toUpperCase();
 /** Values aimed at the rewritten keywords (ids, the vehicle_state tag, lists or null), and any JSON. */
 const VALUE = fc.oneof(
   fc.constantFrom<unknown>(
     ...STATES,
-    DEVICE_ID, UPPER, `urn:uuid:${DEVICE_ID}`, `${DEVICE_ID}\n`, DEVICE_ID.slice(1), '',
-    null, 0, -1, 1.5, 101, 2 ** 53, true, 'x', [], {}, [DEVICE_ID], [DEVICE_ID, DEVICE_ID], [UPPER], [null],
-    ['trip_start'], ['trip_end'], ['trip_end', 'trip_end'], ['located', 'battery_low'], ['reservation_start'],
-    { lat: 0, lng: 0 }, { lat: 91, lng: 0 },
+    DEVICE_ID,
+    UPPER,
+    `urn:uuid:${DEVICE_ID}`,
+    `${DEVICE_ID}\n`,
+    DEVICE_ID.slice(1),
+    '',
+    null,
+    0,
+    -1,
+    1.5,
+    101,
+    2 ** 53,
+    true,
+    'x',
+    [],
+    {},
+    [DEVICE_ID],
+    [DEVICE_ID, DEVICE_ID],
+    [UPPER],
+    [null],
+    ['trip_start'],
+    ['trip_end'],
+    ['trip_end', 'trip_end'],
+    ['located', 'battery_low'],
+    ['reservation_start'],
+    { lat: 0, lng: 0 },
+    { lat: 91, lng: 0 },
   ),
   fc.jsonValue({ maxDepth: 2 }),
 );
-const EXTRA_KEYS = ['vehicle_state', 'event_types', 'trip_ids', 'journey_id', 'data_provider_id', 'event_geographies', 'location', 'stop_id', 'battery_percent'];
+const EXTRA_KEYS = [
+  'vehicle_state',
+  'event_types',
+  'trip_ids',
+  'journey_id',
+  'data_provider_id',
+  'event_geographies',
+  'location',
+  'stop_id',
+  'battery_percent',
+];
 
 /** Every path to a value inside `value` (object keys and array indexes). */
 function pathsOf(value: unknown, prefix: (string | number)[] = []): (string | number)[][] {
   if (!value || typeof value !== 'object') return [];
-  const entries: [string | number, unknown][] = Array.isArray(value) ? value.map((v, i) => [i, v]) : Object.entries(value);
+  const entries: [string | number, unknown][] = Array.isArray(value)
+    ? value.map((v, i) => [i, v])
+    : Object.entries(value);
   return entries.flatMap(([key, child]) => [[...prefix, key], ...pathsOf(child, [...prefix, key])]);
 }
 
 type Edit = { path: number; key: number; value: unknown; kind: 'set' | 'drop' | 'add' };
-const EDIT: fc.Arbitrary<Edit> = fc.record({ path: fc.nat(), key: fc.nat(), value: VALUE, kind: fc.constantFrom<Edit['kind']>('set', 'set', 'drop', 'add') });
+const EDIT: fc.Arbitrary<Edit> = fc.record({
+  path: fc.nat(),
+  key: fc.nat(),
+  value: VALUE,
+  kind: fc.constantFrom<Edit['kind']>('set', 'set', 'drop', 'add'),
+});
 
 /** A copy of `base` with the edits applied at paths chosen by index (so that fast-check shrinks towards few, early edits). */
 function edited(base: Record<string, unknown>, edits: Edit[]): unknown {
@@ -48,7 +100,12 @@ function edited(base: Record<string, unknown>, edits: Edit[]): unknown {
     let parent: unknown = item;
     for (const step of parentPath) parent = (parent as Record<string | number, unknown>)[step];
     if (!parent || typeof parent !== 'object') continue;
-    const key = edit.kind === 'add' ? (Array.isArray(parent) ? parent.length : EXTRA_KEYS[edit.key % EXTRA_KEYS.length]) : path[path.length - 1];
+    const key =
+      edit.kind === 'add'
+        ? Array.isArray(parent)
+          ? parent.length
+          : EXTRA_KEYS[edit.key % EXTRA_KEYS.length]
+        : path[path.length - 1];
     if (key === undefined) continue;
     if (edit.kind === 'drop') {
       if (Array.isArray(parent)) parent.splice(key as number, 1);
@@ -61,10 +118,25 @@ function edited(base: Record<string, unknown>, edits: Edit[]): unknown {
 }
 
 const CASES: { endpoint: MdsEndpointId; modes: MdsMode[]; samples: Record<string, unknown>[] }[] = [
-  { endpoint: 'vehicles_status', modes: ['micromobility', 'car-share', 'any'], samples: [vehicleStatus(), { ...vehicleStatus(), last_event: event({ vehicle_state: 'on_trip', event_types: ['trip_start'] }) }] },
-  { endpoint: 'events_historical', modes: ['micromobility', 'passenger-services', 'any'], samples: [event(), event({ vehicle_state: 'reserved', event_types: ['reservation_start'], trip_ids: undefined })] },
+  {
+    endpoint: 'vehicles_status',
+    modes: ['micromobility', 'car-share', 'any'],
+    samples: [
+      vehicleStatus(),
+      { ...vehicleStatus(), last_event: event({ vehicle_state: 'on_trip', event_types: ['trip_start'] }) },
+    ],
+  },
+  {
+    endpoint: 'events_historical',
+    modes: ['micromobility', 'passenger-services', 'any'],
+    samples: [event(), event({ vehicle_state: 'reserved', event_types: ['reservation_start'], trip_ids: undefined })],
+  },
   { endpoint: 'events_recent', modes: ['micromobility'], samples: [event()] },
-  { endpoint: 'telemetry', modes: ['micromobility'], samples: [telemetry(), telemetry({ trip_ids: [DEVICE_ID], journey_id: DEVICE_ID })] },
+  {
+    endpoint: 'telemetry',
+    modes: ['micromobility'],
+    samples: [telemetry(), telemetry({ trip_ids: [DEVICE_ID], journey_id: DEVICE_ID })],
+  },
   { endpoint: 'vehicles', modes: ['micromobility', 'any'], samples: [vehicle()] },
   { endpoint: 'trips', modes: ['micromobility', 'any'], samples: [trip()] },
 ];
@@ -88,7 +160,10 @@ describe('conformance: the fast pass never accepts what the corrected schema ref
             const fullSays = full(item);
             if (fastSays) accepted++;
             else refused++;
-            assert.ok(!fastSays || fullSays, `the fast pass accepted ${JSON.stringify(item)}, which the corrected schema refuses: ${JSON.stringify(full.errors?.slice(0, 3))}`);
+            assert.ok(
+              !fastSays || fullSays,
+              `the fast pass accepted ${JSON.stringify(item)}, which the corrected schema refuses: ${JSON.stringify(full.errors?.slice(0, 3))}`,
+            );
           }),
           { numRuns: RUNS, seed: SEED, endOnFailure: true },
         );
@@ -100,12 +175,21 @@ describe('conformance: the fast pass never accepts what the corrected schema ref
   }
 
   it('a conforming page goes through the fast pass only, and a broken item gets the same findings as before', () => {
-    const page = { version: '2.0.2', last_updated: 1681855703000, ttl: 30_000, vehicles_status: [vehicleStatus(), { ...vehicleStatus(), last_event: event({ vehicle_state: 'on_trip' }) }], links: { first: null, last: null, prev: null, next: null } };
+    const page = {
+      version: '2.0.2',
+      last_updated: 1681855703000,
+      ttl: 30_000,
+      vehicles_status: [vehicleStatus(), { ...vehicleStatus(), last_event: event({ vehicle_state: 'on_trip' }) }],
+      links: { first: null, last: null, prev: null, next: null },
+    };
     const report = validateMdsResponse('vehicles_status', page);
     assert.equal(report.itemsChecked, 2);
     assert.equal(report.itemsWithFindings, 1);
     // on_trip with trip_end: the micromobility branch of on_trip does not list trip_end.
-    assert.ok(report.rules.some((r) => r.examples.some((e) => e.path.startsWith('/vehicles_status/1/last_event'))), JSON.stringify(report.rules));
+    assert.ok(
+      report.rules.some((r) => r.examples.some((e) => e.path.startsWith('/vehicles_status/1/last_event'))),
+      JSON.stringify(report.rules),
+    );
     const schema = compiledMdsSchema('vehicles_status', 'corrected', 'micromobility');
     assert.equal(schema.fastItem?.(page.vehicles_status[0]), true);
     assert.equal(schema.fastItem?.(page.vehicles_status[1]), false);
@@ -114,9 +198,30 @@ describe('conformance: the fast pass never accepts what the corrected schema ref
   it('timestamps (number, multipleOf 1): the fast pass accepts exactly the numbers the corrected schema accepts', () => {
     const schema = compiledMdsSchema('vehicles_status', 'corrected', 'micromobility');
     const base = vehicleStatus();
-    const numbers = [1681855703000, 1681855703000.5, -0, 1514764800000, 1514764799999, 2 ** 53, 2 ** 53 + 2, 1e20, 1e21 - 65536, 1e21, 1e21 + 131072, 1e22, 1e300, Infinity, -Infinity, NaN, 1e-7];
+    const numbers = [
+      1681855703000,
+      1681855703000.5,
+      -0,
+      1514764800000,
+      1514764799999,
+      2 ** 53,
+      2 ** 53 + 2,
+      1e20,
+      1e21 - 65536,
+      1e21,
+      1e21 + 131072,
+      1e22,
+      1e300,
+      Infinity,
+      -Infinity,
+      NaN,
+      1e-7,
+    ];
     let accepted = 0;
-    for (const timestamp of [...numbers, ...fc.sample(fc.oneof(fc.double(), fc.integer(), fc.maxSafeInteger()), { numRuns: 2000, seed: SEED })]) {
+    for (const timestamp of [
+      ...numbers,
+      ...fc.sample(fc.oneof(fc.double(), fc.integer(), fc.maxSafeInteger()), { numRuns: 2000, seed: SEED }),
+    ]) {
       const item = { ...base, last_event: { ...(base.last_event as Record<string, unknown>), timestamp } };
       const fast = schema.fastItem?.(item) === true;
       assert.equal(fast, schema.item?.(item) === true, `timestamp ${timestamp}`);
@@ -132,7 +237,13 @@ describe('conformance: the fast pass never accepts what the corrected schema ref
     const candidates = fc.oneof(
       fc.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/),
       fc.string({ unit: hex, minLength: 30, maxLength: 46 }),
-      fc.tuple(fc.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/), fc.string({ unit: hex, maxLength: 3 }), fc.string({ unit: hex, maxLength: 3 })).map(([u, a, b]) => `${a}${u}${b}`),
+      fc
+        .tuple(
+          fc.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/),
+          fc.string({ unit: hex, maxLength: 3 }),
+          fc.string({ unit: hex, maxLength: 3 }),
+        )
+        .map(([u, a, b]) => `${a}${u}${b}`),
     );
     let matched = 0;
     fc.assert(
@@ -144,6 +255,10 @@ describe('conformance: the fast pass never accepts what the corrected schema ref
       { numRuns: 20_000, seed: SEED, endOnFailure: true },
     );
     assert.ok(matched > 1000);
-    assert.equal(pattern.test(UPPER) || pattern.test(`urn:uuid:${DEVICE_ID}`), false, 'the pattern is the stricter of the two');
+    assert.equal(
+      pattern.test(UPPER) || pattern.test(`urn:uuid:${DEVICE_ID}`),
+      false,
+      'the pattern is the stricter of the two',
+    );
   });
 });

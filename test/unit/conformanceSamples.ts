@@ -48,7 +48,15 @@ export function telemetry(overrides: Record<string, unknown> = {}): Record<strin
     timestamp: TIMESTAMP,
     trip_ids: null,
     journey_id: null,
-    location: { lat: 47.3769, lng: 8.5417, altitude: 408, heading: 90, speed: 0, horizontal_accuracy: 5, satellites: 9 },
+    location: {
+      lat: 47.3769,
+      lng: 8.5417,
+      altitude: 408,
+      heading: 90,
+      speed: 0,
+      horizontal_accuracy: 5,
+      satellites: 9,
+    },
     location_type: 'street',
     battery_percent: 80,
     ...overrides,
@@ -56,7 +64,12 @@ export function telemetry(overrides: Record<string, unknown> = {}): Record<strin
 }
 
 export function vehicleStatus(deviceId = DEVICE_ID): Record<string, unknown> {
-  return { device_id: deviceId, provider_id: PROVIDER_ID, last_event: { ...event(), device_id: deviceId }, last_telemetry: { ...telemetry(), device_id: deviceId } };
+  return {
+    device_id: deviceId,
+    provider_id: PROVIDER_ID,
+    last_event: { ...event(), device_id: deviceId },
+    last_telemetry: { ...telemetry(), device_id: deviceId },
+  };
 }
 
 export function trip(): Record<string, unknown> {
@@ -80,7 +93,12 @@ export function trip(): Record<string, unknown> {
 
 /** Pagination links as provider/README.md "Pagination" shows them (last page: next null). */
 export function links(): Record<string, unknown> {
-  return { first: 'https://data.provider.co/vehicles?page=1', last: 'https://data.provider.co/vehicles?page=1', prev: null, next: null };
+  return {
+    first: 'https://data.provider.co/vehicles?page=1',
+    last: 'https://data.provider.co/vehicles?page=1',
+    prev: null,
+    next: null,
+  };
 }
 
 /** `/vehicles` as 2.0.2 shows it: version, vehicles, links (no last_updated or ttl). */

@@ -5,13 +5,20 @@ import { SignJWT } from 'jose';
 import { distinctKeyPair, keyFixture } from './keyFixtures';
 import { decodeJwt, MAX_TOKEN_CHARS, stripTokenText } from '../../src/core/auth/decodeJwt';
 import type { DecodeFailureCode, DecodedToken, DecodeResult } from '../../src/core/auth/decodeJwt';
-import { describeExpiry, describeIssued, describeNotBefore, describeRelative, formatDuration } from '../../src/core/base/relativeTime';
+import {
+  describeExpiry,
+  describeIssued,
+  describeNotBefore,
+  describeRelative,
+  formatDuration,
+} from '../../src/core/base/relativeTime';
 import { verifyTokenSignature } from '../../src/core/auth/verifySignature';
 
 const NOW = Date.UTC(2025, 5, 1, 12, 0, 0);
 const NOW_S = NOW / 1000;
 
-const b64 = (value: unknown): string => Buffer.from(typeof value === 'string' ? value : JSON.stringify(value)).toString('base64url');
+const b64 = (value: unknown): string =>
+  Buffer.from(typeof value === 'string' ? value : JSON.stringify(value)).toString('base64url');
 const HEADER = b64({ alg: 'ES256', kid: 'k1' });
 const PAYLOAD = b64({ iss: 'org@ext.example', iat: NOW_S - 120, exp: NOW_S + 240 });
 
@@ -45,7 +52,7 @@ describe('relative time wording', () => {
     assert.equal(describeRelative(NOW + 800 * 86400 * 1000, NOW), 'in 800 d');
     assert.equal(formatDuration(Infinity), 'an unbounded time');
   });
-  it('words exp, iat and nbf from the reader\'s point of view', () => {
+  it("words exp, iat and nbf from the reader's point of view", () => {
     assert.equal(describeExpiry(NOW + 4 * 60_000, NOW), 'expires in 4 min');
     assert.equal(describeExpiry(NOW - 3 * 60_000, NOW), 'expired 3 min ago');
     assert.equal(describeExpiry(NOW, NOW), 'expired just now', 'exp equal to now is already expired');
@@ -62,8 +69,16 @@ describe('decodeJwt', () => {
     assert.deepEqual(t.header, { alg: 'ES256', kid: 'k1' });
     assert.equal(t.payload.iss, 'org@ext.example');
     assert.equal(t.signaturePresent, true);
-    assert.deepEqual(t.times.exp, { seconds: NOW_S + 240, iso: '2025-06-01T12:04:00.000Z', relative: 'expires in 4 min' });
-    assert.deepEqual(t.times.iat, { seconds: NOW_S - 120, iso: '2025-06-01T11:58:00.000Z', relative: 'issued 2 min ago' });
+    assert.deepEqual(t.times.exp, {
+      seconds: NOW_S + 240,
+      iso: '2025-06-01T12:04:00.000Z',
+      relative: 'expires in 4 min',
+    });
+    assert.deepEqual(t.times.iat, {
+      seconds: NOW_S - 120,
+      iso: '2025-06-01T11:58:00.000Z',
+      relative: 'issued 2 min ago',
+    });
     assert.equal(t.times.nbf, undefined);
     assert.equal(t.lifetimeSeconds, 360);
   });
@@ -105,7 +120,9 @@ describe('decodeJwt', () => {
   });
 
   it('keeps what the token writes where JSON.parse cannot hold it ("exp": 1e400), and names member names written twice', () => {
-    const t = decoded(`${b64('{"alg":"HS256","alg":"ES256","kid":"k1"}')}.${b64('{"exp":1e400,"iat":-1E+999,"big":12345678901234567890,"n":{"a":1,"a":2,"a":3},"l":[{"x":1,"x":2}],"ok":1.5}')}.`);
+    const t = decoded(
+      `${b64('{"alg":"HS256","alg":"ES256","kid":"k1"}')}.${b64('{"exp":1e400,"iat":-1E+999,"big":12345678901234567890,"n":{"a":1,"a":2,"a":3},"l":[{"x":1,"x":2}],"ok":1.5}')}.`,
+    );
     assert.equal(t.header.alg, 'ES256', 'the last value, as JSON.parse and RFC 7515 section 4 read it');
     assert.deepEqual(t.duplicateMembers, [
       { part: 'header', path: ['alg'], count: 2 },
@@ -144,7 +161,10 @@ describe('decodeJwt', () => {
       assert.match(refused('.'.repeat(100_000), 'part-count').reason, /found 100,001 parts/);
     });
     it('a five-part JWE as not supported', () => {
-      assert.match(refused(`${b64({ alg: 'RSA-OAEP', enc: 'A256GCM' })}.a.b.c.d`, 'jwe-not-supported').reason, /encrypted/);
+      assert.match(
+        refused(`${b64({ alg: 'RSA-OAEP', enc: 'A256GCM' })}.a.b.c.d`, 'jwe-not-supported').reason,
+        /encrypted/,
+      );
     });
     it('an empty header or payload part', () => {
       assert.equal(refused(`.${PAYLOAD}.sig`, 'empty-part').part, 'header');
@@ -180,7 +200,10 @@ describe('decodeJwt', () => {
     it('header or payload that is not JSON, or not UTF-8', () => {
       assert.equal(refused(`${b64('{"alg":')}.${PAYLOAD}.sig`, 'not-json').part, 'header');
       assert.equal(refused(`${HEADER}.${b64('not json')}.sig`, 'not-json').part, 'payload');
-      assert.equal(refused(`${HEADER}.${Buffer.from([0xff, 0xfe, 0x7b]).toString('base64url')}.sig`, 'not-utf8').part, 'payload');
+      assert.equal(
+        refused(`${HEADER}.${Buffer.from([0xff, 0xfe, 0x7b]).toString('base64url')}.sig`, 'not-utf8').part,
+        'payload',
+      );
     });
     it('JSON that is not an object', () => {
       assert.match(refused(`${b64('null')}.${PAYLOAD}.sig`, 'not-object').reason, /header is JSON null/);
@@ -193,7 +216,10 @@ describe('decodeJwt', () => {
       const reason = refused(`${b64({ alg: 256 })}.${PAYLOAD}.sig`, 'alg-missing').reason;
       assert.match(reason, /The header's "alg" is a number, not a string such as "ES256"\./);
       assert.doesNotMatch(reason, /\ba a\b/);
-      assert.match(refused(`${b64({ alg: { name: 'ES256' } })}.${PAYLOAD}.sig`, 'alg-missing').reason, /"alg" is an object, not a string/);
+      assert.match(
+        refused(`${b64({ alg: { name: 'ES256' } })}.${PAYLOAD}.sig`, 'alg-missing').reason,
+        /"alg" is an object, not a string/,
+      );
     });
     it('over-long text before doing any work', () => {
       const huge = 'a'.repeat(10 * 1024 * 1024);
@@ -213,11 +239,13 @@ describe('decodeJwt', () => {
   it('keeps __proto__ keys as own data and never pollutes Object.prototype', () => {
     const protoBefore = Object.getOwnPropertyNames(Object.prototype).sort();
     const header = b64('{"alg":"ES256","__proto__":{"polluted":"header"}}');
-    const payload = b64('{"__proto__":{"polluted":"payload","exp":1},"constructor":{"prototype":{"polluted":"c"}},"iss":"a@b"}');
+    const payload = b64(
+      '{"__proto__":{"polluted":"payload","exp":1},"constructor":{"prototype":{"polluted":"c"}},"iss":"a@b"}',
+    );
     const t = decoded(`${header}.${payload}.sig`);
     assert.ok(Object.hasOwn(t.payload, '__proto__'));
     assert.ok(Object.hasOwn(t.header, '__proto__'));
-    assert.equal(t.times.exp, undefined, 'exp inside __proto__ is not the token\'s exp');
+    assert.equal(t.times.exp, undefined, "exp inside __proto__ is not the token's exp");
     assert.equal(Object.getPrototypeOf(t.payload), Object.prototype);
     assert.equal(({} as Record<string, unknown>).polluted, undefined);
     assert.equal((Object.prototype as Record<string, unknown>).polluted, undefined);
@@ -232,10 +260,31 @@ describe('decodeJwt', () => {
 
   it('gives a result, never an exception, for a corpus of odd strings', () => {
     const corpus = [
-      '', ' ', '.', '..', '...', '....', '\u0000', '\u0000.\u0000.\u0000', '\uD800.\uDC00.x', 'eyJ.eyJ.x', 'eyJ.eyJ.', 'Bearer Bearer',
-      '"', "'", '``', '"unterminated', 'Authorization:', `${HEADER}.${PAYLOAD}.${'\uD83D'}`, 'null', '{}', '[]',
-      `${b64('['.repeat(100_000))}.${PAYLOAD}.x`, `${HEADER}.${b64('{"a":' + '['.repeat(200_000) + ']'.repeat(200_000) + '}')}.x`,
-      'eyJ'.repeat(3_000_000), `${'a.'.repeat(500_000)}`,
+      '',
+      ' ',
+      '.',
+      '..',
+      '...',
+      '....',
+      '\u0000',
+      '\u0000.\u0000.\u0000',
+      '\uD800.\uDC00.x',
+      'eyJ.eyJ.x',
+      'eyJ.eyJ.',
+      'Bearer Bearer',
+      '"',
+      "'",
+      '``',
+      '"unterminated',
+      'Authorization:',
+      `${HEADER}.${PAYLOAD}.${'\uD83D'}`,
+      'null',
+      '{}',
+      '[]',
+      `${b64('['.repeat(100_000))}.${PAYLOAD}.x`,
+      `${HEADER}.${b64('{"a":' + '['.repeat(200_000) + ']'.repeat(200_000) + '}')}.x`,
+      'eyJ'.repeat(3_000_000),
+      `${'a.'.repeat(500_000)}`,
     ];
     for (const text of corpus) {
       const r = decodeJwt(text, { now: NOW });
@@ -258,13 +307,17 @@ describe('decodeJwt and verifyTokenSignature on tokens signed with jose', () => 
     rsa = keyFixture('rsa2048');
     esToken = await new SignJWT({ jti: randomUUID() })
       .setProtectedHeader({ alg: 'ES256', kid: 'kid-1' })
-      .setIssuer('org-1@ext.example').setAudience('https://mds.example.test')
-      .setIssuedAt(NOW_S).setExpirationTime(NOW_S + 300)
+      .setIssuer('org-1@ext.example')
+      .setAudience('https://mds.example.test')
+      .setIssuedAt(NOW_S)
+      .setExpirationTime(NOW_S + 300)
       .sign(ec.privateKey);
     rsToken = await new SignJWT({ jti: randomUUID(), sub: 'sa@sa.example', email: 'sa@sa.example' })
       .setProtectedHeader({ alg: 'RS256', kid: 'pkid' })
-      .setIssuer('sa@sa.example').setAudience('https://mds.example.test')
-      .setIssuedAt(NOW_S).setExpirationTime(NOW_S + 360)
+      .setIssuer('sa@sa.example')
+      .setAudience('https://mds.example.test')
+      .setIssuedAt(NOW_S)
+      .setExpirationTime(NOW_S + 360)
       .sign(rsa.privateKey);
   });
 
@@ -286,7 +339,11 @@ describe('decodeJwt and verifyTokenSignature on tokens signed with jose', () => 
   });
 
   it('does not check claims: an expired token still has a valid signature', async () => {
-    const old = await new SignJWT({}).setProtectedHeader({ alg: 'ES256' }).setIssuedAt(1000).setExpirationTime(1300).sign(ec.privateKey);
+    const old = await new SignJWT({})
+      .setProtectedHeader({ alg: 'ES256' })
+      .setIssuedAt(1000)
+      .setExpirationTime(1300)
+      .sign(ec.privateKey);
     assert.deepEqual(await verifyTokenSignature(old, ec.publicKey), { state: 'verified' });
   });
 
@@ -304,7 +361,14 @@ describe('decodeJwt and verifyTokenSignature on tokens signed with jose', () => 
     const wrongType = await verifyTokenSignature(esToken, rsa.publicKey);
     assert.match(wrongType.state === 'failed' ? wrongType.reason : '', /"alg": "ES256", but the key is an RSA key/);
 
-    for (const garbage of ['', 'garbage', 'eyJ.eyJ.x', `${h}.${b64({})}.`, 'a'.repeat(10 * 1024 * 1024), `${h}.${esToken.split('.')[1]}.AAAA`]) {
+    for (const garbage of [
+      '',
+      'garbage',
+      'eyJ.eyJ.x',
+      `${h}.${b64({})}.`,
+      'a'.repeat(10 * 1024 * 1024),
+      `${h}.${esToken.split('.')[1]}.AAAA`,
+    ]) {
       const r = await verifyTokenSignature(garbage, ec.publicKey);
       assert.equal(r.state, 'failed', garbage.slice(0, 40));
       assert.ok(r.state === 'failed' && r.reason.length > 0 && !r.reason.includes(esToken));

@@ -7,8 +7,13 @@ import path from 'node:path';
 
 /** The Markdown files a reader follows links through, relative to the repository root. */
 function documents(): string[] {
-  const docs = fs.readdirSync('docs').filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`);
-  return ['README.md', 'CONTRIBUTING.md', 'ARCHITECTURE.md', 'SECURITY.md', 'CHANGELOG.md', ...docs].filter((f) => fs.existsSync(f));
+  const docs = fs
+    .readdirSync('docs')
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => `docs/${f}`);
+  return ['README.md', 'CONTRIBUTING.md', 'ARCHITECTURE.md', 'SECURITY.md', 'CHANGELOG.md', ...docs].filter((f) =>
+    fs.existsSync(f),
+  );
 }
 
 /** The text outside fenced code blocks and inline code, where a `[x](y)` is a link. */
@@ -23,7 +28,10 @@ function headingAnchors(markdown: string): Set<string> {
   const withoutFences = markdown.replace(/^(```|~~~)[^\n]*\n[\s\S]*?^\1[^\n]*$/gm, '');
   for (const match of withoutFences.matchAll(/^#{1,6}[ \t]+(.+?)[ \t#]*$/gm)) {
     const text = match[1].replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1');
-    const slug = text.toLowerCase().replace(/[^\p{L}\p{M}\p{N}\p{Pc} -]/gu, '').replace(/ /g, '-');
+    const slug = text
+      .toLowerCase()
+      .replace(/[^\p{L}\p{M}\p{N}\p{Pc} -]/gu, '')
+      .replace(/ /g, '-');
     const count = seen.get(slug) ?? 0;
     seen.set(slug, count + 1);
     anchors.add(count ? `${slug}-${count}` : slug);
@@ -32,20 +40,28 @@ function headingAnchors(markdown: string): Set<string> {
 }
 
 /** The relative links of `file` (its text given) that lead nowhere, each with the reason. */
-function deadLinks(file: string, text: string, read: (p: string) => string | undefined, exists: (p: string) => boolean): string[] {
+function deadLinks(
+  file: string,
+  text: string,
+  read: (p: string) => string | undefined,
+  exists: (p: string) => boolean,
+): string[] {
   const dead: string[] = [];
   for (const match of prose(text).matchAll(/!?\[(?:[^\]]|\][^(])*?\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g)) {
     const target = match[1];
     if (/^[a-z][a-z0-9+.-]*:/i.test(target)) continue; // https:, mailto:, vscode: …
     const [pathPart, anchor] = target.split('#', 2) as [string, string | undefined];
-    const resolved = pathPart ? path.posix.normalize(path.posix.join(path.posix.dirname(file), decodeURI(pathPart))) : file;
+    const resolved = pathPart
+      ? path.posix.normalize(path.posix.join(path.posix.dirname(file), decodeURI(pathPart)))
+      : file;
     if (!exists(resolved)) {
       dead.push(`${file}: ${target} (no file ${resolved})`);
       continue;
     }
     if (anchor !== undefined && resolved.endsWith('.md')) {
       const linked = resolved === file ? text : (read(resolved) ?? '');
-      if (!headingAnchors(linked).has(decodeURIComponent(anchor).toLowerCase())) dead.push(`${file}: ${target} (no heading #${anchor} in ${resolved})`);
+      if (!headingAnchors(linked).has(decodeURIComponent(anchor).toLowerCase()))
+        dead.push(`${file}: ${target} (no heading #${anchor} in ${resolved})`);
     }
   }
   return dead;
@@ -62,7 +78,12 @@ describe('links in the README and the docs (issue 30)', () => {
       '```\n[in code](docs/none.md)\n```',
       '# Top',
     ].join('\n');
-    const dead = deadLinks('README.md', text, (p) => files[p], (p) => p in files);
+    const dead = deadLinks(
+      'README.md',
+      text,
+      (p) => files[p],
+      (p) => p in files,
+    );
     assert.deepEqual(dead, [
       'README.md: docs/none.md (no file docs/none.md)',
       'README.md: docs/a.md#three (no heading #three in docs/a.md)',
@@ -71,13 +92,18 @@ describe('links in the README and the docs (issue 30)', () => {
   });
 
   it('gives headings the anchors GitHub gives them', () => {
-    const anchors = headingAnchors('# The CLI: `mobility-api grpc`\n## In VS Code: Fetch Hours…\n## Notes\n## Notes\n```\n# not a heading\n```\n');
+    const anchors = headingAnchors(
+      '# The CLI: `mobility-api grpc`\n## In VS Code: Fetch Hours…\n## Notes\n## Notes\n```\n# not a heading\n```\n',
+    );
     assert.deepEqual([...anchors], ['the-cli-mobility-api-grpc', 'in-vs-code-fetch-hours', 'notes', 'notes-1']);
   });
 
   for (const file of documents()) {
     it(`${file}: every relative link leads to a file and heading that exist`, () => {
-      assert.deepEqual(deadLinks(file, fs.readFileSync(file, 'utf8'), readFile, (p) => fs.existsSync(p)), []);
+      assert.deepEqual(
+        deadLinks(file, fs.readFileSync(file, 'utf8'), readFile, (p) => fs.existsSync(p)),
+        [],
+      );
     });
   }
 

@@ -13,13 +13,20 @@ describe('MobilityError across bundles', () => {
     // A second copy of the class, built as esbuild builds dist/harvest.js next to dist/extension.js.
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'errors-bundle-'));
     const outfile = path.join(dir, 'errors.js');
-    buildSync({ entryPoints: [path.resolve('src/core/base/errors.ts')], bundle: true, platform: 'node', format: 'cjs', outfile, logLevel: 'error' });
+    buildSync({
+      entryPoints: [path.resolve('src/core/base/errors.ts')],
+      bundle: true,
+      platform: 'node',
+      format: 'cjs',
+      outfile,
+      logLevel: 'error',
+    });
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     other = require(outfile) as typeof import('../../src/core/base/errors');
   });
   after(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-  it('is recognised when another bundle built it, so the harvest engine retries on the window client\'s errors', () => {
+  it("is recognised when another bundle built it, so the harvest engine retries on the window client's errors", () => {
     assert.notEqual(other.MobilityError, MobilityError, 'the two copies are distinct classes');
     const err = new other.MobilityError('HTTP_TIMEOUT', 'timed out');
     assert.ok(err instanceof MobilityError);

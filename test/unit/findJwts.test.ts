@@ -12,11 +12,14 @@ describe('findJwtAt and findJwts', () => {
 
   before(async () => {
     const { privateKey } = keyFixture('p256');
-    const sign = (iss: string): Promise<string> => new SignJWT({ jti: randomUUID() })
-      .setProtectedHeader({ alg: 'ES256', kid: 'kid-1' })
-      .setIssuer(iss).setAudience('https://mds.example.test')
-      .setIssuedAt().setExpirationTime('5m')
-      .sign(privateKey);
+    const sign = (iss: string): Promise<string> =>
+      new SignJWT({ jti: randomUUID() })
+        .setProtectedHeader({ alg: 'ES256', kid: 'kid-1' })
+        .setIssuer(iss)
+        .setAudience('https://mds.example.test')
+        .setIssuedAt()
+        .setExpirationTime('5m')
+        .sign(privateKey);
     jwt = await sign('org-1@ext.example');
     jwt2 = await sign('org-2@ext.example');
   });
@@ -26,7 +29,11 @@ describe('findJwtAt and findJwts', () => {
     const start = line.indexOf(jwt);
     assert.ok(start >= 0);
     for (const at of [start, start + 10, start + jwt.indexOf('.'), start + jwt.length - 1, start + jwt.length]) {
-      assert.deepEqual(findJwtAt(line, at), { start, end: start + jwt.length, token: jwt }, `${JSON.stringify(line.slice(0, 30))} at ${at}`);
+      assert.deepEqual(
+        findJwtAt(line, at),
+        { start, end: start + jwt.length, token: jwt },
+        `${JSON.stringify(line.slice(0, 30))} at ${at}`,
+      );
     }
     assert.deepEqual(findJwts(line), [{ start, end: start + jwt.length }]);
   }
@@ -61,11 +68,21 @@ describe('findJwtAt and findJwts', () => {
     const afterDot = line.indexOf(jwt) + jwt.length + 1;
     assert.equal(findJwtAt(line, afterDot), undefined);
     assert.equal(findJwtAt(`${jwt}.`, jwt.length + 1), undefined, 'a dot at the end of the line');
-    assert.deepEqual(findJwtAt(`${jwt}.`, jwt.length), { start: 0, end: jwt.length, token: jwt }, 'on the dot itself it still counts');
+    assert.deepEqual(
+      findJwtAt(`${jwt}.`, jwt.length),
+      { start: 0, end: jwt.length, token: jwt },
+      'on the dot itself it still counts',
+    );
   });
 
   it('does not report eyJ-shaped garbage that does not decode', () => {
-    for (const text of ['eyJ.eyJ.x', 'eyJhbGciOiJFUzI1NiJ9xx.eyJhbGciOi.sig', `${jwt.split('.')[0]}.e30`, `${jwt.slice(0, -1).split('.')[0]}.ey!!.abc`, 'eyJzzzzzzzzzzzzzzzzz.eyJzz.sig']) {
+    for (const text of [
+      'eyJ.eyJ.x',
+      'eyJhbGciOiJFUzI1NiJ9xx.eyJhbGciOi.sig',
+      `${jwt.split('.')[0]}.e30`,
+      `${jwt.slice(0, -1).split('.')[0]}.ey!!.abc`,
+      'eyJzzzzzzzzzzzzzzzzz.eyJzz.sig',
+    ]) {
       assert.deepEqual(findJwts(text), [], text);
       assert.equal(findJwtAt(text, 2), undefined, text);
     }
@@ -82,7 +99,10 @@ describe('findJwtAt and findJwts', () => {
     const line = `${jwt}.${jwt2}`;
     assert.equal(findJwtAt(line, 3)?.token, jwt);
     assert.equal(findJwtAt(line, jwt.length + 3)?.token, jwt2);
-    assert.deepEqual(findJwts(line), [{ start: 0, end: jwt.length }, { start: jwt.length + 1, end: 2 * jwt.length + 1 }]);
+    assert.deepEqual(findJwts(line), [
+      { start: 0, end: jwt.length },
+      { start: jwt.length + 1, end: 2 * jwt.length + 1 },
+    ]);
     const prefixed = `v1.2.${jwt}`;
     assert.equal(findJwtAt(prefixed, 8)?.token, jwt);
   });
@@ -137,7 +157,9 @@ describe('findJwtAt and findJwts', () => {
 
 describe('findJwts with text glued to the token', () => {
   it('finds a token after a URL-encoded space or an escaped newline', async () => {
-    const token = await new SignJWT({ iss: 'a@b.invalid' }).setProtectedHeader({ alg: 'ES256', kid: 'k' }).sign(keyFixture('p256').privateKey);
+    const token = await new SignJWT({ iss: 'a@b.invalid' })
+      .setProtectedHeader({ alg: 'ES256', kid: 'k' })
+      .sign(keyFixture('p256').privateKey);
     for (const prefix of ['Authorization: Bearer%20', 'log line\\n', 'x=1&token=20']) {
       const text = `${prefix}${token} tail`;
       const found = findJwts(text);

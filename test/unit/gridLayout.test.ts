@@ -4,13 +4,24 @@
 import assert from 'node:assert/strict';
 import { tripTable } from '../../src/results/requests/resourceReaders';
 import { visibleDataColumns } from '../../src/shared/dataTable';
-import { columnChars, cursorAfterKey, itemPointer, middleEllipsis, rowPlace, widthAfterKey } from '../../src/shared/gridLayout';
+import {
+  columnChars,
+  cursorAfterKey,
+  itemPointer,
+  middleEllipsis,
+  rowPlace,
+  widthAfterKey,
+} from '../../src/shared/gridLayout';
 
 function trip(i: number): Record<string, unknown> {
   return {
     trip_id: `b2a9c7d0-3f1e-4c5a-9e8d-0000000000${String(i).padStart(2, '0')}`,
     device_id: `5d1b9a4e-8c2f-4e7a-b1d3-${String(i).padStart(12, '0')}`,
-    provider_id: 'p', start_time: 1764000000000 + i * 1000, end_time: 1764000600000 + i * 1000, duration: 600, distance: 1234,
+    provider_id: 'p',
+    start_time: 1764000000000 + i * 1000,
+    end_time: 1764000600000 + i * 1000,
+    duration: 600,
+    distance: 1234,
   };
 }
 
@@ -26,7 +37,10 @@ describe('results table layout (issue #24)', () => {
 
   it('starts every column wide enough for its full header name and the sort mark ("Duration", not "Dur…")', () => {
     for (const column of columns) {
-      assert.ok(columnChars(column, table.count) >= column.label.length + 2, `${column.label}: ${columnChars(column, table.count)}`);
+      assert.ok(
+        columnChars(column, table.count) >= column.label.length + 2,
+        `${column.label}: ${columnChars(column, table.count)}`,
+      );
     }
   });
 
@@ -62,7 +76,11 @@ describe('results table layout (issue #24)', () => {
     assert.equal(cursorAfterKey({ key: 'PageUp' }, 3, 100, 20), 0);
     assert.equal(cursorAfterKey({ key: 'Home' }, 50, 100, 20), 0);
     assert.equal(cursorAfterKey({ key: 'End' }, -1, 100, 20), 99);
-    assert.equal(cursorAfterKey({ key: 'ArrowDown' }, 150, 100, 20), 99, 'a cursor past the rows (after filtering) comes back');
+    assert.equal(
+      cursorAfterKey({ key: 'ArrowDown' }, 150, 100, 20),
+      99,
+      'a cursor past the rows (after filtering) comes back',
+    );
     assert.equal(cursorAfterKey({ key: 'a' }, 5, 100, 20), undefined);
     assert.equal(cursorAfterKey({ key: 'ArrowDown' }, -1, 0, 20), undefined, 'no rows, no cursor');
   });
@@ -74,7 +92,7 @@ describe('results table layout (issue #24)', () => {
     assert.equal(widthAfterKey({ key: 'Enter' }, 50, 40), undefined);
   });
 
-  it('finds a row\'s item: its page and its place in that page\'s JSON', () => {
+  it("finds a row's item: its page and its place in that page's JSON", () => {
     assert.deepEqual(rowPlace([100, 100, 20], 0), { pageIndex: 0, itemIndex: 0 });
     assert.deepEqual(rowPlace([100, 100, 20], 150), { pageIndex: 1, itemIndex: 50 });
     assert.deepEqual(rowPlace([100, 0, 20], 105), { pageIndex: 2, itemIndex: 5 });

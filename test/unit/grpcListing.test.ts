@@ -1,12 +1,35 @@
 import assert from 'node:assert/strict';
 import type { GrpcServiceInfo } from '../../src/core/grpc/index';
-import { describeCallKind, describeGrpcSource, grpcNodeRow, methodPickRows, methodRow, serviceRow } from '../../src/results/grpc/grpcListing';
+import {
+  describeCallKind,
+  describeGrpcSource,
+  grpcNodeRow,
+  methodPickRows,
+  methodRow,
+  serviceRow,
+} from '../../src/results/grpc/grpcListing';
 
 const SERVICE: GrpcServiceInfo = {
   name: 'mobility.sandbox.v1.VehicleService',
   methods: [
-    { service: 'mobility.sandbox.v1.VehicleService', name: 'ListVehicles', fullName: '/mobility.sandbox.v1.VehicleService/ListVehicles', clientStreaming: false, serverStreaming: true, inputType: 'mobility.sandbox.v1.ListVehiclesRequest', outputType: 'mobility.sandbox.v1.Vehicle' },
-    { service: 'mobility.sandbox.v1.VehicleService', name: 'GetVehicle', fullName: '/mobility.sandbox.v1.VehicleService/GetVehicle', clientStreaming: false, serverStreaming: false, inputType: 'mobility.sandbox.v1.GetVehicleRequest', outputType: 'mobility.sandbox.v1.Vehicle' },
+    {
+      service: 'mobility.sandbox.v1.VehicleService',
+      name: 'ListVehicles',
+      fullName: '/mobility.sandbox.v1.VehicleService/ListVehicles',
+      clientStreaming: false,
+      serverStreaming: true,
+      inputType: 'mobility.sandbox.v1.ListVehiclesRequest',
+      outputType: 'mobility.sandbox.v1.Vehicle',
+    },
+    {
+      service: 'mobility.sandbox.v1.VehicleService',
+      name: 'GetVehicle',
+      fullName: '/mobility.sandbox.v1.VehicleService/GetVehicle',
+      clientStreaming: false,
+      serverStreaming: false,
+      inputType: 'mobility.sandbox.v1.GetVehicleRequest',
+      outputType: 'mobility.sandbox.v1.Vehicle',
+    },
   ],
 };
 
@@ -23,10 +46,18 @@ describe('gRPC rows of the Environments tree', () => {
 
   it('fits each row in the default side bar width, the detail in the tooltip ("reflectio…", "server strea…" were cut)', () => {
     // What the default side bar (300 px) showed whole at each depth before the text was cut with "…".
-    const fits = (row: { label: string; description: string }, chars: number) => assert.ok(`${row.label} ${row.description}`.length <= chars, `"${row.label} ${row.description}" is longer than ${chars} characters`);
+    const fits = (row: { label: string; description: string }, chars: number) =>
+      assert.ok(
+        `${row.label} ${row.description}`.length <= chars,
+        `"${row.label} ${row.description}" is longer than ${chars} characters`,
+      );
     fits(grpcNodeRow('127.0.0.1:50051', { kind: 'reflection', version: 'v1alpha' }), 30);
     fits(serviceRow({ ...SERVICE, name: 'mobility.sandbox.v1.MaasVehicleService' }), 28);
-    const status = { ...SERVICE.methods[0], name: 'ListVehicleStatus', fullName: '/mobility.sandbox.v1.VehicleService/ListVehicleStatus' };
+    const status = {
+      ...SERVICE.methods[0],
+      name: 'ListVehicleStatus',
+      fullName: '/mobility.sandbox.v1.VehicleService/ListVehicleStatus',
+    };
     for (const method of [...SERVICE.methods, status]) fits(methodRow(method), 24);
     assert.ok(serviceRow(SERVICE).tooltip.includes('mobility.sandbox.v1.VehicleService'), 'the package in the tooltip');
   });
@@ -45,12 +76,23 @@ describe('gRPC rows of the Environments tree', () => {
     assert.equal(row.description, 'stream');
     assert.equal(row.spoken, 'ListVehicles, server streaming · ListVehiclesRequest');
     assert.equal(methodRow(SERVICE.methods[1]).description, 'unary');
-    assert.deepEqual(row.tooltip, ['/mobility.sandbox.v1.VehicleService/ListVehicles', 'server streaming', 'Request: mobility.sandbox.v1.ListVehiclesRequest', 'Response: stream mobility.sandbox.v1.Vehicle']);
+    assert.deepEqual(row.tooltip, [
+      '/mobility.sandbox.v1.VehicleService/ListVehicles',
+      'server streaming',
+      'Request: mobility.sandbox.v1.ListVehiclesRequest',
+      'Response: stream mobility.sandbox.v1.Vehicle',
+    ]);
   });
 
   it('offers every method in the picker, with its service and kind', () => {
     const rows = methodPickRows([SERVICE]);
-    assert.deepEqual(rows.map((r) => [r.label, r.description]), [['ListVehicles', 'VehicleService · server streaming'], ['GetVehicle', 'VehicleService · unary']]);
+    assert.deepEqual(
+      rows.map((r) => [r.label, r.description]),
+      [
+        ['ListVehicles', 'VehicleService · server streaming'],
+        ['GetVehicle', 'VehicleService · unary'],
+      ],
+    );
     assert.equal(rows[1].method.fullName, '/mobility.sandbox.v1.VehicleService/GetVehicle');
   });
 });

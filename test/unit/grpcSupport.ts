@@ -7,12 +7,22 @@ import { loadSync } from 'protobufjs';
 
 const PROTO_DIR = path.resolve('proto');
 /** As the sandbox loads them: MDS's field names, int64 as numbers, absent fields left out. */
-const LOADER_OPTIONS: protoLoader.Options = { keepCase: true, longs: Number, enums: String, defaults: false, oneofs: false, includeDirs: [PROTO_DIR] };
+const LOADER_OPTIONS: protoLoader.Options = {
+  keepCase: true,
+  longs: Number,
+  enums: String,
+  defaults: false,
+  oneofs: false,
+  includeDirs: [PROTO_DIR],
+};
 
 type ClientConstructor = new (target: string, credentials: grpc.ChannelCredentials) => grpc.Client;
 
 function clientClass(files: string[], service: string, includeDirs = [PROTO_DIR]): ClientConstructor {
-  const loaded = grpc.loadPackageDefinition(protoLoader.loadSync(files, { ...LOADER_OPTIONS, includeDirs })) as Record<string, unknown>;
+  const loaded = grpc.loadPackageDefinition(protoLoader.loadSync(files, { ...LOADER_OPTIONS, includeDirs })) as Record<
+    string,
+    unknown
+  >;
   let at: unknown = loaded;
   for (const part of service.split('.')) at = (at as Record<string, unknown>)[part];
   assert.equal(typeof at, 'function', `${service} is in the protos`);
@@ -37,7 +47,10 @@ export class SandboxGrpcClient {
   readonly client: grpc.Client;
 
   constructor(target: string, service: 'VehicleService' | 'MaasVehicleService') {
-    const Client = clientClass(['mobility/sandbox/v1/vehicles.proto', 'mobility/sandbox/v1/maas.proto'], `mobility.sandbox.v1.${service}`);
+    const Client = clientClass(
+      ['mobility/sandbox/v1/vehicles.proto', 'mobility/sandbox/v1/maas.proto'],
+      `mobility.sandbox.v1.${service}`,
+    );
     this.client = new Client(target, grpc.credentials.createInsecure());
   }
 
@@ -50,7 +63,11 @@ export class SandboxGrpcClient {
    * Reads a server stream to its end. `keep: false` counts the items without keeping them;
    * `onItem` sees each one with the call (to pause it) and the count so far.
    */
-  stream<T>(name: string, metadata: grpc.Metadata, options: { keep?: boolean; onItem?: (item: T, call: grpc.ClientReadableStream<T>, count: number) => void } = {}): Promise<CallResult<T> & { count: number }> {
+  stream<T>(
+    name: string,
+    metadata: grpc.Metadata,
+    options: { keep?: boolean; onItem?: (item: T, call: grpc.ClientReadableStream<T>, count: number) => void } = {},
+  ): Promise<CallResult<T> & { count: number }> {
     const call = this.method(name)({}, metadata) as grpc.ClientReadableStream<T>;
     const items: T[] = [];
     let count = 0;
@@ -67,7 +84,9 @@ export class SandboxGrpcClient {
 
   unary<T>(name: string, request: object, metadata: grpc.Metadata): Promise<CallResult<T>> {
     return new Promise((resolve) => {
-      this.method(name)(request, metadata, (error: grpc.ServiceError | null, value: T) => resolve(error ? { items: [], error } : { items: [value] }));
+      this.method(name)(request, metadata, (error: grpc.ServiceError | null, value: T) =>
+        resolve(error ? { items: [], error } : { items: [value] }),
+      );
     });
   }
 
@@ -83,13 +102,24 @@ export class ReflectionClient {
   private readonly client: grpc.Client;
 
   constructor(target: string, version: 'v1' | 'v1alpha') {
-    const Client = clientClass([`grpc/reflection/${version}/reflection.proto`], `grpc.reflection.${version}.ServerReflection`, [REFLECTION_PROTO_DIR]);
+    const Client = clientClass(
+      [`grpc/reflection/${version}/reflection.proto`],
+      `grpc.reflection.${version}.ServerReflection`,
+      [REFLECTION_PROTO_DIR],
+    );
     this.client = new Client(target, grpc.credentials.createInsecure());
   }
 
   /** Sends one request on a ServerReflectionInfo stream and returns the one answer, or the call's error. */
-  ask(request: Record<string, unknown>, metadata = new grpc.Metadata()): Promise<{ response?: Record<string, unknown>; error?: grpc.ServiceError }> {
-    const call = (this.client as unknown as { ServerReflectionInfo: (m: grpc.Metadata) => grpc.ClientDuplexStream<unknown, Record<string, unknown>> }).ServerReflectionInfo(metadata);
+  ask(
+    request: Record<string, unknown>,
+    metadata = new grpc.Metadata(),
+  ): Promise<{ response?: Record<string, unknown>; error?: grpc.ServiceError }> {
+    const call = (
+      this.client as unknown as {
+        ServerReflectionInfo: (m: grpc.Metadata) => grpc.ClientDuplexStream<unknown, Record<string, unknown>>;
+      }
+    ).ServerReflectionInfo(metadata);
     return new Promise((resolve) => {
       let response: Record<string, unknown> | undefined;
       call.on('data', (r: Record<string, unknown>) => {
@@ -116,16 +146,29 @@ export class ReflectionClient {
 }
 
 /** The ErrorInfo in a refusal's `grpc-status-details-bin`, decoded with protobufjs from the repository's google.rpc protos. */
-export function errorInfoOf(error: grpc.ServiceError): { reason: string; domain: string; metadata: Record<string, string> } | undefined {
+export function errorInfoOf(
+  error: grpc.ServiceError,
+): { reason: string; domain: string; metadata: Record<string, string> } | undefined {
   const [bin] = error.metadata.get('grpc-status-details-bin');
   if (!Buffer.isBuffer(bin)) return undefined;
-  const root = loadSync([path.join(PROTO_DIR, 'google/rpc/status.proto'), path.join(PROTO_DIR, 'google/rpc/error_details.proto')]);
-  const status = root.lookupType('google.rpc.Status').toObject(root.lookupType('google.rpc.Status').decode(bin)) as { code: number; message: string; details: Array<{ type_url: string; value: Uint8Array }> };
+  const root = loadSync([
+    path.join(PROTO_DIR, 'google/rpc/status.proto'),
+    path.join(PROTO_DIR, 'google/rpc/error_details.proto'),
+  ]);
+  const status = root.lookupType('google.rpc.Status').toObject(root.lookupType('google.rpc.Status').decode(bin)) as {
+    code: number;
+    message: string;
+    details: Array<{ type_url: string; value: Uint8Array }>;
+  };
   assert.equal(status.code, error.code, 'the Status code is the call status');
   const detail = status.details.find((d) => d.type_url === 'type.googleapis.com/google.rpc.ErrorInfo');
   if (!detail) return undefined;
   const errorInfo = root.lookupType('google.rpc.ErrorInfo');
-  return errorInfo.toObject(errorInfo.decode(detail.value)) as { reason: string; domain: string; metadata: Record<string, string> };
+  return errorInfo.toObject(errorInfo.decode(detail.value)) as {
+    reason: string;
+    domain: string;
+    metadata: Record<string, string>;
+  };
 }
 
 /**

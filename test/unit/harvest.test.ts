@@ -19,7 +19,8 @@ const now = () => NOW + (Date.now() - T0);
 const DAY = '2025-11-04';
 const hourMs = (hour: string) => Date.parse(`${hour}:00:00Z`);
 const hourName = (ms: number) => new Date(ms).toISOString().slice(0, 13);
-const fails = (code: string, message?: RegExp) => (e: unknown) => e instanceof MobilityError && e.code === code && (!message || message.test(e.message));
+const fails = (code: string, message?: RegExp) => (e: unknown) =>
+  e instanceof MobilityError && e.code === code && (!message || message.test(e.message));
 const FAST_RETRY = { backoffBaseMs: 5, max202WaitSeconds: 5 };
 
 describe('harvest: an hour endpoint over a range of hours, against the sandbox', function () {
@@ -72,7 +73,11 @@ describe('harvest: an hour endpoint over a range of hours, against the sandbox',
       expectedTotal += expected;
       const inFile = items.filter((i) => i.hour === hour);
       assert.equal(inFile.length, expected, `trips in ${hour}`);
-      for (const { item } of inFile) assert.ok((item.end_time as number) >= hourMs(hour) && (item.end_time as number) < hourMs(hour) + HOUR, `${String(item.trip_id)} ended in ${hour}`);
+      for (const { item } of inFile)
+        assert.ok(
+          (item.end_time as number) >= hourMs(hour) && (item.end_time as number) < hourMs(hour) + HOUR,
+          `${String(item.trip_id)} ended in ${hour}`,
+        );
       const record = manifest.hours[hour];
       assert.equal(record?.status, expected ? 'items' : 'empty', hour);
       assert.equal(record?.items, expected);
@@ -86,13 +91,20 @@ describe('harvest: an hour endpoint over a range of hours, against the sandbox',
     assert.equal(summary.coverage.items + summary.coverage.empty, 24);
     assert.equal(summary.requests, 24);
     assert.equal(seen.filter((e) => e.path.endsWith('/trips')).length, 24, 'one request per hour');
-    assert.ok(seen.every((e) => e.status === 200), 'the sandbox accepted every token (each is fresh)');
+    assert.ok(
+      seen.every((e) => e.status === 200),
+      'the sandbox accepted every token (each is fresh)',
+    );
     assert.equal(manifest.endpoint, 'trips');
     assert.equal(manifest.baseUrl, mdsEnvironment(sandbox).baseUrl);
     assert.ok(!JSON.stringify(manifest).includes('eyJ'), 'no token in the manifest');
     assert.equal(progress.at(-1)?.phase, 'done');
     assert.equal(progress.filter((p) => p.phase === 'hour').at(-1)?.hoursDone, 24);
-    assert.equal(progress.find((p) => p.phase === 'start')?.notice, undefined, 'no second-precision notice at millisecond precision');
+    assert.equal(
+      progress.find((p) => p.phase === 'start')?.notice,
+      undefined,
+      'no second-precision notice at millisecond precision',
+    );
 
     // Run again: every hour is done, nothing is requested.
     const before = seen.length;
@@ -114,11 +126,16 @@ describe('harvest: an hour endpoint over a range of hours, against the sandbox',
       let recorded = 0;
       hours.forEach((p, i) => {
         recorded += p.record?.items ?? 0;
-        assert.equal(p.items, recorded, `items at ${p.hour}: those of the hours recorded, not of hours still fetched or flushed`);
+        assert.equal(
+          p.items,
+          recorded,
+          `items at ${p.hour}: those of the hours recorded, not of hours still fetched or flushed`,
+        );
         assert.equal(p.hoursDone, skipped + i + 1);
         assert.equal(p.hoursTotal, total);
       });
-      for (const p of progress) assert.ok(p.hoursDone <= p.hoursTotal && p.items <= recorded, `${p.phase} ${p.hour ?? ''} within the total`);
+      for (const p of progress)
+        assert.ok(p.hoursDone <= p.hoursTotal && p.items <= recorded, `${p.phase} ${p.hour ?? ''} within the total`);
       assert.equal(progress.at(-1)?.hoursDone, total);
       assert.equal(progress.at(-1)?.items, recorded);
     };
@@ -132,9 +149,18 @@ describe('harvest: an hour endpoint over a range of hours, against the sandbox',
   it('waits out a 202 and retries a 500, then records the hour with all its trips', async () => {
     const busy = `${DAY}T14`;
     const flaky = `${DAY}T15`;
-    const sandbox = await start({ faults: [{ endpoint: 'trips', hour: busy, status: 202, times: 1 }, { endpoint: 'trips', hour: flaky, status: 500, times: 2 }] });
+    const sandbox = await start({
+      faults: [
+        { endpoint: 'trips', hour: busy, status: 202, times: 1 },
+        { endpoint: 'trips', hour: flaky, status: 500, times: 2 },
+      ],
+    });
     const waits: HarvestProgress[] = [];
-    const options = optionsFor(sandbox, { from: busy, to: flaky, onProgress: (p) => p.phase === 'waiting' && waits.push(p) });
+    const options = optionsFor(sandbox, {
+      from: busy,
+      to: flaky,
+      onProgress: (p) => p.phase === 'waiting' && waits.push(p),
+    });
     const summary = await harvestHours(options);
     const manifest = readManifest(options.outDir);
     assert.equal(manifest.hours[busy]?.status, 'items');
@@ -152,8 +178,17 @@ describe('harvest: an hour endpoint over a range of hours, against the sandbox',
   it('records an hour still 202 as pending and one still failing as failed, and the next run retries both', async () => {
     const slow = `${DAY}T10`;
     const broken = `${DAY}T11`;
-    const sandbox = await start({ faults: [{ endpoint: 'trips', hour: slow, status: 202, times: 2 }, { endpoint: 'trips', hour: broken, status: 500, times: 2 }] });
-    const options = optionsFor(sandbox, { from: slow, to: broken, retry: { ...FAST_RETRY, max202Attempts: 2, maxRetries: 1 } });
+    const sandbox = await start({
+      faults: [
+        { endpoint: 'trips', hour: slow, status: 202, times: 2 },
+        { endpoint: 'trips', hour: broken, status: 500, times: 2 },
+      ],
+    });
+    const options = optionsFor(sandbox, {
+      from: slow,
+      to: broken,
+      retry: { ...FAST_RETRY, max202Attempts: 2, maxRetries: 1 },
+    });
     const first = await harvestHours(options);
     let manifest = readManifest(options.outDir);
     assert.equal(manifest.hours[slow]?.status, 'pending');
@@ -162,7 +197,13 @@ describe('harvest: an hour endpoint over a range of hours, against the sandbox',
     assert.equal(manifest.hours[broken]?.status, 'failed');
     assert.match(manifest.hours[broken]?.problem ?? '', /500 .*1 retry did not help/);
     assert.equal(first.complete, false);
-    assert.deepEqual(first.notDone.map((h) => [h.hour, h.status]), [[slow, 'pending'], [broken, 'failed']]);
+    assert.deepEqual(
+      first.notDone.map((h) => [h.hour, h.status]),
+      [
+        [slow, 'pending'],
+        [broken, 'failed'],
+      ],
+    );
     assert.deepEqual(fs.readdirSync(path.join(options.outDir, 'trips')), [], 'no file for an hour that is not done');
 
     const second = await harvestHours(options);
@@ -176,7 +217,9 @@ describe('harvest: an hour endpoint over a range of hours, against the sandbox',
   it('records 404 for hours before the world starts and future hours, never as "no trips", and a quiet hour as empty', async () => {
     const sandbox = await start({ historyDays: 1 });
     const worldStart = Date.UTC(2025, 10, 4);
-    const quiet = [...Array(24).keys()].map((h) => worldStart + h * HOUR).find((ms) => truth.world.countTripsEndingIn(ms) === 0);
+    const quiet = [...Array(24).keys()]
+      .map((h) => worldStart + h * HOUR)
+      .find((ms) => truth.world.countTripsEndingIn(ms) === 0);
     assert.ok(quiet !== undefined, 'the world has a quiet hour on its first day');
     const options = optionsFor(sandbox, { from: hourName(worldStart - 2 * HOUR), to: hourName(quiet) });
     const summary = await harvestHours(options);
@@ -185,8 +228,16 @@ describe('harvest: an hour endpoint over a range of hours, against the sandbox',
     assert.equal(manifest.hours[hourName(worldStart - 1 * HOUR)]?.status, 'not_found');
     assert.equal(manifest.hours[hourName(worldStart - HOUR)]?.httpStatus, 404);
     assert.equal(manifest.hours[hourName(quiet)]?.status, 'empty');
-    assert.equal(fs.statSync(path.join(options.outDir, 'trips', `${hourName(quiet)}.ndjson`)).size, 0, 'an empty hour has an empty file');
-    assert.equal(fs.existsSync(path.join(options.outDir, 'trips', `${hourName(worldStart - HOUR)}.ndjson`)), false, 'a 404 hour has no file');
+    assert.equal(
+      fs.statSync(path.join(options.outDir, 'trips', `${hourName(quiet)}.ndjson`)).size,
+      0,
+      'an empty hour has an empty file',
+    );
+    assert.equal(
+      fs.existsSync(path.join(options.outDir, 'trips', `${hourName(worldStart - HOUR)}.ndjson`)),
+      false,
+      'a 404 hour has no file',
+    );
     assert.equal(summary.coverage.not_found, 2);
     assert.equal(summary.complete, false);
 
@@ -205,7 +256,8 @@ describe('harvest: an hour endpoint over a range of hours, against the sandbox',
     const big = new SyntheticFleet({ size: 600, seed: 7, createdAt: NOW });
     const hour = `${DAY}T15`;
     let expected = 0;
-    for (let v = 0; v < big.size; v++) expected += big.world.vehicleTelemetry(v, hourMs(hour), hourMs(hour) + HOUR).length;
+    for (let v = 0; v < big.size; v++)
+      expected += big.world.vehicleTelemetry(v, hourMs(hour), hourMs(hour) + HOUR).length;
     assert.ok(expected > 1000, `more telemetry than one page holds (${expected})`);
     const options = optionsFor(sandbox, { endpoint: 'telemetry', from: hour, to: hour });
     await harvestHours(options);
@@ -242,11 +294,26 @@ describe('harvest: an hour endpoint over a range of hours, against the sandbox',
     const sandbox = await start();
     const options = optionsFor(sandbox, { from: `${DAY}T12`, to: `${DAY}T12` });
     await harvestHours(options);
-    await assert.rejects(harvestHours({ ...options, endpoint: 'telemetry' }), fails('HARVEST_FOLDER_MISMATCH', /holds a harvest of trips, not telemetry/));
+    await assert.rejects(
+      harvestHours({ ...options, endpoint: 'telemetry' }),
+      fails('HARVEST_FOLDER_MISMATCH', /holds a harvest of trips, not telemetry/),
+    );
     const other = await start();
-    await assert.rejects(harvestHours({ ...optionsFor(other, {}), outDir: options.outDir }), fails('HARVEST_FOLDER_MISMATCH', new RegExp(`holds a harvest from ${mdsEnvironment(sandbox).baseUrl.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`)));
-    await assert.rejects(harvestHours({ ...options, from: `${DAY}T13`, to: `${DAY}T12` }), fails('PARAMETER_INVALID', /before the first hour/));
-    await assert.rejects(harvestHours({ ...options, from: '2025-11-4T13' }), fails('PARAMETER_INVALID', /not a UTC hour; write YYYY-MM-DDTHH/));
+    await assert.rejects(
+      harvestHours({ ...optionsFor(other, {}), outDir: options.outDir }),
+      fails(
+        'HARVEST_FOLDER_MISMATCH',
+        new RegExp(`holds a harvest from ${mdsEnvironment(sandbox).baseUrl.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`),
+      ),
+    );
+    await assert.rejects(
+      harvestHours({ ...options, from: `${DAY}T13`, to: `${DAY}T12` }),
+      fails('PARAMETER_INVALID', /before the first hour/),
+    );
+    await assert.rejects(
+      harvestHours({ ...options, from: '2025-11-4T13' }),
+      fails('PARAMETER_INVALID', /not a UTC hour; write YYYY-MM-DDTHH/),
+    );
   });
 
   it('stops the whole run at a 401 with a clear error, recording the refused hour', async () => {
@@ -255,7 +322,10 @@ describe('harvest: an hour endpoint over a range of hours, against the sandbox',
     const refusing = await start({ onRequest: (e) => seen.push(e) });
     // The other sandbox's demo key is unknown here: every request is 401.
     const options = { ...optionsFor(refusing, {}), credential: demoCredential(stranger) };
-    await assert.rejects(harvestHours(options), fails('HARVEST_REFUSED', /refused the request for 2025-11-04T00 with 401 .*the harvest stopped/));
+    await assert.rejects(
+      harvestHours(options),
+      fails('HARVEST_REFUSED', /refused the request for 2025-11-04T00 with 401 .*the harvest stopped/),
+    );
     assert.equal(seen.length, 1, 'no other hour was requested');
     const manifest = readManifest(options.outDir);
     assert.equal(manifest.hours[`${DAY}T00`]?.status, 'failed');

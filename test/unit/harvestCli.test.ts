@@ -21,13 +21,22 @@ const DAY_START = Math.floor(Date.now() / DAY_MS) * DAY_MS - 2 * DAY_MS;
 const hourAt = (h: number) => new Date(DAY_START + h * HOUR).toISOString().slice(0, 13);
 
 /** The built CLI as a child process that the test can signal; resolves with its exit code and output. */
-function startBuiltCli(args: string[]): { pid: number; kill: (signal: NodeJS.Signals) => void; done: Promise<CliRun & { signal: NodeJS.Signals | null }> } {
-  const child = spawn(process.execPath, [path.resolve('dist/cli.js'), ...args], { env: { ...process.env, MOBILITY_API_DEBUG: '' }, stdio: ['ignore', 'pipe', 'pipe'] });
+function startBuiltCli(args: string[]): {
+  pid: number;
+  kill: (signal: NodeJS.Signals) => void;
+  done: Promise<CliRun & { signal: NodeJS.Signals | null }>;
+} {
+  const child = spawn(process.execPath, [path.resolve('dist/cli.js'), ...args], {
+    env: { ...process.env, MOBILITY_API_DEBUG: '' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   let err = '';
   child.stdout.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-  const done = new Promise<CliRun & { signal: NodeJS.Signals | null }>((resolve) => child.on('close', (code, signal) => resolve({ code: code ?? -1, out, err, signal })));
+  const done = new Promise<CliRun & { signal: NodeJS.Signals | null }>((resolve) =>
+    child.on('close', (code, signal) => resolve({ code: code ?? -1, out, err, signal })),
+  );
   return { pid: child.pid ?? 0, kill: (signal) => child.kill(signal), done };
 }
 
@@ -44,8 +53,15 @@ function doneHours(outDir: string): number {
 function assertConsistent(outDir: string): void {
   const manifest = readManifest(outDir);
   const done = Object.entries(manifest.hours).filter(([, r]) => r.status === 'items' || r.status === 'empty');
-  for (const [hour, record] of done) assert.equal(fs.statSync(path.join(outDir, 'trips', `${hour}.ndjson`)).size, record.bytes, hour);
-  assert.deepEqual(fs.readdirSync(path.join(outDir, 'trips')).filter((f) => !f.startsWith('.')).sort(), done.map(([h]) => `${h}.ndjson`).sort());
+  for (const [hour, record] of done)
+    assert.equal(fs.statSync(path.join(outDir, 'trips', `${hour}.ndjson`)).size, record.bytes, hour);
+  assert.deepEqual(
+    fs
+      .readdirSync(path.join(outDir, 'trips'))
+      .filter((f) => !f.startsWith('.'))
+      .sort(),
+    done.map(([h]) => `${h}.ndjson`).sort(),
+  );
 }
 
 describe('CLI: mobility-api harvest', function () {
@@ -54,9 +70,22 @@ describe('CLI: mobility-api harvest', function () {
   let dir: string;
   let folders = 0;
   const truth = new SyntheticFleet({ size: 120, seed: 7, createdAt: Date.now() });
-  const tripsIn = (from: number, to: number) => [...Array(to - from + 1).keys()].reduce((n, i) => n + truth.world.countTripsEndingIn(DAY_START + (from + i) * HOUR), 0);
+  const tripsIn = (from: number, to: number) =>
+    [...Array(to - from + 1).keys()].reduce(
+      (n, i) => n + truth.world.countTripsEndingIn(DAY_START + (from + i) * HOUR),
+      0,
+    );
   const mds = () => sandbox.environments.find((e) => e.id === 'mds-staging')?.baseUrl ?? '';
-  const credential = (precision: 'seconds' | 'milliseconds' = 'milliseconds') => ['--base-url', mds(), '--credential', sandbox.demo.credentialFile, '--state-dir', path.join(dir, 'state'), '--precision', precision];
+  const credential = (precision: 'seconds' | 'milliseconds' = 'milliseconds') => [
+    '--base-url',
+    mds(),
+    '--credential',
+    sandbox.demo.credentialFile,
+    '--state-dir',
+    path.join(dir, 'state'),
+    '--precision',
+    precision,
+  ];
   const out = () => path.join(dir, `out-${++folders}`);
 
   before(async () => {
@@ -70,15 +99,42 @@ describe('CLI: mobility-api harvest', function () {
 
   it('harvests a range: progress on stderr line by line, the coverage summary on stdout, exit 0', async () => {
     const folder = out();
-    const r = await runCliInProcess(['harvest', 'trips', '--from', hourAt(9), '--to', hourAt(11), '--out', folder, ...credential()]);
+    const r = await runCliInProcess([
+      'harvest',
+      'trips',
+      '--from',
+      hourAt(9),
+      '--to',
+      hourAt(11),
+      '--out',
+      folder,
+      ...credential(),
+    ]);
     assert.equal(r.code, 0, r.err + r.out);
-    assert.match(r.err, new RegExp(`^\\[1/3\\] ${hourAt(9)} (?:[\\d,]+ items?|empty \\(200, no items\\)) \\(\\d+ ms\\) · [\\d,]+ items? · [\\d.]+ items/s · ETA \\d+ s$`, 'm'));
+    assert.match(
+      r.err,
+      new RegExp(
+        `^\\[1/3\\] ${hourAt(9)} (?:[\\d,]+ items?|empty \\(200, no items\\)) \\(\\d+ ms\\) · [\\d,]+ items? · [\\d.]+ items/s · ETA \\d+ s$`,
+        'm',
+      ),
+    );
     assert.match(r.err, new RegExp(`^\\[3/3\\] ${hourAt(11)} `, 'm'));
     assert.match(r.out, new RegExp(`^  with items +3   ${tripsIn(9, 11).toLocaleString('en-US')} items`, 'm'));
     assert.match(r.out, /^Complete: every hour has items or is empty\.$/m);
     assert.equal(readHarvest(folder, 'trips').length, tripsIn(9, 11));
 
-    const again = await runCliInProcess(['harvest', 'trips', '--from', hourAt(9), '--to', hourAt(12), '--out', folder, ...credential(), '--json']);
+    const again = await runCliInProcess([
+      'harvest',
+      'trips',
+      '--from',
+      hourAt(9),
+      '--to',
+      hourAt(12),
+      '--out',
+      folder,
+      ...credential(),
+      '--json',
+    ]);
     assert.equal(again.code, 0, again.err);
     const summary = JSON.parse(again.out) as HarvestSummary;
     assert.equal(summary.skipped, 3);
@@ -96,10 +152,23 @@ describe('CLI: mobility-api harvest', function () {
     await clearOfPeriodEnd(DAY_MS, 60_000);
     const beforeWorld = Math.floor(Date.now() / DAY_MS) * DAY_MS - 35 * DAY_MS - HOUR;
     const [missing, served, last] = [0, 1, 2].map((i) => new Date(beforeWorld + i * HOUR).toISOString().slice(0, 13));
-    const io: CliIo = { out: (t) => (printed += `${t}\n`), err: (t) => (err += `${t}\n`), readStdin: () => Promise.resolve(''), env: {}, untilStopped: () => new Promise(() => undefined), statusLine: (t) => status.push(t) };
-    const code = await runCli(['harvest', 'trips', '--from', missing, '--to', last, '--out', out(), ...credential()], io);
+    const io: CliIo = {
+      out: (t) => (printed += `${t}\n`),
+      err: (t) => (err += `${t}\n`),
+      readStdin: () => Promise.resolve(''),
+      env: {},
+      untilStopped: () => new Promise(() => undefined),
+      statusLine: (t) => status.push(t),
+    };
+    const code = await runCli(
+      ['harvest', 'trips', '--from', missing, '--to', last, '--out', out(), ...credential()],
+      io,
+    );
     assert.equal(code, 1, err);
-    assert.ok(status.some((line) => new RegExp(`^\\[1/3\\] ${served} · [\\d,]+ items? · [\\d.]+ items/s`).test(line)), status.join('\n'));
+    assert.ok(
+      status.some((line) => new RegExp(`^\\[1/3\\] ${served} · [\\d,]+ items? · [\\d.]+ items/s`).test(line)),
+      status.join('\n'),
+    );
     assert.equal(status.at(-1), '', 'the status line is cleared at the end');
     assert.doesNotMatch(err, new RegExp(`\\] ${served} `), 'a done hour gets no line of its own');
     assert.match(err, new RegExp(`^\\[1/3\\] ${missing} not found \\(404\\)`, 'm'));
@@ -108,7 +177,17 @@ describe('CLI: mobility-api harvest', function () {
 
   it('exit 1 when an hour is not done (a future hour is 404), listing it; events harvest events_historical', async () => {
     const future = new Date(Date.now() + 2 * HOUR).toISOString().slice(0, 13);
-    const r = await runCliInProcess(['harvest', 'events', '--from', future, '--to', future, '--out', out(), ...credential()]);
+    const r = await runCliInProcess([
+      'harvest',
+      'events',
+      '--from',
+      future,
+      '--to',
+      future,
+      '--out',
+      out(),
+      ...credential(),
+    ]);
     assert.equal(r.code, 1, r.err + r.out);
     assert.match(r.out, /^Harvest of events_historical from /m);
     assert.match(r.out, /^ {2}404 not found +1 /m);
@@ -117,7 +196,17 @@ describe('CLI: mobility-api harvest', function () {
   });
 
   it('at second precision, says that one key signs one token per second and that --precision milliseconds is faster', async () => {
-    const r = await runCliInProcess(['harvest', 'telemetry', '--from', hourAt(3), '--to', hourAt(3), '--out', out(), ...credential('seconds')]);
+    const r = await runCliInProcess([
+      'harvest',
+      'telemetry',
+      '--from',
+      hourAt(3),
+      '--to',
+      hourAt(3),
+      '--out',
+      out(),
+      ...credential('seconds'),
+    ]);
     assert.equal(r.code, 0, r.err);
     assert.match(r.err, /one key signs at most one token per second \(spec 5\.1 rule 6/);
     assert.match(r.err, /--precision milliseconds\) is faster/);
@@ -125,14 +214,40 @@ describe('CLI: mobility-api harvest', function () {
 
   it('bad input: exit 2 with what to fix', async () => {
     const cases: [string[], RegExp][] = [
-      [['harvest', 'vehicles', '--from', hourAt(1), '--to', hourAt(1), '--out', out()], /harvest takes an endpoint, or several separated by commas: trips, events, telemetry \(e\.g\. trips,events,telemetry\), not "vehicles"/],
+      [
+        ['harvest', 'vehicles', '--from', hourAt(1), '--to', hourAt(1), '--out', out()],
+        /harvest takes an endpoint, or several separated by commas: trips, events, telemetry \(e\.g\. trips,events,telemetry\), not "vehicles"/,
+      ],
       [['harvest', 'trips,vehicles', '--from', hourAt(1), '--to', hourAt(1), '--out', out()], /not "trips,vehicles"/],
-      [['harvest', 'events,trips,events_historical', '--from', hourAt(1), '--to', hourAt(1), '--out', out()], /events is named twice in "events,trips,events_historical"; name each endpoint once/],
+      [
+        ['harvest', 'events,trips,events_historical', '--from', hourAt(1), '--to', hourAt(1), '--out', out()],
+        /events is named twice in "events,trips,events_historical"; name each endpoint once/,
+      ],
       [['harvest', 'trips', '--from', hourAt(1), '--to', hourAt(1)], /harvest needs --out <folder>/],
-      [['harvest', 'trips', '--from', '2025-13-01T00', '--to', hourAt(1), '--out', out()], /The first hour "2025-13-01T00" is not a UTC hour; write YYYY-MM-DDTHH/],
+      [
+        ['harvest', 'trips', '--from', '2025-13-01T00', '--to', hourAt(1), '--out', out()],
+        /The first hour "2025-13-01T00" is not a UTC hour; write YYYY-MM-DDTHH/,
+      ],
       [['harvest', 'trips', '--from', hourAt(2), '--to', hourAt(1), '--out', out()], /is before the first hour/],
-      [['harvest', 'trips', '--from', hourAt(1), '--to', hourAt(1), '--out', out(), '--max-202-attempts', '0'], /--max-202-attempts must be a whole number from 1 to 1000, not "0"/],
-      [['harvest', 'trips', '--from', hourAt(1), '--to', hourAt(1), '--out', out(), '--header', 'Authorization: Bearer X'], /--header sets Authorization\. mobility-api signs a fresh token for every request \(spec 5\.1 rule 4\).*harvest sends many requests, so it cannot send a fixed token/],
+      [
+        ['harvest', 'trips', '--from', hourAt(1), '--to', hourAt(1), '--out', out(), '--max-202-attempts', '0'],
+        /--max-202-attempts must be a whole number from 1 to 1000, not "0"/,
+      ],
+      [
+        [
+          'harvest',
+          'trips',
+          '--from',
+          hourAt(1),
+          '--to',
+          hourAt(1),
+          '--out',
+          out(),
+          '--header',
+          'Authorization: Bearer X',
+        ],
+        /--header sets Authorization\. mobility-api signs a fresh token for every request \(spec 5\.1 rule 4\).*harvest sends many requests, so it cannot send a fixed token/,
+      ],
     ];
     for (const [args, message] of cases) {
       const r = await runCliInProcess([...args, ...credential()]);
@@ -140,8 +255,33 @@ describe('CLI: mobility-api harvest', function () {
       assert.match(r.err, message);
     }
     const folder = out();
-    assert.equal((await runCliInProcess(['harvest', 'trips', '--from', hourAt(1), '--to', hourAt(1), '--out', folder, ...credential()])).code, 0);
-    const other = await runCliInProcess(['harvest', 'telemetry', '--from', hourAt(1), '--to', hourAt(1), '--out', folder, ...credential()]);
+    assert.equal(
+      (
+        await runCliInProcess([
+          'harvest',
+          'trips',
+          '--from',
+          hourAt(1),
+          '--to',
+          hourAt(1),
+          '--out',
+          folder,
+          ...credential(),
+        ])
+      ).code,
+      0,
+    );
+    const other = await runCliInProcess([
+      'harvest',
+      'telemetry',
+      '--from',
+      hourAt(1),
+      '--to',
+      hourAt(1),
+      '--out',
+      folder,
+      ...credential(),
+    ]);
     assert.equal(other.code, 2);
     assert.match(other.err, /holds a harvest of trips, not telemetry\. Harvest telemetry into another folder/);
   });
@@ -176,7 +316,10 @@ describe('CLI: mobility-api harvest', function () {
     const stopped = await run.done;
     assert.equal(stopped.code, 130, stopped.err);
     assert.match(stopped.err, /stopping after the current request; the folder stays consistent/);
-    assert.match(stopped.out, /^Stopped by the user: the hours finished are recorded; run the same command again to resume\.$/m);
+    assert.match(
+      stopped.out,
+      /^Stopped by the user: the hours finished are recorded; run the same command again to resume\.$/m,
+    );
     assert.deepEqual(tempFilesUnder(folder), []);
     assertConsistent(folder);
     assert.ok(doneHours(folder) < 24);

@@ -37,7 +37,13 @@ const hourOf = (h: number) => `${DAY}T${String(h).padStart(2, '0')}`;
 
 function runChild(job: CrashJob): void {
   const now = () => job.sandboxNow + (Date.now() - job.t0);
-  const credential = parseCredential({ kind: 'ec', type: 'external-org', kid: job.key.kid, issuer: job.key.issuer, privateKey: fs.readFileSync(job.key.privateKeyFile, 'utf8') }).credential;
+  const credential = parseCredential({
+    kind: 'ec',
+    type: 'external-org',
+    kid: job.key.kid,
+    issuer: job.key.issuer,
+    privateKey: fs.readFileSync(job.key.privateKeyFile, 'utf8'),
+  }).credential;
   harvestHours({
     client: clientOn(now),
     environment: job.environment,
@@ -62,12 +68,19 @@ function runChild(job: CrashJob): void {
 
 /** Runs a child to its self-inflicted SIGKILL; fails when it ends any other way. */
 function crashChild(job: CrashJob): Promise<void> {
-  const child = fork(__filename, [], { env: { ...process.env, HARVEST_CRASH_CHILD: JSON.stringify(job) }, stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
+  const child = fork(__filename, [], {
+    env: { ...process.env, HARVEST_CRASH_CHILD: JSON.stringify(job) },
+    stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+  });
   let err = '';
   child.stderr?.on('data', (d: Buffer) => (err += d.toString()));
   return new Promise((resolve, reject) => {
     child.once('error', reject);
-    child.once('exit', (code, signal) => (signal === 'SIGKILL' ? resolve() : reject(new Error(`the child ended with ${String(code)} / ${String(signal)}, not SIGKILL: ${err}`))));
+    child.once('exit', (code, signal) =>
+      signal === 'SIGKILL'
+        ? resolve()
+        : reject(new Error(`the child ended with ${String(code)} / ${String(signal)}, not SIGKILL: ${err}`)),
+    );
   });
 }
 
@@ -75,7 +88,11 @@ function crashChild(job: CrashJob): Promise<void> {
 function assertNothingHalfRecorded(outDir: string, notRecorded: string): void {
   if (!fs.existsSync(path.join(outDir, 'manifest.json'))) return;
   const manifest = readManifest(outDir);
-  assert.equal(manifest.hours[notRecorded], undefined, `${notRecorded} was being fetched when killed: it is not recorded`);
+  assert.equal(
+    manifest.hours[notRecorded],
+    undefined,
+    `${notRecorded} was being fetched when killed: it is not recorded`,
+  );
   for (const [hour, record] of Object.entries(manifest.hours)) {
     if (record.status !== 'items' && record.status !== 'empty') continue;
     const file = path.join(outDir, 'trips', `${hour}.ndjson`);
@@ -115,12 +132,26 @@ if (process.env.HARVEST_CRASH_CHILD) {
           for (const [hour, record] of Object.entries(hours)) {
             if (record.status !== 'items' && record.status !== 'empty') continue;
             const size = fs.statSync(path.join(outDir, 'trips', `${hour}.ndjson`), { throwIfNoEntry: false })?.size;
-            assert.equal(size, record.bytes, `manifest ${manifests} records ${hour} with ${record.bytes} bytes, and its file has ${String(size)}`);
+            assert.equal(
+              size,
+              record.bytes,
+              `manifest ${manifests} records ${hour} with ${record.bytes} bytes, and its file has ${String(size)}`,
+            );
           }
         }
         await writeAll(handle, data);
       };
-      const summary = await harvestHours({ client: clientOn(now), environment: mdsEnvironment(sandbox), credential: demoCredential(sandbox), endpoint: 'trips', from: hourOf(0), to: hourOf(23), outDir, manifestIntervalMs: 0, write: checked });
+      const summary = await harvestHours({
+        client: clientOn(now),
+        environment: mdsEnvironment(sandbox),
+        credential: demoCredential(sandbox),
+        endpoint: 'trips',
+        from: hourOf(0),
+        to: hourOf(23),
+        outDir,
+        manifestIntervalMs: 0,
+        write: checked,
+      });
       assert.equal(summary.complete, true);
       assert.ok(manifests >= 24, `the manifest was written after every hour (${manifests} times)`);
     });
@@ -140,13 +171,34 @@ if (process.env.HARVEST_CRASH_CHILD) {
       const key = { kid: sandbox.demo.kid, issuer: sandbox.demo.issuer, privateKeyFile: sandbox.demo.privateKeyFile };
       const folders = kills.map((_, i) => path.join(dir, `out-${i}`));
       for (const [i, killAt] of kills.entries()) {
-        await crashChild({ environment: mdsEnvironment(sandbox), key, sandboxNow: NOW, t0: T0, from, to, outDir: folders[i], killAt });
+        await crashChild({
+          environment: mdsEnvironment(sandbox),
+          key,
+          sandboxNow: NOW,
+          t0: T0,
+          from,
+          to,
+          outDir: folders[i],
+          killAt,
+        });
         assertNothingHalfRecorded(folders[i], killAt.hour);
       }
       // Resumed together (each waits for the killed run's lock to go stale), with one client: one
       // clock for the one key, so that every token's iat is later than the last.
       const client = clientOn(now);
-      const reruns = await Promise.all(folders.map((outDir) => harvestHours({ client, environment: mdsEnvironment(sandbox), credential: demoCredential(sandbox), endpoint: 'trips', from, to, outDir })));
+      const reruns = await Promise.all(
+        folders.map((outDir) =>
+          harvestHours({
+            client,
+            environment: mdsEnvironment(sandbox),
+            credential: demoCredential(sandbox),
+            endpoint: 'trips',
+            from,
+            to,
+            outDir,
+          }),
+        ),
+      );
       for (const [i, outDir] of folders.entries()) {
         assert.equal(reruns[i].complete, true, JSON.stringify(reruns[i].notDone));
         const items = readHarvest(outDir, 'trips');
@@ -156,7 +208,11 @@ if (process.env.HARVEST_CRASH_CHILD) {
         const manifest = readManifest(outDir);
         for (const name of fs.readdirSync(path.join(outDir, 'trips'))) {
           const hour = name.slice(0, -'.ndjson'.length);
-          assert.equal(fs.statSync(path.join(outDir, 'trips', name)).size, manifest.hours[hour]?.bytes, `${name} is recorded with its size`);
+          assert.equal(
+            fs.statSync(path.join(outDir, 'trips', name)).size,
+            manifest.hours[hour]?.bytes,
+            `${name} is recorded with its size`,
+          );
         }
       }
     });

@@ -15,13 +15,26 @@ import { waitFor } from './support/waitUntil';
 export function mdsEnvironment(sandbox: RunningSandbox): Environment {
   const env = sandbox.environments.find((e) => e.id === 'mds-staging');
   assert.ok(env);
-  return { id: env.id, name: env.id, api: 'mds', stage: 'staging', baseUrl: env.baseUrl, headers: { Accept: 'application/vnd.mds+json;version=2.0' } };
+  return {
+    id: env.id,
+    name: env.id,
+    api: 'mds',
+    stage: 'staging',
+    baseUrl: env.baseUrl,
+    headers: { Accept: 'application/vnd.mds+json;version=2.0' },
+  };
 }
 
 /** The sandbox's demo credential, parsed by the core. */
 export function demoCredential(sandbox: RunningSandbox): Credential {
   const { demo } = sandbox;
-  return parseCredential({ kind: 'ec', type: 'external-org', kid: demo.kid, issuer: demo.issuer, privateKey: fs.readFileSync(demo.privateKeyFile, 'utf8') }).credential;
+  return parseCredential({
+    kind: 'ec',
+    type: 'external-org',
+    kid: demo.kid,
+    issuer: demo.issuer,
+    privateKey: fs.readFileSync(demo.privateKeyFile, 'utf8'),
+  }).credential;
 }
 
 /** A client at millisecond precision on `now` (the sandbox's clock). */
@@ -38,7 +51,8 @@ export function readHarvest(outDir: string, endpoint: string): { hour: string; i
     const text = fs.readFileSync(path.join(dir, name), 'utf8');
     if (text === '') continue;
     assert.ok(text.endsWith('\n'), `${name} ends with a newline`);
-    for (const line of text.slice(0, -1).split('\n')) out.push({ hour: name.slice(0, 13), item: JSON.parse(line) as Record<string, unknown> });
+    for (const line of text.slice(0, -1).split('\n'))
+      out.push({ hour: name.slice(0, 13), item: JSON.parse(line) as Record<string, unknown> });
   }
   return out;
 }

@@ -5,12 +5,25 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 
-interface Rule { match?: string; begin?: string; end?: string; include?: string; patterns?: Rule[] }
-interface Grammar { scopeName: string; patterns: Rule[]; repository: Record<string, Rule> }
+interface Rule {
+  match?: string;
+  begin?: string;
+  end?: string;
+  include?: string;
+  patterns?: Rule[];
+}
+interface Grammar {
+  scopeName: string;
+  patterns: Rule[];
+  repository: Record<string, Rule>;
+}
 
 const grammar = JSON.parse(fs.readFileSync('syntaxes/http.tmLanguage.json', 'utf8')) as Grammar;
 const manifest = JSON.parse(fs.readFileSync('package.json', 'utf8')) as {
-  contributes: { languages: { id: string; extensions: string[]; configuration: string }[]; grammars: { language: string; scopeName: string; path: string; embeddedLanguages: Record<string, string> }[] };
+  contributes: {
+    languages: { id: string; extensions: string[]; configuration: string }[];
+    grammars: { language: string; scopeName: string; path: string; embeddedLanguages: Record<string, string> }[];
+  };
 };
 
 /** The repository rules a top-level include list expands to, in order, with their names. */
@@ -31,7 +44,8 @@ function ruleOf(line: string): { name: string; groups: (string | undefined)[] } 
     const source = rule.match ?? rule.begin;
     if (!source) continue;
     const m = new RegExp(source).exec(line);
-    if (m && m.index === 0 && (rule.begin || m[0].length === line.length || /\$$/.test(source))) return { name, groups: [...m] };
+    if (m && m.index === 0 && (rule.begin || m[0].length === line.length || /\$$/.test(source)))
+      return { name, groups: [...m] };
   }
   return { name: 'none', groups: [] };
 }
@@ -46,8 +60,13 @@ describe('the http language grammar (issue #24)', () => {
     assert.ok(entry);
     assert.equal(entry.scopeName, grammar.scopeName);
     assert.equal(entry.embeddedLanguages['meta.embedded.block.json'], 'json');
-    assert.ok(grammar.repository['json-body'].patterns?.some((p) => p.include === 'source.json'), 'bodies are highlighted as JSON');
-    const config = JSON.parse(fs.readFileSync(language.configuration.replace(/^\.\//, ''), 'utf8')) as { comments: { lineComment: string } };
+    assert.ok(
+      grammar.repository['json-body'].patterns?.some((p) => p.include === 'source.json'),
+      'bodies are highlighted as JSON',
+    );
+    const config = JSON.parse(fs.readFileSync(language.configuration.replace(/^\.\//, ''), 'utf8')) as {
+      comments: { lineComment: string };
+    };
     assert.equal(config.comments.lineComment, '#');
   });
 
@@ -71,7 +90,11 @@ describe('the http language grammar (issue #24)', () => {
     ['{', 'json-body'],
     ['[1, 2]', 'json-body'],
     ['?? status == 200', 'assertion', [undefined, '??', undefined, undefined, undefined, undefined, 'status']],
-    ['  ?? header content-type includes json', 'assertion', [undefined, '??', undefined, undefined, undefined, undefined, 'header']],
+    [
+      '  ?? header content-type includes json',
+      'assertion',
+      [undefined, '??', undefined, undefined, undefined, undefined, 'header'],
+    ],
     ['?? body vehicles[0].device_id isString', 'assertion'],
     ['?? js response.parsedBody.x == 1', 'assertion'],
     ['?? mds conformance', 'assertion', [undefined, '??', 'mds', 'conformance']],
@@ -92,15 +115,30 @@ describe('the http language grammar (issue #24)', () => {
     assert.ok(new RegExp(body.end ?? '').test('?? status == 200'), 'the body ends at an assertion line');
     assert.ok(!new RegExp(body.end ?? '').test('  "a": 1'));
     const [symbol, word] = (grammar.repository.assertion.patterns ?? []).map((p) => new RegExp(p.match as string, 'g'));
-    assert.deepEqual([...'?? status ==200'.matchAll(symbol)].map((m) => m[1]), ['==']);
-    assert.deepEqual([...'?? header content-type includes json'.matchAll(word)].map((m) => m[1]), ['includes']);
-    assert.deepEqual([...'?? body active isBoolean'.matchAll(word)].map((m) => m[1]), ['isBoolean']);
-    assert.deepEqual([...'?? body includesX == 1'.matchAll(word)].map((m) => m[1]), []);
+    assert.deepEqual(
+      [...'?? status ==200'.matchAll(symbol)].map((m) => m[1]),
+      ['=='],
+    );
+    assert.deepEqual(
+      [...'?? header content-type includes json'.matchAll(word)].map((m) => m[1]),
+      ['includes'],
+    );
+    assert.deepEqual(
+      [...'?? body active isBoolean'.matchAll(word)].map((m) => m[1]),
+      ['isBoolean'],
+    );
+    assert.deepEqual(
+      [...'?? body includesX == 1'.matchAll(word)].map((m) => m[1]),
+      [],
+    );
   });
 
   it('finds {{variables}}, and the HTTP version at the end of a request line', () => {
     const variable = new RegExp(grammar.repository.variable.match as string, 'g');
-    assert.deepEqual([...'GET {{ baseUrl }}/x?t={{hour}}'.matchAll(variable)].map((m) => m[2]), ['baseUrl', 'hour']);
+    assert.deepEqual(
+      [...'GET {{ baseUrl }}/x?t={{hour}}'.matchAll(variable)].map((m) => m[2]),
+      ['baseUrl', 'hour'],
+    );
     const version = grammar.repository['request-line'].patterns?.[0].match as string;
     assert.equal(new RegExp(version).exec(' https://a/b HTTP/1.1')?.[1], 'HTTP/1.1');
   });

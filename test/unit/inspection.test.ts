@@ -25,7 +25,12 @@ function decoded(token: string): DecodedToken {
 }
 
 function issued(token: string, environmentId: string, jti: string, iat: number): IssuedToken {
-  return { token, header: { alg: 'ES256', kid: 'kid-1', typ: 'JWT' }, claims: { iss: 'org-1@ext.example', aud: MDS, iat, exp: iat + 300, jti }, environmentId };
+  return {
+    token,
+    header: { alg: 'ES256', kid: 'kid-1', typ: 'JWT' },
+    claims: { iss: 'org-1@ext.example', aud: MDS, iat, exp: iat + 300, jti },
+    environmentId,
+  };
 }
 
 describe('token inspection', () => {
@@ -34,18 +39,30 @@ describe('token inspection', () => {
 
   before(async () => {
     const { privateKey } = keyFixture('p256');
-    const sign = (iat: number, exp: number): Promise<string> => new SignJWT({ jti: randomUUID() })
-      .setProtectedHeader({ alg: 'ES256', kid: 'kid-1' })
-      .setIssuer('org-1@ext.example').setAudience(MDS)
-      .setIssuedAt(iat).setExpirationTime(exp)
-      .sign(privateKey);
+    const sign = (iat: number, exp: number): Promise<string> =>
+      new SignJWT({ jti: randomUUID() })
+        .setProtectedHeader({ alg: 'ES256', kid: 'kid-1' })
+        .setIssuer('org-1@ext.example')
+        .setAudience(MDS)
+        .setIssuedAt(iat)
+        .setExpirationTime(exp)
+        .sign(privateKey);
     jwt = await sign(NOW_S - 10, NOW_S + 290);
     expired = await sign(NOW_S - 480, NOW_S - 180);
   });
 
   describe('the value of a debug variable', () => {
     it('takes the token out of quotes as debug adapters show strings', () => {
-      for (const shown of [`'${jwt}'`, `"${jwt}"`, `\`${jwt}\``, `b'${jwt}'`, jwt, `  "${jwt}"  `, `'Bearer ${jwt}'`, `"Authorization: Bearer ${jwt}"`]) {
+      for (const shown of [
+        `'${jwt}'`,
+        `"${jwt}"`,
+        `\`${jwt}\``,
+        `b'${jwt}'`,
+        jwt,
+        `  "${jwt}"  `,
+        `'Bearer ${jwt}'`,
+        `"Authorization: Bearer ${jwt}"`,
+      ]) {
         const v = tokenTextFromDebugValue(shown);
         assert.equal(v.text, jwt, shown.slice(0, 20));
         assert.equal(v.truncated, false);
@@ -64,7 +81,11 @@ describe('token inspection', () => {
     });
 
     it('finds the one token in an object preview, and refuses to guess between two', () => {
-      assert.deepEqual(tokenTextFromDebugValue(`{token: '${jwt}', status: 401}`), { text: jwt, truncated: false, foundInside: true });
+      assert.deepEqual(tokenTextFromDebugValue(`{token: '${jwt}', status: 401}`), {
+        text: jwt,
+        truncated: false,
+        foundInside: true,
+      });
       const two = tokenTextFromDebugValue(`{a: '${jwt}', b: '${expired}'}`);
       assert.equal(decodeJwt(two.text).ok, false);
     });
@@ -72,11 +93,15 @@ describe('token inspection', () => {
     it('says when the adapter shortened the string', () => {
       const cut = tokenTextFromDebugValue(`'${jwt.slice(0, 60)}…`);
       assert.equal(cut.truncated, true);
-      assert.equal(tokenTextFromDebugValue(`"${jwt.slice(0, 60)}..."`).truncated, false, 'a closed string that ends in dots is whole');
+      assert.equal(
+        tokenTextFromDebugValue(`"${jwt.slice(0, 60)}..."`).truncated,
+        false,
+        'a closed string that ends in dots is whole',
+      );
     });
 
     it('gives non-strings, empty values and huge values a result without throwing', () => {
-      for (const value of [undefined, null, 42, {}, '', '\'\'', '"', '\\', '"\\"', 'undefined']) {
+      for (const value of [undefined, null, 42, {}, '', "''", '"', '\\', '"\\"', 'undefined']) {
         const v = tokenTextFromDebugValue(value);
         assert.equal(typeof v.text, 'string');
         assert.equal(decodeJwt(v.text).ok, false);
@@ -102,7 +127,12 @@ describe('token inspection', () => {
     it('shows header, payload, times and findings with their spec rules', () => {
       const token = decoded(expired);
       const findings = lintToken(token, { now: NOW, knownAudiences: [MDS] });
-      const md = hoverMarkdown({ decoded: token, findings, openLink: 'command:mobilityApi.openDecodedToken?%5B%5D', formatLocal: (ms) => new Date(ms).toISOString() });
+      const md = hoverMarkdown({
+        decoded: token,
+        findings,
+        openLink: 'command:mobilityApi.openDecodedToken?%5B%5D',
+        formatLocal: (ms) => new Date(ms).toISOString(),
+      });
       assert.match(md, /expired 3 min ago/);
       assert.match(md, /issued 8 min ago/);
       assert.match(md, new RegExp(escapeRegExp(escapeMarkdown(new Date((NOW_S - 180) * 1000).toISOString()))));
@@ -116,8 +146,18 @@ describe('token inspection', () => {
 
     it('says when the signature verified or failed', () => {
       const token = decoded(jwt);
-      assert.match(hoverMarkdown({ decoded: token, findings: [], signature: { state: 'verified' } }), /Signature: verified with the stored credential whose kid matches/);
-      assert.match(hoverMarkdown({ decoded: token, findings: [], signature: { state: 'failed', reason: 'The signature does not match.' } }), /Signature: does not verify: The signature does not match\\\./);
+      assert.match(
+        hoverMarkdown({ decoded: token, findings: [], signature: { state: 'verified' } }),
+        /Signature: verified with the stored credential whose kid matches/,
+      );
+      assert.match(
+        hoverMarkdown({
+          decoded: token,
+          findings: [],
+          signature: { state: 'failed', reason: 'The signature does not match.' },
+        }),
+        /Signature: does not verify: The signature does not match\\\./,
+      );
       assert.match(hoverMarkdown({ decoded: token, findings: [] }), /No findings/);
     });
 
@@ -177,11 +217,22 @@ describe('token inspection', () => {
       let changes = 0;
       history.onDidChange(() => changes++);
       const a = history.record(issued(jwt, 'mds-staging', 'jti-a', NOW_S), 'generated');
-      const b = history.record(issued(expired, 'mds-staging', 'jti-b', NOW_S + 1), 'request', { url: `${MDS}/vehicles`, status: 401, statusText: 'Unauthorized' });
+      const b = history.record(issued(expired, 'mds-staging', 'jti-b', NOW_S + 1), 'request', {
+        url: `${MDS}/vehicles`,
+        status: 401,
+        statusText: 'Unauthorized',
+      });
       history.record(issued(jwt, 'maas-staging', 'jti-c', NOW_S + 2), 'curl');
       assert.equal(changes, 3);
-      assert.deepEqual(history.entries('mds-staging').map((e) => e.jti), ['jti-b', 'jti-a']);
-      assert.deepEqual(history.entry(b.id)?.request, { url: `${MDS}/vehicles`, status: 401, statusText: 'Unauthorized' });
+      assert.deepEqual(
+        history.entries('mds-staging').map((e) => e.jti),
+        ['jti-b', 'jti-a'],
+      );
+      assert.deepEqual(history.entry(b.id)?.request, {
+        url: `${MDS}/vehicles`,
+        status: 401,
+        statusText: 'Unauthorized',
+      });
       assert.equal(history.entry(a.id)?.exp, NOW_S + 300);
       assert.equal(history.tokenText(b.id), expired);
       assert.ok(!JSON.stringify(history.all()).includes(jwt), 'entries describe tokens without their text');
@@ -193,7 +244,10 @@ describe('token inspection', () => {
     it('keeps at most the configured number per environment, dropping the oldest with its text', () => {
       const history = new TokenHistory({ maxPerEnvironment: 3 });
       const entries = [1, 2, 3, 4, 5].map((n) => history.record(issued(jwt, 'env', `jti-${n}`, NOW_S + n), 'request'));
-      assert.deepEqual(history.entries('env').map((e) => e.jti), ['jti-5', 'jti-4', 'jti-3']);
+      assert.deepEqual(
+        history.entries('env').map((e) => e.jti),
+        ['jti-5', 'jti-4', 'jti-3'],
+      );
       assert.equal(history.tokenText(entries[0].id), undefined);
       assert.equal(history.entry(entries[1].id), undefined);
     });
@@ -228,16 +282,38 @@ describe('token inspection', () => {
     it('marks the claims that differ, with notes on those that decide acceptance', () => {
       const header = { alg: 'ES256', kid: 'kid-1' };
       const left = { iss: 'org-1@ext.example', aud: MDS, iat: NOW_S, exp: NOW_S + 300, jti: 'j1', extra: { a: 1 } };
-      const right = { iss: 'org-1@ext.example', aud: [`${MDS}/`], iat: NOW_S, exp: NOW_S + 4000, jti: 'j1', scope: 'x' };
+      const right = {
+        iss: 'org-1@ext.example',
+        aud: [`${MDS}/`],
+        iat: NOW_S,
+        exp: NOW_S + 4000,
+        jti: 'j1',
+        scope: 'x',
+      };
       const rows = diffClaims('payload', left, right);
       const state = Object.fromEntries(rows.map((r) => [r.name, r.state]));
-      assert.deepEqual(state, { iss: 'same', aud: 'different', iat: 'same', exp: 'different', jti: 'same', extra: 'onlyLeft', scope: 'onlyRight' });
-      assert.deepEqual(rows.map((r) => r.name), ['iss', 'aud', 'iat', 'exp', 'jti', 'extra', 'scope'], 'spec claims first, then the rest by name');
+      assert.deepEqual(state, {
+        iss: 'same',
+        aud: 'different',
+        iat: 'same',
+        exp: 'different',
+        jti: 'same',
+        extra: 'onlyLeft',
+        scope: 'onlyRight',
+      });
+      assert.deepEqual(
+        rows.map((r) => r.name),
+        ['iss', 'aud', 'iat', 'exp', 'jti', 'extra', 'scope'],
+        'spec claims first, then the rest by name',
+      );
       assert.match(rows.find((r) => r.name === 'aud')?.note ?? '', /base URL .* \(5\.3\)/);
       assert.match(rows.find((r) => r.name === 'jti')?.note ?? '', /same jti/);
       assert.equal(rows.find((r) => r.name === 'extra')?.right, undefined);
       assert.equal(rows.find((r) => r.name === 'aud')?.right, JSON.stringify([`${MDS}/`]));
-      assert.deepEqual(diffClaims('header', header, { ...header }).map((r) => r.state), ['same', 'same']);
+      assert.deepEqual(
+        diffClaims('header', header, { ...header }).map((r) => r.state),
+        ['same', 'same'],
+      );
     });
 
     it('builds a view with both decoded tokens and no token text', () => {

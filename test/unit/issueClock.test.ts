@@ -69,7 +69,11 @@ describe('IssueClock (spec 5.1 rule 6: strictly later iat per key)', () => {
     const clock = new IssueClock({ now: () => Date.now() - offset });
     await clock.next('k');
     offset = 3600_000;
-    await assert.rejects(clock.next('k'), (e: unknown) => e instanceof MobilityError && e.code === 'CLOCK_BEHIND' && /correct the system clock/.test(e.message));
+    await assert.rejects(
+      clock.next('k'),
+      (e: unknown) =>
+        e instanceof MobilityError && e.code === 'CLOCK_BEHIND' && /correct the system clock/.test(e.message),
+    );
   });
 
   it('can be cancelled while it waits for the next second, and hands out nothing', async () => {
@@ -89,7 +93,8 @@ describe('IssueClock (spec 5.1 rule 6: strictly later iat per key)', () => {
 
   it('millisecond times are accepted by a verifier that compares iat with a whole-second now, at every moment of a second', async () => {
     // PyJWT 2.6: ImmatureSignatureError when iat > now, with now = int(time.time()) (utctimetuple drops the fraction).
-    const acceptedByWholeSecondVerifier = (iat: number, verifierNowMs: number) => !(iat > Math.floor(verifierNowMs / 1000));
+    const acceptedByWholeSecondVerifier = (iat: number, verifierNowMs: number) =>
+      !(iat > Math.floor(verifierNowMs / 1000));
     const second = Date.UTC(2026, 0, 1, 12, 0, 0);
     let nowMs = second;
     const clock = new IssueClock({ precision: 'milliseconds', now: () => nowMs });
@@ -98,7 +103,10 @@ describe('IssueClock (spec 5.1 rule 6: strictly later iat per key)', () => {
       nowMs = second + ms;
       const iat = await clock.next('k');
       times.push(iat);
-      assert.ok(acceptedByWholeSecondVerifier(iat, nowMs), `iat ${iat} issued at ${nowMs / 1000} is refused as not yet valid`);
+      assert.ok(
+        acceptedByWholeSecondVerifier(iat, nowMs),
+        `iat ${iat} issued at ${nowMs / 1000} is refused as not yet valid`,
+      );
       assert.ok(iat <= nowMs / 1000, 'never in the future for an exact verifier either');
       assert.ok(nowMs / 1000 - iat <= 1, 'at most one second in the past');
       assert.equal(Math.round(iat * 1000) % 1000, ms % 1000, 'keeps the millisecond of the moment it was issued');
@@ -116,7 +124,12 @@ describe('FileClockStore', () => {
   it('persists the last iat of each key as decimal text in clock/iat-<32 hex of the SHA-256 of the kid>, readable only by the user', async () => {
     const store = new FileClockStore(path.join(dir, 'state'));
     const t = await new IssueClock({ store }).next('kid-1');
-    const file = path.join(dir, 'state', 'clock', `iat-${createHash('sha256').update('kid-1').digest('hex').slice(0, 32)}`);
+    const file = path.join(
+      dir,
+      'state',
+      'clock',
+      `iat-${createHash('sha256').update('kid-1').digest('hex').slice(0, 32)}`,
+    );
     assert.equal(store.fileOf('kid-1'), file);
     assert.equal(stored(file), `${t}\n`);
     assert.deepEqual(fs.readdirSync(path.dirname(file)), [path.basename(file)], 'no temporary file or lock is left');

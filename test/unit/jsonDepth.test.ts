@@ -26,19 +26,40 @@ function referenceScan(text: string, maxDepth: number): boolean {
 const nestedLists = (levels: number) => `${'['.repeat(levels)}${']'.repeat(levels)}`;
 
 function exchangeOf(text: string): HttpExchange {
-  const exchange = { contentType: 'application/json', ok: true, body: undefined, bodyKind: 'empty' } as unknown as HttpExchange;
+  const exchange = {
+    contentType: 'application/json',
+    ok: true,
+    body: undefined,
+    bodyKind: 'empty',
+  } as unknown as HttpExchange;
   interpretBody(exchange, new TextEncoder().encode(text));
   return exchange;
 }
 
 describe('JSON nesting guard', () => {
   it('the text scan gives the character-by-character answer for any text of quotes, backslashes and brackets', () => {
-    const text = fc.array(fc.constantFrom('"', '\\', '[', ']', '{', '}', 'a', ',', ':'), { maxLength: 60 }).map((chars) => chars.join(''));
-    fc.assert(fc.property(text, fc.integer({ min: 0, max: 6 }), (t, max) => jsonNestsDeeperThan(t, max) === referenceScan(t, max)), { numRuns: 20_000 });
+    const text = fc
+      .array(fc.constantFrom('"', '\\', '[', ']', '{', '}', 'a', ',', ':'), { maxLength: 60 })
+      .map((chars) => chars.join(''));
+    fc.assert(
+      fc.property(
+        text,
+        fc.integer({ min: 0, max: 6 }),
+        (t, max) => jsonNestsDeeperThan(t, max) === referenceScan(t, max),
+      ),
+      { numRuns: 20_000 },
+    );
   });
 
   it('the check of a parsed value gives the answer of the text scan on its JSON', () => {
-    fc.assert(fc.property(fc.jsonValue({ maxDepth: 8 }), fc.integer({ min: 0, max: 8 }), (value, max) => valueNestsDeeperThan(value, max) === jsonNestsDeeperThan(JSON.stringify(value), max)), { numRuns: 5_000 });
+    fc.assert(
+      fc.property(
+        fc.jsonValue({ maxDepth: 8 }),
+        fc.integer({ min: 0, max: 8 }),
+        (value, max) => valueNestsDeeperThan(value, max) === jsonNestsDeeperThan(JSON.stringify(value), max),
+      ),
+      { numRuns: 5_000 },
+    );
     for (const levels of [MAX_JSON_DEPTH - 1, MAX_JSON_DEPTH, MAX_JSON_DEPTH + 1]) {
       const objects = `${'{"a":'.repeat(levels)}1${'}'.repeat(levels)}`;
       assert.equal(valueNestsDeeperThan(JSON.parse(nestedLists(levels))), levels > MAX_JSON_DEPTH, `${levels} lists`);

@@ -118,7 +118,9 @@ export function selfSignedCertificate(fixture: KeyFixture): string {
   try {
     const keyPath = join(dir, 'key.pem');
     writeFileSync(keyPath, fixture.pkcs8, { mode: 0o600 });
-    return execFileSync('openssl', ['req', '-x509', '-new', '-key', keyPath, '-subj', '/CN=test', '-days', '1'], { encoding: 'utf8' });
+    return execFileSync('openssl', ['req', '-x509', '-new', '-key', keyPath, '-subj', '/CN=test', '-days', '1'], {
+      encoding: 'utf8',
+    });
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

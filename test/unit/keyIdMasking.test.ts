@@ -45,7 +45,14 @@ describe('the key id (kid) is shown masked, never whole (spec 5.7)', function ()
   this.timeout(30_000);
   const { privateKey } = distinctKeyPair('p256');
   const other = distinctKeyPair('p256');
-  const credential: Credential = { type: 'external-org', alg: 'ES256', kid: CANARY_KID, issuer: ISSUER, privateKey, publicKey: createPublicKey(privateKey) };
+  const credential: Credential = {
+    type: 'external-org',
+    alg: 'ES256',
+    kid: CANARY_KID,
+    issuer: ISSUER,
+    privateKey,
+    publicKey: createPublicKey(privateKey),
+  };
   let dir: string;
   let sandbox: RunningSandbox;
   const logged: SandboxRequestLog[] = [];
@@ -56,7 +63,11 @@ describe('the key id (kid) is shown masked, never whole (spec 5.7)', function ()
   };
   /** A token with the canary kid, signed by `key`. */
   const canaryToken = (key = privateKey, aud = mds().baseUrl) =>
-    new SignJWT({ iss: ISSUER, aud, jti: randomUUID() }).setProtectedHeader({ alg: 'ES256', kid: CANARY_KID }).setIssuedAt().setExpirationTime('5m').sign(key);
+    new SignJWT({ iss: ISSUER, aud, jti: randomUUID() })
+      .setProtectedHeader({ alg: 'ES256', kid: CANARY_KID })
+      .setIssuedAt()
+      .setExpirationTime('5m')
+      .sign(key);
 
   before(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kid-masking-'));
@@ -83,13 +94,21 @@ describe('the key id (kid) is shown masked, never whole (spec 5.7)', function ()
   it('core error messages: the token rules and a signing failure name the key masked', async () => {
     const payload = { iss: 'someone-else@example.test', aud: 'https://x.test.invalid', iat: 1, exp: 2, jti: 'x' };
     const descriptions = [
-      ...checkToken({ header: { alg: 'RS256', kid: CANARY_KID }, payload }, { credentialType: 'iam', api: 'maas', expectedIssuer: ISSUER }),
+      ...checkToken(
+        { header: { alg: 'RS256', kid: CANARY_KID }, payload },
+        { credentialType: 'iam', api: 'maas', expectedIssuer: ISSUER },
+      ),
       ...checkToken({ header: { alg: 'ES256', kid: { id: CANARY_KID } }, payload }, {}),
-    ].map((v) => `${v.description} ${v.details.join(' ')}`).join('\n');
+    ]
+      .map((v) => `${v.description} ${v.details.join(' ')}`)
+      .join('\n');
     assert.ok(descriptions.includes(`"${MASKED}"`), descriptions);
     assertNoKid(descriptions, 'the token rules');
     const broken: Credential = { ...credential, alg: 'RS256' };
-    const err = await new TokenIssuer().issue(broken, mds()).then(() => undefined, (e: unknown) => e);
+    const err = await new TokenIssuer().issue(broken, mds()).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     assert.ok(err, 'signing an EC key as RS256 fails');
     assert.ok(errorMessage(err).includes(MASKED), errorMessage(err));
     assertNoKid(errorMessage(err), 'SIGNING_FAILED');
@@ -97,7 +116,9 @@ describe('the key id (kid) is shown masked, never whole (spec 5.7)', function ()
 
   it('the sandbox: error bodies and the request log hold the kid masked', async () => {
     logged.length = 0;
-    const answer = await fetch(`${mds().baseUrl}/vehicles`, { headers: { Authorization: `Bearer ${await canaryToken()}` } });
+    const answer = await fetch(`${mds().baseUrl}/vehicles`, {
+      headers: { Authorization: `Bearer ${await canaryToken()}` },
+    });
     const body = await answer.text();
     assert.equal(answer.status, 401);
     assert.match(body, /bad_signature/);
@@ -112,10 +133,31 @@ describe('the key id (kid) is shown masked, never whole (spec 5.7)', function ()
 
   it('the CLI: `sandbox --log` lines, its banner and --json, a refusal, and `demo` show the kid masked', async () => {
     const trustFile = path.join(dir, 'trust.json');
-    fs.writeFileSync(trustFile, JSON.stringify({ kid: CANARY_KID, iss: ISSUER, type: 'external-org', publicKey: createPublicKey(other.privateKey).export({ format: 'jwk' }) }));
+    fs.writeFileSync(
+      trustFile,
+      JSON.stringify({
+        kid: CANARY_KID,
+        iss: ISSUER,
+        type: 'external-org',
+        publicKey: createPublicKey(other.privateKey).export({ format: 'jwk' }),
+      }),
+    );
     const keyFile = path.join(dir, 'test-only-canary.pem');
     fs.writeFileSync(keyFile, privateKey.export({ type: 'pkcs8', format: 'pem' }), { mode: 0o600 });
-    const flags = ['--private-key', keyFile, '--kid', CANARY_KID, '--iss', ISSUER, '--type', 'external-org', '--state-dir', path.join(dir, 'state'), '--precision', 'milliseconds'];
+    const flags = [
+      '--private-key',
+      keyFile,
+      '--kid',
+      CANARY_KID,
+      '--iss',
+      ISSUER,
+      '--type',
+      'external-org',
+      '--state-dir',
+      path.join(dir, 'state'),
+      '--precision',
+      'milliseconds',
+    ];
     for (const json of [false, true]) {
       let out = '';
       let err = '';
@@ -134,19 +176,54 @@ describe('the key id (kid) is shown masked, never whole (spec 5.7)', function ()
         untilStopped: () => stopped,
       };
       const demoDir = path.join(dir, `demo-${String(json)}`);
-      const running = runCli(['sandbox', '--log', '--port', '0', '--fleet', '5', '--trust', trustFile, '--demo-dir', demoDir, ...(json ? ['--json'] : [])], io);
+      const running = runCli(
+        [
+          'sandbox',
+          '--log',
+          '--port',
+          '0',
+          '--fleet',
+          '5',
+          '--trust',
+          trustFile,
+          '--demo-dir',
+          demoDir,
+          ...(json ? ['--json'] : []),
+        ],
+        io,
+      );
       await started;
       const base = /(http:\/\/127\.0\.0\.1:\d+)/.exec(out)?.[1];
       assert.ok(base, out);
-      const refused = await runCliInProcess(['vehicles', '--api', 'mds', '--base-url', `${base}/mds-staging`, ...flags]);
+      const refused = await runCliInProcess([
+        'vehicles',
+        '--api',
+        'mds',
+        '--base-url',
+        `${base}/mds-staging`,
+        ...flags,
+      ]);
       assert.equal(refused.code, 1);
       assert.match(refused.err, /bad_signature/);
       assertNoKid(refused.out + refused.err, 'the CLI refusal');
-      const demoKid = (JSON.parse(fs.readFileSync(path.join(demoDir, 'demo-credential.json'), 'utf8')) as { kid: string }).kid;
-      const listed = await runCliInProcess(['vehicles', '--api', 'mds', '--base-url', `${base}/mds-staging`, '--credential', path.join(demoDir, 'demo-credential.json'), '--state-dir', path.join(dir, 'state')]);
+      const demoKid = (
+        JSON.parse(fs.readFileSync(path.join(demoDir, 'demo-credential.json'), 'utf8')) as { kid: string }
+      ).kid;
+      const listed = await runCliInProcess([
+        'vehicles',
+        '--api',
+        'mds',
+        '--base-url',
+        `${base}/mds-staging`,
+        '--credential',
+        path.join(demoDir, 'demo-credential.json'),
+        '--state-dir',
+        path.join(dir, 'state'),
+      ]);
       assert.equal(listed.code, 0, listed.err);
       // The log line of the refusal is written just after the answer.
-      for (let i = 0; i < 100 && !err.includes('bad_signature'); i++) await new Promise((resolve) => setImmediate(resolve));
+      for (let i = 0; i < 100 && !err.includes('bad_signature'); i++)
+        await new Promise((resolve) => setImmediate(resolve));
       stop();
       assert.equal(await running, 0);
       assert.match(err, /bad_signature/);
@@ -161,7 +238,7 @@ describe('the key id (kid) is shown masked, never whole (spec 5.7)', function ()
     assert.doesNotMatch(demo.out, /sandbox-demo-[0-9a-f]{8}/);
   });
 
-  it('the CLI: `decode` of a token the user hands in shows its kid whole (it is the user\'s own text)', async () => {
+  it("the CLI: `decode` of a token the user hands in shows its kid whole (it is the user's own text)", async () => {
     const run = await runCliInProcess(['decode', await canaryToken()]);
     assert.ok(run.out.includes(CANARY_KID), run.out);
   });
@@ -172,36 +249,94 @@ describe('the key id (kid) is shown masked, never whole (spec 5.7)', function ()
     const decoded = decodeJwt(token);
     assert.ok(decoded.ok);
     const findings = lintToken(decoded.token, { now: Date.now(), knownAudiences: [env.baseUrl] });
-    const generated = tokenResultView({ id: 't1', environment: env, token, decoded: decoded.token, findings, source: 'Generated', now: Date.now() });
+    const generated = tokenResultView({
+      id: 't1',
+      environment: env,
+      token,
+      decoded: decoded.token,
+      findings,
+      source: 'Generated',
+      now: Date.now(),
+    });
     assert.equal(generated.token.header.kid, MASKED);
     assertNoKid(JSON.stringify(generated), 'the generated token view');
-    const given = tokenResultView({ id: 't2', token, decoded: decoded.token, findings, source: 'Clipboard', now: Date.now(), userGiven: true });
+    const given = tokenResultView({
+      id: 't2',
+      token,
+      decoded: decoded.token,
+      findings,
+      source: 'Clipboard',
+      now: Date.now(),
+      userGiven: true,
+    });
     assert.equal(given.token.header.kid, CANARY_KID);
 
     // A refused listing: the page's token view and its error view.
     const listing = await new ApiClient({ issuer: new TokenIssuer() }).listVehicles(env, credential);
     const page = listing.pages[0];
     assert.equal(page.status, 401);
-    const view = listingView({ id: 'r1', environment: env, listing, canLoadNext: false, canCopyCurl: true, now: Date.now() });
+    const view = listingView({
+      id: 'r1',
+      environment: env,
+      listing,
+      canLoadNext: false,
+      canCopyCurl: true,
+      now: Date.now(),
+    });
     assertNoKid(JSON.stringify(view), 'the listing view');
-    assertNoKid(JSON.stringify(pageErrorView(page, { audience: env.baseUrl, api: 'mds', credentialType: 'external-org' })), 'the error view');
+    assertNoKid(
+      JSON.stringify(pageErrorView(page, { audience: env.baseUrl, api: 'mds', credentialType: 'external-org' })),
+      'the error view',
+    );
   });
 
-  it('a gRPC server that echoes a hex-only kid (a service account\'s private_key_id is 40 hex digits): `grpc call` shows it masked, in its text and its --json', async () => {
+  it("a gRPC server that echoes a hex-only kid (a service account's private_key_id is 40 hex digits): `grpc call` shows it masked, in its text and its --json", async () => {
     const hexKid = randomBytes(20).toString('hex');
     const server = await startGrpcTestServer({ reflection: 'none' });
     try {
       const keyFile = path.join(dir, 'test-only-grpc-echo.pem');
       fs.writeFileSync(keyFile, privateKey.export({ type: 'pkcs8', format: 'pem' }), { mode: 0o600 });
-      const flags = ['--target', server.address, '--plaintext', '--aud', 'https://mds.echo.test.invalid', '--private-key', keyFile, '--kid', hexKid, '--iss', ISSUER, '--type', 'external-org',
-        '--state-dir', path.join(dir, 'state'), '--precision', 'milliseconds', '--proto', FLEET_PROTO, '--import-path', INCLUDE_DIR, '--data', '{"device_id": "echo-kid"}'];
+      const flags = [
+        '--target',
+        server.address,
+        '--plaintext',
+        '--aud',
+        'https://mds.echo.test.invalid',
+        '--private-key',
+        keyFile,
+        '--kid',
+        hexKid,
+        '--iss',
+        ISSUER,
+        '--type',
+        'external-org',
+        '--state-dir',
+        path.join(dir, 'state'),
+        '--precision',
+        'milliseconds',
+        '--proto',
+        FLEET_PROTO,
+        '--import-path',
+        INCLUDE_DIR,
+        '--data',
+        '{"device_id": "echo-kid"}',
+      ];
       for (const json of [false, true]) {
-        const run = await runCliInProcess(['grpc', 'call', 'mobility.test.v1.Fleet/GetVehicle', ...flags, ...(json ? ['--json'] : [])]);
+        const run = await runCliInProcess([
+          'grpc',
+          'call',
+          'mobility.test.v1.Fleet/GetVehicle',
+          ...flags,
+          ...(json ? ['--json'] : []),
+        ]);
         assert.notEqual(run.code, 0);
         const all = run.out + run.err;
         assert.match(all, /UNAUTHENTICATED/);
         assert.ok(all.includes(`unknown kid ${maskKeyId(hexKid)}`), all);
-        assert.ok(!all.includes(hexKid) && !all.includes(hexKid.slice(8, 32)), `grpc call ${json ? '--json ' : ''}shows the kid:\n${all}`);
+        assert.ok(
+          !all.includes(hexKid) && !all.includes(hexKid.slice(8, 32)),
+          `grpc call ${json ? '--json ' : ''}shows the kid:\n${all}`,
+        );
       }
       assert.equal(server.seen.length, 2, 'both calls reached the server');
     } finally {
@@ -212,10 +347,32 @@ describe('the key id (kid) is shown masked, never whole (spec 5.7)', function ()
     const refusing = await startGrpcTestServer({ reflectionEchoesKid: true });
     try {
       const keyFile = path.join(dir, 'test-only-grpc-echo.pem');
-      const list = await runCliInProcess(['grpc', 'list', '--target', refusing.address, '--plaintext', '--aud', 'https://mds.echo.test.invalid', '--private-key', keyFile, '--kid', hexKid, '--iss', ISSUER, '--type', 'external-org',
-        '--state-dir', path.join(dir, 'state'), '--precision', 'milliseconds']);
+      const list = await runCliInProcess([
+        'grpc',
+        'list',
+        '--target',
+        refusing.address,
+        '--plaintext',
+        '--aud',
+        'https://mds.echo.test.invalid',
+        '--private-key',
+        keyFile,
+        '--kid',
+        hexKid,
+        '--iss',
+        ISSUER,
+        '--type',
+        'external-org',
+        '--state-dir',
+        path.join(dir, 'state'),
+        '--precision',
+        'milliseconds',
+      ]);
       assert.notEqual(list.code, 0);
-      assert.ok(refusing.seen.length > 0 && refusing.seen.every((c) => c.authorization?.startsWith('Bearer ')), 'the reflection calls carried tokens');
+      assert.ok(
+        refusing.seen.length > 0 && refusing.seen.every((c) => c.authorization?.startsWith('Bearer ')),
+        'the reflection calls carried tokens',
+      );
       assert.ok((list.out + list.err).includes(`unknown kid ${maskKeyId(hexKid)}`), list.out + list.err);
       assert.ok(!(list.out + list.err).includes(hexKid), `grpc list shows the kid:\n${list.out + list.err}`);
     } finally {
@@ -223,24 +380,69 @@ describe('the key id (kid) is shown masked, never whole (spec 5.7)', function ()
     }
   });
 
-  it('a server that echoes the kid back: the CLI and the panel\'s views show it masked', async () => {
+  it("a server that echoes the kid back: the CLI and the panel's views show it masked", async () => {
     const server = await startCannedServer((req) => {
-      const kid = (JSON.parse(Buffer.from(String(req.headers.authorization).split(' ')[1].split('.')[0], 'base64url').toString()) as { kid: string }).kid;
+      const kid = (
+        JSON.parse(
+          Buffer.from(String(req.headers.authorization).split(' ')[1].split('.')[0], 'base64url').toString(),
+        ) as { kid: string }
+      ).kid;
       // Also upper-cased, and percent-encoded in a URL it quotes.
-      return { status: 401, headers: { 'WWW-Authenticate': `Bearer error="invalid_token", kid="${kid}"`, 'X-Key-Id': kid }, body: { error: 'invalid_token', error_description: `unknown kid ${kid}`, error_details: [`kid: ${kid}`, `KID: ${kid.toUpperCase()}`, `see https://keys.example.test/?kid=${encodeURIComponent(`${kid}/`)}`] } };
+      return {
+        status: 401,
+        headers: { 'WWW-Authenticate': `Bearer error="invalid_token", kid="${kid}"`, 'X-Key-Id': kid },
+        body: {
+          error: 'invalid_token',
+          error_description: `unknown kid ${kid}`,
+          error_details: [
+            `kid: ${kid}`,
+            `KID: ${kid.toUpperCase()}`,
+            `see https://keys.example.test/?kid=${encodeURIComponent(`${kid}/`)}`,
+          ],
+        },
+      };
     });
     try {
       const keyFile = path.join(dir, 'test-only-echo.pem');
       fs.writeFileSync(keyFile, privateKey.export({ type: 'pkcs8', format: 'pem' }), { mode: 0o600 });
-      const run = await runCliInProcess(['vehicles', '--api', 'mds', '--base-url', server.url, '--private-key', keyFile, '--kid', CANARY_KID, '--iss', ISSUER, '--type', 'external-org', '--state-dir', path.join(dir, 'state'), '--precision', 'milliseconds']);
+      const run = await runCliInProcess([
+        'vehicles',
+        '--api',
+        'mds',
+        '--base-url',
+        server.url,
+        '--private-key',
+        keyFile,
+        '--kid',
+        CANARY_KID,
+        '--iss',
+        ISSUER,
+        '--type',
+        'external-org',
+        '--state-dir',
+        path.join(dir, 'state'),
+        '--precision',
+        'milliseconds',
+      ]);
       assert.equal(run.code, 1);
       assert.ok(run.err.includes(`unknown kid ${MASKED}`), run.err);
       assertNoKid(run.out + run.err, 'the CLI');
       const env: Environment = { id: 'echo', name: 'echo', api: 'mds', stage: 'staging', baseUrl: server.url };
       const listing = await new ApiClient({ issuer: new TokenIssuer() }).listVehicles(env, credential);
-      const view = listingView({ id: 'r2', environment: env, listing, canLoadNext: false, canCopyCurl: true, now: Date.now() });
+      const view = listingView({
+        id: 'r2',
+        environment: env,
+        listing,
+        canLoadNext: false,
+        canCopyCurl: true,
+        now: Date.now(),
+      });
       assertNoKid(JSON.stringify(view), 'the listing view');
-      const error = pageErrorView(listing.pages[0], { audience: env.baseUrl, api: 'mds', credentialType: 'external-org' });
+      const error = pageErrorView(listing.pages[0], {
+        audience: env.baseUrl,
+        api: 'mds',
+        credentialType: 'external-org',
+      });
       assert.ok(JSON.stringify(error).includes(MASKED));
       assertNoKid(JSON.stringify(error), 'the error view');
     } finally {

@@ -21,7 +21,10 @@ describe('localisation', () => {
       assert.equal(plural(1234, 'vehicle'), '1,234 vehicles');
       assert.equal(plural(1, 'page'), '1 page');
       assert.equal(formatBytes(1536), '1.5 KB');
-      assert.equal(listingLine({ status: 200, statusText: 'OK', itemCount: 500, pageCount: 5, moreExist: false }), '200 OK · 500 vehicles · 5 pages');
+      assert.equal(
+        listingLine({ status: 200, statusText: 'OK', itemCount: 500, pageCount: 5, moreExist: false }),
+        '200 OK · 500 vehicles · 5 pages',
+      );
       assert.equal(describeRelative(0, 4 * 60_000), '4 min ago');
     });
 
@@ -33,21 +36,24 @@ describe('localisation', () => {
   });
 
   describe('configured with a bundle and a display language', () => {
-    before(() => configureL10n({
-      displayLanguage: 'de',
-      contents: {
-        '{0} {1}': '{0} {1}',
-        vehicle: 'Fahrzeug',
-        vehicles: 'Fahrzeuge',
-        page: 'Seite',
-        pages: 'Seiten',
-        '{0} KB': '{0} KB',
-        '{0} min': '{0} Min.',
-        '{0} ago': 'vor {0}',
-        'Loading…': 'Wird geladen…',
-        'The environment "{0}" has no base URL. Set its base URL in the settings first.': 'Die Umgebung „{0}“ hat keine Basis-URL.',
-      },
-    }));
+    before(() =>
+      configureL10n({
+        displayLanguage: 'de',
+        contents: {
+          '{0} {1}': '{0} {1}',
+          vehicle: 'Fahrzeug',
+          vehicles: 'Fahrzeuge',
+          page: 'Seite',
+          pages: 'Seiten',
+          '{0} KB': '{0} KB',
+          '{0} min': '{0} Min.',
+          '{0} ago': 'vor {0}',
+          'Loading…': 'Wird geladen…',
+          'The environment "{0}" has no base URL. Set its base URL in the settings first.':
+            'Die Umgebung „{0}“ hat keine Basis-URL.',
+        },
+      }),
+    );
 
     it('counts, plurals and decimals in the display language through Intl', () => {
       assert.equal(formatLanguage(), 'de');
@@ -55,11 +61,14 @@ describe('localisation', () => {
       assert.equal(plural(1234, 'vehicle'), '1.234 Fahrzeuge');
       assert.equal(plural(1, 'vehicle'), '1 Fahrzeug');
       assert.equal(formatBytes(1536), '1,5 KB');
-      assert.equal(listingLine({ status: 200, statusText: 'OK', itemCount: 500, pageCount: 1, moreExist: false }), '200 OK · 500 Fahrzeuge · 1 Seite');
+      assert.equal(
+        listingLine({ status: 200, statusText: 'OK', itemCount: 500, pageCount: 1, moreExist: false }),
+        '200 OK · 500 Fahrzeuge · 1 Seite',
+      );
       assert.equal(describeRelative(0, 4 * 60_000), 'vor 4 Min.');
     });
 
-    it('leaves a noun that is not ours (a server\'s key) as it is, and English where the bundle has no entry', () => {
+    it("leaves a noun that is not ours (a server's key) as it is, and English where the bundle has no entry", () => {
       assert.equal(nounText('scooter_rides'), 'scooter_rides');
       assert.equal(plural(2, 'trip'), '2 trips');
     });
@@ -77,7 +86,10 @@ describe('localisation', () => {
     });
 
     it('gives the page the bundle as an escaped attribute and the language', () => {
-      const html = panelHtml({ ...PANEL, l10n: { language: 'de', contents: { 'a<b>"c"': '</main><script>x</script>' } } });
+      const html = panelHtml({
+        ...PANEL,
+        l10n: { language: 'de', contents: { 'a<b>"c"': '</main><script>x</script>' } },
+      });
       assert.match(html, /<html lang="de">/);
       assert.match(html, /Wird geladen…/);
       assert.equal((html.match(/<script/g) ?? []).length, 1, 'still one script tag: the bundle is data');

@@ -14,7 +14,9 @@ interface Manifest {
   activationEvents: string[];
   contributes: {
     commands: Array<{ command: string; title: string; category?: string; icon?: string }>;
-    configuration: { properties: Record<string, { markdownDescription?: string; description?: string; default?: unknown }> };
+    configuration: {
+      properties: Record<string, { markdownDescription?: string; description?: string; default?: unknown }>;
+    };
     menus: Record<string, Array<{ command: string }>>;
   };
 }
@@ -38,7 +40,12 @@ function tableRows(markdown: string, heading: string): string[][] {
       if (rows.length) break;
       continue;
     }
-    rows.push(line.slice(1, line.endsWith('|') ? -1 : undefined).split(/(?<!\\)\|/).map((cell) => cell.trim()));
+    rows.push(
+      line
+        .slice(1, line.endsWith('|') ? -1 : undefined)
+        .split(/(?<!\\)\|/)
+        .map((cell) => cell.trim()),
+    );
   }
   return rows.slice(2);
 }
@@ -57,7 +64,11 @@ describe('the manifest and the docs agree with the code', () => {
     const contributed = new Set(manifest.contributes.commands.map((c) => c.command));
     for (const id of Object.values(COMMANDS)) assert.ok(contributed.has(id), `${id} is registered but not contributed`);
     const known = new Set<string>(Object.values(COMMANDS));
-    for (const id of contributed) assert.ok(known.has(id), `${id} is contributed but not in COMMANDS (src/vscode/platform/commandIds.ts), the one map of command ids`);
+    for (const id of contributed)
+      assert.ok(
+        known.has(id),
+        `${id} is contributed but not in COMMANDS (src/vscode/platform/commandIds.ts), the one map of command ids`,
+      );
     for (const c of manifest.contributes.commands) {
       assert.match(c.command, /^mobilityApi\.[a-z][A-Za-z]+$/);
       assert.equal(nlsValue(c.category), 'Mobility API', c.command);
@@ -71,15 +82,24 @@ describe('the manifest and the docs agree with the code', () => {
     // "Send Request", a title "Send gRPC Request…" matched too and came first (sorted by name), and Enter ran it.
     const menus = manifest.contributes.menus as Record<string, Array<{ command: string; when?: string }>>;
     const hidden = new Set((menus.commandPalette ?? []).filter((m) => m.when === 'false').map((m) => m.command));
-    const words = (title: string) => title.toLowerCase().replace(/…/g, '').split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+    const words = (title: string) =>
+      title
+        .toLowerCase()
+        .replace(/…/g, '')
+        .split(/[^\p{L}\p{N}]+/u)
+        .filter(Boolean);
     const finds = (typed: string[], title: string[]) => {
       let at = 0;
       for (const word of title) if (at < typed.length && word.startsWith(typed[at])) at++;
       return at === typed.length;
     };
-    const titled = manifest.contributes.commands.filter((c) => !hidden.has(c.command)).map((c) => ({ id: c.command, words: words(nlsValue(c.title) ?? '') }));
+    const titled = manifest.contributes.commands
+      .filter((c) => !hidden.has(c.command))
+      .map((c) => ({ id: c.command, words: words(nlsValue(c.title) ?? '') }));
     for (const typed of titled) {
-      const others = titled.filter((c) => c.id !== typed.id && finds(typed.words, c.words)).map((c) => c.words.join(' '));
+      const others = titled
+        .filter((c) => c.id !== typed.id && finds(typed.words, c.words))
+        .map((c) => c.words.join(' '));
       assert.deepEqual(others, [], `typing "${typed.words.join(' ')}" (${typed.id}) also finds ${others.join(', ')}`);
     }
   });
@@ -117,9 +137,13 @@ describe('the manifest and the docs agree with the code', () => {
       assert.ok(listed.has(id), `${VSCODE_DOC} lacks a row for ${id}`);
       // A command shown in a menu of its own may say where, in parentheses: "Decode JWT (debugger)".
       const shown = (listed.get(id) ?? '').replace(/ \([^)]*\)$/, '');
-      assert.ok(listed.get(id) === title || shown === title, `the row of ${id} calls it "${listed.get(id) ?? ''}", the palette "${title}"`);
+      assert.ok(
+        listed.get(id) === title || shown === title,
+        `the row of ${id} calls it "${listed.get(id) ?? ''}", the palette "${title}"`,
+      );
     }
-    for (const id of listed.keys()) assert.ok(contributed.has(id), `${VSCODE_DOC} lists ${id}, which the manifest does not contribute`);
+    for (const id of listed.keys())
+      assert.ok(contributed.has(id), `${VSCODE_DOC} lists ${id}, which the manifest does not contribute`);
   });
 
   it(`${VSCODE_DOC} has one row per setting in its Settings table, with its default`, () => {
@@ -138,7 +162,10 @@ describe('the manifest and the docs agree with the code', () => {
       const cell = listed.get(key) ?? '';
       const code = /^`(.*)`$/.exec(cell)?.[1];
       if (code === undefined) continue;
-      const wanted = typeof setting.default === 'string' && setting.default !== '' ? setting.default : JSON.stringify(setting.default);
+      const wanted =
+        typeof setting.default === 'string' && setting.default !== ''
+          ? setting.default
+          : JSON.stringify(setting.default);
       assert.equal(code, wanted, `the default of ${key}`);
     }
   });
@@ -151,7 +178,10 @@ describe('the manifest and the docs agree with the code', () => {
     const version = (range: string) => (/(\d+)\.(\d+)/.exec(range) ?? []).slice(1, 3).map(Number);
     const [typesMajor, typesMinor] = version(manifest.devDependencies['@types/vscode']);
     const [engineMajor, engineMinor] = version(manifest.engines.vscode);
-    assert.ok(typesMajor < engineMajor || (typesMajor === engineMajor && typesMinor <= engineMinor), `${manifest.devDependencies['@types/vscode']} vs ${manifest.engines.vscode}`);
+    assert.ok(
+      typesMajor < engineMajor || (typesMajor === engineMajor && typesMinor <= engineMinor),
+      `${manifest.devDependencies['@types/vscode']} vs ${manifest.engines.vscode}`,
+    );
   });
 
   it('is ready for the Marketplace: a 128x128 PNG icon shipped in the VSIX, repository, bugs and homepage', () => {
@@ -159,8 +189,15 @@ describe('the manifest and the docs agree with the code', () => {
     const png = fs.readFileSync(manifest.icon);
     assert.deepEqual([...png.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], 'the icon is a PNG');
     assert.deepEqual([png.readUInt32BE(16), png.readUInt32BE(20)], [128, 128], 'the icon is 128x128');
-    const ignored = fs.readFileSync('.vscodeignore', 'utf8').split('\n').map((l) => l.trim());
-    assert.ok(!ignored.some((pattern) => pattern === manifest.icon || pattern === 'media/**'), 'the icon is not left out of the VSIX');
-    for (const url of [manifest.repository?.url, manifest.bugs?.url, manifest.homepage]) assert.match(url ?? '', /^https:\/\//);
+    const ignored = fs
+      .readFileSync('.vscodeignore', 'utf8')
+      .split('\n')
+      .map((l) => l.trim());
+    assert.ok(
+      !ignored.some((pattern) => pattern === manifest.icon || pattern === 'media/**'),
+      'the icon is not left out of the VSIX',
+    );
+    for (const url of [manifest.repository?.url, manifest.bugs?.url, manifest.homepage])
+      assert.match(url ?? '', /^https:\/\//);
   });
 });

@@ -46,7 +46,12 @@ function statesOf(text: string): string[] {
   const start = tokens.findIndex((t, i) => t.type === 'heading_open' && tokens[i + 1].content === 'Vehicle States');
   const out: string[] = [];
   for (let i = start + 3; i < tokens.length && tokens[i].type !== 'heading_open'; i++) {
-    if (tokens[i].type === 'inline' && tokens[i - 1].type === 'paragraph_open' && tokens[i - 2]?.type === 'list_item_open') out.push(...ticked(tokens[i].content).slice(0, 1));
+    if (
+      tokens[i].type === 'inline' &&
+      tokens[i - 1].type === 'paragraph_open' &&
+      tokens[i - 2]?.type === 'list_item_open'
+    )
+      out.push(...ticked(tokens[i].content).slice(0, 1));
   }
   return out;
 }
@@ -55,12 +60,24 @@ function statesOf(text: string): string[] {
  * The sentences of the official text beyond the tables, as this test reads them (by hand): the exact words, and what
  * they allow. Only micromobility.md has such sentences in 2.0.2.
  */
-const PROSE: Record<string, { sentence: string; into?: { state: string; types: string[] }; outOf?: { state: string; types: string[] } }[]> = {
+const PROSE: Record<
+  string,
+  { sentence: string; into?: { state: string; types: string[] }; outOf?: { state: string; types: string[] } }[]
+> = {
   micromobility: [
-    { sentence: 'any state can go to `non_contactable` with event type `comms_lost` or `unspecified`', into: { state: 'non_contactable', types: ['comms_lost', 'unspecified'] } },
+    {
+      sentence: 'any state can go to `non_contactable` with event type `comms_lost` or `unspecified`',
+      into: { state: 'non_contactable', types: ['comms_lost', 'unspecified'] },
+    },
     // "of" is the text's typo for "or".
-    { sentence: '`non_contactable` can go to any state with event type `comms_restored` of `unspecified`.', outOf: { state: 'non_contactable', types: ['comms_restored', 'unspecified'] } },
-    { sentence: '`missing` can go to any state with event type `located` or `unspecified`.', outOf: { state: 'missing', types: ['located', 'unspecified'] } },
+    {
+      sentence: '`non_contactable` can go to any state with event type `comms_restored` of `unspecified`.',
+      outOf: { state: 'non_contactable', types: ['comms_restored', 'unspecified'] },
+    },
+    {
+      sentence: '`missing` can go to any state with event type `located` or `unspecified`.',
+      outOf: { state: 'missing', types: ['located', 'unspecified'] },
+    },
   ],
 };
 
@@ -73,13 +90,22 @@ function independentReading(mode: string): Set<string> {
   const type = table.header.findIndex((c) => c === '`event_type`');
   assert.ok(from >= 0 && to >= 0 && type >= 0, `${mode}: From, To and event_type columns`);
   const out = new Set<string>();
-  for (const row of table.rows) for (const f of ticked(row[from])) for (const t of ticked(row[to])) for (const e of ticked(row[type])) out.add(`${f} ${e} ${t}`);
+  for (const row of table.rows)
+    for (const f of ticked(row[from]))
+      for (const t of ticked(row[to])) for (const e of ticked(row[type])) out.add(`${f} ${e} ${t}`);
   const states = statesOf(text);
   assert.ok(states.length >= 7, `${mode}: its states`);
   for (const rule of PROSE[mode] ?? []) {
-    assert.ok(text.replace(/\s+/g, ' ').includes(rule.sentence), `${mode}: the sentence «${rule.sentence}» is in the vendored text`);
-    if (rule.into) for (const s of states) if (s !== rule.into.state) for (const e of rule.into.types) out.add(`${s} ${e} ${rule.into.state}`);
-    if (rule.outOf) for (const s of states) if (s !== rule.outOf.state) for (const e of rule.outOf.types) out.add(`${rule.outOf.state} ${e} ${s}`);
+    assert.ok(
+      text.replace(/\s+/g, ' ').includes(rule.sentence),
+      `${mode}: the sentence «${rule.sentence}» is in the vendored text`,
+    );
+    if (rule.into)
+      for (const s of states)
+        if (s !== rule.into.state) for (const e of rule.into.types) out.add(`${s} ${e} ${rule.into.state}`);
+    if (rule.outOf)
+      for (const s of states)
+        if (s !== rule.outOf.state) for (const e of rule.outOf.types) out.add(`${rule.outOf.state} ${e} ${s}`);
   }
   return out;
 }
@@ -89,8 +115,16 @@ describe('MDS 2.0.2 state machines against an independent reading of the officia
     it(`${mode}: the committed transitions are exactly the table rows (read by markdown-it) and the "any state" sentences`, () => {
       const expected = independentReading(mode);
       const committed = new Set(MODE_MACHINES.modes[mode].transitions.map((t) => t.join(' ')));
-      assert.deepEqual([...committed].filter((t) => !expected.has(t)).sort(), [], `${mode}: transitions the official text does not have`);
-      assert.deepEqual([...expected].filter((t) => !committed.has(t)).sort(), [], `${mode}: transitions of the official text that are missing`);
+      assert.deepEqual(
+        [...committed].filter((t) => !expected.has(t)).sort(),
+        [],
+        `${mode}: transitions the official text does not have`,
+      );
+      assert.deepEqual(
+        [...expected].filter((t) => !committed.has(t)).sort(),
+        [],
+        `${mode}: transitions of the official text that are missing`,
+      );
       assert.equal(committed.size, MODE_MACHINES.modes[mode].transitions.length, `${mode}: no transition twice`);
     });
   }
@@ -102,7 +136,8 @@ describe('MDS 2.0.2 state machines against an independent reading of the officia
       if (Array.isArray(node)) node.forEach((n) => walk(n, key));
       else if (node && typeof node === 'object') {
         for (const [k, v] of Object.entries(node)) {
-          if (k === 'enum' && Array.isArray(v) && key && /event_type/.test(key)) v.forEach((x) => typeof x === 'string' && enums.add(x));
+          if (k === 'enum' && Array.isArray(v) && key && /event_type/.test(key))
+            v.forEach((x) => typeof x === 'string' && enums.add(x));
           walk(v, k === 'enum' ? key : /event_type/.test(k) ? k : key);
         }
       }
@@ -110,7 +145,9 @@ describe('MDS 2.0.2 state machines against an independent reading of the officia
     walk(schema);
     assert.ok(enums.size > 20, `the events model's event types (${enums.size})`);
     for (const mode of MODES) {
-      const unknown = [...new Set(MODE_MACHINES.modes[mode].transitions.map(([, e]) => e))].filter((e) => !enums.has(e));
+      const unknown = [...new Set(MODE_MACHINES.modes[mode].transitions.map(([, e]) => e))].filter(
+        (e) => !enums.has(e),
+      );
       assert.deepEqual(unknown, [], `${mode}: event types not in the events model`);
     }
   });

@@ -26,7 +26,10 @@ const credential = makeTestCredential();
 
 /** Millisecond precision, so that several requests on the one key need not wait a second each. */
 function fastClient(options: ConstructorParameters<typeof ApiClient>[0] = {}): ApiClient {
-  return new ApiClient({ issuer: new TokenIssuer({ clock: new IssueClock({ precision: 'milliseconds' }) }), ...options });
+  return new ApiClient({
+    issuer: new TokenIssuer({ clock: new IssueClock({ precision: 'milliseconds' }) }),
+    ...options,
+  });
 }
 
 function envOf(server: TestServer, path = '/mds'): Environment {
@@ -62,7 +65,8 @@ describe('network faults', function () {
     servers.push(s);
     return s;
   };
-  const vehicles = (server: TestServer, ...extra: string[]) => runCliInProcess(['vehicles', '--api', 'mds', '--base-url', `${server.url}/mds`, ...cli.flags, ...extra]);
+  const vehicles = (server: TestServer, ...extra: string[]) =>
+    runCliInProcess(['vehicles', '--api', 'mds', '--base-url', `${server.url}/mds`, ...cli.flags, ...extra]);
 
   before(() => {
     cli = makeCliCredential();
@@ -80,7 +84,10 @@ describe('network faults', function () {
         const drip = setInterval(() => res.write(' '), 1000);
         res.on('close', () => clearInterval(drip));
       });
-      await assert.rejects(fastClient({ timeoutMs: 1500 }).listVehicles(envOf(server), credential), rejectsWith('HTTP_TIMEOUT', /did not answer within 1\.5 s \(the body stopped arriving\)/));
+      await assert.rejects(
+        fastClient({ timeoutMs: 1500 }).listVehicles(envOf(server), credential),
+        rejectsWith('HTTP_TIMEOUT', /did not answer within 1\.5 s \(the body stopped arriving\)/),
+      );
       await server.waitUntilNoUsedConnections();
     });
 
@@ -91,7 +98,10 @@ describe('network faults', function () {
         const drip = setInterval(() => socket.write(answer[i++ % answer.length]), 1000);
         socket.on('close', () => clearInterval(drip));
       });
-      await assert.rejects(fastClient({ timeoutMs: 1200 }).listVehicles(envOf(server), credential), rejectsWith('HTTP_TIMEOUT', /did not answer within 1\.2 s\. Check that the server is up/));
+      await assert.rejects(
+        fastClient({ timeoutMs: 1200 }).listVehicles(envOf(server), credential),
+        rejectsWith('HTTP_TIMEOUT', /did not answer within 1\.2 s\. Check that the server is up/),
+      );
       await server.waitUntilNoUsedConnections();
     });
 
@@ -99,7 +109,10 @@ describe('network faults', function () {
       const server = await serve(() => undefined);
       const r = await vehicles(server, '--timeout', '0.4');
       assert.equal(r.code, 1);
-      assert.match(r.err, /^mobility-api: http:\/\/127\.0\.0\.1:\d+ did not answer within 400 ms\. Check that the server is up, or raise the timeout\.\n$/);
+      assert.match(
+        r.err,
+        /^mobility-api: http:\/\/127\.0\.0\.1:\d+ did not answer within 400 ms\. Check that the server is up, or raise the timeout\.\n$/,
+      );
       await server.waitUntilNoUsedConnections();
     });
   });
@@ -138,7 +151,11 @@ describe('network faults', function () {
 
     it('a body past the size cap, and decompression bombs (gzip, deflate, brotli), stop at the cap and close the connection', async () => {
       const spaces = Buffer.alloc(20 * 1024 * 1024, 0x20);
-      const bombs: Record<string, Buffer> = { gzip: zlib.gzipSync(spaces), deflate: zlib.deflateSync(spaces), br: zlib.brotliCompressSync(spaces) };
+      const bombs: Record<string, Buffer> = {
+        gzip: zlib.gzipSync(spaces),
+        deflate: zlib.deflateSync(spaces),
+        br: zlib.brotliCompressSync(spaces),
+      };
       const server = await serve((req, res) => {
         const encoding = String(req.url).split('/').pop() ?? '';
         if (encoding === 'plain') {
@@ -150,7 +167,12 @@ describe('network faults', function () {
         res.end(bombs[encoding]);
       });
       const client = fastClient({ maxBytes: 1024 * 1024 });
-      const tooLarge = (encoding: string) => assert.rejects(client.get(`${server.url}/mds/${encoding}`, envOf(server), credential), rejectsWith('HTTP_TOO_LARGE', /larger than the 1\.0 MB limit; reading stopped/), encoding);
+      const tooLarge = (encoding: string) =>
+        assert.rejects(
+          client.get(`${server.url}/mds/${encoding}`, envOf(server), credential),
+          rejectsWith('HTTP_TOO_LARGE', /larger than the 1\.0 MB limit; reading stopped/),
+          encoding,
+        );
       // 20 MB on the wire: the client drops the connection instead of reading on.
       await tooLarge('plain');
       await server.waitUntilNoUsedConnections();
@@ -163,16 +185,28 @@ describe('network faults', function () {
   describe('broken answers', () => {
     it('a connection closed before any answer is HTTP_NETWORK in the client and one line from the CLI', async () => {
       const server = await serveRaw((socket) => socket.once('data', () => socket.destroy()));
-      await assert.rejects(fastClient().listVehicles(envOf(server), credential), rejectsWith('HTTP_NETWORK', /closed before an answer came/));
+      await assert.rejects(
+        fastClient().listVehicles(envOf(server), credential),
+        rejectsWith('HTTP_NETWORK', /closed before an answer came/),
+      );
       const r = await vehicles(server);
       assert.equal(r.code, 1);
-      assert.match(r.err, /^mobility-api: The connection to http:\/\/127\.0\.0\.1:\d+ was closed before an answer came/);
+      assert.match(
+        r.err,
+        /^mobility-api: The connection to http:\/\/127\.0\.0\.1:\d+ was closed before an answer came/,
+      );
       assert.equal(r.err.trim().split('\n').length, 1);
     });
 
     it('an answer that is not HTTP at all is HTTP_NETWORK, not a crash', async () => {
-      const server = await serveRaw((socket) => socket.once('data', () => socket.end('SSH-2.0-OpenSSH_9.6\r\n\0\0\0garbage')));
-      await assert.rejects(fastClient().listVehicles(envOf(server), credential), (err: unknown) => err instanceof MobilityError && err.code === 'HTTP_NETWORK' && err.message.includes('127.0.0.1'));
+      const server = await serveRaw((socket) =>
+        socket.once('data', () => socket.end('SSH-2.0-OpenSSH_9.6\r\n\0\0\0garbage')),
+      );
+      await assert.rejects(
+        fastClient().listVehicles(envOf(server), credential),
+        (err: unknown) =>
+          err instanceof MobilityError && err.code === 'HTTP_NETWORK' && err.message.includes('127.0.0.1'),
+      );
     });
 
     it('a corrupt gzip body is a network error with the cause, not a crash', async () => {
@@ -180,7 +214,11 @@ describe('network faults', function () {
         res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Encoding': 'gzip' });
         res.end(Buffer.from('this is not gzip at all'));
       });
-      await assert.rejects(fastClient().listVehicles(envOf(server), credential), (err: unknown) => err instanceof MobilityError && err.code.startsWith('HTTP_') && /127\.0\.0\.1/.test(err.message));
+      await assert.rejects(
+        fastClient().listVehicles(envOf(server), credential),
+        (err: unknown) =>
+          err instanceof MobilityError && err.code.startsWith('HTTP_') && /127\.0\.0\.1/.test(err.message),
+      );
     });
 
     it('the CLI fails (exit 1) on a 200 whose JSON does not parse, instead of listing no vehicles', async () => {
@@ -190,7 +228,10 @@ describe('network faults', function () {
       });
       const r = await vehicles(server);
       assert.equal(r.code, 1);
-      assert.match(r.err, /^mobility-api: 200 OK from http:\/\/127\.0\.0\.1:\d+\/mds\/vehicles — The body is declared as JSON but does not parse: /);
+      assert.match(
+        r.err,
+        /^mobility-api: 200 OK from http:\/\/127\.0\.0\.1:\d+\/mds\/vehicles — The body is declared as JSON but does not parse: /,
+      );
       assert.equal(r.out, '');
     });
 
@@ -219,7 +260,18 @@ describe('network faults', function () {
           res.end(`You sent: Authorization: Bearer ${sentToken}\x1b]0;owned\x07\x1b[2J\u202e`);
           return;
         }
-        json(res, 200, { version: '2.0.0', vehicles: [{ device_id: '\x1b[31mred\x1b[0m', vehicle_id: 'v\r\n\x1b[1A', vehicle_type: 'car', propulsion_types: ['electric'] }], links: { next: null } });
+        json(res, 200, {
+          version: '2.0.0',
+          vehicles: [
+            {
+              device_id: '\x1b[31mred\x1b[0m',
+              vehicle_id: 'v\r\n\x1b[1A',
+              vehicle_type: 'car',
+              propulsion_types: ['electric'],
+            },
+          ],
+          links: { next: null },
+        });
       });
       const listed = await vehicles(server);
       assert.equal(listed.code, 0, listed.err);
@@ -228,7 +280,8 @@ describe('network faults', function () {
       assert.equal(refused.code, 1);
       assert.ok(sentToken.length > 100);
       for (const text of [listed.out, listed.err, refused.out, refused.err]) {
-        for (const control of ['\x1b', '\x07', '\u202e']) assert.ok(!text.includes(control), 'no control characters from the server');
+        for (const control of ['\x1b', '\x07', '\u202e'])
+          assert.ok(!text.includes(control), 'no control characters from the server');
         assert.ok(!text.includes(sentToken) && !text.includes(sentToken.split('.')[1]), 'no token');
       }
       // Our own token, matched by value, shortened as everywhere else.
@@ -251,23 +304,45 @@ describe('network faults', function () {
         const retry = status === 429 || status === 503 ? { 'Retry-After': '7' } : undefined;
         const server = await serve((req, res) => {
           if (req.url?.includes('with-body')) {
-            json(res, status, { error: `error_${status}`, error_description: `description of ${status}`, error_details: [`detail of ${status}`] }, retry);
+            json(
+              res,
+              status,
+              {
+                error: `error_${status}`,
+                error_description: `description of ${status}`,
+                error_details: [`detail of ${status}`],
+              },
+              retry,
+            );
           } else {
             res.writeHead(status, { 'Content-Length': '0', ...retry });
             res.end();
           }
         });
         for (const withBody of [true, false]) {
-          const r = await runCliInProcess(['vehicles', '--api', 'mds', '--base-url', `${server.url}/${withBody ? 'with-body' : 'empty'}`, ...cli.flags]);
+          const r = await runCliInProcess([
+            'vehicles',
+            '--api',
+            'mds',
+            '--base-url',
+            `${server.url}/${withBody ? 'with-body' : 'empty'}`,
+            ...cli.flags,
+          ]);
           assert.equal(r.code, 1);
           assert.equal(r.out, '');
           const lines = r.err.trim().split('\n');
           // 401 and 403 go on with why the request was likely refused (see refusalDoctor.test.ts).
           if (status === 401 || status === 403) assert.match(lines[1] ?? '', /^Likely cause: /, r.err);
           else assert.equal(lines.length, 1, r.err);
-          assert.match(lines[0], new RegExp(`^mobility-api: ${status} [A-Za-z ]+ from ${server.url}/${withBody ? 'with-body' : 'empty'}/vehicles `));
+          assert.match(
+            lines[0],
+            new RegExp(
+              `^mobility-api: ${status} [A-Za-z ]+ from ${server.url}/${withBody ? 'with-body' : 'empty'}/vehicles `,
+            ),
+          );
           assert.match(lines[0], hints[status]);
-          if (withBody) assert.match(lines[0], new RegExp(`error_${status}: description of ${status} \\(detail of ${status}\\)`));
+          if (withBody)
+            assert.match(lines[0], new RegExp(`error_${status}: description of ${status} \\(detail of ${status}\\)`));
           else assert.doesNotMatch(lines[0], /error_/);
           if (retry) assert.match(lines[0], /The server asks to wait 7 s before trying again \(Retry-After\)\./);
           else assert.doesNotMatch(lines[0], /Retry-After/);
@@ -277,12 +352,17 @@ describe('network faults', function () {
 
     it('reads Retry-After as an HTTP date too, and ignores one it cannot read', async () => {
       const server = await serve((req, res) => {
-        const retryAfter = req.url?.startsWith('/garbled') ? 'soon, maybe' : new Date(Date.now() + 120_000).toUTCString();
+        const retryAfter = req.url?.startsWith('/garbled')
+          ? 'soon, maybe'
+          : new Date(Date.now() + 120_000).toUTCString();
         res.writeHead(503, { 'Retry-After': retryAfter, 'Content-Length': '0' });
         res.end();
       });
       const page = (await fastClient().listVehicles(envOf(server), credential)).pages[0];
-      assert.ok(page.retryAfterSeconds !== undefined && page.retryAfterSeconds > 100 && page.retryAfterSeconds <= 120, String(page.retryAfterSeconds));
+      assert.ok(
+        page.retryAfterSeconds !== undefined && page.retryAfterSeconds > 100 && page.retryAfterSeconds <= 120,
+        String(page.retryAfterSeconds),
+      );
       const r = await vehicles(server);
       assert.match(r.err, /The server asks to wait 1\d\d s before trying again/);
       const garbled = (await fastClient().listVehicles(envOf(server, '/garbled'), credential)).pages[0];
@@ -301,7 +381,12 @@ describe('network faults', function () {
         });
         const r = await vehicles(server);
         assert.equal(r.code, 1);
-        assert.match(r.err, new RegExp(`answered ${status} and redirected to http://localhost:${other.port}, another origin than ${server.url}\\. The token is not sent there`));
+        assert.match(
+          r.err,
+          new RegExp(
+            `answered ${status} and redirected to http://localhost:${other.port}, another origin than ${server.url}\\. The token is not sent there`,
+          ),
+        );
       }
       assert.equal(other.acceptedConnections(), 0, 'the other origin was never contacted');
     });
@@ -313,7 +398,10 @@ describe('network faults', function () {
         res.writeHead(302, { Location: `/mds/vehicles?n=${requests}`, 'Content-Length': '0' });
         res.end();
       });
-      await assert.rejects(fastClient().listVehicles(envOf(server), credential), rejectsWith('HTTP_NETWORK', /More than 5 redirects/));
+      await assert.rejects(
+        fastClient().listVehicles(envOf(server), credential),
+        rejectsWith('HTTP_NETWORK', /More than 5 redirects/),
+      );
       assert.equal(requests, 6);
     });
   });
@@ -331,7 +419,13 @@ describe('network faults', function () {
         requests++;
         json(res, 200, { vehicles: [] });
       }, certs.selfSigned);
-      await assert.rejects(fastClient().listVehicles(envOf(server), credential), rejectsWith('HTTP_TLS', /TLS certificate of https:\/\/127\.0\.0\.1:\d+ is not trusted \(DEPTH_ZERO_SELF_SIGNED_CERT/));
+      await assert.rejects(
+        fastClient().listVehicles(envOf(server), credential),
+        rejectsWith(
+          'HTTP_TLS',
+          /TLS certificate of https:\/\/127\.0\.0\.1:\d+ is not trusted \(DEPTH_ZERO_SELF_SIGNED_CERT/,
+        ),
+      );
       const r = await vehicles(server);
       assert.equal(r.code, 1);
       assert.match(r.err, /certificate .* is not trusted .* NODE_EXTRA_CA_CERTS/);
@@ -348,14 +442,23 @@ describe('network faults', function () {
       const valid = await serve(handler, certs.valid);
       const expired = await serve(handler, certs.expired);
       const wrongHost = await serve(handler, certs.wrongHost);
-      const run = (server: TestServer) => spawnBuiltCli(['vehicles', '--api', 'mds', '--base-url', `${server.url}/mds`, ...cli.flags], { NODE_EXTRA_CA_CERTS: certs.caFile });
+      const run = (server: TestServer) =>
+        spawnBuiltCli(['vehicles', '--api', 'mds', '--base-url', `${server.url}/mds`, ...cli.flags], {
+          NODE_EXTRA_CA_CERTS: certs.caFile,
+        });
       const [ok, old, other] = await Promise.all([run(valid), run(expired), run(wrongHost)]);
       assert.equal(ok.code, 0, ok.err);
       assert.match(ok.out, /1 vehicle · 1 page/);
       assert.equal(old.code, 1);
-      assert.match(old.err, /^mobility-api: The TLS certificate of https:\/\/127\.0\.0\.1:\d+ has expired \(CERT_HAS_EXPIRED\)/);
+      assert.match(
+        old.err,
+        /^mobility-api: The TLS certificate of https:\/\/127\.0\.0\.1:\d+ has expired \(CERT_HAS_EXPIRED\)/,
+      );
       assert.equal(other.code, 1);
-      assert.match(other.err, /^mobility-api: The TLS certificate of https:\/\/127\.0\.0\.1:\d+ is for another host name \(ERR_TLS_CERT_ALTNAME_INVALID\)/);
+      assert.match(
+        other.err,
+        /^mobility-api: The TLS certificate of https:\/\/127\.0\.0\.1:\d+ is for another host name \(ERR_TLS_CERT_ALTNAME_INVALID\)/,
+      );
       assert.deepEqual(hits, ['/mds/vehicles'], 'only the valid server received a request');
     });
   });

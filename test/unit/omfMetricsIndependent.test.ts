@@ -58,18 +58,41 @@ const DEPLOYED = new Set(STATES);
 type Loc = { lng: number; lat: number };
 /** Far from Berlin: in no district. */
 const OUTSIDE: Loc = { lng: 12, lat: 51 };
-interface RawEvent { device_id: string; event_id: string; vehicle_state: string; event_types: string[]; timestamp: number; location: Loc }
-interface RawTrip { trip_id: string; start_time: number; end_time: number; duration: number; distance: number; start_location: Loc; end_location: Loc }
-interface RawGeography { geography_id: string; effective_date?: number; retire_date?: number; geography_json: { features: { geometry: { type: string; coordinates: unknown } }[] } }
+interface RawEvent {
+  device_id: string;
+  event_id: string;
+  vehicle_state: string;
+  event_types: string[];
+  timestamp: number;
+  location: Loc;
+}
+interface RawTrip {
+  trip_id: string;
+  start_time: number;
+  end_time: number;
+  duration: number;
+  distance: number;
+  start_location: Loc;
+  end_location: Loc;
+}
+interface RawGeography {
+  geography_id: string;
+  effective_date?: number;
+  retire_date?: number;
+  geography_json: { features: { geometry: { type: string; coordinates: unknown } }[] };
+}
 
 /** Every item of every hour file of one endpoint's folder, as its manifest lists them (each hour done, 200). */
 function readNdjson<T>(folder: string): T[] {
-  const manifest = JSON.parse(fs.readFileSync(path.join(folder, 'manifest.json'), 'utf8')) as { hours: Record<string, { status: string; file: string }> };
+  const manifest = JSON.parse(fs.readFileSync(path.join(folder, 'manifest.json'), 'utf8')) as {
+    hours: Record<string, { status: string; file: string }>;
+  };
   assert.equal(Object.keys(manifest.hours).length, HOURS);
   const out: T[] = [];
   for (const hour of Object.values(manifest.hours)) {
     assert.match(hour.status, /^(items|empty)$/);
-    for (const line of fs.readFileSync(path.join(folder, hour.file), 'utf8').split('\n')) if (line) out.push(JSON.parse(line) as T);
+    for (const line of fs.readFileSync(path.join(folder, hour.file), 'utf8').split('\n'))
+      if (line) out.push(JSON.parse(line) as T);
   }
   return out;
 }
@@ -79,18 +102,28 @@ function readNdjson<T>(folder: string): T[] {
  * robust-point-in-polygon 1.0.3 calls some vertices outside (its open issues #2 and #3), and this very harvest puts
  * a point on the corner Mitte, Reinickendorf and Charlottenburg-Wilmersdorf share, which it placed in only two.
  */
-const classify = (loop: number[][], at: number[]) => (loop.some((v) => v[0] === at[0] && v[1] === at[1]) ? 0 : classifyPoint(loop, at));
+const classify = (loop: number[][], at: number[]) =>
+  loop.some((v) => v[0] === at[0] && v[1] === at[1]) ? 0 : classifyPoint(loop, at);
 
 /** The geographies containing a point (an edge counts as in), by robust-point-in-polygon on each polygon's rings. */
 function geographiesContaining(geographies: RawGeography[]): (p: Loc) => string[] {
-  const polygons = geographies.flatMap((g) => g.geography_json.features.flatMap((f) => {
-    const rings = f.geometry.type === 'Polygon' ? [f.geometry.coordinates as number[][][]] : f.geometry.type === 'MultiPolygon' ? (f.geometry.coordinates as number[][][][]) : [];
-    assert.ok(rings.length, `${g.geography_id}: a ${f.geometry.type}`);
-    return rings.map((polygon) => ({ id: g.geography_id, polygon }));
-  }));
+  const polygons = geographies.flatMap((g) =>
+    g.geography_json.features.flatMap((f) => {
+      const rings =
+        f.geometry.type === 'Polygon'
+          ? [f.geometry.coordinates as number[][][]]
+          : f.geometry.type === 'MultiPolygon'
+            ? (f.geometry.coordinates as number[][][][])
+            : [];
+      assert.ok(rings.length, `${g.geography_id}: a ${f.geometry.type}`);
+      return rings.map((polygon) => ({ id: g.geography_id, polygon }));
+    }),
+  );
   return (p) => {
     const at = [p.lng, p.lat];
-    const inside = polygons.filter(({ polygon: [outer, ...holes] }) => classify(outer ?? [], at) <= 0 && holes.every((h) => classify(h, at) >= 0));
+    const inside = polygons.filter(
+      ({ polygon: [outer, ...holes] }) => classify(outer ?? [], at) <= 0 && holes.every((h) => classify(h, at) >= 0),
+    );
     return [...new Set(inside.map((x) => x.id))];
   };
 }
@@ -98,7 +131,9 @@ function geographiesContaining(geographies: RawGeography[]): (p: Loc) => string[
 /** Adds items to one hour file of a harvest as if the provider had served them, its manifest's counts updated. */
 function appendToHour(folder: string, hour: string, items: object[]): void {
   const manifestFile = path.join(folder, 'manifest.json');
-  const manifest = JSON.parse(fs.readFileSync(manifestFile, 'utf8')) as { hours: Record<string, { status: string; file: string; items: number; bytes: number }> };
+  const manifest = JSON.parse(fs.readFileSync(manifestFile, 'utf8')) as {
+    hours: Record<string, { status: string; file: string; items: number; bytes: number }>;
+  };
   const entry = manifest.hours[hour];
   assert.ok(entry, hour);
   fs.appendFileSync(path.join(folder, entry.file), items.map((i) => `${JSON.stringify(i)}\n`).join(''));
@@ -112,7 +147,8 @@ function appendToHour(folder: string, hour: string, items: object[]): void {
 function sharedVertex(geographies: RawGeography[]): Loc {
   const outers = geographies.map((g) => (g.geography_json.features[0]?.geometry.coordinates as number[][][])[0] ?? []);
   for (const [i, ring] of outers.entries()) {
-    for (const v of ring) if (outers.some((other, j) => j !== i && classify(other, v) === 0)) return { lng: v[0] ?? 0, lat: v[1] ?? 0 };
+    for (const v of ring)
+      if (outers.some((other, j) => j !== i && classify(other, v) === 0)) return { lng: v[0] ?? 0, lat: v[1] ?? 0 };
   }
   assert.fail('no two districts share a corner');
 }
@@ -132,12 +168,26 @@ function sampleStd(xs: number[]): number | null {
 }
 
 /** A state held by one vehicle from `from` to `to` (ms), begun by an event in `geos`. */
-interface Segment { device: string; state: string; from: number; to: number; geos: string[] }
+interface Segment {
+  device: string;
+  state: string;
+  from: number;
+  to: number;
+  geos: string[];
+}
 
 /** Every figure computed here, by measure, interval start (ms) and group ('*' for the whole fleet, else a geography). */
-function independentMetrics(events: RawEvent[], trips: RawTrip[], geosOf: (p: Loc) => string[], intervals: number[], groups: string[], eventTypes: string[]): Map<string, number | null> {
+function independentMetrics(
+  events: RawEvent[],
+  trips: RawTrip[],
+  geosOf: (p: Loc) => string[],
+  intervals: number[],
+  groups: string[],
+  eventTypes: string[],
+): Map<string, number | null> {
   const figures = new Map<string, number | null>();
-  const put = (measure: string, start: number, group: string, value: number | null) => figures.set(`${measure}|${start}|${group}`, value);
+  const put = (measure: string, start: number, group: string, value: number | null) =>
+    figures.set(`${measure}|${start}|${group}`, value);
   const groupsOf = (p: Loc) => ['*', ...geosOf(p)];
 
   // Vehicles' states: each event's state from its timestamp to the device's next event, the last to the harvest's end.
@@ -148,8 +198,18 @@ function independentMetrics(events: RawEvent[], trips: RawTrip[], geosOf: (p: Lo
     list.sort((a, b) => a.timestamp - b.timestamp);
     list.forEach((e, i) => {
       const next = list[i + 1];
-      assert.notEqual(next?.timestamp, e.timestamp, `${device}: two events at one instant would leave its state open to a tie-break`);
-      segments.push({ device, state: e.vehicle_state, from: e.timestamp, to: next?.timestamp ?? END, geos: groupsOf(e.location) });
+      assert.notEqual(
+        next?.timestamp,
+        e.timestamp,
+        `${device}: two events at one instant would leave its state open to a tie-break`,
+      );
+      segments.push({
+        device,
+        state: e.vehicle_state,
+        from: e.timestamp,
+        to: next?.timestamp ?? END,
+        geos: groupsOf(e.location),
+      });
     });
   }
   for (const start of intervals) {
@@ -171,20 +231,51 @@ function independentMetrics(events: RawEvent[], trips: RawTrip[], geosOf: (p: Lo
       }
       // 2.8: time not on a trip over time deployed; 2.10: trips started over dockless.deployed.avg (unrounded).
       const deployed = seconds_.get('deployed') ?? 0;
-      put('dockless.utilization.idle.percent', start, group, deployed ? round2((deployed - (seconds_.get('on_trip') ?? 0)) / deployed) : null);
-      const starts = trips.filter((t) => t.start_time >= start && t.start_time < end && groupsOf(t.start_location).includes(group)).length;
-      put('dockless.utilization.trips_per_vehicle.avg', start, group, deployed ? round2(starts / (deployed / (HOUR / 1000))) : null);
+      put(
+        'dockless.utilization.idle.percent',
+        start,
+        group,
+        deployed ? round2((deployed - (seconds_.get('on_trip') ?? 0)) / deployed) : null,
+      );
+      const starts = trips.filter(
+        (t) => t.start_time >= start && t.start_time < end && groupsOf(t.start_location).includes(group),
+      ).length;
+      put(
+        'dockless.utilization.trips_per_vehicle.avg',
+        start,
+        group,
+        deployed ? round2(starts / (deployed / (HOUR / 1000))) : null,
+      );
       // 2.6, 2.7, 2.9 over the whole fleet: deployed vehicles with and without time on a trip in the interval.
       const overlapping = segments.filter((s) => s.from < end && s.to > start && DEPLOYED.has(s.state));
       const active = new Set(overlapping.filter((s) => s.state === 'on_trip').map((s) => s.device));
       const inactive = new Set(overlapping.filter((s) => !active.has(s.device)).map((s) => s.device));
       put('dockless.active.count', start, group, active.size);
       put('dockless.inactive.count', start, group, inactive.size);
-      put('dockless.utilization.active.percent', start, group, active.size + inactive.size ? round2(active.size / (active.size + inactive.size)) : null);
+      put(
+        'dockless.utilization.active.percent',
+        start,
+        group,
+        active.size + inactive.size ? round2(active.size / (active.size + inactive.size)) : null,
+      );
       for (const type of eventTypes) {
-        put(`events.${type}.count`, start, group, events.filter((e) => e.event_types.includes(type) && e.timestamp >= start && e.timestamp < end && groupsOf(e.location).includes(group)).length);
+        put(
+          `events.${type}.count`,
+          start,
+          group,
+          events.filter(
+            (e) =>
+              e.event_types.includes(type) &&
+              e.timestamp >= start &&
+              e.timestamp < end &&
+              groupsOf(e.location).includes(group),
+          ).length,
+        );
       }
-      for (const [end_, at, where] of [['start_loc', (t: RawTrip) => t.start_time, (t: RawTrip) => t.start_location], ['end_loc', (t: RawTrip) => t.end_time, (t: RawTrip) => t.end_location]] as const) {
+      for (const [end_, at, where] of [
+        ['start_loc', (t: RawTrip) => t.start_time, (t: RawTrip) => t.start_location],
+        ['end_loc', (t: RawTrip) => t.end_time, (t: RawTrip) => t.end_location],
+      ] as const) {
         const mine = trips.filter((t) => at(t) >= start && at(t) < end && groupsOf(where(t)).includes(group));
         const r = (x: number | null) => (x === null ? null : round2(x));
         put(`trips.${end_}.count`, start, group, mine.length);
@@ -211,14 +302,46 @@ describe('OMF metrics against an independent computation from the raw NDJSON (sa
 
   before(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'omf-independent-'));
-    sandbox = await startSandbox({ fleetSize: 300, seed: 7, demoDir: path.join(dir, 'demo'), grpc: false, now: () => NOW, historyDays: 3, maxSkewSeconds: SKEW_SECONDS });
+    sandbox = await startSandbox({
+      fleetSize: 300,
+      seed: 7,
+      demoDir: path.join(dir, 'demo'),
+      grpc: false,
+      now: () => NOW,
+      historyDays: 3,
+      maxSkewSeconds: SKEW_SECONDS,
+    });
     const environment = mdsEnvironment(sandbox);
-    credentialArgs = ['--credential', sandbox.demo.credentialFile, '--state-dir', path.join(dir, 'state'), '--precision', 'milliseconds'];
+    credentialArgs = [
+      '--credential',
+      sandbox.demo.credentialFile,
+      '--state-dir',
+      path.join(dir, 'state'),
+      '--precision',
+      'milliseconds',
+    ];
     folder = path.join(dir, 'harvest');
-    const r = await runCliInProcess(['harvest', 'trips,events', '--from', hourText(FIRST), '--to', hourText(END - HOUR), '--out', folder, '--snapshot', '--base-url', environment.baseUrl, ...credentialArgs]);
+    const r = await runCliInProcess([
+      'harvest',
+      'trips,events',
+      '--from',
+      hourText(FIRST),
+      '--to',
+      hourText(END - HOUR),
+      '--out',
+      folder,
+      '--snapshot',
+      '--base-url',
+      environment.baseUrl,
+      ...credentialArgs,
+    ]);
     assert.equal(r.code, 0, r.err);
     // The sandbox's own Geography API, fetched signed, saved as the file both sides read.
-    const exchange = await clientOn(() => Date.now()).get(`${environment.baseUrl}/geographies`, environment, demoCredential(sandbox));
+    const exchange = await clientOn(() => Date.now()).get(
+      `${environment.baseUrl}/geographies`,
+      environment,
+      demoCredential(sandbox),
+    );
     assert.equal(exchange.status, 200, JSON.stringify(exchange.body));
     geographiesFile = path.join(dir, 'geographies.json');
     fs.writeFileSync(geographiesFile, JSON.stringify(exchange.body));
@@ -229,12 +352,33 @@ describe('OMF metrics against an independent computation from the raw NDJSON (sa
     const device_id = 'e0000000-0000-4000-8000-0000000000d1';
     const trip_id = 'e0000000-0000-4000-8000-0000000000f1';
     const at = (minute: number) => FIRST + HOUR + minute * 60_000;
-    const event = (n: number, minute: number, type: string, state: string, location: Loc) => ({ device_id, provider_id, event_id: `e0000000-0000-4000-8000-0000000000e${n}`, vehicle_state: state, event_types: [type], timestamp: at(minute), location });
+    const event = (n: number, minute: number, type: string, state: string, location: Loc) => ({
+      device_id,
+      provider_id,
+      event_id: `e0000000-0000-4000-8000-0000000000e${n}`,
+      vehicle_state: state,
+      event_types: [type],
+      timestamp: at(minute),
+      location,
+    });
     appendToHour(path.join(folder, 'events'), hourText(FIRST + HOUR), [
-      event(1, 10, 'provider_drop_off', 'available', edge), event(2, 40, 'trip_start', 'on_trip', edge), event(3, 50, 'trip_end', 'available', OUTSIDE),
+      event(1, 10, 'provider_drop_off', 'available', edge),
+      event(2, 40, 'trip_start', 'on_trip', edge),
+      event(3, 50, 'trip_end', 'available', OUTSIDE),
     ]);
     appendToHour(path.join(folder, 'trips'), hourText(FIRST + HOUR), [
-      { provider_id, device_id, trip_id, trip_type: ['rider'], start_time: at(40), end_time: at(50), start_location: edge, end_location: OUTSIDE, duration: 600, distance: 1500 },
+      {
+        provider_id,
+        device_id,
+        trip_id,
+        trip_type: ['rider'],
+        start_time: at(40),
+        end_time: at(50),
+        start_location: edge,
+        end_location: OUTSIDE,
+        duration: 600,
+        distance: 1500,
+      },
     ]);
   });
   after(async () => {
@@ -244,27 +388,74 @@ describe('OMF metrics against an independent computation from the raw NDJSON (sa
 
   it('every trips, events and vehicles figure, fleet-wide and per district, per local hour, agrees exactly', async () => {
     const events = readNdjson<RawEvent>(path.join(folder, 'events'));
-    const trips = readNdjson<RawTrip>(path.join(folder, 'trips')).filter((t) => t.duration >= 0 && t.duration <= MAX_TRIP_SECONDS);
+    const trips = readNdjson<RawTrip>(path.join(folder, 'trips')).filter(
+      (t) => t.duration >= 0 && t.duration <= MAX_TRIP_SECONDS,
+    );
     const document = JSON.parse(fs.readFileSync(geographiesFile, 'utf8')) as { geographies: RawGeography[] };
     const ids = document.geographies.map((g) => g.geography_id);
     assert.equal(ids.length, 10);
     // Every district is in force over the whole harvest, so effective and retire dates change nothing here.
-    for (const g of document.geographies) assert.ok((g.effective_date ?? 0) <= FIRST && (g.retire_date ?? Infinity) >= END, g.geography_id);
-    assert.ok(events.length > 100 && trips.length > 20, `a few hours of a small fleet: ${events.length} events, ${trips.length} trips`);
+    for (const g of document.geographies)
+      assert.ok((g.effective_date ?? 0) <= FIRST && (g.retire_date ?? Infinity) >= END, g.geography_id);
+    assert.ok(
+      events.length > 100 && trips.length > 20,
+      `a few hours of a small fleet: ${events.length} events, ${trips.length} trips`,
+    );
 
     const eventTypes = [...new Set(events.flatMap((e) => e.event_types))].sort();
     const intervals = Array.from({ length: HOURS }, (_, h) => FIRST + h * HOUR);
-    const mine = independentMetrics(events, trips, geographiesContaining(document.geographies), intervals, ['*', ...ids], eventTypes);
+    const mine = independentMetrics(
+      events,
+      trips,
+      geographiesContaining(document.geographies),
+      intervals,
+      ['*', ...ids],
+      eventTypes,
+    );
 
-    const tripMeasures = ['start_loc', 'end_loc'].flatMap((e) => ['count', ...['duration', 'distance'].flatMap((f) => ['avg', 'sum', 'med', 'std'].map((m) => `${f}.${m}`))].map((m) => `trips.${e}.${m}`));
-    const perDistrict = [...STATES.flatMap((s) => ['avg', 'min', 'max', 'duration.sum'].map((m) => `vehicles.${s}.${m}`)), 'dockless.deployed.avg', 'dockless.deployed.min', 'dockless.deployed.max', 'dockless.utilization.idle.percent', 'dockless.utilization.trips_per_vehicle.avg', ...eventTypes.map((t) => `events.${t}.count`), ...tripMeasures];
-    const common = ['--interval', 'PT1H', '--timezone', 'Europe/Berlin', '--k', '0', '--min-trip-seconds', '0', '--max-trip-seconds', String(MAX_TRIP_SECONDS), '--json'];
+    const tripMeasures = ['start_loc', 'end_loc'].flatMap((e) =>
+      ['count', ...['duration', 'distance'].flatMap((f) => ['avg', 'sum', 'med', 'std'].map((m) => `${f}.${m}`))].map(
+        (m) => `trips.${e}.${m}`,
+      ),
+    );
+    const perDistrict = [
+      ...STATES.flatMap((s) => ['avg', 'min', 'max', 'duration.sum'].map((m) => `vehicles.${s}.${m}`)),
+      'dockless.deployed.avg',
+      'dockless.deployed.min',
+      'dockless.deployed.max',
+      'dockless.utilization.idle.percent',
+      'dockless.utilization.trips_per_vehicle.avg',
+      ...eventTypes.map((t) => `events.${t}.count`),
+      ...tripMeasures,
+    ];
+    const common = [
+      '--interval',
+      'PT1H',
+      '--timezone',
+      'Europe/Berlin',
+      '--k',
+      '0',
+      '--min-trip-seconds',
+      '0',
+      '--max-trip-seconds',
+      String(MAX_TRIP_SECONDS),
+      '--json',
+    ];
     let compared = 0;
     const disagreements: string[] = [];
     for (const perGeography of [false, true]) {
       // Per district, OMF's own example of 2.6, 2.7 and 2.9 fits no reading (docs/metrics.md): over the fleet only.
-      const measures = perGeography ? perDistrict : [...perDistrict, 'dockless.active.count', 'dockless.inactive.count', 'dockless.utilization.active.percent'];
-      const args = ['metrics', folder, '--measures', measures.join(','), ...common, ...(perGeography ? ['--dimensions', 'geography_id', '--geographies', geographiesFile] : [])];
+      const measures = perGeography
+        ? perDistrict
+        : [...perDistrict, 'dockless.active.count', 'dockless.inactive.count', 'dockless.utilization.active.percent'];
+      const args = [
+        'metrics',
+        folder,
+        '--measures',
+        measures.join(','),
+        ...common,
+        ...(perGeography ? ['--dimensions', 'geography_id', '--geographies', geographiesFile] : []),
+      ];
       const r = await runCliInProcess(args);
       assert.equal(r.code, 0, r.err);
       const response = JSON.parse(r.out) as MetricsQueryResponse;
@@ -277,15 +468,24 @@ describe('OMF metrics against an independent computation from the raw NDJSON (sa
         for (const measure of measures) {
           const theirs = row[column(measure)] as number | null;
           // trips.start_loc needs the hours up to --max-trip-seconds after its interval: the last hour is missing.
-          if ((measure.startsWith('trips.start_loc.') || measure.includes('trips_per_vehicle')) && start + HOUR + MAX_TRIP_SECONDS * 1000 > END) {
+          if (
+            (measure.startsWith('trips.start_loc.') || measure.includes('trips_per_vehicle')) &&
+            start + HOUR + MAX_TRIP_SECONDS * 1000 > END
+          ) {
             assert.equal(theirs, null, `${measure} at ${hourText(start)} is missing, not a figure`);
             continue;
           }
           const expected = mine.get(`${measure}|${start}|${group}`);
-          assert.notEqual(expected, undefined, `${measure} at ${hourText(start)} in ${group}: a row this side has no interval for`);
+          assert.notEqual(
+            expected,
+            undefined,
+            `${measure} at ${hourText(start)} in ${group}: a row this side has no interval for`,
+          );
           compared++;
-          const same = expected === null || theirs === null ? expected === theirs : Math.abs(expected! - theirs) <= 1e-9;
-          if (!same) disagreements.push(`${measure} ${hourText(start)} ${group}: metrics ${theirs}, independent ${expected}`);
+          const same =
+            expected === null || theirs === null ? expected === theirs : Math.abs(expected! - theirs) <= 1e-9;
+          if (!same)
+            disagreements.push(`${measure} ${hourText(start)} ${group}: metrics ${theirs}, independent ${expected}`);
         }
       }
       // Every local hour of the harvest, and per geography every district in every hour (a quiet one with zeros).

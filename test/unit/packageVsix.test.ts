@@ -55,7 +55,8 @@ function globToRegExp(glob: string): RegExp {
 
 /** The files (not folders) of an unpacked VSIX, relative to it, with forward slashes. */
 function filesUnder(root: string): string[] {
-  return fs.readdirSync(root, { recursive: true, withFileTypes: true })
+  return fs
+    .readdirSync(root, { recursive: true, withFileTypes: true })
     .filter((entry) => entry.isFile())
     .map((entry) => path.relative(root, path.join(entry.parentPath, entry.name)).split(path.sep).join('/'))
     .sort();
@@ -71,24 +72,46 @@ describe('npm run package: a VSIX per platform with its DuckDB binding', functio
 
   it(`builds the ${PLATFORM} VSIX, and DuckDB runs from the unpacked extension`, async () => {
     // dist/ as the test build left it (--no-build): what matters here is what goes around it.
-    const run = spawnSync(process.execPath, [SCRIPT, '--target', PLATFORM, '--out', dir, '--no-build'], { encoding: 'utf8' });
+    const run = spawnSync(process.execPath, [SCRIPT, '--target', PLATFORM, '--out', dir, '--no-build'], {
+      encoding: 'utf8',
+    });
     assert.equal(run.status, 0, `${run.stdout}${run.stderr}`);
     const vsix = fs.readdirSync(dir).filter((f) => f.endsWith('.vsix'));
-    assert.deepEqual(vsix, [`mobility-api-explorer-${PLATFORM}-0.1.0.vsix`.replace('0.1.0', (JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string }).version)]);
+    assert.deepEqual(vsix, [
+      `mobility-api-explorer-${PLATFORM}-0.1.0.vsix`.replace(
+        '0.1.0',
+        (JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string }).version,
+      ),
+    ]);
     const unpacked = path.join(dir, 'unpacked');
     const unzip = spawnSync('unzip', ['-q', path.join(dir, vsix[0]), '-d', unpacked], { encoding: 'utf8' });
     assert.equal(unzip.status, 0, unzip.stderr);
     const manifest = fs.readFileSync(path.join(unpacked, 'extension.vsixmanifest'), 'utf8');
     assert.match(manifest, new RegExp(`TargetPlatform="${PLATFORM}"`), 'the VSIX says its platform');
     const extension = path.join(unpacked, 'extension');
-    assert.ok(!fs.existsSync(path.join(extension, 'node_modules')), 'nothing else of node_modules: the rest is bundled');
+    assert.ok(
+      !fs.existsSync(path.join(extension, 'node_modules')),
+      'nothing else of node_modules: the rest is bundled',
+    );
     // Nothing ships that the allowlist does not name, and every pattern still names something (the list stays tight).
     const files = filesUnder(unpacked);
     const patterns = VSIX_ALLOWLIST.map(globToRegExp);
-    assert.deepEqual(files.filter((f) => !patterns.some((p) => p.test(f))), [], 'files in the VSIX that VSIX_ALLOWLIST does not allow: leave them out (.vscodeignore) or, if the extension needs them, allow them');
-    assert.deepEqual(VSIX_ALLOWLIST.filter((_, i) => !files.some((f) => patterns[i].test(f))), [], 'allowlist patterns that match no file of the VSIX');
+    assert.deepEqual(
+      files.filter((f) => !patterns.some((p) => p.test(f))),
+      [],
+      'files in the VSIX that VSIX_ALLOWLIST does not allow: leave them out (.vscodeignore) or, if the extension needs them, allow them',
+    );
+    assert.deepEqual(
+      VSIX_ALLOWLIST.filter((_, i) => !files.some((f) => patterns[i].test(f))),
+      [],
+      'allowlist patterns that match no file of the VSIX',
+    );
     const bindings = fs.readdirSync(path.join(extension, 'dist', 'node_modules', '@duckdb')).sort();
-    assert.deepEqual(bindings, ['node-api', 'node-bindings', `node-bindings-${PLATFORM}`], 'DuckDB and this platform\'s binding only');
+    assert.deepEqual(
+      bindings,
+      ['node-api', 'node-bindings', `node-bindings-${PLATFORM}`],
+      "DuckDB and this platform's binding only",
+    );
     // Resolved from the unpacked dist/, as dist/analysisWorker.js resolves it (a temporary folder: no checkout around it).
     const requireFromDist = createRequire(path.join(extension, 'dist', 'analysisWorker.js'));
     const resolved = requireFromDist.resolve('@duckdb/node-api');
@@ -102,12 +125,17 @@ describe('npm run package: a VSIX per platform with its DuckDB binding', functio
     assert.deepEqual(rows, [{ answer: 42 }]);
     // The CLI VS Code starts as the MCP server (mcpServerDefinitionProviders) is there and runs from the unpacked dist/.
     assert.ok(mcpLaunchOf(extension, process.execPath), 'the installed extension offers its MCP server');
-    const cli = spawnSync(process.execPath, [path.join(extension, 'dist', 'cli.js'), '--version'], { encoding: 'utf8', cwd: dir });
+    const cli = spawnSync(process.execPath, [path.join(extension, 'dist', 'cli.js'), '--version'], {
+      encoding: 'utf8',
+      cwd: dir,
+    });
     assert.equal(cli.status, 0, cli.stderr);
   });
 
   it('refuses a platform DuckDB has no binding for, and says which it has', () => {
-    const run = spawnSync(process.execPath, [SCRIPT, '--target', 'web', '--out', dir, '--no-build'], { encoding: 'utf8' });
+    const run = spawnSync(process.execPath, [SCRIPT, '--target', 'web', '--out', dir, '--no-build'], {
+      encoding: 'utf8',
+    });
     assert.equal(run.status, 2);
     assert.match(run.stderr, /No DuckDB binding for the target web: use one of linux-x64, linux-arm64, alpine-x64/);
     assert.ok(!fs.readdirSync(dir).some((f) => f.includes('web')), 'nothing written');

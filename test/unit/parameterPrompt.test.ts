@@ -21,7 +21,10 @@ describe('endpoint parameter prompts (issue #24)', () => {
     const hours = new Set(prompt.match(/\d{4}-\d{2}-\d{2}(T\d{2})?/g) ?? []);
     assert.deepEqual([...hours], ['2026-11-25T07'], prompt);
     assert.equal(placeHolder, '2026-11-25T07');
-    assert.match(prompt, /^end_time: The UTC hour in which the trips ended: .*Format: YYYY-MM-DDTHH \(UTC\)\. Default: the last complete UTC hour \(2026-11-25T07\)\.$/);
+    assert.match(
+      prompt,
+      /^end_time: The UTC hour in which the trips ended: .*Format: YYYY-MM-DDTHH \(UTC\)\. Default: the last complete UTC hour \(2026-11-25T07\)\.$/,
+    );
   });
 
   it('every parameter with a default quotes no other date or timestamp than that default', () => {

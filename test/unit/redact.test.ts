@@ -38,10 +38,14 @@ describe('redactSecrets', () => {
     const secret = 'Zk8qP2xR7vN4mW9tY3bJ6hL1cD5sF0gA';
     assert.equal(redactSecrets(`key ${secret} refused`), 'key <secret redacted> refused');
     assert.ok(!redactSecrets(`Authorization: Bearer ${secret}`).includes(secret));
-    assert.ok(!redactSecrets('Authorization: Bearer abc.def-123').includes('abc.def-123'), 'an Authorization header value is a credential whatever its shape');
+    assert.ok(
+      !redactSecrets('Authorization: Bearer abc.def-123').includes('abc.def-123'),
+      'an Authorization header value is a credential whatever its shape',
+    );
     // Ordinary log text stays as it is: UUIDs, hex digests, URLs, paths, host names, versions.
-    const ordinary = 'jti 3f2b8c1e-9a4d-4e2f-8b1c-7d6e5f4a3b2c sha 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08 '
-      + 'GET https://mds.provider.example.com/mds-staging/vehicles/status?page_size=100 file /home/someone/Projects/MobilityExplorer2026/harvest/2026-01-01T00.json v1.2.3';
+    const ordinary =
+      'jti 3f2b8c1e-9a4d-4e2f-8b1c-7d6e5f4a3b2c sha 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08 ' +
+      'GET https://mds.provider.example.com/mds-staging/vehicles/status?page_size=100 file /home/someone/Projects/MobilityExplorer2026/harvest/2026-01-01T00.json v1.2.3';
     assert.equal(redactSecrets(ordinary), ordinary);
   });
 });
@@ -54,7 +58,11 @@ describe('ownSecretsMasker: our own secrets hidden by value, never by shape', ()
     const random = 'Xq7Lm2Pz9Kd4Rt6Wb1Nc8Hv3Js5Gf0YaE2uQ7iO4';
     assert.equal(mask(random), random, 'a random-looking value of the server stays');
     assert.equal(mask(`got ${token}`), `got ${token.slice(0, 10)}…${token.slice(-6)}`);
-    assert.equal(mask('kid SERVICEKEY-0123456789ABCDEF, ServiceKey-0123456789abcdef'), 'kid Ser…def, Ser…def', 'in any case');
+    assert.equal(
+      mask('kid SERVICEKEY-0123456789ABCDEF, ServiceKey-0123456789abcdef'),
+      'kid Ser…def, Ser…def',
+      'in any case',
+    );
     assert.equal(mask('/keys/ServiceKey-0123456789abcdef'), '/keys/Ser…def');
   });
 
@@ -74,12 +82,19 @@ describe('ownSecretsMasker: our own secrets hidden by value, never by shape', ()
 
   it('withoutOwnSecrets: a report is copied with the secrets masked wherever they stand, and left as it is without them', () => {
     const clean = { outcomes: [{ message: 'expected 200, actual 200' }], status: 200 };
-    assert.equal(withoutOwnSecrets(clean, { tokens: [token], kid: 'k1' }), clean, 'no secret: the same object, no copy');
+    assert.equal(
+      withoutOwnSecrets(clean, { tokens: [token], kid: 'k1' }),
+      clean,
+      'no secret: the same object, no copy',
+    );
     // A short kid after a newline: in the JSON text it follows `\n`'s letter n, so only a per-string mask finds it.
     const echoed = { outcomes: [{ message: `line one\nk1 echoed, and the token ${token}` }], kids: ['K1'] };
     const masked = withoutOwnSecrets(echoed, { tokens: [token], kid: 'k1' });
     assert.notEqual(masked, echoed);
-    assert.equal(masked.outcomes[0].message, `line one\n… echoed, and the token ${token.slice(0, 10)}…${token.slice(-6)}`);
+    assert.equal(
+      masked.outcomes[0].message,
+      `line one\n… echoed, and the token ${token.slice(0, 10)}…${token.slice(-6)}`,
+    );
     assert.deepEqual(masked.kids, ['…']);
     assert.equal(echoed.kids[0], 'K1', 'the original is left alone');
     // A kid JSON escapes (a quote in it) always takes the copy.

@@ -45,15 +45,26 @@ describe('GRPC requests in request files (httpYac / IntelliJ syntax)', () => {
   it('reads GRPC request lines, metadata, bodies, and file-level and request-level proto imports', () => {
     const file = parseRequestFile(FILE);
     assert.deepEqual(file.problems, []);
-    assert.deepEqual(file.requests.map((r) => [r.method, r.line, r.grpc?.method, r.grpc?.target]), [
-      ['GRPC', 7, 'mobility.sandbox.v1.Vehicles/GetVehicle', '{{grpcTarget}}'],
-      ['GRPC', 18, 'mobility.sandbox.v1.Vehicles/Upload', 'grpc://127.0.0.1:50051'],
-      ['GRPC', 28, 'Echo/Say', 'localhost:50051'],
-      ['GET', 33, undefined, undefined],
+    assert.deepEqual(
+      file.requests.map((r) => [r.method, r.line, r.grpc?.method, r.grpc?.target]),
+      [
+        ['GRPC', 7, 'mobility.sandbox.v1.Vehicles/GetVehicle', '{{grpcTarget}}'],
+        ['GRPC', 18, 'mobility.sandbox.v1.Vehicles/Upload', 'grpc://127.0.0.1:50051'],
+        ['GRPC', 28, 'Echo/Say', 'localhost:50051'],
+        ['GET', 33, undefined, undefined],
+      ],
+    );
+    assert.deepEqual(file.protos, [
+      { file: './protos/vehicles.proto', includeDirs: ['./protos', '../common protos'], line: 1 },
     ]);
-    assert.deepEqual(file.protos, [{ file: './protos/vehicles.proto', includeDirs: ['./protos', '../common protos'], line: 1 }]);
-    assert.deepEqual(file.requests[1].grpc?.protos.map((p) => p.file), ['./protos/vehicles.proto', '../extra.proto']);
-    assert.deepEqual(file.requests[0].headers.map((h) => h.name), ['x-request-id', 'x-note']);
+    assert.deepEqual(
+      file.requests[1].grpc?.protos.map((p) => p.file),
+      ['./protos/vehicles.proto', '../extra.proto'],
+    );
+    assert.deepEqual(
+      file.requests[0].headers.map((h) => h.name),
+      ['x-request-id', 'x-note'],
+    );
   });
 
   it('substitutes {{grpcTarget}} and file variables into the target, metadata and JSON body', () => {
@@ -84,12 +95,21 @@ describe('GRPC requests in request files (httpYac / IntelliJ syntax)', () => {
 
   it('names the line and what to write for a bad method path, a missing target and a body that is not JSON', () => {
     const cases: [string, RegExp][] = [
-      ['GRPC localhost:1/mobility.Vehicles', /Line 1: "GRPC localhost:1\/mobility\.Vehicles" is not a gRPC method path: write "GRPC \{\{grpcTarget\}\}\/package\.Service\/Method"/],
-      ['GRPC mobility.Vehicles/List', /Line 1: "GRPC mobility\.Vehicles\/List" names no target: write "GRPC host:port\/mobility\.Vehicles\/List" or "GRPC \{\{grpcTarget\}\}\/mobility\.Vehicles\/List"/],
+      [
+        'GRPC localhost:1/mobility.Vehicles',
+        /Line 1: "GRPC localhost:1\/mobility\.Vehicles" is not a gRPC method path: write "GRPC \{\{grpcTarget\}\}\/package\.Service\/Method"/,
+      ],
+      [
+        'GRPC mobility.Vehicles/List',
+        /Line 1: "GRPC mobility\.Vehicles\/List" names no target: write "GRPC host:port\/mobility\.Vehicles\/List" or "GRPC \{\{grpcTarget\}\}\/mobility\.Vehicles\/List"/,
+      ],
       ['GRPC /mobility.Vehicles/List', /names no target/],
       ['GRPC host:1/mobility.Vehicles/List-All', /"mobility\.Vehicles\/List-All" is not a gRPC method/],
       ['GRPC host:1/api/mobility.Vehicles/List', /the target "host:1\/api" has a path/],
-      ['\n\nGRPC host:1/a.B/C\n\n{\n  "a": 1,\n  "b": }\n', /Request at line 3: the message at line 7, column 8 is not JSON \(ValueExpected\)/],
+      [
+        '\n\nGRPC host:1/a.B/C\n\n{\n  "a": 1,\n  "b": }\n',
+        /Request at line 3: the message at line 7, column 8 is not JSON \(ValueExpected\)/,
+      ],
       ['GRPC host:1/a.B/C\n\n{"a": 1', /line 3, column 8 is not JSON \(CloseBraceExpected\)/],
       ['GRPC host:1/a.B/C\n\n"text"', /line 3 is not a JSON object/],
     ];
@@ -98,7 +118,10 @@ describe('GRPC requests in request files (httpYac / IntelliJ syntax)', () => {
       assert.equal(file.problems.length, 1, text);
       assert.match(file.problems[0].message, expected);
       // The request stays, so that its CodeLens can say why; sending it refuses with the same words.
-      assert.throws(() => resolveGrpcFileRequest(file.requests[0], file, { grpcTarget: 'x:1' }), (err: unknown) => err instanceof MobilityError && expected.test(err.message));
+      assert.throws(
+        () => resolveGrpcFileRequest(file.requests[0], file, { grpcTarget: 'x:1' }),
+        (err: unknown) => err instanceof MobilityError && expected.test(err.message),
+      );
     }
   });
 
@@ -111,7 +134,13 @@ describe('GRPC requests in request files (httpYac / IntelliJ syntax)', () => {
   it('refuses an authorization metadata line as REST refuses an Authorization header, unless # @authorization as-is', () => {
     const text = 'GRPC host:1/a.B/C\nauthorization: Bearer abc\n';
     const file = parseRequestFile(text);
-    assert.throws(() => resolveGrpcFileRequest(file.requests[0], file), (err: unknown) => err instanceof MobilityError && err.code === 'AUTHORIZATION_GIVEN' && /# @authorization as-is/.test(err.message));
+    assert.throws(
+      () => resolveGrpcFileRequest(file.requests[0], file),
+      (err: unknown) =>
+        err instanceof MobilityError &&
+        err.code === 'AUTHORIZATION_GIVEN' &&
+        /# @authorization as-is/.test(err.message),
+    );
     const asIs = parseRequestFile(`# @authorization as-is\n${text}`);
     assert.deepEqual(asIs.problems, []);
     const resolved = resolveGrpcFileRequest(asIs.requests[0], asIs);
@@ -120,8 +149,13 @@ describe('GRPC requests in request files (httpYac / IntelliJ syntax)', () => {
   });
 
   it('says what to fix in proto lines and where proto lines do nothing', () => {
-    const file = parseRequestFile('proto <\nincludeDirs: [1]\nlongs: String\nfoo: bar\n\n###\nproto < a.proto\nGET http://x/y\n');
-    assert.deepEqual(file.problems.map((p) => p.line), [1, 3, 0, 6]);
+    const file = parseRequestFile(
+      'proto <\nincludeDirs: [1]\nlongs: String\nfoo: bar\n\n###\nproto < a.proto\nGET http://x/y\n',
+    );
+    assert.deepEqual(
+      file.problems.map((p) => p.line),
+      [1, 3, 0, 6],
+    );
     assert.match(file.problems[0].message, /includeDirs must be a JSON list/);
     assert.match(file.problems[1].message, /"foo" is not an option of "proto <"/);
     assert.match(file.problems[2].message, /names no file: write "proto < \.\/service\.proto"/);
@@ -141,9 +175,17 @@ describe('GRPC requests in request files (httpYac / IntelliJ syntax)', () => {
     assert.deepEqual(file.problems, []);
     assert.equal(file.requests[0].name, 'get');
     const resolved = resolveGrpcFileRequest(file.requests[0], file, { grpcTarget: 'localhost:1' });
-    assert.deepEqual([resolved.method, resolved.target, resolved.messages], ['mobility.sandbox.v1.Vehicles/GetVehicle', 'localhost:1', [message]]);
+    assert.deepEqual(
+      [resolved.method, resolved.target, resolved.messages],
+      ['mobility.sandbox.v1.Vehicles/GetVehicle', 'localhost:1', [message]],
+    );
 
-    const stream = grpcRequestText({ method: 'a.B/C', message: [{ a: 1 }, { a: 2 }], targetVariable: false, target: 'localhost:50051' });
+    const stream = grpcRequestText({
+      method: 'a.B/C',
+      message: [{ a: 1 }, { a: 2 }],
+      targetVariable: false,
+      target: 'localhost:50051',
+    });
     const streamFile = parseRequestFile(stream);
     assert.deepEqual(resolveGrpcFileRequest(streamFile.requests[0], streamFile).messages, [{ a: 1 }, { a: 2 }]);
     assert.equal(streamFile.requests[0].grpc?.target, 'localhost:50051');

@@ -25,19 +25,35 @@ describe('the sandbox serves valid MDS 2.0 (official schemas, zero findings)', f
 
   /** Fails with the rules found, so a failure says what the sandbox got wrong. */
   function assertConforms(report: ConformanceReport, where: string): void {
-    const found = report.rules.map((r) => `${r.count} × ${r.message} at ${r.where} (e.g. ${r.examples[0]?.path}: ${r.examples[0]?.value})`);
+    const found = report.rules.map(
+      (r) => `${r.count} × ${r.message} at ${r.where} (e.g. ${r.examples[0]?.path}: ${r.examples[0]?.value})`,
+    );
     assert.ok(report.conforms && report.rules.length === 0, `${where}: ${found.join('\n') || 'not conforming'}`);
   }
 
-  async function checkPages(client: SandboxClient, endpoint: MdsEndpointId, path: string, withAccept: boolean, where: string): Promise<number> {
+  async function checkPages(
+    client: SandboxClient,
+    endpoint: MdsEndpointId,
+    path: string,
+    withAccept: boolean,
+    where: string,
+  ): Promise<number> {
     let url: string | null = `${client.mds.baseUrl}${path}`;
     let pages = 0;
     while (url) {
-      const res: Response = await fetch(url, { headers: { Authorization: `Bearer ${await client.token()}`, ...(withAccept ? { Accept: 'application/vnd.mds+json;version=2.0' } : {}) } });
+      const res: Response = await fetch(url, {
+        headers: {
+          Authorization: `Bearer ${await client.token()}`,
+          ...(withAccept ? { Accept: 'application/vnd.mds+json;version=2.0' } : {}),
+        },
+      });
       const text = await res.text();
       assert.equal(res.status, 200, `${where} ${url}: ${text.slice(0, 300)}`);
       const body = endpoint === 'reports' ? text : (JSON.parse(text) as { links?: { next?: string | null } });
-      assertConforms(validateMdsResponse(endpoint, body, { contentType: res.headers.get('content-type') ?? '' }), `${where} ${url}`);
+      assertConforms(
+        validateMdsResponse(endpoint, body, { contentType: res.headers.get('content-type') ?? '' }),
+        `${where} ${url}`,
+      );
       pages++;
       url = typeof body === 'object' ? (body.links?.next ?? null) : null;
     }
@@ -64,7 +80,13 @@ describe('the sandbox serves valid MDS 2.0 (official schemas, zero findings)', f
         await checkPages(client, 'events_historical', `/events/historical?event_time=${hour}`, withAccept, where);
         await checkPages(client, 'telemetry', `/telemetry?telemetry_time=${hour}`, withAccept, where);
       }
-      await checkPages(client, 'events_recent', `/events/recent?start_time=${now - 3 * 3_600_000}&end_time=${now}`, withAccept, where);
+      await checkPages(
+        client,
+        'events_recent',
+        `/events/recent?start_time=${now - 3 * 3_600_000}&end_time=${now}`,
+        withAccept,
+        where,
+      );
       await checkPages(client, 'stops', '/stops', withAccept, where);
       await checkPages(client, 'stop', `/stops/${stops[0].stop_id}`, withAccept, where);
       await checkPages(client, 'reports', '/reports/2025-10.csv', withAccept, where);
@@ -83,7 +105,8 @@ describe('the sandbox serves valid MDS 2.0 (official schemas, zero findings)', f
     const answers: Array<[keyof typeof stock, string, unknown]> = [];
     let url: string | null = `${client.mds.baseUrl}/vehicles`;
     while (url) {
-      const { body }: { body: { vehicles: { device_id: string }[]; links: { next: string | null } } } = await client.get(url);
+      const { body }: { body: { vehicles: { device_id: string }[]; links: { next: string | null } } } =
+        await client.get(url);
       answers.push(['vehicles', url, body]);
       url = body.links.next;
     }
@@ -92,16 +115,23 @@ describe('the sandbox serves valid MDS 2.0 (official schemas, zero findings)', f
     answers.push(['vehicle', `/vehicles/${id}`, (await client.get(`/vehicles/${id}`)).body]);
     // The one known bug of these files that every item meets: oneOf over the four modes, whose schemas do not
     // exclude each other (mode-one-of in src/core/conformance/schemaCorrections.ts).
-    const modeOneOf = (e: { keyword: string; instancePath: string; schemaPath: string }) => e.keyword === 'oneOf' && /^\/vehicles\/\d+$/.test(e.instancePath) && e.schemaPath === '#/allOf/1/oneOf';
+    const modeOneOf = (e: { keyword: string; instancePath: string; schemaPath: string }) =>
+      e.keyword === 'oneOf' && /^\/vehicles\/\d+$/.test(e.instancePath) && e.schemaPath === '#/allOf/1/oneOf';
     for (const [endpoint, where, body] of answers) {
       const validate = stock[endpoint];
       validate(body);
       const errors = validate.errors ?? [];
-      assert.ok(errors.every(modeOneOf), `${where}: ${JSON.stringify(errors.filter((e) => !modeOneOf(e)).slice(0, 5))}`);
+      assert.ok(
+        errors.every(modeOneOf),
+        `${where}: ${JSON.stringify(errors.filter((e) => !modeOneOf(e)).slice(0, 5))}`,
+      );
       const report = validateMdsResponse(endpoint, body);
       assertConforms(report, where);
       const bugs = [...new Set(report.schemaBugs.map((r) => r.schemaBug))];
-      assert.ok(bugs.every((id) => id === 'mode-one-of'), `${where}: the official schema finds more than its known mode-one-of bug: ${bugs.join(', ')}`);
+      assert.ok(
+        bugs.every((id) => id === 'mode-one-of'),
+        `${where}: the official schema finds more than its known mode-one-of bug: ${bugs.join(', ')}`,
+      );
     }
   });
 
@@ -117,7 +147,13 @@ describe('the sandbox serves valid MDS 2.0 (official schemas, zero findings)', f
       for (const hour of [busy, quiet]) {
         assert.equal(hour.slice(5, 7), String(month + 1).padStart(2, '0'));
         await checkPages(client, 'trips', `/trips?end_time=${hour}`, true, `month ${month + 1}`);
-        await checkPages(client, 'events_historical', `/events/historical?event_time=${hour}`, true, `month ${month + 1}`);
+        await checkPages(
+          client,
+          'events_historical',
+          `/events/historical?event_time=${hour}`,
+          true,
+          `month ${month + 1}`,
+        );
         await checkPages(client, 'telemetry', `/telemetry?telemetry_time=${hour}`, true, `month ${month + 1}`);
         items += (await client.get<{ trips: unknown[] }>(`/trips?end_time=${hour}`)).body.trips.length;
       }

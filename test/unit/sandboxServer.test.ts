@@ -15,7 +15,13 @@ import { makeTestCredential } from './support/testCredentials';
 import { parseTrustFile, startSandbox } from '../../src/sandbox/sandboxServer';
 import { parseTrustFiles, TrustStore } from '../../src/sandbox/auth/trustStore';
 import type { RunningSandbox, SandboxEnvironment, SandboxOptions } from '../../src/sandbox/sandboxServer';
-import type { MaasVehiclesBody, MdsErrorBody, MdsVehiclesBody, MdsVehiclesStatusBody, PageLinks } from '../../src/sandbox/routes/mdsResponses';
+import type {
+  MaasVehiclesBody,
+  MdsErrorBody,
+  MdsVehiclesBody,
+  MdsVehiclesStatusBody,
+  PageLinks,
+} from '../../src/sandbox/routes/mdsResponses';
 import { SyntheticFleet } from '../../src/sandbox/world/syntheticFleet';
 
 /** The fields of an MDS listing or error body; each test reads those its route has. */
@@ -27,9 +33,40 @@ interface Answer<T = MdsBody> {
   body: T;
 }
 
-const MDS_STATES = ['removed', 'available', 'non_operational', 'reserved', 'on_trip', 'stopped', 'non_contactable', 'missing', 'elsewhere'];
-const MDS_TYPES = ['bicycle', 'bus', 'cargo_bicycle', 'car', 'delivery_robot', 'moped', 'motorcycle', 'scooter_standing', 'scooter_seated', 'truck', 'other'];
-const MDS_PROPULSION = ['human', 'electric_assist', 'electric', 'combustion', 'combustion_diesel', 'hybrid', 'hydrogen_fuel_cell', 'plug_in_hybrid'];
+const MDS_STATES = [
+  'removed',
+  'available',
+  'non_operational',
+  'reserved',
+  'on_trip',
+  'stopped',
+  'non_contactable',
+  'missing',
+  'elsewhere',
+];
+const MDS_TYPES = [
+  'bicycle',
+  'bus',
+  'cargo_bicycle',
+  'car',
+  'delivery_robot',
+  'moped',
+  'motorcycle',
+  'scooter_standing',
+  'scooter_seated',
+  'truck',
+  'other',
+];
+const MDS_PROPULSION = [
+  'human',
+  'electric_assist',
+  'electric',
+  'combustion',
+  'combustion_diesel',
+  'hybrid',
+  'hydrogen_fuel_cell',
+  'plug_in_hybrid',
+];
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 /** Signs fresh tokens for the demo credential of one sandbox, with strictly increasing iats. */
@@ -50,7 +87,11 @@ class DemoSigner {
       .sign(this.privateKey);
   }
 
-  async get<T = MdsBody>(env: SandboxEnvironment, url: string, headers: Record<string, string> = {}): Promise<Answer<T>> {
+  async get<T = MdsBody>(
+    env: SandboxEnvironment,
+    url: string,
+    headers: Record<string, string> = {},
+  ): Promise<Answer<T>> {
     const res = await fetch(url, { headers: { Authorization: `Bearer ${await this.token(env)}`, ...headers } });
     return { status: res.status, headers: res.headers, body: (await res.json()) as T };
   }
@@ -96,7 +137,10 @@ describe('sandbox server', () => {
       const res = await fetch(`${sandbox.url}/`);
       assert.equal(res.status, 200);
       const body = (await res.json()) as { environments: { id: string; baseUrl: string }[] };
-      assert.deepEqual(body.environments.map((e) => [e.id, e.baseUrl]), sandbox.environments.map((e) => [e.id, e.baseUrl]));
+      assert.deepEqual(
+        body.environments.map((e) => [e.id, e.baseUrl]),
+        sandbox.environments.map((e) => [e.id, e.baseUrl]),
+      );
       assert.ok(!JSON.stringify(body).includes('PRIVATE KEY'));
     });
 
@@ -203,14 +247,26 @@ describe('sandbox server', () => {
       assertErrorBody(await signer.get(mds, `${mds.baseUrl}/trip`), 404, 'not_found');
       assertErrorBody(await signer.get(mds, `${mds.baseUrl}/vehicles/status/x/y`), 404, 'not_found');
       const outside = await fetch(`${sandbox.url}/nowhere`);
-      assertErrorBody({ status: outside.status, headers: outside.headers, body: (await outside.json()) as unknown }, 404, 'not_found');
+      assertErrorBody(
+        { status: outside.status, headers: outside.headers, body: (await outside.json()) as unknown },
+        404,
+        'not_found',
+      );
     });
 
     it('negotiates the MDS version: 406 for version=1.2, 2.0 for a 2.x version, JSON, */* or no Accept', async () => {
-      const refused = await signer.get(mds, `${mds.baseUrl}/vehicles`, { Accept: 'application/vnd.mds+json;version=1.2' });
+      const refused = await signer.get(mds, `${mds.baseUrl}/vehicles`, {
+        Accept: 'application/vnd.mds+json;version=1.2',
+      });
       assertErrorBody(refused, 406, 'not_acceptable');
       assert.match(refused.body.error_description, /1\.2/);
-      for (const accept of ['application/vnd.mds+json;version=2.0', 'application/vnd.mds+json; version=2.1', 'application/json', '*/*', undefined]) {
+      for (const accept of [
+        'application/vnd.mds+json;version=2.0',
+        'application/vnd.mds+json; version=2.1',
+        'application/json',
+        '*/*',
+        undefined,
+      ]) {
         const answer = await signer.get(mds, `${mds.baseUrl}/vehicles`, accept === undefined ? {} : { Accept: accept });
         assert.equal(answer.status, 200, `Accept: ${accept}`);
         assert.equal(answer.headers.get('content-type'), 'application/vnd.mds+json;version=2.0');
@@ -233,7 +289,10 @@ describe('sandbox server', () => {
       assert.equal(post.status, 405);
       assert.equal(post.headers.get('allow'), 'GET, HEAD');
       assert.equal(((await post.json()) as { error: string }).error, 'method_not_allowed');
-      const head = await fetch(`${mds.baseUrl}/vehicles`, { method: 'HEAD', headers: { Authorization: `Bearer ${await signer.token(mds)}` } });
+      const head = await fetch(`${mds.baseUrl}/vehicles`, {
+        method: 'HEAD',
+        headers: { Authorization: `Bearer ${await signer.token(mds)}` },
+      });
       assert.equal(head.status, 200);
       assert.equal(await head.text(), '');
     });
@@ -289,7 +348,10 @@ describe('sandbox server', () => {
 
     it('reads one entry object with a PEM key and a list with JWK and RSA keys', () => {
       const one = ec();
-      const [single] = parseTrustFile(JSON.stringify({ kid: 'k1', iss: 'a@org.example.test', type: 'external-org', publicKey: pem(one.publicKey) }), 'one.json');
+      const [single] = parseTrustFile(
+        JSON.stringify({ kid: 'k1', iss: 'a@org.example.test', type: 'external-org', publicKey: pem(one.publicKey) }),
+        'one.json',
+      );
       assert.equal(single?.kid, 'k1');
       assert.equal(single?.type, 'external-org');
       assert.ok(single?.publicKey.equals(one.publicKey));
@@ -301,7 +363,13 @@ describe('sandbox server', () => {
         ]),
         'list.json',
       );
-      assert.deepEqual(list.map((k) => [k.kid, k.type]), [['k2', 'iam'], ['k3', 'service-account']]);
+      assert.deepEqual(
+        list.map((k) => [k.kid, k.type]),
+        [
+          ['k2', 'iam'],
+          ['k3', 'service-account'],
+        ],
+      );
     });
 
     it('refuses each bad entry, naming the file, the entry index and the field', () => {
@@ -341,30 +409,69 @@ describe('sandbox server', () => {
 
     it('refuses one kid bound by two trust files (or twice to different keys), naming both files and never the whole kid', () => {
       const kid = 'shared-kid-0123456789abcdef';
-      const entry = (key = ec().publicKey) => ({ kid, iss: 'a@org.example.test', type: 'external-org', publicKey: pem(key) });
-      const files = [{ text: JSON.stringify(entry()), source: 'team-a.json' }, { text: JSON.stringify([{ ...entry(), kid: 'other' }, entry()]), source: 'team-b.json' }];
-      assert.throws(() => parseTrustFiles(files), (err: unknown) => {
-        assert.ok(err instanceof MobilityError && err.code === 'TRUST_FILE_INVALID');
-        assert.match(err.message, /is bound by two trust files, team-a\.json and team-b\.json\. .*remove the entry from one of the files/);
-        assert.ok(!err.message.includes(kid), err.message);
-        return true;
+      const entry = (key = ec().publicKey) => ({
+        kid,
+        iss: 'a@org.example.test',
+        type: 'external-org',
+        publicKey: pem(key),
       });
+      const files = [
+        { text: JSON.stringify(entry()), source: 'team-a.json' },
+        { text: JSON.stringify([{ ...entry(), kid: 'other' }, entry()]), source: 'team-b.json' },
+      ];
+      assert.throws(
+        () => parseTrustFiles(files),
+        (err: unknown) => {
+          assert.ok(err instanceof MobilityError && err.code === 'TRUST_FILE_INVALID');
+          assert.match(
+            err.message,
+            /is bound by two trust files, team-a\.json and team-b\.json\. .*remove the entry from one of the files/,
+          );
+          assert.ok(!err.message.includes(kid), err.message);
+          return true;
+        },
+      );
       assert.throws(() => parseTrustFiles([files[0], files[0]]), /team-a\.json is given twice with --trust/);
-      assert.deepEqual(parseTrustFiles([files[0], { text: JSON.stringify({ ...entry(), kid: 'other' }), source: 'c.json' }]).map((k) => k.kid), [kid, 'other']);
+      assert.deepEqual(
+        parseTrustFiles([files[0], { text: JSON.stringify({ ...entry(), kid: 'other' }), source: 'c.json' }]).map(
+          (k) => k.kid,
+        ),
+        [kid, 'other'],
+      );
       // The keys a sandbox starts with (its demo key, then the trust files') bind a kid once, unless to the very same key.
       const [first] = parseTrustFile(JSON.stringify(entry()), 'a.json');
       const [second] = parseTrustFile(JSON.stringify(entry()), 'b.json');
-      assert.throws(() => new TrustStore([first, second]), (err: unknown) => err instanceof MobilityError && /is bound twice, to different keys/.test(err.message) && !err.message.includes(kid));
+      assert.throws(
+        () => new TrustStore([first, second]),
+        (err: unknown) =>
+          err instanceof MobilityError &&
+          /is bound twice, to different keys/.test(err.message) &&
+          !err.message.includes(kid),
+      );
       assert.deepEqual(new TrustStore([first, { ...first }]).kids(), [kid]);
     });
 
     it('a key from a trust file is accepted by a sandbox started with it', async () => {
       const pair = ec();
-      const trust = parseTrustFile(JSON.stringify({ kid: 'from-file', iss: 'me@org.example.test', type: 'external-org', publicKey: pem(pair.publicKey) }), 'me.json');
+      const trust = parseTrustFile(
+        JSON.stringify({
+          kid: 'from-file',
+          iss: 'me@org.example.test',
+          type: 'external-org',
+          publicKey: pem(pair.publicKey),
+        }),
+        'me.json',
+      );
       const sandbox = await start({ trust });
       const mds = env(sandbox, 'mds-staging');
       const iat = Date.now() / 1000;
-      const token = await new SignJWT({ iss: 'me@org.example.test', aud: mds.baseUrl, iat, exp: Math.floor(iat) + 120, jti: randomUUID() })
+      const token = await new SignJWT({
+        iss: 'me@org.example.test',
+        aud: mds.baseUrl,
+        iat,
+        exp: Math.floor(iat) + 120,
+        jti: randomUUID(),
+      })
         .setProtectedHeader({ alg: 'ES256', kid: 'from-file' })
         .sign(pair.privateKey);
       const res = await fetch(`${mds.baseUrl}/vehicles`, { headers: { Authorization: `Bearer ${token}` } });
@@ -383,18 +490,35 @@ describe('sandbox server', () => {
         assert.equal(demo.privateKeyFile, join(dir, 'demo-private-key.pem'));
         if (process.platform !== 'win32') assert.equal(statSync(demo.privateKeyFile).mode & 0o777, 0o600);
         const credentialText = readFileSync(demo.credentialFile, 'utf8');
-        assert.deepEqual(JSON.parse(credentialText), { type: 'external-org', kid: demo.kid, issuer: demo.issuer, privateKeyFile: demo.privateKeyFile });
+        assert.deepEqual(JSON.parse(credentialText), {
+          type: 'external-org',
+          kid: demo.kid,
+          issuer: demo.issuer,
+          privateKeyFile: demo.privateKeyFile,
+        });
         assert.ok(!/PRIVATE KEY|"d"\s*:/.test(credentialText));
         const trustText = readFileSync(join(dir, 'demo-trust.json'), 'utf8');
         assert.ok(!/PRIVATE KEY|"d"\s*:/.test(trustText));
 
-        const second = await start({ trust: parseTrustFile(trustText, 'demo-trust.json'), demoDir: join(dir, 'second') });
+        const second = await start({
+          trust: parseTrustFile(trustText, 'demo-trust.json'),
+          demoDir: join(dir, 'second'),
+        });
         const mds = env(second, 'mds-staging');
         const iat = Date.now() / 1000;
-        const token = await new SignJWT({ iss: demo.issuer, aud: mds.baseUrl, iat, exp: Math.floor(iat) + 120, jti: randomUUID() })
+        const token = await new SignJWT({
+          iss: demo.issuer,
+          aud: mds.baseUrl,
+          iat,
+          exp: Math.floor(iat) + 120,
+          jti: randomUUID(),
+        })
           .setProtectedHeader({ alg: 'ES256', kid: demo.kid })
           .sign(createPrivateKey(readFileSync(demo.privateKeyFile, 'utf8')));
-        assert.equal((await fetch(`${mds.baseUrl}/vehicles`, { headers: { Authorization: `Bearer ${token}` } })).status, 200);
+        assert.equal(
+          (await fetch(`${mds.baseUrl}/vehicles`, { headers: { Authorization: `Bearer ${token}` } })).status,
+          200,
+        );
       } finally {
         rmSync(dir, { recursive: true, force: true });
       }
@@ -408,14 +532,25 @@ describe('sandbox server', () => {
       const again = await start({ demoPrivateKeyPem: pemText });
       assert.equal(again.demo.kid, first.demo.kid);
       assert.notEqual(createPublicKey(createPrivateKey(pemText)).export({ format: 'jwk' }).x, undefined);
-      await assert.rejects(startSandbox({ demoPrivateKeyPem: 'nonsense' }), (err: unknown) => err instanceof MobilityError && err.code === 'DEMO_KEY_INVALID');
+      await assert.rejects(
+        startSandbox({ demoPrivateKeyPem: 'nonsense' }),
+        (err: unknown) => err instanceof MobilityError && err.code === 'DEMO_KEY_INVALID',
+      );
     });
   });
 
   it('refuses bad options and a port in use with clear errors', async () => {
-    await assert.rejects(startSandbox({ fleetSize: -1 }), (err: unknown) => err instanceof MobilityError && err.code === 'SANDBOX_OPTIONS_INVALID' && /fleetSize/.test(err.message));
+    await assert.rejects(
+      startSandbox({ fleetSize: -1 }),
+      (err: unknown) =>
+        err instanceof MobilityError && err.code === 'SANDBOX_OPTIONS_INVALID' && /fleetSize/.test(err.message),
+    );
     const taken = await start();
-    await assert.rejects(startSandbox({ port: taken.port }), (err: unknown) => err instanceof MobilityError && err.code === 'SANDBOX_START_FAILED' && /already in use/.test(err.message));
+    await assert.rejects(
+      startSandbox({ port: taken.port }),
+      (err: unknown) =>
+        err instanceof MobilityError && err.code === 'SANDBOX_START_FAILED' && /already in use/.test(err.message),
+    );
   });
 });
 
@@ -423,16 +558,21 @@ describe('sandbox server', () => {
 describe('sandbox lifecycle', () => {
   it('close() leaves no listening server or open socket behind, even with a keep-alive connection open', async () => {
     // Timers are left out: Node's own unref'd Date-header cache shows up there and keeps nothing alive.
-    const handles = () => process.getActiveResourcesInfo().filter((r) => r === 'TCPServerWrap' || r === 'TCPSocketWrap');
+    const handles = () =>
+      process.getActiveResourcesInfo().filter((r) => r === 'TCPServerWrap' || r === 'TCPSocketWrap');
     const before = handles().length;
     const sandbox = await startSandbox();
     const mds = env(sandbox, 'mds-staging');
     const token = await new DemoSigner(sandbox).token(mds);
     await new Promise<void>((resolve, reject) => {
-      const req = request(`${mds.baseUrl}/vehicles`, { headers: { Authorization: `Bearer ${token}`, Connection: 'keep-alive' } }, (res) => {
-        res.resume();
-        res.on('end', resolve);
-      });
+      const req = request(
+        `${mds.baseUrl}/vehicles`,
+        { headers: { Authorization: `Bearer ${token}`, Connection: 'keep-alive' } },
+        (res) => {
+          res.resume();
+          res.on('end', resolve);
+        },
+      );
       req.on('error', reject);
       req.end();
     });
@@ -454,7 +594,13 @@ describe('sandbox without demo files', () => {
       const after = readdirSync(tmpdir()).filter((f) => f.startsWith('mobility-api-sandbox-') && !before.has(f));
       assert.deepEqual(after, [], 'no demo folder was created');
       const mds = env(sandbox, 'mds-staging');
-      const token = await new SignJWT({ iss: sandbox.demo.issuer, aud: mds.baseUrl, iat: Math.floor(Date.now() / 1000), exp: Math.floor(Date.now() / 1000) + 300, jti: randomUUID() })
+      const token = await new SignJWT({
+        iss: sandbox.demo.issuer,
+        aud: mds.baseUrl,
+        iat: Math.floor(Date.now() / 1000),
+        exp: Math.floor(Date.now() / 1000) + 300,
+        jti: randomUUID(),
+      })
         .setProtectedHeader({ alg: 'ES256', kid: sandbox.demo.kid })
         .sign(createPrivateKey(pem));
       const res = await fetch(`${mds.baseUrl}/vehicles`, { headers: { Authorization: `Bearer ${token}` } });
@@ -466,15 +612,25 @@ describe('sandbox without demo files', () => {
   });
 });
 
-
 describe('sandbox clock', () => {
   it('sends a Date header from its injected clock, so a client sees the skew against a sandbox whose clock was moved', async () => {
     const aheadMs = 10 * 60_000;
     const credential = makeTestCredential();
-    const sandbox = await startSandbox({ now: () => Date.now() + aheadMs, fleetSize: 5, demoDir: false, trust: [{ kid: credential.kid, iss: credential.issuer, type: credential.type, publicKey: credential.publicKey }] });
+    const sandbox = await startSandbox({
+      now: () => Date.now() + aheadMs,
+      fleetSize: 5,
+      demoDir: false,
+      trust: [{ kid: credential.kid, iss: credential.issuer, type: credential.type, publicKey: credential.publicKey }],
+    });
     try {
       const mds = sandbox.environments.find((e) => e.id === 'mds-staging') as SandboxEnvironment;
-      const environment: Environment = { id: 'sandbox', name: 'Sandbox', api: 'mds', stage: 'staging', baseUrl: mds.baseUrl };
+      const environment: Environment = {
+        id: 'sandbox',
+        name: 'Sandbox',
+        api: 'mds',
+        stage: 'staging',
+        baseUrl: mds.baseUrl,
+      };
       const exchange = await new ApiClient().get(`${mds.baseUrl}/vehicles`, environment, credential);
       const skew = clockSkewOf(exchange);
       assert.ok(skew, `no skew seen: Date ${exchange.serverDateMs}, received ${exchange.receivedAtMs}`);

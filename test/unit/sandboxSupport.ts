@@ -33,13 +33,17 @@ export class SandboxClient {
     const iat = Math.max(this.clock() / 1000, this.lastIat + 0.001);
     this.lastIat = iat;
     const { kid, issuer } = this.sandbox.demo;
-    return new SignJWT({ iss: issuer, aud: this.mds.baseUrl, iat, exp: Math.floor(iat) + 300, jti: randomUUID() }).setProtectedHeader({ alg: 'ES256', kid }).sign(this.privateKey);
+    return new SignJWT({ iss: issuer, aud: this.mds.baseUrl, iat, exp: Math.floor(iat) + 300, jti: randomUUID() })
+      .setProtectedHeader({ alg: 'ES256', kid })
+      .sign(this.privateKey);
   }
 
   /** GET a path of the MDS staging environment (or an absolute URL) with a fresh token. */
   async get<T = Record<string, unknown>>(pathOrUrl: string): Promise<SandboxAnswer<T>> {
     const url = pathOrUrl.startsWith('http') ? pathOrUrl : `${this.mds.baseUrl}${pathOrUrl}`;
-    const res = await fetch(url, { headers: { Authorization: `Bearer ${await this.token()}`, Accept: 'application/vnd.mds+json;version=2.0' } });
+    const res = await fetch(url, {
+      headers: { Authorization: `Bearer ${await this.token()}`, Accept: 'application/vnd.mds+json;version=2.0' },
+    });
     const text = await res.text();
     const json = /json/.test(res.headers.get('content-type') ?? '');
     return { status: res.status, headers: res.headers, text, body: (json ? JSON.parse(text) : undefined) as T };
@@ -53,7 +57,10 @@ export function assertMdsError(answer: SandboxAnswer<unknown>, status: number, e
   const body = answer.body as { error?: unknown; error_description?: unknown; error_details?: unknown };
   assert.equal(body.error, error);
   assert.equal(typeof body.error_description, 'string');
-  assert.ok(Array.isArray(body.error_details) && body.error_details.length >= 1, 'error_details has at least one entry');
+  assert.ok(
+    Array.isArray(body.error_details) && body.error_details.length >= 1,
+    'error_details has at least one entry',
+  );
 }
 
 export const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;

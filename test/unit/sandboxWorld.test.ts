@@ -31,9 +31,39 @@ interface Listing {
  * models/modes/micromobility/event.yaml), for the event types the sandbox can emit.
  */
 const ALLOWED: Readonly<Record<string, readonly string[]>> = {
-  removed: ['agency_pick_up', 'comms_restored', 'compliance_pick_up', 'decommissioned', 'located', 'maintenance_pick_up', 'rebalance_pick_up', 'unspecified'],
-  available: ['agency_drop_off', 'battery_charged', 'comms_restored', 'located', 'maintenance', 'on_hours', 'provider_drop_off', 'reservation_cancel', 'system_resume', 'trip_cancel', 'trip_end', 'unspecified'],
-  non_operational: ['battery_low', 'comms_restored', 'located', 'maintenance', 'off_hours', 'system_suspend', 'unspecified'],
+  removed: [
+    'agency_pick_up',
+    'comms_restored',
+    'compliance_pick_up',
+    'decommissioned',
+    'located',
+    'maintenance_pick_up',
+    'rebalance_pick_up',
+    'unspecified',
+  ],
+  available: [
+    'agency_drop_off',
+    'battery_charged',
+    'comms_restored',
+    'located',
+    'maintenance',
+    'on_hours',
+    'provider_drop_off',
+    'reservation_cancel',
+    'system_resume',
+    'trip_cancel',
+    'trip_end',
+    'unspecified',
+  ],
+  non_operational: [
+    'battery_low',
+    'comms_restored',
+    'located',
+    'maintenance',
+    'off_hours',
+    'system_suspend',
+    'unspecified',
+  ],
   reserved: ['comms_restored', 'located', 'reservation_start', 'unspecified'],
   on_trip: ['changed_geographies', 'comms_restored', 'located', 'trip_enter_jurisdiction', 'trip_start', 'unspecified'],
   non_contactable: ['comms_lost', 'unspecified'],
@@ -107,11 +137,16 @@ describe('sandbox world: every MDS 2.0 Provider endpoint', () => {
   });
 
   it('answers the hour endpoints by MDS rules: 400 missing or malformed, 202 current, 404 future or before the world, 200 past', async () => {
-    for (const [path, name] of [['/trips', 'end_time'], ['/telemetry', 'telemetry_time'], ['/events/historical', 'event_time']] as const) {
+    for (const [path, name] of [
+      ['/trips', 'end_time'],
+      ['/telemetry', 'telemetry_time'],
+      ['/events/historical', 'event_time'],
+    ] as const) {
       const missing = await client.get(path);
       assertMdsError(missing, 400, 'missing_param');
       assert.deepEqual((missing.body as { error_details: string[] }).error_details, [name]);
-      for (const bad of ['2025-13-01T10', '2025-02-30T10', '2025-11-05T24', '2025-11-05', 'yesterday']) assertMdsError(await client.get(`${path}?${name}=${bad}`), 400, 'bad_param');
+      for (const bad of ['2025-13-01T10', '2025-02-30T10', '2025-11-05T24', '2025-11-05', 'yesterday'])
+        assertMdsError(await client.get(`${path}?${name}=${bad}`), 400, 'bad_param');
       const current = await client.get(`${path}?${name}=${hourBefore(NOW, 0)}`);
       assert.equal(current.status, 202, current.text);
       // 15:37:12 now: the hour is processed 22 min 48 s later.
@@ -164,14 +199,22 @@ describe('sandbox world: every MDS 2.0 Provider endpoint', () => {
       pages += 1;
     }
     assert.ok(pages > 1, 'telemetry of a busy hour spans several pages of 250');
-    for (const [label, ids] of [['event_id', events.map((e) => e.event_id)], ['telemetry_id', telemetry.map((t) => t.telemetry_id)], ['trip_id', trips.trips.map((t) => t.trip_id)]] as const) {
+    for (const [label, ids] of [
+      ['event_id', events.map((e) => e.event_id)],
+      ['telemetry_id', telemetry.map((t) => t.telemetry_id)],
+      ['trip_id', trips.trips.map((t) => t.trip_id)],
+    ] as const) {
       assert.equal(new Set(ids).size, ids.length, `${label}s are unique`);
       for (const id of ids) assert.match(id, UUID_V4, label);
     }
     assert.ok(telemetry.every((t) => t.timestamp >= busyHourMs && t.timestamp < busyHourMs + HOUR));
     for (const e of events) {
-      assert.ok(ALLOWED[e.vehicle_state]?.includes(e.event_types[0] ?? ''), `${e.vehicle_state} with ${e.event_types.join(',')}`);
-      if (e.event_types.some((t) => TRIP_EVENTS.includes(t))) assert.equal(e.trip_ids?.length, 1, 'trip events carry trip_ids');
+      assert.ok(
+        ALLOWED[e.vehicle_state]?.includes(e.event_types[0] ?? ''),
+        `${e.vehicle_state} with ${e.event_types.join(',')}`,
+      );
+      if (e.event_types.some((t) => TRIP_EVENTS.includes(t)))
+        assert.equal(e.trip_ids?.length, 1, 'trip events carry trip_ids');
     }
   });
 
@@ -190,16 +233,27 @@ describe('sandbox world: every MDS 2.0 Provider endpoint', () => {
     }
     for (const trip of trips.filter((t) => t.start_time >= busyHourMs - 2 * HOUR)) {
       const mine = events.filter((e) => e.trip_ids?.includes(trip.trip_id));
-      assert.deepEqual(mine.map((e) => e.event_types[0]), ['trip_start', 'trip_end'], trip.trip_id);
-      assert.deepEqual(mine.map((e) => e.timestamp), [trip.start_time, trip.end_time]);
+      assert.deepEqual(
+        mine.map((e) => e.event_types[0]),
+        ['trip_start', 'trip_end'],
+        trip.trip_id,
+      );
+      assert.deepEqual(
+        mine.map((e) => e.timestamp),
+        [trip.start_time, trip.end_time],
+      );
       assert.ok(mine.every((e) => e.device_id === trip.device_id));
       const track = points.filter((p) => p.trip_ids?.includes(trip.trip_id));
       assert.ok(track.length >= 2, 'a trip has at least its start and end point');
       assert.equal(track[0]?.timestamp, trip.start_time);
       assert.equal(track[track.length - 1]?.timestamp, trip.end_time);
       assert.deepEqual({ lat: track[0]?.location.lat, lng: track[0]?.location.lng }, trip.start_location);
-      assert.deepEqual({ lat: track[track.length - 1]?.location.lat, lng: track[track.length - 1]?.location.lng }, trip.end_location);
-      for (let i = 1; i < track.length; i++) assert.ok((track[i]?.timestamp ?? 0) - (track[i - 1]?.timestamp ?? 0) <= 30_000);
+      assert.deepEqual(
+        { lat: track[track.length - 1]?.location.lat, lng: track[track.length - 1]?.location.lng },
+        trip.end_location,
+      );
+      for (let i = 1; i < track.length; i++)
+        assert.ok((track[i]?.timestamp ?? 0) - (track[i - 1]?.timestamp ?? 0) <= 30_000);
       assert.ok(track.every((p) => p.device_id === trip.device_id && p.journey_id === null));
       // Through Berlin: within 15 km of Alexanderplatz.
       assert.ok(track.every((p) => Math.abs(p.location.lat - 52.52) < 0.14 && Math.abs(p.location.lng - 13.41) < 0.22));
@@ -207,7 +261,9 @@ describe('sandbox world: every MDS 2.0 Provider endpoint', () => {
   });
 
   it('follows the micromobility state machine: each event may follow the one before it', async () => {
-    const events = (await client.get<Listing>(`/events/recent?start_time=${NOW - 24 * HOUR}&end_time=${NOW}&page_size=1000`)).body.events;
+    const events = (
+      await client.get<Listing>(`/events/recent?start_time=${NOW - 24 * HOUR}&end_time=${NOW}&page_size=1000`)
+    ).body.events;
     const byDevice = new Map<string, MdsEventItem[]>();
     for (const e of events) byDevice.set(e.device_id, [...(byDevice.get(e.device_id) ?? []), e]);
     let transitions = 0;
@@ -216,7 +272,10 @@ describe('sandbox world: every MDS 2.0 Provider endpoint', () => {
         const [before, after] = [list[i - 1], list[i]];
         assert.ok(after.timestamp > before.timestamp, 'events of a device are in time order');
         const type = after.event_types[0] ?? '';
-        assert.ok(FROM[type]?.includes(before.vehicle_state), `${before.vehicle_state} -> ${type} -> ${after.vehicle_state}`);
+        assert.ok(
+          FROM[type]?.includes(before.vehicle_state),
+          `${before.vehicle_state} -> ${type} -> ${after.vehicle_state}`,
+        );
         transitions += 1;
       }
     }
@@ -227,7 +286,11 @@ describe('sandbox world: every MDS 2.0 Provider endpoint', () => {
     const status = (await client.get<Listing>('/vehicles/status?page_size=120')).body;
     assert.equal(status.last_updated, NOW);
     assert.ok(status.ttl >= 0 && status.ttl <= 300_000);
-    const events = (await client.get<Listing>(`/events/recent?start_time=${NOW - 13 * 24 * HOUR}&end_time=${NOW + HOUR}&page_size=1000`)).body;
+    const events = (
+      await client.get<Listing>(
+        `/events/recent?start_time=${NOW - 13 * 24 * HOUR}&end_time=${NOW + HOUR}&page_size=1000`,
+      )
+    ).body;
     assert.ok(events.links?.next, 'two weeks of events take several pages');
     const latest = new Map<string, MdsEventItem>();
     let next: string | null = events.links?.next ?? null;
@@ -243,7 +306,8 @@ describe('sandbox world: every MDS 2.0 Provider endpoint', () => {
       assert.deepEqual(item.last_event, latest.get(item.device_id), item.device_id);
       assert.ok(item.last_telemetry.timestamp <= NOW);
       states.add(item.last_event.vehicle_state);
-      if (item.last_event.vehicle_state === 'on_trip') assert.deepEqual(item.last_telemetry.trip_ids, item.last_event.trip_ids);
+      if (item.last_event.vehicle_state === 'on_trip')
+        assert.deepEqual(item.last_telemetry.trip_ids, item.last_event.trip_ids);
     }
     assert.ok(states.has('available') && states.has('on_trip'), [...states].join(','));
   });
@@ -256,9 +320,17 @@ describe('sandbox world: every MDS 2.0 Provider endpoint', () => {
     const old = await client.get(`/events/recent?start_time=${NOW - 14 * 24 * HOUR - 1000}&end_time=${NOW}`);
     assertMdsError(old, 400, 'bad_param');
     assert.match((old.body as { error_description: string }).error_description, /two weeks/);
-    const edge = await client.get<Listing>(`/events/recent?start_time=${NOW - 14 * 24 * HOUR + 1000}&end_time=${NOW - 14 * 24 * HOUR + HOUR}`);
+    const edge = await client.get<Listing>(
+      `/events/recent?start_time=${NOW - 14 * 24 * HOUR + 1000}&end_time=${NOW - 14 * 24 * HOUR + HOUR}`,
+    );
     assert.equal(edge.status, 200);
-    assert.deepEqual(edge.body.events.map((e) => e.event_id).sort(), truth.world.eventsIn(NOW - 14 * 24 * HOUR + 1000, NOW - 14 * 24 * HOUR + HOUR).map((e) => e.event_id).sort());
+    assert.deepEqual(
+      edge.body.events.map((e) => e.event_id).sort(),
+      truth.world
+        .eventsIn(NOW - 14 * 24 * HOUR + 1000, NOW - 14 * 24 * HOUR + HOUR)
+        .map((e) => e.event_id)
+        .sort(),
+    );
   });
 
   it('is deterministic: the same seed gives the same answers, another seed other ones', async () => {
@@ -266,7 +338,12 @@ describe('sandbox world: every MDS 2.0 Provider endpoint', () => {
       const { client: c, sandbox } = await start({ now: () => NOW, seed });
       const texts: string[] = [];
       // One after the other: tokens of one key must arrive in iat order.
-      for (const p of [`/trips?end_time=${busyHour}`, `/telemetry?telemetry_time=${busyHour}`, '/vehicles/status', '/stops']) {
+      for (const p of [
+        `/trips?end_time=${busyHour}`,
+        `/telemetry?telemetry_time=${busyHour}`,
+        '/vehicles/status',
+        '/stops',
+      ]) {
         const answer = await c.get(p);
         assert.equal(answer.status, 200, answer.text.slice(0, 200));
         // Links name the sandbox's port, which differs between sandboxes.
@@ -275,7 +352,10 @@ describe('sandbox world: every MDS 2.0 Provider endpoint', () => {
       return texts;
     };
     const a = await answers(7);
-    assert.ok((await answers(7)).every((text, i) => text === a[i]), 'the same seed, the same bytes');
+    assert.ok(
+      (await answers(7)).every((text, i) => text === a[i]),
+      'the same seed, the same bytes',
+    );
     const other = await answers(8);
     for (let i = 0; i < a.length; i++) assert.ok(other[i] !== a[i], `answer ${i} differs with another seed`);
   });
@@ -322,9 +402,18 @@ describe('sandbox world: every MDS 2.0 Provider endpoint', () => {
     assert.equal((await c.get(`/telemetry?telemetry_time=${hour}`)).status, 200);
     assertMdsError(await c.get('/vehicles/status'), 500, 'server_error');
     assert.equal((await c.get('/vehicles/status')).status, 200);
-    await assert.rejects(startSandbox({ faults: [{ endpoint: 'trips', hour: '2025-11-31T00', status: 202 }] }), /faults\[0\].*hour/);
-    await assert.rejects(startSandbox({ faults: [{ endpoint: 'nope' as 'trips', status: 500 }] }), /faults\[0\].*endpoint/);
-    await assert.rejects(startSandbox({ faults: [{ endpoint: 'stops', hour: '2025-11-05T10', status: 500 }] }), /not an hour endpoint/);
+    await assert.rejects(
+      startSandbox({ faults: [{ endpoint: 'trips', hour: '2025-11-31T00', status: 202 }] }),
+      /faults\[0\].*hour/,
+    );
+    await assert.rejects(
+      startSandbox({ faults: [{ endpoint: 'nope' as 'trips', status: 500 }] }),
+      /faults\[0\].*endpoint/,
+    );
+    await assert.rejects(
+      startSandbox({ faults: [{ endpoint: 'stops', hour: '2025-11-05T10', status: 500 }] }),
+      /not an hour endpoint/,
+    );
   });
 
   it('serves stops and one stop by id; an unknown stop is 404', async () => {
@@ -335,7 +424,12 @@ describe('sandbox world: every MDS 2.0 Provider endpoint', () => {
       assert.match(stop.stop_id, UUID_V4);
       for (const [type, capacity] of Object.entries(stop.capacity)) {
         const k = type as keyof typeof stop.capacity;
-        assert.equal((stop.num_vehicles_available[k] ?? 0) + (stop.num_vehicles_disabled[k] ?? 0) + (stop.num_places_available?.[k] ?? 0), capacity);
+        assert.equal(
+          (stop.num_vehicles_available[k] ?? 0) +
+            (stop.num_vehicles_disabled[k] ?? 0) +
+            (stop.num_places_available?.[k] ?? 0),
+          capacity,
+        );
       }
     }
     const one = await client.get<Listing>(`/stops/${stops.stops[2]?.stop_id}`);
@@ -343,19 +437,27 @@ describe('sandbox world: every MDS 2.0 Provider endpoint', () => {
     assertMdsError(await client.get(`/stops/${randomUUID()}`), 404, 'not_found');
   });
 
-  it('serves monthly reports as CSV with the official columns, counting the world\'s trips by start in Berlin time', async () => {
+  it("serves monthly reports as CSV with the official columns, counting the world's trips by start in Berlin time", async () => {
     const report = await client.get('/reports/2025-10.csv');
     const lines = report.text.trim().split('\r\n');
-    assert.equal(lines[0], 'provider_id,start_date,duration,special_group_type,geography_id,vehicle_type,trip_count,rider_count');
+    assert.equal(
+      lines[0],
+      'provider_id,start_date,duration,special_group_type,geography_id,vehicle_type,trip_count,rider_count',
+    );
     const rows = lines.slice(1).map((l) => l.split(','));
     const geographyIds = CITY_GEOGRAPHIES.map((g) => g.geography_id);
-    assert.equal(rows.length, 3 * geographyIds.length * 5, 'every special group with every geography and every vehicle type of the fleet');
+    assert.equal(
+      rows.length,
+      3 * geographyIds.length * 5,
+      'every special group with every geography and every vehicle type of the fleet',
+    );
     for (const row of rows) {
       assert.equal(row[0], truth.providerId);
       assert.equal(row[1], '2025-10-01');
       assert.equal(row[2], 'P1M');
       assert.ok(geographyIds.includes(row[4] ?? ''), `geography_id ${row[4]} is one of the sandbox's geographies`);
-      for (const count of [Number(row[6]), Number(row[7])]) assert.ok(count === -1 || count >= 10, 'counts below 10 are -1');
+      for (const count of [Number(row[6]), Number(row[7])])
+        assert.ok(count === -1 || count >= 10, 'counts below 10 are -1');
     }
     const adaptiveOnBikes = rows.find((r) => r[3] === 'adaptive_scooter' && r[5] === 'bicycle');
     assert.equal(adaptiveOnBikes?.[6], '-1');
@@ -380,7 +482,10 @@ describe('sandbox world: every MDS 2.0 Provider endpoint', () => {
       const want = expected.get(id) ?? 0;
       assert.ok(total <= want && total >= want - 9 * redacted, `geography ${id}: report ${total}, world ${want}`);
     }
-    assert.ok(geographyIds.filter((id) => (expected.get(id) ?? 0) >= 10).length >= 2, 'trips start in more than one geography');
+    assert.ok(
+      geographyIds.filter((id) => (expected.get(id) ?? 0) >= 10).length >= 2,
+      'trips start in more than one geography',
+    );
     assertMdsError(await client.get('/reports/2025-11.csv'), 404, 'not_found');
     assertMdsError(await client.get('/reports/2025-08.csv'), 404, 'not_found');
     assertMdsError(await client.get('/reports/october.csv'), 404, 'not_found');
@@ -392,15 +497,22 @@ describe('sandbox world: every MDS 2.0 Provider endpoint', () => {
       const { client: c } = await start({ now: () => now, fleetSize: 30 });
       const hour = hourBefore(now, 3);
       assert.match(hour, new RegExp(`^2025-${String(month + 1).padStart(2, '0')}-14T15$`));
-      for (const path of [`/trips?end_time=${hour}`, `/telemetry?telemetry_time=${hour}`, `/events/historical?event_time=${hour}`]) {
+      for (const path of [
+        `/trips?end_time=${hour}`,
+        `/telemetry?telemetry_time=${hour}`,
+        `/events/historical?event_time=${hour}`,
+      ]) {
         const answer = await c.get<Listing>(path);
         assert.equal(answer.status, 200, `${path}: ${answer.text.slice(0, 200)}`);
       }
-      assert.equal((await c.get(`/reports/2025-${String(month === 0 ? 12 : month).padStart(2, '0')}.csv`)).status, month === 0 ? 404 : 200);
+      assert.equal(
+        (await c.get(`/reports/2025-${String(month === 0 ? 12 : month).padStart(2, '0')}.csv`)).status,
+        month === 0 ? 404 : 200,
+      );
     }
   });
 
-  it('starts a 1,000,000-vehicle world at once and answers one vehicle\'s status', async () => {
+  it("starts a 1,000,000-vehicle world at once and answers one vehicle's status", async () => {
     const { client: c } = await start({ now: () => NOW, fleetSize: 1_000_000 });
     const last = await c.get<Listing>('/vehicles?page=10000');
     const id = last.body.vehicles[99]?.device_id ?? '';

@@ -30,7 +30,7 @@ function kidOf(authorization: unknown): string {
   return String((JSON.parse(Buffer.from(header, 'base64url').toString()) as { kid?: unknown }).kid);
 }
 
-describe('a server\'s values are shown as sent; our own secrets are hidden by value', function () {
+describe("a server's values are shown as sent; our own secrets are hidden by value", function () {
   this.timeout(60_000);
   let dir: string;
   let cred: CliCredential;
@@ -44,19 +44,32 @@ describe('a server\'s values are shown as sent; our own secrets are hidden by va
     dir = cred.dir;
     protoFile = path.join(dir, 'values.proto');
     fs.writeFileSync(protoFile, PROTO);
-    const definition = protoLoader.loadSync(protoFile, { keepCase: true, longs: String, enums: String, defaults: true });
+    const definition = protoLoader.loadSync(protoFile, {
+      keepCase: true,
+      longs: String,
+      enums: String,
+      defaults: true,
+    });
     server = new grpc.Server({ 'grpc.max_send_message_length': 16 * 1024 * 1024 });
     server.addService(definition['values.test.v1.Values'] as grpc.ServiceDefinition, {
-      Get: (call: grpc.ServerUnaryCall<{ mode: string; size: number }, unknown>, callback: grpc.sendUnaryData<unknown>) => {
+      Get: (
+        call: grpc.ServerUnaryCall<{ mode: string; size: number }, unknown>,
+        callback: grpc.sendUnaryData<unknown>,
+      ) => {
         const kid = kidOf(call.metadata.get('authorization')[0]);
         if (call.request.mode === 'big') return callback(null, { note: 'x'.repeat(call.request.size) });
-        if (call.request.mode === 'kid') return callback({ code: grpc.status.UNAUTHENTICATED, details: `unknown kid ${kid}` });
+        if (call.request.mode === 'kid')
+          return callback({ code: grpc.status.UNAUTHENTICATED, details: `unknown kid ${kid}` });
         const trailer = new grpc.Metadata();
         trailer.set('x-vehicle-type', VEHICLE_TYPE);
         callback(null, { vehicle_type: VEHICLE_TYPE, blob: BLOB, note: `kid ${kid} seen`, kid }, trailer);
       },
     });
-    const port = await new Promise<number>((resolve, reject) => server.bindAsync('127.0.0.1:0', grpc.ServerCredentials.createInsecure(), (err, p) => (err ? reject(err) : resolve(p))));
+    const port = await new Promise<number>((resolve, reject) =>
+      server.bindAsync('127.0.0.1:0', grpc.ServerCredentials.createInsecure(), (err, p) =>
+        err ? reject(err) : resolve(p),
+      ),
+    );
     address = `127.0.0.1:${port}`;
   });
   after(() => {
@@ -65,11 +78,29 @@ describe('a server\'s values are shown as sent; our own secrets are hidden by va
   });
 
   const grpcCall = (data: object, extra: string[] = []) =>
-    runCliInProcess(['grpc', 'call', 'values.test.v1.Values/Get', '--target', address, '--plaintext', '--aud', 'https://mds.values.test.invalid', '--proto', protoFile, '--data', JSON.stringify(data), ...flags(), ...extra]);
+    runCliInProcess([
+      'grpc',
+      'call',
+      'values.test.v1.Values/Get',
+      '--target',
+      address,
+      '--plaintext',
+      '--aud',
+      'https://mds.values.test.invalid',
+      '--proto',
+      protoFile,
+      '--data',
+      JSON.stringify(data),
+      ...flags(),
+      ...extra,
+    ]);
 
   function assertNoKid(text: string, where: string): void {
     assert.ok(!text.includes(KID), `${where} shows the kid:\n${text.slice(0, 3000)}`);
-    assert.ok(!text.includes('k1…67') && !text.includes('k1…'), `${where} shows part of the kid:\n${text.slice(0, 3000)}`);
+    assert.ok(
+      !text.includes('k1…67') && !text.includes('k1…'),
+      `${where} shows part of the kid:\n${text.slice(0, 3000)}`,
+    );
   }
 
   it('grpc call (text and --json) and send --json show random-looking strings and bytes byte for byte, and mask the echoed kid', async () => {
@@ -79,12 +110,18 @@ describe('a server\'s values are shown as sent; our own secrets are hidden by va
     assert.ok(text.out.includes(`"vehicle_type": "${VEHICLE_TYPE}"`), text.out);
     assert.ok(text.out.includes(`"blob": "${blob64}"`), text.out);
     assert.ok(text.out.includes(`x-vehicle-type: ${VEHICLE_TYPE}`), text.out);
-    assert.ok(text.out.includes(`"kid": "${maskKeyId(KID)}"`) && text.out.includes(`kid ${maskKeyId(KID)} seen`), text.out);
+    assert.ok(
+      text.out.includes(`"kid": "${maskKeyId(KID)}"`) && text.out.includes(`kid ${maskKeyId(KID)} seen`),
+      text.out,
+    );
     assertNoKid(text.out + text.err, 'grpc call');
 
     const json = await grpcCall({ mode: 'values' }, ['--json']);
     assert.equal(json.code, 0, json.err);
-    const doc = JSON.parse(json.out) as { messages: { vehicle_type: string; blob: string; kid: string }[]; trailers: Record<string, string[]> };
+    const doc = JSON.parse(json.out) as {
+      messages: { vehicle_type: string; blob: string; kid: string }[];
+      trailers: Record<string, string[]>;
+    };
     assert.equal(doc.messages[0].vehicle_type, VEHICLE_TYPE);
     assert.deepEqual(Buffer.from(doc.messages[0].blob, 'base64'), BLOB);
     assert.deepEqual(doc.trailers['x-vehicle-type'], [VEHICLE_TYPE]);
@@ -92,8 +129,20 @@ describe('a server\'s values are shown as sent; our own secrets are hidden by va
     assertNoKid(json.out + json.err, 'grpc call --json');
 
     const file = path.join(dir, 'values.http');
-    fs.writeFileSync(path.join(dir, 'values.http'), `proto < ./values.proto\n\nGRPC grpc://${address}/values.test.v1.Values/Get\n\n{ "mode": "values" }\n`);
-    const sent = await runCliInProcess(['send', file, '--base-url', 'https://mds.values.test.invalid', '--api', 'mds', ...flags(), '--json']);
+    fs.writeFileSync(
+      path.join(dir, 'values.http'),
+      `proto < ./values.proto\n\nGRPC grpc://${address}/values.test.v1.Values/Get\n\n{ "mode": "values" }\n`,
+    );
+    const sent = await runCliInProcess([
+      'send',
+      file,
+      '--base-url',
+      'https://mds.values.test.invalid',
+      '--api',
+      'mds',
+      ...flags(),
+      '--json',
+    ]);
     assert.equal(sent.code, 0, sent.err);
     const sentDoc = JSON.parse(sent.out) as { messages: { vehicle_type: string; blob: string }[] };
     assert.equal(sentDoc.messages[0].vehicle_type, VEHICLE_TYPE);
@@ -118,7 +167,9 @@ describe('a server\'s values are shown as sent; our own secrets are hidden by va
       const run = await grpcCall({ mode: 'big', size }, ['--max-message-size', '8MB', ...extra]);
       assert.equal(run.code, 0, run.err.slice(0, 2000));
       assert.doesNotMatch(run.err, /RangeError|call stack/);
-      const note = extra.length ? (JSON.parse(run.out) as { messages: { note: string }[] }).messages[0].note : noteIn(run.out);
+      const note = extra.length
+        ? (JSON.parse(run.out) as { messages: { note: string }[] }).messages[0].note
+        : noteIn(run.out);
       assert.equal(note.length, size);
     }
   });
@@ -132,11 +183,29 @@ describe('a server\'s values are shown as sent; our own secrets are hidden by va
     }
   });
 
-  it('REST: the table and --json show a provider\'s random-looking vehicle_id as sent; a kid it echoes is masked in test\'s lines, --json and JUnit', async () => {
+  it("REST: the table and --json show a provider's random-looking vehicle_id as sent; a kid it echoes is masked in test's lines, --json and JUnit", async () => {
     const canned = await startCannedServer((request) => {
       const kid = kidOf(request.headers.authorization);
       if (request.path.endsWith('/echo')) return { status: 200, body: { kid, note: `kid ${kid} is not known here` } };
-      return { status: 200, body: { version: '2.0', last_updated: 1762326000000, ttl: 0, vehicles: [{ device_id: '3f2b8c1e-9a4d-4e2f-8b1c-7d6e5f4a3b2c', provider_id: '3f2b8c1e-9a4d-4e2f-8b1c-7d6e5f4a3b2d', data_provider_id: '3f2b8c1e-9a4d-4e2f-8b1c-7d6e5f4a3b2d', vehicle_id: VEHICLE_ID, vehicle_type: 'scooter', propulsion_types: ['electric'], kid }] } };
+      return {
+        status: 200,
+        body: {
+          version: '2.0',
+          last_updated: 1762326000000,
+          ttl: 0,
+          vehicles: [
+            {
+              device_id: '3f2b8c1e-9a4d-4e2f-8b1c-7d6e5f4a3b2c',
+              provider_id: '3f2b8c1e-9a4d-4e2f-8b1c-7d6e5f4a3b2d',
+              data_provider_id: '3f2b8c1e-9a4d-4e2f-8b1c-7d6e5f4a3b2d',
+              vehicle_id: VEHICLE_ID,
+              vehicle_type: 'scooter',
+              propulsion_types: ['electric'],
+              kid,
+            },
+          ],
+        },
+      };
     });
     try {
       const base = ['--base-url', `${canned.url}/mds`, '--api', 'mds', ...flags()];

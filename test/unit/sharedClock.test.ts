@@ -13,7 +13,11 @@ import type { Environment } from '../../src/core/environment/environment';
 import { MobilityError } from '../../src/core/base/errors';
 import { FileClockStore, keyIdDigest } from '../../src/core/clock/fileClockStore';
 import { STATE_DIR_RULE } from '../../src/core/clock/stateDir';
-import { CLOCK_LOCK_REFRESH_SECONDS, CLOCK_LOCK_STALE_SECONDS, sharedClockLines } from '../../src/core/codegen/codeRequest';
+import {
+  CLOCK_LOCK_REFRESH_SECONDS,
+  CLOCK_LOCK_STALE_SECONDS,
+  sharedClockLines,
+} from '../../src/core/codegen/codeRequest';
 import { IssueClock } from '../../src/core/clock/issueClock';
 import { lintToken } from '../../src/core/auth/lintToken';
 import { parseCredential } from '../../src/core/auth/parseCredential';
@@ -34,15 +38,36 @@ const THIS_FILE = __filename;
 async function runChild(role: string): Promise<void> {
   const stateDir = process.env.STATE_DIR!;
   if (role === 'requests') {
-    const demo = JSON.parse(fs.readFileSync(process.env.CREDENTIAL_FILE!, 'utf8')) as { kid: string; issuer: string; privateKeyFile: string };
-    const credential = parseCredential({ kind: 'ec', type: 'external-org', kid: demo.kid, issuer: demo.issuer, privateKey: fs.readFileSync(demo.privateKeyFile, 'utf8') }).credential;
-    const environment: Environment = { id: 'mds-staging', name: 'mds', api: 'mds', stage: 'staging', baseUrl: process.env.BASE_URL! };
+    const demo = JSON.parse(fs.readFileSync(process.env.CREDENTIAL_FILE!, 'utf8')) as {
+      kid: string;
+      issuer: string;
+      privateKeyFile: string;
+    };
+    const credential = parseCredential({
+      kind: 'ec',
+      type: 'external-org',
+      kid: demo.kid,
+      issuer: demo.issuer,
+      privateKey: fs.readFileSync(demo.privateKeyFile, 'utf8'),
+    }).credential;
+    const environment: Environment = {
+      id: 'mds-staging',
+      name: 'mds',
+      api: 'mds',
+      stage: 'staging',
+      baseUrl: process.env.BASE_URL!,
+    };
     const shared = openSharedClock(stateDir);
-    const client = new ApiClient({ issuer: new TokenIssuer({ clock: new IssueClock({ store: shared.store, precision: 'milliseconds' }) }), queue: shared.queue });
+    const client = new ApiClient({
+      issuer: new TokenIssuer({ clock: new IssueClock({ store: shared.store, precision: 'milliseconds' }) }),
+      queue: shared.queue,
+    });
     process.stdout.write('ready\n');
     await new Promise((resolve) => process.stdin.once('data', resolve));
     // All at once: the in-process queue orders them, the key's lock folder orders them against the other processes.
-    const listings = await Promise.all(Array.from({ length: Number(process.env.COUNT) }, () => client.listVehicles(environment, credential)));
+    const listings = await Promise.all(
+      Array.from({ length: Number(process.env.COUNT) }, () => client.listVehicles(environment, credential)),
+    );
     process.stdout.write(`${JSON.stringify(listings.map((l) => l.pages[0].status))}\n`);
     process.exit(0);
   }
@@ -76,7 +101,11 @@ function waitForOutput(child: ChildProcess, predicate: (out: string) => boolean)
       }
     };
     child.stdout!.on('data', onData);
-    child.once('exit', (code) => (predicate(out) ? resolve(out) : reject(new Error(`the child ended (${code}) before it printed what was awaited; it printed: ${out}`))));
+    child.once('exit', (code) =>
+      predicate(out)
+        ? resolve(out)
+        : reject(new Error(`the child ended (${code}) before it printed what was awaited; it printed: ${out}`)),
+    );
   });
 }
 
@@ -88,7 +117,10 @@ function exited(child: ChildProcess): Promise<number | null> {
 }
 
 function spawnChild(role: string, env: Record<string, string>): ChildProcess {
-  return spawn(process.execPath, ['--enable-source-maps', THIS_FILE], { env: { ...process.env, SHARED_CLOCK_CHILD: role, ...env }, stdio: ['pipe', 'pipe', 'inherit'] });
+  return spawn(process.execPath, ['--enable-source-maps', THIS_FILE], {
+    env: { ...process.env, SHARED_CLOCK_CHILD: role, ...env },
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
 }
 
 // ---------------------------------------------------------------- tests
@@ -120,7 +152,12 @@ if (CHILD_ROLE) {
       beforeEach(async () => {
         served.length = 0;
         // No skew allowed: an iat after the sandbox's clock is refused, so millisecond times must not lead it.
-        sandbox = await startSandbox({ fleetSize: 10, pageSize: 10, maxSkewSeconds: 0, onRequest: (entry) => served.push(entry) });
+        sandbox = await startSandbox({
+          fleetSize: 10,
+          pageSize: 10,
+          maxSkewSeconds: 0,
+          onRequest: (entry) => served.push(entry),
+        });
       });
       afterEach(() => sandbox.close());
 
@@ -131,7 +168,12 @@ if (CHILD_ROLE) {
         const cli = path.resolve('dist/cli.js');
         const loop = `read go; i=0; while [ $i -lt ${perProcess} ]; do "${process.execPath}" "${cli}" vehicles --api mds --base-url "${base}" --credential "${sandbox.demo.credentialFile}" --precision milliseconds --state-dir "${stateDir}" >/dev/null || exit $?; i=$((i+1)); done`;
         const loops = [0, 1].map(() => spawn('sh', ['-c', loop], { stdio: ['pipe', 'inherit', 'inherit'] }));
-        const script = spawnChild('requests', { STATE_DIR: stateDir, BASE_URL: base, CREDENTIAL_FILE: sandbox.demo.credentialFile, COUNT: String(perProcess) });
+        const script = spawnChild('requests', {
+          STATE_DIR: stateDir,
+          BASE_URL: base,
+          CREDENTIAL_FILE: sandbox.demo.credentialFile,
+          COUNT: String(perProcess),
+        });
         children.push(...loops, script);
         await waitForOutput(script, (out) => out.includes('ready'));
         const results = waitForOutput(script, (out) => /\[.*\]/.test(out));
@@ -142,7 +184,10 @@ if (CHILD_ROLE) {
         const refusals = served.filter((e) => e.status === 401).map((e) => `${e.rule}: ${e.description}`);
         assert.deepEqual(refusals, [], 'the sandbox refused no token');
         assert.deepEqual(codes, [0, 0, 0], 'every CLI run and the script succeeded');
-        assert.deepEqual(statuses, Array.from({ length: perProcess }, () => 200));
+        assert.deepEqual(
+          statuses,
+          Array.from({ length: perProcess }, () => 200),
+        );
         assert.equal(served.filter((e) => e.status === 200 && e.path.endsWith('/vehicles')).length, 3 * perProcess);
         const marks = await new FileClockStore(stateDir).readMarks();
         assert.deepEqual(Object.keys(marks), [keyIdDigest(sandbox.demo.kid)], 'one mark, for the one key');
@@ -155,10 +200,27 @@ if (CHILD_ROLE) {
       const sandbox = await startSandbox({ fleetSize: 1, maxSkewSeconds: 0, now: () => nowMs });
       try {
         const demo = sandbox.demo;
-        const credential = parseCredential({ kind: 'ec', type: 'external-org', kid: demo.kid, issuer: demo.issuer, privateKey: fs.readFileSync(demo.privateKeyFile, 'utf8') }).credential;
+        const credential = parseCredential({
+          kind: 'ec',
+          type: 'external-org',
+          kid: demo.kid,
+          issuer: demo.issuer,
+          privateKey: fs.readFileSync(demo.privateKeyFile, 'utf8'),
+        }).credential;
         const mds = sandbox.environments.find((e) => e.id === 'mds-staging')!;
-        const environment: Environment = { id: mds.id, name: mds.id, api: 'mds', stage: 'staging', baseUrl: mds.baseUrl };
-        const client = new ApiClient({ issuer: new TokenIssuer({ clock: new IssueClock({ precision: 'milliseconds', now: () => nowMs }), lifetimeSeconds: 60 }) });
+        const environment: Environment = {
+          id: mds.id,
+          name: mds.id,
+          api: 'mds',
+          stage: 'staging',
+          baseUrl: mds.baseUrl,
+        };
+        const client = new ApiClient({
+          issuer: new TokenIssuer({
+            clock: new IssueClock({ precision: 'milliseconds', now: () => nowMs }),
+            lifetimeSeconds: 60,
+          }),
+        });
         for (const ms of [0, 1, 500, 999, 1000, 1999]) {
           nowMs = second + ms;
           const page = (await client.listVehicles(environment, credential)).pages[0];
@@ -168,7 +230,9 @@ if (CHILD_ROLE) {
           assert.equal(exp - iat, 60, 'exp - iat is the lifetime');
           const decoded = decodeJwt(page.token.token);
           assert.ok(decoded.ok);
-          const errors = lintToken(decoded.token, { now: nowMs, knownAudiences: [mds.baseUrl] }).filter((f) => f.severity === 'error');
+          const errors = lintToken(decoded.token, { now: nowMs, knownAudiences: [mds.baseUrl] }).filter(
+            (f) => f.severity === 'error',
+          );
           assert.deepEqual(errors, []);
         }
       } finally {
@@ -191,7 +255,7 @@ if (CHILD_ROLE) {
         assert.ok(!fs.existsSync(`${store.fileOf('k')}.lock`), 'and released the lock it took over');
       });
 
-      it('a process killed (SIGKILL) while it holds a key\'s request lock does not block that key for good; the lock is named by a digest', async () => {
+      it("a process killed (SIGKILL) while it holds a key's request lock does not block that key for good; the lock is named by a digest", async () => {
         const keyId = 'kid-of-the-holder';
         const holder = spawnChild('hold-key', { STATE_DIR: dir, KEY_ID: keyId });
         children.push(holder);
@@ -235,17 +299,27 @@ if (CHILD_ROLE) {
           const past = new Date(Date.now() - 2 * LOCK_STALE_MS);
           fs.utimesSync(`${base}.lock`, past, past);
           const lost: string[] = [];
-          await Promise.all(Array.from({ length: waiters }, async () => {
-            const release = await acquireCrossProcessLock(base, { what: 'the counter', maxWaitMs: 30_000, onCompromised: (m) => lost.push(m) });
-            most = Math.max(most, ++holders);
-            const n = Number(await fs.promises.readFile(counterFile, 'utf8'));
-            await fs.promises.stat(`${base}.lock`);
-            await fs.promises.writeFile(counterFile, String(n + 1));
-            holders--;
-            await release().catch((err: unknown) => lost.push(`release: ${(err as Error).message}`));
-          }));
+          await Promise.all(
+            Array.from({ length: waiters }, async () => {
+              const release = await acquireCrossProcessLock(base, {
+                what: 'the counter',
+                maxWaitMs: 30_000,
+                onCompromised: (m) => lost.push(m),
+              });
+              most = Math.max(most, ++holders);
+              const n = Number(await fs.promises.readFile(counterFile, 'utf8'));
+              await fs.promises.stat(`${base}.lock`);
+              await fs.promises.writeFile(counterFile, String(n + 1));
+              holders--;
+              await release().catch((err: unknown) => lost.push(`release: ${(err as Error).message}`));
+            }),
+          );
           assert.equal(most, 1, `round ${round + 1}: two waiters held the lock at once (${lost.join('; ')})`);
-          assert.equal(fs.readFileSync(counterFile, 'utf8'), String(waiters), `round ${round + 1}: every holder's update is kept`);
+          assert.equal(
+            fs.readFileSync(counterFile, 'utf8'),
+            String(waiters),
+            `round ${round + 1}: every holder's update is kept`,
+          );
           assert.deepEqual(lost, [], 'no holder lost its lock');
           assert.ok(!fs.existsSync(`${base}.lock`), 'the last holder released the lock');
         }
@@ -253,7 +327,11 @@ if (CHILD_ROLE) {
     });
 
     describe('a state folder that cannot be used', () => {
-      const failsNaming = (where: string) => (e: unknown) => e instanceof MobilityError && e.code === 'CLOCK_STORE_FAILED' && e.message.includes(where) && /--state-dir/.test(e.message);
+      const failsNaming = (where: string) => (e: unknown) =>
+        e instanceof MobilityError &&
+        e.code === 'CLOCK_STORE_FAILED' &&
+        e.message.includes(where) &&
+        /--state-dir/.test(e.message);
 
       // Root ignores file modes, so the folder is made impossible instead: its parent is a regular file.
       it('a folder under a regular file: a clear error naming the folder, from the clock and from the queue', async () => {
@@ -270,7 +348,15 @@ if (CHILD_ROLE) {
         const stateDir = path.join(file, 'state');
         const sandbox = await startSandbox({ fleetSize: 1 });
         try {
-          const run = await runCliInProcess(['token', '--credential', sandbox.demo.credentialFile, '--aud', sandbox.environments[0].baseUrl, '--state-dir', stateDir]);
+          const run = await runCliInProcess([
+            'token',
+            '--credential',
+            sandbox.demo.credentialFile,
+            '--aud',
+            sandbox.environments[0].baseUrl,
+            '--state-dir',
+            stateDir,
+          ]);
           assert.equal(run.code, 2);
           assert.equal(run.out, '', 'no token');
           assert.ok(run.err.includes(stateDir) && /a part of the path is a file/.test(run.err), run.err);
@@ -298,17 +384,25 @@ if (CHILD_ROLE) {
 
     describe('where the state lives', () => {
       it('--state-dir wins over MOBILITY_API_STATE_DIR, then XDG_STATE_HOME, LOCALAPPDATA, HOME; ~ is the home folder', () => {
-        const all = { MOBILITY_API_STATE_DIR: '/tmp/env', XDG_STATE_HOME: '/tmp/xdg', LOCALAPPDATA: '/tmp/local', HOME: '/tmp/home' };
+        const all = {
+          MOBILITY_API_STATE_DIR: '/tmp/env',
+          XDG_STATE_HOME: '/tmp/xdg',
+          LOCALAPPDATA: '/tmp/local',
+          HOME: '/tmp/home',
+        };
         assert.equal(stateDirOption('/tmp/given', all), '/tmp/given');
         assert.equal(stateDirOption(undefined, all), '/tmp/env');
         assert.equal(stateDirOption(undefined, { ...all, MOBILITY_API_STATE_DIR: '' }), '/tmp/xdg/mobility-api');
-        assert.equal(stateDirOption(undefined, { LOCALAPPDATA: '/tmp/local', HOME: '/tmp/home' }), '/tmp/local/mobility-api');
+        assert.equal(
+          stateDirOption(undefined, { LOCALAPPDATA: '/tmp/local', HOME: '/tmp/home' }),
+          '/tmp/local/mobility-api',
+        );
         assert.equal(stateDirOption(undefined, { HOME: '/tmp/home' }), '/tmp/home/.local/state/mobility-api');
         assert.equal(stateDirOption('~/x', {}), path.join(os.homedir(), 'x'));
         assert.equal(stateDirOption('rel', {}), path.resolve('rel'));
       });
 
-      it('the lock numbers and the state folder rule that Copy as Code\'s programs write are the ones the extension and the CLI use', () => {
+      it("the lock numbers and the state folder rule that Copy as Code's programs write are the ones the extension and the CLI use", () => {
         assert.equal(CLOCK_LOCK_STALE_SECONDS * 1000, LOCK_STALE_MS);
         assert.equal(CLOCK_LOCK_REFRESH_SECONDS * 1000, LOCK_UPDATE_MS);
         const header = sharedClockLines().join(' ');
@@ -317,10 +411,17 @@ if (CHILD_ROLE) {
       });
 
       it('no variable set, or a relative one: a clear error naming the variable, never a folder under the working folder', () => {
-        const fails = (pattern: RegExp) => (e: unknown) => e instanceof MobilityError && e.code === 'CLOCK_STORE_FAILED' && pattern.test(e.message);
-        assert.throws(() => stateDirOption(undefined, {}), fails(/none of MOBILITY_API_STATE_DIR, XDG_STATE_HOME, LOCALAPPDATA and HOME is set/));
+        const fails = (pattern: RegExp) => (e: unknown) =>
+          e instanceof MobilityError && e.code === 'CLOCK_STORE_FAILED' && pattern.test(e.message);
+        assert.throws(
+          () => stateDirOption(undefined, {}),
+          fails(/none of MOBILITY_API_STATE_DIR, XDG_STATE_HOME, LOCALAPPDATA and HOME is set/),
+        );
         assert.throws(() => stateDirOption(undefined, { HOME: '?' }), fails(/^HOME is "\?", not an absolute path/));
-        assert.throws(() => stateDirOption(undefined, { MOBILITY_API_STATE_DIR: 'state', HOME: '/tmp/home' }), fails(/^MOBILITY_API_STATE_DIR is "state", not an absolute path/));
+        assert.throws(
+          () => stateDirOption(undefined, { MOBILITY_API_STATE_DIR: 'state', HOME: '/tmp/home' }),
+          fails(/^MOBILITY_API_STATE_DIR is "state", not an absolute path/),
+        );
       });
 
       it('migrates the marks of globalState into the file store (the larger wins), then removes them from globalState', async () => {
@@ -348,10 +449,17 @@ if (CHILD_ROLE) {
 
       it('leaves the marks in globalState when the file store cannot be written', async () => {
         const values = new Map<string, unknown>([['mobilityApi.issueClock', { k: 5 }]]);
-        const memento = { keys: () => [...values.keys()], get: <T>(key: string) => values.get(key) as T, update: () => Promise.resolve() };
+        const memento = {
+          keys: () => [...values.keys()],
+          get: <T>(key: string) => values.get(key) as T,
+          update: () => Promise.resolve(),
+        };
         const file = path.join(dir, 'a-file');
         fs.writeFileSync(file, '');
-        await assert.rejects(migrateGlobalStateClock(memento, new FileClockStore(path.join(file, 'state'))), (e: unknown) => e instanceof MobilityError && e.code === 'CLOCK_STORE_FAILED');
+        await assert.rejects(
+          migrateGlobalStateClock(memento, new FileClockStore(path.join(file, 'state'))),
+          (e: unknown) => e instanceof MobilityError && e.code === 'CLOCK_STORE_FAILED',
+        );
         assert.deepEqual(values.get('mobilityApi.issueClock'), { k: 5 });
       });
     });

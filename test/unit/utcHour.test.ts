@@ -11,7 +11,17 @@ describe('UTC hours (YYYY-MM-DDTHH)', () => {
   });
 
   it('refuses shapes and dates that are not real hours', () => {
-    for (const bad of ['2025-11-05', '2025-11-05T7', '2025-11-05T24', '2025-13-01T00', '2025-00-01T00', '2025-02-30T00', '2025-11-05T07:00', ' 2025-11-05T07', '']) {
+    for (const bad of [
+      '2025-11-05',
+      '2025-11-05T7',
+      '2025-11-05T24',
+      '2025-13-01T00',
+      '2025-00-01T00',
+      '2025-02-30T00',
+      '2025-11-05T07:00',
+      ' 2025-11-05T07',
+      '',
+    ]) {
       assert.equal(parseUtcHour(bad), undefined, bad);
     }
   });
@@ -22,7 +32,12 @@ describe('UTC hours (YYYY-MM-DDTHH)', () => {
   });
 
   it('lists the hours of a range, both ends included', () => {
-    assert.deepEqual(utcHoursBetween(Date.UTC(2025, 0, 31, 22), Date.UTC(2025, 1, 1, 1)), ['2025-01-31T22', '2025-01-31T23', '2025-02-01T00', '2025-02-01T01']);
+    assert.deepEqual(utcHoursBetween(Date.UTC(2025, 0, 31, 22), Date.UTC(2025, 1, 1, 1)), [
+      '2025-01-31T22',
+      '2025-01-31T23',
+      '2025-02-01T00',
+      '2025-02-01T01',
+    ]);
     assert.deepEqual(utcHoursBetween(Date.UTC(2025, 0, 2), Date.UTC(2025, 0, 1)), []);
   });
 });

@@ -8,7 +8,13 @@ import { runMetrics } from '../../core/analysis';
 import type { AgentContext, AgentTool, ToolCall } from '../agentTool';
 import { LOCAL_READ_ONLY } from '../agentTool';
 
-const FOLDER_INPUT = { type: 'string', minLength: 1, maxLength: 4096, description: 'The harvest folder (the one harvest_hours or `mobility-api harvest --out` wrote, with manifest.json), absolute or relative to the workspace.' };
+const FOLDER_INPUT = {
+  type: 'string',
+  minLength: 1,
+  maxLength: 4096,
+  description:
+    'The harvest folder (the one harvest_hours or `mobility-api harvest --out` wrote, with manifest.json), absolute or relative to the workspace.',
+};
 /** Raw rows an answer may hold at most, whatever the input asks. */
 export const MAX_ROWS = 200;
 
@@ -17,7 +23,11 @@ function folderOf(context: AgentContext, input: Record<string, unknown>): string
 }
 
 /** Opens a session of the folder, runs `work`, closes it (its temporary folder removed), stopping on the call's signal. */
-async function withSession<T>(source: HarvestSource, call: ToolCall, work: (session: AnalysisSession) => Promise<T>): Promise<T> {
+async function withSession<T>(
+  source: HarvestSource,
+  call: ToolCall,
+  work: (session: AnalysisSession) => Promise<T>,
+): Promise<T> {
   call.progress?.(0, 2, l10n.t('Reading the harvest into DuckDB…'));
   const session = await AnalysisSession.open(source, {}, call.signal);
   try {
@@ -31,14 +41,22 @@ async function withSession<T>(source: HarvestSource, call: ToolCall, work: (sess
 }
 
 function notes(source: HarvestSource): string[] {
-  return source.parts.filter((p) => p.inUse).map((p) => l10n.t('A harvest is still writing {0}: the answer covers the hours it had finished.', p.dir));
+  return source.parts
+    .filter((p) => p.inUse)
+    .map((p) => l10n.t('A harvest is still writing {0}: the answer covers the hours it had finished.', p.dir));
 }
 
 const describeHarvest: AgentTool = {
   name: 'describe_harvest',
   title: 'Describe a harvest',
-  description: 'What a harvest folder holds, from its manifests only (no item is read): the endpoints, the base URL, the hour window, per hour status (items, empty, not found, still 202, failed) and item counts, and whether a /vehicles snapshot was taken. Start here before run_check, compute_metrics or query_harvest.',
-  inputSchema: { type: 'object', properties: { folder: FOLDER_INPUT }, required: ['folder'], additionalProperties: false },
+  description:
+    'What a harvest folder holds, from its manifests only (no item is read): the endpoints, the base URL, the hour window, per hour status (items, empty, not found, still 202, failed) and item counts, and whether a /vehicles snapshot was taken. Start here before run_check, compute_metrics or query_harvest.',
+  inputSchema: {
+    type: 'object',
+    properties: { folder: FOLDER_INPUT },
+    required: ['folder'],
+    additionalProperties: false,
+  },
   annotations: LOCAL_READ_ONLY,
   network: false,
   async run(input, context) {
@@ -49,7 +67,8 @@ const describeHarvest: AgentTool = {
       format: source.parquet ? 'parquet' : 'ndjson',
       parts: source.parts.map((p) => {
         const statuses: Record<string, number> = {};
-        for (const record of Object.values(p.manifest.hours)) statuses[record.status] = (statuses[record.status] ?? 0) + 1;
+        for (const record of Object.values(p.manifest.hours))
+          statuses[record.status] = (statuses[record.status] ?? 0) + 1;
         return {
           table: p.table,
           endpoint: p.manifest.endpoint,
@@ -63,7 +82,13 @@ const describeHarvest: AgentTool = {
           stillWriting: p.inUse,
         };
       }),
-      snapshot: source.snapshot ? { fetchedAt: source.snapshot.manifest.fetchedAt, vehicles: source.snapshot.manifest.lists.vehicles.items, vehicles_status: source.snapshot.manifest.lists.vehicles_status.items } : null,
+      snapshot: source.snapshot
+        ? {
+            fetchedAt: source.snapshot.manifest.fetchedAt,
+            vehicles: source.snapshot.manifest.lists.vehicles.items,
+            vehicles_status: source.snapshot.manifest.lists.vehicles_status.items,
+          }
+        : null,
       checkRules: CHECK_RULE_IDS,
     };
   },
@@ -72,13 +97,24 @@ const describeHarvest: AgentTool = {
 const runCheck: AgentTool = {
   name: 'run_check',
   title: 'Check a harvest',
-  description: 'Runs the data-quality rules over a harvest folder (event sequences by the MDS state machines, trips against telemetry, hour coverage…): per rule its severity, basis, number of findings and the first few findings. May take a while on a big folder; reports progress.',
+  description:
+    'Runs the data-quality rules over a harvest folder (event sequences by the MDS state machines, trips against telemetry, hour coverage…): per rule its severity, basis, number of findings and the first few findings. May take a while on a big folder; reports progress.',
   inputSchema: {
     type: 'object',
     properties: {
       folder: FOLDER_INPUT,
-      rules: { type: 'array', items: { type: 'string', enum: [...CHECK_RULE_IDS] }, description: 'Only these rules; every rule when left out.' },
-      findings_per_rule: { type: 'integer', minimum: 0, maximum: 50, default: 5, description: 'How many findings of each rule to list (counts are always whole).' },
+      rules: {
+        type: 'array',
+        items: { type: 'string', enum: [...CHECK_RULE_IDS] },
+        description: 'Only these rules; every rule when left out.',
+      },
+      findings_per_rule: {
+        type: 'integer',
+        minimum: 0,
+        maximum: 50,
+        default: 5,
+        description: 'How many findings of each rule to list (counts are always whole).',
+      },
     },
     required: ['folder'],
     additionalProperties: false,
@@ -88,13 +124,25 @@ const runCheck: AgentTool = {
   async run(input, context, call) {
     const source = await readHarvestSource(folderOf(context, input));
     const shown = typeof input.findings_per_rule === 'number' ? input.findings_per_rule : 5;
-    const report = await withSession(source, call, (session) => runChecks(session, (input.rules as string[] | undefined) ?? []));
+    const report = await withSession(source, call, (session) =>
+      runChecks(session, (input.rules as string[] | undefined) ?? []),
+    );
     return {
       folder: report.folder,
       window: report.window,
       items: report.items,
-      summary: { errors: report.rules.filter((r) => r.severity === 'error' && r.count > 0).map((r) => r.id), warnings: report.rules.filter((r) => r.severity === 'warning' && r.count > 0).map((r) => r.id) },
-      rules: report.rules.map((r) => ({ id: r.id, title: r.title, severity: r.severity, basis: r.basis, count: r.count, findings: r.findings.slice(0, shown) })),
+      summary: {
+        errors: report.rules.filter((r) => r.severity === 'error' && r.count > 0).map((r) => r.id),
+        warnings: report.rules.filter((r) => r.severity === 'warning' && r.count > 0).map((r) => r.id),
+      },
+      rules: report.rules.map((r) => ({
+        id: r.id,
+        title: r.title,
+        severity: r.severity,
+        basis: r.basis,
+        count: r.count,
+        findings: r.findings.slice(0, shown),
+      })),
       skipped: report.skipped,
       notes: notes(source),
     };
@@ -104,7 +152,8 @@ const runCheck: AgentTool = {
 const computeMetrics: AgentTool = {
   name: 'compute_metrics',
   title: 'Compute fleet metrics',
-  description: 'Fleet metrics of a harvest folder: per hour the vehicles in the public right-of-way, trips started and ended, trip duration and distance (median, p90), telemetry points; per day trips per vehicle. Optionally grouped by vehicle_type, propulsion_type (these need a /vehicles snapshot) or provider_id.',
+  description:
+    'Fleet metrics of a harvest folder: per hour the vehicles in the public right-of-way, trips started and ended, trip duration and distance (median, p90), telemetry points; per day trips per vehicle. Optionally grouped by vehicle_type, propulsion_type (these need a /vehicles snapshot) or provider_id.',
   inputSchema: {
     type: 'object',
     properties: { folder: FOLDER_INPUT, by: { type: 'string', enum: [...METRICS_GROUPS] } },
@@ -115,15 +164,25 @@ const computeMetrics: AgentTool = {
   network: false,
   async run(input, context, call) {
     const source = await readHarvestSource(folderOf(context, input));
-    const report = await withSession(source, call, (session) => runMetrics(session, input.by as MetricsGroup | undefined));
-    return { folder: report.folder, window: report.window, by: report.by ?? null, hours: report.hours.slice(0, MAX_ROWS), days: report.days.slice(0, MAX_ROWS), notes: notes(source) };
+    const report = await withSession(source, call, (session) =>
+      runMetrics(session, input.by as MetricsGroup | undefined),
+    );
+    return {
+      folder: report.folder,
+      window: report.window,
+      by: report.by ?? null,
+      hours: report.hours.slice(0, MAX_ROWS),
+      days: report.days.slice(0, MAX_ROWS),
+      notes: notes(source),
+    };
   },
 };
 
 const queryHarvest: AgentTool = {
   name: 'query_harvest',
   title: 'Query a harvest',
-  description: 'One read-only SQL query (DuckDB) over the views trips, events, telemetry, vehicles and vehicles_status of a harvest folder. Prefer aggregates (count, group by): raw rows are capped (max_rows, at most 200) and their coordinates rounded to about 100 m. Statements that write, and file access, are refused.',
+  description:
+    'One read-only SQL query (DuckDB) over the views trips, events, telemetry, vehicles and vehicles_status of a harvest folder. Prefer aggregates (count, group by): raw rows are capped (max_rows, at most 200) and their coordinates rounded to about 100 m. Statements that write, and file access, are refused.',
   inputSchema: {
     type: 'object',
     properties: {
@@ -140,8 +199,16 @@ const queryHarvest: AgentTool = {
   async run(input, context, call) {
     const source = await readHarvestSource(folderOf(context, input));
     const max = typeof input.max_rows === 'number' ? input.max_rows : 50;
-    const answer = await withSession(source, call, (session) => session.query(String(input.sql), typeof input.timeout_seconds === 'number' ? input.timeout_seconds : 60));
-    return { columns: answer.columns, rowCount: answer.rows.length, rows: answer.rows.slice(0, max), truncated: answer.rows.length > max, notes: notes(source) };
+    const answer = await withSession(source, call, (session) =>
+      session.query(String(input.sql), typeof input.timeout_seconds === 'number' ? input.timeout_seconds : 60),
+    );
+    return {
+      columns: answer.columns,
+      rowCount: answer.rows.length,
+      rows: answer.rows.slice(0, max),
+      truncated: answer.rows.length > max,
+      notes: notes(source),
+    };
   },
 };
 

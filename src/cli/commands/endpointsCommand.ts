@@ -22,7 +22,13 @@ export function endpointsCommand(args: string[], io: CliIo): Promise<number> {
         paginates: e.paginates,
         hourEndpoint: e.hourEndpoint,
         beta: e.beta,
-        parameters: e.parameters.map((p) => ({ name: p.name, in: p.in, required: p.required, format: p.formatDescription, default: p.defaultValue?.(now) ?? null })),
+        parameters: e.parameters.map((p) => ({
+          name: p.name,
+          in: p.in,
+          required: p.required,
+          format: p.formatDescription,
+          default: p.defaultValue?.(now) ?? null,
+        })),
       })),
     );
     io.out(JSON.stringify(list, null, 2));

@@ -8,7 +8,17 @@ import type { MdsHourEndpointId } from '../../core/mds';
 import { takeUserAuthorization } from '../../core/environment';
 import { formatBytes, plural } from '../../shared/format';
 import type { CliIo } from '../support/cliIo';
-import { CREDENTIAL_OPTIONS, environmentFrom, issuerFrom, loadCredential, modeOf, parse, parseHeaders, positiveNumber, wholeNumber } from '../support/options';
+import {
+  CREDENTIAL_OPTIONS,
+  environmentFrom,
+  issuerFrom,
+  loadCredential,
+  modeOf,
+  parse,
+  parseHeaders,
+  positiveNumber,
+  wholeNumber,
+} from '../support/options';
 import { escapeForTerminal, fromServer } from '../support/output';
 import { printUsage } from '../support/usage';
 
@@ -39,17 +49,28 @@ const ENDPOINTS: Readonly<Record<string, MdsHourEndpointId>> = {
 };
 
 /** The subfolder each endpoint gets when several are harvested at once. */
-const SUBFOLDER: Readonly<Record<MdsHourEndpointId, string>> = { trips: 'trips', events_historical: 'events', telemetry: 'telemetry' };
+const SUBFOLDER: Readonly<Record<MdsHourEndpointId, string>> = {
+  trips: 'trips',
+  events_historical: 'events',
+  telemetry: 'telemetry',
+};
 
 /** Reads `trips,events,telemetry` (one name or several, comma-separated): the endpoints, each once, in the order given. */
 function endpointsOf(positionals: string[]): MdsHourEndpointId[] {
   const names = positionals.length === 1 ? (positionals[0] ?? '').split(',').map((n) => n.trim()) : [];
   if (!names.length || names.some((n) => !Object.hasOwn(ENDPOINTS, n))) {
-    throw new MobilityError('USAGE', `harvest takes an endpoint, or several separated by commas: trips, events, telemetry (e.g. trips,events,telemetry)${positionals.length ? `, not "${positionals.join(' ')}"` : ''}.`);
+    throw new MobilityError(
+      'USAGE',
+      `harvest takes an endpoint, or several separated by commas: trips, events, telemetry (e.g. trips,events,telemetry)${positionals.length ? `, not "${positionals.join(' ')}"` : ''}.`,
+    );
   }
   const endpoints = names.map((n) => ENDPOINTS[n]);
   const twice = endpoints.find((e, i) => endpoints.indexOf(e) !== i);
-  if (twice) throw new MobilityError('USAGE', `harvest: ${SUBFOLDER[twice]} is named twice in "${positionals[0]}"; name each endpoint once.`);
+  if (twice)
+    throw new MobilityError(
+      'USAGE',
+      `harvest: ${SUBFOLDER[twice]} is named twice in "${positionals[0]}"; name each endpoint once.`,
+    );
   return endpoints;
 }
 
@@ -71,16 +92,29 @@ export async function harvestCommand(args: string[], io: CliIo): Promise<number>
   const endpoints = endpointsOf(positionals);
   const several = endpoints.length > 1;
   for (const flag of ['from', 'to', 'out'] as const) {
-    if (!values[flag]) throw new MobilityError('USAGE', `harvest needs --${flag} <${flag === 'out' ? 'folder' : 'YYYY-MM-DDTHH'}>${flag === 'out' ? ': the folder for the hour files and manifest.json' : ', a UTC hour such as 2024-11-05T14'}.`);
+    if (!values[flag])
+      throw new MobilityError(
+        'USAGE',
+        `harvest needs --${flag} <${flag === 'out' ? 'folder' : 'YYYY-MM-DDTHH'}>${flag === 'out' ? ': the folder for the hour files and manifest.json' : ', a UTC hour such as 2024-11-05T14'}.`,
+      );
   }
   const mode = modeOf(values.mode);
   const retry = {
-    ...(values['max-202-attempts'] !== undefined ? { max202Attempts: wholeNumber(values['max-202-attempts'], '--max-202-attempts', 1, 1000) } : {}),
-    ...(values['max-202-wait'] !== undefined ? { max202WaitSeconds: wholeNumber(values['max-202-wait'], '--max-202-wait', 0, 86_400) } : {}),
-    ...(values['max-retries'] !== undefined ? { maxRetries: wholeNumber(values['max-retries'], '--max-retries', 0, 1000) } : {}),
+    ...(values['max-202-attempts'] !== undefined
+      ? { max202Attempts: wholeNumber(values['max-202-attempts'], '--max-202-attempts', 1, 1000) }
+      : {}),
+    ...(values['max-202-wait'] !== undefined
+      ? { max202WaitSeconds: wholeNumber(values['max-202-wait'], '--max-202-wait', 0, 86_400) }
+      : {}),
+    ...(values['max-retries'] !== undefined
+      ? { maxRetries: wholeNumber(values['max-retries'], '--max-retries', 0, 1000) }
+      : {}),
   };
   // A fixed token cannot serve many requests: an Authorization is refused, with no as-is option.
-  const { headers } = takeUserAuthorization(parseHeaders(values.header ?? [], 'mds'), { kind: 'cli', oneRequest: false });
+  const { headers } = takeUserAuthorization(parseHeaders(values.header ?? [], 'mds'), {
+    kind: 'cli',
+    oneRequest: false,
+  });
   const environment = environmentFrom(values['base-url'], '--base-url', 'mds', values, headers);
   const credential = loadCredential(values, io, 'mds');
   const timeoutMs = values.timeout === undefined ? undefined : positiveNumber(values.timeout, '--timeout') * 1000;
@@ -94,7 +128,9 @@ export async function harvestCommand(args: string[], io: CliIo): Promise<number>
     if (signals === 1) {
       stop.abort();
       io.statusLine?.('');
-      io.err('mobility-api: stopping after the current request; the folder stays consistent and the same command resumes (Ctrl-C again to quit at once).');
+      io.err(
+        'mobility-api: stopping after the current request; the folder stays consistent and the same command resumes (Ctrl-C again to quit at once).',
+      );
     } else {
       process.exit(EXIT_INTERRUPTED);
     }
@@ -113,20 +149,22 @@ export async function harvestCommand(args: string[], io: CliIo): Promise<number>
       const dir = several ? path.join(outDir, SUBFOLDER[endpoint]) : outDir;
       if (several) io.err(`mobility-api: ${SUBFOLDER[endpoint]} into ${escapeForTerminal(dir)}`);
       try {
-        summaries.push(await harvestHours({
-          client,
-          environment,
-          credential,
-          endpoint,
-          from: values.from as string,
-          to: values.to as string,
-          outDir: dir,
-          validate: values.validate === true,
-          ...(mode ? { mode } : {}),
-          retry,
-          signal: stop.signal,
-          onProgress: (p) => progress.show(p),
-        }));
+        summaries.push(
+          await harvestHours({
+            client,
+            environment,
+            credential,
+            endpoint,
+            from: values.from as string,
+            to: values.to as string,
+            outDir: dir,
+            validate: values.validate === true,
+            ...(mode ? { mode } : {}),
+            retry,
+            signal: stop.signal,
+            onProgress: (p) => progress.show(p),
+          }),
+        );
         progress.end();
       } catch (err) {
         progress.end();
@@ -143,11 +181,21 @@ export async function harvestCommand(args: string[], io: CliIo): Promise<number>
     if (values.snapshot && !stop.signal.aborted) {
       io.err('mobility-api: snapshot of /vehicles, /vehicles/status and the monthly /reports of the months harvested…');
       try {
-        snapshot = await harvestSnapshot({ client, environment, credential, outDir, signal: stop.signal, reportMonths: reportMonthsOf(values.from as string, values.to as string) });
+        snapshot = await harvestSnapshot({
+          client,
+          environment,
+          credential,
+          outDir,
+          signal: stop.signal,
+          reportMonths: reportMonthsOf(values.from as string, values.to as string),
+        });
       } catch (err) {
         if (isCancelled(err)) {
           // Stopped by the user: no snapshot is written, the hours are kept.
-        } else if (err instanceof MobilityError && ['HARVEST_SNAPSHOT_FAILED', 'HARVEST_WRITE_FAILED', 'HARVEST_REFUSED'].includes(err.code)) {
+        } else if (
+          err instanceof MobilityError &&
+          ['HARVEST_SNAPSHOT_FAILED', 'HARVEST_WRITE_FAILED', 'HARVEST_REFUSED'].includes(err.code)
+        ) {
           io.err(`mobility-api: ${err.message}`);
           failed = true;
         } else if (err instanceof MobilityError && err.code.startsWith('HTTP_')) {
@@ -165,7 +213,9 @@ export async function harvestCommand(args: string[], io: CliIo): Promise<number>
   progress.end();
   const interrupted = stop.signal.aborted || summaries.some((s) => s.interrupted);
   if (values.json) {
-    const json = several ? { outDir: path.resolve(outDir), endpoints: summaries, ...(snapshot ? { snapshot } : {}) } : { ...summaries[0], ...(snapshot ? { snapshot } : {}) };
+    const json = several
+      ? { outDir: path.resolve(outDir), endpoints: summaries, ...(snapshot ? { snapshot } : {}) }
+      : { ...summaries[0], ...(snapshot ? { snapshot } : {}) };
     io.out(JSON.stringify(json, null, 2));
   } else {
     const text = summaries.map(formatSummary);
@@ -182,7 +232,9 @@ export function formatSnapshot(s: SnapshotManifest, outDir: string): string {
     `Snapshot in ${path.join(outDir, 'snapshot')} at ${s.fetchedAt}${s.lastUpdated !== undefined ? ` (last_updated ${new Date(s.lastUpdated).toISOString()})` : ''}`,
     `  /vehicles          ${String(s.lists.vehicles.items).padStart(6)} ${s.lists.vehicles.items === 1 ? 'vehicle' : 'vehicles'} in ${plural(s.lists.vehicles.pages, 'page')}`,
     `  /vehicles/status   ${String(s.lists.vehicles_status.items).padStart(6)} ${s.lists.vehicles_status.items === 1 ? 'status' : 'statuses'} in ${plural(s.lists.vehicles_status.pages, 'page')}`,
-    ...Object.entries(s.reports ?? {}).map(([month, r]) => `  /reports/${month}.csv ${r.status === 200 ? `${r.rows ?? 0} rows` : `answered ${r.status}`}`),
+    ...Object.entries(s.reports ?? {}).map(
+      ([month, r]) => `  /reports/${month}.csv ${r.status === 200 ? `${r.rows ?? 0} rows` : `answered ${r.status}`}`,
+    ),
   ].join('\n');
 }
 
@@ -194,14 +246,24 @@ class ProgressPrinter {
 
   show(p: HarvestProgress): void {
     if (p.notice) this.line(`mobility-api: ${p.notice}`);
-    if (p.phase === 'start' && p.hoursSkipped > 0) this.line(`mobility-api: ${plural(p.hoursSkipped, 'hour')} of ${p.hoursTotal} already done in this folder: skipped.`);
+    if (p.phase === 'start' && p.hoursSkipped > 0)
+      this.line(
+        `mobility-api: ${plural(p.hoursSkipped, 'hour')} of ${p.hoursTotal} already done in this folder: skipped.`,
+      );
     const status = this.io.statusLine;
     if (status) {
       if (p.phase === 'waiting') this.line(`${p.hour}: ${fromServer(p.reason ?? '', 200)}`);
-      if (p.phase === 'hour' && p.record && p.record.status !== 'items' && p.record.status !== 'empty') this.line(hourLine(p));
+      if (p.phase === 'hour' && p.record && p.record.status !== 'items' && p.record.status !== 'empty')
+        this.line(hourLine(p));
       if (p.phase === 'done') return;
-      const where = p.hour ? ` ${p.hour}${p.attempt && p.attempt > 1 ? ` attempt ${p.attempt}` : ''}${p.page && p.page > 1 ? ` page ${p.page}` : ''}` : '';
-      status(escapeForTerminal(`[${p.hoursDone}/${p.hoursTotal}]${where} · ${plural(p.items, 'item')} · ${rate(p)}${eta(p)}`).slice(0, 200));
+      const where = p.hour
+        ? ` ${p.hour}${p.attempt && p.attempt > 1 ? ` attempt ${p.attempt}` : ''}${p.page && p.page > 1 ? ` page ${p.page}` : ''}`
+        : '';
+      status(
+        escapeForTerminal(
+          `[${p.hoursDone}/${p.hoursTotal}]${where} · ${plural(p.items, 'item')} · ${rate(p)}${eta(p)}`,
+        ).slice(0, 200),
+      );
       this.shown = true;
       return;
     }
@@ -261,20 +323,37 @@ export function formatSummary(s: HarvestSummary): string {
     `  failed            ${String(c.failed).padStart(6)}`,
   ];
   if (s.notReached) lines.push(`  not reached       ${String(s.notReached).padStart(6)}   (the run was stopped)`);
-  lines.push(`  ${plural(s.fetched, 'hour')} fetched by this run with ${plural(s.requests, 'request')} in ${(s.durationMs / 1000).toFixed(1)} s; ${s.skipped} already done before it`);
+  lines.push(
+    `  ${plural(s.fetched, 'hour')} fetched by this run with ${plural(s.requests, 'request')} in ${(s.durationMs / 1000).toFixed(1)} s; ${s.skipped} already done before it`,
+  );
   const shown = s.notDone.slice(0, 20);
   if (shown.length) {
     lines.push('Not done:');
-    for (const h of shown) lines.push(`  ${h.hour}  ${h.status === 'not_reached' ? 'not reached' : STATUS_TEXT[h.status]}${h.problem && h.status !== 'not_found' ? `: ${fromServer(h.problem, 200)}` : ''}`);
-    if (s.notDone.length > shown.length) lines.push(`  … ${s.notDone.length - shown.length} more (see ${s.manifestFile})`);
+    for (const h of shown)
+      lines.push(
+        `  ${h.hour}  ${h.status === 'not_reached' ? 'not reached' : STATUS_TEXT[h.status]}${h.problem && h.status !== 'not_found' ? `: ${fromServer(h.problem, 200)}` : ''}`,
+      );
+    if (s.notDone.length > shown.length)
+      lines.push(`  … ${s.notDone.length - shown.length} more (see ${s.manifestFile})`);
   }
   if (s.conformance) {
     const k = s.conformance;
-    lines.push(k.conforms ? `MDS 2.0: conforms — ${plural(k.itemsChecked, 'item')} checked` : `MDS 2.0: does not conform — ${plural(k.findingCount, 'finding')} in ${plural(k.itemsWithFindings, 'item')} of ${k.itemsChecked} (per hour in ${s.manifestFile})`);
-    for (const rule of k.rules.slice(0, 10)) lines.push(`  ${String(rule.count).padStart(6)} × ${fromServer(rule.message, 200)} at ${rule.where || '/'} [${rule.keyword}]`);
+    lines.push(
+      k.conforms
+        ? `MDS 2.0: conforms — ${plural(k.itemsChecked, 'item')} checked`
+        : `MDS 2.0: does not conform — ${plural(k.findingCount, 'finding')} in ${plural(k.itemsWithFindings, 'item')} of ${k.itemsChecked} (per hour in ${s.manifestFile})`,
+    );
+    for (const rule of k.rules.slice(0, 10))
+      lines.push(
+        `  ${String(rule.count).padStart(6)} × ${fromServer(rule.message, 200)} at ${rule.where || '/'} [${rule.keyword}]`,
+      );
   }
-  if (s.interrupted) lines.push('Stopped by the user: the hours finished are recorded; run the same command again to resume.');
+  if (s.interrupted)
+    lines.push('Stopped by the user: the hours finished are recorded; run the same command again to resume.');
   else if (s.complete) lines.push('Complete: every hour has items or is empty.');
-  else lines.push(`Incomplete: ${plural(s.notDone.length, 'hour')} not done; run the same command again to retry them (done hours are skipped).`);
+  else
+    lines.push(
+      `Incomplete: ${plural(s.notDone.length, 'hour')} not done; run the same command again to retry them (done hours are skipped).`,
+    );
   return lines.join('\n');
 }

@@ -6,7 +6,18 @@ import type { FileClockStore } from '../../core/clock';
 import { MobilityError } from '../../core/base';
 import { buildEndpointRequest, catalogueOf, freeRequest } from '../../core/mds';
 import type { CliIo } from '../support/cliIo';
-import { apiFrom, CREDENTIAL_OPTIONS, environmentFrom, HEADER_OPTIONS, issuerFrom, loadCredential, noteOwnAuthorization, parse, positiveNumber, userHeaders } from '../support/options';
+import {
+  apiFrom,
+  CREDENTIAL_OPTIONS,
+  environmentFrom,
+  HEADER_OPTIONS,
+  issuerFrom,
+  loadCredential,
+  noteOwnAuthorization,
+  parse,
+  positiveNumber,
+  userHeaders,
+} from '../support/options';
 import { fromServer, printRefusalAndClock } from '../support/output';
 import { answerJson, conformanceOf, formatConformance, formatResult, mergedResultBody } from '../support/resultOutput';
 import { printUsage } from '../support/usage';
@@ -33,7 +44,11 @@ export const REQUEST_OPTIONS = {
 export async function requestCommand(args: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parse(args, { ...REQUEST_OPTIONS, query: { type: 'string', multiple: true } }, true);
   if (values.help) return printUsage(io);
-  if (positionals.length !== 1) throw new MobilityError('USAGE', 'request takes one endpoint id (see `mobility-api endpoints`) or one path such as /vehicles?page_size=10.');
+  if (positionals.length !== 1)
+    throw new MobilityError(
+      'USAGE',
+      'request takes one endpoint id (see `mobility-api endpoints`) or one path such as /vehicles?page_size=10.',
+    );
   const api = apiFrom(values, true);
   const target = positionals[0];
   const query = parseQuery(values.query ?? []);
@@ -58,7 +73,8 @@ export async function requestCommand(args: string[], io: CliIo): Promise<number>
     maxPages,
     authorization,
     onPage: (page, n) => {
-      if (values['all-pages'] && !values.json) io.err(`page ${n}: ${page.status} ${page.statusText}, ${page.bytes} bytes`);
+      if (values['all-pages'] && !values.json)
+        io.err(`page ${n}: ${page.status} ${page.statusText}, ${page.bytes} bytes`);
     },
   });
   return printResult(result, request, values, io, { environment, credential, store });
@@ -75,7 +91,13 @@ export interface ResultOrigin {
  * Prints a result (and its conformance with --validate), then on stderr a clock-skew warning and,
  * after a 401 or 403, why it was likely refused; the exit code says whether it is what was asked for.
  */
-export async function printResult(result: ApiResult, request: ApiRequest, values: { json?: boolean; validate?: boolean; mode?: string; 'all-pages'?: boolean }, io: CliIo, origin?: ResultOrigin): Promise<number> {
+export async function printResult(
+  result: ApiResult,
+  request: ApiRequest,
+  values: { json?: boolean; validate?: boolean; mode?: string; 'all-pages'?: boolean },
+  io: CliIo,
+  origin?: ResultOrigin,
+): Promise<number> {
   // A body that is not JSON (an HTML page with 200 OK) is said as such, and not checked against the schemas.
   const problem = result.pages.find((p) => p.ok && p.bodyProblem)?.bodyProblem;
   const conformance = values.validate && !problem ? conformanceOf(result, request.endpointId, values.mode) : undefined;

@@ -1,6 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { clientReportText, DATA_FAULTS_PATH, parseDataFaults, REPORT_PATH, startSandbox } from '../../sandbox/sandboxServer';
+import {
+  clientReportText,
+  DATA_FAULTS_PATH,
+  parseDataFaults,
+  REPORT_PATH,
+  startSandbox,
+} from '../../sandbox/sandboxServer';
 import type { GrpcCallLog, RunningSandbox, SandboxRequestLog } from '../../sandbox/sandboxServer';
 import { GRPC_REFLECTION_MODES, isGrpcReflectionMode } from '../../sandbox/grpc/grpcOptions';
 import { maskKeyId, MobilityError } from '../../core/base';
@@ -28,12 +34,20 @@ export async function sandboxCommand(args: string[], io: CliIo): Promise<number>
   });
   if (values.help) return printUsage(io);
   const port = values.port === undefined ? 0 : wholeNumber(values.port, '--port', 0, 65535);
-  const trust = parseTrustFiles((values.trust ?? []).map((file) => ({ text: readFile(file, '--trust'), source: file })));
+  const trust = parseTrustFiles(
+    (values.trust ?? []).map((file) => ({ text: readFile(file, '--trust'), source: file })),
+  );
   const grpcReflection = values['grpc-reflection'] ?? 'both';
   if (!isGrpcReflectionMode(grpcReflection)) {
-    throw new MobilityError('USAGE', `--grpc-reflection is ${JSON.stringify(grpcReflection)}; use one of ${GRPC_REFLECTION_MODES.join(', ')}.`);
+    throw new MobilityError(
+      'USAGE',
+      `--grpc-reflection is ${JSON.stringify(grpcReflection)}; use one of ${GRPC_REFLECTION_MODES.join(', ')}.`,
+    );
   }
-  const dataFaults = values['data-faults'] === undefined ? undefined : parseDataFaults(values['data-faults'], (message) => new MobilityError('USAGE', message));
+  const dataFaults =
+    values['data-faults'] === undefined
+      ? undefined
+      : parseDataFaults(values['data-faults'], (message) => new MobilityError('USAGE', message));
   const demoDir = values['demo-dir'] === undefined ? undefined : path.resolve(values['demo-dir']);
   const demoKeyFile = demoDir ? path.join(demoDir, 'demo-private-key.pem') : undefined;
   const sandbox = await startSandbox({
@@ -51,14 +65,38 @@ export async function sandboxCommand(args: string[], io: CliIo): Promise<number>
     grpcPort: values['grpc-port'] === undefined ? undefined : wholeNumber(values['grpc-port'], '--grpc-port', 0, 65533),
     grpcReflection,
     grpcReflectionAuth: values['grpc-reflection-auth'] ?? false,
-    onGrpcCall: values.log ? (entry) => io.err(values.json ? JSON.stringify(entry) : describeGrpcCall(entry)) : undefined,
+    onGrpcCall: values.log
+      ? (entry) => io.err(values.json ? JSON.stringify(entry) : describeGrpcCall(entry))
+      : undefined,
   });
   if (values.json) {
-    io.out(JSON.stringify({ url: sandbox.url, port: sandbox.port, environments: sandbox.environments.map((e) => ({ name: e.id, api: e.api, stage: e.stage, baseUrl: e.baseUrl, grpcTarget: e.grpcTarget, ...(e.grpcProtos ? { grpcProtoFiles: e.grpcProtos.protoFiles, grpcImportPaths: e.grpcProtos.importPaths } : {}) })), demo: { ...sandbox.demo, kid: maskKeyId(sandbox.demo.kid) } }));
+    io.out(
+      JSON.stringify({
+        url: sandbox.url,
+        port: sandbox.port,
+        environments: sandbox.environments.map((e) => ({
+          name: e.id,
+          api: e.api,
+          stage: e.stage,
+          baseUrl: e.baseUrl,
+          grpcTarget: e.grpcTarget,
+          ...(e.grpcProtos
+            ? { grpcProtoFiles: e.grpcProtos.protoFiles, grpcImportPaths: e.grpcProtos.importPaths }
+            : {}),
+        })),
+        demo: { ...sandbox.demo, kid: maskKeyId(sandbox.demo.kid) },
+      }),
+    );
   } else {
     io.out(describeSandbox(sandbox));
-    if (dataFaults) io.out(`\nData faults in the world (${dataFaults.join(', ')}): GET ${sandbox.url}${DATA_FAULTS_PATH}?from=<hour>&to=<hour> lists them.`);
-    if (values.grade) io.out(`\nGrading your client: GET ${sandbox.url}${REPORT_PATH} (?format=text) shows the report card so far; Ctrl-C prints it and stops.`);
+    if (dataFaults)
+      io.out(
+        `\nData faults in the world (${dataFaults.join(', ')}): GET ${sandbox.url}${DATA_FAULTS_PATH}?from=<hour>&to=<hour> lists them.`,
+      );
+    if (values.grade)
+      io.out(
+        `\nGrading your client: GET ${sandbox.url}${REPORT_PATH} (?format=text) shows the report card so far; Ctrl-C prints it and stops.`,
+      );
   }
   await io.untilStopped();
   // --grade: the report card of everything the sandbox saw, before it stops (one JSON document with --json).
@@ -75,10 +113,16 @@ function describeSandbox(sandbox: RunningSandbox): string {
   return [
     `Sandbox provider listening on ${sandbox.url} (Ctrl-C stops it)`,
     '',
-    ...sandbox.environments.map((e) => `  ${e.id.padEnd(15)} ${e.api.padEnd(5)} ${e.baseUrl}${e.grpcTarget ? `  gRPC ${e.grpcTarget}` : ''}`),
+    ...sandbox.environments.map(
+      (e) => `  ${e.id.padEnd(15)} ${e.api.padEnd(5)} ${e.baseUrl}${e.grpcTarget ? `  gRPC ${e.grpcTarget}` : ''}`,
+    ),
     '',
     'gRPC: plaintext; services mobility.sandbox.v1.VehicleService (MDS) and MaasVehicleService (MaaS), same tokens as REST (aud = the base URL).',
-    ...(protos ? [`  schema by reflection, or its .proto files (for code --grpc --proto): ${protos.protoFiles.join(' ')} (import path ${protos.importPaths.join(' ')})`] : []),
+    ...(protos
+      ? [
+          `  schema by reflection, or its .proto files (for code --grpc --proto): ${protos.protoFiles.join(' ')} (import path ${protos.importPaths.join(' ')})`,
+        ]
+      : []),
     `Demo credential (External Organization, kid ${maskKeyId(sandbox.demo.kid)}, iss ${sandbox.demo.issuer}):`,
     `  ${sandbox.demo.credentialFile}`,
     '',

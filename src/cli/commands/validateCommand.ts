@@ -13,9 +13,14 @@ import { printUsage } from '../support/usage';
  * against the official schemas. Exit 0 when it conforms, 1 when it does not.
  */
 export async function validateCommand(args: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parse(args, { endpoint: { type: 'string' }, mode: { type: 'string' }, json: { type: 'boolean' } }, true);
+  const { values, positionals } = parse(
+    args,
+    { endpoint: { type: 'string' }, mode: { type: 'string' }, json: { type: 'boolean' } },
+    true,
+  );
   if (values.help) return printUsage(io);
-  if (positionals.length > 1) throw new MobilityError('USAGE', 'validate takes one file (or - to read standard input).');
+  if (positionals.length > 1)
+    throw new MobilityError('USAGE', 'validate takes one file (or - to read standard input).');
   const source = positionals[0] ?? '-';
   const text = source === '-' ? await io.readStdin() : readFile(source, 'response');
   const body = parseBody(text, source, values.endpoint);
@@ -30,16 +35,24 @@ function parseBody(text: string, source: string, endpoint: string | undefined): 
   try {
     return JSON.parse(text) as unknown;
   } catch (err) {
-    throw new MobilityError('USAGE', `${source === '-' ? 'Standard input' : source} is not JSON (${(err as Error).message}). Save the response body as it came, or give --endpoint reports for a CSV report.`);
+    throw new MobilityError(
+      'USAGE',
+      `${source === '-' ? 'Standard input' : source} is not JSON (${(err as Error).message}). Save the response body as it came, or give --endpoint reports for a CSV report.`,
+    );
   }
 }
 
 function endpointOf(given: string | undefined, body: unknown, source: string): MdsEndpointId {
   if (given !== undefined) {
-    if (!isMdsEndpointId(given)) throw new MobilityError('USAGE', `--endpoint must be one of ${MDS_ENDPOINT_IDS.join(', ')}, not "${given}".`);
+    if (!isMdsEndpointId(given))
+      throw new MobilityError('USAGE', `--endpoint must be one of ${MDS_ENDPOINT_IDS.join(', ')}, not "${given}".`);
     return given;
   }
   const guessed = guessMdsEndpoint(body);
-  if (!guessed) throw new MobilityError('USAGE', `Cannot tell which endpoint ${source === '-' ? 'the response' : source} came from: give --endpoint (${MDS_ENDPOINT_IDS.join(', ')}).`);
+  if (!guessed)
+    throw new MobilityError(
+      'USAGE',
+      `Cannot tell which endpoint ${source === '-' ? 'the response' : source} came from: give --endpoint (${MDS_ENDPOINT_IDS.join(', ')}).`,
+    );
   return guessed;
 }

@@ -1,6 +1,17 @@
 import { ApiClient } from '../../core/http';
 import type { CliIo } from '../support/cliIo';
-import { apiFrom, CREDENTIAL_OPTIONS, environmentFrom, HEADER_OPTIONS, issuerFrom, loadCredential, noteOwnAuthorization, parse, positiveNumber, userHeaders } from '../support/options';
+import {
+  apiFrom,
+  CREDENTIAL_OPTIONS,
+  environmentFrom,
+  HEADER_OPTIONS,
+  issuerFrom,
+  loadCredential,
+  noteOwnAuthorization,
+  parse,
+  positiveNumber,
+  userHeaders,
+} from '../support/options';
 import { describeFailure, printRefusalAndClock } from '../support/output';
 import { answerJson, formatListing, mergedBody } from '../support/resultOutput';
 import { printUsage } from '../support/usage';
@@ -38,7 +49,8 @@ export async function vehiclesCommand(args: string[], io: CliIo): Promise<number
     authorization,
     signal: stop.signal,
     onPage: (page, n) => {
-      if (values['all-pages'] && !values.json) io.err(`page ${n}: ${page.status} ${page.statusText}, ${formatBytes(page.bytes)}`);
+      if (values['all-pages'] && !values.json)
+        io.err(`page ${n}: ${page.status} ${page.statusText}, ${formatBytes(page.bytes)}`);
     },
   });
   const last = listing.pages[listing.pages.length - 1];
@@ -49,7 +61,10 @@ export async function vehiclesCommand(args: string[], io: CliIo): Promise<number
     if (values.json && last.bodyKind === 'json') io.out(answerJson(last.body, listing.pages));
     return 1;
   }
-  if (values.json) io.out(answerJson(listing.pages.length === 1 && !values['all-pages'] ? last.body : mergedBody(listing), listing.pages));
+  if (values.json)
+    io.out(
+      answerJson(listing.pages.length === 1 && !values['all-pages'] ? last.body : mergedBody(listing), listing.pages),
+    );
   else io.out(formatListing(listing));
   await printRefusalAndClock(last, env, credential, io);
   return 0;

@@ -27,7 +27,14 @@ export interface Signing {
  * on stderr a status that is not OK and, after a refusal, why it was likely refused. Ctrl-C cancels the call: what arrived
  * is printed, then "cancelled after N messages", exit 130. Exit 0 only on OK.
  */
-export async function runCall(connection: GrpcConnection, schema: GrpcSchema, signing: Signing | undefined, request: GrpcCallRequest, values: { json?: boolean }, io: CliIo): Promise<number> {
+export async function runCall(
+  connection: GrpcConnection,
+  schema: GrpcSchema,
+  signing: Signing | undefined,
+  request: GrpcCallRequest,
+  values: { json?: boolean },
+  io: CliIo,
+): Promise<number> {
   const printer = new CallPrinter(io, values.json === true);
   const controller = new AbortController();
   let interrupted: 'SIGINT' | 'SIGTERM' | undefined;
@@ -37,7 +44,9 @@ export async function runCall(connection: GrpcConnection, schema: GrpcSchema, si
   });
   // Exit 130 after Ctrl-C, 143 after SIGTERM (128 + the signal's number), as a shell reports a process they ended.
   const cancelled = (count: number) => {
-    io.err(`mobility-api: cancelled${interrupted === 'SIGTERM' ? ' (SIGTERM)' : ''} after ${count} ${count === 1 ? 'message' : 'messages'}`);
+    io.err(
+      `mobility-api: cancelled${interrupted === 'SIGTERM' ? ' (SIGTERM)' : ''} after ${count} ${count === 1 ? 'message' : 'messages'}`,
+    );
     return interrupted === 'SIGTERM' ? 143 : 130;
   };
   let result: GrpcCallResult;

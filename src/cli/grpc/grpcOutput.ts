@@ -15,7 +15,12 @@ const STATUS_DETAILS = 'grpc-status-details-bin';
 function safeReplacer(mask: (text: string) => string): (key: string, value: unknown) => unknown {
   return (_key, value) => {
     if (typeof value === 'string') return mask(value);
-    if (value !== null && typeof value === 'object' && !Array.isArray(value) && Object.keys(value).some((k) => mask(k) !== k)) {
+    if (
+      value !== null &&
+      typeof value === 'object' &&
+      !Array.isArray(value) &&
+      Object.keys(value).some((k) => mask(k) !== k)
+    ) {
       return Object.fromEntries(Object.entries(value).map(([k, v]) => [mask(k), v]));
     }
     return value;
@@ -38,13 +43,22 @@ export function grpcServerLine(result: Pick<GrpcCallResult, 'token'>, text: stri
 /** The `grpc-status-details-bin` trailer decoded (a google.rpc.Status), as shown instead of its base64. */
 function decodedStatusDetails(result: GrpcCallResult): Record<string, unknown> | undefined {
   const { rpcStatus, details } = result.status;
-  return rpcStatus ? { '@type': 'google.rpc.Status', code: rpcStatus.code, message: rpcStatus.message, details } : undefined;
+  return rpcStatus
+    ? { '@type': 'google.rpc.Status', code: rpcStatus.code, message: rpcStatus.message, details }
+    : undefined;
 }
 
 /** Metadata as JSON, each value redacted whole; `grpc-status-details-bin` decoded. */
 function metadataJson(result: GrpcCallResult, metadata: MetadataView): Record<string, unknown[]> {
   const decoded = decodedStatusDetails(result);
-  return Object.fromEntries(Object.entries(metadata).map(([name, values]) => [name, name === STATUS_DETAILS && decoded ? [safeValue(decoded, result.token)] : values.map((v) => safeValue(v, result.token))]));
+  return Object.fromEntries(
+    Object.entries(metadata).map(([name, values]) => [
+      name,
+      name === STATUS_DETAILS && decoded
+        ? [safeValue(decoded, result.token)]
+        : values.map((v) => safeValue(v, result.token)),
+    ]),
+  );
 }
 
 function metadataLines(result: GrpcCallResult, title: string, metadata: MetadataView): string[] {
@@ -53,7 +67,11 @@ function metadataLines(result: GrpcCallResult, title: string, metadata: Metadata
   const decoded = decodedStatusDetails(result);
   return [
     title,
-    ...entries.flatMap(([name, values]) => (name === STATUS_DETAILS && decoded ? [`  ${name}: ${JSON.stringify(safeValue(decoded, result.token))}`] : values.map((v) => `  ${name}: ${grpcServerLine(result, v, 300)}`))),
+    ...entries.flatMap(([name, values]) =>
+      name === STATUS_DETAILS && decoded
+        ? [`  ${name}: ${JSON.stringify(safeValue(decoded, result.token))}`]
+        : values.map((v) => `  ${name}: ${grpcServerLine(result, v, 300)}`),
+    ),
   ];
 }
 
@@ -72,14 +90,17 @@ export function grpcResultSummaryJson(result: GrpcCallResult): Record<string, un
 /** The human output of `grpc call` after the messages: the status, headers, the count, trailers and the token's claims. */
 export function formatGrpcSummary(result: GrpcCallResult): string {
   const { status } = result;
-  const lines = [`${result.method.fullName}  ${status.name}${status.message ? `: ${grpcServerLine(result, status.message, 500)}` : ''}`];
+  const lines = [
+    `${result.method.fullName}  ${status.name}${status.message ? `: ${grpcServerLine(result, status.message, 500)}` : ''}`,
+  ];
   for (const detail of status.details) lines.push(`  detail ${JSON.stringify(safeValue(detail, result.token))}`);
   lines.push(...metadataLines(result, 'Headers', result.headers));
   const count = result.messageCount;
   lines.push(`${count} ${count === 1 ? 'message' : 'messages'}`);
   lines.push(...metadataLines(result, 'Trailers', result.trailers));
   const claims = result.token?.claims;
-  if (claims) lines.push(`Token: jti ${claims.jti}, iat ${claims.iat}, exp ${claims.exp}, aud ${JSON.stringify(claims.aud)}`);
+  if (claims)
+    lines.push(`Token: jti ${claims.jti}, iat ${claims.iat}, exp ${claims.exp}, aud ${JSON.stringify(claims.aud)}`);
   else lines.push('Token: none signed (the call carried your own authorization)');
   return lines.join('\n');
 }

@@ -22,19 +22,38 @@ export interface TestGrpcTransport {
  * the whole run (the request's `proto <` files, relative to its file, or else server reflection), each call signed
  * with a fresh token by the run's issuer and per-key queue (`auth`). `close()` ends the connections.
  */
-export function testGrpcCaller(auth: GrpcAuth, transport: TestGrpcTransport): { callGrpc: NonNullable<RunOptions['callGrpc']>; close: () => void } {
+export function testGrpcCaller(
+  auth: GrpcAuth,
+  transport: TestGrpcTransport,
+): { callGrpc: NonNullable<RunOptions['callGrpc']>; close: () => void } {
   const connections = new Map<string, GrpcConnection>();
   const schemas = new Map<string, Promise<GrpcSchema>>();
   const callGrpc: NonNullable<RunOptions['callGrpc']> = async (planned, signal) => {
     const folder = path.dirname(path.resolve(planned.file));
-    const { endpoint, call } = grpcFileCall(planned.grpc, { target: planned.grpc.target, ...(transport.plaintext ? { plaintext: true } : {}), ...(transport.caFile ? { caFile: transport.caFile } : {}) }, folder);
+    const { endpoint, call } = grpcFileCall(
+      planned.grpc,
+      {
+        target: planned.grpc.target,
+        ...(transport.plaintext ? { plaintext: true } : {}),
+        ...(transport.caFile ? { caFile: transport.caFile } : {}),
+      },
+      folder,
+    );
     const connectionKey = `${endpoint.plaintext ? 'plain' : 'tls'} ${endpoint.caFile ?? ''} ${endpoint.target}`;
     let connection = connections.get(connectionKey);
     if (!connection) {
-      connection = openConnection({ address: endpoint.target, plaintext: endpoint.plaintext === true, caFile: endpoint.caFile });
+      connection = openConnection({
+        address: endpoint.target,
+        plaintext: endpoint.plaintext === true,
+        caFile: endpoint.caFile,
+      });
       connections.set(connectionKey, connection);
     }
-    const schemaKey = endpoint.protoFiles ? `protos ${endpoint.protoFiles.join('\n')}` : endpoint.protoset ? `protoset ${endpoint.protoset}` : `reflection ${connectionKey}`;
+    const schemaKey = endpoint.protoFiles
+      ? `protos ${endpoint.protoFiles.join('\n')}`
+      : endpoint.protoset
+        ? `protoset ${endpoint.protoset}`
+        : `reflection ${connectionKey}`;
     let schema = schemas.get(schemaKey);
     if (!schema) {
       const open = connection;
@@ -49,9 +68,16 @@ export function testGrpcCaller(auth: GrpcAuth, transport: TestGrpcTransport): { 
       // A failed reflection is tried again by the next request of that target.
       schema.catch(() => schemas.delete(schemaKey));
     }
-    const result = await callMethod(connection, await schema, auth, { ...call, ...(transport.deadlineMs ? { deadlineMs: transport.deadlineMs } : {}), ...(signal ? { signal } : {}) });
+    const result = await callMethod(connection, await schema, auth, {
+      ...call,
+      ...(transport.deadlineMs ? { deadlineMs: transport.deadlineMs } : {}),
+      ...(signal ? { signal } : {}),
+    });
     const refusal = explainGrpcRefusal(result, refusalContext(auth.environment, auth));
-    const answer = grpcAnswerOf(result, refusal ? refusalLines(refusal).map((line) => fromServer(line, 2000)) : undefined);
+    const answer = grpcAnswerOf(
+      result,
+      refusal ? refusalLines(refusal).map((line) => fromServer(line, 2000)) : undefined,
+    );
     return answer;
   };
   return {
@@ -63,5 +89,10 @@ export function testGrpcCaller(auth: GrpcAuth, transport: TestGrpcTransport): { 
 }
 
 function refusalContext(environment: Environment, auth: GrpcAuth) {
-  return { audience: normaliseBaseUrl(environment.baseUrl, environment.name), api: environment.api, credentialType: auth.credential.type, now: Date.now() };
+  return {
+    audience: normaliseBaseUrl(environment.baseUrl, environment.name),
+    api: environment.api,
+    credentialType: auth.credential.type,
+    now: Date.now(),
+  };
 }

@@ -26,7 +26,6 @@ export interface CliIo {
   onInterrupt?: (handler: (signal: InterruptSignal) => void) => () => void;
 }
 
-
 /**
  * A closed stdout or stderr (`mobility-api … | head`) ends the process quietly, with the status of a process ended by
  * SIGPIPE (141), as Unix tools end, instead of Node's `write EPIPE` stack trace: what was asked for is cut short, so
@@ -54,7 +53,8 @@ export function processIo(): CliIo {
     write: (text) => process.stdout.write(text),
     err: (text) => process.stderr.write(text + '\n'),
     readStdin: async () => {
-      if (process.stdin.isTTY) throw new MobilityError('USAGE', 'decode needs a token: give it as an argument, or pipe it in and pass -.');
+      if (process.stdin.isTTY)
+        throw new MobilityError('USAGE', 'decode needs a token: give it as an argument, or pipe it in and pass -.');
       const chunks: Buffer[] = [];
       for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
       return Buffer.concat(chunks).toString('utf8');

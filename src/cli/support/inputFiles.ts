@@ -42,7 +42,11 @@ export async function readEnvFile(file: string, flag: '--env-file' | '--dotenv')
   let text: string;
   if (flag === '--env-file' && !regular) {
     text = readAvailable(file, flag);
-    if (!text) throw new MobilityError('USAGE', `--env-file ${file} is a pipe that Node read before mobility-api started (Node reads every --env-file on the command line itself), so nothing of it is left: give it as --dotenv ${file}, or as a regular file.`);
+    if (!text)
+      throw new MobilityError(
+        'USAGE',
+        `--env-file ${file} is a pipe that Node read before mobility-api started (Node reads every --env-file on the command line itself), so nothing of it is left: give it as --dotenv ${file}, or as a regular file.`,
+      );
   } else {
     text = await readWholeFile(file, flag);
   }
@@ -66,7 +70,8 @@ function readAvailable(file: string, flag: string): string {
       chunks.push(Buffer.from(buffer.subarray(0, n)));
     }
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'EAGAIN') throw new MobilityError('FILE_READ_FAILED', `Cannot read the ${flag} file ${file}: ${(err as Error).message}.`);
+    if ((err as NodeJS.ErrnoException).code !== 'EAGAIN')
+      throw new MobilityError('FILE_READ_FAILED', `Cannot read the ${flag} file ${file}: ${(err as Error).message}.`);
   } finally {
     fs.closeSync(fd);
   }

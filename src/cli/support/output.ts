@@ -15,7 +15,8 @@ import type { CliIo } from './cliIo';
  * CSI on its own), and the bidirectional marks and overrides that reorder what a reader sees.
  */
 /* eslint-disable no-control-regex -- matching control characters is the point */
-const TERMINAL_CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+const TERMINAL_CONTROLS =
+  /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 /* eslint-enable no-control-regex */
 
 /**
@@ -28,10 +29,20 @@ export function escapeForTerminal(text: string): string {
 }
 
 /** The text output of `decode`: header, payload, times, signature and findings. */
-export function formatDecoded(token: DecodedToken, findings: LintFinding[], signature: SignatureCheck | undefined): string {
+export function formatDecoded(
+  token: DecodedToken,
+  findings: LintFinding[],
+  signature: SignatureCheck | undefined,
+): string {
   // Numbers as the token writes them (`"exp": 1e400`), where JSON.stringify would show what JSON.parse made of them (`null`).
   const numbers = (part: 'header' | 'payload') => (token.writtenNumbers ?? []).filter((n) => n.part === part);
-  const lines = ['Header', indent(stringifyAsWritten(token.header, numbers('header'), 2)), 'Payload', indent(stringifyAsWritten(token.payload, numbers('payload'), 2)), 'Times'];
+  const lines = [
+    'Header',
+    indent(stringifyAsWritten(token.header, numbers('header'), 2)),
+    'Payload',
+    indent(stringifyAsWritten(token.payload, numbers('payload'), 2)),
+    'Times',
+  ];
   for (const name of ['iat', 'nbf', 'exp'] as const) {
     const t = token.times[name];
     if (t) lines.push(`  ${name.padEnd(4)} ${t.iso}  (${t.relative})`);
@@ -53,7 +64,13 @@ export function describeFailure(page: HttpExchange): string {
   if (page.mdsError) {
     const { error, error_description: description, error_details: details } = page.mdsError;
     parts.push(said(`${error}${description ? `: ${description}` : ''}`, 300));
-    if (details?.length) parts.push(`(${details.slice(0, 5).map((d) => said(d, 200)).join('; ')}${details.length > 5 ? `; ${details.length - 5} more` : ''})`);
+    if (details?.length)
+      parts.push(
+        `(${details
+          .slice(0, 5)
+          .map((d) => said(d, 200))
+          .join('; ')}${details.length > 5 ? `; ${details.length - 5} more` : ''})`,
+      );
   } else if (page.bodyProblem) {
     parts.push(`— ${said(page.bodyProblem, 300)}`);
   } else if (page.bodyKind === 'text' && typeof page.body === 'string') {
@@ -71,7 +88,8 @@ export function describeFailure(page: HttpExchange): string {
     504: 'A gateway in front of the server timed out: try again later.',
   };
   if (hint[page.status]) parts.push(`— ${hint[page.status]}`);
-  if (page.retryAfterSeconds !== undefined) parts.push(`The server asks to wait ${page.retryAfterSeconds} s before trying again (Retry-After).`);
+  if (page.retryAfterSeconds !== undefined)
+    parts.push(`The server asks to wait ${page.retryAfterSeconds} s before trying again (Retry-After).`);
   return parts.join(' ');
 }
 
@@ -79,16 +97,34 @@ export function describeFailure(page: HttpExchange): string {
  * After a 401 or 403: the likely cause and the evidence (see `explainRefusal`), each line made safe
  * for a terminal; the key's mark is read from the shared clock when `store` is given.
  */
-export async function formatRefusal(page: HttpExchange, environment: Environment, credential: Credential | undefined, store?: Pick<FileClockStore, 'readMarks'>): Promise<string | undefined> {
+export async function formatRefusal(
+  page: HttpExchange,
+  environment: Environment,
+  credential: Credential | undefined,
+  store?: Pick<FileClockStore, 'readMarks'>,
+): Promise<string | undefined> {
   if (page.status !== 401 && page.status !== 403) return undefined;
   let keyMark: number | undefined;
   const kid = page.token?.header.kid;
   if (store && kid !== undefined) {
     // Best effort: an unreadable state folder leaves the ordering evidence unknown, it does not fail the run.
-    keyMark = await store.readMarks().then((marks) => marks[keyIdDigest(kid)], () => undefined);
+    keyMark = await store.readMarks().then(
+      (marks) => marks[keyIdDigest(kid)],
+      () => undefined,
+    );
   }
-  const explanation = explainRefusal(page, { audience: normaliseBaseUrl(environment.baseUrl, environment.name), api: environment.api, credentialType: credential?.type, keyMark, now: Date.now() });
-  return explanation ? refusalLines(explanation).map((line) => fromServerLine(line)).join('\n') : undefined;
+  const explanation = explainRefusal(page, {
+    audience: normaliseBaseUrl(environment.baseUrl, environment.name),
+    api: environment.api,
+    credentialType: credential?.type,
+    keyMark,
+    now: Date.now(),
+  });
+  return explanation
+    ? refusalLines(explanation)
+        .map((line) => fromServerLine(line))
+        .join('\n')
+    : undefined;
 }
 
 /** A warning when this computer's clock is off the server's by more than a few seconds. */
@@ -98,7 +134,13 @@ export function clockWarning(page: HttpExchange | undefined): string | undefined
 }
 
 /** Prints the clock warning and, after a 401 or 403, the explanation, on stderr. */
-export async function printRefusalAndClock(page: HttpExchange | undefined, environment: Environment, credential: Credential | undefined, io: CliIo, store?: Pick<FileClockStore, 'readMarks'>): Promise<void> {
+export async function printRefusalAndClock(
+  page: HttpExchange | undefined,
+  environment: Environment,
+  credential: Credential | undefined,
+  io: CliIo,
+  store?: Pick<FileClockStore, 'readMarks'>,
+): Promise<void> {
   if (!page) return;
   const warning = clockWarning(page);
   if (warning) io.err(`mobility-api: ${warning}`);
@@ -117,7 +159,10 @@ function fromServerLine(text: string): string {
  * secrets in it by value (`scrubSent` with the request's token and kid) where the server may echo them.
  */
 export function fromServer(text: string, max: number): string {
-  const line = text.replace(/\s+/g, ' ').replace(/[\p{Cc}\u202a-\u202e\u2066-\u2069]/gu, '?').trim();
+  const line = text
+    .replace(/\s+/g, ' ')
+    .replace(/[\p{Cc}\u202a-\u202e\u2066-\u2069]/gu, '?')
+    .trim();
   return line.length > max ? `${line.slice(0, max)}…` : line;
 }
 
@@ -125,11 +170,22 @@ export function fromServer(text: string, max: number): string {
 export function formatCatalogue(api: ApiKind, endpoints: readonly CatalogueEndpoint[], nowMs: number): string {
   const lines = [`${API_LABELS[api]}:`];
   for (const e of endpoints) {
-    const flags = [e.itemsKey ? `items in "${e.itemsKey}"` : e.body === 'csv' ? 'CSV' : '', e.paginates ? 'paginates' : '', e.hourEndpoint ? 'one UTC hour per request' : '', e.beta ? 'beta' : ''].filter(Boolean).join(', ');
+    const flags = [
+      e.itemsKey ? `items in "${e.itemsKey}"` : e.body === 'csv' ? 'CSV' : '',
+      e.paginates ? 'paginates' : '',
+      e.hourEndpoint ? 'one UTC hour per request' : '',
+      e.beta ? 'beta' : '',
+    ]
+      .filter(Boolean)
+      .join(', ');
     lines.push(`  ${e.id.padEnd(18)} GET ${e.pathTemplate}${flags ? `  (${flags})` : ''}`);
     for (const p of e.parameters) {
-      const fallback = p.defaultValue ? `; default ${p.defaultValue(nowMs)} (${p.defaultDescription ?? 'default'})` : '';
-      lines.push(`  ${''.padEnd(18)}   ${p.required ? 'required' : 'optional'} ${p.in} ${p.name}: ${p.formatDescription}${fallback}`);
+      const fallback = p.defaultValue
+        ? `; default ${p.defaultValue(nowMs)} (${p.defaultDescription ?? 'default'})`
+        : '';
+      lines.push(
+        `  ${''.padEnd(18)}   ${p.required ? 'required' : 'optional'} ${p.in} ${p.name}: ${p.formatDescription}${fallback}`,
+      );
     }
   }
   return lines.join('\n');
@@ -137,12 +193,22 @@ export function formatCatalogue(api: ApiKind, endpoints: readonly CatalogueEndpo
 
 /** A query's answer as an aligned text table (nested values as JSON), with its row count. */
 export function formatQueryAnswer(answer: { columns: { name: string }[]; rows: Record<string, unknown>[] }): string {
-  const cell = (value: unknown): string => (value === null || value === undefined ? '' : typeof value === 'string' ? value : JSON.stringify(value));
+  const cell = (value: unknown): string =>
+    value === null || value === undefined ? '' : typeof value === 'string' ? value : JSON.stringify(value);
   const names = answer.columns.map((c) => c.name);
   const cells = answer.rows.map((row) => names.map((name) => cell(row[name])));
   const widths = names.map((name, i) => Math.max(name.length, ...cells.map((r) => r[i].length)));
-  const line = (values: string[]) => values.map((v, i) => v.padEnd(widths[i])).join('  ').trimEnd();
-  return [line(names), line(widths.map((w) => '-'.repeat(w))), ...cells.map(line), `(${answer.rows.length} ${answer.rows.length === 1 ? 'row' : 'rows'})`].join('\n');
+  const line = (values: string[]) =>
+    values
+      .map((v, i) => v.padEnd(widths[i]))
+      .join('  ')
+      .trimEnd();
+  return [
+    line(names),
+    line(widths.map((w) => '-'.repeat(w))),
+    ...cells.map(line),
+    `(${answer.rows.length} ${answer.rows.length === 1 ? 'row' : 'rows'})`,
+  ].join('\n');
 }
 
 export function indent(text: string): string {

@@ -25,7 +25,9 @@ export function stopOnSignals(io: CliIo): AnalysisStop {
   const onSignal = (signal: NodeJS.Signals) => {
     if (received) process.exit(codeOf(received));
     received = signal;
-    io.err(`mobility-api: stopping (${signal}); removing the analysis's temporary folder. Press Ctrl-C again to end at once.`);
+    io.err(
+      `mobility-api: stopping (${signal}); removing the analysis's temporary folder. Press Ctrl-C again to end at once.`,
+    );
     controller.abort();
   };
   process.on('SIGINT', onSignal);
@@ -44,7 +46,12 @@ export function stopOnSignals(io: CliIo): AnalysisStop {
  * Opens an analysis session of `source`, runs `work` on it and closes it (its temporary folder removed), stopping
  * on Ctrl-C or SIGTERM: then the exit code is 128 + the signal's number (130, 143).
  */
-export async function withAnalysisSession(io: CliIo, source: HarvestSource, options: AnalysisOptions, work: (session: AnalysisSession) => Promise<number>): Promise<number> {
+export async function withAnalysisSession(
+  io: CliIo,
+  source: HarvestSource,
+  options: AnalysisOptions,
+  work: (session: AnalysisSession) => Promise<number>,
+): Promise<number> {
   const stop = stopOnSignals(io);
   try {
     const session = await AnalysisSession.open(source, options, stop.signal);

@@ -135,7 +135,12 @@ export function usageOf(command: string): string {
   if (own.length === 0) return USAGE;
   const tail = CREDENTIAL_PART.exec(USAGE);
   const takesCredential = own.some((l) => /<credential>|--base-url|--aud /.test(l));
-  return [`Usage of mobility-api ${command} (every command: mobility-api help):`, '', ...own, ...(takesCredential && tail ? ['', USAGE.slice(tail.index).trimEnd()] : [])].join('\n');
+  return [
+    `Usage of mobility-api ${command} (every command: mobility-api help):`,
+    '',
+    ...own,
+    ...(takesCredential && tail ? ['', USAGE.slice(tail.index).trimEnd()] : []),
+  ].join('\n');
 }
 
 /** Prints the usage for `--help`: of `command` when given, else the whole CLI's; exit code 0. */

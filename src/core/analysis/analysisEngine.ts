@@ -84,11 +84,23 @@ export class AnalysisSession {
    * system to everything but the harvest and `writable`. `stop` (Ctrl-C, SIGTERM) interrupts the reading, removes the
    * session's folder and rejects.
    */
-  static async open(source: HarvestSource, options: AnalysisOptions = {}, stop?: AbortSignal): Promise<AnalysisSession> {
+  static async open(
+    source: HarvestSource,
+    options: AnalysisOptions = {},
+    stop?: AbortSignal,
+  ): Promise<AnalysisSession> {
     const memoryLimit = memoryLimitOf(options.memoryLimit ?? DEFAULT_MEMORY_LIMIT);
-    if (!memoryLimit) throw new MobilityError('USAGE', l10n.t('Memory limit {0}: give a size of 64MB or more, such as 512MB or 2GB.', String(options.memoryLimit)));
+    if (!memoryLimit)
+      throw new MobilityError(
+        'USAGE',
+        l10n.t('Memory limit {0}: give a size of 64MB or more, such as 512MB or 2GB.', String(options.memoryLimit)),
+      );
     const tempLimit = memoryLimitOf(options.tempLimit ?? DEFAULT_TEMP_LIMIT);
-    if (!tempLimit) throw new MobilityError('USAGE', l10n.t('Temporary folder limit {0}: give a size of 64MB or more, such as 10GB.', String(options.tempLimit)));
+    if (!tempLimit)
+      throw new MobilityError(
+        'USAGE',
+        l10n.t('Temporary folder limit {0}: give a size of 64MB or more, such as 10GB.', String(options.tempLimit)),
+      );
     const duck = await loadDuckDB();
     // The session's folder (its database file and DuckDB's spill files), removed on close.
     const tempDir = await newSessionFolder();
@@ -102,7 +114,11 @@ export class AnalysisSession {
       });
     } catch (err) {
       await fs.promises.rm(tempDir, { recursive: true, force: true });
-      throw new MobilityError('ANALYSIS_ENGINE_FAILED', l10n.t('Could not prepare the analysis of {0}: {1}', source.folder, errorMessage(err)), { cause: err });
+      throw new MobilityError(
+        'ANALYSIS_ENGINE_FAILED',
+        l10n.t('Could not prepare the analysis of {0}: {1}', source.folder, errorMessage(err)),
+        { cause: err },
+      );
     }
     const connection = await instance.connect();
     const session = new AnalysisSession(instance, connection, duck, source, tempDir, { memoryLimit, tempLimit });
@@ -122,7 +138,9 @@ export class AnalysisSession {
       await connection.run('RESET preserve_insertion_order');
       await connection.run('RESET write_buffer_row_group_count');
       const writable = (options.writable ?? []).flatMap((p) => [path.resolve(p), temporaryPathOf(p)]);
-      const allowed = [source.folder, ...(source.snapshot ? [source.snapshot.dir] : []), tempDir, ...writable].map(sqlString);
+      const allowed = [source.folder, ...(source.snapshot ? [source.snapshot.dir] : []), tempDir, ...writable].map(
+        sqlString,
+      );
       await connection.run(`SET allowed_paths = [${allowed.join(', ')}]`);
       await connection.run(`SET allowed_directories = [${allowed.join(', ')}]`);
       await connection.run('SET enable_external_access = false');
@@ -132,8 +150,17 @@ export class AnalysisSession {
       if (stop?.aborted) throw stopped(err);
       // The hour files are read here (into the session's tables): a bad line is the data's fault, said as a query would.
       const failed = queryFailed(err, session.limits);
-      if (failed.code === 'ANALYSIS_DATA_INVALID' || failed.code === 'ANALYSIS_OUT_OF_MEMORY' || failed.code === 'ANALYSIS_OUT_OF_DISK') throw failed;
-      throw new MobilityError('ANALYSIS_ENGINE_FAILED', l10n.t('Could not prepare the analysis of {0}: {1}', source.folder, errorMessage(err)), { cause: err });
+      if (
+        failed.code === 'ANALYSIS_DATA_INVALID' ||
+        failed.code === 'ANALYSIS_OUT_OF_MEMORY' ||
+        failed.code === 'ANALYSIS_OUT_OF_DISK'
+      )
+        throw failed;
+      throw new MobilityError(
+        'ANALYSIS_ENGINE_FAILED',
+        l10n.t('Could not prepare the analysis of {0}: {1}', source.folder, errorMessage(err)),
+        { cause: err },
+      );
     }
     return session;
   }
@@ -154,7 +181,12 @@ export class AnalysisSession {
       throw queryFailed(err, this.limits);
     }
     if (count !== 1) {
-      throw new MobilityError('ANALYSIS_QUERY_REFUSED', count ? l10n.t('Give one query at a time; this text holds {0} statements.', count) : l10n.t('The query is empty. Give a SELECT over trips, events, telemetry, vehicles or vehicles_status.'));
+      throw new MobilityError(
+        'ANALYSIS_QUERY_REFUSED',
+        count
+          ? l10n.t('Give one query at a time; this text holds {0} statements.', count)
+          : l10n.t('The query is empty. Give a SELECT over trips, events, telemetry, vehicles or vehicles_status.'),
+      );
     }
     let type: import('@duckdb/node-api').StatementType;
     try {
@@ -164,14 +196,27 @@ export class AnalysisSession {
     } catch (err) {
       // Preparing COPY, ATTACH, INSTALL and the like already meets the closed file system.
       if (/^Permission Error/i.test(errorMessage(err))) {
-        throw new MobilityError('ANALYSIS_QUERY_REFUSED', l10n.t('Only queries that read the harvest are run here (SELECT, WITH … SELECT, EXPLAIN): {0}. To save an answer, use --out <file.csv|.json|.parquet>.', errorMessage(err)), { cause: err });
+        throw new MobilityError(
+          'ANALYSIS_QUERY_REFUSED',
+          l10n.t(
+            'Only queries that read the harvest are run here (SELECT, WITH … SELECT, EXPLAIN): {0}. To save an answer, use --out <file.csv|.json|.parquet>.',
+            errorMessage(err),
+          ),
+          { cause: err },
+        );
       }
       throw queryFailed(err, this.limits);
     }
     const { StatementType } = this.duck;
     if (type !== StatementType.SELECT && type !== StatementType.EXPLAIN) {
       const kind = (StatementType as unknown as Record<number, string>)[type] ?? String(type);
-      throw new MobilityError('ANALYSIS_QUERY_REFUSED', l10n.t('Only queries that read are run here (SELECT, WITH … SELECT, EXPLAIN); this is a {0} statement. To save an answer, use --out <file.csv|.json|.parquet>.', kind));
+      throw new MobilityError(
+        'ANALYSIS_QUERY_REFUSED',
+        l10n.t(
+          'Only queries that read are run here (SELECT, WITH … SELECT, EXPLAIN); this is a {0} statement. To save an answer, use --out <file.csv|.json|.parquet>.',
+          kind,
+        ),
+      );
     }
   }
 
@@ -182,7 +227,10 @@ export class AnalysisSession {
       const reader = await this.connection.runAndReadAll(sql);
       const names = reader.columnNames();
       const types = reader.columnTypes();
-      return { columns: names.map((name, i) => ({ name, type: types[i].toString() })), rows: reader.getRowObjectsJS().map((row) => plain(row) as Record<string, unknown>) };
+      return {
+        columns: names.map((name, i) => ({ name, type: types[i].toString() })),
+        rows: reader.getRowObjectsJS().map((row) => plain(row) as Record<string, unknown>),
+      };
     }, timeoutSeconds);
   }
 
@@ -195,14 +243,23 @@ export class AnalysisSession {
     const format = formatOf(file);
     const target = path.resolve(file);
     const temp = temporaryPathOf(target);
-    const options = format === 'parquet' ? '(FORMAT parquet, COMPRESSION zstd)' : format === 'csv' ? '(FORMAT csv, HEADER true)' : '(FORMAT json, ARRAY true)';
+    const options =
+      format === 'parquet'
+        ? '(FORMAT parquet, COMPRESSION zstd)'
+        : format === 'csv'
+          ? '(FORMAT csv, HEADER true)'
+          : '(FORMAT json, ARRAY true)';
     try {
       await this.guard.run(async () => {
         try {
           await this.connection.run(`COPY (${sql}) TO ${sqlString(temp)} ${options}`);
         } catch (err) {
           if (err instanceof Error && /Permission Error|No such file|Cannot open file|IO Error/i.test(err.message)) {
-            throw new MobilityError('ANALYSIS_WRITE_FAILED', l10n.t('Cannot write {0}: {1}', target, errorMessage(err)), { cause: err });
+            throw new MobilityError(
+              'ANALYSIS_WRITE_FAILED',
+              l10n.t('Cannot write {0}: {1}', target, errorMessage(err)),
+              { cause: err },
+            );
           }
           throw err;
         }
@@ -225,7 +282,10 @@ export class AnalysisSession {
   }
 
   /** Writes the harvest as Parquet into `tempDir` (see `writeHarvestParquet`); by default one file per day and endpoint. */
-  async writeParquet(tempDir: string, partition: ParquetPartition = DEFAULT_PARQUET_PARTITION): Promise<{ view: string; rows: number }[]> {
+  async writeParquet(
+    tempDir: string,
+    partition: ParquetPartition = DEFAULT_PARQUET_PARTITION,
+  ): Promise<{ view: string; rows: number }[]> {
     return this.guard.run(() => writeHarvestParquet(this.connection, this.source, this.limits, tempDir, partition));
   }
 

@@ -125,7 +125,8 @@ export const CHECK_RULES: readonly CheckRule[] = [
     id: 'trip-events',
     title: 'Every trip has its start and end events',
     severity: 'error',
-    basis: 'MDS 2.0 provider, Events: a trip_start and a trip_end (or jurisdiction enter/leave) event of the device, carrying the trip_id; mobility-data-specification #748, #792',
+    basis:
+      'MDS 2.0 provider, Events: a trip_start and a trip_end (or jurisdiction enter/leave) event of the device, carrying the trip_id; mobility-data-specification #748, #792',
     needs: ['trips', 'events'],
     sql: (t, w) => `
       WITH t AS ${tripsIn(w)}
@@ -146,7 +147,8 @@ export const CHECK_RULES: readonly CheckRule[] = [
     id: 'duplicate-events',
     title: 'No event twice',
     severity: 'error',
-    basis: 'MDS 2.0 provider, Events: one event per change of state; the same device, timestamp and event types twice is a duplicate (mobility-data-specification #667)',
+    basis:
+      'MDS 2.0 provider, Events: one event per change of state; the same device, timestamp and event types twice is a duplicate (mobility-data-specification #667)',
     needs: ['events'],
     sql: () => `
       SELECT device_id, NULL AS trip_id, timestamp AS time,
@@ -157,7 +159,8 @@ export const CHECK_RULES: readonly CheckRule[] = [
     id: 'telemetry-gaps',
     title: 'Every trip has its telemetry, without long gaps',
     severity: 'error',
-    basis: 'MDS 2.0 provider, Telemetry: "at least 2 points" per trip, its start and end; mobility-data-specification #749, #877',
+    basis:
+      'MDS 2.0 provider, Telemetry: "at least 2 points" per trip, its start and end; mobility-data-specification #749, #877',
     needs: ['trips', 'telemetry'],
     sql: (t, w) => `
       WITH t AS ${tripsIn(w)},
@@ -175,7 +178,8 @@ export const CHECK_RULES: readonly CheckRule[] = [
     id: 'teleport',
     title: 'No vehicle moves without a trip',
     severity: 'warning',
-    basis: 'MDS 2.0 provider, Events: a vehicle moves on a trip or while removed by the provider; mobility-data-specification #642, #889',
+    basis:
+      'MDS 2.0 provider, Events: a vehicle moves on a trip or while removed by the provider; mobility-data-specification #642, #889',
     needs: ['events'],
     sql: (t) => `
       WITH e AS (SELECT device_id, timestamp, event_types, location.lat AS lat, location.lng AS lng,
@@ -191,7 +195,8 @@ export const CHECK_RULES: readonly CheckRule[] = [
     id: 'units',
     title: 'Values in the units MDS 2.0 asks for',
     severity: 'error',
-    basis: 'MDS 2.0 data types: timestamps in milliseconds, battery_percent 0 to 100, distances in metres, costs in cents (never negative); coordinates as lat/lng; mobility-data-specification #770, #899',
+    basis:
+      'MDS 2.0 data types: timestamps in milliseconds, battery_percent 0 to 100, distances in metres, costs in cents (never negative); coordinates as lat/lng; mobility-data-specification #770, #899',
     needs: [],
     sql: (t) => `
       WITH pts AS (SELECT location.lat AS lat, location.lng AS lng FROM events WHERE location IS NOT NULL
@@ -223,7 +228,8 @@ export const CHECK_RULES: readonly CheckRule[] = [
     id: 'phantom-trips',
     title: 'No phantom trips',
     severity: 'warning',
-    basis: 'MDS 2.0 provider, Trips: a trip is a journey of a rider; very short ones are usually unlock tests or errors (mobility-data-specification #889)',
+    basis:
+      'MDS 2.0 provider, Trips: a trip is a journey of a rider; very short ones are usually unlock tests or errors (mobility-data-specification #889)',
     needs: ['trips'],
     sql: (t) => `
       SELECT device_id, trip_id, start_time AS time, format('a trip of {} s and {} m (shorter than {} s or {} m)', duration, distance, ${t.phantomSeconds}, ${t.phantomMeters}) AS detail
@@ -233,14 +239,16 @@ export const CHECK_RULES: readonly CheckRule[] = [
     id: 'hour-coverage',
     title: 'Every hour of the harvest is there',
     severity: 'warning',
-    basis: 'MDS 2.0 provider: an hour answers 200 once processed, 202 until then, 404 before the provider operated; an empty hour between busy ones is a likely outage',
+    basis:
+      'MDS 2.0 provider: an hour answers 200 once processed, 202 until then, 404 before the provider operated; an empty hour between busy ones is a likely outage',
     needs: [],
   },
   {
     id: 'status-vs-events',
     title: 'The status feed agrees with the events',
     severity: 'error',
-    basis: "MDS 2.0 provider, Vehicle Status: a vehicle's last_event is its last event, and every vehicle in the public right-of-way is listed (mobility-data-specification #770); the PROW states of modes/vehicle_states.md",
+    basis:
+      "MDS 2.0 provider, Vehicle Status: a vehicle's last_event is its last event, and every vehicle in the public right-of-way is listed (mobility-data-specification #770); the PROW states of modes/vehicle_states.md",
     needs: ['vehicles_status', 'events'],
     // Only a status whose last_event falls inside the harvested window can be compared: later events are not in the harvest.
     sql: (_t, w, c) => `
@@ -260,14 +268,16 @@ export const CHECK_RULES: readonly CheckRule[] = [
     id: 'reports-vs-trips',
     title: 'The monthly reports agree with the trips',
     severity: 'error',
-    basis: 'MDS 2.0 data-types.md, Reports: trips counted by start time in the agency\'s local time zone and by start geography, every combination a row, counts below 10 written -1 (reportsRule.ts)',
+    basis:
+      "MDS 2.0 data-types.md, Reports: trips counted by start time in the agency's local time zone and by start geography, every combination a row, counts below 10 written -1 (reportsRule.ts)",
     needs: ['trips', 'vehicles'],
   },
   {
     id: 'registry',
     title: 'Every device is registered once, and its type agrees',
     severity: 'error',
-    basis: 'MDS 2.0 provider, Vehicles: every device_id of trips, events and telemetry is a vehicle of /vehicles, listed once, with its vehicle_type and propulsion_types',
+    basis:
+      'MDS 2.0 provider, Vehicles: every device_id of trips, events and telemetry is a vehicle of /vehicles, listed once, with its vehicle_type and propulsion_types',
     needs: ['vehicles'],
     sql: () => `
       WITH ids AS (SELECT device_id, 'trips' AS source, min(start_time) AS time FROM trips GROUP BY device_id
@@ -290,7 +300,8 @@ export const CHECK_RULES: readonly CheckRule[] = [
     id: 'event-sequence',
     title: "Events follow the state machine of the device's mode",
     severity: 'error',
-    basis: 'MDS 2.0.2 modes/<mode>.md, Vehicle State Events: the valid (vehicle_state, event_type) transitions; an event with several event_types passes through each in order (mobility-data-specification #642)',
+    basis:
+      'MDS 2.0.2 modes/<mode>.md, Vehicle State Events: the valid (vehicle_state, event_type) transitions; an event with several event_types passes through each in order (mobility-data-specification #642)',
     needs: ['events'],
     // Events in timestamp order (not delivery order); each event's event_types walk the machine from the state of the
     // device's previous event, and must arrive at the event's vehicle_state. An event sent twice (same device, time,

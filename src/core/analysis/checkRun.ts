@@ -70,7 +70,10 @@ export interface CheckOptions {
 const HOUR_MS = 3_600_000;
 
 /** Every rule code the check knows, for --rule (each rule's kebab id is an alias). */
-export const CHECK_RULE_IDS: readonly string[] = [...RULE_CATALOG.map((r) => r.code), ...NOT_AVAILABLE.map((r) => r.code)];
+export const CHECK_RULE_IDS: readonly string[] = [
+  ...RULE_CATALOG.map((r) => r.code),
+  ...NOT_AVAILABLE.map((r) => r.code),
+];
 
 /** Reads `name=value` thresholds over the defaults, refusing unknown names and values that are not positive numbers. */
 export function thresholdsOf(pairs: readonly string[]): CheckThresholds {
@@ -78,11 +81,22 @@ export function thresholdsOf(pairs: readonly string[]): CheckThresholds {
   for (const pair of pairs) {
     const [name, value] = pair.split('=', 2);
     if (!Object.hasOwn(DEFAULT_THRESHOLDS, name)) {
-      throw new MobilityError('USAGE', l10n.t('--threshold {0}: no such threshold. Known: {1}.', pair, Object.keys(DEFAULT_THRESHOLDS).join(', ')));
+      throw new MobilityError(
+        'USAGE',
+        l10n.t('--threshold {0}: no such threshold. Known: {1}.', pair, Object.keys(DEFAULT_THRESHOLDS).join(', ')),
+      );
     }
     const number = Number(value);
     if (value === undefined || value.trim() === '' || !Number.isFinite(number) || number < 0) {
-      throw new MobilityError('USAGE', l10n.t('--threshold {0}: give a number of 0 or more, e.g. {1}={2}.', pair, name, DEFAULT_THRESHOLDS[name as keyof CheckThresholds]));
+      throw new MobilityError(
+        'USAGE',
+        l10n.t(
+          '--threshold {0}: give a number of 0 or more, e.g. {1}={2}.',
+          pair,
+          name,
+          DEFAULT_THRESHOLDS[name as keyof CheckThresholds],
+        ),
+      );
     }
     thresholds[name as keyof CheckThresholds] = number;
   }
@@ -93,17 +107,25 @@ function skipReason(rule: CheckRule, present: ReadonlySet<CheckView>): string | 
   const missing = rule.needs.filter((v) => !present.has(v));
   if (!missing.length) return undefined;
   if (missing.includes('vehicles') || missing.includes('vehicles_status')) {
-    return l10n.t('no snapshot of /vehicles and /vehicles/status in this harvest: harvest with --snapshot (it fetches them at the end of the run, into <folder>/snapshot/)');
+    return l10n.t(
+      'no snapshot of /vehicles and /vehicles/status in this harvest: harvest with --snapshot (it fetches them at the end of the run, into <folder>/snapshot/)',
+    );
   }
   return l10n.t('needs {0} in the harvest; harvest {0} into a folder beside the others', missing.join(', '));
 }
 
 /** A time in ms as ISO 8601, or null (also for a time JavaScript's Date cannot hold, beyond ±8.64e15 ms). */
-const iso = (ms: unknown) => (typeof ms === 'number' && Number.isFinite(ms) && Math.abs(ms) <= 8.64e15 ? new Date(ms).toISOString() : null);
+const iso = (ms: unknown) =>
+  typeof ms === 'number' && Number.isFinite(ms) && Math.abs(ms) <= 8.64e15 ? new Date(ms).toISOString() : null;
 const text = (value: unknown) => (typeof value === 'string' ? value : null);
 
 /** Runs `only` (every rule when empty) with `thresholds`. */
-export async function runChecks(session: AnalysisSession, only: readonly string[] = [], thresholds: CheckThresholds = DEFAULT_THRESHOLDS, options: CheckOptions = {}): Promise<CheckReport> {
+export async function runChecks(
+  session: AnalysisSession,
+  only: readonly string[] = [],
+  thresholds: CheckThresholds = DEFAULT_THRESHOLDS,
+  options: CheckOptions = {},
+): Promise<CheckReport> {
   const codes = ruleCodesOf(only);
   const wanted = (code: string) => !codes.length || codes.includes(code);
   const { source } = session;
@@ -112,11 +134,21 @@ export async function runChecks(session: AnalysisSession, only: readonly string[
     present.add('vehicles');
     present.add('vehicles_status');
   }
-  const mode = options.mode ?? source.parts.map((p) => p.manifest.validatedMode).find((m) => m && m !== 'any') ?? 'micromobility';
+  const mode =
+    options.mode ?? source.parts.map((p) => p.manifest.validatedMode).find((m) => m && m !== 'any') ?? 'micromobility';
   if (!Object.hasOwn(MODE_MACHINES.modes, mode)) {
-    throw new MobilityError('USAGE', l10n.t('--mode {0}: no such mode. The modes: {1}.', mode, Object.keys(MODE_MACHINES.modes).join(', ')));
+    throw new MobilityError(
+      'USAGE',
+      l10n.t('--mode {0}: no such mode. The modes: {1}.', mode, Object.keys(MODE_MACHINES.modes).join(', ')),
+    );
   }
-  const context: CheckContext = { mode, eventHours: source.parts.filter((p) => p.table === 'events').flatMap((p) => p.hours.map((h) => h.hour)), ...(source.snapshot?.manifest.lastUpdated !== undefined ? { snapshotLastUpdated: source.snapshot.manifest.lastUpdated } : {}) };
+  const context: CheckContext = {
+    mode,
+    eventHours: source.parts.filter((p) => p.table === 'events').flatMap((p) => p.hours.map((h) => h.hour)),
+    ...(source.snapshot?.manifest.lastUpdated !== undefined
+      ? { snapshotLastUpdated: source.snapshot.manifest.lastUpdated }
+      : {}),
+  };
   // Where every present view has data: from the latest first hour to the earliest last hour.
   const window: CheckWindow = {
     start: Math.max(...source.parts.map((p) => Date.parse(`${p.manifest.from}:00:00Z`))),
@@ -125,7 +157,10 @@ export async function runChecks(session: AnalysisSession, only: readonly string[
   const report: CheckReport = {
     report_version: CHECK_REPORT_VERSION,
     folder: source.folder,
-    window: { start: `${source.window.start}:00:00Z`, end: new Date(Date.parse(`${source.window.end}:00:00Z`) + HOUR_MS).toISOString() },
+    window: {
+      start: `${source.window.start}:00:00Z`,
+      end: new Date(Date.parse(`${source.window.end}:00:00Z`) + HOUR_MS).toISOString(),
+    },
     mode,
     thresholds,
     items: await session.counts(),
@@ -135,7 +170,11 @@ export async function runChecks(session: AnalysisSession, only: readonly string[
   };
   for (const rule of RULE_CATALOG) {
     if (!wanted(rule.code)) continue;
-    const why = skipReason(rule, present) ?? (rule.id === 'status-vs-events' ? await statusNotComparable(session, window, context.snapshotLastUpdated, thresholds.snapshotGapMinutes) : undefined);
+    const why =
+      skipReason(rule, present) ??
+      (rule.id === 'status-vs-events'
+        ? await statusNotComparable(session, window, context.snapshotLastUpdated, thresholds.snapshotGapMinutes)
+        : undefined);
     if (why) {
       report.skipped.push({ code: rule.code, id: rule.id, why });
       continue;
@@ -149,11 +188,14 @@ export async function runChecks(session: AnalysisSession, only: readonly string[
         continue;
       }
       findings = result.findings;
-      for (const { month, why } of result.notCompared) report.skipped.push({ code: rule.code, id: rule.id, why: `${month}: ${why}` });
+      for (const { month, why } of result.notCompared)
+        report.skipped.push({ code: rule.code, id: rule.id, why: `${month}: ${why}` });
     } else if (rule.manifest) findings = rule.manifest(source, thresholds);
     else if (rule.local) findings = rule.local(source, session.intake);
     else if (rule.sql) {
-      const answer = await session.query(`SELECT * FROM (${rule.sql(thresholds, window, context)}) ORDER BY 3 NULLS FIRST, 1, 2, 4`);
+      const answer = await session.query(
+        `SELECT * FROM (${rule.sql(thresholds, window, context)}) ORDER BY 3 NULLS FIRST, 1, 2, 4`,
+      );
       findings = answer.rows.map((row) => {
         const [device, trip, time, detail] = answer.columns.map((c) => row[c.name]);
         return { device_id: text(device), trip_id: text(trip), time: iso(time), detail: text(detail) ?? '' };
@@ -164,13 +206,24 @@ export async function runChecks(session: AnalysisSession, only: readonly string[
     }
     report.rules.push(ruleResult(rule, findings));
   }
-  for (const rule of NOT_AVAILABLE) if (wanted(rule.code)) report.skipped.push({ code: rule.code, id: rule.id, why: rule.why() });
+  for (const rule of NOT_AVAILABLE)
+    if (wanted(rule.code)) report.skipped.push({ code: rule.code, id: rule.id, why: rule.why() });
   return report;
 }
 
 function ruleResult(rule: CatalogRule, findings: CheckFinding[]): CheckRuleResult {
   const mds = rule.mds.map((b) => ({ file: b.file, section: b.section, url: mdsBasisUrl(b) }));
-  return { code: rule.code, id: rule.id, title: rule.title, severity: rule.severity, basis: rule.basis, mds, doc: ruleDocOf(rule.code), count: findings.length, findings };
+  return {
+    code: rule.code,
+    id: rule.id,
+    title: rule.title,
+    severity: rule.severity,
+    basis: rule.basis,
+    mds,
+    doc: ruleDocOf(rule.code),
+    count: findings.length,
+    findings,
+  };
 }
 
 /** Whether a report holds a finding of an error rule (`check` then exits 1). */
@@ -191,18 +244,27 @@ const JUNIT_FINDINGS = 50;
  * its findings printed, a rule that could not run is skipped with the reason.
  */
 export function checkJunit(report: CheckReport, timestamp: Date): string {
-  const listed = (rule: CheckRuleResult) => [
-    ...rule.findings.slice(0, JUNIT_FINDINGS).map(findingLine),
-    ...(rule.count > JUNIT_FINDINGS ? [`… and ${rule.count - JUNIT_FINDINGS} more (check --json lists every one)`] : []),
-  ].join('\n');
+  const listed = (rule: CheckRuleResult) =>
+    [
+      ...rule.findings.slice(0, JUNIT_FINDINGS).map(findingLine),
+      ...(rule.count > JUNIT_FINDINGS
+        ? [`… and ${rule.count - JUNIT_FINDINGS} more (check --json lists every one)`]
+        : []),
+    ].join('\n');
   const cases: JunitCase[] = [
     ...report.rules.map((rule): JunitCase => {
       const summary = `${rule.count} finding${rule.count === 1 ? '' : 's'}: ${rule.title} (${rule.basis})`;
       const base = { name: `${rule.code}: ${rule.title}`, classname: `check.${rule.severity}`, ms: 0 };
       if (rule.count === 0) return base;
-      return rule.severity === 'error' ? { ...base, failure: { type: 'DataQuality', message: summary, text: listed(rule) } } : { ...base, out: `${summary}\n${listed(rule)}` };
+      return rule.severity === 'error'
+        ? { ...base, failure: { type: 'DataQuality', message: summary, text: listed(rule) } }
+        : { ...base, out: `${summary}\n${listed(rule)}` };
     }),
     ...report.skipped.map((s): JunitCase => ({ name: s.code, classname: 'check', ms: 0, skipped: s.why })),
   ];
-  return junitXml('mobility-api check', [{ name: `data quality of ${report.folder}`, file: report.folder, cases }], timestamp);
+  return junitXml(
+    'mobility-api check',
+    [{ name: `data quality of ${report.folder}`, file: report.folder, cases }],
+    timestamp,
+  );
 }

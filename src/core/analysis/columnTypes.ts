@@ -54,25 +54,32 @@ function shapeOf(schema: unknown, defs: Schema, depth: number): Shape {
   let shape: Shape = NONE;
   if (typeof schema.$ref === 'string') {
     const name = /^#\/\$defs\/(.+)$/.exec(schema.$ref)?.[1];
-    shape = merge(shape, name === undefined ? JSON_SHAPE : name === TIMESTAMP_DEF ? TIME_SHAPE : shapeOf(defs[name], defs, depth + 1));
+    shape = merge(
+      shape,
+      name === undefined ? JSON_SHAPE : name === TIMESTAMP_DEF ? TIME_SHAPE : shapeOf(defs[name], defs, depth + 1),
+    );
   }
   for (const combinator of ['allOf', 'oneOf', 'anyOf'] as const) {
     const branches = schema[combinator];
     if (Array.isArray(branches)) for (const branch of branches) shape = merge(shape, shapeOf(branch, defs, depth + 1));
   }
-  const types = (Array.isArray(schema.type) ? schema.type : schema.type === undefined ? [] : [schema.type]).filter((t) => t !== 'null');
+  const types = (Array.isArray(schema.type) ? schema.type : schema.type === undefined ? [] : [schema.type]).filter(
+    (t) => t !== 'null',
+  );
   const properties = isSchema(schema.properties) ? schema.properties : undefined;
   if (properties && Object.keys(properties).length) {
     const fields = new Map<string, Shape>();
     for (const [name, property] of Object.entries(properties)) fields.set(name, shapeOf(property, defs, depth + 1));
     shape = merge(shape, { kind: 'struct', fields });
   }
-  if (schema.items !== undefined || types.includes('array')) shape = merge(shape, { kind: 'list', item: shapeOf(schema.items, defs, depth + 1) });
+  if (schema.items !== undefined || types.includes('array'))
+    shape = merge(shape, { kind: 'list', item: shapeOf(schema.items, defs, depth + 1) });
   for (const type of types) {
     if (type === 'string') shape = merge(shape, { kind: 'scalar', type: 'VARCHAR' });
     else if (type === 'integer') shape = merge(shape, { kind: 'scalar', type: 'BIGINT' });
     // MDS timestamps are "number" with multipleOf 1: whole milliseconds.
-    else if (type === 'number') shape = merge(shape, { kind: 'scalar', type: schema.multipleOf === 1 ? 'BIGINT' : 'DOUBLE' });
+    else if (type === 'number')
+      shape = merge(shape, { kind: 'scalar', type: schema.multipleOf === 1 ? 'BIGINT' : 'DOUBLE' });
     else if (type === 'boolean') shape = merge(shape, { kind: 'scalar', type: 'BOOLEAN' });
   }
   // An object whose properties no branch declares (a free-form map): kept whole, as JSON.
@@ -96,10 +103,14 @@ export function sqlString(text: string): string {
 
 export function typeText(shape: Shape): string {
   switch (shape.kind) {
-    case 'none': return 'JSON';
-    case 'scalar': return shape.type;
-    case 'list': return `${typeText(shape.item)}[]`;
-    case 'struct': return `STRUCT(${[...shape.fields].map(([name, field]) => `${sqlIdentifier(name)} ${typeText(field)}`).join(', ')})`;
+    case 'none':
+      return 'JSON';
+    case 'scalar':
+      return shape.type;
+    case 'list':
+      return `${typeText(shape.item)}[]`;
+    case 'struct':
+      return `STRUCT(${[...shape.fields].map(([name, field]) => `${sqlIdentifier(name)} ${typeText(field)}`).join(', ')})`;
   }
 }
 
@@ -156,9 +167,11 @@ function timesConverted(shape: Shape, expr: string, direction: 'write' | 'read',
  * `as-written`: as they are, for files that hold milliseconds), from columns of the same names; in the model's order.
  */
 export function parquetColumnsSql(endpoint: MdsEndpointId, direction: 'write' | 'read' | 'as-written'): string {
-  return itemShapesOf(endpoint).map(([name, shape]) => {
-    const column = sqlIdentifier(name);
-    const converted = direction === 'as-written' ? undefined : timesConverted(shape, column, direction, 0);
-    return converted ? `${converted} AS ${column}` : column;
-  }).join(', ');
+  return itemShapesOf(endpoint)
+    .map(([name, shape]) => {
+      const column = sqlIdentifier(name);
+      const converted = direction === 'as-written' ? undefined : timesConverted(shape, column, direction, 0);
+      return converted ? `${converted} AS ${column}` : column;
+    })
+    .join(', ');
 }

@@ -10,7 +10,14 @@ let duckdb: Promise<DuckDB> | undefined;
 export function loadDuckDB(): Promise<DuckDB> {
   duckdb ??= import('@duckdb/node-api').catch((err: unknown) => {
     duckdb = undefined;
-    throw new MobilityError('ANALYSIS_ENGINE_FAILED', l10n.t('The analysis engine (DuckDB, @duckdb/node-api) could not be loaded: {0}. Run `npm ci` in the project, or install the build for your platform.', errorMessage(err)), { cause: err });
+    throw new MobilityError(
+      'ANALYSIS_ENGINE_FAILED',
+      l10n.t(
+        'The analysis engine (DuckDB, @duckdb/node-api) could not be loaded: {0}. Run `npm ci` in the project, or install the build for your platform.',
+        errorMessage(err),
+      ),
+      { cause: err },
+    );
   });
   return duckdb;
 }
@@ -20,7 +27,7 @@ export function plain(value: unknown): unknown {
   if (typeof value === 'bigint') return Number.isSafeInteger(Number(value)) ? Number(value) : value.toString();
   if (Array.isArray(value)) return value.map(plain);
   if (value instanceof Date) return value.toISOString();
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, plain(v)]));
+  if (value && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, plain(v)]));
   return value;
 }
-

@@ -16,7 +16,12 @@ type Connection = import('@duckdb/node-api').DuckDBConnection;
 type Appender = import('@duckdb/node-api').DuckDBAppender;
 
 /** The tables, for the list of what a query may read. */
-export const GEOGRAPHY_TABLES = ['geographies', 'trips_geographies', 'events_geographies', 'telemetry_geographies'] as const;
+export const GEOGRAPHY_TABLES = [
+  'geographies',
+  'trips_geographies',
+  'events_geographies',
+  'telemetry_geographies',
+] as const;
 
 /** What the assignment did: rows per table and the time it took (a benchmark figure). */
 export interface GeographyAssignment {
@@ -27,20 +32,41 @@ export interface GeographyAssignment {
 
 /** One kind of point: the query that reads it (id, device, lng, lat, time) and the `point` it is, for trips. */
 const POINTS = [
-  { table: 'trips', sql: 'SELECT trip_id, device_id, start_location.lng, start_location.lat, start_time FROM trips', point: 'start' },
-  { table: 'trips', sql: 'SELECT trip_id, device_id, end_location.lng, end_location.lat, end_time FROM trips', point: 'end' },
-  { table: 'events', sql: 'SELECT event_id, device_id, location.lng, location.lat, "timestamp" FROM events', point: undefined },
-  { table: 'telemetry', sql: 'SELECT telemetry_id, device_id, location.lng, location.lat, "timestamp" FROM telemetry', point: undefined },
+  {
+    table: 'trips',
+    sql: 'SELECT trip_id, device_id, start_location.lng, start_location.lat, start_time FROM trips',
+    point: 'start',
+  },
+  {
+    table: 'trips',
+    sql: 'SELECT trip_id, device_id, end_location.lng, end_location.lat, end_time FROM trips',
+    point: 'end',
+  },
+  {
+    table: 'events',
+    sql: 'SELECT event_id, device_id, location.lng, location.lat, "timestamp" FROM events',
+    point: undefined,
+  },
+  {
+    table: 'telemetry',
+    sql: 'SELECT telemetry_id, device_id, location.lng, location.lat, "timestamp" FROM telemetry',
+    point: undefined,
+  },
 ] as const;
 
 /** Creates the tables and fills them from `index` (nothing to fill without one). */
-export async function createGeographyTables(connection: Connection, index: GeographyIndex | undefined): Promise<GeographyAssignment | undefined> {
-  await connection.run([
-    'CREATE TABLE geographies (geography_id VARCHAR, name VARCHAR, geography_type VARCHAR, live_from BIGINT, live_until BIGINT)',
-    "CREATE TABLE trips_geographies (trip_id VARCHAR, device_id VARCHAR, point VARCHAR, geography_id VARCHAR)",
-    'CREATE TABLE events_geographies (event_id VARCHAR, device_id VARCHAR, geography_id VARCHAR)',
-    'CREATE TABLE telemetry_geographies (telemetry_id VARCHAR, device_id VARCHAR, geography_id VARCHAR)',
-  ].join('; '));
+export async function createGeographyTables(
+  connection: Connection,
+  index: GeographyIndex | undefined,
+): Promise<GeographyAssignment | undefined> {
+  await connection.run(
+    [
+      'CREATE TABLE geographies (geography_id VARCHAR, name VARCHAR, geography_type VARCHAR, live_from BIGINT, live_until BIGINT)',
+      'CREATE TABLE trips_geographies (trip_id VARCHAR, device_id VARCHAR, point VARCHAR, geography_id VARCHAR)',
+      'CREATE TABLE events_geographies (event_id VARCHAR, device_id VARCHAR, geography_id VARCHAR)',
+      'CREATE TABLE telemetry_geographies (telemetry_id VARCHAR, device_id VARCHAR, geography_id VARCHAR)',
+    ].join('; '),
+  );
   if (!index) return undefined;
   const started = performance.now();
   const list = await connection.createAppender('geographies');
@@ -69,7 +95,14 @@ export async function createGeographyTables(connection: Connection, index: Geogr
 }
 
 /** Streams the points of `sql` chunk by chunk and appends a row per (item, geography containing it). */
-async function assign(connection: Connection, sql: string, appender: Appender, index: GeographyIndex, ids: readonly string[], point: string | undefined): Promise<number> {
+async function assign(
+  connection: Connection,
+  sql: string,
+  appender: Appender,
+  index: GeographyIndex,
+  ids: readonly string[],
+  point: string | undefined,
+): Promise<number> {
   const result = await connection.stream(sql);
   let rows = 0;
   for (let chunk = await result.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await result.fetchChunk()) {

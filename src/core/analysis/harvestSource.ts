@@ -27,7 +27,11 @@ export type AnalysisTable = 'trips' | 'events' | 'telemetry';
 
 export const ANALYSIS_TABLES: readonly AnalysisTable[] = ['trips', 'events', 'telemetry'];
 
-const TABLE_OF: Record<HarvestManifest['endpoint'], AnalysisTable> = { trips: 'trips', events_historical: 'events', telemetry: 'telemetry' };
+const TABLE_OF: Record<HarvestManifest['endpoint'], AnalysisTable> = {
+  trips: 'trips',
+  events_historical: 'events',
+  telemetry: 'telemetry',
+};
 
 /** One endpoint's harvest inside the folder. */
 export interface HarvestPart {
@@ -68,7 +72,14 @@ export interface HarvestSource {
 }
 
 function notAHarvest(folder: string, why: string): MobilityError {
-  return new MobilityError('ANALYSIS_NOT_A_HARVEST', l10n.t('{0} is not a harvest folder: {1}. Name the folder that `mobility-api harvest --out` (or Fetch Hours…) wrote, the one with manifest.json, or a folder of such folders.', folder, why));
+  return new MobilityError(
+    'ANALYSIS_NOT_A_HARVEST',
+    l10n.t(
+      '{0} is not a harvest folder: {1}. Name the folder that `mobility-api harvest --out` (or Fetch Hours…) wrote, the one with manifest.json, or a folder of such folders.',
+      folder,
+      why,
+    ),
+  );
 }
 
 async function readPart(dir: string): Promise<HarvestPart> {
@@ -77,7 +88,11 @@ async function readPart(dir: string): Promise<HarvestPart> {
   try {
     text = await fs.promises.readFile(manifestPath, 'utf8');
   } catch (err) {
-    throw new MobilityError('ANALYSIS_NOT_A_HARVEST', l10n.t('Cannot read {0}: {1}.', manifestPath, errorMessage(err)), { cause: err });
+    throw new MobilityError(
+      'ANALYSIS_NOT_A_HARVEST',
+      l10n.t('Cannot read {0}: {1}.', manifestPath, errorMessage(err)),
+      { cause: err },
+    );
   }
   const manifest = parseManifest(text, manifestPath);
   const hours = Object.entries(manifest.hours)
@@ -86,7 +101,14 @@ async function readPart(dir: string): Promise<HarvestPart> {
   const files = hours.map(([, record]) => safeHourFile(dir, record.file as string, manifestPath));
   for (const file of files) {
     if (!fs.existsSync(file)) {
-      throw new MobilityError('ANALYSIS_DATA_INVALID', l10n.t('{0} records the hour file {1}, which is missing. Run the harvest again into the same folder: it fetches that hour again.', manifestPath, file));
+      throw new MobilityError(
+        'ANALYSIS_DATA_INVALID',
+        l10n.t(
+          '{0} records the hour file {1}, which is missing. Run the harvest again into the same folder: it fetches that hour again.',
+          manifestPath,
+          file,
+        ),
+      );
     }
   }
   return {
@@ -102,7 +124,8 @@ async function readPart(dir: string): Promise<HarvestPart> {
 /** Every .parquet file under `dir`, sorted; none when there is no such folder. */
 function parquetFilesUnder(dir: string): string[] {
   if (!fs.existsSync(dir)) return [];
-  return fs.readdirSync(dir, { withFileTypes: true, recursive: true })
+  return fs
+    .readdirSync(dir, { withFileTypes: true, recursive: true })
     .filter((e) => e.isFile() && e.name.endsWith('.parquet'))
     .map((e) => path.join(e.parentPath, e.name))
     .sort();
@@ -115,7 +138,14 @@ async function readParquetSource(resolved: string): Promise<HarvestSource> {
     .filter((e) => e.isDirectory() && fs.existsSync(path.join(meta, e.name, MANIFEST_FILE)))
     .map((e) => e.name)
     .sort();
-  if (!names.length) throw notAHarvest(resolved, l10n.t('its {0} folder holds no manifest.json; write the Parquet again with mobility-api parquet', PARQUET_META_DIR));
+  if (!names.length)
+    throw notAHarvest(
+      resolved,
+      l10n.t(
+        'its {0} folder holds no manifest.json; write the Parquet again with mobility-api parquet',
+        PARQUET_META_DIR,
+      ),
+    );
   const tables = new Set<AnalysisTable>();
   const parts: HarvestPart[] = [];
   for (const name of names) {
@@ -128,10 +158,23 @@ async function readParquetSource(resolved: string): Promise<HarvestSource> {
     // A view's files once, with the first part of its table: the Parquet holds every part's items together.
     const files = tables.has(table) ? [] : parquetFilesUnder(path.join(resolved, parquetViewDir(table)));
     tables.add(table);
-    parts.push({ table, dir: path.join(meta, name), manifest, files, hours: hours.map(([hour, record]) => ({ hour, items: record.items })), inUse: false });
+    parts.push({
+      table,
+      dir: path.join(meta, name),
+      manifest,
+      files,
+      hours: hours.map(([hour, record]) => ({ hour, items: record.items })),
+      inUse: false,
+    });
   }
   if (!parts.some((p) => p.hours.length)) {
-    throw new MobilityError('ANALYSIS_DATA_INVALID', l10n.t('The harvest in {0} has no finished hour yet (every hour failed, is pending or was not fetched). Run the harvest again to fetch them.', resolved));
+    throw new MobilityError(
+      'ANALYSIS_DATA_INVALID',
+      l10n.t(
+        'The harvest in {0} has no finished hour yet (every hour failed, is pending or was not fetched). Run the harvest again to fetch them.',
+        resolved,
+      ),
+    );
   }
   let snapshot: HarvestSnapshot | undefined;
   const snapshotDir = path.join(meta, SNAPSHOT_DIR);
@@ -142,7 +185,15 @@ async function readParquetSource(resolved: string): Promise<HarvestSource> {
       vehicles_status: path.join(resolved, parquetViewDir('vehicles_status'), PARQUET_SNAPSHOT_FILE),
     };
     for (const file of Object.values(files)) {
-      if (!fs.existsSync(file)) throw new MobilityError('ANALYSIS_DATA_INVALID', l10n.t('The Parquet folder {0} describes a snapshot but lacks {1}. Write the Parquet again with mobility-api parquet.', resolved, file));
+      if (!fs.existsSync(file))
+        throw new MobilityError(
+          'ANALYSIS_DATA_INVALID',
+          l10n.t(
+            'The Parquet folder {0} describes a snapshot but lacks {1}. Write the Parquet again with mobility-api parquet.',
+            resolved,
+            file,
+          ),
+        );
     }
     snapshot = { dir: snapshotDir, manifest: snapshotManifest, files };
   }
@@ -166,9 +217,15 @@ export async function readHarvestSource(folder: string): Promise<HarvestSource> 
     entries = await fs.promises.readdir(resolved, { withFileTypes: true });
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    throw notAHarvest(resolved, code === 'ENOENT' ? l10n.t('no such folder') : code === 'ENOTDIR' ? l10n.t('it is a file') : errorMessage(err));
+    throw notAHarvest(
+      resolved,
+      code === 'ENOENT' ? l10n.t('no such folder') : code === 'ENOTDIR' ? l10n.t('it is a file') : errorMessage(err),
+    );
   }
-  if (entries.some((e) => e.isDirectory() && e.name === PARQUET_META_DIR) && entries.some((e) => e.isDirectory() && e.name.startsWith('endpoint='))) {
+  if (
+    entries.some((e) => e.isDirectory() && e.name === PARQUET_META_DIR) &&
+    entries.some((e) => e.isDirectory() && e.name.startsWith('endpoint='))
+  ) {
     return readParquetSource(resolved);
   }
   let dirs: string[];
@@ -179,26 +236,51 @@ export async function readHarvestSource(folder: string): Promise<HarvestSource> 
       .map((e) => path.join(resolved, e.name))
       .sort();
   }
-  if (!dirs.length) throw notAHarvest(resolved, entries.length ? l10n.t('it holds no manifest.json, nor do its folders') : l10n.t('it is empty'));
+  if (!dirs.length)
+    throw notAHarvest(
+      resolved,
+      entries.length ? l10n.t('it holds no manifest.json, nor do its folders') : l10n.t('it is empty'),
+    );
   const parts = await Promise.all(dirs.map(readPart));
   if (!parts.some((p) => p.hours.length)) {
-    throw new MobilityError('ANALYSIS_DATA_INVALID', l10n.t('The harvest in {0} has no finished hour yet (every hour failed, is pending or was not fetched). Run the harvest again to fetch them.', resolved));
+    throw new MobilityError(
+      'ANALYSIS_DATA_INVALID',
+      l10n.t(
+        'The harvest in {0} has no finished hour yet (every hour failed, is pending or was not fetched). Run the harvest again to fetch them.',
+        resolved,
+      ),
+    );
   }
   // The snapshot of this harvest: `<folder>/snapshot`, or, for one endpoint's folder of a harvest of several, the one beside it.
-  const candidates = [path.join(resolved, SNAPSHOT_DIR), ...(dirs[0] === resolved ? [path.join(path.dirname(resolved), SNAPSHOT_DIR)] : [])];
+  const candidates = [
+    path.join(resolved, SNAPSHOT_DIR),
+    ...(dirs[0] === resolved ? [path.join(path.dirname(resolved), SNAPSHOT_DIR)] : []),
+  ];
   let snapshot: HarvestSnapshot | undefined;
   for (const dir of candidates) {
     const manifest = await readSnapshotManifest(dir);
     if (!manifest) continue;
     // Fixed names, whatever the description says: the analysis reads nothing outside the snapshot folder.
-    const files = { vehicles: path.join(dir, 'vehicles.ndjson'), vehicles_status: path.join(dir, 'vehicles_status.ndjson') };
+    const files = {
+      vehicles: path.join(dir, 'vehicles.ndjson'),
+      vehicles_status: path.join(dir, 'vehicles_status.ndjson'),
+    };
     for (const file of Object.values(files)) {
-      if (!fs.existsSync(file)) throw new MobilityError('ANALYSIS_DATA_INVALID', l10n.t('The snapshot in {0} lacks {1}. Take the snapshot again: harvest with --snapshot.', dir, file));
+      if (!fs.existsSync(file))
+        throw new MobilityError(
+          'ANALYSIS_DATA_INVALID',
+          l10n.t('The snapshot in {0} lacks {1}. Take the snapshot again: harvest with --snapshot.', dir, file),
+        );
     }
     snapshot = { dir, manifest, files };
     break;
   }
   const froms = parts.map((p) => p.manifest.from).sort();
   const tos = parts.map((p) => p.manifest.to).sort();
-  return { folder: resolved, parts, ...(snapshot ? { snapshot } : {}), window: { start: froms[0], end: tos[tos.length - 1] } };
+  return {
+    folder: resolved,
+    parts,
+    ...(snapshot ? { snapshot } : {}),
+    window: { start: froms[0], end: tos[tos.length - 1] },
+  };
 }

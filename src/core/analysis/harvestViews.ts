@@ -21,13 +21,14 @@ import { READ_COLUMNS, readViewTable } from './integrity/typedRead';
 type Connection = import('@duckdb/node-api').DuckDBConnection;
 
 /** Every view, the endpoint whose model types it, and the field that names an item once. */
-const VIEWS: readonly { view: AnalysisTable | 'vehicles' | 'vehicles_status'; endpoint: MdsEndpointId; key: string }[] = [
-  { view: 'trips', endpoint: 'trips', key: 'trip_id' },
-  { view: 'events', endpoint: 'events_historical', key: 'event_id' },
-  { view: 'telemetry', endpoint: 'telemetry', key: 'telemetry_id' },
-  { view: 'vehicles', endpoint: 'vehicles', key: 'device_id' },
-  { view: 'vehicles_status', endpoint: 'vehicles_status', key: 'device_id' },
-];
+const VIEWS: readonly { view: AnalysisTable | 'vehicles' | 'vehicles_status'; endpoint: MdsEndpointId; key: string }[] =
+  [
+    { view: 'trips', endpoint: 'trips', key: 'trip_id' },
+    { view: 'events', endpoint: 'events_historical', key: 'event_id' },
+    { view: 'telemetry', endpoint: 'telemetry', key: 'telemetry_id' },
+    { view: 'vehicles', endpoint: 'vehicles', key: 'device_id' },
+    { view: 'vehicles_status', endpoint: 'vehicles_status', key: 'device_id' },
+  ];
 
 /** The names of the views a query may use: the typed views, and the items that could not be typed. */
 export const ANALYSIS_VIEWS: readonly string[] = [...VIEWS.map((v) => v.view), UNTYPED_VIEW];
@@ -49,7 +50,12 @@ const HOUR_OF_FILE = `regexp_extract(filename, '(\\d{4}-\\d{2}-\\d{2}T\\d{2})\\.
  * intake counted in `intake` (read, kept, merged, set aside), then the hidden views of the rules. `stop` interrupts
  * between views.
  */
-export async function readHarvestViews(connection: Connection, source: HarvestSource, intake: Intake, stop?: AbortSignal): Promise<void> {
+export async function readHarvestViews(
+  connection: Connection,
+  source: HarvestSource,
+  intake: Intake,
+  stop?: AbortSignal,
+): Promise<void> {
   await connection.run(untypedTableSql());
   for (const { view, endpoint, key } of VIEWS) {
     if (stop?.aborted) throw stopped();
@@ -58,10 +64,13 @@ export async function readHarvestViews(connection: Connection, source: HarvestSo
       // Lines that cannot be typed are set aside (untyped_items), counted, and the rest is analysed.
       await intakeOfRead(connection, intake, view, readTableOf(view));
       await connection.run(setAsideSql(view, readTableOf(view), source.folder));
-      if (view !== 'vehicles' && view !== 'vehicles_status') intake.views[view].merged = await removeCopies(connection, view, key);
+      if (view !== 'vehicles' && view !== 'vehicles_status')
+        intake.views[view].merged = await removeCopies(connection, view, key);
     }
     intake.views[view] ??= { read: 0, kept: 0, merged: 0, setAside: 0 };
-    intake.views[view].kept = Number((await connection.runAndReadAll(`SELECT count(*) FROM ${sqlIdentifier(view)}`)).getRowsJS()[0][0]);
+    intake.views[view].kept = Number(
+      (await connection.runAndReadAll(`SELECT count(*) FROM ${sqlIdentifier(view)}`)).getRowsJS()[0][0],
+    );
     if (source.parquet) intake.views[view].read = intake.views[view].kept;
   }
   await connection.run(await hiddenViewsSql(connection, source));
@@ -72,7 +81,13 @@ export async function readHarvestViews(connection: Connection, source: HarvestSo
  * hours are read and de-duplicated once, into a temporary table (spilled to the session's temporary folder beyond
  * the memory limit), which every query then reads instead of the files.
  */
-async function viewSql(connection: Connection, source: HarvestSource, view: string, endpoint: MdsEndpointId, key: string): Promise<string> {
+async function viewSql(
+  connection: Connection,
+  source: HarvestSource,
+  view: string,
+  endpoint: MdsEndpointId,
+  key: string,
+): Promise<string> {
   const columns = itemColumnsOf(endpoint);
   const files = filesOf(source, view);
   let hours: string;
@@ -96,7 +111,9 @@ async function viewSql(connection: Connection, source: HarvestSource, view: stri
     // removed (removeCopies). A snapshot list keeps every row as listed (a device listed twice is a registry
     // finding); its view shows identical rows once.
     await readViewTable(connection, table, endpoint, files, carried, HOUR_OF_FILE);
-    const kept = snapshotView ? ` QUALIFY row_number() OVER (PARTITION BY ${sqlIdentifier(key)}, _hash ORDER BY _line) = 1` : '';
+    const kept = snapshotView
+      ? ` QUALIFY row_number() OVER (PARTITION BY ${sqlIdentifier(key)}, _hash ORDER BY _line) = 1`
+      : '';
     return [
       `CREATE VIEW ${sqlIdentifier(`_${view}_hours`)} AS SELECT * EXCLUDE (${hidden.join(', ')}) FROM ${table}${kept}`,
       `CREATE VIEW ${sqlIdentifier(view)} AS SELECT * EXCLUDE (_hour) FROM ${sqlIdentifier(`_${view}_hours`)};`,
@@ -115,15 +132,21 @@ async function viewSql(connection: Connection, source: HarvestSource, view: stri
 async function removeCopies(connection: Connection, view: string, key: string): Promise<number> {
   const table = readTableOf(view);
   const id = sqlIdentifier(key);
-  const twice = await connection.runAndReadAll(`SELECT count(*) FROM (SELECT hash(${id}, _hash) FROM ${table} GROUP BY 1 HAVING count(*) > 1)`);
+  const twice = await connection.runAndReadAll(
+    `SELECT count(*) FROM (SELECT hash(${id}, _hash) FROM ${table} GROUP BY 1 HAVING count(*) > 1)`,
+  );
   if (Number(twice.getRowsJS()[0][0]) === 0) return 0;
   // Only byte-identical copies (the same id and the same text, as a resumed harvest writes them) are one item; two
   // texts under one id are two items, kept, and reported by duplicate-ids.
   // The hour as hours since 1970 (about 2^19; 0 for a snapshot's list, which has none) above the rowid (below 2^40).
   const order = `(coalesce(epoch(try_strptime(_hour, '%Y-%m-%dT%H'))::BIGINT // 3600, 0) << 40) | rowid`;
   const before = Number((await connection.runAndReadAll(`SELECT count(*) FROM ${table}`)).getRowsJS()[0][0]);
-  await connection.run(`CREATE TABLE _copies AS SELECT ${id} AS _id, _hash AS _h, max(${order}) & ${2 ** 40 - 1} AS _kept FROM ${table} GROUP BY ${id}, _hash HAVING count(*) > 1`);
-  await connection.run(`DELETE FROM ${table} USING _copies WHERE ${table}.${id} IS NOT DISTINCT FROM _copies._id AND ${table}._hash = _copies._h AND ${table}.rowid <> _copies._kept`);
+  await connection.run(
+    `CREATE TABLE _copies AS SELECT ${id} AS _id, _hash AS _h, max(${order}) & ${2 ** 40 - 1} AS _kept FROM ${table} GROUP BY ${id}, _hash HAVING count(*) > 1`,
+  );
+  await connection.run(
+    `DELETE FROM ${table} USING _copies WHERE ${table}.${id} IS NOT DISTINCT FROM _copies._id AND ${table}._hash = _copies._h AND ${table}.rowid <> _copies._kept`,
+  );
   await connection.run('DROP TABLE _copies');
   return before - Number((await connection.runAndReadAll(`SELECT count(*) FROM ${table}`)).getRowsJS()[0][0]);
 }
@@ -145,7 +168,7 @@ async function hiddenViewsSql(connection: Connection, source: HarvestSource): Pr
     const kept = source.parquet.itemVehicles;
     const itemVehiclesParquet = kept
       ? `SELECT source, device_id, time, vehicle_type, propulsion_types FROM read_parquet(${sqlString(kept)})`
-      : "SELECT CAST(NULL AS VARCHAR) AS source, CAST(NULL AS VARCHAR) AS device_id, CAST(NULL AS BIGINT) AS time, CAST(NULL AS VARCHAR) AS vehicle_type, CAST(NULL AS VARCHAR[]) AS propulsion_types WHERE false";
+      : 'SELECT CAST(NULL AS VARCHAR) AS source, CAST(NULL AS VARCHAR) AS device_id, CAST(NULL AS BIGINT) AS time, CAST(NULL AS VARCHAR) AS vehicle_type, CAST(NULL AS VARCHAR[]) AS propulsion_types WHERE false';
     return `CREATE VIEW _vehicles_listed AS ${listedParquet}; CREATE VIEW _item_vehicles AS ${itemVehiclesParquet};`;
   }
   const listed = vehicleFiles.length
@@ -154,8 +177,12 @@ async function hiddenViewsSql(connection: Connection, source: HarvestSource): Pr
   const items = (['trips', 'events', 'telemetry'] as const).flatMap((view) => {
     if (!filesOf(source, view).length) return [];
     const time = view === 'trips' ? 'start_time' : 'timestamp';
-    return [`SELECT ${sqlString(view)} AS source, device_id, ${sqlIdentifier(time)} AS time, _vehicle_type AS vehicle_type, _propulsion_types AS propulsion_types FROM ${readTableOf(view)}`];
+    return [
+      `SELECT ${sqlString(view)} AS source, device_id, ${sqlIdentifier(time)} AS time, _vehicle_type AS vehicle_type, _propulsion_types AS propulsion_types FROM ${readTableOf(view)}`,
+    ];
   });
-  const itemVehicles = items.length ? items.join(' UNION ALL ') : "SELECT CAST(NULL AS VARCHAR) AS source, CAST(NULL AS VARCHAR) AS device_id, CAST(NULL AS BIGINT) AS time, CAST(NULL AS VARCHAR) AS vehicle_type, CAST(NULL AS VARCHAR[]) AS propulsion_types WHERE false";
+  const itemVehicles = items.length
+    ? items.join(' UNION ALL ')
+    : 'SELECT CAST(NULL AS VARCHAR) AS source, CAST(NULL AS VARCHAR) AS device_id, CAST(NULL AS BIGINT) AS time, CAST(NULL AS VARCHAR) AS vehicle_type, CAST(NULL AS VARCHAR[]) AS propulsion_types WHERE false';
   return `CREATE VIEW _vehicles_listed AS ${listed}; CREATE VIEW _item_vehicles AS ${itemVehicles};`;
 }

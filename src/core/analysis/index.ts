@@ -16,7 +16,15 @@ export { CHECK_RULES, DEFAULT_THRESHOLDS, MODE_MACHINES } from './checkRules';
 export type { CheckContext, CheckFinding, CheckRule, CheckThresholds } from './checkRules';
 export { parseModeMachine, parseProwStates } from './modeMachines';
 export type { ModeMachine, ModeMachines } from './modeMachines';
-export { CHECK_REPORT_VERSION, CHECK_RULE_IDS, checkJunit, findingLine, hasErrorFinding, runChecks, thresholdsOf } from './checkRun';
+export {
+  CHECK_REPORT_VERSION,
+  CHECK_RULE_IDS,
+  checkJunit,
+  findingLine,
+  hasErrorFinding,
+  runChecks,
+  thresholdsOf,
+} from './checkRun';
 export { MDS_TAG, mdsBasisUrl, ruleDocOf } from './rules/ruleBasis';
 export type { MdsBasis, RuleSeverity } from './rules/ruleBasis';
 export { RULE_CATALOG, ruleNamed } from './rules/ruleCatalog';

@@ -17,7 +17,16 @@ export const DEFAULT_TEMP_LIMIT = '20GB';
 /** A memory limit as the CLI's --memory-limit and the setting mobilityApi.analysis.memoryLimit give it (`1GB`, `512MB`), for DuckDB; undefined unless it is a size of 64 MB or more. */
 export function memoryLimitOf(text: string): string | undefined {
   const match = /^\s*(\d+(?:\.\d+)?)\s*(KB|MB|GB|TB|KiB|MiB|GiB|TiB)\s*$/i.exec(text);
-  const units: Record<string, number> = { kb: 1e3, mb: 1e6, gb: 1e9, tb: 1e12, kib: 2 ** 10, mib: 2 ** 20, gib: 2 ** 30, tib: 2 ** 40 };
+  const units: Record<string, number> = {
+    kb: 1e3,
+    mb: 1e6,
+    gb: 1e9,
+    tb: 1e12,
+    kib: 2 ** 10,
+    mib: 2 ** 20,
+    gib: 2 ** 30,
+    tib: 2 ** 40,
+  };
   if (!match || Number(match[1]) * units[match[2].toLowerCase()] < 64e6) return undefined;
   return `${match[1]}${match[2].toUpperCase().replace('IB', 'iB')}`;
 }

@@ -32,8 +32,19 @@ export interface MetricsWindow {
 
 /** The window of the metrics, in ms: [start, end), from the harvest's first to its last hour, with each table's done hours. */
 export function metricsWindow(source: HarvestSource): MetricsWindow {
-  const done = (table: 'events' | 'trips' | 'telemetry') => [...new Set(source.parts.filter((p) => p.table === table).flatMap((p) => p.hours.map((h) => Date.parse(`${h.hour}:00:00Z`))))].sort((a, b) => a - b);
-  return { start: Date.parse(`${source.window.start}:00:00Z`), end: Date.parse(`${source.window.end}:00:00Z`) + HOUR_MS, done: { events: done('events'), trips: done('trips'), telemetry: done('telemetry') } };
+  const done = (table: 'events' | 'trips' | 'telemetry') =>
+    [
+      ...new Set(
+        source.parts
+          .filter((p) => p.table === table)
+          .flatMap((p) => p.hours.map((h) => Date.parse(`${h.hour}:00:00Z`))),
+      ),
+    ].sort((a, b) => a - b);
+  return {
+    start: Date.parse(`${source.window.start}:00:00Z`),
+    end: Date.parse(`${source.window.end}:00:00Z`) + HOUR_MS,
+    done: { events: done('events'), trips: done('trips'), telemetry: done('telemetry') },
+  };
 }
 
 /** `value` where `hour` is done in `table`'s harvest, else NULL (without the done hours: `value`). */
@@ -54,7 +65,14 @@ function ifDayDone(window: MetricsWindow, table: 'events' | 'trips' | 'telemetry
  */
 export function metricsSql(window: MetricsWindow, by?: MetricsGroup): { hours: string; days: string } {
   // The group of a row of `table` (aliased x), joined to the snapshot's devices (d).
-  const group = by === 'provider_id' ? 'coalesce(x.provider_id, \'unknown\')' : by === 'vehicle_type' ? 'coalesce(d.vehicle_type, \'unknown\')' : by === 'propulsion_type' ? 'coalesce(d.propulsion_type, \'unknown\')' : "'all'";
+  const group =
+    by === 'provider_id'
+      ? "coalesce(x.provider_id, 'unknown')"
+      : by === 'vehicle_type'
+        ? "coalesce(d.vehicle_type, 'unknown')"
+        : by === 'propulsion_type'
+          ? "coalesce(d.propulsion_type, 'unknown')"
+          : "'all'";
   const from = (table: string) => `${table} x LEFT JOIN dev d ON d.device_id = x.device_id`;
   const states = MODE_MACHINES.prowStates;
   const common = `
@@ -107,12 +125,21 @@ export interface MetricsReport {
 }
 
 /** Runs both metrics queries; refuses a grouping by the vehicles' type without a /vehicles snapshot. */
-export async function runMetrics(session: AnalysisSession, by?: MetricsGroup): Promise<MetricsReport & { answers: { hours: QueryAnswer; days: QueryAnswer } }> {
+export async function runMetrics(
+  session: AnalysisSession,
+  by?: MetricsGroup,
+): Promise<MetricsReport & { answers: { hours: QueryAnswer; days: QueryAnswer } }> {
   if (by !== undefined && !(METRICS_GROUPS as readonly string[]).includes(by)) {
     throw new MobilityError('USAGE', l10n.t('--by {0}: group by one of {1}.', by, METRICS_GROUPS.join(', ')));
   }
   if ((by === 'vehicle_type' || by === 'propulsion_type') && !session.source.snapshot) {
-    throw new MobilityError('USAGE', l10n.t('--by {0} needs the /vehicles snapshot, which this harvest does not hold: harvest with --snapshot, or group by provider_id.', by));
+    throw new MobilityError(
+      'USAGE',
+      l10n.t(
+        '--by {0} needs the /vehicles snapshot, which this harvest does not hold: harvest with --snapshot, or group by provider_id.',
+        by,
+      ),
+    );
   }
   const window = metricsWindow(session.source);
   const sql = metricsSql(window, by);

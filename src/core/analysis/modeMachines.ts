@@ -38,14 +38,21 @@ function section(text: string, heading: RegExp): string[] {
 }
 
 function cells(line: string): string[] {
-  return line.trim().replace(/^\|/, '').replace(/\|$/, '').split('|').map((c) => c.trim());
+  return line
+    .trim()
+    .replace(/^\|/, '')
+    .replace(/\|$/, '')
+    .split('|')
+    .map((c) => c.trim());
 }
 
 /** Parses one mode's markdown (`modes/<mode>.md`). Throws when the text has no mode id, states or table. */
 export function parseModeMachine(text: string): ModeMachine {
   const mode = /short name identifier for .+? used across MDS is `([^`]+)`/.exec(text)?.[1];
   if (!mode) throw new Error('no "short name identifier" sentence naming the mode');
-  const states = section(text, /^### Vehicle States\s*$/).filter((l) => /^\s*- `/.test(l)).flatMap(ticked);
+  const states = section(text, /^### Vehicle States\s*$/)
+    .filter((l) => /^\s*- `/.test(l))
+    .flatMap(ticked);
   if (!states.length) throw new Error(`${mode}: no list under "### Vehicle States"`);
   const events = section(text, /^### Vehicle States? Events/);
   const header = events.findIndex((l) => /^\|.*\*\*From\*\*.*\*\*To\*\*/.test(l));
@@ -66,18 +73,29 @@ export function parseModeMachine(text: string): ModeMachine {
   for (const line of events.slice(header + 2)) {
     if (!line.startsWith('|')) break;
     const row = cells(line);
-    for (const from of ticked(row[fromAt])) for (const to of ticked(row[toAt])) for (const eventType of ticked(row[eventAt])) add(from, eventType, to);
+    for (const from of ticked(row[fromAt]))
+      for (const to of ticked(row[toAt])) for (const eventType of ticked(row[eventAt])) add(from, eventType, to);
   }
   // The sentences that open a state to or from every other state, read clause by clause: in "any state can go to
   // `non_contactable` with event type `comms_lost` or `unspecified`, and `non_contactable` can go to any state with
   // …", the word after ", and" starts the next clause, not a third event type.
-  const clauses = events.slice(0, header).join(' ').split(/,\s+and\s+|:\s+|\.(?:\s+|$)|;\s+/);
+  const clauses = events
+    .slice(0, header)
+    .join(' ')
+    .split(/,\s+and\s+|:\s+|\.(?:\s+|$)|;\s+/);
   const eventTypes = '((?:`[^`]+`(?:,? (?:or|of) |, )?)+)$';
   for (const clause of clauses.map((c) => c.trim())) {
-    const into = new RegExp(`any state can go to \`([^\`]+)\` with (?:the following )?event types? ${eventTypes}`).exec(clause);
-    if (into) for (const from of states) if (from !== into[1]) for (const eventType of ticked(into[2])) add(from, eventType, into[1]);
-    const out = new RegExp(`^\`([^\`]+)\` can go to any state with (?:the following )?event types? ${eventTypes}`).exec(clause);
-    if (out) for (const to of states) if (to !== out[1]) for (const eventType of ticked(out[2])) add(out[1], eventType, to);
+    const into = new RegExp(`any state can go to \`([^\`]+)\` with (?:the following )?event types? ${eventTypes}`).exec(
+      clause,
+    );
+    if (into)
+      for (const from of states)
+        if (from !== into[1]) for (const eventType of ticked(into[2])) add(from, eventType, into[1]);
+    const out = new RegExp(`^\`([^\`]+)\` can go to any state with (?:the following )?event types? ${eventTypes}`).exec(
+      clause,
+    );
+    if (out)
+      for (const to of states) if (to !== out[1]) for (const eventType of ticked(out[2])) add(out[1], eventType, to);
   }
   return { mode, states, transitions };
 }

@@ -35,17 +35,26 @@ const HOUR_PARTITION = /[\\/]hour=\d{1,2}[\\/][^\\/]+$/;
  */
 async function timesAreTimestamps(connection: Connection, file: string): Promise<boolean> {
   const described = await connection.runAndReadAll(`DESCRIBE SELECT * FROM read_parquet(${sqlString(file)})`);
-  return described.getRowObjectsJS().some((row) => typeof row.column_type === 'string' && /TIMESTAMP/i.test(row.column_type));
+  return described
+    .getRowObjectsJS()
+    .some((row) => typeof row.column_type === 'string' && /TIMESTAMP/i.test(row.column_type));
 }
 
 /**
  * The SELECT of a view's items from its Parquet files, typed as the views are (MDS times in milliseconds), with
  * `_hour` (`2026-11-20T07`) from the partitions or the `hour` column; a snapshot list keeps its rows as listed.
  */
-export async function parquetItemsSql(connection: Connection, endpoint: MdsEndpointId, key: string, files: string[], snapshot: boolean): Promise<string> {
+export async function parquetItemsSql(
+  connection: Connection,
+  endpoint: MdsEndpointId,
+  key: string,
+  files: string[],
+  snapshot: boolean,
+): Promise<string> {
   const names = parquetColumnsSql(endpoint, (await timesAreTimestamps(connection, files[0])) ? 'read' : 'as-written');
   const list = files.map(sqlString).join(', ');
-  if (snapshot) return `SELECT ${names}, CAST(NULL AS VARCHAR) AS _hour FROM read_parquet([${list}]) QUALIFY row_number() OVER (PARTITION BY ${sqlIdentifier(key)}) = 1`;
+  if (snapshot)
+    return `SELECT ${names}, CAST(NULL AS VARCHAR) AS _hour FROM read_parquet([${list}]) QUALIFY row_number() OVER (PARTITION BY ${sqlIdentifier(key)}) = 1`;
   const byHour = files.some((f) => HOUR_PARTITION.test(f));
   // The hour as two digits however it was written: an integer now (hour=7, a column of 7), text before issue 37 (hour=07, '07').
   const hour = "lpad(CAST(hour AS VARCHAR), 2, '0')";
@@ -70,16 +79,28 @@ const ITEM_ENDPOINTS = { trips: 'trips', events: 'events_historical', telemetry:
  * status-vs-events) and the items' own vehicle_type and propulsion_types (registry), so that `check`, `sql` and
  * `metrics` on the Parquet folder answer as on the harvest.
  */
-export async function writeHarvestParquet(connection: Connection, source: HarvestSource, limits: SessionLimits, tempDir: string, partition: ParquetPartition): Promise<{ view: string; rows: number }[]> {
+export async function writeHarvestParquet(
+  connection: Connection,
+  source: HarvestSource,
+  limits: SessionLimits,
+  tempDir: string,
+  partition: ParquetPartition,
+): Promise<{ view: string; rows: number }[]> {
   const written: { view: string; rows: number }[] = [];
   const copy = async (view: string, select: string, to: string, partitioned: boolean) => {
     try {
-      const result = await connection.runAndReadAll(`COPY (${select}) TO ${sqlString(to)} (FORMAT parquet, COMPRESSION zstd${partitioned ? `, PARTITION_BY (${partition === 'day' ? 'date' : 'date, hour'})` : ''})`);
+      const result = await connection.runAndReadAll(
+        `COPY (${select}) TO ${sqlString(to)} (FORMAT parquet, COMPRESSION zstd${partitioned ? `, PARTITION_BY (${partition === 'day' ? 'date' : 'date, hour'})` : ''})`,
+      );
       return Number(result.getRowsJS()[0]?.[0] ?? 0);
     } catch (err) {
       const failed = queryFailed(err, limits);
       if (failed.code === 'ANALYSIS_OUT_OF_MEMORY' || failed.code === 'ANALYSIS_OUT_OF_DISK') throw failed;
-      throw new MobilityError('ANALYSIS_WRITE_FAILED', l10n.t('Cannot write the Parquet files of {0} into {1}: {2}', view, tempDir, errorMessage(err)), { cause: err });
+      throw new MobilityError(
+        'ANALYSIS_WRITE_FAILED',
+        l10n.t('Cannot write the Parquet files of {0} into {1}: {2}', view, tempDir, errorMessage(err)),
+        { cause: err },
+      );
     }
   };
   for (const part of ['trips', 'events', 'telemetry'] as const) {
@@ -101,17 +122,32 @@ export async function writeHarvestParquet(connection: Connection, source: Harves
   }
   const snapshot = source.snapshot;
   if (snapshot) {
-    const lists = [['vehicles', 'vehicles', '_vehicles_listed'], ['vehicles_status', 'vehicles_status', '_vehicles_status_hours']] as const;
+    const lists = [
+      ['vehicles', 'vehicles', '_vehicles_listed'],
+      ['vehicles_status', 'vehicles_status', '_vehicles_status_hours'],
+    ] as const;
     for (const [view, endpoint, from] of lists) {
       const dir = path.join(tempDir, parquetViewDir(view));
       await fs.promises.mkdir(dir);
-      written.push({ view, rows: await copy(view, `SELECT ${parquetColumnsSql(endpoint, 'write')} FROM ${from}`, path.join(dir, PARQUET_SNAPSHOT_FILE), false) });
+      written.push({
+        view,
+        rows: await copy(
+          view,
+          `SELECT ${parquetColumnsSql(endpoint, 'write')} FROM ${from}`,
+          path.join(dir, PARQUET_SNAPSHOT_FILE),
+          false,
+        ),
+      });
     }
     await fs.promises.mkdir(path.join(meta, SNAPSHOT_DIR));
-    await fs.promises.writeFile(path.join(meta, SNAPSHOT_DIR, SNAPSHOT_FILE), `${JSON.stringify(snapshot.manifest, null, 2)}\n`);
+    await fs.promises.writeFile(
+      path.join(meta, SNAPSHOT_DIR, SNAPSHOT_FILE),
+      `${JSON.stringify(snapshot.manifest, null, 2)}\n`,
+    );
   }
   const withVehicles = 'SELECT * FROM _item_vehicles WHERE vehicle_type IS NOT NULL OR propulsion_types IS NOT NULL';
   const carried = await connection.runAndReadAll(`SELECT count(*) FROM (${withVehicles})`);
-  if (Number(carried.getRowsJS()[0][0]) > 0) await copy('_item_vehicles', withVehicles, path.join(meta, PARQUET_ITEM_VEHICLES), false);
+  if (Number(carried.getRowsJS()[0][0]) > 0)
+    await copy('_item_vehicles', withVehicles, path.join(meta, PARQUET_ITEM_VEHICLES), false);
   return written;
 }

@@ -43,7 +43,10 @@ export function ruleQueriesOf(source: HarvestSource, thresholds: CheckThresholds
 
 /** The query without the indentation it has in the source file (what a notebook cell shows). */
 export function dedentSql(sql: string): string {
-  const lines = sql.replace(/^\s*\n/, '').replace(/\s+$/, '').split('\n');
+  const lines = sql
+    .replace(/^\s*\n/, '')
+    .replace(/\s+$/, '')
+    .split('\n');
   const indent = Math.min(...lines.filter((l) => l.trim()).map((l) => /^ */.exec(l)?.[0].length ?? 0));
   return lines.map((l) => l.slice(indent).trimEnd()).join('\n');
 }

@@ -24,7 +24,9 @@ function isRunning(pid: number): boolean {
 async function removeAbandonedFolders(): Promise<void> {
   const entries = await fs.promises.readdir(os.tmpdir()).catch(() => [] as string[]);
   for (const name of entries) {
-    const pid = name.startsWith(SESSION_FOLDER_PREFIX) ? Number(/^(\d+)-/.exec(name.slice(SESSION_FOLDER_PREFIX.length))?.[1]) : NaN;
+    const pid = name.startsWith(SESSION_FOLDER_PREFIX)
+      ? Number(/^(\d+)-/.exec(name.slice(SESSION_FOLDER_PREFIX.length))?.[1])
+      : NaN;
     if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && !isRunning(pid)) {
       await fs.promises.rm(path.join(os.tmpdir(), name), { recursive: true, force: true }).catch(() => undefined);
     }

@@ -19,7 +19,10 @@ export class StatementGuard {
   private stopped = false;
   private unlisten?: () => void;
 
-  constructor(private readonly connection: Connection, private readonly limits: SessionLimits) {}
+  constructor(
+    private readonly connection: Connection,
+    private readonly limits: SessionLimits,
+  ) {}
 
   /** Interrupts every statement from when `stop` aborts, until `dispose`. */
   stopWhen(stop: AbortSignal): void {
@@ -46,16 +49,26 @@ export class StatementGuard {
   async run<T>(work: () => Promise<T>, timeoutSeconds?: number): Promise<T> {
     if (this.stopped) throw stopped();
     this.interrupted = undefined;
-    const timer = timeoutSeconds === undefined ? undefined : setTimeout(() => {
-      this.interrupted = { timeoutSeconds };
-      this.connection.interrupt();
-    }, timeoutSeconds * 1000);
+    const timer =
+      timeoutSeconds === undefined
+        ? undefined
+        : setTimeout(() => {
+            this.interrupted = { timeoutSeconds };
+            this.connection.interrupt();
+          }, timeoutSeconds * 1000);
     try {
       return await work();
     } catch (err) {
       const why = this.interruption();
       if (why?.timeoutSeconds !== undefined) {
-        throw new MobilityError('ANALYSIS_TIMED_OUT', l10n.t('The query ran for {0} s, its --timeout, and was stopped. Narrow it (a WHERE on the time, a LIMIT), or give it longer with --timeout.', why.timeoutSeconds), { cause: err });
+        throw new MobilityError(
+          'ANALYSIS_TIMED_OUT',
+          l10n.t(
+            'The query ran for {0} s, its --timeout, and was stopped. Narrow it (a WHERE on the time, a LIMIT), or give it longer with --timeout.',
+            why.timeoutSeconds,
+          ),
+          { cause: err },
+        );
       }
       if (why || this.stopped) throw stopped(err);
       throw queryFailed(err, this.limits);

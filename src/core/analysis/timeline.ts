@@ -26,7 +26,23 @@ export interface TimelineBounds {
 export const TIMELINE_BOUNDS: TimelineBounds = { spanMs: 2 * 3_600_000, maxRows: 2000 };
 
 /** The columns of a timeline row, in the order the query gives them. */
-export const TIMELINE_COLUMNS = ['kind', 'time', 'end_time', 'id', 'vehicle_state', 'event_types', 'trip_ids', 'lat', 'lng', 'battery_percent', 'duration', 'distance', 'speed', 'marked', 'total'] as const;
+export const TIMELINE_COLUMNS = [
+  'kind',
+  'time',
+  'end_time',
+  'id',
+  'vehicle_state',
+  'event_types',
+  'trip_ids',
+  'lat',
+  'lng',
+  'battery_percent',
+  'duration',
+  'distance',
+  'speed',
+  'marked',
+  'total',
+] as const;
 
 /**
  * The timeline query of `target`: one row per trip (at its start_time, with its end_time), event and telemetry

@@ -9,9 +9,15 @@ export const CREDENTIAL_TYPES: readonly CredentialType[] = ['external-org', 'iam
 /** Human names, as users read them in pickers and messages. */
 export const CREDENTIAL_TYPE_LABELS: Readonly<Record<CredentialType, string>> = {
   // Getters, so that each read is translated with the bundle configured by then, not at load.
-  get 'external-org'() { return l10n.t('External Organization'); },
-  get iam() { return l10n.t('IAM (deprecated)'); },
-  get 'service-account'() { return l10n.t('Service account (deprecated)'); },
+  get 'external-org'() {
+    return l10n.t('External Organization');
+  },
+  get iam() {
+    return l10n.t('IAM (deprecated)');
+  },
+  get 'service-account'() {
+    return l10n.t('Service account (deprecated)');
+  },
 };
 
 export type SigningAlgorithm = 'ES256' | 'RS256';

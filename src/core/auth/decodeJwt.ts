@@ -68,8 +68,7 @@ export interface DecodedToken {
 
 /** A decoded token, or a plain-words reason why the text is not one. */
 export type DecodeResult =
-  | { ok: true; token: DecodedToken }
-  | { ok: false; reason: string; code: DecodeFailureCode; part?: TokenPart };
+  { ok: true; token: DecodedToken } | { ok: false; reason: string; code: DecodeFailureCode; part?: TokenPart };
 
 type Failure = Extract<DecodeResult, { ok: false }>;
 
@@ -114,22 +113,35 @@ export function decodeJwt(text: string, options: { now?: number } = {}): DecodeR
 function decodeUnsafe(text: unknown, now: number): DecodeResult {
   if (typeof text !== 'string') return fail('not-text', 'No token text was given.');
   if (text.length > MAX_TOKEN_CHARS) {
-    return fail('too-large', `The text is ${text.length.toLocaleString('en-US')} characters long; a JWT is a few hundred. Paste only the token (at most ${MAX_TOKEN_CHARS.toLocaleString('en-US')} characters are decoded).`);
+    return fail(
+      'too-large',
+      `The text is ${text.length.toLocaleString('en-US')} characters long; a JWT is a few hundred. Paste only the token (at most ${MAX_TOKEN_CHARS.toLocaleString('en-US')} characters are decoded).`,
+    );
   }
   const t = stripTokenText(text);
-  if (t === '') return fail('empty', 'The text is empty. Paste a JWT: three base64url parts separated by dots (eyJ….eyJ….…).');
+  if (t === '')
+    return fail('empty', 'The text is empty. Paste a JWT: three base64url parts separated by dots (eyJ….eyJ….…).');
   if (/^bearer$/i.test(t) || /^authorization[ \t]*:/i.test(t)) {
-    return fail('empty', `There is only "${t}" and no token after it. Paste the whole header value, including the token.`);
+    return fail(
+      'empty',
+      `There is only "${t}" and no token after it. Paste the whole header value, including the token.`,
+    );
   }
 
   const dots = countDots(t);
   if (dots === 4) {
-    return fail('jwe-not-supported', 'This looks like an encrypted token (JWE, five parts). Only signed tokens (JWS, three parts) can be decoded here.');
+    return fail(
+      'jwe-not-supported',
+      'This looks like an encrypted token (JWE, five parts). Only signed tokens (JWS, three parts) can be decoded here.',
+    );
   }
   if (dots !== 2) {
     const parts = dots + 1;
     const found = parts === 1 ? 'found one part with no dots' : `found ${parts.toLocaleString('en-US')} parts`;
-    return fail('part-count', `A JWT has three parts separated by dots (header.payload.signature), but ${found}. Check that the token was copied whole.`);
+    return fail(
+      'part-count',
+      `A JWT has three parts separated by dots (header.payload.signature), but ${found}. Check that the token was copied whole.`,
+    );
   }
 
   const firstDot = t.indexOf('.');
@@ -137,9 +149,18 @@ function decodeUnsafe(text: unknown, now: number): DecodeResult {
   const written = [t.slice(0, firstDot), t.slice(firstDot + 1, secondDot), t.slice(secondDot + 1)];
   const padded = paddedParts(written);
   const unpadded = written.map((segment) => segment.replace(/=+$/, ''));
-  const segments: Record<TokenPart, string> = { header: unpadded[0] ?? '', payload: unpadded[1] ?? '', signature: unpadded[2] ?? '' };
+  const segments: Record<TokenPart, string> = {
+    header: unpadded[0] ?? '',
+    payload: unpadded[1] ?? '',
+    signature: unpadded[2] ?? '',
+  };
   for (const part of ['header', 'payload'] as const) {
-    if (segments[part] === '') return fail('empty-part', `The ${part} part is empty. A JWT needs a base64url-encoded JSON ${part} between the dots.`, part);
+    if (segments[part] === '')
+      return fail(
+        'empty-part',
+        `The ${part} part is empty. A JWT needs a base64url-encoded JSON ${part} between the dots.`,
+        part,
+      );
   }
   for (const part of ['header', 'payload', 'signature'] as const) {
     const problem = base64urlProblem(segments[part]);
@@ -150,12 +171,24 @@ function decodeUnsafe(text: unknown, now: number): DecodeResult {
   if (!header.ok) return header.failure;
   const payload = parseJsonObject(segments.payload, 'payload');
   if (!payload.ok) return payload.failure;
-  const duplicates = [...header.written.duplicates.map((d) => ({ ...d, part: 'header' as const })), ...payload.written.duplicates.map((d) => ({ ...d, part: 'payload' as const }))];
-  const numbers = [...header.written.numbers.map((n) => ({ ...n, part: 'header' as const })), ...payload.written.numbers.map((n) => ({ ...n, part: 'payload' as const }))];
+  const duplicates = [
+    ...header.written.duplicates.map((d) => ({ ...d, part: 'header' as const })),
+    ...payload.written.duplicates.map((d) => ({ ...d, part: 'payload' as const })),
+  ];
+  const numbers = [
+    ...header.written.numbers.map((n) => ({ ...n, part: 'header' as const })),
+    ...payload.written.numbers.map((n) => ({ ...n, part: 'payload' as const })),
+  ];
 
   const alg = ownValue(header.value, 'alg');
-  if (alg === undefined) return fail('alg-missing', 'The header has no "alg". Every JWS header names its signing algorithm, e.g. "alg": "ES256".', 'header');
-  if (typeof alg !== 'string') return fail('alg-missing', `The header's "alg" is ${jsonTypeOf(alg)}, not a string such as "ES256".`, 'header');
+  if (alg === undefined)
+    return fail(
+      'alg-missing',
+      'The header has no "alg". Every JWS header names its signing algorithm, e.g. "alg": "ES256".',
+      'header',
+    );
+  if (typeof alg !== 'string')
+    return fail('alg-missing', `The header's "alg" is ${jsonTypeOf(alg)}, not a string such as "ES256".`, 'header');
 
   const times: DecodedToken['times'] = {};
   const iat = finiteNumber(ownValue(payload.value, 'iat'));
@@ -195,43 +228,75 @@ function countDots(t: string): number {
 function base64urlProblem(s: string): string | undefined {
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
-    const ok = (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39) || c === 0x2d || c === 0x5f;
+    const ok =
+      (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39) || c === 0x2d || c === 0x5f;
     if (ok) continue;
     const ch = s[i];
-    if (ch === '+' || ch === '/') return `it contains "${ch}" at position ${i + 1}, which is standard base64. JWTs use base64url ("-" and "_" instead of "+" and "/").`;
-    if (ch === '=') return `it contains "=" at position ${i + 1}; base64url has no "=" (and a JWT not even as padding at the end).`;
+    if (ch === '+' || ch === '/')
+      return `it contains "${ch}" at position ${i + 1}, which is standard base64. JWTs use base64url ("-" and "_" instead of "+" and "/").`;
+    if (ch === '=')
+      return `it contains "=" at position ${i + 1}; base64url has no "=" (and a JWT not even as padding at the end).`;
     return `it contains ${describeChar(c)} at position ${i + 1}; only A–Z, a–z, 0–9, "-" and "_" are allowed.`;
   }
-  if (s.length % 4 === 1) return `its length (${s.length}) is not possible for base64url; a character is missing or extra.`;
+  if (s.length % 4 === 1)
+    return `its length (${s.length}) is not possible for base64url; a character is missing or extra.`;
   return undefined;
 }
 
 function describeChar(code: number): string {
-  if (code < 0x20 || code === 0x7f) return `a control character (U+${code.toString(16).toUpperCase().padStart(4, '0')})`;
+  if (code < 0x20 || code === 0x7f)
+    return `a control character (U+${code.toString(16).toUpperCase().padStart(4, '0')})`;
   if (code === 0x20) return 'a space';
   if (code >= 0xd800 && code <= 0xdfff) return 'a non-ASCII character';
   return `"${String.fromCharCode(code)}"`;
 }
 
-function parseJsonObject(segment: string, part: 'header' | 'payload'): { ok: true; value: Record<string, unknown>; written: JsonAsWritten } | { ok: false; failure: Failure } {
+function parseJsonObject(
+  segment: string,
+  part: 'header' | 'payload',
+): { ok: true; value: Record<string, unknown>; written: JsonAsWritten } | { ok: false; failure: Failure } {
   let text: string;
   try {
     text = new TextDecoder('utf-8', { fatal: true }).decode(Buffer.from(segment, 'base64url'));
   } catch {
-    return { ok: false, failure: fail('not-utf8', `The ${part} decodes to bytes that are not UTF-8 text, so it is not JSON.`, part) };
+    return {
+      ok: false,
+      failure: fail('not-utf8', `The ${part} decodes to bytes that are not UTF-8 text, so it is not JSON.`, part),
+    };
   }
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
-    return { ok: false, failure: fail('not-json', `The ${part} is not valid JSON once decoded. Check that the token was copied whole and not altered.`, part) };
+    return {
+      ok: false,
+      failure: fail(
+        'not-json',
+        `The ${part} is not valid JSON once decoded. Check that the token was copied whole and not altered.`,
+        part,
+      ),
+    };
   }
   // Such a value parses, but would overflow the stack of whatever renders or serialises it later.
   if (jsonNestsDeeperThan(text)) {
-    return { ok: false, failure: fail('too-deep', `The ${part} nests lists or objects more than ${MAX_JSON_DEPTH} levels deep; a JWT ${part} is a flat object of claims. This is not a token to use.`, part) };
+    return {
+      ok: false,
+      failure: fail(
+        'too-deep',
+        `The ${part} nests lists or objects more than ${MAX_JSON_DEPTH} levels deep; a JWT ${part} is a flat object of claims. This is not a token to use.`,
+        part,
+      ),
+    };
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    return { ok: false, failure: fail('not-object', `The ${part} is JSON ${jsonTypeOf(value)}, not a JSON object ({…}) as a JWT ${part} must be.`, part) };
+    return {
+      ok: false,
+      failure: fail(
+        'not-object',
+        `The ${part} is JSON ${jsonTypeOf(value)}, not a JSON object ({…}) as a JWT ${part} must be.`,
+        part,
+      ),
+    };
   }
   return { ok: true, value: value as Record<string, unknown>, written: readJsonAsWritten(text) };
 }
@@ -246,11 +311,16 @@ export function jsonTypeOf(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
   switch (typeof value) {
-    case 'string': return 'a string';
-    case 'number': return 'a number';
-    case 'boolean': return 'a boolean';
-    case 'object': return 'an object';
-    default: return 'a value';
+    case 'string':
+      return 'a string';
+    case 'number':
+      return 'a number';
+    case 'boolean':
+      return 'a boolean';
+    case 'object':
+      return 'an object';
+    default:
+      return 'a value';
   }
 }
 

@@ -27,7 +27,8 @@ export interface FoundJwt {
  * {@link HOVER_WINDOW_CHARS} on each side, so tokens longer than that are not found.
  */
 export function findJwtAt(line: string, character: number): FoundJwt | undefined {
-  if (typeof line !== 'string' || !Number.isInteger(character) || character < 0 || character > line.length) return undefined;
+  if (typeof line !== 'string' || !Number.isInteger(character) || character < 0 || character > line.length)
+    return undefined;
   let at = character;
   if (!isTokenChar(line.charCodeAt(at))) {
     if (at > 0 && isTokenChar(line.charCodeAt(at - 1))) at -= 1;
@@ -48,7 +49,8 @@ export function findJwtAt(line: string, character: number): FoundJwt | undefined
 
   for (const found of tokensInRun(line, runStart, runEnd, cutLeft, cutRight)) {
     // `character`, not `at`: after `<token>.` the cursor is past the dot, not just after the token.
-    if (found.start <= character && character <= found.end) return { ...found, token: line.slice(found.start, found.end) };
+    if (found.start <= character && character <= found.end)
+      return { ...found, token: line.slice(found.start, found.end) };
     if (found.start > at) break;
   }
   return undefined;
@@ -82,7 +84,13 @@ export function findJwts(text: string, limit = 100): Array<{ start: number; end:
  * split at dots; each part starting with `eyJ` is tried as a header followed by two more parts.
  * A part is tried at most three times (as header, payload, signature), which keeps this linear.
  */
-function* tokensInRun(text: string, start: number, end: number, cutLeft: boolean, cutRight: boolean): Generator<{ start: number; end: number }> {
+function* tokensInRun(
+  text: string,
+  start: number,
+  end: number,
+  cutLeft: boolean,
+  cutRight: boolean,
+): Generator<{ start: number; end: number }> {
   // Part boundaries: [partStart[k], partEnd[k]) for k = 0..n-1.
   const partStart: number[] = [start];
   const partEnd: number[] = [];
@@ -121,7 +129,8 @@ function* tokensInRun(text: string, start: number, end: number, cutLeft: boolean
 function headerStarts(text: string, start: number, end: number): number[] {
   const starts = [start];
   for (let i = start + 1; i + 3 <= end && starts.length < 4; i++) {
-    if (text.charCodeAt(i) === 0x65 && text.charCodeAt(i + 1) === 0x79 && text.charCodeAt(i + 2) === 0x4a) starts.push(i);
+    if (text.charCodeAt(i) === 0x65 && text.charCodeAt(i + 1) === 0x79 && text.charCodeAt(i + 2) === 0x4a)
+      starts.push(i);
   }
   return starts;
 }
@@ -131,12 +140,24 @@ function headerStarts(text: string, start: number, end: number): number[] {
  * `{"alg":"…"}`, and the payload is non-empty and starts with `e` (base64url of a leading `{`).
  */
 function looksLikeTokenAt(text: string, hStart: number, hEnd: number, pStart: number, pEnd: number): boolean {
-  return hEnd - hStart >= 14
-    && text.charCodeAt(hStart) === 0x65 /* e */ && text.charCodeAt(hStart + 1) === 0x79 /* y */ && text.charCodeAt(hStart + 2) === 0x4a /* J */
-    && pEnd - pStart >= 3 && text.charCodeAt(pStart) === 0x65 /* e */;
+  return (
+    hEnd - hStart >= 14 &&
+    text.charCodeAt(hStart) === 0x65 /* e */ &&
+    text.charCodeAt(hStart + 1) === 0x79 /* y */ &&
+    text.charCodeAt(hStart + 2) === 0x4a /* J */ &&
+    pEnd - pStart >= 3 &&
+    text.charCodeAt(pStart) === 0x65
+  ); /* e */
 }
 
 /** base64url characters and the dot. */
 function isTokenChar(c: number): boolean {
-  return (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39) || c === 0x2d || c === 0x5f || c === 0x2e;
+  return (
+    (c >= 0x41 && c <= 0x5a) ||
+    (c >= 0x61 && c <= 0x7a) ||
+    (c >= 0x30 && c <= 0x39) ||
+    c === 0x2d ||
+    c === 0x5f ||
+    c === 0x2e
+  );
 }

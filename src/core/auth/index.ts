@@ -20,7 +20,19 @@ export { parsePublicKey } from './publicKey';
 export { DEFAULT_LIFETIME_SECONDS, buildClaims, checkLifetime } from './claims';
 export { TokenIssuer } from './tokenIssuer';
 export type { IssuedToken } from './tokenIssuer';
-export { DEFAULT_MAX_SKEW_SECONDS, audienceMatches, checkAlgorithm, checkClaims, checkKid, checkPadding, checkToken, isNumericDate, showKeyId, showValue, typeAllowedForApi } from './tokenRules';
+export {
+  DEFAULT_MAX_SKEW_SECONDS,
+  audienceMatches,
+  checkAlgorithm,
+  checkClaims,
+  checkKid,
+  checkPadding,
+  checkToken,
+  isNumericDate,
+  showKeyId,
+  showValue,
+  typeAllowedForApi,
+} from './tokenRules';
 export type { RuleViolation } from './tokenRules';
 export { verifyTokenSignature } from './verifySignature';
 export type { SignatureCheck } from './verifySignature';

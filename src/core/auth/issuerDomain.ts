@@ -5,7 +5,10 @@ import { CREDENTIAL_TYPES } from './credential';
 export function domainOf(email: string): string | undefined {
   const at = email.lastIndexOf('@');
   if (at <= 0 || at === email.length - 1) return undefined;
-  return email.slice(at + 1).trim().toLowerCase();
+  return email
+    .slice(at + 1)
+    .trim()
+    .toLowerCase();
 }
 
 /**

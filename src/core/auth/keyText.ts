@@ -19,16 +19,18 @@ export interface PemBlock {
 
 /** Key text after the damage that copying and pasting does to it has been undone. */
 export type KeyText =
-  | { form: 'pem'; blocks: PemBlock[] }
-  | { form: 'jwk'; jwk: JsonWebKey }
-  | { form: 'der'; der: Buffer };
+  { form: 'pem'; blocks: PemBlock[] } | { form: 'jwk'; jwk: JsonWebKey } | { form: 'der'; der: Buffer };
 
 /** PEM labels of unencrypted private keys (PKCS#8, SEC1, PKCS#1). */
 export const PRIVATE_LABELS: ReadonlySet<string> = new Set(['PRIVATE KEY', 'EC PRIVATE KEY', 'RSA PRIVATE KEY']);
 /** PEM labels of public keys (SPKI, PKCS#1). */
 export const PUBLIC_LABELS: ReadonlySet<string> = new Set(['PUBLIC KEY', 'RSA PUBLIC KEY']);
 /** PEM labels of X.509 certificates. */
-export const CERTIFICATE_LABELS: ReadonlySet<string> = new Set(['CERTIFICATE', 'TRUSTED CERTIFICATE', 'X509 CERTIFICATE']);
+export const CERTIFICATE_LABELS: ReadonlySet<string> = new Set([
+  'CERTIFICATE',
+  'TRUSTED CERTIFICATE',
+  'X509 CERTIFICATE',
+]);
 
 /** Only these JWK members reach `crypto`: unknown members (and `__proto__`) are never copied. */
 const JWK_MEMBERS = ['kty', 'crv', 'x', 'y', 'd', 'n', 'e', 'p', 'q', 'dp', 'dq', 'qi', 'k'] as const;
@@ -46,7 +48,10 @@ export function readKeyText(text: string, acceptedFormats: string): KeyText {
   if (cleaned.includes('-----BEGIN ')) return { form: 'pem', blocks: readPemBlocks(cleaned, acceptedFormats) };
   const compact = cleaned.replace(/\s+/g, '');
   if (compact.length >= 64 && isBase64(compact)) return { form: 'der', der: Buffer.from(compact, 'base64') };
-  throw new MobilityError('KEY_NOT_RECOGNISED', l10n.t('The text is not a key in a format this tool reads. {0}', acceptedFormats));
+  throw new MobilityError(
+    'KEY_NOT_RECOGNISED',
+    l10n.t('The text is not a key in a format this tool reads. {0}', acceptedFormats),
+  );
 }
 
 /** Undoes a JSON string wrapper, literal `\n` escapes, CRLF and a byte-order mark. */
@@ -122,13 +127,32 @@ function readPemBlocks(text: string, acceptedFormats: string): PemBlock[] {
   const blocks: PemBlock[] = [];
   for (const { label, body, endLabel } of pemBlockMatches(text)) {
     if (label !== endLabel) {
-      throw new MobilityError('KEY_NOT_RECOGNISED', l10n.t('The PEM block starts with "BEGIN {0}" but ends with "END {1}", so it is damaged. Copy the key again, whole and unchanged.', label, endLabel));
+      throw new MobilityError(
+        'KEY_NOT_RECOGNISED',
+        l10n.t(
+          'The PEM block starts with "BEGIN {0}" but ends with "END {1}", so it is damaged. Copy the key again, whole and unchanged.',
+          label,
+          endLabel,
+        ),
+      );
     }
-    const lines = body.split('\n').map((l) => l.trim()).filter((l) => l !== '');
+    const lines = body
+      .split('\n')
+      .map((l) => l.trim())
+      .filter((l) => l !== '');
     const headers = lines.filter((l) => /^[A-Za-z-]+:/.test(l));
-    const base64 = lines.filter((l) => !/^[A-Za-z-]+:/.test(l)).join('').replace(/\s+/g, '');
+    const base64 = lines
+      .filter((l) => !/^[A-Za-z-]+:/.test(l))
+      .join('')
+      .replace(/\s+/g, '');
     if (base64 === '' || !isBase64(base64)) {
-      throw new MobilityError('KEY_NOT_RECOGNISED', l10n.t('The content of the "BEGIN {0}" block is not valid base64: part of it is missing or was changed. Copy the key again, whole and unchanged.', label));
+      throw new MobilityError(
+        'KEY_NOT_RECOGNISED',
+        l10n.t(
+          'The content of the "BEGIN {0}" block is not valid base64: part of it is missing or was changed. Copy the key again, whole and unchanged.',
+          label,
+        ),
+      );
     }
     const wrapped = base64.match(/.{1,64}/g)?.join('\n') ?? '';
     const headerPart = headers.length > 0 ? `${headers.join('\n')}\n\n` : '';
@@ -140,7 +164,13 @@ function readPemBlocks(text: string, acceptedFormats: string): PemBlock[] {
     });
   }
   if (blocks.length === 0) {
-    throw new MobilityError('KEY_NOT_RECOGNISED', l10n.t('The PEM text has a BEGIN line but no matching END line, so the key looks truncated. Copy it again including the "-----END" line. {0}', acceptedFormats));
+    throw new MobilityError(
+      'KEY_NOT_RECOGNISED',
+      l10n.t(
+        'The PEM text has a BEGIN line but no matching END line, so the key looks truncated. Copy it again including the "-----END" line. {0}',
+        acceptedFormats,
+      ),
+    );
   }
   return blocks;
 }
@@ -153,12 +183,21 @@ function readJwk(text: string, acceptedFormats: string): JsonWebKey {
     // The parser's own message can quote the text, so only its position is passed on.
     const position = /position (\d+)/.exec(err instanceof Error ? err.message : '')?.[1];
     const where = position === undefined ? '' : ` (at character ${Number(position) + 1})`;
-    throw new MobilityError('KEY_NOT_RECOGNISED', l10n.t('The text starts like JSON but is not valid JSON{0}. {1}', where, acceptedFormats));
+    throw new MobilityError(
+      'KEY_NOT_RECOGNISED',
+      l10n.t('The text starts like JSON but is not valid JSON{0}. {1}', where, acceptedFormats),
+    );
   }
   if (isRecord(value) && Array.isArray(value.keys)) {
     const keys: unknown[] = value.keys;
     if (keys.length !== 1) {
-      throw new MobilityError('KEY_NOT_RECOGNISED', l10n.t('This is a JWK set with {0} keys. Paste the one key you want to use, as a single JSON object.', keys.length));
+      throw new MobilityError(
+        'KEY_NOT_RECOGNISED',
+        l10n.t(
+          'This is a JWK set with {0} keys. Paste the one key you want to use, as a single JSON object.',
+          keys.length,
+        ),
+      );
     }
     value = keys[0];
   }
@@ -167,9 +206,15 @@ function readJwk(text: string, acceptedFormats: string): JsonWebKey {
   }
   if (typeof value.kty !== 'string') {
     if (Object.hasOwn(value, 'private_key') && Object.hasOwn(value, 'client_email')) {
-      throw new MobilityError('KEY_NOT_RECOGNISED', l10n.t('This is a service-account key file, not a key. Load it as a service-account key file instead.'));
+      throw new MobilityError(
+        'KEY_NOT_RECOGNISED',
+        l10n.t('This is a service-account key file, not a key. Load it as a service-account key file instead.'),
+      );
     }
-    throw new MobilityError('KEY_NOT_RECOGNISED', l10n.t('The JSON has no "kty" member, so it is not a JWK. {0}', acceptedFormats));
+    throw new MobilityError(
+      'KEY_NOT_RECOGNISED',
+      l10n.t('The JSON has no "kty" member, so it is not a JWK. {0}', acceptedFormats),
+    );
   }
   const jwk: JsonWebKey = {};
   for (const member of JWK_MEMBERS) {
@@ -193,5 +238,10 @@ export function isPassphraseError(err: unknown): boolean {
 
 /** The KEY_ENCRYPTED refusal, shared by the private- and public-key readers. */
 export function encryptedKeyError(): MobilityError {
-  return new MobilityError('KEY_ENCRYPTED', l10n.t('The private key is encrypted with a passphrase, which this tool does not store. Decrypt it first, e.g. with `openssl pkey -in key.pem -out key-plain.pem`, and use the decrypted key.'));
+  return new MobilityError(
+    'KEY_ENCRYPTED',
+    l10n.t(
+      'The private key is encrypted with a passphrase, which this tool does not store. Decrypt it first, e.g. with `openssl pkey -in key.pem -out key-plain.pem`, and use the decrypted key.',
+    ),
+  );
 }

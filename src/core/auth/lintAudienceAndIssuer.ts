@@ -28,17 +28,35 @@ export function resolveType(iss: string | undefined, context: LintContext): Reso
 
 export function lintAudience(aud: unknown, known: string[] | undefined, add: Add): void {
   if (aud === undefined) {
-    add('aud-missing', 'error', '5.3', l10n.t('The token has no "aud". Set it to the base URL of the environment that receives the request.'));
+    add(
+      'aud-missing',
+      'error',
+      '5.3',
+      l10n.t('The token has no "aud". Set it to the base URL of the environment that receives the request.'),
+    );
     return;
   }
   const list = Array.isArray(aud) ? (aud as unknown[]) : [aud];
   if (list.length === 0) {
-    add('aud-missing', 'error', '5.3', l10n.t('"aud" is an empty list. It must hold the base URL of the environment that receives the request.'));
+    add(
+      'aud-missing',
+      'error',
+      '5.3',
+      l10n.t('"aud" is an empty list. It must hold the base URL of the environment that receives the request.'),
+    );
     return;
   }
   const strings = list.filter((a): a is string => typeof a === 'string');
   if (strings.length !== list.length) {
-    add('claim-wrong-type', 'error', '5.3', l10n.t('"aud" is {0}; it must be a string or a list of strings holding the environment\'s base URL.', Array.isArray(aud) ? 'a list with values that are not strings' : jsonTypeOf(aud)));
+    add(
+      'claim-wrong-type',
+      'error',
+      '5.3',
+      l10n.t(
+        '"aud" is {0}; it must be a string or a list of strings holding the environment\'s base URL.',
+        Array.isArray(aud) ? 'a list with values that are not strings' : jsonTypeOf(aud),
+      ),
+    );
     return;
   }
   if (!known || known.length === 0) return;
@@ -48,13 +66,35 @@ export function lintAudience(aud: unknown, known: string[] | undefined, add: Add
     for (const k of known) {
       const difference = nearMiss(a, k);
       if (difference) {
-        add('aud-near-miss', 'error', '5.3', l10n.t('"aud" is "{0}", which nearly matches the environment base URL "{1}" but {2}. The audience must equal the base URL exactly.', truncate(a), k, difference));
+        add(
+          'aud-near-miss',
+          'error',
+          '5.3',
+          l10n.t(
+            '"aud" is "{0}", which nearly matches the environment base URL "{1}" but {2}. The audience must equal the base URL exactly.',
+            truncate(a),
+            k,
+            difference,
+          ),
+        );
         return;
       }
     }
   }
-  const shown = strings.slice(0, 3).map((a) => `"${truncate(a)}"`).join(', ');
-  add('aud-unknown', 'error', '5.3', l10n.t('"aud" ({0}) matches none of the configured environments\' base URLs ({1}). Set it to the base URL of the environment that receives the request.', shown, known.map((k) => `"${k}"`).join(', ')));
+  const shown = strings
+    .slice(0, 3)
+    .map((a) => `"${truncate(a)}"`)
+    .join(', ');
+  add(
+    'aud-unknown',
+    'error',
+    '5.3',
+    l10n.t(
+      '"aud" ({0}) matches none of the configured environments\' base URLs ({1}). Set it to the base URL of the environment that receives the request.',
+      shown,
+      known.map((k) => `"${k}"`).join(', '),
+    ),
+  );
 }
 
 /** How `aud` differs from a known base URL when the difference is a common slip, else undefined. */
@@ -67,7 +107,10 @@ function nearMiss(aud: string, base: string): string | undefined {
     a = a.trim();
   }
   const trailing = (s: string): boolean => s.endsWith('/');
-  if (trailing(a) !== trailing(b)) differences.push(trailing(a) ? 'ends in a slash the base URL does not have' : 'lacks the base URL\'s trailing slash');
+  if (trailing(a) !== trailing(b))
+    differences.push(
+      trailing(a) ? 'ends in a slash the base URL does not have' : "lacks the base URL's trailing slash",
+    );
   a = withoutTrailingSlashes(a);
   b = withoutTrailingSlashes(b);
   const scheme = (s: string): string => s.slice(0, s.indexOf('://') + 3).toLowerCase();
@@ -79,22 +122,45 @@ function nearMiss(aud: string, base: string): string | undefined {
   if (a === b) return differences.join(' and ') || undefined;
   if (a.toLowerCase() === b.toLowerCase()) return [...differences, 'differs in upper/lower case'].join(' and ');
   if (a.startsWith(`${b}/`)) {
-    return [...differences, `goes on with a path ("${truncate(a.slice(b.length))}"): use the base URL, not a request URL`].join(' and ');
+    return [
+      ...differences,
+      `goes on with a path ("${truncate(a.slice(b.length))}"): use the base URL, not a request URL`,
+    ].join(' and ');
   }
   return undefined;
 }
 
 export function lintIssuer(iss: unknown, context: LintContext, type: ResolvedType, add: Add): void {
   if (iss === undefined) {
-    add('iss-missing', 'error', '5.4', l10n.t('The token has no "iss". Set it to the e-mail address delivered with the credentials (for a service account: the key file\'s client_email).'));
+    add(
+      'iss-missing',
+      'error',
+      '5.4',
+      l10n.t(
+        'The token has no "iss". Set it to the e-mail address delivered with the credentials (for a service account: the key file\'s client_email).',
+      ),
+    );
     return;
   }
   if (typeof iss !== 'string') {
-    add('claim-wrong-type', 'error', '5.4', l10n.t('"iss" is {0}; it must be a string: the e-mail address delivered with the credentials.', jsonTypeOf(iss)));
+    add(
+      'claim-wrong-type',
+      'error',
+      '5.4',
+      l10n.t('"iss" is {0}; it must be a string: the e-mail address delivered with the credentials.', jsonTypeOf(iss)),
+    );
     return;
   }
   if (!isEmail(iss)) {
-    add('iss-not-email', 'error', '5.2', l10n.t('"iss" is "{0}", which is not an e-mail address. It must be the e-mail delivered with the credentials; its domain tells the credential type.', truncate(iss)));
+    add(
+      'iss-not-email',
+      'error',
+      '5.2',
+      l10n.t(
+        '"iss" is "{0}", which is not an e-mail address. It must be the e-mail delivered with the credentials; its domain tells the credential type.',
+        truncate(iss),
+      ),
+    );
     return;
   }
   const domains = context.domains;
@@ -102,14 +168,40 @@ export function lintIssuer(iss: unknown, context: LintContext, type: ResolvedTyp
   const domain = domainOf(iss) ?? '';
   if (!configured) {
     if (!context.credentialType) {
-      add('iss-type-undetermined', 'info', '5.2', l10n.t('The credential type could not be told from the issuer\'s domain "{0}" because no credential-type domains are configured; type-specific checks were skipped. Configure the domains to get them.', domain));
+      add(
+        'iss-type-undetermined',
+        'info',
+        '5.2',
+        l10n.t(
+          'The credential type could not be told from the issuer\'s domain "{0}" because no credential-type domains are configured; type-specific checks were skipped. Configure the domains to get them.',
+          domain,
+        ),
+      );
     }
     return;
   }
   if (!type.fromIssuer) {
-    add('iss-domain-unknown', 'warning', '5.2', l10n.t('The issuer\'s domain "{0}" is none of the configured credential-type domains. The type is told by this domain, so check "iss" against the e-mail delivered with the credentials (or the configured domains).', domain));
+    add(
+      'iss-domain-unknown',
+      'warning',
+      '5.2',
+      l10n.t(
+        'The issuer\'s domain "{0}" is none of the configured credential-type domains. The type is told by this domain, so check "iss" against the e-mail delivered with the credentials (or the configured domains).',
+        domain,
+      ),
+    );
   } else if (type.source === 'credential' && type.type && type.fromIssuer !== type.type) {
-    add('iss-type-mismatch', 'warning', '5.2', l10n.t('The issuer\'s domain "{0}" belongs to {1} credentials, but the stored credential with this kid is {2}. Use the e-mail delivered with that credential as "iss".', domain, CREDENTIAL_TYPE_LABELS[type.fromIssuer], CREDENTIAL_TYPE_LABELS[type.type]));
+    add(
+      'iss-type-mismatch',
+      'warning',
+      '5.2',
+      l10n.t(
+        'The issuer\'s domain "{0}" belongs to {1} credentials, but the stored credential with this kid is {2}. Use the e-mail delivered with that credential as "iss".',
+        domain,
+        CREDENTIAL_TYPE_LABELS[type.fromIssuer],
+        CREDENTIAL_TYPE_LABELS[type.type],
+      ),
+    );
   }
 }
 
@@ -121,10 +213,24 @@ function isEmail(s: string): boolean {
 
 export function lintServiceAccount(payload: Record<string, unknown>, iss: string | undefined, add: Add): void {
   if (iss === undefined) return; // already reported
-  for (const [name, id] of [['sub', 'sub-not-issuer'], ['email', 'email-not-issuer']] as const) {
+  for (const [name, id] of [
+    ['sub', 'sub-not-issuer'],
+    ['email', 'email-not-issuer'],
+  ] as const) {
     const v = ownValue(payload, name);
     if (v === iss) continue;
-    const found = v === undefined ? 'is missing' : typeof v === 'string' ? `is "${truncate(v)}"` : `is ${jsonTypeOf(v)}`;
-    add(id, 'error', '5.6', l10n.t('"{0}" {1}; for a service account it must equal "iss", the key file\'s client_email ("{2}").', name, found, truncate(iss)));
+    const found =
+      v === undefined ? 'is missing' : typeof v === 'string' ? `is "${truncate(v)}"` : `is ${jsonTypeOf(v)}`;
+    add(
+      id,
+      'error',
+      '5.6',
+      l10n.t(
+        '"{0}" {1}; for a service account it must equal "iss", the key file\'s client_email ("{2}").',
+        name,
+        found,
+        truncate(iss),
+      ),
+    );
   }
 }

@@ -60,19 +60,39 @@ export function lintToken(token: DecodedToken, context: LintContext): LintFindin
   const section = type.type ? SECTION_OF[type.type] : '5.4';
 
   if (token.paddedParts?.length) {
-    add('base64url-padding', 'error', 'RFC 7515 2', l10n.t('Parts written with "=" padding: {0}. A JWT (compact JWS) writes every part as base64url without padding (RFC 7515 section 2), and a server enforcing spec 5 refuses it as malformed_token. Encode the parts without "=" and sign that text.', token.paddedParts.join(', ')));
+    add(
+      'base64url-padding',
+      'error',
+      'RFC 7515 2',
+      l10n.t(
+        'Parts written with "=" padding: {0}. A JWT (compact JWS) writes every part as base64url without padding (RFC 7515 section 2), and a server enforcing spec 5 refuses it as malformed_token. Encode the parts without "=" and sign that text.',
+        token.paddedParts.join(', '),
+      ),
+    );
   }
   for (const duplicate of token.duplicateMembers ?? []) lintDuplicate(duplicate, add);
   lintAlgorithm(String(ownValue(header, 'alg')), token.signaturePresent, type, add);
   lintKid(header, section, add);
   lintJti(ownValue(payload, 'jti'), add);
-  const writtenClaims = new Map((token.writtenNumbers ?? []).filter((n) => n.part === 'payload' && n.path.length === 1).map((n) => [String(n.path[0]), n.text]));
+  const writtenClaims = new Map(
+    (token.writtenNumbers ?? [])
+      .filter((n) => n.part === 'payload' && n.path.length === 1)
+      .map((n) => [String(n.path[0]), n.text]),
+  );
   lintTimes(payload, context.now, add, writtenClaims);
   lintAudience(ownValue(payload, 'aud'), context.knownAudiences, add);
   lintIssuer(iss, context, type, add);
 
   if (type.type && DEPRECATED_TYPES.has(type.type)) {
-    add('type-deprecated', 'info', '5.2', l10n.t('{0} credentials are deprecated, are not issued to new consumers, and work with the MDS Provider API only (not the MaaS API). Move to an External Organization credential when you can.', CREDENTIAL_TYPE_LABELS[type.type]));
+    add(
+      'type-deprecated',
+      'info',
+      '5.2',
+      l10n.t(
+        '{0} credentials are deprecated, are not issued to new consumers, and work with the MDS Provider API only (not the MaaS API). Move to an External Organization credential when you can.',
+        CREDENTIAL_TYPE_LABELS[type.type],
+      ),
+    );
   }
   if (type.type === 'service-account') lintServiceAccount(payload, issuerText, add);
 
@@ -82,24 +102,65 @@ export function lintToken(token: DecodedToken, context: LintContext): LintFindin
 
 function lintAlgorithm(alg: string, signaturePresent: boolean, type: ResolvedType, add: Add): void {
   if (alg.toLowerCase() === 'none') {
-    add('alg-none', 'error', '5.1 rule 2', l10n.t('The header says "alg": "{0}", an unsigned token. Every token must be signed with the provisioned private key (ES256, or RS256 for a service account).', alg));
+    add(
+      'alg-none',
+      'error',
+      '5.1 rule 2',
+      l10n.t(
+        'The header says "alg": "{0}", an unsigned token. Every token must be signed with the provisioned private key (ES256, or RS256 for a service account).',
+        alg,
+      ),
+    );
     return;
   }
   if (/^HS\d+$/i.test(alg)) {
-    add('alg-hmac', 'error', '5.1 rule 2', l10n.t('The header says "alg": "{0}", a shared-secret (HMAC) signature. The APIs accept only tokens signed with the provisioned private key: ES256, or RS256 for a service account.', alg));
+    add(
+      'alg-hmac',
+      'error',
+      '5.1 rule 2',
+      l10n.t(
+        'The header says "alg": "{0}", a shared-secret (HMAC) signature. The APIs accept only tokens signed with the provisioned private key: ES256, or RS256 for a service account.',
+        alg,
+      ),
+    );
     return;
   }
   if (type.type) {
     const expected: SigningAlgorithm = expectedAlgorithm(type.type);
     if (alg !== expected) {
-      const why = type.source === 'credential' ? 'the stored credential with this kid is' : "the issuer's domain makes this";
-      add('alg-wrong-for-type', 'error', SECTION_OF[type.type], l10n.t('The header says "alg": "{0}", but {1} {2} token, which must be signed with {3}.', alg, why, withArticle(CREDENTIAL_TYPE_LABELS[type.type]), expected));
+      const why =
+        type.source === 'credential' ? 'the stored credential with this kid is' : "the issuer's domain makes this";
+      add(
+        'alg-wrong-for-type',
+        'error',
+        SECTION_OF[type.type],
+        l10n.t(
+          'The header says "alg": "{0}", but {1} {2} token, which must be signed with {3}.',
+          alg,
+          why,
+          withArticle(CREDENTIAL_TYPE_LABELS[type.type]),
+          expected,
+        ),
+      );
     }
   } else if (alg !== 'ES256' && alg !== 'RS256') {
-    add('alg-not-allowed', 'error', '5.4', l10n.t('The header says "alg": "{0}". The APIs use only ES256 (External Organization and IAM) and RS256 (service account).', alg));
+    add(
+      'alg-not-allowed',
+      'error',
+      '5.4',
+      l10n.t(
+        'The header says "alg": "{0}". The APIs use only ES256 (External Organization and IAM) and RS256 (service account).',
+        alg,
+      ),
+    );
   }
   if (!signaturePresent) {
-    add('signature-missing', 'error', '5.1 rule 2', l10n.t('The token has no signature (nothing after the second dot). Send the whole signed token.'));
+    add(
+      'signature-missing',
+      'error',
+      '5.1 rule 2',
+      l10n.t('The token has no signature (nothing after the second dot). Send the whole signed token.'),
+    );
   }
 }
 
@@ -108,23 +169,65 @@ function lintKid(header: Record<string, unknown>, section: string, add: Add): vo
   // The engine decides whether the rule is broken; the wording here tells which way.
   const broken = checkKid(header) !== undefined;
   if (broken && kid === undefined) {
-    add('kid-missing', 'error', section, l10n.t('The header has no "kid". Set it to the key identifier provisioned with the credentials (for a service account: the key file\'s private_key_id).'));
+    add(
+      'kid-missing',
+      'error',
+      section,
+      l10n.t(
+        'The header has no "kid". Set it to the key identifier provisioned with the credentials (for a service account: the key file\'s private_key_id).',
+      ),
+    );
   } else if (typeof kid !== 'string') {
-    add('claim-wrong-type', 'error', section, l10n.t('The header\'s "kid" is {0}; it must be a string: the provisioned key identifier.', jsonTypeOf(kid)));
+    add(
+      'claim-wrong-type',
+      'error',
+      section,
+      l10n.t('The header\'s "kid" is {0}; it must be a string: the provisioned key identifier.', jsonTypeOf(kid)),
+    );
   } else if (broken || kid.trim() === '') {
-    add('kid-missing', 'error', section, l10n.t('The header\'s "kid" is empty. Set it to the key identifier provisioned with the credentials.'));
+    add(
+      'kid-missing',
+      'error',
+      section,
+      l10n.t('The header\'s "kid" is empty. Set it to the key identifier provisioned with the credentials.'),
+    );
   }
 }
 
 function lintJti(jti: unknown, add: Add): void {
   if (jti === undefined) {
-    add('jti-missing', 'error', '5.1 rule 7', l10n.t('The token has no "jti". Each token must carry a random UUID in "jti", new for every token.'));
+    add(
+      'jti-missing',
+      'error',
+      '5.1 rule 7',
+      l10n.t('The token has no "jti". Each token must carry a random UUID in "jti", new for every token.'),
+    );
   } else if (typeof jti !== 'string') {
-    add('claim-wrong-type', 'error', '5.1 rule 7', l10n.t('"jti" is {0}; it must be a string holding a random UUID.', jsonTypeOf(jti)));
+    add(
+      'claim-wrong-type',
+      'error',
+      '5.1 rule 7',
+      l10n.t('"jti" is {0}; it must be a string holding a random UUID.', jsonTypeOf(jti)),
+    );
   } else if (!isUuid(jti)) {
-    add('jti-not-uuid', 'error', '5.1 rule 7', l10n.t('"jti" is not a UUID ("{0}"). It must be a random UUID such as crypto.randomUUID() makes, new for every token.', truncate(jti)));
+    add(
+      'jti-not-uuid',
+      'error',
+      '5.1 rule 7',
+      l10n.t(
+        '"jti" is not a UUID ("{0}"). It must be a random UUID such as crypto.randomUUID() makes, new for every token.',
+        truncate(jti),
+      ),
+    );
   } else if (!isRandomUuid(jti)) {
-    add('jti-not-v4', 'info', '5.1 rule 7', l10n.t('"jti" is a UUID but not a random (version 4) one. The spec asks for a random UUID; crypto.randomUUID() makes one.'));
+    add(
+      'jti-not-v4',
+      'info',
+      '5.1 rule 7',
+      l10n.t(
+        '"jti" is a UUID but not a random (version 4) one. The spec asks for a random UUID; crypto.randomUUID() makes one.',
+      ),
+    );
   }
 }
 
@@ -134,12 +237,40 @@ function lintDuplicate(duplicate: NonNullable<DecodedToken['duplicateMembers']>[
   const inside = duplicate.path.slice(0, -1).map(String).join('.');
   const times = duplicate.count === 2 ? l10n.t('twice') : l10n.t('{0} times', duplicate.count);
   if (duplicate.part === 'header') {
-    add('duplicate-member', 'error', 'RFC 7515 4', inside
-      ? l10n.t('The header writes "{0}" {1} inside "{2}". Names in a JOSE header must be unique (RFC 7515 section 4): a server may refuse the token, or read only the last value, as shown here. Write each name once.', name, times, inside)
-      : l10n.t('The header writes "{0}" {1}. Header parameter names must be unique (RFC 7515 section 4): a server may refuse the token, or read only the last value, as shown here. Write each name once.', name, times));
+    add(
+      'duplicate-member',
+      'error',
+      'RFC 7515 4',
+      inside
+        ? l10n.t(
+            'The header writes "{0}" {1} inside "{2}". Names in a JOSE header must be unique (RFC 7515 section 4): a server may refuse the token, or read only the last value, as shown here. Write each name once.',
+            name,
+            times,
+            inside,
+          )
+        : l10n.t(
+            'The header writes "{0}" {1}. Header parameter names must be unique (RFC 7515 section 4): a server may refuse the token, or read only the last value, as shown here. Write each name once.',
+            name,
+            times,
+          ),
+    );
   } else {
-    add('duplicate-member', 'error', 'RFC 7519 4', inside
-      ? l10n.t('The payload writes "{0}" {1} inside "{2}". Names in the claims must be unique (RFC 7519 section 4): a server may refuse the token, or read only the last value, as shown here. Write each name once.', name, times, inside)
-      : l10n.t('The payload writes the claim "{0}" {1}. Claim names must be unique (RFC 7519 section 4): a server may refuse the token, or read only the last value, as shown here. Write each claim once.', name, times));
+    add(
+      'duplicate-member',
+      'error',
+      'RFC 7519 4',
+      inside
+        ? l10n.t(
+            'The payload writes "{0}" {1} inside "{2}". Names in the claims must be unique (RFC 7519 section 4): a server may refuse the token, or read only the last value, as shown here. Write each name once.',
+            name,
+            times,
+            inside,
+          )
+        : l10n.t(
+            'The payload writes the claim "{0}" {1}. Claim names must be unique (RFC 7519 section 4): a server may refuse the token, or read only the last value, as shown here. Write each claim once.',
+            name,
+            times,
+          ),
+    );
   }
 }

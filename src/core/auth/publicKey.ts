@@ -2,7 +2,15 @@ import * as l10n from '@vscode/l10n';
 import { X509Certificate, createPrivateKey, createPublicKey } from 'node:crypto';
 import type { JsonWebKey, KeyObject } from 'node:crypto';
 import { MobilityError } from '../base';
-import { CERTIFICATE_LABELS, PRIVATE_LABELS, PUBLIC_LABELS, encryptedKeyError, isPassphraseError, jwkKtyLabel, readKeyText } from './keyText';
+import {
+  CERTIFICATE_LABELS,
+  PRIVATE_LABELS,
+  PUBLIC_LABELS,
+  encryptedKeyError,
+  isPassphraseError,
+  jwkKtyLabel,
+  readKeyText,
+} from './keyText';
 import type { PemBlock } from './keyText';
 
 const PUBLIC_FORMATS =
@@ -23,12 +31,26 @@ export function parsePublicKey(text: string): KeyObject {
 
 function publicKeyFromJwk(jwk: JsonWebKey): KeyObject {
   if (jwk.kty === 'oct') {
-    throw new MobilityError('KEY_NOT_RECOGNISED', l10n.t('This JWK is a shared secret (kty "oct"), which cannot verify ES256 or RS256 signatures. {0}', PUBLIC_FORMATS));
+    throw new MobilityError(
+      'KEY_NOT_RECOGNISED',
+      l10n.t(
+        'This JWK is a shared secret (kty "oct"), which cannot verify ES256 or RS256 signatures. {0}',
+        PUBLIC_FORMATS,
+      ),
+    );
   }
   try {
     return createPublicKey({ key: jwk, format: 'jwk' });
   } catch (err) {
-    throw new MobilityError('KEY_NOT_RECOGNISED', l10n.t('The JWK ({0}) could not be read: a member is missing or is not valid base64url. {1}', jwkKtyLabel(jwk.kty), PUBLIC_FORMATS), { cause: err });
+    throw new MobilityError(
+      'KEY_NOT_RECOGNISED',
+      l10n.t(
+        'The JWK ({0}) could not be read: a member is missing or is not valid base64url. {1}',
+        jwkKtyLabel(jwk.kty),
+        PUBLIC_FORMATS,
+      ),
+      { cause: err },
+    );
   }
 }
 
@@ -40,12 +62,22 @@ function publicKeyFromPem(blocks: PemBlock[]): KeyObject {
       if (CERTIFICATE_LABELS.has(block.label)) return new X509Certificate(block.pem).publicKey;
     } catch (err) {
       if (isPassphraseError(err)) throw encryptedKeyError();
-      throw new MobilityError('KEY_NOT_RECOGNISED', l10n.t('The "BEGIN {0}" block could not be read: its content is incomplete or damaged. Copy it again, whole and unchanged.', block.label), { cause: err });
+      throw new MobilityError(
+        'KEY_NOT_RECOGNISED',
+        l10n.t(
+          'The "BEGIN {0}" block could not be read: its content is incomplete or damaged. Copy it again, whole and unchanged.',
+          block.label,
+        ),
+        { cause: err },
+      );
     }
   }
   if (blocks.some((b) => b.encrypted)) throw encryptedKeyError();
   const labels = blocks.map((b) => `"BEGIN ${b.label}"`).join(', ');
-  throw new MobilityError('KEY_NOT_RECOGNISED', l10n.t('The PEM text holds {0} but no key or certificate. {1}', labels, PUBLIC_FORMATS));
+  throw new MobilityError(
+    'KEY_NOT_RECOGNISED',
+    l10n.t('The PEM text holds {0} but no key or certificate. {1}', labels, PUBLIC_FORMATS),
+  );
 }
 
 function publicKeyFromDer(der: Buffer): KeyObject {
@@ -53,7 +85,9 @@ function publicKeyFromDer(der: Buffer): KeyObject {
     () => createPublicKey({ key: der, format: 'der', type: 'spki' }),
     () => createPublicKey({ key: der, format: 'der', type: 'pkcs1' }),
     () => new X509Certificate(der).publicKey,
-    ...(['pkcs8', 'sec1', 'pkcs1'] as const).map((type) => () => createPublicKey(createPrivateKey({ key: der, format: 'der', type }))),
+    ...(['pkcs8', 'sec1', 'pkcs1'] as const).map(
+      (type) => () => createPublicKey(createPrivateKey({ key: der, format: 'der', type })),
+    ),
   ];
   for (const attempt of attempts) {
     try {
@@ -62,5 +96,8 @@ function publicKeyFromDer(der: Buffer): KeyObject {
       if (isPassphraseError(err)) throw encryptedKeyError();
     }
   }
-  throw new MobilityError('KEY_NOT_RECOGNISED', l10n.t('The text looks like base64 but is not a key or certificate. {0}', PUBLIC_FORMATS));
+  throw new MobilityError(
+    'KEY_NOT_RECOGNISED',
+    l10n.t('The text looks like base64 but is not a key or certificate. {0}', PUBLIC_FORMATS),
+  );
 }

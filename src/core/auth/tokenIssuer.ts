@@ -39,7 +39,11 @@ export class TokenIssuer {
     this.lifetimeSeconds = checkLifetime(options.lifetimeSeconds ?? DEFAULT_LIFETIME_SECONDS);
   }
 
-  async issue(credential: Credential, environment: Environment, options: { lifetimeSeconds?: number; signal?: AbortSignal } = {}): Promise<IssuedToken> {
+  async issue(
+    credential: Credential,
+    environment: Environment,
+    options: { lifetimeSeconds?: number; signal?: AbortSignal } = {},
+  ): Promise<IssuedToken> {
     assertCredentialForApi(credential, environment.api);
     const audience = audienceOf(environment);
     const lifetime = checkLifetime(options.lifetimeSeconds ?? this.lifetimeSeconds);
@@ -52,7 +56,16 @@ export class TokenIssuer {
       // Claims are set as given: jose's setIssuedAt/setExpirationTime would round fractional times.
       token = await new SignJWT(claims).setProtectedHeader(header).sign(credential.privateKey);
     } catch (err) {
-      throw new MobilityError('SIGNING_FAILED', l10n.t('Signing with key "{0}" failed: {1}. Check that the key matches the credential type ({2}).', maskKeyId(credential.kid), errorMessage(err), credential.alg), { cause: err });
+      throw new MobilityError(
+        'SIGNING_FAILED',
+        l10n.t(
+          'Signing with key "{0}" failed: {1}. Check that the key matches the credential type ({2}).',
+          maskKeyId(credential.kid),
+          errorMessage(err),
+          credential.alg,
+        ),
+        { cause: err },
+      );
     }
     return { token, header, claims, environmentId: environment.id };
   }

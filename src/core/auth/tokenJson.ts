@@ -38,35 +38,56 @@ export function readJsonAsWritten(text: string): JsonAsWritten {
   // One entry per open object (its names so far) or array (undefined).
   const open: (Map<string, number> | undefined)[] = [];
   const reported = new Map<string, DuplicateMember>();
-  jsonc.visit(text, {
-    onObjectBegin: () => void open.push(new Map()),
-    onObjectEnd: () => void open.pop(),
-    onArrayBegin: () => void open.push(undefined),
-    onArrayEnd: () => void open.pop(),
-    onObjectProperty: (name: string, _offset: number, _length: number, _line: number, _column: number, pathSupplier: () => JSONPath) => {
-      const names = open[open.length - 1];
-      if (!names) return;
-      const count = (names.get(name) ?? 0) + 1;
-      names.set(name, count);
-      if (count < 2) return;
-      const path = [...pathSupplier(), name];
-      const key = JSON.stringify(path.map(String));
-      const known = reported.get(key);
-      if (known) known.count = count;
-      else {
-        const entry = { path, count };
-        reported.set(key, entry);
-        duplicates.push(entry);
-      }
+  jsonc.visit(
+    text,
+    {
+      onObjectBegin: () => void open.push(new Map()),
+      onObjectEnd: () => void open.pop(),
+      onArrayBegin: () => void open.push(undefined),
+      onArrayEnd: () => void open.pop(),
+      onObjectProperty: (
+        name: string,
+        _offset: number,
+        _length: number,
+        _line: number,
+        _column: number,
+        pathSupplier: () => JSONPath,
+      ) => {
+        const names = open[open.length - 1];
+        if (!names) return;
+        const count = (names.get(name) ?? 0) + 1;
+        names.set(name, count);
+        if (count < 2) return;
+        const path = [...pathSupplier(), name];
+        const key = JSON.stringify(path.map(String));
+        const known = reported.get(key);
+        if (known) known.count = count;
+        else {
+          const entry = { path, count };
+          reported.set(key, entry);
+          duplicates.push(entry);
+        }
+      },
+      onLiteralValue: (
+        value: unknown,
+        offset: number,
+        length: number,
+        _line: number,
+        _column: number,
+        pathSupplier: () => JSONPath,
+      ) => {
+        if (typeof value !== 'number') return;
+        const written = text.slice(offset, offset + length);
+        if (
+          !Number.isFinite(value) ||
+          (Number.isInteger(value) && !Number.isSafeInteger(value) && String(value) !== written)
+        ) {
+          numbers.push({ path: [...pathSupplier()], text: written });
+        }
+      },
     },
-    onLiteralValue: (value: unknown, offset: number, length: number, _line: number, _column: number, pathSupplier: () => JSONPath) => {
-      if (typeof value !== 'number') return;
-      const written = text.slice(offset, offset + length);
-      if (!Number.isFinite(value) || (Number.isInteger(value) && !Number.isSafeInteger(value) && String(value) !== written)) {
-        numbers.push({ path: [...pathSupplier()], text: written });
-      }
-    },
-  }, { disallowComments: true, allowTrailingComma: false });
+    { disallowComments: true, allowTrailingComma: false },
+  );
   return { duplicates, numbers };
 }
 
@@ -81,16 +102,20 @@ export function stringifyAsWritten(value: unknown, numbers: readonly WrittenNumb
   const texts: string[] = [];
   // The path of every object or array met, so that a number's path is known from its holder.
   const pathOf = new Map<object, string[]>();
-  const text = JSON.stringify(value, function (this: object, key: string, v: unknown) {
-    const parent = pathOf.get(this);
-    const path = parent === undefined ? [] : [...parent, key];
-    if (typeof v === 'object' && v !== null) pathOf.set(v, path);
-    if (typeof v !== 'number') return v;
-    const written = byPath.get(JSON.stringify(path));
-    if (written === undefined) return v;
-    texts.push(written);
-    return `${marker}${texts.length - 1}`;
-  }, space);
+  const text = JSON.stringify(
+    value,
+    function (this: object, key: string, v: unknown) {
+      const parent = pathOf.get(this);
+      const path = parent === undefined ? [] : [...parent, key];
+      if (typeof v === 'object' && v !== null) pathOf.set(v, path);
+      if (typeof v !== 'number') return v;
+      const written = byPath.get(JSON.stringify(path));
+      if (written === undefined) return v;
+      texts.push(written);
+      return `${marker}${texts.length - 1}`;
+    },
+    space,
+  );
   // The marker starts with a control character (written \u0001) and holds a random part: no string of a token is taken for it.
   const quoted = JSON.stringify(marker).slice(0, -1);
   return text.replace(new RegExp(`${escapeRegExp(quoted)}(\\d+)"`, 'g'), (_m, i: string) => texts[Number(i)]);

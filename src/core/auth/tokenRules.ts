@@ -155,15 +155,25 @@ export function checkPadding(segments: readonly string[]): RuleViolation | undef
 export function checkKid(header: Record<string, unknown>): RuleViolation | undefined {
   const kid = own(header, 'kid');
   if (typeof kid === 'string' && kid !== '') return undefined;
-  return violation('kid_missing', `The token header has no "kid" (header kid is ${showKeyId(kid)}). Put the key identifier of your credentials in the header.`);
+  return violation(
+    'kid_missing',
+    `The token header has no "kid" (header kid is ${showKeyId(kid)}). Put the key identifier of your credentials in the header.`,
+  );
 }
 
 /** `alg_not_allowed`: the header's `alg` is not the algorithm of the key's credential type. */
-export function checkAlgorithm(header: Record<string, unknown>, type: CredentialType, kid: unknown = own(header, 'kid')): RuleViolation | undefined {
+export function checkAlgorithm(
+  header: Record<string, unknown>,
+  type: CredentialType,
+  kid: unknown = own(header, 'kid'),
+): RuleViolation | undefined {
   const alg = own(header, 'alg');
   const expected = expectedAlgorithm(type);
   if (alg === expected) return undefined;
-  return violation('alg_not_allowed', `The header alg is ${showValue(alg)}, but key ${showKeyId(kid)} is ${withArticle(CREDENTIAL_TYPE_LABELS[type])} key, which signs with ${expected}.`);
+  return violation(
+    'alg_not_allowed',
+    `The header alg is ${showValue(alg)}, but key ${showKeyId(kid)} is ${withArticle(CREDENTIAL_TYPE_LABELS[type])} key, which signs with ${expected}.`,
+  );
 }
 
 /**
@@ -171,23 +181,40 @@ export function checkAlgorithm(header: Record<string, unknown>, type: Credential
  * names): iss, credential type for the API, sub/email of a service account, aud, exp and iat
  * present, lifetime, expired, iat and nbf ahead of the server, jti present, a UUID, random.
  */
-export function checkClaims(payload: Record<string, unknown>, context: TokenRuleContext, kid?: string): RuleViolation[] {
+export function checkClaims(
+  payload: Record<string, unknown>,
+  context: TokenRuleContext,
+  kid?: string,
+): RuleViolation[] {
   const found: RuleViolation[] = [];
   const type = context.credentialType;
   const iss = own(payload, 'iss');
   if (context.expectedIssuer !== undefined ? iss !== context.expectedIssuer : typeof iss !== 'string' || iss === '') {
-    const registered = context.expectedIssuer !== undefined ? `, but key ${showKeyId(kid)} is registered for ${showValue(context.expectedIssuer)}` : '; it must be the e-mail address delivered with the credentials';
+    const registered =
+      context.expectedIssuer !== undefined
+        ? `, but key ${showKeyId(kid)} is registered for ${showValue(context.expectedIssuer)}`
+        : '; it must be the e-mail address delivered with the credentials';
     found.push(violation('iss_mismatch', `iss is ${showValue(iss)}${registered}.`));
   }
   if (type && context.api && !typeAllowedForApi(type, context.api)) {
-    found.push(violation('type_not_allowed_for_api', `Key ${showKeyId(kid)} is ${withArticle(CREDENTIAL_TYPE_LABELS[type])} credential, which the ${API_LABELS[context.api]} refuses. Use an External Organization credential for the MaaS API.`));
+    found.push(
+      violation(
+        'type_not_allowed_for_api',
+        `Key ${showKeyId(kid)} is ${withArticle(CREDENTIAL_TYPE_LABELS[type])} credential, which the ${API_LABELS[context.api]} refuses. Use an External Organization credential for the MaaS API.`,
+      ),
+    );
   }
   if (type === 'service-account') {
     const want = context.expectedIssuer ?? iss;
     const sub = own(payload, 'sub');
     const email = own(payload, 'email');
     if (sub !== want || email !== want) {
-      found.push(violation('sub_email_mismatch', `sub is ${showValue(sub)} and email is ${showValue(email)}; both must be ${showValue(want)}, the key file's client_email.`));
+      found.push(
+        violation(
+          'sub_email_mismatch',
+          `sub is ${showValue(sub)} and email is ${showValue(email)}; both must be ${showValue(want)}, the key file's client_email.`,
+        ),
+      );
     }
   }
   const aud = own(payload, 'aud');
@@ -195,19 +222,34 @@ export function checkClaims(payload: Record<string, unknown>, context: TokenRule
     const audience = context.audience;
     const details = [`expected aud: ${audience}`];
     const near = (typeof aud === 'string' ? [aud] : Array.isArray(aud) ? aud : []).some(
-      (a) => typeof a === 'string' && a !== audience && withoutTrailingSlashes(a).toLowerCase() === audience.toLowerCase(),
+      (a) =>
+        typeof a === 'string' && a !== audience && withoutTrailingSlashes(a).toLowerCase() === audience.toLowerCase(),
     );
     if (near) details.push('hint: the audience is the base URL exactly as listed, without a trailing slash');
-    found.push(violation('aud_mismatch', `aud is ${showValue(aud)}, but this environment's audience is ${showValue(audience)}.`, details));
+    found.push(
+      violation(
+        'aud_mismatch',
+        `aud is ${showValue(aud)}, but this environment's audience is ${showValue(audience)}.`,
+        details,
+      ),
+    );
   }
   const exp = own(payload, 'exp');
   const iat = own(payload, 'iat');
-  if (!isNumericDate(exp)) found.push(violation('exp_missing', `exp is ${showValue(exp)}; it must be a number of seconds since the epoch.`));
-  if (!isNumericDate(iat)) found.push(violation('iat_missing', `iat is ${showValue(iat)}; it must be a number of seconds since the epoch.`));
+  if (!isNumericDate(exp))
+    found.push(violation('exp_missing', `exp is ${showValue(exp)}; it must be a number of seconds since the epoch.`));
+  if (!isNumericDate(iat))
+    found.push(violation('iat_missing', `iat is ${showValue(iat)}; it must be a number of seconds since the epoch.`));
   if (isNumericDate(exp) && isNumericDate(iat) && !lifetimeInRange(iat, exp)) {
-    found.push(violation('lifetime_out_of_range', `exp - iat is ${exp - iat} s (iat ${iat}, exp ${exp}); it must be between ${MIN_LIFETIME_SECONDS} and ${MAX_LIFETIME_SECONDS} s.`));
+    found.push(
+      violation(
+        'lifetime_out_of_range',
+        `exp - iat is ${exp - iat} s (iat ${iat}, exp ${exp}); it must be between ${MIN_LIFETIME_SECONDS} and ${MAX_LIFETIME_SECONDS} s.`,
+      ),
+    );
   }
-  if (context.nowMs !== undefined) found.push(...checkTimes(payload, context.nowMs, context.maxSkewSeconds ?? DEFAULT_MAX_SKEW_SECONDS));
+  if (context.nowMs !== undefined)
+    found.push(...checkTimes(payload, context.nowMs, context.maxSkewSeconds ?? DEFAULT_MAX_SKEW_SECONDS));
   found.push(...checkJti(payload));
   return found;
 }
@@ -220,10 +262,20 @@ export function checkTimes(payload: Record<string, unknown>, nowMs: number, skew
   const iat = own(payload, 'iat');
   const nbf = own(payload, 'nbf');
   if (isNumericDate(exp) && exp <= nowSeconds) {
-    found.push(violation('expired', `exp ${exp} (${isoOf(exp)}) is not later than the server time ${nowSeconds} (${isoOf(nowSeconds)}). Sign a new token.`));
+    found.push(
+      violation(
+        'expired',
+        `exp ${exp} (${isoOf(exp)}) is not later than the server time ${nowSeconds} (${isoOf(nowSeconds)}). Sign a new token.`,
+      ),
+    );
   }
   if (isNumericDate(iat) && iat > nowSeconds + skew) {
-    found.push(violation('iat_in_future', `iat ${iat} (${isoOf(iat)}) is ${(iat - nowSeconds).toFixed(3)} s ahead of the server time ${nowSeconds} (${isoOf(nowSeconds)}); at most ${skew} s is allowed. Check your clock.`));
+    found.push(
+      violation(
+        'iat_in_future',
+        `iat ${iat} (${isoOf(iat)}) is ${(iat - nowSeconds).toFixed(3)} s ahead of the server time ${nowSeconds} (${isoOf(nowSeconds)}); at most ${skew} s is allowed. Check your clock.`,
+      ),
+    );
   }
   if (nbf !== undefined && (!isNumericDate(nbf) || nbf > nowSeconds + skew)) {
     const what = isNumericDate(nbf)
@@ -237,9 +289,27 @@ export function checkTimes(payload: Record<string, unknown>, nowMs: number, skew
 /** `jti_missing`, `jti_not_uuid` or `jti_not_random` (spec 5.1 rule 7); at most one. */
 export function checkJti(payload: Record<string, unknown>): RuleViolation[] {
   const jti = own(payload, 'jti');
-  if (jti === undefined || jti === null || jti === '') return [violation('jti_missing', 'The token has no jti claim. Put a new random UUID (crypto.randomUUID()) in jti for each token.')];
-  if (!isUuid(jti)) return [violation('jti_not_uuid', `jti is ${showValue(jti)}, which is not a UUID. Use a new random UUID (crypto.randomUUID()) for each token.`)];
-  if (!isRandomUuid(jti)) return [violation('jti_not_random', `jti is ${showValue(jti)}, which is not a random UUID: ${notRandomReason(jti)}. Use crypto.randomUUID() for each token.`)];
+  if (jti === undefined || jti === null || jti === '')
+    return [
+      violation(
+        'jti_missing',
+        'The token has no jti claim. Put a new random UUID (crypto.randomUUID()) in jti for each token.',
+      ),
+    ];
+  if (!isUuid(jti))
+    return [
+      violation(
+        'jti_not_uuid',
+        `jti is ${showValue(jti)}, which is not a UUID. Use a new random UUID (crypto.randomUUID()) for each token.`,
+      ),
+    ];
+  if (!isRandomUuid(jti))
+    return [
+      violation(
+        'jti_not_random',
+        `jti is ${showValue(jti)}, which is not a random UUID: ${notRandomReason(jti)}. Use crypto.randomUUID() for each token.`,
+      ),
+    ];
   return [];
 }
 

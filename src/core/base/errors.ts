@@ -23,7 +23,9 @@ export class MobilityError extends Error {
 
   /** True for a MobilityError built by any bundle's copy of this class (see MOBILITY_ERROR). */
   static [Symbol.hasInstance](value: unknown): value is MobilityError {
-    return typeof value === 'object' && value !== null && (value as { [MOBILITY_ERROR]?: unknown })[MOBILITY_ERROR] === true;
+    return (
+      typeof value === 'object' && value !== null && (value as { [MOBILITY_ERROR]?: unknown })[MOBILITY_ERROR] === true
+    );
   }
 
   constructor(code: ErrorCode, message: string, options?: { cause?: unknown }) {

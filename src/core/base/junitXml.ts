@@ -5,7 +5,8 @@
 
 /** Characters XML 1.0 cannot hold, even escaped: C0 controls but tab and newlines, U+FFFE, U+FFFF and lone surrogates. */
 /* eslint-disable no-control-regex -- matching control characters is the point */
-const NOT_XML = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+const NOT_XML =
+  /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 /* eslint-enable no-control-regex */
 
 function xml(text: string): string {
@@ -58,15 +59,28 @@ export function junitXml(name: string, suites: readonly JunitSuite[], timestamp:
     ms: cases.reduce((n, c) => n + c.ms, 0),
   });
   const all = count(suites.flatMap((s) => s.cases));
-  const lines = ['<?xml version="1.0" encoding="UTF-8"?>', `<testsuites name="${xml(name)}" tests="${all.tests}" failures="${all.failures}" errors="${all.errors}" time="${seconds(all.ms)}">`];
+  const lines = [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="${xml(name)}" tests="${all.tests}" failures="${all.failures}" errors="${all.errors}" time="${seconds(all.ms)}">`,
+  ];
   const stamp = timestamp.toISOString().replace(/\.\d{3}Z$/, '');
   suites.forEach((suite, id) => {
     const c = count(suite.cases);
-    lines.push(`  <testsuite name="${xml(suite.name)}" tests="${c.tests}" failures="${c.failures}" errors="${c.errors}" skipped="${c.skipped}" time="${seconds(c.ms)}" timestamp="${stamp}" id="${id}"${suite.file !== undefined ? ` file="${xml(suite.file)}"` : ''}>`);
+    lines.push(
+      `  <testsuite name="${xml(suite.name)}" tests="${c.tests}" failures="${c.failures}" errors="${c.errors}" skipped="${c.skipped}" time="${seconds(c.ms)}" timestamp="${stamp}" id="${id}"${suite.file !== undefined ? ` file="${xml(suite.file)}"` : ''}>`,
+    );
     for (const test of suite.cases) {
-      lines.push(`    <testcase name="${xml(test.name)}" classname="${xml(test.classname)}" time="${seconds(test.ms)}">`);
-      if (test.error) lines.push(`      <error type="${xml(test.error.type)}" message="${xml(test.error.message)}">${xmlText(test.error.text)}</error>`);
-      else if (test.failure) lines.push(`      <failure type="${xml(test.failure.type)}" message="${xml(test.failure.message)}">${xmlText(test.failure.text)}</failure>`);
+      lines.push(
+        `    <testcase name="${xml(test.name)}" classname="${xml(test.classname)}" time="${seconds(test.ms)}">`,
+      );
+      if (test.error)
+        lines.push(
+          `      <error type="${xml(test.error.type)}" message="${xml(test.error.message)}">${xmlText(test.error.text)}</error>`,
+        );
+      else if (test.failure)
+        lines.push(
+          `      <failure type="${xml(test.failure.type)}" message="${xml(test.failure.message)}">${xmlText(test.failure.text)}</failure>`,
+        );
       else if (test.skipped !== undefined) lines.push(`      <skipped message="${xml(test.skipped)}"/>`);
       if (test.out) lines.push(`      <system-out>${xmlText(test.out)}</system-out>`);
       lines.push('    </testcase>');

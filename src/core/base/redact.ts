@@ -2,7 +2,8 @@
 export const MAX_LOG_TEXT = 10_000;
 
 /** A compact JWS/JWT: a JSON header (base64url `ey…`) and two more segments, or three long base64url segments. */
-const TOKEN_SHAPED = /(?<![A-Za-z0-9_-])(?:ey[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{2,}\.[A-Za-z0-9_-]*|[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,})/g;
+const TOKEN_SHAPED =
+  /(?<![A-Za-z0-9_-])(?:ey[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{2,}\.[A-Za-z0-9_-]*|[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,})/g;
 /**
  * A run of 32 or more base64 characters, starting a word (not inside a path, URL or file name),
  * checked by `looksRandom` before it is redacted.
@@ -29,9 +30,15 @@ function looksRandom(run: string): boolean {
  * that a server's random-looking values come back as they were sent.
  */
 export function redactSecrets(text: string, maxLength = MAX_LOG_TEXT): string {
-  const bounded = text.length > maxLength ? `${text.slice(0, maxLength)}… (${text.length - maxLength} more characters not logged)` : text;
+  const bounded =
+    text.length > maxLength
+      ? `${text.slice(0, maxLength)}… (${text.length - maxLength} more characters not logged)`
+      : text;
   return bounded
-    .replace(/-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----[\s\S]*?(-----END [A-Z0-9 ]*PRIVATE KEY-----|$)/g, '<private key redacted>')
+    .replace(
+      /-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----[\s\S]*?(-----END [A-Z0-9 ]*PRIVATE KEY-----|$)/g,
+      '<private key redacted>',
+    )
     .replace(AUTHORIZATION_BEARER, '$1<redacted>')
     .replace(TOKEN_SHAPED, '<token redacted>')
     .replace(/("(?:d|p|q|dp|dq|qi|k|private_key|private_key_id)"\s*:\s*")[^"]*"/g, '$1<redacted>"')
@@ -98,7 +105,9 @@ export function withoutOwnSecrets<T>(value: T, own: OwnSecrets): T {
   const kidForms = typeof own.kid === 'string' && own.kid.length > 0 ? [own.kid, encodeURIComponent(own.kid)] : [];
   const plain = (secret: string) => /^[\x20-\x7e]*$/.test(secret) && !/["\\]/.test(secret);
   const lower = kidForms.length ? text.toLowerCase() : '';
-  const mayHold = tokens.some((t) => !plain(t) || text.includes(t)) || kidForms.some((k) => !plain(k) || lower.includes(k.toLowerCase()));
+  const mayHold =
+    tokens.some((t) => !plain(t) || text.includes(t)) ||
+    kidForms.some((k) => !plain(k) || lower.includes(k.toLowerCase()));
   if (!mayHold) return value;
   const mask = ownSecretsMasker(own);
   return JSON.parse(text, (_key, v: unknown) => (typeof v === 'string' ? mask(v) : v)) as T;
@@ -106,7 +115,9 @@ export function withoutOwnSecrets<T>(value: T, own: OwnSecrets): T {
 
 /** The kid as a server may echo it: as it is or percent-encoded, in any case; a short one as a whole word only. */
 function kidRegExp(kid: string): RegExp {
-  const forms = [...new Set([kid, encodeURIComponent(kid)])].map((form) => form.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|');
+  const forms = [...new Set([kid, encodeURIComponent(kid)])]
+    .map((form) => form.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+    .join('|');
   return new RegExp(kid.length >= 8 ? forms : `(?<![A-Za-z0-9])(?:${forms})(?![A-Za-z0-9])`, 'gi');
 }
 

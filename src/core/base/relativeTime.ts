@@ -44,7 +44,9 @@ export function describeRelative(targetMs: number, nowMs: number): string {
 /** An `exp` time as users read it: "expires in 4 min", "expired 3 min ago", "expired just now". */
 export function describeExpiry(expMs: number, nowMs: number): string {
   // exp <= now counts as expired (RFC 7519 4.1.4: "on or after").
-  return expMs > nowMs ? l10n.t('expires {0}', describeRelative(expMs, nowMs)) : l10n.t('expired {0}', describeRelative(expMs, nowMs));
+  return expMs > nowMs
+    ? l10n.t('expires {0}', describeRelative(expMs, nowMs))
+    : l10n.t('expired {0}', describeRelative(expMs, nowMs));
 }
 
 /** An `iat` time: "issued 2 min ago", "issued in 10 s" (a clock ahead of ours). */
@@ -54,5 +56,7 @@ export function describeIssued(iatMs: number, nowMs: number): string {
 
 /** An `nbf` time: "valid since 3 min ago", "becomes valid in 2 min". */
 export function describeNotBefore(nbfMs: number, nowMs: number): string {
-  return nbfMs > nowMs ? l10n.t('becomes valid {0}', describeRelative(nbfMs, nowMs)) : l10n.t('valid since {0}', describeRelative(nbfMs, nowMs));
+  return nbfMs > nowMs
+    ? l10n.t('becomes valid {0}', describeRelative(nbfMs, nowMs))
+    : l10n.t('valid since {0}', describeRelative(nbfMs, nowMs));
 }

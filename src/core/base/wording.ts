@@ -21,7 +21,8 @@ export function articleFor(phrase: string): 'a' | 'an' {
   const word = /^[^\s(]+/.exec(phrase.trim())?.[0] ?? '';
   if (!word) return 'a';
   // Read letter by letter: all capitals ("RSA"), or a capital before digits or a hyphen ("X25519", "P-256").
-  if (/^[A-Z](?:[A-Z]+\b|[0-9-])/.test(word) && !/^[A-Z]{2,}[a-z]/.test(word)) return VOWEL_SOUND_LETTERS.has(word[0]) ? 'an' : 'a';
+  if (/^[A-Z](?:[A-Z]+\b|[0-9-])/.test(word) && !/^[A-Z]{2,}[a-z]/.test(word))
+    return VOWEL_SOUND_LETTERS.has(word[0]) ? 'an' : 'a';
   if (CONSONANT_SOUND_START.test(word)) return 'a';
   return /^[aeiou]/i.test(word) ? 'an' : 'a';
 }
@@ -32,5 +33,7 @@ export function articleFor(phrase: string): 'a' | 'an' {
  */
 export function secondsWithSpan(seconds: number): string {
   const span = formatDuration(seconds);
-  return span === l10n.t('{0} s', seconds) || Math.abs(seconds) < 60 ? l10n.t('{0} s', seconds) : l10n.t('{0} s ({1})', seconds, span);
+  return span === l10n.t('{0} s', seconds) || Math.abs(seconds) < 60
+    ? l10n.t('{0} s', seconds)
+    : l10n.t('{0} s ({1})', seconds, span);
 }

@@ -39,15 +39,24 @@ export function clockSkewOf(exchange: { serverDateMs?: number; receivedAtMs?: nu
   const offsetMs = receivedAtMs - (serverDateMs + 500);
   const direction = offsetMs > 0 ? 'ahead' : 'behind';
   const by = formatDuration(Math.round(Math.abs(offsetMs) / 1000));
-  const effect = direction === 'ahead'
-    ? l10n.t('tokens signed here carry an "iat" in the server\'s future (refused as iat_in_future beyond its allowed skew)')
-    : l10n.t('tokens signed here look older to the server and expire early for it ("exp" in its past, refused as expired)');
-  const summary = direction === 'ahead'
-    ? l10n.t('This computer\'s clock is about {0} ahead of the server\'s', by)
-    : l10n.t('This computer\'s clock is about {0} behind the server\'s', by);
+  const effect =
+    direction === 'ahead'
+      ? l10n.t(
+          'tokens signed here carry an "iat" in the server\'s future (refused as iat_in_future beyond its allowed skew)',
+        )
+      : l10n.t(
+          'tokens signed here look older to the server and expire early for it ("exp" in its past, refused as expired)',
+        );
+  const summary =
+    direction === 'ahead'
+      ? l10n.t("This computer's clock is about {0} ahead of the server's", by)
+      : l10n.t("This computer's clock is about {0} behind the server's", by);
   const message = l10n.t(
     '{0} (the server\'s Date header said {1}, this clock {2}): {3}. Sync the system clock with a time server (NTP), e.g. turn on "set time automatically".',
-    summary, new Date(serverDateMs).toISOString(), new Date(receivedAtMs).toISOString(), effect,
+    summary,
+    new Date(serverDateMs).toISOString(),
+    new Date(receivedAtMs).toISOString(),
+    effect,
   );
   return { offsetMs, direction, serverDateMs, localMs: receivedAtMs, summary, message };
 }

@@ -39,11 +39,17 @@ export interface CrossProcessLockOptions {
  * proper-lockfile checks again that the lock is stale before it removes it. That second lock can
  * itself go stale only if its holder dies within those few milliseconds.
  */
-export async function acquireCrossProcessLock(base: string, options: CrossProcessLockOptions): Promise<() => Promise<void>> {
+export async function acquireCrossProcessLock(
+  base: string,
+  options: CrossProcessLockOptions,
+): Promise<() => Promise<void>> {
   // Loaded on first use, not when the extension activates: proper-lockfile and graceful-fs patch fs as they load.
   const { lock } = await import('proper-lockfile');
   const deadline = Date.now() + options.maxWaitMs;
-  const onCompromised = (err: Error) => options.onCompromised(`The lock on ${options.what} was lost while held (${err.message}); another process may have taken it over.`);
+  const onCompromised = (err: Error) =>
+    options.onCompromised(
+      `The lock on ${options.what} was lost while held (${err.message}); another process may have taken it over.`,
+    );
   let pauseMs = 1;
   for (;;) {
     if (options.signal?.aborted) throw aborted();
@@ -65,7 +71,12 @@ export async function acquireCrossProcessLock(base: string, options: CrossProces
     if (Date.now() >= deadline) {
       throw new MobilityError(
         'CLOCK_STORE_FAILED',
-        l10n.t('Another process has held the lock on {0} for more than {1} s. If no other mobility-api or VS Code window is working, remove the folder {2}.lock and try again.', options.what, Math.round(options.maxWaitMs / 1000), base),
+        l10n.t(
+          'Another process has held the lock on {0} for more than {1} s. If no other mobility-api or VS Code window is working, remove the folder {2}.lock and try again.',
+          options.what,
+          Math.round(options.maxWaitMs / 1000),
+          base,
+        ),
       );
     }
     await pause(pauseMs, options.signal);
@@ -80,14 +91,24 @@ type LockFn = typeof import('proper-lockfile').lock;
 /** The code of the error `lockUnlessStale` fails with when it found the lock stale. */
 const STALE = 'EMOBILITYSTALELOCK';
 
-const lockOptions = (onCompromised: (err: Error) => void) => ({ realpath: false, stale: LOCK_STALE_MS, update: LOCK_UPDATE_MS, retries: 0, onCompromised });
+const lockOptions = (onCompromised: (err: Error) => void) => ({
+  realpath: false,
+  stale: LOCK_STALE_MS,
+  update: LOCK_UPDATE_MS,
+  retries: 0,
+  onCompromised,
+});
 
 /**
  * proper-lockfile's `lock`, except that it does not take over a stale lock: it fails with {@link STALE}
  * instead. proper-lockfile removes a stale lock with `rmdir` on its own; while it acquires, that one
  * call is refused (afterwards `rmdir` is the release and passes through).
  */
-async function lockUnlessStale(lock: LockFn, base: string, onCompromised: (err: Error) => void): Promise<() => Promise<void>> {
+async function lockUnlessStale(
+  lock: LockFn,
+  base: string,
+  onCompromised: (err: Error) => void,
+): Promise<() => Promise<void>> {
   const lockDir = `${base}.lock`;
   let acquiring = true;
   const guardedFs = {
@@ -112,11 +133,18 @@ async function lockUnlessStale(lock: LockFn, base: string, onCompromised: (err: 
  * a time removes it; proper-lockfile checks again under it that the lock is still stale. Undefined
  * when another waiter is taking it over, or has already.
  */
-async function takeOver(lock: LockFn, base: string, onCompromised: (err: Error) => void): Promise<(() => Promise<void>) | undefined> {
+async function takeOver(
+  lock: LockFn,
+  base: string,
+  onCompromised: (err: Error) => void,
+): Promise<(() => Promise<void>) | undefined> {
   let releaseGuard: () => Promise<void>;
   try {
     // Released within milliseconds; refreshed like any lock, so that a guard whose holder died goes stale too.
-    releaseGuard = await lock(`${base}.takeover`, lockOptions(() => undefined));
+    releaseGuard = await lock(
+      `${base}.takeover`,
+      lockOptions(() => undefined),
+    );
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ELOCKED') return undefined;
     throw err;
@@ -135,9 +163,14 @@ async function takeOver(lock: LockFn, base: string, onCompromised: (err: Error) 
 export function ensureStateDir(dir: string): void {
   try {
     fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-    if (!fs.statSync(dir).isDirectory()) throw Object.assign(new Error('it is a file, not a folder'), { code: 'ENOTDIR' });
+    if (!fs.statSync(dir).isDirectory())
+      throw Object.assign(new Error('it is a file, not a folder'), { code: 'ENOTDIR' });
   } catch (err) {
-    throw new MobilityError('CLOCK_STORE_FAILED', l10n.t('Cannot use the state folder {0} for the token clock: {1}. {2}', dir, reasonOf(err), FIX_STATE_DIR), { cause: err });
+    throw new MobilityError(
+      'CLOCK_STORE_FAILED',
+      l10n.t('Cannot use the state folder {0} for the token clock: {1}. {2}', dir, reasonOf(err), FIX_STATE_DIR),
+      { cause: err },
+    );
   }
 }
 
@@ -168,11 +201,27 @@ export function reasonOf(err: unknown): string {
 }
 
 function lockFailed(base: string, what: string, err: unknown): MobilityError {
-  return new MobilityError('CLOCK_STORE_FAILED', l10n.t('Cannot lock {0} (lock folder {1}.lock in {2}): {3}. {4}', what, base, String(path.dirname(base)), reasonOf(err), FIX_STATE_DIR), { cause: err });
+  return new MobilityError(
+    'CLOCK_STORE_FAILED',
+    l10n.t(
+      'Cannot lock {0} (lock folder {1}.lock in {2}): {3}. {4}',
+      what,
+      base,
+      String(path.dirname(base)),
+      reasonOf(err),
+      FIX_STATE_DIR,
+    ),
+    { cause: err },
+  );
 }
 
 function aborted(): MobilityError {
-  return new MobilityError('CANCELLED', l10n.t('The request was cancelled while it waited for another process signing with the same key; nothing was sent.'));
+  return new MobilityError(
+    'CANCELLED',
+    l10n.t(
+      'The request was cancelled while it waited for another process signing with the same key; nothing was sent.',
+    ),
+  );
 }
 
 function pause(ms: number, signal?: AbortSignal): Promise<void> {

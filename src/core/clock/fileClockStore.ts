@@ -45,7 +45,10 @@ export class FileClockStore implements ClockStore {
   /** How many damaged files were read: a repair is written after each. */
   private damaged = 0;
 
-  constructor(readonly stateDir: string, private readonly options: FileClockStoreOptions = {}) {
+  constructor(
+    readonly stateDir: string,
+    private readonly options: FileClockStoreOptions = {},
+  ) {
     this.locks = options.locks ?? new KeyLocks(stateDir, options.onProblem);
     this.now = options.now ?? Date.now;
   }
@@ -66,7 +69,10 @@ export class FileClockStore implements ClockStore {
   async raiseMarks(marks: Readonly<Record<string, number>>): Promise<void> {
     for (const [name, value] of Object.entries(marks)) {
       if (!Number.isFinite(value) || value < 0) continue;
-      await this.withKey(hexOf(name), (mark) => ({ result: undefined, ...(mark === undefined || value > mark ? { write: value } : {}) }));
+      await this.withKey(hexOf(name), (mark) => ({
+        result: undefined,
+        ...(mark === undefined || value > mark ? { write: value } : {}),
+      }));
     }
   }
 
@@ -110,7 +116,10 @@ export class FileClockStore implements ClockStore {
     });
   }
 
-  private async withKey<T>(hex: string, step: (mark: number | undefined) => { result: T; write?: number; remove?: boolean }): Promise<T> {
+  private async withKey<T>(
+    hex: string,
+    step: (mark: number | undefined) => { result: T; write?: number; remove?: boolean },
+  ): Promise<T> {
     if (this.locks.holds(hex)) return this.apply(hex, step);
     const release = await this.locks.acquire(hex, 'the token clock of a key', this.options.lockWaitMs ?? 120_000);
     try {
@@ -121,7 +130,10 @@ export class FileClockStore implements ClockStore {
   }
 
   /** Read, decide and write in one synchronous step, under the key's lock. */
-  private apply<T>(hex: string, step: (mark: number | undefined) => { result: T; write?: number; remove?: boolean }): T {
+  private apply<T>(
+    hex: string,
+    step: (mark: number | undefined) => { result: T; write?: number; remove?: boolean },
+  ): T {
     const file = this.locks.fileOf(hex);
     const damagedBefore = this.damaged;
     const mark = this.read(file);
@@ -143,7 +155,9 @@ export class FileClockStore implements ClockStore {
     }
     if (MARK.test(text)) return Number(text);
     this.damaged++;
-    this.report(`The token clock file ${file} holds no time (it was changed by something else); it counts as the current time, so the next token waits for the next second and no earlier time is handed out.`);
+    this.report(
+      `The token clock file ${file} holds no time (it was changed by something else); it counts as the current time, so the next token waits for the next second and no earlier time is handed out.`,
+    );
     return this.now() / 1000;
   }
 

@@ -109,14 +109,23 @@ export class IssueClock {
         decision = await this.store.update(keyId, (last) => this.decide(last));
       } catch (err) {
         if (err instanceof MobilityError) throw err;
-        throw new MobilityError('CLOCK_STORE_FAILED', l10n.t('Could not read or save the issue time of key "{0}": {1}', keyId, errorMessage(err)), { cause: err });
+        throw new MobilityError(
+          'CLOCK_STORE_FAILED',
+          l10n.t('Could not read or save the issue time of key "{0}": {1}', keyId, errorMessage(err)),
+          { cause: err },
+        );
       }
       if ('issue' in decision) return decision.issue;
       if (waitedMs + decision.waitMs > this.maxWaitMs) {
         const behind = Math.ceil(decision.waitMs / 1000);
         throw new MobilityError(
           'CLOCK_BEHIND',
-          l10n.t('The system clock is about {0} s behind the last token issued with key "{1}". A server refuses a token that is not later than the previous one (spec 5.1 rule 6): correct the system clock, or wait {2} s and try again.', behind, keyId, behind),
+          l10n.t(
+            'The system clock is about {0} s behind the last token issued with key "{1}". A server refuses a token that is not later than the previous one (spec 5.1 rule 6): correct the system clock, or wait {2} s and try again.',
+            behind,
+            keyId,
+            behind,
+          ),
         );
       }
       // The next millisecond is no timer's wait: setTimeout fires about 1.1 ms later at best, which would cap one key
@@ -147,7 +156,8 @@ const NEXT_TURN_MS = 1;
 
 function nextTurn(signal?: AbortSignal): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve)).then(() => {
-    if (signal?.aborted) throw new MobilityError('CANCELLED', l10n.t('Token issuing was cancelled while it waited for the next second.'));
+    if (signal?.aborted)
+      throw new MobilityError('CANCELLED', l10n.t('Token issuing was cancelled while it waited for the next second.'));
   });
 }
 
@@ -159,7 +169,9 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
     }, ms);
     const onAbort = () => {
       clearTimeout(timer);
-      reject(new MobilityError('CANCELLED', l10n.t('Token issuing was cancelled while it waited for the next second.')));
+      reject(
+        new MobilityError('CANCELLED', l10n.t('Token issuing was cancelled while it waited for the next second.')),
+      );
     };
     signal?.addEventListener('abort', onAbort, { once: true });
   });

@@ -18,7 +18,10 @@ export class KeyLocks {
   private readonly held = new Set<string>();
   readonly clockDir: string;
 
-  constructor(readonly stateDir: string, private readonly onProblem?: (message: string) => void) {
+  constructor(
+    readonly stateDir: string,
+    private readonly onProblem?: (message: string) => void,
+  ) {
     this.clockDir = path.join(stateDir, CLOCK_FOLDER);
   }
 
@@ -38,7 +41,12 @@ export class KeyLocks {
     let releaseFile: () => Promise<void>;
     try {
       ensureStateDir(this.clockDir);
-      releaseFile = await acquireCrossProcessLock(this.fileOf(hex), { what, maxWaitMs, signal, onCompromised: (message) => this.onProblem?.(message) });
+      releaseFile = await acquireCrossProcessLock(this.fileOf(hex), {
+        what,
+        maxWaitMs,
+        signal,
+        onCompromised: (message) => this.onProblem?.(message),
+      });
     } catch (err) {
       releaseLocal();
       throw err;

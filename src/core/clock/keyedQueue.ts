@@ -61,7 +61,15 @@ function throwIfAborted(signal?: AbortSignal): void {
 function waitOrAbort(promise: Promise<void>, signal?: AbortSignal): Promise<void> {
   if (!signal) return promise;
   return new Promise<void>((resolve, reject) => {
-    const onAbort = () => reject(new MobilityError('CANCELLED', l10n.t('The request was cancelled while it waited for the previous request on the same key; nothing was sent.')));
+    const onAbort = () =>
+      reject(
+        new MobilityError(
+          'CANCELLED',
+          l10n.t(
+            'The request was cancelled while it waited for the previous request on the same key; nothing was sent.',
+          ),
+        ),
+      );
     signal.addEventListener('abort', onAbort, { once: true });
     promise.then(
       () => {

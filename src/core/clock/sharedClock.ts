@@ -17,9 +17,16 @@ export interface SharedClock {
 }
 
 /** Opens the shared clock of a state folder (nothing is touched on disk until the first token). */
-export function openSharedClock(stateDir: string, options: { onProblem?: (message: string) => void } = {}): SharedClock {
+export function openSharedClock(
+  stateDir: string,
+  options: { onProblem?: (message: string) => void } = {},
+): SharedClock {
   const locks = new KeyLocks(stateDir, options.onProblem);
-  return { stateDir, store: new FileClockStore(stateDir, { ...options, locks }), queue: new SharedKeyQueue(stateDir, { ...options, locks }) };
+  return {
+    stateDir,
+    store: new FileClockStore(stateDir, { ...options, locks }),
+    queue: new SharedKeyQueue(stateDir, { ...options, locks }),
+  };
 }
 
 /**

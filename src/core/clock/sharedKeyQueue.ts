@@ -24,12 +24,20 @@ export interface SharedKeyQueueOptions {
 export class SharedKeyQueue implements KeyRequestQueue {
   readonly locks: KeyLocks;
 
-  constructor(readonly stateDir: string, private readonly options: SharedKeyQueueOptions = {}) {
+  constructor(
+    readonly stateDir: string,
+    private readonly options: SharedKeyQueueOptions = {},
+  ) {
     this.locks = options.locks ?? new KeyLocks(stateDir, options.onProblem);
   }
 
   async acquire(keyId: string, signal?: AbortSignal): Promise<() => void> {
-    const release = await this.locks.acquire(keyIdHex(keyId), 'the requests of a key', this.options.maxWaitMs ?? 120_000, signal);
+    const release = await this.locks.acquire(
+      keyIdHex(keyId),
+      'the requests of a key',
+      this.options.maxWaitMs ?? 120_000,
+      signal,
+    );
     return () => void release();
   }
 

@@ -21,11 +21,23 @@ export function defaultStateDir(env: NodeJS.ProcessEnv = process.env): string {
     const value = env[variable];
     if (!value) continue;
     if (!path.isAbsolute(value)) {
-      throw new MobilityError('CLOCK_STORE_FAILED', l10n.t('{0} is "{1}", not an absolute path, so it cannot name the state folder that holds the token clock. Set it to an absolute path, or set MOBILITY_API_STATE_DIR to one.', variable, value));
+      throw new MobilityError(
+        'CLOCK_STORE_FAILED',
+        l10n.t(
+          '{0} is "{1}", not an absolute path, so it cannot name the state folder that holds the token clock. Set it to an absolute path, or set MOBILITY_API_STATE_DIR to one.',
+          variable,
+          value,
+        ),
+      );
     }
     return under ? path.join(value, ...under.split('/')) : value;
   }
-  throw new MobilityError('CLOCK_STORE_FAILED', l10n.t('No state folder for the token clock: none of MOBILITY_API_STATE_DIR, XDG_STATE_HOME, LOCALAPPDATA and HOME is set. Set MOBILITY_API_STATE_DIR to an absolute path (every process that signs with one key must use the same one).'));
+  throw new MobilityError(
+    'CLOCK_STORE_FAILED',
+    l10n.t(
+      'No state folder for the token clock: none of MOBILITY_API_STATE_DIR, XDG_STATE_HOME, LOCALAPPDATA and HOME is set. Set MOBILITY_API_STATE_DIR to an absolute path (every process that signs with one key must use the same one).',
+    ),
+  );
 }
 
 /** The rule in words, for help texts. */

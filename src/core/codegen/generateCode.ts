@@ -23,11 +23,33 @@ export interface CodeLanguageInfo {
 }
 
 export const CODE_LANGUAGE_INFO: Readonly<Record<CodeLanguage, CodeLanguageInfo>> = {
-  python: { language: 'python', label: 'Python (PyJWT + requests)', fileName: 'mobility_api_request.py', languageId: 'python', grpcLabel: 'Python (PyJWT + grpcio)' },
-  typescript: { language: 'typescript', label: 'TypeScript / Node (jose + fetch)', fileName: 'mobilityApiRequest.ts', languageId: 'typescript', grpcLabel: 'TypeScript / Node (jose + @grpc/grpc-js)' },
+  python: {
+    language: 'python',
+    label: 'Python (PyJWT + requests)',
+    fileName: 'mobility_api_request.py',
+    languageId: 'python',
+    grpcLabel: 'Python (PyJWT + grpcio)',
+  },
+  typescript: {
+    language: 'typescript',
+    label: 'TypeScript / Node (jose + fetch)',
+    fileName: 'mobilityApiRequest.ts',
+    languageId: 'typescript',
+    grpcLabel: 'TypeScript / Node (jose + @grpc/grpc-js)',
+  },
   go: { language: 'go', label: 'Go (golang-jwt + net/http)', fileName: 'main.go', languageId: 'go' },
-  java: { language: 'java', label: 'Java (java.net.http + Gson)', fileName: 'MobilityApiRequest.java', languageId: 'java' },
-  shell: { language: 'shell', label: 'Shell (openssl + curl)', fileName: 'mobility-api-request.sh', languageId: 'shellscript' },
+  java: {
+    language: 'java',
+    label: 'Java (java.net.http + Gson)',
+    fileName: 'MobilityApiRequest.java',
+    languageId: 'java',
+  },
+  shell: {
+    language: 'shell',
+    label: 'Shell (openssl + curl)',
+    fileName: 'mobility-api-request.sh',
+    languageId: 'shellscript',
+  },
 };
 
 /** The languages a gRPC call's program can be generated in. */
@@ -66,7 +88,16 @@ export function grpcLanguageRefusal(language: CodeLanguage): MobilityError | und
   return new MobilityError(
     'CODE_GRPC_UNSUPPORTED',
     language === 'shell'
-      ? l10n.t('Copy as Code writes gRPC calls in {0} and {1}. For the command line, use Copy as grpcurl: it keeps the token in a shell variable of its own.', first, second)
-      : l10n.t('Copy as Code writes gRPC calls in {0} and {1} only: {2} has no gRPC program. Pick one of those.', first, second, CODE_LANGUAGE_INFO[language].label.replace(/ \(.*$/, '')),
+      ? l10n.t(
+          'Copy as Code writes gRPC calls in {0} and {1}. For the command line, use Copy as grpcurl: it keeps the token in a shell variable of its own.',
+          first,
+          second,
+        )
+      : l10n.t(
+          'Copy as Code writes gRPC calls in {0} and {1} only: {2} has no gRPC program. Pick one of those.',
+          first,
+          second,
+          CODE_LANGUAGE_INFO[language].label.replace(/ \(.*$/, ''),
+        ),
   );
 }

@@ -1,7 +1,12 @@
 // The Go programs' side of the one clock protocol (spec 5.1 rule 6 across every signer, docs/copy-as-code.md):
 // the state folder rule, the key lock (a mkdir folder refreshed while held), and the clock file read and
 // replaced whole. gofmt's layout.
-import { CLOCK_LOCK_REFRESH_SECONDS, CLOCK_LOCK_STALE_SECONDS, CLOCK_LOCK_WAIT_SECONDS, STATE_DIR_VARIABLE } from './codeRequest';
+import {
+  CLOCK_LOCK_REFRESH_SECONDS,
+  CLOCK_LOCK_STALE_SECONDS,
+  CLOCK_LOCK_WAIT_SECONDS,
+  STATE_DIR_VARIABLE,
+} from './codeRequest';
 
 /** The `client` methods and functions of the clock: `lockClock`, `lockKey`, `takeOver`, `isStale`, `clockFile`. */
 export function goClockLines(): string[] {

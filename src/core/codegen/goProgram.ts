@@ -1,5 +1,12 @@
 import type { RestCodeProgram } from './codeRequest';
-import { headerLines, itemsWord, KEY_FILE_VARIABLE, KEY_ID_VARIABLE, sharedClockLines, WORKERS_VARIABLE } from './codeRequest';
+import {
+  headerLines,
+  itemsWord,
+  KEY_FILE_VARIABLE,
+  KEY_ID_VARIABLE,
+  sharedClockLines,
+  WORKERS_VARIABLE,
+} from './codeRequest';
 import { goClockFileLines, goClockLines } from './goClock';
 
 const str = (text: string) => JSON.stringify(text);
@@ -108,7 +115,9 @@ export function goProgram(program: RestCodeProgram): string {
     '\tdefer release()',
     `\ttoken := jwt.NewWithClaims(jwt.SigningMethod${credential.alg}, jwt.MapClaims{`,
     claim('iss', 'c.issuer'),
-    ...(serviceAccount ? [claim('sub', 'c.issuer') + ' // spec 5.6: sub and email are the client_email', claim('email', 'c.issuer')] : []),
+    ...(serviceAccount
+      ? [claim('sub', 'c.issuer') + ' // spec 5.6: sub and email are the client_email', claim('email', 'c.issuer')]
+      : []),
     claim('aud', 'audience'),
     claim('iat', 'iat'),
     claim('exp', 'iat + lifetime'),
@@ -219,7 +228,12 @@ function fetchFunction(program: RestCodeProgram): string {
   const { request } = program;
   const where = request.pages ? 'worker %d page %d' : 'worker %d';
   const args = request.pages ? 'worker, page' : 'worker';
-  const refused = ['if res.StatusCode/100 != 2 {', '\tfmt.Fprintf(os.Stderr, "worker %d: %s: %s\\n", worker, res.Status, body)', '\tos.Exit(1)', '}'];
+  const refused = [
+    'if res.StatusCode/100 != 2 {',
+    '\tfmt.Fprintf(os.Stderr, "worker %d: %s: %s\\n", worker, res.Status, body)',
+    '\tos.Exit(1)',
+    '}',
+  ];
   const answerType = [
     'var answer struct {',
     ...(request.itemsKey ? [`\tItems []json.RawMessage \`json:${str(request.itemsKey)}\``] : []),
@@ -234,7 +248,12 @@ function fetchFunction(program: RestCodeProgram): string {
       : [`fmt.Printf("${where}: %s\\n", ${args}, body)`];
   const parse = parsesAnswer(program) ? answerType : [];
   if (!request.pages) {
-    return ['func (c *client) fetch(worker int) {', '\tres, body := c.get(worker, baseURL+path)', ...[...refused, ...parse, ...received].map((l) => `\t${l}`), '}'].join('\n');
+    return [
+      'func (c *client) fetch(worker int) {',
+      '\tres, body := c.get(worker, baseURL+path)',
+      ...[...refused, ...parse, ...received].map((l) => `\t${l}`),
+      '}',
+    ].join('\n');
   }
   return [
     'func (c *client) fetch(worker int) {',

@@ -53,7 +53,8 @@ function layout(files: string[], importPaths: string[]): { includeDirs: string[]
   const protoFiles = files.map((given) => {
     for (const dir of includeDirs) {
       const name = path.relative(path.resolve(dir), path.resolve(given));
-      if (name && !name.startsWith('..') && !path.isAbsolute(name)) return { given, name: name.split(path.sep).join('/') };
+      if (name && !name.startsWith('..') && !path.isAbsolute(name))
+        return { given, name: name.split(path.sep).join('/') };
     }
     const dir = path.dirname(given);
     if (!includeDirs.includes(dir)) includeDirs.push(dir);
@@ -64,7 +65,9 @@ function layout(files: string[], importPaths: string[]): { includeDirs: string[]
 
 /** The name of `file` (as given or resolved) in the layout; a file found in an include folder is added to it. */
 function protoNameOf(file: string, where: { includeDirs: string[]; protoFiles: CodeProtoFile[] }): string {
-  const known = where.protoFiles.find((f) => f.given === file || path.resolve(f.given) === path.resolve(file) || f.name === file);
+  const known = where.protoFiles.find(
+    (f) => f.given === file || path.resolve(f.given) === path.resolve(file) || f.name === file,
+  );
   if (known) return known.name;
   if (/^google\/protobuf\/\w+\.proto$/.test(file)) return file; // a well-known type: it comes with every protobuf library
   for (const dir of where.includeDirs) {
@@ -75,7 +78,12 @@ function protoNameOf(file: string, where: { includeDirs: string[]; protoFiles: C
       return added.name;
     }
   }
-  throw usage(l10n.t('{0} is neither one of the .proto files given nor under one of the import paths: give it as a .proto file.', file));
+  throw usage(
+    l10n.t(
+      '{0} is neither one of the .proto files given nor under one of the import paths: give it as a .proto file.',
+      file,
+    ),
+  );
 }
 
 /**
@@ -93,22 +101,64 @@ export function grpcCodeProgramFor(
 ): CodeProgram<GrpcCodeRequest> {
   checkLifetime(lifetimeSeconds);
   const m = METHOD.exec(call.method.trim());
-  if (!m) throw usage(l10n.t('The gRPC method must be package.Service/Method, such as mobility.sandbox.v1.VehicleService/GetVehicle, not "{0}".', call.method));
-  if (call.clientStreaming) throw usage(l10n.t('{0} streams its requests from the client: Copy as Code writes programs for unary and server-streaming methods.', m[1] + '/' + m[3]));
+  if (!m)
+    throw usage(
+      l10n.t(
+        'The gRPC method must be package.Service/Method, such as mobility.sandbox.v1.VehicleService/GetVehicle, not "{0}".',
+        call.method,
+      ),
+    );
+  if (call.clientStreaming)
+    throw usage(
+      l10n.t(
+        '{0} streams its requests from the client: Copy as Code writes programs for unary and server-streaming methods.',
+        m[1] + '/' + m[3],
+      ),
+    );
   const target = TARGET.exec(call.target.trim());
-  if (!target || Number(target[2]) < 1 || Number(target[2]) > 65535) throw usage(l10n.t('The gRPC target must be host:port, such as grpc.example.com:443 or 127.0.0.1:50051, not "{0}".', call.target));
-  if (call.plaintext && !LOOPBACK.test(target[1])) throw usage(l10n.t('Plaintext is only for this computer (localhost, 127.0.0.1, ::1): {0} would receive tokens unencrypted. Use TLS.', target[1]));
-  if (call.plaintext && call.caFile) throw usage(l10n.t('A CA file is for TLS: give either plaintext or a CA file, not both.'));
-  if (!call.protoFiles.length && !call.protoset) throw usage(l10n.t('Give the .proto files that define {0}: the program loads them (TypeScript) or compiles them with protoc (Python).', m[1]));
+  if (!target || Number(target[2]) < 1 || Number(target[2]) > 65535)
+    throw usage(
+      l10n.t(
+        'The gRPC target must be host:port, such as grpc.example.com:443 or 127.0.0.1:50051, not "{0}".',
+        call.target,
+      ),
+    );
+  if (call.plaintext && !LOOPBACK.test(target[1]))
+    throw usage(
+      l10n.t(
+        'Plaintext is only for this computer (localhost, 127.0.0.1, ::1): {0} would receive tokens unencrypted. Use TLS.',
+        target[1],
+      ),
+    );
+  if (call.plaintext && call.caFile)
+    throw usage(l10n.t('A CA file is for TLS: give either plaintext or a CA file, not both.'));
+  if (!call.protoFiles.length && !call.protoset)
+    throw usage(
+      l10n.t(
+        'Give the .proto files that define {0}: the program loads them (TypeScript) or compiles them with protoc (Python).',
+        m[1],
+      ),
+    );
   const message = call.message ?? {};
-  if (typeof message !== 'object' || message === null || Array.isArray(message)) throw usage(l10n.t('The request message must be one JSON object, such as {"device_id": "…"}.'));
+  if (typeof message !== 'object' || message === null || Array.isArray(message))
+    throw usage(l10n.t('The request message must be one JSON object, such as {"device_id": "…"}.'));
   const metadata = (call.metadata ?? []).map(([name, value]): [string, string] => [name.trim().toLowerCase(), value]);
-  if (metadata.some(([name]) => name === 'authorization')) throw usage(l10n.t('Leave out the authorization metadata: the program signs a fresh token for every call (spec 5.1 rule 4).'));
+  if (metadata.some(([name]) => name === 'authorization'))
+    throw usage(
+      l10n.t('Leave out the authorization metadata: the program signs a fresh token for every call (spec 5.1 rule 4).'),
+    );
   const set = call.protoFiles.length ? undefined : call.protoset;
-  const where = set ? { includeDirs: [], protoFiles: set.files.map((name) => ({ given: name, name })) } : layout(call.protoFiles, call.importPaths ?? []);
+  const where = set
+    ? { includeDirs: [], protoFiles: set.files.map((name) => ({ given: name, name })) }
+    : layout(call.protoFiles, call.importPaths ?? []);
   const only = call.protoFiles.length === 1 ? call.protoFiles[0] : undefined;
   const serviceFile = call.serviceFile ?? only;
-  if (serviceFile === undefined) throw usage(set ? l10n.t('The descriptor set {0} does not declare {1}.', set.file, m[1]) : l10n.t('Say which of the .proto files defines {0}.', m[1]));
+  if (serviceFile === undefined)
+    throw usage(
+      set
+        ? l10n.t('The descriptor set {0} does not declare {1}.', set.file, m[1])
+        : l10n.t('Say which of the .proto files defines {0}.', m[1]),
+    );
   const serviceProto = protoNameOf(serviceFile, where);
   const inputProto = protoNameOf(call.inputFile ?? serviceFile, where);
   const packageName = m[2] ?? '';
@@ -123,7 +173,8 @@ export function grpcCodeProgramFor(
       packageName,
       methodName: m[3],
       serverStreaming: call.serverStreaming,
-      inputName: inputPackage && inputType.startsWith(`${inputPackage}.`) ? inputType.slice(inputPackage.length + 1) : inputType,
+      inputName:
+        inputPackage && inputType.startsWith(`${inputPackage}.`) ? inputType.slice(inputPackage.length + 1) : inputType,
       target: call.target.trim(),
       plaintext: call.plaintext === true,
       ...(call.caFile ? { caFile: call.caFile } : {}),

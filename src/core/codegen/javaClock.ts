@@ -1,7 +1,12 @@
 // The Java program's side of the one clock protocol (spec 5.1 rule 6 across every signer, docs/copy-as-code.md):
 // the state folder rule, the key lock (a folder made by createDirectory, refreshed while held), and the clock
 // file read and replaced whole. google-java-format's layout.
-import { CLOCK_LOCK_REFRESH_SECONDS, CLOCK_LOCK_STALE_SECONDS, CLOCK_LOCK_WAIT_SECONDS, STATE_DIR_VARIABLE } from './codeRequest';
+import {
+  CLOCK_LOCK_REFRESH_SECONDS,
+  CLOCK_LOCK_STALE_SECONDS,
+  CLOCK_LOCK_WAIT_SECONDS,
+  STATE_DIR_VARIABLE,
+} from './codeRequest';
 
 /** The imports the clock needs, sorted with the program's own by the caller. */
 export const JAVA_CLOCK_IMPORTS = [
@@ -133,7 +138,7 @@ export function javaClockMethods(): string[] {
     '    }',
     '  }',
     '',
-    '  /** Finds this key\'s clock file: named by a hash of the key id (a key id is a secret). */',
+    "  /** Finds this key's clock file: named by a hash of the key id (a key id is a secret). */",
     '  static void openClock() throws Exception {',
     '    Path dir = null;',
     '    for (String[] rule : STATE_DIR_RULE) {',

@@ -1,5 +1,13 @@
 import type { RestCodeProgram } from './codeRequest';
-import { blockComment, headerLines, itemsWord, KEY_FILE_VARIABLE, KEY_ID_VARIABLE, sharedClockLines, WORKERS_VARIABLE } from './codeRequest';
+import {
+  blockComment,
+  headerLines,
+  itemsWord,
+  KEY_FILE_VARIABLE,
+  KEY_ID_VARIABLE,
+  sharedClockLines,
+  WORKERS_VARIABLE,
+} from './codeRequest';
 import { JAVA_CLOCK_FIELDS, JAVA_CLOCK_IMPORTS, javaClockMethods } from './javaClock';
 
 /** A Java string literal (JSON's escapes are Java's, and JSON never writes the \u000a Java would choke on). */
@@ -30,7 +38,10 @@ export function javaProgram(program: RestCodeProgram): string {
     `    java -cp ${GSON_JAR}:. ${JAVA_CLASS}`,
     '(On Windows the classpath separator is ; instead of :.)',
     ...(credential.alg === 'ES256'
-      ? ['The PEM must be PKCS#8 (BEGIN PRIVATE KEY); convert a BEGIN EC PRIVATE KEY with', '`openssl pkcs8 -topk8 -nocrypt -in ec.pem -out key.pem`.']
+      ? [
+          'The PEM must be PKCS#8 (BEGIN PRIVATE KEY); convert a BEGIN EC PRIVATE KEY with',
+          '`openssl pkcs8 -topk8 -nocrypt -in ec.pem -out key.pem`.',
+        ]
       : []),
   ];
   const headerPairs = Object.entries(request.headers).flatMap(([name, value]) => [str(name), str(value)]);
@@ -90,7 +101,7 @@ export function javaProgram(program: RestCodeProgram): string {
     '  /** One GET with a fresh token (spec 5.1 rules 3 and 4). */',
     '  static HttpResponse<String> get(String url) throws Exception {',
     '    // Spec 5.1 rule 6: each token of a key is issued later than the one before. Requests wait',
-    "    // for LOCK (across threads) and for the key lock (across every signer) until the",
+    '    // for LOCK (across threads) and for the key lock (across every signer) until the',
     '    // answer before theirs has arrived, so that no later token reaches the server first.',
     '    synchronized (LOCK) {',
     '      Runnable release = lockKey();',
@@ -125,14 +136,22 @@ export function javaProgram(program: RestCodeProgram): string {
     '    header.addProperty("kid", keyId);',
     '    JsonObject claims = new JsonObject();',
     '    claims.addProperty("iss", issuer);',
-    ...(serviceAccount ? ['    claims.addProperty("sub", issuer); // spec 5.6: sub and email are the client_email', '    claims.addProperty("email", issuer);'] : []),
+    ...(serviceAccount
+      ? [
+          '    claims.addProperty("sub", issuer); // spec 5.6: sub and email are the client_email',
+          '    claims.addProperty("email", issuer);',
+        ]
+      : []),
     '    claims.add("aud", JsonParser.parseString(AUDIENCE_JSON));',
     '    claims.addProperty("iat", iat);',
     '    claims.addProperty("exp", iat + LIFETIME);',
     '    claims.addProperty("jti", UUID.randomUUID().toString()); // spec 5.1 rule 7: a new random UUID',
     '    String signingInput = base64url(header.toString()) + "." + base64url(claims.toString());',
     ...(credential.alg === 'ES256'
-      ? ['    // ES256 signatures are R || S (RFC 7518 3.4), not the DER that SHA256withECDSA gives.', '    Signature signer = Signature.getInstance("SHA256withECDSAinP1363Format");']
+      ? [
+          '    // ES256 signatures are R || S (RFC 7518 3.4), not the DER that SHA256withECDSA gives.',
+          '    Signature signer = Signature.getInstance("SHA256withECDSAinP1363Format");',
+        ]
       : ['    Signature signer = Signature.getInstance("SHA256withRSA");']),
     '    signer.initSign(privateKey);',
     '    signer.update(signingInput.getBytes(StandardCharsets.UTF_8));',

@@ -1,6 +1,14 @@
 import type { RestCodeProgram } from './codeRequest';
 import { headerLines, itemsWord, sharedClockLines } from './codeRequest';
-import { PYTHON_KEY_IMPORTS, pythonClaimConstants, pythonKeyBlocks, pythonMainBlocks, pythonRunLines, pythonSignBlocks, pythonStdlibImports } from './pythonToken';
+import {
+  PYTHON_KEY_IMPORTS,
+  pythonClaimConstants,
+  pythonKeyBlocks,
+  pythonMainBlocks,
+  pythonRunLines,
+  pythonSignBlocks,
+  pythonStdlibImports,
+} from './pythonToken';
 
 const str = (text: string) => JSON.stringify(text);
 
@@ -63,7 +71,10 @@ function fetchFunction(program: RestCodeProgram): string {
   const received = request.csv
     ? ['print(answer.text)']
     : request.itemsKey
-      ? [`items = answer.json().get(${str(request.itemsKey)}) or []`, `print(f"${where}: {len(items)} ${itemsWord(request)}")`]
+      ? [
+          `items = answer.json().get(${str(request.itemsKey)}) or []`,
+          `print(f"${where}: {len(items)} ${itemsWord(request)}")`,
+        ]
       : [`print(f"${where}: {answer.text}")`];
   const send = (url: string) => [
     'try:',

@@ -2,13 +2,31 @@
 // one-line errors, the per-key clock shared with every signer (spec 5.1 rule 6: the protocol of
 // sharedClockLines and docs/copy-as-code.md, a mkdir lock), and the token's claims.
 import type { CodeProgram } from './codeRequest';
-import { CLOCK_LOCK_REFRESH_SECONDS, CLOCK_LOCK_STALE_SECONDS, CLOCK_LOCK_WAIT_SECONDS, KEY_FILE_VARIABLE, KEY_ID_VARIABLE, STATE_DIR_VARIABLE, WORKERS_VARIABLE } from './codeRequest';
+import {
+  CLOCK_LOCK_REFRESH_SECONDS,
+  CLOCK_LOCK_STALE_SECONDS,
+  CLOCK_LOCK_WAIT_SECONDS,
+  KEY_FILE_VARIABLE,
+  KEY_ID_VARIABLE,
+  STATE_DIR_VARIABLE,
+  WORKERS_VARIABLE,
+} from './codeRequest';
 
 const str = (text: string) => JSON.stringify(text);
 
 /** The standard library modules the signing part needs, with `extra` ones of the program, sorted as isort sorts them. */
 export function pythonStdlibImports(program: CodeProgram): string[] {
-  const modules = ['contextlib', 'hashlib', ...(program.credential.type === 'service-account' ? ['json'] : []), 'os', 're', 'sys', 'threading', 'time', 'uuid'];
+  const modules = [
+    'contextlib',
+    'hashlib',
+    ...(program.credential.type === 'service-account' ? ['json'] : []),
+    'os',
+    're',
+    'sys',
+    'threading',
+    'time',
+    'uuid',
+  ];
   return [...modules.map((m) => `import ${m}`), 'from concurrent.futures import ThreadPoolExecutor'];
 }
 
@@ -58,7 +76,7 @@ export function pythonKeyBlocks(program: CodeProgram): string[] {
       ? [
           '    try:',
           '        key = json.loads(text)',
-          '        # spec 5.6: kid is the key file\'s private_key_id, iss its client_email',
+          "        # spec 5.6: kid is the key file's private_key_id, iss its client_email",
           '        pem = key["private_key"].encode()',
           '        key_id, issuer = key["private_key_id"], key["client_email"]',
           '    except (ValueError, KeyError, TypeError, AttributeError):',
@@ -77,7 +95,11 @@ export function pythonKeyBlocks(program: CodeProgram): string[] {
     '    except (ValueError, TypeError):',
     `        sys.exit(f"${keyFile} holds no unencrypted PEM key.")`,
     ...(serviceAccount
-      ? ['    if not isinstance(key, rsa.RSAPrivateKey):', `        sys.exit(f"${keyFile}: private_key is no RSA key (RS256).")`, '    return key, key_id, issuer']
+      ? [
+          '    if not isinstance(key, rsa.RSAPrivateKey):',
+          `        sys.exit(f"${keyFile}: private_key is no RSA key (RS256).")`,
+          '    return key, key_id, issuer',
+        ]
       : [
           '    if not isinstance(key, ec.EllipticCurvePrivateKey) or key.curve.name != "secp256r1":',
           `        sys.exit(f"${keyFile} is no P-256 EC key (ES256).")`,
@@ -175,7 +197,7 @@ export function pythonKeyBlocks(program: CodeProgram): string[] {
     [
       serviceAccount ? 'PRIVATE_KEY, KEY_ID, ISSUER = read_key()' : 'PRIVATE_KEY, KEY_ID = read_key()',
       'CLOCK_FILE = clock_file(KEY_ID)',
-      '_lock = threading.Lock()  # this process\'s threads (key_lock: the other signers)',
+      "_lock = threading.Lock()  # this process's threads (key_lock: the other signers)",
     ].join('\n'),
     lock.join('\n'),
   ];

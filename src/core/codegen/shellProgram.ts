@@ -1,6 +1,17 @@
 import { shellQuote } from '../base';
 import type { RestCodeProgram } from './codeRequest';
-import { CLOCK_LOCK_REFRESH_SECONDS, CLOCK_LOCK_STALE_SECONDS, CLOCK_LOCK_WAIT_SECONDS, headerLines, itemsWord, KEY_FILE_VARIABLE, KEY_ID_VARIABLE, sharedClockLines, STATE_DIR_VARIABLE, WORKERS_VARIABLE } from './codeRequest';
+import {
+  CLOCK_LOCK_REFRESH_SECONDS,
+  CLOCK_LOCK_STALE_SECONDS,
+  CLOCK_LOCK_WAIT_SECONDS,
+  headerLines,
+  itemsWord,
+  KEY_FILE_VARIABLE,
+  KEY_ID_VARIABLE,
+  sharedClockLines,
+  STATE_DIR_VARIABLE,
+  WORKERS_VARIABLE,
+} from './codeRequest';
 
 /** A bash script (openssl + curl + jq), as shfmt formats it. */
 export function shellProgram(program: RestCodeProgram): string {
@@ -42,8 +53,15 @@ export function shellProgram(program: RestCodeProgram): string {
     ...alignComments([
       [`BASE_URL=${shellQuote(program.baseUrl)}`, 'spec 5.3: also the audience'],
       [`LIFETIME=${program.lifetimeSeconds}`, 'spec 5.1 rule 5: 60 to 3600 seconds'],
-      [`KEY_FILE="\${${KEY_FILE_VARIABLE}:?Set ${KEY_FILE_VARIABLE} to the ${serviceAccount ? 'service-account key file (JSON)' : 'private key PEM file'}}"`],
-      ...(serviceAccount ? [] : [[`KEY_ID="\${${KEY_ID_VARIABLE}:?Set ${KEY_ID_VARIABLE} to the key id of that key}"`], [`ISSUER=${shellQuote(credential.issuer ?? '')}`]]),
+      [
+        `KEY_FILE="\${${KEY_FILE_VARIABLE}:?Set ${KEY_FILE_VARIABLE} to the ${serviceAccount ? 'service-account key file (JSON)' : 'private key PEM file'}}"`,
+      ],
+      ...(serviceAccount
+        ? []
+        : [
+            [`KEY_ID="\${${KEY_ID_VARIABLE}:?Set ${KEY_ID_VARIABLE} to the key id of that key}"`],
+            [`ISSUER=${shellQuote(credential.issuer ?? '')}`],
+          ]),
       [`WORKERS="\${${WORKERS_VARIABLE}:-1}"`],
     ]),
     'HEADERS=(',
@@ -64,7 +82,10 @@ export function shellProgram(program: RestCodeProgram): string {
           `\tfail "${keyFile} is not a service-account key file: JSON with private_key, private_key_id and client_email."`,
           'jq -r .private_key "$KEY_FILE" | openssl rsa -noout 2>/dev/null ||',
           `\tfail "${keyFile}: private_key is no RSA private key (RS256)."`,
-          ...alignComments([['KEY_ID=$(jq -r .private_key_id "$KEY_FILE")', "spec 5.6: the key file's private_key_id"], ['ISSUER=$(jq -r .client_email "$KEY_FILE")']]),
+          ...alignComments([
+            ['KEY_ID=$(jq -r .private_key_id "$KEY_FILE")', "spec 5.6: the key file's private_key_id"],
+            ['ISSUER=$(jq -r .client_email "$KEY_FILE")'],
+          ]),
         ]
       : [
           'key_text=$(openssl pkey -in "$KEY_FILE" -noout -text 2>/dev/null) && [[ $key_text == *"ASN1 OID: prime256v1"* ]] ||',
@@ -116,7 +137,7 @@ export function shellProgram(program: RestCodeProgram): string {
     '\ttrap unlock_key EXIT',
     '}',
     '',
-    '# Releases the key lock: the refresher stops first, so it never touches a later holder\'s lock.',
+    "# Releases the key lock: the refresher stops first, so it never touches a later holder's lock.",
     'unlock_key() {',
     '\tkill "$REFRESHER" 2>/dev/null',
     '\twait "$REFRESHER" 2>/dev/null || true',
@@ -187,7 +208,9 @@ function fetchFunction(program: RestCodeProgram): string {
   const received = request.csv
     ? ['echo "$body"']
     : request.itemsKey
-      ? [`echo "${where}: $(jq ${shellQuote(`.${JSON.stringify(request.itemsKey)} | length`)} <<<"$body") ${itemsWord(request)}"`]
+      ? [
+          `echo "${where}: $(jq ${shellQuote(`.${JSON.stringify(request.itemsKey)} | length`)} <<<"$body") ${itemsWord(request)}"`,
+        ]
       : [`echo "${where}: $body"`];
   const answer = (indent: string, url: string) => [
     `${indent}answer=$(get ${url}) || return 1 # signing or curl failed, and said why`,
@@ -199,7 +222,13 @@ function fetchFunction(program: RestCodeProgram): string {
     `${indent}fi`,
   ];
   if (!request.pages) {
-    return ['fetch() {', '\tlocal answer status body', ...answer('\t', `"$BASE_URL"${shellQuote(request.path)}`), ...received.map((l) => `\t${l}`), '}'].join('\n');
+    return [
+      'fetch() {',
+      '\tlocal answer status body',
+      ...answer('\t', `"$BASE_URL"${shellQuote(request.path)}`),
+      ...received.map((l) => `\t${l}`),
+      '}',
+    ].join('\n');
   }
   return [
     'fetch() {',
@@ -225,7 +254,7 @@ function fetchFunction(program: RestCodeProgram): string {
 /** Lines with optional trailing comments, the comments of consecutive lines aligned as shfmt aligns them. */
 function alignComments(lines: string[][]): string[] {
   const out: string[] = [];
-  for (let i = 0; i < lines.length; ) {
+  for (let i = 0; i < lines.length;) {
     let j = i;
     while (j < lines.length && lines[j].length > 1) j++;
     if (j === i) {

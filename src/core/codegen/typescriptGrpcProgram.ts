@@ -1,6 +1,12 @@
 import type { CodeProgram, GrpcCodeRequest } from './codeRequest';
 import { blockComment, headerLines } from './codeRequest';
-import { typescriptClaimConstants, typescriptClockLines, typescriptImports, typescriptKeyLines, typescriptRunLines } from './typescriptToken';
+import {
+  typescriptClaimConstants,
+  typescriptClockLines,
+  typescriptImports,
+  typescriptKeyLines,
+  typescriptRunLines,
+} from './typescriptToken';
 
 const str = (text: string) => JSON.stringify(text);
 const list = (items: string[]) => `[${items.map(str).join(', ')}]`;
@@ -15,15 +21,33 @@ export function typescriptGrpcProgram(program: CodeProgram<GrpcCodeRequest>): st
     '',
     ...typescriptRunLines(['@grpc/grpc-js', '@grpc/proto-loader', 'jose', 'proper-lockfile']),
     ...(request.protoset
-      ? ['It loads the server\'s schema at run time from the descriptor set below (read by server', 'reflection), relative to the folder it runs in.']
-      : ['It loads the .proto files at run time from the include folders below, relative to the folder', 'it runs in.']),
+      ? [
+          "It loads the server's schema at run time from the descriptor set below (read by server",
+          'reflection), relative to the folder it runs in.',
+        ]
+      : [
+          'It loads the .proto files at run time from the include folders below, relative to the folder',
+          'it runs in.',
+        ]),
   ];
-  const options = ['  keepCase: true, // the field names of the .proto files', '  longs: String,', '  enums: String,', '});'];
+  const options = [
+    '  keepCase: true, // the field names of the .proto files',
+    '  longs: String,',
+    '  enums: String,',
+    '});',
+  ];
   const definition = request.protoset
     ? [`definition = protoLoader.loadFileDescriptorSetFromBuffer(readFileSync(${str(request.protoset)}), {`, ...options]
-    : [`definition = protoLoader.loadSync(${list(request.protoFiles.map((f) => f.name))}, {`, `  includeDirs: ${list(request.includeDirs)},`, ...options];
+    : [
+        `definition = protoLoader.loadSync(${list(request.protoFiles.map((f) => f.name))}, {`,
+        `  includeDirs: ${list(request.includeDirs)},`,
+        ...options,
+      ];
   const credentials = request.plaintext
-    ? ['// Plaintext: this computer only (a token must not cross a network in clear).', 'const client = new Service(TARGET, grpc.credentials.createInsecure());']
+    ? [
+        '// Plaintext: this computer only (a token must not cross a network in clear).',
+        'const client = new Service(TARGET, grpc.credentials.createInsecure());',
+      ]
     : request.caFile
       ? [`const client = new Service(TARGET, grpc.credentials.createSsl(readFileSync(${str(request.caFile)})));`]
       : ["// TLS with Node's root certificates.", 'const client = new Service(TARGET, grpc.credentials.createSsl());'];
@@ -89,7 +113,7 @@ export function typescriptGrpcProgram(program: CodeProgram<GrpcCodeRequest>): st
     '/** Starts one call with a fresh token (spec 5.1 rules 3 and 4). */',
     'function withToken<T extends grpc.Call>(start: (metadata: grpc.Metadata) => T): Promise<T> {',
     '  // Spec 5.1 rule 6: each token of a key is issued later than the one before. Calls wait in one',
-    '  // queue (across async tasks) and for the clock file\'s lock (across processes) until the answer',
+    "  // queue (across async tasks) and for the clock file's lock (across processes) until the answer",
     '  // before theirs has begun (its headers or its status), so that no later token reaches the',
     '  // server first.',
     '  const started = queue.then(async () => {',

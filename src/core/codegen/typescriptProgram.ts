@@ -1,13 +1,25 @@
 import type { RestCodeProgram } from './codeRequest';
 import { blockComment, headerLines, itemsWord } from './codeRequest';
-import { typescriptClaimConstants, typescriptClockLines, typescriptImports, typescriptKeyLines, typescriptRunLines } from './typescriptToken';
+import {
+  typescriptClaimConstants,
+  typescriptClockLines,
+  typescriptImports,
+  typescriptKeyLines,
+  typescriptRunLines,
+} from './typescriptToken';
 
 const str = (text: string) => JSON.stringify(text);
 
 /** A TypeScript program for Node 20+ (jose + fetch + proper-lockfile), in Prettier's default style. */
 export function typescriptProgram(program: RestCodeProgram): string {
   const { request } = program;
-  const header = [...headerLines(program), '', ...typescriptClockLines(), '', ...typescriptRunLines(['jose', 'proper-lockfile'])];
+  const header = [
+    ...headerLines(program),
+    '',
+    ...typescriptClockLines(),
+    '',
+    ...typescriptRunLines(['jose', 'proper-lockfile']),
+  ];
   return [
     blockComment(header),
     ...typescriptImports(),
@@ -18,7 +30,9 @@ export function typescriptProgram(program: RestCodeProgram): string {
     ...typescriptClaimConstants(program),
     `const FIRST_URL = BASE_URL + ${str(request.path)};`,
     'const HEADERS: Record<string, string> = {',
-    ...Object.entries(request.headers).map(([name, value]) => `  ${/^[A-Za-z_$][\w$]*$/.test(name) ? name : str(name)}: ${str(value)},`),
+    ...Object.entries(request.headers).map(
+      ([name, value]) => `  ${/^[A-Za-z_$][\w$]*$/.test(name) ? name : str(name)}: ${str(value)},`,
+    ),
     '};',
     'const TIMEOUT_MS = 30_000; // a request with no whole answer by then fails',
     '',
@@ -27,7 +41,7 @@ export function typescriptProgram(program: RestCodeProgram): string {
     '/** One GET with a fresh token (spec 5.1 rules 3 and 4). */',
     'function get(url: string): Promise<Response> {',
     '  // Spec 5.1 rule 6: each token of a key is issued later than the one before. Requests wait in',
-    '  // one queue (across async tasks) and for the clock file\'s lock (across processes) until the',
+    "  // one queue (across async tasks) and for the clock file's lock (across processes) until the",
     '  // answer before theirs has arrived, so that no later token reaches the server first.',
     '  const answer = queue.then(async () => {',
     '    const unlock = await lockClock();',
@@ -71,12 +85,21 @@ function fetchFunction(program: RestCodeProgram): string {
   const received = request.csv
     ? ['console.log(text);']
     : request.itemsKey
-      ? [`const items = ${bodyName}${/^[A-Za-z_$][\w$]*$/.test(request.itemsKey) ? `.${request.itemsKey}` : `[${str(request.itemsKey)}]`} ?? [];`, `console.log(\`${where}: \${items.length} ${itemsWord(request)}\`);`]
+      ? [
+          `const items = ${bodyName}${/^[A-Za-z_$][\w$]*$/.test(request.itemsKey) ? `.${request.itemsKey}` : `[${str(request.itemsKey)}]`} ?? [];`,
+          `console.log(\`${where}: \${items.length} ${itemsWord(request)}\`);`,
+        ]
       : [`console.log(\`${where}: \${text}\`);`];
   const refused = ['if (!answer.ok) {', '  throw new Error(`worker ${worker}: ${answer.status} ${text}`);', '}'];
   const read = 'const text = await answer.text().catch((err) => fail(`worker ${worker}: ${reasonOf(err)}`));';
   if (!request.pages) {
-    return ['async function fetchAll(worker: number): Promise<void> {', '  const answer = await get(FIRST_URL);', `  ${read}`, ...[...refused, ...received].map((l) => `  ${l}`), '}'].join('\n');
+    return [
+      'async function fetchAll(worker: number): Promise<void> {',
+      '  const answer = await get(FIRST_URL);',
+      `  ${read}`,
+      ...[...refused, ...received].map((l) => `  ${l}`),
+      '}',
+    ].join('\n');
   }
   return [
     'async function fetchAll(worker: number): Promise<void> {',
@@ -84,7 +107,9 @@ function fetchFunction(program: RestCodeProgram): string {
     '  for (let page = 1; url; page++) {',
     '    const answer = await get(url); // a new token for every page',
     `    ${read}`,
-    ...[...refused, 'const body = JSON.parse(text);', ...received.map((l) => l.replace(bodyName, 'body'))].map((l) => `    ${l}`),
+    ...[...refused, 'const body = JSON.parse(text);', ...received.map((l) => l.replace(bodyName, 'body'))].map(
+      (l) => `    ${l}`,
+    ),
     '    url = body.links?.next ?? undefined;',
     '    if (url && !url.startsWith(BASE_URL + "/")) {',
     '      throw new Error(`worker ${worker}: links.next leaves ${BASE_URL}: ${url}`);',

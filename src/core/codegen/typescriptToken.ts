@@ -3,11 +3,20 @@
 // sharedClockLines and docs/copy-as-code.md, its lock taken with proper-lockfile as the extension
 // does, and one queue across async tasks), the token's claims, the worker count, and errors in one line.
 import type { CodeProgram } from './codeRequest';
-import { CLOCK_LOCK_REFRESH_SECONDS, CLOCK_LOCK_STALE_SECONDS, CLOCK_LOCK_WAIT_SECONDS, KEY_FILE_VARIABLE, KEY_ID_VARIABLE, sharedClockLines, STATE_DIR_VARIABLE, WORKERS_VARIABLE } from './codeRequest';
+import {
+  CLOCK_LOCK_REFRESH_SECONDS,
+  CLOCK_LOCK_STALE_SECONDS,
+  CLOCK_LOCK_WAIT_SECONDS,
+  KEY_FILE_VARIABLE,
+  KEY_ID_VARIABLE,
+  sharedClockLines,
+  STATE_DIR_VARIABLE,
+  WORKERS_VARIABLE,
+} from './codeRequest';
 
 const str = (text: string) => JSON.stringify(text);
-const specOf = (type: CodeProgram['credential']['type']) => (type === 'service-account' ? '5.6' : type === 'iam' ? '5.5' : '5.4');
-
+const specOf = (type: CodeProgram['credential']['type']) =>
+  type === 'service-account' ? '5.6' : type === 'iam' ? '5.5' : '5.4';
 
 /** The file name Copy as Code offers for a TypeScript program (CODE_LANGUAGE_INFO), used in the run instructions. */
 export const TYPESCRIPT_FILE = 'mobilityApiRequest.ts';
@@ -126,7 +135,7 @@ export function typescriptKeyLines(program: CodeProgram): string[] {
     ...(serviceAccount
       ? [
           '',
-          '/** Spec 5.6: the kid is the key file\'s private_key_id, iss (and sub, email) its client_email. */',
+          "/** Spec 5.6: the kid is the key file's private_key_id, iss (and sub, email) its client_email. */",
           'function readServiceAccount(file: string) {',
           '  let key: Record<string, unknown> = {};',
           '  try {',
@@ -161,7 +170,7 @@ export function typescriptKeyLines(program: CodeProgram): string[] {
     '/**',
     ' * Takes the lock every signer of this key takes (the protocol in the header), waiting while',
     ' * another signer (or worker) holds it; resolves to its release. Held until the answer to the',
-    ' * token\'s request has begun.',
+    " * token's request has begun.",
     ' */',
     'async function lockClock(): Promise<() => Promise<void>> {',
     '  try {',
@@ -208,7 +217,9 @@ export function typescriptKeyLines(program: CodeProgram): string[] {
     '  renameSync(`${CLOCK_FILE}.${process.pid}.tmp`, CLOCK_FILE);',
     '  return new SignJWT({',
     '    iss: ISSUER,',
-    ...(serviceAccount ? ['    sub: ISSUER, // spec 5.6: sub and email are the client_email', '    email: ISSUER,'] : []),
+    ...(serviceAccount
+      ? ['    sub: ISSUER, // spec 5.6: sub and email are the client_email', '    email: ISSUER,']
+      : []),
     '    aud: AUDIENCE,',
     '    iat,',
     '    exp: iat + LIFETIME,',

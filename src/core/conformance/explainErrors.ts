@@ -81,7 +81,10 @@ function messageOf(error: ErrorObject): string {
       const passing = p.passingSchemas;
       if (Array.isArray(passing)) {
         // ajv stops at the second match: "more than one", not a count.
-        return l10n.t('matches more than one alternative ({0}) where exactly one is allowed', listed(passing.map((i: number) => titles[i])));
+        return l10n.t(
+          'matches more than one alternative ({0}) where exactly one is allowed',
+          listed(passing.map((i: number) => titles[i])),
+        );
       }
       return l10n.t('matches none of the alternatives: {0}', listed(titles));
     }
@@ -115,7 +118,8 @@ function reachable(root: SchemaObject, schema: unknown, seen = new Set<object>()
   }
   for (const [key, value] of Object.entries(schema)) {
     if (key === '$ref' && typeof value === 'string') reachable(root, resolveRef(root, value), seen);
-    else if (key !== 'enum' && key !== 'const' && key !== 'required' && value && typeof value === 'object') reachable(root, value, seen);
+    else if (key !== 'enum' && key !== 'const' && key !== 'required' && value && typeof value === 'object')
+      reachable(root, value, seen);
   }
   return seen;
 }
@@ -173,11 +177,23 @@ function nest(errors: readonly ErrorObject[], index: BranchIndex): Node[] {
 function meantBranch(node: Node): Node[] | undefined {
   const branches = node.branches ?? [];
   if (Array.isArray((node.error.params as { passingSchemas?: unknown }).passingSchemas)) return undefined;
-  const candidates = branches.filter((b) => b.length > 0 && !b.some((n) => n.error.keyword === 'const' || (n.error.keyword === 'type' && n.error.instancePath === node.error.instancePath)));
+  const candidates = branches.filter(
+    (b) =>
+      b.length > 0 &&
+      !b.some(
+        (n) =>
+          n.error.keyword === 'const' ||
+          (n.error.keyword === 'type' && n.error.instancePath === node.error.instancePath),
+      ),
+  );
   return candidates.length === 1 ? candidates[0] : undefined;
 }
 
-function flatten(nodes: Node[], context: string | undefined, out: { error: ErrorObject; context?: string; from: Node }[]): void {
+function flatten(
+  nodes: Node[],
+  context: string | undefined,
+  out: { error: ErrorObject; context?: string; from: Node }[],
+): void {
   for (const node of nodes) {
     // An `if` error only says "must match then"; the `then` errors beside it say what is missing.
     if (node.error.keyword === 'if') continue;
@@ -210,7 +226,12 @@ function bugOf(node: Node, bugs: ReadonlyMap<object, SchemaCorrectionId>): Schem
  * The findings of one validation. `prefix` is the JSON Pointer of the validated value within the response (an item's
  * `/vehicles/3`); `bugs` (official variant) labels the findings caused by a known bug of the official schema.
  */
-export function explainErrors(errors: readonly ErrorObject[], index: BranchIndex, prefix: string, bugs?: ReadonlyMap<object, SchemaCorrectionId>): ConformanceFinding[] {
+export function explainErrors(
+  errors: readonly ErrorObject[],
+  index: BranchIndex,
+  prefix: string,
+  bugs?: ReadonlyMap<object, SchemaCorrectionId>,
+): ConformanceFinding[] {
   const flat: { error: ErrorObject; context?: string; from: Node }[] = [];
   flatten(nest(errors, index), undefined, flat);
   // The same rule at the same place through several paths (an allOf of `type: object` members) is one finding.

@@ -65,7 +65,12 @@ export function fastPassDefs(defs: Record<string, unknown>): Record<string, unkn
     }
     const schema = node as SchemaObject;
     if (schema.format === 'uuid' && schema.pattern === UUID_PATTERN) delete schema.format;
-    if (schema.type === 'number' && schema.multipleOf === 1 && !('exclusiveMinimum' in schema) && !('exclusiveMaximum' in schema)) {
+    if (
+      schema.type === 'number' &&
+      schema.multipleOf === 1 &&
+      !('exclusiveMinimum' in schema) &&
+      !('exclusiveMaximum' in schema)
+    ) {
       schema.type = 'integer';
       delete schema.multipleOf;
       schema.exclusiveMinimum = -WHOLE_NUMBER_LIMIT;
@@ -96,7 +101,7 @@ function discriminatingProperty(branches: (SchemaObject | undefined)[]): string 
   const first = branches[0]?.properties as Record<string, SchemaObject> | undefined;
   if (!first || branches.length < 2) return undefined;
   for (const tag of Object.keys(first)) {
-    const values = branches.map((b) => ((b?.properties as Record<string, SchemaObject> | undefined)?.[tag])?.const);
+    const values = branches.map((b) => (b?.properties as Record<string, SchemaObject> | undefined)?.[tag]?.const);
     if (values.every((v) => typeof v === 'string') && new Set(values).size === values.length) return tag;
   }
   return undefined;
@@ -116,7 +121,18 @@ function disjointTypes(defs: Record<string, unknown>, branches: (SchemaObject | 
 }
 
 /** Keywords whose value is one schema, a list of schemas, or schemas by name (JSON Schema 2020-12). */
-const ONE_SCHEMA = new Set(['not', 'if', 'then', 'else', 'items', 'contains', 'additionalProperties', 'propertyNames', 'unevaluatedItems', 'unevaluatedProperties']);
+const ONE_SCHEMA = new Set([
+  'not',
+  'if',
+  'then',
+  'else',
+  'items',
+  'contains',
+  'additionalProperties',
+  'propertyNames',
+  'unevaluatedItems',
+  'unevaluatedProperties',
+]);
 const SCHEMA_LISTS = new Set(['allOf', 'anyOf', 'oneOf', 'prefixItems']);
 const SCHEMA_MAPS = new Set(['properties', 'patternProperties', 'dependentSchemas']);
 
@@ -136,7 +152,8 @@ export function inlineLocalRefs(defs: Record<string, unknown>, schema: unknown):
       if (key === '$ref') continue;
       if (ONE_SCHEMA.has(key)) copy[key] = expand(value, open);
       else if (SCHEMA_LISTS.has(key) && Array.isArray(value)) copy[key] = value.map((child) => expand(child, open));
-      else if (SCHEMA_MAPS.has(key) && value && typeof value === 'object') copy[key] = Object.fromEntries(Object.entries(value).map(([name, child]) => [name, expand(child, open)]));
+      else if (SCHEMA_MAPS.has(key) && value && typeof value === 'object')
+        copy[key] = Object.fromEntries(Object.entries(value).map(([name, child]) => [name, expand(child, open)]));
       else copy[key] = value;
     }
     if (source.$ref === undefined) return copy;

@@ -25,7 +25,14 @@ function validatorOf(kind: GeographyAnswerKind): ValidateFunction {
   let validate = compiled.get(kind);
   if (!validate) {
     // The same options as the Provider answers' (mdsSchemas.ts), without `verbose`: no explanations of branches here.
-    const ajv = new Ajv2020({ allErrors: true, strict: true, strictTypes: false, strictTuples: false, strictRequired: false, allowUnionTypes: true });
+    const ajv = new Ajv2020({
+      allErrors: true,
+      strict: true,
+      strictTypes: false,
+      strictTuples: false,
+      strictRequired: false,
+      allowUnionTypes: true,
+    });
     addFormats(ajv);
     validate = ajv.compile(kind === 'geographies' ? geographies : geography);
     compiled.set(kind, validate);
@@ -34,8 +41,14 @@ function validatorOf(kind: GeographyAnswerKind): ValidateFunction {
 }
 
 /** The places where `document` breaks the official schema of `kind` (empty when it conforms), at most `limit`. */
-export function geographySchemaErrors(document: unknown, kind: GeographyAnswerKind, limit = 20): GeographySchemaError[] {
+export function geographySchemaErrors(
+  document: unknown,
+  kind: GeographyAnswerKind,
+  limit = 20,
+): GeographySchemaError[] {
   const validate = validatorOf(kind);
   if (validate(document)) return [];
-  return (validate.errors ?? []).slice(0, limit).map((e) => ({ path: e.instancePath || '/', message: e.message ?? e.keyword }));
+  return (validate.errors ?? [])
+    .slice(0, limit)
+    .map((e) => ({ path: e.instancePath || '/', message: e.message ?? e.keyword }));
 }

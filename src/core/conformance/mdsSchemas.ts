@@ -33,7 +33,12 @@ export interface MdsSchemaSource {
 }
 
 /** The source of the vendored official schemas (mds-openapi, branch and commit). */
-export const MDS_SCHEMA_SOURCE: MdsSchemaSource = { repository: source.repository, ref: source.ref, commit: source.commit, license: source.license };
+export const MDS_SCHEMA_SOURCE: MdsSchemaSource = {
+  repository: source.repository,
+  ref: source.ref,
+  commit: source.commit,
+  license: source.license,
+};
 
 /** A schema of the bundle by name: one per endpoint, plus the hour parameter's type. */
 export type MdsSchemaName = MdsEndpointId | 'iso-dayhour';
@@ -94,7 +99,15 @@ function getAjv(): Ajv2020 {
   if (!ajv) {
     // verbose: errors carry the schema objects they come from, to collapse the branches of oneOf/anyOf and to tell
     // findings caused by a known bug. strictTypes off: the official files put `properties` beside `$ref`s to objects.
-    ajv = new Ajv2020({ allErrors: true, verbose: true, strict: true, strictTypes: false, strictTuples: false, strictRequired: false, allowUnionTypes: true });
+    ajv = new Ajv2020({
+      allErrors: true,
+      verbose: true,
+      strict: true,
+      strictTypes: false,
+      strictTuples: false,
+      strictRequired: false,
+      allowUnionTypes: true,
+    });
     addFormats(ajv);
   }
   return ajv;
@@ -106,7 +119,17 @@ function getAjv(): Ajv2020 {
  */
 function getFastAjv(): Ajv2020 {
   if (!fastAjv) {
-    fastAjv = new Ajv2020({ allErrors: false, verbose: false, strict: true, strictTypes: false, strictTuples: false, strictRequired: false, allowUnionTypes: true, discriminator: true, code: { regExp: rememberingRegExp } });
+    fastAjv = new Ajv2020({
+      allErrors: false,
+      verbose: false,
+      strict: true,
+      strictTypes: false,
+      strictTuples: false,
+      strictRequired: false,
+      allowUnionTypes: true,
+      discriminator: true,
+      code: { regExp: rememberingRegExp },
+    });
     addFormats(fastAjv);
   }
   return fastAjv;
@@ -115,7 +138,9 @@ function getFastAjv(): Ajv2020 {
 /** The fast pass of an item: its references expanded in place, so that ajv compiles it into one function. */
 function compileFastItem(defs: Record<string, unknown>): ValidateFunction {
   const item = inlineLocalRefs(defs, { $ref: '#/$defs/item' });
-  return getFastAjv().compile(typeof item === 'object' && item !== null ? { ...item, $defs: defs } : { $ref: '#/$defs/item', $defs: defs });
+  return getFastAjv().compile(
+    typeof item === 'object' && item !== null ? { ...item, $defs: defs } : { $ref: '#/$defs/item', $defs: defs },
+  );
 }
 
 /** The validators of `name` for a variant and a mode, compiled on first use and kept. */

@@ -10,12 +10,7 @@
 
 /** The stable id of one correction; findings caused by that bug carry it as `schemaBug`. */
 export type SchemaCorrectionId =
-  | 'month-november'
-  | 'mode-one-of'
-  | 'contains-list'
-  | 'trip-ids-required'
-  | 'vehicles-last-updated-ttl'
-  | 'media-type';
+  'month-november' | 'mode-one-of' | 'contains-list' | 'trip-ids-required' | 'vehicles-last-updated-ttl' | 'media-type';
 
 /** The modes of MDS 2.0 (models/data-types/mode.yaml). A provider id serves exactly one mode. */
 export const MDS_MODES = ['micromobility', 'car-share', 'delivery-robots', 'passenger-services'] as const;
@@ -74,7 +69,9 @@ function defs(root: SchemaObject): Record<string, SchemaObject> {
 }
 
 function drift(id: SchemaCorrectionId, what: string): Error {
-  return new Error(`Schema correction ${id} no longer matches the vendored official schema (${what}): review src/core/conformance/schemaCorrections.ts after refreshing schemas/mds-openapi.`);
+  return new Error(
+    `Schema correction ${id} no longer matches the vendored official schema (${what}): review src/core/conformance/schemaCorrections.ts after refreshing schemas/mds-openapi.`,
+  );
 }
 
 const BUGGY_MONTH = '(0[1-9]|1[02])';
@@ -92,7 +89,8 @@ const monthNovember: SchemaCorrection = {
     for (const key of ['models.data-types.iso-dayhour', 'models.data-types.iso-date']) {
       const schema = defs(root)[key];
       if (!schema) continue;
-      if (typeof schema.pattern !== 'string' || !schema.pattern.includes(BUGGY_MONTH)) throw drift('month-november', `${key} has no ${BUGGY_MONTH}`);
+      if (typeof schema.pattern !== 'string' || !schema.pattern.includes(BUGGY_MONTH))
+        throw drift('month-november', `${key} has no ${BUGGY_MONTH}`);
       found = true;
       if (locateOnly) markBug?.(schema);
       else schema.pattern = schema.pattern.replace(BUGGY_MONTH, FIXED_MONTH);
@@ -110,7 +108,8 @@ function modeOneOfs(root: SchemaObject): { member: SchemaObject; kind: string }[
     const member = (model.allOf as SchemaObject[] | undefined)?.find((m) => Array.isArray(m.oneOf));
     const refs = (member?.oneOf as SchemaObject[] | undefined)?.map((b) => b.$ref);
     const expected = [...MDS_MODES].sort().map((mode) => `#/$defs/models.modes.${mode}.${kind}`);
-    if (!member || JSON.stringify(refs) !== JSON.stringify(expected)) throw drift('mode-one-of', `models/${kind}.yaml has no oneOf over the four modes`);
+    if (!member || JSON.stringify(refs) !== JSON.stringify(expected))
+      throw drift('mode-one-of', `models/${kind}.yaml has no oneOf over the four modes`);
     found.push({ member, kind });
   }
   return found;
@@ -120,9 +119,11 @@ const modeOneOf: SchemaCorrection = {
   id: 'mode-one-of',
   files: ['models/vehicle.yaml', 'models/event.yaml', 'models/trip.yaml'],
   official: 'Each item must match exactly one (oneOf) of the four mode schemas (models/modes/*/<kind>.yaml).',
-  corrected: 'Each item must match the schema of the provider\'s mode (default micromobility); with mode "any", at least one (anyOf).',
-  why: 'The mode schemas do not exclude each other (a vehicle without vehicle_attributes, an "available" event with "trip_end", ... '
-    + 'are valid in several modes), so oneOf rejects valid items. A provider_id serves a single mode (provider/README.md "Modes").',
+  corrected:
+    'Each item must match the schema of the provider\'s mode (default micromobility); with mode "any", at least one (anyOf).',
+  why:
+    'The mode schemas do not exclude each other (a vehicle without vehicle_attributes, an "available" event with "trip_end", ... ' +
+    'are valid in several modes), so oneOf rejects valid items. A provider_id serves a single mode (provider/README.md "Modes").',
   neededToCompile: false,
   apply({ root, mode, markBug }, locateOnly) {
     const members = modeOneOfs(root);
@@ -146,8 +147,10 @@ function tripEventConditions(root: SchemaObject): { event: SchemaObject; eventTy
   for (const mode of MDS_MODES) {
     const event = defs(root)[`models.modes.${mode}.event`];
     if (!event) continue;
-    const eventTypes = ((event.if as SchemaObject | undefined)?.properties as Record<string, SchemaObject> | undefined)?.event_types;
-    if (!eventTypes || !('contains' in eventTypes)) throw drift('contains-list', `models/modes/${mode}/event.yaml has no if.properties.event_types.contains`);
+    const eventTypes = ((event.if as SchemaObject | undefined)?.properties as Record<string, SchemaObject> | undefined)
+      ?.event_types;
+    if (!eventTypes || !('contains' in eventTypes))
+      throw drift('contains-list', `models/modes/${mode}/event.yaml has no if.properties.event_types.contains`);
     found.push({ event, eventTypes });
   }
   return found;
@@ -156,7 +159,8 @@ function tripEventConditions(root: SchemaObject): { event: SchemaObject; eventTy
 const containsList: SchemaCorrection = {
   id: 'contains-list',
   files: MDS_MODES.map((mode) => `models/modes/${mode}/event.yaml`),
-  official: '`if: properties: event_types: contains: [trip_start, trip_end, ...]`: `contains` is given a list of event types.',
+  official:
+    '`if: properties: event_types: contains: [trip_start, trip_end, ...]`: `contains` is given a list of event types.',
   corrected: '`contains: { enum: [the same list] }`: "event_types contains one of these".',
   why: '`contains` takes a schema, not a list (JSON Schema 2020-12 §10.3.1.3): validators reject the schema (ajv: "contains must be object,boolean") or ignore the condition.',
   neededToCompile: true,
@@ -174,10 +178,12 @@ const containsList: SchemaCorrection = {
 const tripIdsRequired: SchemaCorrection = {
   id: 'trip-ids-required',
   files: MDS_MODES.map((mode) => `models/modes/${mode}/event.yaml`),
-  official: '`then: properties: trip_ids: minItems: 1`: trip_ids, when present, has at least one id; an event without trip_ids passes.',
+  official:
+    '`then: properties: trip_ids: minItems: 1`: trip_ids, when present, has at least one id; an event without trip_ids passes.',
   corrected: '`then: required: [trip_ids]` as well: a trip event must carry trip_ids with at least one id.',
-  why: 'data-types.md (2.0.2) "Events": trip_ids is "required if event_types contains trip_start, trip_end, trip_cancel, '
-    + 'trip_enter_jurisdiction, or trip_leave_jurisdiction"; `minItems` alone never requires the property.',
+  why:
+    'data-types.md (2.0.2) "Events": trip_ids is "required if event_types contains trip_start, trip_end, trip_cancel, ' +
+    'trip_enter_jurisdiction, or trip_leave_jurisdiction"; `minItems` alone never requires the property.',
   neededToCompile: false,
   apply({ root }, locateOnly) {
     const conditions = tripEventConditions(root);
@@ -185,7 +191,8 @@ const tripIdsRequired: SchemaCorrection = {
     for (const { event } of conditions) {
       const then = event.then as SchemaObject | undefined;
       const tripIds = (then?.properties as Record<string, SchemaObject> | undefined)?.trip_ids;
-      if (!then || tripIds?.minItems !== 1 || then.required) throw drift('trip-ids-required', 'then.properties.trip_ids.minItems is not 1 alone');
+      if (!then || tripIds?.minItems !== 1 || then.required)
+        throw drift('trip-ids-required', 'then.properties.trip_ids.minItems is not 1 alone');
       then.required = ['trip_ids'];
     }
     return conditions.length > 0;
@@ -195,17 +202,20 @@ const tripIdsRequired: SchemaCorrection = {
 const vehiclesLastUpdatedTtl: SchemaCorrection = {
   id: 'vehicles-last-updated-ttl',
   files: ['reference/provider.yaml'],
-  official: 'GET /vehicles and GET /vehicles/{device_id} require last_updated and ttl (allOf models/response/last_updated.yaml, ttl.yaml).',
+  official:
+    'GET /vehicles and GET /vehicles/{device_id} require last_updated and ttl (allOf models/response/last_updated.yaml, ttl.yaml).',
   corrected: 'They are not required there (still accepted when present); /vehicles/status keeps them required.',
-  why: 'In 2.0.2, provider/README.md "Vehicles" shows /vehicles without them and requires them only of near-realtime endpoints '
-    + '(/vehicles/status, /stops, "Data Latency Requirements"); the schema keeps the 2.0.0 wording.',
+  why:
+    'In 2.0.2, provider/README.md "Vehicles" shows /vehicles without them and requires them only of near-realtime endpoints ' +
+    '(/vehicles/status, /stops, "Data Latency Requirements"); the schema keeps the 2.0.0 wording.',
   neededToCompile: false,
   apply({ root, markBug }, locateOnly) {
     if (typeof root.title !== 'string' || !/^GET \/vehicles(\/\{device_id\})? 200$/.test(root.title)) return false;
     const refs = ['#/$defs/models.response.last_updated', '#/$defs/models.response.ttl'];
     const allOf = root.allOf as SchemaObject[] | undefined;
     const members = allOf?.filter((m) => refs.includes(m.$ref as string)) ?? [];
-    if (members.length !== 2 || !allOf) throw drift('vehicles-last-updated-ttl', `${root.title} no longer requires last_updated and ttl`);
+    if (members.length !== 2 || !allOf)
+      throw drift('vehicles-last-updated-ttl', `${root.title} no longer requires last_updated and ttl`);
     if (locateOnly) {
       // The errors come from the referenced files; in this document nothing else references them.
       for (const ref of refs) markBug?.(defs(root)[ref.slice('#/$defs/'.length)]);
@@ -220,7 +230,8 @@ const mediaType: SchemaCorrection = {
   id: 'media-type',
   files: ['reference/provider.yaml'],
   official: 'Every 200 answer is declared as `application/json` (reports: `text/csv`).',
-  corrected: 'We expect `application/vnd.mds+json` with a `version` parameter (reports: `text/vnd.mds+csv`); see `checkMdsContentType`.',
+  corrected:
+    'We expect `application/vnd.mds+json` with a `version` parameter (reports: `text/vnd.mds+csv`); see `checkMdsContentType`.',
   why: 'general-information.md (2.0.2) "Versioning": versioning must use the media type application/vnd.mds+json with a required version parameter; reports use text/vnd.mds+csv.',
   neededToCompile: false,
   // Not a body schema: the Content-Type check uses the corrected value directly.

@@ -72,7 +72,12 @@ function escapePointer(segment: string): string {
   return segment.replace(/~/g, '~0').replace(/\//g, '~1');
 }
 
-function check(schema: CompiledMdsSchema, which: 'envelope' | 'item', value: unknown, prefix: string): ConformanceFinding[] {
+function check(
+  schema: CompiledMdsSchema,
+  which: 'envelope' | 'item',
+  value: unknown,
+  prefix: string,
+): ConformanceFinding[] {
   const validate = which === 'envelope' ? schema.envelope : schema.item;
   if (!validate || validate(value)) return [];
   return explainErrors(validate.errors ?? [], branchIndex(schema), prefix, schema.bugs.size ? schema.bugs : undefined);
@@ -92,7 +97,10 @@ function related(a: string, b: string): boolean {
  * The official schema's findings caused by one of its known bugs: labelled by the bug's location, and not about a
  * place where the corrected schema finds a problem too (there the value is wrong whatever the bug, e.g. month 13).
  */
-function bugFindings(official: readonly ConformanceFinding[], corrected: readonly ConformanceFinding[]): ConformanceFinding[] {
+function bugFindings(
+  official: readonly ConformanceFinding[],
+  corrected: readonly ConformanceFinding[],
+): ConformanceFinding[] {
   const places = corrected.map(target);
   return official.filter((f) => f.schemaBug && !places.some((place) => related(place, target(f))));
 }
@@ -126,7 +134,11 @@ function reportRows(body: unknown): number {
 function explainReportFinding(finding: ConformanceFinding, body: unknown): ConformanceFinding {
   if (finding.keyword !== 'pattern' || typeof body !== 'string') return finding;
   const columns = finding.message.replace(/^must match the pattern \^?/, '');
-  return { ...finding, message: `the CSV must start with the header row ${columns}`, value: previewValue(body.split(/\r?\n/, 1)[0]) };
+  return {
+    ...finding,
+    message: `the CSV must start with the header row ${columns}`,
+    value: previewValue(body.split(/\r?\n/, 1)[0]),
+  };
 }
 
 /**
@@ -134,7 +146,11 @@ function explainReportFinding(finding: ConformanceFinding, body: unknown): Confo
  * of `endpoint`, corrected for its known bugs. Items of the payload array are checked one by one, and findings are
  * grouped by rule, so that the report stays small for any page size.
  */
-export function validateMdsResponse(endpoint: MdsEndpointId, body: unknown, options: ValidateMdsOptions = {}): ConformanceReport {
+export function validateMdsResponse(
+  endpoint: MdsEndpointId,
+  body: unknown,
+  options: ValidateMdsOptions = {},
+): ConformanceReport {
   const mode = options.mode ?? DEFAULT_MODE;
   const maxExamples = Math.max(0, options.maxExamplesPerRule ?? DEFAULT_EXAMPLES);
   const sample = options.schemaBugs === false ? 0 : Math.max(0, options.officialSampleSize ?? DEFAULT_OFFICIAL_SAMPLE);
@@ -150,10 +166,13 @@ export function validateMdsResponse(endpoint: MdsEndpointId, body: unknown, opti
   }
   const envelopeFindings = check(corrected, 'envelope', body, '');
   for (const finding of envelopeFindings) provider.add(adjust(finding));
-  if (options.schemaBugs !== false) for (const finding of bugFindings(check(official, 'envelope', body, ''), envelopeFindings)) bugs.add(adjust(finding));
+  if (options.schemaBugs !== false)
+    for (const finding of bugFindings(check(official, 'envelope', body, ''), envelopeFindings))
+      bugs.add(adjust(finding));
 
   const property = payloadProperty(endpoint);
-  const items = property !== null && body && typeof body === 'object' ? (body as Record<string, unknown>)[property] : undefined;
+  const items =
+    property !== null && body && typeof body === 'object' ? (body as Record<string, unknown>)[property] : undefined;
   let itemsChecked = endpoint === 'reports' ? reportRows(body) : 0;
   let itemsWithFindings = 0;
   let officialItemsChecked = 0;
@@ -168,7 +187,8 @@ export function validateMdsResponse(endpoint: MdsEndpointId, body: unknown, opti
       }
       if (i < sample) {
         officialItemsChecked++;
-        for (const finding of bugFindings(check(official, 'item', items[i], `${base}${i}`), findings)) bugs.add(finding);
+        for (const finding of bugFindings(check(official, 'item', items[i], `${base}${i}`), findings))
+          bugs.add(finding);
       }
     }
     itemsChecked = items.length;
@@ -198,7 +218,10 @@ export function validateMdsResponse(endpoint: MdsEndpointId, body: unknown, opti
 export function validateMdsHour(value: string): ConformanceFinding[] {
   const name: MdsSchemaName = 'iso-dayhour';
   const findings = check(compiledMdsSchema(name, 'corrected', DEFAULT_MODE), 'envelope', value, '');
-  return [...findings, ...bugFindings(check(compiledMdsSchema(name, 'official', DEFAULT_MODE), 'envelope', value, ''), findings)];
+  return [
+    ...findings,
+    ...bugFindings(check(compiledMdsSchema(name, 'official', DEFAULT_MODE), 'envelope', value, ''), findings),
+  ];
 }
 
 /**

@@ -61,7 +61,11 @@ export interface AssertionProblem {
   unsupported: boolean;
 }
 
-const DURATION_TIMINGS: Record<string, DurationTiming> = { total: 'total', firstByte: 'firstByte', download: 'download' };
+const DURATION_TIMINGS: Record<string, DurationTiming> = {
+  total: 'total',
+  firstByte: 'firstByte',
+  download: 'download',
+};
 /** httpYac's timings that this client does not measure apart. */
 const UNMEASURED_TIMINGS = new Set(['wait', 'request', 'tcp', 'tls']);
 
@@ -82,7 +86,8 @@ export function parseAssertion(source: AssertionLine): { assertion: Assertion } 
   const problem = (message: string, start: number, end = text.length, unsupported = false) => ({
     problem: { text, line, column: column + start, length: Math.max(1, end - start), message, unsupported },
   });
-  const examples = 'status, header <name>, body [path], duration, messages, mds conformance, mds items, mds pages, token accepted';
+  const examples =
+    'status, header <name>, body [path], duration, messages, mds conformance, mds items, mds pages, token accepted';
 
   const type = word();
   let subject: AssertionSubject;
@@ -95,7 +100,8 @@ export function parseAssertion(source: AssertionLine): { assertion: Assertion } 
     case 'header': {
       skipSpace();
       const name = word();
-      if (!name.value || predicateAt(name.value)) return problem(l10n.t('Name the header: "?? header content-type includes json".'), name.start);
+      if (!name.value || predicateAt(name.value))
+        return problem(l10n.t('Name the header: "?? header content-type includes json".'), name.start);
       subject = { kind: 'header', name: name.value };
       field = name.value;
       break;
@@ -108,7 +114,15 @@ export function parseAssertion(source: AssertionLine): { assertion: Assertion } 
         subject = { kind: 'duration', timing: DURATION_TIMINGS[timing.value] };
         field = `duration ${timing.value}`;
       } else if (UNMEASURED_TIMINGS.has(timing.value)) {
-        return problem(l10n.t('"duration {0}" is not supported here: this client measures the total, firstByte and download times only.', timing.value), timing.start, timing.start + timing.value.length, true);
+        return problem(
+          l10n.t(
+            '"duration {0}" is not supported here: this client measures the total, firstByte and download times only.',
+            timing.value,
+          ),
+          timing.start,
+          timing.start + timing.value.length,
+          true,
+        );
       } else {
         at = save;
         subject = { kind: 'duration', timing: 'total' };
@@ -135,7 +149,15 @@ export function parseAssertion(source: AssertionLine): { assertion: Assertion } 
       break;
     case 'js':
     case 'xpath':
-      return problem(l10n.t('"?? {0}" is not supported here: no user script runs in the extension or the CLI. Assert the body with "?? body <path> …" instead.', type.value), type.start, text.length, true);
+      return problem(
+        l10n.t(
+          '"?? {0}" is not supported here: no user script runs in the extension or the CLI. Assert the body with "?? body <path> …" instead.',
+          type.value,
+        ),
+        type.start,
+        text.length,
+        true,
+      );
     case 'mds': {
       const what = word();
       if (what.value === 'items') {
@@ -149,11 +171,21 @@ export function parseAssertion(source: AssertionLine): { assertion: Assertion } 
         needsPredicate = false;
         break;
       }
-      return problem(l10n.t('"{0}" is no MDS check: write "?? mds conformance", "?? mds items > 0" or "?? mds pages".', what.value || 'mds'), what.value ? what.start : type.start);
+      return problem(
+        l10n.t(
+          '"{0}" is no MDS check: write "?? mds conformance", "?? mds items > 0" or "?? mds pages".',
+          what.value || 'mds',
+        ),
+        what.value ? what.start : type.start,
+      );
     }
     case 'token': {
       const what = word();
-      if (what.value !== 'accepted') return problem(l10n.t('Write "?? token accepted": it fails when the server refuses the token (401 or 403).'), what.value ? what.start : type.start);
+      if (what.value !== 'accepted')
+        return problem(
+          l10n.t('Write "?? token accepted": it fails when the server refuses the token (401 or 403).'),
+          what.value ? what.start : type.start,
+        );
       subject = { kind: 'tokenAccepted' };
       field = 'token accepted';
       needsPredicate = false;
@@ -162,26 +194,41 @@ export function parseAssertion(source: AssertionLine): { assertion: Assertion } 
     case '':
       return problem(l10n.t('"??" asserts nothing: write what to check, as in "?? status == 200" ({0}).', examples), 0);
     default:
-      return problem(l10n.t('"{0}" is not a field an assertion can read: use {1}.', type.value, examples), type.start, type.start + type.value.length);
+      return problem(
+        l10n.t('"{0}" is not a field an assertion can read: use {1}.', type.value, examples),
+        type.start,
+        type.start + type.value.length,
+      );
   }
 
   skipSpace();
   if (!needsPredicate) {
-    if (at < text.length) return problem(l10n.t('"?? {0}" takes no condition: remove "{1}".', field, text.slice(at)), at);
+    if (at < text.length)
+      return problem(l10n.t('"?? {0}" takes no condition: remove "{1}".', field, text.slice(at)), at);
     return { assertion: { text, line, column, subject, field } };
   }
   const found = predicateAt(text.slice(at));
   if (!found) {
     const next = word();
     return next.value
-      ? problem(l10n.t('"{0}" is not a condition: use one of {1}.', next.value, predicateIds().join(', ')), next.start, next.start + next.value.length)
+      ? problem(
+          l10n.t('"{0}" is not a condition: use one of {1}.', next.value, predicateIds().join(', ')),
+          next.start,
+          next.start + next.value.length,
+        )
       : problem(l10n.t('"{0}" needs a condition and a value, as in "?? status == 200".', text), 0);
   }
   const operatorStart = at;
   at += found.id.length;
   const expected = text.slice(at).trim();
-  if (found.predicate.unary && expected) return problem(l10n.t('"{0}" takes no value: remove "{1}".', found.id, expected), text.indexOf(expected, at));
-  if (!found.predicate.unary && !expected && !found.predicate.emptyExpected) return problem(l10n.t('"{0}" needs a value to compare with, as in "?? status {0} 200".', found.id), operatorStart, at);
+  if (found.predicate.unary && expected)
+    return problem(l10n.t('"{0}" takes no value: remove "{1}".', found.id, expected), text.indexOf(expected, at));
+  if (!found.predicate.unary && !expected && !found.predicate.emptyExpected)
+    return problem(
+      l10n.t('"{0}" needs a value to compare with, as in "?? status {0} 200".', found.id),
+      operatorStart,
+      at,
+    );
   const assertion: Assertion = { text, line, column, subject, field, predicate: found.predicate, operator: found.id };
   if (!found.predicate.unary) assertion.expected = expected;
   return { assertion };
@@ -210,18 +257,39 @@ function endOfPath(text: string, start: number): number {
  * messages; `?? mds …` reads an MDS REST answer; a gRPC call has no first-byte or download time of its own.
  */
 export function protocolProblem(assertion: Assertion, grpc: boolean): AssertionProblem | undefined {
-  const at = (message: string): AssertionProblem => ({ text: assertion.text, line: assertion.line, column: assertion.column, length: assertion.text.length, message, unsupported: false });
+  const at = (message: string): AssertionProblem => ({
+    text: assertion.text,
+    line: assertion.line,
+    column: assertion.column,
+    length: assertion.text.length,
+    message,
+    unsupported: false,
+  });
   const { subject } = assertion;
-  if (!grpc && subject.kind === 'grpcMessages') return at(l10n.t('"?? messages" counts the answer messages of a GRPC request; this is a REST request: use "?? mds items > 0" or "?? body <path> …".'));
+  if (!grpc && subject.kind === 'grpcMessages')
+    return at(
+      l10n.t(
+        '"?? messages" counts the answer messages of a GRPC request; this is a REST request: use "?? mds items > 0" or "?? body <path> …".',
+      ),
+    );
   if (grpc && (subject.kind === 'mdsItems' || subject.kind === 'mdsConformance' || subject.kind === 'mdsPages')) {
-    return at(l10n.t('"?? {0}" reads an MDS REST answer; this is a GRPC request: use "?? messages > 0", "?? status == OK" or "?? body <path> …".', assertion.field));
+    return at(
+      l10n.t(
+        '"?? {0}" reads an MDS REST answer; this is a GRPC request: use "?? messages > 0", "?? status == OK" or "?? body <path> …".',
+        assertion.field,
+      ),
+    );
   }
-  if (grpc && subject.kind === 'duration' && subject.timing !== 'total') return at(l10n.t('A gRPC call is timed as a whole: write "?? duration < 2000", not "{0}".', assertion.field));
+  if (grpc && subject.kind === 'duration' && subject.timing !== 'total')
+    return at(l10n.t('A gRPC call is timed as a whole: write "?? duration < 2000", not "{0}".', assertion.field));
   return undefined;
 }
 
 /** Reads every `??` line of a request. */
-export function parseAssertions(lines: readonly AssertionLine[]): { assertions: Assertion[]; problems: AssertionProblem[] } {
+export function parseAssertions(lines: readonly AssertionLine[]): {
+  assertions: Assertion[];
+  problems: AssertionProblem[];
+} {
   const assertions: Assertion[] = [];
   const problems: AssertionProblem[] = [];
   for (const line of lines) {

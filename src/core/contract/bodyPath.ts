@@ -14,7 +14,15 @@ const IDENTIFIER = /^[A-Za-z_$][\w$]*/;
 /** Reads `items[0].device_id`, `["x-y"].z`, `links.next`, `vehicles.length`. */
 export function parseBodyPath(text: string): ParsedPath {
   if (/^\$[.[]/.test(text)) {
-    return { problem: l10n.t('"{0}" is a JSONPath; httpYac reads the body path as property access: write "?? body {1} …".', text, text.replace(/^\$\.?/, '')), offset: 0, unsupported: false };
+    return {
+      problem: l10n.t(
+        '"{0}" is a JSONPath; httpYac reads the body path as property access: write "?? body {1} …".',
+        text,
+        text.replace(/^\$\.?/, ''),
+      ),
+      offset: 0,
+      unsupported: false,
+    };
   }
   const steps: PathStep[] = [];
   let i = 0;
@@ -39,7 +47,11 @@ export function parseBodyPath(text: string): ParsedPath {
       continue;
     }
     return {
-      problem: l10n.t('"{0}" is not a property path (at "{1}"): write names, [0] indexes and ["quoted names"], as in "items[0].device_id". A JavaScript expression is not run here: no user script runs in the extension or the CLI.', text, rest),
+      problem: l10n.t(
+        '"{0}" is not a property path (at "{1}"): write names, [0] indexes and ["quoted names"], as in "items[0].device_id". A JavaScript expression is not run here: no user script runs in the extension or the CLI.',
+        text,
+        rest,
+      ),
       offset: i,
       unsupported: true,
     };
@@ -49,7 +61,15 @@ export function parseBodyPath(text: string): ParsedPath {
 
 /** The path as it reads: `items[0]["x-y"].length`. */
 export function pathText(steps: readonly PathStep[]): string {
-  return steps.map((s, i) => ('index' in s ? `[${s.index}]` : IDENTIFIER.exec(s.key)?.[0] === s.key ? `${i ? '.' : ''}${s.key}` : `[${JSON.stringify(s.key)}]`)).join('');
+  return steps
+    .map((s, i) =>
+      'index' in s
+        ? `[${s.index}]`
+        : IDENTIFIER.exec(s.key)?.[0] === s.key
+          ? `${i ? '.' : ''}${s.key}`
+          : `[${JSON.stringify(s.key)}]`,
+    )
+    .join('');
 }
 
 /**
@@ -57,19 +77,31 @@ export function pathText(steps: readonly PathStep[]): string {
  * (httpYac fails the assertion with a TypeError then); the last step missing gives `found: true, value: undefined`
  * with `missing` set, as JavaScript reads an absent property.
  */
-export function readPath(root: unknown, steps: readonly PathStep[]): { found: true; value: unknown; missing?: string } | { found: false; missing: string } {
+export function readPath(
+  root: unknown,
+  steps: readonly PathStep[],
+): { found: true; value: unknown; missing?: string } | { found: false; missing: string } {
   let current = root;
   for (let i = 0; i < steps.length; i++) {
     const step = steps[i];
     const here = pathText(steps.slice(0, i + 1));
-    if (current === null || current === undefined) return { found: false, missing: pathText(steps.slice(0, i)) || here };
+    if (current === null || current === undefined)
+      return { found: false, missing: pathText(steps.slice(0, i)) || here };
     let next: unknown;
     if ('index' in step) {
-      next = Array.isArray(current) || typeof current === 'string' ? current[step.index] : isObject(current) && Object.hasOwn(current, String(step.index)) ? current[String(step.index)] : undefined;
+      next =
+        Array.isArray(current) || typeof current === 'string'
+          ? current[step.index]
+          : isObject(current) && Object.hasOwn(current, String(step.index))
+            ? current[String(step.index)]
+            : undefined;
     } else if (step.key === 'length' && (Array.isArray(current) || typeof current === 'string')) {
       next = current.length;
     } else {
-      next = isObject(current) && !Array.isArray(current) && Object.hasOwn(current, step.key) ? current[step.key] : undefined;
+      next =
+        isObject(current) && !Array.isArray(current) && Object.hasOwn(current, step.key)
+          ? current[step.key]
+          : undefined;
     }
     if (next === undefined && i === steps.length - 1) return { found: true, value: undefined, missing: here };
     current = next;

@@ -83,10 +83,13 @@ export function planContractRun(sources: readonly ContractSource[], options: Pla
       plan.problems.push({ file: source.name, line: 0, column: 0, message: file.notText });
       continue;
     }
-    for (const p of file.problems) plan.warnings.push({ file: source.name, line: p.line, column: 0, message: p.message });
+    for (const p of file.problems)
+      plan.warnings.push({ file: source.name, line: p.line, column: 0, message: p.message });
     // What no request runs (script blocks, `@loop`, a global `??`) stops the run: a test it holds must never pass unrun.
     const ofRequests = new Set(file.requests.flatMap((r) => r.refused ?? []));
-    for (const r of file.refused) if (!ofRequests.has(r)) plan.problems.push({ file: source.name, line: r.line, column: r.column, message: r.message });
+    for (const r of file.refused)
+      if (!ofRequests.has(r))
+        plan.problems.push({ file: source.name, line: r.line, column: r.column, message: r.message });
     const requests: PlannedRequest[] = [];
     for (const request of file.requests) {
       const label = request.name ?? `${request.method} ${request.url}`;
@@ -101,16 +104,32 @@ export function planContractRun(sources: readonly ContractSource[], options: Pla
   return plan;
 }
 
-function planRequest(fileName: string, file: RequestFile, request: FileRequest, label: string, options: PlanOptions, problems: PlanProblem[]): PlannedRequest | undefined {
+function planRequest(
+  fileName: string,
+  file: RequestFile,
+  request: FileRequest,
+  label: string,
+  options: PlanOptions,
+  problems: PlanProblem[],
+): PlannedRequest | undefined {
   const read = parseAssertions(request.assertions ?? []);
-  const at = (line: number, column: number, message: string) => problems.push({ file: fileName, line, column, message, request: request.line });
+  const at = (line: number, column: number, message: string) =>
+    problems.push({ file: fileName, line, column, message, request: request.line });
   // A form not supported here (`?? js …`) is refused as a malformed line is: nothing is sent, exit 2.
-  for (const p of [...read.problems, ...(request.refused ?? [])].sort((a, b) => a.line - b.line)) at(p.line, p.column, p.message);
+  for (const p of [...read.problems, ...(request.refused ?? [])].sort((a, b) => a.line - b.line))
+    at(p.line, p.column, p.message);
   for (const a of read.assertions) {
     const wrong = protocolProblem(a, request.grpc !== undefined);
     if (wrong) at(wrong.line, wrong.column, wrong.message);
     // The official schemas are MDS 2.0's: a MaaS answer would get findings of a schema it never follows.
-    else if (options.api === 'maas' && a.subject.kind === 'mdsConformance') at(a.line, a.column, l10n.t('"?? mds conformance" checks an answer against the official MDS 2.0 schemas; this run is against the MaaS API (--api maas), which they do not describe. Remove the line, or run MDS requests with --api mds.'));
+    else if (options.api === 'maas' && a.subject.kind === 'mdsConformance')
+      at(
+        a.line,
+        a.column,
+        l10n.t(
+          '"?? mds conformance" checks an answer against the official MDS 2.0 schemas; this run is against the MaaS API (--api maas), which they do not describe. Remove the line, or run MDS requests with --api mds.',
+        ),
+      );
   }
   const planned: PlannedRequest = { file: fileName, label, line: request.line, assertions: [], unsupported: [] };
   if (request.disabled) planned.disabled = true;
@@ -118,18 +137,41 @@ function planRequest(fileName: string, file: RequestFile, request: FileRequest, 
   const outside = Object.entries(options.variables ?? {}).filter(([name]) => !file.variables.has(name));
   const given = { ...Object.fromEntries(outside), baseUrl: options.baseUrl };
   try {
-    planned.assertions = read.assertions.map((a) => (a.expected === undefined ? a : { ...a, expected: expandFileText(request, file, a.expected, given) }));
+    planned.assertions = read.assertions.map((a) =>
+      a.expected === undefined ? a : { ...a, expected: expandFileText(request, file, a.expected, given) },
+    );
   } catch (err) {
     at(request.line, 0, errorMessage(err));
     return undefined;
   }
   if (request.grpc) {
     try {
-      if (options.grpcTarget === undefined && /\{\{\s*grpcTarget\s*\}\}/.test(request.grpc.target) && !file.variables.has('grpcTarget')) {
-        throw new Error(l10n.t('Request {0} (line {1}) goes to {{grpcTarget}}: give the gRPC target (mobility-api test --grpc-target <host:port>; in VS Code, the environment\'s gRPC endpoint).', label, request.line + 1));
+      if (
+        options.grpcTarget === undefined &&
+        /\{\{\s*grpcTarget\s*\}\}/.test(request.grpc.target) &&
+        !file.variables.has('grpcTarget')
+      ) {
+        throw new Error(
+          l10n.t(
+            "Request {0} (line {1}) goes to {{grpcTarget}}: give the gRPC target (mobility-api test --grpc-target <host:port>; in VS Code, the environment's gRPC endpoint).",
+            label,
+            request.line + 1,
+          ),
+        );
       }
-      const resolved = resolveGrpcFileRequest(request, file, options.grpcTarget === undefined ? given : { ...given, grpcTarget: options.grpcTarget });
-      if (resolved.authorization !== undefined) throw new Error(l10n.t('Request {0} (line {1}) sends its own authorization: a test signs a fresh token for every call. Remove it.', label, request.line + 1));
+      const resolved = resolveGrpcFileRequest(
+        request,
+        file,
+        options.grpcTarget === undefined ? given : { ...given, grpcTarget: options.grpcTarget },
+      );
+      if (resolved.authorization !== undefined)
+        throw new Error(
+          l10n.t(
+            'Request {0} (line {1}) sends its own authorization: a test signs a fresh token for every call. Remove it.',
+            label,
+            request.line + 1,
+          ),
+        );
       planned.grpc = resolved;
     } catch (err) {
       at(request.line, 0, errorMessage(err));
@@ -139,10 +181,38 @@ function planRequest(fileName: string, file: RequestFile, request: FileRequest, 
   }
   try {
     const resolved = resolveFileRequest(request, file, given);
-    if (!HTTP_METHODS.includes(resolved.method)) throw new Error(l10n.t('Request {0} (line {1}): "{2}" is not an HTTP method: write GET (the MDS and MaaS APIs are read with GET).', label, request.line + 1, resolved.method));
-    if (resolved.method !== 'GET') throw new Error(l10n.t('Request {0} (line {1}) is {2}: the MDS and MaaS APIs are read with GET.', label, request.line + 1, resolved.method));
-    if (resolved.authorization !== undefined) throw new Error(l10n.t('Request {0} (line {1}) sends its own Authorization: a test signs a fresh token for every request. Remove "# @authorization as-is".', label, request.line + 1));
-    planned.request = freeRequest(options.api, pathUnder(resolved.url, options.baseUrl, label, request.line), undefined, resolved.headers);
+    if (!HTTP_METHODS.includes(resolved.method))
+      throw new Error(
+        l10n.t(
+          'Request {0} (line {1}): "{2}" is not an HTTP method: write GET (the MDS and MaaS APIs are read with GET).',
+          label,
+          request.line + 1,
+          resolved.method,
+        ),
+      );
+    if (resolved.method !== 'GET')
+      throw new Error(
+        l10n.t(
+          'Request {0} (line {1}) is {2}: the MDS and MaaS APIs are read with GET.',
+          label,
+          request.line + 1,
+          resolved.method,
+        ),
+      );
+    if (resolved.authorization !== undefined)
+      throw new Error(
+        l10n.t(
+          'Request {0} (line {1}) sends its own Authorization: a test signs a fresh token for every request. Remove "# @authorization as-is".',
+          label,
+          request.line + 1,
+        ),
+      );
+    planned.request = freeRequest(
+      options.api,
+      pathUnder(resolved.url, options.baseUrl, label, request.line),
+      undefined,
+      resolved.headers,
+    );
   } catch (err) {
     at(request.line, 0, errorMessage(err));
     return undefined;
@@ -154,5 +224,13 @@ function planRequest(fileName: string, file: RequestFile, request: FileRequest, 
 function pathUnder(url: string, baseUrl: string, label: string, line: number): string {
   const base = baseUrl.replace(/\/+$/, '');
   if (url === base || url.startsWith(`${base}/`) || url.startsWith(`${base}?`)) return url.slice(base.length) || '/';
-  throw new Error(l10n.t('Request {0} (line {1}) goes to {2}, which is not under the base URL {3}: its token is signed for that environment alone (its audience).', label, line + 1, url, base));
+  throw new Error(
+    l10n.t(
+      'Request {0} (line {1}) goes to {2}, which is not under the base URL {3}: its token is signed for that environment alone (its audience).',
+      label,
+      line + 1,
+      url,
+      base,
+    ),
+  );
 }

@@ -95,18 +95,34 @@ export async function runContractPlan(plan: ContractPlan, options: RunOptions): 
 }
 
 async function runRequest(planned: PlannedRequest, options: RunOptions): Promise<RequestRun> {
-  const run: RequestRun = { file: planned.file, label: planned.label, line: planned.line, durationMs: 0, pages: 0, outcomes: [], tokens: [], passed: false };
+  const run: RequestRun = {
+    file: planned.file,
+    label: planned.label,
+    line: planned.line,
+    durationMs: 0,
+    pages: 0,
+    outcomes: [],
+    tokens: [],
+    passed: false,
+  };
   if (planned.disabled) return { ...run, skipped: l10n.t('disabled (# @disabled): not sent'), passed: true };
   if (planned.sleepMs) await sleep(planned.sleepMs, options.signal);
   if (options.signal?.aborted) return { ...run, error: l10n.t('cancelled before it was sent') };
   if (planned.grpc) {
-    if (options.callGrpc) return runGrpcRequest({ ...planned, grpc: planned.grpc }, options.callGrpc, run, options.signal);
+    if (options.callGrpc)
+      return runGrpcRequest({ ...planned, grpc: planned.grpc }, options.callGrpc, run, options.signal);
     planned = { ...planned, skip: l10n.t('GRPC requests need a gRPC target to run: give --grpc-target <host:port>.') };
   }
   if (!planned.request) {
     run.skipped = planned.skip;
     // A GRPC request with assertions fails: its assertions would otherwise pass unchecked.
-    run.outcomes = [...planned.assertions, ...planned.unsupported].map((a) => ({ text: a.text, line: a.line, column: a.column, passed: false, message: l10n.t('{0}: not checked: {1}', a.text, planned.skip ?? '') }));
+    run.outcomes = [...planned.assertions, ...planned.unsupported].map((a) => ({
+      text: a.text,
+      line: a.line,
+      column: a.column,
+      passed: false,
+      message: l10n.t('{0}: not checked: {1}', a.text, planned.skip ?? ''),
+    }));
     run.passed = run.outcomes.length === 0;
     return run;
   }
@@ -114,7 +130,10 @@ async function runRequest(planned: PlannedRequest, options: RunOptions): Promise
   let result: ApiResult;
   const started = performance.now();
   try {
-    result = await options.client.request(options.environment, options.credential, planned.request, { allPages, signal: options.signal });
+    result = await options.client.request(options.environment, options.credential, planned.request, {
+      allPages,
+      signal: options.signal,
+    });
   } catch (err) {
     // A timeout or a refused connection took time too: the report says how long it was waited for.
     run.durationMs = Math.round(performance.now() - started);
@@ -128,7 +147,9 @@ async function runRequest(planned: PlannedRequest, options: RunOptions): Promise
   run.statusText = last?.statusText;
   run.pages = result.pages.length;
   run.durationMs = Math.round(result.pages.reduce((ms, p) => ms + p.timings.totalMs, 0));
-  run.tokens = result.pages.flatMap((p) => (p.token ? [{ jti: p.token.claims.jti, kid: maskKeyId(p.token.header.kid) }] : []));
+  run.tokens = result.pages.flatMap((p) =>
+    p.token ? [{ jti: p.token.claims.jti, kid: maskKeyId(p.token.header.kid) }] : [],
+  );
   run.outcomes = resultOutcomes(planned, result, options.explainRefusal);
   run.passed = run.outcomes.every((o) => o.passed);
   if (run.outcomes.length === 0) run.untested = true;
@@ -152,24 +173,44 @@ function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
  * Every assertion of `planned` checked against a REST result (each page; `?? mds pages` against the whole), and each
  * form not supported here as a failure. The results panel shows these after a send from a file.
  */
-export function resultOutcomes(planned: Pick<PlannedRequest, 'assertions' | 'unsupported'> & { request?: Pick<ApiRequest, 'endpointId' | 'itemsKey'> }, result: ApiResult, explainRefusal?: EvaluationContext['explainRefusal']): AssertionOutcome[] {
+export function resultOutcomes(
+  planned: Pick<PlannedRequest, 'assertions' | 'unsupported'> & {
+    request?: Pick<ApiRequest, 'endpointId' | 'itemsKey'>;
+  },
+  result: ApiResult,
+  explainRefusal?: EvaluationContext['explainRefusal'],
+): AssertionOutcome[] {
   const endpointId = planned.request?.endpointId;
-  const context: EvaluationContext = { explainRefusal, itemsKey: planned.request?.itemsKey, ...(endpointId !== undefined && isMdsEndpointId(endpointId) ? { endpointId } : {}) };
-  const outcomes = planned.assertions.map((a) => (a.subject.kind === 'mdsPages' ? pagesOutcome(a, result) : acrossPages(a, result.pages, context)));
-  for (const u of planned.unsupported) outcomes.push({ text: u.text, line: u.line, column: u.column, passed: false, message: u.message });
+  const context: EvaluationContext = {
+    explainRefusal,
+    itemsKey: planned.request?.itemsKey,
+    ...(endpointId !== undefined && isMdsEndpointId(endpointId) ? { endpointId } : {}),
+  };
+  const outcomes = planned.assertions.map((a) =>
+    a.subject.kind === 'mdsPages' ? pagesOutcome(a, result) : acrossPages(a, result.pages, context),
+  );
+  for (const u of planned.unsupported)
+    outcomes.push({ text: u.text, line: u.line, column: u.column, passed: false, message: u.message });
   return outcomes;
 }
 
 /** Every assertion of `planned` checked against a gRPC answer, and each form not supported here as a failure. */
-export function grpcOutcomes(planned: Pick<PlannedRequest, 'assertions' | 'unsupported'>, answer: GrpcAnswer): AssertionOutcome[] {
+export function grpcOutcomes(
+  planned: Pick<PlannedRequest, 'assertions' | 'unsupported'>,
+  answer: GrpcAnswer,
+): AssertionOutcome[] {
   const outcomes = planned.assertions.map((a) => evaluateGrpcAssertion(a, answer));
-  for (const u of planned.unsupported) outcomes.push({ text: u.text, line: u.line, column: u.column, passed: false, message: u.message });
+  for (const u of planned.unsupported)
+    outcomes.push({ text: u.text, line: u.line, column: u.column, passed: false, message: u.message });
   return outcomes;
 }
 
-
 /** An assertion holds on every page; the first page it fails on is the outcome, named when there are several. */
-function acrossPages(assertion: Assertion, pages: readonly HttpExchange[], context: EvaluationContext): AssertionOutcome {
+function acrossPages(
+  assertion: Assertion,
+  pages: readonly HttpExchange[],
+  context: EvaluationContext,
+): AssertionOutcome {
   for (let i = 0; i < pages.length; i++) {
     const outcome = evaluateAssertion(assertion, pages[i], context);
     if (outcome.passed) continue;
@@ -187,15 +228,36 @@ function pagesOutcome(assertion: Assertion, result: ApiResult): AssertionOutcome
     // A page that is not JSON has no links.next to follow: the pages were not all read.
     const expected = l10n.t('every page followed to the last');
     const actual = l10n.t('page {0}: {1}', notRead + 1, result.pages[notRead].bodyProblem ?? '');
-    return { ...base, passed: false, expected, actual, message: l10n.t('{0}: expected {1}, actual {2}', assertion.text, expected, actual) };
+    return {
+      ...base,
+      passed: false,
+      expected,
+      actual,
+      message: l10n.t('{0}: expected {1}, actual {2}', assertion.text, expected, actual),
+    };
   }
   if (!result.stoppedBecause && !result.nextUrl) return { ...base, passed: true };
   const expected = l10n.t('every page followed to the last');
-  const actual = l10n.t('stopped after {0}: {1}', plural(result.pages.length, 'page'), result.stoppedBecause ?? result.nextUrl ?? '');
-  return { ...base, passed: false, expected, actual, message: l10n.t('{0}: expected {1}, actual {2}', assertion.text, expected, actual) };
+  const actual = l10n.t(
+    'stopped after {0}: {1}',
+    plural(result.pages.length, 'page'),
+    result.stoppedBecause ?? result.nextUrl ?? '',
+  );
+  return {
+    ...base,
+    passed: false,
+    expected,
+    actual,
+    message: l10n.t('{0}: expected {1}, actual {2}', assertion.text, expected, actual),
+  };
 }
 
-async function runGrpcRequest(planned: PlannedRequest & { grpc: ResolvedGrpcFileRequest }, callGrpc: NonNullable<RunOptions['callGrpc']>, run: RequestRun, signal: AbortSignal | undefined): Promise<RequestRun> {
+async function runGrpcRequest(
+  planned: PlannedRequest & { grpc: ResolvedGrpcFileRequest },
+  callGrpc: NonNullable<RunOptions['callGrpc']>,
+  run: RequestRun,
+  signal: AbortSignal | undefined,
+): Promise<RequestRun> {
   run.url = `${planned.grpc.target}/${planned.grpc.method}`;
   run.grpc = true;
   let answer: GrpcAnswer;

@@ -82,10 +82,20 @@ function unaryExpectation(operator: string): string {
 }
 
 /** Checks `assertion` against `page`. `?? mds pages` is the run's (contractRun.ts), not a page's: it passes here. */
-export function evaluateAssertion(assertion: Assertion, page: HttpExchange, context: EvaluationContext = {}): AssertionOutcome {
+export function evaluateAssertion(
+  assertion: Assertion,
+  page: HttpExchange,
+  context: EvaluationContext = {},
+): AssertionOutcome {
   const base = { text: assertion.text, line: assertion.line, column: assertion.column };
   const pass = (): AssertionOutcome => ({ ...base, passed: true });
-  const fail = (expected: string, actual: string): AssertionOutcome => ({ ...base, passed: false, expected, actual, message: l10n.t('{0}: expected {1}, actual {2}', assertion.text, expected, actual) });
+  const fail = (expected: string, actual: string): AssertionOutcome => ({
+    ...base,
+    passed: false,
+    expected,
+    actual,
+    message: l10n.t('{0}: expected {1}, actual {2}', assertion.text, expected, actual),
+  });
   const { subject } = assertion;
 
   if (subject.kind === 'mdsPages') return pass();
@@ -93,11 +103,28 @@ export function evaluateAssertion(assertion: Assertion, page: HttpExchange, cont
     if (page.status !== 401 && page.status !== 403) return pass();
     const why = context.explainRefusal?.(page);
     const actual = `${page.status} ${page.statusText}`.trim();
-    return { ...base, passed: false, expected: l10n.t('no 401 or 403'), actual, message: why?.length ? l10n.t('{0}: the server answered {1}. {2}', assertion.text, actual, why.join(' ')) : l10n.t('{0}: expected no 401 or 403, actual {1}', assertion.text, actual) };
+    return {
+      ...base,
+      passed: false,
+      expected: l10n.t('no 401 or 403'),
+      actual,
+      message: why?.length
+        ? l10n.t('{0}: the server answered {1}. {2}', assertion.text, actual, why.join(' '))
+        : l10n.t('{0}: expected no 401 or 403, actual {1}', assertion.text, actual),
+    };
   }
   // A successful answer whose body is not JSON (an HTML page) fails what reads the body, with the reason.
-  const readsBody = subject.kind === 'mdsConformance' || subject.kind === 'mdsItems' || (subject.kind === 'body' && subject.path !== undefined);
-  if (readsBody && page.ok && page.bodyProblem && page.bodyKind !== 'json' && page.bodyKind !== 'csv') return fail(subject.kind === 'mdsConformance' ? l10n.t('zero findings against the official MDS 2.0 schemas') : describeExpected(assertion), page.bodyProblem);
+  const readsBody =
+    subject.kind === 'mdsConformance' ||
+    subject.kind === 'mdsItems' ||
+    (subject.kind === 'body' && subject.path !== undefined);
+  if (readsBody && page.ok && page.bodyProblem && page.bodyKind !== 'json' && page.bodyKind !== 'csv')
+    return fail(
+      subject.kind === 'mdsConformance'
+        ? l10n.t('zero findings against the official MDS 2.0 schemas')
+        : describeExpected(assertion),
+      page.bodyProblem,
+    );
   if (subject.kind === 'mdsConformance') return conformanceOutcome(page, context, fail, pass);
 
   let value: unknown;
@@ -113,11 +140,21 @@ export function evaluateAssertion(assertion: Assertion, page: HttpExchange, cont
       break;
     }
     case 'duration':
-      value = Math.round(subject.timing === 'firstByte' ? page.timings.ttfbMs : subject.timing === 'download' ? page.timings.totalMs - page.timings.ttfbMs : page.timings.totalMs);
+      value = Math.round(
+        subject.timing === 'firstByte'
+          ? page.timings.ttfbMs
+          : subject.timing === 'download'
+            ? page.timings.totalMs - page.timings.ttfbMs
+            : page.timings.totalMs,
+      );
       break;
     case 'mdsItems': {
       const count = page.bodyKind === 'csv' ? page.rows?.length : itemsOf(page.body, context.itemsKey)?.items.length;
-      if (count === undefined) return fail(describeExpected(assertion), l10n.t('no item list in the answer ({0} {1})', page.status, page.statusText));
+      if (count === undefined)
+        return fail(
+          describeExpected(assertion),
+          l10n.t('no item list in the answer ({0} {1})', page.status, page.statusText),
+        );
       value = count;
       break;
     }
@@ -146,17 +183,36 @@ export function checkValue(assertion: Assertion, value: unknown, missing?: strin
   const base = { text: assertion.text, line: assertion.line, column: assertion.column };
   const predicate = assertion.predicate;
   if (!predicate) return { ...base, passed: true };
-  const fail = (expected: string, actual: string): AssertionOutcome => ({ ...base, passed: false, expected, actual, message: l10n.t('{0}: expected {1}, actual {2}', assertion.text, expected, actual) });
+  const fail = (expected: string, actual: string): AssertionOutcome => ({
+    ...base,
+    passed: false,
+    expected,
+    actual,
+    message: l10n.t('{0}: expected {1}, actual {2}', assertion.text, expected, actual),
+  });
   // A missing value fails every condition but those about presence: httpYac's `exists` and `isFalse` read it as undefined.
-  if (missing !== undefined && !['exists', 'isTrue', 'isFalse', '!=', '!==', 'not equals'].includes(assertion.operator ?? '')) {
+  if (
+    missing !== undefined &&
+    !['exists', 'isTrue', 'isFalse', '!=', '!==', 'not equals'].includes(assertion.operator ?? '')
+  ) {
     return fail(describeExpected(assertion), missing);
   }
   const expected = predicate.noAutoConvert ? assertion.expected : convertExpected(value, assertion.expected);
   if (predicate.match(value, expected)) return { ...base, passed: true };
   // A hash condition fails with the digest of what was read, the value it compares.
   const digest = missing === undefined ? digestOf(assertion.operator ?? '', value) : undefined;
-  const failed = fail(describeExpected(assertion), missing ?? (digest !== undefined ? l10n.t('{0} {1} (of {2})', assertion.operator ?? '', digest, showValue(value)) : showValue(value)));
-  if (predicate.diffable && missing === undefined) failed.diff = { expected: diffValue(expected === undefined ? assertion.expected ?? '' : expected), actual: diffValue(value) };
+  const failed = fail(
+    describeExpected(assertion),
+    missing ??
+      (digest !== undefined
+        ? l10n.t('{0} {1} (of {2})', assertion.operator ?? '', digest, showValue(value))
+        : showValue(value)),
+  );
+  if (predicate.diffable && missing === undefined)
+    failed.diff = {
+      expected: diffValue(expected === undefined ? (assertion.expected ?? '') : expected),
+      actual: diffValue(value),
+    };
   return failed;
 }
 
@@ -175,9 +231,15 @@ function bodyText(page: HttpExchange): string | undefined {
   return JSON.stringify(page.body);
 }
 
-function conformanceOutcome(page: HttpExchange, context: EvaluationContext, fail: (expected: string, actual: string) => AssertionOutcome, pass: () => AssertionOutcome): AssertionOutcome {
+function conformanceOutcome(
+  page: HttpExchange,
+  context: EvaluationContext,
+  fail: (expected: string, actual: string) => AssertionOutcome,
+  pass: () => AssertionOutcome,
+): AssertionOutcome {
   const expected = l10n.t('zero findings against the official MDS 2.0 schemas');
-  if (!page.ok || page.status === 202) return fail(expected, l10n.t('{0} {1}: no MDS answer to check', page.status, page.statusText));
+  if (!page.ok || page.status === 202)
+    return fail(expected, l10n.t('{0} {1}: no MDS answer to check', page.status, page.statusText));
   const body = page.bodyKind === 'csv' ? (page.text ?? '') : page.body;
   const endpoint = context.endpointId ?? guessMdsEndpoint(body);
   if (!endpoint) return fail(expected, l10n.t('not the answer of an MDS 2.0 endpoint (no known payload)'));
@@ -189,6 +251,14 @@ function conformanceOutcome(page: HttpExchange, context: EvaluationContext, fail
   const more = report.rules.length > 3 ? l10n.t('; {0} more rules', report.rules.length - 3) : '';
   return fail(
     l10n.t('{0} ({1}@{2})', expected, report.schemaSource.repository, report.schemaSource.commit.slice(0, 7)),
-    l10n.t('{0} findings in {1} of {2} items ({3}): {4}{5}', report.findingCount, report.itemsWithFindings, report.itemsChecked, endpoint, rules.join('; '), more),
+    l10n.t(
+      '{0} findings in {1} of {2} items ({3}): {4}{5}',
+      report.findingCount,
+      report.itemsWithFindings,
+      report.itemsChecked,
+      endpoint,
+      rules.join('; '),
+      more,
+    ),
   );
 }

@@ -7,7 +7,10 @@ import type { Assertion, AssertionProblem } from './assertion';
 import { parseAssertions, protocolProblem } from './assertion';
 
 /** The problems of every assertion line of `text`, and how many assertions each request has (by its request line). */
-export function fileAssertions(text: string): { problems: AssertionProblem[]; counts: { line: number; assertions: number }[] } {
+export function fileAssertions(text: string): {
+  problems: AssertionProblem[];
+  counts: { line: number; assertions: number }[];
+} {
   const file = parseRequestFile(text);
   const problems: AssertionProblem[] = [];
   const counts: { line: number; assertions: number }[] = [];
@@ -36,16 +39,22 @@ export interface RequestAssertions {
  * The assertions of one request of a file as a send checks them: read, their `{{variables}}` expanded with `given`;
  * malformed lines and forms for the other protocol left out (the editor underlines them), unsupported forms kept.
  */
-export function requestAssertions(file: RequestFile, request: FileRequest, given: Record<string, string>): RequestAssertions {
+export function requestAssertions(
+  file: RequestFile,
+  request: FileRequest,
+  given: Record<string, string>,
+): RequestAssertions {
   const read = parseAssertions(request.assertions ?? []);
   const grpc = request.grpc !== undefined;
-  const assertions = read.assertions.filter((a) => !protocolProblem(a, grpc)).map((a) => {
-    if (a.expected === undefined) return a;
-    try {
-      return { ...a, expected: expandFileText(request, file, a.expected, given) };
-    } catch {
-      return a;
-    }
-  });
+  const assertions = read.assertions
+    .filter((a) => !protocolProblem(a, grpc))
+    .map((a) => {
+      if (a.expected === undefined) return a;
+      try {
+        return { ...a, expected: expandFileText(request, file, a.expected, given) };
+      } catch {
+        return a;
+      }
+    });
   return { assertions, unsupported: read.problems.filter((p) => p.unsupported) };
 }

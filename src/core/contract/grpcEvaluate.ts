@@ -35,14 +35,26 @@ const REFUSED = new Set(['UNAUTHENTICATED', 'PERMISSION_DENIED']);
 /** Checks `assertion` against a gRPC call's `answer`. */
 export function evaluateGrpcAssertion(assertion: Assertion, answer: GrpcAnswer): AssertionOutcome {
   const base = { text: assertion.text, line: assertion.line, column: assertion.column };
-  const fail = (expected: string, actual: string): AssertionOutcome => ({ ...base, passed: false, expected, actual, message: l10n.t('{0}: expected {1}, actual {2}', assertion.text, expected, actual) });
+  const fail = (expected: string, actual: string): AssertionOutcome => ({
+    ...base,
+    passed: false,
+    expected,
+    actual,
+    message: l10n.t('{0}: expected {1}, actual {2}', assertion.text, expected, actual),
+  });
   const { subject } = assertion;
   switch (subject.kind) {
     case 'status': {
       // By name (OK, NOT_FOUND), or by code when the expected value is a number; shown by name and code.
-      const outcome = checkValue(assertion, /^\s*\d+\s*$/.test(assertion.expected ?? '') ? answer.status.code : answer.status.name);
+      const outcome = checkValue(
+        assertion,
+        /^\s*\d+\s*$/.test(assertion.expected ?? '') ? answer.status.code : answer.status.name,
+      );
       if (outcome.passed || outcome.expected === undefined) return outcome;
-      const failed = fail(outcome.expected, `${answer.status.name} (${answer.status.code})${answer.status.message ? `: ${answer.status.message}` : ''}`);
+      const failed = fail(
+        outcome.expected,
+        `${answer.status.name} (${answer.status.code})${answer.status.message ? `: ${answer.status.message}` : ''}`,
+      );
       return outcome.diff ? { ...failed, diff: outcome.diff } : failed;
     }
     case 'grpcMessages':
@@ -65,7 +77,9 @@ export function evaluateGrpcAssertion(assertion: Assertion, answer: GrpcAnswer):
         passed: false,
         expected: l10n.t('neither UNAUTHENTICATED nor PERMISSION_DENIED'),
         actual,
-        message: answer.refusal?.length ? l10n.t('{0}: the server answered {1}. {2}', assertion.text, actual, answer.refusal.join(' ')) : l10n.t('{0}: expected neither UNAUTHENTICATED nor PERMISSION_DENIED, actual {1}', assertion.text, actual),
+        message: answer.refusal?.length
+          ? l10n.t('{0}: the server answered {1}. {2}', assertion.text, actual, answer.refusal.join(' '))
+          : l10n.t('{0}: expected neither UNAUTHENTICATED nor PERMISSION_DENIED, actual {1}', assertion.text, actual),
       };
     }
     case 'body':
@@ -86,13 +100,20 @@ function bodyOutcome(assertion: Assertion, answer: GrpcAnswer): AssertionOutcome
     if (!subject.path) return checkValue(assertion, JSON.stringify(message));
     const read = readPath(message, subject.path);
     if (!read.found) return checkValue(assertion, undefined, l10n.t('the message has no {0}', read.missing));
-    return checkValue(assertion, read.value, read.missing === undefined ? undefined : l10n.t('the message has no {0}', read.missing));
+    return checkValue(
+      assertion,
+      read.value,
+      read.missing === undefined ? undefined : l10n.t('the message has no {0}', read.missing),
+    );
   };
   if (!answer.serverStreaming || answer.messages.length === 0) return checkOne(answer.messages[0]);
   for (let i = 0; i < answer.messages.length; i++) {
     const outcome = checkOne(answer.messages[i]);
     if (outcome.passed) continue;
-    return { ...outcome, message: l10n.t('message {0} of {1}: {2}', i + 1, answer.messages.length, outcome.message ?? '') };
+    return {
+      ...outcome,
+      message: l10n.t('message {0} of {1}: {2}', i + 1, answer.messages.length, outcome.message ?? ''),
+    };
   }
   return { text: assertion.text, line: assertion.line, column: assertion.column, passed: true };
 }

@@ -105,7 +105,13 @@ const hash = (algorithm: 'md5' | 'sha256' | 'sha512') => (value: unknown, expect
 
 /** Every condition of httpYac's assert plugin. */
 export const PREDICATES: readonly Predicate[] = [
-  { ids: ['==', '===', 'equals'], emptyExpected: true, diffable: true, match: (value, expected) => (typeof value === 'object' ? stringifySafe(value) === stringifySafe(expected) : value === expected) },
+  {
+    ids: ['==', '===', 'equals'],
+    emptyExpected: true,
+    diffable: true,
+    match: (value, expected) =>
+      typeof value === 'object' ? stringifySafe(value) === stringifySafe(expected) : value === expected,
+  },
   { ids: ['!=', '!==', 'not equals'], emptyExpected: true, match: (value, expected) => value !== expected },
   { ids: ['>'], match: compare((a, b) => a > b) },
   { ids: ['>='], match: compare((a, b) => a >= b) },
@@ -135,14 +141,19 @@ export const PREDICATES: readonly Predicate[] = [
 ];
 
 /** Symbolic ids, longest first: `===` is read before `==`, `>=` before `>`; they need no space before the value. */
-const SYMBOLS = PREDICATES.flatMap((p) => p.ids.filter((id) => !/^[a-z]/i.test(id)).map((id) => ({ id, predicate: p }))).sort((a, b) => b.id.length - a.id.length);
-const WORDS = PREDICATES.flatMap((p) => p.ids.filter((id) => /^[a-z]/i.test(id)).map((id) => ({ id, predicate: p }))).sort((a, b) => b.id.length - a.id.length);
+const SYMBOLS = PREDICATES.flatMap((p) =>
+  p.ids.filter((id) => !/^[a-z]/i.test(id)).map((id) => ({ id, predicate: p })),
+).sort((a, b) => b.id.length - a.id.length);
+const WORDS = PREDICATES.flatMap((p) =>
+  p.ids.filter((id) => /^[a-z]/i.test(id)).map((id) => ({ id, predicate: p })),
+).sort((a, b) => b.id.length - a.id.length);
 
 /** The condition that `text` starts with, and how long its id is; a word id must end at a space or the end. */
 export function predicateAt(text: string): { predicate: Predicate; id: string } | undefined {
   for (const s of SYMBOLS) if (text.startsWith(s.id)) return { predicate: s.predicate, id: s.id };
   for (const w of WORDS) {
-    if (text.startsWith(w.id) && (text.length === w.id.length || /\s/.test(text[w.id.length]))) return { predicate: w.predicate, id: w.id };
+    if (text.startsWith(w.id) && (text.length === w.id.length || /\s/.test(text[w.id.length])))
+      return { predicate: w.predicate, id: w.id };
   }
   return undefined;
 }

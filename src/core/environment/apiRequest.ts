@@ -43,13 +43,21 @@ export function checkRequestPath(path: string): void {
   const refuse = (why: string, fix = 'Give a path under the base URL, such as /trips or vehicles/status.') =>
     new MobilityError('PATH_INVALID', l10n.t('The path {0} {1}. {2}', JSON.stringify(text), why, fix));
   if (CONTROL.test(text)) throw refuse('contains control characters (such as a line break or tab)');
-  if (text.includes('\\')) throw refuse('contains a backslash, which some servers read as "/"', 'Use "/" between segments.');
-  if (text.includes('#')) throw refuse('contains a fragment ("#..."), which is never sent to the server', 'Leave it out, or write "%23" for a "#" inside a segment.');
+  if (text.includes('\\'))
+    throw refuse('contains a backslash, which some servers read as "/"', 'Use "/" between segments.');
+  if (text.includes('#'))
+    throw refuse(
+      'contains a fragment ("#..."), which is never sent to the server',
+      'Leave it out, or write "%23" for a "#" inside a segment.',
+    );
   if (text.startsWith('//')) throw refuse('starts with "//", which names another host');
   const pathPart = text.split('?', 1)[0] ?? '';
   const segments = (SCHEME.test(pathPart) ? pathPart.replace(/^[^:]+:\/\/[^/]*/, '') : pathPart).split('/');
   if (segments.some((segment) => /^(?:\.|%2e){1,2}$/i.test(segment))) {
-    throw refuse('has a "." or ".." segment, which could leave the base URL', 'Write the path from the base URL without "." or "..".');
+    throw refuse(
+      'has a "." or ".." segment, which could leave the base URL',
+      'Write the path from the base URL without "." or "..".',
+    );
   }
 }
 
@@ -87,20 +95,48 @@ function checkedRequestUrl(env: Environment, base: string, path: string, query: 
     try {
       url = new URL(text);
     } catch {
-      throw new MobilityError('PATH_INVALID', l10n.t('{0} is not a valid URL. Give a path under the base URL, such as /trips.', JSON.stringify(text)));
+      throw new MobilityError(
+        'PATH_INVALID',
+        l10n.t('{0} is not a valid URL. Give a path under the base URL, such as /trips.', JSON.stringify(text)),
+      );
     }
     if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-      throw new MobilityError('PATH_INVALID', l10n.t('{0} reads as a {1} URL, not a path. Start paths with "/", such as /trips.', JSON.stringify(text), url.protocol));
+      throw new MobilityError(
+        'PATH_INVALID',
+        l10n.t(
+          '{0} reads as a {1} URL, not a path. Start paths with "/", such as /trips.',
+          JSON.stringify(text),
+          url.protocol,
+        ),
+      );
     }
     if (url.origin !== baseUrl.origin) {
-      throw new MobilityError('PATH_INVALID', l10n.t('{0} is on {1}, another origin than the environment "{2}" ({3}); the token is not sent there. Give a path under {4}.', JSON.stringify(text), url.origin, env.name, baseUrl.origin, base));
+      throw new MobilityError(
+        'PATH_INVALID',
+        l10n.t(
+          '{0} is on {1}, another origin than the environment "{2}" ({3}); the token is not sent there. Give a path under {4}.',
+          JSON.stringify(text),
+          url.origin,
+          env.name,
+          baseUrl.origin,
+          base,
+        ),
+      );
     }
   } else {
     const relative = text === '' || text.startsWith('/') || text.startsWith('?') ? text : `/${text}`;
     url = new URL(base + relative);
   }
   if (basePath && url.pathname !== basePath && !url.pathname.startsWith(`${basePath}/`)) {
-    throw new MobilityError('PATH_INVALID', l10n.t('{0} is outside the base URL of "{1}" ({2}); the token is not sent there. Give a path under it, such as /trips.', JSON.stringify(text), env.name, base));
+    throw new MobilityError(
+      'PATH_INVALID',
+      l10n.t(
+        '{0} is outside the base URL of "{1}" ({2}); the token is not sent there. Give a path under it, such as /trips.',
+        JSON.stringify(text),
+        env.name,
+        base,
+      ),
+    );
   }
   if (query) appendQuery(url.searchParams, query);
   return url.href;
@@ -108,10 +144,13 @@ function checkedRequestUrl(env: Environment, base: string, path: string, query: 
 
 /** Appends `query` to `params`: lists repeat the name, `undefined` and `null` are left out. */
 export function appendQuery(params: URLSearchParams, query: QueryInput): void {
-  const entries: Iterable<[string, QueryValue]> = query instanceof URLSearchParams ? query.entries() : Object.entries(query);
+  const entries: Iterable<[string, QueryValue]> =
+    query instanceof URLSearchParams ? query.entries() : Object.entries(query);
   for (const [name, value] of entries) {
     if (value === undefined || value === null) continue;
-    const values: readonly (string | number | boolean)[] = Array.isArray(value) ? (value as readonly (string | number | boolean)[]) : [value as string | number | boolean];
+    const values: readonly (string | number | boolean)[] = Array.isArray(value)
+      ? (value as readonly (string | number | boolean)[])
+      : [value as string | number | boolean];
     for (const one of values) params.append(name, String(one));
   }
 }
@@ -128,7 +167,12 @@ export interface VehiclesQuery {
 export function vehiclesPath(env: Environment, query: VehiclesQuery = {}): string {
   if (env.api === 'maas') {
     if (query.status || query.deviceId) {
-      throw new MobilityError('USAGE', l10n.t('The MaaS API shows only the vehicles listing (/v1alpha2/vehicles); vehicle status and single vehicles are MDS requests.'));
+      throw new MobilityError(
+        'USAGE',
+        l10n.t(
+          'The MaaS API shows only the vehicles listing (/v1alpha2/vehicles); vehicle status and single vehicles are MDS requests.',
+        ),
+      );
     }
     return '/v1alpha2/vehicles';
   }

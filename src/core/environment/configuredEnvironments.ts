@@ -49,7 +49,10 @@ interface CustomEnvironmentSetting {
  * naming its setting and what to write instead. A base URL (or audience) with a user name or password makes a problem
  * that does not repeat it: a built-in environment keeps an empty base URL, a custom one is left out.
  */
-export function readConfiguredEnvironments(settings: EnvironmentSettings, builtIns: readonly BuiltInEnvironment[]): { environments: Environment[]; problems: string[] } {
+export function readConfiguredEnvironments(
+  settings: EnvironmentSettings,
+  builtIns: readonly BuiltInEnvironment[],
+): { environments: Environment[]; problems: string[] } {
   const { section, headersFor, audienceAsList } = settings;
   const problems: string[] = [];
   const environments: Environment[] = builtIns.map((b) => {
@@ -82,17 +85,38 @@ export function readConfiguredEnvironments(settings: EnvironmentSettings, builtI
     if (typeof e.baseUrl !== 'string') return problems.push(l10n.t('{0}: "baseUrl" is required.', where));
     const name = e.name.trim();
     if (hasUserInfo(e.baseUrl)) return problems.push(`${where}: ${baseUrlUserInfoProblem(name)}`);
-    const id = typeof e.id === 'string' && e.id.trim() ? e.id.trim() : `custom-${name.toLowerCase().replace(/[^a-z0-9]+/g, '-')}`;
-    if (environments.some((x) => x.id === id)) return problems.push(l10n.t('{0}: the id "{1}" is used twice.', where, id));
-    const audience = typeof e.audience === 'string' || (Array.isArray(e.audience) && e.audience.every((a) => typeof a === 'string')) ? e.audience : undefined;
+    const id =
+      typeof e.id === 'string' && e.id.trim()
+        ? e.id.trim()
+        : `custom-${name.toLowerCase().replace(/[^a-z0-9]+/g, '-')}`;
+    if (environments.some((x) => x.id === id))
+      return problems.push(l10n.t('{0}: the id "{1}" is used twice.', where, id));
+    const audience =
+      typeof e.audience === 'string' || (Array.isArray(e.audience) && e.audience.every((a) => typeof a === 'string'))
+        ? e.audience
+        : undefined;
     if (audience !== undefined && (Array.isArray(audience) ? audience : [audience]).some(hasUserInfo)) {
-      return problems.push(l10n.t('{0}: "audience" holds a user name or password (the part before "@"). Remove them: the audience is sent in every token, and credentials never go in a URL.', where));
+      return problems.push(
+        l10n.t(
+          '{0}: "audience" holds a user name or password (the part before "@"). Remove them: the audience is sent in every token, and credentials never go in a URL.',
+          where,
+        ),
+      );
     }
     const headers: Record<string, string> = { ...headersFor(e.api) };
     if (isObject(e.headers)) {
       for (const [k, v] of Object.entries(e.headers)) if (typeof v === 'string') headers[k] = v;
     }
-    const environment: Environment = { id, name, api: e.api, stage: typeof e.stage === 'string' && e.stage ? e.stage : 'custom', baseUrl: e.baseUrl.trim(), audience, audienceAsList, headers };
+    const environment: Environment = {
+      id,
+      name,
+      api: e.api,
+      stage: typeof e.stage === 'string' && e.stage ? e.stage : 'custom',
+      baseUrl: e.baseUrl.trim(),
+      audience,
+      audienceAsList,
+      headers,
+    };
     const grpc = e.grpc === undefined ? undefined : grpcOf(e.grpc, `${where}.grpc`);
     if (grpc) environment.grpc = grpc;
     environments.push(environment);

@@ -72,7 +72,10 @@ export function normaliseBaseUrl(baseUrl: string | undefined, envName: string): 
 function checkBaseUrl(baseUrl: string | undefined, envName: string): string {
   const text = (baseUrl ?? '').trim();
   if (!text) {
-    throw new MobilityError('BASE_URL_MISSING', l10n.t('The environment "{0}" has no base URL. Set its base URL in the settings first.', envName));
+    throw new MobilityError(
+      'BASE_URL_MISSING',
+      l10n.t('The environment "{0}" has no base URL. Set its base URL in the settings first.', envName),
+    );
   }
   // Before parsing: a text that does not parse is echoed in the message below, so it must hold no password.
   if (hasUserInfo(text)) throw userInfoRefusal(envName);
@@ -80,14 +83,27 @@ function checkBaseUrl(baseUrl: string | undefined, envName: string): string {
   try {
     url = new URL(text);
   } catch {
-    throw new MobilityError('BASE_URL_INVALID', l10n.t('The base URL of "{0}" is not a valid URL: "{1}". Use an absolute address such as https://host/path.', envName, text));
+    throw new MobilityError(
+      'BASE_URL_INVALID',
+      l10n.t(
+        'The base URL of "{0}" is not a valid URL: "{1}". Use an absolute address such as https://host/path.',
+        envName,
+        text,
+      ),
+    );
   }
   if (url.username || url.password) throw userInfoRefusal(envName);
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    throw new MobilityError('BASE_URL_INVALID', l10n.t('The base URL of "{0}" must start with https:// or http://, not {1}//.', envName, url.protocol));
+    throw new MobilityError(
+      'BASE_URL_INVALID',
+      l10n.t('The base URL of "{0}" must start with https:// or http://, not {1}//.', envName, url.protocol),
+    );
   }
   if (url.search || url.hash) {
-    throw new MobilityError('BASE_URL_INVALID', l10n.t('The base URL of "{0}" must not contain a query or fragment: "{1}".', envName, text));
+    throw new MobilityError(
+      'BASE_URL_INVALID',
+      l10n.t('The base URL of "{0}" must not contain a query or fragment: "{1}".', envName, text),
+    );
   }
   return withoutTrailingSlashes(text);
 }
@@ -124,12 +140,18 @@ function userInfoRefusal(envName: string): MobilityError {
 
 /** What is wrong with a base URL that holds a user name or password, and what to do; the URL itself is not repeated. */
 export function baseUrlUserInfoProblem(envName: string): string {
-  return l10n.t('The base URL of "{0}" holds a user name or password (the part before "@"). Remove the user name and password from the base URL: credentials go in the credential (in VS Code, Bind Credential to Environments; in the CLI, --credential or --private-key), never in the URL, which is sent as every token\'s audience.', envName);
+  return l10n.t(
+    'The base URL of "{0}" holds a user name or password (the part before "@"). Remove the user name and password from the base URL: credentials go in the credential (in VS Code, Bind Credential to Environments; in the CLI, --credential or --private-key), never in the URL, which is sent as every token\'s audience.',
+    envName,
+  );
 }
 
 /** What is wrong with a gRPC target (or another address, `what`) that holds a user name or password; the target is not repeated. */
 export function userInfoProblem(what: string): string {
-  return l10n.t('{0} holds a user name or password (the part before "@"). Remove them: credentials go in the credential (--credential or --private-key in the CLI), never in an address, which is shown, logged and written into reports.', what);
+  return l10n.t(
+    '{0} holds a user name or password (the part before "@"). Remove them: credentials go in the credential (--credential or --private-key in the CLI), never in an address, which is shown, logged and written into reports.',
+    what,
+  );
 }
 
 /** `text` without its trailing slashes. A loop, not /\/+$/: that regex is quadratic on a long run of slashes not at the end. */
@@ -144,10 +166,19 @@ export function audienceOf(env: Environment): string | string[] {
   if (env.audience !== undefined) {
     const list = Array.isArray(env.audience) ? env.audience : [env.audience];
     if (list.length === 0 || list.some((a) => typeof a !== 'string' || a.trim() === '')) {
-      throw new MobilityError('AUDIENCE_INVALID', l10n.t('The audience of "{0}" must be a non-empty string or a list of them.', env.name));
+      throw new MobilityError(
+        'AUDIENCE_INVALID',
+        l10n.t('The audience of "{0}" must be a non-empty string or a list of them.', env.name),
+      );
     }
     if (list.some(hasUserInfo)) {
-      throw new MobilityError('AUDIENCE_INVALID', l10n.t('The audience of "{0}" holds a user name or password (the part before "@"). Remove them: the audience is the base URL, sent in every token, and credentials never go in a URL.', env.name));
+      throw new MobilityError(
+        'AUDIENCE_INVALID',
+        l10n.t(
+          'The audience of "{0}" holds a user name or password (the part before "@"). Remove them: the audience is the base URL, sent in every token, and credentials never go in a URL.',
+          env.name,
+        ),
+      );
     }
     return env.audience;
   }

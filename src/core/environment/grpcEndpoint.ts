@@ -14,7 +14,11 @@ function stringList(value: unknown): string[] | undefined {
  * Reads one gRPC endpoint setting. `where` names it in problems (`mobilityApi.grpc.environments["mds-staging"]`).
  * `resolvePath` makes the file and folder paths absolute (relative ones are relative to the workspace).
  */
-export function parseGrpcEndpoint(raw: unknown, where: string, resolvePath: (p: string) => string = (p) => p): { endpoint?: GrpcEndpoint; problems: string[] } {
+export function parseGrpcEndpoint(
+  raw: unknown,
+  where: string,
+  resolvePath: (p: string) => string = (p) => p,
+): { endpoint?: GrpcEndpoint; problems: string[] } {
   const problems: string[] = [];
   if (typeof raw === 'string') raw = { target: raw };
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
@@ -22,9 +26,18 @@ export function parseGrpcEndpoint(raw: unknown, where: string, resolvePath: (p: 
   }
   const r = raw as Record<string, unknown>;
   const target = typeof r.target === 'string' ? r.target.trim() : '';
-  if (!target) return { problems: [l10n.t('{0}: "target" is required, as host:port (e.g. "grpc.example.com:443").', where)] };
+  if (!target)
+    return { problems: [l10n.t('{0}: "target" is required, as host:port (e.g. "grpc.example.com:443").', where)] };
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(target) || !TARGET.test(target)) {
-    return { problems: [l10n.t('{0}: "target" must be host:port without a scheme or path (e.g. "grpc.example.com:443"), not "{1}".', where, target)] };
+    return {
+      problems: [
+        l10n.t(
+          '{0}: "target" must be host:port without a scheme or path (e.g. "grpc.example.com:443"), not "{1}".',
+          where,
+          target,
+        ),
+      ],
+    };
   }
   const port = /:(\d+)$/.exec(target.replace(/^\[[^\]]*\]/, ''))?.[1];
   if (port !== undefined && (Number(port) < 1 || Number(port) > 65535)) {
@@ -46,10 +59,13 @@ export function parseGrpcEndpoint(raw: unknown, where: string, resolvePath: (p: 
     else if (list.length) endpoint[key] = list.map(resolvePath);
   }
   if (r.protoset !== undefined && r.protoset !== '') {
-    if (typeof r.protoset !== 'string') problems.push(l10n.t('{0}: "protoset" must be the path of a descriptor set file.', where));
+    if (typeof r.protoset !== 'string')
+      problems.push(l10n.t('{0}: "protoset" must be the path of a descriptor set file.', where));
     else endpoint.protoset = resolvePath(r.protoset.trim());
   }
-  if (endpoint.protoFiles && endpoint.protoset) problems.push(l10n.t('{0}: give "protoFiles" or "protoset", not both.', where));
-  if (endpoint.plaintext && endpoint.caFile) problems.push(l10n.t('{0}: "caFile" is for TLS; it cannot go with "plaintext": true.', where));
+  if (endpoint.protoFiles && endpoint.protoset)
+    problems.push(l10n.t('{0}: give "protoFiles" or "protoset", not both.', where));
+  if (endpoint.plaintext && endpoint.caFile)
+    problems.push(l10n.t('{0}: "caFile" is for TLS; it cannot go with "plaintext": true.', where));
   return { endpoint, problems };
 }

@@ -4,7 +4,15 @@
 
 export { appendQuery, checkRequestPath, requestUrl, vehiclesPath, vehiclesUrl } from './apiRequest';
 export type { ApiRequest, QueryInput, VehiclesQuery } from './apiRequest';
-export { API_LABELS, audienceOf, baseUrlUserInfoProblem, hasUserInfo, normaliseBaseUrl, userInfoProblem, withoutTrailingSlashes } from './environment';
+export {
+  API_LABELS,
+  audienceOf,
+  baseUrlUserInfoProblem,
+  hasUserInfo,
+  normaliseBaseUrl,
+  userInfoProblem,
+  withoutTrailingSlashes,
+} from './environment';
 export { readConfiguredEnvironments } from './configuredEnvironments';
 export type { BuiltInEnvironment, EnvironmentSettings } from './configuredEnvironments';
 export type { ApiKind, Environment, GrpcEndpoint } from './environment';

@@ -39,7 +39,9 @@ export interface GeographySet {
 }
 
 type Feature = { geometry?: { type?: string; coordinates?: unknown } | null };
-type RawGeography = Omit<MdsGeography, 'polygons' | 'liveFromMs' | 'liveUntilMs'> & { geography_json: { features: Feature[] } };
+type RawGeography = Omit<MdsGeography, 'polygons' | 'liveFromMs' | 'liveUntilMs'> & {
+  geography_json: { features: Feature[] };
+};
 
 /** The polygons of a FeatureCollection's features, a GeometryCollection's members included. */
 function polygonsOf(features: readonly Feature[]): PolygonRings[] {
@@ -48,7 +50,8 @@ function polygonsOf(features: readonly Feature[]): PolygonRings[] {
     if (!geometry) return;
     if (geometry.type === 'Polygon') out.push(geometry.coordinates as PolygonRings);
     else if (geometry.type === 'MultiPolygon') out.push(...(geometry.coordinates as PolygonRings[]));
-    else if (geometry.type === 'GeometryCollection' && Array.isArray(geometry.geometries)) for (const g of geometry.geometries) visit(g as typeof geometry);
+    else if (geometry.type === 'GeometryCollection' && Array.isArray(geometry.geometries))
+      for (const g of geometry.geometries) visit(g as typeof geometry);
   };
   for (const feature of features) visit(feature.geometry);
   // A ring must close and have four positions (RFC 7946, 3.1.6); the schema says so too, but not that it closes.
@@ -64,34 +67,66 @@ export function parseGeographyDocument(text: string, source: string): GeographyS
   try {
     document = JSON.parse(text);
   } catch (err) {
-    throw new MobilityError('GEOGRAPHY_INVALID', l10n.t('The geographies at {0} are not JSON ({1}); give an MDS Geography document (geographies.json or the /geographies answer).', source, (err as Error).message));
+    throw new MobilityError(
+      'GEOGRAPHY_INVALID',
+      l10n.t(
+        'The geographies at {0} are not JSON ({1}); give an MDS Geography document (geographies.json or the /geographies answer).',
+        source,
+        (err as Error).message,
+      ),
+    );
   }
   return geographySetOf(document, source);
 }
 
 /** A parsed Geography document checked and read (see {@link parseGeographyDocument}). */
 export function geographySetOf(document: unknown, source: string): GeographySet {
-  const single = typeof document === 'object' && document !== null && 'geography' in document && !('geographies' in document);
+  const single =
+    typeof document === 'object' && document !== null && 'geography' in document && !('geographies' in document);
   const errors = geographySchemaErrors(document, single ? 'geography' : 'geographies', 5);
   if (errors.length) {
     const where = errors.map((e) => `${e.path} ${e.message}`).join('; ');
-    throw new MobilityError('GEOGRAPHY_INVALID', l10n.t('The geographies at {0} do not follow the MDS 2.0 Geography schema: {1}.', source, where));
+    throw new MobilityError(
+      'GEOGRAPHY_INVALID',
+      l10n.t('The geographies at {0} do not follow the MDS 2.0 Geography schema: {1}.', source, where),
+    );
   }
-  const doc = document as { version: string; last_updated?: number; geographies?: RawGeography[]; geography?: RawGeography };
+  const doc = document as {
+    version: string;
+    last_updated?: number;
+    geographies?: RawGeography[];
+    geography?: RawGeography;
+  };
   const raw = single ? [doc.geography as RawGeography] : (doc.geographies ?? []);
   const seen = new Set<string>();
   for (const g of raw) {
-    if (seen.has(g.geography_id)) throw new MobilityError('GEOGRAPHY_INVALID', l10n.t('The geographies at {0} name geography_id {1} twice; each geography has its own id.', source, g.geography_id));
+    if (seen.has(g.geography_id))
+      throw new MobilityError(
+        'GEOGRAPHY_INVALID',
+        l10n.t(
+          'The geographies at {0} name geography_id {1} twice; each geography has its own id.',
+          source,
+          g.geography_id,
+        ),
+      );
     seen.add(g.geography_id);
     if (g.retire_date !== undefined && g.retire_date <= (g.effective_date ?? g.published_date)) {
-      throw new MobilityError('GEOGRAPHY_INVALID', l10n.t('Geography {0} at {1} retires before it is effective; retire_date must be after effective_date.', g.geography_id, source));
+      throw new MobilityError(
+        'GEOGRAPHY_INVALID',
+        l10n.t(
+          'Geography {0} at {1} retires before it is effective; retire_date must be after effective_date.',
+          g.geography_id,
+          source,
+        ),
+      );
     }
   }
   // "Geographies referencing others with prev_geographies immediately replace the previous ones."
   const replacedAt = new Map<string, number>();
   for (const g of raw) {
     const start = g.effective_date ?? g.published_date;
-    for (const prev of g.prev_geographies ?? []) replacedAt.set(prev, Math.min(replacedAt.get(prev) ?? Infinity, start));
+    for (const prev of g.prev_geographies ?? [])
+      replacedAt.set(prev, Math.min(replacedAt.get(prev) ?? Infinity, start));
   }
   const geographies = raw.map((g): MdsGeography => {
     const { geography_json, ...fields } = g;
@@ -103,7 +138,18 @@ export function geographySetOf(document: unknown, source: string): GeographySet 
     };
   });
   if (!geographies.some((g) => g.polygons.length)) {
-    throw new MobilityError('GEOGRAPHY_INVALID', l10n.t('The geographies at {0} have no Polygon or MultiPolygon: no trip, event or telemetry point can be in one.', source));
+    throw new MobilityError(
+      'GEOGRAPHY_INVALID',
+      l10n.t(
+        'The geographies at {0} have no Polygon or MultiPolygon: no trip, event or telemetry point can be in one.',
+        source,
+      ),
+    );
   }
-  return { source, version: doc.version, ...(doc.last_updated !== undefined ? { lastUpdated: doc.last_updated } : {}), geographies };
+  return {
+    source,
+    version: doc.version,
+    ...(doc.last_updated !== undefined ? { lastUpdated: doc.last_updated } : {}),
+    geographies,
+  };
 }

@@ -43,21 +43,41 @@ export async function readGeographies(source: string, signer?: GeographySigner):
     try {
       text = await fs.promises.readFile(source, 'utf8');
     } catch (err) {
-      throw new MobilityError('FILE_READ_FAILED', l10n.t('Cannot read the geographies file {0}: {1}', source, errorMessage(err)), { cause: err });
+      throw new MobilityError(
+        'FILE_READ_FAILED',
+        l10n.t('Cannot read the geographies file {0}: {1}', source, errorMessage(err)),
+        { cause: err },
+      );
     }
     return parseGeographyDocument(text, source);
   }
   if (signer) {
     const exchange = await signer.client.get(source, signer.environment, signer.credential);
     if (exchange.status !== 200) throw refused(source, exchange.status, exchange.statusText, true);
-    if (exchange.bodyKind !== 'json') throw new MobilityError('GEOGRAPHY_INVALID', l10n.t('The geographies at {0} are not JSON ({1}); give an MDS Geography document (geographies.json or the /geographies answer).', source, exchange.bodyProblem ?? exchange.contentType));
+    if (exchange.bodyKind !== 'json')
+      throw new MobilityError(
+        'GEOGRAPHY_INVALID',
+        l10n.t(
+          'The geographies at {0} are not JSON ({1}); give an MDS Geography document (geographies.json or the /geographies answer).',
+          source,
+          exchange.bodyProblem ?? exchange.contentType,
+        ),
+      );
     return geographySetOf(exchange.body, source);
   }
   let response: Response;
   try {
-    response = await fetch(source, { headers: { Accept: 'application/vnd.mds+json;version=2.0' }, redirect: 'follow', signal: AbortSignal.timeout(UNSIGNED_TIMEOUT_MS) });
+    response = await fetch(source, {
+      headers: { Accept: 'application/vnd.mds+json;version=2.0' },
+      redirect: 'follow',
+      signal: AbortSignal.timeout(UNSIGNED_TIMEOUT_MS),
+    });
   } catch (err) {
-    throw new MobilityError('GEOGRAPHY_FETCH_FAILED', l10n.t('Could not read the geographies at {0}: {1}', source, errorMessage(err)), { cause: err });
+    throw new MobilityError(
+      'GEOGRAPHY_FETCH_FAILED',
+      l10n.t('Could not read the geographies at {0}: {1}', source, errorMessage(err)),
+      { cause: err },
+    );
   }
   if (response.status !== 200) {
     await response.body?.cancel();
@@ -66,14 +86,37 @@ export async function readGeographies(source: string, signer?: GeographySigner):
   const length = Number(response.headers.get('content-length') ?? 0);
   if (length > MAX_BYTES) {
     await response.body?.cancel();
-    throw new MobilityError('GEOGRAPHY_INVALID', l10n.t('The geographies at {0} are larger than {1} MB; that is not a Geography document.', source, MAX_BYTES / 1024 / 1024));
+    throw new MobilityError(
+      'GEOGRAPHY_INVALID',
+      l10n.t(
+        'The geographies at {0} are larger than {1} MB; that is not a Geography document.',
+        source,
+        MAX_BYTES / 1024 / 1024,
+      ),
+    );
   }
   return parseGeographyDocument(await response.text(), source);
 }
 
 function refused(source: string, status: number, statusText: string, signed: boolean): MobilityError {
   if ((status === 401 || status === 403) && !signed) {
-    return new MobilityError('GEOGRAPHY_FETCH_FAILED', l10n.t('The geographies at {0} answered {1} {2}: this server asks for a token. Give a credential (--credential, --private-key with --kid and --iss, or --key-file) to sign the request.', source, status, statusText));
+    return new MobilityError(
+      'GEOGRAPHY_FETCH_FAILED',
+      l10n.t(
+        'The geographies at {0} answered {1} {2}: this server asks for a token. Give a credential (--credential, --private-key with --kid and --iss, or --key-file) to sign the request.',
+        source,
+        status,
+        statusText,
+      ),
+    );
   }
-  return new MobilityError('GEOGRAPHY_FETCH_FAILED', l10n.t('The geographies at {0} answered {1} {2}, not 200; give the URL of the Geography API\'s /geographies or a geographies.json file.', source, status, statusText));
+  return new MobilityError(
+    'GEOGRAPHY_FETCH_FAILED',
+    l10n.t(
+      "The geographies at {0} answered {1} {2}, not 200; give the URL of the Geography API's /geographies or a geographies.json file.",
+      source,
+      status,
+      statusText,
+    ),
+  );
 }

@@ -60,12 +60,19 @@ export interface GrpcCallResult {
   timings: { queuedMs: number; signMs: number; totalMs: number };
 }
 
-type AnyCall = grpc.ClientUnaryCall | grpc.ClientReadableStream<unknown> | grpc.ClientWritableStream<unknown> | grpc.ClientDuplexStream<unknown, unknown>;
+type AnyCall =
+  | grpc.ClientUnaryCall
+  | grpc.ClientReadableStream<unknown>
+  | grpc.ClientWritableStream<unknown>
+  | grpc.ClientDuplexStream<unknown, unknown>;
 
 /** The request messages of `method` encoded, or GRPC_MESSAGE_INVALID naming the message and field. */
 function encodeAll(type: protobuf.Type, info: GrpcMethodInfo, messages: unknown[]): Buffer[] {
   if (!info.clientStreaming && messages.length !== 1) {
-    throw new MobilityError('GRPC_MESSAGE_INVALID', l10n.t('{0} takes one request message, not {1}.', info.fullName.slice(1), messages.length));
+    throw new MobilityError(
+      'GRPC_MESSAGE_INVALID',
+      l10n.t('{0} takes one request message, not {1}.', info.fullName.slice(1), messages.length),
+    );
   }
   return messages.map((m, i) => encodeMessage(type, m, messages.length > 1 ? `[${i}]` : ''));
 }
@@ -76,7 +83,12 @@ function encodeAll(type: protobuf.Type, info: GrpcMethodInfo, messages: unknown[
  * a target that cannot be reached (GRPC_UNREACHABLE, GRPC_TLS). Without `auth` the call must carry
  * the user's own authorization.
  */
-export async function callMethod(connection: GrpcConnection, schema: GrpcSchema, auth: GrpcAuth | undefined, request: GrpcCallRequest): Promise<GrpcCallResult> {
+export async function callMethod(
+  connection: GrpcConnection,
+  schema: GrpcSchema,
+  auth: GrpcAuth | undefined,
+  request: GrpcCallRequest,
+): Promise<GrpcCallResult> {
   const t0 = performance.now();
   const { method, info } = findMethod(schema, request.method);
   const inputType = method.resolvedRequestType!;
@@ -84,12 +96,19 @@ export async function callMethod(connection: GrpcConnection, schema: GrpcSchema,
   const encoded = encodeAll(inputType, info, request.messages);
   const base = userMetadata(request.metadata ?? [], request.sendOwnAuthorization === true);
   const own = hasOwnAuthorization(base);
-  if (!own && !auth) throw new MobilityError('NO_CREDENTIAL', l10n.t('A call needs a credential to sign its token, and the environment\'s base URL as its audience.'));
+  if (!own && !auth)
+    throw new MobilityError(
+      'NO_CREDENTIAL',
+      l10n.t("A call needs a credential to sign its token, and the environment's base URL as its audience."),
+    );
   const deadlineMs = request.deadlineMs ?? DEFAULT_DEADLINE_MS;
   await connection.ready(deadlineMs, request.signal);
 
   const tQueued = performance.now();
-  const signed = own || !auth ? { metadata: base, token: undefined, release: () => undefined } : await signCall(auth, base, request.signal);
+  const signed =
+    own || !auth
+      ? { metadata: base, token: undefined, release: () => undefined }
+      : await signCall(auth, base, request.signal);
   const tSigned = performance.now();
   const serialize = (b: Buffer) => b;
   const deserialize = (b: Buffer) => decodeMessage(outputType, b);
@@ -111,9 +130,12 @@ export async function callMethod(connection: GrpcConnection, schema: GrpcSchema,
       if (keep) messages.push(value);
       request.onMessage?.(value, count++);
     };
-    if (!info.clientStreaming && !info.serverStreaming) call = client.makeUnaryRequest(path, serialize, deserialize, encoded[0], signed.metadata, options, onValue);
-    else if (!info.clientStreaming) call = client.makeServerStreamRequest(path, serialize, deserialize, encoded[0], signed.metadata, options);
-    else if (!info.serverStreaming) call = client.makeClientStreamRequest(path, serialize, deserialize, signed.metadata, options, onValue);
+    if (!info.clientStreaming && !info.serverStreaming)
+      call = client.makeUnaryRequest(path, serialize, deserialize, encoded[0], signed.metadata, options, onValue);
+    else if (!info.clientStreaming)
+      call = client.makeServerStreamRequest(path, serialize, deserialize, encoded[0], signed.metadata, options);
+    else if (!info.serverStreaming)
+      call = client.makeClientStreamRequest(path, serialize, deserialize, signed.metadata, options, onValue);
     else call = client.makeBidiStreamRequest(path, serialize, deserialize, signed.metadata, options);
 
     request.onStarted?.({ method: info, ...(signed.token ? { token: signed.token } : {}) });
@@ -125,9 +147,13 @@ export async function callMethod(connection: GrpcConnection, schema: GrpcSchema,
       receivedAtMs = Date.now();
       signed.release();
     });
-    if (info.serverStreaming) (call as grpc.ClientReadableStream<Record<string, unknown>>).on('data', (value: Record<string, unknown>) => push(value));
+    if (info.serverStreaming)
+      (call as grpc.ClientReadableStream<Record<string, unknown>>).on('data', (value: Record<string, unknown>) =>
+        push(value),
+      );
     // A stream reports a non-OK status as an error too; the status event below carries it.
-    if (info.clientStreaming || info.serverStreaming) (call as grpc.ClientReadableStream<unknown>).on('error', () => undefined);
+    if (info.clientStreaming || info.serverStreaming)
+      (call as grpc.ClientReadableStream<unknown>).on('error', () => undefined);
     call.on('status', (status: grpc.StatusObject) => {
       signed.release();
       request.signal?.removeEventListener('abort', onAbort);

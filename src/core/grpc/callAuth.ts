@@ -39,16 +39,43 @@ export function userMetadata(entries: MetadataEntries, ownAuthorization = false)
   const metadata = new grpc.Metadata();
   for (const [rawName, value] of entries) {
     const name = rawName.trim().toLowerCase();
-    if (!NAME.test(name)) throw new MobilityError('GRPC_METADATA_INVALID', l10n.t('The metadata name {0} cannot be sent: use lower-case letters, digits, -, _ and . (for example x-request-id).', JSON.stringify(rawName)));
-    if (RESERVED.test(name)) throw new MobilityError('GRPC_METADATA_INVALID', l10n.t('The metadata name {0} is set by gRPC itself and cannot be given.', name));
+    if (!NAME.test(name))
+      throw new MobilityError(
+        'GRPC_METADATA_INVALID',
+        l10n.t(
+          'The metadata name {0} cannot be sent: use lower-case letters, digits, -, _ and . (for example x-request-id).',
+          JSON.stringify(rawName),
+        ),
+      );
+    if (RESERVED.test(name))
+      throw new MobilityError(
+        'GRPC_METADATA_INVALID',
+        l10n.t('The metadata name {0} is set by gRPC itself and cannot be given.', name),
+      );
     if (name === 'authorization' && !ownAuthorization) {
-      throw new MobilityError('GRPC_METADATA_INVALID', l10n.t('Every call carries "authorization: Bearer <token>" with a token signed for it: leave out your own authorization metadata, or ask explicitly to send it instead of a signed token (a token that was used before is refused, spec 5.1 rule 4).'));
+      throw new MobilityError(
+        'GRPC_METADATA_INVALID',
+        l10n.t(
+          'Every call carries "authorization: Bearer <token>" with a token signed for it: leave out your own authorization metadata, or ask explicitly to send it instead of a signed token (a token that was used before is refused, spec 5.1 rule 4).',
+        ),
+      );
     }
     if (name.endsWith('-bin')) {
-      if (!/^[A-Za-z0-9+/]*={0,2}$/.test(value.trim())) throw new MobilityError('GRPC_METADATA_INVALID', l10n.t('The value of the binary metadata {0} must be base64.', name));
+      if (!/^[A-Za-z0-9+/]*={0,2}$/.test(value.trim()))
+        throw new MobilityError(
+          'GRPC_METADATA_INVALID',
+          l10n.t('The value of the binary metadata {0} must be base64.', name),
+        );
       metadata.add(name, Buffer.from(value.trim(), 'base64'));
     } else {
-      if (!PRINTABLE.test(value)) throw new MobilityError('GRPC_METADATA_INVALID', l10n.t('The value of the metadata {0} may hold printable ASCII only (use a name ending in -bin for binary values).', name));
+      if (!PRINTABLE.test(value))
+        throw new MobilityError(
+          'GRPC_METADATA_INVALID',
+          l10n.t(
+            'The value of the metadata {0} may hold printable ASCII only (use a name ending in -bin for binary values).',
+            name,
+          ),
+        );
       metadata.add(name, value);
     }
   }
@@ -64,7 +91,11 @@ export function hasOwnAuthorization(metadata: grpc.Metadata): boolean {
  * Waits for the key (the per-key queue), signs a fresh token and puts it into a copy of `base`.
  * Call `release` once the server's response headers (or the status) arrived.
  */
-export async function signCall(auth: GrpcAuth, base: grpc.Metadata, signal?: AbortSignal): Promise<{ metadata: grpc.Metadata; token: IssuedToken; release: () => void }> {
+export async function signCall(
+  auth: GrpcAuth,
+  base: grpc.Metadata,
+  signal?: AbortSignal,
+): Promise<{ metadata: grpc.Metadata; token: IssuedToken; release: () => void }> {
   const queue = auth.queue ?? fallbackQueue;
   const release = await queue.acquire(auth.credential.kid, signal);
   let released = false;
@@ -75,7 +106,10 @@ export async function signCall(auth: GrpcAuth, base: grpc.Metadata, signal?: Abo
     }
   };
   try {
-    const token = await auth.issuer.issue(auth.credential, auth.environment, { signal, lifetimeSeconds: auth.lifetimeSeconds });
+    const token = await auth.issuer.issue(auth.credential, auth.environment, {
+      signal,
+      lifetimeSeconds: auth.lifetimeSeconds,
+    });
     const metadata = base.clone();
     metadata.set('authorization', `Bearer ${token.token}`);
     return { metadata, token, release: releaseOnce };
@@ -89,7 +123,10 @@ export async function signCall(auth: GrpcAuth, base: grpc.Metadata, signal?: Abo
 export function shownMetadata(metadata: grpc.Metadata): Record<string, string[]> {
   const out: Record<string, string[]> = {};
   for (const [name, values] of Object.entries(metadata.toJSON())) {
-    out[name] = name === 'authorization' ? values.map(() => 'Bearer <redacted>') : values.map((v) => (Buffer.isBuffer(v) ? v.toString('base64') : String(v)));
+    out[name] =
+      name === 'authorization'
+        ? values.map(() => 'Bearer <redacted>')
+        : values.map((v) => (Buffer.isBuffer(v) ? v.toString('base64') : String(v)));
   }
   return out;
 }

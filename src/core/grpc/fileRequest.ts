@@ -35,9 +35,14 @@ export interface GrpcFileCall {
  * The call of `request`, a GRPC request of a file in `folder` (its `proto <` paths and includeDirs are
  * relative to it). `environmentEndpoint` is the gRPC endpoint of the environment the token is signed for.
  */
-export function grpcFileCall(request: GrpcFileRequestParts, environmentEndpoint: GrpcEndpoint | undefined, folder: string): GrpcFileCall {
+export function grpcFileCall(
+  request: GrpcFileRequestParts,
+  environmentEndpoint: GrpcEndpoint | undefined,
+  folder: string,
+): GrpcFileCall {
   const endpoint: GrpcEndpoint = { target: request.target };
-  const plaintext = request.transport === 'plaintext' ? true : request.transport === 'tls' ? false : environmentEndpoint?.plaintext;
+  const plaintext =
+    request.transport === 'plaintext' ? true : request.transport === 'tls' ? false : environmentEndpoint?.plaintext;
   if (plaintext) endpoint.plaintext = true;
   else if (environmentEndpoint?.caFile) endpoint.caFile = environmentEndpoint.caFile;
   const ownProtos = request.protoFiles.length > 0;

@@ -14,7 +14,17 @@ export type { GrpcFileCall, GrpcFileRequestParts } from './fileRequest';
 export { encodeMessage, parseMessagesJson } from './messageJson';
 export { describeSymbol } from './protoText';
 export { reflectionWantsAuth, reflectSchema } from './reflection';
-export { descriptorFileNames, findMethod, findType, listServices, loadProtoFiles, loadProtoset, methodCodeShape, protosetOf, schemaFromProtoset } from './schema';
+export {
+  descriptorFileNames,
+  findMethod,
+  findType,
+  listServices,
+  loadProtoFiles,
+  loadProtoset,
+  methodCodeShape,
+  protosetOf,
+  schemaFromProtoset,
+} from './schema';
 export type { GrpcMethodInfo, GrpcSchema, GrpcServiceInfo, MethodCodeShape, SchemaSource } from './schema';
 export { GrpcSessions } from './session';
 export type { GrpcServiceListing } from './session';

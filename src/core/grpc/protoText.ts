@@ -11,8 +11,15 @@ function typeName(field: protobuf.Field): string {
 }
 
 function fieldLine(field: protobuf.Field): string {
-  if (field instanceof protobuf.MapField) return `map<${field.keyType}, ${typeName(field)}> ${field.name} = ${field.id};`;
-  const label = field.repeated ? 'repeated ' : field.options?.proto3_optional ? 'optional ' : field.required ? 'required ' : '';
+  if (field instanceof protobuf.MapField)
+    return `map<${field.keyType}, ${typeName(field)}> ${field.name} = ${field.id};`;
+  const label = field.repeated
+    ? 'repeated '
+    : field.options?.proto3_optional
+      ? 'optional '
+      : field.required
+        ? 'required '
+        : '';
   return `${label}${typeName(field)} ${field.name} = ${field.id};`;
 }
 
@@ -33,7 +40,9 @@ function methodLine(method: protobuf.Method): string {
 
 function messageText(type: protobuf.Type): string[] {
   const body: string[] = [];
-  const oneofs = type.oneofsArray.filter((o) => !(o.fieldsArray.length === 1 && o.fieldsArray[0].options?.proto3_optional));
+  const oneofs = type.oneofsArray.filter(
+    (o) => !(o.fieldsArray.length === 1 && o.fieldsArray[0].options?.proto3_optional),
+  );
   const inOneof = new Set(oneofs.flatMap((o) => o.fieldsArray));
   for (const field of type.fieldsArray) if (!inOneof.has(field)) body.push(fieldLine(field));
   for (const oneof of oneofs) body.push(`oneof ${oneof.name} {`, ...indent(oneof.fieldsArray.map(fieldLine)), '}');
@@ -49,15 +58,33 @@ function messageText(type: protobuf.Type): string[] {
  * enum) in .proto syntax, with a comment line giving its full name. GRPC_METHOD_UNKNOWN when the
  * schema has no such symbol.
  */
-export function describeSymbol(schema: GrpcSchema, symbol: string): { kind: 'service' | 'method' | 'message' | 'enum'; fullName: string; text: string } {
-  const name = symbol.trim().replace(/^[./]+/, '').replace('/', '.');
+export function describeSymbol(
+  schema: GrpcSchema,
+  symbol: string,
+): { kind: 'service' | 'method' | 'message' | 'enum'; fullName: string; text: string } {
+  const name = symbol
+    .trim()
+    .replace(/^[./]+/, '')
+    .replace('/', '.');
   const found = name ? schema.root.lookup(name) : null;
   const fullName = found?.fullName.replace(/^\./, '') ?? name;
   if (found instanceof protobuf.Service) {
-    return { kind: 'service', fullName, text: [`// ${fullName}`, `service ${found.name} {`, ...indent(found.methodsArray.map(methodLine)), '}'].join('\n') };
+    return {
+      kind: 'service',
+      fullName,
+      text: [`// ${fullName}`, `service ${found.name} {`, ...indent(found.methodsArray.map(methodLine)), '}'].join(
+        '\n',
+      ),
+    };
   }
-  if (found instanceof protobuf.Method) return { kind: 'method', fullName, text: [`// ${fullName}`, methodLine(found)].join('\n') };
-  if (found instanceof protobuf.Type) return { kind: 'message', fullName, text: [`// ${fullName}`, ...messageText(found)].join('\n') };
-  if (found instanceof protobuf.Enum) return { kind: 'enum', fullName, text: [`// ${fullName}`, ...enumText(found)].join('\n') };
-  throw new MobilityError('GRPC_METHOD_UNKNOWN', l10n.t('The schema has no service, method, message or enum "{0}".', symbol));
+  if (found instanceof protobuf.Method)
+    return { kind: 'method', fullName, text: [`// ${fullName}`, methodLine(found)].join('\n') };
+  if (found instanceof protobuf.Type)
+    return { kind: 'message', fullName, text: [`// ${fullName}`, ...messageText(found)].join('\n') };
+  if (found instanceof protobuf.Enum)
+    return { kind: 'enum', fullName, text: [`// ${fullName}`, ...enumText(found)].join('\n') };
+  throw new MobilityError(
+    'GRPC_METHOD_UNKNOWN',
+    l10n.t('The schema has no service, method, message or enum "{0}".', symbol),
+  );
 }

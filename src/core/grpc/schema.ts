@@ -173,14 +173,19 @@ export function descriptorFileNames(schema: GrpcSchema): string[] {
 
 /** The schema's file descriptors as a descriptor set (a `FileDescriptorSet`, as `protoc --descriptor_set_out` writes it). */
 export function protosetOf(schema: GrpcSchema): Uint8Array {
-  if (!schema.files?.length) throw new MobilityError('GRPC_SCHEMA_INVALID', l10n.t('This schema was read from .proto files: give those files instead of a descriptor set.'));
+  if (!schema.files?.length)
+    throw new MobilityError(
+      'GRPC_SCHEMA_INVALID',
+      l10n.t('This schema was read from .proto files: give those files instead of a descriptor set.'),
+    );
   return descriptor.FileDescriptorSet.encode(descriptor.FileDescriptorSet.fromObject({ file: schema.files })).finish();
 }
 
 /** The message type of a full name (`package.Message`), or GRPC_METHOD_UNKNOWN. */
 export function findType(schema: GrpcSchema, name: string): protobuf.Type {
   const found = schema.root.lookup(name.replace(/^\./, ''));
-  if (!(found instanceof protobuf.Type)) throw new MobilityError('GRPC_METHOD_UNKNOWN', l10n.t('The schema has no message type "{0}".', name));
+  if (!(found instanceof protobuf.Type))
+    throw new MobilityError('GRPC_METHOD_UNKNOWN', l10n.t('The schema has no message type "{0}".', name));
   return found;
 }
 
@@ -203,7 +208,9 @@ function parseProblem(err: unknown, parsing: string | undefined): string {
     text = undefined;
   }
   const index = token !== undefined && text !== undefined ? text.indexOf(token) : -1;
-  return index >= 0 ? l10n.t('{0}, line {1}, column {2}: {3}', file, line, index + 1, what) : l10n.t('{0}, line {1}: {2}', file, line, what);
+  return index >= 0
+    ? l10n.t('{0}, line {1}, column {2}: {3}', file, line, index + 1, what)
+    : l10n.t('{0}, line {1}: {2}', file, line, what);
 }
 
 /**
@@ -232,13 +239,28 @@ export function loadProtoFiles(files: string[], importPaths: string[] = []): Grp
     return path.resolve(bases[0] ?? '.', target);
   };
   try {
-    root.loadSync(files.map((f) => path.resolve(f)), PARSE_OPTIONS);
+    root.loadSync(
+      files.map((f) => path.resolve(f)),
+      PARSE_OPTIONS,
+    );
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT' && missing.length) {
-      throw new MobilityError('GRPC_SCHEMA_INVALID', l10n.t('Cannot find {0} in the import paths ({1}): add the folder that holds it with --import-path.', missing[0], importPaths.length ? importPaths.join(', ') : l10n.t('none given')));
+      throw new MobilityError(
+        'GRPC_SCHEMA_INVALID',
+        l10n.t(
+          'Cannot find {0} in the import paths ({1}): add the folder that holds it with --import-path.',
+          missing[0],
+          importPaths.length ? importPaths.join(', ') : l10n.t('none given'),
+        ),
+      );
     }
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new MobilityError('GRPC_SCHEMA_INVALID', l10n.t('Cannot read the .proto file: {0}.', errorMessage(err)));
-    throw new MobilityError('GRPC_SCHEMA_INVALID', l10n.t('The .proto files do not load: {0}', parseProblem(err, parsing)), { cause: err });
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT')
+      throw new MobilityError('GRPC_SCHEMA_INVALID', l10n.t('Cannot read the .proto file: {0}.', errorMessage(err)));
+    throw new MobilityError(
+      'GRPC_SCHEMA_INVALID',
+      l10n.t('The .proto files do not load: {0}', parseProblem(err, parsing)),
+      { cause: err },
+    );
   }
   return { root, source: { kind: 'proto', files } };
 }
@@ -248,11 +270,17 @@ export function schemaFromDescriptors(files: descriptor.IFileDescriptorProto[], 
   const byName = new Map<string, descriptor.IFileDescriptorProto>();
   for (const file of files) if (!byName.has(file.name ?? '')) byName.set(file.name ?? '', file);
   try {
-    const root = (protobuf.Root as unknown as { fromDescriptor(set: descriptor.IFileDescriptorSet): protobuf.Root }).fromDescriptor({ file: [...byName.values()] });
+    const root = (
+      protobuf.Root as unknown as { fromDescriptor(set: descriptor.IFileDescriptorSet): protobuf.Root }
+    ).fromDescriptor({ file: [...byName.values()] });
     restoreMaps(root, mapEntryNames([...byName.values()]));
     return { root, source, files: [...byName.values()] };
   } catch (err) {
-    throw new MobilityError('GRPC_SCHEMA_INVALID', l10n.t('The descriptors do not make a complete schema: {0}.', errorMessage(err)), { cause: err });
+    throw new MobilityError(
+      'GRPC_SCHEMA_INVALID',
+      l10n.t('The descriptors do not make a complete schema: {0}.', errorMessage(err)),
+      { cause: err },
+    );
   }
 }
 
@@ -291,7 +319,9 @@ function restoreMaps(root: protobuf.Root, entries: Set<string>): void {
       const key = entry.fields.key;
       const value = entry.fields.value;
       type.remove(field);
-      type.add(new protobuf.MapField(field.name, field.id, key.type, value.resolve().resolvedType?.fullName ?? value.type));
+      type.add(
+        new protobuf.MapField(field.name, field.id, key.type, value.resolve().resolvedType?.fullName ?? value.type),
+      );
     }
   }
   for (const type of types) if (entries.has(type.fullName)) type.parent?.remove(type);
@@ -309,7 +339,10 @@ export function loadProtoset(file: string): GrpcSchema {
   try {
     bytes = fs.readFileSync(file);
   } catch (err) {
-    throw new MobilityError('GRPC_SCHEMA_INVALID', l10n.t('Cannot read the descriptor set {0}: {1}.', file, errorMessage(err)));
+    throw new MobilityError(
+      'GRPC_SCHEMA_INVALID',
+      l10n.t('Cannot read the descriptor set {0}: {1}.', file, errorMessage(err)),
+    );
   }
   return schemaFromProtoset(bytes, { kind: 'protoset', file }, file);
 }
@@ -318,10 +351,20 @@ export function loadProtoset(file: string): GrpcSchema {
 export function schemaFromProtoset(bytes: Uint8Array, source: SchemaSource, file: string): GrpcSchema {
   let set: descriptor.IFileDescriptorSet;
   try {
-    set = descriptor.FileDescriptorSet.toObject(descriptor.FileDescriptorSet.decode(bytes)) as descriptor.IFileDescriptorSet;
+    set = descriptor.FileDescriptorSet.toObject(
+      descriptor.FileDescriptorSet.decode(bytes),
+    ) as descriptor.IFileDescriptorSet;
   } catch (err) {
-    throw new MobilityError('GRPC_SCHEMA_INVALID', l10n.t('{0} is not a descriptor set (a FileDescriptorSet as protoc --descriptor_set_out writes it): {1}.', file, errorMessage(err)));
+    throw new MobilityError(
+      'GRPC_SCHEMA_INVALID',
+      l10n.t(
+        '{0} is not a descriptor set (a FileDescriptorSet as protoc --descriptor_set_out writes it): {1}.',
+        file,
+        errorMessage(err),
+      ),
+    );
   }
-  if (!set.file?.length) throw new MobilityError('GRPC_SCHEMA_INVALID', l10n.t('The descriptor set {0} holds no files.', file));
+  if (!set.file?.length)
+    throw new MobilityError('GRPC_SCHEMA_INVALID', l10n.t('The descriptor set {0} holds no files.', file));
   return schemaFromDescriptors(set.file, source);
 }

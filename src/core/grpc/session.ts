@@ -33,7 +33,11 @@ export class GrpcSessions {
     const known = this.entries.get(environmentId);
     if (known?.key === key) return known;
     known?.connection.close();
-    const connection = openConnection({ address: endpoint.target, plaintext: endpoint.plaintext, caFile: endpoint.caFile });
+    const connection = openConnection({
+      address: endpoint.target,
+      plaintext: endpoint.plaintext,
+      caFile: endpoint.caFile,
+    });
     const entry: Entry = { key, connection };
     this.entries.set(environmentId, entry);
     return entry;
@@ -44,14 +48,22 @@ export class GrpcSessions {
    * whose calls carry a fresh token of `auth` when given. Kept until `forget` or a settings change; a failed load
    * is not kept.
    */
-  schema(environmentId: string, endpoint: GrpcEndpoint, options: { auth?: GrpcAuth; deadlineMs?: number; signal?: AbortSignal; reload?: boolean } = {}): Promise<GrpcSchema> {
+  schema(
+    environmentId: string,
+    endpoint: GrpcEndpoint,
+    options: { auth?: GrpcAuth; deadlineMs?: number; signal?: AbortSignal; reload?: boolean } = {},
+  ): Promise<GrpcSchema> {
     const entry = this.entry(environmentId, endpoint);
     if (options.reload) entry.schema = undefined;
     if (entry.schema) return entry.schema;
     const loading = (async () => {
       if (endpoint.protoFiles?.length) return loadProtoFiles(endpoint.protoFiles, endpoint.importPaths ?? []);
       if (endpoint.protoset) return loadProtoset(endpoint.protoset);
-      return reflectSchema(entry.connection, { auth: options.auth, deadlineMs: options.deadlineMs, signal: options.signal });
+      return reflectSchema(entry.connection, {
+        auth: options.auth,
+        deadlineMs: options.deadlineMs,
+        signal: options.signal,
+      });
     })();
     entry.schema = loading;
     loading.catch(() => {
@@ -60,21 +72,39 @@ export class GrpcSessions {
     return loading;
   }
 
-  async services(environmentId: string, endpoint: GrpcEndpoint, options: { auth?: GrpcAuth; deadlineMs?: number; signal?: AbortSignal; reload?: boolean } = {}): Promise<GrpcServiceListing> {
+  async services(
+    environmentId: string,
+    endpoint: GrpcEndpoint,
+    options: { auth?: GrpcAuth; deadlineMs?: number; signal?: AbortSignal; reload?: boolean } = {},
+  ): Promise<GrpcServiceListing> {
     const schema = await this.schema(environmentId, endpoint, options);
     return { source: schema.source, services: listServices(schema) };
   }
 
   /** The JSON template of `method`'s request message (`package.Service/Method`). */
-  async template(environmentId: string, endpoint: GrpcEndpoint, method: string, options: { auth?: GrpcAuth; signal?: AbortSignal } = {}): Promise<Record<string, unknown>> {
+  async template(
+    environmentId: string,
+    endpoint: GrpcEndpoint,
+    method: string,
+    options: { auth?: GrpcAuth; signal?: AbortSignal } = {},
+  ): Promise<Record<string, unknown>> {
     const schema = await this.schema(environmentId, endpoint, options);
     const { method: found } = findMethod(schema, method);
     return messageTemplate(found.resolvedRequestType!);
   }
 
   /** Calls `request.method` with a fresh token of `auth` (or the user's own authorization). */
-  async call(environmentId: string, endpoint: GrpcEndpoint, auth: GrpcAuth | undefined, request: GrpcCallRequest): Promise<GrpcCallResult> {
-    const schema = await this.schema(environmentId, endpoint, { auth, deadlineMs: request.deadlineMs, signal: request.signal });
+  async call(
+    environmentId: string,
+    endpoint: GrpcEndpoint,
+    auth: GrpcAuth | undefined,
+    request: GrpcCallRequest,
+  ): Promise<GrpcCallResult> {
+    const schema = await this.schema(environmentId, endpoint, {
+      auth,
+      deadlineMs: request.deadlineMs,
+      signal: request.signal,
+    });
     return callMethod(this.entry(environmentId, endpoint).connection, schema, auth, request);
   }
 

@@ -50,12 +50,19 @@ function typeOfUrl(typeUrl: string, roots: protobuf.Root[]): protobuf.Type | und
  * google.rpc error detail or in `schema`, else kept as `{ "@type", "value": base64 }`. Undefined
  * when the trailer is absent or does not decode as google.rpc.Status.
  */
-export function decodeStatusDetails(trailers: grpc.Metadata | undefined, schema?: protobuf.Root): { code: number; message: string; details: Record<string, unknown>[] } | undefined {
+export function decodeStatusDetails(
+  trailers: grpc.Metadata | undefined,
+  schema?: protobuf.Root,
+): { code: number; message: string; details: Record<string, unknown>[] } | undefined {
   const raw = trailers?.get(STATUS_DETAILS_KEY)[0];
   if (!Buffer.isBuffer(raw)) return undefined;
   const root = statusProtos();
   const statusType = root.lookupType('google.rpc.Status');
-  let status: protobuf.Message & { code?: number; message?: string; details?: { type_url: string; value: Uint8Array }[] };
+  let status: protobuf.Message & {
+    code?: number;
+    message?: string;
+    details?: { type_url: string; value: Uint8Array }[];
+  };
   try {
     status = statusType.decode(raw);
   } catch {
@@ -77,7 +84,16 @@ export function decodeStatusDetails(trailers: grpc.Metadata | undefined, schema?
 }
 
 /** The status as shown, from the call's status event and its trailers. */
-export function statusView(status: { code: number; details: string; metadata?: grpc.Metadata }, schema?: protobuf.Root): GrpcStatusView {
+export function statusView(
+  status: { code: number; details: string; metadata?: grpc.Metadata },
+  schema?: protobuf.Root,
+): GrpcStatusView {
   const decoded = decodeStatusDetails(status.metadata, schema);
-  return { code: status.code, name: statusName(status.code), message: status.details, details: decoded?.details ?? [], ...(decoded ? { rpcStatus: { code: decoded.code, message: decoded.message } } : {}) };
+  return {
+    code: status.code,
+    name: statusName(status.code),
+    message: status.details,
+    details: decoded?.details ?? [],
+    ...(decoded ? { rpcStatus: { code: decoded.code, message: decoded.message } } : {}),
+  };
 }

@@ -36,7 +36,8 @@ function template(type: protobuf.Type, seen: Set<string>): unknown {
       oneofsDone.add(field.partOf.name);
     }
     const value = valueOf(field, inner);
-    if (field instanceof protobuf.MapField) out[field.name] = { [String(scalarDefault(field.keyType) === '' ? 'key' : scalarDefault(field.keyType))]: value };
+    if (field instanceof protobuf.MapField)
+      out[field.name] = { [String(scalarDefault(field.keyType) === '' ? 'key' : scalarDefault(field.keyType))]: value };
     else out[field.name] = field.repeated ? [value] : value;
   }
   return out;

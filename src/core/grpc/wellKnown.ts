@@ -26,12 +26,15 @@ function bigOf(value: unknown): bigint {
   if (typeof value === 'number') return BigInt(Math.trunc(value));
   if (typeof value === 'string') return BigInt(value || '0');
   // A Long (toObject's `longs: String` makes this rare): its own toString gives the decimal text.
-  if (value && typeof value === 'object' && 'low' in value && 'high' in value) return BigInt((value as { toString(): string }).toString());
+  if (value && typeof value === 'object' && 'low' in value && 'high' in value)
+    return BigInt((value as { toString(): string }).toString());
   return 0n;
 }
 
 /** A wrapper that maps `toObject` with `json`; `fromObject` is the type's own (the message checker maps the JSON forms). */
-function wrap(toJson: (self: Self, message: protobuf.Message, options: protobuf.IConversionOptions) => unknown): Wrapper {
+function wrap(
+  toJson: (self: Self, message: protobuf.Message, options: protobuf.IConversionOptions) => unknown,
+): Wrapper {
   return {
     fromObject(this: Self, object: Converted): protobuf.Message {
       return this.fromObject(object);
@@ -46,7 +49,8 @@ function wrap(toJson: (self: Self, message: protobuf.Message, options: protobuf.
 /** Timestamp seconds and nanos as RFC 3339 text in UTC (`2025-11-05T07:00:00.5Z`). */
 export function timestampText(secondsValue: unknown, nanos: number): string {
   const seconds = bigOf(secondsValue);
-  if (seconds < BigInt(MIN_TIMESTAMP_SECONDS) || seconds > BigInt(MAX_TIMESTAMP_SECONDS)) return `${seconds}s since 1970`;
+  if (seconds < BigInt(MIN_TIMESTAMP_SECONDS) || seconds > BigInt(MAX_TIMESTAMP_SECONDS))
+    return `${seconds}s since 1970`;
   const iso = new Date(Number(seconds) * 1000).toISOString().slice(0, 19);
   return `${iso}${fraction(nanos)}Z`;
 }
@@ -59,7 +63,8 @@ export function durationText(secondsValue: unknown, nanos: number): string {
   return `${negative ? '-' : ''}${whole}${fraction(nanos)}s`;
 }
 
-const plain = (self: Self, message: protobuf.Message, options: protobuf.IConversionOptions): Converted => self.toObject(message, { ...options, json: false, defaults: true });
+const plain = (self: Self, message: protobuf.Message, options: protobuf.IConversionOptions): Converted =>
+  self.toObject(message, { ...options, json: false, defaults: true });
 
 const scalarWrapper = wrap((self, message, options) => self.toObject(message, { ...options, defaults: true }).value);
 
@@ -83,9 +88,14 @@ export function registerWellKnownJson(): void {
     const { seconds, nanos } = plain(self, message, options) as { seconds: unknown; nanos: number };
     return durationText(seconds, nanos);
   });
-  for (const name of ['Double', 'Float', 'Int64', 'UInt64', 'Int32', 'UInt32', 'Bool', 'String', 'Bytes']) wrappers[`.google.protobuf.${name}Value`] = scalarWrapper;
-  wrappers['.google.protobuf.Struct'] = wrap((self, message, options) => self.toObject(message, { ...options, defaults: true }).fields ?? {});
-  wrappers['.google.protobuf.ListValue'] = wrap((self, message, options) => self.toObject(message, { ...options, defaults: true }).values ?? []);
+  for (const name of ['Double', 'Float', 'Int64', 'UInt64', 'Int32', 'UInt32', 'Bool', 'String', 'Bytes'])
+    wrappers[`.google.protobuf.${name}Value`] = scalarWrapper;
+  wrappers['.google.protobuf.Struct'] = wrap(
+    (self, message, options) => self.toObject(message, { ...options, defaults: true }).fields ?? {},
+  );
+  wrappers['.google.protobuf.ListValue'] = wrap(
+    (self, message, options) => self.toObject(message, { ...options, defaults: true }).values ?? [],
+  );
   wrappers['.google.protobuf.Value'] = wrap(valueToJson);
   wrappers['.google.protobuf.FieldMask'] = wrap((self, message, options) => {
     const { paths } = plain(self, message, options) as { paths?: string[] };

@@ -26,7 +26,14 @@ export class ConformanceTally {
 
   /** Checks one page's body against the official schemas and adds its findings. */
   addPage(body: unknown, contentType: string): void {
-    this.addReport(validateMdsResponse(this.endpoint, body, { mode: this.mode, contentType, maxExamplesPerRule: EXAMPLES_PER_RULE, officialSampleSize: 0 }));
+    this.addReport(
+      validateMdsResponse(this.endpoint, body, {
+        mode: this.mode,
+        contentType,
+        maxExamplesPerRule: EXAMPLES_PER_RULE,
+        officialSampleSize: 0,
+      }),
+    );
   }
 
   private addReport(report: ConformanceReport): void {
@@ -34,7 +41,13 @@ export class ConformanceTally {
     this.itemsWithFindings += report.itemsWithFindings;
     this.findingCount += report.findingCount;
     for (const rule of report.rules) {
-      this.addRule({ keyword: rule.keyword, message: rule.message, where: rule.where, count: rule.count, examples: rule.examples.map((e) => ({ path: e.path, value: e.value })) });
+      this.addRule({
+        keyword: rule.keyword,
+        message: rule.message,
+        where: rule.where,
+        count: rule.count,
+        examples: rule.examples.map((e) => ({ path: e.path, value: e.value })),
+      });
     }
   }
 
@@ -61,6 +74,12 @@ export class ConformanceTally {
   /** The summary as the manifest records it: rules most frequent first. */
   summary(): HarvestConformance {
     const rules = [...this.rules.values()].sort((a, b) => b.count - a.count || a.where.localeCompare(b.where));
-    return { conforms: this.findingCount === 0, itemsChecked: this.itemsChecked, itemsWithFindings: this.itemsWithFindings, findingCount: this.findingCount, rules };
+    return {
+      conforms: this.findingCount === 0,
+      itemsChecked: this.itemsChecked,
+      itemsWithFindings: this.itemsWithFindings,
+      findingCount: this.findingCount,
+      rules,
+    };
   }
 }

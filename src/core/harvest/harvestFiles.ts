@@ -30,41 +30,76 @@ export const TEMP_SUFFIX = '.tmp';
 
 /** `.<name>.<pid>-<random>.tmp` beside `target`: hidden, and never taken for a finished file. */
 export function tempPathFor(target: string): string {
-  return path.join(path.dirname(target), `.${path.basename(target)}.${process.pid}-${randomBytes(4).toString('hex')}${TEMP_SUFFIX}`);
+  return path.join(
+    path.dirname(target),
+    `.${path.basename(target)}.${process.pid}-${randomBytes(4).toString('hex')}${TEMP_SUFFIX}`,
+  );
 }
 
 /** What the harvest was doing when the file system failed. */
-export type WriteAction = 'write' | 'read' | 'create the folder' | 'read the folder' | 'create the lock' | 'remove the unfinished file';
+export type WriteAction =
+  'write' | 'read' | 'create the folder' | 'read the folder' | 'create the lock' | 'remove the unfinished file';
 
 /** `Cannot <doing> <where>` in the display language. */
 function cannot(doing: WriteAction, where: string): string {
   switch (doing) {
-    case 'write': return l10n.t('Cannot write {0}', where);
-    case 'read': return l10n.t('Cannot read {0}', where);
-    case 'create the folder': return l10n.t('Cannot create the folder {0}', where);
-    case 'read the folder': return l10n.t('Cannot read the folder {0}', where);
-    case 'create the lock': return l10n.t('Cannot create the lock {0}', where);
-    case 'remove the unfinished file': return l10n.t('Cannot remove the unfinished file {0}', where);
+    case 'write':
+      return l10n.t('Cannot write {0}', where);
+    case 'read':
+      return l10n.t('Cannot read {0}', where);
+    case 'create the folder':
+      return l10n.t('Cannot create the folder {0}', where);
+    case 'read the folder':
+      return l10n.t('Cannot read the folder {0}', where);
+    case 'create the lock':
+      return l10n.t('Cannot create the lock {0}', where);
+    case 'remove the unfinished file':
+      return l10n.t('Cannot remove the unfinished file {0}', where);
   }
 }
 
 /** Why a file-system call failed, and what to do about it, by its error code; `folder` is the one that could not be written. */
 function reasonOf(err: unknown, folder: string): string {
   switch ((err as NodeJS.ErrnoException)?.code ?? '') {
-    case 'ENOSPC': return l10n.t('the disk is full (ENOSPC). Free some space, or harvest into a folder on another disk');
-    case 'EDQUOT': return l10n.t('the disk quota is used up (EDQUOT). Free some space, or harvest into a folder on another disk');
-    case 'EROFS': return l10n.t('the folder {0} is not writable: its file system is read-only (EROFS). Choose an --out folder on a writable disk', folder);
-    case 'EACCES': return l10n.t('the folder {0} is not writable: permission denied (EACCES). Choose an --out folder you may write to, or fix its permissions', folder);
-    case 'EPERM': return l10n.t('the folder {0} is not writable: the operation is not permitted (EPERM). Choose an --out folder you may write to, or fix its permissions', folder);
-    case 'ENOTDIR': return l10n.t('a part of that path is a file, not a folder (ENOTDIR). Choose another --out folder');
-    case 'EISDIR': return l10n.t('a folder stands where a file should be (EISDIR). Remove it, or choose another --out folder');
-    case 'EEXIST': return l10n.t('a file stands where a folder should be (EEXIST). Choose another --out folder');
+    case 'ENOSPC':
+      return l10n.t('the disk is full (ENOSPC). Free some space, or harvest into a folder on another disk');
+    case 'EDQUOT':
+      return l10n.t('the disk quota is used up (EDQUOT). Free some space, or harvest into a folder on another disk');
+    case 'EROFS':
+      return l10n.t(
+        'the folder {0} is not writable: its file system is read-only (EROFS). Choose an --out folder on a writable disk',
+        folder,
+      );
+    case 'EACCES':
+      return l10n.t(
+        'the folder {0} is not writable: permission denied (EACCES). Choose an --out folder you may write to, or fix its permissions',
+        folder,
+      );
+    case 'EPERM':
+      return l10n.t(
+        'the folder {0} is not writable: the operation is not permitted (EPERM). Choose an --out folder you may write to, or fix its permissions',
+        folder,
+      );
+    case 'ENOTDIR':
+      return l10n.t('a part of that path is a file, not a folder (ENOTDIR). Choose another --out folder');
+    case 'EISDIR':
+      return l10n.t('a folder stands where a file should be (EISDIR). Remove it, or choose another --out folder');
+    case 'EEXIST':
+      return l10n.t('a file stands where a folder should be (EEXIST). Choose another --out folder');
     case 'ENOENT':
       // The folder is there, yet creating anything in it says "no such file": a folder of the system's own
       // (/proc, /sys, /dev/fd), whose entries the kernel makes; nothing can be written there.
-      if (isFolder(folder)) return l10n.t('the folder {0} exists but nothing can be created in it (ENOENT): it is a special folder of the system (such as /proc, /sys or /dev/fd), not one on a disk. Choose an --out folder on a disk, such as one in your home folder', folder);
-      return l10n.t('the folder {0} does not exist, or was removed while harvesting (ENOENT). Choose an --out folder that stays in place', folder);
-    default: return l10n.t('{0}. Check the --out folder', (err as Error)?.message ?? String(err));
+      if (isFolder(folder))
+        return l10n.t(
+          'the folder {0} exists but nothing can be created in it (ENOENT): it is a special folder of the system (such as /proc, /sys or /dev/fd), not one on a disk. Choose an --out folder on a disk, such as one in your home folder',
+          folder,
+        );
+      return l10n.t(
+        'the folder {0} does not exist, or was removed while harvesting (ENOENT). Choose an --out folder that stays in place',
+        folder,
+      );
+    default:
+      return l10n.t('{0}. Check the --out folder', (err as Error)?.message ?? String(err));
   }
 }
 
@@ -82,10 +117,15 @@ function isFolder(p: string): boolean {
  */
 export function writeFailed(err: unknown, where: string, doing: WriteAction, folder?: string): MobilityError {
   if (err instanceof MobilityError) return err;
-  const inFolder = folder ?? (doing === 'create the folder' || doing === 'read the folder' ? where : path.dirname(where));
+  const inFolder =
+    folder ?? (doing === 'create the folder' || doing === 'read the folder' ? where : path.dirname(where));
   return new MobilityError(
     'HARVEST_WRITE_FAILED',
-    l10n.t('{0}: {1}. Hours already recorded in the manifest are kept; run the same command again to resume.', cannot(doing, where), reasonOf(err, inFolder)),
+    l10n.t(
+      '{0}: {1}. Hours already recorded in the manifest are kept; run the same command again to resume.',
+      cannot(doing, where),
+      reasonOf(err, inFolder),
+    ),
     { cause: err },
   );
 }
@@ -111,7 +151,9 @@ export async function ensureFolder(dir: string): Promise<void> {
     if (!stat.isDirectory()) throw Object.assign(new Error('not a folder'), { code: 'ENOTDIR' });
   } catch (err) {
     const cause = (err as NodeJS.ErrnoException)?.code === 'ENOENT' ? await whyNoFolder(dir) : undefined;
-    throw cause ? writeFailed(cause.err, dir, 'create the folder', cause.folder) : writeFailed(err, dir, 'create the folder');
+    throw cause
+      ? writeFailed(cause.err, dir, 'create the folder', cause.folder)
+      : writeFailed(err, dir, 'create the folder');
   }
 }
 
@@ -123,7 +165,13 @@ export async function ensureFolder(dir: string): Promise<void> {
 async function whyNoFolder(dir: string): Promise<{ err: unknown; folder: string } | undefined> {
   let child = path.resolve(dir);
   let parent = path.dirname(child);
-  while (parent !== child && !(await fs.promises.stat(parent).then(() => true, () => false))) {
+  while (
+    parent !== child &&
+    !(await fs.promises.stat(parent).then(
+      () => true,
+      () => false,
+    ))
+  ) {
     child = parent;
     parent = path.dirname(child);
   }
@@ -141,11 +189,19 @@ async function whyNoFolder(dir: string): Promise<{ err: unknown; folder: string 
  * `beforeRename` runs while the temporary file is written and flushed, and must finish before the
  * rename (the caller's own flush that the new file's content depends on).
  */
-export async function writeFileAtomically(target: string, text: string, write: HarvestWrite, beforeRename?: () => Promise<void>): Promise<void> {
+export async function writeFileAtomically(
+  target: string,
+  text: string,
+  write: HarvestWrite,
+  beforeRename?: () => Promise<void>,
+): Promise<void> {
   const temp = tempPathFor(target);
   let handle: FileHandle | undefined;
   // Settled as a value, so that its failure is not unhandled while the file is still being written.
-  const alongside = beforeRename?.().then(() => undefined, (err: unknown) => ({ err }));
+  const alongside = beforeRename?.().then(
+    () => undefined,
+    (err: unknown) => ({ err }),
+  );
   try {
     handle = await fs.promises.open(temp, 'wx');
     await write(handle, Buffer.from(text, 'utf8'));

@@ -14,13 +14,23 @@ import type { HarvestWrite } from './harvestFiles';
 import { HourFileWriter, writeFailed } from './harvestFiles';
 import type { HourRecord } from './harvestManifest';
 import type { RetryDecision, RetryPolicy } from './retryPolicy';
-import { after202, afterTransient, isClientOwnError, isTransientError, isTransientStatus, waitFor } from './retryPolicy';
+import {
+  after202,
+  afterTransient,
+  isClientOwnError,
+  isTransientError,
+  isTransientStatus,
+  waitFor,
+} from './retryPolicy';
 
 /** Pages one hour may have before it is recorded as failed (a server that links pages in a loop). */
 export const DEFAULT_MAX_PAGES_PER_HOUR = 10_000;
 
 /** What the hour loop reports while it works. */
-export type HourEvent = { kind: 'request'; attempt: number; page: number } | { kind: 'waiting'; waitMs: number; reason: string } | { kind: 'page'; items: number };
+export type HourEvent =
+  | { kind: 'request'; attempt: number; page: number }
+  | { kind: 'waiting'; waitMs: number; reason: string }
+  | { kind: 'page'; items: number };
 
 /** Everything one hour needs. */
 export interface HourJob {
@@ -92,7 +102,11 @@ export async function harvestHour(job: HourJob): Promise<HourOutcome> {
     if (tally && pages > 0) rec.conformance = tally.summary();
     return rec;
   };
-  const giveUp = async (status: HourRecord['status'], problem: string, extra: Partial<HourRecord> = {}): Promise<HourOutcome> => {
+  const giveUp = async (
+    status: HourRecord['status'],
+    problem: string,
+    extra: Partial<HourRecord> = {},
+  ): Promise<HourOutcome> => {
     await writer.discard();
     return { record: record(status, problem, extra) };
   };
@@ -108,7 +122,11 @@ export async function harvestHour(job: HourJob): Promise<HourOutcome> {
       let result: ApiResult;
       requests++;
       try {
-        result = await job.client.request(job.environment, job.credential, job.request, { allPages: false, signal: job.signal, ...(pageUrl ? { from: pageUrl } : {}) });
+        result = await job.client.request(job.environment, job.credential, job.request, {
+          allPages: false,
+          signal: job.signal,
+          ...(pageUrl ? { from: pageUrl } : {}),
+        });
       } catch (err) {
         if (job.signal?.aborted) throw abortedError(err);
         // The client's own error stops the harvest: every hour would fail the same way, and retrying cannot help.
@@ -128,19 +146,38 @@ export async function harvestHour(job: HourJob): Promise<HourOutcome> {
           pages++;
           job.onEvent({ kind: 'page', items: result.items.length });
           if (tally && page.bodyKind === 'json') tally.addPage(page.body, page.contentType);
-          if (result.stoppedBecause) return await giveUp('failed', `page ${pages} was read, but ${result.stoppedBecause}, so the hour is incomplete`);
+          if (result.stoppedBecause)
+            return await giveUp(
+              'failed',
+              `page ${pages} was read, but ${result.stoppedBecause}, so the hour is incomplete`,
+            );
           if (result.nextUrl) {
-            if (pages >= job.maxPages) return await giveUp('failed', `the hour has more than ${job.maxPages} pages; stopped (the server may link its pages in a loop)`);
+            if (pages >= job.maxPages)
+              return await giveUp(
+                'failed',
+                `the hour has more than ${job.maxPages} pages; stopped (the server may link its pages in a loop)`,
+              );
             pageUrl = result.nextUrl;
             continue;
           }
           const done = record(writer.items > 0 ? 'items' : 'empty');
-          return { record: done, committed: writer.commit().then(() => undefined, (err: unknown) => writeFailed(err, job.target, 'write')) };
+          return {
+            record: done,
+            committed: writer.commit().then(
+              () => undefined,
+              (err: unknown) => writeFailed(err, job.target, 'write'),
+            ),
+          };
         }
         case 'not_processed': {
           count202++;
           const decision = after202(job.policy, count202, result.retryAfterSeconds);
-          if (!decision.retry) return await giveUp('pending', decision.reason, result.retryAfterSeconds !== undefined ? { retryAfterSeconds: result.retryAfterSeconds } : {});
+          if (!decision.retry)
+            return await giveUp(
+              'pending',
+              decision.reason,
+              result.retryAfterSeconds !== undefined ? { retryAfterSeconds: result.retryAfterSeconds } : {},
+            );
           await wait(decision);
           continue;
         }
@@ -148,13 +185,24 @@ export async function harvestHour(job: HourJob): Promise<HourOutcome> {
           if (pages > 0) return await giveUp('failed', `page ${pages + 1} answered 404; the hour is incomplete`);
           return await giveUp('not_found', '404: the provider does not serve this hour (yet)');
         case 'body':
-          return await giveUp('failed', `the answer${pages ? ` (page ${pages + 1})` : ''} has no "${job.request.itemsKey ?? 'items'}" list${page.bodyProblem ? `: ${page.bodyProblem}` : ''}`);
+          return await giveUp(
+            'failed',
+            `the answer${pages ? ` (page ${pages + 1})` : ''} has no "${job.request.itemsKey ?? 'items'}" list${page.bodyProblem ? `: ${page.bodyProblem}` : ''}`,
+          );
         case 'error': {
           const what = describeStatus(page);
           if (page.status === 401 || page.status === 403) {
             const { record: rec } = await giveUp('failed', what);
             throw Object.assign(
-              new MobilityError('HARVEST_REFUSED', l10n.t('The provider refused the request for {0} with {1}. Every hour would be refused the same way, so the harvest stopped; check the credential, its access to {2}, and the base URL, then run the same command again to resume.', job.hour, what, job.endpoint)),
+              new MobilityError(
+                'HARVEST_REFUSED',
+                l10n.t(
+                  'The provider refused the request for {0} with {1}. Every hour would be refused the same way, so the harvest stopped; check the credential, its access to {2}, and the base URL, then run the same command again to resume.',
+                  job.hour,
+                  what,
+                  job.endpoint,
+                ),
+              ),
               { record: rec },
             );
           }
@@ -168,25 +216,34 @@ export async function harvestHour(job: HourJob): Promise<HourOutcome> {
     }
   } catch (err) {
     await writer.discard();
-    if (job.signal?.aborted && !(err instanceof MobilityError && err.code === 'HARVEST_REFUSED')) throw abortedError(err);
+    if (job.signal?.aborted && !(err instanceof MobilityError && err.code === 'HARVEST_REFUSED'))
+      throw abortedError(err);
     throw err;
   }
 }
 
 /** The record carried by a HARVEST_REFUSED error, to be written to the manifest before stopping. */
 export function refusedRecordOf(err: unknown): HourRecord | undefined {
-  return err instanceof MobilityError && err.code === 'HARVEST_REFUSED' ? (err as MobilityError & { record?: HourRecord }).record : undefined;
+  return err instanceof MobilityError && err.code === 'HARVEST_REFUSED'
+    ? (err as MobilityError & { record?: HourRecord }).record
+    : undefined;
 }
 
 function abortedError(cause: unknown): MobilityError {
-  return cause instanceof MobilityError && cause.code === 'CANCELLED' ? cause : new MobilityError('CANCELLED', l10n.t('The harvest was stopped.'), { cause });
+  return cause instanceof MobilityError && cause.code === 'CANCELLED'
+    ? cause
+    : new MobilityError('CANCELLED', l10n.t('The harvest was stopped.'), { cause });
 }
 
 /** `503 Service Unavailable: server_error: …` from an answer, for the manifest (cut to a sentence's length). */
 function describeStatus(page: HttpExchange): string {
   const head = `${page.status}${page.statusText ? ` ${page.statusText}` : ''}`;
   const error = page.mdsError;
-  const detail = error ? `${error.error}${error.error_description ? `: ${error.error_description}` : ''}` : page.bodyKind === 'text' && typeof page.body === 'string' ? page.body : '';
+  const detail = error
+    ? `${error.error}${error.error_description ? `: ${error.error_description}` : ''}`
+    : page.bodyKind === 'text' && typeof page.body === 'string'
+      ? page.body
+      : '';
   const text = detail ? `${head}: ${detail}` : head;
   return text.length > 300 ? `${text.slice(0, 299)}…` : text;
 }

@@ -40,7 +40,11 @@ export async function lockHarvestFolder(outDir: string, waitMs: number, signal?:
         update: LOCK_UPDATE_MS,
         retries: 0,
         onCompromised: (err) => {
-          lostReason = l10n.t('The lock {0} was lost while harvesting ({1}); another harvest may be writing the folder.', lockPath, err.message);
+          lostReason = l10n.t(
+            'The lock {0} was lost while harvesting ({1}); another harvest may be writing the folder.',
+            lockPath,
+            err.message,
+          );
         },
       });
       return {
@@ -55,15 +59,25 @@ export async function lockHarvestFolder(outDir: string, waitMs: number, signal?:
     if (Date.now() >= deadline) {
       throw new MobilityError(
         'HARVEST_FOLDER_IN_USE',
-        l10n.t('Another harvest is writing the folder {0} (it holds {1}). Wait until it ends, or harvest into another folder. A harvest that was killed gives the lock up within {2} s.', outDir, lockPath, Math.round(LOCK_STALE_MS / 1000)),
+        l10n.t(
+          'Another harvest is writing the folder {0} (it holds {1}). Wait until it ends, or harvest into another folder. A harvest that was killed gives the lock up within {2} s.',
+          outDir,
+          lockPath,
+          Math.round(LOCK_STALE_MS / 1000),
+        ),
       );
     }
-    if (signal?.aborted) throw new MobilityError('CANCELLED', l10n.t('The harvest was stopped while waiting for the lock of its folder.'));
+    if (signal?.aborted)
+      throw new MobilityError('CANCELLED', l10n.t('The harvest was stopped while waiting for the lock of its folder.'));
     await delay(Math.min(250, Math.max(1, deadline - Date.now())), undefined, { signal }).catch(() => undefined);
   }
 }
 
 /** Whether a live harvest holds the lock of `outDir` now (a lock left by a killed harvest goes stale and does not count). */
 export async function harvestFolderInUse(outDir: string): Promise<boolean> {
-  return check(outDir, { lockfilePath: path.join(outDir, HARVEST_LOCK_NAME), realpath: false, stale: LOCK_STALE_MS }).catch(() => false);
+  return check(outDir, {
+    lockfilePath: path.join(outDir, HARVEST_LOCK_NAME),
+    realpath: false,
+    stale: LOCK_STALE_MS,
+  }).catch(() => false);
 }

@@ -107,7 +107,14 @@ const STATUSES: readonly HourStatus[] = ['items', 'empty', 'not_found', 'pending
  */
 export function parseManifest(text: string, file: string): HarvestManifest {
   const bad = (what: string): never => {
-    throw new MobilityError('HARVEST_MANIFEST_INVALID', l10n.t('The harvest manifest {0} {1}. Harvest into a new folder, or remove the folder\'s manifest.json (its hour files are then fetched again).', file, what));
+    throw new MobilityError(
+      'HARVEST_MANIFEST_INVALID',
+      l10n.t(
+        "The harvest manifest {0} {1}. Harvest into a new folder, or remove the folder's manifest.json (its hour files are then fetched again).",
+        file,
+        what,
+      ),
+    );
   };
   let data: unknown;
   try {
@@ -115,19 +122,35 @@ export function parseManifest(text: string, file: string): HarvestManifest {
   } catch (err) {
     return bad(l10n.t('is not JSON ({0})', (err as Error).message));
   }
-  if (!isRecord(data) || data.format !== HARVEST_FORMAT) return bad(l10n.t('is not a harvest manifest (no "format": "{0}")', HARVEST_FORMAT));
+  if (!isRecord(data) || data.format !== HARVEST_FORMAT)
+    return bad(l10n.t('is not a harvest manifest (no "format": "{0}")', HARVEST_FORMAT));
   if (typeof data.formatVersion !== 'number' || data.formatVersion > HARVEST_FORMAT_VERSION) {
-    return bad(l10n.t('has the format version {0}, newer than this version reads ({1}); update mobility-api', JSON.stringify(data.formatVersion), HARVEST_FORMAT_VERSION));
+    return bad(
+      l10n.t(
+        'has the format version {0}, newer than this version reads ({1}); update mobility-api',
+        JSON.stringify(data.formatVersion),
+        HARVEST_FORMAT_VERSION,
+      ),
+    );
   }
-  if (typeof data.endpoint !== 'string' || !(MDS_HOUR_ENDPOINTS as readonly string[]).includes(data.endpoint)) return bad(l10n.t('names the endpoint {0}, not one of {1}', JSON.stringify(data.endpoint), MDS_HOUR_ENDPOINTS.join(', ')));
+  if (typeof data.endpoint !== 'string' || !(MDS_HOUR_ENDPOINTS as readonly string[]).includes(data.endpoint))
+    return bad(
+      l10n.t('names the endpoint {0}, not one of {1}', JSON.stringify(data.endpoint), MDS_HOUR_ENDPOINTS.join(', ')),
+    );
   if (typeof data.baseUrl !== 'string') return bad(l10n.t('has no "baseUrl"'));
   for (const key of ['from', 'to'] as const) {
-    if (typeof data[key] !== 'string' || parseUtcHour(data[key]) === undefined) return bad(l10n.t('has {0} as "{1}", not a UTC hour', JSON.stringify(data[key]), key));
+    if (typeof data[key] !== 'string' || parseUtcHour(data[key]) === undefined)
+      return bad(l10n.t('has {0} as "{1}", not a UTC hour', JSON.stringify(data[key]), key));
   }
   if (!isRecord(data.hours)) return bad(l10n.t('has no "hours"'));
   for (const [hour, record] of Object.entries(data.hours)) {
     if (parseUtcHour(hour) === undefined) return bad(l10n.t('has the hour {0}, not a UTC hour', JSON.stringify(hour)));
-    if (!isRecord(record) || !STATUSES.includes(record.status as HourStatus) || typeof record.items !== 'number' || typeof record.bytes !== 'number') {
+    if (
+      !isRecord(record) ||
+      !STATUSES.includes(record.status as HourStatus) ||
+      typeof record.items !== 'number' ||
+      typeof record.bytes !== 'number'
+    ) {
       return bad(l10n.t('has a broken entry for {0}', hour));
     }
   }

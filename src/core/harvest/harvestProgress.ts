@@ -66,7 +66,8 @@ export class ProgressMeter {
 
   hourEvent(hour: string, event: HourEvent): void {
     if (event.kind === 'request') this.emit({ phase: 'request', hour, attempt: event.attempt, page: event.page });
-    else if (event.kind === 'waiting') this.emit({ phase: 'waiting', hour, waitSeconds: event.waitMs / 1000, reason: event.reason });
+    else if (event.kind === 'waiting')
+      this.emit({ phase: 'waiting', hour, waitSeconds: event.waitMs / 1000, reason: event.reason });
     else this.emit({ phase: 'page', hour });
   }
 

@@ -34,14 +34,24 @@ export function reportMonthsOf(from: string, to: string): string[] {
   if (!Number.isFinite(start) || !Number.isFinite(end) || end <= start) return [];
   const months: string[] = [];
   const first = new Date(start);
-  for (let y = first.getUTCFullYear(), m = first.getUTCMonth(); Date.UTC(y, m, 1) < end; m === 11 ? ((y += 1), (m = 0)) : (m += 1)) {
+  for (
+    let y = first.getUTCFullYear(), m = first.getUTCMonth();
+    Date.UTC(y, m, 1) < end;
+    m === 11 ? ((y += 1), (m = 0)) : (m += 1)
+  ) {
     months.push(`${y}-${String(m + 1).padStart(2, '0')}`);
   }
   return months;
 }
 
 /** Fetches the report of each month: the files to write into `reports/` and the manifest's records. */
-export async function fetchReports(client: ApiClient, environment: Environment, credential: Credential, months: readonly string[], signal?: AbortSignal): Promise<{ records: Record<string, ReportRecord>; files: [string, string][] }> {
+export async function fetchReports(
+  client: ApiClient,
+  environment: Environment,
+  credential: Credential,
+  months: readonly string[],
+  signal?: AbortSignal,
+): Promise<{ records: Record<string, ReportRecord>; files: [string, string][] }> {
   const records: Record<string, ReportRecord> = {};
   const files: [string, string][] = [];
   for (const month of months) {
@@ -54,7 +64,10 @@ export async function fetchReports(client: ApiClient, environment: Environment, 
       continue;
     }
     if (page.text === undefined) {
-      throw new MobilityError('HARVEST_SNAPSHOT_FAILED', l10n.t('The report {0} is larger than can be kept; the hours harvested are kept.', request.path));
+      throw new MobilityError(
+        'HARVEST_SNAPSHOT_FAILED',
+        l10n.t('The report {0} is larger than can be kept; the hours harvested are kept.', request.path),
+      );
     }
     const file = `${REPORTS_DIR}/${month}.csv`;
     files.push([file, page.text]);

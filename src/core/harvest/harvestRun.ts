@@ -107,7 +107,10 @@ export async function harvestHours(options: HarvestOptions): Promise<HarvestSumm
   const endpoint = findEndpoint('mds', options.endpoint);
   const parameter = endpoint.parameters.find((p) => p.format === 'utc_hour');
   if (!parameter || !(['trips', 'telemetry', 'events_historical'] as string[]).includes(endpoint.id)) {
-    throw new MobilityError('PARAMETER_INVALID', l10n.t('{0} is not an hour endpoint; harvest trips, telemetry or events_historical.', options.endpoint));
+    throw new MobilityError(
+      'PARAMETER_INVALID',
+      l10n.t('{0} is not an hour endpoint; harvest trips, telemetry or events_historical.', options.endpoint),
+    );
   }
   const baseUrl = normaliseBaseUrl(options.environment.baseUrl, options.environment.name);
   const outDir = path.resolve(options.outDir);
@@ -118,7 +121,14 @@ export async function harvestHours(options: HarvestOptions): Promise<HarvestSumm
   await ensureFolder(outDir);
   const lock = await lockHarvestFolder(outDir, options.lockWaitMs ?? DEFAULT_LOCK_WAIT_MS, options.signal);
   try {
-    const { manifest, originalText } = await openManifest(manifestFile, options.endpoint, baseUrl, endpoint.pathTemplate, parameter.name, hours);
+    const { manifest, originalText } = await openManifest(
+      manifestFile,
+      options.endpoint,
+      baseUrl,
+      endpoint.pathTemplate,
+      parameter.name,
+      hours,
+    );
     const endpointDir = path.join(outDir, options.endpoint);
     await ensureFolder(endpointDir);
     const before = JSON.stringify(manifest);
@@ -132,19 +142,31 @@ export async function harvestHours(options: HarvestOptions): Promise<HarvestSumm
     let lastWrite = performance.now();
     const saveManifest = async (force: boolean) => {
       const lost = lock.lost();
-      if (lost) throw new MobilityError('HARVEST_FOLDER_IN_USE', l10n.t('{0} Nothing more is written; run again once no other harvest uses {1}.', lost, outDir));
+      if (lost)
+        throw new MobilityError(
+          'HARVEST_FOLDER_IN_USE',
+          l10n.t('{0} Nothing more is written; run again once no other harvest uses {1}.', lost, outDir),
+        );
       if (!dirty || (!force && performance.now() - lastWrite < (options.manifestIntervalMs ?? 1000))) return;
       manifest.updatedAt = new Date().toISOString();
       // The hour files' renames are on disk before the manifest that records them replaces the old
       // one: the folder is flushed while the new manifest is written to its temporary file.
-      await writeFileAtomically(manifestFile, `${JSON.stringify(manifest, null, 2)}\n`, write, () => syncFolder(endpointDir));
+      await writeFileAtomically(manifestFile, `${JSON.stringify(manifest, null, 2)}\n`, write, () =>
+        syncFolder(endpointDir),
+      );
       lastWrite = performance.now();
       dirty = false;
     };
 
     const isDone = (hour: string) => DONE_STATUSES.includes(manifest.hours[hour]?.status);
     const doneAtStart = hours.filter(isDone).length;
-    const meter = new ProgressMeter(options.endpoint, hours.length, doneAtStart, options.client.issuer.clock.precision, options.onProgress);
+    const meter = new ProgressMeter(
+      options.endpoint,
+      hours.length,
+      doneAtStart,
+      options.client.issuer.clock.precision,
+      options.onProgress,
+    );
     const runTally = options.validate ? new ConformanceTally(options.endpoint, options.mode) : undefined;
     let requests = 0;
     let fetched = 0;
@@ -153,7 +175,12 @@ export async function harvestHours(options: HarvestOptions): Promise<HarvestSumm
     // hour is requested), oldest first. An hour is recorded only once its file is on disk, and in
     // the order of the range; every exit path waits for them (see settleAll) before the manifest's
     // last write and before the lock is released.
-    const flushing: { hour: string; record: HourRecord; committed: Promise<MobilityError | undefined>; settled: boolean }[] = [];
+    const flushing: {
+      hour: string;
+      record: HourRecord;
+      committed: Promise<MobilityError | undefined>;
+      settled: boolean;
+    }[] = [];
     const record = (hour: string, rec: HourRecord) => {
       fetched++;
       requests += rec.requests;
@@ -195,7 +222,12 @@ export async function harvestHours(options: HarvestOptions): Promise<HarvestSumm
             credential: options.credential,
             endpoint: options.endpoint,
             hour,
-            request: buildEndpointRequest('mds', options.endpoint, { [parameter.name]: hour }, { headers: options.headers }),
+            request: buildEndpointRequest(
+              'mds',
+              options.endpoint,
+              { [parameter.name]: hour },
+              { headers: options.headers },
+            ),
             target: path.join(outDir, ...file.split('/')),
             file,
             policy,
@@ -224,14 +256,20 @@ export async function harvestHours(options: HarvestOptions): Promise<HarvestSumm
           throw err;
         }
         if (outcome.committed || flushing.length > 0) {
-          const entry = { hour, record: outcome.record, committed: outcome.committed ?? Promise.resolve(undefined), settled: !outcome.committed };
+          const entry = {
+            hour,
+            record: outcome.record,
+            committed: outcome.committed ?? Promise.resolve(undefined),
+            settled: !outcome.committed,
+          };
           void entry.committed.then(() => (entry.settled = true));
           flushing.push(entry);
         } else {
           record(hour, outcome.record);
         }
         // Record what is already on disk; wait for the oldest only when too many are in flight.
-        while (flushing.length > 0 && (flushing[0].settled || flushing.length > MAX_HOURS_FLUSHING)) await settleOldest();
+        while (flushing.length > 0 && (flushing[0].settled || flushing.length > MAX_HOURS_FLUSHING))
+          await settleOldest();
         await saveManifest(false);
       }
     } catch (err) {
@@ -242,11 +280,25 @@ export async function harvestHours(options: HarvestOptions): Promise<HarvestSumm
     failure ??= flushFailure;
     // A manifest that cannot be written leaves the hours since the last write unrecorded (their files are on
     // disk; a rerun fetches them again), so it fails the run unless something failed first.
-    const manifestFailure: unknown = await saveManifest(true).then(() => undefined, (err: unknown) => err);
+    const manifestFailure: unknown = await saveManifest(true).then(
+      () => undefined,
+      (err: unknown) => err,
+    );
     failure ??= manifestFailure === undefined ? undefined : asError(manifestFailure);
     if (failure) throw failure;
     meter.finish();
-    return summarise({ manifest, hours, outDir, manifestFile, skipped: doneAtStart, fetched, requests, interrupted, durationMs: performance.now() - t0, conformance: runTally?.summary() });
+    return summarise({
+      manifest,
+      hours,
+      outDir,
+      manifestFile,
+      skipped: doneAtStart,
+      fetched,
+      requests,
+      interrupted,
+      durationMs: performance.now() - t0,
+      conformance: runTally?.summary(),
+    });
   } finally {
     await lock.release();
   }
@@ -256,8 +308,18 @@ function asError(err: unknown): Error {
   return err instanceof Error ? err : new Error(String(err));
 }
 
-
-function summarise(run: { manifest: HarvestManifest; hours: string[]; outDir: string; manifestFile: string; skipped: number; fetched: number; requests: number; interrupted: boolean; durationMs: number; conformance?: HarvestConformance }): HarvestSummary {
+function summarise(run: {
+  manifest: HarvestManifest;
+  hours: string[];
+  outDir: string;
+  manifestFile: string;
+  skipped: number;
+  fetched: number;
+  requests: number;
+  interrupted: boolean;
+  durationMs: number;
+  conformance?: HarvestConformance;
+}): HarvestSummary {
   const { manifest, hours } = run;
   const coverage: Record<HourStatus, number> = { items: 0, empty: 0, not_found: 0, pending: 0, failed: 0 };
   const notDone: HarvestSummary['notDone'] = [];

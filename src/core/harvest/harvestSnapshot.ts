@@ -73,25 +73,51 @@ export async function harvestSnapshot(options: SnapshotOptions): Promise<Snapsho
   let lastUpdated: number | undefined;
   for (const list of LISTS) {
     const request = buildEndpointRequest('mds', list, {}, { headers: options.headers });
-    const result = await options.client.request(options.environment, options.credential, request, { allPages: true, maxPages: MAX_SNAPSHOT_PAGES, signal: options.signal });
+    const result = await options.client.request(options.environment, options.credential, request, {
+      allPages: true,
+      maxPages: MAX_SNAPSHOT_PAGES,
+      signal: options.signal,
+    });
     const last = result.pages[result.pages.length - 1];
     if (result.outcome !== 'items' && result.outcome !== 'empty') {
       const status = last ? `${last.status}${last.statusText ? ` ${last.statusText}` : ''}` : '';
-      const why = result.outcome === 'body' ? l10n.t('the answer has no "{0}" list', list) : result.outcome === 'not_processed' ? l10n.t('202: not processed yet') : status || result.outcome;
-      throw new MobilityError('HARVEST_SNAPSHOT_FAILED', l10n.t('The snapshot of {0} could not be fetched: {1}. The hours harvested are kept; run the same command again to take the snapshot.', request.path, why));
+      const why =
+        result.outcome === 'body'
+          ? l10n.t('the answer has no "{0}" list', list)
+          : result.outcome === 'not_processed'
+            ? l10n.t('202: not processed yet')
+            : status || result.outcome;
+      throw new MobilityError(
+        'HARVEST_SNAPSHOT_FAILED',
+        l10n.t(
+          'The snapshot of {0} could not be fetched: {1}. The hours harvested are kept; run the same command again to take the snapshot.',
+          request.path,
+          why,
+        ),
+      );
     }
     if (result.stoppedBecause) {
-      throw new MobilityError('HARVEST_SNAPSHOT_FAILED', l10n.t('The snapshot of {0} is incomplete: {1}. The hours harvested are kept; run the same command again to take the snapshot.', request.path, result.stoppedBecause));
+      throw new MobilityError(
+        'HARVEST_SNAPSHOT_FAILED',
+        l10n.t(
+          'The snapshot of {0} is incomplete: {1}. The hours harvested are kept; run the same command again to take the snapshot.',
+          request.path,
+          result.stoppedBecause,
+        ),
+      );
     }
     fetched[list] = { items: result.items, pages: result.pages.length };
     if (list === 'vehicles_status') {
       for (const page of result.pages) {
-        const stamp = page.body && typeof page.body === 'object' ? (page.body as Record<string, unknown>).last_updated : undefined;
+        const stamp =
+          page.body && typeof page.body === 'object' ? (page.body as Record<string, unknown>).last_updated : undefined;
         if (typeof stamp === 'number' && Number.isFinite(stamp)) lastUpdated = Math.max(lastUpdated ?? stamp, stamp);
       }
     }
   }
-  const reports = options.reportMonths?.length ? await fetchReports(options.client, options.environment, options.credential, options.reportMonths, options.signal) : undefined;
+  const reports = options.reportMonths?.length
+    ? await fetchReports(options.client, options.environment, options.credential, options.reportMonths, options.signal)
+    : undefined;
   const manifest: SnapshotManifest = {
     format: SNAPSHOT_FORMAT,
     formatVersion: 1,
@@ -99,16 +125,36 @@ export async function harvestSnapshot(options: SnapshotOptions): Promise<Snapsho
     fetchedAt,
     ...(lastUpdated !== undefined ? { lastUpdated } : {}),
     lists: {
-      vehicles: { file: 'vehicles.ndjson', items: fetched.vehicles?.items.length ?? 0, pages: fetched.vehicles?.pages ?? 0 },
-      vehicles_status: { file: 'vehicles_status.ndjson', items: fetched.vehicles_status?.items.length ?? 0, pages: fetched.vehicles_status?.pages ?? 0 },
+      vehicles: {
+        file: 'vehicles.ndjson',
+        items: fetched.vehicles?.items.length ?? 0,
+        pages: fetched.vehicles?.pages ?? 0,
+      },
+      vehicles_status: {
+        file: 'vehicles_status.ndjson',
+        items: fetched.vehicles_status?.items.length ?? 0,
+        pages: fetched.vehicles_status?.pages ?? 0,
+      },
     },
     ...(reports ? { reports: reports.records } : {}),
   };
-  await writeSnapshot(outDir, manifest, fetched as Record<SnapshotList, { items: unknown[] }>, options.write ?? writeAll, reports?.files ?? []);
+  await writeSnapshot(
+    outDir,
+    manifest,
+    fetched as Record<SnapshotList, { items: unknown[] }>,
+    options.write ?? writeAll,
+    reports?.files ?? [],
+  );
   return manifest;
 }
 
-async function writeSnapshot(outDir: string, manifest: SnapshotManifest, lists: Record<SnapshotList, { items: unknown[] }>, write: HarvestWrite, extra: readonly [string, string][]): Promise<void> {
+async function writeSnapshot(
+  outDir: string,
+  manifest: SnapshotManifest,
+  lists: Record<SnapshotList, { items: unknown[] }>,
+  write: HarvestWrite,
+  extra: readonly [string, string][],
+): Promise<void> {
   await ensureFolder(outDir);
   const target = path.join(outDir, SNAPSHOT_DIR);
   const temp = path.join(outDir, `.${SNAPSHOT_DIR}.tmp-${process.pid}`);
@@ -117,7 +163,10 @@ async function writeSnapshot(outDir: string, manifest: SnapshotManifest, lists: 
   try {
     await fs.promises.mkdir(temp);
     const files: [string, string][] = [
-      ...LISTS.map((list): [string, string] => [manifest.lists[list].file, lists[list].items.map((item) => `${JSON.stringify(item)}\n`).join('')]),
+      ...LISTS.map((list): [string, string] => [
+        manifest.lists[list].file,
+        lists[list].items.map((item) => `${JSON.stringify(item)}\n`).join(''),
+      ]),
       ...extra,
       [SNAPSHOT_FILE, `${JSON.stringify(manifest, null, 2)}\n`],
     ];
@@ -132,7 +181,10 @@ async function writeSnapshot(outDir: string, manifest: SnapshotManifest, lists: 
       }
     }
     await syncFolder(temp);
-    const hadOne = await fs.promises.stat(target).then(() => true, () => false);
+    const hadOne = await fs.promises.stat(target).then(
+      () => true,
+      () => false,
+    );
     if (hadOne) await fs.promises.rename(target, old);
     try {
       await fs.promises.rename(temp, target);
@@ -155,18 +207,32 @@ export async function readSnapshotManifest(dir: string): Promise<SnapshotManifes
   try {
     text = await fs.promises.readFile(file, 'utf8');
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT' || (err as NodeJS.ErrnoException).code === 'ENOTDIR') return undefined;
-    throw new MobilityError('ANALYSIS_DATA_INVALID', l10n.t('Cannot read {0}: {1}.', file, errorMessage(err)), { cause: err });
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT' || (err as NodeJS.ErrnoException).code === 'ENOTDIR')
+      return undefined;
+    throw new MobilityError('ANALYSIS_DATA_INVALID', l10n.t('Cannot read {0}: {1}.', file, errorMessage(err)), {
+      cause: err,
+    });
   }
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
   } catch (err) {
-    throw new MobilityError('ANALYSIS_DATA_INVALID', l10n.t('{0} is not a snapshot description ({1}). Take the snapshot again: harvest with --snapshot.', file, errorMessage(err)), { cause: err });
+    throw new MobilityError(
+      'ANALYSIS_DATA_INVALID',
+      l10n.t(
+        '{0} is not a snapshot description ({1}). Take the snapshot again: harvest with --snapshot.',
+        file,
+        errorMessage(err),
+      ),
+      { cause: err },
+    );
   }
   const m = parsed as Partial<SnapshotManifest>;
   if (!m || m.format !== SNAPSHOT_FORMAT || typeof m.lists !== 'object' || !m.lists) {
-    throw new MobilityError('ANALYSIS_DATA_INVALID', l10n.t('{0} is not a snapshot description. Take the snapshot again: harvest with --snapshot.', file));
+    throw new MobilityError(
+      'ANALYSIS_DATA_INVALID',
+      l10n.t('{0} is not a snapshot description. Take the snapshot again: harvest with --snapshot.', file),
+    );
   }
   return m as SnapshotManifest;
 }

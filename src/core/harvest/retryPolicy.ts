@@ -49,7 +49,10 @@ export function retryPolicyOf(given: Partial<RetryPolicy> = {}): RetryPolicy {
   for (const [name, min, max, whole] of checks) {
     const value = policy[name];
     if (!Number.isFinite(value) || value < min || value > max || (whole && !Number.isInteger(value))) {
-      throw new MobilityError('PARAMETER_INVALID', `The harvest's ${name} is ${String(value)}; use ${whole ? 'a whole number' : 'a number'} from ${min} to ${max}.`);
+      throw new MobilityError(
+        'PARAMETER_INVALID',
+        `The harvest's ${name} is ${String(value)}; use ${whole ? 'a whole number' : 'a number'} from ${min} to ${max}.`,
+      );
     }
   }
   return policy;
@@ -62,10 +65,16 @@ export type RetryDecision = { retry: true; waitMs: number; reason: string } | { 
 export function after202(policy: RetryPolicy, attempt: number, retryAfterSeconds: number | undefined): RetryDecision {
   const wait = retryAfterSeconds ?? policy.default202WaitSeconds;
   if (attempt >= policy.max202Attempts) {
-    return { retry: false, reason: `still 202 (not processed yet) after ${attempt} request${attempt === 1 ? '' : 's'}` };
+    return {
+      retry: false,
+      reason: `still 202 (not processed yet) after ${attempt} request${attempt === 1 ? '' : 's'}`,
+    };
   }
   if (wait > policy.max202WaitSeconds) {
-    return { retry: false, reason: `202 (not processed yet), and the server asks to wait ${wait} s, longer than the ${policy.max202WaitSeconds} s allowed` };
+    return {
+      retry: false,
+      reason: `202 (not processed yet), and the server asks to wait ${wait} s, longer than the ${policy.max202WaitSeconds} s allowed`,
+    };
   }
   return { retry: true, waitMs: wait * 1000, reason: `202 not processed yet, waiting ${wait} s as the server asks` };
 }
@@ -85,15 +94,30 @@ export function isClientOwnError(err: unknown): boolean {
 
 /** Failures of the connection (not of our own making) worth asking again. */
 export function isTransientError(err: unknown): boolean {
-  return err instanceof MobilityError && ['HTTP_TIMEOUT', 'HTTP_NETWORK', 'HTTP_CONNECTION_REFUSED', 'HTTP_DNS'].includes(err.code);
+  return (
+    err instanceof MobilityError &&
+    ['HTTP_TIMEOUT', 'HTTP_NETWORK', 'HTTP_CONNECTION_REFUSED', 'HTTP_DNS'].includes(err.code)
+  );
 }
 
 /** After the `retry`-th transient failure (1-based): exponential backoff, at least what Retry-After asks. */
-export function afterTransient(policy: RetryPolicy, retry: number, what: string, retryAfterSeconds: number | undefined): RetryDecision {
-  if (retry > policy.maxRetries) return { retry: false, reason: `${what}, ${policy.maxRetries} retr${policy.maxRetries === 1 ? 'y' : 'ies'} did not help` };
+export function afterTransient(
+  policy: RetryPolicy,
+  retry: number,
+  what: string,
+  retryAfterSeconds: number | undefined,
+): RetryDecision {
+  if (retry > policy.maxRetries)
+    return {
+      retry: false,
+      reason: `${what}, ${policy.maxRetries} retr${policy.maxRetries === 1 ? 'y' : 'ies'} did not help`,
+    };
   const capMs = policy.maxBackoffSeconds * 1000;
   if (retryAfterSeconds !== undefined && retryAfterSeconds * 1000 > capMs) {
-    return { retry: false, reason: `${what}, and the server asks to wait ${retryAfterSeconds} s, longer than the ${policy.maxBackoffSeconds} s allowed` };
+    return {
+      retry: false,
+      reason: `${what}, and the server asks to wait ${retryAfterSeconds} s, longer than the ${policy.maxBackoffSeconds} s allowed`,
+    };
   }
   const backoff = Math.min(capMs, policy.backoffBaseMs * 2 ** (retry - 1));
   const waitMs = Math.max(backoff, (retryAfterSeconds ?? 0) * 1000);

@@ -55,7 +55,12 @@ export class ApiClient {
    * GET one URL of the environment with a fresh token, following same-origin redirects (each with a
    * fresh token). Non-2xx answers are results, not errors.
    */
-  async get(url: string, environment: Environment, credential: Credential, options: RequestOptions = {}): Promise<HttpExchange> {
+  async get(
+    url: string,
+    environment: Environment,
+    credential: Credential,
+    options: RequestOptions = {},
+  ): Promise<HttpExchange> {
     const origin = originOf(normaliseBaseUrl(environment.baseUrl, environment.name));
     // Before anything is signed: a header that cannot be sent fails here, not after signing.
     const headers = this.headersFor(environment, options.headers);
@@ -63,7 +68,14 @@ export class ApiClient {
   }
 
   /** `get` with the origin and the headers (all but Authorization) already worked out, once per request rather than per page. */
-  private async getWith(url: string, origin: string, headers: Readonly<Record<string, string>>, environment: Environment, credential: Credential, options: RequestOptions): Promise<HttpExchange> {
+  private async getWith(
+    url: string,
+    origin: string,
+    headers: Readonly<Record<string, string>>,
+    environment: Environment,
+    credential: Credential,
+    options: RequestOptions,
+  ): Promise<HttpExchange> {
     const redirectedFrom: string[] = [];
     let current = url;
     for (;;) {
@@ -77,12 +89,24 @@ export class ApiClient {
       if (target.origin !== origin) {
         throw new MobilityError(
           'HTTP_REDIRECT_CROSS_ORIGIN',
-          l10n.t('The server answered {0} and redirected to {1}, another origin than {2}. The token is not sent there; if you trust that address, use it as the environment\'s base URL.', exchange.status, target.origin, origin),
+          l10n.t(
+            "The server answered {0} and redirected to {1}, another origin than {2}. The token is not sent there; if you trust that address, use it as the environment's base URL.",
+            exchange.status,
+            target.origin,
+            origin,
+          ),
         );
       }
       redirectedFrom.push(current);
       if (redirectedFrom.length > MAX_REDIRECTS) {
-        throw new MobilityError('HTTP_NETWORK', l10n.t('More than {0} redirects starting at {1}; stopped. Check the environment\'s base URL.', MAX_REDIRECTS, url));
+        throw new MobilityError(
+          'HTTP_NETWORK',
+          l10n.t(
+            "More than {0} redirects starting at {1}; stopped. Check the environment's base URL.",
+            MAX_REDIRECTS,
+            url,
+          ),
+        );
       }
       current = target.href;
     }
@@ -94,16 +118,33 @@ export class ApiClient {
    * set. A bad path or header is refused before anything is signed. Non-2xx answers are results
    * (see `ApiResult.outcome`); network failures, size and redirect refusals are thrown.
    */
-  async request(environment: Environment, credential: Credential, request: ApiRequest, options: PagingOptions = {}): Promise<ApiResult> {
+  async request(
+    environment: Environment,
+    credential: Credential,
+    request: ApiRequest,
+    options: PagingOptions = {},
+  ): Promise<ApiResult> {
     const origin = originOf(normaliseBaseUrl(environment.baseUrl, environment.name));
     const url = requestUrl(environment, request.path, request.query);
     const first = options.from ?? url;
     // Most often `first` is the URL just built under the base URL, which the prefix shows without parsing it again.
     if (!first.startsWith(`${origin}/`) && parseUrl(first)?.origin !== origin) {
-      throw new MobilityError('HTTP_REDIRECT_CROSS_ORIGIN', l10n.t('The page {0} is not on the origin of the environment ({1}); the token is not sent there.', first, origin));
+      throw new MobilityError(
+        'HTTP_REDIRECT_CROSS_ORIGIN',
+        l10n.t(
+          'The page {0} is not on the origin of the environment ({1}); the token is not sent there.',
+          first,
+          origin,
+        ),
+      );
     }
     const headers = this.headersFor(environment, request.headers);
-    const pageOptions: RequestOptions = { signal: options.signal, lifetimeSeconds: options.lifetimeSeconds, headers: request.headers, authorization: options.authorization };
+    const pageOptions: RequestOptions = {
+      signal: options.signal,
+      lifetimeSeconds: options.lifetimeSeconds,
+      headers: request.headers,
+      authorization: options.authorization,
+    };
     const maxPages = options.maxPages ?? DEFAULT_MAX_PAGES;
     const result: ApiResult = { outcome: 'empty', url: first, pages: [], items: [] };
     let itemsFound = false;
@@ -178,9 +219,18 @@ export class ApiClient {
   }
 
   /** The vehicles listing (`/vehicles`, `/vehicles/status`, or MaaS `/v1alpha2/vehicles`), page after page: one use of `request`. */
-  async listVehicles(environment: Environment, credential: Credential, options: ListOptions = {}): Promise<VehicleListing> {
+  async listVehicles(
+    environment: Environment,
+    credential: Credential,
+    options: ListOptions = {},
+  ): Promise<VehicleListing> {
     const itemsKey: VehicleListKey = options.query?.status ? 'vehicles_status' : 'vehicles';
-    const result = await this.request(environment, credential, { path: vehiclesPath(environment, options.query), itemsKey }, options);
+    const result = await this.request(
+      environment,
+      credential,
+      { path: vehiclesPath(environment, options.query), itemsKey },
+      options,
+    );
     const listing: VehicleListing = { pages: result.pages, items: result.items, outcome: result.outcome };
     if (result.itemsKey === 'vehicles' || result.itemsKey === 'vehicles_status') listing.listKey = result.itemsKey;
     if (result.nextUrl !== undefined) listing.nextUrl = result.nextUrl;
@@ -192,7 +242,10 @@ export class ApiClient {
    * `requestHeadersFor`, kept for an environment without headers of its own and a request without extra ones (what
    * nearly every request is): then the headers depend on the API alone. One object per API, never changed (once copies it).
    */
-  private headersFor(environment: Environment, extra: Record<string, string> | undefined): Readonly<Record<string, string>> {
+  private headersFor(
+    environment: Environment,
+    extra: Record<string, string> | undefined,
+  ): Readonly<Record<string, string>> {
     if (!isEmpty(environment.headers) || !isEmpty(extra)) return requestHeadersFor(environment, extra, this.userAgent);
     let headers = this.plainHeaders.get(environment.api);
     if (!headers) {
@@ -202,7 +255,13 @@ export class ApiClient {
     return headers;
   }
 
-  private async once(url: string, baseHeaders: Readonly<Record<string, string>>, environment: Environment, credential: Credential, options: RequestOptions): Promise<HttpExchange> {
+  private async once(
+    url: string,
+    baseHeaders: Readonly<Record<string, string>>,
+    environment: Environment,
+    credential: Credential,
+    options: RequestOptions,
+  ): Promise<HttpExchange> {
     const t0 = performance.now();
     const release = await this.queue.acquire(credential.kid, options.signal);
     let released = false;
@@ -215,13 +274,25 @@ export class ApiClient {
     let timer: NodeJS.Timeout | undefined;
     try {
       const tQueued = performance.now();
-      const token = options.authorization === undefined ? await this.issuer.issue(credential, environment, { signal: options.signal, lifetimeSeconds: options.lifetimeSeconds }) : undefined;
+      const token =
+        options.authorization === undefined
+          ? await this.issuer.issue(credential, environment, {
+              signal: options.signal,
+              lifetimeSeconds: options.lifetimeSeconds,
+            })
+          : undefined;
       const tSigned = performance.now();
-      const headers: Record<string, string> = { ...baseHeaders, Authorization: token ? `Bearer ${token.token}` : (options.authorization ?? '') };
+      const headers: Record<string, string> = {
+        ...baseHeaders,
+        Authorization: token ? `Bearer ${token.token}` : (options.authorization ?? ''),
+      };
       // The timeout covers the answer and its body, from here. A timer cleared when the exchange ends, rather than
       // AbortSignal.timeout, whose timer and finalizer stay behind every request until the timeout has passed.
       const timeout = new AbortController();
-      timer = setTimeout(() => timeout.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError')), this.timeoutMs);
+      timer = setTimeout(
+        () => timeout.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError')),
+        this.timeoutMs,
+      );
       timer.unref();
       const signal = options.signal ? AbortSignal.any([options.signal, timeout.signal]) : timeout.signal;
       let response: Response;
@@ -254,7 +325,12 @@ export class ApiClient {
         body: undefined,
         bodyKind: 'empty',
         bytes: raw.byteLength,
-        timings: { queuedMs: tQueued - t0, signMs: tSigned - tQueued, ttfbMs: tHeaders - tSigned, totalMs: tDone - tSigned },
+        timings: {
+          queuedMs: tQueued - t0,
+          signMs: tSigned - tQueued,
+          ttfbMs: tHeaders - tSigned,
+          totalMs: tDone - tSigned,
+        },
         receivedAtMs,
       };
       if (token) exchange.token = token;
@@ -270,7 +346,12 @@ export class ApiClient {
     }
   }
 
-  private async readBody(response: Response, responseHeaders: Readonly<Record<string, string>>, url: string, userSignal: AbortSignal | undefined): Promise<Uint8Array> {
+  private async readBody(
+    response: Response,
+    responseHeaders: Readonly<Record<string, string>>,
+    url: string,
+    userSignal: AbortSignal | undefined,
+  ): Promise<Uint8Array> {
     const length = responseHeaders['content-length'];
     const declared = Number(length ?? null);
     if (Number.isFinite(declared) && declared > this.maxBytes) {

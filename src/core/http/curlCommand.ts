@@ -13,7 +13,8 @@ export function curlCommand(url: string, headers: Record<string, string>, author
     if (/^(authorization|user-agent)$/i.test(name)) continue;
     parts.push('-H', shellQuote(`${name}: ${value}`));
   }
-  if (authorization && 'token' in authorization) parts.push('-H', shellQuote(`Authorization: Bearer ${authorization.token}`));
+  if (authorization && 'token' in authorization)
+    parts.push('-H', shellQuote(`Authorization: Bearer ${authorization.token}`));
   // Double quotes, so that the shell expands the variable.
   else if (authorization) parts.push('-H', `"Authorization: Bearer $${authorization.shellVariable}"`);
   return parts.join(' ');

@@ -49,7 +49,11 @@ export function grpcurlCommand(call: GrpcurlCall, auth: GrpcurlToken | { authori
   if ('authorization' in auth) {
     parts.push('-H', shellQuote(`authorization: ${auth.authorization}`));
   } else {
-    lines.push('token' in auth ? `${GRPCURL_TOKEN_VARIABLE}=${shellQuote(auth.token)}` : `${GRPCURL_TOKEN_VARIABLE}="$(${auth.tokenCommand})"`);
+    lines.push(
+      'token' in auth
+        ? `${GRPCURL_TOKEN_VARIABLE}=${shellQuote(auth.token)}`
+        : `${GRPCURL_TOKEN_VARIABLE}="$(${auth.tokenCommand})"`,
+    );
     // Double quotes, so that the shell expands the variable.
     parts.push('-H', `"authorization: Bearer $${GRPCURL_TOKEN_VARIABLE}"`);
   }

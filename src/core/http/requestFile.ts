@@ -106,7 +106,10 @@ export function parseRequestFile(text: string): RequestFile {
   return file;
 }
 
-function parseBlock(blockLines: { text: string; line: number }[], file: RequestFile): Omit<FileRequest, 'index'> | undefined {
+function parseBlock(
+  blockLines: { text: string; line: number }[],
+  file: RequestFile,
+): Omit<FileRequest, 'index'> | undefined {
   // Assertion lines are taken out first: they may stand anywhere in the block, and are neither headers nor body.
   const assertions: AssertionLine[] = [];
   const refused: RefusedLine[] = [];
@@ -145,7 +148,14 @@ function parseBlock(blockLines: { text: string; line: number }[], file: RequestF
     const directive = AUTHORIZATION_DIRECTIVE.exec(text);
     if (directive) {
       if (directive[1].trim() === 'as-is') asIs = lines[i].line;
-      else file.problems.push({ line: lines[i].line, message: l10n.t('"{0}" is not a directive: write "# @authorization as-is" to send the request\'s own Authorization header as written.', text) });
+      else
+        file.problems.push({
+          line: lines[i].line,
+          message: l10n.t(
+            '"{0}" is not a directive: write "# @authorization as-is" to send the request\'s own Authorization header as written.',
+            text,
+          ),
+        });
       continue;
     }
     if (COMMENT.test(text)) continue;
@@ -164,7 +174,13 @@ function parseBlock(blockLines: { text: string; line: number }[], file: RequestF
   const requestLine = lines[i];
   const { method, url: target } = splitRequestLine(requestLine.text.trim());
   if (target === '' || METHODS.includes(target.toUpperCase())) {
-    file.problems.push({ line: requestLine.line, message: method === 'GRPC' ? `"${requestLine.text.trim()}" names no method: write "GRPC {{grpcTarget}}/package.Service/Method".` : `"${requestLine.text.trim()}" names no URL: write "GET <url>".` });
+    file.problems.push({
+      line: requestLine.line,
+      message:
+        method === 'GRPC'
+          ? `"${requestLine.text.trim()}" names no method: write "GRPC {{grpcTarget}}/package.Service/Method".`
+          : `"${requestLine.text.trim()}" names no URL: write "GET <url>".`,
+    });
     return undefined;
   }
   let url = target;
@@ -180,13 +196,19 @@ function parseBlock(blockLines: { text: string; line: number }[], file: RequestF
     if (COMMENT.test(text)) continue;
     const header = HEADER.exec(text);
     if (!header) {
-      file.problems.push({ line: lines[i].line, message: `"${text}" is not a header: write "Name: value", and leave a blank line before a body.` });
+      file.problems.push({
+        line: lines[i].line,
+        message: `"${text}" is not a header: write "Name: value", and leave a blank line before a body.`,
+      });
       continue;
     }
     headers.push({ name: header[1], value: header[2].trim() });
   }
   const bodyLines = lines.slice(i + 1);
-  const bodyText = bodyLines.map((l) => l.text).join('\n').trim();
+  const bodyText = bodyLines
+    .map((l) => l.text)
+    .join('\n')
+    .trim();
   const request: Omit<FileRequest, 'index'> = { method, url, headers, line: requestLine.line };
   if (name) request.name = name;
   if (assertions.length) request.assertions = assertions;
@@ -200,10 +222,20 @@ function parseBlock(blockLines: { text: string; line: number }[], file: RequestF
     request.bodyLine = bodyLines.find((l) => l.text.trim() !== '')?.line;
   }
   if (method === 'GRPC') request.grpc = grpcPartsOf(request, [...file.protos, ...protos], file);
-  else if (protos.length) file.problems.push({ line: protos[0].line, message: l10n.t('"proto <" above a {0} request has no effect: it names the schema of GRPC requests.', method) });
+  else if (protos.length)
+    file.problems.push({
+      line: protos[0].line,
+      message: l10n.t('"proto <" above a {0} request has no effect: it names the schema of GRPC requests.', method),
+    });
   if (asIs !== undefined) {
     if (headers.some((h) => /^authorization$/i.test(h.name))) request.authorizationAsIs = true;
-    else file.problems.push({ line: asIs, message: l10n.t('"# @authorization as-is" has no effect here: the request below it sets no Authorization header: a fresh token is signed for it.') });
+    else
+      file.problems.push({
+        line: asIs,
+        message: l10n.t(
+          '"# @authorization as-is" has no effect here: the request below it sets no Authorization header: a fresh token is signed for it.',
+        ),
+      });
   }
   return request;
 }
@@ -211,7 +243,9 @@ function parseBlock(blockLines: { text: string; line: number }[], file: RequestF
 /** The GRPC parts of `request`; a request line or a JSON body (without variables) that cannot be sent is a problem. */
 function grpcPartsOf(request: Omit<FileRequest, 'index'>, protos: ProtoImport[], file: RequestFile): GrpcFileParts {
   // Before the request line is read: its problems quote the line, which must hold no password.
-  const line = hasUserInfo(request.url) ? { problem: l10n.t('Line {0}: {1}', request.line + 1, userInfoProblem(l10n.t('The gRPC target'))) } : grpcRequestLine(request.url, request.line);
+  const line = hasUserInfo(request.url)
+    ? { problem: l10n.t('Line {0}: {1}', request.line + 1, userInfoProblem(l10n.t('The gRPC target'))) }
+    : grpcRequestLine(request.url, request.line);
   let problem = 'problem' in line ? line.problem : undefined;
   if (!problem && request.body !== undefined && !REFERENCE_TEST.test(request.body)) {
     try {
@@ -232,7 +266,10 @@ function splitRequestLine(text: string): { method: string; url: string } {
   const space = rest.search(/\s/);
   let method = 'GET';
   // A word in capitals is a method, one we know or not (`GIT <url>`): refused as a method where it is sent, not as a URL.
-  if (space > 0 && (METHODS.includes(rest.slice(0, space).toUpperCase()) || /^[A-Z]{2,16}$/.test(rest.slice(0, space)))) {
+  if (
+    space > 0 &&
+    (METHODS.includes(rest.slice(0, space).toUpperCase()) || /^[A-Z]{2,16}$/.test(rest.slice(0, space)))
+  ) {
     method = rest.slice(0, space).toUpperCase();
     rest = rest.slice(space).trimStart();
   }

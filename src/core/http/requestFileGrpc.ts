@@ -61,7 +61,17 @@ export interface ResolvedGrpcFileRequest {
 export const PROTO_LINE = /^proto\s*<\s*(.*)$/i;
 const OPTION = /^([A-Za-z]\w*)\s*:\s*(.*)$/;
 /** proto-loader options httpYac accepts below `proto <`: read and ignored (messages are always proto3 JSON here). */
-const IGNORED_OPTIONS = new Set(['keepcase', 'longs', 'enums', 'bytes', 'defaults', 'arrays', 'objects', 'oneofs', 'json']);
+const IGNORED_OPTIONS = new Set([
+  'keepcase',
+  'longs',
+  'enums',
+  'bytes',
+  'defaults',
+  'arrays',
+  'objects',
+  'oneofs',
+  'json',
+]);
 const SERVICE = /^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*$/;
 const METHOD = /^[A-Za-z_]\w*$/;
 const SCHEME = /^(grpcs?|https?):\/\//i;
@@ -72,7 +82,11 @@ const FRAME = /^===(?:\s.*)?$/;
  * Reads `proto < file` at `lines[i]` and the option lines under it. Returns the import and the index
  * of the first line after it, or undefined when `lines[i]` is no `proto <` line.
  */
-export function readProtoImport(lines: { text: string; line: number }[], i: number, problems: { line: number; message: string }[]): { proto?: ProtoImport; next: number } | undefined {
+export function readProtoImport(
+  lines: { text: string; line: number }[],
+  i: number,
+  problems: { line: number; message: string }[],
+): { proto?: ProtoImport; next: number } | undefined {
   const match = PROTO_LINE.exec(lines[i].text.trim());
   if (!match) return undefined;
   const file = match[1].trim();
@@ -84,11 +98,20 @@ export function readProtoImport(lines: { text: string; line: number }[], i: numb
     const [, name, value] = option;
     if (/^includedirs$/i.test(name)) includeDirs.push(...listOption(value, lines[next].line, problems));
     else if (!IGNORED_OPTIONS.has(name.toLowerCase())) {
-      problems.push({ line: lines[next].line, message: l10n.t('"{0}" is not an option of "proto <": write "includeDirs: [\\"./protos\\"]" below it for the folders its imports are in, and leave a blank line before a request.', name) });
+      problems.push({
+        line: lines[next].line,
+        message: l10n.t(
+          '"{0}" is not an option of "proto <": write "includeDirs: [\\"./protos\\"]" below it for the folders its imports are in, and leave a blank line before a request.',
+          name,
+        ),
+      });
     }
   }
   if (!file) {
-    problems.push({ line: lines[i].line, message: l10n.t('"proto <" names no file: write "proto < ./service.proto" (relative to the request file).') });
+    problems.push({
+      line: lines[i].line,
+      message: l10n.t('"proto <" names no file: write "proto < ./service.proto" (relative to the request file).'),
+    });
     return { next };
   }
   return { proto: { file, includeDirs, line: lines[i].line }, next };
@@ -97,14 +120,22 @@ export function readProtoImport(lines: { text: string; line: number }[], i: numb
 /** `["a", "b"]` (httpYac writes JSON) or `a, b`. */
 function listOption(value: string, line: number, problems: { line: number; message: string }[]): string[] {
   const text = value.trim();
-  if (!text.startsWith('[')) return text.split(',').map((s) => s.trim()).filter(Boolean);
+  if (!text.startsWith('['))
+    return text
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
   try {
     const list: unknown = JSON.parse(text);
-    if (Array.isArray(list) && list.every((v) => typeof v === 'string')) return list.map((v: string) => v.trim()).filter(Boolean);
+    if (Array.isArray(list) && list.every((v) => typeof v === 'string'))
+      return list.map((v: string) => v.trim()).filter(Boolean);
   } catch {
     // Said below.
   }
-  problems.push({ line, message: l10n.t('includeDirs must be a JSON list of folders, such as includeDirs: ["./protos", "../common"].') });
+  problems.push({
+    line,
+    message: l10n.t('includeDirs must be a JSON list of folders, such as includeDirs: ["./protos", "../common"].'),
+  });
   return [];
 }
 
@@ -115,18 +146,54 @@ export function grpcRequestLine(url: string, line: number): { method: string; ta
   const example = 'GRPC {{grpcTarget}}/package.Service/Method';
   if (segments.length < 3 || segments.slice(-2).some((s) => s === '')) {
     if (segments.length === 2 && SERVICE.test(segments[0]) && segments[0].includes('.') && METHOD.test(segments[1])) {
-      return { problem: l10n.t('Line {0}: "GRPC {1}" names no target: write "GRPC host:port/{1}" or "GRPC {{grpcTarget}}/{1}" (the active environment\'s gRPC target).', line + 1, url) };
+      return {
+        problem: l10n.t(
+          'Line {0}: "GRPC {1}" names no target: write "GRPC host:port/{1}" or "GRPC {{grpcTarget}}/{1}" (the active environment\'s gRPC target).',
+          line + 1,
+          url,
+        ),
+      };
     }
-    return { problem: l10n.t('Line {0}: "GRPC {1}" is not a gRPC method path: write "{2}" (the target, the service with its package, the method).', line + 1, url, example) };
+    return {
+      problem: l10n.t(
+        'Line {0}: "GRPC {1}" is not a gRPC method path: write "{2}" (the target, the service with its package, the method).',
+        line + 1,
+        url,
+        example,
+      ),
+    };
   }
   const [service, method] = segments.slice(-2);
   const target = `${scheme}${segments.slice(0, -2).join('/')}`;
   if (segments.length - 2 > 1) {
-    return { problem: l10n.t('Line {0}: the target "{1}" has a path: a gRPC target is host:port alone, as in "{2}".', line + 1, segments.slice(0, -2).join('/'), example) };
+    return {
+      problem: l10n.t(
+        'Line {0}: the target "{1}" has a path: a gRPC target is host:port alone, as in "{2}".',
+        line + 1,
+        segments.slice(0, -2).join('/'),
+        example,
+      ),
+    };
   }
-  if (segments[0] === '') return { problem: l10n.t('Line {0}: "GRPC {1}" names no target: write "GRPC host:port/{2}/{3}" or "GRPC {{grpcTarget}}/{2}/{3}" (the active environment\'s gRPC target).', line + 1, url, service, method) };
+  if (segments[0] === '')
+    return {
+      problem: l10n.t(
+        'Line {0}: "GRPC {1}" names no target: write "GRPC host:port/{2}/{3}" or "GRPC {{grpcTarget}}/{2}/{3}" (the active environment\'s gRPC target).',
+        line + 1,
+        url,
+        service,
+        method,
+      ),
+    };
   if (!SERVICE.test(service) || !METHOD.test(method)) {
-    return { problem: l10n.t('Line {0}: "{1}/{2}" is not a gRPC method: write the service with its package, then the method, as in "mobility.sandbox.v1.Vehicles/ListVehicles".', line + 1, service, method) };
+    return {
+      problem: l10n.t(
+        'Line {0}: "{1}/{2}" is not a gRPC method: write the service with its package, then the method, as in "mobility.sandbox.v1.Vehicles/ListVehicles".',
+        line + 1,
+        service,
+        method,
+      ),
+    };
   }
   return { method: `${service}/${method}`, target };
 }
@@ -165,12 +232,24 @@ export function grpcBodyMessages(body: string | undefined, firstLine: number): R
       value = JSON.parse(frame.text);
     } catch {
       const { line, column, what } = jsonError(frame.text);
-      throw new Error(l10n.t('the message at line {0}, column {1} is not JSON ({2}): write one JSON object, such as {"vehicleId": "…"}.', frame.line + line, column, what));
+      throw new Error(
+        l10n.t(
+          'the message at line {0}, column {1} is not JSON ({2}): write one JSON object, such as {"vehicleId": "…"}.',
+          frame.line + line,
+          column,
+          what,
+        ),
+      );
     }
     const list = Array.isArray(value) ? value : [value];
     for (const item of list) {
       if (typeof item !== 'object' || item === null || Array.isArray(item)) {
-        throw new Error(l10n.t('the message at line {0} is not a JSON object: a gRPC message is written as {…} (a list of them for a stream).', frame.line + 1));
+        throw new Error(
+          l10n.t(
+            'the message at line {0} is not a JSON object: a gRPC message is written as {…} (a list of them for a stream).',
+            frame.line + 1,
+          ),
+        );
       }
       messages.push(item as Record<string, unknown>);
     }
@@ -185,14 +264,19 @@ export function grpcBodyMessages(body: string | undefined, firstLine: number): R
 function jsonError(text: string): { line: number; column: number; what: string } {
   // Required here, on the error path only: its module sets up its formatter's tables when it loads.
   /* eslint-disable @typescript-eslint/no-require-imports -- loaded when first needed */
-  const { parse: parseJsonc, printParseErrorCode } = require('jsonc-parser/lib/esm/main.js') as typeof import('jsonc-parser/lib/esm/main.js');
+  const { parse: parseJsonc, printParseErrorCode } =
+    require('jsonc-parser/lib/esm/main.js') as typeof import('jsonc-parser/lib/esm/main.js');
   /* eslint-enable @typescript-eslint/no-require-imports */
   const errors: ParseError[] = [];
   parseJsonc(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
   const first = errors[0];
   const offset = first ? first.offset : text.trimEnd().length;
   const before = text.slice(0, offset).split('\n');
-  return { line: before.length, column: before[before.length - 1].length + 1, what: first ? printParseErrorCode(first.error) : 'SyntaxError' };
+  return {
+    line: before.length,
+    column: before[before.length - 1].length + 1,
+    what: first ? printParseErrorCode(first.error) : 'SyntaxError',
+  };
 }
 
 /**
@@ -200,7 +284,13 @@ function jsonError(text: string): { line: number; column: number; what: string }
  * (or `target` when `targetVariable` is false), then the message as pretty JSON; a list of messages
  * (client streaming) is written as frames separated by `===`.
  */
-export function grpcRequestText(request: { method: string; message: unknown; targetVariable?: boolean; target?: string; name?: string }): string {
+export function grpcRequestText(request: {
+  method: string;
+  message: unknown;
+  targetVariable?: boolean;
+  target?: string;
+  name?: string;
+}): string {
   const method = request.method.replace(/^\//, '');
   const target = request.targetVariable === false && request.target ? request.target : '{{grpcTarget}}';
   const messages = Array.isArray(request.message) ? request.message : [request.message ?? {}];

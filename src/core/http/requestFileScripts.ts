@@ -24,30 +24,47 @@ const HANDLER_END = /%\}\s*$/;
 /** httpYac's meta data: `# @word value` (or `// @word value`). */
 const META = /^(\s*(?:#|\/\/)\s*)@([A-Za-z]+)\b\s*(.*)$/;
 
-const noScript = () => l10n.t('no user script runs in the extension or the CLI. Write the test as ?? lines under the request (?? status == 200, ?? body <path> …).');
+const noScript = () =>
+  l10n.t(
+    'no user script runs in the extension or the CLI. Write the test as ?? lines under the request (?? status == 200, ?? body <path> …).',
+  );
 
 /**
  * The lines of a block without its script blocks and handlers, each of which is recorded in `refused` at its first
  * line (a block that is never closed runs to the end of the block).
  */
-export function takeScripts(lines: { text: string; line: number }[], refused: RefusedLine[]): { text: string; line: number }[] {
+export function takeScripts(
+  lines: { text: string; line: number }[],
+  refused: RefusedLine[],
+): { text: string; line: number }[] {
   const kept: { text: string; line: number }[] = [];
   for (let i = 0; i < lines.length; i++) {
     const { text, line } = lines[i];
     const column = text.length - text.trimStart().length;
-    const at = (message: string) => refused.push({ text: text.trim(), line, column, length: Math.max(1, text.trim().length), message });
+    const at = (message: string) =>
+      refused.push({ text: text.trim(), line, column, length: Math.max(1, text.trim().length), message });
     if (SCRIPT_START.test(text)) {
-      at(l10n.t('httpYac\'s script blocks ({{ … }}, with test(…) or expect(…)) are not supported here: {0}', noScript()));
+      at(
+        l10n.t("httpYac's script blocks ({{ … }}, with test(…) or expect(…)) are not supported here: {0}", noScript()),
+      );
       while (i + 1 < lines.length && !SCRIPT_END.test(lines[i + 1].text)) i++;
       i++;
       continue;
     }
     if (isScriptLine(text)) {
-      at(l10n.t('httpYac\'s script blocks ({{ … }}, with test(…) or expect(…)) are not supported here: {0}', noScript()));
+      at(
+        l10n.t("httpYac's script blocks ({{ … }}, with test(…) or expect(…)) are not supported here: {0}", noScript()),
+      );
       continue;
     }
     if (HANDLER_START.test(text)) {
-      at(l10n.t('JetBrains\' handler scripts ({0} … %}, with client.test(…)) are not supported here: {1}', text.trim().startsWith('<') ? '< {%' : '> {%', noScript()));
+      at(
+        l10n.t(
+          "JetBrains' handler scripts ({0} … %}, with client.test(…)) are not supported here: {1}",
+          text.trim().startsWith('<') ? '< {%' : '> {%',
+          noScript(),
+        ),
+      );
       if (!HANDLER_END.test(text.trim().slice(3))) {
         while (i + 1 < lines.length && !HANDLER_END.test(lines[i + 1].text)) i++;
         i++;
@@ -71,7 +88,16 @@ function isScriptLine(text: string): boolean {
 
 /** A `??` line in a block without a request line: httpYac runs such a block before every request; refused here. */
 export function globalAssertion(a: { text: string; line: number; column: number }): RefusedLine {
-  return { text: a.text, line: a.line, column: a.column, length: a.text.length, message: l10n.t('"{0}" stands in a block without a request (a global assertion, which httpYac checks on every request of the file): not supported here. Put it under each request it checks.', a.text) };
+  return {
+    text: a.text,
+    line: a.line,
+    column: a.column,
+    length: a.text.length,
+    message: l10n.t(
+      '"{0}" stands in a block without a request (a global assertion, which httpYac checks on every request of the file): not supported here. Put it under each request it checks.',
+      a.text,
+    ),
+  };
 }
 
 /** What a meta data line asks of its request. */
@@ -84,19 +110,40 @@ export function readMeta(text: string, line: number): MetaLine | undefined {
   const [, lead, word, rawValue] = meta;
   const value = rawValue.trim();
   const column = lead.length;
-  const refuse = (message: string): MetaLine => ({ kind: 'refused', refused: { text: text.trim(), line, column, length: Math.max(1, text.trimEnd().length - column), message } });
+  const refuse = (message: string): MetaLine => ({
+    kind: 'refused',
+    refused: { text: text.trim(), line, column, length: Math.max(1, text.trimEnd().length - column), message },
+  });
   switch (word) {
     case 'disabled':
       if (value === '') return { kind: 'disabled' };
-      return refuse(l10n.t('"# @disabled {0}" is not supported here: its condition would be a script, and no user script runs in the extension or the CLI. Write "# @disabled" alone to leave the request out.', value));
+      return refuse(
+        l10n.t(
+          '"# @disabled {0}" is not supported here: its condition would be a script, and no user script runs in the extension or the CLI. Write "# @disabled" alone to leave the request out.',
+          value,
+        ),
+      );
     case 'sleep':
       if (/^\d{1,7}$/.test(value)) return { kind: 'sleep', ms: Number(value) };
-      return refuse(l10n.t('"# @sleep" takes the milliseconds to wait before the request, a whole number up to 9999999: "# @sleep 1000".'));
+      return refuse(
+        l10n.t(
+          '"# @sleep" takes the milliseconds to wait before the request, a whole number up to 9999999: "# @sleep 1000".',
+        ),
+      );
     case 'loop':
-      return refuse(l10n.t('"# @loop" is not supported here: its iterations are a script, and no user script runs in the extension or the CLI. Write one request for each value.'));
+      return refuse(
+        l10n.t(
+          '"# @loop" is not supported here: its iterations are a script, and no user script runs in the extension or the CLI. Write one request for each value.',
+        ),
+      );
     case 'ref':
     case 'forceRef':
-      return refuse(l10n.t('"# @{0}" is not supported here: a request runs alone, with no answer of another request in its variables. Remove the line, and run the other request before it in the file.', word));
+      return refuse(
+        l10n.t(
+          '"# @{0}" is not supported here: a request runs alone, with no answer of another request in its variables. Remove the line, and run the other request before it in the file.',
+          word,
+        ),
+      );
     default:
       return undefined;
   }
@@ -107,7 +154,10 @@ export function readMeta(text: string, line: number): MetaLine | undefined {
  * do not) or U+FFFD, what invalid UTF-8 becomes when decoded (by Node's `utf8` and by VS Code).
  */
 export function notTextReason(text: string): string | undefined {
-  if (text.includes('\u0000')) return l10n.t('Not a text request file: it holds NUL bytes, as binary files do. Write requests as UTF-8 text in a .http or .rest file.');
+  if (text.includes('\u0000'))
+    return l10n.t(
+      'Not a text request file: it holds NUL bytes, as binary files do. Write requests as UTF-8 text in a .http or .rest file.',
+    );
   const bad = text.indexOf('\uFFFD');
   if (bad < 0) return undefined;
   const line = text.slice(0, bad).split('\n').length;

@@ -78,8 +78,12 @@ export function parameter(
     in: where,
     required: true,
     format,
-    get formatDescription() { return PARAMETER_FORMATS[format].description; },
-    get description() { return description(); },
+    get formatDescription() {
+      return PARAMETER_FORMATS[format].description;
+    },
+    get description() {
+      return description();
+    },
     example: PARAMETER_FORMATS[format].example,
   };
   if (defaults) {

@@ -9,8 +9,25 @@ export type { MdsEndpointId, MdsHourEndpointId } from './mdsEndpoints';
 export { MDS_REPORT_COLUMNS, MDS_SPECIAL_GROUP_TYPES } from './mdsItems';
 export type { MdsEventItem, MdsReportRow, MdsStop, MdsTelemetryItem, MdsTrip, VehicleTypeCounts } from './mdsItems';
 export { itemsOf, nextLinkOf, parseMdsError, vehicleListOf } from './mdsModels';
-export type { MdsErrorBody, MdsLocation, MdsVehicle, MdsVehicleStatus, PropulsionType, VehicleListKey, VehicleState, VehicleType } from './mdsModels';
+export type {
+  MdsErrorBody,
+  MdsLocation,
+  MdsVehicle,
+  MdsVehicleStatus,
+  PropulsionType,
+  VehicleListKey,
+  VehicleState,
+  VehicleType,
+} from './mdsModels';
 export { buildEndpointRequest, checkEndpointValues, endpointDefaults, findEndpoint, freeRequest } from './mdsRequests';
 export type { BuildRequestOptions, EndpointRequest, ParameterValues } from './mdsRequests';
 export { PARAMETER_FORMATS, checkParameterValue } from './parameterFormats';
-export { HOUR_MS, UTC_HOUR_FORMAT, floorToUtcHour, formatUtcHour, lastCompleteUtcHour, parseUtcHour, utcHoursBetween } from './utcHour';
+export {
+  HOUR_MS,
+  UTC_HOUR_FORMAT,
+  floorToUtcHour,
+  formatUtcHour,
+  lastCompleteUtcHour,
+  parseUtcHour,
+  utcHoursBetween,
+} from './utcHour';

@@ -59,7 +59,16 @@ export interface MdsStop {
 }
 
 /** The columns of an MDS report CSV, in order (data-types.md, Reports). */
-export const MDS_REPORT_COLUMNS = ['provider_id', 'start_date', 'duration', 'special_group_type', 'geography_id', 'vehicle_type', 'trip_count', 'rider_count'] as const;
+export const MDS_REPORT_COLUMNS = [
+  'provider_id',
+  'start_date',
+  'duration',
+  'special_group_type',
+  'geography_id',
+  'vehicle_type',
+  'trip_count',
+  'rider_count',
+] as const;
 
 /** The special group types of MDS 2.0 reports. */
 export const MDS_SPECIAL_GROUP_TYPES = ['low_income', 'adaptive_scooter', 'all_riders'] as const;

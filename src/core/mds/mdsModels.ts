@@ -5,16 +5,38 @@
 import { isRecord } from '../../shared/isRecord';
 
 export type VehicleType =
-  | 'bicycle' | 'bus' | 'cargo_bicycle' | 'car' | 'delivery_robot' | 'moped' | 'motorcycle'
-  | 'scooter_standing' | 'scooter_seated' | 'truck' | 'other';
+  | 'bicycle'
+  | 'bus'
+  | 'cargo_bicycle'
+  | 'car'
+  | 'delivery_robot'
+  | 'moped'
+  | 'motorcycle'
+  | 'scooter_standing'
+  | 'scooter_seated'
+  | 'truck'
+  | 'other';
 
 export type PropulsionType =
-  | 'human' | 'electric_assist' | 'electric' | 'combustion' | 'combustion_diesel' | 'hybrid'
-  | 'hydrogen_fuel_cell' | 'plug_in_hybrid';
+  | 'human'
+  | 'electric_assist'
+  | 'electric'
+  | 'combustion'
+  | 'combustion_diesel'
+  | 'hybrid'
+  | 'hydrogen_fuel_cell'
+  | 'plug_in_hybrid';
 
 export type VehicleState =
-  | 'removed' | 'available' | 'non_operational' | 'reserved' | 'on_trip' | 'stopped'
-  | 'non_contactable' | 'missing' | 'elsewhere';
+  | 'removed'
+  | 'available'
+  | 'non_operational'
+  | 'reserved'
+  | 'on_trip'
+  | 'stopped'
+  | 'non_contactable'
+  | 'missing'
+  | 'elsewhere';
 
 export interface MdsLocation {
   lat: number;
@@ -90,7 +112,8 @@ export function parseMdsError(body: unknown): MdsErrorBody | undefined {
   if (!isRecord(body) || typeof body.error !== 'string') return undefined;
   const result: MdsErrorBody = { error: body.error };
   if (typeof body.error_description === 'string') result.error_description = body.error_description;
-  if (Array.isArray(body.error_details)) result.error_details = body.error_details.filter((d): d is string => typeof d === 'string');
+  if (Array.isArray(body.error_details))
+    result.error_details = body.error_details.filter((d): d is string => typeof d === 'string');
   return result;
 }
 
@@ -109,17 +132,31 @@ export function vehicleListOf(body: unknown): { key: VehicleListKey; items: unkn
  * The top-level keys that hold the items of an answer, most specific first: the MDS 2.0 Provider
  * payloads, then names other APIs commonly use.
  */
-export const KNOWN_ITEMS_KEYS = ['vehicles_status', 'vehicles', 'trips', 'telemetry', 'events', 'stops', 'data', 'items', 'results'] as const;
+export const KNOWN_ITEMS_KEYS = [
+  'vehicles_status',
+  'vehicles',
+  'trips',
+  'telemetry',
+  'events',
+  'stops',
+  'data',
+  'items',
+  'results',
+] as const;
 
 /**
  * The items of an answer and the key that holds them: `preferredKey` when it holds an array (the
  * catalogue's key), else the first of `KNOWN_ITEMS_KEYS` that does, else the only top-level
  * array, else the body itself when it is an array (key undefined). Undefined when none applies.
  */
-export function itemsOf(body: unknown, preferredKey?: string): { key: string | undefined; items: unknown[] } | undefined {
+export function itemsOf(
+  body: unknown,
+  preferredKey?: string,
+): { key: string | undefined; items: unknown[] } | undefined {
   if (Array.isArray(body)) return { key: undefined, items: body };
   if (!isRecord(body)) return undefined;
-  if (preferredKey !== undefined && Object.hasOwn(body, preferredKey) && Array.isArray(body[preferredKey])) return { key: preferredKey, items: body[preferredKey] };
+  if (preferredKey !== undefined && Object.hasOwn(body, preferredKey) && Array.isArray(body[preferredKey]))
+    return { key: preferredKey, items: body[preferredKey] };
   for (const key of KNOWN_ITEMS_KEYS) {
     if (Object.hasOwn(body, key) && Array.isArray(body[key])) return { key, items: body[key] };
   }

@@ -45,7 +45,12 @@ export function findEndpoint(api: ApiKind, id: string): CatalogueEndpoint {
   if (found) return found;
   throw new MobilityError(
     'ENDPOINT_UNKNOWN',
-    l10n.t('{0} is not an endpoint of the {1} catalogue; it has {2}. Send any other path as a free request.', JSON.stringify(id), API_LABELS[api], catalogue.map((e) => e.id).join(', ')),
+    l10n.t(
+      '{0} is not an endpoint of the {1} catalogue; it has {2}. Send any other path as a free request.',
+      JSON.stringify(id),
+      API_LABELS[api],
+      catalogue.map((e) => e.id).join(', '),
+    ),
   );
 }
 
@@ -75,14 +80,28 @@ export function endpointDefaults(endpoint: CatalogueEndpoint, nowMs: number): Re
  * PARAMETER_INVALID (a value not in its format, or a range that does not hold, e.g. the two weeks
  * of `/events/recent`). Each message shows the value given and the format expected.
  */
-export function checkEndpointValues(endpoint: CatalogueEndpoint, given: ParameterValues, options: EndpointValueOptions = {}): { values: Record<string, string>; defaulted: string[] } {
+export function checkEndpointValues(
+  endpoint: CatalogueEndpoint,
+  given: ParameterValues,
+  options: EndpointValueOptions = {},
+): { values: Record<string, string>; defaulted: string[] } {
   const nowMs = options.nowMs ?? Date.now();
   const label = `${endpoint.pathTemplate} (${endpoint.id})`;
   const known = new Set(endpoint.parameters.map((p) => p.name));
   const unknown = Object.keys(given).filter((name) => !known.has(name) && !isEmpty(given[name]));
   if (unknown.length) {
-    const takes = endpoint.parameters.length ? `it takes ${endpoint.parameters.map((p) => p.name).join(', ')}` : 'it takes none';
-    throw new MobilityError('PARAMETER_UNKNOWN', l10n.t('{0} has no parameter {1}: {2}. Send other query parameters as extra query parameters or a free request.', label, unknown.map((n) => JSON.stringify(n)).join(', '), takes));
+    const takes = endpoint.parameters.length
+      ? `it takes ${endpoint.parameters.map((p) => p.name).join(', ')}`
+      : 'it takes none';
+    throw new MobilityError(
+      'PARAMETER_UNKNOWN',
+      l10n.t(
+        '{0} has no parameter {1}: {2}. Send other query parameters as extra query parameters or a free request.',
+        label,
+        unknown.map((n) => JSON.stringify(n)).join(', '),
+        takes,
+      ),
+    );
   }
   const values: Record<string, string> = {};
   const defaulted: string[] = [];
@@ -103,7 +122,8 @@ export function checkEndpointValues(endpoint: CatalogueEndpoint, given: Paramete
     if (checked.ok) values[p.name] = checked.value;
     else invalid.push(checked.problem);
   }
-  if (missing.length) throw new MobilityError('PARAMETER_MISSING', l10n.t('{0} needs {1}.', label, missing.join(' and ')));
+  if (missing.length)
+    throw new MobilityError('PARAMETER_MISSING', l10n.t('{0} needs {1}.', label, missing.join(' and ')));
   if (invalid.length === 0 && endpoint.crossCheck) invalid.push(...endpoint.crossCheck(values, nowMs));
   if (invalid.length) throw new MobilityError('PARAMETER_INVALID', l10n.t('{0}.', invalid.join('; ')));
   return { values, defaulted };
@@ -114,7 +134,12 @@ export function checkEndpointValues(endpoint: CatalogueEndpoint, given: Paramete
  * parameters filled in, the query parameters, the endpoint's Accept when it has its own (reports),
  * and the key of the items. Refuses bad values before anything is signed (see `checkEndpointValues`).
  */
-export function buildEndpointRequest(api: ApiKind, id: string, given: ParameterValues = {}, options: BuildRequestOptions = {}): EndpointRequest {
+export function buildEndpointRequest(
+  api: ApiKind,
+  id: string,
+  given: ParameterValues = {},
+  options: BuildRequestOptions = {},
+): EndpointRequest {
   const endpoint = findEndpoint(api, id);
   const { values, defaulted } = checkEndpointValues(endpoint, given, options);
   let path = endpoint.pathTemplate;
@@ -130,7 +155,17 @@ export function buildEndpointRequest(api: ApiKind, id: string, given: ParameterV
     appendQuery(extra, options.extraQuery);
     const clash = [...new Set(extra.keys())].filter((name) => endpoint.parameters.some((p) => p.name === name));
     if (clash.length) {
-      throw new MobilityError('PARAMETER_INVALID', l10n.t('{0} {1} of {2}: give {3} as endpoint parameters, where {4} checked, not as extra query parameters.', clash.join(', '), clash.length === 1 ? 'is a parameter' : 'are parameters', endpoint.pathTemplate, clash.length === 1 ? 'it' : 'them', clash.length === 1 ? 'it is' : 'they are'));
+      throw new MobilityError(
+        'PARAMETER_INVALID',
+        l10n.t(
+          '{0} {1} of {2}: give {3} as endpoint parameters, where {4} checked, not as extra query parameters.',
+          clash.join(', '),
+          clash.length === 1 ? 'is a parameter' : 'are parameters',
+          endpoint.pathTemplate,
+          clash.length === 1 ? 'it' : 'them',
+          clash.length === 1 ? 'it is' : 'they are',
+        ),
+      );
     }
     for (const [name, value] of extra) query.append(name, value);
   }
@@ -148,7 +183,12 @@ export function buildEndpointRequest(api: ApiKind, id: string, given: ParameterV
  * fragments; the client checks the rest against the environment). When the path is that of a
  * catalogue endpoint, its items key and id are attached, so that items are found as for the endpoint.
  */
-export function freeRequest(api: ApiKind, path: string, query?: QueryInput, headers?: Record<string, string>): ApiRequest {
+export function freeRequest(
+  api: ApiKind,
+  path: string,
+  query?: QueryInput,
+  headers?: Record<string, string>,
+): ApiRequest {
   checkRequestPath(path);
   const request: ApiRequest = { path: path.trim() };
   if (query) request.query = query;

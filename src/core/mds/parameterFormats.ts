@@ -31,27 +31,55 @@ export const TWO_WEEKS_MS = 14 * 24 * HOUR_MS;
 export const PARAMETER_FORMATS: Readonly<Record<ParameterFormat, FormatDescription>> = {
   // Getters for the words, so that each read is translated with the bundle configured by then, not at load.
   utc_hour: {
-    get noun() { return l10n.t('a UTC hour'); },
-    get description() { return l10n.t('YYYY-MM-DDTHH (UTC), for example {0}', '2024-11-05T14'); },
-    get shape() { return l10n.t('YYYY-MM-DDTHH (UTC)'); },
+    get noun() {
+      return l10n.t('a UTC hour');
+    },
+    get description() {
+      return l10n.t('YYYY-MM-DDTHH (UTC), for example {0}', '2024-11-05T14');
+    },
+    get shape() {
+      return l10n.t('YYYY-MM-DDTHH (UTC)');
+    },
     example: '2024-11-05T14',
   },
   epoch_ms: {
-    get noun() { return l10n.t('a timestamp'); },
-    get description() { return l10n.t('integer milliseconds since the Unix epoch (UTC), for example {0} for {1}', '1730815200000', '2024-11-05T14:00:00Z'); },
-    get shape() { return l10n.t('integer milliseconds since the Unix epoch (UTC)'); },
+    get noun() {
+      return l10n.t('a timestamp');
+    },
+    get description() {
+      return l10n.t(
+        'integer milliseconds since the Unix epoch (UTC), for example {0} for {1}',
+        '1730815200000',
+        '2024-11-05T14:00:00Z',
+      );
+    },
+    get shape() {
+      return l10n.t('integer milliseconds since the Unix epoch (UTC)');
+    },
     example: '1730815200000',
   },
   uuid: {
-    get noun() { return l10n.t('a UUID'); },
-    get description() { return l10n.t('8-4-4-4-12 hexadecimal digits, for example {0}', '3c9604d6-b5ee-11e8-96f8-529269fb1459'); },
-    get shape() { return l10n.t('8-4-4-4-12 hexadecimal digits'); },
+    get noun() {
+      return l10n.t('a UUID');
+    },
+    get description() {
+      return l10n.t('8-4-4-4-12 hexadecimal digits, for example {0}', '3c9604d6-b5ee-11e8-96f8-529269fb1459');
+    },
+    get shape() {
+      return l10n.t('8-4-4-4-12 hexadecimal digits');
+    },
     example: '3c9604d6-b5ee-11e8-96f8-529269fb1459',
   },
   year_month: {
-    get noun() { return l10n.t('a month'); },
-    get description() { return l10n.t('YYYY-MM (UTC), for example {0}', '2024-10'); },
-    get shape() { return l10n.t('YYYY-MM (UTC)'); },
+    get noun() {
+      return l10n.t('a month');
+    },
+    get description() {
+      return l10n.t('YYYY-MM (UTC), for example {0}', '2024-10');
+    },
+    get shape() {
+      return l10n.t('YYYY-MM (UTC)');
+    },
     example: '2024-10',
   },
 };
@@ -72,7 +100,10 @@ const YEAR_MONTH = /^(\d{4})-(\d{2})$/;
 export function checkParameterValue(name: string, format: ParameterFormat, input: string | number): ValueCheck {
   const text = typeof input === 'number' ? String(input) : input.trim();
   const { noun, description } = PARAMETER_FORMATS[format];
-  const wrong = (why = l10n.t('is not {0}', noun)): ValueCheck => ({ ok: false, problem: l10n.t('{0} {1} {2}: use {3}', name, showValue(text), why, description) });
+  const wrong = (why = l10n.t('is not {0}', noun)): ValueCheck => ({
+    ok: false,
+    problem: l10n.t('{0} {1} {2}: use {3}', name, showValue(text), why, description),
+  });
   switch (format) {
     case 'utc_hour': {
       const ms = parseUtcHour(text);
@@ -82,11 +113,17 @@ export function checkParameterValue(name: string, format: ParameterFormat, input
     }
     case 'epoch_ms': {
       if (!/^\d{1,16}$/.test(text) || !Number.isSafeInteger(Number(text))) {
-        return wrong(/^\d+\.\d+$/.test(text) ? l10n.t('is not a whole number of milliseconds') : l10n.t('is not {0}', noun));
+        return wrong(
+          /^\d+\.\d+$/.test(text) ? l10n.t('is not a whole number of milliseconds') : l10n.t('is not {0}', noun),
+        );
       }
       const ms = Number(text);
       if (ms < MIN_MDS_TIMESTAMP) {
-        return wrong(ms >= 1e9 && ms < 1e11 ? l10n.t('looks like seconds, not milliseconds (multiply by 1000)') : l10n.t('is before 2018-01-01, the earliest MDS timestamp'));
+        return wrong(
+          ms >= 1e9 && ms < 1e11
+            ? l10n.t('looks like seconds, not milliseconds (multiply by 1000)')
+            : l10n.t('is before 2018-01-01, the earliest MDS timestamp'),
+        );
       }
       return { ok: true, value: String(ms) };
     }

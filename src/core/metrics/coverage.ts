@@ -33,15 +33,20 @@ function whyMissing(source: HarvestSource, table: 'events' | 'trips', hour: stri
     if (record?.status === 'pending') reason = l10n.t('still 202 (not processed yet by the provider)');
     else if (record?.status === 'failed') reason ??= l10n.t('failed (HTTP {0})', record.httpStatus ?? '—');
     else if (record?.status === 'not_found') reason ??= l10n.t('404 (not served)');
-    else if (hour < part.manifest.from) reason ??= l10n.t('before the harvest\'s first hour');
-    else if (hour > part.manifest.to) reason ??= l10n.t('after the harvest\'s last hour');
+    else if (hour < part.manifest.from) reason ??= l10n.t("before the harvest's first hour");
+    else if (hour > part.manifest.to) reason ??= l10n.t("after the harvest's last hour");
     else reason ??= l10n.t('not fetched');
   }
   return reason;
 }
 
 /** The gaps of every interval, for the tables the measures read; `startReachMs` is how long after its interval a starting trip may end. */
-export function intervalGaps(source: HarvestSource, intervals: readonly MetricsInterval[], kinds: readonly GapKind[], startReachMs: number): IntervalGap[] {
+export function intervalGaps(
+  source: HarvestSource,
+  intervals: readonly MetricsInterval[],
+  kinds: readonly GapKind[],
+  startReachMs: number,
+): IntervalGap[] {
   const gaps: IntervalGap[] = [];
   intervals.forEach((iv, interval) => {
     for (const kind of kinds) {

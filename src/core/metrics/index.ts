@@ -4,9 +4,23 @@
 
 export { checkTimeZone, intervalsOf, parseIntervalDuration, zonedLabel } from './intervals';
 export type { IntervalDuration, MetricsInterval } from './intervals';
-export { DEFAULT_DEPLOYED_STATES, MEASURE_PATTERNS, eventTypes, parseMeasure, parseMeasures, vehicleStates } from './measures';
+export {
+  DEFAULT_DEPLOYED_STATES,
+  MEASURE_PATTERNS,
+  eventTypes,
+  parseMeasure,
+  parseMeasures,
+  vehicleStates,
+} from './measures';
 export type { Measure } from './measures';
 export { METRICS_DIMENSIONS } from './omfSql';
 export type { MetricsDimension } from './omfSql';
 export { runOmfMetrics } from './omfMetrics';
-export type { IncompleteInterval, MetricsColumn, MetricsQueryResponse, OmfMetricsOptions, OmfMetricsReport, OutsideGeographies } from './omfMetrics';
+export type {
+  IncompleteInterval,
+  MetricsColumn,
+  MetricsQueryResponse,
+  OmfMetricsOptions,
+  OmfMetricsReport,
+  OutsideGeographies,
+} from './omfMetrics';

@@ -27,7 +27,14 @@ const DURATION = /^P(?:T(\d+)([MH])|(\d+)([DWM]))$/;
 export function parseIntervalDuration(text: string): IntervalDuration {
   const upper = text.trim().toUpperCase();
   const m = DURATION.exec(upper);
-  const refuse = () => new MobilityError('USAGE', l10n.t('--interval {0}: give an ISO 8601 duration from PT15M to P1M that tiles a day: PT15M, PT20M, PT30M, PT1H, PT2H, PT3H, PT4H, PT6H, PT8H, PT12H, P1D, P1W or P1M.', text));
+  const refuse = () =>
+    new MobilityError(
+      'USAGE',
+      l10n.t(
+        '--interval {0}: give an ISO 8601 duration from PT15M to P1M that tiles a day: PT15M, PT20M, PT30M, PT1H, PT2H, PT3H, PT4H, PT6H, PT8H, PT12H, P1D, P1W or P1M.',
+        text,
+      ),
+    );
   if (!m) throw refuse();
   if (m[1]) {
     const amount = Number(m[1]);
@@ -48,14 +55,23 @@ export function parseIntervalDuration(text: string): IntervalDuration {
 /** Refuses a time zone the IANA database does not know. */
 export function checkTimeZone(zone: string): string {
   if (!IANAZone.isValidZone(zone)) {
-    throw new MobilityError('USAGE', l10n.t('--timezone {0}: give an IANA time zone name, such as Europe/Berlin, America/Los_Angeles or UTC.', zone));
+    throw new MobilityError(
+      'USAGE',
+      l10n.t('--timezone {0}: give an IANA time zone name, such as Europe/Berlin, America/Los_Angeles or UTC.', zone),
+    );
   }
   return zone;
 }
 
 /** The ISO 8601 text of `ms` in `zone`, to the minute, with its offset (`Z` in UTC). */
 export function zonedLabel(ms: number, zone: string): string {
-  return DateTime.fromMillis(ms, { zone }).toISO({ suppressSeconds: true, suppressMilliseconds: true, includeOffset: true }) ?? new Date(ms).toISOString();
+  return (
+    DateTime.fromMillis(ms, { zone }).toISO({
+      suppressSeconds: true,
+      suppressMilliseconds: true,
+      includeOffset: true,
+    }) ?? new Date(ms).toISOString()
+  );
 }
 
 /** The start of the interval holding `ms`: minutes and hours tile the local day from its midnight. */
@@ -90,16 +106,23 @@ export function intervalsOf(from: number, to: number, d: IntervalDuration, zone:
 }
 
 /** The sub-intervals of `--avg-of` inside each interval (for `dockless.deployed.avg.min`/`.avg.max`), with their parent's index. */
-export function subIntervalsOf(intervals: readonly MetricsInterval[], d: IntervalDuration, zone: string): { parent: number; start: number; end: number }[] {
+export function subIntervalsOf(
+  intervals: readonly MetricsInterval[],
+  d: IntervalDuration,
+  zone: string,
+): { parent: number; start: number; end: number }[] {
   const out: { parent: number; start: number; end: number }[] = [];
   intervals.forEach((iv, parent) => {
-    for (const sub of intervalsOf(iv.start, iv.end, d, zone)) out.push({ parent, start: Math.max(sub.start, iv.start), end: Math.min(sub.end, iv.end) });
+    for (const sub of intervalsOf(iv.start, iv.end, d, zone))
+      out.push({ parent, start: Math.max(sub.start, iv.start), end: Math.min(sub.end, iv.end) });
   });
   return out;
 }
 
 /** Whether `inner` is strictly shorter than `outer` (compared on a typical span; months as 28 days at least). */
 export function isShorter(inner: IntervalDuration, outer: IntervalDuration): boolean {
-  const ms = (d: IntervalDuration) => d.amount * { minutes: 60_000, hours: 3_600_000, days: 86_400_000, weeks: 604_800_000, months: 28 * 86_400_000 }[d.unit];
+  const ms = (d: IntervalDuration) =>
+    d.amount *
+    { minutes: 60_000, hours: 3_600_000, days: 86_400_000, weeks: 604_800_000, months: 28 * 86_400_000 }[d.unit];
   return ms(inner) < ms(outer);
 }

@@ -42,20 +42,25 @@ function dims(o: OmfSqlOptions, on: 'events' | { trips: 'start' | 'end' }): { se
     if (d === 'provider_id') select.push("coalesce(CAST(x.provider_id AS VARCHAR), 'unknown') AS provider_id");
     if (d === 'vehicle_type') {
       select.push("coalesce(dv.vehicle_type, 'unknown') AS vehicle_type");
-      joins.push('LEFT JOIN (SELECT device_id, any_value(vehicle_type) AS vehicle_type FROM vehicles GROUP BY device_id) dv ON dv.device_id = x.device_id');
+      joins.push(
+        'LEFT JOIN (SELECT device_id, any_value(vehicle_type) AS vehicle_type FROM vehicles GROUP BY device_id) dv ON dv.device_id = x.device_id',
+      );
     }
     if (d === 'geography_id') {
       select.push('CAST(g.geography_id AS VARCHAR) AS geography_id');
       // An inner join: an item outside every geography is in no row (OMF counts "within a geographic area").
-      joins.push(on === 'events'
-        ? 'JOIN events_geographies g ON g.event_id = x.event_id AND g.device_id = x.device_id'
-        : `JOIN trips_geographies g ON g.trip_id = x.trip_id AND g.point = ${q(on.trips)}`);
+      joins.push(
+        on === 'events'
+          ? 'JOIN events_geographies g ON g.event_id = x.event_id AND g.device_id = x.device_id'
+          : `JOIN trips_geographies g ON g.trip_id = x.trip_id AND g.point = ${q(on.trips)}`,
+      );
     }
   }
   return { select: select.join(', '), joins: joins.join('\n') };
 }
 
-const intervalsValues = (o: OmfSqlOptions) => `SELECT * FROM (VALUES ${o.intervals.map((iv, i) => `(${i}, ${iv.start}, ${iv.end})`).join(', ')}) AS t(i, s, e)`;
+const intervalsValues = (o: OmfSqlOptions) =>
+  `SELECT * FROM (VALUES ${o.intervals.map((iv, i) => `(${i}, ${iv.start}, ${iv.end})`).join(', ')}) AS t(i, s, e)`;
 
 /**
  * The state segments `seg` (dims, device_id, st, t0, t1) of the states asked for (`states`) and of `deployed` (any of
@@ -90,8 +95,12 @@ export function stateSql(o: OmfSqlOptions, states: readonly string[]): string {
     steps AS (SELECT ${cols}, st, t, sum(delta) AS delta FROM deltas GROUP BY ALL),
     counts AS (SELECT *, sum(delta) OVER (PARTITION BY ${cols}, st ORDER BY t ROWS UNBOUNDED PRECEDING) AS n FROM steps),
     mm AS (SELECT iv.i, ${cols}, st, CAST(min(n) AS INTEGER) AS mn, CAST(max(n) AS INTEGER) AS mx FROM counts JOIN iv ON counts.t >= iv.s AND counts.t < iv.e GROUP BY ALL)
-    SELECT mm.i, ${dimensionColumns(o).map((c) => `mm.${c}`).join(', ')}, mm.st, coalesce(ov.dur, 0) AS dur, mm.mn, mm.mx
-    FROM mm LEFT JOIN ov ON ov.i = mm.i AND ov.st = mm.st AND ${dimensionColumns(o).map((c) => `ov.${c} IS NOT DISTINCT FROM mm.${c}`).join(' AND ')}`;
+    SELECT mm.i, ${dimensionColumns(o)
+      .map((c) => `mm.${c}`)
+      .join(', ')}, mm.st, coalesce(ov.dur, 0) AS dur, mm.mn, mm.mx
+    FROM mm LEFT JOIN ov ON ov.i = mm.i AND ov.st = mm.st AND ${dimensionColumns(o)
+      .map((c) => `ov.${c} IS NOT DISTINCT FROM mm.${c}`)
+      .join(' AND ')}`;
 }
 
 /** Per interval and group: the least and most of the deployed vehicles' averages over the interval's sub-intervals. */
@@ -103,10 +112,18 @@ export function deployedRangeSql(o: OmfSqlOptions): string {
     dep AS (SELECT * FROM seg WHERE st = 'deployed'),
     avgs AS (SELECT sv.j, ${cols}, CAST(sum(least(t1, sv.e) - greatest(t0, sv.s)) AS DOUBLE) / (sv.e - sv.s) AS a FROM dep JOIN sv ON dep.t0 < sv.e AND dep.t1 > sv.s GROUP BY sv.j, sv.s, sv.e, ${cols}),
     groups AS (SELECT DISTINCT ${cols} FROM dep),
-    grid AS (SELECT sv.j, sv.p, ${dimensionColumns(o).map((c) => `groups.${c}`).join(', ')} FROM sv, groups)
-    SELECT grid.p AS i, ${dimensionColumns(o).map((c) => `grid.${c}`).join(', ')}, min(coalesce(avgs.a, 0)) AS avg_min, max(coalesce(avgs.a, 0)) AS avg_max
-    FROM grid LEFT JOIN avgs ON avgs.j = grid.j AND ${dimensionColumns(o).map((c) => `avgs.${c} IS NOT DISTINCT FROM grid.${c}`).join(' AND ')}
-    GROUP BY grid.p, ${dimensionColumns(o).map((c) => `grid.${c}`).join(', ')}`;
+    grid AS (SELECT sv.j, sv.p, ${dimensionColumns(o)
+      .map((c) => `groups.${c}`)
+      .join(', ')} FROM sv, groups)
+    SELECT grid.p AS i, ${dimensionColumns(o)
+      .map((c) => `grid.${c}`)
+      .join(', ')}, min(coalesce(avgs.a, 0)) AS avg_min, max(coalesce(avgs.a, 0)) AS avg_max
+    FROM grid LEFT JOIN avgs ON avgs.j = grid.j AND ${dimensionColumns(o)
+      .map((c) => `avgs.${c} IS NOT DISTINCT FROM grid.${c}`)
+      .join(' AND ')}
+    GROUP BY grid.p, ${dimensionColumns(o)
+      .map((c) => `grid.${c}`)
+      .join(', ')}`;
 }
 
 /**
@@ -121,7 +138,9 @@ export function activitySql(o: OmfSqlOptions): string {
     WITH iv AS (${intervalsValues(o)}), ${segments(o, ['on_trip'])},
     per AS (SELECT iv.i, ${cols}, device_id, bool_or(st = 'on_trip') AS active FROM seg JOIN iv ON seg.t0 < iv.e AND seg.t1 > iv.s GROUP BY ALL),
     tripped AS (SELECT DISTINCT iv.i, seg0.device_id FROM seg0 JOIN iv ON seg0.timestamp < iv.e AND seg0.t1 > iv.s WHERE seg0.vehicle_state = 'on_trip' AND seg0.t1 > seg0.timestamp)
-    SELECT per.i, ${dimensionColumns(o).map((c) => `per.${c}`).join(', ')}, CAST(count(*) FILTER (per.active) AS INTEGER) AS active,
+    SELECT per.i, ${dimensionColumns(o)
+      .map((c) => `per.${c}`)
+      .join(', ')}, CAST(count(*) FILTER (per.active) AS INTEGER) AS active,
       CAST(count(*) FILTER (NOT per.active AND t.device_id IS NULL) AS INTEGER) AS inactive
     FROM per LEFT JOIN tripped t ON t.i = per.i AND t.device_id = per.device_id GROUP BY ALL`;
 }
@@ -142,7 +161,8 @@ export function eventsSql(o: OmfSqlOptions, types: readonly string[]): string {
 export function tripsSql(o: OmfSqlOptions, loc: 'start_loc' | 'end_loc'): string {
   const d = dims(o, { trips: loc === 'start_loc' ? 'start' : 'end' });
   const time = loc === 'start_loc' ? 'start_time' : 'end_time';
-  const stats = (col: string) => `avg(x.${col}) AS ${col}_avg, median(x.${col}) AS ${col}_med, stddev_samp(x.${col}) AS ${col}_std, CAST(sum(x.${col}) AS DOUBLE) AS ${col}_sum`;
+  const stats = (col: string) =>
+    `avg(x.${col}) AS ${col}_avg, median(x.${col}) AS ${col}_med, stddev_samp(x.${col}) AS ${col}_std, CAST(sum(x.${col}) AS DOUBLE) AS ${col}_sum`;
   return `
     WITH iv AS (${intervalsValues(o)})
     SELECT iv.i, ${d.select}, CAST(count(*) AS INTEGER) AS n, ${stats('duration')}, ${stats('distance')}

@@ -35,17 +35,27 @@ function detailOf(row: Row): string {
   if (row.kind === 'trip') {
     const duration = numberOf(row.duration);
     const distance = numberOf(row.distance);
-    return l10n.t('{0} s, {1} m', Number.isNaN(duration) ? '–' : formatCount(duration), Number.isNaN(distance) ? '–' : formatCount(distance));
+    return l10n.t(
+      '{0} s, {1} m',
+      Number.isNaN(duration) ? '–' : formatCount(duration),
+      Number.isNaN(distance) ? '–' : formatCount(distance),
+    );
   }
   const speed = numberOf(row.speed);
   return Number.isNaN(speed) ? '' : l10n.t('{0} m/s', localDecimal(speed, 1));
 }
 
 /** The timeline of `finding` from the worker's rows (columns of `TIMELINE_COLUMNS`). */
-export function analysisTimelineView(args: AnalysisFindingRef & { resultId: string; finding: AnalysisFindingView; rows: readonly Row[] }): AnalysisTimelineView {
+export function analysisTimelineView(
+  args: AnalysisFindingRef & { resultId: string; finding: AnalysisFindingView; rows: readonly Row[] },
+): AnalysisTimelineView {
   const { rows, finding } = args;
   const n = rows.length;
-  const kindName: Record<string, string> = { trip: l10n.t('trip'), event: l10n.t('event'), telemetry: l10n.t('telemetry point') };
+  const kindName: Record<string, string> = {
+    trip: l10n.t('trip'),
+    event: l10n.t('event'),
+    telemetry: l10n.t('telemetry point'),
+  };
   const times = new Float64Array(n);
   const ends = new Float64Array(n);
   const lat = new Float64Array(n);
@@ -65,7 +75,13 @@ export function analysisTimelineView(args: AnalysisFindingRef & { resultId: stri
   });
   const text = (id: string, label: string, values: string[]): TextColumn => ({ id, label, type: 'text', values });
   const time = (id: string, label: string, values: Float64Array): TimeColumn => ({ id, label, type: 'time', values });
-  const batteryColumn: NumberColumn = { id: 'battery_percent', label: l10n.t('Battery'), type: 'number', values: battery, unit: ' %' };
+  const batteryColumn: NumberColumn = {
+    id: 'battery_percent',
+    label: l10n.t('Battery'),
+    type: 'number',
+    values: battery,
+    unit: ' %',
+  };
   const table: DataTableView = {
     resource: 'timeline',
     noun: ['row', 'rows'],
@@ -73,16 +89,41 @@ export function analysisTimelineView(args: AnalysisFindingRef & { resultId: stri
     groupBy: 'kind',
     columns: [
       time('time', l10n.t('Time (UTC)'), times),
-      category('finding', l10n.t('Finding'), rows.map((_, i) => (marked[i] ? l10n.t('named by the finding') : ''))),
-      category('kind', l10n.t('Kind'), rows.map((row) => kindName[textOf(row.kind)] ?? textOf(row.kind))),
-      category('vehicle_state', l10n.t('Vehicle state'), rows.map((row) => textOf(row.vehicle_state)), true),
-      text('event_types', l10n.t('Event types'), rows.map((row) => textOf(row.event_types))),
+      category(
+        'finding',
+        l10n.t('Finding'),
+        rows.map((_, i) => (marked[i] ? l10n.t('named by the finding') : '')),
+      ),
+      category(
+        'kind',
+        l10n.t('Kind'),
+        rows.map((row) => kindName[textOf(row.kind)] ?? textOf(row.kind)),
+      ),
+      category(
+        'vehicle_state',
+        l10n.t('Vehicle state'),
+        rows.map((row) => textOf(row.vehicle_state)),
+        true,
+      ),
+      text(
+        'event_types',
+        l10n.t('Event types'),
+        rows.map((row) => textOf(row.event_types)),
+      ),
       time('end_time', l10n.t('Until'), ends),
-      text('trip_id', l10n.t('Trip'), rows.map((row) => textOf(row.trip_ids))),
+      text(
+        'trip_id',
+        l10n.t('Trip'),
+        rows.map((row) => textOf(row.trip_ids)),
+      ),
       { id: 'position', label: l10n.t('Position'), type: 'position', lat, lng },
       batteryColumn,
       text('detail', l10n.t('Detail'), rows.map(detailOf)),
-      text('id', l10n.t('Id'), rows.map((row) => textOf(row.id))),
+      text(
+        'id',
+        l10n.t('Id'),
+        rows.map((row) => textOf(row.id)),
+      ),
     ],
   };
   const count = (kind: string) => rows.filter((row) => row.kind === kind).length;
@@ -90,16 +131,37 @@ export function analysisTimelineView(args: AnalysisFindingRef & { resultId: stri
   const valid = [...times, ...ends].filter((t) => Number.isFinite(t) && Math.abs(t) < 8.64e15);
   const from = valid.length ? formatTime(Math.min(...valid)) : '–';
   const to = valid.length ? formatTime(Math.max(...valid)) : '–';
-  const parts = [plural(count('trip'), 'trip'), plural(count('event'), 'event'), plural(count('telemetry'), 'telemetry point', 'telemetry points')].join(', ');
+  const parts = [
+    plural(count('trip'), 'trip'),
+    plural(count('event'), 'event'),
+    plural(count('telemetry'), 'telemetry point', 'telemetry points'),
+  ].join(', ');
   const device = finding.device_id ?? '';
   let line = n
-    ? l10n.t('Device {0}: {1} from {2} to {3}; {4} named by the finding.', device, parts, from, to, formatCount(marked.reduce((a, b) => a + b, 0)))
+    ? l10n.t(
+        'Device {0}: {1} from {2} to {3}; {4} named by the finding.',
+        device,
+        parts,
+        from,
+        to,
+        formatCount(marked.reduce((a, b) => a + b, 0)),
+      )
     : l10n.t('Device {0} has no trip, event or telemetry in the harvest near this finding.', device);
-  if (total > n) line = `${line} ${l10n.t('Only the {0} rows nearest the finding\'s time are shown, of {1} within {2} hours of it.', formatCount(n), formatCount(total), TIMELINE_BOUNDS.spanMs / 3_600_000)}`;
+  if (total > n)
+    line = `${line} ${l10n.t("Only the {0} rows nearest the finding's time are shown, of {1} within {2} hours of it.", formatCount(n), formatCount(total), TIMELINE_BOUNDS.spanMs / 3_600_000)}`;
   return { resultId: args.resultId, rule: args.rule, index: args.index, finding, line, table, marked, kinds };
 }
 
 /** The timeline message of a finding whose timeline could not be read. */
-export function analysisTimelineError(args: AnalysisFindingRef & { resultId: string; finding: AnalysisFindingView; error: string }): AnalysisTimelineView {
-  return { resultId: args.resultId, rule: args.rule, index: args.index, finding: args.finding, line: l10n.t('The timeline of device {0} could not be read: {1}', args.finding.device_id ?? '', args.error), error: args.error };
+export function analysisTimelineError(
+  args: AnalysisFindingRef & { resultId: string; finding: AnalysisFindingView; error: string },
+): AnalysisTimelineView {
+  return {
+    resultId: args.resultId,
+    rule: args.rule,
+    index: args.index,
+    finding: args.finding,
+    line: l10n.t('The timeline of device {0} could not be read: {1}', args.finding.device_id ?? '', args.error),
+    error: args.error,
+  };
 }

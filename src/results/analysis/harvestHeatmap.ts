@@ -31,9 +31,12 @@ export function heatmapStateLabels(): Record<Exclude<HeatmapCellState, 'outside'
 /** The hover's line with the item count of an hour of `endpoint`: `Trips: 1,234`. */
 function itemsLine(endpoint: MdsHourEndpointId, count: string): string {
   switch (endpoint) {
-    case 'trips': return l10n.t('Trips: {0}', count);
-    case 'events_historical': return l10n.t('Events: {0}', count);
-    case 'telemetry': return l10n.t('Telemetry points: {0}', count);
+    case 'trips':
+      return l10n.t('Trips: {0}', count);
+    case 'events_historical':
+      return l10n.t('Events: {0}', count);
+    case 'telemetry':
+      return l10n.t('Telemetry points: {0}', count);
   }
 }
 
@@ -65,14 +68,22 @@ export function hourSpan(hour: string): string {
 
 function cellText(state: HeatmapCellState, record: HourRecord | undefined): string {
   switch (state) {
-    case 'items': return compactCount(record?.items ?? 0);
-    case 'empty': return '0';
-    case 'not_found': return '404';
-    case 'pending': return '202';
-    case 'failed': return record?.httpStatus !== undefined ? String(record.httpStatus) : l10n.t('fail');
-    case 'fetching': return '…';
-    case 'not_fetched': return '·';
-    case 'outside': return '';
+    case 'items':
+      return compactCount(record?.items ?? 0);
+    case 'empty':
+      return '0';
+    case 'not_found':
+      return '404';
+    case 'pending':
+      return '202';
+    case 'failed':
+      return record?.httpStatus !== undefined ? String(record.httpStatus) : l10n.t('fail');
+    case 'fetching':
+      return '…';
+    case 'not_fetched':
+      return '·';
+    case 'outside':
+      return '';
   }
 }
 
@@ -87,39 +98,71 @@ function outcomeText(state: HeatmapCellState, record: HourRecord | undefined, no
       const counted = plural(record?.items ?? 0, ...noun);
       return text === String(record?.items ?? 0) ? counted : l10n.t('{0} (shown as {1})', counted, text);
     }
-    case 'empty': return l10n.t('0 {0} (200 but empty)', nounText(noun[1]));
-    case 'not_found': return l10n.t('404 not found (not served: tried again by the next run)');
-    case 'pending': return l10n.t('202 still pending (not processed yet: tried again by the next run)');
+    case 'empty':
+      return l10n.t('0 {0} (200 but empty)', nounText(noun[1]));
+    case 'not_found':
+      return l10n.t('404 not found (not served: tried again by the next run)');
+    case 'pending':
+      return l10n.t('202 still pending (not processed yet: tried again by the next run)');
     case 'failed': {
       const status = record?.httpStatus;
       // The problem is the manifest's record, written in English by whichever run tried the hour (the CLI or the extension).
-      if (status !== undefined) return record?.problem ? l10n.t('failed with {0}: {1}', status, record.problem) : l10n.t('failed with {0}', status);
+      if (status !== undefined)
+        return record?.problem
+          ? l10n.t('failed with {0}: {1}', status, record.problem)
+          : l10n.t('failed with {0}', status);
       return record?.problem ? l10n.t('failed: {0}', record.problem) : l10n.t('failed');
     }
-    case 'fetching': return l10n.t('being fetched now');
-    case 'not_fetched': return l10n.t('not yet fetched');
-    case 'outside': return l10n.t('not in the range');
+    case 'fetching':
+      return l10n.t('being fetched now');
+    case 'not_fetched':
+      return l10n.t('not yet fetched');
+    case 'outside':
+      return l10n.t('not in the range');
   }
 }
 
 /** The hover: one fact a line. */
-function detailOf(hour: string, state: HeatmapCellState, record: HourRecord | undefined, endpoint: MdsHourEndpointId): string {
+function detailOf(
+  hour: string,
+  state: HeatmapCellState,
+  record: HourRecord | undefined,
+  endpoint: MdsHourEndpointId,
+): string {
   const lines = [hourSpan(hour), outcomeText(state, record, HARVEST_NOUNS[endpoint])];
   if (record) {
     if (record.httpStatus !== undefined) lines.push(l10n.t('HTTP status: {0}', record.httpStatus));
     lines.push(itemsLine(endpoint, formatCount(record.items)));
     lines.push(l10n.t('Bytes: {0}', formatBytes(record.bytes)));
-    lines.push(record.requests !== record.attempts
-      ? l10n.t('Attempts: {0} ({1}, {2})', record.attempts, plural(record.requests, 'request'), plural(record.pages, 'page'))
-      : l10n.t('Attempts: {0}', record.attempts));
+    lines.push(
+      record.requests !== record.attempts
+        ? l10n.t(
+            'Attempts: {0} ({1}, {2})',
+            record.attempts,
+            plural(record.requests, 'request'),
+            plural(record.pages, 'page'),
+          )
+        : l10n.t('Attempts: {0}', record.attempts),
+    );
     if (record.retryAfterSeconds !== undefined) lines.push(l10n.t('Retry-After: {0} s', record.retryAfterSeconds));
-    lines.push(l10n.t('Fetched: {0} in {1} ms', record.startedAt.replace('T', ' ').replace(/\.\d+Z$/, 'Z'), formatCount(record.durationMs)));
+    lines.push(
+      l10n.t(
+        'Fetched: {0} in {1} ms',
+        record.startedAt.replace('T', ' ').replace(/\.\d+Z$/, 'Z'),
+        formatCount(record.durationMs),
+      ),
+    );
   }
   return lines.join('\n');
 }
 
 /** The state of an hour: its record's status, else fetching / not fetched in the range, else outside. */
-function stateOf(hour: string, inRange: boolean, record: HourRecord | undefined, fetching: string | undefined): HeatmapCellState {
+function stateOf(
+  hour: string,
+  inRange: boolean,
+  record: HourRecord | undefined,
+  fetching: string | undefined,
+): HeatmapCellState {
   if (hour === fetching) return 'fetching';
   if (record) return record.status;
   return inRange ? 'not_fetched' : 'outside';
@@ -134,7 +177,15 @@ export function harvestHeatmapView(input: HeatmapInput): HarvestHeatmapView {
   const fromMs = parseUtcHour(input.from);
   const toMs = parseUtcHour(input.to);
   const noun = HARVEST_NOUNS[input.endpoint];
-  const counts: Record<Exclude<HeatmapCellState, 'outside'>, number> = { items: 0, empty: 0, not_found: 0, pending: 0, failed: 0, fetching: 0, not_fetched: 0 };
+  const counts: Record<Exclude<HeatmapCellState, 'outside'>, number> = {
+    items: 0,
+    empty: 0,
+    not_found: 0,
+    pending: 0,
+    failed: 0,
+    fetching: 0,
+    not_fetched: 0,
+  };
   const days: HeatmapDayView[] = [];
   let items = 0;
   if (fromMs !== undefined && toMs !== undefined && toMs >= fromMs) {
@@ -164,7 +215,11 @@ export function harvestHeatmapView(input: HeatmapInput): HarvestHeatmapView {
     }
   }
   const labels = heatmapStateLabels();
-  const legend = (Object.keys(labels) as Exclude<HeatmapCellState, 'outside'>[]).map((state) => ({ state, label: labels[state], count: counts[state] }));
+  const legend = (Object.keys(labels) as Exclude<HeatmapCellState, 'outside'>[]).map((state) => ({
+    state,
+    label: labels[state],
+    count: counts[state],
+  }));
   const hours = Object.values(counts).reduce((a, b) => a + b, 0);
   const parts = [
     l10n.t('{0} with items ({1})', plural(counts.items, 'hour'), plural(items, ...noun)),
@@ -173,6 +228,7 @@ export function harvestHeatmapView(input: HeatmapInput): HarvestHeatmapView {
     l10n.t('{0} pending (202)', formatCount(counts.pending)),
     l10n.t('{0} failed', formatCount(counts.failed)),
   ];
-  if (counts.fetching + counts.not_fetched) parts.push(l10n.t('{0} not yet fetched', formatCount(counts.fetching + counts.not_fetched)));
+  if (counts.fetching + counts.not_fetched)
+    parts.push(l10n.t('{0} not yet fetched', formatCount(counts.fetching + counts.not_fetched)));
   return { days, legend, items, line: l10n.t('{0}: {1}', plural(hours, 'hour'), parts.join(l10n.t(', '))) };
 }

@@ -55,7 +55,11 @@ export function grpcNodeRow(target: string, source?: SchemaSource): GrpcRow {
     description: target,
     tooltip: [
       l10n.t('gRPC target {0}', target),
-      from ? l10n.t('Services from {0}', from) : l10n.t('Expand to load the services (server reflection, or the .proto files or protoset set for this environment).'),
+      from
+        ? l10n.t('Services from {0}', from)
+        : l10n.t(
+            'Expand to load the services (server reflection, or the .proto files or protoset set for this environment).',
+          ),
     ],
   };
 }

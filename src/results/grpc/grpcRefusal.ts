@@ -17,7 +17,8 @@ function ruleLines(result: GrpcCallResult): string[] {
   for (const detail of result.status.details) {
     if (!String(detail['@type']).endsWith('/google.rpc.ErrorInfo')) continue;
     const metadata = isRecord(detail.metadata) ? detail.metadata : {};
-    for (const value of [metadata.rule, detail.reason]) if (typeof value === 'string' && value) lines.push(`rule: ${value.toLowerCase()}`);
+    for (const value of [metadata.rule, detail.reason])
+      if (typeof value === 'string' && value) lines.push(`rule: ${value.toLowerCase()}`);
   }
   const named = /\brule:\s*([a-z_]+)/i.exec(result.status.message);
   if (named) lines.push(`rule: ${named[1]}`);
@@ -26,9 +27,11 @@ function ruleLines(result: GrpcCallResult): string[] {
 
 /** The HTTP exchange a refused call stands for: 401 for UNAUTHENTICATED, 403 for PERMISSION_DENIED. */
 export function refusalExchangeOf(result: GrpcCallResult): HttpExchange | undefined {
-  const status = result.status.code === UNAUTHENTICATED ? 401 : result.status.code === PERMISSION_DENIED ? 403 : undefined;
+  const status =
+    result.status.code === UNAUTHENTICATED ? 401 : result.status.code === PERMISSION_DENIED ? 403 : undefined;
   if (status === undefined) return undefined;
-  const flat = (view: Record<string, string[]>) => Object.fromEntries(Object.entries(view).map(([k, v]) => [k, v.join(', ')]));
+  const flat = (view: Record<string, string[]>) =>
+    Object.fromEntries(Object.entries(view).map(([k, v]) => [k, v.join(', ')]));
   const responseHeaders = { ...flat(result.trailers), ...flat(result.headers) };
   const serverDateMs = Date.parse(responseHeaders.date ?? '');
   return {
@@ -44,15 +47,27 @@ export function refusalExchangeOf(result: GrpcCallResult): HttpExchange | undefi
     body: undefined,
     bodyKind: 'empty',
     bytes: 0,
-    timings: { queuedMs: result.timings.queuedMs, signMs: result.timings.signMs, ttfbMs: result.timings.totalMs, totalMs: result.timings.totalMs },
-    mdsError: { error: result.status.name, ...(result.status.message ? { error_description: result.status.message } : {}), error_details: ruleLines(result) },
+    timings: {
+      queuedMs: result.timings.queuedMs,
+      signMs: result.timings.signMs,
+      ttfbMs: result.timings.totalMs,
+      totalMs: result.timings.totalMs,
+    },
+    mdsError: {
+      error: result.status.name,
+      ...(result.status.message ? { error_description: result.status.message } : {}),
+      error_details: ruleLines(result),
+    },
     receivedAtMs: result.receivedAtMs,
     ...(Number.isNaN(serverDateMs) ? {} : { serverDateMs }),
   };
 }
 
 /** Why the call was refused, or undefined when its status is neither UNAUTHENTICATED nor PERMISSION_DENIED. */
-export function explainGrpcRefusal(result: GrpcCallResult, context: RefusalContext = {}): RefusalExplanation | undefined {
+export function explainGrpcRefusal(
+  result: GrpcCallResult,
+  context: RefusalContext = {},
+): RefusalExplanation | undefined {
   const exchange = refusalExchangeOf(result);
   return exchange ? explainRefusal(exchange, context) : undefined;
 }

@@ -47,8 +47,8 @@ const CODE_MEANINGS = (): Record<number, string> => ({
 });
 
 const CODE_TIPS = (): Record<number, string> => ({
-  3: l10n.t('Compare the request message with the method\'s message template (the details may name the field).'),
-  4: l10n.t('Raise the call\'s deadline, or ask for less data per call.'),
+  3: l10n.t("Compare the request message with the method's message template (the details may name the field)."),
+  4: l10n.t("Raise the call's deadline, or ask for less data per call."),
   5: l10n.t('Check the ids in the request message.'),
   8: l10n.t('Wait before the next call; call less often.'),
   12: l10n.t('Check the method name and that the target serves this service (list its services).'),
@@ -66,15 +66,21 @@ function kindOf(method: GrpcCallResult['method']): string {
 
 /** Metadata as header rows, one per value, server text scrubbed of the token sent. */
 function metadataRows(metadata: MetadataView, sent: SentToken | undefined): HeaderView[] {
-  return Object.entries(metadata).flatMap(([name, values]) => values.map((value) => ({ name, value: scrubSent(value, sent) })));
+  return Object.entries(metadata).flatMap(([name, values]) =>
+    values.map((value) => ({ name, value: scrubSent(value, sent) })),
+  );
 }
 
 /** The metadata sent: `authorization` as the shortened token (REST shows its Authorization header so). */
 function sentRows(metadata: MetadataView, sent: SentToken | undefined): HeaderView[] {
   const preview = sent ? shortenToken(sent.token) : undefined;
-  return Object.entries(metadata).flatMap(([name, values]) => values.map((value) => /^authorization$/i.test(name)
-    ? { name, value: preview ? `Bearer ${preview}` : l10n.t('Bearer <redacted>'), secret: true }
-    : { name, value: scrubSent(value, sent) }));
+  return Object.entries(metadata).flatMap(([name, values]) =>
+    values.map((value) =>
+      /^authorization$/i.test(name)
+        ? { name, value: preview ? `Bearer ${preview}` : l10n.t('Bearer <redacted>'), secret: true }
+        : { name, value: scrubSent(value, sent) },
+    ),
+  );
 }
 
 /** JSON from a server with the token sent shortened wherever it appears. */
@@ -86,13 +92,19 @@ function scrubJson<T>(value: T, sent: SentToken | undefined): T {
 }
 
 /** The error of a call that did not end OK; UNAUTHENTICATED and PERMISSION_DENIED are explained as a REST 401/403. */
-function grpcErrorView(result: GrpcCallResult, sent: SentToken | undefined, context: RefusalContext): ErrorView | undefined {
+function grpcErrorView(
+  result: GrpcCallResult,
+  sent: SentToken | undefined,
+  context: RefusalContext,
+): ErrorView | undefined {
   const { status } = result;
   if (status.code === 0) return undefined;
   const refused = refusalExchangeOf(result);
   const base = refused ? pageErrorView(refused, context) : undefined;
   // The rule shows once: a server may name it in a detail's reason, its metadata and the message alike.
-  const facts = (base?.facts ?? []).filter((f) => !(f.name.toLowerCase() === 'rule' && f.value.toLowerCase() === base?.rule?.id.toLowerCase()));
+  const facts = (base?.facts ?? []).filter(
+    (f) => !(f.name.toLowerCase() === 'rule' && f.value.toLowerCase() === base?.rule?.id.toLowerCase()),
+  );
   const view: ErrorView = { title: `${status.name} (${status.code})`, facts, tips: base?.tips ?? [] };
   const meaning = CODE_MEANINGS()[status.code];
   if (meaning) view.statusMeaning = meaning;
@@ -102,7 +114,8 @@ function grpcErrorView(result: GrpcCallResult, sent: SentToken | undefined, cont
   const tip = CODE_TIPS()[status.code];
   if (tip) view.tips.push(tip);
   if (!refused && status.details.length) view.tips.push(l10n.t('The status details below say more.'));
-  if (view.tips.length === 0) view.tips.push(l10n.t('Look at the status details and trailers below for what the server expects.'));
+  if (view.tips.length === 0)
+    view.tips.push(l10n.t('Look at the status details and trailers below for what the server expects.'));
   return view;
 }
 
@@ -154,7 +167,7 @@ export function grpcPagesOf(result: GrpcCallResult, target: string): HttpExchang
     url: `grpc://${target}${result.method.fullName}`,
     method: 'GET',
     requestHeaders: flat(result.requestMetadata),
-    status: ok ? 200 : refusalExchangeOf(result)?.status ?? 502,
+    status: ok ? 200 : (refusalExchangeOf(result)?.status ?? 502),
     statusText: result.status.name,
     ok,
     responseHeaders: { ...flat(result.headers), ...flat(result.trailers) },
@@ -162,20 +175,32 @@ export function grpcPagesOf(result: GrpcCallResult, target: string): HttpExchang
     body: undefined,
     bodyKind: 'empty',
     bytes: 0,
-    timings: { queuedMs: result.timings.queuedMs, signMs: result.timings.signMs, ttfbMs: result.timings.totalMs, totalMs: result.timings.totalMs },
+    timings: {
+      queuedMs: result.timings.queuedMs,
+      signMs: result.timings.signMs,
+      ttfbMs: result.timings.totalMs,
+      totalMs: result.timings.totalMs,
+    },
     receivedAtMs: result.receivedAtMs,
   };
   if (result.token) base.token = result.token;
   const bodies: unknown[] = [];
   if (!result.method.serverStreaming) bodies.push(result.messages[0]);
   else if (result.messages.length <= GRPC_MESSAGES_PER_PAGE) bodies.push({ messages: result.messages });
-  else for (let i = 0; i < result.messages.length; i += GRPC_MESSAGES_PER_PAGE) bodies.push({ messages: result.messages.slice(i, i + GRPC_MESSAGES_PER_PAGE) });
+  else
+    for (let i = 0; i < result.messages.length; i += GRPC_MESSAGES_PER_PAGE)
+      bodies.push({ messages: result.messages.slice(i, i + GRPC_MESSAGES_PER_PAGE) });
   return bodies.map((body) => ({ ...base, body, bodyKind: body === undefined ? 'empty' : 'json' }));
 }
 
 /** The one-line summary: `OK · 1,000 vehicles · 12 ms`, `UNAUTHENTICATED: token expired`. */
-export function grpcSummaryLine(status: { name: string; message: string; code: number }, count: number, noun: [string, string]): string {
-  if (status.code !== 0) return `${status.name}${status.message ? `: ${status.message}` : ''}${count ? ` · ${l10n.t('{0} before it', plural(count, ...noun))}` : ''}`;
+export function grpcSummaryLine(
+  status: { name: string; message: string; code: number },
+  count: number,
+  noun: [string, string],
+): string {
+  if (status.code !== 0)
+    return `${status.name}${status.message ? `: ${status.message}` : ''}${count ? ` · ${l10n.t('{0} before it', plural(count, ...noun))}` : ''}`;
   return `${status.name} · ${plural(count, ...noun)}`;
 }
 
@@ -210,7 +235,12 @@ export function grpcResultView(args: GrpcViewArgs): { view: ListingResultView; p
   const items = listKey ? result.messages.map((m) => normaliseGrpcTimes(m)) : [];
   const vehicles = maskVehicleText(vehicleColumns(items), sentMasker(sent));
   const shape = listKey ? listingShape(listKey, items, env.api) : 'unknown';
-  const noun: [string, string] = listKey === 'vehicles_status' ? ['vehicle status', 'vehicle statuses'] : listKey ? ['vehicle', 'vehicles'] : ['message', 'messages'];
+  const noun: [string, string] =
+    listKey === 'vehicles_status'
+      ? ['vehicle status', 'vehicle statuses']
+      : listKey
+        ? ['vehicle', 'vehicles']
+        : ['message', 'messages'];
   const count = listKey ? vehicles.count : result.messages.length;
   const ok = result.status.code === 0;
   const context = { ...refusalContextOf(env, args.now, args.refusal) };
@@ -221,7 +251,13 @@ export function grpcResultView(args: GrpcViewArgs): { view: ListingResultView; p
     kind: kindOf(result.method),
     inputType: result.method.inputType,
     outputType: result.method.outputType,
-    status: { code: result.status.code, name: result.status.name, message: scrubSent(result.status.message, sent), ok, meaning: CODE_MEANINGS()[result.status.code] ?? '' },
+    status: {
+      code: result.status.code,
+      name: result.status.name,
+      message: scrubSent(result.status.message, sent),
+      ok,
+      meaning: CODE_MEANINGS()[result.status.code] ?? '',
+    },
     details: scrubJson(result.status.details, sent),
     headers: metadataRows(result.headers, sent),
     trailers: metadataRows(result.trailers, sent),
@@ -233,9 +269,29 @@ export function grpcResultView(args: GrpcViewArgs): { view: ListingResultView; p
     canCopyGrpcurl: args.canCopyGrpcurl,
   };
   // Every page shares the call's request and response; the first carries the token and the error.
-  const request: PageView['request'] = { method: 'GRPC', url: `${args.target}${result.method.fullName}`, headers: grpc.requestMetadata, curlPreview: '' };
-  const response: PageView['response'] = { status: result.status.code, statusText: result.status.name, ok, contentType: page.contentType, bytes: 0, timings: { ...page.timings }, headers: [...grpc.headers, ...grpc.trailers], bodyKind: page.bodyKind === 'json' ? 'json' : 'empty' };
-  const pageViews: PageView[] = pages.map((p, index) => ({ index, url: p.url, request, response, itemCount: messagesOn(p, result.method.serverStreaming) }));
+  const request: PageView['request'] = {
+    method: 'GRPC',
+    url: `${args.target}${result.method.fullName}`,
+    headers: grpc.requestMetadata,
+    curlPreview: '',
+  };
+  const response: PageView['response'] = {
+    status: result.status.code,
+    statusText: result.status.name,
+    ok,
+    contentType: page.contentType,
+    bytes: 0,
+    timings: { ...page.timings },
+    headers: [...grpc.headers, ...grpc.trailers],
+    bodyKind: page.bodyKind === 'json' ? 'json' : 'empty',
+  };
+  const pageViews: PageView[] = pages.map((p, index) => ({
+    index,
+    url: p.url,
+    request,
+    response,
+    itemCount: messagesOn(p, result.method.serverStreaming),
+  }));
   const pageView = pageViews[0];
   if (sent) request.tokenPreview = shortenToken(sent.token);
   const token = pageTokenView(page, 1, env, args.now, l10n.t('Sent with the call'));
@@ -278,4 +334,3 @@ export function grpcResultView(args: GrpcViewArgs): { view: ListingResultView; p
   if (facts) view.tokenFacts = facts;
   return { view, pages };
 }
-

@@ -8,13 +8,18 @@ import { once } from 'node:events';
 import { errorMessage } from '../../core/base';
 
 /** How an export ended. */
-export type ExportOutcome = { ok: true; bytes: number } | { ok: false; cancelled: true } | { ok: false; cancelled: false; message: string };
+export type ExportOutcome =
+  { ok: true; bytes: number } | { ok: false; cancelled: true } | { ok: false; cancelled: false; message: string };
 
 /**
  * Streams `chunks` into `target`. `isCancelled` is asked between chunks; `onChunk` hears each chunk's size
  * (for progress). Waits for the stream to drain, so memory stays at a chunk or two whatever the size.
  */
-export async function writeChunksAtomically(target: string, chunks: Iterable<string>, options: { isCancelled?: () => boolean; onChunk?: (bytes: number) => void } = {}): Promise<ExportOutcome> {
+export async function writeChunksAtomically(
+  target: string,
+  chunks: Iterable<string>,
+  options: { isCancelled?: () => boolean; onChunk?: (bytes: number) => void } = {},
+): Promise<ExportOutcome> {
   const temp = path.join(path.dirname(target), `.${path.basename(target)}.${randomBytes(4).toString('hex')}.part`);
   const stream = fs.createWriteStream(temp, { flags: 'wx', encoding: 'utf8' });
   let bytes = 0;
@@ -49,7 +54,11 @@ export async function writeChunksAtomically(target: string, chunks: Iterable<str
   } catch (err) {
     await discard();
     const message = errorMessage(err);
-    return { ok: false, cancelled: false, message: l10n.t('Could not write {0}: {1}. Choose a folder you can write to.', target, message) };
+    return {
+      ok: false,
+      cancelled: false,
+      message: l10n.t('Could not write {0}: {1}. Choose a folder you can write to.', target, message),
+    };
   }
 }
 
@@ -80,7 +89,8 @@ export function dataWindowOf(url: string | undefined): string | undefined {
   }
   const start = Number(params.get('start_time'));
   const end = Number(params.get('end_time'));
-  if (params.has('start_time') && params.has('end_time') && Number.isFinite(start) && Number.isFinite(end)) return `${fileTime(start)}_${fileTime(end)}`;
+  if (params.has('start_time') && params.has('end_time') && Number.isFinite(start) && Number.isFinite(end))
+    return `${fileTime(start)}_${fileTime(end)}`;
   return undefined;
 }
 
@@ -89,7 +99,10 @@ export function dataWindowOf(url: string | undefined): string | undefined {
  * window (`trips_2026-11-24T13.csv`); a snapshot without a window gets the time it was fetched
  * (`vehicles_2026-11-24T13-05.csv`, UTC). Only letters, digits, `-`, `_` and `.`.
  */
-export function exportFileName(args: { resource: string; window?: string; url?: string; fetchedAt: number }, ext: string): string {
+export function exportFileName(
+  args: { resource: string; window?: string; url?: string; fetchedAt: number },
+  ext: string,
+): string {
   const window = args.window ?? dataWindowOf(args.url) ?? fileTime(args.fetchedAt);
   const safe = (text: string) => text.replace(/[^A-Za-z0-9_.-]+/g, '-');
   return `${safe(args.resource)}_${safe(window)}.${ext}`;

@@ -35,7 +35,10 @@ function exportCells(column: DataColumn, row: number): { text: string; isNumber:
     case 'position': {
       const lat = column.lat[row];
       const lng = column.lng[row];
-      return [{ text: Number.isNaN(lat) ? '' : String(lat), isNumber: true }, { text: Number.isNaN(lng) ? '' : String(lng), isNumber: true }];
+      return [
+        { text: Number.isNaN(lat) ? '' : String(lat), isNumber: true },
+        { text: Number.isNaN(lng) ? '' : String(lng), isNumber: true },
+      ];
     }
     default:
       return [{ text: cellText(column, row), isNumber: false }];
@@ -53,15 +56,30 @@ function scrubAll(text: string, secrets: readonly string[]): string {
 }
 
 /** The CSV of `rows` of `table` (every column, hidden ones too), in chunks; CRLF line ends, a header line first. */
-export function* csvChunks(table: DataTableView, rows: Uint32Array, secrets: readonly string[] = []): Generator<string> {
+export function* csvChunks(
+  table: DataTableView,
+  rows: Uint32Array,
+  secrets: readonly string[] = [],
+): Generator<string> {
   const columns = table.columns;
-  yield scrubAll(`${columns.flatMap(headerCells).map((h) => csvCell(h)).join(',')}\r\n`, secrets);
+  yield scrubAll(
+    `${columns
+      .flatMap(headerCells)
+      .map((h) => csvCell(h))
+      .join(',')}\r\n`,
+    secrets,
+  );
   for (let start = 0; start < rows.length; start += EXPORT_CHUNK_ROWS) {
     const lines: string[] = [];
     const end = Math.min(rows.length, start + EXPORT_CHUNK_ROWS);
     for (let i = start; i < end; i++) {
       const row = rows[i];
-      lines.push(columns.flatMap((c) => exportCells(c, row)).map((cell) => csvCell(cell.text, cell.isNumber)).join(','));
+      lines.push(
+        columns
+          .flatMap((c) => exportCells(c, row))
+          .map((cell) => csvCell(cell.text, cell.isNumber))
+          .join(','),
+      );
     }
     yield scrubAll(`${lines.join('\r\n')}\r\n`, secrets);
   }
@@ -92,7 +110,11 @@ export function countPoints(table: DataTableView, rows: Uint32Array): number {
  * A GeoJSON FeatureCollection (RFC 7946) of `rows`, in chunks: one Point per position of a row (a trip has a
  * start and an end point, told apart by the `position` property), with the row's other columns as properties.
  */
-export function* geoJsonChunks(table: DataTableView, rows: Uint32Array, secrets: readonly string[] = []): Generator<string> {
+export function* geoJsonChunks(
+  table: DataTableView,
+  rows: Uint32Array,
+  secrets: readonly string[] = [],
+): Generator<string> {
   const positions = table.columns.filter((c) => c.type === 'position');
   yield '{"type":"FeatureCollection","features":[\n';
   let first = true;
@@ -107,7 +129,11 @@ export function* geoJsonChunks(table: DataTableView, rows: Uint32Array, secrets:
         const lng = column.lng[row];
         if (Number.isNaN(lat) || Number.isNaN(lng)) continue;
         props ??= properties(table, row);
-        const feature = { type: 'Feature', geometry: { type: 'Point', coordinates: [lng, lat] }, properties: positions.length > 1 ? { position: column.label, ...props } : props };
+        const feature = {
+          type: 'Feature',
+          geometry: { type: 'Point', coordinates: [lng, lat] },
+          properties: positions.length > 1 ? { position: column.label, ...props } : props,
+        };
         features.push(`${first ? '' : ',\n'}${JSON.stringify(feature)}`);
         first = false;
       }

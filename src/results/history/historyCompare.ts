@@ -42,7 +42,8 @@ function sideOf(view: ListingResultView): CompareSideView {
 function headerDiffs(left: ListingResultView, right: ListingResultView): HeaderDiffView[] {
   const read = (view: ListingResultView) => {
     const map = new Map<string, { name: string; value: string }>();
-    for (const h of view.pages[0]?.response.headers ?? []) map.set(h.name.toLowerCase(), { name: h.name, value: h.value });
+    for (const h of view.pages[0]?.response.headers ?? [])
+      map.set(h.name.toLowerCase(), { name: h.name, value: h.value });
     return map;
   };
   const a = read(left);
@@ -83,10 +84,21 @@ function rowsById(table: DataTableView, idColumn: DataColumn, columns: DataColum
 export function itemDiff(older: DataTableView, newer: DataTableView): ItemDiffView {
   const oldId = idColumnOf(older);
   const newId = idColumnOf(newer);
-  const none: ItemDiffView = { comparable: false, added: [], removed: [], changed: [], addedCount: 0, removedCount: 0, changedCount: 0, sameCount: 0 };
+  const none: ItemDiffView = {
+    comparable: false,
+    added: [],
+    removed: [],
+    changed: [],
+    addedCount: 0,
+    removedCount: 0,
+    changedCount: 0,
+    sameCount: 0,
+  };
   if (!oldId || !newId || oldId.id !== newId.id) return none;
   // Only what both answers tell: a column empty on one side (no battery in /vehicles) would mark every item changed.
-  const shared = older.columns.filter((c) => columnHasValues(c) && newer.columns.some((n) => n.id === c.id && n.type === c.type && columnHasValues(n)));
+  const shared = older.columns.filter(
+    (c) => columnHasValues(c) && newer.columns.some((n) => n.id === c.id && n.type === c.type && columnHasValues(n)),
+  );
   const pick = (table: DataTableView) => shared.map((c) => table.columns.find((x) => x.id === c.id) as DataColumn);
   const before = rowsById(older, oldId, pick(older));
   const after = rowsById(newer, newId, pick(newer));

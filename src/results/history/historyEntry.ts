@@ -29,11 +29,23 @@ export function tokenFactsOf(page: PageView | undefined): TokenFactsView | undef
 
 /** The history entry of a send: its endpoint and path, time, status and the token behind it. */
 export function historyEntryOf(view: ListingResultView | RequestErrorResultView, kept: boolean): HistoryEntryView {
-  const base = { id: view.id, title: view.title, environmentName: view.environment.name, createdAt: view.createdAt, line: view.summary.line, kept };
+  const base = {
+    id: view.id,
+    title: view.title,
+    environmentName: view.environment.name,
+    createdAt: view.createdAt,
+    line: view.summary.line,
+    kept,
+  };
   if (view.kind === 'requestError') return { ...base, kind: 'requestError', method: 'GET', path: pathOf(view.url) };
   const first = view.pages[0];
   const last = view.pages.at(-1);
-  const entry: HistoryEntryView = { ...base, kind: 'listing', method: first?.request.method ?? 'GET', path: pathOf(first?.url ?? view.summary.url) };
+  const entry: HistoryEntryView = {
+    ...base,
+    kind: 'listing',
+    method: first?.request.method ?? 'GET',
+    path: pathOf(first?.url ?? view.summary.url),
+  };
   if (view.grpc) entry.grpc = { status: view.grpc.status.name, ok: view.grpc.status.ok };
   else if (last) {
     entry.status = last.response.status;

@@ -20,7 +20,8 @@ export class ResultHistory<T> {
     private readonly keptInFull = HISTORY_KEPT_IN_FULL,
     private readonly maxEntries = HISTORY_MAX_ENTRIES,
   ) {
-    if (keptInFull < 2 || maxEntries < keptInFull) throw new RangeError('A history keeps at least two results in full, and lists at least those.');
+    if (keptInFull < 2 || maxEntries < keptInFull)
+      throw new RangeError('A history keeps at least two results in full, and lists at least those.');
   }
 
   /**
@@ -31,7 +32,11 @@ export class ResultHistory<T> {
     const released: T[] = [];
     const existing = this.entries.findIndex((e) => e.view.id === view.id);
     if (existing >= 0) this.entries.splice(existing, 1);
-    this.entries.unshift({ view: { ...view, kept: true, canRunAgain: again !== undefined }, held, ...(again ? { again } : {}) });
+    this.entries.unshift({
+      view: { ...view, kept: true, canRunAgain: again !== undefined },
+      held,
+      ...(again ? { again } : {}),
+    });
     this.entries.forEach((entry, i) => {
       if (i >= this.keptInFull && entry.held !== undefined) {
         released.push(entry.held);
@@ -39,7 +44,8 @@ export class ResultHistory<T> {
         entry.view = { ...entry.view, kept: false };
       }
     });
-    for (const dropped of this.entries.splice(this.maxEntries)) if (dropped.held !== undefined) released.push(dropped.held);
+    for (const dropped of this.entries.splice(this.maxEntries))
+      if (dropped.held !== undefined) released.push(dropped.held);
     return released;
   }
 

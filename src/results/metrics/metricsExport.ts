@@ -35,7 +35,9 @@ export function metricsGeoJson(view: MetricsMapView, i: number, m: number): stri
   const placeIndex = new Map(view.places.map((p, k) => [p.id, k]));
   const features = view.shapes.map((shape) => {
     const p = placeIndex.get(shape.id);
-    const values = Object.fromEntries(view.measures.map((mm, k) => [mm.name, p === undefined ? null : metricValue(view, i, p, k)]));
+    const values = Object.fromEntries(
+      view.measures.map((mm, k) => [mm.name, p === undefined ? null : metricValue(view, i, p, k)]),
+    );
     const own = p === undefined ? null : metricValue(view, i, p, m);
     const c = measure ? classOf(own, breaks, measure.count) : { kind: 'missing' as const };
     return {
@@ -45,7 +47,9 @@ export function metricsGeoJson(view: MetricsMapView, i: number, m: number): stri
         name: shape.name,
         interval_start: view.intervals[i] ?? null,
         ...values,
-        k_suppressed: view.measures.filter((mm, k) => mm.count && p !== undefined && metricValue(view, i, p, k) === -1).map((mm) => mm.name),
+        k_suppressed: view.measures
+          .filter((mm, k) => mm.count && p !== undefined && metricValue(view, i, p, k) === -1)
+          .map((mm) => mm.name),
         class: c.kind === 'class' ? c.index + 1 : c.kind,
       },
       geometry: { type: 'MultiPolygon', coordinates: shape.polygons },

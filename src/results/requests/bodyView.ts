@@ -7,7 +7,12 @@ import { maskJsonText } from '../tokens/maskedItems';
 export const MAX_RAW_CHARS = 1_000_000;
 
 /** The body of one page for the JSON tree and Raw views; Raw is cut at `maxRawChars`. */
-export function bodyView(page: HttpExchange, resultId: string, pageIndex: number, maxRawChars = MAX_RAW_CHARS): BodyView {
+export function bodyView(
+  page: HttpExchange,
+  resultId: string,
+  pageIndex: number,
+  maxRawChars = MAX_RAW_CHARS,
+): BodyView {
   let raw = page.text;
   let reserialised = false;
   if (raw === undefined && page.bodyKind === 'json') {
@@ -26,6 +31,7 @@ export function bodyView(page: HttpExchange, resultId: string, pageIndex: number
     rawReserialised: reserialised,
   };
   // The JSON tree shows what Raw shows: a key id (or token) of ours echoed in the body masked (walked only when there is one).
-  if (page.bodyKind === 'json') view.json = raw === unmasked ? page.body : maskJsonText(page.body, sentMasker(page.token));
+  if (page.bodyKind === 'json')
+    view.json = raw === unmasked ? page.body : maskJsonText(page.body, sentMasker(page.token));
   return view;
 }

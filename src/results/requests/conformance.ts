@@ -14,14 +14,25 @@ const EXAMPLES_PER_RULE = 5;
  * The MDS 2.0 conformance of every 2xx page of `result` that has a body, as one report; undefined
  * when the result is not an MDS endpoint's answer (a MaaS path, an error page, a 202 without a body).
  */
-export function resultConformance(result: ApiResult, endpointId: string | undefined, mode?: MdsMode): ConformanceReport | undefined {
+export function resultConformance(
+  result: ApiResult,
+  endpointId: string | undefined,
+  mode?: MdsMode,
+): ConformanceReport | undefined {
   const pages = result.pages.filter((p) => p.ok && p.status !== 202 && (p.bodyKind === 'json' || p.bodyKind === 'csv'));
   if (pages.length === 0) return undefined;
   const bodyOf = (i: number) => (pages[i].bodyKind === 'csv' ? (pages[i].text ?? '') : pages[i].body);
-  let endpoint: MdsEndpointId | undefined = endpointId !== undefined && isMdsEndpointId(endpointId) ? endpointId : undefined;
+  let endpoint: MdsEndpointId | undefined =
+    endpointId !== undefined && isMdsEndpointId(endpointId) ? endpointId : undefined;
   endpoint ??= guessMdsEndpoint(bodyOf(0));
   if (!endpoint) return undefined;
-  const reports = pages.map((page, i) => validateMdsResponse(endpoint, bodyOf(i), { mode, contentType: page.contentType, maxExamplesPerRule: EXAMPLES_PER_RULE }));
+  const reports = pages.map((page, i) =>
+    validateMdsResponse(endpoint, bodyOf(i), {
+      mode,
+      contentType: page.contentType,
+      maxExamplesPerRule: EXAMPLES_PER_RULE,
+    }),
+  );
   return mergeReports(reports);
 }
 
@@ -29,7 +40,11 @@ export function resultConformance(result: ApiResult, endpointId: string | undefi
 export function mergeReports(reports: readonly ConformanceReport[]): ConformanceReport {
   const [first, ...rest] = reports;
   if (rest.length === 0) return first;
-  const merged: ConformanceReport = { ...first, rules: cloneRules(first.rules), schemaBugs: cloneRules(first.schemaBugs) };
+  const merged: ConformanceReport = {
+    ...first,
+    rules: cloneRules(first.rules),
+    schemaBugs: cloneRules(first.schemaBugs),
+  };
   for (const report of rest) {
     merged.conforms &&= report.conforms;
     merged.itemsChecked += report.itemsChecked;
@@ -49,9 +64,17 @@ function cloneRules(rules: readonly ConformanceRule[]): ConformanceRule[] {
 }
 
 /** Adds `more` to `into`: the same rule (keyword, place, message, schema bug) adds its count and a few more examples. */
-function mergeRules<R extends { keyword: string; where: string; message: string; schemaBug?: string; count: number; examples: unknown[] }>(into: R[], more: readonly R[]): void {
+function mergeRules<
+  R extends { keyword: string; where: string; message: string; schemaBug?: string; count: number; examples: unknown[] },
+>(into: R[], more: readonly R[]): void {
   for (const rule of more) {
-    const same = into.find((r) => r.keyword === rule.keyword && r.where === rule.where && r.message === rule.message && r.schemaBug === rule.schemaBug);
+    const same = into.find(
+      (r) =>
+        r.keyword === rule.keyword &&
+        r.where === rule.where &&
+        r.message === rule.message &&
+        r.schemaBug === rule.schemaBug,
+    );
     if (!same) {
       into.push({ ...rule, examples: [...rule.examples] });
       continue;
@@ -63,7 +86,13 @@ function mergeRules<R extends { keyword: string; where: string; message: string;
 
 /** A rule as the panel lists it: its examples tagged with the page they were found on. */
 function ruleView(rule: ConformanceRule, pageIndex: number): ConformanceRuleView {
-  const view: ConformanceRuleView = { keyword: rule.keyword, message: rule.message, where: rule.where, count: rule.count, examples: rule.examples.map((e) => ({ pageIndex, path: e.path, value: e.value })) };
+  const view: ConformanceRuleView = {
+    keyword: rule.keyword,
+    message: rule.message,
+    where: rule.where,
+    count: rule.count,
+    examples: rule.examples.map((e) => ({ pageIndex, path: e.path, value: e.value })),
+  };
   if (rule.schemaBug) view.schemaBug = rule.schemaBug;
   return view;
 }
@@ -73,20 +102,42 @@ function ruleView(rule: ConformanceRule, pageIndex: number): ConformanceRuleView
  * schemas, the findings grouped by rule over all pages, and each example pointing into its own page's body.
  * `notMds` when the result is not an MDS endpoint's answer.
  */
-export function resultConformanceView(result: Pick<ApiResult, 'pages'>, endpointId: string | undefined, mode?: MdsMode, pageOffset = 0): ConformanceView {
-  const pages = result.pages.map((page, index) => ({ page, index: index + pageOffset })).filter(({ page: p }) => p.ok && p.status !== 202 && (p.bodyKind === 'json' || p.bodyKind === 'csv'));
+export function resultConformanceView(
+  result: Pick<ApiResult, 'pages'>,
+  endpointId: string | undefined,
+  mode?: MdsMode,
+  pageOffset = 0,
+): ConformanceView {
+  const pages = result.pages
+    .map((page, index) => ({ page, index: index + pageOffset }))
+    .filter(({ page: p }) => p.ok && p.status !== 202 && (p.bodyKind === 'json' || p.bodyKind === 'csv'));
   if (pages.length === 0) return { state: 'notMds' };
   const bodyOf = (p: HttpExchange) => (p.bodyKind === 'csv' ? (p.text ?? '') : p.body);
-  let endpoint: MdsEndpointId | undefined = endpointId !== undefined && isMdsEndpointId(endpointId) ? endpointId : undefined;
+  let endpoint: MdsEndpointId | undefined =
+    endpointId !== undefined && isMdsEndpointId(endpointId) ? endpointId : undefined;
   endpoint ??= guessMdsEndpoint(bodyOf(pages[0].page));
   if (!endpoint) return { state: 'notMds' };
   const rules: ConformanceRuleView[] = [];
   const schemaBugs: ConformanceRuleView[] = [];
   const view: Extract<ConformanceView, { state: 'checked' }> = {
-    state: 'checked', conforms: true, endpoint, mode: mode ?? 'micromobility', schemaSource: '', itemsChecked: 0, itemsWithFindings: 0, findingCount: 0, omittedFindings: 0, rules, schemaBugs,
+    state: 'checked',
+    conforms: true,
+    endpoint,
+    mode: mode ?? 'micromobility',
+    schemaSource: '',
+    itemsChecked: 0,
+    itemsWithFindings: 0,
+    findingCount: 0,
+    omittedFindings: 0,
+    rules,
+    schemaBugs,
   };
   for (const { page, index } of pages) {
-    const report = validateMdsResponse(endpoint, bodyOf(page), { mode, contentType: page.contentType, maxExamplesPerRule: EXAMPLES_PER_RULE });
+    const report = validateMdsResponse(endpoint, bodyOf(page), {
+      mode,
+      contentType: page.contentType,
+      maxExamplesPerRule: EXAMPLES_PER_RULE,
+    });
     view.conforms &&= report.conforms;
     view.mode = report.mode;
     view.schemaSource = `${report.schemaSource.repository} ${report.schemaSource.ref} (${report.schemaSource.commit.slice(0, 7)})`;
@@ -94,8 +145,14 @@ export function resultConformanceView(result: Pick<ApiResult, 'pages'>, endpoint
     view.itemsWithFindings += report.itemsWithFindings;
     view.findingCount += report.findingCount;
     view.omittedFindings += report.omittedFindings;
-    mergeRules(rules, report.rules.map((r) => ruleView(r, index)));
-    mergeRules(schemaBugs, report.schemaBugs.map((r) => ruleView(r, index)));
+    mergeRules(
+      rules,
+      report.rules.map((r) => ruleView(r, index)),
+    );
+    mergeRules(
+      schemaBugs,
+      report.schemaBugs.map((r) => ruleView(r, index)),
+    );
   }
   rules.sort((a, b) => b.count - a.count);
   schemaBugs.sort((a, b) => b.count - a.count);
@@ -112,7 +169,13 @@ export function mergeConformanceViews(a: ConformanceView | undefined, b: Conform
   mergeRules(schemaBugs, b.schemaBugs);
   rules.sort((x, y) => y.count - x.count);
   return {
-    ...a, conforms: a.conforms && b.conforms, itemsChecked: a.itemsChecked + b.itemsChecked, itemsWithFindings: a.itemsWithFindings + b.itemsWithFindings,
-    findingCount: a.findingCount + b.findingCount, omittedFindings: a.omittedFindings + b.omittedFindings, rules, schemaBugs,
+    ...a,
+    conforms: a.conforms && b.conforms,
+    itemsChecked: a.itemsChecked + b.itemsChecked,
+    itemsWithFindings: a.itemsWithFindings + b.itemsWithFindings,
+    findingCount: a.findingCount + b.findingCount,
+    omittedFindings: a.omittedFindings + b.omittedFindings,
+    rules,
+    schemaBugs,
   };
 }

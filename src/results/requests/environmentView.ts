@@ -5,7 +5,14 @@ import type { EnvironmentView } from '../../shared/resultSummary';
 
 /** What the panel shows of an environment. */
 export function environmentView(env: Environment): EnvironmentView {
-  return { id: env.id, name: env.name, api: env.api, apiLabel: API_LABELS[env.api] ?? env.api, stage: env.stage, baseUrl: env.baseUrl };
+  return {
+    id: env.id,
+    name: env.name,
+    api: env.api,
+    apiLabel: API_LABELS[env.api] ?? env.api,
+    stage: env.stage,
+    baseUrl: env.baseUrl,
+  };
 }
 
 /**

@@ -7,7 +7,8 @@ export const MAX_CELL_CHARS = 1024;
 
 /** A string or finite number as text ('' otherwise), at most MAX_CELL_CHARS characters. */
 export function readText(value: unknown): string {
-  const text = typeof value === 'string' ? value : typeof value === 'number' && Number.isFinite(value) ? String(value) : '';
+  const text =
+    typeof value === 'string' ? value : typeof value === 'number' && Number.isFinite(value) ? String(value) : '';
   return text.length > MAX_CELL_CHARS ? `${text.slice(0, MAX_CELL_CHARS - 1)}…` : text;
 }
 

@@ -2,7 +2,16 @@
 // over a path into the item, an item's reading by its table of fields, and a resource's table filled column by column
 // straight from the items. A reader never throws: a field of the wrong type is '' or NaN.
 import { isRecord } from '../../shared/isRecord';
-import type { CategoryColumn, DataColumn, DataTableView, NumberColumn, PositionColumn, TableResource, TextColumn, TimeColumn } from '../../shared/dataTable';
+import type {
+  CategoryColumn,
+  DataColumn,
+  DataTableView,
+  NumberColumn,
+  PositionColumn,
+  TableResource,
+  TextColumn,
+  TimeColumn,
+} from '../../shared/dataTable';
 import { readList, readNumber, readPosition, readText, readTime, readTypeCounts } from './fieldReaders';
 import { CodeBook } from './vehicleReader';
 
@@ -24,10 +33,12 @@ function at(path: readonly string[]): (item: Item) => unknown {
 }
 
 /** A field reader kind: `read` (from fieldReaders.ts) over the value at a path into the item. */
-const over = <T>(read: (value: unknown) => T) => (...path: string[]): FieldReader<T> => {
-  const get = at(path);
-  return (item) => read(get(item));
-};
+const over =
+  <T>(read: (value: unknown) => T) =>
+  (...path: string[]): FieldReader<T> => {
+    const get = at(path);
+    return (item) => read(get(item));
+  };
 
 /** The field readers, each over a path into the item (`'location', 'speed'`). */
 export const field = {
@@ -109,7 +120,13 @@ function fillerOf<R>(spec: ColumnSpec<R>, fields: Fields<R>, n: number): Filler 
       return { column, set: (i, item) => (column.values[i] = read(item)) };
     }
     case 'position': {
-      const column: PositionColumn = { id, label, type: 'position', lat: new Float64Array(n), lng: new Float64Array(n) };
+      const column: PositionColumn = {
+        id,
+        label,
+        type: 'position',
+        lat: new Float64Array(n),
+        lng: new Float64Array(n),
+      };
       const lat = fields[spec.lat] as FieldReader<number>;
       const lng = fields[spec.lng] as FieldReader<number>;
       return {
@@ -133,7 +150,9 @@ export function tableOf<R>(spec: TableSpec<R>, items: readonly unknown[]): DataT
   for (const f of fillers) for (let i = 0; i < n; i++) f.set(i, records[i]);
   const columns = fillers.map((f) => f.column);
   const noun: [string, string] = [...spec.noun];
-  return spec.groupBy ? { resource: spec.resource, noun, count: n, groupBy: spec.groupBy, columns } : { resource: spec.resource, noun, count: n, columns };
+  return spec.groupBy
+    ? { resource: spec.resource, noun, count: n, groupBy: spec.groupBy, columns }
+    : { resource: spec.resource, noun, count: n, columns };
 }
 
 export function number(id: string, label: string, n: number, unit?: string, digits?: number): NumberColumn {

@@ -5,7 +5,14 @@ import type { HttpExchange, VehicleListing } from '../../core/http';
 import { clockSkewOf } from '../../core/clock';
 import type { Environment } from '../../core/environment';
 import { normaliseBaseUrl } from '../../core/environment';
-import type { HeaderView, ListingResultView, PageView, RequestErrorResultView, RequestView, ResponseView } from '../../shared/listingViews';
+import type {
+  HeaderView,
+  ListingResultView,
+  PageView,
+  RequestErrorResultView,
+  RequestView,
+  ResponseView,
+} from '../../shared/listingViews';
 import type { ResultSummary } from '../../shared/resultSummary';
 import { isRecord } from '../../shared/isRecord';
 import { buildCurlCommand, environmentView } from './environmentView';
@@ -22,10 +29,17 @@ function requestView(page: HttpExchange): RequestView {
   const raw = page.token?.token;
   const tokenPreview = raw ? shortenToken(raw) : undefined;
   const headers: HeaderView[] = Object.entries(page.requestHeaders).map(([name, value]) => {
-    if (/^authorization$/i.test(name)) return { name, value: tokenPreview ? `Bearer ${tokenPreview}` : l10n.t('Bearer <redacted>'), secret: true };
+    if (/^authorization$/i.test(name))
+      return { name, value: tokenPreview ? `Bearer ${tokenPreview}` : l10n.t('Bearer <redacted>'), secret: true };
     return { name, value: scrubSent(value, page.token) };
   });
-  return { method: page.method, url: page.url, headers, tokenPreview, curlPreview: buildCurlCommand(page.url, page.requestHeaders, '$TOKEN') };
+  return {
+    method: page.method,
+    url: page.url,
+    headers,
+    tokenPreview,
+    curlPreview: buildCurlCommand(page.url, page.requestHeaders, '$TOKEN'),
+  };
 }
 
 function responseView(page: HttpExchange): ResponseView {
@@ -36,7 +50,10 @@ function responseView(page: HttpExchange): ResponseView {
     contentType: page.contentType,
     bytes: page.bytes,
     timings: { ...page.timings },
-    headers: Object.entries(page.responseHeaders).map(([name, value]) => ({ name, value: scrubSent(value, page.token) })),
+    headers: Object.entries(page.responseHeaders).map(([name, value]) => ({
+      name,
+      value: scrubSent(value, page.token),
+    })),
     // The panel has no CSV view yet: a CSV body is shown as its text.
     bodyKind: page.bodyKind === 'csv' ? 'text' : page.bodyKind,
   };
@@ -57,7 +74,14 @@ export function refusalContextOf(env: Environment, now: number, extra: Partial<R
 }
 
 /** The view of page `index` (0-based) of a listing; `refusal` adds what the caller knows (credential type, the key's shared-clock mark). */
-export function pageView(page: HttpExchange, index: number, env: Environment, now: number, itemCount: number, refusal?: Partial<RefusalContext>): PageView {
+export function pageView(
+  page: HttpExchange,
+  index: number,
+  env: Environment,
+  now: number,
+  itemCount: number,
+  refusal?: Partial<RefusalContext>,
+): PageView {
   const view: PageView = {
     index,
     url: page.url,
@@ -80,7 +104,14 @@ export function itemsOnPage(page: HttpExchange): number {
 }
 
 /** The one-line summary of a listing, as the panel and the CLI show it: `200 OK · 500 vehicles · 5 pages`. */
-export function listingLine(args: { status?: number; statusText?: string; itemCount: number; pageCount: number; moreExist: boolean; noun?: [string, string] }): string {
+export function listingLine(args: {
+  status?: number;
+  statusText?: string;
+  itemCount: number;
+  pageCount: number;
+  moreExist: boolean;
+  noun?: [string, string];
+}): string {
   const status = args.status === undefined ? l10n.t('no answer') : `${args.status} ${args.statusText ?? ''}`.trim();
   const [one, many] = args.noun ?? ['vehicle', 'vehicles'];
   return `${status} · ${plural(args.itemCount, one, many)}${args.moreExist ? l10n.t(' so far') : ''} · ${plural(args.pageCount, 'page')}`;
@@ -109,12 +140,19 @@ export function listingView(args: {
   const summary: ResultSummary = {
     kind: 'listing',
     title,
-    line: listingLine({ status: pages.at(-1)?.response.status, statusText: pages.at(-1)?.response.statusText, itemCount: vehicles.count, pageCount: pages.length, moreExist: !!listing.nextUrl }),
+    line: listingLine({
+      status: pages.at(-1)?.response.status,
+      statusText: pages.at(-1)?.response.statusText,
+      itemCount: vehicles.count,
+      pageCount: pages.length,
+      moreExist: !!listing.nextUrl,
+    }),
     createdAt: args.now,
     environmentId: env.id,
     environmentName: env.name,
     canRunAgain: true,
-    rerun: shape === 'mds-status' || /\/vehicles\/status(\/|\?|$)/.test(listing.pages[0]?.url ?? '') ? 'status' : 'vehicles',
+    rerun:
+      shape === 'mds-status' || /\/vehicles\/status(\/|\?|$)/.test(listing.pages[0]?.url ?? '') ? 'status' : 'vehicles',
     url: listing.pages[0]?.url,
   };
   const view: ListingResultView = {
@@ -144,7 +182,13 @@ export function listingView(args: {
 }
 
 /** The view of a request that failed before an answer. */
-export function requestErrorView(args: { id: string; environment: Environment; error: { code?: ErrorCode; message: string }; url?: string; now: number }): RequestErrorResultView {
+export function requestErrorView(args: {
+  id: string;
+  environment: Environment;
+  error: { code?: ErrorCode; message: string };
+  url?: string;
+  now: number;
+}): RequestErrorResultView {
   const error = mobilityErrorView(args.error);
   const title = l10n.t('Request failed · {0}', args.environment.name);
   const view: RequestErrorResultView = {

@@ -157,7 +157,10 @@ export function readStop(item: unknown): StopReading {
 }
 
 const TRIP_TABLE: TableSpec<TripReading> = {
-  resource: 'trips', noun: ['trip', 'trips'], groupBy: 'tripType', fields: TRIP_FIELDS,
+  resource: 'trips',
+  noun: ['trip', 'trips'],
+  groupBy: 'tripType',
+  fields: TRIP_FIELDS,
   columns: () => [
     { id: 'tripId', label: l10n.t('Trip ID'), type: 'text', from: 'tripId' },
     { id: 'deviceId', label: l10n.t('Device ID'), type: 'text', from: 'deviceId' },
@@ -173,7 +176,10 @@ const TRIP_TABLE: TableSpec<TripReading> = {
 };
 
 const EVENT_TABLE: TableSpec<EventReading> = {
-  resource: 'events', noun: ['event', 'events'], groupBy: 'state', fields: EVENT_FIELDS,
+  resource: 'events',
+  noun: ['event', 'events'],
+  groupBy: 'state',
+  fields: EVENT_FIELDS,
   columns: () => [
     { id: 'time', label: l10n.t('Time'), type: 'time', from: 'timeMs' },
     { id: 'deviceId', label: l10n.t('Device ID'), type: 'text', from: 'deviceId' },
@@ -188,7 +194,9 @@ const EVENT_TABLE: TableSpec<EventReading> = {
 };
 
 const TELEMETRY_TABLE: TableSpec<TelemetryReading> = {
-  resource: 'telemetry', noun: ['telemetry point', 'telemetry points'], fields: TELEMETRY_FIELDS,
+  resource: 'telemetry',
+  noun: ['telemetry point', 'telemetry points'],
+  fields: TELEMETRY_FIELDS,
   columns: () => [
     { id: 'time', label: l10n.t('Time'), type: 'time', from: 'timeMs' },
     { id: 'deviceId', label: l10n.t('Device ID'), type: 'text', from: 'deviceId' },
@@ -202,7 +210,10 @@ const TELEMETRY_TABLE: TableSpec<TelemetryReading> = {
 };
 
 const STOP_TABLE: TableSpec<StopReading> = {
-  resource: 'stops', noun: ['stop', 'stops'], groupBy: 'status', fields: STOP_FIELDS,
+  resource: 'stops',
+  noun: ['stop', 'stops'],
+  groupBy: 'status',
+  fields: STOP_FIELDS,
   columns: () => [
     { id: 'name', label: l10n.t('Name'), type: 'text', from: 'name' },
     { id: 'stopId', label: l10n.t('Stop ID'), type: 'text', from: 'stopId' },
@@ -211,7 +222,14 @@ const STOP_TABLE: TableSpec<StopReading> = {
     { id: 'available', label: l10n.t('Available'), type: 'number', from: 'available', unit: '', digits: 0 },
     { id: 'disabled', label: l10n.t('Disabled'), type: 'number', from: 'disabled', unit: '', digits: 0 },
     { id: 'capacity', label: l10n.t('Capacity'), type: 'number', from: 'capacity', unit: '', digits: 0 },
-    { id: 'placesAvailable', label: l10n.t('Places free'), type: 'number', from: 'placesAvailable', unit: '', digits: 0 },
+    {
+      id: 'placesAvailable',
+      label: l10n.t('Places free'),
+      type: 'number',
+      from: 'placesAvailable',
+      unit: '',
+      digits: 0,
+    },
     { id: 'lastUpdated', label: l10n.t('Last updated'), type: 'time', from: 'lastUpdatedMs' },
   ],
 };

@@ -37,20 +37,33 @@ export function listingOf(result: ApiResult): VehicleListing {
 }
 
 /** The table of a result that is not vehicles: trips, events, telemetry, stops or a CSV; undefined for any other body. */
-export function resourceTableOf(result: Pick<ApiResult, 'items' | 'itemsKey' | 'columns' | 'pages'>): DataTableView | undefined {
+export function resourceTableOf(
+  result: Pick<ApiResult, 'items' | 'itemsKey' | 'columns' | 'pages'>,
+): DataTableView | undefined {
   if (result.columns && result.pages.some((p) => p.bodyKind === 'csv')) return csvTable(result.columns, result.items);
   switch (result.itemsKey) {
-    case 'trips': return tripTable(result.items);
-    case 'events': return eventTable(result.items);
-    case 'telemetry': return telemetryTable(result.items);
-    case 'stops': return stopTable(result.items);
-    default: return undefined;
+    case 'trips':
+      return tripTable(result.items);
+    case 'events':
+      return eventTable(result.items);
+    case 'telemetry':
+      return telemetryTable(result.items);
+    case 'stops':
+      return stopTable(result.items);
+    default:
+      return undefined;
   }
 }
 
 /** The table the panel shows for `view`: its resource table, or its vehicles. */
 export function tableOfView(view: ListingResultView): DataTableView {
-  return view.table ?? vehicleDataTable(view.vehicles, view.shape === 'mds-status' ? 'vehicles_status' : view.shape === 'maas' ? 'maas_vehicles' : 'vehicles');
+  return (
+    view.table ??
+    vehicleDataTable(
+      view.vehicles,
+      view.shape === 'mds-status' ? 'vehicles_status' : view.shape === 'maas' ? 'maas_vehicles' : 'vehicles',
+    )
+  );
 }
 
 /** How many items one page holds, for any resource (the page table's count). */
@@ -82,9 +95,11 @@ export function resultLine(args: {
   const pages = plural(args.pageCount, 'page');
   switch (args.outcome) {
     case 'not_processed':
-      return args.retryAfterSeconds !== undefined ? l10n.t('not processed yet ({0}) — retry after {1} s', args.status ?? 202, args.retryAfterSeconds) : l10n.t('not processed yet ({0}) — try again later', args.status ?? 202);
+      return args.retryAfterSeconds !== undefined
+        ? l10n.t('not processed yet ({0}) — retry after {1} s', args.status ?? 202, args.retryAfterSeconds)
+        : l10n.t('not processed yet ({0}) — try again later', args.status ?? 202);
     case 'not_found':
-      return `${status}: ${args.hourly ? l10n.t('no data for that hour') : args.errorText ?? l10n.t('nothing at that address')}`;
+      return `${status}: ${args.hourly ? l10n.t('no data for that hour') : (args.errorText ?? l10n.t('nothing at that address'))}`;
     case 'empty':
       return `${args.status ?? 200} · ${args.hourly ? l10n.t('no {0} in this hour', nounText(args.noun[1])) : l10n.t('no {0}', nounText(args.noun[1]))}`;
     case 'body':
@@ -116,7 +131,16 @@ export function resultView(args: {
   refusal?: Partial<RefusalContext>;
 }): ListingResultView {
   const { result } = args;
-  const view = listingView({ id: args.id, environment: args.environment, listing: listingOf(result), credentialLabel: args.credentialLabel, canLoadNext: args.canLoadNext, canCopyCurl: args.canCopyCurl, now: args.now, refusal: args.refusal });
+  const view = listingView({
+    id: args.id,
+    environment: args.environment,
+    listing: listingOf(result),
+    credentialLabel: args.credentialLabel,
+    canLoadNext: args.canLoadNext,
+    canCopyCurl: args.canCopyCurl,
+    now: args.now,
+    refusal: args.refusal,
+  });
   const table = resourceTableOf(result);
   // A key id (or token) of ours that the server echoed in the items is masked in the cells, as in the body.
   if (table) view.table = maskTableText(table, pagesMasker(result.pages));

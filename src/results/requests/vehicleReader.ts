@@ -76,7 +76,9 @@ export function readVehicle(item: unknown): VehicleReading {
     vehicleId: str(v.vehicle_id),
     providerId: str(v.provider_id),
     vehicleType: str(v.vehicle_type),
-    propulsion: Array.isArray(v.propulsion_types) ? v.propulsion_types.map(str).filter(Boolean).join(', ') : str(v.propulsion_types),
+    propulsion: Array.isArray(v.propulsion_types)
+      ? v.propulsion_types.map(str).filter(Boolean).join(', ')
+      : str(v.propulsion_types),
     state: str(event?.vehicle_state) || str(v.state) || str(v.vehicle_state),
     batteryPercent: firstNumber(telemetry?.battery_percent, event?.battery_percent, v.battery_percent),
     lastEventMs: firstTime(event?.timestamp, telemetry?.timestamp, v.last_reported ?? v.last_updated),
@@ -112,7 +114,11 @@ export class CodeBook {
 }
 
 /** Which shape the items have, for labels: every shape is read by the same tolerant reader. */
-export function listingShape(listKey: string | undefined, items: readonly unknown[], api: 'mds' | 'maas'): ListingShape {
+export function listingShape(
+  listKey: string | undefined,
+  items: readonly unknown[],
+  api: 'mds' | 'maas',
+): ListingShape {
   if (listKey === 'vehicles_status') return 'mds-status';
   const first = items.find(isRecord);
   if (api === 'maas' || (first && 'id' in first && 'state' in first && !('device_id' in first))) return 'maas';

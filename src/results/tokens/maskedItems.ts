@@ -16,7 +16,15 @@ export function maskTableText(table: DataTableView, mask: (text: string) => stri
 
 /** The vehicle table with `mask` applied to its ids and names (in place; returned for chaining). */
 export function maskVehicleText(columns: VehicleColumns, mask: (text: string) => string): VehicleColumns {
-  for (const values of [columns.deviceId, columns.vehicleId, columns.providerId, columns.typeNames, columns.propulsionNames, columns.stateNames]) maskAll(values, mask);
+  for (const values of [
+    columns.deviceId,
+    columns.vehicleId,
+    columns.providerId,
+    columns.typeNames,
+    columns.propulsionNames,
+    columns.stateNames,
+  ])
+    maskAll(values, mask);
   return columns;
 }
 

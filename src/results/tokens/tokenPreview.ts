@@ -28,5 +28,8 @@ export function sentMasker(sent: SentToken | undefined): (text: string) => strin
 
 /** `scrubSent` for the pages of one result (each page's token, their key's kid), compiled once. */
 export function pagesMasker(pages: readonly { token?: SentToken }[]): (text: string) => string {
-  return ownSecretsMasker({ tokens: pages.map((p) => p.token?.token), kid: pages.find((p) => p.token)?.token?.header.kid });
+  return ownSecretsMasker({
+    tokens: pages.map((p) => p.token?.token),
+    kid: pages.find((p) => p.token)?.token?.header.kid,
+  });
 }

@@ -64,14 +64,26 @@ export function tokenView(args: {
 }
 
 /** The token a page (or a gRPC call: `source`) was sent with, decoded and checked against the environment. */
-export function pageTokenView(page: HttpExchange, pageNumber: number, env: Environment, now: number, source?: string): TokenView | undefined {
+export function pageTokenView(
+  page: HttpExchange,
+  pageNumber: number,
+  env: Environment,
+  now: number,
+  source?: string,
+): TokenView | undefined {
   const raw = page.token?.token;
   if (!raw) return undefined;
   const decoded = decodeJwt(raw, { now });
   if (!decoded.ok) return undefined;
   // Checked against the base URL, the audience the server expects (spec 5.3), so a mistaken custom `audience` shows too.
   const findings = lintToken(decoded.token, { now, knownAudiences: [withoutTrailingSlashes(env.baseUrl)] });
-  return tokenView({ token: raw, decoded: decoded.token, findings, source: source ?? l10n.t('Sent with page {0}', pageNumber), alreadyUsed: true });
+  return tokenView({
+    token: raw,
+    decoded: decoded.token,
+    findings,
+    source: source ?? l10n.t('Sent with page {0}', pageNumber),
+    alreadyUsed: true,
+  });
 }
 
 /**
@@ -89,7 +101,15 @@ export function tokenResultView(args: {
   now: number;
   userGiven?: boolean;
 }): TokenResultView {
-  const token = tokenView({ token: args.token, decoded: args.decoded, findings: args.findings, signature: args.signature, source: args.source, alreadyUsed: false, userGiven: args.userGiven });
+  const token = tokenView({
+    token: args.token,
+    decoded: args.decoded,
+    findings: args.findings,
+    signature: args.signature,
+    source: args.source,
+    alreadyUsed: false,
+    userGiven: args.userGiven,
+  });
   const errors = args.findings.filter((f) => f.severity === 'error').length;
   const warnings = args.findings.filter((f) => f.severity === 'warning').length;
   const title = l10n.t('Token · {0}', args.environment?.name ?? token.source);

@@ -106,7 +106,8 @@ export interface ClientReport {
 export const GRADE_WARNINGS: Readonly<Record<GradeWarningId, string>> = {
   long_lifetime: `The token lives longer than ${FRAGILE_LIFETIME_SECONDS / 60} minutes (exp - iat). Spec 5.1 rule 5 allows up to 1 hour, but a token is used once: a short lifetime (a few minutes) limits what a leaked token can do.`,
   iat_ahead: `iat lies more than ${FRAGILE_IAT_AHEAD_SECONDS} s ahead of the server's clock. The sandbox allows some skew; a server that allows less refuses it (iat_in_future). Sync the clock, or take iat from the clock as the token is signed.`,
-  aud_list_extra: 'aud is a list that holds other values besides this environment\'s base URL. Spec 5.3 accepts a list holding the address, but a token for one environment should name only it: send aud as the one base URL.',
+  aud_list_extra:
+    "aud is a list that holds other values besides this environment's base URL. Spec 5.3 accepts a list holding the address, but a token for one environment should name only it: send aud as the one base URL.",
 };
 
 /** Which claims (and header fields) each rule is about: what the report shows of a refused token. */
@@ -150,13 +151,19 @@ function iso(ms: number): string {
 }
 
 /** The header and claims of the token in an Authorization value, decoded without verifying; empty when there is none. */
-function decodedParts(authorization: string | undefined): { header: Record<string, unknown>; payload: Record<string, unknown> } {
+function decodedParts(authorization: string | undefined): {
+  header: Record<string, unknown>;
+  payload: Record<string, unknown>;
+} {
   if (!authorization) return { header: {}, payload: {} };
   const decoded = decodeJwt(stripTokenText(authorization));
   return decoded.ok ? { header: decoded.token.header, payload: decoded.token.payload } : { header: {}, payload: {} };
 }
 
-function pick(names: readonly string[], parts: { header: Record<string, unknown>; payload: Record<string, unknown> }): Record<string, unknown> {
+function pick(
+  names: readonly string[],
+  parts: { header: Record<string, unknown>; payload: Record<string, unknown> },
+): Record<string, unknown> {
   const picked: Record<string, unknown> = {};
   for (const name of names) {
     const source = name === 'alg' || name === 'kid' ? parts.header : parts.payload;
@@ -168,12 +175,20 @@ function pick(names: readonly string[], parts: { header: Record<string, unknown>
 }
 
 /** What is fragile about an accepted token's claims, against the sandbox clock `nowMs` and its audience. */
-export function fragileClaims(payload: Record<string, unknown>, nowMs: number, audience: string | undefined): GradeWarningId[] {
+export function fragileClaims(
+  payload: Record<string, unknown>,
+  nowMs: number,
+  audience: string | undefined,
+): GradeWarningId[] {
   const found: GradeWarningId[] = [];
   const { iat, exp, aud } = payload;
   if (isNumericDate(iat) && isNumericDate(exp) && exp - iat > FRAGILE_LIFETIME_SECONDS) found.push('long_lifetime');
   if (isNumericDate(iat) && iat > nowMs / 1000 + FRAGILE_IAT_AHEAD_SECONDS) found.push('iat_ahead');
-  if (Array.isArray(aud) && (audience === undefined ? aud.length > 1 : audienceMatches(aud, audience) && aud.some((a) => a !== audience))) found.push('aud_list_extra');
+  if (
+    Array.isArray(aud) &&
+    (audience === undefined ? aud.length > 1 : audienceMatches(aud, audience) && aud.some((a) => a !== audience))
+  )
+    found.push('aud_list_extra');
   return found;
 }
 
@@ -198,7 +213,15 @@ export class ClientGrader {
 
   /** Grades one request; returns its verdict (the grader keeps only counts and first examples). */
   record(input: GradeInput): RequestVerdict {
-    const verdict: RequestVerdict = { transport: input.transport, method: input.method, path: input.path, time: iso(input.atMs), status: input.status, outcome: 'unchecked', warnings: [] };
+    const verdict: RequestVerdict = {
+      transport: input.transport,
+      method: input.method,
+      path: input.path,
+      time: iso(input.atMs),
+      status: input.status,
+      outcome: 'unchecked',
+      warnings: [],
+    };
     this.counts.seen++;
     this.transports[input.transport] = (this.transports[input.transport] ?? 0) + 1;
     const check = input.check;
@@ -206,13 +229,27 @@ export class ClientGrader {
       this.counts.unchecked++;
       return verdict;
     }
-    const example = (description: string, claims: Record<string, unknown>, details: string[]): GradeExample => ({ transport: input.transport, method: input.method, path: redactSecrets(input.path), time: verdict.time, description, claims, details });
+    const example = (description: string, claims: Record<string, unknown>, details: string[]): GradeExample => ({
+      transport: input.transport,
+      method: input.method,
+      path: redactSecrets(input.path),
+      time: verdict.time,
+      description,
+      claims,
+      details,
+    });
     const parts = decodedParts(input.authorization);
     const warn = (ids: GradeWarningId[], payload: Record<string, unknown>) => {
       for (const id of ids) {
         const tally = this.warnings.get(id);
         if (tally) tally.count++;
-        else this.warnings.set(id, { id, message: GRADE_WARNINGS[id], count: 1, first: example(GRADE_WARNINGS[id], pick(WARNING_CLAIMS[id], { header: {}, payload }), []) });
+        else
+          this.warnings.set(id, {
+            id,
+            message: GRADE_WARNINGS[id],
+            count: 1,
+            first: example(GRADE_WARNINGS[id], pick(WARNING_CLAIMS[id], { header: {}, payload }), []),
+          });
       }
     };
     if (!check.ok) {
@@ -222,16 +259,31 @@ export class ClientGrader {
       if (further.length > 0) verdict.further = further.map((f) => f.rule);
       this.counts.refused++;
       // Every rule the token broke is charged, the one the answer named first.
-      const broken: RuleViolation[] = [{ rule, description: check.refusal.description, details: check.refusal.details }, ...further];
+      const broken: RuleViolation[] = [
+        { rule, description: check.refusal.description, details: check.refusal.details },
+        ...further,
+      ];
       for (const violation of broken) {
         const tally = this.refusals.get(violation.rule);
         if (tally) {
           tally.count++;
           continue;
         }
-        const details = violation.details.filter((d) => !/^(rule|spec|requirement|kid): /.test(d)).map((d) => withoutKid(d, kid));
-        const first = example(withoutKid(violation.description, kid), pick(CLAIMS_OF[violation.rule] ?? [], parts), details);
-        this.refusals.set(violation.rule, { rule: violation.rule, spec: AUTH_RULES[violation.rule].spec, requirement: AUTH_RULES[violation.rule].message, count: 1, first });
+        const details = violation.details
+          .filter((d) => !/^(rule|spec|requirement|kid): /.test(d))
+          .map((d) => withoutKid(d, kid));
+        const first = example(
+          withoutKid(violation.description, kid),
+          pick(CLAIMS_OF[violation.rule] ?? [], parts),
+          details,
+        );
+        this.refusals.set(violation.rule, {
+          rule: violation.rule,
+          spec: AUTH_RULES[violation.rule].spec,
+          requirement: AUTH_RULES[violation.rule].message,
+          count: 1,
+          first,
+        });
       }
       const brokenRules = new Set(broken.map((b) => b.rule));
       verdict.warnings = fragileClaims(parts.payload, input.atMs, input.audience).filter((id) => {

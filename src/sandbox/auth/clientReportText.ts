@@ -43,7 +43,11 @@ export function clientReportText(report: ClientReport): string {
   } else {
     lines.push('Refused by rule:');
     for (const tally of report.refusals) {
-      lines.push(`  ${tally.rule} (spec ${tally.spec}): ${count(tally.count, 'request')}`, `    rule: ${tally.requirement}`, ...exampleLines(tally.first, '    '));
+      lines.push(
+        `  ${tally.rule} (spec ${tally.spec}): ${count(tally.count, 'request')}`,
+        `    rule: ${tally.requirement}`,
+        ...exampleLines(tally.first, '    '),
+      );
     }
   }
   lines.push('');

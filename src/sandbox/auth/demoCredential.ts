@@ -45,10 +45,18 @@ function demoPrivateKey(pem: string | undefined): KeyObject {
   try {
     key = createPrivateKey(pem);
   } catch (err) {
-    throw new MobilityError('DEMO_KEY_INVALID', 'The demo private key could not be read. Pass a PKCS#8 PEM EC P-256 private key, such as a demo-private-key.pem written by an earlier sandbox.', { cause: err });
+    throw new MobilityError(
+      'DEMO_KEY_INVALID',
+      'The demo private key could not be read. Pass a PKCS#8 PEM EC P-256 private key, such as a demo-private-key.pem written by an earlier sandbox.',
+      { cause: err },
+    );
   }
   const mismatch = keyMismatchFor('external-org', key);
-  if (mismatch) throw new MobilityError('DEMO_KEY_INVALID', `The demo private key does not fit: ${mismatch}. Pass an EC P-256 private key.`);
+  if (mismatch)
+    throw new MobilityError(
+      'DEMO_KEY_INVALID',
+      `The demo private key does not fit: ${mismatch}. Pass an EC P-256 private key.`,
+    );
   return key;
 }
 
@@ -65,7 +73,11 @@ export async function writeDemoCredential(dir: string | false | undefined, priva
   const kid = `sandbox-demo-${Buffer.from(thumbprint, 'base64url').toString('hex').slice(0, 8)}`;
   if (dir === false) {
     const trusted: TrustedKey = { kid, iss: DEMO_ISSUER, type: 'external-org', publicKey };
-    return { demo: { type: 'external-org', kid, issuer: DEMO_ISSUER, privateKeyFile: '', credentialFile: '', dir: '' }, trusted, createdDir: false };
+    return {
+      demo: { type: 'external-org', kid, issuer: DEMO_ISSUER, privateKeyFile: '', credentialFile: '', dir: '' },
+      trusted,
+      createdDir: false,
+    };
   }
 
   let folder: string;
@@ -82,13 +94,24 @@ export async function writeDemoCredential(dir: string | false | undefined, priva
     // The mode of writeFileSync applies only to new files; an older file may be more open.
     chmodSync(privateKeyFile, 0o600);
     const credentialFile = join(folder, DEMO_CREDENTIAL_FILE);
-    writeFileSync(credentialFile, `${JSON.stringify({ type: 'external-org', kid, issuer: DEMO_ISSUER, privateKeyFile }, null, 2)}\n`);
+    writeFileSync(
+      credentialFile,
+      `${JSON.stringify({ type: 'external-org', kid, issuer: DEMO_ISSUER, privateKeyFile }, null, 2)}\n`,
+    );
     const trusted: TrustedKey = { kid, iss: DEMO_ISSUER, type: 'external-org', publicKey };
     writeFileSync(join(folder, DEMO_TRUST_FILE), `${JSON.stringify(trustEntryOf(trusted), null, 2)}\n`);
-    return { demo: { type: 'external-org', kid, issuer: DEMO_ISSUER, privateKeyFile, credentialFile, dir: folder }, trusted, createdDir };
+    return {
+      demo: { type: 'external-org', kid, issuer: DEMO_ISSUER, privateKeyFile, credentialFile, dir: folder },
+      trusted,
+      createdDir,
+    };
   } catch (err) {
     if (err instanceof MobilityError) throw err;
     const reason = err instanceof Error ? err.message : String(err);
-    throw new MobilityError('SANDBOX_START_FAILED', `The demo credential could not be written to ${dir ?? tmpdir()} (${reason}). Choose a writable folder for it.`, { cause: err });
+    throw new MobilityError(
+      'SANDBOX_START_FAILED',
+      `The demo credential could not be written to ${dir ?? tmpdir()} (${reason}). Choose a writable folder for it.`,
+      { cause: err },
+    );
   }
 }

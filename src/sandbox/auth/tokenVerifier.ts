@@ -1,7 +1,16 @@
 import { calculateJwkThumbprint, compactVerify, decodeProtectedHeader, errors as joseErrors } from 'jose';
 import type { JWTPayload } from 'jose';
 import type { AuthRuleId, RuleViolation } from '../../core/auth';
-import { ALGORITHM_OF, AUTH_RULES, checkAlgorithm, checkClaims, checkKid, checkPadding, showKeyId, showValue as show } from '../../core/auth';
+import {
+  ALGORITHM_OF,
+  AUTH_RULES,
+  checkAlgorithm,
+  checkClaims,
+  checkKid,
+  checkPadding,
+  showKeyId,
+  showValue as show,
+} from '../../core/auth';
 import type { ApiKind } from '../../core/environment';
 import type { TrustedKey, TrustStore } from './trustStore';
 import { plural } from '../../shared/format';
@@ -30,9 +39,7 @@ export interface TokenRefusal {
   further?: RuleViolation[];
 }
 
-export type TokenCheck =
-  | { ok: true; key: TrustedKey; claims: JWTPayload }
-  | { ok: false; refusal: TokenRefusal };
+export type TokenCheck = { ok: true; key: TrustedKey; claims: JWTPayload } | { ok: false; refusal: TokenRefusal };
 
 export interface TokenVerifierOptions {
   trust: TrustStore;
@@ -88,19 +95,29 @@ export class TokenVerifier {
   /** Checks the `Authorization` header value of a request sent to `target`. Never throws. */
   async verify(authorization: string | undefined, target: TokenTarget): Promise<TokenCheck> {
     if (authorization === undefined || authorization.trim() === '') {
-      return refuse('missing_bearer', 'The request has no Authorization header. Send "Authorization: Bearer <JWT>" with a newly signed token.');
+      return refuse(
+        'missing_bearer',
+        'The request has no Authorization header. Send "Authorization: Bearer <JWT>" with a newly signed token.',
+      );
     }
     const match = /^(\S+)(?:\s+(.*))?$/.exec(authorization.trim());
     const scheme = match?.[1] ?? '';
     if (scheme.toLowerCase() !== 'bearer') {
-      return refuse('missing_bearer', `The Authorization header uses the scheme ${show(scheme.slice(0, 20))}, not "Bearer".`);
+      return refuse(
+        'missing_bearer',
+        `The Authorization header uses the scheme ${show(scheme.slice(0, 20))}, not "Bearer".`,
+      );
     }
     const token = (match?.[2] ?? '').trim();
-    if (token === '') return refuse('missing_bearer', 'The Authorization header says "Bearer" but carries no token after it.');
+    if (token === '')
+      return refuse('missing_bearer', 'The Authorization header says "Bearer" but carries no token after it.');
 
     const parts = token.split('.');
     if (parts.length !== 3) {
-      return refuse('malformed_token', `The bearer token has ${plural(parts.length, 'dot-separated part')}, not 3 (header.payload.signature).`);
+      return refuse(
+        'malformed_token',
+        `The bearer token has ${plural(parts.length, 'dot-separated part')}, not 3 (header.payload.signature).`,
+      );
     }
     // jose decodes padded base64url, and a signature over padded parts verifies: refuse it here.
     const padding = checkPadding(parts);
@@ -109,14 +126,21 @@ export class TokenVerifier {
     try {
       header = decodeProtectedHeader(token);
     } catch {
-      return refuse('malformed_token', 'The first part of the bearer token is not a base64url-encoded JSON object (the JWS header).');
+      return refuse(
+        'malformed_token',
+        'The first part of the bearer token is not a base64url-encoded JSON object (the JWS header).',
+      );
     }
     const kidViolation = checkKid(header);
     if (kidViolation) return refuseFor(kidViolation);
     const kid = header.kid as string;
     const key = this.options.trust.get(kid);
     if (!key) {
-      return refuse('unknown_kid', `The header kid ${showKeyId(kid)} is not a key this sandbox trusts. Sign with a trusted key, such as the sandbox's demo credential, or start the sandbox with a trust file that lists your public key.`, kid);
+      return refuse(
+        'unknown_kid',
+        `The header kid ${showKeyId(kid)} is not a key this sandbox trusts. Sign with a trusted key, such as the sandbox's demo credential, or start the sandbox with a trust file that lists your public key.`,
+        kid,
+      );
     }
     const algViolation = checkAlgorithm(header, key.type, kid);
     if (algViolation) return refuseFor(algViolation, kid);
@@ -144,17 +168,30 @@ export class TokenVerifier {
     return result;
   }
 
-  private async checkSigned(token: string, key: TrustedKey, identity: string, target: TokenTarget): Promise<TokenCheck> {
+  private async checkSigned(
+    token: string,
+    key: TrustedKey,
+    identity: string,
+    target: TokenTarget,
+  ): Promise<TokenCheck> {
     const kid = key.kid;
     let payloadBytes: Uint8Array;
     try {
       ({ payload: payloadBytes } = await compactVerify(token, key.publicKey, { algorithms: [ALGORITHM_OF[key.type]] }));
     } catch (err) {
       if (err instanceof joseErrors.JOSEAlgNotAllowed) {
-        return refuse('alg_not_allowed', `The token's algorithm is not ${ALGORITHM_OF[key.type]}, the algorithm of key ${showKeyId(kid)}.`, kid);
+        return refuse(
+          'alg_not_allowed',
+          `The token's algorithm is not ${ALGORITHM_OF[key.type]}, the algorithm of key ${showKeyId(kid)}.`,
+          kid,
+        );
       }
       if (err instanceof joseErrors.JWSSignatureVerificationFailed) {
-        return refuse('bad_signature', `The signature does not verify with the public key registered for kid ${showKeyId(kid)}. Sign with the private key that belongs to this kid.`, kid);
+        return refuse(
+          'bad_signature',
+          `The signature does not verify with the public key registered for kid ${showKeyId(kid)}. Sign with the private key that belongs to this kid.`,
+          kid,
+        );
       }
       const reason = err instanceof Error ? err.message : String(err);
       return refuse('malformed_token', `The token is not a valid compact JWS: ${reason}`, kid);
@@ -177,18 +214,22 @@ export class TokenVerifier {
     const kid = key.kid;
     const nowSeconds = this.options.now() / 1000;
     // The stateless rules, shared with the client's lint and the rejection doctor; the first broken one is named.
-    const [first, ...further] = checkClaims(claims, {
-      credentialType: key.type,
-      expectedIssuer: key.iss,
-      api: target.api,
-      audience: target.audience,
-      nowMs: nowSeconds * 1000,
-      maxSkewSeconds: this.options.maxSkewSeconds,
-    }, kid);
+    const [first, ...further] = checkClaims(
+      claims,
+      {
+        credentialType: key.type,
+        expectedIssuer: key.iss,
+        api: target.api,
+        audience: target.audience,
+        nowMs: nowSeconds * 1000,
+        maxSkewSeconds: this.options.maxSkewSeconds,
+      },
+      kid,
+    );
     const ordering = this.orderingViolations(claims, identity, kid);
     if (first) return refuseFor(first, kid, [...further, ...ordering]);
     if (ordering.length > 0) return refuseFor(ordering[0], kid, ordering.slice(1));
-    const jti = (claims.jti as string);
+    const jti = claims.jti as string;
     const iat = claims.iat as number;
     const exp = claims.exp as number;
     const jtiKey = `${identity}\n${jti.toLowerCase()}`;
@@ -206,11 +247,23 @@ export class TokenVerifier {
   private orderingViolations(claims: JWTPayload, identity: string, kid: string): RuleViolation[] {
     const { jti, iat } = claims;
     if (typeof jti === 'string' && this.usedJtis.has(`${identity}\n${jti.toLowerCase()}`)) {
-      return [{ rule: 'jti_replayed', description: `jti ${show(jti)} was already used by an accepted token on the public key of kid ${showKeyId(kid)}. Sign a new token for every request.`, details: [] }];
+      return [
+        {
+          rule: 'jti_replayed',
+          description: `jti ${show(jti)} was already used by an accepted token on the public key of kid ${showKeyId(kid)}. Sign a new token for every request.`,
+          details: [],
+        },
+      ];
     }
     const latest = this.latestIat.get(identity);
     if (typeof iat === 'number' && Number.isFinite(iat) && latest !== undefined && iat <= latest) {
-      return [{ rule: 'iat_not_increasing', description: `iat ${iat} is not later than ${latest}, the iat of the latest token accepted on the public key of kid ${showKeyId(kid)} (under any kid it is trusted as). Give each new token a strictly later iat.`, details: [`latest accepted iat: ${latest}`] }];
+      return [
+        {
+          rule: 'iat_not_increasing',
+          description: `iat ${iat} is not later than ${latest}, the iat of the latest token accepted on the public key of kid ${showKeyId(kid)} (under any kid it is trusted as). Give each new token a strictly later iat.`,
+          details: [`latest accepted iat: ${latest}`],
+        },
+      ];
     }
     return [];
   }

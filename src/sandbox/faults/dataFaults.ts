@@ -29,7 +29,15 @@ import { BEAT_KINDS, EPISODE_KINDS, describeEpisodeFault, iso } from './episodeF
 import { applyEpisodeFault } from './episodeFaultItems';
 import type { DataFaultEntry, DataFaultRule, FaultWorld } from './faultRules';
 import type { RangeBeatKind } from './rangeFaults';
-import { ALSO_RULES, RANGE_BEAT_KINDS, applyRangeBeat, describeRangeBeat, isRangeBeatKind, parkedInHour, parkedLong } from './rangeFaults';
+import {
+  ALSO_RULES,
+  RANGE_BEAT_KINDS,
+  applyRangeBeat,
+  describeRangeBeat,
+  isRangeBeatKind,
+  parkedInHour,
+  parkedLong,
+} from './rangeFaults';
 import { pendingHourEntry } from './snapshotFaults';
 import { SnapshotVehicles } from './snapshotVehicles';
 import { StaleVehicles } from './staleFaults';
@@ -71,7 +79,6 @@ interface HourPlan {
   entries: DataFaultEntry[];
 }
 
-
 /** The data faults of one world. */
 export class DataFaults {
   readonly rules: ReadonlySet<DataFaultRule>;
@@ -81,7 +88,10 @@ export class DataFaults {
 
   private readonly stale?: StaleVehicles;
 
-  constructor(rules: readonly DataFaultRule[], private readonly world: FaultWorld) {
+  constructor(
+    rules: readonly DataFaultRule[],
+    private readonly world: FaultWorld,
+  ) {
     this.rules = new Set(rules);
     this.snapshot = new SnapshotVehicles(this.rules, world);
     if (this.has('vehicle-stale')) this.stale = new StaleVehicles(world);
@@ -103,7 +113,11 @@ export class DataFaults {
 
   /** The entries of the other rules that see `entry`'s fault of `kind` too. */
   private alsoEntries(kind: string, entry: DataFaultEntry): DataFaultEntry[] {
-    return (Object.hasOwn(ALSO_RULES, kind) ? ALSO_RULES[kind] : []).map((rule) => ({ ...entry, rule, detail: `${entry.detail} (the ${entry.rule} fault, seen by ${rule} too)` }));
+    return (Object.hasOwn(ALSO_RULES, kind) ? ALSO_RULES[kind] : []).map((rule) => ({
+      ...entry,
+      rule,
+      detail: `${entry.detail} (the ${entry.rule} fault, seen by ${rule} too)`,
+    }));
   }
 
   private localHour(hour: number): number {
@@ -122,21 +136,29 @@ export class DataFaults {
 
   /** An hour that stays 202: nothing happens, and the hour endpoints never answer it. */
   isStuckHour(hour: number): boolean {
-    return (this.has('hour-coverage') || this.has('hour-pending-long')) && STUCK_LOCAL_HOURS.includes(this.localHour(hour));
+    return (
+      (this.has('hour-coverage') || this.has('hour-pending-long')) && STUCK_LOCAL_HOURS.includes(this.localHour(hour))
+    );
   }
 
   /** Whether nothing may happen in [fromMs, toMs]: it touches an outage or a stuck hour. */
   touchesQuietHour(fromMs: number, toMs: number): boolean {
     if (this.has('publication-late') && crossesLateHour(fromMs, toMs)) return true;
     if (!this.has('hour-coverage') && !this.has('hour-pending-long')) return false;
-    for (let h = Math.floor(fromMs / HOUR_MS); h <= Math.floor(toMs / HOUR_MS); h++) if (this.isOutageHour(h) || this.isStuckHour(h)) return true;
+    for (let h = Math.floor(fromMs / HOUR_MS); h <= Math.floor(toMs / HOUR_MS); h++)
+      if (this.isOutageHour(h) || this.isStuckHour(h)) return true;
     return false;
   }
 
   /** A busy hour that holds item faults: Berlin 08 to 20 h, not an outage or stuck hour. */
   private isFaultHour(hour: number): boolean {
     const local = this.localHour(hour);
-    return local >= BUSY_LOCAL_HOURS.from && local <= BUSY_LOCAL_HOURS.to && !this.isOutageHour(hour) && !this.isStuckHour(hour);
+    return (
+      local >= BUSY_LOCAL_HOURS.from &&
+      local <= BUSY_LOCAL_HOURS.to &&
+      !this.isOutageHour(hour) &&
+      !this.isStuckHour(hour)
+    );
   }
 
   private planOf(hour: number): HourPlan {
@@ -153,8 +175,24 @@ export class DataFaults {
   private choose(hour: number): HourPlan {
     const plan: HourPlan = { episodes: new Map(), beats: new Map(), entries: [] };
     const h0 = hour * HOUR_MS;
-    if (this.isOutageHour(hour)) plan.entries.push({ rule: 'hour-coverage', device_id: null, trip_id: null, time: iso(h0), detail: 'an outage: nothing is reported in this hour, and /trips, /events/historical and /telemetry answer 200 with an empty list between busy hours' });
-    if (this.isStuckHour(hour)) plan.entries.push({ rule: 'hour-coverage', device_id: null, trip_id: null, time: iso(h0), detail: 'an hour that stays 202: /trips, /events/historical and /telemetry answer 202 (not processed yet) for it, always' });
+    if (this.isOutageHour(hour))
+      plan.entries.push({
+        rule: 'hour-coverage',
+        device_id: null,
+        trip_id: null,
+        time: iso(h0),
+        detail:
+          'an outage: nothing is reported in this hour, and /trips, /events/historical and /telemetry answer 200 with an empty list between busy hours',
+      });
+    if (this.isStuckHour(hour))
+      plan.entries.push({
+        rule: 'hour-coverage',
+        device_id: null,
+        trip_id: null,
+        time: iso(h0),
+        detail:
+          'an hour that stays 202: /trips, /events/historical and /telemetry answer 202 (not processed yet) for it, always',
+      });
     const size = this.world.size;
     if (!size || !this.isFaultHour(hour)) return plan;
     const used = new Set<number>();
@@ -185,14 +223,26 @@ export class DataFaults {
       scan(100 + k, (v) => {
         const beat = this.world.baseHeartbeat(v, hour);
         if (!beat || (kind === 'drift' && !parkedInHour(this.world, v, hour, beat.timestamp))) return false;
-        if (((kind === 'battery-unknown' || kind === 'battery-text') && beat.battery_percent === undefined) || (kind === 'microseconds' && !parkedLong(this.world, v, hour, beat.timestamp))) return false;
+        if (
+          ((kind === 'battery-unknown' || kind === 'battery-text') && beat.battery_percent === undefined) ||
+          (kind === 'microseconds' && !parkedLong(this.world, v, hour, beat.timestamp))
+        )
+          return false;
         plan.beats.set(v, { kind, rule, vehicle: v, hour });
-        const detail = isRangeBeatKind(kind) ? describeRangeBeat(kind, beat, this.world.seed) : kind === 'seconds'
-          ? `a telemetry timestamp in seconds: ${beat.timestamp / 1000} instead of ${beat.timestamp} (schema finding: below the timestamp minimum)`
-          : kind === 'drift'
-            ? `a parked vehicle's telemetry point ${DRIFT_METRES} m from where its last event (in the same hour) left it, with no trip`
-            : `a telemetry location with lat and lng swapped: ${beat.location.lng}, ${beat.location.lat}`;
-        const entry: DataFaultEntry = { rule, device_id: beat.device_id, trip_id: null, time: iso(beat.timestamp), detail };
+        const detail = isRangeBeatKind(kind)
+          ? describeRangeBeat(kind, beat, this.world.seed)
+          : kind === 'seconds'
+            ? `a telemetry timestamp in seconds: ${beat.timestamp / 1000} instead of ${beat.timestamp} (schema finding: below the timestamp minimum)`
+            : kind === 'drift'
+              ? `a parked vehicle's telemetry point ${DRIFT_METRES} m from where its last event (in the same hour) left it, with no trip`
+              : `a telemetry location with lat and lng swapped: ${beat.location.lng}, ${beat.location.lat}`;
+        const entry: DataFaultEntry = {
+          rule,
+          device_id: beat.device_id,
+          trip_id: null,
+          time: iso(beat.timestamp),
+          detail,
+        };
         plan.entries.push(entry, ...this.alsoEntries(kind, entry));
         return true;
       });
@@ -211,10 +261,15 @@ export class DataFaults {
   applyToHeartbeat(vehicle: number, hour: number, beat: MdsTelemetryItem, afterRange: boolean): MdsTelemetryItem {
     if (!this.isFaultHour(hour)) return beat;
     const choice = this.planOf(hour).beats.get(vehicle);
-    if (choice && isRangeBeatKind(choice.kind)) return (choice.kind === 'microseconds') === afterRange ? applyRangeBeat(choice.kind, beat, this.world.seed, afterRange) : beat;
-    if (choice?.kind === 'swapped' && !afterRange) return { ...beat, location: { ...beat.location, lat: beat.location.lng, lng: beat.location.lat } };
+    if (choice && isRangeBeatKind(choice.kind))
+      return (choice.kind === 'microseconds') === afterRange
+        ? applyRangeBeat(choice.kind, beat, this.world.seed, afterRange)
+        : beat;
+    if (choice?.kind === 'swapped' && !afterRange)
+      return { ...beat, location: { ...beat.location, lat: beat.location.lng, lng: beat.location.lat } };
     if (choice?.kind === 'seconds' && afterRange) return { ...beat, timestamp: beat.timestamp / 1000 };
-    if (choice?.kind === 'drift' && !afterRange) return { ...beat, location: { ...beat.location, ...offsetBy(beat.location, DRIFT_METRES, 0) } };
+    if (choice?.kind === 'drift' && !afterRange)
+      return { ...beat, location: { ...beat.location, ...offsetBy(beat.location, DRIFT_METRES, 0) } };
     return beat;
   }
 
@@ -229,13 +284,22 @@ export class DataFaults {
   list(fromHour: number, toHour: number, nowMs: number): DataFaultEntry[] {
     const out: DataFaultEntry[] = [];
     for (let h = fromHour; h <= toHour; h++) {
-      for (const entry of this.planOf(h).entries) if (entry.time !== null && Date.parse(entry.time) <= nowMs) out.push(entry);
+      for (const entry of this.planOf(h).entries)
+        if (entry.time !== null && Date.parse(entry.time) <= nowMs) out.push(entry);
       if (this.isStuckHour(h) && (h + 1) * HOUR_MS <= nowMs) out.push(pendingHourEntry(h, nowMs));
-      if (this.has('publication-late') && isLateHour(h)) out.push(...lateHourEntries(h, nowMs, this.world.hourItems(h)));
+      if (this.has('publication-late') && isLateHour(h))
+        out.push(...lateHourEntries(h, nowMs, this.world.hourItems(h)));
       // A battery written as text in the vehicle's last point: /vehicles/status carries it as last_telemetry, and the status is set aside too.
       for (const [v, beat] of this.planOf(h).beats) {
         const base = beat.kind === 'battery-text' ? this.world.baseHeartbeat(v, h) : undefined;
-        if (base && base.timestamp <= nowMs && this.world.lastTelemetry(v, nowMs)?.telemetry_id === base.telemetry_id) out.push({ rule: 'untyped-items', device_id: base.device_id, trip_id: null, time: null, detail: `/vehicles/status gives its last point, with the battery_percent "${base.battery_percent ?? ''}%", as last_telemetry: the status is set aside, untyped, too` });
+        if (base && base.timestamp <= nowMs && this.world.lastTelemetry(v, nowMs)?.telemetry_id === base.telemetry_id)
+          out.push({
+            rule: 'untyped-items',
+            device_id: base.device_id,
+            trip_id: null,
+            time: null,
+            detail: `/vehicles/status gives its last point, with the battery_percent "${base.battery_percent ?? ''}%", as last_telemetry: the status is set aside, untyped, too`,
+          });
       }
     }
     out.sort((a, b) => (a.time ?? '').localeCompare(b.time ?? '') || a.rule.localeCompare(b.rule));
@@ -244,7 +308,16 @@ export class DataFaults {
     out.push(...this.snapshot.statusEntries(fromHour, toHour, nowMs));
     out.push(...(this.stale?.list(start, end, nowMs) ?? []));
     out.push(...this.snapshot.foreignEntries(nowMs));
-    for (const [rule, why] of Object.entries(NOT_INJECTED) as [DataFaultRule, string][]) if (this.has(rule)) out.push({ rule, device_id: null, trip_id: null, time: null, detail: 'no fault of this rule is injected', unseen: why });
+    for (const [rule, why] of Object.entries(NOT_INJECTED) as [DataFaultRule, string][])
+      if (this.has(rule))
+        out.push({
+          rule,
+          device_id: null,
+          trip_id: null,
+          time: null,
+          detail: 'no fault of this rule is injected',
+          unseen: why,
+        });
     out.push(...this.snapshot.sharedIdEntries());
     return out;
   }

@@ -47,20 +47,49 @@ export function stampLate(hour: number, items: EpisodeItems): EpisodeItems {
  * trips (at the hour, on the device of the earliest item, whose latency is the largest); before, the hour stays 202
  * (hour-coverage, and hour-pending-long from 24 h after it ended), and publication-late says when it can be seen.
  */
-export function lateHourEntries(hour: number, nowMs: number, items: { events: MdsEventItem[]; trips: MdsTrip[] }): DataFaultEntry[] {
+export function lateHourEntries(
+  hour: number,
+  nowMs: number,
+  items: { events: MdsEventItem[]; trips: MdsTrip[] },
+): DataFaultEntry[] {
   const start = iso(hour * HOUR_MS);
   const at = publishedAt(hour);
   const end = (hour + 1) * HOUR_MS;
   if (nowMs < end) return [];
-  const entry = (what: string, device: string | null, trip: string | null): DataFaultEntry => ({ rule: 'publication-late', device_id: device, trip_id: trip, time: start, detail: `${what} of this hour are published at ${iso(at)}, ${LATE_MS / HOUR_MS} h after it ended (the hour answers 202 until then)` });
+  const entry = (what: string, device: string | null, trip: string | null): DataFaultEntry => ({
+    rule: 'publication-late',
+    device_id: device,
+    trip_id: trip,
+    time: start,
+    detail: `${what} of this hour are published at ${iso(at)}, ${LATE_MS / HOUR_MS} h after it ended (the hour answers 202 until then)`,
+  });
   const first = [...items.events].sort((a, b) => a.timestamp - b.timestamp)[0];
   const firstTrip = [...items.trips].sort((a, b) => a.end_time - b.end_time)[0];
-  const late = [...(first ? [entry('the events', first.device_id, first.trip_ids?.[0] ?? null)] : []), ...(firstTrip ? [entry('the trips', firstTrip.device_id, firstTrip.trip_id)] : [])];
+  const late = [
+    ...(first ? [entry('the events', first.device_id, first.trip_ids?.[0] ?? null)] : []),
+    ...(firstTrip ? [entry('the trips', firstTrip.device_id, firstTrip.trip_id)] : []),
+  ];
   if (nowMs >= at) return late;
   const out: DataFaultEntry[] = [
-    { rule: 'hour-coverage', device_id: null, trip_id: null, time: start, detail: `an hour published late: /trips, /events/historical and /telemetry answer 202 for it until ${iso(at)} (the publication-late fault)` },
-    ...late.map((e) => ({ ...e, unseen: `the hour is published at ${iso(at)}: a harvest before then gets 202 for it` })),
+    {
+      rule: 'hour-coverage',
+      device_id: null,
+      trip_id: null,
+      time: start,
+      detail: `an hour published late: /trips, /events/historical and /telemetry answer 202 for it until ${iso(at)} (the publication-late fault)`,
+    },
+    ...late.map((e) => ({
+      ...e,
+      unseen: `the hour is published at ${iso(at)}: a harvest before then gets 202 for it`,
+    })),
   ];
-  if (nowMs - end > PENDING_MS) out.push({ rule: 'hour-pending-long', device_id: null, trip_id: null, time: start, detail: `an hour published late still answers 202 ${((nowMs - end) / HOUR_MS).toFixed(1)} h after it ended (the publication-late fault)` });
+  if (nowMs - end > PENDING_MS)
+    out.push({
+      rule: 'hour-pending-long',
+      device_id: null,
+      trip_id: null,
+      time: start,
+      detail: `an hour published late still answers 202 ${((nowMs - end) / HOUR_MS).toFixed(1)} h after it ended (the publication-late fault)`,
+    });
   return out;
 }

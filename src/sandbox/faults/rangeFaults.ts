@@ -15,7 +15,15 @@ import type { DataFaultRule, FaultWorld } from './faultRules';
 /** How long a vehicle whose point is sent in microseconds stays parked after it. */
 const PARKED_LONG_MS = 24 * HOUR_MS;
 
-export type RangeBeatKind = 'null-island' | 'microdegrees' | 'battery-unknown' | 'heading-signed' | 'accuracy-sentinel' | 'microseconds' | 'battery-text' | 'other-provider';
+export type RangeBeatKind =
+  | 'null-island'
+  | 'microdegrees'
+  | 'battery-unknown'
+  | 'heading-signed'
+  | 'accuracy-sentinel'
+  | 'microseconds'
+  | 'battery-text'
+  | 'other-provider';
 
 export const RANGE_BEAT_KINDS: readonly (readonly [RangeBeatKind, DataFaultRule])[] = [
   ['null-island', 'range-area'],
@@ -73,17 +81,28 @@ export function describeRangeBeat(kind: RangeBeatKind, beat: MdsTelemetryItem, s
  * The idle point with the fault of `kind`. `afterRange`: the timestamp may change now (the hour's range was read); the
  * other changes are made before, so that every reader of the point sees them.
  */
-export function applyRangeBeat(kind: RangeBeatKind, beat: MdsTelemetryItem, seed: number, afterRange: boolean): MdsTelemetryItem {
+export function applyRangeBeat(
+  kind: RangeBeatKind,
+  beat: MdsTelemetryItem,
+  seed: number,
+  afterRange: boolean,
+): MdsTelemetryItem {
   const location = { ...beat.location };
   switch (kind) {
     case 'null-island':
       return { ...beat, location: { ...location, lat: 0, lng: 0 } };
     case 'microdegrees':
-      return { ...beat, location: { ...location, lat: Math.round(location.lat * 1e6), lng: Math.round(location.lng * 1e6) } };
+      return {
+        ...beat,
+        location: { ...location, lat: Math.round(location.lat * 1e6), lng: Math.round(location.lng * 1e6) },
+      };
     case 'battery-unknown':
       return { ...beat, battery_percent: -1 };
     case 'heading-signed':
-      return { ...beat, location: { ...location, heading: -(1 + (hashOf(seed, 0x4ead, Math.floor(beat.timestamp / 1000)) % 179)) } };
+      return {
+        ...beat,
+        location: { ...location, heading: -(1 + (hashOf(seed, 0x4ead, Math.floor(beat.timestamp / 1000)) % 179)) },
+      };
     case 'accuracy-sentinel':
       return { ...beat, location: { ...location, horizontal_accuracy: NO_ESTIMATE_METRES } };
     case 'microseconds':
@@ -105,8 +124,15 @@ export function applyRangeBeat(kind: RangeBeatKind, beat: MdsTelemetryItem, seed
 export function parkedInHour(world: FaultWorld, vehicle: number, hour: number, ms: number): boolean {
   const plan = world.episode(vehicle, hour);
   if (!plan) return false;
-  const last = world.baseItemsOf(plan).events.filter((e) => e.timestamp < ms).at(-1);
-  return !!last && last.timestamp >= Math.floor(ms / HOUR_MS) * HOUR_MS && ['available', 'non_operational', 'reserved'].includes(last.vehicle_state);
+  const last = world
+    .baseItemsOf(plan)
+    .events.filter((e) => e.timestamp < ms)
+    .at(-1);
+  return (
+    !!last &&
+    last.timestamp >= Math.floor(ms / HOUR_MS) * HOUR_MS &&
+    ['available', 'non_operational', 'reserved'].includes(last.vehicle_state)
+  );
 }
 
 /**

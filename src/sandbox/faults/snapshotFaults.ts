@@ -22,7 +22,10 @@ const STATUS_SERIAL = 4090;
 
 /** The last_event of a status whose feed minted its own event_id: the same event under another id. */
 export function statusEventId(seed: number, vehicle: number, event: MdsEventItem): MdsEventItem {
-  return { ...event, event_id: worldUuid(seed, 'event', vehicle, Math.floor(event.timestamp / HOUR_MS), STATUS_SERIAL) };
+  return {
+    ...event,
+    event_id: worldUuid(seed, 'event', vehicle, Math.floor(event.timestamp / HOUR_MS), STATUS_SERIAL),
+  };
 }
 
 /** The listing entries of two devices sharing one vehicle_id: both are findings of the rule. */
@@ -36,7 +39,16 @@ export function sharedVehicleIdEntries(devices: readonly [string, string], vehic
   }));
   // duplicate-ids reports a vehicle_id of two devices once, under the first device (by id).
   const first = [...devices].sort()[0];
-  return [...entries, { rule: 'duplicate-ids', device_id: first, trip_id: null, time: null, detail: `/vehicles vehicle_id ${vehicleId} is used by two devices (the registry-vehicle-id fault, seen by duplicate-ids too)` }];
+  return [
+    ...entries,
+    {
+      rule: 'duplicate-ids',
+      device_id: first,
+      trip_id: null,
+      time: null,
+      detail: `/vehicles vehicle_id ${vehicleId} is used by two devices (the registry-vehicle-id fault, seen by duplicate-ids too)`,
+    },
+  ];
 }
 
 /**
@@ -45,13 +57,29 @@ export function sharedVehicleIdEntries(devices: readonly [string, string], vehic
  */
 export function pendingHourEntry(hour: number, nowMs: number): DataFaultEntry {
   const end = (hour + 1) * HOUR_MS;
-  const entry: DataFaultEntry = { rule: 'hour-pending-long', device_id: null, trip_id: null, time: iso(hour * HOUR_MS), detail: `an hour that stays 202: /trips, /events/historical and /telemetry still answer 202 for it ${PENDING_MS / HOUR_MS} h after it ended (from ${iso(end + PENDING_MS)}), and always` };
+  const entry: DataFaultEntry = {
+    rule: 'hour-pending-long',
+    device_id: null,
+    trip_id: null,
+    time: iso(hour * HOUR_MS),
+    detail: `an hour that stays 202: /trips, /events/historical and /telemetry still answer 202 for it ${PENDING_MS / HOUR_MS} h after it ended (from ${iso(end + PENDING_MS)}), and always`,
+  };
   if (nowMs - end > PENDING_MS) return entry;
-  return { ...entry, unseen: `the hour ended ${((nowMs - end) / HOUR_MS).toFixed(1)} h before now (${iso(nowMs)}): a harvest sees it stay 202 for long only when it asks after ${iso(end + PENDING_MS)}` };
+  return {
+    ...entry,
+    unseen: `the hour ended ${((nowMs - end) / HOUR_MS).toFixed(1)} h before now (${iso(nowMs)}): a harvest sees it stay 202 for long only when it asks after ${iso(end + PENDING_MS)}`,
+  };
 }
 
 /** The vehicle states in the public right-of-way (modes/vehicle_states.md), as `check`'s status-vs-events takes them. */
-export const PROW = new Set<string>(['available', 'non_operational', 'reserved', 'on_trip', 'stopped', 'non_contactable']);
+export const PROW = new Set<string>([
+  'available',
+  'non_operational',
+  'reserved',
+  'on_trip',
+  'stopped',
+  'non_contactable',
+]);
 /** How many vehicles each status fault looks at to find the most recently active ones. */
 export const STATUS_CANDIDATES = 48;
 

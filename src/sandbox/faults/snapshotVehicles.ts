@@ -43,7 +43,12 @@ export class SnapshotVehicles {
         }
         return out.sort((a, b) => a - b);
       };
-      this.snapshotVehicles = { unregistered: pick('registry', 3, 'registry-status-device'), twice: pick('registry', 4), sharedId: pick('registry-vehicle-id', 5, 'duplicate-ids'), foreign: pick('status-own-items', 6) };
+      this.snapshotVehicles = {
+        unregistered: pick('registry', 3, 'registry-status-device'),
+        twice: pick('registry', 4),
+        sharedId: pick('registry-vehicle-id', 5, 'duplicate-ids'),
+        foreign: pick('status-own-items', 6),
+      };
     }
     return this.snapshotVehicles;
   }
@@ -61,7 +66,11 @@ export class SnapshotVehicles {
       const taken = new Set<number>(Object.values(this.snapshot()).flat());
       const at = hour * HOUR_MS - 1;
       /** `score`: the time that must fall inside the harvest, or undefined when the vehicle does not fit. */
-      const pick = (salt: number, score: (last: MdsEventItem, v: number) => number | undefined, rule: DataFaultRule = 'status-vs-events') => {
+      const pick = (
+        salt: number,
+        score: (last: MdsEventItem, v: number) => number | undefined,
+        rule: DataFaultRule = 'status-vs-events',
+      ) => {
         const scored: { v: number; time: number }[] = [];
         if (this.has(rule) && size >= 16) {
           for (let i = 0; i < STATUS_CANDIDATES; i++) {
@@ -71,7 +80,10 @@ export class SnapshotVehicles {
             if (time !== undefined) scored.push({ v, time });
           }
         }
-        const out = scored.sort((a, b) => b.time - a.time || a.v - b.v).slice(0, 2).map((c) => c.v);
+        const out = scored
+          .sort((a, b) => b.time - a.time || a.v - b.v)
+          .slice(0, 2)
+          .map((c) => c.v);
         for (const v of out) taken.add(v);
         return out.sort((a, b) => a - b);
       };
@@ -95,7 +107,9 @@ export class SnapshotVehicles {
 
   /** The status's last_event of `vehicle` at `nowMs`, with a status fault if it has one (a stale one is the world's). */
   statusEvent(vehicle: number, nowMs: number, last: MdsEventItem): MdsEventItem {
-    return this.statusFaultVehicles(nowMs).renamed.includes(vehicle) ? statusEventId(this.world.seed, vehicle, last) : last;
+    return this.statusFaultVehicles(nowMs).renamed.includes(vehicle)
+      ? statusEventId(this.world.seed, vehicle, last)
+      : last;
   }
 
   /**
@@ -117,7 +131,10 @@ export class SnapshotVehicles {
   vehicleListing(): { count: number; indexAt: (position: number) => number } {
     const { unregistered, twice } = this.snapshot();
     const listed = this.world.size - unregistered.length;
-    return { count: listed + twice.length, indexAt: (p) => (p < listed ? skipping(p, unregistered) : twice[p - listed]) };
+    return {
+      count: listed + twice.length,
+      indexAt: (p) => (p < listed ? skipping(p, unregistered) : twice[p - listed]),
+    };
   }
 
   /** Whether `/vehicles` leaves vehicle `index` out (a registry fault): `/vehicles/{device_id}` does not know it either. */
@@ -161,26 +178,70 @@ export class SnapshotVehicles {
       const last = this.world.lastEvent(v, nowMs);
       const shown = this.world.lastEvent(v, last.timestamp - 1);
       const seen = lastInWindow(v);
-      if (shown.timestamp < start || shown.timestamp >= end || !seen || seen.vehicle_state === shown.vehicle_state) continue;
-      out.push({ rule: 'status-vs-events', device_id: seen.device_id, trip_id: null, time: iso(seen.timestamp), detail: `/vehicles/status shows the event before the last as last_event (${shown.vehicle_state}), but the device's last event (${seen.event_types.join(', ')}) leaves it ${seen.vehicle_state}` });
+      if (shown.timestamp < start || shown.timestamp >= end || !seen || seen.vehicle_state === shown.vehicle_state)
+        continue;
+      out.push({
+        rule: 'status-vs-events',
+        device_id: seen.device_id,
+        trip_id: null,
+        time: iso(seen.timestamp),
+        detail: `/vehicles/status shows the event before the last as last_event (${shown.vehicle_state}), but the device's last event (${seen.event_types.join(', ')}) leaves it ${seen.vehicle_state}`,
+      });
     }
     for (const v of absent) {
       const seen = lastInWindow(v);
       if (!seen || !PROW.has(seen.vehicle_state)) continue;
-      out.push({ rule: 'status-vs-events', device_id: seen.device_id, trip_id: null, time: iso(seen.timestamp), detail: `absent from /vehicles/status, while its last event leaves it ${seen.vehicle_state}, in the public right-of-way` });
+      out.push({
+        rule: 'status-vs-events',
+        device_id: seen.device_id,
+        trip_id: null,
+        time: iso(seen.timestamp),
+        detail: `absent from /vehicles/status, while its last event leaves it ${seen.vehicle_state}, in the public right-of-way`,
+      });
     }
     for (const v of renamed) {
       const last = this.world.lastEvent(v, nowMs);
       if (last.timestamp < start || last.timestamp >= end) continue;
-      out.push({ rule: 'status-last-event', device_id: last.device_id, trip_id: last.trip_ids?.[0] ?? null, time: iso(last.timestamp), detail: `/vehicles/status gives its last_event (${last.event_types.join(', ')}) the event_id ${statusEventId(this.world.seed, v, last).event_id}, where /events/historical serves it as ${last.event_id}` });
+      out.push({
+        rule: 'status-last-event',
+        device_id: last.device_id,
+        trip_id: last.trip_ids?.[0] ?? null,
+        time: iso(last.timestamp),
+        detail: `/vehicles/status gives its last_event (${last.event_types.join(', ')}) the event_id ${statusEventId(this.world.seed, v, last).event_id}, where /events/historical serves it as ${last.event_id}`,
+      });
     }
-    const hasItem = (v: number) => lastInWindow(v) !== undefined || Array.from({ length: Math.max(0, toHour - fromHour + 1) }, (_, i) => fromHour + i).some((h) => (h + 1) * HOUR_MS <= end && this.world.baseHeartbeat(v, h) !== undefined);
-    for (const v of unregistered) if (hasItem(v)) out.push({ rule: 'registry', device_id: this.world.deviceIdAt(v), trip_id: null, time: null, detail: 'missing from /vehicles, while its trips, events and telemetry are served' });
-    for (const v of twice) out.push({ rule: 'registry', device_id: this.world.deviceIdAt(v), trip_id: null, time: null, detail: 'listed twice in /vehicles' });
+    const hasItem = (v: number) =>
+      lastInWindow(v) !== undefined ||
+      Array.from({ length: Math.max(0, toHour - fromHour + 1) }, (_, i) => fromHour + i).some(
+        (h) => (h + 1) * HOUR_MS <= end && this.world.baseHeartbeat(v, h) !== undefined,
+      );
+    for (const v of unregistered)
+      if (hasItem(v))
+        out.push({
+          rule: 'registry',
+          device_id: this.world.deviceIdAt(v),
+          trip_id: null,
+          time: null,
+          detail: 'missing from /vehicles, while its trips, events and telemetry are served',
+        });
+    for (const v of twice)
+      out.push({
+        rule: 'registry',
+        device_id: this.world.deviceIdAt(v),
+        trip_id: null,
+        time: null,
+        detail: 'listed twice in /vehicles',
+      });
     // The vehicles missing from /vehicles are still in /vehicles/status: the rule sees them whatever the window, at their status's last_event.
     for (const v of unregistered) {
       const last = this.world.lastEvent(v, nowMs);
-      out.push({ rule: 'registry-status-device', device_id: last.device_id, trip_id: last.trip_ids?.[0] ?? null, time: iso(last.timestamp), detail: `listed by /vehicles/status (${last.vehicle_state}), but missing from /vehicles` });
+      out.push({
+        rule: 'registry-status-device',
+        device_id: last.device_id,
+        trip_id: last.trip_ids?.[0] ?? null,
+        time: iso(last.timestamp),
+        detail: `listed by /vehicles/status (${last.vehicle_state}), but missing from /vehicles`,
+      });
     }
     return out;
   }
@@ -190,7 +251,14 @@ export class SnapshotVehicles {
     const out: DataFaultEntry[] = [];
     const [joined, other] = this.snapshot().foreign;
     const point = other === undefined ? undefined : this.world.lastTelemetry(other, nowMs);
-    if (point) out.push({ rule: 'status-own-items', device_id: this.world.deviceIdAt(joined), trip_id: point.trip_ids?.[0] ?? null, time: iso(point.timestamp), detail: `/vehicles/status gives it the last_telemetry of device ${point.device_id} (a status feed joined by position, not by device_id)` });
+    if (point)
+      out.push({
+        rule: 'status-own-items',
+        device_id: this.world.deviceIdAt(joined),
+        trip_id: point.trip_ids?.[0] ?? null,
+        time: iso(point.timestamp),
+        detail: `/vehicles/status gives it the last_telemetry of device ${point.device_id} (a status feed joined by position, not by device_id)`,
+      });
     return out;
   }
 
@@ -198,7 +266,13 @@ export class SnapshotVehicles {
   sharedIdEntries(): DataFaultEntry[] {
     const out: DataFaultEntry[] = [];
     const { sharedId } = this.snapshot();
-    if (sharedId.length === 2) out.push(...sharedVehicleIdEntries([this.world.deviceIdAt(sharedId[0]), this.world.deviceIdAt(sharedId[1])], this.world.vehicleIdAt(sharedId[0])));
+    if (sharedId.length === 2)
+      out.push(
+        ...sharedVehicleIdEntries(
+          [this.world.deviceIdAt(sharedId[0]), this.world.deviceIdAt(sharedId[1])],
+          this.world.vehicleIdAt(sharedId[0]),
+        ),
+      );
     return out;
   }
 }

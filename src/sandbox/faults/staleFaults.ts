@@ -99,10 +99,19 @@ export class StaleVehicles {
       const byEvents = lastMs >= startMs && lastMs < endMs && quietUntil - lastMs > STALE_MS;
       const byStatus = nowMs - lastMs > STALE_MS && nowMs < s.nextMs;
       const detail = `left ${s.last.vehicle_state} in the public right-of-way by its ${s.last.event_types.join(', ')} at ${iso(lastMs)}, then no event until ${iso(s.nextMs)} (${Math.round((s.nextMs - lastMs) / HOUR_MS)} h): it still reports its position every hour`;
-      const entry: DataFaultEntry = { rule: 'vehicle-stale', device_id: s.last.device_id, trip_id: null, time: iso(lastMs), detail };
+      const entry: DataFaultEntry = {
+        rule: 'vehicle-stale',
+        device_id: s.last.device_id,
+        trip_id: null,
+        time: iso(lastMs),
+        detail,
+      };
       if (byEvents || byStatus) out.push(entry);
       else if (lastMs < endMs && s.nextMs > startMs) {
-        out.push({ ...entry, unseen: `stale from ${iso(lastMs + STALE_MS)}: a harvest sees it in a /vehicles/status snapshot taken between then and ${iso(s.nextMs)}, or in a window that holds its last event and goes on to then` });
+        out.push({
+          ...entry,
+          unseen: `stale from ${iso(lastMs + STALE_MS)}: a harvest sees it in a /vehicles/status snapshot taken between then and ${iso(s.nextMs)}, or in a window that holds its last event and goes on to then`,
+        });
       }
     }
     return out;

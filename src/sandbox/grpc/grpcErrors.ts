@@ -40,8 +40,24 @@ export function unauthenticated(refusal: TokenRefusal): GrpcError {
   const message = `${refusal.rule}: ${refusal.description}`;
   const { status, errorInfo } = types();
   const requirement = refusal.details.find((d) => d.startsWith('requirement: '))?.slice('requirement: '.length) ?? '';
-  const info = errorInfo.encode(errorInfo.fromObject({ reason: refusal.rule.toUpperCase(), domain: ERROR_INFO_DOMAIN, metadata: { rule: refusal.rule, spec: refusal.spec, requirement } })).finish();
-  const details = status.encode(status.fromObject({ code: grpc.status.UNAUTHENTICATED, message, details: [{ type_url: ERROR_INFO_TYPE_URL, value: info }] })).finish();
+  const info = errorInfo
+    .encode(
+      errorInfo.fromObject({
+        reason: refusal.rule.toUpperCase(),
+        domain: ERROR_INFO_DOMAIN,
+        metadata: { rule: refusal.rule, spec: refusal.spec, requirement },
+      }),
+    )
+    .finish();
+  const details = status
+    .encode(
+      status.fromObject({
+        code: grpc.status.UNAUTHENTICATED,
+        message,
+        details: [{ type_url: ERROR_INFO_TYPE_URL, value: info }],
+      }),
+    )
+    .finish();
   const metadata = new grpc.Metadata();
   metadata.set('grpc-status-details-bin', Buffer.from(details));
   return grpcError(grpc.status.UNAUTHENTICATED, message, metadata);

@@ -53,13 +53,19 @@ export async function admit(guard: CallGuard, method: string, metadata: grpc.Met
   if (!guard.verifier) return undefined;
   const values = metadata.get('authorization');
   if (values.length > 1) {
-    const error = grpcError(grpc.status.INVALID_ARGUMENT, `The call has ${values.length} authorization metadata values; send exactly one, "authorization: Bearer <JWT>".`);
+    const error = grpcError(
+      grpc.status.INVALID_ARGUMENT,
+      `The call has ${values.length} authorization metadata values; send exactly one, "authorization: Bearer <JWT>".`,
+    );
     guard.log({ method, status: statusName(error.code), description: error.details });
     return error;
   }
   const value = values[0];
   const authorization = typeof value === 'string' ? value : undefined;
-  const check = await guard.verifier.verify(authorization, { api: guard.environment.api, audience: guard.environment.baseUrl });
+  const check = await guard.verifier.verify(authorization, {
+    api: guard.environment.api,
+    audience: guard.environment.baseUrl,
+  });
   guard.checked?.(method, authorization, check);
   if (check.ok) return undefined;
   const error = unauthenticated(check.refusal);
@@ -76,15 +82,23 @@ export async function admit(guard: CallGuard, method: string, metadata: grpc.Met
  * `logSuccess`, a call that passes is logged as OK when its stream ends (for handlers that do not
  * log themselves, such as reflection's).
  */
-export function guardService(definition: grpc.ServiceDefinition, implementation: grpc.UntypedServiceImplementation, guard: CallGuard, logSuccess: boolean): grpc.UntypedServiceImplementation {
+export function guardService(
+  definition: grpc.ServiceDefinition,
+  implementation: grpc.UntypedServiceImplementation,
+  guard: CallGuard,
+  logSuccess: boolean,
+): grpc.UntypedServiceImplementation {
   const guarded: grpc.UntypedServiceImplementation = {};
   for (const [name, method] of Object.entries(definition)) {
     const handler = implementation[name] as ((...args: unknown[]) => void) | undefined;
     if (!handler) continue;
-    if (method.requestStream && !method.responseStream) throw new Error(`${method.path}: client streaming is not supported by the sandbox's guard`);
+    if (method.requestStream && !method.responseStream)
+      throw new Error(`${method.path}: client streaming is not supported by the sandbox's guard`);
     if (!method.requestStream && !method.responseStream) {
       guarded[name] = (call: grpc.ServerUnaryCall<unknown, unknown>, callback: grpc.sendUnaryData<unknown>) => {
-        void admit(guard, method.path, call.metadata).then((error) => (error ? callback(error) : handler(call, callback)));
+        void admit(guard, method.path, call.metadata).then((error) =>
+          error ? callback(error) : handler(call, callback),
+        );
       };
       continue;
     }
@@ -94,7 +108,8 @@ export function guardService(definition: grpc.ServiceDefinition, implementation:
           call.emit('error', error);
           return;
         }
-        if (logSuccess) (call as NodeJS.EventEmitter).once('finish', () => guard.log({ method: method.path, status: 'OK' }));
+        if (logSuccess)
+          (call as NodeJS.EventEmitter).once('finish', () => guard.log({ method: method.path, status: 'OK' }));
         handler(call);
       });
     };

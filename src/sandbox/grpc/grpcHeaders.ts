@@ -23,11 +23,17 @@ import type * as grpc from '@grpc/grpc-js';
 /** The `authorization` values of a raw header list (`[name, value, name, value, …]`, names in lower case in HTTP/2). */
 export function authorizationValues(rawHeaders: readonly string[]): string[] {
   const values: string[] = [];
-  for (let i = 0; i + 1 < rawHeaders.length; i += 2) if (rawHeaders[i].toLowerCase() === 'authorization') values.push(rawHeaders[i + 1]);
+  for (let i = 0; i + 1 < rawHeaders.length; i += 2)
+    if (rawHeaders[i].toLowerCase() === 'authorization') values.push(rawHeaders[i + 1]);
   return values;
 }
 
-function keepEveryAuthorization(_stream: http2.ServerHttp2Stream, headers: http2.IncomingHttpHeaders, _flags: number, rawHeaders: string[]): void {
+function keepEveryAuthorization(
+  _stream: http2.ServerHttp2Stream,
+  headers: http2.IncomingHttpHeaders,
+  _flags: number,
+  rawHeaders: string[],
+): void {
   const values = authorizationValues(rawHeaders);
   // grpc-js adds each element of an array value to the metadata.
   if (values.length > 1) (headers as Record<string, unknown>).authorization = values;
@@ -36,7 +42,9 @@ function keepEveryAuthorization(_stream: http2.ServerHttp2Stream, headers: http2
 /** The HTTP/2 servers grpc-js made for `server` so far (a private field: grpc-js offers no option for what follows); undefined when that field is not there (another grpc-js). */
 function http2ServersOf(server: grpc.Server): http2.Http2Server[] | undefined {
   const servers = (server as unknown as { http2Servers?: unknown }).http2Servers;
-  return servers instanceof Map && servers.size > 0 ? [...(servers.keys() as IterableIterator<http2.Http2Server>)] : undefined;
+  return servers instanceof Map && servers.size > 0
+    ? [...(servers.keys() as IterableIterator<http2.Http2Server>)]
+    : undefined;
 }
 
 /**
@@ -106,6 +114,7 @@ function watchSession(session: http2.ServerHttp2Session, onUnreadable: () => voi
  */
 export function watchUnreadableHeaders(server: grpc.Server, onUnreadable: () => void): boolean {
   const servers = http2ServersOf(server);
-  for (const http2Server of servers ?? []) http2Server.on('session', (session: http2.ServerHttp2Session) => watchSession(session, onUnreadable));
+  for (const http2Server of servers ?? [])
+    http2Server.on('session', (session: http2.ServerHttp2Session) => watchSession(session, onUnreadable));
   return servers !== undefined;
 }

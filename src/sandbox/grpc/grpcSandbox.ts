@@ -21,12 +21,14 @@ export type { GrpcCallLog } from './grpcGuard';
 export type { GrpcReflectionMode } from './grpcOptions';
 export { MAAS_VEHICLE_SERVICE, SANDBOX_PROTO_PACKAGE, VEHICLE_SERVICE } from './grpcServices';
 
-
 /** The method of a logged call whose headers could not be read (its path is one of them). */
 export const UNREADABLE_CALL = '(a call whose headers could not be read)';
 
 /** The reflection services by version. */
-export const REFLECTION_SERVICES = { v1: 'grpc.reflection.v1.ServerReflection', v1alpha: 'grpc.reflection.v1alpha.ServerReflection' } as const;
+export const REFLECTION_SERVICES = {
+  v1: 'grpc.reflection.v1.ServerReflection',
+  v1alpha: 'grpc.reflection.v1alpha.ServerReflection',
+} as const;
 
 export interface GrpcSandboxOptions {
   /** The address to bind, as the HTTP side's `host`. */
@@ -44,7 +46,12 @@ export interface GrpcSandboxOptions {
   /** Whether reflection calls need a token too (default: they do not). */
   reflectionAuth: boolean;
   /** Told of every token check of a call, with the environment it reached. */
-  onChecked?: (environment: GrpcEnvironment, method: string, authorization: string | undefined, check: TokenCheck) => void;
+  onChecked?: (
+    environment: GrpcEnvironment,
+    method: string,
+    authorization: string | undefined,
+    check: TokenCheck,
+  ) => void;
   onCall?: (entry: GrpcCallLog) => void;
 }
 
@@ -56,7 +63,13 @@ export interface GrpcSandbox {
 }
 
 /** proto-loader options: MDS's snake_case field names, int64 as numbers, absent optional fields left out. */
-export const PROTO_LOADER_OPTIONS: protoLoader.Options = { keepCase: true, longs: Number, enums: String, defaults: false, oneofs: true };
+export const PROTO_LOADER_OPTIONS: protoLoader.Options = {
+  keepCase: true,
+  longs: Number,
+  enums: String,
+  defaults: false,
+  oneofs: true,
+};
 
 function bindHost(host: string): string {
   return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
@@ -64,12 +77,21 @@ function bindHost(host: string): string {
 
 function bind(server: grpc.Server, address: string): Promise<number> {
   return new Promise((resolve, reject) => {
-    server.bindAsync(address, grpc.ServerCredentials.createInsecure(), (err, port) => (err ? reject(err) : resolve(port)));
+    server.bindAsync(address, grpc.ServerCredentials.createInsecure(), (err, port) =>
+      err ? reject(err) : resolve(port),
+    );
   });
 }
 
 /** Adds the reflection services `mode` asks for, behind the token check when `auth` is set. */
-function addReflection(server: grpc.Server, definition: protoLoader.PackageDefinition, service: string, mode: GrpcReflectionMode, guard: CallGuard, auth: boolean): void {
+function addReflection(
+  server: grpc.Server,
+  definition: protoLoader.PackageDefinition,
+  service: string,
+  mode: GrpcReflectionMode,
+  guard: CallGuard,
+  auth: boolean,
+): void {
   if (mode === 'none') return;
   const wanted = mode === 'both' ? [REFLECTION_SERVICES.v1, REFLECTION_SERVICES.v1alpha] : [REFLECTION_SERVICES[mode]];
   // ReflectionService adds both versions; a stand-in server keeps the ones asked for.
@@ -77,7 +99,12 @@ function addReflection(server: grpc.Server, definition: protoLoader.PackageDefin
     addService: (reflection: grpc.ServiceDefinition, implementation: grpc.UntypedServiceImplementation) => {
       const path = Object.values(reflection)[0]?.path ?? '';
       if (!wanted.some((name) => path.startsWith(`/${name}/`))) return;
-      server.addService(reflection, auth ? guardService(reflection, implementation, guard, true) : guardService(reflection, implementation, { ...guard, verifier: undefined }, true));
+      server.addService(
+        reflection,
+        auth
+          ? guardService(reflection, implementation, guard, true)
+          : guardService(reflection, implementation, { ...guard, verifier: undefined }, true),
+      );
     },
   });
 }
@@ -93,10 +120,16 @@ const SERVICE_PROTO_FILES: Record<string, (typeof SANDBOX_PROTO_FILES)[number]> 
  * package, so loading both files at once would give each target's reflection a descriptor that declares
  * the other target's service as well, and a client that reads the descriptors would list it.
  */
-function serviceDefinition(service: string, loaded: Map<string, protoLoader.PackageDefinition>): protoLoader.PackageDefinition {
+function serviceDefinition(
+  service: string,
+  loaded: Map<string, protoLoader.PackageDefinition>,
+): protoLoader.PackageDefinition {
   let definition = loaded.get(service);
   if (!definition) {
-    definition = protoLoader.loadSync([SERVICE_PROTO_FILES[service]], { ...PROTO_LOADER_OPTIONS, includeDirs: [protoRoot()] });
+    definition = protoLoader.loadSync([SERVICE_PROTO_FILES[service]], {
+      ...PROTO_LOADER_OPTIONS,
+      includeDirs: [protoRoot()],
+    });
     loaded.set(service, definition);
   }
   return definition;
@@ -124,7 +157,10 @@ export async function startGrpcSandbox(options: GrpcSandboxOptions): Promise<Grp
       const server = new grpc.Server();
       servers.push(server);
       const context = { fleet: options.fleet, now: options.now, log: guard.log };
-      const [service, handlers] = environment.api === 'mds' ? [VEHICLE_SERVICE, vehicleServiceHandlers(context)] : [MAAS_VEHICLE_SERVICE, maasServiceHandlers(context)];
+      const [service, handlers] =
+        environment.api === 'mds'
+          ? [VEHICLE_SERVICE, vehicleServiceHandlers(context)]
+          : [MAAS_VEHICLE_SERVICE, maasServiceHandlers(context)];
       const definition = serviceDefinition(service, loaded);
       const methods = definition[service] as grpc.ServiceDefinition;
       server.addService(methods, guardService(methods, handlers, guard, false));
@@ -135,7 +171,11 @@ export async function startGrpcSandbox(options: GrpcSandboxOptions): Promise<Grp
         port = await bind(server, `${bindHost(options.host)}:${wantedPort}`);
       } catch (err) {
         const reason = err instanceof Error ? err.message : String(err);
-        throw new MobilityError('SANDBOX_START_FAILED', `The sandbox's gRPC side could not listen on port ${wantedPort} of ${options.host} for ${environment.id}: ${reason}. Choose another --grpc-port (each environment takes the next port), or 0 for free ports.`, { cause: err });
+        throw new MobilityError(
+          'SANDBOX_START_FAILED',
+          `The sandbox's gRPC side could not listen on port ${wantedPort} of ${options.host} for ${environment.id}: ${reason}. Choose another --grpc-port (each environment takes the next port), or 0 for free ports.`,
+          { cause: err },
+        );
       }
       seeEveryAuthorization(server);
       watchUnreadableHeaders(server, () =>

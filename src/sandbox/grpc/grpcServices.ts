@@ -28,7 +28,13 @@ export interface ServiceContext {
 
 type StreamCall = grpc.ServerWritableStream<unknown, unknown>;
 
-function listing(ctx: ServiceContext, service: string, method: string, itemAt: (nowMs: number) => (index: number) => unknown, entries: () => FleetListing = () => ({ count: ctx.fleet.size, indexAt: (p) => p })) {
+function listing(
+  ctx: ServiceContext,
+  service: string,
+  method: string,
+  itemAt: (nowMs: number) => (index: number) => unknown,
+  entries: () => FleetListing = () => ({ count: ctx.fleet.size, indexAt: (p) => p }),
+) {
   const path = `/${service}/${method}`;
   return (call: StreamCall) => {
     const { count, indexAt } = entries();
@@ -36,7 +42,10 @@ function listing(ctx: ServiceContext, service: string, method: string, itemAt: (
     streamAll(call, count, (p) => at(indexAt(p))).then(
       (outcome) => ctx.log({ method: path, status: outcome.cancelled ? 'CANCELLED' : 'OK', items: outcome.sent }),
       (err: unknown) => {
-        const error = grpcError(grpc.status.INTERNAL, `The sandbox failed while streaming (a bug in the sandbox): ${err instanceof Error ? err.message : String(err)}`);
+        const error = grpcError(
+          grpc.status.INTERNAL,
+          `The sandbox failed while streaming (a bug in the sandbox): ${err instanceof Error ? err.message : String(err)}`,
+        );
         ctx.log({ method: path, status: statusName(error.code), description: error.details });
         call.emit('error', error);
       },
@@ -44,13 +53,21 @@ function listing(ctx: ServiceContext, service: string, method: string, itemAt: (
   };
 }
 
-function lookup(ctx: ServiceContext, method: string, find: (id: string) => number | undefined, answer: (index: number) => unknown) {
+function lookup(
+  ctx: ServiceContext,
+  method: string,
+  find: (id: string) => number | undefined,
+  answer: (index: number) => unknown,
+) {
   const path = `/${VEHICLE_SERVICE}/${method}`;
   return (call: grpc.ServerUnaryCall<{ device_id?: string }, unknown>, callback: grpc.sendUnaryData<unknown>) => {
     const id = call.request.device_id ?? '';
     const index = find(id);
     if (index === undefined) {
-      const error = grpcError(grpc.status.NOT_FOUND, `No vehicle has the device_id ${JSON.stringify(id.slice(0, 80))}.`);
+      const error = grpcError(
+        grpc.status.NOT_FOUND,
+        `No vehicle has the device_id ${JSON.stringify(id.slice(0, 80))}.`,
+      );
       ctx.log({ method: path, status: statusName(error.code), description: error.details });
       callback(error);
       return;
@@ -65,17 +82,44 @@ export function vehicleServiceHandlers(ctx: ServiceContext): grpc.UntypedService
   const { fleet } = ctx;
   return {
     // The same entries as GET /vehicles and /vehicles/status, data faults included.
-    ListVehicles: listing(ctx, VEHICLE_SERVICE, 'ListVehicles', () => (i) => fleet.vehicleAt(i), () => fleet.vehicleListing()),
-    ListVehicleStatus: listing(ctx, VEHICLE_SERVICE, 'ListVehicleStatus', (nowMs) => (i) => fleet.statusAt(i, nowMs), () => fleet.statusListing(ctx.now())),
+    ListVehicles: listing(
+      ctx,
+      VEHICLE_SERVICE,
+      'ListVehicles',
+      () => (i) => fleet.vehicleAt(i),
+      () => fleet.vehicleListing(),
+    ),
+    ListVehicleStatus: listing(
+      ctx,
+      VEHICLE_SERVICE,
+      'ListVehicleStatus',
+      (nowMs) => (i) => fleet.statusAt(i, nowMs),
+      () => fleet.statusListing(ctx.now()),
+    ),
     // Only a vehicle its listing holds, as GET /vehicles/{device_id} and /vehicles/status/{device_id}.
-    GetVehicle: lookup(ctx, 'GetVehicle', (id) => fleet.listedIndexOf(id), (i) => fleet.vehicleAt(i)),
-    GetVehicleStatus: lookup(ctx, 'GetVehicleStatus', (id) => fleet.statusIndexOf(id, ctx.now()), (i) => fleet.statusAt(i, ctx.now())),
+    GetVehicle: lookup(
+      ctx,
+      'GetVehicle',
+      (id) => fleet.listedIndexOf(id),
+      (i) => fleet.vehicleAt(i),
+    ),
+    GetVehicleStatus: lookup(
+      ctx,
+      'GetVehicleStatus',
+      (id) => fleet.statusIndexOf(id, ctx.now()),
+      (i) => fleet.statusAt(i, ctx.now()),
+    ),
   };
 }
 
 /** `mobility.sandbox.v1.MaasVehicleService`: the MaaS listing. */
 export function maasServiceHandlers(ctx: ServiceContext): grpc.UntypedServiceImplementation {
   return {
-    ListVehicles: listing(ctx, MAAS_VEHICLE_SERVICE, 'ListVehicles', (nowMs) => (i) => maasVehicleAt(ctx.fleet, i, nowMs)),
+    ListVehicles: listing(
+      ctx,
+      MAAS_VEHICLE_SERVICE,
+      'ListVehicles',
+      (nowMs) => (i) => maasVehicleAt(ctx.fleet, i, nowMs),
+    ),
   };
 }

@@ -23,7 +23,11 @@ function drainedOrGone(call: grpc.ServerWritableStream<unknown, unknown>): Promi
  * 'drain' whenever `write` says the buffer is full: a slow client holds the server at a few
  * messages in memory (HTTP/2 flow control stops the writes), whatever the fleet's size.
  */
-export async function streamAll<T>(call: grpc.ServerWritableStream<unknown, T>, count: number, itemAt: (index: number) => T): Promise<StreamOutcome> {
+export async function streamAll<T>(
+  call: grpc.ServerWritableStream<unknown, T>,
+  count: number,
+  itemAt: (index: number) => T,
+): Promise<StreamOutcome> {
   let cancelled = call.cancelled;
   const onCancelled = () => {
     cancelled = true;

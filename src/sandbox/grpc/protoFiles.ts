@@ -26,7 +26,10 @@ export function protoRoot(): string {
   }
   found = candidates.find((dir) => existsSync(path.join(dir, MARKER)));
   if (!found) {
-    throw new MobilityError('SANDBOX_START_FAILED', `The sandbox's gRPC side could not find its .proto files (looked for ${MARKER} in ${candidates.slice(0, 3).join(', ')}, …). Build with "node esbuild.js", which copies them to dist/proto.`);
+    throw new MobilityError(
+      'SANDBOX_START_FAILED',
+      `The sandbox's gRPC side could not find its .proto files (looked for ${MARKER} in ${candidates.slice(0, 3).join(', ')}, …). Build with "node esbuild.js", which copies them to dist/proto.`,
+    );
   }
   return found;
 }

@@ -15,11 +15,21 @@ export function routeGeographies(rest: readonly string[]): Reply | undefined {
   const [a, b, ...more] = rest;
   if (a !== 'geographies' || more.length) return undefined;
   if (b === undefined || b === '') {
-    return { status: 200, contentType: MDS_CONTENT_TYPE, body: { version: MDS_VERSION, last_updated: DISTRICTS_PUBLISHED_MS, geographies: districtGeographies() } };
+    return {
+      status: 200,
+      contentType: MDS_CONTENT_TYPE,
+      body: { version: MDS_VERSION, last_updated: DISTRICTS_PUBLISHED_MS, geographies: districtGeographies() },
+    };
   }
   const id = decodeURIComponent(b);
-  if (!UUID.test(id)) return errorReply(400, 'bad_param', `geography_id ${JSON.stringify(id.slice(0, 40))} is not a UUID.`, [`geography_id: ${id.slice(0, 40)}`]);
+  if (!UUID.test(id))
+    return errorReply(400, 'bad_param', `geography_id ${JSON.stringify(id.slice(0, 40))} is not a UUID.`, [
+      `geography_id: ${id.slice(0, 40)}`,
+    ]);
   const geography = districtGeographies().find((g) => g.geography_id === id.toLowerCase());
-  if (!geography) return errorReply(404, 'not_found', `No geography has the geography_id ${JSON.stringify(id)}.`, [`geography_id: ${id}`]);
+  if (!geography)
+    return errorReply(404, 'not_found', `No geography has the geography_id ${JSON.stringify(id)}.`, [
+      `geography_id: ${id}`,
+    ]);
   return { status: 200, contentType: MDS_CONTENT_TYPE, body: { version: MDS_VERSION, geography } };
 }

@@ -55,7 +55,12 @@ export interface SandboxEnvironment {
 }
 
 /** An answer with what the grader needs: the token check and the audience, or that it is the report itself. */
-type Routed = Reply & { environment?: SandboxEnvironment['id']; check?: TokenCheck; audience?: string; report?: boolean };
+type Routed = Reply & {
+  environment?: SandboxEnvironment['id'];
+  check?: TokenCheck;
+  audience?: string;
+  report?: boolean;
+};
 
 /** What the front answers from. */
 export interface HttpFront {
@@ -83,26 +88,53 @@ export function httpFront(front: HttpFront): (req: IncomingMessage, res: ServerR
     const { origin, environments } = served();
     const method = req.method ?? 'GET';
     if (req.headers.host === undefined && req.httpVersionMajor === 1 && req.httpVersionMinor >= 1) {
-      return errorReply(400, 'bad_request', 'The request has no Host header, which HTTP/1.1 requires (RFC 9112 3.2).', ['header: Host']);
+      return errorReply(400, 'bad_request', 'The request has no Host header, which HTTP/1.1 requires (RFC 9112 3.2).', [
+        'header: Host',
+      ]);
     }
     const url = new URL(req.url ?? '/', origin);
     const path = withoutTrailingSlashes(url.pathname) || '/';
     if (method !== 'GET' && method !== 'HEAD') {
-      return errorReply(405, 'method_not_allowed', `The sandbox answers GET and HEAD only, not ${method}.`, [`path: ${path}`], { Allow: 'GET, HEAD' });
+      return errorReply(
+        405,
+        'method_not_allowed',
+        `The sandbox answers GET and HEAD only, not ${method}.`,
+        [`path: ${path}`],
+        { Allow: 'GET, HEAD' },
+      );
     }
     if (path === REPORT_PATH) {
-      if (!grader) return errorReply(404, 'not_found', 'This sandbox keeps no report card: start it with --grade (the grade option).', [`path: ${path}`]);
+      if (!grader)
+        return errorReply(
+          404,
+          'not_found',
+          'This sandbox keeps no report card: start it with --grade (the grade option).',
+          [`path: ${path}`],
+        );
       const report = grader.report();
-      return url.searchParams.get('format') === 'text' ? { status: 200, contentType: 'text/plain; charset=utf-8', body: undefined, text: clientReportText(report), report: true } : { status: 200, contentType: JSON_CONTENT_TYPE, body: report, report: true };
+      return url.searchParams.get('format') === 'text'
+        ? {
+            status: 200,
+            contentType: 'text/plain; charset=utf-8',
+            body: undefined,
+            text: clientReportText(report),
+            report: true,
+          }
+        : { status: 200, contentType: JSON_CONTENT_TYPE, body: report, report: true };
     }
-    if (path === DATA_FAULTS_PATH) return { ...dataFaultsReply(url.searchParams, { fleet, now, historyDays }), report: true };
+    if (path === DATA_FAULTS_PATH)
+      return { ...dataFaultsReply(url.searchParams, { fleet, now, historyDays }), report: true };
     if (path === '/') {
       return {
         status: 200,
         contentType: JSON_CONTENT_TYPE,
         body: {
           name: 'Mobility API Explorer sandbox',
-          environments: environments.map((e) => ({ ...e, audience: e.baseUrl, vehicles: e.api === 'mds' ? `${e.baseUrl}/vehicles` : `${e.baseUrl}/v1alpha2/vehicles` })),
+          environments: environments.map((e) => ({
+            ...e,
+            audience: e.baseUrl,
+            vehicles: e.api === 'mds' ? `${e.baseUrl}/vehicles` : `${e.baseUrl}/v1alpha2/vehicles`,
+          })),
           demo: { type: demo.type, kid: demo.kid, issuer: demo.issuer },
           fleet_size: fleet.size,
         },
@@ -111,14 +143,29 @@ export function httpFront(front: HttpFront): (req: IncomingMessage, res: ServerR
     const segments = path.split('/').slice(1);
     const env = environments.find((e) => e.id === segments[0]);
     if (!env) {
-      return errorReply(404, 'not_found', `Nothing is served at ${path}. The environments are under ${environments.map((e) => `/${e.id}`).join(', ')}.`, [`path: ${path}`]);
+      return errorReply(
+        404,
+        'not_found',
+        `Nothing is served at ${path}. The environments are under ${environments.map((e) => `/${e.id}`).join(', ')}.`,
+        [`path: ${path}`],
+      );
     }
     let checked: { check: TokenCheck; audience: string } | undefined;
     const answer = (reply: Reply): Routed => ({ ...reply, environment: env.id, ...checked });
     // Node joins repeated Authorization headers with ", ": refuse them instead of guessing which one counts.
     const authorizations = req.headersDistinct.authorization ?? [];
     if (authorizations.length > 1) {
-      return answer(errorReply(400, 'bad_request', `The request has ${authorizations.length} Authorization headers; send exactly one, "Authorization: Bearer <JWT>".`, ['rule: one Authorization header (RFC 9110 5.3: it is not a list-based field)', `count: ${authorizations.length}`]));
+      return answer(
+        errorReply(
+          400,
+          'bad_request',
+          `The request has ${authorizations.length} Authorization headers; send exactly one, "Authorization: Bearer <JWT>".`,
+          [
+            'rule: one Authorization header (RFC 9110 5.3: it is not a list-based field)',
+            `count: ${authorizations.length}`,
+          ],
+        ),
+      );
     }
     if (verifier) {
       const check = await verifier.verify(req.headers.authorization, { api: env.api, audience: env.baseUrl });
@@ -126,16 +173,40 @@ export function httpFront(front: HttpFront): (req: IncomingMessage, res: ServerR
       if (!check.ok) return answer(unauthorized(check.refusal));
     }
     const rest = segments.slice(1);
-    const notFound = () => answer(errorReply(404, 'not_found', `The ${env.id} environment has no resource at ${path}.`, [`path: ${path}`, `routes: ${env.api === 'mds' ? MDS_ROUTES : '/v1alpha2/vehicles'}`]));
+    const notFound = () =>
+      answer(
+        errorReply(404, 'not_found', `The ${env.id} environment has no resource at ${path}.`, [
+          `path: ${path}`,
+          `routes: ${env.api === 'mds' ? MDS_ROUTES : '/v1alpha2/vehicles'}`,
+        ]),
+      );
     const endpoint = `${env.baseUrl}/${rest.join('/')}`;
 
     if (env.api === 'maas') {
       if (rest.length !== 2 || rest[0] !== 'v1alpha2' || rest[1] !== 'vehicles') return notFound();
       const parsed = parsePage(url.searchParams, pageSize, fleet.size);
-      if (!parsed.ok) return answer(errorReply(400, 'bad_param', `The page parameters are wrong: ${parsed.problem}.`, [`page_size is capped at ${MAX_PAGE_SIZE}`]));
-      return answer({ status: 200, contentType: JSON_CONTENT_TYPE, body: maasVehiclesPage(fleet, endpoint, parsed.page, now()) });
+      if (!parsed.ok)
+        return answer(
+          errorReply(400, 'bad_param', `The page parameters are wrong: ${parsed.problem}.`, [
+            `page_size is capped at ${MAX_PAGE_SIZE}`,
+          ]),
+        );
+      return answer({
+        status: 200,
+        contentType: JSON_CONTENT_TYPE,
+        body: maasVehiclesPage(fleet, endpoint, parsed.page, now()),
+      });
     }
-    return answer(routeMds({ fleet, now, historyDays, pageSize, faults }, rest, url.searchParams, endpoint, req.headers.accept, notFound));
+    return answer(
+      routeMds(
+        { fleet, now, historyDays, pageSize, faults },
+        rest,
+        url.searchParams,
+        endpoint,
+        req.headers.accept,
+        notFound,
+      ),
+    );
   };
 
   const respond = (req: IncomingMessage, res: ServerResponse, reply: Routed) => {
@@ -152,7 +223,16 @@ export function httpFront(front: HttpFront): (req: IncomingMessage, res: ServerR
     const path = (req.url ?? '/').split('?')[0] ?? '/';
     if (grader && !reply.report) {
       // The query too: a token reused for page 2 must not look like page 1's.
-      grader.record({ transport: 'http', method: req.method ?? 'GET', path: req.url ?? '/', atMs: now(), status: reply.status, authorization: req.headers.authorization, check: reply.check, audience: reply.audience });
+      grader.record({
+        transport: 'http',
+        method: req.method ?? 'GET',
+        path: req.url ?? '/',
+        atMs: now(),
+        status: reply.status,
+        authorization: req.headers.authorization,
+        check: reply.check,
+        audience: reply.audience,
+      });
     }
     if (options.onRequest) {
       const body = reply.body as Partial<MdsErrorBody>;
@@ -178,7 +258,16 @@ export function httpFront(front: HttpFront): (req: IncomingMessage, res: ServerR
           return;
         }
         const reason = err instanceof Error ? err.message : String(err);
-        respond(req, res, errorReply(500, 'server_error', 'The sandbox failed to answer this request. This is a bug in the sandbox; the details say where.', [reason]));
+        respond(
+          req,
+          res,
+          errorReply(
+            500,
+            'server_error',
+            'The sandbox failed to answer this request. This is a bug in the sandbox; the details say where.',
+            [reason],
+          ),
+        );
       },
     );
   };

@@ -34,7 +34,13 @@ export interface Reply {
 }
 
 /** An answer with an MDS error body. */
-export function errorReply(status: number, error: string, description: string, details: string[] = [], headers?: Record<string, string>): Reply {
+export function errorReply(
+  status: number,
+  error: string,
+  description: string,
+  details: string[] = [],
+  headers?: Record<string, string>,
+): Reply {
   return { status, body: errorBody(error, description, details), contentType: JSON_CONTENT_TYPE, headers };
 }
 
@@ -102,7 +108,14 @@ export function negotiateMds(accept: string | undefined): AcceptDecision {
     const params = new Map<string, string>();
     for (const p of paramsRaw) {
       const eq = p.indexOf('=');
-      if (eq > 0) params.set(p.slice(0, eq).trim().toLowerCase(), p.slice(eq + 1).trim().replace(/^"|"$/g, ''));
+      if (eq > 0)
+        params.set(
+          p.slice(0, eq).trim().toLowerCase(),
+          p
+            .slice(eq + 1)
+            .trim()
+            .replace(/^"|"$/g, ''),
+        );
     }
     if (params.get('q') !== undefined && Number(params.get('q')) === 0) continue;
     if (media === '*/*' || media === 'application/*' || media === 'application/json') return { ok: true };
@@ -139,13 +152,18 @@ export function parsePage(query: URLSearchParams, defaultSize: number, total: nu
   let size = defaultSize;
   if (sizeText !== null) {
     const n = positiveInt(sizeText);
-    if (n === undefined) return { ok: false, problem: `page_size ${JSON.stringify(sizeText)} is not a positive whole number` };
+    if (n === undefined)
+      return { ok: false, problem: `page_size ${JSON.stringify(sizeText)} is not a positive whole number` };
     size = Math.min(n, MAX_PAGE_SIZE);
   }
   let number = 1;
   if (numberText !== null) {
     const n = positiveInt(numberText);
-    if (n === undefined) return { ok: false, problem: `page ${JSON.stringify(numberText)} is not a positive whole number (pages start at 1)` };
+    if (n === undefined)
+      return {
+        ok: false,
+        problem: `page ${JSON.stringify(numberText)} is not a positive whole number (pages start at 1)`,
+      };
     number = n;
   }
   const last = lastPage(total, size);
@@ -182,7 +200,12 @@ function indexesOf(page: PageRequest, total: number): number[] {
 }
 
 /** `GET /vehicles`, one page, answered at `nowMs` (default the fleet's `createdAt`). */
-export function vehiclesPage(fleet: SyntheticFleet, endpoint: string, page: PageRequest, nowMs: number = fleet.createdAt): MdsVehiclesBody {
+export function vehiclesPage(
+  fleet: SyntheticFleet,
+  endpoint: string,
+  page: PageRequest,
+  nowMs: number = fleet.createdAt,
+): MdsVehiclesBody {
   const listing = fleet.vehicleListing();
   return {
     version: MDS_VERSION,
@@ -194,7 +217,12 @@ export function vehiclesPage(fleet: SyntheticFleet, endpoint: string, page: Page
 }
 
 /** `GET /vehicles/status`, one page, as the world is at `nowMs` (default the fleet's `createdAt`). */
-export function vehiclesStatusPage(fleet: SyntheticFleet, endpoint: string, page: PageRequest, nowMs: number = fleet.createdAt): MdsVehiclesStatusBody {
+export function vehiclesStatusPage(
+  fleet: SyntheticFleet,
+  endpoint: string,
+  page: PageRequest,
+  nowMs: number = fleet.createdAt,
+): MdsVehiclesStatusBody {
   const listing = fleet.statusListing(nowMs);
   return {
     version: MDS_VERSION,
@@ -211,8 +239,17 @@ export function singleVehicle(fleet: SyntheticFleet, index: number, nowMs: numbe
 }
 
 /** `GET /vehicles/status/{device_id}`: the status shape with exactly one item. */
-export function singleVehicleStatus(fleet: SyntheticFleet, index: number, nowMs: number = fleet.createdAt): MdsVehiclesStatusBody {
-  return { version: MDS_VERSION, last_updated: nowMs, ttl: MDS_TTL_MS, vehicles_status: [fleet.statusAt(index, nowMs)] };
+export function singleVehicleStatus(
+  fleet: SyntheticFleet,
+  index: number,
+  nowMs: number = fleet.createdAt,
+): MdsVehiclesStatusBody {
+  return {
+    version: MDS_VERSION,
+    last_updated: nowMs,
+    ttl: MDS_TTL_MS,
+    vehicles_status: [fleet.statusAt(index, nowMs)],
+  };
 }
 
 /** Vehicle `index` as the MaaS listing shows it at `nowMs` (the REST page and the gRPC stream alike). */
@@ -231,7 +268,12 @@ export function maasVehicleAt(fleet: SyntheticFleet, index: number, nowMs: numbe
 }
 
 /** `GET /v1alpha2/vehicles` of the MaaS environment, one page, in the sandbox's own shape. */
-export function maasVehiclesPage(fleet: SyntheticFleet, endpoint: string, page: PageRequest, nowMs: number = fleet.createdAt): MaasVehiclesBody {
+export function maasVehiclesPage(
+  fleet: SyntheticFleet,
+  endpoint: string,
+  page: PageRequest,
+  nowMs: number = fleet.createdAt,
+): MaasVehiclesBody {
   const vehicles = indexesOf(page, fleet.size).map((i) => maasVehicleAt(fleet, i, nowMs));
   return { vehicles, links: { next: pageLinks(endpoint, page, fleet.size).next } };
 }

@@ -31,11 +31,27 @@ export function readHour(endpoint: MdsHourEndpointId, query: URLSearchParams): H
   const name = HOUR_PARAMETER[endpoint];
   const text = query.get(name);
   if (text === null || text === '') {
-    return { ok: false, reply: errorReply(400, 'missing_param', `The query parameter ${name} is required: the UTC hour to serve, ${UTC_HOUR_FORMAT}.`, [name]) };
+    return {
+      ok: false,
+      reply: errorReply(
+        400,
+        'missing_param',
+        `The query parameter ${name} is required: the UTC hour to serve, ${UTC_HOUR_FORMAT}.`,
+        [name],
+      ),
+    };
   }
   const hourMs = parseUtcHour(text);
   if (hourMs === undefined) {
-    return { ok: false, reply: errorReply(400, 'bad_param', `${name} is ${JSON.stringify(text.slice(0, 40))}, which is not a UTC hour; write ${UTC_HOUR_FORMAT}.`, [`${name}: ${text.slice(0, 40)}`]) };
+    return {
+      ok: false,
+      reply: errorReply(
+        400,
+        'bad_param',
+        `${name} is ${JSON.stringify(text.slice(0, 40))}, which is not a UTC hour; write ${UTC_HOUR_FORMAT}.`,
+        [`${name}: ${text.slice(0, 40)}`],
+      ),
+    };
   }
   return { ok: true, hourMs, hour: formatUtcHour(hourMs) };
 }
@@ -45,18 +61,40 @@ export function readHour(endpoint: MdsHourEndpointId, query: URLSearchParams): H
  * with an empty list), else the reply: 202 for the current hour, 404 for a future hour or one
  * before the provider operated (provider/README.md, Trips - Responses).
  */
-export function hourAvailability(endpoint: MdsHourEndpointId, hour: string, hourMs: number, nowMs: number, startMs: number): Reply | undefined {
+export function hourAvailability(
+  endpoint: MdsHourEndpointId,
+  hour: string,
+  hourMs: number,
+  nowMs: number,
+  startMs: number,
+): Reply | undefined {
   const name = HOUR_PARAMETER[endpoint];
   const current = floorToUtcHour(nowMs);
   if (hourMs > current) {
-    return errorReply(404, 'not_found', `${name} ${hour} is not in the past yet; the latest complete hour is ${formatUtcHour(current - HOUR_MS)}.`, [`${name}: ${hour}`, `now: ${new Date(nowMs).toISOString()}`]);
+    return errorReply(
+      404,
+      'not_found',
+      `${name} ${hour} is not in the past yet; the latest complete hour is ${formatUtcHour(current - HOUR_MS)}.`,
+      [`${name}: ${hour}`, `now: ${new Date(nowMs).toISOString()}`],
+    );
   }
   if (hourMs === current) {
     const retryAfter = Math.max(1, Math.ceil((current + HOUR_MS - nowMs) / 1000));
-    return errorReply(202, 'not_ready', `${name} ${hour} is the current hour; it is processed once it has ended. Retry after ${retryAfter} s.`, [`${name}: ${hour}`, `retry after: ${retryAfter} s`], { 'Retry-After': String(retryAfter) });
+    return errorReply(
+      202,
+      'not_ready',
+      `${name} ${hour} is the current hour; it is processed once it has ended. Retry after ${retryAfter} s.`,
+      [`${name}: ${hour}`, `retry after: ${retryAfter} s`],
+      { 'Retry-After': String(retryAfter) },
+    );
   }
   if (hourMs < startMs) {
-    return errorReply(404, 'not_found', `${name} ${hour} is before the provider operated; the first hour served is ${formatUtcHour(startMs)}.`, [`${name}: ${hour}`, `first hour: ${formatUtcHour(startMs)}`]);
+    return errorReply(
+      404,
+      'not_found',
+      `${name} ${hour} is before the provider operated; the first hour served is ${formatUtcHour(startMs)}.`,
+      [`${name}: ${hour}`, `first hour: ${formatUtcHour(startMs)}`],
+    );
   }
   return undefined;
 }
@@ -70,23 +108,53 @@ const MS_TEXT = /^\d{1,15}$/;
 export function readRecentWindow(query: URLSearchParams, nowMs: number): RecentWindow {
   const missing = ['start_time', 'end_time'].filter((name) => !query.get(name));
   if (missing.length > 0) {
-    return { ok: false, reply: errorReply(400, 'missing_param', `/events/recent needs ${missing.join(' and ')}: milliseconds since the epoch, at most two weeks back.`, missing) };
+    return {
+      ok: false,
+      reply: errorReply(
+        400,
+        'missing_param',
+        `/events/recent needs ${missing.join(' and ')}: milliseconds since the epoch, at most two weeks back.`,
+        missing,
+      ),
+    };
   }
   const values: number[] = [];
   for (const name of ['start_time', 'end_time']) {
     const text = query.get(name) ?? '';
     if (!MS_TEXT.test(text)) {
-      return { ok: false, reply: errorReply(400, 'bad_param', `${name} is ${JSON.stringify(text.slice(0, 40))}; write milliseconds since the epoch, such as ${nowMs - HOUR_MS}.`, [`${name}: ${text.slice(0, 40)}`]) };
+      return {
+        ok: false,
+        reply: errorReply(
+          400,
+          'bad_param',
+          `${name} is ${JSON.stringify(text.slice(0, 40))}; write milliseconds since the epoch, such as ${nowMs - HOUR_MS}.`,
+          [`${name}: ${text.slice(0, 40)}`],
+        ),
+      };
     }
     values.push(Number(text));
   }
   const [startMs, endMs] = values as [number, number];
   if (endMs < startMs) {
-    return { ok: false, reply: errorReply(400, 'bad_param', `end_time ${endMs} is before start_time ${startMs}.`, [`start_time: ${startMs}`, `end_time: ${endMs}`]) };
+    return {
+      ok: false,
+      reply: errorReply(400, 'bad_param', `end_time ${endMs} is before start_time ${startMs}.`, [
+        `start_time: ${startMs}`,
+        `end_time: ${endMs}`,
+      ]),
+    };
   }
   const oldest = nowMs - RECENT_EVENTS_MAX_AGE_MS;
   if (startMs < oldest) {
-    return { ok: false, reply: errorReply(400, 'bad_param', `start_time ${startMs} (${new Date(startMs).toISOString()}) is more than two weeks before now; /events/recent reaches back to ${oldest} (${new Date(oldest).toISOString()}). Use /events/historical for older hours.`, [`start_time: ${startMs}`, `oldest allowed: ${oldest}`]) };
+    return {
+      ok: false,
+      reply: errorReply(
+        400,
+        'bad_param',
+        `start_time ${startMs} (${new Date(startMs).toISOString()}) is more than two weeks before now; /events/recent reaches back to ${oldest} (${new Date(oldest).toISOString()}). Use /events/historical for older hours.`,
+        [`start_time: ${startMs}`, `oldest allowed: ${oldest}`],
+      ),
+    };
   }
   // Events after now have not happened yet.
   return { ok: true, startMs, endMs: Math.min(endMs, nowMs + 1) };

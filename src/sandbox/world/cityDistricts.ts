@@ -11,12 +11,30 @@ type Corner = readonly [number, number];
 
 /** The shared corners (longitude, latitude): each border is written once and walked by both districts. */
 const V = {
-  NW: [13.28, 52.6], NE: [13.55, 52.6], SE: [13.55, 52.44], SW: [13.28, 52.44],
-  A: [13.28, 52.54], B: [13.345, 52.545], C: [13.38, 52.565], D: [13.37, 52.6],
-  E: [13.425, 52.528], F: [13.47, 52.525], G: [13.49, 52.6], H: [13.49, 52.495],
-  I: [13.55, 52.47], J: [13.445, 52.49], K: [13.41, 52.485], L: [13.445, 52.44],
-  M: [13.4, 52.44], N: [13.37, 52.5], O: [13.345, 52.505], P: [13.33, 52.44],
-  Q: [13.33, 52.46], R: [13.28, 52.465], T: [13.43, 52.51], U: [13.395, 52.503],
+  NW: [13.28, 52.6],
+  NE: [13.55, 52.6],
+  SE: [13.55, 52.44],
+  SW: [13.28, 52.44],
+  A: [13.28, 52.54],
+  B: [13.345, 52.545],
+  C: [13.38, 52.565],
+  D: [13.37, 52.6],
+  E: [13.425, 52.528],
+  F: [13.47, 52.525],
+  G: [13.49, 52.6],
+  H: [13.49, 52.495],
+  I: [13.55, 52.47],
+  J: [13.445, 52.49],
+  K: [13.41, 52.485],
+  L: [13.445, 52.44],
+  M: [13.4, 52.44],
+  N: [13.37, 52.5],
+  O: [13.345, 52.505],
+  P: [13.33, 52.44],
+  Q: [13.33, 52.46],
+  R: [13.28, 52.465],
+  T: [13.43, 52.51],
+  U: [13.395, 52.503],
 } as const satisfies Record<string, Corner>;
 
 type CornerName = keyof typeof V;
@@ -27,7 +45,11 @@ export const DISTRICTS_PUBLISHED_MS = Date.UTC(2024, 0, 1);
 /** The districts: id, name and outline (the corners in order; the ring is closed when served). */
 const DISTRICTS: readonly { id: string; name: string; ring: readonly CornerName[] }[] = [
   { id: '3f0d3c1e-5b1a-4d55-9a3e-6c1f1a0b2d01', name: 'Mitte', ring: ['B', 'O', 'N', 'U', 'T', 'E', 'C'] },
-  { id: '3f0d3c1e-5b1a-4d55-9a3e-6c1f1a0b2d02', name: 'Friedrichshain-Kreuzberg', ring: ['E', 'T', 'U', 'N', 'K', 'J', 'H', 'F'] },
+  {
+    id: '3f0d3c1e-5b1a-4d55-9a3e-6c1f1a0b2d02',
+    name: 'Friedrichshain-Kreuzberg',
+    ring: ['E', 'T', 'U', 'N', 'K', 'J', 'H', 'F'],
+  },
   { id: '3f0d3c1e-5b1a-4d55-9a3e-6c1f1a0b2d03', name: 'Pankow', ring: ['D', 'C', 'E', 'F', 'G'] },
   { id: '3f0d3c1e-5b1a-4d55-9a3e-6c1f1a0b2d04', name: 'Lichtenberg', ring: ['G', 'F', 'H', 'I', 'NE'] },
   { id: '3f0d3c1e-5b1a-4d55-9a3e-6c1f1a0b2d05', name: 'Treptow-Köpenick', ring: ['H', 'J', 'L', 'SE', 'I'] },
@@ -44,7 +66,14 @@ export interface DistrictGeography {
   description: string;
   geography_type: string;
   geography_id: string;
-  geography_json: { type: 'FeatureCollection'; features: { type: 'Feature'; properties: { name: string }; geometry: { type: 'Polygon'; coordinates: number[][][] } }[] };
+  geography_json: {
+    type: 'FeatureCollection';
+    features: {
+      type: 'Feature';
+      properties: { name: string };
+      geometry: { type: 'Polygon'; coordinates: number[][][] };
+    }[];
+  };
   published_date: number;
   effective_date: number;
 }
@@ -60,7 +89,10 @@ export function districtGeographies(): DistrictGeography[] {
       description: `${name}, a district (Bezirk) of Berlin: a simplified outline for the sandbox`,
       geography_type: 'borough',
       geography_id: id,
-      geography_json: { type: 'FeatureCollection', features: [{ type: 'Feature', properties: { name }, geometry: { type: 'Polygon', coordinates } }] },
+      geography_json: {
+        type: 'FeatureCollection',
+        features: [{ type: 'Feature', properties: { name }, geometry: { type: 'Polygon', coordinates } }],
+      },
       published_date: DISTRICTS_PUBLISHED_MS,
       effective_date: DISTRICTS_PUBLISHED_MS,
     };
@@ -72,7 +104,10 @@ let index: GeographyIndex | undefined;
 /** The districts read as a client reads them (the same core), for counting the world's trips over them. */
 export function districtIndex(): GeographyIndex {
   if (!index) {
-    const set: GeographySet = geographySetOf({ version: '2.0.0', last_updated: DISTRICTS_PUBLISHED_MS, geographies: districtGeographies() }, 'sandbox districts');
+    const set: GeographySet = geographySetOf(
+      { version: '2.0.0', last_updated: DISTRICTS_PUBLISHED_MS, geographies: districtGeographies() },
+      'sandbox districts',
+    );
     index = new GeographyIndex(set);
   }
   return index;

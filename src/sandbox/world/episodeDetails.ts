@@ -53,13 +53,23 @@ function routeBetween(a: MdsLocation, b: MdsLocation, target: number, side: 1 | 
 function alongRoute(route: Route, metres: number): { location: MdsLocation; heading: number } {
   const [a, w, b] = route.points as [MdsLocation, MdsLocation, MdsLocation];
   const first = route.at[1] ?? 0;
-  if (metres <= first) return { location: between(a, w, first === 0 ? 0 : metres / first), heading: headingDegrees(a, w.lat === a.lat && w.lng === a.lng ? b : w) };
+  if (metres <= first)
+    return {
+      location: between(a, w, first === 0 ? 0 : metres / first),
+      heading: headingDegrees(a, w.lat === a.lat && w.lng === a.lng ? b : w),
+    };
   const second = route.length - first;
   return { location: between(w, b, second === 0 ? 1 : (metres - first) / second), heading: headingDegrees(w, b) };
 }
 
 /** Builds the items of `plan` for a vehicle that stood at `start` when the episode began. */
-export function episodeItems(seed: number, providerId: string, fleetVehicle: FleetVehicle, plan: EpisodePlan, start: MdsLocation): EpisodeItems {
+export function episodeItems(
+  seed: number,
+  providerId: string,
+  fleetVehicle: FleetVehicle,
+  plan: EpisodePlan,
+  start: MdsLocation,
+): EpisodeItems {
   const random = streamOf(seed, 0xde, plan.vehicle, plan.hour);
   const deviceId = fleetVehicle.vehicle.device_id;
   const items: EpisodeItems = { events: [], telemetry: [], trips: [] };
@@ -69,7 +79,12 @@ export function episodeItems(seed: number, providerId: string, fleetVehicle: Fle
   let battery = fleetVehicle.electric ? batteryAt(seed, plan.vehicle, plan.startMs) : undefined;
 
   const accuracy = () => Math.round((3 + random() * 9) * 10) / 10;
-  const point = (timestamp: number, at: MdsLocation, tripIds: string[] | null, extra: Partial<MdsLocation> = {}): void => {
+  const point = (
+    timestamp: number,
+    at: MdsLocation,
+    tripIds: string[] | null,
+    extra: Partial<MdsLocation> = {},
+  ): void => {
     const telemetry: MdsTelemetryItem = {
       device_id: deviceId,
       provider_id: providerId,
@@ -83,7 +98,12 @@ export function episodeItems(seed: number, providerId: string, fleetVehicle: Fle
     if (battery !== undefined) telemetry.battery_percent = battery;
     items.telemetry.push(telemetry);
   };
-  const event = (timestamp: number, state: MdsEventItem['vehicle_state'], types: string[], tripIds?: string[]): void => {
+  const event = (
+    timestamp: number,
+    state: MdsEventItem['vehicle_state'],
+    types: string[],
+    tripIds?: string[],
+  ): void => {
     const e: MdsEventItem = {
       device_id: deviceId,
       provider_id: providerId,
@@ -118,7 +138,8 @@ export function episodeItems(seed: number, providerId: string, fleetVehicle: Fle
       for (let t = ride.startMs; ; t = Math.min(t + TRIP_TELEMETRY_INTERVAL_MS, ride.endMs)) {
         const fraction = (t - ride.startMs) / durationMs;
         const { location: at, heading } = alongRoute(route, route.length * fraction);
-        if (startBattery !== undefined) battery = Math.max(1, Math.round(startBattery - (durationMs * fraction) / 170_000));
+        if (startBattery !== undefined)
+          battery = Math.max(1, Math.round(startBattery - (durationMs * fraction) / 170_000));
         point(t, at, [tripId], t === ride.endMs ? { heading, speed: 0 } : { heading, speed });
         if (t === ride.endMs) break;
       }

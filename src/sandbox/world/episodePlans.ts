@@ -25,11 +25,12 @@ const GAP_MS = 2 * MINUTE_MS;
 
 /** Chance that a vehicle starts an episode in a given local hour (0..23): quiet nights, busy afternoons. */
 const RATE_BY_LOCAL_HOUR: readonly number[] = [
-  0.03, 0.015, 0.01, 0.008, 0.008, 0.02, 0.05, 0.1, 0.13, 0.1, 0.09, 0.1,
-  0.12, 0.13, 0.14, 0.16, 0.19, 0.22, 0.21, 0.17, 0.13, 0.1, 0.07, 0.05,
+  0.03, 0.015, 0.01, 0.008, 0.008, 0.02, 0.05, 0.1, 0.13, 0.1, 0.09, 0.1, 0.12, 0.13, 0.14, 0.16, 0.19, 0.22, 0.21,
+  0.17, 0.13, 0.1, 0.07, 0.05,
 ];
 
-export type EpisodeKind = 'rides' | 'rebalance' | 'maintenance_pickup' | 'charge_pickup' | 'swap' | 'comms' | 'missing' | 'check';
+export type EpisodeKind =
+  'rides' | 'rebalance' | 'maintenance_pickup' | 'charge_pickup' | 'swap' | 'comms' | 'missing' | 'check';
 
 /** One ride (or a reservation that was cancelled instead). Times are whole seconds in ms. */
 export interface PlannedRide {
@@ -129,7 +130,15 @@ function planRides(plan: EpisodePlan, random: () => number, fleetVehicle: FleetV
   let moved = false;
   let destination: MdsLocation | undefined;
   do {
-    const ride: PlannedRide = { serial, cancelled: false, startMs: t, endMs: t, destination: { lat: 0, lng: 0 }, speed: 0, side: random() < 0.5 ? 1 : -1 };
+    const ride: PlannedRide = {
+      serial,
+      cancelled: false,
+      startMs: t,
+      endMs: t,
+      destination: { lat: 0, lng: 0 },
+      speed: 0,
+      side: random() < 0.5 ? 1 : -1,
+    };
     if (random() < 0.2) {
       ride.reserveAt = t;
       t = sec(t + between(random, 1, 8) * MINUTE_MS);
@@ -169,7 +178,10 @@ function planService(plan: EpisodePlan, random: () => number, fleetVehicle: Flee
     case 'rebalance': {
       const drop = later(s, 20, 70);
       plan.endLocation = spotIn(random, fleetVehicle);
-      steps.push(step(s, 'removed', ['rebalance_pick_up']), step(drop, 'available', ['provider_drop_off'], { moveTo: plan.endLocation, battery: 100 }));
+      steps.push(
+        step(s, 'removed', ['rebalance_pick_up']),
+        step(drop, 'available', ['provider_drop_off'], { moveTo: plan.endLocation, battery: 100 }),
+      );
       break;
     }
     case 'maintenance_pickup':
@@ -177,19 +189,36 @@ function planService(plan: EpisodePlan, random: () => number, fleetVehicle: Flee
       const pick = later(s, 5, 25);
       const drop = later(pick, 30, 70);
       plan.endLocation = spotIn(random, fleetVehicle);
-      const first = plan.kind === 'charge_pickup' ? step(s, 'non_operational', ['battery_low'], { battery: 8 + Math.floor(random() * 7) }) : step(s, 'non_operational', ['maintenance']);
-      steps.push(first, step(pick, 'removed', ['maintenance_pick_up']), step(drop, 'available', ['provider_drop_off'], { moveTo: plan.endLocation, battery: 100 }));
+      const first =
+        plan.kind === 'charge_pickup'
+          ? step(s, 'non_operational', ['battery_low'], { battery: 8 + Math.floor(random() * 7) })
+          : step(s, 'non_operational', ['maintenance']);
+      steps.push(
+        first,
+        step(pick, 'removed', ['maintenance_pick_up']),
+        step(drop, 'available', ['provider_drop_off'], { moveTo: plan.endLocation, battery: 100 }),
+      );
       break;
     }
     case 'swap':
-      steps.push(step(s, 'non_operational', ['battery_low'], { battery: 6 + Math.floor(random() * 9) }), step(later(s, 10, 45), 'available', ['battery_charged'], { battery: 100 }));
+      steps.push(
+        step(s, 'non_operational', ['battery_low'], { battery: 6 + Math.floor(random() * 9) }),
+        step(later(s, 10, 45), 'available', ['battery_charged'], { battery: 100 }),
+      );
       break;
     case 'comms':
-      steps.push(step(s, 'non_contactable', ['comms_lost'], { reports: false }), step(later(s, 5, 60), 'available', ['comms_restored']));
+      steps.push(
+        step(s, 'non_contactable', ['comms_lost'], { reports: false }),
+        step(later(s, 5, 60), 'available', ['comms_restored']),
+      );
       break;
     case 'missing': {
       const lost = later(s, 10, 30);
-      steps.push(step(s, 'non_contactable', ['comms_lost'], { reports: false }), step(lost, 'missing', ['not_located'], { reports: false }), step(later(lost, 10, 40), 'available', ['located']));
+      steps.push(
+        step(s, 'non_contactable', ['comms_lost'], { reports: false }),
+        step(lost, 'missing', ['not_located'], { reports: false }),
+        step(later(lost, 10, 40), 'available', ['located']),
+      );
       break;
     }
     case 'check':

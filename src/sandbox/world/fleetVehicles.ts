@@ -40,11 +40,51 @@ interface TypeProfile {
  * car share). Battery capacities in mAh, speeds in km/h (German limits for scooters and pedelecs).
  */
 const PROFILES: readonly TypeProfile[] = [
-  { type: 'scooter_standing', share: 0.62, prefix: 'SCO', propulsion: () => ['electric'], battery: 15300, maxSpeed: 20, speedRange: [2.8, 5.2] },
-  { type: 'bicycle', share: 0.18, prefix: 'BIK', propulsion: (random) => (random() < 0.7 ? ['electric_assist'] : ['human']), battery: 11600, maxSpeed: 25, speedRange: [3, 5.5] },
-  { type: 'moped', share: 0.1, prefix: 'MOP', propulsion: () => ['electric'], battery: 28000, maxSpeed: 45, speedRange: [4.5, 8] },
-  { type: 'cargo_bicycle', share: 0.06, prefix: 'CRG', propulsion: () => ['electric_assist'], battery: 17400, maxSpeed: 25, speedRange: [2.5, 4.5] },
-  { type: 'scooter_seated', share: 0.04, prefix: 'SCS', propulsion: () => ['electric'], battery: 20000, maxSpeed: 25, speedRange: [3, 5.5] },
+  {
+    type: 'scooter_standing',
+    share: 0.62,
+    prefix: 'SCO',
+    propulsion: () => ['electric'],
+    battery: 15300,
+    maxSpeed: 20,
+    speedRange: [2.8, 5.2],
+  },
+  {
+    type: 'bicycle',
+    share: 0.18,
+    prefix: 'BIK',
+    propulsion: (random) => (random() < 0.7 ? ['electric_assist'] : ['human']),
+    battery: 11600,
+    maxSpeed: 25,
+    speedRange: [3, 5.5],
+  },
+  {
+    type: 'moped',
+    share: 0.1,
+    prefix: 'MOP',
+    propulsion: () => ['electric'],
+    battery: 28000,
+    maxSpeed: 45,
+    speedRange: [4.5, 8],
+  },
+  {
+    type: 'cargo_bicycle',
+    share: 0.06,
+    prefix: 'CRG',
+    propulsion: () => ['electric_assist'],
+    battery: 17400,
+    maxSpeed: 25,
+    speedRange: [2.5, 4.5],
+  },
+  {
+    type: 'scooter_seated',
+    share: 0.04,
+    prefix: 'SCS',
+    propulsion: () => ['electric'],
+    battery: 20000,
+    maxSpeed: 25,
+    speedRange: [3, 5.5],
+  },
 ];
 
 /** The vehicle types of the fleet, in a fixed order (reports list them in this order). */
@@ -92,7 +132,8 @@ export class FleetVehicles {
 
   /** Vehicle `index` (0-based). */
   vehicleAt(index: number): FleetVehicle {
-    if (!Number.isInteger(index) || index < 0 || index >= this.size) throw new RangeError(`vehicle index ${index} is outside 0..${this.size - 1}`);
+    if (!Number.isInteger(index) || index < 0 || index >= this.size)
+      throw new RangeError(`vehicle index ${index} is outside 0..${this.size - 1}`);
     // The device_id consumes the first draws of this stream, so the id and the rest stay in step.
     const random = mulberry32(mixSeed(this.seed, index));
     const deviceId = uuidFrom(permute(index, this.salt), random);

@@ -36,7 +36,12 @@ export function reportMonthBounds(year: number, month: number): { startMs: numbe
  * The rows of the report for a month, counting rides that started from `fromMs` (the later of the
  * month's start and the start of operations) to the month's end.
  */
-export function monthlyReportRows(world: SyntheticWorld, year: number, month: number, operatingSinceMs: number): MdsReportRow[] {
+export function monthlyReportRows(
+  world: SyntheticWorld,
+  year: number,
+  month: number,
+  operatingSinceMs: number,
+): MdsReportRow[] {
   const { startMs, endMs } = reportMonthBounds(year, month);
   const fromMs = Math.max(startMs, operatingSinceMs);
   const seed = world.seed;
@@ -101,10 +106,19 @@ export function monthlyReportRows(world: SyntheticWorld, year: number, month: nu
  * them: they are in every report, not in an hour).
  */
 function reportFaults(rows: MdsReportRow[]): MdsReportRow[] {
-  const busiest = rows.filter((r) => r.special_group_type === 'all_riders').reduce<MdsReportRow | undefined>((best, r) => (!best || r.trip_count > best.trip_count ? r : best), undefined);
+  const busiest = rows
+    .filter((r) => r.special_group_type === 'all_riders')
+    .reduce<MdsReportRow | undefined>((best, r) => (!best || r.trip_count > best.trip_count ? r : best), undefined);
   const first = CITY_GEOGRAPHIES[0]?.geography_id;
   return rows
-    .filter((r) => !(r.special_group_type === 'low_income' && r.geography_id === first && r.vehicle_type === FLEET_VEHICLE_TYPES[0]))
+    .filter(
+      (r) =>
+        !(
+          r.special_group_type === 'low_income' &&
+          r.geography_id === first &&
+          r.vehicle_type === FLEET_VEHICLE_TYPES[0]
+        ),
+    )
     .map((r) => (r === busiest ? { ...r, trip_count: Math.max(REPORT_K, r.trip_count + 7) } : r));
 }
 

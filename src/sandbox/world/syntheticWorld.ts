@@ -54,7 +54,10 @@ export class SyntheticWorld {
   /** The data faults put into this world (`sandbox --data-faults`), or undefined for a clean world. */
   readonly faults?: DataFaults;
 
-  constructor(readonly fleet: FleetVehicles, dataFaults: readonly DataFaultRule[] = []) {
+  constructor(
+    readonly fleet: FleetVehicles,
+    dataFaults: readonly DataFaultRule[] = [],
+  ) {
     if (dataFaults.length) {
       const view: FaultWorld = {
         seed: fleet.seed,
@@ -65,7 +68,10 @@ export class SyntheticWorld {
         baseItemsOf: (plan) => this.baseItemsOf(plan),
         baseHeartbeat: (v, h) => this.baseHeartbeat(v, h),
         lastEvent: (v, nowMs) => this.lastEvent(v, nowMs),
-        hourItems: (h) => ({ events: this.eventsIn(h * HOUR_MS, (h + 1) * HOUR_MS), trips: this.tripsEndingIn(h * HOUR_MS) }),
+        hourItems: (h) => ({
+          events: this.eventsIn(h * HOUR_MS, (h + 1) * HOUR_MS),
+          trips: this.tripsEndingIn(h * HOUR_MS),
+        }),
         lastTelemetry: (v, nowMs) => {
           try {
             return this.lastTelemetry(v, nowMs);
@@ -170,7 +176,8 @@ export class SyntheticWorld {
   /** The hourly idle telemetry point, without data faults. */
   baseHeartbeat(vehicle: number, hour: number): MdsTelemetryItem | undefined {
     if (this.faults?.touchesQuietHour(hour * HOUR_MS, hour * HOUR_MS)) return undefined;
-    const t = Math.round((hour * HOUR_MS + (3 + unitOf(this.seed, 0x4b, vehicle, hour) * 54) * MINUTE_MS) / 1000) * 1000;
+    const t =
+      Math.round((hour * HOUR_MS + (3 + unitOf(this.seed, 0x4b, vehicle, hour) * 54) * MINUTE_MS) / 1000) * 1000;
     for (let j = hour - EPISODE_REACH_HOURS; j <= hour; j++) {
       const ep = this.episode(vehicle, j);
       if (ep && t >= ep.startMs - MINUTE_MS && t <= ep.endMs + MINUTE_MS) return undefined;
@@ -219,7 +226,8 @@ export class SyntheticWorld {
     for (let h = hourOf(fromMs); h <= hourOf(toMs - 1); h++) {
       const beat = this.heartbeat(vehicle, h);
       // A timestamp sent in seconds (a data fault) is changed once the point is known to lie in the range.
-      if (beat && beat.timestamp >= fromMs && beat.timestamp < toMs) out.push(this.faults ? this.faults.applyToHeartbeat(vehicle, h, beat, true) : beat);
+      if (beat && beat.timestamp >= fromMs && beat.timestamp < toMs)
+        out.push(this.faults ? this.faults.applyToHeartbeat(vehicle, h, beat, true) : beat);
     }
     return out.sort((a, b) => a.timestamp - b.timestamp);
   }
@@ -241,7 +249,8 @@ export class SyntheticWorld {
       for (let j = hourOf(hourStartMs) - EPISODE_REACH_HOURS; j <= hourOf(hourStartMs); j++) {
         const ep = this.episode(v, j);
         if (ep?.kind !== 'rides') continue;
-        for (const ride of ep.rides) if (!ride.cancelled && ride.endMs >= hourStartMs && ride.endMs < hourStartMs + HOUR_MS) count++;
+        for (const ride of ep.rides)
+          if (!ride.cancelled && ride.endMs >= hourStartMs && ride.endMs < hourStartMs + HOUR_MS) count++;
       }
     }
     return count;
@@ -280,7 +289,11 @@ export class SyntheticWorld {
     const out: (PlannedRide & { from: MdsLocation })[] = [];
     for (let j = hourOf(fromMs) - EPISODE_REACH_HOURS; j <= hourOf(toMs - 1); j++) {
       const ep = this.episode(vehicle, j);
-      if (ep?.kind !== 'rides' || !ep.rides.some((ride) => !ride.cancelled && ride.startMs >= fromMs && ride.startMs < toMs)) continue;
+      if (
+        ep?.kind !== 'rides' ||
+        !ep.rides.some((ride) => !ride.cancelled && ride.startMs >= fromMs && ride.startMs < toMs)
+      )
+        continue;
       let location = this.positionAt(vehicle, ep.startMs);
       for (const ride of ep.rides) {
         if (ride.cancelled) continue;
@@ -301,7 +314,9 @@ export class SyntheticWorld {
       const last = events[events.length - 1];
       if (last) return last;
     }
-    throw new Error(`vehicle ${vehicle} has no event in the ${LOOKBACK_HOURS} hours before ${new Date(nowMs).toISOString()}`);
+    throw new Error(
+      `vehicle ${vehicle} has no event in the ${LOOKBACK_HOURS} hours before ${new Date(nowMs).toISOString()}`,
+    );
   }
 
   /** The latest telemetry point of the vehicle at or before `nowMs`. */
@@ -312,7 +327,9 @@ export class SyntheticWorld {
       const last = points[points.length - 1];
       if (last) return last;
     }
-    throw new Error(`vehicle ${vehicle} has no telemetry in the ${LOOKBACK_HOURS} hours before ${new Date(nowMs).toISOString()}`);
+    throw new Error(
+      `vehicle ${vehicle} has no telemetry in the ${LOOKBACK_HOURS} hours before ${new Date(nowMs).toISOString()}`,
+    );
   }
 
   /** The status of the vehicle at `nowMs`: its latest event and latest telemetry in this world. */
@@ -320,10 +337,16 @@ export class SyntheticWorld {
     const deviceId = this.vehicle(vehicle).vehicle.device_id;
     let lastEvent = this.lastEvent(vehicle, nowMs);
     // A stale status (a data fault): the event before the last one.
-    if (this.faults?.snapshot.isStaleStatus(vehicle, nowMs)) lastEvent = this.lastEvent(vehicle, lastEvent.timestamp - 1);
+    if (this.faults?.snapshot.isStaleStatus(vehicle, nowMs))
+      lastEvent = this.lastEvent(vehicle, lastEvent.timestamp - 1);
     if (this.faults) lastEvent = this.faults.snapshot.statusEvent(vehicle, nowMs, lastEvent);
     // A status joined to another device's last point (a data fault).
     const telemetryOf = this.faults?.snapshot.statusTelemetryVehicle(vehicle) ?? vehicle;
-    return { device_id: deviceId, provider_id: this.fleet.providerId, last_event: lastEvent, last_telemetry: this.lastTelemetry(telemetryOf, nowMs) };
+    return {
+      device_id: deviceId,
+      provider_id: this.fleet.providerId,
+      last_event: lastEvent,
+      last_telemetry: this.lastTelemetry(telemetryOf, nowMs),
+    };
   }
 }

@@ -21,11 +21,16 @@ export interface CityGeography {
 }
 
 /** The agency's geographies: ten districts of Berlin (world/cityDistricts.ts), which tile the fleet's area. */
-export const CITY_GEOGRAPHIES: readonly CityGeography[] = districtGeographies().map(({ geography_id, name }) => ({ geography_id, name }));
+export const CITY_GEOGRAPHIES: readonly CityGeography[] = districtGeographies().map(({ geography_id, name }) => ({
+  geography_id,
+  name,
+}));
 
 /** The geographies a point lies in (reports count a trip in each geography it starts in): one, or two on a border. */
 export function geographiesOf(location: { lat: number; lng: number }): CityGeography[] {
-  return districtIndex().containing(location.lng, location.lat).map((i) => CITY_GEOGRAPHIES[i]);
+  return districtIndex()
+    .containing(location.lng, location.lat)
+    .map((i) => CITY_GEOGRAPHIES[i]);
 }
 
 /** The first geography a point lies in. */
@@ -38,7 +43,11 @@ export function geographyOf(location: { lat: number; lng: number }): CityGeograp
 export const round6 = (n: number): number => Math.round(n * 1e6) / 1e6;
 
 /** A point uniformly spread over a disc. */
-export function locationNear(random: () => number, centre: { lat: number; lng: number }, radiusMetres: number): MdsLocation {
+export function locationNear(
+  random: () => number,
+  centre: { lat: number; lng: number },
+  radiusMetres: number,
+): MdsLocation {
   const r = radiusMetres * Math.sqrt(random());
   const angle = random() * 2 * Math.PI;
   return offsetBy(centre, r * Math.cos(angle), r * Math.sin(angle));
@@ -79,7 +88,8 @@ export function cityOffsetMs(ms: number): number {
   const hourIndex = Math.floor(ms / 3_600_000);
   const cached = offsetCache.get(hourIndex);
   if (cached !== undefined) return cached;
-  const name = offsetFormat.formatToParts(new Date(hourIndex * 3_600_000)).find((p) => p.type === 'timeZoneName')?.value ?? 'GMT';
+  const name =
+    offsetFormat.formatToParts(new Date(hourIndex * 3_600_000)).find((p) => p.type === 'timeZoneName')?.value ?? 'GMT';
   const match = /GMT([+-])(\d{2}):(\d{2})/.exec(name);
   const offset = match ? (match[1] === '-' ? -1 : 1) * (Number(match[2]) * 60 + Number(match[3])) * 60_000 : 0;
   // Offsets change twice a year; hours are few, but a long-running sandbox must not grow forever.

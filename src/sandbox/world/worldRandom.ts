@@ -110,7 +110,12 @@ function permute28(value: number, salt: number): number {
 /** What a world id names; each kind has its own salt. */
 export type WorldIdKind = 'trip' | 'event' | 'telemetry' | 'stop';
 
-const KIND_SALT: Readonly<Record<WorldIdKind, number>> = { trip: 0x7419, event: 0xe7e4, telemetry: 0x7e1e, stop: 0x5709 };
+const KIND_SALT: Readonly<Record<WorldIdKind, number>> = {
+  trip: 0x7419,
+  event: 0xe7e4,
+  telemetry: 0x7e1e,
+  stop: 0x5709,
+};
 
 /**
  * A UUID v4 (random-looking, version and variant bits set) for the `serial`-th item of one kind

@@ -19,7 +19,12 @@ export interface AnswerMap {
   repeated: number;
 }
 
-const asNumber = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v)) ? Number(v) : null);
+const asNumber = (v: unknown): number | null =>
+  typeof v === 'number' && Number.isFinite(v)
+    ? v
+    : typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v))
+      ? Number(v)
+      : null;
 
 /** The map of `answer`, or undefined when it has no polygons, no `geography_id` column or no numeric column. */
 export function answerMap(answer: SqlAnswerData): AnswerMap | undefined {
@@ -39,5 +44,11 @@ export function answerMap(answer: SqlAnswerData): AnswerMap | undefined {
     seen.set(id, (seen.get(id) ?? 0) + 1);
   }
   const measure = answer.columns[valueCol].name;
-  return { measure, count: /(^|[._])count$/.test(measure), values, range, repeated: [...seen.values()].filter((n) => n > 1).length };
+  return {
+    measure,
+    count: /(^|[._])count$/.test(measure),
+    values,
+    range,
+    repeated: [...seen.values()].filter((n) => n > 1).length,
+  };
 }

@@ -42,11 +42,16 @@ export function fitProjection(box: BBox, width: number, height: number, pad = 8)
 }
 
 /** SVG path data of polygons (each ring a closed subpath; holes cut out with the even-odd rule). */
-export function pathData(polygons: readonly (readonly (readonly (readonly number[])[])[])[], project: Projection): string {
+export function pathData(
+  polygons: readonly (readonly (readonly (readonly number[])[])[])[],
+  project: Projection,
+): string {
   const parts: string[] = [];
   for (const rings of polygons) {
     for (const ring of rings) {
-      const points = ring.filter(([lng, lat]) => Number.isFinite(lng) && Number.isFinite(lat)).map(([lng, lat]) => project(lng, lat));
+      const points = ring
+        .filter(([lng, lat]) => Number.isFinite(lng) && Number.isFinite(lat))
+        .map(([lng, lat]) => project(lng, lat));
       if (points.length < 3) continue;
       parts.push(`M${points.map(([x, y]) => `${x.toFixed(1)},${y.toFixed(1)}`).join('L')}Z`);
     }
@@ -68,7 +73,9 @@ export const isSuppressed = (v: number | null, count: boolean): boolean => count
  * quantiles, each bound a value that occurs, ascending and distinct. One value gives one class; none gives none.
  */
 export function classBreaks(values: readonly (number | null)[], count: boolean, n = MAX_CLASSES): number[] {
-  const known = values.filter((v): v is number => v !== null && Number.isFinite(v) && !isSuppressed(v, count)).sort((a, b) => a - b);
+  const known = values
+    .filter((v): v is number => v !== null && Number.isFinite(v) && !isSuppressed(v, count))
+    .sort((a, b) => a - b);
   if (!known.length) return [];
   const bounds: number[] = [];
   for (let k = 1; k <= n; k++) {
@@ -87,7 +94,11 @@ export function classOf(v: number | null, breaks: readonly number[], count: bool
 }
 
 /** The range each class covers, for the legend: [low, high] (low of the first class: the least value). */
-export function classRanges(values: readonly (number | null)[], breaks: readonly number[], count: boolean): [number, number][] {
+export function classRanges(
+  values: readonly (number | null)[],
+  breaks: readonly number[],
+  count: boolean,
+): [number, number][] {
   const known = values.filter((v): v is number => v !== null && Number.isFinite(v) && !isSuppressed(v, count));
   const least = known.length ? Math.min(...known) : 0;
   return breaks.map((b, i) => [i === 0 ? least : breaks[i - 1], b]);

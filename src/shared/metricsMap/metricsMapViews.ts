@@ -43,7 +43,12 @@ export interface MetricsMapView {
 }
 
 /** The value of measure `m` of place `p` in interval `i`. */
-export function metricValue(view: Pick<MetricsMapView, 'values' | 'places' | 'measures'>, i: number, p: number, m: number): number | null {
+export function metricValue(
+  view: Pick<MetricsMapView, 'values' | 'places' | 'measures'>,
+  i: number,
+  p: number,
+  m: number,
+): number | null {
   return view.values[(i * view.places.length + p) * view.measures.length + m] ?? null;
 }
 
@@ -65,7 +70,8 @@ export interface MetricsViewAnswer {
 }
 
 const MAX_TEXT = 200;
-const isName = (v: unknown): v is string => typeof v === 'string' && v.length > 0 && v.length <= MAX_TEXT && /^[A-Za-z0-9_.:/+-]+$/.test(v);
+const isName = (v: unknown): v is string =>
+  typeof v === 'string' && v.length > 0 && v.length <= MAX_TEXT && /^[A-Za-z0-9_.:/+-]+$/.test(v);
 const isIndex = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v >= 0 && v < 1_000_000;
 
 /** The request the webview sent, checked field by field, or undefined. */
@@ -74,11 +80,21 @@ export function parseMetricsViewRequest(value: unknown): MetricsViewRequest | un
   switch (value.op) {
     case 'compute': {
       const { measures, interval, timeZone } = value;
-      if (!Array.isArray(measures) || !measures.length || measures.length > 50 || !measures.every(isName) || !isName(interval) || !isName(timeZone)) return undefined;
+      if (
+        !Array.isArray(measures) ||
+        !measures.length ||
+        measures.length > 50 ||
+        !measures.every(isName) ||
+        !isName(interval) ||
+        !isName(timeZone)
+      )
+        return undefined;
       return { op: 'compute', measures, interval, timeZone };
     }
     case 'export':
-      return (value.format === 'csv' || value.format === 'geojson') && isIndex(value.interval) && isIndex(value.measure) ? { op: 'export', format: value.format, interval: value.interval, measure: value.measure } : undefined;
+      return (value.format === 'csv' || value.format === 'geojson') && isIndex(value.interval) && isIndex(value.measure)
+        ? { op: 'export', format: value.format, interval: value.interval, measure: value.measure }
+        : undefined;
     case 'chooseGeographies':
       return { op: 'chooseGeographies' };
     default:

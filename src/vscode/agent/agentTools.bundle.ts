@@ -12,7 +12,13 @@ import type { CommandDeps } from '../platform/commandDeps';
 /** The tools' side of the extension: one context (and one history of results) per window. */
 export function createAgentToolsFeature(deps: CommandDeps) {
   const context: AgentContext = {
-    environments: async () => Promise.all(deps.environments.all().map(async (environment) => ({ environment, credentialName: (await deps.credentials.boundTo(environment.id))?.label }))),
+    environments: async () =>
+      Promise.all(
+        deps.environments.all().map(async (environment) => ({
+          environment,
+          credentialName: (await deps.credentials.boundTo(environment.id))?.label,
+        })),
+      ),
     credential: async (id) => {
       const info = await deps.credentials.boundTo(id);
       return info ? deps.credentials.credential(info.id) : undefined;
@@ -26,19 +32,53 @@ export function createAgentToolsFeature(deps: CommandDeps) {
     },
     root: vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? os.homedir(),
     // gRPC: the window's channels and schemas (dist/grpc.js, loaded on first use), signed as the tree's calls are.
-    grpc: { call: (environment, credential, request) => deps.grpc.call(environment, deps.grpc.auth(environment, credential), request) },
+    grpc: {
+      call: (environment, credential, request) =>
+        deps.grpc.call(environment, deps.grpc.auth(environment, credential), request),
+    },
     onResult: (entry) => {
       const title = vscode.l10n.t('Agent: {0}', entry.target);
-      if (entry.grpc) return deps.results.showGrpcResult({ environment: entry.environment, result: entry.grpc, title, target: entry.environment.grpc?.target ?? '', reveal: false });
-      return deps.results.showResult({ environment: entry.environment, result: entry.result, title, refusal: { credentialType: entry.credentialType }, reveal: false });
+      if (entry.grpc)
+        return deps.results.showGrpcResult({
+          environment: entry.environment,
+          result: entry.grpc,
+          title,
+          target: entry.environment.grpc?.target ?? '',
+          reveal: false,
+        });
+      return deps.results.showResult({
+        environment: entry.environment,
+        result: entry.result,
+        title,
+        refusal: { credentialType: entry.credentialType },
+        reveal: false,
+      });
     },
   };
   return {
-    async prepare(name: string, input: Record<string, unknown>, _token: vscode.CancellationToken): Promise<vscode.PreparedToolInvocation> {
+    async prepare(
+      name: string,
+      input: Record<string, unknown>,
+      _token: vscode.CancellationToken,
+    ): Promise<vscode.PreparedToolInvocation> {
       const words = await invocationMessages(name, input ?? {}, context);
-      return { invocationMessage: words.invocation, ...(words.confirmation ? { confirmationMessages: { title: words.confirmation.title, message: new vscode.MarkdownString().appendText(words.confirmation.message) } } : {}) };
+      return {
+        invocationMessage: words.invocation,
+        ...(words.confirmation
+          ? {
+              confirmationMessages: {
+                title: words.confirmation.title,
+                message: new vscode.MarkdownString().appendText(words.confirmation.message),
+              },
+            }
+          : {}),
+      };
     },
-    async invoke(name: string, input: Record<string, unknown>, token: vscode.CancellationToken): Promise<vscode.LanguageModelToolResult> {
+    async invoke(
+      name: string,
+      input: Record<string, unknown>,
+      token: vscode.CancellationToken,
+    ): Promise<vscode.LanguageModelToolResult> {
       const stop = new AbortController();
       const cancelled = token.onCancellationRequested(() => stop.abort());
       try {

@@ -34,7 +34,16 @@ function registerMcpServer(extensionPath: string): vscode.Disposable[] {
       onDidChangeMcpServerDefinitions: changed.event,
       provideMcpServerDefinitions: () => {
         const launch = offered() ? mcpLaunchOf(extensionPath, process.execPath) : undefined;
-        return launch ? [new vscode.McpStdioServerDefinition(vscode.l10n.t('Mobility API (read-only)'), launch.command, launch.args, launch.env)] : [];
+        return launch
+          ? [
+              new vscode.McpStdioServerDefinition(
+                vscode.l10n.t('Mobility API (read-only)'),
+                launch.command,
+                launch.args,
+                launch.env,
+              ),
+            ]
+          : [];
       },
     }),
   ];

@@ -20,7 +20,17 @@ import { geographiesSetting, metricsViewHost } from './metricsViewHost';
 import { isRecord } from '../../shared/isRecord';
 import { parseExportAnswerMessage } from '../../shared/sqlAnswer';
 import type { ExportAnswerResult } from '../../shared/sqlAnswer';
-import { answerOutputForms, exportFileText, harvestFolderOf, harvestMovedError, NOTEBOOK_TYPE, notebookText, parseNotebook, relativeHarvestPath, starterNotebook } from './harvestNotebook';
+import {
+  answerOutputForms,
+  exportFileText,
+  harvestFolderOf,
+  harvestMovedError,
+  NOTEBOOK_TYPE,
+  notebookText,
+  parseNotebook,
+  relativeHarvestPath,
+  starterNotebook,
+} from './harvestNotebook';
 import type { HarvestNotebookData } from './harvestNotebook';
 import type { CheckResult, RulesResult, SqlResult } from './workerProtocol';
 import { watchHarvestFolders } from './harvestFolderWatch';
@@ -84,19 +94,28 @@ export function createAnalysisFeature(deps: CommandDeps): AnalysisFeature {
   async function folderOf(arg: FolderArg, openLabel: string): Promise<string> {
     if (arg instanceof vscode.Uri) return arg.fsPath;
     if (arg?.folder) return path.resolve(arg.folder);
-    const picked = await vscode.window.showOpenDialog({ canSelectFolders: true, canSelectFiles: false, canSelectMany: false, openLabel, title: vscode.l10n.t('The harvest folder (the one with manifest.json, or a folder of such folders)') });
+    const picked = await vscode.window.showOpenDialog({
+      canSelectFolders: true,
+      canSelectFiles: false,
+      canSelectMany: false,
+      openLabel,
+      title: vscode.l10n.t('The harvest folder (the one with manifest.json, or a folder of such folders)'),
+    });
     if (!picked?.[0]) throw new Cancelled();
     return picked[0].fsPath;
   }
 
   /** Runs `call` with progress and Cancel; a cancel ends the worker, and the command ends quietly. */
   async function withEngine<T>(title: string, message: string, call: (signal: AbortSignal) => Promise<T>): Promise<T> {
-    return await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, (progress, token) => {
-      const stop = new AbortController();
-      token.onCancellationRequested(() => stop.abort());
-      progress.report({ message });
-      return call(stop.signal);
-    });
+    return await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title, cancellable: true },
+      (progress, token) => {
+        const stop = new AbortController();
+        token.onCancellationRequested(() => stop.abort());
+        progress.report({ message });
+        return call(stop.signal);
+      },
+    );
   }
 
   /** Runs the rules and the hourly metrics on the folder and shows the report, whose findings open their device's timeline. */
@@ -106,18 +125,34 @@ export function createAnalysisFeature(deps: CommandDeps): AnalysisFeature {
     deps.log.info('analyzeHarvest', folder);
     // A Fetch Hours of this window still writing the folder when it is read (its snapshot, after the hours' lock is given up) counts too.
     const writing = [...deps.session.harvesting].filter((dir) => overlaps(dir, folder));
-    const report = await withEngine(title, vscode.l10n.t('running the data-quality rules…'), (signal) => client.request<CheckResult>({ op: 'check', folder, metrics: true, thresholds: configuredThresholds() }, signal));
+    const report = await withEngine(title, vscode.l10n.t('running the data-quality rules…'), (signal) =>
+      client.request<CheckResult>({ op: 'check', folder, metrics: true, thresholds: configuredThresholds() }, signal),
+    );
     report.inUse = [...report.inUse, ...writing.filter((dir) => !report.inUse.some((u) => overlaps(u, dir)))];
-    const timeline = (finding: AnalysisFindingView): Promise<QueryAnswer> => client.request<SqlResult>({
-      op: 'timeline',
-      folder: report.folder,
-      device: finding.device_id ?? '',
-      ...(finding.trip_id ? { trip: finding.trip_id } : {}),
-      ...(finding.time && Number.isFinite(Date.parse(finding.time)) ? { time: Date.parse(finding.time) } : {}),
-    });
+    const timeline = (finding: AnalysisFindingView): Promise<QueryAnswer> =>
+      client.request<SqlResult>({
+        op: 'timeline',
+        folder: report.folder,
+        device: finding.device_id ?? '',
+        ...(finding.trip_id ? { trip: finding.trip_id } : {}),
+        ...(finding.time && Number.isFinite(Date.parse(finding.time)) ? { time: Date.parse(finding.time) } : {}),
+      });
     const metricsView = (id: string) => metricsViewHost(deps, client, report.folder, id);
-    const resultId = deps.results.showAnalysis({ report, inUse: report.inUse, ...(report.metrics ? { metrics: report.metrics } : {}), timeline, metricsView, reveal });
-    if (report.inUse.length) void vscode.window.showWarningMessage(vscode.l10n.t('A harvest is still writing {0}: the report covers the hours it had finished. Analyze again when it is done.', report.inUse.join(', ')));
+    const resultId = deps.results.showAnalysis({
+      report,
+      inUse: report.inUse,
+      ...(report.metrics ? { metrics: report.metrics } : {}),
+      timeline,
+      metricsView,
+      reveal,
+    });
+    if (report.inUse.length)
+      void vscode.window.showWarningMessage(
+        vscode.l10n.t(
+          'A harvest is still writing {0}: the report covers the hours it had finished. Analyze again when it is done.',
+          report.inUse.join(', '),
+        ),
+      );
     return {
       ok: true,
       folder: report.folder,
@@ -129,9 +164,12 @@ export function createAnalysisFeature(deps: CommandDeps): AnalysisFeature {
     };
   }
 
-
   /** Runs SQL cells one after another over the notebook's harvest; a cancel stops the rest. */
-  async function execute(cells: readonly vscode.NotebookCell[], notebook: vscode.NotebookDocument, controller: vscode.NotebookController): Promise<void> {
+  async function execute(
+    cells: readonly vscode.NotebookCell[],
+    notebook: vscode.NotebookDocument,
+    controller: vscode.NotebookController,
+  ): Promise<void> {
     for (const cell of cells) {
       const execution = controller.createNotebookCellExecution(cell);
       execution.start(Date.now());
@@ -142,12 +180,29 @@ export function createAnalysisFeature(deps: CommandDeps): AnalysisFeature {
         const folder = harvestFolderOf(notebook.uri.fsPath, harvest);
         if (!fs.existsSync(folder)) throw harvestMovedError(notebook.uri.fsPath, harvest, folder);
         const geographies = geographiesSetting();
-        const answer = await client.request<SqlResult>({ op: 'sql', folder, sql: cell.document.getText(), maxRows: NOTEBOOK_ROWS, ...(geographies ? { geographies } : {}) }, stop.signal);
+        const answer = await client.request<SqlResult>(
+          {
+            op: 'sql',
+            folder,
+            sql: cell.document.getText(),
+            maxRows: NOTEBOOK_ROWS,
+            ...(geographies ? { geographies } : {}),
+          },
+          stop.signal,
+        );
         await execution.replaceOutput(answerOutputs(answer));
         execution.end(true, Date.now());
       } catch (err) {
-        const message = isCancelled(err) ? vscode.l10n.t('Cancelled: the query was stopped.') : isMobilityError(err) ? err.message : String(err);
-        await execution.replaceOutput(new vscode.NotebookCellOutput([vscode.NotebookCellOutputItem.error({ name: isMobilityError(err) ? err.code : 'Error', message })]));
+        const message = isCancelled(err)
+          ? vscode.l10n.t('Cancelled: the query was stopped.')
+          : isMobilityError(err)
+            ? err.message
+            : String(err);
+        await execution.replaceOutput(
+          new vscode.NotebookCellOutput([
+            vscode.NotebookCellOutputItem.error({ name: isMobilityError(err) ? err.code : 'Error', message }),
+          ]),
+        );
         execution.end(false, Date.now());
         if (isCancelled(err)) return;
       }
@@ -179,24 +234,38 @@ export function createAnalysisFeature(deps: CommandDeps): AnalysisFeature {
         reply({ type: 'exportedSqlAnswer' });
         return;
       }
-      await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(exportFileText(request.format, request.columns, request.rows)));
+      await vscode.workspace.fs.writeFile(
+        target,
+        new TextEncoder().encode(exportFileText(request.format, request.columns, request.rows)),
+      );
       deps.log.info('notebook', `exported ${request.rows.length} rows as ${request.format} to ${target.fsPath}`);
       reply({ type: 'exportedSqlAnswer', saved: path.basename(target.path) });
     } catch (err) {
-      const message = vscode.l10n.t('Could not export the answer: {0}', isMobilityError(err) ? err.message : err instanceof Error ? err.message : String(err));
+      const message = vscode.l10n.t(
+        'Could not export the answer: {0}',
+        isMobilityError(err) ? err.message : err instanceof Error ? err.message : String(err),
+      );
       deps.log.warn('notebook', message);
       void vscode.window.showErrorMessage(message);
       reply({ type: 'exportedSqlAnswer', error: message });
     }
   }
 
-  const controller = vscode.notebooks.createNotebookController('mobilityApi.harvestSql', NOTEBOOK_TYPE, vscode.l10n.t('Harvest SQL (DuckDB)'));
+  const controller = vscode.notebooks.createNotebookController(
+    'mobilityApi.harvestSql',
+    NOTEBOOK_TYPE,
+    vscode.l10n.t('Harvest SQL (DuckDB)'),
+  );
   controller.supportedLanguages = [CELL_LANGUAGE, 'sql'];
   controller.supportsExecutionOrder = false;
-  controller.description = vscode.l10n.t('Runs SQL cells over the notebook\'s harvest folder');
+  controller.description = vscode.l10n.t("Runs SQL cells over the notebook's harvest folder");
   controller.executeHandler = (cells, notebook, c) => execute(cells, notebook, c);
   const messaging = vscode.notebooks.createRendererMessaging(RENDERER_ID);
-  const owned: vscode.Disposable[] = [controller, messaging.onDidReceiveMessage((e) => void answerRenderer(e.editor, e.message)), watchHarvestFolders()];
+  const owned: vscode.Disposable[] = [
+    controller,
+    messaging.onDidReceiveMessage((e) => void answerRenderer(e.editor, e.message)),
+    watchHarvestFolders(),
+  ];
 
   return {
     async analyzeHarvest(arg) {
@@ -205,18 +274,31 @@ export function createAnalysisFeature(deps: CommandDeps): AnalysisFeature {
       try {
         return await analyze(arg, false);
       } catch (err) {
-        if (isCancelled(err)) return { ok: false, code: 'CANCELLED', message: vscode.l10n.t('The analysis was cancelled.') };
+        if (isCancelled(err))
+          return { ok: false, code: 'CANCELLED', message: vscode.l10n.t('The analysis was cancelled.') };
         deps.log.warn('analyzeHarvest', `restoring a report: ${errorMessage(err)}`);
-        return { ok: false, code: isMobilityError(err) ? err.code : 'ANALYSIS_ENGINE_FAILED', message: errorMessage(err) };
+        return {
+          ok: false,
+          code: isMobilityError(err) ? err.code : 'ANALYSIS_ENGINE_FAILED',
+          message: errorMessage(err),
+        };
       }
     },
 
     async openNotebook(arg) {
       const folder = await folderOf(arg, vscode.l10n.t('Open as Notebook'));
-      const rules = await withEngine(vscode.l10n.t('Open as Notebook: {0}', path.basename(folder)), vscode.l10n.t('reading the harvest…'), (signal) => client.request<RulesResult>({ op: 'rules', folder, thresholds: configuredThresholds() }, signal));
+      const rules = await withEngine(
+        vscode.l10n.t('Open as Notebook: {0}', path.basename(folder)),
+        vscode.l10n.t('reading the harvest…'),
+        (signal) => client.request<RulesResult>({ op: 'rules', folder, thresholds: configuredThresholds() }, signal),
+      );
       let file = arg && !(arg instanceof vscode.Uri) && arg.file ? path.resolve(arg.file) : undefined;
       if (!file) {
-        const picked = await vscode.window.showSaveDialog({ defaultUri: vscode.Uri.file(path.join(path.dirname(rules.folder), `${path.basename(rules.folder)}.mdsnb`)), filters: { [vscode.l10n.t('Harvest notebook')]: ['mdsnb'] }, title: vscode.l10n.t('Save the starter notebook') });
+        const picked = await vscode.window.showSaveDialog({
+          defaultUri: vscode.Uri.file(path.join(path.dirname(rules.folder), `${path.basename(rules.folder)}.mdsnb`)),
+          filters: { [vscode.l10n.t('Harvest notebook')]: ['mdsnb'] },
+          title: vscode.l10n.t('Save the starter notebook'),
+        });
         if (!picked) throw new Cancelled();
         file = picked.fsPath;
       }
@@ -230,9 +312,11 @@ export function createAnalysisFeature(deps: CommandDeps): AnalysisFeature {
 
     deserialize(content) {
       const data = parseNotebook(new TextDecoder().decode(content), vscode.l10n.t('This file'));
-      const cells = data.cells.map((cell) => cell.kind === 'markdown'
-        ? new vscode.NotebookCellData(vscode.NotebookCellKind.Markup, cell.source, 'markdown')
-        : new vscode.NotebookCellData(vscode.NotebookCellKind.Code, cell.source, CELL_LANGUAGE));
+      const cells = data.cells.map((cell) =>
+        cell.kind === 'markdown'
+          ? new vscode.NotebookCellData(vscode.NotebookCellKind.Markup, cell.source, 'markdown')
+          : new vscode.NotebookCellData(vscode.NotebookCellKind.Code, cell.source, CELL_LANGUAGE),
+      );
       const notebook = new vscode.NotebookData(cells);
       notebook.metadata = { harvest: data.harvest };
       return notebook;
@@ -240,7 +324,13 @@ export function createAnalysisFeature(deps: CommandDeps): AnalysisFeature {
 
     serialize(data) {
       const harvest = typeof data.metadata?.harvest === 'string' ? data.metadata.harvest : '';
-      const notebook: HarvestNotebookData = { harvest, cells: data.cells.map((c) => ({ kind: c.kind === vscode.NotebookCellKind.Markup ? 'markdown' : 'sql', source: c.value })) };
+      const notebook: HarvestNotebookData = {
+        harvest,
+        cells: data.cells.map((c) => ({
+          kind: c.kind === vscode.NotebookCellKind.Markup ? 'markdown' : 'sql',
+          source: c.value,
+        })),
+      };
       return new TextEncoder().encode(notebookText(notebook));
     },
 
@@ -253,13 +343,24 @@ export function createAnalysisFeature(deps: CommandDeps): AnalysisFeature {
 
 /** A cell's output: one output in several forms (harvestNotebook.ts's answerOutputForms), ours first. */
 function answerOutputs(answer: SqlResult): vscode.NotebookCellOutput[] {
-  return [new vscode.NotebookCellOutput(answerOutputForms(answer).map((form) => ('text' in form ? vscode.NotebookCellOutputItem.text(form.text, form.mime) : vscode.NotebookCellOutputItem.json(form.json, form.mime))))];
+  return [
+    new vscode.NotebookCellOutput(
+      answerOutputForms(answer).map((form) =>
+        'text' in form
+          ? vscode.NotebookCellOutputItem.text(form.text, form.mime)
+          : vscode.NotebookCellOutputItem.json(form.json, form.mime),
+      ),
+    ),
+  ];
 }
 
 export { NOTEBOOK_TYPE };
 
 /** `mobilityApi.analysis.thresholds` as the CLI's `name=value` pairs (the worker checks names and values as `--threshold` does). */
 function configuredThresholds(): string[] {
-  const configured = vscode.workspace.getConfiguration('mobilityApi').get<Record<string, unknown>>('analysis.thresholds') ?? {};
-  return Object.entries(typeof configured === 'object' && configured !== null ? configured : {}).map(([name, value]) => `${name}=${String(value)}`);
+  const configured =
+    vscode.workspace.getConfiguration('mobilityApi').get<Record<string, unknown>>('analysis.thresholds') ?? {};
+  return Object.entries(typeof configured === 'object' && configured !== null ? configured : {}).map(
+    ([name, value]) => `${name}=${String(value)}`,
+  );
 }

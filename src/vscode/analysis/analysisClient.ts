@@ -85,7 +85,15 @@ export class AnalysisWorkerClient {
       signal?.addEventListener('abort', onAbort, { once: true });
       const request = { ...call, id };
       child.send(request, (err) => {
-        if (err) this.settle({ id, ok: false, error: { code: 'ANALYSIS_ENGINE_FAILED', message: l10n.t('Could not reach the analysis engine: {0}', errorMessage(err)) } });
+        if (err)
+          this.settle({
+            id,
+            ok: false,
+            error: {
+              code: 'ANALYSIS_ENGINE_FAILED',
+              message: l10n.t('Could not reach the analysis engine: {0}', errorMessage(err)),
+            },
+          });
       });
     });
   }
@@ -104,9 +112,14 @@ export class AnalysisWorkerClient {
       this.onLog(`the limits are now ${limit || 'the defaults'}: the analysis worker starts again with them`);
       this.stop(this.child);
     }
-    if (this.child && this.child.exitCode === null && this.child.signalCode === null && this.child.connected) return this.child;
+    if (this.child && this.child.exitCode === null && this.child.signalCode === null && this.child.connected)
+      return this.child;
     // execArgv empty: never the extension host's own flags (--inspect and the like).
-    const child = fork(this.script, args, { stdio: ['ignore', 'ignore', 'pipe', 'ipc'], execArgv: [], serialization: 'json' });
+    const child = fork(this.script, args, {
+      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+      execArgv: [],
+      serialization: 'json',
+    });
     this.child = child;
     this.childLimit = limit;
     this.started++;
@@ -128,7 +141,13 @@ export class AnalysisWorkerClient {
     if (!pending) return;
     this.pending.delete(answer.id);
     if (answer.ok) pending.resolve(answer.result);
-    else pending.reject(new MobilityError(isErrorCode(answer.error.code) ? answer.error.code : 'ANALYSIS_ENGINE_FAILED', answer.error.message));
+    else
+      pending.reject(
+        new MobilityError(
+          isErrorCode(answer.error.code) ? answer.error.code : 'ANALYSIS_ENGINE_FAILED',
+          answer.error.message,
+        ),
+      );
   }
 
   private stop(child: ChildProcess): void {
@@ -138,15 +157,27 @@ export class AnalysisWorkerClient {
 
   private exited(child: ChildProcess, code: number | null, signal: NodeJS.Signals | null): void {
     if (this.child === child) this.child = undefined;
-    const how = signal ? l10n.t('was ended by the signal {0}', signal) : l10n.t('stopped with exit code {0}', String(code));
+    const how = signal
+      ? l10n.t('was ended by the signal {0}', signal)
+      : l10n.t('stopped with exit code {0}', String(code));
     const stderr = (this.stderrOf.get(child) ?? '').trim();
-    this.onLog(`analysis worker (pid ${child.pid ?? '?'}) ${signal ? `ended by ${signal}` : `exited with ${String(code)}`}${stderr ? `; its last error output: ${stderr}` : ''}`);
+    this.onLog(
+      `analysis worker (pid ${child.pid ?? '?'}) ${signal ? `ended by ${signal}` : `exited with ${String(code)}`}${stderr ? `; its last error output: ${stderr}` : ''}`,
+    );
     // Only this worker's requests: a worker ended to start another (a cancel, a new memory limit) ends after the new
     // one already took requests.
     const pending = [...this.pending].filter(([, p]) => p.child === child);
     for (const [id] of pending) this.pending.delete(id);
     for (const [, p] of pending) {
-      p.reject(new MobilityError('ANALYSIS_ENGINE_FAILED', l10n.t('The analysis engine (DuckDB, in a process of its own) {0} before it answered; VS Code is not affected. Run the analysis again: a new engine starts. If it stops again, the harvest may be too large for the memory here (the log has its last words).', how)));
+      p.reject(
+        new MobilityError(
+          'ANALYSIS_ENGINE_FAILED',
+          l10n.t(
+            'The analysis engine (DuckDB, in a process of its own) {0} before it answered; VS Code is not affected. Run the analysis again: a new engine starts. If it stops again, the harvest may be too large for the memory here (the log has its last words).',
+            how,
+          ),
+        ),
+      );
     }
   }
 }

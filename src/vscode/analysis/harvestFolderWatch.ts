@@ -16,7 +16,9 @@ export function watchHarvestFolders(): vscode.Disposable {
   const scan = async () => {
     const folders = new Set<string>();
     for (const file of await vscode.workspace.findFiles('**/manifest.json', '**/node_modules/**', 2000)) {
-      const text = new TextDecoder().decode(await vscode.workspace.fs.readFile(file).then(undefined, () => new Uint8Array()));
+      const text = new TextDecoder().decode(
+        await vscode.workspace.fs.readFile(file).then(undefined, () => new Uint8Array()),
+      );
       if (!/"format"\s*:\s*"mobility-api-harvest"/.test(text)) continue;
       const dir = vscode.Uri.joinPath(file, '..');
       folders.add(dir.path);
@@ -33,5 +35,11 @@ export function watchHarvestFolders(): vscode.Disposable {
   watcher.onDidCreate(() => later(500));
   watcher.onDidDelete(() => later(500));
   const folders = vscode.workspace.onDidChangeWorkspaceFolders(() => later(500));
-  return { dispose: () => { clearTimeout(timer); watcher.dispose(); folders.dispose(); } };
+  return {
+    dispose: () => {
+      clearTimeout(timer);
+      watcher.dispose();
+      folders.dispose();
+    },
+  };
 }

@@ -28,18 +28,42 @@ export function geographiesSetting(): string | undefined {
 }
 
 /** The Metrics view of the report of `folder`, shown as result `resultId`. */
-export function metricsViewHost(deps: CommandDeps, client: AnalysisWorkerClient, folder: string, resultId: string): (request: MetricsViewRequest) => Promise<MetricsViewAnswer> {
+export function metricsViewHost(
+  deps: CommandDeps,
+  client: AnalysisWorkerClient,
+  folder: string,
+  resultId: string,
+): (request: MetricsViewRequest) => Promise<MetricsViewAnswer> {
   let shown: MetricsMapView | undefined;
   let last: { measures: string[]; interval: string; timeZone: string } = METRICS_VIEW_DEFAULT;
 
-  async function compute(request: { measures: string[]; interval: string; timeZone: string }): Promise<MetricsViewAnswer> {
+  async function compute(request: {
+    measures: string[];
+    interval: string;
+    timeZone: string;
+  }): Promise<MetricsViewAnswer> {
     last = request;
     const geographies = geographiesSetting();
     try {
-      const result = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Computing the OMF metrics…') }, () =>
-        client.request<OmfMetricsResult>({ op: 'omfMetrics', folder, ...request, ...(geographies ? { geographies } : {}) }));
-      shown = metricsMapView({ resultId, report: result.report, ...(result.geographies ? { geographies: result.geographies } : {}) });
-      deps.log.info('metricsView', `${request.measures.join(',')} ${request.interval} ${request.timeZone}: ${shown.intervals.length} intervals, ${shown.places.length} places`);
+      const result = await vscode.window.withProgress(
+        { location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Computing the OMF metrics…') },
+        () =>
+          client.request<OmfMetricsResult>({
+            op: 'omfMetrics',
+            folder,
+            ...request,
+            ...(geographies ? { geographies } : {}),
+          }),
+      );
+      shown = metricsMapView({
+        resultId,
+        report: result.report,
+        ...(result.geographies ? { geographies: result.geographies } : {}),
+      });
+      deps.log.info(
+        'metricsView',
+        `${request.measures.join(',')} ${request.interval} ${request.timeZone}: ${shown.intervals.length} intervals, ${shown.places.length} places`,
+      );
       return { resultId, view: shown };
     } catch (err) {
       if (isCancelled(err)) return { resultId, error: vscode.l10n.t('The metrics were cancelled.') };
@@ -50,9 +74,14 @@ export function metricsViewHost(deps: CommandDeps, client: AnalysisWorkerClient,
 
   async function save(format: 'csv' | 'geojson', interval: number, measure: number): Promise<MetricsViewAnswer> {
     const view = shown;
-    if (!view || interval >= view.intervals.length || measure >= view.measures.length) return { resultId, error: vscode.l10n.t('Compute the metrics first: there is nothing to save.') };
+    if (!view || interval >= view.intervals.length || measure >= view.measures.length)
+      return { resultId, error: vscode.l10n.t('Compute the metrics first: there is nothing to save.') };
     const text = format === 'csv' ? metricsCsv(view, interval) : metricsGeoJson(view, interval, measure);
-    if (text === undefined) return { resultId, error: vscode.l10n.t('There are no geographies to save as GeoJSON: choose a Geography document first.') };
+    if (text === undefined)
+      return {
+        resultId,
+        error: vscode.l10n.t('There are no geographies to save as GeoJSON: choose a Geography document first.'),
+      };
     const stamp = (view.intervals[interval] ?? '').replace(/[^0-9A-Za-z]+/g, '');
     const name = `${path.basename(folder)}-metrics-${stamp}.${format}`;
     const base = vscode.workspace.workspaceFolders?.[0]?.uri ?? vscode.Uri.file(path.dirname(folder));
@@ -60,7 +89,10 @@ export function metricsViewHost(deps: CommandDeps, client: AnalysisWorkerClient,
       defaultUri: vscode.Uri.joinPath(base, name),
       filters: format === 'csv' ? { CSV: ['csv'] } : { GeoJSON: ['geojson', 'json'] },
       saveLabel: vscode.l10n.t('Save'),
-      title: format === 'csv' ? vscode.l10n.t('Save the metrics table of {0} as CSV', view.intervals[interval]) : vscode.l10n.t('Save the geographies coloured by {0} as GeoJSON', view.measures[measure].name),
+      title:
+        format === 'csv'
+          ? vscode.l10n.t('Save the metrics table of {0} as CSV', view.intervals[interval])
+          : vscode.l10n.t('Save the geographies coloured by {0} as GeoJSON', view.measures[measure].name),
     });
     if (!uri) return { resultId, status: vscode.l10n.t('Not saved.') };
     if (uri.scheme !== 'file') return { resultId, error: vscode.l10n.t('Choose a file on this machine.') };
@@ -74,22 +106,29 @@ export function metricsViewHost(deps: CommandDeps, client: AnalysisWorkerClient,
 
   async function chooseGeographies(): Promise<MetricsViewAnswer> {
     const picked = await vscode.window.showOpenDialog({
-      canSelectFiles: true, canSelectFolders: false, canSelectMany: false,
+      canSelectFiles: true,
+      canSelectFolders: false,
+      canSelectMany: false,
       filters: { [vscode.l10n.t('MDS Geography document')]: ['json', 'geojson'] },
       openLabel: vscode.l10n.t('Use These Geographies'),
       title: vscode.l10n.t('The MDS Geography document (geographies.json) to map the metrics over'),
     });
     if (!picked?.[0]) return { resultId, status: vscode.l10n.t('No geographies chosen.') };
-    const target = vscode.workspace.workspaceFolders?.length ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global;
+    const target = vscode.workspace.workspaceFolders?.length
+      ? vscode.ConfigurationTarget.Workspace
+      : vscode.ConfigurationTarget.Global;
     await vscode.workspace.getConfiguration('mobilityApi').update(SETTING, picked[0].fsPath, target);
     return compute(last);
   }
 
   return async (request) => {
     switch (request.op) {
-      case 'compute': return compute(request);
-      case 'export': return save(request.format, request.interval, request.measure);
-      case 'chooseGeographies': return chooseGeographies();
+      case 'compute':
+        return compute(request);
+      case 'export':
+        return save(request.format, request.interval, request.measure);
+      case 'chooseGeographies':
+        return chooseGeographies();
     }
   };
 }

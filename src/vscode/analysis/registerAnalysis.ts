@@ -21,7 +21,9 @@ export function registerAnalysis(deps: CommandDeps): vscode.Disposable[] {
   const load = (): AnalysisFeature => {
     // A computed path, so that esbuild leaves this require to run time.
     /* eslint-disable @typescript-eslint/no-require-imports -- the analysis bundle is loaded when first used */
-    feature ??= (require(path.join(__dirname, 'analysis.js')) as typeof import('./analysis.bundle')).createAnalysisFeature(deps);
+    feature ??= (
+      require(path.join(__dirname, 'analysis.js')) as typeof import('./analysis.bundle')
+    ).createAnalysisFeature(deps);
     /* eslint-enable @typescript-eslint/no-require-imports */
     return feature;
   };
@@ -32,10 +34,14 @@ export function registerAnalysis(deps: CommandDeps): vscode.Disposable[] {
     registerCommand(deps, COMMANDS.analyzeHarvest, (arg?: FolderArg) => load().analyzeHarvest(arg)),
     registerCommand(deps, COMMANDS.openHarvestNotebook, (arg?: FolderArg) => load().openNotebook(arg)),
     // The notebook type of package.json's `notebooks` (harvestNotebook.ts's NOTEBOOK_TYPE; not imported, to keep activation small).
-    vscode.workspace.registerNotebookSerializer('mobilityApi.harvestNotebook', {
-      deserializeNotebook: (content) => load().deserialize(content),
-      serializeNotebook: (data) => load().serialize(data),
-    }, { transientOutputs: true }),
+    vscode.workspace.registerNotebookSerializer(
+      'mobilityApi.harvestNotebook',
+      {
+        deserializeNotebook: (content) => load().deserialize(content),
+        serializeNotebook: (data) => load().serialize(data),
+      },
+      { transientOutputs: true },
+    ),
     {
       dispose(): void {
         clearTimeout(later);

@@ -32,7 +32,11 @@ export async function geographiesFor(source: string): Promise<WorkerGeographies>
     key,
     source,
     index: new GeographyIndex(set),
-    list: set.geographies.map((g) => ({ geography_id: g.geography_id, name: g.name, polygons: g.polygons.map((rings) => rings.map((ring) => ring.map((p) => [p[0], p[1]]))) })),
+    list: set.geographies.map((g) => ({
+      geography_id: g.geography_id,
+      name: g.name,
+      polygons: g.polygons.map((rings) => rings.map((ring) => ring.map((p) => [p[0], p[1]]))),
+    })),
   };
   return kept;
 }

@@ -22,13 +22,22 @@ export type WorkerRequest =
   /** A device's timeline around a finding (core/analysis timelineSql): its trips, events and telemetry in time order. */
   | { id: number; op: 'timeline'; folder: string; device: string; trip?: string; time?: number }
   /** The OMF metrics (core/metrics), per geography with `geographies` (a Geography document's file or URL). */
-  | { id: number; op: 'omfMetrics'; folder: string; measures: string[]; interval: string; timeZone: string; geographies?: string };
+  | {
+      id: number;
+      op: 'omfMetrics';
+      folder: string;
+      measures: string[];
+      interval: string;
+      timeZone: string;
+      geographies?: string;
+    };
 
 /** A request before the client gives it an id. */
 export type WorkerCall = WorkerRequest extends infer R ? (R extends { id: number } ? Omit<R, 'id'> : never) : never;
 
 /** What the worker answers. */
-export type WorkerAnswer = { id: number; ok: true; result: unknown } | { id: number; ok: false; error: { code: string; message: string } };
+export type WorkerAnswer =
+  { id: number; ok: true; result: unknown } | { id: number; ok: false; error: { code: string; message: string } };
 
 /** A SQL answer as the worker sends it. */
 export interface SqlResult {
@@ -72,35 +81,72 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-const isStrings = (value: unknown): value is string[] => Array.isArray(value) && value.every((v) => typeof v === 'string');
+const isStrings = (value: unknown): value is string[] =>
+  Array.isArray(value) && value.every((v) => typeof v === 'string');
 
 /** The request the host sent, checked field by field, or undefined. */
 export function parseWorkerRequest(value: unknown): WorkerRequest | undefined {
-  if (!isRecord(value) || typeof value.id !== 'number' || !Number.isInteger(value.id) || typeof value.folder !== 'string' || !value.folder) return undefined;
+  if (
+    !isRecord(value) ||
+    typeof value.id !== 'number' ||
+    !Number.isInteger(value.id) ||
+    typeof value.folder !== 'string' ||
+    !value.folder
+  )
+    return undefined;
   const { id, folder } = value;
-  const thresholds = value.thresholds === undefined || isStrings(value.thresholds) ? (value.thresholds) : null;
+  const thresholds = value.thresholds === undefined || isStrings(value.thresholds) ? value.thresholds : null;
   if (thresholds === null) return undefined;
   switch (value.op) {
     case 'check': {
       if (value.rules !== undefined && !isStrings(value.rules)) return undefined;
-      return { id, op: 'check', folder, ...(value.rules ? { rules: value.rules } : {}), ...(thresholds ? { thresholds } : {}), ...(value.metrics === true ? { metrics: true } : {}) };
+      return {
+        id,
+        op: 'check',
+        folder,
+        ...(value.rules ? { rules: value.rules } : {}),
+        ...(thresholds ? { thresholds } : {}),
+        ...(value.metrics === true ? { metrics: true } : {}),
+      };
     }
     case 'sql': {
       if (typeof value.sql !== 'string') return undefined;
-      const maxRows = typeof value.maxRows === 'number' && Number.isInteger(value.maxRows) && value.maxRows >= 0 ? Math.min(value.maxRows, MAX_SQL_ROWS) : MAX_SQL_ROWS;
+      const maxRows =
+        typeof value.maxRows === 'number' && Number.isInteger(value.maxRows) && value.maxRows >= 0
+          ? Math.min(value.maxRows, MAX_SQL_ROWS)
+          : MAX_SQL_ROWS;
       if (value.geographies !== undefined && typeof value.geographies !== 'string') return undefined;
-      return { id, op: 'sql', folder, sql: value.sql, maxRows, ...(value.geographies ? { geographies: value.geographies } : {}) };
+      return {
+        id,
+        op: 'sql',
+        folder,
+        sql: value.sql,
+        maxRows,
+        ...(value.geographies ? { geographies: value.geographies } : {}),
+      };
     }
     case 'omfMetrics': {
       const { measures, interval, timeZone, geographies } = value;
-      if (!isStrings(measures) || typeof interval !== 'string' || typeof timeZone !== 'string' || (geographies !== undefined && typeof geographies !== 'string')) return undefined;
+      if (
+        !isStrings(measures) ||
+        typeof interval !== 'string' ||
+        typeof timeZone !== 'string' ||
+        (geographies !== undefined && typeof geographies !== 'string')
+      )
+        return undefined;
       return { id, op: 'omfMetrics', folder, measures, interval, timeZone, ...(geographies ? { geographies } : {}) };
     }
     case 'rules':
       return { id, op: 'rules', folder, ...(thresholds ? { thresholds } : {}) };
     case 'timeline': {
       const { device, trip, time } = value;
-      if (typeof device !== 'string' || !device || (trip !== undefined && typeof trip !== 'string') || (time !== undefined && (typeof time !== 'number' || !Number.isFinite(time)))) return undefined;
+      if (
+        typeof device !== 'string' ||
+        !device ||
+        (trip !== undefined && typeof trip !== 'string') ||
+        (time !== undefined && (typeof time !== 'number' || !Number.isFinite(time)))
+      )
+        return undefined;
       return { id, op: 'timeline', folder, device, ...(trip ? { trip } : {}), ...(time !== undefined ? { time } : {}) };
     }
     default:
@@ -112,5 +158,10 @@ export function parseWorkerRequest(value: unknown): WorkerRequest | undefined {
 export function isWorkerAnswer(value: unknown): value is WorkerAnswer {
   if (!isRecord(value) || typeof value.id !== 'number') return false;
   if (value.ok === true) return 'result' in value;
-  return value.ok === false && isRecord(value.error) && typeof value.error.code === 'string' && typeof value.error.message === 'string';
+  return (
+    value.ok === false &&
+    isRecord(value.error) &&
+    typeof value.error.code === 'string' &&
+    typeof value.error.message === 'string'
+  );
 }

@@ -5,4 +5,14 @@ import { configureHostL10n } from '../panel/l10nBundle';
 
 configureHostL10n();
 
-export { CODE_LANGUAGE_INFO, CODE_LANGUAGES, codeProgramFor, generateCode, GRPC_CODE_LANGUAGES, grpcCodeProgramFor, grpcLanguageRefusal, KEY_FILE_VARIABLE, KEY_ID_VARIABLE } from '../../core/codegen';
+export {
+  CODE_LANGUAGE_INFO,
+  CODE_LANGUAGES,
+  codeProgramFor,
+  generateCode,
+  GRPC_CODE_LANGUAGES,
+  grpcCodeProgramFor,
+  grpcLanguageRefusal,
+  KEY_FILE_VARIABLE,
+  KEY_ID_VARIABLE,
+} from '../../core/codegen';

@@ -25,13 +25,14 @@ import { prepareRequest } from '../requests/sendRequest';
  * request of a file) or a caller passes; `language` skips the picker. Nothing named: the result shown in the active
  * results panel, else one picked now.
  */
-export type CopyAsCodeArgs = SendRequestArgs & Partial<FileRequestArgs> & {
-  language?: CodeLanguage;
-  kind?: string;
-  method?: string;
-  /** A gRPC call to a server known by reflection only: where to save its schema for the program, instead of asking. */
-  protosetPath?: string;
-};
+export type CopyAsCodeArgs = SendRequestArgs &
+  Partial<FileRequestArgs> & {
+    language?: CodeLanguage;
+    kind?: string;
+    method?: string;
+    /** A gRPC call to a server known by reflection only: where to save its schema for the program, instead of asking. */
+    protosetPath?: string;
+  };
 
 /**
  * Copy as Code: the request as one complete program in the language picked, copied to the
@@ -43,7 +44,12 @@ export function registerCopyAsCode(deps: CommandDeps): vscode.Disposable {
   return registerCommand(deps, COMMANDS.copyAsCode, async (args?: CopyAsCodeArgs): Promise<CommandOutcome> => {
     const named = args !== undefined && (isNamed(args) || args.kind !== undefined);
     // A request of a file: the lens's, or, with nothing named, the one under the cursor of a request file in front (the palette, a key).
-    const at = args?.uri !== undefined ? await fileRequestAt({ uri: args.uri, line: args.line ?? 0 }) : named ? undefined : requestFileInFront();
+    const at =
+      args?.uri !== undefined
+        ? await fileRequestAt({ uri: args.uri, line: args.line ?? 0 })
+        : named
+          ? undefined
+          : requestFileInFront();
     if (at?.request.method === 'GRPC') return copyGrpcCode(deps, prepareGrpcFileRequest(deps, at), args);
     // A gRPC method of the Environments tree: its message template as the request.
     if (args?.kind === 'grpcMethod' && args.method) {
@@ -52,50 +58,128 @@ export function registerCopyAsCode(deps: CommandDeps): vscode.Disposable {
     }
     const source = named || at ? undefined : shownSource(deps);
     if (source?.kind === 'grpc') return copyGrpcCode(deps, source.prepared, args);
-    const prepared = source?.prepared ?? (await requestOf(deps, at ? { ...args, uri: at.document.uri.toString(), line: at.request.line } : (args ?? {})));
-    const { CODE_LANGUAGE_INFO, CODE_LANGUAGES, codeProgramFor, generateCode, KEY_FILE_VARIABLE, KEY_ID_VARIABLE } = loadCodegen();
+    const prepared =
+      source?.prepared ??
+      (await requestOf(deps, at ? { ...args, uri: at.document.uri.toString(), line: at.request.line } : (args ?? {})));
+    const { CODE_LANGUAGE_INFO, CODE_LANGUAGES, codeProgramFor, generateCode, KEY_FILE_VARIABLE, KEY_ID_VARIABLE } =
+      loadCodegen();
     const language = args?.language ?? (await pickLanguage());
-    if (!CODE_LANGUAGES.includes(language)) throw new MobilityError('USAGE', vscode.l10n.t('Copy as Code writes {0}, not {1}.', CODE_LANGUAGES.join(', '), String(language)));
+    if (!CODE_LANGUAGES.includes(language))
+      throw new MobilityError(
+        'USAGE',
+        vscode.l10n.t('Copy as Code writes {0}, not {1}.', CODE_LANGUAGES.join(', '), String(language)),
+      );
     const { credential, info } = await resolveCredential(deps, prepared.environment);
-    const code = generateCode(language, codeProgramFor(prepared.environment, credential, prepared.request, deps.settings.lifetimeSeconds));
+    const code = generateCode(
+      language,
+      codeProgramFor(prepared.environment, credential, prepared.request, deps.settings.lifetimeSeconds),
+    );
     await vscode.env.clipboard.writeText(code);
     deps.log.info(COMMANDS.copyAsCode, `a ${language} program for ${prepared.title} on ${prepared.environment.name}`);
-    const secrets = credential.type === 'service-account' ? KEY_FILE_VARIABLE : `${KEY_FILE_VARIABLE}, ${KEY_ID_VARIABLE}`;
+    const secrets =
+      credential.type === 'service-account' ? KEY_FILE_VARIABLE : `${KEY_FILE_VARIABLE}, ${KEY_ID_VARIABLE}`;
     const demo = await demoKeyNote(deps, prepared.environment, info);
-    offerToOpen(vscode.l10n.t('Copied {0} for {1}. It reads its secrets from {2} and signs a fresh token for every request.', CODE_LANGUAGE_INFO[language].label, prepared.title, secrets) + (demo ? ` ${demo.text}` : ''), language, code);
-    return { ok: true, language, environmentId: prepared.environment.id, title: prepared.title, lines: code.split('\n').length, ...(demo ? { demoKeyFile: demo.keyFile } : {}) };
+    offerToOpen(
+      vscode.l10n.t(
+        'Copied {0} for {1}. It reads its secrets from {2} and signs a fresh token for every request.',
+        CODE_LANGUAGE_INFO[language].label,
+        prepared.title,
+        secrets,
+      ) + (demo ? ` ${demo.text}` : ''),
+      language,
+      code,
+    );
+    return {
+      ok: true,
+      language,
+      environmentId: prepared.environment.id,
+      title: prepared.title,
+      lines: code.split('\n').length,
+      ...(demo ? { demoKeyFile: demo.keyFile } : {}),
+    };
   });
 }
 
 /** Copy as Code on a GRPC request (of a file, a tree method or a result shown): a Python or TypeScript program, to the clipboard. */
-async function copyGrpcCode(deps: CommandDeps, prepared: PreparedGrpcFileRequest, args: CopyAsCodeArgs | undefined): Promise<CommandOutcome> {
+async function copyGrpcCode(
+  deps: CommandDeps,
+  prepared: PreparedGrpcFileRequest,
+  args: CopyAsCodeArgs | undefined,
+): Promise<CommandOutcome> {
   const { CODE_LANGUAGE_INFO, CODE_LANGUAGES, KEY_FILE_VARIABLE, KEY_ID_VARIABLE } = loadCodegen();
   const language = args?.language;
-  if (language !== undefined && !CODE_LANGUAGES.includes(language)) throw new MobilityError('USAGE', vscode.l10n.t('Copy as Code writes {0}, not {1}.', CODE_LANGUAGES.join(', '), String(language)));
-  const { code, language: picked, credentialType, credentialInfo, savedProtoset } = await grpcFileCode(deps, prepared, language, args?.protosetPath);
+  if (language !== undefined && !CODE_LANGUAGES.includes(language))
+    throw new MobilityError(
+      'USAGE',
+      vscode.l10n.t('Copy as Code writes {0}, not {1}.', CODE_LANGUAGES.join(', '), String(language)),
+    );
+  const {
+    code,
+    language: picked,
+    credentialType,
+    credentialInfo,
+    savedProtoset,
+  } = await grpcFileCode(deps, prepared, language, args?.protosetPath);
   const secrets = credentialType === 'service-account' ? KEY_FILE_VARIABLE : `${KEY_FILE_VARIABLE}, ${KEY_ID_VARIABLE}`;
   await vscode.env.clipboard.writeText(code);
-  deps.log.info(COMMANDS.copyAsCode, `a ${picked} gRPC program for ${prepared.title} on ${prepared.environment.name}${savedProtoset ? `, its schema saved to ${savedProtoset}` : ''}`);
+  deps.log.info(
+    COMMANDS.copyAsCode,
+    `a ${picked} gRPC program for ${prepared.title} on ${prepared.environment.name}${savedProtoset ? `, its schema saved to ${savedProtoset}` : ''}`,
+  );
   const label = CODE_LANGUAGE_INFO[picked].grpcLabel ?? CODE_LANGUAGE_INFO[picked].label;
   const demo = await demoKeyNote(deps, prepared.environment, credentialInfo);
-  offerToOpen((savedProtoset
-    ? vscode.l10n.t('Copied {0} for {1}. It loads the schema the server gave by reflection from {2}, reads its secrets from {3} and signs a fresh token for every call.', label, prepared.title, savedProtoset, secrets)
-    : vscode.l10n.t('Copied {0} for {1}. It reads its secrets from {2} and signs a fresh token for every call.', label, prepared.title, secrets)) + (demo ? ` ${demo.text}` : ''), picked, code);
-  return { ok: true, language: picked, environmentId: prepared.environment.id, title: prepared.title, lines: code.split('\n').length, grpc: true, ...(savedProtoset ? { savedProtoset } : {}), ...(demo ? { demoKeyFile: demo.keyFile } : {}) };
+  offerToOpen(
+    (savedProtoset
+      ? vscode.l10n.t(
+          'Copied {0} for {1}. It loads the schema the server gave by reflection from {2}, reads its secrets from {3} and signs a fresh token for every call.',
+          label,
+          prepared.title,
+          savedProtoset,
+          secrets,
+        )
+      : vscode.l10n.t(
+          'Copied {0} for {1}. It reads its secrets from {2} and signs a fresh token for every call.',
+          label,
+          prepared.title,
+          secrets,
+        )) + (demo ? ` ${demo.text}` : ''),
+    picked,
+    code,
+  );
+  return {
+    ok: true,
+    language: picked,
+    environmentId: prepared.environment.id,
+    title: prepared.title,
+    lines: code.split('\n').length,
+    grpc: true,
+    ...(savedProtoset ? { savedProtoset } : {}),
+    ...(demo ? { demoKeyFile: demo.keyFile } : {}),
+  };
 }
 
 /**
  * For a program signed with the local sandbox's demo credential: where its key file and key id file are, written
  * for it into the extension's global storage (the demo key lives in SecretStorage). Paths only, never the key or kid.
  */
-async function demoKeyNote(deps: CommandDeps, environment: Environment, info: StoredCredentialInfo): Promise<{ text: string; keyFile: string } | undefined> {
+async function demoKeyNote(
+  deps: CommandDeps,
+  environment: Environment,
+  info: StoredCredentialInfo,
+): Promise<{ text: string; keyFile: string } | undefined> {
   if (!info.demo || !environment.id.startsWith('sandbox-')) return undefined;
   const files = await deps.sandbox.writeDemoKeyFiles(path.join(deps.context.globalStorageUri.fsPath, 'sandbox-demo'));
   if (!files) return undefined;
   const { KEY_FILE_VARIABLE, KEY_ID_VARIABLE } = loadCodegen();
   return {
     keyFile: files.keyFile,
-    text: vscode.l10n.t('For the local sandbox, set {0} to {1} and {2} to the contents of {3} (its demo key, trusted by the sandbox alone).', KEY_FILE_VARIABLE, files.keyFile, KEY_ID_VARIABLE, files.keyIdFile),
+    text: vscode.l10n.t(
+      'For the local sandbox, set {0} to {1} and {2} to the contents of {3} (its demo key, trusted by the sandbox alone).',
+      KEY_FILE_VARIABLE,
+      files.keyFile,
+      KEY_ID_VARIABLE,
+      files.keyIdFile,
+    ),
   };
 }
 
@@ -105,14 +189,23 @@ function offerToOpen(message: string, language: CodeLanguage, code: string): voi
   const open = vscode.l10n.t('Open in Editor');
   void vscode.window.showInformationMessage(message, open).then(async (picked) => {
     if (picked !== open) return;
-    const document = await vscode.workspace.openTextDocument({ language: CODE_LANGUAGE_INFO[language].languageId, content: code });
+    const document = await vscode.workspace.openTextDocument({
+      language: CODE_LANGUAGE_INFO[language].languageId,
+      content: code,
+    });
     await vscode.window.showTextDocument(document, { preview: false });
   });
 }
 
 /** Whether the caller named what to copy (the tree's endpoint, a path, a file's request), rather than the result shown. */
 function isNamed(args: CopyAsCodeArgs): boolean {
-  return args.uri !== undefined || args.environmentId !== undefined || args.endpointId !== undefined || args.path !== undefined || args.otherPath === true;
+  return (
+    args.uri !== undefined ||
+    args.environmentId !== undefined ||
+    args.endpointId !== undefined ||
+    args.path !== undefined ||
+    args.otherPath === true
+  );
 }
 
 /** The request behind the result shown in the active results panel (its title-bar button), whichever kind it is. */
@@ -126,7 +219,11 @@ function shownSource(deps: CommandDeps): CodeSource | undefined {
 /** A request of a file, or an endpoint or path of an environment, given or picked now. */
 async function requestOf(deps: CommandDeps, args: CopyAsCodeArgs): Promise<PreparedRequest> {
   if (args.uri !== undefined) return (await prepareFileRequest(deps, { uri: args.uri, line: args.line ?? 0 })).prepared;
-  const env = await resolveEnvironment(deps, args.environmentId ? { environmentId: args.environmentId } : undefined, vscode.l10n.t('Copy a request to which environment as code?'));
+  const env = await resolveEnvironment(
+    deps,
+    args.environmentId ? { environmentId: args.environmentId } : undefined,
+    vscode.l10n.t('Copy a request to which environment as code?'),
+  );
   return prepareRequest(deps, env, args);
 }
 

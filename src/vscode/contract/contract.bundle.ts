@@ -16,13 +16,27 @@ configureHostL10n();
 export { planContractRun, runContractPlan } from '../../core/contract';
 
 /** The refusal doctor's lines for a REST 401/403 of a test run. */
-export function restRefusal(page: HttpExchange, environment: Environment, credentialType: CredentialType): string[] | undefined {
-  const explanation = explainRefusal(page, { audience: normaliseBaseUrl(environment.baseUrl, environment.name), api: environment.api, credentialType, now: Date.now() });
+export function restRefusal(
+  page: HttpExchange,
+  environment: Environment,
+  credentialType: CredentialType,
+): string[] | undefined {
+  const explanation = explainRefusal(page, {
+    audience: normaliseBaseUrl(environment.baseUrl, environment.name),
+    api: environment.api,
+    credentialType,
+    now: Date.now(),
+  });
   return explanation ? refusalLines(explanation) : undefined;
 }
 
 /** A gRPC call's result as the answer its assertions are checked against, with the doctor's lines when refused. */
 export function grpcTestAnswer(result: GrpcCallResult, environment: Environment, credentialType: CredentialType) {
-  const explanation = explainGrpcRefusal(result, { audience: normaliseBaseUrl(environment.baseUrl, environment.name), api: environment.api, credentialType, now: Date.now() });
+  const explanation = explainGrpcRefusal(result, {
+    audience: normaliseBaseUrl(environment.baseUrl, environment.name),
+    api: environment.api,
+    credentialType,
+    now: Date.now(),
+  });
   return grpcAnswerOf(result, explanation ? refusalLines(explanation) : undefined);
 }

@@ -40,7 +40,10 @@ export interface ContractTestsHandle {
 
 /** The test controller, its discovery and its run profiles. */
 export function registerContractTests(deps: CommandDeps): ContractTestsHandle {
-  const controller = vscode.tests.createTestController('mobilityApi.contractTests', vscode.l10n.t('Mobility API assertions'));
+  const controller = vscode.tests.createTestController(
+    'mobilityApi.contractTests',
+    vscode.l10n.t('Mobility API assertions'),
+  );
   const disposables: vscode.Disposable[] = [controller];
 
   /** The file's tests from its text: one per request with assertions; the file's item goes when none is left. */
@@ -48,7 +51,9 @@ export function registerContractTests(deps: CommandDeps): ContractTestsHandle {
     const file = parseRequestFile(text);
     // A request whose block holds a test this runner does not run (a script block, `@loop`; a global `??`: every request) is a test too: it errs.
     const global = file.refused.length > file.requests.reduce((n, r) => n + (r.refused?.length ?? 0), 0);
-    const requests = file.notText ? [] : file.requests.filter((r) => global || r.assertions?.length || r.refused?.length);
+    const requests = file.notText
+      ? []
+      : file.requests.filter((r) => global || r.assertions?.length || r.refused?.length);
     const id = uri.toString();
     if (requests.length === 0) {
       controller.items.delete(id);
@@ -60,13 +65,15 @@ export function registerContractTests(deps: CommandDeps): ContractTestsHandle {
       controller.items.add(fileItem);
     }
     const parent = fileItem;
-    parent.children.replace(requests.map((r) => {
-      const label = r.name ?? `${r.method} ${r.grpc ? r.grpc.target + '/' + r.grpc.method : r.url}`;
-      const item = controller.createTestItem(`${id}#${r.line}`, label, uri);
-      item.range = new vscode.Range(r.line, 0, r.line, 0);
-      item.description = vscode.l10n.t('line {0}', r.line + 1);
-      return item;
-    }));
+    parent.children.replace(
+      requests.map((r) => {
+        const label = r.name ?? `${r.method} ${r.grpc ? r.grpc.target + '/' + r.grpc.method : r.url}`;
+        const item = controller.createTestItem(`${id}#${r.line}`, label, uri);
+        item.range = new vscode.Range(r.line, 0, r.line, 0);
+        item.description = vscode.l10n.t('line {0}', r.line + 1);
+        return item;
+      }),
+    );
   };
   const fromDocument = (document: vscode.TextDocument) => {
     if (document.uri.scheme !== 'file' && document.uri.scheme !== 'untitled') return;
@@ -89,7 +96,12 @@ export function registerContractTests(deps: CommandDeps): ContractTestsHandle {
     const files = await vscode.workspace.findFiles(FILE_PATTERN, EXCLUDE);
     await Promise.all(files.map(fromDisk));
     const watcher = vscode.workspace.createFileSystemWatcher(FILE_PATTERN);
-    disposables.push(watcher, watcher.onDidCreate(fromDisk), watcher.onDidChange(fromDisk), watcher.onDidDelete((uri) => controller.items.delete(uri.toString())));
+    disposables.push(
+      watcher,
+      watcher.onDidCreate(fromDisk),
+      watcher.onDidChange(fromDisk),
+      watcher.onDidDelete((uri) => controller.items.delete(uri.toString())),
+    );
   };
   controller.refreshHandler = async () => {
     scanned = false;
@@ -107,25 +119,37 @@ export function registerContractTests(deps: CommandDeps): ContractTestsHandle {
   const makeProfiles = () => {
     for (const p of profiles) p.dispose();
     const active = deps.environments.activeId;
-    profiles = deps.environments.all().map((env) => controller.createRunProfile(
-      vscode.l10n.t('Run on {0}', env.name),
-      vscode.TestRunProfileKind.Run,
-      (request, token) => runTests(deps, controller, env.id, request, token, outcomes, results),
-      env.id === active,
-    ));
+    profiles = deps.environments
+      .all()
+      .map((env) =>
+        controller.createRunProfile(
+          vscode.l10n.t('Run on {0}', env.name),
+          vscode.TestRunProfileKind.Run,
+          (request, token) => runTests(deps, controller, env.id, request, token, outcomes, results),
+          env.id === active,
+        ),
+      );
   };
   makeProfiles();
-  disposables.push(deps.environments.onDidChange(makeProfiles), { dispose: () => profiles.forEach((p) => p.dispose()) });
+  disposables.push(deps.environments.onDidChange(makeProfiles), {
+    dispose: () => profiles.forEach((p) => p.dispose()),
+  });
   const outcomes = new Map<string, ContractTestOutcome>();
   /** Each test's last answer in the results panel, by test id. */
   const results = new Map<string, TestResultLink>();
-  disposables.push(registerCommand(deps, COMMANDS.openTestResult, (arg?: unknown) => {
-    const link = linkOf(arg, results);
-    if (!link) throw new MobilityError('USAGE', vscode.l10n.t('This test has no answer in the results panel yet: run it, then open its result.'));
-    const shown = deps.results.showKept(link.environmentId, link.resultId);
-    if (!shown.ok) throw new MobilityError('USAGE', shown.message);
-    return Promise.resolve({ ok: true as const, ...link, title: shown.title });
-  }));
+  disposables.push(
+    registerCommand(deps, COMMANDS.openTestResult, (arg?: unknown) => {
+      const link = linkOf(arg, results);
+      if (!link)
+        throw new MobilityError(
+          'USAGE',
+          vscode.l10n.t('This test has no answer in the results panel yet: run it, then open its result.'),
+        );
+      const shown = deps.results.showKept(link.environmentId, link.resultId);
+      if (!shown.ok) throw new MobilityError('USAGE', shown.message);
+      return Promise.resolve({ ok: true as const, ...link, title: shown.title });
+    }),
+  );
   return {
     disposable: vscode.Disposable.from(...disposables),
     items: () => {
@@ -142,7 +166,15 @@ export function registerContractTests(deps: CommandDeps): ContractTestsHandle {
       if (!item || !environmentId) throw new Error(`no tests of ${uri.toString()} or no environment`);
       const source = new vscode.CancellationTokenSource();
       try {
-        await runTests(deps, controller, environmentId, new vscode.TestRunRequest([item]), source.token, outcomes, results);
+        await runTests(
+          deps,
+          controller,
+          environmentId,
+          new vscode.TestRunRequest([item]),
+          source.token,
+          outcomes,
+          results,
+        );
       } finally {
         source.dispose();
       }
@@ -159,13 +191,17 @@ export function registerContractTests(deps: CommandDeps): ContractTestsHandle {
 function linkOf(arg: unknown, results: ReadonlyMap<string, TestResultLink>): TestResultLink | undefined {
   if (typeof arg !== 'object' || arg === null) return undefined;
   const a = arg as Record<string, unknown>;
-  if (typeof a.environmentId === 'string' && typeof a.resultId === 'string') return { environmentId: a.environmentId, resultId: a.resultId };
+  if (typeof a.environmentId === 'string' && typeof a.resultId === 'string')
+    return { environmentId: a.environmentId, resultId: a.resultId };
   const test = typeof a.test === 'object' && a.test !== null ? (a.test as Record<string, unknown>) : a;
   return typeof test.id === 'string' ? results.get(test.id) : undefined;
 }
 
 /** The tests a run asks for, by file: `include` (a file's item stands for its tests), or every test; less `exclude`. */
-function testsByFile(controller: vscode.TestController, request: vscode.TestRunRequest): Map<vscode.TestItem, vscode.TestItem[]> {
+function testsByFile(
+  controller: vscode.TestController,
+  request: vscode.TestRunRequest,
+): Map<vscode.TestItem, vscode.TestItem[]> {
   const excluded = new Set((request.exclude ?? []).map((t) => t.id));
   const byFile = new Map<vscode.TestItem, vscode.TestItem[]>();
   const add = (test: vscode.TestItem) => {
@@ -188,7 +224,15 @@ async function textOf(uri: vscode.Uri): Promise<string> {
   return open ? open.getText() : new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
 }
 
-async function runTests(deps: CommandDeps, controller: vscode.TestController, environmentId: string, request: vscode.TestRunRequest, token: vscode.CancellationToken, outcomes: Map<string, ContractTestOutcome>, results: Map<string, TestResultLink>): Promise<void> {
+async function runTests(
+  deps: CommandDeps,
+  controller: vscode.TestController,
+  environmentId: string,
+  request: vscode.TestRunRequest,
+  token: vscode.CancellationToken,
+  outcomes: Map<string, ContractTestOutcome>,
+  results: Map<string, TestResultLink>,
+): Promise<void> {
   const run = controller.createTestRun(request);
   const verdict = verdicts(run, outcomes, results);
   const byFile = testsByFile(controller, request);
@@ -198,14 +242,16 @@ async function runTests(deps: CommandDeps, controller: vscode.TestController, en
   const cancel = token.onCancellationRequested(() => abort.abort());
   try {
     const environment = deps.environments.all().find((e) => e.id === environmentId);
-    if (!environment) throw new Error(vscode.l10n.t('The environment of this run profile is gone: pick another profile.'));
+    if (!environment)
+      throw new Error(vscode.l10n.t('The environment of this run profile is gone: pick another profile.'));
     const { credential } = await resolveCredential(deps, environment);
     const engine = loadContractEngine();
     for (const [fileItem, tests] of byFile) {
       if (abort.signal.aborted) break;
       const uri = fileItem.uri!;
       const atLine = new Map(tests.map((t) => [t.range?.start.line ?? -1, t]));
-      const testAt = (line: number) => atLine.get(line) ?? [...atLine.entries()].filter(([l]) => l <= line).sort((a, b) => b[0] - a[0])[0]?.[1];
+      const testAt = (line: number) =>
+        atLine.get(line) ?? [...atLine.entries()].filter(([l]) => l <= line).sort((a, b) => b[0] - a[0])[0]?.[1];
       const plan = engine.planContractRun([{ name: uri.fsPath, text: await textOf(uri) }], {
         api: environment.api,
         baseUrl: environment.baseUrl,
@@ -236,19 +282,37 @@ async function runTests(deps: CommandDeps, controller: vscode.TestController, en
         explainRefusal: (page) => engine.restRefusal(page, environment, credential.type),
         callGrpc: async (planned, signal) => {
           const call = deps.grpc.fileCall(environment, planned.grpc, folder);
-          const result = await deps.grpc.callFile(environment, deps.grpc.auth(environment, credential), call, signal ? { signal } : {});
-          shown.set(planned.line, deps.results.showGrpcResult({ environment, result, title: planned.label, target: call.endpoint.target, assertions: { assertions: planned.assertions, unsupported: planned.unsupported }, reveal: false }));
+          const result = await deps.grpc.callFile(
+            environment,
+            deps.grpc.auth(environment, credential),
+            call,
+            signal ? { signal } : {},
+          );
+          shown.set(
+            planned.line,
+            deps.results.showGrpcResult({
+              environment,
+              result,
+              title: planned.label,
+              target: call.endpoint.target,
+              assertions: { assertions: planned.assertions, unsupported: planned.unsupported },
+              reveal: false,
+            }),
+          );
           return engine.grpcTestAnswer(result, environment, credential.type);
         },
         onAnswer: (planned, result) => {
-          shown.set(planned.line, deps.results.showResult({
-            environment,
-            result,
-            title: planned.label,
-            ...(planned.request?.endpointId !== undefined ? { endpointId: planned.request.endpointId } : {}),
-            assertions: { assertions: planned.assertions, unsupported: planned.unsupported },
-            reveal: false,
-          }));
+          shown.set(
+            planned.line,
+            deps.results.showResult({
+              environment,
+              result,
+              title: planned.label,
+              ...(planned.request?.endpointId !== undefined ? { endpointId: planned.request.endpointId } : {}),
+              assertions: { assertions: planned.assertions, unsupported: planned.unsupported },
+              reveal: false,
+            }),
+          );
         },
         onStart: (planned) => {
           const test = atLine.get(planned.line);
@@ -258,7 +322,15 @@ async function runTests(deps: CommandDeps, controller: vscode.TestController, en
           const test = atLine.get(result.line);
           if (!test) return;
           const resultId = shown.get(result.line);
-          report(run, verdict, test, uri, environment, result, resultId !== undefined ? { environmentId: environment.id, resultId } : undefined);
+          report(
+            run,
+            verdict,
+            test,
+            uri,
+            environment,
+            result,
+            resultId !== undefined ? { environmentId: environment.id, resultId } : undefined,
+          );
           pending.delete(test);
         },
       });

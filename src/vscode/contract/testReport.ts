@@ -43,16 +43,41 @@ export interface ContractTestOutcome {
  * the button over its peek, and a Markdown command link in the messages that are not a diff (VS Code shows a diff's
  * message as plain text).
  */
-export function report(run: vscode.TestRun, verdict: Verdicts, test: vscode.TestItem, uri: vscode.Uri, environment: Environment, result: RequestRun, link: TestResultLink | undefined): void {
+export function report(
+  run: vscode.TestRun,
+  verdict: Verdicts,
+  test: vscode.TestItem,
+  uri: vscode.Uri,
+  environment: Environment,
+  result: RequestRun,
+  link: TestResultLink | undefined,
+): void {
   const at = (line: number, column = 0) => new vscode.Location(uri, new vscode.Position(line, column));
-  const status = result.status !== undefined ? `${result.status} ${result.statusText ?? ''}`.trim() : result.grpcStatus ?? '';
+  const status =
+    result.status !== undefined ? `${result.status} ${result.statusText ?? ''}`.trim() : (result.grpcStatus ?? '');
   const failed = result.outcomes.filter((o) => !o.passed);
-  const said = result.error !== undefined ? vscode.l10n.t('no answer') : failed.length ? vscode.l10n.t('{0} of {1} failed', failed.length, plural(result.outcomes.length, 'assertion')) : vscode.l10n.t('{0} passed', plural(result.outcomes.length, 'assertion'));
-  run.appendOutput(`${vscode.l10n.t('{0} on {1}: {2} · {3} ms · {4}', result.label, environment.name, status, result.durationMs, said)}\r\n`, at(result.line), test);
+  const said =
+    result.error !== undefined
+      ? vscode.l10n.t('no answer')
+      : failed.length
+        ? vscode.l10n.t('{0} of {1} failed', failed.length, plural(result.outcomes.length, 'assertion'))
+        : vscode.l10n.t('{0} passed', plural(result.outcomes.length, 'assertion'));
+  run.appendOutput(
+    `${vscode.l10n.t('{0} on {1}: {2} · {3} ms · {4}', result.label, environment.name, status, result.durationMs, said)}\r\n`,
+    at(result.line),
+    test,
+  );
   // Only the request's line is linked (and shown beside it in the editor); the failures are the test's messages.
-  for (const token of result.tokens) run.appendOutput(`  ${vscode.l10n.t('token: jti {0}, kid {1}', token.jti, token.kid)}\r\n`, undefined, test);
-  for (const o of failed) run.appendOutput(`  ${vscode.l10n.t('line {0}: {1}', o.line + 1, o.message ?? o.text)}\r\n`, undefined, test);
-  if (link) run.appendOutput(`  ${vscode.l10n.t('The answer is in the results panel of {0}: Open Result in the test\'s context menu shows it.', environment.name)}\r\n`, undefined, test);
+  for (const token of result.tokens)
+    run.appendOutput(`  ${vscode.l10n.t('token: jti {0}, kid {1}', token.jti, token.kid)}\r\n`, undefined, test);
+  for (const o of failed)
+    run.appendOutput(`  ${vscode.l10n.t('line {0}: {1}', o.line + 1, o.message ?? o.text)}\r\n`, undefined, test);
+  if (link)
+    run.appendOutput(
+      `  ${vscode.l10n.t("The answer is in the results panel of {0}: Open Result in the test's context menu shows it.", environment.name)}\r\n`,
+      undefined,
+      test,
+    );
   if (result.error !== undefined) {
     const message = new vscode.TestMessage(result.error);
     message.location = at(result.line);
@@ -62,13 +87,20 @@ export function report(run: vscode.TestRun, verdict: Verdicts, test: vscode.Test
   } else if (result.passed) {
     verdict.passed(test, result.durationMs, link);
   } else {
-    verdict.failed(test, failed.map((o) => {
-      const text = o.message ?? o.text;
-      const message = o.diff ? vscode.TestMessage.diff(text, o.diff.expected, o.diff.actual) : new vscode.TestMessage(link ? linkedText(text, link) : text);
-      message.location = at(o.line, o.column);
-      if (link) message.contextValue = o.diff ? RESULT_DIFF_MESSAGE : RESULT_MESSAGE;
-      return message;
-    }), result.durationMs, link);
+    verdict.failed(
+      test,
+      failed.map((o) => {
+        const text = o.message ?? o.text;
+        const message = o.diff
+          ? vscode.TestMessage.diff(text, o.diff.expected, o.diff.actual)
+          : new vscode.TestMessage(link ? linkedText(text, link) : text);
+        message.location = at(o.line, o.column);
+        if (link) message.contextValue = o.diff ? RESULT_DIFF_MESSAGE : RESULT_MESSAGE;
+        return message;
+      }),
+      result.durationMs,
+      link,
+    );
   }
 }
 
@@ -76,7 +108,9 @@ export function report(run: vscode.TestRun, verdict: Verdicts, test: vscode.Test
 function linkedText(text: string, link: TestResultLink): vscode.MarkdownString {
   const markdown = new vscode.MarkdownString();
   markdown.appendText(text);
-  markdown.appendMarkdown(`\n\n[${vscode.l10n.t('Open the answer in the results panel')}](command:${COMMANDS.openTestResult}?${encodeURIComponent(JSON.stringify([link]))})`);
+  markdown.appendMarkdown(
+    `\n\n[${vscode.l10n.t('Open the answer in the results panel')}](command:${COMMANDS.openTestResult}?${encodeURIComponent(JSON.stringify([link]))})`,
+  );
   markdown.isTrusted = { enabledCommands: [COMMANDS.openTestResult] };
   return markdown;
 }
@@ -95,11 +129,24 @@ function linkIn(message: vscode.TestMessage): ContractTestOutcome['messages'][nu
   const found = /\(command:([\w.]+)\?([^)]*)\)/.exec(message.message.value);
   if (!found) return undefined;
   const trusted = message.message.isTrusted;
-  return { command: found[1], args: JSON.parse(decodeURIComponent(found[2])) as unknown, trusted: typeof trusted === 'object' ? trusted.enabledCommands : !!trusted };
+  return {
+    command: found[1],
+    args: JSON.parse(decodeURIComponent(found[2])) as unknown,
+    trusted: typeof trusted === 'object' ? trusted.enabledCommands : !!trusted,
+  };
 }
 
-export function verdicts(run: vscode.TestRun, outcomes: Map<string, ContractTestOutcome>, results: Map<string, TestResultLink>): Verdicts {
-  const keep = (test: vscode.TestItem, state: ContractTestOutcome['state'], messages: vscode.TestMessage[] = [], link?: TestResultLink) => {
+export function verdicts(
+  run: vscode.TestRun,
+  outcomes: Map<string, ContractTestOutcome>,
+  results: Map<string, TestResultLink>,
+): Verdicts {
+  const keep = (
+    test: vscode.TestItem,
+    state: ContractTestOutcome['state'],
+    messages: vscode.TestMessage[] = [],
+    link?: TestResultLink,
+  ) => {
     if (link) results.set(test.id, link);
     else results.delete(test.id);
     outcomes.set(test.id, {

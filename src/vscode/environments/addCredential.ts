@@ -33,16 +33,30 @@ export function registerAddCredential(deps: CommandDeps): vscode.Disposable {
     const bound = environments.map((id) => deps.environments.get(id)?.name ?? id);
     void vscode.window.showInformationMessage(
       bound.length
-        ? vscode.l10n.t('Stored "{0}" ({1}, kid {2}) and bound it to {3}.', info.label, CREDENTIAL_TYPE_LABELS[info.type], maskKeyId(info.kid), bound.join(', '))
-        : vscode.l10n.t('Stored "{0}" ({1}, kid {2}).', info.label, CREDENTIAL_TYPE_LABELS[info.type], maskKeyId(info.kid)),
+        ? vscode.l10n.t(
+            'Stored "{0}" ({1}, kid {2}) and bound it to {3}.',
+            info.label,
+            CREDENTIAL_TYPE_LABELS[info.type],
+            maskKeyId(info.kid),
+            bound.join(', '),
+          )
+        : vscode.l10n.t(
+            'Stored "{0}" ({1}, kid {2}).',
+            info.label,
+            CREDENTIAL_TYPE_LABELS[info.type],
+            maskKeyId(info.kid),
+          ),
     );
     // The key id is a secret (spec 5.7): a caller gets it masked, as the notification shows it.
     return { ok: true, credentialId: info.id, type: info.type, kid: maskKeyId(info.kid), warnings };
   });
 }
 
-async function fromArgs(args: AddCredentialArgs): Promise<{ input: CredentialInput; label: string; environments: string[] }> {
-  const read = async (file: string) => new TextDecoder().decode(await vscode.workspace.fs.readFile(vscode.Uri.file(file)));
+async function fromArgs(
+  args: AddCredentialArgs,
+): Promise<{ input: CredentialInput; label: string; environments: string[] }> {
+  const read = async (file: string) =>
+    new TextDecoder().decode(await vscode.workspace.fs.readFile(vscode.Uri.file(file)));
   let input: CredentialInput;
   if (args.type === 'service-account') {
     const keyFile = args.keyFile ?? (args.keyFilePath ? await read(args.keyFilePath) : undefined);
@@ -50,7 +64,13 @@ async function fromArgs(args: AddCredentialArgs): Promise<{ input: CredentialInp
     input = { kind: 'service-account', keyFile };
   } else {
     const privateKey = args.privateKey ?? (args.privateKeyFile ? await read(args.privateKeyFile) : undefined);
-    input = { kind: 'ec', type: args.type, privateKey: privateKey ?? '', kid: args.kid ?? '', issuer: args.issuer ?? '' };
+    input = {
+      kind: 'ec',
+      type: args.type,
+      privateKey: privateKey ?? '',
+      kid: args.kid ?? '',
+      issuer: args.issuer ?? '',
+    };
   }
   return { input, label: args.label ?? '', environments: args.environments ?? [] };
 }
@@ -58,31 +78,56 @@ async function fromArgs(args: AddCredentialArgs): Promise<{ input: CredentialInp
 async function ask(deps: CommandDeps): Promise<{ input: CredentialInput; label: string; environments: string[] }> {
   const title = vscode.l10n.t('Add Credential');
   const typeItems: Array<vscode.QuickPickItem & { type: CredentialType }> = [
-    { label: CREDENTIAL_TYPE_LABELS['external-org'], description: vscode.l10n.t('ES256 · current · MDS and MaaS'), type: 'external-org' },
+    {
+      label: CREDENTIAL_TYPE_LABELS['external-org'],
+      description: vscode.l10n.t('ES256 · current · MDS and MaaS'),
+      type: 'external-org',
+    },
     { label: CREDENTIAL_TYPE_LABELS.iam, description: vscode.l10n.t('ES256 · deprecated · MDS only'), type: 'iam' },
-    { label: CREDENTIAL_TYPE_LABELS['service-account'], description: vscode.l10n.t('RS256 key file · deprecated · MDS only'), type: 'service-account' },
+    {
+      label: CREDENTIAL_TYPE_LABELS['service-account'],
+      description: vscode.l10n.t('RS256 key file · deprecated · MDS only'),
+      type: 'service-account',
+    },
   ];
-  const typePick = await vscode.window.showQuickPick(
-    typeItems,
-    { title, placeHolder: vscode.l10n.t('Which type of credential were you given?'), ignoreFocusOut: true },
-  );
+  const typePick = await vscode.window.showQuickPick(typeItems, {
+    title,
+    placeHolder: vscode.l10n.t('Which type of credential were you given?'),
+    ignoreFocusOut: true,
+  });
   if (!typePick) throw new Cancelled();
   const type = typePick.type;
   let input: CredentialInput;
   if (type === 'service-account') {
-    const keyFile = await askUntilValid(() => askKeyText(title, vscode.l10n.t('the service-account key file (JSON)'), ['json']), (text) => {
-      parseCredential({ kind: 'service-account', keyFile: text }, { domains: deps.settings.issuerDomains });
-    });
+    const keyFile = await askUntilValid(
+      () => askKeyText(title, vscode.l10n.t('the service-account key file (JSON)'), ['json']),
+      (text) => {
+        parseCredential({ kind: 'service-account', keyFile: text }, { domains: deps.settings.issuerDomains });
+      },
+    );
     input = { kind: 'service-account', keyFile };
   } else {
-    const privateKey = await askUntilValid(() => askKeyText(title, vscode.l10n.t('the EC P-256 private key (PEM or JWK)'), ['pem', 'key', 'json', 'jwk']), (text) => {
-      parsePrivateKey(text, 'ES256');
-    });
-    const kid = await askText(title, vscode.l10n.t('Key id (kid) delivered with the credentials'), (v) => (v.trim() ? undefined : vscode.l10n.t('The key id is required: it goes into every token header as "kid".')));
+    const privateKey = await askUntilValid(
+      () => askKeyText(title, vscode.l10n.t('the EC P-256 private key (PEM or JWK)'), ['pem', 'key', 'json', 'jwk']),
+      (text) => {
+        parsePrivateKey(text, 'ES256');
+      },
+    );
+    const kid = await askText(title, vscode.l10n.t('Key id (kid) delivered with the credentials'), (v) =>
+      v.trim() ? undefined : vscode.l10n.t('The key id is required: it goes into every token header as "kid".'),
+    );
     // The issuer is checked with the whole credential, so a domain that contradicts the type is reported here.
     let issuer = '';
     for (;;) {
-      issuer = await askText(title, vscode.l10n.t('Issuer e-mail delivered with the credentials (<organization-id>@<domain>)'), (v) => (/^[^@\s]+@[^@\s]+$/.test(v.trim()) ? undefined : vscode.l10n.t('Enter an e-mail address such as organization-id@domain.')), issuer);
+      issuer = await askText(
+        title,
+        vscode.l10n.t('Issuer e-mail delivered with the credentials (<organization-id>@<domain>)'),
+        (v) =>
+          /^[^@\s]+@[^@\s]+$/.test(v.trim())
+            ? undefined
+            : vscode.l10n.t('Enter an e-mail address such as organization-id@domain.'),
+        issuer,
+      );
       try {
         parseCredential({ kind: 'ec', type, privateKey, kid, issuer }, { domains: deps.settings.issuerDomains });
         break;
@@ -93,11 +138,21 @@ async function ask(deps: CommandDeps): Promise<{ input: CredentialInput; label: 
     }
     input = { kind: 'ec', type, privateKey, kid: kid.trim(), issuer: issuer.trim() };
   }
-  const label = await askText(title, vscode.l10n.t('A name for this credential (shown in the tree)'), () => undefined, CREDENTIAL_TYPE_LABELS[type].replace(/ \(deprecated\)/, ''));
+  const label = await askText(
+    title,
+    vscode.l10n.t('A name for this credential (shown in the tree)'),
+    () => undefined,
+    CREDENTIAL_TYPE_LABELS[type].replace(/ \(deprecated\)/, ''),
+  );
   const candidates = deps.environments.all().filter((e) => e.api === 'mds' || !DEPRECATED_TYPES.has(type));
   const bindPicks = await vscode.window.showQuickPick(
     candidates.map((e) => ({ label: e.name, description: e.baseUrl || vscode.l10n.t('no base URL set'), id: e.id })),
-    { title, canPickMany: true, placeHolder: vscode.l10n.t('Bind it to which environments? (optional)'), ignoreFocusOut: true },
+    {
+      title,
+      canPickMany: true,
+      placeHolder: vscode.l10n.t('Bind it to which environments? (optional)'),
+      ignoreFocusOut: true,
+    },
   );
   return { input, label, environments: (bindPicks ?? []).map((p) => p.id) };
 }
@@ -112,17 +167,37 @@ async function askKeyText(title: string, what: string, extensions: string[]): Pr
   );
   if (!choice) throw new Cancelled();
   if (choice.id === 'file') {
-    const uris = await vscode.window.showOpenDialog({ canSelectMany: false, openLabel: vscode.l10n.t('Use this key'), filters: { [vscode.l10n.t('Keys')]: extensions, [vscode.l10n.t('All files')]: ['*'] } });
+    const uris = await vscode.window.showOpenDialog({
+      canSelectMany: false,
+      openLabel: vscode.l10n.t('Use this key'),
+      filters: { [vscode.l10n.t('Keys')]: extensions, [vscode.l10n.t('All files')]: ['*'] },
+    });
     if (!uris?.length) throw new Cancelled();
     return new TextDecoder().decode(await vscode.workspace.fs.readFile(uris[0]));
   }
-  const pasted = await vscode.window.showInputBox({ title, prompt: vscode.l10n.t('Paste {0}. It goes to VS Code\'s secret storage only.', what), password: true, ignoreFocusOut: true });
+  const pasted = await vscode.window.showInputBox({
+    title,
+    prompt: vscode.l10n.t("Paste {0}. It goes to VS Code's secret storage only.", what),
+    password: true,
+    ignoreFocusOut: true,
+  });
   if (pasted === undefined) throw new Cancelled();
   return pasted;
 }
 
-async function askText(title: string, prompt: string, validate: (v: string) => string | undefined, value = ''): Promise<string> {
-  const text = await vscode.window.showInputBox({ title, prompt, value, ignoreFocusOut: true, validateInput: validate });
+async function askText(
+  title: string,
+  prompt: string,
+  validate: (v: string) => string | undefined,
+  value = '',
+): Promise<string> {
+  const text = await vscode.window.showInputBox({
+    title,
+    prompt,
+    value,
+    ignoreFocusOut: true,
+    validateInput: validate,
+  });
   if (text === undefined) throw new Cancelled();
   return text.trim();
 }

@@ -32,14 +32,19 @@ export class CredentialStore extends Disposable {
   private readonly changed = this.register(new vscode.EventEmitter<void>());
   readonly onDidChange = this.changed.event;
   private readonly parsed = new Map<string, Credential>();
-  constructor(private readonly secrets: vscode.SecretStorage, private readonly domains: () => IssuerDomains) {
+  constructor(
+    private readonly secrets: vscode.SecretStorage,
+    private readonly domains: () => IssuerDomains,
+  ) {
     super();
-    this.register(secrets.onDidChange((e) => {
-      if (e.key === INDEX_KEY || e.key === LEFT_UNBOUND_KEY || e.key.startsWith(SECRET_PREFIX)) {
-        this.parsed.clear();
-        this.changed.fire();
-      }
-    }));
+    this.register(
+      secrets.onDidChange((e) => {
+        if (e.key === INDEX_KEY || e.key === LEFT_UNBOUND_KEY || e.key.startsWith(SECRET_PREFIX)) {
+          this.parsed.clear();
+          this.changed.fire();
+        }
+      }),
+    );
   }
 
   async list(): Promise<StoredCredentialInfo[]> {
@@ -57,7 +62,11 @@ export class CredentialStore extends Disposable {
    * Validates with the core, then stores. Nothing is written when validation fails, so a refused
    * key leaves no trace. Returns the stored info and the core's warnings.
    */
-  async add(input: CredentialInput, label: string, options: { demo?: boolean; environments?: string[] } = {}): Promise<{ info: StoredCredentialInfo; warnings: string[] }> {
+  async add(
+    input: CredentialInput,
+    label: string,
+    options: { demo?: boolean; environments?: string[] } = {},
+  ): Promise<{ info: StoredCredentialInfo; warnings: string[] }> {
     const { credential, warnings } = parseCredential(input, { domains: this.domains() });
     const list = await this.list();
     const info: StoredCredentialInfo = {
@@ -71,7 +80,10 @@ export class CredentialStore extends Disposable {
     };
     await this.put(SECRET_PREFIX + info.id, JSON.stringify(input));
     // An environment has one credential: binding the new one unbinds the previous.
-    const others = list.map((c) => ({ ...c, environments: c.environments.filter((e) => !info.environments.includes(e)) }));
+    const others = list.map((c) => ({
+      ...c,
+      environments: c.environments.filter((e) => !info.environments.includes(e)),
+    }));
     await this.put(INDEX_KEY, JSON.stringify([...others, info]));
     await this.clearLeftUnbound(info.environments);
     this.parsed.set(info.id, credential);
@@ -99,7 +111,9 @@ export class CredentialStore extends Disposable {
   async bind(id: string, environmentIds: string[]): Promise<void> {
     const list = await this.list();
     const next = list.map((c) =>
-      c.id === id ? { ...c, environments: [...new Set(environmentIds)] } : { ...c, environments: c.environments.filter((e) => !environmentIds.includes(e)) },
+      c.id === id
+        ? { ...c, environments: [...new Set(environmentIds)] }
+        : { ...c, environments: c.environments.filter((e) => !environmentIds.includes(e)) },
     );
     await this.put(INDEX_KEY, JSON.stringify(next));
     await this.clearLeftUnbound(environmentIds);
@@ -131,7 +145,8 @@ export class CredentialStore extends Disposable {
 
   private async clearLeftUnbound(environmentIds: readonly string[]): Promise<void> {
     const left = await this.leftUnbound();
-    if (left.some((id) => environmentIds.includes(id))) await this.put(LEFT_UNBOUND_KEY, JSON.stringify(left.filter((id) => !environmentIds.includes(id))));
+    if (left.some((id) => environmentIds.includes(id)))
+      await this.put(LEFT_UNBOUND_KEY, JSON.stringify(left.filter((id) => !environmentIds.includes(id))));
   }
 
   async boundTo(environmentId: string): Promise<StoredCredentialInfo | undefined> {
@@ -143,7 +158,11 @@ export class CredentialStore extends Disposable {
     const cached = this.parsed.get(id);
     if (cached) return cached;
     const text = await this.get(SECRET_PREFIX + id);
-    if (!text) throw new MobilityError('CREDENTIAL_TYPE_UNKNOWN', 'This credential is no longer stored (it was removed, perhaps in another window). Add it again.');
+    if (!text)
+      throw new MobilityError(
+        'CREDENTIAL_TYPE_UNKNOWN',
+        'This credential is no longer stored (it was removed, perhaps in another window). Add it again.',
+      );
     const { credential } = parseCredential(JSON.parse(text) as CredentialInput, { domains: this.domains() });
     this.parsed.set(id, credential);
     return credential;
@@ -169,7 +188,10 @@ export class CredentialStore extends Disposable {
     } catch (err) {
       throw new MobilityError(
         'SECRET_STORAGE_FAILED',
-        vscode.l10n.t('VS Code could not use its secret storage ({0}). On Linux this usually means no keyring is running: install and unlock GNOME Keyring or KWallet, or start VS Code with --password-store=basic.', errorMessage(err)),
+        vscode.l10n.t(
+          'VS Code could not use its secret storage ({0}). On Linux this usually means no keyring is running: install and unlock GNOME Keyring or KWallet, or start VS Code with --password-store=basic.',
+          errorMessage(err),
+        ),
         { cause: err },
       );
     }

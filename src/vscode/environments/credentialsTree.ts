@@ -16,7 +16,10 @@ export class CredentialsTreeProvider extends Disposable implements vscode.TreeDa
   readonly onDidChangeTreeData = this.changed.event;
   private infos = new Map<string, StoredCredentialInfo>();
 
-  constructor(private readonly credentials: CredentialStore, private readonly environments: EnvironmentRegistry) {
+  constructor(
+    private readonly credentials: CredentialStore,
+    private readonly environments: EnvironmentRegistry,
+  ) {
     super();
     this.register(credentials.onDidChange(() => this.changed.fire()));
     this.register(environments.onDidChange(() => this.changed.fire()));
@@ -38,7 +41,12 @@ export class CredentialsTreeProvider extends Disposable implements vscode.TreeDa
     item.iconPath = new vscode.ThemeIcon(DEPRECATED_TYPES.has(info.type) ? 'warning' : 'key');
     const bound = info.environments.map((id) => this.environments.get(id)?.name ?? id);
     // Plain text: labels and issuers are the user's (or a key file's) words, not markup.
-    item.tooltip = [info.label, `${CREDENTIAL_TYPE_LABELS[info.type]} · kid ${maskKeyId(info.kid)}`, `iss ${info.issuer}`, bound.length ? vscode.l10n.t('Bound to: {0}', bound.join(', ')) : vscode.l10n.t('Not bound to an environment')].join('\n');
+    item.tooltip = [
+      info.label,
+      `${CREDENTIAL_TYPE_LABELS[info.type]} · kid ${maskKeyId(info.kid)}`,
+      `iss ${info.issuer}`,
+      bound.length ? vscode.l10n.t('Bound to: {0}', bound.join(', ')) : vscode.l10n.t('Not bound to an environment'),
+    ].join('\n');
     item.contextValue = info.demo ? 'credential.demo' : 'credential';
     return item;
   }

@@ -17,9 +17,16 @@ export function endpointsItem(environmentId: string, env: Environment | undefine
 }
 
 /** "Trips  /trips": the title first, the path beside it; what it takes and answers in the tooltip. */
-export function endpointItem(element: { environmentId: string; endpointId?: string; otherPath?: boolean }, env: Environment | undefined): vscode.TreeItem {
-  const endpoint = env && element.endpointId ? catalogueOf(env.api).find((e) => e.id === element.endpointId) : undefined;
-  const args = { environmentId: element.environmentId, ...(endpoint ? { endpointId: endpoint.id } : { otherPath: true }) };
+export function endpointItem(
+  element: { environmentId: string; endpointId?: string; otherPath?: boolean },
+  env: Environment | undefined,
+): vscode.TreeItem {
+  const endpoint =
+    env && element.endpointId ? catalogueOf(env.api).find((e) => e.id === element.endpointId) : undefined;
+  const args = {
+    environmentId: element.environmentId,
+    ...(endpoint ? { endpointId: endpoint.id } : { otherPath: true }),
+  };
   const item = new vscode.TreeItem(endpoint ? endpoint.title : vscode.l10n.t('Other path…'));
   item.id = `endpoint:${element.environmentId}:${endpoint?.id ?? '*'}`;
   // `.hour` marks the hour endpoints, for Fetch Hours… in the context menu.
@@ -28,7 +35,10 @@ export function endpointItem(element: { environmentId: string; endpointId?: stri
   if (!endpoint) {
     item.description = vscode.l10n.t('any path');
     item.iconPath = new vscode.ThemeIcon('edit');
-    item.tooltip = vscode.l10n.t('Type any path under {0}, with a query, and send it with a fresh token.', env?.baseUrl ?? '');
+    item.tooltip = vscode.l10n.t(
+      'Type any path under {0}, with a query, and send it with a fresh token.',
+      env?.baseUrl ?? '',
+    );
     return item;
   }
   item.description = endpoint.pathTemplate;
@@ -36,7 +46,10 @@ export function endpointItem(element: { environmentId: string; endpointId?: stri
   item.tooltip = [
     `GET ${endpoint.pathTemplate}`,
     endpoint.description,
-    ...endpoint.parameters.map((p) => `${p.name}: ${p.formatDescription}${p.defaultDescription ? ` (${vscode.l10n.t('default: {0}', p.defaultDescription)})` : ''}`),
+    ...endpoint.parameters.map(
+      (p) =>
+        `${p.name}: ${p.formatDescription}${p.defaultDescription ? ` (${vscode.l10n.t('default: {0}', p.defaultDescription)})` : ''}`,
+    ),
   ].join('\n');
   item.accessibilityInformation = { label: `${endpoint.title}, GET ${endpoint.pathTemplate}` };
   return item;

@@ -21,11 +21,16 @@ export class EnvironmentRegistry extends Disposable {
   readonly onDidChange = this.changed.event;
   private readonly lastResults = new Map<string, LastResult>();
   private sandboxServed: SandboxEnvironment[] = [];
-  constructor(private readonly settings: Settings, private readonly state: vscode.Memento) {
+  constructor(
+    private readonly settings: Settings,
+    private readonly state: vscode.Memento,
+  ) {
     super();
-    this.register(vscode.workspace.onDidChangeConfiguration((e) => {
-      if (e.affectsConfiguration('mobilityApi')) this.changed.fire();
-    }));
+    this.register(
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (e.affectsConfiguration('mobilityApi')) this.changed.fire();
+      }),
+    );
   }
 
   /** Configured environments first, then the sandbox's. */
@@ -54,7 +59,9 @@ export class EnvironmentRegistry extends Disposable {
       headers: e.api === 'mds' ? { Accept: accept } : {},
       // The sandbox's gRPC servers speak plaintext on loopback and serve reflection; Copy as Code's programs take
       // its .proto files, shipped with the extension.
-      ...(e.grpcTarget ? { grpc: { target: e.grpcTarget, plaintext: true, ...(e.grpcProtos ? { codeProtos: e.grpcProtos } : {}) } } : {}),
+      ...(e.grpcTarget
+        ? { grpc: { target: e.grpcTarget, plaintext: true, ...(e.grpcProtos ? { codeProtos: e.grpcProtos } : {}) } }
+        : {}),
     }));
   }
 

@@ -12,12 +12,28 @@ export function createEnvironmentStatusBar(environments: EnvironmentRegistry): v
     item.text = `$(plug) ${env ? env.name : vscode.l10n.t('No environment')}`;
     // Plain text for the name and URL (they come from settings), then the actions as command links.
     const tooltip = new vscode.MarkdownString(undefined, true);
-    tooltip.isTrusted = { enabledCommands: [COMMANDS.selectEnvironment, COMMANDS.sendRequest, COMMANDS.newRequestFile] };
-    tooltip.appendText(env ? vscode.l10n.t('Mobility API: {0} ({1}). Click to switch.', env.name, env.baseUrl || vscode.l10n.t('no base URL')) : vscode.l10n.t('Mobility API: pick an environment'));
+    tooltip.isTrusted = {
+      enabledCommands: [COMMANDS.selectEnvironment, COMMANDS.sendRequest, COMMANDS.newRequestFile],
+    };
+    tooltip.appendText(
+      env
+        ? vscode.l10n.t(
+            'Mobility API: {0} ({1}). Click to switch.',
+            env.name,
+            env.baseUrl || vscode.l10n.t('no base URL'),
+          )
+        : vscode.l10n.t('Mobility API: pick an environment'),
+    );
     tooltip.appendMarkdown('\n\n');
-    tooltip.appendMarkdown(`[$(plug) ${escapeLink(vscode.l10n.t('Switch Environment…'))}](command:${COMMANDS.selectEnvironment})`);
-    tooltip.appendMarkdown(` · [$(send) ${escapeLink(vscode.l10n.t('Send Request…'))}](command:${COMMANDS.sendRequest})`);
-    tooltip.appendMarkdown(` · [$(new-file) ${escapeLink(vscode.l10n.t('New Request File'))}](command:${COMMANDS.newRequestFile})`);
+    tooltip.appendMarkdown(
+      `[$(plug) ${escapeLink(vscode.l10n.t('Switch Environment…'))}](command:${COMMANDS.selectEnvironment})`,
+    );
+    tooltip.appendMarkdown(
+      ` · [$(send) ${escapeLink(vscode.l10n.t('Send Request…'))}](command:${COMMANDS.sendRequest})`,
+    );
+    tooltip.appendMarkdown(
+      ` · [$(new-file) ${escapeLink(vscode.l10n.t('New Request File'))}](command:${COMMANDS.newRequestFile})`,
+    );
     item.tooltip = tooltip;
     item.show();
   };

@@ -12,7 +12,9 @@ export function tokenHistoryItem(environmentId: string, count: number): vscode.T
   item.description = String(count);
   item.iconPath = new vscode.ThemeIcon('history');
   item.contextValue = 'tokenHistory';
-  item.tooltip = vscode.l10n.t('The tokens issued for this environment in this window, newest first. Kept in memory only: a reload clears them.');
+  item.tooltip = vscode.l10n.t(
+    'The tokens issued for this environment in this window, newest first. Kept in memory only: a reload clears them.',
+  );
   return item;
 }
 
@@ -26,14 +28,22 @@ export function historyTokenItem(entry: TokenHistoryEntry | undefined): vscode.T
   const failed = entry.request?.status !== undefined && (entry.request.status < 200 || entry.request.status >= 300);
   item.iconPath = new vscode.ThemeIcon(failed ? 'error' : expired ? 'watch' : 'key');
   item.contextValue = 'historyToken';
-  const time = (seconds: number) => `${new Date(seconds * 1000).toLocaleString()} (${new Date(seconds * 1000).toISOString()})`;
+  const time = (seconds: number) =>
+    `${new Date(seconds * 1000).toLocaleString()} (${new Date(seconds * 1000).toISOString()})`;
   const tooltip = new vscode.MarkdownString();
   tooltip.appendText(`jti ${entry.jti}\nkid ${maskKeyId(entry.kid)}\n`);
   tooltip.appendText(vscode.l10n.t('Issued {0}', time(entry.iat)) + '\n');
-  tooltip.appendText((expired ? vscode.l10n.t('Expired {0}', time(entry.exp)) : vscode.l10n.t('Expires {0}', time(entry.exp))) + '\n');
-  if (entry.request) tooltip.appendText(`GET ${entry.request.url} → ${entry.request.status ?? '?'} ${entry.request.statusText ?? ''}`);
+  tooltip.appendText(
+    (expired ? vscode.l10n.t('Expired {0}', time(entry.exp)) : vscode.l10n.t('Expires {0}', time(entry.exp))) + '\n',
+  );
+  if (entry.request)
+    tooltip.appendText(`GET ${entry.request.url} → ${entry.request.status ?? '?'} ${entry.request.statusText ?? ''}`);
   item.tooltip = tooltip;
-  item.command = { command: COMMANDS.openDecodedToken, title: vscode.l10n.t('Open Decoded Token'), arguments: [{ historyId: entry.id }] };
+  item.command = {
+    command: COMMANDS.openDecodedToken,
+    title: vscode.l10n.t('Open Decoded Token'),
+    arguments: [{ historyId: entry.id }],
+  };
   return item;
 }
 

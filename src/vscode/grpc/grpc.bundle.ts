@@ -5,4 +5,15 @@ import { configureHostL10n } from '../panel/l10nBundle';
 
 configureHostL10n();
 
-export { describeSymbol, descriptorFileNames, encodeMessage, findType, grpcFileCall, GrpcSessions, methodCodeShape, parseMessagesJson, protosetOf, reflectionWantsAuth } from '../../core/grpc';
+export {
+  describeSymbol,
+  descriptorFileNames,
+  encodeMessage,
+  findType,
+  grpcFileCall,
+  GrpcSessions,
+  methodCodeShape,
+  parseMessagesJson,
+  protosetOf,
+  reflectionWantsAuth,
+} from '../../core/grpc';

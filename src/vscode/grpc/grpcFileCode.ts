@@ -33,14 +33,25 @@ export interface GrpcFileCode {
  * reflection only (as a provider that publishes no .proto), the schema reflection gave, saved as a descriptor set at
  * `protosetPath` or where the user picks.
  */
-export async function grpcFileCode(deps: CommandDeps, prepared: PreparedGrpcFileRequest, language: CodeLanguage | undefined, protosetPath?: string): Promise<GrpcFileCode> {
+export async function grpcFileCode(
+  deps: CommandDeps,
+  prepared: PreparedGrpcFileRequest,
+  language: CodeLanguage | undefined,
+  protosetPath?: string,
+): Promise<GrpcFileCode> {
   const { generateCode, grpcCodeProgramFor, grpcLanguageRefusal } = loadCodegen();
   const picked = language ?? (await pickGrpcLanguage());
   const refusal = grpcLanguageRefusal(picked);
   if (refusal) throw refusal;
   const { environment, call, resolved } = prepared;
   if (resolved.messages.length !== 1) {
-    throw new MobilityError('CODE_GRPC_INVALID', vscode.l10n.t('Copy as Code writes a program for one request message, and this request has {0}.', resolved.messages.length));
+    throw new MobilityError(
+      'CODE_GRPC_INVALID',
+      vscode.l10n.t(
+        'Copy as Code writes a program for one request message, and this request has {0}.',
+        resolved.messages.length,
+      ),
+    );
   }
   const { credential, info } = await resolveCredential(deps, environment);
   const protos = programProtos(prepared);
@@ -50,17 +61,33 @@ export async function grpcFileCode(deps: CommandDeps, prepared: PreparedGrpcFile
   let savedProtoset: string | undefined;
   if (protos) {
     // The shape (which file defines the service and the request type) comes from the files the program loads.
-    const fromFiles = call.endpoint.protoFiles?.length ? call : { ...call, endpoint: { target: call.endpoint.target, plaintext: call.endpoint.plaintext, protoFiles: protos.protoFiles, importPaths: protos.importPaths }, ownProtos: true };
+    const fromFiles = call.endpoint.protoFiles?.length
+      ? call
+      : {
+          ...call,
+          endpoint: {
+            target: call.endpoint.target,
+            plaintext: call.endpoint.plaintext,
+            protoFiles: protos.protoFiles,
+            importPaths: protos.importPaths,
+          },
+          ownProtos: true,
+        };
     found = await deps.grpc.fileCodeShape(environment, undefined, fromFiles);
     // Shipped files (the sandbox's) as copies that outlive an update, the shape's files with them.
     const copies = protos.sandbox ? await stableProtos(deps, protos) : { protos, stable: (file: string) => file };
     schema = copies.protos;
     const { serviceFile, inputFile } = found.shape;
-    shape = { ...found.shape, ...(serviceFile ? { serviceFile: copies.stable(serviceFile) } : {}), ...(inputFile ? { inputFile: copies.stable(inputFile) } : {}) };
+    shape = {
+      ...found.shape,
+      ...(serviceFile ? { serviceFile: copies.stable(serviceFile) } : {}),
+      ...(inputFile ? { inputFile: copies.stable(inputFile) } : {}),
+    };
   } else {
     // The schema the call is sent with: the environment's descriptor set, or server reflection.
     found = await deps.grpc.fileCodeShape(environment, deps.grpc.auth(environment, credential), call);
-    const file = call.endpoint.protoset ?? (savedProtoset = await saveProtoset(environment, found.protoset(), protosetPath));
+    const file =
+      call.endpoint.protoset ?? (savedProtoset = await saveProtoset(environment, found.protoset(), protosetPath));
     schema = { protoFiles: [], protoset: { file, files: found.descriptorFiles } };
     shape = found.shape;
   }
@@ -78,17 +105,28 @@ export async function grpcFileCode(deps: CommandDeps, prepared: PreparedGrpcFile
     },
     deps.settings.lifetimeSeconds,
   );
-  return { code: generateCode(picked, program), language: picked, credentialType: credential.type, credentialInfo: info, ...(savedProtoset ? { savedProtoset } : {}) };
+  return {
+    code: generateCode(picked, program),
+    language: picked,
+    credentialType: credential.type,
+    credentialInfo: info,
+    ...(savedProtoset ? { savedProtoset } : {}),
+  };
 }
 
 /**
  * The .proto files the program loads: the request's own or its environment's; else, for a call to the environment's
  * own target read by reflection, the files the environment knows its server by (the sandbox's).
  */
-function programProtos({ environment, call }: PreparedGrpcFileRequest): { protoFiles: string[]; importPaths: string[]; sandbox?: boolean } | undefined {
-  if (call.endpoint.protoFiles?.length) return { protoFiles: call.endpoint.protoFiles, importPaths: call.endpoint.importPaths ?? [] };
+function programProtos({
+  environment,
+  call,
+}: PreparedGrpcFileRequest): { protoFiles: string[]; importPaths: string[]; sandbox?: boolean } | undefined {
+  if (call.endpoint.protoFiles?.length)
+    return { protoFiles: call.endpoint.protoFiles, importPaths: call.endpoint.importPaths ?? [] };
   const own = environment.grpc;
-  if (!call.ownProtos && !call.endpoint.protoset && own?.codeProtos && own.target === call.endpoint.target) return { ...own.codeProtos, sandbox: true };
+  if (!call.ownProtos && !call.endpoint.protoset && own?.codeProtos && own.target === call.endpoint.target)
+    return { ...own.codeProtos, sandbox: true };
   return undefined;
 }
 
@@ -97,7 +135,10 @@ function programProtos({ environment, call }: PreparedGrpcFileRequest): { protoF
  * folder `…-0.1.0/dist/proto`) are gone after the next update: the program gets a copy in the extension's global
  * storage, whose path stays, refreshed on every copy. The user's own files stay where they are.
  */
-async function stableProtos(deps: CommandDeps, protos: { protoFiles: string[]; importPaths: string[] }): Promise<{ protos: { protoFiles: string[]; importPaths: string[] }; stable: (file: string) => string }> {
+async function stableProtos(
+  deps: CommandDeps,
+  protos: { protoFiles: string[]; importPaths: string[] },
+): Promise<{ protos: { protoFiles: string[]; importPaths: string[] }; stable: (file: string) => string }> {
   const extensionDir = deps.context.extensionUri.fsPath;
   const shipped = (file: string) => {
     const relative = path.relative(extensionDir, file);
@@ -108,13 +149,21 @@ async function stableProtos(deps: CommandDeps, protos: { protoFiles: string[]; i
   const stable = (file: string) => (shipped(file) ? path.join(copies, path.relative(extensionDir, file)) : file);
   try {
     // Each shipped import folder whole (the files it imports come along), then any shipped file outside them.
-    for (const folder of protos.importPaths.filter(shipped)) await fs.promises.cp(folder, stable(folder), { recursive: true, force: true });
+    for (const folder of protos.importPaths.filter(shipped))
+      await fs.promises.cp(folder, stable(folder), { recursive: true, force: true });
     for (const file of protos.protoFiles.filter(shipped)) {
       await fs.promises.mkdir(path.dirname(stable(file)), { recursive: true });
       await fs.promises.copyFile(file, stable(file));
     }
   } catch (err) {
-    throw new MobilityError('USAGE', vscode.l10n.t('Could not copy the sandbox\'s .proto files to {0} for the program: {1}.', copies, errorMessage(err)));
+    throw new MobilityError(
+      'USAGE',
+      vscode.l10n.t(
+        "Could not copy the sandbox's .proto files to {0} for the program: {1}.",
+        copies,
+        errorMessage(err),
+      ),
+    );
   }
   return { protos: { protoFiles: protos.protoFiles.map(stable), importPaths: protos.importPaths.map(stable) }, stable };
 }
@@ -126,9 +175,13 @@ async function stableProtos(deps: CommandDeps, protos: { protoFiles: string[]; i
 async function saveProtoset(environment: Environment, bytes: Uint8Array, given: string | undefined): Promise<string> {
   let target = given !== undefined ? vscode.Uri.file(given) : undefined;
   if (!target) {
-    const folder = vscode.workspace.workspaceFolders?.find((f) => f.uri.scheme === 'file')?.uri ?? vscode.Uri.file(os.homedir());
+    const folder =
+      vscode.workspace.workspaceFolders?.find((f) => f.uri.scheme === 'file')?.uri ?? vscode.Uri.file(os.homedir());
     target = await vscode.window.showSaveDialog({
-      title: vscode.l10n.t('{0} has no .proto files: save the schema its server gave by reflection, for the program to load', environment.name),
+      title: vscode.l10n.t(
+        '{0} has no .proto files: save the schema its server gave by reflection, for the program to load',
+        environment.name,
+      ),
       defaultUri: vscode.Uri.joinPath(folder, `${environment.id.replace(/[^\w.-]+/g, '-')}.protoset`),
       filters: { [vscode.l10n.t('Descriptor set')]: ['protoset', 'pb', 'bin'] },
       saveLabel: vscode.l10n.t('Save Schema'),
@@ -138,7 +191,14 @@ async function saveProtoset(environment: Environment, bytes: Uint8Array, given: 
   try {
     await vscode.workspace.fs.writeFile(target, bytes);
   } catch (err) {
-    throw new MobilityError('USAGE', vscode.l10n.t('Could not save the schema to {0}: {1}. Pick a folder you can write to.', target.fsPath, errorMessage(err)));
+    throw new MobilityError(
+      'USAGE',
+      vscode.l10n.t(
+        'Could not save the schema to {0}: {1}. Pick a folder you can write to.',
+        target.fsPath,
+        errorMessage(err),
+      ),
+    );
   }
   return target.fsPath;
 }
@@ -146,7 +206,10 @@ async function saveProtoset(environment: Environment, bytes: Uint8Array, given: 
 async function pickGrpcLanguage(): Promise<CodeLanguage> {
   const { CODE_LANGUAGE_INFO, GRPC_CODE_LANGUAGES } = loadCodegen();
   const picked = await vscode.window.showQuickPick(
-    GRPC_CODE_LANGUAGES.map((language) => ({ label: CODE_LANGUAGE_INFO[language].grpcLabel ?? CODE_LANGUAGE_INFO[language].label, language })),
+    GRPC_CODE_LANGUAGES.map((language) => ({
+      label: CODE_LANGUAGE_INFO[language].grpcLabel ?? CODE_LANGUAGE_INFO[language].label,
+      language,
+    })),
     { placeHolder: vscode.l10n.t('Copy the gRPC call as a program in which language?'), ignoreFocusOut: true },
   );
   if (!picked) throw new Cancelled();

@@ -26,7 +26,10 @@ export type GrpcTreeElement =
 /** What the tree knows of one environment's services, for the endpoint it was loaded from. */
 interface Loaded {
   key: string;
-  state: { kind: 'loading'; done: Promise<void> } | { kind: 'loaded'; listing: GrpcServiceListing } | { kind: 'failed'; message: string };
+  state:
+    | { kind: 'loading'; done: Promise<void> }
+    | { kind: 'loaded'; listing: GrpcServiceListing }
+    | { kind: 'failed'; message: string };
 }
 
 function keyOf(endpoint: GrpcEndpoint): string {
@@ -73,13 +76,19 @@ export class GrpcNodes extends Disposable {
     const id = env.id;
     if (element.kind === 'grpc') {
       const entry = await this.load(env, env.grpc);
-      if (entry.state.kind === 'failed') return [{ kind: 'grpcProblem', environmentId: id, message: entry.state.message }];
+      if (entry.state.kind === 'failed')
+        return [{ kind: 'grpcProblem', environmentId: id, message: entry.state.message }];
       if (entry.state.kind !== 'loaded') return [];
       return entry.state.listing.services.map((s) => ({ kind: 'grpcService', environmentId: id, service: s.name }));
     }
     if (element.kind === 'grpcService') {
       const service = this.listing(id)?.services.find((s) => s.name === element.service);
-      return (service?.methods ?? []).map((m) => ({ kind: 'grpcMethod', environmentId: id, service: service!.name, method: m.fullName }));
+      return (service?.methods ?? []).map((m) => ({
+        kind: 'grpcMethod',
+        environmentId: id,
+        service: service!.name,
+        method: m.fullName,
+      }));
     }
     return [];
   }
@@ -132,7 +141,10 @@ export class GrpcNodes extends Disposable {
     switch (element.kind) {
       case 'grpc': {
         const entry = this.loaded.get(element.environmentId);
-        const row = grpcNodeRow(env?.grpc?.target ?? '', entry?.state.kind === 'loaded' ? entry.state.listing.source : undefined);
+        const row = grpcNodeRow(
+          env?.grpc?.target ?? '',
+          entry?.state.kind === 'loaded' ? entry.state.listing.source : undefined,
+        );
         const item = rowItem(row, vscode.TreeItemCollapsibleState.Collapsed);
         item.id = `grpc:${element.environmentId}`;
         item.iconPath = new vscode.ThemeIcon('broadcast');
@@ -141,20 +153,31 @@ export class GrpcNodes extends Disposable {
       }
       case 'grpcService': {
         const service = this.listing(element.environmentId)?.services.find((s) => s.name === element.service);
-        const item = rowItem(service ? serviceRow(service) : { label: element.service, description: '', tooltip: [] }, vscode.TreeItemCollapsibleState.Collapsed);
+        const item = rowItem(
+          service ? serviceRow(service) : { label: element.service, description: '', tooltip: [] },
+          vscode.TreeItemCollapsibleState.Collapsed,
+        );
         item.id = `grpcService:${element.environmentId}:${element.service}`;
         item.iconPath = new vscode.ThemeIcon('symbol-class');
         item.contextValue = 'grpcService';
         return item;
       }
       case 'grpcMethod': {
-        const method = this.listing(element.environmentId)?.services.find((s) => s.name === element.service)?.methods.find((m) => m.fullName === element.method);
+        const method = this.listing(element.environmentId)
+          ?.services.find((s) => s.name === element.service)
+          ?.methods.find((m) => m.fullName === element.method);
         const row = method ? methodRow(method) : { label: element.method, description: '', tooltip: [] };
         const item = rowItem(row, vscode.TreeItemCollapsibleState.None);
         item.id = `grpcMethod:${element.environmentId}:${element.method}`;
-        item.iconPath = new vscode.ThemeIcon(method?.serverStreaming || method?.clientStreaming ? 'symbol-event' : 'symbol-method');
+        item.iconPath = new vscode.ThemeIcon(
+          method?.serverStreaming || method?.clientStreaming ? 'symbol-event' : 'symbol-method',
+        );
         item.contextValue = 'grpcMethod';
-        item.command = { command: COMMANDS.sendGrpcRequest, title: vscode.l10n.t('Call gRPC Method…'), arguments: [{ ...args, method: element.method }] };
+        item.command = {
+          command: COMMANDS.sendGrpcRequest,
+          title: vscode.l10n.t('Call gRPC Method…'),
+          arguments: [{ ...args, method: element.method }],
+        };
         item.accessibilityInformation = { label: row.spoken ?? `${row.label}, ${row.description}` };
         return item;
       }
@@ -163,8 +186,14 @@ export class GrpcNodes extends Disposable {
         item.id = `grpcProblem:${element.environmentId}`;
         item.iconPath = new vscode.ThemeIcon('error');
         item.contextValue = 'grpcProblem';
-        item.tooltip = [element.message, vscode.l10n.t('Click to try again. The gear opens the gRPC settings.')].join('\n');
-        item.command = { command: COMMANDS.refreshGrpc, title: vscode.l10n.t('Refresh gRPC Services'), arguments: [args] };
+        item.tooltip = [element.message, vscode.l10n.t('Click to try again. The gear opens the gRPC settings.')].join(
+          '\n',
+        );
+        item.command = {
+          command: COMMANDS.refreshGrpc,
+          title: vscode.l10n.t('Refresh gRPC Services'),
+          arguments: [args],
+        };
         return item;
       }
     }

@@ -7,7 +7,16 @@ import type { Credential } from '../../core/auth';
 import { DEPRECATED_TYPES } from '../../core/auth';
 import { MobilityError } from '../../core/base';
 import type { Environment, GrpcEndpoint } from '../../core/environment';
-import type { GrpcAuth, GrpcCallRequest, GrpcCallResult, GrpcFileCall, GrpcFileRequestParts, GrpcServiceListing, GrpcSessions, MethodCodeShape } from '../../core/grpc';
+import type {
+  GrpcAuth,
+  GrpcCallRequest,
+  GrpcCallResult,
+  GrpcFileCall,
+  GrpcFileRequestParts,
+  GrpcServiceListing,
+  GrpcSessions,
+  MethodCodeShape,
+} from '../../core/grpc';
 import type { ClientFactory } from '../platform/clientFactory';
 import type { CredentialStore } from '../environments/credentialStore';
 import { Disposable } from '../platform/lifecycle';
@@ -27,14 +36,24 @@ function loadEngine(): GrpcEngine {
 /** The gRPC endpoint of `environment`, or GRPC_TARGET_INVALID saying which setting gives it one. */
 export function grpcEndpointOf(environment: Environment): GrpcEndpoint {
   if (environment.grpc) return environment.grpc;
-  throw new MobilityError('GRPC_TARGET_INVALID', vscode.l10n.t('{0} has no gRPC target. Set one in the setting mobilityApi.grpc.environments (for example {"{1}": {"target": "grpc.example.com:443"}}), or in the environment\'s "grpc" in mobilityApi.customEnvironments.', environment.name, environment.id));
+  throw new MobilityError(
+    'GRPC_TARGET_INVALID',
+    vscode.l10n.t(
+      '{0} has no gRPC target. Set one in the setting mobilityApi.grpc.environments (for example {"{1}": {"target": "grpc.example.com:443"}}), or in the environment\'s "grpc" in mobilityApi.customEnvironments.',
+      environment.name,
+      environment.id,
+    ),
+  );
 }
 
 /** gRPC for the shell: schemas, templates and calls per environment. Nothing here is loaded at activation. */
 export class GrpcService extends Disposable {
   private loaded: { engine: GrpcEngine; sessions: GrpcSessions } | undefined;
 
-  constructor(private readonly clients: ClientFactory, private readonly settings: Settings) {
+  constructor(
+    private readonly clients: ClientFactory,
+    private readonly settings: Settings,
+  ) {
     super();
     this.register(new vscode.Disposable(() => this.loaded?.sessions.forget()));
   }
@@ -50,19 +69,35 @@ export class GrpcService extends Disposable {
 
   /** Who signs the calls for `credential` in `environment`: the REST issuer and the shared per-key queue. */
   auth(environment: Environment, credential: Credential): GrpcAuth {
-    return { environment, credential, issuer: this.clients.issuer, queue: this.clients.queue, lifetimeSeconds: this.settings.lifetimeSeconds };
+    return {
+      environment,
+      credential,
+      issuer: this.clients.issuer,
+      queue: this.clients.queue,
+      lifetimeSeconds: this.settings.lifetimeSeconds,
+    };
   }
 
   /** The services and methods of the environment (reflection, or its `.proto` files / protoset). */
-  services(environment: Environment, options: { auth?: GrpcAuth; reload?: boolean; signal?: AbortSignal } = {}): Promise<GrpcServiceListing> {
-    return this.engine().sessions.services(environment.id, grpcEndpointOf(environment), { ...options, deadlineMs: this.settings.timeoutMs });
+  services(
+    environment: Environment,
+    options: { auth?: GrpcAuth; reload?: boolean; signal?: AbortSignal } = {},
+  ): Promise<GrpcServiceListing> {
+    return this.engine().sessions.services(environment.id, grpcEndpointOf(environment), {
+      ...options,
+      deadlineMs: this.settings.timeoutMs,
+    });
   }
 
   /**
    * The services, as `services`; when the server refuses reflection without a token, once more with a fresh token of
    * the credential `credential()` gives (never asked for: undefined keeps the refusal).
    */
-  async servicesWithAuth(environment: Environment, credential: () => Promise<Credential | undefined>, options: { reload?: boolean; signal?: AbortSignal } = {}): Promise<GrpcServiceListing & { auth?: GrpcAuth }> {
+  async servicesWithAuth(
+    environment: Environment,
+    credential: () => Promise<Credential | undefined>,
+    options: { reload?: boolean; signal?: AbortSignal } = {},
+  ): Promise<GrpcServiceListing & { auth?: GrpcAuth }> {
     try {
       return await this.services(environment, options);
     } catch (err) {
@@ -81,7 +116,10 @@ export class GrpcService extends Disposable {
 
   /** One call with a fresh token of `auth` (or the user's own authorization when the request says so). */
   call(environment: Environment, auth: GrpcAuth | undefined, request: GrpcCallRequest): Promise<GrpcCallResult> {
-    return this.engine().sessions.call(environment.id, grpcEndpointOf(environment), auth, { deadlineMs: this.settings.timeoutMs, ...request });
+    return this.engine().sessions.call(environment.id, grpcEndpointOf(environment), auth, {
+      deadlineMs: this.settings.timeoutMs,
+      ...request,
+    });
   }
 
   /** The endpoint and call of a `.http` GRPC request of a file in `folder`, for `environment` (see core grpcFileCall). */
@@ -94,7 +132,12 @@ export class GrpcService extends Disposable {
    * with the tree; another one (the request's `proto <` files, a scheme) gets a channel of its own, and its `.proto`
    * files are read again on every send, so that an edited file counts.
    */
-  async callFile(environment: Environment, auth: GrpcAuth | undefined, file: GrpcFileCall, request: Partial<GrpcCallRequest> = {}): Promise<GrpcCallResult> {
+  async callFile(
+    environment: Environment,
+    auth: GrpcAuth | undefined,
+    file: GrpcFileCall,
+    request: Partial<GrpcCallRequest> = {},
+  ): Promise<GrpcCallResult> {
     const { sessions } = this.engine();
     const { id, endpoint } = this.sessionOf(environment, file);
     const call = { deadlineMs: this.settings.timeoutMs, ...file.call, ...request };
@@ -107,10 +150,15 @@ export class GrpcService extends Disposable {
    * schema of descriptors (reflection, a descriptor set): the names of its files, and the set itself to save. A server
    * that refuses reflection without a token is asked again with a fresh one of `auth`.
    */
-  async fileCodeShape(environment: Environment, auth: GrpcAuth | undefined, file: GrpcFileCall): Promise<{ shape: MethodCodeShape; descriptorFiles: string[]; protoset: () => Uint8Array }> {
+  async fileCodeShape(
+    environment: Environment,
+    auth: GrpcAuth | undefined,
+    file: GrpcFileCall,
+  ): Promise<{ shape: MethodCodeShape; descriptorFiles: string[]; protoset: () => Uint8Array }> {
     const { sessions, engine } = this.engine();
     const { id, endpoint } = this.sessionOf(environment, file);
-    const load = (withAuth: GrpcAuth | undefined) => sessions.schema(id, endpoint, { auth: withAuth, deadlineMs: this.settings.timeoutMs, reload: file.ownProtos });
+    const load = (withAuth: GrpcAuth | undefined) =>
+      sessions.schema(id, endpoint, { auth: withAuth, deadlineMs: this.settings.timeoutMs, reload: file.ownProtos });
     const schema = await load(undefined).catch((err: unknown) => {
       if (!auth || !engine.reflectionWantsAuth(err)) throw err;
       return load(auth);
@@ -137,11 +185,21 @@ export class GrpcService extends Disposable {
 
 function sameEndpoint(a: GrpcEndpoint, b: GrpcEndpoint): boolean {
   const list = (l?: string[]) => (l ?? []).join('\n');
-  return a.target === b.target && !!a.plaintext === !!b.plaintext && a.caFile === b.caFile && list(a.protoFiles) === list(b.protoFiles) && list(a.importPaths) === list(b.importPaths) && a.protoset === b.protoset;
+  return (
+    a.target === b.target &&
+    !!a.plaintext === !!b.plaintext &&
+    a.caFile === b.caFile &&
+    list(a.protoFiles) === list(b.protoFiles) &&
+    list(a.importPaths) === list(b.importPaths) &&
+    a.protoset === b.protoset
+  );
 }
 
 /** The credential for `environment` without asking: the bound one, else the only one its API accepts, else none. */
-export async function quietCredential(credentials: CredentialStore, environment: Environment): Promise<Credential | undefined> {
+export async function quietCredential(
+  credentials: CredentialStore,
+  environment: Environment,
+): Promise<Credential | undefined> {
   let info = await credentials.boundTo(environment.id);
   if (!info) {
     const usable = (await credentials.list()).filter((c) => environment.api === 'mds' || !DEPRECATED_TYPES.has(c.type));

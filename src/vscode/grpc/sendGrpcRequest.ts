@@ -24,7 +24,11 @@ export interface GrpcMethodTarget {
 
 export function registerSendGrpcRequest(deps: CommandDeps): vscode.Disposable {
   return registerCommand(deps, COMMANDS.sendGrpcRequest, async (target?: GrpcMethodTarget): Promise<CommandOutcome> => {
-    const { env, method, text } = await grpcMethodTemplate(deps, target, vscode.l10n.t('Call a gRPC method of which environment?'));
+    const { env, method, text } = await grpcMethodTemplate(
+      deps,
+      target,
+      vscode.l10n.t('Call a gRPC method of which environment?'),
+    );
     const uri = untitledUri(method);
     const document = await vscode.workspace.openTextDocument(uri);
     const edit = new vscode.WorkspaceEdit();
@@ -35,7 +39,9 @@ export function registerSendGrpcRequest(deps: CommandDeps): vscode.Disposable {
     // The cursor on the message's first field, ready to edit.
     const lines = text.split('\n');
     const body = lines.findIndex((line) => line.startsWith('{'));
-    const cursor = lines[body + 1]?.startsWith('  ') ? new vscode.Position(body + 1, 2) : new vscode.Position(Math.max(body, 0), 1);
+    const cursor = lines[body + 1]?.startsWith('  ')
+      ? new vscode.Position(body + 1, 2)
+      : new vscode.Position(Math.max(body, 0), 1);
     editor.selection = new vscode.Selection(cursor, cursor);
     return { ok: true, environmentId: env.id, method: method.fullName, uri: uri.toString(), text };
   });
@@ -45,7 +51,12 @@ export function registerSendGrpcRequest(deps: CommandDeps): vscode.Disposable {
  * A method of an environment's gRPC services (given, else picked) as the text of a GRPC request, its message the
  * request type's template: the active environment's request follows it (`{{grpcTarget}}`), another's names its target.
  */
-async function grpcMethodTemplate(deps: CommandDeps, target: GrpcMethodTarget | undefined, placeHolder: string, literalTarget = false): Promise<{ env: Environment; method: GrpcMethodInfo; text: string }> {
+async function grpcMethodTemplate(
+  deps: CommandDeps,
+  target: GrpcMethodTarget | undefined,
+  placeHolder: string,
+  literalTarget = false,
+): Promise<{ env: Environment; method: GrpcMethodInfo; text: string }> {
   const env = await grpcEnvironment(deps, target?.environmentId, placeHolder);
   const endpoint = grpcEndpointOf(env);
   const listing = await vscode.window.withProgress(
@@ -54,39 +65,83 @@ async function grpcMethodTemplate(deps: CommandDeps, target: GrpcMethodTarget | 
     () => deps.grpc.servicesWithAuth(env, async () => (await resolveCredential(deps, env)).credential),
   );
   const all = listing.services.flatMap((s) => s.methods);
-  const method = target?.method ? all.find((m) => m.fullName === target.method || m.fullName === `/${target.method}`) : await pickMethod(env, listing.services);
+  const method = target?.method
+    ? all.find((m) => m.fullName === target.method || m.fullName === `/${target.method}`)
+    : await pickMethod(env, listing.services);
   if (!method) {
-    throw new MobilityError('GRPC_METHOD_UNKNOWN', vscode.l10n.t('{0} has no gRPC method {1} (any more): refresh the gRPC services in the Environments view.', env.name, target?.method ?? ''));
+    throw new MobilityError(
+      'GRPC_METHOD_UNKNOWN',
+      vscode.l10n.t(
+        '{0} has no gRPC method {1} (any more): refresh the gRPC services in the Environments view.',
+        env.name,
+        target?.method ?? '',
+      ),
+    );
   }
   const message = await deps.grpc.template(env, method.fullName, listing.auth);
-  const text = grpcRequestText({ method: method.fullName, message, targetVariable: !literalTarget && deps.environments.activeId === env.id, target: endpoint.target });
+  const text = grpcRequestText({
+    method: method.fullName,
+    message,
+    targetVariable: !literalTarget && deps.environments.activeId === env.id,
+    target: endpoint.target,
+  });
   return { env, method, text };
 }
 
 /** A method of an environment's gRPC services with its message template, prepared as a GRPC request (Copy as Code on the tree's method). */
-export async function grpcMethodRequest(deps: CommandDeps, target: GrpcMethodTarget): Promise<{ prepared: PreparedGrpcFileRequest }> {
-  const { env, text } = await grpcMethodTemplate(deps, target, vscode.l10n.t('Copy a gRPC call of which environment as code?'), true);
+export async function grpcMethodRequest(
+  deps: CommandDeps,
+  target: GrpcMethodTarget,
+): Promise<{ prepared: PreparedGrpcFileRequest }> {
+  const { env, text } = await grpcMethodTemplate(
+    deps,
+    target,
+    vscode.l10n.t('Copy a gRPC call of which environment as code?'),
+    true,
+  );
   const file = parseRequestFile(text);
   const request = file.requests[0];
-  if (!request) throw new MobilityError('GRPC_METHOD_UNKNOWN', vscode.l10n.t('No request could be written for {0}.', target.method ?? ''));
+  if (!request)
+    throw new MobilityError(
+      'GRPC_METHOD_UNKNOWN',
+      vscode.l10n.t('No request could be written for {0}.', target.method ?? ''),
+    );
   const folder = vscode.workspace.workspaceFolders?.find((f) => f.uri.scheme === 'file')?.uri.fsPath;
   return { prepared: prepareGrpcRequest(deps, file, request, folder, env) };
 }
 
 /** The environment given, else one the user picks among those with a gRPC target. */
-export async function grpcEnvironment(deps: CommandDeps, environmentId: string | undefined, placeHolder: string): Promise<Environment> {
+export async function grpcEnvironment(
+  deps: CommandDeps,
+  environmentId: string | undefined,
+  placeHolder: string,
+): Promise<Environment> {
   if (!environmentId && !deps.environments.all().some((e) => e.grpc)) {
-    throw new MobilityError('GRPC_TARGET_INVALID', vscode.l10n.t('No environment has a gRPC target yet. Start the local sandbox (its environments have theirs), or use "Set gRPC Target…" on an environment in the Environments view.'));
+    throw new MobilityError(
+      'GRPC_TARGET_INVALID',
+      vscode.l10n.t(
+        'No environment has a gRPC target yet. Start the local sandbox (its environments have theirs), or use "Set gRPC Target…" on an environment in the Environments view.',
+      ),
+    );
   }
   return pickEnvironment(deps, environmentId ? { environmentId } : undefined, placeHolder, (e) => e.grpc !== undefined);
 }
 
 async function pickMethod(env: Environment, services: Parameters<typeof methodPickRows>[0]): Promise<GrpcMethodInfo> {
   const rows = methodPickRows(services);
-  if (rows.length === 0) throw new MobilityError('GRPC_METHOD_UNKNOWN', vscode.l10n.t('The gRPC server of {0} offers no services.', env.name));
+  if (rows.length === 0)
+    throw new MobilityError(
+      'GRPC_METHOD_UNKNOWN',
+      vscode.l10n.t('The gRPC server of {0} offers no services.', env.name),
+    );
   const picked = await vscode.window.showQuickPick(
     rows.map((r) => ({ label: r.label, description: r.description, detail: r.tooltip.join(' '), method: r.method })),
-    { placeHolder: vscode.l10n.t('Which method of {0}?', env.name), matchOnDescription: true, matchOnDetail: true, ignoreFocusOut: true },
+    {
+      placeHolder: vscode.l10n.t('Which method of {0}?', env.name),
+      matchOnDescription: true,
+      matchOnDetail: true,
+      ignoreFocusOut: true,
+    },
   );
   if (!picked) throw new Cancelled();
   return picked.method;
@@ -98,7 +153,10 @@ function untitledUri(method: GrpcMethodInfo): vscode.Uri {
   const open = new Set(vscode.workspace.textDocuments.map((d) => d.uri.toString()));
   const stem = `grpc-${method.name.replace(/[^A-Za-z0-9-]+/g, '-')}`;
   for (let n = 1; ; n++) {
-    const uri = vscode.Uri.from({ scheme: 'untitled', path: path.posix.join(folder, `${stem}${n > 1 ? `-${n}` : ''}.http`) });
+    const uri = vscode.Uri.from({
+      scheme: 'untitled',
+      path: path.posix.join(folder, `${stem}${n > 1 ? `-${n}` : ''}.http`),
+    });
     if (!open.has(uri.toString())) return uri;
   }
 }

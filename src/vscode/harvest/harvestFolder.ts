@@ -5,7 +5,12 @@
 // the endpoint pick.
 
 /** The folder the harvest folder dialog starts in. */
-export function harvestFolderStart(args: { editorFolder?: string; workspaceFolders: readonly string[]; lastHarvest?: string; home: string }): string {
+export function harvestFolderStart(args: {
+  editorFolder?: string;
+  workspaceFolders: readonly string[];
+  lastHarvest?: string;
+  home: string;
+}): string {
   return args.editorFolder ?? args.workspaceFolders[0] ?? args.lastHarvest ?? args.home;
 }
 
@@ -15,7 +20,13 @@ export function harvestFolderStart(args: { editorFolder?: string; workspaceFolde
  * in the filter, the endpoints whose label holds it ("Trips" then Enter fetches the trips); else nothing (the pick
  * stays open and says to tick one). `isEndpoint` tells the endpoints from the snapshot box.
  */
-export function endpointsOnEnter<T extends { label: string }>(args: { ticked: readonly T[]; highlighted: readonly T[]; filter: string; items: readonly T[]; isEndpoint: (item: T) => boolean }): T[] | undefined {
+export function endpointsOnEnter<T extends { label: string }>(args: {
+  ticked: readonly T[];
+  highlighted: readonly T[];
+  filter: string;
+  items: readonly T[];
+  isEndpoint: (item: T) => boolean;
+}): T[] | undefined {
   const { ticked, highlighted, filter, items, isEndpoint } = args;
   if (ticked.some(isEndpoint)) return [...ticked];
   const active = highlighted.filter(isEndpoint);

@@ -31,7 +31,8 @@ export function prepareConformance(held: HeldResult): boolean {
   const view = held.view;
   if (view.kind !== 'listing') return false;
   if (view.conformance && view.conformance.state !== 'checking') return false;
-  view.conformance = held.environment?.api !== 'mds' ? { state: 'notMds' } : validationOn() ? { state: 'checking' } : { state: 'off' };
+  view.conformance =
+    held.environment?.api !== 'mds' ? { state: 'notMds' } : validationOn() ? { state: 'checking' } : { state: 'off' };
   return view.conformance.state === 'checking';
 }
 
@@ -49,7 +50,10 @@ export function checkConformance(held: HeldResult, pages: HttpExchange[], offset
       checked = { state: 'notMds' };
     }
     view.conformance = offset === 0 ? checked : mergeConformanceViews(view.conformance, checked);
-    if (checked.state === 'checked') port.log.info(`${port.logTag} MDS ${checked.endpoint}: ${checked.conforms ? 'conforms' : `${checked.findingCount} findings`}`);
+    if (checked.state === 'checked')
+      port.log.info(
+        `${port.logTag} MDS ${checked.endpoint}: ${checked.conforms ? 'conforms' : `${checked.findingCount} findings`}`,
+      );
     port.post({ type: 'conformance', resultId: view.id, conformance: view.conformance });
   });
 }

@@ -24,7 +24,8 @@ export interface ExportRequest {
 }
 
 /** How an export ended, for the panel's notice and the command's caller. */
-export type ExportResultOutcome = { ok: true; path: string; bytes: number; text: string } | { ok: false; cancelled?: boolean; message: string };
+export type ExportResultOutcome =
+  { ok: true; path: string; bytes: number; text: string } | { ok: false; cancelled?: boolean; message: string };
 
 const RAW_CHUNK_CHARS = 1 << 20;
 
@@ -46,7 +47,12 @@ function extensionOf(format: ExportFormat, page: HttpExchange | undefined): stri
 }
 
 /** Exports `view` (held with its `pages` and `tokens`), or a table of its own (a harvested hour's items), as `request` asks. */
-export async function exportResult(view: ListingResultView | { table: DataTableView; createdAt: number; window?: string }, pages: readonly HttpExchange[], tokens: readonly string[], request: ExportRequest): Promise<ExportResultOutcome> {
+export async function exportResult(
+  view: ListingResultView | { table: DataTableView; createdAt: number; window?: string },
+  pages: readonly HttpExchange[],
+  tokens: readonly string[],
+  request: ExportRequest,
+): Promise<ExportResultOutcome> {
   const secrets = tokens.filter((t) => t.length >= 8);
   const table = 'kind' in view ? tableOfView(view) : view.table;
   const rows = request.format === 'raw' ? new Uint32Array(0) : queryRows(table, request.query);
@@ -55,7 +61,8 @@ export async function exportResult(view: ListingResultView | { table: DataTableV
   let what: string;
   let steps: number;
   if (request.format === 'csv') {
-    if (rows.length === 0) return { ok: false, message: `There are no ${table.noun[1]} to save${table.count ? ' with this filter' : ''}.` };
+    if (rows.length === 0)
+      return { ok: false, message: `There are no ${table.noun[1]} to save${table.count ? ' with this filter' : ''}.` };
     chunks = csvChunks(table, rows, secrets);
     what = plural(rows.length, ...table.noun);
     steps = Math.ceil(rows.length / EXPORT_CHUNK_ROWS) + 1;
@@ -77,12 +84,22 @@ export async function exportResult(view: ListingResultView | { table: DataTableV
   if (!target) {
     const ext = extensionOf(request.format, page);
     const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
-    const name = exportFileName('kind' in view
-      ? { resource: table.resource, url: (page ?? pages[0])?.url ?? view.pages[0]?.url, fetchedAt: view.createdAt }
-      : { resource: table.resource, window: view.window, fetchedAt: view.createdAt }, ext);
+    const name = exportFileName(
+      'kind' in view
+        ? { resource: table.resource, url: (page ?? pages[0])?.url ?? view.pages[0]?.url, fetchedAt: view.createdAt }
+        : { resource: table.resource, window: view.window, fetchedAt: view.createdAt },
+      ext,
+    );
     const uri = await vscode.window.showSaveDialog({
       defaultUri: folder ? vscode.Uri.joinPath(folder, name) : undefined,
-      filters: ext === 'geojson' ? { GeoJSON: ['geojson', 'json'] } : ext === 'csv' ? { CSV: ['csv'] } : ext === 'json' ? { JSON: ['json'] } : { Text: ['txt'] },
+      filters:
+        ext === 'geojson'
+          ? { GeoJSON: ['geojson', 'json'] }
+          : ext === 'csv'
+            ? { CSV: ['csv'] }
+            : ext === 'json'
+              ? { JSON: ['json'] }
+              : { Text: ['txt'] },
       saveLabel: vscode.l10n.t('Save'),
       title: vscode.l10n.t('Save {0}', what),
     });
@@ -91,9 +108,26 @@ export async function exportResult(view: ListingResultView | { table: DataTableV
     target = uri.fsPath;
   }
   const file = target;
-  const outcome = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Saving {0} to {1}', what, path.basename(file)), cancellable: true }, (progress, cancel) =>
-    writeChunksAtomically(file, chunks, { isCancelled: () => cancel.isCancellationRequested, onChunk: () => progress.report({ increment: 100 / steps }) }));
-  if (outcome.ok) return { ok: true, path: file, bytes: outcome.bytes, text: vscode.l10n.t('Saved {0} to {1}.', what, path.basename(file)) };
-  if (outcome.cancelled) return { ok: false, cancelled: true, message: `Cancelled: ${path.basename(file)} was not written.` };
+  const outcome = await vscode.window.withProgress(
+    {
+      location: vscode.ProgressLocation.Notification,
+      title: vscode.l10n.t('Saving {0} to {1}', what, path.basename(file)),
+      cancellable: true,
+    },
+    (progress, cancel) =>
+      writeChunksAtomically(file, chunks, {
+        isCancelled: () => cancel.isCancellationRequested,
+        onChunk: () => progress.report({ increment: 100 / steps }),
+      }),
+  );
+  if (outcome.ok)
+    return {
+      ok: true,
+      path: file,
+      bytes: outcome.bytes,
+      text: vscode.l10n.t('Saved {0} to {1}.', what, path.basename(file)),
+    };
+  if (outcome.cancelled)
+    return { ok: false, cancelled: true, message: `Cancelled: ${path.basename(file)} was not written.` };
   return { ok: false, message: outcome.message };
 }

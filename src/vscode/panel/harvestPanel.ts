@@ -60,14 +60,26 @@ export class HarvestSession implements HarvestDisplay {
 
   /** The session of a harvest that starts now. */
   static starting(args: HarvestDisplayArgs, id: string, post: (message: HostMessage) => void): HarvestSession {
-    return new HarvestSession({ ...args, environment: environmentView(args.environment) }, readManifestHours(args.outDir, args.endpoint) ?? {}, id, post, { running: true, createdAt: Date.now() });
+    return new HarvestSession(
+      { ...args, environment: environmentView(args.environment) },
+      readManifestHours(args.outDir, args.endpoint) ?? {},
+      id,
+      post,
+      { running: true, createdAt: Date.now() },
+    );
   }
 
   /**
    * The session of a panel restored after a reload, from the folder's manifest as it is now; undefined when
    * the endpoint is not an hour endpoint or the folder has no readable manifest of it (moved, deleted).
    */
-  static restored(origin: HarvestOrigin, title: string, createdAt: number, id: string, post: (message: HostMessage) => void): HarvestSession | undefined {
+  static restored(
+    origin: HarvestOrigin,
+    title: string,
+    createdAt: number,
+    id: string,
+    post: (message: HostMessage) => void,
+  ): HarvestSession | undefined {
     if (!(MDS_HOUR_ENDPOINTS as readonly string[]).includes(origin.endpoint)) return undefined;
     const endpoint = origin.endpoint as MdsHourEndpointId;
     const hours = readManifestHours(origin.outDir, endpoint);
@@ -76,7 +88,13 @@ export class HarvestSession implements HarvestDisplay {
   }
 
   /** `post` sends a message to the panel that shows this session (dropped when it shows something else). */
-  private constructor(readonly args: HarvestSessionArgs, hours: Record<string, HourRecord>, id: string, private readonly post: (message: HostMessage) => void, { running, createdAt }: { running: boolean; createdAt: number }) {
+  private constructor(
+    readonly args: HarvestSessionArgs,
+    hours: Record<string, HourRecord>,
+    id: string,
+    private readonly post: (message: HostMessage) => void,
+    { running, createdAt }: { running: boolean; createdAt: number },
+  ) {
     this.hours = hours;
     const heatmap = this.heatmap();
     const { environment, endpoint, outDir, harvestFolder, from, to } = args;
@@ -94,7 +112,13 @@ export class HarvestSession implements HarvestDisplay {
       running,
       heatmap,
       summary: {
-        kind: 'harvest', title: args.title, line: heatmap.line, createdAt, environmentId: environment.id, environmentName: environment.name, canRunAgain: false,
+        kind: 'harvest',
+        title: args.title,
+        line: heatmap.line,
+        createdAt,
+        environmentId: environment.id,
+        environmentName: environment.name,
+        canRunAgain: false,
         harvest: { environment, endpoint, outDir, ...(harvestFolder ? { harvestFolder } : {}), from, to },
       },
     };
@@ -162,7 +186,13 @@ export class HarvestSession implements HarvestDisplay {
   }
 
   private heatmap() {
-    return harvestHeatmapView({ endpoint: this.args.endpoint, from: this.args.from, to: this.args.to, hours: this.hours, fetching: this.current });
+    return harvestHeatmapView({
+      endpoint: this.args.endpoint,
+      from: this.args.from,
+      to: this.args.to,
+      hours: this.hours,
+      fetching: this.current,
+    });
   }
 
   /** Updates at most every UPDATE_INTERVAL_MS; the last change is always sent. */
@@ -181,7 +211,15 @@ export class HarvestSession implements HarvestDisplay {
     const heatmap = this.heatmap();
     this.view.heatmap = heatmap;
     this.view.summary.line = heatmap.line;
-    this.post({ type: 'harvestProgress', resultId: this.view.id, heatmap, running: this.view.running, ...(this.view.stopped ? { stopped: this.view.stopped } : {}), ...(this.view.step ? { step: this.view.step } : {}), summaryLine: heatmap.line });
+    this.post({
+      type: 'harvestProgress',
+      resultId: this.view.id,
+      heatmap,
+      running: this.view.running,
+      ...(this.view.stopped ? { stopped: this.view.stopped } : {}),
+      ...(this.view.step ? { step: this.view.step } : {}),
+      summaryLine: heatmap.line,
+    });
   }
 }
 
@@ -195,7 +233,10 @@ function readManifestHours(outDir: string, endpoint: MdsHourEndpointId): Record<
   }
 }
 
-async function readManifestHoursAsync(outDir: string, endpoint: MdsHourEndpointId): Promise<Record<string, HourRecord> | undefined> {
+async function readManifestHoursAsync(
+  outDir: string,
+  endpoint: MdsHourEndpointId,
+): Promise<Record<string, HourRecord> | undefined> {
   const file = path.join(outDir, MANIFEST_FILE);
   try {
     return hoursFor(parseManifest(await fs.promises.readFile(file, 'utf8'), file), endpoint);
@@ -204,6 +245,9 @@ async function readManifestHoursAsync(outDir: string, endpoint: MdsHourEndpointI
   }
 }
 
-function hoursFor(manifest: ReturnType<typeof parseManifest>, endpoint: MdsHourEndpointId): Record<string, HourRecord> | undefined {
+function hoursFor(
+  manifest: ReturnType<typeof parseManifest>,
+  endpoint: MdsHourEndpointId,
+): Record<string, HourRecord> | undefined {
   return manifest.endpoint === endpoint ? { ...manifest.hours } : undefined;
 }

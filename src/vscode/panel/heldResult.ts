@@ -17,7 +17,11 @@ export interface NextPages {
 }
 
 /** Follows every next page from `nextUrl`; `onPage` reports each page, `signal` cancels and keeps what arrived. */
-export type LoadAllPages = (nextUrl: string, onPage: (page: HttpExchange, pageNumber: number) => void, signal: AbortSignal) => Promise<ApiResult>;
+export type LoadAllPages = (
+  nextUrl: string,
+  onPage: (page: HttpExchange, pageNumber: number) => void,
+  signal: AbortSignal,
+) => Promise<ApiResult>;
 
 /** One result as the host holds it: the view, and what must never reach the webview. */
 export interface HeldResult {

@@ -25,7 +25,11 @@ export interface PagePort {
 }
 
 /** Fetches the next page of `held` (or, with `fetchAll`, every next page) and appends it. */
-export async function loadNextPage(held: HeldResult, port: PagePort, fetchAll?: (nextUrl: string) => Promise<NextPages>): Promise<void> {
+export async function loadNextPage(
+  held: HeldResult,
+  port: PagePort,
+  fetchAll?: (nextUrl: string) => Promise<NextPages>,
+): Promise<void> {
   const fetchPages = fetchAll ?? held.loadNext;
   if (held.view.kind !== 'listing' || !fetchPages || !held.environment || held.loading) return;
   const view: ListingResultView = held.view;
@@ -40,7 +44,15 @@ export async function loadNextPage(held: HeldResult, port: PagePort, fetchAll?: 
     const { listing: more, result: moreResult } = fetched;
     const now = Date.now();
     const offset = held.pages.length;
-    const pages = more.pages.map((p, i) => pageView(p, offset + i, held.environment as Environment, now, moreResult ? itemsOnAnyPage(p, moreResult.itemsKey) : itemsOnPage(p)));
+    const pages = more.pages.map((p, i) =>
+      pageView(
+        p,
+        offset + i,
+        held.environment as Environment,
+        now,
+        moreResult ? itemsOnAnyPage(p, moreResult.itemsKey) : itemsOnPage(p),
+      ),
+    );
     // A key id of ours echoed in the items is masked in the cells (maskedTables.ts), as on the first page.
     const mask = pagesMasker(more.pages);
     const vehicles = maskVehicleText(vehicleColumns(more.items), mask);
@@ -62,9 +74,26 @@ export async function loadNextPage(held: HeldResult, port: PagePort, fetchAll?: 
       view.outcome = moreResult.outcome;
       view.summary.line = summaryOf(view, moreResult);
     } else {
-      view.summary.line = listingLine({ status: last?.status, statusText: last?.statusText, itemCount: view.vehicles.count, pageCount: view.pages.length, moreExist: !!more.nextUrl });
+      view.summary.line = listingLine({
+        status: last?.status,
+        statusText: last?.statusText,
+        itemCount: view.vehicles.count,
+        pageCount: view.pages.length,
+        moreExist: !!more.nextUrl,
+      });
     }
-    const message: HostMessage = { type: 'pagesAppended', resultId, pages, vehicles, nextUrl: more.nextUrl, stoppedBecause: more.stoppedBecause, canLoadNext: view.canLoadNext, canLoadAll: view.canLoadAll, error, summaryLine: view.summary.line };
+    const message: HostMessage = {
+      type: 'pagesAppended',
+      resultId,
+      pages,
+      vehicles,
+      nextUrl: more.nextUrl,
+      stoppedBecause: more.stoppedBecause,
+      canLoadNext: view.canLoadNext,
+      canLoadAll: view.canLoadAll,
+      error,
+      summaryLine: view.summary.line,
+    };
     if (moreTable) message.table = moreTable;
     port.post(message);
     port.recheck(held, offset);
@@ -81,12 +110,19 @@ export async function loadNextPage(held: HeldResult, port: PagePort, fetchAll?: 
 export async function loadAllPages(held: HeldResult, port: PagePort): Promise<void> {
   const loadAll = held.loadAllResult;
   if (!loadAll) return;
-  await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Loading every page of {0}', port.title()), cancellable: true }, (progress, cancel) => {
-    const abort = new AbortController();
-    cancel.onCancellationRequested(() => abort.abort());
-    return loadNextPage(held, port, async (nextUrl) => {
-      const result = await loadAll(nextUrl, (_page, n) => progress.report({ message: `page ${n}` }), abort.signal);
-      return { listing: listingOf(result), result };
-    });
-  });
+  await vscode.window.withProgress(
+    {
+      location: vscode.ProgressLocation.Notification,
+      title: vscode.l10n.t('Loading every page of {0}', port.title()),
+      cancellable: true,
+    },
+    (progress, cancel) => {
+      const abort = new AbortController();
+      cancel.onCancellationRequested(() => abort.abort());
+      return loadNextPage(held, port, async (nextUrl) => {
+        const result = await loadAll(nextUrl, (_page, n) => progress.report({ message: `page ${n}` }), abort.signal);
+        return { listing: listingOf(result), result };
+      });
+    },
+  );
 }

@@ -24,7 +24,6 @@ export interface PanelHtmlArgs {
   l10n?: { contents?: Record<string, string>; language: string };
 }
 
-
 function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
@@ -48,7 +47,9 @@ export function panelCsp(cspSource: string, nonce: string): string {
  */
 export function inlineAsset(text: string, element: 'script' | 'style'): string {
   if (new RegExp(`</${element}|<!--`, 'i').test(text)) {
-    throw new Error(`The panel's ${element} holds "</${element}" or "<!--", which would end it early inside the page: build it so that it does not.`);
+    throw new Error(
+      `The panel's ${element} holds "</${element}" or "<!--", which would end it early inside the page: build it so that it does not.`,
+    );
   }
   return text.replace(/\n?\/[/*][#@] sourceMappingURL=[^\n]*\s*$/, '\n');
 }
@@ -77,6 +78,9 @@ export function panelHtml(args: PanelHtmlArgs): string {
 let assets: { script: string; style: string } | undefined;
 export function panelAssets(extensionPath: string): { script: string; style: string } {
   const dir = path.join(extensionPath, 'dist', 'webview');
-  assets ??= { script: fs.readFileSync(path.join(dir, 'main.js'), 'utf8'), style: fs.readFileSync(path.join(dir, 'main.css'), 'utf8') };
+  assets ??= {
+    script: fs.readFileSync(path.join(dir, 'main.js'), 'utf8'),
+    style: fs.readFileSync(path.join(dir, 'main.css'), 'utf8'),
+  };
   return assets;
 }

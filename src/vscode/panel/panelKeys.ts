@@ -21,5 +21,7 @@ export function panelTitleOf(environment: Environment | undefined, kind: ResultV
   if (kind === 'compare') return vscode.l10n.t('Compare Tokens');
   if (kind === 'analysis') return vscode.l10n.t('Data Quality');
   if (!environment) return vscode.l10n.t('Token');
-  return kind === 'token' ? vscode.l10n.t('Token: {0}', environment.name) : vscode.l10n.t('Results: {0}', environment.name);
+  return kind === 'token'
+    ? vscode.l10n.t('Token: {0}', environment.name)
+    : vscode.l10n.t('Results: {0}', environment.name);
 }

@@ -30,8 +30,6 @@ import { ANALYSIS_PANEL, COMPARE_PANEL, environmentPanelKey, panelKeyOf, panelTi
 // This bundle (dist/resultsPanel.js) has its own copy of @vscode/l10n: point it at the extension's strings.
 configureHostL10n();
 
-
-
 /**
  * The results panels: one per environment (and one for tokens without an environment), so that
  * results of staging and production sit side by side as editor tabs. A new result for an environment
@@ -58,7 +56,12 @@ export function createResultsPanels(context: vscode.ExtensionContext, log: vscod
   };
 
   /** Shows the session `create` makes in `panel`; its live updates reach the panel while the panel shows it. */
-  const showHarvestSession = (panel: ResultsPanel, create: (post: (message: HostMessage) => void) => HarvestSession | undefined, title: string, options: { environment?: Environment; reveal?: boolean }): HarvestSession | undefined => {
+  const showHarvestSession = (
+    panel: ResultsPanel,
+    create: (post: (message: HostMessage) => void) => HarvestSession | undefined,
+    title: string,
+    options: { environment?: Environment; reveal?: boolean },
+  ): HarvestSession | undefined => {
     const holder: { held?: HeldResult } = {};
     const session = create((message) => {
       if (holder.held) panel.postFor(holder.held, message);
@@ -70,22 +73,44 @@ export function createResultsPanels(context: vscode.ExtensionContext, log: vscod
   };
 
   /** `reveal` false: a panel made now opens as a tab behind the editor in front, not beside it (a test run's answers). */
-  const panelFor = (environment: Environment | undefined, kind: ResultView['kind'], reveal = true, endpoint?: string): ResultsPanel => {
+  const panelFor = (
+    environment: Environment | undefined,
+    kind: ResultView['kind'],
+    reveal = true,
+    endpoint?: string,
+  ): ResultsPanel => {
     // A harvest gets a tab of its own per endpoint (a run of several shows each one's heatmap): the environment's last result stays beside it.
-    const key = kind === 'compare' ? COMPARE_PANEL : kind === 'analysis' ? ANALYSIS_PANEL : kind === 'harvest' ? `harvest:${panelKeyOf(environment)}:${endpoint ?? ''}` : panelKeyOf(environment);
+    const key =
+      kind === 'compare'
+        ? COMPARE_PANEL
+        : kind === 'analysis'
+          ? ANALYSIS_PANEL
+          : kind === 'harvest'
+            ? `harvest:${panelKeyOf(environment)}:${endpoint ?? ''}`
+            : panelKeyOf(environment);
     const existing = panels.get(key);
     if (existing) return existing;
     // preserveFocus: a panel that took focus would take it again when its webview finishes loading, and
     // close whatever quick pick the user had opened by then (e.g. the next command's).
     const editor = reveal ? undefined : vscode.window.activeTextEditor;
-    const webviewPanel = vscode.window.createWebviewPanel(RESULTS_VIEW_TYPE, panelTitleOf(environment, kind), { viewColumn: editor ? vscode.ViewColumn.Active : vscode.ViewColumn.Beside, preserveFocus: true }, {
-      enableScripts: true,
-      enableFindWidget: true,
-      // The page loads nothing: its bundle and stylesheet are inline (panelHtml.ts).
-      localResourceRoots: [],
-    });
+    const webviewPanel = vscode.window.createWebviewPanel(
+      RESULTS_VIEW_TYPE,
+      panelTitleOf(environment, kind),
+      { viewColumn: editor ? vscode.ViewColumn.Active : vscode.ViewColumn.Beside, preserveFocus: true },
+      {
+        enableScripts: true,
+        enableFindWidget: true,
+        // The page loads nothing: its bundle and stylesheet are inline (panelHtml.ts).
+        localResourceRoots: [],
+      },
+    );
     // VS Code opens a new panel in front: the editor goes back in front of it, in its own group.
-    if (editor) void vscode.window.showTextDocument(editor.document, { viewColumn: editor.viewColumn, selection: editor.selection, preview: false });
+    if (editor)
+      void vscode.window.showTextDocument(editor.document, {
+        viewColumn: editor.viewColumn,
+        selection: editor.selection,
+        preview: false,
+      });
     return adopt(key, webviewPanel, undefined);
   };
 
@@ -108,7 +133,16 @@ export function createResultsPanels(context: vscode.ExtensionContext, log: vscod
       // A harvest's heatmap comes back from its folder's manifest: the hours are on disk, not in the webview.
       const summary = persisted?.summary;
       const origin = summary?.kind === 'harvest' ? summary.harvest : undefined;
-      if (summary && origin && showHarvestSession(panel, (post) => HarvestSession.restored(origin, summary.title, summary.createdAt, randomUUID(), post), summary.title, { reveal: false })) {
+      if (
+        summary &&
+        origin &&
+        showHarvestSession(
+          panel,
+          (post) => HarvestSession.restored(origin, summary.title, summary.createdAt, randomUUID(), post),
+          summary.title,
+          { reveal: false },
+        )
+      ) {
         log.info(`${LOG} ${summary.title}: the heatmap again from ${origin.outDir}`);
       }
       // A data-quality report comes back by analysing its folder again (its findings are not stored); until then, and
@@ -117,9 +151,18 @@ export function createResultsPanels(context: vscode.ExtensionContext, log: vscod
       if (analysed) {
         panel.restoreAnalysis({ state: 'running' });
         log.info(`${LOG} ${summary?.title ?? ''}: analysing ${analysed} again`);
-        void Promise.resolve(vscode.commands.executeCommand<{ ok: boolean; message?: string } | undefined>(COMMANDS.analyzeHarvest, { folder: analysed, restore: true })).then(
+        void Promise.resolve(
+          vscode.commands.executeCommand<{ ok: boolean; message?: string } | undefined>(COMMANDS.analyzeHarvest, {
+            folder: analysed,
+            restore: true,
+          }),
+        ).then(
           (outcome) => {
-            if (!outcome?.ok) panel.restoreAnalysis({ state: 'failed', problem: outcome?.message ?? vscode.l10n.t('the analysis gave no report') });
+            if (!outcome?.ok)
+              panel.restoreAnalysis({
+                state: 'failed',
+                problem: outcome?.message ?? vscode.l10n.t('the analysis gave no report'),
+              });
           },
           (err: unknown) => panel.restoreAnalysis({ state: 'failed', problem: errorMessage(err) }),
         );
@@ -137,13 +180,17 @@ export function createResultsPanels(context: vscode.ExtensionContext, log: vscod
         refusal: args.refusal,
       });
       const loadNext = args.loadNextPage;
-      showSend(heldSend(view, {
-        environment: args.environment,
-        pages: args.listing.pages,
-        loadNext: loadNext && (async (nextUrl) => ({ listing: await loadNext(nextUrl) })),
-        curlCommand: args.curlCommand,
-        codeSource: args.codeSource,
-      }), panelTitleOf(args.environment, 'listing'), args.environment.name);
+      showSend(
+        heldSend(view, {
+          environment: args.environment,
+          pages: args.listing.pages,
+          loadNext: loadNext && (async (nextUrl) => ({ listing: await loadNext(nextUrl) })),
+          curlCommand: args.curlCommand,
+          codeSource: args.codeSource,
+        }),
+        panelTitleOf(args.environment, 'listing'),
+        args.environment.name,
+      );
     },
     showResult(args) {
       const view = resultView({
@@ -159,22 +206,33 @@ export function createResultsPanels(context: vscode.ExtensionContext, log: vscod
         refusal: args.refusal,
       });
       view.canLoadAll = !!args.loadAllPages && !!args.result.nextUrl;
-      if (args.assertions) view.assertions = assertionViews(resultOutcomes({ ...args.assertions, request: { endpointId: args.endpointId } }, args.result));
-      view.canFetchHours = args.environment.api === 'mds' && (MDS_HOUR_ENDPOINTS as readonly string[]).includes(args.endpointId ?? '');
+      if (args.assertions)
+        view.assertions = assertionViews(
+          resultOutcomes({ ...args.assertions, request: { endpointId: args.endpointId } }, args.result),
+        );
+      view.canFetchHours =
+        args.environment.api === 'mds' && (MDS_HOUR_ENDPOINTS as readonly string[]).includes(args.endpointId ?? '');
       const loadNext = args.loadNextPage;
-      return showSend(heldSend(view, {
-        environment: args.environment,
-        pages: args.result.pages,
-        loadNext: loadNext && (async (nextUrl) => {
-          const result = await loadNext(nextUrl);
-          return { listing: listingOf(result), result };
+      return showSend(
+        heldSend(view, {
+          environment: args.environment,
+          pages: args.result.pages,
+          loadNext:
+            loadNext &&
+            (async (nextUrl) => {
+              const result = await loadNext(nextUrl);
+              return { listing: listingOf(result), result };
+            }),
+          loadAll: args.loadAllPages,
+          curlCommand: args.curlCommand,
+          runAgain: args.runAgain,
+          endpointId: args.endpointId,
+          codeSource: args.codeSource,
         }),
-        loadAll: args.loadAllPages,
-        curlCommand: args.curlCommand,
-        runAgain: args.runAgain,
-        endpointId: args.endpointId,
-        codeSource: args.codeSource,
-      }), args.title, `${args.environment.name}: ${args.title}`, args.reveal ?? true);
+        args.title,
+        `${args.environment.name}: ${args.title}`,
+        args.reveal ?? true,
+      );
     },
     showGrpcResult(args) {
       const { view, pages } = grpcResultView({
@@ -190,13 +248,24 @@ export function createResultsPanels(context: vscode.ExtensionContext, log: vscod
         refusal: args.refusal,
       });
       if (args.assertions) view.assertions = assertionViews(grpcOutcomes(args.assertions, grpcAnswerOf(args.result)));
-      const held = heldSend(view, { environment: args.environment, pages, runAgain: args.runAgain, codeSource: args.codeSource });
+      const held = heldSend(view, {
+        environment: args.environment,
+        pages,
+        runAgain: args.runAgain,
+        codeSource: args.codeSource,
+      });
       if (args.grpcurlCommand) held.grpcurlCommand = args.grpcurlCommand;
       return showSend(held, args.title, `${args.environment.name}: gRPC ${args.title}`, args.reveal ?? true);
     },
     showKept(environmentId, resultId) {
       const panel = panels.get(environmentPanelKey(environmentId));
-      if (!panel) return { ok: false, message: vscode.l10n.t('The results panel of this environment was closed, and its history with it. Run the test again to see its answer.') };
+      if (!panel)
+        return {
+          ok: false,
+          message: vscode.l10n.t(
+            'The results panel of this environment was closed, and its history with it. Run the test again to see its answer.',
+          ),
+        };
       const shown = panel.showKept(resultId);
       if (shown.ok) lastResultPanel = panel;
       return shown;
@@ -206,7 +275,9 @@ export function createResultsPanels(context: vscode.ExtensionContext, log: vscod
     },
     async exportShown(request) {
       // The active panel when one is, else the one that last showed a result.
-      const active = [...panels.values()].find((p) => p.panel.active && (p.shown?.view.kind === 'listing' || p.shown?.view.kind === 'harvest'));
+      const active = [...panels.values()].find(
+        (p) => p.panel.active && (p.shown?.view.kind === 'listing' || p.shown?.view.kind === 'harvest'),
+      );
       const panel = active ?? lastResultPanel;
       if (!panel) return { ok: false, message: vscode.l10n.t('No result to save: run a request first.') };
       return panel.export(request);
@@ -218,22 +289,45 @@ export function createResultsPanels(context: vscode.ExtensionContext, log: vscod
       return panel?.shown?.codeSource;
     },
     showRequestError(args) {
-      const view = requestErrorView({ id: randomUUID(), environment: args.environment, error: args.error, url: args.url, now: Date.now() });
-      panelFor(args.environment, 'requestError').show({ view, tokens: [], pages: [], environment: args.environment }, panelTitleOf(args.environment, 'requestError'));
+      const view = requestErrorView({
+        id: randomUUID(),
+        environment: args.environment,
+        error: args.error,
+        url: args.url,
+        now: Date.now(),
+      });
+      panelFor(args.environment, 'requestError').show(
+        { view, tokens: [], pages: [], environment: args.environment },
+        panelTitleOf(args.environment, 'requestError'),
+      );
     },
     showToken(args) {
       const view = tokenResultView({ id: randomUUID(), ...args, now: Date.now() });
-      panelFor(args.environment, 'token').show({ view, tokens: [args.token], pages: [], environment: args.environment }, panelTitleOf(args.environment, 'token'));
+      panelFor(args.environment, 'token').show(
+        { view, tokens: [args.token], pages: [], environment: args.environment },
+        panelTitleOf(args.environment, 'token'),
+      );
     },
     showHarvest(args) {
       const panel = panelFor(args.environment, 'harvest', true, args.endpoint);
-      const session = showHarvestSession(panel, (post) => HarvestSession.starting(args, randomUUID(), post), args.title, { environment: args.environment }) as HarvestSession;
+      const session = showHarvestSession(
+        panel,
+        (post) => HarvestSession.starting(args, randomUUID(), post),
+        args.title,
+        { environment: args.environment },
+      ) as HarvestSession;
       lastResultPanel = panel;
       log.info(`${LOG} ${args.environment.name}: ${args.title} into ${args.outDir}`);
       return session;
     },
     showAnalysis(args) {
-      const view = analysisResultView({ id: randomUUID(), report: args.report, inUse: args.inUse, now: Date.now(), ...(args.metrics ? { metrics: args.metrics } : {}) });
+      const view = analysisResultView({
+        id: randomUUID(),
+        report: args.report,
+        inUse: args.inUse,
+        now: Date.now(),
+        ...(args.metrics ? { metrics: args.metrics } : {}),
+      });
       const held: HeldResult = { view, tokens: [], pages: [] };
       const metricsView = args.metricsView?.(view.id);
       if (metricsView) held.metricsView = metricsView;
@@ -256,8 +350,17 @@ export function createResultsPanels(context: vscode.ExtensionContext, log: vscod
       return view.id;
     },
     showComparison(args) {
-      const view = compareResultView({ id: randomUUID(), left: args.left, right: args.right, environment: args.environment, now: Date.now() });
-      panelFor(undefined, 'compare').show({ view, tokens: [args.left.token, args.right.token], pages: [] }, panelTitleOf(undefined, 'compare'));
+      const view = compareResultView({
+        id: randomUUID(),
+        left: args.left,
+        right: args.right,
+        environment: args.environment,
+        now: Date.now(),
+      });
+      panelFor(undefined, 'compare').show(
+        { view, tokens: [args.left.token, args.right.token], pages: [] },
+        panelTitleOf(undefined, 'compare'),
+      );
     },
     dispose() {
       for (const panel of [...panels.values()]) panel.dispose();

@@ -139,7 +139,8 @@ export class ResultsPanel implements vscode.Disposable {
    */
   private reveal(): void {
     const group = vscode.window.tabGroups.activeTabGroup;
-    const fileInFront = group.activeTab?.input instanceof vscode.TabInputText && group.viewColumn === this.panel.viewColumn;
+    const fileInFront =
+      group.activeTab?.input instanceof vscode.TabInputText && group.viewColumn === this.panel.viewColumn;
     if (fileInFront) this.panel.reveal(vscode.ViewColumn.Beside, true);
     else if (!this.panel.visible) this.panel.reveal(undefined, true);
   }
@@ -162,7 +163,14 @@ export class ResultsPanel implements vscode.Disposable {
   private showFromHistory(resultId: string): void {
     const held = this.history.held(resultId);
     if (!held) {
-      this.post({ type: 'notice', level: 'error', text: vscode.l10n.t('Only the last {0} results are kept in full; this one keeps its summary only. Run the request again.', HISTORY_KEPT_IN_FULL) });
+      this.post({
+        type: 'notice',
+        level: 'error',
+        text: vscode.l10n.t(
+          'Only the last {0} results are kept in full; this one keeps its summary only. Run the request again.',
+          HISTORY_KEPT_IN_FULL,
+        ),
+      });
       return;
     }
     this.display(held, held.title ?? this.panel.title, true);
@@ -179,8 +187,13 @@ export class ResultsPanel implements vscode.Disposable {
       return {
         ok: false,
         message: listed
-          ? vscode.l10n.t('The results panel keeps the last {0} results in full; this one keeps its summary only. Run the test again to see its answer.', HISTORY_KEPT_IN_FULL)
-          : vscode.l10n.t('This result is no longer in the results panel\'s history. Run the test again to see its answer.'),
+          ? vscode.l10n.t(
+              'The results panel keeps the last {0} results in full; this one keeps its summary only. Run the test again to see its answer.',
+              HISTORY_KEPT_IN_FULL,
+            )
+          : vscode.l10n.t(
+              "This result is no longer in the results panel's history. Run the test again to see its answer.",
+            ),
       };
     }
     const title = held.title ?? this.panel.title;
@@ -193,12 +206,20 @@ export class ResultsPanel implements vscode.Disposable {
     return this.history.list();
   }
 
-  private async exportHarvestHour(resultId: string, shown: { table: DataTableView; createdAt: number; window?: string }, request: ExportRequest): Promise<ExportResultOutcome> {
+  private async exportHarvestHour(
+    resultId: string,
+    shown: { table: DataTableView; createdAt: number; window?: string },
+    request: ExportRequest,
+  ): Promise<ExportResultOutcome> {
     this.post({ type: 'busy', resultId, action: 'export', busy: true });
     try {
       const outcome = await exportResult(shown, [], [], request);
       if (!outcome.ok && outcome.cancelled && !request.path) return outcome;
-      this.post({ type: 'notice', level: outcome.ok || outcome.cancelled ? 'info' : 'error', text: outcome.ok ? outcome.text : outcome.message });
+      this.post({
+        type: 'notice',
+        level: outcome.ok || outcome.cancelled ? 'info' : 'error',
+        text: outcome.ok ? outcome.text : outcome.message,
+      });
       return outcome;
     } finally {
       this.post({ type: 'busy', resultId, action: 'export', busy: false });
@@ -210,17 +231,27 @@ export class ResultsPanel implements vscode.Disposable {
     const held = this.current;
     const harvestTable = held?.harvest?.shownTable();
     if (held && held.view.kind === 'harvest') {
-      if (!harvestTable) return { ok: false, message: 'Choose an hour with items in the heatmap first; its items are what is saved.' };
-      return this.exportHarvestHour(held.view.id, { table: harvestTable, createdAt: held.view.createdAt, window: held.harvest?.shownHour() }, request);
+      if (!harvestTable)
+        return { ok: false, message: 'Choose an hour with items in the heatmap first; its items are what is saved.' };
+      return this.exportHarvestHour(
+        held.view.id,
+        { table: harvestTable, createdAt: held.view.createdAt, window: held.harvest?.shownHour() },
+        request,
+      );
     }
-    if (!held || held.view.kind !== 'listing') return { ok: false, message: 'This panel shows no result to save. Run a request first.' };
+    if (!held || held.view.kind !== 'listing')
+      return { ok: false, message: 'This panel shows no result to save. Run a request first.' };
     const view = held.view;
     this.post({ type: 'busy', resultId: view.id, action: 'export', busy: true });
     try {
       const outcome = await exportResult(view, held.pages, held.tokens, request);
       if (outcome.ok) this.log.info(`${LOG} ${outcome.text}`);
       if (!outcome.ok && outcome.cancelled && !request.path) return outcome;
-      this.post({ type: 'notice', level: outcome.ok || outcome.cancelled ? 'info' : 'error', text: outcome.ok ? outcome.text : outcome.message });
+      this.post({
+        type: 'notice',
+        level: outcome.ok || outcome.cancelled ? 'info' : 'error',
+        text: outcome.ok ? outcome.text : outcome.message,
+      });
       return outcome;
     } finally {
       this.post({ type: 'busy', resultId: view.id, action: 'export', busy: false });
@@ -248,7 +279,9 @@ export class ResultsPanel implements vscode.Disposable {
   }
 
   private send(message: HostMessage): void {
-    void this.panel.webview.postMessage(message).then(undefined, (err: unknown) => this.log.warn(`${LOG} posting ${message.type} failed: ${String(err)}`));
+    void this.panel.webview
+      .postMessage(message)
+      .then(undefined, (err: unknown) => this.log.warn(`${LOG} posting ${message.type} failed: ${String(err)}`));
   }
 
   private receive(raw: unknown): void {
@@ -278,7 +311,13 @@ export class ResultsPanel implements vscode.Disposable {
     const queued = this.pending;
     this.pending = [];
     if (this.current) this.post({ type: 'show', panelKey: this.key, result: this.current.view });
-    else if (!queued.some((m) => m.type === 'show')) this.post({ type: 'restore', panelKey: this.key, summary: this.restoredSummary, ...(this.analysisRestore ? { analysis: this.analysisRestore } : {}) });
+    else if (!queued.some((m) => m.type === 'show'))
+      this.post({
+        type: 'restore',
+        panelKey: this.key,
+        summary: this.restoredSummary,
+        ...(this.analysisRestore ? { analysis: this.analysisRestore } : {}),
+      });
     for (const m of queued) if ((m.type !== 'show' && m.type !== 'history') || !this.current) this.post(m);
     if (this.current) this.postHistory();
   }

@@ -52,7 +52,11 @@ export interface ResultsPanelMethods extends vscode.Disposable {
      * a fresh token per page; `onPage` reports each page for progress, `signal` cancels (the host
      * keeps what arrived). The panel shows the button next to "Load next page" when this is given.
      */
-    loadAllPages?: (nextUrl: string, onPage: (page: HttpExchange, pageNumber: number) => void, signal: AbortSignal) => Promise<ApiResult>;
+    loadAllPages?: (
+      nextUrl: string,
+      onPage: (page: HttpExchange, pageNumber: number) => void,
+      signal: AbortSignal,
+    ) => Promise<ApiResult>;
     /** The MDS endpoint asked (`trips`, `vehicles_status`…, see mdsEndpoints.ts), for the conformance check; guessed from the body when absent. */
     endpointId?: string;
     /** For a 401/403's explanation: the credential type and the key's shared-clock mark. */
@@ -76,7 +80,15 @@ export interface ResultsPanelMethods extends vscode.Disposable {
   /** A request that failed before an answer (network, TLS, timeout, refused credential...). */
   showRequestError(args: { environment: Environment; error: MobilityError; url?: string }): void;
   /** A decoded token (Generate Token, Decode JWT). `token` is kept host-side only, for "copy token". */
-  showToken(args: { environment?: Environment; token: string; decoded: DecodedToken; findings: LintFinding[]; signature?: SignatureCheck; source: string; /** The user handed the token in (Decode JWT): its kid is shown whole. */ userGiven?: boolean }): void;
+  showToken(args: {
+    environment?: Environment;
+    token: string;
+    decoded: DecodedToken;
+    findings: LintFinding[];
+    signature?: SignatureCheck;
+    source: string;
+    /** The user handed the token in (Decode JWT): its kid is shown whole. */ userGiven?: boolean;
+  }): void;
   /** Two tokens side by side with the claims that differ marked (Compare Tokens). Texts stay host-side. */
   showComparison(args: { left: ComparedToken; right: ComparedToken; environment?: Environment }): void;
   /** A harvest (Fetch Hours…): its coverage heatmap, updated through the display returned while it runs. */
@@ -87,7 +99,14 @@ export interface ResultsPanelMethods extends vscode.Disposable {
    * when the panel asks; `reveal` false leaves the panel where it is (a report restored after a reload). Returns the
    * result's id.
    */
-  showAnalysis(args: { report: CheckReport; inUse: string[]; metrics?: Record<string, unknown>[]; timeline?: (finding: AnalysisFindingView) => Promise<QueryAnswer>; metricsView?: (resultId: string) => HeldResult['metricsView']; reveal?: boolean }): string;
+  showAnalysis(args: {
+    report: CheckReport;
+    inUse: string[];
+    metrics?: Record<string, unknown>[];
+    timeline?: (finding: AnalysisFindingView) => Promise<QueryAnswer>;
+    metricsView?: (resultId: string) => HeldResult['metricsView'];
+    reveal?: boolean;
+  }): string;
 }
 
 /** The active editor tab, as `vscode.window.tabGroups` gives it: its label and its group's column. */

@@ -41,7 +41,10 @@ export interface WebviewMessageHost {
 }
 
 /** Does what `message` asks; a failure is the caller's to log and show. */
-export async function handleWebviewMessage(message: Exclude<WebviewMessage, { type: 'ready' }>, host: WebviewMessageHost): Promise<void> {
+export async function handleWebviewMessage(
+  message: Exclude<WebviewMessage, { type: 'ready' }>,
+  host: WebviewMessageHost,
+): Promise<void> {
   switch (message.type) {
     case 'copyToken':
       await copyToken(host.held(message.resultId), message.pageIndex, host.port);
@@ -61,7 +64,13 @@ export async function handleWebviewMessage(message: Exclude<WebviewMessage, { ty
     case 'runHistoryEntryAgain': {
       const again = host.history.again(message.resultId);
       if (!again) {
-        host.post({ type: 'notice', level: 'error', text: vscode.l10n.t('This request cannot be sent again from the history: send it from where it was sent first.') });
+        host.post({
+          type: 'notice',
+          level: 'error',
+          text: vscode.l10n.t(
+            'This request cannot be sent again from the history: send it from where it was sent first.',
+          ),
+        });
         return;
       }
       await again();
@@ -82,7 +91,11 @@ export async function handleWebviewMessage(message: Exclude<WebviewMessage, { ty
     }
     case 'export': {
       if (!host.held(message.resultId)) {
-        host.post({ type: 'notice', level: 'error', text: 'This result is no longer held (the panel was reloaded). Run the request again.' });
+        host.post({
+          type: 'notice',
+          level: 'error',
+          text: 'This result is no longer held (the panel was reloaded). Run the request again.',
+        });
         return;
       }
       await host.export({ format: message.format, query: message.query, pageIndex: message.pageIndex });
@@ -96,7 +109,11 @@ export async function handleWebviewMessage(message: Exclude<WebviewMessage, { ty
     case 'fetchHours': {
       const held = host.held(message.resultId);
       if (!held?.environment || !held.endpointId) return;
-      await vscode.commands.executeCommand(COMMANDS.fetchHours, { environmentId: held.environment.id, endpointId: held.endpointId, to: hourOf(held.pages[0]?.url) });
+      await vscode.commands.executeCommand(COMMANDS.fetchHours, {
+        environmentId: held.environment.id,
+        endpointId: held.endpointId,
+        to: hourOf(held.pages[0]?.url),
+      });
       return;
     }
     case 'analysisTimeline': {
@@ -107,14 +124,18 @@ export async function handleWebviewMessage(message: Exclude<WebviewMessage, { ty
     }
     case 'metricsView': {
       const held = host.held(message.resultId);
-      if (held?.metricsView) host.postFor(held, { type: 'metricsView', answer: await held.metricsView(message.request) });
+      if (held?.metricsView)
+        host.postFor(held, { type: 'metricsView', answer: await held.metricsView(message.request) });
       return;
     }
     case 'analyzeAgain': {
       const current = host.shown();
       const folder = current?.view.kind === 'analysis' ? current.view.folder : host.restored()?.analysis?.folder;
       // A folder that has gone: the command asks for one.
-      await vscode.commands.executeCommand(COMMANDS.analyzeHarvest, folder && fs.existsSync(folder) ? { folder } : undefined);
+      await vscode.commands.executeCommand(
+        COMMANDS.analyzeHarvest,
+        folder && fs.existsSync(folder) ? { folder } : undefined,
+      );
       return;
     }
     case 'analyzeHarvest': {
@@ -134,14 +155,21 @@ export async function handleWebviewMessage(message: Exclude<WebviewMessage, { ty
       const page = host.held(message.resultId)?.pages[message.pageIndex];
       if (!page) return;
       const content = page.text ?? (page.bodyKind === 'json' ? JSON.stringify(page.body, null, 2) : '');
-      const document = await vscode.workspace.openTextDocument({ content, language: page.bodyKind === 'json' ? 'json' : 'plaintext' });
+      const document = await vscode.workspace.openTextDocument({
+        content,
+        language: page.bodyKind === 'json' ? 'json' : 'plaintext',
+      });
       await vscode.window.showTextDocument(document, { preview: true, viewColumn: vscode.ViewColumn.Active });
       return;
     }
     case 'runAgain': {
       const current = host.shown();
       const restored = host.restored();
-      const again = current ? runAgainOf(current) : restored?.canRunAgain && restored.environmentId ? rerunCommand(restored.environmentId, restored.rerun) : undefined;
+      const again = current
+        ? runAgainOf(current)
+        : restored?.canRunAgain && restored.environmentId
+          ? rerunCommand(restored.environmentId, restored.rerun)
+          : undefined;
       await again?.();
       return;
     }
@@ -153,7 +181,14 @@ function compareFromHistory(leftId: string, rightId: string, host: WebviewMessag
   const left = host.history.held(leftId)?.view;
   const right = host.history.held(rightId)?.view;
   if (left?.kind !== 'listing' || right?.kind !== 'listing') {
-    host.post({ type: 'notice', level: 'error', text: vscode.l10n.t('Compare needs two answers kept in full (the last {0}); a request that got no answer has nothing to compare.', HISTORY_KEPT_IN_FULL) });
+    host.post({
+      type: 'notice',
+      level: 'error',
+      text: vscode.l10n.t(
+        'Compare needs two answers kept in full (the last {0}); a request that got no answer has nothing to compare.',
+        HISTORY_KEPT_IN_FULL,
+      ),
+    });
     return;
   }
   host.post({ type: 'historyCompare', compare: compareHistoryResults(left, right) });

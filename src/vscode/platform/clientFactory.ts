@@ -45,9 +45,16 @@ export class ClientFactory extends Disposable implements ClockMarks {
     private readonly log: Logger,
   ) {
     super();
-    this.register(vscode.workspace.onDidChangeConfiguration((e) => {
-      if (e.affectsConfiguration('mobilityApi.token') || e.affectsConfiguration('mobilityApi.request') || e.affectsConfiguration('mobilityApi.stateDirectory')) this.client = undefined;
-    }));
+    this.register(
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (
+          e.affectsConfiguration('mobilityApi.token') ||
+          e.affectsConfiguration('mobilityApi.request') ||
+          e.affectsConfiguration('mobilityApi.stateDirectory')
+        )
+          this.client = undefined;
+      }),
+    );
   }
 
   get(): ApiClient {
@@ -91,7 +98,13 @@ export class ClientFactory extends Disposable implements ClockMarks {
   }
 
   /** Tries again once a kept mark has aged; gives up after a few tries (another process keeps signing with the key). */
-  private forgetLater(shared: PreparedClock, keyId: string, stillRemoved: () => Promise<boolean>, delayMs: number, triesLeft: number): void {
+  private forgetLater(
+    shared: PreparedClock,
+    keyId: string,
+    stillRemoved: () => Promise<boolean>,
+    delayMs: number,
+    triesLeft: number,
+  ): void {
     if (this.isDisposed || triesLeft <= 0) return;
     const timer = setTimeout(() => {
       pending.dispose();
@@ -99,7 +112,9 @@ export class ClientFactory extends Disposable implements ClockMarks {
         if (this.isDisposed || !(await stillRemoved())) return;
         const keptForMs = await shared.store.forget(keyId);
         if (keptForMs > 0) this.forgetLater(shared, keyId, stillRemoved, keptForMs, triesLeft - 1);
-      })().catch((err: unknown) => this.log.warn('clock', `could not forget a removed key's clock mark: ${errorMessage(err)}`));
+      })().catch((err: unknown) =>
+        this.log.warn('clock', `could not forget a removed key's clock mark: ${errorMessage(err)}`),
+      );
     }, delayMs + FORGET_SLACK_MS);
     timer.unref?.();
     const pending = this.register(new vscode.Disposable(() => clearTimeout(timer)));
@@ -136,13 +151,20 @@ export class ClientFactory extends Disposable implements ClockMarks {
 
   private async prepare(opened: SharedClock, previous: SharedClock | undefined): Promise<void> {
     const carried = await migrateGlobalStateClock(this.globalState, opened.store);
-    if (carried) this.log.info('clock', `moved ${carried} issue-clock mark(s) from this profile's globalState to ${opened.store.locks.clockDir}`);
+    if (carried)
+      this.log.info(
+        'clock',
+        `moved ${carried} issue-clock mark(s) from this profile's globalState to ${opened.store.locks.clockDir}`,
+      );
     if (!previous) return;
     // A new state folder starts from the old one's marks, or a key could get a time it already had.
     try {
       await opened.store.raiseMarks(await previous.store.readMarks());
     } catch (err) {
-      this.log.warn('clock', `Could not carry the issue-clock marks from ${previous.stateDir} to ${opened.stateDir}: ${errorMessage(err)}`);
+      this.log.warn(
+        'clock',
+        `Could not carry the issue-clock marks from ${previous.stateDir} to ${opened.stateDir}: ${errorMessage(err)}`,
+      );
     }
   }
 }

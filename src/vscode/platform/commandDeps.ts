@@ -45,4 +45,5 @@ export interface CredentialTarget {
 export type OutcomeCode = ErrorCode | 'NO_NEXT_PAGE' | 'UNEXPECTED';
 
 /** What every command returns, so callers (and tests) can tell success from a shown error. */
-export type CommandOutcome<T = Record<string, unknown>> = ({ ok: true } & T) | { ok: false; code: OutcomeCode; message: string };
+export type CommandOutcome<T = Record<string, unknown>> =
+  ({ ok: true } & T) | { ok: false; code: OutcomeCode; message: string };

@@ -19,7 +19,8 @@ export class Logger {
     let current: unknown = err;
     for (let depth = 0; current && depth < 4; depth++) {
       const e = current as { code?: unknown; message?: unknown; cause?: unknown };
-      const message = typeof e.message === 'string' ? e.message : typeof current === 'string' ? current : JSON.stringify(current);
+      const message =
+        typeof e.message === 'string' ? e.message : typeof current === 'string' ? current : JSON.stringify(current);
       parts.push(`${isMobilityError(current) || typeof e.code === 'string' ? `${String(e.code)}: ` : ''}${message}`);
       current = e.cause;
     }

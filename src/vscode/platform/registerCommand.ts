@@ -23,7 +23,11 @@ export class Cancelled extends MobilityError {
  * shown as one clear message, with an action where one helps; the command then returns
  * `{ ok: false, code, message }` instead of throwing.
  */
-export function registerCommand<A extends unknown[]>(deps: CommandDeps, id: string, handler: (...args: A) => Promise<CommandOutcome | undefined>): vscode.Disposable {
+export function registerCommand<A extends unknown[]>(
+  deps: CommandDeps,
+  id: string,
+  handler: (...args: A) => Promise<CommandOutcome | undefined>,
+): vscode.Disposable {
   return vscode.commands.registerCommand(id, async (...args: A): Promise<CommandOutcome | undefined> => {
     try {
       return await handler(...args);
@@ -35,7 +39,9 @@ export function registerCommand<A extends unknown[]>(deps: CommandDeps, id: stri
       }
       deps.log.error(id, err);
       const code = isMobilityError(err) ? err.code : 'UNEXPECTED';
-      const message = isMobilityError(err) ? err.message : vscode.l10n.t('Something went wrong: {0}. The log has the details.', redactSecrets(errorMessage(err)));
+      const message = isMobilityError(err)
+        ? err.message
+        : vscode.l10n.t('Something went wrong: {0}. The log has the details.', redactSecrets(errorMessage(err)));
       void showError(deps, code, message);
       return { ok: false, code, message };
     }
@@ -52,7 +58,8 @@ async function showError(deps: CommandDeps, code: string, message: string): Prom
   }
   if (code === 'NO_CREDENTIAL' || code === 'CREDENTIAL_NOT_FOR_API') {
     actions.push({ title: addCredential, run: () => vscode.commands.executeCommand(COMMANDS.addCredential) });
-    if (!deps.sandbox.isRunning) actions.push({ title: startSandbox, run: () => vscode.commands.executeCommand(COMMANDS.startSandbox) });
+    if (!deps.sandbox.isRunning)
+      actions.push({ title: startSandbox, run: () => vscode.commands.executeCommand(COMMANDS.startSandbox) });
   }
   if ((code === 'HTTP_CONNECTION_REFUSED' || code === 'SANDBOX_NOT_RUNNING') && !deps.sandbox.isRunning) {
     actions.push({ title: startSandbox, run: () => vscode.commands.executeCommand(COMMANDS.startSandbox) });

@@ -11,9 +11,27 @@ export const SETTINGS_SECTION = 'mobilityApi';
 
 /** The three environments of the spec; their base URLs are settings, empty until the user sets them. */
 export const BUILT_IN_ENVIRONMENTS: readonly BuiltInEnvironment[] = [
-  { id: 'mds-staging', api: 'mds', stage: 'staging', name: specEnvironmentName('mds-staging'), setting: 'mds.stagingBaseUrl' },
-  { id: 'mds-production', api: 'mds', stage: 'production', name: specEnvironmentName('mds-production'), setting: 'mds.productionBaseUrl' },
-  { id: 'maas-staging', api: 'maas', stage: 'staging', name: specEnvironmentName('maas-staging'), setting: 'maas.stagingBaseUrl' },
+  {
+    id: 'mds-staging',
+    api: 'mds',
+    stage: 'staging',
+    name: specEnvironmentName('mds-staging'),
+    setting: 'mds.stagingBaseUrl',
+  },
+  {
+    id: 'mds-production',
+    api: 'mds',
+    stage: 'production',
+    name: specEnvironmentName('mds-production'),
+    setting: 'mds.productionBaseUrl',
+  },
+  {
+    id: 'maas-staging',
+    api: 'maas',
+    stage: 'staging',
+    name: specEnvironmentName('maas-staging'),
+    setting: 'maas.stagingBaseUrl',
+  },
 ];
 
 /** A path from settings made absolute: `~` is the home folder, a relative path is relative to the first workspace folder. */
@@ -86,24 +104,34 @@ export class Settings {
 
   get issuerDomains(): IssuerDomains {
     const raw = this.config.get<Record<string, unknown>>('issuerDomains', {});
-    const list = (v: unknown) => (Array.isArray(v) ? v.filter((d): d is string => typeof d === 'string' && d.trim() !== '') : []);
-    return { 'external-org': list(raw.externalOrganization), iam: list(raw.iam), 'service-account': list(raw.serviceAccount) };
+    const list = (v: unknown) =>
+      Array.isArray(v) ? v.filter((d): d is string => typeof d === 'string' && d.trim() !== '') : [];
+    return {
+      'external-org': list(raw.externalOrganization),
+      iam: list(raw.iam),
+      'service-account': list(raw.serviceAccount),
+    };
   }
 
   /** The built-in environments (base URL possibly empty) followed by the valid custom ones, and the problems found. */
   configuredEnvironments(): { environments: Environment[]; problems: string[] } {
     const config = this.config;
     const mdsAccept = this.mdsAcceptHeader;
-    return readConfiguredEnvironments({
-      section: SETTINGS_SECTION,
-      builtInBaseUrls: Object.fromEntries(BUILT_IN_ENVIRONMENTS.map((b) => [b.setting, config.get<unknown>(b.setting, '')])),
-      grpcEnvironments: config.get<unknown>('grpc.environments', {}),
-      customEnvironments: config.get<unknown>('customEnvironments', []),
-      // An empty setting sends no Accept at all (an empty value removes the client's default, see requestHeadersFor).
-      headersFor: (api: ApiKind): Record<string, string> => (api === 'mds' ? { Accept: mdsAccept } : {}),
-      audienceAsList: this.audienceAsList,
-      resolvePath: workspacePath,
-    }, BUILT_IN_ENVIRONMENTS);
+    return readConfiguredEnvironments(
+      {
+        section: SETTINGS_SECTION,
+        builtInBaseUrls: Object.fromEntries(
+          BUILT_IN_ENVIRONMENTS.map((b) => [b.setting, config.get<unknown>(b.setting, '')]),
+        ),
+        grpcEnvironments: config.get<unknown>('grpc.environments', {}),
+        customEnvironments: config.get<unknown>('customEnvironments', []),
+        // An empty setting sends no Accept at all (an empty value removes the client's default, see requestHeadersFor).
+        headersFor: (api: ApiKind): Record<string, string> => (api === 'mds' ? { Accept: mdsAccept } : {}),
+        audienceAsList: this.audienceAsList,
+        resolvePath: workspacePath,
+      },
+      BUILT_IN_ENVIRONMENTS,
+    );
   }
 
   /** The setting that holds an environment's base URL, for "Open Settings". */

@@ -14,12 +14,21 @@ type RememberedValues = Record<string, Record<string, string>>;
 const keyOf = (environmentId: string, endpointId: string) => `${environmentId} ${endpointId}`;
 
 /** The values last sent to `endpoint` of `environment`, when there are any. */
-export function lastEndpointValues(state: vscode.Memento, environmentId: string, endpointId: string): Record<string, string> | undefined {
+export function lastEndpointValues(
+  state: vscode.Memento,
+  environmentId: string,
+  endpointId: string,
+): Record<string, string> | undefined {
   return state.get<RememberedValues>(LAST_VALUES_KEY, {})[keyOf(environmentId, endpointId)];
 }
 
 /** Remembers the values just sent, so that the next ask offers them. */
-export async function rememberEndpointValues(state: vscode.Memento, environmentId: string, endpointId: string, values: Record<string, string>): Promise<void> {
+export async function rememberEndpointValues(
+  state: vscode.Memento,
+  environmentId: string,
+  endpointId: string,
+  values: Record<string, string>,
+): Promise<void> {
   const all = { ...state.get<RememberedValues>(LAST_VALUES_KEY, {}) };
   all[keyOf(environmentId, endpointId)] = { ...values };
   await state.update(LAST_VALUES_KEY, all);
@@ -30,7 +39,11 @@ export async function rememberEndpointValues(state: vscode.Memento, environmentI
  * hour a user almost always wants; an hour remembered from yesterday rarely is); other parameters
  * offer the value last used, else their default.
  */
-export function offeredValue(parameter: EndpointParameter, remembered: Record<string, string> | undefined, nowMs: number): string {
+export function offeredValue(
+  parameter: EndpointParameter,
+  remembered: Record<string, string> | undefined,
+  nowMs: number,
+): string {
   const fallback = parameter.defaultValue?.(nowMs) ?? '';
   if (parameter.format === 'utc_hour') return fallback;
   return remembered?.[parameter.name] ?? fallback;
@@ -42,7 +55,12 @@ export function offeredValue(parameter: EndpointParameter, remembered: Record<st
  * The combination is checked at the end (e.g. the two weeks of `/events/recent`) and asked again
  * while it does not hold. Throws `Cancelled` when the user closes a box.
  */
-export async function askEndpointValues(state: vscode.Memento, environment: Environment, endpoint: CatalogueEndpoint, nowMs = Date.now()): Promise<Record<string, string>> {
+export async function askEndpointValues(
+  state: vscode.Memento,
+  environment: Environment,
+  endpoint: CatalogueEndpoint,
+  nowMs = Date.now(),
+): Promise<Record<string, string>> {
   const remembered = lastEndpointValues(state, environment.id, endpoint.id);
   const values: Record<string, string> = {};
   const defaults = endpointDefaults(endpoint, nowMs);
@@ -73,9 +91,15 @@ export async function askEndpointValues(state: vscode.Memento, environment: Envi
 }
 
 /** What the input box shows under a value: the problem with it, or nothing (an empty value takes the default when there is one). */
-function validateParameter(parameter: EndpointParameter, text: string, earlierProblem: string | undefined): vscode.InputBoxValidationMessage | string | undefined {
+function validateParameter(
+  parameter: EndpointParameter,
+  text: string,
+  earlierProblem: string | undefined,
+): vscode.InputBoxValidationMessage | string | undefined {
   if (text.trim() === '') {
-    return parameter.defaultValue || !parameter.required ? undefined : vscode.l10n.t('{0} is required: {1}', parameter.name, parameter.formatDescription);
+    return parameter.defaultValue || !parameter.required
+      ? undefined
+      : vscode.l10n.t('{0} is required: {1}', parameter.name, parameter.formatDescription);
   }
   const checked = checkParameterValue(parameter.name, parameter.format, text);
   if (!checked.ok) return checked.problem;
@@ -84,5 +108,8 @@ function validateParameter(parameter: EndpointParameter, text: string, earlierPr
 
 /** "2025-11-05T13": what the values say, for a result's title. */
 export function describeValues(endpoint: CatalogueEndpoint, values: Record<string, string>): string {
-  return endpoint.parameters.map((p) => values[p.name]).filter((v): v is string => !!v).join(' · ');
+  return endpoint.parameters
+    .map((p) => values[p.name])
+    .filter((v): v is string => !!v)
+    .join(' · ');
 }

@@ -33,4 +33,5 @@ export interface PreparedGrpcFileRequest {
 }
 
 /** What a result shown in the panel was sent from: what Copy as Code writes a program of. */
-export type CodeSource = { kind: 'http'; prepared: PreparedRequest } | { kind: 'grpc'; prepared: PreparedGrpcFileRequest };
+export type CodeSource =
+  { kind: 'http'; prepared: PreparedRequest } | { kind: 'grpc'; prepared: PreparedGrpcFileRequest };

@@ -24,7 +24,15 @@ export async function fileRequestAt(args: FileRequestArgs | undefined): Promise<
   const file = parseRequestFile(document.getText());
   if (file.notText) throw new MobilityError('USAGE', `${path.basename(document.uri.path)}: ${file.notText}`);
   const request = requestOnLine(file, line);
-  if (!request) throw new MobilityError('USAGE', vscode.l10n.t('{0} holds no request at line {1}: write "GET {{baseUrl}}/vehicles".', path.basename(document.uri.path), line + 1));
+  if (!request)
+    throw new MobilityError(
+      'USAGE',
+      vscode.l10n.t(
+        '{0} holds no request at line {1}: write "GET {{baseUrl}}/vehicles".',
+        path.basename(document.uri.path),
+        line + 1,
+      ),
+    );
   return { document, file, request };
 }
 
@@ -43,9 +51,14 @@ export function requestFileInFront(): FileRequestAt | undefined {
 }
 
 async function requestAt(args: FileRequestArgs | undefined): Promise<{ document: vscode.TextDocument; line: number }> {
-  if (args?.uri) return { document: await vscode.workspace.openTextDocument(vscode.Uri.parse(args.uri)), line: args.line ?? 0 };
+  if (args?.uri)
+    return { document: await vscode.workspace.openTextDocument(vscode.Uri.parse(args.uri)), line: args.line ?? 0 };
   const editor = vscode.window.activeTextEditor;
-  if (!editor) throw new MobilityError('USAGE', vscode.l10n.t('Open a .http or .rest file and use "Send with fresh token" above a request.'));
+  if (!editor)
+    throw new MobilityError(
+      'USAGE',
+      vscode.l10n.t('Open a .http or .rest file and use "Send with fresh token" above a request.'),
+    );
   return { document: editor.document, line: editor.selection.active.line };
 }
 

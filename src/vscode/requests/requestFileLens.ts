@@ -25,20 +25,39 @@ export type FileRequestTarget =
  * environment whose base URL the URL is under: the active one first, then any other. A URL under
  * no environment is not sent: the token is signed for one environment's audience.
  */
-export function targetOf(environments: EnvironmentRegistry, request: FileRequest, file: RequestFile): FileRequestTarget {
+export function targetOf(
+  environments: EnvironmentRegistry,
+  request: FileRequest,
+  file: RequestFile,
+): FileRequestTarget {
   const active = environments.active();
   let resolved: ResolvedFileRequest;
   try {
-    resolved = resolveFileRequest(request, file, active?.baseUrl ? { baseUrl: withoutTrailingSlashes(active.baseUrl) } : {});
+    resolved = resolveFileRequest(
+      request,
+      file,
+      active?.baseUrl ? { baseUrl: withoutTrailingSlashes(active.baseUrl) } : {},
+    );
   } catch (err) {
-    return { ok: false, reason: isMobilityError(err) && err.code === 'AUTHORIZATION_GIVEN' ? 'authorization' : 'unresolved', message: errorMessage(err) };
+    return {
+      ok: false,
+      reason: isMobilityError(err) && err.code === 'AUTHORIZATION_GIVEN' ? 'authorization' : 'unresolved',
+      message: errorMessage(err),
+    };
   }
   const candidates = [...(active ? [active] : []), ...environments.all().filter((e) => e.id !== active?.id)];
   for (const environment of candidates) {
     const path = pathUnder(resolved.url, environment.baseUrl);
     if (path !== undefined) return { ok: true, environment, path, resolved };
   }
-  return { ok: false, reason: 'noEnvironment', message: vscode.l10n.t('{0} is under no environment\'s base URL: pick one, or add it as a custom environment.', resolved.url) };
+  return {
+    ok: false,
+    reason: 'noEnvironment',
+    message: vscode.l10n.t(
+      "{0} is under no environment's base URL: pick one, or add it as a custom environment.",
+      resolved.url,
+    ),
+  };
 }
 
 /** `url` relative to `baseUrl` ("/trips?…"), or undefined when it is not under it. */
@@ -73,7 +92,11 @@ export class RequestFileLensProvider implements vscode.CodeLensProvider, vscode.
   }
 
   private editorsShown(editors: readonly vscode.TextEditor[]): void {
-    const now = new Set(editors.filter((e) => vscode.languages.match(REQUEST_FILE_SELECTOR, e.document) > 0).map((e) => e.document.uri.toString()));
+    const now = new Set(
+      editors
+        .filter((e) => vscode.languages.match(REQUEST_FILE_SELECTOR, e.document) > 0)
+        .map((e) => e.document.uri.toString()),
+    );
     const appeared = [...now].some((uri) => !this.visible.has(uri));
     this.visible = now;
     if (appeared) this.refresh();
@@ -87,7 +110,14 @@ export class RequestFileLensProvider implements vscode.CodeLensProvider, vscode.
   provideCodeLenses(document: vscode.TextDocument): vscode.CodeLens[] {
     const file = parseRequestFile(document.getText());
     // Said once, above the first line; a lens without a command is a label.
-    if (file.notText) return [new vscode.CodeLens(new vscode.Range(0, 0, 0, 0), { title: vscode.l10n.t('$(warning) Not a text request file'), tooltip: file.notText, command: '' })];
+    if (file.notText)
+      return [
+        new vscode.CodeLens(new vscode.Range(0, 0, 0, 0), {
+          title: vscode.l10n.t('$(warning) Not a text request file'),
+          tooltip: file.notText,
+          command: '',
+        }),
+      ];
     const lenses: vscode.CodeLens[] = [];
     for (const request of file.requests) {
       if (request.method !== 'GET' && request.method !== 'GRPC') continue;
@@ -95,7 +125,17 @@ export class RequestFileLensProvider implements vscode.CodeLensProvider, vscode.
       const args = [{ uri: document.uri.toString(), line: request.line }];
       const assertions = request.assertions?.length ?? 0;
       // "3 assertions": what the request checks; run from the gutter's test icon or the Testing view.
-      const counted = assertions ? [new vscode.CodeLens(range, { title: vscode.l10n.t('$(beaker) {0}', plural(assertions, 'assertion')), tooltip: vscode.l10n.t('Checked after each send (the result\'s header lists them), and run as a test from the Testing view'), command: '' })] : [];
+      const counted = assertions
+        ? [
+            new vscode.CodeLens(range, {
+              title: vscode.l10n.t('$(beaker) {0}', plural(assertions, 'assertion')),
+              tooltip: vscode.l10n.t(
+                "Checked after each send (the result's header lists them), and run as a test from the Testing view",
+              ),
+              command: '',
+            }),
+          ]
+        : [];
       if (request.method === 'GRPC') {
         lenses.push(...grpcFileLenses(this.environments, request, file, range, args), ...counted);
         continue;
@@ -104,38 +144,63 @@ export class RequestFileLensProvider implements vscode.CodeLensProvider, vscode.
       if (target.ok) {
         const active = this.environments.activeId === target.environment.id;
         const own = target.resolved.authorization !== undefined;
-        lenses.push(new vscode.CodeLens(range, {
-          title: own
-            ? (active ? vscode.l10n.t('$(play) Send with its own Authorization') : vscode.l10n.t('$(play) Send with its own Authorization ({0})', target.environment.name))
-            : (active ? vscode.l10n.t('$(play) Send with fresh token') : vscode.l10n.t('$(play) Send with fresh token ({0})', target.environment.name)),
-          tooltip: own
-            ? vscode.l10n.t('GET {0} on {1}, with the request\'s own Authorization as written (# @authorization as-is): no token is signed', target.resolved.url, target.environment.name)
-            : vscode.l10n.t('GET {0} on {1}, with a freshly signed token', target.resolved.url, target.environment.name),
-          command: COMMANDS.sendFileRequest,
-          arguments: args,
-        }));
-        lenses.push(new vscode.CodeLens(range, {
-          title: vscode.l10n.t('$(code) Copy as Code'),
-          tooltip: vscode.l10n.t('A complete program (Python, TypeScript, Go, Java or shell) that signs a fresh token for this request and sends it'),
-          command: COMMANDS.copyAsCode,
-          arguments: args,
-        }));
+        lenses.push(
+          new vscode.CodeLens(range, {
+            title: own
+              ? active
+                ? vscode.l10n.t('$(play) Send with its own Authorization')
+                : vscode.l10n.t('$(play) Send with its own Authorization ({0})', target.environment.name)
+              : active
+                ? vscode.l10n.t('$(play) Send with fresh token')
+                : vscode.l10n.t('$(play) Send with fresh token ({0})', target.environment.name),
+            tooltip: own
+              ? vscode.l10n.t(
+                  "GET {0} on {1}, with the request's own Authorization as written (# @authorization as-is): no token is signed",
+                  target.resolved.url,
+                  target.environment.name,
+                )
+              : vscode.l10n.t(
+                  'GET {0} on {1}, with a freshly signed token',
+                  target.resolved.url,
+                  target.environment.name,
+                ),
+            command: COMMANDS.sendFileRequest,
+            arguments: args,
+          }),
+        );
+        lenses.push(
+          new vscode.CodeLens(range, {
+            title: vscode.l10n.t('$(code) Copy as Code'),
+            tooltip: vscode.l10n.t(
+              'A complete program (Python, TypeScript, Go, Java or shell) that signs a fresh token for this request and sends it',
+            ),
+            command: COMMANDS.copyAsCode,
+            arguments: args,
+          }),
+        );
       } else if (target.reason === 'authorization') {
         // Clicked, the command refuses with the whole message (why, and "# @authorization as-is").
-        lenses.push(new vscode.CodeLens(range, {
-          title: vscode.l10n.t('$(warning) Sets its own Authorization: not sent (see why)'),
-          tooltip: target.message,
-          command: COMMANDS.sendFileRequest,
-          arguments: args,
-        }));
+        lenses.push(
+          new vscode.CodeLens(range, {
+            title: vscode.l10n.t('$(warning) Sets its own Authorization: not sent (see why)'),
+            tooltip: target.message,
+            command: COMMANDS.sendFileRequest,
+            arguments: args,
+          }),
+        );
       } else {
-        lenses.push(new vscode.CodeLens(range, {
-          title: target.reason === 'unresolved' && !this.environments.active()
-            ? vscode.l10n.t('$(warning) Pick an environment for {{baseUrl}}')
-            : target.reason === 'unresolved' ? vscode.l10n.t('$(warning) Cannot resolve this request') : vscode.l10n.t('$(warning) No environment for this URL: pick or configure one'),
-          tooltip: target.message,
-          command: COMMANDS.selectEnvironment,
-        }));
+        lenses.push(
+          new vscode.CodeLens(range, {
+            title:
+              target.reason === 'unresolved' && !this.environments.active()
+                ? vscode.l10n.t('$(warning) Pick an environment for {{baseUrl}}')
+                : target.reason === 'unresolved'
+                  ? vscode.l10n.t('$(warning) Cannot resolve this request')
+                  : vscode.l10n.t('$(warning) No environment for this URL: pick or configure one'),
+            tooltip: target.message,
+            command: COMMANDS.selectEnvironment,
+          }),
+        );
       }
       lenses.push(...counted);
     }

@@ -21,7 +21,11 @@ import type { PreparedRequest, RequestRunner } from './requestRunner';
 export type { FileRequestArgs } from './requestFileAt';
 
 /** The CodeLens of request files, "Send with fresh token" (the lens's command, GET and GRPC), Copy as grpcurl and New Request File. */
-export function registerRequestFiles(deps: CommandDeps, runner: RequestRunner, lenses: RequestFileLensProvider): vscode.Disposable[] {
+export function registerRequestFiles(
+  deps: CommandDeps,
+  runner: RequestRunner,
+  lenses: RequestFileLensProvider,
+): vscode.Disposable[] {
   return [
     vscode.languages.registerCodeLensProvider(REQUEST_FILE_SELECTOR, lenses),
     registerCommand(deps, COMMANDS.sendFileRequest, async (args?: FileRequestArgs): Promise<CommandOutcome> => {
@@ -32,40 +36,75 @@ export function registerRequestFiles(deps: CommandDeps, runner: RequestRunner, l
       return outcome.ok ? { ...outcome, ownAuthorization: prepared.authorization !== undefined, requestName } : outcome;
     }),
     registerCopyGrpcurl(deps),
-    registerCommand(deps, COMMANDS.newRequestFile, async (target?: { environmentId?: string }): Promise<CommandOutcome> => {
-      const env = target?.environmentId
-        ? await resolveEnvironment(deps, { environmentId: target.environmentId }, '')
-        : (deps.environments.active() ?? await resolveEnvironment(deps, undefined, vscode.l10n.t('A request file for which environment?')));
-      const content = starterFile(env, Date.now(), deps.environments.exampleValues(env.id));
-      const uri = untitledUri(env);
-      const document = await vscode.workspace.openTextDocument(uri);
-      const edit = new vscode.WorkspaceEdit();
-      edit.insert(uri, new vscode.Position(0, 0), content);
-      await vscode.workspace.applyEdit(edit);
-      await vscode.window.showTextDocument(document, { preview: false });
-      return { ok: true, environmentId: env.id, uri: uri.toString(), requests: parseRequestFile(content).requests.length };
-    }),
+    registerCommand(
+      deps,
+      COMMANDS.newRequestFile,
+      async (target?: { environmentId?: string }): Promise<CommandOutcome> => {
+        const env = target?.environmentId
+          ? await resolveEnvironment(deps, { environmentId: target.environmentId }, '')
+          : (deps.environments.active() ??
+            (await resolveEnvironment(deps, undefined, vscode.l10n.t('A request file for which environment?'))));
+        const content = starterFile(env, Date.now(), deps.environments.exampleValues(env.id));
+        const uri = untitledUri(env);
+        const document = await vscode.workspace.openTextDocument(uri);
+        const edit = new vscode.WorkspaceEdit();
+        edit.insert(uri, new vscode.Position(0, 0), content);
+        await vscode.workspace.applyEdit(edit);
+        await vscode.window.showTextDocument(document, { preview: false });
+        return {
+          ok: true,
+          environmentId: env.id,
+          uri: uri.toString(),
+          requests: parseRequestFile(content).requests.length,
+        };
+      },
+    ),
   ];
 }
 
 /** The GET of a request file at `args` (or the cursor) as a prepared request, with the environment its URL is under. */
-export async function prepareFileRequest(deps: CommandDeps, args: FileRequestArgs | undefined): Promise<{ prepared: PreparedRequest; requestName?: string }> {
+export async function prepareFileRequest(
+  deps: CommandDeps,
+  args: FileRequestArgs | undefined,
+): Promise<{ prepared: PreparedRequest; requestName?: string }> {
   return prepareGetRequest(deps, await fileRequestAt(args));
 }
 
-function prepareGetRequest(deps: CommandDeps, { file, request }: FileRequestAt): { prepared: PreparedRequest; requestName?: string } {
-  if (request.method !== 'GET') throw new MobilityError('USAGE', vscode.l10n.t('Request {0} is {1}: the MDS and MaaS APIs are read with GET (and gRPC with GRPC).', request.name ?? String(request.index), request.method));
+function prepareGetRequest(
+  deps: CommandDeps,
+  { file, request }: FileRequestAt,
+): { prepared: PreparedRequest; requestName?: string } {
+  if (request.method !== 'GET')
+    throw new MobilityError(
+      'USAGE',
+      vscode.l10n.t(
+        'Request {0} is {1}: the MDS and MaaS APIs are read with GET (and gRPC with GRPC).',
+        request.name ?? String(request.index),
+        request.method,
+      ),
+    );
   const target = targetOf(deps.environments, request, file);
-  if (!target.ok) throw new MobilityError(target.reason === 'noEnvironment' ? 'PATH_INVALID' : target.reason === 'authorization' ? 'AUTHORIZATION_GIVEN' : 'USAGE', target.message);
+  if (!target.ok)
+    throw new MobilityError(
+      target.reason === 'noEnvironment'
+        ? 'PATH_INVALID'
+        : target.reason === 'authorization'
+          ? 'AUTHORIZATION_GIVEN'
+          : 'USAGE',
+      target.message,
+    );
   const { environment, resolved } = target;
-  const headers = Object.fromEntries(Object.entries(resolved.headers).filter(([name]) => !/^(content-type|host|content-length)$/i.test(name)));
+  const headers = Object.fromEntries(
+    Object.entries(resolved.headers).filter(([name]) => !/^(content-type|host|content-length)$/i.test(name)),
+  );
   const prepared: PreparedRequest = {
     environment,
     request: freeRequest(environment.api, target.path, undefined, Object.keys(headers).length ? headers : undefined),
     title: request.name ? `${request.name} · GET ${target.path}` : `GET ${target.path}`,
     authorization: resolved.authorization,
   };
-  if (request.assertions?.length) prepared.assertions = requestAssertions(file, request, { baseUrl: withoutTrailingSlashes(environment.baseUrl) });
+  if (request.assertions?.length)
+    prepared.assertions = requestAssertions(file, request, { baseUrl: withoutTrailingSlashes(environment.baseUrl) });
   return { prepared, requestName: request.name };
 }
 
@@ -75,7 +114,10 @@ function untitledUri(env: Environment): vscode.Uri {
   const open = new Set(vscode.workspace.textDocuments.map((d) => d.uri.toString()));
   const stem = `mobility-api-${env.id.replace(/[^a-z0-9-]+/gi, '-')}`;
   for (let n = 1; ; n++) {
-    const uri = vscode.Uri.from({ scheme: 'untitled', path: path.posix.join(folder, `${stem}${n > 1 ? `-${n}` : ''}.http`) });
+    const uri = vscode.Uri.from({
+      scheme: 'untitled',
+      path: path.posix.join(folder, `${stem}${n > 1 ? `-${n}` : ''}.http`),
+    });
     if (!open.has(uri.toString())) return uri;
   }
 }
@@ -100,10 +142,15 @@ export function starterFile(env: Environment, nowMs: number, served: Record<stri
   const endpoints = catalogueOf(env.api);
   const variables = new Map<string, string>();
   for (const e of endpoints) {
-    for (const p of e.parameters) if (!p.defaultValue && p.required) variables.set(p.name, served[p.name] ?? `${p.example}`);
+    for (const p of e.parameters)
+      if (!p.defaultValue && p.required) variables.set(p.name, served[p.name] ?? `${p.example}`);
   }
   if (variables.size) {
-    lines.push(Object.keys(served).some((name) => variables.has(name)) ? `# Ids ${env.name} serves; for your own fleet, replace them with its ids:` : '# Replace these with ids of your own fleet:');
+    lines.push(
+      Object.keys(served).some((name) => variables.has(name))
+        ? `# Ids ${env.name} serves; for your own fleet, replace them with its ids:`
+        : '# Replace these with ids of your own fleet:',
+    );
     for (const [name, value] of variables) lines.push(`@${name} = ${value}`);
     lines.push('');
   }
@@ -120,7 +167,11 @@ function requestLines(endpoint: CatalogueEndpoint, nowMs: number): string[] {
     if (p.in === 'path') target = target.replace(`{${p.name}}`, value);
     else query.push(`${p.name}=${encodeURIComponent(value)}`);
   }
-  const lines = ['###', `# ${endpoint.title}${endpoint.parameters.length ? `: ${endpoint.parameters.map((p) => `${p.name} ${p.formatDescription}`).join('; ')}` : ''}`, `# @name ${endpoint.id}`];
+  const lines = [
+    '###',
+    `# ${endpoint.title}${endpoint.parameters.length ? `: ${endpoint.parameters.map((p) => `${p.name} ${p.formatDescription}`).join('; ')}` : ''}`,
+    `# @name ${endpoint.id}`,
+  ];
   lines.push(`GET {{baseUrl}}${target}${query.length ? `?${query.join('&')}` : ''}`);
   if (endpoint.accept) lines.push(`Accept: ${endpoint.accept}`);
   return lines;

@@ -57,10 +57,20 @@ export class RequestRunner {
     requestHeadersFor(env, prepared.request.headers);
     const { credential, info } = await resolveCredential(deps, env);
     if (prepared.authorization !== undefined) {
-      void vscode.window.showWarningMessage(vscode.l10n.t('This request sends its own Authorization as written (# @authorization as-is), not a fresh token. A token that was used before is refused (spec 5.1 rule 4): remove the header and the line, and a fresh token is signed for every send.'));
+      void vscode.window.showWarningMessage(
+        vscode.l10n.t(
+          'This request sends its own Authorization as written (# @authorization as-is), not a fresh token. A token that was used before is refused (spec 5.1 rule 4): remove the header and the line, and a fresh token is signed for every send.',
+        ),
+      );
     }
     const result = await this.fetch(prepared, credential, { allPages: deps.settings.loadAllPages }, prepared.title);
-    if (prepared.remember) await rememberEndpointValues(deps.context.workspaceState, env.id, prepared.remember.endpointId, prepared.remember.values);
+    if (prepared.remember)
+      await rememberEndpointValues(
+        deps.context.workspaceState,
+        env.id,
+        prepared.remember.endpointId,
+        prepared.remember.values,
+      );
     const active: ActiveResult = { prepared, credential, result, credentialLabel: info.label };
     this.active = active;
     await this.show(active);
@@ -87,13 +97,26 @@ export class RequestRunner {
   async loadAllPages(): Promise<CommandOutcome> {
     const active = this.active;
     if (!active?.result.nextUrl) {
-      void vscode.window.showInformationMessage(vscode.l10n.t('The last result has no further page to load. Send a request first (Send Request…).'));
+      void vscode.window.showInformationMessage(
+        vscode.l10n.t('The last result has no further page to load. Send a request first (Send Request…).'),
+      );
       return { ok: false, code: 'NO_NEXT_PAGE', message: 'no further page' };
     }
-    const more = await this.fetch(active.prepared, active.credential, { allPages: true, from: active.result.nextUrl }, vscode.l10n.t('All pages of {0}', active.prepared.title));
+    const more = await this.fetch(
+      active.prepared,
+      active.credential,
+      { allPages: true, from: active.result.nextUrl },
+      vscode.l10n.t('All pages of {0}', active.prepared.title),
+    );
     active.result = merged(active.result, more);
     await this.show(active);
-    return { ok: true, pages: active.result.pages.length, items: active.result.items.length, nextUrl: active.result.nextUrl, stoppedBecause: active.result.stoppedBecause };
+    return {
+      ok: true,
+      pages: active.result.pages.length,
+      items: active.result.items.length,
+      nextUrl: active.result.nextUrl,
+      stoppedBecause: active.result.stoppedBecause,
+    };
   }
 
   private async show(active: ActiveResult): Promise<void> {
@@ -111,13 +134,25 @@ export class RequestRunner {
       ...(prepared.assertions ? { assertions: prepared.assertions } : {}),
       credentialLabel: active.credentialLabel,
       loadNextPage: async (nextUrl) => {
-        const more = await this.fetch(prepared, credential, { allPages: false, from: nextUrl }, vscode.l10n.t('Next page of {0}', prepared.title));
+        const more = await this.fetch(
+          prepared,
+          credential,
+          { allPages: false, from: nextUrl },
+          vscode.l10n.t('Next page of {0}', prepared.title),
+        );
         // The panel appends the page; "Load All Pages" goes on from the new end.
         if (this.active === active) active.result = merged(active.result, more);
         return more;
       },
       loadAllPages: async (nextUrl, onPage, signal) => {
-        const more = await deps.clients.get().request(env, credential, prepared.request, { from: nextUrl, allPages: true, maxPages: deps.settings.maxPages, signal, onPage, authorization: prepared.authorization });
+        const more = await deps.clients.get().request(env, credential, prepared.request, {
+          from: nextUrl,
+          allPages: true,
+          maxPages: deps.settings.maxPages,
+          signal,
+          onPage,
+          authorization: prepared.authorization,
+        });
         this.record(env, more);
         if (this.active === active) active.result = merged(active.result, more);
         return more;
@@ -132,7 +167,8 @@ export class RequestRunner {
     const env = prepared.environment;
     const url = requestUrl(env, prepared.request.path, prepared.request.query);
     const headers = requestHeadersFor(env, prepared.request.headers);
-    if (prepared.authorization !== undefined) return `${curlCommand(url, headers)} -H ${shellQuote(`Authorization: ${prepared.authorization}`)}`;
+    if (prepared.authorization !== undefined)
+      return `${curlCommand(url, headers)} -H ${shellQuote(`Authorization: ${prepared.authorization}`)}`;
     const issued = await this.deps.clients.issuer.issue(credential, env);
     this.deps.tokenHistory.record(issued, 'curl');
     return curlCommand(url, headers, { token: issued.token });
@@ -141,10 +177,22 @@ export class RequestRunner {
   /** 202 and 404 said in words, naming what was asked for: the panel shows the status, this says what it means. */
   private tellOutcome(prepared: PreparedRequest, result: ApiResult): void {
     if (result.outcome === 'not_processed') {
-      const wait = result.retryAfterSeconds !== undefined ? vscode.l10n.t(' Retry after {0} s.', result.retryAfterSeconds) : '';
-      void vscode.window.showInformationMessage(vscode.l10n.t('{0}: not processed yet (202 Accepted): the provider has not finished this hour.{1}', prepared.title, wait));
+      const wait =
+        result.retryAfterSeconds !== undefined ? vscode.l10n.t(' Retry after {0} s.', result.retryAfterSeconds) : '';
+      void vscode.window.showInformationMessage(
+        vscode.l10n.t(
+          '{0}: not processed yet (202 Accepted): the provider has not finished this hour.{1}',
+          prepared.title,
+          wait,
+        ),
+      );
     } else if (result.outcome === 'not_found') {
-      void vscode.window.showInformationMessage(vscode.l10n.t('{0}: not found (404): an hour not yet past or without operations, or an unknown id or path.', prepared.title));
+      void vscode.window.showInformationMessage(
+        vscode.l10n.t(
+          '{0}: not found (404): an hour not yet past or without operations, or an unknown id or path.',
+          prepared.title,
+        ),
+      );
     }
   }
 
@@ -152,7 +200,12 @@ export class RequestRunner {
    * The request with a progress notification that has Cancel: every page up to `maxPages` when
    * `allPages`, else one. Cancel after some pages keeps them, with the next page's URL.
    */
-  private async fetch(prepared: PreparedRequest, credential: Credential, options: { allPages: boolean; from?: string }, title: string): Promise<ApiResult> {
+  private async fetch(
+    prepared: PreparedRequest,
+    credential: Credential,
+    options: { allPages: boolean; from?: string },
+    title: string,
+  ): Promise<ApiResult> {
     const deps = this.deps;
     const env = prepared.environment;
     const maxPages = deps.settings.maxPages;
@@ -161,31 +214,36 @@ export class RequestRunner {
     try {
       let result: ApiResult;
       try {
-        result = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, (progress, cancel) => {
-          const abort = new AbortController();
-          cancel.onCancellationRequested(() => {
-            cancelled = true;
-            abort.abort();
-          });
-          return deps.clients.get().request(env, credential, prepared.request, {
-            from: options.from,
-            allPages: options.allPages,
-            maxPages,
-            authorization: prepared.authorization,
-            signal: abort.signal,
-            onPage: (page, n) => {
-              received.push(page);
-              progress.report({
-                // "page 1 of at most 1000" would puzzle on the many endpoints that answer in one page.
-                message: options.allPages && n > 1
-                  ? vscode.l10n.t('page {0} of at most {1}: {2} {3}', n, maxPages, page.status, page.statusText)
-                  : `${page.status} ${page.statusText}`,
-              });
-            },
-          });
-        });
+        result = await vscode.window.withProgress(
+          { location: vscode.ProgressLocation.Notification, title, cancellable: true },
+          (progress, cancel) => {
+            const abort = new AbortController();
+            cancel.onCancellationRequested(() => {
+              cancelled = true;
+              abort.abort();
+            });
+            return deps.clients.get().request(env, credential, prepared.request, {
+              from: options.from,
+              allPages: options.allPages,
+              maxPages,
+              authorization: prepared.authorization,
+              signal: abort.signal,
+              onPage: (page, n) => {
+                received.push(page);
+                progress.report({
+                  // "page 1 of at most 1000" would puzzle on the many endpoints that answer in one page.
+                  message:
+                    options.allPages && n > 1
+                      ? vscode.l10n.t('page {0} of at most {1}: {2} {3}', n, maxPages, page.status, page.statusText)
+                      : `${page.status} ${page.statusText}`,
+                });
+              },
+            });
+          },
+        );
       } catch (err) {
-        const partial = cancelled && isCancelled(err) ? partialResult(received, prepared.request.itemsKey, maxPages) : undefined;
+        const partial =
+          cancelled && isCancelled(err) ? partialResult(received, prepared.request.itemsKey, maxPages) : undefined;
         if (!partial) throw err;
         result = partial;
       }
@@ -193,7 +251,14 @@ export class RequestRunner {
       return result;
     } catch (err) {
       if (isMobilityError(err) && err.code !== 'CANCELLED') {
-        deps.environments.recordResult(env.id, { at: Date.now(), ok: false, summary: err.code.replace(/^HTTP_/, '').toLowerCase().replace(/_/g, ' ') });
+        deps.environments.recordResult(env.id, {
+          at: Date.now(),
+          ok: false,
+          summary: err.code
+            .replace(/^HTTP_/, '')
+            .toLowerCase()
+            .replace(/_/g, ' '),
+        });
         // A failed next page is reported inside the panel, which keeps the pages it has.
         if (!options.from) deps.results.showRequestError({ environment: env, error: err, url: safeUrl(prepared) });
       }
@@ -205,14 +270,24 @@ export class RequestRunner {
   private record(env: Environment, result: ApiResult): void {
     const deps = this.deps;
     for (const page of result.pages) {
-      if (page.token) deps.tokenHistory.record(page.token, 'request', { url: page.url, status: page.status, statusText: page.statusText });
+      if (page.token)
+        deps.tokenHistory.record(page.token, 'request', {
+          url: page.url,
+          status: page.status,
+          statusText: page.statusText,
+        });
     }
     const last = result.pages[result.pages.length - 1];
     if (!last) return;
     const counted = plural(result.items.length, 'item', 'items');
-    const summary = last.ok ? `${last.status} ${last.statusText} · ${result.nextUrl ? vscode.l10n.t('{0} so far', counted) : counted}` : `${last.status} ${last.statusText}${last.mdsError ? ` · ${last.mdsError.error}` : ''}`;
+    const summary = last.ok
+      ? `${last.status} ${last.statusText} · ${result.nextUrl ? vscode.l10n.t('{0} so far', counted) : counted}`
+      : `${last.status} ${last.statusText}${last.mdsError ? ` · ${last.mdsError.error}` : ''}`;
     deps.environments.recordResult(env.id, { at: Date.now(), ok: last.ok, summary });
-    deps.log.info('request', `GET ${last.url} → ${last.status} ${last.statusText} (${result.outcome}, ${counted}, ${plural(result.pages.length, 'page', 'pages')}${result.stoppedBecause ? `; stopped: ${result.stoppedBecause}` : ''})`);
+    deps.log.info(
+      'request',
+      `GET ${last.url} → ${last.status} ${last.statusText} (${result.outcome}, ${counted}, ${plural(result.pages.length, 'page', 'pages')}${result.stoppedBecause ? `; stopped: ${result.stoppedBecause}` : ''})`,
+    );
   }
 }
 
@@ -226,7 +301,12 @@ function safeUrl(prepared: PreparedRequest): string | undefined {
 
 /** `first` followed by the pages of `more` (a continuation from `first.nextUrl`). */
 function merged(first: ApiResult, more: ApiResult): ApiResult {
-  const result: ApiResult = { ...first, pages: [...first.pages, ...more.pages], items: [...first.items, ...more.items], outcome: more.outcome };
+  const result: ApiResult = {
+    ...first,
+    pages: [...first.pages, ...more.pages],
+    items: [...first.items, ...more.items],
+    outcome: more.outcome,
+  };
   result.itemsKey ??= more.itemsKey;
   result.columns ??= more.columns;
   if (more.nextUrl) result.nextUrl = more.nextUrl;
@@ -240,7 +320,17 @@ function merged(first: ApiResult, more: ApiResult): ApiResult {
 /** The pages a cancelled request had received, as a result with the next page's URL; undefined when none had arrived. */
 function partialResult(pages: HttpExchange[], itemsKey: string | undefined, maxPages: number): ApiResult | undefined {
   if (!pages.length) return undefined;
-  const result: ApiResult = { outcome: 'empty', url: pages[0].url, pages: [...pages], items: [], stoppedBecause: vscode.l10n.t('cancelled after {0} of at most {1}', plural(pages.length, 'page', 'pages'), maxPages) };
+  const result: ApiResult = {
+    outcome: 'empty',
+    url: pages[0].url,
+    pages: [...pages],
+    items: [],
+    stoppedBecause: vscode.l10n.t(
+      'cancelled after {0} of at most {1}',
+      plural(pages.length, 'page', 'pages'),
+      maxPages,
+    ),
+  };
   let found = false;
   for (const page of pages) {
     if (page.bodyKind === 'csv') {

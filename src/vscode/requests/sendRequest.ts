@@ -30,7 +30,11 @@ const LAST_PATH_KEY = 'mobilityApi.lastFreePath';
 export function registerSendRequest(deps: CommandDeps, runner: RequestRunner): vscode.Disposable[] {
   return [
     registerCommand(deps, COMMANDS.sendRequest, async (args?: SendRequestArgs): Promise<CommandOutcome> => {
-      const env = await resolveEnvironment(deps, args?.environmentId ? { environmentId: args.environmentId } : undefined, vscode.l10n.t('Send a request to which environment?'));
+      const env = await resolveEnvironment(
+        deps,
+        args?.environmentId ? { environmentId: args.environmentId } : undefined,
+        vscode.l10n.t('Send a request to which environment?'),
+      );
       return runner.send(await prepareRequest(deps, env, args ?? {}));
     }),
     registerCommand(deps, COMMANDS.loadAllPages, () => runner.loadAllPages()),
@@ -38,12 +42,18 @@ export function registerSendRequest(deps: CommandDeps, runner: RequestRunner): v
 }
 
 /** The request `args` name on `env` (asking for what they leave open), checked before anything is signed. */
-export async function prepareRequest(deps: CommandDeps, env: Environment, args: SendRequestArgs): Promise<PreparedRequest> {
+export async function prepareRequest(
+  deps: CommandDeps,
+  env: Environment,
+  args: SendRequestArgs,
+): Promise<PreparedRequest> {
   if (args.path !== undefined) return freePrepared(deps, env, args.path);
   if (args.otherPath) return freePrepared(deps, env, await askPath(deps, env));
   const endpoint = args.endpointId ? findEndpoint(env.api, args.endpointId) : await pickEndpoint(env);
   if (!endpoint) return freePrepared(deps, env, await askPath(deps, env));
-  const given = args.values ?? (endpoint.parameters.length ? await askEndpointValues(deps.context.workspaceState, env, endpoint) : {});
+  const given =
+    args.values ??
+    (endpoint.parameters.length ? await askEndpointValues(deps.context.workspaceState, env, endpoint) : {});
   // Checked (defaults filled) before anything is signed: a bad value given programmatically is refused here.
   const request = buildEndpointRequest(env.api, endpoint.id, given);
   const described = describeValues(endpoint, request.values);
@@ -72,8 +82,16 @@ async function pickEndpoint(env: Environment): Promise<CatalogueEndpoint | undef
     detail: e.parameters.length ? vscode.l10n.t('asks for {0}', e.parameters.map((p) => p.name).join(', ')) : undefined,
     endpoint: e,
   }));
-  items.push({ label: vscode.l10n.t('Other path…'), description: vscode.l10n.t('any path under {0}', env.baseUrl), alwaysShow: true });
-  const picked = await vscode.window.showQuickPick(items, { placeHolder: vscode.l10n.t('Which request to {0}?', env.name), matchOnDescription: true, ignoreFocusOut: true });
+  items.push({
+    label: vscode.l10n.t('Other path…'),
+    description: vscode.l10n.t('any path under {0}', env.baseUrl),
+    alwaysShow: true,
+  });
+  const picked = await vscode.window.showQuickPick(items, {
+    placeHolder: vscode.l10n.t('Which request to {0}?', env.name),
+    matchOnDescription: true,
+    ignoreFocusOut: true,
+  });
   if (!picked) throw new Cancelled();
   return picked.endpoint;
 }
@@ -84,7 +102,10 @@ async function askPath(deps: CommandDeps, env: Environment): Promise<string> {
   const base = withoutTrailingSlashes(env.baseUrl);
   const answer = await vscode.window.showInputBox({
     title: vscode.l10n.t('Send Request · {0}', env.name),
-    prompt: vscode.l10n.t('A path under {0}, with a query if needed, e.g. /trips?end_time=2025-11-05T13. It must stay under the base URL: the token is signed for it.', base),
+    prompt: vscode.l10n.t(
+      'A path under {0}, with a query if needed, e.g. /trips?end_time=2025-11-05T13. It must stay under the base URL: the token is signed for it.',
+      base,
+    ),
     value: remembered[env.id] ?? (env.api === 'maas' ? '/v1alpha2/vehicles' : '/vehicles'),
     ignoreFocusOut: true,
     validateInput: (text) => {

@@ -65,7 +65,10 @@ export class SandboxService extends Disposable {
     await fs.promises.mkdir(folder, { recursive: true, mode: 0o700 });
     const keyFile = path.join(folder, 'sandbox-demo-key.pem');
     const keyIdFile = path.join(folder, 'sandbox-demo-key-id.txt');
-    for (const [file, text] of [[keyFile, pem], [keyIdFile, `${this.running.demo.kid}\n`]] as const) {
+    for (const [file, text] of [
+      [keyFile, pem],
+      [keyIdFile, `${this.running.demo.kid}\n`],
+    ] as const) {
       await fs.promises.writeFile(file, text, { mode: 0o600 });
       // A file left from before keeps its mode on write.
       await fs.promises.chmod(file, 0o600);
@@ -134,7 +137,10 @@ export class SandboxService extends Disposable {
     // The demo key lives in SecretStorage only: the sandbox writes no key file for the extension.
     let demoKeyPem = await this.secrets.get(DEMO_KEY_SECRET);
     if (!demoKeyPem) {
-      demoKeyPem = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ type: 'pkcs8', format: 'pem' }) as string;
+      demoKeyPem = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({
+        type: 'pkcs8',
+        format: 'pem',
+      }) as string;
       await this.secrets.store(DEMO_KEY_SECRET, demoKeyPem);
     }
     const sandbox = await loadSandboxModule().startSandbox({
@@ -147,11 +153,19 @@ export class SandboxService extends Disposable {
       // Cheap (counts and one example per rule): Sandbox: Client Report shows it.
       grade: true,
       onRequest: (entry) => {
-        if (entry.status >= 400) this.log.warn('sandbox', `${entry.method} ${entry.path} → ${entry.status}${entry.rule ? ` (rule ${entry.rule})` : ''}${entry.description ? `: ${entry.description}` : ''}`);
+        if (entry.status >= 400)
+          this.log.warn(
+            'sandbox',
+            `${entry.method} ${entry.path} → ${entry.status}${entry.rule ? ` (rule ${entry.rule})` : ''}${entry.description ? `: ${entry.description}` : ''}`,
+          );
       },
       // gRPC runs next to REST, each environment on a free port of its own (grpcTarget).
       onGrpcCall: (entry) => {
-        if (entry.status !== 'OK' && entry.status !== 'CANCELLED') this.log.warn('sandbox', `gRPC ${entry.environment} ${entry.method} → ${entry.status}${entry.rule ? ` (rule ${entry.rule})` : ''}${entry.description ? `: ${entry.description}` : ''}`);
+        if (entry.status !== 'OK' && entry.status !== 'CANCELLED')
+          this.log.warn(
+            'sandbox',
+            `gRPC ${entry.environment} ${entry.method} → ${entry.status}${entry.rule ? ` (rule ${entry.rule})` : ''}${entry.description ? `: ${entry.description}` : ''}`,
+          );
       },
     });
     this.running = sandbox;
@@ -164,7 +178,10 @@ export class SandboxService extends Disposable {
       await this.stop();
       throw err;
     }
-    this.log.info('sandbox', `listening on ${sandbox.url}${dataFaults ? ' with data faults of every rule' : ''}; gRPC ${sandbox.environments.map((e) => `${e.id} ${e.grpcTarget ?? '-'}`).join(', ')}`);
+    this.log.info(
+      'sandbox',
+      `listening on ${sandbox.url}${dataFaults ? ' with data faults of every rule' : ''}; gRPC ${sandbox.environments.map((e) => `${e.id} ${e.grpcTarget ?? '-'}`).join(', ')}`,
+    );
     this.changed.fire(true);
     void vscode.commands.executeCommand('setContext', 'mobilityApi.sandboxRunning', true);
     return sandbox;
@@ -200,7 +217,12 @@ export class SandboxService extends Disposable {
       if (info.demo) continue;
       try {
         const credential = await this.credentials.credential(info.id);
-        sandbox.trust({ kid: credential.kid, iss: credential.issuer, type: credential.type, publicKey: credential.publicKey });
+        sandbox.trust({
+          kid: credential.kid,
+          iss: credential.issuer,
+          type: credential.type,
+          publicKey: credential.publicKey,
+        });
         stored.add(credential.kid);
       } catch (err) {
         this.log.error('sandbox', err);

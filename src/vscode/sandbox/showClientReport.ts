@@ -15,14 +15,23 @@ const SCHEME = 'mobility-api-report';
 export function registerShowClientReport(deps: CommandDeps): vscode.Disposable[] {
   let text = '';
   const changed = new vscode.EventEmitter<vscode.Uri>();
-  const provider: vscode.TextDocumentContentProvider = { onDidChange: changed.event, provideTextDocumentContent: () => text };
+  const provider: vscode.TextDocumentContentProvider = {
+    onDidChange: changed.event,
+    provideTextDocumentContent: () => text,
+  };
   const uri = vscode.Uri.from({ scheme: SCHEME, path: '/Sandbox Client Report' });
   return [
     changed,
     vscode.workspace.registerTextDocumentContentProvider(SCHEME, provider),
     registerCommand(deps, COMMANDS.showClientReport, async (): Promise<CommandOutcome> => {
       const card = deps.sandbox.clientReport();
-      if (!card) throw new MobilityError('SANDBOX_NOT_RUNNING', vscode.l10n.t('The local sandbox is not running. Start it, point your client at it, then run Sandbox: Client Report to see how the client did.'));
+      if (!card)
+        throw new MobilityError(
+          'SANDBOX_NOT_RUNNING',
+          vscode.l10n.t(
+            'The local sandbox is not running. Start it, point your client at it, then run Sandbox: Client Report to see how the client did.',
+          ),
+        );
       text = card.text;
       changed.fire(uri);
       const doc = await vscode.workspace.openTextDocument(uri);

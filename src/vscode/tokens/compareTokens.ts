@@ -17,31 +17,46 @@ import { inspectToken } from './tokenInspection';
  * selection, or a pasted one.
  */
 export function registerCompareTokens(deps: CommandDeps, handles: TokenHandles): vscode.Disposable {
-  return registerCommand(deps, COMMANDS.compareTokens, async (first?: unknown, second?: unknown): Promise<CommandOutcome> => {
-    // From the tree with several items selected, VS Code passes (clicked item, selected items).
-    let given: Array<HeldToken | undefined>;
-    if (Array.isArray(second)) {
-      const selected = second.map((s) => heldToken(deps, handles, s)).filter((t): t is HeldToken => !!t);
-      given = selected.length >= 2 ? selected.slice(0, 2) : [fromArgument(deps, handles, first)];
-    } else {
-      given = [fromArgument(deps, handles, first), fromArgument(deps, handles, second)];
-    }
-    const left = given[0] ?? (await pickToken(deps, vscode.l10n.t('First token to compare'), undefined));
-    const right = given[1] ?? (await pickToken(deps, vscode.l10n.t('Compare with which token?'), left));
-    const sides: ComparedToken[] = [];
-    for (const [held, which] of [[left, vscode.l10n.t('first')], [right, vscode.l10n.t('second')]] as const) {
-      const inspected = await inspectToken(deps, held.token);
-      if ('reason' in inspected) throw new MobilityError('USAGE', vscode.l10n.t('The {0} token is not a JWT: {1}', which, inspected.reason));
-      sides.push({ token: held.token, decoded: inspected.decoded, findings: inspected.findings, signature: inspected.signature, source: held.source });
-    }
-    const environment = left.environment && left.environment.id === right.environment?.id ? left.environment : undefined;
-    deps.results.showComparison({ left: sides[0], right: sides[1], environment });
-    const differing = [
-      ...claimNames(sides[0].decoded.header, sides[1].decoded.header).map((n) => `header.${n}`),
-      ...claimNames(sides[0].decoded.payload, sides[1].decoded.payload),
-    ];
-    return { ok: true, differing, left: sides[0].source, right: sides[1].source };
-  });
+  return registerCommand(
+    deps,
+    COMMANDS.compareTokens,
+    async (first?: unknown, second?: unknown): Promise<CommandOutcome> => {
+      // From the tree with several items selected, VS Code passes (clicked item, selected items).
+      let given: Array<HeldToken | undefined>;
+      if (Array.isArray(second)) {
+        const selected = second.map((s) => heldToken(deps, handles, s)).filter((t): t is HeldToken => !!t);
+        given = selected.length >= 2 ? selected.slice(0, 2) : [fromArgument(deps, handles, first)];
+      } else {
+        given = [fromArgument(deps, handles, first), fromArgument(deps, handles, second)];
+      }
+      const left = given[0] ?? (await pickToken(deps, vscode.l10n.t('First token to compare'), undefined));
+      const right = given[1] ?? (await pickToken(deps, vscode.l10n.t('Compare with which token?'), left));
+      const sides: ComparedToken[] = [];
+      for (const [held, which] of [
+        [left, vscode.l10n.t('first')],
+        [right, vscode.l10n.t('second')],
+      ] as const) {
+        const inspected = await inspectToken(deps, held.token);
+        if ('reason' in inspected)
+          throw new MobilityError('USAGE', vscode.l10n.t('The {0} token is not a JWT: {1}', which, inspected.reason));
+        sides.push({
+          token: held.token,
+          decoded: inspected.decoded,
+          findings: inspected.findings,
+          signature: inspected.signature,
+          source: held.source,
+        });
+      }
+      const environment =
+        left.environment && left.environment.id === right.environment?.id ? left.environment : undefined;
+      deps.results.showComparison({ left: sides[0], right: sides[1], environment });
+      const differing = [
+        ...claimNames(sides[0].decoded.header, sides[1].decoded.header).map((n) => `header.${n}`),
+        ...claimNames(sides[0].decoded.payload, sides[1].decoded.payload),
+      ];
+      return { ok: true, differing, left: sides[0].source, right: sides[1].source };
+    },
+  );
 }
 
 function fromArgument(deps: CommandDeps, handles: TokenHandles, arg: unknown): HeldToken | undefined {
@@ -61,10 +76,19 @@ async function pickToken(deps: CommandDeps, title: string, other: HeldToken | un
   const items: TokenPick[] = [];
   const editor = vscode.window.activeTextEditor;
   const selected = editor ? stripTokenText(editor.document.getText(editor.selection)) : '';
-  if (selected) items.push({ label: vscode.l10n.t('$(selection) The editor selection'), take: () => ({ token: selected, source: vscode.l10n.t('Selection') }) });
+  if (selected)
+    items.push({
+      label: vscode.l10n.t('$(selection) The editor selection'),
+      take: () => ({ token: selected, source: vscode.l10n.t('Selection') }),
+    });
   items.push({ label: vscode.l10n.t('$(clippy) Paste a token…'), take: () => askForToken(title) });
   const history = deps.tokenHistory.all().filter((e) => e.id !== other?.entry?.id);
-  if (history.length) items.push({ label: vscode.l10n.t('Issued this session'), kind: vscode.QuickPickItemKind.Separator, take: () => askForToken(title) });
+  if (history.length)
+    items.push({
+      label: vscode.l10n.t('Issued this session'),
+      kind: vscode.QuickPickItemKind.Separator,
+      take: () => askForToken(title),
+    });
   for (const entry of history) {
     const environment = deps.environments.get(entry.environmentId);
     items.push({
@@ -78,7 +102,12 @@ async function pickToken(deps: CommandDeps, title: string, other: HeldToken | un
       },
     });
   }
-  const picked = await vscode.window.showQuickPick(items, { title: vscode.l10n.t('Compare Tokens'), placeHolder: title, matchOnDetail: true, ignoreFocusOut: true });
+  const picked = await vscode.window.showQuickPick(items, {
+    title: vscode.l10n.t('Compare Tokens'),
+    placeHolder: title,
+    matchOnDetail: true,
+    ignoreFocusOut: true,
+  });
   if (!picked) throw new Cancelled();
   return picked.take();
 }

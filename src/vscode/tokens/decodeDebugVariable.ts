@@ -24,28 +24,58 @@ export interface DebugVariableArgument {
  * evaluating its `evaluateName` in the selected stack frame.
  */
 export function registerDecodeDebugVariable(deps: CommandDeps): vscode.Disposable {
-  return registerCommand(deps, COMMANDS.decodeDebugVariable, async (arg?: DebugVariableArgument): Promise<CommandOutcome> => {
-    const variable = arg?.variable;
-    if (!variable || typeof variable.value !== 'string') {
-      throw new MobilityError('USAGE', vscode.l10n.t('Decode JWT (debugger) works on a variable: right-click one in the Variables or Watch view while debugging.'));
-    }
-    const name = typeof variable.name === 'string' && variable.name ? variable.name : vscode.l10n.t('the value');
-    let value = tokenTextFromDebugValue(variable.value);
-    if ((value.truncated || !decodeJwt(value.text).ok) && typeof variable.evaluateName === 'string' && variable.evaluateName) {
-      const whole = await evaluateWhole(arg?.sessionId, variable.evaluateName);
-      if (whole !== undefined) {
-        const again = tokenTextFromDebugValue(whole);
-        if (decodeJwt(again.text).ok) value = again;
+  return registerCommand(
+    deps,
+    COMMANDS.decodeDebugVariable,
+    async (arg?: DebugVariableArgument): Promise<CommandOutcome> => {
+      const variable = arg?.variable;
+      if (!variable || typeof variable.value !== 'string') {
+        throw new MobilityError(
+          'USAGE',
+          vscode.l10n.t(
+            'Decode JWT (debugger) works on a variable: right-click one in the Variables or Watch view while debugging.',
+          ),
+        );
       }
-    }
-    const inspected = await inspectToken(deps, value.text);
-    if ('reason' in inspected) {
-      throw new MobilityError('USAGE', vscode.l10n.t('"{0}" does not hold a JWT: {1}', name.slice(0, 80), inspected.reason));
-    }
-    const source = vscode.l10n.t('Debug variable {0}', name.slice(0, 80));
-    deps.results.showToken({ token: value.text, decoded: inspected.decoded, findings: inspected.findings, signature: inspected.signature, source });
-    return { ok: true, source, foundInside: value.foundInside, header: inspected.decoded.header, payload: inspected.decoded.payload, findings: inspected.findings.map((f) => f.id), signature: inspected.signature?.state ?? 'not-verified' };
-  });
+      const name = typeof variable.name === 'string' && variable.name ? variable.name : vscode.l10n.t('the value');
+      let value = tokenTextFromDebugValue(variable.value);
+      if (
+        (value.truncated || !decodeJwt(value.text).ok) &&
+        typeof variable.evaluateName === 'string' &&
+        variable.evaluateName
+      ) {
+        const whole = await evaluateWhole(arg?.sessionId, variable.evaluateName);
+        if (whole !== undefined) {
+          const again = tokenTextFromDebugValue(whole);
+          if (decodeJwt(again.text).ok) value = again;
+        }
+      }
+      const inspected = await inspectToken(deps, value.text);
+      if ('reason' in inspected) {
+        throw new MobilityError(
+          'USAGE',
+          vscode.l10n.t('"{0}" does not hold a JWT: {1}', name.slice(0, 80), inspected.reason),
+        );
+      }
+      const source = vscode.l10n.t('Debug variable {0}', name.slice(0, 80));
+      deps.results.showToken({
+        token: value.text,
+        decoded: inspected.decoded,
+        findings: inspected.findings,
+        signature: inspected.signature,
+        source,
+      });
+      return {
+        ok: true,
+        source,
+        foundInside: value.foundInside,
+        header: inspected.decoded.header,
+        payload: inspected.decoded.payload,
+        findings: inspected.findings.map((f) => f.id),
+        signature: inspected.signature?.state ?? 'not-verified',
+      };
+    },
+  );
 }
 
 /**
@@ -59,7 +89,8 @@ async function evaluateWhole(sessionId: string | undefined, expression: string):
   const frameId = item instanceof vscode.DebugStackFrame && item.session.id === session.id ? item.frameId : undefined;
   for (const context of ['clipboard', 'repl']) {
     try {
-      const body = (await session.customRequest('evaluate', { expression, frameId, context })) as { result?: unknown } | undefined;
+      const body = (await session.customRequest('evaluate', { expression, frameId, context })) as
+        { result?: unknown } | undefined;
       if (typeof body?.result === 'string') return body.result;
     } catch {
       // An adapter without the clipboard context refuses it; try the next.

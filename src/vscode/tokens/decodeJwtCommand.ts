@@ -15,10 +15,25 @@ export function registerDecodeJwt(deps: CommandDeps): vscode.Disposable {
   return registerCommand(deps, COMMANDS.decodeJwt, async (text?: unknown): Promise<CommandOutcome> => {
     const { token, source } = await tokenText(typeof text === 'string' ? text : undefined);
     const inspected = await inspectToken(deps, token);
-    if ('reason' in inspected) throw new MobilityError('USAGE', vscode.l10n.t('This is not a JWT: {0}', inspected.reason));
+    if ('reason' in inspected)
+      throw new MobilityError('USAGE', vscode.l10n.t('This is not a JWT: {0}', inspected.reason));
     // The user handed this token in: its kid is shown whole (it is their own text).
-    deps.results.showToken({ token, decoded: inspected.decoded, findings: inspected.findings, signature: inspected.signature, source, userGiven: true });
-    return { ok: true, source, header: inspected.decoded.header, payload: inspected.decoded.payload, findings: inspected.findings.map((f) => f.id), signature: inspected.signature?.state ?? 'not-verified' };
+    deps.results.showToken({
+      token,
+      decoded: inspected.decoded,
+      findings: inspected.findings,
+      signature: inspected.signature,
+      source,
+      userGiven: true,
+    });
+    return {
+      ok: true,
+      source,
+      header: inspected.decoded.header,
+      payload: inspected.decoded.payload,
+      findings: inspected.findings.map((f) => f.id),
+      signature: inspected.signature?.state ?? 'not-verified',
+    };
   });
 }
 
@@ -27,13 +42,20 @@ async function tokenText(given: string | undefined): Promise<{ token: string; so
   const editor = vscode.window.activeTextEditor;
   if (editor) {
     const selected = editor.document.getText(editor.selection);
-    if (selected.trim()) return { token: stripTokenText(selected), source: vscode.l10n.t('Decoded from the selection') };
-    const onLine = findJwtAt(editor.document.lineAt(editor.selection.active.line).text, editor.selection.active.character);
+    if (selected.trim())
+      return { token: stripTokenText(selected), source: vscode.l10n.t('Decoded from the selection') };
+    const onLine = findJwtAt(
+      editor.document.lineAt(editor.selection.active.line).text,
+      editor.selection.active.character,
+    );
     if (onLine) return { token: onLine.token, source: vscode.l10n.t('Decoded from the editor') };
   }
   const clipboard = await vscode.env.clipboard.readText();
   const inClipboard = clipboard.length <= 1_000_000 ? findJwts(clipboard, 1)[0] : undefined;
-  const clipboardToken = inClipboard && stripTokenText(clipboard) === clipboard.slice(inClipboard.start, inClipboard.end) ? clipboard.slice(inClipboard.start, inClipboard.end) : undefined;
+  const clipboardToken =
+    inClipboard && stripTokenText(clipboard) === clipboard.slice(inClipboard.start, inClipboard.end)
+      ? clipboard.slice(inClipboard.start, inClipboard.end)
+      : undefined;
   // The clipboard may hold a token from anywhere: the user says whether to decode it. The item describes
   // it by claims only; the token itself never goes into UI text (an input box's value can be persisted).
   if (clipboardToken) {
@@ -41,12 +63,21 @@ async function tokenText(given: string | undefined): Promise<{ token: string; so
     const picked = await vscode.window.showQuickPick(
       [
         { label: fromClipboard, description: describeForPick(clipboardToken), take: 'clipboard' as const },
-        { label: vscode.l10n.t('$(edit) Paste a token…'), description: vscode.l10n.t('in a password box; not stored'), take: 'paste' as const },
+        {
+          label: vscode.l10n.t('$(edit) Paste a token…'),
+          description: vscode.l10n.t('in a password box; not stored'),
+          take: 'paste' as const,
+        },
       ],
-      { title: vscode.l10n.t('Decode JWT'), placeHolder: vscode.l10n.t('Decode which token? (Select a token in an editor to skip this question.)'), ignoreFocusOut: true },
+      {
+        title: vscode.l10n.t('Decode JWT'),
+        placeHolder: vscode.l10n.t('Decode which token? (Select a token in an editor to skip this question.)'),
+        ignoreFocusOut: true,
+      },
     );
     if (!picked) throw new Cancelled();
-    if (picked.take === 'clipboard') return { token: clipboardToken, source: vscode.l10n.t('Decoded from the clipboard') };
+    if (picked.take === 'clipboard')
+      return { token: clipboardToken, source: vscode.l10n.t('Decoded from the clipboard') };
   }
   const typed = await vscode.window.showInputBox({
     title: vscode.l10n.t('Decode JWT'),

@@ -17,15 +17,29 @@ export function registerGenerateToken(deps: CommandDeps): vscode.Disposable[] {
     const issued = await deps.clients.issuer.issue(credential, env);
     await vscode.env.clipboard.writeText(issued.token);
     deps.tokenHistory.record(issued, show ? 'generated' : 'copied');
-    deps.log.info('token', `issued for ${env.id} with kid ${maskKeyId(credential.kid)}: jti ${issued.claims.jti}, iat ${issued.claims.iat}, exp ${issued.claims.exp}`);
+    deps.log.info(
+      'token',
+      `issued for ${env.id} with kid ${maskKeyId(credential.kid)}: jti ${issued.claims.jti}, iat ${issued.claims.iat}, exp ${issued.claims.exp}`,
+    );
     if (show) {
       const inspected = await inspectToken(deps, issued.token, credential);
       if ('decoded' in inspected) {
-        deps.results.showToken({ environment: env, token: issued.token, decoded: inspected.decoded, findings: inspected.findings, signature: inspected.signature, source: vscode.l10n.t('Generated for {0} with {1}', env.name, info.label) });
+        deps.results.showToken({
+          environment: env,
+          token: issued.token,
+          decoded: inspected.decoded,
+          findings: inspected.findings,
+          signature: inspected.signature,
+          source: vscode.l10n.t('Generated for {0} with {1}', env.name, info.label),
+        });
       }
     }
     void vscode.window.showInformationMessage(
-      vscode.l10n.t('A fresh token for {0} is on the clipboard. It expires in {1}.', env.name, formatDuration(issued.claims.exp - issued.claims.iat)),
+      vscode.l10n.t(
+        'A fresh token for {0} is on the clipboard. It expires in {1}.',
+        env.name,
+        formatDuration(issued.claims.exp - issued.claims.iat),
+      ),
     );
     return { ok: true, environmentId: env.id, credentialId: info.id, header: issued.header, claims: issued.claims };
   };

@@ -23,9 +23,17 @@ export function heldToken(deps: CommandDeps, handles: TokenHandles, arg: unknown
   if (typeof a.handle === 'string') {
     const token = handles.tokenOf(a.handle);
     if (!token) return undefined;
-    return { token, source: typeof a.source === 'string' && a.source.length <= 200 ? a.source : vscode.l10n.t('Hovered') };
+    return {
+      token,
+      source: typeof a.source === 'string' && a.source.length <= 200 ? a.source : vscode.l10n.t('Hovered'),
+    };
   }
-  const historyId = typeof a.historyId === 'string' ? a.historyId : a.kind === 'historyToken' && typeof a.entryId === 'string' ? a.entryId : undefined;
+  const historyId =
+    typeof a.historyId === 'string'
+      ? a.historyId
+      : a.kind === 'historyToken' && typeof a.entryId === 'string'
+        ? a.entryId
+        : undefined;
   if (!historyId) return undefined;
   const entry = deps.tokenHistory.entry(historyId);
   const token = deps.tokenHistory.tokenText(historyId);

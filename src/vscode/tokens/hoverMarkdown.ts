@@ -37,25 +37,38 @@ export function hoverMarkdown(content: HoverContent): string {
   ].join(' · ');
   const lines: string[] = [content.openLink ? `${title} · [Open decoded view](${content.openLink})` : title, ''];
 
-  const times: Array<[string, TimeClaim | undefined]> = [['Issued (iat)', decoded.times.iat], ['Not before (nbf)', decoded.times.nbf], ['Expires (exp)', decoded.times.exp]];
+  const times: Array<[string, TimeClaim | undefined]> = [
+    ['Issued (iat)', decoded.times.iat],
+    ['Not before (nbf)', decoded.times.nbf],
+    ['Expires (exp)', decoded.times.exp],
+  ];
   for (const [label, t] of times) {
     if (!t) continue;
     const when = Math.abs(t.seconds) <= 8.64e12 ? local(t.seconds * 1000) : 'out of range';
     lines.push(`- ${label}: ${escapeMarkdown(when)} (${escapeMarkdown(t.relative)})`);
   }
-  if (decoded.lifetimeSeconds !== undefined) lines.push(`- Lifetime: ${escapeMarkdown(String(decoded.lifetimeSeconds))} s`);
+  if (decoded.lifetimeSeconds !== undefined)
+    lines.push(`- Lifetime: ${escapeMarkdown(String(decoded.lifetimeSeconds))} s`);
   lines.push(`- Signature: ${signatureLine(content.signature, decoded)}`);
   lines.push('');
 
   if (findings.length) {
     lines.push('**Findings**', '');
     for (const f of findings) {
-      lines.push(`- ${SEVERITY_LABEL[f.severity]}: ${escapeMarkdown(f.message)} (spec ${escapeMarkdown(f.rule)}, ${escapeMarkdown(f.id)})`);
+      lines.push(
+        `- ${SEVERITY_LABEL[f.severity]}: ${escapeMarkdown(f.message)} (spec ${escapeMarkdown(f.rule)}, ${escapeMarkdown(f.id)})`,
+      );
     }
   } else {
     lines.push('No findings: the token follows the spec as far as can be told without the server.');
   }
-  lines.push('', '**Header**', codeBlock(limitedJson(decoded.header)), '**Payload**', codeBlock(limitedJson(decoded.payload)));
+  lines.push(
+    '',
+    '**Header**',
+    codeBlock(limitedJson(decoded.header)),
+    '**Payload**',
+    codeBlock(limitedJson(decoded.payload)),
+  );
   return lines.join('\n');
 }
 
@@ -93,7 +106,13 @@ export function escapeMarkdown(text: string): string {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (c < 0x20 || c === 0x7f || c === 0x2028 || c === 0x2029) out += ' ';
-    else if ((c >= 0x21 && c <= 0x2f) || (c >= 0x3a && c <= 0x40) || (c >= 0x5b && c <= 0x60) || (c >= 0x7b && c <= 0x7e)) out += `\\${text[i]}`;
+    else if (
+      (c >= 0x21 && c <= 0x2f) ||
+      (c >= 0x3a && c <= 0x40) ||
+      (c >= 0x5b && c <= 0x60) ||
+      (c >= 0x7b && c <= 0x7e)
+    )
+      out += `\\${text[i]}`;
     else out += text[i];
   }
   return out;

@@ -32,10 +32,23 @@ export function registerJwtHover(deps: CommandDeps, handles: TokenHandles): vsco
       if ('reason' in inspected || cancel.isCancellationRequested) return undefined;
       const argument: TokenHandleArgument = {
         handle: handles.handleFor(found.token),
-        source: vscode.l10n.t('Hovered in {0}, line {1}', document.uri.scheme === 'file' || document.uri.scheme === 'untitled' ? path.basename(document.uri.path) : document.uri.scheme, position.line + 1),
+        source: vscode.l10n.t(
+          'Hovered in {0}, line {1}',
+          document.uri.scheme === 'file' || document.uri.scheme === 'untitled'
+            ? path.basename(document.uri.path)
+            : document.uri.scheme,
+          position.line + 1,
+        ),
       };
       const link = `command:${COMMANDS.openDecodedToken}?${encodeURIComponent(JSON.stringify([argument]))}`;
-      const markdown = new vscode.MarkdownString(hoverMarkdown({ decoded: inspected.decoded, findings: inspected.findings, signature: inspected.signature, openLink: link }));
+      const markdown = new vscode.MarkdownString(
+        hoverMarkdown({
+          decoded: inspected.decoded,
+          findings: inspected.findings,
+          signature: inspected.signature,
+          openLink: link,
+        }),
+      );
       // Trusted for the one command only: claim text is escaped, and no other command link can run.
       markdown.isTrusted = { enabledCommands: [COMMANDS.openDecodedToken] };
       markdown.supportHtml = false;

@@ -43,7 +43,11 @@ export class TokenHistory {
   constructor(private readonly options: { maxPerEnvironment?: number; now?: () => number } = {}) {}
 
   /** Records an issued token; the entry it made. */
-  record(issued: IssuedToken, use: TokenUse, request?: { url: string; status?: number; statusText?: string }): TokenHistoryEntry {
+  record(
+    issued: IssuedToken,
+    use: TokenUse,
+    request?: { url: string; status?: number; statusText?: string },
+  ): TokenHistoryEntry {
     const entry: TokenHistoryEntry = {
       id: randomUUID(),
       environmentId: issued.environmentId,

@@ -27,7 +27,11 @@ export function knownAudiences(deps: InspectionDeps): string[] {
 }
 
 /** Decodes, lints and (when a stored credential has the token's kid) verifies a token. */
-export async function inspectToken(deps: InspectionDeps, token: string, signer?: Credential): Promise<{ decoded: DecodedToken; findings: LintFinding[]; signature?: SignatureCheck } | { reason: string }> {
+export async function inspectToken(
+  deps: InspectionDeps,
+  token: string,
+  signer?: Credential,
+): Promise<{ decoded: DecodedToken; findings: LintFinding[]; signature?: SignatureCheck } | { reason: string }> {
   const result = decodeJwt(token);
   if (!result.ok) return { reason: result.reason };
   const kid = typeof result.token.header.kid === 'string' ? result.token.header.kid : undefined;
@@ -36,7 +40,12 @@ export async function inspectToken(deps: InspectionDeps, token: string, signer?:
     const info = (await deps.credentials.list()).find((c) => c.kid === kid);
     if (info) credential = await deps.credentials.credential(info.id).catch(() => undefined);
   }
-  const findings = lintToken(result.token, { now: Date.now(), domains: deps.settings.issuerDomains, knownAudiences: knownAudiences(deps), credentialType: credential?.type });
+  const findings = lintToken(result.token, {
+    now: Date.now(),
+    domains: deps.settings.issuerDomains,
+    knownAudiences: knownAudiences(deps),
+    credentialType: credential?.type,
+  });
   const signature = credential ? await verifyTokenSignature(token, credential.publicKey) : undefined;
   return { decoded: result.token, findings, signature };
 }

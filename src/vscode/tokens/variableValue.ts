@@ -13,7 +13,11 @@ export interface DebugValueText {
   foundInside: boolean;
 }
 
-const QUOTE_PAIRS: ReadonlyArray<readonly [string, string]> = [['"', '"'], ["'", "'"], ['`', '`']];
+const QUOTE_PAIRS: ReadonlyArray<readonly [string, string]> = [
+  ['"', '"'],
+  ["'", "'"],
+  ['`', '`'],
+];
 const ELLIPSES = ['…', '...'];
 
 /**
@@ -49,7 +53,8 @@ export function tokenTextFromDebugValue(value: unknown): DebugValueText {
   const stripped = stripTokenText(text);
   if (isWholeToken(stripped)) return { text: stripped, truncated, foundInside: false };
   const inside = findJwts(value, 2);
-  if (inside.length === 1) return { text: value.slice(inside[0].start, inside[0].end), truncated: false, foundInside: true };
+  if (inside.length === 1)
+    return { text: value.slice(inside[0].start, inside[0].end), truncated: false, foundInside: true };
   return { text: stripped, truncated, foundInside: false };
 }
 

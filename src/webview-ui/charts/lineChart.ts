@@ -66,10 +66,19 @@ export function lineChart(chart: AnswerChart): HTMLElement | undefined {
     }
   }
   if (y1 <= y0) y1 = y0 + 1;
-  const x = (t: number) => LEFT + (x1 === x0 ? (WIDTH - LEFT - RIGHT) / 2 : ((t - x0) / (x1 - x0)) * (WIDTH - LEFT - RIGHT));
+  const x = (t: number) =>
+    LEFT + (x1 === x0 ? (WIDTH - LEFT - RIGHT) / 2 : ((t - x0) / (x1 - x0)) * (WIDTH - LEFT - RIGHT));
   const y = (v: number) => HEIGHT - BOTTOM - ((v - y0) / (y1 - y0)) * (HEIGHT - TOP - BOTTOM);
-  const title = chart.group ? l10n.t('{0} over {1}, one line per {2}', chart.values[0], chart.time, chart.group) : l10n.t('{0} over {1}', chart.values.join(', '), chart.time);
-  const root = svgEl('svg', { class: 'mae-chart', viewBox: `0 0 ${WIDTH} ${HEIGHT}`, role: 'img', 'aria-label': title, 'data-testid': 'sql-chart' });
+  const title = chart.group
+    ? l10n.t('{0} over {1}, one line per {2}', chart.values[0], chart.time, chart.group)
+    : l10n.t('{0} over {1}', chart.values.join(', '), chart.time);
+  const root = svgEl('svg', {
+    class: 'mae-chart',
+    viewBox: `0 0 ${WIDTH} ${HEIGHT}`,
+    role: 'img',
+    'aria-label': title,
+    'data-testid': 'sql-chart',
+  });
   root.append(
     svgEl('line', { class: 'axis', x1: LEFT, y1: HEIGHT - BOTTOM, x2: WIDTH - RIGHT, y2: HEIGHT - BOTTOM }),
     svgEl('line', { class: 'axis', x1: LEFT, y1: TOP, x2: LEFT, y2: HEIGHT - BOTTOM }),
@@ -79,15 +88,43 @@ export function lineChart(chart: AnswerChart): HTMLElement | undefined {
     svgEl('text', { x: WIDTH - RIGHT, y: HEIGHT - 8, 'text-anchor': 'end' }, formatTime(x1)),
   );
   series.forEach((s, i) => {
-    const line = svgEl('polyline', { class: `mae-series-${i}`, points: s.points.map(([t, v]) => `${x(t).toFixed(1)},${y(v).toFixed(1)}`).join(' '), 'data-series': i });
+    const line = svgEl('polyline', {
+      class: `mae-series-${i}`,
+      points: s.points.map(([t, v]) => `${x(t).toFixed(1)},${y(v).toFixed(1)}`).join(' '),
+      'data-series': i,
+    });
     line.append(svgEl('title', {}, s.names.join(' = ')));
     root.append(line);
   });
-  const legend = h('ul', { class: 'mae-legend', 'aria-label': l10n.t('Lines of the chart') },
-    ...series.map((s, i) => h('li', null, h('span', { class: `swatch mae-series-${i}`, 'aria-hidden': 'true' }), h('span', { translate: 'no' }, s.names.join(' = ')),
-      s.names.length > 1 ? h('span', { class: 'muted' }, ' ', l10n.t('(the same at every point: one line)')) : null)));
-  if (zero.length) legend.append(h('li', { class: 'muted', 'data-testid': 'chart-zero' }, l10n.t('Zero at every point, not drawn: {0}', zero.join(', '))));
-  if (notDrawn.length) legend.append(h('li', { class: 'muted', 'data-testid': 'chart-more' }, l10n.t('{0} more not drawn: {1}', notDrawn.length, notDrawn.join(', '))));
+  const legend = h(
+    'ul',
+    { class: 'mae-legend', 'aria-label': l10n.t('Lines of the chart') },
+    ...series.map((s, i) =>
+      h(
+        'li',
+        null,
+        h('span', { class: `swatch mae-series-${i}`, 'aria-hidden': 'true' }),
+        h('span', { translate: 'no' }, s.names.join(' = ')),
+        s.names.length > 1 ? h('span', { class: 'muted' }, ' ', l10n.t('(the same at every point: one line)')) : null,
+      ),
+    ),
+  );
+  if (zero.length)
+    legend.append(
+      h(
+        'li',
+        { class: 'muted', 'data-testid': 'chart-zero' },
+        l10n.t('Zero at every point, not drawn: {0}', zero.join(', ')),
+      ),
+    );
+  if (notDrawn.length)
+    legend.append(
+      h(
+        'li',
+        { class: 'muted', 'data-testid': 'chart-more' },
+        l10n.t('{0} more not drawn: {1}', notDrawn.length, notDrawn.join(', ')),
+      ),
+    );
   const figure = h('div', { class: 'mae-figure' });
   figure.append(root, legend);
   return figure;

@@ -13,7 +13,12 @@ import { clear, h } from '../dom';
 import { stateClass } from '../grid/gridRows';
 
 /** Colours of the position columns when a row has several (a trip's start and end). */
-const POSITION_COLOURS = ['--vscode-charts-blue', '--vscode-charts-orange', '--vscode-charts-purple', '--vscode-charts-green'];
+const POSITION_COLOURS = [
+  '--vscode-charts-blue',
+  '--vscode-charts-orange',
+  '--vscode-charts-purple',
+  '--vscode-charts-green',
+];
 /** Legend classes of the same, with the same colours (results.css). */
 const POSITION_CLASSES = ['pos-0', 'pos-1', 'pos-2', 'pos-3'];
 
@@ -57,7 +62,10 @@ export class ScatterPlot {
     this.note = h('p', { class: 'muted', 'data-testid': 'plot-note' });
     this.element = h('div', { class: 'plot-wrap' }, this.note, this.canvas, this.legend);
     new ResizeObserver(() => this.schedule()).observe(this.element);
-    new MutationObserver(() => this.schedule()).observe(document.body, { attributes: true, attributeFilter: ['class', 'data-vscode-theme-kind', 'data-vscode-theme-id'] });
+    new MutationObserver(() => this.schedule()).observe(document.body, {
+      attributes: true,
+      attributeFilter: ['class', 'data-vscode-theme-kind', 'data-vscode-theme-id'],
+    });
   }
 
   /** The rows to plot (the table's filtered rows), by index into `cols`. */
@@ -93,7 +101,11 @@ export class ScatterPlot {
     const positions = cols.columns.filter((c): c is PositionColumn => c.type === 'position');
     const one = nounText(cols.noun[0]);
     const many = nounText(cols.noun[1]);
-    let minLat = Infinity, maxLat = -Infinity, minLng = Infinity, maxLng = -Infinity, placed = 0;
+    let minLat = Infinity,
+      maxLat = -Infinity,
+      minLng = Infinity,
+      maxLng = -Infinity,
+      placed = 0;
     for (const column of positions) {
       for (const r of this.rows) {
         const lat = column.lat[r];
@@ -113,7 +125,9 @@ export class ScatterPlot {
         ? l10n.t('{0} have no positions.', `${many.charAt(0).toUpperCase()}${many.slice(1)}`)
         : this.rows.length
           ? vehicles
-            ? l10n.t('These vehicles have no position. MDS /vehicles carries none; list the vehicle status (/vehicles/status) or the MaaS listing for positions.')
+            ? l10n.t(
+                'These vehicles have no position. MDS /vehicles carries none; list the vehicle status (/vehicles/status) or the MaaS listing for positions.',
+              )
             : l10n.t('These {0} have no position.', many)
           : l10n.t('No {0} to plot.', many);
       this.canvas.hidden = true;
@@ -122,8 +136,23 @@ export class ScatterPlot {
     }
     this.canvas.hidden = false;
     const counted = `${formatCount(this.rows.length)} ${isSingular(this.rows.length) ? one : many}`;
-    const what = positions.length > 1 ? l10n.t('{0} positions of {1} ({2})', formatCount(placed), counted, positions.map((p) => p.label.toLowerCase()).join(l10n.t(' and '))) : l10n.t('{0} of {1} have a position', formatCount(placed), counted);
-    this.note.textContent = l10n.t('{0}. No map is drawn: positions only, {1}…{2} lat, {3}…{4} lng.', what, localDecimal(minLat, 4), localDecimal(maxLat, 4), localDecimal(minLng, 4), localDecimal(maxLng, 4));
+    const what =
+      positions.length > 1
+        ? l10n.t(
+            '{0} positions of {1} ({2})',
+            formatCount(placed),
+            counted,
+            positions.map((p) => p.label.toLowerCase()).join(l10n.t(' and ')),
+          )
+        : l10n.t('{0} of {1} have a position', formatCount(placed), counted);
+    this.note.textContent = l10n.t(
+      '{0}. No map is drawn: positions only, {1}…{2} lat, {3}…{4} lng.',
+      what,
+      localDecimal(minLat, 4),
+      localDecimal(maxLat, 4),
+      localDecimal(minLng, 4),
+      localDecimal(maxLng, 4),
+    );
 
     const pad = 16;
     const midLat = ((minLat + maxLat) / 2) * (Math.PI / 180);
@@ -157,10 +186,33 @@ export class ScatterPlot {
     const parts: string[] = [];
     for (const group of groups) {
       parts.push(`${group.name} ${formatCount(group.points.length)}`);
-      this.legend.appendChild(h('span', { class: 'legend-item' }, h('span', { class: `dot ${group.legendClass}`, 'aria-hidden': 'true' }), `${group.name} ${formatCount(group.points.length)}`));
+      this.legend.appendChild(
+        h(
+          'span',
+          { class: 'legend-item' },
+          h('span', { class: `dot ${group.legendClass}`, 'aria-hidden': 'true' }),
+          `${group.name} ${formatCount(group.points.length)}`,
+        ),
+      );
     }
-    const plotOf = groups.length > 1 ? (positions.length > 1 ? l10n.t('Plot of {0} {1} positions by position', formatCount(placed), one) : l10n.t('Plot of {0} {1} positions by state', formatCount(placed), one)) : l10n.t('Plot of {0} {1} positions', formatCount(placed), one);
-    this.canvas.setAttribute('aria-label', l10n.t('{0}: {1}. Latitude {2} to {3}, longitude {4} to {5}.', plotOf, parts.join(', '), localDecimal(minLat, 4), localDecimal(maxLat, 4), localDecimal(minLng, 4), localDecimal(maxLng, 4)));
+    const plotOf =
+      groups.length > 1
+        ? positions.length > 1
+          ? l10n.t('Plot of {0} {1} positions by position', formatCount(placed), one)
+          : l10n.t('Plot of {0} {1} positions by state', formatCount(placed), one)
+        : l10n.t('Plot of {0} {1} positions', formatCount(placed), one);
+    this.canvas.setAttribute(
+      'aria-label',
+      l10n.t(
+        '{0}: {1}. Latitude {2} to {3}, longitude {4} to {5}.',
+        plotOf,
+        parts.join(', '),
+        localDecimal(minLat, 4),
+        localDecimal(maxLat, 4),
+        localDecimal(minLng, 4),
+        localDecimal(maxLng, 4),
+      ),
+    );
     this.canvas.setAttribute('data-theme', document.body.className);
     this.canvas.setAttribute('data-points', String(placed));
   }
@@ -169,14 +221,22 @@ export class ScatterPlot {
   private groups(cols: DataTableView, positions: PositionColumn[], foreground: string): PointGroup[] {
     const states = groupColumn(cols);
     if (positions.length > 1 || !states?.states) {
-      return positions.map((column, i) => {
-        const variable = POSITION_COLOURS[i % POSITION_COLOURS.length];
-        const points: PointGroup['points'] = [];
-        for (const row of this.rows) if (!Number.isNaN(column.lat[row]) && !Number.isNaN(column.lng[row])) points.push({ column, row });
-        return positions.length > 1
-          ? { name: column.label.toLowerCase(), colour: themeColour(variable, foreground), legendClass: POSITION_CLASSES[i % POSITION_CLASSES.length], points }
-          : { name: cols.noun[1], colour: foreground, legendClass: 'state-none', points };
-      }).filter((g) => g.points.length);
+      return positions
+        .map((column, i) => {
+          const variable = POSITION_COLOURS[i % POSITION_COLOURS.length];
+          const points: PointGroup['points'] = [];
+          for (const row of this.rows)
+            if (!Number.isNaN(column.lat[row]) && !Number.isNaN(column.lng[row])) points.push({ column, row });
+          return positions.length > 1
+            ? {
+                name: column.label.toLowerCase(),
+                colour: themeColour(variable, foreground),
+                legendClass: POSITION_CLASSES[i % POSITION_CLASSES.length],
+                points,
+              }
+            : { name: cols.noun[1], colour: foreground, legendClass: 'state-none', points };
+        })
+        .filter((g) => g.points.length);
     }
     const column = positions[0];
     const byCode = new Map<number, PointGroup>();
@@ -187,7 +247,12 @@ export class ScatterPlot {
       if (!group) {
         const name = states.names[code] ?? '';
         const variable = STATE_COLOURS[name];
-        group = { name: name || l10n.t('no state'), colour: variable ? themeColour(variable, foreground) : foreground, legendClass: stateClass(name), points: [] };
+        group = {
+          name: name || l10n.t('no state'),
+          colour: variable ? themeColour(variable, foreground) : foreground,
+          legendClass: stateClass(name),
+          points: [],
+        };
         byCode.set(code, group);
       }
       group.points.push({ column, row });

@@ -33,10 +33,14 @@ export interface TableState {
 
 /** The grid's test id and names per resource: the vehicle table keeps the names it always had. */
 function namesOf(table: DataTableView): { testid: string; label: string } {
-  const vehicles = table.resource === 'vehicles' || table.resource === 'vehicles_status' || table.resource === 'maas_vehicles';
+  const vehicles =
+    table.resource === 'vehicles' || table.resource === 'vehicles_status' || table.resource === 'maas_vehicles';
   const many = nounText(table.noun[1]);
   const label = many.charAt(0).toUpperCase() + many.slice(1);
-  return { testid: vehicles ? 'vehicle-table' : `${table.resource}-table`, label: vehicles ? l10n.t('Vehicles') : label };
+  return {
+    testid: vehicles ? 'vehicle-table' : `${table.resource}-table`,
+    label: vehicles ? l10n.t('Vehicles') : label,
+  };
 }
 
 export class DataGrid {
@@ -72,7 +76,13 @@ export class DataGrid {
    * `onOpen(row)` opens a row's item (the data row index, as in `cellText`): Enter, or a double click.
    * `options.skipLink: false` leaves out the page's "Skip to table" link (a notebook's output is not our page).
    */
-  constructor(initial: TableState, private readonly onChange: (state: TableState, rows: Uint32Array) => void, private readonly announce: (text: string) => void = () => {}, private readonly onOpen: (row: number) => void = () => {}, options: { skipLink?: boolean } = {}) {
+  constructor(
+    initial: TableState,
+    private readonly onChange: (state: TableState, rows: Uint32Array) => void,
+    private readonly announce: (text: string) => void = () => {},
+    private readonly onOpen: (row: number) => void = () => {},
+    options: { skipLink?: boolean } = {},
+  ) {
     this.state = { ...initial };
     this.filterField = filterField(this.state.filter ?? '', (filter) => this.update({ filter }));
     this.stateSelect = groupMenu((stateFilter) => this.update({ stateFilter }));
@@ -80,7 +90,19 @@ export class DataGrid {
     this.header = h('div', { class: 'vt-header', role: 'row', 'aria-rowindex': 1 });
     this.body = h('div', { class: 'vt-body', role: 'rowgroup' });
     // One Tab stop: the arrows move the row cursor; the sort buttons and resize edges of its header come next in Tab order.
-    this.scroller = h('div', { class: 'vt', role: 'grid', 'aria-readonly': 'true', tabindex: 0, 'data-testid': 'vehicle-table', 'aria-label': l10n.t('Vehicles') }, this.header, this.body);
+    this.scroller = h(
+      'div',
+      {
+        class: 'vt',
+        role: 'grid',
+        'aria-readonly': 'true',
+        tabindex: 0,
+        'data-testid': 'vehicle-table',
+        'aria-label': l10n.t('Vehicles'),
+      },
+      this.header,
+      this.body,
+    );
     this.toolbar = h('div', { class: 'toolbar' }, this.filterField, this.stateSelect, this.count);
     this.scroller.addEventListener('scroll', () => this.schedule(), { passive: true });
     this.scroller.addEventListener('keydown', (event) => this.onKey(event));
@@ -107,7 +129,12 @@ export class DataGrid {
 
   /** What the user chose: the export rebuilds these rows on the host. */
   get query(): { filter?: string; group?: string; sortColumn?: string; sortDescending?: boolean } {
-    return { filter: this.state.filter, group: this.state.stateFilter, sortColumn: this.state.sortColumn, sortDescending: this.state.sortDescending };
+    return {
+      filter: this.state.filter,
+      group: this.state.stateFilter,
+      sortColumn: this.state.sortColumn,
+      sortDescending: this.state.sortDescending,
+    };
   }
 
   /** The data shown. */
@@ -125,15 +152,18 @@ export class DataGrid {
     this.scroller.setAttribute('aria-label', names.label);
     this.scroller.setAttribute('data-resource', cols.resource);
     labelControls(this.filterField, this.stateSelect, cols);
-    if (this.state.sortColumn && !this.columns.some((c) => c.id === this.state.sortColumn)) this.state.sortColumn = undefined;
-    for (const column of this.columns) if (!this.widths.has(column.id)) this.widths.set(column.id, widthForChars(columnChars(column, cols.count)));
+    if (this.state.sortColumn && !this.columns.some((c) => c.id === this.state.sortColumn))
+      this.state.sortColumn = undefined;
+    for (const column of this.columns)
+      if (!this.widths.has(column.id)) this.widths.set(column.id, widthForChars(columnChars(column, cols.count)));
     this.applyWidths();
     renderHeader(this.header, this.columns, {
       sortBy: (column) => this.sortBy(column),
       widthOf: (id) => this.widths.get(id) ?? 120,
       resize: (id, width) => this.resizeColumn(id, width),
     });
-    if (renderGroupOptions(this.stateSelect, cols, this.state.stateFilter) !== this.state.stateFilter) this.state.stateFilter = undefined;
+    if (renderGroupOptions(this.stateSelect, cols, this.state.stateFilter) !== this.state.stateFilter)
+      this.state.stateFilter = undefined;
     for (const slot of this.slots) slot.el.remove();
     this.slots = [];
     if (!keepScroll) this.cursor = -1;
@@ -201,7 +231,9 @@ export class DataGrid {
     const descending = this.state.sortColumn === column.id ? !this.state.sortDescending : false;
     this.state = { ...this.state, sortColumn: column.id, sortDescending: descending };
     this.refresh();
-    this.announce(descending ? l10n.t('Sorted by {0}, descending', column.label) : l10n.t('Sorted by {0}, ascending', column.label));
+    this.announce(
+      descending ? l10n.t('Sorted by {0}, descending', column.label) : l10n.t('Sorted by {0}, ascending', column.label),
+    );
   }
 
   private schedule(): void {
@@ -220,7 +252,8 @@ export class DataGrid {
     const first = Math.max(0, Math.floor(top / ROW_HEIGHT) - OVERSCAN);
     const last = Math.min(this.order.length, Math.ceil((top + viewport) / ROW_HEIGHT) + OVERSCAN);
     const needed = Math.max(0, last - first);
-    while (this.slots.length < needed) this.slots.push(newRowSlot(this.body, this.columns, this.header.style.gridTemplateColumns));
+    while (this.slots.length < needed)
+      this.slots.push(newRowSlot(this.body, this.columns, this.header.style.gridTemplateColumns));
     while (this.slots.length > needed) this.slots.pop()?.el.remove();
     // Keep slots whose row stays in range where they are; only the rest get new content.
     const free: RowSlot[] = [];
@@ -235,7 +268,8 @@ export class DataGrid {
       this.fill(slot, r);
     }
     // The cursor's row may have scrolled out (its slot recycled) or back in.
-    if (this.cursor >= 0 && this.slots.some((slot) => slot.row === this.cursor)) this.scroller.setAttribute('aria-activedescendant', `${this.idPrefix}${this.order[this.cursor]}`);
+    if (this.cursor >= 0 && this.slots.some((slot) => slot.row === this.cursor))
+      this.scroller.setAttribute('aria-activedescendant', `${this.idPrefix}${this.order[this.cursor]}`);
     else this.scroller.removeAttribute('aria-activedescendant');
     // Not on every scroll frame: once scrolling pauses.
     clearTimeout(this.orderTimer);

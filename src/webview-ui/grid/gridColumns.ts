@@ -44,8 +44,12 @@ export function charsInWidth(width: number): number {
  */
 export function resizeHandle(label: string, width: () => number, resize: (width: number) => void): HTMLElement {
   const handle = h('div', {
-    class: 'vt-resize', role: 'separator', tabindex: 0, 'aria-orientation': 'vertical',
-    'aria-label': l10n.t('Resize column {0}', label), title: l10n.t('Drag, or press Left and Right arrows, to resize {0}', label),
+    class: 'vt-resize',
+    role: 'separator',
+    tabindex: 0,
+    'aria-orientation': 'vertical',
+    'aria-label': l10n.t('Resize column {0}', label),
+    title: l10n.t('Drag, or press Left and Right arrows, to resize {0}', label),
     'aria-valuemin': MIN_COLUMN_WIDTH,
   });
   const show = (value: number): void => {

@@ -17,10 +17,31 @@ export interface HeaderActions {
 export function renderHeader(header: HTMLElement, columns: DataColumn[], actions: HeaderActions): void {
   clear(header);
   for (const column of columns) {
-    const sort = h('button', { type: 'button', class: 'vt-sort', 'data-col': column.id, title: l10n.t('{0}: click to sort', column.label) }, h('span', { class: 'vt-sort-label' }, column.label), h('span', { class: 'sort-mark', 'aria-hidden': 'true' }));
+    const sort = h(
+      'button',
+      { type: 'button', class: 'vt-sort', 'data-col': column.id, title: l10n.t('{0}: click to sort', column.label) },
+      h('span', { class: 'vt-sort-label' }, column.label),
+      h('span', { class: 'sort-mark', 'aria-hidden': 'true' }),
+    );
     sort.addEventListener('click', () => actions.sortBy(column));
-    const edge = resizeHandle(column.label, () => actions.widthOf(column.id), (width) => actions.resize(column.id, width));
-    header.appendChild(h('div', { class: `vt-cell vt-head${isNumeric(column) ? ' num' : ''}`, role: 'columnheader', 'data-col': column.id, title: column.label }, sort, edge));
+    const edge = resizeHandle(
+      column.label,
+      () => actions.widthOf(column.id),
+      (width) => actions.resize(column.id, width),
+    );
+    header.appendChild(
+      h(
+        'div',
+        {
+          class: `vt-cell vt-head${isNumeric(column) ? ' num' : ''}`,
+          role: 'columnheader',
+          'data-col': column.id,
+          title: column.label,
+        },
+        sort,
+        edge,
+      ),
+    );
   }
 }
 

@@ -25,7 +25,9 @@ export function stateClass(state: string): string {
 
 /** A new, empty row of `columns`, laid out by the header's column template and appended to `body`. */
 export function newRowSlot(body: HTMLElement, columns: DataColumn[], template: string): RowSlot {
-  const cells = columns.map((c) => h('div', { class: `vt-cell${isNumeric(c) ? ' num' : ''}`, role: 'gridcell', 'data-col': c.id }));
+  const cells = columns.map((c) =>
+    h('div', { class: `vt-cell${isNumeric(c) ? ' num' : ''}`, role: 'gridcell', 'data-col': c.id }),
+  );
   const el = h('div', { class: 'vt-row', role: 'row' }, ...cells);
   el.style.gridTemplateColumns = template;
   body.appendChild(el);
@@ -36,7 +38,13 @@ export function newRowSlot(body: HTMLElement, columns: DataColumn[], template: s
  * The cells of data row `row`: a state with its coloured dot, any other value shortened to the characters that fit its
  * column (`fits`), identifiers (`ids`) in the middle.
  */
-export function fillCells(cells: HTMLElement[], columns: DataColumn[], row: number, fits: number[], ids: boolean[]): void {
+export function fillCells(
+  cells: HTMLElement[],
+  columns: DataColumn[],
+  row: number,
+  fits: number[],
+  ids: boolean[],
+): void {
   columns.forEach((column, i) => {
     const cell = cells[i];
     const text = cellText(column, row);

@@ -11,7 +11,11 @@ type Field = HTMLElement & { value: string };
 
 /** The filter field, holding `value`; `onFilter` gets its text once typing pauses. */
 export function filterField(value: string, onFilter: (text: string) => void): Field {
-  const field: Field = h('vscode-textfield', { placeholder: l10n.t('Filter'), 'data-testid': 'table-filter', 'aria-label': l10n.t('Filter rows') });
+  const field: Field = h('vscode-textfield', {
+    placeholder: l10n.t('Filter'),
+    'data-testid': 'table-filter',
+    'aria-label': l10n.t('Filter rows'),
+  });
   field.value = value;
   let timer: ReturnType<typeof setTimeout> | undefined;
   field.addEventListener('input', () => {
@@ -23,7 +27,11 @@ export function filterField(value: string, onFilter: (text: string) => void): Fi
 
 /** The group menu; `onGroup` gets the value chosen ('' for all). */
 export function groupMenu(onGroup: (value: string) => void): Field {
-  const select: Field = h('vscode-single-select', { 'data-testid': 'state-filter', 'aria-label': l10n.t('Group'), label: l10n.t('Group') });
+  const select: Field = h('vscode-single-select', {
+    'data-testid': 'state-filter',
+    'aria-label': l10n.t('Group'),
+    label: l10n.t('Group'),
+  });
   select.addEventListener('change', () => onGroup(select.value));
   return select;
 }
@@ -31,7 +39,18 @@ export function groupMenu(onGroup: (value: string) => void): Field {
 /** Names both controls after `cols` ("Filter trips by …"); the group menu is hidden when the table has no group column. */
 export function labelControls(filter: Field, select: Field, cols: DataTableView): void {
   filter.setAttribute('aria-label', l10n.t('Filter {0}', nounText(cols.noun[1])));
-  filter.setAttribute('placeholder', l10n.t('Filter {0} by {1}', nounText(cols.noun[1]), cols.columns.filter((c) => !c.hidden && (c.type === 'text' || c.type === 'category')).map((c) => c.label.toLowerCase()).slice(0, 4).join(', ')));
+  filter.setAttribute(
+    'placeholder',
+    l10n.t(
+      'Filter {0} by {1}',
+      nounText(cols.noun[1]),
+      cols.columns
+        .filter((c) => !c.hidden && (c.type === 'text' || c.type === 'category'))
+        .map((c) => c.label.toLowerCase())
+        .slice(0, 4)
+        .join(', '),
+    ),
+  );
   const group = groupColumn(cols);
   select.hidden = !group;
   if (group) {
@@ -48,7 +67,13 @@ export function renderGroupOptions(select: Field, cols: DataTableView, chosen: s
   clear(select);
   const counts = groupCounts(cols);
   const group = groupColumn(cols);
-  select.appendChild(h('vscode-option', { value: '' }, group?.states ? l10n.t('All states') : l10n.t('All ({0})', group?.label.toLowerCase() ?? l10n.t('groups'))));
+  select.appendChild(
+    h(
+      'vscode-option',
+      { value: '' },
+      group?.states ? l10n.t('All states') : l10n.t('All ({0})', group?.label.toLowerCase() ?? l10n.t('groups')),
+    ),
+  );
   for (const [name, n] of [...counts].sort((a, b) => b[1] - a[1])) {
     if (name === '') continue;
     select.appendChild(h('vscode-option', { value: name }, `${name} (${formatCount(n)})`));

@@ -29,7 +29,11 @@ export class JsonTree {
   private readonly moreRows = new WeakMap<HTMLElement, TreeNode>();
 
   constructor(private readonly announce: (text: string) => void = () => {}) {
-    this.search = h('vscode-textfield', { placeholder: l10n.t('Search keys and values (Enter)'), 'data-testid': 'json-search', 'aria-label': l10n.t('Search the JSON') });
+    this.search = h('vscode-textfield', {
+      placeholder: l10n.t('Search keys and values (Enter)'),
+      'data-testid': 'json-search',
+      'aria-label': l10n.t('Search the JSON'),
+    });
     this.search.addEventListener('keydown', (e) => {
       if (e.key === 'Enter') {
         e.preventDefault();
@@ -47,7 +51,12 @@ export class JsonTree {
       const item = (e.target as HTMLElement).closest<HTMLElement>('[role="treeitem"]');
       if (item && this.host.contains(item)) this.setActive(item, false);
     });
-    this.element = h('div', { class: 'jt-wrap' }, h('div', { class: 'toolbar' }, this.search, prev, next, collapse, this.status), this.host);
+    this.element = h(
+      'div',
+      { class: 'jt-wrap' },
+      h('div', { class: 'toolbar' }, this.search, prev, next, collapse, this.status),
+      this.host,
+    );
   }
 
   private lastQuery = '';
@@ -64,11 +73,19 @@ export class JsonTree {
     if (this.root.toggle) this.setOpen(this.root, true);
     // Open the first level of a small document (a listing's top-level keys) to save a click.
     for (const child of this.root.childNodes.values()) {
-      if (isContainer(child.value) && sizeOf(child.value) <= 50 && !Array.isArray(this.root.value)) this.setOpen(child, false);
+      if (isContainer(child.value) && sizeOf(child.value) <= 50 && !Array.isArray(this.root.value))
+        this.setOpen(child, false);
     }
   }
 
-  private node(key: string | number, value: unknown, depth: number, position: number, setSize: number, isRoot = false): TreeNode {
+  private node(
+    key: string | number,
+    value: unknown,
+    depth: number,
+    position: number,
+    setSize: number,
+    isRoot = false,
+  ): TreeNode {
     const { tn, line } = treeNode(key, value, depth, position, setSize, isRoot);
     const el = tn.el;
     this.nodes.set(el, tn);
@@ -95,7 +112,8 @@ export class JsonTree {
     }
     if (tn.children) tn.children.hidden = !open;
     // A collapsed branch cannot hold the tab stop: it moves up to the branch.
-    if (!open && this.active && this.active !== tn.el && tn.el.contains(this.active)) this.setActive(tn.el, this.host.contains(document.activeElement));
+    if (!open && this.active && this.active !== tn.el && tn.el.contains(this.active))
+      this.setActive(tn.el, this.host.contains(document.activeElement));
   }
 
   /** Renders children of `tn` until at least `upTo` exist (a "show more" row follows when some remain). */
@@ -159,7 +177,8 @@ export class JsonTree {
 
   private lastVisible(item: HTMLElement): HTMLElement {
     let last = item;
-    for (let group = this.openGroup(last); group; group = this.openGroup(last)) last = group.lastElementChild as HTMLElement;
+    for (let group = this.openGroup(last); group; group = this.openGroup(last))
+      last = group.lastElementChild as HTMLElement;
     return last;
   }
 
@@ -185,10 +204,18 @@ export class JsonTree {
     const tn = this.nodes.get(item);
     let target: HTMLElement | undefined;
     switch (e.key) {
-      case 'ArrowDown': target = this.nextVisible(item); break;
-      case 'ArrowUp': target = this.previousVisible(item); break;
-      case 'Home': target = this.root.el; break;
-      case 'End': target = this.lastVisible(this.root.el); break;
+      case 'ArrowDown':
+        target = this.nextVisible(item);
+        break;
+      case 'ArrowUp':
+        target = this.previousVisible(item);
+        break;
+      case 'Home':
+        target = this.root.el;
+        break;
+      case 'End':
+        target = this.lastVisible(this.root.el);
+        break;
       case 'ArrowRight':
         if (tn?.toggle && !tn.open) this.setOpen(tn, true);
         else if (tn?.open) target = this.openGroup(item)?.firstElementChild as HTMLElement | undefined;
@@ -233,7 +260,9 @@ export class JsonTree {
     const { matches, capped } = findMatches(this.root.value, q);
     this.matches = matches;
     this.status.textContent = this.matches.length
-      ? (isSingular(this.matches.length) ? l10n.t('{0}{1} match', formatCount(this.matches.length), capped ? '+' : '') : l10n.t('{0}{1} matches', formatCount(this.matches.length), capped ? '+' : ''))
+      ? isSingular(this.matches.length)
+        ? l10n.t('{0}{1} match', formatCount(this.matches.length), capped ? '+' : '')
+        : l10n.t('{0}{1} matches', formatCount(this.matches.length), capped ? '+' : '')
       : l10n.t('No match');
     if (!this.matches.length) this.announce(l10n.t('No match'));
     if (this.matches.length) this.step(1);
@@ -265,7 +294,9 @@ export class JsonTree {
    */
   revealPointer(pointer: string): boolean {
     if (!this.root) return false;
-    const line = this.reveal(pointerPath(this.root.value, pointer)) ?? this.root.el.querySelector<HTMLElement>(':scope > .jt-line');
+    const line =
+      this.reveal(pointerPath(this.root.value, pointer)) ??
+      this.root.el.querySelector<HTMLElement>(':scope > .jt-line');
     if (!line) return false;
     this.target?.classList.remove('jt-target');
     line.classList.add('jt-target');

@@ -26,12 +26,18 @@ export function primitiveText(value: unknown): { text: string; kind: string } {
   if (value === null) return { text: 'null', kind: 'null' };
   switch (typeof value) {
     case 'string': {
-      const shown = value.length > MAX_STRING_SHOWN ? l10n.t('{0}… ({1} characters)', value.slice(0, MAX_STRING_SHOWN), formatCount(value.length)) : value;
+      const shown =
+        value.length > MAX_STRING_SHOWN
+          ? l10n.t('{0}… ({1} characters)', value.slice(0, MAX_STRING_SHOWN), formatCount(value.length))
+          : value;
       return { text: JSON.stringify(shown), kind: 'string' };
     }
-    case 'number': return { text: String(value), kind: 'number' };
-    case 'boolean': return { text: String(value), kind: 'boolean' };
-    default: return { text: typeof value, kind: 'other' };
+    case 'number':
+      return { text: String(value), kind: 'number' };
+    case 'boolean':
+      return { text: String(value), kind: 'boolean' };
+    default:
+      return { text: typeof value, kind: 'other' };
   }
 }
 
@@ -59,7 +65,11 @@ export function findMatches(root: unknown, q: string): { matches: Path[]; capped
         if (typeof k === 'string' && k.toLowerCase().includes(q)) matches.push(childPath);
         stack.push({ value: v, path: childPath });
       }
-    } else if (path.length && (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') && String(value).toLowerCase().includes(q)) {
+    } else if (
+      path.length &&
+      (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') &&
+      String(value).toLowerCase().includes(q)
+    ) {
       const last = matches[matches.length - 1];
       if (!last || last.join('\u0000') !== path.join('\u0000')) matches.push(path);
     }

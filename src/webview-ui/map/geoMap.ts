@@ -7,7 +7,15 @@ import * as l10n from '@vscode/l10n';
 import { localNumber } from '../../shared/l10n';
 import type { GeoShapeView } from '../../shared/metricsMap/metricsMapViews';
 import type { ValueClass } from '../../shared/metricsMap/mapMath';
-import { bboxOf, classBreaks, classOf, classRanges, fitProjection, isSuppressed, pathData } from '../../shared/metricsMap/mapMath';
+import {
+  bboxOf,
+  classBreaks,
+  classOf,
+  classRanges,
+  fitProjection,
+  isSuppressed,
+  pathData,
+} from '../../shared/metricsMap/mapMath';
 import { h } from '../dom';
 import { svgEl } from '../svg';
 
@@ -33,21 +41,50 @@ export function classCss(c: ValueClass): string {
 }
 
 const swatch = (cls: string) => {
-  const svg = svgEl('svg', { class: 'map-swatch', width: 14, height: 14, viewBox: '0 0 14 14', 'aria-hidden': 'true', focusable: 'false' });
+  const svg = svgEl('svg', {
+    class: 'map-swatch',
+    width: 14,
+    height: 14,
+    viewBox: '0 0 14 14',
+    'aria-hidden': 'true',
+    focusable: 'false',
+  });
   svg.appendChild(svgEl('rect', { class: `map-area ${cls}`, x: 1, y: 1, width: 12, height: 12 }));
   return svg;
 };
 
 /** The map: an SVG image `width` × `height` named by `summary`, a path per geography with its name and value as its tooltip. */
-export function geoMapSvg(shapes: readonly GeoShapeView[], shading: MapShading, summary: string, width = 480, height = 360): SVGElement {
+export function geoMapSvg(
+  shapes: readonly GeoShapeView[],
+  shading: MapShading,
+  summary: string,
+  width = 480,
+  height = 360,
+): SVGElement {
   const breaks = classBreaks(shading.range, shading.count);
   const project = fitProjection(bboxOf(shapes.flatMap((s) => s.polygons)), width, height);
-  const svg = svgEl('svg', { class: 'geo-map', width, height, viewBox: `0 0 ${width} ${height}`, role: 'img', 'aria-label': summary, 'data-testid': 'geo-map', focusable: 'false' });
+  const svg = svgEl('svg', {
+    class: 'geo-map',
+    width,
+    height,
+    viewBox: `0 0 ${width} ${height}`,
+    role: 'img',
+    'aria-label': summary,
+    'data-testid': 'geo-map',
+    focusable: 'false',
+  });
   for (const shape of shapes) {
     const v = shading.valueOf(shape.id);
     const c = classOf(v, breaks, shading.count);
-    const path = svgEl('path', { class: `map-area ${classCss(c)}`, d: pathData(shape.polygons, project), 'data-geography': shape.id, 'data-class': c.kind === 'class' ? String(c.index) : c.kind });
-    path.appendChild(svgEl('title', {}, `${shape.name} (${shape.id}): ${shading.measure} ${mapValueText(v, shading.count)}`));
+    const path = svgEl('path', {
+      class: `map-area ${classCss(c)}`,
+      d: pathData(shape.polygons, project),
+      'data-geography': shape.id,
+      'data-class': c.kind === 'class' ? String(c.index) : c.kind,
+    });
+    path.appendChild(
+      svgEl('title', {}, `${shape.name} (${shape.id}): ${shading.measure} ${mapValueText(v, shading.count)}`),
+    );
     svg.appendChild(path);
   }
   return svg;
@@ -57,12 +94,41 @@ export function geoMapSvg(shapes: readonly GeoShapeView[], shading: MapShading, 
 export function mapLegend(shading: MapShading): HTMLElement {
   const breaks = classBreaks(shading.range, shading.count);
   const ranges = classRanges(shading.range, breaks, shading.count);
-  const items = ranges.map(([lo, hi], i) => h('li', { 'data-class': i }, swatch(`map-c${i}`),
-    i === 0 ? (lo === hi ? localNumber(hi) : l10n.t('{0} to {1}', localNumber(lo), localNumber(hi))) : l10n.t('over {0} to {1}', localNumber(lo), localNumber(hi))));
-  return h('ul', { class: 'map-legend', 'data-testid': 'map-legend', 'aria-label': l10n.t('Legend of the map: {0}', shading.measure) },
+  const items = ranges.map(([lo, hi], i) =>
+    h(
+      'li',
+      { 'data-class': i },
+      swatch(`map-c${i}`),
+      i === 0
+        ? lo === hi
+          ? localNumber(hi)
+          : l10n.t('{0} to {1}', localNumber(lo), localNumber(hi))
+        : l10n.t('over {0} to {1}', localNumber(lo), localNumber(hi)),
+    ),
+  );
+  return h(
+    'ul',
+    {
+      class: 'map-legend',
+      'data-testid': 'map-legend',
+      'aria-label': l10n.t('Legend of the map: {0}', shading.measure),
+    },
     ...items,
-    h('li', { 'data-class': 'missing' }, swatch('map-missing'), l10n.t('no data (the harvest lacks the hours, or the measure has no value)')),
-    shading.count ? h('li', { 'data-class': 'suppressed' }, swatch('map-suppressed'), l10n.t('fewer than k: suppressed (-1), not 0')) : null);
+    h(
+      'li',
+      { 'data-class': 'missing' },
+      swatch('map-missing'),
+      l10n.t('no data (the harvest lacks the hours, or the measure has no value)'),
+    ),
+    shading.count
+      ? h(
+          'li',
+          { 'data-class': 'suppressed' },
+          swatch('map-suppressed'),
+          l10n.t('fewer than k: suppressed (-1), not 0'),
+        )
+      : null,
+  );
 }
 
 /** The map and its legend in one figure. */

@@ -8,14 +8,31 @@ import { h } from '../dom';
 export function assertionList(assertions: readonly AssertionResultView[] | undefined): HTMLElement | null {
   if (!assertions?.length) return null;
   const failed = assertions.filter((a) => !a.passed).length;
-  const heading = failed ? l10n.t('Assertions: {0} of {1} failed', failed, assertions.length) : l10n.t('Assertions: all {0} passed', assertions.length);
-  return h('div', { class: 'assertion-results', 'data-testid': 'assertion-results' },
+  const heading = failed
+    ? l10n.t('Assertions: {0} of {1} failed', failed, assertions.length)
+    : l10n.t('Assertions: all {0} passed', assertions.length);
+  return h(
+    'div',
+    { class: 'assertion-results', 'data-testid': 'assertion-results' },
     h('span', { 'data-testid': 'assertion-summary' }, heading),
-    h('ul', null, ...assertions.map((a) => h('li', { class: a.passed ? 'assertion-passed' : 'assertion-failed', 'data-testid': 'assertion-result' },
-      a.passed ? l10n.t('passed') : l10n.t('failed'), ' ',
-      h('code', { translate: 'no' }, a.text),
-      h('span', { class: 'muted' }, l10n.t(' (line {0})', a.line)),
-      a.passed ? null : a.expected !== undefined
-        ? h('span', null, l10n.t(': expected {0}, actual {1}', a.expected, a.actual ?? ''))
-        : h('span', null, ': ', a.message ?? '')))));
+    h(
+      'ul',
+      null,
+      ...assertions.map((a) =>
+        h(
+          'li',
+          { class: a.passed ? 'assertion-passed' : 'assertion-failed', 'data-testid': 'assertion-result' },
+          a.passed ? l10n.t('passed') : l10n.t('failed'),
+          ' ',
+          h('code', { translate: 'no' }, a.text),
+          h('span', { class: 'muted' }, l10n.t(' (line {0})', a.line)),
+          a.passed
+            ? null
+            : a.expected !== undefined
+              ? h('span', null, l10n.t(': expected {0}, actual {1}', a.expected, a.actual ?? ''))
+              : h('span', null, ': ', a.message ?? ''),
+        ),
+      ),
+    ),
+  );
 }

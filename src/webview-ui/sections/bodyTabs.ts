@@ -23,7 +23,13 @@ const BODY_VIEWS = (): { id: BodyViewId; label: string }[] => [
 
 /** The table a listing shows: its resource table, or its vehicles. */
 export function tableOf(r: ListingResultView): DataTableView {
-  return r.table ?? vehicleDataTable(r.vehicles, r.shape === 'mds-status' ? 'vehicles_status' : r.shape === 'maas' ? 'maas_vehicles' : 'vehicles');
+  return (
+    r.table ??
+    vehicleDataTable(
+      r.vehicles,
+      r.shape === 'mds-status' ? 'vehicles_status' : r.shape === 'maas' ? 'maas_vehicles' : 'vehicles',
+    )
+  );
 }
 
 /** Why the table is empty, by how the request ended. */
@@ -31,13 +37,18 @@ function noRowsText(r: ListingResultView, data: DataTableView): string {
   const many = nounText(data.noun[1]);
   if (r.error) return l10n.t('The answer holds no {0}: see the error above and the JSON view.', many);
   switch (r.outcome) {
-    case 'not_processed': return l10n.t('The provider has not processed this hour yet: {0}.', r.summary.line);
-    case 'empty': return l10n.t('No {0}: {1}.', many, r.summary.line);
-    case 'body': return l10n.t('The body holds no list of items this panel shows as a table. See the JSON view.');
-    default: return r.table || r.outcome ? l10n.t('No {0}. See the JSON view.', many) : l10n.t('The body holds no vehicles array (vehicles or vehicles_status). See the JSON view.');
+    case 'not_processed':
+      return l10n.t('The provider has not processed this hour yet: {0}.', r.summary.line);
+    case 'empty':
+      return l10n.t('No {0}: {1}.', many, r.summary.line);
+    case 'body':
+      return l10n.t('The body holds no list of items this panel shows as a table. See the JSON view.');
+    default:
+      return r.table || r.outcome
+        ? l10n.t('No {0}. See the JSON view.', many)
+        : l10n.t('The body holds no vehicles array (vehicles or vehicles_status). See the JSON view.');
   }
 }
-
 
 /** A JSON Pointer, or how to find one in the page's JSON once it is there (a table row's item). */
 export type JsonPlace = string | ((json: unknown) => string);
@@ -72,37 +83,54 @@ export class BodyTabs {
     const noun = nounText(data.noun[1]);
     const tableLabel = `${noun.charAt(0).toUpperCase()}${noun.slice(1)}`;
     for (const view of this.views) {
-      this.tabs.appendChild(h('vscode-tab-header', { slot: 'header', 'data-testid': `view-${view.id}`, id: `tab-${view.id}` }, view.id === 'table' ? (r.table || !hasRows ? tableLabel : view.label) : view.label));
+      this.tabs.appendChild(
+        h(
+          'vscode-tab-header',
+          { slot: 'header', 'data-testid': `view-${view.id}`, id: `tab-${view.id}` },
+          view.id === 'table' ? (r.table || !hasRows ? tableLabel : view.label) : view.label,
+        ),
+      );
       const panel = h('vscode-tab-panel', { 'data-testid': `panel-${view.id}` });
       panels.set(view.id, panel);
       this.tabs.appendChild(panel);
     }
-    this.tabs.selectedIndex = Math.max(0, this.views.findIndex((v) => v.id === initial));
+    this.tabs.selectedIndex = Math.max(
+      0,
+      this.views.findIndex((v) => v.id === initial),
+    );
     ui.bodyView = initial;
 
-    this.table = new DataGrid({
-      sortColumn: ui.sortColumn,
-      sortDescending: ui.sortDescending,
-      filter: ui.filter,
-      stateFilter: ui.stateFilter,
-    }, (state, rows) => {
-      ui.sortColumn = state.sortColumn;
-      ui.sortDescending = state.sortDescending;
-      ui.filter = state.filter;
-      ui.stateFilter = state.stateFilter;
-      ctx.persist();
-      if (this.table?.data) this.plot.setData(this.table.data, rows);
-    }, (text) => ctx.announce(text), openRow);
+    this.table = new DataGrid(
+      {
+        sortColumn: ui.sortColumn,
+        sortDescending: ui.sortDescending,
+        filter: ui.filter,
+        stateFilter: ui.stateFilter,
+      },
+      (state, rows) => {
+        ui.sortColumn = state.sortColumn;
+        ui.sortDescending = state.sortDescending;
+        ui.filter = state.filter;
+        ui.stateFilter = state.stateFilter;
+        ctx.persist();
+        if (this.table?.data) this.plot.setData(this.table.data, rows);
+      },
+      (text) => ctx.announce(text),
+      openRow,
+    );
     this.tree = new JsonTree((text) => ctx.announce(text));
     const tablePanel = panels.get('table') as HTMLElement;
-    tablePanel.appendChild(hasRows ? this.table.element : h('p', { class: 'muted', 'data-testid': 'no-vehicles' }, noRowsText(r, data)));
+    tablePanel.appendChild(
+      hasRows ? this.table.element : h('p', { class: 'muted', 'data-testid': 'no-vehicles' }, noRowsText(r, data)),
+    );
     (panels.get('plot') as HTMLElement).appendChild(this.plot.element);
     (panels.get('tree') as HTMLElement).appendChild(this.treeHost);
     (panels.get('raw') as HTMLElement).appendChild(this.raw);
     this.table.setData(data);
     if (r.canExport && hasRows) {
       this.table.toolbar.append(this.exportButton(l10n.t('Save CSV'), 'csv', 'export-csv'));
-      if (data.columns.some((c) => c.type === 'position')) this.table.toolbar.append(this.exportButton(l10n.t('Save GeoJSON'), 'geojson', 'export-geojson'));
+      if (data.columns.some((c) => c.type === 'position'))
+        this.table.toolbar.append(this.exportButton(l10n.t('Save GeoJSON'), 'geojson', 'export-geojson'));
     }
     this.plot.setData(data, this.table.rows);
 
@@ -126,15 +154,37 @@ export class BodyTabs {
     this.pendingJump = { pageIndex, pointer };
     this.ctx.ui.bodyView = 'tree';
     this.ctx.persist();
-    this.tabs.selectedIndex = Math.max(0, this.views.findIndex((v) => v.id === 'tree'));
+    this.tabs.selectedIndex = Math.max(
+      0,
+      this.views.findIndex((v) => v.id === 'tree'),
+    );
     this.renderViews();
   }
 
   private exportButton(label: string, format: 'csv' | 'geojson' | 'raw', testid: string): HTMLElement {
     const r = this.r;
-    const b = button(label, () => {
-      this.ctx.post({ type: 'export', resultId: r.id, format, query: this.table.query ?? {}, pageIndex: this.pageIndex() });
-    }, { secondary: true, 'data-testid': testid, title: format === 'raw' ? l10n.t('Save this page\'s body as received (tokens removed)') : format === 'csv' ? l10n.t('Save the rows shown (as filtered and sorted) as CSV') : l10n.t('Save the rows shown (as filtered and sorted) as GeoJSON points') });
+    const b = button(
+      label,
+      () => {
+        this.ctx.post({
+          type: 'export',
+          resultId: r.id,
+          format,
+          query: this.table.query ?? {},
+          pageIndex: this.pageIndex(),
+        });
+      },
+      {
+        secondary: true,
+        'data-testid': testid,
+        title:
+          format === 'raw'
+            ? l10n.t("Save this page's body as received (tokens removed)")
+            : format === 'csv'
+              ? l10n.t('Save the rows shown (as filtered and sorted) as CSV')
+              : l10n.t('Save the rows shown (as filtered and sorted) as GeoJSON points'),
+      },
+    );
     this.exportButtons.push(b);
     return b;
   }
@@ -146,7 +196,8 @@ export class BodyTabs {
     if (view !== 'tree' && view !== 'raw') return;
     const index = this.pageIndex();
     const body = this.bodies.get(index);
-    const pageNote = r.pages.length > 1 ? l10n.t('Page {0} of {1}. ', formatCount(index + 1), formatCount(r.pages.length)) : '';
+    const pageNote =
+      r.pages.length > 1 ? l10n.t('Page {0} of {1}. ', formatCount(index + 1), formatCount(r.pages.length)) : '';
     if (!body) {
       clear(treeHost);
       clear(raw);
@@ -163,23 +214,51 @@ export class BodyTabs {
         tree.setValue(body.json);
         treeHost.appendChild(tree.element);
       } else {
-        treeHost.appendChild(h('p', { class: 'muted' }, body.bodyKind === 'empty' ? l10n.t('The body is empty.') : l10n.t('The body is not JSON; see Raw.')));
+        treeHost.appendChild(
+          h(
+            'p',
+            { class: 'muted' },
+            body.bodyKind === 'empty' ? l10n.t('The body is empty.') : l10n.t('The body is not JSON; see Raw.'),
+          ),
+        );
       }
     }
     const jump = this.pendingJump;
     if (view === 'tree' && jump && jump.pageIndex === index) {
       this.pendingJump = undefined;
-      if (body.bodyKind === 'json') tree.revealPointer(typeof jump.pointer === 'string' ? jump.pointer : jump.pointer(body.json));
+      if (body.bodyKind === 'json')
+        tree.revealPointer(typeof jump.pointer === 'string' ? jump.pointer : jump.pointer(body.json));
     }
     if (view === 'raw') {
       clear(raw);
       const notes: Child[] = [];
-      if (body.rawReserialised) notes.push(l10n.t('The received text was too large to keep; this is the parsed body written out again. '));
-      if (body.rawTruncated) notes.push(l10n.t('Showing the first {0} of {1} characters. ', formatCount(body.raw.length), formatCount(body.rawTotalChars)));
+      if (body.rawReserialised)
+        notes.push(l10n.t('The received text was too large to keep; this is the parsed body written out again. '));
+      if (body.rawTruncated)
+        notes.push(
+          l10n.t(
+            'Showing the first {0} of {1} characters. ',
+            formatCount(body.raw.length),
+            formatCount(body.rawTotalChars),
+          ),
+        );
       raw.append(
-        h('div', { class: 'toolbar' }, h('span', { class: 'muted' }, pageNote, ...notes), button(l10n.t('Open in editor'), () => this.ctx.post({ type: 'openInEditor', resultId: r.id, pageIndex: index }), { secondary: true, 'data-testid': 'open-in-editor' }),
-          r.canExport && body.bodyKind !== 'empty' ? this.exportButton(l10n.t('Save body'), 'raw', 'export-raw') : null),
-        h('pre', { class: 'code raw', 'data-testid': 'raw-body', tabindex: 0 }, body.bodyKind === 'empty' ? '' : body.raw),
+        h(
+          'div',
+          { class: 'toolbar' },
+          h('span', { class: 'muted' }, pageNote, ...notes),
+          button(
+            l10n.t('Open in editor'),
+            () => this.ctx.post({ type: 'openInEditor', resultId: r.id, pageIndex: index }),
+            { secondary: true, 'data-testid': 'open-in-editor' },
+          ),
+          r.canExport && body.bodyKind !== 'empty' ? this.exportButton(l10n.t('Save body'), 'raw', 'export-raw') : null,
+        ),
+        h(
+          'pre',
+          { class: 'code raw', 'data-testid': 'raw-body', tabindex: 0 },
+          body.bodyKind === 'empty' ? '' : body.raw,
+        ),
       );
     }
   }

@@ -25,7 +25,10 @@ export class HarvestView {
   /** The hour that holds the grid's one tab stop (the one chosen last, else the first of the range). */
   private focusHour: string | undefined;
 
-  constructor(private readonly post: (message: WebviewMessage) => void, private readonly announce: (text: string) => void) {}
+  constructor(
+    private readonly post: (message: WebviewMessage) => void,
+    private readonly announce: (text: string) => void,
+  ) {}
 
   /** The whole view of `r` into `root` (emptied by the caller). */
   render(root: HTMLElement, r: HarvestResultView): void {
@@ -35,19 +38,67 @@ export class HarvestView {
     this.lineHost = h('span', { 'data-testid': 'summary-line' }, r.summary.line);
     this.statusHost = h('span', { 'data-testid': 'harvest-status' }, statusText(r.running, r.stopped, r.step));
     // Analyze Harvest… once the run has ended: its data-quality report, by the analysis engine.
-    this.analyzeButton = button(l10n.t('Analyze Harvest…'), () => this.post({ type: 'analyzeHarvest', resultId: r.id }), { 'data-testid': 'analyze-harvest', title: l10n.t('The data-quality report of this folder: trips without their events, gaps, jumps, values in another unit…'), disabled: r.running });
-    root.appendChild(h('header', { class: 'result-header' },
-      h('div', null,
-        h('h1', { 'data-testid': 'result-title' }, r.title),
-        h('p', { class: 'muted sub' }, h('span', { class: 'badge', translate: 'no' }, env.apiLabel), ' ', env.name, ' · ', h('span', { translate: 'no' }, env.stage), ' · ', urlText(env.baseUrl, { 'data-testid': 'base-url' }), h('br'),
-          ...fill(l10n.t('Folder: {0}', '{0}'), h('span', { class: 'code-inline', 'data-testid': 'harvest-folder', translate: 'no' }, r.outDir)), h('br'), this.statusHost, ' · ', this.lineHost)),
-      h('div', { class: 'toolbar' }, this.analyzeButton)));
+    this.analyzeButton = button(
+      l10n.t('Analyze Harvest…'),
+      () => this.post({ type: 'analyzeHarvest', resultId: r.id }),
+      {
+        'data-testid': 'analyze-harvest',
+        title: l10n.t(
+          'The data-quality report of this folder: trips without their events, gaps, jumps, values in another unit…',
+        ),
+        disabled: r.running,
+      },
+    );
+    root.appendChild(
+      h(
+        'header',
+        { class: 'result-header' },
+        h(
+          'div',
+          null,
+          h('h1', { 'data-testid': 'result-title' }, r.title),
+          h(
+            'p',
+            { class: 'muted sub' },
+            h('span', { class: 'badge', translate: 'no' }, env.apiLabel),
+            ' ',
+            env.name,
+            ' · ',
+            h('span', { translate: 'no' }, env.stage),
+            ' · ',
+            urlText(env.baseUrl, { 'data-testid': 'base-url' }),
+            h('br'),
+            ...fill(
+              l10n.t('Folder: {0}', '{0}'),
+              h('span', { class: 'code-inline', 'data-testid': 'harvest-folder', translate: 'no' }, r.outDir),
+            ),
+            h('br'),
+            this.statusHost,
+            ' · ',
+            this.lineHost,
+          ),
+        ),
+        h('div', { class: 'toolbar' }, this.analyzeButton),
+      ),
+    );
     this.legendHost = h('ul', { class: 'heat-legend', 'aria-label': l10n.t('Legend'), 'data-testid': 'heat-legend' });
     this.gridHost = h('div', { class: 'heat-wrap' });
-    root.appendChild(h('section', { class: 'section-body' },
-      h('h2', { class: 'heat-title' }, l10n.t('Coverage by UTC hour, {0} to {1}', r.from, r.to)),
-      h('p', { class: 'muted' }, l10n.t('Each cell is one hour: its item count, 0 (200 but empty), 404, 202 (still pending) or the failing status. Hover or focus a cell for its detail; Enter or a click shows its items below.')),
-      this.legendHost, this.gridHost));
+    root.appendChild(
+      h(
+        'section',
+        { class: 'section-body' },
+        h('h2', { class: 'heat-title' }, l10n.t('Coverage by UTC hour, {0} to {1}', r.from, r.to)),
+        h(
+          'p',
+          { class: 'muted' },
+          l10n.t(
+            'Each cell is one hour: its item count, 0 (200 but empty), 404, 202 (still pending) or the failing status. Hover or focus a cell for its detail; Enter or a click shows its items below.',
+          ),
+        ),
+        this.legendHost,
+        this.gridHost,
+      ),
+    );
     this.hourHost = h('section', { class: 'section-body', 'data-testid': 'harvest-hour', 'aria-live': 'off' });
     root.appendChild(this.hourHost);
     this.renderHeatmap(r.heatmap);
@@ -55,7 +106,14 @@ export class HarvestView {
   }
 
   /** A progress message for the result shown. */
-  progress(resultId: string, heatmap: HarvestHeatmapView, running: boolean, stopped: string | undefined, summaryLine: string, step?: string): void {
+  progress(
+    resultId: string,
+    heatmap: HarvestHeatmapView,
+    running: boolean,
+    stopped: string | undefined,
+    summaryLine: string,
+    step?: string,
+  ): void {
     const r = this.result;
     if (!r || r.id !== resultId) return;
     const wasRunning = r.running;
@@ -93,12 +151,24 @@ export class HarvestView {
     const hadFocus = focusedIn(host)?.dataset.hour;
     clear(legend);
     for (const item of view.legend) {
-      legend.appendChild(h('li', { 'data-testid': `legend-${item.state}` }, h('span', { class: `heat-swatch heat-${item.state}`, 'aria-hidden': 'true' }), l10n.t('{0}: {1}', item.label, item.count)));
+      legend.appendChild(
+        h(
+          'li',
+          { 'data-testid': `legend-${item.state}` },
+          h('span', { class: `heat-swatch heat-${item.state}`, 'aria-hidden': 'true' }),
+          l10n.t('{0}: {1}', item.label, item.count),
+        ),
+      );
     }
     const cells = view.days.flatMap((d) => d.cells);
     const focusable = cells.filter((c) => c.state !== 'outside');
     if (!this.focusHour || !focusable.some((c) => c.hour === this.focusHour)) this.focusHour = focusable[0]?.hour;
-    const head = h('tr', null, h('th', { scope: 'col', class: 'heat-day' }, l10n.t('Day (UTC)')), ...HOURS.map((hh) => h('th', { scope: 'col', 'aria-label': l10n.t('{0}:00', hh) }, hh)));
+    const head = h(
+      'tr',
+      null,
+      h('th', { scope: 'col', class: 'heat-day' }, l10n.t('Day (UTC)')),
+      ...HOURS.map((hh) => h('th', { scope: 'col', 'aria-label': l10n.t('{0}:00', hh) }, hh)),
+    );
     const body = h('tbody');
     for (const day of view.days) {
       const row = h('tr', null, h('th', { scope: 'row', class: 'heat-day' }, day.day));
@@ -107,17 +177,21 @@ export class HarvestView {
           row.appendChild(h('td', { class: 'heat-cell heat-outside', 'aria-label': cell.label }));
           continue;
         }
-        const b = h('button', {
-          type: 'button',
-          class: `heat heat-${cell.state}${r.hour?.hour === cell.hour ? ' heat-selected' : ''}`,
-          'data-hour': cell.hour,
-          'data-state': cell.state,
-          'data-testid': `heat-${cell.hour}`,
-          'aria-label': cell.label,
-          'aria-pressed': r.hour?.hour === cell.hour ? 'true' : 'false',
-          title: cell.detail,
-          tabindex: cell.hour === this.focusHour ? 0 : -1,
-        }, cell.text);
+        const b = h(
+          'button',
+          {
+            type: 'button',
+            class: `heat heat-${cell.state}${r.hour?.hour === cell.hour ? ' heat-selected' : ''}`,
+            'data-hour': cell.hour,
+            'data-state': cell.state,
+            'data-testid': `heat-${cell.hour}`,
+            'aria-label': cell.label,
+            'aria-pressed': r.hour?.hour === cell.hour ? 'true' : 'false',
+            title: cell.detail,
+            tabindex: cell.hour === this.focusHour ? 0 : -1,
+          },
+          cell.text,
+        );
         b.addEventListener('click', () => this.choose(cell.hour));
         b.addEventListener('keydown', (event) => this.move(event, cell.hour));
         row.appendChild(h('td', { class: 'heat-cell' }, b));
@@ -125,7 +199,14 @@ export class HarvestView {
       body.appendChild(row);
     }
     clear(host);
-    host.appendChild(h('table', { class: 'heat-grid', 'data-testid': 'heatmap', 'aria-label': l10n.t('Coverage: {0}', view.line) }, h('thead', null, head), body));
+    host.appendChild(
+      h(
+        'table',
+        { class: 'heat-grid', 'data-testid': 'heatmap', 'aria-label': l10n.t('Coverage: {0}', view.line) },
+        h('thead', null, head),
+        body,
+      ),
+    );
     if (hadFocus) host.querySelector<HTMLElement>(`[data-hour="${hadFocus}"]`)?.focus();
   }
 
@@ -147,13 +228,26 @@ export class HarvestView {
     };
     let next: HTMLElement | undefined;
     switch (event.key) {
-      case 'ArrowRight': next = buttons[index + 1]; break;
-      case 'ArrowLeft': next = buttons[index - 1]; break;
-      case 'ArrowDown': next = at(shift(24)); break;
-      case 'ArrowUp': next = at(shift(-24)); break;
-      case 'Home': next = buttons.find((b) => b.dataset.hour?.slice(0, 10) === hour.slice(0, 10)); break;
-      case 'End': next = [...buttons].reverse().find((b) => b.dataset.hour?.slice(0, 10) === hour.slice(0, 10)); break;
-      default: return;
+      case 'ArrowRight':
+        next = buttons[index + 1];
+        break;
+      case 'ArrowLeft':
+        next = buttons[index - 1];
+        break;
+      case 'ArrowDown':
+        next = at(shift(24));
+        break;
+      case 'ArrowUp':
+        next = at(shift(-24));
+        break;
+      case 'Home':
+        next = buttons.find((b) => b.dataset.hour?.slice(0, 10) === hour.slice(0, 10));
+        break;
+      case 'End':
+        next = [...buttons].reverse().find((b) => b.dataset.hour?.slice(0, 10) === hour.slice(0, 10));
+        break;
+      default:
+        return;
     }
     event.preventDefault();
     if (!next) return;
@@ -175,7 +269,13 @@ export class HarvestView {
       b.setAttribute('aria-pressed', selected ? 'true' : 'false');
     }
     if (!hour) {
-      host.appendChild(h('p', { class: 'muted', 'data-testid': 'harvest-hour-line' }, l10n.t('Choose an hour in the heatmap to see its items.')));
+      host.appendChild(
+        h(
+          'p',
+          { class: 'muted', 'data-testid': 'harvest-hour-line' },
+          l10n.t('Choose an hour in the heatmap to see its items.'),
+        ),
+      );
       return;
     }
     host.appendChild(h('h2', { class: 'heat-title' }, l10n.t('Items of {0}', hour.hour)));
@@ -187,9 +287,28 @@ export class HarvestView {
     table.setData(hour.table);
     const nouns = nounText(hour.table.noun[1]);
     const exportButton = (label: string, format: 'csv' | 'geojson', testid: string, title: string) =>
-      button(label, () => this.post({ type: 'export', resultId: r.id, format, query: table.query }), { secondary: true, 'data-testid': testid, title });
-    table.toolbar.append(exportButton(l10n.t('Save CSV'), 'csv', 'export-csv', l10n.t('Save the {0} shown (as filtered and sorted) as CSV', nouns)));
-    if (hour.table.columns.some((c) => c.type === 'position')) table.toolbar.append(exportButton(l10n.t('Save GeoJSON'), 'geojson', 'export-geojson', l10n.t('Save the {0} shown (as filtered and sorted) as GeoJSON points', nouns)));
+      button(label, () => this.post({ type: 'export', resultId: r.id, format, query: table.query }), {
+        secondary: true,
+        'data-testid': testid,
+        title,
+      });
+    table.toolbar.append(
+      exportButton(
+        l10n.t('Save CSV'),
+        'csv',
+        'export-csv',
+        l10n.t('Save the {0} shown (as filtered and sorted) as CSV', nouns),
+      ),
+    );
+    if (hour.table.columns.some((c) => c.type === 'position'))
+      table.toolbar.append(
+        exportButton(
+          l10n.t('Save GeoJSON'),
+          'geojson',
+          'export-geojson',
+          l10n.t('Save the {0} shown (as filtered and sorted) as GeoJSON points', nouns),
+        ),
+      );
   }
 }
 

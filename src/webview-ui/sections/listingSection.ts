@@ -27,7 +27,12 @@ function pagesHeading(count: number, more: boolean): string {
 
 /** One listing on screen; `root` is the panel's main element, rendered into once. */
 export class ListingSection {
-  private readonly pageSections: { request?: HTMLElement; token?: HTMLElement; response?: HTMLElement; pages?: HTMLElement } = {};
+  private readonly pageSections: {
+    request?: HTMLElement;
+    token?: HTMLElement;
+    response?: HTMLElement;
+    pages?: HTMLElement;
+  } = {};
   private nextButtons: HTMLElement[] = [];
   private grpcButtons: HTMLElement[] = [];
   /** A long stream's part chooser for the JSON and Raw views. */
@@ -55,25 +60,64 @@ export class ListingSection {
     }
     const { r, ctx } = this;
     const actions: Child[] = [];
-    if (r.canCopyCurl) actions.push(button(l10n.t('Copy curl (fresh token)'), () => ctx.post({ type: 'copyCurl', resultId: r.id, pageIndex: this.pageIndex() }), { 'data-testid': 'copy-curl-top' }));
-    actions.push(button(l10n.t('Run again'), () => ctx.post({ type: 'runAgain' }), { secondary: true, 'data-testid': 'run-again' }));
-    if (r.canFetchHours) actions.push(button(l10n.t('Fetch hours…'), () => ctx.post({ type: 'fetchHours', resultId: r.id }), { secondary: true, 'data-testid': 'fetch-hours', title: l10n.t('Fetch a range of hours of this endpoint into a folder, with a coverage heatmap') }));
+    if (r.canCopyCurl)
+      actions.push(
+        button(
+          l10n.t('Copy curl (fresh token)'),
+          () => ctx.post({ type: 'copyCurl', resultId: r.id, pageIndex: this.pageIndex() }),
+          { 'data-testid': 'copy-curl-top' },
+        ),
+      );
+    actions.push(
+      button(l10n.t('Run again'), () => ctx.post({ type: 'runAgain' }), {
+        secondary: true,
+        'data-testid': 'run-again',
+      }),
+    );
+    if (r.canFetchHours)
+      actions.push(
+        button(l10n.t('Fetch hours…'), () => ctx.post({ type: 'fetchHours', resultId: r.id }), {
+          secondary: true,
+          'data-testid': 'fetch-hours',
+          title: l10n.t('Fetch a range of hours of this endpoint into a folder, with a coverage heatmap'),
+        }),
+      );
     const tokenLine = tokenFactsLine(r.tokenFacts, r.pages.length);
-    const sub = [...environmentLine(r), r.credentialLabel ? l10n.t(' · credential {0}', r.credentialLabel) : '', h('br'), h('span', { 'data-testid': 'summary-line' }, r.summary.line), tokenLine ? h('br') : null, tokenLine, assertionList(r.assertions)];
+    const sub = [
+      ...environmentLine(r),
+      r.credentialLabel ? l10n.t(' · credential {0}', r.credentialLabel) : '',
+      h('br'),
+      h('span', { 'data-testid': 'summary-line' }, r.summary.line),
+      tokenLine ? h('br') : null,
+      tokenLine,
+      assertionList(r.assertions),
+    ];
     this.root.appendChild(resultHeader(r.title, sub, actions));
     if (r.error) this.root.appendChild(renderError(r.error));
     if (r.clockNotice) this.root.appendChild(renderClockNotice(r.clockNotice));
-    if (r.stoppedBecause) this.root.appendChild(h('p', { class: 'note', 'data-testid': 'stopped-because' }, `Stopped: ${r.stoppedBecause}.`));
+    if (r.stoppedBecause)
+      this.root.appendChild(
+        h('p', { class: 'note', 'data-testid': 'stopped-because' }, `Stopped: ${r.stoppedBecause}.`),
+      );
     if (r.conformance && r.conformance.state !== 'notMds') {
       this.conformanceHost = h('div');
       const findings = r.conformance.state === 'checked' && !r.conformance.conforms;
-      this.root.appendChild(collapsible(conformanceVerdict(r.conformance), this.conformanceHost, findings, 'section-conformance'));
+      this.root.appendChild(
+        collapsible(conformanceVerdict(r.conformance), this.conformanceHost, findings, 'section-conformance'),
+      );
       this.renderConformance();
     }
 
     const pagesHost = h('div', { class: 'section-body' });
     this.pageSections.pages = pagesHost;
-    this.root.appendChild(collapsible(pagesHeading(r.pages.length, !!r.nextUrl), pagesHost, r.pages.length > 1 || !!r.nextUrl, 'section-pages'));
+    this.root.appendChild(
+      collapsible(
+        pagesHeading(r.pages.length, !!r.nextUrl),
+        pagesHost,
+        r.pages.length > 1 || !!r.nextUrl,
+        'section-pages',
+      ),
+    );
     this.renderPagesList();
 
     this.pageSections.request = h('div');
@@ -81,11 +125,19 @@ export class ListingSection {
     this.pageSections.response = h('div');
     const failed = !!r.error;
     this.root.appendChild(collapsible(l10n.t('Request'), this.pageSections.request, failed, 'section-request'));
-    this.root.appendChild(collapsible(l10n.t('Token'), this.pageSections.token, failed && r.error?.status === 401, 'section-token'));
+    this.root.appendChild(
+      collapsible(l10n.t('Token'), this.pageSections.token, failed && r.error?.status === 401, 'section-token'),
+    );
     this.root.appendChild(collapsible(l10n.t('Response'), this.pageSections.response, failed, 'section-response'));
     this.renderPageSections();
 
-    this.body = new BodyTabs(ctx, r, this.bodies, () => this.pageIndex(), (row) => this.openRow(row));
+    this.body = new BodyTabs(
+      ctx,
+      r,
+      this.bodies,
+      () => this.pageIndex(),
+      (row) => this.openRow(row),
+    );
     this.root.appendChild(collapsible(l10n.t('Body'), this.body.element, true, 'section-body'));
   }
 
@@ -94,14 +146,30 @@ export class ListingSection {
     const { r, ctx } = this;
     this.grpcButtons = grpcActions(r, call, ctx);
     const tokenLine = tokenFactsLine(r.tokenFacts, 1);
-    const sub = [...environmentLine(r), r.credentialLabel ? l10n.t(' · credential {0}', r.credentialLabel) : '', h('br'), h('span', { 'data-testid': 'summary-line' }, r.summary.line), tokenLine ? h('br') : null, tokenLine, assertionList(r.assertions)];
+    const sub = [
+      ...environmentLine(r),
+      r.credentialLabel ? l10n.t(' · credential {0}', r.credentialLabel) : '',
+      h('br'),
+      h('span', { 'data-testid': 'summary-line' }, r.summary.line),
+      tokenLine ? h('br') : null,
+      tokenLine,
+      assertionList(r.assertions),
+    ];
     this.root.appendChild(resultHeader(r.title, sub, this.grpcButtons));
     if (r.error) this.root.appendChild(renderError(r.error));
     this.root.append(...renderGrpcSections(r, call, ctx));
-    this.body = new BodyTabs(ctx, r, this.bodies, () => this.pageIndex(), (row) => (call.streamed ? this.openRow(row) : this.jumpTo(0, '')));
+    this.body = new BodyTabs(
+      ctx,
+      r,
+      this.bodies,
+      () => this.pageIndex(),
+      (row) => (call.streamed ? this.openRow(row) : this.jumpTo(0, '')),
+    );
     this.partNav = r.pages.length > 1 ? h('div', { class: 'toolbar', 'data-testid': 'grpc-parts' }) : undefined;
     this.renderPartNav();
-    this.root.appendChild(collapsible(l10n.t('Body'), h('div', null, this.partNav, this.body.element), true, 'section-body'));
+    this.root.appendChild(
+      collapsible(l10n.t('Body'), h('div', null, this.partNav, this.body.element), true, 'section-body'),
+    );
   }
 
   /** A long stream's JSON and Raw views show one part of its messages at a time: which one, and the way to the others. */
@@ -128,7 +196,9 @@ export class ListingSection {
     }
     clear(this.conformanceHost);
     if (!r.conformance) return;
-    this.conformanceHost.appendChild(renderConformance(r.conformance, (pageIndex, pointer) => this.jumpTo(pageIndex, pointer)));
+    this.conformanceHost.appendChild(
+      renderConformance(r.conformance, (pageIndex, pointer) => this.jumpTo(pageIndex, pointer)),
+    );
     const section = this.root.querySelector('[data-testid="section-conformance"]');
     section?.setAttribute('heading', conformanceVerdict(r.conformance));
     if (r.conformance?.state === 'checked' && !r.conformance.conforms) section?.setAttribute('open', '');
@@ -136,7 +206,10 @@ export class ListingSection {
 
   /** Enter on a table row: its item in its page's JSON tree. */
   private openRow(row: number): void {
-    const at = rowPlace(this.r.pages.map((p) => p.itemCount), row);
+    const at = rowPlace(
+      this.r.pages.map((p) => p.itemCount),
+      row,
+    );
     if (at) this.jumpTo(at.pageIndex, (json) => itemPointer(json, at.itemIndex));
   }
 
@@ -164,7 +237,8 @@ export class ListingSection {
     if (action === 'loadNextPage') {
       for (const b of this.nextButtons) {
         b.toggleAttribute('disabled', busy);
-        if (b.dataset.testid === 'load-next-page') b.textContent = busy ? l10n.t('Loading the next page…') : l10n.t('Load next page');
+        if (b.dataset.testid === 'load-next-page')
+          b.textContent = busy ? l10n.t('Loading the next page…') : l10n.t('Load next page');
       }
       if (busy) this.ctx.announce(l10n.t('Loading the next page…'));
     }
@@ -186,15 +260,20 @@ export class ListingSection {
     host.appendChild(renderPages(r.pages, this.pageIndex(), (index) => this.selectPage(index)));
     const more: Child[] = [];
     if (r.canLoadNext) more.push(this.nextButton('Load next page', 'loadNextPage', 'load-next-page'));
-    if (r.canLoadNext && r.canLoadAll) more.push(this.nextButton(l10n.t('Load all pages'), 'loadAllPages', 'load-all-pages'));
-    if (r.nextUrl) more.push(h('span', { class: 'muted' }, 'Next: ', urlText(r.nextUrl, { 'data-testid': 'next-url' })));
+    if (r.canLoadNext && r.canLoadAll)
+      more.push(this.nextButton(l10n.t('Load all pages'), 'loadAllPages', 'load-all-pages'));
+    if (r.nextUrl)
+      more.push(h('span', { class: 'muted' }, 'Next: ', urlText(r.nextUrl, { 'data-testid': 'next-url' })));
     else more.push(h('span', { class: 'muted' }, l10n.t('This is the last page.')));
     host.appendChild(h('div', { class: 'toolbar' }, ...more));
     if (hadFocus) host.querySelector<HTMLElement>('[aria-current="true"]')?.focus();
   }
 
   private nextButton(label: string, type: 'loadNextPage' | 'loadAllPages', testid: string): HTMLElement {
-    const b = button(label, () => this.ctx.post({ type, resultId: this.r.id }), { 'data-testid': testid, secondary: true });
+    const b = button(label, () => this.ctx.post({ type, resultId: this.r.id }), {
+      'data-testid': testid,
+      secondary: true,
+    });
     this.nextButtons.push(b);
     return b;
   }
@@ -218,11 +297,26 @@ export class ListingSection {
       copyCurl: r.canCopyCurl ? (i: number) => post({ type: 'copyCurl', resultId: r.id, pageIndex: i }) : undefined,
       copyPayload: (i: number) => post({ type: 'copyPayload', resultId: r.id, pageIndex: i }),
     };
-    const label = r.pages.length > 1 ? h('p', { class: 'muted' }, l10n.t('Page {0} of {1} (choose another under Pages)', formatCount(page.index + 1), formatCount(r.pages.length))) : null;
+    const label =
+      r.pages.length > 1
+        ? h(
+            'p',
+            { class: 'muted' },
+            l10n.t(
+              'Page {0} of {1} (choose another under Pages)',
+              formatCount(page.index + 1),
+              formatCount(r.pages.length),
+            ),
+          )
+        : null;
     clear(request);
     request.append(...[label, renderRequest(page.request, page, actions)].filter((x): x is HTMLElement => !!x));
     clear(token);
-    token.appendChild(page.token ? renderToken(page.token, page.index, actions) : h('p', { class: 'muted' }, 'No token was decoded for this page.'));
+    token.appendChild(
+      page.token
+        ? renderToken(page.token, page.index, actions)
+        : h('p', { class: 'muted' }, 'No token was decoded for this page.'),
+    );
     clear(response);
     response.appendChild(renderResponse(page.response));
   }
@@ -240,10 +334,15 @@ export class ListingSection {
     r.canLoadAll = message.canLoadAll;
     if (message.error && !r.error) r.error = message.error;
     const last = message.pages[message.pages.length - 1];
-    r.summary.line = message.summaryLine ?? `${last ? `${last.response.status} ${last.response.statusText}`.trim() : ''} · ${plural(r.vehicles.count, 'vehicle')} · ${plural(r.pages.length, 'page')}`;
+    r.summary.line =
+      message.summaryLine ??
+      `${last ? `${last.response.status} ${last.response.statusText}`.trim() : ''} · ${plural(r.vehicles.count, 'vehicle')} · ${plural(r.pages.length, 'page')}`;
     this.ctx.persist();
     const first = message.pages[0];
-    if (first) this.ctx.announce(`${message.pages.length === 1 ? l10n.t('Page {0} loaded', first.index + 1) : l10n.t('Pages {0} to {1} loaded', first.index + 1, first.index + message.pages.length)}: ${r.summary.line}${message.error ? l10n.t('. Error: {0}', message.error.title) : ''}`);
+    if (first)
+      this.ctx.announce(
+        `${message.pages.length === 1 ? l10n.t('Page {0} loaded', first.index + 1) : l10n.t('Pages {0} to {1} loaded', first.index + 1, first.index + message.pages.length)}: ${r.summary.line}${message.error ? l10n.t('. Error: {0}', message.error.title) : ''}`,
+      );
     if (wasEmpty || message.error) {
       this.ctx.rerender();
       return;

@@ -18,10 +18,30 @@ import { geoMapFigure } from '../map/geoMap';
 function mapOf(answer: SqlAnswerData): HTMLElement | null {
   const map = answerMap(answer);
   if (!map || !answer.shapes) return null;
-  const summary = l10n.t('Map of {0} geographies shaded by {1}; the table below has every value.', answer.shapes.length, map.measure);
-  return h('div', { 'data-testid': 'sql-map' },
-    geoMapFigure(answer.shapes, { measure: map.measure, count: map.count, range: map.range, valueOf: (id) => map.values.get(id) ?? null }, summary),
-    map.repeated ? h('p', { class: 'muted' }, l10n.t('{0} geographies have several rows: the map shows the last row of each. Filter the cell to one interval (WHERE) to choose which.', map.repeated)) : null);
+  const summary = l10n.t(
+    'Map of {0} geographies shaded by {1}; the table below has every value.',
+    answer.shapes.length,
+    map.measure,
+  );
+  return h(
+    'div',
+    { 'data-testid': 'sql-map' },
+    geoMapFigure(
+      answer.shapes,
+      { measure: map.measure, count: map.count, range: map.range, valueOf: (id) => map.values.get(id) ?? null },
+      summary,
+    ),
+    map.repeated
+      ? h(
+          'p',
+          { class: 'muted' },
+          l10n.t(
+            '{0} geographies have several rows: the map shows the last row of each. Filter the cell to one interval (WHERE) to choose which.',
+            map.repeated,
+          ),
+        )
+      : null,
+  );
 }
 
 export class SqlAnswerView {
@@ -30,12 +50,21 @@ export class SqlAnswerView {
   private readonly status: HTMLElement;
 
   /** `post` sends a message to the extension; without it (no extension to answer) there is no export. */
-  constructor(private readonly answer: SqlAnswerData, private readonly post: ((message: ExportAnswerMessage) => void) | undefined) {
+  constructor(
+    private readonly answer: SqlAnswerData,
+    private readonly post: ((message: ExportAnswerMessage) => void) | undefined,
+  ) {
     const live = h('span', { class: 'visually-hidden', role: 'status', 'aria-live': 'polite' });
     const announce = (text: string): void => {
       live.textContent = text;
     };
-    this.grid = new DataGrid({}, () => undefined, announce, () => undefined, { skipLink: false });
+    this.grid = new DataGrid(
+      {},
+      () => undefined,
+      announce,
+      () => undefined,
+      { skipLink: false },
+    );
     this.status = h('span', { class: 'muted', 'data-testid': 'export-status', role: 'status' });
     if (post) {
       this.grid.toolbar.append(
@@ -45,8 +74,27 @@ export class SqlAnswerView {
       );
     }
     const chart = answerChart(answer);
-    const cut = answer.total > answer.rows.length ? h('p', { class: 'muted', 'data-testid': 'rows-cut' }, l10n.t('The query gave {0} rows; the first {1} are here. Narrow it (WHERE, LIMIT) or aggregate to see the rest.', formatCount(answer.total), formatCount(answer.rows.length))) : null;
-    this.element = h('div', { class: 'mae-sql', 'data-testid': 'sql-answer' }, mapOf(answer), chart ? lineChart(chart) : null, cut, this.grid.element, live);
+    const cut =
+      answer.total > answer.rows.length
+        ? h(
+            'p',
+            { class: 'muted', 'data-testid': 'rows-cut' },
+            l10n.t(
+              'The query gave {0} rows; the first {1} are here. Narrow it (WHERE, LIMIT) or aggregate to see the rest.',
+              formatCount(answer.total),
+              formatCount(answer.rows.length),
+            ),
+          )
+        : null;
+    this.element = h(
+      'div',
+      { class: 'mae-sql', 'data-testid': 'sql-answer' },
+      mapOf(answer),
+      chart ? lineChart(chart) : null,
+      cut,
+      this.grid.element,
+      live,
+    );
   }
 
   /** Fills the table: call once the element is in the page, so that the table measures its room. */
@@ -56,12 +104,22 @@ export class SqlAnswerView {
 
   private export(format: 'csv' | 'json'): void {
     this.status.textContent = l10n.t('Saving…');
-    this.post?.({ type: 'exportSqlAnswer', format, columns: this.answer.columns, rows: rowsInOrder(this.answer, this.grid.rows) });
+    this.post?.({
+      type: 'exportSqlAnswer',
+      format,
+      columns: this.answer.columns,
+      rows: rowsInOrder(this.answer, this.grid.rows),
+    });
   }
 
   /** The extension's answer to an export: saved (the file's name), cancelled, or failed. */
   onHostMessage(message: unknown): void {
     if (!isRecord(message) || message.type !== 'exportedSqlAnswer' || !this.status.textContent) return;
-    this.status.textContent = typeof message.saved === 'string' ? l10n.t('Saved {0}', message.saved) : typeof message.error === 'string' ? message.error : '';
+    this.status.textContent =
+      typeof message.saved === 'string'
+        ? l10n.t('Saved {0}', message.saved)
+        : typeof message.error === 'string'
+          ? message.error
+          : '';
   }
 }

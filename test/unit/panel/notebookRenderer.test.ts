@@ -58,12 +58,19 @@ describe('harvest notebook renderer: the results table of a SQL answer (standalo
         res.end(body);
       };
       if (url.pathname === '/') {
-        send('text/html; charset=utf-8', `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">
+        send(
+          'text/html; charset=utf-8',
+          `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src ${origin}; style-src ${origin} 'unsafe-inline'; img-src 'none'">
-<link rel="stylesheet" href="${origin}/theme.css"><script type="module" src="${origin}/harness.js"></script></head><body class="vscode-dark"></body></html>`);
+<link rel="stylesheet" href="${origin}/theme.css"><script type="module" src="${origin}/harness.js"></script></head><body class="vscode-dark"></body></html>`,
+        );
       } else if (url.pathname === '/harness.js') send('text/javascript', HARNESS);
       else if (url.pathname === '/notebookRenderer.js') send('text/javascript', fs.readFileSync(RENDERER, 'utf8'));
-      else if (url.pathname === '/theme.css') send('text/css', `${themeCss('dark')}\nbody { background: var(--vscode-editor-background); color: var(--vscode-foreground); }`);
+      else if (url.pathname === '/theme.css')
+        send(
+          'text/css',
+          `${themeCss('dark')}\nbody { background: var(--vscode-editor-background); color: var(--vscode-foreground); }`,
+        );
       else {
         res.writeHead(404);
         res.end();
@@ -83,32 +90,59 @@ describe('harvest notebook renderer: the results table of a SQL answer (standalo
     const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
     await page.goto(`${server.url}/?messaging=${options.messaging === false ? 'off' : 'on'}`);
     await page.waitForFunction(() => (window as unknown as { __ready?: boolean }).__ready === true);
-    await page.evaluate(({ rows, hostile }) => {
-      const t0 = Date.UTC(2026, 10, 20, 0);
-      const data = {
-        columns: [{ name: 'hour', type: 'TIMESTAMP' }, { name: 'device_id', type: 'VARCHAR' }, { name: 'n', type: 'BIGINT' }, { name: 'x', type: 'DOUBLE' }],
-        // n: a permutation of 0..99,999 scattered over the rows (7919 is prime), so that sorting moves them.
-        rows: Array.from({ length: rows }, (_, i) => [new Date(t0 + (i % 48) * 3_600_000).toISOString(), i === 7 ? hostile : `device-${String(i).padStart(6, '0')}`, (i * 7919) % rows, i % 5 === 0 ? null : i / 10]),
-        total: 250_000,
-      };
-      (window as unknown as { __render(id: string, data: unknown): void }).__render('output-1', data);
-    }, { rows: options.rows ?? ROWS, hostile: HOSTILE });
+    await page.evaluate(
+      ({ rows, hostile }) => {
+        const t0 = Date.UTC(2026, 10, 20, 0);
+        const data = {
+          columns: [
+            { name: 'hour', type: 'TIMESTAMP' },
+            { name: 'device_id', type: 'VARCHAR' },
+            { name: 'n', type: 'BIGINT' },
+            { name: 'x', type: 'DOUBLE' },
+          ],
+          // n: a permutation of 0..99,999 scattered over the rows (7919 is prime), so that sorting moves them.
+          rows: Array.from({ length: rows }, (_, i) => [
+            new Date(t0 + (i % 48) * 3_600_000).toISOString(),
+            i === 7 ? hostile : `device-${String(i).padStart(6, '0')}`,
+            (i * 7919) % rows,
+            i % 5 === 0 ? null : i / 10,
+          ]),
+          total: 250_000,
+        };
+        (window as unknown as { __render(id: string, data: unknown): void }).__render('output-1', data);
+      },
+      { rows: options.rows ?? ROWS, hostile: HOSTILE },
+    );
     await page.locator('[data-testid="sql-table"] [aria-rowindex="2"]').waitFor();
     return page;
   }
 
   /** The export requests the page posted to the extension. */
-  const exports = (page: Page) => page.evaluate(() => (window as unknown as { __posted: ExportAnswerMessage[] }).__posted.filter((m) => m.type === 'exportSqlAnswer')
-    // A summary: sending 100,000 rows back to the test would take longer than the rest of the test.
-    .map((m) => ({ type: m.type, format: m.format, columns: m.columns, rowCount: m.rows.length, firstRows: m.rows.slice(0, 2) })));
-  const firstCell = (page: Page, col: string) => page.locator(`[data-testid="sql-table"] [aria-rowindex="2"] [data-col="${col}"]`).textContent();
+  const exports = (page: Page) =>
+    page.evaluate(() =>
+      (window as unknown as { __posted: ExportAnswerMessage[] }).__posted
+        .filter((m) => m.type === 'exportSqlAnswer')
+        // A summary: sending 100,000 rows back to the test would take longer than the rest of the test.
+        .map((m) => ({
+          type: m.type,
+          format: m.format,
+          columns: m.columns,
+          rowCount: m.rows.length,
+          firstRows: m.rows.slice(0, 2),
+        })),
+    );
+  const firstCell = (page: Page, col: string) =>
+    page.locator(`[data-testid="sql-table"] [aria-rowindex="2"] [data-col="${col}"]`).textContent();
 
   it('shows 100,000 rows in a virtualised table: few rows in the page, the count, and the last row reached by scrolling', async () => {
     const page = await renderAnswer();
     const table = page.locator('[data-testid="sql-table"]');
     assert.equal(await table.getAttribute('aria-rowcount'), String(ROWS + 1));
     assert.equal(await page.locator('[data-testid="row-count"]').textContent(), '100,000 rows');
-    assert.match((await page.locator('[data-testid="rows-cut"]').textContent()) ?? '', /gave 250,000 rows; the first 100,000 are here/);
+    assert.match(
+      (await page.locator('[data-testid="rows-cut"]').textContent()) ?? '',
+      /gave 250,000 rows; the first 100,000 are here/,
+    );
     const inPage = await table.locator('.vt-row').count();
     assert.ok(inPage > 5 && inPage < 100, `${inPage} rows in the page for ${ROWS}`);
     assert.deepEqual(await table.locator('.vt-head').allTextContents(), ['hour', 'device_id', 'n', 'x']);
@@ -117,7 +151,7 @@ describe('harvest notebook renderer: the results table of a SQL answer (standalo
     const last = table.locator(`[aria-rowindex="${ROWS + 1}"] [data-col="device_id"]`);
     await last.waitFor();
     assert.equal(await last.textContent(), `device-${String(ROWS - 1).padStart(6, '0')}`);
-    assert.ok(await table.locator('.vt-row').count() < 100, 'still few rows in the page at the end');
+    assert.ok((await table.locator('.vt-row').count()) < 100, 'still few rows in the page at the end');
     await page.close();
   });
 
@@ -129,7 +163,11 @@ describe('harvest notebook renderer: the results table of a SQL answer (standalo
     assert.equal(await firstCell(page, 'n'), '0');
     await head.locator('.vt-sort').click();
     assert.equal(await head.getAttribute('aria-sort'), 'descending');
-    assert.equal(await firstCell(page, 'n'), String(ROWS - 1), 'the largest n first: 99999 sorts above 100 as a number');
+    assert.equal(
+      await firstCell(page, 'n'),
+      String(ROWS - 1),
+      'the largest n first: 99999 sorts above 100 as a number',
+    );
     const x = page.locator('[data-testid="sql-table"] .vt-head[data-col="x"] .vt-sort');
     await x.click();
     await x.click();
@@ -142,29 +180,70 @@ describe('harvest notebook renderer: the results table of a SQL answer (standalo
     await page.locator('[data-testid="sql-table"] .vt-head[data-col="n"] .vt-sort').click();
     await page.locator('[data-testid="sql-table"] .vt-head[data-col="n"] .vt-sort').click();
     await page.locator('[data-testid="export-csv"]').click();
-    await page.waitForFunction(() => (window as unknown as { __posted: { type: string }[] }).__posted.filter((m) => m.type === 'exportSqlAnswer').length === 1);
+    await page.waitForFunction(
+      () =>
+        (window as unknown as { __posted: { type: string }[] }).__posted.filter((m) => m.type === 'exportSqlAnswer')
+          .length === 1,
+    );
     const [message] = await exports(page);
     assert.equal(message.type, 'exportSqlAnswer');
     assert.equal(message.format, 'csv');
-    assert.deepEqual(message.columns.map((c) => c.name), ['hour', 'device_id', 'n', 'x']);
+    assert.deepEqual(
+      message.columns.map((c) => c.name),
+      ['hour', 'device_id', 'n', 'x'],
+    );
     assert.equal(message.rowCount, ROWS, 'every row, not only those in the page');
-    assert.deepEqual(message.firstRows.map((r) => r[2]), [ROWS - 1, ROWS - 2], 'in the order shown: n descending');
+    assert.deepEqual(
+      message.firstRows.map((r) => r[2]),
+      [ROWS - 1, ROWS - 2],
+      'in the order shown: n descending',
+    );
     assert.equal(await page.locator('[data-testid="export-status"]').textContent(), 'Saving…');
-    await page.evaluate(() => (window as unknown as { __hostSays(m: unknown): void }).__hostSays({ type: 'exportedSqlAnswer', saved: 'harvest-answer.csv' }));
-    await page.waitForFunction(() => document.querySelector('[data-testid="export-status"]')?.textContent === 'Saved harvest-answer.csv');
+    await page.evaluate(() =>
+      (window as unknown as { __hostSays(m: unknown): void }).__hostSays({
+        type: 'exportedSqlAnswer',
+        saved: 'harvest-answer.csv',
+      }),
+    );
+    await page.waitForFunction(
+      () => document.querySelector('[data-testid="export-status"]')?.textContent === 'Saved harvest-answer.csv',
+    );
     await page.locator('[data-testid="export-json"]').click();
-    await page.waitForFunction(() => (window as unknown as { __posted: { type: string }[] }).__posted.filter((m) => m.type === 'exportSqlAnswer').length === 2);
+    await page.waitForFunction(
+      () =>
+        (window as unknown as { __posted: { type: string }[] }).__posted.filter((m) => m.type === 'exportSqlAnswer')
+          .length === 2,
+    );
     assert.equal((await exports(page))[1].format, 'json');
     await page.close();
   });
 
-  it('asks the extension for VS Code\'s display language and translations, and shows the table in them', async () => {
+  it("asks the extension for VS Code's display language and translations, and shows the table in them", async () => {
     const page = await renderAnswer({ rows: 1000 });
-    assert.deepEqual(await page.evaluate(() => (window as unknown as { __posted: { type: string }[] }).__posted.map((m) => m.type)), ['l10n?']);
-    assert.equal(await page.locator('[data-testid="export-csv"]').textContent(), 'Save CSV', 'English until the extension answers');
-    await page.evaluate(() => (window as unknown as { __hostSays(m: unknown): void }).__hostSays({ type: 'l10n', language: 'de', contents: { 'Save CSV': 'CSV speichern', rows: 'Zeilen' } }));
-    await page.waitForFunction(() => document.querySelector('[data-testid="export-csv"]')?.textContent === 'CSV speichern');
-    assert.equal(await page.locator('[data-testid="row-count"]').textContent(), '1.000 Zeilen', 'counts in the display language');
+    assert.deepEqual(
+      await page.evaluate(() => (window as unknown as { __posted: { type: string }[] }).__posted.map((m) => m.type)),
+      ['l10n?'],
+    );
+    assert.equal(
+      await page.locator('[data-testid="export-csv"]').textContent(),
+      'Save CSV',
+      'English until the extension answers',
+    );
+    await page.evaluate(() =>
+      (window as unknown as { __hostSays(m: unknown): void }).__hostSays({
+        type: 'l10n',
+        language: 'de',
+        contents: { 'Save CSV': 'CSV speichern', rows: 'Zeilen' },
+      }),
+    );
+    await page.waitForFunction(
+      () => document.querySelector('[data-testid="export-csv"]')?.textContent === 'CSV speichern',
+    );
+    assert.equal(
+      await page.locator('[data-testid="row-count"]').textContent(),
+      '1.000 Zeilen',
+      'counts in the display language',
+    );
     await page.locator('[data-testid="sql-table"] [aria-rowindex="2"]').waitFor();
     await page.close();
   });
@@ -187,7 +266,7 @@ describe('harvest notebook renderer: the results table of a SQL answer (standalo
     await page.close();
   });
 
-  it('draws the metrics\' 14 series readably: none that is zero at every hour, and series the same at every hour as one line named after each', async () => {
+  it("draws the metrics' 14 series readably: none that is zero at every hour, and series the same at every hour as one line named after each", async () => {
     const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
     await page.goto(`${server.url}/?messaging=on`);
     await page.waitForFunction(() => (window as unknown as { __ready?: boolean }).__ready === true);
@@ -197,37 +276,97 @@ describe('harvest notebook renderer: the results table of a SQL answer (standalo
       // (the same every hour here), durations, distances, telemetry points.
       const zero = ['non_operational', 'reserved', 'elsewhere', 'unknown', 'removed', 'non_contactable'];
       const busy = ['available', 'on_trip', 'prow_at_hour_end', 'duration_p50_s', 'distance_p50_m', 'telemetry_points'];
-      const columns = [{ name: 'hour', type: 'TIMESTAMP' }, ...[...zero, ...busy, 'trips_started', 'trips_ended'].map((name) => ({ name, type: 'BIGINT' }))];
-      const rows = Array.from({ length: 24 }, (_, i) => [new Date(t0 + i * 3_600_000).toISOString(), ...zero.map(() => 0), ...busy.map((_, k) => (k + 1) * 10 + i * (k + 1)), 5 + (i % 3), 5 + (i % 3)]);
-      (window as unknown as { __render(id: string, data: unknown): void }).__render('output-metrics', { columns, rows, total: rows.length });
+      const columns = [
+        { name: 'hour', type: 'TIMESTAMP' },
+        ...[...zero, ...busy, 'trips_started', 'trips_ended'].map((name) => ({ name, type: 'BIGINT' })),
+      ];
+      const rows = Array.from({ length: 24 }, (_, i) => [
+        new Date(t0 + i * 3_600_000).toISOString(),
+        ...zero.map(() => 0),
+        ...busy.map((_, k) => (k + 1) * 10 + i * (k + 1)),
+        5 + (i % 3),
+        5 + (i % 3),
+      ]);
+      (window as unknown as { __render(id: string, data: unknown): void }).__render('output-metrics', {
+        columns,
+        rows,
+        total: rows.length,
+      });
     });
     const chart = page.locator('#output-metrics [data-testid="sql-chart"]');
     await chart.waitFor();
-    assert.equal(await chart.locator('polyline').count(), 7, 'six series of their own and one line for trips started and ended');
+    assert.equal(
+      await chart.locator('polyline').count(),
+      7,
+      'six series of their own and one line for trips started and ended',
+    );
     const legend = await page.locator('#output-metrics .mae-legend li').allTextContents();
     assert.ok(legend.includes('trips_started = trips_ended (the same at every point: one line)'), legend.join(' | '));
-    assert.equal(await page.locator('#output-metrics [data-testid="chart-zero"]').textContent(), 'Zero at every point, not drawn: non_operational, reserved, elsewhere, unknown, removed, non_contactable');
-    assert.equal(await page.locator('#output-metrics [data-testid="chart-more"]').count(), 0, 'every line with something to show is drawn');
+    assert.equal(
+      await page.locator('#output-metrics [data-testid="chart-zero"]').textContent(),
+      'Zero at every point, not drawn: non_operational, reserved, elsewhere, unknown, removed, non_contactable',
+    );
+    assert.equal(
+      await page.locator('#output-metrics [data-testid="chart-more"]').count(),
+      0,
+      'every line with something to show is drawn',
+    );
     await page.close();
   });
 
-  it('draws the Metrics view\'s map above a cell per geography: shaded by its count, -1 suppressed, names as text (issue 40)', async () => {
+  it("draws the Metrics view's map above a cell per geography: shaded by its count, -1 suppressed, names as text (issue 40)", async () => {
     const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
     await page.goto(`${server.url}/?messaging=on`);
     await page.waitForFunction(() => (window as unknown as { __ready?: boolean }).__ready === true);
     await page.evaluate((hostile) => {
-      const square = (x: number) => [[[x, 52], [x + 0.1, 52], [x + 0.1, 52.1], [x, 52.1], [x, 52]]];
-      const shapes = [{ id: 'g-1', name: hostile, polygons: [square(13)] }, { id: 'g-2', name: 'North', polygons: [square(13.1)] }, { id: 'g-3', name: 'Harbour', polygons: [square(13.2)] }];
-      const columns = [{ name: 'geography_id', type: 'VARCHAR' }, { name: 'trips.start_loc.count', type: 'BIGINT' }];
-      (window as unknown as { __render(id: string, data: unknown): void }).__render('output-map', { columns, rows: [['g-1', 42], ['g-2', -1]], total: 2, shapes });
+      const square = (x: number) => [
+        [
+          [x, 52],
+          [x + 0.1, 52],
+          [x + 0.1, 52.1],
+          [x, 52.1],
+          [x, 52],
+        ],
+      ];
+      const shapes = [
+        { id: 'g-1', name: hostile, polygons: [square(13)] },
+        { id: 'g-2', name: 'North', polygons: [square(13.1)] },
+        { id: 'g-3', name: 'Harbour', polygons: [square(13.2)] },
+      ];
+      const columns = [
+        { name: 'geography_id', type: 'VARCHAR' },
+        { name: 'trips.start_loc.count', type: 'BIGINT' },
+      ];
+      (window as unknown as { __render(id: string, data: unknown): void }).__render('output-map', {
+        columns,
+        rows: [
+          ['g-1', 42],
+          ['g-2', -1],
+        ],
+        total: 2,
+        shapes,
+      });
     }, HOSTILE);
     const paths = page.locator('#output-map [data-testid="geo-map"] path');
     await paths.first().waitFor();
-    assert.deepEqual(await paths.evaluateAll((ps) => ps.map((p) => p.getAttribute('data-class'))), ['0', 'suppressed', 'missing']);
-    assert.match((await paths.first().locator('title').textContent()) ?? '', /^<img src=x onerror=pwn\(1\)> \(g-1\): trips\.start_loc\.count 42$/);
-    assert.match((await page.locator('#output-map [data-testid="map-legend"]').textContent()) ?? '', /fewer than k: suppressed \(-1\), not 0/);
+    assert.deepEqual(await paths.evaluateAll((ps) => ps.map((p) => p.getAttribute('data-class'))), [
+      '0',
+      'suppressed',
+      'missing',
+    ]);
+    assert.match(
+      (await paths.first().locator('title').textContent()) ?? '',
+      /^<img src=x onerror=pwn\(1\)> \(g-1\): trips\.start_loc\.count 42$/,
+    );
+    assert.match(
+      (await page.locator('#output-map [data-testid="map-legend"]').textContent()) ?? '',
+      /fewer than k: suppressed \(-1\), not 0/,
+    );
     assert.equal(await page.locator('img').count(), 0);
-    const signs = await page.evaluate(() => ({ pwned: (window as unknown as { __pwned: string[] }).__pwned, violations: (window as unknown as { __violations: string[] }).__violations }));
+    const signs = await page.evaluate(() => ({
+      pwned: (window as unknown as { __pwned: string[] }).__pwned,
+      violations: (window as unknown as { __violations: string[] }).__violations,
+    }));
     assert.deepEqual(signs, { pwned: [], violations: [] });
     await page.close();
   });
@@ -237,9 +376,15 @@ describe('harvest notebook renderer: the results table of a SQL answer (standalo
     const cell = page.locator('[data-testid="sql-table"] [aria-rowindex="9"] [data-col="device_id"]');
     // An id column shortens a long value in the middle; the whole value is its tooltip, as text.
     assert.equal(await cell.getAttribute('title'), HOSTILE);
-    assert.ok(HOSTILE.startsWith(((await cell.textContent()) ?? '').split('…')[0]), 'the start of the value, as written');
+    assert.ok(
+      HOSTILE.startsWith(((await cell.textContent()) ?? '').split('…')[0]),
+      'the start of the value, as written',
+    );
     assert.equal(await page.locator('img').count(), 0, 'no element was made from the value');
-    const signs = await page.evaluate(() => ({ pwned: (window as unknown as { __pwned: string[] }).__pwned, violations: (window as unknown as { __violations: string[] }).__violations }));
+    const signs = await page.evaluate(() => ({
+      pwned: (window as unknown as { __pwned: string[] }).__pwned,
+      violations: (window as unknown as { __violations: string[] }).__violations,
+    }));
     assert.deepEqual(signs, { pwned: [], violations: [] });
     await page.close();
   });

@@ -33,7 +33,9 @@ async function shot(page: Page, name: string): Promise<void> {
 }
 
 /** The element that has the keyboard focus, looking into shadow roots, described for messages. */
-async function focused(page: Page): Promise<{ tag: string; testid: string; role: string; text: string; ring: boolean }> {
+async function focused(
+  page: Page,
+): Promise<{ tag: string; testid: string; role: string; text: string; ring: boolean }> {
   return page.evaluate(() => {
     let el = document.activeElement;
     while (el?.shadowRoot?.activeElement) el = el.shadowRoot.activeElement;
@@ -53,10 +55,18 @@ async function focused(page: Page): Promise<{ tag: string; testid: string; role:
     probe.remove();
     const ring = candidates.some((c) => {
       const s = getComputedStyle(c);
-      return (s.outlineStyle !== 'none' && parseFloat(s.outlineWidth) > 0)
-        || (s.borderTopStyle !== 'none' && parseFloat(s.borderTopWidth) > 0 && s.borderTopColor === focusBorder);
+      return (
+        (s.outlineStyle !== 'none' && parseFloat(s.outlineWidth) > 0) ||
+        (s.borderTopStyle !== 'none' && parseFloat(s.borderTopWidth) > 0 && s.borderTopColor === focusBorder)
+      );
     });
-    while (host.parentElement && !host.getAttribute('data-testid') && host.tagName !== 'BUTTON' && !host.getAttribute('role')) host = host.parentElement;
+    while (
+      host.parentElement &&
+      !host.getAttribute('data-testid') &&
+      host.tagName !== 'BUTTON' &&
+      !host.getAttribute('role')
+    )
+      host = host.parentElement;
     return {
       tag: (document.activeElement as Element).tagName.toLowerCase(),
       testid: (document.activeElement as Element).getAttribute('data-testid') ?? host.getAttribute('data-testid') ?? '',
@@ -82,12 +92,24 @@ describe('results panel accessibility and layout (standalone page)', function ()
   });
 
   function view(id: string): ListingResultView {
-    return listingView({ id, environment, listing, credentialLabel: 'demo', canLoadNext: true, canCopyCurl: true, now: Date.now() });
+    return listingView({
+      id,
+      environment,
+      listing,
+      credentialLabel: 'demo',
+      canLoadNext: true,
+      canCopyCurl: true,
+      now: Date.now(),
+    });
   }
 
   async function showListing(page: Page, id: string): Promise<ListingResultView> {
     const v = view(id);
-    await deliver(page, { type: 'show', panelKey: 'env:mds-staging', result: v }, { type: 'body', body: bodyView(listing.pages[0], id, 0) });
+    await deliver(
+      page,
+      { type: 'show', panelKey: 'env:mds-staging', result: v },
+      { type: 'body', body: bodyView(listing.pages[0], id, 0) },
+    );
     await page.locator('[data-testid="row-count"]').waitFor();
     return v;
   }
@@ -97,7 +119,19 @@ describe('results panel accessibility and layout (standalone page)', function ()
     const decoded = decodeJwt(issued.token);
     assert.ok(decoded.ok);
     const findings = lintToken(decoded.token, { now: Date.now(), knownAudiences: [environment.baseUrl] });
-    await deliver(page, { type: 'show', panelKey: 'env:mds-staging', result: tokenResultView({ id: 'tok', environment, token: issued.token, decoded: decoded.token, findings, source: 'Generated for Sandbox MDS staging', now: Date.now() }) });
+    await deliver(page, {
+      type: 'show',
+      panelKey: 'env:mds-staging',
+      result: tokenResultView({
+        id: 'tok',
+        environment,
+        token: issued.token,
+        decoded: decoded.token,
+        findings,
+        source: 'Generated for Sandbox MDS staging',
+        now: Date.now(),
+      }),
+    });
     await page.locator('[data-testid="token-preview"]').waitFor();
   }
 
@@ -105,7 +139,9 @@ describe('results panel accessibility and layout (standalone page)', function ()
     it(`has no serious or critical axe violation: listing (every view), token, error (${theme} theme)`, async () => {
       const page = await panel.openPanel({ theme });
       await showListing(page, `axe-${theme}`);
-      await page.evaluate(() => document.querySelectorAll('vscode-collapsible').forEach((c) => c.setAttribute('open', '')));
+      await page.evaluate(() =>
+        document.querySelectorAll('vscode-collapsible').forEach((c) => c.setAttribute('open', '')),
+      );
       const found: string[] = [];
       const check = async (what: string) => {
         const violations = await axeViolations(page);
@@ -119,13 +155,29 @@ describe('results panel accessibility and layout (standalone page)', function ()
       await page.locator('[data-testid="raw-body"]').waitFor();
       await check('listing, raw');
       await page.locator('[data-testid="view-plot"]').click();
-      await page.waitForFunction(() => (document.querySelector('[data-testid="plot-legend"]')?.textContent ?? '') !== '');
+      await page.waitForFunction(
+        () => (document.querySelector('[data-testid="plot-legend"]')?.textContent ?? '') !== '',
+      );
       await check('listing, plot');
       await shot(page, `listing-${theme}`);
       await showToken(page);
       await check('token');
-      const refused = await new ApiClient().listVehicles({ ...environment, audience: 'https://wrong.test.invalid' }, credential);
-      await deliver(page, { type: 'show', panelKey: 'env:mds-staging', result: listingView({ id: 'refused', environment, listing: refused, canLoadNext: false, canCopyCurl: true, now: Date.now() }) });
+      const refused = await new ApiClient().listVehicles(
+        { ...environment, audience: 'https://wrong.test.invalid' },
+        credential,
+      );
+      await deliver(page, {
+        type: 'show',
+        panelKey: 'env:mds-staging',
+        result: listingView({
+          id: 'refused',
+          environment,
+          listing: refused,
+          canLoadNext: false,
+          canCopyCurl: true,
+          now: Date.now(),
+        }),
+      });
       await page.locator('[data-testid="error-panel"]').waitFor();
       await check('401 error');
       await page.close();
@@ -138,30 +190,56 @@ describe('results panel accessibility and layout (standalone page)', function ()
       const readings = await page.evaluate(measurePanelContrast);
       assert.ok(readings.length >= 30, `measured ${readings.length} colours`);
       const low = readings.filter((r) => r.ratio < 4.5);
-      assert.deepEqual(low.map((r) => `${r.name}: ${r.color} on ${r.background} = ${r.ratio.toFixed(2)}:1`), []);
+      assert.deepEqual(
+        low.map((r) => `${r.name}: ${r.color} on ${r.background} = ${r.ratio.toFixed(2)}:1`),
+        [],
+      );
       // The heatmap's states tell apart without hue (colour-blind eyes): pattern, border or lightness.
-      assert.deepEqual(heatmapStatesAlike(await page.evaluate(measureHeatmapStates)), [], 'heatmap states that look alike without colour');
+      assert.deepEqual(
+        heatmapStatesAlike(await page.evaluate(measureHeatmapStates)),
+        [],
+        'heatmap states that look alike without colour',
+      );
       await page.close();
     });
   }
 
   it('announces results, pages and copies in one small live region; the token countdown is not in it', async () => {
     const page = await panel.openPanel({ theme: 'dark' });
-    const live = () => page.evaluate(() => Array.from(document.querySelectorAll('[aria-live], [role="status"], [role="alert"], [role="log"], [role="timer"], [role="marquee"]'))
-      .map((el) => ({ testid: el.getAttribute('data-testid') ?? el.tagName, chars: (el.textContent ?? '').length })));
+    const live = () =>
+      page.evaluate(() =>
+        Array.from(
+          document.querySelectorAll(
+            '[aria-live], [role="status"], [role="alert"], [role="log"], [role="timer"], [role="marquee"]',
+          ),
+        ).map((el) => ({ testid: el.getAttribute('data-testid') ?? el.tagName, chars: (el.textContent ?? '').length })),
+      );
     const announced = () => page.locator('[data-testid="announcer"]').textContent();
     const v = await showListing(page, 'live');
-    assert.deepEqual((await live()).map((l) => l.testid), ['announcer'], 'one live region, and only it');
+    assert.deepEqual(
+      (await live()).map((l) => l.testid),
+      ['announcer'],
+      'one live region, and only it',
+    );
     assert.match((await announced()) ?? '', /Vehicles · Sandbox MDS staging|200 OK/);
     await showToken(page);
     assert.match((await announced()) ?? '', /Token · Sandbox MDS staging/);
     const countdown = page.locator('[data-testid="time-exp"]');
     assert.match((await countdown.textContent()) ?? '', /expires in/);
-    assert.equal(await countdown.evaluate((el) => !!el.closest('[aria-live], [role="status"], [role="alert"], [role="log"], [role="timer"]')), false, 'the countdown is outside every live region');
+    assert.equal(
+      await countdown.evaluate(
+        (el) => !!el.closest('[aria-live], [role="status"], [role="alert"], [role="log"], [role="timer"]'),
+      ),
+      false,
+      'the countdown is outside every live region',
+    );
     // The countdown ticks; the live region does not.
     const before = await announced();
     const first = await countdown.textContent();
-    await page.waitForFunction((text) => document.querySelector('[data-testid="time-exp"]')?.textContent !== text, first);
+    await page.waitForFunction(
+      (text) => document.querySelector('[data-testid="time-exp"]')?.textContent !== text,
+      first,
+    );
     assert.equal(await announced(), before);
     await deliver(page, { type: 'notice', level: 'info', text: 'Copied the payload as JSON.' });
     assert.equal(await announced(), 'Copied the payload as JSON.');
@@ -169,9 +247,18 @@ describe('results panel accessibility and layout (standalone page)', function ()
     assert.equal(await announced(), 'Error: This token is no longer held.');
     // A page loaded.
     await showListing(page, 'live-2');
-    await deliver(page, { type: 'pagesAppended', resultId: 'live-2', pages: [{ ...v.pages[0], index: 1 }], vehicles: v.vehicles, canLoadNext: false });
+    await deliver(page, {
+      type: 'pagesAppended',
+      resultId: 'live-2',
+      pages: [{ ...v.pages[0], index: 1 }],
+      vehicles: v.vehicles,
+      canLoadNext: false,
+    });
     assert.match((await announced()) ?? '', /^Page 2 loaded: /);
-    assert.ok((await live()).every((l) => l.chars < 300), 'the live region stays small');
+    assert.ok(
+      (await live()).every((l) => l.chars < 300),
+      'the live region stays small',
+    );
     await page.close();
   });
 
@@ -186,13 +273,21 @@ describe('results panel accessibility and layout (standalone page)', function ()
   it('offers "Load all pages" beside "Load next page" when the host can follow every page, and asks the host for it', async () => {
     const page = await panel.openPanel({ theme: 'dark' });
     await showListing(page, 'one-by-one');
-    assert.equal(await page.locator('[data-testid="load-all-pages"]').count(), 0, 'no button when the host cannot load all pages');
+    assert.equal(
+      await page.locator('[data-testid="load-all-pages"]').count(),
+      0,
+      'no button when the host cannot load all pages',
+    );
     const v = { ...view('all'), canLoadAll: true };
     await deliver(page, { type: 'show', panelKey: 'env:mds-staging', result: v });
     const all = page.locator('[data-testid="section-pages"] [data-testid="load-all-pages"]');
     assert.equal(await all.count(), 1);
     await all.click();
-    await page.waitForFunction(() => (window as unknown as { __posted: { type: string; resultId?: string }[] }).__posted.some((m) => m.type === 'loadAllPages' && m.resultId === 'all'));
+    await page.waitForFunction(() =>
+      (window as unknown as { __posted: { type: string; resultId?: string }[] }).__posted.some(
+        (m) => m.type === 'loadAllPages' && m.resultId === 'all',
+      ),
+    );
     await page.close();
   });
 
@@ -202,18 +297,19 @@ describe('results panel accessibility and layout (standalone page)', function ()
     await page.locator('[data-testid="view-tree"]').click();
     const tree = page.locator('[data-testid="json-tree"]');
     await tree.locator('[role="treeitem"]').first().waitFor();
-    const state = () => tree.evaluate((t) => {
-      const active = document.activeElement as HTMLElement;
-      const line = active.querySelector(':scope > .jt-line')?.textContent ?? '';
-      return {
-        tabStops: t.querySelectorAll('[role="treeitem"][tabindex="0"]').length,
-        focused: line.replace(/\s+/g, ' ').trim(),
-        level: active.getAttribute('aria-level'),
-        expanded: active.getAttribute('aria-expanded'),
-        posinset: active.getAttribute('aria-posinset'),
-        setsize: active.getAttribute('aria-setsize'),
-      };
-    });
+    const state = () =>
+      tree.evaluate((t) => {
+        const active = document.activeElement as HTMLElement;
+        const line = active.querySelector(':scope > .jt-line')?.textContent ?? '';
+        return {
+          tabStops: t.querySelectorAll('[role="treeitem"][tabindex="0"]').length,
+          focused: line.replace(/\s+/g, ' ').trim(),
+          level: active.getAttribute('aria-level'),
+          expanded: active.getAttribute('aria-expanded'),
+          posinset: active.getAttribute('aria-posinset'),
+          setsize: active.getAttribute('aria-setsize'),
+        };
+      });
     // Tab from the last control before the tree ("Collapse all") lands on the root item.
     await page.locator('[data-testid="json-search"] input').focus();
     let s = await state();
@@ -262,7 +358,8 @@ describe('results panel accessibility and layout (standalone page)', function ()
     assert.equal(s.tabStops, 1, 'still exactly one tab stop');
     // "Show more" rows are items too: expand the array, go to its end and load the next chunk.
     await page.keyboard.press('Home');
-    for (let i = 0; i < 10 && !(await state()).focused.includes('"vehicles_status"'); i++) await page.keyboard.press('ArrowDown');
+    for (let i = 0; i < 10 && !(await state()).focused.includes('"vehicles_status"'); i++)
+      await page.keyboard.press('ArrowDown');
     await page.keyboard.press('ArrowRight');
     const more = tree.locator('[data-testid="json-more"]');
     await more.focus();
@@ -281,8 +378,8 @@ describe('results panel accessibility and layout (standalone page)', function ()
     const table = page.locator('[data-testid="vehicle-table"]');
     assert.equal(await table.getAttribute('role'), 'grid');
     assert.equal(await table.getAttribute('aria-rowcount'), String(v.vehicles.count + 1));
-    assert.ok(await page.locator('[role="columnheader"] > button.vt-sort').count() >= 4);
-    assert.ok(await page.locator('.vt-row[role="row"] > [role="gridcell"]').count() > 0);
+    assert.ok((await page.locator('[role="columnheader"] > button.vt-sort').count()) >= 4);
+    assert.ok((await page.locator('.vt-row[role="row"] > [role="gridcell"]').count()) > 0);
     assert.equal(await page.locator('.vt-row [role="cell"]').count(), 0);
     // By keyboard: focus the table, Tab to the Battery sort button, press Enter twice.
     await table.focus();
@@ -298,26 +395,48 @@ describe('results panel accessibility and layout (standalone page)', function ()
     assert.equal(await header.getAttribute('aria-sort'), 'ascending');
     await page.keyboard.press('Enter');
     assert.equal(await header.getAttribute('aria-sort'), 'descending');
-    assert.match((await page.locator('[data-testid="announcer"]').textContent()) ?? '', /Sorted by Battery, descending/);
+    assert.match(
+      (await page.locator('[data-testid="announcer"]').textContent()) ?? '',
+      /Sorted by Battery, descending/,
+    );
     const max = Math.max(...Array.from(v.vehicles.battery).filter((b) => !Number.isNaN(b)));
-    assert.equal(await page.locator('.vt-row[aria-rowindex="2"] [data-col="battery"]').textContent(), `${Math.round(max)} %`);
+    assert.equal(
+      await page.locator('.vt-row[aria-rowindex="2"] [data-col="battery"]').textContent(),
+      `${Math.round(max)} %`,
+    );
     // Scroll, so that rows are recycled, then check the DOM order.
     await table.evaluate((el) => el.scrollBy(0, 24 * 300));
     await page.waitForFunction(() => document.querySelector('.vt-row[aria-rowindex="310"]') !== null);
     // The rows are put back in order once scrolling pauses.
-    await page.waitForFunction(() => {
-      const indices = Array.from(document.querySelectorAll('.vt-row'), (r) => Number(r.getAttribute('aria-rowindex')));
-      return indices.every((v, i) => i === 0 || indices[i - 1] < v);
-    }, undefined, { timeout: 5000 }).catch(() => undefined);
-    const indices = await page.locator('.vt-row').evaluateAll((rows) => rows.map((r) => Number(r.getAttribute('aria-rowindex'))));
-    assert.deepEqual(indices, [...indices].sort((a, b) => a - b), 'rows are in the DOM in row order');
+    await page
+      .waitForFunction(
+        () => {
+          const indices = Array.from(document.querySelectorAll('.vt-row'), (r) =>
+            Number(r.getAttribute('aria-rowindex')),
+          );
+          return indices.every((v, i) => i === 0 || indices[i - 1] < v);
+        },
+        undefined,
+        { timeout: 5000 },
+      )
+      .catch(() => undefined);
+    const indices = await page
+      .locator('.vt-row')
+      .evaluateAll((rows) => rows.map((r) => Number(r.getAttribute('aria-rowindex'))));
+    assert.deepEqual(
+      indices,
+      [...indices].sort((a, b) => a - b),
+      'rows are in the DOM in row order',
+    );
     await page.close();
   });
 
   it('every Tab stop shows a focus ring, and Tab reaches every control', async () => {
     const page = await panel.openPanel({ theme: 'light' });
     await showListing(page, 'tab');
-    await page.evaluate(() => document.querySelectorAll('vscode-collapsible').forEach((c) => c.setAttribute('open', '')));
+    await page.evaluate(() =>
+      document.querySelectorAll('vscode-collapsible').forEach((c) => c.setAttribute('open', '')),
+    );
     const walk = async () => {
       await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
       const seen: Awaited<ReturnType<typeof focused>>[] = [];
@@ -334,13 +453,26 @@ describe('results panel accessibility and layout (standalone page)', function ()
     const without = stops.filter((s) => !s.ring);
     assert.deepEqual(without, [], 'every Tab stop shows a focus ring');
     const names = stops.map((s) => s.testid || s.text);
-    for (const expected of ['copy-curl-top', 'run-again', 'page-select', 'load-next-page', 'view-table', 'table-filter', 'state-filter', 'vehicle-table', 'Battery']) {
+    for (const expected of [
+      'copy-curl-top',
+      'run-again',
+      'page-select',
+      'load-next-page',
+      'view-table',
+      'table-filter',
+      'state-filter',
+      'vehicle-table',
+      'Battery',
+    ]) {
       assert.ok(names.includes(expected), `Tab reaches ${expected}: ${names.join(', ')}`);
     }
     await page.locator('[data-testid="view-tree"]').click();
     await page.locator('[data-testid="json-tree"] [role="treeitem"]').first().waitFor();
     const treeStops = await walk();
-    assert.deepEqual(treeStops.filter((s) => !s.ring), []);
+    assert.deepEqual(
+      treeStops.filter((s) => !s.ring),
+      [],
+    );
     assert.equal(treeStops.filter((s) => s.role === 'treeitem').length, 1, 'the tree is one Tab stop');
     await page.close();
   });
@@ -348,24 +480,50 @@ describe('results panel accessibility and layout (standalone page)', function ()
   it('the resource views and the conformance section: axe clean in both themes, every Tab stop with a ring, findings reachable by keyboard', async () => {
     // Trips of a processed hour, one of them broken on purpose so that the conformance section lists findings.
     const hour = new Date(Math.floor(Date.now() / 86_400_000) * 86_400_000 - 12 * 3_600_000).toISOString().slice(0, 13);
-    const trips = await new ApiClient().request(environment, credential, { path: `/trips?end_time=${hour}`, itemsKey: 'trips' });
-    assert.equal(trips.outcome, 'items', `${trips.pages[0]?.status} ${JSON.stringify(trips.pages[0]?.body).slice(0, 300)}`);
+    const trips = await new ApiClient().request(environment, credential, {
+      path: `/trips?end_time=${hour}`,
+      itemsKey: 'trips',
+    });
+    assert.equal(
+      trips.outcome,
+      'items',
+      `${trips.pages[0]?.status} ${JSON.stringify(trips.pages[0]?.body).slice(0, 300)}`,
+    );
     const body = trips.pages[0].body as { trips: Record<string, unknown>[] };
     assert.ok(body.trips.length > 1, 'the sandbox has trips in that hour');
     delete body.trips[1].trip_id;
     body.trips[1].distance = 'far';
-    const v = resultView({ id: 'a11y-trips', environment, result: trips, title: `Trips · ${hour}`, canLoadNext: false, canCopyCurl: true, canRunAgain: true, now: Date.now() });
+    const v = resultView({
+      id: 'a11y-trips',
+      environment,
+      result: trips,
+      title: `Trips · ${hour}`,
+      canLoadNext: false,
+      canCopyCurl: true,
+      canRunAgain: true,
+      now: Date.now(),
+    });
     v.canExport = true;
     v.conformance = resultConformanceView(trips, 'trips');
     assert.ok(v.conformance.state === 'checked' && !v.conformance.conforms);
     const found: string[] = [];
     for (const theme of ['light', 'dark'] as const) {
       const page = await panel.openPanel({ theme });
-      await deliver(page, { type: 'show', panelKey: 'env:mds-staging', result: v }, { type: 'body', body: bodyView(trips.pages[0], v.id, 0) });
+      await deliver(
+        page,
+        { type: 'show', panelKey: 'env:mds-staging', result: v },
+        { type: 'body', body: bodyView(trips.pages[0], v.id, 0) },
+      );
       await page.locator('[data-testid="trips-table"]').waitFor();
-      await page.evaluate(() => document.querySelectorAll('vscode-collapsible').forEach((c) => c.setAttribute('open', '')));
+      await page.evaluate(() =>
+        document.querySelectorAll('vscode-collapsible').forEach((c) => c.setAttribute('open', '')),
+      );
       await page.evaluate(() => document.querySelectorAll('details').forEach((d) => d.setAttribute('open', '')));
-      for (const [what, tab] of [['trips table', 'view-table'], ['JSON tree', 'view-tree'], ['plot', 'view-plot']] as const) {
+      for (const [what, tab] of [
+        ['trips table', 'view-table'],
+        ['JSON tree', 'view-tree'],
+        ['plot', 'view-plot'],
+      ] as const) {
         await page.locator(`[data-testid="${tab}"]`).click();
         if (tab === 'view-tree') await page.locator('[data-testid="json-tree"] [role="treeitem"]').first().waitFor();
         const violations = await axeViolations(page);
@@ -383,13 +541,22 @@ describe('results panel accessibility and layout (standalone page)', function ()
           if (at.tag === 'body' || (stops.length && JSON.stringify(at) === JSON.stringify(stops[0]))) break;
           stops.push(at);
         }
-        assert.deepEqual(stops.filter((s) => !s.ring), [], 'every Tab stop shows a focus ring');
+        assert.deepEqual(
+          stops.filter((s) => !s.ring),
+          [],
+          'every Tab stop shows a focus ring',
+        );
         const names = stops.map((s) => s.testid || s.text);
-        for (const expected of ['finding-path', 'export-csv', 'export-geojson', 'trips-table', 'table-filter']) assert.ok(names.includes(expected), `Tab reaches ${expected}: ${names.join(', ')}`);
+        for (const expected of ['finding-path', 'export-csv', 'export-geojson', 'trips-table', 'table-filter'])
+          assert.ok(names.includes(expected), `Tab reaches ${expected}: ${names.join(', ')}`);
         // A finding by keyboard: focus its path, press Enter, land on the node in the tree.
         await page.locator('[data-testid="finding-path"]').first().focus();
         await page.keyboard.press('Enter');
-        await page.waitForFunction(() => document.activeElement?.getAttribute('role') === 'treeitem' && !!document.activeElement.querySelector(':scope > .jt-target'));
+        await page.waitForFunction(
+          () =>
+            document.activeElement?.getAttribute('role') === 'treeitem' &&
+            !!document.activeElement.querySelector(':scope > .jt-target'),
+        );
       }
       await page.close();
     }
@@ -398,11 +565,27 @@ describe('results panel accessibility and layout (standalone page)', function ()
 
   it('at 360 px, URLs wrap only after "/", "?" and "&", never inside a host name or path segment', async () => {
     const page = await panel.openPanel({ theme: 'light', width: 360 });
-    const long = { ...listing, pages: listing.pages.map((p) => ({ ...p, url: `${p.url}${p.url.includes('?') ? '&' : '?'}provider=mds-staging-berlin&after=2026-11-22T10:00:00Z` })) };
-    const v = listingView({ id: 'narrow', environment: { ...environment, baseUrl: `${environment.baseUrl}/providers/mds-staging-berlin-operations` }, listing: long, credentialLabel: 'demo', canLoadNext: true, canCopyCurl: true, now: Date.now() });
+    const long = {
+      ...listing,
+      pages: listing.pages.map((p) => ({
+        ...p,
+        url: `${p.url}${p.url.includes('?') ? '&' : '?'}provider=mds-staging-berlin&after=2026-11-22T10:00:00Z`,
+      })),
+    };
+    const v = listingView({
+      id: 'narrow',
+      environment: { ...environment, baseUrl: `${environment.baseUrl}/providers/mds-staging-berlin-operations` },
+      listing: long,
+      credentialLabel: 'demo',
+      canLoadNext: true,
+      canCopyCurl: true,
+      now: Date.now(),
+    });
     await deliver(page, { type: 'show', panelKey: 'env:mds-staging', result: v });
     await page.locator('[data-testid="row-count"]').waitFor();
-    await page.evaluate(() => document.querySelectorAll('vscode-collapsible').forEach((c) => c.setAttribute('open', '')));
+    await page.evaluate(() =>
+      document.querySelectorAll('vscode-collapsible').forEach((c) => c.setAttribute('open', '')),
+    );
     await shot(page, 'narrow-360');
     const breaks = await page.evaluate(() => {
       const found: { url: string; lines: number; badBreaks: string[] }[] = [];
@@ -425,7 +608,8 @@ describe('results panel accessibility and layout (standalone page)', function ()
         for (let i = 1; i < chars.length; i++) {
           if (chars[i].top > chars[i - 1].top + 2) {
             lines++;
-            if (!'/?&'.includes(chars[i - 1].c)) badBreaks.push(`${url.slice(Math.max(0, i - 12), i)} | ${url.slice(i, i + 12)}`);
+            if (!'/?&'.includes(chars[i - 1].c))
+              badBreaks.push(`${url.slice(Math.max(0, i - 12), i)} | ${url.slice(i, i + 12)}`);
           }
         }
         found.push({ url, lines, badBreaks });
@@ -433,28 +617,41 @@ describe('results panel accessibility and layout (standalone page)', function ()
       return found;
     });
     assert.ok(breaks.length >= 3, `URLs on the page: ${breaks.length}`);
-    assert.ok(breaks.some((b) => b.lines > 1), 'at 360 px some URL wraps');
-    assert.deepEqual(breaks.flatMap((b) => b.badBreaks), [], 'no break inside a host name or path segment');
+    assert.ok(
+      breaks.some((b) => b.lines > 1),
+      'at 360 px some URL wraps',
+    );
+    assert.deepEqual(
+      breaks.flatMap((b) => b.badBreaks),
+      [],
+      'no break inside a host name or path segment',
+    );
     await page.close();
   });
 
-  it('the plot redraws in the new theme\'s colours and has a text alternative', async () => {
+  it("the plot redraws in the new theme's colours and has a text alternative", async () => {
     const page = await panel.openPanel({ theme: 'dark' });
     await showListing(page, 'plot');
     await page.locator('[data-testid="view-plot"]').click();
     const canvas = page.locator('[data-testid="scatter-plot"]');
-    await page.waitForFunction(() => (document.querySelector('[data-testid="scatter-plot"]')?.getAttribute('data-theme') ?? '').includes('vscode-dark'));
+    await page.waitForFunction(() =>
+      (document.querySelector('[data-testid="scatter-plot"]')?.getAttribute('data-theme') ?? '').includes(
+        'vscode-dark',
+      ),
+    );
     const label = (await canvas.getAttribute('aria-label')) ?? '';
     // "by state" unless every position shares one state (on some nights every status of the page is "available").
     assert.match(label, /^Plot of 1,000 vehicle positions( by state)?: .+ \d/);
     assert.match(label, /Latitude 52\.\d+ to 52\.\d+/);
-    const colours = () => canvas.evaluate((c) => {
-      const el = c as HTMLCanvasElement;
-      const data = el.getContext('2d')?.getImageData(0, 0, el.width, el.height).data ?? new Uint8ClampedArray();
-      const set = new Set<string>();
-      for (let i = 0; i < data.length; i += 4) if (data[i + 3] === 255) set.add(`${data[i]},${data[i + 1]},${data[i + 2]}`);
-      return [...set].sort();
-    });
+    const colours = () =>
+      canvas.evaluate((c) => {
+        const el = c as HTMLCanvasElement;
+        const data = el.getContext('2d')?.getImageData(0, 0, el.width, el.height).data ?? new Uint8ClampedArray();
+        const set = new Set<string>();
+        for (let i = 0; i < data.length; i += 4)
+          if (data[i + 3] === 255) set.add(`${data[i]},${data[i + 1]},${data[i + 2]}`);
+        return [...set].sort();
+      });
     const dark = await colours();
     assert.ok(dark.length > 0);
     // What VS Code does on a theme change: new variables, then the body class.
@@ -468,9 +665,13 @@ describe('results panel accessibility and layout (standalone page)', function ()
       });
       document.body.classList.replace('vscode-dark', 'vscode-light');
     });
-    await page.waitForFunction(() => (document.querySelector('[data-testid="scatter-plot"]')?.getAttribute('data-theme') ?? '').includes('vscode-light'));
+    await page.waitForFunction(() =>
+      (document.querySelector('[data-testid="scatter-plot"]')?.getAttribute('data-theme') ?? '').includes(
+        'vscode-light',
+      ),
+    );
     const light = await colours();
-    assert.notDeepEqual(light, dark, 'the points are drawn in the light theme\'s colours');
+    assert.notDeepEqual(light, dark, "the points are drawn in the light theme's colours");
     await page.close();
   });
 });

@@ -37,10 +37,13 @@ async function axeFindings(page: Page): Promise<string> {
 
 /** Resolves after two more frames and the tasks queued before them. */
 async function nextFrames(page: Page): Promise<void> {
-  await page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(resolve, 0)))));
+  await page.evaluate(
+    () =>
+      new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(resolve, 0)))),
+  );
 }
 
-describe('results panel bundle in Chromium: a gRPC call\'s answer', function () {
+describe("results panel bundle in Chromium: a gRPC call's answer", function () {
   this.timeout(180_000);
   const panel = useStandalonePanel({ fleetSize: FLEET });
   let connection: GrpcConnection;
@@ -57,17 +60,39 @@ describe('results panel bundle in Chromium: a gRPC call\'s answer', function () 
   });
   after(() => connection?.close());
 
-  const viewOf = (result: GrpcCallResult, id: string) => grpcResultView({ id, environment: panel.environment, result, title: 'VehicleService/ListVehicleStatus', target, credentialLabel: 'demo', canRunAgain: true, canCopyGrpcurl: true, now: Date.now(), refusal: { credentialType: 'external-org' } }).view;
+  const viewOf = (result: GrpcCallResult, id: string) =>
+    grpcResultView({
+      id,
+      environment: panel.environment,
+      result,
+      title: 'VehicleService/ListVehicleStatus',
+      target,
+      credentialLabel: 'demo',
+      canRunAgain: true,
+      canCopyGrpcurl: true,
+      now: Date.now(),
+      refusal: { credentialType: 'external-org' },
+    }).view;
 
   it('shows a streamed vehicle-status answer: status, the vehicles table with every message, gRPC buttons only, no token', async () => {
-    const result = await callMethod(connection, schema, auth, { method: `${SERVICE}/ListVehicleStatus`, messages: [{}] });
+    const result = await callMethod(connection, schema, auth, {
+      method: `${SERVICE}/ListVehicleStatus`,
+      messages: [{}],
+    });
     assert.equal(result.status.name, 'OK', result.status.message);
     const view = viewOf(result, 'grpc-ok');
     const page = await panel.openPanel();
-    await deliver(page, { type: 'show', panelKey: 'env:mds-staging', result: view }, { type: 'history', entries: [historyEntryOf(view, true)], shownId: view.id });
+    await deliver(
+      page,
+      { type: 'show', panelKey: 'env:mds-staging', result: view },
+      { type: 'history', entries: [historyEntryOf(view, true)], shownId: view.id },
+    );
 
     await page.locator('[data-testid="grpc-status"]').waitFor();
-    assert.equal((await page.locator('[data-testid="grpc-status"] [data-testid="status"]').textContent())?.trim(), 'OK');
+    assert.equal(
+      (await page.locator('[data-testid="grpc-status"] [data-testid="status"]').textContent())?.trim(),
+      'OK',
+    );
     assert.equal(await page.locator('[data-testid="summary-line"]').textContent(), `OK · ${FLEET} vehicle statuses`);
     assert.equal(await page.locator('[data-testid="grpc-method"]').textContent(), `/${SERVICE}/ListVehicleStatus`);
     assert.equal(await page.locator('[data-testid="grpc-target"]').textContent(), target);
@@ -78,27 +103,37 @@ describe('results panel bundle in Chromium: a gRPC call\'s answer', function () 
     const table = vehicleDataTable(view.vehicles, 'vehicles_status');
     const lastEvent = table.columns.find((c) => c.id === 'lastEvent');
     assert.ok(lastEvent);
-    assert.equal(await page.locator('.vt-row[aria-rowindex="2"] [data-col="deviceId"]').textContent(), view.vehicles.deviceId[0]);
+    assert.equal(
+      await page.locator('.vt-row[aria-rowindex="2"] [data-col="deviceId"]').textContent(),
+      view.vehicles.deviceId[0],
+    );
     const shownTime = (await page.locator('.vt-row[aria-rowindex="2"] [data-col="lastEvent"]').textContent())?.trim();
     assert.ok(shownTime, 'the last event time is shown');
     assert.equal(shownTime, cellText(lastEvent, 0));
 
     // Metadata: the authorization sent is shortened, the response headers are listed.
     await page.locator('[data-testid="section-grpc-metadata"]').click();
-    assert.match(await page.locator('[data-testid="grpc-request-metadata"]').textContent() ?? '', /authorization.*Bearer .{10}….{6}/s);
-    assert.match(await page.locator('[data-testid="grpc-headers"]').textContent() ?? '', /content-type/);
+    assert.match(
+      (await page.locator('[data-testid="grpc-request-metadata"]').textContent()) ?? '',
+      /authorization.*Bearer .{10}….{6}/s,
+    );
+    assert.match((await page.locator('[data-testid="grpc-headers"]').textContent()) ?? '', /content-type/);
 
     // Buttons: Copy as grpcurl and Run again; none of REST's.
-    for (const gone of ['copy-curl-top', 'load-next-page', 'load-all-pages', 'fetch-hours']) assert.equal(await page.locator(`[data-testid="${gone}"]`).count(), 0, gone);
+    for (const gone of ['copy-curl-top', 'load-next-page', 'load-all-pages', 'fetch-hours'])
+      assert.equal(await page.locator(`[data-testid="${gone}"]`).count(), 0, gone);
     assert.equal(await page.locator('[data-testid="export-csv"]').count(), 1, 'the table can be saved as CSV');
     await page.locator('[data-testid="copy-grpcurl"]').click();
     await page.locator('[data-testid="run-again"]').click();
     const sent = await postedMessages(page);
-    assert.deepEqual(sent.find((m) => m.type === 'copyGrpcurl'), { type: 'copyGrpcurl', resultId: view.id });
+    assert.deepEqual(
+      sent.find((m) => m.type === 'copyGrpcurl'),
+      { type: 'copyGrpcurl', resultId: view.id },
+    );
     assert.ok(sent.some((m) => m.type === 'runAgain'));
 
     // The history lists the call with its gRPC status.
-    assert.match(await page.locator('[data-testid="history-entry"]').first().textContent() ?? '', /GRPC.*OK/s);
+    assert.match((await page.locator('[data-testid="history-entry"]').first().textContent()) ?? '', /GRPC.*OK/s);
     const token = result.token?.token ?? '';
     assert.ok(token.length > 100);
     assert.equal((await page.content()).includes(token), false, 'the token is not in the page');
@@ -109,13 +144,16 @@ describe('results panel bundle in Chromium: a gRPC call\'s answer', function () 
 
   it('explains UNAUTHENTICATED as a REST 401 is explained', async () => {
     const wrong = { ...auth, environment: { ...panel.environment, baseUrl: `${panel.environment.baseUrl}-elsewhere` } };
-    const result = await callMethod(connection, schema, wrong, { method: `${SERVICE}/ListVehicleStatus`, messages: [{}] });
+    const result = await callMethod(connection, schema, wrong, {
+      method: `${SERVICE}/ListVehicleStatus`,
+      messages: [{}],
+    });
     assert.equal(result.status.name, 'UNAUTHENTICATED');
     const page = await panel.openPanel();
     await deliver(page, { type: 'show', panelKey: 'env:mds-staging', result: viewOf(result, 'grpc-refused') });
     await page.locator('[data-testid="refusal"]').waitFor();
     assert.equal(await page.locator('[data-testid="error-title"]').textContent(), 'UNAUTHENTICATED (16)');
-    assert.match(await page.locator('[data-testid="refusal-cause"]').textContent() ?? '', /audience|aud/i);
+    assert.match((await page.locator('[data-testid="refusal-cause"]').textContent()) ?? '', /audience|aud/i);
     assert.equal(await page.locator('[data-testid="error-rule"]').textContent(), 'aud_mismatch');
     assert.equal(await axeFindings(page), '', 'no serious or critical axe violation');
     await shot(page, 'refused');
@@ -123,12 +161,20 @@ describe('results panel bundle in Chromium: a gRPC call\'s answer', function () 
   });
 
   it('keeps a stream of 100,000 vehicles virtualised', async () => {
-    const status = await callMethod(connection, schema, auth, { method: `${SERVICE}/ListVehicleStatus`, messages: [{}] });
-    const messages = Array.from({ length: 100_000 }, (_, i) => ({ ...status.messages[i % status.messages.length], device_id: `row-${i}` }));
+    const status = await callMethod(connection, schema, auth, {
+      method: `${SERVICE}/ListVehicleStatus`,
+      messages: [{}],
+    });
+    const messages = Array.from({ length: 100_000 }, (_, i) => ({
+      ...status.messages[i % status.messages.length],
+      device_id: `row-${i}`,
+    }));
     const view = viewOf({ ...status, messages }, 'grpc-big');
     const page = await panel.openPanel();
     await deliver(page, { type: 'show', panelKey: 'big', result: view });
-    await page.waitForFunction(() => document.querySelector('[data-testid="row-count"]')?.getAttribute('data-rows') === '100000');
+    await page.waitForFunction(
+      () => document.querySelector('[data-testid="row-count"]')?.getAttribute('data-rows') === '100000',
+    );
     const grid = page.locator('[data-testid="vehicle-table"]');
     await grid.evaluate((el) => el.scrollTo(0, el.scrollHeight));
     await nextFrames(page);
@@ -139,13 +185,28 @@ describe('results panel bundle in Chromium: a gRPC call\'s answer', function () 
     assert.ok(rendered < 80, `${rendered} rows in the DOM`);
 
     // The JSON tree asks for one part of 1,000 messages at a time, as for a REST page.
-    assert.equal(await page.locator('[data-testid="grpc-part"]').textContent(), 'JSON and Raw show messages 1 to 1,000 of 100,000');
+    assert.equal(
+      await page.locator('[data-testid="grpc-part"]').textContent(),
+      'JSON and Raw show messages 1 to 1,000 of 100,000',
+    );
     await page.locator('[data-testid="view-tree"]').click();
     await page.locator('[data-testid="grpc-part-next"]').click();
-    assert.equal(await page.locator('[data-testid="grpc-part"]').textContent(), 'JSON and Raw show messages 1,001 to 2,000 of 100,000');
-    await page.waitForFunction(() => (window as unknown as { __posted: { type: string; pageIndex?: number }[] }).__posted.some((m) => m.type === 'requestBody' && m.pageIndex === 1));
-    const asked = (await postedMessages<{ type: string; resultId?: string; pageIndex?: number }>(page)).filter((m) => m.type === 'requestBody');
-    assert.deepEqual(asked.map((m) => m.pageIndex), [0, 1]);
+    assert.equal(
+      await page.locator('[data-testid="grpc-part"]').textContent(),
+      'JSON and Raw show messages 1,001 to 2,000 of 100,000',
+    );
+    await page.waitForFunction(() =>
+      (window as unknown as { __posted: { type: string; pageIndex?: number }[] }).__posted.some(
+        (m) => m.type === 'requestBody' && m.pageIndex === 1,
+      ),
+    );
+    const asked = (await postedMessages<{ type: string; resultId?: string; pageIndex?: number }>(page)).filter(
+      (m) => m.type === 'requestBody',
+    );
+    assert.deepEqual(
+      asked.map((m) => m.pageIndex),
+      [0, 1],
+    );
     await page.close();
   });
 });

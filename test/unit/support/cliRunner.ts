@@ -32,10 +32,15 @@ export async function runCliInProcess(args: string[], env: NodeJS.ProcessEnv = {
 /** Runs the built `dist/cli.js` in a child process, as a shell would, with extra environment variables. */
 export function spawnBuiltCli(args: string[], env: NodeJS.ProcessEnv = {}, timeoutMs = 20_000): Promise<CliRun> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [path.resolve('dist/cli.js'), ...args], { env: { ...process.env, MOBILITY_API_DEBUG: '', ...env }, timeout: timeoutMs }, (error, stdout, stderr) => {
-      const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
-      resolve({ code, out: stdout, err: stderr });
-    });
+    execFile(
+      process.execPath,
+      [path.resolve('dist/cli.js'), ...args],
+      { env: { ...process.env, MOBILITY_API_DEBUG: '', ...env }, timeout: timeoutMs },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
+        resolve({ code, out: stdout, err: stderr });
+      },
+    );
   });
 }
 
@@ -58,7 +63,20 @@ export function makeCliCredential(): CliCredential {
   return {
     dir,
     kid,
-    flags: ['--private-key', keyFile, '--kid', kid, '--iss', 'org-1@example.test', '--type', 'external-org', '--state-dir', path.join(dir, 'state'), '--precision', 'milliseconds'],
+    flags: [
+      '--private-key',
+      keyFile,
+      '--kid',
+      kid,
+      '--iss',
+      'org-1@example.test',
+      '--type',
+      'external-org',
+      '--state-dir',
+      path.join(dir, 'state'),
+      '--precision',
+      'milliseconds',
+    ],
     remove: () => fs.rmSync(dir, { recursive: true, force: true }),
   };
 }

@@ -8,5 +8,10 @@ export async function clearOfPeriodEnd(periodMs: number, marginMs: number): Prom
   const now = Date.now();
   if (periodMs - (now % periodMs) >= marginMs) return;
   const period = Math.floor(now / periodMs);
-  await waitUntil('the next UTC period to begin', () => Math.floor(Date.now() / periodMs), (p) => p > period, { timeoutMs: marginMs + 10_000, intervalMs: 100 });
+  await waitUntil(
+    'the next UTC period to begin',
+    () => Math.floor(Date.now() / periodMs),
+    (p) => p > period,
+    { timeoutMs: marginMs + 10_000, intervalMs: 100 },
+  );
 }

@@ -25,9 +25,13 @@ function has(command: string, args: string[] = ['--version']): boolean {
 export function missingTools(language: CodeLanguage): string[] {
   switch (language) {
     case 'python':
-      return has(PYTHON, ['-c', 'import jwt, requests, cryptography']) ? [] : [`${PYTHON} with python3-jwt python3-requests python3-cryptography`];
+      return has(PYTHON, ['-c', 'import jwt, requests, cryptography'])
+        ? []
+        : [`${PYTHON} with python3-jwt python3-requests python3-cryptography`];
     case 'typescript':
-      return existsSync(join(ROOT, 'node_modules/typescript/bin/tsc')) && existsSync(join(ROOT, 'node_modules/jose')) ? [] : ['typescript and jose in node_modules (npm ci)'];
+      return existsSync(join(ROOT, 'node_modules/typescript/bin/tsc')) && existsSync(join(ROOT, 'node_modules/jose'))
+        ? []
+        : ['typescript and jose in node_modules (npm ci)'];
     case 'go':
       return [
         ...(has('go', ['version']) ? [] : ['go (golang-go)']),
@@ -35,7 +39,10 @@ export function missingTools(language: CodeLanguage): string[] {
         ...(existsSync(join(GOCODE, 'google/uuid/go.mod')) ? [] : ['golang-github-google-uuid-dev']),
       ];
     case 'java':
-      return [...(has('javac', ['-version']) ? [] : ['javac (default-jdk-headless)']), ...(existsSync(GSON) ? [] : ['libgoogle-gson-java'])];
+      return [
+        ...(has('javac', ['-version']) ? [] : ['javac (default-jdk-headless)']),
+        ...(existsSync(GSON) ? [] : ['libgoogle-gson-java']),
+      ];
     case 'shell':
       return [
         ['bash', '--version', 'bash'],
@@ -64,7 +71,8 @@ export function buildProgram(language: CodeLanguage, source: string, parent: str
   writeFileSync(file, source);
   const compile = (command: string, args: string[], env: NodeJS.ProcessEnv = process.env) => {
     const run = spawnSync(command, args, { cwd: dir, env, encoding: 'utf8' });
-    if (run.status !== 0) throw new Error(`${command} ${args.join(' ')} failed:\n${run.stdout}${run.stderr}${run.error?.message ?? ''}`);
+    if (run.status !== 0)
+      throw new Error(`${command} ${args.join(' ')} failed:\n${run.stdout}${run.stderr}${run.error?.message ?? ''}`);
   };
   switch (language) {
     case 'python':
@@ -92,17 +100,38 @@ export function buildProgram(language: CodeLanguage, source: string, parent: str
 export function goModOf(source: string): string {
   const lines = source.split('\n');
   const first = lines.indexOf('//\tmodule example');
-  if (first < 0) throw new Error('the Go program\'s header gives no go.mod');
+  if (first < 0) throw new Error("the Go program's header gives no go.mod");
   let last = first;
-  for (let i = first; i < lines.length && /^\/\/(\t.*)?$/.test(lines[i]); i++) if (lines[i].startsWith('//\treplace ')) last = i;
-  return `${lines.slice(first, last + 1).map((l) => l.replace(/^\/\/\t?/, '')).join('\n')}\n`;
+  for (let i = first; i < lines.length && /^\/\/(\t.*)?$/.test(lines[i]); i++)
+    if (lines[i].startsWith('//\treplace ')) last = i;
+  return `${lines
+    .slice(first, last + 1)
+    .map((l) => l.replace(/^\/\/\t?/, ''))
+    .join('\n')}\n`;
 }
 
 /** Compiles the TypeScript programs with one run of tsc (strict, as ES modules for Node); throws with its output. */
 export function compileTypeScript(programs: BuiltProgram[]): void {
   const tsc = join(ROOT, 'node_modules/typescript/bin/tsc');
   const files = programs.map((p) => p.args[0].replace(/\.js$/, '.ts'));
-  const run = spawnSync(process.execPath, [tsc, '--strict', '--target', 'es2022', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--types', 'node', '--skipLibCheck', ...files], { encoding: 'utf8' });
+  const run = spawnSync(
+    process.execPath,
+    [
+      tsc,
+      '--strict',
+      '--target',
+      'es2022',
+      '--module',
+      'nodenext',
+      '--moduleResolution',
+      'nodenext',
+      '--types',
+      'node',
+      '--skipLibCheck',
+      ...files,
+    ],
+    { encoding: 'utf8' },
+  );
   if (run.status !== 0) throw new Error(`tsc failed:\n${run.stdout}${run.stderr}`);
 }
 

@@ -61,9 +61,17 @@ const at = (s: string, i: number): number => (s.length === 0 ? 0 : i % (s.length
 /** One edit of a text. Parameters are numbers, so fast-check shrinks them towards small edits. */
 export const mutation: fc.Arbitrary<Mutation> = fc.oneof(
   // truncation anywhere
-  fc.nat().map((i): Mutation => (s) => s.slice(0, at(s, i))),
+  fc.nat().map(
+    (i): Mutation =>
+      (s) =>
+        s.slice(0, at(s, i)),
+  ),
   // one character replaced by any code unit
-  fc.tuple(fc.nat(), anyCodeUnit).map(([i, c]): Mutation => (s) => (s.length === 0 ? c : s.slice(0, i % s.length) + c + s.slice((i % s.length) + 1))),
+  fc.tuple(fc.nat(), anyCodeUnit).map(
+    ([i, c]): Mutation =>
+      (s) =>
+        s.length === 0 ? c : s.slice(0, i % s.length) + c + s.slice((i % s.length) + 1),
+  ),
   // one character's low bits flipped (a bit error in transit)
   fc.tuple(fc.nat(), fc.integer({ min: 1, max: 255 })).map(([i, x]): Mutation => (s) => {
     if (s.length === 0) return s;
@@ -71,13 +79,29 @@ export const mutation: fc.Arbitrary<Mutation> = fc.oneof(
     return s.slice(0, k) + String.fromCharCode(s.charCodeAt(k) ^ x) + s.slice(k + 1);
   }),
   // a known-troublesome splice inserted
-  fc.tuple(fc.nat(), fc.constantFrom(...SPLICES)).map(([i, piece]): Mutation => (s) => s.slice(0, at(s, i)) + piece + s.slice(at(s, i))),
+  fc.tuple(fc.nat(), fc.constantFrom(...SPLICES)).map(
+    ([i, piece]): Mutation =>
+      (s) =>
+        s.slice(0, at(s, i)) + piece + s.slice(at(s, i)),
+  ),
   // random text inserted
-  fc.tuple(fc.nat(), noise(12)).map(([i, piece]): Mutation => (s) => s.slice(0, at(s, i)) + piece + s.slice(at(s, i))),
+  fc.tuple(fc.nat(), noise(12)).map(
+    ([i, piece]): Mutation =>
+      (s) =>
+        s.slice(0, at(s, i)) + piece + s.slice(at(s, i)),
+  ),
   // a range deleted
-  fc.tuple(fc.nat(), fc.integer({ min: 1, max: 80 })).map(([i, n]): Mutation => (s) => s.slice(0, at(s, i)) + s.slice(at(s, i) + n)),
+  fc.tuple(fc.nat(), fc.integer({ min: 1, max: 80 })).map(
+    ([i, n]): Mutation =>
+      (s) =>
+        s.slice(0, at(s, i)) + s.slice(at(s, i) + n),
+  ),
   // a range duplicated
-  fc.tuple(fc.nat(), fc.integer({ min: 1, max: 80 })).map(([i, n]): Mutation => (s) => s.slice(0, at(s, i) + n) + s.slice(at(s, i))),
+  fc.tuple(fc.nat(), fc.integer({ min: 1, max: 80 })).map(
+    ([i, n]): Mutation =>
+      (s) =>
+        s.slice(0, at(s, i) + n) + s.slice(at(s, i)),
+  ),
   // paste damage and wrappers
   fc.constantFrom<Mutation>(
     (s) => JSON.stringify(s),
@@ -107,9 +131,27 @@ export const HOSTILE_KEYS = ['__proto__', 'constructor', 'prototype', 'toString'
 export const hostileJsonValue: fc.Arbitrary<unknown> = fc.oneof(
   { weight: 4, arbitrary: fc.jsonValue({ maxDepth: 3 }) },
   { weight: 1, arbitrary: noise(40) },
-  { weight: 1, arbitrary: fc.constantFrom<unknown>(1e308, -1e308, 2 ** 53 + 1, -0, 1767225600123, 0.5, '', ' ', '\0', '\uD800', 'x'.repeat(5000)) },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom<unknown>(
+      1e308,
+      -1e308,
+      2 ** 53 + 1,
+      -0,
+      1767225600123,
+      0.5,
+      '',
+      ' ',
+      '\0',
+      '\uD800',
+      'x'.repeat(5000),
+    ),
+  },
   { weight: 1, arbitrary: fc.constantFrom(30, 300, 3000).map((d) => JSON.parse(nested(d)) as unknown) },
-  { weight: 1, arbitrary: fc.constantFrom(...HOSTILE_KEYS).map((k) => JSON.parse(`{"${k}":{"polluted":true}}`) as unknown) },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(...HOSTILE_KEYS).map((k) => JSON.parse(`{"${k}":{"polluted":true}}`) as unknown),
+  },
 );
 
 /**
@@ -117,7 +159,10 @@ export const hostileJsonValue: fc.Arbitrary<unknown> = fc.oneof(
  * keys are written into the text, so that JSON.parse makes them own properties as an attacker's
  * body would.
  */
-export function jsonEditedFrom(bases: readonly Record<string, unknown>[], fieldNames: readonly string[]): fc.Arbitrary<string> {
+export function jsonEditedFrom(
+  bases: readonly Record<string, unknown>[],
+  fieldNames: readonly string[],
+): fc.Arbitrary<string> {
   const edit = fc.oneof(
     fc.tuple(fc.constant('set' as const), fc.constantFrom(...fieldNames, ...HOSTILE_KEYS), hostileJsonValue),
     fc.tuple(fc.constant('drop' as const), fc.constantFrom(...fieldNames), fc.constant(undefined)),

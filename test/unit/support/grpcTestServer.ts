@@ -50,9 +50,17 @@ function errorInfoStatus(code: number, message: string, rule: string): grpc.Meta
   const root = statusProtos();
   const ErrorInfo = root.lookupType('google.rpc.ErrorInfo');
   const Status = root.lookupType('google.rpc.Status');
-  const detail = { type_url: 'type.googleapis.com/google.rpc.ErrorInfo', value: ErrorInfo.encode(ErrorInfo.fromObject({ reason: rule.toUpperCase(), domain: 'sandbox.test', metadata: { rule } })).finish() };
+  const detail = {
+    type_url: 'type.googleapis.com/google.rpc.ErrorInfo',
+    value: ErrorInfo.encode(
+      ErrorInfo.fromObject({ reason: rule.toUpperCase(), domain: 'sandbox.test', metadata: { rule } }),
+    ).finish(),
+  };
   const metadata = new grpc.Metadata();
-  metadata.set('grpc-status-details-bin', Buffer.from(Status.encode(Status.fromObject({ code, message, details: [detail] })).finish()));
+  metadata.set(
+    'grpc-status-details-bin',
+    Buffer.from(Status.encode(Status.fromObject({ code, message, details: [detail] })).finish()),
+  );
   return metadata;
 }
 
@@ -61,20 +69,37 @@ function flatten(metadata: grpc.Metadata): Record<string, string[]> {
 }
 
 export async function startGrpcTestServer(options: GrpcTestServerOptions = {}): Promise<GrpcTestServer> {
-  const definition = protoLoader.loadSync(FLEET_PROTO, { includeDirs: [INCLUDE_DIR], keepCase: true, longs: String, enums: String, defaults: true, oneofs: true });
+  const definition = protoLoader.loadSync(FLEET_PROTO, {
+    includeDirs: [INCLUDE_DIR],
+    keepCase: true,
+    longs: String,
+    enums: String,
+    defaults: true,
+    oneofs: true,
+  });
   const server = new grpc.Server();
   const seen: SeenCall[] = [];
   const cancelled: string[] = [];
-  const verifier = options.trust ? new TokenVerifier({ trust: options.trust, now: () => Date.now(), maxSkewSeconds: 60 }) : undefined;
+  const verifier = options.trust
+    ? new TokenVerifier({ trust: options.trust, now: () => Date.now(), maxSkewSeconds: 60 })
+    : undefined;
 
   /** Records the call; with a verifier, resolves to an error status when the token is refused. */
-  const admit = async (callPath: string, metadata: grpc.Metadata, checkToken: boolean): Promise<Partial<grpc.StatusObject> | undefined> => {
+  const admit = async (
+    callPath: string,
+    metadata: grpc.Metadata,
+    checkToken: boolean,
+  ): Promise<Partial<grpc.StatusObject> | undefined> => {
     const authorization = metadata.get('authorization')[0] as string | undefined;
     seen.push({ path: callPath, authorization, metadata: flatten(metadata) });
     if (!verifier || !checkToken) return undefined;
     const check = await verifier.verify(authorization, { api: 'mds', audience: options.audience ?? '' });
     if (check.ok) return undefined;
-    return { code: grpc.status.UNAUTHENTICATED, details: check.refusal.description, metadata: errorInfoStatus(grpc.status.UNAUTHENTICATED, check.refusal.description, check.refusal.rule) };
+    return {
+      code: grpc.status.UNAUTHENTICATED,
+      details: check.refusal.description,
+      metadata: errorInfoStatus(grpc.status.UNAUTHENTICATED, check.refusal.description, check.refusal.rule),
+    };
   };
 
   const fleet = definition['mobility.test.v1.Fleet'] as grpc.ServiceDefinition;
@@ -101,7 +126,20 @@ export async function startGrpcTestServer(options: GrpcTestServerOptions = {}): 
         call.sendMetadata(new grpc.Metadata());
         const trailer = new grpc.Metadata();
         trailer.set('x-served-by', 'test');
-        callback(null, { device_id: id, vehicle_type: 'SCOOTER', battery: { charge: 0.5 }, last_seen: { seconds: 1762326000, nanos: 0 }, tags: ['a'], counters: { trips: 3 }, stop_id: 'stop-1', odometer_m: '9007199254740993' }, trailer);
+        callback(
+          null,
+          {
+            device_id: id,
+            vehicle_type: 'SCOOTER',
+            battery: { charge: 0.5 },
+            last_seen: { seconds: 1762326000, nanos: 0 },
+            tags: ['a'],
+            counters: { trips: 3 },
+            stop_id: 'stop-1',
+            odometer_m: '9007199254740993',
+          },
+          trailer,
+        );
       });
     },
     WatchVehicles: (call: grpc.ServerWritableStream<{ count: number }, unknown>) => {
@@ -114,11 +152,22 @@ export async function startGrpcTestServer(options: GrpcTestServerOptions = {}): 
         call.end();
       });
     },
-    UploadTelemetry: (call: grpc.ServerReadableStream<{ device_id: string }, unknown>, callback: grpc.sendUnaryData<unknown>) => {
+    UploadTelemetry: (
+      call: grpc.ServerReadableStream<{ device_id: string }, unknown>,
+      callback: grpc.sendUnaryData<unknown>,
+    ) => {
       const ids: string[] = [];
       const admitted = admit('/mobility.test.v1.Fleet/UploadTelemetry', call.metadata, true);
       call.on('data', (m: { device_id: string }) => ids.push(m.device_id));
-      call.on('end', () => void admitted.then((refused) => (refused ? callback(refused as grpc.ServiceError) : callback(null, { received: ids.length, device_ids: ids }))));
+      call.on(
+        'end',
+        () =>
+          void admitted.then((refused) =>
+            refused
+              ? callback(refused as grpc.ServiceError)
+              : callback(null, { received: ids.length, device_ids: ids }),
+          ),
+      );
     },
     Echo: (call: grpc.ServerDuplexStream<unknown, unknown>) => {
       const admitted = admit('/mobility.test.v1.Fleet/Echo', call.metadata, true);
@@ -134,27 +183,45 @@ export async function startGrpcTestServer(options: GrpcTestServerOptions = {}): 
         const servicePath = Object.values(service)[0].path;
         const version = servicePath.includes('v1alpha') ? 'v1alpha' : 'v1';
         if (reflection !== 'both' && reflection !== version) return;
-        const wrapped = Object.fromEntries(Object.entries(implementation).map(([name, handler]) => [name, (call: grpc.ServerDuplexStream<unknown, unknown>) => {
-          if (options.reflectionEchoesKid) {
-            seen.push({ path: servicePath, authorization: call.metadata.get('authorization')[0] as string | undefined, metadata: flatten(call.metadata) });
-            call.emit('error', { code: grpc.status.UNAUTHENTICATED, details: `unknown kid ${kidOf(call.metadata.get('authorization')[0])}` });
-            return;
-          }
-          void admit(servicePath, call.metadata, options.reflectionNeedsToken === true).then((refused) => {
-            if (refused) {
-              call.emit('error', refused);
-              return;
-            }
-            (handler as (c: typeof call) => void)(call);
-          });
-        }]));
+        const wrapped = Object.fromEntries(
+          Object.entries(implementation).map(([name, handler]) => [
+            name,
+            (call: grpc.ServerDuplexStream<unknown, unknown>) => {
+              if (options.reflectionEchoesKid) {
+                seen.push({
+                  path: servicePath,
+                  authorization: call.metadata.get('authorization')[0] as string | undefined,
+                  metadata: flatten(call.metadata),
+                });
+                call.emit('error', {
+                  code: grpc.status.UNAUTHENTICATED,
+                  details: `unknown kid ${kidOf(call.metadata.get('authorization')[0])}`,
+                });
+                return;
+              }
+              void admit(servicePath, call.metadata, options.reflectionNeedsToken === true).then((refused) => {
+                if (refused) {
+                  call.emit('error', refused);
+                  return;
+                }
+                (handler as (c: typeof call) => void)(call);
+              });
+            },
+          ]),
+        );
         server.addService(service, wrapped);
       },
     });
   }
 
-  const credentials = options.tls ? grpc.ServerCredentials.createSsl(null, [{ private_key: Buffer.from(options.tls.key), cert_chain: Buffer.from(options.tls.cert) }]) : grpc.ServerCredentials.createInsecure();
-  const port = await new Promise<number>((resolve, reject) => server.bindAsync('127.0.0.1:0', credentials, (err, p) => (err ? reject(err) : resolve(p))));
+  const credentials = options.tls
+    ? grpc.ServerCredentials.createSsl(null, [
+        { private_key: Buffer.from(options.tls.key), cert_chain: Buffer.from(options.tls.cert) },
+      ])
+    : grpc.ServerCredentials.createInsecure();
+  const port = await new Promise<number>((resolve, reject) =>
+    server.bindAsync('127.0.0.1:0', credentials, (err, p) => (err ? reject(err) : resolve(p))),
+  );
   return {
     address: `127.0.0.1:${port}`,
     port,

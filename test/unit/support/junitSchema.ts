@@ -9,7 +9,8 @@ export const XSD = path.resolve('test/fixtures/junit/junit-10.xsd');
 export function xmllint(context: Mocha.Context, args: string[]): { status: number | null; out: string; err: string } {
   const run = spawnSync('xmllint', args, { encoding: 'utf8' });
   if (run.error) {
-    if (process.env.CI === 'true') assert.fail('xmllint is missing (apt-get install libxml2-utils; .ci/run installs it)');
+    if (process.env.CI === 'true')
+      assert.fail('xmllint is missing (apt-get install libxml2-utils; .ci/run installs it)');
     context.skip();
   }
   return { status: run.status, out: run.stdout, err: run.stderr };
@@ -21,4 +22,3 @@ export function xpath(context: Mocha.Context, file: string, expression: string):
   assert.equal(run.status, 0, run.err);
   return run.out.trim();
 }
-

@@ -36,36 +36,145 @@ export function makeTestCertificates(): TestCertificates {
   const file = (name: string) => join(dir, name);
   const openssl = (...args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
   try {
-    openssl('req', '-x509', ...EC, '-keyout', file('ca.key'), '-out', file('ca.pem'), '-subj', '/CN=Mobility test CA', '-days', '2',
-      '-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign,cRLSign');
-    const leaf = (name: string, san: string, sign: (csr: string, ext: string, out: string) => void): KeyAndCertificate => {
-      writeFileSync(file(`${name}.ext`), `[leaf]\nsubjectAltName=${san}\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n`);
-      openssl('req', '-new', ...EC, '-keyout', file(`${name}.key`), '-out', file(`${name}.csr`), '-subj', `/CN=${name}`);
+    openssl(
+      'req',
+      '-x509',
+      ...EC,
+      '-keyout',
+      file('ca.key'),
+      '-out',
+      file('ca.pem'),
+      '-subj',
+      '/CN=Mobility test CA',
+      '-days',
+      '2',
+      '-addext',
+      'basicConstraints=critical,CA:TRUE',
+      '-addext',
+      'keyUsage=critical,keyCertSign,cRLSign',
+    );
+    const leaf = (
+      name: string,
+      san: string,
+      sign: (csr: string, ext: string, out: string) => void,
+    ): KeyAndCertificate => {
+      writeFileSync(
+        file(`${name}.ext`),
+        `[leaf]\nsubjectAltName=${san}\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n`,
+      );
+      openssl(
+        'req',
+        '-new',
+        ...EC,
+        '-keyout',
+        file(`${name}.key`),
+        '-out',
+        file(`${name}.csr`),
+        '-subj',
+        `/CN=${name}`,
+      );
       sign(file(`${name}.csr`), file(`${name}.ext`), file(`${name}.pem`));
       return { key: readFileSync(file(`${name}.key`), 'utf8'), cert: readFileSync(file(`${name}.pem`), 'utf8') };
     };
     let serial = 1;
     const signNow = (csr: string, ext: string, out: string) =>
-      openssl('x509', '-req', '-in', csr, '-CA', file('ca.pem'), '-CAkey', file('ca.key'), '-set_serial', String(++serial), '-days', '1', '-extfile', ext, '-extensions', 'leaf', '-out', out);
+      openssl(
+        'x509',
+        '-req',
+        '-in',
+        csr,
+        '-CA',
+        file('ca.pem'),
+        '-CAkey',
+        file('ca.key'),
+        '-set_serial',
+        String(++serial),
+        '-days',
+        '1',
+        '-extfile',
+        ext,
+        '-extensions',
+        'leaf',
+        '-out',
+        out,
+      );
     const valid = leaf('valid', 'IP:127.0.0.1', signNow);
     const wrongHost = leaf('wrong-host', 'DNS:other.example.test', signNow);
     writeFileSync(file('index.txt'), '');
     writeFileSync(file('serial'), '1000\n');
-    writeFileSync(file('ca.cnf'), [
-      '[ca]', 'default_ca = test_ca',
-      '[test_ca]', `dir = ${dir}`, `database = ${file('index.txt')}`, `new_certs_dir = ${dir}`, `serial = ${file('serial')}`,
-      'default_md = sha256', 'policy = any_name', 'unique_subject = no',
-      '[any_name]', 'commonName = supplied', '',
-    ].join('\n'));
+    writeFileSync(
+      file('ca.cnf'),
+      [
+        '[ca]',
+        'default_ca = test_ca',
+        '[test_ca]',
+        `dir = ${dir}`,
+        `database = ${file('index.txt')}`,
+        `new_certs_dir = ${dir}`,
+        `serial = ${file('serial')}`,
+        'default_md = sha256',
+        'policy = any_name',
+        'unique_subject = no',
+        '[any_name]',
+        'commonName = supplied',
+        '',
+      ].join('\n'),
+    );
     const expired = leaf('expired', 'IP:127.0.0.1', (csr, ext, out) =>
-      openssl('ca', '-batch', '-config', file('ca.cnf'), '-cert', file('ca.pem'), '-keyfile', file('ca.key'), '-in', csr, '-out', out, '-notext',
-        '-startdate', '20200101000000Z', '-enddate', '20200201000000Z', '-extfile', ext, '-extensions', 'leaf'));
-    openssl('req', '-x509', ...EC, '-keyout', file('self.key'), '-out', file('self.pem'), '-subj', '/CN=127.0.0.1', '-days', '1', '-addext', 'subjectAltName=IP:127.0.0.1');
+      openssl(
+        'ca',
+        '-batch',
+        '-config',
+        file('ca.cnf'),
+        '-cert',
+        file('ca.pem'),
+        '-keyfile',
+        file('ca.key'),
+        '-in',
+        csr,
+        '-out',
+        out,
+        '-notext',
+        '-startdate',
+        '20200101000000Z',
+        '-enddate',
+        '20200201000000Z',
+        '-extfile',
+        ext,
+        '-extensions',
+        'leaf',
+      ),
+    );
+    openssl(
+      'req',
+      '-x509',
+      ...EC,
+      '-keyout',
+      file('self.key'),
+      '-out',
+      file('self.pem'),
+      '-subj',
+      '/CN=127.0.0.1',
+      '-days',
+      '1',
+      '-addext',
+      'subjectAltName=IP:127.0.0.1',
+    );
     const selfSigned = { key: readFileSync(file('self.key'), 'utf8'), cert: readFileSync(file('self.pem'), 'utf8') };
-    return { dir, caFile: file('ca.pem'), valid, wrongHost, expired, selfSigned, remove: () => rmSync(dir, { recursive: true, force: true }) };
+    return {
+      dir,
+      caFile: file('ca.pem'),
+      valid,
+      wrongHost,
+      expired,
+      selfSigned,
+      remove: () => rmSync(dir, { recursive: true, force: true }),
+    };
   } catch (err) {
     rmSync(dir, { recursive: true, force: true });
     const stderr = (err as { stderr?: Buffer }).stderr?.toString() ?? '';
-    throw new Error(`openssl could not make the test certificates: ${(err as Error).message} ${stderr}`, { cause: err });
+    throw new Error(`openssl could not make the test certificates: ${(err as Error).message} ${stderr}`, {
+      cause: err,
+    });
   }
 }

@@ -42,7 +42,11 @@ export interface TestServerOptions {
  * connections, and `close` also ends open connections. The one test HTTP server of the unit,
  * integration and e2e tests.
  */
-export async function startTestServer(handler: http.RequestListener, tls?: TlsOptions, options: TestServerOptions = {}): Promise<TestServer> {
+export async function startTestServer(
+  handler: http.RequestListener,
+  tls?: TlsOptions,
+  options: TestServerOptions = {},
+): Promise<TestServer> {
   const server = tls ? https.createServer({ key: tls.key, cert: tls.cert }, handler) : http.createServer(handler);
   if (options.keepAliveTimeoutMs !== undefined) server.keepAliveTimeout = options.keepAliveTimeoutMs;
   // A client that gives up during the TLS handshake is expected in these tests.
@@ -105,8 +109,10 @@ async function listen(server: net.Server, scheme: 'http' | 'https'): Promise<Tes
     openConnections: () => sockets.size,
     usedConnections: () => used.size,
     acceptedConnections: () => accepted,
-    waitUntilNoConnections: (timeoutMs = 6000) => waitUntil(`${sockets.size} connection(s)`, () => sockets.size === 0, timeoutMs),
-    waitUntilNoUsedConnections: (timeoutMs = 2000) => waitUntil(`${used.size} used connection(s)`, () => used.size === 0, timeoutMs),
+    waitUntilNoConnections: (timeoutMs = 6000) =>
+      waitUntil(`${sockets.size} connection(s)`, () => sockets.size === 0, timeoutMs),
+    waitUntilNoUsedConnections: (timeoutMs = 2000) =>
+      waitUntil(`${used.size} used connection(s)`, () => used.size === 0, timeoutMs),
     close: () =>
       new Promise<void>((resolve) => {
         for (const s of sockets) s.destroy();
@@ -136,12 +142,20 @@ export interface CannedAnswer {
  * A test server that answers every request with `answer(request)` and records what it saw, for
  * endpoints the sandbox does not serve (trips, telemetry, events, stops, reports).
  */
-export async function startCannedServer(answer: (request: SeenRequest, serverUrl: string) => CannedAnswer): Promise<TestServer & { seen: SeenRequest[] }> {
+export async function startCannedServer(
+  answer: (request: SeenRequest, serverUrl: string) => CannedAnswer,
+): Promise<TestServer & { seen: SeenRequest[] }> {
   const seen: SeenRequest[] = [];
   let serverUrl = '';
   const server = await startTestServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://canned.invalid');
-    const request: SeenRequest = { method: req.method ?? '', url: req.url ?? '', path: url.pathname, query: url.searchParams, headers: req.headers };
+    const request: SeenRequest = {
+      method: req.method ?? '',
+      url: req.url ?? '',
+      path: url.pathname,
+      query: url.searchParams,
+      headers: req.headers,
+    };
     seen.push(request);
     const canned = answer(request, serverUrl);
     const isText = typeof canned.body === 'string';

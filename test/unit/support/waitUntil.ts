@@ -14,7 +14,12 @@ export interface WaitOptions {
  * rejects, naming `what` was awaited and the last value read, so that a failure says what was seen.
  * A read that throws counts as not yet (the error is reported if time runs out).
  */
-export async function waitUntil<T>(what: string, read: () => T | Promise<T>, accept: (value: T) => boolean, options: WaitOptions = {}): Promise<T> {
+export async function waitUntil<T>(
+  what: string,
+  read: () => T | Promise<T>,
+  accept: (value: T) => boolean,
+  options: WaitOptions = {},
+): Promise<T> {
   const { timeoutMs = 20_000, intervalMs = 100 } = options;
   const deadline = Date.now() + timeoutMs;
   for (;;) {
@@ -32,7 +37,11 @@ export async function waitUntil<T>(what: string, read: () => T | Promise<T>, acc
 }
 
 /** Resolves once `check()` is true; {@link waitUntil} for a plain condition. */
-export async function waitFor(what: string, check: () => boolean | Promise<boolean>, options: WaitOptions = {}): Promise<void> {
+export async function waitFor(
+  what: string,
+  check: () => boolean | Promise<boolean>,
+  options: WaitOptions = {},
+): Promise<void> {
   await waitUntil(what, check, (ok) => ok, options);
 }
 

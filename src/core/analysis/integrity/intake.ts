@@ -46,7 +46,9 @@ export function setAsideSql(view: string, table: string, folder: string): string
 
 /** Counts the lines read into `table` (per file) and those that could not be typed, before they are set aside. */
 export async function intakeOfRead(connection: Connection, intake: Intake, view: string, table: string): Promise<void> {
-  const rows = (await connection.runAndReadAll(`SELECT _file, count(*) AS n, count(_problem) AS bad FROM ${table} GROUP BY _file`)).getRowsJS();
+  const rows = (
+    await connection.runAndReadAll(`SELECT _file, count(*) AS n, count(_problem) AS bad FROM ${table} GROUP BY _file`)
+  ).getRowsJS();
   let read = 0;
   let setAside = 0;
   for (const [file, n, bad] of rows) {
@@ -61,5 +63,8 @@ export async function intakeOfRead(connection: Connection, intake: Intake, view:
 export function intakeLines(views: Record<string, IntakeCounts>): string[] {
   return Object.entries(views)
     .filter(([, c]) => c.read > 0)
-    .map(([view, c]) => `  ${view}: ${c.read} read = ${c.kept} kept + ${c.merged} merged as identical copies + ${c.setAside} set aside (${UNTYPED_VIEW})`);
+    .map(
+      ([view, c]) =>
+        `  ${view}: ${c.read} read = ${c.kept} kept + ${c.merged} merged as identical copies + ${c.setAside} set aside (${UNTYPED_VIEW})`,
+    );
 }

@@ -31,7 +31,8 @@ export const INTEGRITY_RULES = [
     id: 'duplicate-ids',
     title: 'Every id names one item',
     severity: 'error' as const,
-    basis: 'MDS 2.0 provider: trip_id, event_id and telemetry_id are UUIDs of one trip, event or point; device_id names one vehicle in /vehicles and /vehicles/status, and its vehicle_id one vehicle. Identical copies (as a resumed harvest writes them) are one item; any other two items under one id are both kept, counted and reported here',
+    basis:
+      'MDS 2.0 provider: trip_id, event_id and telemetry_id are UUIDs of one trip, event or point; device_id names one vehicle in /vehicles and /vehicles/status, and its vehicle_id one vehicle. Identical copies (as a resumed harvest writes them) are one item; any other two items under one id are both kept, counted and reported here',
     needs: [] as const,
     // First a grouping by a 64-bit hash of each id, narrow and fixed-size, that spills beyond the memory limit (over
     // millions of ids, a grouping with the DISTINCT aggregates below ran out of 256 MB); then only the rows of ids
@@ -53,7 +54,8 @@ export const INTEGRITY_RULES = [
     id: 'untyped-items',
     title: 'Every item has the types of the MDS 2.0 model',
     severity: 'error' as const,
-    basis: 'MDS 2.0 models (the official JSON Schemas): each field has its type (a number where a number belongs), required fields are present and not null, enumerated fields take one of their values. An item that cannot be typed is left out of the typed views and kept, as raw JSON with its file and line, in the view untyped_items',
+    basis:
+      'MDS 2.0 models (the official JSON Schemas): each field has its type (a number where a number belongs), required fields are present and not null, enumerated fields take one of their values. An item that cannot be typed is left out of the typed views and kept, as raw JSON with its file and line, in the view untyped_items',
     needs: [] as const,
     sql: () => `
       SELECT CASE WHEN json_valid(item) THEN json_extract_string(item, '$.device_id') END AS device_id,
@@ -66,7 +68,8 @@ export const INTEGRITY_RULES = [
     id: 'harvest-files',
     title: 'Every hour file agrees with its manifest',
     severity: 'error' as const,
-    basis: "The harvest's manifest.json: each hour's file, its item count and the endpoint it names; an hour file the manifest does not list is not read",
+    basis:
+      "The harvest's manifest.json: each hour's file, its item count and the endpoint it names; an hour file the manifest does not list is not read",
     needs: [] as const,
     local: (source: HarvestSource, intake: Intake): Finding[] => manifestFindings(source, intake),
   },

@@ -50,11 +50,20 @@ function constraintOf(schema: unknown, defs: Schema, depth = 0): Constraint {
     for (const [k, v] of inner.fields) out.fields.set(k, v);
   }
   const types: unknown[] = Array.isArray(schema.type) ? (schema.type as unknown[]) : [schema.type];
-  const branches: unknown[] = [...(Array.isArray(schema.oneOf) ? (schema.oneOf as unknown[]) : []), ...(Array.isArray(schema.anyOf) ? (schema.anyOf as unknown[]) : [])];
+  const branches: unknown[] = [
+    ...(Array.isArray(schema.oneOf) ? (schema.oneOf as unknown[]) : []),
+    ...(Array.isArray(schema.anyOf) ? (schema.anyOf as unknown[]) : []),
+  ];
   if (types.includes('null') || branches.some((b) => isSchema(b) && b.type === 'null')) out.nullable = true;
   const anyOf = Array.isArray(schema.anyOf) ? schema.anyOf.filter(isSchema) : [];
-  if (anyOf.length > 1 && anyOf.every((b) => Array.isArray(b.required) && b.required.length === 1 && typeof b.required[0] === 'string')) {
-    out.oneRequired = anyOf.map((b) => ({ field: (b.required as string[])[0], title: typeof b.title === 'string' ? b.title : undefined }));
+  if (
+    anyOf.length > 1 &&
+    anyOf.every((b) => Array.isArray(b.required) && b.required.length === 1 && typeof b.required[0] === 'string')
+  ) {
+    out.oneRequired = anyOf.map((b) => ({
+      field: (b.required as string[])[0],
+      title: typeof b.title === 'string' ? b.title : undefined,
+    }));
   }
   if (Array.isArray(schema.required)) schema.required.forEach((r) => typeof r === 'string' && out.required.add(r));
   if (Array.isArray(schema.enum) && schema.enum.every((v) => typeof v === 'string')) out.enumValues = schema.enum;
@@ -85,7 +94,8 @@ function itemConstraint(endpoint: MdsEndpointId): Constraint {
 }
 
 /** The skeleton of a struct: its fields' raw JSON, for telling a value the model's type cannot hold from an absent one. */
-const skeletonOf = (fields: Map<string, Shape>) => sqlString(JSON.stringify(Object.fromEntries([...fields.keys()].map((k) => [k, 'JSON']))));
+const skeletonOf = (fields: Map<string, Shape>) =>
+  sqlString(JSON.stringify(Object.fromEntries([...fields.keys()].map((k) => [k, 'JSON']))));
 
 /** One problem: a SQL condition, and the words (a SQL expression) that say it. */
 interface Check {
@@ -96,61 +106,135 @@ interface Check {
 /** Nested skeletons to compute, one layer per depth: column name, expression. */
 type Layers = { name: string; expr: string }[][];
 
-function checksOf(name: string, shape: Shape, c: Constraint | undefined, typed: string, raw: string, depth: number, layers: Layers, checks: Check[]): void {
+function checksOf(
+  name: string,
+  shape: Shape,
+  c: Constraint | undefined,
+  typed: string,
+  raw: string,
+  depth: number,
+  layers: Layers,
+  checks: Check[],
+): void {
   const label = sqlString(name);
   if (shape.kind === 'scalar' && shape.type !== 'VARCHAR' && shape.type !== 'JSON') {
-    const kind = shape.type === 'BOOLEAN' ? 'true or false' : shape.time ? 'a time in milliseconds' : shape.type === 'BIGINT' ? 'a whole number' : 'a number';
-    checks.push({ when: `${raw} IS NOT NULL AND ${typed} IS NULL`, says: `${label} || ' is ' || left(${raw}, 40) || ', not ${kind}'` });
+    const kind =
+      shape.type === 'BOOLEAN'
+        ? 'true or false'
+        : shape.time
+          ? 'a time in milliseconds'
+          : shape.type === 'BIGINT'
+            ? 'a whole number'
+            : 'a number';
+    checks.push({
+      when: `${raw} IS NOT NULL AND ${typed} IS NULL`,
+      says: `${label} || ' is ' || left(${raw}, 40) || ', not ${kind}'`,
+    });
   }
   if (shape.kind === 'scalar' && shape.type === 'BIGINT') {
     // DuckDB reads 6.25 into a BIGINT as 6, without a word: a fraction where the model has an integer sets the item aside.
-    checks.push({ when: `json_type(${raw}) = 'DOUBLE' AND TRY_CAST(${raw} AS DOUBLE) <> trunc(TRY_CAST(${raw} AS DOUBLE))`, says: `${label} || ' is ' || left(${raw}, 40) || ', not ${shape.time ? 'whole milliseconds' : 'a whole number'}'` });
+    checks.push({
+      when: `json_type(${raw}) = 'DOUBLE' AND TRY_CAST(${raw} AS DOUBLE) <> trunc(TRY_CAST(${raw} AS DOUBLE))`,
+      says: `${label} || ' is ' || left(${raw}, 40) || ', not ${shape.time ? 'whole milliseconds' : 'a whole number'}'`,
+    });
   }
   if (shape.kind === 'scalar' && shape.type === 'VARCHAR' && c?.enumValues) {
-    checks.push({ when: `${typed} IS NOT NULL AND NOT list_contains(${listOf(c.enumValues)}, ${typed})`, says: `${label} || ' is ' || left(${typed}, 40) || ', not a value of the MDS 2.0 model'` });
+    checks.push({
+      when: `${typed} IS NOT NULL AND NOT list_contains(${listOf(c.enumValues)}, ${typed})`,
+      says: `${label} || ' is ' || left(${typed}, 40) || ', not a value of the MDS 2.0 model'`,
+    });
   }
   if (shape.kind === 'list') {
-    checks.push({ when: `${raw} IS NOT NULL AND (json_type(${raw}) <> 'ARRAY' OR ${typed} IS NULL OR len(${typed}) <> json_array_length(${raw}) OR list_count(${typed}) <> len(${typed}))`, says: `${label} || ' is ' || left(${raw}, 60) || ', not a list of ${typeText(shape.item).replace(/'/g, "''").slice(0, 40)}'` });
-    if (c?.itemEnum) checks.push({ when: `len(list_filter(${typed}, x -> NOT list_contains(${listOf(c.itemEnum)}, x))) > 0`, says: `${label} || ' holds ' || list_filter(${typed}, x -> NOT list_contains(${listOf(c.itemEnum)}, x))::VARCHAR || ', not values of the MDS 2.0 model'` });
+    checks.push({
+      when: `${raw} IS NOT NULL AND (json_type(${raw}) <> 'ARRAY' OR ${typed} IS NULL OR len(${typed}) <> json_array_length(${raw}) OR list_count(${typed}) <> len(${typed}))`,
+      says: `${label} || ' is ' || left(${raw}, 60) || ', not a list of ${typeText(shape.item).replace(/'/g, "''").slice(0, 40)}'`,
+    });
+    if (c?.itemEnum)
+      checks.push({
+        when: `len(list_filter(${typed}, x -> NOT list_contains(${listOf(c.itemEnum)}, x))) > 0`,
+        says: `${label} || ' holds ' || list_filter(${typed}, x -> NOT list_contains(${listOf(c.itemEnum)}, x))::VARCHAR || ', not values of the MDS 2.0 model'`,
+      });
   }
   if (shape.kind === 'struct') {
-    checks.push({ when: `${raw} IS NOT NULL AND json_type(${raw}) <> 'OBJECT'`, says: `${label} || ' is ' || left(${raw}, 40) || ', not an object'` });
+    checks.push({
+      when: `${raw} IS NOT NULL AND json_type(${raw}) <> 'OBJECT'`,
+      says: `${label} || ' is ' || left(${raw}, 40) || ', not an object'`,
+    });
     const column = `_k${depth}_${layers.flat().length}`;
-    (layers[depth] ??= []).push({ name: column, expr: `CASE WHEN json_type(${raw}) = 'OBJECT' THEN json_transform(${raw}, ${skeletonOf(shape.fields)}) END` });
+    (layers[depth] ??= []).push({
+      name: column,
+      expr: `CASE WHEN json_type(${raw}) = 'OBJECT' THEN json_transform(${raw}, ${skeletonOf(shape.fields)}) END`,
+    });
     const present = `json_type(${raw}) = 'OBJECT'`;
     for (const [field, inner] of shape.fields) {
-      checksOf(`${name}.${field}`, inner, c?.fields.get(field), `${typed}.${sqlIdentifier(field)}`, `${column}.${sqlIdentifier(field)}`, depth + 1, layers, checks);
+      checksOf(
+        `${name}.${field}`,
+        inner,
+        c?.fields.get(field),
+        `${typed}.${sqlIdentifier(field)}`,
+        `${column}.${sqlIdentifier(field)}`,
+        depth + 1,
+        layers,
+        checks,
+      );
     }
     requiredChecks(shape.fields, c, `${present} AND `, (f) => `${column}.${sqlIdentifier(f)}`, raw, `${name}.`, checks);
   }
 }
 
 /** What a required object of the model is, in words (the `$ref` of the field in the MDS 2.0 schemas). */
-const MODEL_WORDS: Record<string, string> = { 'models.data-types.gps': 'a GPS point', 'models.event': 'an event', 'models.telemetry': 'a telemetry point' };
+const MODEL_WORDS: Record<string, string> = {
+  'models.data-types.gps': 'a GPS point',
+  'models.event': 'an event',
+  'models.telemetry': 'a telemetry point',
+};
 const modelWords = (c: Constraint | undefined) => MODEL_WORDS[c?.model ?? ''] ?? 'an object';
 
 /** Whether a field of a typed row's raw JSON is absent (null or missing; for a list, also empty). */
-const absent = (shape: Shape, value: string) => (shape.kind === 'list' ? `(${value} IS NULL OR (json_type(${value}) = 'ARRAY' AND json_array_length(${value}) = 0))` : `${value} IS NULL`);
+const absent = (shape: Shape, value: string) =>
+  shape.kind === 'list'
+    ? `(${value} IS NULL OR (json_type(${value}) = 'ARRAY' AND json_array_length(${value}) = 0))`
+    : `${value} IS NULL`;
 
 /**
  * The checks of an object's required fields: `when` the condition that it is an object (with " AND ", or empty at the
  * item's level), `value(field)` a field's raw JSON (NULL when null or missing), `text` the object's JSON, `prefix` its
  * name and a dot. A required object says whether it is null or missing and what the model asks for there.
  */
-function requiredChecks(shapes: Map<string, Shape>, c: Constraint | undefined, when: string, value: (field: string) => string, text: string, prefix: string, checks: Check[]): void {
-  const nullOrMissing = (field: string) => `CASE WHEN json_exists(${text}, ${sqlString(`$."${field}"`)}) THEN ${sqlString(`${prefix}${field} is null`)} ELSE ${sqlString(`${prefix}${field} is missing`)} END`;
+function requiredChecks(
+  shapes: Map<string, Shape>,
+  c: Constraint | undefined,
+  when: string,
+  value: (field: string) => string,
+  text: string,
+  prefix: string,
+  checks: Check[],
+): void {
+  const nullOrMissing = (field: string) =>
+    `CASE WHEN json_exists(${text}, ${sqlString(`$."${field}"`)}) THEN ${sqlString(`${prefix}${field} is null`)} ELSE ${sqlString(`${prefix}${field} is missing`)} END`;
   for (const field of c?.required ?? []) {
     const shape = shapes.get(field);
     if (!requiredChecked(shape, c?.fields.get(field))) continue;
-    if (shape?.kind === 'struct') checks.push({ when: `${when}${value(field)} IS NULL`, says: `${nullOrMissing(field)} || ${sqlString(`; MDS 2.0 requires ${modelWords(c?.fields.get(field))}`)}` });
-    else checks.push({ when: `${when}${value(field)} IS NULL`, says: sqlString(`${prefix}${field} is required and missing or null`) });
+    if (shape?.kind === 'struct')
+      checks.push({
+        when: `${when}${value(field)} IS NULL`,
+        says: `${nullOrMissing(field)} || ${sqlString(`; MDS 2.0 requires ${modelWords(c?.fields.get(field))}`)}`,
+      });
+    else
+      checks.push({
+        when: `${when}${value(field)} IS NULL`,
+        says: sqlString(`${prefix}${field} is required and missing or null`),
+      });
   }
   const group = oneRequiredGroup(shapes, c);
   if (group.length && c?.oneRequired) {
     const [first, ...others] = c.oneRequired;
     const otherNames = others.map((o) => `${prefix}${o.field}`).join(' or ');
     const words = `; MDS 2.0 requires ${modelWords(c.fields.get(first.field))} (or, ${others.map((o) => `${o.title ? `for a ${o.title.toLowerCase()}, ` : ''}${prefix}${o.field}`).join(', or ')})`;
-    checks.push({ when: `${when}${group.map(([f, shape]) => absent(shape, value(f))).join(' AND ')}`, says: `${nullOrMissing(first.field)} || ${sqlString(` and there are no ${otherNames}${words}`)}` });
+    checks.push({
+      when: `${when}${group.map(([f, shape]) => absent(shape, value(f))).join(' AND ')}`,
+      says: `${nullOrMissing(first.field)} || ${sqlString(` and there are no ${otherNames}${words}`)}`,
+    });
   }
 }
 
@@ -164,21 +248,40 @@ const requiredChecked = (shape: Shape | undefined, c: Constraint | undefined) =>
 const listOf = (values: readonly string[]) => `[${values.map(sqlString).join(', ')}]`;
 
 /** The CREATE TABLE … AS SELECT of a view's read table from its NDJSON files, one row per non-blank line. */
-export function typedReadSql(endpoint: MdsEndpointId, files: string[], carried: readonly ItemColumn[], hourOfFile: string): { select: string; columns: string[] } {
+export function typedReadSql(
+  endpoint: MdsEndpointId,
+  files: string[],
+  carried: readonly ItemColumn[],
+  hourOfFile: string,
+): { select: string; columns: string[] } {
   const shapes = itemShapesOf(endpoint);
   const constraint = itemConstraint(endpoint);
-  const allFields = new Map<string, Shape>([...shapes, ...carried.map((c): [string, Shape] => [c.name, { kind: 'scalar', type: 'VARCHAR' }])]);
+  const allFields = new Map<string, Shape>([
+    ...shapes,
+    ...carried.map((c): [string, Shape] => [c.name, { kind: 'scalar', type: 'VARCHAR' }]),
+  ]);
   const typedType = `{${[...shapes.map(([n, s]) => [n, typeText(s)] as const), ...carried.map((c) => [c.name, c.type] as const)].map(([n, t]) => `${JSON.stringify(n)}: ${JSON.stringify(t)}`).join(', ')}}`;
   const layers: Layers = [];
   const checks: Check[] = [];
-  for (const [field, shape] of shapes) checksOf(field, shape, constraint.fields.get(field), `_t.${sqlIdentifier(field)}`, `_k.${sqlIdentifier(field)}`, 1, layers, checks);
+  for (const [field, shape] of shapes)
+    checksOf(
+      field,
+      shape,
+      constraint.fields.get(field),
+      `_t.${sqlIdentifier(field)}`,
+      `_k.${sqlIdentifier(field)}`,
+      1,
+      layers,
+      checks,
+    );
   requiredChecks(allFields, constraint, '', (f) => `_k.${sqlIdentifier(f)}`, '_text', '', checks);
   const problems = `nullif(concat_ws('; ', ${checks.map((c) => `CASE WHEN ${c.when} THEN ${c.says} END`).join(', ')}), '')`;
   const lines = `SELECT filename AS _file, _line, _text FROM (SELECT filename, unnest(string_split(content, chr(10))) AS _text, unnest(range(1, len(string_split(content, chr(10))) + 1)) AS _line FROM read_text([${files.map(sqlString).join(', ')}])) WHERE trim(_text) <> ''`;
   const parsed = `SELECT _file, _line, _text, CASE WHEN json_valid(_text) THEN json_type(_text) END AS _jt FROM (${lines})`;
   const typed = `SELECT _file, _line, _text, _jt, CASE WHEN _jt = 'OBJECT' THEN json_transform(_text, ${sqlString(typedType)}) END AS _t, CASE WHEN _jt = 'OBJECT' THEN json_transform(_text, ${skeletonOf(allFields)}) END AS _k FROM (${parsed})`;
   let from = `(${typed})`;
-  for (const layer of layers.slice(1)) from = `(SELECT *, ${layer.map((l) => `${l.expr} AS ${l.name}`).join(', ')} FROM ${from})`;
+  for (const layer of layers.slice(1))
+    from = `(SELECT *, ${layer.map((l) => `${l.expr} AS ${l.name}`).join(', ')} FROM ${from})`;
   const problem = `CASE WHEN _jt IS NULL THEN 'not JSON' WHEN _jt <> 'OBJECT' THEN 'a JSON ' || lower(_jt) || ', not an object' ELSE ${problems} END`;
   const columns = [...shapes.map(([n]) => n), ...carried.map((c) => c.name)];
   const select = `SELECT ${columns.map((n) => `_t.${sqlIdentifier(n)} AS ${sqlIdentifier(n)}`).join(', ')}, ${hourOfFile.replace(/filename/g, '_file')} AS _hour, _file, _line, _problem, CASE WHEN _problem IS NOT NULL THEN _text END AS _raw FROM (SELECT *, ${problem} AS _problem FROM ${from})`;
@@ -193,26 +296,36 @@ export function typedReadSql(endpoint: MdsEndpointId, files: string[], carried: 
 export function typedProblemSql(endpoint: MdsEndpointId, carried: readonly ItemColumn[]): string {
   const shapes = itemShapesOf(endpoint);
   const constraint = itemConstraint(endpoint);
-  const allFields = new Map<string, Shape>([...shapes, ...carried.map((c): [string, Shape] => [c.name, { kind: 'scalar', type: 'VARCHAR' }])]);
+  const allFields = new Map<string, Shape>([
+    ...shapes,
+    ...carried.map((c): [string, Shape] => [c.name, { kind: 'scalar', type: 'VARCHAR' }]),
+  ]);
   const conditions: string[] = [];
   const walk = (shape: Shape, c: Constraint | undefined, typed: string): void => {
-    if (shape.kind === 'scalar' && shape.type === 'VARCHAR' && c?.enumValues) conditions.push(`(${typed} IS NOT NULL AND NOT list_contains(${listOf(c.enumValues)}, ${typed}))`);
+    if (shape.kind === 'scalar' && shape.type === 'VARCHAR' && c?.enumValues)
+      conditions.push(`(${typed} IS NOT NULL AND NOT list_contains(${listOf(c.enumValues)}, ${typed}))`);
     if (shape.kind === 'list') {
       conditions.push(`list_count(${typed}) <> len(${typed})`);
-      if (c?.itemEnum) conditions.push(`len(list_filter(${typed}, x -> NOT list_contains(${listOf(c.itemEnum)}, x))) > 0`);
+      if (c?.itemEnum)
+        conditions.push(`len(list_filter(${typed}, x -> NOT list_contains(${listOf(c.itemEnum)}, x))) > 0`);
     }
     if (shape.kind === 'struct') {
       for (const [field, inner] of shape.fields) walk(inner, c?.fields.get(field), `${typed}.${sqlIdentifier(field)}`);
       for (const field of c?.required ?? []) {
-        if (requiredChecked(shape.fields.get(field), c?.fields.get(field))) conditions.push(`(${typed} IS NOT NULL AND ${typed}.${sqlIdentifier(field)} IS NULL)`);
+        if (requiredChecked(shape.fields.get(field), c?.fields.get(field)))
+          conditions.push(`(${typed} IS NOT NULL AND ${typed}.${sqlIdentifier(field)} IS NULL)`);
       }
       const group = oneRequiredGroup(shape.fields, c);
-      if (group.length) conditions.push(`(${typed} IS NOT NULL AND ${group.map(([f, s]) => typedAbsent(s, `${typed}.${sqlIdentifier(f)}`)).join(' AND ')})`);
+      if (group.length)
+        conditions.push(
+          `(${typed} IS NOT NULL AND ${group.map(([f, s]) => typedAbsent(s, `${typed}.${sqlIdentifier(f)}`)).join(' AND ')})`,
+        );
     }
   };
   for (const [field, shape] of shapes) walk(shape, constraint.fields.get(field), sqlIdentifier(field));
   for (const field of constraint.required) {
-    if (requiredChecked(allFields.get(field), constraint.fields.get(field))) conditions.push(`${sqlIdentifier(field)} IS NULL`);
+    if (requiredChecked(allFields.get(field), constraint.fields.get(field)))
+      conditions.push(`${sqlIdentifier(field)} IS NULL`);
   }
   const group = oneRequiredGroup(allFields, constraint);
   if (group.length) conditions.push(`(${group.map(([f, s]) => typedAbsent(s, sqlIdentifier(f))).join(' AND ')})`);
@@ -229,7 +342,8 @@ function oneRequiredGroup(shapes: Map<string, Shape>, c: Constraint | undefined)
 }
 
 /** Whether a typed value is absent (null; for a list, also empty). */
-const typedAbsent = (shape: Shape, typed: string) => (shape.kind === 'list' ? `(${typed} IS NULL OR len(${typed}) = 0)` : `${typed} IS NULL`);
+const typedAbsent = (shape: Shape, typed: string) =>
+  shape.kind === 'list' ? `(${typed} IS NULL OR len(${typed}) = 0)` : `${typed} IS NULL`;
 
 /** Above this a DOUBLE no longer holds every integer (2^53): such a value is read line by line, exactly. */
 const EXACT_DOUBLE = 9_007_199_254_740_992;
@@ -240,11 +354,21 @@ const EXACT_DOUBLE = 9_007_199_254_740_992;
  * DOUBLE to hold exactly), and each column cast back to the model's type. `readType`: a column's type for `read_json`
  * (only the columns holding an integer); `typedOf(column)`: its value in the model's type; `notWhole`: the condition.
  */
-export function integersReadAsDoubles(endpoint: MdsEndpointId): { readType: Map<string, string>; typedOf: (name: string) => string; notWhole: string } {
-  const holdsInteger = (shape: Shape): boolean => (shape.kind === 'scalar' ? shape.type === 'BIGINT' : shape.kind === 'struct' ? [...shape.fields.values()].some(holdsInteger) : shape.kind === 'list' && holdsInteger(shape.item));
+export function integersReadAsDoubles(endpoint: MdsEndpointId): {
+  readType: Map<string, string>;
+  typedOf: (name: string) => string;
+  notWhole: string;
+} {
+  const holdsInteger = (shape: Shape): boolean =>
+    shape.kind === 'scalar'
+      ? shape.type === 'BIGINT'
+      : shape.kind === 'struct'
+        ? [...shape.fields.values()].some(holdsInteger)
+        : shape.kind === 'list' && holdsInteger(shape.item);
   const doubled = (shape: Shape): Shape => {
     if (shape.kind === 'scalar' && shape.type === 'BIGINT') return { kind: 'scalar', type: 'DOUBLE' };
-    if (shape.kind === 'struct') return { kind: 'struct', fields: new Map([...shape.fields].map(([f, inner]) => [f, doubled(inner)])) };
+    if (shape.kind === 'struct')
+      return { kind: 'struct', fields: new Map([...shape.fields].map(([f, inner]) => [f, doubled(inner)])) };
     if (shape.kind === 'list') return { kind: 'list', item: doubled(shape.item) };
     return shape;
   };
@@ -252,8 +376,10 @@ export function integersReadAsDoubles(endpoint: MdsEndpointId): { readType: Map<
   const walk = (shape: Shape, expr: string, depth: number): string[] => {
     if (!holdsInteger(shape)) return [];
     if (shape.kind === 'scalar') return [`(${expr} <> trunc(${expr}) OR abs(${expr}) >= ${EXACT_DOUBLE})`];
-    if (shape.kind === 'struct') return [...shape.fields].flatMap(([f, inner]) => walk(inner, `${expr}.${sqlIdentifier(f)}`, depth));
-    if (shape.kind === 'list') return [`len(list_filter(${expr}, _w${depth} -> ${walk(shape.item, `_w${depth}`, depth + 1).join(' OR ')})) > 0`];
+    if (shape.kind === 'struct')
+      return [...shape.fields].flatMap(([f, inner]) => walk(inner, `${expr}.${sqlIdentifier(f)}`, depth));
+    if (shape.kind === 'list')
+      return [`len(list_filter(${expr}, _w${depth} -> ${walk(shape.item, `_w${depth}`, depth + 1).join(' OR ')})) > 0`];
     return [];
   };
   const readType = new Map<string, string>();
@@ -264,6 +390,7 @@ export function integersReadAsDoubles(endpoint: MdsEndpointId): { readType: Map<
     modelType.set(name, typeText(shape));
     conditions.push(...walk(shape, sqlIdentifier(name), 0));
   }
-  const typedOf = (name: string) => (modelType.has(name) ? `TRY_CAST(${sqlIdentifier(name)} AS ${modelType.get(name) as string})` : sqlIdentifier(name));
+  const typedOf = (name: string) =>
+    modelType.has(name) ? `TRY_CAST(${sqlIdentifier(name)} AS ${modelType.get(name) as string})` : sqlIdentifier(name);
   return { readType, typedOf, notWhole: conditions.length ? `coalesce(${conditions.join(' OR ')}, false)` : 'false' };
 }

@@ -18,7 +18,11 @@ function firstLine(file: string): string | undefined {
     fd = fs.openSync(file, 'r');
     const buffer = Buffer.alloc(65_536);
     const n = fs.readSync(fd, buffer, 0, buffer.length, 0);
-    return buffer.subarray(0, n).toString('utf8').split('\n').find((l) => l.trim());
+    return buffer
+      .subarray(0, n)
+      .toString('utf8')
+      .split('\n')
+      .find((l) => l.trim());
   } catch {
     return undefined;
   } finally {
@@ -28,7 +32,8 @@ function firstLine(file: string): string | undefined {
 
 /** Every .ndjson file under `dir`, but the snapshot's. */
 function ndjsonFilesUnder(dir: string): string[] {
-  return fs.readdirSync(dir, { withFileTypes: true, recursive: true })
+  return fs
+    .readdirSync(dir, { withFileTypes: true, recursive: true })
     .filter((e) => e.isFile() && e.name.endsWith('.ndjson'))
     .map((e) => path.join(e.parentPath, e.name))
     .filter((f) => !path.relative(dir, f).split(path.sep).includes('snapshot'));
@@ -52,7 +57,12 @@ export function manifestFindings(source: HarvestSource, intake: Intake): Finding
       if (record.status !== 'items' && record.status !== 'empty') continue;
       const lines = intake.lines.get(file) ?? 0;
       if (lines !== record.items) {
-        findings.push({ device_id: null, trip_id: null, time: at(hour), detail: `${part.table}: ${rel(manifestPath)} counts ${record.items} items for the hour ${hour}, but ${rel(file)} holds ${lines} (${lines < record.items ? 'lines lost' : 'lines the manifest does not count'})` });
+        findings.push({
+          device_id: null,
+          trip_id: null,
+          time: at(hour),
+          detail: `${part.table}: ${rel(manifestPath)} counts ${record.items} items for the hour ${hour}, but ${rel(file)} holds ${lines} (${lines < record.items ? 'lines lost' : 'lines the manifest does not count'})`,
+        });
       }
       if (!lines) continue;
       const line = firstLine(file);
@@ -65,13 +75,23 @@ export function manifestFindings(source: HarvestSource, intake: Intake): Finding
       const own = ID_OF[part.manifest.endpoint];
       if (item && typeof item === 'object' && !(own in item)) {
         const other = Object.entries(ID_OF).find(([, key]) => key in item);
-        findings.push({ device_id: null, trip_id: null, time: at(hour), detail: `${part.table}: ${rel(manifestPath)} names the endpoint ${part.manifest.endpoint}, but the items of ${rel(file)} carry no ${own}${other ? ` and carry ${other[1]} (items of ${other[0]})` : ''}` });
+        findings.push({
+          device_id: null,
+          trip_id: null,
+          time: at(hour),
+          detail: `${part.table}: ${rel(manifestPath)} names the endpoint ${part.manifest.endpoint}, but the items of ${rel(file)} carry no ${own}${other ? ` and carry ${other[1]} (items of ${other[0]})` : ''}`,
+        });
       }
     }
     for (const file of ndjsonFilesUnder(part.dir)) {
       if (listed.has(file)) continue;
       if (source.parts.some((p) => p !== part && p.dir !== part.dir && file.startsWith(p.dir + path.sep))) continue;
-      findings.push({ device_id: null, trip_id: null, time: null, detail: `${part.table}: ${rel(file)} is in the harvest folder but ${rel(manifestPath)} does not list it: it was not read` });
+      findings.push({
+        device_id: null,
+        trip_id: null,
+        time: null,
+        detail: `${part.table}: ${rel(file)} is in the harvest folder but ${rel(manifestPath)} does not list it: it was not read`,
+      });
     }
   }
   return findings;

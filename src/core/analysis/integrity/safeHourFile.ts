@@ -10,8 +10,18 @@ import { MobilityError } from '../../base';
  */
 export function safeHourFile(dir: string, file: string, manifestPath: string): string {
   const segments = file.split(/[\\/]/);
-  const refuse = (why: string) => new MobilityError('ANALYSIS_DATA_INVALID', l10n.t('{0} names the hour file "{1}", which {2}. A harvest manifest names files inside its own folder only; harvest again into a new folder, or correct that entry.', manifestPath, file, why));
-  if (path.isAbsolute(file) || /^[a-zA-Z]:/.test(file) || file.startsWith('\\')) throw refuse(l10n.t('is an absolute path'));
+  const refuse = (why: string) =>
+    new MobilityError(
+      'ANALYSIS_DATA_INVALID',
+      l10n.t(
+        '{0} names the hour file "{1}", which {2}. A harvest manifest names files inside its own folder only; harvest again into a new folder, or correct that entry.',
+        manifestPath,
+        file,
+        why,
+      ),
+    );
+  if (path.isAbsolute(file) || /^[a-zA-Z]:/.test(file) || file.startsWith('\\'))
+    throw refuse(l10n.t('is an absolute path'));
   if (segments.includes('..')) throw refuse(l10n.t('leaves the folder (..)'));
   const full = path.join(dir, ...segments);
   let real: string;
@@ -21,6 +31,7 @@ export function safeHourFile(dir: string, file: string, manifestPath: string): s
     return full; // Missing: said by the caller.
   }
   const root = fs.realpathSync(dir);
-  if (real !== root && !real.startsWith(root + path.sep)) throw refuse(l10n.t('is a link to {0}, outside the harvest folder', real));
+  if (real !== root && !real.startsWith(root + path.sep))
+    throw refuse(l10n.t('is a link to {0}, outside the harvest folder', real));
   return full;
 }

@@ -48,20 +48,40 @@ export function failedFile(message: string, files: readonly string[]): string | 
  * Creates `table` and reads `files` into it (see the file's comment). `carried`: fields read besides the model's,
  * stored as `_<name>`. `hourOfFile`: the SQL of the hour from `filename`.
  */
-export async function readViewTable(connection: Connection, table: string, endpoint: MdsEndpointId, files: readonly string[], carried: readonly ItemColumn[], hourOfFile: string): Promise<ReadOutcome> {
+export async function readViewTable(
+  connection: Connection,
+  table: string,
+  endpoint: MdsEndpointId,
+  files: readonly string[],
+  carried: readonly ItemColumn[],
+  hourOfFile: string,
+): Promise<ReadOutcome> {
   const model = itemColumnsOf(endpoint);
   const columns = [...model, ...carried];
-  const hidden = ['_hour VARCHAR', '_file VARCHAR', '_line BIGINT', '_hash UBIGINT', '_problem VARCHAR', '_raw VARCHAR'];
-  await connection.run(`CREATE TABLE ${table} (${[...model.map((c) => `${sqlIdentifier(c.name)} ${c.type}`), ...hidden, ...carried.map((c) => `${sqlIdentifier(`_${c.name}`)} ${c.type}`)].join(', ')})`);
-  const renamed = carried.length ? ` EXCLUDE (${carried.map((c) => sqlIdentifier(c.name)).join(', ')}), ${carried.map((c) => `${sqlIdentifier(c.name)} AS ${sqlIdentifier(`_${c.name}`)}`).join(', ')}` : '';
-  const into = (select: string) => `INSERT INTO ${table} BY NAME SELECT *${renamed}, hash(${columns.map((c) => sqlIdentifier(c.name)).join(', ')}) AS _hash FROM (${select})`;
+  const hidden = [
+    '_hour VARCHAR',
+    '_file VARCHAR',
+    '_line BIGINT',
+    '_hash UBIGINT',
+    '_problem VARCHAR',
+    '_raw VARCHAR',
+  ];
+  await connection.run(
+    `CREATE TABLE ${table} (${[...model.map((c) => `${sqlIdentifier(c.name)} ${c.type}`), ...hidden, ...carried.map((c) => `${sqlIdentifier(`_${c.name}`)} ${c.type}`)].join(', ')})`,
+  );
+  const renamed = carried.length
+    ? ` EXCLUDE (${carried.map((c) => sqlIdentifier(c.name)).join(', ')}), ${carried.map((c) => `${sqlIdentifier(c.name)} AS ${sqlIdentifier(`_${c.name}`)}`).join(', ')}`
+    : '';
+  const into = (select: string) =>
+    `INSERT INTO ${table} BY NAME SELECT *${renamed}, hash(${columns.map((c) => sqlIdentifier(c.name)).join(', ')}) AS _hash FROM (${select})`;
   const problem = typedProblemSql(endpoint, carried);
   // DuckDB's typed reader reads 6.25 into an integer column as 6, without a word: the model's integers are read as
   // DOUBLE and cast back, and a file where one is not whole (a cost in euros, a battery of 0.62) goes line by line
   // with the others that break the model, where such an item is set aside with its line (itemTyping.ts). 8.0e1 is 80.
   const integers = integersReadAsDoubles(endpoint);
   const typedArgument = `{${columns.map((c) => `${sqlString(c.name)}: ${sqlString(integers.readType.get(c.name) ?? c.type)}`).join(', ')}}`;
-  const typed = (batch: readonly string[]) => `SELECT ${columns.map((c) => `${integers.typedOf(c.name)} AS ${sqlIdentifier(c.name)}`).join(', ')}, ${hourOfFile} AS _hour, filename AS _file, CAST(NULL AS BIGINT) AS _line, CASE WHEN ${integers.notWhole} OR ${problem} THEN 'model' END AS _problem, CAST(NULL AS VARCHAR) AS _raw FROM read_json([${batch.map(sqlString).join(', ')}], format = 'newline_delimited', records = true, columns = ${typedArgument}, filename = true)`;
+  const typed = (batch: readonly string[]) =>
+    `SELECT ${columns.map((c) => `${integers.typedOf(c.name)} AS ${sqlIdentifier(c.name)}`).join(', ')}, ${hourOfFile} AS _hour, filename AS _file, CAST(NULL AS BIGINT) AS _line, CASE WHEN ${integers.notWhole} OR ${problem} THEN 'model' END AS _problem, CAST(NULL AS VARCHAR) AS _raw FROM read_json([${batch.map(sqlString).join(', ')}], format = 'newline_delimited', records = true, columns = ${typedArgument}, filename = true)`;
 
   const lineByLine: string[] = [];
   const queue: string[][] = [[...files]];
@@ -83,7 +103,9 @@ export async function readViewTable(connection: Connection, table: string, endpo
       if (lineByLine.length >= MAX_FAILED_FILES) lineByLine.push(...queue.splice(0).flat());
     }
   }
-  const flagged = (await connection.runAndReadAll(`SELECT DISTINCT _file FROM ${table} WHERE _problem IS NOT NULL`)).getRowsJS().map((r) => r[0] as string);
+  const flagged = (await connection.runAndReadAll(`SELECT DISTINCT _file FROM ${table} WHERE _problem IS NOT NULL`))
+    .getRowsJS()
+    .map((r) => r[0] as string);
   if (flagged.length) {
     await connection.run(`DELETE FROM ${table} WHERE _file IN (${flagged.map(sqlString).join(', ')})`);
     lineByLine.push(...flagged);
@@ -95,4 +117,3 @@ export async function readViewTable(connection: Connection, table: string, endpo
   }
   return { typed: files.length - lineByLine.length, lineByLine };
 }
-

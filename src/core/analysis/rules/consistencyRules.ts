@@ -17,8 +17,12 @@ export const CONSISTENCY_RULES: readonly CheckRule[] = [
     code: 'MDS-PROVIDER-ID',
     title: "Every item of a device names the device's provider",
     severity: 'error',
-    basis: 'MDS 2.0.2 data-types.md, Vehicles, Trips, Events and Telemetry: provider_id is "A UUID for the Provider, unique within MDS"; a device (device_id, "unique within the Provider") belongs to one provider',
-    mds: [{ file: 'data-types.md', section: 'Events' }, { file: 'data-types.md', section: 'Vehicles' }],
+    basis:
+      'MDS 2.0.2 data-types.md, Vehicles, Trips, Events and Telemetry: provider_id is "A UUID for the Provider, unique within MDS"; a device (device_id, "unique within the Provider") belongs to one provider',
+    mds: [
+      { file: 'data-types.md', section: 'Events' },
+      { file: 'data-types.md', section: 'Vehicles' },
+    ],
     needs: [],
     // Per device, the provider_id most of its items carry; the items that carry another are the findings.
     sql: () => `
@@ -38,7 +42,8 @@ export const CONSISTENCY_RULES: readonly CheckRule[] = [
     code: 'MDS-STATUS-OWN-ITEMS',
     title: "A status's last_event and last_telemetry are its own device's",
     severity: 'error',
-    basis: 'MDS 2.0.2 data-types.md, Vehicle Status: last_event is the "most recent Event for this device", last_telemetry the "most recent Telemetry for this device"',
+    basis:
+      'MDS 2.0.2 data-types.md, Vehicle Status: last_event is the "most recent Event for this device", last_telemetry the "most recent Telemetry for this device"',
     mds: [{ file: 'data-types.md', section: 'Vehicle Status' }],
     needs: ['vehicles_status'],
     sql: () => `
@@ -53,7 +58,8 @@ export const CONSISTENCY_RULES: readonly CheckRule[] = [
     code: 'MDS-TELEMETRY-SPEED-UNIT',
     title: 'Telemetry speeds are metres per second',
     severity: 'error',
-    basis: 'MDS 2.0.2 data-types.md, GPS Data: speed is the "Estimated speed in meters / sec as reported by the GPS chipset"',
+    basis:
+      'MDS 2.0.2 data-types.md, GPS Data: speed is the "Estimated speed in meters / sec as reported by the GPS chipset"',
     mds: [{ file: 'data-types.md', section: 'GPS Data' }],
     needs: ['telemetry'],
     // Per trip, the reported speeds against the speed its points move at (path over time, a lower bound): about 3.6
@@ -74,8 +80,13 @@ export const CONSISTENCY_RULES: readonly CheckRule[] = [
     code: 'MDS-ITEM-HOUR',
     title: 'Every item is in the answer for its own hour',
     severity: 'error',
-    basis: 'MDS 2.0.2 provider/README.md: /trips?end_time= answers the trips that end in that hour; /events/historical?event_time= the events of that hour; /telemetry?telemetry_time= the points of that hour',
-    mds: [{ file: 'provider/README.md', section: 'Trips - Query Parameters' }, { file: 'provider/README.md', section: 'Historical Events - Query Parameters' }, { file: 'provider/README.md', section: 'Telemetry - Query Parameters' }],
+    basis:
+      'MDS 2.0.2 provider/README.md: /trips?end_time= answers the trips that end in that hour; /events/historical?event_time= the events of that hour; /telemetry?telemetry_time= the points of that hour',
+    mds: [
+      { file: 'provider/README.md', section: 'Trips - Query Parameters' },
+      { file: 'provider/README.md', section: 'Historical Events - Query Parameters' },
+      { file: 'provider/README.md', section: 'Telemetry - Query Parameters' },
+    ],
     needs: [],
     sql: () => `
       SELECT device_id, trip_id, end_time AS time, format('a trip that ends at {} is in the answer for end_time {}', epoch_ms(end_time)::VARCHAR, _hour) AS detail

@@ -18,15 +18,39 @@ export function hourCoverageFindings(source: HarvestSource, t: CheckThresholds):
       const hour = at(ms);
       const r = record.get(hour);
       const time = new Date(ms).toISOString();
-      if (!r) findings.push({ device_id: null, trip_id: null, time, detail: `${part.table}: the hour ${hour} is missing from the harvest (run it again to fetch it)` });
-      else if (r.status === 'pending') findings.push({ device_id: null, trip_id: null, time, detail: `${part.table}: the hour ${hour} still answered 202 (not processed yet)` });
-      else if (r.status === 'failed') findings.push({ device_id: null, trip_id: null, time, detail: `${part.table}: the hour ${hour} failed: ${r.problem ?? 'no answer'}` });
-      else if (r.status === 'not_found') findings.push({ device_id: null, trip_id: null, time, detail: `${part.table}: the hour ${hour} answered 404` });
+      if (!r)
+        findings.push({
+          device_id: null,
+          trip_id: null,
+          time,
+          detail: `${part.table}: the hour ${hour} is missing from the harvest (run it again to fetch it)`,
+        });
+      else if (r.status === 'pending')
+        findings.push({
+          device_id: null,
+          trip_id: null,
+          time,
+          detail: `${part.table}: the hour ${hour} still answered 202 (not processed yet)`,
+        });
+      else if (r.status === 'failed')
+        findings.push({
+          device_id: null,
+          trip_id: null,
+          time,
+          detail: `${part.table}: the hour ${hour} failed: ${r.problem ?? 'no answer'}`,
+        });
+      else if (r.status === 'not_found')
+        findings.push({ device_id: null, trip_id: null, time, detail: `${part.table}: the hour ${hour} answered 404` });
       else if (r.status === 'empty') {
         const before = record.get(at(ms - 3_600_000));
         const after = record.get(at(ms + 3_600_000));
         if ((before?.items ?? 0) >= t.busyHourItems && (after?.items ?? 0) >= t.busyHourItems) {
-          findings.push({ device_id: null, trip_id: null, time, detail: `${part.table}: the hour ${hour} is empty between ${before?.items} and ${after?.items} items: a likely outage` });
+          findings.push({
+            device_id: null,
+            trip_id: null,
+            time,
+            detail: `${part.table}: the hour ${hour} is empty between ${before?.items} and ${after?.items} items: a likely outage`,
+          });
         }
       }
     }

@@ -34,8 +34,12 @@ export const RANGE_RULES: readonly CheckRule[] = [
     code: 'MDS-RANGE-COORDINATES',
     title: 'Latitudes and longitudes are WGS 84 degrees',
     severity: 'error',
-    basis: 'MDS 2.0.2 data-types.md, GPS Data: lat and lng in WGS 84 decimal degrees (latitude -90 to 90, longitude -180 to 180)',
-    mds: [{ file: 'data-types.md', section: 'GPS Data' }, { file: 'general-information.md', section: 'Geographic Data' }],
+    basis:
+      'MDS 2.0.2 data-types.md, GPS Data: lat and lng in WGS 84 decimal degrees (latitude -90 to 90, longitude -180 to 180)',
+    mds: [
+      { file: 'data-types.md', section: 'GPS Data' },
+      { file: 'general-information.md', section: 'Geographic Data' },
+    ],
     needs: [],
     sql: () => `
       SELECT device_id, trip_id, time, format('{} lat {}, lng {} is not a WGS 84 position (lat -90 to 90, lng -180 to 180)', what, lat, lng) AS detail
@@ -46,8 +50,12 @@ export const RANGE_RULES: readonly CheckRule[] = [
     code: 'MDS-RANGE-AREA',
     title: "Every point lies in the provider's area (no swapped coordinates)",
     severity: 'error',
-    basis: "MDS 2.0.2 data-types.md, GPS Data and Telemetry: lat is the latitude, lng the longitude; a point far outside the area of the harvest's own points (the box of their middle half, widened by areaMarginDegrees) is a swapped or broken position",
-    mds: [{ file: 'data-types.md', section: 'GPS Data' }, { file: 'data-types.md', section: 'Telemetry' }],
+    basis:
+      "MDS 2.0.2 data-types.md, GPS Data and Telemetry: lat is the latitude, lng the longitude; a point far outside the area of the harvest's own points (the box of their middle half, widened by areaMarginDegrees) is a swapped or broken position",
+    mds: [
+      { file: 'data-types.md', section: 'GPS Data' },
+      { file: 'data-types.md', section: 'Telemetry' },
+    ],
     needs: [],
     sql: (t) => `
       WITH p AS (SELECT * FROM (${POINTS}) WHERE ${IN_WGS84}),
@@ -64,8 +72,12 @@ export const RANGE_RULES: readonly CheckRule[] = [
     code: 'MDS-RANGE-BATTERY',
     title: 'Battery and fuel are percentages from 0 to 100',
     severity: 'error',
-    basis: 'MDS 2.0.2 data-types.md, Events and Telemetry: battery_percent and fuel_percent, "expressed between 0 and 100"',
-    mds: [{ file: 'data-types.md', section: 'Events' }, { file: 'data-types.md', section: 'Telemetry' }],
+    basis:
+      'MDS 2.0.2 data-types.md, Events and Telemetry: battery_percent and fuel_percent, "expressed between 0 and 100"',
+    mds: [
+      { file: 'data-types.md', section: 'Events' },
+      { file: 'data-types.md', section: 'Telemetry' },
+    ],
     needs: [],
     sql: () => `
       WITH v AS (SELECT device_id, trip_ids[1] AS trip_id, timestamp AS time, 'event' AS what, battery_percent, fuel_percent FROM events
@@ -90,7 +102,8 @@ export const RANGE_RULES: readonly CheckRule[] = [
     code: 'MDS-RANGE-ACCURACY',
     title: 'Accuracies are plausible distances in metres',
     severity: 'warning',
-    basis: 'MDS 2.0.2 data-types.md, GPS Data: horizontal_accuracy and vertical_accuracy in metres (never negative; above maxAccuracyMeters the position says little)',
+    basis:
+      'MDS 2.0.2 data-types.md, GPS Data: horizontal_accuracy and vertical_accuracy in metres (never negative; above maxAccuracyMeters the position says little)',
     mds: [{ file: 'data-types.md', section: 'GPS Data' }],
     needs: [],
     sql: (t) => `
@@ -105,7 +118,8 @@ export const RANGE_RULES: readonly CheckRule[] = [
     code: 'MDS-RANGE-TIMESTAMP-UNIT',
     title: 'Times are milliseconds since 1970',
     severity: 'error',
-    basis: 'MDS 2.0.2 general-information.md, Timestamps: "integer milliseconds since Unix epoch"; a time below 10^11 is seconds (before 1973 in ms), above 10^14 microseconds (after the year 5000 in ms), above 10^17 nanoseconds',
+    basis:
+      'MDS 2.0.2 general-information.md, Timestamps: "integer milliseconds since Unix epoch"; a time below 10^11 is seconds (before 1973 in ms), above 10^14 microseconds (after the year 5000 in ms), above 10^17 nanoseconds',
     mds: [{ file: 'general-information.md', section: 'Timestamps' }],
     needs: [],
     sql: () => `

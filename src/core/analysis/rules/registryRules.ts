@@ -5,7 +5,8 @@
 import type { CheckRule } from '../checkRules';
 
 /** Hours (`2026-11-20T07`) as a SQL list; anything else is left out. */
-const hoursSql = (hours: readonly string[] = []) => ["''", ...hours.filter((h) => /^\d{4}-\d{2}-\d{2}T\d{2}$/.test(h)).map((h) => `'${h}'`)].join(', ');
+const hoursSql = (hours: readonly string[] = []) =>
+  ["''", ...hours.filter((h) => /^\d{4}-\d{2}-\d{2}T\d{2}$/.test(h)).map((h) => `'${h}'`)].join(', ');
 
 export const REGISTRY_RULES: readonly CheckRule[] = [
   {
@@ -13,8 +14,12 @@ export const REGISTRY_RULES: readonly CheckRule[] = [
     code: 'MDS-REGISTRY-VEHICLE-ID',
     title: 'Each vehicle_id names one device',
     severity: 'error',
-    basis: 'MDS 2.0.2 data-types.md, Vehicles: vehicle_id is "a unique vehicle identifier (visible code, license plate, etc)"; device_id is unique within the fleet (general-information.md, Devices)',
-    mds: [{ file: 'data-types.md', section: 'Vehicles' }, { file: 'general-information.md', section: 'Devices' }],
+    basis:
+      'MDS 2.0.2 data-types.md, Vehicles: vehicle_id is "a unique vehicle identifier (visible code, license plate, etc)"; device_id is unique within the fleet (general-information.md, Devices)',
+    mds: [
+      { file: 'data-types.md', section: 'Vehicles' },
+      { file: 'general-information.md', section: 'Devices' },
+    ],
     needs: ['vehicles'],
     sql: (_t, w, c) => `
       WITH v AS (SELECT DISTINCT vehicle_id, device_id FROM _vehicles_listed WHERE vehicle_id IS NOT NULL AND device_id IS NOT NULL),
@@ -28,8 +33,12 @@ export const REGISTRY_RULES: readonly CheckRule[] = [
     code: 'MDS-REGISTRY-STATUS-DEVICE',
     title: 'Every /vehicles/status device is a vehicle of /vehicles',
     severity: 'error',
-    basis: 'MDS 2.0.2 provider/README.md, Vehicles: /vehicles lists the vehicles, /vehicles/status their status; data-types.md, Vehicle Status: device_id "should match this device in Provider"',
-    mds: [{ file: 'provider/README.md', section: 'Vehicles' }, { file: 'data-types.md', section: 'Vehicle Status' }],
+    basis:
+      'MDS 2.0.2 provider/README.md, Vehicles: /vehicles lists the vehicles, /vehicles/status their status; data-types.md, Vehicle Status: device_id "should match this device in Provider"',
+    mds: [
+      { file: 'provider/README.md', section: 'Vehicles' },
+      { file: 'data-types.md', section: 'Vehicle Status' },
+    ],
     needs: ['vehicles', 'vehicles_status'],
     sql: () => `
       SELECT s.device_id, s.last_event.trip_ids[1] AS trip_id, s.last_event.timestamp AS time,
@@ -41,8 +50,12 @@ export const REGISTRY_RULES: readonly CheckRule[] = [
     code: 'MDS-STATUS-LAST-EVENT',
     title: "A status's last_event is an event of the device",
     severity: 'error',
-    basis: 'MDS 2.0.2 data-types.md, Vehicle Status: last_event is the "most recent Event for this device"; it must be one of the events /events/historical serves for its hour',
-    mds: [{ file: 'data-types.md', section: 'Vehicle Status' }, { file: 'provider/README.md', section: 'Historical Events' }],
+    basis:
+      'MDS 2.0.2 data-types.md, Vehicle Status: last_event is the "most recent Event for this device"; it must be one of the events /events/historical serves for its hour',
+    mds: [
+      { file: 'data-types.md', section: 'Vehicle Status' },
+      { file: 'provider/README.md', section: 'Historical Events' },
+    ],
     needs: ['vehicles_status', 'events'],
     // Compared only when the hour of last_event is a done hour of the events' harvest; later hours are not in it.
     sql: (_t, _w, c) => `

@@ -26,7 +26,8 @@ function withCode(rule: CheckRule): CatalogRule {
   const legacy = Object.hasOwn(LEGACY_RULE_CODES, rule.id) ? LEGACY_RULE_CODES[rule.id] : undefined;
   const code = rule.code ?? legacy?.code;
   const mds = rule.mds ?? legacy?.mds;
-  if (!code || !mds) throw new Error(`The data-quality rule ${rule.id} has no code or MDS basis: give it one (rules/ruleBasis.ts)`);
+  if (!code || !mds)
+    throw new Error(`The data-quality rule ${rule.id} has no code or MDS basis: give it one (rules/ruleBasis.ts)`);
   return { ...rule, code, mds };
 }
 
@@ -51,7 +52,11 @@ export function ruleNamed(name: string): CatalogRule | undefined {
 export function ruleCodesOf(names: readonly string[]): string[] {
   return names.map((name) => {
     const rule = ruleNamed(name);
-    if (!rule) throw new MobilityError('USAGE', l10n.t('--rule {0}: no such rule. The rules: {1}.', name, RULE_CATALOG.map((r) => r.code).join(', ')));
+    if (!rule)
+      throw new MobilityError(
+        'USAGE',
+        l10n.t('--rule {0}: no such rule. The rules: {1}.', name, RULE_CATALOG.map((r) => r.code).join(', ')),
+      );
     return rule.code;
   });
 }

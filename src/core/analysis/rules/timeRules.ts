@@ -24,8 +24,12 @@ export const TIME_RULES: readonly CheckRule[] = [
     code: 'MDS-PUBLICATION-BEFORE-TIME',
     title: 'No item is published before it happened',
     severity: 'error',
-    basis: 'MDS 2.0.2 data-types.md, Events and Trips: publication_time is when the event or trip "became available" through its endpoint, which cannot be before the event\'s timestamp or the trip\'s end_time',
-    mds: [{ file: 'data-types.md', section: 'Events' }, { file: 'data-types.md', section: 'Trips' }],
+    basis:
+      'MDS 2.0.2 data-types.md, Events and Trips: publication_time is when the event or trip "became available" through its endpoint, which cannot be before the event\'s timestamp or the trip\'s end_time',
+    mds: [
+      { file: 'data-types.md', section: 'Events' },
+      { file: 'data-types.md', section: 'Trips' },
+    ],
     needs: [],
     sql: () => `
       SELECT device_id, trip_id, time, format('{} item: publication_time {} is {} s before its {} {}', endpoint, epoch_ms(publication_time)::VARCHAR, (time - publication_time) / 1000,
@@ -37,8 +41,12 @@ export const TIME_RULES: readonly CheckRule[] = [
     code: 'MDS-PUBLICATION-LATENCY',
     title: 'How long items take to be published, per hour',
     severity: 'info',
-    basis: 'MDS 2.0.2 data-types.md, Events and Trips: publication_time. A measurement per hour of the items\' time: the median and 95th percentile from an item\'s time to its publication_time',
-    mds: [{ file: 'data-types.md', section: 'Events' }, { file: 'data-types.md', section: 'Trips' }],
+    basis:
+      "MDS 2.0.2 data-types.md, Events and Trips: publication_time. A measurement per hour of the items' time: the median and 95th percentile from an item's time to its publication_time",
+    mds: [
+      { file: 'data-types.md', section: 'Events' },
+      { file: 'data-types.md', section: 'Trips' },
+    ],
     needs: [],
     sql: () => `
       SELECT NULL AS device_id, NULL AS trip_id, hour AS time, format('{}: {} items with publication_time, latency p50 {} min, p95 {} min', endpoint, n, ${minutes('p50')}, ${minutes('p95')}) AS detail
@@ -49,8 +57,12 @@ export const TIME_RULES: readonly CheckRule[] = [
     code: 'MDS-PUBLICATION-LATE',
     title: 'Items are published within the latency limit',
     severity: 'warning',
-    basis: 'MDS 2.0.2 data-types.md, Events and Trips: publication_time. MDS 2.0.2 sets no latency for /trips and /events/historical (its Data Latency Requirements, 5 minutes, are for the near-realtime endpoints): the limit is the city\'s, publicationP95Hours',
-    mds: [{ file: 'data-types.md', section: 'Events' }, { file: 'data-types.md', section: 'Trips' }],
+    basis:
+      "MDS 2.0.2 data-types.md, Events and Trips: publication_time. MDS 2.0.2 sets no latency for /trips and /events/historical (its Data Latency Requirements, 5 minutes, are for the near-realtime endpoints): the limit is the city's, publicationP95Hours",
+    mds: [
+      { file: 'data-types.md', section: 'Events' },
+      { file: 'data-types.md', section: 'Trips' },
+    ],
     needs: [],
     sql: (t) => `
       SELECT device_id, trip_id, hour AS time, format('{}: the 95th percentile of the publication latency of this hour is {} h (more than {} h; {} items, p50 {} h); the latest item is this device''s', endpoint, round(p95 / 3600000, 1), ${t.publicationP95Hours}, n, round(p50 / 3600000, 1)) AS detail
@@ -61,8 +73,12 @@ export const TIME_RULES: readonly CheckRule[] = [
     code: 'MDS-HOUR-PENDING-LONG',
     title: 'No hour stays 202 for long',
     severity: 'warning',
-    basis: 'MDS 2.0.2 provider/README.md, Trips - Responses and Historical Events - Responses: 202 Accepted for "hours that are in the past but for which data is not yet available"; an hour still 202 pendingHours after it ended is late',
-    mds: [{ file: 'provider/README.md', section: 'Trips - Responses' }, { file: 'provider/README.md', section: 'Historical Events - Responses' }],
+    basis:
+      'MDS 2.0.2 provider/README.md, Trips - Responses and Historical Events - Responses: 202 Accepted for "hours that are in the past but for which data is not yet available"; an hour still 202 pendingHours after it ended is late',
+    mds: [
+      { file: 'provider/README.md', section: 'Trips - Responses' },
+      { file: 'provider/README.md', section: 'Historical Events - Responses' },
+    ],
     needs: [],
     manifest: (source, t) => {
       const findings: CheckFinding[] = [];
@@ -73,7 +89,12 @@ export const TIME_RULES: readonly CheckRule[] = [
           if (record.status !== 'pending' || !Number.isFinite(end) || !Number.isFinite(asked)) continue;
           const hours = (asked - end) / 3_600_000;
           if (hours > t.pendingHours) {
-            findings.push({ device_id: null, trip_id: null, time: new Date(end - 3_600_000).toISOString(), detail: `${part.table}: the hour ${hour} still answered 202 ${hours.toFixed(1)} h after it ended (more than ${t.pendingHours} h), at ${new Date(asked).toISOString()}` });
+            findings.push({
+              device_id: null,
+              trip_id: null,
+              time: new Date(end - 3_600_000).toISOString(),
+              detail: `${part.table}: the hour ${hour} still answered 202 ${hours.toFixed(1)} h after it ended (more than ${t.pendingHours} h), at ${new Date(asked).toISOString()}`,
+            });
           }
         }
       }

@@ -54,7 +54,6 @@ export interface TripTelemetryRule {
   sql: (t: Thresholds, w: { start: number; end: number }) => string;
 }
 
-
 /** Metres between two (lat, lng) points on the earth, in SQL (haversine, mean radius). */
 export function metresSql(lat1: string, lng1: string, lat2: string, lng2: string): string {
   return `(2 * 6371008.8 * asin(sqrt(pow(sin(radians(${lat2} - ${lat1}) / 2), 2) + cos(radians(${lat1})) * cos(radians(${lat2})) * pow(sin(radians(${lng2} - ${lng1}) / 2), 2))))`;
@@ -80,9 +79,13 @@ export const TRIP_TELEMETRY_RULES: readonly TripTelemetryRule[] = [
     id: 'trip-duration',
     title: "A trip's duration is its end_time minus its start_time, in seconds",
     severity: 'error',
-    basis: 'MDS 2.0.2 data-types.md, Trips: start_time and end_time are timestamps (integer milliseconds, general-information.md), duration is "Time, in Seconds"; a trip ends after it starts',
+    basis:
+      'MDS 2.0.2 data-types.md, Trips: start_time and end_time are timestamps (integer milliseconds, general-information.md), duration is "Time, in Seconds"; a trip ends after it starts',
     needs: ['trips'],
-    mds: [{ file: 'data-types.md', section: 'Trips' }, { file: 'general-information.md', section: 'Timestamps' }],
+    mds: [
+      { file: 'data-types.md', section: 'Trips' },
+      { file: 'general-information.md', section: 'Timestamps' },
+    ],
     sql: (t) => `
       WITH d AS (SELECT device_id, trip_id, start_time, end_time, duration, (end_time - start_time) / 1000 AS span FROM trips
                  WHERE ${inMsSql('start_time')} AND ${inMsSql('end_time')})
@@ -97,11 +100,16 @@ export const TRIP_TELEMETRY_RULES: readonly TripTelemetryRule[] = [
   {
     code: 'MDS-TRIP-DISTANCE',
     id: 'trip-distance',
-    title: "A trip's distance is at least the straight line and the telemetry path between its start and end, in metres",
+    title:
+      "A trip's distance is at least the straight line and the telemetry path between its start and end, in metres",
     severity: 'error',
-    basis: 'MDS 2.0.2 data-types.md, Trips: distance is "Trip Distance, in Meters" between start_location and end_location; provider/README.md, Telemetry: a trip\'s telemetry includes "every observed point in the trip", so its path is a lower bound',
+    basis:
+      'MDS 2.0.2 data-types.md, Trips: distance is "Trip Distance, in Meters" between start_location and end_location; provider/README.md, Telemetry: a trip\'s telemetry includes "every observed point in the trip", so its path is a lower bound',
     needs: ['trips'],
-    mds: [{ file: 'data-types.md', section: 'Trips' }, { file: 'provider/README.md', section: 'Telemetry' }],
+    mds: [
+      { file: 'data-types.md', section: 'Trips' },
+      { file: 'provider/README.md', section: 'Telemetry' },
+    ],
     // The path leaves out segments faster than maxSpeedMetersPerSecond (telemetry-speed's findings): what is left is
     // still a lower bound of the distance ridden, each segment being at most the way between its two points.
     sql: (t) => `
@@ -126,9 +134,13 @@ export const TRIP_TELEMETRY_RULES: readonly TripTelemetryRule[] = [
     id: 'telemetry-speed',
     title: 'The telemetry of a trip moves at a plausible speed between consecutive points',
     severity: 'error',
-    basis: 'MDS 2.0.2 provider/README.md, Telemetry: a trip\'s points are its observed GPS or GNSS positions (data-types.md, Telemetry and GPS Data: WGS 84 positions, timestamps from the GPS clock, horizontal_accuracy in metres); no vehicle covers kilometres in seconds',
+    basis:
+      "MDS 2.0.2 provider/README.md, Telemetry: a trip's points are its observed GPS or GNSS positions (data-types.md, Telemetry and GPS Data: WGS 84 positions, timestamps from the GPS clock, horizontal_accuracy in metres); no vehicle covers kilometres in seconds",
     needs: ['telemetry'],
-    mds: [{ file: 'provider/README.md', section: 'Telemetry' }, { file: 'data-types.md', section: 'GPS Data' }],
+    mds: [
+      { file: 'provider/README.md', section: 'Telemetry' },
+      { file: 'data-types.md', section: 'GPS Data' },
+    ],
     // The finding's time is the end of the trip's first step that is too fast: for one point far off, that point.
     sql: (t) => `
       WITH ${tripSegments(t)}
@@ -142,9 +154,13 @@ export const TRIP_TELEMETRY_RULES: readonly TripTelemetryRule[] = [
     id: 'trip-telemetry-coverage',
     title: 'The telemetry of a trip begins at its start and ends at its end',
     severity: 'error',
-    basis: 'MDS 2.0.2 provider/README.md, Telemetry: "Telemetry for a trip must include at least 2 points: the start point and end point" and every observed point between; data-types.md, Trips: start_time, end_time, start_location, end_location',
+    basis:
+      'MDS 2.0.2 provider/README.md, Telemetry: "Telemetry for a trip must include at least 2 points: the start point and end point" and every observed point between; data-types.md, Trips: start_time, end_time, start_location, end_location',
     needs: ['trips', 'telemetry'],
-    mds: [{ file: 'provider/README.md', section: 'Telemetry' }, { file: 'data-types.md', section: 'Trips' }],
+    mds: [
+      { file: 'provider/README.md', section: 'Telemetry' },
+      { file: 'data-types.md', section: 'Trips' },
+    ],
     // Trips with fewer than 2 points are telemetry-gaps' findings; a trip that ends before it starts is trip-duration's.
     sql: (t, w) => `
       WITH tr AS (SELECT * FROM trips WHERE start_time >= ${w.start} AND end_time < ${w.end} AND end_time >= start_time),
@@ -175,9 +191,13 @@ export const TRIP_TELEMETRY_RULES: readonly TripTelemetryRule[] = [
     id: 'idle-drift',
     title: 'No vehicle moves while no trip of it is open',
     severity: 'warning',
-    basis: 'MDS 2.0.2 data-types.md, Telemetry: trip_ids is "If not in a trip, null"; modes/vehicle_states.md and micromobility.md: a vehicle moves on a trip (on_trip) or while removed, and comes back by an event (provider_drop_off, trip_end, located)',
+    basis:
+      'MDS 2.0.2 data-types.md, Telemetry: trip_ids is "If not in a trip, null"; modes/vehicle_states.md and micromobility.md: a vehicle moves on a trip (on_trip) or while removed, and comes back by an event (provider_drop_off, trip_end, located)',
     needs: ['telemetry', 'events'],
-    mds: [{ file: 'data-types.md', section: 'Telemetry' }, { file: 'modes/micromobility.md', section: 'State Machine Diagram' }],
+    mds: [
+      { file: 'data-types.md', section: 'Telemetry' },
+      { file: 'modes/micromobility.md', section: 'State Machine Diagram' },
+    ],
     // The device's timeline: its points outside trips, its events and its trips' starts and ends. Each event and trip
     // end begins a stretch where the vehicle stands where it put it; a point of that stretch farther than driftMeters
     // from the stretch's first position is a finding (one per stretch). Left out: stretches that begin in a state in

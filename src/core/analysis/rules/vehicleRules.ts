@@ -17,8 +17,12 @@ export const VEHICLE_RULES: readonly CheckRule[] = [
     code: 'MDS-VEHICLE-STALE',
     title: 'No vehicle stays in the public right-of-way without an event for long',
     severity: 'warning',
-    basis: 'MDS 2.0.2 modes/vehicle_states.md: the PROW states; non_contactable only "for short periods"; provider/README.md, Vehicle Status: every vehicle in a PROW state is listed. A vehicle in the PROW with no event for staleHours (48 h, as LADOT and SFMTA count) is a stale vehicle',
-    mds: [{ file: 'modes/vehicle_states.md', section: 'Limitations on the Use of Certain Values' }, { file: 'provider/README.md', section: 'Vehicle Status' }],
+    basis:
+      'MDS 2.0.2 modes/vehicle_states.md: the PROW states; non_contactable only "for short periods"; provider/README.md, Vehicle Status: every vehicle in a PROW state is listed. A vehicle in the PROW with no event for staleHours (48 h, as LADOT and SFMTA count) is a stale vehicle',
+    mds: [
+      { file: 'modes/vehicle_states.md', section: 'Limitations on the Use of Certain Values' },
+      { file: 'provider/README.md', section: 'Vehicle Status' },
+    ],
     needs: ['events'],
     sql: (t, w, c) => `
       WITH e AS (SELECT device_id, trip_ids[1] AS trip_id, timestamp, vehicle_state, lead(timestamp) OVER (PARTITION BY device_id ORDER BY timestamp) AS next_time
@@ -37,8 +41,12 @@ export const VEHICLE_RULES: readonly CheckRule[] = [
     code: 'MDS-TRIP-START-UNFINISHED',
     title: "A trip_start's next event is its trip's",
     severity: 'error',
-    basis: "MDS 2.0.2 modes/micromobility.md, Vehicle State Events: from on_trip a vehicle leaves by trip_end, trip_leave_jurisdiction or trip_cancel of its trip (data-types.md, Events: trip_ids required on them); another event of the device first means the trip was never ended, whether or not the next hours were harvested",
-    mds: [{ file: 'modes/micromobility.md', section: 'Vehicle State Events' }, { file: 'data-types.md', section: 'Events' }],
+    basis:
+      'MDS 2.0.2 modes/micromobility.md, Vehicle State Events: from on_trip a vehicle leaves by trip_end, trip_leave_jurisdiction or trip_cancel of its trip (data-types.md, Events: trip_ids required on them); another event of the device first means the trip was never ended, whether or not the next hours were harvested',
+    mds: [
+      { file: 'modes/micromobility.md', section: 'Vehicle State Events' },
+      { file: 'data-types.md', section: 'Events' },
+    ],
     needs: ['events'],
     sql: () => `
       WITH e AS (SELECT device_id, timestamp, event_types, trip_ids, lead(timestamp) OVER w AS next_time, lead(event_types) OVER w AS next_types,
@@ -56,7 +64,8 @@ export const VEHICLE_RULES: readonly CheckRule[] = [
     code: 'MDS-TRIP-OUTSIDE-WINDOW',
     title: 'Trips across the edges of the window',
     severity: 'info',
-    basis: "MDS 2.0.2 provider/README.md, Trips - Query Parameters: a trip is served in the hour of its end_time. A trip that ends after the window (or began before it) is outside the window: the trip rules leave it out, and this rule lists it",
+    basis:
+      'MDS 2.0.2 provider/README.md, Trips - Query Parameters: a trip is served in the hour of its end_time. A trip that ends after the window (or began before it) is outside the window: the trip rules leave it out, and this rule lists it',
     mds: [{ file: 'provider/README.md', section: 'Trips - Query Parameters' }],
     needs: [],
     sql: (t, w) => `
