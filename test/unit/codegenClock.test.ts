@@ -7,7 +7,17 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { createHash, generateKeyPairSync, randomBytes } from 'node:crypto';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -19,6 +29,7 @@ import { buildEndpointRequest } from '../../src/core/mds/mdsRequests';
 import type { GrpcCallLog, RunningSandbox, SandboxRequestLog } from '../../src/sandbox/sandboxServer';
 import { startSandbox } from '../../src/sandbox/sandboxServer';
 import { maskKeyId } from '../../src/core/base/redact';
+import { waitFor } from './support/waitUntil';
 import type { BuiltProgram, ProgramRun } from './support/codegenToolchains';
 import {
   buildProgram,
@@ -254,6 +265,33 @@ describe('Copy as Code: Python, Go and shell programs share one clock per key ac
     assert.equal(statSync(clock).mode & 0o777, 0o700);
     assert.equal(statSync(join(clock, name)).mode & 0o777, 0o600);
     assert.match(readFileSync(join(clock, name), 'utf8'), /^\d{10}\n?$/);
+  });
+
+  it('shell: a lock refresh still running when the lock is released leaves no file where the lock folder was', async function () {
+    skipUnless(this, ['shell']);
+    // A slow touch (the refresher's, 1 s into holding the lock) and a slow curl (the lock held past that touch's
+    // start): the release stops the refresher while its touch runs, and that touch ends after the lock folder is gone.
+    const shims = join(dir, 'slow-shims');
+    mkdirSync(shims, { recursive: true });
+    const touched = join(shims, 'touched');
+    const which = (tool: string) => spawnSync('bash', ['-c', `command -v ${tool}`], { encoding: 'utf8' }).stdout.trim();
+    writeFileSync(join(shims, 'touch'), `#!/bin/sh\nsleep 1.5\n${which('touch')} "$@"\necho done >>"${touched}"\n`, {
+      mode: 0o755,
+    });
+    writeFileSync(join(shims, 'curl'), `#!/bin/sh\nsleep 1.2\nexec ${which('curl')} "$@"\n`, { mode: 0o755 });
+    const key = makeKey();
+    const folder = join(dir, 'clock-slow-touch');
+    const run = await runProgram(
+      build('shell', key, 'slow-touch'),
+      envOf(key, { MOBILITY_API_STATE_DIR: folder, PATH: `${shims}:${process.env.PATH ?? ''}` }),
+    );
+    assertRan(run, 'the program');
+    await waitFor("the refresher's touch to end", () => existsSync(touched), { timeoutMs: 20_000 });
+    assert.deepEqual(
+      readdirSync(join(folder, 'clock')).filter((name) => name.endsWith('.lock')),
+      [],
+      'no lock left behind: the next signer of this key would wait for it in vain',
+    );
   });
 
   describe('the run command in the header, as cron runs it: /bin/sh, only HOME and PATH=/usr/bin:/bin, from /', () => {

@@ -132,7 +132,9 @@ export function shellProgram(program: RestCodeProgram): string {
     '\t\tfi',
     '\t\tsleep 0.01',
     '\tdone',
-    `\twhile sleep ${CLOCK_LOCK_REFRESH_SECONDS}; do touch "$CLOCK_FILE.lock" 2>/dev/null; done &`,
+    // touch -c: a touch already started when unlock_key stops the refresher may end after the rmdir; without -c it
+    // would leave a file where the lock folder was, and every later signer of the key would wait for it in vain.
+    `\twhile sleep ${CLOCK_LOCK_REFRESH_SECONDS}; do touch -c "$CLOCK_FILE.lock" 2>/dev/null; done &`,
     '\tREFRESHER=$!',
     '\ttrap unlock_key EXIT',
     '}',
