@@ -184,7 +184,6 @@ describe('sandbox --data-faults: faults that check finds, and only those', funct
       const notInjected = faults.filter((f) => f.detail === 'no fault of this rule is injected');
       assert.deepEqual(notInjected.map((f) => f.rule).sort(), [
         'harvest-files',
-        'item-hour',
         'publication-latency',
         'trip-outside-window',
       ]);

@@ -41,6 +41,8 @@ import {
 import { pendingHourEntry } from './snapshotFaults';
 import { SnapshotVehicles } from './snapshotVehicles';
 import { StaleVehicles } from './staleFaults';
+import type { FiledLateKind } from './filedLateFaults';
+import { FILED_LATE_KINDS, canFileLate, describeFiledLate, recordedAt } from './filedLateFaults';
 import { crossesLateHour, isLateHour, lateHourEntries, publishedAt, stampLate } from './lateFaults';
 
 export type { DataFaultEntry, DataFaultRule, FaultWorld } from './faultRules';
@@ -67,7 +69,7 @@ interface EpisodeChoice {
 }
 
 interface BeatChoice {
-  kind: BeatFaultKind | RangeBeatKind;
+  kind: BeatFaultKind | RangeBeatKind | FiledLateKind;
   rule: DataFaultRule;
   vehicle: number;
   hour: number;
@@ -247,6 +249,24 @@ export class DataFaults {
         return true;
       });
     });
+    // After the other kinds, so that their choices (salted by their index) stay as they were.
+    FILED_LATE_KINDS.forEach(([kind, rule], k) => {
+      if (!this.selects(kind, rule)) return;
+      scan(200 + k, (v) => {
+        const beat = this.world.baseHeartbeat(v, hour);
+        if (!beat || !canFileLate(this.world, v, hour, beat)) return false;
+        plan.beats.set(v, { kind, rule, vehicle: v, hour });
+        const entry: DataFaultEntry = {
+          rule,
+          device_id: beat.device_id,
+          trip_id: null,
+          time: iso(recordedAt(beat)),
+          detail: describeFiledLate(beat, hour),
+        };
+        plan.entries.push(entry, ...this.alsoEntries(kind, entry));
+        return true;
+      });
+    });
     return plan;
   }
   /** The items of `plan` with its fault, if it has one; `items` (shared, cached) is never changed. */
@@ -268,6 +288,7 @@ export class DataFaults {
     if (choice?.kind === 'swapped' && !afterRange)
       return { ...beat, location: { ...beat.location, lat: beat.location.lng, lng: beat.location.lat } };
     if (choice?.kind === 'seconds' && afterRange) return { ...beat, timestamp: beat.timestamp / 1000 };
+    if (choice?.kind === 'filed-late' && afterRange) return { ...beat, timestamp: recordedAt(beat) };
     if (choice?.kind === 'drift' && !afterRange)
       return { ...beat, location: { ...beat.location, ...offsetBy(beat.location, DRIFT_METRES, 0) } };
     return beat;

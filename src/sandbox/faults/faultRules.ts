@@ -57,8 +57,6 @@ export const DATA_FAULT_RULES = [
 export const NOT_INJECTED: Readonly<Partial<Record<DataFaultRule, string>>> = {
   'harvest-files':
     "the rule checks the harvest's own files against its manifest (lines lost, a wrong endpoint, a file the manifest does not list); a server cannot make a harvest write its files wrong",
-  'item-hour':
-    "not injected yet: every hour with item faults lies between hours that are empty or stay 202, so an item moved into a neighbouring hour's answer would contradict them",
   'publication-latency':
     "a measurement, not a fault: it gives per hour the latency of the items that carry a publication_time (here, the publication-before-time fault's trips)",
   'trip-outside-window':
