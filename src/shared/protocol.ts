@@ -1,5 +1,5 @@
 /**
- * The typed messages between the results panel's host (src/vscode/panel/resultsPanel.ts, resultsPanels.ts) and its browser
+ * The typed messages between the results panel's host (src/vscode/panel/resultsPanel.ts, built as resultsPanel.bundle.ts) and its browser
  * bundle (src/webview-ui/), their guards, and the state the webview persists. Imported by both bundles, so it holds
  * types, constants and pure guards only. The webview says `ready` before the host posts anything. The view models the
  * messages carry are in the *Views.ts files beside it, one per feature (listing, token, conformance, harvest).

@@ -222,4 +222,13 @@ describe('result export', function () {
       [],
     );
   });
+
+  it('writes bytes as they are (a descriptor set) over an older file', async () => {
+    const target = path.join(dir, 'schema.protoset');
+    fs.writeFileSync(target, 'the old schema');
+    const bytes = Uint8Array.from({ length: 70_000 }, (_, i) => (i * 7919) % 256);
+    const outcome = await writeChunksAtomically(target, [bytes.subarray(0, 1), bytes.subarray(1)]);
+    assert.deepEqual(outcome, { ok: true, bytes: bytes.length });
+    assert.deepEqual(new Uint8Array(fs.readFileSync(target)), bytes, 'not re-encoded as text');
+  });
 });

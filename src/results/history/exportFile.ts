@@ -17,7 +17,7 @@ export type ExportOutcome =
  */
 export async function writeChunksAtomically(
   target: string,
-  chunks: Iterable<string>,
+  chunks: Iterable<string | Uint8Array>,
   options: { isCancelled?: () => boolean; onChunk?: (bytes: number) => void } = {},
 ): Promise<ExportOutcome> {
   const temp = path.join(path.dirname(target), `.${path.basename(target)}.${randomBytes(4).toString('hex')}.part`);

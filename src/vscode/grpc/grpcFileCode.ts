@@ -15,6 +15,7 @@ import { loadCodegen } from '../codegen/codegenLoader';
 import type { PreparedGrpcFileRequest } from '../requests/preparedRequests';
 import { resolveCredential } from '../environments/pickers';
 import { Cancelled } from '../platform/registerCommand';
+import { writeChunksAtomically } from '../../results/history/exportFile';
 
 /** What Copy as Code wrote for a GRPC request: the program, and the descriptor set it saved for it (a server known by reflection). */
 export interface GrpcFileCode {
@@ -187,6 +188,12 @@ async function saveProtoset(environment: Environment, bytes: Uint8Array, given: 
       saveLabel: vscode.l10n.t('Save Schema'),
     });
     if (!target) throw new Cancelled();
+  }
+  // On this machine the file is written whole or not at all: a program started on it never reads half a schema.
+  if (target.scheme === 'file') {
+    const outcome = await writeChunksAtomically(target.fsPath, [bytes]);
+    if (!outcome.ok) throw new MobilityError('USAGE', outcome.cancelled ? vscode.l10n.t('Not saved.') : outcome.message);
+    return target.fsPath;
   }
   try {
     await vscode.workspace.fs.writeFile(target, bytes);
