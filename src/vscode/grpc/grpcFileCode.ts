@@ -192,7 +192,8 @@ async function saveProtoset(environment: Environment, bytes: Uint8Array, given: 
   // On this machine the file is written whole or not at all: a program started on it never reads half a schema.
   if (target.scheme === 'file') {
     const outcome = await writeChunksAtomically(target.fsPath, [bytes]);
-    if (!outcome.ok) throw new MobilityError('USAGE', outcome.cancelled ? vscode.l10n.t('Not saved.') : outcome.message);
+    if (!outcome.ok)
+      throw new MobilityError('USAGE', outcome.cancelled ? vscode.l10n.t('Not saved.') : outcome.message);
     return target.fsPath;
   }
   try {
