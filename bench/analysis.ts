@@ -64,7 +64,7 @@ export interface CachedHarvest {
 
 /** What the parent asks a measuring child (analysisChild.ts). */
 export interface AnalysisChildRequest {
-  side: 'check' | 'hand' | 'parquet' | 'idle';
+  side: 'check' | 'hand' | 'hand-tables' | 'parquet' | 'idle';
   folder: string;
   /** `parquet`: the folder to write. */
   out?: string;
@@ -246,25 +246,29 @@ export async function analysisFigures(): Promise<ReportedFigure[]> {
     last.set(`${request.side} ${request.folder}`, reply);
     return reply.ms;
   };
-  const [checkMs = [], handMs = []] = await interleave(ROUNDS, WARMUP, [
+  const [checkMs = [], tablesMs = [], handMs = []] = await interleave(ROUNDS, WARMUP, [
     timed({ side: 'check', folder: week.dir }),
+    timed({ side: 'hand-tables', folder: week.dir }),
     timed({ side: 'hand', folder: week.dir }),
   ]);
   const checkReply = last.get(`check ${week.dir}`) as AnalysisChildReply;
-  const handReply = last.get(`hand ${week.dir}`) as AnalysisChildReply;
-  const sameFindings =
-    JSON.stringify(checkReply.counts) === JSON.stringify(handReply.counts)
-      ? 'the same findings per rule on both sides'
-      : `findings differ: check ${JSON.stringify(checkReply.counts)}, by hand ${JSON.stringify(handReply.counts)}`;
-  const ratio = medianRatio(checkMs, handMs);
+  const same = (side: string) => {
+    const reply = last.get(`${side} ${week.dir}`) as AnalysisChildReply;
+    return JSON.stringify(checkReply.counts) === JSON.stringify(reply.counts)
+      ? 'the same findings per rule as check'
+      : `findings differ: check ${JSON.stringify(checkReply.counts)}, by hand ${JSON.stringify(reply.counts)}`;
+  };
+  // The target is against the careful user's way (the files read once into tables); the views, read again by each
+  // rule, are printed beside it.
+  const ratio = medianRatio(checkMs, tablesMs);
   const itemsPerSecond = total(week.items) / (median(checkMs) / 1000);
   const time: ReportedFigure = {
-    name: `analysis: check over ${days} days of a ${fleet}-vehicle fleet vs the rules' SQL run by hand in DuckDB`,
+    name: `analysis: check over ${days} days of a ${fleet}-vehicle fleet vs every rule's SQL run by hand in DuckDB over tables read once`,
     value: ratio,
     unit: 'x by hand',
-    target: '<= 1.2 x by hand',
-    met: ratio <= 1.2,
-    raw: `${size}; check (readHarvestSource, AnalysisSession.open, runChecks: typed views with each item once, every rule, the items' counts, hour-coverage) median ${round3(median(checkMs))} ms, ${round3(itemsPerSecond)} items/s; by hand (read_json views over the same hour files with the models' column types, no de-duplication, then each rule's own SQL with the window and the snapshot's last_updated written in, as check builds it) median ${round3(median(handMs))} ms; ${ROUNDS} rounds each in fresh processes, alternating, after ${WARMUP} warm-up round(s); ${checkReply.findings} findings, ${sameFindings}`,
+    target: '<= 1.3 x by hand',
+    met: ratio <= 1.3,
+    raw: `${size}; check (readHarvestSource, AnalysisSession.open, runChecks: typed views with each item once, every rule, the items' counts, hour-coverage) median ${round3(median(checkMs))} ms, ${round3(itemsPerSecond)} items/s; by hand (the same hour files read with the models' column types, no de-duplication, then every SQL rule of the catalogue with the window and the snapshot's last_updated written in, as check builds it): over tables read once median ${round3(median(tablesMs))} ms (${same('hand-tables')}), over views that each rule reads again median ${round3(median(handMs))} ms, check ${round3(medianRatio(checkMs, handMs))} x of it (${same('hand')}); ${ROUNDS} rounds each in fresh processes, alternating, after ${WARMUP} warm-up round(s); ${checkReply.findings} findings`,
   };
   const speed: ReportedFigure = {
     name: `analysis: check over ${days} days of a ${fleet}-vehicle fleet, items per second`,

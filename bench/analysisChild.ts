@@ -4,7 +4,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { AnalysisSession, temporaryPathOf } from '../src/core/analysis/analysisEngine';
-import { CHECK_RULES, DEFAULT_THRESHOLDS } from '../src/core/analysis/checkRules';
+import { DEFAULT_THRESHOLDS } from '../src/core/analysis/checkRules';
+import { RULE_CATALOG } from '../src/core/analysis/rules/ruleCatalog';
 import { runChecks } from '../src/core/analysis/checkRun';
 import { itemColumnsOf, sqlString } from '../src/core/analysis/columnTypes';
 import { readHarvestSource } from '../src/core/analysis/harvestSource';
@@ -38,17 +39,19 @@ async function checkSide(folder: string): Promise<Measured> {
 }
 
 /**
- * What a user would write with DuckDB alone: views over the hour files by glob, typed with the MDS 2.0 models'
- * columns (the rules need the types), no de-duplication, and each rule's own SQL with the harvest's window and the
- * snapshot's last_updated written in, exactly as `check` builds it. The folder's manifests are read before the clock
- * starts: a user types the window.
+ * What a user would write with DuckDB alone: the hour files by glob, typed with the MDS 2.0 models' columns (the
+ * rules need the types), no de-duplication, and every SQL rule of the catalogue (the rules `check` runs) with the
+ * harvest's window and the snapshot's last_updated written in, exactly as `check` builds them. `tables`: the files
+ * read once into tables that every rule then reads (a careful user's way); else views over the files, read again by
+ * each rule. The folder's manifests are read before the clock starts: a user types the window.
  */
-async function handSide(folder: string): Promise<Measured> {
+async function handSide(folder: string, tables: boolean): Promise<Measured> {
   const source = await readHarvestSource(folder);
   const window = checkWindowOf(source);
   const mode = source.parts.map((p) => p.manifest.validatedMode).find((m) => m && m !== 'any') ?? 'micromobility';
   const context = {
     mode,
+    eventHours: source.parts.filter((p) => p.table === 'events').flatMap((p) => p.hours.map((h) => h.hour)),
     ...(source.snapshot?.manifest.lastUpdated !== undefined
       ? { snapshotLastUpdated: source.snapshot.manifest.lastUpdated }
       : {}),
@@ -64,16 +67,26 @@ async function handSide(folder: string): Promise<Measured> {
     `{${itemColumnsOf(endpoint)
       .map((c) => `${sqlString(c.name)}: ${sqlString(c.type)}`)
       .join(', ')}}`;
-  const read = (files: string, endpoint: MdsEndpointId) =>
-    `read_json(${sqlString(path.join(folder, files))}, format = 'newline_delimited', columns = ${columns(endpoint)})`;
-  const views: [string, string][] = [
-    ['trips', read('trips/trips/*.ndjson', 'trips')],
-    ['events', read('events/events_historical/*.ndjson', 'events_historical')],
-    ['telemetry', read('telemetry/telemetry/*.ndjson', 'telemetry')],
-    ['vehicles', read('snapshot/vehicles.ndjson', 'vehicles')],
-    ['vehicles_status', read('snapshot/vehicles_status.ndjson', 'vehicles_status')],
-  ];
-  for (const [view, from] of views) await connection.run(`CREATE VIEW ${view} AS SELECT * FROM ${from}`);
+  const kind = tables ? 'TABLE' : 'VIEW';
+  const read = (files: string, endpoint: MdsEndpointId, filename = false) =>
+    `read_json(${sqlString(path.join(folder, files))}, format = 'newline_delimited',${filename ? ' filename = true,' : ''} columns = ${columns(endpoint)})`;
+  // The hour of each item, from its file's name, for the rules that compare an item's time with its hour.
+  const hourOf = `regexp_extract(filename, '(\\d{4}-\\d{2}-\\d{2}T\\d{2})\\.ndjson$', 1)`;
+  for (const [view, files, endpoint] of [
+    ['trips', 'trips/trips/*.ndjson', 'trips'],
+    ['events', 'events/events_historical/*.ndjson', 'events_historical'],
+    ['telemetry', 'telemetry/telemetry/*.ndjson', 'telemetry'],
+  ] as const) {
+    await connection.run(
+      `CREATE ${kind} _${view}_hours AS SELECT * EXCLUDE (filename), ${hourOf} AS _hour FROM ${read(files, endpoint, true)}`,
+    );
+    await connection.run(`CREATE VIEW ${view} AS SELECT * EXCLUDE (_hour) FROM _${view}_hours`);
+  }
+  for (const [view, endpoint] of [
+    ['vehicles', 'vehicles'],
+    ['vehicles_status', 'vehicles_status'],
+  ] as const)
+    await connection.run(`CREATE ${kind} ${view} AS SELECT * FROM ${read(`snapshot/${view}.ndjson`, endpoint)}`);
   await connection.run('CREATE VIEW _vehicles_listed AS SELECT * FROM vehicles');
   // By hand every line is typed by read_json (or the read fails): no item is set aside, but the untyped-items rule
   // reads the view.
@@ -86,8 +99,8 @@ async function handSide(folder: string): Promise<Measured> {
     `CREATE VIEW _item_vehicles AS ${carried('trips/trips/*.ndjson', 'trips', 'start_time')} UNION ALL ${carried('events/events_historical/*.ndjson', 'events', 'timestamp')} UNION ALL ${carried('telemetry/telemetry/*.ndjson', 'telemetry', 'timestamp')}`,
   );
   const counts: Record<string, number> = {};
-  for (const rule of CHECK_RULES) {
-    if (!rule.sql || rule.id === 'hour-coverage') continue;
+  for (const rule of RULE_CATALOG) {
+    if (!rule.sql) continue;
     const reader = await connection.runAndReadAll(rule.sql(DEFAULT_THRESHOLDS, window, context));
     counts[rule.id] = reader.getRowObjectsJS().length;
   }
@@ -123,7 +136,9 @@ async function measure(request: AnalysisChildRequest): Promise<Measured> {
     case 'check':
       return checkSide(request.folder);
     case 'hand':
-      return handSide(request.folder);
+      return handSide(request.folder, false);
+    case 'hand-tables':
+      return handSide(request.folder, true);
     case 'parquet':
       return parquetSide(request.folder, request.out ?? `${request.folder}-parquet`, request.partition ?? 'hour');
     default:

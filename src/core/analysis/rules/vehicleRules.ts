@@ -76,8 +76,10 @@ export const VEHICLE_RULES: readonly CheckRule[] = [
       FROM trips WHERE start_time < ${w.start} AND end_time >= ${w.start}
       UNION ALL
       SELECT s.device_id, s.trip_ids[1], s.timestamp, format('{} with no later event of its device by the window''s end ({}): its end lies after the window', array_to_string(list_intersect(s.event_types, ${TRIP_STARTS}), ', '), epoch_ms(${w.end})::VARCHAR)
-      FROM events s WHERE list_has_any(s.event_types, ${TRIP_STARTS}) AND s.timestamp >= ${w.start} AND s.timestamp + ${t.maxTripHours * 3_600_000} >= ${w.end}
-        AND NOT EXISTS (SELECT 1 FROM events n WHERE n.device_id = s.device_id AND n.timestamp > s.timestamp)
+      FROM events s LEFT JOIN (SELECT device_id, max(timestamp) AS last FROM events GROUP BY device_id) l ON l.device_id = s.device_id
+      WHERE list_has_any(s.event_types, ${TRIP_STARTS}) AND s.timestamp >= ${w.start} AND s.timestamp + ${t.maxTripHours * 3_600_000} >= ${w.end}
+        -- No later event of its device: it is its device's last (a join on the device's last time, not a search).
+        AND (l.last IS NULL OR s.timestamp >= l.last)
         AND NOT EXISTS (SELECT 1 FROM trips r WHERE list_contains(s.trip_ids, r.trip_id))`,
   },
 ];
