@@ -39,19 +39,23 @@ const PAST_A_DOOR = {
   message: 'Import a core domain through its index.ts (../core/<domain>), not its files.',
 };
 
-/** The import patterns a file of core domain `domain` must not use, besides the layer rules. */
-function domainPatterns(domain) {
+/**
+ * The import patterns a file of core domain `domain` must not use, besides the layer rules: `up` is the way from the
+ * file's folder to src/core (`../` in the domain's folder, `../../` in a subfolder of it, whose `../x/` is its own
+ * domain's).
+ */
+function domainPatterns(domain, up = '\\.\\./') {
   const others = Object.keys(CORE_DOMAINS).filter((d) => d !== domain);
   const forbidden = others.filter((d) => !CORE_DOMAINS[domain].includes(d));
   return [
     {
-      regex: '^\\.\\./[^./][^/]*/',
+      regex: `^${up}[^./][^/]*/`,
       message: 'Import another core domain through its index.ts (../<domain>), not its files.',
     },
     ...(forbidden.length
       ? [
           {
-            regex: `^\\.\\./(${forbidden.join('|')})$`,
+            regex: `^${up}(${forbidden.join('|')})$`,
             message: `The ${domain} domain may import only ${CORE_DOMAINS[domain].join(', ') || 'src/shared'} (see ARCHITECTURE.md).`,
           },
         ]
@@ -114,15 +118,20 @@ export default tseslint.config(
       'The core imports only Node, jose, ajv, gRPC and src/shared.',
     ),
   },
-  ...Object.keys(CORE_DOMAINS).map((domain) => ({
-    files: [`src/core/${domain}/**`],
-    // Two levels up at least: from a domain's folder, `../analysis` is the core's analysis domain, not the shell's src/analysis.
-    rules: zone(
-      `${SHELL}|results|sandbox|cli|webview-ui|agent`,
-      'The core imports only Node, jose, ajv, gRPC and src/shared.',
-      { extra: domainPatterns(domain), depth: 2 },
-    ),
-  })),
+  ...Object.keys(CORE_DOMAINS).flatMap((domain) =>
+    [
+      { files: [`src/core/${domain}/*`], up: '\\.\\./' },
+      { files: [`src/core/${domain}/*/**`], up: '\\.\\./\\.\\./' },
+    ].map(({ files, up }) => ({
+      files,
+      // Two levels up at least: from a domain's folder, `../analysis` is the core's analysis domain, not the shell's src/analysis.
+      rules: zone(
+        `${SHELL}|results|sandbox|cli|webview-ui|agent`,
+        'The core imports only Node, jose, ajv, gRPC and src/shared.',
+        { extra: domainPatterns(domain, up), depth: 2 },
+      ),
+    })),
+  ),
   {
     files: ['src/results/**'],
     rules: zone(`${SHELL}|sandbox|cli|webview-ui|agent`, 'Presentation models import only the core and src/shared.', {
