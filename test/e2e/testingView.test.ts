@@ -3,11 +3,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { e2eFolders, useWorkbench } from './session';
 import {
+  chooseMenuItem,
   describeScreen,
   openViewContainer,
   quickOpenFile,
   startSandboxAndSelect,
   step,
+  webview,
   webviewText,
 } from './workbench';
 import { waitUntil } from '../unit/support/waitUntil';
@@ -49,6 +51,15 @@ describe("Testing view: a request file's assertions run as tests", function () {
       await page.locator('.codelens-decoration', { hasText: '1 assertion' }).first().waitFor({ timeout: 30_000 });
     });
     await step(page, 'run the file from the Testing view', async () => {
+      // Every editor tab that shows up during the run, even for a moment (issue 37: a results tab flashed in front).
+      await page.evaluate(() => {
+        const labels = () => [...document.querySelectorAll('.part.editor .tab .label-name')].map((e) => e.textContent);
+        const open = new Set(labels());
+        const seen = new Set<string>();
+        (window as unknown as { tabsSeen: Set<string> }).tabsSeen = seen;
+        const note = () => labels().forEach((label) => !open.has(label) && seen.add(label ?? ''));
+        new MutationObserver(note).observe(document.querySelector('.part.editor')!, { subtree: true, childList: true });
+      });
       await openViewContainer(page, 'Testing');
       // The Test Explorer is the Testing view's only section: its rows, without a section header.
       const row = page.locator('.part.sidebar .monaco-list-row', { hasText: fileName }).first();
@@ -92,16 +103,51 @@ describe("Testing view: a request file's assertions run as tests", function () {
       );
       assert.match(summary, /\b1\/2\b/, 'one of two tests passed');
     });
+    await step(page, 'no results tab came, not even for a moment: the request file is the active editor', async () => {
+      const seen = await page.evaluate(() => [...(window as unknown as { tabsSeen: Set<string> }).tabsSeen]);
+      assert.deepEqual(seen, [], 'no editor tab came during the run');
+      const active = await page.locator('.editor-group-container.active .tab.active .label-name').allInnerTexts();
+      // (The tab's label-name is the file name; VS Code may leave its extension to a span of its own.)
+      assert.match(active.join(' | '), /^contract-tests(\.http)?$/, 'the request file is the active tab');
+    });
+    await step(
+      page,
+      "Open Result of the passed test: the panel opens with its answer, the run's two in its history",
+      async () => {
+        const fileRow = page.locator('.part.sidebar .monaco-list-row', { hasText: fileName }).first();
+        if ((await fileRow.getAttribute('aria-expanded')) === 'false')
+          await fileRow.locator('.monaco-tl-twistie').click();
+        const passed = page.locator('.part.sidebar .monaco-list-row', { hasText: 'vehicles' }).first();
+        await passed.waitFor({ timeout: 20_000 });
+        await passed.click({ button: 'right' });
+        await chooseMenuItem(page, 'Open Result');
+        const listed = await webviewText(page, '[data-testid="assertion-results"]', 0, 30_000);
+        assert.match(listed.replace(/\s+/g, ' '), /Assertions: all 1 passed/);
+        await page
+          .locator('.part.editor .tab .label-name', { hasText: /^vehicles$/ })
+          .first()
+          .waitFor({ timeout: 10_000 });
+        await waitUntil(
+          "the panel's history",
+          () => webview(page).locator('[data-testid="section-history"]').getAttribute('heading'),
+          (heading) => heading === 'History (2)',
+          { timeoutMs: 10_000, intervalMs: 200 },
+        );
+      },
+    );
     await step(
       page,
       "send the failing request from its lens: the result's header lists its assertion, failed",
       async () => {
         await page.locator('.codelens-decoration a', { hasText: 'Send with fresh token' }).nth(1).click();
-        const listed = await webviewText(page, '[data-testid="assertion-results"]', 0, 30_000);
-        assert.match(
-          listed.replace(/\s+/g, ' '),
-          /Assertions: 1 of 1 failed.*\?\? status == 201 \(line 8\): expected == 201, actual 200/,
+        // The panel showed the passed test's answer until this one comes.
+        const listed = await waitUntil(
+          "the sent request's assertions",
+          async () => (await webviewText(page, '[data-testid="assertion-results"]', 0, 30_000)).replace(/\s+/g, ' '),
+          (text) => /failed/.test(text),
+          { timeoutMs: 30_000, intervalMs: 300 },
         );
+        assert.match(listed, /Assertions: 1 of 1 failed.*\?\? status == 201 \(line 8\): expected == 201, actual 200/);
       },
     );
   });

@@ -46,7 +46,7 @@ describe('agent tools: vscode.lm', function () {
     assert.ok((endpoints.body.endpoints as { id: string }[]).some((e) => e.id === 'trips'));
   });
 
-  it('sends a request to the sandbox with a fresh token, and opens its answer in the results panel', async () => {
+  it('sends a request to the sandbox with a fresh token, its answer an entry of the results panel history', async () => {
     const sent = await invoke('send_request', { environment: 'sandbox-mds-staging', path: '/vehicles', max_items: 2 });
     assert.equal(sent.body.status, 200, sent.text);
     assert.equal((sent.body.items as unknown[]).length, 2);
@@ -54,7 +54,7 @@ describe('agent tools: vscode.lm', function () {
     assert.doesNotMatch(sent.text, /ey[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{2,}\./);
   });
 
-  it("makes a gRPC call to the sandbox environment's gRPC target, and opens it in the results panel", async () => {
+  it("makes a gRPC call to the sandbox environment's gRPC target, its answer an entry of the results panel's history", async () => {
     const sent = await invoke('send_request', {
       environment: 'sandbox-mds-staging',
       grpc_method: 'mobility.sandbox.v1.VehicleService/ListVehicles',

@@ -25,6 +25,9 @@ import { LOG, ResultsPanel } from './resultsPanel';
 import type { HeldResult } from './heldResult';
 import type { ResultsPanels } from './resultsPanelsApi';
 import { heldSend } from './heldResult';
+import { runAgainOf } from './runAgain';
+import { historyEntryOf } from '../../results/history/historyEntry';
+import { WaitingHistories } from '../../results/history/waitingHistories';
 import { ANALYSIS_PANEL, COMPARE_PANEL, environmentPanelKey, panelKeyOf, panelTitleOf } from './panelKeys';
 
 // This bundle (dist/resultsPanel.js) has its own copy of @vscode/l10n: point it at the extension's strings.
@@ -41,6 +44,8 @@ export function createResultsPanels(context: vscode.ExtensionContext, log: vscod
   const panels = new Map<string, ResultsPanel>();
   /** The panel that last showed a listing or result: what the export command saves when no panel is active. */
   let lastResultPanel: ResultsPanel | undefined;
+  /** What a test run or an agent gave an environment whose panel is not open: its history when it opens. */
+  const waiting = new WaitingHistories<HeldResult>();
   const forget = (panel: ResultsPanel) => {
     if (panels.get(panel.key) === panel) panels.delete(panel.key);
     if (lastResultPanel === panel) lastResultPanel = undefined;
@@ -50,7 +55,8 @@ export function createResultsPanels(context: vscode.ExtensionContext, log: vscod
     // Two restored panels of one environment: the later one gets its own key rather than replacing.
     let unique = key;
     for (let n = 2; panels.has(unique); n++) unique = `${key}#${n}`;
-    const panel = new ResultsPanel(unique, webviewPanel, context.extensionUri, log, summary, forget);
+    const history = unique === key ? waiting.take(key) : undefined;
+    const panel = new ResultsPanel(unique, webviewPanel, context.extensionUri, log, summary, forget, history);
     panels.set(unique, panel);
     return panel;
   };
@@ -72,11 +78,10 @@ export function createResultsPanels(context: vscode.ExtensionContext, log: vscod
     return session;
   };
 
-  /** `reveal` false: a panel made now opens as a tab behind the editor in front, not beside it (a test run's answers). */
+  /** The panel of `environment` for a result of `kind`: the open one, or a new one beside the editor in front. */
   const panelFor = (
     environment: Environment | undefined,
     kind: ResultView['kind'],
-    reveal = true,
     endpoint?: string,
   ): ResultsPanel => {
     // A harvest gets a tab of its own per endpoint (a run of several shows each one's heatmap): the environment's last result stays beside it.
@@ -92,11 +97,10 @@ export function createResultsPanels(context: vscode.ExtensionContext, log: vscod
     if (existing) return existing;
     // preserveFocus: a panel that took focus would take it again when its webview finishes loading, and
     // close whatever quick pick the user had opened by then (e.g. the next command's).
-    const editor = reveal ? undefined : vscode.window.activeTextEditor;
     const webviewPanel = vscode.window.createWebviewPanel(
       RESULTS_VIEW_TYPE,
       panelTitleOf(environment, kind),
-      { viewColumn: editor ? vscode.ViewColumn.Active : vscode.ViewColumn.Beside, preserveFocus: true },
+      { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true },
       {
         enableScripts: true,
         enableFindWidget: true,
@@ -104,20 +108,24 @@ export function createResultsPanels(context: vscode.ExtensionContext, log: vscod
         localResourceRoots: [],
       },
     );
-    // VS Code opens a new panel in front: the editor goes back in front of it, in its own group.
-    if (editor)
-      void vscode.window.showTextDocument(editor.document, {
-        viewColumn: editor.viewColumn,
-        selection: editor.selection,
-        preview: false,
-      });
     return adopt(key, webviewPanel, undefined);
   };
 
-  /** Shows a send's held result in its environment's panel, where it joins the panel's history. */
+  /**
+   * Shows a send's held result in its environment's panel, where it joins the panel's history. `reveal` false (a test
+   * run's answers) leaves an open panel where it is; with none open, the result waits for the panel (VS Code opens every
+   * new panel in front of its group: it would cover the request file), which shows it in its history when it opens.
+   */
   const showSend = (held: HeldResult, title: string, logWhat: string, reveal = true): string => {
     const environment = held.environment as Environment;
-    const panel = panelFor(environment, 'listing', reveal);
+    const key = panelKeyOf(environment);
+    if (!reveal && !panels.has(key) && held.view.kind === 'listing') {
+      held.title = title;
+      waiting.hold(key, historyEntryOf(held.view, true), held, runAgainOf(held));
+      log.info(`${LOG} ${logWhat}: ${held.view.summary.line} (in the history of the panel, not open)`);
+      return held.view.id;
+    }
+    const panel = panelFor(environment, 'listing');
     lastResultPanel = panel;
     panel.show(held, title, reveal);
     log.info(`${LOG} ${logWhat}: ${held.view.summary.line}`);
@@ -128,7 +136,11 @@ export function createResultsPanels(context: vscode.ExtensionContext, log: vscod
     restore(webviewPanel, state) {
       // The webview persists a summary and its UI choices, never rows or tokens (see protocol.ts).
       const persisted = parsePersistedState(state);
-      const panel = adopt(persisted?.panelKey ?? `restored:${randomUUID()}`, webviewPanel, persisted?.summary);
+      const key = persisted?.panelKey ?? `restored:${randomUUID()}`;
+      const newest = panels.has(key) ? undefined : waiting.newest(key);
+      const panel = adopt(key, webviewPanel, persisted?.summary);
+      // Results that waited for this environment's panel: the newest shown, all in its history.
+      if (newest) panel.showKept(newest.view.id, false);
       log.info(`${LOG} restored a results panel${persisted?.summary ? ` (${persisted.summary.title})` : ''}`);
       // A harvest's heatmap comes back from its folder's manifest: the hours are on disk, not in the webview.
       const summary = persisted?.summary;
@@ -258,7 +270,10 @@ export function createResultsPanels(context: vscode.ExtensionContext, log: vscod
       return showSend(held, args.title, `${args.environment.name}: gRPC ${args.title}`, args.reveal ?? true);
     },
     showKept(environmentId, resultId) {
-      const panel = panels.get(environmentPanelKey(environmentId));
+      const key = environmentPanelKey(environmentId);
+      // No panel open but results waiting for it (a test run's): it opens now, with them in its history.
+      const newest = panels.has(key) ? undefined : waiting.newest(key);
+      const panel = panels.get(key) ?? (newest && panelFor(newest.environment, 'listing'));
       if (!panel)
         return {
           ok: false,
@@ -267,11 +282,14 @@ export function createResultsPanels(context: vscode.ExtensionContext, log: vscod
           ),
         };
       const shown = panel.showKept(resultId);
-      if (shown.ok) lastResultPanel = panel;
+      // A panel opened for a result it no longer keeps in full shows the newest rather than nothing.
+      if (!shown.ok && newest) panel.showKept(newest.view.id);
+      if (shown.ok || newest) lastResultPanel = panel;
       return shown;
     },
     historyOf(environmentId) {
-      return panels.get(environmentPanelKey(environmentId))?.historyEntries() ?? [];
+      const key = environmentPanelKey(environmentId);
+      return panels.get(key)?.historyEntries() ?? waiting.of(key)?.list() ?? [];
     },
     async exportShown(request) {
       // The active panel when one is, else the one that last showed a result.
@@ -309,7 +327,7 @@ export function createResultsPanels(context: vscode.ExtensionContext, log: vscod
       );
     },
     showHarvest(args) {
-      const panel = panelFor(args.environment, 'harvest', true, args.endpoint);
+      const panel = panelFor(args.environment, 'harvest', args.endpoint);
       const session = showHarvestSession(
         panel,
         (post) => HarvestSession.starting(args, randomUUID(), post),
@@ -365,6 +383,7 @@ export function createResultsPanels(context: vscode.ExtensionContext, log: vscod
     dispose() {
       for (const panel of [...panels.values()]) panel.dispose();
       panels.clear();
+      waiting.clear();
     },
   };
 }

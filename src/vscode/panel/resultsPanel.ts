@@ -31,8 +31,6 @@ export class ResultsPanel implements vscode.Disposable {
   private ready = false;
   private pending: HostMessage[] = [];
   private current: HeldResult | undefined;
-  /** This session's sends in this panel, newest first; the last few in full (see results/resultHistory.ts). */
-  private readonly history = new ResultHistory<HeldResult>();
   private readonly disposables: vscode.Disposable[] = [];
   /** What the page loader, the conformance check and the copy buttons may do with this panel. */
   private readonly port: PagePort & ConformancePort;
@@ -49,6 +47,9 @@ export class ResultsPanel implements vscode.Disposable {
     private readonly log: vscode.LogOutputChannel,
     private restoredSummary: ResultSummary | undefined,
     onDisposed: (panel: ResultsPanel) => void,
+    /** This session's sends in this panel, newest first; the last few in full (see results/resultHistory.ts). It
+     * starts with what waited for the panel while it was not open (results/history/waitingHistories.ts). */
+    private readonly history = new ResultHistory<HeldResult>(),
   ) {
     this.port = {
       post: (message) => this.post(message),
@@ -177,10 +178,10 @@ export class ResultsPanel implements vscode.Disposable {
   }
 
   /**
-   * Shows the history entry `resultId` again and brings the panel to the front (a test run's link to its result):
-   * the title it is shown with, or why it cannot be (gone from the history, or kept as a summary only).
+   * Shows the history entry `resultId` again and brings the panel to the front unless `reveal` is false (a test run's
+   * link to its result): the title it is shown with, or why it cannot be (gone from the history, or kept as a summary only).
    */
-  showKept(resultId: string): { ok: true; title: string } | { ok: false; message: string } {
+  showKept(resultId: string, reveal = true): { ok: true; title: string } | { ok: false; message: string } {
     const held = this.history.held(resultId);
     if (!held) {
       const listed = this.history.entry(resultId) !== undefined;
@@ -197,7 +198,7 @@ export class ResultsPanel implements vscode.Disposable {
       };
     }
     const title = held.title ?? this.panel.title;
-    this.display(held, title, true);
+    this.display(held, title, reveal);
     return { ok: true, title };
   }
 

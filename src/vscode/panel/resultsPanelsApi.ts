@@ -65,7 +65,10 @@ export interface ResultsPanelMethods extends vscode.Disposable {
     codeSource?: CodeSource;
     /** Sent from a request file: its assertions, checked against the answer and listed in the header. */
     assertions?: RequestAssertions;
-    /** False: joins the panel's history without bringing the panel to the front (a test run's answers). */
+    /**
+     * False: joins the panel's history without bringing the panel to the front (a test run's answers); with no panel
+     * open, none opens: the result waits in the history the panel shows when it opens.
+     */
     reveal?: boolean;
   }): string;
   /** A gRPC call's answer: status, headers, trailers, timing and each response message. Returns the result's id. */
