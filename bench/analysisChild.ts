@@ -20,6 +20,7 @@ async function checkSide(folder: string): Promise<Measured> {
   const start = performance.now();
   const source = await readHarvestSource(folder);
   const session = await AnalysisSession.open(source);
+  const readMs = performance.now() - start;
   let report: Awaited<ReturnType<typeof runChecks>>;
   try {
     report = await runChecks(session);
@@ -32,6 +33,7 @@ async function checkSide(folder: string): Promise<Measured> {
   );
   return {
     ms,
+    readMs,
     items: Object.values(report.items).reduce((a, b) => a + b, 0),
     findings: report.rules.reduce((n, r) => n + r.count, 0),
     counts,
