@@ -18,7 +18,7 @@ import { configureHostL10n, hostL10n } from '../panel/l10nBundle';
 import { AnalysisWorkerClient } from './analysisClient';
 import { geographiesSetting, metricsViewHost } from './metricsViewHost';
 import { isRecord } from '../../shared/isRecord';
-import { writeChunksAtomically } from '../../results/history/exportFile';
+import { writeWhole } from '../platform/writeWhole';
 import { parseExportAnswerMessage } from '../../shared/sqlAnswer';
 import type { ExportAnswerResult } from '../../shared/sqlAnswer';
 import {
@@ -235,13 +235,7 @@ export function createAnalysisFeature(deps: CommandDeps): AnalysisFeature {
         reply({ type: 'exportedSqlAnswer' });
         return;
       }
-      const text = exportFileText(request.format, request.columns, request.rows);
-      if (target.scheme !== 'file') await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(text));
-      else {
-        // Whole or not at all, as every other export.
-        const outcome = await writeChunksAtomically(target.fsPath, [text]);
-        if (!outcome.ok) throw new Error(outcome.cancelled ? 'cancelled' : outcome.message);
-      }
+      await writeWhole(target, exportFileText(request.format, request.columns, request.rows));
       deps.log.info('notebook', `exported ${request.rows.length} rows as ${request.format} to ${target.fsPath}`);
       reply({ type: 'exportedSqlAnswer', saved: path.basename(target.path) });
     } catch (err) {

@@ -8,14 +8,14 @@ import type { Environment } from '../../core/environment';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { errorMessage, MobilityError } from '../../core/base';
+import { errorMessage, isMobilityError, MobilityError } from '../../core/base';
 import type { StoredCredentialInfo } from '../environments/credentialStore';
 import type { CommandDeps } from '../platform/commandDeps';
 import { loadCodegen } from '../codegen/codegenLoader';
 import type { PreparedGrpcFileRequest } from '../requests/preparedRequests';
 import { resolveCredential } from '../environments/pickers';
 import { Cancelled } from '../platform/registerCommand';
-import { writeChunksAtomically } from '../../results/history/exportFile';
+import { writeWhole } from '../platform/writeWhole';
 
 /** What Copy as Code wrote for a GRPC request: the program, and the descriptor set it saved for it (a server known by reflection). */
 export interface GrpcFileCode {
@@ -189,16 +189,10 @@ async function saveProtoset(environment: Environment, bytes: Uint8Array, given: 
     });
     if (!target) throw new Cancelled();
   }
-  // On this machine the file is written whole or not at all: a program started on it never reads half a schema.
-  if (target.scheme === 'file') {
-    const outcome = await writeChunksAtomically(target.fsPath, [bytes]);
-    if (!outcome.ok)
-      throw new MobilityError('USAGE', outcome.cancelled ? vscode.l10n.t('Not saved.') : outcome.message);
-    return target.fsPath;
-  }
   try {
-    await vscode.workspace.fs.writeFile(target, bytes);
+    await writeWhole(target, bytes);
   } catch (err) {
+    if (isMobilityError(err)) throw err;
     throw new MobilityError(
       'USAGE',
       vscode.l10n.t(
