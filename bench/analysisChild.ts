@@ -9,7 +9,9 @@ import { RULE_CATALOG } from '../src/core/analysis/rules/ruleCatalog';
 import { runChecks } from '../src/core/analysis/checkRun';
 import { itemColumnsOf, sqlString } from '../src/core/analysis/columnTypes';
 import { readHarvestSource } from '../src/core/analysis/harvestSource';
-import { checkWindowOf } from '../src/core/analysis/ruleSql';
+// The hour of each item from its file's name, as check reads it, for the rules that compare an item's time with its hour.
+import { HOUR_OF_FILE } from '../src/core/analysis/harvestViews';
+import { checkContextOf, checkWindowOf } from '../src/core/analysis/ruleSql';
 import type { MdsEndpointId } from '../src/core/mds/mdsEndpoints';
 import type { AnalysisChildReply, AnalysisChildRequest } from './analysis';
 
@@ -50,14 +52,7 @@ async function checkSide(folder: string): Promise<Measured> {
 async function handSide(folder: string, tables: boolean): Promise<Measured> {
   const source = await readHarvestSource(folder);
   const window = checkWindowOf(source);
-  const mode = source.parts.map((p) => p.manifest.validatedMode).find((m) => m && m !== 'any') ?? 'micromobility';
-  const context = {
-    mode,
-    eventHours: source.parts.filter((p) => p.table === 'events').flatMap((p) => p.hours.map((h) => h.hour)),
-    ...(source.snapshot?.manifest.lastUpdated !== undefined
-      ? { snapshotLastUpdated: source.snapshot.manifest.lastUpdated }
-      : {}),
-  };
+  const context = checkContextOf(source);
   const duck = await import('@duckdb/node-api');
   const start = performance.now();
   const instance = await duck.DuckDBInstance.create(':memory:', {
@@ -72,15 +67,13 @@ async function handSide(folder: string, tables: boolean): Promise<Measured> {
   const kind = tables ? 'TABLE' : 'VIEW';
   const read = (files: string, endpoint: MdsEndpointId, filename = false) =>
     `read_json(${sqlString(path.join(folder, files))}, format = 'newline_delimited',${filename ? ' filename = true,' : ''} columns = ${columns(endpoint)})`;
-  // The hour of each item, from its file's name, for the rules that compare an item's time with its hour.
-  const hourOf = `regexp_extract(filename, '(\\d{4}-\\d{2}-\\d{2}T\\d{2})\\.ndjson$', 1)`;
   for (const [view, files, endpoint] of [
     ['trips', 'trips/trips/*.ndjson', 'trips'],
     ['events', 'events/events_historical/*.ndjson', 'events_historical'],
     ['telemetry', 'telemetry/telemetry/*.ndjson', 'telemetry'],
   ] as const) {
     await connection.run(
-      `CREATE ${kind} _${view}_hours AS SELECT * EXCLUDE (filename), ${hourOf} AS _hour FROM ${read(files, endpoint, true)}`,
+      `CREATE ${kind} _${view}_hours AS SELECT * EXCLUDE (filename), ${HOUR_OF_FILE} AS _hour FROM ${read(files, endpoint, true)}`,
     );
     await connection.run(`CREATE VIEW ${view} AS SELECT * EXCLUDE (_hour) FROM _${view}_hours`);
   }

@@ -8,9 +8,10 @@ import type { JunitCase } from '../base';
 import type { AnalysisSession } from './analysisEngine';
 import type { IntakeCounts } from './integrity/intake';
 import { statusNotComparable } from './integrity/statusGap';
-import type { CheckContext, CheckFinding, CheckRule, CheckThresholds, CheckView, CheckWindow } from './checkRules';
+import type { CheckFinding, CheckRule, CheckThresholds, CheckView } from './checkRules';
 import { DEFAULT_THRESHOLDS, MODE_MACHINES } from './checkRules';
 import { hourCoverageFindings } from './rules/hourCoverage';
+import { checkContextOf, checkWindowOf, harvestModeOf } from './ruleSql';
 import { reportsVsTrips } from './reportsRule';
 import type { RuleSeverity } from './rules/ruleBasis';
 import { mdsBasisUrl, ruleDocOf } from './rules/ruleBasis';
@@ -134,26 +135,16 @@ export async function runChecks(
     present.add('vehicles');
     present.add('vehicles_status');
   }
-  const mode =
-    options.mode ?? source.parts.map((p) => p.manifest.validatedMode).find((m) => m && m !== 'any') ?? 'micromobility';
+  const mode = options.mode ?? harvestModeOf(source);
   if (!Object.hasOwn(MODE_MACHINES.modes, mode)) {
     throw new MobilityError(
       'USAGE',
       l10n.t('--mode {0}: no such mode. The modes: {1}.', mode, Object.keys(MODE_MACHINES.modes).join(', ')),
     );
   }
-  const context: CheckContext = {
-    mode,
-    eventHours: source.parts.filter((p) => p.table === 'events').flatMap((p) => p.hours.map((h) => h.hour)),
-    ...(source.snapshot?.manifest.lastUpdated !== undefined
-      ? { snapshotLastUpdated: source.snapshot.manifest.lastUpdated }
-      : {}),
-  };
+  const context = checkContextOf(source, mode);
   // Where every present view has data: from the latest first hour to the earliest last hour.
-  const window: CheckWindow = {
-    start: Math.max(...source.parts.map((p) => Date.parse(`${p.manifest.from}:00:00Z`))),
-    end: Math.min(...source.parts.map((p) => Date.parse(`${p.manifest.to}:00:00Z`) + HOUR_MS)),
-  };
+  const window = checkWindowOf(source);
   const report: CheckReport = {
     report_version: CHECK_REPORT_VERSION,
     folder: source.folder,

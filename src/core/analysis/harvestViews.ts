@@ -43,7 +43,7 @@ const CARRIED_COLUMNS: readonly ItemColumn[] = [
 const readTableOf = (view: string) => sqlIdentifier(`_${view}_read`);
 
 /** The hour a harvest file holds, from its name (`…/2026-11-20T07.ndjson`). */
-const HOUR_OF_FILE = `regexp_extract(filename, '(\\d{4}-\\d{2}-\\d{2}T\\d{2})\\.ndjson$', 1)`;
+export const HOUR_OF_FILE = `regexp_extract(filename, '(\\d{4}-\\d{2}-\\d{2}T\\d{2})\\.ndjson$', 1)`;
 
 /**
  * Reads the harvest into the session's tables and makes the views: the untyped items' table, each view with its

@@ -2,7 +2,7 @@
  * The rules' own SQL as a user reads it (a starter notebook): each rule's query over the views, with the thresholds
  * and the harvest's window written in, exactly as `runChecks` runs it (before its ordering).
  */
-import type { CheckThresholds, CheckWindow } from './checkRules';
+import type { CheckContext, CheckThresholds, CheckWindow } from './checkRules';
 import { DEFAULT_THRESHOLDS } from './checkRules';
 import type { HarvestSource } from './harvestSource';
 import type { RuleSeverity } from './rules/ruleBasis';
@@ -15,6 +15,22 @@ export function checkWindowOf(source: HarvestSource): CheckWindow {
   return {
     start: Math.max(...source.parts.map((p) => Date.parse(`${p.manifest.from}:00:00Z`))),
     end: Math.min(...source.parts.map((p) => Date.parse(`${p.manifest.to}:00:00Z`) + HOUR_MS)),
+  };
+}
+
+/** The mode the harvest was validated with, else micromobility: the state machine event-sequence follows by default. */
+export function harvestModeOf(source: HarvestSource): string {
+  return source.parts.map((p) => p.manifest.validatedMode).find((m) => m && m !== 'any') ?? 'micromobility';
+}
+
+/** What the rules know of the harvest besides its views: the mode, the events' done hours, the snapshot's last_updated. */
+export function checkContextOf(source: HarvestSource, mode = harvestModeOf(source)): CheckContext {
+  return {
+    mode,
+    eventHours: source.parts.filter((p) => p.table === 'events').flatMap((p) => p.hours.map((h) => h.hour)),
+    ...(source.snapshot?.manifest.lastUpdated !== undefined
+      ? { snapshotLastUpdated: source.snapshot.manifest.lastUpdated }
+      : {}),
   };
 }
 
