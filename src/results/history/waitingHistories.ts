@@ -4,17 +4,12 @@
 // waits here instead, in the same bounded history a panel keeps (the last few in full), and the panel takes that
 // history over, in order, when it opens.
 import type { HistoryEntryView } from '../../shared/historyViews';
-import { HISTORY_KEPT_IN_FULL, HISTORY_MAX_ENTRIES } from '../../shared/historyViews';
 import { ResultHistory } from './resultHistory';
 
 /** The histories of panels not open yet, by panel key. */
 export class WaitingHistories<T> {
+  /** Each a history as a panel keeps it (ResultHistory's bounds). */
   private readonly byKey = new Map<string, ResultHistory<T>>();
-
-  constructor(
-    private readonly keptInFull = HISTORY_KEPT_IN_FULL,
-    private readonly maxEntries = HISTORY_MAX_ENTRIES,
-  ) {}
 
   /**
    * Adds `held` as the newest entry of the history waiting for the panel `key`. Returns the results that no longer are
@@ -23,7 +18,7 @@ export class WaitingHistories<T> {
   hold(key: string, view: HistoryEntryView, held: T, again?: () => Promise<unknown>): T[] {
     let history = this.byKey.get(key);
     if (!history) {
-      history = new ResultHistory<T>(this.keptInFull, this.maxEntries);
+      history = new ResultHistory<T>();
       this.byKey.set(key, history);
     }
     return history.add(view, held, again);
