@@ -44,7 +44,7 @@ const PAST_A_DOOR = {
  * file's folder to src/core (`../` in the domain's folder, `../../` in a subfolder of it, whose `../x/` is its own
  * domain's).
  */
-function domainPatterns(domain, up = '\\.\\./') {
+function domainPatterns(domain, up) {
   const others = Object.keys(CORE_DOMAINS).filter((d) => d !== domain);
   const forbidden = others.filter((d) => !CORE_DOMAINS[domain].includes(d));
   return [
