@@ -72,6 +72,23 @@ let passed = 0;
 let failed = 0;
 const lines = [];
 const seconds = (start) => `${Math.round((Date.now() - start) / 1000)} s`;
+/** The machine's processor time so far in clock ticks, busy and all (/proc/stat); undefined where there is none. */
+const machineTicks = () => {
+  try {
+    const ticks = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+    return { idle: ticks[3] + ticks[4], total: ticks.reduce((a, b) => a + b, 0) };
+  } catch {
+    return undefined;
+  }
+};
+/** How busy every processor of the machine was since `start` (machineTicks), for the closing lines: the lanes are
+ * worth spreading over more lanes only while this stays under 100%. */
+const busySince = (start) => {
+  const end = machineTicks();
+  if (!start || !end || end.total === start.total) return 'unknown';
+  const busy = 1 - (end.idle - start.idle) / (end.total - start.total);
+  return `${Math.round(busy * 100)}% busy, ${Math.round((end.total - end.idle - (start.total - start.idle)) / 100)} processor-seconds`;
+};
 
 /** Runs an npm script, its output on ours; its status and how long it took, in whole seconds, for the closing lines. */
 const run = (script, env = {}) => {
@@ -97,6 +114,7 @@ const runApart = (command, args, env = {}) =>
 // The static checks at once (two cores: the type checker and the linter are the long ones), each printed whole as it
 // ends, so that the first minutes are not silent: a line says what runs, and each check's own line when it ends.
 const selectedChecks = checks.filter((check) => !only.length || only.includes(check.name));
+const checksStart = machineTicks();
 if (selectedChecks.length) {
   console.log(
     `npm test: the static checks at once (${selectedChecks.map((c) => c.name).join(', ')}), about 1-2 minutes on two cores; each check's output is printed when it ends.`,
@@ -115,6 +133,7 @@ for (const [i, check] of selectedChecks.entries()) {
   lines.push(`${check.name}: ${status === 0 ? 'ok' : 'FAILED'} (${took})`);
   if (status !== 0) failedChecks++;
 }
+if (selectedChecks.length > 1) lines.push(`the machine during the static checks: ${busySince(checksStart)}`);
 
 /** A layer's counts from its results file, into the closing lines and the sums. */
 const record = (layer, file, { status, took }) => {
@@ -124,12 +143,17 @@ const record = (layer, file, { status, took }) => {
   if (!fs.existsSync(file)) note = ' (no results written: the layer did not run)';
   else if (stats.passes + stats.failures === 0) note = ' (ran no test)';
   const layerFailed = status !== 0 || note !== '';
+  // The processor seconds of its mocha process and the children it waited for (the reporter's per-file figures).
+  const cpuSeconds = Object.values(stats.cpuSeconds ?? {});
+  const cpu = cpuSeconds.length
+    ? ` (${Math.round(cpuSeconds.reduce((a, b) => a + b, 0))} s of processor time in its test process and the children it waited for)`
+    : '';
   // A layer that died without reporting a failing test still counts as one failure.
   const layerFailures = Math.max(stats.failures, layerFailed ? 1 : 0);
   passed += stats.passes;
   failed += layerFailures;
   lines.push(
-    `${layer.name}: ${stats.passes} passed, ${stats.failures} failed, ${stats.pending} pending, exit ${status}, ${took}${note}`,
+    `${layer.name}: ${stats.passes} passed, ${stats.failures} failed, ${stats.pending} pending, exit ${status}, ${took}${cpu}${note}`,
   );
 };
 const resultFile = (layer) => {
@@ -168,6 +192,7 @@ if (overlap) {
   console.log(
     `\nThree lanes: the ${unit.name} layer; the ${integration.name} layer, then ${e2e.name}; ${e2eThird.name} (the e2e files ${E2E_THIRD_LANE.join(', ')}), then ${pseudo.name}. Each workbench layer's output is printed whole when it ends.\n`,
   );
+  const lanesStart = machineTicks();
   const workbenchLane = (async () => [await apart(integration), await apart(e2e, { E2E_SKIP_FILES: third })])();
   const thirdLane = (async () => [await apart(e2eThird, { E2E_FILES: third }), await apart(pseudo)])();
   const unitSecond = { name: 'unit-2' };
@@ -203,6 +228,7 @@ if (overlap) {
   record(e2e, files.get(e2e), e2eRun);
   record(e2eThird, files.get(e2eThird), thirdRun);
   record(pseudo, files.get(pseudo), pseudoRun);
+  lines.push(`the machine during the lanes: ${busySince(lanesStart)}`);
 }
 for (const layer of remaining) {
   const file = resultFile(layer);
