@@ -100,15 +100,51 @@ const run = (script, env = {}) => {
   return { status, took: seconds(start) };
 };
 
-/** Runs a command with its output kept apart (printed whole once it ends, so that two at once do not interleave). */
-const runApart = (command, args, env = {}) =>
+/**
+ * The lanes, each started in a session of its own (detached: setsid). Linux shares the processors fairly between
+ * sessions (autogroups), where inside one session every thread counts alike: a workbench lane's dozens of threads
+ * (Chromium, code-server, the extension host) then left a single-threaded unit lane a few percent of a core, and a
+ * 1-second unit test ran past its 20 s timeout. A lane outside our process group gets no Ctrl-C from the terminal,
+ * so this passes it on, and ends every lane when npm test ends.
+ */
+const laneGroups = new Set();
+const endLanes = (signal) => {
+  for (const pid of laneGroups) {
+    try {
+      process.kill(-pid, signal);
+    } catch {
+      // already gone
+    }
+  }
+};
+process.on('exit', () => endLanes('SIGTERM'));
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+  process.on(signal, () => {
+    endLanes(signal);
+    process.exit(128 + (signal === 'SIGINT' ? 2 : signal === 'SIGTERM' ? 15 : 1));
+  });
+}
+
+/**
+ * Runs a command, its output kept apart (printed whole once it ends, so that two at once do not interleave) or, with
+ * `inherit`, on ours. `lane`: in a session of its own (laneGroups).
+ */
+const runApart = (command, args, env = {}, { lane = false, inherit = false } = {}) =>
   new Promise((resolve) => {
     const start = Date.now();
-    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+    const child = spawn(command, args, {
+      stdio: inherit ? 'inherit' : ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, ...env },
+      detached: lane,
+    });
+    if (lane) laneGroups.add(child.pid);
     const chunks = [];
-    child.stdout.on('data', (d) => chunks.push(d));
-    child.stderr.on('data', (d) => chunks.push(d));
-    child.on('close', (status) => resolve({ status, took: seconds(start), output: Buffer.concat(chunks).toString() }));
+    child.stdout?.on('data', (d) => chunks.push(d));
+    child.stderr?.on('data', (d) => chunks.push(d));
+    child.on('close', (status) => {
+      laneGroups.delete(child.pid);
+      resolve({ status, took: seconds(start), output: Buffer.concat(chunks).toString() });
+    });
   });
 
 // The static checks at once (two cores: the type checker and the linter are the long ones), each printed whole as it
@@ -120,20 +156,38 @@ if (selectedChecks.length) {
     `npm test: the static checks at once (${selectedChecks.map((c) => c.name).join(', ')}), about 1-2 minutes on two cores; each check's output is printed when it ends.`,
   );
 }
-const checkRuns = await Promise.all(
+// The whole run starts building as soon as one check is left (the linter, alone on one core for its last minute),
+// and the lanes once the build is done, while that check may still run: its result counts all the same.
+let checksLeft = selectedChecks.length;
+let lastCheck = () => {};
+const oneCheckLeft = new Promise((resolve) => (lastCheck = resolve));
+if (checksLeft <= 1) lastCheck();
+const checkRuns = Promise.all(
   selectedChecks.map(async (check) => {
     const done = await runApart('npm', ['run', '--silent', check.script]);
     process.stdout.write(done.output);
     console.log(`${check.name}: ${done.status === 0 ? 'ok' : 'FAILED'} (${done.took})`);
+    if (--checksLeft <= 1) lastCheck();
     return done;
   }),
-);
-for (const [i, check] of selectedChecks.entries()) {
-  const { status, took } = checkRuns[i];
-  lines.push(`${check.name}: ${status === 0 ? 'ok' : 'FAILED'} (${took})`);
-  if (status !== 0) failedChecks++;
-}
-if (selectedChecks.length > 1) lines.push(`the machine during the static checks: ${busySince(checksStart)}`);
+).then((runs) => {
+  const busy = busySince(checksStart);
+  return { runs, busy };
+});
+/** The checks' closing lines (first of all), once every check has ended. */
+const checkLines = [];
+let checksRecorded;
+const recordChecks = () => (checksRecorded ??= recordCheckLines());
+const recordCheckLines = async () => {
+  const { runs, busy } = await checkRuns;
+  for (const [i, check] of selectedChecks.entries()) {
+    const { status, took } = runs[i];
+    checkLines.push(`${check.name}: ${status === 0 ? 'ok' : 'FAILED'} (${took})`);
+    if (status !== 0) failedChecks++;
+  }
+  if (selectedChecks.length > 1) checkLines.push(`the machine during the static checks: ${busy}`);
+};
+if (!overlap) await recordChecks();
 
 /** A layer's counts from its results file, into the closing lines and the sums. */
 const record = (layer, file, { status, took }) => {
@@ -168,9 +222,11 @@ if (overlap) {
   // Two e2e runs of the same script on two code-servers, results in test-results/e2e.json and e2e-2.json.
   const e2eThird = { name: 'e2e-2', script: e2e.script };
   remaining = [];
-  // After the checks, not beside them: on two cores a build beside them made the checks 80 s longer than it took.
+  // Not beside every check (on two cores a build beside them all made the checks 80 s longer than it took), but
+  // beside the last one, which leaves a core idle.
+  await oneCheckLeft;
   console.log('npm test: building every layer once (npm run build:tests:all, about 30-60 s)...');
-  const build = run('build:tests:all');
+  const build = await runApart('npm', ['run', '--silent', 'build:tests:all'], {}, { inherit: true });
   lines.push(`build for every layer: ${build.status === 0 ? 'ok' : 'FAILED'} (${build.took})`);
   if (build.status !== 0) failedChecks++;
   const built = { MOBILITY_API_TESTS_BUILT: '1' };
@@ -178,11 +234,12 @@ if (overlap) {
   /** A workbench layer with its output kept apart, printed whole when it ends. */
   const apart = async (layer, env = {}) => {
     console.log(`npm test: the ${layer.name} layer starts; its output is printed when it ends.`);
-    const done = await runApart('npm', ['run', '--silent', layer.script], {
-      ...built,
-      ...env,
-      TEST_RESULT_FILE: files.get(layer),
-    });
+    const done = await runApart(
+      'npm',
+      ['run', '--silent', layer.script],
+      { ...built, ...env, TEST_RESULT_FILE: files.get(layer) },
+      { lane: true },
+    );
     console.log(
       `\n---- the ${layer.name} layer (run beside other layers), ${done.took} ----\n${done.output}\n---- end of the ${layer.name} layer ----\n`,
     );
@@ -205,21 +262,24 @@ if (overlap) {
     // --no-config: a --spec beside the config's would add to its glob, not replace it. The config's other options, read from it.
     const { reporter, timeout, 'node-option': nodeOptions = [] } = JSON.parse(fs.readFileSync('.mocharc.json', 'utf8'));
     const options = ['--reporter', reporter, '--timeout', String(timeout), ...nodeOptions.map((o) => `--${o}`)];
-    const done = await runApart(mocha, ['--no-config', ...options, ...UNIT_SECOND_LANE], {
-      TEST_RESULT_FILE: unitSecondFile,
-    });
+    const done = await runApart(
+      mocha,
+      ['--no-config', ...options, ...UNIT_SECOND_LANE],
+      { TEST_RESULT_FILE: unitSecondFile },
+      { lane: true },
+    );
     console.log(
       `\n---- the ${unitSecond.name} layer (run beside other layers), ${done.took} ----\n${done.output}\n---- end of the ${unitSecond.name} layer ----\n`,
     );
     return done;
   })();
   const unitStart = Date.now();
-  const unitStatus = await new Promise((resolve) => {
-    spawn(mocha, ['--config', '.mocharc.json', ...UNIT_SECOND_LANE.flatMap((f) => ['--ignore', f])], {
-      stdio: 'inherit',
-      env: { ...process.env, TEST_RESULT_FILE: files.get(unit) },
-    }).on('close', resolve);
-  });
+  const { status: unitStatus } = await runApart(
+    mocha,
+    ['--config', '.mocharc.json', ...UNIT_SECOND_LANE.flatMap((f) => ['--ignore', f])],
+    { TEST_RESULT_FILE: files.get(unit) },
+    { lane: true, inherit: true },
+  );
   record(unit, files.get(unit), { status: unitStatus, took: seconds(unitStart) });
   record(unitSecond, unitSecondFile, await unitSecondLane);
   const [integrationRun, e2eRun] = await workbenchLane;
@@ -234,7 +294,8 @@ for (const layer of remaining) {
   const file = resultFile(layer);
   record(layer, file, run(layer.script, { TEST_RESULT_FILE: file }));
 }
-console.log('\n' + lines.join('\n'));
+await recordChecks();
+console.log('\n' + [...checkLines, ...lines].join('\n'));
 failed += failedChecks;
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed > 0 ? 1 : 0);
