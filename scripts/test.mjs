@@ -100,51 +100,19 @@ const run = (script, env = {}) => {
   return { status, took: seconds(start) };
 };
 
-/**
- * The lanes, each started in a session of its own (detached: setsid). Linux shares the processors fairly between
- * sessions (autogroups), where inside one session every thread counts alike: a workbench lane's dozens of threads
- * (Chromium, code-server, the extension host) then left a single-threaded unit lane a few percent of a core, and a
- * 1-second unit test ran past its 20 s timeout. A lane outside our process group gets no Ctrl-C from the terminal,
- * so this passes it on, and ends every lane when npm test ends.
- */
-const laneGroups = new Set();
-const endLanes = (signal) => {
-  for (const pid of laneGroups) {
-    try {
-      process.kill(-pid, signal);
-    } catch {
-      // already gone
-    }
-  }
-};
-process.on('exit', () => endLanes('SIGTERM'));
-for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
-  process.on(signal, () => {
-    endLanes(signal);
-    process.exit(128 + (signal === 'SIGINT' ? 2 : signal === 'SIGTERM' ? 15 : 1));
-  });
-}
-
-/**
- * Runs a command, its output kept apart (printed whole once it ends, so that two at once do not interleave) or, with
- * `inherit`, on ours. `lane`: in a session of its own (laneGroups).
- */
-const runApart = (command, args, env = {}, { lane = false, inherit = false } = {}) =>
+/** Runs a command, its output kept apart (printed whole once it ends, so that two at once do not interleave) or, with
+ * `inherit`, on ours. */
+const runApart = (command, args, env = {}, { inherit = false } = {}) =>
   new Promise((resolve) => {
     const start = Date.now();
     const child = spawn(command, args, {
       stdio: inherit ? 'inherit' : ['ignore', 'pipe', 'pipe'],
       env: { ...process.env, ...env },
-      detached: lane,
     });
-    if (lane) laneGroups.add(child.pid);
     const chunks = [];
     child.stdout?.on('data', (d) => chunks.push(d));
     child.stderr?.on('data', (d) => chunks.push(d));
-    child.on('close', (status) => {
-      laneGroups.delete(child.pid);
-      resolve({ status, took: seconds(start), output: Buffer.concat(chunks).toString() });
-    });
+    child.on('close', (status) => resolve({ status, took: seconds(start), output: Buffer.concat(chunks).toString() }));
   });
 
 // The static checks at once (two cores: the type checker and the linter are the long ones), each printed whole as it
@@ -234,12 +202,11 @@ if (overlap) {
   /** A workbench layer with its output kept apart, printed whole when it ends. */
   const apart = async (layer, env = {}) => {
     console.log(`npm test: the ${layer.name} layer starts; its output is printed when it ends.`);
-    const done = await runApart(
-      'npm',
-      ['run', '--silent', layer.script],
-      { ...built, ...env, TEST_RESULT_FILE: files.get(layer) },
-      { lane: true },
-    );
+    const done = await runApart('npm', ['run', '--silent', layer.script], {
+      ...built,
+      ...env,
+      TEST_RESULT_FILE: files.get(layer),
+    });
     console.log(
       `\n---- the ${layer.name} layer (run beside other layers), ${done.took} ----\n${done.output}\n---- end of the ${layer.name} layer ----\n`,
     );
@@ -262,24 +229,21 @@ if (overlap) {
     // --no-config: a --spec beside the config's would add to its glob, not replace it. The config's other options, read from it.
     const { reporter, timeout, 'node-option': nodeOptions = [] } = JSON.parse(fs.readFileSync('.mocharc.json', 'utf8'));
     const options = ['--reporter', reporter, '--timeout', String(timeout), ...nodeOptions.map((o) => `--${o}`)];
-    const done = await runApart(
-      mocha,
-      ['--no-config', ...options, ...UNIT_SECOND_LANE],
-      { TEST_RESULT_FILE: unitSecondFile },
-      { lane: true },
-    );
+    const done = await runApart(mocha, ['--no-config', ...options, ...UNIT_SECOND_LANE], {
+      TEST_RESULT_FILE: unitSecondFile,
+    });
     console.log(
       `\n---- the ${unitSecond.name} layer (run beside other layers), ${done.took} ----\n${done.output}\n---- end of the ${unitSecond.name} layer ----\n`,
     );
     return done;
   })();
   const unitStart = Date.now();
-  const { status: unitStatus } = await runApart(
-    mocha,
-    ['--config', '.mocharc.json', ...UNIT_SECOND_LANE.flatMap((f) => ['--ignore', f])],
-    { TEST_RESULT_FILE: files.get(unit) },
-    { lane: true, inherit: true },
-  );
+  const unitStatus = await new Promise((resolve) => {
+    spawn(mocha, ['--config', '.mocharc.json', ...UNIT_SECOND_LANE.flatMap((f) => ['--ignore', f])], {
+      stdio: 'inherit',
+      env: { ...process.env, TEST_RESULT_FILE: files.get(unit) },
+    }).on('close', resolve);
+  });
   record(unit, files.get(unit), { status: unitStatus, took: seconds(unitStart) });
   record(unitSecond, unitSecondFile, await unitSecondLane);
   const [integrationRun, e2eRun] = await workbenchLane;
