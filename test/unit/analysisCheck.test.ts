@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { CheckReport } from '../../src/core/analysis';
+import { readHarvestSource, ruleQueriesOf } from '../../src/core/analysis';
 import { runCliInProcess } from './support/cliRunner';
 import { XSD, xmllint, xpath } from './support/junitSchema';
 
@@ -649,6 +650,22 @@ describe('CLI: mobility-api check with a /vehicles snapshot (status-vs-events, r
     ]);
     assert.equal(sql.code, 0, sql.err);
     assert.deepEqual(JSON.parse(sql.out), [{ v: 6, s: 4, t: T0 + 135 * MIN }]);
+  });
+
+  it("each rule's SQL of the starter notebook, run by sql, finds what check finds (the snapshot's time and the mode written in)", async () => {
+    const checked = await report(dir);
+    assert.ok(checked.report, checked.err);
+    const counts = new Map(checked.report.rules.map((r) => [r.id, r.count]));
+    // The rules this harvest exercises with its snapshot: those whose SQL depends on more than the window.
+    for (const id of ['status-vs-events', 'registry'])
+      assert.ok((counts.get(id) ?? 0) > 0, `check finds something by ${id}: ${JSON.stringify([...counts])}`);
+    const queries = ruleQueriesOf(await readHarvestSource(dir)).filter((q) => q.sql && counts.has(q.id));
+    assert.ok(queries.length >= 10, `${queries.length} rules with SQL ran`);
+    for (const query of queries) {
+      const run = await runCliInProcess(['sql', dir, query.sql ?? '', '--json']);
+      assert.equal(run.code, 0, `${query.id}: ${run.err}`);
+      assert.equal((JSON.parse(run.out) as unknown[]).length, counts.get(query.id), `${query.id} finds as many`);
+    }
   });
 
   it('on the Parquet of the harvest, status-vs-events and registry run and find the same; the views hold the snapshot', async () => {

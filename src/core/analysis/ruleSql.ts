@@ -44,16 +44,20 @@ export interface RuleQuery {
   sql?: string;
 }
 
-/** Every rule of the check with its own SQL for `source`. */
+/**
+ * Every rule of the check with its own SQL for `source`: the window, the mode, the events' done hours and the
+ * snapshot's time written in, as `runChecks` writes them (a query without them finds something else).
+ */
 export function ruleQueriesOf(source: HarvestSource, thresholds: CheckThresholds = DEFAULT_THRESHOLDS): RuleQuery[] {
   const window = checkWindowOf(source);
+  const context = checkContextOf(source);
   return RULE_CATALOG.map((rule) => ({
     code: rule.code,
     id: rule.id,
     title: rule.title,
     severity: rule.severity,
     basis: rule.basis,
-    ...(rule.sql && rule.id !== 'hour-coverage' ? { sql: dedentSql(rule.sql(thresholds, window)) } : {}),
+    ...(rule.sql && rule.id !== 'hour-coverage' ? { sql: dedentSql(rule.sql(thresholds, window, context)) } : {}),
   }));
 }
 
