@@ -27,7 +27,8 @@ const layers = [
 ];
 // The e2e files of the third lane (E2E_FILES), on a code-server of their own from the start, then e2e-pseudo; the
 // workbench lane runs the integration layer, then every other e2e file (E2E_SKIP_FILES: a new file goes there). The
-// e2e layer mostly waits (measured: 417 s of CPU in 1573 s), so two code-servers at once cost little more than one.
+// e2e layer alone mostly waits (417 s of CPU in 1573 s), but in a full run the workbench lanes' Chromiums and
+// code-servers take about 60% of the processor time, and the run is bound by processor time (docs/testing.md).
 // Chosen from the per-file times each layer prints (test-results/<layer>.json) so that both lanes end about together;
 // the figures are in docs/testing.md.
 const E2E_THIRD_LANE = [
