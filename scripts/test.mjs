@@ -131,7 +131,9 @@ let checksLeft = selectedChecks.length;
 let lastCheck = () => {};
 const oneCheckLeft = new Promise((resolve) => (lastCheck = resolve));
 if (checksLeft <= 1) lastCheck();
-const checkRuns = Promise.all(
+/** The checks' closing lines (first of all), written once every check has ended. */
+const checkLines = [];
+const checksRecorded = Promise.all(
   selectedChecks.map(async (check) => {
     const done = await runApart('npm', ['run', '--silent', check.script]);
     process.stdout.write(done.output);
@@ -140,23 +142,14 @@ const checkRuns = Promise.all(
     return done;
   }),
 ).then((runs) => {
-  const busy = busySince(checksStart);
-  return { runs, busy };
-});
-/** The checks' closing lines (first of all), once every check has ended. */
-const checkLines = [];
-let checksRecorded;
-const recordChecks = () => (checksRecorded ??= recordCheckLines());
-const recordCheckLines = async () => {
-  const { runs, busy } = await checkRuns;
   for (const [i, check] of selectedChecks.entries()) {
     const { status, took } = runs[i];
     checkLines.push(`${check.name}: ${status === 0 ? 'ok' : 'FAILED'} (${took})`);
     if (status !== 0) failedChecks++;
   }
-  if (selectedChecks.length > 1) checkLines.push(`the machine during the static checks: ${busy}`);
-};
-if (!overlap) await recordChecks();
+  if (selectedChecks.length > 1) checkLines.push(`the machine during the static checks: ${busySince(checksStart)}`);
+});
+if (!overlap) await checksRecorded;
 
 /** A layer's counts from its results file, into the closing lines and the sums. */
 const record = (layer, file, { status, took }) => {
@@ -259,7 +252,7 @@ for (const layer of remaining) {
   const file = resultFile(layer);
   record(layer, file, run(layer.script, { TEST_RESULT_FILE: file }));
 }
-await recordChecks();
+await checksRecorded;
 console.log('\n' + [...checkLines, ...lines].join('\n'));
 failed += failedChecks;
 console.log(`${passed} passed, ${failed} failed`);

@@ -1,6 +1,6 @@
 /**
- * The rules' own SQL as a user reads it (a starter notebook): each rule's query over the views, with the thresholds
- * and the harvest's window written in, exactly as `runChecks` runs it (before its ordering).
+ * The rules' own SQL as a user reads it (a starter notebook): each rule's query over the views, with the thresholds,
+ * the harvest's window and its context written in, exactly as `runChecks` runs it (before its ordering).
  */
 import type { CheckContext, CheckThresholds, CheckWindow } from './checkRules';
 import { DEFAULT_THRESHOLDS } from './checkRules';
