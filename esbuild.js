@@ -163,15 +163,48 @@ const lazyLibraryBuilds = () =>
 const shellPlugins = [lazyLibraries, ...(args.has('--no-shared-modules') ? [] : [sharedModules])];
 
 /**
- * @grpc/reflection's server (the test gRPC servers' reflection) reads its .proto files next to its own code, so tests
- * load it from node_modules; its .proto files that the client bundles as text (src/core/grpc/bundledProtos.ts) stay bundled.
+ * Unit test bundles leave in node_modules every package that Node's require() loads, so that the one mocha process
+ * running ~120 files loads each once, as the product loads its one copy. Bundled, each file carried its own copy of
+ * them all: 690 MB built in about 110 processor-seconds, proper-lockfile's signal-exit added a handler per copy for
+ * every signal (MaxListenersExceededWarning), and @grpc/reflection's server no longer found the .proto files it reads
+ * next to its own code. ESM-only packages (jose, flatbush, hyparquet) are bundled, as in the shipped bundles.
  */
-const grpcReflectionServerExternal = {
-  name: 'grpc-reflection-server-external',
+const requirablePackagesExternal = {
+  name: 'requirable-packages-external',
   setup(build) {
-    build.onResolve({ filter: /^@grpc\/reflection$/ }, () => ({ path: '@grpc/reflection', external: true }));
+    const verdicts = new Map();
+    build.onResolve({ filter: /^[^./]/ }, (args) => {
+      if (args.path.startsWith('node:') || args.kind === 'entry-point') return undefined;
+      const key = `${args.resolveDir}\0${args.path}`;
+      if (!verdicts.has(key)) verdicts.set(key, requirable(args.path, args.resolveDir));
+      return verdicts.get(key) ? { path: args.path, external: true } : undefined;
+    });
   },
 };
+
+/**
+ * Whether Node's require() loads `spec` from `dir` as CommonJS: not an ES module, nor a file that a loader of ours
+ * bundles as text (a package's .proto).
+ */
+function requirable(spec, dir) {
+  let file;
+  try {
+    file = require.resolve(spec, { paths: [dir] });
+  } catch {
+    return false;
+  }
+  if (!path.isAbsolute(file)) return true; // a Node built-in
+  const extension = path.extname(file);
+  if (extension === '.cjs' || extension === '.json') return true;
+  if (extension !== '.js') return false;
+  // A file of ES module syntax in a CommonJS package, which only a bundler reads (jsonc-parser/lib/esm/main.js).
+  if (/^\s*(import|export)\s/m.test(fs.readFileSync(file, 'utf8'))) return false;
+  for (let d = path.dirname(file); d !== path.dirname(d); d = path.dirname(d)) {
+    const pkg = path.join(d, 'package.json');
+    if (fs.existsSync(pkg)) return JSON.parse(fs.readFileSync(pkg, 'utf8')).type !== 'module';
+  }
+  return true;
+}
 
 function listFiles(dir, suffix) {
   if (!fs.existsSync(dir)) return [];
@@ -269,18 +302,18 @@ async function main() {
   ];
   if (args.has('--tests')) {
     const unit = listFiles('test/unit', '.test.ts');
-    // One build per test file, so that a file with an error does not keep the others from building. proper-lockfile
-    // stays external: bundled into each of the ~70 files that mocha loads into one process, each copy of its
-    // signal-exit added its own handler for every signal (MaxListenersExceededWarning), where the product has one.
+    // One build per test file, so that a file with an error does not keep the others from building. The source maps
+    // name the files of the tree (no copy of their text: a third of the size).
     for (const file of unit)
       builds.push({
         ...nodeBase,
         sourcemap: 'inline',
+        sourcesContent: false,
         entryPoints: [file],
         outdir: 'out/test/unit',
         outbase: 'test/unit',
-        external: ['vscode', '@duckdb/node-api', 'mocha', 'esbuild', 'proper-lockfile', 'playwright-core'],
-        plugins: [grpcReflectionServerExternal],
+        external: ['vscode'],
+        plugins: [requirablePackagesExternal],
       });
   }
   // The layers that run in a real VS Code (scripts/run-integration.mjs, scripts/run-e2e.mjs). Integration:

@@ -17,7 +17,7 @@ export type L10nContents = Record<string, string>;
  * at `displayLanguage` (`vscode.env.language`). A language Intl does not know falls back to en-US.
  */
 export function configureL10n(args: { contents?: L10nContents; displayLanguage?: string }): void {
-  if (args.contents && Object.keys(args.contents).length) l10n.config({ contents: args.contents });
+  l10n.config({ contents: args.contents ?? {} });
   language = intlLanguage(args.displayLanguage);
   numbers = undefined;
   plurals = undefined;

@@ -108,6 +108,13 @@ describe('localisation', () => {
       configureL10n({ displayLanguage: 'de' });
       assert.equal(formatLanguage(), 'de', 'a language Intl knows is kept');
     });
+
+    it('goes back to English when configured again with an empty bundle', () => {
+      configureL10n({ contents: { '{0} {1}': '{0} {1}', vehicles: 'Fahrzeuge' }, displayLanguage: 'de' });
+      assert.equal(plural(2, 'vehicle'), '2 Fahrzeuge');
+      configureL10n({ contents: {}, displayLanguage: 'en' });
+      assert.equal(plural(2, 'vehicle'), '2 vehicles');
+    });
   });
 
   it('reads the message of anything thrown', () => {
