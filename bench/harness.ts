@@ -46,7 +46,7 @@ export function loadPlaywright(): typeof Playwright {
   return createRequire(__filename)('playwright-core') as typeof Playwright;
 }
 
-/** Debian's Chromium, as the e2e layer uses it. */
+/** Debian's Chromium headless shell, as the e2e layer uses it. */
 export function chromiumPath(): string {
-  return process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+  return process.env.CHROMIUM_PATH || '/usr/bin/chromium-headless-shell';
 }

@@ -234,7 +234,7 @@ export async function resultsPanelFigures(production: ProductionBuild): Promise<
   const executablePath = chromiumPath();
   if (!existsSync(executablePath))
     throw new Error(
-      `results panel in Chromium: no Chromium at ${executablePath} (install Debian's chromium, as \`node scripts/vscode-env.mjs install\` does, or set CHROMIUM_PATH)`,
+      `results panel in Chromium: no Chromium at ${executablePath} (install Debian's chromium-headless-shell, as \`node scripts/vscode-env.mjs install\` does, or set CHROMIUM_PATH)`,
     );
   const big = await listingMessage(BIG);
   const small = await listingMessage(SMALL);

@@ -28,7 +28,7 @@ function environment(): E2eEnvironment {
     artifactsDir: get('E2E_ARTIFACTS_DIR'),
     logsDir: get('E2E_LOGS_DIR'),
     serverLog: get('E2E_SERVER_LOG'),
-    chromium: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
+    chromium: process.env.CHROMIUM_PATH || '/usr/bin/chromium-headless-shell',
   };
 }
 

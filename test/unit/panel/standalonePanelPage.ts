@@ -273,14 +273,14 @@ export async function postedMessages<T extends { type: string }>(page: Page): Pr
 /** dist/webview, the bundle the page serves. */
 export const PANEL_BUNDLE = path.join(process.cwd(), 'dist', 'webview');
 
-/** Headless Chromium as the suites and the benchmark run it: Debian's build unless CHROMIUM_PATH. */
+/** Headless Chromium as the suites and the benchmark run it: Debian's headless shell unless CHROMIUM_PATH. */
 export function launchPanelBrowser(
   chromium: BrowserType,
-  executablePath = process.env.CHROMIUM_PATH || '/usr/bin/chromium',
+  executablePath = process.env.CHROMIUM_PATH || '/usr/bin/chromium-headless-shell',
 ): Promise<Browser> {
   if (!fs.existsSync(executablePath)) {
     throw new Error(
-      `No Chromium at ${executablePath}: install Debian's (apt-get install chromium; \`node scripts/vscode-env.mjs install\` does it), or set CHROMIUM_PATH.`,
+      `No Chromium at ${executablePath}: install Debian's (apt-get install chromium-headless-shell; \`node scripts/vscode-env.mjs install\` does it), or set CHROMIUM_PATH.`,
     );
   }
   return chromium.launch({
