@@ -169,15 +169,16 @@ const shellPlugins = [lazyLibraries, ...(args.has('--no-shared-modules') ? [] : 
  * every signal (MaxListenersExceededWarning), and @grpc/reflection's server no longer found the .proto files it reads
  * next to its own code. ESM-only packages (jose, flatbush, hyparquet) are bundled, as in the shipped bundles.
  */
+/** One verdict per import for all the unit files' builds (each an esbuild.build of its own, this plugin in each). */
+const requirableVerdicts = new Map();
 const requirablePackagesExternal = {
   name: 'requirable-packages-external',
   setup(build) {
-    const verdicts = new Map();
     build.onResolve({ filter: /^[^./]/ }, (args) => {
       if (args.path.startsWith('node:') || args.kind === 'entry-point') return undefined;
       const key = `${args.resolveDir}\0${args.path}`;
-      if (!verdicts.has(key)) verdicts.set(key, requirable(args.path, args.resolveDir));
-      return verdicts.get(key) ? { path: args.path, external: true } : undefined;
+      if (!requirableVerdicts.has(key)) requirableVerdicts.set(key, requirable(args.path, args.resolveDir));
+      return requirableVerdicts.get(key) ? { path: args.path, external: true } : undefined;
     });
   },
 };
