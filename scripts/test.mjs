@@ -233,14 +233,13 @@ if (overlap) {
     );
     return done;
   })();
-  const unitStart = Date.now();
-  const unitStatus = await new Promise((resolve) => {
-    spawn(mocha, ['--config', '.mocharc.json', ...UNIT_SECOND_LANE.flatMap((f) => ['--ignore', f])], {
-      stdio: 'inherit',
-      env: { ...process.env, TEST_RESULT_FILE: files.get(unit) },
-    }).on('close', resolve);
-  });
-  record(unit, files.get(unit), { status: unitStatus, took: seconds(unitStart) });
+  const unitRun = await runApart(
+    mocha,
+    ['--config', '.mocharc.json', ...UNIT_SECOND_LANE.flatMap((f) => ['--ignore', f])],
+    { TEST_RESULT_FILE: files.get(unit) },
+    { inherit: true },
+  );
+  record(unit, files.get(unit), unitRun);
   record(unitSecond, unitSecondFile, await unitSecondLane);
   const [integrationRun, e2eRun] = await workbenchLane;
   const [thirdRun, pseudoRun] = await thirdLane;
