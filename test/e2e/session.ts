@@ -28,7 +28,8 @@ function environment(): E2eEnvironment {
     artifactsDir: get('E2E_ARTIFACTS_DIR'),
     logsDir: get('E2E_LOGS_DIR'),
     serverLog: get('E2E_SERVER_LOG'),
-    chromium: process.env.CHROMIUM_PATH || '/usr/bin/chromium-headless-shell',
+    // scripts/run-e2e.mjs passes the Chromium it ensured (CHROMIUM_PATH or its default, scripts/vscode-env.mjs).
+    chromium: get('CHROMIUM_PATH'),
   };
 }
 
