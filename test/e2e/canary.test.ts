@@ -30,6 +30,7 @@ import {
   treeRow,
   treeRows,
   waitForNotification,
+  waitForSandboxRunning,
 } from './workbench';
 import { webviewWith } from './panelFrame';
 
@@ -110,7 +111,7 @@ describe('a canary credential leaves no trace', function () {
     await step(page, 'open the Mobility API view container', () => openViewContainer(page, 'Mobility API'));
     await step(page, 'start the local sandbox', async () => {
       await runCommand(page, 'Mobility API: Start Local Sandbox');
-      await waitForNotification(page, /Local sandbox running on/);
+      await waitForSandboxRunning(page);
     });
     await step(page, 'run "Mobility API: Add Credential"', () => runCommand(page, 'Mobility API: Add Credential'));
     await step(page, 'pick External Organization', () => pickQuickPickItem(page, 'External Organization'));

@@ -14,6 +14,7 @@ import {
   step,
   treeRow,
   waitForNotification,
+  waitForSandboxRunning,
 } from './workbench';
 
 /** A provider that accepts the request and never answers; it counts requests and open connections. */
@@ -61,7 +62,7 @@ describe('cancelling a request in the workbench', function () {
     await step(page, 'see the hanging environment', () => treeRow(page, 'Environments', envName));
     await step(page, 'start the sandbox for its demo credential', async () => {
       await runCommand(page, 'Mobility API: Start Local Sandbox');
-      await waitForNotification(page, /Local sandbox running on/);
+      await waitForSandboxRunning(page);
     });
     await step(page, 'bind the demo credential to the hanging environment', async () => {
       await runCommand(page, 'Mobility API: Bind Credential to Environments');

@@ -15,7 +15,7 @@ import {
   runCommandAndPick,
   step,
   treeRow,
-  waitForNotification,
+  waitForSandboxRunning,
 } from './workbench';
 import { webviewWith } from './panelFrame';
 
@@ -100,7 +100,7 @@ describe('conformance findings and export in the workbench', function () {
     await step(page, 'see the broken environment', () => treeRow(page, 'Environments', envName));
     await step(page, 'start the sandbox for its demo credential', async () => {
       await runCommand(page, 'Mobility API: Start Local Sandbox');
-      await waitForNotification(page, /Local sandbox running on/, 60_000);
+      await waitForSandboxRunning(page);
     });
     await step(page, 'bind the demo credential to the broken environment', async () => {
       await runCommand(page, 'Mobility API: Bind Credential to Environments');

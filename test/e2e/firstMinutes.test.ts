@@ -17,7 +17,7 @@ import {
   runCommandAndPick,
   step,
   treeRow,
-  waitForNotification,
+  waitForSandboxRunning,
 } from './workbench';
 
 const QUICK_INPUT_ROWS = '.quick-input-widget .quick-input-list .monaco-list-row';
@@ -75,7 +75,7 @@ describe('the first five minutes: the Environments view at the default side-bar 
     await step(page, 'open the Mobility API view container', () => openViewContainer(page, 'Mobility API'));
     await step(page, 'start the sandbox', async () => {
       await runCommand(page, 'Mobility API: Start Local Sandbox');
-      await waitForNotification(page, /Local sandbox running on/, 60_000);
+      await waitForSandboxRunning(page);
     });
     await step(page, 'list the vehicles of Sandbox · MDS staging', () =>
       runCommandAndPick(page, 'Mobility API: List Vehicles', 'Sandbox · MDS staging'),
@@ -137,7 +137,7 @@ describe('the first five minutes: Decode JWT from the clipboard, then Remove Cre
       .sign(keyFixture('p256').privateKey);
     await step(page, 'start the sandbox (for a stored credential)', async () => {
       await runCommand(page, 'Mobility API: Start Local Sandbox');
-      await waitForNotification(page, /Local sandbox running on/, 60_000);
+      await waitForSandboxRunning(page);
     });
     await step(page, 'copy a token and close every editor', async () => {
       await page.evaluate((t) => navigator.clipboard.writeText(t), token);

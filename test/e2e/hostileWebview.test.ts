@@ -7,7 +7,7 @@ import { startTestServer } from '../unit/support/testServer';
 import type { TestServer } from '../unit/support/testServer';
 import { waitUntil } from '../unit/support/waitUntil';
 import { e2eFolders, useWorkbench } from './session';
-import { openViewContainer, pickQuickPickItem, runCommand, step, treeRow, waitForNotification } from './workbench';
+import { openViewContainer, pickQuickPickItem, runCommand, step, treeRow, waitForSandboxRunning } from './workbench';
 
 // Every string the server controls carries one of these. `pwn` is defined in every frame by the init
 // script below: a payload that runs calls it, or posts a message up, and is counted either way.
@@ -276,7 +276,7 @@ describe('the results panel against a hostile provider', function () {
     await shot(page, 'tree-tooltip');
     await step(page, 'start the local sandbox (for its demo credential)', async () => {
       await runCommand(page, 'Mobility API: Start Local Sandbox');
-      await waitForNotification(page, /Local sandbox running on/);
+      await waitForSandboxRunning(page);
     });
     await step(page, 'bind the demo credential to the hostile environment too', async () => {
       await runCommand(page, 'Mobility API: Bind Credential to Environments');

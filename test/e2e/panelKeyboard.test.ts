@@ -8,7 +8,7 @@ import path from 'node:path';
 import type { Frame, Page } from 'playwright-core';
 import { axeViolations, describeViolations, focusedIn, resultsPanelFrame } from './panelFrame';
 import { useWorkbench } from './session';
-import { pickQuickPickItem, runCommand, runCommandAndPick, step, waitForNotification } from './workbench';
+import { pickQuickPickItem, runCommand, runCommandAndPick, step, waitForSandboxRunning } from './workbench';
 
 /** Presses `key` until `done` says the focus is where it should be; fails after `max` presses. */
 async function pressUntil(
@@ -36,7 +36,7 @@ describe('the results panel by keyboard only, and axe-core in VS Code themes', f
   it('Tab to the table, sort by Enter, switch to the JSON tree, and walk it with the arrows', async () => {
     const page = wb.page;
     await step(page, 'start the sandbox', () => runCommand(page, 'Mobility API: Start Local Sandbox'));
-    await step(page, 'see it running', () => waitForNotification(page, /Local sandbox running/, 60_000));
+    await step(page, 'see it running', () => waitForSandboxRunning(page));
     await step(page, 'list vehicles of Sandbox · MDS staging', () =>
       runCommandAndPick(page, 'Mobility API: List Vehicles', 'Sandbox · MDS staging'),
     );

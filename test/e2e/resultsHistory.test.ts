@@ -9,7 +9,7 @@ import { HISTORY_KEPT_IN_FULL } from '../../src/shared/historyViews';
 import { waitUntil } from '../unit/support/waitUntil';
 import { axeViolations, describeViolations, resultsPanelFrame, webviewWith } from './panelFrame';
 import { useWorkbench } from './session';
-import { runCommand, runCommandAndPick, step, waitForNotification } from './workbench';
+import { runCommand, runCommandAndPick, step, waitForSandboxRunning } from './workbench';
 
 const SANDBOX = 'Sandbox · MDS staging';
 
@@ -43,7 +43,7 @@ describe('results panel history: every send keeps its result, two compare', () =
     const page = wb.page;
     await step(page, 'start the local sandbox', async () => {
       await runCommand(page, 'Mobility API: Start Local Sandbox');
-      await waitForNotification(page, /Local sandbox running on/, 60_000);
+      await waitForSandboxRunning(page);
     });
     await step(page, 'List Vehicles on the sandbox', () =>
       runCommandAndPick(page, 'Mobility API: List Vehicles', SANDBOX),

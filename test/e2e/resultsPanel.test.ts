@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { useWorkbench } from './session';
-import { runCommand, runCommandAndPick, step, waitForNotification } from './workbench';
+import { runCommand, runCommandAndPick, step, waitForSandboxRunning } from './workbench';
 import { webviewWith } from './panelFrame';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -16,7 +16,7 @@ describe('Results panel in VS Code', () => {
       runCommand(page, 'Mobility API: Start Local Sandbox'),
     );
     // The environment picker lists what exists when it opens: wait until the sandbox is up.
-    await step(page, 'see the sandbox running', () => waitForNotification(page, /Local sandbox running on/, 60_000));
+    await step(page, 'see the sandbox running', () => waitForSandboxRunning(page));
     await step(page, 'run "Mobility API: List Vehicles" on the sandbox', async () => {
       await runCommandAndPick(page, 'Mobility API: List Vehicles', 'Sandbox · MDS staging');
     });

@@ -16,6 +16,7 @@ import {
   waitForNotification,
   runCommandAndPick,
   webviewText,
+  waitForSandboxRunning,
 } from './workbench';
 
 /** The whole job from the editor, as a user does it: sandbox, credential, token, decode, vehicles. */
@@ -42,7 +43,7 @@ describe('the extension shell in the workbench', function () {
       runCommand(page, 'Mobility API: Start Local Sandbox'),
     );
     await step(page, 'see the notification', () =>
-      waitForNotification(page, /Local sandbox running on http:\/\/127\.0\.0\.1:/),
+      waitForSandboxRunning(page, /Local sandbox running on http:\/\/127\.0\.0\.1:/),
     );
     // Under "Local Sandbox" (level 2), by the name the status bar and the pickers use too.
     await step(page, 'see the sandbox environments in the tree', () =>

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { heatmapStatesAlike, measureHeatmapStates, measurePanelContrast } from './panelContrast';
 import { useWorkbench } from './session';
-import { pickQuickPickItem, runCommand, runCommandAndPick, step, waitForNotification, webview } from './workbench';
+import { pickQuickPickItem, runCommand, runCommandAndPick, step, webview, waitForSandboxRunning } from './workbench';
 
 /** WCAG relative luminance of an `rgb(…)`/`rgba(…)` colour. */
 function luminance(color: string): number {
@@ -26,7 +26,7 @@ describe('the results panel in light, dark and high-contrast themes', function (
   it('opens a vehicles result from the sandbox', async () => {
     const page = wb.page;
     await step(page, 'start the sandbox', () => runCommand(page, 'Mobility API: Start Local Sandbox'));
-    await step(page, 'see it running', () => waitForNotification(page, /Local sandbox running/));
+    await step(page, 'see it running', () => waitForSandboxRunning(page));
     await step(page, 'list vehicles of Sandbox · MDS staging', async () => {
       await runCommandAndPick(page, 'Mobility API: List Vehicles', 'Sandbox · MDS staging');
     });

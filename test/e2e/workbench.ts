@@ -254,6 +254,15 @@ export async function waitForNotification(page: Page, text: string | RegExp, tim
   return (await toast.innerText()).trim();
 }
 
+/**
+ * Waits for the toast that says the local sandbox runs. Starting it builds its world in the extension host first:
+ * on two cores shared with the other test lanes that took past 20 s (a rehearsal of 2026-11-29), so every start waits
+ * up to a minute, as a user on a busy machine would.
+ */
+export function waitForSandboxRunning(page: Page, text: RegExp = /Local sandbox running on/): Promise<string> {
+  return waitForNotification(page, text, 60_000);
+}
+
 /** Clicks a button (e.g. "Open", "Retry") in the notification toast that contains `text`. */
 export async function clickNotificationButton(page: Page, text: string | RegExp, button: string): Promise<void> {
   const toast = page
@@ -440,7 +449,7 @@ export async function quickOpenFile(page: Page, name: string): Promise<void> {
 export async function startSandboxAndSelect(page: Page, environment = 'Sandbox · MDS staging'): Promise<void> {
   await openViewContainer(page, 'Mobility API');
   await runCommand(page, 'Mobility API: Start Local Sandbox');
-  await waitForNotification(page, /Local sandbox running on/);
+  await waitForSandboxRunning(page);
   await runCommandAndPick(page, 'Mobility API: Select Environment', environment);
 }
 
