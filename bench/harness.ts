@@ -45,8 +45,3 @@ export async function loadHarness(): Promise<VscodeHarness> {
 export function loadPlaywright(): typeof Playwright {
   return createRequire(__filename)('playwright-core') as typeof Playwright;
 }
-
-/** Debian's Chromium headless shell, as the e2e layer uses it. */
-export function chromiumPath(): string {
-  return process.env.CHROMIUM_PATH || '/usr/bin/chromium-headless-shell';
-}

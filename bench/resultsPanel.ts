@@ -11,6 +11,7 @@ import { listingView } from '../src/results/requests/listingView';
 import { telemetryTable, tripTable } from '../src/results/requests/resourceReaders';
 import type { ListingResultView } from '../src/shared/listingViews';
 import {
+  chromiumPath,
   encodeHostMessage,
   launchPanelBrowser,
   openPanelPage,
@@ -19,7 +20,7 @@ import {
 import type { ProductionBuild } from './bundles';
 import type { ReportedFigure } from './figures';
 import { round3 } from './figures';
-import { chromiumPath, loadPlaywright } from './harness';
+import { loadPlaywright } from './harness';
 import { benchClient, environmentOf } from './requests';
 import { median, nowMs } from './stats';
 

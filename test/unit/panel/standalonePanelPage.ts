@@ -273,11 +273,13 @@ export async function postedMessages<T extends { type: string }>(page: Page): Pr
 /** dist/webview, the bundle the page serves. */
 export const PANEL_BUNDLE = path.join(process.cwd(), 'dist', 'webview');
 
-/** Headless Chromium as the suites and the benchmark run it: Debian's headless shell unless CHROMIUM_PATH. */
-export function launchPanelBrowser(
-  chromium: BrowserType,
-  executablePath = process.env.CHROMIUM_PATH || '/usr/bin/chromium-headless-shell',
-): Promise<Browser> {
+/** The Chromium the suites and the benchmark run: Debian's headless shell unless CHROMIUM_PATH. */
+export function chromiumPath(): string {
+  return process.env.CHROMIUM_PATH || '/usr/bin/chromium-headless-shell';
+}
+
+/** Headless Chromium as the suites and the benchmark run it (chromiumPath()). */
+export function launchPanelBrowser(chromium: BrowserType, executablePath = chromiumPath()): Promise<Browser> {
   if (!fs.existsSync(executablePath)) {
     throw new Error(
       `No Chromium at ${executablePath}: install Debian's (apt-get install chromium-headless-shell; \`node scripts/vscode-env.mjs install\` does it), or set CHROMIUM_PATH.`,
