@@ -769,3 +769,33 @@ describe('credentials: assertCredentialForApi and describeCredential', () => {
     for (const secret of p256.secretParts) assert.ok(!serialised.includes(secret));
   });
 });
+
+describe('credentials: a text longer than any key', () => {
+  const p256 = keyFixture('p256');
+  const rsa = keyFixture('rsa2048');
+  // A key in front of 2 MB of blank lines: the reader would find it, but no key file is that long.
+  const twoMegabytes = (text: string) => `${text}${'\n'.repeat(2 * 1024 * 1024)}`;
+
+  it('refuses it by its size, naming the size and the limit, before reading it, and quotes none of it', () => {
+    refusal(
+      () => parsePrivateKey(twoMegabytes(p256.pkcs8), 'ES256'),
+      'KEY_NOT_RECOGNISED',
+      /is 2(\.0)? MB long.*a key is a few kilobytes.*at most 1(\.0)? MB/,
+      p256.secretParts,
+    );
+    refusal(() => parsePublicKey(twoMegabytes(p256.publicPem)), 'KEY_NOT_RECOGNISED', /is 2(\.0)? MB long/);
+    const keyFile = JSON.stringify({ type: 'service_account', private_key: rsa.pkcs8 });
+    refusal(
+      () => parseCredential({ kind: 'service-account', keyFile: twoMegabytes(keyFile) }),
+      'KEY_FILE_INVALID',
+      /is 2(\.0)? MB long.*a service-account key file is a few kilobytes/,
+      rsa.secretParts,
+    );
+  });
+
+  it('still reads a key with paste damage up to the limit', () => {
+    const atLimit = `${p256.pkcs8}${'\n'.repeat(1024 * 1024 - p256.pkcs8.length)}`;
+    assert.equal(atLimit.length, 1024 * 1024);
+    assertSameKeyPair(parsePrivateKey(atLimit, 'ES256'), p256);
+  });
+});

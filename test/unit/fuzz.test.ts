@@ -19,6 +19,7 @@ import { IssueClock } from '../../src/core/clock/issueClock';
 import { lintToken } from '../../src/core/auth/lintToken';
 import { nextLinkOf, parseMdsError, vehicleListOf } from '../../src/core/mds/mdsModels';
 import { parseCredential } from '../../src/core/auth/parseCredential';
+import { MAX_KEY_TEXT_CHARS } from '../../src/core/auth/keyText';
 import { parsePublicKey } from '../../src/core/auth/publicKey';
 import { TokenIssuer } from '../../src/core/auth/tokenIssuer';
 import { errorBody, maasVehiclesPage, vehiclesPage, vehiclesStatusPage } from '../../src/sandbox/routes/mdsResponses';
@@ -163,8 +164,9 @@ describe('fuzz: hostile input to every parser ends in a result or a typed error'
     };
     check(fc.tuple(keyText, kid, issuer), ([text, k, iss]) => run(text, k, iss));
     for (const huge of hugeKeyTexts(p256)) run(huge, 'kid-1', 'org-1@example.test');
-    // Under the ordinary guard: 1 MB of BEGIN lines without an END took seconds when the PEM scan was quadratic.
-    run('-----BEGIN PRIVATE KEY-----\n'.repeat(40_000), 'kid-1', 'org-1@example.test');
+    // Under the size limit (MAX_KEY_TEXT_CHARS, 1 MB), which refuses the 10 MB texts above before reading them: 1 MB of
+    // BEGIN lines without an END took seconds when the PEM scan was quadratic.
+    run('-----BEGIN PRIVATE KEY-----\n'.repeat(Math.floor(MAX_KEY_TEXT_CHARS / 28)), 'kid-1', 'org-1@example.test');
     assert.ok(counter.results > 0 && counter.typedErrors > 0, 'both outcomes were reached');
     lines.push(counter.line());
   });

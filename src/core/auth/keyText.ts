@@ -4,6 +4,7 @@ import * as l10n from '@vscode/l10n';
 import type { JsonWebKey } from 'node:crypto';
 import { MobilityError } from '../base';
 import { isRecord } from '../../shared/isRecord';
+import { formatBytes } from '../../shared/format';
 
 /** One `-----BEGIN …-----` / `-----END …-----` block, rebuilt in the canonical shape OpenSSL reads. */
 export interface PemBlock {
@@ -36,10 +37,33 @@ export const CERTIFICATE_LABELS: ReadonlySet<string> = new Set([
 const JWK_MEMBERS = ['kty', 'crv', 'x', 'y', 'd', 'n', 'e', 'p', 'q', 'dp', 'dq', 'qi', 'k'] as const;
 
 /**
+ * The longest text read as a key or a service-account key file. A key is a few kilobytes (a 4096-bit RSA key in PEM
+ * about 3.3 KB, a key file about 2.4 KB, a certificate chain tens of KB); a text a thousand times that long is a
+ * wrong file, and reading it (JSON.parse of megabytes of nested brackets, the PEM scan) would hold the extension
+ * host for seconds.
+ */
+export const MAX_KEY_TEXT_CHARS = 1024 * 1024;
+
+/** Whether `text` is longer than any key; `what` names the kind of text in the message. */
+export function checkKeyTextSize(text: string, code: 'KEY_NOT_RECOGNISED' | 'KEY_FILE_INVALID', what: string): void {
+  if (text.length <= MAX_KEY_TEXT_CHARS) return;
+  throw new MobilityError(
+    code,
+    l10n.t(
+      'This text is {0} long, and {1} is a few kilobytes: it is not the file you meant. Load or paste the key alone (at most {2}).',
+      formatBytes(text.length),
+      what,
+      formatBytes(MAX_KEY_TEXT_CHARS),
+    ),
+  );
+}
+
+/**
  * Splits pasted key text into PEM blocks, a JWK or DER bytes, undoing paste damage first. Throws
  * KEY_NOT_RECOGNISED, ending with `acceptedFormats`, for anything that is none of these.
  */
 export function readKeyText(text: string, acceptedFormats: string): KeyText {
+  checkKeyTextSize(text, 'KEY_NOT_RECOGNISED', l10n.t('a key'));
   const cleaned = unwrapPastedText(text);
   if (cleaned === '') {
     throw new MobilityError('KEY_NOT_RECOGNISED', l10n.t('The key is empty. {0}', acceptedFormats));

@@ -18,6 +18,7 @@ import { API_LABELS } from '../environment';
 import { MobilityError, isMobilityError, withArticle } from '../base';
 import { domainOf, typeOfIssuer } from './issuerDomain';
 import { parsePrivateKey } from './privateKey';
+import { checkKeyTextSize } from './keyText';
 import { isRecord } from '../../shared/isRecord';
 
 /** The ten fields of a service-account key file, in the order of spec 5.6. */
@@ -202,6 +203,7 @@ function readServiceAccount(input: ServiceAccountCredentialInput, domains: Issue
 
 /** Parses key-file text into a plain object; JSON.parse's own message is not passed on because it can quote the key. */
 function readKeyFile(text: string): Record<string, unknown> {
+  checkKeyTextSize(text, 'KEY_FILE_INVALID', l10n.t('a service-account key file'));
   const trimmed = text.replace(/^\uFEFF/, '').trim();
   if (trimmed === '') {
     throw new MobilityError(
