@@ -96,6 +96,8 @@ async function main() {
       headless: true,
       args: CHROMIUM_ARGS,
       viewport: { width: 1400, height: 900 },
+      // As in the e2e layer (test/e2e/session.ts): no animation repaints the window while a test waits.
+      reducedMotion: 'reduce',
     });
     const page = context.pages()[0] ?? (await context.newPage());
     const exitCode = new Promise((resolve) => {

@@ -172,9 +172,9 @@ function hasCommand(name) {
 }
 
 /** Debian packages: Chromium's headless shell always; the Kerberos headers and a C toolchain only to build code-server. */
-function ensureAptPackages(needBuildTools) {
+function ensureAptPackages(needBuildTools, { chromium = true } = {}) {
   const missing = [];
-  if (!fs.existsSync(CHROMIUM_PATH)) missing.push('chromium-headless-shell');
+  if (chromium && !fs.existsSync(CHROMIUM_PATH)) missing.push('chromium-headless-shell');
   if (needBuildTools) {
     if (!fs.existsSync('/usr/include/gssapi/gssapi.h')) missing.push('libkrb5-dev');
     if (!hasCommand('g++') || !hasCommand('make')) missing.push('build-essential');
@@ -329,14 +329,25 @@ async function withInstallLock(action) {
   }
 }
 
-async function install() {
+/**
+ * Node 24 and code-server only, not the Chromium: what `.ci/run` starts in the background while apt-get installs
+ * the other packages (Chromium among them) and npm ci runs, so that the workbench layers need not wait for it. A run
+ * that needs them meanwhile waits on the same lock.
+ */
+export async function ensureCodeServer() {
+  fs.mkdirSync(CACHE_DIR, { recursive: true });
+  fs.mkdirSync(INSTALL_DIR, { recursive: true });
+  await withInstallLock(() => install({ chromium: false }));
+}
+
+async function install({ chromium = true } = {}) {
   const marker = readMarker();
   const installed =
     marker.node === NODE_VERSION &&
     marker.codeServer === CODE_SERVER_VERSION &&
     nodeWorks() &&
     fs.existsSync(CODE_SERVER_ENTRY);
-  ensureAptPackages(!installed);
+  ensureAptPackages(!installed, { chromium });
   if (!installed) {
     const started = Date.now();
     log(`installing a VS Code for tests into ${INSTALL_DIR} (first use on this machine only)`);
@@ -643,10 +654,17 @@ export function fail(err) {
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   try {
     const cmd = process.argv[2] || 'install';
-    if (cmd !== 'install')
-      throw new HarnessError(`Unknown command "${cmd}". Usage: node scripts/vscode-env.mjs install`);
-    const env = await ensureVSCode();
-    log(`ready: code-server ${env.version} (node ${NODE_VERSION}) in ${INSTALL_DIR}, chromium ${env.chromium}`);
+    if (cmd === 'code-server') {
+      await ensureCodeServer();
+      log(`ready: code-server ${CODE_SERVER_VERSION} (node ${NODE_VERSION}) in ${INSTALL_DIR}`);
+    } else if (cmd === 'install') {
+      const env = await ensureVSCode();
+      log(`ready: code-server ${env.version} (node ${NODE_VERSION}) in ${INSTALL_DIR}, chromium ${env.chromium}`);
+    } else {
+      throw new HarnessError(
+        `Unknown command "${cmd}". Usage: node scripts/vscode-env.mjs install (everything), or code-server (Node 24 and code-server, not Chromium)`,
+      );
+    }
   } catch (err) {
     fail(err);
   }
