@@ -44,7 +44,7 @@ const JWK_MEMBERS = ['kty', 'crv', 'x', 'y', 'd', 'n', 'e', 'p', 'q', 'dp', 'dq'
  */
 export const MAX_KEY_TEXT_CHARS = 1024 * 1024;
 
-/** Whether `text` is longer than any key; `what` names the kind of text in the message. */
+/** Throws `code` when `text` is longer than MAX_KEY_TEXT_CHARS; `what` names the kind of text in the message. */
 export function checkKeyTextSize(text: string, code: 'KEY_NOT_RECOGNISED' | 'KEY_FILE_INVALID', what: string): void {
   if (text.length <= MAX_KEY_TEXT_CHARS) return;
   throw new MobilityError(
