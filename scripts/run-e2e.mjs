@@ -28,6 +28,7 @@ import {
   runId,
   spawnGroup,
   startCodeServer,
+  testBuiltinsEnv,
   stopGroup,
 } from './vscode-env.mjs';
 
@@ -140,7 +141,7 @@ async function main() {
     server = await startCodeServer({
       ...dirs,
       folder: workspace,
-      env: { MOBILITY_API_STATE_DIR: stateDir },
+      env: { ...testBuiltinsEnv(), MOBILITY_API_STATE_DIR: stateDir },
       logFile: path.join(runDir, 'code-server.log'),
       args: locale ? ['--locale', locale] : [],
     });

@@ -22,6 +22,7 @@ import {
   removeRunDir,
   runId,
   startCodeServer,
+  testBuiltinsEnv,
 } from './vscode-env.mjs';
 
 const timeoutMs = Number(process.env.INTEGRATION_TIMEOUT_MS || 20 * 60_000);
@@ -82,7 +83,7 @@ async function main() {
       logFile: path.join(runDir, 'code-server.log'),
       args: ['--vscode-option', 'enable-smoke-test-driver'],
       // The shared issue clock of this run, not the machine's (~/.local/state/mobility-api).
-      env: { TEST_RESULT_FILE: resultFile, MOBILITY_API_STATE_DIR: path.join(runDir, 'state') },
+      env: { ...testBuiltinsEnv(), TEST_RESULT_FILE: resultFile, MOBILITY_API_STATE_DIR: path.join(runDir, 'state') },
     });
     const remote = (p) => `vscode-remote://127.0.0.1:${server.port}${p}`;
     const payload = JSON.stringify([

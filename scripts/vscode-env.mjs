@@ -510,6 +510,39 @@ const DEFAULT_SETTINGS = {
 };
 
 /**
+ * VS Code's built-in extensions that the test workbenches leave out (VS Code's own VSCODE_SKIP_BUILTIN_EXTENSIONS,
+ * read by the server's extension scanner): none is part of what a test checks (Copilot Chat with AI features off,
+ * Git in a folder that is no repository, sign-in providers, TypeScript's language server for Copy as Code's
+ * documents...), and together they cost about a quarter of each window's load (docs/testing.md).
+ * Markdown stays (notebooks render their markdown cells with it), and the JavaScript debugger (the token debugger's
+ * test pauses a Node program). MOBILITY_API_TEST_ALL_BUILTINS=1 keeps them all.
+ */
+export const TEST_SKIPPED_BUILTINS = [
+  'GitHub.copilot-chat',
+  'vscode.git',
+  'vscode.git-base',
+  'vscode.github',
+  'vscode.github-authentication',
+  'vscode.microsoft-authentication',
+  'vscode.typescript-language-features',
+  'vscode.emmet',
+  'vscode.npm',
+  'vscode.merge-conflict',
+  'ms-vscode.js-debug-companion',
+  'vscode.debug-auto-launch',
+  'vscode.references-view',
+  'vscode.terminal-suggest',
+  'vscode.tunnel-forwarding',
+];
+
+/** The environment variable that leaves TEST_SKIPPED_BUILTINS out of a test workbench's code-server. */
+export function testBuiltinsEnv() {
+  return process.env.MOBILITY_API_TEST_ALL_BUILTINS === '1'
+    ? {}
+    : { VSCODE_SKIP_BUILTIN_EXTENSIONS: TEST_SKIPPED_BUILTINS.join(',') };
+}
+
+/**
  * Starts code-server on a free 127.0.0.1 port in its own process group and waits for /healthz.
  * @param {{ folder: string, extensionsDir: string, userDataDir: string, args?: string[], env?: Record<string,string>,
  *           settings?: Record<string, unknown>, logFile: string, port?: number }} options
