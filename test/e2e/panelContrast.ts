@@ -2,7 +2,7 @@
 // real stylesheet): each status class is rendered as text in the place it appears (the page, the error
 // panel, the selected row of the pages table, a notice, a code block, a note), then its computed colour
 // is compared with the background actually behind it (ancestors' backgrounds composed, alpha included).
-// Shared by test/e2e/themes.test.ts (VS Code's own themes) and the standalone page tests.
+// Shared by test/e2e/resultsPanel.test.ts (VS Code's own themes) and the standalone page tests.
 
 /** One measured colour. */
 export interface ContrastReading {
