@@ -55,6 +55,20 @@ async function pressUntil(
   throw new Error(`${key} ${max} times did not get there; the focus went through: ${seen.join(' → ')}`);
 }
 
+/**
+ * Starts the sandbox (or, running, has it say so again), then lists its MDS staging vehicles into a results panel.
+ * The environment picker lists what exists when it opens: the sandbox is seen running first.
+ */
+async function listSandboxVehicles(page: Page): Promise<void> {
+  await step(page, 'run "Mobility API: Start Local Sandbox"', () =>
+    runCommand(page, 'Mobility API: Start Local Sandbox'),
+  );
+  await step(page, 'see the sandbox running', () => waitForSandboxRunning(page));
+  await step(page, 'run "Mobility API: List Vehicles" on Sandbox · MDS staging', () =>
+    runCommandAndPick(page, 'Mobility API: List Vehicles', 'Sandbox · MDS staging'),
+  );
+}
+
 describe('the results panel in the workbench', function () {
   const wb = useWorkbench();
   /**
@@ -71,14 +85,7 @@ describe('the results panel in the workbench', function () {
     it('opens a sandbox vehicles result: row count, a cell, JSON tree, Raw, and a strict CSP', async function () {
       this.timeout(240_000);
       const page = wb.page;
-      await step(page, 'run "Mobility API: Start Local Sandbox"', () =>
-        runCommand(page, 'Mobility API: Start Local Sandbox'),
-      );
-      // The environment picker lists what exists when it opens: wait until the sandbox is up.
-      await step(page, 'see the sandbox running', () => waitForSandboxRunning(page));
-      await step(page, 'run "Mobility API: List Vehicles" on the sandbox', async () => {
-        await runCommandAndPick(page, 'Mobility API: List Vehicles', 'Sandbox · MDS staging');
-      });
+      await listSandboxVehicles(page);
       const frame = await step(page, 'wait for the results panel', () =>
         webviewWith(page, '[data-testid="result-title"]'),
       );
@@ -156,11 +163,7 @@ describe('the results panel in the workbench', function () {
 
     it('Tab to the table, sort by Enter, switch to the JSON tree, and walk it with the arrows', async () => {
       const page = wb.page;
-      await step(page, 'start the sandbox', () => runCommand(page, 'Mobility API: Start Local Sandbox'));
-      await step(page, 'see it running', () => waitForSandboxRunning(page));
-      await step(page, 'list vehicles of Sandbox · MDS staging', () =>
-        runCommandAndPick(page, 'Mobility API: List Vehicles', 'Sandbox · MDS staging'),
-      );
+      await listSandboxVehicles(page);
       const panel = await step(page, 'wait for the results panel', () => resultsPanelFrame(page));
       frame = panel.frame;
       await panel.locator.locator('[data-testid="row-count"]').waitFor({ timeout: 30_000 });
@@ -358,11 +361,7 @@ describe('the results panel in the workbench', function () {
 
     it('opens a vehicles result from the sandbox', async () => {
       const page = wb.page;
-      await step(page, 'start the sandbox', () => runCommand(page, 'Mobility API: Start Local Sandbox'));
-      await step(page, 'see it running', () => waitForSandboxRunning(page));
-      await step(page, 'list vehicles of Sandbox · MDS staging', async () => {
-        await runCommandAndPick(page, 'Mobility API: List Vehicles', 'Sandbox · MDS staging');
-      });
+      await listSandboxVehicles(page);
       await step(page, 'wait for the table', () =>
         webview(page).locator('[data-testid="body-tabs"]').first().waitFor({ timeout: 30_000 }),
       );
