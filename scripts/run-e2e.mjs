@@ -28,8 +28,8 @@ import {
   runId,
   spawnGroup,
   startCodeServer,
-  testBuiltinsEnv,
   stopGroup,
+  testBuiltinsEnv,
 } from './vscode-env.mjs';
 
 const timeoutMs = Number(process.env.E2E_TIMEOUT_MS || 40 * 60_000);
