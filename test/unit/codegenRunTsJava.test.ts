@@ -23,6 +23,7 @@ import type { BuiltProgram, ProgramRun } from './support/codegenToolchains';
 import {
   buildProgram,
   compileTypeScript,
+  JVM_ENV,
   missingTools,
   runCommand,
   runProgram,
@@ -159,7 +160,12 @@ describe('Copy as Code in TypeScript and Java: a clock shared across processes, 
     const java = /^ \* {5}(java .*)$/m.exec(source)?.[1];
     assert.ok(javac && java, 'the header gives the javac and java command lines');
     assert.ok(javac.includes(GSON) && java.includes(GSON), "with the jar of Debian's Gson on the classpath");
-    const compiled = spawnSync('bash', ['-c', javac], { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    const compiled = spawnSync('bash', ['-c', javac], {
+      cwd,
+      env: { ...process.env, ...JVM_ENV },
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     assert.equal(compiled.status, 0, `${javac}:\n${compiled.stdout}${compiled.stderr}`);
     return { command: 'bash', args: ['-c', java], cwd };
   }
