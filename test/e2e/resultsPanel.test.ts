@@ -12,7 +12,7 @@ import { heatmapStatesAlike, measureHeatmapStates, measurePanelContrast } from '
 import { axeViolations, describeViolations, focusedIn, resultsPanelFrame, webviewWith } from './panelFrame';
 import { useWorkbench } from './session';
 import {
-  closeAllEditors,
+  clearWindowBefore,
   pickQuickPickItem,
   runCommand,
   runCommandAndPick,
@@ -71,15 +71,6 @@ async function listSandboxVehicles(page: Page): Promise<void> {
 
 describe('the results panel in the workbench', function () {
   const wb = useWorkbench();
-  /**
-   * Before each suite but the first: no panel and no toast left by the one before, as in a new window. The sandbox
-   * keeps running; Start Local Sandbox returns it and says so again.
-   */
-  const panelClosed = () =>
-    before(async () => {
-      await closeAllEditors(wb.page);
-      await runCommand(wb.page, 'Notifications: Clear All Notifications');
-    });
 
   describe('Results panel in VS Code', () => {
     it('opens a sandbox vehicles result: row count, a cell, JSON tree, Raw, and a strict CSP', async function () {
@@ -158,7 +149,7 @@ describe('the results panel in the workbench', function () {
 
   describe('the results panel by keyboard only, and axe-core in VS Code themes', function () {
     this.timeout(240_000);
-    panelClosed();
+    clearWindowBefore(() => wb.page);
     let frame: Frame;
 
     it('Tab to the table, sort by Enter, switch to the JSON tree, and walk it with the arrows', async () => {
@@ -357,7 +348,7 @@ describe('the results panel in the workbench', function () {
   /** The results panel follows the workbench theme (only --vscode-* variables), readable in each. */
   describe('the results panel in light, dark and high-contrast themes', function () {
     this.timeout(240_000);
-    panelClosed();
+    clearWindowBefore(() => wb.page);
 
     it('opens a vehicles result from the sandbox', async () => {
       const page = wb.page;

@@ -105,6 +105,25 @@ export async function closeAllEditors(page: Page): Promise<void> {
   );
 }
 
+/**
+ * Registers a before hook in the calling describe block, for a suite that shares its window with the suite before it
+ * (a window's load costs about 20 processor-seconds: docs/testing.md): no editor and no toast left by that suite, as
+ * in a new window. The sandbox keeps running; Start Local Sandbox returns it and says so again.
+ */
+export function clearWindowBefore(page: () => Page): void {
+  before(async () => {
+    await closeAllEditors(page());
+    await runCommand(page(), 'Notifications: Clear All Notifications');
+  });
+}
+
+/** Clicks the first CodeLens of the active editor that says `text`, once it shows. */
+export async function clickCodeLens(page: Page, text: string): Promise<void> {
+  const lens = page.locator('.codelens-decoration a', { hasText: text }).first();
+  await lens.waitFor({ timeout: 30_000 });
+  await lens.click();
+}
+
 /** Closes any open quick input (palette, input box, quick pick). */
 export async function closeQuickInput(page: Page): Promise<void> {
   const widget = page.locator(QUICK_INPUT);
@@ -487,6 +506,21 @@ export async function viewPane(page: Page, viewTitle: string): Promise<Locator> 
   await header.waitFor({ timeout: 30_000 });
   if ((await header.getAttribute('aria-expanded')) === 'false') await header.click();
   return pane;
+}
+
+/** Collapses every row of a tree view with its title bar's Collapse All: its top-level rows, as a new window shows it. */
+export async function collapseTree(page: Page, viewTitle: string): Promise<void> {
+  const pane = await viewPane(page, viewTitle);
+  // The title bar shows its actions while the pointer is over it.
+  await pane.locator('.pane-header').first().hover();
+  await pane.locator('.pane-header .action-label[aria-label="Collapse All"]').first().click();
+  await waitUntil(
+    `the ${viewTitle} view collapsed`,
+    () => treeRows(page, viewTitle),
+    (rows) => rows.every((r) => r.level === 1 && r.expanded !== true),
+    { timeoutMs: 10_000, intervalMs: 200 },
+  );
+  await page.mouse.move(0, 0);
 }
 
 /** The rows a tree view shows now (only the rendered, i.e. visible, ones), top to bottom. */
