@@ -39,7 +39,7 @@ const E2E_THIRD_LANE = [
   'firstMinutes',
   'resultsHistory',
   'shell',
-  'grpcTree',
+  'explore',
   'canary',
   'hostileWebview',
 ];
