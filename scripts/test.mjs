@@ -41,7 +41,6 @@ const E2E_THIRD_LANE = [
   'shell',
   'explore',
   'canary',
-  'hostileWebview',
 ];
 // The unit files of a fourth lane, a mocha run of their own beside the rest of the unit layer: the programs of Copy as
 // Code built and run in five languages and the packed CLI, which mostly wait on compilers and child processes (about

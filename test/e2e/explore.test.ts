@@ -1,7 +1,9 @@
-// Exploring in the workbench, two suites in one window (a window's load costs about 20 processor-seconds:
+// Exploring in the workbench, three suites in one window (a window's load costs about 20 processor-seconds:
 // docs/testing.md). Endpoints from the editor: a request file's CodeLens, an endpoint of the tree, 202 and 404 in plain
 // words. gRPC in the Environments tree: service → method → Call gRPC Method → the GRPC request in a `.http` editor →
-// sent from its CodeLens.
+// sent from its CodeLens. A request file's assertions in VS Code's Testing view (issue 32): the file's requests with
+// assertions are tests; run from the Testing view against the sandbox, one passes and one fails with its message shown
+// at the assertion's line.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -17,6 +19,7 @@ import {
   clearWindowBefore,
   closeAllEditors,
   collapseTree,
+  describeScreen,
   expandTreeRow,
   openViewContainer,
   pickQuickPickItem,
@@ -29,6 +32,8 @@ import {
   treeRow,
   treeRows,
   waitForNotification,
+  webview,
+  webviewText,
 } from './workbench';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -41,23 +46,31 @@ async function tokenRows(page: Page, request: RegExp): Promise<string[]> {
 }
 
 describe('exploring in the workbench', function () {
+  const hour = lastCompleteUtcHour(Date.now());
+  // The suites' request files, written before the window loads: Quick Open did not find a file made after its first
+  // search in the window.
+  const files: Record<string, string> = {
+    'explore-requests.http': `# @name trips\nGET {{baseUrl}}/trips?end_time=${hour}\n`,
+    'contract-tests.http': [
+      '# @name vehicles',
+      'GET {{baseUrl}}/vehicles?page_size=5',
+      '?? status == 200',
+      '',
+      '###',
+      '# @name wrong-status',
+      'GET {{baseUrl}}/stops',
+      '?? status == 201',
+      '',
+    ].join('\n'),
+  };
+  const inWorkspace = (name: string) => path.join(e2eFolders().workspaceDir, name);
+  before(() => Object.entries(files).forEach(([name, text]) => fs.writeFileSync(inWorkspace(name), text)));
+  after(() => Object.keys(files).forEach((name) => fs.rmSync(inWorkspace(name), { force: true })));
   const wb = useWorkbench();
 
   describe('exploring endpoints in the workbench', function () {
     this.timeout(180_000);
-    const hour = lastCompleteUtcHour(Date.now());
     const fileName = 'explore-requests.http';
-
-    before(() => {
-      fs.writeFileSync(
-        path.join(e2eFolders().workspaceDir, fileName),
-        `# @name trips\nGET {{baseUrl}}/trips?end_time=${hour}\n`,
-      );
-    });
-
-    after(() => {
-      fs.rmSync(path.join(e2eFolders().workspaceDir, fileName), { force: true });
-    });
 
     it('sends a request file twice from its CodeLens: 200 both times, with two different jti', async () => {
       const page = wb.page;
@@ -292,6 +305,129 @@ describe('exploring in the workbench', function () {
       );
       // The untitled request is left unsaved: close it, so that later windows do not restore it (and ask to save it).
       await step(page, 'close the unsaved request', () => closeAllEditors(page));
+    });
+  });
+
+  describe("Testing view: a request file's assertions run as tests", function () {
+    this.timeout(120_000);
+    const fileName = 'contract-tests.http';
+    clearWindowBefore(() => wb.page);
+
+    it("runs the file from the Testing view: one test passes, one fails with its message at the assertion's line", async () => {
+      const page = wb.page;
+      await step(page, 'start the sandbox and make its MDS staging active', () => startSandboxAndSelect(page));
+      await step(page, `open ${fileName}`, async () => {
+        await quickOpenFile(page, fileName);
+        await page.locator('.codelens-decoration', { hasText: '1 assertion' }).first().waitFor({ timeout: 30_000 });
+      });
+      await step(page, 'run the file from the Testing view', async () => {
+        // Every editor tab that shows up during the run, even for a moment (issue 37: a results tab flashed in front).
+        await page.evaluate(() => {
+          const labels = () =>
+            [...document.querySelectorAll('.part.editor .tab .label-name')].map((e) => e.textContent);
+          const open = new Set(labels());
+          const seen = new Set<string>();
+          (window as unknown as { tabsSeen: Set<string> }).tabsSeen = seen;
+          const note = () => labels().forEach((label) => !open.has(label) && seen.add(label ?? ''));
+          new MutationObserver(note).observe(document.querySelector('.part.editor')!, {
+            subtree: true,
+            childList: true,
+          });
+        });
+        await openViewContainer(page, 'Testing');
+        // The Test Explorer is the Testing view's only section: its rows, without a section header.
+        const row = page.locator('.part.sidebar .monaco-list-row', { hasText: fileName }).first();
+        await row.waitFor({ timeout: 30_000 });
+        await row.hover();
+        await row.locator('.action-label[aria-label^="Run Test"]').first().click();
+      });
+      await step(page, "see the failure inline at the assertion's line, and one of two tests passed", async () => {
+        // The failed assertion's line carries (Monaco writes its spaces as no-break spaces) the failure (actual != expected, VS Code's inline form of a diff message: the two values alone, not the operator).
+        const failedLine = page
+          .locator('.monaco-editor .view-line', { hasText: /\?\?[\s\u00a0]status[\s\u00a0]==[\s\u00a0]201/ })
+          .first();
+        const inline = page.locator('.monaco-editor').getByText('200 != 201').first();
+        await inline
+          .waitFor({ timeout: 30_000 })
+          .catch(async () => assert.fail(`no inline test message; on screen: ${await describeScreen(page)}`));
+        const [lineBox, inlineBox] = [await failedLine.boundingBox(), await inline.boundingBox()];
+        assert.ok(
+          lineBox &&
+            inlineBox &&
+            Math.abs(inlineBox.y + inlineBox.height / 2 - (lineBox.y + lineBox.height / 2)) < lineBox.height,
+          `the failure stands on the line of "?? status == 201" (${JSON.stringify([lineBox, inlineBox])})`,
+        );
+        assert.equal(
+          await page.locator('.monaco-editor').getByText(/!=/).count(),
+          1,
+          'one failure: the passing assertion has none',
+        );
+        // (The Test Results panel is not read: whether VS Code opens it at a run's start depends on the user's
+        // testing.openTesting and on what the panel showed before; the integration test reads the run's messages.)
+        const summary = await waitUntil(
+          "the Test Explorer's count",
+          () =>
+            page
+              .locator('.part.sidebar')
+              .first()
+              .innerText()
+              .catch(() => ''),
+          (t) => /\b1\/2\b/.test(t),
+          { timeoutMs: 20_000, intervalMs: 300 },
+        );
+        assert.match(summary, /\b1\/2\b/, 'one of two tests passed');
+      });
+      await step(
+        page,
+        'no results tab came, not even for a moment: the request file is the active editor',
+        async () => {
+          const seen = await page.evaluate(() => [...(window as unknown as { tabsSeen: Set<string> }).tabsSeen]);
+          assert.deepEqual(seen, [], 'no editor tab came during the run');
+          const active = await page.locator('.editor-group-container.active .tab.active .label-name').allInnerTexts();
+          // (The tab's label-name is the file name; VS Code may leave its extension to a span of its own.)
+          assert.match(active.join(' | '), /^contract-tests(\.http)?$/, 'the request file is the active tab');
+        },
+      );
+      await step(
+        page,
+        "Open Result of the passed test: the panel opens with its answer, the run's two in its history",
+        async () => {
+          const fileRow = page.locator('.part.sidebar .monaco-list-row', { hasText: fileName }).first();
+          if ((await fileRow.getAttribute('aria-expanded')) === 'false')
+            await fileRow.locator('.monaco-tl-twistie').click();
+          const passed = page.locator('.part.sidebar .monaco-list-row', { hasText: 'vehicles' }).first();
+          await passed.waitFor({ timeout: 20_000 });
+          await passed.click({ button: 'right' });
+          await chooseMenuItem(page, 'Open Result');
+          const listed = await webviewText(page, '[data-testid="assertion-results"]', 0, 30_000);
+          assert.match(listed.replace(/\s+/g, ' '), /Assertions: all 1 passed/);
+          await page
+            .locator('.part.editor .tab .label-name', { hasText: /^vehicles$/ })
+            .first()
+            .waitFor({ timeout: 10_000 });
+          await waitUntil(
+            "the panel's history",
+            () => webview(page).locator('[data-testid="section-history"]').getAttribute('heading'),
+            (heading) => heading === 'History (2)',
+            { timeoutMs: 10_000, intervalMs: 200 },
+          );
+        },
+      );
+      await step(
+        page,
+        "send the failing request from its lens: the result's header lists its assertion, failed",
+        async () => {
+          await page.locator('.codelens-decoration a', { hasText: 'Send with fresh token' }).nth(1).click();
+          // The panel showed the passed test's answer until this one comes.
+          const listed = await waitUntil(
+            "the sent request's assertions",
+            async () => (await webviewText(page, '[data-testid="assertion-results"]', 0, 30_000)).replace(/\s+/g, ' '),
+            (text) => /failed/.test(text),
+            { timeoutMs: 30_000, intervalMs: 300 },
+          );
+          assert.match(listed, /Assertions: 1 of 1 failed.*\?\? status == 201 \(line 8\): expected == 201, actual 200/);
+        },
+      );
     });
   });
 });
