@@ -33,15 +33,7 @@ const layers = [
 // code-servers take about 60% of the processor time, and the run is bound by processor time (docs/testing.md).
 // Chosen from the per-file times each layer prints (test-results/<layer>.json) so that both lanes end about together;
 // the figures are in docs/testing.md.
-const E2E_THIRD_LANE = [
-  'fetchHours',
-  'sharedClock',
-  'firstMinutes',
-  'resultsHistory',
-  'shell',
-  'explore',
-  'canary',
-];
+const E2E_THIRD_LANE = ['fetchHours', 'sharedClock', 'firstMinutes', 'resultsHistory', 'shell', 'explore', 'canary'];
 // The unit files of a fourth lane, a mocha run of their own beside the rest of the unit layer: the programs of Copy as
 // Code built and run in five languages and the packed CLI, which mostly wait on compilers and child processes (about
 // 600 s of the layer's 1,200 in the rehearsal of 2026-11-28), and five computing files (analysis, fuzz, bundles,
