@@ -5,13 +5,12 @@
 // assertions are tests; run from the Testing view against the sandbox, one passes and one fails with its message shown
 // at the assertion's line.
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { HOUR_MS, floorToUtcHour, formatUtcHour, lastCompleteUtcHour } from '../../src/core/mds/utcHour';
 import { waitUntil } from '../unit/support/waitUntil';
 import { webviewWith } from './panelFrame';
-import { e2eFolders, useWorkbench } from './session';
+import { useWorkbench, useWorkspaceFiles } from './session';
 import {
   activeEditorLines,
   answerInputBox,
@@ -47,9 +46,8 @@ async function tokenRows(page: Page, request: RegExp): Promise<string[]> {
 
 describe('exploring in the workbench', function () {
   const hour = lastCompleteUtcHour(Date.now());
-  // The suites' request files, written before the window loads: Quick Open did not find a file made after its first
-  // search in the window.
-  const files: Record<string, string> = {
+  // The suites' request files, there when the window loads.
+  useWorkspaceFiles({
     'explore-requests.http': `# @name trips\nGET {{baseUrl}}/trips?end_time=${hour}\n`,
     'contract-tests.http': [
       '# @name vehicles',
@@ -62,10 +60,7 @@ describe('exploring in the workbench', function () {
       '?? status == 201',
       '',
     ].join('\n'),
-  };
-  const inWorkspace = (name: string) => path.join(e2eFolders().workspaceDir, name);
-  before(() => Object.entries(files).forEach(([name, text]) => fs.writeFileSync(inWorkspace(name), text)));
-  after(() => Object.keys(files).forEach((name) => fs.rmSync(inWorkspace(name), { force: true })));
+  });
   const wb = useWorkbench();
 
   describe('exploring endpoints in the workbench', function () {

@@ -5,9 +5,8 @@
 // CodeLens: pick a language, see what was copied, open it in an editor. The report comes first: it counts what the
 // window's sandbox answered since it started.
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
 import path from 'node:path';
-import { e2eFolders, useWorkbench } from './session';
+import { useWorkbench, useWorkspaceFiles } from './session';
 import {
   activeEditorLines,
   clickNotificationButton,
@@ -24,9 +23,8 @@ import {
 import { waitUntil } from '../unit/support/waitUntil';
 
 describe('your own client in the workbench', function () {
-  // Both suites' request files, written before the window loads: Quick Open did not find a file made after its first
-  // search in the window.
-  const files: Record<string, string> = {
+  // The suites' request files, there when the window loads.
+  useWorkspaceFiles({
     'grading.http': [
       '# @name with a fresh token',
       'GET {{baseUrl}}/vehicles',
@@ -39,10 +37,7 @@ describe('your own client in the workbench', function () {
       '',
     ].join('\n'),
     'copy-as-code.http': '# @name vehicles\nGET {{baseUrl}}/vehicles\n',
-  };
-  const inWorkspace = (name: string) => path.join(e2eFolders().workspaceDir, name);
-  before(() => Object.entries(files).forEach(([name, text]) => fs.writeFileSync(inWorkspace(name), text)));
-  after(() => Object.keys(files).forEach((name) => fs.rmSync(inWorkspace(name), { force: true })));
+  });
   const wb = useWorkbench();
 
   describe('the sandbox grades a client in the workbench', function () {

@@ -137,6 +137,17 @@ async function sharedBrowser(env: E2eEnvironment): Promise<Browser> {
 }
 
 /**
+ * Registers hooks in the calling describe block: before, write `files` (name -> text) into the workspace folder; after,
+ * remove them. Call it before useWorkbench(), so that the files are there when the window loads: Quick Open did not
+ * find a file made after its first search in the window.
+ */
+export function useWorkspaceFiles(files: Record<string, string>): void {
+  const inWorkspace = (name: string) => path.join(e2eFolders().workspaceDir, name);
+  before(() => Object.entries(files).forEach(([name, text]) => fs.writeFileSync(inWorkspace(name), text)));
+  after(() => Object.keys(files).forEach((name) => fs.rmSync(inWorkspace(name), { force: true })));
+}
+
+/**
  * Registers hooks in the calling describe block: before, open the workbench in a fresh browser context and wait
  * for it; after each test, save a screenshot (plus the screen's description and VS Code's logs when the
  * test failed); after, close the browser. Use it as `const wb = useWorkbench();` then `wb.page` in tests.
