@@ -29,6 +29,7 @@ import { startSandbox } from '../../src/sandbox/sandboxServer';
 import type { RunningSandbox, SandboxRequestLog } from '../../src/sandbox/sandboxServer';
 import { migrateGlobalStateClock } from '../../src/vscode/platform/globalStateClockStore';
 import { runCliInProcess } from './support/cliRunner';
+import { waitFor } from './support/waitUntil';
 
 const CHILD_ROLE = process.env.SHARED_CLOCK_CHILD;
 const THIS_FILE = __filename;
@@ -282,6 +283,51 @@ if (CHILD_ROLE) {
         const waiting = new SharedKeyQueue(dir).acquire('k', ac.signal);
         ac.abort();
         await assert.rejects(waiting, (e: unknown) => e instanceof MobilityError && e.code === 'CANCELLED');
+      });
+
+      it("a lock released while its refresh is under way: the late refresh never reaches the next holder's lock, which is not lost", async () => {
+        // A busy machine, made certain: the answer to the holder's refresh (a stat, then a utimes) is held
+        // until the holder has released the lock and the next holder has made it again.
+        const base = path.join(dir, 'handover');
+        const lockDir = `${base}.lock`;
+        const { stat, utimes } = fs;
+        let held: (() => void) | undefined;
+        let armed = false;
+        let touches = 0;
+        const lost: string[] = [];
+        const patchedStat = (file: fs.PathLike, callback: (err: NodeJS.ErrnoException | null, s: fs.Stats) => void) =>
+          stat(file, (err, s) => {
+            if (armed && path.resolve(String(file)) === path.resolve(lockDir)) {
+              armed = false;
+              held = () => callback(err, s);
+            } else callback(err, s);
+          });
+        const countedUtimes = (
+          file: fs.PathLike,
+          atime: fs.TimeLike,
+          mtime: fs.TimeLike,
+          callback: fs.NoParamCallback,
+        ) => {
+          if (path.resolve(String(file)) === path.resolve(lockDir)) touches++;
+          utimes(file, atime, mtime, callback);
+        };
+        Object.assign(fs, { stat: patchedStat, utimes: countedUtimes });
+        try {
+          const options = { what: 'the handover', maxWaitMs: 30_000, onCompromised: (m: string) => lost.push(m) };
+          const releaseFirst = await acquireCrossProcessLock(base, options);
+          armed = true;
+          await waitFor('the first holder to begin a refresh', () => held !== undefined);
+          await releaseFirst();
+          const releaseNext = await acquireCrossProcessLock(base, options);
+          touches = 0;
+          held!();
+          assert.equal(touches, 0, "the first holder's late refresh touched the next holder's lock");
+          await waitFor('the next holder to refresh its lock, or to lose it', () => touches > 0 || lost.length > 0);
+          assert.deepEqual(lost, [], 'the next holder kept its lock');
+          await releaseNext();
+        } finally {
+          Object.assign(fs, { stat, utimes });
+        }
       });
 
       it('waiters that find the same stale lock at once: one takes it over, the others wait for it; no update is lost', async () => {

@@ -100,6 +100,38 @@ const lockOptions = (onCompromised: (err: Error) => void) => ({
 });
 
 /**
+ * One lock's refreshes kept off the next holder's lock. proper-lockfile refreshes with a `stat`, then a
+ * `utimes` from the stat's callback, which does not look whether the lock was released meanwhile: a release
+ * between the two lets the `utimes` land on the lock folder the next holder made in between, and that
+ * holder's own next refresh finds an mtime not its own and declares its lock lost ("Unable to update lock
+ * within the stale threshold"; the more likely the busier the machine). With this file system a refresh is
+ * skipped once the release has begun, and the release waits for one already under way.
+ */
+function refreshGuard() {
+  let releasing = false;
+  let refreshing: Promise<void> = Promise.resolve();
+  const fileSystem = {
+    ...fs,
+    utimes: (file: string, atime: Date, mtime: Date, callback: (err: NodeJS.ErrnoException | null) => void) => {
+      // proper-lockfile's callback after a release returns at once; until then it counts as refreshed.
+      if (releasing) return callback(null);
+      refreshing = new Promise((done) =>
+        fs.utimes(file, atime, mtime, (err) => {
+          done();
+          callback(err);
+        }),
+      );
+    },
+  };
+  const guard = (release: () => Promise<void>) => async () => {
+    releasing = true;
+    await refreshing;
+    await release();
+  };
+  return { fileSystem, guard };
+}
+
+/**
  * proper-lockfile's `lock`, except that it does not take over a stale lock: it fails with {@link STALE}
  * instead. proper-lockfile removes a stale lock with `rmdir` on its own; while it acquires, that one
  * call is refused (afterwards `rmdir` is the release and passes through).
@@ -111,8 +143,9 @@ async function lockUnlessStale(
 ): Promise<() => Promise<void>> {
   const lockDir = `${base}.lock`;
   let acquiring = true;
+  const refresh = refreshGuard();
   const guardedFs = {
-    ...fs,
+    ...refresh.fileSystem,
     rmdir: (dir: string, callback: (err: NodeJS.ErrnoException | null) => void) => {
       if (acquiring && path.resolve(dir) === path.resolve(lockDir)) {
         callback(Object.assign(new Error(`the lock ${lockDir} is stale`), { code: STALE }));
@@ -122,7 +155,7 @@ async function lockUnlessStale(
     },
   };
   try {
-    return await lock(base, { ...lockOptions(onCompromised), fs: guardedFs });
+    return refresh.guard(await lock(base, { ...lockOptions(onCompromised), fs: guardedFs }));
   } finally {
     acquiring = false;
   }
@@ -141,16 +174,17 @@ async function takeOver(
   let releaseGuard: () => Promise<void>;
   try {
     // Released within milliseconds; refreshed like any lock, so that a guard whose holder died goes stale too.
-    releaseGuard = await lock(
-      `${base}.takeover`,
-      lockOptions(() => undefined),
+    const refresh = refreshGuard();
+    releaseGuard = refresh.guard(
+      await lock(`${base}.takeover`, { ...lockOptions(() => undefined), fs: refresh.fileSystem }),
     );
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ELOCKED') return undefined;
     throw err;
   }
   try {
-    return await lock(base, lockOptions(onCompromised));
+    const refresh = refreshGuard();
+    return refresh.guard(await lock(base, { ...lockOptions(onCompromised), fs: refresh.fileSystem }));
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ELOCKED') return undefined;
     throw err;

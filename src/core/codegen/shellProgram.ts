@@ -132,9 +132,18 @@ export function shellProgram(program: RestCodeProgram): string {
     '\t\tfi',
     '\t\tsleep 0.01',
     '\tdone',
-    // touch -c: a touch already started when unlock_key stops the refresher may end after the rmdir; without -c it
-    // would leave a file where the lock folder was, and every later signer of the key would wait for it in vain.
-    `\twhile sleep ${CLOCK_LOCK_REFRESH_SECONDS}; do touch -c "$CLOCK_FILE.lock" 2>/dev/null; done &`,
+    // bash runs a trap once its foreground command (a touch) is done, and at once during `wait`. A touch that ended
+    // after the rmdir would reach the next holder's lock folder, whose holder would count its lock as lost.
+    '\t# The refresher stops between two touches (TERM waits for a touch under way), never after the release;',
+    '\t# touch -c never makes a file where the lock folder was.',
+    '\t(',
+    "\t\ttrap 'kill ${!:-} 2>/dev/null || true; exit 0' TERM",
+    '\t\twhile :; do',
+    `\t\t\tsleep ${CLOCK_LOCK_REFRESH_SECONDS} &`,
+    '\t\t\twait $!',
+    '\t\t\ttouch -c "$CLOCK_FILE.lock" 2>/dev/null',
+    '\t\tdone',
+    '\t) &',
     '\tREFRESHER=$!',
     '\ttrap unlock_key EXIT',
     '}',

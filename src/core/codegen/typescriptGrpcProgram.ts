@@ -37,7 +37,10 @@ export function typescriptGrpcProgram(program: CodeProgram<GrpcCodeRequest>): st
     '});',
   ];
   const definition = request.protoset
-    ? [`definition = protoLoader.loadFileDescriptorSetFromBuffer(readFileSync(${str(request.protoset)}), {`, ...options]
+    ? [
+        `definition = protoLoader.loadFileDescriptorSetFromBuffer(fs.readFileSync(${str(request.protoset)}), {`,
+        ...options,
+      ]
     : [
         `definition = protoLoader.loadSync(${list(request.protoFiles.map((f) => f.name))}, {`,
         `  includeDirs: ${list(request.includeDirs)},`,
@@ -49,7 +52,7 @@ export function typescriptGrpcProgram(program: CodeProgram<GrpcCodeRequest>): st
         'const client = new Service(TARGET, grpc.credentials.createInsecure());',
       ]
     : request.caFile
-      ? [`const client = new Service(TARGET, grpc.credentials.createSsl(readFileSync(${str(request.caFile)})));`]
+      ? [`const client = new Service(TARGET, grpc.credentials.createSsl(fs.readFileSync(${str(request.caFile)})));`]
       : ["// TLS with Node's root certificates.", 'const client = new Service(TARGET, grpc.credentials.createSsl());'];
   const method = request.methodName;
   const run = request.serverStreaming
