@@ -35,6 +35,9 @@ import {
   webviewText,
 } from './workbench';
 
+/** The gRPC suite's request, as Call gRPC Method writes it for ListVehicles. */
+const GRPC_FILE = 'grpc-list-vehicles.http';
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** The session's token rows (label = jti) whose description says they went out on `request`, e.g. "GET 200 /mds-staging/trips". */
@@ -48,6 +51,7 @@ describe('exploring in the workbench', function () {
   const hour = lastCompleteUtcHour(Date.now());
   // The suites' request files, there when the window loads.
   useWorkspaceFiles({
+    [GRPC_FILE]: 'GRPC {{grpcTarget}}/mobility.sandbox.v1.VehicleService/ListVehicles\n\n{}\n',
     'explore-requests.http': `# @name trips\nGET {{baseUrl}}/trips?end_time=${hour}\n`,
     'contract-tests.http': [
       '# @name vehicles',
@@ -104,6 +108,9 @@ describe('exploring in the workbench', function () {
 
     it('sends the trips of an hour picked from the tree, accepting the last complete hour offered', async () => {
       const page = wb.page;
+      await step(page, 'start the sandbox (or be told it runs) and make its MDS staging active', () =>
+        startSandboxAndSelect(page),
+      );
       await step(page, 'open Endpoints under Sandbox · MDS staging and click Trips', async () => {
         await openViewContainer(page, 'Mobility API');
         await expandTreeRow(page, 'Environments', 'Sandbox · MDS staging', 2);
@@ -140,6 +147,9 @@ describe('exploring in the workbench', function () {
       const now = Date.now();
       const current = formatUtcHour(floorToUtcHour(now));
       const future = formatUtcHour(floorToUtcHour(now) + 3 * HOUR_MS);
+      await step(page, 'start the sandbox (or be told it runs) and make its MDS staging active', () =>
+        startSandboxAndSelect(page),
+      );
       await step(page, `Send Request… Trips for the current hour ${current}`, async () => {
         await runCommandAndPick(page, 'Mobility API: Send Request…', 'Sandbox · MDS staging');
         await pickQuickPickItem(page, 'Trips');
@@ -238,10 +248,16 @@ describe('exploring in the workbench', function () {
         .waitFor({ timeout: 10_000 })
         .catch(() => {});
       await page.screenshot({ path: path.join(process.env.E2E_ARTIFACTS_DIR ?? '.', 'grpc-tree.png') });
+      // The untitled request is left unsaved: close it, so that later windows do not restore it (and ask to save it).
+      await step(page, 'close the unsaved request', () => closeAllEditors(page));
     });
 
     it('sends the request from its CodeLens and shows the streamed vehicles in the table; a second send from the lens is accepted again', async () => {
       const page = wb.page;
+      await step(page, 'start the sandbox (or be told it runs) and make its MDS staging active', () =>
+        startSandboxAndSelect(page),
+      );
+      await step(page, `open ${GRPC_FILE}, the request Call gRPC Method writes`, () => quickOpenFile(page, GRPC_FILE));
       const lens = page.locator('.codelens-decoration a', { hasText: /Send/ }).first();
       await step(page, 'click the lens above the GRPC line', async () => {
         await lens.waitFor({ timeout: 30_000 });
@@ -298,8 +314,6 @@ describe('exploring in the workbench', function () {
           for (const text of texts) assert.match(text, /GRPC.*OK/s);
         },
       );
-      // The untitled request is left unsaved: close it, so that later windows do not restore it (and ask to save it).
-      await step(page, 'close the unsaved request', () => closeAllEditors(page));
     });
   });
 

@@ -176,6 +176,18 @@ describe('Pseudo-locale (qps-ploc)', () => {
   });
   const wb = useWorkbench();
 
+  /** Starts the sandbox from the palette by its pseudo-locale title (a running one says so again); its notification. */
+  async function startSandbox(page: Page): Promise<string> {
+    const { nls, bundle } = installedStrings();
+    await step(page, 'start the sandbox from the palette, by its pseudo-locale title', () =>
+      runCommand(page, `${nls.category}: ${nls['command.startSandbox']}`),
+    );
+    const running = bundle['Local sandbox running on {0}, with its demo credential bound to its three environments.'];
+    return step(page, 'see the sandbox notification', () =>
+      waitForNotification(page, running.replace('{0}', '').split('http')[0].slice(0, 12), 60_000),
+    );
+  }
+
   it('shows no English of ours in the notifications, the tree or the results panel', async function () {
     this.timeout(300_000);
     const page = wb.page;
@@ -198,19 +210,7 @@ describe('Pseudo-locale (qps-ploc)', () => {
     );
 
     const texts: { where: string; text: string }[] = [];
-    await step(page, 'start the sandbox from the palette, by its pseudo-locale title', () =>
-      runCommand(page, command('startSandbox')),
-    );
-    const started = await step(page, 'see the sandbox notification', () =>
-      waitForNotification(
-        page,
-        t('Local sandbox running on {0}, with its demo credential bound to its three environments.', '')
-          .split('http')[0]
-          .slice(0, 12),
-        60_000,
-      ),
-    );
-    texts.push({ where: 'notification', text: started });
+    texts.push({ where: 'notification', text: await startSandbox(page) });
 
     await step(page, 'open our view container', () => openViewContainer(page, nls['viewContainer.title']));
     const rows = await step(page, 'read the environments tree', async () => {
@@ -243,10 +243,10 @@ describe('Pseudo-locale (qps-ploc)', () => {
     const english = leftovers(texts, panel.data);
     assert.deepEqual(english, [], `English left in the pseudo-locale:\n${english.join('\n')}`);
   });
-  // Runs after the test above, in the same workbench: the sandbox it started serves the hours.
   it("shows no English of ours in a Fetch Hours heatmap: cells, legend, hover, the hour's table, the notification", async function () {
     this.timeout(300_000);
     const page = wb.page;
+    await startSandbox(page);
     const { bundle } = installedStrings();
     const t = (key: string, ...args: string[]) => {
       assert.ok(bundle[key], `the pseudo bundle has "${key}"`);

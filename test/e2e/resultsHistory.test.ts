@@ -180,9 +180,23 @@ describe('results panel history: every send keeps its result, two compare', () =
   it('sends an entry that keeps its summary only again from the history: a new result on top, with a fresh token', async function () {
     this.timeout(300_000);
     const page = wb.page;
+    await step(page, 'start the local sandbox (or be told it runs) and List Vehicles on it', async () => {
+      await runCommand(page, 'Mobility API: Start Local Sandbox');
+      await waitForSandboxRunning(page);
+      await runCommandAndPick(page, 'Mobility API: List Vehicles', SANDBOX);
+    });
     const frame = await webviewWith(page, '[data-testid="history-entry"]');
-    const start = await entries(frame);
-    assert.equal(start.length, 2, 'the two sends of the test before');
+    const start = await waitUntil(
+      'the List Vehicles result on top of the history',
+      () => entries(frame),
+      (e) => e.length >= 1 && e[0].current && /^GET \/\S*\/vehicles(\?|$)/.test(e[0].path),
+      { timeoutMs: 60_000, intervalMs: 300 },
+    );
+    await step(page, 'open the history, unless it is open', async () => {
+      const history = frame.locator('[data-testid="section-history"]');
+      if ((await history.getAttribute('open')) === null) await history.click();
+      await frame.locator('[data-testid="history-show"]').first().waitFor({ state: 'visible', timeout: 10_000 });
+    });
     // Run again on the result shown until the first send is older than the last few kept in full.
     for (let n = start.length; n < HISTORY_KEPT_IN_FULL + 1; n++) {
       await step(page, `Run again (send ${n + 1})`, async () => {
