@@ -235,7 +235,7 @@ describe('Copy as Code for gRPC: generated programs against the sandbox', functi
         const run = spawnSync('bash', ['-c', protoc!], { cwd: built.cwd, encoding: 'utf8' });
         assert.equal(run.status, 0, `${protoc}: ${run.stderr}`);
       } else {
-        assert.match(source, /loadFileDescriptorSetFromBuffer\(readFileSync\("provider\.protoset"\)/);
+        assert.match(source, /loadFileDescriptorSetFromBuffer\(fs\.readFileSync\("provider\.protoset"\)/);
         compileTypeScript([built]);
       }
       mkdirSync(join(dir, key.kid));

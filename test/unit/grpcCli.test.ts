@@ -144,7 +144,7 @@ describe('CLI: grpc list, describe and call', function () {
       credentialFile,
     ]);
     assert.equal(typescript.code, 0, typescript.err);
-    assert.match(typescript.out, /loadFileDescriptorSetFromBuffer\(readFileSync\(".*fleet\.protoset"\)/);
+    assert.match(typescript.out, /loadFileDescriptorSetFromBuffer\(fs\.readFileSync\(".*fleet\.protoset"\)/);
     const neither = await runCliInProcess([
       'code',
       'python',
