@@ -183,5 +183,7 @@ describe('Testing view: requests with assertions as tests (issue 32)', function 
       () => tests.items().find((f) => f.id === uri.toString())?.children.length,
       (n) => n === 4,
     );
+    // Saved while its folder is there: a file closed with unsaved changes was written back after `after` removed the folder.
+    assert.ok(await document.save(), 'the edited file is saved');
   });
 });

@@ -84,6 +84,12 @@ describe('.http GRPC requests sent from their CodeLens', function () {
   this.timeout(90_000);
   const protoDir = () =>
     path.join(vscode.extensions.getExtension('mobility-api-explorer.mobility-api-explorer')!.extensionPath, 'proto');
+  /** A descriptor set's path in a folder of its own, removed after the suite. */
+  const protosetFolders: string[] = [];
+  const newProtosetPath = () => {
+    protosetFolders.push(fs.mkdtempSync(path.join(os.tmpdir(), 'grpc-protoset-')));
+    return path.join(protosetFolders[protosetFolders.length - 1], 'provider.protoset');
+  };
 
   before(async () => {
     const started = await run('mobilityApi.startSandbox');
@@ -93,6 +99,7 @@ describe('.http GRPC requests sent from their CodeLens', function () {
   });
 
   after(async () => {
+    for (const folder of protosetFolders) fs.rmSync(folder, { recursive: true, force: true });
     const config = vscode.workspace.getConfiguration('mobilityApi');
     await config.update('grpc.environments', undefined, vscode.ConfigurationTarget.Global);
     await config.update('mds.stagingBaseUrl', undefined, vscode.ConfigurationTarget.Global);
@@ -425,7 +432,7 @@ describe('.http GRPC requests sent from their CodeLens', function () {
       assert.equal(bound.ok, true, bound.message);
 
       // Known by reflection alone (as a provider that publishes no .proto): the schema it gave, saved for the program.
-      const protoset = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'grpc-protoset-')), 'provider.protoset');
+      const protoset = newProtosetPath();
       await vscode.env.clipboard.writeText('');
       const reflected = await run<Outcome & { grpc?: boolean; savedProtoset?: string }>('mobilityApi.copyAsCode', {
         kind: 'grpcMethod',
@@ -514,7 +521,7 @@ describe('.http GRPC requests sent from their CodeLens', function () {
       assert.equal(added.ok, true, added.message);
       credentialId = added.credentialId;
 
-      const protoset = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'grpc-protoset-auth-')), 'provider.protoset');
+      const protoset = newProtosetPath();
       await vscode.env.clipboard.writeText('');
       const copied = await run<Outcome & { savedProtoset?: string }>('mobilityApi.copyAsCode', {
         kind: 'grpcMethod',
