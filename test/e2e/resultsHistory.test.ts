@@ -35,6 +35,13 @@ function entries(frame: FrameLocator): Promise<EntryText[]> {
   );
 }
 
+/** Opens the panel's history section unless it is open, and waits for its entries' Show buttons. */
+async function openHistory(frame: FrameLocator): Promise<void> {
+  const history = frame.locator('[data-testid="section-history"]');
+  if ((await history.getAttribute('open')) === null) await history.click();
+  await frame.locator('[data-testid="history-show"]').first().waitFor({ state: 'visible', timeout: 10_000 });
+}
+
 describe('results panel history: every send keeps its result, two compare', () => {
   const wb = useWorkbench();
 
@@ -83,10 +90,7 @@ describe('results panel history: every send keeps its result, two compare', () =
     assert.equal(await history.getAttribute('heading'), 'History (2)', 'its count on its title');
     assert.equal(await history.getAttribute('open'), null, 'the history stays closed: the result comes first');
     assert.equal(await frame.locator('[data-testid="history-show"]').first().isVisible(), false);
-    await step(page, 'open the history', async () => {
-      await history.click();
-      await frame.locator('[data-testid="history-show"]').first().waitFor({ state: 'visible', timeout: 10_000 });
-    });
+    await step(page, 'open the history', () => openHistory(frame));
     assert.equal(
       (await frame.locator('[data-testid="header-jti"]').innerText()).trim(),
       listed[0].jti,
@@ -192,11 +196,7 @@ describe('results panel history: every send keeps its result, two compare', () =
       (e) => e.length >= 1 && e[0].current && /^GET \/\S*\/vehicles(\?|$)/.test(e[0].path),
       { timeoutMs: 60_000, intervalMs: 300 },
     );
-    await step(page, 'open the history, unless it is open', async () => {
-      const history = frame.locator('[data-testid="section-history"]');
-      if ((await history.getAttribute('open')) === null) await history.click();
-      await frame.locator('[data-testid="history-show"]').first().waitFor({ state: 'visible', timeout: 10_000 });
-    });
+    await step(page, 'open the history, unless it is open', () => openHistory(frame));
     // Run again on the result shown until the first send is older than the last few kept in full.
     for (let n = start.length; n < HISTORY_KEPT_IN_FULL + 1; n++) {
       await step(page, `Run again (send ${n + 1})`, async () => {

@@ -41,9 +41,9 @@ describe('Copy as Code: generated programs against the sandbox', function () {
 
   /** The /vehicles program of a language on the shared key: the one a per-language run built, else built now. */
   function sharedBuild(language: CodeLanguage): BuiltProgram {
-    const built =
-      sharedBuilds.get(language) ??
-      buildProgram(language, generateCode(language, cases()[0].program(shared)), dir, 'vehicles');
+    const cached = sharedBuilds.get(language);
+    if (cached) return cached;
+    const built = buildProgram(language, generateCode(language, cases()[0].program(shared)), dir, 'vehicles');
     if (language === 'typescript') compileTypeScript([built]);
     sharedBuilds.set(language, built);
     return built;

@@ -131,6 +131,19 @@ function refreshGuard() {
   return { fileSystem, guard };
 }
 
+/** proper-lockfile's `lock` of `file` with our options and a {@link refreshGuard}; `fsOverrides` go on top of it. */
+async function guardedLock(
+  lock: LockFn,
+  file: string,
+  onCompromised: (err: Error) => void,
+  fsOverrides: object = {},
+): Promise<() => Promise<void>> {
+  const refresh = refreshGuard();
+  return refresh.guard(
+    await lock(file, { ...lockOptions(onCompromised), fs: { ...refresh.fileSystem, ...fsOverrides } }),
+  );
+}
+
 /**
  * proper-lockfile's `lock`, except that it does not take over a stale lock: it fails with {@link STALE}
  * instead. proper-lockfile removes a stale lock with `rmdir` on its own; while it acquires, that one
@@ -143,9 +156,7 @@ async function lockUnlessStale(
 ): Promise<() => Promise<void>> {
   const lockDir = `${base}.lock`;
   let acquiring = true;
-  const refresh = refreshGuard();
-  const guardedFs = {
-    ...refresh.fileSystem,
+  const refusedRmdir = {
     rmdir: (dir: string, callback: (err: NodeJS.ErrnoException | null) => void) => {
       if (acquiring && path.resolve(dir) === path.resolve(lockDir)) {
         callback(Object.assign(new Error(`the lock ${lockDir} is stale`), { code: STALE }));
@@ -155,7 +166,7 @@ async function lockUnlessStale(
     },
   };
   try {
-    return refresh.guard(await lock(base, { ...lockOptions(onCompromised), fs: guardedFs }));
+    return await guardedLock(lock, base, onCompromised, refusedRmdir);
   } finally {
     acquiring = false;
   }
@@ -174,17 +185,13 @@ async function takeOver(
   let releaseGuard: () => Promise<void>;
   try {
     // Released within milliseconds; refreshed like any lock, so that a guard whose holder died goes stale too.
-    const refresh = refreshGuard();
-    releaseGuard = refresh.guard(
-      await lock(`${base}.takeover`, { ...lockOptions(() => undefined), fs: refresh.fileSystem }),
-    );
+    releaseGuard = await guardedLock(lock, `${base}.takeover`, () => undefined);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ELOCKED') return undefined;
     throw err;
   }
   try {
-    const refresh = refreshGuard();
-    return refresh.guard(await lock(base, { ...lockOptions(onCompromised), fs: refresh.fileSystem }));
+    return await guardedLock(lock, base, onCompromised);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ELOCKED') return undefined;
     throw err;
